@@ -1,0 +1,160 @@
+package dev.asa.agreement;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.crypto.Digest;
+import dev.asa.crypto.Ed25519Signature;
+import dev.asa.json.Jcs;
+import dev.asa.lifecycle.State;
+import java.nio.charset.StandardCharsets;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * An agreement document: its typed {@link AgreementTerms}, its state, its signatures and its digest.
+ *
+ * <p>Immutable. The JSON document is kept whole (unknown members of a known version round-trip
+ * unchanged) and every "with" method returns a new agreement. A signature can only be added through
+ * {@link #withSignature}, which verifies it first: there is no way to build an agreement that
+ * claims a signature its party did not make.
+ */
+public final class Agreement {
+
+  /** Members outside the signed terms: they change during the lifecycle without breaking signatures. */
+  public static final java.util.Set<String> UNSIGNED_MEMBERS = java.util.Set.of("status", "signatures", "metadata");
+
+  private final ObjectNode document;
+  private final AgreementTerms terms;
+  private final State state;
+  private final Digest hash;
+  private final Map<Role, Ed25519Signature> signatures;
+
+  Agreement(ObjectNode document, AgreementTerms terms) {
+    this.document = document;
+    this.terms = terms;
+    this.state = State.fromWire(document.path("status").asText("proposed"));
+    this.hash = computeHash(document);
+    this.signatures = readSignatures(document);
+  }
+
+  /** {@code sha256:} + hex of SHA-256 over the JCS form of the document minus status, signatures and metadata. */
+  public static Digest computeHash(JsonNode document) {
+    ObjectNode terms = ((ObjectNode) document).deepCopy();
+    terms.remove(UNSIGNED_MEMBERS);
+    return Digest.sha256(Jcs.canonicalize(terms));
+  }
+
+  private static Map<Role, Ed25519Signature> readSignatures(ObjectNode document) {
+    Map<Role, Ed25519Signature> map = new EnumMap<>(Role.class);
+    JsonNode sigs = document.path("signatures");
+    for (Role role : new Role[] {Role.CLIENT, Role.PROVIDER}) {
+      JsonNode s = sigs.path(role.wireName()).path("value");
+      if (s.isTextual()) {
+        map.put(role, Ed25519Signature.fromBase64Url(s.asText()));
+      }
+    }
+    return map;
+  }
+
+  public String id() {
+    return terms.agreementId();
+  }
+
+  public AgreementTerms terms() {
+    return terms;
+  }
+
+  public State state() {
+    return state;
+  }
+
+  /** The digest both parties sign (as the UTF-8 bytes of its {@code sha256:...} string). */
+  public Digest hash() {
+    return hash;
+  }
+
+  /** The exact bytes a party signs: the UTF-8 encoding of the agreement_hash string. */
+  public byte[] signingInput() {
+    return hash.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  public Optional<Ed25519Signature> signature(Role role) {
+    return Optional.ofNullable(signatures.get(role));
+  }
+
+  public boolean isSignedBy(Role role) {
+    return signatures.containsKey(role);
+  }
+
+  public boolean isFullySigned() {
+    return signatures.containsKey(Role.CLIENT) && signatures.containsKey(Role.PROVIDER);
+  }
+
+  /** A copy of the whole document, including status, signatures and metadata. */
+  public ObjectNode toJson() {
+    return document.deepCopy();
+  }
+
+  /** A copy of one metadata member, or a missing node. */
+  public JsonNode metadata(String field) {
+    return document.path("metadata").path(field).deepCopy();
+  }
+
+  /**
+   * Adds a party's signature after checking it against that party's verification_key and this
+   * agreement's hash. Throws {@link SignatureRefusedException} (and changes nothing) otherwise.
+   */
+  public Agreement withSignature(Role role, Ed25519Signature signature) {
+    Objects.requireNonNull(signature, "signature");
+    if (role == Role.EVALUATOR) {
+      throw new SignatureRefusedException("only the client and the provider sign an agreement");
+    }
+    Party party = terms.parties().get(role);
+    if (!party.verificationKey().verify(signingInput(), signature)) {
+      throw new SignatureRefusedException(
+          "the " + role.wireName() + " signature does not verify: sign the UTF-8 bytes of the"
+              + " agreement_hash string \"" + hash + "\" with the private key of parties."
+              + role.wireName() + ".verification_key");
+    }
+    ObjectNode copy = document.deepCopy();
+    ObjectNode sigs = copy.has("signatures") ? (ObjectNode) copy.get("signatures") : copy.putObject("signatures");
+    ObjectNode entry = sigs.putObject(role.wireName());
+    entry.put("scheme", "ed25519");
+    entry.put("value", signature.toBase64Url());
+    return new Agreement(copy, terms);
+  }
+
+  /** The same terms in another state (only {@code dev.asa.lifecycle} decides whether that is allowed). */
+  public Agreement withState(State next) {
+    ObjectNode copy = document.deepCopy();
+    copy.put("status", next.wireName());
+    return new Agreement(copy, terms);
+  }
+
+  /** Records a server-owned fact in {@code metadata} (outside the signed terms). */
+  public Agreement withMetadata(String field, JsonNode value) {
+    ObjectNode copy = document.deepCopy();
+    ObjectNode meta = copy.has("metadata") && copy.get("metadata").isObject()
+        ? (ObjectNode) copy.get("metadata")
+        : copy.putObject("metadata");
+    meta.set(field, value.deepCopy());
+    return new Agreement(copy, terms);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Agreement a && a.document.equals(document);
+  }
+
+  @Override
+  public int hashCode() {
+    return document.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "Agreement[" + id() + ", " + state + ", " + hash + "]";
+  }
+}

@@ -1,0 +1,65 @@
+package dev.asa.agreement;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.json.Json;
+import java.util.List;
+
+/**
+ * Reads agreement documents. {@link #read} is for anything from outside: it checks the declared
+ * version, validates against that version's JSON Schema, reads the typed terms and applies the
+ * semantic rules, reporting every problem at once. {@link #readStored} is for documents this server
+ * validated before and stored itself.
+ */
+public final class AgreementDocuments {
+  private AgreementDocuments() {}
+
+  public static Agreement read(JsonNode input) {
+    if (!(input instanceof ObjectNode object)) {
+      throw new InvalidDocumentException("", "an agreement must be a JSON object");
+    }
+    AsaVersion version = version(object);
+    List<Violation> schemaViolations = AgreementSchemas.validate(object, version.major());
+    if (!schemaViolations.isEmpty()) {
+      throw new InvalidDocumentException(schemaViolations);
+    }
+    Violations violations = new Violations();
+    AgreementTerms terms = new TermsReader(violations).read(object);
+    if (terms != null) {
+      new SemanticRules(violations).check(terms);
+    }
+    violations.throwIfAny();
+    return new Agreement(object.deepCopy(), terms);
+  }
+
+  /** Reads a document this server validated when it was created. */
+  public static Agreement readStored(String json) {
+    ObjectNode object = (ObjectNode) Json.parseTrusted(json);
+    Violations violations = new Violations();
+    AgreementTerms terms = new TermsReader(violations).read(object);
+    if (terms == null || !violations.isEmpty()) {
+      throw new IllegalStateException("stored agreement no longer reads: " + violations.list());
+    }
+    return new Agreement(object, terms);
+  }
+
+  /** The declared version, refusing a missing one or a major version without a schema here. */
+  public static AsaVersion version(ObjectNode document) {
+    JsonNode v = document.get("asa_version");
+    if (v == null || !v.isTextual()) {
+      throw new InvalidDocumentException("/asa_version", "required: the ASA version of the document, e.g. \"1.0.0\"");
+    }
+    AsaVersion version;
+    try {
+      version = AsaVersion.parse(v.asText());
+    } catch (IllegalArgumentException e) {
+      throw new InvalidDocumentException("/asa_version", e.getMessage());
+    }
+    if (!AgreementSchemas.knowsMajor(version.major())) {
+      throw new UnsupportedVersionException(
+          "asa_version " + version + " has major version " + version.major()
+              + ", which this server does not support; it accepts 1.x.y documents");
+    }
+    return version;
+  }
+}

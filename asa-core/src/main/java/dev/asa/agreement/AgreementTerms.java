@@ -1,0 +1,42 @@
+package dev.asa.agreement;
+
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The typed view of an agreement's terms: every member of the section 4.1 document that the
+ * protocol acts on. Unknown members are not lost: {@link Agreement} keeps the document itself, and
+ * this view is derived from it.
+ */
+public record AgreementTerms(
+    AsaVersion asaVersion,
+    String agreementId,
+    Instant createdAt,
+    Instant expiresAt,
+    Parties parties,
+    Service service,
+    QualityCriteria qualityCriteria,
+    VerificationTerms verification,
+    Escrow escrow,
+    DisputeTerms dispute) {
+
+  public AgreementTerms {
+    Objects.requireNonNull(asaVersion, "asaVersion");
+    Objects.requireNonNull(agreementId, "agreementId");
+    Objects.requireNonNull(createdAt, "createdAt");
+    Objects.requireNonNull(parties, "parties");
+    Objects.requireNonNull(service, "service");
+    Objects.requireNonNull(qualityCriteria, "qualityCriteria");
+    Objects.requireNonNull(verification, "verification");
+    Objects.requireNonNull(escrow, "escrow");
+  }
+
+  public Optional<Instant> expiry() {
+    return Optional.ofNullable(expiresAt);
+  }
+
+  public Optional<DisputeTerms> disputeTerms() {
+    return Optional.ofNullable(dispute);
+  }
+}

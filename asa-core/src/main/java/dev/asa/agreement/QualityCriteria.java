@@ -1,0 +1,52 @@
+package dev.asa.agreement;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What "good" means for this agreement: the weighted dimensions, how they combine, the composite
+ * threshold, hard gates, and the structural expectations of the deliverable (a JSON Schema for JSON
+ * deliverables, required sections for documents).
+ */
+public record QualityCriteria(
+    List<Dimension> dimensions,
+    BigDecimal compositeThreshold,
+    CompositeMethod compositeMethod,
+    GuaranteeType guaranteeType,
+    List<QualityGate> gates,
+    QualityGate.Logic gateLogic,
+    JsonNode deliverableSchema,
+    List<String> requiredSections) {
+
+  public QualityCriteria {
+    dimensions = List.copyOf(dimensions);
+    Objects.requireNonNull(compositeThreshold, "compositeThreshold");
+    Objects.requireNonNull(compositeMethod, "compositeMethod");
+    Objects.requireNonNull(guaranteeType, "guaranteeType");
+    gates = List.copyOf(gates);
+    Objects.requireNonNull(gateLogic, "gateLogic");
+    deliverableSchema = deliverableSchema == null ? null : deliverableSchema.deepCopy();
+    requiredSections = List.copyOf(requiredSections);
+  }
+
+  @Override
+  public JsonNode deliverableSchema() {
+    return deliverableSchema == null ? null : deliverableSchema.deepCopy();
+  }
+
+  public Optional<Dimension> dimension(String name) {
+    return dimensions.stream().filter(d -> d.name().equals(name)).findFirst();
+  }
+
+  public enum GuaranteeType {
+    DETERMINISTIC,
+    PROBABILISTIC;
+
+    public static GuaranteeType fromWire(String name) {
+      return Wire.parse(GuaranteeType.class, name, "guarantee_type");
+    }
+  }
+}

@@ -1,0 +1,228 @@
+package dev.asa.agreement;
+
+import dev.asa.crypto.DidKey;
+import dev.asa.crypto.Ed25519PublicKey;
+import java.math.BigDecimal;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The rules a JSON Schema cannot express, each in one place. Run after the schema and after the
+ * terms were read; every broken rule becomes a {@link Violation} with a pointer.
+ */
+final class SemanticRules {
+
+  /** Weights must sum to 1 within this tolerance. */
+  static final BigDecimal WEIGHT_TOLERANCE = new BigDecimal("0.001");
+
+  /** Conditions an evaluator may report besides boolean dimensions (section 6.4). */
+  static final Set<String> KNOWN_CHECKS =
+      Set.of(
+          "no_critical_security_vulnerabilities",
+          "all_tests_pass",
+          "format_valid",
+          "schema_valid",
+          "within_size_limit",
+          "required_sections_present");
+
+  private static final BigDecimal HUNDRED = BigDecimal.valueOf(100);
+
+  private final Violations v;
+
+  SemanticRules(Violations v) {
+    this.v = v;
+  }
+
+  void check(AgreementTerms t) {
+    checkTimes(t);
+    checkParties(t.parties());
+    checkDimensions(t.qualityCriteria());
+    checkGates(t.qualityCriteria());
+    t.escrow().paymentTerms().ifPresent(p -> checkRelease(p.release()));
+  }
+
+  private void checkTimes(AgreementTerms t) {
+    if (t.expiresAt() != null && !t.expiresAt().isAfter(t.createdAt())) {
+      v.add("/expires_at", "must be later than created_at (" + t.createdAt() + ")");
+    }
+  }
+
+  private void checkParties(Parties p) {
+    for (Party party : List.of(p.client(), p.provider(), p.evaluator())) {
+      String at = "/parties/" + party.role().wireName();
+      if (party.identity().scheme().equals("did") && !party.identity().value().startsWith("did:")) {
+        v.add(at + "/identity/value", "an identity of scheme 'did' must start with 'did:'");
+      }
+      if (party.identity().isDidKey()) {
+        checkDidKey(party, at);
+      }
+    }
+    if (p.client().identity().sameAgentAs(p.provider().identity())) {
+      v.add("/parties/provider/identity", "client and provider must be different agents");
+    }
+    for (Party signer : List.of(p.client(), p.provider())) {
+      if (p.evaluator().identity().sameAgentAs(signer.identity())) {
+        v.add(
+            "/parties/evaluator/identity",
+            "the evaluator must be independent: it has the same identity as the "
+                + signer.role().wireName());
+      }
+      if (p.evaluator().key().isPresent() && p.evaluator().verificationKey().equals(signer.verificationKey())) {
+        v.add(
+            "/parties/evaluator/verification_key",
+            "the evaluator must be independent: it uses the "
+                + signer.role().wireName()
+                + "'s verification_key");
+      }
+    }
+  }
+
+  private void checkDidKey(Party party, String at) {
+    Ed25519PublicKey fromDid;
+    try {
+      fromDid = DidKey.parse(party.identity().value());
+    } catch (IllegalArgumentException e) {
+      v.add(at + "/identity/value", e.getMessage());
+      return;
+    }
+    if (party.key().isEmpty()) {
+      return;
+    }
+    if (!fromDid.equals(party.verificationKey())) {
+      v.add(
+          at + "/verification_key",
+          "does not match the did:key identity; it must be the key encoded in "
+              + party.identity().value());
+    }
+  }
+
+  private void checkDimensions(QualityCriteria c) {
+    BigDecimal sum = BigDecimal.ZERO;
+    Set<String> names = new HashSet<>();
+    for (int i = 0; i < c.dimensions().size(); i++) {
+      Dimension d = c.dimensions().get(i);
+      String at = "/quality_criteria/dimensions/" + i;
+      sum = sum.add(d.weight());
+      if (!names.add(d.name())) {
+        v.add(at + "/name", "dimension '" + d.name() + "' appears twice");
+      }
+      checkSloFitsMetric(d.metric(), d.slo(), at + "/slo");
+      if (d.shadowSlo() != null && d.shadowMetric() == null) {
+        v.add(at + "/shadow_slo", "a shadow_slo needs a shadow_metric naming what it measures");
+      }
+    }
+    if (sum.subtract(BigDecimal.ONE).abs().compareTo(WEIGHT_TOLERANCE) > 0) {
+      v.add(
+          "/quality_criteria/dimensions",
+          "weights sum to " + sum.stripTrailingZeros().toPlainString() + "; they must sum to 1 (+-0.001)");
+    }
+  }
+
+  private void checkSloFitsMetric(MetricType metric, Slo slo, String at) {
+    boolean flag = slo.target() instanceof Slo.Target.Flag;
+    if (metric == MetricType.BOOLEAN) {
+      if (!flag) {
+        v.add(at + "/value", "a boolean dimension takes a true/false target with eq or neq");
+      }
+      return;
+    }
+    if (flag) {
+      v.add(at + "/value", "a " + metric.wireName() + " dimension takes a number, not true/false");
+      return;
+    }
+    BigDecimal low;
+    BigDecimal high;
+    if (slo.target() instanceof Slo.Target.Range r) {
+      low = r.low();
+      high = r.high();
+    } else {
+      low = high = ((Slo.Target.Number) slo.target()).value();
+    }
+    boolean bounded = metric == MetricType.PERCENTAGE || metric == MetricType.SCORE;
+    if (low.signum() < 0 || (bounded && high.compareTo(HUNDRED) > 0)) {
+      v.add(
+          at + "/value",
+          "a " + metric.wireName() + " target must lie in " + (bounded ? "0..100" : "0 or more"));
+    }
+  }
+
+  private void checkGates(QualityCriteria c) {
+    for (int i = 0; i < c.gates().size(); i++) {
+      QualityGate gate = c.gates().get(i);
+      String at = "/quality_criteria/quality_gates/" + i + "/condition";
+      switch (gate.condition()) {
+        case QualityGate.Condition.AllSlosMet a -> {}
+        case QualityGate.Condition.Threshold th -> {
+          if (!th.isComposite() && c.dimension(th.subject()).isEmpty()) {
+            v.add(at, "threshold gate on '" + th.subject() + "', which is neither a dimension nor 'composite'");
+          }
+        }
+        case QualityGate.Condition.Check ch -> {
+          boolean booleanDimension =
+              c.dimension(ch.name()).map(d -> d.metric() == MetricType.BOOLEAN).orElse(false);
+          if (!booleanDimension && !KNOWN_CHECKS.contains(ch.name())) {
+            v.add(
+                at,
+                "unknown gate condition '" + ch.name() + "'; use all_slos_met, <dimension>_gte_<n>,"
+                    + " composite_gte_<n>, a boolean dimension, or one of " + String.join(", ", KNOWN_CHECKS.stream().sorted().toList()));
+          }
+        }
+      }
+    }
+  }
+
+  private void checkRelease(GraduatedRelease release) {
+    String at = "/escrow/payment/graduated_release";
+    if (!release.enabled()) {
+      return;
+    }
+    if (release.mode() == GraduatedRelease.Mode.CONTINUOUS) {
+      if (!release.tiers().isEmpty()) {
+        v.add(at + "/tiers", "continuous mode pays score/100 of the amount; remove the tiers");
+      }
+      return;
+    }
+    List<Tier> tiers = release.tiers();
+    if (tiers.isEmpty()) {
+      v.add(at + "/tiers", "tier mode needs at least one composite_score_gte tier");
+      return;
+    }
+    List<Tier> gte = tiers.stream().filter(t -> t.bound() == Tier.Bound.GTE).toList();
+    List<Tier> lt = tiers.stream().filter(t -> t.bound() == Tier.Bound.LT).toList();
+    if (gte.isEmpty()) {
+      v.add(at + "/tiers", "at least one tier must use composite_score_gte");
+      return;
+    }
+    Set<BigDecimal> seen = new HashSet<>();
+    for (Tier t : gte) {
+      if (!seen.add(t.score().stripTrailingZeros())) {
+        v.add(at + "/tiers", "two tiers start at composite score " + t.score().toPlainString());
+      }
+    }
+    List<Tier> sorted =
+        gte.stream().sorted((a, b) -> a.score().compareTo(b.score())).toList();
+    for (int i = 1; i < sorted.size(); i++) {
+      if (sorted.get(i).releasePercent().compareTo(sorted.get(i - 1).releasePercent()) < 0) {
+        v.add(
+            at + "/tiers",
+            "a higher score must never release less: tier >= " + sorted.get(i).score().toPlainString()
+                + " releases less than tier >= " + sorted.get(i - 1).score().toPlainString());
+      }
+    }
+    if (lt.size() > 1) {
+      v.add(at + "/tiers", "at most one composite_score_lt tier (the floor) is allowed");
+    } else if (lt.size() == 1) {
+      Tier floor = lt.get(0);
+      Tier lowest = sorted.get(0);
+      if (floor.score().compareTo(lowest.score()) != 0) {
+        v.add(
+            at + "/tiers",
+            "the composite_score_lt tier must end where the lowest composite_score_gte tier starts ("
+                + lowest.score().toPlainString() + "), so that every score matches exactly one tier");
+      } else if (floor.releasePercent().compareTo(lowest.releasePercent()) > 0) {
+        v.add(at + "/tiers", "the floor tier must not release more than the tier above it");
+      }
+    }
+  }
+}

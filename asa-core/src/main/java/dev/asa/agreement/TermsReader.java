@@ -1,0 +1,282 @@
+package dev.asa.agreement;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.asa.crypto.Ed25519PublicKey;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads a schema-valid agreement document into {@link AgreementTerms}. The schema has already
+ * checked shapes and types; what can still go wrong here (a boolean target with {@code gte}, an
+ * unknown currency...) is collected as violations with pointers rather than thrown one at a time.
+ */
+final class TermsReader {
+  private final Violations violations;
+
+  TermsReader(Violations violations) {
+    this.violations = violations;
+  }
+
+  /**
+   * Returns the terms, with violations recorded along the way; null only when the parties cannot
+   * be read (then no further rule can be checked). Parts that could not be read are left out, so
+   * that the semantic rules can still report everything else at once.
+   */
+  AgreementTerms read(JsonNode doc) {
+    AsaVersion version = AsaVersion.parse(doc.path("asa_version").asText());
+    Instant createdAt = instant(doc, "created_at", "/created_at");
+    Instant expiresAt = doc.has("expires_at") ? instant(doc, "expires_at", "/expires_at") : null;
+    Parties parties = parties(doc.path("parties"));
+    Service service = service(doc.path("service"));
+    QualityCriteria criteria = criteria(doc.path("quality_criteria"));
+    VerificationTerms verification = verification(doc.path("verification"));
+    Escrow escrow = escrow(doc.path("escrow"));
+    DisputeTerms dispute = doc.has("dispute") ? dispute(doc.path("dispute")) : null;
+    if (parties == null) {
+      return null;
+    }
+    return new AgreementTerms(
+        version,
+        doc.path("agreement_id").asText(),
+        createdAt,
+        expiresAt,
+        parties,
+        service,
+        criteria,
+        verification,
+        escrow,
+        dispute);
+  }
+
+  private Instant instant(JsonNode parent, String field, String pointer) {
+    String text = parent.path(field).asText();
+    try {
+      return OffsetDateTime.parse(text).toInstant();
+    } catch (DateTimeParseException e) {
+      violations.add(pointer, "'" + text + "' is not an RFC 3339 date-time such as 2026-03-26T14:30:00Z");
+      return Instant.EPOCH;
+    }
+  }
+
+  private Parties parties(JsonNode node) {
+    Party client = party(Role.CLIENT, node.path("client"), "/parties/client");
+    Party provider = party(Role.PROVIDER, node.path("provider"), "/parties/provider");
+    Party evaluator = party(Role.EVALUATOR, node.path("evaluator"), "/parties/evaluator");
+    return client == null || provider == null ? null : new Parties(client, provider, evaluator);
+  }
+
+  private Party party(Role role, JsonNode node, String pointer) {
+    JsonNode id = node.path("identity");
+    Identity identity =
+        new Identity(
+            id.path("scheme").asText(), id.path("value").asText(), textOrNull(id, "lineage"));
+    Ed25519PublicKey key = null;
+    if (node.has("verification_key")) {
+      try {
+        key = Ed25519PublicKey.fromBase64Url(node.path("verification_key").path("value").asText());
+      } catch (IllegalArgumentException e) {
+        violations.add(pointer + "/verification_key/value", e.getMessage());
+      }
+    }
+    if (key == null && role != Role.EVALUATOR) {
+      return null; // the schema requires the key, so it was unreadable: already a violation
+    }
+    return new Party(
+        role,
+        identity,
+        textOrNull(node, "display_name"),
+        textOrNull(node, "organization"),
+        key,
+        textOrNull(node, "type"));
+  }
+
+  private Service service(JsonNode node) {
+    JsonNode c = node.path("constraints");
+    Service.Constraints constraints =
+        new Service.Constraints(
+            c.has("max_tokens") ? c.path("max_tokens").asLong() : null,
+            c.has("max_duration_seconds") ? c.path("max_duration_seconds").asLong() : null,
+            c.has("max_cost_usd") ? c.path("max_cost_usd").decimalValue() : null);
+    return new Service(
+        node.path("type").asText(),
+        node.path("description").asText(),
+        textOrNull(node, "deliverable_format"),
+        constraints,
+        textOrNull(node, "parent_agreement_id"));
+  }
+
+  private QualityCriteria criteria(JsonNode node) {
+    List<Dimension> dimensions = new ArrayList<>();
+    JsonNode dims = node.path("dimensions");
+    for (int i = 0; i < dims.size(); i++) {
+      Dimension d = dimension(dims.get(i), "/quality_criteria/dimensions/" + i);
+      if (d != null) {
+        dimensions.add(d);
+      }
+    }
+    List<QualityGate> gates = new ArrayList<>();
+    for (JsonNode g : node.path("quality_gates")) {
+      gates.add(
+          QualityGate.of(
+              g.path("condition").asText(), QualityGate.Kind.fromWire(g.path("type").asText())));
+    }
+    List<String> sections = new ArrayList<>();
+    node.path("required_sections").forEach(s -> sections.add(s.asText()));
+    return new QualityCriteria(
+        dimensions,
+        node.path("composite_threshold").decimalValue(),
+        node.has("composite_method")
+            ? CompositeMethod.fromWire(node.path("composite_method").asText())
+            : CompositeMethod.WEIGHTED_AVERAGE,
+        node.has("guarantee_type")
+            ? QualityCriteria.GuaranteeType.fromWire(node.path("guarantee_type").asText())
+            : QualityCriteria.GuaranteeType.DETERMINISTIC,
+        gates,
+        node.has("gate_logic")
+            ? QualityGate.Logic.fromWire(node.path("gate_logic").asText())
+            : QualityGate.Logic.ALL_MUST_PASS,
+        node.has("deliverable_schema") ? node.path("deliverable_schema") : null,
+        sections);
+  }
+
+  private Dimension dimension(JsonNode node, String pointer) {
+    MetricType metric = MetricType.fromWire(node.path("metric").asText());
+    Slo slo = slo(node.path("slo"), pointer + "/slo");
+    Slo shadowSlo = node.has("shadow_slo") ? slo(node.path("shadow_slo"), pointer + "/shadow_slo") : null;
+    if (slo == null || (node.has("shadow_slo") && shadowSlo == null)) {
+      return null;
+    }
+    return new Dimension(
+        node.path("name").asText(),
+        node.path("weight").decimalValue(),
+        metric,
+        slo,
+        textOrNull(node, "shadow_metric"),
+        shadowSlo,
+        textOrNull(node, "description"));
+  }
+
+  private Slo slo(JsonNode node, String pointer) {
+    SloOperator op = SloOperator.fromWire(node.path("operator").asText());
+    JsonNode value = node.path("value");
+    Slo.Target target;
+    if (value.isBoolean()) {
+      target = new Slo.Target.Flag(value.booleanValue());
+    } else if (value.isNumber()) {
+      target = new Slo.Target.Number(value.decimalValue());
+    } else if (value.isArray() && value.size() == 2 && value.get(0).isNumber() && value.get(1).isNumber()) {
+      try {
+        target = new Slo.Target.Range(value.get(0).decimalValue(), value.get(1).decimalValue());
+      } catch (IllegalArgumentException e) {
+        violations.add(pointer + "/value", e.getMessage());
+        return null;
+      }
+    } else {
+      violations.add(pointer + "/value", "must be a number, a boolean or a [low, high] pair of numbers");
+      return null;
+    }
+    try {
+      return new Slo(op, target);
+    } catch (IllegalArgumentException e) {
+      violations.add(pointer, e.getMessage());
+      return null;
+    }
+  }
+
+  private VerificationTerms verification(JsonNode node) {
+    VerificationTerms d = VerificationTerms.DEFAULTS;
+    if (node.isMissingNode()) {
+      return d;
+    }
+    return new VerificationTerms(
+        node.has("strategy")
+            ? VerificationTerms.Strategy.fromWire(node.path("strategy").asText())
+            : d.strategy(),
+        node.path("challenge_window_seconds").asLong(d.challengeWindowSeconds()),
+        node.path("evaluator_timeout_seconds").asLong(d.evaluatorTimeoutSeconds()),
+        node.has("result_visibility")
+            ? VerificationTerms.Visibility.fromWire(node.path("result_visibility").asText())
+            : d.resultVisibility());
+  }
+
+  private Escrow escrow(JsonNode node) {
+    if (node.isMissingNode()) {
+      return Escrow.NONE;
+    }
+    Escrow.Payment payment = null;
+    JsonNode p = node.path("payment");
+    if (p.has("amount") && p.has("currency")) {
+      payment = payment(p);
+    }
+    JsonNode s = node.path("dead_mans_switch");
+    DeadMansSwitch dms =
+        new DeadMansSwitch(
+            s.has("client_timeout_seconds") ? s.path("client_timeout_seconds").asLong() : null,
+            s.has("provider_timeout_seconds") ? s.path("provider_timeout_seconds").asLong() : null,
+            s.has("evaluator_timeout_seconds") ? s.path("evaluator_timeout_seconds").asLong() : null,
+            s.has("timeout_action")
+                ? DeadMansSwitch.TimeoutAction.fromWire(s.path("timeout_action").asText())
+                : DeadMansSwitch.TimeoutAction.HOLD_FOR_BACKUP_EVALUATOR);
+    return new Escrow(
+        node.path("enabled").asBoolean(true),
+        node.path("binding").path("type").asText("ledger"),
+        payment,
+        dms);
+  }
+
+  private Escrow.Payment payment(JsonNode p) {
+    String code = p.path("currency").asText();
+    Currency currency = Currency.of(code).orElse(null);
+    if (currency == null) {
+      violations.add(
+          "/escrow/payment/currency",
+          "unknown currency '" + code + "'; this server knows " + Currency.knownCodes());
+      return null;
+    }
+    Money amount;
+    try {
+      amount = new Money(new BigDecimal(p.path("amount").asText()), currency);
+    } catch (IllegalArgumentException e) {
+      violations.add("/escrow/payment/amount", e.getMessage());
+      return null;
+    }
+    JsonNode g = p.path("graduated_release");
+    GraduatedRelease release = GraduatedRelease.DISABLED;
+    if (!g.isMissingNode()) {
+      List<Tier> tiers = new ArrayList<>();
+      for (JsonNode t : g.path("tiers")) {
+        boolean gte = t.has("composite_score_gte");
+        tiers.add(
+            new Tier(
+                gte ? Tier.Bound.GTE : Tier.Bound.LT,
+                t.path(gte ? "composite_score_gte" : "composite_score_lt").decimalValue(),
+                t.path("release_percent").decimalValue()));
+      }
+      release =
+          new GraduatedRelease(
+              g.path("enabled").asBoolean(true),
+              g.has("mode") ? GraduatedRelease.Mode.fromWire(g.path("mode").asText()) : GraduatedRelease.Mode.TIERS,
+              tiers);
+    }
+    return new Escrow.Payment(amount, release);
+  }
+
+  private DisputeTerms dispute(JsonNode node) {
+    List<String> evidence = new ArrayList<>();
+    node.path("evidence_includes").forEach(e -> evidence.add(e.asText()));
+    return new DisputeTerms(
+        node.path("protocol").asText(),
+        textOrNull(node, "auto_file_on"),
+        node.has("threshold") ? node.path("threshold").decimalValue() : null,
+        evidence);
+  }
+
+  private static String textOrNull(JsonNode node, String field) {
+    JsonNode v = node.get(field);
+    return v == null || v.isNull() ? null : v.asText();
+  }
+}

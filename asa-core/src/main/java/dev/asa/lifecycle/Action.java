@@ -1,0 +1,31 @@
+package dev.asa.lifecycle;
+
+import java.util.Locale;
+
+/** Everything that can happen to an agreement. Which action is allowed in which state: {@link Lifecycle}. */
+public enum Action {
+  /** A counter-proposal or acceptance during negotiation (section 7). */
+  NEGOTIATE,
+  /** A party signs the current terms; the second signature activates the agreement. */
+  SIGN,
+  /** The client funds the escrow. */
+  FUND,
+  /** The provider submits the deliverable. */
+  DELIVER,
+  /** The evaluator's result is recorded. */
+  VERIFY,
+  /** A party contests the result inside the challenge window. */
+  CHALLENGE,
+  /** The result is final: money moves and the record is sealed. */
+  CLOSE,
+  /** A ruling settles a dispute. */
+  RULE,
+  /** A party declines the terms, or negotiation ran out of rounds or time. */
+  REJECT,
+  /** A dead-man's switch or the agreement's own expiry fired. */
+  EXPIRE;
+
+  public String wireName() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+}

@@ -1,0 +1,69 @@
+package dev.asa.lifecycle;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.crypto.Digest;
+import dev.asa.json.Jcs;
+import dev.asa.json.Json;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * One entry of an agreement's append-only, hash-chained log. Each event carries the digest of the
+ * previous one ({@link Digest#ZERO} for the first), so that removing, reordering or editing any
+ * event breaks every digest after it.
+ *
+ * <p>{@code hash = sha256(JCS({agreement_id, seq, type, actor, at, payload, prev_hash}))}, with
+ * {@code at} in RFC 3339 UTC with millisecond precision. Anyone can recompute it.
+ */
+public record Event(
+    String agreementId, long seq, String type, JsonNode actor, Instant at, JsonNode payload, String prevHash, String hash) {
+
+  public Event {
+    Objects.requireNonNull(agreementId, "agreementId");
+    Objects.requireNonNull(type, "type");
+    Objects.requireNonNull(actor, "actor");
+    Objects.requireNonNull(at, "at");
+    Objects.requireNonNull(payload, "payload");
+    Objects.requireNonNull(prevHash, "prevHash");
+    Objects.requireNonNull(hash, "hash");
+  }
+
+  /** Chains a new event after {@code previous} (null for the first event of an agreement). */
+  public static Event append(Event previous, String agreementId, String type, JsonNode actor, Instant at, JsonNode payload) {
+    long seq = previous == null ? 1 : previous.seq() + 1;
+    String prev = previous == null ? Digest.ZERO : previous.hash();
+    Instant millis = Instant.ofEpochMilli(at.toEpochMilli());
+    String hash = digest(agreementId, seq, type, actor, millis, payload, prev);
+    return new Event(agreementId, seq, type, actor, millis, payload, prev, hash);
+  }
+
+  static String digest(String agreementId, long seq, String type, JsonNode actor, Instant at, JsonNode payload, String prev) {
+    ObjectNode body = Json.object();
+    body.put("agreement_id", agreementId);
+    body.put("seq", seq);
+    body.put("type", type);
+    body.set("actor", actor);
+    body.put("at", at.toString());
+    body.set("payload", payload);
+    body.put("prev_hash", prev);
+    return Digest.sha256(Jcs.canonicalize(body)).toString();
+  }
+
+  /** Whether this event's own hash matches its content (not whether it follows its predecessor). */
+  public boolean isSelfConsistent() {
+    return hash.equals(digest(agreementId, seq, type, actor, at, payload, prevHash));
+  }
+
+  public ObjectNode toJson() {
+    ObjectNode o = Json.object();
+    o.put("seq", seq);
+    o.put("type", type);
+    o.set("actor", actor.deepCopy());
+    o.put("at", at.toString());
+    o.set("payload", payload.deepCopy());
+    o.put("prev_hash", prevHash);
+    o.put("hash", hash);
+    return o;
+  }
+}

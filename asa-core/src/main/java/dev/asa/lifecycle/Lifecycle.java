@@ -1,0 +1,74 @@
+package dev.asa.lifecycle;
+
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * The state machine of section 4.2, the only place that knows which action may happen in which
+ * state and where it leads.
+ *
+ * <pre>
+ * PROPOSED -> NEGOTIATING -> ACTIVE -> DELIVERED -> VERIFIED -> CLOSED
+ *     |            |           |           |           |
+ *     +-- REJECTED +           +-- EXPIRED +           +-- DISPUTED -> CLOSED
+ * </pre>
+ *
+ * Guards that depend on more than the state (both signatures present, the challenge window open)
+ * are passed in by the caller as facts; the rule that uses them still lives here.
+ */
+public final class Lifecycle {
+  private Lifecycle() {}
+
+  /** The actions allowed in a state. Final states allow none. */
+  public static Set<Action> allowed(State state) {
+    return switch (state) {
+      case PROPOSED, NEGOTIATING ->
+          EnumSet.of(Action.NEGOTIATE, Action.SIGN, Action.REJECT, Action.EXPIRE);
+      case ACTIVE -> EnumSet.of(Action.FUND, Action.DELIVER, Action.EXPIRE);
+      case DELIVERED -> EnumSet.of(Action.VERIFY, Action.EXPIRE);
+      case VERIFIED -> EnumSet.of(Action.CHALLENGE, Action.CLOSE);
+      case DISPUTED -> EnumSet.of(Action.RULE);
+      case CLOSED, REJECTED, EXPIRED -> EnumSet.noneOf(Action.class);
+    };
+  }
+
+  /** Facts a transition may depend on besides the current state. */
+  public record Facts(boolean fullySignedAfter, boolean challengeWindowOpen) {
+    public static final Facts NONE = new Facts(false, false);
+  }
+
+  /**
+   * The state an action leads to, or a {@link TransitionRefusedException} naming the current state
+   * and what is allowed from it.
+   */
+  public static State next(State current, Action action, Facts facts) {
+    if (!allowed(current).contains(action)) {
+      throw new TransitionRefusedException(current, action, allowed(current), null);
+    }
+    return switch (action) {
+      case NEGOTIATE -> State.NEGOTIATING;
+      case SIGN -> facts.fullySignedAfter() ? State.ACTIVE : current;
+      case FUND -> current;
+      case DELIVER -> State.DELIVERED;
+      case VERIFY -> State.VERIFIED;
+      case CHALLENGE -> {
+        if (!facts.challengeWindowOpen()) {
+          throw new TransitionRefusedException(
+              current, action, allowed(current), "the challenge window has closed");
+        }
+        yield State.DISPUTED;
+      }
+      case CLOSE -> {
+        if (facts.challengeWindowOpen()) {
+          throw new TransitionRefusedException(
+              current, action, allowed(current),
+              "the challenge window is still open; the agreement can close once it has passed");
+        }
+        yield State.CLOSED;
+      }
+      case RULE -> State.CLOSED;
+      case REJECT -> State.REJECTED;
+      case EXPIRE -> State.EXPIRED;
+    };
+  }
+}

@@ -1,0 +1,245 @@
+package dev.asa.agreement;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.crypto.DidKey;
+import dev.asa.crypto.Ed25519PrivateKey;
+import dev.asa.json.Json;
+import dev.asa.lifecycle.State;
+import dev.asa.testing.Fixtures;
+import java.io.InputStream;
+import java.time.Instant;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+class AgreementDocumentsTest {
+  private static final Instant NOW = Instant.parse("2026-11-22T10:00:00Z");
+
+  private static Agreement propose(ObjectNode doc) {
+    return AgreementDrafts.propose(doc, NOW, () -> "asa-test-0001");
+  }
+
+  private static ObjectNode full() {
+    return propose(Fixtures.general()).toJson();
+  }
+
+  private static void assertViolation(Consumer<ObjectNode> edit, String pointer, String fragment) {
+    ObjectNode doc = full();
+    doc.remove("status");
+    edit.accept(doc);
+    assertThatThrownBy(() -> AgreementDocuments.read(doc))
+        .isInstanceOf(InvalidDocumentException.class)
+        .satisfies(e -> assertThat(((InvalidDocumentException) e).violations())
+            .anySatisfy(v -> {
+              assertThat(v.pointer()).isEqualTo(pointer);
+              assertThat(v.message()).containsIgnoringCase(fragment);
+            }));
+  }
+
+  @Test
+  void aTemplateFillsEveryMemberThePartialDocumentLacks() {
+    Agreement a = propose(Fixtures.general());
+    assertThat(a.state()).isEqualTo(State.PROPOSED);
+    assertThat(a.id()).isEqualTo("asa-test-0001");
+    assertThat(a.terms().service().type()).isEqualTo("general");
+    assertThat(a.terms().service().description()).startsWith("Summarise");
+    assertThat(a.terms().qualityCriteria().dimensions()).isNotEmpty();
+    assertThat(a.terms().escrow().payment().amount().toWire()).isEqualTo("10.00");
+    assertThat(a.terms().escrow().payment().release().tiers()).hasSize(4);
+    assertThat(a.metadata("template").asText()).isEqualTo("general");
+    assertThat(a.toJson().has("template")).isFalse();
+  }
+
+  @Test
+  void templateOverridesChangeSloValuesWeightsAndThreshold() {
+    ObjectNode doc = Fixtures.general();
+    ObjectNode overrides = doc.putObject("template_overrides");
+    overrides.put("composite_threshold", 72);
+    String first = Templates().path("defaults").path("quality_criteria").path("dimensions").get(0).path("name").asText();
+    overrides.putObject("dimensions").putObject(first).put("slo_value", 81);
+    Agreement a = propose(doc);
+    assertThat(a.terms().qualityCriteria().compositeThreshold()).isEqualByComparingTo("72");
+    assertThat(a.terms().qualityCriteria().dimension(first).orElseThrow().slo().describe()).contains("81");
+  }
+
+  private static JsonNode Templates() {
+    return dev.asa.template.Templates.get("general").orElseThrow().toJson();
+  }
+
+  @Test
+  void anOverrideOfAnUnknownDimensionNamesIt() {
+    ObjectNode doc = Fixtures.general();
+    doc.putObject("template_overrides").putObject("dimensions").putObject("charm").put("weight", 0.1);
+    assertThatThrownBy(() -> propose(doc))
+        .isInstanceOf(InvalidDocumentException.class)
+        .hasMessageContaining("/template_overrides/dimensions/charm");
+  }
+
+  @Test
+  void unknownTemplateIsRefusedWithTheListOfTemplates() {
+    assertThatThrownBy(() -> propose(Fixtures.fromTemplate("poetry")))
+        .hasMessageContaining("/template").hasMessageContaining("research");
+  }
+
+  @Test
+  void unknownFieldsOfAKnownMajorRoundTripUnchangedAndAreIgnored() {
+    ObjectNode doc = full();
+    doc.put("asa_version", "1.4.2");
+    doc.putObject("x_future_member").put("anything", 1);
+    ((ObjectNode) doc.path("service")).put("x_nested_future", true);
+    Agreement a = AgreementDocuments.read(doc);
+    assertThat(a.toJson().path("x_future_member").path("anything").asInt()).isEqualTo(1);
+    assertThat(a.toJson().path("service").path("x_nested_future").asBoolean()).isTrue();
+    assertThat(a.toJson()).isEqualTo(doc);
+  }
+
+  @Test
+  void anUnknownMajorVersionIsRefusedClearly() {
+    ObjectNode doc = full();
+    doc.put("asa_version", "2.0.0");
+    assertThatThrownBy(() -> AgreementDocuments.read(doc))
+        .isInstanceOf(UnsupportedVersionException.class)
+        .hasMessageContaining("2.0.0").hasMessageContaining("1.x");
+  }
+
+  @Test
+  void aMalformedVersionNamesTheField() {
+    assertViolation(d -> d.put("asa_version", "one"), "/asa_version", "semver");
+  }
+
+  @Test
+  void weightsMustSumToOneWithinATolerance() {
+    assertViolation(d -> ((ObjectNode) d.path("quality_criteria").path("dimensions").get(0)).put("weight", 0.9),
+        "/quality_criteria/dimensions", "sum to 1");
+    // within 0.001 is fine
+    ObjectNode doc = full();
+    ObjectNode dim = (ObjectNode) doc.path("quality_criteria").path("dimensions").get(0);
+    dim.put("weight", dim.path("weight").decimalValue().add(new java.math.BigDecimal("0.0009")));
+    assertThat(AgreementDocuments.read(doc)).isNotNull();
+  }
+
+  @Test
+  void anUnknownSloOperatorIsRefusedByTheSchema() {
+    assertViolation(d -> ((ObjectNode) d.path("quality_criteria").path("dimensions").get(0).path("slo")).put("operator", "approx"),
+        "/quality_criteria/dimensions/0/slo/operator", "");
+  }
+
+  @Test
+  void anUnknownMetricTypeIsRefused() {
+    assertViolation(d -> ((ObjectNode) d.path("quality_criteria").path("dimensions").get(0)).put("metric", "vibes"),
+        "/quality_criteria/dimensions/0/metric", "");
+  }
+
+  @Test
+  void aBooleanTargetNeedsEqOrNeq() {
+    assertViolation(d -> {
+      ObjectNode slo = (ObjectNode) d.path("quality_criteria").path("dimensions").get(0).path("slo");
+      slo.put("operator", "gte");
+      slo.put("value", true);
+    }, "/quality_criteria/dimensions/0/slo", "eq or neq");
+  }
+
+  @Test
+  void aPercentageTargetAbove100IsRefused() {
+    assertViolation(d -> {
+      ObjectNode dim = (ObjectNode) d.path("quality_criteria").path("dimensions").get(0);
+      dim.put("metric", "percentage");
+      ((ObjectNode) dim.path("slo")).put("operator", "gte").put("value", 120);
+    }, "/quality_criteria/dimensions/0/slo/value", "0..100");
+  }
+
+  @Test
+  void theEvaluatorMustDifferFromBothParties() {
+    assertViolation(d -> ((ObjectNode) d.path("parties").path("evaluator").path("identity")).put("value", "alice"),
+        "/parties/evaluator/identity", "independent");
+    assertViolation(d -> ((ObjectNode) d.path("parties").path("evaluator")).set("verification_key",
+            d.path("parties").path("provider").path("verification_key").deepCopy()),
+        "/parties/evaluator/verification_key", "independent");
+  }
+
+  @Test
+  void amountsAreDecimalStringsWithAtMostTheCurrencysDecimals() {
+    assertViolation(d -> ((ObjectNode) d.path("escrow").path("payment")).put("amount", "10.001"),
+        "/escrow/payment/amount", "decimals");
+    assertViolation(d -> ((ObjectNode) d.path("escrow").path("payment")).put("amount", 10.0),
+        "/escrow/payment/amount", "string");
+    assertViolation(d -> ((ObjectNode) d.path("escrow").path("payment")).put("currency", "DOGE"),
+        "/escrow/payment/currency", "unknown currency");
+    ObjectNode usdc = full();
+    ((ObjectNode) usdc.path("escrow").path("payment")).put("amount", "10.000001").put("currency", "USDC");
+    assertThat(AgreementDocuments.read(usdc).terms().escrow().payment().amount().toWire()).isEqualTo("10.000001");
+  }
+
+  @Test
+  void tiersMustBeConsistent() {
+    String at = "/escrow/payment/graduated_release/tiers";
+    assertViolation(d -> tiers(d).removeAll(), at, "at least one");
+    assertViolation(d -> ((ObjectNode) tiers(d).get(1)).put("release_percent", 100.5), at + "/1/release_percent", "");
+    assertViolation(d -> ((ObjectNode) tiers(d).get(0)).put("release_percent", 40), at, "never release less");
+    assertViolation(d -> ((ObjectNode) tiers(d).get(3)).put("composite_score_lt", 50), at, "lowest");
+    assertViolation(d -> ((ObjectNode) tiers(d).get(2)).put("composite_score_gte", 75), at, "two tiers");
+    assertViolation(d -> ((ObjectNode) d.path("escrow").path("payment").path("graduated_release")).put("mode", "continuous"),
+        at, "continuous");
+  }
+
+  private static ArrayNode tiers(ObjectNode d) {
+    return (ArrayNode) d.path("escrow").path("payment").path("graduated_release").path("tiers");
+  }
+
+  @Test
+  void aDidKeyIdentityMustMatchItsVerificationKey() {
+    Ed25519PrivateKey alice = Fixtures.key("alice");
+    Ed25519PrivateKey mallory = Fixtures.key("mallory");
+    ObjectNode ok = full();
+    ((ObjectNode) ok.path("parties").path("client").path("identity")).put("scheme", "did").put("value", DidKey.of(alice.publicKey()));
+    assertThat(AgreementDocuments.read(ok)).isNotNull();
+    assertViolation(d -> ((ObjectNode) d.path("parties").path("client").path("identity"))
+            .put("scheme", "did").put("value", DidKey.of(mallory.publicKey())),
+        "/parties/client/verification_key", "did:key");
+  }
+
+  @Test
+  void unknownGateConditionsAreRefused() {
+    assertViolation(d -> ((ObjectNode) d.path("quality_criteria")).putArray("quality_gates")
+            .addObject().put("condition", "looks_nice").put("type", "boolean"),
+        "/quality_criteria/quality_gates/0/condition", "unknown gate");
+    assertViolation(d -> ((ObjectNode) d.path("quality_criteria")).putArray("quality_gates")
+            .addObject().put("condition", "charm_gte_80").put("type", "threshold"),
+        "/quality_criteria/quality_gates/0/condition", "charm");
+  }
+
+  @Test
+  void aNewAgreementIsUnsignedAndProposed() {
+    ObjectNode doc = Fixtures.general();
+    doc.putObject("signatures");
+    assertThatThrownBy(() -> propose(doc)).hasMessageContaining("/signatures");
+    ObjectNode active = Fixtures.general();
+    active.put("status", "active");
+    assertThatThrownBy(() -> propose(active)).hasMessageContaining("/status");
+  }
+
+  @Test
+  void everyViolationIsReportedAtOnce() {
+    ObjectNode doc = full();
+    ((ObjectNode) doc.path("escrow").path("payment")).put("currency", "DOGE");
+    ((ObjectNode) doc.path("quality_criteria").path("dimensions").get(0)).put("weight", 0.9);
+    assertThatThrownBy(() -> AgreementDocuments.read(doc))
+        .isInstanceOf(InvalidDocumentException.class)
+        .satisfies(e -> assertThat(((InvalidDocumentException) e).violations()).hasSizeGreaterThanOrEqualTo(2));
+  }
+
+  @Test
+  void theWhitepaperExampleReads() throws Exception {
+    try (InputStream in = getClass().getResourceAsStream("/dev/asa/examples/whitepaper-4.1.json")) {
+      ObjectNode doc = (ObjectNode) Json.parse(in.readAllBytes());
+      doc.remove("signatures"); // placeholder signatures are fine for the schema but say nothing
+      Agreement a = AgreementDocuments.read(doc);
+      assertThat(a.terms().qualityCriteria().dimensions()).hasSize(6);
+      assertThat(a.terms().escrow().payment().amount().toWire()).isEqualTo("5.000000");
+    }
+  }
+}

@@ -1,0 +1,73 @@
+package dev.asa.agreement;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.crypto.Ed25519PrivateKey;
+import dev.asa.crypto.Ed25519Signature;
+import dev.asa.json.Json;
+import dev.asa.lifecycle.State;
+import dev.asa.testing.Fixtures;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class AgreementSignatureTest {
+  private final Agreement proposed =
+      AgreementDrafts.propose(Fixtures.general(), Instant.parse("2026-11-22T10:00:00Z"), () -> "asa-sig-test");
+
+  @Test
+  void theHashIgnoresStatusSignaturesAndMetadataOnly() {
+    Agreement moved = proposed.withState(State.ACTIVE).withMetadata("note", Json.object().put("x", 1));
+    assertThat(moved.hash()).isEqualTo(proposed.hash());
+    ObjectNode changed = proposed.toJson();
+    ((ObjectNode) changed.path("service")).put("description", "something else");
+    assertThat(AgreementDocuments.read(changed).hash()).isNotEqualTo(proposed.hash());
+    assertThat(proposed.hash().toString()).matches("sha256:[0-9a-f]{64}");
+  }
+
+  @Test
+  void aPartySignsTheUtf8BytesOfTheHashString() {
+    Ed25519Signature sig = Fixtures.key("alice").sign(proposed.signingInput());
+    Agreement signed = proposed.withSignature(Role.CLIENT, sig);
+    assertThat(signed.isSignedBy(Role.CLIENT)).isTrue();
+    assertThat(signed.isFullySigned()).isFalse();
+    assertThat(signed.toJson().path("signatures").path("client").path("value").asText()).isEqualTo(sig.toBase64Url());
+    assertThat(signed.hash()).isEqualTo(proposed.hash());
+    // a stored signed document reads back with its signature
+    assertThat(AgreementDocuments.readStored(Json.write(signed.toJson())).signature(Role.CLIENT)).contains(sig);
+  }
+
+  @Test
+  void aSignatureByTheWrongKeyIsRefusedAndChangesNothing() {
+    Ed25519Signature byBob = Fixtures.key("bob").sign(proposed.signingInput());
+    assertThatThrownBy(() -> proposed.withSignature(Role.CLIENT, byBob))
+        .isInstanceOf(SignatureRefusedException.class)
+        .hasMessageContaining(proposed.hash().toString());
+    assertThat(proposed.isSignedBy(Role.CLIENT)).isFalse();
+  }
+
+  @Test
+  void aSignatureOverOtherTermsIsRefused() {
+    ObjectNode other = proposed.toJson();
+    ((ObjectNode) other.path("escrow").path("payment")).put("amount", "1.00");
+    Agreement cheaper = AgreementDocuments.read(other);
+    Ed25519Signature forCheaper = Fixtures.key("alice").sign(cheaper.signingInput());
+    assertThatThrownBy(() -> proposed.withSignature(Role.CLIENT, forCheaper)).isInstanceOf(SignatureRefusedException.class);
+  }
+
+  @Test
+  void theEvaluatorDoesNotSign() {
+    Ed25519PrivateKey k = Fixtures.key("eval");
+    assertThatThrownBy(() -> proposed.withSignature(Role.EVALUATOR, k.sign(proposed.signingInput())))
+        .isInstanceOf(SignatureRefusedException.class);
+  }
+
+  @Test
+  void bothSignaturesMakeItFullySigned() {
+    Agreement both = proposed
+        .withSignature(Role.CLIENT, Fixtures.key("alice").sign(proposed.signingInput()))
+        .withSignature(Role.PROVIDER, Fixtures.key("bob").sign(proposed.signingInput()));
+    assertThat(both.isFullySigned()).isTrue();
+  }
+}

@@ -1,0 +1,88 @@
+package dev.asa.evaluators;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.asa.json.Json;
+import dev.asa.scoring.CheckResult;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The {@code format_valid} check: whether the content is what its declared format says. Nothing
+ * blank is valid in any format; beyond that each format gets the check it honestly allows.
+ */
+final class Formats {
+  private Formats() {}
+
+  /** The formats of {@code service.deliverable_format}. */
+  static final Set<String> KNOWN = Set.of("markdown", "text", "json", "code", "csv", "html", "yaml", "xml", "other");
+
+  /** An opening, closing or self-closing element tag. */
+  private static final Pattern HTML_TAG = Pattern.compile("</?[A-Za-z][A-Za-z0-9-]*(?:\\s[^<>]*)?/?>");
+
+  /** The format as the checks know it: lower case, "other" when undeclared or unknown. */
+  static String normalize(String format) {
+    if (format == null) {
+      return "other";
+    }
+    String f = format.toLowerCase(Locale.ROOT);
+    return KNOWN.contains(f) ? f : "other";
+  }
+
+  static CheckResult check(String content, String declaredFormat) {
+    String format = normalize(declaredFormat);
+    if (content.isBlank()) {
+      return CheckResult.failed("the deliverable is blank");
+    }
+    String size = Text.plural(Text.characters(content), "character", "characters");
+    return switch (format) {
+      case "json" -> json(content);
+      case "csv" -> Csv.check(content);
+      case "xml" -> Xml.check(content);
+      case "code" -> Brackets.check(content);
+      case "html" -> html(content);
+      case "markdown", "text" -> CheckResult.passed(format + " that is not blank (" + size + ")");
+      default ->
+          CheckResult.passed(
+              (declaredFormat == null
+                      ? "no format declared"
+                      : format.equals(declaredFormat.toLowerCase(Locale.ROOT))
+                          ? "format " + format
+                          : "unknown format '" + declaredFormat + "'")
+                  + ": not blank (" + size + "); the structural evaluator has no further check for it");
+    };
+  }
+
+  private static CheckResult json(String content) {
+    try {
+      JsonNode node = Json.parse(content);
+      String shape =
+          node.isObject()
+              ? "an object with " + Text.plural(node.size(), "member", "members")
+              : node.isArray() ? "an array of " + Text.plural(node.size(), "element", "elements") : "a single " + node.getNodeType().name().toLowerCase(Locale.ROOT);
+      return CheckResult.passed("valid JSON (" + shape + ")");
+    } catch (JsonProcessingException e) {
+      return CheckResult.failed("not valid JSON: " + jsonProblem(e));
+    }
+  }
+
+  /** Jackson's message with its location in the reader's terms: "... at line 3, column 5". */
+  static String jsonProblem(JsonProcessingException e) {
+    JsonLocation at = e.getLocation();
+    String message = e.getOriginalMessage() == null ? "unreadable" : e.getOriginalMessage().strip();
+    return at == null || at.getLineNr() < 1
+        ? message
+        : message + " (at line " + at.getLineNr() + ", column " + at.getColumnNr() + ")";
+  }
+
+  private static CheckResult html(String content) {
+    Matcher tag = HTML_TAG.matcher(content);
+    if (!tag.find()) {
+      return CheckResult.failed("declared as html but contains no HTML tag");
+    }
+    return CheckResult.passed("HTML that is not blank and contains markup (first tag " + tag.group() + ")");
+  }
+}

@@ -1,0 +1,51 @@
+package dev.asa.server;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Objects;
+
+/**
+ * Everything the server needs to start. Defaults: 127.0.0.1:8080, data under {@code ./asa-data},
+ * SQLite unless a database URL is given.
+ *
+ * @param port 0 picks a free port (tests)
+ * @param dbUrl null for SQLite under {@code dataDir}; {@code postgresql://...} for PostgreSQL
+ */
+public record ServerConfig(String host, int port, Path dataDir, String dbUrl, Clock clock, long maxBodyBytes) {
+
+  public static final int DEFAULT_PORT = 8080;
+  public static final long DEFAULT_MAX_BODY_BYTES = 16L * 1024 * 1024;
+
+  public ServerConfig {
+    Objects.requireNonNull(host, "host");
+    Objects.requireNonNull(dataDir, "dataDir");
+    Objects.requireNonNull(clock, "clock");
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException("port must be 0..65535, not " + port);
+    }
+  }
+
+  public static ServerConfig defaults() {
+    return new ServerConfig("127.0.0.1", DEFAULT_PORT, Path.of("asa-data"), null, Clock.systemUTC(), DEFAULT_MAX_BODY_BYTES);
+  }
+
+  public ServerConfig withPort(int p) {
+    return new ServerConfig(host, p, dataDir, dbUrl, clock, maxBodyBytes);
+  }
+
+  public ServerConfig withHost(String h) {
+    return new ServerConfig(h, port, dataDir, dbUrl, clock, maxBodyBytes);
+  }
+
+  public ServerConfig withDataDir(Path d) {
+    return new ServerConfig(host, port, d, dbUrl, clock, maxBodyBytes);
+  }
+
+  public ServerConfig withDbUrl(String url) {
+    return new ServerConfig(host, port, dataDir, url, clock, maxBodyBytes);
+  }
+
+  public ServerConfig withClock(Clock c) {
+    return new ServerConfig(host, port, dataDir, dbUrl, c, maxBodyBytes);
+  }
+}

@@ -1,0 +1,306 @@
+package dev.asa.server.agreements;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.Agreement;
+import dev.asa.agreement.AgreementDocuments;
+import dev.asa.agreement.AgreementDrafts;
+import dev.asa.agreement.ChallengeReason;
+import dev.asa.agreement.InvalidDocumentException;
+import dev.asa.agreement.Role;
+import dev.asa.crypto.Ed25519Signature;
+import dev.asa.json.Json;
+import dev.asa.lifecycle.Action;
+import dev.asa.lifecycle.ChallengeWindow;
+import dev.asa.lifecycle.Event;
+import dev.asa.lifecycle.EventChain;
+import dev.asa.lifecycle.Lifecycle;
+import dev.asa.lifecycle.State;
+import dev.asa.server.store.AgreementRow;
+import dev.asa.server.store.AgreementStore;
+import dev.asa.server.store.Commit;
+import dev.asa.server.store.EventRecord;
+import dev.asa.server.store.IdempotencyRow;
+import dev.asa.server.store.Page;
+import dev.asa.server.store.Write;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The application service for agreements: loads the agreement with its version, lets the core
+ * decide, and writes the new row, its chained events and any side records in one transaction.
+ * Every public method is one API call; the HTTP layer only parses and renders.
+ */
+public final class AgreementService {
+
+  private final AgreementStore store;
+  private final Clock clock;
+  private final VerificationRunner verifier;
+  private final SecureRandom random = new SecureRandom();
+
+  public AgreementService(AgreementStore store, Clock clock, VerificationRunner verifier) {
+    this.store = store;
+    this.clock = clock;
+    this.verifier = verifier;
+  }
+
+  // ---- reads ------------------------------------------------------------------------------
+
+  public ObjectNode get(String id) {
+    AgreementRow row = load(id);
+    return Views.envelope(AgreementDocuments.readStored(row.document()), row.version());
+  }
+
+  /** The row version, for ETags. */
+  public long version(String id) {
+    return load(id).version();
+  }
+
+  public ObjectNode list(String party, String cursor, int limit) {
+    Page<AgreementRow> page = store.listByParty(party, cursor, limit);
+    ObjectNode out = Json.object();
+    ArrayNode items = out.putArray("items");
+    for (AgreementRow row : page.items()) {
+      items.add(Views.summary(row));
+    }
+    if (page.nextCursor() != null) {
+      out.put("next_cursor", page.nextCursor());
+    } else {
+      out.putNull("next_cursor");
+    }
+    return out;
+  }
+
+  public ObjectNode events(String id) {
+    load(id);
+    List<Event> events = store.events(id).stream().map(EventLog::toCore).toList();
+    ObjectNode out = Json.object();
+    out.put("agreement_id", id);
+    Optional<String> broken = EventChain.firstBreak(events);
+    out.put("chain_valid", broken.isEmpty());
+    broken.ifPresent(b -> out.put("chain_error", b));
+    ArrayNode list = out.putArray("events");
+    events.forEach(e -> list.add(e.toJson()));
+    return out;
+  }
+
+  public ObjectNode status(String id) {
+    AgreementRow row = load(id);
+    Agreement a = AgreementDocuments.readStored(row.document());
+    return Views.status(a, row.version(), clock.instant());
+  }
+
+  // ---- writes -----------------------------------------------------------------------------
+
+  public Outcome create(JsonNode input, Actor actor, IdempotencyTicket ticket) {
+    Instant now = clock.instant();
+    Agreement agreement = AgreementDrafts.propose(input, now, this::newAgreementId);
+    ObjectNode payload = Json.object();
+    payload.put("agreement_hash", agreement.hash().toString());
+    payload.put("state", State.PROPOSED.name());
+    JsonNode template = agreement.metadata("template");
+    if (template.isTextual()) {
+      payload.put("template", template.asText());
+    }
+    List<EventRecord> events =
+        EventLog.chain(agreement.id(), null, List.of(new EventLog.Draft("created", actor, payload)), now);
+    AgreementRow row = Views.row(agreement, 1, now, now);
+    Outcome outcome = new Outcome(201, Views.envelope(agreement, 1));
+    try {
+      store.create(row, events, idempotencyWrites(ticket, outcome, now));
+    } catch (dev.asa.server.store.DuplicateKeyException e) {
+      throw new ConflictException("an agreement with id '" + agreement.id() + "' already exists; choose another agreement_id or leave it out");
+    }
+    return outcome;
+  }
+
+  public Outcome sign(String id, JsonNode body, IdempotencyTicket ticket) {
+    ObjectNode b = Bodies.object(body, "a sign request");
+    Bodies.allowOnly(b, "", "party", "signature");
+    Role role = signingRole(Bodies.requiredText(b, "party", "", "\"client\" or \"provider\""));
+    JsonNode sig = b.get("signature");
+    if (!(sig instanceof ObjectNode sigObject)) {
+      throw new InvalidDocumentException("/signature", "required: {\"scheme\": \"ed25519\", \"value\": \"<base64url signature>\"}");
+    }
+    String scheme = Bodies.requiredText(sigObject, "scheme", "/signature", "\"ed25519\"");
+    if (!scheme.equals("ed25519")) {
+      throw new InvalidDocumentException("/signature/scheme", "unsupported scheme '" + scheme + "'; only ed25519 is accepted");
+    }
+    Ed25519Signature signature;
+    try {
+      signature = Ed25519Signature.fromBase64Url(Bodies.requiredText(sigObject, "value", "/signature", "base64url of the 64-byte signature"));
+    } catch (IllegalArgumentException e) {
+      throw new InvalidDocumentException("/signature/value", e.getMessage());
+    }
+    return mutate(id, ticket, current -> {
+      Agreement a = current.agreement();
+      if (a.isSignedBy(role) && !a.state().isFinal() && a.state() != State.ACTIVE) {
+        throw new ConflictException("the " + role.wireName() + " has already signed these terms");
+      }
+      Agreement signed = a.withSignature(role, signature);
+      State next = Lifecycle.next(a.state(), Action.SIGN, new Lifecycle.Facts(signed.isFullySigned(), false));
+      Agreement result = signed.withState(next);
+      ObjectNode payload = Json.object();
+      payload.put("party", role.wireName());
+      payload.put("agreement_hash", a.hash().toString());
+      payload.put("signature", signature.toBase64Url());
+      payload.put("state", next.name());
+      if (next == State.ACTIVE) {
+        result = result.withMetadata("activated_at", Json.mapper().getNodeFactory().textNode(current.now().toString()));
+      }
+      return new Change(result, List.of(new EventLog.Draft("signed", Actor.claimed(role.wireName()), payload)), List.of(), null);
+    });
+  }
+
+  public Outcome negotiate(String id, JsonNode body, IdempotencyTicket ticket) {
+    return mutate(id, ticket, current -> Negotiation.apply(current.agreement(), body, current.now()));
+  }
+
+  public Outcome deliver(String id, JsonNode body, IdempotencyTicket ticket) {
+    Delivery delivery = Delivery.parse(body);
+    return mutate(id, ticket, current -> {
+      Agreement a = current.agreement();
+      State next = Lifecycle.next(a.state(), Action.DELIVER, Lifecycle.Facts.NONE);
+      String format = delivery.format() != null ? delivery.format() : a.terms().service().deliverableFormat();
+      ObjectNode facts = Json.object();
+      facts.put("delivered_at", current.now().toString());
+      facts.put("content_hash", delivery.contentHash().toString());
+      facts.put("size_bytes", delivery.sizeBytes());
+      if (format != null) facts.put("format", format);
+      if (delivery.contentUrl() != null) facts.put("content_url", delivery.contentUrl());
+      Agreement result = a.withState(next).withMetadata("deliverable", facts);
+      ObjectNode payload = facts.deepCopy();
+      payload.put("state", next.name());
+      Write put = new Write.PutDeliverable(delivery.toRow(id, 1, format, current.now()));
+      return new Change(result, List.of(new EventLog.Draft("delivered", Actor.claimed("provider"), payload)), List.of(put), null);
+    });
+  }
+
+  public Outcome verify(String id, JsonNode body, IdempotencyTicket ticket) {
+    return mutate(id, ticket, current -> verifier.verify(current.agreement(), body, current.now(), this::newVerificationId));
+  }
+
+  public Outcome challenge(String id, JsonNode body, IdempotencyTicket ticket) {
+    ObjectNode b = Bodies.object(body, "a challenge");
+    Bodies.allowOnly(b, "", "party", "reason_code");
+    Role role = signingRole(Bodies.requiredText(b, "party", "", "\"client\" or \"provider\""));
+    String code = Bodies.requiredText(b, "reason_code", "", "one of " + ChallengeReason.allWireNames());
+    ChallengeReason reason;
+    try {
+      reason = ChallengeReason.fromWire(code);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidDocumentException("/reason_code", e.getMessage());
+    }
+    return mutate(id, ticket, current -> {
+      Agreement a = current.agreement();
+      boolean open = window(a).map(w -> w.isOpenAt(current.now())).orElse(false);
+      State next = Lifecycle.next(a.state(), Action.CHALLENGE, new Lifecycle.Facts(false, open));
+      ObjectNode payload = Json.object();
+      payload.put("party", role.wireName());
+      payload.put("reason_code", reason.wireName());
+      payload.put("state", next.name());
+      ObjectNode dispute = payload.deepCopy();
+      dispute.put("filed_at", current.now().toString());
+      Agreement result = a.withState(next).withMetadata("dispute", dispute);
+      return new Change(result, List.of(new EventLog.Draft("challenged", Actor.claimed(role.wireName()), payload)), List.of(), null);
+    });
+  }
+
+  public Outcome close(String id, IdempotencyTicket ticket) {
+    return mutate(id, ticket, current -> {
+      Agreement a = current.agreement();
+      boolean open = window(a).map(w -> w.isOpenAt(current.now())).orElse(false);
+      State next = Lifecycle.next(a.state(), Action.CLOSE, new Lifecycle.Facts(false, open));
+      return Closing.close(a, next, current.now(), Actor.claimed("anyone"));
+    });
+  }
+
+  // ---- plumbing ---------------------------------------------------------------------------
+
+  /** The loaded agreement a decision is made on. */
+  record Current(AgreementRow row, Agreement agreement, Event lastEvent, Instant now) {}
+
+  /**
+   * What a decision produced: the next agreement, the events that explain it, side writes, and an
+   * optional response body (null: the agreement envelope).
+   */
+  record Change(Agreement next, List<EventLog.Draft> events, List<Write> writes, JsonNode response) {}
+
+  interface Decision {
+    Change decide(Current current);
+  }
+
+  private Outcome mutate(String id, IdempotencyTicket ticket, Decision decision) {
+    AgreementRow row = load(id);
+    Agreement agreement = AgreementDocuments.readStored(row.document());
+    List<EventRecord> stored = store.events(id);
+    Event last = stored.isEmpty() ? null : EventLog.toCore(stored.get(stored.size() - 1));
+    Instant now = clock.instant();
+    Change change = decision.decide(new Current(row, agreement, last, now));
+    long version = row.version() + 1;
+    AgreementRow updated = Views.row(change.next(), version, row.createdAt(), now);
+    List<EventRecord> events = EventLog.chain(id, last, change.events(), now);
+    JsonNode body = change.response() != null ? change.response() : Views.envelope(change.next(), version);
+    Outcome outcome = new Outcome(200, body);
+    List<Write> writes = new ArrayList<>(change.writes());
+    writes.addAll(idempotencyWrites(ticket, outcome, now));
+    try {
+      store.commit(new Commit(updated, row.version(), events, writes));
+    } catch (dev.asa.server.store.StaleVersionException e) {
+      throw new ConflictException("agreement " + id + " changed while this request was processed; read it again and retry");
+    } catch (dev.asa.server.store.DuplicateKeyException e) {
+      throw new ConflictException("a concurrent request changed agreement " + id + " first; read it again and retry");
+    }
+    return outcome;
+  }
+
+  private static List<Write> idempotencyWrites(IdempotencyTicket ticket, Outcome outcome, Instant now) {
+    if (ticket == null) {
+      return List.of();
+    }
+    return List.of(new Write.PutIdempotency(new IdempotencyRow(
+        ticket.scope(), ticket.key(), ticket.requestHash(), outcome.status(), Json.write(outcome.body()), now)));
+  }
+
+  private AgreementRow load(String id) {
+    return store.find(id).orElseThrow(() -> new NotFoundException("no agreement with id '" + id + "'"));
+  }
+
+  static Optional<ChallengeWindow> window(Agreement a) {
+    JsonNode verifiedAt = a.metadata("verification").path("verified_at");
+    if (!verifiedAt.isTextual()) {
+      return Optional.empty();
+    }
+    return Optional.of(ChallengeWindow.after(Instant.parse(verifiedAt.asText()), a.terms().verification()));
+  }
+
+  private static Role signingRole(String party) {
+    return switch (party) {
+      case "client" -> Role.CLIENT;
+      case "provider" -> Role.PROVIDER;
+      default -> throw new InvalidDocumentException("/party", "must be \"client\" or \"provider\", not '" + party + "'");
+    };
+  }
+
+  private String newAgreementId() {
+    return "asa-" + LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC) + "-" + randomHex(8);
+  }
+
+  private String newVerificationId() {
+    return "ver-" + LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC) + "-" + randomHex(8);
+  }
+
+  private String randomHex(int bytes) {
+    byte[] b = new byte[bytes];
+    random.nextBytes(b);
+    return HexFormat.of().formatHex(b);
+  }
+}

@@ -1,0 +1,106 @@
+package dev.asa.server.agreements;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.Agreement;
+import dev.asa.agreement.Role;
+import dev.asa.json.Json;
+import dev.asa.lifecycle.Action;
+import dev.asa.lifecycle.Lifecycle;
+import dev.asa.server.store.AgreementRow;
+import java.time.Instant;
+
+/** How agreements look on the wire and in the store. */
+final class Views {
+  private Views() {}
+
+  static AgreementRow row(Agreement a, long version, Instant createdAt, Instant updatedAt) {
+    var p = a.terms().parties();
+    return new AgreementRow(
+        a.id(), version, a.state(), Json.write(a.toJson()), a.terms().service().type(),
+        p.client().identity().value(), p.provider().identity().value(), p.evaluator().identity().value(),
+        createdAt, updatedAt);
+  }
+
+  /** {@code GET /agreements/{id}}: the document plus what a reader needs to act on it. */
+  static ObjectNode envelope(Agreement a, long version) {
+    ObjectNode o = Json.object();
+    o.put("agreement_id", a.id());
+    o.put("state", a.state().name());
+    o.put("version", version);
+    o.put("agreement_hash", a.hash().toString());
+    o.set("allowed_actions", allowed(a));
+    o.set("agreement", a.toJson());
+    return o;
+  }
+
+  static ObjectNode summary(AgreementRow row) {
+    ObjectNode o = Json.object();
+    o.put("agreement_id", row.id());
+    o.put("state", row.state().name());
+    o.put("version", row.version());
+    o.put("service_type", row.serviceType());
+    o.put("client", row.clientIdentity());
+    o.put("provider", row.providerIdentity());
+    o.put("evaluator", row.evaluatorIdentity());
+    o.put("created_at", row.createdAt().toString());
+    o.put("updated_at", row.updatedAt().toString());
+    return o;
+  }
+
+  static ArrayNode allowed(Agreement a) {
+    ArrayNode arr = Json.mapper().createArrayNode();
+    Lifecycle.allowed(a.state()).stream().map(Action::wireName).sorted().forEach(arr::add);
+    return arr;
+  }
+
+  /** {@code GET /agreements/{id}/status}: where the agreement, and the money, stand. */
+  static ObjectNode status(Agreement a, long version, Instant now) {
+    ObjectNode o = Json.object();
+    o.put("agreement_id", a.id());
+    o.put("state", a.state().name());
+    o.put("version", version);
+    o.put("agreement_hash", a.hash().toString());
+    o.set("allowed_actions", allowed(a));
+    ObjectNode sigs = o.putObject("signatures");
+    sigs.put("client", a.isSignedBy(Role.CLIENT));
+    sigs.put("provider", a.isSignedBy(Role.PROVIDER));
+    ObjectNode deadlines = o.putObject("deadlines");
+    a.terms().expiry().ifPresent(e -> deadlines.put("expires_at", e.toString()));
+    AgreementService.window(a).ifPresent(w -> {
+      deadlines.put("challenge_window_closes_at", w.closesAt().toString());
+      deadlines.put("challenge_window_open", w.isOpenAt(now));
+    });
+    copyIfPresent(a, "activated_at", o);
+    copyIfPresent(a, "deliverable", o);
+    copyIfPresent(a, "verification", o);
+    copyIfPresent(a, "dispute", o);
+    ObjectNode payment = o.putObject("payment");
+    a.terms().escrow().paymentTerms().ifPresentOrElse(p -> {
+      payment.put("amount", p.amount().toWire());
+      payment.put("currency", p.amount().currency().code());
+      JsonNode settlement = a.metadata("settlement");
+      if (settlement.isObject()) {
+        payment.put("status", "settled");
+        payment.setAll((ObjectNode) settlement);
+      } else {
+        payment.put("status", switch (a.state()) {
+          case PROPOSED, NEGOTIATING -> "not_yet_due";
+          case ACTIVE, DELIVERED, VERIFIED -> "held_until_close";
+          case DISPUTED -> "frozen_by_dispute";
+          case REJECTED, EXPIRED -> "returned_to_client";
+          case CLOSED -> "settled";
+        });
+      }
+    }, () -> payment.put("status", "no_payment_terms"));
+    return o;
+  }
+
+  private static void copyIfPresent(Agreement a, String field, ObjectNode into) {
+    JsonNode v = a.metadata(field);
+    if (!v.isMissingNode()) {
+      into.set(field, v);
+    }
+  }
+}

@@ -1,0 +1,74 @@
+package dev.asa.server.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.InvalidDocumentException;
+import dev.asa.agreement.SignatureRefusedException;
+import dev.asa.agreement.UnsupportedVersionException;
+import dev.asa.json.Json;
+import dev.asa.lifecycle.Action;
+import dev.asa.lifecycle.TransitionRefusedException;
+import dev.asa.server.agreements.ConflictException;
+import dev.asa.server.agreements.NotFoundException;
+import dev.asa.server.store.StoreUnavailableException;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Maps every exception that can leave a handler to a problem+json response, in one table. */
+final class Problems {
+  private static final Logger log = LoggerFactory.getLogger(Problems.class);
+  static final String CONTENT_TYPE = "application/problem+json";
+
+  private Problems() {}
+
+  static void register(RoutesConfig routes) {
+    routes.exception(InvalidDocumentException.class, (e, ctx) -> send(ctx,
+        new Problem("invalid-document", "The request body breaks the rules", 422,
+            e.violations().size() == 1 ? e.violations().get(0).toString() : e.violations().size() + " problems; see errors",
+            e.violations(), null)));
+    routes.exception(UnsupportedVersionException.class, (e, ctx) -> send(ctx,
+        Problem.of("unsupported-version", "Unsupported asa_version", 422, e.getMessage())));
+    routes.exception(SignatureRefusedException.class, (e, ctx) -> send(ctx,
+        Problem.of("signature-refused", "The signature does not verify", 422, e.getMessage())));
+    routes.exception(NotFoundException.class, (e, ctx) -> send(ctx,
+        Problem.of("not-found", "Not found", 404, e.getMessage())));
+    routes.exception(ConflictException.class, (e, ctx) -> send(ctx,
+        Problem.of("conflict", "Conflict", 409, e.getMessage())));
+    routes.exception(TransitionRefusedException.class, (e, ctx) -> {
+      ObjectNode ext = Json.object();
+      ext.put("current_state", e.current().name());
+      ArrayNode allowed = ext.putArray("allowed_actions");
+      e.allowed().stream().map(Action::wireName).sorted().forEach(allowed::add);
+      send(ctx, new Problem("transition-refused", "Not allowed in the current state", 409, e.getMessage(), java.util.List.of(), ext));
+    });
+    routes.exception(JsonProcessingException.class, (e, ctx) -> send(ctx,
+        Problem.of("malformed-json", "The body is not valid JSON", 400,
+            e.getOriginalMessage() + (e.getLocation() == null ? "" :
+                " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")"))));
+    routes.exception(RequestException.class, (e, ctx) -> send(ctx, e.problem()));
+    routes.exception(StoreUnavailableException.class, (e, ctx) -> {
+      log.error("store unavailable", e);
+      send(ctx, Problem.of("store-unavailable", "Storage unavailable", 503, "the database cannot be reached; retry later"));
+    });
+    routes.exception(Exception.class, (e, ctx) -> {
+      log.error("unexpected failure on {} {}", ctx.method(), ctx.path(), e);
+      send(ctx, Problem.of("internal", "Internal error", 500, "an unexpected error occurred; it has been logged"));
+    });
+    routes.error(404, "*", ctx -> {
+      if (!CONTENT_TYPE.equals(ctx.res().getContentType())) {
+        send(ctx, Problem.of("no-such-route", "No such route", 404, "no route " + ctx.method() + " " + ctx.path()));
+      }
+    });
+    routes.error(405, "*", ctx -> send(ctx,
+        Problem.of("method-not-allowed", "Method not allowed", 405, ctx.method() + " is not allowed on " + ctx.path())));
+  }
+
+  static void send(Context ctx, Problem p) {
+    ctx.status(p.status());
+    ctx.contentType(CONTENT_TYPE);
+    ctx.result(Json.writeBytes(p.toJson(ctx.path())));
+  }
+}

@@ -1,0 +1,120 @@
+package dev.asa.server.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.asa.crypto.Digest;
+import dev.asa.json.Json;
+import dev.asa.server.agreements.Actor;
+import dev.asa.server.agreements.ConflictException;
+import dev.asa.server.agreements.IdempotencyTicket;
+import dev.asa.server.agreements.Outcome;
+import dev.asa.server.store.AgreementStore;
+import dev.asa.server.store.IdempotencyRow;
+import io.javalin.http.Context;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * Reading mutating requests: the body (size-limited, strict JSON) and the {@code Idempotency-Key}.
+ * A key seen before with the same body replays the stored answer; with another body it is refused.
+ */
+public final class Requests {
+  private static final Pattern KEY = Pattern.compile("^[\\x21-\\x7e]{1,255}$");
+
+  private final AgreementStore store;
+  private final long maxBodyBytes;
+
+  public Requests(AgreementStore store, long maxBodyBytes) {
+    this.store = store;
+    this.maxBodyBytes = maxBodyBytes;
+  }
+
+  interface Mutation {
+    Outcome run(JsonNode body, IdempotencyTicket ticket) throws Exception;
+  }
+
+  void mutation(Context ctx, Mutation mutation) throws Exception {
+    byte[] bytes = body(ctx);
+    JsonNode body = bytes.length == 0 ? Json.mapper().missingNode() : Json.parse(bytes);
+    IdempotencyTicket ticket = ticket(ctx, bytes);
+    if (ticket != null) {
+      Optional<IdempotencyRow> seen = store.idempotency(ticket.scope(), ticket.key());
+      if (seen.isPresent()) {
+        replay(ctx, ticket, seen.get());
+        return;
+      }
+    }
+    try {
+      Routes.render(ctx, mutation.run(body, ticket));
+    } catch (ConflictException e) {
+      // A concurrent request with the same key may have won the race: answer as it did.
+      Optional<IdempotencyRow> seen = ticket == null ? Optional.empty() : store.idempotency(ticket.scope(), ticket.key());
+      if (seen.isEmpty()) {
+        throw e;
+      }
+      replay(ctx, ticket, seen.get());
+    }
+  }
+
+  /** Who the request says it acts for; request signatures (issue 3) will make this a verified key. */
+  Actor actor(Context ctx) {
+    return Actor.claimed("client");
+  }
+
+  private void replay(Context ctx, IdempotencyTicket ticket, IdempotencyRow row) {
+    if (!row.requestHash().equals(ticket.requestHash())) {
+      throw new RequestException(Problem.of("idempotency-key-reused", "Idempotency-Key reused", 422,
+          "the Idempotency-Key '" + ticket.key() + "' was already used with a different request body; use a new key"));
+    }
+    ctx.header("Idempotent-Replayed", "true");
+    ctx.status(row.status());
+    ctx.contentType("application/json");
+    ctx.result(row.responseBody());
+  }
+
+  private byte[] body(Context ctx) {
+    long declared = ctx.contentLength();
+    if (declared > maxBodyBytes) {
+      throw tooLarge();
+    }
+    byte[] bytes = ctx.bodyAsBytes();
+    if (bytes.length > maxBodyBytes) {
+      throw tooLarge();
+    }
+    return bytes;
+  }
+
+  private RequestException tooLarge() {
+    return new RequestException(Problem.of("payload-too-large", "Request body too large", 413,
+        "request bodies are limited to " + maxBodyBytes + " bytes"));
+  }
+
+  private static IdempotencyTicket ticket(Context ctx, byte[] body) {
+    String key = ctx.header("Idempotency-Key");
+    if (key == null) {
+      return null;
+    }
+    if (!KEY.matcher(key).matches()) {
+      throw new RequestException(Problem.of("invalid-header", "Invalid Idempotency-Key", 400,
+          "Idempotency-Key must be 1 to 255 visible ASCII characters"));
+    }
+    String scope = ctx.method() + " " + ctx.path();
+    return new IdempotencyTicket(scope, key, Digest.sha256(body).toString());
+  }
+
+  static int intParam(Context ctx, String name, int fallback, int min, int max) {
+    String v = ctx.queryParam(name);
+    if (v == null) {
+      return fallback;
+    }
+    try {
+      int n = Integer.parseInt(v);
+      if (n < min || n > max) {
+        throw new NumberFormatException();
+      }
+      return n;
+    } catch (NumberFormatException e) {
+      throw new RequestException(Problem.of("invalid-parameter", "Invalid query parameter", 400,
+          name + " must be a whole number from " + min + " to " + max));
+    }
+  }
+}

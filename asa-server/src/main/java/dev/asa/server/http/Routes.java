@@ -1,0 +1,97 @@
+package dev.asa.server.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.asa.agreement.AgreementSchemas;
+import dev.asa.json.Json;
+import dev.asa.server.agreements.AgreementService;
+import dev.asa.server.agreements.NotFoundException;
+import dev.asa.server.agreements.Outcome;
+import dev.asa.template.Template;
+import dev.asa.template.Templates;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+
+/**
+ * The HTTP API on one screen: section 4.3's eleven endpoints, the event log, close, templates and
+ * schemas. Handlers only read the request and render the answer; {@link AgreementService} decides.
+ */
+public final class Routes {
+  private final AgreementService agreements;
+  private final Requests requests;
+
+  public Routes(AgreementService agreements, Requests requests) {
+    this.agreements = agreements;
+    this.requests = requests;
+  }
+
+  public void register(RoutesConfig r) {
+    Problems.register(r);
+    r.get("/health", ctx -> json(ctx, 200, Json.object().put("status", "ok")));
+
+    r.get("/templates", this::listTemplates);
+    r.get("/templates/{type}", ctx -> json(ctx, 200, template(ctx.pathParam("type")).toJson()));
+    r.get("/schemas/asa/{version}/agreement.json", this::schema);
+
+    r.post("/agreements", ctx -> requests.mutation(ctx, (body, ticket) -> agreements.create(body, requests.actor(ctx), ticket)));
+    r.get("/agreements", this::list);
+    r.get("/agreements/{id}", ctx -> {
+      var envelope = agreements.get(ctx.pathParam("id"));
+      ctx.header("ETag", "\"" + envelope.path("version").asLong() + "\"");
+      json(ctx, 200, envelope);
+    });
+    r.get("/agreements/{id}/status", ctx -> json(ctx, 200, agreements.status(ctx.pathParam("id"))));
+    r.get("/agreements/{id}/events", ctx -> json(ctx, 200, agreements.events(ctx.pathParam("id"))));
+    r.patch("/agreements/{id}/negotiate", ctx -> requests.mutation(ctx, (body, t) -> agreements.negotiate(ctx.pathParam("id"), body, t)));
+    r.post("/agreements/{id}/sign", ctx -> requests.mutation(ctx, (body, t) -> agreements.sign(ctx.pathParam("id"), body, t)));
+    r.post("/agreements/{id}/deliver", ctx -> requests.mutation(ctx, (body, t) -> agreements.deliver(ctx.pathParam("id"), body, t)));
+    r.post("/agreements/{id}/verify", ctx -> requests.mutation(ctx, (body, t) -> agreements.verify(ctx.pathParam("id"), body, t)));
+    r.post("/agreements/{id}/challenge", ctx -> requests.mutation(ctx, (body, t) -> agreements.challenge(ctx.pathParam("id"), body, t)));
+    r.post("/agreements/{id}/close", ctx -> requests.mutation(ctx, (body, t) -> agreements.close(ctx.pathParam("id"), t)));
+  }
+
+  private void listTemplates(Context ctx) {
+    ArrayNode list = Json.mapper().createArrayNode();
+    for (Template t : Templates.all()) {
+      list.add(t.toJson());
+    }
+    json(ctx, 200, Json.object().set("templates", list));
+  }
+
+  private static Template template(String type) {
+    return Templates.get(type).orElseThrow(() ->
+        new NotFoundException("no template '" + type + "'; available: " + String.join(", ", Templates.TYPES)));
+  }
+
+  private void schema(Context ctx) {
+    String version = ctx.pathParam("version");
+    JsonNode schema;
+    try {
+      schema = AgreementSchemas.schemaJson(version);
+    } catch (IllegalArgumentException e) {
+      throw new NotFoundException("no schema for asa_version '" + version + "'; this server serves 1.0.0");
+    }
+    ctx.contentType("application/schema+json");
+    ctx.result(Json.writeBytes(schema));
+  }
+
+  private void list(Context ctx) {
+    String party = ctx.queryParam("party");
+    if (party == null || party.isBlank()) {
+      throw new RequestException(Problem.of("missing-parameter", "Missing query parameter", 400,
+          "GET /agreements needs ?party=<identity value> (the identity.value of a client, provider or evaluator)"));
+    }
+    int limit = Requests.intParam(ctx, "limit", 50, 1, 200);
+    json(ctx, 200, agreements.list(party, ctx.queryParam("cursor"), limit));
+  }
+
+  static void json(Context ctx, int status, JsonNode body) {
+    ctx.status(status);
+    ctx.contentType("application/json");
+    ctx.result(Json.writeBytes(body));
+  }
+
+  static void render(Context ctx, Outcome outcome) {
+    json(ctx, outcome.status(), outcome.body());
+  }
+}

@@ -1,0 +1,156 @@
+package dev.asa.server.agreements;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.InvalidDocumentException;
+import dev.asa.agreement.SignatureRefusedException;
+import dev.asa.crypto.Ed25519PrivateKey;
+import dev.asa.evaluators.StructuralEvaluator;
+import dev.asa.json.Json;
+import dev.asa.lifecycle.Event;
+import dev.asa.lifecycle.EventChain;
+import dev.asa.lifecycle.State;
+import dev.asa.lifecycle.TransitionRefusedException;
+import dev.asa.server.store.AgreementStore;
+import dev.asa.server.store.Stores;
+import dev.asa.testing.Fixtures;
+import dev.asa.testing.MutableClock;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Fires random action sequences (valid and invalid, with random time jumps) at agreements through
+ * the application service and checks the invariants after every step: a final state never changes,
+ * a refused action changes nothing, and the event chain always verifies.
+ */
+class RandomLifecycleTest {
+  @TempDir Path dir;
+  private AgreementStore store;
+  private AgreementService service;
+  private final MutableClock clock = new MutableClock(Instant.parse("2026-11-22T10:00:00Z"));
+
+  @BeforeEach
+  void open() {
+    store = Stores.open(null, dir);
+    service = new AgreementService(store, clock,
+        new VerificationRunner(store, new StructuralEvaluator(), new DeliverableFetcher(1 << 20)));
+  }
+
+  @AfterEach
+  void close() {
+    store.close();
+  }
+
+  @Test
+  void randomActionSequencesKeepTheInvariants() {
+    long seed = Long.getLong("asa.seed", System.nanoTime());
+    System.out.println("RandomLifecycleTest seed = " + seed + " (rerun with -Dasa.seed=" + seed + ")");
+    Random random = new Random(seed);
+    int steps = 0;
+    int refused = 0;
+    for (int n = 0; n < 40; n++) {
+      ObjectNode doc = Fixtures.general();
+      if (random.nextBoolean()) {
+        doc.putObject("verification").put("strategy", random.nextBoolean() ? "optimistic" : "pessimistic")
+            .put("challenge_window_seconds", 60);
+      }
+      String id = service.create(doc, Actor.claimed("client"), null).body().path("agreement_id").asText();
+      for (int i = 0; i < 25; i++) {
+        State before = state(id);
+        long versionBefore = service.version(id);
+        int eventsBefore = events(id).size();
+        boolean applied = true;
+        try {
+          randomAction(random, id);
+        } catch (TransitionRefusedException | InvalidDocumentException | SignatureRefusedException | ConflictException e) {
+          applied = false;
+        }
+        steps++;
+        List<Event> events = events(id);
+        assertThat(EventChain.firstBreak(events)).as("chain of %s after step %d (seed %d)", id, i, seed).isEmpty();
+        if (before.isFinal()) {
+          assertThat(state(id)).as("final state changed (seed %d)", seed).isEqualTo(before);
+          assertThat(applied).as("an action applied to a final agreement (seed %d)", seed).isFalse();
+        }
+        if (!applied) {
+          refused++;
+          assertThat(service.version(id)).isEqualTo(versionBefore);
+          assertThat(events).hasSize(eventsBefore);
+        } else {
+          assertThat(service.version(id)).isEqualTo(versionBefore + 1);
+          assertThat(events.size()).isGreaterThan(eventsBefore);
+        }
+        if (random.nextInt(4) == 0) {
+          clock.advance(Duration.ofSeconds(random.nextInt(120)));
+        }
+      }
+    }
+    System.out.println("RandomLifecycleTest: " + steps + " steps, " + refused + " refused");
+    assertThat(refused).isPositive().isLessThan(steps);
+  }
+
+  private void randomAction(Random random, String id) {
+    Ed25519PrivateKey alice = Fixtures.key("alice");
+    Ed25519PrivateKey bob = Fixtures.key("bob");
+    String hash = service.get(id).path("agreement_hash").asText();
+    byte[] input = hash.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    switch (random.nextInt(9)) {
+      case 0 -> service.sign(id, signBody("client", alice.sign(input).toBase64Url()), null);
+      case 1 -> service.sign(id, signBody("provider", bob.sign(input).toBase64Url()), null);
+      case 2 -> service.sign(id, signBody("provider", alice.sign(input).toBase64Url()), null); // wrong key
+      case 3 -> service.deliver(id, Json.object().put("content", "# Findings\n\nFederated learning keeps data local.").put("format", "markdown"), null);
+      case 4 -> service.verify(id, evaluatorScores(random), null);
+      case 5 -> service.challenge(id, Json.object().put("party", random.nextBoolean() ? "client" : "provider")
+          .put("reason_code", "quality_below_agreed_slo"), null);
+      case 6 -> service.close(id, null);
+      case 7 -> service.negotiate(id, Json.object().put("party", "provider").put("action", "counter")
+          .set("proposed_changes", Json.object().put("quality_criteria.composite_threshold", 60 + random.nextInt(20))), null);
+      default -> service.negotiate(id, Json.object().put("party", "client").put("action", random.nextInt(5) == 0 ? "reject" : "accept"), null);
+    }
+  }
+
+  private static ObjectNode signBody(String party, String sig) {
+    ObjectNode b = Json.object().put("party", party);
+    b.putObject("signature").put("scheme", "ed25519").put("value", sig);
+    return b;
+  }
+
+  /** Scores for the general template's judged dimensions (everything but the structural ones). */
+  private JsonNode evaluatorScores(Random random) {
+    ObjectNode body = Json.object();
+    ObjectNode result = body.putObject("evaluator_result");
+    result.put("confidence", 0.8);
+    var dims = result.putArray("dimensions");
+    for (JsonNode d : dev.asa.template.Templates.get("general").orElseThrow().defaults().path("quality_criteria").path("dimensions")) {
+      String name = d.path("name").asText();
+      if (name.equals("timeliness") || name.equals("format_compliance")) {
+        continue;
+      }
+      dims.addObject().put("name", name).put("score", 40 + random.nextInt(61)).put("evidence", "random test score");
+    }
+    return body;
+  }
+
+  private State state(String id) {
+    return State.valueOf(service.get(id).path("state").asText());
+  }
+
+  private List<Event> events(String id) {
+    List<Event> list = new ArrayList<>();
+    for (JsonNode e : service.events(id).path("events")) {
+      list.add(new Event(id, e.path("seq").asLong(), e.path("type").asText(), e.path("actor"),
+          Instant.parse(e.path("at").asText()), e.path("payload"), e.path("prev_hash").asText(), e.path("hash").asText()));
+    }
+    return list;
+  }
+}
