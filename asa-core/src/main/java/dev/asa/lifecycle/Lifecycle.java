@@ -37,14 +37,19 @@ public final class Lifecycle {
     public static final Facts NONE = new Facts(false, false);
   }
 
+  /** Refuses an action the current state does not allow, before any other check is made. */
+  public static void require(State current, Action action) {
+    if (!allowed(current).contains(action)) {
+      throw new TransitionRefusedException(current, action, allowed(current), null);
+    }
+  }
+
   /**
    * The state an action leads to, or a {@link TransitionRefusedException} naming the current state
    * and what is allowed from it.
    */
   public static State next(State current, Action action, Facts facts) {
-    if (!allowed(current).contains(action)) {
-      throw new TransitionRefusedException(current, action, allowed(current), null);
-    }
+    require(current, action);
     return switch (action) {
       case NEGOTIATE -> State.NEGOTIATING;
       case SIGN -> facts.fullySignedAfter() ? State.ACTIVE : current;

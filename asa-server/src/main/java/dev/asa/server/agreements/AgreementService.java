@@ -142,7 +142,8 @@ public final class AgreementService {
     }
     return mutate(id, ticket, current -> {
       Agreement a = current.agreement();
-      if (a.isSignedBy(role) && !a.state().isFinal() && a.state() != State.ACTIVE) {
+      Lifecycle.require(a.state(), Action.SIGN);
+      if (a.isSignedBy(role)) {
         throw new ConflictException("the " + role.wireName() + " has already signed these terms");
       }
       Agreement signed = a.withSignature(role, signature);

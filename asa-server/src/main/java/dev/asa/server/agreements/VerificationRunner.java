@@ -88,7 +88,6 @@ public final class VerificationRunner {
     } catch (IllegalArgumentException e) {
       throw new InvalidDocumentException("/evaluator_result", e.getMessage());
     }
-    BigDecimal release = card.determination().paymentReleasePercent();
     Party evaluator = a.terms().parties().evaluator();
     String evaluatorType = submitted.isEmpty() ? "builtin_structural"
         : evaluator.evaluatorType() == null ? "external" : evaluator.evaluatorType();
@@ -102,8 +101,8 @@ public final class VerificationRunner {
     summary.put("verification_id", result.verificationId());
     summary.put("verified_at", now.toString());
     summary.put("result", card.determination().result());
-    summary.put("composite", card.composite().score());
-    summary.put("payment_release_percent", release);
+    summary.set("composite", resultJson.path("composite").path("score"));
+    summary.set("payment_release_percent", resultJson.path("determination").path("payment_release_percent"));
     summary.put("evaluation_hash", resultJson.path("evidence_trail").path("evaluation_hash").asText());
     ChallengeWindow window = ChallengeWindow.after(now, a.terms().verification());
     summary.put("challenge_window_closes_at", window.closesAt().toString());

@@ -1,0 +1,215 @@
+package dev.asa.bench;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.Role;
+import dev.asa.client.AsaClient;
+import dev.asa.crypto.Ed25519PrivateKey;
+import dev.asa.json.Json;
+import dev.asa.server.AsaServer;
+import dev.asa.server.ServerConfig;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Full agreement lifecycles per second through the HTTP API, for each store, with p50/p99 latency
+ * per call. A benchmark that prints numbers, not a test: run it with {@code ./asa bench}.
+ *
+ * <p>One lifecycle = create (from a template) -> sign as client -> sign as provider (each sign is a
+ * GET for the hash plus the POST) -> deliver -> verify (with the evaluator's scores) -> close. The
+ * server runs in this process on a loopback port; clients are concurrent threads over real HTTP.
+ *
+ * <p>Arguments: {@code [--seconds N] [--warmup N] [--clients N] [--stores sqlite,postgresql]
+ * [--pg postgresql://user@127.0.0.1:5432/test]}.
+ */
+public final class LifecycleBenchmark {
+
+  private static final List<String> CALLS = List.of("create", "sign_client", "sign_provider", "deliver", "verify", "close");
+
+  public static void main(String[] args) throws Exception {
+    Map<String, String> opts = options(args);
+    int seconds = Integer.parseInt(opts.getOrDefault("seconds", "20"));
+    int warmup = Integer.parseInt(opts.getOrDefault("warmup", "8"));
+    int clients = Integer.parseInt(opts.getOrDefault("clients", "16"));
+    String pg = opts.getOrDefault("pg", System.getenv().getOrDefault("ASA_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test"));
+    System.out.printf("ASA lifecycle benchmark: %d client threads, %d s warm-up, %d s measured, %d cores, Java %s%n",
+        clients, warmup, seconds, Runtime.getRuntime().availableProcessors(), Runtime.version());
+    for (String store : opts.getOrDefault("stores", "sqlite,postgresql").split(",")) {
+      Path dir = Files.createTempDirectory("asa-bench");
+      String dbUrl = null;
+      String schema = null;
+      if (store.equals("postgresql")) {
+        schema = "asa_bench_" + Long.toHexString(new SecureRandom().nextLong() & Long.MAX_VALUE);
+        createSchema(pg, schema);
+        dbUrl = pg + (pg.contains("?") ? "&" : "?") + "currentSchema=" + schema;
+      }
+      try (AsaServer server = AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dir).withDbUrl(dbUrl))) {
+        System.out.println();
+        System.out.println("store: " + server.storeDescription());
+        AsaClient client = AsaClient.connect(URI.create(server.url("127.0.0.1")));
+        run(client, clients, Duration.ofSeconds(warmup), false);
+        run(client, clients, Duration.ofSeconds(seconds), true);
+      } finally {
+        if (schema != null) {
+          dropSchema(pg, schema);
+        }
+      }
+    }
+  }
+
+  private static void run(AsaClient client, int clients, Duration duration, boolean report) throws Exception {
+    Map<String, ConcurrentLinkedQueue<Long>> latencies = new ConcurrentHashMap<>();
+    CALLS.forEach(c -> latencies.put(c, new ConcurrentLinkedQueue<>()));
+    AtomicLong done = new AtomicLong();
+    AtomicLong failed = new AtomicLong();
+    AtomicBoolean stop = new AtomicBoolean();
+    Ed25519PrivateKey clientKey = Ed25519PrivateKey.generate(new SecureRandom());
+    Ed25519PrivateKey providerKey = Ed25519PrivateKey.generate(new SecureRandom());
+    ExecutorService pool = Executors.newFixedThreadPool(clients);
+    long start = System.nanoTime();
+    for (int i = 0; i < clients; i++) {
+      pool.submit(() -> {
+        while (!stop.get()) {
+          try {
+            lifecycle(client, clientKey, providerKey, latencies);
+            done.incrementAndGet();
+          } catch (RuntimeException e) {
+            if (failed.incrementAndGet() < 3) {
+              System.err.println("lifecycle failed: " + e.getMessage());
+            }
+          }
+        }
+      });
+    }
+    Thread.sleep(duration.toMillis());
+    stop.set(true);
+    pool.shutdown();
+    pool.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES);
+    double elapsed = (System.nanoTime() - start) / 1e9;
+    if (!report) {
+      return;
+    }
+    System.out.printf("lifecycles: %d in %.1f s = %.1f lifecycles/s (%.0f HTTP calls/s), failures: %d%n",
+        done.get(), elapsed, done.get() / elapsed, done.get() * 8 / elapsed, failed.get());
+    System.out.printf("  %-14s %8s %8s %8s%n", "call", "p50 ms", "p99 ms", "count");
+    for (String call : CALLS) {
+      long[] sorted = latencies.get(call).stream().mapToLong(Long::longValue).sorted().toArray();
+      System.out.printf("  %-14s %8.2f %8.2f %8d%n", call, pct(sorted, 0.50), pct(sorted, 0.99), sorted.length);
+    }
+  }
+
+  private static void lifecycle(AsaClient client, Ed25519PrivateKey clientKey, Ed25519PrivateKey providerKey,
+      Map<String, ConcurrentLinkedQueue<Long>> latencies) {
+    ObjectNode doc = document(clientKey, providerKey);
+    String id = timed(latencies, "create", () -> client.createAgreement(doc)).path("agreement_id").asText();
+    timed(latencies, "sign_client", () -> client.sign(id, Role.CLIENT, clientKey));
+    timed(latencies, "sign_provider", () -> client.sign(id, Role.PROVIDER, providerKey));
+    timed(latencies, "deliver", () -> client.deliver(id, DELIVERABLE, "markdown"));
+    timed(latencies, "verify", () -> client.verify(id, SCORES));
+    ObjectNode closed = timed(latencies, "close", () -> client.close(id));
+    if (!closed.path("state").asText().equals("CLOSED")) {
+      throw new IllegalStateException("lifecycle ended in " + closed.path("state").asText());
+    }
+  }
+
+  private static ObjectNode document(Ed25519PrivateKey clientKey, Ed25519PrivateKey providerKey) {
+    ObjectNode doc = Json.object();
+    doc.put("asa_version", "1.0.0");
+    doc.put("template", "general");
+    ObjectNode parties = doc.putObject("parties");
+    party(parties.putObject("client"), "bench-client", clientKey);
+    party(parties.putObject("provider"), "bench-provider", providerKey);
+    ObjectNode evaluator = parties.putObject("evaluator");
+    evaluator.putObject("identity").put("scheme", "api_key").put("value", "bench-evaluator");
+    evaluator.put("type", "agent_as_judge");
+    doc.putObject("service").put("description", "Summarise the benchmark input");
+    doc.putObject("verification").put("strategy", "optimistic").put("challenge_window_seconds", 0);
+    doc.putObject("escrow").putObject("payment").put("amount", "10.00").put("currency", "USD");
+    return doc;
+  }
+
+  private static void party(ObjectNode p, String name, Ed25519PrivateKey key) {
+    p.putObject("identity").put("scheme", "api_key").put("value", name);
+    p.putObject("verification_key").put("scheme", "ed25519").put("value", key.publicKey().toBase64Url());
+  }
+
+  private static final String DELIVERABLE =
+      "# Summary\n\nFederated learning trains models where the data lives; differential privacy bounds what "
+          + "any single record reveals.\n\n## Sources\n\n1. McMahan et al., 2017.\n";
+
+  private static final ObjectNode SCORES = scores();
+
+  private static ObjectNode scores() {
+    ObjectNode r = Json.object();
+    r.put("confidence", 0.9);
+    ArrayNode dims = r.putArray("dimensions");
+    dims.addObject().put("name", "accuracy").put("score", 88).put("evidence", "spot-checked");
+    dims.addObject().put("name", "completeness").put("score", 82).put("evidence", "covers the request");
+    dims.addObject().put("name", "relevance").put("score", 94).put("evidence", "on topic");
+    return r;
+  }
+
+  private interface Call {
+    ObjectNode run();
+  }
+
+  private static ObjectNode timed(Map<String, ConcurrentLinkedQueue<Long>> latencies, String name, Call call) {
+    long t0 = System.nanoTime();
+    ObjectNode result = call.run();
+    latencies.get(name).add(System.nanoTime() - t0);
+    return result;
+  }
+
+  private static double pct(long[] sorted, double p) {
+    if (sorted.length == 0) {
+      return Double.NaN;
+    }
+    return sorted[Math.min(sorted.length - 1, (int) Math.floor(p * sorted.length))] / 1e6;
+  }
+
+  private static void createSchema(String url, String schema) throws Exception {
+    try (Connection c = DriverManager.getConnection(jdbc(url))) {
+      c.createStatement().execute("CREATE SCHEMA " + schema);
+    }
+  }
+
+  private static void dropSchema(String url, String schema) throws Exception {
+    try (Connection c = DriverManager.getConnection(jdbc(url))) {
+      c.createStatement().execute("DROP SCHEMA " + schema + " CASCADE");
+    }
+  }
+
+  /** postgresql://user@host:port/db -> jdbc:postgresql://host:port/db?user=user */
+  private static String jdbc(String url) {
+    URI u = URI.create(url);
+    String user = u.getUserInfo() == null ? "" : "?user=" + u.getUserInfo().split(":")[0];
+    return "jdbc:postgresql://" + u.getHost() + ":" + (u.getPort() < 0 ? 5432 : u.getPort()) + u.getPath() + user;
+  }
+
+  private static Map<String, String> options(String[] args) {
+    Map<String, String> m = new LinkedHashMap<>();
+    for (int i = 0; i < args.length; i++) {
+      if (!args[i].startsWith("--") || i + 1 >= args.length) {
+        throw new IllegalArgumentException("usage: [--seconds N] [--warmup N] [--clients N] [--stores sqlite,postgresql] [--pg URL]; bad: " + Arrays.toString(args));
+      }
+      m.put(args[i].substring(2), args[++i]);
+    }
+    return m;
+  }
+}

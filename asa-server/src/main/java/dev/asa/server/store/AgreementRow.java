@@ -1,0 +1,38 @@
+package dev.asa.server.store;
+
+import dev.asa.lifecycle.State;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Objects;
+
+/**
+ * One agreement as the store keeps it: the current document plus the few columns the server
+ * queries by. {@code version} is the optimistic-concurrency counter: every committed change
+ * increments it by one.
+ *
+ * <p>Timestamps are truncated to the millisecond here, because that is what both databases keep;
+ * truncating on construction makes a row read back equal to the row that was written.
+ *
+ * @param document the agreement as JSON text (canonicalised by the caller; stored verbatim)
+ * @param evaluatorIdentity may be null while no evaluator is named
+ */
+public record AgreementRow(
+    String id,
+    long version,
+    State state,
+    String document,
+    String serviceType,
+    String clientIdentity,
+    String providerIdentity,
+    String evaluatorIdentity,
+    Instant createdAt,
+    Instant updatedAt) {
+
+  public AgreementRow {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(state, "state");
+    Objects.requireNonNull(document, "document");
+    createdAt = Objects.requireNonNull(createdAt, "createdAt").truncatedTo(ChronoUnit.MILLIS);
+    updatedAt = Objects.requireNonNull(updatedAt, "updatedAt").truncatedTo(ChronoUnit.MILLIS);
+  }
+}

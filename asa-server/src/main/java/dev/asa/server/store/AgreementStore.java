@@ -1,0 +1,58 @@
+package dev.asa.server.store;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The persistence contract: stores agreements, their event logs and side records, with atomic
+ * multi-row writes and optimistic concurrency. It never decides business rules; the core does.
+ *
+ * <p>Implementations are thread-safe. Failures surface as {@link StaleVersionException}, {@link
+ * DuplicateKeyException}, {@link StoreUnavailableException}, {@link IllegalArgumentException} (a
+ * reference to a row that does not exist) or {@link IllegalStateException} (anything unexpected).
+ */
+public interface AgreementStore extends AutoCloseable {
+
+  /** Where the data lives, for logs and the console, e.g. "SQLite /srv/asa-data/asa.db (WAL)". */
+  String describe();
+
+  /** Inserts a new agreement (version as given, normally 1), its first events and side writes. */
+  void create(AgreementRow row, List<EventRecord> events, List<Write> writes);
+
+  /**
+   * Applies one change if the stored version still equals {@code commit.expectedVersion()};
+   * otherwise throws {@link StaleVersionException} and writes nothing. {@code createdAt} of the
+   * stored row never changes.
+   */
+  void commit(Commit commit);
+
+  /** Applies writes not tied to an agreement change, in one transaction. */
+  void apply(List<Write> writes);
+
+  Optional<AgreementRow> find(String id);
+
+  /** The agreement's event log, ordered by seq. */
+  List<EventRecord> events(String agreementId);
+
+  /**
+   * Agreements where {@code identityValue} is the client, provider or evaluator, newest first.
+   *
+   * @param cursor null for the first page, else the {@code nextCursor} of the previous page
+   * @param limit page size, at least 1
+   */
+  Page<AgreementRow> listByParty(String identityValue, String cursor, int limit);
+
+  /** The deliverable with the highest attempt number. */
+  Optional<DeliverableRow> latestDeliverable(String agreementId);
+
+  Optional<VerificationRow> verification(String verificationId);
+
+  /** Oldest first. */
+  List<VerificationRow> verificationsForAgreement(String agreementId);
+
+  Optional<IdempotencyRow> idempotency(String scope, String key);
+
+  /** Releases connections; waits for a write in progress. */
+  @Override
+  void close();
+}

@@ -1,0 +1,111 @@
+package dev.asa.server.store;
+
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.util.function.Predicate;
+import org.sqlite.SQLiteErrorCode;
+import org.sqlite.SQLiteException;
+
+/**
+ * Turns driver exceptions into the store's vocabulary, so callers never see SQLState codes. The
+ * two drivers report the same situations differently: PostgreSQL with SQLState codes, SQLite with
+ * (extended) result codes. Batches wrap the real error, so every check walks the whole chain.
+ */
+final class SqlErrors {
+
+  private SqlErrors() {}
+
+  /** A UNIQUE or PRIMARY KEY constraint refused the row. */
+  static boolean isUniqueViolation(SQLException e) {
+    return anyInChain(e, x -> "23505".equals(x.getSQLState())
+        || sqliteCode(x) == SQLiteErrorCode.SQLITE_CONSTRAINT_UNIQUE
+        || sqliteCode(x) == SQLiteErrorCode.SQLITE_CONSTRAINT_PRIMARYKEY);
+  }
+
+  /** A FOREIGN KEY constraint refused the row: it refers to an agreement that does not exist. */
+  static boolean isForeignKeyViolation(SQLException e) {
+    return anyInChain(e, x -> "23503".equals(x.getSQLState())
+        || sqliteCode(x) == SQLiteErrorCode.SQLITE_CONSTRAINT_FOREIGNKEY);
+  }
+
+  /**
+   * The database cannot be used right now, as opposed to a bug in a statement: lost or refused
+   * connections, an exhausted pool, a server shutting down, a full disk, a file another process
+   * keeps locked.
+   */
+  static boolean isUnavailable(SQLException e) {
+    return anyInChain(e, x -> {
+      if (x instanceof SQLTransientConnectionException) {
+        return true; // HikariCP: no connection within connectionTimeout
+      }
+      String state = x.getSQLState();
+      if (state != null && (state.startsWith("08") // connection exception
+          || state.startsWith("53") // insufficient resources (disk full, too many connections)
+          || state.startsWith("57P"))) { // admin shutdown, crash shutdown, cannot connect now
+        return true;
+      }
+      SQLiteErrorCode code = sqliteCode(x);
+      if (code == null) {
+        return false;
+      }
+      // Extended codes (SQLITE_IOERR_WRITE...) carry their primary code in the low byte.
+      return switch (SQLiteErrorCode.getErrorCode(code.code & 0xff)) {
+        case SQLITE_BUSY, SQLITE_LOCKED, SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN,
+            SQLITE_READONLY -> true;
+        default -> false;
+      };
+    });
+  }
+
+  /**
+   * Translates an exception that no statement-specific handler claimed.
+   *
+   * @param doing what the store was doing, e.g. "reading agreement a-1"
+   */
+  static RuntimeException translate(SQLException e, Database database, String doing) {
+    if (isUniqueViolation(e)) {
+      return new DuplicateKeyException(doing + ": key already exists (" + e.getMessage() + ")", e);
+    }
+    if (isForeignKeyViolation(e)) {
+      return new IllegalArgumentException(
+          doing + ": refers to an agreement that does not exist (" + e.getMessage() + ")", e);
+    }
+    if (isUnavailable(e)) {
+      String hint = database.dialect() == Dialect.POSTGRESQL
+          ? "Check that the PostgreSQL server is running and reachable, that max_connections is"
+              + " not exhausted and that the disk is not full"
+          : "Check that the disk is not full, that the file and its directory are writable, and"
+              + " that no other process holds a long write lock on it";
+      return new StoreUnavailableException(
+          database.describe() + " is unavailable while " + doing + ": " + e.getMessage(), hint, e);
+    }
+    return new IllegalStateException(
+        "database error while " + doing + " (SQLState " + e.getSQLState() + "): " + e.getMessage(),
+        e);
+  }
+
+  private static SQLiteErrorCode sqliteCode(SQLException e) {
+    return e instanceof SQLiteException s ? s.getResultCode() : null;
+  }
+
+  private static boolean anyInChain(SQLException e, Predicate<SQLException> test) {
+    // Guard against cycles: drivers sometimes set the same exception as cause and next.
+    int guard = 0;
+    for (Throwable t = e; t != null && guard < 20; t = t.getCause(), guard++) {
+      if (t instanceof SQLException sql) {
+        if (test.test(sql)) {
+          return true;
+        }
+        SQLException next = sql.getNextException();
+        int nextGuard = 0;
+        while (next != null && nextGuard++ < 20) {
+          if (test.test(next)) {
+            return true;
+          }
+          next = next.getNextException();
+        }
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,34 @@
+package dev.asa.server.store;
+
+import java.nio.file.Path;
+
+/** Opens the configured store and brings its schema up to date. */
+public final class Stores {
+
+  private Stores() {}
+
+  /**
+   * Opens a store.
+   *
+   * @param dbUrl null or blank for the default SQLite file {@code dataDir/asa.db}; otherwise
+   *     {@code sqlite:/path/file.db}, {@code jdbc:sqlite:...}, {@code postgresql://user:pass@host:port/db?...},
+   *     {@code postgres://...} or {@code jdbc:postgresql://...}
+   * @param dataDir directory of the default SQLite file (created if missing)
+   * @throws IllegalArgumentException for a URL of another form
+   * @throws StoreUnavailableException when the database cannot be reached or opened
+   * @throws IllegalStateException when the database was migrated by a newer build
+   */
+  public static AgreementStore open(String dbUrl, Path dataDir) {
+    Database database = switch (DatabaseUrl.parse(dbUrl, dataDir)) {
+      case DatabaseUrl.Sqlite sqlite -> SqliteDatabase.open(sqlite.file());
+      case DatabaseUrl.Postgres postgres -> PostgresDatabase.open(postgres);
+    };
+    try {
+      Migrations.migrate(database);
+      return new JdbcAgreementStore(database);
+    } catch (RuntimeException e) {
+      database.close();
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,261 @@
+package dev.asa.server.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.Role;
+import dev.asa.client.AsaClient;
+import dev.asa.json.Json;
+import dev.asa.server.AsaServer;
+import dev.asa.server.ServerConfig;
+import dev.asa.testing.Fixtures;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The HTTP contract at the wire: status codes, problem+json bodies, pointers, idempotency, races. */
+class HttpApiTest {
+  @TempDir static Path dataDir;
+  static AsaServer server;
+  static AsaClient client;
+  static final HttpClient http = HttpClient.newHttpClient();
+
+  @BeforeAll
+  static void start() {
+    server = AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dataDir));
+    client = AsaClient.connect(URI.create(server.url("127.0.0.1")));
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+  }
+
+  record Answer(int status, String contentType, JsonNode body, HttpResponse<String> raw) {}
+
+  static Answer call(String method, String path, String body, String... headers) throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(server.url("127.0.0.1") + path))
+        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    for (int i = 0; i < headers.length; i += 2) {
+      b.header(headers[i], headers[i + 1]);
+    }
+    HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    JsonNode json = r.body().isEmpty() ? Json.mapper().missingNode() : Json.parse(r.body());
+    return new Answer(r.statusCode(), r.headers().firstValue("content-type").orElse(""), json, r);
+  }
+
+  private static String create() {
+    return client.createAgreement(Fixtures.general()).path("agreement_id").asText();
+  }
+
+  @Test
+  void templatesAndTheSchemaArePublic() throws Exception {
+    Answer list = call("GET", "/templates", null);
+    assertThat(list.status()).isEqualTo(200);
+    assertThat(list.body().path("templates").size()).isEqualTo(6);
+    Answer one = call("GET", "/templates/research", null);
+    assertThat(one.body().path("defaults").path("quality_criteria").path("dimensions").size()).isGreaterThanOrEqualTo(5);
+    Answer missing = call("GET", "/templates/poetry", null);
+    assertThat(missing.status()).isEqualTo(404);
+    assertThat(missing.contentType()).isEqualTo("application/problem+json");
+    Answer schema = call("GET", "/schemas/asa/1.0.0/agreement.json", null);
+    assertThat(schema.status()).isEqualTo(200);
+    assertThat(schema.body().path("$schema").asText()).contains("2020-12");
+    assertThat(call("GET", "/schemas/asa/9.0.0/agreement.json", null).status()).isEqualTo(404);
+  }
+
+  @Test
+  void anInvalidDocumentGets422WithPointersAndNothingIsStored() throws Exception {
+    ObjectNode doc = Fixtures.general();
+    ((ObjectNode) doc.path("escrow").path("payment")).put("amount", "10.123");
+    doc.putObject("template_overrides").putObject("dimensions").putObject("accuracy").put("weight", 0.9);
+    Answer a = call("POST", "/agreements", Json.write(doc));
+    assertThat(a.status()).isEqualTo(422);
+    assertThat(a.contentType()).isEqualTo("application/problem+json");
+    assertThat(a.body().path("type").asText()).endsWith("/invalid-document");
+    List<String> pointers = new ArrayList<>();
+    a.body().path("errors").forEach(e -> pointers.add(e.path("pointer").asText()));
+    assertThat(pointers).contains("/escrow/payment/amount", "/quality_criteria/dimensions");
+    assertThat(call("GET", "/agreements?party=alice", null).body().path("items").findValuesAsText("agreement_id"))
+        .allSatisfy(id -> assertThat(client.agreement(id).path("state").asText()).isNotNull());
+  }
+
+  @Test
+  void malformedJsonAndDuplicateMembersGet400() throws Exception {
+    assertThat(call("POST", "/agreements", "{\"asa_version\": ").status()).isEqualTo(400);
+    Answer dup = call("POST", "/agreements", "{\"asa_version\":\"1.0.0\",\"asa_version\":\"1.0.0\"}");
+    assertThat(dup.status()).isEqualTo(400);
+    assertThat(dup.body().path("detail").asText()).contains("Duplicate");
+    assertThat(call("POST", "/agreements", "[1,2]").status()).isEqualTo(422);
+  }
+
+  @Test
+  void anUnknownMajorVersionIsRefused() throws Exception {
+    ObjectNode doc = Fixtures.general();
+    doc.put("asa_version", "2.0.0");
+    Answer a = call("POST", "/agreements", Json.write(doc));
+    assertThat(a.status()).isEqualTo(422);
+    assertThat(a.body().path("type").asText()).endsWith("/unsupported-version");
+  }
+
+  @Test
+  void eachRefusedTransitionNamesTheStateAndTheAllowedActions() throws Exception {
+    String id = create();
+    Answer deliver = call("POST", "/agreements/" + id + "/deliver", "{\"content\":\"x\"}");
+    assertThat(deliver.status()).isEqualTo(409);
+    assertThat(deliver.body().path("type").asText()).endsWith("/transition-refused");
+    assertThat(deliver.body().path("current_state").asText()).isEqualTo("PROPOSED");
+    assertThat(deliver.body().path("allowed_actions")).extracting(JsonNode::asText).containsExactly("expire", "negotiate", "reject", "sign");
+    assertThat(call("POST", "/agreements/" + id + "/verify", null).status()).isEqualTo(409);
+    assertThat(call("POST", "/agreements/" + id + "/close", null).status()).isEqualTo(409);
+    assertThat(call("POST", "/agreements/" + id + "/challenge", "{\"party\":\"client\",\"reason_code\":\"quality_below_agreed_slo\"}").status()).isEqualTo(409);
+    client.sign(id, Role.CLIENT, Fixtures.key("alice"));
+    client.sign(id, Role.PROVIDER, Fixtures.key("bob"));
+    Answer sign = call("POST", "/agreements/" + id + "/sign", Json.write(signBody("client", "A".repeat(86))));
+    assertThat(sign.status()).isEqualTo(409);
+    assertThat(sign.body().path("current_state").asText()).isEqualTo("ACTIVE");
+    assertThat(call("PATCH", "/agreements/" + id + "/negotiate", "{\"party\":\"client\",\"action\":\"reject\"}").status()).isEqualTo(409);
+  }
+
+  @Test
+  void aBadSignatureIsRefusedAndChangesNothing() throws Exception {
+    String id = create();
+    JsonNode before = client.events(id);
+    String hash = client.agreement(id).path("agreement_hash").asText();
+    String byBob = Fixtures.key("bob").sign(hash.getBytes(java.nio.charset.StandardCharsets.UTF_8)).toBase64Url();
+    Answer a = call("POST", "/agreements/" + id + "/sign", Json.write(signBody("client", byBob)));
+    assertThat(a.status()).isEqualTo(422);
+    assertThat(a.body().path("type").asText()).endsWith("/signature-refused");
+    assertThat(a.body().path("detail").asText()).contains(hash);
+    Answer garbage = call("POST", "/agreements/" + id + "/sign", Json.write(signBody("client", "not-base64!")));
+    assertThat(garbage.status()).isEqualTo(422);
+    assertThat(garbage.body().path("errors").get(0).path("pointer").asText()).isEqualTo("/signature/value");
+    assertThat(client.events(id)).isEqualTo(before);
+    assertThat(client.agreement(id).path("agreement").has("signatures")).isFalse();
+  }
+
+  @Test
+  void aDeclaredContentHashMustMatchTheContent() throws Exception {
+    String id = create();
+    client.sign(id, Role.CLIENT, Fixtures.key("alice"));
+    client.sign(id, Role.PROVIDER, Fixtures.key("bob"));
+    Answer a = call("POST", "/agreements/" + id + "/deliver",
+        "{\"content\":\"hello\",\"content_hash\":\"sha256:" + "0".repeat(64) + "\"}");
+    assertThat(a.status()).isEqualTo(422);
+    assertThat(a.body().path("errors").get(0).path("pointer").asText()).isEqualTo("/content_hash");
+    assertThat(client.agreement(id).path("state").asText()).isEqualTo("ACTIVE");
+  }
+
+  @Test
+  void anIdempotencyKeyReplaysTheFirstAnswerAndRefusesAnotherBody() throws Exception {
+    String body = Json.write(Fixtures.general());
+    Answer first = call("POST", "/agreements", body, "Idempotency-Key", "create-1");
+    Answer again = call("POST", "/agreements", body, "Idempotency-Key", "create-1");
+    assertThat(first.status()).isEqualTo(201);
+    assertThat(again.status()).isEqualTo(201);
+    assertThat(again.body()).isEqualTo(first.body());
+    assertThat(again.raw().headers().firstValue("Idempotent-Replayed")).contains("true");
+    Answer other = call("POST", "/agreements", body.replace("Summarise", "Summarize"), "Idempotency-Key", "create-1");
+    assertThat(other.status()).isEqualTo(422);
+    assertThat(other.body().path("type").asText()).endsWith("/idempotency-key-reused");
+  }
+
+  @Test
+  void concurrentWritersAreSerialisedOneWinsTheOthersGet409() throws Exception {
+    String id = create();
+    String hash = client.agreement(id).path("agreement_hash").asText();
+    String sig = Fixtures.key("alice").sign(hash.getBytes(java.nio.charset.StandardCharsets.UTF_8)).toBase64Url();
+    String body = Json.write(signBody("client", sig));
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    List<Future<Integer>> results = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      Callable<Integer> c = () -> call("POST", "/agreements/" + id + "/sign", body).status();
+      results.add(pool.submit(c));
+    }
+    List<Integer> statuses = new ArrayList<>();
+    for (Future<Integer> f : results) statuses.add(f.get());
+    pool.shutdown();
+    assertThat(statuses).containsOnly(200, 409);
+    assertThat(statuses.stream().filter(s -> s == 200).count()).isEqualTo(1);
+    assertThat(client.events(id).path("events").size()).isEqualTo(2);
+  }
+
+  @Test
+  void listingPagesThroughAPartysAgreementsWithACursor() throws Exception {
+    ObjectNode doc = Fixtures.general();
+    ((ObjectNode) doc.path("parties").path("client").path("identity")).put("value", "lister");
+    Set<String> created = new HashSet<>();
+    for (int i = 0; i < 7; i++) {
+      created.add(client.createAgreement(doc).path("agreement_id").asText());
+    }
+    Set<String> seen = new HashSet<>();
+    String cursor = null;
+    int pages = 0;
+    do {
+      JsonNode page = client.list("lister", cursor, 3);
+      page.path("items").forEach(i -> assertThat(seen.add(i.path("agreement_id").asText())).isTrue());
+      cursor = page.path("next_cursor").isNull() ? null : page.path("next_cursor").asText();
+      pages++;
+    } while (cursor != null);
+    assertThat(seen).isEqualTo(created);
+    assertThat(pages).isEqualTo(3);
+    assertThat(call("GET", "/agreements", null).status()).isEqualTo(400);
+    assertThat(call("GET", "/agreements?party=x&limit=0", null).status()).isEqualTo(400);
+  }
+
+  @Test
+  void unknownIdsAndRoutesGet404ProblemDetails() throws Exception {
+    Answer a = call("GET", "/agreements/asa-nope", null);
+    assertThat(a.status()).isEqualTo(404);
+    assertThat(a.body().path("type").asText()).endsWith("/not-found");
+    Answer r = call("GET", "/nowhere", null);
+    assertThat(r.status()).isEqualTo(404);
+    assertThat(r.contentType()).isEqualTo("application/problem+json");
+  }
+
+  @Test
+  void negotiationChangesTermsAndDropsSignaturesAlreadyGiven() throws Exception {
+    String id = create();
+    client.sign(id, Role.CLIENT, Fixtures.key("alice"));
+    String oldHash = client.agreement(id).path("agreement_hash").asText();
+    ObjectNode msg = Json.object().put("party", "provider").put("action", "counter");
+    msg.putObject("proposed_changes").put("escrow.payment.amount", "12.00");
+    JsonNode after = client.negotiate(id, msg);
+    assertThat(after.path("state").asText()).isEqualTo("NEGOTIATING");
+    assertThat(after.path("agreement_hash").asText()).isNotEqualTo(oldHash);
+    assertThat(after.path("agreement").has("signatures")).isFalse();
+    ObjectNode bad = Json.object().put("party", "provider").put("action", "counter");
+    bad.putObject("proposed_changes").put("parties.provider.identity.value", "mallory");
+    Answer refused = call("PATCH", "/agreements/" + id + "/negotiate", Json.write(bad));
+    assertThat(refused.status()).isEqualTo(422);
+    assertThat(refused.body().path("errors").get(0).path("pointer").asText()).isEqualTo("/proposed_changes/parties.provider.identity.value");
+  }
+
+  @Test
+  void oversizedBodiesGet413() throws Exception {
+    String huge = "{\"content\":\"" + "x".repeat((int) ServerConfig.DEFAULT_MAX_BODY_BYTES + 10) + "\"}";
+    Answer a = call("POST", "/agreements/whatever/deliver", huge);
+    assertThat(a.status()).isEqualTo(413);
+  }
+
+  static ObjectNode signBody(String party, String value) {
+    ObjectNode b = Json.object().put("party", party);
+    b.putObject("signature").put("scheme", "ed25519").put("value", value);
+    return b;
+  }
+}

@@ -1,0 +1,233 @@
+package dev.asa.server.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.Role;
+import dev.asa.client.AsaApiException;
+import dev.asa.client.AsaClient;
+import dev.asa.crypto.Digest;
+import dev.asa.json.Json;
+import dev.asa.lifecycle.Event;
+import dev.asa.lifecycle.EventChain;
+import dev.asa.scoring.VerificationResult;
+import dev.asa.server.AsaServer;
+import dev.asa.server.ServerConfig;
+import dev.asa.testing.Fixtures;
+import dev.asa.testing.MutableClock;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * One agreement from a template to CLOSED through the real server on a loopback port, over HTTP,
+ * through asa-client: every state and the event chain are checked on the way.
+ */
+class LifecycleEndToEndTest {
+  @TempDir Path dataDir;
+  private final MutableClock clock = new MutableClock(Instant.parse("2026-11-22T10:00:00Z"));
+  private AsaServer server;
+  private AsaClient client;
+
+  @BeforeEach
+  void start() {
+    server = AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dataDir).withClock(clock));
+    client = AsaClient.connect(URI.create(server.url("127.0.0.1")));
+  }
+
+  @AfterEach
+  void stop() {
+    server.close();
+  }
+
+  static ObjectNode judgedScores(int accuracy, int completeness, int relevance) {
+    ObjectNode r = Json.object();
+    r.put("confidence", 0.85);
+    r.put("model", "judge-model-x");
+    var dims = r.putArray("dimensions");
+    dims.addObject().put("name", "accuracy").put("score", accuracy).put("evidence", "3 claims spot-checked").put("shadow_value", 2);
+    dims.addObject().put("name", "completeness").put("score", completeness).put("evidence", "covers the question").put("shadow_value", 10);
+    dims.addObject().put("name", "relevance").put("score", relevance).put("evidence", "on topic");
+    return r;
+  }
+
+  @Test
+  void fromTemplateToClosedWithEveryStateAndAnIntactEventChain() {
+    ObjectNode created = client.createAgreement(Fixtures.general());
+    String id = created.path("agreement_id").asText();
+    assertThat(created.path("state").asText()).isEqualTo("PROPOSED");
+    assertThat(created.path("agreement_hash").asText()).matches("sha256:[0-9a-f]{64}");
+    assertThat(created.path("allowed_actions")).extracting(JsonNode::asText).contains("sign", "negotiate", "reject");
+    assertThat(created.path("agreement").path("quality_criteria").path("dimensions").size()).isEqualTo(4);
+
+    // The hash is reproducible from the document alone: JCS of the terms minus status/signatures/metadata.
+    ObjectNode terms = (ObjectNode) client.agreement(id).path("agreement").deepCopy();
+    terms.remove(List.of("status", "signatures", "metadata"));
+    assertThat(Digest.sha256(dev.asa.json.Jcs.canonicalize(terms)).toString()).isEqualTo(created.path("agreement_hash").asText());
+
+    ObjectNode afterClient = client.sign(id, Role.CLIENT, Fixtures.key("alice"));
+    assertThat(afterClient.path("state").asText()).isEqualTo("PROPOSED");
+    ObjectNode active = client.sign(id, Role.PROVIDER, Fixtures.key("bob"));
+    assertThat(active.path("state").asText()).isEqualTo("ACTIVE");
+    assertThat(active.path("agreement").path("signatures").path("client").path("scheme").asText()).isEqualTo("ed25519");
+
+    clock.advance(Duration.ofMinutes(10));
+    String report = "# Federated learning and privacy\n\nDifferential privacy bounds what a model reveals.\n";
+    ObjectNode delivered = client.deliver(id, report, "markdown");
+    assertThat(delivered.path("state").asText()).isEqualTo("DELIVERED");
+
+    ObjectNode verified = client.verify(id, judgedScores(88, 82, 94));
+    assertThat(verified.path("state").asText()).isEqualTo("VERIFIED");
+    JsonNode result = verified.path("verification");
+    assertThat(result.path("determination").path("result").asText()).isEqualTo("PASS");
+    // 0.30*88 + 0.25*82 + 0.30*94 + 0.15*100 = 90.1 -> tier >= 90 releases 100%
+    assertThat(result.path("composite").path("score").decimalValue()).isEqualByComparingTo("90.1");
+    assertThat(result.path("determination").path("payment_release_percent").decimalValue()).isEqualByComparingTo("100");
+    assertThat(result.path("evidence_trail").path("deliverable_hash").asText())
+        .isEqualTo(Digest.sha256(report.getBytes(java.nio.charset.StandardCharsets.UTF_8)).toString());
+    assertThat(VerificationResult.evaluationHashMatches(result)).isTrue();
+    assertThat(result.path("dimensions")).anySatisfy(d -> {
+      assertThat(d.path("name").asText()).isEqualTo("timeliness");
+      assertThat(d.path("slo_met").asBoolean()).isTrue();
+    });
+
+    // The window is open: closing is refused, with the state and the allowed actions named.
+    assertThatThrownBy(() -> client.close(id))
+        .isInstanceOfSatisfying(AsaApiException.class, e -> {
+          assertThat(e.status()).isEqualTo(409);
+          assertThat(e.problem().path("current_state").asText()).isEqualTo("VERIFIED");
+          assertThat(e.detail()).contains("challenge window is still open");
+        });
+    clock.advance(Duration.ofSeconds(7200));
+    ObjectNode closed = client.close(id);
+    assertThat(closed.path("state").asText()).isEqualTo("CLOSED");
+
+    JsonNode status = client.status(id);
+    assertThat(status.path("payment").path("status").asText()).isEqualTo("settled");
+    assertThat(status.path("payment").path("released_to_provider").asText()).isEqualTo("10.00");
+    assertThat(status.path("payment").path("refunded_to_client").asText()).isEqualTo("0.00");
+
+    JsonNode events = client.events(id);
+    assertThat(events.path("chain_valid").asBoolean()).isTrue();
+    List<String> types = new ArrayList<>();
+    List<String> states = new ArrayList<>();
+    events.path("events").forEach(e -> {
+      types.add(e.path("type").asText());
+      states.add(e.path("payload").path("state").asText());
+    });
+    assertThat(types).containsExactly("created", "signed", "signed", "delivered", "verified", "closed");
+    assertThat(states).containsExactly("PROPOSED", "PROPOSED", "ACTIVE", "DELIVERED", "VERIFIED", "CLOSED");
+    assertThat(EventChain.firstBreak(toEvents(id, events))).isEmpty();
+
+    // A closed agreement never changes again.
+    assertThatThrownBy(() -> client.challenge(id, Role.CLIENT, "quality_below_agreed_slo"))
+        .isInstanceOfSatisfying(AsaApiException.class, e -> {
+          assertThat(e.status()).isEqualTo(409);
+          assertThat(e.detail()).contains("CLOSED is final");
+        });
+    assertThat(client.events(id).path("events").size()).isEqualTo(6);
+  }
+
+  @Test
+  void aLowScoreReleasesByTierAndRefundsTheRest() {
+    String id = activeAgreement();
+    client.deliver(id, "# Notes\n\nSome text.\n", "markdown");
+    // 0.30*70 + 0.25*60 + 0.30*70 + 0.15*100 = 72: PASS (threshold 70), and the >= 60 tier releases 50%
+    ObjectNode verified = client.verify(id, judgedScores(70, 60, 70));
+    JsonNode det = verified.path("verification").path("determination");
+    assertThat(det.path("payment_release_percent").decimalValue()).isEqualByComparingTo("50");
+    clock.advance(Duration.ofHours(3));
+    client.close(id);
+    JsonNode payment = client.status(id).path("payment");
+    assertThat(payment.path("released_to_provider").asText()).isEqualTo("5.00");
+    assertThat(payment.path("refunded_to_client").asText()).isEqualTo("5.00");
+  }
+
+  @Test
+  void aChallengeInsideTheWindowDisputesTheResult() {
+    String id = activeAgreement();
+    client.deliver(id, "# Notes\n\nSome text.\n", "markdown");
+    client.verify(id, judgedScores(50, 50, 50));
+    ObjectNode disputed = client.challenge(id, Role.PROVIDER, "quality_below_agreed_slo");
+    assertThat(disputed.path("state").asText()).isEqualTo("DISPUTED");
+    assertThat(client.status(id).path("payment").path("status").asText()).isEqualTo("frozen_by_dispute");
+  }
+
+  @Test
+  void aChallengeAfterTheWindowIsRefused() {
+    String id = activeAgreement();
+    client.deliver(id, "# Notes\n", "markdown");
+    client.verify(id, judgedScores(90, 90, 90));
+    clock.advance(Duration.ofSeconds(7200));
+    assertThatThrownBy(() -> client.challenge(id, Role.CLIENT, "quality_below_agreed_slo"))
+        .isInstanceOfSatisfying(AsaApiException.class, e -> assertThat(e.detail()).contains("window has closed"));
+  }
+
+  @Test
+  void pessimisticStrategyEnforcesAtOnce() {
+    ObjectNode doc = Fixtures.general();
+    doc.putObject("verification").put("strategy", "pessimistic").put("challenge_window_seconds", 0);
+    String id = client.createAgreement(doc).path("agreement_id").asText();
+    client.sign(id, Role.CLIENT, Fixtures.key("alice"));
+    client.sign(id, Role.PROVIDER, Fixtures.key("bob"));
+    client.deliver(id, "# Done\n", "markdown");
+    ObjectNode result = client.verify(id, judgedScores(80, 80, 80));
+    assertThat(result.path("state").asText()).isEqualTo("CLOSED");
+  }
+
+  @Test
+  void verificationWithoutTheJudgedScoresNamesWhatIsMissingAndChangesNothing() {
+    String id = activeAgreement();
+    client.deliver(id, "# Done\n", "markdown");
+    assertThatThrownBy(() -> client.verify(id))
+        .isInstanceOfSatisfying(AsaApiException.class, e -> {
+          assertThat(e.status()).isEqualTo(422);
+          assertThat(e.detail()).contains("accuracy").contains("relevance");
+        });
+    assertThat(client.agreement(id).path("state").asText()).isEqualTo("DELIVERED");
+  }
+
+  @Test
+  void theDeliverableContentIsErasedAfterVerificationOnlyItsHashStays() throws Exception {
+    String id = activeAgreement();
+    String secret = "# Confidential findings\n\nThe launch code is 0000.\n";
+    client.deliver(id, secret, "markdown");
+    client.verify(id, judgedScores(90, 90, 90));
+    try (var c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + dataDir.resolve("asa.db"));
+        var rs = c.createStatement().executeQuery("SELECT * FROM deliverables")) {
+      int rows = 0;
+      while (rs.next()) {
+        rows++;
+        for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+          assertThat(String.valueOf(rs.getObject(i))).doesNotContain("launch code");
+        }
+      }
+      assertThat(rows).isEqualTo(1);
+    }
+  }
+
+  private String activeAgreement() {
+    String id = client.createAgreement(Fixtures.general()).path("agreement_id").asText();
+    client.sign(id, Role.CLIENT, Fixtures.key("alice"));
+    client.sign(id, Role.PROVIDER, Fixtures.key("bob"));
+    return id;
+  }
+
+  static List<Event> toEvents(String id, JsonNode events) {
+    List<Event> list = new ArrayList<>();
+    for (JsonNode e : events.path("events")) {
+      list.add(new Event(id, e.path("seq").asLong(), e.path("type").asText(), e.path("actor"),
+          Instant.parse(e.path("at").asText()), e.path("payload"), e.path("prev_hash").asText(), e.path("hash").asText()));
+    }
+    return list;
+  }
+}

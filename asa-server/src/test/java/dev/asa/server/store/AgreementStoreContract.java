@@ -1,0 +1,505 @@
+package dev.asa.server.store;
+
+import static dev.asa.server.store.TestRows.T0;
+import static dev.asa.server.store.TestRows.agreement;
+import static dev.asa.server.store.TestRows.deliverable;
+import static dev.asa.server.store.TestRows.event;
+import static dev.asa.server.store.TestRows.next;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.asa.lifecycle.State;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The behaviour every {@link AgreementStore} must show, run against each implementation by a
+ * subclass. Tests may share a database (PostgreSQL uses one schema per class), so every test
+ * makes its own unique ids.
+ */
+abstract class AgreementStoreContract {
+
+  protected AgreementStore store;
+
+  /** Opens another store on this test's database (migrating it as {@link Stores#open} does). */
+  protected abstract AgreementStore openStore();
+
+  /** A plain JDBC connection to the same database, to check what is really stored. */
+  protected abstract Connection rawConnection() throws SQLException;
+
+  @BeforeEach
+  void openTheStore() {
+    store = openStore();
+  }
+
+  @AfterEach
+  void closeTheStore() {
+    store.close();
+  }
+
+  private static String uniqueId(String prefix) {
+    return prefix + "-" + UUID.randomUUID();
+  }
+
+  private AgreementRow created(String prefix) {
+    AgreementRow row = agreement(uniqueId(prefix), 1, State.PROPOSED);
+    store.create(row, List.of(event(row.id(), 1)), List.of());
+    return row;
+  }
+
+  // ---- create / find ----
+
+  @Test
+  void createThenFindReturnsExactlyWhatWasStored() {
+    String id = uniqueId("round-trip");
+    AgreementRow row = new AgreementRow(id, 1, State.NEGOTIATING,
+        "{\"a\":[1,2.5,\"\u00fcnic\u00f8de \ud83d\ude80\"],\"b\":{\"c\":null}}", "code.review",
+        "ed25519:client", "ed25519:provider", null,
+        Instant.parse("2025-01-02T03:04:05.123456789Z"),
+        Instant.parse("2025-01-02T03:04:06.999Z"));
+    List<EventRecord> events = List.of(event(id, 1), event(id, 2));
+
+    store.create(row, events, List.of());
+
+    assertThat(store.find(id)).contains(row);
+    assertThat(store.find(id).orElseThrow().createdAt())
+        .isEqualTo(Instant.parse("2025-01-02T03:04:05.123Z")); // millisecond precision
+    assertThat(store.events(id)).isEqualTo(events);
+    assertThat(store.find(uniqueId("missing"))).isEmpty();
+    assertThat(store.events(uniqueId("missing"))).isEmpty();
+  }
+
+  @Test
+  void createRefusesAnExistingIdAndKeepsTheFirst() {
+    AgreementRow first = created("dup");
+    AgreementRow second = agreement(first.id(), 1, State.ACTIVE);
+
+    assertThatThrownBy(() -> store.create(second, List.of(), List.of()))
+        .isInstanceOf(DuplicateKeyException.class)
+        .hasMessageContaining(first.id());
+
+    assertThat(store.find(first.id())).contains(first);
+    assertThat(store.events(first.id())).hasSize(1);
+  }
+
+  @Test
+  void createIsAllOrNothing() {
+    String id = uniqueId("atomic-create");
+    AgreementRow row = agreement(id, 1, State.PROPOSED);
+
+    assertThatThrownBy(() -> store.create(row, List.of(event(id, 1), event(id, 1)),
+        List.of(new Write.PutDeliverable(deliverable(id, 1, "x")))))
+        .isInstanceOf(DuplicateKeyException.class);
+
+    assertThat(store.find(id)).isEmpty();
+    assertThat(store.events(id)).isEmpty();
+    assertThat(store.latestDeliverable(id)).isEmpty();
+    assertThat(store.listByParty(row.clientIdentity(), null, 10).items()).isEmpty();
+  }
+
+  @Test
+  void eventsMustBelongToTheAgreement() {
+    String id = uniqueId("foreign-event");
+    assertThatThrownBy(() -> store.create(agreement(id, 1, State.PROPOSED),
+        List.of(event("someone-else", 1)), List.of()))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(store.find(id)).isEmpty();
+  }
+
+  // ---- commit ----
+
+  @Test
+  void commitWithTheRightVersionAppliesEverything() {
+    AgreementRow v1 = created("commit");
+    AgreementRow v2 = next(v1, State.DELIVERED);
+    DeliverableRow delivered = deliverable(v1.id(), 1, "the work");
+
+    store.commit(new Commit(v2, 1, List.of(event(v1.id(), 2)),
+        List.of(new Write.PutDeliverable(delivered))));
+
+    assertThat(store.find(v1.id())).contains(v2);
+    assertThat(store.events(v1.id())).containsExactly(event(v1.id(), 1), event(v1.id(), 2));
+    assertThat(store.latestDeliverable(v1.id())).contains(delivered);
+
+    AgreementRow v3 = next(v2, State.VERIFIED);
+    store.commit(new Commit(v3, 2, List.of(event(v1.id(), 3)), List.of()));
+    assertThat(store.find(v1.id()).orElseThrow().version()).isEqualTo(3);
+  }
+
+  @Test
+  void commitKeepsCreatedAt() {
+    AgreementRow v1 = created("created-at");
+    AgreementRow v2 = new AgreementRow(v1.id(), 2, State.ACTIVE, v1.document(),
+        v1.serviceType(), v1.clientIdentity(), v1.providerIdentity(), v1.evaluatorIdentity(),
+        v1.createdAt().plusSeconds(3600), v1.updatedAt().plusSeconds(5));
+
+    store.commit(new Commit(v2, 1, List.of(), List.of()));
+
+    AgreementRow stored = store.find(v1.id()).orElseThrow();
+    assertThat(stored.createdAt()).isEqualTo(v1.createdAt());
+    assertThat(stored.updatedAt()).isEqualTo(v2.updatedAt());
+  }
+
+  @Test
+  void commitRequiresTheNextVersion() {
+    AgreementRow v1 = created("bad-version");
+    assertThatThrownBy(() -> new Commit(agreement(v1.id(), 3, State.ACTIVE), 1, List.of(),
+        List.of())).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void staleCommitIsRefusedAndWritesNothing() {
+    AgreementRow v1 = created("stale");
+    AgreementRow v2 = next(v1, State.ACTIVE);
+    store.commit(new Commit(v2, 1, List.of(event(v1.id(), 2)), List.of()));
+
+    // A second writer that also read version 1.
+    AgreementRow competing = next(v1, State.REJECTED);
+    String verificationId = uniqueId("ver");
+    List<Write> writes = List.of(
+        new Write.PutDeliverable(deliverable(v1.id(), 1, "late")),
+        new Write.PutVerification(
+            new VerificationRow(verificationId, v1.id(), "sha256:x", "{}", T0)),
+        new Write.PutIdempotency(
+            new IdempotencyRow("scope-" + v1.id(), "k1", "h", 200, "{}", T0)));
+
+    assertThatThrownBy(() -> store.commit(
+        new Commit(competing, 1, List.of(event(v1.id(), 3)), writes)))
+        .isInstanceOf(StaleVersionException.class)
+        .hasMessage("agreement " + v1.id() + " changed concurrently (expected version 1)");
+
+    assertThat(store.find(v1.id())).contains(v2);
+    assertThat(store.events(v1.id())).extracting(EventRecord::seq).containsExactly(1L, 2L);
+    assertThat(store.latestDeliverable(v1.id())).isEmpty();
+    assertThat(store.verification(verificationId)).isEmpty();
+    assertThat(store.idempotency("scope-" + v1.id(), "k1")).isEmpty();
+  }
+
+  @Test
+  void commitOfAnUnknownAgreementIsStale() {
+    AgreementRow ghost = agreement(uniqueId("ghost"), 2, State.ACTIVE);
+    assertThatThrownBy(() -> store.commit(new Commit(ghost, 1, List.of(), List.of())))
+        .isInstanceOf(StaleVersionException.class);
+    assertThat(store.find(ghost.id())).isEmpty();
+  }
+
+  @Test
+  void eventsComeBackInSeqOrderAndATakenSeqIsRefused() {
+    AgreementRow v1 = created("events");
+    String id = v1.id();
+    AgreementRow v2 = next(v1, State.ACTIVE);
+    // Handed over out of order: the log is ordered by seq, not by insertion.
+    store.commit(new Commit(v2, 1, List.of(event(id, 3), event(id, 2)), List.of()));
+    assertThat(store.events(id)).extracting(EventRecord::seq).containsExactly(1L, 2L, 3L);
+    assertThat(store.events(id).get(1)).isEqualTo(event(id, 2));
+
+    AgreementRow v3 = next(v2, State.DELIVERED);
+    assertThatThrownBy(() -> store.commit(new Commit(v3, 2, List.of(event(id, 3)), List.of())))
+        .isInstanceOf(DuplicateKeyException.class)
+        .hasMessageContaining(id);
+
+    // The version update of the failed commit was rolled back with it.
+    assertThat(store.find(id)).contains(v2);
+    assertThat(store.events(id)).hasSize(3);
+  }
+
+  @Test
+  void concurrentCommitsOfTheSameVersionHaveExactlyOneWinner() throws Exception {
+    AgreementRow v1 = created("race");
+    int threads = 8;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    CountDownLatch ready = new CountDownLatch(threads);
+    CountDownLatch go = new CountDownLatch(1);
+    String evaluators = uniqueId("evaluator");
+    try {
+      List<Future<String>> outcomes = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int n = t;
+        outcomes.add(pool.submit(() -> {
+          AgreementRow mine = agreement(v1.id(), 2, State.ACTIVE, v1.clientIdentity(),
+              v1.providerIdentity(), evaluators + "-" + n, v1.createdAt());
+          ready.countDown();
+          go.await();
+          try {
+            store.commit(new Commit(mine, 1, List.of(event(v1.id(), 2)), List.of()));
+            return "won";
+          } catch (StaleVersionException e) {
+            return "stale";
+          }
+        }));
+      }
+      ready.await(10, TimeUnit.SECONDS);
+      go.countDown();
+      List<String> results = new ArrayList<>();
+      for (Future<String> outcome : outcomes) {
+        results.add(outcome.get(30, TimeUnit.SECONDS));
+      }
+      assertThat(results).containsOnlyOnce("won").filteredOn("stale"::equals).hasSize(7);
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(store.find(v1.id()).orElseThrow().version()).isEqualTo(2);
+    assertThat(store.events(v1.id())).extracting(EventRecord::seq).containsExactly(1L, 2L);
+    // The winner's row is the one stored, parties included.
+    String winner = store.find(v1.id()).orElseThrow().evaluatorIdentity();
+    assertThat(store.listByParty(winner, null, 10).items()).hasSize(1);
+  }
+
+  // ---- deliverables ----
+
+  @Test
+  void deliverablesLatestAttemptAndErasureKeepsTheHash() throws SQLException {
+    AgreementRow v1 = created("deliver");
+    String id = v1.id();
+    DeliverableRow first = deliverable(id, 1, "first attempt: secret content");
+    DeliverableRow second = deliverable(id, 2, "second attempt: more secret content");
+
+    store.apply(List.of(new Write.PutDeliverable(first)));
+    assertThat(store.latestDeliverable(id)).contains(first);
+    store.apply(List.of(new Write.PutDeliverable(second)));
+    assertThat(store.latestDeliverable(id)).contains(second);
+
+    assertThatThrownBy(() -> store.apply(List.of(new Write.PutDeliverable(first))))
+        .isInstanceOf(DuplicateKeyException.class)
+        .hasMessageContaining("attempt 1");
+
+    store.commit(new Commit(next(v1, State.VERIFIED), 1, List.of(event(id, 2)),
+        List.of(new Write.EraseDeliverableContent(id))));
+
+    DeliverableRow erased = store.latestDeliverable(id).orElseThrow();
+    assertThat(erased.content()).isNull();
+    assertThat(erased).isEqualTo(new DeliverableRow(id, 2, second.contentHash(),
+        second.contentUrl(), second.format(), null, second.sizeBytes(), second.deliveredAt()));
+
+    // Look at the table itself: the content of every attempt is gone, the hashes stay.
+    try (Connection c = rawConnection();
+        PreparedStatement s = c.prepareStatement(
+            "SELECT attempt, content_hash, content FROM deliverables WHERE agreement_id = ?"
+                + " ORDER BY attempt")) {
+      s.setString(1, id);
+      try (ResultSet rs = s.executeQuery()) {
+        List<String> hashes = new ArrayList<>();
+        while (rs.next()) {
+          hashes.add(rs.getString(2));
+          assertThat(rs.getString(3)).as("content of attempt " + rs.getInt(1)).isNull();
+        }
+        assertThat(hashes).containsExactly(first.contentHash(), second.contentHash());
+      }
+    }
+    assertThat(store.latestDeliverable(uniqueId("none"))).isEmpty();
+  }
+
+  @Test
+  void aDeliverableForAnUnknownAgreementIsRefused() {
+    assertThatThrownBy(() -> store.apply(List.of(
+        new Write.PutDeliverable(deliverable(uniqueId("nobody"), 1, "x")))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("does not exist");
+  }
+
+  // ---- verifications ----
+
+  @Test
+  void verificationsPutGetAndListOldestFirst() {
+    AgreementRow v1 = created("verify");
+    String id = v1.id();
+    VerificationRow standalone =
+        new VerificationRow(uniqueId("v-alone"), null, "sha256:s", "{\"passed\":true}", T0);
+    VerificationRow later =
+        new VerificationRow(uniqueId("v-later"), id, "sha256:b", "{\"score\":0.9}", T0.plusSeconds(2));
+    VerificationRow earlier =
+        new VerificationRow(uniqueId("v-earlier"), id, "sha256:a", "{\"score\":0.4}", T0.plusSeconds(1));
+
+    store.apply(List.of(new Write.PutVerification(standalone)));
+    store.apply(List.of(new Write.PutVerification(later), new Write.PutVerification(earlier)));
+
+    assertThat(store.verification(standalone.id())).contains(standalone);
+    assertThat(store.verification(later.id())).contains(later);
+    assertThat(store.verification(uniqueId("missing"))).isEmpty();
+    assertThat(store.verificationsForAgreement(id)).containsExactly(earlier, later);
+    assertThat(store.verificationsForAgreement(uniqueId("none"))).isEmpty();
+
+    assertThatThrownBy(() -> store.apply(List.of(new Write.PutVerification(standalone))))
+        .isInstanceOf(DuplicateKeyException.class)
+        .hasMessageContaining(standalone.id());
+  }
+
+  // ---- idempotency ----
+
+  @Test
+  void idempotencyPutGetAndDuplicate() {
+    String scope = uniqueId("caller") + " POST /v1/agreements";
+    IdempotencyRow row = new IdempotencyRow(scope, "key-1", "sha256:req", 201,
+        "{\"agreement_id\":\"a-1\"}", T0);
+    store.apply(List.of(new Write.PutIdempotency(row)));
+
+    assertThat(store.idempotency(scope, "key-1")).contains(row);
+    assertThat(store.idempotency(scope, "key-2")).isEmpty();
+    assertThat(store.idempotency(scope + "x", "key-1")).isEmpty();
+
+    IdempotencyRow racer = new IdempotencyRow(scope, "key-1", "sha256:other", 200, "{}", T0);
+    assertThatThrownBy(() -> store.apply(List.of(new Write.PutIdempotency(racer))))
+        .isInstanceOf(DuplicateKeyException.class)
+        .hasMessageContaining("key-1");
+    assertThat(store.idempotency(scope, "key-1")).contains(row);
+
+    // The same key in another scope (another caller) is independent.
+    IdempotencyRow otherCaller = new IdempotencyRow(scope + "-b", "key-1", "h", 200, "{}", T0);
+    store.apply(List.of(new Write.PutIdempotency(otherCaller)));
+    assertThat(store.idempotency(scope + "-b", "key-1")).contains(otherCaller);
+  }
+
+  @Test
+  void createCarriesItsIdempotencyRecordAtomically() {
+    String scope = uniqueId("caller");
+    AgreementRow row = agreement(uniqueId("with-key"), 1, State.PROPOSED);
+    IdempotencyRow key = new IdempotencyRow(scope, "k", "h", 201, "{}", T0);
+    store.create(row, List.of(event(row.id(), 1)), List.of(new Write.PutIdempotency(key)));
+    assertThat(store.idempotency(scope, "k")).contains(key);
+
+    // The loser of an idempotency race creates nothing.
+    AgreementRow loser = agreement(uniqueId("loser"), 1, State.PROPOSED);
+    assertThatThrownBy(() -> store.create(loser, List.of(event(loser.id(), 1)),
+        List.of(new Write.PutIdempotency(key))))
+        .isInstanceOf(DuplicateKeyException.class);
+    assertThat(store.find(loser.id())).isEmpty();
+  }
+
+  // ---- listing ----
+
+  @Test
+  void listByPartyPagesNewestFirstOverEveryRole() {
+    String party = uniqueId("party");
+    List<String> expectedNewestFirst = new ArrayList<>();
+    for (int i = 0; i < 25; i++) {
+      String id = uniqueId("list-" + i);
+      String client = i % 3 == 0 ? party : uniqueId("c");
+      String provider = i % 3 == 1 ? party : uniqueId("p");
+      String evaluator = i % 3 == 2 || i == 24 ? party : null;
+      store.create(agreement(id, 1, State.PROPOSED, client, provider, evaluator,
+          T0.plusSeconds(i)), List.of(event(id, 1)), List.of());
+      expectedNewestFirst.addFirst(id);
+    }
+
+    List<AgreementRow> seen = new ArrayList<>();
+    List<Integer> pageSizes = new ArrayList<>();
+    String cursor = null;
+    do {
+      Page<AgreementRow> page = store.listByParty(party, cursor, 10);
+      pageSizes.add(page.items().size());
+      seen.addAll(page.items());
+      cursor = page.nextCursor();
+    } while (cursor != null && pageSizes.size() < 10);
+
+    assertThat(pageSizes).containsExactly(10, 10, 5);
+    assertThat(seen).extracting(AgreementRow::id).containsExactlyElementsOf(expectedNewestFirst);
+    Set<String> roles = new HashSet<>();
+    for (AgreementRow row : seen) {
+      if (party.equals(row.clientIdentity())) {
+        roles.add("client");
+      }
+      if (party.equals(row.providerIdentity())) {
+        roles.add("provider");
+      }
+      if (party.equals(row.evaluatorIdentity())) {
+        roles.add("evaluator");
+      }
+    }
+    assertThat(roles).containsExactlyInAnyOrder("client", "provider", "evaluator");
+
+    Page<AgreementRow> stranger = store.listByParty(uniqueId("stranger"), null, 10);
+    assertThat(stranger.items()).isEmpty();
+    assertThat(stranger.nextCursor()).isNull();
+
+    Page<AgreementRow> exact = store.listByParty(party, null, 25);
+    assertThat(exact.items()).hasSize(25);
+    assertThat(exact.nextCursor()).isNull();
+  }
+
+  @Test
+  void listByPartyRefusesBadArguments() {
+    assertThatThrownBy(() -> store.listByParty("x", "not a cursor", 10))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("cursor");
+    assertThatThrownBy(() -> store.listByParty("x", null, 0))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void aChangedPartyMovesTheAgreementBetweenListings() {
+    AgreementRow v1 = created("reassign");
+    String newProvider = uniqueId("new-provider");
+    AgreementRow v2 = agreement(v1.id(), 2, State.NEGOTIATING, v1.clientIdentity(), newProvider,
+        v1.clientIdentity(), v1.createdAt()); // the client also becomes the evaluator
+
+    store.commit(new Commit(v2, 1, List.of(), List.of()));
+
+    assertThat(store.listByParty(v1.providerIdentity(), null, 10).items()).isEmpty();
+    assertThat(store.listByParty(v1.evaluatorIdentity(), null, 10).items()).isEmpty();
+    assertThat(store.listByParty(newProvider, null, 10).items()).containsExactly(v2);
+    assertThat(store.listByParty(v1.clientIdentity(), null, 10).items()).containsExactly(v2);
+  }
+
+  // ---- migrations and lifecycle ----
+
+  @Test
+  void openingAgainFindsTheSchemaCurrent() throws SQLException {
+    AgreementRow v1 = created("reopen");
+    try (AgreementStore second = openStore()) {
+      assertThat(second.find(v1.id())).contains(v1);
+    }
+    try (Connection c = rawConnection();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(
+            "SELECT version, name FROM schema_migrations ORDER BY version")) {
+      List<String> applied = new ArrayList<>();
+      while (rs.next()) {
+        applied.add(String.format("V%03d__%s.sql", rs.getInt(1), rs.getString(2)));
+      }
+      assertThat(applied).isEqualTo(Migrations.SCRIPTS);
+    }
+  }
+
+  @Test
+  void refusesADatabaseMigratedByANewerBuild() throws SQLException {
+    try (Connection c = rawConnection(); Statement s = c.createStatement()) {
+      s.executeUpdate("INSERT INTO schema_migrations (version, name, applied_at)"
+          + " VALUES (999, 'from_the_future', 0)");
+    }
+    try {
+      assertThatThrownBy(this::openStore)
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("schema version 999")
+          .hasMessageContaining("newer than this build");
+    } finally {
+      try (Connection c = rawConnection(); Statement s = c.createStatement()) {
+        s.executeUpdate("DELETE FROM schema_migrations WHERE version = 999");
+      }
+    }
+  }
+
+  @Test
+  void aClosedStoreRefusesWork() {
+    AgreementStore other = openStore();
+    other.close();
+    assertThatThrownBy(() -> other.find("x")).isInstanceOf(IllegalStateException.class);
+    other.close(); // closing twice is harmless
+  }
+}
