@@ -1,0 +1,69 @@
+package dev.asa.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.lifecycle.Event;
+import dev.asa.lifecycle.EventChain;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * {@code asa agreements events ID}: the agreement's evidence trail, with the hash chain checked
+ * here rather than taken on the server's word. Exit status 1 when the chain is broken.
+ */
+final class EventsCommand implements Command {
+
+  private static final Usage USAGE = Usage.of("agreements events", "ID",
+          "Lists the agreement's event log and checks its hash chain here.\n"
+              + "Prints \"chain verifies\", or where the chain breaks (exit status 1).")
+      .positional("ID")
+      .server();
+
+  @Override
+  public Usage usage() {
+    return USAGE;
+  }
+
+  @Override
+  public int run(Arguments args, Session session) throws Exception {
+    ObjectNode answer = session.client().events(args.positional(0));
+    Optional<String> broken = firstBreak(answer);
+    if (session.json()) {
+      session.printJson(answer);
+      broken.ifPresent(b -> session.err().println("asa agreements events: chain BROKEN: " + b));
+    } else {
+      session.out().print(table(answer));
+      session.out().println(broken.map(b -> "chain BROKEN: " + b).orElse("chain verifies (" + answer.path("events").size() + " events)"));
+    }
+    return broken.isPresent() ? 1 : 0;
+  }
+
+  static String table(JsonNode answer) {
+    Table table = Table.withHeaders("SEQ", "TYPE", "ACTOR", "AT", "HASH");
+    for (JsonNode e : answer.path("events")) {
+      JsonNode actor = e.path("actor");
+      table.row(e.path("seq").asText(), e.path("type").asText(),
+          actor.path("role").asText() + (actor.path("authenticated").asBoolean() ? "" : " (claimed)"),
+          e.path("at").asText(), Formats.shortHash(e.path("hash").asText()));
+    }
+    return table.render();
+  }
+
+  /** Rebuilds the core's events from the JSON and lets {@link EventChain} judge them. */
+  static Optional<String> firstBreak(JsonNode answer) {
+    String agreementId = answer.path("agreement_id").asText();
+    List<Event> events = new ArrayList<>();
+    for (JsonNode e : answer.path("events")) {
+      try {
+        events.add(new Event(agreementId, e.path("seq").asLong(), e.path("type").asText(), e.path("actor"),
+            Instant.parse(e.path("at").asText()), e.path("payload"), e.path("prev_hash").asText(), e.path("hash").asText()));
+      } catch (DateTimeParseException ex) {
+        return Optional.of("event " + e.path("seq").asText() + " has an unreadable time '" + e.path("at").asText() + "'");
+      }
+    }
+    return EventChain.firstBreak(events);
+  }
+}

@@ -1,0 +1,78 @@
+package dev.asa.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.asa.agreement.Role;
+import dev.asa.crypto.DidKey;
+import dev.asa.crypto.Ed25519PrivateKey;
+import dev.asa.crypto.Ed25519PublicKey;
+import dev.asa.crypto.KeyFile;
+import dev.asa.json.Json;
+import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
+/** Reads what the user points the CLI at, turning every failure into a message that names the input. */
+final class Inputs {
+  private Inputs() {}
+
+  static JsonNode jsonFile(String file) throws CliException {
+    String text = textFile(file);
+    try {
+      return Json.parse(text);
+    } catch (JsonProcessingException e) {
+      String where = e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
+      throw new CliException(file + " is not valid JSON: " + e.getOriginalMessage() + where);
+    }
+  }
+
+  static String textFile(String file) throws CliException {
+    try {
+      return Files.readString(Path.of(file));
+    } catch (CharacterCodingException e) {
+      throw new CliException(file + " is not UTF-8 text");
+    } catch (IOException e) {
+      throw fileProblem(file, e);
+    }
+  }
+
+  static Ed25519PrivateKey keyFile(String file) throws CliException {
+    try {
+      return KeyFile.read(Path.of(file));
+    } catch (IOException e) {
+      throw fileProblem(file, e);
+    }
+  }
+
+  /** A public key as unpadded base64url (as {@code asa keys new} prints it) or as its {@code did:key}. */
+  static Ed25519PublicKey publicKey(String option, String text) throws UsageException {
+    try {
+      return text.startsWith("did:") ? DidKey.parse(text) : Ed25519PublicKey.fromBase64Url(text);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(option + " must be a public key in base64url or a did:key: " + e.getMessage());
+    }
+  }
+
+  /** {@code --as client|provider}: only the two signing parties act through these commands. */
+  static Role signingRole(String option, String text) throws UsageException {
+    return switch (text) {
+      case "client" -> Role.CLIENT;
+      case "provider" -> Role.PROVIDER;
+      default -> throw new UsageException(option + " must be client or provider, not '" + text + "'");
+    };
+  }
+
+  static CliException fileProblem(String file, IOException e) {
+    if (e instanceof NoSuchFileException) {
+      return new CliException("no such file: " + file);
+    }
+    if (e instanceof AccessDeniedException) {
+      return new CliException("permission denied: " + file);
+    }
+    String message = e.getMessage();
+    return new CliException(message == null ? "cannot read " + file : message, e);
+  }
+}

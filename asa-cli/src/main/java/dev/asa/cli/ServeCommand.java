@@ -1,0 +1,60 @@
+package dev.asa.cli;
+
+import dev.asa.server.AsaServer;
+import dev.asa.server.ServerConfig;
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+
+/** {@code asa serve}: runs the server in the foreground until SIGINT or SIGTERM. */
+final class ServeCommand implements Command {
+
+  private static final Usage USAGE = Usage.of("serve", "[--host H] [--port N] [--data-dir DIR] [--db URL]",
+          "Starts the ASA server and runs it until Ctrl-C or SIGTERM.\n"
+              + "With no options it listens on 127.0.0.1:8080 and keeps its data in SQLite under ./asa-data.")
+      .option(Option.value("--host", "H", "address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)"))
+      .option(Option.value("--port", "N", "port to listen on (default " + ServerConfig.DEFAULT_PORT + "; 0 picks a free one)"))
+      .option(Option.value("--data-dir", "DIR", "where the SQLite database lives (default ./asa-data)"))
+      .option(Option.value("--db", "URL", "a PostgreSQL database instead, e.g. postgresql://user@127.0.0.1:5432/asa (default: $ASA_DB_URL)"));
+
+  @Override
+  public Usage usage() {
+    return USAGE;
+  }
+
+  @Override
+  public int run(Arguments args, Session session) throws Exception {
+    ServerConfig defaults = ServerConfig.defaults();
+    ServerConfig config = defaults
+        .withHost(args.value("--host", defaults.host()))
+        .withPort(args.intValue("--port", defaults.port(), 0, 65535))
+        .withDataDir(args.has("--data-dir") ? Path.of(args.value("--data-dir")) : defaults.dataDir())
+        .withDbUrl(args.value("--db", session.env("ASA_DB_URL")));
+
+    AsaServer server;
+    try {
+      server = AsaServer.start(config);
+    } catch (RuntimeException e) {
+      throw new CliException("could not start the server: " + rootMessage(e), e);
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      server.close();
+      stopped.countDown();
+    }, "asa-shutdown"));
+    session.out().println("ASA server listening on " + server.url(config.host()));
+    session.out().println("store: " + server.storeDescription());
+    session.out().flush();
+    stopped.await();
+    return 0;
+  }
+
+  /** Start-up failures arrive wrapped (Jetty, JDBC); the innermost message is the one that explains. */
+  private static String rootMessage(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null && t.getCause() != t) {
+      t = t.getCause();
+    }
+    String message = t.getMessage() != null ? t.getMessage() : t.getClass().getSimpleName();
+    return t == e ? message : e.getMessage() + " (" + message + ")";
+  }
+}

@@ -1,0 +1,70 @@
+package dev.asa.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.asa.client.AsaClient;
+import dev.asa.json.Json;
+import java.io.PrintStream;
+import java.net.URI;
+import java.util.Map;
+
+/** What a running command works with: where to print, the environment, and the server it talks to. */
+final class Session {
+
+  static final String DEFAULT_SERVER = "http://127.0.0.1:8080";
+
+  private final PrintStream out;
+  private final PrintStream err;
+  private final Map<String, String> env;
+  private final Arguments args;
+  private AsaClient client;
+
+  Session(PrintStream out, PrintStream err, Map<String, String> env, Arguments args) {
+    this.out = out;
+    this.err = err;
+    this.env = env;
+    this.args = args;
+  }
+
+  PrintStream out() {
+    return out;
+  }
+
+  PrintStream err() {
+    return err;
+  }
+
+  String env(String name) {
+    String v = env.get(name);
+    return v == null || v.isBlank() ? null : v;
+  }
+
+  /** Whether the user asked for JSON rather than a summary. */
+  boolean json() {
+    return args.flag("--json");
+  }
+
+  void printJson(JsonNode node) {
+    out.println(Json.writePretty(node));
+  }
+
+  /** The client for {@code --server}, else {@code $ASA_SERVER}, else the local default. */
+  AsaClient client() throws UsageException {
+    if (client == null) {
+      String server = args.value("--server");
+      String source = "--server";
+      if (server == null) {
+        server = env("ASA_SERVER");
+        source = "ASA_SERVER";
+      }
+      if (server == null) {
+        server = DEFAULT_SERVER;
+      }
+      try {
+        client = AsaClient.connect(URI.create(server));
+      } catch (IllegalArgumentException e) {
+        throw new UsageException(source + " must be an http(s) URL such as " + DEFAULT_SERVER + ", not '" + server + "'");
+      }
+    }
+    return client;
+  }
+}

@@ -1,0 +1,57 @@
+package dev.asa.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * A verification result (whitepaper section 5.2) for a person: one row per dimension with its
+ * score against the SLO target, then shadow metrics, gates, the composite and the determination.
+ */
+final class VerificationReport {
+  private VerificationReport() {}
+
+  /** Longest evidence shown in the table; {@code --json} has all of it. */
+  static final int EVIDENCE_WIDTH = 72;
+
+  /** @param answer the body of {@code POST /agreements/{id}/verify}: {@code {agreement_id, state, verification}} */
+  static String format(JsonNode answer) {
+    JsonNode v = answer.path("verification");
+    StringBuilder s = new StringBuilder();
+    s.append("verified ").append(answer.path("agreement_id").asText())
+        .append(" (").append(v.path("verification_id").asText()).append("); state ").append(answer.path("state").asText())
+        .append("\n\n");
+
+    Table dimensions = Table.withHeaders("DIMENSION", "SCORE", "SLO TARGET", "MET", "EVIDENCE");
+    Table shadows = Table.withHeaders("SHADOW METRIC", "OF", "VALUE", "TARGET", "MET");
+    for (JsonNode d : v.path("dimensions")) {
+      dimensions.row(d.path("name").asText(), Formats.number(d.path("score")), Formats.target(d.path("slo_target")),
+          Formats.yesNo(d.path("slo_met").asBoolean()), Formats.cut(d.path("evidence").asText(), EVIDENCE_WIDTH));
+      JsonNode shadow = d.path("shadow_metric");
+      if (shadow.isObject()) {
+        JsonNode met = shadow.path("slo_met");
+        shadows.row(shadow.path("name").asText(), d.path("name").asText(), Formats.number(shadow.path("value")),
+            Formats.target(shadow.path("slo_target")), met.isBoolean() ? Formats.yesNo(met.asBoolean()) : "-");
+      }
+    }
+    s.append(dimensions.render());
+    if (!shadows.isEmpty()) {
+      s.append('\n').append(shadows.render());
+    }
+
+    Table verdict = Table.plain();
+    for (JsonNode g : v.path("quality_gates")) {
+      verdict.row("gate " + g.path("condition").asText(), (g.path("passed").asBoolean() ? "passed" : "FAILED")
+          + (g.path("evidence").asText().isEmpty() ? "" : ": " + Formats.cut(g.path("evidence").asText(), EVIDENCE_WIDTH)));
+    }
+    JsonNode c = v.path("composite");
+    verdict.row("composite", Formats.number(c.path("score")) + " (" + c.path("method").asText() + ", threshold "
+        + Formats.number(c.path("threshold")) + "): " + (c.path("passed").asBoolean() ? "passed" : "FAILED"));
+    JsonNode det = v.path("determination");
+    JsonNode confidence = det.path("confidence");
+    verdict.row("determination", det.path("result").asText() + ", release " + Formats.number(det.path("payment_release_percent"))
+        + "% of the payment" + (confidence.isNumber() ? ", confidence " + Formats.number(confidence) : ""));
+    if (!det.path("notes").asText().isEmpty()) {
+      verdict.row("notes", det.path("notes").asText());
+    }
+    return s.append('\n').append(verdict.render()).toString();
+  }
+}

@@ -1,0 +1,127 @@
+package dev.asa.client;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.crypto.DidKey;
+import dev.asa.crypto.Ed25519PublicKey;
+import dev.asa.json.Json;
+import java.util.Objects;
+
+/**
+ * Writes the partial document most agreements start from: a template, the three parties, what is
+ * to be done and what it pays. The server fills the rest from the template.
+ *
+ * <pre>{@code
+ * ObjectNode doc = AgreementBuilder.template("general")
+ *     .client(clientKey.publicKey())
+ *     .provider(providerPublicKey)
+ *     .evaluator("api_key", "eval-key-789", "agent_as_judge")
+ *     .description("Summarise the attached paper")
+ *     .payment("10.00", "USDC")
+ *     .build();
+ * }</pre>
+ *
+ * A party given only by its public key is identified by that key's {@code did:key}, which lets
+ * anyone check its signature without a registry.
+ */
+public final class AgreementBuilder {
+
+  private final ObjectNode doc = Json.object();
+
+  private AgreementBuilder(String template) {
+    if (template != null) {
+      doc.put("template", template);
+    }
+  }
+
+  /** A document that takes every term it does not state from the named template, e.g. {@code general}. */
+  public static AgreementBuilder template(String type) {
+    return new AgreementBuilder(Objects.requireNonNull(type, "type"));
+  }
+
+  /** A document without a template: every required term must then be given. */
+  public static AgreementBuilder blank() {
+    return new AgreementBuilder(null);
+  }
+
+  public AgreementBuilder agreementId(String id) {
+    doc.put("agreement_id", Objects.requireNonNull(id, "id"));
+    return this;
+  }
+
+  /** The client, identified by the {@code did:key} of its key. */
+  public AgreementBuilder client(Ed25519PublicKey key) {
+    return client("did", DidKey.of(key), key);
+  }
+
+  public AgreementBuilder client(String scheme, String value, Ed25519PublicKey key) {
+    signingParty("client", scheme, value, key);
+    return this;
+  }
+
+  /** The provider, identified by the {@code did:key} of its key. */
+  public AgreementBuilder provider(Ed25519PublicKey key) {
+    return provider("did", DidKey.of(key), key);
+  }
+
+  public AgreementBuilder provider(String scheme, String value, Ed25519PublicKey key) {
+    signingParty("provider", scheme, value, key);
+    return this;
+  }
+
+  /**
+   * The evaluator: its identity and its kind, e.g. {@code agent_as_judge}; {@code type} may be null.
+   * It carries no key here because it does not sign the terms.
+   */
+  public AgreementBuilder evaluator(String scheme, String value, String type) {
+    ObjectNode evaluator = parties().putObject("evaluator");
+    identity(evaluator, scheme, value);
+    if (type != null) {
+      evaluator.put("type", type);
+    }
+    return this;
+  }
+
+  /** The task, in words ({@code service.description}). */
+  public AgreementBuilder description(String text) {
+    object(doc, "service").put("description", Objects.requireNonNull(text, "text"));
+    return this;
+  }
+
+  /**
+   * What escrow holds: {@code amount} is a decimal string such as {@code "10.00"}, never a float,
+   * so that no cent is lost in a binary fraction.
+   */
+  public AgreementBuilder payment(String amount, String currency) {
+    ObjectNode payment = object(object(doc, "escrow"), "payment");
+    payment.put("amount", Objects.requireNonNull(amount, "amount"));
+    payment.put("currency", Objects.requireNonNull(currency, "currency"));
+    return this;
+  }
+
+  /** A copy of the document as built so far. */
+  public ObjectNode build() {
+    return doc.deepCopy();
+  }
+
+  private void signingParty(String role, String scheme, String value, Ed25519PublicKey key) {
+    ObjectNode party = parties().putObject(role);
+    identity(party, scheme, value);
+    party.putObject("verification_key")
+        .put("scheme", "ed25519")
+        .put("value", Objects.requireNonNull(key, "key").toBase64Url());
+  }
+
+  private static void identity(ObjectNode party, String scheme, String value) {
+    party.putObject("identity")
+        .put("scheme", Objects.requireNonNull(scheme, "scheme"))
+        .put("value", Objects.requireNonNull(value, "value"));
+  }
+
+  private ObjectNode parties() {
+    return object(doc, "parties");
+  }
+
+  private static ObjectNode object(ObjectNode parent, String field) {
+    return parent.get(field) instanceof ObjectNode existing ? existing : parent.putObject(field);
+  }
+}

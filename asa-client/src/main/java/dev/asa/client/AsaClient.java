@@ -1,0 +1,293 @@
+package dev.asa.client;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.Role;
+import dev.asa.crypto.Digest;
+import dev.asa.crypto.Ed25519PrivateKey;
+import dev.asa.json.Json;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The ASA HTTP API as Java calls: one method per endpoint, JSON in and out as Jackson trees.
+ *
+ * <p>Every answer outside 2xx becomes an {@link AsaApiException} carrying the server's problem
+ * document; so does a server that cannot be reached (status 0). Nothing is retried behind the
+ * caller's back: a retried mutation is only safe with an idempotency key, and only the caller knows
+ * whether it wants one.
+ *
+ * <pre>{@code
+ * AsaClient asa = AsaClient.connect(URI.create("http://127.0.0.1:8080"));
+ * ObjectNode created = asa.createAgreement(AgreementBuilder.template("general")...build());
+ * asa.sign(created.get("agreement_id").asText(), Role.CLIENT, clientKey);
+ * }</pre>
+ */
+public final class AsaClient {
+
+  public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
+  /** Generous, because verification may wait for an evaluator model on the server side. */
+  public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(120);
+
+  private static final String USER_AGENT = "asa-client/0.1";
+
+  private final URI server;
+  private final HttpClient http;
+  private final Duration requestTimeout;
+
+  private AsaClient(URI server, HttpClient http, Duration requestTimeout) {
+    this.server = server;
+    this.http = http;
+    this.requestTimeout = requestTimeout;
+  }
+
+  /** A client for the server at {@code server}, e.g. {@code http://127.0.0.1:8080}. Does not connect yet. */
+  public static AsaClient connect(URI server) {
+    return connect(server, DEFAULT_REQUEST_TIMEOUT);
+  }
+
+  public static AsaClient connect(URI server, Duration requestTimeout) {
+    HttpClient http = HttpClient.newBuilder()
+        .version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(DEFAULT_CONNECT_TIMEOUT)
+        .followRedirects(HttpClient.Redirect.NEVER)
+        .build();
+    return new AsaClient(baseUri(server), http, Objects.requireNonNull(requestTimeout, "requestTimeout"));
+  }
+
+  /** The server's base address, without a trailing slash. */
+  public URI server() {
+    return server;
+  }
+
+  // ---- reads ------------------------------------------------------------------------------
+
+  public ObjectNode health() {
+    return get("/health");
+  }
+
+  /** {@code {"templates": [...]}}. */
+  public ObjectNode templates() {
+    return get("/templates");
+  }
+
+  public ObjectNode template(String type) {
+    return get("/templates/" + segment(type));
+  }
+
+  /** The JSON Schema of agreement documents of {@code asa_version} {@code version}. */
+  public ObjectNode schema(String version) {
+    return get("/schemas/asa/" + segment(version) + "/agreement.json");
+  }
+
+  /** The envelope {@code {agreement_id, state, version, agreement_hash, allowed_actions, agreement}}. */
+  public ObjectNode agreement(String id) {
+    return get(agreementPath(id));
+  }
+
+  public ObjectNode status(String id) {
+    return get(agreementPath(id) + "/status");
+  }
+
+  /** {@code {agreement_id, chain_valid, events: [...]}}, oldest first. */
+  public ObjectNode events(String id) {
+    return get(agreementPath(id) + "/events");
+  }
+
+  /**
+   * One page of the agreements in which {@code party} (an identity value) takes part.
+   *
+   * @param cursor the {@code next_cursor} of the previous page, or null for the first page
+   * @param limit page size; 0 or less lets the server choose
+   */
+  public ObjectNode list(String party, String cursor, int limit) {
+    StringBuilder path = new StringBuilder("/agreements?party=").append(query(Objects.requireNonNull(party, "party")));
+    if (cursor != null) {
+      path.append("&cursor=").append(query(cursor));
+    }
+    if (limit > 0) {
+      path.append("&limit=").append(limit);
+    }
+    return get(path.toString());
+  }
+
+  // ---- writes -----------------------------------------------------------------------------
+
+  /** Proposes a new agreement; {@code doc} may be partial and name a {@code template}. */
+  public ObjectNode createAgreement(JsonNode doc) {
+    return createAgreement(doc, null);
+  }
+
+  /** As {@link #createAgreement(JsonNode)}; a repeat with the same key and body replays the first answer. */
+  public ObjectNode createAgreement(JsonNode doc, String idempotencyKey) {
+    return send("POST", "/agreements", Objects.requireNonNull(doc, "doc"), idempotencyKey);
+  }
+
+  /** Sends a negotiation message: {@code {party, action, proposed_changes?, ...}}. */
+  public ObjectNode negotiate(String id, JsonNode message) {
+    return send("PATCH", agreementPath(id) + "/negotiate", Objects.requireNonNull(message, "message"), null);
+  }
+
+  /**
+   * Signs the agreement's current terms as {@code role}: reads its {@code agreement_hash}, signs
+   * it here (the private key never leaves this process) and posts the signature.
+   */
+  public ObjectNode sign(String id, Role role, Ed25519PrivateKey key) {
+    String party = RequestBodies.signingParty(role);
+    ObjectNode envelope = agreement(id);
+    JsonNode hash = envelope.path("agreement_hash");
+    if (!hash.isTextual()) {
+      throw AsaApiException.unreadable("GET", resolve(agreementPath(id)), 200, Json.write(envelope), "its answer has no agreement_hash");
+    }
+    return signRaw(id, party, RequestBodies.signatureOver(hash.asText(), key).toBase64Url());
+  }
+
+  /** Posts a signature made elsewhere, e.g. by a hardware key. */
+  public ObjectNode signRaw(String id, String party, String signatureBase64Url) {
+    return send("POST", agreementPath(id) + "/sign", RequestBodies.sign(party, signatureBase64Url), null);
+  }
+
+  /** Delivers inline content; {@code format} may be null to use the agreement's deliverable_format. */
+  public ObjectNode deliver(String id, String content, String format) {
+    return send("POST", agreementPath(id) + "/deliver", RequestBodies.deliver(content, format), null);
+  }
+
+  /** Delivers by reference: the server fetches {@code url} when it verifies and checks the digest. */
+  public ObjectNode deliverByUrl(String id, String url, Digest hash) {
+    return send("POST", agreementPath(id) + "/deliver", RequestBodies.deliverByUrl(url, hash), null);
+  }
+
+  /** Asks the server to verify with what it can measure by itself. */
+  public ObjectNode verify(String id) {
+    return verify(id, null);
+  }
+
+  /** Verifies with the assigned evaluator's scores: {@code {dimensions: [{name, score, evidence}], checks, model, confidence}}. */
+  public ObjectNode verify(String id, JsonNode evaluatorResult) {
+    return send("POST", agreementPath(id) + "/verify", RequestBodies.verify(evaluatorResult), null);
+  }
+
+  /** Contests the verification result during the challenge window; {@code reasonCode} e.g. {@code evaluator_error}. */
+  public ObjectNode challenge(String id, Role role, String reasonCode) {
+    return send("POST", agreementPath(id) + "/challenge", RequestBodies.challenge(role, reasonCode), null);
+  }
+
+  /** Closes a verified agreement once its challenge window has passed, settling the payment. */
+  public ObjectNode close(String id) {
+    return send("POST", agreementPath(id) + "/close", null, null);
+  }
+
+  // ---- plumbing ---------------------------------------------------------------------------
+
+  private ObjectNode get(String path) {
+    return exchange(request(path).GET().build());
+  }
+
+  private ObjectNode send(String method, String path, JsonNode body, String idempotencyKey) {
+    HttpRequest.Builder request = request(path);
+    if (body == null) {
+      request.method(method, HttpRequest.BodyPublishers.noBody());
+    } else {
+      request.header("Content-Type", "application/json");
+      request.method(method, HttpRequest.BodyPublishers.ofByteArray(Json.writeBytes(body)));
+    }
+    if (idempotencyKey != null) {
+      request.header("Idempotency-Key", idempotencyKey);
+    }
+    return exchange(request.build());
+  }
+
+  private HttpRequest.Builder request(String path) {
+    return HttpRequest.newBuilder(resolve(path))
+        .timeout(requestTimeout)
+        .header("Accept", "application/json, application/problem+json")
+        .header("User-Agent", USER_AGENT);
+  }
+
+  private ObjectNode exchange(HttpRequest request) {
+    HttpResponse<String> response;
+    try {
+      response = http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    } catch (HttpConnectTimeoutException e) {
+      throw AsaApiException.unreachable(request.uri(), "no connection within " + DEFAULT_CONNECT_TIMEOUT.toSeconds() + " s", e);
+    } catch (HttpTimeoutException e) {
+      throw AsaApiException.unreachable(request.uri(), "no answer within " + requestTimeout.toSeconds() + " s", e);
+    } catch (ConnectException e) {
+      throw AsaApiException.unreachable(request.uri(), "connection refused", e);
+    } catch (IOException e) {
+      throw AsaApiException.unreachable(request.uri(), describe(e), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw AsaApiException.unreachable(request.uri(), "interrupted while waiting for the answer", e);
+    }
+    return read(request.method(), request.uri(), response.statusCode(), response.body());
+  }
+
+  /** The body of a 2xx answer as an object; anything else becomes an {@link AsaApiException}. */
+  static ObjectNode read(String method, URI uri, int status, String body) {
+    if (status < 200 || status > 299) {
+      throw AsaApiException.fromResponse(method, uri, status, body);
+    }
+    if (body.isEmpty()) {
+      return Json.object();
+    }
+    try {
+      if (Json.parse(body) instanceof ObjectNode object) {
+        return object;
+      }
+    } catch (JsonProcessingException e) {
+      // fall through: not JSON
+    }
+    throw AsaApiException.unreadable(method, uri, status, body, "the body is not a JSON object: " + AsaApiException.abbreviate(body));
+  }
+
+  private URI resolve(String path) {
+    return URI.create(server + path);
+  }
+
+  static String agreementPath(String id) {
+    return "/agreements/" + segment(Objects.requireNonNull(id, "id"));
+  }
+
+  /** Percent-encodes one path segment (RFC 3986 unreserved characters stay as they are). */
+  static String segment(String value) {
+    if (value.isEmpty()) {
+      throw new IllegalArgumentException("an empty value cannot name a resource");
+    }
+    return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+
+  private static String query(String value) {
+    return URLEncoder.encode(value, StandardCharsets.UTF_8);
+  }
+
+  /** Accepts {@code http://host:port} with or without a trailing slash or a path prefix. */
+  static URI baseUri(URI server) {
+    Objects.requireNonNull(server, "server");
+    String scheme = server.getScheme();
+    if (!("http".equals(scheme) || "https".equals(scheme)) || server.getHost() == null) {
+      throw new IllegalArgumentException("the server address must be an http(s) URL such as http://127.0.0.1:8080, not '" + server + "'");
+    }
+    String text = server.toString();
+    while (text.endsWith("/")) {
+      text = text.substring(0, text.length() - 1);
+    }
+    return URI.create(text);
+  }
+
+  private static String describe(IOException e) {
+    String message = e.getMessage();
+    return message == null || message.isBlank() ? e.getClass().getSimpleName() : message;
+  }
+}

@@ -1,0 +1,209 @@
+package dev.asa.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.asa.agreement.Role;
+import dev.asa.crypto.Ed25519PrivateKey;
+import dev.asa.crypto.Ed25519Signature;
+import dev.asa.json.Json;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The client against a scripted stand-in for the server: what goes on the wire, and how answers are read. */
+class AsaClientTest {
+
+  /** One request as the stand-in saw it. */
+  record Seen(String method, String target, String contentType, String idempotencyKey, String body) {
+    JsonNode json() throws IOException {
+      return Json.parse(body);
+    }
+  }
+
+  /** One scripted answer. */
+  record Answer(int status, String contentType, String body) {}
+
+  private HttpServer server;
+  private final List<Seen> seen = new ArrayList<>();
+  private final Deque<Answer> script = new ArrayDeque<>();
+  private AsaClient client;
+
+  @BeforeEach
+  void start() throws IOException {
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext("/", this::handle);
+    server.start();
+    client = AsaClient.connect(URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/"));
+  }
+
+  @AfterEach
+  void stop() {
+    server.stop(0);
+  }
+
+  private void handle(HttpExchange ex) throws IOException {
+    String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+    synchronized (seen) {
+      seen.add(new Seen(ex.getRequestMethod(), ex.getRequestURI().getRawPath()
+          + (ex.getRequestURI().getRawQuery() == null ? "" : "?" + ex.getRequestURI().getRawQuery()),
+          ex.getRequestHeaders().getFirst("Content-Type"), ex.getRequestHeaders().getFirst("Idempotency-Key"), body));
+    }
+    Answer answer = script.isEmpty() ? new Answer(200, "application/json", "{}") : script.poll();
+    byte[] bytes = answer.body().getBytes(StandardCharsets.UTF_8);
+    ex.getResponseHeaders().set("Content-Type", answer.contentType());
+    ex.sendResponseHeaders(answer.status(), bytes.length == 0 ? -1 : bytes.length);
+    try (var out = ex.getResponseBody()) {
+      out.write(bytes);
+    }
+  }
+
+  private void answer(int status, String body) {
+    script.add(new Answer(status, status < 300 ? "application/json" : "application/problem+json", body));
+  }
+
+  @Test
+  void signReadsTheHashSignsItLocallyAndPostsTheSignature() throws IOException {
+    Ed25519PrivateKey key = Ed25519PrivateKey.generate(new SecureRandom());
+    String hash = "sha256:" + "ab".repeat(32);
+    answer(200, "{\"agreement_id\":\"asa-1\",\"state\":\"PROPOSED\",\"agreement_hash\":\"" + hash + "\"}");
+    answer(200, "{\"agreement_id\":\"asa-1\",\"state\":\"PROPOSED\"}");
+
+    ObjectNode response = client.sign("asa-1", Role.PROVIDER, key);
+
+    assertThat(response.path("state").asText()).isEqualTo("PROPOSED");
+    assertThat(seen).extracting(Seen::method, Seen::target)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("GET", "/agreements/asa-1"),
+            org.assertj.core.groups.Tuple.tuple("POST", "/agreements/asa-1/sign"));
+    JsonNode posted = seen.get(1).json();
+    assertThat(posted.path("party").asText()).isEqualTo("provider");
+    assertThat(posted.at("/signature/scheme").asText()).isEqualTo("ed25519");
+    Ed25519Signature signature = Ed25519Signature.fromBase64Url(posted.at("/signature/value").asText());
+    assertThat(key.publicKey().verify(hash.getBytes(StandardCharsets.UTF_8), signature)).isTrue();
+    assertThat(seen.get(1).contentType()).isEqualTo("application/json");
+  }
+
+  @Test
+  void createSendsTheDocumentAndTheIdempotencyKey() throws IOException {
+    answer(201, "{\"agreement_id\":\"asa-2\",\"state\":\"PROPOSED\"}");
+    ObjectNode doc = AgreementBuilder.template("general").description("task").build();
+
+    ObjectNode created = client.createAgreement(doc, "key-1");
+
+    assertThat(created.path("agreement_id").asText()).isEqualTo("asa-2");
+    assertThat(seen.get(0).method()).isEqualTo("POST");
+    assertThat(seen.get(0).target()).isEqualTo("/agreements");
+    assertThat(seen.get(0).idempotencyKey()).isEqualTo("key-1");
+    assertThat(seen.get(0).json()).isEqualTo(doc);
+  }
+
+  @Test
+  void eachEndpointHasItsMethodAndPath() {
+    client.health();
+    client.templates();
+    client.template("code_generation");
+    client.schema("1.0.0");
+    client.status("asa-1");
+    client.events("asa-1");
+    client.negotiate("asa-1", Json.object().put("party", "client").put("action", "accept"));
+    client.deliver("asa-1", "# Report", "markdown");
+    client.verify("asa-1");
+    client.challenge("asa-1", Role.CLIENT, "evaluator_error");
+    client.close("asa-1");
+
+    assertThat(seen).extracting(s -> s.method() + " " + s.target()).containsExactly(
+        "GET /health",
+        "GET /templates",
+        "GET /templates/code_generation",
+        "GET /schemas/asa/1.0.0/agreement.json",
+        "GET /agreements/asa-1/status",
+        "GET /agreements/asa-1/events",
+        "PATCH /agreements/asa-1/negotiate",
+        "POST /agreements/asa-1/deliver",
+        "POST /agreements/asa-1/verify",
+        "POST /agreements/asa-1/challenge",
+        "POST /agreements/asa-1/close");
+    assertThat(seen.get(8).body()).isEqualTo("{}");
+    assertThat(seen.get(10).body()).isEmpty();
+    assertThat(seen.get(10).idempotencyKey()).isNull();
+  }
+
+  @Test
+  void listEncodesThePartyAndLeavesOutWhatIsNotGiven() {
+    client.list("did:key:z6Mk+x y", null, 0);
+    client.list("eval-1", "c/1=", 25);
+
+    assertThat(seen.get(0).target()).isEqualTo("/agreements?party=did%3Akey%3Az6Mk%2Bx+y");
+    assertThat(seen.get(1).target()).isEqualTo("/agreements?party=eval-1&cursor=c%2F1%3D&limit=25");
+  }
+
+  @Test
+  void idsAreEncodedAsOnePathSegment() {
+    client.agreement("a/b c");
+
+    assertThat(seen.get(0).target()).isEqualTo("/agreements/a%2Fb%20c");
+  }
+
+  @Test
+  void aProblemBecomesAnExceptionWithItsFieldErrors() {
+    answer(422, "{\"type\":\"https://asa.dev/problems/invalid-document\",\"status\":422,\"detail\":\"/party: required\","
+        + "\"errors\":[{\"pointer\":\"/party\",\"detail\":\"required\"}]}");
+
+    assertThatThrownBy(() -> client.signRaw("asa-1", null, "x"))
+        .isInstanceOfSatisfying(AsaApiException.class, e -> {
+          assertThat(e.status()).isEqualTo(422);
+          assertThat(e.kind()).isEqualTo("invalid-document");
+          assertThat(e.errors()).containsExactly(new AsaApiException.FieldError("/party", "required"));
+        });
+  }
+
+  @Test
+  void aSuccessThatIsNotJsonIsReportedNotSwallowed() {
+    script.add(new Answer(200, "text/html", "<html>hello</html>"));
+
+    assertThatThrownBy(() -> client.health())
+        .isInstanceOf(AsaApiException.class)
+        .hasMessageContaining("is this an ASA server?")
+        .hasMessageContaining("<html>hello</html>");
+  }
+
+  @Test
+  void aServerThatIsNotRunningIsNamedInTheError() throws IOException {
+    int port;
+    try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = probe.getLocalPort();
+    }
+    AsaClient offline = AsaClient.connect(URI.create("http://127.0.0.1:" + port));
+
+    assertThatThrownBy(() -> offline.status("asa-1"))
+        .isInstanceOfSatisfying(AsaApiException.class, e -> {
+          assertThat(e.status()).isZero();
+          assertThat(e.getMessage())
+              .contains("http://127.0.0.1:" + port + "/agreements/asa-1/status")
+              .contains("./asa serve");
+        });
+  }
+
+  @Test
+  void theServerAddressMustBeHttp() {
+    assertThatThrownBy(() -> AsaClient.connect(URI.create("ftp://example.org")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("http://127.0.0.1:8080");
+    assertThat(AsaClient.connect(URI.create("http://h:1//")).server()).isEqualTo(URI.create("http://h:1"));
+  }
+}
