@@ -36,7 +36,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * server runs in this process on a loopback port; clients are concurrent threads over real HTTP.
  *
  * <p>Arguments: {@code [--seconds N] [--warmup N] [--clients N] [--stores sqlite,postgresql]
- * [--pg postgresql://user@127.0.0.1:5432/test]}.
+ * [--pg postgresql://user@127.0.0.1:5432/test] [--server URL]}. With {@code --server} the benchmark
+ * drives a server running in another process instead of starting its own.
  */
 public final class LifecycleBenchmark {
 
@@ -50,6 +51,15 @@ public final class LifecycleBenchmark {
     String pg = opts.getOrDefault("pg", System.getenv().getOrDefault("ASA_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test"));
     System.out.printf("ASA lifecycle benchmark: %d client threads, %d s warm-up, %d s measured, %d cores, Java %s%n",
         clients, warmup, seconds, Runtime.getRuntime().availableProcessors(), Runtime.version());
+    if (opts.containsKey("server")) {
+      // A server started elsewhere (./asa serve), so that client and server do not share a JVM.
+      AsaClient client = AsaClient.connect(URI.create(opts.get("server")));
+      System.out.println();
+      System.out.println("server: " + opts.get("server") + " (external process)");
+      run(client, clients, Duration.ofSeconds(warmup), false);
+      run(client, clients, Duration.ofSeconds(seconds), true);
+      return;
+    }
     for (String store : opts.getOrDefault("stores", "sqlite,postgresql").split(",")) {
       Path dir = Files.createTempDirectory("asa-bench");
       String dbUrl = null;
@@ -116,53 +126,16 @@ public final class LifecycleBenchmark {
 
   private static void lifecycle(AsaClient client, Ed25519PrivateKey clientKey, Ed25519PrivateKey providerKey,
       Map<String, ConcurrentLinkedQueue<Long>> latencies) {
-    ObjectNode doc = document(clientKey, providerKey);
+    ObjectNode doc = LifecycleBenchmarkDocs.document(clientKey, providerKey);
     String id = timed(latencies, "create", () -> client.createAgreement(doc)).path("agreement_id").asText();
     timed(latencies, "sign_client", () -> client.sign(id, Role.CLIENT, clientKey));
     timed(latencies, "sign_provider", () -> client.sign(id, Role.PROVIDER, providerKey));
-    timed(latencies, "deliver", () -> client.deliver(id, DELIVERABLE, "markdown"));
-    timed(latencies, "verify", () -> client.verify(id, SCORES));
+    timed(latencies, "deliver", () -> client.deliver(id, LifecycleBenchmarkDocs.DELIVERABLE, "markdown"));
+    timed(latencies, "verify", () -> client.verify(id, LifecycleBenchmarkDocs.SCORES));
     ObjectNode closed = timed(latencies, "close", () -> client.close(id));
     if (!closed.path("state").asText().equals("CLOSED")) {
       throw new IllegalStateException("lifecycle ended in " + closed.path("state").asText());
     }
-  }
-
-  private static ObjectNode document(Ed25519PrivateKey clientKey, Ed25519PrivateKey providerKey) {
-    ObjectNode doc = Json.object();
-    doc.put("asa_version", "1.0.0");
-    doc.put("template", "general");
-    ObjectNode parties = doc.putObject("parties");
-    party(parties.putObject("client"), "bench-client", clientKey);
-    party(parties.putObject("provider"), "bench-provider", providerKey);
-    ObjectNode evaluator = parties.putObject("evaluator");
-    evaluator.putObject("identity").put("scheme", "api_key").put("value", "bench-evaluator");
-    evaluator.put("type", "agent_as_judge");
-    doc.putObject("service").put("description", "Summarise the benchmark input");
-    doc.putObject("verification").put("strategy", "optimistic").put("challenge_window_seconds", 0);
-    doc.putObject("escrow").putObject("payment").put("amount", "10.00").put("currency", "USD");
-    return doc;
-  }
-
-  private static void party(ObjectNode p, String name, Ed25519PrivateKey key) {
-    p.putObject("identity").put("scheme", "api_key").put("value", name);
-    p.putObject("verification_key").put("scheme", "ed25519").put("value", key.publicKey().toBase64Url());
-  }
-
-  private static final String DELIVERABLE =
-      "# Summary\n\nFederated learning trains models where the data lives; differential privacy bounds what "
-          + "any single record reveals.\n\n## Sources\n\n1. McMahan et al., 2017.\n";
-
-  private static final ObjectNode SCORES = scores();
-
-  private static ObjectNode scores() {
-    ObjectNode r = Json.object();
-    r.put("confidence", 0.9);
-    ArrayNode dims = r.putArray("dimensions");
-    dims.addObject().put("name", "accuracy").put("score", 88).put("evidence", "spot-checked");
-    dims.addObject().put("name", "completeness").put("score", 82).put("evidence", "covers the request");
-    dims.addObject().put("name", "relevance").put("score", 94).put("evidence", "on topic");
-    return r;
   }
 
   private interface Call {

@@ -150,7 +150,9 @@ public final class AsaClient {
     if (!hash.isTextual()) {
       throw AsaApiException.unreadable("GET", resolve(agreementPath(id)), 200, Json.write(envelope), "its answer has no agreement_hash");
     }
-    return signRaw(id, party, RequestBodies.signatureOver(hash.asText(), key).toBase64Url());
+    String signature = RequestBodies.signatureOver(hash.asText(), key).toBase64Url();
+    // Naming the hash lets the server answer 409 "terms changed" if they moved since the read.
+    return send("POST", agreementPath(id) + "/sign", RequestBodies.sign(party, signature).put("agreement_hash", hash.asText()), null);
   }
 
   /** Posts a signature made elsewhere, e.g. by a hardware key. */

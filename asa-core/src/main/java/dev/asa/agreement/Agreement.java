@@ -32,10 +32,15 @@ public final class Agreement {
   private final Map<Role, Ed25519Signature> signatures;
 
   Agreement(ObjectNode document, AgreementTerms terms) {
+    this(document, terms, computeHash(document));
+  }
+
+  /** For changes outside the signed terms (status, signatures, metadata): the hash stays. */
+  private Agreement(ObjectNode document, AgreementTerms terms, Digest hash) {
     this.document = document;
     this.terms = terms;
     this.state = State.fromWire(document.path("status").asText("proposed"));
-    this.hash = computeHash(document);
+    this.hash = hash;
     this.signatures = readSignatures(document);
   }
 
@@ -123,14 +128,14 @@ public final class Agreement {
     ObjectNode entry = sigs.putObject(role.wireName());
     entry.put("scheme", "ed25519");
     entry.put("value", signature.toBase64Url());
-    return new Agreement(copy, terms);
+    return new Agreement(copy, terms, hash);
   }
 
   /** The same terms in another state (only {@code dev.asa.lifecycle} decides whether that is allowed). */
   public Agreement withState(State next) {
     ObjectNode copy = document.deepCopy();
     copy.put("status", next.wireName());
-    return new Agreement(copy, terms);
+    return new Agreement(copy, terms, hash);
   }
 
   /** Records a server-owned fact in {@code metadata} (outside the signed terms). */
@@ -140,7 +145,7 @@ public final class Agreement {
         ? (ObjectNode) copy.get("metadata")
         : copy.putObject("metadata");
     meta.set(field, value.deepCopy());
-    return new Agreement(copy, terms);
+    return new Agreement(copy, terms, hash);
   }
 
   @Override

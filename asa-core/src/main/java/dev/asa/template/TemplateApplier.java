@@ -54,7 +54,21 @@ public final class TemplateApplier {
     if (overrides != null) {
       applyOverrides(merged, overrides);
     }
+    dropPaymentWithoutAmount(merged);
     return merged;
+  }
+
+  /**
+   * Templates carry release tiers but no amount. A document that names no amount and no currency
+   * moves no money: its payment terms are dropped (and escrow disabled) rather than left half set.
+   */
+  private static void dropPaymentWithoutAmount(ObjectNode doc) {
+    if (doc.path("escrow").path("payment") instanceof ObjectNode payment
+        && !payment.has("amount") && !payment.has("currency")) {
+      ObjectNode escrow = (ObjectNode) doc.get("escrow");
+      escrow.remove("payment");
+      escrow.put("enabled", false);
+    }
   }
 
   /** Copies every member of {@code source} into {@code target}; nested objects merge. */
@@ -87,7 +101,7 @@ public final class TemplateApplier {
       if (!threshold.isNumber()) {
         problems.add(new Violation("/template_overrides/composite_threshold", "must be a number from 0 to 100"));
       } else {
-        ((ObjectNode) doc.with("quality_criteria")).set("composite_threshold", threshold);
+        doc.withObjectProperty("quality_criteria").set("composite_threshold", threshold);
       }
     }
     JsonNode dims = overrides.get("dimensions");
@@ -107,7 +121,7 @@ public final class TemplateApplier {
           for (Iterator<Map.Entry<String, JsonNode>> f = e.getValue().fields(); f.hasNext(); ) {
             Map.Entry<String, JsonNode> field = f.next();
             switch (field.getKey()) {
-              case "slo_value" -> ((ObjectNode) dim.with("slo")).set("value", field.getValue());
+              case "slo_value" -> dim.withObjectProperty("slo").set("value", field.getValue());
               case "weight" -> dim.set("weight", field.getValue());
               default -> problems.add(new Violation(at + "/" + field.getKey(), "only slo_value and weight can be overridden"));
             }

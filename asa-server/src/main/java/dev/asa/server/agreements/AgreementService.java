@@ -29,6 +29,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -45,6 +46,7 @@ public final class AgreementService {
   private final Clock clock;
   private final VerificationRunner verifier;
   private final SecureRandom random = new SecureRandom();
+  private final AgreementCache cache = new AgreementCache(10_000);
 
   public AgreementService(AgreementStore store, Clock clock, VerificationRunner verifier) {
     this.store = store;
@@ -56,7 +58,7 @@ public final class AgreementService {
 
   public ObjectNode get(String id) {
     AgreementRow row = load(id);
-    return Views.envelope(AgreementDocuments.readStored(row.document()), row.version());
+    return Views.envelope(cache.of(row), row.version());
   }
 
   /** The row version, for ETags. */
@@ -94,14 +96,14 @@ public final class AgreementService {
 
   public ObjectNode status(String id) {
     AgreementRow row = load(id);
-    Agreement a = AgreementDocuments.readStored(row.document());
+    Agreement a = cache.of(row);
     return Views.status(a, row.version(), clock.instant());
   }
 
   // ---- writes -----------------------------------------------------------------------------
 
   public Outcome create(JsonNode input, Actor actor, IdempotencyTicket ticket) {
-    Instant now = clock.instant();
+    Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
     Agreement agreement = AgreementDrafts.propose(input, now, this::newAgreementId);
     ObjectNode payload = Json.object();
     payload.put("agreement_hash", agreement.hash().toString());
@@ -116,6 +118,7 @@ public final class AgreementService {
     Outcome outcome = new Outcome(201, Views.envelope(agreement, 1));
     try {
       store.create(row, events, idempotencyWrites(ticket, outcome, now));
+      cache.remember(agreement.id(), 1, agreement);
     } catch (dev.asa.server.store.DuplicateKeyException e) {
       throw new ConflictException("an agreement with id '" + agreement.id() + "' already exists; choose another agreement_id or leave it out");
     }
@@ -124,7 +127,8 @@ public final class AgreementService {
 
   public Outcome sign(String id, JsonNode body, IdempotencyTicket ticket) {
     ObjectNode b = Bodies.object(body, "a sign request");
-    Bodies.allowOnly(b, "", "party", "signature");
+    Bodies.allowOnly(b, "", "party", "signature", "agreement_hash");
+    String signedHash = Bodies.optionalText(b, "agreement_hash", "");
     Role role = signingRole(Bodies.requiredText(b, "party", "", "\"client\" or \"provider\""));
     JsonNode sig = b.get("signature");
     if (!(sig instanceof ObjectNode sigObject)) {
@@ -143,6 +147,10 @@ public final class AgreementService {
     return mutate(id, ticket, current -> {
       Agreement a = current.agreement();
       Lifecycle.require(a.state(), Action.SIGN);
+      if (signedHash != null && !signedHash.equals(a.hash().toString())) {
+        throw new ConflictException("the terms changed since they were read: the agreement_hash is now "
+            + a.hash() + ", not " + signedHash + "; read the agreement again and sign the new hash");
+      }
       if (a.isSignedBy(role)) {
         throw new ConflictException("the " + role.wireName() + " has already signed these terms");
       }
@@ -241,10 +249,9 @@ public final class AgreementService {
 
   private Outcome mutate(String id, IdempotencyTicket ticket, Decision decision) {
     AgreementRow row = load(id);
-    Agreement agreement = AgreementDocuments.readStored(row.document());
-    List<EventRecord> stored = store.events(id);
-    Event last = stored.isEmpty() ? null : EventLog.toCore(stored.get(stored.size() - 1));
-    Instant now = clock.instant();
+    Agreement agreement = cache.of(row);
+    Event last = store.lastEvent(id).map(EventLog::toCore).orElse(null);
+    Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
     Change change = decision.decide(new Current(row, agreement, last, now));
     long version = row.version() + 1;
     AgreementRow updated = Views.row(change.next(), version, row.createdAt(), now);
@@ -260,6 +267,7 @@ public final class AgreementService {
     } catch (dev.asa.server.store.DuplicateKeyException e) {
       throw new ConflictException("a concurrent request changed agreement " + id + " first; read it again and retry");
     }
+    cache.remember(id, version, change.next());
     return outcome;
   }
 

@@ -34,6 +34,9 @@ public interface AgreementStore extends AutoCloseable {
   /** The agreement's event log, ordered by seq. */
   List<EventRecord> events(String agreementId);
 
+  /** The newest event of the agreement's log (what the next event chains to). */
+  Optional<EventRecord> lastEvent(String agreementId);
+
   /**
    * Agreements where {@code identityValue} is the client, provider or evaluator, newest first.
    *

@@ -62,6 +62,9 @@ final class JdbcAgreementStore implements AgreementStore {
   private static final String SELECT_EVENTS =
       "SELECT agreement_id, seq, type, actor, occurred_at, payload, prev_hash, hash"
           + " FROM agreement_events WHERE agreement_id = ? ORDER BY seq";
+  private static final String SELECT_LAST_EVENT =
+      "SELECT agreement_id, seq, type, actor, occurred_at, payload, prev_hash, hash"
+          + " FROM agreement_events WHERE agreement_id = ? ORDER BY seq DESC LIMIT 1";
   // The inner query is a backwards range scan of the parties primary key (identity_value,
   // row_seq) that stops after limit + 1 rows; each is then joined to its agreement by primary key.
   // The LIMIT sits inside on purpose: written as a plain join, PostgreSQL may pick a merge join
@@ -397,19 +400,27 @@ final class JdbcAgreementStore implements AgreementStore {
 
   @Override
   public List<EventRecord> events(String agreementId) {
-    return database.read("reading the events of agreement " + agreementId, sql -> {
-      PreparedStatement s = sql.prepare(SELECT_EVENTS);
-      s.setString(1, agreementId);
-      try (ResultSet rs = s.executeQuery()) {
-        List<EventRecord> out = new ArrayList<>();
-        while (rs.next()) {
-          out.add(new EventRecord(rs.getString(1), rs.getLong(2), rs.getString(3),
-              rs.getString(4), instant(rs, 5), rs.getString(6), rs.getString(7),
-              rs.getString(8)));
-        }
-        return out;
+    return database.read("reading the events of agreement " + agreementId, sql -> readEvents(sql, SELECT_EVENTS, agreementId));
+  }
+
+  @Override
+  public Optional<EventRecord> lastEvent(String agreementId) {
+    return database.read("reading the last event of agreement " + agreementId,
+        sql -> readEvents(sql, SELECT_LAST_EVENT, agreementId).stream().findFirst());
+  }
+
+  private static List<EventRecord> readEvents(Statements sql, String query, String agreementId) throws SQLException {
+    PreparedStatement s = sql.prepare(query);
+    s.setString(1, agreementId);
+    try (ResultSet rs = s.executeQuery()) {
+      List<EventRecord> out = new ArrayList<>();
+      while (rs.next()) {
+        out.add(new EventRecord(rs.getString(1), rs.getLong(2), rs.getString(3),
+            rs.getString(4), instant(rs, 5), rs.getString(6), rs.getString(7),
+            rs.getString(8)));
       }
-    });
+      return out;
+    }
   }
 
   @Override

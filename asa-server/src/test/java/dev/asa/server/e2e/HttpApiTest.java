@@ -247,6 +247,30 @@ class HttpApiTest {
   }
 
   @Test
+  void signingTermsThatChangedSinceTheyWereReadGets409() throws Exception {
+    String id = create();
+    String oldHash = client.agreement(id).path("agreement_hash").asText();
+    ObjectNode msg = Json.object().put("party", "provider").put("action", "counter");
+    msg.putObject("proposed_changes").put("quality_criteria.composite_threshold", 72);
+    client.negotiate(id, msg);
+    String sig = Fixtures.key("alice").sign(oldHash.getBytes(java.nio.charset.StandardCharsets.UTF_8)).toBase64Url();
+    ObjectNode body = signBody("client", sig).put("agreement_hash", oldHash);
+    Answer a = call("POST", "/agreements/" + id + "/sign", Json.write(body));
+    assertThat(a.status()).isEqualTo(409);
+    assertThat(a.body().path("detail").asText()).contains("terms changed");
+  }
+
+  @Test
+  void aTemplateWithoutAnAmountMovesNoMoney() throws Exception {
+    ObjectNode doc = Fixtures.general();
+    doc.remove("escrow");
+    ObjectNode created = client.createAgreement(doc);
+    assertThat(created.path("agreement").path("escrow").has("payment")).isFalse();
+    assertThat(client.status(created.path("agreement_id").asText()).path("payment").path("status").asText())
+        .isEqualTo("no_payment_terms");
+  }
+
+  @Test
   void oversizedBodiesGet413() throws Exception {
     String huge = "{\"content\":\"" + "x".repeat((int) ServerConfig.DEFAULT_MAX_BODY_BYTES + 10) + "\"}";
     Answer a = call("POST", "/agreements/whatever/deliver", huge);

@@ -209,6 +209,8 @@ abstract class AgreementStoreContract {
     store.commit(new Commit(v2, 1, List.of(event(id, 3), event(id, 2)), List.of()));
     assertThat(store.events(id)).extracting(EventRecord::seq).containsExactly(1L, 2L, 3L);
     assertThat(store.events(id).get(1)).isEqualTo(event(id, 2));
+    assertThat(store.lastEvent(id)).contains(event(id, 3));
+    assertThat(store.lastEvent(uniqueId("missing"))).isEmpty();
 
     AgreementRow v3 = next(v2, State.DELIVERED);
     assertThatThrownBy(() -> store.commit(new Commit(v3, 2, List.of(event(id, 3)), List.of())))

@@ -1,0 +1,80 @@
+package dev.asa.bench;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.crypto.Ed25519PrivateKey;
+import dev.asa.evaluators.StructuralEvaluator;
+import dev.asa.json.Json;
+import dev.asa.server.agreements.Actor;
+import dev.asa.server.agreements.AgreementService;
+import dev.asa.server.agreements.DeliverableFetcher;
+import dev.asa.server.agreements.VerificationRunner;
+import dev.asa.server.store.AgreementStore;
+import dev.asa.server.store.Stores;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Lifecycles per second through the application service alone (no HTTP), single-threaded, with
+ * the time per step: shows what the core and the store cost, apart from the web layer.
+ */
+public final class ServiceProbe {
+  public static void main(String[] args) throws Exception {
+    int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 20;
+    AgreementStore store = Stores.open(args.length > 1 ? args[1] : null, Files.createTempDirectory("asa-probe"));
+    AgreementService service = new AgreementService(store, Clock.systemUTC(),
+        new VerificationRunner(store, new StructuralEvaluator(), new DeliverableFetcher(1 << 20)));
+    Ed25519PrivateKey c = Ed25519PrivateKey.generate(new SecureRandom());
+    Ed25519PrivateKey p = Ed25519PrivateKey.generate(new SecureRandom());
+    Map<String, Long> nanos = new LinkedHashMap<>();
+    long end = System.nanoTime() + seconds * 1_000_000_000L;
+    long warmEnd = System.nanoTime() + seconds * 500_000_000L;
+    int n = 0;
+    long measuredStart = 0;
+    while (System.nanoTime() < end) {
+      boolean measure = System.nanoTime() > warmEnd;
+      if (measure && measuredStart == 0) {
+        measuredStart = System.nanoTime();
+        nanos.clear();
+        n = 0;
+      }
+      ObjectNode doc = (ObjectNode) Json.parse(Json.write(LifecycleBenchmarkDocs.document(c, p)));
+      long t = System.nanoTime();
+      String id = service.create(doc, Actor.claimed("client"), null).body().path("agreement_id").asText();
+      t = lap(nanos, "create", t);
+      String hash = service.get(id).path("agreement_hash").asText();
+      t = lap(nanos, "get", t);
+      service.sign(id, sign("client", c, hash), null);
+      t = lap(nanos, "sign", t);
+      service.sign(id, sign("provider", p, hash), null);
+      t = lap(nanos, "sign", t);
+      service.deliver(id, Json.object().put("content", "# Summary\n\nText.\n").put("format", "markdown"), null);
+      t = lap(nanos, "deliver", t);
+      service.verify(id, Json.object().set("evaluator_result", LifecycleBenchmarkDocs.scores()), null);
+      t = lap(nanos, "verify", t);
+      service.close(id, null);
+      lap(nanos, "close", t);
+      n++;
+    }
+    double s = (System.nanoTime() - measuredStart) / 1e9;
+    System.out.printf("service only, 1 thread, %s: %.0f lifecycles/s%n", store.describe(), n / s);
+    int lifecycles = n;
+    nanos.forEach((k, v) -> System.out.printf("  %-8s %.3f ms per lifecycle%n", k, v / 1e6 / lifecycles));
+    store.close();
+  }
+
+  private static long lap(Map<String, Long> nanos, String name, long since) {
+    long now = System.nanoTime();
+    nanos.merge(name, now - since, Long::sum);
+    return now;
+  }
+
+  private static ObjectNode sign(String party, Ed25519PrivateKey key, String hash) {
+    ObjectNode b = Json.object().put("party", party);
+    b.putObject("signature").put("scheme", "ed25519").put("value", key.sign(hash.getBytes(StandardCharsets.UTF_8)).toBase64Url());
+    return b;
+  }
+}
