@@ -16,11 +16,11 @@ final class CreateCommand implements Command {
   /** The options that describe the agreement on the command line, as opposed to in a file. */
   private static final List<String> TEMPLATE_OPTIONS = List.of(
       "--template", "--client-key", "--provider-key", "--provider-pub", "--evaluator", "--evaluator-scheme",
-      "--evaluator-type", "--description", "--amount", "--currency", "--id");
+      "--evaluator-type", "--description", "--amount", "--currency", "--challenge-window", "--id");
 
   private static final Usage USAGE = Usage.of("agreements create",
           "(--file DOC.json | --template TYPE --client-key FILE (--provider-key FILE | --provider-pub KEY) --evaluator IDENTITY"
-              + " [--evaluator-scheme S] [--description TEXT] [--amount 10.00 [--currency USDC]] [--id ID]) [--idempotency-key K]",
+              + " [--evaluator-scheme S] [--description TEXT] [--amount 10.00 [--currency USDC]] [--challenge-window SECONDS] [--id ID]) [--idempotency-key K]",
           "Proposes a new agreement (state PROPOSED).\n"
               + "Prints its id and agreement_hash. From a template, the parties are identified by the did:key of their keys; the template supplies every\n"
               + "term not given here.")
@@ -35,6 +35,7 @@ final class CreateCommand implements Command {
       .option(Option.value("--description", "TEXT", "the task, in words (service.description)"))
       .option(Option.value("--amount", "AMOUNT", "the payment held in escrow, a decimal such as 10.00"))
       .option(Option.value("--currency", "CODE", "the payment's currency (default USDC)"))
+      .option(Option.value("--challenge-window", "SECONDS", "how long either party may challenge the result (template default 7200)"))
       .option(Option.value("--id", "ID", "the agreement id (default: the server picks one)"))
       .option(Option.value("--idempotency-key", "K", "lets a retried create return the first answer instead of a second agreement"))
       .server();
@@ -100,6 +101,9 @@ final class CreateCommand implements Command {
     }
     if (args.has("--amount")) {
       builder.payment(args.value("--amount"), args.value("--currency", "USDC"));
+    }
+    if (args.has("--challenge-window")) {
+      builder.challengeWindowSeconds(Inputs.nonNegativeLong("--challenge-window", args.value("--challenge-window")));
     }
     if (args.has("--id")) {
       builder.agreementId(args.value("--id"));

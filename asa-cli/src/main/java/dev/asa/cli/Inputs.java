@@ -57,6 +57,18 @@ final class Inputs {
   }
 
   /** {@code --as client|provider}: only the two signing parties act through these commands. */
+  static long nonNegativeLong(String option, String text) throws UsageException {
+    try {
+      long n = Long.parseLong(text);
+      if (n >= 0) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // fall through to the usage error
+    }
+    throw new UsageException(option + " takes a whole number of seconds, 0 or more, not '" + text + "'");
+  }
+
   static Role signingRole(String option, String text) throws UsageException {
     return switch (text) {
       case "client" -> Role.CLIENT;

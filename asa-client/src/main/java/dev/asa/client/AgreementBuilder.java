@@ -98,6 +98,18 @@ public final class AgreementBuilder {
     return this;
   }
 
+  /**
+   * How long after verification either party may challenge the result; 0 makes the result final
+   * as soon as it is recorded (the agreement can then be closed at once).
+   */
+  public AgreementBuilder challengeWindowSeconds(long seconds) {
+    if (seconds < 0) {
+      throw new IllegalArgumentException("a challenge window cannot be negative");
+    }
+    object(doc, "verification").put("challenge_window_seconds", seconds);
+    return this;
+  }
+
   /** A copy of the document as built so far. */
   public ObjectNode build() {
     return doc.deepCopy();
