@@ -2,13 +2,13 @@ package dev.asa.bench;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.asa.agreement.Role;
 import dev.asa.client.AsaClient;
 import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.json.Json;
 import dev.asa.server.AsaServer;
 import dev.asa.server.ServerConfig;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -31,8 +31,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * Full agreement lifecycles per second through the HTTP API, for each store, with p50/p99 latency
  * per call. A benchmark that prints numbers, not a test: run it with {@code ./asa bench}.
  *
- * <p>One lifecycle = create (from a template) -> sign as client -> sign as provider (each sign is a
- * GET for the hash plus the POST) -> deliver -> verify (with the evaluator's scores) -> close. The
+ * <p>One lifecycle = create (from a template) -> sign as client -> sign as provider (each signing the
+ * agreement_hash of the create answer) -> deliver -> verify (with the evaluator's scores) -> close:
+ * six HTTP calls. The
  * server runs in this process on a loopback port; clients are concurrent threads over real HTTP.
  *
  * <p>Arguments: {@code [--seconds N] [--warmup N] [--clients N] [--stores sqlite,postgresql]
@@ -116,7 +117,7 @@ public final class LifecycleBenchmark {
       return;
     }
     System.out.printf("lifecycles: %d in %.1f s = %.1f lifecycles/s (%.0f HTTP calls/s), failures: %d%n",
-        done.get(), elapsed, done.get() / elapsed, done.get() * 8 / elapsed, failed.get());
+        done.get(), elapsed, done.get() / elapsed, done.get() * 6 / elapsed, failed.get());
     System.out.printf("  %-14s %8s %8s %8s%n", "call", "p50 ms", "p99 ms", "count");
     for (String call : CALLS) {
       long[] sorted = latencies.get(call).stream().mapToLong(Long::longValue).sorted().toArray();
@@ -127,9 +128,12 @@ public final class LifecycleBenchmark {
   private static void lifecycle(AsaClient client, Ed25519PrivateKey clientKey, Ed25519PrivateKey providerKey,
       Map<String, ConcurrentLinkedQueue<Long>> latencies) {
     ObjectNode doc = LifecycleBenchmarkDocs.document(clientKey, providerKey);
-    String id = timed(latencies, "create", () -> client.createAgreement(doc)).path("agreement_id").asText();
-    timed(latencies, "sign_client", () -> client.sign(id, Role.CLIENT, clientKey));
-    timed(latencies, "sign_provider", () -> client.sign(id, Role.PROVIDER, providerKey));
+    ObjectNode created = timed(latencies, "create", () -> client.createAgreement(doc));
+    String id = created.path("agreement_id").asText();
+    // Each party signs the agreement_hash the create answer carries, as an agent would: no extra read.
+    byte[] hash = created.path("agreement_hash").asText().getBytes(StandardCharsets.UTF_8);
+    timed(latencies, "sign_client", () -> client.signRaw(id, "client", clientKey.sign(hash).toBase64Url()));
+    timed(latencies, "sign_provider", () -> client.signRaw(id, "provider", providerKey.sign(hash).toBase64Url()));
     timed(latencies, "deliver", () -> client.deliver(id, LifecycleBenchmarkDocs.DELIVERABLE, "markdown"));
     timed(latencies, "verify", () -> client.verify(id, LifecycleBenchmarkDocs.SCORES));
     ObjectNode closed = timed(latencies, "close", () -> client.close(id));
