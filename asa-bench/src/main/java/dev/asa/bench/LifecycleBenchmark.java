@@ -47,7 +47,7 @@ public final class LifecycleBenchmark {
   public static void main(String[] args) throws Exception {
     Map<String, String> opts = options(args);
     int seconds = Integer.parseInt(opts.getOrDefault("seconds", "20"));
-    int warmup = Integer.parseInt(opts.getOrDefault("warmup", "8"));
+    int warmup = Integer.parseInt(opts.getOrDefault("warmup", "60"));
     int clients = Integer.parseInt(opts.getOrDefault("clients", "16"));
     String pg = opts.getOrDefault("pg", System.getenv().getOrDefault("ASA_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test"));
     System.out.printf("ASA lifecycle benchmark: %d client threads, %d s warm-up, %d s measured, %d cores, Java %s%n",
