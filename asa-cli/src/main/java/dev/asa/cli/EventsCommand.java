@@ -54,16 +54,6 @@ final class EventsCommand implements Command {
 
   /** Rebuilds the core's events from the JSON and lets {@link EventChain} judge them. */
   static Optional<String> firstBreak(JsonNode answer) {
-    String agreementId = answer.path("agreement_id").asText();
-    List<Event> events = new ArrayList<>();
-    for (JsonNode e : answer.path("events")) {
-      try {
-        events.add(new Event(agreementId, e.path("seq").asLong(), e.path("type").asText(), e.path("actor"),
-            Instant.parse(e.path("at").asText()), e.path("payload"), e.path("prev_hash").asText(), e.path("hash").asText()));
-      } catch (DateTimeParseException ex) {
-        return Optional.of("event " + e.path("seq").asText() + " has an unreadable time '" + e.path("at").asText() + "'");
-      }
-    }
-    return EventChain.firstBreak(events);
+    return EventChain.firstBreak(answer);
   }
 }

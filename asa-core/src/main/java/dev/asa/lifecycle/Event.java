@@ -55,6 +55,20 @@ public record Event(
     return hash.equals(digest(agreementId, seq, type, actor, at, payload, prevHash));
   }
 
+  /**
+   * Reads an event as {@link #toJson} writes it (the agreement id is not part of each event's JSON).
+   *
+   * @throws IllegalArgumentException when a member is missing or its time unreadable
+   */
+  public static Event fromJson(String agreementId, JsonNode e) {
+    try {
+      return new Event(agreementId, e.path("seq").asLong(), e.path("type").asText(), e.path("actor"),
+          Instant.parse(e.path("at").asText()), e.path("payload"), e.path("prev_hash").asText(), e.path("hash").asText());
+    } catch (java.time.format.DateTimeParseException | NullPointerException ex) {
+      throw new IllegalArgumentException("event " + e.path("seq").asText() + " is unreadable: " + ex.getMessage(), ex);
+    }
+  }
+
   public ObjectNode toJson() {
     ObjectNode o = Json.object();
     o.put("seq", seq);

@@ -1,6 +1,8 @@
 package dev.asa.lifecycle;
 
 import dev.asa.crypto.Digest;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -26,6 +28,24 @@ public final class EventChain {
       expectedSeq++;
     }
     return Optional.empty();
+  }
+
+  /**
+   * Checks an event log as {@code GET /agreements/{id}/events} serves it: {@code {agreement_id,
+   * events: [...]}}. Anyone holding that JSON can run this; it trusts nothing the server says
+   * about validity.
+   */
+  public static Optional<String> firstBreak(JsonNode log) {
+    String agreementId = log.path("agreement_id").asText();
+    List<Event> events = new ArrayList<>();
+    for (JsonNode e : log.path("events")) {
+      try {
+        events.add(Event.fromJson(agreementId, e));
+      } catch (IllegalArgumentException ex) {
+        return Optional.of(ex.getMessage());
+      }
+    }
+    return firstBreak(events);
   }
 
   public static boolean verifies(List<Event> events) {

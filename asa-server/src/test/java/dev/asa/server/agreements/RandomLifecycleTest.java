@@ -147,10 +147,7 @@ class RandomLifecycleTest {
 
   private List<Event> events(String id) {
     List<Event> list = new ArrayList<>();
-    for (JsonNode e : service.events(id).path("events")) {
-      list.add(new Event(id, e.path("seq").asLong(), e.path("type").asText(), e.path("actor"),
-          Instant.parse(e.path("at").asText()), e.path("payload"), e.path("prev_hash").asText(), e.path("hash").asText()));
-    }
+    service.events(id).path("events").forEach(e -> list.add(Event.fromJson(id, e)));
     return list;
   }
 }
