@@ -1,6 +1,7 @@
 package dev.asa.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.asa.client.AsaClient;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.client.AgreementBuilder;
 import dev.asa.crypto.Ed25519PublicKey;
@@ -48,7 +49,11 @@ final class CreateCommand implements Command {
   @Override
   public int run(Arguments args, Session session) throws Exception {
     JsonNode doc = args.has("--file") ? fromFile(args) : fromTemplate(args);
-    ObjectNode created = session.client().createAgreement(doc, args.value("--idempotency-key"));
+    // The client proposes: without --key, requests are signed with the --client-key it names.
+    AsaClient client = session.keyFileName() == null && args.has("--client-key")
+        ? session.client().withKey(Inputs.keyFile(args.value("--client-key")))
+        : session.client();
+    ObjectNode created = client.createAgreement(doc, args.value("--idempotency-key"));
     if (session.json()) {
       session.printJson(created);
       return 0;

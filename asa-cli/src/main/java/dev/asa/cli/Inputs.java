@@ -57,6 +57,22 @@ final class Inputs {
   }
 
   /** {@code --as client|provider}: only the two signing parties act through these commands. */
+  /**
+   * A public key from a file: a JWK key file (its {@code x}; the private part is not needed and not
+   * kept), or a text file holding a base64url key or a did:key.
+   */
+  static Ed25519PublicKey publicKeyFile(String option, String file) throws UsageException, CliException {
+    String text = textFile(file).trim();
+    if (text.startsWith("{")) {
+      JsonNode jwk = jsonFile(file);
+      if (!jwk.path("x").isTextual()) {
+        throw new CliException(file + " is a JSON file without an \"x\" member: not an Ed25519 key file");
+      }
+      text = jwk.path("x").asText();
+    }
+    return publicKey(option, text);
+  }
+
   static long nonNegativeLong(String option, String text) throws UsageException {
     try {
       long n = Long.parseLong(text);

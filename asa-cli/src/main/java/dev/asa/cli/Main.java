@@ -58,16 +58,16 @@ public final class Main {
         out.print(overview());
         return 0;
       }
-      if (t.equals("--server") && i + 1 < tokens.size()) {
+      if ((t.equals("--server") || t.equals("--key")) && i + 1 < tokens.size()) {
         leading.add(t);
         leading.add(tokens.get(i + 1));
         i += 2;
-      } else if (t.equals("--json") || t.startsWith("--server=")) {
+      } else if (t.equals("--json") || t.startsWith("--server=") || t.startsWith("--key=")) {
         leading.add(t);
         i++;
       } else {
-        return usageError(err, "asa", t.equals("--server") ? "--server needs a value: --server URL" : "unknown option " + t,
-            "usage: asa [--server URL] COMMAND ...", "asa --help");
+        return usageError(err, "asa", t.equals("--server") || t.equals("--key") ? t + " needs a value" : "unknown option " + t,
+            "usage: asa [--server URL] [--key FILE] COMMAND ...", "asa --help");
       }
     }
     if (i == tokens.size()) {

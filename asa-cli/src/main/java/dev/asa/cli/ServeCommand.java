@@ -8,13 +8,15 @@ import java.util.concurrent.CountDownLatch;
 /** {@code asa serve}: runs the server in the foreground until SIGINT or SIGTERM. */
 final class ServeCommand implements Command {
 
-  private static final Usage USAGE = Usage.of("serve", "[--host H] [--port N] [--data-dir DIR] [--db URL]",
+  private static final Usage USAGE = Usage.of("serve", "[--host H] [--port N] [--data-dir DIR] [--db URL] [--operator-key FILE]",
           "Starts the ASA server and runs it until Ctrl-C or SIGTERM.\n"
               + "With no options it listens on 127.0.0.1:8080 and keeps its data in SQLite under ./asa-data.")
       .option(Option.value("--host", "H", "address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)"))
       .option(Option.value("--port", "N", "port to listen on (default " + ServerConfig.DEFAULT_PORT + "; 0 picks a free one)"))
       .option(Option.value("--data-dir", "DIR", "where the SQLite database lives (default ./asa-data)"))
-      .option(Option.value("--db", "URL", "a PostgreSQL database instead, e.g. postgresql://user@127.0.0.1:5432/asa (default: $ASA_DB_URL)"));
+      .option(Option.value("--db", "URL", "a PostgreSQL database instead, e.g. postgresql://user@127.0.0.1:5432/asa (default: $ASA_DB_URL)"))
+      .option(Option.value("--operator-key", "FILE", "the operator's public key (a key file, its public part, a base64url key or a did:key) for admin routes"))
+      .option(Option.value("--rate-limit", "N", "requests per second allowed per key (default 50, bursts of twice that)"));
 
   @Override
   public Usage usage() {
@@ -29,6 +31,13 @@ final class ServeCommand implements Command {
         .withPort(args.intValue("--port", defaults.port(), 0, 65535))
         .withDataDir(args.has("--data-dir") ? Path.of(args.value("--data-dir")) : defaults.dataDir())
         .withDbUrl(args.value("--db", session.env("ASA_DB_URL")));
+    if (args.has("--operator-key")) {
+      config = config.withOperatorKey(Inputs.publicKeyFile("--operator-key", args.value("--operator-key")));
+    }
+    if (args.has("--rate-limit")) {
+      int perSecond = args.intValue("--rate-limit", 50, 1, 1_000_000);
+      config = config.withRateLimit(perSecond, perSecond * 2);
+    }
 
     AsaServer server;
     try {
@@ -43,6 +52,10 @@ final class ServeCommand implements Command {
     }, "asa-shutdown"));
     session.out().println("ASA server listening on " + server.url(config.host()));
     session.out().println("store: " + server.storeDescription());
+    session.out().println("server key: " + server.serverKey().toBase64Url());
+    if (config.operatorKey() != null) {
+      session.out().println("operator key: " + config.operatorKey().toBase64Url());
+    }
     session.out().flush();
     stopped.await();
     return 0;

@@ -47,8 +47,23 @@ final class Session {
     out.println(Json.writePretty(node));
   }
 
-  /** The client for {@code --server}, else {@code $ASA_SERVER}, else the local default. */
-  AsaClient client() throws UsageException {
+  /**
+   * The client for {@code --server} (else {@code $ASA_SERVER}, else the local default), signing
+   * with {@code --key} (else {@code $ASA_KEY}) when one is given.
+   */
+  AsaClient client() throws UsageException, CliException {
+    AsaClient c = unsignedClient();
+    String keyFile = keyFileName();
+    return keyFile == null ? c : c.withKey(Inputs.keyFile(keyFile));
+  }
+
+  /** The request-signing key file named by {@code --key} or {@code $ASA_KEY}, or null. */
+  String keyFileName() {
+    String file = args.has("--key") ? args.value("--key") : null;
+    return file != null ? file : env("ASA_KEY");
+  }
+
+  private AsaClient unsignedClient() throws UsageException {
     if (client == null) {
       String server = args.value("--server");
       String source = "--server";

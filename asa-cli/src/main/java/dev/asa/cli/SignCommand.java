@@ -11,7 +11,6 @@ final class SignCommand implements Command {
               + "Reads its agreement_hash, signs it here and sends only the signature: the private key stays on\n"
               + "this machine. The agreement turns ACTIVE once both parties have signed.")
       .positional("ID")
-      .option(Option.required("--key", "FILE", "your key file (from asa keys new)"))
       .option(Option.required("--as", "ROLE", "the party you sign for: client or provider"))
       .server();
 
@@ -24,7 +23,11 @@ final class SignCommand implements Command {
   public int run(Arguments args, Session session) throws Exception {
     Role role = Inputs.signingRole("--as", args.value("--as"));
     String id = args.positional(0);
-    ObjectNode answer = session.client().sign(id, role, Inputs.keyFile(args.value("--key")));
+    String keyFile = session.keyFileName();
+    if (keyFile == null) {
+      throw new UsageException("missing --key FILE (or $ASA_KEY): the key of the party that signs");
+    }
+    ObjectNode answer = session.client().sign(id, role, Inputs.keyFile(keyFile));
     if (session.json()) {
       session.printJson(answer);
       return 0;

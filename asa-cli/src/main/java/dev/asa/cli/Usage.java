@@ -21,6 +21,8 @@ record Usage(String command, String synopsis, String summary, List<String> posit
   static final Option JSON = Option.flag("--json", "print the JSON itself (pretty) instead of a summary");
   static final Option SERVER = Option.value("--server", "URL",
       "the ASA server (default: $ASA_SERVER, else " + Session.DEFAULT_SERVER + ")");
+  static final Option KEY = Option.value("--key", "FILE",
+      "your key file: every request is signed with it (default: $ASA_KEY)");
 
   Usage {
     positionals = List.copyOf(positionals);
@@ -45,9 +47,9 @@ record Usage(String command, String synopsis, String summary, List<String> posit
     return new Usage(command, synopsis, summary, positionals, options, List.of(JSON, HELP));
   }
 
-  /** Adds {@code --server} and {@code --json}, for commands that talk to a server. */
+  /** Adds {@code --server}, {@code --key} and {@code --json}, for commands that talk to a server. */
   Usage server() {
-    return new Usage(command, synopsis, summary, positionals, options, List.of(SERVER, JSON, HELP));
+    return new Usage(command, synopsis, summary, positionals, options, List.of(SERVER, KEY, JSON, HELP));
   }
 
   /** Every option this command accepts, its own first. */

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Role;
 import dev.asa.crypto.Digest;
 import dev.asa.crypto.Ed25519PrivateKey;
+import dev.asa.http.RequestSigner;
 import dev.asa.json.Json;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -17,6 +18,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -45,11 +48,36 @@ public final class AsaClient {
   private final URI server;
   private final HttpClient http;
   private final Duration requestTimeout;
+  private final RequestSigner signer; // null: requests go unsigned (public routes only)
 
-  private AsaClient(URI server, HttpClient http, Duration requestTimeout) {
+  private AsaClient(URI server, HttpClient http, Duration requestTimeout, RequestSigner signer) {
     this.server = server;
     this.http = http;
     this.requestTimeout = requestTimeout;
+    this.signer = signer;
+  }
+
+  /**
+   * A client that signs every request with {@code key} (RFC 9421, as the server requires for all
+   * but its public routes). Shares this client's connections.
+   */
+  public AsaClient withKey(Ed25519PrivateKey key) {
+    return withKey(key, Clock.systemUTC());
+  }
+
+  /**
+   * As {@link #withKey(Ed25519PrivateKey)}, stamping signatures with {@code clock}'s time (the
+   * server refuses a {@code created} more than 300 s from its own clock; tests that move the
+   * server's clock sign with the same one).
+   */
+  public AsaClient withKey(Ed25519PrivateKey key, Clock clock) {
+    return new AsaClient(server, http, requestTimeout,
+        new RequestSigner(Objects.requireNonNull(key, "key"), clock, new SecureRandom()));
+  }
+
+  /** A client for {@code server} that signs every request with {@code key}. */
+  public static AsaClient connect(URI server, Ed25519PrivateKey key) {
+    return connect(server).withKey(key);
   }
 
   /** A client for the server at {@code server}, e.g. {@code http://127.0.0.1:8080}. Does not connect yet. */
@@ -63,7 +91,7 @@ public final class AsaClient {
         .connectTimeout(DEFAULT_CONNECT_TIMEOUT)
         .followRedirects(HttpClient.Redirect.NEVER)
         .build();
-    return new AsaClient(baseUri(server), http, Objects.requireNonNull(requestTimeout, "requestTimeout"));
+    return new AsaClient(baseUri(server), http, Objects.requireNonNull(requestTimeout, "requestTimeout"), null);
   }
 
   /** The server's base address, without a trailing slash. */
@@ -98,6 +126,11 @@ public final class AsaClient {
 
   public ObjectNode status(String id) {
     return get(agreementPath(id) + "/status");
+  }
+
+  /** The latest verification result (section 5.2); readable unsigned when the agreement made it public. */
+  public ObjectNode verification(String id) {
+    return get(agreementPath(id) + "/verification");
   }
 
   /** {@code {agreement_id, chain_valid, events: [...]}}, oldest first. */
@@ -193,21 +226,32 @@ public final class AsaClient {
   // ---- plumbing ---------------------------------------------------------------------------
 
   private ObjectNode get(String path) {
-    return exchange(request(path).GET().build());
+    HttpRequest.Builder request = request(path).GET();
+    signIfKeyed(request, "GET", resolve(path), null);
+    return exchange(request.build());
   }
 
   private ObjectNode send(String method, String path, JsonNode body, String idempotencyKey) {
     HttpRequest.Builder request = request(path);
-    if (body == null) {
+    byte[] bytes = body == null ? null : Json.writeBytes(body);
+    if (bytes == null) {
       request.method(method, HttpRequest.BodyPublishers.noBody());
     } else {
       request.header("Content-Type", "application/json");
-      request.method(method, HttpRequest.BodyPublishers.ofByteArray(Json.writeBytes(body)));
+      request.method(method, HttpRequest.BodyPublishers.ofByteArray(bytes));
     }
+    signIfKeyed(request, method, resolve(path), bytes);
     if (idempotencyKey != null) {
       request.header("Idempotency-Key", idempotencyKey);
     }
     return exchange(request.build());
+  }
+
+  /** Adds Content-Digest, Signature-Input and Signature over exactly the bytes that will be sent. */
+  private void signIfKeyed(HttpRequest.Builder request, String method, URI uri, byte[] body) {
+    if (signer != null) {
+      signer.sign(method, uri, body).asMap().forEach(request::header);
+    }
   }
 
   private HttpRequest.Builder request(String path) {

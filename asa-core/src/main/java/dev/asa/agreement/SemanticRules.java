@@ -61,11 +61,27 @@ final class SemanticRules {
     if (p.client().identity().sameAgentAs(p.provider().identity())) {
       v.add("/parties/provider/identity", "client and provider must be different agents");
     }
+    if (p.client().verificationKey().equals(p.provider().verificationKey())) {
+      v.add("/parties/provider/verification_key", "client and provider must hold different keys");
+    }
     for (Party signer : List.of(p.client(), p.provider())) {
       if (p.evaluator().identity().sameAgentAs(signer.identity())) {
         v.add(
             "/parties/evaluator/identity",
             "the evaluator must be independent: it has the same identity as the "
+                + signer.role().wireName());
+      }
+      Party ev = p.evaluator();
+      if (ev.organization() != null && ev.organization().equalsIgnoreCase(String.valueOf(signer.organization()))) {
+        v.add(
+            "/parties/evaluator/organization",
+            "the evaluator must be independent: it belongs to the same organization as the "
+                + signer.role().wireName() + " ('" + ev.organization() + "')");
+      }
+      if (ev.identity().lineage() != null && ev.identity().lineage().equals(signer.identity().lineage())) {
+        v.add(
+            "/parties/evaluator/identity/lineage",
+            "the evaluator must be independent: it shares its CoC lineage with the "
                 + signer.role().wireName());
       }
       if (p.evaluator().key().isPresent() && p.evaluator().verificationKey().equals(signer.verificationKey())) {

@@ -32,8 +32,8 @@ public final class Fixtures {
   }
 
   /**
-   * A partial document naming the {@code general} template, with client "alice", provider "bob",
-   * evaluator "eval-1", an amount of 10.00 USD.
+   * A partial document naming a template, with client "alice", provider "bob", evaluator "eval-1"
+   * (each with the key of the same name), an amount of 10.00 USD.
    */
   public static ObjectNode fromTemplate(String template) {
     ObjectNode doc = Json.object();
@@ -45,9 +45,15 @@ public final class Fixtures {
     ObjectNode evaluator = parties.putObject("evaluator");
     evaluator.putObject("identity").put("scheme", "api_key").put("value", "eval-1");
     evaluator.put("type", "agent_as_judge");
+    evaluator.putObject("verification_key").put("scheme", "ed25519").put("value", key("eval-1").publicKey().toBase64Url());
     doc.putObject("service").put("description", "Summarise recent work on federated learning privacy");
     doc.putObject("escrow").putObject("payment").put("amount", "10.00").put("currency", "USD");
     return doc;
+  }
+
+  /** The caller a request signed with the named fixture key is. */
+  public static dev.asa.access.Caller caller(String name) {
+    return new dev.asa.access.Caller.Key(key(name).publicKey(), false);
   }
 
   public static ObjectNode general() {

@@ -1,6 +1,13 @@
 package dev.asa.server;
 
+import dev.asa.crypto.Ed25519PrivateKey;
+import dev.asa.crypto.Ed25519PublicKey;
 import dev.asa.evaluators.StructuralEvaluator;
+import dev.asa.http.NonceCache;
+import dev.asa.http.RateLimiter;
+import dev.asa.http.RequestVerifier;
+import dev.asa.server.http.Admin;
+import dev.asa.server.http.Authentication;
 import dev.asa.server.agreements.AgreementService;
 import dev.asa.server.agreements.DeliverableFetcher;
 import dev.asa.server.agreements.VerificationRunner;
@@ -17,19 +24,34 @@ import io.javalin.Javalin;
 public final class AsaServer implements AutoCloseable {
   private final AgreementStore store;
   private final Javalin http;
+  private final Ed25519PublicKey serverKey;
 
-  private AsaServer(AgreementStore store, Javalin http) {
+  private AsaServer(AgreementStore store, Javalin http, Ed25519PublicKey serverKey) {
     this.store = store;
     this.http = http;
+    this.serverKey = serverKey;
+  }
+
+  /** The server's own public key (it signs the built-in evaluator's results). */
+  public Ed25519PublicKey serverKey() {
+    return serverKey;
   }
 
   public static AsaServer start(ServerConfig config) {
+    Ed25519PrivateKey serverKey = ServerKey.loadOrCreate(config.dataDir());
     AgreementStore store = Stores.open(config.dbUrl(), config.dataDir());
     try {
-      VerificationRunner verifier =
-          new VerificationRunner(store, new StructuralEvaluator(), new DeliverableFetcher(config.maxBodyBytes()));
-      AgreementService agreements = new AgreementService(store, config.clock(), verifier);
-      Routes routes = new Routes(agreements, new Requests(store, config.maxBodyBytes()));
+      VerificationRunner verifier = new VerificationRunner(
+          store, new StructuralEvaluator(), new DeliverableFetcher(config.maxBodyBytes()), serverKey);
+      AgreementService agreements =
+          new AgreementService(store, config.clock(), verifier, serverKey.publicKey().toBase64Url());
+      Authentication auth = new Authentication(
+          new RequestVerifier(config.clock(), RequestVerifier.DEFAULT_MAX_SKEW,
+              new NonceCache(config.clock(), RequestVerifier.DEFAULT_MAX_SKEW)),
+          new RateLimiter(config.clock(), config.requestsPerSecondPerKey(), config.burstPerKey()),
+          config.operatorKey());
+      Admin admin = new Admin(config, serverKey.publicKey(), store.describe());
+      Routes routes = new Routes(agreements, new Requests(store, auth, config.maxBodyBytes()), admin);
       Javalin http = Javalin.create(c -> {
         c.startup.showJavalinBanner = false;
         c.startup.showOldJavalinVersionWarning = false;
@@ -40,7 +62,7 @@ public final class AsaServer implements AutoCloseable {
         routes.register(c.routes);
       });
       http.start();
-      return new AsaServer(store, http);
+      return new AsaServer(store, http, serverKey.publicKey());
     } catch (RuntimeException e) {
       store.close();
       throw e;

@@ -1,17 +1,28 @@
 package dev.asa.server;
 
+import dev.asa.crypto.Ed25519PublicKey;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Objects;
 
 /**
  * Everything the server needs to start. Defaults: 127.0.0.1:8080, data under {@code ./asa-data},
- * SQLite unless a database URL is given.
+ * SQLite unless a database URL is given, no operator key, 50 requests/s per key (burst 100).
  *
  * @param port 0 picks a free port (tests)
  * @param dbUrl null for SQLite under {@code dataDir}; {@code postgresql://...} for PostgreSQL
+ * @param operatorKey the key allowed on admin routes; null: no operator
  */
-public record ServerConfig(String host, int port, Path dataDir, String dbUrl, Clock clock, long maxBodyBytes) {
+public record ServerConfig(
+    String host,
+    int port,
+    Path dataDir,
+    String dbUrl,
+    Clock clock,
+    long maxBodyBytes,
+    Ed25519PublicKey operatorKey,
+    double requestsPerSecondPerKey,
+    int burstPerKey) {
 
   public static final int DEFAULT_PORT = 8080;
   public static final long DEFAULT_MAX_BODY_BYTES = 16L * 1024 * 1024;
@@ -23,29 +34,41 @@ public record ServerConfig(String host, int port, Path dataDir, String dbUrl, Cl
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("port must be 0..65535, not " + port);
     }
+    if (requestsPerSecondPerKey <= 0 || burstPerKey < 1) {
+      throw new IllegalArgumentException("the rate limit must allow at least one request");
+    }
   }
 
   public static ServerConfig defaults() {
-    return new ServerConfig("127.0.0.1", DEFAULT_PORT, Path.of("asa-data"), null, Clock.systemUTC(), DEFAULT_MAX_BODY_BYTES);
+    return new ServerConfig("127.0.0.1", DEFAULT_PORT, Path.of("asa-data"), null, Clock.systemUTC(),
+        DEFAULT_MAX_BODY_BYTES, null, 50, 100);
   }
 
   public ServerConfig withPort(int p) {
-    return new ServerConfig(host, p, dataDir, dbUrl, clock, maxBodyBytes);
+    return new ServerConfig(host, p, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey);
   }
 
   public ServerConfig withHost(String h) {
-    return new ServerConfig(h, port, dataDir, dbUrl, clock, maxBodyBytes);
+    return new ServerConfig(h, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey);
   }
 
   public ServerConfig withDataDir(Path d) {
-    return new ServerConfig(host, port, d, dbUrl, clock, maxBodyBytes);
+    return new ServerConfig(host, port, d, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey);
   }
 
   public ServerConfig withDbUrl(String url) {
-    return new ServerConfig(host, port, dataDir, url, clock, maxBodyBytes);
+    return new ServerConfig(host, port, dataDir, url, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey);
   }
 
   public ServerConfig withClock(Clock c) {
-    return new ServerConfig(host, port, dataDir, dbUrl, c, maxBodyBytes);
+    return new ServerConfig(host, port, dataDir, dbUrl, c, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey);
+  }
+
+  public ServerConfig withOperatorKey(Ed25519PublicKey key) {
+    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, key, requestsPerSecondPerKey, burstPerKey);
+  }
+
+  public ServerConfig withRateLimit(double perSecond, int burst) {
+    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, perSecond, burst);
   }
 }

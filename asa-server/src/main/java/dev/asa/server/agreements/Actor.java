@@ -4,15 +4,18 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.json.Json;
 
 /**
- * Who caused an event. Until request signatures are enforced (issue 3) the role is the one the
- * request claims, and {@code authenticated} says so honestly in the event log.
+ * Who caused an event: the role the caller's verified key holds in the agreement, and the key.
+ * The server's own actions (built-in evaluator, timers) carry role "server" and the server's key.
  */
 public record Actor(String role, String keyId, boolean authenticated) {
 
-  public static final Actor SERVER = new Actor("server", null, true);
+  public static Actor server(String serverKeyId) {
+    return new Actor("server", serverKeyId, true);
+  }
 
-  public static Actor claimed(String role) {
-    return new Actor(role, null, false);
+  /** A caller whose request signature verified, acting in {@code role}. */
+  public static Actor verified(String role, String keyId) {
+    return new Actor(role, keyId, true);
   }
 
   public ObjectNode toJson() {

@@ -3,6 +3,9 @@ package dev.asa.server.agreements;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.access.AccessPolicy;
+import dev.asa.access.Caller;
+import dev.asa.access.Operation;
 import dev.asa.agreement.Agreement;
 import dev.asa.agreement.AgreementDocuments;
 import dev.asa.agreement.AgreementDrafts;
@@ -23,6 +26,7 @@ import dev.asa.server.store.Commit;
 import dev.asa.server.store.EventRecord;
 import dev.asa.server.store.IdempotencyRow;
 import dev.asa.server.store.Page;
+import dev.asa.server.store.VerificationRow;
 import dev.asa.server.store.Write;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -48,41 +52,61 @@ public final class AgreementService {
   private final SecureRandom random = new SecureRandom();
   private final AgreementCache cache = new AgreementCache(10_000);
 
-  public AgreementService(AgreementStore store, Clock clock, VerificationRunner verifier) {
+  private final String serverKeyId;
+
+  public AgreementService(AgreementStore store, Clock clock, VerificationRunner verifier, String serverKeyId) {
     this.store = store;
     this.clock = clock;
     this.verifier = verifier;
+    this.serverKeyId = serverKeyId;
   }
 
   // ---- reads ------------------------------------------------------------------------------
 
-  public ObjectNode get(String id) {
-    AgreementRow row = load(id);
+  public ObjectNode get(String id, Caller caller) {
+    AgreementRow row = loadFor(id, caller, Operation.READ);
     return Views.envelope(cache.of(row), row.version());
   }
 
   /** The row version, for ETags. */
-  public long version(String id) {
-    return load(id).version();
+  public long version(String id, Caller caller) {
+    return loadFor(id, caller, Operation.READ).version();
   }
 
-  public ObjectNode list(String party, String cursor, int limit) {
-    Page<AgreementRow> page = store.listByParty(party, cursor, limit);
+  /** How many store pages one list call may scan for the caller's own agreements. */
+  private static final int MAX_PAGES_SCANNED = 10;
+
+  /**
+   * The caller's own agreements among those where {@code party} is an identity: only agreements
+   * in which the caller's key is the key of a party. A stranger naming someone else's identity
+   * gets an empty list, not theirs.
+   */
+  public ObjectNode list(String party, String cursor, int limit, Caller caller) {
+    ArrayNode items = Json.mapper().createArrayNode();
+    String next = cursor;
+    int scanned = 0;
+    do {
+      Page<AgreementRow> page = store.listByParty(party, next, limit);
+      for (AgreementRow row : page.items()) {
+        if (!AccessPolicy.rolesOf(cache.of(row).terms(), caller).isEmpty() && items.size() < limit) {
+          items.add(Views.summary(row));
+        }
+      }
+      next = page.nextCursor();
+      scanned++;
+    } while (next != null && items.size() < limit && scanned < MAX_PAGES_SCANNED);
     ObjectNode out = Json.object();
-    ArrayNode items = out.putArray("items");
-    for (AgreementRow row : page.items()) {
-      items.add(Views.summary(row));
-    }
-    if (page.nextCursor() != null) {
-      out.put("next_cursor", page.nextCursor());
+    out.set("items", items);
+    if (next != null) {
+      out.put("next_cursor", next);
     } else {
       out.putNull("next_cursor");
     }
     return out;
   }
 
-  public ObjectNode events(String id) {
-    load(id);
+  public ObjectNode events(String id, Caller caller) {
+    loadFor(id, caller, Operation.READ);
     List<Event> events = store.events(id).stream().map(EventLog::toCore).toList();
     ObjectNode out = Json.object();
     out.put("agreement_id", id);
@@ -94,17 +118,42 @@ public final class AgreementService {
     return out;
   }
 
-  public ObjectNode status(String id) {
+  /**
+   * The latest verification result of an agreement. Who may read it follows the agreement's
+   * {@code verification.result_visibility}: {@code public} answers anyone (signed or not);
+   * {@code parties} and {@code parties_and_arp} answer the parties and the evaluator.
+   *
+   * @param caller null for an unsigned request
+   */
+  public ObjectNode verification(String id, Caller caller) {
     AgreementRow row = load(id);
+    Agreement a = cache.of(row);
+    if (a.terms().verification().resultVisibility() != dev.asa.agreement.VerificationTerms.Visibility.PUBLIC) {
+      if (caller == null) {
+        throw new UnauthenticatedException("the result of this agreement is not public: sign the request");
+      }
+      AccessPolicy.require(a.terms(), caller, Operation.READ);
+    }
+    List<VerificationRow> rows = store.verificationsForAgreement(id);
+    if (rows.isEmpty()) {
+      throw new NotFoundException("agreement " + id + " has no verification result yet");
+    }
+    return (ObjectNode) Json.parseTrusted(rows.get(rows.size() - 1).result());
+  }
+
+  public ObjectNode status(String id, Caller caller) {
+    AgreementRow row = loadFor(id, caller, Operation.READ);
     Agreement a = cache.of(row);
     return Views.status(a, row.version(), clock.instant());
   }
 
   // ---- writes -----------------------------------------------------------------------------
 
-  public Outcome create(JsonNode input, Actor actor, IdempotencyTicket ticket) {
+  public Outcome create(JsonNode input, Caller caller, IdempotencyTicket ticket) {
     Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
     Agreement agreement = AgreementDrafts.propose(input, now, this::newAgreementId);
+    AccessPolicy.requireProposer(agreement.terms(), caller);
+    Actor actor = actorFor(agreement, caller);
     ObjectNode payload = Json.object();
     payload.put("agreement_hash", agreement.hash().toString());
     payload.put("state", State.PROPOSED.name());
@@ -125,7 +174,7 @@ public final class AgreementService {
     return outcome;
   }
 
-  public Outcome sign(String id, JsonNode body, IdempotencyTicket ticket) {
+  public Outcome sign(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
     ObjectNode b = Bodies.object(body, "a sign request");
     Bodies.allowOnly(b, "", "party", "signature", "agreement_hash");
     String signedHash = Bodies.optionalText(b, "agreement_hash", "");
@@ -144,7 +193,8 @@ public final class AgreementService {
     } catch (IllegalArgumentException e) {
       throw new InvalidDocumentException("/signature/value", e.getMessage());
     }
-    return mutate(id, ticket, current -> {
+    Operation op = role == Role.CLIENT ? Operation.SIGN_AS_CLIENT : Operation.SIGN_AS_PROVIDER;
+    return mutate(id, ticket, caller, op, current -> {
       Agreement a = current.agreement();
       Lifecycle.require(a.state(), Action.SIGN);
       if (signedHash != null && !signedHash.equals(a.hash().toString())) {
@@ -165,17 +215,18 @@ public final class AgreementService {
       if (next == State.ACTIVE) {
         result = result.withMetadata("activated_at", Json.mapper().getNodeFactory().textNode(current.now().toString()));
       }
-      return new Change(result, List.of(new EventLog.Draft("signed", Actor.claimed(role.wireName()), payload)), List.of(), null);
+      return new Change(result, List.of(new EventLog.Draft("signed", current.actor(), payload)), List.of(), null);
     });
   }
 
-  public Outcome negotiate(String id, JsonNode body, IdempotencyTicket ticket) {
-    return mutate(id, ticket, current -> Negotiation.apply(current.agreement(), body, current.now()));
+  public Outcome negotiate(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
+    return mutate(id, ticket, caller, Operation.NEGOTIATE,
+        current -> Negotiation.apply(current.agreement(), body, current.now(), current.actor()));
   }
 
-  public Outcome deliver(String id, JsonNode body, IdempotencyTicket ticket) {
+  public Outcome deliver(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
     Delivery delivery = Delivery.parse(body);
-    return mutate(id, ticket, current -> {
+    return mutate(id, ticket, caller, Operation.DELIVER, current -> {
       Agreement a = current.agreement();
       State next = Lifecycle.next(a.state(), Action.DELIVER, Lifecycle.Facts.NONE);
       String format = delivery.format() != null ? delivery.format() : a.terms().service().deliverableFormat();
@@ -189,18 +240,23 @@ public final class AgreementService {
       ObjectNode payload = facts.deepCopy();
       payload.put("state", next.name());
       Write put = new Write.PutDeliverable(delivery.toRow(id, 1, format, current.now()));
-      return new Change(result, List.of(new EventLog.Draft("delivered", Actor.claimed("provider"), payload)), List.of(put), null);
+      return new Change(result, List.of(new EventLog.Draft("delivered", current.actor(), payload)), List.of(put), null);
     });
   }
 
-  public Outcome verify(String id, JsonNode body, IdempotencyTicket ticket) {
-    return mutate(id, ticket, current -> verifier.verify(current.agreement(), body, current.now(), this::newVerificationId));
+  public Outcome verify(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
+    VerificationRunner.SubmittedResult submitted = VerificationRunner.SubmittedResult.parse(body);
+    // Submitting scores is the evaluator's; asking the server's built-in evaluator to run is any party's.
+    Operation op = submitted.isEmpty() ? Operation.TRIGGER_VERIFICATION : Operation.SUBMIT_VERIFICATION_RESULT;
+    return mutate(id, ticket, caller, op, current -> verifier.verify(
+        current.agreement(), submitted, submitted.isEmpty() ? Actor.server(serverKeyId) : current.actor(),
+        current.now(), this::newVerificationId));
   }
 
-  public Outcome challenge(String id, JsonNode body, IdempotencyTicket ticket) {
+  public Outcome challenge(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
     ObjectNode b = Bodies.object(body, "a challenge");
     Bodies.allowOnly(b, "", "party", "reason_code");
-    Role role = signingRole(Bodies.requiredText(b, "party", "", "\"client\" or \"provider\""));
+    String claimed = Bodies.optionalText(b, "party", "");
     String code = Bodies.requiredText(b, "reason_code", "", "one of " + ChallengeReason.allWireNames());
     ChallengeReason reason;
     try {
@@ -208,34 +264,35 @@ public final class AgreementService {
     } catch (IllegalArgumentException e) {
       throw new InvalidDocumentException("/reason_code", e.getMessage());
     }
-    return mutate(id, ticket, current -> {
+    return mutate(id, ticket, caller, Operation.CHALLENGE, current -> {
       Agreement a = current.agreement();
+      requireClaimMatches(claimed, current.actor());
       boolean open = window(a).map(w -> w.isOpenAt(current.now())).orElse(false);
       State next = Lifecycle.next(a.state(), Action.CHALLENGE, new Lifecycle.Facts(false, open));
       ObjectNode payload = Json.object();
-      payload.put("party", role.wireName());
+      payload.put("party", current.actor().role());
       payload.put("reason_code", reason.wireName());
       payload.put("state", next.name());
       ObjectNode dispute = payload.deepCopy();
       dispute.put("filed_at", current.now().toString());
       Agreement result = a.withState(next).withMetadata("dispute", dispute);
-      return new Change(result, List.of(new EventLog.Draft("challenged", Actor.claimed(role.wireName()), payload)), List.of(), null);
+      return new Change(result, List.of(new EventLog.Draft("challenged", current.actor(), payload)), List.of(), null);
     });
   }
 
-  public Outcome close(String id, IdempotencyTicket ticket) {
-    return mutate(id, ticket, current -> {
+  public Outcome close(String id, Caller caller, IdempotencyTicket ticket) {
+    return mutate(id, ticket, caller, Operation.CLOSE, current -> {
       Agreement a = current.agreement();
       boolean open = window(a).map(w -> w.isOpenAt(current.now())).orElse(false);
       State next = Lifecycle.next(a.state(), Action.CLOSE, new Lifecycle.Facts(false, open));
-      return Closing.close(a, next, current.now(), Actor.claimed("anyone"));
+      return Closing.close(a, next, current.now(), current.actor());
     });
   }
 
   // ---- plumbing ---------------------------------------------------------------------------
 
   /** The loaded agreement a decision is made on. */
-  record Current(AgreementRow row, Agreement agreement, Event lastEvent, Instant now) {}
+  record Current(AgreementRow row, Agreement agreement, Event lastEvent, Instant now, Actor actor) {}
 
   /**
    * What a decision produced: the next agreement, the events that explain it, side writes, and an
@@ -247,12 +304,12 @@ public final class AgreementService {
     Change decide(Current current);
   }
 
-  private Outcome mutate(String id, IdempotencyTicket ticket, Decision decision) {
-    AgreementRow row = load(id);
+  private Outcome mutate(String id, IdempotencyTicket ticket, Caller caller, Operation op, Decision decision) {
+    AgreementRow row = loadFor(id, caller, op);
     Agreement agreement = cache.of(row);
     Event last = store.lastEvent(id).map(EventLog::toCore).orElse(null);
     Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-    Change change = decision.decide(new Current(row, agreement, last, now));
+    Change change = decision.decide(new Current(row, agreement, last, now, actorFor(agreement, caller)));
     long version = row.version() + 1;
     AgreementRow updated = Views.row(change.next(), version, row.createdAt(), now);
     List<EventRecord> events = EventLog.chain(id, last, change.events(), now);
@@ -281,6 +338,33 @@ public final class AgreementService {
 
   private AgreementRow load(String id) {
     return store.find(id).orElseThrow(() -> new NotFoundException("no agreement with id '" + id + "'"));
+  }
+
+  /** Loads the agreement and applies the access policy: strangers see "not found", like for a missing id. */
+  private AgreementRow loadFor(String id, Caller caller, Operation op) {
+    AgreementRow row = load(id);
+    AccessPolicy.require(cache.of(row).terms(), caller, op);
+    return row;
+  }
+
+  /** The event-log actor for a caller: the role its key holds here (one at most: keys are distinct). */
+  private Actor actorFor(Agreement a, Caller caller) {
+    return switch (caller) {
+      case Caller.Server s -> Actor.server(serverKeyId);
+      case Caller.Key k -> {
+        var roles = AccessPolicy.rolesOf(a.terms(), caller);
+        String role = roles.isEmpty() ? (k.operator() ? "operator" : "stranger") : roles.iterator().next().wireName();
+        yield Actor.verified(role, k.keyId());
+      }
+    };
+  }
+
+  /** A body may name the party it acts as; it must be the one the caller's key is. */
+  static void requireClaimMatches(String claimed, Actor actor) {
+    if (claimed != null && !claimed.equals(actor.role())) {
+      throw dev.asa.access.AccessDeniedException.forbidden(
+          "the request says it acts as the " + claimed + ", but it is signed by the " + actor.role() + "'s key");
+    }
   }
 
   static Optional<ChallengeWindow> window(Agreement a) {

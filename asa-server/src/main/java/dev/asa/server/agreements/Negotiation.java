@@ -39,18 +39,15 @@ final class Negotiation {
 
   private static final Pattern SEGMENT = Pattern.compile("([a-z_]+)(?:\\[(\\d+)])?");
 
-  static AgreementService.Change apply(Agreement a, JsonNode body, Instant now) {
+  static AgreementService.Change apply(Agreement a, JsonNode body, Instant now, Actor actor) {
     ObjectNode b = Bodies.object(body, "a negotiation message");
     Bodies.allowOnly(b, "", "party", "action", "proposed_changes", "negotiation_id", "round", "rationale_code", "market_reference");
-    String party = Bodies.requiredText(b, "party", "", "\"client\" or \"provider\"");
-    if (!party.equals("client") && !party.equals("provider")) {
-      throw new InvalidDocumentException("/party", "must be \"client\" or \"provider\"");
-    }
+    AgreementService.requireClaimMatches(Bodies.optionalText(b, "party", ""), actor);
+    String party = actor.role();
     String action = Bodies.requiredText(b, "action", "", "propose, counter, accept or reject");
     ObjectNode payload = Json.object();
     payload.put("party", party);
     payload.put("action", action);
-    Actor actor = Actor.claimed(party);
     return switch (action) {
       case "propose", "counter" -> {
         JsonNode changes = b.get("proposed_changes");

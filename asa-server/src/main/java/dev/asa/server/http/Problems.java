@@ -3,7 +3,9 @@ package dev.asa.server.http;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.access.AccessDeniedException;
 import dev.asa.agreement.InvalidDocumentException;
+import dev.asa.http.RequestAuthException;
 import dev.asa.agreement.SignatureRefusedException;
 import dev.asa.agreement.UnsupportedVersionException;
 import dev.asa.json.Json;
@@ -11,6 +13,7 @@ import dev.asa.lifecycle.Action;
 import dev.asa.lifecycle.TransitionRefusedException;
 import dev.asa.server.agreements.ConflictException;
 import dev.asa.server.agreements.NotFoundException;
+import dev.asa.server.agreements.UnauthenticatedException;
 import dev.asa.server.store.StoreUnavailableException;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -35,6 +38,24 @@ final class Problems {
         Problem.of("signature-refused", "The signature does not verify", 422, e.getMessage())));
     routes.exception(NotFoundException.class, (e, ctx) -> send(ctx,
         Problem.of("not-found", "Not found", 404, e.getMessage())));
+    routes.exception(AccessDeniedException.class, (e, ctx) -> send(ctx, e.hidesExistence()
+        ? Problem.of("not-found", "Not found", 404, e.getMessage())
+        : Problem.of("forbidden", "Not allowed for this key", 403, e.getMessage())));
+    routes.exception(RequestAuthException.class, (e, ctx) -> {
+      ObjectNode ext = Json.object().put("reason", e.reason().name().toLowerCase(java.util.Locale.ROOT));
+      if (e.reason() == RequestAuthException.Reason.NONCE_CACHE_FULL) {
+        ctx.header("Retry-After", "1");
+        send(ctx, new Problem("overloaded", "Too many requests in flight", 503, e.getMessage(), java.util.List.of(), ext));
+      } else {
+        ctx.header("WWW-Authenticate", "Signature");
+        send(ctx, new Problem("unauthenticated", "The request signature was not accepted", 401, e.getMessage(), java.util.List.of(), ext));
+      }
+    });
+    routes.exception(UnauthenticatedException.class, (e, ctx) -> {
+      ctx.header("WWW-Authenticate", "Signature");
+      send(ctx, new Problem("unauthenticated", "The request signature was not accepted", 401, e.getMessage(), java.util.List.of(),
+          Json.object().put("reason", "missing_signature")));
+    });
     routes.exception(ConflictException.class, (e, ctx) -> send(ctx,
         Problem.of("conflict", "Conflict", 409, e.getMessage())));
     routes.exception(TransitionRefusedException.class, (e, ctx) -> {

@@ -3,7 +3,7 @@ package dev.asa.server.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.asa.crypto.Digest;
 import dev.asa.json.Json;
-import dev.asa.server.agreements.Actor;
+import dev.asa.access.Caller;
 import dev.asa.server.agreements.ConflictException;
 import dev.asa.server.agreements.IdempotencyTicket;
 import dev.asa.server.agreements.Outcome;
@@ -21,21 +21,33 @@ public final class Requests {
   private static final Pattern KEY = Pattern.compile("^[\\x21-\\x7e]{1,255}$");
 
   private final AgreementStore store;
+  private final Authentication auth;
   private final long maxBodyBytes;
 
-  public Requests(AgreementStore store, long maxBodyBytes) {
+  public Requests(AgreementStore store, Authentication auth, long maxBodyBytes) {
     this.store = store;
+    this.auth = auth;
     this.maxBodyBytes = maxBodyBytes;
   }
 
-  interface Mutation {
-    Outcome run(JsonNode body, IdempotencyTicket ticket) throws Exception;
+  /** The verified caller of a request without a body. */
+  Caller caller(Context ctx) {
+    return auth.require(ctx);
   }
 
+  interface Mutation {
+    Outcome run(JsonNode body, Caller caller, IdempotencyTicket ticket) throws Exception;
+  }
+
+  /**
+   * A write: the body is read (size-limited), the signature over it verified, then the body parsed
+   * and the Idempotency-Key looked up (keys are per caller) before the mutation runs.
+   */
   void mutation(Context ctx, Mutation mutation) throws Exception {
     byte[] bytes = body(ctx);
+    Caller caller = auth.require(ctx, bytes);
     JsonNode body = bytes.length == 0 ? Json.mapper().missingNode() : Json.parse(bytes);
-    IdempotencyTicket ticket = ticket(ctx, bytes);
+    IdempotencyTicket ticket = ticket(ctx, caller, bytes);
     if (ticket != null) {
       Optional<IdempotencyRow> seen = store.idempotency(ticket.scope(), ticket.key());
       if (seen.isPresent()) {
@@ -44,7 +56,7 @@ public final class Requests {
       }
     }
     try {
-      Routes.render(ctx, mutation.run(body, ticket));
+      Routes.render(ctx, mutation.run(body, caller, ticket));
     } catch (ConflictException e) {
       // A concurrent request with the same key may have won the race: answer as it did.
       Optional<IdempotencyRow> seen = ticket == null ? Optional.empty() : store.idempotency(ticket.scope(), ticket.key());
@@ -53,11 +65,6 @@ public final class Requests {
       }
       replay(ctx, ticket, seen.get());
     }
-  }
-
-  /** Who the request says it acts for; request signatures (issue 3) will make this a verified key. */
-  Actor actor(Context ctx) {
-    return Actor.claimed("client");
   }
 
   private void replay(Context ctx, IdempotencyTicket ticket, IdempotencyRow row) {
@@ -88,7 +95,7 @@ public final class Requests {
         "request bodies are limited to " + maxBodyBytes + " bytes"));
   }
 
-  private static IdempotencyTicket ticket(Context ctx, byte[] body) {
+  private static IdempotencyTicket ticket(Context ctx, Caller caller, byte[] body) {
     String key = ctx.header("Idempotency-Key");
     if (key == null) {
       return null;
@@ -97,7 +104,7 @@ public final class Requests {
       throw new RequestException(Problem.of("invalid-header", "Invalid Idempotency-Key", 400,
           "Idempotency-Key must be 1 to 255 visible ASCII characters"));
     }
-    String scope = ctx.method() + " " + ctx.path();
+    String scope = caller.describe() + " " + ctx.method() + " " + ctx.path();
     return new IdempotencyTicket(scope, key, Digest.sha256(body).toString());
   }
 

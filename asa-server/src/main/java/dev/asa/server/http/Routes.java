@@ -13,16 +13,20 @@ import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 
 /**
- * The HTTP API on one screen: section 4.3's eleven endpoints, the event log, close, templates and
- * schemas. Handlers only read the request and render the answer; {@link AgreementService} decides.
+ * The HTTP API on one screen: section 4.3's eleven endpoints, the event log, the verification
+ * result, close, templates, schemas, the server key and the admin read-out. Public routes answer
+ * anyone; every other route verifies the caller's request signature first. Handlers only read the
+ * request and render the answer; {@link AgreementService} and the core decide.
  */
 public final class Routes {
   private final AgreementService agreements;
   private final Requests requests;
+  private final Admin admin;
 
-  public Routes(AgreementService agreements, Requests requests) {
+  public Routes(AgreementService agreements, Requests requests, Admin admin) {
     this.agreements = agreements;
     this.requests = requests;
+    this.admin = admin;
   }
 
   public void register(RoutesConfig r) {
@@ -33,21 +37,32 @@ public final class Routes {
     r.get("/templates/{type}", ctx -> json(ctx, 200, template(ctx.pathParam("type")).toJson()));
     r.get("/schemas/asa/{version}/agreement.json", this::schema);
 
-    r.post("/agreements", ctx -> requests.mutation(ctx, (body, ticket) -> agreements.create(body, requests.actor(ctx), ticket)));
+    r.get("/.well-known/asa/server-key", ctx -> json(ctx, 200, admin.serverKey()));
+
+    // Everything below is signed (RFC 9421): Requests.mutation and requests.caller verify it.
+    r.post("/agreements", ctx -> requests.mutation(ctx, agreements::create));
     r.get("/agreements", this::list);
     r.get("/agreements/{id}", ctx -> {
-      var envelope = agreements.get(ctx.pathParam("id"));
+      var envelope = agreements.get(id(ctx), requests.caller(ctx));
       ctx.header("ETag", "\"" + envelope.path("version").asLong() + "\"");
       json(ctx, 200, envelope);
     });
-    r.get("/agreements/{id}/status", ctx -> json(ctx, 200, agreements.status(ctx.pathParam("id"))));
-    r.get("/agreements/{id}/events", ctx -> json(ctx, 200, agreements.events(ctx.pathParam("id"))));
-    r.patch("/agreements/{id}/negotiate", ctx -> requests.mutation(ctx, (body, t) -> agreements.negotiate(ctx.pathParam("id"), body, t)));
-    r.post("/agreements/{id}/sign", ctx -> requests.mutation(ctx, (body, t) -> agreements.sign(ctx.pathParam("id"), body, t)));
-    r.post("/agreements/{id}/deliver", ctx -> requests.mutation(ctx, (body, t) -> agreements.deliver(ctx.pathParam("id"), body, t)));
-    r.post("/agreements/{id}/verify", ctx -> requests.mutation(ctx, (body, t) -> agreements.verify(ctx.pathParam("id"), body, t)));
-    r.post("/agreements/{id}/challenge", ctx -> requests.mutation(ctx, (body, t) -> agreements.challenge(ctx.pathParam("id"), body, t)));
-    r.post("/agreements/{id}/close", ctx -> requests.mutation(ctx, (body, t) -> agreements.close(ctx.pathParam("id"), t)));
+    r.get("/agreements/{id}/status", ctx -> json(ctx, 200, agreements.status(id(ctx), requests.caller(ctx))));
+    r.get("/agreements/{id}/events", ctx -> json(ctx, 200, agreements.events(id(ctx), requests.caller(ctx))));
+    r.get("/agreements/{id}/verification", ctx -> json(ctx, 200, agreements.verification(id(ctx),
+        Authentication.isSigned(ctx) ? requests.caller(ctx) : null)));
+    r.patch("/agreements/{id}/negotiate", ctx -> requests.mutation(ctx, (b, c, t) -> agreements.negotiate(id(ctx), b, c, t)));
+    r.post("/agreements/{id}/sign", ctx -> requests.mutation(ctx, (b, c, t) -> agreements.sign(id(ctx), b, c, t)));
+    r.post("/agreements/{id}/deliver", ctx -> requests.mutation(ctx, (b, c, t) -> agreements.deliver(id(ctx), b, c, t)));
+    r.post("/agreements/{id}/verify", ctx -> requests.mutation(ctx, (b, c, t) -> agreements.verify(id(ctx), b, c, t)));
+    r.post("/agreements/{id}/challenge", ctx -> requests.mutation(ctx, (b, c, t) -> agreements.challenge(id(ctx), b, c, t)));
+    r.post("/agreements/{id}/close", ctx -> requests.mutation(ctx, (b, c, t) -> agreements.close(id(ctx), c, t)));
+
+    r.get("/admin/config", ctx -> json(ctx, 200, admin.config(requests.caller(ctx))));
+  }
+
+  private static String id(Context ctx) {
+    return ctx.pathParam("id");
   }
 
   private void listTemplates(Context ctx) {
@@ -82,7 +97,7 @@ public final class Routes {
           "GET /agreements needs ?party=<identity value> (the identity.value of a client, provider or evaluator)"));
     }
     int limit = Requests.intParam(ctx, "limit", 50, 1, 200);
-    json(ctx, 200, agreements.list(party, ctx.queryParam("cursor"), limit));
+    json(ctx, 200, agreements.list(party, ctx.queryParam("cursor"), limit, requests.caller(ctx)));
   }
 
   static void json(Context ctx, int status, JsonNode body) {

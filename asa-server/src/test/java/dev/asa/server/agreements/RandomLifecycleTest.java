@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.access.AccessDeniedException;
+import dev.asa.access.Caller;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.SignatureRefusedException;
 import dev.asa.crypto.Ed25519PrivateKey;
@@ -34,6 +36,10 @@ import org.junit.jupiter.api.io.TempDir;
  * a refused action changes nothing, and the event chain always verifies.
  */
 class RandomLifecycleTest {
+  private static final Caller ALICE = Fixtures.caller("alice");
+  private static final Caller BOB = Fixtures.caller("bob");
+  private static final Caller JUDGE = Fixtures.caller("eval-1");
+  private static final Caller MALLORY = Fixtures.caller("mallory");
   @TempDir Path dir;
   private AgreementStore store;
   private AgreementService service;
@@ -42,8 +48,10 @@ class RandomLifecycleTest {
   @BeforeEach
   void open() {
     store = Stores.open(null, dir);
+    Ed25519PrivateKey serverKey = Fixtures.key("server");
     service = new AgreementService(store, clock,
-        new VerificationRunner(store, new StructuralEvaluator(), new DeliverableFetcher(1 << 20)));
+        new VerificationRunner(store, new StructuralEvaluator(), new DeliverableFetcher(1 << 20), serverKey),
+        serverKey.publicKey().toBase64Url());
   }
 
   @AfterEach
@@ -64,15 +72,16 @@ class RandomLifecycleTest {
         doc.putObject("verification").put("strategy", random.nextBoolean() ? "optimistic" : "pessimistic")
             .put("challenge_window_seconds", 60);
       }
-      String id = service.create(doc, Actor.claimed("client"), null).body().path("agreement_id").asText();
+      String id = service.create(doc, ALICE, null).body().path("agreement_id").asText();
       for (int i = 0; i < 25; i++) {
         State before = state(id);
-        long versionBefore = service.version(id);
+        long versionBefore = service.version(id, ALICE);
         int eventsBefore = events(id).size();
         boolean applied = true;
         try {
           randomAction(random, id);
-        } catch (TransitionRefusedException | InvalidDocumentException | SignatureRefusedException | ConflictException e) {
+        } catch (TransitionRefusedException | InvalidDocumentException | SignatureRefusedException | ConflictException
+            | AccessDeniedException e) {
           applied = false;
         }
         steps++;
@@ -84,10 +93,10 @@ class RandomLifecycleTest {
         }
         if (!applied) {
           refused++;
-          assertThat(service.version(id)).isEqualTo(versionBefore);
+          assertThat(service.version(id, ALICE)).isEqualTo(versionBefore);
           assertThat(events).hasSize(eventsBefore);
         } else {
-          assertThat(service.version(id)).isEqualTo(versionBefore + 1);
+          assertThat(service.version(id, ALICE)).isEqualTo(versionBefore + 1);
           assertThat(events.size()).isGreaterThan(eventsBefore);
         }
         if (random.nextInt(4) == 0) {
@@ -102,20 +111,26 @@ class RandomLifecycleTest {
   private void randomAction(Random random, String id) {
     Ed25519PrivateKey alice = Fixtures.key("alice");
     Ed25519PrivateKey bob = Fixtures.key("bob");
-    String hash = service.get(id).path("agreement_hash").asText();
+    String hash = service.get(id, ALICE).path("agreement_hash").asText();
     byte[] input = hash.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    // Mostly the right caller, sometimes a wrong one (a stranger, or a party out of its role).
+    Caller someone = List.of(ALICE, BOB, JUDGE, MALLORY).get(random.nextInt(4));
+    boolean right = random.nextInt(5) > 0;
     switch (random.nextInt(9)) {
-      case 0 -> service.sign(id, signBody("client", alice.sign(input).toBase64Url()), null);
-      case 1 -> service.sign(id, signBody("provider", bob.sign(input).toBase64Url()), null);
-      case 2 -> service.sign(id, signBody("provider", alice.sign(input).toBase64Url()), null); // wrong key
-      case 3 -> service.deliver(id, Json.object().put("content", "# Findings\n\nFederated learning keeps data local.").put("format", "markdown"), null);
-      case 4 -> service.verify(id, evaluatorScores(random), null);
-      case 5 -> service.challenge(id, Json.object().put("party", random.nextBoolean() ? "client" : "provider")
-          .put("reason_code", "quality_below_agreed_slo"), null);
-      case 6 -> service.close(id, null);
-      case 7 -> service.negotiate(id, Json.object().put("party", "provider").put("action", "counter")
-          .set("proposed_changes", Json.object().put("quality_criteria.composite_threshold", 60 + random.nextInt(20))), null);
-      default -> service.negotiate(id, Json.object().put("party", "client").put("action", random.nextInt(5) == 0 ? "reject" : "accept"), null);
+      case 0 -> service.sign(id, signBody("client", alice.sign(input).toBase64Url()), right ? ALICE : someone, null);
+      case 1 -> service.sign(id, signBody("provider", bob.sign(input).toBase64Url()), right ? BOB : someone, null);
+      case 2 -> service.sign(id, signBody("provider", alice.sign(input).toBase64Url()), BOB, null); // wrong key
+      case 3 -> service.deliver(id, Json.object().put("content", "# Findings\n\nFederated learning keeps data local.").put("format", "markdown"),
+          right ? BOB : someone, null);
+      case 4 -> service.verify(id, evaluatorScores(random), right ? JUDGE : someone, null);
+      case 5 -> service.challenge(id, Json.object().put("reason_code", "quality_below_agreed_slo"),
+          right ? (random.nextBoolean() ? ALICE : BOB) : someone, null);
+      case 6 -> service.close(id, right ? ALICE : someone, null);
+      case 7 -> service.negotiate(id, Json.object().put("action", "counter")
+          .set("proposed_changes", Json.object().put("quality_criteria.composite_threshold", 60 + random.nextInt(20))),
+          right ? BOB : someone, null);
+      default -> service.negotiate(id, Json.object().put("action", random.nextInt(5) == 0 ? "reject" : "accept"),
+          right ? ALICE : someone, null);
     }
   }
 
@@ -142,12 +157,12 @@ class RandomLifecycleTest {
   }
 
   private State state(String id) {
-    return State.valueOf(service.get(id).path("state").asText());
+    return State.valueOf(service.get(id, ALICE).path("state").asText());
   }
 
   private List<Event> events(String id) {
     List<Event> list = new ArrayList<>();
-    service.events(id).path("events").forEach(e -> list.add(Event.fromJson(id, e)));
+    service.events(id, ALICE).path("events").forEach(e -> list.add(Event.fromJson(id, e)));
     return list;
   }
 }

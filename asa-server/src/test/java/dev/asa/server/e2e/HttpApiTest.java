@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Role;
 import dev.asa.client.AsaClient;
+import dev.asa.crypto.Ed25519PrivateKey;
+import dev.asa.http.RequestSigner;
 import dev.asa.json.Json;
 import dev.asa.server.AsaServer;
 import dev.asa.server.ServerConfig;
@@ -33,12 +35,14 @@ class HttpApiTest {
   @TempDir static Path dataDir;
   static AsaServer server;
   static AsaClient client;
+  static AsaClient provider;
   static final HttpClient http = HttpClient.newHttpClient();
 
   @BeforeAll
   static void start() {
-    server = AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dataDir));
-    client = AsaClient.connect(URI.create(server.url("127.0.0.1")));
+    server = AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dataDir).withRateLimit(10_000, 10_000));
+    client = AsaClient.connect(URI.create(server.url("127.0.0.1")), Fixtures.key("alice"));
+    provider = client.withKey(Fixtures.key("bob"));
   }
 
   @AfterAll
@@ -48,9 +52,21 @@ class HttpApiTest {
 
   record Answer(int status, String contentType, JsonNode body, HttpResponse<String> raw) {}
 
+  /** A request signed (RFC 9421) with alice's key, the client of the fixture agreements. */
   static Answer call(String method, String path, String body, String... headers) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(server.url("127.0.0.1") + path))
-        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    return callAs(Fixtures.key("alice"), method, path, body, headers);
+  }
+
+  /** A request signed with {@code key}, or unsigned when it is null. */
+  static Answer callAs(Ed25519PrivateKey key, String method, String path, String body, String... headers) throws Exception {
+    URI uri = URI.create(server.url("127.0.0.1") + path);
+    byte[] bytes = body == null ? null : body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    HttpRequest.Builder b = HttpRequest.newBuilder(uri)
+        .method(method, bytes == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(bytes));
+    if (key != null) {
+      new RequestSigner(key, java.time.Clock.systemUTC(), new java.security.SecureRandom())
+          .sign(method, uri, bytes).asMap().forEach(b::header);
+    }
     for (int i = 0; i < headers.length; i += 2) {
       b.header(headers[i], headers[i + 1]);
     }
@@ -65,7 +81,7 @@ class HttpApiTest {
 
   @Test
   void templatesAndTheSchemaArePublic() throws Exception {
-    Answer list = call("GET", "/templates", null);
+    Answer list = callAs(null, "GET", "/templates", null);
     assertThat(list.status()).isEqualTo(200);
     assertThat(list.body().path("templates").size()).isEqualTo(6);
     Answer one = call("GET", "/templates/research", null);
@@ -73,7 +89,7 @@ class HttpApiTest {
     Answer missing = call("GET", "/templates/poetry", null);
     assertThat(missing.status()).isEqualTo(404);
     assertThat(missing.contentType()).isEqualTo("application/problem+json");
-    Answer schema = call("GET", "/schemas/asa/1.0.0/agreement.json", null);
+    Answer schema = callAs(null, "GET", "/schemas/asa/1.0.0/agreement.json", null);
     assertThat(schema.status()).isEqualTo(200);
     assertThat(schema.body().path("$schema").asText()).contains("2020-12");
     assertThat(call("GET", "/schemas/asa/9.0.0/agreement.json", null).status()).isEqualTo(404);
@@ -116,7 +132,7 @@ class HttpApiTest {
   @Test
   void eachRefusedTransitionNamesTheStateAndTheAllowedActions() throws Exception {
     String id = create();
-    Answer deliver = call("POST", "/agreements/" + id + "/deliver", "{\"content\":\"x\"}");
+    Answer deliver = callAs(Fixtures.key("bob"), "POST", "/agreements/" + id + "/deliver", "{\"content\":\"x\"}");
     assertThat(deliver.status()).isEqualTo(409);
     assertThat(deliver.body().path("type").asText()).endsWith("/transition-refused");
     assertThat(deliver.body().path("current_state").asText()).isEqualTo("PROPOSED");
@@ -125,7 +141,7 @@ class HttpApiTest {
     assertThat(call("POST", "/agreements/" + id + "/close", null).status()).isEqualTo(409);
     assertThat(call("POST", "/agreements/" + id + "/challenge", "{\"party\":\"client\",\"reason_code\":\"quality_below_agreed_slo\"}").status()).isEqualTo(409);
     client.sign(id, Role.CLIENT, Fixtures.key("alice"));
-    client.sign(id, Role.PROVIDER, Fixtures.key("bob"));
+    provider.sign(id, Role.PROVIDER, Fixtures.key("bob"));
     Answer sign = call("POST", "/agreements/" + id + "/sign", Json.write(signBody("client", "A".repeat(86))));
     assertThat(sign.status()).isEqualTo(409);
     assertThat(sign.body().path("current_state").asText()).isEqualTo("ACTIVE");
@@ -153,8 +169,8 @@ class HttpApiTest {
   void aDeclaredContentHashMustMatchTheContent() throws Exception {
     String id = create();
     client.sign(id, Role.CLIENT, Fixtures.key("alice"));
-    client.sign(id, Role.PROVIDER, Fixtures.key("bob"));
-    Answer a = call("POST", "/agreements/" + id + "/deliver",
+    provider.sign(id, Role.PROVIDER, Fixtures.key("bob"));
+    Answer a = callAs(Fixtures.key("bob"), "POST", "/agreements/" + id + "/deliver",
         "{\"content\":\"hello\",\"content_hash\":\"sha256:" + "0".repeat(64) + "\"}");
     assertThat(a.status()).isEqualTo(422);
     assertThat(a.body().path("errors").get(0).path("pointer").asText()).isEqualTo("/content_hash");
@@ -235,13 +251,13 @@ class HttpApiTest {
     String oldHash = client.agreement(id).path("agreement_hash").asText();
     ObjectNode msg = Json.object().put("party", "provider").put("action", "counter");
     msg.putObject("proposed_changes").put("escrow.payment.amount", "12.00");
-    JsonNode after = client.negotiate(id, msg);
+    JsonNode after = provider.negotiate(id, msg);
     assertThat(after.path("state").asText()).isEqualTo("NEGOTIATING");
     assertThat(after.path("agreement_hash").asText()).isNotEqualTo(oldHash);
     assertThat(after.path("agreement").has("signatures")).isFalse();
     ObjectNode bad = Json.object().put("party", "provider").put("action", "counter");
     bad.putObject("proposed_changes").put("parties.provider.identity.value", "mallory");
-    Answer refused = call("PATCH", "/agreements/" + id + "/negotiate", Json.write(bad));
+    Answer refused = callAs(Fixtures.key("bob"), "PATCH", "/agreements/" + id + "/negotiate", Json.write(bad));
     assertThat(refused.status()).isEqualTo(422);
     assertThat(refused.body().path("errors").get(0).path("pointer").asText()).isEqualTo("/proposed_changes/parties.provider.identity.value");
   }
@@ -252,7 +268,7 @@ class HttpApiTest {
     String oldHash = client.agreement(id).path("agreement_hash").asText();
     ObjectNode msg = Json.object().put("party", "provider").put("action", "counter");
     msg.putObject("proposed_changes").put("quality_criteria.composite_threshold", 72);
-    client.negotiate(id, msg);
+    provider.negotiate(id, msg);
     String sig = Fixtures.key("alice").sign(oldHash.getBytes(java.nio.charset.StandardCharsets.UTF_8)).toBase64Url();
     ObjectNode body = signBody("client", sig).put("agreement_hash", oldHash);
     Answer a = call("POST", "/agreements/" + id + "/sign", Json.write(body));

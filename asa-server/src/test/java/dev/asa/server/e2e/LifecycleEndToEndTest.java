@@ -35,12 +35,18 @@ class LifecycleEndToEndTest {
   @TempDir Path dataDir;
   private final MutableClock clock = new MutableClock(Instant.parse("2026-11-22T10:00:00Z"));
   private AsaServer server;
+  /** One client per party, each signing its requests with that party's key. */
   private AsaClient client;
+  private AsaClient provider;
+  private AsaClient evaluator;
 
   @BeforeEach
   void start() {
     server = AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dataDir).withClock(clock));
-    client = AsaClient.connect(URI.create(server.url("127.0.0.1")));
+    AsaClient anonymous = AsaClient.connect(URI.create(server.url("127.0.0.1")));
+    client = anonymous.withKey(Fixtures.key("alice"), clock);
+    provider = anonymous.withKey(Fixtures.key("bob"), clock);
+    evaluator = anonymous.withKey(Fixtures.key("eval-1"), clock);
   }
 
   @AfterEach
@@ -75,16 +81,16 @@ class LifecycleEndToEndTest {
 
     ObjectNode afterClient = client.sign(id, Role.CLIENT, Fixtures.key("alice"));
     assertThat(afterClient.path("state").asText()).isEqualTo("PROPOSED");
-    ObjectNode active = client.sign(id, Role.PROVIDER, Fixtures.key("bob"));
+    ObjectNode active = provider.sign(id, Role.PROVIDER, Fixtures.key("bob"));
     assertThat(active.path("state").asText()).isEqualTo("ACTIVE");
     assertThat(active.path("agreement").path("signatures").path("client").path("scheme").asText()).isEqualTo("ed25519");
 
     clock.advance(Duration.ofMinutes(10));
     String report = "# Federated learning and privacy\n\nDifferential privacy bounds what a model reveals.\n";
-    ObjectNode delivered = client.deliver(id, report, "markdown");
+    ObjectNode delivered = provider.deliver(id, report, "markdown");
     assertThat(delivered.path("state").asText()).isEqualTo("DELIVERED");
 
-    ObjectNode verified = client.verify(id, judgedScores(88, 82, 94));
+    ObjectNode verified = evaluator.verify(id, judgedScores(88, 82, 94));
     assertThat(verified.path("state").asText()).isEqualTo("VERIFIED");
     JsonNode result = verified.path("verification");
     assertThat(result.path("determination").path("result").asText()).isEqualTo("PASS");
@@ -139,9 +145,9 @@ class LifecycleEndToEndTest {
   @Test
   void aLowScoreReleasesByTierAndRefundsTheRest() {
     String id = activeAgreement();
-    client.deliver(id, "# Notes\n\nSome text.\n", "markdown");
+    provider.deliver(id, "# Notes\n\nSome text.\n", "markdown");
     // 0.30*70 + 0.25*60 + 0.30*70 + 0.15*100 = 72: PASS (threshold 70), and the >= 60 tier releases 50%
-    ObjectNode verified = client.verify(id, judgedScores(70, 60, 70));
+    ObjectNode verified = evaluator.verify(id, judgedScores(70, 60, 70));
     JsonNode det = verified.path("verification").path("determination");
     assertThat(det.path("payment_release_percent").decimalValue()).isEqualByComparingTo("50");
     clock.advance(Duration.ofHours(3));
@@ -154,9 +160,9 @@ class LifecycleEndToEndTest {
   @Test
   void aChallengeInsideTheWindowDisputesTheResult() {
     String id = activeAgreement();
-    client.deliver(id, "# Notes\n\nSome text.\n", "markdown");
-    client.verify(id, judgedScores(50, 50, 50));
-    ObjectNode disputed = client.challenge(id, Role.PROVIDER, "quality_below_agreed_slo");
+    provider.deliver(id, "# Notes\n\nSome text.\n", "markdown");
+    evaluator.verify(id, judgedScores(50, 50, 50));
+    ObjectNode disputed = provider.challenge(id, Role.PROVIDER, "quality_below_agreed_slo");
     assertThat(disputed.path("state").asText()).isEqualTo("DISPUTED");
     assertThat(client.status(id).path("payment").path("status").asText()).isEqualTo("frozen_by_dispute");
   }
@@ -164,8 +170,8 @@ class LifecycleEndToEndTest {
   @Test
   void aChallengeAfterTheWindowIsRefused() {
     String id = activeAgreement();
-    client.deliver(id, "# Notes\n", "markdown");
-    client.verify(id, judgedScores(90, 90, 90));
+    provider.deliver(id, "# Notes\n", "markdown");
+    evaluator.verify(id, judgedScores(90, 90, 90));
     clock.advance(Duration.ofSeconds(7200));
     assertThatThrownBy(() -> client.challenge(id, Role.CLIENT, "quality_below_agreed_slo"))
         .isInstanceOfSatisfying(AsaApiException.class, e -> assertThat(e.detail()).contains("window has closed"));
@@ -177,16 +183,16 @@ class LifecycleEndToEndTest {
     doc.putObject("verification").put("strategy", "pessimistic").put("challenge_window_seconds", 0);
     String id = client.createAgreement(doc).path("agreement_id").asText();
     client.sign(id, Role.CLIENT, Fixtures.key("alice"));
-    client.sign(id, Role.PROVIDER, Fixtures.key("bob"));
-    client.deliver(id, "# Done\n", "markdown");
-    ObjectNode result = client.verify(id, judgedScores(80, 80, 80));
+    provider.sign(id, Role.PROVIDER, Fixtures.key("bob"));
+    provider.deliver(id, "# Done\n", "markdown");
+    ObjectNode result = evaluator.verify(id, judgedScores(80, 80, 80));
     assertThat(result.path("state").asText()).isEqualTo("CLOSED");
   }
 
   @Test
   void verificationWithoutTheJudgedScoresNamesWhatIsMissingAndChangesNothing() {
     String id = activeAgreement();
-    client.deliver(id, "# Done\n", "markdown");
+    provider.deliver(id, "# Done\n", "markdown");
     assertThatThrownBy(() -> client.verify(id))
         .isInstanceOfSatisfying(AsaApiException.class, e -> {
           assertThat(e.status()).isEqualTo(422);
@@ -199,8 +205,8 @@ class LifecycleEndToEndTest {
   void theDeliverableContentIsErasedAfterVerificationOnlyItsHashStays() throws Exception {
     String id = activeAgreement();
     String secret = "# Confidential findings\n\nThe launch code is 0000.\n";
-    client.deliver(id, secret, "markdown");
-    client.verify(id, judgedScores(90, 90, 90));
+    provider.deliver(id, secret, "markdown");
+    evaluator.verify(id, judgedScores(90, 90, 90));
     try (var c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + dataDir.resolve("asa.db"));
         var rs = c.createStatement().executeQuery("SELECT * FROM deliverables")) {
       int rows = 0;
@@ -217,7 +223,7 @@ class LifecycleEndToEndTest {
   private String activeAgreement() {
     String id = client.createAgreement(Fixtures.general()).path("agreement_id").asText();
     client.sign(id, Role.CLIENT, Fixtures.key("alice"));
-    client.sign(id, Role.PROVIDER, Fixtures.key("bob"));
+    provider.sign(id, Role.PROVIDER, Fixtures.key("bob"));
     return id;
   }
 

@@ -1,0 +1,16 @@
+package dev.asa.access;
+
+/** Everything a caller can ask of an existing agreement; who may do which is {@link AccessPolicy}'s. */
+public enum Operation {
+  READ,
+  NEGOTIATE,
+  SIGN_AS_CLIENT,
+  SIGN_AS_PROVIDER,
+  FUND,
+  DELIVER,
+  TRIGGER_VERIFICATION,
+  SUBMIT_VERIFICATION_RESULT,
+  CHALLENGE,
+  CLOSE,
+  RULE
+}

@@ -1,0 +1,149 @@
+package dev.asa.http;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * The fixed choices of the ASA request-signature profile, shared by {@link RequestSigner} and
+ * {@link RequestVerifier} so that each rule is written once. The profile itself is described for
+ * client authors in {@link RequestSigner}.
+ */
+final class SignatureProfile {
+
+  static final String SIGNATURE_INPUT = "Signature-Input";
+  static final String SIGNATURE = "Signature";
+  static final String LABEL = "sig1";
+  static final String ALG = "ed25519";
+
+  static final List<String> COVERED_WITH_BODY = List.of("@method", "@target-uri", "content-digest");
+  static final List<String> COVERED_WITHOUT_BODY = List.of("@method", "@target-uri");
+
+  /** Longest Signature-Input or Signature value accepted; real ones are about 200 characters. */
+  static final int MAX_HEADER_LENGTH = 4096;
+
+  static final int MIN_NONCE_LENGTH = 16;
+  static final int MAX_NONCE_LENGTH = 128;
+
+  private SignatureProfile() {}
+
+  static boolean hasBody(byte[] body) {
+    return body != null && body.length > 0;
+  }
+
+  static List<String> coveredComponents(boolean hasBody) {
+    return hasBody ? COVERED_WITH_BODY : COVERED_WITHOUT_BODY;
+  }
+
+  /** The {@code @method} value: the method in upper case, after checking it is an HTTP token. */
+  static String methodValue(String method) {
+    Objects.requireNonNull(method, "method");
+    if (method.isEmpty()) {
+      throw new IllegalArgumentException("method is empty; pass the HTTP method such as POST");
+    }
+    for (int i = 0; i < method.length(); i++) {
+      char c = method.charAt(i);
+      boolean token =
+          (c >= 'a' && c <= 'z')
+              || (c >= 'A' && c <= 'Z')
+              || (c >= '0' && c <= '9')
+              || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
+      if (!token) {
+        throw new IllegalArgumentException(
+            "method " + RequestAuthException.quote(method) + " is not an HTTP method token");
+      }
+    }
+    return method.toUpperCase(Locale.ROOT);
+  }
+
+  /**
+   * The {@code @target-uri} value: the absolute URI in its ASCII form, which is what travels on the
+   * wire. A fragment or user info is never sent in an HTTP request, so signing one would sign
+   * something the server cannot see.
+   */
+  static String targetUriValue(URI uri) {
+    Objects.requireNonNull(uri, "targetUri");
+    if (!uri.isAbsolute() || uri.isOpaque() || uri.getRawAuthority() == null) {
+      throw new IllegalArgumentException(
+          "target URI "
+              + RequestAuthException.quote(uri.toString())
+              + " must be absolute, such as http://127.0.0.1:8080/agreements");
+    }
+    String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
+    if (!scheme.equals("http") && !scheme.equals("https")) {
+      throw new IllegalArgumentException(
+          "target URI " + RequestAuthException.quote(uri.toString()) + " must be http or https");
+    }
+    if (uri.getRawFragment() != null || uri.getRawUserInfo() != null) {
+      throw new IllegalArgumentException(
+          "target URI "
+              + RequestAuthException.quote(uri.toString())
+              + " must have no fragment and no user info: neither is sent in an HTTP request");
+    }
+    return uri.toASCIIString();
+  }
+
+  static boolean isValidNonce(String nonce) {
+    if (nonce.length() < MIN_NONCE_LENGTH || nonce.length() > MAX_NONCE_LENGTH) {
+      return false;
+    }
+    for (int i = 0; i < nonce.length(); i++) {
+      char c = nonce.charAt(i);
+      boolean ok =
+          (c >= 'a' && c <= 'z')
+              || (c >= 'A' && c <= 'Z')
+              || (c >= '0' && c <= '9')
+              || c == '-'
+              || c == '_';
+      if (!ok) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** {@code ("c1" "c2");created=...;nonce="...";keyid="...";alg="ed25519"}, the signer's order. */
+  static String serializeParams(List<String> covered, long created, String nonce, String keyId) {
+    // The values come from fixed lists and from alphabets without '"' or '\', so no escaping.
+    return serializeList(covered)
+        + ";created="
+        + created
+        + ";nonce=\""
+        + nonce
+        + "\";keyid=\""
+        + keyId
+        + "\";alg=\""
+        + ALG
+        + "\"";
+  }
+
+  static String serializeList(List<String> names) {
+    StringBuilder out = new StringBuilder("(");
+    for (String name : names) {
+      if (out.length() > 1) {
+        out.append(' ');
+      }
+      out.append('"').append(name).append('"');
+    }
+    return out.append(')').toString();
+  }
+
+  /** The lines of the signature base, in the order of {@code covered}. */
+  static List<SignatureBase.Component> components(
+      List<String> covered, String method, String targetUri, String contentDigest) {
+    List<SignatureBase.Component> out = new ArrayList<>(covered.size());
+    for (String name : covered) {
+      String value =
+          switch (name) {
+            case "@method" -> method;
+            case "@target-uri" -> targetUri;
+            case "content-digest" -> contentDigest;
+            default -> throw new IllegalStateException("not in the profile: " + name);
+          };
+      out.add(new SignatureBase.Component(name, value));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,49 @@
+package dev.asa.server.http;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.access.AccessDeniedException;
+import dev.asa.access.Caller;
+import dev.asa.crypto.Ed25519PublicKey;
+import dev.asa.json.Json;
+import dev.asa.server.ServerConfig;
+
+/** The server's own key (public) and the operator's routes (only the operator key may call them). */
+public final class Admin {
+  private final ServerConfig config;
+  private final Ed25519PublicKey serverKey;
+  private final String storeDescription;
+
+  public Admin(ServerConfig config, Ed25519PublicKey serverKey, String storeDescription) {
+    this.config = config;
+    this.serverKey = serverKey;
+    this.storeDescription = storeDescription;
+  }
+
+  ObjectNode serverKey() {
+    ObjectNode o = Json.object();
+    o.put("scheme", "ed25519");
+    o.put("value", serverKey.toBase64Url());
+    return o;
+  }
+
+  /** The configuration in force, for the operator (secrets never appear: there are none here). */
+  ObjectNode config(Caller caller) {
+    if (!(caller instanceof Caller.Key k && k.operator())) {
+      throw AccessDeniedException.forbidden(
+          config.operatorKey() == null
+              ? "admin routes need the operator key, and this server was started without --operator-key"
+              : "admin routes are for the operator key only");
+    }
+    ObjectNode o = Json.object();
+    o.put("host", config.host());
+    o.put("port", config.port());
+    o.put("store", storeDescription);
+    o.put("data_dir", config.dataDir().toAbsolutePath().toString());
+    o.put("max_body_bytes", config.maxBodyBytes());
+    o.put("requests_per_second_per_key", config.requestsPerSecondPerKey());
+    o.put("burst_per_key", config.burstPerKey());
+    o.set("server_key", serverKey());
+    o.put("operator_key", config.operatorKey().toBase64Url());
+    return o;
+  }
+}

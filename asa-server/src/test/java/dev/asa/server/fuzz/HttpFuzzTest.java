@@ -1,0 +1,598 @@
+package dev.asa.server.fuzz;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.Role;
+import dev.asa.client.AsaClient;
+import dev.asa.json.Json;
+import dev.asa.lifecycle.EventChain;
+import dev.asa.server.AsaServer;
+import dev.asa.server.ServerConfig;
+import dev.asa.server.fuzz.FuzzHttp.Answer;
+import dev.asa.server.fuzz.FuzzHttp.Header;
+import dev.asa.server.fuzz.FuzzHttp.Request;
+import dev.asa.testing.Fixtures;
+import dev.asa.testing.MutableClock;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Seeded fuzzing of the HTTP API against the real server on a loopback port.
+ *
+ * <p>Agreements are first set up in every reachable state through {@link AsaClient}. Then several
+ * thousand malformed requests hit every route and method (and some wrong ones): truncated JSON,
+ * random bytes, invalid UTF-8, deep nesting, huge strings and numbers, type confusion, duplicate
+ * keys, unknown fields, mutated bodies, odd paths, queries and headers. Every answer must be below
+ * 500, and every 4xx a problem+json document. The "guarded" agreements only ever receive requests
+ * built to be invalid (each carries at least two independent defects, so that one mutation cannot
+ * repair it), and at the end each of them must be byte-for-byte what it was, with an intact event
+ * chain. "Scratch" agreements also receive valid bodies; they may change, but must stay readable
+ * and their chains must verify.
+ *
+ * <p>{@code -Dasa.seed=N} replays a run; {@code -Dasa.fuzz.case=K} replays one case of it.
+ */
+class HttpFuzzTest {
+  /** Random cases after the systematic sweep; keep the whole test under a minute on two cores. */
+  static final int RANDOM_CASES = 4000;
+  static final int THREADS = 4;
+  static final long SEED = Long.getLong("asa.seed", System.nanoTime());
+  static final Integer ONLY_CASE = Integer.getInteger("asa.fuzz.case");
+  static final long MAX_BODY = ServerConfig.DEFAULT_MAX_BODY_BYTES;
+
+  @TempDir static Path dataDir;
+  static final MutableClock clock = new MutableClock(Instant.parse("2026-11-22T10:00:00Z"));
+  static AsaServer server;
+  static AsaClient client;
+  static FuzzHttp http;
+
+  /** An agreement set up before fuzzing; guarded ones must not change at all. */
+  record Target(String label, String state, String id, boolean guarded, String hash) {}
+
+  static final List<Target> guarded = new ArrayList<>();
+  static final List<Target> scratch = new ArrayList<>();
+  static final Map<String, JsonNode[]> snapshots = new LinkedHashMap<>();
+  static String validCursor;
+
+  /** States set up, in the order they are made; PROPOSED_HALF is PROPOSED signed by the client only. */
+  static final List<String> STATES = List.of(
+      "CLOSED", "PROPOSED", "PROPOSED_HALF", "NEGOTIATING", "REJECTED", "ACTIVE", "DELIVERED", "VERIFIED", "DISPUTED");
+
+  @BeforeAll
+  static void start() {
+    System.out.println("HttpFuzzTest seed=" + SEED + " (replay with -Dasa.seed=" + SEED + ")");
+    server = AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dataDir).withClock(clock));
+    client = AsaClient.connect(URI.create(server.url("127.0.0.1")));
+    http = new FuzzHttp(server.url("127.0.0.1"));
+    setUpAgreements();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (server != null) server.close();
+  }
+
+  // ---- set-up ---------------------------------------------------------------------------------
+
+  static ObjectNode judgedScores(int accuracy, int completeness, int relevance) {
+    ObjectNode r = Json.object();
+    r.put("confidence", 0.85);
+    r.put("model", "judge-model-x");
+    var dims = r.putArray("dimensions");
+    dims.addObject().put("name", "accuracy").put("score", accuracy).put("evidence", "3 claims spot-checked").put("shadow_value", 2);
+    dims.addObject().put("name", "completeness").put("score", completeness).put("evidence", "covers the question").put("shadow_value", 10);
+    dims.addObject().put("name", "relevance").put("score", relevance).put("evidence", "on topic");
+    return r;
+  }
+
+  private static String advanceTo(String state) {
+    String id = client.createAgreement(Fixtures.general()).path("agreement_id").asText();
+    switch (state) {
+      case "PROPOSED" -> { }
+      case "PROPOSED_HALF" -> client.sign(id, Role.CLIENT, Fixtures.key("alice"));
+      case "NEGOTIATING" -> client.negotiate(id, counter());
+      case "REJECTED" -> client.negotiate(id, Json.object().put("party", "provider").put("action", "reject"));
+      default -> {
+        client.sign(id, Role.CLIENT, Fixtures.key("alice"));
+        client.sign(id, Role.PROVIDER, Fixtures.key("bob"));
+        if (state.equals("ACTIVE")) break;
+        client.deliver(id, "# Findings\n\nDifferential privacy bounds what a model reveals.\n", "markdown");
+        if (state.equals("DELIVERED")) break;
+        client.verify(id, judgedScores(88, 82, 94));
+        if (state.equals("DISPUTED")) client.challenge(id, Role.PROVIDER, "quality_below_agreed_slo");
+      }
+    }
+    return id;
+  }
+
+  private static ObjectNode counter() {
+    ObjectNode msg = Json.object().put("party", "provider").put("action", "counter");
+    msg.putObject("proposed_changes").put("escrow.payment.amount", "12.00");
+    return msg;
+  }
+
+  static void setUpAgreements() {
+    for (String state : STATES) {
+      List<String> ids = new ArrayList<>();
+      // DELIVERED gets many scratch copies: each leaves the state at its first valid verify.
+      int copies = state.equals("DELIVERED") ? 11 : 3;
+      for (int copy = 0; copy < copies; copy++) {
+        ids.add(advanceTo(state));
+      }
+      if (state.equals("CLOSED")) {
+        // Let the challenge windows of these three pass and close them; later ones stay open.
+        clock.advance(Duration.ofSeconds(7200));
+        ids.forEach(client::close);
+      }
+      for (int copy = 0; copy < ids.size(); copy++) {
+        boolean isGuarded = copy == 0;
+        String id = ids.get(copy);
+        Target t = new Target(state + (isGuarded ? "/guarded" : "/scratch" + copy), state, id, isGuarded,
+            client.agreement(id).path("agreement_hash").asText());
+        (isGuarded ? guarded : scratch).add(t);
+      }
+    }
+    for (Target t : guarded) {
+      JsonNode envelope = client.agreement(t.id());
+      assertThat(envelope.path("state").asText()).as("seed=%d set-up of %s", SEED, t.label())
+          .isEqualTo(t.state().replace("_HALF", ""));
+      snapshots.put(t.id(), new JsonNode[] {envelope, client.events(t.id())});
+    }
+    validCursor = client.list("alice", null, 2).path("next_cursor").asText();
+    System.out.println("HttpFuzzTest set up " + guarded.size() + " guarded and " + scratch.size() + " scratch agreements");
+  }
+
+  // ---- routes and bodies ----------------------------------------------------------------------
+
+  enum Body { NONE, CREATE, NEGOTIATE, SIGN, DELIVER, VERIFY, CHALLENGE, CLOSE }
+
+  /** Every route of Routes.java; {@code state} is where the route's action is allowed. */
+  enum Route {
+    HEALTH("GET", "/health", Body.NONE, null),
+    TEMPLATES("GET", "/templates", Body.NONE, null),
+    TEMPLATE("GET", "/templates/{x}", Body.NONE, null),
+    SCHEMA("GET", "/schemas/asa/{x}/agreement.json", Body.NONE, null),
+    CREATE("POST", "/agreements", Body.CREATE, null),
+    LIST("GET", "/agreements", Body.NONE, null),
+    GET("GET", "/agreements/{id}", Body.NONE, "PROPOSED"),
+    STATUS("GET", "/agreements/{id}/status", Body.NONE, "VERIFIED"),
+    EVENTS("GET", "/agreements/{id}/events", Body.NONE, "CLOSED"),
+    NEGOTIATE("PATCH", "/agreements/{id}/negotiate", Body.NEGOTIATE, "NEGOTIATING"),
+    SIGN("POST", "/agreements/{id}/sign", Body.SIGN, "PROPOSED"),
+    DELIVER("POST", "/agreements/{id}/deliver", Body.DELIVER, "ACTIVE"),
+    VERIFY("POST", "/agreements/{id}/verify", Body.VERIFY, "DELIVERED"),
+    CHALLENGE("POST", "/agreements/{id}/challenge", Body.CHALLENGE, "VERIFIED"),
+    CLOSE("POST", "/agreements/{id}/close", Body.CLOSE, "VERIFIED");
+
+    final String method;
+    final String path;
+    final Body body;
+    final String state;
+
+    Route(String method, String path, Body body, String state) {
+      this.method = method;
+      this.path = path;
+      this.body = body;
+      this.state = state;
+    }
+
+    boolean hasId() {
+      return path.contains("{id}");
+    }
+  }
+
+  static final String ZERO_HASH = "sha256:" + "0".repeat(64);
+
+  /**
+   * The body a route's valid call would send to {@code t}; for a guarded target, a body with at
+   * least two independent defects that each make the call fail whatever the agreement's state.
+   */
+  static JsonNode base(Route route, Target t, Random r) {
+    return base(route, t, r, true);
+  }
+
+  static JsonNode base(Route route, Target t, Random r, boolean variants) {
+    boolean poison = t != null && t.guarded();
+    String hash = t == null ? ZERO_HASH : t.hash();
+    switch (route.body) {
+      case CREATE -> {
+        return Fixtures.general();
+      }
+      case SIGN -> {
+        String signer = poison ? "carol" : "alice";
+        ObjectNode b = Json.object().put("party", "client");
+        b.putObject("signature").put("scheme", "ed25519")
+            .put("value", Fixtures.key(signer).sign(hash.getBytes(StandardCharsets.UTF_8)).toBase64Url());
+        b.put("agreement_hash", poison ? ZERO_HASH : hash);
+        return b;
+      }
+      case NEGOTIATE -> {
+        if (!poison && variants && r.nextInt(10) == 0) {
+          return Json.object().put("party", "client").put("action", "accept");
+        }
+        ObjectNode b = Json.object().put("party", "provider").put("action", "counter");
+        ObjectNode changes = b.putObject("proposed_changes");
+        changes.put("escrow.payment.amount", "12.00");
+        changes.put("quality_criteria.composite_threshold", 72);
+        if (poison) {
+          changes.put("parties.provider.identity.value", "mallory");
+          changes.put("quality_criteria.dimensions[99].weight", 0.5);
+        }
+        b.put("round", 1);
+        return b;
+      }
+      case DELIVER -> {
+        ObjectNode b = Json.object().put("content", "# Report\n\nText.\n");
+        if (poison) {
+          b.put("content_hash", ZERO_HASH);
+          b.put("format", "Not A Format!");
+        } else {
+          b.put("format", "markdown");
+        }
+        return b;
+      }
+      case VERIFY -> {
+        ObjectNode scores = judgedScores(88, 82, 94);
+        if (poison) {
+          var dims = (com.fasterxml.jackson.databind.node.ArrayNode) scores.get("dimensions");
+          dims.addObject().put("name", "timeliness").put("score", 100).put("evidence", "server measures this");
+          dims.addObject().put("name", "nonexistent_dimension").put("score", 50).put("evidence", "no such dimension");
+        }
+        ObjectNode b = Json.object();
+        b.set("evaluator_result", scores);
+        return b;
+      }
+      case CHALLENGE -> {
+        return poison ? Json.object().put("party", "evaluator").put("reason_code", "not_a_reason")
+            : Json.object().put("party", "client").put("reason_code", "quality_below_agreed_slo");
+      }
+      case CLOSE -> {
+        return Json.object();
+      }
+      default -> {
+        return null;
+      }
+    }
+  }
+
+  // ---- cases ----------------------------------------------------------------------------------
+
+  /** One request to send, what it is, and which agreement it aims at (null: none set up). */
+  record Case(int index, String kind, Route route, Target target, Request request) {}
+
+  /** A planned case of the systematic part: a route's body with one member replaced by each JSON type. */
+  record Plan(Route route, boolean guardedTarget, int slot, int type, String special) {}
+
+  static final List<Plan> SWEEP = sweep();
+
+  private static List<Plan> sweep() {
+    List<Plan> plans = new ArrayList<>();
+    for (Route route : Route.values()) {
+      if (route.body == Body.NONE || route.body == Body.CLOSE) continue;
+      for (boolean g : route == Route.CREATE ? new boolean[] {false} : new boolean[] {true, false}) {
+        Target t = g ? new Target("plan", route.state, "plan", true, ZERO_HASH) : null;
+        int slots = FuzzBodies.slots(base(route, t, new Random(0), false)).size();
+        for (int s = 0; s < slots; s++) {
+          for (int type = 0; type < 6; type++) {
+            plans.add(new Plan(route, g, s, type, null));
+          }
+        }
+      }
+    }
+    for (String special : List.of("oversized", "oversized-chunked", "oversized-create", "at-limit")) {
+      plans.add(new Plan(null, true, 0, 0, special));
+    }
+    return plans;
+  }
+
+  static int totalCases() {
+    return SWEEP.size() + RANDOM_CASES;
+  }
+
+  static Random random(int index) {
+    return new Random(SEED * 0x9E3779B97F4A7C15L + index * 0xBF58476D1CE4E5B9L);
+  }
+
+  static Case generate(int index) {
+    Random r = random(index);
+    if (index < SWEEP.size()) {
+      return planned(index, SWEEP.get(index), r);
+    }
+    Route route = FuzzBodies.pick(r, List.of(Route.values()));
+    Target target = null;
+    String id = null;
+    if (route.hasId()) {
+      int k = r.nextInt(100);
+      List<Target> pool = k < 55 ? guarded : k < 85 ? scratch : null;
+      if (pool != null) {
+        // Half the time an agreement in the state where the route's action is allowed: deeper checks run.
+        List<Target> inState = pool.stream().filter(t -> t.state().equals(route.state)).toList();
+        target = FuzzBodies.pick(r, !inState.isEmpty() && r.nextBoolean() ? inState : pool);
+      }
+      id = target != null ? target.id() : oddId(r);
+    }
+    String method = r.nextInt(100) < 8 ? FuzzBodies.pick(r, List.of("GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD", "TRACE", "PROPFIND", "FOO"))
+        : route.method;
+    String path = path(route, id, r);
+    String kind;
+    if (r.nextInt(100) < 8) {
+      path = oddPath(r, route, id);
+      kind = "odd-path";
+    } else {
+      kind = route == Route.LIST ? "query" : "route";
+    }
+    boolean sendsBody = route.body != Body.NONE ? r.nextInt(100) < 95 : r.nextInt(100) < 10;
+    byte[] body = null;
+    if (sendsBody) {
+      JsonNode base = route.body == Body.NONE ? Json.object().put("x", 1) : base(route, target, r);
+      String bodyKind = bodyKind(r);
+      kind = kind + "/" + bodyKind;
+      body = body(bodyKind, base, route, r);
+    }
+    List<Header> headers = headers(r, body != null);
+    if (headers.stream().anyMatch(h -> h.name().startsWith("X-Fuzz-Kind"))) {
+      kind = kind + "/odd-header";
+    }
+    return new Case(index, kind, route, target, new Request(method, path, headers, body, body != null && r.nextInt(20) == 0));
+  }
+
+  private static Case planned(int index, Plan p, Random r) {
+    List<Header> json = List.of(new Header("Content-Type", "application/json"));
+    if (p.special() != null) {
+      Target active = byState(guarded, "ACTIVE");
+      String deliver = "/agreements/" + active.id() + "/deliver";
+      return switch (p.special()) {
+        case "oversized" -> new Case(index, "oversized", Route.DELIVER, active,
+            new Request("POST", deliver, json, hugeContent((int) MAX_BODY + 1), false));
+        case "oversized-chunked" -> new Case(index, "oversized-chunked", Route.DELIVER, active,
+            new Request("POST", deliver, json, hugeContent((int) MAX_BODY + 1), true));
+        case "oversized-create" -> {
+          byte[] b = new byte[(int) MAX_BODY + 7];
+          r.nextBytes(b);
+          yield new Case(index, "oversized-create", Route.CREATE, null, new Request("POST", "/agreements", json, b, false));
+        }
+        default -> new Case(index, "at-limit", Route.DELIVER, active,
+            new Request("POST", deliver, json, hugeContent((int) MAX_BODY), false));
+      };
+    }
+    Target target = null;
+    if (p.route() != Route.CREATE) {
+      List<Target> pool = p.guardedTarget() ? guarded : scratch;
+      List<Target> inState = pool.stream().filter(t -> t.state().equals(p.route().state)).toList();
+      target = inState.get(r.nextInt(inState.size()));
+    }
+    JsonNode base = base(p.route(), target, r, false);
+    FuzzBodies.Slot slot = FuzzBodies.slots(base).get(p.slot());
+    String[] raw = new String[1];
+    slot.set(FuzzBodies.ofType(r, p.type(), raw));
+    String path = path(p.route(), target == null ? null : target.id(), r);
+    return new Case(index, "sweep/type-confusion " + slot.pointer() + " -> " + List.of("null", "number", "string", "array", "object", "boolean").get(p.type()),
+        p.route(), target, new Request(p.route().method, path, json, FuzzBodies.write(base, raw[0]), false));
+  }
+
+  /** A deliver body whose total size is exactly {@code size} bytes; its content hash is wrong on purpose. */
+  static byte[] hugeContent(int size) {
+    String head = "{\"content_hash\":\"" + ZERO_HASH + "\",\"format\":\"Not A Format!\",\"content\":\"";
+    String tail = "\"}";
+    byte[] b = new byte[size];
+    byte[] h = head.getBytes(StandardCharsets.US_ASCII);
+    System.arraycopy(h, 0, b, 0, h.length);
+    java.util.Arrays.fill(b, h.length, size - tail.length(), (byte) 'x');
+    b[size - 2] = '"';
+    b[size - 1] = '}';
+    return b;
+  }
+
+  static Target byState(List<Target> pool, String state) {
+    return pool.stream().filter(t -> t.state().equals(state)).findFirst().orElseThrow();
+  }
+
+  static String path(Route route, String id, Random r) {
+    String p = route.path;
+    if (route == Route.TEMPLATE) {
+      p = p.replace("{x}", FuzzBodies.pick(r, List.of("general", "research", "poetry", "%00", "GENERAL", "x".repeat(3000), "..", "%2e%2e", "gen%20eral", "%C3%28")));
+    } else if (route == Route.SCHEMA) {
+      p = p.replace("{x}", FuzzBodies.pick(r, List.of("1.0.0", "9.0.0", "1", "", "%00", "..", "1.0.0.0", "9".repeat(500), "-1.0.0", "1.0.0%0a")));
+    } else if (route == Route.LIST) {
+      p = p + query(r);
+    }
+    return id == null ? p : p.replace("{id}", id);
+  }
+
+  static String oddId(Random r) {
+    return FuzzBodies.pick(r, List.of(
+        "asa-" + HexFormat.of().formatHex(new byte[] {(byte) r.nextInt(), (byte) r.nextInt(), (byte) r.nextInt()}),
+        "nope", "%00", "a".repeat(300), "a".repeat(4000), "..", "%2e%2e", ".", "%2F", "a%2Fb", "%20", "%C3%28", "%FF",
+        "%F0%9F%98%80", "%27%20OR%201%3D1%20--", "%25", "a;b=c", "~", "%0A", "null", "0", "-1", "%5C", "x".repeat(9000)));
+  }
+
+  static String oddPath(Random r, Route route, String id) {
+    String suffix = route.hasId() ? route.path.substring("/agreements/{id}".length()) : "";
+    String i = id == null ? "nope" : id;
+    return FuzzBodies.pick(r, List.of(
+        "/agreements/" + i + "%00" + suffix, "/agreements/" + i.toUpperCase() + suffix, "/agreements/" + i + suffix + "/",
+        "/agreements/" + i + "%20" + suffix, "/agreements/" + i + suffix + "/extra", "/agreements/" + i + "/" + suffix,
+        "/agreements/" + i + suffix.toUpperCase(), "/agreements/" + i + suffix + ";x=y", "/agreements/" + i + ";x=y" + suffix,
+        "/agreements/" + i + "/." + suffix, "/agreements/x/../" + i + suffix, "/agreements/" + i + "/%2e%2e/" + i + suffix,
+        "/agreements/" + i + "%2F" + suffix.replace("/", ""), "/agreements/" + i + suffix + "?x=%00&x=" + "y".repeat(2000),
+        "//agreements", "/AGREEMENTS", "/agreements//", "/health/", "/health/..", "/%2e%2e/%2e%2e/etc/passwd",
+        "/templates/%00", "/templates/..%2F..%2Fetc", "/schemas/asa/%2e%2e/agreement.json", "/schemas/asa/1.0.0/agreement.json/x",
+        "/*", "/agreements/*", "/agreements/%2A", "/agreements/%00/sign", "/agreements/" + "a".repeat(9000) + "/events",
+        "/" + "%C3%28".repeat(50), "/agreements/%EF%BF%BF", "/agreements/%ED%A0%80/status"));
+  }
+
+  static String query(Random r) {
+    List<String> parts = new ArrayList<>();
+    String party = FuzzBodies.pick(r, List.of("alice", "alice", "bob", "", "%00", "a".repeat(5000), "%FF", "%C3%28", "a%26limit%3D1",
+        "%27%20OR%201%3D1%20--", "eval-1", "%20", "%C3%A9", "NONE"));
+    if (!party.equals("NONE")) parts.add("party=" + party);
+    String limit = FuzzBodies.pick(r, List.of("NONE", "NONE", "-1", "0", "1", "200", "201", "abc", "1e3", "2147483648", "-2147483649", "",
+        "%205", "5%20", "%00", "0x10", "%D9%A3", "99999999999999999999", "1.5", "+5", "-0"));
+    if (!limit.equals("NONE")) parts.add("limit=" + limit);
+    String cursor = FuzzBodies.pick(r, List.of("NONE", "NONE", "VALID", "", "abc", "!!!", "djE6MA", "djE6LTE", "djE6OTk5OTk5OTk5OTk5OTk5OTk5OTk",
+        "djE6YWJj", "djI6NQ", "djE6MTA=", "djE6MTA", "%00", "a".repeat(6000), "%FF%FE", "djE6", "=", "====", "dj", "AAAA"));
+    if (!cursor.equals("NONE")) parts.add("cursor=" + (cursor.equals("VALID") ? validCursor : cursor));
+    if (r.nextInt(10) == 0) parts.add(FuzzBodies.pick(r, List.of("limit=1", "party=bob", "cursor=x", "x=%00", "&&", "=", "party")));
+    java.util.Collections.shuffle(parts, r);
+    return parts.isEmpty() && r.nextBoolean() ? "" : "?" + String.join("&", parts);
+  }
+
+  static final List<String> BODY_KINDS = List.of(
+      "empty", "base", "truncated", "truncated", "random-bytes", "invalid-utf8", "invalid-utf8", "deep-nesting", "huge-string",
+      "huge-number", "huge-number", "type-confusion", "type-confusion", "type-confusion", "duplicate-key", "unknown-field",
+      "mutated", "mutated", "mutated", "mutated", "not-an-object");
+
+  static String bodyKind(Random r) {
+    return FuzzBodies.pick(r, BODY_KINDS);
+  }
+
+  static byte[] body(String kind, JsonNode base, Route route, Random r) {
+    byte[] valid = FuzzBodies.write(base, null);
+    String[] raw = new String[1];
+    List<FuzzBodies.Slot> slots = FuzzBodies.slots(base);
+    FuzzBodies.Slot slot = slots.isEmpty() ? null : slots.get(r.nextInt(slots.size()));
+    switch (kind) {
+      case "empty" -> {
+        return new byte[0];
+      }
+      case "base" -> {
+        return valid;
+      }
+      case "truncated" -> {
+        return FuzzBodies.truncated(r, valid);
+      }
+      case "random-bytes" -> {
+        return FuzzBodies.randomBytes(r);
+      }
+      case "invalid-utf8" -> {
+        return FuzzBodies.invalidUtf8(r, valid);
+      }
+      case "deep-nesting" -> {
+        int depth = FuzzBodies.pick(r, List.of(65, 100, 1000, 10_000, 10_000, 100_000));
+        String member = slot != null && slot.field() != null && r.nextBoolean() ? slot.field() : null;
+        return FuzzBodies.deep(r, depth, member);
+      }
+      case "huge-string" -> {
+        int size = r.nextInt(12) == 0 ? 4 << 20 : (64 << 10) + r.nextInt(1 << 20);
+        String s = r.nextBoolean() ? "x".repeat(size) : "\u00e9\ud83d\ude00 ".repeat(size / 7);
+        if (slot != null) slot.set(Json.mapper().getNodeFactory().textNode(s));
+        else ((ObjectNode) base).put("x", s);
+        return FuzzBodies.write(base, null);
+      }
+      case "huge-number" -> {
+        raw[0] = FuzzBodies.pick(r, FuzzBodies.ODD_NUMBERS);
+        if (slot != null) slot.set(Json.mapper().getNodeFactory().textNode(FuzzBodies.RAW));
+        else ((ObjectNode) base).put("x", FuzzBodies.RAW);
+        return FuzzBodies.write(base, raw[0]);
+      }
+      case "type-confusion" -> {
+        if (slot == null) return valid;
+        slot.set(FuzzBodies.ofType(r, r.nextInt(6), raw));
+        return FuzzBodies.write(base, raw[0]);
+      }
+      case "duplicate-key" -> {
+        return FuzzBodies.duplicateKey(r, base);
+      }
+      case "unknown-field" -> {
+        ObjectNode into = (ObjectNode) base;
+        if (slot != null && r.nextBoolean() && slot.get() instanceof ObjectNode o) into = o;
+        String key = r.nextBoolean() ? FuzzBodies.pick(r, FuzzBodies.ODD_KEYS) : "x_" + FuzzBodies.randomText(r, 10);
+        if (into.has(key)) key = key + "_x";
+        into.set(key, FuzzBodies.randomValue(r, 2, raw));
+        return FuzzBodies.write(base, raw[0]);
+      }
+      case "mutated" -> {
+        if (slot == null) return valid;
+        switch (r.nextInt(6)) {
+          case 0, 1 -> slot.set(FuzzBodies.randomValue(r, 2, raw));
+          case 2 -> slot.remove();
+          case 3 -> {
+            raw[0] = FuzzBodies.pick(r, FuzzBodies.ODD_STRING_TOKENS);
+            slot.set(Json.mapper().getNodeFactory().textNode(FuzzBodies.RAW));
+          }
+          case 4 -> {
+            raw[0] = "[".repeat(70) + "]".repeat(70);
+            slot.set(Json.mapper().getNodeFactory().textNode(FuzzBodies.RAW));
+          }
+          default -> {
+            if (slot.parent() instanceof ObjectNode parent) {
+              String key = FuzzBodies.pick(r, FuzzBodies.ODD_KEYS);
+              if (parent.has(key)) key = key + "_x";
+              parent.set(key, FuzzBodies.randomValue(r, 1, raw));
+            } else {
+              ((com.fasterxml.jackson.databind.node.ArrayNode) slot.parent()).add(FuzzBodies.randomValue(r, 1, raw));
+            }
+          }
+        }
+        return FuzzBodies.write(base, raw[0]);
+      }
+      default -> {
+        return FuzzBodies.pick(r, FuzzBodies.NOT_AN_OBJECT);
+      }
+    }
+  }
+
+  static final List<String> ODD_CONTENT_TYPES = List.of(
+      "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=xyz", "multipart/form-data",
+      "application/json; charset=utf-16", "application/json; charset=\u00ff", "application/json; charset=", "",
+      "\u00ff/\u00ff", "application/" + "j".repeat(1000), "application/xml", "*/*", "application/problem+json",
+      "application/json;;;", "application/octet-stream");
+
+  static final List<String> ODD_IDEMPOTENCY_KEYS = List.of(
+      "", " ", "a b", "tab\there", "\u0085nel", "\u00ffx", "\u0080\u009f", "\u00e9", "x".repeat(256), "x".repeat(255),
+      "k".repeat(10 * 1024), " lead", "trail ", "\t", "\u00a0");
+
+  static List<Header> headers(Random r, boolean hasBody) {
+    List<Header> h = new ArrayList<>();
+    if (hasBody ? r.nextInt(100) < 75 : r.nextInt(100) < 5) {
+      h.add(new Header("Content-Type", "application/json"));
+    } else if (r.nextInt(100) < 60) {
+      h.add(new Header("Content-Type", FuzzBodies.pick(r, ODD_CONTENT_TYPES)));
+    }
+    int k = r.nextInt(100);
+    if (k < 10) {
+      h.add(new Header("Idempotency-Key", "fuzz-" + Long.toHexString(r.nextLong())));
+    } else if (k < 13) {
+      h.add(new Header("Idempotency-Key", "fuzz-fixed-key"));
+    } else if (k < 25) {
+      h.add(new Header("Idempotency-Key", FuzzBodies.pick(r, ODD_IDEMPOTENCY_KEYS)));
+      if (r.nextBoolean()) h.add(new Header("Idempotency-Key", "second-value"));
+    }
+    if (r.nextInt(100) < 8) {
+      h.add(new Header("X-Fuzz-Kind", "odd"));
+      switch (r.nextInt(6)) {
+        case 0 -> h.add(new Header("Accept", FuzzBodies.pick(r, List.of("application/xml", "text/html", "", "application/json;q=0", "\u00ff", "*/*;q=abc"))));
+        case 1 -> h.add(new Header("Content-Encoding", FuzzBodies.pick(r, List.of("gzip", "deflate", "br", "x-unknown", ""))));
+        case 2 -> h.add(new Header("X-Forwarded-For", "::1, \u00ff, " + "9".repeat(300)));
+        case 3 -> h.add(new Header("Cookie", "a=" + "b".repeat(2000) + "; \u00ff=\u00ff"));
+        case 4 -> h.add(new Header("X-Fuzz-Long", "v".repeat(10 * 1024)));
+        default -> h.add(new Header("If-Match", "\"" + "9".repeat(100) + "\""));
+      }
+    }
+    return h;
+  }
+
