@@ -9,7 +9,7 @@ import dev.asa.json.Json;
 final class LifecycleBenchmarkDocs {
   private LifecycleBenchmarkDocs() {}
 
-  static ObjectNode document(Ed25519PrivateKey clientKey, Ed25519PrivateKey providerKey) {
+  static ObjectNode document(Ed25519PrivateKey clientKey, Ed25519PrivateKey providerKey, Ed25519PrivateKey evaluatorKey) {
     ObjectNode doc = Json.object();
     doc.put("asa_version", "1.0.0");
     doc.put("template", "general");
@@ -19,6 +19,7 @@ final class LifecycleBenchmarkDocs {
     ObjectNode evaluator = parties.putObject("evaluator");
     evaluator.putObject("identity").put("scheme", "api_key").put("value", "bench-evaluator");
     evaluator.put("type", "agent_as_judge");
+    evaluator.putObject("verification_key").put("scheme", "ed25519").put("value", evaluatorKey.publicKey().toBase64Url());
     doc.putObject("service").put("description", "Summarise the benchmark input");
     doc.putObject("verification").put("strategy", "optimistic").put("challenge_window_seconds", 0);
     doc.putObject("escrow").putObject("payment").put("amount", "10.00").put("currency", "USD");

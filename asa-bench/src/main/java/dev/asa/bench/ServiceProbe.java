@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.evaluators.StructuralEvaluator;
 import dev.asa.json.Json;
-import dev.asa.server.agreements.Actor;
+import dev.asa.access.Caller;
 import dev.asa.server.agreements.AgreementService;
 import dev.asa.server.agreements.DeliverableFetcher;
 import dev.asa.server.agreements.VerificationRunner;
@@ -25,10 +25,16 @@ public final class ServiceProbe {
   public static void main(String[] args) throws Exception {
     int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 20;
     AgreementStore store = Stores.open(args.length > 1 ? args[1] : null, Files.createTempDirectory("asa-probe"));
+    Ed25519PrivateKey serverKey = Ed25519PrivateKey.generate(new SecureRandom());
     AgreementService service = new AgreementService(store, Clock.systemUTC(),
-        new VerificationRunner(store, new StructuralEvaluator(), new DeliverableFetcher(1 << 20)));
+        new VerificationRunner(store, new StructuralEvaluator(), new DeliverableFetcher(1 << 20), serverKey),
+        serverKey.publicKey().toBase64Url());
     Ed25519PrivateKey c = Ed25519PrivateKey.generate(new SecureRandom());
     Ed25519PrivateKey p = Ed25519PrivateKey.generate(new SecureRandom());
+    Ed25519PrivateKey e = Ed25519PrivateKey.generate(new SecureRandom());
+    Caller client = new Caller.Key(c.publicKey(), false);
+    Caller provider = new Caller.Key(p.publicKey(), false);
+    Caller evaluator = new Caller.Key(e.publicKey(), false);
     Map<String, Long> nanos = new LinkedHashMap<>();
     long end = System.nanoTime() + seconds * 1_000_000_000L;
     long warmEnd = System.nanoTime() + seconds * 500_000_000L;
@@ -41,21 +47,21 @@ public final class ServiceProbe {
         nanos.clear();
         n = 0;
       }
-      ObjectNode doc = (ObjectNode) Json.parse(Json.write(LifecycleBenchmarkDocs.document(c, p)));
+      ObjectNode doc = (ObjectNode) Json.parse(Json.write(LifecycleBenchmarkDocs.document(c, p, e)));
       long t = System.nanoTime();
-      String id = service.create(doc, Actor.claimed("client"), null).body().path("agreement_id").asText();
+      String id = service.create(doc, client, null).body().path("agreement_id").asText();
       t = lap(nanos, "create", t);
-      String hash = service.get(id).path("agreement_hash").asText();
+      String hash = service.get(id, client).path("agreement_hash").asText();
       t = lap(nanos, "get", t);
-      service.sign(id, sign("client", c, hash), null);
+      service.sign(id, sign("client", c, hash), client, null);
       t = lap(nanos, "sign", t);
-      service.sign(id, sign("provider", p, hash), null);
+      service.sign(id, sign("provider", p, hash), provider, null);
       t = lap(nanos, "sign", t);
-      service.deliver(id, Json.object().put("content", "# Summary\n\nText.\n").put("format", "markdown"), null);
+      service.deliver(id, Json.object().put("content", "# Summary\n\nText.\n").put("format", "markdown"), provider, null);
       t = lap(nanos, "deliver", t);
-      service.verify(id, Json.object().set("evaluator_result", LifecycleBenchmarkDocs.scores()), null);
+      service.verify(id, Json.object().set("evaluator_result", LifecycleBenchmarkDocs.scores()), evaluator, null);
       t = lap(nanos, "verify", t);
-      service.close(id, null);
+      service.close(id, client, null);
       lap(nanos, "close", t);
       n++;
     }

@@ -66,7 +66,8 @@ class LifecycleEndToEndTest {
 
   @BeforeEach
   void start() {
-    server = AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dir.resolve("data")).withClock(clock));
+    // The CLI stamps request signatures with the real time, so the server keeps the real clock.
+    server = AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dir.resolve("data")));
     url = server.url("127.0.0.1");
   }
 
@@ -89,14 +90,17 @@ class LifecycleEndToEndTest {
   void anAgreementFromProposalToClosing() throws Exception {
     String clientKey = dir.resolve("client.jwk").toString();
     String providerKey = dir.resolve("provider.jwk").toString();
+    String evaluatorKey = dir.resolve("evaluator.jwk").toString();
     asa("keys", "new", "--out", clientKey);
     asa("keys", "new", "--out", providerKey);
+    asa("keys", "new", "--out", evaluatorKey);
     String providerPub = asa("keys", "show", providerKey, "--json").json().path("public_key").asText();
+    String evaluatorPub = asa("keys", "show", evaluatorKey, "--json").json().path("public_key").asText();
 
     JsonNode created = asa("agreements", "create", "--template", "general",
         "--client-key", clientKey, "--provider-pub", providerPub, "--evaluator", "eval-key-789",
-        "--description", "Summarise recent work on federated learning privacy",
-        "--amount", "10.00", "--currency", "USDC", "--json").json();
+        "--evaluator-pub", evaluatorPub, "--description", "Summarise recent work on federated learning privacy",
+        "--amount", "10.00", "--currency", "USDC", "--challenge-window", "2", "--json").json();
     String id = created.path("agreement_id").asText();
     assertThat(created.path("state").asText()).isEqualTo("PROPOSED");
     assertThat(created.path("agreement_hash").asText()).startsWith("sha256:");
@@ -106,10 +110,10 @@ class LifecycleEndToEndTest {
     assertThat(asa("agreements", "sign", id, "--key", providerKey, "--as", "provider").out())
         .isEqualTo("signed " + id + " as provider; state ACTIVE\n");
 
-    assertThat(asa("agreements", "deliver", id, "--content", "# Federated learning privacy\n\nDifferential privacy...",
+    assertThat(asa("agreements", "deliver", id, "--key", providerKey, "--content", "# Federated learning privacy\n\nDifferential privacy...",
         "--format", "markdown").out()).contains("state DELIVERED");
 
-    Result verified = asa("agreements", "verify", id,
+    Result verified = asa("agreements", "verify", id, "--key", evaluatorKey,
         "--score", "accuracy=90:all 12 claims checked against the cited papers",
         "--score", "completeness=85:covers 7 of 8 requested topics",
         "--score", "relevance=92:every section addresses the request",
@@ -120,19 +124,19 @@ class LifecycleEndToEndTest {
         .containsPattern("timeliness +100 +true +yes")
         .containsPattern("determination +PASS");
 
-    Result status = asa("agreements", "status", id);
+    Result status = asa("agreements", "status", id, "--key", clientKey);
     assertThat(status.out()).containsPattern("state +VERIFIED").containsPattern("challenge window +open until");
-    assertThat(asa("agreements", "status", id, "--json").json().path("state").asText()).isEqualTo("VERIFIED");
+    assertThat(asa("agreements", "status", id, "--key", clientKey, "--json").json().path("state").asText()).isEqualTo("VERIFIED");
 
-    assertThat(asa("agreements", "list", "--party", "eval-key-789").out()).containsPattern(id + " +VERIFIED +general");
+    assertThat(asa("agreements", "list", "--party", "eval-key-789", "--key", evaluatorKey).out()).containsPattern(id + " +VERIFIED +general");
 
-    Result events = asa("agreements", "events", id);
+    Result events = asa("agreements", "events", id, "--key", providerKey);
     assertThat(events.out()).contains("created").contains("signed").contains("delivered").contains("verified")
         .contains("chain verifies (5 events)");
 
-    clock.advance(Duration.ofSeconds(7200 + 1));
-    assertThat(asa("agreements", "close", id).out()).contains("state CLOSED").contains("to the provider");
-    assertThat(asa("agreements", "get", id, "--json").json().path("state").asText()).isEqualTo("CLOSED");
-    assertThat(asa("agreements", "events", id).out()).contains("chain verifies (6 events)");
+    Thread.sleep(2_100); // the 2 s challenge window passes
+    assertThat(asa("agreements", "close", id, "--key", clientKey).out()).contains("state CLOSED").contains("to the provider");
+    assertThat(asa("agreements", "get", id, "--key", clientKey, "--json").json().path("state").asText()).isEqualTo("CLOSED");
+    assertThat(asa("agreements", "events", id, "--key", clientKey).out()).contains("chain verifies (6 events)");
   }
 }

@@ -70,13 +70,24 @@ public final class AgreementBuilder {
 
   /**
    * The evaluator: its identity and its kind, e.g. {@code agent_as_judge}; {@code type} may be null.
-   * It carries no key here because it does not sign the terms.
+   * Without a key only the server's built-in evaluator can act for it.
    */
   public AgreementBuilder evaluator(String scheme, String value, String type) {
+    return evaluator(scheme, value, type, null);
+  }
+
+  /**
+   * As {@link #evaluator(String, String, String)}, with the evaluator's key: the key its
+   * verification results must be signed with (it does not sign the terms).
+   */
+  public AgreementBuilder evaluator(String scheme, String value, String type, Ed25519PublicKey key) {
     ObjectNode evaluator = parties().putObject("evaluator");
     identity(evaluator, scheme, value);
     if (type != null) {
       evaluator.put("type", type);
+    }
+    if (key != null) {
+      evaluator.putObject("verification_key").put("scheme", "ed25519").put("value", key.toBase64Url());
     }
     return this;
   }

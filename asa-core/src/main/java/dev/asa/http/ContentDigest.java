@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The {@code Content-Digest} header of RFC 9530, restricted to one SHA-256 digest:
- * {@code sha-256=:<standard base64 of SHA-256(body)>:}.
+ * The {@code Content-Digest} header of RFC 9530, restricted to one SHA-256 digest: {@code
+ * sha-256=:<standard base64 of SHA-256(body)>:}.
  *
  * <p>The request signature covers this header rather than the body itself, so the body is bound to
  * the signature through it. Only {@code sha-256} is accepted: one algorithm means one thing to
@@ -30,10 +30,7 @@ public final class ContentDigest {
   /** The header value for {@code body}: {@code sha-256=:<base64>:}. */
   public static String of(byte[] body) {
     Objects.requireNonNull(body, "body");
-    return ALGORITHM
-        + "=:"
-        + Base64.getEncoder().encodeToString(Digest.sha256(body).bytes())
-        + ":";
+    return ALGORITHM + "=:" + Base64.getEncoder().encodeToString(Digest.sha256(body).bytes()) + ":";
   }
 
   /**

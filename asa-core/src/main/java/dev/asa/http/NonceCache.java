@@ -38,8 +38,8 @@ import java.util.TreeMap;
  * Retry-After. The alternatives are both worse: accepting without remembering, or evicting a live
  * entry, each lets an attacker replay a captured request by first flooding the cache, and growing
  * without bound lets the same flood exhaust the heap. Only requests with a valid signature reach
- * this cache, but anyone can make a key, so rate-limit by client address in front of the verifier to
- * keep honest traffic under the cap.
+ * this cache, but anyone can make a key, so rate-limit by client address in front of the verifier
+ * to keep honest traffic under the cap.
  *
  * <p>Thread-safe; {@link #firstUse} checks and records atomically.
  */
@@ -86,8 +86,8 @@ public final class NonceCache {
   }
 
   /**
-   * Records that {@code keyId} used {@code nonce} in a request created at {@code created}, unless it
-   * already did.
+   * Records that {@code keyId} used {@code nonce} in a request created at {@code created}, unless
+   * it already did.
    *
    * @return true the first time a pair is seen within its window, false for a replay
    * @throws RequestAuthException with {@link Reason#NONCE_CACHE_FULL} if the pair is new and the

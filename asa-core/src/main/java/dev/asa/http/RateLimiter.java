@@ -60,6 +60,7 @@ public final class RateLimiter {
   private final long emissionNanos;
   private final long burstNanos;
   private final int maxKeys;
+
   /** Key to the epoch nanosecond at which its bucket is full again. */
   private final ConcurrentHashMap<String, Long> fullAt = new ConcurrentHashMap<>();
 
@@ -93,7 +94,11 @@ public final class RateLimiter {
     // A bucket must fill in well under the ~290 years a long of nanoseconds can count.
     if (emission * burst > Long.MAX_VALUE / 4.0) {
       throw new IllegalArgumentException(
-          "permitsPerSecond " + permitsPerSecond + " with burst " + burst + " is too slow to track");
+          "permitsPerSecond "
+              + permitsPerSecond
+              + " with burst "
+              + burst
+              + " is too slow to track");
     }
     this.emissionNanos = Math.max(1, (long) emission);
     this.burstNanos = emissionNanos * burst;
@@ -124,7 +129,9 @@ public final class RateLimiter {
           }
           return next;
         });
-    return refusedFor[0] == 0 ? Decision.ALLOWED : new Decision(false, Duration.ofNanos(refusedFor[0]));
+    return refusedFor[0] == 0
+        ? Decision.ALLOWED
+        : new Decision(false, Duration.ofNanos(refusedFor[0]));
   }
 
   /** The number of keys currently tracked (idle ones may linger until the next sweep). */

@@ -8,8 +8,8 @@ import java.util.Objects;
  *
  * <p>This is the only exception that {@link RequestVerifier#verify} throws for anything a client
  * sent, however malformed, so a server needs exactly one {@code catch}. Messages quote client input
- * only after escaping control characters and shortening it, so they are safe to log and to return in
- * a problem+json {@code detail}.
+ * only after escaping control characters and shortening it, so they are safe to log and to return
+ * in a problem+json {@code detail}.
  */
 public final class RequestAuthException extends RuntimeException {
 
@@ -29,7 +29,9 @@ public final class RequestAuthException extends RuntimeException {
     MALFORMED_SIGNATURE,
     /** The signature is not labelled {@code sig1}, or the two headers use different labels. */
     UNKNOWN_LABEL,
-    /** {@code alg} is not {@code "ed25519"}, or Content-Digest uses an algorithm other than sha-256. */
+    /**
+     * {@code alg} is not {@code "ed25519"}, or Content-Digest uses an algorithm other than sha-256.
+     */
     UNSUPPORTED_ALGORITHM,
     /** {@code keyid} is not the base64url of a 32-byte Ed25519 public key. */
     BAD_KEY_ID,
@@ -47,7 +49,9 @@ public final class RequestAuthException extends RuntimeException {
     REPLAYED_NONCE,
     /** The signature does not verify with the key named by {@code keyid}. */
     BAD_SIGNATURE,
-    /** The server remembers as many nonces as it can afford; not the caller's fault, retry later. */
+    /**
+     * The server remembers as many nonces as it can afford; not the caller's fault, retry later.
+     */
     NONCE_CACHE_FULL
   }
 
@@ -60,7 +64,9 @@ public final class RequestAuthException extends RuntimeException {
     this.reason = Objects.requireNonNull(reason, "reason");
   }
 
-  /** The rule the request broke, stable across versions; map it to an HTTP status and problem type. */
+  /**
+   * The rule the request broke, stable across versions; map it to an HTTP status and problem type.
+   */
   public Reason reason() {
     return reason;
   }
@@ -71,8 +77,8 @@ public final class RequestAuthException extends RuntimeException {
   }
 
   /**
-   * Quotes client-supplied text for a message: at most {@code 80} characters, control and
-   * non-ASCII characters escaped, so a header cannot forge log lines or flood them.
+   * Quotes client-supplied text for a message: at most {@code 80} characters, control and non-ASCII
+   * characters escaped, so a header cannot forge log lines or flood them.
    */
   static String quote(String text) {
     StringBuilder out = new StringBuilder(Math.min(text.length(), 80) + 8).append('"');

@@ -10,13 +10,13 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Signs ASA HTTP API requests with the caller's Ed25519 key: an RFC 9421 HTTP Message Signature
- * in the fixed profile below, which {@link RequestVerifier} checks on the server.
+ * Signs ASA HTTP API requests with the caller's Ed25519 key: an RFC 9421 HTTP Message Signature in
+ * the fixed profile below, which {@link RequestVerifier} checks on the server.
  *
  * <h2>The profile, for client authors in any language</h2>
  *
- * <p>Every non-public request carries these headers (a request has a body when it has at least
- * one byte of content):
+ * <p>Every non-public request carries these headers (a request has a body when it has at least one
+ * byte of content):
  *
  * <pre>
  * Content-Digest: sha-256=:&lt;standard base64 of SHA-256(body)&gt;:              (body only)
@@ -26,16 +26,19 @@ import java.util.Objects;
  * </pre>
  *
  * <ul>
- *   <li>{@code created}: the current time in whole seconds since the Unix epoch, no leading
- *       zeros. The server refuses a value more than 300 s from its own clock, either way.
+ *   <li>{@code created}: the current time in whole seconds since the Unix epoch, no leading zeros.
+ *       The server refuses a value more than 300 s from its own clock, either way.
  *   <li>{@code nonce}: 16 to 128 characters of {@code A-Z a-z 0-9 - _}, fresh and random for every
- *       request (this signer sends 16 random bytes as 22 base64url characters). The server refuses
- *       a (keyid, nonce) pair it has seen within the last 600 s.
+ *       request, retries included (this signer sends 16 random bytes as 22 base64url characters).
+ *       The server refuses a (keyid, nonce) pair it has already accepted, for as long as a request
+ *       carrying it could still pass the {@code created} check.
  *   <li>{@code keyid}: the raw 32-byte Ed25519 public key as base64url without padding (43
  *       characters). The key identifies the caller; there is no registration step in this layer.
  *   <li>Base64 in {@code :...:} is the standard alphabet with {@code =} padding.
  *   <li>Write the headers in RFC 8941 canonical form, exactly as above: no spaces except one
- *       between list items, no extra parameters. Parameters may come in any order.
+ *       between list items, no leading zeros, no other parameters (no {@code expires}, no {@code
+ *       tag}), and the components in the order shown. The four parameters may come in any order;
+ *       the server signs them as received.
  *   <li>The label is always {@code sig1}, and there is exactly one signature.
  * </ul>
  *

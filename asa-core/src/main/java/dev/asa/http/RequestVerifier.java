@@ -16,8 +16,8 @@ import java.util.function.Function;
  * Checks the RFC 9421 signature of an ASA HTTP API request, in the profile described in {@link
  * RequestSigner}, and says which key made it.
  *
- * <p>The checks run cheapest first, and the nonce is recorded only after the signature verified,
- * so a forged request can never use up a legitimate caller's nonce:
+ * <p>The checks run cheapest first, and the nonce is recorded only after the signature verified, so
+ * a forged request can never use up a legitimate caller's nonce:
  *
  * <ol>
  *   <li>both Signature-Input and Signature are present and at most 4096 characters;
@@ -25,8 +25,8 @@ import java.util.function.Function;
  *   <li>the parameters are exactly created, nonce, keyid and alg (in any order), with {@code
  *       alg="ed25519"}, a keyid that decodes to a 32-byte key, and a well-formed nonce;
  *   <li>the covered components are exactly the profile's list for a request with or without body;
- *   <li>for a body, Content-Digest is present, well formed, and matches the body;
  *   <li>{@code created} is at most {@code maxSkew} from the server's clock, either way;
+ *   <li>for a body, Content-Digest is present, well formed, and matches the body;
  *   <li>the Ed25519 signature verifies over the signature base the server rebuilds;
  *   <li>the (keyid, nonce) pair is new, recorded atomically.
  * </ol>
@@ -96,8 +96,8 @@ public final class RequestVerifier {
    * @return the verified caller
    * @throws RequestAuthException if the request is not signed as the profile requires; its reason
    *     says which check failed and its message what to fix
-   * @throws IllegalArgumentException if {@code method} or {@code targetUri} is not valid, which is a
-   *     bug in the server rather than a bad request
+   * @throws IllegalArgumentException if {@code method} or {@code targetUri} is not valid, which is
+   *     a bug in the server rather than a bad request
    */
   public VerifiedCaller verify(
       String method, URI targetUri, Function<String, String> header, byte[] body) {
@@ -154,6 +154,19 @@ public final class RequestVerifier {
               + abbreviate(SignatureProfile.serializeList(covered)));
     }
 
+    long distance = Math.abs(clock.instant().getEpochSecond() - params.created());
+    if (distance > maxSkewSeconds) {
+      throw new RequestAuthException(
+          Reason.STALE_CREATED,
+          "created "
+              + params.created()
+              + " is "
+              + distance
+              + " s away from the server's clock (limit "
+              + maxSkewSeconds
+              + " s); sign with the current time, and check that the client's clock is set");
+    }
+
     String contentDigest = null;
     if (hasBody) {
       contentDigest = header.apply(ContentDigest.HEADER);
@@ -171,19 +184,6 @@ public final class RequestVerifier {
                 + " bytes); compute it over the exact bytes sent, after any compression or"
                 + " encoding, and do not change the body after signing");
       }
-    }
-
-    long distance = Math.abs(clock.instant().getEpochSecond() - params.created());
-    if (distance > maxSkewSeconds) {
-      throw new RequestAuthException(
-          Reason.STALE_CREATED,
-          "created "
-              + params.created()
-              + " is "
-              + distance
-              + " s away from the server's clock (limit "
-              + maxSkewSeconds
-              + " s); sign with the current time, and check that the client's clock is set");
     }
 
     SignatureBase base =
@@ -213,7 +213,8 @@ public final class RequestVerifier {
               + "\" was already used with this key; sign every request, retries included, with a"
               + " fresh random nonce");
     }
-    return new VerifiedCaller(params.key(), Instant.ofEpochSecond(params.created()), params.nonce());
+    return new VerifiedCaller(
+        params.key(), Instant.ofEpochSecond(params.created()), params.nonce());
   }
 
   private static void checkLength(String field, String value, Reason reason) {

@@ -60,7 +60,7 @@ final class SignatureProfile {
 
   /**
    * The {@code @target-uri} value: the absolute URI in its ASCII form, which is what travels on the
-   * wire. A fragment or user info is never sent in an HTTP request, so signing one would sign
+   * wire, with an empty path written as {@code /}. A fragment or user info is never sent in an HTTP request, so signing one would sign
    * something the server cannot see.
    */
   static String targetUriValue(URI uri) {
@@ -82,7 +82,13 @@ final class SignatureProfile {
               + RequestAuthException.quote(uri.toString())
               + " must have no fragment and no user info: neither is sent in an HTTP request");
     }
-    return uri.toASCIIString();
+    String ascii = uri.toASCIIString();
+    if (uri.getRawPath() == null || uri.getRawPath().isEmpty()) {
+      // HTTP sends an empty path as "/" (RFC 9110 section 4.2.3), so that is what both sides see.
+      int at = ascii.indexOf('?');
+      ascii = at < 0 ? ascii + "/" : ascii.substring(0, at) + "/" + ascii.substring(at);
+    }
+    return ascii;
   }
 
   static boolean isValidNonce(String nonce) {

@@ -18,7 +18,9 @@ public record SignedHeaders(String contentDigest, String signatureInput, String 
     Objects.requireNonNull(signature, "signature");
   }
 
-  /** Header name to value, in the order Content-Digest (when present), Signature-Input, Signature. */
+  /**
+   * Header name to value, in the order Content-Digest (when present), Signature-Input, Signature.
+   */
   public Map<String, String> asMap() {
     Map<String, String> headers = new LinkedHashMap<>();
     if (contentDigest != null) {

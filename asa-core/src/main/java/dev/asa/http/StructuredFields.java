@@ -13,9 +13,9 @@ import java.util.List;
  * sequence, each followed by parameters whose values are integers or strings. Refused, with a
  * message naming the position: tokens, decimals, booleans, bare keys, parameters on list items,
  * duplicate keys or parameters, and any whitespace the canonical serialization would not produce
- * inside a member. Requiring the canonical form means that the text of a member is exactly what
- * RFC 9421 would re-serialize it to, so the signature base can use the text as received with no
- * room for the two sides to disagree.
+ * inside a member. Requiring the canonical form means that the text of a member is exactly what RFC
+ * 9421 would re-serialize it to, so the signature base can use the text as received with no room
+ * for the two sides to disagree.
  *
  * <p>Every failure is a {@link RequestAuthException} with the reason the caller chose for this
  * header; the parser does no more work than one pass over the text, which the caller has already
@@ -23,7 +23,9 @@ import java.util.List;
  */
 final class StructuredFields {
 
-  /** One dictionary member: its key, its value, its parameters and the exact text of all but key. */
+  /**
+   * One dictionary member: its key, its value, its parameters and the exact text of all but key.
+   */
   record Member(String key, Object value, List<Param> params, String rawValue) {
     boolean isInnerList() {
       return value instanceof InnerList;
@@ -110,8 +112,7 @@ final class StructuredFields {
     } else if (pos < end && text.charAt(pos) == ':') {
       value = byteSequence(end);
     } else {
-      throw failAt(
-          "member '" + key + "' must be an inner list '(...)' or a byte sequence ':...:'");
+      throw failAt("member '" + key + "' must be an inner list '(...)' or a byte sequence ':...:'");
     }
     List<Param> params = parameters(end);
     return new Member(key, value, params, text.substring(valueStart, pos));
@@ -259,7 +260,11 @@ final class StructuredFields {
     int start = pos;
     while (pos < end && text.charAt(pos) != ':') {
       char c = text.charAt(pos);
-      if (!(isLcAlpha(c) || (c >= 'A' && c <= 'Z') || isDigit(c) || c == '+' || c == '/'
+      if (!(isLcAlpha(c)
+          || (c >= 'A' && c <= 'Z')
+          || isDigit(c)
+          || c == '+'
+          || c == '/'
           || c == '=')) {
         throw failAt("byte sequences hold standard base64 (A-Z a-z 0-9 + / =)");
       }

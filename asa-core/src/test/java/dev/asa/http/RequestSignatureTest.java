@@ -166,7 +166,8 @@ class RequestSignatureTest {
             new SignatureBase.Component("@method", "GET"),
             new SignatureBase.Component("@target-uri", SIGN_A.toString()));
     Map<String, String> headers =
-        Map.of("Signature-Input", "sig1=" + params, "Signature", signature(alice, components, params));
+        Map.of(
+            "Signature-Input", "sig1=" + params, "Signature", signature(alice, components, params));
 
     VerifiedCaller caller = verify("GET", SIGN_A, headers, null);
 
@@ -208,8 +209,7 @@ class RequestSignatureTest {
     Map<String, String> headers = signed("GET", SIGN_A, null);
     headers.remove("Signature");
     assertRefused("GET", SIGN_A, headers, null, Reason.MISSING_SIGNATURE)
-        .hasMessage(
-            "the request has a Signature-Input header but no Signature header; send both");
+        .hasMessage("the request has a Signature-Input header but no Signature header; send both");
 
     headers = signed("GET", SIGN_A, null);
     headers.remove("Signature-Input");
@@ -261,7 +261,8 @@ class RequestSignatureTest {
     headers.replaceAll((name, value) -> value.replace("sig1=", "sig-b26="));
     assertRefused("GET", SIGN_A, headers, null, Reason.UNKNOWN_LABEL)
         .hasMessage(
-            "Signature-Input labels its signature sig-b26; the ASA API accepts only the label sig1");
+            "Signature-Input labels its signature sig-b26; the ASA API accepts only the label"
+                + " sig1");
 
     headers = signed("GET", SIGN_A, null);
     headers.put("Signature", headers.get("Signature").replace("sig1=", "sig2="));
@@ -296,7 +297,8 @@ class RequestSignatureTest {
     String input = headers.get("Signature-Input");
     headers.put("Signature-Input", input.replace(aliceKeyId(), aliceKeyId().substring(0, 42)));
     assertRefused("GET", SIGN_A, headers, null, Reason.BAD_KEY_ID)
-        .hasMessageContaining("must be the unpadded base64url of your raw 32-byte Ed25519 public key");
+        .hasMessageContaining(
+            "must be the unpadded base64url of your raw 32-byte Ed25519 public key");
 
     headers.put("Signature-Input", input.replace(aliceKeyId(), "test-key-ed25519"));
     assertRefused("GET", SIGN_A, headers, null, Reason.BAD_KEY_ID)
@@ -337,16 +339,19 @@ class RequestSignatureTest {
   void componentsInAWrongSet() {
     // Validly signed, so only the component rule can refuse them.
     String keyId = aliceKeyId();
-    String tail = ";created=1700000000;nonce=\"0123456789abcdef\";keyid=\"" + keyId + "\";alg=\"ed25519\"";
+    String tail =
+        ";created=1700000000;nonce=\"0123456789abcdef\";keyid=\"" + keyId + "\";alg=\"ed25519\"";
     String digest = ContentDigest.of(BODY);
 
     String onlyMethod = "(\"@method\")" + tail;
     Map<String, String> headers =
         Map.of(
-            "Content-Digest", digest,
-            "Signature-Input", "sig1=" + onlyMethod,
+            "Content-Digest",
+            digest,
+            "Signature-Input",
+            "sig1=" + onlyMethod,
             "Signature",
-                signature(alice, List.of(new SignatureBase.Component("@method", "POST")), onlyMethod));
+            signature(alice, List.of(new SignatureBase.Component("@method", "POST")), onlyMethod));
     assertRefused("POST", SIGN_A, headers, BODY, Reason.WRONG_COMPONENTS)
         .hasMessage(
             "Signature-Input must cover (\"@method\" \"@target-uri\" \"content-digest\") for a"
@@ -355,29 +360,33 @@ class RequestSignatureTest {
     String reordered = "(\"@target-uri\" \"@method\" \"content-digest\")" + tail;
     headers =
         Map.of(
-            "Content-Digest", digest,
-            "Signature-Input", "sig1=" + reordered,
+            "Content-Digest",
+            digest,
+            "Signature-Input",
+            "sig1=" + reordered,
             "Signature",
-                signature(
-                    alice,
-                    List.of(
-                        new SignatureBase.Component("@target-uri", SIGN_A.toString()),
-                        new SignatureBase.Component("@method", "POST"),
-                        new SignatureBase.Component("content-digest", digest)),
-                    reordered));
+            signature(
+                alice,
+                List.of(
+                    new SignatureBase.Component("@target-uri", SIGN_A.toString()),
+                    new SignatureBase.Component("@method", "POST"),
+                    new SignatureBase.Component("content-digest", digest)),
+                reordered));
     assertRefused("POST", SIGN_A, headers, BODY, Reason.WRONG_COMPONENTS);
 
     // A signature made for a body, presented without one: the server received no body.
     Map<String, String> withBody = signed("POST", SIGN_A, BODY);
     assertRefused("POST", SIGN_A, withBody, null, Reason.WRONG_COMPONENTS)
-        .hasMessageContaining("must cover (\"@method\" \"@target-uri\") for a request without a body");
+        .hasMessageContaining(
+            "must cover (\"@method\" \"@target-uri\") for a request without a body");
 
     // A signature made without a body, presented with one: the body would be unsigned.
     Map<String, String> withoutBody = signed("POST", SIGN_A, null);
     assertRefused("POST", SIGN_A, withoutBody, BODY, Reason.WRONG_COMPONENTS);
 
     String extra = "(\"@method\" \"@target-uri\" \"date\")" + tail;
-    headers = Map.of("Signature-Input", "sig1=" + extra, "Signature", "sig1=:" + "A".repeat(86) + "==:");
+    headers =
+        Map.of("Signature-Input", "sig1=" + extra, "Signature", "sig1=:" + "A".repeat(86) + "==:");
     assertRefused("GET", SIGN_A, headers, null, Reason.WRONG_COMPONENTS);
   }
 
@@ -392,8 +401,14 @@ class RequestSignatureTest {
   @Test
   void bodyAlteredAfterSigning() {
     Map<String, String> headers = signed("POST", SIGN_A, BODY);
-    assertRefused("POST", SIGN_A, headers, utf8("{\"hello\": \"mallory\"}"), Reason.CONTENT_DIGEST_MISMATCH)
-        .hasMessageContaining("Content-Digest does not match the body the server received (20 bytes)");
+    assertRefused(
+            "POST",
+            SIGN_A,
+            headers,
+            utf8("{\"hello\": \"mallory\"}"),
+            Reason.CONTENT_DIGEST_MISMATCH)
+        .hasMessageContaining(
+            "Content-Digest does not match the body the server received (20 bytes)");
   }
 
   @Test
@@ -409,14 +424,13 @@ class RequestSignatureTest {
     Map<String, String> headers = signed("POST", SIGN_A, BODY);
     headers.put("Content-Digest", "sha-512=:" + "A".repeat(86) + "==:");
     assertRefused("POST", SIGN_A, headers, BODY, Reason.UNSUPPORTED_ALGORITHM)
-        .hasMessageContaining("Content-Digest uses the algorithm \"sha-512\"; only sha-256 is accepted");
+        .hasMessageContaining(
+            "Content-Digest uses the algorithm \"sha-512\"; only sha-256 is accepted");
 
     headers.put("Content-Digest", "sha-256=X48E9qOokqqrvdts8nOJRJN3OWDUoyWxBf7kbu9DBPE=");
     assertRefused("POST", SIGN_A, headers, BODY, Reason.MALFORMED_CONTENT_DIGEST);
 
-    headers.put(
-        "Content-Digest",
-        ContentDigest.of(BODY) + ", sha-512=:" + "A".repeat(86) + "==:");
+    headers.put("Content-Digest", ContentDigest.of(BODY) + ", sha-512=:" + "A".repeat(86) + "==:");
     assertRefused("POST", SIGN_A, headers, BODY, Reason.MALFORMED_CONTENT_DIGEST)
         .hasMessageContaining("holds 2 digests; send exactly one");
   }
@@ -470,7 +484,8 @@ class RequestSignatureTest {
     RequestSigner bobSigner = new RequestSigner(bob, clock, fixedRandom(new byte[] {7}));
     RequestSigner aliceSigner = new RequestSigner(alice, clock, fixedRandom(new byte[] {7}));
     assertThat(verify("GET", SIGN_A, aliceSigner.sign("GET", SIGN_A, null).asMap(), null).nonce())
-        .isEqualTo(verify("GET", SIGN_A, bobSigner.sign("GET", SIGN_A, null).asMap(), null).nonce());
+        .isEqualTo(
+            verify("GET", SIGN_A, bobSigner.sign("GET", SIGN_A, null).asMap(), null).nonce());
   }
 
   @Test

@@ -36,6 +36,7 @@ class RequestVerifierFuzzTest {
           URI.create("https://asa.example/agreements/asa-2/deliverables?limit=5&after=x%20y"));
   private static final List<String> METHODS = List.of("GET", "POST", "PUT", "DELETE");
   private static final String[] HEADER_NAMES = {"Content-Digest", "Signature-Input", "Signature"};
+
   /** Characters that matter to the parsers, plus some that must never be accepted. */
   private static final String INTERESTING =
       "\"()=;:, \t\\-_+/*.0123456789aAzZ@sig1edkycrtnoa\r\n\u0000\u007f\u00e9\u2028\uffff";
@@ -84,7 +85,8 @@ class RequestVerifierFuzzTest {
     }
     int accepted = 0;
     int unchanged = 0;
-    Map<RequestAuthException.Reason, Integer> reasons = new EnumMap<>(RequestAuthException.Reason.class);
+    Map<RequestAuthException.Reason, Integer> reasons =
+        new EnumMap<>(RequestAuthException.Reason.class);
     for (int iteration = 0; iteration < 5_000; iteration++) {
       Request original = pool.get(random.nextInt(pool.size()));
       Request donor = pool.get(random.nextInt(pool.size()));
@@ -113,8 +115,7 @@ class RequestVerifierFuzzTest {
       }
 
       // A fresh nonce cache per request, so that an unchanged request is not a replay.
-      RequestVerifier verifier =
-          new RequestVerifier(clock, SKEW, new NonceCache(clock, SKEW));
+      RequestVerifier verifier = new RequestVerifier(clock, SKEW, new NonceCache(clock, SKEW));
       try {
         VerifiedCaller caller =
             verifier.verify(original.method(), original.uri(), lookup(headers), body);
@@ -124,11 +125,7 @@ class RequestVerifierFuzzTest {
           fail(
               "seed %d iteration %d: accepted a changed request%n  original %s%n  mutated  %s%n"
                   + "  body changed: %s",
-              seed,
-              iteration,
-              original.headers(),
-              headers,
-              !sameBody(original.body(), body));
+              seed, iteration, original.headers(), headers, !sameBody(original.body(), body));
         }
         assertThat(caller.key()).isIn(keys.get(0).publicKey(), keys.get(1).publicKey());
       } catch (RequestAuthException e) {
@@ -145,7 +142,8 @@ class RequestVerifierFuzzTest {
         unchanged++;
       }
     }
-    System.out.println("accepted " + accepted + " (" + unchanged + " unchanged), refused " + reasons);
+    System.out.println(
+        "accepted " + accepted + " (" + unchanged + " unchanged), refused " + reasons);
     assertThat(accepted).isGreaterThanOrEqualTo(unchanged).isPositive();
     // The mutations reach past the parsers to the later checks.
     assertThat(reasons)
@@ -268,7 +266,8 @@ class RequestVerifierFuzzTest {
     if (body == null || body.length == 0) {
       return random.nextBoolean() ? new byte[] {(byte) random.nextInt()} : new byte[0];
     }
-    byte[] out = random.nextBoolean() ? body.clone() : Arrays.copyOf(body, random.nextInt(body.length + 2));
+    byte[] out =
+        random.nextBoolean() ? body.clone() : Arrays.copyOf(body, random.nextInt(body.length + 2));
     if (out.length > 0 && random.nextBoolean()) {
       out[random.nextInt(out.length)] ^= (byte) (1 + random.nextInt(255));
     }
@@ -286,7 +285,8 @@ class RequestVerifierFuzzTest {
     for (String name : relevant) {
       String value = headers.get(name);
       // Surrounding SP and HTAB are not part of a field value (RFC 9110 section 5.5).
-      if (value == null || !value.replaceAll("^[ \t]+|[ \t]+$", "").equals(original.headers().get(name))) {
+      if (value == null
+          || !value.replaceAll("^[ \t]+|[ \t]+$", "").equals(original.headers().get(name))) {
         return false;
       }
     }

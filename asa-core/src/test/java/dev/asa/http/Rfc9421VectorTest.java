@@ -13,8 +13,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Published test vectors, copied from the RFCs (not produced by this code): RFC 9421 appendix
- * B.2.6 and RFC 9530's Content-Digest example.
+ * Published test vectors, copied from the RFCs (not produced by this code): RFC 9421 appendix B.2.6
+ * and RFC 9530's Content-Digest example.
  */
 class Rfc9421VectorTest {
 
@@ -66,7 +66,8 @@ class Rfc9421VectorTest {
   void theRfcKeyPairIsConsistent() {
     // A mistyped key would otherwise show up as a signature failure blamed on the base.
     assertThat(rfcPrivateKey().publicKey()).isEqualTo(rfcPublicKey());
-    assertThat(rfcPublicKey().toBase64Url()).isEqualTo("JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs");
+    assertThat(rfcPublicKey().toBase64Url())
+        .isEqualTo("JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs");
   }
 
   @Test
@@ -114,7 +115,8 @@ class Rfc9421VectorTest {
 
     assertThat(ContentDigest.of(body))
         .isEqualTo("sha-256=:X48E9qOokqqrvdts8nOJRJN3OWDUoyWxBf7kbu9DBPE=:");
-    assertThat(ContentDigest.matches("sha-256=:X48E9qOokqqrvdts8nOJRJN3OWDUoyWxBf7kbu9DBPE=:", body))
+    assertThat(
+            ContentDigest.matches("sha-256=:X48E9qOokqqrvdts8nOJRJN3OWDUoyWxBf7kbu9DBPE=:", body))
         .isTrue();
   }
 }

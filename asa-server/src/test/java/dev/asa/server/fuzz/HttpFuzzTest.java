@@ -38,6 +38,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -58,7 +59,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class HttpFuzzTest {
   /** Random cases after the systematic sweep; keep the whole test under a minute on two cores. */
-  static final int RANDOM_CASES = 4000;
+  static final int RANDOM_CASES = 5000;
   static final int THREADS = 4;
   static final long SEED = Long.getLong("asa.seed", System.nanoTime());
   static final Integer ONLY_CASE = Integer.getInteger("asa.fuzz.case");
@@ -596,3 +597,354 @@ class HttpFuzzTest {
     return h;
   }
 
+  // ---- known server bugs ----------------------------------------------------------------------
+
+  /**
+   * Server bugs this fuzzer found, each reproduced by a {@code @Disabled} test below. The main run
+   * still sends such requests but tolerates exactly these answers (counted and printed) so that
+   * it stays green; {@code -Dasa.fuzz.strict=true} fails on them too. Delete an entry once fixed.
+   */
+  enum KnownBug {
+    LIST_CURSOR_500("GET /agreements with an invalid cursor: 500 (ListCursor's IllegalArgumentException is not mapped)"),
+    EXTREME_EXPONENT_500("a number with an extreme exponent: 500 (Jackson NumberFormatException on parse; BigDecimal blow-ups in Scorer/Jcs on verify)"),
+    LONE_SURROGATE_500("a lone UTF-16 surrogate in a string that gets canonicalized: 500 (Jcs IllegalArgumentException)"),
+    JETTY_BAD_URI_400("an odd URI (%00, %2e%2e, .., bad UTF-8 escapes): Jetty's own text/html 400, and the connection is closed without Connection: close"),
+    JETTY_URI_TOO_LONG_414("a request target over 8 KiB: Jetty's own text/html 414"),
+    JETTY_HEADERS_TOO_LARGE_431("request line and headers over 8 KiB (e.g. a 10 KB Idempotency-Key): Jetty's own text/html 431"),
+    CHUNKED_TOO_LARGE_413("a chunked body over 16 MiB: 413 text/plain \"Content Too Large\", not problem+json");
+
+    final String description;
+
+    KnownBug(String description) {
+      this.description = description;
+    }
+
+    private static final java.util.regex.Pattern EXTREME_EXPONENT = java.util.regex.Pattern.compile("[0-9.][eE][+-]?[0-9]{6,}");
+    private static final java.util.regex.Pattern SURROGATE_ESCAPE = java.util.regex.Pattern.compile("\\\\[uU][dD][89a-fA-F][0-9a-fA-F]{2}");
+
+    static KnownBug match(Case c, Answer a) {
+      Request r = c.request();
+      String ct = a.contentType();
+      boolean problem = ct.split(";")[0].trim().equals("application/problem+json");
+      boolean jettyPage = ct.isEmpty() || ct.startsWith("text/html");
+      if (a.status() == 500) {
+        String body = r.body() == null ? "" : new String(r.body(), StandardCharsets.ISO_8859_1);
+        if (r.method().equals("GET") && r.target().startsWith("/agreements?") && r.target().contains("cursor=")) return LIST_CURSOR_500;
+        if (EXTREME_EXPONENT.matcher(body).find()) return EXTREME_EXPONENT_500;
+        if (SURROGATE_ESCAPE.matcher(body).find() || body.matches("(?s).*\u00ed[\u00a0-\u00bf].*")) return LONE_SURROGATE_500;
+        return null;
+      }
+      if (problem) return null;
+      if (a.status() == 400 && jettyPage && (r.target().contains("%") || r.target().contains("/."))) return JETTY_BAD_URI_400;
+      // Jetty's limit is 8 KiB for the request line and the headers together.
+      int head = r.target().length() + r.headers().stream().mapToInt(h -> h.name().length() + h.value().length() + 4).sum();
+      if (a.status() == 414 && jettyPage && head > 8000) return JETTY_URI_TOO_LONG_414;
+      if (a.status() == 431 && jettyPage && head > 8000) return JETTY_HEADERS_TOO_LARGE_431;
+      if (a.status() == 413 && r.chunked()) return CHUNKED_TOO_LARGE_413;
+      return null;
+    }
+  }
+
+  static final boolean STRICT = Boolean.getBoolean("asa.fuzz.strict");
+
+  // ---- the run --------------------------------------------------------------------------------
+
+  /** What went wrong with one answer, grouped for the report by {@code signature}. */
+  record Failure(String signature, String message) {}
+
+  static final Set<String> READ_METHODS = Set.of("GET", "HEAD", "OPTIONS", "TRACE", "PROPFIND");
+
+  /** The problems with one answer; empty when it is acceptable. */
+  static List<String> check(Case c, Answer a) {
+    List<String> problems = new ArrayList<>();
+    int s = a.status();
+    String method = c.request().method();
+    if (s >= 500) {
+      problems.add("5xx");
+    } else if (s >= 400) {
+      String mediaType = a.contentType().split(";")[0].trim();
+      if (!mediaType.equals("application/problem+json")) {
+        problems.add("4xx-not-problem+json");
+      } else if (!method.equals("HEAD")) {
+        try {
+          JsonNode p = Json.parse(a.body());
+          for (String field : List.of("type", "title", "detail")) {
+            if (!p.path(field).isTextual() || p.path(field).asText().isBlank()) problems.add("problem-without-" + field);
+          }
+          if (!p.path("status").isInt() || p.path("status").asInt() != s) problems.add("problem-status-mismatch");
+        } catch (Exception e) {
+          problems.add("problem-body-not-json");
+        }
+      }
+    } else if (s >= 200 && s < 300) {
+      if (!READ_METHODS.contains(method)) {
+        for (Target t : guarded) {
+          if (c.request().target().contains(t.id())) problems.add("guarded-agreement-accepted-a-change");
+        }
+      }
+    } else {
+      problems.add("unexpected-status-" + s);
+    }
+    return problems;
+  }
+
+  static String describe(Case c, Answer a) {
+    String answer = a == null ? "(no answer)" : a.status() + " " + a.contentType() + " "
+        + FuzzHttp.printable(FuzzHttp.abbreviate(a.bodyText(), 400));
+    return "seed=" + SEED + " case=" + c.index() + " [" + c.kind() + "]"
+        + (c.target() != null ? " target=" + c.target().label() : "")
+        + "\n  request: " + c.request().describe() + "\n  answer: " + answer;
+  }
+
+  /**
+   * Sends a case; a connection the server closed under a pooled request (it does so after some
+   * error pages without saying Connection: close) is retried on a fresh one, at most twice.
+   */
+  static Answer sendWithRetry(Request r, LongAdder retries) throws Exception {
+    for (int attempt = 0; ; attempt++) {
+      try {
+        return http.send(r);
+      } catch (java.io.IOException e) {
+        if (attempt == 2) throw e;
+        retries.increment();
+      }
+    }
+  }
+
+  @Test
+  void malformedRequestsNeverCause5xxAlwaysGetProblemDetailsAndLeaveAgreementsIntact() throws Exception {
+    long started = System.nanoTime();
+    ConcurrentLinkedQueue<Failure> failures = new ConcurrentLinkedQueue<>();
+    Map<String, LongAdder> statuses = new ConcurrentHashMap<>();
+    Map<String, LongAdder> kinds = new ConcurrentHashMap<>();
+    Map<KnownBug, LongAdder> known = new ConcurrentHashMap<>();
+    Map<KnownBug, String> knownExample = new ConcurrentHashMap<>();
+    Set<String> created = ConcurrentHashMap.newKeySet();
+    LongAdder scratchChanges = new LongAdder();
+    LongAdder unsendable = new LongAdder();
+    LongAdder retries = new LongAdder();
+    java.util.concurrent.ConcurrentSkipListMap<Long, String> slowest = new java.util.concurrent.ConcurrentSkipListMap<>();
+    ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+    List<Future<?>> futures = new ArrayList<>();
+    int total = totalCases();
+    for (int i = 0; i < total; i++) {
+      if (ONLY_CASE != null && i != ONLY_CASE) continue;
+      int index = i;
+      futures.add(pool.submit(() -> {
+        Case c = generate(index);
+        String[] kindParts = c.kind().split("[/ ]");
+        kinds.computeIfAbsent(kindParts.length > 1 ? kindParts[0] + "/" + kindParts[1] : kindParts[0], k -> new LongAdder()).increment();
+        Answer a;
+        long t0 = System.nanoTime();
+        try {
+          a = sendWithRetry(c.request(), retries);
+        } catch (IllegalArgumentException e) {
+          unsendable.increment(); // java.net.http refuses to build it (e.g. a forbidden method); nothing was sent
+          return;
+        } catch (Exception e) {
+          failures.add(new Failure("no-answer " + c.route() + " " + e.getClass().getSimpleName(),
+              describe(c, null) + "\n  exception: " + e));
+          return;
+        }
+        long micros = (System.nanoTime() - t0) / 1000 * 1000 + index % 1000;
+        slowest.put(micros, "case " + index + " [" + c.kind() + "] " + c.request().method() + " "
+            + FuzzHttp.abbreviate(c.request().target(), 80) + " -> " + a.status());
+        while (slowest.size() > 5) slowest.pollFirstEntry();
+        statuses.computeIfAbsent(String.valueOf(a.status()), k -> new LongAdder()).increment();
+        if (ONLY_CASE != null) System.out.println(describe(c, a));
+        List<String> problems = check(c, a);
+        KnownBug bug = problems.isEmpty() ? null : KnownBug.match(c, a);
+        if (bug != null && !STRICT) {
+          known.computeIfAbsent(bug, k -> new LongAdder()).increment();
+          knownExample.putIfAbsent(bug, describe(c, a));
+        } else {
+          for (String p : problems) {
+            failures.add(new Failure(p + " " + c.request().method() + " " + c.route() + " -> " + a.status()
+                + (bug != null ? " (known: " + bug + ")" : ""), describe(c, a)));
+          }
+        }
+        if (a.status() / 100 == 2 && c.route() == Route.CREATE && c.request().method().equals("POST")
+            && c.request().target().equals("/agreements")) {
+          try {
+            created.add(Json.parse(a.body()).path("agreement_id").asText());
+          } catch (Exception e) {
+            failures.add(new Failure("create-answer-not-json", describe(c, a)));
+          }
+        } else if (a.status() / 100 == 2 && !READ_METHODS.contains(c.request().method())) {
+          scratchChanges.increment();
+        }
+      }));
+    }
+    for (Future<?> f : futures) f.get(10, TimeUnit.MINUTES);
+    pool.shutdown();
+    long fuzzMillis = (System.nanoTime() - started) / 1_000_000;
+
+    // Afterwards: the server is alive, guarded agreements are untouched, every chain verifies.
+    Answer health = http.send(new Request("GET", "/health", List.of(), null, false));
+    if (health.status() != 200) failures.add(new Failure("health", "seed=" + SEED + " GET /health answered " + health.status()));
+    for (Target t : guarded) {
+      JsonNode[] before = snapshots.get(t.id());
+      JsonNode envelope = client.agreement(t.id());
+      JsonNode events = client.events(t.id());
+      if (!envelope.equals(before[0])) {
+        failures.add(new Failure("guarded-changed " + t.label(), "seed=" + SEED + " " + t.label() + " " + t.id()
+            + " changed: state " + before[0].path("state") + " -> " + envelope.path("state")
+            + ", version " + before[0].path("version") + " -> " + envelope.path("version")));
+      }
+      if (!events.equals(before[1])) {
+        failures.add(new Failure("guarded-events-changed " + t.label(), "seed=" + SEED + " " + t.label() + " " + t.id()
+            + " events " + before[1].path("events").size() + " -> " + events.path("events").size()));
+      }
+      checkChain(t.label(), events, envelope, failures);
+    }
+    List<String> others = new ArrayList<>();
+    scratch.forEach(t -> others.add(t.id()));
+    others.addAll(created);
+    for (String id : others) {
+      checkChain(id, client.events(id), client.agreement(id), failures);
+    }
+    long totalMillis = (System.nanoTime() - started) / 1_000_000;
+    System.out.printf("HttpFuzzTest seed=%d: %d cases (%d sweep, %d random, %d unsendable, %d retried) in %d ms (%d ms with the final checks)%n"
+            + "  statuses %s%n  kinds %s%n  %d agreements created, %d accepted changes to scratch agreements%n  slowest: %s%n",
+        SEED, futures.size(), SWEEP.size(), RANDOM_CASES, unsendable.sum(), retries.sum(), fuzzMillis, totalMillis,
+        new TreeMap<>(statuses), new TreeMap<>(kinds), created.size(), scratchChanges.sum(), slowest.descendingMap().values());
+    known.forEach((bug, n) -> System.out.printf("  tolerated known server bug %s x%d: %s%n    e.g. %s%n",
+        bug, n.sum(), bug.description, knownExample.get(bug).replace("\n", "\n    ")));
+
+    if (!failures.isEmpty()) {
+      Map<String, List<Failure>> bySignature = new TreeMap<>();
+      failures.forEach(f -> bySignature.computeIfAbsent(f.signature(), k -> new ArrayList<>()).add(f));
+      StringBuilder report = new StringBuilder("seed=" + SEED + ": " + failures.size() + " bad answers, "
+          + bySignature.size() + " distinct kinds (shortest example of each):\n");
+      bySignature.forEach((sig, list) -> report.append("\n* ").append(sig).append(" (x").append(list.size()).append(")\n")
+          .append(list.stream().min(java.util.Comparator.comparing(f -> f.message().length())).orElseThrow().message()).append('\n'));
+      fail(report.toString());
+    }
+  }
+
+  private static void checkChain(String label, JsonNode events, JsonNode envelope, ConcurrentLinkedQueue<Failure> failures) {
+    var broken = EventChain.firstBreak(events);
+    if (broken.isPresent() || !events.path("chain_valid").asBoolean()) {
+      failures.add(new Failure("chain-broken " + label, "seed=" + SEED + " " + label + ": " + broken.orElse("chain_valid=false")));
+    }
+    JsonNode list = events.path("events");
+    String lastState = list.isEmpty() ? "" : list.get(list.size() - 1).path("payload").path("state").asText();
+    if (!lastState.equals(envelope.path("state").asText())) {
+      failures.add(new Failure("state-not-in-last-event " + label, "seed=" + SEED + " " + label + ": envelope state "
+          + envelope.path("state").asText() + ", last event says " + lastState));
+    }
+    if (list.size() < envelope.path("version").asLong()) {
+      failures.add(new Failure("fewer-events-than-versions " + label, "seed=" + SEED + " " + label + ": version "
+          + envelope.path("version") + " but " + list.size() + " events"));
+    }
+  }
+
+  // ---- the server bugs found, one reproduction each --------------------------------------------
+
+  private static Answer send(String method, String target, byte[] body, Header... headers) throws Exception {
+    return http.send(new Request(method, target, List.of(headers), body, false));
+  }
+
+  /** A 4xx problem+json answer with type, title, status and detail. */
+  private static void assertProblem(Answer a, int status, String what) {
+    assertThat(a.status()).as("seed=%d %s: status; answer %s %s", SEED, what, a.contentType(), FuzzHttp.abbreviate(a.bodyText(), 300))
+        .isEqualTo(status);
+    assertThat(a.contentType()).as("seed=%d %s: content type", SEED, what).startsWith("application/problem+json");
+    JsonNode p;
+    try {
+      p = Json.parse(a.body());
+    } catch (Exception e) {
+      throw new AssertionError("seed=" + SEED + " " + what + ": problem body is not JSON: " + a.bodyText(), e);
+    }
+    assertThat(p.path("type").isTextual() && p.path("title").isTextual() && p.path("detail").isTextual()
+        && p.path("status").asInt() == status).as("seed=%d %s: problem fields in %s", SEED, what, p).isTrue();
+  }
+
+  private static final Header JSON = new Header("Content-Type", "application/json");
+
+  @Test
+  @Disabled("server bug: GET /agreements?party=alice&cursor=abc answers 500; ListCursor.decode throws "
+      + "IllegalArgumentException, which Problems maps to 'internal'")
+  void anInvalidListCursorIsA400() throws Exception {
+    for (String cursor : List.of("abc", "djE6MA", "AAAA", "djE6OTk5OTk5OTk5OTk5OTk5OTk5OTk")) {
+      assertProblem(send("GET", "/agreements?party=alice&cursor=" + cursor, null), 400, "cursor " + cursor);
+    }
+  }
+
+  @Test
+  @Disabled("server bug: a number such as 1e-2147483649 or 1.0e+999999999999 makes Jackson throw "
+      + "NumberFormatException (not a JsonProcessingException) while reading the body: 500 on every mutating route")
+  void aNumberOutsideBigDecimalRangeIsMalformedJson() throws Exception {
+    for (String n : List.of("1e-2147483649", "1.0e+999999999999")) {
+      assertProblem(send("POST", "/agreements/nope/deliver", FuzzBodies.utf8("{\"content\":\"x\",\"format\":" + n + "}"), JSON), 400, n);
+      assertProblem(send("POST", "/agreements", FuzzBodies.utf8("{\"asa_version\":" + n + "}"), JSON), 400, n);
+    }
+  }
+
+  @Test
+  @Disabled("server bug: extreme numbers in evaluator_result reach BigDecimal arithmetic on POST /verify: "
+      + "score 1E+2147483647 -> OutOfMemoryError in Scorer.requireFitsMetric (toPlainString, empty 500), score 1E-2147483647 -> "
+      + "ArithmeticException Underflow in Scorer.composite, shadow_value 1E+2147483647 -> BigInteger overflow in Decimals.normalized, "
+      + "shadow_value 1e999999 -> Jcs 'no representation for Infinity'")
+  void extremeNumbersInEvaluatorScoresAreRefusedWith422() throws Exception {
+    String[][] cases = {{"score", "1E+2147483647"}, {"score", "-1E+2147483647"}, {"score", "1E-2147483647"},
+        {"confidence", "1E-2147483647"}, {"shadow_value", "1E+2147483647"}, {"shadow_value", "1e999999"}};
+    for (String[] c : cases) {
+      String id = advanceTo("DELIVERED");
+      ObjectNode scores = judgedScores(88, 82, 94);
+      if (c[0].equals("confidence")) scores.put("confidence", FuzzBodies.RAW);
+      else ((ObjectNode) scores.get("dimensions").get(0)).put(c[0], FuzzBodies.RAW);
+      ObjectNode body = Json.object();
+      body.set("evaluator_result", scores);
+      Answer a = send("POST", "/agreements/" + id + "/verify", FuzzBodies.write(body, c[1]), JSON);
+      assertProblem(a, 422, c[0] + "=" + c[1]);
+      assertThat(client.agreement(id).path("state").asText()).as("seed=%d %s=%s", SEED, c[0], c[1]).isEqualTo("DELIVERED");
+    }
+  }
+
+  @Test
+  @Disabled("server bug: POST /agreements with a lone surrogate (\"\\udc00\") in service.description "
+      + "answers 500; Jcs.writeString refuses it with IllegalArgumentException while hashing the new agreement")
+  void aLoneSurrogateIsRefusedWith4xx() throws Exception {
+    ObjectNode doc = Fixtures.general();
+    ((ObjectNode) doc.get("service")).put("description", FuzzBodies.RAW);
+    Answer a = send("POST", "/agreements", FuzzBodies.write(doc, "\"\\udc00x\""), JSON);
+    assertThat(a.status()).as("seed=%d lone surrogate: %s %s", SEED, a.status(), a.bodyText()).isIn(400, 422);
+    assertProblem(a, a.status(), "lone surrogate");
+  }
+
+  @Test
+  @Disabled("server bug: GET /agreements/%00 (also %FF, %C3%28, %2e%2e/.., %2F) is refused by Jetty with "
+      + "its own text/html 400 page, not problem+json; Jetty then closes the connection without Connection: close")
+  void anOddUriGetsAProblemDocument() throws Exception {
+    for (String target : List.of("/agreements/%00", "/agreements/%FF/deliver", "/agreements/%C3%28", "/%2e%2e/%2e%2e/etc/passwd")) {
+      Answer a = send("GET", target, null);
+      assertThat(a.status()).as("seed=%d %s", SEED, target).isBetween(400, 499);
+      assertProblem(a, a.status(), target);
+    }
+  }
+
+  @Test
+  @Disabled("server bug: a request target over 8 KiB (GET /agreements/aaaa...9000) gets Jetty's text/html 414 page, "
+      + "not problem+json")
+  void aTooLongUriGetsAProblemDocument() throws Exception {
+    assertProblem(send("GET", "/agreements/" + "a".repeat(9000), null), 414, "9000-character id");
+  }
+
+  @Test
+  @Disabled("server bug: a 10 KB Idempotency-Key (headers over 8 KiB) gets Jetty's text/html 431 page, "
+      + "not problem+json")
+  void aTooLargeHeaderGetsAProblemDocument() throws Exception {
+    assertProblem(send("POST", "/agreements/nope/close", new byte[0], new Header("Idempotency-Key", "k".repeat(10 * 1024))),
+        431, "10 KB Idempotency-Key");
+  }
+
+  @Test
+  @Disabled("server bug: a chunked body over 16 MiB (no Content-Length) gets 413 text/plain "
+      + "'Content Too Large' from Javalin/Jetty, not problem+json")
+  void aTooLargeChunkedBodyGetsAProblemDocument() throws Exception {
+    Target active = byState(guarded, "ACTIVE");
+    Answer a = http.send(new Request("POST", "/agreements/" + active.id() + "/deliver", List.of(JSON), hugeContent((int) MAX_BODY + 1), true));
+    assertProblem(a, 413, "chunked 16 MiB + 1");
+  }
+}
