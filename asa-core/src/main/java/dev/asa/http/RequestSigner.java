@@ -55,8 +55,11 @@ import java.util.Objects;
  *
  * <p>The {@code Signature} is the Ed25519 (RFC 8032, pure) signature of the UTF-8 bytes of that
  * base. The target URI is the full URI the client used, including scheme, host, any port and the
- * query: for example {@code http://127.0.0.1:8080/agreements/asa-1/sign?x=1}. A client behind a
- * proxy that rewrites the URI must sign the URI the server will see.
+ * query: for example {@code http://127.0.0.1:8080/agreements/asa-1/sign?x=1}. It is compared as
+ * text, with no normalization except that an empty path is written {@code /} (as HTTP sends it): so
+ * percent-encode exactly as the HTTP client will, and write the port only if the server's public
+ * base URI has it. A client behind a proxy that rewrites the URI must sign the URI the server will
+ * see.
  *
  * <h2>A worked example</h2>
  *

@@ -60,8 +60,8 @@ final class SignatureProfile {
 
   /**
    * The {@code @target-uri} value: the absolute URI in its ASCII form, which is what travels on the
-   * wire, with an empty path written as {@code /}. A fragment or user info is never sent in an HTTP request, so signing one would sign
-   * something the server cannot see.
+   * wire, with an empty path written as {@code /}. A fragment or user info is never sent in an HTTP
+   * request, so signing one would sign something the server cannot see.
    */
   static String targetUriValue(URI uri) {
     Objects.requireNonNull(uri, "targetUri");

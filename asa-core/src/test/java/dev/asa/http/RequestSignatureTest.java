@@ -95,6 +95,16 @@ class RequestSignatureTest {
   }
 
   @Test
+  void anEmptyPathIsSignedAsTheSlashHttpSends() {
+    SignedHeaders bare = signer.sign("GET", URI.create("http://127.0.0.1:8080"), null);
+    assertThat(verify("GET", URI.create("http://127.0.0.1:8080/"), bare.asMap(), null)).isNotNull();
+
+    SignedHeaders query = signer.sign("GET", URI.create("http://127.0.0.1:8080?x=1"), null);
+    assertThat(verify("GET", URI.create("http://127.0.0.1:8080/?x=1"), query.asMap(), null))
+        .isNotNull();
+  }
+
+  @Test
   void anEmptyBodyIsNoBody() {
     SignedHeaders headers = signer.sign("DELETE", SIGN_A, new byte[0]);
 

@@ -49,6 +49,7 @@ public final class AsaServer implements AutoCloseable {
           new RequestVerifier(config.clock(), RequestVerifier.DEFAULT_MAX_SKEW,
               new NonceCache(config.clock(), RequestVerifier.DEFAULT_MAX_SKEW)),
           new RateLimiter(config.clock(), config.requestsPerSecondPerKey(), config.burstPerKey()),
+          new RateLimiter(config.clock(), config.requestsPerSecondPerKey() * 10, config.burstPerKey() * 10),
           config.operatorKey());
       Admin admin = new Admin(config, serverKey.publicKey(), store.describe());
       Routes routes = new Routes(agreements, new Requests(store, auth, config.maxBodyBytes()), admin);

@@ -11,19 +11,23 @@ import java.net.URISyntaxException;
 
 /**
  * Who is calling: verifies the request's RFC 9421 signature (see {@link
- * dev.asa.http.SignatureProfile} for the exact scheme) and applies the per-key rate limit. The
- * rate limit counts only verified keys, so that forged requests cannot spend someone else's budget.
+ * dev.asa.http.RequestSigner} for the exact scheme) and applies two rate limits. The per-key limit
+ * counts only verified keys, so that forged requests cannot spend someone else's budget; a wider
+ * per-address limit applies before verification, because anyone can mint keys and each signed
+ * request costs a signature check and a slot in the replay cache.
  */
 public final class Authentication {
   private static final String ATTRIBUTE = "asa.caller";
 
   private final RequestVerifier verifier;
   private final RateLimiter limiter;
+  private final RateLimiter perAddress;
   private final Ed25519PublicKey operatorKey;
 
-  public Authentication(RequestVerifier verifier, RateLimiter limiter, Ed25519PublicKey operatorKey) {
+  public Authentication(RequestVerifier verifier, RateLimiter perKey, RateLimiter perAddress, Ed25519PublicKey operatorKey) {
     this.verifier = verifier;
-    this.limiter = limiter;
+    this.limiter = perKey;
+    this.perAddress = perAddress;
     this.operatorKey = operatorKey;
   }
 
@@ -33,22 +37,26 @@ public final class Authentication {
     if (cached != null) {
       return cached;
     }
+    enforce(perAddress.tryAcquire(ctx.ip()), ctx, "this address");
     VerifiedCaller verified;
     try {
       verified = verifier.verify(ctx.method().name(), targetUri(ctx), ctx::header, body);
     } catch (IllegalArgumentException e) {
       throw new RequestException(Problem.of("bad-target", "Unusable request target", 400, e.getMessage()));
     }
-    RateLimiter.Decision decision = limiter.tryAcquire(verified.keyId());
-    if (!decision.allowed()) {
-      long seconds = Math.max(1, (decision.retryAfter().toMillis() + 999) / 1000);
-      ctx.header("Retry-After", Long.toString(seconds));
-      throw new RequestException(Problem.of("rate-limited", "Too many requests", 429,
-          "this key has sent more requests than its limit; retry after " + seconds + " s"));
-    }
+    enforce(limiter.tryAcquire(verified.keyId()), ctx, "this key");
     Caller caller = new Caller.Key(verified.key(), verified.key().equals(operatorKey));
     ctx.attribute(ATTRIBUTE, caller);
     return caller;
+  }
+
+  private static void enforce(RateLimiter.Decision decision, Context ctx, String who) {
+    if (!decision.allowed()) {
+      long seconds = decision.retryAfterSeconds();
+      ctx.header("Retry-After", Long.toString(seconds));
+      throw new RequestException(Problem.of("rate-limited", "Too many requests", 429,
+          who + " has sent more requests than its limit; retry after " + seconds + " s"));
+    }
   }
 
   /** For requests without a body (GET). */
