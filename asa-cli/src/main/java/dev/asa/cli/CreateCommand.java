@@ -17,11 +17,11 @@ final class CreateCommand implements Command {
   /** The options that describe the agreement on the command line, as opposed to in a file. */
   private static final List<String> TEMPLATE_OPTIONS = List.of(
       "--template", "--client-key", "--provider-key", "--provider-pub", "--evaluator", "--evaluator-scheme",
-      "--evaluator-type", "--evaluator-pub", "--description", "--amount", "--currency", "--challenge-window", "--id");
+      "--evaluator-type", "--evaluator-pub", "--evaluator-key", "--description", "--amount", "--currency", "--challenge-window", "--id");
 
   private static final Usage USAGE = Usage.of("agreements create",
           "(--file DOC.json | --template TYPE --client-key FILE (--provider-key FILE | --provider-pub KEY) --evaluator IDENTITY"
-              + " [--evaluator-pub KEY] [--evaluator-scheme S] [--description TEXT] [--amount 10.00 [--currency USDC]] [--challenge-window SECONDS] [--id ID]) [--idempotency-key K]",
+              + " [--evaluator-key FILE | --evaluator-pub KEY] [--evaluator-scheme S] [--description TEXT] [--amount 10.00 [--currency USDC]] [--challenge-window SECONDS] [--id ID]) [--idempotency-key K]",
           "Proposes a new agreement (state PROPOSED).\n"
               + "Prints its id and agreement_hash. From a template, the parties are identified by the did:key of their keys; the template supplies every\n"
               + "term not given here.")
@@ -32,6 +32,7 @@ final class CreateCommand implements Command {
       .option(Option.value("--provider-pub", "KEY", "the provider's public key (base64url) or did:key, when you do not hold its key file"))
       .option(Option.value("--evaluator", "IDENTITY", "the evaluator's identity value"))
       .option(Option.value("--evaluator-scheme", "S", "its identity scheme (default: did for a did:..., else api_key)"))
+      .option(Option.value("--evaluator-key", "FILE", "the evaluator's key file (only its public key is used)"))
       .option(Option.value("--evaluator-pub", "KEY", "the evaluator's public key (base64url or did:key): the key its results are signed with"))
       .option(Option.value("--evaluator-type", "T", "the kind of evaluator (default agent_as_judge)"))
       .option(Option.value("--description", "TEXT", "the task, in words (service.description)"))
@@ -102,7 +103,8 @@ final class CreateCommand implements Command {
         .provider(provider)
         .evaluator(args.value("--evaluator-scheme", evaluator.startsWith("did:") ? "did" : "api_key"), evaluator,
             args.value("--evaluator-type", "agent_as_judge"),
-            args.has("--evaluator-pub") ? Inputs.publicKey("--evaluator-pub", args.value("--evaluator-pub")) : null);
+            args.has("--evaluator-key") ? Inputs.keyFile(args.value("--evaluator-key")).publicKey()
+                : args.has("--evaluator-pub") ? Inputs.publicKey("--evaluator-pub", args.value("--evaluator-pub")) : null);
     if (args.has("--description")) {
       builder.description(args.value("--description"));
     }
