@@ -58,20 +58,100 @@ public final class Json {
     return MAPPER;
   }
 
-  /** Parses UTF-8 JSON text, throwing {@link JsonProcessingException} with a location on bad input. */
+  /**
+   * The largest decimal exponent (either sign) and the most significant digits a number may have.
+   * No ASA value comes near; without a bound, {@code 1E+2147483647} parses into a BigDecimal that
+   * exhausts memory the moment anyone prints it.
+   */
+  public static final int MAX_NUMBER_EXPONENT = 400;
+
+  public static final int MAX_NUMBER_DIGITS = 100;
+
+  /**
+   * Parses UTF-8 JSON from outside, throwing {@link JsonProcessingException} (with a location where
+   * the parser has one) on bad input. Beyond well-formedness it refuses what the rest of the system
+   * cannot represent faithfully: numbers out of range and strings with unpaired UTF-16 surrogates
+   * (which canonical JSON, and so every digest, cannot encode).
+   */
   public static JsonNode parse(byte[] utf8) throws JsonProcessingException {
     try {
-      return MAPPER.readTree(utf8);
+      return checked(MAPPER.readTree(utf8));
     } catch (JsonProcessingException e) {
       throw e;
+    } catch (NumberFormatException | ArithmeticException e) {
+      // The parser itself cannot read the number: the text is not usable JSON at all.
+      throw new com.fasterxml.jackson.core.JsonParseException(null, "a number cannot be read: " + e.getMessage());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
 
-  /** Parses JSON text, throwing {@link JsonProcessingException} with a location on bad input. */
+  /** As {@link #parse(byte[])}, from text. */
   public static JsonNode parse(String text) throws JsonProcessingException {
-    return MAPPER.readTree(text);
+    try {
+      return checked(MAPPER.readTree(text));
+    } catch (NumberFormatException | ArithmeticException e) {
+      throw new com.fasterxml.jackson.core.JsonParseException(null, "a number cannot be read: " + e.getMessage());
+    }
+  }
+
+  /** Well-formed JSON that this system still cannot take (see {@link #parse(byte[])}). */
+  public static final class UnusableJsonException extends JsonProcessingException {
+    UnusableJsonException(String message) {
+      super(message);
+    }
+  }
+
+  private static JsonNode checked(JsonNode root) throws UnusableJsonException {
+    java.util.ArrayDeque<JsonNode> todo = new java.util.ArrayDeque<>();
+    todo.push(root);
+    while (!todo.isEmpty()) {
+      JsonNode n = todo.pop();
+      if (n.isObject()) {
+        for (var it = n.fields(); it.hasNext(); ) {
+          var e = it.next();
+          requireWellFormed(e.getKey());
+          todo.push(e.getValue());
+        }
+      } else if (n.isArray()) {
+        n.forEach(todo::push);
+      } else if (n.isTextual()) {
+        requireWellFormed(n.textValue());
+      } else if (n.isNumber()) {
+        requireInRange(n);
+      }
+    }
+    return root;
+  }
+
+  private static void requireWellFormed(String s) throws UnusableJsonException {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        throw new UnusableJsonException(
+            "a string holds an unpaired UTF-16 surrogate (\\u" + Integer.toHexString(c) + "), which is not Unicode text");
+      }
+    }
+  }
+
+  private static void requireInRange(JsonNode n) throws UnusableJsonException {
+    java.math.BigDecimal d;
+    if (n.isBigDecimal()) {
+      d = n.decimalValue();
+    } else if (n.isBigInteger()) {
+      d = new java.math.BigDecimal(n.bigIntegerValue());
+    } else {
+      return; // int, long, double: bounded by their type
+    }
+    long magnitude = (long) d.precision() - d.scale(); // decimal exponent of the leading digit
+    if (d.precision() > MAX_NUMBER_DIGITS || Math.abs(magnitude) > MAX_NUMBER_EXPONENT
+        || Math.abs((long) d.scale()) > MAX_NUMBER_EXPONENT + MAX_NUMBER_DIGITS) {
+      throw new UnusableJsonException(
+          "a number is out of range: at most " + MAX_NUMBER_DIGITS + " significant digits and exponents within +-"
+              + MAX_NUMBER_EXPONENT);
+    }
   }
 
   /** Parses JSON that this program wrote itself (resources, the store); bad input is a bug. */

@@ -60,6 +60,8 @@ public final class AsaServer implements AutoCloseable {
         c.jetty.host = config.host();
         c.jetty.port = config.port();
         c.concurrency.useVirtualThreads = true;
+        c.jetty.modifyServer(server -> server.setErrorHandler(Routes.jettyErrorHandler()));
+        c.jetty.modifyServletContextHandler(context -> context.setErrorHandler(Routes.jettyErrorHandler()));
         routes.register(c.routes);
       });
       http.start();

@@ -28,7 +28,7 @@ final class Negotiation {
   /** Paths a message may change: terms of the deal, never the parties or the identity of the document. */
   private static final List<Pattern> WHITELIST =
       List.of(
-          Pattern.compile("^quality_criteria\\.dimensions\\[\\d+]\\.(slo\\.value|weight)$"),
+          Pattern.compile("^quality_criteria\\.dimensions\\[\\d{1,2}]\\.(slo\\.value|weight)$"),
           Pattern.compile("^quality_criteria\\.composite_threshold$"),
           Pattern.compile("^escrow\\.payment\\.amount$"),
           Pattern.compile("^escrow\\.payment\\.graduated_release\\.mode$"),
@@ -37,7 +37,7 @@ final class Negotiation {
           Pattern.compile("^verification\\.challenge_window_seconds$"),
           Pattern.compile("^expires_at$"));
 
-  private static final Pattern SEGMENT = Pattern.compile("([a-z_]+)(?:\\[(\\d+)])?");
+  private static final Pattern SEGMENT = Pattern.compile("([a-z_]+)(?:\\[(\\d{1,2})])?");
 
   static AgreementService.Change apply(Agreement a, JsonNode body, Instant now, Actor actor) {
     ObjectNode b = Bodies.object(body, "a negotiation message");

@@ -17,6 +17,7 @@ import dev.asa.server.agreements.UnauthenticatedException;
 import dev.asa.server.store.StoreUnavailableException;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,11 +66,16 @@ final class Problems {
       e.allowed().stream().map(Action::wireName).sorted().forEach(allowed::add);
       send(ctx, new Problem("transition-refused", "Not allowed in the current state", 409, e.getMessage(), java.util.List.of(), ext));
     });
+    routes.exception(Json.UnusableJsonException.class, (e, ctx) -> send(ctx,
+        Problem.of("invalid-document", "The request body breaks the rules", 422, e.getOriginalMessage())));
     routes.exception(JsonProcessingException.class, (e, ctx) -> send(ctx,
         Problem.of("malformed-json", "The body is not valid JSON", 400,
             e.getOriginalMessage() + (e.getLocation() == null ? "" :
                 " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")"))));
     routes.exception(RequestException.class, (e, ctx) -> send(ctx, e.problem()));
+    routes.exception(HttpResponseException.class, (e, ctx) -> send(ctx, // Javalin's own, e.g. 413 on a chunked body
+        Problem.of(e.getStatus() == 413 ? "payload-too-large" : "http-" + e.getStatus(), e.getMessage(), e.getStatus(),
+            e.getStatus() == 413 ? "the request body is larger than this server accepts" : e.getMessage())));
     routes.exception(StoreUnavailableException.class, (e, ctx) -> {
       log.error("store unavailable", e);
       send(ctx, Problem.of("store-unavailable", "Storage unavailable", 503, "the database cannot be reached; retry later"));

@@ -61,6 +61,11 @@ public final class Routes {
     r.get("/admin/config", ctx -> json(ctx, 200, admin.config(requests.caller(ctx))));
   }
 
+  /** Jetty's own errors (bad URIs, oversized headers) as problem+json too. */
+  public static org.eclipse.jetty.server.Request.Handler jettyErrorHandler() {
+    return new ProblemErrorHandler();
+  }
+
   private static String id(Context ctx) {
     return ctx.pathParam("id");
   }
@@ -97,7 +102,13 @@ public final class Routes {
           "GET /agreements needs ?party=<identity value> (the identity.value of a client, provider or evaluator)"));
     }
     int limit = Requests.intParam(ctx, "limit", 50, 1, 200);
-    json(ctx, 200, agreements.list(party, ctx.queryParam("cursor"), limit, requests.caller(ctx)));
+    var caller = requests.caller(ctx);
+    try {
+      json(ctx, 200, agreements.list(party, ctx.queryParam("cursor"), limit, caller));
+    } catch (IllegalArgumentException e) { // the store's answer to a cursor it did not issue
+      throw new RequestException(Problem.of("invalid-parameter", "Invalid query parameter", 400,
+          "cursor is not one this server issued; start again without it and follow next_cursor"));
+    }
   }
 
   static void json(Context ctx, int status, JsonNode body) {

@@ -254,7 +254,7 @@ final class FuzzBodies {
     }
     String first = target.fieldNames().next();
     ObjectNode marker = Json.object();
-    marker.put(first, r.nextBoolean() ? target.get(first) : randomValue(r, 1, new String[] {"1"}));
+    marker.set(first, r.nextBoolean() ? target.get(first) : randomValue(r, 1, new String[] {"1"}));
     String dup = Json.write(marker);
     String inner = dup.substring(1, dup.length() - 1);
     target.put(RAW + "dup", 0);

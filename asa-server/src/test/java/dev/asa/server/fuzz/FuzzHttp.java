@@ -1,5 +1,8 @@
 package dev.asa.server.fuzz;
 
+import dev.asa.crypto.Ed25519PrivateKey;
+import dev.asa.http.RequestSigner;
+import dev.asa.testing.Fixtures;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.URI;
@@ -8,13 +11,18 @@ import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The one place the fuzz tests send raw HTTP requests from: java.net.http over HTTP/1.1, no
- * redirects, nothing added or checked on the way. Anything a request needs on every call (e.g.
- * request-signature headers) belongs in {@link #send}.
+ * redirects. The only thing added on the way is the RFC 9421 request signature (Content-Digest,
+ * Signature-Input, Signature) of the key the request names, made in {@link #send} over exactly the
+ * method, target and body bytes that are sent.
  */
 final class FuzzHttp {
 
@@ -23,14 +31,15 @@ final class FuzzHttp {
 
   /**
    * A raw request. {@code target} is the path and query exactly as sent (already percent-encoded);
-   * {@code body} null sends no body; {@code chunked} streams the body without a Content-Length.
+   * {@code body} null sends no body; {@code chunked} streams the body without a Content-Length;
+   * {@code signer} names the {@link Fixtures#key} that signs it, null for an unsigned request.
    */
-  record Request(String method, String target, List<Header> headers, byte[] body, boolean chunked) {
+  record Request(String method, String target, List<Header> headers, byte[] body, boolean chunked, String signer) {
 
     /** What a person needs to replay the request by hand: method, target, headers, body prefix. */
     String describe() {
       StringBuilder s = new StringBuilder();
-      s.append(method).append(' ').append(abbreviate(target, 300));
+      s.append(method).append(' ').append(abbreviate(target, 300)).append(signer == null ? "  (unsigned)" : "  (signed by " + signer + ")");
       for (Header h : headers) {
         s.append("\n    ").append(h.name()).append(": ").append(printable(abbreviate(h.value(), 120)))
             .append(h.value().length() > 120 ? " (" + h.value().length() + " chars)" : "");
@@ -61,9 +70,14 @@ final class FuzzHttp {
 
   private final String base;
   private final HttpClient http;
+  private final Clock clock;
+  private final SecureRandom random = new SecureRandom();
+  private final Map<String, Ed25519PrivateKey> keys = new ConcurrentHashMap<>();
 
-  FuzzHttp(String baseUrl) {
+  /** {@code clock} stamps the signatures: the server's own, so that a test may move it. */
+  FuzzHttp(String baseUrl, Clock clock) {
     this.base = baseUrl;
+    this.clock = clock;
     this.http = HttpClient.newBuilder()
         .version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(Duration.ofSeconds(5))
@@ -82,11 +96,17 @@ final class FuzzHttp {
     } else {
       publisher = HttpRequest.BodyPublishers.ofByteArray(r.body());
     }
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + r.target()))
+    URI uri = URI.create(base + r.target());
+    HttpRequest.Builder b = HttpRequest.newBuilder(uri)
         .timeout(Duration.ofSeconds(60))
         .method(r.method(), publisher);
     for (Header h : r.headers()) {
       b.header(h.name(), h.value());
+    }
+    if (r.signer() != null) {
+      Ed25519PrivateKey key = keys.computeIfAbsent(r.signer(), Fixtures::key);
+      byte[] signed = r.body() == null ? new byte[0] : r.body();
+      new RequestSigner(key, clock, random).sign(r.method(), uri, signed).asMap().forEach(b::header);
     }
     HttpResponse<byte[]> response = http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
     return new Answer(response.statusCode(), response.headers(), response.body());

@@ -1,0 +1,48 @@
+package dev.asa.server.http;
+
+import dev.asa.json.Json;
+import java.nio.ByteBuffer;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * Errors Jetty answers by itself, before a request reaches the routes (an unparseable URI, a
+ * request line or headers over the limit), in the same problem+json shape as every other error,
+ * instead of Jetty's HTML page.
+ */
+final class ProblemErrorHandler extends ErrorHandler {
+
+  /** Jetty writes error bodies only for GET, POST and HEAD by default; every method gets one here. */
+  @Override
+  public boolean errorPageForMethod(String method) {
+    return true;
+  }
+
+  @Override
+  protected void generateResponse(Request request, Response response, int code, String message, Throwable cause,
+      Callback callback) {
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, Problems.CONTENT_TYPE);
+    response.write(true, ByteBuffer.wrap(body(code, message, request.getHttpURI().getPath())), callback);
+  }
+
+  @Override
+  public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
+    fields.put(HttpHeader.CONTENT_TYPE, Problems.CONTENT_TYPE);
+    return ByteBuffer.wrap(body(status, reason, null));
+  }
+
+  private static byte[] body(int status, String reason, String path) {
+    String detail = switch (status) {
+      case 414 -> "the request target is longer than this server accepts";
+      case 431 -> "the request line and headers are larger than this server accepts";
+      case 413 -> "the request body is larger than this server accepts";
+      default -> "the request could not be read" + (reason == null ? "" : ": " + reason);
+    };
+    Problem p = Problem.of(status == 400 ? "bad-request" : "http-" + status, "Unreadable request", status, detail);
+    return Json.writeBytes(p.toJson(path == null ? "" : path));
+  }
+}
