@@ -162,6 +162,29 @@ class AgreementDocumentsTest {
   }
 
   @Test
+  void theEvaluatorMustNotShareAnOrganizationOrLineageWithAParty() {
+    assertViolation(d -> {
+      ((ObjectNode) d.path("parties").path("provider")).put("organization", "Acme Labs");
+      ((ObjectNode) d.path("parties").path("evaluator")).put("organization", "acme labs");
+    }, "/parties/evaluator/organization", "same organization as the provider");
+    assertViolation(d -> {
+      ((ObjectNode) d.path("parties").path("client").path("identity")).put("lineage", "sha256:chain-1");
+      ((ObjectNode) d.path("parties").path("evaluator").path("identity")).put("lineage", "sha256:chain-1");
+    }, "/parties/evaluator/identity/lineage", "lineage with the client");
+    ObjectNode fine = full();
+    ((ObjectNode) fine.path("parties").path("client")).put("organization", "Acme Labs");
+    ((ObjectNode) fine.path("parties").path("evaluator")).put("organization", "Judges Inc");
+    assertThat(AgreementDocuments.read(fine)).isNotNull();
+  }
+
+  @Test
+  void clientAndProviderMustHoldDifferentKeys() {
+    assertViolation(d -> ((ObjectNode) d.path("parties").path("provider")).set("verification_key",
+            d.path("parties").path("client").path("verification_key").deepCopy()),
+        "/parties/provider/verification_key", "different keys");
+  }
+
+  @Test
   void amountsAreDecimalStringsWithAtMostTheCurrencysDecimals() {
     assertViolation(d -> ((ObjectNode) d.path("escrow").path("payment")).put("amount", "10.001"),
         "/escrow/payment/amount", "decimals");
