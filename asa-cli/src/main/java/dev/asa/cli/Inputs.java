@@ -56,7 +56,6 @@ final class Inputs {
     }
   }
 
-  /** {@code --as client|provider}: only the two signing parties act through these commands. */
   /**
    * A public key from a file: a JWK key file (its {@code x}; the private part is not needed and not
    * kept), or a text file holding a base64url key or a did:key.
@@ -85,6 +84,7 @@ final class Inputs {
     throw new UsageException(option + " takes a whole number of seconds, 0 or more, not '" + text + "'");
   }
 
+  /** {@code --as client|provider}: only the two signing parties act through these commands. */
   static Role signingRole(String option, String text) throws UsageException {
     return switch (text) {
       case "client" -> Role.CLIENT;

@@ -3,15 +3,16 @@ package dev.asa.server.agreements;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.access.AccessDeniedException;
 import dev.asa.access.AccessPolicy;
 import dev.asa.access.Caller;
 import dev.asa.access.Operation;
 import dev.asa.agreement.Agreement;
-import dev.asa.agreement.AgreementDocuments;
 import dev.asa.agreement.AgreementDrafts;
 import dev.asa.agreement.ChallengeReason;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Role;
+import dev.asa.agreement.VerificationTerms;
 import dev.asa.crypto.Ed25519Signature;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.Action;
@@ -128,7 +129,7 @@ public final class AgreementService {
   public ObjectNode verification(String id, Caller caller) {
     AgreementRow row = load(id);
     Agreement a = cache.of(row);
-    if (a.terms().verification().resultVisibility() != dev.asa.agreement.VerificationTerms.Visibility.PUBLIC) {
+    if (a.terms().verification().resultVisibility() != VerificationTerms.Visibility.PUBLIC) {
       if (caller == null) {
         throw new UnauthenticatedException("the result of this agreement is not public: sign the request");
       }
@@ -362,7 +363,7 @@ public final class AgreementService {
   /** A body may name the party it acts as; it must be the one the caller's key is. */
   static void requireClaimMatches(String claimed, Actor actor) {
     if (claimed != null && !claimed.equals(actor.role())) {
-      throw dev.asa.access.AccessDeniedException.forbidden(
+      throw AccessDeniedException.forbidden(
           "the request says it acts as the " + claimed + ", but it is signed by the " + actor.role() + "'s key");
     }
   }

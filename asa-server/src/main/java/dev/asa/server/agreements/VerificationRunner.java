@@ -7,6 +7,7 @@ import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Party;
 import dev.asa.agreement.VerificationTerms;
 import dev.asa.crypto.Digest;
+import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.evaluators.Deliverable;
 import dev.asa.evaluators.StructuralEvaluator;
 import dev.asa.evaluators.StructuralReport;
@@ -26,6 +27,7 @@ import dev.asa.server.store.DeliverableRow;
 import dev.asa.server.store.VerificationRow;
 import dev.asa.server.store.Write;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -49,10 +51,10 @@ public final class VerificationRunner {
   private final StructuralEvaluator structural;
   private final DeliverableFetcher fetcher;
 
-  private final dev.asa.crypto.Ed25519PrivateKey serverKey;
+  private final Ed25519PrivateKey serverKey;
 
   public VerificationRunner(AgreementStore store, StructuralEvaluator structural, DeliverableFetcher fetcher,
-      dev.asa.crypto.Ed25519PrivateKey serverKey) {
+      Ed25519PrivateKey serverKey) {
     this.store = store;
     this.structural = structural;
     this.fetcher = fetcher;
@@ -117,7 +119,7 @@ public final class VerificationRunner {
       // The server's built-in evaluator vouches for its own result: anyone can check this signature
       // over the evaluation_hash with the key at /.well-known/asa/server-key.
       String hash = summary.path("evaluation_hash").asText();
-      payload.put("server_signature", serverKey.sign(hash.getBytes(java.nio.charset.StandardCharsets.UTF_8)).toBase64Url());
+      payload.put("server_signature", serverKey.sign(hash.getBytes(StandardCharsets.UTF_8)).toBase64Url());
     }
     payload.put("state", next.name());
     List<EventLog.Draft> events = new ArrayList<>();
