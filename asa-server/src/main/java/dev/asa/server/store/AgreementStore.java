@@ -31,6 +31,9 @@ public interface AgreementStore extends AutoCloseable {
 
   Optional<AgreementRow> find(String id);
 
+  /** The newest agreements of a service type in a state (e.g. CLOSED, for the market median). */
+  List<AgreementRow> recent(String serviceType, dev.asa.lifecycle.State state, int limit);
+
   /** The agreement's event log, ordered by seq. */
   List<EventRecord> events(String agreementId);
 

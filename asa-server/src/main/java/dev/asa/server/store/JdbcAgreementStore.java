@@ -62,6 +62,9 @@ final class JdbcAgreementStore implements AgreementStore {
   private static final String SELECT_EVENTS =
       "SELECT agreement_id, seq, type, actor, occurred_at, payload, prev_hash, hash"
           + " FROM agreement_events WHERE agreement_id = ? ORDER BY seq";
+  private static final String SELECT_RECENT_BY_TYPE_AND_STATE =
+      "SELECT " + AGREEMENT_COLUMNS + " FROM agreements a WHERE a.service_type = ? AND a.state = ?"
+          + " ORDER BY a.row_seq DESC LIMIT ?";
   private static final String SELECT_LAST_EVENT =
       "SELECT agreement_id, seq, type, actor, occurred_at, payload, prev_hash, hash"
           + " FROM agreement_events WHERE agreement_id = ? ORDER BY seq DESC LIMIT 1";
@@ -394,6 +397,23 @@ final class JdbcAgreementStore implements AgreementStore {
       s.setString(1, id);
       try (ResultSet rs = s.executeQuery()) {
         return rs.next() ? Optional.of(agreement(rs, 1)) : Optional.empty();
+      }
+    });
+  }
+
+  @Override
+  public List<AgreementRow> recent(String serviceType, State state, int limit) {
+    return database.read("reading recent " + state + " agreements of type " + serviceType, sql -> {
+      PreparedStatement s = sql.prepare(SELECT_RECENT_BY_TYPE_AND_STATE);
+      s.setString(1, serviceType);
+      s.setString(2, state.wireName());
+      s.setInt(3, limit);
+      try (ResultSet rs = s.executeQuery()) {
+        List<AgreementRow> out = new ArrayList<>();
+        while (rs.next()) {
+          out.add(agreement(rs, 1));
+        }
+        return out;
       }
     });
   }

@@ -201,6 +201,20 @@ abstract class AgreementStoreContract {
   }
 
   @Test
+  void recentListsTheNewestAgreementsOfATypeInAState() {
+    AgreementRow first = created("recent");
+    AgreementRow second = created("recent");
+    AgreementRow open = created("recent");
+    store.commit(new Commit(next(first, State.CLOSED), 1, List.of(event(first.id(), 2)), List.of()));
+    store.commit(new Commit(next(second, State.CLOSED), 1, List.of(event(second.id(), 2)), List.of()));
+    List<String> closed = store.recent("text.summarize", State.CLOSED, 1000).stream().map(AgreementRow::id).toList();
+    assertThat(closed).contains(first.id(), second.id()).doesNotContain(open.id());
+    assertThat(closed.indexOf(second.id())).isLessThan(closed.indexOf(first.id()));
+    assertThat(store.recent("text.summarize", State.CLOSED, 1)).hasSize(1);
+    assertThat(store.recent("no.such.type", State.CLOSED, 10)).isEmpty();
+  }
+
+  @Test
   void eventsComeBackInSeqOrderAndATakenSeqIsRefused() {
     AgreementRow v1 = created("events");
     String id = v1.id();
