@@ -128,6 +128,11 @@ public final class AsaClient {
     return get(agreementPath(id) + "/status");
   }
 
+  /** The market median price of a service type, from the server's closed agreements (when it has enough). */
+  public ObjectNode market(String serviceType) {
+    return get("/market/" + segment(serviceType));
+  }
+
   /** The latest verification result (section 5.2); readable unsigned when the agreement made it public. */
   public ObjectNode verification(String id) {
     return get(agreementPath(id) + "/verification");

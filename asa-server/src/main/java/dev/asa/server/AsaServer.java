@@ -13,6 +13,7 @@ import dev.asa.server.agreements.DeliverableFetcher;
 import dev.asa.server.agreements.VerificationRunner;
 import dev.asa.server.http.Requests;
 import dev.asa.server.http.Routes;
+import dev.asa.server.market.MarketData;
 import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.Stores;
 import io.javalin.Javalin;
@@ -52,7 +53,7 @@ public final class AsaServer implements AutoCloseable {
           new RateLimiter(config.clock(), config.requestsPerSecondPerKey() * 10, config.burstPerKey() * 10),
           config.operatorKey());
       Admin admin = new Admin(config, serverKey.publicKey(), store.describe());
-      Routes routes = new Routes(agreements, new Requests(store, auth, config.maxBodyBytes()), admin);
+      Routes routes = new Routes(agreements, new Requests(store, auth, config.maxBodyBytes()), admin, new MarketData(store, 5));
       Javalin http = Javalin.create(c -> {
         c.startup.showJavalinBanner = false;
         c.startup.showOldJavalinVersionWarning = false;

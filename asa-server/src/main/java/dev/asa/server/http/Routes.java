@@ -7,6 +7,7 @@ import dev.asa.json.Json;
 import dev.asa.server.agreements.AgreementService;
 import dev.asa.server.agreements.NotFoundException;
 import dev.asa.server.agreements.Outcome;
+import dev.asa.server.market.MarketData;
 import dev.asa.template.Template;
 import dev.asa.template.Templates;
 import io.javalin.config.RoutesConfig;
@@ -22,11 +23,13 @@ public final class Routes {
   private final AgreementService agreements;
   private final Requests requests;
   private final Admin admin;
+  private final MarketData market;
 
-  public Routes(AgreementService agreements, Requests requests, Admin admin) {
+  public Routes(AgreementService agreements, Requests requests, Admin admin, MarketData market) {
     this.agreements = agreements;
     this.requests = requests;
     this.admin = admin;
+    this.market = market;
   }
 
   public void register(RoutesConfig r) {
@@ -57,6 +60,11 @@ public final class Routes {
     r.post("/agreements/{id}/verify", ctx -> requests.mutation(ctx, (b, c, t) -> agreements.verify(id(ctx), b, c, t)));
     r.post("/agreements/{id}/challenge", ctx -> requests.mutation(ctx, (b, c, t) -> agreements.challenge(id(ctx), b, c, t)));
     r.post("/agreements/{id}/close", ctx -> requests.mutation(ctx, (b, c, t) -> agreements.close(id(ctx), c, t)));
+
+    r.get("/market/{service_type}", ctx -> {
+      requests.caller(ctx); // any signed caller: aggregates only, no agreement's details
+      json(ctx, 200, market.describe(ctx.pathParam("service_type")));
+    });
 
     r.get("/admin/config", ctx -> json(ctx, 200, admin.config(requests.caller(ctx))));
   }

@@ -220,6 +220,26 @@ class LifecycleEndToEndTest {
     }
   }
 
+  @Test
+  void theMarketMedianComesFromFiveOrMoreClosedAgreementsOfTheType() {
+    assertThat(client.market("general").path("medians")).isEmpty();
+    assertThat(client.market("general").path("note").asText()).contains("fewer than 5");
+    for (String amount : new String[] {"8.00", "12.00", "9.00", "11.00", "10.00"}) {
+      ObjectNode doc = Fixtures.general();
+      ((ObjectNode) doc.path("escrow").path("payment")).put("amount", amount);
+      doc.putObject("verification").put("strategy", "pessimistic");
+      String id = client.createAgreement(doc).path("agreement_id").asText();
+      client.sign(id, Role.CLIENT, Fixtures.key("alice"));
+      provider.sign(id, Role.PROVIDER, Fixtures.key("bob"));
+      provider.deliver(id, "# Done\n", "markdown");
+      assertThat(evaluator.verify(id, judgedScores(90, 90, 90)).path("state").asText()).isEqualTo("CLOSED");
+    }
+    JsonNode median = client.market("general").path("medians").get(0);
+    assertThat(median.path("median_price").asText()).isEqualTo("10");
+    assertThat(median.path("currency").asText()).isEqualTo("USD");
+    assertThat(median.path("sample").asInt()).isEqualTo(5);
+  }
+
   private String activeAgreement() {
     String id = client.createAgreement(Fixtures.general()).path("agreement_id").asText();
     client.sign(id, Role.CLIENT, Fixtures.key("alice"));

@@ -1,0 +1,93 @@
+package dev.asa.server.market;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.Agreement;
+import dev.asa.agreement.AgreementDocuments;
+import dev.asa.agreement.Money;
+import dev.asa.json.Json;
+import dev.asa.lifecycle.State;
+import dev.asa.server.store.AgreementRow;
+import dev.asa.server.store.AgreementStore;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The market median price of a service type, from this store's own CLOSED agreements: the anchor
+ * the negotiation price bounds compare against (whitepaper section 7.3). At least
+ * {@code minSample} closed agreements in the same currency are needed; below that there is no
+ * median (and no price flag).
+ */
+public final class MarketData {
+
+  /** How many of the newest closed agreements the median looks at. */
+  static final int WINDOW = 101;
+
+  private final AgreementStore store;
+  private final int minSample;
+
+  public MarketData(AgreementStore store, int minSample) {
+    this.store = store;
+    this.minSample = minSample;
+  }
+
+  /** A median with where it came from and how many agreements it rests on. */
+  public record Median(BigDecimal value, String currency, String source, int sample) {
+    public ObjectNode toJson() {
+      ObjectNode o = Json.object();
+      o.put("median_price", value.toPlainString());
+      o.put("currency", currency);
+      o.put("source", source);
+      o.put("sample", sample);
+      return o;
+    }
+  }
+
+  /** The median of the closed agreements of this type paid in {@code currency}, if there are enough. */
+  public Optional<Median> median(String serviceType, String currency) {
+    List<BigDecimal> amounts = new ArrayList<>();
+    for (AgreementRow row : store.recent(serviceType, State.CLOSED, WINDOW)) {
+      Agreement a = AgreementDocuments.readStored(row.document());
+      a.terms().escrow().paymentTerms()
+          .map(p -> p.amount())
+          .filter(m -> m.currency().code().equals(currency))
+          .map(Money::amount)
+          .ifPresent(amounts::add);
+    }
+    if (amounts.size() < minSample) {
+      return Optional.empty();
+    }
+    amounts.sort(BigDecimal::compareTo);
+    int n = amounts.size();
+    BigDecimal median = n % 2 == 1
+        ? amounts.get(n / 2)
+        : amounts.get(n / 2 - 1).add(amounts.get(n / 2)).divide(BigDecimal.valueOf(2), MathContext.DECIMAL128);
+    return Optional.of(new Median(median.stripTrailingZeros(), currency, "asa_store_closed_agreements", n));
+  }
+
+  /** {@code GET /market/{service_type}}: the current figure per currency seen, or why there is none. */
+  public ObjectNode describe(String serviceType) {
+    List<String> currencies = new ArrayList<>();
+    for (AgreementRow row : store.recent(serviceType, State.CLOSED, WINDOW)) {
+      AgreementDocuments.readStored(row.document()).terms().escrow().paymentTerms()
+          .map(p -> p.amount().currency().code())
+          .filter(c -> !currencies.contains(c))
+          .ifPresent(currencies::add);
+    }
+    ObjectNode out = Json.object();
+    out.put("service_type", serviceType);
+    out.put("min_sample", minSample);
+    ArrayNode medians = out.putArray("medians");
+    for (String currency : currencies) {
+      median(serviceType, currency).ifPresent(m -> medians.add(m.toJson()));
+    }
+    if (medians.isEmpty()) {
+      out.put("note", "fewer than " + minSample + " closed agreements of this type in any one currency: no market median,"
+          + " so negotiations of this type are not price-flagged unless a trusted market_reference is given");
+    }
+    return out;
+  }
+}
