@@ -5,18 +5,22 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Role;
 import dev.asa.json.Json;
+import dev.asa.negotiation.RationaleCode;
 
 /** {@code asa agreements negotiate}: a counter-proposal, or the answer to one. */
 final class NegotiateCommand implements Command {
 
   private static final Usage USAGE = Usage.of("agreements negotiate",
-          "ID --as client|provider (--set PATH=VALUE ... | --accept | --reject)",
+          "ID --as client|provider --rationale CODE (--set PATH=VALUE ... | --accept | --reject)",
           "Proposes changes to the terms, or accepts or rejects them.\n"
               + "PATH is dotted, e.g. quality_criteria.composite_threshold or quality_criteria.dimensions[0].slo.value.\n"
               + "VALUE is read as JSON when it is JSON, else as a string: amounts are strings, so write\n"
-              + "--set 'escrow.payment.amount=\"12.00\"'. A change clears both signatures: the new terms need signing.")
+              + "--set 'escrow.payment.amount=\"12.00\"'. A change clears both signatures: the new terms need signing.\n"
+              + "The round number and negotiation id are read from the agreement; turns alternate, at most 5 rounds,\n"
+              + "and no numeric term may move more than 25% in one round.")
       .positional("ID")
       .option(Option.required("--as", "ROLE", "the party speaking: client or provider"))
+      .option(Option.required("--rationale", "CODE", "why, from a fixed list: " + RationaleCode.wireNames()))
       .option(Option.repeated("--set", "PATH=VALUE", "a term and its proposed value"))
       .option(Option.flag("--accept", "accept the current terms"))
       .option(Option.flag("--reject", "reject the agreement (final)"))
@@ -32,6 +36,12 @@ final class NegotiateCommand implements Command {
     Role role = Inputs.signingRole("--as", args.value("--as"));
     ObjectNode message = message(role, args);
     String id = args.positional(0);
+    // The next round and the negotiation's id come from the agreement itself (its metadata).
+    JsonNode negotiation = session.client().agreement(id).path("agreement").path("metadata").path("negotiation");
+    message.put("round", negotiation.path("round").asInt(0) + 1);
+    if (negotiation.path("negotiation_id").isTextual()) {
+      message.put("negotiation_id", negotiation.path("negotiation_id").asText());
+    }
     ObjectNode answer = session.client().negotiate(id, message);
     if (session.json()) {
       session.printJson(answer);
@@ -56,6 +66,7 @@ final class NegotiateCommand implements Command {
     }
     ObjectNode message = Json.object();
     message.put("party", role.wireName());
+    message.put("rationale_code", args.value("--rationale"));
     if (args.flag("--accept")) {
       return message.put("action", "accept");
     }

@@ -48,23 +48,23 @@ class CommandOptionsTest {
   @Test
   void negotiationValuesAreJsonWhenTheyAreJsonAndTextOtherwise() throws Exception {
     JsonNode message = NegotiateCommand.message(Role.PROVIDER, args(new NegotiateCommand(), "asa-1", "--as", "provider",
+        "--rationale", "market_rate_alignment",
         "--set", "quality_criteria.composite_threshold=75",
         "--set", "escrow.payment.amount=\"12.00\"",
-        "--set", "escrow.payment.graduated_release.mode=continuous",
-        "--set", "expires_at=2026-04-01T00:00:00Z"));
+        "--set", "escrow.payment.graduated_release.mode=continuous"));
 
-    assertThat(Json.write(message)).isEqualTo("{\"party\":\"provider\",\"action\":\"counter\",\"proposed_changes\":{"
+    assertThat(Json.write(message)).isEqualTo("{\"party\":\"provider\",\"rationale_code\":\"market_rate_alignment\","
+        + "\"action\":\"counter\",\"proposed_changes\":{"
         + "\"quality_criteria.composite_threshold\":75,"
         + "\"escrow.payment.amount\":\"12.00\","
-        + "\"escrow.payment.graduated_release.mode\":\"continuous\","
-        + "\"expires_at\":\"2026-04-01T00:00:00Z\"}}");
+        + "\"escrow.payment.graduated_release.mode\":\"continuous\"}}");
   }
 
   @Test
   void acceptAndRejectCarryNoChanges() throws Exception {
-    assertThat(Json.write(NegotiateCommand.message(Role.CLIENT, args(new NegotiateCommand(), "a", "--as", "client", "--accept"))))
-        .isEqualTo("{\"party\":\"client\",\"action\":\"accept\"}");
-    assertThatThrownBy(() -> NegotiateCommand.message(Role.CLIENT, args(new NegotiateCommand(), "a", "--as", "client", "--set", "x")))
+    assertThat(Json.write(NegotiateCommand.message(Role.CLIENT, args(new NegotiateCommand(), "a", "--as", "client", "--rationale", "accept_as_proposed", "--accept"))))
+        .isEqualTo("{\"party\":\"client\",\"rationale_code\":\"accept_as_proposed\",\"action\":\"accept\"}");
+    assertThatThrownBy(() -> NegotiateCommand.message(Role.CLIENT, args(new NegotiateCommand(), "a", "--as", "client", "--rationale", "budget_limit", "--set", "x")))
         .isInstanceOf(UsageException.class).hasMessage("--set needs PATH=VALUE, not 'x'");
   }
 }

@@ -46,7 +46,7 @@ class MainTest {
   void commandLevelRulesAreUsageErrorsToo() {
     assertThat(run("agreements", "sign", "a", "--as", "evaluator", "--key", "k").err())
         .startsWith("asa agreements sign: --as must be client or provider, not 'evaluator'");
-    assertThat(run("agreements", "negotiate", "a", "--as", "client", "--accept", "--reject").err())
+    assertThat(run("agreements", "negotiate", "a", "--as", "client", "--rationale", "accept_as_proposed", "--accept", "--reject").err())
         .startsWith("asa agreements negotiate: give exactly one of --set PATH=VALUE, --accept or --reject");
     assertThat(run("agreements", "verify", "a", "--score", "accuracy=88").err())
         .startsWith("asa agreements verify: --score needs NAME=SCORE:EVIDENCE");

@@ -128,6 +128,11 @@ public final class AsaClient {
     return get(agreementPath(id) + "/status");
   }
 
+  /** {@code {agreement_id, state, rounds: [...], negotiation}}: the negotiation as a transcript. */
+  public ObjectNode negotiation(String id) {
+    return get(agreementPath(id) + "/negotiation");
+  }
+
   /** The market median price of a service type, from the server's closed agreements (when it has enough). */
   public ObjectNode market(String serviceType) {
     return get("/market/" + segment(serviceType));

@@ -13,6 +13,7 @@ import dev.asa.server.agreements.DeliverableFetcher;
 import dev.asa.server.agreements.VerificationRunner;
 import dev.asa.server.http.Requests;
 import dev.asa.server.http.Routes;
+import dev.asa.negotiation.NegotiationPolicy;
 import dev.asa.server.market.MarketData;
 import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.Stores;
@@ -44,8 +45,9 @@ public final class AsaServer implements AutoCloseable {
     try {
       VerificationRunner verifier = new VerificationRunner(
           store, new StructuralEvaluator(), new DeliverableFetcher(config.maxBodyBytes()), serverKey);
-      AgreementService agreements =
-          new AgreementService(store, config.clock(), verifier, serverKey.publicKey().toBase64Url());
+      MarketData market = new MarketData(store, NegotiationPolicy.DEFAULTS);
+      AgreementService agreements = new AgreementService(store, config.clock(), verifier,
+          serverKey.publicKey().toBase64Url(), market, NegotiationPolicy.DEFAULTS, java.util.Set.of());
       Authentication auth = new Authentication(
           new RequestVerifier(config.clock(), RequestVerifier.DEFAULT_MAX_SKEW,
               new NonceCache(config.clock(), RequestVerifier.DEFAULT_MAX_SKEW)),
@@ -53,7 +55,7 @@ public final class AsaServer implements AutoCloseable {
           new RateLimiter(config.clock(), config.requestsPerSecondPerKey() * 10, config.burstPerKey() * 10),
           config.operatorKey());
       Admin admin = new Admin(config, serverKey.publicKey(), store.describe());
-      Routes routes = new Routes(agreements, new Requests(store, auth, config.maxBodyBytes()), admin, new MarketData(store, 5));
+      Routes routes = new Routes(agreements, new Requests(store, auth, config.maxBodyBytes()), admin, market);
       Javalin http = Javalin.create(c -> {
         c.startup.showJavalinBanner = false;
         c.startup.showOldJavalinVersionWarning = false;

@@ -21,6 +21,8 @@ import dev.asa.lifecycle.Event;
 import dev.asa.lifecycle.EventChain;
 import dev.asa.lifecycle.Lifecycle;
 import dev.asa.lifecycle.State;
+import dev.asa.negotiation.NegotiationPolicy;
+import dev.asa.server.market.MarketData;
 import dev.asa.server.store.AgreementRow;
 import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.Commit;
@@ -39,6 +41,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The application service for agreements: loads the agreement with its version, lets the core
@@ -54,12 +57,20 @@ public final class AgreementService {
   private final AgreementCache cache = new AgreementCache(10_000);
 
   private final String serverKeyId;
+  private final Negotiation negotiation;
 
-  public AgreementService(AgreementStore store, Clock clock, VerificationRunner verifier, String serverKeyId) {
+  public AgreementService(AgreementStore store, Clock clock, VerificationRunner verifier, String serverKeyId,
+      MarketData market, NegotiationPolicy policy, Set<String> trustedMarketSources) {
     this.store = store;
     this.clock = clock;
     this.verifier = verifier;
     this.serverKeyId = serverKeyId;
+    this.negotiation = new Negotiation(market, policy, trustedMarketSources);
+  }
+
+  /** With the whitepaper's negotiation defaults and no trusted external market source. */
+  public AgreementService(AgreementStore store, Clock clock, VerificationRunner verifier, String serverKeyId) {
+    this(store, clock, verifier, serverKeyId, new MarketData(store, NegotiationPolicy.DEFAULTS), NegotiationPolicy.DEFAULTS, Set.of());
   }
 
   // ---- reads ------------------------------------------------------------------------------
@@ -222,7 +233,33 @@ public final class AgreementService {
 
   public Outcome negotiate(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
     return mutate(id, ticket, caller, Operation.NEGOTIATE,
-        current -> Negotiation.apply(current.agreement(), body, current.now(), current.actor()));
+        current -> negotiation.apply(current.agreement(), body, current.now(), current.actor(), this::newNegotiationId));
+  }
+
+  /**
+   * {@code GET /agreements/{id}/negotiation}: the rounds as a readable transcript, from the event
+   * log (each message with its party, rationale, and the before and after of every term).
+   */
+  public ObjectNode negotiationTranscript(String id, Caller caller) {
+    loadFor(id, caller, Operation.READ);
+    ObjectNode out = Json.object();
+    out.put("agreement_id", id);
+    ArrayNode rounds = out.putArray("rounds");
+    for (EventRecord r : store.events(id)) {
+      if (r.type().equals("negotiated") || r.type().equals("accepted") || r.type().equals("rejected")) {
+        ObjectNode round = (ObjectNode) Json.parseTrusted(r.payload());
+        round.put("at", r.at().toString());
+        round.put("event", r.type());
+        rounds.add(round);
+      }
+    }
+    Agreement a = cache.of(load(id));
+    out.set("state", Json.mapper().getNodeFactory().textNode(a.state().name()));
+    JsonNode negotiation = a.metadata("negotiation");
+    if (!negotiation.isMissingNode()) {
+      out.set("negotiation", negotiation);
+    }
+    return out;
   }
 
   public Outcome deliver(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
@@ -386,6 +423,10 @@ public final class AgreementService {
 
   private String newAgreementId() {
     return "asa-" + LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC) + "-" + randomHex(8);
+  }
+
+  private String newNegotiationId() {
+    return "neg-" + randomHex(8);
   }
 
   private String newVerificationId() {

@@ -11,6 +11,7 @@ import dev.asa.agreement.UnsupportedVersionException;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.Action;
 import dev.asa.lifecycle.TransitionRefusedException;
+import dev.asa.negotiation.NegotiationRefusedException;
 import dev.asa.server.agreements.ConflictException;
 import dev.asa.server.agreements.NotFoundException;
 import dev.asa.server.agreements.UnauthenticatedException;
@@ -57,6 +58,8 @@ final class Problems {
       send(ctx, new Problem("unauthenticated", "The request signature was not accepted", 401, e.getMessage(), java.util.List.of(),
           Json.object().put("reason", "missing_signature")));
     });
+    routes.exception(NegotiationRefusedException.class, (e, ctx) -> send(ctx,
+        Problem.of("negotiation-refused", "The negotiation rules refuse this message", 409, e.getMessage())));
     routes.exception(ConflictException.class, (e, ctx) -> send(ctx,
         Problem.of("conflict", "Conflict", 409, e.getMessage())));
     routes.exception(TransitionRefusedException.class, (e, ctx) -> {

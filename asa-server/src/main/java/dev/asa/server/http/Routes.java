@@ -52,6 +52,7 @@ public final class Routes {
     });
     r.get("/agreements/{id}/status", ctx -> json(ctx, 200, agreements.status(id(ctx), requests.caller(ctx))));
     r.get("/agreements/{id}/events", ctx -> json(ctx, 200, agreements.events(id(ctx), requests.caller(ctx))));
+    r.get("/agreements/{id}/negotiation", ctx -> json(ctx, 200, agreements.negotiationTranscript(id(ctx), requests.caller(ctx))));
     r.get("/agreements/{id}/verification", ctx -> json(ctx, 200, agreements.verification(id(ctx),
         Authentication.isSigned(ctx) ? requests.caller(ctx) : null)));
     r.patch("/agreements/{id}/negotiate", ctx -> requests.mutation(ctx, (b, c, t) -> agreements.negotiate(id(ctx), b, c, t)));

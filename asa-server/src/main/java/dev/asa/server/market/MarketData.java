@@ -7,10 +7,11 @@ import dev.asa.agreement.AgreementDocuments;
 import dev.asa.agreement.Money;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.State;
+import dev.asa.negotiation.MarketMedian;
+import dev.asa.negotiation.NegotiationPolicy;
 import dev.asa.server.store.AgreementRow;
 import dev.asa.server.store.AgreementStore;
 import java.math.BigDecimal;
-import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -18,8 +19,8 @@ import java.util.Optional;
 /**
  * The market median price of a service type, from this store's own CLOSED agreements: the anchor
  * the negotiation price bounds compare against (whitepaper section 7.3). At least
- * {@code minSample} closed agreements in the same currency are needed; below that there is no
- * median (and no price flag).
+ * {@code policy.minClosedForMedian()} closed agreements in the same currency are needed; below that
+ * there is no median (and no price flag).
  */
 public final class MarketData {
 
@@ -27,11 +28,11 @@ public final class MarketData {
   static final int WINDOW = 101;
 
   private final AgreementStore store;
-  private final int minSample;
+  private final NegotiationPolicy policy;
 
-  public MarketData(AgreementStore store, int minSample) {
+  public MarketData(AgreementStore store, NegotiationPolicy policy) {
     this.store = store;
-    this.minSample = minSample;
+    this.policy = policy;
   }
 
   /** A median with where it came from and how many agreements it rests on. */
@@ -57,15 +58,10 @@ public final class MarketData {
           .map(Money::amount)
           .ifPresent(amounts::add);
     }
-    if (amounts.size() < minSample) {
-      return Optional.empty();
-    }
-    amounts.sort(BigDecimal::compareTo);
+    // The median rule itself (how many are enough, how to take it) is the core's.
     int n = amounts.size();
-    BigDecimal median = n % 2 == 1
-        ? amounts.get(n / 2)
-        : amounts.get(n / 2 - 1).add(amounts.get(n / 2)).divide(BigDecimal.valueOf(2), MathContext.DECIMAL128);
-    return Optional.of(new Median(median.stripTrailingZeros(), currency, "asa_store_closed_agreements", n));
+    return MarketMedian.fromClosed(amounts, policy)
+        .map(m -> new Median(m.median().stripTrailingZeros(), currency, m.source(), n));
   }
 
   /** {@code GET /market/{service_type}}: the current figure per currency seen, or why there is none. */
@@ -79,13 +75,13 @@ public final class MarketData {
     }
     ObjectNode out = Json.object();
     out.put("service_type", serviceType);
-    out.put("min_sample", minSample);
+    out.put("min_sample", policy.minClosedForMedian());
     ArrayNode medians = out.putArray("medians");
     for (String currency : currencies) {
       median(serviceType, currency).ifPresent(m -> medians.add(m.toJson()));
     }
     if (medians.isEmpty()) {
-      out.put("note", "fewer than " + minSample + " closed agreements of this type in any one currency: no market median,"
+      out.put("note", "fewer than " + policy.minClosedForMedian() + " closed agreements of this type in any one currency: no market median,"
           + " so negotiations of this type are not price-flagged unless a trusted market_reference is given");
     }
     return out;

@@ -81,7 +81,7 @@ class RandomLifecycleTest {
         try {
           randomAction(random, id);
         } catch (TransitionRefusedException | InvalidDocumentException | SignatureRefusedException | ConflictException
-            | AccessDeniedException e) {
+            | AccessDeniedException | dev.asa.negotiation.NegotiationRefusedException e) {
           applied = false;
         }
         steps++;
@@ -126,12 +126,23 @@ class RandomLifecycleTest {
       case 5 -> service.challenge(id, Json.object().put("reason_code", "quality_below_agreed_slo"),
           right ? (random.nextBoolean() ? ALICE : BOB) : someone, null);
       case 6 -> service.close(id, right ? ALICE : someone, null);
-      case 7 -> service.negotiate(id, Json.object().put("action", "counter")
+      case 7 -> service.negotiate(id, message(id, "counter", random)
           .set("proposed_changes", Json.object().put("quality_criteria.composite_threshold", 60 + random.nextInt(20))),
-          right ? BOB : someone, null);
-      default -> service.negotiate(id, Json.object().put("action", random.nextInt(5) == 0 ? "reject" : "accept"),
-          right ? ALICE : someone, null);
+          right ? (random.nextBoolean() ? BOB : ALICE) : someone, null);
+      default -> service.negotiate(id, message(id, random.nextInt(5) == 0 ? "reject" : "accept", random),
+          right ? (random.nextBoolean() ? ALICE : BOB) : someone, null);
     }
+  }
+
+  /** A negotiation message for the next round (sometimes a wrong round, to exercise the rules). */
+  private ObjectNode message(String id, String action, Random random) {
+    JsonNode n = service.get(id, ALICE).path("agreement").path("metadata").path("negotiation");
+    int round = n.path("round").asInt(0) + (random.nextInt(6) == 0 ? 2 : 1);
+    ObjectNode m = Json.object().put("round", round).put("action", action).put("rationale_code", "quality_requirement_change");
+    if (n.has("negotiation_id")) {
+      m.put("negotiation_id", n.path("negotiation_id").asText());
+    }
+    return m;
   }
 
   private static ObjectNode signBody(String party, String sig) {

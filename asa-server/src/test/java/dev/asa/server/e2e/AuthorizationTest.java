@@ -203,7 +203,7 @@ class AuthorizationTest {
       case "read status" -> send(caller, "GET", base + "/status", null).statusCode();
       case "read events" -> send(caller, "GET", base + "/events", null).statusCode();
       case "negotiate" -> send(caller, "PATCH", base + "/negotiate",
-          "{\"action\":\"counter\",\"proposed_changes\":{\"quality_criteria.composite_threshold\":72}}").statusCode();
+          "{\"round\":1,\"action\":\"counter\",\"rationale_code\":\"quality_requirement_change\",\"proposed_changes\":{\"quality_criteria.composite_threshold\":72}}").statusCode();
       case "sign client slot" -> send(caller, "POST", base + "/sign", signBody(id, "client", CLIENT)).statusCode();
       case "sign provider slot" -> send(caller, "POST", base + "/sign", signBody(id, "provider", PROVIDER)).statusCode();
       case "deliver" -> send(caller, "POST", base + "/deliver", "{\"content\":\"# Done\\n\",\"format\":\"markdown\"}").statusCode();

@@ -145,7 +145,7 @@ class HttpApiTest {
     Answer sign = call("POST", "/agreements/" + id + "/sign", Json.write(signBody("client", "A".repeat(86))));
     assertThat(sign.status()).isEqualTo(409);
     assertThat(sign.body().path("current_state").asText()).isEqualTo("ACTIVE");
-    assertThat(call("PATCH", "/agreements/" + id + "/negotiate", "{\"party\":\"client\",\"action\":\"reject\"}").status()).isEqualTo(409);
+    assertThat(call("PATCH", "/agreements/" + id + "/negotiate", "{\"round\":1,\"action\":\"reject\",\"rationale_code\":\"no_agreement_possible\"}").status()).isEqualTo(409);
   }
 
   @Test
@@ -249,13 +249,14 @@ class HttpApiTest {
     String id = create();
     client.sign(id, Role.CLIENT, Fixtures.key("alice"));
     String oldHash = client.agreement(id).path("agreement_hash").asText();
-    ObjectNode msg = Json.object().put("party", "provider").put("action", "counter");
+    ObjectNode msg = Json.object().put("round", 1).put("action", "counter").put("rationale_code", "market_rate_alignment");
     msg.putObject("proposed_changes").put("escrow.payment.amount", "12.00");
     JsonNode after = provider.negotiate(id, msg);
     assertThat(after.path("state").asText()).isEqualTo("NEGOTIATING");
     assertThat(after.path("agreement_hash").asText()).isNotEqualTo(oldHash);
     assertThat(after.path("agreement").has("signatures")).isFalse();
-    ObjectNode bad = Json.object().put("party", "provider").put("action", "counter");
+    ObjectNode bad = Json.object().put("round", 2).put("action", "counter").put("rationale_code", "market_rate_alignment")
+        .put("negotiation_id", after.path("agreement").path("metadata").path("negotiation").path("negotiation_id").asText());
     bad.putObject("proposed_changes").put("parties.provider.identity.value", "mallory");
     Answer refused = callAs(Fixtures.key("bob"), "PATCH", "/agreements/" + id + "/negotiate", Json.write(bad));
     assertThat(refused.status()).isEqualTo(422);
@@ -266,7 +267,7 @@ class HttpApiTest {
   void signingTermsThatChangedSinceTheyWereReadGets409() throws Exception {
     String id = create();
     String oldHash = client.agreement(id).path("agreement_hash").asText();
-    ObjectNode msg = Json.object().put("party", "provider").put("action", "counter");
+    ObjectNode msg = Json.object().put("round", 1).put("action", "counter").put("rationale_code", "quality_requirement_change");
     msg.putObject("proposed_changes").put("quality_criteria.composite_threshold", 72);
     provider.negotiate(id, msg);
     String sig = Fixtures.key("alice").sign(oldHash.getBytes(java.nio.charset.StandardCharsets.UTF_8)).toBase64Url();

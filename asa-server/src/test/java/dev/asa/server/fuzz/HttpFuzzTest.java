@@ -131,7 +131,8 @@ class HttpFuzzTest {
       case "PROPOSED" -> { }
       case "PROPOSED_HALF" -> client.sign(id, Role.CLIENT, Fixtures.key("alice"));
       case "NEGOTIATING" -> provider.negotiate(id, counter());
-      case "REJECTED" -> provider.negotiate(id, Json.object().put("party", "provider").put("action", "reject"));
+      case "REJECTED" -> provider.negotiate(id, Json.object().put("party", "provider").put("round", 1).put("action", "reject")
+          .put("rationale_code", "no_agreement_possible"));
       default -> {
         client.sign(id, Role.CLIENT, Fixtures.key("alice"));
         provider.sign(id, Role.PROVIDER, Fixtures.key("bob"));
@@ -146,7 +147,8 @@ class HttpFuzzTest {
   }
 
   private static ObjectNode counter() {
-    ObjectNode msg = Json.object().put("party", "provider").put("action", "counter");
+    ObjectNode msg = Json.object().put("party", "provider").put("round", 1).put("action", "counter")
+        .put("rationale_code", "market_rate_alignment");
     msg.putObject("proposed_changes").put("escrow.payment.amount", "12.00");
     return msg;
   }
@@ -266,9 +268,11 @@ class HttpFuzzTest {
       }
       case NEGOTIATE -> {
         if (!poison && variants && r.nextInt(10) == 0) {
-          return Json.object().put("party", "client").put("action", "accept");
+          return Json.object().put("party", "client").put("round", 2).put("action", "accept")
+              .put("rationale_code", "accept_as_proposed");
         }
-        ObjectNode b = Json.object().put("party", "provider").put("action", "counter");
+        ObjectNode b = Json.object().put("party", "provider").put("round", 2).put("action", "counter")
+            .put("rationale_code", "market_rate_alignment");
         ObjectNode changes = b.putObject("proposed_changes");
         changes.put("escrow.payment.amount", "12.00");
         changes.put("quality_criteria.composite_threshold", 72);
