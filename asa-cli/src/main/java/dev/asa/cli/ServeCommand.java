@@ -16,6 +16,7 @@ final class ServeCommand implements Command {
       .option(Option.value("--data-dir", "DIR", "where the SQLite database lives (default ./asa-data)"))
       .option(Option.value("--db", "URL", "a PostgreSQL database instead, e.g. postgresql://user@127.0.0.1:5432/asa (default: $ASA_DB_URL)"))
       .option(Option.value("--operator-key", "FILE", "the operator's public key (a key file, its public part, a base64url key or a did:key) for admin routes"))
+      .option(Option.repeated("--market-source", "NAME", "a market_reference source negotiations may cite for price bounds (repeatable)"))
       .option(Option.value("--rate-limit", "N", "requests per second allowed per key (default 50, bursts of twice that)"));
 
   @Override
@@ -33,6 +34,9 @@ final class ServeCommand implements Command {
         .withDbUrl(args.value("--db", session.env("ASA_DB_URL")));
     if (args.has("--operator-key")) {
       config = config.withOperatorKey(Inputs.publicKeyFile("--operator-key", args.value("--operator-key")));
+    }
+    if (args.has("--market-source")) {
+      config = config.withTrustedMarketSources(java.util.Set.copyOf(args.values("--market-source")));
     }
     if (args.has("--rate-limit")) {
       int perSecond = args.intValue("--rate-limit", 50, 1, 1_000_000);

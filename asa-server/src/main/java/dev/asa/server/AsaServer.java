@@ -47,7 +47,7 @@ public final class AsaServer implements AutoCloseable {
           store, new StructuralEvaluator(), new DeliverableFetcher(config.maxBodyBytes()), serverKey);
       MarketData market = new MarketData(store, NegotiationPolicy.DEFAULTS);
       AgreementService agreements = new AgreementService(store, config.clock(), verifier,
-          serverKey.publicKey().toBase64Url(), market, NegotiationPolicy.DEFAULTS, java.util.Set.of());
+          serverKey.publicKey().toBase64Url(), market, NegotiationPolicy.DEFAULTS, config.trustedMarketSources());
       Authentication auth = new Authentication(
           new RequestVerifier(config.clock(), RequestVerifier.DEFAULT_MAX_SKEW,
               new NonceCache(config.clock(), RequestVerifier.DEFAULT_MAX_SKEW)),

@@ -12,6 +12,7 @@ import java.util.Objects;
  * @param port 0 picks a free port (tests)
  * @param dbUrl null for SQLite under {@code dataDir}; {@code postgresql://...} for PostgreSQL
  * @param operatorKey the key allowed on admin routes; null: no operator
+ * @param trustedMarketSources sources whose market_reference the price bounds accept; none by default
  */
 public record ServerConfig(
     String host,
@@ -22,7 +23,8 @@ public record ServerConfig(
     long maxBodyBytes,
     Ed25519PublicKey operatorKey,
     double requestsPerSecondPerKey,
-    int burstPerKey) {
+    int burstPerKey,
+    java.util.Set<String> trustedMarketSources) {
 
   public static final int DEFAULT_PORT = 8080;
   public static final long DEFAULT_MAX_BODY_BYTES = 16L * 1024 * 1024;
@@ -34,6 +36,7 @@ public record ServerConfig(
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("port must be 0..65535, not " + port);
     }
+    trustedMarketSources = java.util.Set.copyOf(trustedMarketSources);
     if (requestsPerSecondPerKey <= 0 || burstPerKey < 1) {
       throw new IllegalArgumentException("the rate limit must allow at least one request");
     }
@@ -41,34 +44,39 @@ public record ServerConfig(
 
   public static ServerConfig defaults() {
     return new ServerConfig("127.0.0.1", DEFAULT_PORT, Path.of("asa-data"), null, Clock.systemUTC(),
-        DEFAULT_MAX_BODY_BYTES, null, 50, 100);
+        DEFAULT_MAX_BODY_BYTES, null, 50, 100, java.util.Set.of());
   }
 
   public ServerConfig withPort(int p) {
-    return new ServerConfig(host, p, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey);
+    return new ServerConfig(host, p, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources);
   }
 
   public ServerConfig withHost(String h) {
-    return new ServerConfig(h, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey);
+    return new ServerConfig(h, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources);
   }
 
   public ServerConfig withDataDir(Path d) {
-    return new ServerConfig(host, port, d, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey);
+    return new ServerConfig(host, port, d, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources);
   }
 
   public ServerConfig withDbUrl(String url) {
-    return new ServerConfig(host, port, dataDir, url, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey);
+    return new ServerConfig(host, port, dataDir, url, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources);
   }
 
   public ServerConfig withClock(Clock c) {
-    return new ServerConfig(host, port, dataDir, dbUrl, c, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey);
+    return new ServerConfig(host, port, dataDir, dbUrl, c, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources);
   }
 
   public ServerConfig withOperatorKey(Ed25519PublicKey key) {
-    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, key, requestsPerSecondPerKey, burstPerKey);
+    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, key, requestsPerSecondPerKey, burstPerKey, trustedMarketSources);
   }
 
   public ServerConfig withRateLimit(double perSecond, int burst) {
-    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, perSecond, burst);
+    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, perSecond, burst, trustedMarketSources);
+  }
+
+  /** Market-reference sources a negotiation message may cite for the price bounds (e.g. arp_market_data). */
+  public ServerConfig withTrustedMarketSources(java.util.Set<String> sources) {
+    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, sources);
   }
 }

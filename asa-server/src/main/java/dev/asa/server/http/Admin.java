@@ -44,6 +44,8 @@ public final class Admin {
     o.put("burst_per_key", config.burstPerKey());
     o.set("server_key", serverKey());
     o.put("operator_key", config.operatorKey().toBase64Url());
+    var sources = o.putArray("trusted_market_sources");
+    config.trustedMarketSources().stream().sorted().forEach(sources::add);
     return o;
   }
 }

@@ -92,6 +92,31 @@ class NegotiationEndToEndTest {
   }
 
   @Test
+  void aTrustedMarketReferenceFlagsAPriceOutsideTheBandAnUntrustedOneDoesNot() {
+    server.close();
+    server = AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dataDir).withRateLimit(10_000, 10_000)
+        .withTrustedMarketSources(java.util.Set.of("arp_market_data")));
+    AsaClient anonymous = AsaClient.connect(URI.create(server.url("127.0.0.1")));
+    client = anonymous.withKey(Fixtures.key("alice"));
+    provider = anonymous.withKey(Fixtures.key("bob"));
+    for (String source : new String[] {"arp_market_data", "my_own_figures"}) {
+      String id = client.createAgreement(Fixtures.general()).path("agreement_id").asText();
+      ObjectNode msg = counter(1, null, "escrow.payment.amount", "12.50");
+      msg.putObject("market_reference").put("median_price_for_service_type", "4.00").put("source", source);
+      provider.negotiate(id, msg);
+      JsonNode round = client.negotiation(id).path("rounds").get(0);
+      if (source.equals("arp_market_data")) {
+        // 12.50 / 4.00 = 3.125: above 3.0x, accepted but flagged for both parties to see.
+        assertThat(round.path("price_flag").path("source").asText()).isEqualTo("arp_market_data");
+        assertThat(client.agreement(id).path("agreement").path("metadata").path("negotiation").path("price_flag").isObject()).isTrue();
+      } else {
+        assertThat(round.has("price_flag")).isFalse();
+        assertThat(round.path("price_note").asText()).contains("no market median");
+      }
+    }
+  }
+
+  @Test
   void theMessageBeyondTheRoundLimitEndsInRejected() {
     String id = client.createAgreement(Fixtures.general()).path("agreement_id").asText();
     String neg = null;
