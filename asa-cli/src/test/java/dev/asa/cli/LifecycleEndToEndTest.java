@@ -10,11 +10,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -25,33 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
  * One agreement's whole life through the {@code asa} command, against the real server started in
  * this JVM: keys, create from the general template, both signatures, delivery, verification with
  * the evaluator's scores, status, the event chain, and closing once the challenge window is over
- * (the server's clock is moved forward rather than waited for).
+ * (the agreement's challenge window is 2 s, so the test waits it out).
  */
 class LifecycleEndToEndTest {
-
-  /** A clock the test moves by hand. */
-  static final class TestClock extends Clock {
-    private volatile Instant now = Instant.parse("2026-03-26T14:30:00Z");
-
-    void advance(Duration d) {
-      now = now.plus(d);
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-  }
 
   record Result(int status, String out, String err) {
     JsonNode json() throws Exception {
@@ -60,7 +31,6 @@ class LifecycleEndToEndTest {
   }
 
   @TempDir Path dir;
-  private final TestClock clock = new TestClock();
   private AsaServer server;
   private String url;
 
