@@ -58,6 +58,7 @@ public final class AgreementService {
 
   private final String serverKeyId;
   private final Negotiation negotiation;
+  private final SubcontractGuard subcontracts;
 
   public AgreementService(AgreementStore store, Clock clock, VerificationRunner verifier, String serverKeyId,
       MarketData market, NegotiationPolicy policy, Set<String> trustedMarketSources) {
@@ -65,7 +66,8 @@ public final class AgreementService {
     this.clock = clock;
     this.verifier = verifier;
     this.serverKeyId = serverKeyId;
-    this.negotiation = new Negotiation(market, policy, trustedMarketSources);
+    this.subcontracts = new SubcontractGuard(store);
+    this.negotiation = new Negotiation(market, policy, trustedMarketSources, subcontracts);
   }
 
   /** With the whitepaper's negotiation defaults and no trusted external market source. */
@@ -177,13 +179,20 @@ public final class AgreementService {
         EventLog.chain(agreement.id(), null, List.of(new EventLog.Draft("created", actor, payload)), now);
     AgreementRow row = Views.row(agreement, 1, now, now);
     Outcome outcome = new Outcome(201, Views.envelope(agreement, 1));
-    try {
-      store.create(row, events, idempotencyWrites(ticket, outcome, now));
-      cache.remember(agreement.id(), 1, agreement);
-    } catch (dev.asa.server.store.DuplicateKeyException e) {
-      throw new ConflictException("an agreement with id '" + agreement.id() + "' already exists; choose another agreement_id or leave it out");
+    List<Write> writes = new ArrayList<>(idempotencyWrites(ticket, outcome, now));
+    String parentId = agreement.terms().service().parentAgreementId();
+    if (parentId != null) {
+      writes.add(new Write.LinkToParent(parentId, agreement.id()));
     }
-    return outcome;
+    return subcontracts.createChild(agreement, caller, () -> {
+      try {
+        store.create(row, events, writes);
+        cache.remember(agreement.id(), 1, agreement);
+      } catch (dev.asa.server.store.DuplicateKeyException e) {
+        throw new ConflictException("an agreement with id '" + agreement.id() + "' already exists; choose another agreement_id or leave it out");
+      }
+      return outcome;
+    });
   }
 
   public Outcome sign(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {

@@ -33,11 +33,13 @@ final class Negotiation {
   private final MarketData market;
   private final NegotiationPolicy policy;
   private final Set<String> trustedMarketSources;
+  private final SubcontractGuard subcontracts;
 
-  Negotiation(MarketData market, NegotiationPolicy policy, Set<String> trustedMarketSources) {
+  Negotiation(MarketData market, NegotiationPolicy policy, Set<String> trustedMarketSources, SubcontractGuard subcontracts) {
     this.market = market;
     this.policy = policy;
     this.trustedMarketSources = Set.copyOf(trustedMarketSources);
+    this.subcontracts = subcontracts;
   }
 
   AgreementService.Change apply(Agreement a, JsonNode body, Instant now, Actor actor, Supplier<String> newId) {
@@ -61,6 +63,7 @@ final class Negotiation {
         ObjectNode doc = c.newDocument();
         doc.put("status", next.wireName());
         Agreement changed = AgreementDocuments.read(doc);
+        subcontracts.checkChangedTerms(changed); // budgets: against the parent, and of the children
         ArrayNode changes = payload.putArray("changes");
         for (Negotiator.Change ch : c.changes()) {
           changes.addObject().put("path", ch.path()).set("before", ch.before().isMissingNode() ? Json.mapper().nullNode() : ch.before());

@@ -31,6 +31,9 @@ public interface AgreementStore extends AutoCloseable {
 
   Optional<AgreementRow> find(String id);
 
+  /** The agreements sub-contracted from {@code parentId} (linked at their creation), oldest first. */
+  List<AgreementRow> children(String parentId);
+
   /** The newest agreements of a service type in a state (e.g. CLOSED, for the market median). */
   List<AgreementRow> recent(String serviceType, dev.asa.lifecycle.State state, int limit);
 

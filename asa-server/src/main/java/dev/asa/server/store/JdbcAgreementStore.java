@@ -53,6 +53,11 @@ final class JdbcAgreementStore implements AgreementStore {
   private static final String INSERT_VERIFICATION =
       "INSERT INTO verifications (id, agreement_id, deliverable_hash, result, created_at)"
           + " VALUES (?, ?, ?, ?, ?)";
+  private static final String INSERT_LINK =
+      "INSERT INTO agreement_links (parent_id, child_id) VALUES (?, ?)";
+  private static final String SELECT_CHILDREN =
+      "SELECT " + AGREEMENT_COLUMNS + " FROM agreement_links l JOIN agreements a ON a.id = l.child_id"
+          + " WHERE l.parent_id = ? ORDER BY a.row_seq";
   private static final String INSERT_IDEMPOTENCY =
       "INSERT INTO idempotency_keys (scope, key, request_hash, status, response_body, created_at)"
           + " VALUES (?, ?, ?, ?, ?, ?)";
@@ -300,6 +305,12 @@ final class JdbcAgreementStore implements AgreementStore {
             eraseDeliverableContent(sql, erase.agreementId());
         case Write.PutVerification put -> putVerification(sql, put.row());
         case Write.PutIdempotency put -> putIdempotency(sql, put.row());
+        case Write.LinkToParent link -> {
+          PreparedStatement s = sql.prepare(INSERT_LINK);
+          s.setString(1, link.parentId());
+          s.setString(2, link.childId());
+          executeUpdate(s, () -> link.childId() + " is already linked to " + link.parentId());
+        }
       }
     }
   }
@@ -397,6 +408,21 @@ final class JdbcAgreementStore implements AgreementStore {
       s.setString(1, id);
       try (ResultSet rs = s.executeQuery()) {
         return rs.next() ? Optional.of(agreement(rs, 1)) : Optional.empty();
+      }
+    });
+  }
+
+  @Override
+  public List<AgreementRow> children(String parentId) {
+    return database.read("reading the sub-contracts of agreement " + parentId, sql -> {
+      PreparedStatement s = sql.prepare(SELECT_CHILDREN);
+      s.setString(1, parentId);
+      try (ResultSet rs = s.executeQuery()) {
+        List<AgreementRow> out = new ArrayList<>();
+        while (rs.next()) {
+          out.add(agreement(rs, 1));
+        }
+        return out;
       }
     });
   }

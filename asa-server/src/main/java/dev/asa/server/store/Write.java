@@ -11,7 +11,8 @@ public sealed interface Write
     permits Write.PutDeliverable,
         Write.EraseDeliverableContent,
         Write.PutVerification,
-        Write.PutIdempotency {
+        Write.PutIdempotency,
+        Write.LinkToParent {
 
   /** Inserts a deliverable; the (agreement, attempt) pair must be new. */
   record PutDeliverable(DeliverableRow row) implements Write {
@@ -38,6 +39,14 @@ public sealed interface Write
   record PutIdempotency(IdempotencyRow row) implements Write {
     public PutIdempotency {
       Objects.requireNonNull(row, "row");
+    }
+  }
+
+  /** Records that {@code childId} is sub-contracted from {@code parentId}; both must exist. */
+  record LinkToParent(String parentId, String childId) implements Write {
+    public LinkToParent {
+      Objects.requireNonNull(parentId, "parentId");
+      Objects.requireNonNull(childId, "childId");
     }
   }
 }

@@ -46,6 +46,7 @@ class NegotiationEndToEndTest {
     }
     ObjectNode changes = m.putObject("proposed_changes");
     if (value instanceof String s) changes.put(path, s);
+    else if (value instanceof Integer || value instanceof Long) changes.put(path, ((Number) value).longValue());
     else changes.put(path, ((Number) value).doubleValue());
     return m;
   }
@@ -114,6 +115,47 @@ class NegotiationEndToEndTest {
         assertThat(round.path("price_note").asText()).contains("no market median");
       }
     }
+  }
+
+  /** A sub-contract: bob (the parent's provider) hires carol for part of the work. */
+  static ObjectNode subcontract(String parentId, long tokens, String cost, long seconds) {
+    ObjectNode doc = Fixtures.general();
+    ObjectNode parties = (ObjectNode) doc.path("parties");
+    parties.set("client", Fixtures.party("bob", Fixtures.key("bob")));
+    parties.set("provider", Fixtures.party("carol", Fixtures.key("carol")));
+    ObjectNode service = (ObjectNode) doc.path("service");
+    service.put("parent_agreement_id", parentId);
+    service.putObject("constraints").put("max_tokens", tokens).put("max_cost_usd", new java.math.BigDecimal(cost))
+        .put("max_duration_seconds", seconds);
+    return doc;
+  }
+
+  @Test
+  void subContractsMayNotExceedWhatTheParentHasLeft() {
+    // The general template gives the parent max_tokens 20000, max_cost_usd 2.00, max_duration_seconds 3600.
+    String parent = client.createAgreement(Fixtures.general()).path("agreement_id").asText();
+    String first = provider.createAgreement(subcontract(parent, 12_000, "1.20", 3000)).path("agreement_id").asText();
+    assertThatThrownBy(() -> provider.createAgreement(subcontract(parent, 9_000, "0.50", 3000)))
+        .isInstanceOfSatisfying(AsaApiException.class, e -> {
+          assertThat(e.status()).isEqualTo(422);
+          assertThat(e.body()).contains("/service/constraints/max_tokens").contains("at most 8000");
+        });
+    assertThatThrownBy(() -> provider.createAgreement(subcontract(parent, 1_000, "0.10", 4000)))
+        .isInstanceOfSatisfying(AsaApiException.class, e -> assertThat(e.body()).contains("/service/constraints/max_duration_seconds"));
+    String second = provider.createAgreement(subcontract(parent, 8_000, "0.80", 3600)).path("agreement_id").asText();
+    assertThat(second).isNotEqualTo(first);
+    // A stranger cannot hang a sub-contract on someone else's agreement, nor learn that it exists.
+    AsaClient mallory = client.withKey(Fixtures.key("mallory"));
+    ObjectNode foreign = subcontract(parent, 1, "0.01", 1);
+    ((ObjectNode) foreign.path("parties")).set("client", Fixtures.party("mallory", Fixtures.key("mallory")));
+    assertThatThrownBy(() -> mallory.createAgreement(foreign))
+        .isInstanceOfSatisfying(AsaApiException.class, e -> assertThat(e.body()).contains("/service/parent_agreement_id"));
+    // At every counter: the child may not grow past the parent, nor the parent shrink below its children.
+    AsaClient carol = client.withKey(Fixtures.key("carol"));
+    assertThatThrownBy(() -> carol.negotiate(first, counter(1, null, "service.constraints.max_tokens", 14_000)))
+        .isInstanceOfSatisfying(AsaApiException.class, e -> assertThat(e.body()).contains("exceeds what the parent agreement has left"));
+    assertThatThrownBy(() -> provider.negotiate(parent, counter(1, null, "service.constraints.max_tokens", 16_000)))
+        .isInstanceOfSatisfying(AsaApiException.class, e -> assertThat(e.body()).contains("sub-contracts already hold"));
   }
 
   @Test
