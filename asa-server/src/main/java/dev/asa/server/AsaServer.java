@@ -15,6 +15,8 @@ import dev.asa.server.http.Requests;
 import dev.asa.server.http.Routes;
 import dev.asa.negotiation.NegotiationPolicy;
 import dev.asa.server.market.MarketData;
+import dev.asa.server.timers.Timers;
+import java.time.Duration;
 import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.Stores;
 import io.javalin.Javalin;
@@ -27,11 +29,18 @@ public final class AsaServer implements AutoCloseable {
   private final AgreementStore store;
   private final Javalin http;
   private final Ed25519PublicKey serverKey;
+  private final Timers timers;
 
-  private AsaServer(AgreementStore store, Javalin http, Ed25519PublicKey serverKey) {
+  private AsaServer(AgreementStore store, Javalin http, Ed25519PublicKey serverKey, Timers timers) {
     this.store = store;
     this.http = http;
     this.serverKey = serverKey;
+    this.timers = timers;
+  }
+
+  /** Fires the timers due now (they are polled every second anyway); for tests that move the clock. */
+  public int fireDueTimers() {
+    return timers.pollOnce();
   }
 
   /** The server's own public key (it signs the built-in evaluator's results). */
@@ -68,7 +77,9 @@ public final class AsaServer implements AutoCloseable {
         routes.register(c.routes);
       });
       http.start();
-      return new AsaServer(store, http, serverKey.publicKey());
+      Timers timers = new Timers(store, config.clock(), agreements::fireTimer);
+      timers.start(Duration.ofSeconds(1));
+      return new AsaServer(store, http, serverKey.publicKey(), timers);
     } catch (RuntimeException e) {
       store.close();
       throw e;
@@ -90,6 +101,7 @@ public final class AsaServer implements AutoCloseable {
 
   @Override
   public void close() {
+    timers.close();
     http.stop();
     store.close();
   }

@@ -246,6 +246,18 @@ public final class AgreementService {
   }
 
   /**
+   * A durable timer fired. Each kind re-checks the agreement before acting, so that firing twice,
+   * or after the situation changed, does nothing.
+   */
+  public void fireTimer(dev.asa.server.store.TimerRow timer) {
+    switch (timer.kind()) {
+      case Negotiation.TIMEOUT_TIMER -> mutate(timer.agreementId(), null, Caller.SERVER, Operation.NEGOTIATE,
+          current -> negotiation.timeOut(current.agreement(), current.now(), current.actor()));
+      default -> throw new IllegalStateException("unknown timer kind '" + timer.kind() + "'");
+    }
+  }
+
+  /**
    * {@code GET /agreements/{id}/negotiation}: the rounds as a readable transcript, from the event
    * log (each message with its party, rationale, and the before and after of every term).
    */
@@ -357,6 +369,9 @@ public final class AgreementService {
     Event last = store.lastEvent(id).map(EventLog::toCore).orElse(null);
     Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
     Change change = decision.decide(new Current(row, agreement, last, now, actorFor(agreement, caller)));
+    if (change == null) { // nothing to do (e.g. a timer whose reason has passed)
+      return new Outcome(200, Views.envelope(agreement, row.version()));
+    }
     long version = row.version() + 1;
     AgreementRow updated = Views.row(change.next(), version, row.createdAt(), now);
     List<EventRecord> events = EventLog.chain(id, last, change.events(), now);

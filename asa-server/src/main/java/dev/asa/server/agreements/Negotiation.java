@@ -16,6 +16,8 @@ import dev.asa.negotiation.NegotiationPolicy;
 import dev.asa.negotiation.NegotiationState;
 import dev.asa.negotiation.Negotiator;
 import dev.asa.server.market.MarketData;
+import dev.asa.server.store.TimerRow;
+import dev.asa.server.store.Write;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -30,6 +32,9 @@ import java.util.function.Supplier;
  * the next message.
  */
 final class Negotiation {
+  /** The durable timer that rejects a negotiation left without a message for the policy's timeout. */
+  static final String TIMEOUT_TIMER = "negotiation_timeout";
+
   private final MarketData market;
   private final NegotiationPolicy policy;
   private final Set<String> trustedMarketSources;
@@ -75,7 +80,8 @@ final class Negotiation {
         }
         payload.put("agreement_hash", changed.hash().toString());
         payload.put("state", next.name());
-        yield new AgreementService.Change(changed, List.of(new EventLog.Draft("negotiated", actor, payload)), List.of(), null);
+        yield new AgreementService.Change(changed, List.of(new EventLog.Draft("negotiated", actor, payload)),
+            List.of(timeoutTimer(a.id(), c.next())), null);
       }
       case Negotiator.Accepted acc -> {
         payload.put("agreement_hash", a.hash().toString());
@@ -91,6 +97,29 @@ final class Negotiation {
         yield new AgreementService.Change(rejected, List.of(new EventLog.Draft("rejected", actor, payload)), List.of(), null);
       }
     };
+  }
+
+  private Write timeoutTimer(String agreementId, NegotiationState state) {
+    return new Write.SetTimer(TimerRow.of(agreementId, TIMEOUT_TIMER, state.deadline(policy)));
+  }
+
+  /**
+   * The negotiation timeout fired: a negotiation still open and stalled (no message for the
+   * policy's timeout) ends with the agreement REJECTED; anything else (it moved on, it was
+   * accepted or signed, the timer was moved) leaves the agreement alone (null: no change).
+   */
+  AgreementService.Change timeOut(Agreement a, Instant now, Actor server) {
+    Optional<NegotiationState> state = NegotiationState.fromJson(a.metadata("negotiation"));
+    if (!Lifecycle.allowed(a.state()).contains(Action.REJECT) || state.isEmpty() || !state.get().stalled(now, policy)) {
+      return null;
+    }
+    State next = Lifecycle.next(a.state(), Action.REJECT, Lifecycle.Facts.NONE);
+    ObjectNode payload = Json.object();
+    payload.put("reason", "negotiation timed out: no message for " + policy.timeoutSeconds() + " s");
+    payload.put("negotiation_id", state.get().negotiationId());
+    payload.put("round", state.get().round());
+    payload.put("state", next.name());
+    return new AgreementService.Change(a.withState(next), List.of(new EventLog.Draft("rejected", server, payload)), List.of(), null);
   }
 
   /**

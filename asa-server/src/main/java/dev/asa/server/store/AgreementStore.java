@@ -1,5 +1,6 @@
 package dev.asa.server.store;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -30,6 +31,20 @@ public interface AgreementStore extends AutoCloseable {
   void apply(List<Write> writes);
 
   Optional<AgreementRow> find(String id);
+
+  /**
+   * Claims up to {@code limit} timers due at {@code now} for {@code node}, each for {@code lease}:
+   * a timer another node holds (an unexpired lease) or has finished is not returned, so each timer
+   * is acted on by one node at a time; a node that dies mid-action loses its lease, and the timer
+   * comes due again.
+   */
+  List<TimerRow> claimDueTimers(Instant now, String node, java.time.Duration lease, int limit);
+
+  /** Marks a claimed timer fired (only the node holding it can). */
+  void finishTimer(String id, String node, Instant at);
+
+  /** The agreement's timers not yet fired, soonest first. */
+  List<TimerRow> pendingTimers(String agreementId);
 
   /** The agreements sub-contracted from {@code parentId} (linked at their creation), oldest first. */
   List<AgreementRow> children(String parentId);

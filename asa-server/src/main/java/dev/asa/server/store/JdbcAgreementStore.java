@@ -58,6 +58,20 @@ final class JdbcAgreementStore implements AgreementStore {
   private static final String SELECT_CHILDREN =
       "SELECT " + AGREEMENT_COLUMNS + " FROM agreement_links l JOIN agreements a ON a.id = l.child_id"
           + " WHERE l.parent_id = ? ORDER BY a.row_seq";
+  private static final String UPSERT_TIMER =
+      "INSERT INTO timers (id, agreement_id, kind, due_at) VALUES (?, ?, ?, ?)"
+          + " ON CONFLICT (id) DO UPDATE SET due_at = excluded.due_at, done_at = NULL,"
+          + " claimed_until = NULL, claimed_by = NULL";
+  private static final String SELECT_DUE_TIMERS =
+      "SELECT id, agreement_id, kind, due_at FROM timers WHERE done_at IS NULL AND due_at <= ?"
+          + " AND (claimed_until IS NULL OR claimed_until < ?) ORDER BY due_at LIMIT ?";
+  private static final String CLAIM_TIMER =
+      "UPDATE timers SET claimed_until = ?, claimed_by = ? WHERE id = ? AND done_at IS NULL"
+          + " AND (claimed_until IS NULL OR claimed_until < ?)";
+  private static final String FINISH_TIMER =
+      "UPDATE timers SET done_at = ? WHERE id = ? AND claimed_by = ?";
+  private static final String SELECT_TIMERS_OF =
+      "SELECT id, agreement_id, kind, due_at FROM timers WHERE agreement_id = ? AND done_at IS NULL ORDER BY due_at";
   private static final String INSERT_IDEMPOTENCY =
       "INSERT INTO idempotency_keys (scope, key, request_hash, status, response_body, created_at)"
           + " VALUES (?, ?, ?, ?, ?, ?)";
@@ -305,6 +319,14 @@ final class JdbcAgreementStore implements AgreementStore {
             eraseDeliverableContent(sql, erase.agreementId());
         case Write.PutVerification put -> putVerification(sql, put.row());
         case Write.PutIdempotency put -> putIdempotency(sql, put.row());
+        case Write.SetTimer timer -> {
+          PreparedStatement s = sql.prepare(UPSERT_TIMER);
+          s.setString(1, timer.row().id());
+          s.setString(2, timer.row().agreementId());
+          s.setString(3, timer.row().kind());
+          s.setLong(4, timer.row().dueAt().toEpochMilli());
+          s.executeUpdate();
+        }
         case Write.LinkToParent link -> {
           PreparedStatement s = sql.prepare(INSERT_LINK);
           s.setString(1, link.parentId());
@@ -409,6 +431,61 @@ final class JdbcAgreementStore implements AgreementStore {
       try (ResultSet rs = s.executeQuery()) {
         return rs.next() ? Optional.of(agreement(rs, 1)) : Optional.empty();
       }
+    });
+  }
+
+  @Override
+  public List<TimerRow> claimDueTimers(Instant now, String node, java.time.Duration lease, int limit) {
+    return database.write("claiming due timers", sql -> {
+      PreparedStatement select = sql.prepare(SELECT_DUE_TIMERS);
+      select.setLong(1, now.toEpochMilli());
+      select.setLong(2, now.toEpochMilli());
+      select.setInt(3, limit);
+      List<TimerRow> due = new ArrayList<>();
+      try (ResultSet rs = select.executeQuery()) {
+        while (rs.next()) {
+          due.add(new TimerRow(rs.getString(1), rs.getString(2), rs.getString(3), Instant.ofEpochMilli(rs.getLong(4))));
+        }
+      }
+      List<TimerRow> claimed = new ArrayList<>();
+      for (TimerRow t : due) {
+        PreparedStatement claim = sql.prepare(CLAIM_TIMER);
+        claim.setLong(1, now.plus(lease).toEpochMilli());
+        claim.setString(2, node);
+        claim.setString(3, t.id());
+        claim.setLong(4, now.toEpochMilli());
+        if (claim.executeUpdate() == 1) { // another node may have claimed it since the select
+          claimed.add(t);
+        }
+      }
+      return claimed;
+    });
+  }
+
+  @Override
+  public void finishTimer(String id, String node, Instant at) {
+    database.write("finishing timer " + id, sql -> {
+      PreparedStatement s = sql.prepare(FINISH_TIMER);
+      s.setLong(1, at.toEpochMilli());
+      s.setString(2, id);
+      s.setString(3, node);
+      s.executeUpdate();
+      return null;
+    });
+  }
+
+  @Override
+  public List<TimerRow> pendingTimers(String agreementId) {
+    return database.read("reading the timers of agreement " + agreementId, sql -> {
+      PreparedStatement s = sql.prepare(SELECT_TIMERS_OF);
+      s.setString(1, agreementId);
+      List<TimerRow> out = new ArrayList<>();
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          out.add(new TimerRow(rs.getString(1), rs.getString(2), rs.getString(3), Instant.ofEpochMilli(rs.getLong(4))));
+        }
+      }
+      return out;
     });
   }
 

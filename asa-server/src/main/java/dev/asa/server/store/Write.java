@@ -12,7 +12,8 @@ public sealed interface Write
         Write.EraseDeliverableContent,
         Write.PutVerification,
         Write.PutIdempotency,
-        Write.LinkToParent {
+        Write.LinkToParent,
+        Write.SetTimer {
 
   /** Inserts a deliverable; the (agreement, attempt) pair must be new. */
   record PutDeliverable(DeliverableRow row) implements Write {
@@ -47,6 +48,13 @@ public sealed interface Write
     public LinkToParent {
       Objects.requireNonNull(parentId, "parentId");
       Objects.requireNonNull(childId, "childId");
+    }
+  }
+
+  /** Sets (or moves, when it exists) a durable timer; it fires once after its due time. */
+  record SetTimer(TimerRow row) implements Write {
+    public SetTimer {
+      Objects.requireNonNull(row, "row");
     }
   }
 }

@@ -159,6 +159,35 @@ class NegotiationEndToEndTest {
   }
 
   @Test
+  void aStalledNegotiationTimesOutIntoRejectedAfterARestartToo() {
+    dev.asa.testing.MutableClock clock = new dev.asa.testing.MutableClock(java.time.Instant.now());
+    server.close();
+    server = AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dataDir).withClock(clock).withRateLimit(10_000, 10_000));
+    AsaClient anonymous = AsaClient.connect(URI.create(server.url("127.0.0.1")));
+    client = anonymous.withKey(Fixtures.key("alice"), clock);
+    provider = anonymous.withKey(Fixtures.key("bob"), clock);
+    String id = client.createAgreement(Fixtures.general()).path("agreement_id").asText();
+    provider.negotiate(id, counter(1, null, "escrow.payment.amount", "11.00"));
+    clock.advance(java.time.Duration.ofSeconds(3599));
+    server.fireDueTimers();
+    assertThat(client.agreement(id).path("state").asText()).isEqualTo("NEGOTIATING");
+    // The server stops; the deadline passes while it is down; it comes back and the timer fires once.
+    server.close();
+    clock.advance(java.time.Duration.ofSeconds(2));
+    server = AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dataDir).withClock(clock).withRateLimit(10_000, 10_000));
+    anonymous = AsaClient.connect(URI.create(server.url("127.0.0.1")));
+    client = anonymous.withKey(Fixtures.key("alice"), clock);
+    server.fireDueTimers();
+    assertThat(client.agreement(id).path("state").asText()).isEqualTo("REJECTED");
+    JsonNode events = client.events(id).path("events");
+    JsonNode last = events.get(events.size() - 1);
+    assertThat(last.path("payload").path("reason").asText()).contains("timed out");
+    assertThat(last.path("actor").path("role").asText()).isEqualTo("server");
+    assertThat(server.fireDueTimers()).isZero();
+    assertThat(client.events(id).path("events").size()).isEqualTo(events.size());
+  }
+
+  @Test
   void theMessageBeyondTheRoundLimitEndsInRejected() {
     String id = client.createAgreement(Fixtures.general()).path("agreement_id").asText();
     String neg = null;

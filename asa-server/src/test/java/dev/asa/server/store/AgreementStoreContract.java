@@ -201,6 +201,64 @@ abstract class AgreementStoreContract {
   }
 
   @Test
+  void timersFireOncePerClaimAndCanBeMoved() {
+    AgreementRow a = created("timer");
+    java.time.Instant due = T0.plusSeconds(100);
+    store.apply(List.of(new Write.SetTimer(TimerRow.of(a.id(), "t", due))));
+    assertThat(store.claimDueTimers(due.minusMillis(1), "n1", java.time.Duration.ofSeconds(60), 10)).isEmpty();
+    List<TimerRow> claimed = store.claimDueTimers(due, "n1", java.time.Duration.ofSeconds(60), 1000).stream()
+        .filter(t -> t.agreementId().equals(a.id())).toList();
+    assertThat(claimed).extracting(TimerRow::id).containsExactly(a.id() + ":t");
+    // Another node does not get it while the lease runs; it does once the lease has expired.
+    assertThat(store.claimDueTimers(due.plusSeconds(1), "n2", java.time.Duration.ofSeconds(60), 1000))
+        .noneMatch(t -> t.agreementId().equals(a.id()));
+    assertThat(store.claimDueTimers(due.plusSeconds(61), "n2", java.time.Duration.ofSeconds(60), 1000))
+        .anyMatch(t -> t.agreementId().equals(a.id()));
+    store.finishTimer(a.id() + ":t", "n2", due.plusSeconds(62));
+    assertThat(store.pendingTimers(a.id())).isEmpty();
+    // Setting it again moves it and makes it pending again.
+    store.apply(List.of(new Write.SetTimer(TimerRow.of(a.id(), "t", due.plusSeconds(500)))));
+    assertThat(store.pendingTimers(a.id())).extracting(TimerRow::dueAt).containsExactly(due.plusSeconds(500));
+  }
+
+  @Test
+  void concurrentNodesClaimEachDueTimerExactlyOnce() throws Exception {
+    AgreementRow a = created("timers");
+    java.time.Instant due = T0.plusSeconds(10);
+    List<Write> timers = new ArrayList<>();
+    for (int i = 0; i < 60; i++) {
+      timers.add(new Write.SetTimer(TimerRow.of(a.id(), "k" + i, due)));
+    }
+    store.apply(timers);
+    java.util.concurrent.ConcurrentHashMap<String, java.util.concurrent.atomic.AtomicInteger> fired = new java.util.concurrent.ConcurrentHashMap<>();
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try {
+      List<Future<?>> nodes = new ArrayList<>();
+      for (int n = 0; n < 4; n++) {
+        String node = "node-" + n;
+        nodes.add(pool.submit(() -> {
+          for (int round = 0; round < 10; round++) {
+            for (TimerRow t : store.claimDueTimers(due, node, java.time.Duration.ofSeconds(60), 7)) {
+              if (t.agreementId().equals(a.id())) {
+                fired.computeIfAbsent(t.id(), k -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
+                store.finishTimer(t.id(), node, due);
+              }
+            }
+          }
+          return null;
+        }));
+      }
+      for (Future<?> f : nodes) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(fired).hasSize(60);
+    assertThat(fired.values()).allSatisfy(c -> assertThat(c.get()).isEqualTo(1));
+  }
+
+  @Test
   void recentListsTheNewestAgreementsOfATypeInAState() {
     AgreementRow first = created("recent");
     AgreementRow second = created("recent");
