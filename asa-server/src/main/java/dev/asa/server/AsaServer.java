@@ -13,7 +13,6 @@ import dev.asa.server.agreements.DeliverableFetcher;
 import dev.asa.server.agreements.VerificationRunner;
 import dev.asa.server.http.Requests;
 import dev.asa.server.http.Routes;
-import dev.asa.negotiation.NegotiationPolicy;
 import dev.asa.server.market.MarketData;
 import dev.asa.server.timers.Timers;
 import java.time.Duration;
@@ -54,9 +53,9 @@ public final class AsaServer implements AutoCloseable {
     try {
       VerificationRunner verifier = new VerificationRunner(
           store, new StructuralEvaluator(), new DeliverableFetcher(config.maxBodyBytes()), serverKey);
-      MarketData market = new MarketData(store, NegotiationPolicy.DEFAULTS);
+      MarketData market = new MarketData(store, config.negotiationPolicy());
       AgreementService agreements = new AgreementService(store, config.clock(), verifier,
-          serverKey.publicKey().toBase64Url(), market, NegotiationPolicy.DEFAULTS, config.trustedMarketSources());
+          serverKey.publicKey().toBase64Url(), market, config.negotiationPolicy(), config.trustedMarketSources());
       Authentication auth = new Authentication(
           new RequestVerifier(config.clock(), RequestVerifier.DEFAULT_MAX_SKEW,
               new NonceCache(config.clock(), RequestVerifier.DEFAULT_MAX_SKEW)),

@@ -24,7 +24,8 @@ public record ServerConfig(
     Ed25519PublicKey operatorKey,
     double requestsPerSecondPerKey,
     int burstPerKey,
-    java.util.Set<String> trustedMarketSources) {
+    java.util.Set<String> trustedMarketSources,
+    dev.asa.negotiation.NegotiationPolicy negotiationPolicy) {
 
   public static final int DEFAULT_PORT = 8080;
   public static final long DEFAULT_MAX_BODY_BYTES = 16L * 1024 * 1024;
@@ -37,6 +38,7 @@ public record ServerConfig(
       throw new IllegalArgumentException("port must be 0..65535, not " + port);
     }
     trustedMarketSources = java.util.Set.copyOf(trustedMarketSources);
+    Objects.requireNonNull(negotiationPolicy, "negotiationPolicy");
     if (requestsPerSecondPerKey <= 0 || burstPerKey < 1) {
       throw new IllegalArgumentException("the rate limit must allow at least one request");
     }
@@ -44,39 +46,45 @@ public record ServerConfig(
 
   public static ServerConfig defaults() {
     return new ServerConfig("127.0.0.1", DEFAULT_PORT, Path.of("asa-data"), null, Clock.systemUTC(),
-        DEFAULT_MAX_BODY_BYTES, null, 50, 100, java.util.Set.of());
+        DEFAULT_MAX_BODY_BYTES, null, 50, 100, java.util.Set.of(), dev.asa.negotiation.NegotiationPolicy.DEFAULTS);
   }
 
   public ServerConfig withPort(int p) {
-    return new ServerConfig(host, p, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources);
+    return new ServerConfig(host, p, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy);
   }
 
   public ServerConfig withHost(String h) {
-    return new ServerConfig(h, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources);
+    return new ServerConfig(h, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy);
   }
 
   public ServerConfig withDataDir(Path d) {
-    return new ServerConfig(host, port, d, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources);
+    return new ServerConfig(host, port, d, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy);
   }
 
   public ServerConfig withDbUrl(String url) {
-    return new ServerConfig(host, port, dataDir, url, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources);
+    return new ServerConfig(host, port, dataDir, url, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy);
   }
 
   public ServerConfig withClock(Clock c) {
-    return new ServerConfig(host, port, dataDir, dbUrl, c, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources);
+    return new ServerConfig(host, port, dataDir, dbUrl, c, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy);
   }
 
   public ServerConfig withOperatorKey(Ed25519PublicKey key) {
-    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, key, requestsPerSecondPerKey, burstPerKey, trustedMarketSources);
+    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, key, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy);
   }
 
   public ServerConfig withRateLimit(double perSecond, int burst) {
-    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, perSecond, burst, trustedMarketSources);
+    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, perSecond, burst, trustedMarketSources, negotiationPolicy);
+  }
+
+  /** The negotiation rules' parameters (rounds, asymmetry limit, price band, timeout). */
+  public ServerConfig withNegotiationPolicy(dev.asa.negotiation.NegotiationPolicy policy) {
+    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey,
+        burstPerKey, trustedMarketSources, policy);
   }
 
   /** Market-reference sources a negotiation message may cite for the price bounds (e.g. arp_market_data). */
   public ServerConfig withTrustedMarketSources(java.util.Set<String> sources) {
-    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, sources);
+    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, sources, negotiationPolicy);
   }
 }

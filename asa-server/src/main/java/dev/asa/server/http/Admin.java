@@ -44,6 +44,10 @@ public final class Admin {
     o.put("burst_per_key", config.burstPerKey());
     o.set("server_key", serverKey());
     o.put("operator_key", config.operatorKey().toBase64Url());
+    var n = config.negotiationPolicy();
+    o.putObject("negotiation").put("max_rounds", n.maxRounds()).put("max_shift", n.maxShift())
+        .put("price_band_low", n.priceBandLow()).put("price_band_high", n.priceBandHigh())
+        .put("timeout_seconds", n.timeoutSeconds()).put("min_closed_for_median", n.minClosedForMedian());
     var sources = o.putArray("trusted_market_sources");
     config.trustedMarketSources().stream().sorted().forEach(sources::add);
     return o;

@@ -188,6 +188,53 @@ class NegotiationEndToEndTest {
   }
 
   @Test
+  void boundariesThroughHttpExactly25PercentAnd05xAnd30xAreAllowedJustBeyondIsNot() {
+    server.close();
+    server = AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dataDir).withRateLimit(10_000, 10_000)
+        .withTrustedMarketSources(java.util.Set.of("arp_market_data")));
+    AsaClient anonymous = AsaClient.connect(URI.create(server.url("127.0.0.1")));
+    client = anonymous.withKey(Fixtures.key("alice"));
+    provider = anonymous.withKey(Fixtures.key("bob"));
+    // 25.01% of 10.00 is refused, 25% exactly is allowed.
+    String id = client.createAgreement(Fixtures.general()).path("agreement_id").asText();
+    assertThatThrownBy(() -> provider.negotiate(id, counter(1, null, "escrow.payment.amount", "12.51")))
+        .isInstanceOfSatisfying(AsaApiException.class, e -> assertThat(e.body()).contains("[7.5, 12.5]"));
+    assertThat(provider.negotiate(id, counter(1, null, "escrow.payment.amount", "12.50")).path("state").asText())
+        .isEqualTo("NEGOTIATING");
+    // Against a trusted median of 5.00 (band 2.50 to 15.00): 12.50 inside, and at the edges.
+    String[][] cases = {{"3.00", "2.50", "no"}, {"3.00", "2.49", "yes"}, {"12.00", "15.00", "no"}, {"12.01", "15.01", "yes"}};
+    for (String[] c : cases) {
+      ObjectNode doc = Fixtures.general();
+      ((ObjectNode) doc.path("escrow").path("payment")).put("amount", c[0]);
+      String a = client.createAgreement(doc).path("agreement_id").asText();
+      ObjectNode msg = counter(1, null, "escrow.payment.amount", c[1]);
+      msg.putObject("market_reference").put("median_price_for_service_type", "5.00").put("source", "arp_market_data");
+      JsonNode answer = provider.negotiate(a, msg); // each move stays within 25%
+      JsonNode round = client.negotiation(a).path("rounds").get(0);
+      assertThat(round.has("price_flag")).as("%s -> %s", c[0], c[1]).isEqualTo(c[2].equals("yes"));
+      assertThat(answer.path("state").asText()).isEqualTo("NEGOTIATING");
+    }
+  }
+
+  @Test
+  void theRulesAreConfigurablePerServer() {
+    server.close();
+    server = AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dataDir).withRateLimit(10_000, 10_000)
+        .withNegotiationPolicy(new dev.asa.negotiation.NegotiationPolicy(2, new java.math.BigDecimal("0.10"),
+            new java.math.BigDecimal("0.5"), new java.math.BigDecimal("3.0"), 60, 5)));
+    AsaClient anonymous = AsaClient.connect(URI.create(server.url("127.0.0.1")));
+    client = anonymous.withKey(Fixtures.key("alice"));
+    provider = anonymous.withKey(Fixtures.key("bob"));
+    String id = client.createAgreement(Fixtures.general()).path("agreement_id").asText();
+    assertThatThrownBy(() -> provider.negotiate(id, counter(1, null, "escrow.payment.amount", "11.01")))
+        .isInstanceOfSatisfying(AsaApiException.class, e -> assertThat(e.body()).contains("10%"));
+    String neg = negotiationId(provider.negotiate(id, counter(1, null, "escrow.payment.amount", "11.00")));
+    client.negotiate(id, counter(2, neg, "escrow.payment.amount", "10.50"));
+    assertThat(provider.negotiate(id, counter(3, neg, "escrow.payment.amount", "10.80")).path("state").asText())
+        .isEqualTo("REJECTED");
+  }
+
+  @Test
   void theMessageBeyondTheRoundLimitEndsInRejected() {
     String id = client.createAgreement(Fixtures.general()).path("agreement_id").asText();
     String neg = null;
