@@ -441,12 +441,7 @@ final class JdbcAgreementStore implements AgreementStore {
       select.setLong(1, now.toEpochMilli());
       select.setLong(2, now.toEpochMilli());
       select.setInt(3, limit);
-      List<TimerRow> due = new ArrayList<>();
-      try (ResultSet rs = select.executeQuery()) {
-        while (rs.next()) {
-          due.add(new TimerRow(rs.getString(1), rs.getString(2), rs.getString(3), Instant.ofEpochMilli(rs.getLong(4))));
-        }
-      }
+      List<TimerRow> due = timers(select);
       List<TimerRow> claimed = new ArrayList<>();
       for (TimerRow t : due) {
         PreparedStatement claim = sql.prepare(CLAIM_TIMER);
@@ -479,14 +474,28 @@ final class JdbcAgreementStore implements AgreementStore {
     return database.read("reading the timers of agreement " + agreementId, sql -> {
       PreparedStatement s = sql.prepare(SELECT_TIMERS_OF);
       s.setString(1, agreementId);
-      List<TimerRow> out = new ArrayList<>();
-      try (ResultSet rs = s.executeQuery()) {
-        while (rs.next()) {
-          out.add(new TimerRow(rs.getString(1), rs.getString(2), rs.getString(3), Instant.ofEpochMilli(rs.getLong(4))));
-        }
-      }
-      return out;
+      return timers(s);
     });
+  }
+
+  private static List<TimerRow> timers(PreparedStatement s) throws SQLException {
+    List<TimerRow> out = new ArrayList<>();
+    try (ResultSet rs = s.executeQuery()) {
+      while (rs.next()) {
+        out.add(new TimerRow(rs.getString(1), rs.getString(2), rs.getString(3), Instant.ofEpochMilli(rs.getLong(4))));
+      }
+    }
+    return out;
+  }
+
+  private static List<AgreementRow> agreements(PreparedStatement s) throws SQLException {
+    List<AgreementRow> out = new ArrayList<>();
+    try (ResultSet rs = s.executeQuery()) {
+      while (rs.next()) {
+        out.add(agreement(rs, 1));
+      }
+    }
+    return out;
   }
 
   @Override
@@ -494,13 +503,7 @@ final class JdbcAgreementStore implements AgreementStore {
     return database.read("reading the sub-contracts of agreement " + parentId, sql -> {
       PreparedStatement s = sql.prepare(SELECT_CHILDREN);
       s.setString(1, parentId);
-      try (ResultSet rs = s.executeQuery()) {
-        List<AgreementRow> out = new ArrayList<>();
-        while (rs.next()) {
-          out.add(agreement(rs, 1));
-        }
-        return out;
-      }
+      return agreements(s);
     });
   }
 
@@ -511,13 +514,7 @@ final class JdbcAgreementStore implements AgreementStore {
       s.setString(1, serviceType);
       s.setString(2, state.wireName());
       s.setInt(3, limit);
-      try (ResultSet rs = s.executeQuery()) {
-        List<AgreementRow> out = new ArrayList<>();
-        while (rs.next()) {
-          out.add(agreement(rs, 1));
-        }
-        return out;
-      }
+      return agreements(s);
     });
   }
 
