@@ -32,7 +32,8 @@ public final class Main {
       new DeliverCommand(),
       new VerifyCommand(),
       new ChallengeCommand(),
-      new CloseCommand());
+      new CloseCommand(),
+      new ShadowCommand());
 
   private final Map<String, String> env;
   private final Map<String, Command> commands = new LinkedHashMap<>();
