@@ -21,11 +21,7 @@ final class GetCommand implements Command {
   @Override
   public int run(Arguments args, Session session) throws Exception {
     ObjectNode envelope = session.client().agreement(args.positional(0));
-    if (session.json()) {
-      session.printJson(envelope);
-    } else {
-      session.out().print(summary(envelope));
-    }
+    session.print(envelope, GetCommand::summary);
     return 0;
   }
 

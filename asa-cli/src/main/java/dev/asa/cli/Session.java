@@ -47,6 +47,15 @@ final class Session {
     out.println(Json.writePretty(node));
   }
 
+  /** The server's answer: as JSON with {@code --json}, else as the command's readable summary. */
+  void print(JsonNode answer, java.util.function.Function<JsonNode, String> summary) {
+    if (json()) {
+      printJson(answer);
+    } else {
+      out.print(summary.apply(answer));
+    }
+  }
+
   /**
    * The client for {@code --server} (else {@code $ASA_SERVER}, else the local default), signing
    * with {@code --key} (else {@code $ASA_KEY}) when one is given.

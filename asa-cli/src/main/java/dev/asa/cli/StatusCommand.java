@@ -20,11 +20,7 @@ final class StatusCommand implements Command {
   @Override
   public int run(Arguments args, Session session) throws Exception {
     ObjectNode status = session.client().status(args.positional(0));
-    if (session.json()) {
-      session.printJson(status);
-    } else {
-      session.out().print(summary(status));
-    }
+    session.print(status, StatusCommand::summary);
     return 0;
   }
 

@@ -40,11 +40,7 @@ final class VerifyCommand implements Command {
     JsonNode evaluatorResult = evaluatorResult(args);
     String id = args.positional(0);
     ObjectNode answer = evaluatorResult == null ? session.client().verify(id) : session.client().verify(id, evaluatorResult);
-    if (session.json()) {
-      session.printJson(answer);
-    } else {
-      session.out().print(VerificationReport.format(answer));
-    }
+    session.print(answer, VerificationReport::format);
     return 0;
   }
 

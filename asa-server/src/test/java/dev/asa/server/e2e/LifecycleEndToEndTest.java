@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * One agreement from a template to CLOSED through the real server on a loopback port, over HTTP,
  * through asa-client: every state and the event chain are checked on the way.
  */
-class LifecycleEndToEndTest {
+public class LifecycleEndToEndTest {
   @TempDir Path dataDir;
   private final MutableClock clock = new MutableClock(Instant.parse("2026-11-22T10:00:00Z"));
   private AsaServer server;
@@ -54,7 +54,8 @@ class LifecycleEndToEndTest {
     server.close();
   }
 
-  static ObjectNode judgedScores(int accuracy, int completeness, int relevance) {
+  /** The evaluator's scores for the general template's judged dimensions (shared by other suites). */
+  public static ObjectNode judgedScores(int accuracy, int completeness, int relevance) {
     ObjectNode r = Json.object();
     r.put("confidence", 0.85);
     r.put("model", "judge-model-x");

@@ -115,14 +115,7 @@ class HttpFuzzTest {
   // ---- set-up ---------------------------------------------------------------------------------
 
   static ObjectNode judgedScores(int accuracy, int completeness, int relevance) {
-    ObjectNode r = Json.object();
-    r.put("confidence", 0.85);
-    r.put("model", "judge-model-x");
-    var dims = r.putArray("dimensions");
-    dims.addObject().put("name", "accuracy").put("score", accuracy).put("evidence", "3 claims spot-checked").put("shadow_value", 2);
-    dims.addObject().put("name", "completeness").put("score", completeness).put("evidence", "covers the question").put("shadow_value", 10);
-    dims.addObject().put("name", "relevance").put("score", relevance).put("evidence", "on topic");
-    return r;
+    return dev.asa.server.e2e.LifecycleEndToEndTest.judgedScores(accuracy, completeness, relevance);
   }
 
   private static String advanceTo(String state) {
