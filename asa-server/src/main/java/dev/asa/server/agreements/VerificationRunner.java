@@ -65,6 +65,10 @@ public final class VerificationRunner {
     State next = Lifecycle.next(a.state(), Action.VERIFY, Lifecycle.Facts.NONE);
     DeliverableRow row = store.latestDeliverable(a.id())
         .orElseThrow(() -> new IllegalStateException("agreement " + a.id() + " is DELIVERED but has no deliverable"));
+    if (row.content() == null && row.contentUrl() == null) {
+      // Content is erased only by a committed verification: a concurrent request verified first.
+      throw new ConflictException("agreement " + a.id() + " was verified by a concurrent request; read it again");
+    }
     String content = row.content() != null ? row.content() : fetcher.fetch(row.contentUrl(), Digest.parse(row.contentHash()));
     long started = System.nanoTime();
     Deliverable deliverable = new Deliverable(content, row.format(), Digest.parse(row.contentHash()), row.deliveredAt());

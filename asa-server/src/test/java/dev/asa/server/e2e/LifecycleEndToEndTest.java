@@ -241,6 +241,31 @@ public class LifecycleEndToEndTest {
     assertThat(median.path("sample").asInt()).isEqualTo(5);
   }
 
+  @Test
+  void concurrentVerificationsOfOneDeliverableLeaveOneResultAndOthersGet409() throws Exception {
+    for (int attempt = 0; attempt < 5; attempt++) {
+      String id = activeAgreement();
+      provider.deliver(id, "# Done\n", "markdown");
+      java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(6);
+      java.util.List<java.util.concurrent.Future<Integer>> answers = new java.util.ArrayList<>();
+      for (int i = 0; i < 6; i++) {
+        answers.add(pool.submit(() -> {
+          try {
+            evaluator.verify(id, judgedScores(90, 90, 90));
+            return 200;
+          } catch (AsaApiException e) {
+            return e.status();
+          }
+        }));
+      }
+      java.util.List<Integer> statuses = new java.util.ArrayList<>();
+      for (var f : answers) statuses.add(f.get());
+      pool.shutdown();
+      assertThat(statuses).containsOnly(200, 409);
+      assertThat(statuses.stream().filter(s -> s == 200).count()).isEqualTo(1);
+    }
+  }
+
   private String activeAgreement() {
     String id = client.createAgreement(Fixtures.general()).path("agreement_id").asText();
     client.sign(id, Role.CLIENT, Fixtures.key("alice"));
