@@ -233,6 +233,34 @@ public final class AsaClient {
     return send("POST", agreementPath(id) + "/close", null, null);
   }
 
+  /** Funds the escrow with the agreement's amount (the client's call); a ledger or http_callback binding needs no body. */
+  public ObjectNode fund(String id) {
+    return fund(id, null);
+  }
+
+  /** Funds the escrow with a binding-specific body, e.g. {@code {"x402": <PaymentPayload>}}. */
+  public ObjectNode fund(String id, JsonNode body) {
+    return send("POST", agreementPath(id) + "/fund", body, null);
+  }
+
+  /** The escrow's status, balance, transfers and payment messages. */
+  public ObjectNode escrow(String id) {
+    return get(agreementPath(id) + "/escrow");
+  }
+
+  /** A key's ledger account: balances and newest entries (readable by that key and the operator). */
+  public ObjectNode account(String key) {
+    return get("/accounts/" + URLEncoder.encode(key, StandardCharsets.UTF_8));
+  }
+
+  /** Rules on a dispute (the operator or a configured arbiter): {@code releasePercent} to the provider. */
+  public ObjectNode rule(String id, java.math.BigDecimal releasePercent, String reason) {
+    ObjectNode body = Json.object();
+    body.put("release_percent", releasePercent);
+    body.put("reason", reason);
+    return send("POST", agreementPath(id) + "/ruling", body, null);
+  }
+
   // ---- plumbing ---------------------------------------------------------------------------
 
   private ObjectNode get(String path) {

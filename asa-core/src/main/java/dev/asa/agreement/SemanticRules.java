@@ -197,6 +197,14 @@ final class SemanticRules {
       if (!release.tiers().isEmpty()) {
         v.add(at + "/tiers", "continuous mode pays score/100 of the amount; remove the tiers");
       }
+      // Continuous release has no cliff to blunt: a mitigation here would be a term that does
+      // nothing while the parties believe it protects them.
+      if (release.thresholdNoise().enabled()) {
+        v.add(at + "/threshold_noise", "continuous mode has no tier boundaries to move; remove threshold_noise or use mode tiers");
+      }
+      if (release.dynamicTiers().enabled()) {
+        v.add(at + "/dynamic_tiers", "continuous mode has no tier boundaries to move; remove dynamic_tiers or use mode tiers");
+      }
       return;
     }
     List<Tier> tiers = release.tiers();
@@ -226,6 +234,7 @@ final class SemanticRules {
                 + " releases less than tier >= " + sorted.get(i - 1).score().toPlainString());
       }
     }
+    checkMitigationReach(release, sorted, at);
     if (lt.size() > 1) {
       v.add(at + "/tiers", "at most one composite_score_lt tier (the floor) is allowed");
     } else if (lt.size() == 1) {
@@ -238,6 +247,32 @@ final class SemanticRules {
                 + lowest.score().toPlainString() + "), so that every score matches exactly one tier");
       } else if (floor.releasePercent().compareTo(lowest.releasePercent()) > 0) {
         v.add(at + "/tiers", "the floor tier must not release more than the tier above it");
+      }
+    }
+  }
+
+  /**
+   * Dynamic tiers move a boundary up by at most shift_points and noise moves each boundary by at
+   * most max_points either way; if two neighbouring boundaries were no further apart than that
+   * reach, the lower could meet or overtake the higher and a higher score would release less.
+   */
+  private void checkMitigationReach(GraduatedRelease release, List<Tier> sortedGte, String at) {
+    BigDecimal reach =
+        release.dynamicTiers().reach().add(release.thresholdNoise().reach().multiply(BigDecimal.TWO));
+    if (reach.signum() == 0) {
+      return;
+    }
+    for (int i = 1; i < sortedGte.size(); i++) {
+      BigDecimal low = sortedGte.get(i - 1).score();
+      BigDecimal high = sortedGte.get(i).score();
+      if (low.compareTo(high) != 0 && high.subtract(low).compareTo(reach) <= 0) {
+        v.add(
+            at + "/tiers",
+            "tiers >= " + low.toPlainString() + " and >= " + high.toPlainString()
+                + " are too close for the cliff-optimisation terms, which can move a boundary "
+                + reach.stripTrailingZeros().toPlainString()
+                + " points towards its neighbour (shift_points + 2 x max_points); space them more than that apart"
+                + " or lower shift_points or max_points");
       }
     }
   }

@@ -256,13 +256,55 @@ final class TermsReader {
                 t.path(gte ? "composite_score_gte" : "composite_score_lt").decimalValue(),
                 t.path("release_percent").decimalValue()));
       }
+      ThresholdNoiseTerms noise = thresholdNoise(g.path("threshold_noise"));
+      DynamicTiersTerms dynamic = dynamicTiers(g.path("dynamic_tiers"));
       release =
           new GraduatedRelease(
               g.path("enabled").asBoolean(true),
               g.has("mode") ? GraduatedRelease.Mode.fromWire(g.path("mode").asText()) : GraduatedRelease.Mode.TIERS,
-              tiers);
+              tiers,
+              noise,
+              dynamic);
     }
     return new Escrow.Payment(amount, release);
+  }
+
+  // Like graduated_release itself, a mitigation that is written down is on unless it says
+  // "enabled": false; one that is absent is off. One that cannot be read is recorded as a violation
+  // and left off, so that the rest of the release terms are still checked.
+  private ThresholdNoiseTerms thresholdNoise(JsonNode n) {
+    if (n.isMissingNode()) {
+      return ThresholdNoiseTerms.DISABLED;
+    }
+    try {
+      return new ThresholdNoiseTerms(
+          n.path("enabled").asBoolean(true),
+          decimal(n, "max_points", ThresholdNoiseTerms.DEFAULT_MAX_POINTS));
+    } catch (IllegalArgumentException e) {
+      violations.add("/escrow/payment/graduated_release/threshold_noise/max_points", e.getMessage());
+      return ThresholdNoiseTerms.DISABLED;
+    }
+  }
+
+  private DynamicTiersTerms dynamicTiers(JsonNode n) {
+    if (n.isMissingNode()) {
+      return DynamicTiersTerms.DISABLED;
+    }
+    try {
+      return new DynamicTiersTerms(
+          n.path("enabled").asBoolean(true),
+          n.path("window").asInt(DynamicTiersTerms.DEFAULT_WINDOW),
+          decimal(n, "band_points", DynamicTiersTerms.DEFAULT_BAND_POINTS),
+          decimal(n, "min_share", DynamicTiersTerms.DEFAULT_MIN_SHARE),
+          decimal(n, "shift_points", DynamicTiersTerms.DEFAULT_SHIFT_POINTS));
+    } catch (IllegalArgumentException e) {
+      violations.add("/escrow/payment/graduated_release/dynamic_tiers", e.getMessage());
+      return DynamicTiersTerms.DISABLED;
+    }
+  }
+
+  private static BigDecimal decimal(JsonNode parent, String field, BigDecimal absent) {
+    return parent.has(field) ? parent.path(field).decimalValue() : absent;
   }
 
   private DisputeTerms dispute(JsonNode node) {

@@ -20,6 +20,11 @@ public enum Action {
   CLOSE,
   /** A ruling settles a dispute. */
   RULE,
+  /**
+   * The evaluator timed out and no backup could score the deliverable: the case goes to a ruling
+   * (funds stay frozen) instead of being decided by default.
+   */
+  ESCALATE,
   /** A party declines the terms, or negotiation ran out of rounds or time. */
   REJECT,
   /** A dead-man's switch or the agreement's own expiry fired. */

@@ -11,6 +11,8 @@ import java.util.Set;
  * PROPOSED -> NEGOTIATING -> ACTIVE -> DELIVERED -> VERIFIED -> CLOSED
  *     |            |           |           |           |
  *     +-- REJECTED +           +-- EXPIRED +           +-- DISPUTED -> CLOSED
+ *                                          |                    ^
+ *                                          +--(evaluator and backup failed)
  * </pre>
  *
  * Guards that depend on more than the state (both signatures present, the challenge window open)
@@ -25,7 +27,7 @@ public final class Lifecycle {
       case PROPOSED, NEGOTIATING ->
           EnumSet.of(Action.NEGOTIATE, Action.SIGN, Action.REJECT, Action.EXPIRE);
       case ACTIVE -> EnumSet.of(Action.FUND, Action.DELIVER, Action.EXPIRE);
-      case DELIVERED -> EnumSet.of(Action.VERIFY, Action.EXPIRE);
+      case DELIVERED -> EnumSet.of(Action.VERIFY, Action.EXPIRE, Action.ESCALATE);
       case VERIFIED -> EnumSet.of(Action.CHALLENGE, Action.CLOSE);
       case DISPUTED -> EnumSet.of(Action.RULE);
       case CLOSED, REJECTED, EXPIRED -> EnumSet.noneOf(Action.class);
@@ -72,6 +74,7 @@ public final class Lifecycle {
         yield State.CLOSED;
       }
       case RULE -> State.CLOSED;
+      case ESCALATE -> State.DISPUTED;
       case REJECT -> State.REJECTED;
       case EXPIRE -> State.EXPIRED;
     };

@@ -12,6 +12,7 @@ import dev.asa.json.Json;
 import dev.asa.lifecycle.State;
 import dev.asa.testing.Fixtures;
 import java.io.InputStream;
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
@@ -207,6 +208,77 @@ class AgreementDocumentsTest {
     assertViolation(d -> ((ObjectNode) tiers(d).get(2)).put("composite_score_gte", 75), at, "two tiers");
     assertViolation(d -> ((ObjectNode) d.path("escrow").path("payment").path("graduated_release")).put("mode", "continuous"),
         at, "continuous");
+  }
+
+  @Test
+  void cliffOptimisationTermsAreOffUnlessWrittenDown() {
+    GraduatedRelease release = AgreementDocuments.read(full()).terms().escrow().payment().release();
+    assertThat(release.thresholdNoise()).isEqualTo(ThresholdNoiseTerms.DISABLED);
+    assertThat(release.dynamicTiers()).isEqualTo(DynamicTiersTerms.DISABLED);
+  }
+
+  @Test
+  void cliffOptimisationTermsAreRead() {
+    ObjectNode doc = full();
+    ObjectNode g = graduated(doc);
+    g.putObject("threshold_noise").put("enabled", true).put("max_points", new BigDecimal("2.5"));
+    g.putObject("dynamic_tiers")
+        .put("enabled", true)
+        .put("window", 12)
+        .put("band_points", 2)
+        .put("min_share", new BigDecimal("0.6"))
+        .put("shift_points", 4);
+    GraduatedRelease release = AgreementDocuments.read(doc).terms().escrow().payment().release();
+    assertThat(release.thresholdNoise()).isEqualTo(ThresholdNoiseTerms.of(new BigDecimal("2.5")));
+    assertThat(release.dynamicTiers())
+        .isEqualTo(new DynamicTiersTerms(true, 12, new BigDecimal("2"), new BigDecimal("0.6"), new BigDecimal("4")));
+  }
+
+  @Test
+  void aWrittenDownMitigationIsOnWithDefaultsUnlessItSaysOtherwise() {
+    ObjectNode doc = full();
+    graduated(doc).putObject("threshold_noise");
+    graduated(doc).putObject("dynamic_tiers").put("window", 5);
+    GraduatedRelease release = AgreementDocuments.read(doc).terms().escrow().payment().release();
+    assertThat(release.thresholdNoise()).isEqualTo(ThresholdNoiseTerms.of(ThresholdNoiseTerms.DEFAULT_MAX_POINTS));
+    assertThat(release.dynamicTiers().enabled()).isTrue();
+    assertThat(release.dynamicTiers().window()).isEqualTo(5);
+    assertThat(release.dynamicTiers().shiftPoints()).isEqualByComparingTo("3");
+
+    graduated(doc).putObject("threshold_noise").put("enabled", false);
+    assertThat(AgreementDocuments.read(doc).terms().escrow().payment().release().thresholdNoise().enabled()).isFalse();
+  }
+
+  @Test
+  void cliffOptimisationNeedsTiersThatCannotOvertakeEachOther() {
+    String at = "/escrow/payment/graduated_release";
+    assertViolation(d -> {
+      graduated(d).put("mode", "continuous").remove("tiers");
+      graduated(d).putObject("threshold_noise");
+    }, at + "/threshold_noise", "continuous mode");
+    assertViolation(d -> {
+      graduated(d).put("mode", "continuous").remove("tiers");
+      graduated(d).putObject("dynamic_tiers");
+    }, at + "/dynamic_tiers", "continuous mode");
+    // Tiers 15 points apart: a shift of 3 plus noise of +-6 could close a gap of 15, so it is refused...
+    assertViolation(d -> {
+      graduated(d).putObject("threshold_noise").put("max_points", 6);
+      graduated(d).putObject("dynamic_tiers");
+    }, at + "/tiers", "too close");
+    // ...while the whitepaper's +-3 and 3 reach only 9.
+    ObjectNode fine = full();
+    graduated(fine).putObject("threshold_noise");
+    graduated(fine).putObject("dynamic_tiers");
+    assertThat(AgreementDocuments.read(fine)).isNotNull();
+    // With graduated release switched off, the mitigations are moot and not checked.
+    ObjectNode off = full();
+    graduated(off).put("enabled", false).put("mode", "continuous").remove("tiers");
+    graduated(off).putObject("threshold_noise");
+    assertThat(AgreementDocuments.read(off)).isNotNull();
+  }
+
+  private static ObjectNode graduated(ObjectNode d) {
+    return (ObjectNode) d.path("escrow").path("payment").path("graduated_release");
   }
 
   private static ArrayNode tiers(ObjectNode d) {

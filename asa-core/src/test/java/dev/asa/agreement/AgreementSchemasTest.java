@@ -18,6 +18,7 @@ import java.util.function.Consumer;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class AgreementSchemasTest {
@@ -143,6 +144,26 @@ class AgreementSchemasTest {
     assertThat(AgreementSchemas.validate(doc, 1)).isEmpty();
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"0.01", "0.07", "0.1", "2.5", "3", "9.99", "10"})
+  void cliffOptimisationTermsWithinTheirRangesAreValid(String maxPoints) {
+    ObjectNode doc = whitepaper();
+    ObjectNode release = (ObjectNode) doc.at("/escrow/payment/graduated_release");
+    release.putObject("threshold_noise").put("enabled", true).put("max_points", new BigDecimal(maxPoints));
+    release
+        .putObject("dynamic_tiers")
+        .put("enabled", true)
+        .put("window", 10)
+        .put("band_points", 3)
+        .put("min_share", new BigDecimal("0.5"))
+        .put("shift_points", new BigDecimal("2.5"));
+    assertThat(AgreementSchemas.validate(doc, 1)).isEmpty();
+    // Every member is optional.
+    release.putObject("threshold_noise");
+    release.putObject("dynamic_tiers");
+    assertThat(AgreementSchemas.validate(doc, 1)).isEmpty();
+  }
+
   // ---------------------------------------------------------------- one failure per rule
 
   @Test
@@ -231,7 +252,40 @@ class AgreementSchemasTest {
         "exactly one of composite_score_gte or composite_score_lt");
   }
 
-  @Test
+  @ParameterizedTest
+  @ValueSource(strings = {"0", "-1", "10.01", "11", "2.555"})
+  void thresholdNoiseMaxPointsOutOfRange(String maxPoints) {
+    assertOnlyViolationAt(
+        doc -> ((ObjectNode) doc.at("/escrow/payment/graduated_release"))
+            .putObject("threshold_noise")
+            .put("max_points", new BigDecimal(maxPoints)),
+        "/escrow/payment/graduated_release/threshold_noise/max_points",
+        "");
+  }
+
+  @ParameterizedTest(name = "{0}: {1}")
+  @CsvSource({
+    "window,       2",
+    "window,       101",
+    "window,       10.5",
+    "band_points,  0",
+    "band_points,  21",
+    "min_share,    0",
+    "min_share,    1.5",
+    "shift_points, -3",
+    "shift_points, 20.01",
+    "enabled,      '\"yes\"'",
+  })
+  void dynamicTiersValueOutOfRange(String member, String json) {
+    assertOnlyViolationAt(
+        doc -> ((ObjectNode) doc.at("/escrow/payment/graduated_release"))
+            .putObject("dynamic_tiers")
+            .set(member, Json.parseTrusted(json)),
+        "/escrow/payment/graduated_release/dynamic_tiers/" + member,
+        "");
+  }
+
+    @Test
   void statusInUpperCase() {
     assertOnlyViolationAt(doc -> doc.put("status", "ACTIVE"), "/status", "active");
   }

@@ -13,6 +13,12 @@ import dev.asa.server.agreements.DeliverableFetcher;
 import dev.asa.server.agreements.VerificationRunner;
 import dev.asa.server.http.Requests;
 import dev.asa.server.http.Routes;
+import dev.asa.server.escrow.Disputes;
+import dev.asa.server.escrow.Enforcement;
+import dev.asa.server.escrow.EscrowConfig;
+import dev.asa.server.escrow.Outbox;
+import dev.asa.server.escrow.WebhookCourier;
+import dev.asa.server.escrow.X402Facilitator;
 import dev.asa.server.market.MarketData;
 import dev.asa.server.timers.Timers;
 import java.time.Duration;
@@ -29,17 +35,24 @@ public final class AsaServer implements AutoCloseable {
   private final Javalin http;
   private final Ed25519PublicKey serverKey;
   private final Timers timers;
+  private final Outbox outbox;
 
-  private AsaServer(AgreementStore store, Javalin http, Ed25519PublicKey serverKey, Timers timers) {
+  private AsaServer(AgreementStore store, Javalin http, Ed25519PublicKey serverKey, Timers timers, Outbox outbox) {
     this.store = store;
     this.http = http;
     this.serverKey = serverKey;
     this.timers = timers;
+    this.outbox = outbox;
   }
 
   /** Fires the timers due now (they are polled every second anyway); for tests that move the clock. */
   public int fireDueTimers() {
     return timers.pollOnce();
+  }
+
+  /** Attempts the outbox messages due now (polled every second anyway); returns how many were delivered. */
+  public int deliverDueMessages() {
+    return outbox.deliverDue();
   }
 
   /** The server's own public key (it signs the built-in evaluator's results). */
@@ -54,8 +67,13 @@ public final class AsaServer implements AutoCloseable {
       VerificationRunner verifier = new VerificationRunner(
           store, new StructuralEvaluator(), new DeliverableFetcher(config.maxBodyBytes()), serverKey);
       MarketData market = new MarketData(store, config.negotiationPolicy());
+      EscrowConfig escrow = config.escrow();
+      X402Facilitator facilitator = escrow.x402Facilitator() == null ? null
+          : new X402Facilitator(escrow.x402Facilitator(), escrow.deliveryTimeout());
+      Enforcement enforcement = new Enforcement(store, Enforcement.bindings(escrow, store, facilitator));
       AgreementService agreements = new AgreementService(store, config.clock(), verifier,
-          serverKey.publicKey().toBase64Url(), market, config.negotiationPolicy(), config.trustedMarketSources());
+          serverKey.publicKey().toBase64Url(), market, config.negotiationPolicy(), config.trustedMarketSources(),
+          enforcement, new Disputes(store, escrow.disputeEndpoints()), escrow.arbiterKeys());
       Authentication auth = new Authentication(
           new RequestVerifier(config.clock(), RequestVerifier.DEFAULT_MAX_SKEW,
               new NonceCache(config.clock(), RequestVerifier.DEFAULT_MAX_SKEW)),
@@ -78,7 +96,12 @@ public final class AsaServer implements AutoCloseable {
       http.start();
       Timers timers = new Timers(store, config.clock(), agreements::fireTimer);
       timers.start(Duration.ofSeconds(1));
-      return new AsaServer(store, http, serverKey.publicKey(), timers);
+      WebhookCourier webhooks = new WebhookCourier(serverKey, config.clock(), escrow.deliveryTimeout());
+      // x402 settlements go to the facilitator; every other message is a signed webhook.
+      Outbox outbox = new Outbox(store, config.clock(),
+          message -> message.kind().equals("x402.settle") && facilitator != null ? facilitator : webhooks);
+      outbox.start(Duration.ofSeconds(1));
+      return new AsaServer(store, http, serverKey.publicKey(), timers, outbox);
     } catch (RuntimeException e) {
       store.close();
       throw e;
@@ -100,6 +123,7 @@ public final class AsaServer implements AutoCloseable {
 
   @Override
   public void close() {
+    outbox.close();
     timers.close();
     http.stop();
     store.close();

@@ -22,7 +22,12 @@ import dev.asa.lifecycle.EventChain;
 import dev.asa.lifecycle.Lifecycle;
 import dev.asa.lifecycle.State;
 import dev.asa.negotiation.NegotiationPolicy;
+import dev.asa.crypto.Ed25519PublicKey;
+import dev.asa.server.escrow.Disputes;
+import dev.asa.server.escrow.Enforcement;
+import dev.asa.server.escrow.EscrowConfig;
 import dev.asa.server.market.MarketData;
+import java.math.BigDecimal;
 import dev.asa.server.store.AgreementRow;
 import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.Commit;
@@ -59,20 +64,33 @@ public final class AgreementService {
   private final String serverKeyId;
   private final Negotiation negotiation;
   private final SubcontractGuard subcontracts;
+  private final Enforcement enforcement;
+  private final Disputes disputes;
+  private final Closing closing;
+  private final Set<Ed25519PublicKey> arbiters;
 
   public AgreementService(AgreementStore store, Clock clock, VerificationRunner verifier, String serverKeyId,
-      MarketData market, NegotiationPolicy policy, Set<String> trustedMarketSources) {
+      MarketData market, NegotiationPolicy policy, Set<String> trustedMarketSources,
+      Enforcement enforcement, Disputes disputes, Set<Ed25519PublicKey> arbiters) {
     this.store = store;
     this.clock = clock;
     this.verifier = verifier;
     this.serverKeyId = serverKeyId;
     this.subcontracts = new SubcontractGuard(store);
     this.negotiation = new Negotiation(market, policy, trustedMarketSources, subcontracts);
+    this.enforcement = enforcement;
+    this.disputes = disputes;
+    this.closing = new Closing(enforcement, disputes);
+    this.arbiters = Set.copyOf(arbiters);
   }
 
-  /** With the whitepaper's negotiation defaults and no trusted external market source. */
+  /**
+   * With the whitepaper's negotiation defaults, no trusted external market source, the built-in
+   * ledger (and no webhook URL allowed), disputes left to the operator.
+   */
   public AgreementService(AgreementStore store, Clock clock, VerificationRunner verifier, String serverKeyId) {
-    this(store, clock, verifier, serverKeyId, new MarketData(store, NegotiationPolicy.DEFAULTS), NegotiationPolicy.DEFAULTS, Set.of());
+    this(store, clock, verifier, serverKeyId, new MarketData(store, NegotiationPolicy.DEFAULTS), NegotiationPolicy.DEFAULTS, Set.of(),
+        new Enforcement(store, Enforcement.bindings(EscrowConfig.DEFAULTS, store, null)), new Disputes(store, java.util.Map.of()), Set.of());
   }
 
   // ---- reads ------------------------------------------------------------------------------
@@ -158,7 +176,29 @@ public final class AgreementService {
   public ObjectNode status(String id, Caller caller) {
     AgreementRow row = loadFor(id, caller, Operation.READ);
     Agreement a = cache.of(row);
-    return Views.status(a, row.version(), clock.instant());
+    ObjectNode status = Views.status(a, row.version(), clock.instant());
+    if (!store.outboxOf(id).isEmpty()) {
+      status.with("payment").set("messages", enforcement.view(a).path("messages"));
+    }
+    return status;
+  }
+
+  /** {@code GET /agreements/{id}/escrow}: balance, transfers and payment messages of the agreement. */
+  public ObjectNode escrow(String id, Caller caller) {
+    AgreementRow row = loadFor(id, caller, Operation.READ);
+    return enforcement.view(cache.of(row));
+  }
+
+  /**
+   * {@code GET /accounts/{key}}: a key's ledger account. Only the key itself (or the operator) may
+   * read it: balances say who was paid what.
+   */
+  public ObjectNode account(String key, int limit, Caller caller) {
+    boolean own = caller instanceof Caller.Key k && (k.keyId().equals(key) || k.operator());
+    if (!own) {
+      throw AccessDeniedException.forbidden("an account is readable by its own key and the operator only; sign with the key " + key);
+    }
+    return enforcement.account(key, limit);
   }
 
   // ---- writes -----------------------------------------------------------------------------
@@ -167,6 +207,7 @@ public final class AgreementService {
     Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
     Agreement agreement = AgreementDrafts.propose(input, now, this::newAgreementId);
     AccessPolicy.requireProposer(agreement.terms(), caller);
+    enforcement.check(agreement);
     Actor actor = actorFor(agreement, caller);
     ObjectNode payload = Json.object();
     payload.put("agreement_hash", agreement.hash().toString());
@@ -180,6 +221,7 @@ public final class AgreementService {
     AgreementRow row = Views.row(agreement, 1, now, now);
     Outcome outcome = new Outcome(201, Views.envelope(agreement, 1));
     List<Write> writes = new ArrayList<>(idempotencyWrites(ticket, outcome, now));
+    writes.addAll(Deadlines.atCreation(agreement));
     String parentId = agreement.terms().service().parentAgreementId();
     if (parentId != null) {
       writes.add(new Write.LinkToParent(parentId, agreement.id()));
@@ -233,10 +275,19 @@ public final class AgreementService {
       payload.put("agreement_hash", a.hash().toString());
       payload.put("signature", signature.toBase64Url());
       payload.put("state", next.name());
+      List<Write> writes = List.of();
       if (next == State.ACTIVE) {
         result = result.withMetadata("activated_at", Json.mapper().getNodeFactory().textNode(current.now().toString()));
+        if (Enforcement.requiresFunding(result.terms())) {
+          result = result.withMetadata("escrow", Enforcement.withStatus(result, "unfunded"));
+        }
+        var noise = verifier.releasePolicy().commitment(result);
+        if (noise.isPresent()) {
+          result = result.withMetadata("threshold_noise", noise.get());
+        }
+        writes = Deadlines.atActivation(result, current.now());
       }
-      return new Change(result, List.of(new EventLog.Draft("signed", current.actor(), payload)), List.of(), null);
+      return new Change(result, List.of(new EventLog.Draft("signed", current.actor(), payload)), writes, null);
     });
   }
 
@@ -250,10 +301,105 @@ public final class AgreementService {
    * or after the situation changed, does nothing.
    */
   public void fireTimer(dev.asa.server.store.TimerRow timer) {
+    String id = timer.agreementId();
     switch (timer.kind()) {
-      case Negotiation.TIMEOUT_TIMER -> mutate(timer.agreementId(), null, Caller.SERVER, Operation.NEGOTIATE,
+      case Negotiation.TIMEOUT_TIMER -> mutate(id, null, Caller.SERVER, Operation.NEGOTIATE,
           current -> negotiation.timeOut(current.agreement(), current.now(), current.actor()));
+      case Deadlines.EXPIRES_AT -> onExpiry(timer);
+      case Deadlines.CLIENT_FUNDING -> mutate(id, null, Caller.SERVER, Operation.FUND, current -> {
+        Agreement a = current.agreement();
+        return a.state() == State.ACTIVE && !Enforcement.isFunded(a)
+            ? closing.onTimeout(a, BigDecimal.ZERO, Deadlines.CLIENT_FUNDING, current.now(), current.actor())
+            : null;
+      });
+      case Deadlines.PROVIDER_DELIVERY -> mutate(id, null, Caller.SERVER, Operation.DELIVER, current -> {
+        Agreement a = current.agreement();
+        return a.state() == State.ACTIVE
+            ? closing.onTimeout(a, BigDecimal.ZERO, Deadlines.PROVIDER_DELIVERY, current.now(), current.actor())
+            : null;
+      });
+      case Deadlines.EVALUATOR -> mutate(id, null, Caller.SERVER, Operation.TRIGGER_VERIFICATION,
+          current -> current.agreement().state() == State.DELIVERED ? evaluatorTimedOut(current) : null);
+      case Deadlines.CHALLENGE_WINDOW -> mutate(id, null, Caller.SERVER, Operation.CLOSE, current -> {
+        Agreement a = current.agreement();
+        boolean open = window(a).map(w -> w.isOpenAt(current.now())).orElse(false);
+        return a.state() == State.VERIFIED && !open ? closing.onResult(a, current.now(), current.actor()) : null;
+      });
       default -> throw new IllegalStateException("unknown timer kind '" + timer.kind() + "'");
+    }
+  }
+
+  /**
+   * {@code expires_at} passed: an agreement not yet signed, or signed but not delivered, expires
+   * (held money goes back to the client). If the terms moved the date since the timer was set, the
+   * timer is set again for the new date.
+   */
+  private void onExpiry(dev.asa.server.store.TimerRow timer) {
+    mutate(timer.agreementId(), null, Caller.SERVER, Operation.READ, current -> {
+      Agreement a = current.agreement();
+      Instant expiresAt = a.terms().expiry().orElse(null);
+      if (expiresAt == null) {
+        return null;
+      }
+      if (current.now().isBefore(expiresAt)) {
+        store.apply(Deadlines.atCreation(a));
+        return null;
+      }
+      return switch (a.state()) {
+        case PROPOSED, NEGOTIATING, ACTIVE ->
+            closing.onTimeout(a, BigDecimal.ZERO, Deadlines.EXPIRES_AT, current.now(), current.actor());
+        default -> null;
+      };
+    });
+  }
+
+  /**
+   * The evaluator gave no result in time (section 8.3). {@code hold_for_backup_evaluator}: the
+   * server's built-in evaluator, a different and always available one, scores the deliverable; if
+   * it cannot score every dimension honestly, the case goes to a ruling with the money frozen. The
+   * other actions settle by their fixed split and end the agreement as EXPIRED.
+   */
+  private Change evaluatorTimedOut(Current current) {
+    Agreement a = current.agreement();
+    var action = a.terms().escrow().deadMansSwitch().timeoutAction();
+    ObjectNode payload = Json.object();
+    payload.put("timeout_action", action.name().toLowerCase(java.util.Locale.ROOT));
+    payload.put("evaluator_timeout_seconds", Deadlines.evaluatorTimeoutSeconds(a));
+    EventLog.Draft timedOut = new EventLog.Draft("evaluator_timed_out", current.actor(), payload);
+    Change outcome = switch (action) {
+      case HOLD_FOR_BACKUP_EVALUATOR -> backupEvaluation(current);
+      case SPLIT_50_50 -> closing.onTimeout(a, BigDecimal.valueOf(50), "evaluator_timeout_split_50_50", current.now(), current.actor());
+      case RETURN_TO_CLIENT -> closing.onTimeout(a, BigDecimal.ZERO, "evaluator_timeout_return_to_client", current.now(), current.actor());
+      case RELEASE_TO_PROVIDER -> closing.onTimeout(a, BigDecimal.valueOf(100), "evaluator_timeout_release_to_provider", current.now(), current.actor());
+    };
+    List<EventLog.Draft> events = new ArrayList<>();
+    events.add(timedOut);
+    events.addAll(outcome.events());
+    return new Change(outcome.next(), events, outcome.writes(), outcome.response());
+  }
+
+  private Change backupEvaluation(Current current) {
+    Agreement a = current.agreement();
+    Actor backup = Actor.server(serverKeyId);
+    try {
+      Change verified = verifier.verify(a, VerificationRunner.SubmittedResult.parse(null), backup, current.now(), this::newVerificationId);
+      Agreement assigned = verified.next().withMetadata("evaluator_assignment", Json.object()
+          .put("backup", "builtin").put("assigned_at", current.now().toString()).put("outcome", "verified"));
+      return enforceResult(new Change(assigned, verified.events(), verified.writes(), verified.response()), current.now());
+    } catch (InvalidDocumentException e) {
+      State next = Lifecycle.next(a.state(), Action.ESCALATE, Lifecycle.Facts.NONE);
+      Disputes.Filing filing = disputes.file(a, "evaluator_timeout", "server", current.now());
+      ObjectNode assignment = Json.object().put("backup", "builtin").put("assigned_at", current.now().toString())
+          .put("outcome", "unable").put("reason", e.getMessage());
+      Agreement result = a.withState(next).withMetadata("evaluator_assignment", assignment).withMetadata("dispute", filing.facts());
+      if (result.metadata("escrow").isObject()) {
+        result = result.withMetadata("escrow", Enforcement.withStatus(result, "frozen"));
+      }
+      ObjectNode payload = assignment.deepCopy();
+      payload.set("dispute", filing.facts());
+      payload.put("state", next.name());
+      return new Change(result, List.of(new EventLog.Draft("escalated", backup, payload)),
+          filing.message().map(List::of).orElse(List.of()), null);
     }
   }
 
@@ -283,11 +429,37 @@ public final class AgreementService {
     return out;
   }
 
+  /**
+   * {@code POST /agreements/{id}/fund}: the client's money is held in the agreement's escrow
+   * (through its binding), and the provider's delivery clock starts.
+   */
+  public Outcome fund(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
+    ObjectNode b = body == null || body.isNull() || body.isMissingNode() ? Json.object() : Bodies.object(body, "a fund request");
+    return mutate(id, ticket, caller, Operation.FUND, current -> {
+      Agreement a = current.agreement();
+      Lifecycle.require(a.state(), Action.FUND);
+      if (Enforcement.isFunded(a)) {
+        throw new ConflictException("agreement " + id + " is already funded (at " + a.metadata("escrow").path("funded_at").asText() + ")");
+      }
+      Enforcement.Step step = enforcement.fund(a, b, current.now());
+      Agreement result = a.withMetadata("escrow", step.facts());
+      List<Write> writes = new ArrayList<>(step.writes());
+      writes.addAll(Deadlines.atFunding(result, current.now()));
+      ObjectNode payload = step.facts().deepCopy();
+      payload.put("state", a.state().name());
+      return new Change(result, List.of(new EventLog.Draft("funded", current.actor(), payload)), writes, null);
+    });
+  }
+
   public Outcome deliver(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
     Delivery delivery = Delivery.parse(body);
     return mutate(id, ticket, caller, Operation.DELIVER, current -> {
       Agreement a = current.agreement();
       State next = Lifecycle.next(a.state(), Action.DELIVER, Lifecycle.Facts.NONE);
+      if (Enforcement.requiresFunding(a.terms()) && !Enforcement.isFunded(a)) {
+        throw new ConflictException("the client has not funded the escrow of agreement " + id
+            + " yet; deliver once it is funded (GET /agreements/" + id + "/escrow shows its status)");
+      }
       String format = delivery.format() != null ? delivery.format() : a.terms().service().deliverableFormat();
       ObjectNode facts = Json.object();
       facts.put("delivered_at", current.now().toString());
@@ -298,8 +470,10 @@ public final class AgreementService {
       Agreement result = a.withState(next).withMetadata("deliverable", facts);
       ObjectNode payload = facts.deepCopy();
       payload.put("state", next.name());
-      Write put = new Write.PutDeliverable(delivery.toRow(id, 1, format, current.now()));
-      return new Change(result, List.of(new EventLog.Draft("delivered", current.actor(), payload)), List.of(put), null);
+      List<Write> writes = new ArrayList<>();
+      writes.add(new Write.PutDeliverable(delivery.toRow(id, 1, format, current.now())));
+      writes.addAll(Deadlines.atDelivery(result, current.now()));
+      return new Change(result, List.of(new EventLog.Draft("delivered", current.actor(), payload)), writes, null);
     });
   }
 
@@ -307,9 +481,30 @@ public final class AgreementService {
     VerificationRunner.SubmittedResult submitted = VerificationRunner.SubmittedResult.parse(body);
     // Submitting scores is the evaluator's; asking the server's built-in evaluator to run is any party's.
     Operation op = submitted.isEmpty() ? Operation.TRIGGER_VERIFICATION : Operation.SUBMIT_VERIFICATION_RESULT;
-    return mutate(id, ticket, caller, op, current -> verifier.verify(
+    return mutate(id, ticket, caller, op, current -> enforceResult(verifier.verify(
         current.agreement(), submitted, submitted.isEmpty() ? Actor.server(serverKeyId) : current.actor(),
-        current.now(), this::newVerificationId));
+        current.now(), this::newVerificationId), current.now()));
+  }
+
+  /**
+   * After verification: with a challenge window, a timer enforces the result when it closes;
+   * pessimistic verification enforces it at once.
+   */
+  private Change enforceResult(Change verified, Instant now) {
+    Agreement a = verified.next();
+    List<Write> writes = new ArrayList<>(verified.writes());
+    if (a.terms().verification().strategy() != VerificationTerms.Strategy.PESSIMISTIC) {
+      Instant closesAt = Instant.parse(a.metadata("verification").path("challenge_window_closes_at").asText());
+      writes.addAll(Deadlines.atVerification(a, closesAt));
+      return new Change(a, verified.events(), writes, verified.response());
+    }
+    Change closed = closing.onResult(a, now, Actor.server(serverKeyId));
+    List<EventLog.Draft> events = new ArrayList<>(verified.events());
+    events.addAll(closed.events());
+    writes.addAll(closed.writes());
+    ObjectNode response = ((ObjectNode) verified.response()).deepCopy();
+    response.put("state", closed.next().state().name());
+    return new Change(closed.next(), events, writes, response);
   }
 
   public Outcome challenge(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
@@ -332,10 +527,14 @@ public final class AgreementService {
       payload.put("party", current.actor().role());
       payload.put("reason_code", reason.wireName());
       payload.put("state", next.name());
-      ObjectNode dispute = payload.deepCopy();
-      dispute.put("filed_at", current.now().toString());
-      Agreement result = a.withState(next).withMetadata("dispute", dispute);
-      return new Change(result, List.of(new EventLog.Draft("challenged", current.actor(), payload)), List.of(), null);
+      Disputes.Filing filing = disputes.file(a, reason.wireName(), current.actor().role(), current.now());
+      payload.set("dispute", filing.facts());
+      Agreement result = a.withState(next).withMetadata("dispute", filing.facts());
+      if (result.metadata("escrow").isObject()) {
+        result = result.withMetadata("escrow", Enforcement.withStatus(result, "frozen"));
+      }
+      return new Change(result, List.of(new EventLog.Draft("challenged", current.actor(), payload)),
+          filing.message().map(List::of).orElse(List.of()), null);
     });
   }
 
@@ -343,8 +542,36 @@ public final class AgreementService {
     return mutate(id, ticket, caller, Operation.CLOSE, current -> {
       Agreement a = current.agreement();
       boolean open = window(a).map(w -> w.isOpenAt(current.now())).orElse(false);
-      State next = Lifecycle.next(a.state(), Action.CLOSE, new Lifecycle.Facts(false, open));
-      return Closing.close(a, next, current.now(), current.actor());
+      Lifecycle.next(a.state(), Action.CLOSE, new Lifecycle.Facts(false, open)); // refuses while the window is open
+      return closing.onResult(a, current.now(), current.actor());
+    });
+  }
+
+  /**
+   * {@code POST /agreements/{id}/ruling}: the operator, or an arbiter the operator configured,
+   * settles a dispute with a release percentage and a reason; the agreement closes.
+   */
+  public Outcome rule(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
+    ObjectNode b = Bodies.object(body, "a ruling");
+    Bodies.allowOnly(b, "", "release_percent", "reason");
+    JsonNode p = b.get("release_percent");
+    if (p == null || !p.isNumber() || p.decimalValue().signum() < 0 || p.decimalValue().compareTo(BigDecimal.valueOf(100)) > 0) {
+      throw new InvalidDocumentException("/release_percent", "required: a number from 0 to 100, the share released to the provider");
+    }
+    if (p.decimalValue().scale() > 2) {
+      throw new InvalidDocumentException("/release_percent", "at most two decimals");
+    }
+    String reason = Bodies.requiredText(b, "reason", "", "why the ruling decides so (kept in the record)");
+    if (reason.isBlank() || reason.length() > 2000) {
+      throw new InvalidDocumentException("/reason", "a non-blank text of at most 2000 characters");
+    }
+    // An arbiter is a stranger to the agreement's parties; it holds ruling authority by configuration.
+    Caller ruler = caller instanceof Caller.Key k && arbiters.contains(k.key()) ? new Caller.Key(k.key(), true) : caller;
+    return mutate(id, ticket, ruler, Operation.RULE, current -> {
+      Lifecycle.require(current.agreement().state(), Action.RULE);
+      Actor actor = new Actor(caller instanceof Caller.Key k && k.operator() ? "operator" : "arbiter",
+          current.actor().keyId(), true);
+      return closing.onRuling(current.agreement(), p.decimalValue(), reason, current.now(), actor);
     });
   }
 

@@ -59,8 +59,20 @@ public final class VerificationRunner {
     this.structural = structural;
     this.fetcher = fetcher;
     this.serverKey = serverKey;
+    this.release = new ReleasePolicy(serverKey, store);
   }
 
+  private final ReleasePolicy release;
+
+  /** The cliff-optimisation mitigations (threshold noise, dynamic tiers) of the agreements it verifies. */
+  ReleasePolicy releasePolicy() {
+    return release;
+  }
+
+  /**
+   * Scores the latest deliverable and moves the agreement to VERIFIED (enforcing the result, with
+   * or without a challenge window, is the caller's next step).
+   */
   AgreementService.Change verify(Agreement a, SubmittedResult submitted, Actor actor, Instant now, Supplier<String> newId) {
     State next = Lifecycle.next(a.state(), Action.VERIFY, Lifecycle.Facts.NONE);
     DeliverableRow row = store.latestDeliverable(a.id())
@@ -89,9 +101,10 @@ public final class VerificationRunner {
     Map<String, CheckResult> checks = new HashMap<>(report.checks());
     submitted.checks().forEach(checks::putIfAbsent);
 
+    ReleasePolicy.Applied applied = release.apply(a);
     Scorecard card;
     try {
-      card = Scorer.score(a.terms().qualityCriteria(), a.terms().escrow().paymentTerms().orElse(null), inputs, checks);
+      card = Scorer.score(a.terms().qualityCriteria(), applied.payment(), inputs, checks);
     } catch (IncompleteScoresException e) {
       throw new InvalidDocumentException("/evaluator_result/dimensions", e.getMessage());
     } catch (IllegalArgumentException e) {
@@ -115,6 +128,9 @@ public final class VerificationRunner {
     summary.put("evaluation_hash", resultJson.path("evidence_trail").path("evaluation_hash").asText());
     ChallengeWindow window = ChallengeWindow.after(now, a.terms().verification());
     summary.put("challenge_window_closes_at", window.closesAt().toString());
+    if (applied.audit() != null) {
+      summary.set("release_tiers", applied.audit());
+    }
 
     Agreement verified = a.withState(next).withMetadata("verification", summary);
     ObjectNode payload = summary.deepCopy();
@@ -132,19 +148,11 @@ public final class VerificationRunner {
         new Write.PutVerification(new VerificationRow(result.verificationId(), a.id(), row.contentHash(), Json.write(resultJson), now)),
         new Write.EraseDeliverableContent(a.id()));
 
-    Agreement finalAgreement = verified;
-    if (a.terms().verification().strategy() == VerificationTerms.Strategy.PESSIMISTIC) {
-      // No challenge window: the result is enforced at once.
-      State closed = Lifecycle.next(next, Action.CLOSE, new Lifecycle.Facts(false, false));
-      AgreementService.Change closing = Closing.close(verified, closed, now, actor);
-      finalAgreement = closing.next();
-      events.addAll(closing.events());
-    }
     ObjectNode response = Json.object();
     response.put("agreement_id", a.id());
-    response.put("state", finalAgreement.state().name());
+    response.put("state", verified.state().name());
     response.set("verification", resultJson);
-    return new AgreementService.Change(finalAgreement, events, writes, response);
+    return new AgreementService.Change(verified, events, writes, response);
   }
 
   /** Delivery is due {@code max_duration_seconds} after activation, or by {@code expires_at}. */

@@ -8,6 +8,7 @@ import dev.asa.agreement.Role;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.Action;
 import dev.asa.lifecycle.Lifecycle;
+import dev.asa.server.escrow.Enforcement;
 import dev.asa.server.store.AgreementRow;
 import java.time.Instant;
 
@@ -80,17 +81,19 @@ final class Views {
     a.terms().escrow().paymentTerms().ifPresentOrElse(p -> {
       payment.put("amount", p.amount().toWire());
       payment.put("currency", p.amount().currency().code());
+      payment.put("binding", a.terms().escrow().bindingType());
+      JsonNode escrow = a.metadata("escrow");
       JsonNode settlement = a.metadata("settlement");
       if (settlement.isObject()) {
-        payment.put("status", "settled");
+        payment.put("status", settlement.path("money_moved").asBoolean() ? "settled" : "nothing_held");
         payment.setAll((ObjectNode) settlement);
+      } else if (escrow.isObject()) {
+        payment.setAll((ObjectNode) escrow);
       } else {
         payment.put("status", switch (a.state()) {
           case PROPOSED, NEGOTIATING -> "not_yet_due";
-          case ACTIVE, DELIVERED, VERIFIED -> "held_until_close";
-          case DISPUTED -> "frozen_by_dispute";
-          case REJECTED, EXPIRED -> "returned_to_client";
-          case CLOSED -> "settled";
+          case ACTIVE, DELIVERED, VERIFIED, DISPUTED, CLOSED -> Enforcement.requiresFunding(a.terms()) ? "unfunded" : "escrow_disabled";
+          case REJECTED, EXPIRED -> "nothing_held";
         });
       }
     }, () -> payment.put("status", "no_payment_terms"));

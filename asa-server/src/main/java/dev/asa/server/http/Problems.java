@@ -83,6 +83,8 @@ final class Problems {
       log.error("store unavailable", e);
       send(ctx, Problem.of("store-unavailable", "Storage unavailable", 503, "the database cannot be reached; retry later"));
     });
+    routes.exception(dev.asa.server.escrow.X402Facilitator.FacilitatorUnavailableException.class, (e, ctx) -> send(ctx,
+        Problem.of("payment-rail-unavailable", "Payment rail unavailable", 503, e.getMessage() + "; nothing was recorded, retry later")));
     routes.exception(Exception.class, (e, ctx) -> {
       log.error("unexpected failure on {} {}", ctx.method(), ctx.path(), e);
       send(ctx, Problem.of("internal", "Internal error", 500, "an unexpected error occurred; it has been logged"));

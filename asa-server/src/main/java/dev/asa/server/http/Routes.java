@@ -61,6 +61,11 @@ public final class Routes {
     r.post("/agreements/{id}/verify", ctx -> requests.mutation(ctx, (b, c, t) -> agreements.verify(id(ctx), b, c, t)));
     r.post("/agreements/{id}/challenge", ctx -> requests.mutation(ctx, (b, c, t) -> agreements.challenge(id(ctx), b, c, t)));
     r.post("/agreements/{id}/close", ctx -> requests.mutation(ctx, (b, c, t) -> agreements.close(id(ctx), c, t)));
+    r.post("/agreements/{id}/fund", ctx -> requests.mutation(ctx, (b, c, t) -> agreements.fund(id(ctx), b, c, t)));
+    r.post("/agreements/{id}/ruling", ctx -> requests.mutation(ctx, (b, c, t) -> agreements.rule(id(ctx), b, c, t)));
+    r.get("/agreements/{id}/escrow", ctx -> json(ctx, 200, agreements.escrow(id(ctx), requests.caller(ctx))));
+    r.get("/accounts/{key}", ctx -> json(ctx, 200,
+        agreements.account(ctx.pathParam("key"), Requests.intParam(ctx, "limit", 100, 1, 1000), requests.caller(ctx))));
 
     r.get("/market/{service_type}", ctx -> {
       requests.caller(ctx); // any signed caller: aggregates only, no agreement's details

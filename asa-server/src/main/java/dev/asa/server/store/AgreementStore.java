@@ -76,6 +76,32 @@ public interface AgreementStore extends AutoCloseable {
 
   Optional<IdempotencyRow> idempotency(String scope, String key);
 
+  /** The payment authorization captured when the agreement was funded (x402), if any. */
+  Optional<String> authorization(String agreementId);
+
+  /** The ledger entries of an agreement's transfers, oldest first. */
+  List<LedgerEntry> ledgerOfAgreement(String agreementId);
+
+  /** The newest {@code limit} entries of a ledger account, newest first. */
+  List<LedgerEntry> ledgerOfAccount(String account, int limit);
+
+  /** The agreement's outbox messages with their delivery state, oldest first. */
+  List<OutboxRow> outboxOf(String agreementId);
+
+  /**
+   * Claims up to {@code limit} pending messages due at {@code now} for {@code node}, each for
+   * {@code lease}, like {@link #claimDueTimers}.
+   */
+  List<dev.asa.server.escrow.OutboxMessage> claimDueMessages(Instant now, String node, java.time.Duration lease, int limit);
+
+  /**
+   * Records how a delivery attempt of a claimed message ended and releases the claim (only the
+   * node holding it can): {@code PENDING} with the next attempt time, {@code DELIVERED} or {@code
+   * FAILED} for good.
+   */
+  void recordAttempt(String messageId, String node, OutboxRow.Status status, Instant nextAttemptAt,
+      String error, String response, Instant deliveredAt);
+
   /** Releases connections; waits for a write in progress. */
   @Override
   void close();

@@ -327,6 +327,9 @@ final class JdbcAgreementStore implements AgreementStore {
           s.setLong(4, timer.row().dueAt().toEpochMilli());
           s.executeUpdate();
         }
+        case Write.PostTransfer post -> EscrowTables.postTransfer(sql, post.transfer());
+        case Write.Enqueue enqueue -> EscrowTables.enqueue(sql, enqueue.message());
+        case Write.PutAuthorization put -> EscrowTables.putAuthorization(sql, put);
         case Write.LinkToParent link -> {
           PreparedStatement s = sql.prepare(INSERT_LINK);
           s.setString(1, link.parentId());
@@ -644,6 +647,44 @@ final class JdbcAgreementStore implements AgreementStore {
 
   private static Instant instant(ResultSet rs, int column) throws SQLException {
     return Instant.ofEpochMilli(rs.getLong(column));
+  }
+
+  @Override
+  public Optional<String> authorization(String agreementId) {
+    return database.read("reading the payment authorization of agreement " + agreementId,
+        sql -> EscrowTables.authorization(sql, agreementId));
+  }
+
+  @Override
+  public List<LedgerEntry> ledgerOfAgreement(String agreementId) {
+    return database.read("reading the ledger of agreement " + agreementId,
+        sql -> EscrowTables.entriesOfAgreement(sql, agreementId));
+  }
+
+  @Override
+  public List<LedgerEntry> ledgerOfAccount(String account, int limit) {
+    return database.read("reading the ledger of account " + account,
+        sql -> EscrowTables.entriesOfAccount(sql, account, limit));
+  }
+
+  @Override
+  public List<OutboxRow> outboxOf(String agreementId) {
+    return database.read("reading the outbox of agreement " + agreementId,
+        sql -> EscrowTables.messagesOfAgreement(sql, agreementId));
+  }
+
+  @Override
+  public List<dev.asa.server.escrow.OutboxMessage> claimDueMessages(Instant now, String node, java.time.Duration lease, int limit) {
+    return database.write("claiming due outbox messages", sql -> EscrowTables.claimDue(sql, now, node, lease, limit));
+  }
+
+  @Override
+  public void recordAttempt(String messageId, String node, OutboxRow.Status status, Instant nextAttemptAt,
+      String error, String response, Instant deliveredAt) {
+    database.write("recording a delivery attempt of " + messageId, sql -> {
+      EscrowTables.recordAttempt(sql, messageId, node, status, nextAttemptAt, error, response, deliveredAt);
+      return null;
+    });
   }
 
   @Override

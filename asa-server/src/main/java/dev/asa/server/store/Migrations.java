@@ -29,7 +29,8 @@ import java.util.regex.Pattern;
 final class Migrations {
 
   /** Every migration this build knows, oldest first. Add new ones at the end (both dialects). */
-  static final List<String> SCRIPTS = List.of("V001__init.sql", "V002__service_type_index.sql", "V003__agreement_links.sql", "V004__timers.sql");
+  static final List<String> SCRIPTS = List.of("V001__init.sql", "V002__service_type_index.sql", "V003__agreement_links.sql", "V004__timers.sql",
+      "V005__escrow.sql");
 
   private static final Pattern SCRIPT_NAME = Pattern.compile("V(\\d+)__(\\w+)\\.sql");
 

@@ -13,7 +13,10 @@ public sealed interface Write
         Write.PutVerification,
         Write.PutIdempotency,
         Write.LinkToParent,
-        Write.SetTimer {
+        Write.SetTimer,
+        Write.PostTransfer,
+        Write.Enqueue,
+        Write.PutAuthorization {
 
   /** Inserts a deliverable; the (agreement, attempt) pair must be new. */
   record PutDeliverable(DeliverableRow row) implements Write {
@@ -55,6 +58,30 @@ public sealed interface Write
   record SetTimer(TimerRow row) implements Write {
     public SetTimer {
       Objects.requireNonNull(row, "row");
+    }
+  }
+
+  /** Records a ledger transfer (two balanced entries); a second transfer of the same kind for the same agreement is refused. */
+  record PostTransfer(dev.asa.escrow.Transfer transfer) implements Write {
+    public PostTransfer {
+      Objects.requireNonNull(transfer, "transfer");
+    }
+  }
+
+  /** Queues a message for the outbox; it is sent after the transaction commits. */
+  record Enqueue(dev.asa.server.escrow.OutboxMessage message) implements Write {
+    public Enqueue {
+      Objects.requireNonNull(message, "message");
+    }
+  }
+
+  /** Keeps a payment authorization captured at funding (one per agreement), out of the readable document. */
+  record PutAuthorization(String agreementId, String binding, String body, java.time.Instant at) implements Write {
+    public PutAuthorization {
+      Objects.requireNonNull(agreementId, "agreementId");
+      Objects.requireNonNull(binding, "binding");
+      Objects.requireNonNull(body, "body");
+      Objects.requireNonNull(at, "at");
     }
   }
 }

@@ -116,7 +116,7 @@ class RandomLifecycleTest {
     // Mostly the right caller, sometimes a wrong one (a stranger, or a party out of its role).
     Caller someone = List.of(ALICE, BOB, JUDGE, MALLORY).get(random.nextInt(4));
     boolean right = random.nextInt(5) > 0;
-    switch (random.nextInt(9)) {
+    switch (random.nextInt(10)) {
       case 0 -> service.sign(id, signBody("client", alice.sign(input).toBase64Url()), right ? ALICE : someone, null);
       case 1 -> service.sign(id, signBody("provider", bob.sign(input).toBase64Url()), right ? BOB : someone, null);
       case 2 -> service.sign(id, signBody("provider", alice.sign(input).toBase64Url()), BOB, null); // wrong key
@@ -126,6 +126,7 @@ class RandomLifecycleTest {
       case 5 -> service.challenge(id, Json.object().put("reason_code", "quality_below_agreed_slo"),
           right ? (random.nextBoolean() ? ALICE : BOB) : someone, null);
       case 6 -> service.close(id, right ? ALICE : someone, null);
+      case 8 -> service.fund(id, null, right ? ALICE : someone, null);
       case 7 -> service.negotiate(id, message(id, "counter", random)
           .set("proposed_changes", Json.object().put("quality_criteria.composite_threshold", 60 + random.nextInt(20))),
           right ? (random.nextBoolean() ? BOB : ALICE) : someone, null);

@@ -76,6 +76,9 @@ class AuthorizationTest {
         {"submit verification result",     "F",   "F",     "A",      "N",     "N"},
         {"challenge",                      "A",   "A",     "F",      "N",     "N"},
         {"close",                          "A",   "A",     "A",      "N",     "N"},
+        {"fund",                           "A",   "F",     "F",      "N",     "N"},
+        {"read escrow",                    "A",   "A",     "A",      "N",     "N"},
+        {"rule",                           "F",   "F",     "F",      "N",     "A"},
     };
     List<Arguments> cells = new ArrayList<>();
     for (Object[] row : rows) {
@@ -165,7 +168,13 @@ class AuthorizationTest {
 
   private static String agreementReadyFor(String operation) {
     return switch (operation) {
-      case "deliver" -> active(Fixtures.general());
+      case "fund" -> active(Fixtures.general());
+      case "deliver", "read escrow" -> funded(Fixtures.general());
+      case "rule" -> {
+        String id = verified(Fixtures.general());
+        as(CLIENT).challenge(id, Role.CLIENT, "quality_below_agreed_slo");
+        yield id;
+      }
       case "trigger verification", "submit verification result" -> delivered(Fixtures.general());
       case "challenge" -> verified(Fixtures.general());
       case "close" -> {
@@ -184,8 +193,14 @@ class AuthorizationTest {
     return id;
   }
 
-  private static String delivered(ObjectNode doc) {
+  private static String funded(ObjectNode doc) {
     String id = active(doc);
+    as(CLIENT).fund(id);
+    return id;
+  }
+
+  private static String delivered(ObjectNode doc) {
+    String id = funded(doc);
     as(PROVIDER).deliver(id, "# Report\n\nText.\n", "markdown");
     return id;
   }
@@ -215,6 +230,9 @@ class AuthorizationTest {
           Json.write(Json.object().set("evaluator_result", LifecycleEndToEndTest.judgedScores(90, 90, 90)))).statusCode();
       case "challenge" -> send(caller, "POST", base + "/challenge", "{\"reason_code\":\"quality_below_agreed_slo\"}").statusCode();
       case "close" -> send(caller, "POST", base + "/close", null).statusCode();
+      case "fund" -> send(caller, "POST", base + "/fund", null).statusCode();
+      case "read escrow" -> send(caller, "GET", base + "/escrow", null).statusCode();
+      case "rule" -> send(caller, "POST", base + "/ruling", "{\"release_percent\":40,\"reason\":\"partly useful\"}").statusCode();
       default -> throw new IllegalArgumentException(operation);
     };
   }

@@ -85,6 +85,7 @@ public class LifecycleEndToEndTest {
     ObjectNode active = provider.sign(id, Role.PROVIDER, Fixtures.key("bob"));
     assertThat(active.path("state").asText()).isEqualTo("ACTIVE");
     assertThat(active.path("agreement").path("signatures").path("client").path("scheme").asText()).isEqualTo("ed25519");
+    client.fund(id);
 
     clock.advance(Duration.ofMinutes(10));
     String report = "# Federated learning and privacy\n\nDifferential privacy bounds what a model reveals.\n";
@@ -130,8 +131,8 @@ public class LifecycleEndToEndTest {
       types.add(e.path("type").asText());
       states.add(e.path("payload").path("state").asText());
     });
-    assertThat(types).containsExactly("created", "signed", "signed", "delivered", "verified", "closed");
-    assertThat(states).containsExactly("PROPOSED", "PROPOSED", "ACTIVE", "DELIVERED", "VERIFIED", "CLOSED");
+    assertThat(types).containsExactly("created", "signed", "signed", "funded", "delivered", "verified", "closed");
+    assertThat(states).containsExactly("PROPOSED", "PROPOSED", "ACTIVE", "ACTIVE", "DELIVERED", "VERIFIED", "CLOSED");
     assertThat(EventChain.firstBreak(events)).isEmpty();
 
     // A closed agreement never changes again.
@@ -140,7 +141,7 @@ public class LifecycleEndToEndTest {
           assertThat(e.status()).isEqualTo(409);
           assertThat(e.detail()).contains("CLOSED is final");
         });
-    assertThat(client.events(id).path("events").size()).isEqualTo(6);
+    assertThat(client.events(id).path("events").size()).isEqualTo(7);
   }
 
   @Test
@@ -165,7 +166,7 @@ public class LifecycleEndToEndTest {
     evaluator.verify(id, judgedScores(50, 50, 50));
     ObjectNode disputed = provider.challenge(id, Role.PROVIDER, "quality_below_agreed_slo");
     assertThat(disputed.path("state").asText()).isEqualTo("DISPUTED");
-    assertThat(client.status(id).path("payment").path("status").asText()).isEqualTo("frozen_by_dispute");
+    assertThat(client.status(id).path("payment").path("status").asText()).isEqualTo("frozen");
   }
 
   @Test
@@ -185,6 +186,7 @@ public class LifecycleEndToEndTest {
     String id = client.createAgreement(doc).path("agreement_id").asText();
     client.sign(id, Role.CLIENT, Fixtures.key("alice"));
     provider.sign(id, Role.PROVIDER, Fixtures.key("bob"));
+    client.fund(id);
     provider.deliver(id, "# Done\n", "markdown");
     ObjectNode result = evaluator.verify(id, judgedScores(80, 80, 80));
     assertThat(result.path("state").asText()).isEqualTo("CLOSED");
@@ -232,6 +234,7 @@ public class LifecycleEndToEndTest {
       String id = client.createAgreement(doc).path("agreement_id").asText();
       client.sign(id, Role.CLIENT, Fixtures.key("alice"));
       provider.sign(id, Role.PROVIDER, Fixtures.key("bob"));
+      client.fund(id);
       provider.deliver(id, "# Done\n", "markdown");
       assertThat(evaluator.verify(id, judgedScores(90, 90, 90)).path("state").asText()).isEqualTo("CLOSED");
     }
@@ -270,6 +273,7 @@ public class LifecycleEndToEndTest {
     String id = client.createAgreement(Fixtures.general()).path("agreement_id").asText();
     client.sign(id, Role.CLIENT, Fixtures.key("alice"));
     provider.sign(id, Role.PROVIDER, Fixtures.key("bob"));
+    client.fund(id);
     return id;
   }
 

@@ -130,6 +130,7 @@ class HttpFuzzTest {
         client.sign(id, Role.CLIENT, Fixtures.key("alice"));
         provider.sign(id, Role.PROVIDER, Fixtures.key("bob"));
         if (state.equals("ACTIVE")) break;
+        client.fund(id);
         provider.deliver(id, "# Findings\n\nDifferential privacy bounds what a model reveals.\n", "markdown");
         if (state.equals("DELIVERED")) break;
         evaluator.verify(id, judgedScores(88, 82, 94));

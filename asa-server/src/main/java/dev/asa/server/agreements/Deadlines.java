@@ -1,0 +1,81 @@
+package dev.asa.server.agreements;
+
+import dev.asa.agreement.Agreement;
+import dev.asa.agreement.DeadMansSwitch;
+import dev.asa.agreement.VerificationTerms;
+import dev.asa.server.escrow.Enforcement;
+import dev.asa.server.store.TimerRow;
+import dev.asa.server.store.Write;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The durable timers of an agreement (section 8.3 and the challenge window): which are set at
+ * which step, and when they are due. Each is written in the same transaction as the step that
+ * sets it; what happens when one fires is {@link AgreementService#fireTimer}'s business.
+ */
+final class Deadlines {
+  private Deadlines() {}
+
+  /** The agreement's own {@code expires_at}: unsigned or undelivered agreements expire then. */
+  static final String EXPIRES_AT = "expires_at";
+  /** {@code client_timeout_seconds} after activation: an unfunded agreement expires. */
+  static final String CLIENT_FUNDING = "client_funding_timeout";
+  /** {@code provider_timeout_seconds} after funding (or activation): undelivered work is refunded. */
+  static final String PROVIDER_DELIVERY = "provider_delivery_timeout";
+  /** {@code evaluator_timeout_seconds} after delivery: the dead-man's switch's timeout action. */
+  static final String EVALUATOR = "evaluator_timeout";
+  /** The end of the challenge window: the result is enforced and the agreement closes. */
+  static final String CHALLENGE_WINDOW = "challenge_window";
+
+  static List<Write> atCreation(Agreement a) {
+    return a.terms().expiry().map(at -> List.<Write>of(timer(a, EXPIRES_AT, at))).orElse(List.of());
+  }
+
+  /** At activation the terms are final: expiry moves with them, and the funding (or delivery) clock starts. */
+  static List<Write> atActivation(Agreement a, Instant now) {
+    List<Write> writes = new ArrayList<>(atCreation(a));
+    DeadMansSwitch dms = a.terms().escrow().deadMansSwitch();
+    if (Enforcement.requiresFunding(a.terms())) {
+      if (dms.clientTimeoutSeconds() != null) {
+        writes.add(timer(a, CLIENT_FUNDING, now.plusSeconds(dms.clientTimeoutSeconds())));
+      }
+    } else {
+      writes.addAll(deliveryClock(a, now));
+    }
+    return writes;
+  }
+
+  /** The provider's clock starts once the money is held: it should not work for an unfunded agreement. */
+  static List<Write> atFunding(Agreement a, Instant now) {
+    return deliveryClock(a, now);
+  }
+
+  static List<Write> atDelivery(Agreement a, Instant now) {
+    return List.of(timer(a, EVALUATOR, now.plusSeconds(evaluatorTimeoutSeconds(a))));
+  }
+
+  /** Optimistic verification waits out the window; pessimistic enforces at once and needs no timer. */
+  static List<Write> atVerification(Agreement a, Instant windowClosesAt) {
+    if (a.terms().verification().strategy() == VerificationTerms.Strategy.PESSIMISTIC) {
+      return List.of();
+    }
+    return List.of(timer(a, CHALLENGE_WINDOW, windowClosesAt));
+  }
+
+  /** The dead-man's switch's evaluator timeout, else the verification terms' own. */
+  static long evaluatorTimeoutSeconds(Agreement a) {
+    Long dms = a.terms().escrow().deadMansSwitch().evaluatorTimeoutSeconds();
+    return dms != null ? dms : a.terms().verification().evaluatorTimeoutSeconds();
+  }
+
+  private static List<Write> deliveryClock(Agreement a, Instant now) {
+    Long seconds = a.terms().escrow().deadMansSwitch().providerTimeoutSeconds();
+    return seconds == null ? List.of() : List.of(timer(a, PROVIDER_DELIVERY, now.plusSeconds(seconds)));
+  }
+
+  private static Write timer(Agreement a, String kind, Instant due) {
+    return new Write.SetTimer(TimerRow.of(a.id(), kind, due));
+  }
+}

@@ -1,0 +1,80 @@
+package dev.asa.server.escrow;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.Agreement;
+import dev.asa.json.Json;
+import dev.asa.server.store.AgreementStore;
+import dev.asa.server.store.EventRecord;
+import dev.asa.server.store.VerificationRow;
+import dev.asa.server.store.Write;
+import java.net.URI;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Files a dispute with the protocol named by {@code dispute.protocol} (AJP-style): a signed
+ * webhook carrying the evidence package (the agreement, the deliverable's digest, the
+ * verification result, the digests of the event log), sent through the outbox. When the operator
+ * configured no endpoint for the protocol, the case stays with the operator, who rules on it with
+ * {@code POST /agreements/{id}/ruling}.
+ */
+public final class Disputes {
+  private final AgreementStore store;
+  private final Map<String, URI> endpoints;
+
+  public Disputes(AgreementStore store, Map<String, URI> endpoints) {
+    this.store = store;
+    this.endpoints = Map.copyOf(endpoints);
+  }
+
+  /** A filing: the outbox message (absent when no endpoint is configured) and the facts to record. */
+  public record Filing(Optional<Write> message, ObjectNode facts) {}
+
+  public Filing file(Agreement a, String reasonCode, String filedBy, Instant now) {
+    String protocol = a.terms().dispute() != null ? a.terms().dispute().protocol() : "operator";
+    String caseId = "case_" + a.id() + "_" + now.toEpochMilli();
+    ObjectNode facts = Json.object();
+    facts.put("case_id", caseId);
+    facts.put("protocol", protocol);
+    facts.put("reason_code", reasonCode);
+    facts.put("filed_by", filedBy);
+    facts.put("filed_at", now.toString());
+    URI endpoint = endpoints.get(protocol);
+    if (endpoint == null) {
+      facts.put("filed_with", "operator");
+      return new Filing(Optional.empty(), facts);
+    }
+    facts.put("filed_with", endpoint.toString());
+    ObjectNode body = Json.object();
+    body.put("type", "dispute.filed");
+    body.put("timestamp", now.toString());
+    ObjectNode data = body.putObject("data");
+    data.setAll(facts.deepCopy());
+    data.set("evidence", evidence(a));
+    return new Filing(Optional.of(new Write.Enqueue(new OutboxMessage(
+        "msg_" + caseId, a.id(), "dispute.filed", endpoint.toString(), Json.write(body), now, 0))), facts);
+  }
+
+  private ObjectNode evidence(Agreement a) {
+    ObjectNode e = Json.object();
+    e.set("agreement", a.toJson());
+    e.put("agreement_hash", a.hash().toString());
+    JsonNode deliverable = a.metadata("deliverable").path("content_hash");
+    if (deliverable.isTextual()) {
+      e.put("deliverable_hash", deliverable.asText());
+    }
+    List<VerificationRow> results = store.verificationsForAgreement(a.id());
+    if (!results.isEmpty()) {
+      e.set("verification_result", Json.parseTrusted(results.getLast().result()));
+    }
+    ArrayNode log = e.putArray("event_log");
+    for (EventRecord r : store.events(a.id())) {
+      log.addObject().put("seq", r.seq()).put("type", r.type()).put("hash", r.hash());
+    }
+    return e;
+  }
+}

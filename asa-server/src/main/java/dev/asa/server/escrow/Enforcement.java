@@ -1,0 +1,276 @@
+package dev.asa.server.escrow;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.Agreement;
+import dev.asa.agreement.AgreementTerms;
+import dev.asa.agreement.Escrow;
+import dev.asa.agreement.InvalidDocumentException;
+import dev.asa.agreement.Money;
+import dev.asa.escrow.Accounts;
+import dev.asa.escrow.Transfer;
+import dev.asa.json.Json;
+import dev.asa.scoring.Release;
+import dev.asa.scoring.Settlement;
+import dev.asa.server.store.AgreementStore;
+import dev.asa.server.store.LedgerEntry;
+import dev.asa.server.store.OutboxRow;
+import dev.asa.server.store.Write;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * Moves an agreement's money: funding (the client's money is held in the agreement's escrow
+ * account) and settlement (the held amount split between provider and client). This is the one
+ * place that books transfers; whatever path ends an agreement (close after the challenge window,
+ * a ruling, a dead-man's switch) settles through {@link #settle}. It returns writes; the caller
+ * commits them with the agreement's change, and the ledger's primary key refuses a second release
+ * or refund of the same agreement, so money moves at most once even under races and retries.
+ *
+ * <p>The agreement's {@code metadata.escrow} records where the money stands: {@code unfunded},
+ * {@code held}, {@code frozen} (a dispute is open), {@code settled}.
+ */
+public final class Enforcement {
+
+  private final AgreementStore store;
+  private final Map<String, EscrowBinding> bindings;
+
+  public Enforcement(AgreementStore store, List<EscrowBinding> bindings) {
+    this.store = store;
+    this.bindings = bindings.stream().collect(Collectors.toUnmodifiableMap(EscrowBinding::type, Function.identity()));
+  }
+
+  /** The bindings this server offers with its configuration. */
+  public static List<EscrowBinding> bindings(EscrowConfig config, AgreementStore store, X402Facilitator facilitator) {
+    List<EscrowBinding> list = new ArrayList<>();
+    list.add(new LedgerBinding());
+    list.add(new HttpCallbackBinding(config.callbackUrlPrefixes()));
+    if (facilitator != null) {
+      list.add(new X402Binding(facilitator, store));
+    }
+    return list;
+  }
+
+  /** Whether the client must fund before the provider delivers: escrow on, and an amount to hold. */
+  public static boolean requiresFunding(AgreementTerms terms) {
+    return terms.escrow().enabled() && terms.escrow().paymentTerms().isPresent();
+  }
+
+  public static boolean isFunded(Agreement a) {
+    return a.metadata("escrow").path("funded_at").isTextual();
+  }
+
+  /** Refuses, at creation, an escrow this server cannot operate, naming the field. */
+  public void check(Agreement a) {
+    if (!requiresFunding(a.terms())) {
+      return;
+    }
+    binding(a).check(a.toJson().path("escrow").path("binding"), a.terms().escrow().paymentTerms().orElseThrow().amount());
+  }
+
+  /** The result of funding or settling: writes to commit and the facts to record. */
+  public record Step(List<Write> writes, ObjectNode facts) {}
+
+  /**
+   * Funds the agreement's escrow: money enters the client's account from the rail and is held in
+   * the agreement's escrow account.
+   *
+   * @param body the fund request; {@code amount} and {@code currency}, when given, must match the terms
+   */
+  public Step fund(Agreement a, ObjectNode body, Instant now) {
+    if (!requiresFunding(a.terms())) {
+      throw new InvalidDocumentException("/escrow", "this agreement holds no money in escrow: nothing to fund");
+    }
+    if (isFunded(a)) {
+      throw new IllegalStateException("already funded"); // the caller checks first and answers 409
+    }
+    Money amount = a.terms().escrow().paymentTerms().orElseThrow().amount();
+    ObjectNode rest = body.deepCopy();
+    JsonNode givenAmount = rest.remove("amount");
+    JsonNode givenCurrency = rest.remove("currency");
+    if (givenCurrency != null && !givenCurrency.asText().equals(amount.currency().code())) {
+      throw new InvalidDocumentException("/currency", "the agreement is in " + amount.currency().code() + ", not " + givenCurrency.asText());
+    }
+    if (givenAmount != null && (!givenAmount.isTextual() || !sameAmount(givenAmount.asText(), amount))) {
+      throw new InvalidDocumentException("/amount", "the agreement holds \"" + amount.toWire() + "\" (a decimal string); fund exactly that");
+    }
+    EscrowBinding binding = binding(a);
+    EscrowBinding.Funded funded = binding.fund(a, rest, now);
+    String client = Accounts.party(a.terms().parties().client().verificationKey().toBase64Url());
+    List<Write> writes = new ArrayList<>();
+    writes.add(new Write.PostTransfer(new Transfer(a.id(), Transfer.Kind.FUND, Accounts.external(binding.type()), client, amount, now)));
+    writes.add(new Write.PostTransfer(new Transfer(a.id(), Transfer.Kind.HOLD, client, Accounts.escrow(a.id()), amount, now)));
+    writes.addAll(funded.writes());
+    ObjectNode facts = Json.object();
+    facts.put("binding", binding.type());
+    facts.put("status", "held");
+    facts.put("amount", amount.toWire());
+    facts.put("currency", amount.currency().code());
+    facts.put("funded_at", now.toString());
+    facts.put("escrow_account", Accounts.escrow(a.id()));
+    facts.setAll(funded.facts());
+    return new Step(writes, facts);
+  }
+
+  /** The agreement's escrow facts with the status changed (e.g. to {@code frozen} by a dispute). */
+  public static ObjectNode withStatus(Agreement a, String status) {
+    JsonNode current = a.metadata("escrow");
+    ObjectNode facts = current.isObject() ? ((ObjectNode) current).deepCopy() : Json.object();
+    facts.put("status", status);
+    return facts;
+  }
+
+  /**
+   * Settles: {@code percent} of the amount to the provider, the rest back to the client, rounded
+   * to the currency's minor unit in the client's favour ({@link Release#split}). Returns the
+   * writes and the settlement record; nothing moves when nothing was held (escrow off or not
+   * funded), and the record says so.
+   */
+  public Step settle(Agreement a, BigDecimal percent, String reason, Instant now) {
+    ObjectNode s = Json.object();
+    s.put("settled_at", now.toString());
+    s.put("reason", reason);
+    s.put("release_percent", percent);
+    List<Write> writes = new ArrayList<>();
+    Escrow.Payment payment = a.terms().escrow().paymentTerms().orElse(null);
+    if (payment == null) {
+      s.put("money_moved", false);
+      return new Step(writes, s);
+    }
+    Settlement split = Release.split(payment.amount(), percent);
+    s.put("amount", payment.amount().toWire());
+    s.put("currency", payment.amount().currency().code());
+    s.put("released_to_provider", split.released().toWire());
+    s.put("refunded_to_client", split.refunded().toWire());
+    boolean held = requiresFunding(a.terms()) && isFunded(a);
+    s.put("money_moved", held);
+    if (!held) {
+      s.put("note", requiresFunding(a.terms())
+          ? "the escrow was never funded: nothing was held, nothing moved"
+          : "escrow is disabled: the amounts are what the terms say, to be settled outside this server");
+      return new Step(writes, s);
+    }
+    EscrowBinding binding = binding(a);
+    String escrow = Accounts.escrow(a.id());
+    var parties = a.terms().parties();
+    if (split.released().amount().signum() > 0) {
+      writes.add(new Write.PostTransfer(new Transfer(a.id(), Transfer.Kind.RELEASE, escrow,
+          Accounts.party(parties.provider().verificationKey().toBase64Url()), split.released(), now)));
+    }
+    if (split.refunded().amount().signum() > 0) {
+      writes.add(new Write.PostTransfer(new Transfer(a.id(), Transfer.Kind.REFUND, escrow,
+          Accounts.party(parties.client().verificationKey().toBase64Url()), split.refunded(), now)));
+    }
+    writes.addAll(binding.settle(a, split, reason, now));
+    s.put("binding", binding.type());
+    return new Step(writes, s);
+  }
+
+  /** {@code GET /agreements/{id}/escrow}: the escrow's status, balance, transfers and messages. */
+  public ObjectNode view(Agreement a) {
+    ObjectNode o = Json.object();
+    o.put("agreement_id", a.id());
+    o.put("state", a.state().name());
+    o.put("binding", a.terms().escrow().bindingType());
+    o.put("enabled", a.terms().escrow().enabled());
+    a.terms().escrow().paymentTerms().ifPresent(p -> {
+      o.put("amount", p.amount().toWire());
+      o.put("currency", p.amount().currency().code());
+    });
+    JsonNode facts = a.metadata("escrow");
+    o.put("status", facts.path("status").asText(requiresFunding(a.terms()) ? "unfunded" : "not_required"));
+    List<LedgerEntry> entries = store.ledgerOfAgreement(a.id());
+    o.set("balances", balances(entries.stream().filter(e -> e.account().equals(Accounts.escrow(a.id()))).toList()));
+    o.set("transfers", transfers(entries));
+    ArrayNode messages = o.putArray("messages");
+    for (OutboxRow m : store.outboxOf(a.id())) {
+      ObjectNode row = messages.addObject();
+      row.put("webhook_id", m.message().id());
+      row.put("kind", m.message().kind());
+      row.put("destination", m.message().destination());
+      row.put("status", m.status().name().toLowerCase(java.util.Locale.ROOT));
+      row.put("attempts", m.attempts());
+      if (m.status() == OutboxRow.Status.PENDING) row.put("next_attempt_at", m.nextAttemptAt().toString());
+      if (m.lastError() != null) row.put("last_error", m.lastError());
+      if (m.deliveredAt() != null) row.put("delivered_at", m.deliveredAt().toString());
+      if (m.response() != null) row.put("response", m.response());
+    }
+    return o;
+  }
+
+  /** {@code GET /accounts/{key}}: a key's balance per currency and its newest entries. */
+  public ObjectNode account(String key, int limit) {
+    String account = Accounts.party(key);
+    List<LedgerEntry> entries = store.ledgerOfAccount(account, limit);
+    ObjectNode o = Json.object();
+    o.put("account", account);
+    o.set("balances", balances(entries));
+    o.put("complete", entries.size() < limit);
+    ArrayNode list = o.putArray("entries");
+    for (LedgerEntry e : entries) {
+      list.addObject()
+          .put("transfer_id", e.transferId())
+          .put("agreement_id", e.agreementId())
+          .put("kind", e.kind().wireName())
+          .put("direction", e.direction().name().toLowerCase(java.util.Locale.ROOT))
+          .put("amount", e.amount().toWire())
+          .put("currency", e.amount().currency().code())
+          .put("at", e.at().toString());
+    }
+    return o;
+  }
+
+  private static ObjectNode balances(List<LedgerEntry> entries) {
+    Map<String, BigDecimal> sums = new TreeMap<>();
+    Map<String, Integer> scales = new TreeMap<>();
+    for (LedgerEntry e : entries) {
+      sums.merge(e.amount().currency().code(), e.signedAmount(), BigDecimal::add);
+      scales.put(e.amount().currency().code(), e.amount().currency().decimals());
+    }
+    ObjectNode o = Json.object();
+    sums.forEach((code, sum) -> o.put(code, sum.setScale(scales.get(code)).toPlainString()));
+    return o;
+  }
+
+  private static ArrayNode transfers(List<LedgerEntry> entries) {
+    ArrayNode list = Json.mapper().createArrayNode();
+    for (int i = 0; i + 1 < entries.size(); i += 2) { // legs come in pairs: debit then credit
+      LedgerEntry debit = entries.get(i);
+      LedgerEntry credit = entries.get(i + 1);
+      list.addObject()
+          .put("transfer_id", debit.transferId())
+          .put("kind", debit.kind().wireName())
+          .put("from", debit.account())
+          .put("to", credit.account())
+          .put("amount", debit.amount().toWire())
+          .put("currency", debit.amount().currency().code())
+          .put("at", debit.at().toString());
+    }
+    return list;
+  }
+
+  private EscrowBinding binding(Agreement a) {
+    String type = a.terms().escrow().bindingType();
+    EscrowBinding b = bindings.get(type);
+    if (b == null) {
+      throw new InvalidDocumentException("/escrow/binding/type", "this server does not operate the '" + type
+          + "' binding; it offers " + new java.util.TreeSet<>(bindings.keySet()));
+    }
+    return b;
+  }
+
+  private static boolean sameAmount(String text, Money amount) {
+    try {
+      return new BigDecimal(text).compareTo(amount.amount()) == 0;
+    } catch (NumberFormatException e) {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,44 @@
+package dev.asa.server.escrow;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.Agreement;
+import dev.asa.agreement.InvalidDocumentException;
+import dev.asa.agreement.Money;
+import dev.asa.json.Json;
+import dev.asa.scoring.Settlement;
+import dev.asa.server.store.Write;
+import java.time.Instant;
+import java.util.List;
+
+/** The default binding: the server's own ledger is the payment system; its transfers are the money. */
+final class LedgerBinding implements EscrowBinding {
+
+  @Override
+  public String type() {
+    return "ledger";
+  }
+
+  @Override
+  public void check(JsonNode binding, Money amount) {
+    for (var field : binding.properties()) {
+      if (!field.getKey().equals("type")) {
+        throw new InvalidDocumentException("/escrow/binding/" + field.getKey(), "the ledger binding takes no members besides type");
+      }
+    }
+  }
+
+  @Override
+  public Funded fund(Agreement agreement, ObjectNode body, Instant now) {
+    if (body.size() > 0) {
+      throw new InvalidDocumentException("/" + body.fieldNames().next(),
+          "funding a ledger escrow takes no members besides amount and currency");
+    }
+    return new Funded(List.of(), Json.object());
+  }
+
+  @Override
+  public List<Write> settle(Agreement agreement, Settlement split, String reason, Instant now) {
+    return List.of();
+  }
+}

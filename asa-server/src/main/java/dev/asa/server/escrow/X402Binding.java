@@ -1,0 +1,114 @@
+package dev.asa.server.escrow;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.Agreement;
+import dev.asa.agreement.InvalidDocumentException;
+import dev.asa.agreement.Money;
+import dev.asa.json.Json;
+import dev.asa.scoring.Settlement;
+import dev.asa.server.store.AgreementStore;
+import dev.asa.server.store.Write;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code x402}: the client pays through an x402 facilitator (protocol version 2, scheme {@code
+ * upto}). At funding the client's payment authorization for the whole escrow is checked by this
+ * server and by the facilitator's {@code /verify}, then kept out of the readable document (whoever
+ * holds it could settle it). At settlement the server asks the facilitator's {@code /settle} for
+ * the released amount only, through the outbox; what is not settled is never taken from the
+ * client, which is how the refund happens on this rail.
+ *
+ * <p>The {@code exact} scheme is refused: it can only settle the whole signed amount, and an
+ * escrow may release part of it (tiers, rulings, a 50/50 split).
+ */
+final class X402Binding implements EscrowBinding {
+  /** Settlement may come this long after funding at most, beyond the agreement's own timeouts. */
+  private static final Duration MARGIN = Duration.ofDays(1);
+  private static final Duration DEFAULT_DELIVERY = Duration.ofDays(7);
+
+  private final X402Facilitator facilitator;
+  private final AgreementStore store;
+
+  X402Binding(X402Facilitator facilitator, AgreementStore store) {
+    this.facilitator = facilitator;
+    this.store = store;
+  }
+
+  @Override
+  public String type() {
+    return "x402";
+  }
+
+  @Override
+  public void check(JsonNode binding, Money amount) {
+    X402.Requirements r = X402.requirements(binding, amount, 60);
+    if (!r.scheme().equals(X402.UPTO)) {
+      throw new InvalidDocumentException("/escrow/binding/scheme", "an escrow may release part of the amount, which the"
+          + " \"exact\" scheme cannot settle; use \"upto\" (the default)");
+    }
+  }
+
+  @Override
+  public Funded fund(Agreement a, ObjectNode body, Instant now) {
+    JsonNode payload = body.get("x402");
+    if (payload == null || body.size() != 1) {
+      throw new InvalidDocumentException("/x402", "required, and alone: the client's x402 v2 PaymentPayload authorizing the"
+          + " escrow amount (GET /agreements/{id}/escrow shows the requirements it must accept)");
+    }
+    Duration horizon = settlementHorizon(a);
+    X402.Requirements requirements = requirements(a, horizon);
+    ObjectNode checked = X402.parsePayload(payload, requirements, now);
+    Instant mustLast = now.plus(horizon);
+    Instant expires = X402.Authorization.of(checked).expiresAt();
+    if (expires.isBefore(mustLast)) {
+      throw new InvalidDocumentException("/x402/payload", "the authorization expires at " + expires
+          + ", before this escrow may have to settle (as late as " + mustLast + "); sign one valid until then");
+    }
+    X402Facilitator.VerifyResult verified = facilitator.verify(checked, requirements);
+    if (!verified.isValid()) {
+      throw new InvalidDocumentException("/x402", "the x402 facilitator refused the authorization: " + verified.invalidReason());
+    }
+    ObjectNode facts = Json.object();
+    facts.put("payer", verified.payer());
+    facts.put("scheme", requirements.scheme());
+    facts.put("network", requirements.network());
+    facts.put("asset", requirements.asset());
+    facts.put("pay_to", requirements.payTo());
+    facts.put("authorized_atomic_amount", requirements.amount());
+    facts.put("authorization_expires_at", expires.toString());
+    return new Funded(List.of(new Write.PutAuthorization(a.id(), type(), Json.write(checked), now)), facts);
+  }
+
+  @Override
+  public List<Write> settle(Agreement a, Settlement split, String reason, Instant now) {
+    List<Write> writes = new ArrayList<>();
+    if (split.released().amount().signum() == 0) {
+      return writes; // nothing to settle: the authorization lapses, the client keeps everything
+    }
+    ObjectNode payload = (ObjectNode) Json.parseTrusted(store.authorization(a.id())
+        .orElseThrow(() -> new IllegalStateException("agreement " + a.id() + " is funded by x402 but has no authorization")));
+    X402.Requirements atAmount = requirements(a, settlementHorizon(a)).withAmount(X402.atomicAmount(split.released()));
+    writes.add(new Write.Enqueue(new OutboxMessage("msg_" + a.id() + "_x402_settle", a.id(), "x402.settle",
+        facilitator.settleUri().toString(), X402.settleBody(payload, atAmount), now, 0)));
+    return writes;
+  }
+
+  private static X402.Requirements requirements(Agreement a, Duration horizon) {
+    return X402.requirements(a.toJson().path("escrow").path("binding"),
+        a.terms().escrow().paymentTerms().orElseThrow().amount(), (int) Math.min(Integer.MAX_VALUE, horizon.toSeconds()));
+  }
+
+  /** The longest the escrow can wait between funding and settlement under its own timeouts, plus a margin. */
+  static Duration settlementHorizon(Agreement a) {
+    var dms = a.terms().escrow().deadMansSwitch();
+    Duration delivery = dms.providerTimeoutSeconds() != null ? Duration.ofSeconds(dms.providerTimeoutSeconds()) : DEFAULT_DELIVERY;
+    Long evaluator = dms.evaluatorTimeoutSeconds();
+    Duration evaluation = Duration.ofSeconds(evaluator != null ? evaluator : a.terms().verification().evaluatorTimeoutSeconds());
+    Duration challenge = Duration.ofSeconds(a.terms().verification().challengeWindowSeconds());
+    return delivery.plus(evaluation).plus(challenge).plus(MARGIN);
+  }
+}

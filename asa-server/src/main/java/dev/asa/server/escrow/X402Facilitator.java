@@ -1,0 +1,286 @@
+package dev.asa.server.escrow;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.json.Json;
+import dev.asa.server.escrow.X402.Requirements;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Client of an x402 (protocol version 2) facilitator: {@code POST /verify} synchronously when an
+ * escrow is funded, and {@code POST /settle} as the {@link Courier} of the outbox when it closes.
+ *
+ * <p>Every exchange is bounded: one deadline for the whole answer, answers of at most {@value
+ * #MAX_RESPONSE_BYTES} bytes, no redirects (a facilitator that moved is a configuration change, not
+ * something to follow with a payment in hand).
+ */
+public final class X402Facilitator implements Courier {
+
+  /** Largest facilitator answer read; VerifyResponse and SettleResponse are a few hundred bytes. */
+  public static final int MAX_RESPONSE_BYTES = 64 * 1024;
+
+  private final URI baseUrl;
+  private final Duration timeout;
+  private final HttpClient http;
+
+  /** What the facilitator said about a payment authorization. */
+  public record VerifyResult(boolean isValid, String invalidReason, String payer) {}
+
+  /**
+   * The facilitator could not give an answer (unreachable, timed out, non-2xx, unreadable): the
+   * payment is neither accepted nor refused, and the request may be repeated later.
+   */
+  public static final class FacilitatorUnavailableException extends RuntimeException {
+    public FacilitatorUnavailableException(String message) {
+      super(message);
+    }
+
+    public FacilitatorUnavailableException(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  /**
+   * @param baseUrl the facilitator, e.g. {@code https://x402.org/facilitator}; {@code /verify} and
+   *     {@code /settle} are appended
+   * @param timeout the most one exchange may take, connecting included
+   */
+  public X402Facilitator(URI baseUrl, Duration timeout) {
+    Objects.requireNonNull(baseUrl, "baseUrl");
+    Objects.requireNonNull(timeout, "timeout");
+    if (!"http".equals(baseUrl.getScheme()) && !"https".equals(baseUrl.getScheme()) || baseUrl.getHost() == null) {
+      throw new IllegalArgumentException("the facilitator URL must be an absolute http(s) URL, not " + baseUrl);
+    }
+    if (timeout.isNegative() || timeout.isZero()) {
+      throw new IllegalArgumentException("the facilitator timeout must be positive, not " + timeout);
+    }
+    String s = baseUrl.toString();
+    this.baseUrl = URI.create(s.endsWith("/") ? s.substring(0, s.length() - 1) : s);
+    this.timeout = timeout;
+    this.http = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NEVER).build();
+  }
+
+  /** Where settlements go: what an outbox message's {@code destination} should say. */
+  public URI settleUri() {
+    return URI.create(baseUrl + "/settle");
+  }
+
+  public URI verifyUri() {
+    return URI.create(baseUrl + "/verify");
+  }
+
+  /**
+   * Asks the facilitator whether the payment authorization is valid for the requirements (signature,
+   * balance, amount, time window); nothing moves on chain.
+   *
+   * @throws FacilitatorUnavailableException when there is no answer to act on; the caller answers
+   *     502/503 and the client may retry
+   */
+  public VerifyResult verify(ObjectNode payload, Requirements requirements) {
+    Exchange answer;
+    try {
+      answer = post(verifyUri(), X402.verifyBody(payload, requirements), null);
+    } catch (Failure f) {
+      throw new FacilitatorUnavailableException("the x402 facilitator at " + verifyUri() + " " + f.getMessage(), f.getCause());
+    }
+    JsonNode json = parse(answer.body());
+    boolean definitive = answer.status() / 100 == 2
+        // Some facilitators refuse a payment with a 4xx that still carries a VerifyResponse.
+        || answer.status() / 100 == 4 && answer.status() != 408 && answer.status() != 429
+            && json != null && json.path("isValid").isBoolean() && !json.get("isValid").booleanValue();
+    if (!definitive) {
+      throw new FacilitatorUnavailableException("the x402 facilitator at " + verifyUri() + " answered HTTP "
+          + answer.status() + snippet(answer.body()));
+    }
+    if (json == null || !json.isObject() || !json.path("isValid").isBoolean()) {
+      throw new FacilitatorUnavailableException("the x402 facilitator at " + verifyUri()
+          + " answered without a VerifyResponse (a JSON object with a boolean isValid)" + snippet(answer.body()));
+    }
+    boolean valid = json.get("isValid").booleanValue();
+    String reason = json.path("invalidReason").isTextual() ? json.get("invalidReason").textValue() : null;
+    if (!valid && reason == null) {
+      reason = "the facilitator gave no reason";
+    }
+    String payer = json.path("payer").isTextual() ? json.get("payer").textValue() : null;
+    return new VerifyResult(valid, valid ? null : reason, payer);
+  }
+
+  /**
+   * Sends one settlement ({@code message.body()} is an {@link X402#settleBody} request) to the
+   * facilitator's {@code /settle}. A 2xx SettleResponse with {@code success: true} is delivered,
+   * one with {@code success: false} has failed for good (the facilitator refused the payment);
+   * anything else may succeed later and is retried. The message id travels as {@code
+   * Idempotency-Key}, which facilitators may use; the authorization's nonce is what really stops a
+   * second charge.
+   */
+  @Override
+  public Attempt deliver(OutboxMessage message) {
+    Exchange answer;
+    try {
+      answer = post(settleUri(), message.body(), message.id());
+    } catch (Failure f) {
+      return new Attempt.Retry("the x402 facilitator at " + settleUri() + " " + f.getMessage());
+    }
+    int status = answer.status();
+    JsonNode json = parse(answer.body());
+    boolean settleResponse = json != null && json.isObject() && json.path("success").isBoolean();
+    if (status / 100 == 2) {
+      if (!settleResponse) {
+        return new Attempt.Retry("the x402 facilitator at " + settleUri() + " answered HTTP " + status
+            + " without a SettleResponse (a JSON object with a boolean success)"
+            + snippet(answer.body()));
+      }
+      if (json.get("success").booleanValue()) {
+        return new Attempt.Delivered(status, Json.write(json));
+      }
+      return new Attempt.Failed(reasonOf(json));
+    }
+    // A 4xx that carries a refusal is as final as the same refusal with 200; other answers may change.
+    if (status / 100 == 4 && status != 408 && status != 429 && settleResponse && !json.get("success").booleanValue()) {
+      return new Attempt.Failed(reasonOf(json));
+    }
+    return new Attempt.Retry("the x402 facilitator at " + settleUri() + " answered HTTP " + status + snippet(answer.body()));
+  }
+
+  private static String reasonOf(JsonNode settleResponse) {
+    String reason = settleResponse.path("errorReason").isTextual() ? settleResponse.get("errorReason").textValue() : null;
+    return reason == null || reason.isBlank() ? "the facilitator refused the settlement without a reason" : reason;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private record Exchange(int status, byte[] body) {}
+
+  /** No usable answer; the message says why, phrased to follow "the facilitator at URL ". */
+  private static final class Failure extends Exception {
+    Failure(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  private Exchange post(URI uri, String body, String idempotencyKey) throws Failure {
+    HttpRequest.Builder request = HttpRequest.newBuilder(uri)
+        .timeout(timeout)
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+    if (idempotencyKey != null) {
+      request.header("Idempotency-Key", idempotencyKey);
+    }
+    CompletableFuture<HttpResponse<byte[]>> pending = http.sendAsync(request.build(), info -> new BoundedBody());
+    try {
+      // The request timeout stops at the response headers; this deadline also covers the body.
+      HttpResponse<byte[]> response = pending.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      return new Exchange(response.statusCode(), response.body());
+    } catch (TimeoutException e) {
+      pending.cancel(true);
+      throw new Failure("did not answer within " + timeout.toMillis() + " ms", e);
+    } catch (InterruptedException e) {
+      pending.cancel(true);
+      Thread.currentThread().interrupt();
+      throw new Failure("was not heard: the thread was interrupted", e);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof HttpTimeoutException) {
+        throw new Failure("did not answer within " + timeout.toMillis() + " ms", cause);
+      }
+      if (cause instanceof TooLarge) {
+        throw new Failure("answered more than " + MAX_RESPONSE_BYTES + " bytes", cause);
+      }
+      if (cause instanceof IOException) {
+        throw new Failure("could not be reached: " + describe(cause), cause);
+      }
+      throw new Failure("failed: " + describe(cause), cause);
+    }
+  }
+
+  private static String describe(Throwable t) {
+    return t.getMessage() == null ? t.getClass().getSimpleName() : t.getClass().getSimpleName() + ": " + t.getMessage();
+  }
+
+  private static JsonNode parse(byte[] body) {
+    try {
+      return body.length == 0 ? null : Json.parse(body);
+    } catch (JsonProcessingException e) {
+      return null;
+    }
+  }
+
+  /** A short, printable excerpt of an answer for error messages. */
+  private static String snippet(byte[] body) {
+    if (body.length == 0) {
+      return "";
+    }
+    String s = new String(body, 0, Math.min(body.length, 200), StandardCharsets.UTF_8).replaceAll("\\p{Cntrl}", " ");
+    return ": " + s + (body.length > 200 ? "..." : "");
+  }
+
+  private static final class TooLarge extends IOException {
+    TooLarge() {
+      super("the answer exceeds " + MAX_RESPONSE_BYTES + " bytes");
+    }
+  }
+
+  /** Collects a response body, giving up (and cancelling the exchange) past the size limit. */
+  private static final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {
+    private final CompletableFuture<byte[]> result = new CompletableFuture<>();
+    private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    private Flow.Subscription subscription;
+
+    @Override
+    public CompletionStage<byte[]> getBody() {
+      return result;
+    }
+
+    @Override
+    public void onSubscribe(Flow.Subscription s) {
+      subscription = s;
+      s.request(Long.MAX_VALUE);
+    }
+
+    @Override
+    public void onNext(List<ByteBuffer> items) {
+      if (result.isDone()) {
+        return;
+      }
+      for (ByteBuffer b : items) {
+        if (bytes.size() + (long) b.remaining() > MAX_RESPONSE_BYTES) {
+          subscription.cancel();
+          result.completeExceptionally(new TooLarge());
+          return;
+        }
+        byte[] chunk = new byte[b.remaining()];
+        b.get(chunk);
+        bytes.write(chunk, 0, chunk.length);
+      }
+    }
+
+    @Override
+    public void onError(Throwable t) {
+      result.completeExceptionally(t);
+    }
+
+    @Override
+    public void onComplete() {
+      result.complete(bytes.toByteArray());
+    }
+  }
+}
