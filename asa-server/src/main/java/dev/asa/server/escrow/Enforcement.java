@@ -184,6 +184,12 @@ public final class Enforcement {
       o.put("amount", p.amount().toWire());
       o.put("currency", p.amount().currency().code());
     });
+    if (requiresFunding(a.terms()) && bindings.containsKey(a.terms().escrow().bindingType())) {
+      ObjectNode described = binding(a).describe(a);
+      if (described != null) {
+        o.setAll(described);
+      }
+    }
     JsonNode facts = a.metadata("escrow");
     o.put("status", facts.path("status").asText(requiresFunding(a.terms()) ? "unfunded" : "not_required"));
     List<LedgerEntry> entries = store.ledgerOfAgreement(a.id());

@@ -34,6 +34,11 @@ public interface EscrowBinding {
   /** What moving the held money adds to the ledger's release and refund transfers. */
   List<Write> settle(Agreement agreement, Settlement split, String reason, Instant now);
 
+  /** What a client needs to know to fund through this binding (shown in the escrow view), or null. */
+  default ObjectNode describe(Agreement agreement) {
+    return null;
+  }
+
   /** A binding's contribution to a funding. */
   record Funded(List<Write> writes, ObjectNode facts) {
     public Funded {

@@ -97,6 +97,14 @@ final class X402Binding implements EscrowBinding {
     return writes;
   }
 
+  /** The PaymentRequirements the client's payload must accept, so it can build one. */
+  @Override
+  public ObjectNode describe(Agreement a) {
+    ObjectNode o = Json.object();
+    o.set("x402_requirements", requirements(a, settlementHorizon(a)).toJson());
+    return o;
+  }
+
   private static X402.Requirements requirements(Agreement a, Duration horizon) {
     return X402.requirements(a.toJson().path("escrow").path("binding"),
         a.terms().escrow().paymentTerms().orElseThrow().amount(), (int) Math.min(Integer.MAX_VALUE, horizon.toSeconds()));
