@@ -32,8 +32,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * per call. A benchmark that prints numbers, not a test: run it with {@code ./asa bench}.
  *
  * <p>One lifecycle = create (from a template) -> sign as client -> sign as provider (each signing the
- * agreement_hash of the create answer) -> deliver -> verify (with the evaluator's scores) -> close:
- * six HTTP calls. The
+ * agreement_hash of the create answer) -> fund the escrow as client -> deliver -> verify (with the
+ * evaluator's scores) -> close: seven HTTP calls. The
  * server runs in this process on a loopback port; clients are concurrent threads over real HTTP.
  *
  * <p>Arguments: {@code [--seconds N] [--warmup N] [--clients N] [--stores sqlite,postgresql]
@@ -42,7 +42,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class LifecycleBenchmark {
 
-  private static final List<String> CALLS = List.of("create", "sign_client", "sign_provider", "deliver", "verify", "close");
+  private static final List<String> CALLS = List.of("create", "sign_client", "sign_provider", "fund", "deliver", "verify", "close");
 
   public static void main(String[] args) throws Exception {
     Map<String, String> opts = options(args);
@@ -122,7 +122,7 @@ public final class LifecycleBenchmark {
       return;
     }
     System.out.printf("lifecycles: %d in %.1f s = %.1f lifecycles/s (%.0f HTTP calls/s), failures: %d%n",
-        done.get(), elapsed, done.get() / elapsed, done.get() * 6 / elapsed, failed.get());
+        done.get(), elapsed, done.get() / elapsed, done.get() * CALLS.size() / elapsed, failed.get());
     System.out.printf("  %-14s %8s %8s %8s%n", "call", "p50 ms", "p99 ms", "count");
     for (String call : CALLS) {
       long[] sorted = latencies.get(call).stream().mapToLong(Long::longValue).sorted().toArray();
@@ -142,6 +142,8 @@ public final class LifecycleBenchmark {
     byte[] hash = created.path("agreement_hash").asText().getBytes(StandardCharsets.UTF_8);
     timed(latencies, "sign_client", () -> p.client().signRaw(id, "client", p.clientKey().sign(hash).toBase64Url()));
     timed(latencies, "sign_provider", () -> p.provider().signRaw(id, "provider", p.providerKey().sign(hash).toBase64Url()));
+    // The escrow holds the agreement's amount before the provider may deliver.
+    timed(latencies, "fund", () -> p.client().fund(id));
     timed(latencies, "deliver", () -> p.provider().deliver(id, LifecycleBenchmarkDocs.DELIVERABLE, "markdown"));
     timed(latencies, "verify", () -> p.evaluator().verify(id, LifecycleBenchmarkDocs.SCORES));
     ObjectNode closed = timed(latencies, "close", () -> p.client().close(id));

@@ -57,6 +57,8 @@ public final class ServiceProbe {
       t = lap(nanos, "sign", t);
       service.sign(id, sign("provider", p, hash), provider, null);
       t = lap(nanos, "sign", t);
+      service.fund(id, null, client, null);
+      t = lap(nanos, "fund", t);
       service.deliver(id, Json.object().put("content", "# Summary\n\nText.\n").put("format", "markdown"), provider, null);
       t = lap(nanos, "deliver", t);
       service.verify(id, Json.object().set("evaluator_result", LifecycleBenchmarkDocs.scores()), evaluator, null);

@@ -29,10 +29,14 @@ public final class Main {
       new EventsCommand(),
       new SignCommand(),
       new NegotiateCommand(),
+      new FundCommand(),
       new DeliverCommand(),
       new VerifyCommand(),
       new ChallengeCommand(),
       new CloseCommand(),
+      new RulingCommand(),
+      new EscrowCommand(),
+      new AccountsCommand(),
       new ShadowCommand());
 
   private final Map<String, String> env;

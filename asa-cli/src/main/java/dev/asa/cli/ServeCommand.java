@@ -1,11 +1,23 @@
 package dev.asa.cli;
 
+import dev.asa.crypto.Ed25519PublicKey;
 import dev.asa.negotiation.NegotiationPolicy;
 import dev.asa.server.AsaServer;
 import dev.asa.server.ServerConfig;
+import dev.asa.server.escrow.EscrowConfig;
 import java.math.BigDecimal;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.regex.Pattern;
 
 /** {@code asa serve}: runs the server in the foreground until SIGINT or SIGTERM. */
 final class ServeCommand implements Command {
@@ -23,7 +35,16 @@ final class ServeCommand implements Command {
       .option(Option.value("--negotiation-max-shift", "F", "largest move of a numeric term per round, as a fraction (default 0.25)"))
       .option(Option.value("--price-band", "LOW,HIGH", "prices outside LOW..HIGH x the market median are flagged (default 0.5,3.0)"))
       .option(Option.value("--negotiation-timeout", "SECONDS", "a negotiation with no message this long is rejected (default 3600)"))
-      .option(Option.value("--rate-limit", "N", "requests per second allowed per key (default 50, bursts of twice that)"));
+      .option(Option.value("--rate-limit", "N", "requests per second allowed per key (default 50, bursts of twice that)"))
+      .option(Option.repeated("--callback-url-prefix", "URL", "an http(s) URL prefix an http_callback escrow's webhook URL may start with"))
+      .option(Option.value("--x402-facilitator", "URL", "the x402 facilitator's base URL; without it x402 escrows are refused"))
+      .option(Option.repeated("--dispute-endpoint", "PROTOCOL=URL", "where disputes under a dispute protocol are filed, e.g. ajp=https://disputes.example/ajp"))
+      .option(Option.repeated("--arbiter-key", "FILE", "a public key (as for --operator-key) that may rule on disputes besides the operator's"))
+      .option(Option.value("--delivery-timeout", "SECONDS", "longest wait for one payment webhook or facilitator call (default "
+          + EscrowConfig.DEFAULTS.deliveryTimeout().toSeconds() + ")"));
+
+  /** A dispute protocol's name as agreements write it in {@code dispute.protocol}: {@code ajp}, {@code kleros-v2}. */
+  private static final Pattern PROTOCOL = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
 
   @Override
   public Usage usage() {
@@ -49,6 +70,7 @@ final class ServeCommand implements Command {
       int perSecond = args.intValue("--rate-limit", 50, 1, 1_000_000);
       config = config.withRateLimit(perSecond, perSecond * 2);
     }
+    config = config.withEscrow(escrow(args, config.escrow()));
 
     AsaServer server;
     try {
@@ -66,6 +88,13 @@ final class ServeCommand implements Command {
     session.out().println("server key: " + server.serverKey().toBase64Url());
     if (config.operatorKey() != null) {
       session.out().println("operator key: " + config.operatorKey().toBase64Url());
+    }
+    EscrowConfig escrow = config.escrow();
+    if (escrow.x402Facilitator() != null) {
+      session.out().println("x402 facilitator: " + escrow.x402Facilitator());
+    }
+    for (var arbiter : escrow.arbiterKeys()) {
+      session.out().println("arbiter key: " + arbiter.toBase64Url());
     }
     session.out().flush();
     stopped.await();
@@ -95,6 +124,63 @@ final class ServeCommand implements Command {
     } catch (IllegalArgumentException e) {
       throw new UsageException("the negotiation settings are inconsistent: " + e.getMessage());
     }
+  }
+
+  private static EscrowConfig escrow(Arguments args, EscrowConfig d) throws UsageException, CliException {
+    EscrowConfig escrow = d;
+    if (args.has("--callback-url-prefix")) {
+      List<String> prefixes = new ArrayList<>();
+      for (String prefix : args.values("--callback-url-prefix")) {
+        URI uri = httpUrl("--callback-url-prefix", prefix);
+        // The server matches URLs by their text: without a path, https://pay.example would let in https://pay.example.evil/.
+        if (uri.getRawPath() == null || uri.getRawPath().isEmpty()) {
+          throw new UsageException("--callback-url-prefix must end the host with a path, such as " + prefix + "/, not '" + prefix + "'");
+        }
+        prefixes.add(uri.toString());
+      }
+      escrow = escrow.withCallbackUrlPrefixes(prefixes);
+    }
+    if (args.has("--x402-facilitator")) {
+      escrow = escrow.withX402Facilitator(httpUrl("--x402-facilitator", args.value("--x402-facilitator")));
+    }
+    if (args.has("--dispute-endpoint")) {
+      Map<String, URI> endpoints = new LinkedHashMap<>();
+      for (String given : args.values("--dispute-endpoint")) {
+        int eq = given.indexOf('=');
+        String protocol = eq < 0 ? "" : given.substring(0, eq).strip();
+        if (!PROTOCOL.matcher(protocol).matches()) {
+          throw new UsageException("--dispute-endpoint takes PROTOCOL=URL such as ajp=https://disputes.example/ajp, not '" + given + "'");
+        }
+        if (endpoints.put(protocol, httpUrl("--dispute-endpoint " + protocol, given.substring(eq + 1).strip())) != null) {
+          throw new UsageException("--dispute-endpoint names the protocol '" + protocol + "' more than once");
+        }
+      }
+      escrow = escrow.withDisputeEndpoints(endpoints);
+    }
+    if (args.has("--arbiter-key")) {
+      Set<Ed25519PublicKey> arbiters = new LinkedHashSet<>();
+      for (String file : args.values("--arbiter-key")) {
+        arbiters.add(Inputs.publicKeyFile("--arbiter-key", file));
+      }
+      escrow = escrow.withArbiterKeys(arbiters);
+    }
+    if (args.has("--delivery-timeout")) {
+      escrow = escrow.withDeliveryTimeout(Duration.ofSeconds(args.intValue("--delivery-timeout", 0, 1, 3600)));
+    }
+    return escrow;
+  }
+
+  /** An absolute http(s) URL with a host: where the server will send requests. */
+  static URI httpUrl(String option, String text) throws UsageException {
+    try {
+      URI uri = new URI(text);
+      if (("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null) {
+        return uri;
+      }
+    } catch (URISyntaxException e) {
+      // reported below
+    }
+    throw new UsageException(option + " must be an http(s) URL with a host, such as https://payments.example/, not '" + text + "'");
   }
 
   /** Start-up failures arrive wrapped (Jetty, JDBC); the innermost message is the one that explains. */

@@ -194,6 +194,11 @@ public final class AgreementService {
    * read it: balances say who was paid what.
    */
   public ObjectNode account(String key, int limit, Caller caller) {
+    try {
+      Ed25519PublicKey.fromBase64Url(key);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidDocumentException("/key", "an account is named by a base64url Ed25519 public key: " + e.getMessage());
+    }
     boolean own = caller instanceof Caller.Key k && (k.keyId().equals(key) || k.operator());
     if (!own) {
       throw AccessDeniedException.forbidden("an account is readable by its own key and the operator only; sign with the key " + key);

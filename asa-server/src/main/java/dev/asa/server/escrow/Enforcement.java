@@ -214,11 +214,12 @@ public final class Enforcement {
   /** {@code GET /accounts/{key}}: a key's balance per currency and its newest entries. */
   public ObjectNode account(String key, int limit) {
     String account = Accounts.party(key);
-    List<LedgerEntry> entries = store.ledgerOfAccount(account, limit);
+    List<LedgerEntry> all = store.ledgerOfAccount(account, Integer.MAX_VALUE);
+    List<LedgerEntry> entries = all.subList(0, Math.min(limit, all.size()));
     ObjectNode o = Json.object();
     o.put("account", account);
-    o.set("balances", balances(entries));
-    o.put("complete", entries.size() < limit);
+    o.set("balances", balances(all));
+    o.put("complete", entries.size() == all.size());
     ArrayNode list = o.putArray("entries");
     for (LedgerEntry e : entries) {
       list.addObject()

@@ -50,6 +50,16 @@ public final class Admin {
         .put("timeout_seconds", n.timeoutSeconds()).put("min_closed_for_median", n.minClosedForMedian());
     var sources = o.putArray("trusted_market_sources");
     config.trustedMarketSources().stream().sorted().forEach(sources::add);
+    var e = config.escrow();
+    ObjectNode escrow = o.putObject("escrow");
+    var prefixes = escrow.putArray("callback_url_prefixes");
+    e.callbackUrlPrefixes().forEach(prefixes::add);
+    escrow.put("x402_facilitator", e.x402Facilitator() == null ? null : e.x402Facilitator().toString());
+    ObjectNode disputes = escrow.putObject("dispute_endpoints");
+    new java.util.TreeMap<>(e.disputeEndpoints()).forEach((protocol, uri) -> disputes.put(protocol, uri.toString()));
+    var arbiters = escrow.putArray("arbiter_keys");
+    e.arbiterKeys().stream().map(Ed25519PublicKey::toBase64Url).sorted().forEach(arbiters::add);
+    escrow.put("delivery_timeout_seconds", e.deliveryTimeout().toSeconds());
     return o;
   }
 }
