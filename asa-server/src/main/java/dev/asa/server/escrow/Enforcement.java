@@ -58,9 +58,10 @@ public final class Enforcement {
     return list;
   }
 
-  /** Whether the client must fund before the provider delivers: escrow on, and an amount to hold. */
+  /** Whether the client must fund before the provider delivers: escrow on, and a non-zero amount to hold. */
   public static boolean requiresFunding(AgreementTerms terms) {
-    return terms.escrow().enabled() && terms.escrow().paymentTerms().isPresent();
+    return terms.escrow().enabled()
+        && terms.escrow().paymentTerms().map(p -> p.amount().amount().signum() > 0).orElse(false);
   }
 
   public static boolean isFunded(Agreement a) {
@@ -154,6 +155,7 @@ public final class Enforcement {
     if (!held) {
       s.put("note", requiresFunding(a.terms())
           ? "the escrow was never funded: nothing was held, nothing moved"
+          : payment.amount().amount().signum() == 0 ? "the amount is zero: nothing to hold"
           : "escrow is disabled: the amounts are what the terms say, to be settled outside this server");
       return new Step(writes, s);
     }
