@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Party;
-import dev.asa.agreement.VerificationTerms;
 import dev.asa.crypto.Digest;
 import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.evaluators.Deliverable;

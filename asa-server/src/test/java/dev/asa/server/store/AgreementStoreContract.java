@@ -221,6 +221,69 @@ abstract class AgreementStoreContract {
     assertThat(store.pendingTimers(a.id())).extracting(TimerRow::dueAt).containsExactly(due.plusSeconds(500));
   }
 
+  // ---- escrow: ledger, outbox, authorizations ----
+
+  private static dev.asa.agreement.Money usd(String amount) {
+    return new dev.asa.agreement.Money(new java.math.BigDecimal(amount), dev.asa.agreement.Currency.of("USD").orElseThrow());
+  }
+
+  @Test
+  void aTransferIsTwoBalancedEntriesAndAnAgreementGetsOneOfEachKind() {
+    AgreementRow a = created("ledger");
+    var hold = new dev.asa.escrow.Transfer(a.id(), dev.asa.escrow.Transfer.Kind.HOLD, "party:c", "escrow:" + a.id(), usd("10.00"), T0);
+    var release = new dev.asa.escrow.Transfer(a.id(), dev.asa.escrow.Transfer.Kind.RELEASE, "escrow:" + a.id(), "party:p", usd("8.50"), T0);
+    store.apply(List.of(new Write.PostTransfer(hold), new Write.PostTransfer(release)));
+    List<LedgerEntry> entries = store.ledgerOfAgreement(a.id());
+    assertThat(entries).hasSize(4);
+    assertThat(entries.stream().map(LedgerEntry::signedAmount).reduce(java.math.BigDecimal.ZERO, java.math.BigDecimal::add))
+        .isEqualByComparingTo("0");
+    assertThat(store.ledgerOfAccount("party:p", 10)).singleElement()
+        .satisfies(e -> assertThat(e.amount()).isEqualTo(usd("8.50")));
+    // A second release of the same agreement is refused, with the whole transaction.
+    var again = new dev.asa.escrow.Transfer(a.id(), dev.asa.escrow.Transfer.Kind.RELEASE, "escrow:" + a.id(), "party:p", usd("1.50"), T0);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.apply(List.of(
+            new Write.SetTimer(TimerRow.of(a.id(), "side", T0)), new Write.PostTransfer(again))))
+        .isInstanceOf(DuplicateKeyException.class);
+    assertThat(store.ledgerOfAgreement(a.id())).hasSize(4);
+    assertThat(store.pendingTimers(a.id())).isEmpty();
+  }
+
+  @Test
+  void outboxMessagesAreClaimedOnceAndRecordEachAttempt() {
+    AgreementRow a = created("outbox");
+    var m = new dev.asa.server.escrow.OutboxMessage("msg-" + a.id(), a.id(), "escrow.release", "http://x/", "{\"a\":1}", T0, 0);
+    store.apply(List.of(new Write.Enqueue(m)));
+    java.time.Duration lease = java.time.Duration.ofSeconds(60);
+    assertThat(store.claimDueMessages(T0, "n1", lease, 1000)).extracting(dev.asa.server.escrow.OutboxMessage::id).contains(m.id());
+    assertThat(store.claimDueMessages(T0.plusSeconds(1), "n2", lease, 1000)).noneMatch(x -> x.id().equals(m.id()));
+    store.recordAttempt(m.id(), "n1", OutboxRow.Status.PENDING, T0.plusSeconds(30), "HTTP 503", null, null);
+    OutboxRow row = store.outboxOf(a.id()).getFirst();
+    assertThat(row.status()).isEqualTo(OutboxRow.Status.PENDING);
+    assertThat(row.attempts()).isEqualTo(1);
+    assertThat(row.lastError()).isEqualTo("HTTP 503");
+    assertThat(store.claimDueMessages(T0.plusSeconds(29), "n2", lease, 1000)).noneMatch(x -> x.id().equals(m.id()));
+    assertThat(store.claimDueMessages(T0.plusSeconds(30), "n2", lease, 1000)).anyMatch(x -> x.id().equals(m.id()));
+    store.recordAttempt(m.id(), "n1", OutboxRow.Status.DELIVERED, T0.plusSeconds(31), null, "HTTP 200", T0.plusSeconds(31));
+    assertThat(store.outboxOf(a.id()).getFirst().status()).as("only the node holding the claim records").isEqualTo(OutboxRow.Status.PENDING);
+    store.recordAttempt(m.id(), "n2", OutboxRow.Status.DELIVERED, T0.plusSeconds(31), null, "HTTP 200", T0.plusSeconds(31));
+    row = store.outboxOf(a.id()).getFirst();
+    assertThat(row.status()).isEqualTo(OutboxRow.Status.DELIVERED);
+    assertThat(row.deliveredAt()).isEqualTo(T0.plusSeconds(31));
+    assertThat(store.claimDueMessages(T0.plusSeconds(3600), "n3", lease, 1000)).noneMatch(x -> x.id().equals(m.id()));
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.apply(List.of(new Write.Enqueue(m))))
+        .isInstanceOf(DuplicateKeyException.class);
+  }
+
+  @Test
+  void anAuthorizationIsKeptOncePerAgreement() {
+    AgreementRow a = created("auth");
+    assertThat(store.authorization(a.id())).isEmpty();
+    store.apply(List.of(new Write.PutAuthorization(a.id(), "x402", "{\"p\":1}", T0)));
+    assertThat(store.authorization(a.id())).contains("{\"p\":1}");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.apply(List.of(new Write.PutAuthorization(a.id(), "x402", "{}", T0))))
+        .isInstanceOf(DuplicateKeyException.class);
+  }
+
   @Test
   void concurrentNodesClaimEachDueTimerExactlyOnce() throws Exception {
     AgreementRow a = created("timers");
