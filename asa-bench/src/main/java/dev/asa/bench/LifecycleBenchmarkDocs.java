@@ -21,7 +21,7 @@ final class LifecycleBenchmarkDocs {
     evaluator.put("type", "agent_as_judge");
     evaluator.putObject("verification_key").put("scheme", "ed25519").put("value", evaluatorKey.publicKey().toBase64Url());
     doc.putObject("service").put("description", "Summarise the benchmark input");
-    doc.putObject("verification").put("strategy", "optimistic").put("challenge_window_seconds", 0);
+    doc.putObject("verification").put("strategy", "pessimistic").put("challenge_window_seconds", 0);
     doc.putObject("escrow").putObject("payment").put("amount", "10.00").put("currency", "USD");
     return doc;
   }

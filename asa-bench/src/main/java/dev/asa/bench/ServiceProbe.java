@@ -61,10 +61,9 @@ public final class ServiceProbe {
       t = lap(nanos, "fund", t);
       service.deliver(id, Json.object().put("content", "# Summary\n\nText.\n").put("format", "markdown"), provider, null);
       t = lap(nanos, "deliver", t);
+      // Pessimistic terms: the verification closes the agreement and moves the money at once.
       service.verify(id, Json.object().set("evaluator_result", LifecycleBenchmarkDocs.scores()), evaluator, null);
-      t = lap(nanos, "verify", t);
-      service.close(id, client, null);
-      lap(nanos, "close", t);
+      lap(nanos, "verify", t);
       n++;
     }
     double s = (System.nanoTime() - measuredStart) / 1e9;
