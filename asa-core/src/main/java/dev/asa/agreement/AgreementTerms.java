@@ -36,6 +36,15 @@ public record AgreementTerms(
     return Optional.ofNullable(expiresAt);
   }
 
+  /**
+   * How long the evaluator has after delivery before the dead-man's switch acts: the switch's own
+   * {@code evaluator_timeout_seconds}, else the verification terms'.
+   */
+  public long evaluatorDeadlineSeconds() {
+    Long dms = escrow.deadMansSwitch().evaluatorTimeoutSeconds();
+    return dms != null ? dms : verification.evaluatorTimeoutSeconds();
+  }
+
   public Optional<DisputeTerms> disputeTerms() {
     return Optional.ofNullable(dispute);
   }

@@ -284,7 +284,7 @@ public final class AgreementService {
       if (next == State.ACTIVE) {
         result = result.withMetadata("activated_at", Json.mapper().getNodeFactory().textNode(current.now().toString()));
         if (Enforcement.requiresFunding(result.terms())) {
-          result = result.withMetadata("escrow", Enforcement.withStatus(result, "unfunded"));
+          result = result.withMetadata("escrow", Json.object().put("status", "unfunded"));
         }
         var noise = verifier.releasePolicy().commitment(result);
         if (noise.isPresent()) {
@@ -369,7 +369,7 @@ public final class AgreementService {
     var action = a.terms().escrow().deadMansSwitch().timeoutAction();
     ObjectNode payload = Json.object();
     payload.put("timeout_action", action.name().toLowerCase(java.util.Locale.ROOT));
-    payload.put("evaluator_timeout_seconds", Deadlines.evaluatorTimeoutSeconds(a));
+    payload.put("evaluator_timeout_seconds", a.terms().evaluatorDeadlineSeconds());
     EventLog.Draft timedOut = new EventLog.Draft("evaluator_timed_out", current.actor(), payload);
     Change outcome = switch (action) {
       case HOLD_FOR_BACKUP_EVALUATOR -> backupEvaluation(current);
@@ -396,10 +396,8 @@ public final class AgreementService {
       Disputes.Filing filing = disputes.file(a, "evaluator_timeout", "server", current.now());
       ObjectNode assignment = Json.object().put("backup", "builtin").put("assigned_at", current.now().toString())
           .put("outcome", "unable").put("reason", e.getMessage());
-      Agreement result = a.withState(next).withMetadata("evaluator_assignment", assignment).withMetadata("dispute", filing.facts());
-      if (result.metadata("escrow").isObject()) {
-        result = result.withMetadata("escrow", Enforcement.withStatus(result, "frozen"));
-      }
+      Agreement result = Enforcement.withEscrowStatus(
+          a.withState(next).withMetadata("evaluator_assignment", assignment).withMetadata("dispute", filing.facts()), "frozen");
       ObjectNode payload = assignment.deepCopy();
       payload.set("dispute", filing.facts());
       payload.put("state", next.name());
@@ -534,10 +532,7 @@ public final class AgreementService {
       payload.put("state", next.name());
       Disputes.Filing filing = disputes.file(a, reason.wireName(), current.actor().role(), current.now());
       payload.set("dispute", filing.facts());
-      Agreement result = a.withState(next).withMetadata("dispute", filing.facts());
-      if (result.metadata("escrow").isObject()) {
-        result = result.withMetadata("escrow", Enforcement.withStatus(result, "frozen"));
-      }
+      Agreement result = Enforcement.withEscrowStatus(a.withState(next).withMetadata("dispute", filing.facts()), "frozen");
       return new Change(result, List.of(new EventLog.Draft("challenged", current.actor(), payload)),
           filing.message().map(List::of).orElse(List.of()), null);
     });

@@ -89,11 +89,8 @@ final class Closing {
   }
 
   private static AgreementService.Change finish(Agreement a, ObjectNode settlement, String event, Actor actor, List<Write> writes) {
-    Agreement result = a.withMetadata("settlement", settlement);
-    if (result.metadata("escrow").isObject()) {
-      result = result.withMetadata("escrow", Enforcement.withStatus(result,
-          settlement.path("money_moved").asBoolean() ? "settled" : "nothing_held"));
-    }
+    Agreement result = Enforcement.withEscrowStatus(a.withMetadata("settlement", settlement),
+        settlement.path("money_moved").asBoolean() ? "settled" : "nothing_held");
     ObjectNode payload = settlement.deepCopy();
     payload.put("state", result.state().name());
     return new AgreementService.Change(result, List.of(new EventLog.Draft(event, actor, payload)), writes, null);

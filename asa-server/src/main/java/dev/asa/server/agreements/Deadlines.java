@@ -53,7 +53,7 @@ final class Deadlines {
   }
 
   static List<Write> atDelivery(Agreement a, Instant now) {
-    return List.of(timer(a, EVALUATOR, now.plusSeconds(evaluatorTimeoutSeconds(a))));
+    return List.of(timer(a, EVALUATOR, now.plusSeconds(a.terms().evaluatorDeadlineSeconds())));
   }
 
   /** Optimistic verification waits out the window; pessimistic enforces at once and needs no timer. */
@@ -62,12 +62,6 @@ final class Deadlines {
       return List.of();
     }
     return List.of(timer(a, CHALLENGE_WINDOW, windowClosesAt));
-  }
-
-  /** The dead-man's switch's evaluator timeout, else the verification terms' own. */
-  static long evaluatorTimeoutSeconds(Agreement a) {
-    Long dms = a.terms().escrow().deadMansSwitch().evaluatorTimeoutSeconds();
-    return dms != null ? dms : a.terms().verification().evaluatorTimeoutSeconds();
   }
 
   private static List<Write> deliveryClock(Agreement a, Instant now) {

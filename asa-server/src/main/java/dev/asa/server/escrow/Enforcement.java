@@ -120,12 +120,16 @@ public final class Enforcement {
     return new Step(writes, facts);
   }
 
-  /** The agreement's escrow facts with the status changed (e.g. to {@code frozen} by a dispute). */
-  public static ObjectNode withStatus(Agreement a, String status) {
+  /**
+   * The agreement with its escrow's status changed (e.g. to {@code frozen} by a dispute); an
+   * agreement that holds nothing in escrow (no escrow facts) is returned unchanged.
+   */
+  public static Agreement withEscrowStatus(Agreement a, String status) {
     JsonNode current = a.metadata("escrow");
-    ObjectNode facts = current.isObject() ? ((ObjectNode) current).deepCopy() : Json.object();
-    facts.put("status", status);
-    return facts;
+    if (!current.isObject()) {
+      return a;
+    }
+    return a.withMetadata("escrow", ((ObjectNode) current).deepCopy().put("status", status));
   }
 
   /**

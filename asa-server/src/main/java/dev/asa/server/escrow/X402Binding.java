@@ -114,8 +114,7 @@ final class X402Binding implements EscrowBinding {
   static Duration settlementHorizon(Agreement a) {
     var dms = a.terms().escrow().deadMansSwitch();
     Duration delivery = dms.providerTimeoutSeconds() != null ? Duration.ofSeconds(dms.providerTimeoutSeconds()) : DEFAULT_DELIVERY;
-    Long evaluator = dms.evaluatorTimeoutSeconds();
-    Duration evaluation = Duration.ofSeconds(evaluator != null ? evaluator : a.terms().verification().evaluatorTimeoutSeconds());
+    Duration evaluation = Duration.ofSeconds(a.terms().evaluatorDeadlineSeconds());
     Duration challenge = Duration.ofSeconds(a.terms().verification().challengeWindowSeconds());
     return delivery.plus(evaluation).plus(challenge).plus(MARGIN);
   }

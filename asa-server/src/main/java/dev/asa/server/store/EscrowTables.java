@@ -55,14 +55,7 @@ final class EscrowTables {
     s.setString(2, put.binding());
     s.setString(3, put.body());
     s.setLong(4, put.at().toEpochMilli());
-    try {
-      s.executeUpdate();
-    } catch (SQLException e) {
-      if (SqlErrors.isUniqueViolation(e)) {
-        throw new DuplicateKeyException("agreement " + put.agreementId() + " is already funded", e);
-      }
-      throw e;
-    }
+    JdbcAgreementStore.executeUpdate(s, () -> "agreement " + put.agreementId() + " is already funded");
   }
 
   static java.util.Optional<String> authorization(Statements sql, String agreementId) throws SQLException {
@@ -77,14 +70,7 @@ final class EscrowTables {
     PreparedStatement s = sql.prepare(INSERT_ENTRY);
     addLeg(s, t, 0, t.from(), LedgerEntry.Direction.DEBIT);
     addLeg(s, t, 1, t.to(), LedgerEntry.Direction.CREDIT);
-    try {
-      s.executeBatch();
-    } catch (SQLException e) {
-      if (SqlErrors.isUniqueViolation(e)) {
-        throw new DuplicateKeyException("agreement " + t.agreementId() + " already has a " + t.kind().wireName() + " transfer", e);
-      }
-      throw e;
-    }
+    JdbcAgreementStore.executeBatch(s, () -> "agreement " + t.agreementId() + " already has a " + t.kind().wireName() + " transfer");
   }
 
   private static void addLeg(PreparedStatement s, Transfer t, int leg, String account, LedgerEntry.Direction d)
@@ -110,14 +96,7 @@ final class EscrowTables {
     s.setString(5, m.body());
     s.setLong(6, m.createdAt().toEpochMilli());
     s.setLong(7, m.createdAt().toEpochMilli());
-    try {
-      s.executeUpdate();
-    } catch (SQLException e) {
-      if (SqlErrors.isUniqueViolation(e)) {
-        throw new DuplicateKeyException("outbox message " + m.id() + " already exists", e);
-      }
-      throw e;
-    }
+    JdbcAgreementStore.executeUpdate(s, () -> "outbox message " + m.id() + " already exists");
   }
 
   static List<LedgerEntry> entriesOfAgreement(Statements sql, String agreementId) throws SQLException {

@@ -390,7 +390,7 @@ final class JdbcAgreementStore implements AgreementStore {
   // Each insert names its own duplicate: "verification v-1 already exists" tells the caller
   // which key clashed, which a generic constraint message would not.
 
-  private static int executeUpdate(PreparedStatement s, Supplier<String> duplicate)
+  static int executeUpdate(PreparedStatement s, Supplier<String> duplicate)
       throws SQLException {
     try {
       return s.executeUpdate();
@@ -408,7 +408,7 @@ final class JdbcAgreementStore implements AgreementStore {
     }
   }
 
-  private static void executeBatch(PreparedStatement s, Supplier<String> duplicate)
+  static void executeBatch(PreparedStatement s, Supplier<String> duplicate)
       throws SQLException {
     try {
       s.executeBatch();
