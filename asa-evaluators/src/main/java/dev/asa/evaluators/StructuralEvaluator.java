@@ -33,7 +33,7 @@ import java.util.Objects;
  * with confidence 1. Every other dimension is handed back as not evaluated, with the reason, so
  * that scoring stops rather than guesses if no other evaluator scores it.
  */
-public final class StructuralEvaluator {
+public final class StructuralEvaluator implements Evaluator {
 
   public static final String FORMAT_VALID = "format_valid";
   public static final String SCHEMA_VALID = "schema_valid";
@@ -47,6 +47,22 @@ public final class StructuralEvaluator {
   static final int CHARACTERS_PER_TOKEN = 4;
 
   private static final BigDecimal HUNDRED = BigDecimal.valueOf(100);
+
+  @Override
+  public String id() {
+    return "structural";
+  }
+
+  @Override
+  public String type() {
+    return "structural";
+  }
+
+  @Override
+  public Evaluation evaluate(EvaluationTask task) {
+    StructuralReport report = evaluate(task.deliverable(), task.criteria(), task.constraints(), task.deadline());
+    return new Evaluation(id(), type(), null, report.dimensions(), report.checks(), Evaluation.Usage.FREE);
+  }
 
   /**
    * @param constraints the service constraints; null for none
