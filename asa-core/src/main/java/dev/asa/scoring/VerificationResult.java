@@ -22,6 +22,9 @@ import java.util.Objects;
  * #evaluationHashMatches} lets anyone holding the JSON check that nothing was changed since.
  *
  * @param agreementId null for a standalone verification
+ * @param extensions further top-level members beyond section 5.2 (the consensus of several
+ *     evaluators, the shadow score report...), sealed by the evaluation hash like the rest; an
+ *     empty object for none. They may not reuse a section 5.2 member's name.
  */
 public record VerificationResult(
     String verificationId,
@@ -33,7 +36,11 @@ public record VerificationResult(
     List<GateResult> qualityGates,
     QualityGate.Logic gateLogic,
     Determination determination,
-    EvidenceTrail evidenceTrail) {
+    EvidenceTrail evidenceTrail,
+    ObjectNode extensions) {
+
+  private static final java.util.Set<String> STANDARD_MEMBERS = java.util.Set.of("verification_id", "agreement_id",
+      "timestamp", "evaluator", "dimensions", "composite", "quality_gates", "gate_logic", "determination", "evidence_trail");
 
   public VerificationResult {
     Objects.requireNonNull(verificationId, "verificationId");
@@ -45,6 +52,17 @@ public record VerificationResult(
     Objects.requireNonNull(gateLogic, "gateLogic");
     Objects.requireNonNull(determination, "determination");
     Objects.requireNonNull(evidenceTrail, "evidenceTrail");
+    extensions = extensions == null ? Json.object() : extensions.deepCopy();
+    for (String name : (Iterable<String>) extensions::fieldNames) {
+      if (STANDARD_MEMBERS.contains(name)) {
+        throw new IllegalArgumentException("extension '" + name + "' would overwrite a section 5.2 member");
+      }
+    }
+  }
+
+  @Override
+  public ObjectNode extensions() {
+    return extensions.deepCopy();
   }
 
   /**
@@ -89,6 +107,21 @@ public record VerificationResult(
       Digest deliverableHash,
       long evaluationDurationMs,
       BigDecimal evaluationCostUsd) {
+    return of(verificationId, agreementId, timestamp, evaluator, scorecard, deliverableHash, evaluationDurationMs,
+        evaluationCostUsd, null);
+  }
+
+  /** A sealed result with extension members (see {@link #extensions()}). */
+  public static VerificationResult of(
+      String verificationId,
+      String agreementId,
+      Instant timestamp,
+      Evaluator evaluator,
+      Scorecard scorecard,
+      Digest deliverableHash,
+      long evaluationDurationMs,
+      BigDecimal evaluationCostUsd,
+      ObjectNode extensions) {
     // A placeholder hash gives the JSON its shape; it is removed before hashing, as a verifier does.
     Digest placeholder = new Digest(new byte[Digest.LENGTH]);
     VerificationResult unsealed =
@@ -102,7 +135,8 @@ public record VerificationResult(
             scorecard.gates(),
             scorecard.gateLogic(),
             scorecard.determination(),
-            new EvidenceTrail(deliverableHash, placeholder, evaluationDurationMs, evaluationCostUsd));
+            new EvidenceTrail(deliverableHash, placeholder, evaluationDurationMs, evaluationCostUsd),
+            extensions);
     Digest seal = hashWithoutSeal(unsealed.toJson());
     return new VerificationResult(
         verificationId,
@@ -114,7 +148,8 @@ public record VerificationResult(
         scorecard.gates(),
         scorecard.gateLogic(),
         scorecard.determination(),
-        new EvidenceTrail(deliverableHash, seal, evaluationDurationMs, evaluationCostUsd));
+        new EvidenceTrail(deliverableHash, seal, evaluationDurationMs, evaluationCostUsd),
+        extensions);
   }
 
   /**
@@ -178,6 +213,7 @@ public record VerificationResult(
     trail.put("evaluation_hash", evidenceTrail.evaluationHash().toString());
     trail.put("evaluation_duration_ms", evidenceTrail.evaluationDurationMs());
     putNumberOrNull(trail, "evaluation_cost_usd", evidenceTrail.evaluationCostUsd());
+    root.setAll(extensions.deepCopy());
     return root;
   }
 
