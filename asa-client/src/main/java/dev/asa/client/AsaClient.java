@@ -223,6 +223,69 @@ public final class AsaClient {
     return send("POST", agreementPath(id) + "/verify", RequestBodies.verify(evaluatorResult), null);
   }
 
+  /**
+   * Asks the server's own evaluators to verify at the depth of {@code verificationConfig} ({@code
+   * {depth, evaluator_type, evaluators, evaluator_timeout_seconds, evaluator_config}}). Structural
+   * depth answers with the verified agreement; semantic and composite depth answer with the job
+   * ({@code status} queued or running): follow it with {@link #awaitVerification}.
+   */
+  public ObjectNode verifyWith(String id, JsonNode verificationConfig) {
+    ObjectNode body = Json.object();
+    body.set("verification_config", verificationConfig);
+    return send("POST", agreementPath(id) + "/verify", body, null);
+  }
+
+  /**
+   * {@code POST /verifications}: a Verification Request (section 5.1), with or without an
+   * agreement. Answers the result (section 5.2) or, for a slow verification, the job ({@code
+   * status} queued or running).
+   */
+  public ObjectNode requestVerification(JsonNode request) {
+    return send("POST", "/verifications", request, null);
+  }
+
+  /** {@code GET /verifications/{id}}: the result, or the job while it runs. */
+  public ObjectNode verificationResult(String verificationId) {
+    return get("/verifications/" + segment(verificationId));
+  }
+
+  /** {@code GET /verifications/{id}/status}: the job's status and progress. */
+  public ObjectNode verificationStatus(String verificationId) {
+    return get("/verifications/" + segment(verificationId) + "/status");
+  }
+
+  /** Whether an answer of {@link #verificationResult} is a job still running rather than a result. */
+  public static boolean isPending(JsonNode answer) {
+    String status = answer.path("status").asText("");
+    return status.equals("queued") || status.equals("running");
+  }
+
+  /**
+   * Polls {@code GET /verifications/{id}} until the result is there (or the job failed: an
+   * {@link AsaApiException} with status 422 says why), calling {@code onProgress} with each job
+   * status seen.
+   */
+  public ObjectNode awaitVerification(String verificationId, Duration timeout, java.util.function.Consumer<JsonNode> onProgress) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      ObjectNode answer = verificationResult(verificationId);
+      if (!isPending(answer)) {
+        return answer;
+      }
+      onProgress.accept(answer);
+      if (System.nanoTime() > deadline) {
+        throw AsaApiException.unreachable(resolve("/verifications/" + verificationId),
+            "the verification did not finish within " + timeout.toSeconds() + " s", null);
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw AsaApiException.unreachable(resolve("/verifications/" + verificationId), "interrupted while waiting", e);
+      }
+    }
+  }
+
   /** Contests the verification result during the challenge window; {@code reasonCode} e.g. {@code evaluator_error}. */
   public ObjectNode challenge(String id, Role role, String reasonCode) {
     return send("POST", agreementPath(id) + "/challenge", RequestBodies.challenge(role, reasonCode), null);

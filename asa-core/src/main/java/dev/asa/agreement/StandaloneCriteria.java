@@ -74,6 +74,44 @@ public final class StandaloneCriteria {
   }
 
   /**
+   * What structural depth can judge of any default criteria: format compliance alone (every
+   * structural check must pass for the SLO), since structure says nothing of content.
+   */
+  public static QualityCriteria structuralOnly(QualityCriteria defaults) {
+    Dimension format = new Dimension("format_compliance", BigDecimal.ONE, MetricType.PERCENTAGE,
+        new Slo(SloOperator.GTE, new Slo.Target.Number(BigDecimal.valueOf(100))), null, null,
+        "Share of the structural checks (format, schema, size, sections) that pass.");
+    return new QualityCriteria(List.of(format), defaults.compositeThreshold(), defaults.compositeMethod(),
+        defaults.guaranteeType(), List.of(), defaults.gateLogic(), defaults.deliverableSchema(), defaults.requiredSections());
+  }
+
+  /**
+   * Default criteria reduced to what was judged: every dimension without a score keeps its place
+   * in the result (reported not evaluated, with the reason) but weighs 0 in the composite.
+   *
+   * @throws InvalidDocumentException when no dimension could be judged at all
+   */
+  public static QualityCriteria judgedOnly(QualityCriteria defaults, Map<String, dev.asa.scoring.DimensionInput> inputs) {
+    List<Dimension> dimensions = new ArrayList<>();
+    List<String> unjudged = new ArrayList<>();
+    for (Dimension d : defaults.dimensions()) {
+      var input = inputs.get(d.name());
+      boolean judged = input != null && input.isEvaluated();
+      if (!judged) {
+        unjudged.add(d.name());
+      }
+      dimensions.add(judged ? d : new Dimension(d.name(), BigDecimal.ZERO, d.metric(), d.slo(), d.shadowMetric(), d.shadowSlo(), d.description()));
+    }
+    if (unjudged.size() == defaults.dimensions().size()) {
+      throw new InvalidDocumentException("/verification_config",
+          "none of the dimensions (" + String.join(", ", unjudged) + ") could be judged by the evaluators asked for;"
+              + " ask for an agent_as_judge evaluator or send quality_criteria it can judge");
+    }
+    return new QualityCriteria(dimensions, defaults.compositeThreshold(), defaults.compositeMethod(), defaults.guaranteeType(),
+        defaults.gates(), defaults.gateLogic(), defaults.deliverableSchema(), defaults.requiredSections());
+  }
+
+  /**
    * Criteria written by the caller in the agreement schema's {@code quality_criteria} form,
    * checked by the same schema and semantic rules as an agreement's.
    *

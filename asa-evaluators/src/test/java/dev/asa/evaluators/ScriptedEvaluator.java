@@ -41,6 +41,15 @@ public final class ScriptedEvaluator implements Evaluator {
     return "agent_as_judge";
   }
 
+  /** {@link #evaluate} for an evaluator scripted not to fail. */
+  public Evaluation evaluateUnchecked(EvaluationTask task) {
+    try {
+      return evaluate(task);
+    } catch (EvaluationException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   @Override
   public Evaluation evaluate(EvaluationTask task) throws EvaluationException {
     calls.incrementAndGet();

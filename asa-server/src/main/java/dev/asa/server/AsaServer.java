@@ -24,6 +24,10 @@ import dev.asa.server.timers.Timers;
 import java.time.Duration;
 import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.Stores;
+import dev.asa.server.verification.EvaluatorPool;
+import dev.asa.server.verification.JobRunner;
+import dev.asa.server.verification.VerificationService;
+import dev.asa.evaluators.VerificationEngine;
 import io.javalin.Javalin;
 
 /**
@@ -36,8 +40,10 @@ public final class AsaServer implements AutoCloseable {
   private final Ed25519PublicKey serverKey;
   private final Timers timers;
   private final Outbox outbox;
+  private final JobRunner jobs;
 
-  private AsaServer(AgreementStore store, Javalin http, Ed25519PublicKey serverKey, Timers timers, Outbox outbox) {
+  private AsaServer(AgreementStore store, Javalin http, Ed25519PublicKey serverKey, Timers timers, Outbox outbox, JobRunner jobs) {
+    this.jobs = jobs;
     this.store = store;
     this.http = http;
     this.serverKey = serverKey;
@@ -71,9 +77,14 @@ public final class AsaServer implements AutoCloseable {
       X402Facilitator facilitator = escrow.x402Facilitator() == null ? null
           : new X402Facilitator(escrow.x402Facilitator(), escrow.deliveryTimeout());
       Enforcement enforcement = new Enforcement(store, Enforcement.bindings(escrow, store, facilitator));
+      EvaluatorPool evaluators = config.verification().pool();
+      JobRunner jobs = new JobRunner(store, config.clock(), config.verification().workers());
       AgreementService agreements = new AgreementService(store, config.clock(), verifier,
           serverKey.publicKey().toBase64Url(), market, config.negotiationPolicy(), config.trustedMarketSources(),
-          enforcement, new Disputes(store, escrow.disputeEndpoints()), escrow.arbiterKeys());
+          enforcement, new Disputes(store, escrow.disputeEndpoints()), escrow.arbiterKeys(), evaluators, jobs);
+      VerificationService verifications = new VerificationService(store, config.clock(), agreements, evaluators, jobs,
+          new VerificationEngine(new StructuralEvaluator()), new DeliverableFetcher(config.maxBodyBytes()),
+          serverKey.publicKey().toBase64Url());
       Authentication auth = new Authentication(
           new RequestVerifier(config.clock(), RequestVerifier.DEFAULT_MAX_SKEW,
               new NonceCache(config.clock(), RequestVerifier.DEFAULT_MAX_SKEW)),
@@ -81,7 +92,7 @@ public final class AsaServer implements AutoCloseable {
           new RateLimiter(config.clock(), config.requestsPerSecondPerKey() * 10, config.burstPerKey() * 10),
           config.operatorKey());
       Admin admin = new Admin(config, serverKey.publicKey(), store.describe());
-      Routes routes = new Routes(agreements, new Requests(store, auth, config.maxBodyBytes()), admin, market);
+      Routes routes = new Routes(agreements, verifications, new Requests(store, auth, config.maxBodyBytes()), admin, market);
       Javalin http = Javalin.create(c -> {
         c.startup.showJavalinBanner = false;
         c.startup.showOldJavalinVersionWarning = false;
@@ -101,7 +112,10 @@ public final class AsaServer implements AutoCloseable {
       Outbox outbox = new Outbox(store, config.clock(),
           message -> message.kind().equals("x402.settle") && facilitator != null ? facilitator : webhooks);
       outbox.start(Duration.ofSeconds(1));
-      return new AsaServer(store, http, serverKey.publicKey(), timers, outbox);
+      if (evaluators != null) {
+        verifications.resumeUnfinished(); // a restarted node finishes what it had started
+      }
+      return new AsaServer(store, http, serverKey.publicKey(), timers, outbox, jobs);
     } catch (RuntimeException e) {
       store.close();
       throw e;
@@ -123,6 +137,7 @@ public final class AsaServer implements AutoCloseable {
 
   @Override
   public void close() {
+    jobs.close();
     outbox.close();
     timers.close();
     http.stop();

@@ -26,7 +26,8 @@ public record ServerConfig(
     int burstPerKey,
     java.util.Set<String> trustedMarketSources,
     dev.asa.negotiation.NegotiationPolicy negotiationPolicy,
-    dev.asa.server.escrow.EscrowConfig escrow) {
+    dev.asa.server.escrow.EscrowConfig escrow,
+    dev.asa.server.verification.VerificationConfig verification) {
 
   public static final int DEFAULT_PORT = 8080;
   public static final long DEFAULT_MAX_BODY_BYTES = 16L * 1024 * 1024;
@@ -41,6 +42,7 @@ public record ServerConfig(
     trustedMarketSources = java.util.Set.copyOf(trustedMarketSources);
     Objects.requireNonNull(negotiationPolicy, "negotiationPolicy");
     Objects.requireNonNull(escrow, "escrow");
+    Objects.requireNonNull(verification, "verification");
     if (requestsPerSecondPerKey <= 0 || burstPerKey < 1) {
       throw new IllegalArgumentException("the rate limit must allow at least one request");
     }
@@ -49,50 +51,55 @@ public record ServerConfig(
   public static ServerConfig defaults() {
     return new ServerConfig("127.0.0.1", DEFAULT_PORT, Path.of("asa-data"), null, Clock.systemUTC(),
         DEFAULT_MAX_BODY_BYTES, null, 50, 100, java.util.Set.of(), dev.asa.negotiation.NegotiationPolicy.DEFAULTS,
-        dev.asa.server.escrow.EscrowConfig.DEFAULTS);
+        dev.asa.server.escrow.EscrowConfig.DEFAULTS, dev.asa.server.verification.VerificationConfig.STRUCTURAL_ONLY);
   }
 
   public ServerConfig withPort(int p) {
-    return new ServerConfig(host, p, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow);
+    return new ServerConfig(host, p, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow, verification);
   }
 
   public ServerConfig withHost(String h) {
-    return new ServerConfig(h, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow);
+    return new ServerConfig(h, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow, verification);
   }
 
   public ServerConfig withDataDir(Path d) {
-    return new ServerConfig(host, port, d, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow);
+    return new ServerConfig(host, port, d, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow, verification);
   }
 
   public ServerConfig withDbUrl(String url) {
-    return new ServerConfig(host, port, dataDir, url, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow);
+    return new ServerConfig(host, port, dataDir, url, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow, verification);
   }
 
   public ServerConfig withClock(Clock c) {
-    return new ServerConfig(host, port, dataDir, dbUrl, c, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow);
+    return new ServerConfig(host, port, dataDir, dbUrl, c, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow, verification);
   }
 
   public ServerConfig withOperatorKey(Ed25519PublicKey key) {
-    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, key, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow);
+    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, key, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow, verification);
   }
 
   public ServerConfig withRateLimit(double perSecond, int burst) {
-    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, perSecond, burst, trustedMarketSources, negotiationPolicy, escrow);
+    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, perSecond, burst, trustedMarketSources, negotiationPolicy, escrow, verification);
   }
 
   /** The negotiation rules' parameters (rounds, asymmetry limit, price band, timeout). */
   public ServerConfig withNegotiationPolicy(dev.asa.negotiation.NegotiationPolicy policy) {
     return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey,
-        burstPerKey, trustedMarketSources, policy, escrow);
+        burstPerKey, trustedMarketSources, policy, escrow, verification);
   }
 
   /** Market-reference sources a negotiation message may cite for the price bounds (e.g. arp_market_data). */
   public ServerConfig withTrustedMarketSources(java.util.Set<String> sources) {
-    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, sources, negotiationPolicy, escrow);
+    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, sources, negotiationPolicy, escrow, verification);
   }
 
   /** The escrow settings: callback URLs allowed, x402 facilitator, dispute endpoints, arbiters. */
   public ServerConfig withEscrow(dev.asa.server.escrow.EscrowConfig e) {
-    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, e);
+    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, e, verification);
+  }
+
+  /** The semantic evaluators (embedding model, LLM judge) and the background verification workers. */
+  public ServerConfig withVerification(dev.asa.server.verification.VerificationConfig v) {
+    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow, v);
   }
 }

@@ -35,6 +35,15 @@ import dev.asa.server.store.EventRecord;
 import dev.asa.server.store.IdempotencyRow;
 import dev.asa.server.store.Page;
 import dev.asa.server.store.VerificationRow;
+import dev.asa.server.store.DeliverableRow;
+import dev.asa.server.store.JobRow;
+import dev.asa.server.verification.EvaluatorPool;
+import dev.asa.server.verification.JobRunner;
+import dev.asa.server.verification.Jobs;
+import dev.asa.server.verification.VerificationRequest;
+import dev.asa.evaluators.VerificationEngine;
+import dev.asa.evaluators.VerificationEngine.Depth;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.server.store.Write;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -68,10 +77,25 @@ public final class AgreementService {
   private final Disputes disputes;
   private final Closing closing;
   private final Set<Ed25519PublicKey> arbiters;
+  private final EvaluatorPool evaluators;
+  private final JobRunner jobs;
 
   public AgreementService(AgreementStore store, Clock clock, VerificationRunner verifier, String serverKeyId,
       MarketData market, NegotiationPolicy policy, Set<String> trustedMarketSources,
       Enforcement enforcement, Disputes disputes, Set<Ed25519PublicKey> arbiters) {
+    this(store, clock, verifier, serverKeyId, market, policy, trustedMarketSources, enforcement, disputes, arbiters, null, null);
+  }
+
+  /**
+   * @param evaluators the semantic evaluators for verification at semantic or composite depth;
+   *     null when the server runs structural verification only
+   * @param jobs runs those slower verifications in the background; null with {@code evaluators}
+   */
+  public AgreementService(AgreementStore store, Clock clock, VerificationRunner verifier, String serverKeyId,
+      MarketData market, NegotiationPolicy policy, Set<String> trustedMarketSources,
+      Enforcement enforcement, Disputes disputes, Set<Ed25519PublicKey> arbiters, EvaluatorPool evaluators, JobRunner jobs) {
+    this.evaluators = evaluators;
+    this.jobs = jobs;
     this.store = store;
     this.clock = clock;
     this.verifier = verifier;
@@ -157,6 +181,11 @@ public final class AgreementService {
    *
    * @param caller null for an unsigned request
    */
+  /** Refuses (404 for strangers) a caller who may not read the agreement. */
+  public void requireReader(String id, Caller caller) {
+    loadFor(id, caller, Operation.READ);
+  }
+
   public ObjectNode verification(String id, Caller caller) {
     AgreementRow row = load(id);
     Agreement a = cache.of(row);
@@ -481,12 +510,144 @@ public final class AgreementService {
   }
 
   public Outcome verify(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
+    VerificationRequest.Config config = VerificationRunner.SubmittedResult.config(body);
+    if (config != null || store.find(id).map(r -> depthOf(cache.of(r)) != Depth.STRUCTURAL).orElse(false)) {
+      return verifyByEngine(id, config == null ? VerificationRequest.Config.DEFAULTS : config, caller, ticket);
+    }
     VerificationRunner.SubmittedResult submitted = VerificationRunner.SubmittedResult.parse(body);
     // Submitting scores is the evaluator's; asking the server's built-in evaluator to run is any party's.
     Operation op = submitted.isEmpty() ? Operation.TRIGGER_VERIFICATION : Operation.SUBMIT_VERIFICATION_RESULT;
     return mutate(id, ticket, caller, op, current -> enforceResult(verifier.verify(
         current.agreement(), submitted, submitted.isEmpty() ? Actor.server(serverKeyId) : current.actor(),
         current.now(), this::newVerificationId), current.now()));
+  }
+
+  /** The agreement's own verification depth ({@code verification.depth}); structural when it names none. */
+  private static Depth depthOf(Agreement a) {
+    JsonNode depth = a.toJson().path("verification").path("depth");
+    return depth.isTextual() ? Depth.fromWire(depth.asText()) : Depth.STRUCTURAL;
+  }
+
+  /**
+   * Verification by the server's engine at the depth asked for (or the agreement's). Structural
+   * depth answers at once; semantic and composite depth start a background job and answer 202 with
+   * where to follow it. Asking again for the same deliverable finds the job already started (or
+   * finished) instead of starting another; after a failed job, asking again starts a new one.
+   *
+   * @param expectedHash when not null, the digest the caller's copy of the deliverable has: a
+   *     different digest from the one recorded at delivery is refused (a deliverable swap)
+   */
+  public Outcome verifyByEngine(String id, VerificationRequest.Config config, Caller caller, IdempotencyTicket ticket) {
+    return verifyByEngine(id, config, null, caller, ticket);
+  }
+
+  public Outcome verifyByEngine(String id, VerificationRequest.Config config, dev.asa.crypto.Digest expectedHash, Caller caller,
+      IdempotencyTicket ticket) {
+    AgreementRow row = loadFor(id, caller, Operation.TRIGGER_VERIFICATION);
+    Agreement agreement = cache.of(row);
+    Depth fallback = depthOf(agreement);
+    if (evaluators == null && (config.depth() != null ? config.depth() : fallback) != Depth.STRUCTURAL) {
+      throw new ConflictException("this server runs no semantic evaluator; verify at structural depth or submit an evaluator_result");
+    }
+    VerificationEngine.Plan plan = evaluators == null ? VerificationEngine.Plan.structural() : evaluators.plan(config, fallback);
+    if (agreement.state() == State.DELIVERED && expectedHash != null) {
+      DeliverableRow delivered = verifier.deliverableToVerify(agreement);
+      if (!delivered.contentHash().equals(expectedHash.toString())) {
+        throw new ConflictException("the deliverable sent (" + expectedHash + ") is not the one delivered for agreement " + id
+            + " (" + delivered.contentHash() + "); a verification judges only what was delivered");
+      }
+    }
+    if (plan.depth() == Depth.STRUCTURAL) {
+      return mutate(id, ticket, caller, Operation.TRIGGER_VERIFICATION, current -> enforceResult(verifier.verify(
+          current.agreement(), VerificationRunner.SubmittedResult.parse(null), Actor.server(serverKeyId), current.now(),
+          this::newVerificationId), current.now()));
+    }
+    Optional<DeliverableRow> latest = store.latestDeliverable(id);
+    Optional<JobRow> existing = latest.flatMap(d -> latestJob(id, d.contentHash()));
+    if (existing.isPresent() && existing.get().status() == JobRow.Status.COMPLETED) {
+      // A replay after the fact: the result already recorded, not a second verification.
+      ObjectNode response = Json.object();
+      response.put("agreement_id", id);
+      response.put("state", agreement.state().name());
+      response.set("verification", Json.parseTrusted(store.verification(existing.get().id()).orElseThrow().result()));
+      return new Outcome(200, response);
+    }
+    if (existing.isPresent() && existing.get().status() != JobRow.Status.FAILED) {
+      return new Outcome(202, Jobs.describe(existing.get()));
+    }
+    Lifecycle.next(agreement.state(), Action.VERIFY, Lifecycle.Facts.NONE);
+    DeliverableRow delivered = verifier.deliverableToVerify(agreement);
+    Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    long timeout = config.timeoutSeconds() != null ? config.timeoutSeconds() : agreement.terms().verification().evaluatorTimeoutSeconds();
+    int attempt = existing.map(j -> Jobs.attemptOf(j.requestKey()) + 1).orElse(1);
+    ObjectNode request = Json.object();
+    request.put("agreement_id", id);
+    request.set("verification_config", Jobs.configJson(config, plan));
+    JobRow job = new JobRow(newVerificationId(), Jobs.agreementKey(id, delivered.contentHash(), attempt), id, delivered.contentHash(),
+        caller.describe(), Json.write(request), null, JobRow.Status.QUEUED, "queued", 0, 1, null, now, now, now.plusSeconds(timeout));
+    Outcome outcome = mutate(id, ticket, caller, Operation.TRIGGER_VERIFICATION, current -> {
+      Lifecycle.next(current.agreement().state(), Action.VERIFY, Lifecycle.Facts.NONE);
+      ObjectNode payload = Json.object();
+      payload.put("verification_id", job.id());
+      payload.put("deliverable_hash", job.deliverableHash());
+      payload.set("verification_config", request.path("verification_config"));
+      return new Change(current.agreement(), List.of(new EventLog.Draft("verification_requested", current.actor(), payload)),
+          List.of(new Write.PutJob(job)), Jobs.describe(job), 202);
+    });
+    startJob(job, plan);
+    return outcome;
+  }
+
+  /** The newest job for the agreement's deliverable (attempts are numbered from 1). */
+  private Optional<JobRow> latestJob(String id, String deliverableHash) {
+    Optional<JobRow> latest = Optional.empty();
+    for (int attempt = 1; ; attempt++) {
+      Optional<JobRow> job = store.jobByKey(Jobs.agreementKey(id, deliverableHash, attempt));
+      if (job.isEmpty()) {
+        return latest;
+      }
+      latest = job;
+    }
+  }
+
+  /** Resumes an agreement's job found unfinished at startup. */
+  public void resumeJob(JobRow job) {
+    JsonNode request = Json.parseTrusted(job.request());
+    VerificationRequest.Config config = VerificationRequest.parseConfig(request.path("verification_config"));
+    AgreementRow row = store.find(job.agreementId()).orElseThrow();
+    startJob(job, evaluators.plan(config, depthOf(cache.of(row))));
+  }
+
+  private void startJob(JobRow job, VerificationEngine.Plan plan) {
+    jobs.submit(job, progress -> runJob(job, plan, progress), message -> failJob(job, message));
+  }
+
+  private void runJob(JobRow job, VerificationEngine.Plan plan, dev.asa.evaluators.Progress progress) throws Exception {
+    Agreement a = cache.of(load(job.agreementId()));
+    if (a.state() != State.DELIVERED) {
+      throw new ConflictException("agreement " + a.id() + " is " + a.state() + " now, no longer waiting for verification");
+    }
+    DeliverableRow row = verifier.deliverableToVerify(a);
+    if (!row.contentHash().equals(job.deliverableHash())) {
+      throw new ConflictException("agreement " + a.id() + " has a newer deliverable than the one this job was asked to verify");
+    }
+    VerificationRunner.Assessed assessed = verifier.assess(a, row, verifier.content(row), plan, progress);
+    mutate(a.id(), null, Caller.SERVER, Operation.TRIGGER_VERIFICATION, current -> {
+      Agreement now = current.agreement();
+      if (now.state() != State.DELIVERED) {
+        throw new ConflictException("agreement " + now.id() + " moved on to " + now.state() + " while it was being verified");
+      }
+      return enforceResult(verifier.record(now, assessed, Actor.server(serverKeyId), current.now(), job.id(),
+          List.of(new Write.FinishJob(job.id(), JobRow.Status.COMPLETED, null, current.now()))), current.now());
+    });
+  }
+
+  private void failJob(JobRow job, String message) {
+    try {
+      store.apply(List.of(new Write.FinishJob(job.id(), JobRow.Status.FAILED, message, clock.instant())));
+    } catch (dev.asa.server.store.DuplicateKeyException e) {
+      // it finished meanwhile (completed just before its deadline): nothing to record
+    }
   }
 
   /**
@@ -584,7 +745,11 @@ public final class AgreementService {
    * What a decision produced: the next agreement, the events that explain it, side writes, and an
    * optional response body (null: the agreement envelope).
    */
-  record Change(Agreement next, List<EventLog.Draft> events, List<Write> writes, JsonNode response) {}
+  record Change(Agreement next, List<EventLog.Draft> events, List<Write> writes, JsonNode response, int status) {
+    Change(Agreement next, List<EventLog.Draft> events, List<Write> writes, JsonNode response) {
+      this(next, events, writes, response, 200);
+    }
+  }
 
   interface Decision {
     Change decide(Current current);
@@ -603,7 +768,7 @@ public final class AgreementService {
     AgreementRow updated = Views.row(change.next(), version, row.createdAt(), now);
     List<EventRecord> events = EventLog.chain(id, last, change.events(), now);
     JsonNode body = change.response() != null ? change.response() : Views.envelope(change.next(), version);
-    Outcome outcome = new Outcome(200, body);
+    Outcome outcome = new Outcome(change.status(), body);
     List<Write> writes = new ArrayList<>(change.writes());
     writes.addAll(idempotencyWrites(ticket, outcome, now));
     try {
@@ -617,7 +782,8 @@ public final class AgreementService {
     return outcome;
   }
 
-  private static List<Write> idempotencyWrites(IdempotencyTicket ticket, Outcome outcome, Instant now) {
+  /** The write that remembers a POST's answer for its Idempotency-Key, if it has one. */
+  public static List<Write> idempotencyWrites(IdempotencyTicket ticket, Outcome outcome, Instant now) {
     if (ticket == null) {
       return List.of();
     }

@@ -5,17 +5,17 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.InvalidDocumentException;
 
 /** Small readers for request bodies that name the offending field when something is wrong. */
-final class Bodies {
+public final class Bodies {
   private Bodies() {}
 
-  static ObjectNode object(JsonNode body, String what) {
+  public static ObjectNode object(JsonNode body, String what) {
     if (!(body instanceof ObjectNode o)) {
       throw new InvalidDocumentException("", what + " must be a JSON object");
     }
     return o;
   }
 
-  static String requiredText(JsonNode parent, String field, String pointerPrefix, String hint) {
+  public static String requiredText(JsonNode parent, String field, String pointerPrefix, String hint) {
     JsonNode v = parent.get(field);
     if (v == null || v.isNull()) {
       throw new InvalidDocumentException(pointerPrefix + "/" + field, "required: " + hint);
@@ -26,7 +26,7 @@ final class Bodies {
     return v.asText();
   }
 
-  static String optionalText(JsonNode parent, String field, String pointerPrefix) {
+  public static String optionalText(JsonNode parent, String field, String pointerPrefix) {
     JsonNode v = parent.get(field);
     if (v == null || v.isNull()) {
       return null;
@@ -37,7 +37,7 @@ final class Bodies {
     return v.asText();
   }
 
-  static void allowOnly(ObjectNode body, String pointerPrefix, String... fields) {
+  public static void allowOnly(ObjectNode body, String pointerPrefix, String... fields) {
     java.util.Set<String> allowed = java.util.Set.of(fields);
     for (var it = body.fieldNames(); it.hasNext(); ) {
       String name = it.next();

@@ -24,7 +24,7 @@ public final class DeliverableFetcher {
     this.maxBytes = maxBytes;
   }
 
-  String fetch(String url, Digest expected) {
+  public String fetch(String url, Digest expected) {
     if (url == null) {
       throw new IllegalStateException("a deliverable with neither content nor URL");
     }

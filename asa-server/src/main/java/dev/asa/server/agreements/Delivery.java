@@ -13,43 +13,50 @@ import java.time.Instant;
  * A deliverable as submitted: inline {@code content} (its digest computed here, and checked against
  * a {@code content_hash} if one is given) or a {@code content_url} with its {@code content_hash}.
  */
-record Delivery(String content, String format, String contentUrl, Digest contentHash, long sizeBytes) {
+public record Delivery(String content, String format, String contentUrl, Digest contentHash, long sizeBytes) {
 
   static Delivery parse(JsonNode body) {
     ObjectNode b = Bodies.object(body, "a delivery");
     Bodies.allowOnly(b, "", "content", "format", "content_url", "content_hash");
-    String content = Bodies.optionalText(b, "content", "");
-    String format = Bodies.optionalText(b, "format", "");
-    String url = Bodies.optionalText(b, "content_url", "");
-    String hashText = Bodies.optionalText(b, "content_hash", "");
+    return parse(b, "");
+  }
+
+  /**
+   * The deliverable members of {@code b} (content, format, content_url, content_hash); other
+   * members are the caller's to check. Errors point below {@code prefix}.
+   */
+  public static Delivery parse(ObjectNode b, String prefix) {
+    String content = Bodies.optionalText(b, "content", prefix);
+    String format = Bodies.optionalText(b, "format", prefix);
+    String url = Bodies.optionalText(b, "content_url", prefix);
+    String hashText = Bodies.optionalText(b, "content_hash", prefix);
     Digest declared = null;
     if (hashText != null) {
       try {
         declared = Digest.parse(hashText);
       } catch (IllegalArgumentException e) {
-        throw new InvalidDocumentException("/content_hash", e.getMessage());
+        throw new InvalidDocumentException(prefix + "/content_hash", e.getMessage());
       }
     }
     if (format != null && !format.matches("[a-z][a-z0-9_+.-]{0,31}")) {
-      throw new InvalidDocumentException("/format", "a short lower-case name such as markdown, json, csv or code");
+      throw new InvalidDocumentException(prefix + "/format", "a short lower-case name such as markdown, json, csv or code");
     }
     if (content != null) {
       if (url != null) {
-        throw new InvalidDocumentException("/content_url", "give either content or content_url, not both");
+        throw new InvalidDocumentException(prefix + "/content_url", "give either content or content_url, not both");
       }
       byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
       Digest actual = Digest.sha256(bytes);
       if (declared != null && !declared.equals(actual)) {
-        throw new InvalidDocumentException(
-            "/content_hash", "does not match the content: the content hashes to " + actual);
+        throw new InvalidDocumentException(prefix + "/content_hash", "does not match the content: the content hashes to " + actual);
       }
       return new Delivery(content, format, null, actual, bytes.length);
     }
     if (url == null) {
-      throw new InvalidDocumentException("/content", "required: the deliverable as \"content\", or \"content_url\" with \"content_hash\"");
+      throw new InvalidDocumentException(prefix + "/content", "required: the deliverable as \"content\", or \"content_url\" with \"content_hash\"");
     }
     if (declared == null) {
-      throw new InvalidDocumentException("/content_hash", "required with content_url: sha256:<hex> of the content's bytes");
+      throw new InvalidDocumentException(prefix + "/content_hash", "required with content_url: sha256:<hex> of the content's bytes");
     }
     try {
       URI uri = URI.create(url);
@@ -57,7 +64,7 @@ record Delivery(String content, String format, String contentUrl, Digest content
         throw new IllegalArgumentException("not an http(s) URL");
       }
     } catch (IllegalArgumentException e) {
-      throw new InvalidDocumentException("/content_url", "must be an absolute http or https URL");
+      throw new InvalidDocumentException(prefix + "/content_url", "must be an absolute http or https URL");
     }
     return new Delivery(null, format, url, declared, -1);
   }

@@ -9,7 +9,10 @@ import dev.asa.crypto.Digest;
 import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.evaluators.Deliverable;
 import dev.asa.evaluators.StructuralEvaluator;
-import dev.asa.evaluators.StructuralReport;
+import dev.asa.evaluators.EvaluationException;
+import dev.asa.evaluators.EvaluationTask;
+import dev.asa.evaluators.Progress;
+import dev.asa.evaluators.VerificationEngine;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.Action;
 import dev.asa.lifecycle.ChallengeWindow;
@@ -31,6 +34,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -47,7 +51,7 @@ import java.util.function.Supplier;
 public final class VerificationRunner {
 
   private final AgreementStore store;
-  private final StructuralEvaluator structural;
+  private final VerificationEngine engine;
   private final DeliverableFetcher fetcher;
 
   private final Ed25519PrivateKey serverKey;
@@ -55,7 +59,7 @@ public final class VerificationRunner {
   public VerificationRunner(AgreementStore store, StructuralEvaluator structural, DeliverableFetcher fetcher,
       Ed25519PrivateKey serverKey) {
     this.store = store;
-    this.structural = structural;
+    this.engine = new VerificationEngine(structural);
     this.fetcher = fetcher;
     this.serverKey = serverKey;
     this.release = new ReleasePolicy(serverKey, store);
@@ -69,53 +73,122 @@ public final class VerificationRunner {
   }
 
   /**
-   * Scores the latest deliverable and moves the agreement to VERIFIED (enforcing the result, with
-   * or without a challenge window, is the caller's next step).
+   * Scores the latest deliverable with the structural evaluator and the assigned evaluator's
+   * submitted scores, and moves the agreement to VERIFIED (enforcing the result, with or without a
+   * challenge window, is the caller's next step).
    */
   AgreementService.Change verify(Agreement a, SubmittedResult submitted, Actor actor, Instant now, Supplier<String> newId) {
-    State next = Lifecycle.next(a.state(), Action.VERIFY, Lifecycle.Facts.NONE);
+    Lifecycle.next(a.state(), Action.VERIFY, Lifecycle.Facts.NONE);
+    DeliverableRow row = deliverableToVerify(a);
+    long started = System.nanoTime();
+    VerificationEngine.Assessment assessment;
+    try {
+      assessment = engine.assess(task(a, row, content(row), Progress.NONE), VerificationEngine.Plan.structural());
+    } catch (EvaluationException e) {
+      throw new IllegalStateException("the structural evaluator does not fail", e);
+    }
+    Assessed assessed = new Assessed(withSubmitted(assessment, submitted), Digest.parse(row.contentHash()),
+        Duration.ofNanos(System.nanoTime() - started).toMillis(), !submitted.isEmpty(), submitted.model());
+    return record(a, assessed, actor, now, newId.get(), List.of());
+  }
+
+  /** The deliverable a verification of {@code a} judges: the latest, with its content still held. */
+  DeliverableRow deliverableToVerify(Agreement a) {
     DeliverableRow row = store.latestDeliverable(a.id())
         .orElseThrow(() -> new IllegalStateException("agreement " + a.id() + " is DELIVERED but has no deliverable"));
     if (row.content() == null && row.contentUrl() == null) {
       // Content is erased only by a committed verification: a concurrent request verified first.
       throw new ConflictException("agreement " + a.id() + " was verified by a concurrent request; read it again");
     }
-    String content = row.content() != null ? row.content() : fetcher.fetch(row.contentUrl(), Digest.parse(row.contentHash()));
-    long started = System.nanoTime();
-    Deliverable deliverable = new Deliverable(content, row.format(), Digest.parse(row.contentHash()), row.deliveredAt());
-    StructuralReport report = structural.evaluate(deliverable, a.terms().qualityCriteria(), a.terms().service().constraints(), deadline(a));
+    return row;
+  }
 
-    Map<String, DimensionInput> inputs = new HashMap<>(report.dimensions());
+  /** The deliverable's content: held inline, or fetched from its URL and checked against its digest. */
+  String content(DeliverableRow row) {
+    return row.content() != null ? row.content() : fetcher.fetch(row.contentUrl(), Digest.parse(row.contentHash()));
+  }
+
+  /** What the evaluators are given for the agreement's deliverable. */
+  EvaluationTask task(Agreement a, DeliverableRow row, String content, Progress progress) {
+    Deliverable deliverable = new Deliverable(content, row.format(), Digest.parse(row.contentHash()), row.deliveredAt());
+    return new EvaluationTask(deliverable, a.terms().service().description(), a.terms().service().type(),
+        a.terms().qualityCriteria(), a.terms().service().constraints(), deadline(a), null, null, progress);
+  }
+
+  /** Runs the engine for the agreement's deliverable (slow: outside any transaction). */
+  Assessed assess(Agreement a, DeliverableRow row, String content, VerificationEngine.Plan plan, Progress progress)
+      throws EvaluationException {
+    long started = System.nanoTime();
+    VerificationEngine.Assessment assessment = engine.assess(task(a, row, content, progress), plan);
+    return new Assessed(assessment, Digest.parse(row.contentHash()), Duration.ofNanos(System.nanoTime() - started).toMillis(),
+        false, null);
+  }
+
+  /**
+   * An assessment of an agreement's deliverable, ready to be recorded.
+   *
+   * @param submitted whether an external evaluator's scores are part of it
+   * @param submittedModel the model the external evaluator named, if any
+   */
+  record Assessed(VerificationEngine.Assessment assessment, Digest deliverableHash, long durationMs, boolean submitted,
+      String submittedModel) {}
+
+  /** The structural measurements with the assigned evaluator's scores for what they cannot judge. */
+  private static VerificationEngine.Assessment withSubmitted(VerificationEngine.Assessment measured, SubmittedResult submitted) {
+    Map<String, DimensionInput> inputs = new LinkedHashMap<>(measured.inputs());
     for (DimensionInput given : submitted.dimensions()) {
-      DimensionInput measured = inputs.get(given.name());
-      if (measured == null) {
+      DimensionInput own = inputs.get(given.name());
+      if (own == null) {
         throw new InvalidDocumentException("/evaluator_result/dimensions", "the agreement has no dimension '" + given.name() + "'");
       }
-      if (measured.score() != null) {
+      if (own.score() != null) {
         throw new InvalidDocumentException("/evaluator_result/dimensions",
             "'" + given.name() + "' is measured by the server's structural evaluator; do not submit it");
       }
       inputs.put(given.name(), given);
     }
-    Map<String, CheckResult> checks = new HashMap<>(report.checks());
+    Map<String, CheckResult> checks = new LinkedHashMap<>(measured.checks());
     submitted.checks().forEach(checks::putIfAbsent);
+    return new VerificationEngine.Assessment(inputs, checks, measured.evaluations(), measured.failures(), measured.usage(),
+        measured.details());
+  }
 
+  /**
+   * Scores an assessment against the agreement's criteria and moves the agreement to VERIFIED, in
+   * the change that also stores the result and erases the deliverable's content.
+   *
+   * @param extraWrites written in the same transaction (e.g. finishing the job that assessed it)
+   */
+  AgreementService.Change record(Agreement a, Assessed assessed, Actor actor, Instant now, String verificationId,
+      List<Write> extraWrites) {
+    State next = Lifecycle.next(a.state(), Action.VERIFY, Lifecycle.Facts.NONE);
+    VerificationEngine.Assessment assessment = assessed.assessment();
     ReleasePolicy.Applied applied = release.apply(a);
     Scorecard card;
     try {
-      card = Scorer.score(a.terms().qualityCriteria(), applied.payment(), inputs, checks);
+      card = Scorer.score(a.terms().qualityCriteria(), applied.payment(), assessment.inputs(), assessment.checks());
     } catch (IncompleteScoresException e) {
-      throw new InvalidDocumentException("/evaluator_result/dimensions", e.getMessage());
+      throw new InvalidDocumentException(assessment.evaluatorType().equals("structural") ? "/evaluator_result/dimensions" : "/verification_config", e.getMessage());
     } catch (IllegalArgumentException e) {
       throw new InvalidDocumentException("/evaluator_result", e.getMessage());
     }
     Party evaluator = a.terms().parties().evaluator();
-    String evaluatorType = submitted.isEmpty() ? "builtin_structural"
-        : evaluator.evaluatorType() == null ? "external" : evaluator.evaluatorType();
-    long durationMs = Duration.ofNanos(System.nanoTime() - started).toMillis();
+    String evaluatorType;
+    String model;
+    if (assessed.submitted()) {
+      evaluatorType = evaluator.evaluatorType() == null ? "external" : evaluator.evaluatorType();
+      model = assessed.submittedModel();
+    } else {
+      evaluatorType = assessment.evaluatorType().equals("structural") ? "builtin_structural" : "builtin_" + assessment.evaluatorType();
+      model = assessment.models();
+    }
+    ObjectNode extensions = Json.object();
+    if (!assessed.submitted() && !assessment.evaluatorType().equals("structural")) {
+      extensions.set("verification", assessment.details());
+    }
     VerificationResult result = VerificationResult.of(
-        newId.get(), a.id(), now, new VerificationResult.Evaluator(evaluator.identity(), evaluatorType, submitted.model()),
-        card, Digest.parse(row.contentHash()), durationMs, BigDecimal.ZERO);
+        verificationId, a.id(), now, new VerificationResult.Evaluator(evaluator.identity(), evaluatorType, model),
+        card, assessed.deliverableHash(), assessed.durationMs(), assessment.usage().costUsd(), extensions);
     ObjectNode resultJson = (ObjectNode) result.toJson();
 
     ObjectNode summary = Json.object();
@@ -133,8 +206,8 @@ public final class VerificationRunner {
 
     Agreement verified = a.withState(next).withMetadata("verification", summary);
     ObjectNode payload = summary.deepCopy();
-    payload.put("deliverable_hash", row.contentHash());
-    if (submitted.isEmpty()) {
+    payload.put("deliverable_hash", assessed.deliverableHash().toString());
+    if (!assessed.submitted()) {
       // The server's built-in evaluator vouches for its own result: anyone can check this signature
       // over the evaluation_hash with the key at /.well-known/asa/server-key.
       String hash = summary.path("evaluation_hash").asText();
@@ -143,9 +216,11 @@ public final class VerificationRunner {
     payload.put("state", next.name());
     List<EventLog.Draft> events = new ArrayList<>();
     events.add(new EventLog.Draft("verified", actor, payload));
-    List<Write> writes = List.of(
-        new Write.PutVerification(new VerificationRow(result.verificationId(), a.id(), row.contentHash(), Json.write(resultJson), now)),
-        new Write.EraseDeliverableContent(a.id()));
+    List<Write> writes = new ArrayList<>(List.of(
+        new Write.PutVerification(new VerificationRow(result.verificationId(), a.id(), assessed.deliverableHash().toString(),
+            Json.write(resultJson), now)),
+        new Write.EraseDeliverableContent(a.id())));
+    writes.addAll(extraWrites);
 
     ObjectNode response = Json.object();
     response.put("agreement_id", a.id());
@@ -170,12 +245,32 @@ public final class VerificationRunner {
       return dimensions.isEmpty() && checks.isEmpty();
     }
 
+    /**
+     * The body's {@code verification_config} (verification by the server's engine), or null when
+     * it has none.
+     */
+    static dev.asa.server.verification.VerificationRequest.Config config(JsonNode body) {
+      if (body == null || body.isNull() || body.isMissingNode()) {
+        return null;
+      }
+      ObjectNode b = Bodies.object(body, "a verify request");
+      Bodies.allowOnly(b, "", "evaluator_result", "verification_config");
+      if (!b.has("verification_config")) {
+        return null;
+      }
+      if (b.has("evaluator_result")) {
+        throw new InvalidDocumentException("/verification_config",
+            "give either evaluator_result (your scores) or verification_config (the server's evaluators), not both");
+      }
+      return dev.asa.server.verification.VerificationRequest.parseConfig(b.get("verification_config"));
+    }
+
     static SubmittedResult parse(JsonNode body) {
       if (body == null || body.isNull() || body.isMissingNode()) {
         return new SubmittedResult(List.of(), Map.of(), null);
       }
       ObjectNode b = Bodies.object(body, "a verify request");
-      Bodies.allowOnly(b, "", "evaluator_result");
+      Bodies.allowOnly(b, "", "evaluator_result", "verification_config");
       JsonNode r = b.get("evaluator_result");
       if (r == null || r.isNull()) {
         return new SubmittedResult(List.of(), Map.of(), null);

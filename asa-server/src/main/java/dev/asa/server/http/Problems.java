@@ -60,6 +60,8 @@ final class Problems {
     });
     routes.exception(NegotiationRefusedException.class, (e, ctx) -> send(ctx,
         Problem.of("negotiation-refused", "The negotiation rules refuse this message", 409, e.getMessage())));
+    routes.exception(dev.asa.server.verification.VerificationFailedException.class, (e, ctx) -> send(ctx,
+        Problem.of("verification-failed", "Verification failed", 422, e.getMessage())));
     routes.exception(ConflictException.class, (e, ctx) -> send(ctx,
         Problem.of("conflict", "Conflict", 409, e.getMessage())));
     routes.exception(TransitionRefusedException.class, (e, ctx) -> {

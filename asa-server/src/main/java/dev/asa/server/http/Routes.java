@@ -8,6 +8,7 @@ import dev.asa.server.agreements.AgreementService;
 import dev.asa.server.agreements.NotFoundException;
 import dev.asa.server.agreements.Outcome;
 import dev.asa.server.market.MarketData;
+import dev.asa.server.verification.VerificationService;
 import dev.asa.template.Template;
 import dev.asa.template.Templates;
 import io.javalin.config.RoutesConfig;
@@ -24,9 +25,11 @@ public final class Routes {
   private final Requests requests;
   private final Admin admin;
   private final MarketData market;
+  private final VerificationService verifications;
 
-  public Routes(AgreementService agreements, Requests requests, Admin admin, MarketData market) {
+  public Routes(AgreementService agreements, VerificationService verifications, Requests requests, Admin admin, MarketData market) {
     this.agreements = agreements;
+    this.verifications = verifications;
     this.requests = requests;
     this.admin = admin;
     this.market = market;
@@ -66,6 +69,10 @@ public final class Routes {
     r.get("/agreements/{id}/escrow", ctx -> json(ctx, 200, agreements.escrow(id(ctx), requests.caller(ctx))));
     r.get("/accounts/{key}", ctx -> json(ctx, 200,
         agreements.account(ctx.pathParam("key"), Requests.intParam(ctx, "limit", 100, 1, 1000), requests.caller(ctx))));
+
+    r.post("/verifications", ctx -> requests.mutation(ctx, verifications::create));
+    r.get("/verifications/{id}", ctx -> render(ctx, verifications.get(id(ctx), requests.caller(ctx))));
+    r.get("/verifications/{id}/status", ctx -> json(ctx, 200, verifications.status(id(ctx), requests.caller(ctx))));
 
     r.get("/market/{service_type}", ctx -> {
       requests.caller(ctx); // any signed caller: aggregates only, no agreement's details
@@ -132,6 +139,11 @@ public final class Routes {
   }
 
   static void render(Context ctx, Outcome outcome) {
+    if (outcome.status() == 202 && outcome.body().path("result_url").isTextual()) {
+      // A verification still running: where its result will be, and a polite polling interval.
+      ctx.header("Location", outcome.body().path("result_url").asText());
+      ctx.header("Retry-After", "1");
+    }
     json(ctx, outcome.status(), outcome.body());
   }
 }

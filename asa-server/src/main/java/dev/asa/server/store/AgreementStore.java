@@ -76,6 +76,20 @@ public interface AgreementStore extends AutoCloseable {
 
   Optional<IdempotencyRow> idempotency(String scope, String key);
 
+  Optional<JobRow> job(String id);
+
+  /** The job a request with this key started, if any (replays find the first job). */
+  Optional<JobRow> jobByKey(String requestKey);
+
+  /** Jobs queued or running, oldest first: what a restarted node resumes. */
+  List<JobRow> unfinishedJobs();
+
+  /**
+   * Records where a queued or running job has got to; false (and nothing written) when the job
+   * has already finished.
+   */
+  boolean recordJobProgress(String id, JobRow.Status status, String stage, int done, int total, Instant at);
+
   /** The payment authorization captured when the agreement was funded (x402), if any. */
   Optional<String> authorization(String agreementId);
 

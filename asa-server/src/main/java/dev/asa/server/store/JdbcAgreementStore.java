@@ -330,6 +330,8 @@ final class JdbcAgreementStore implements AgreementStore {
         case Write.PostTransfer post -> EscrowTables.postTransfer(sql, post.transfer());
         case Write.Enqueue enqueue -> EscrowTables.enqueue(sql, enqueue.message());
         case Write.PutAuthorization put -> EscrowTables.putAuthorization(sql, put);
+        case Write.PutJob put -> JobTables.put(sql, put.row());
+        case Write.FinishJob finish -> JobTables.finish(sql, finish);
         case Write.LinkToParent link -> {
           PreparedStatement s = sql.prepare(INSERT_LINK);
           s.setString(1, link.parentId());
@@ -653,6 +655,27 @@ final class JdbcAgreementStore implements AgreementStore {
   public Optional<String> authorization(String agreementId) {
     return database.read("reading the payment authorization of agreement " + agreementId,
         sql -> EscrowTables.authorization(sql, agreementId));
+  }
+
+  @Override
+  public Optional<JobRow> job(String id) {
+    return database.read("reading verification job " + id, sql -> JobTables.byId(sql, id));
+  }
+
+  @Override
+  public Optional<JobRow> jobByKey(String requestKey) {
+    return database.read("finding a verification job by request", sql -> JobTables.byKey(sql, requestKey));
+  }
+
+  @Override
+  public List<JobRow> unfinishedJobs() {
+    return database.read("reading unfinished verification jobs", JobTables::unfinished);
+  }
+
+  @Override
+  public boolean recordJobProgress(String id, JobRow.Status status, String stage, int done, int total, Instant at) {
+    return database.write("recording progress of verification job " + id,
+        sql -> JobTables.progress(sql, id, status, stage, done, total, at));
   }
 
   @Override

@@ -16,7 +16,30 @@ public sealed interface Write
         Write.SetTimer,
         Write.PostTransfer,
         Write.Enqueue,
-        Write.PutAuthorization {
+        Write.PutAuthorization,
+        Write.PutJob,
+        Write.FinishJob {
+
+  /** Inserts a verification job; its id and request key must be new. */
+  record PutJob(JobRow row) implements Write {
+    public PutJob {
+      Objects.requireNonNull(row, "row");
+    }
+  }
+
+  /**
+   * Marks a queued or running job completed or failed and erases the content it held; refused
+   * (DuplicateKeyException) for a job already finished, so a job finishes once.
+   */
+  record FinishJob(String jobId, JobRow.Status status, String error, java.time.Instant at) implements Write {
+    public FinishJob {
+      Objects.requireNonNull(jobId, "jobId");
+      Objects.requireNonNull(at, "at");
+      if (!status.isFinal()) {
+        throw new IllegalArgumentException("a job finishes as completed or failed, not " + status);
+      }
+    }
+  }
 
   /** Inserts a deliverable; the (agreement, attempt) pair must be new. */
   record PutDeliverable(DeliverableRow row) implements Write {

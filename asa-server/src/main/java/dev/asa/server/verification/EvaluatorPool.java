@@ -1,0 +1,105 @@
+package dev.asa.server.verification;
+
+import dev.asa.agreement.InvalidDocumentException;
+import dev.asa.evaluators.Evaluator;
+import dev.asa.evaluators.VerificationEngine;
+import dev.asa.evaluators.VerificationEngine.Depth;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * The semantic evaluators this server offers, by the type a request names
+ * ({@code verification_config.evaluator_type}, or each entry of {@code evaluators}): the offline
+ * {@code embedding} model always, an {@code agent_as_judge} when the operator configured one.
+ * Evaluators are created on first use (the embedding model takes a moment to load) and shared.
+ */
+public final class EvaluatorPool {
+
+  private final Map<String, Lazy> byType = new LinkedHashMap<>();
+  private final String defaultType;
+
+  /**
+   * @param evaluators type to a factory of its evaluator, in the order listed to callers
+   * @param defaultType the type used when a request names none
+   */
+  public EvaluatorPool(Map<String, Supplier<Evaluator>> evaluators, String defaultType) {
+    evaluators.forEach((type, factory) -> byType.put(type, new Lazy(factory)));
+    if (!byType.containsKey(defaultType)) {
+      throw new IllegalArgumentException("default evaluator type '" + defaultType + "' is not among " + byType.keySet());
+    }
+    this.defaultType = defaultType;
+  }
+
+  public List<String> types() {
+    return List.copyOf(byType.keySet());
+  }
+
+  public String defaultType() {
+    return defaultType;
+  }
+
+  /**
+   * The plan for a request: its depth (or {@code fallback}) and one evaluator per requested run.
+   *
+   * @throws InvalidDocumentException naming the field, for an evaluator type this server does not
+   *     offer or a judge model other than the configured one
+   */
+  public VerificationEngine.Plan plan(VerificationRequest.Config config, Depth fallback) {
+    Depth depth = config.depth() != null ? config.depth() : fallback;
+    if (depth == Depth.STRUCTURAL) {
+      return VerificationEngine.Plan.structural();
+    }
+    List<String> types = config.evaluators().isEmpty() ? List.of(defaultType) : config.evaluators();
+    List<Evaluator> runs = new ArrayList<>();
+    for (int i = 0; i < types.size(); i++) {
+      String type = types.get(i) == null ? defaultType : types.get(i);
+      Lazy lazy = byType.get(type);
+      if (lazy == null) {
+        String at = config.evaluators().size() > 1 && types.get(i) != null && !types.stream().allMatch(type::equals)
+            ? "/verification_config/evaluators/" + i : "/verification_config/evaluator_type";
+        throw new InvalidDocumentException(at, "this server has no '" + type + "' evaluator; it offers " + String.join(", ", byType.keySet()));
+      }
+      runs.add(lazy.get());
+    }
+    if (config.model() != null) {
+      boolean served = runs.stream().anyMatch(e -> config.model().equalsIgnoreCase(modelOf(e)));
+      if (!served) {
+        throw new InvalidDocumentException("/verification_config/evaluator_config/model",
+            "this server's evaluators do not run '" + config.model() + "'; leave model out to use the configured one");
+      }
+    }
+    return new VerificationEngine.Plan(depth, runs, config.progressive());
+  }
+
+  /** The model part of an evaluator's id ({@code openai/gpt-4o-mini} runs {@code gpt-4o-mini}). */
+  private static String modelOf(Evaluator e) {
+    String id = e.id();
+    return id.contains("/") ? id.substring(id.indexOf('/') + 1) : id;
+  }
+
+  private static final class Lazy {
+    private final Supplier<Evaluator> factory;
+    private volatile Evaluator instance;
+
+    Lazy(Supplier<Evaluator> factory) {
+      this.factory = Objects.requireNonNull(factory);
+    }
+
+    Evaluator get() {
+      Evaluator e = instance;
+      if (e == null) {
+        synchronized (this) {
+          e = instance;
+          if (e == null) {
+            instance = e = factory.get();
+          }
+        }
+      }
+      return e;
+    }
+  }
+}

@@ -1,0 +1,130 @@
+package dev.asa.server.verification;
+
+import dev.asa.evaluators.Progress;
+import dev.asa.server.store.AgreementStore;
+import dev.asa.server.store.JobRow;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs verification jobs in the background, a bounded number at a time, each within its deadline
+ * ({@code evaluator_timeout_seconds}): a job still running at its deadline is interrupted and
+ * fails with a message saying so. Progress goes to the job's row, at most a few times a second,
+ * so {@code GET /verifications/{id}} shows it from any node.
+ */
+public final class JobRunner implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(JobRunner.class);
+  private static final Duration PROGRESS_INTERVAL = Duration.ofMillis(250);
+
+  /** A job's work: evaluate, then commit the result (and finish the job) in one transaction. */
+  @FunctionalInterface
+  public interface Work {
+    void run(Progress progress) throws Exception;
+  }
+
+  private final AgreementStore store;
+  private final Clock clock;
+  private final Semaphore slots;
+  private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+
+  /** @param concurrency how many evaluations run at once; the rest wait, queued */
+  public JobRunner(AgreementStore store, Clock clock, int concurrency) {
+    if (concurrency < 1) {
+      throw new IllegalArgumentException("concurrency must be at least 1");
+    }
+    this.store = store;
+    this.clock = clock;
+    this.slots = new Semaphore(concurrency, true);
+  }
+
+  /**
+   * Starts a job. {@code onFailure} gets a message a person can act on when the work throws or
+   * runs out of time; it must record the failure (the job's row is still unfinished then).
+   */
+  public void submit(JobRow job, Work work, Consumer<String> onFailure) {
+    threads.submit(() -> run(job, work, onFailure));
+  }
+
+  private void run(JobRow job, Work work, Consumer<String> onFailure) {
+    try {
+      slots.acquire();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return; // shutting down: the job stays queued and resumes after a restart
+    }
+    try {
+      ProgressRecorder progress = new ProgressRecorder(job.id());
+      progress.update("started", 0, 1);
+      Future<?> running = threads.submit(() -> {
+        work.run(progress);
+        return null;
+      });
+      long remaining = Duration.between(clock.instant(), job.deadlineAt()).toMillis();
+      try {
+        running.get(Math.max(remaining, 1), TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
+        running.cancel(true);
+        long seconds = Duration.between(job.createdAt(), job.deadlineAt()).toSeconds();
+        onFailure.accept("the evaluation did not finish within evaluator_timeout_seconds (" + seconds + " s) and was stopped");
+      } catch (ExecutionException e) {
+        Throwable cause = e.getCause();
+        onFailure.accept(cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage());
+        if (!(cause instanceof RuntimeException) && !(cause instanceof dev.asa.evaluators.EvaluationException)) {
+          LOG.warn("verification job {} failed", job.id(), cause);
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      LOG.error("verification job {} could not be finished", job.id(), e);
+    } finally {
+      slots.release();
+    }
+  }
+
+  /** Writes progress to the job's row, skipping updates that come faster than every 250 ms. */
+  private final class ProgressRecorder implements Progress {
+    private final String jobId;
+    private Instant lastWrite = Instant.EPOCH;
+
+    ProgressRecorder(String jobId) {
+      this.jobId = jobId;
+    }
+
+    @Override
+    public synchronized void update(String stage, int done, int total) {
+      Instant now = clock.instant();
+      boolean finalStep = done >= total;
+      if (!finalStep && Duration.between(lastWrite, now).compareTo(PROGRESS_INTERVAL) < 0) {
+        return;
+      }
+      lastWrite = now;
+      try {
+        store.recordJobProgress(jobId, JobRow.Status.RUNNING, truncate(stage), done, Math.max(total, 1), now);
+      } catch (RuntimeException e) {
+        LOG.debug("progress of job {} not recorded", jobId, e); // progress is advisory; the result is not
+      }
+    }
+
+    private static String truncate(String stage) {
+      return stage.length() <= 200 ? stage : stage.substring(0, 197) + "...";
+    }
+  }
+
+  @Override
+  public void close() {
+    threads.shutdownNow();
+  }
+}

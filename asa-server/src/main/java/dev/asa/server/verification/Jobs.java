@@ -1,0 +1,93 @@
+package dev.asa.server.verification;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.evaluators.Evaluator;
+import dev.asa.evaluators.VerificationEngine;
+import dev.asa.json.Json;
+import dev.asa.server.store.JobRow;
+
+/** How verification jobs are keyed, stored and shown. */
+public final class Jobs {
+  private Jobs() {}
+
+  /** The key of the {@code attempt}-th job for an agreement's deliverable (a new attempt only after a failure). */
+  public static String agreementKey(String agreementId, String deliverableHash, int attempt) {
+    return "agreement:" + agreementId + ":" + deliverableHash + ":" + attempt;
+  }
+
+  public static int attemptOf(String requestKey) {
+    return Integer.parseInt(requestKey.substring(requestKey.lastIndexOf(':') + 1));
+  }
+
+  /** The key of a standalone request: who asked, and the digest of what they asked (content by its digest). */
+  static String standaloneKey(String caller, String requestDigest) {
+    return "standalone:" + caller + ":" + requestDigest;
+  }
+
+  /** The config as stored with the job, with the evaluators actually planned, so a resumed job runs the same. */
+  public static ObjectNode configJson(VerificationRequest.Config config, VerificationEngine.Plan plan) {
+    ObjectNode c = Json.object();
+    c.put("depth", plan.depth().wireName());
+    if (!config.evaluators().isEmpty()) {
+      if (config.evaluators().stream().allMatch(java.util.Objects::nonNull)) {
+        ArrayNode evaluators = c.putArray("evaluators");
+        config.evaluators().forEach(evaluators::add);
+      } else {
+        c.put("evaluators", config.evaluators().size()); // a count of the server's default type
+      }
+    }
+    c.put("progressive", plan.progressive());
+    if (config.timeoutSeconds() != null) {
+      c.put("evaluator_timeout_seconds", config.timeoutSeconds());
+    }
+    ObjectNode ec = Json.object();
+    if (config.model() != null) {
+      ec.put("model", config.model());
+    }
+    if (config.options().rubricId() != null) {
+      ec.put("rubric_id", config.options().rubricId());
+    }
+    if (config.options().spotCheckClaims() > 0) {
+      ec.put("spot_check_claims", config.options().spotCheckClaims());
+    }
+    if (config.options().maxCostUsd() != null) {
+      ec.put("max_cost_usd", config.options().maxCostUsd());
+    }
+    if (!config.options().evidenceCollection()) {
+      ec.put("evidence_collection", false);
+    }
+    if (!ec.isEmpty()) {
+      c.set("evaluator_config", ec);
+    }
+    return c;
+  }
+
+  /** What {@code GET /verifications/{id}/status} shows, and the body of a 202. */
+  public static ObjectNode describe(JobRow job) {
+    ObjectNode o = Json.object();
+    o.put("verification_id", job.id());
+    if (job.agreementId() != null) {
+      o.put("agreement_id", job.agreementId());
+    }
+    o.put("status", job.status().wireName());
+    ObjectNode progress = o.putObject("progress");
+    progress.put("stage", job.stage());
+    progress.put("done", job.doneSteps());
+    progress.put("total", job.totalSteps());
+    progress.put("percent", job.totalSteps() == 0 ? 0 : Math.min(100, 100 * job.doneSteps() / job.totalSteps()));
+    o.put("deliverable_hash", job.deliverableHash());
+    o.put("created_at", job.createdAt().toString());
+    o.put("updated_at", job.updatedAt().toString());
+    o.put("deadline_at", job.deadlineAt().toString());
+    if (job.error() != null) {
+      o.put("error", job.error());
+    }
+    o.put("result_url", "/verifications/" + job.id());
+    return o;
+  }
+
+  static String evaluatorIds(VerificationEngine.Plan plan) {
+    return String.join(", ", plan.semantic().stream().map(Evaluator::id).toList());
+  }
+}

@@ -1,0 +1,39 @@
+package dev.asa.server.verification;
+
+import dev.asa.evaluators.Evaluator;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The server's semantic evaluators and how many verifications run at once.
+ *
+ * @param evaluators evaluator type (as requests name it: {@code embedding}, {@code agent_as_judge})
+ *     to a factory of the evaluator, created on first use; empty for structural verification only
+ * @param defaultType the type used when a request names none
+ * @param workers how many background verifications run at once
+ * @param description what is configured, for {@code /admin/config} (no secrets)
+ */
+public record VerificationConfig(Map<String, Supplier<Evaluator>> evaluators, String defaultType, int workers,
+    Map<String, String> description) {
+
+  /** Structural verification only. */
+  public static final VerificationConfig STRUCTURAL_ONLY = new VerificationConfig(Map.of(), null, 2, Map.of());
+
+  public VerificationConfig {
+    evaluators = Collections.unmodifiableMap(new LinkedHashMap<>(evaluators));
+    description = Collections.unmodifiableMap(new LinkedHashMap<>(description));
+    if (workers < 1) {
+      throw new IllegalArgumentException("verification workers must be at least 1");
+    }
+    if (!evaluators.isEmpty() && !evaluators.containsKey(defaultType)) {
+      throw new IllegalArgumentException("the default evaluator type '" + defaultType + "' is not configured");
+    }
+  }
+
+  /** The pool of these evaluators; null when there are none. */
+  public EvaluatorPool pool() {
+    return evaluators.isEmpty() ? null : new EvaluatorPool(evaluators, defaultType);
+  }
+}

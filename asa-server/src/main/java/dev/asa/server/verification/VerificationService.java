@@ -1,0 +1,276 @@
+package dev.asa.server.verification;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.access.Caller;
+import dev.asa.agreement.InvalidDocumentException;
+import dev.asa.agreement.QualityCriteria;
+import dev.asa.agreement.StandaloneCriteria;
+import dev.asa.crypto.Digest;
+import dev.asa.evaluators.Deliverable;
+import dev.asa.evaluators.EvaluationTask;
+import dev.asa.evaluators.Progress;
+import dev.asa.evaluators.VerificationEngine;
+import dev.asa.evaluators.VerificationEngine.Depth;
+import dev.asa.json.Json;
+import dev.asa.scoring.IncompleteScoresException;
+import dev.asa.scoring.Scorecard;
+import dev.asa.scoring.Scorer;
+import dev.asa.scoring.VerificationResult;
+import dev.asa.server.agreements.AgreementService;
+import dev.asa.server.agreements.ConflictException;
+import dev.asa.server.agreements.DeliverableFetcher;
+import dev.asa.server.agreements.IdempotencyTicket;
+import dev.asa.server.agreements.NotFoundException;
+import dev.asa.server.agreements.Outcome;
+import dev.asa.server.store.AgreementStore;
+import dev.asa.server.store.DuplicateKeyException;
+import dev.asa.server.store.JobRow;
+import dev.asa.server.store.VerificationRow;
+import dev.asa.server.store.Write;
+import dev.asa.agreement.Identity;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The Verification API (whitepaper 5): {@code POST /verifications} with or without an agreement,
+ * {@code GET /verifications/{id}} and its status.
+ *
+ * <p>Standalone verifications judge against the caller's criteria or the section 5.4 defaults of
+ * the deliverable's type. With the defaults, a dimension no evaluator of the plan can judge is
+ * reported not evaluated and left out of the composite (weight 0), and the notes say so: the
+ * result covers what was judged and does not pretend to cover more. Criteria the caller wrote are
+ * binding: a dimension nobody could score fails the verification with the list of what is missing.
+ *
+ * <p>Structural verifications answer at once (200). Semantic and composite ones run as jobs and
+ * answer 202 with a {@code Location}; the deliverable's content is held in the job's row only until
+ * the job finishes, and the result then keeps its digest alone.
+ */
+public final class VerificationService {
+
+  /** Standalone jobs without an explicit timeout get ten minutes, the agreements' default. */
+  static final int DEFAULT_TIMEOUT_SECONDS = 600;
+
+  private final AgreementStore store;
+  private final Clock clock;
+  private final AgreementService agreements;
+  private final EvaluatorPool evaluators;
+  private final JobRunner jobs;
+  private final VerificationEngine engine;
+  private final DeliverableFetcher fetcher;
+  private final Identity serverIdentity;
+  private final SecureRandom random = new SecureRandom();
+
+  /**
+   * @param evaluators null when the server offers structural verification only
+   * @param serverKeyId the server's key, the identity standalone results are signed by
+   */
+  public VerificationService(AgreementStore store, Clock clock, AgreementService agreements, EvaluatorPool evaluators,
+      JobRunner jobs, VerificationEngine engine, DeliverableFetcher fetcher, String serverKeyId) {
+    this.store = store;
+    this.clock = clock;
+    this.agreements = agreements;
+    this.evaluators = evaluators;
+    this.jobs = jobs;
+    this.engine = engine;
+    this.fetcher = fetcher;
+    this.serverIdentity = new Identity("public_key", serverKeyId, null);
+  }
+
+  /** {@code POST /verifications}. */
+  public Outcome create(JsonNode body, Caller caller, IdempotencyTicket ticket) {
+    VerificationRequest request = VerificationRequest.parse(body);
+    if (!request.isStandalone()) {
+      return agreements.verifyByEngine(request.agreementId(), request.config(), request.delivery().contentHash(), caller, ticket);
+    }
+    Depth depth = request.config().depth() != null ? request.config().depth() : evaluators == null ? Depth.STRUCTURAL : Depth.SEMANTIC;
+    if (evaluators == null && depth != Depth.STRUCTURAL) {
+      throw new InvalidDocumentException("/verification_config/depth", "this server runs no semantic evaluator; use depth structural");
+    }
+    VerificationEngine.Plan plan = depth == Depth.STRUCTURAL ? VerificationEngine.Plan.structural() : evaluators.plan(request.config(), depth);
+
+    ObjectNode stored = ((ObjectNode) body).deepCopy();
+    ObjectNode deliverable = (ObjectNode) stored.get("deliverable");
+    deliverable.remove("content");
+    deliverable.put("content_hash", request.delivery().contentHash().toString());
+    stored.set("verification_config", Jobs.configJson(request.config(), plan));
+    String baseKey = Jobs.standaloneKey(caller.describe(), Digest.ofCanonicalJson(stored).toString());
+    Optional<JobRow> existing = latest(baseKey);
+    if (existing.isPresent() && existing.get().status() != JobRow.Status.FAILED) {
+      return answer(existing.get()); // a replay: the first job's answer, not a second evaluation
+    }
+    int attempt = existing.map(j -> Jobs.attemptOf(j.requestKey()) + 1).orElse(1);
+    Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    int timeout = request.config().timeoutSeconds() != null ? request.config().timeoutSeconds() : DEFAULT_TIMEOUT_SECONDS;
+    JobRow job = new JobRow(newId(now), baseKey + ":" + attempt, null, request.delivery().contentHash().toString(),
+        caller.describe(), Json.write(stored), request.delivery().content(), JobRow.Status.QUEUED, "queued", 0, 1, null,
+        now, now, now.plusSeconds(timeout));
+
+    if (plan.depth() == Depth.STRUCTURAL) {
+      ObjectNode result = evaluate(job, request, plan, Progress.NONE);
+      Outcome outcome = new Outcome(200, result);
+      List<Write> writes = new ArrayList<>();
+      writes.add(new Write.PutJob(job));
+      writes.add(new Write.PutVerification(new VerificationRow(job.id(), null, job.deliverableHash(), Json.write(result), now)));
+      writes.add(new Write.FinishJob(job.id(), JobRow.Status.COMPLETED, null, now));
+      writes.addAll(AgreementService.idempotencyWrites(ticket, outcome, now));
+      store.apply(writes);
+      return outcome;
+    }
+    Outcome outcome = new Outcome(202, Jobs.describe(job));
+    List<Write> writes = new ArrayList<>();
+    writes.add(new Write.PutJob(job));
+    writes.addAll(AgreementService.idempotencyWrites(ticket, outcome, now));
+    try {
+      store.apply(writes);
+    } catch (DuplicateKeyException e) {
+      return latest(baseKey).map(this::answer).orElseThrow(() -> e); // the same request, concurrently
+    }
+    start(job, request, plan);
+    return outcome;
+  }
+
+  private Optional<JobRow> latest(String baseKey) {
+    Optional<JobRow> latest = Optional.empty();
+    for (int attempt = 1; ; attempt++) {
+      Optional<JobRow> job = store.jobByKey(baseKey + ":" + attempt);
+      if (job.isEmpty()) {
+        return latest;
+      }
+      latest = job;
+    }
+  }
+
+  private Outcome answer(JobRow job) {
+    if (job.status() == JobRow.Status.COMPLETED) {
+      return new Outcome(200, result(job.id()));
+    }
+    return new Outcome(202, Jobs.describe(job));
+  }
+
+  private void start(JobRow job, VerificationRequest request, VerificationEngine.Plan plan) {
+    jobs.submit(job, progress -> {
+      ObjectNode result = evaluate(job, request, plan, progress);
+      Instant now = clock.instant();
+      store.apply(List.of(
+          new Write.PutVerification(new VerificationRow(job.id(), null, job.deliverableHash(), Json.write(result), now)),
+          new Write.FinishJob(job.id(), JobRow.Status.COMPLETED, null, now)));
+    }, message -> fail(job, message));
+  }
+
+  private void fail(JobRow job, String message) {
+    try {
+      store.apply(List.of(new Write.FinishJob(job.id(), JobRow.Status.FAILED, message, clock.instant())));
+    } catch (DuplicateKeyException e) {
+      // finished meanwhile
+    }
+  }
+
+  /** Resumes the jobs a stopped node left unfinished (their content is still held). */
+  public int resumeUnfinished() {
+    int resumed = 0;
+    for (JobRow job : store.unfinishedJobs()) {
+      try {
+        if (job.agreementId() != null) {
+          agreements.resumeJob(job);
+        } else {
+          JsonNode stored = Json.parseTrusted(job.request());
+          ObjectNode body = ((ObjectNode) stored).deepCopy();
+          if (job.content() != null) {
+            ((ObjectNode) body.get("deliverable")).put("content", job.content());
+            ((ObjectNode) body.get("deliverable")).remove("content_url");
+          }
+          VerificationRequest request = VerificationRequest.parse(body);
+          Depth depth = request.config().depth() != null ? request.config().depth() : Depth.SEMANTIC;
+          start(job, request, evaluators.plan(request.config(), depth));
+        }
+        resumed++;
+      } catch (RuntimeException e) {
+        fail(job, "could not be resumed after a restart: " + e.getMessage());
+      }
+    }
+    return resumed;
+  }
+
+  private ObjectNode evaluate(JobRow job, VerificationRequest request, VerificationEngine.Plan plan, Progress progress) {
+    String content = request.delivery().content() != null ? request.delivery().content()
+        : fetcher.fetch(request.delivery().contentUrl(), request.delivery().contentHash());
+    boolean defaults = request.criteria() == null;
+    QualityCriteria criteria = defaults ? StandaloneCriteria.forType(request.deliverableType()) : request.criteria();
+    if (defaults && plan.depth() == Depth.STRUCTURAL) {
+      criteria = StandaloneCriteria.structuralOnly(criteria);
+    }
+    Deliverable deliverable = new Deliverable(content, request.delivery().format(), request.delivery().contentHash(), job.createdAt());
+    EvaluationTask task = new EvaluationTask(deliverable, request.description(), request.deliverableType(), criteria,
+        request.constraints(), null, request.providerModel(), request.config().options(), progress);
+    long started = System.nanoTime();
+    VerificationEngine.Assessment assessment;
+    try {
+      assessment = engine.assess(task, plan);
+    } catch (dev.asa.evaluators.EvaluationException e) {
+      throw new ConflictException(e.getMessage());
+    }
+    if (defaults) {
+      criteria = StandaloneCriteria.judgedOnly(criteria, assessment.inputs());
+    }
+    Scorecard card;
+    try {
+      card = Scorer.score(criteria, assessment.inputs(), assessment.checks());
+    } catch (IncompleteScoresException e) {
+      throw new InvalidDocumentException("/quality_criteria", e.getMessage());
+    }
+    ObjectNode extensions = Json.object();
+    extensions.set("verification", assessment.details());
+    long duration = Duration.ofNanos(System.nanoTime() - started).toMillis();
+    VerificationResult result = VerificationResult.of(job.id(), null, clock.instant().truncatedTo(ChronoUnit.MILLIS),
+        new VerificationResult.Evaluator(serverIdentity, assessment.evaluatorType(), assessment.models()), card,
+        request.delivery().contentHash(), duration, assessment.usage().costUsd(), extensions);
+    return (ObjectNode) result.toJson();
+  }
+
+  /** {@code GET /verifications/{id}}: the result (200), the job still running (202), or why it failed (422). */
+  public Outcome get(String id, Caller caller) {
+    JobRow job = readable(id, caller);
+    return switch (job.status()) {
+      case COMPLETED -> new Outcome(200, result(id));
+      case QUEUED, RUNNING -> new Outcome(202, Jobs.describe(job));
+      case FAILED -> throw new VerificationFailedException("verification " + id + " failed: " + job.error()
+          + (job.agreementId() == null ? "; send the request again to retry" : "; ask for verification again to retry"));
+    };
+  }
+
+  /** {@code GET /verifications/{id}/status}. */
+  public ObjectNode status(String id, Caller caller) {
+    return Jobs.describe(readable(id, caller));
+  }
+
+  private JobRow readable(String id, Caller caller) {
+    JobRow job = store.job(id).orElseThrow(() -> new NotFoundException("no verification with id '" + id + "'"));
+    if (job.agreementId() != null) {
+      agreements.requireReader(job.agreementId(), caller);
+    } else if (!(caller instanceof Caller.Key key && (key.operator() || caller.describe().equals(job.caller())))) {
+      throw new NotFoundException("no verification with id '" + id + "'"); // someone else's: as if it did not exist
+    }
+    return job;
+  }
+
+  private ObjectNode result(String id) {
+    VerificationRow row = store.verification(id).orElseThrow(() -> new IllegalStateException("job " + id + " completed without a result"));
+    return (ObjectNode) Json.parseTrusted(row.result());
+  }
+
+  private String newId(Instant now) {
+    byte[] b = new byte[8];
+    random.nextBytes(b);
+    return "ver-" + LocalDate.ofInstant(now, ZoneOffset.UTC) + "-" + HexFormat.of().formatHex(b);
+  }
+}

@@ -1,0 +1,267 @@
+package dev.asa.server.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.Role;
+import dev.asa.client.AsaApiException;
+import dev.asa.client.AsaClient;
+import dev.asa.evaluators.Evaluation;
+import dev.asa.evaluators.EvaluationTask;
+import dev.asa.evaluators.Evaluator;
+import dev.asa.evaluators.ScriptedEvaluator;
+import dev.asa.json.Json;
+import dev.asa.scoring.VerificationResult;
+import dev.asa.server.AsaServer;
+import dev.asa.server.ServerConfig;
+import dev.asa.server.store.AgreementStore;
+import dev.asa.server.store.JobRow;
+import dev.asa.server.store.Stores;
+import dev.asa.server.verification.VerificationConfig;
+import dev.asa.testing.Fixtures;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Verification API through HTTP: standalone (structural at once, semantic as a 202 job),
+ * consensus, replays, agreement-bound verification by the server's engine, a deliverable swap
+ * refused, the evaluator timeout honoured, and the content gone from the store once verified.
+ */
+class VerificationApiEndToEndTest {
+  @TempDir Path dataDir;
+  private AsaServer server;
+  private AsaClient client;
+  private AsaClient provider;
+  private AsaClient stranger;
+
+  /** Judges accuracy, completeness and relevance; the scores fall with the word "wrong" in the work. */
+  static final class WordJudge implements Evaluator {
+    private final String id;
+    private final int offset;
+
+    WordJudge(String id, int offset) {
+      this.id = id;
+      this.offset = offset;
+    }
+
+    @Override
+    public String id() {
+      return id;
+    }
+
+    @Override
+    public String type() {
+      return "agent_as_judge";
+    }
+
+    @Override
+    public Evaluation evaluate(EvaluationTask task) {
+      boolean wrong = task.deliverable().content().contains("wrong");
+      double base = (wrong ? 40 : 90) + offset;
+      task.progress().update("judging", 1, 2);
+      return ScriptedEvaluator.scoring(id, 0.9, Map.of("accuracy", base, "completeness", base - 5, "relevance", base,
+          "clarity", base)).evaluateUnchecked(task);
+    }
+  }
+
+  /** Takes longer than any test's timeout. */
+  static final class SlowEvaluator implements Evaluator {
+    @Override
+    public String id() {
+      return "slow/sleeper";
+    }
+
+    @Override
+    public String type() {
+      return "agent_as_judge";
+    }
+
+    @Override
+    public Evaluation evaluate(EvaluationTask task) throws dev.asa.evaluators.EvaluationException {
+      try {
+        Thread.sleep(30_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      throw new dev.asa.evaluators.EvaluationException(dev.asa.evaluators.EvaluationException.Reason.UNAVAILABLE, "interrupted");
+    }
+  }
+
+  @BeforeEach
+  void start() {
+    List<Supplier<Evaluator>> judges = new ArrayList<>();
+    server = AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dataDir)
+        .withVerification(new VerificationConfig(Map.of(
+            "agent_as_judge", () -> new WordJudge("fake/judge-a", 0),
+            "second_judge", () -> new WordJudge("fake/judge-b", 6),
+            "slow", SlowEvaluator::new), "agent_as_judge", 2, Map.of())));
+    AsaClient anonymous = AsaClient.connect(URI.create(server.url("127.0.0.1")));
+    client = anonymous.withKey(Fixtures.key("alice"));
+    provider = anonymous.withKey(Fixtures.key("bob"));
+    stranger = anonymous.withKey(Fixtures.key("mallory"));
+  }
+
+  @AfterEach
+  void stop() {
+    server.close();
+  }
+
+  private static ObjectNode standalone(String content, String depth) {
+    ObjectNode r = Json.object();
+    r.putObject("deliverable").put("content", content).put("format", "markdown").put("type", "general");
+    r.putObject("original_request").put("description", "Summarise the findings on battery recycling");
+    r.putObject("verification_config").put("depth", depth);
+    return r;
+  }
+
+  @Test
+  void structuralStandaloneAnswersAtOnceAndAReplayReturnsTheSameResult() {
+    ObjectNode result = client.requestVerification(standalone("# Findings\n\nRecycling recovers lithium.\n", "structural"));
+    assertThat(result.path("verification_id").asText()).startsWith("ver-");
+    assertThat(result.has("agreement_id")).isFalse();
+    assertThat(result.path("dimensions").findValuesAsText("name")).containsExactly("format_compliance");
+    assertThat(result.path("determination").path("result").asText()).isEqualTo("PASS");
+    assertThat(VerificationResult.evaluationHashMatches(result)).isTrue();
+    assertThat(result.path("evidence_trail").path("deliverable_hash").asText()).startsWith("sha256:");
+
+    ObjectNode replay = client.requestVerification(standalone("# Findings\n\nRecycling recovers lithium.\n", "structural"));
+    assertThat(replay.path("verification_id").asText()).isEqualTo(result.path("verification_id").asText());
+    assertThat(client.verificationResult(result.path("verification_id").asText())).isEqualTo(result);
+    assertThatThrownBy(() -> stranger.verificationResult(result.path("verification_id").asText()))
+        .isInstanceOfSatisfying(AsaApiException.class, e -> assertThat(e.status()).isEqualTo(404));
+  }
+
+  @Test
+  void semanticStandaloneRunsAsAJobWithConsensusAndKeepsNoContent() throws Exception {
+    ObjectNode request = standalone("# Findings\n\nRecycling recovers lithium and cobalt.\n", "semantic");
+    request.with("verification_config").putArray("evaluators").add("agent_as_judge").add("second_judge").add("agent_as_judge");
+    ObjectNode accepted = client.requestVerification(request);
+    assertThat(accepted.path("status").asText()).isIn("queued", "running");
+    String id = accepted.path("verification_id").asText();
+    assertThat(accepted.path("result_url").asText()).isEqualTo("/verifications/" + id);
+
+    JsonNode result = client.awaitVerification(id, Duration.ofSeconds(20), progress -> {});
+    assertThat(result.path("verification_id").asText()).isEqualTo(id);
+    JsonNode accuracy = result.path("dimensions").get(0);
+    assertThat(accuracy.path("name").asText()).isEqualTo("accuracy");
+    assertThat(accuracy.path("score").decimalValue()).isEqualByComparingTo("90"); // median of 90, 96, 90
+    assertThat(accuracy.path("evidence").asText()).startsWith("median of 3 evaluators");
+    assertThat(result.path("verification").path("consensus").path("dimensions").path("accuracy").path("spread").decimalValue())
+        .isEqualByComparingTo("6");
+    assertThat(result.path("determination").path("confidence").decimalValue()).isEqualByComparingTo("0.869"); // judged 0.94 x 0.9 = 0.846 at weight 0.85, timeliness measured 1 at 0.15
+    assertThat(result.path("evaluator").path("type").asText()).isEqualTo("agent_as_judge");
+    assertThat(VerificationResult.evaluationHashMatches(result)).isTrue();
+    assertThat(client.verificationStatus(id).path("status").asText()).isEqualTo("completed");
+
+    server.close();
+    try (AgreementStore store = Stores.open(null, dataDir)) {
+      JobRow job = store.job(id).orElseThrow();
+      assertThat(job.content()).as("content erased once verified").isNull();
+      assertThat(job.request()).doesNotContain("cobalt");
+      assertThat(store.verification(id).orElseThrow().result()).doesNotContain("cobalt");
+    }
+    server = AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dataDir));
+  }
+
+  @Test
+  void theEvaluatorTimeoutStopsASlowJobAndSaysSo() {
+    ObjectNode request = standalone("# Findings\n", "semantic");
+    request.with("verification_config").put("evaluator_type", "slow").put("evaluator_timeout_seconds", 1);
+    String id = client.requestVerification(request).path("verification_id").asText();
+    assertThatThrownBy(() -> client.awaitVerification(id, Duration.ofSeconds(20), progress -> {}))
+        .isInstanceOfSatisfying(AsaApiException.class, e -> {
+          assertThat(e.status()).isEqualTo(422);
+          assertThat(e.detail()).contains("evaluator_timeout_seconds (1 s)").contains("send the request again");
+        });
+    assertThat(client.verificationStatus(id).path("status").asText()).isEqualTo("failed");
+  }
+
+  @Test
+  void badRequestsNameTheirField() {
+    ObjectNode unknown = standalone("# x\n", "semantic");
+    unknown.with("verification_config").put("evaluator_type", "oracle");
+    assertProblem(() -> client.requestVerification(unknown), 422, "/verification_config/evaluator_type");
+    ObjectNode noRequest = standalone("# x\n", "semantic");
+    noRequest.remove("original_request");
+    assertProblem(() -> client.requestVerification(noRequest), 422, "/original_request");
+    ObjectNode badType = standalone("# x\n", "semantic");
+    badType.with("deliverable").put("type", "poetry");
+    assertProblem(() -> client.requestVerification(badType), 422, "/deliverable/type");
+    ObjectNode badDepth = standalone("# x\n", "deep");
+    assertProblem(() -> client.requestVerification(badDepth), 422, "/verification_config/depth");
+    ObjectNode badHash = standalone("# x\n", "semantic");
+    badHash.with("deliverable").put("content_hash", "sha256:" + "0".repeat(64));
+    assertProblem(() -> client.requestVerification(badHash), 422, "/deliverable/content_hash");
+  }
+
+  @Test
+  void agreementVerificationBySemanticDepthRunsInTheBackgroundAndReplaysFindTheJob() throws Exception {
+    String id = active();
+    provider.deliver(id, "# Findings\n\nRecycling recovers lithium.\n", "markdown");
+    ObjectNode config = Json.object().put("depth", "semantic");
+    ObjectNode accepted = client.verifyWith(id, config);
+    String verificationId = accepted.path("verification_id").asText();
+    assertThat(accepted.path("agreement_id").asText()).isEqualTo(id);
+    assertThat(client.verifyWith(id, config).path("verification_id").asText()).as("a replay finds the same job").isEqualTo(verificationId);
+
+    JsonNode result = client.awaitVerification(verificationId, Duration.ofSeconds(20), progress -> {});
+    assertThat(result.path("agreement_id").asText()).isEqualTo(id);
+    assertThat(result.path("evaluator").path("type").asText()).isEqualTo("builtin_agent_as_judge");
+    assertThat(result.path("evaluator").path("model").asText()).isEqualTo("fake/judge-a-model");
+    assertThat(client.agreement(id).path("agreement").path("status").asText()).isEqualToIgnoringCase("VERIFIED");
+    assertThat(client.verification(id).path("verification_id").asText()).isEqualTo(verificationId);
+    assertThat(client.verifyWith(id, config).path("verification").path("verification_id").asText()).as("after completion too")
+        .isEqualTo(verificationId);
+
+    server.close();
+    try (AgreementStore store = Stores.open(null, dataDir)) {
+      assertThat(store.latestDeliverable(id).orElseThrow().content()).isNull();
+      assertThat(store.job(verificationId).orElseThrow().status()).isEqualTo(JobRow.Status.COMPLETED);
+    }
+    server = AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dataDir));
+  }
+
+  @Test
+  void aDeliverableOtherThanTheOneDeliveredIsRefused() {
+    String id = active();
+    provider.deliver(id, "# Findings\n\nThe real work.\n", "markdown");
+    ObjectNode swap = standalone("# Findings\n\nA better-looking substitute.\n", "semantic");
+    swap.put("agreement_id", id);
+    swap.remove("original_request");
+    assertThatThrownBy(() -> client.requestVerification(swap)).isInstanceOfSatisfying(AsaApiException.class, e -> {
+      assertThat(e.status()).isEqualTo(409);
+      assertThat(e.detail()).contains("is not the one delivered");
+    });
+    ObjectNode same = standalone("# Findings\n\nThe real work.\n", "semantic");
+    same.put("agreement_id", id);
+    same.remove("original_request");
+    String verificationId = client.requestVerification(same).path("verification_id").asText();
+    assertThat(client.awaitVerification(verificationId, Duration.ofSeconds(20), p -> {}).path("agreement_id").asText()).isEqualTo(id);
+  }
+
+  private String active() {
+    String id = client.createAgreement(Fixtures.general()).path("agreement_id").asText();
+    client.sign(id, Role.CLIENT, Fixtures.key("alice"));
+    provider.sign(id, Role.PROVIDER, Fixtures.key("bob"));
+    client.fund(id);
+    return id;
+  }
+
+  private static void assertProblem(Runnable call, int status, String pointer) {
+    assertThatThrownBy(call::run).isInstanceOfSatisfying(AsaApiException.class, e -> {
+      assertThat(e.status()).isEqualTo(status);
+      assertThat(e.getMessage()).contains(pointer);
+    });
+  }
+}
