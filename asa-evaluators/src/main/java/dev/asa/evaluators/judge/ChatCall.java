@@ -1,5 +1,6 @@
 package dev.asa.evaluators.judge;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.asa.evaluators.EvaluationException;
 import dev.asa.evaluators.EvaluationException.Reason;
 import dev.asa.evaluators.Progress;
@@ -123,6 +124,11 @@ final class ChatCall {
       }
       if (t instanceof InterruptedException) {
         return new Failure(false, false, "interrupted", null);
+      }
+      if (t instanceof JsonProcessingException) {
+        // Jackson's exceptions are IOExceptions, but a 200 whose body is not a chat completion
+        // (a proxy's HTML page, another protocol) will not improve on retry.
+        return new Failure(false, false, "its answer is not a chat response in the " + config.provider().wireName() + " format (" + snippet(t.getMessage()) + ")", null);
       }
       if (t instanceof IOException io) {
         return new Failure(true, false, "I/O error (" + io.getClass().getSimpleName() + ": " + snippet(io.getMessage()) + ")", null);

@@ -170,7 +170,7 @@ public final class LlmJudge implements Evaluator {
     BigDecimal cap = task.options().maxCostUsd();
     long estimatedInput = prompt.estimatedInputTokens();
     if (cap != null) {
-      checkCap(cap, price, estimatedInput, BigDecimal.ZERO, "");
+      checkCap(cap, price, estimatedInput, BigDecimal.ZERO, Reason.COST_CAP, "");
     }
 
     List<ChatMessage> messages = new ArrayList<>(List.of(SystemMessage.from(prompt.system()), UserMessage.from(prompt.user())));
@@ -194,14 +194,17 @@ public final class LlmJudge implements Evaluator {
             + " described in the instructions, with exactly one entry for each of: " + names(judged) + ".";
     messages.add(AiMessage.from(firstText == null || firstText.isBlank() ? "(empty)" : firstText));
     messages.add(UserMessage.from(correction));
+    long secondInput = messages.stream().mapToLong(m -> JudgePrompt.tokens(textOf(m))).sum();
     if (cap != null) {
-      long secondInput = messages.stream().mapToLong(m -> JudgePrompt.tokens(textOf(m))).sum();
-      checkCap(cap, price, secondInput, usage.costUsd(), "the judge's first answer was unusable (" + String.join("; ", problems) + ") and ");
+      // Something has been spent already, so this is not COST_CAP ("nothing was sent"): the
+      // evaluation failed for want of a usable answer, and the cap forbids asking again.
+      checkCap(
+          cap, price, secondInput, usage.costUsd(), Reason.UNUSABLE_OUTPUT,
+          "the judge's first answer was unusable (" + String.join("; ", problems) + ") and a second attempt cannot fit: ");
     }
     progress.update("the judge's answer was unusable; asking once more", 2, STEPS);
     ChatResponse second = call.send(messages, progress, 2, STEPS);
-    long secondEstimate = messages.stream().mapToLong(m -> JudgePrompt.tokens(textOf(m))).sum();
-    usage = usage.plus(usage(second, secondEstimate, price));
+    usage = usage.plus(usage(second, secondInput, price));
     JudgeReply.Parsed again = JudgeReply.parse(answerText(second), judged, spotChecks);
     if (again instanceof JudgeReply.Ok ok) {
       progress.update("judged " + names(judged) + " (second attempt)", STEPS, STEPS);
@@ -246,9 +249,9 @@ public final class LlmJudge implements Evaluator {
     return Rubrics.known(name).map(r -> r.dimension().equals("accuracy")).orElse(false);
   }
 
-  private void checkCap(BigDecimal cap, Optional<Price> price, long inputTokens, BigDecimal spent, String context)
+  private void checkCap(
+      BigDecimal cap, Optional<Price> price, long inputTokens, BigDecimal spent, Reason reason, String context)
       throws EvaluationException {
-    Reason reason = spent.signum() == 0 && context.isEmpty() ? Reason.COST_CAP : Reason.UNUSABLE_OUTPUT;
     if (price.isEmpty()) {
       throw new EvaluationException(
           reason,

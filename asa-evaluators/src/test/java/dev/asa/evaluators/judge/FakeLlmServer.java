@@ -51,7 +51,7 @@ import java.util.function.Function;
 public final class FakeLlmServer implements AutoCloseable {
 
   /** How one request is answered. */
-  public sealed interface Behaviour permits Reply, Refusal, Status, Delayed {
+  public sealed interface Behaviour permits Reply, Refusal, Status, Raw, Delayed {
 
     /** 200 with this text as the assistant's content; token usage estimated from the lengths. */
     static Behaviour reply(String content) {
@@ -91,6 +91,11 @@ public final class FakeLlmServer implements AutoCloseable {
       return new Status(429, "Rate limit reached", retryAfter);
     }
 
+    /** Exactly this status and body, whatever the endpoint (a proxy's HTML page, a broken server). */
+    static Behaviour raw(int status, String contentType, String body) {
+      return new Raw(status, contentType, body);
+    }
+
     /** Waits, then behaves as {@code then}: longer than the client's timeout, it is a timeout. */
     static Behaviour delayed(Duration delay, Behaviour then) {
       return new Delayed(delay, then);
@@ -102,6 +107,8 @@ public final class FakeLlmServer implements AutoCloseable {
   public record Refusal(String why) implements Behaviour {}
 
   public record Status(int status, String message, Duration retryAfter) implements Behaviour {}
+
+  public record Raw(int status, String contentType, String body) implements Behaviour {}
 
   public record Delayed(Duration delay, Behaviour then) implements Behaviour {}
 
@@ -307,6 +314,7 @@ public final class FakeLlmServer implements AutoCloseable {
         respond(exchange, request, d.then());
       }
       case Status s -> send(exchange, s.status(), error(anthropic, s.status(), s.message()), s.retryAfter());
+      case Raw r -> send(exchange, r.status(), r.contentType(), r.body(), null);
       case Refusal r -> send(exchange, 200, anthropic ? anthropicMessage(request, null, r.why(), null, null) : openAiCompletion(request, null, r.why(), null, null), null);
       case Reply r -> {
         String content = r.content().apply(request);
@@ -378,8 +386,13 @@ public final class FakeLlmServer implements AutoCloseable {
   }
 
   private static void send(HttpExchange exchange, int status, String json, Duration retryAfter) throws IOException {
-    byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().set("Content-Type", "application/json");
+    send(exchange, status, "application/json", json, retryAfter);
+  }
+
+  private static void send(HttpExchange exchange, int status, String contentType, String body, Duration retryAfter)
+      throws IOException {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", contentType);
     if (retryAfter != null) {
       exchange.getResponseHeaders().set("Retry-After", Long.toString(retryAfter.toSeconds()));
     }

@@ -363,6 +363,17 @@ class LlmJudgeTest {
     }
 
     @Test
+    void aPageThatIsNotAChatResponseIsNotRetried() {
+      llm.byDefault(Behaviour.raw(200, "text/html", "<html><body>Welcome to nginx!</body></html>"));
+
+      EvaluationException e = failure(LlmJudge.create(openAi("gpt-4o")), task(research()));
+
+      assertThat(e.reason()).isEqualTo(Reason.UNAVAILABLE);
+      assertThat(e.getMessage()).contains("not a chat response in the openai format").contains("not retried");
+      assertThat(llm.requests()).hasSize(1);
+    }
+
+    @Test
     void nothingListeningIsUnavailable() {
       String url = llm.openAiBaseUrl();
       llm.close();
@@ -415,6 +426,20 @@ class LlmJudgeTest {
       Evaluation e = LlmJudge.create(openAi("gpt-4o")).evaluate(task(research()).withOptions(options(0, "0.50")));
 
       assertThat(e.usage().costUsd()).isEqualByComparingTo("0.0045");
+    }
+
+    @Test
+    void aSecondAttemptThatWouldBreakTheCapIsNotMade() {
+      // First call: estimated about $0.023 (prompt + 2,048 output tokens), billed $0.0225.
+      // A second call would bring the total to about $0.046.
+      llm.byDefault(Behaviour.reply("not json", 1000, 2000));
+
+      EvaluationException e =
+          failure(LlmJudge.create(openAi("gpt-4o")), task(research()).withOptions(options(0, "0.03")));
+
+      assertThat(e.reason()).isEqualTo(Reason.UNUSABLE_OUTPUT);
+      assertThat(e.getMessage()).contains("second attempt cannot fit").contains("already spent");
+      assertThat(llm.requests()).hasSize(1);
     }
 
     @Test
