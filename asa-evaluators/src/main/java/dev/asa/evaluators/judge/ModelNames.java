@@ -1,0 +1,37 @@
+package dev.asa.evaluators.judge;
+
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/** Model names as people write them: "openai/GPT-4o-2024-08-06" and "gpt-4o" are the same model. */
+final class ModelNames {
+  private ModelNames() {}
+
+  /** A trailing release date: -2024-08-06, -20241022, @20241022. */
+  private static final Pattern DATE_SUFFIX = Pattern.compile("[-@](\\d{4}-\\d{2}-\\d{2}|\\d{8})$");
+
+  /** Lower case, without a provider prefix ("openai/", "anthropic/", "models/..."). */
+  static String withoutProvider(String model) {
+    String name = model.strip().toLowerCase(Locale.ROOT);
+    int slash = name.lastIndexOf('/');
+    return slash >= 0 ? name.substring(slash + 1) : name;
+  }
+
+  /** Lower case, without provider prefix, release date or "-latest". */
+  static String family(String model) {
+    String name = withoutProvider(model);
+    name = DATE_SUFFIX.matcher(name).replaceFirst("");
+    if (name.endsWith("-latest")) {
+      name = name.substring(0, name.length() - "-latest".length());
+    }
+    return name;
+  }
+
+  /**
+   * Whether two names denote the same model for the self-enhancement rule (whitepaper 5.6). Sizes
+   * and tiers stay distinct ({@code gpt-4o} is not {@code gpt-4o-mini}): they are different models.
+   */
+  static boolean same(String a, String b) {
+    return family(a).equals(family(b));
+  }
+}
