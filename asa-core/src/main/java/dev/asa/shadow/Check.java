@@ -311,7 +311,13 @@ public sealed interface Check {
         if (path == null || !path.isTextual() || value == null) {
           yield null;
         }
-        yield construct(() -> new JsonPathEquals(path.textValue(), value), StrictJson.child(pointer, "path"), errors);
+        // The constructor refuses either member; its message says which ("value is ..." or the path's).
+        try {
+          yield new JsonPathEquals(path.textValue(), value);
+        } catch (IllegalArgumentException e) {
+          errors.add(StrictJson.child(pointer, e.getMessage().startsWith("value ") ? "value" : "path"), e.getMessage());
+          yield null;
+        }
       }
       case "min_words" -> {
         Integer n = errors.integer(node, pointer, "value", 0, MAX_WORDS);
