@@ -37,7 +37,8 @@ public final class Main {
       new RulingCommand(),
       new EscrowCommand(),
       new AccountsCommand(),
-      new ShadowCommand());
+      new ShadowCommand(),
+      new VerifySealCommand());
 
   private final Map<String, String> env;
   private final Map<String, Command> commands = new LinkedHashMap<>();

@@ -16,8 +16,12 @@ import java.util.Optional;
  * @param sealedHash the commitment over the sealed tests, when there is one
  * @param advisoryReason why the score is not authoritative, when it is not (beyond an empty suite,
  *     which is always advisory)
+ * @param sealBroken the commitment did not recompute (or the seal's signature failed): written as
+ *     {@code seal_broken: true}, and always with an advisory reason
+ * @param hardening the hardening block, when a fix cycle was offered
  */
-public record ShadowReport(TestSuite sealed, Optional<TestSuite> open, Optional<String> sealedHash, Optional<String> advisoryReason) {
+public record ShadowReport(TestSuite sealed, Optional<TestSuite> open, Optional<String> sealedHash, Optional<String> advisoryReason,
+    boolean sealBroken, Optional<Hardening> hardening) {
 
   public static final String SPEC_VERSION = "2.0.0";
 
@@ -26,6 +30,15 @@ public record ShadowReport(TestSuite sealed, Optional<TestSuite> open, Optional<
     Objects.requireNonNull(open, "open");
     Objects.requireNonNull(sealedHash, "sealedHash");
     Objects.requireNonNull(advisoryReason, "advisoryReason");
+    Objects.requireNonNull(hardening, "hardening");
+    if (sealBroken && advisoryReason.isEmpty()) {
+      throw new IllegalArgumentException("a broken seal makes the score advisory: give the reason");
+    }
+  }
+
+  /** A report without seal status or hardening, as the validator CLI writes. */
+  public ShadowReport(TestSuite sealed, Optional<TestSuite> open, Optional<String> sealedHash, Optional<String> advisoryReason) {
+    this(sealed, open, sealedHash, advisoryReason, false, Optional.empty());
   }
 
   public static ShadowReport of(TestSuite sealed) {
@@ -33,15 +46,24 @@ public record ShadowReport(TestSuite sealed, Optional<TestSuite> open, Optional<
   }
 
   public ShadowReport withOpen(TestSuite openSuite) {
-    return new ShadowReport(sealed, Optional.of(openSuite), sealedHash, advisoryReason);
+    return new ShadowReport(sealed, Optional.of(openSuite), sealedHash, advisoryReason, sealBroken, hardening);
   }
 
   public ShadowReport withSealedHash(String hash) {
-    return new ShadowReport(sealed, open, Optional.of(hash), advisoryReason);
+    return new ShadowReport(sealed, open, Optional.of(hash), advisoryReason, sealBroken, hardening);
   }
 
   public ShadowReport advisory(String reason) {
-    return new ShadowReport(sealed, open, sealedHash, Optional.of(reason));
+    return new ShadowReport(sealed, open, sealedHash, Optional.of(reason), sealBroken, hardening);
+  }
+
+  /** Marks the seal broken: {@code seal_broken: true}, and advisory for {@code reason}. */
+  public ShadowReport withSealBroken(String reason) {
+    return new ShadowReport(sealed, open, sealedHash, Optional.of(reason), true, hardening);
+  }
+
+  public ShadowReport withHardening(Hardening block) {
+    return new ShadowReport(sealed, open, sealedHash, advisoryReason, sealBroken, Optional.of(block));
   }
 
   public ShadowScore score() {
@@ -71,6 +93,9 @@ public record ShadowReport(TestSuite sealed, Optional<TestSuite> open, Optional<
     report.put("shadow_score", score.percentage());
     report.put("level", score.level().wire());
     sealedHash.ifPresent(h -> report.put("sealed_hash", h));
+    if (sealBroken) {
+      report.put("seal_broken", true);
+    }
     advisoryReasonInEffect().ifPresent(reason -> {
       report.put("advisory", true);
       report.put("advisory_reason", reason);
@@ -94,6 +119,7 @@ public record ShadowReport(TestSuite sealed, Optional<TestSuite> open, Optional<
         comparison.putObject(c.wire()).put("sealed", s).put("open", n).put("delta", s - n);
       }
     });
+    hardening.ifPresent(h -> root.set("hardening", h.toJson()));
     return root;
   }
 
@@ -104,7 +130,13 @@ public record ShadowReport(TestSuite sealed, Optional<TestSuite> open, Optional<
     s.append("Shadow Score: ").append(score.percentage().toPlainString()).append("% (").append(score.level().wire()).append(")\n");
     s.append("Sealed: ").append(sealed.passed()).append('/').append(sealed.total()).append(" passed\n");
     open.ifPresent(o -> s.append("Open:   ").append(o.passed()).append('/').append(o.total()).append(" passed\n"));
+    if (sealBroken) {
+      s.append("Seal: BROKEN\n");
+    }
     advisoryReasonInEffect().ifPresent(r -> s.append("Advisory: ").append(r).append('\n'));
+    hardening.ifPresent(h -> s.append("Hardening: ").append(h.initialShadowScore().toPlainString()).append("% -> ")
+        .append(h.finalShadowScore().toPlainString()).append("% in ").append(h.cyclesCompleted()).append(" of ")
+        .append(h.maxCycles()).append(h.maxCycles() == 1 ? " cycle\n" : " cycles\n"));
     sealedHash.ifPresent(h -> s.append("Sealed hash: ").append(h).append('\n'));
     var failures = sealed.failures();
     if (!failures.isEmpty()) {
