@@ -32,6 +32,7 @@ public final class Main {
       new FundCommand(),
       new DeliverCommand(),
       new VerifyCommand(),
+      new StandaloneVerifyCommand(),
       new ChallengeCommand(),
       new CloseCommand(),
       new RulingCommand(),

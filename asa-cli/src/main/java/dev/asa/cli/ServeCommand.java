@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
 /** {@code asa serve}: runs the server in the foreground until SIGINT or SIGTERM. */
 final class ServeCommand implements Command {
 
-  private static final Usage USAGE = Usage.of("serve", "[--host H] [--port N] [--data-dir DIR] [--db URL] [--operator-key FILE]",
+  private static final Usage USAGE = withJudge(Usage.of("serve", "[--host H] [--port N] [--data-dir DIR] [--db URL] [--operator-key FILE]",
           "Starts the ASA server and runs it until Ctrl-C or SIGTERM.\n"
               + "With no options it listens on 127.0.0.1:8080 and keeps its data in SQLite under ./asa-data.")
       .option(Option.value("--host", "H", "address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)"))
@@ -41,7 +41,15 @@ final class ServeCommand implements Command {
       .option(Option.repeated("--dispute-endpoint", "PROTOCOL=URL", "where disputes under a dispute protocol are filed, e.g. ajp=https://disputes.example/ajp"))
       .option(Option.repeated("--arbiter-key", "FILE", "a public key (as for --operator-key) that may rule on disputes besides the operator's"))
       .option(Option.value("--delivery-timeout", "SECONDS", "longest wait for one payment webhook or facilitator call (default "
-          + EscrowConfig.DEFAULTS.deliveryTimeout().toSeconds() + ")"));
+          + EscrowConfig.DEFAULTS.deliveryTimeout().toSeconds() + ")")));
+
+  private static Usage withJudge(Usage usage) {
+    Usage u = usage.option(Option.value("--verification-workers", "N", "semantic verifications run at once (default 2)"));
+    for (Option o : JudgeOptions.options()) {
+      u = u.option(o);
+    }
+    return u;
+  }
 
   /** A dispute protocol's name as agreements write it in {@code dispute.protocol}: {@code ajp}, {@code kleros-v2}. */
   private static final Pattern PROTOCOL = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
@@ -71,6 +79,8 @@ final class ServeCommand implements Command {
       config = config.withRateLimit(perSecond, perSecond * 2);
     }
     config = config.withEscrow(escrow(args, config.escrow()));
+    config = config.withVerification(dev.asa.server.verification.VerificationConfig.standard(
+        JudgeOptions.config(args, session), args.intValue("--verification-workers", 2, 1, 64)));
 
     AsaServer server;
     try {
@@ -93,6 +103,7 @@ final class ServeCommand implements Command {
     if (escrow.x402Facilitator() != null) {
       session.out().println("x402 facilitator: " + escrow.x402Facilitator());
     }
+    config.verification().description().forEach((what, how) -> session.out().println("verification " + what + ": " + how));
     for (var arbiter : escrow.arbiterKeys()) {
       session.out().println("arbiter key: " + arbiter.toBase64Url());
     }

@@ -15,10 +15,21 @@ final class VerificationReport {
   /** @param answer the body of {@code POST /agreements/{id}/verify}: {@code {agreement_id, state, verification}} */
   static String format(JsonNode answer) {
     JsonNode v = answer.path("verification");
+    String heading = "verified " + answer.path("agreement_id").asText() + " (" + v.path("verification_id").asText()
+        + "); state " + answer.path("state").asText() + "\n\n";
+    return heading + body(v);
+  }
+
+  /** A standalone result (section 5.2) on its own. */
+  static String formatResult(JsonNode v) {
+    JsonNode e = v.path("evaluator");
+    String heading = "verification " + v.path("verification_id").asText() + " by " + e.path("type").asText()
+        + (e.path("model").isTextual() ? " (" + e.path("model").asText() + ")" : "") + "\n\n";
+    return heading + body(v);
+  }
+
+  private static String body(JsonNode v) {
     StringBuilder s = new StringBuilder();
-    s.append("verified ").append(answer.path("agreement_id").asText())
-        .append(" (").append(v.path("verification_id").asText()).append("); state ").append(answer.path("state").asText())
-        .append("\n\n");
 
     Table dimensions = Table.withHeaders("DIMENSION", "SCORE", "SLO TARGET", "MET", "EVIDENCE");
     Table shadows = Table.withHeaders("SHADOW METRIC", "OF", "VALUE", "TARGET", "MET");
@@ -52,6 +63,9 @@ final class VerificationReport {
     if (!det.path("notes").asText().isEmpty()) {
       verdict.row("notes", det.path("notes").asText());
     }
+    JsonNode trail = v.path("evidence_trail");
+    verdict.row("evidence", trail.path("deliverable_hash").asText() + ", " + trail.path("evaluation_duration_ms").asText() + " ms"
+        + (trail.path("evaluation_cost_usd").isNumber() ? ", cost $" + Formats.number(trail.path("evaluation_cost_usd")) : ""));
     return s.append('\n').append(verdict.render()).toString();
   }
 }

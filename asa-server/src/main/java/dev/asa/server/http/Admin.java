@@ -50,6 +50,10 @@ public final class Admin {
         .put("timeout_seconds", n.timeoutSeconds()).put("min_closed_for_median", n.minClosedForMedian());
     var sources = o.putArray("trusted_market_sources");
     config.trustedMarketSources().stream().sorted().forEach(sources::add);
+    ObjectNode verification = o.putObject("verification");
+    verification.put("default_evaluator", config.verification().defaultType());
+    ObjectNode offered = verification.putObject("evaluators");
+    config.verification().description().forEach(offered::put);
     var e = config.escrow();
     ObjectNode escrow = o.putObject("escrow");
     var prefixes = escrow.putArray("callback_url_prefixes");

@@ -32,6 +32,25 @@ public record VerificationConfig(Map<String, Supplier<Evaluator>> evaluators, St
     }
   }
 
+  /**
+   * The standard set: the offline embedding model always (type {@code embedding}), and an LLM
+   * judge (type {@code agent_as_judge}) when {@code judge} is not null; the judge is the default
+   * when there is one, since it can judge what embeddings cannot (accuracy, correctness...).
+   */
+  public static VerificationConfig standard(dev.asa.evaluators.judge.JudgeConfig judge, int workers) {
+    Map<String, Supplier<Evaluator>> evaluators = new LinkedHashMap<>();
+    Map<String, String> description = new LinkedHashMap<>();
+    evaluators.put("embedding", Evaluators::embedding);
+    description.put("embedding", Evaluators.EMBEDDING_DESCRIPTION);
+    if (judge != null) {
+      evaluators.put("agent_as_judge", () -> dev.asa.evaluators.judge.LlmJudge.create(judge));
+      description.put("agent_as_judge", judge.provider().name().toLowerCase(java.util.Locale.ROOT) + " " + judge.model()
+          + " at " + judge.baseUrl());
+    }
+    description.put("workers", Integer.toString(workers));
+    return new VerificationConfig(evaluators, judge != null ? "agent_as_judge" : "embedding", workers, description);
+  }
+
   /** The pool of these evaluators; null when there are none. */
   public EvaluatorPool pool() {
     return evaluators.isEmpty() ? null : new EvaluatorPool(evaluators, defaultType);

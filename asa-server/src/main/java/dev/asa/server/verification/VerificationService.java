@@ -10,13 +10,10 @@ import dev.asa.crypto.Digest;
 import dev.asa.evaluators.Deliverable;
 import dev.asa.evaluators.EvaluationTask;
 import dev.asa.evaluators.Progress;
+import dev.asa.evaluators.StandaloneVerifier;
 import dev.asa.evaluators.VerificationEngine;
 import dev.asa.evaluators.VerificationEngine.Depth;
 import dev.asa.json.Json;
-import dev.asa.scoring.IncompleteScoresException;
-import dev.asa.scoring.Scorecard;
-import dev.asa.scoring.Scorer;
-import dev.asa.scoring.VerificationResult;
 import dev.asa.server.agreements.AgreementService;
 import dev.asa.server.agreements.ConflictException;
 import dev.asa.server.agreements.DeliverableFetcher;
@@ -31,7 +28,6 @@ import dev.asa.server.store.Write;
 import dev.asa.agreement.Identity;
 import java.security.SecureRandom;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -65,7 +61,7 @@ public final class VerificationService {
   private final AgreementService agreements;
   private final EvaluatorPool evaluators;
   private final JobRunner jobs;
-  private final VerificationEngine engine;
+  private final StandaloneVerifier verifier;
   private final DeliverableFetcher fetcher;
   private final Identity serverIdentity;
   private final SecureRandom random = new SecureRandom();
@@ -81,7 +77,7 @@ public final class VerificationService {
     this.agreements = agreements;
     this.evaluators = evaluators;
     this.jobs = jobs;
-    this.engine = engine;
+    this.verifier = new StandaloneVerifier(engine);
     this.fetcher = fetcher;
     this.serverIdentity = new Identity("public_key", serverKeyId, null);
   }
@@ -206,35 +202,15 @@ public final class VerificationService {
         : fetcher.fetch(request.delivery().contentUrl(), request.delivery().contentHash());
     boolean defaults = request.criteria() == null;
     QualityCriteria criteria = defaults ? StandaloneCriteria.forType(request.deliverableType()) : request.criteria();
-    if (defaults && plan.depth() == Depth.STRUCTURAL) {
-      criteria = StandaloneCriteria.structuralOnly(criteria);
-    }
     Deliverable deliverable = new Deliverable(content, request.delivery().format(), request.delivery().contentHash(), job.createdAt());
     EvaluationTask task = new EvaluationTask(deliverable, request.description(), request.deliverableType(), criteria,
         request.constraints(), null, request.providerModel(), request.config().options(), progress);
-    long started = System.nanoTime();
-    VerificationEngine.Assessment assessment;
     try {
-      assessment = engine.assess(task, plan);
+      return (ObjectNode) verifier.verify(task, plan, defaults, job.id(), clock.instant().truncatedTo(ChronoUnit.MILLIS), serverIdentity)
+          .toJson();
     } catch (dev.asa.evaluators.EvaluationException e) {
       throw new ConflictException(e.getMessage());
     }
-    if (defaults) {
-      criteria = StandaloneCriteria.judgedOnly(criteria, assessment.inputs());
-    }
-    Scorecard card;
-    try {
-      card = Scorer.score(criteria, assessment.inputs(), assessment.checks());
-    } catch (IncompleteScoresException e) {
-      throw new InvalidDocumentException("/quality_criteria", e.getMessage());
-    }
-    ObjectNode extensions = Json.object();
-    extensions.set("verification", assessment.details());
-    long duration = Duration.ofNanos(System.nanoTime() - started).toMillis();
-    VerificationResult result = VerificationResult.of(job.id(), null, clock.instant().truncatedTo(ChronoUnit.MILLIS),
-        new VerificationResult.Evaluator(serverIdentity, assessment.evaluatorType(), assessment.models()), card,
-        request.delivery().contentHash(), duration, assessment.usage().costUsd(), extensions);
-    return (ObjectNode) result.toJson();
   }
 
   /** {@code GET /verifications/{id}}: the result (200), the job still running (202), or why it failed (422). */

@@ -1,0 +1,15 @@
+package dev.asa.server.verification;
+
+import dev.asa.evaluators.Evaluator;
+import dev.asa.evaluators.embedding.EmbeddingEvaluator;
+
+/** Factories of the evaluators the server offers by name. */
+final class Evaluators {
+  private Evaluators() {}
+
+  static final String EMBEDDING_DESCRIPTION = EmbeddingEvaluator.MODEL + ", in process, offline";
+
+  static Evaluator embedding() {
+    return new EmbeddingEvaluator();
+  }
+}
