@@ -144,7 +144,7 @@ record RequestParts(List<String> content, List<String> citation, List<String> fo
   /** A short clause that asks only for a length, a format or a tone: little is left once that is removed. */
   private static boolean isForm(String clause) {
     Matcher m = FORM.matcher(clause.toLowerCase(Locale.ROOT));
-    return m.find() && Sentences.wordCount(m.replaceAll(" ")) <= 4;
+    return m.find() && Sentences.wordCount(m.replaceAll(" ")) <= 3;
   }
 
   private static boolean isCitation(String clause) {
