@@ -1,0 +1,67 @@
+package dev.asa.evaluators.embedding;
+
+import dev.langchain4j.data.embedding.Embedding;
+import dev.langchain4j.data.segment.TextSegment;
+import dev.langchain4j.model.embedding.EmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
+import dev.langchain4j.model.output.Response;
+import java.util.List;
+
+/**
+ * The one all-MiniLM-L6-v2 (quantized) model of this process, loaded on first use.
+ *
+ * <p>Loading reads 23 MB of ONNX weights and starts the runtime (about a second), so it happens
+ * once, lazily, in the holder class's initialiser, which the JVM runs exactly once even when
+ * several threads get there together. The model is safe to call from several threads: each call
+ * runs its texts on the model's own pool of one thread per core, and the ONNX session is
+ * thread-safe.
+ */
+final class Model {
+  private Model() {}
+
+  private static final class Holder {
+    static final EmbeddingModel MODEL = new AllMiniLmL6V2QuantizedEmbeddingModel();
+  }
+
+  /**
+   * Unit vectors (the model normalises its output), one per text, and the word pieces read.
+   *
+   * @throws IllegalStateException if the model cannot be loaded (a broken jar, no native runtime)
+   */
+  static Vectors embed(List<String> texts) {
+    EmbeddingModel model;
+    try {
+      model = Holder.MODEL;
+    } catch (ExceptionInInitializerError | NoClassDefFoundError | UnsatisfiedLinkError e) {
+      throw new IllegalStateException("the all-MiniLM-L6-v2 model could not be loaded: " + e, e);
+    }
+    Response<List<Embedding>> r = model.embedAll(texts.stream().map(TextSegment::from).toList());
+    float[][] vectors = new float[texts.size()][];
+    for (int i = 0; i < vectors.length; i++) {
+      vectors[i] = r.content().get(i).vector();
+    }
+    Integer tokens = r.tokenUsage() == null ? null : r.tokenUsage().inputTokenCount();
+    return new Vectors(vectors, tokens == null ? 0 : tokens);
+  }
+
+  /** The vectors of one call, and how many word pieces the model read for them. */
+  record Vectors(float[][] vectors, long tokens) {
+
+    float[] get(int i) {
+      return vectors[i];
+    }
+  }
+
+  /** Cosine similarity; the model's vectors are unit length, but dividing costs nothing and is safe. */
+  static double cosine(float[] a, float[] b) {
+    double dot = 0;
+    double na = 0;
+    double nb = 0;
+    for (int i = 0; i < a.length; i++) {
+      dot += a[i] * b[i];
+      na += a[i] * a[i];
+      nb += b[i] * b[i];
+    }
+    return na == 0 || nb == 0 ? 0 : dot / Math.sqrt(na * nb);
+  }
+}

@@ -1,0 +1,84 @@
+package dev.asa.evaluators.embedding;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Splits prose into sentences and words. A plain rule (a stop, then a space, then a capital or a
+ * digit), not a parser: good enough to count sentences for readability and to find the parts of
+ * a request, and it does not split after "e.g.", "et al." or an initial.
+ */
+final class Sentences {
+  private Sentences() {}
+
+  private static final Pattern BOUNDARY = Pattern.compile("(?<=[.!?])[\"')\\]]*\\s+(?=[\"'(\\[]?[\\p{Lu}\\p{N}])");
+  private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]+(?:['’.-][\\p{L}\\p{N}]+)*");
+
+  /** Words after which a stop does not end a sentence. */
+  private static final Set<String> ABBREVIATIONS =
+      Set.of("e.g", "i.e", "al", "etc", "vs", "dr", "mr", "mrs", "ms", "prof", "fig", "no", "cf", "approx", "st", "jr", "sr",
+          "sra", "dra", "mme", "mlle", "hr");
+
+  /** The sentences of one block of prose, trimmed; line breaks inside the block count as spaces. */
+  static List<String> split(String text) {
+    List<String> out = new ArrayList<>();
+    for (String line : text.split("\\n\\s*\\n|\\n(?=\\s*(?:[-*+•]|\\d+[.)])\\s)|\\n(?=#)")) {
+      String block = line.replaceAll("\\s+", " ").strip();
+      if (block.isEmpty()) {
+        continue;
+      }
+      Matcher m = BOUNDARY.matcher(block);
+      int start = 0;
+      StringBuilder pending = new StringBuilder();
+      while (m.find()) {
+        String piece = block.substring(start, m.start()).strip();
+        start = m.end();
+        pending.append(pending.isEmpty() ? "" : " ").append(piece);
+        if (!endsWithAbbreviation(piece)) {
+          out.add(pending.toString());
+          pending.setLength(0);
+        }
+      }
+      String rest = block.substring(start).strip();
+      pending.append(pending.isEmpty() || rest.isEmpty() ? "" : " ").append(rest);
+      if (!pending.isEmpty()) {
+        out.add(pending.toString());
+      }
+    }
+    return out;
+  }
+
+  private static boolean endsWithAbbreviation(String piece) {
+    int cut = piece.lastIndexOf(' ');
+    String last = piece.substring(cut + 1).toLowerCase(Locale.ROOT);
+    if (!last.endsWith(".")) {
+      return false;
+    }
+    String bare = last.substring(0, last.length() - 1).replaceAll("^[\\p{Punct}]+", "");
+    // A single letter is an initial ("J. Smith"); the rest are the usual abbreviations.
+    return (bare.length() == 1 && Character.isLetter(bare.charAt(0))) || ABBREVIATIONS.contains(bare);
+  }
+
+  /** The words of a text: runs of letters and digits, with inner apostrophes, stops and hyphens. */
+  static List<String> words(String text) {
+    List<String> out = new ArrayList<>();
+    Matcher m = WORD.matcher(text);
+    while (m.find()) {
+      out.add(m.group());
+    }
+    return out;
+  }
+
+  static int wordCount(String text) {
+    int n = 0;
+    Matcher m = WORD.matcher(text);
+    while (m.find()) {
+      n++;
+    }
+    return n;
+  }
+}

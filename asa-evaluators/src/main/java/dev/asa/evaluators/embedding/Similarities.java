@@ -1,0 +1,97 @@
+package dev.asa.evaluators.embedding;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The similarities the semantic dimensions rest on, from one call to the model: each passage of the
+ * deliverable against the whole request, and each part of the request against its best passage.
+ *
+ * @param passages the deliverable's passages (possibly a sample)
+ * @param toRequest for each passage, its cosine similarity to the whole request
+ * @param parts the request's parts
+ * @param partBest for each content part, the similarity of its best-matching passage
+ * @param tokens word pieces the model read
+ */
+record Similarities(Passages passages, double[] toRequest, RequestParts parts, double[] partBest, long tokens) {
+
+  static Similarities measure(String request, String content) {
+    Passages passages = Passages.of(content);
+    RequestParts parts = RequestParts.of(request);
+    if (parts.asks() == 0) {
+      // Only form instructions, or nothing splittable: the request as a whole is the one part.
+      parts = new RequestParts(List.of(request.strip()), List.of(), parts.form());
+    }
+    List<String> texts = new ArrayList<>(1 + parts.content().size() + passages.passages().size());
+    texts.add(request);
+    texts.addAll(parts.content());
+    texts.addAll(passages.passages());
+    Model.Vectors v = Model.embed(texts);
+
+    int first = 1 + parts.content().size();
+    int n = passages.passages().size();
+    double[] toRequest = new double[n];
+    for (int i = 0; i < n; i++) {
+      toRequest[i] = Model.cosine(v.get(0), v.get(first + i));
+    }
+    double[] partBest = new double[parts.content().size()];
+    for (int p = 0; p < partBest.length; p++) {
+      double best = -1;
+      for (int i = 0; i < n; i++) {
+        best = Math.max(best, Model.cosine(v.get(1 + p), v.get(first + i)));
+      }
+      partBest[p] = best;
+    }
+    return new Similarities(passages, toRequest, parts, partBest, v.tokens());
+  }
+
+  int passageCount() {
+    return toRequest.length;
+  }
+
+  /** How many of the best passages the relevance score averages. */
+  int topK() {
+    return Math.min(5, toRequest.length);
+  }
+
+  /** Mean similarity to the request of the {@link #topK()} best-matching passages. */
+  double topMean() {
+    double[] sorted = toRequest.clone();
+    Arrays.sort(sorted);
+    double sum = 0;
+    for (int i = 0; i < topK(); i++) {
+      sum += sorted[sorted.length - 1 - i];
+    }
+    return sum / topK();
+  }
+
+  int onTopic() {
+    return (int) Arrays.stream(toRequest).filter(s -> s >= Calibration.PASSAGE_ON_TOPIC).count();
+  }
+
+  /** Share of the deliverable's words that sit in passages below the on-topic line, 0 to 1. */
+  double offTopicWordShare() {
+    long all = 0;
+    long off = 0;
+    for (int i = 0; i < toRequest.length; i++) {
+      int words = Sentences.wordCount(passages.passages().get(i));
+      all += words;
+      if (toRequest[i] < Calibration.PASSAGE_ON_TOPIC) {
+        off += words;
+      }
+    }
+    return all == 0 ? 0 : (double) off / all;
+  }
+
+  /** The index of the passage least like the request. */
+  int weakest() {
+    int w = 0;
+    for (int i = 1; i < toRequest.length; i++) {
+      if (toRequest[i] < toRequest[w]) {
+        w = i;
+      }
+    }
+    return w;
+  }
+}

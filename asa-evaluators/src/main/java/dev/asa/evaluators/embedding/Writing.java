@@ -1,0 +1,92 @@
+package dev.asa.evaluators.embedding;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Surface signals of how a text is written, and the score made of them. They say whether a text
+ * is readable, laid out and free of repetition; not whether it is right, well argued or in the
+ * right register, which needs a judge.
+ *
+ * <p>The score is a weighted mean of four parts, each 0 to 100:
+ *
+ * <ul>
+ *   <li>ease (weight 0.25): Flesch reading ease 20 to 75 scores 100 (plain to technical prose),
+ *       falling linearly to 0 at -20 (impenetrable) and at 115 (a list of one-syllable words);
+ *   <li>sentence length (0.25): 8 to 25 words a sentence scores 100, falling to 0 at 2 and at 50;
+ *   <li>layout (0.2): paragraphs against one per 180 words, capped at 100; left out of the mean for
+ *       texts under 120 words, where one paragraph is right;
+ *   <li>repetition (0.3): repeated three-grams or sentences up to 8% score 100, falling to 0 at 40%.
+ * </ul>
+ *
+ * @param readability sentence, word and syllable counts
+ * @param structure paragraphs, headings, list items
+ * @param repetition repeated sentences and three-grams
+ */
+record Writing(Readability readability, Structure structure, Repetition repetition) {
+
+  static final int LAYOUT_MIN_WORDS = 120;
+  static final int WORDS_PER_PARAGRAPH = 180;
+
+  static Writing of(String text) {
+    return new Writing(Readability.of(text), Structure.of(text), Repetition.of(text));
+  }
+
+  double ease() {
+    double f = readability.fleschReadingEase();
+    return f < 20 ? band(f, -20, 20) : 100 - band(f, 75, 115);
+  }
+
+  double sentenceLength() {
+    double a = readability.averageSentenceLength();
+    return a < 8 ? band(a, 2, 8) : 100 - band(a, 25, 50);
+  }
+
+  /** Null when the text is too short for layout to matter. */
+  Double layout() {
+    int words = readability.words();
+    if (words < LAYOUT_MIN_WORDS) {
+      return null;
+    }
+    double expected = Math.ceil((double) words / WORDS_PER_PARAGRAPH);
+    return 100 * Math.min(1, structure.paragraphs() / expected);
+  }
+
+  double repetitionScore() {
+    return 100 - band(repetition.ratePercent(), 8, 40);
+  }
+
+  double score() {
+    double sum = 0.25 * ease() + 0.25 * sentenceLength() + 0.3 * repetitionScore();
+    double weight = 0.8;
+    Double layout = layout();
+    if (layout != null) {
+      sum += 0.2 * layout;
+      weight += 0.2;
+    }
+    return sum / weight;
+  }
+
+  /** Linear 0 at {@code lo} to 100 at {@code hi}, clamped. */
+  private static double band(double x, double lo, double hi) {
+    return 100 * Calibration.ramp(x, lo, hi);
+  }
+
+  /** Each signal with its value and its part score. */
+  String describe() {
+    List<String> parts = new ArrayList<>();
+    parts.add(String.format(Locale.ROOT, "Flesch reading ease %.0f (score %.0f; 20-75 is full marks)", readability.fleschReadingEase(), ease()));
+    parts.add(String.format(Locale.ROOT, "%.1f words a sentence over %d sentences (score %.0f; 8-25 is full marks)",
+        readability.averageSentenceLength(), readability.sentences(), sentenceLength()));
+    Double layout = layout();
+    String shape = structure.paragraphs() + " paragraphs, " + structure.headings() + " headings, " + structure.listItems() + " list items";
+    parts.add(layout == null
+        ? shape + " (layout not scored under " + LAYOUT_MIN_WORDS + " words)"
+        : String.format(Locale.ROOT, "%s (layout score %.0f; one paragraph per %d words expected)", shape, layout, WORDS_PER_PARAGRAPH));
+    parts.add(String.format(Locale.ROOT, "repetition %.1f%%: %d of %d sentences repeated, %.1f%% of word three-grams seen before (score %.0f; up to 8%% is full marks)",
+        repetition.ratePercent(), repetition.repeatedSentences(), repetition.sentences(),
+        100 * repetition.repeatedTrigramShare(), repetitionScore()));
+    return String.join("; ", parts);
+  }
+}

@@ -1,0 +1,218 @@
+package dev.asa.evaluators.embedding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.List;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+/** The counted signals, each against a value worked out by hand. */
+class TextSignalsTest {
+
+  @Nested
+  class CitationCounting {
+
+    private static final String TEXT = """
+        See Smith et al. (2024) and (Lee and Park, 2023). Also [1], [2-4], https://example.org/a and
+        https://doi.org/10.1000/xyz123. In March 2024 the rules changed, as GDPR (2018) requires.
+
+        ## References
+        - Smith, A. et al. (2024). One.
+        - Lee, B. and Park, C. (2023). Two.
+        """;
+
+    @Test
+    void countsEachKindOnce() {
+      Citations c = Citations.of(TEXT);
+      assertThat(c.urls()).isEqualTo(1); // the doi.org link is a DOI, not a URL
+      assertThat(c.dois()).isEqualTo(1);
+      assertThat(c.numbered()).isEqualTo(4); // [1] and [2-4]
+      // Smith 2024 and Lee 2023; "March 2024" is a date and "GDPR (2018)" an acronym.
+      assertThat(c.authorYear()).isEqualTo(2);
+      assertThat(c.referenceEntries()).isEqualTo(2);
+      assertThat(c.hasReferenceSection()).isTrue();
+    }
+
+    @Test
+    void sourcesAreTheLargestCountNotTheSum() {
+      // max(URLs + DOIs = 2, numbered = 4, author-year = 2, entries = 2): the same source appears several ways.
+      assertThat(Citations.of(TEXT).sources()).isEqualTo(4);
+    }
+
+    @Test
+    void plainProseCitesNothing() {
+      Citations c = Citations.of("Heat pumps work in cold weather. In 2024 they sold well in Norway.");
+      assertThat(c.sources()).isZero();
+      assertThat(c.describe()).isEqualTo("0 URLs, 0 DOIs, 0 numbered references [n], 0 author-year citations, no reference list");
+    }
+
+    @Test
+    void repeatedUrlsCountOnce() {
+      assertThat(Citations.of("https://a.example/x, https://a.example/x/ and https://b.example.").urls()).isEqualTo(2);
+    }
+  }
+
+  @Nested
+  class ReadabilitySignals {
+
+    @Test
+    void syllablesByVowelGroups() {
+      assertThat(Readability.syllables("cat")).isEqualTo(1);
+      assertThat(Readability.syllables("sunny")).isEqualTo(2); // u, y
+      assertThat(Readability.syllables("make")).isEqualTo(1); // silent e
+      assertThat(Readability.syllables("table")).isEqualTo(2); // -le is sounded
+      assertThat(Readability.syllables("free")).isEqualTo(1);
+      assertThat(Readability.syllables("reading")).isEqualTo(2);
+    }
+
+    @Test
+    void fleschReadingEaseByHand() {
+      // 2 sentences, 11 words, 12 syllables (all one syllable except "sunny"):
+      // 206.835 - 1.015 * 11/2 - 84.6 * 12/11 = 206.835 - 5.5825 - 92.2909 = 108.96
+      Readability r = Readability.of("The cat sat on the mat. It was a sunny day.");
+      assertThat(r.sentences()).isEqualTo(2);
+      assertThat(r.words()).isEqualTo(11);
+      assertThat(r.syllables()).isEqualTo(12);
+      assertThat(r.averageSentenceLength()).isEqualTo(5.5);
+      assertThat(r.fleschReadingEase()).isCloseTo(108.96, within(0.01));
+    }
+
+    @Test
+    void abbreviationsDoNotEndSentences() {
+      assertThat(Sentences.split("Smith et al. found it. See e.g. the appendix. Dr. Lee agreed."))
+          .containsExactly("Smith et al. found it.", "See e.g. the appendix.", "Dr. Lee agreed.");
+    }
+
+    @Test
+    void layoutIsNotScoredOnShortTexts() {
+      assertThat(Writing.of("A short answer of a few words.").layout()).isNull();
+      // 200 words in one paragraph, where ceil(200 / 180) = 2 are expected: half marks.
+      String wall = "word ".repeat(199) + "end.";
+      assertThat(Writing.of(wall).layout()).isEqualTo(50.0);
+    }
+
+    @Test
+    void structureCountsParagraphsHeadingsAndLists() {
+      Structure s = Structure.of("# Title\n\nIntro text.\n\n- one\n- two\n1. three\n");
+      assertThat(s.paragraphs()).isEqualTo(3);
+      assertThat(s.headings()).isEqualTo(1);
+      assertThat(s.listItems()).isEqualTo(3);
+    }
+  }
+
+  @Nested
+  class RepetitionSignals {
+
+    @Test
+    void repeatedSentencesAndTrigramsByHand() {
+      // 13 words, 11 three-grams; the second sentence repeats 3 of them ("backups are important",
+      // "are important for", "important for everyone"); 1 of 3 sentences is a repeat.
+      Repetition r = Repetition.of("Backups are important for everyone. Backups are important for everyone. Use a drive.");
+      assertThat(r.sentences()).isEqualTo(3);
+      assertThat(r.repeatedSentences()).isEqualTo(1);
+      assertThat(r.trigrams()).isEqualTo(11);
+      assertThat(r.repeatedTrigrams()).isEqualTo(3);
+      assertThat(r.ratePercent()).isCloseTo(100.0 / 3, within(1e-9)); // the larger share: 1/3 > 3/11
+    }
+
+    @Test
+    void shortLinesRepeatInnocently() {
+      assertThat(Repetition.of("Yes. No. Yes. No.").repeatedSentences()).isZero();
+    }
+
+    @Test
+    void freshProseHasNoRepetition() {
+      assertThat(Repetition.of("Each sentence here says something new. Nothing in this text comes twice.").ratePercent()).isZero();
+    }
+  }
+
+  @Nested
+  class RequestSplitting {
+
+    @Test
+    void sentencesClausesCitationAndFormAsks() {
+      RequestParts p = RequestParts.of("Summarize recent literature on federated learning privacy guarantees. "
+          + "Cover differential privacy, secure aggregation and known inference attacks, and note the open problems. "
+          + "Cite your sources. Keep it under 1,000 words.");
+      assertThat(p.content()).containsExactly(
+          "Summarize recent literature on federated learning privacy guarantees",
+          "Cover differential privacy, secure aggregation and known inference attacks",
+          "note the open problems");
+      assertThat(p.citation()).containsExactly("Cite your sources");
+      assertThat(p.form()).containsExactly("Keep it under 1,000 words");
+      assertThat(p.asks()).isEqualTo(4);
+    }
+
+    @Test
+    void listAfterAColonIsSplitAndShortItemsJoinThePreviousOne() {
+      RequestParts p = RequestParts.of("Explain how to set up a simple backup routine for a home computer: what to back up, "
+          + "how often, where to keep the copies, and how to check that the backups actually work.");
+      assertThat(p.content()).containsExactly(
+          "Explain how to set up a simple backup routine for a home computer",
+          "what to back up, how often",
+          "where to keep the copies",
+          "how to check that the backups actually work");
+    }
+
+    @Test
+    void commasInBracketsDoNotSplit() {
+      assertThat(RequestParts.of("Cover all four regions (North, South, East, West) and all twelve months.").content())
+          .containsExactly("Cover all four regions (North, South, East, West) and all twelve months");
+    }
+
+    @Test
+    void bulletItemsArePartsOfTheirOwn() {
+      assertThat(RequestParts.of("Write a report:\n- cover the running costs\n- list the main risks").content())
+          .containsExactly("Write a report", "cover the running costs", "list the main risks");
+    }
+
+    @Test
+    void aFormatWordInsideARealAskKeepsTheAsk() {
+      RequestParts p = RequestParts.of("Summarize the survey results as JSON.");
+      assertThat(p.content()).containsExactly("Summarize the survey results as JSON");
+      assertThat(p.form()).isEmpty();
+      assertThat(p.single()).isTrue();
+    }
+
+    @Test
+    void keyTermsAreIdentifiersNumbersAcronymsAndNames() {
+      KeyTerms t = KeyTerms.of(List.of("Produce a CSV with columns month, units_sold and revenue_eur for North and South in 2024"),
+          "month,units_sold\n2024-01,North,5");
+      // CSV is a format name and is ignored; "Produce" opens the sentence.
+      assertThat(t.found()).containsExactly("units_sold", "North", "2024");
+      assertThat(t.missing()).containsExactly("revenue_eur", "South");
+      assertThat(t.share()).isEqualTo(0.6);
+    }
+  }
+
+  @Nested
+  class Chunking {
+
+    @Test
+    void longParagraphsAreCutAtSentenceEnds() {
+      String sentence = "This sentence has exactly ten words in it, all told. ";
+      Passages p = Passages.of(sentence.repeat(40)); // 400 words, 40 sentences
+      assertThat(p.passages()).hasSize(3); // 160 + 160 + 80 words
+      assertThat(p.passages()).allMatch(s -> Sentences.wordCount(s) <= Passages.MAX_WORDS);
+      assertThat(p.sampled()).isFalse();
+    }
+
+    @Test
+    void aHeadingJoinsTheParagraphUnderIt() {
+      Passages p = Passages.of("# Costs\n\nRunning costs depend on the ratio of electricity to gas prices.\n\n"
+          + "Installation is the main barrier for most households today.");
+      assertThat(p.passages()).containsExactly(
+          "# Costs\nRunning costs depend on the ratio of electricity to gas prices.",
+          "Installation is the main barrier for most households today.");
+    }
+
+    @Test
+    void veryLongTextsAreSampledEvenly() {
+      Passages p = Passages.of("A paragraph of ten words about one thing or another.\n\n".repeat(600));
+      assertThat(p.total()).isEqualTo(600);
+      assertThat(p.passages()).hasSize(Passages.MAX_PASSAGES);
+      assertThat(p.sampled()).isTrue();
+    }
+  }
+}
