@@ -33,9 +33,9 @@ import java.util.Locale;
  */
 final class StandaloneVerifyCommand implements Command {
 
-  private static final Usage USAGE = usage();
+  private static final Usage USAGE = buildUsage();
 
-  private static Usage usage() {
+  private static Usage buildUsage() {
     Usage u = Usage.of("verify", "FILE --request TEXT [--type TYPE] [--depth structural|semantic|composite] [--judge openai|anthropic ...] [--json]",
             "Verifies a deliverable against what was asked, here and now, and prints the verdict.\n"
                 + "Without --judge the semantic evaluator is the offline embedding model (no network): it judges relevance,\n"

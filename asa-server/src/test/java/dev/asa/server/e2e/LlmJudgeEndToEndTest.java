@@ -110,7 +110,9 @@ class LlmJudgeEndToEndTest {
     JsonNode result = client.awaitVerification(accepted.path("verification_id").asText(), Duration.ofSeconds(30), p -> {});
     assertThat(result.path("agreement_id").asText()).isEqualTo(id);
     assertThat(result.path("evaluator").path("type").asText()).isEqualTo("builtin_agent_as_judge");
-    assertThat(result.path("dimensions").findValuesAsText("name")).containsExactly("accuracy", "completeness", "relevance", "timeliness");
+    List<String> names = new ArrayList<>();
+    result.path("dimensions").forEach(d -> names.add(d.path("name").asText()));
+    assertThat(names).containsExactly("accuracy", "completeness", "relevance", "timeliness");
     assertThat(result.path("verification").path("depth").asText()).isEqualTo("composite");
     assertThat(client.agreement(id).path("agreement").path("status").asText()).isEqualToIgnoringCase("VERIFIED");
     assertThat(llm.lastRequest().isAnthropic()).isTrue();
