@@ -106,7 +106,9 @@ public final class AsaServer implements AutoCloseable {
       });
       http.start();
       Timers timers = new Timers(store, config.clock(), agreements::fireTimer);
-      timers.start(Duration.ofSeconds(1));
+      if (config.pollTimers()) {
+        timers.start(Duration.ofSeconds(1));
+      }
       WebhookCourier webhooks = new WebhookCourier(serverKey, config.clock(), escrow.deliveryTimeout());
       // x402 settlements go to the facilitator; every other message is a signed webhook.
       Outbox outbox = new Outbox(store, config.clock(),

@@ -27,7 +27,8 @@ public record ServerConfig(
     java.util.Set<String> trustedMarketSources,
     dev.asa.negotiation.NegotiationPolicy negotiationPolicy,
     dev.asa.server.escrow.EscrowConfig escrow,
-    dev.asa.server.verification.VerificationConfig verification) {
+    dev.asa.server.verification.VerificationConfig verification,
+    boolean pollTimers) {
 
   public static final int DEFAULT_PORT = 8080;
   public static final long DEFAULT_MAX_BODY_BYTES = 16L * 1024 * 1024;
@@ -51,55 +52,63 @@ public record ServerConfig(
   public static ServerConfig defaults() {
     return new ServerConfig("127.0.0.1", DEFAULT_PORT, Path.of("asa-data"), null, Clock.systemUTC(),
         DEFAULT_MAX_BODY_BYTES, null, 50, 100, java.util.Set.of(), dev.asa.negotiation.NegotiationPolicy.DEFAULTS,
-        dev.asa.server.escrow.EscrowConfig.DEFAULTS, dev.asa.server.verification.VerificationConfig.STRUCTURAL_ONLY);
+        dev.asa.server.escrow.EscrowConfig.DEFAULTS, dev.asa.server.verification.VerificationConfig.STRUCTURAL_ONLY, true);
   }
 
   public ServerConfig withPort(int p) {
-    return new ServerConfig(host, p, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow, verification);
+    return new ServerConfig(host, p, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow, verification, pollTimers);
   }
 
   public ServerConfig withHost(String h) {
-    return new ServerConfig(h, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow, verification);
+    return new ServerConfig(h, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow, verification, pollTimers);
   }
 
   public ServerConfig withDataDir(Path d) {
-    return new ServerConfig(host, port, d, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow, verification);
+    return new ServerConfig(host, port, d, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow, verification, pollTimers);
   }
 
   public ServerConfig withDbUrl(String url) {
-    return new ServerConfig(host, port, dataDir, url, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow, verification);
+    return new ServerConfig(host, port, dataDir, url, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow, verification, pollTimers);
   }
 
   public ServerConfig withClock(Clock c) {
-    return new ServerConfig(host, port, dataDir, dbUrl, c, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow, verification);
+    return new ServerConfig(host, port, dataDir, dbUrl, c, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow, verification, pollTimers);
   }
 
   public ServerConfig withOperatorKey(Ed25519PublicKey key) {
-    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, key, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow, verification);
+    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, key, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow, verification, pollTimers);
   }
 
   public ServerConfig withRateLimit(double perSecond, int burst) {
-    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, perSecond, burst, trustedMarketSources, negotiationPolicy, escrow, verification);
+    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, perSecond, burst, trustedMarketSources, negotiationPolicy, escrow, verification, pollTimers);
   }
 
   /** The negotiation rules' parameters (rounds, asymmetry limit, price band, timeout). */
   public ServerConfig withNegotiationPolicy(dev.asa.negotiation.NegotiationPolicy policy) {
     return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey,
-        burstPerKey, trustedMarketSources, policy, escrow, verification);
+        burstPerKey, trustedMarketSources, policy, escrow, verification, pollTimers);
   }
 
   /** Market-reference sources a negotiation message may cite for the price bounds (e.g. arp_market_data). */
   public ServerConfig withTrustedMarketSources(java.util.Set<String> sources) {
-    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, sources, negotiationPolicy, escrow, verification);
+    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, sources, negotiationPolicy, escrow, verification, pollTimers);
   }
 
   /** The escrow settings: callback URLs allowed, x402 facilitator, dispute endpoints, arbiters. */
   public ServerConfig withEscrow(dev.asa.server.escrow.EscrowConfig e) {
-    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, e, verification);
+    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, e, verification, pollTimers);
   }
 
   /** The semantic evaluators (embedding model, LLM judge) and the background verification workers. */
   public ServerConfig withVerification(dev.asa.server.verification.VerificationConfig v) {
-    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow, v);
+    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow, v, pollTimers);
+  }
+
+  /**
+   * Whether timers and the outbox are polled every second (always, in production). Tests that must
+   * decide exactly when a timer fires turn it off and call {@link AsaServer#fireDueTimers()}.
+   */
+  public ServerConfig withTimerPolling(boolean poll) {
+    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow, verification, poll);
   }
 }
