@@ -10,6 +10,9 @@ import java.util.Optional;
  * What "good" means for this agreement: the weighted dimensions, how they combine, the composite
  * threshold, hard gates, and the structural expectations of the deliverable (a JSON Schema for JSON
  * deliverables, required sections for documents).
+ *
+ * @param guarantee with {@code guarantee_type: probabilistic}, the promise about the provider's
+ *     series of deliveries; null otherwise
  */
 public record QualityCriteria(
     List<Dimension> dimensions,
@@ -19,7 +22,15 @@ public record QualityCriteria(
     List<QualityGate> gates,
     QualityGate.Logic gateLogic,
     JsonNode deliverableSchema,
-    List<String> requiredSections) {
+    List<String> requiredSections,
+    SeriesGuarantee guarantee) {
+
+  /** Deterministic criteria, or probabilistic ones whose guarantee is not needed here. */
+  public QualityCriteria(List<Dimension> dimensions, BigDecimal compositeThreshold, CompositeMethod compositeMethod,
+      GuaranteeType guaranteeType, List<QualityGate> gates, QualityGate.Logic gateLogic, JsonNode deliverableSchema,
+      List<String> requiredSections) {
+    this(dimensions, compositeThreshold, compositeMethod, guaranteeType, gates, gateLogic, deliverableSchema, requiredSections, null);
+  }
 
   public QualityCriteria {
     dimensions = List.copyOf(dimensions);

@@ -126,6 +126,17 @@ final class TermsReader {
     }
     List<String> sections = new ArrayList<>();
     node.path("required_sections").forEach(s -> sections.add(s.asText()));
+    boolean probabilistic = "probabilistic".equals(node.path("guarantee_type").asText());
+    SeriesGuarantee guarantee = null;
+    if (probabilistic) {
+      guarantee = SeriesGuarantee.read(node.get("guarantee"), "/quality_criteria/guarantee", violations);
+      if (guarantee instanceof SeriesGuarantee.Percentile p
+          && dimensions.stream().noneMatch(d -> d.name().equals(p.dimension()))) {
+        violations.add("/quality_criteria/guarantee/dimension", "'" + p.dimension() + "' is not one of the dimensions");
+      }
+    } else if (node.has("guarantee")) {
+      violations.add("/quality_criteria/guarantee", "applies only with \"guarantee_type\": \"probabilistic\"");
+    }
     return new QualityCriteria(
         dimensions,
         node.path("composite_threshold").decimalValue(),
@@ -140,7 +151,8 @@ final class TermsReader {
             ? QualityGate.Logic.fromWire(node.path("gate_logic").asText())
             : QualityGate.Logic.ALL_MUST_PASS,
         node.has("deliverable_schema") ? node.path("deliverable_schema") : null,
-        sections);
+        sections,
+        guarantee);
   }
 
   private Dimension dimension(JsonNode node, String pointer) {

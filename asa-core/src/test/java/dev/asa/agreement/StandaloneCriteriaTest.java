@@ -50,4 +50,28 @@ class StandaloneCriteriaTest {
     assertThatThrownBy(() -> StandaloneCriteria.parse(Json.parse("[]")))
         .isInstanceOf(InvalidDocumentException.class).hasMessageContaining("/quality_criteria");
   }
+
+  @Test
+  void probabilisticGuaranteesAreReadAndChecked() throws Exception {
+    String dims = "\"dimensions\":[{\"name\":\"accuracy\",\"weight\":1,\"metric\":\"percentage\",\"slo\":{\"operator\":\"gte\",\"value\":80}}],"
+        + "\"composite_threshold\":75,";
+    QualityCriteria passAtK = StandaloneCriteria.parse(Json.parse("{" + dims
+        + "\"guarantee_type\":\"probabilistic\",\"guarantee\":{\"metric\":\"pass@k\",\"k\":5,\"threshold\":95}}"));
+    assertThat(passAtK.guarantee()).isEqualTo(new SeriesGuarantee.PassAtK(5, BigDecimal.valueOf(95), 20, 5));
+    QualityCriteria p90 = StandaloneCriteria.parse(Json.parse("{" + dims
+        + "\"guarantee_type\":\"probabilistic\",\"guarantee\":{\"metric\":\"percentile\",\"dimension\":\"accuracy\",\"percentile\":90,\"threshold\":85}}"));
+    assertThat(p90.guarantee()).isInstanceOf(SeriesGuarantee.Percentile.class);
+
+    assertThatThrownBy(() -> StandaloneCriteria.parse(Json.parse("{" + dims + "\"guarantee_type\":\"probabilistic\"}")))
+        .hasMessageContaining("/quality_criteria/guarantee");
+    assertThatThrownBy(() -> StandaloneCriteria.parse(Json.parse("{" + dims
+        + "\"guarantee_type\":\"probabilistic\",\"guarantee\":{\"metric\":\"percentile\",\"dimension\":\"speed\",\"percentile\":90,\"threshold\":85}}")))
+        .hasMessageContaining("/quality_criteria/guarantee/dimension");
+    assertThatThrownBy(() -> StandaloneCriteria.parse(Json.parse("{" + dims
+        + "\"guarantee_type\":\"probabilistic\",\"guarantee\":{\"metric\":\"pass@k\",\"k\":0,\"threshold\":95}}")))
+        .hasMessageContaining("/quality_criteria/guarantee/k");
+    assertThatThrownBy(() -> StandaloneCriteria.parse(Json.parse("{" + dims
+        + "\"guarantee\":{\"metric\":\"pass@k\",\"k\":5,\"threshold\":95}}")))
+        .hasMessageContaining("applies only with");
+  }
 }

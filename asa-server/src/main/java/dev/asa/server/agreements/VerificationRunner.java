@@ -18,7 +18,9 @@ import dev.asa.lifecycle.Action;
 import dev.asa.lifecycle.ChallengeWindow;
 import dev.asa.lifecycle.Lifecycle;
 import dev.asa.lifecycle.State;
+import dev.asa.agreement.SeriesGuarantee;
 import dev.asa.scoring.CheckResult;
+import dev.asa.scoring.GuaranteeCheck;
 import dev.asa.scoring.DimensionInput;
 import dev.asa.scoring.IncompleteScoresException;
 import dev.asa.scoring.Scorecard;
@@ -164,9 +166,21 @@ public final class VerificationRunner {
     State next = Lifecycle.next(a.state(), Action.VERIFY, Lifecycle.Facts.NONE);
     VerificationEngine.Assessment assessment = assessed.assessment();
     ReleasePolicy.Applied applied = release.apply(a);
+    Map<String, CheckResult> checks = new LinkedHashMap<>(assessment.checks());
+    GuaranteeCheck.Outcome guarantee = null;
     Scorecard card;
     try {
-      card = Scorer.score(a.terms().qualityCriteria(), applied.payment(), assessment.inputs(), assessment.checks());
+      SeriesGuarantee promised = a.terms().qualityCriteria().guarantee();
+      if (promised != null) {
+        // This delivery joins the series as it scores without the guarantee's own check.
+        Scorecard alone = Scorer.score(a.terms().qualityCriteria(), applied.payment(), assessment.inputs(), checks);
+        List<GuaranteeCheck.Delivery> series = new ArrayList<>(earlierDeliveries(a, promised.window()));
+        series.add(delivery(alone.composite().passed() && alone.gates().stream().allMatch(g -> g.passed()
+            || g.condition().equals(GuaranteeCheck.CHECK)), alone.dimensions()));
+        guarantee = GuaranteeCheck.evaluate(promised, series);
+        checks.put(GuaranteeCheck.CHECK, guarantee.asCheck());
+      }
+      card = Scorer.score(a.terms().qualityCriteria(), applied.payment(), assessment.inputs(), checks);
     } catch (IncompleteScoresException e) {
       throw new InvalidDocumentException(assessment.evaluatorType().equals("structural") ? "/evaluator_result/dimensions" : "/verification_config", e.getMessage());
     } catch (IllegalArgumentException e) {
@@ -185,6 +199,9 @@ public final class VerificationRunner {
     ObjectNode extensions = Json.object();
     if (!assessed.submitted() && !assessment.evaluatorType().equals("structural")) {
       extensions.set("verification", assessment.details());
+    }
+    if (guarantee != null) {
+      extensions.set("guarantee", guarantee.toJson());
     }
     VerificationResult result = VerificationResult.of(
         verificationId, a.id(), now, new VerificationResult.Evaluator(evaluator.identity(), evaluatorType, model),
@@ -227,6 +244,48 @@ public final class VerificationRunner {
     response.put("state", verified.state().name());
     response.set("verification", resultJson);
     return new AgreementService.Change(verified, events, writes, response);
+  }
+
+  /** How many of the provider's agreements are searched for the series of a probabilistic guarantee. */
+  static final int SERIES_SEARCH_LIMIT = 200;
+
+  /**
+   * The provider's earlier verified deliveries in the same series (same client, same service
+   * type), oldest first, at most {@code window}.
+   */
+  private List<GuaranteeCheck.Delivery> earlierDeliveries(Agreement a, int window) {
+    String provider = a.terms().parties().provider().identity().value();
+    String client = a.terms().parties().client().identity().value();
+    List<VerificationRow> rows = new ArrayList<>();
+    for (var row : store.listByParty(provider, null, SERIES_SEARCH_LIMIT).items()) {
+      if (row.id().equals(a.id()) || !provider.equals(row.providerIdentity()) || !client.equals(row.clientIdentity())
+          || !a.terms().service().type().equals(row.serviceType())) {
+        continue;
+      }
+      List<VerificationRow> verified = store.verificationsForAgreement(row.id());
+      if (!verified.isEmpty()) {
+        rows.add(verified.getLast());
+      }
+    }
+    rows.sort(java.util.Comparator.comparing(VerificationRow::createdAt));
+    List<GuaranteeCheck.Delivery> series = new ArrayList<>();
+    for (VerificationRow row : rows.subList(Math.max(0, rows.size() - window), rows.size())) {
+      JsonNode result = Json.parseTrusted(row.result());
+      Map<String, BigDecimal> scores = new HashMap<>();
+      for (JsonNode d : result.path("dimensions")) {
+        if (d.path("score").isNumber()) {
+          scores.put(d.path("name").asText(), d.path("score").decimalValue());
+        }
+      }
+      series.add(new GuaranteeCheck.Delivery("PASS".equals(result.path("determination").path("result").asText()), scores));
+    }
+    return series;
+  }
+
+  private static GuaranteeCheck.Delivery delivery(boolean passed, List<dev.asa.scoring.DimensionResult> dimensions) {
+    Map<String, BigDecimal> scores = new HashMap<>();
+    dimensions.stream().filter(d -> d.score() != null).forEach(d -> scores.put(d.name(), d.score()));
+    return new GuaranteeCheck.Delivery(passed, scores);
   }
 
   /** Delivery is due {@code max_duration_seconds} after activation, or by {@code expires_at}. */

@@ -252,8 +252,33 @@ class VerificationApiEndToEndTest {
     assertThat(client.awaitVerification(verificationId, Duration.ofSeconds(20), p -> {}).path("agreement_id").asText()).isEqualTo(id);
   }
 
+  @Test
+  void aProbabilisticGuaranteeIsJudgedOverTheProvidersSeries() {
+    AsaClient evaluator = AsaClient.connect(URI.create(server.url("127.0.0.1"))).withKey(Fixtures.key("eval-1"));
+    ObjectNode doc = Fixtures.general();
+    doc.with("quality_criteria").put("guarantee_type", "probabilistic").putObject("guarantee")
+        .put("metric", "pass@k").put("k", 2).put("threshold", 90);
+    List<JsonNode> guarantees = new ArrayList<>();
+    for (int accuracy : new int[] {20, 95, 95}) { // FAIL, then PASS, PASS
+      String id = active(doc.deepCopy());
+      provider.deliver(id, "# Findings\n", "markdown");
+      JsonNode verified = evaluator.verify(id, LifecycleEndToEndTest.judgedScores(accuracy, 90, accuracy));
+      guarantees.add(verified.path("verification").path("guarantee"));
+    }
+    assertThat(guarantees.get(0).path("met").isNull()).as("one delivery is not a series yet").isTrue();
+    assertThat(guarantees.get(0).path("evidence").asText()).contains("needs 2 deliveries; the series has 1");
+    // n = 2, c = 1: pass@2 = 1 - C(1,2)/C(2,2) = 100%
+    assertThat(guarantees.get(1).path("met").asBoolean()).isTrue();
+    assertThat(guarantees.get(1).path("value").decimalValue()).isEqualByComparingTo("100");
+    assertThat(guarantees.get(2).path("deliveries").asInt()).isEqualTo(3);
+  }
+
   private String active() {
-    String id = client.createAgreement(Fixtures.general()).path("agreement_id").asText();
+    return active(Fixtures.general());
+  }
+
+  private String active(ObjectNode doc) {
+    String id = client.createAgreement(doc).path("agreement_id").asText();
     client.sign(id, Role.CLIENT, Fixtures.key("alice"));
     provider.sign(id, Role.PROVIDER, Fixtures.key("bob"));
     client.fund(id);
