@@ -306,6 +306,21 @@ public final class AsaClient {
     return send("POST", agreementPath(id) + "/fund", body, null);
   }
 
+  /** Seals Shadow Scoring criteria into the agreement (the client's call, before anyone signs). */
+  public ObjectNode seal(String id, com.fasterxml.jackson.databind.JsonNode body) {
+    return send("POST", agreementPath(id) + "/seal", body, null);
+  }
+
+  /** The sealed envelope: for the sealer before the reveal, for any party after it. */
+  public ObjectNode sealOf(String id) {
+    return get(agreementPath(id) + "/seal");
+  }
+
+  /** The failure messages of an open shadow hardening cycle. */
+  public ObjectNode hardening(String id) {
+    return get(agreementPath(id) + "/hardening");
+  }
+
   /** The escrow's status, balance, transfers and payment messages. */
   public ObjectNode escrow(String id) {
     return get(agreementPath(id) + "/escrow");

@@ -66,6 +66,9 @@ public final class Routes {
     r.post("/agreements/{id}/close", ctx -> requests.mutation(ctx, (b, c, t) -> agreements.close(id(ctx), c, t)));
     r.post("/agreements/{id}/fund", ctx -> requests.mutation(ctx, (b, c, t) -> agreements.fund(id(ctx), b, c, t)));
     r.post("/agreements/{id}/ruling", ctx -> requests.mutation(ctx, (b, c, t) -> agreements.rule(id(ctx), b, c, t)));
+    r.post("/agreements/{id}/seal", ctx -> requests.mutation(ctx, (b, c, t) -> agreements.seal(id(ctx), b, c, t)));
+    r.get("/agreements/{id}/seal", ctx -> json(ctx, 200, agreements.sealOf(id(ctx), requests.caller(ctx))));
+    r.get("/agreements/{id}/hardening", ctx -> json(ctx, 200, agreements.hardening(id(ctx), requests.caller(ctx))));
     r.get("/agreements/{id}/escrow", ctx -> json(ctx, 200, agreements.escrow(id(ctx), requests.caller(ctx))));
     r.get("/accounts/{key}", ctx -> json(ctx, 200,
         agreements.account(ctx.pathParam("key"), Requests.intParam(ctx, "limit", 100, 1, 1000), requests.caller(ctx))));
