@@ -239,6 +239,10 @@ public final class AgreementService {
 
   public Outcome create(JsonNode input, Caller caller, IdempotencyTicket ticket) {
     Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    if (input != null && input.path("verification").has("shadow_seal")) {
+      throw new InvalidDocumentException("/verification/shadow_seal",
+          "set by the server when the client seals criteria (POST /agreements/{id}/seal), never by a proposal");
+    }
     Agreement agreement = AgreementDrafts.propose(input, now, this::newAgreementId);
     AccessPolicy.requireProposer(agreement.terms(), caller);
     enforcement.check(agreement);
@@ -745,6 +749,21 @@ public final class AgreementService {
   public ObjectNode hardening(String id, Caller caller) {
     Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
     return verifier.shadow().hardeningMessages(cache.of(load(id)), caller, "GET /agreements/" + id + "/hardening", now);
+  }
+
+  /** {@code POST /shadow/seals}: a standalone seal for any signed caller. */
+  public Outcome sealStandalone(JsonNode body, Caller caller, IdempotencyTicket ticket) {
+    return verifier.shadow().sealStandalone(body, caller, ticket, clock.instant().truncatedTo(ChronoUnit.MILLIS));
+  }
+
+  /** {@code POST /shadow/seals/{id}/validate}: the sealer validates work against its standalone seal. */
+  public Outcome validateStandalone(String sealId, JsonNode body, Caller caller, IdempotencyTicket ticket) {
+    return verifier.shadow().validateStandalone(sealId, body, caller, ticket, clock.instant().truncatedTo(ChronoUnit.MILLIS));
+  }
+
+  /** {@code GET /shadow/seals/{id}/report}: the latest report of a standalone seal, for its sealer. */
+  public ObjectNode standaloneReport(String sealId, Caller caller) {
+    return verifier.shadow().standaloneReport(sealId, caller);
   }
 
   /** Whether a shadow hardening cycle waits for the provider's re-delivery. */

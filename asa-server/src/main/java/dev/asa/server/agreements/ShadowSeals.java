@@ -182,6 +182,91 @@ final class ShadowSeals {
     return cycle.messages(envelope.nonce()).toJson();
   }
 
+  // ---- standalone seals ----------------------------------------------------------------------
+
+  /** {@code POST /shadow/seals}: any signed caller seals criteria of its own; the answer has no criteria. */
+  Outcome sealStandalone(JsonNode body, Caller caller, IdempotencyTicket ticket, Instant now) {
+    SealRequest request = SealRequest.parse(body);
+    if (!(caller instanceof Caller.Key key)) {
+      throw new IllegalStateException("a standalone seal is made for a signed caller");
+    }
+    String sealId = "seal-" + randomHex(8);
+    SealedEnvelope envelope = SealedEnvelope.seal(SealStatement.Subject.standalone(sealId), request.criteria(),
+        sealerName(request, key), now, random, serverKey);
+    SealRow row = new SealRow(sealId, null, key.keyId(), envelope.commitment().toString(), Json.write(envelope.seal().toJson()),
+        Json.write(envelope.toJson()), Json.write(policyJson(request.hardening())), null, now, null);
+    ObjectNode response = envelope.seal().toJson();
+    response.put("seal_id", sealId);
+    response.put("commitment", envelope.commitment().toString());
+    Outcome outcome = new Outcome(201, response);
+    List<Write> writes = new ArrayList<>(List.of(new Write.PutSeal(row)));
+    writes.addAll(AgreementService.idempotencyWrites(ticket, outcome, now));
+    store.apply(writes);
+    return outcome;
+  }
+
+  /** The standalone seal, for its sealer only: to anyone else it does not exist. */
+  private SealRow standaloneOf(String sealId, Caller caller) {
+    SealRow row = store.seal(sealId).filter(r -> r.agreementId() == null)
+        .orElseThrow(() -> new NotFoundException("no seal with id '" + sealId + "'"));
+    if (!(caller instanceof Caller.Key k && k.keyId().equals(row.sealerKey()))) {
+      throw new NotFoundException("no seal with id '" + sealId + "'");
+    }
+    return row;
+  }
+
+  /**
+   * {@code POST /shadow/seals/{id}/validate} {@code {content, format}}: the sealer has delivered
+   * work checked against its seal; the seal is verified against the commitment recorded at sealing
+   * and this server's key. The report is stored (the latest replaces the previous) and the seal
+   * counts as revealed. No hardening cycle here: an orchestrator runs its own loop.
+   */
+  Outcome validateStandalone(String sealId, JsonNode body, Caller caller, IdempotencyTicket ticket, Instant now) {
+    SealRow row = standaloneOf(sealId, caller);
+    ObjectNode b = Bodies.object(body, "a validate request");
+    Bodies.allowOnly(b, "", "content", "format");
+    String content = Bodies.requiredText(b, "content", "", "the delivered work, as text");
+    String format = Bodies.optionalText(b, "format", "");
+    ObjectNode report;
+    Gate gate;
+    try {
+      SealedEnvelope envelope = SealedEnvelope.parse(Json.parseTrusted(row.envelope()));
+      ShadowValidation v = ShadowValidator.validate(envelope, DeliveredWork.of(content, format), judge);
+      v = new ShadowValidation(v.sealedHash(), SealVerification.check(envelope, Optional.of(serverKey.publicKey()),
+          Optional.of(Commitment.parse(row.commitment()))), v.results());
+      report = v.report().toJson();
+      gate = v.gate();
+    } catch (InvalidDocumentException e) {
+      Validated broken = unreadable(row, e.getMessage(), now);
+      report = broken.report();
+      gate = broken.gate();
+    }
+    ObjectNode state = Json.object().put("status", "validated").put("validated_at", now.toString()).put("gate", gate.wire());
+    state.set("report", report);
+    ObjectNode response = Json.object().put("seal_id", sealId).put("gate", gate.wire());
+    response.set("report", report);
+    Outcome outcome = new Outcome(200, response);
+    List<Write> writes = new ArrayList<>(List.of(new Write.SetSealValidation(sealId, Json.write(state)),
+        new Write.RevealSeal(sealId, now), new Write.LogSealRead(sealId, caller.describe(), "POST /shadow/seals/" + sealId + "/validate", now)));
+    writes.addAll(AgreementService.idempotencyWrites(ticket, outcome, now));
+    store.apply(writes);
+    return outcome;
+  }
+
+  /** {@code GET /shadow/seals/{id}/report}: the latest validation's report, for the sealer. */
+  ObjectNode standaloneReport(String sealId, Caller caller) {
+    SealRow row = standaloneOf(sealId, caller);
+    if (row.validation() == null) {
+      throw new NotFoundException("seal " + sealId + " has not been validated yet; POST /shadow/seals/" + sealId + "/validate");
+    }
+    JsonNode state = Json.parseTrusted(row.validation());
+    ObjectNode out = Json.object().put("seal_id", sealId);
+    out.set("gate", state.path("gate"));
+    out.set("validated_at", state.path("validated_at"));
+    out.set("report", state.path("report"));
+    return out;
+  }
+
   // ---- validation -----------------------------------------------------------------------------
 
   /**

@@ -73,6 +73,10 @@ public final class Routes {
     r.get("/accounts/{key}", ctx -> json(ctx, 200,
         agreements.account(ctx.pathParam("key"), Requests.intParam(ctx, "limit", 100, 1, 1000), requests.caller(ctx))));
 
+    r.post("/shadow/seals", ctx -> requests.mutation(ctx, agreements::sealStandalone));
+    r.post("/shadow/seals/{id}/validate", ctx -> requests.mutation(ctx, (b, c, t) -> agreements.validateStandalone(id(ctx), b, c, t)));
+    r.get("/shadow/seals/{id}/report", ctx -> json(ctx, 200, agreements.standaloneReport(id(ctx), requests.caller(ctx))));
+
     r.post("/verifications", ctx -> requests.mutation(ctx, verifications::create));
     r.get("/verifications/{id}", ctx -> render(ctx, verifications.get(id(ctx), requests.caller(ctx))));
     r.get("/verifications/{id}/status", ctx -> json(ctx, 200, verifications.status(id(ctx), requests.caller(ctx))));

@@ -277,6 +277,30 @@ class ShadowScoringEndToEndTest {
         .isEqualTo("shadow_seal_broken");
   }
 
+  @Test
+  void aProposalCannotCarryASealOfItsOwn() {
+    ObjectNode doc = Fixtures.general();
+    doc.with("verification").putObject("shadow_seal").putObject("statement").put("commitment", "sha256:" + "0".repeat(64));
+    assertThat(status(() -> client.createAgreement(doc))).isEqualTo(422);
+  }
+
+  @Test
+  void aStandaloneSealIsValidatedAndReportedForItsSealerOnly() {
+    JsonNode sealed = client.sealStandalone(sealRequest(10, null));
+    String sealId = sealed.path("seal_id").asText();
+    assertThat(sealed.path("statement").path("seal_id").asText()).isEqualTo(sealId);
+    assertThat(sealed.path("commitment").asText()).startsWith("sha256:");
+    assertThat(sealed.toString()).doesNotContain("zq-secret");
+    assertThat(status(() -> provider.sealReport(sealId))).isEqualTo(404);
+    assertThat(status(() -> client.sealReport(sealId))).as("not validated yet").isEqualTo(404);
+    assertThat(status(() -> provider.validateSeal(sealId, "x", null))).isEqualTo(404);
+
+    JsonNode validated = client.validateSeal(sealId, work(10, List.of(1, 2, 3)), "markdown");
+    assertThat(validated.path("gate").asText()).isEqualTo("proceed_with_warning");
+    assertThat(validated.path("report").path("report").path("shadow_score").decimalValue()).isEqualByComparingTo("30.0");
+    assertThat(client.sealReport(sealId).path("report")).isEqualTo(validated.path("report"));
+  }
+
   private Connection database() throws SQLException {
     return DriverManager.getConnection("jdbc:sqlite:" + dataDir.resolve("asa.db"));
   }
