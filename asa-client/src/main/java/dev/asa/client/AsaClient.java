@@ -306,6 +306,38 @@ public final class AsaClient {
     return send("POST", agreementPath(id) + "/fund", body, null);
   }
 
+  /** Seals Shadow Scoring criteria into the agreement (the client's call, before anyone signs). */
+  public ObjectNode seal(String id, com.fasterxml.jackson.databind.JsonNode body) {
+    return send("POST", agreementPath(id) + "/seal", body, null);
+  }
+
+  /** The sealed envelope: for the sealer before the reveal, for any party after it. */
+  public ObjectNode sealOf(String id) {
+    return get(agreementPath(id) + "/seal");
+  }
+
+  /** A standalone seal ({@code POST /shadow/seals}): answers the seal id, commitment and signed statement. */
+  public ObjectNode sealStandalone(JsonNode body) {
+    return send("POST", "/shadow/seals", body, null);
+  }
+
+  /** Validates {@code content} against a standalone seal (the sealer's call). */
+  public ObjectNode validateSeal(String sealId, String content, String format) {
+    ObjectNode body = Json.object().put("content", content);
+    if (format != null) body.put("format", format);
+    return send("POST", "/shadow/seals/" + sealId + "/validate", body, null);
+  }
+
+  /** The latest report of a standalone seal. */
+  public ObjectNode sealReport(String sealId) {
+    return get("/shadow/seals/" + sealId + "/report");
+  }
+
+  /** The failure messages of an open shadow hardening cycle. */
+  public ObjectNode hardening(String id) {
+    return get(agreementPath(id) + "/hardening");
+  }
+
   /** The escrow's status, balance, transfers and payment messages. */
   public ObjectNode escrow(String id) {
     return get(agreementPath(id) + "/escrow");

@@ -239,6 +239,10 @@ public final class AgreementService {
 
   public Outcome create(JsonNode input, Caller caller, IdempotencyTicket ticket) {
     Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    if (input != null && input.path("verification").has("shadow_seal")) {
+      throw new InvalidDocumentException("/verification/shadow_seal",
+          "set by the server when the client seals criteria (POST /agreements/{id}/seal), never by a proposal");
+    }
     Agreement agreement = AgreementDrafts.propose(input, now, this::newAgreementId);
     AccessPolicy.requireProposer(agreement.terms(), caller);
     enforcement.check(agreement);
@@ -487,7 +491,8 @@ public final class AgreementService {
     Delivery delivery = Delivery.parse(body);
     return mutate(id, ticket, caller, Operation.DELIVER, current -> {
       Agreement a = current.agreement();
-      State next = Lifecycle.next(a.state(), Action.DELIVER, Lifecycle.Facts.NONE);
+      boolean redelivery = hardeningOpen(a);
+      State next = redelivery ? State.DELIVERED : Lifecycle.next(a.state(), Action.DELIVER, Lifecycle.Facts.NONE);
       if (Enforcement.requiresFunding(a.terms()) && !Enforcement.isFunded(a)) {
         throw new ConflictException("the client has not funded the escrow of agreement " + id
             + " yet; deliver once it is funded (GET /agreements/" + id + "/escrow shows its status)");
@@ -500,16 +505,27 @@ public final class AgreementService {
       if (format != null) facts.put("format", format);
       if (delivery.contentUrl() != null) facts.put("content_url", delivery.contentUrl());
       Agreement result = a.withState(next).withMetadata("deliverable", facts);
+      int attempt = 1;
+      if (redelivery) { // the one re-delivery a shadow hardening cycle allows
+        attempt = store.latestDeliverable(id).map(d -> d.attempt() + 1).orElse(1);
+        ObjectNode hardening = ((ObjectNode) a.metadata(ShadowSeals.META).path("hardening")).deepCopy();
+        hardening.put("status", "redelivered");
+        hardening.put("redelivered_at", current.now().toString());
+        hardening.put("redeliveries_allowed", 0);
+        result = result.withMetadata(ShadowSeals.META, Json.object().set("hardening", hardening));
+        facts.put("hardening_redelivery", true);
+      }
       ObjectNode payload = facts.deepCopy();
       payload.put("state", next.name());
       List<Write> writes = new ArrayList<>();
-      writes.add(new Write.PutDeliverable(delivery.toRow(id, 1, format, current.now())));
+      writes.add(new Write.PutDeliverable(delivery.toRow(id, attempt, format, current.now())));
       writes.addAll(Deadlines.atDelivery(result, current.now()));
       return new Change(result, List.of(new EventLog.Draft("delivered", current.actor(), payload)), writes, null);
     });
   }
 
   public Outcome verify(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
+    requireNoPendingRedelivery(id, caller);
     VerificationRequest.Config config = VerificationRunner.SubmittedResult.config(body);
     if (config != null || store.find(id).map(r -> depthOf(cache.of(r)) != Depth.STRUCTURAL).orElse(false)) {
       return verifyByEngine(id, config == null ? VerificationRequest.Config.DEFAULTS : config, caller, ticket);
@@ -543,6 +559,7 @@ public final class AgreementService {
 
   public Outcome verifyByEngine(String id, VerificationRequest.Config config, dev.asa.crypto.Digest expectedHash, Caller caller,
       IdempotencyTicket ticket) {
+    requireNoPendingRedelivery(id, caller);
     AgreementRow row = loadFor(id, caller, Operation.TRIGGER_VERIFICATION);
     Agreement agreement = cache.of(row);
     Depth fallback = depthOf(agreement);
@@ -656,6 +673,13 @@ public final class AgreementService {
    */
   private Change enforceResult(Change verified, Instant now) {
     Agreement a = verified.next();
+    if (a.state() == State.DELIVERED) { // a shadow hardening cycle opened: nothing to enforce yet
+      return verified;
+    }
+    String shadowGate = a.metadata("verification").path("shadow").path("gate").asText("");
+    if (shadowGate.equals(dev.asa.shadow.Gate.QUARANTINE.wire()) || shadowGate.equals(dev.asa.shadow.Gate.BLOCKED.wire())) {
+      return quarantine(verified, shadowGate, now);
+    }
     List<Write> writes = new ArrayList<>(verified.writes());
     if (a.terms().verification().strategy() != VerificationTerms.Strategy.PESSIMISTIC) {
       Instant closesAt = Instant.parse(a.metadata("verification").path("challenge_window_closes_at").asText());
@@ -669,6 +693,100 @@ public final class AgreementService {
     ObjectNode response = ((ObjectNode) verified.response()).deepCopy();
     response.put("state", closed.next().state().name());
     return new Change(closed.next(), events, writes, response);
+  }
+
+  /**
+   * The shadow gate held the payment: a score of 31 to 50% (quarantine), or a seal that does not
+   * verify (blocked). The result stays recorded; the agreement goes to DISPUTED with the money
+   * frozen, through the same filing as a challenge, with the shadow report as evidence; a ruling
+   * settles it.
+   */
+  private Change quarantine(Change verified, String gate, Instant now) {
+    Agreement a = verified.next();
+    State next = Lifecycle.next(a.state(), Action.CHALLENGE, new Lifecycle.Facts(false, true));
+    String reason = gate.equals(dev.asa.shadow.Gate.BLOCKED.wire()) ? "shadow_seal_broken" : "shadow_score_quarantine";
+    Disputes.Filing filing = disputes.file(a, reason, "server", now);
+    ObjectNode facts = filing.facts().deepCopy();
+    JsonNode report = verified.response() == null ? null : verified.response().path("verification").path("shadow_score");
+    if (report != null && !report.isMissingNode()) {
+      facts.putObject("evidence").set("shadow_score", report);
+    }
+    Agreement result = Enforcement.withEscrowStatus(a.withState(next).withMetadata("dispute", facts), "frozen");
+    ObjectNode payload = Json.object();
+    payload.put("gate", gate);
+    payload.put("reason_code", reason);
+    payload.set("dispute", filing.facts());
+    payload.put("state", next.name());
+    List<EventLog.Draft> events = new ArrayList<>(verified.events());
+    events.add(new EventLog.Draft("quarantined", Actor.server(serverKeyId), payload));
+    List<Write> writes = new ArrayList<>(verified.writes());
+    filing.message().ifPresent(writes::add);
+    ObjectNode response = ((ObjectNode) verified.response()).deepCopy();
+    response.put("state", next.name());
+    return new Change(result, events, writes, response);
+  }
+
+  // ---- sealed Shadow Scoring criteria -----------------------------------------------------
+
+  /** {@code POST /agreements/{id}/seal}: the client seals acceptance criteria before anyone signs. */
+  public Outcome seal(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
+    dev.asa.shadow.SealRequest request = dev.asa.shadow.SealRequest.parse(body);
+    Agreement before = cache.of(loadFor(id, caller, Operation.READ));
+    if (!AccessPolicy.rolesOf(before.terms(), caller).contains(Role.CLIENT)) {
+      throw AccessDeniedException.forbidden("only the client of agreement " + id + " seals acceptance criteria");
+    }
+    return mutate(id, ticket, caller, Operation.NEGOTIATE,
+        current -> verifier.shadow().seal(current.agreement(), request, caller, current.actor(), current.now()));
+  }
+
+  /** {@code GET /agreements/{id}/seal}: the sealed envelope, for its sealer (and the operator) before the reveal, any party after. */
+  public ObjectNode sealOf(String id, Caller caller) {
+    Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    return verifier.shadow().read(cache.of(load(id)), caller, "GET /agreements/" + id + "/seal", now);
+  }
+
+  /** {@code GET /agreements/{id}/hardening}: the failure messages of an open hardening cycle. */
+  public ObjectNode hardening(String id, Caller caller) {
+    Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    return verifier.shadow().hardeningMessages(cache.of(load(id)), caller, "GET /agreements/" + id + "/hardening", now);
+  }
+
+  /** {@code POST /shadow/seals}: a standalone seal for any signed caller. */
+  public Outcome sealStandalone(JsonNode body, Caller caller, IdempotencyTicket ticket) {
+    return verifier.shadow().sealStandalone(body, caller, ticket, clock.instant().truncatedTo(ChronoUnit.MILLIS));
+  }
+
+  /** {@code POST /shadow/seals/{id}/validate}: the sealer validates work against its standalone seal. */
+  public Outcome validateStandalone(String sealId, JsonNode body, Caller caller, IdempotencyTicket ticket) {
+    return verifier.shadow().validateStandalone(sealId, body, caller, ticket, clock.instant().truncatedTo(ChronoUnit.MILLIS));
+  }
+
+  /** {@code GET /shadow/seals/{id}/report}: the latest report of a standalone seal, for its sealer. */
+  public ObjectNode standaloneReport(String sealId, Caller caller) {
+    return verifier.shadow().standaloneReport(sealId, caller);
+  }
+
+  /** Whether a shadow hardening cycle waits for the provider's re-delivery. */
+  static boolean hardeningOpen(Agreement a) {
+    return a.state() == State.DELIVERED
+        && "open".equals(a.metadata(ShadowSeals.META).path("hardening").path("status").asText());
+  }
+
+  /**
+   * While a hardening cycle waits for the provider's re-delivery, only the provider (declining to
+   * re-deliver) may have the delivery verified as it is; the server's evaluator deadline also ends it.
+   */
+  private void requireNoPendingRedelivery(String id, Caller caller) {
+    Optional<AgreementRow> row = store.find(id);
+    if (row.isEmpty()) {
+      return; // the call itself answers 404
+    }
+    Agreement a = cache.of(row.get());
+    var roles = AccessPolicy.rolesOf(a.terms(), caller);
+    if (hardeningOpen(a) && !roles.isEmpty() && !roles.contains(Role.PROVIDER)) {
+      throw new ConflictException("agreement " + id + " waits for the provider's re-delivery (a shadow hardening cycle is open);"
+          + " it is verified after the re-delivery, or when the provider asks for verification as delivered");
+    }
   }
 
   public Outcome challenge(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {

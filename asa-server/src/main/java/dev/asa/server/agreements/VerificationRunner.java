@@ -65,6 +65,14 @@ public final class VerificationRunner {
     this.fetcher = fetcher;
     this.serverKey = serverKey;
     this.release = new ReleasePolicy(serverKey, store);
+    this.shadow = new ShadowSeals(store, serverKey, dev.asa.shadow.Judge.NONE);
+  }
+
+  private final ShadowSeals shadow;
+
+  /** Sealed Shadow Scoring criteria: sealing, reading, validation at verification. */
+  ShadowSeals shadow() {
+    return shadow;
   }
 
   private final ReleasePolicy release;
@@ -165,6 +173,14 @@ public final class VerificationRunner {
       List<Write> extraWrites) {
     State next = Lifecycle.next(a.state(), Action.VERIFY, Lifecycle.Facts.NONE);
     VerificationEngine.Assessment assessment = assessed.assessment();
+    ShadowSeals.Validated sealed = null;
+    if (store.sealOfAgreement(a.id()).isPresent()) {
+      DeliverableRow delivered = deliverableToVerify(a);
+      sealed = shadow.validate(a, content(delivered), delivered.format(), now).orElseThrow();
+      if (sealed.hardeningOpen()) {
+        return hardeningOpened(a, sealed, actor, now, extraWrites);
+      }
+    }
     ReleasePolicy.Applied applied = release.apply(a);
     Map<String, CheckResult> checks = new LinkedHashMap<>(assessment.checks());
     GuaranteeCheck.Outcome guarantee = null;
@@ -186,6 +202,15 @@ public final class VerificationRunner {
     } catch (IllegalArgumentException e) {
       throw new InvalidDocumentException("/evaluator_result", e.getMessage());
     }
+    if (sealed != null) {
+      if (sealed.gate() == dev.asa.shadow.Gate.FAIL) {
+        var d = card.determination();
+        card = new Scorecard(card.dimensions(), card.composite(), card.gates(), card.gateLogic(), card.gatesPassed(),
+            new dev.asa.scoring.Determination(dev.asa.scoring.Determination.FAIL, BigDecimal.ZERO, d.confidence(),
+                "shadow score " + ShadowSeals.score(sealed.report()).toPlainString() + " is above 50: FAIL, nothing released ("
+                    + d.notes() + ")"));
+      }
+    }
     Party evaluator = a.terms().parties().evaluator();
     String evaluatorType;
     String model;
@@ -202,6 +227,14 @@ public final class VerificationRunner {
     }
     if (guarantee != null) {
       extensions.set("guarantee", guarantee.toJson());
+    }
+    if (sealed != null) {
+      extensions.set("shadow_score", sealed.report());
+      extensions.put("shadow_gate", sealed.gate().wire());
+      if (sealed.gate() == dev.asa.shadow.Gate.PROCEED_WITH_WARNING) {
+        extensions.put("shadow_warning", "shadow score " + ShadowSeals.score(sealed.report()).toPlainString()
+            + " is above 15: the deliverable missed sealed criteria (report attached as a warning)");
+      }
     }
     VerificationResult result = VerificationResult.of(
         verificationId, a.id(), now, new VerificationResult.Evaluator(evaluator.identity(), evaluatorType, model),
@@ -220,6 +253,9 @@ public final class VerificationRunner {
     if (applied.audit() != null) {
       summary.set("release_tiers", applied.audit());
     }
+    if (sealed != null) {
+      summary.set("shadow", ShadowSeals.summary(sealed));
+    }
 
     Agreement verified = a.withState(next).withMetadata("verification", summary);
     ObjectNode payload = summary.deepCopy();
@@ -237,6 +273,9 @@ public final class VerificationRunner {
         new Write.PutVerification(new VerificationRow(result.verificationId(), a.id(), assessed.deliverableHash().toString(),
             Json.write(resultJson), now)),
         new Write.EraseDeliverableContent(a.id())));
+    if (sealed != null) {
+      writes.addAll(sealed.writes());
+    }
     writes.addAll(extraWrites);
 
     ObjectNode response = Json.object();
@@ -286,6 +325,37 @@ public final class VerificationRunner {
     Map<String, BigDecimal> scores = new HashMap<>();
     dimensions.stream().filter(d -> d.score() != null).forEach(d -> scores.put(d.name(), d.score()));
     return new GuaranteeCheck.Delivery(passed, scores);
+  }
+
+  /**
+   * The first delivery scored above the hardening threshold: nothing is recorded as the result;
+   * the agreement stays DELIVERED with a hardening cycle open, and the provider may read the
+   * failure messages and re-deliver once. Nothing here says the score or counts (the provider
+   * reads the events and this response).
+   */
+  private AgreementService.Change hardeningOpened(Agreement a, ShadowSeals.Validated sealed, Actor actor, Instant now,
+      List<Write> extraWrites) {
+    ObjectNode hardening = Json.object();
+    hardening.put("status", "open");
+    hardening.put("opened_at", now.toString());
+    hardening.put("redeliveries_allowed", 1);
+    hardening.put("messages_url", "/agreements/" + a.id() + "/hardening");
+    Agreement next = a.withMetadata(ShadowSeals.META, Json.object().set("hardening", hardening));
+    List<Write> writes = new ArrayList<>(sealed.writes());
+    for (Write w : extraWrites) {
+      // A background job that led here produced no result: it ends saying what happens instead.
+      writes.add(w instanceof Write.FinishJob f && f.status() == dev.asa.server.store.JobRow.Status.COMPLETED
+          ? new Write.FinishJob(f.jobId(), dev.asa.server.store.JobRow.Status.FAILED, "no result: the deliverable missed sealed"
+              + " criteria and a hardening cycle is open; the provider may re-deliver once (" + hardening.path("messages_url").asText()
+              + "), then ask for verification again", f.at())
+          : w);
+    }
+    ObjectNode response = Json.object();
+    response.put("agreement_id", a.id());
+    response.put("state", next.state().name());
+    response.set("hardening", hardening);
+    return new AgreementService.Change(next, List.of(new EventLog.Draft("hardening_opened", actor, hardening.deepCopy())),
+        writes, response);
   }
 
   /** Delivery is due {@code max_duration_seconds} after activation, or by {@code expires_at}. */

@@ -66,9 +66,16 @@ public final class Routes {
     r.post("/agreements/{id}/close", ctx -> requests.mutation(ctx, (b, c, t) -> agreements.close(id(ctx), c, t)));
     r.post("/agreements/{id}/fund", ctx -> requests.mutation(ctx, (b, c, t) -> agreements.fund(id(ctx), b, c, t)));
     r.post("/agreements/{id}/ruling", ctx -> requests.mutation(ctx, (b, c, t) -> agreements.rule(id(ctx), b, c, t)));
+    r.post("/agreements/{id}/seal", ctx -> requests.mutation(ctx, (b, c, t) -> agreements.seal(id(ctx), b, c, t)));
+    r.get("/agreements/{id}/seal", ctx -> json(ctx, 200, agreements.sealOf(id(ctx), requests.caller(ctx))));
+    r.get("/agreements/{id}/hardening", ctx -> json(ctx, 200, agreements.hardening(id(ctx), requests.caller(ctx))));
     r.get("/agreements/{id}/escrow", ctx -> json(ctx, 200, agreements.escrow(id(ctx), requests.caller(ctx))));
     r.get("/accounts/{key}", ctx -> json(ctx, 200,
         agreements.account(ctx.pathParam("key"), Requests.intParam(ctx, "limit", 100, 1, 1000), requests.caller(ctx))));
+
+    r.post("/shadow/seals", ctx -> requests.mutation(ctx, agreements::sealStandalone));
+    r.post("/shadow/seals/{id}/validate", ctx -> requests.mutation(ctx, (b, c, t) -> agreements.validateStandalone(id(ctx), b, c, t)));
+    r.get("/shadow/seals/{id}/report", ctx -> json(ctx, 200, agreements.standaloneReport(id(ctx), requests.caller(ctx))));
 
     r.post("/verifications", ctx -> requests.mutation(ctx, verifications::create));
     r.get("/verifications/{id}", ctx -> render(ctx, verifications.get(id(ctx), requests.caller(ctx))));

@@ -116,6 +116,15 @@ public interface AgreementStore extends AutoCloseable {
   void recordAttempt(String messageId, String node, OutboxRow.Status status, Instant nextAttemptAt,
       String error, String response, Instant deliveredAt);
 
+  /** A seal of Shadow Scoring criteria by its id. */
+  Optional<SealRow> seal(String id);
+
+  /** The seal of an agreement (one at most). */
+  Optional<SealRow> sealOfAgreement(String agreementId);
+
+  /** Who read a seal's criteria, oldest first. */
+  List<SealRead> sealReads(String sealId);
+
   /** Releases connections; waits for a write in progress. */
   @Override
   void close();

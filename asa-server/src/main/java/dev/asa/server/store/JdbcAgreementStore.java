@@ -332,6 +332,10 @@ final class JdbcAgreementStore implements AgreementStore {
         case Write.PutAuthorization put -> EscrowTables.putAuthorization(sql, put);
         case Write.PutJob put -> JobTables.put(sql, put.row());
         case Write.FinishJob finish -> JobTables.finish(sql, finish);
+        case Write.PutSeal put -> SealTables.put(sql, put.row());
+        case Write.SetSealValidation set -> SealTables.setValidation(sql, set);
+        case Write.RevealSeal reveal -> SealTables.reveal(sql, reveal);
+        case Write.LogSealRead read -> SealTables.logRead(sql, read);
         case Write.LinkToParent link -> {
           PreparedStatement s = sql.prepare(INSERT_LINK);
           s.setString(1, link.parentId());
@@ -708,6 +712,21 @@ final class JdbcAgreementStore implements AgreementStore {
       EscrowTables.recordAttempt(sql, messageId, node, status, nextAttemptAt, error, response, deliveredAt);
       return null;
     });
+  }
+
+  @Override
+  public Optional<SealRow> seal(String id) {
+    return database.read("reading seal " + id, sql -> SealTables.byId(sql, id));
+  }
+
+  @Override
+  public Optional<SealRow> sealOfAgreement(String agreementId) {
+    return database.read("reading the seal of agreement " + agreementId, sql -> SealTables.byAgreement(sql, agreementId));
+  }
+
+  @Override
+  public List<SealRead> sealReads(String sealId) {
+    return database.read("reading the read log of seal " + sealId, sql -> SealTables.reads(sql, sealId));
   }
 
   @Override

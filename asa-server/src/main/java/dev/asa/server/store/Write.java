@@ -18,7 +18,44 @@ public sealed interface Write
         Write.Enqueue,
         Write.PutAuthorization,
         Write.PutJob,
-        Write.FinishJob {
+        Write.FinishJob,
+        Write.PutSeal,
+        Write.SetSealValidation,
+        Write.RevealSeal,
+        Write.LogSealRead {
+
+  /** Inserts a seal; its id, and its agreement when it has one, must be new (one seal per agreement). */
+  record PutSeal(SealRow row) implements Write {
+    public PutSeal {
+      Objects.requireNonNull(row, "row");
+    }
+  }
+
+  /** Replaces the server's validation state of a seal. */
+  record SetSealValidation(String sealId, String validation) implements Write {
+    public SetSealValidation {
+      Objects.requireNonNull(sealId, "sealId");
+      Objects.requireNonNull(validation, "validation");
+    }
+  }
+
+  /** Marks a seal's criteria revealed (once: a later reveal keeps the first time). */
+  record RevealSeal(String sealId, java.time.Instant at) implements Write {
+    public RevealSeal {
+      Objects.requireNonNull(sealId, "sealId");
+      Objects.requireNonNull(at, "at");
+    }
+  }
+
+  /** Logs a read of a seal's criteria by a caller through a route. */
+  record LogSealRead(String sealId, String caller, String route, java.time.Instant at) implements Write {
+    public LogSealRead {
+      Objects.requireNonNull(sealId, "sealId");
+      Objects.requireNonNull(caller, "caller");
+      Objects.requireNonNull(route, "route");
+      Objects.requireNonNull(at, "at");
+    }
+  }
 
   /** Inserts a verification job; its id and request key must be new. */
   record PutJob(JobRow row) implements Write {

@@ -240,7 +240,7 @@ public final class VerificationService {
   }
 
   private ObjectNode result(String id) {
-    VerificationRow row = store.verification(id).orElseThrow(() -> new IllegalStateException("job " + id + " completed without a result"));
+    VerificationRow row = store.verification(id).orElseThrow(() -> new NotFoundException("verification " + id + " has no result"));
     return (ObjectNode) Json.parseTrusted(row.result());
   }
 

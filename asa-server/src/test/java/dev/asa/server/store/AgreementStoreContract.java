@@ -597,6 +597,37 @@ abstract class AgreementStoreContract {
   // ---- migrations and lifecycle ----
 
   @Test
+  void aSealIsStoredOnePerAgreementValidatedRevealedOnceAndItsReadsLogged() {
+    AgreementRow row = agreement("agr-seal", 1, State.PROPOSED);
+    store.create(row, List.of(event(row.id(), 1)), List.of());
+    SealRow seal = new SealRow("seal-1", row.id(), "key-a", "sha256:00", "{\"signature\":\"s\"}", "{\"criteria\":[]}",
+        "{\"max_cycles\":1}", null, T0, null);
+    store.apply(List.of(new Write.PutSeal(seal)));
+    assertThat(store.seal("seal-1")).contains(seal);
+    assertThat(store.sealOfAgreement(row.id())).contains(seal);
+    assertThat(store.sealOfAgreement("agr-other")).isEmpty();
+
+    SealRow second = new SealRow("seal-2", row.id(), "key-a", "sha256:01", "{}", "{}", "{}", null, T0, null);
+    assertThatThrownBy(() -> store.apply(List.of(new Write.PutSeal(second))))
+        .as("one seal per agreement").isInstanceOf(DuplicateKeyException.class);
+
+    SealRow standalone = new SealRow("seal-3", null, "key-b", "sha256:02", "{}", "{}", "{}", null, T0, null);
+    store.apply(List.of(new Write.PutSeal(standalone)));
+    assertThat(store.seal("seal-3")).contains(standalone);
+
+    store.apply(List.of(new Write.SetSealValidation("seal-1", "{\"initial\":[]}"),
+        new Write.LogSealRead("seal-1", "key key-a", "GET /agreements/agr-seal/seal", T0.plusSeconds(1)),
+        new Write.RevealSeal("seal-1", T0.plusSeconds(2))));
+    store.apply(List.of(new Write.RevealSeal("seal-1", T0.plusSeconds(9)),
+        new Write.LogSealRead("seal-1", "operator", "GET /agreements/agr-seal/seal", T0.plusSeconds(3))));
+    SealRow after = store.seal("seal-1").orElseThrow();
+    assertThat(after.validation()).isEqualTo("{\"initial\":[]}");
+    assertThat(after.revealedAt()).as("revealed once").isEqualTo(T0.plusSeconds(2));
+    assertThat(store.sealReads("seal-1")).extracting(SealRead::caller).containsExactly("key key-a", "operator");
+    assertThat(store.sealReads("seal-3")).isEmpty();
+  }
+
+  @Test
   void openingAgainFindsTheSchemaCurrent() throws SQLException {
     AgreementRow v1 = created("reopen");
     try (AgreementStore second = openStore()) {
