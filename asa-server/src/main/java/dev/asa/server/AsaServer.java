@@ -70,14 +70,18 @@ public final class AsaServer implements AutoCloseable {
     Ed25519PrivateKey serverKey = ServerKey.loadOrCreate(config.dataDir());
     AgreementStore store = Stores.open(config.dbUrl(), config.dataDir());
     try {
-      VerificationRunner verifier = new VerificationRunner(
-          store, new StructuralEvaluator(), new DeliverableFetcher(config.maxBodyBytes()), serverKey);
       MarketData market = new MarketData(store, config.negotiationPolicy());
       EscrowConfig escrow = config.escrow();
       X402Facilitator facilitator = escrow.x402Facilitator() == null ? null
           : new X402Facilitator(escrow.x402Facilitator(), escrow.deliveryTimeout());
       Enforcement enforcement = new Enforcement(store, Enforcement.bindings(escrow, store, facilitator));
       EvaluatorPool evaluators = config.verification().pool();
+      // Sealed "judged" criteria go to the LLM judge when one is configured.
+      dev.asa.shadow.Judge assertionJudge = evaluators == null ? dev.asa.shadow.Judge.NONE
+          : evaluators.evaluator("agent_as_judge").<dev.asa.shadow.Judge>map(dev.asa.evaluators.AssertionJudge::new)
+              .orElse(dev.asa.shadow.Judge.NONE);
+      VerificationRunner verifier = new VerificationRunner(
+          store, new StructuralEvaluator(), new DeliverableFetcher(config.maxBodyBytes()), serverKey, assertionJudge);
       JobRunner jobs = new JobRunner(store, config.clock(), config.verification().workers());
       AgreementService agreements = new AgreementService(store, config.clock(), verifier,
           serverKey.publicKey().toBase64Url(), market, config.negotiationPolicy(), config.trustedMarketSources(),

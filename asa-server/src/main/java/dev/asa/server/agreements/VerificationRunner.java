@@ -60,12 +60,18 @@ public final class VerificationRunner {
 
   public VerificationRunner(AgreementStore store, StructuralEvaluator structural, DeliverableFetcher fetcher,
       Ed25519PrivateKey serverKey) {
+    this(store, structural, fetcher, serverKey, dev.asa.shadow.Judge.NONE);
+  }
+
+  /** @param judge decides sealed {@code judged} criteria; {@code Judge.NONE} when no judge is configured */
+  public VerificationRunner(AgreementStore store, StructuralEvaluator structural, DeliverableFetcher fetcher,
+      Ed25519PrivateKey serverKey, dev.asa.shadow.Judge judge) {
     this.store = store;
     this.engine = new VerificationEngine(structural);
     this.fetcher = fetcher;
     this.serverKey = serverKey;
     this.release = new ReleasePolicy(serverKey, store);
-    this.shadow = new ShadowSeals(store, serverKey, dev.asa.shadow.Judge.NONE);
+    this.shadow = new ShadowSeals(store, serverKey, judge);
   }
 
   private final ShadowSeals shadow;

@@ -34,6 +34,12 @@ public final class EvaluatorPool {
     this.defaultType = defaultType;
   }
 
+  /** The evaluator of a type, created on first use; empty when this server does not offer it. */
+  public java.util.Optional<Supplier<Evaluator>> evaluator(String type) {
+    Lazy lazy = byType.get(type);
+    return lazy == null ? java.util.Optional.empty() : java.util.Optional.of(lazy::get);
+  }
+
   public List<String> types() {
     return List.copyOf(byType.keySet());
   }

@@ -120,6 +120,27 @@ class LlmJudgeEndToEndTest {
   }
 
   @Test
+  void sealedJudgedCriteriaAreDecidedByTheConfiguredJudge() {
+    start(false);
+    llm.byDefault(Behaviour.replyWith(r -> "{\"dimensions\":[{\"name\":\"sealed_assertion\",\"score\":"
+        + (r.lastUserText().contains("cobalt and lithium are both recovered") ? 100 : 0) + ",\"evidence\":\"read the text\",\"confidence\":0.9}]}"));
+    ObjectNode seal = Json.object();
+    var criteria = seal.putArray("criteria");
+    criteria.addObject().put("id", "judged-1").put("category", "completeness").put("assertion", "Says which metals are recovered")
+        .put("expected", "names cobalt").putObject("check").put("type", "judged").put("assertion", "The text says cobalt is recovered");
+    criteria.addObject().put("id", "plain-1").put("category", "happy_path").put("assertion", "Mentions lithium")
+        .put("expected", "the word lithium").putObject("check").put("type", "contains").put("value", "lithium");
+    String sealId = client.sealStandalone(seal).path("seal_id").asText();
+
+    JsonNode good = client.validateSeal(sealId, "In recycling, cobalt and lithium are both recovered.", "text");
+    assertThat(good.path("report").path("sealed_tests").path("passed").asInt()).isEqualTo(2);
+    JsonNode poor = client.validateSeal(sealId, "In recycling, lithium is recovered.", "text");
+    assertThat(poor.path("report").path("sealed_tests").path("failed").asInt()).isEqualTo(1);
+    assertThat(poor.path("report").path("failures").get(0).path("test_name").asText()).isEqualTo("judged-1");
+    assertThat(llm.requests()).hasSize(2);
+  }
+
+  @Test
   void unusableJudgeOutputFailsTheJobWithoutAScore() {
     start(false);
     llm.byDefault(Behaviour.malformed());
