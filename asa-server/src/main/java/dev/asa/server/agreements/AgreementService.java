@@ -527,10 +527,11 @@ public final class AgreementService {
   public Outcome verify(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
     requireNoPendingRedelivery(id, caller);
     VerificationRequest.Config config = VerificationRunner.SubmittedResult.config(body);
-    if (config != null || store.find(id).map(r -> depthOf(cache.of(r)) != Depth.STRUCTURAL).orElse(false)) {
+    VerificationRunner.SubmittedResult submitted = VerificationRunner.SubmittedResult.parse(body);
+    // The server's engine runs when asked to, or by the agreement's own depth when nobody submits scores.
+    if (config != null || (submitted.isEmpty() && store.find(id).map(r -> depthOf(cache.of(r)) != Depth.STRUCTURAL).orElse(false))) {
       return verifyByEngine(id, config == null ? VerificationRequest.Config.DEFAULTS : config, caller, ticket);
     }
-    VerificationRunner.SubmittedResult submitted = VerificationRunner.SubmittedResult.parse(body);
     // Submitting scores is the evaluator's; asking the server's built-in evaluator to run is any party's.
     Operation op = submitted.isEmpty() ? Operation.TRIGGER_VERIFICATION : Operation.SUBMIT_VERIFICATION_RESULT;
     return mutate(id, ticket, caller, op, current -> enforceResult(verifier.verify(

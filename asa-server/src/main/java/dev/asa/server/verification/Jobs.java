@@ -2,7 +2,6 @@ package dev.asa.server.verification;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.asa.evaluators.Evaluator;
 import dev.asa.evaluators.VerificationEngine;
 import dev.asa.json.Json;
 import dev.asa.server.store.JobRow;
@@ -85,9 +84,5 @@ public final class Jobs {
     }
     o.put("result_url", "/verifications/" + job.id());
     return o;
-  }
-
-  static String evaluatorIds(VerificationEngine.Plan plan) {
-    return String.join(", ", plan.semantic().stream().map(Evaluator::id).toList());
   }
 }

@@ -235,6 +235,25 @@ class VerificationApiEndToEndTest {
   }
 
   @Test
+  void anAgreementOfSemanticDepthRunsTheEngineUnlessTheEvaluatorSubmitsScores() {
+    AsaClient evaluator = AsaClient.connect(URI.create(server.url("127.0.0.1"))).withKey(Fixtures.key("eval-1"));
+    ObjectNode doc = Fixtures.general();
+    doc.putObject("verification").put("depth", "semantic");
+    String byEngine = active(doc.deepCopy());
+    provider.deliver(byEngine, "# Findings\n", "markdown");
+    ObjectNode accepted = client.verify(byEngine);
+    assertThat(accepted.path("status").asText()).as("a job, by the agreement's depth").isIn("queued", "running");
+    assertThat(client.awaitVerification(accepted.path("verification_id").asText(), Duration.ofSeconds(20), p -> {})
+        .path("evaluator").path("type").asText()).isEqualTo("builtin_agent_as_judge");
+
+    String byEvaluator = active(doc.deepCopy());
+    provider.deliver(byEvaluator, "# Findings\n", "markdown");
+    JsonNode verified = evaluator.verify(byEvaluator, LifecycleEndToEndTest.judgedScores(90, 90, 90));
+    assertThat(verified.path("state").asText()).isEqualTo("VERIFIED");
+    assertThat(verified.path("verification").path("evaluator").path("type").asText()).isNotEqualTo("builtin_agent_as_judge");
+  }
+
+  @Test
   void aDeliverableOtherThanTheOneDeliveredIsRefused() {
     String id = active();
     provider.deliver(id, "# Findings\n\nThe real work.\n", "markdown");
