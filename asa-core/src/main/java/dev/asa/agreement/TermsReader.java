@@ -212,7 +212,8 @@ final class TermsReader {
         node.path("evaluator_timeout_seconds").asLong(d.evaluatorTimeoutSeconds()),
         node.has("result_visibility")
             ? VerificationTerms.Visibility.fromWire(node.path("result_visibility").asText())
-            : d.resultVisibility());
+            : d.resultVisibility(),
+        textOrNull(node, "depth"));
   }
 
   private Escrow escrow(JsonNode node) {

@@ -1,12 +1,13 @@
 package dev.asa.shadow;
 
+import dev.asa.text.MarkdownHeadings;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.asa.json.Jcs;
 import dev.asa.json.Json;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -148,17 +149,17 @@ public final class ShadowValidator {
   }
 
   private static CriterionResult hasSection(SealedCriterion criterion, Check.HasSection h, String text) {
-    List<Heading> headings = headings(text);
-    String wanted = key(h.title());
-    for (Heading heading : headings) {
-      if (key(heading.title()).equals(wanted)) {
+    List<MarkdownHeadings.Heading> headings = MarkdownHeadings.of(text);
+    String wanted = MarkdownHeadings.key(h.title());
+    for (MarkdownHeadings.Heading heading : headings) {
+      if (MarkdownHeadings.key(heading.title()).equals(wanted)) {
         return pass(criterion, "found heading " + quote(heading.title()) + " at line " + heading.line());
       }
     }
     if (headings.isEmpty()) {
       return fail(criterion, "no heading " + quote(h.title()) + ": the deliverable has no Markdown headings");
     }
-    List<String> titles = headings.stream().limit(10).map(Heading::title).map(ShadowValidator::quote).toList();
+    List<String> titles = headings.stream().limit(10).map(MarkdownHeadings.Heading::title).map(ShadowValidator::quote).toList();
     return fail(criterion, "no heading " + quote(h.title()) + "; headings found: " + String.join(", ", titles)
         + (headings.size() > 10 ? " and " + (headings.size() - 10) + " more" : ""));
   }
@@ -193,66 +194,6 @@ public final class ShadowValidator {
       inWord = !space;
     }
     return n;
-  }
-
-  record Heading(String title, int line) {}
-
-  private static final Pattern FENCE = Pattern.compile("^ {0,3}(```|~~~)");
-
-  /** The ATX headings outside fenced code blocks, with their 1-based lines. */
-  static List<Heading> headings(String text) {
-    List<Heading> out = new ArrayList<>();
-    boolean inFence = false;
-    String[] lines = text.split("\\R", -1);
-    for (int i = 0; i < lines.length; i++) {
-      String line = lines[i];
-      if (FENCE.matcher(line).find()) {
-        inFence = !inFence;
-        continue;
-      }
-      if (!inFence) {
-        String title = atxTitle(line);
-        if (title != null && !title.isEmpty()) {
-          out.add(new Heading(title, i + 1));
-        }
-      }
-    }
-    return out;
-  }
-
-  /**
-   * The title of an ATX heading (up to 3 spaces, 1 to 6 #, a space or tab, the title, optional
-   * closing #s), or null. By hand, not by regex, so long runs of spaces cannot make it backtrack.
-   */
-  static String atxTitle(String line) {
-    int i = 0;
-    while (i < line.length() && i < 3 && line.charAt(i) == ' ') {
-      i++;
-    }
-    int hashes = 0;
-    while (i + hashes < line.length() && line.charAt(i + hashes) == '#') {
-      hashes++;
-    }
-    if (hashes < 1 || hashes > 6) {
-      return null;
-    }
-    i += hashes;
-    if (i < line.length() && line.charAt(i) != ' ' && line.charAt(i) != '\t') {
-      return null; // "#hashtag" is not a heading
-    }
-    String title = line.substring(i).strip();
-    int end = title.length();
-    while (end > 0 && title.charAt(end - 1) == '#') {
-      end--;
-    }
-    if (end == 0 || title.charAt(end - 1) == ' ' || title.charAt(end - 1) == '\t') {
-      title = title.substring(0, end).strip();
-    }
-    return title;
-  }
-
-  private static String key(String title) {
-    return title.strip().replaceAll("\\s+", " ").toLowerCase(Locale.ROOT);
   }
 
   private static String notJson(DeliveredWork work, JsonProcessingException e) {

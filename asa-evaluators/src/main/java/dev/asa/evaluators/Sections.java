@@ -1,15 +1,14 @@
 package dev.asa.evaluators;
 
+import dev.asa.text.MarkdownHeadings;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.asa.json.Json;
 import dev.asa.scoring.CheckResult;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * The {@code required_sections_present} check: every required section appears, compared without
@@ -20,7 +19,6 @@ import java.util.regex.Pattern;
 final class Sections {
   private Sections() {}
 
-  private static final Pattern FENCE = Pattern.compile("^ {0,3}(```|~~~)");
 
   /** How many found sections the evidence lists at most. */
   private static final int FOUND_SHOWN = 20;
@@ -45,8 +43,8 @@ final class Sections {
     }
 
     Set<String> present = new LinkedHashSet<>();
-    found.forEach(f -> present.add(key(f)));
-    List<String> missing = required.stream().filter(r -> !present.contains(key(r))).toList();
+    found.forEach(f -> present.add(MarkdownHeadings.key(f)));
+    List<String> missing = required.stream().filter(r -> !present.contains(MarkdownHeadings.key(r))).toList();
     if (missing.isEmpty()) {
       return CheckResult.passed(
           "all " + Text.plural(required.size(), "required section", "required sections") + " present: "
@@ -58,59 +56,7 @@ final class Sections {
   }
 
   static List<String> headings(String content) {
-    List<String> headings = new ArrayList<>();
-    boolean inFence = false;
-    for (String line : content.split("\\R", -1)) {
-      if (FENCE.matcher(line).find()) {
-        inFence = !inFence;
-        continue;
-      }
-      if (!inFence) {
-        String title = atxHeading(line);
-        if (title != null && !title.isEmpty()) {
-          headings.add(title);
-        }
-      }
-    }
-    return headings;
-  }
-
-  /**
-   * The title of an ATX heading (up to 3 spaces, 1 to 6 #, a space or tab, the title, optional
-   * closing #s), or null when the line is not one. Parsed by hand rather than by a regular
-   * expression, so that long runs of spaces cannot make it backtrack.
-   */
-  static String atxHeading(String line) {
-    int i = 0;
-    while (i < line.length() && i < 3 && line.charAt(i) == ' ') {
-      i++;
-    }
-    int hashes = 0;
-    while (i + hashes < line.length() && line.charAt(i + hashes) == '#') {
-      hashes++;
-    }
-    if (hashes < 1 || hashes > 6) {
-      return null;
-    }
-    i += hashes;
-    if (i < line.length() && line.charAt(i) != ' ' && line.charAt(i) != '\t') {
-      return null; // "#hashtag" is not a heading
-    }
-    String title = line.substring(i).strip();
-    int end = title.length();
-    while (end > 0 && title.charAt(end - 1) == '#') {
-      end--;
-    }
-    // Closing #s count only when set off by a space ("## Title ##"), or when they are all there is.
-    if (end == 0 || title.charAt(end - 1) == ' ' || title.charAt(end - 1) == '\t') {
-      title = title.substring(0, end).strip();
-    }
-    return title;
-  }
-
-  /** Case and spacing do not matter: "  Key   Findings" matches "key findings". */
-  private static String key(String section) {
-    return section.strip().replaceAll("\\s+", " ").toLowerCase(Locale.ROOT);
+    return MarkdownHeadings.of(content).stream().map(MarkdownHeadings.Heading::title).toList();
   }
 
   private static String listing(List<String> found) {

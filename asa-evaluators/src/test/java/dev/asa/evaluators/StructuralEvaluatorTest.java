@@ -422,12 +422,12 @@ class StructuralEvaluatorTest {
 
     @Test
     void headingSyntax() {
-      assertThat(Sections.atxHeading("## Title ##")).isEqualTo("Title");
-      assertThat(Sections.atxHeading("   ### C#")).isEqualTo("C#");
-      assertThat(Sections.atxHeading("#hashtag")).isNull();
-      assertThat(Sections.atxHeading("####### seven")).isNull();
-      assertThat(Sections.atxHeading("    # four spaces is code")).isNull();
-      assertThat(Sections.atxHeading("#")).isEmpty();
+      assertThat(dev.asa.text.MarkdownHeadings.atxTitle("## Title ##")).isEqualTo("Title");
+      assertThat(dev.asa.text.MarkdownHeadings.atxTitle("   ### C#")).isEqualTo("C#");
+      assertThat(dev.asa.text.MarkdownHeadings.atxTitle("#hashtag")).isNull();
+      assertThat(dev.asa.text.MarkdownHeadings.atxTitle("####### seven")).isNull();
+      assertThat(dev.asa.text.MarkdownHeadings.atxTitle("    # four spaces is code")).isNull();
+      assertThat(dev.asa.text.MarkdownHeadings.atxTitle("#")).isEmpty();
     }
 
     @Test

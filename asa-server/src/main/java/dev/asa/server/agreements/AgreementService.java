@@ -541,8 +541,8 @@ public final class AgreementService {
 
   /** The agreement's own verification depth ({@code verification.depth}); structural when it names none. */
   private static Depth depthOf(Agreement a) {
-    JsonNode depth = a.toJson().path("verification").path("depth");
-    return depth.isTextual() ? Depth.fromWire(depth.asText()) : Depth.STRUCTURAL;
+    String depth = a.terms().verification().depth();
+    return depth == null ? Depth.STRUCTURAL : Depth.fromWire(depth);
   }
 
   /**
@@ -581,7 +581,7 @@ public final class AgreementService {
           this::newVerificationId), current.now()));
     }
     Optional<DeliverableRow> latest = store.latestDeliverable(id);
-    Optional<JobRow> existing = latest.flatMap(d -> latestJob(id, d.contentHash()));
+    Optional<JobRow> existing = latest.flatMap(d -> Jobs.latestAttempt(store, Jobs.agreementKey(id, d.contentHash())));
     if (existing.isPresent() && existing.get().status() == JobRow.Status.COMPLETED) {
       // A replay after the fact: the result already recorded, not a second verification.
       ObjectNode response = Json.object();
@@ -597,11 +597,11 @@ public final class AgreementService {
     DeliverableRow delivered = verifier.deliverableToVerify(agreement);
     Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
     long timeout = config.timeoutSeconds() != null ? config.timeoutSeconds() : agreement.terms().verification().evaluatorTimeoutSeconds();
-    int attempt = existing.map(j -> Jobs.attemptOf(j.requestKey()) + 1).orElse(1);
+    int attempt = Jobs.nextAttempt(existing);
     ObjectNode request = Json.object();
     request.put("agreement_id", id);
     request.set("verification_config", Jobs.configJson(config, plan));
-    JobRow job = new JobRow(newVerificationId(), Jobs.agreementKey(id, delivered.contentHash(), attempt), id, delivered.contentHash(),
+    JobRow job = new JobRow(newVerificationId(), Jobs.attemptKey(Jobs.agreementKey(id, delivered.contentHash()), attempt), id, delivered.contentHash(),
         caller.describe(), Json.write(request), null, JobRow.Status.QUEUED, "queued", 0, 1, null, now, now, now.plusSeconds(timeout));
     Outcome outcome = mutate(id, ticket, caller, Operation.TRIGGER_VERIFICATION, current -> {
       Lifecycle.next(current.agreement().state(), Action.VERIFY, Lifecycle.Facts.NONE);
@@ -616,18 +616,6 @@ public final class AgreementService {
     return outcome;
   }
 
-  /** The newest job for the agreement's deliverable (attempts are numbered from 1). */
-  private Optional<JobRow> latestJob(String id, String deliverableHash) {
-    Optional<JobRow> latest = Optional.empty();
-    for (int attempt = 1; ; attempt++) {
-      Optional<JobRow> job = store.jobByKey(Jobs.agreementKey(id, deliverableHash, attempt));
-      if (job.isEmpty()) {
-        return latest;
-      }
-      latest = job;
-    }
-  }
-
   /** Resumes an agreement's job found unfinished at startup. */
   public void resumeJob(JobRow job) {
     JsonNode request = Json.parseTrusted(job.request());
@@ -637,7 +625,7 @@ public final class AgreementService {
   }
 
   private void startJob(JobRow job, VerificationEngine.Plan plan) {
-    jobs.submit(job, progress -> runJob(job, plan, progress), message -> failJob(job, message));
+    jobs.submit(job, progress -> runJob(job, plan, progress), message -> Jobs.fail(store, job.id(), message, clock.instant()));
   }
 
   private void runJob(JobRow job, VerificationEngine.Plan plan, dev.asa.evaluators.Progress progress) throws Exception {
@@ -658,14 +646,6 @@ public final class AgreementService {
       return enforceResult(verifier.record(now, assessed, Actor.server(serverKeyId), current.now(), job.id(),
           List.of(new Write.FinishJob(job.id(), JobRow.Status.COMPLETED, null, current.now()))), current.now());
     });
-  }
-
-  private void failJob(JobRow job, String message) {
-    try {
-      store.apply(List.of(new Write.FinishJob(job.id(), JobRow.Status.FAILED, message, clock.instant())));
-    } catch (dev.asa.server.store.DuplicateKeyException e) {
-      // it finished meanwhile (completed just before its deadline): nothing to record
-    }
   }
 
   /**

@@ -4,24 +4,57 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.evaluators.VerificationEngine;
 import dev.asa.json.Json;
+import dev.asa.server.store.AgreementStore;
+import dev.asa.server.store.DuplicateKeyException;
 import dev.asa.server.store.JobRow;
+import dev.asa.server.store.Write;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
 
 /** How verification jobs are keyed, stored and shown. */
 public final class Jobs {
   private Jobs() {}
 
-  /** The key of the {@code attempt}-th job for an agreement's deliverable (a new attempt only after a failure). */
-  public static String agreementKey(String agreementId, String deliverableHash, int attempt) {
-    return "agreement:" + agreementId + ":" + deliverableHash + ":" + attempt;
+  /** The request key of the jobs for an agreement's deliverable; each attempt adds {@code :<n>}. */
+  public static String agreementKey(String agreementId, String deliverableHash) {
+    return "agreement:" + agreementId + ":" + deliverableHash;
   }
 
-  public static int attemptOf(String requestKey) {
-    return Integer.parseInt(requestKey.substring(requestKey.lastIndexOf(':') + 1));
-  }
-
-  /** The key of a standalone request: who asked, and the digest of what they asked (content by its digest). */
+  /** The request key of a standalone request: who asked, and the digest of what they asked (content by its digest). */
   static String standaloneKey(String caller, String requestDigest) {
     return "standalone:" + caller + ":" + requestDigest;
+  }
+
+  /** The key of the {@code attempt}-th job of a request (a new attempt only after a failure). */
+  public static String attemptKey(String requestKey, int attempt) {
+    return requestKey + ":" + attempt;
+  }
+
+  /** The attempt after {@code latest}, or the first when there is none. */
+  public static int nextAttempt(Optional<JobRow> latest) {
+    return latest.map(j -> Integer.parseInt(j.requestKey().substring(j.requestKey().lastIndexOf(':') + 1)) + 1).orElse(1);
+  }
+
+  /** The newest job of a request (attempts are numbered from 1), if any. */
+  public static Optional<JobRow> latestAttempt(AgreementStore store, String requestKey) {
+    Optional<JobRow> latest = Optional.empty();
+    for (int attempt = 1; ; attempt++) {
+      Optional<JobRow> job = store.jobByKey(attemptKey(requestKey, attempt));
+      if (job.isEmpty()) {
+        return latest;
+      }
+      latest = job;
+    }
+  }
+
+  /** Records that a job failed; nothing when it has finished meanwhile (completed just before its deadline). */
+  public static void fail(AgreementStore store, String jobId, String message, Instant at) {
+    try {
+      store.apply(List.of(new Write.FinishJob(jobId, JobRow.Status.FAILED, message, at)));
+    } catch (DuplicateKeyException e) {
+      // finished meanwhile: the first outcome stands
+    }
   }
 
   /** The config as stored with the job, with the evaluators actually planned, so a resumed job runs the same. */

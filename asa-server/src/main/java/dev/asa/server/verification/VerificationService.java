@@ -100,14 +100,14 @@ public final class VerificationService {
     deliverable.put("content_hash", request.delivery().contentHash().toString());
     stored.set("verification_config", Jobs.configJson(request.config(), plan));
     String baseKey = Jobs.standaloneKey(caller.describe(), Digest.ofCanonicalJson(stored).toString());
-    Optional<JobRow> existing = latest(baseKey);
+    Optional<JobRow> existing = Jobs.latestAttempt(store, baseKey);
     if (existing.isPresent() && existing.get().status() != JobRow.Status.FAILED) {
       return answer(existing.get()); // a replay: the first job's answer, not a second evaluation
     }
-    int attempt = existing.map(j -> Jobs.attemptOf(j.requestKey()) + 1).orElse(1);
+    int attempt = Jobs.nextAttempt(existing);
     Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
     int timeout = request.config().timeoutSeconds() != null ? request.config().timeoutSeconds() : DEFAULT_TIMEOUT_SECONDS;
-    JobRow job = new JobRow(newId(now), baseKey + ":" + attempt, null, request.delivery().contentHash().toString(),
+    JobRow job = new JobRow(newId(now), Jobs.attemptKey(baseKey, attempt), null, request.delivery().contentHash().toString(),
         caller.describe(), Json.write(stored), request.delivery().content(), JobRow.Status.QUEUED, "queued", 0, 1, null,
         now, now, now.plusSeconds(timeout));
 
@@ -129,21 +129,10 @@ public final class VerificationService {
     try {
       store.apply(writes);
     } catch (DuplicateKeyException e) {
-      return latest(baseKey).map(this::answer).orElseThrow(() -> e); // the same request, concurrently
+      return Jobs.latestAttempt(store, baseKey).map(this::answer).orElseThrow(() -> e); // the same request, concurrently
     }
     start(job, request, plan);
     return outcome;
-  }
-
-  private Optional<JobRow> latest(String baseKey) {
-    Optional<JobRow> latest = Optional.empty();
-    for (int attempt = 1; ; attempt++) {
-      Optional<JobRow> job = store.jobByKey(baseKey + ":" + attempt);
-      if (job.isEmpty()) {
-        return latest;
-      }
-      latest = job;
-    }
   }
 
   private Outcome answer(JobRow job) {
@@ -160,15 +149,7 @@ public final class VerificationService {
       store.apply(List.of(
           new Write.PutVerification(new VerificationRow(job.id(), null, job.deliverableHash(), Json.write(result), now)),
           new Write.FinishJob(job.id(), JobRow.Status.COMPLETED, null, now)));
-    }, message -> fail(job, message));
-  }
-
-  private void fail(JobRow job, String message) {
-    try {
-      store.apply(List.of(new Write.FinishJob(job.id(), JobRow.Status.FAILED, message, clock.instant())));
-    } catch (DuplicateKeyException e) {
-      // finished meanwhile
-    }
+    }, message -> Jobs.fail(store, job.id(), message, clock.instant()));
   }
 
   /** Resumes the jobs a stopped node left unfinished (their content is still held). */
@@ -191,7 +172,7 @@ public final class VerificationService {
         }
         resumed++;
       } catch (RuntimeException e) {
-        fail(job, "could not be resumed after a restart: " + e.getMessage());
+        Jobs.fail(store, job.id(), "could not be resumed after a restart: " + e.getMessage(), clock.instant());
       }
     }
     return resumed;
