@@ -40,6 +40,8 @@ final class ServeCommand implements Command {
       .option(Option.value("--x402-facilitator", "URL", "the x402 facilitator's base URL; without it x402 escrows are refused"))
       .option(Option.repeated("--dispute-endpoint", "PROTOCOL=URL", "where disputes under a dispute protocol are filed, e.g. ajp=https://disputes.example/ajp"))
       .option(Option.repeated("--arbiter-key", "FILE", "a public key (as for --operator-key) that may rule on disputes besides the operator's"))
+      .option(Option.repeated("--public-url", "URL", "a URL clients reach this server under, e.g. https://asa.example.com behind a TLS proxy (repeatable; default: the listen address and its localhost forms)"))
+      .option(Option.repeated("--allow-fetch", "URL-PREFIX", "an internal URL prefix the server may fetch from or post to (repeatable; by default internal addresses are refused)"))
       .option(Option.value("--delivery-timeout", "SECONDS", "longest wait for one payment webhook or facilitator call (default "
           + EscrowConfig.DEFAULTS.deliveryTimeout().toSeconds() + ")")));
 
@@ -79,6 +81,7 @@ final class ServeCommand implements Command {
       config = config.withRateLimit(perSecond, perSecond * 2);
     }
     config = config.withEscrow(escrow(args, config.escrow()));
+    config = config.withPublicUrls(publicUrls(args)).withFetchPolicy(fetchPolicy(args));
     config = config.withVerification(dev.asa.server.verification.VerificationConfig.standard(
         JudgeOptions.config(args, session), args.intValue("--verification-workers", 2, 1, 64)));
 
@@ -179,6 +182,31 @@ final class ServeCommand implements Command {
       escrow = escrow.withDeliveryTimeout(Duration.ofSeconds(args.intValue("--delivery-timeout", 0, 1, 3600)));
     }
     return escrow;
+  }
+
+  private static dev.asa.server.http.PublicUrls publicUrls(Arguments args) throws UsageException {
+    List<URI> urls = new ArrayList<>();
+    for (String given : args.has("--public-url") ? args.values("--public-url") : List.<String>of()) {
+      URI uri = httpUrl("--public-url", given);
+      String path = uri.getRawPath();
+      if ((path != null && !path.isEmpty() && !"/".equals(path)) || uri.getRawQuery() != null || uri.getRawFragment() != null) {
+        throw new UsageException("--public-url is a scheme and authority such as https://asa.example.com, with no path, not '" + given + "'");
+      }
+      urls.add(uri);
+    }
+    return new dev.asa.server.http.PublicUrls(urls);
+  }
+
+  private static dev.asa.server.net.FetchPolicy fetchPolicy(Arguments args) throws UsageException {
+    List<String> prefixes = new ArrayList<>();
+    for (String given : args.has("--allow-fetch") ? args.values("--allow-fetch") : List.<String>of()) {
+      URI uri = httpUrl("--allow-fetch", given);
+      if (uri.getRawPath() == null || uri.getRawPath().isEmpty()) {
+        throw new UsageException("--allow-fetch must end the host with a path, such as " + given + "/, not '" + given + "'");
+      }
+      prefixes.add(uri.toString());
+    }
+    return new dev.asa.server.net.FetchPolicy(prefixes);
   }
 
   /** An absolute http(s) URL with a host: where the server will send requests. */
