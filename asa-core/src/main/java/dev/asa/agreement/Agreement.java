@@ -13,35 +13,50 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * An agreement document: its typed {@link AgreementTerms}, its state, its signatures and its digest.
+ * An agreement document: its typed {@link AgreementTerms}, its state, its signatures and its digest,
+ * and beside it the {@link ServerFacts} the server keeps about it.
  *
  * <p>Immutable. The JSON document is kept whole (unknown members of a known version round-trip
  * unchanged) and every "with" method returns a new agreement. A signature can only be added through
  * {@link #withSignature}, which verifies it first: there is no way to build an agreement that
- * claims a signature its party did not make.
+ * claims a signature its party did not make. The document never holds server facts: they live in
+ * their own field, stored in their own column, and a document that carries {@code metadata} is
+ * refused when read ({@link AgreementDocuments#read}).
  */
 public final class Agreement {
 
-  /** Members outside the signed terms: they change during the lifecycle without breaking signatures. */
+  /**
+   * Members outside the signed terms: they change during the lifecycle without breaking signatures.
+   * {@code metadata} is where responses render the server's facts; it is never part of the hash, so
+   * a rendered document hashes like the one the parties signed.
+   */
   public static final java.util.Set<String> UNSIGNED_MEMBERS = java.util.Set.of("status", "signatures", "metadata");
+
+  /** The member under which responses render {@link ServerFacts}; refused in any document a caller sends. */
+  public static final String FACTS_MEMBER = "metadata";
 
   private final ObjectNode document;
   private final AgreementTerms terms;
   private final State state;
   private final Digest hash;
   private final Map<Role, Ed25519Signature> signatures;
+  private final ServerFacts facts;
 
-  Agreement(ObjectNode document, AgreementTerms terms) {
-    this(document, terms, computeHash(document));
+  Agreement(ObjectNode document, AgreementTerms terms, ServerFacts facts) {
+    this(document, terms, computeHash(document), facts);
   }
 
-  /** For changes outside the signed terms (status, signatures, metadata): the hash stays. */
-  private Agreement(ObjectNode document, AgreementTerms terms, Digest hash) {
+  /** For changes outside the signed terms (status, signatures, facts): the hash stays. */
+  private Agreement(ObjectNode document, AgreementTerms terms, Digest hash, ServerFacts facts) {
+    if (document.has(FACTS_MEMBER)) {
+      throw new IllegalArgumentException("an agreement document never holds server facts; they are kept apart");
+    }
     this.document = document;
     this.terms = terms;
     this.state = State.fromWire(document.path("status").asText("proposed"));
     this.hash = hash;
     this.signatures = readSignatures(document);
+    this.facts = Objects.requireNonNull(facts, "facts");
   }
 
   /** {@code sha256:} + hex of SHA-256 over the JCS form of the document minus status, signatures and metadata. */
@@ -97,14 +112,23 @@ public final class Agreement {
     return signatures.containsKey(Role.CLIENT) && signatures.containsKey(Role.PROVIDER);
   }
 
-  /** A copy of the whole document, including status, signatures and metadata. */
+  /** A copy of the document as the parties wrote it, with status and signatures; no server facts. */
   public ObjectNode toJson() {
     return document.deepCopy();
   }
 
-  /** A copy of one metadata member, or a missing node. */
-  public JsonNode metadata(String field) {
-    return document.path("metadata").path(field).deepCopy();
+  /** The document with the server's facts rendered under {@code metadata}, as responses show it. */
+  public ObjectNode toJsonWithFacts() {
+    ObjectNode copy = document.deepCopy();
+    if (!facts.isEmpty()) {
+      copy.set(FACTS_MEMBER, facts.toJson());
+    }
+    return copy;
+  }
+
+  /** What the server knows about this agreement. */
+  public ServerFacts facts() {
+    return facts;
   }
 
   /**
@@ -128,34 +152,34 @@ public final class Agreement {
     ObjectNode entry = sigs.putObject(role.wireName());
     entry.put("scheme", "ed25519");
     entry.put("value", signature.toBase64Url());
-    return new Agreement(copy, terms, hash);
+    return new Agreement(copy, terms, hash, facts);
   }
 
   /** The same terms in another state (only {@code dev.asa.lifecycle} decides whether that is allowed). */
   public Agreement withState(State next) {
     ObjectNode copy = document.deepCopy();
     copy.put("status", next.wireName());
-    return new Agreement(copy, terms, hash);
+    return new Agreement(copy, terms, hash, facts);
   }
 
-  /** Records a server-owned fact in {@code metadata} (outside the signed terms). */
-  public Agreement withMetadata(String field, JsonNode value) {
-    ObjectNode copy = document.deepCopy();
-    ObjectNode meta = copy.has("metadata") && copy.get("metadata").isObject()
-        ? (ObjectNode) copy.get("metadata")
-        : copy.putObject("metadata");
-    meta.set(field, value.deepCopy());
-    return new Agreement(copy, terms, hash);
+  /** The same agreement with one server fact recorded (outside the signed terms). */
+  public Agreement withFact(Fact fact, JsonNode value) {
+    return new Agreement(document, terms, hash, facts.with(fact, value));
+  }
+
+  /** The same agreement with all of {@code facts} (e.g. carried over to a renegotiated document). */
+  public Agreement withFacts(ServerFacts facts) {
+    return new Agreement(document, terms, hash, facts);
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof Agreement a && a.document.equals(document);
+    return o instanceof Agreement a && a.document.equals(document) && a.facts.equals(facts);
   }
 
   @Override
   public int hashCode() {
-    return document.hashCode();
+    return document.hashCode() * 31 + facts.hashCode();
   }
 
   @Override

@@ -18,6 +18,12 @@ public final class AgreementDocuments {
     if (!(input instanceof ObjectNode object)) {
       throw new InvalidDocumentException("", "an agreement must be a JSON object");
     }
+    if (object.has(Agreement.FACTS_MEMBER)) {
+      // What the server knows (escrow, negotiation, verification, settlement...) is never taken from a caller.
+      throw new InvalidDocumentException("/" + Agreement.FACTS_MEMBER, "server-owned: the server records its own facts"
+          + " about an agreement (negotiation, escrow, delivery, verification, dispute, settlement) and shows them under"
+          + " metadata in responses; a document sent to it must leave metadata out");
+    }
     AsaVersion version = version(object);
     List<Violation> schemaViolations = AgreementSchemas.validate(object, version.major());
     if (!schemaViolations.isEmpty()) {
@@ -29,10 +35,15 @@ public final class AgreementDocuments {
       new SemanticRules(violations).check(terms);
     }
     violations.throwIfAny();
-    return new Agreement(object.deepCopy(), terms);
+    return new Agreement(object.deepCopy(), terms, ServerFacts.NONE);
   }
 
-  /** Reads a document this server validated when it was created. */
+  /** Reads a document this server validated when it was created, with the facts it stored beside it. */
+  public static Agreement readStored(String json, ServerFacts facts) {
+    return readStored(json).withFacts(facts);
+  }
+
+  /** Reads a document this server validated when it was created (its terms; no facts). */
   public static Agreement readStored(String json) {
     ObjectNode object = (ObjectNode) Json.parseTrusted(json);
     Violations violations = new Violations();
@@ -40,7 +51,7 @@ public final class AgreementDocuments {
     if (terms == null || !violations.isEmpty()) {
       throw new IllegalStateException("stored agreement no longer reads: " + violations.list());
     }
-    return new Agreement(object, terms);
+    return new Agreement(object, terms, ServerFacts.NONE);
   }
 
   /** The declared version, refusing a missing one or a major version without a schema here. */

@@ -2,6 +2,7 @@ package dev.asa.agreement;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.json.Json;
 import dev.asa.lifecycle.State;
 import dev.asa.template.TemplateApplier;
 import java.time.Instant;
@@ -37,11 +38,10 @@ public final class AgreementDrafts {
       doc.put("created_at", now.truncatedTo(ChronoUnit.SECONDS).toString());
     }
     doc.put("status", State.PROPOSED.wireName());
+    Agreement agreement = AgreementDocuments.read(doc);
     if (object.has("template")) {
-      ObjectNode meta = doc.has("metadata") && doc.get("metadata").isObject()
-          ? (ObjectNode) doc.get("metadata") : doc.putObject("metadata");
-      meta.put("template", object.get("template").asText());
+      agreement = agreement.withFact(Fact.TEMPLATE, Json.mapper().getNodeFactory().textNode(object.get("template").asText()));
     }
-    return AgreementDocuments.read(doc);
+    return agreement;
   }
 }

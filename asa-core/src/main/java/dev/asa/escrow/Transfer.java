@@ -27,6 +27,15 @@ public record Transfer(String agreementId, Kind kind, String from, String to, Mo
     if (from.equals(to)) {
       throw new IllegalArgumentException("a transfer moves money between two different accounts, not within " + from);
     }
+    // Escrow money moves one way: held into the agreement's own escrow account, paid out of it.
+    String escrow = Accounts.escrow(agreementId);
+    if (kind == Kind.HOLD && !to.equals(escrow)) {
+      throw new IllegalArgumentException("a hold goes into the agreement's escrow account " + escrow + ", not " + to);
+    }
+    if ((kind == Kind.RELEASE || kind == Kind.REFUND) && !from.equals(escrow)) {
+      throw new IllegalArgumentException("a " + kind.wireName() + " is paid out of the agreement's escrow account " + escrow
+          + ", not " + from);
+    }
     at = Instant.ofEpochMilli(at.toEpochMilli());
   }
 

@@ -9,8 +9,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * What the server keeps between messages, in the agreement's {@code metadata.negotiation} (outside
- * the signed terms), so that any node can take the next message.
+ * What the server keeps between messages, as the agreement's negotiation fact (outside the signed
+ * terms; {@code metadata.negotiation} in responses), so that any node can take the next message.
  *
  * @param round the round of the last message taken
  * @param lastParty who sent it (the next message must come from the other party)

@@ -38,7 +38,8 @@ public final class Negotiator {
    * The terms changed.
    *
    * @param newDocument the changed agreement: signatures removed (they covered the old terms),
-   *     status negotiating, {@code metadata.negotiation} set to {@code next}; already validated
+   *     status negotiating; already validated. The caller records {@code next} as the agreement's
+   *     negotiation fact (the document never holds it)
    * @param flag the price flag on the resulting price, or null
    * @param priceNote what the price bounds check found, for both parties
    */
@@ -182,9 +183,6 @@ public final class Negotiator {
     NegotiationState state = next.withPriceFlag(flag);
     doc.remove("signatures");
     doc.put("status", State.NEGOTIATING.wireName());
-    ObjectNode meta = doc.has("metadata") && doc.get("metadata").isObject()
-        ? (ObjectNode) doc.get("metadata") : doc.putObject("metadata");
-    meta.set("negotiation", state.toJson());
     validate(doc);
     String note = flag != null
         ? "price " + flag.amount().toPlainString() + " is " + flag.ratio().toPlainString() + "x the market median "

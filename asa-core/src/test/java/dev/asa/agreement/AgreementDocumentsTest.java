@@ -42,6 +42,16 @@ class AgreementDocumentsTest {
   }
 
   @Test
+  void aDocumentThatCarriesServerFactsIsRefused() {
+    // A proposal may not claim that money is held or a negotiation is over: facts are the server's.
+    assertViolation(doc -> doc.putObject("metadata").putObject("escrow").put("status", "held"), "/metadata", "server-owned");
+    assertViolation(doc -> doc.putObject("metadata"), "/metadata", "server-owned");
+    ObjectNode draft = Fixtures.general();
+    draft.putObject("metadata").putObject("negotiation").put("round", 9);
+    assertThatThrownBy(() -> propose(draft)).isInstanceOf(InvalidDocumentException.class).hasMessageContaining("/metadata");
+  }
+
+  @Test
   void aTemplateFillsEveryMemberThePartialDocumentLacks() {
     Agreement a = propose(Fixtures.general());
     assertThat(a.state()).isEqualTo(State.PROPOSED);
@@ -51,7 +61,8 @@ class AgreementDocumentsTest {
     assertThat(a.terms().qualityCriteria().dimensions()).isNotEmpty();
     assertThat(a.terms().escrow().payment().amount().toWire()).isEqualTo("10.00");
     assertThat(a.terms().escrow().payment().release().tiers()).hasSize(4);
-    assertThat(a.metadata("template").asText()).isEqualTo("general");
+    assertThat(a.facts().template()).contains("general");
+    assertThat(a.toJson().has("metadata")).as("facts are kept beside the document").isFalse();
     assertThat(a.toJson().has("template")).isFalse();
   }
 

@@ -17,9 +17,12 @@ class AgreementSignatureTest {
       AgreementDrafts.propose(Fixtures.general(), Instant.parse("2026-11-22T10:00:00Z"), () -> "asa-sig-test");
 
   @Test
-  void theHashIgnoresStatusSignaturesAndMetadataOnly() {
-    Agreement moved = proposed.withState(State.ACTIVE).withMetadata("note", Json.object().put("x", 1));
+  void theHashIgnoresStatusSignaturesAndServerFactsOnly() {
+    Agreement moved = proposed.withState(State.ACTIVE).withFact(Fact.ESCROW, Json.object().put("status", "held"));
     assertThat(moved.hash()).isEqualTo(proposed.hash());
+    assertThat(moved.toJson().has("metadata")).as("facts stay out of the document").isFalse();
+    assertThat(Agreement.computeHash(moved.toJsonWithFacts())).as("a rendered document hashes like the signed one")
+        .isEqualTo(proposed.hash());
     ObjectNode changed = proposed.toJson();
     ((ObjectNode) changed.path("service")).put("description", "something else");
     assertThat(AgreementDocuments.read(changed).hash()).isNotEqualTo(proposed.hash());

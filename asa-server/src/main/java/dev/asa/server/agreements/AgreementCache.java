@@ -2,6 +2,7 @@ package dev.asa.server.agreements;
 
 import dev.asa.agreement.Agreement;
 import dev.asa.agreement.AgreementDocuments;
+import dev.asa.agreement.ServerFacts;
 import dev.asa.server.store.AgreementRow;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -26,7 +27,7 @@ final class AgreementCache {
     if (e != null && e.version() == row.version()) {
       return e.agreement();
     }
-    Agreement a = AgreementDocuments.readStored(row.document());
+    Agreement a = AgreementDocuments.readStored(row.document(), ServerFacts.fromStored(row.facts()));
     remember(row.id(), row.version(), a);
     return a;
   }

@@ -10,6 +10,8 @@ import dev.asa.access.Operation;
 import dev.asa.agreement.Agreement;
 import dev.asa.agreement.AgreementDrafts;
 import dev.asa.agreement.ChallengeReason;
+import dev.asa.agreement.Fact;
+import dev.asa.agreement.ServerFacts;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Role;
 import dev.asa.agreement.VerificationTerms;
@@ -191,7 +193,8 @@ public final class AgreementService {
     Agreement a = cache.of(row);
     if (a.terms().verification().resultVisibility() != VerificationTerms.Visibility.PUBLIC) {
       if (caller == null) {
-        throw new UnauthenticatedException("the result of this agreement is not public: sign the request");
+        // Exactly the answer for a missing agreement: an unsigned probe must not learn which ids exist.
+        throw notFound(id);
       }
       AccessPolicy.require(a.terms(), caller, Operation.READ);
     }
@@ -250,10 +253,7 @@ public final class AgreementService {
     ObjectNode payload = Json.object();
     payload.put("agreement_hash", agreement.hash().toString());
     payload.put("state", State.PROPOSED.name());
-    JsonNode template = agreement.metadata("template");
-    if (template.isTextual()) {
-      payload.put("template", template.asText());
-    }
+    agreement.facts().template().ifPresent(template -> payload.put("template", template));
     List<EventRecord> events =
         EventLog.chain(agreement.id(), null, List.of(new EventLog.Draft("created", actor, payload)), now);
     AgreementRow row = Views.row(agreement, 1, now, now);
@@ -315,13 +315,13 @@ public final class AgreementService {
       payload.put("state", next.name());
       List<Write> writes = List.of();
       if (next == State.ACTIVE) {
-        result = result.withMetadata("activated_at", Json.mapper().getNodeFactory().textNode(current.now().toString()));
+        result = result.withFact(Fact.ACTIVATED_AT, Json.mapper().getNodeFactory().textNode(current.now().toString()));
         if (Enforcement.requiresFunding(result.terms())) {
-          result = result.withMetadata("escrow", Json.object().put("status", "unfunded"));
+          result = result.withFact(Fact.ESCROW, Json.object().put("status", "unfunded"));
         }
         var noise = verifier.releasePolicy().commitment(result);
         if (noise.isPresent()) {
-          result = result.withMetadata("threshold_noise", noise.get());
+          result = result.withFact(Fact.THRESHOLD_NOISE, noise.get());
         }
         writes = Deadlines.atActivation(result, current.now());
       }
@@ -421,7 +421,7 @@ public final class AgreementService {
     Actor backup = Actor.server(serverKeyId);
     try {
       Change verified = verifier.verify(a, VerificationRunner.SubmittedResult.parse(null), backup, current.now(), this::newVerificationId);
-      Agreement assigned = verified.next().withMetadata("evaluator_assignment", Json.object()
+      Agreement assigned = verified.next().withFact(Fact.EVALUATOR_ASSIGNMENT, Json.object()
           .put("backup", "builtin").put("assigned_at", current.now().toString()).put("outcome", "verified"));
       return enforceResult(new Change(assigned, verified.events(), verified.writes(), verified.response()), current.now());
     } catch (InvalidDocumentException e) {
@@ -430,13 +430,32 @@ public final class AgreementService {
       ObjectNode assignment = Json.object().put("backup", "builtin").put("assigned_at", current.now().toString())
           .put("outcome", "unable").put("reason", e.getMessage());
       Agreement result = Enforcement.withEscrowStatus(
-          a.withState(next).withMetadata("evaluator_assignment", assignment).withMetadata("dispute", filing.facts()), "frozen");
+          a.withState(next).withFact(Fact.EVALUATOR_ASSIGNMENT, assignment).withFact(Fact.DISPUTE, filing.facts()), "frozen");
       ObjectNode payload = assignment.deepCopy();
       payload.set("dispute", filing.facts());
       payload.put("state", next.name());
       return new Change(result, List.of(new EventLog.Draft("escalated", backup, payload)),
           filing.message().map(List::of).orElse(List.of()), null);
     }
+  }
+
+  /**
+   * An evaluator's result after its deadline is refused, whether or not the timer has run yet: the
+   * dead-man's switch decides from the deadline, not from when a poller got round to it. The
+   * timeout action runs now (once: it re-checks the state), then the caller hears why.
+   */
+  private void refuseLateResult(String id, Caller caller) {
+    Agreement a = cache.of(loadFor(id, caller, Operation.SUBMIT_VERIFICATION_RESULT));
+    Optional<Instant> deadline = Deadlines.evaluatorDeadline(a);
+    Instant now = clock.instant();
+    if (a.state() != State.DELIVERED || deadline.isEmpty() || now.isBefore(deadline.get())) {
+      return;
+    }
+    mutate(id, null, Caller.SERVER, Operation.TRIGGER_VERIFICATION, current -> current.agreement().state() == State.DELIVERED
+        ? evaluatorTimedOut(current) : null);
+    throw new ConflictException("the evaluator's deadline for agreement " + id + " passed at " + deadline.get()
+        + " (evaluator_timeout_seconds after delivery): the result is refused and the timeout action ("
+        + a.terms().escrow().deadMansSwitch().timeoutAction().name().toLowerCase(java.util.Locale.ROOT) + ") has run");
   }
 
   /**
@@ -458,9 +477,8 @@ public final class AgreementService {
     }
     Agreement a = cache.of(load(id));
     out.set("state", Json.mapper().getNodeFactory().textNode(a.state().name()));
-    JsonNode negotiation = a.metadata("negotiation");
-    if (!negotiation.isMissingNode()) {
-      out.set("negotiation", negotiation);
+    if (a.facts().has(Fact.NEGOTIATION)) {
+      out.set("negotiation", a.facts().get(Fact.NEGOTIATION));
     }
     return out;
   }
@@ -475,10 +493,10 @@ public final class AgreementService {
       Agreement a = current.agreement();
       Lifecycle.require(a.state(), Action.FUND);
       if (Enforcement.isFunded(a)) {
-        throw new ConflictException("agreement " + id + " is already funded (at " + a.metadata("escrow").path("funded_at").asText() + ")");
+        throw new ConflictException("agreement " + id + " is already funded (at " + a.facts().fundedAt().orElseThrow() + ")");
       }
       Enforcement.Step step = enforcement.fund(a, b, current.now());
-      Agreement result = a.withMetadata("escrow", step.facts());
+      Agreement result = a.withFact(Fact.ESCROW, step.facts());
       List<Write> writes = new ArrayList<>(step.writes());
       writes.addAll(Deadlines.atFunding(result, current.now()));
       ObjectNode payload = step.facts().deepCopy();
@@ -504,15 +522,15 @@ public final class AgreementService {
       facts.put("size_bytes", delivery.sizeBytes());
       if (format != null) facts.put("format", format);
       if (delivery.contentUrl() != null) facts.put("content_url", delivery.contentUrl());
-      Agreement result = a.withState(next).withMetadata("deliverable", facts);
+      Agreement result = a.withState(next).withFact(Fact.DELIVERABLE, facts);
       int attempt = 1;
       if (redelivery) { // the one re-delivery a shadow hardening cycle allows
         attempt = store.latestDeliverable(id).map(d -> d.attempt() + 1).orElse(1);
-        ObjectNode hardening = ((ObjectNode) a.metadata(ShadowSeals.META).path("hardening")).deepCopy();
+        ObjectNode hardening = ((ObjectNode) a.facts().get(Fact.SHADOW).path("hardening")).deepCopy();
         hardening.put("status", "redelivered");
         hardening.put("redelivered_at", current.now().toString());
         hardening.put("redeliveries_allowed", 0);
-        result = result.withMetadata(ShadowSeals.META, Json.object().set("hardening", hardening));
+        result = result.withFact(Fact.SHADOW, Json.object().set("hardening", hardening));
         facts.put("hardening_redelivery", true);
       }
       ObjectNode payload = facts.deepCopy();
@@ -534,6 +552,9 @@ public final class AgreementService {
     }
     // Submitting scores is the evaluator's; asking the server's built-in evaluator to run is any party's.
     Operation op = submitted.isEmpty() ? Operation.TRIGGER_VERIFICATION : Operation.SUBMIT_VERIFICATION_RESULT;
+    if (!submitted.isEmpty()) {
+      refuseLateResult(id, caller);
+    }
     return mutate(id, ticket, caller, op, current -> enforceResult(verifier.verify(
         current.agreement(), submitted, submitted.isEmpty() ? Actor.server(serverKeyId) : current.actor(),
         current.now(), this::newVerificationId), current.now()));
@@ -657,13 +678,13 @@ public final class AgreementService {
     if (a.state() == State.DELIVERED) { // a shadow hardening cycle opened: nothing to enforce yet
       return verified;
     }
-    String shadowGate = a.metadata("verification").path("shadow").path("gate").asText("");
+    String shadowGate = a.facts().shadowGate();
     if (shadowGate.equals(dev.asa.shadow.Gate.QUARANTINE.wire()) || shadowGate.equals(dev.asa.shadow.Gate.BLOCKED.wire())) {
       return quarantine(verified, shadowGate, now);
     }
     List<Write> writes = new ArrayList<>(verified.writes());
     if (a.terms().verification().strategy() != VerificationTerms.Strategy.PESSIMISTIC) {
-      Instant closesAt = Instant.parse(a.metadata("verification").path("challenge_window_closes_at").asText());
+      Instant closesAt = a.facts().challengeWindowClosesAt().orElseThrow();
       writes.addAll(Deadlines.atVerification(a, closesAt));
       return new Change(a, verified.events(), writes, verified.response());
     }
@@ -692,7 +713,7 @@ public final class AgreementService {
     if (report != null && !report.isMissingNode()) {
       facts.putObject("evidence").set("shadow_score", report);
     }
-    Agreement result = Enforcement.withEscrowStatus(a.withState(next).withMetadata("dispute", facts), "frozen");
+    Agreement result = Enforcement.withEscrowStatus(a.withState(next).withFact(Fact.DISPUTE, facts), "frozen");
     ObjectNode payload = Json.object();
     payload.put("gate", gate);
     payload.put("reason_code", reason);
@@ -750,7 +771,7 @@ public final class AgreementService {
   /** Whether a shadow hardening cycle waits for the provider's re-delivery. */
   static boolean hardeningOpen(Agreement a) {
     return a.state() == State.DELIVERED
-        && "open".equals(a.metadata(ShadowSeals.META).path("hardening").path("status").asText());
+        && ServerFacts.HARDENING_OPEN.equals(a.facts().hardeningStatus());
   }
 
   /**
@@ -792,7 +813,7 @@ public final class AgreementService {
       payload.put("state", next.name());
       Disputes.Filing filing = disputes.file(a, reason.wireName(), current.actor().role(), current.now());
       payload.set("dispute", filing.facts());
-      Agreement result = Enforcement.withEscrowStatus(a.withState(next).withMetadata("dispute", filing.facts()), "frozen");
+      Agreement result = Enforcement.withEscrowStatus(a.withState(next).withFact(Fact.DISPUTE, filing.facts()), "frozen");
       return new Change(result, List.of(new EventLog.Draft("challenged", current.actor(), payload)),
           filing.message().map(List::of).orElse(List.of()), null);
     });
@@ -828,6 +849,12 @@ public final class AgreementService {
     // An arbiter is a stranger to the agreement's parties; it holds ruling authority by configuration.
     Caller ruler = caller instanceof Caller.Key k && arbiters.contains(k.key()) ? new Caller.Key(k.key(), true) : caller;
     return mutate(id, ticket, ruler, Operation.RULE, current -> {
+      // No one judges their own case: a key that is a party's or the evaluator's here never rules on it.
+      var roles = AccessPolicy.rolesOf(current.agreement().terms(), caller);
+      if (!roles.isEmpty()) {
+        throw AccessDeniedException.forbidden("the " + roles.iterator().next().wireName() + " of agreement " + id
+            + " may not rule on its dispute, whatever its arbiter or operator standing; another arbiter rules");
+      }
       Lifecycle.require(current.agreement().state(), Action.RULE);
       Actor actor = new Actor(caller instanceof Caller.Key k && k.operator() ? "operator" : "arbiter",
           current.actor().keyId(), true);
@@ -876,6 +903,8 @@ public final class AgreementService {
       throw new ConflictException("agreement " + id + " changed while this request was processed; read it again and retry");
     } catch (dev.asa.server.store.DuplicateKeyException e) {
       throw new ConflictException("a concurrent request changed agreement " + id + " first; read it again and retry");
+    } catch (dev.asa.server.store.LedgerRefusedException e) {
+      throw new ConflictException(e.getMessage());
     }
     cache.remember(id, version, change.next());
     return outcome;
@@ -891,7 +920,11 @@ public final class AgreementService {
   }
 
   private AgreementRow load(String id) {
-    return store.find(id).orElseThrow(() -> new NotFoundException("no agreement with id '" + id + "'"));
+    return store.find(id).orElseThrow(() -> notFound(id));
+  }
+
+  private static NotFoundException notFound(String id) {
+    return new NotFoundException("no agreement with id '" + id + "'");
   }
 
   /** Loads the agreement and applies the access policy: strangers see "not found", like for a missing id. */
@@ -922,11 +955,7 @@ public final class AgreementService {
   }
 
   static Optional<ChallengeWindow> window(Agreement a) {
-    JsonNode verifiedAt = a.metadata("verification").path("verified_at");
-    if (!verifiedAt.isTextual()) {
-      return Optional.empty();
-    }
-    return Optional.of(ChallengeWindow.after(Instant.parse(verifiedAt.asText()), a.terms().verification()));
+    return a.facts().verifiedAt().map(at -> ChallengeWindow.after(at, a.terms().verification()));
   }
 
   private static Role signingRole(String party) {

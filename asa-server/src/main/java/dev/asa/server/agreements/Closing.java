@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
 import dev.asa.agreement.DisputeTerms;
+import dev.asa.agreement.Fact;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.Action;
 import dev.asa.lifecycle.Lifecycle;
@@ -19,7 +20,7 @@ import java.util.List;
 /**
  * The ways an agreement ends with money moving: closing on its verification result, closing on a
  * ruling, expiring by a dead-man's switch. Each settles through {@link Enforcement#settle} and
- * records the settlement in {@code metadata.settlement}; the final state never changes afterwards.
+ * records the settlement as its settlement fact; the final state never changes afterwards.
  */
 final class Closing {
   /** The whitepaper's {@code auto_file_on} value that files a dispute for a low score. */
@@ -41,19 +42,19 @@ final class Closing {
    */
   AgreementService.Change onResult(Agreement a, Instant now, Actor actor) {
     State next = Lifecycle.next(a.state(), Action.CLOSE, Lifecycle.Facts.NONE);
-    JsonNode verification = a.metadata("verification");
-    BigDecimal percent = verification.path("payment_release_percent").decimalValue();
+    BigDecimal percent = a.facts().releasePercent().orElseThrow(
+        () -> new IllegalStateException("agreement " + a.id() + " is closed on a result it has not recorded"));
     Enforcement.Step step = enforcement.settle(a, percent, "verification_result", now);
     ObjectNode settlement = step.facts();
     settlement.put("closed_at", now.toString());
-    settlement.put("verification_id", verification.path("verification_id").asText());
+    settlement.put("verification_id", a.facts().verificationId().orElseThrow());
     List<Write> writes = new ArrayList<>(step.writes());
     Agreement result = a.withState(next);
-    if (shouldAutoFile(a, verification)) {
+    if (shouldAutoFile(a)) {
       Disputes.Filing filing = disputes.file(a, "quality_below_agreed_slo", "server", now);
       filing.message().ifPresent(writes::add);
       settlement.set("auto_filed_dispute", filing.facts());
-      result = result.withMetadata("dispute", filing.facts());
+      result = result.withFact(Fact.DISPUTE, filing.facts());
     }
     return finish(result, settlement, "closed", actor, writes);
   }
@@ -71,9 +72,8 @@ final class Closing {
     ObjectNode settlement = step.facts();
     settlement.put("closed_at", now.toString());
     settlement.set("ruling", ruling);
-    JsonNode verification = a.metadata("verification").path("verification_id");
-    if (verification.isTextual()) settlement.set("verification_id", verification);
-    return finish(a.withState(next).withMetadata("ruling", ruling), settlement, "ruled", actor, step.writes());
+    a.facts().verificationId().ifPresent(v -> settlement.put("verification_id", v));
+    return finish(a.withState(next).withFact(Fact.RULING, ruling), settlement, "ruled", actor, step.writes());
   }
 
   /**
@@ -89,19 +89,21 @@ final class Closing {
   }
 
   private static AgreementService.Change finish(Agreement a, ObjectNode settlement, String event, Actor actor, List<Write> writes) {
-    Agreement result = Enforcement.withEscrowStatus(a.withMetadata("settlement", settlement),
+    // Every ending erases the deliverable's content (section 12.4), verified or not; its digest stays.
+    writes = new ArrayList<>(writes);
+    writes.add(new Write.EraseDeliverableContent(a.id()));
+    Agreement result = Enforcement.withEscrowStatus(a.withFact(Fact.SETTLEMENT, settlement),
         settlement.path("money_moved").asBoolean() ? "settled" : "nothing_held");
     ObjectNode payload = settlement.deepCopy();
     payload.put("state", result.state().name());
     return new AgreementService.Change(result, List.of(new EventLog.Draft(event, actor, payload)), writes, null);
   }
 
-  private static boolean shouldAutoFile(Agreement a, JsonNode verification) {
+  private static boolean shouldAutoFile(Agreement a) {
     DisputeTerms terms = a.terms().dispute();
     if (terms == null || terms.threshold() == null || !AUTO_FILE_BELOW_THRESHOLD.equals(terms.autoFileOn())) {
       return false;
     }
-    JsonNode composite = verification.path("composite");
-    return composite.isNumber() && composite.decimalValue().compareTo(terms.threshold()) < 0;
+    return a.facts().composite().map(c -> c.compareTo(terms.threshold()) < 0).orElse(false);
   }
 }

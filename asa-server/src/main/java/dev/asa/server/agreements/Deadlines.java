@@ -56,6 +56,11 @@ final class Deadlines {
     return List.of(timer(a, EVALUATOR, now.plusSeconds(a.terms().evaluatorDeadlineSeconds())));
   }
 
+  /** When the evaluator's result is due: {@code evaluator_timeout_seconds} after the latest delivery. */
+  static java.util.Optional<Instant> evaluatorDeadline(Agreement a) {
+    return a.facts().deliveredAt().map(at -> at.plusSeconds(a.terms().evaluatorDeadlineSeconds()));
+  }
+
   /** Optimistic verification waits out the window; pessimistic enforces at once and needs no timer. */
   static List<Write> atVerification(Agreement a, Instant windowClosesAt) {
     if (a.terms().verification().strategy() == VerificationTerms.Strategy.PESSIMISTIC) {

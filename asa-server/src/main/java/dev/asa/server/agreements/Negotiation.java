@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
+import dev.asa.agreement.Fact;
 import dev.asa.agreement.AgreementDocuments;
 import dev.asa.agreement.Role;
 import dev.asa.json.Json;
@@ -28,7 +29,7 @@ import java.util.function.Supplier;
  * {@code PATCH /agreements/{id}/negotiate}: reads the structured message, finds the market median,
  * lets the core {@link Negotiator} decide (turns, rounds, the 25% asymmetry limit, price bounds,
  * accept and reject), and turns its outcome into the next agreement and its event. The
- * negotiation's state lives in the agreement ({@code metadata.negotiation}), so any node can take
+ * negotiation's state lives in the agreement's negotiation fact, so any node can take
  * the next message.
  */
 final class Negotiation {
@@ -54,7 +55,7 @@ final class Negotiation {
     Lifecycle.require(a.state(), msg.action() == NegotiationMessage.Kind.REJECT ? Action.REJECT : Action.NEGOTIATE);
     Role party = Role.fromWire(actor.role());
     Negotiator.Outcome outcome = Negotiator.apply(
-        a, NegotiationState.fromJson(a.metadata("negotiation")), msg, party, median(a, msg), policy, now, newId);
+        a, negotiationOf(a), msg, party, median(a, msg), policy, now, newId);
 
     ObjectNode payload = Json.object();
     payload.put("party", party.wireName());
@@ -67,7 +68,8 @@ final class Negotiation {
         State next = Lifecycle.next(a.state(), Action.NEGOTIATE, Lifecycle.Facts.NONE);
         ObjectNode doc = c.newDocument();
         doc.put("status", next.wireName());
-        Agreement changed = AgreementDocuments.read(doc);
+        // The renegotiated terms keep the server's facts; the negotiation's own fact moves on.
+        Agreement changed = AgreementDocuments.read(doc).withFacts(a.facts()).withFact(Fact.NEGOTIATION, c.next().toJson());
         subcontracts.checkChangedTerms(changed); // budgets: against the parent, and of the children
         ArrayNode changes = payload.putArray("changes");
         for (Negotiator.Change ch : c.changes()) {
@@ -86,17 +88,22 @@ final class Negotiation {
       case Negotiator.Accepted acc -> {
         payload.put("agreement_hash", a.hash().toString());
         payload.put("state", a.state().name());
-        Agreement accepted = a.withMetadata("negotiation", acc.next().toJson());
+        Agreement accepted = a.withFact(Fact.NEGOTIATION, acc.next().toJson());
         yield new AgreementService.Change(accepted, List.of(new EventLog.Draft("accepted", actor, payload)), List.of(), null);
       }
       case Negotiator.Rejected rej -> {
         State next = Lifecycle.next(a.state(), Action.REJECT, Lifecycle.Facts.NONE);
         payload.put("reason", rej.reason());
         payload.put("state", next.name());
-        Agreement rejected = a.withState(next).withMetadata("negotiation", rej.next().toJson());
+        Agreement rejected = a.withState(next).withFact(Fact.NEGOTIATION, rej.next().toJson());
         yield new AgreementService.Change(rejected, List.of(new EventLog.Draft("rejected", actor, payload)), List.of(), null);
       }
     };
+  }
+
+  /** The negotiation so far, as the server recorded it (never as a caller wrote it). */
+  static Optional<NegotiationState> negotiationOf(Agreement a) {
+    return NegotiationState.fromJson(a.facts().get(Fact.NEGOTIATION));
   }
 
   private Write timeoutTimer(String agreementId, NegotiationState state) {
@@ -109,7 +116,7 @@ final class Negotiation {
    * accepted or signed, the timer was moved) leaves the agreement alone (null: no change).
    */
   AgreementService.Change timeOut(Agreement a, Instant now, Actor server) {
-    Optional<NegotiationState> state = NegotiationState.fromJson(a.metadata("negotiation"));
+    Optional<NegotiationState> state = negotiationOf(a);
     if (!Lifecycle.allowed(a.state()).contains(Action.REJECT) || state.isEmpty() || !state.get().stalled(now, policy)) {
       return null;
     }

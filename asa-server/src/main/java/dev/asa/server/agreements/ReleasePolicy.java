@@ -100,9 +100,9 @@ final class ReleasePolicy {
       if (row.id().equals(a.id()) || !provider.equals(row.providerIdentity())) {
         continue;
       }
-      JsonNode composite = Json.parseTrusted(row.document()).path("metadata").path("verification").path("composite");
-      if (composite.isNumber()) {
-        newestFirst.add(composite.decimalValue());
+      java.util.Optional<BigDecimal> composite = dev.asa.agreement.ServerFacts.fromStored(row.facts()).composite();
+      if (composite.isPresent()) {
+        newestFirst.add(composite.get());
         if (newestFirst.size() == window) {
           break;
         }

@@ -54,8 +54,6 @@ import java.util.stream.Collectors;
  * refused once anyone has signed.
  */
 final class ShadowSeals {
-  /** Agreement metadata member with the server's shadow facts (hardening status). */
-  static final String META = "shadow";
 
   private final AgreementStore store;
   private final Ed25519PrivateKey serverKey;
@@ -171,7 +169,7 @@ final class ShadowSeals {
    */
   ObjectNode hardeningMessages(Agreement a, Caller caller, String route, Instant now) {
     requireParticipant(a, caller);
-    if (!"open".equals(a.metadata(META).path("hardening").path("status").asText())) {
+    if (!AgreementService.hardeningOpen(a)) {
       throw new ConflictException("agreement " + a.id() + " has no open hardening cycle");
     }
     SealRow row = store.sealOfAgreement(a.id()).orElseThrow();

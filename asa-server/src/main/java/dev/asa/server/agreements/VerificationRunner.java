@@ -3,6 +3,7 @@ package dev.asa.server.agreements;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
+import dev.asa.agreement.Fact;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Party;
 import dev.asa.crypto.Digest;
@@ -38,6 +39,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -263,7 +265,7 @@ public final class VerificationRunner {
       summary.set("shadow", ShadowSeals.summary(sealed));
     }
 
-    Agreement verified = a.withState(next).withMetadata("verification", summary);
+    Agreement verified = a.withState(next).withFact(Fact.VERIFICATION, summary);
     ObjectNode payload = summary.deepCopy();
     payload.put("deliverable_hash", assessed.deliverableHash().toString());
     if (!assessed.submitted()) {
@@ -346,7 +348,7 @@ public final class VerificationRunner {
     hardening.put("opened_at", now.toString());
     hardening.put("redeliveries_allowed", 1);
     hardening.put("messages_url", "/agreements/" + a.id() + "/hardening");
-    Agreement next = a.withMetadata(ShadowSeals.META, Json.object().set("hardening", hardening));
+    Agreement next = a.withFact(Fact.SHADOW, Json.object().set("hardening", hardening));
     List<Write> writes = new ArrayList<>(sealed.writes());
     for (Write w : extraWrites) {
       // A background job that led here produced no result: it ends saying what happens instead.
@@ -367,9 +369,9 @@ public final class VerificationRunner {
   /** Delivery is due {@code max_duration_seconds} after activation, or by {@code expires_at}. */
   private static Instant deadline(Agreement a) {
     Long max = a.terms().service().constraints().maxDurationSeconds();
-    JsonNode activated = a.metadata("activated_at");
-    if (max != null && activated.isTextual()) {
-      return Instant.parse(activated.asText()).plusSeconds(max);
+    Optional<Instant> activated = a.facts().activatedAt();
+    if (max != null && activated.isPresent()) {
+      return activated.get().plusSeconds(max);
     }
     return a.terms().expiresAt();
   }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
+import dev.asa.agreement.Fact;
 import dev.asa.agreement.Role;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.Action;
@@ -19,7 +20,7 @@ final class Views {
   static AgreementRow row(Agreement a, long version, Instant createdAt, Instant updatedAt) {
     var p = a.terms().parties();
     return new AgreementRow(
-        a.id(), version, a.state(), Json.write(a.toJson()), a.terms().service().type(),
+        a.id(), version, a.state(), Json.write(a.toJson()), a.facts().toStored(), a.terms().service().type(),
         p.client().identity().value(), p.provider().identity().value(), p.evaluator().identity().value(),
         createdAt, updatedAt);
   }
@@ -32,7 +33,7 @@ final class Views {
     o.put("version", version);
     o.put("agreement_hash", a.hash().toString());
     o.set("allowed_actions", allowed(a));
-    o.set("agreement", a.toJson());
+    o.set("agreement", a.toJsonWithFacts());
     return o;
   }
 
@@ -73,17 +74,17 @@ final class Views {
       deadlines.put("challenge_window_closes_at", w.closesAt().toString());
       deadlines.put("challenge_window_open", w.isOpenAt(now));
     });
-    copyIfPresent(a, "activated_at", o);
-    copyIfPresent(a, "deliverable", o);
-    copyIfPresent(a, "verification", o);
-    copyIfPresent(a, "dispute", o);
+    copyIfPresent(a, Fact.ACTIVATED_AT, o);
+    copyIfPresent(a, Fact.DELIVERABLE, o);
+    copyIfPresent(a, Fact.VERIFICATION, o);
+    copyIfPresent(a, Fact.DISPUTE, o);
     ObjectNode payment = o.putObject("payment");
     a.terms().escrow().paymentTerms().ifPresentOrElse(p -> {
       payment.put("amount", p.amount().toWire());
       payment.put("currency", p.amount().currency().code());
       payment.put("binding", a.terms().escrow().bindingType());
-      JsonNode escrow = a.metadata("escrow");
-      JsonNode settlement = a.metadata("settlement");
+      JsonNode escrow = a.facts().get(Fact.ESCROW);
+      JsonNode settlement = a.facts().get(Fact.SETTLEMENT);
       if (settlement.isObject()) {
         payment.put("status", settlement.path("money_moved").asBoolean() ? "settled" : "nothing_held");
         payment.setAll((ObjectNode) settlement);
@@ -100,10 +101,9 @@ final class Views {
     return o;
   }
 
-  private static void copyIfPresent(Agreement a, String field, ObjectNode into) {
-    JsonNode v = a.metadata(field);
-    if (!v.isMissingNode()) {
-      into.set(field, v);
+  private static void copyIfPresent(Agreement a, Fact fact, ObjectNode into) {
+    if (a.facts().has(fact)) {
+      into.set(fact.wireName(), a.facts().get(fact));
     }
   }
 }

@@ -63,10 +63,7 @@ public final class Disputes {
     ObjectNode e = Json.object();
     e.set("agreement", a.toJson());
     e.put("agreement_hash", a.hash().toString());
-    JsonNode deliverable = a.metadata("deliverable").path("content_hash");
-    if (deliverable.isTextual()) {
-      e.put("deliverable_hash", deliverable.asText());
-    }
+    a.facts().deliverableHash().ifPresent(hash -> e.put("deliverable_hash", hash));
     List<VerificationRow> results = store.verificationsForAgreement(a.id());
     if (!results.isEmpty()) {
       e.set("verification_result", Json.parseTrusted(results.getLast().result()));

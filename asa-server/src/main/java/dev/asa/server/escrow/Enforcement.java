@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
+import dev.asa.agreement.Fact;
 import dev.asa.agreement.AgreementTerms;
 import dev.asa.agreement.Escrow;
 import dev.asa.agreement.InvalidDocumentException;
@@ -34,7 +35,7 @@ import java.util.stream.Collectors;
  * commits them with the agreement's change, and the ledger's primary key refuses a second release
  * or refund of the same agreement, so money moves at most once even under races and retries.
  *
- * <p>The agreement's {@code metadata.escrow} records where the money stands: {@code unfunded},
+ * <p>The agreement's escrow fact records where the money stands: {@code unfunded},
  * {@code held}, {@code frozen} (a dispute is open), {@code settled}.
  */
 public final class Enforcement {
@@ -65,7 +66,7 @@ public final class Enforcement {
   }
 
   public static boolean isFunded(Agreement a) {
-    return a.metadata("escrow").path("funded_at").isTextual();
+    return a.facts().fundedAt().isPresent();
   }
 
   /** Refuses, at creation, an escrow this server cannot operate, naming the field. */
@@ -125,11 +126,11 @@ public final class Enforcement {
    * agreement that holds nothing in escrow (no escrow facts) is returned unchanged.
    */
   public static Agreement withEscrowStatus(Agreement a, String status) {
-    JsonNode current = a.metadata("escrow");
+    JsonNode current = a.facts().get(Fact.ESCROW);
     if (!current.isObject()) {
       return a;
     }
-    return a.withMetadata("escrow", ((ObjectNode) current).deepCopy().put("status", status));
+    return a.withFact(Fact.ESCROW, ((ObjectNode) current).deepCopy().put("status", status));
   }
 
   /**
@@ -196,8 +197,7 @@ public final class Enforcement {
         o.setAll(described);
       }
     }
-    JsonNode facts = a.metadata("escrow");
-    o.put("status", facts.path("status").asText(requiresFunding(a.terms()) ? "unfunded" : "not_required"));
+    o.put("status", a.facts().escrowStatus().orElse(requiresFunding(a.terms()) ? "unfunded" : "not_required"));
     List<LedgerEntry> entries = store.ledgerOfAgreement(a.id());
     o.set("balances", balances(entries.stream().filter(e -> e.account().equals(Accounts.escrow(a.id()))).toList()));
     o.set("transfers", transfers(entries));

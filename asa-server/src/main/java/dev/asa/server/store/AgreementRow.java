@@ -13,7 +13,10 @@ import java.util.Objects;
  * <p>Timestamps are truncated to the millisecond here, because that is what both databases keep;
  * truncating on construction makes a row read back equal to the row that was written.
  *
- * @param document the agreement as JSON text (canonicalised by the caller; stored verbatim)
+ * @param document the agreement as the parties wrote it, as JSON text (canonicalised by the
+ *     caller; stored verbatim); it never holds server facts
+ * @param facts what the server knows about the agreement (negotiation, escrow, verification...), as
+ *     JSON text in a column of its own, written only by the server
  * @param evaluatorIdentity may be null while no evaluator is named
  */
 public record AgreementRow(
@@ -21,6 +24,7 @@ public record AgreementRow(
     long version,
     State state,
     String document,
+    String facts,
     String serviceType,
     String clientIdentity,
     String providerIdentity,
@@ -32,7 +36,15 @@ public record AgreementRow(
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(state, "state");
     Objects.requireNonNull(document, "document");
+    Objects.requireNonNull(facts, "facts");
     createdAt = Objects.requireNonNull(createdAt, "createdAt").truncatedTo(ChronoUnit.MILLIS);
     updatedAt = Objects.requireNonNull(updatedAt, "updatedAt").truncatedTo(ChronoUnit.MILLIS);
+  }
+
+  /** A row with no server facts yet. */
+  public AgreementRow(String id, long version, State state, String document, String serviceType, String clientIdentity,
+      String providerIdentity, String evaluatorIdentity, Instant createdAt, Instant updatedAt) {
+    this(id, version, state, document, "{}", serviceType, clientIdentity, providerIdentity, evaluatorIdentity, createdAt,
+        updatedAt);
   }
 }

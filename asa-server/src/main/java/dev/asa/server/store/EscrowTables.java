@@ -66,11 +66,48 @@ final class EscrowTables {
     }
   }
 
+  /** Takes the agreement's row lock (PostgreSQL) so two units of work cannot both spend one hold. */
+  private static final String LOCK_AGREEMENT = "UPDATE agreements SET version = version WHERE id = ?";
+  private static final String SELECT_ACCOUNT_LEGS =
+      "SELECT direction, amount FROM ledger_entries WHERE account = ? AND currency = ?";
+
+  /**
+   * Posts a transfer under the ledger's own rules, whatever the caller believes: an escrow account
+   * pays out only what it holds, so a release or refund without a hold of at least that amount is
+   * refused and no escrow account goes below zero. Why here and not in the caller: callers decide
+   * from facts, and facts can be wrong; the ledger's balance is what the money actually is.
+   */
   static void postTransfer(Statements sql, Transfer t) throws SQLException {
+    if (t.from().startsWith(ESCROW_PREFIX)) {
+      requireHeld(sql, t);
+    }
     PreparedStatement s = sql.prepare(INSERT_ENTRY);
     addLeg(s, t, 0, t.from(), LedgerEntry.Direction.DEBIT);
     addLeg(s, t, 1, t.to(), LedgerEntry.Direction.CREDIT);
     JdbcAgreementStore.executeBatch(s, () -> "agreement " + t.agreementId() + " already has a " + t.kind().wireName() + " transfer");
+  }
+
+  private static final String ESCROW_PREFIX = dev.asa.escrow.Accounts.escrow("");
+
+  private static void requireHeld(Statements sql, Transfer t) throws SQLException {
+    PreparedStatement lock = sql.prepare(LOCK_AGREEMENT);
+    lock.setString(1, t.agreementId());
+    lock.executeUpdate();
+    PreparedStatement s = sql.prepare(SELECT_ACCOUNT_LEGS);
+    s.setString(1, t.from());
+    s.setString(2, t.amount().currency().code());
+    java.math.BigDecimal balance = java.math.BigDecimal.ZERO;
+    try (ResultSet rs = s.executeQuery()) {
+      while (rs.next()) {
+        java.math.BigDecimal amount = new java.math.BigDecimal(rs.getString(2));
+        balance = "credit".equals(rs.getString(1)) ? balance.add(amount) : balance.subtract(amount);
+      }
+    }
+    if (balance.compareTo(t.amount().amount()) < 0) {
+      throw new LedgerRefusedException("the ledger refuses the " + t.kind().wireName() + " of " + t.amount().toWire() + " "
+          + t.amount().currency().code() + " from " + t.from() + ": it holds " + balance.toPlainString()
+          + "; an escrow pays out only what was held in it");
+    }
   }
 
   private static void addLeg(PreparedStatement s, Transfer t, int leg, String account, LedgerEntry.Direction d)

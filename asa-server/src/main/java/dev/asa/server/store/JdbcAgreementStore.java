@@ -23,18 +23,18 @@ import java.util.function.Supplier;
 final class JdbcAgreementStore implements AgreementStore {
 
   private static final String AGREEMENT_COLUMNS =
-      "a.id, a.version, a.state, a.document, a.service_type, a.client_identity,"
+      "a.id, a.version, a.state, a.document, a.facts, a.service_type, a.client_identity,"
           + " a.provider_identity, a.evaluator_identity, a.created_at, a.updated_at";
 
   private static final String INSERT_AGREEMENT =
-      "INSERT INTO agreements (id, version, state, document, service_type, client_identity,"
+      "INSERT INTO agreements (id, version, state, document, facts, service_type, client_identity,"
           + " provider_identity, evaluator_identity, created_at, updated_at)"
-          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING row_seq";
+          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING row_seq";
   private static final String SELECT_BEFORE_COMMIT =
       "SELECT row_seq, version, client_identity, provider_identity, evaluator_identity"
           + " FROM agreements WHERE id = ?";
   private static final String UPDATE_AGREEMENT =
-      "UPDATE agreements SET version = ?, state = ?, document = ?, service_type = ?,"
+      "UPDATE agreements SET version = ?, state = ?, document = ?, facts = ?, service_type = ?,"
           + " client_identity = ?, provider_identity = ?, evaluator_identity = ?, updated_at = ?"
           + " WHERE id = ? AND version = ?";
   private static final String INSERT_PARTY =
@@ -197,12 +197,13 @@ final class JdbcAgreementStore implements AgreementStore {
     s.setLong(2, row.version());
     s.setString(3, row.state().wireName());
     s.setString(4, row.document());
-    s.setString(5, row.serviceType());
-    s.setString(6, row.clientIdentity());
-    s.setString(7, row.providerIdentity());
-    s.setString(8, row.evaluatorIdentity());
-    s.setLong(9, row.createdAt().toEpochMilli());
-    s.setLong(10, row.updatedAt().toEpochMilli());
+    s.setString(5, row.facts());
+    s.setString(6, row.serviceType());
+    s.setString(7, row.clientIdentity());
+    s.setString(8, row.providerIdentity());
+    s.setString(9, row.evaluatorIdentity());
+    s.setLong(10, row.createdAt().toEpochMilli());
+    s.setLong(11, row.updatedAt().toEpochMilli());
     try (ResultSet rs = executeQuery(s, () -> "agreement " + row.id() + " already exists")) {
       rs.next();
       return rs.getLong(1);
@@ -230,13 +231,14 @@ final class JdbcAgreementStore implements AgreementStore {
     s.setLong(1, row.version());
     s.setString(2, row.state().wireName());
     s.setString(3, row.document());
-    s.setString(4, row.serviceType());
-    s.setString(5, row.clientIdentity());
-    s.setString(6, row.providerIdentity());
-    s.setString(7, row.evaluatorIdentity());
-    s.setLong(8, row.updatedAt().toEpochMilli());
-    s.setString(9, row.id());
-    s.setLong(10, expected);
+    s.setString(4, row.facts());
+    s.setString(5, row.serviceType());
+    s.setString(6, row.clientIdentity());
+    s.setString(7, row.providerIdentity());
+    s.setString(8, row.evaluatorIdentity());
+    s.setLong(9, row.updatedAt().toEpochMilli());
+    s.setString(10, row.id());
+    s.setLong(11, expected);
     return s.executeUpdate();
   }
 
@@ -641,9 +643,9 @@ final class JdbcAgreementStore implements AgreementStore {
   /** Maps the AGREEMENT_COLUMNS starting at column {@code first}. */
   private static AgreementRow agreement(ResultSet rs, int first) throws SQLException {
     return new AgreementRow(rs.getString(first), rs.getLong(first + 1),
-        State.fromWire(rs.getString(first + 2)), rs.getString(first + 3),
-        rs.getString(first + 4), rs.getString(first + 5), rs.getString(first + 6),
-        rs.getString(first + 7), instant(rs, first + 8), instant(rs, first + 9));
+        State.fromWire(rs.getString(first + 2)), rs.getString(first + 3), rs.getString(first + 4),
+        rs.getString(first + 5), rs.getString(first + 6), rs.getString(first + 7),
+        rs.getString(first + 8), instant(rs, first + 9), instant(rs, first + 10));
   }
 
   private static VerificationRow verification(ResultSet rs) throws SQLException {

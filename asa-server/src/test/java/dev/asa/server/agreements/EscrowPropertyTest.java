@@ -360,7 +360,7 @@ class EscrowPropertyTest {
     switch (row.state()) {
       case PROPOSED, NEGOTIATING -> sign(p, doc.path("signatures").has("client") ? "provider" : "client");
       case ACTIVE -> {
-        if (p.requiresFunding() && !doc.path("metadata").path("escrow").path("funded_at").isTextual()) {
+        if (p.requiresFunding() && !Json.parseTrusted(row.facts()).path("escrow").path("funded_at").isTextual()) {
           fund(p);
         } else {
           deliver(p);
@@ -594,7 +594,7 @@ class EscrowPropertyTest {
         pair.add(() -> rule(p, OPERATOR, second));
       }
       case ACTIVE -> {
-        boolean funded = Json.parseTrusted(row(p.id).document()).path("metadata").path("escrow").path("funded_at").isTextual();
+        boolean funded = Json.parseTrusted(row(p.id).facts()).path("escrow").path("funded_at").isTextual();
         if (p.requiresFunding() && !funded) {
           jumpPast(p, Deadlines.CLIENT_FUNDING);
           kind = "ACTIVE fund vs " + (random.nextBoolean() ? "poll" : "fund");
@@ -742,7 +742,7 @@ class EscrowPropertyTest {
   private void checkAgreement(Plan p, List<LedgerEntry> ledger, String when) {
     AgreementRow row = row(p.id);
     String ctx = when + ": " + ctx(p) + " in " + row.state();
-    JsonNode meta = Json.parseTrusted(row.document()).path("metadata");
+    JsonNode meta = Json.parseTrusted(row.facts());
     JsonNode escrowFacts = meta.path("escrow");
     boolean funded = escrowFacts.path("funded_at").isTextual();
 
@@ -898,7 +898,7 @@ class EscrowPropertyTest {
     int moneyMoved = 0;
     for (Plan p : plans) {
       AgreementRow row = row(p.id);
-      JsonNode meta = Json.parseTrusted(row.document()).path("metadata");
+      JsonNode meta = Json.parseTrusted(row.facts());
       count(states, row.state().name());
       JsonNode s = meta.path("settlement");
       count(endings, row.state() + " by " + (s.isObject() ? s.path("reason").asText() : "-")

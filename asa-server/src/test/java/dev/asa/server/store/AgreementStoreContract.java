@@ -249,6 +249,37 @@ abstract class AgreementStoreContract {
   }
 
   @Test
+  void theLedgerPaysOutOfAnEscrowOnlyWhatItHolds() {
+    AgreementRow a = created("overdraft");
+    String escrow = "escrow:" + a.id();
+    String client = "party:c-" + a.id(); // accounts of their own: the contract's store is shared by its tests
+    String provider = "party:p-" + a.id();
+    // A refund from an escrow nobody funded: refused, with the whole unit of work.
+    var refund = new dev.asa.escrow.Transfer(a.id(), dev.asa.escrow.Transfer.Kind.REFUND, escrow, client, usd("10.00"), T0);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.apply(List.of(
+            new Write.SetTimer(TimerRow.of(a.id(), "side", T0)), new Write.PostTransfer(refund))))
+        .isInstanceOf(LedgerRefusedException.class).hasMessageContaining("holds 0");
+    assertThat(store.ledgerOfAgreement(a.id())).isEmpty();
+    assertThat(store.pendingTimers(a.id())).isEmpty();
+    // A hold of 10.00 pays out at most 10.00 in all: release 8.50, then a refund of 1.51 is one cent too many.
+    var hold = new dev.asa.escrow.Transfer(a.id(), dev.asa.escrow.Transfer.Kind.HOLD, client, escrow, usd("10.00"), T0);
+    var release = new dev.asa.escrow.Transfer(a.id(), dev.asa.escrow.Transfer.Kind.RELEASE, escrow, provider, usd("8.50"), T0);
+    var tooMuch = new dev.asa.escrow.Transfer(a.id(), dev.asa.escrow.Transfer.Kind.REFUND, escrow, client, usd("1.51"), T0);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.apply(List.of(
+            new Write.PostTransfer(hold), new Write.PostTransfer(release), new Write.PostTransfer(tooMuch))))
+        .isInstanceOf(LedgerRefusedException.class).hasMessageContaining("holds 1.50");
+    assertThat(store.ledgerOfAgreement(a.id())).isEmpty();
+    var exact = new dev.asa.escrow.Transfer(a.id(), dev.asa.escrow.Transfer.Kind.REFUND, escrow, client, usd("1.50"), T0);
+    store.apply(List.of(new Write.PostTransfer(hold), new Write.PostTransfer(release), new Write.PostTransfer(exact)));
+    assertThat(store.ledgerOfAccount(escrow, 10).stream().map(LedgerEntry::signedAmount)
+        .reduce(java.math.BigDecimal.ZERO, java.math.BigDecimal::add)).isEqualByComparingTo("0");
+    // Escrow money moves one way: a release that does not come out of the agreement's own escrow cannot be built.
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> new dev.asa.escrow.Transfer(
+            a.id(), dev.asa.escrow.Transfer.Kind.RELEASE, "escrow:other", provider, usd("1.00"), T0))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   void outboxMessagesAreClaimedOnceAndRecordEachAttempt() {
     AgreementRow a = created("outbox");
     var m = new dev.asa.server.escrow.OutboxMessage("msg-" + a.id(), a.id(), "escrow.release", "http://x/", "{\"a\":1}", T0, 0);
