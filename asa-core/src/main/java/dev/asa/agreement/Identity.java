@@ -1,5 +1,6 @@
 package dev.asa.agreement;
 
+import dev.asa.text.Identities;
 import java.util.Objects;
 
 /**
@@ -14,9 +15,12 @@ public record Identity(String scheme, String value, String lineage) {
     Objects.requireNonNull(value, "value");
   }
 
-  /** Same scheme and value: the same agent, whatever else differs. */
+  /**
+   * Same scheme and value: the same agent, whatever else differs. Values are compared in
+   * {@link Identities#comparable} form, so that "Alice", "alice " and "al\u200Bice" are one agent.
+   */
   public boolean sameAgentAs(Identity other) {
-    return scheme.equals(other.scheme) && value.equals(other.value);
+    return scheme.equals(other.scheme) && Identities.same(value, other.value);
   }
 
   public boolean isDidKey() {

@@ -2,6 +2,8 @@ package dev.asa.agreement;
 
 import dev.asa.crypto.DidKey;
 import dev.asa.crypto.Ed25519PublicKey;
+import dev.asa.text.ControlCharacters;
+import dev.asa.text.Identities;
 import java.math.BigDecimal;
 import java.util.HashSet;
 import java.util.List;
@@ -35,11 +37,37 @@ final class SemanticRules {
   }
 
   void check(AgreementTerms t) {
+    checkNoControlCharacters(t);
     checkTimes(t);
     checkParties(t.parties());
     checkDimensions(t.qualityCriteria());
     checkGates(t.qualityCriteria());
     t.escrow().paymentTerms().ifPresent(p -> checkRelease(p.release()));
+  }
+
+  /**
+   * Identities, ids and names carry no control characters (see {@link ControlCharacters}). The
+   * schema's patterns already keep them out of ids; this holds whatever the schema says, on every
+   * store, for the members that have no pattern.
+   */
+  private void checkNoControlCharacters(AgreementTerms t) {
+    noControl("/agreement_id", t.agreementId());
+    noControl("/service/parent_agreement_id", t.service().parentAgreementId());
+    for (Party party : t.parties().all()) {
+      String at = "/parties/" + party.role().wireName();
+      noControl(at + "/identity/value", party.identity().value());
+      noControl(at + "/identity/lineage", party.identity().lineage());
+      noControl(at + "/display_name", party.displayName());
+      noControl(at + "/organization", party.organization());
+      noControl(at + "/type", party.evaluatorType());
+    }
+  }
+
+  private void noControl(String pointer, String value) {
+    String problem = value == null ? null : ControlCharacters.problemWith(value);
+    if (problem != null) {
+      v.add(pointer, problem);
+    }
   }
 
   private void checkTimes(AgreementTerms t) {
@@ -64,6 +92,8 @@ final class SemanticRules {
     if (p.client().verificationKey().equals(p.provider().verificationKey())) {
       v.add("/parties/provider/verification_key", "client and provider must hold different keys");
     }
+    // Independence compares names as a person reads them (Identities.comparable): "ACME Labs\u200B"
+    // is the organization "acme labs", whatever case, spacing, zero-width or full-width form is used.
     for (Party signer : List.of(p.client(), p.provider())) {
       if (p.evaluator().identity().sameAgentAs(signer.identity())) {
         v.add(
@@ -72,13 +102,13 @@ final class SemanticRules {
                 + signer.role().wireName());
       }
       Party ev = p.evaluator();
-      if (ev.organization() != null && ev.organization().equalsIgnoreCase(String.valueOf(signer.organization()))) {
+      if (Identities.same(ev.organization(), signer.organization())) {
         v.add(
             "/parties/evaluator/organization",
             "the evaluator must be independent: it belongs to the same organization as the "
                 + signer.role().wireName() + " ('" + ev.organization() + "')");
       }
-      if (ev.identity().lineage() != null && ev.identity().lineage().equals(signer.identity().lineage())) {
+      if (Identities.same(ev.identity().lineage(), signer.identity().lineage())) {
         v.add(
             "/parties/evaluator/identity/lineage",
             "the evaluator must be independent: it shares its CoC lineage with the "

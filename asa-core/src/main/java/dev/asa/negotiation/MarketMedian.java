@@ -1,10 +1,14 @@
 package dev.asa.negotiation;
 
+import dev.asa.agreement.Identity;
+import dev.asa.text.Identities;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -26,9 +30,48 @@ public record MarketMedian(BigDecimal median, String source) {
     }
   }
 
+  /** A closed agreement as the market median sees it: who traded with whom, at what price. */
+  public record ClosedDeal(Identity client, Identity provider, BigDecimal price) {
+    public ClosedDeal {
+      Objects.requireNonNull(client, "client");
+      Objects.requireNonNull(provider, "provider");
+      Objects.requireNonNull(price, "price");
+    }
+
+    /**
+     * The trading pair, the same whichever side each was on and however the names are written
+     * ({@link Identities#comparable}): A selling to B and B selling to A are one pair.
+     */
+    String pair() {
+      String a = client.scheme() + ":" + Identities.comparable(client.value());
+      String b = provider.scheme() + ":" + Identities.comparable(provider.value());
+      return a.compareTo(b) <= 0 ? a + "\n" + b : b + "\n" + a;
+    }
+  }
+
   /**
-   * The median of the prices of closed agreements, when there are at least
-   * {@code policy.minClosedForMedian()} of them (fewer say too little about a market).
+   * The median over closed deals, newest first, counting each trading pair once, at its latest
+   * price, and only when at least {@code policy.minClosedForMedian()} distinct pairs traded. Two
+   * agents closing five agreements with each other (at a price of their choosing) are one voice,
+   * not a market: without this they alone would set the anchor every later negotiation of the
+   * type is flagged against.
+   */
+  public static Optional<MarketMedian> fromClosedDeals(List<ClosedDeal> newestFirst, NegotiationPolicy policy) {
+    return fromClosed(latestPricePerPair(newestFirst), policy);
+  }
+
+  /** Each distinct pair's latest price, newest pair first. */
+  public static List<BigDecimal> latestPricePerPair(List<ClosedDeal> newestFirst) {
+    Map<String, BigDecimal> latest = new LinkedHashMap<>();
+    for (ClosedDeal deal : newestFirst) {
+      latest.putIfAbsent(deal.pair(), deal.price());
+    }
+    return List.copyOf(latest.values());
+  }
+
+  /**
+   * The median of prices, one per distinct trading pair (see {@link #fromClosedDeals}), when there
+   * are at least {@code policy.minClosedForMedian()} of them (fewer say too little about a market).
    */
   public static Optional<MarketMedian> fromClosed(Collection<BigDecimal> prices, NegotiationPolicy policy) {
     if (prices.size() < policy.minClosedForMedian()) {

@@ -46,7 +46,7 @@ public final class Requests {
   void mutation(Context ctx, Mutation mutation) throws Exception {
     byte[] bytes = body(ctx);
     Caller caller = auth.require(ctx, bytes);
-    JsonNode body = bytes.length == 0 ? Json.mapper().missingNode() : Json.parse(bytes);
+    JsonNode body = bytes.length == 0 ? Json.mapper().missingNode() : RequestBodies.parse(bytes);
     IdempotencyTicket ticket = ticket(ctx, caller, bytes);
     if (ticket != null) {
       Optional<IdempotencyRow> seen = store.idempotency(ticket.scope(), ticket.key());

@@ -71,7 +71,7 @@ public final class Routes {
     r.get("/agreements/{id}/hardening", ctx -> json(ctx, 200, agreements.hardening(id(ctx), requests.caller(ctx))));
     r.get("/agreements/{id}/escrow", ctx -> json(ctx, 200, agreements.escrow(id(ctx), requests.caller(ctx))));
     r.get("/accounts/{key}", ctx -> json(ctx, 200,
-        agreements.account(ctx.pathParam("key"), Requests.intParam(ctx, "limit", 100, 1, 1000), requests.caller(ctx))));
+        agreements.account(TextParameters.path(ctx, "key"), Requests.intParam(ctx, "limit", 100, 1, 1000), requests.caller(ctx))));
 
     r.post("/shadow/seals", ctx -> requests.mutation(ctx, agreements::sealStandalone));
     r.post("/shadow/seals/{id}/validate", ctx -> requests.mutation(ctx, (b, c, t) -> agreements.validateStandalone(id(ctx), b, c, t)));
@@ -83,7 +83,7 @@ public final class Routes {
 
     r.get("/market/{service_type}", ctx -> {
       requests.caller(ctx); // any signed caller: aggregates only, no agreement's details
-      json(ctx, 200, market.describe(ctx.pathParam("service_type")));
+      json(ctx, 200, market.describe(TextParameters.path(ctx, "service_type")));
     });
 
     r.get("/admin/config", ctx -> json(ctx, 200, admin.config(requests.caller(ctx))));
@@ -95,7 +95,7 @@ public final class Routes {
   }
 
   private static String id(Context ctx) {
-    return ctx.pathParam("id");
+    return TextParameters.path(ctx, "id");
   }
 
   private void listTemplates(Context ctx) {
@@ -124,7 +124,7 @@ public final class Routes {
   }
 
   private void list(Context ctx) {
-    String party = ctx.queryParam("party");
+    String party = TextParameters.query(ctx, "party");
     if (party == null || party.isBlank()) {
       throw new RequestException(Problem.of("missing-parameter", "Missing query parameter", 400,
           "GET /agreements needs ?party=<identity value> (the identity.value of a client, provider or evaluator)"));

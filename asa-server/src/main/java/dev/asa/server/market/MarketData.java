@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
 import dev.asa.agreement.AgreementDocuments;
 import dev.asa.agreement.Money;
+import dev.asa.agreement.Parties;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.State;
 import dev.asa.negotiation.MarketMedian;
@@ -18,9 +19,10 @@ import java.util.Optional;
 
 /**
  * The market median price of a service type, from this store's own CLOSED agreements: the anchor
- * the negotiation price bounds compare against (whitepaper section 7.3). At least
- * {@code policy.minClosedForMedian()} closed agreements in the same currency are needed; below that
- * there is no median (and no price flag).
+ * the negotiation price bounds compare against (whitepaper section 7.3). Each distinct (client,
+ * provider) pair counts once, at its latest price, so that two agents dealing with each other
+ * cannot set the market; at least {@code policy.minClosedForMedian()} distinct pairs in the same
+ * currency are needed, below that there is no median (and no price flag).
  */
 public final class MarketData {
 
@@ -35,7 +37,7 @@ public final class MarketData {
     this.policy = policy;
   }
 
-  /** A median with where it came from and how many agreements it rests on. */
+  /** A median with where it came from and how many distinct trading pairs it rests on. */
   public record Median(BigDecimal value, String currency, String source, int sample) {
     public ObjectNode toJson() {
       ObjectNode o = Json.object();
@@ -47,21 +49,25 @@ public final class MarketData {
     }
   }
 
-  /** The median of the closed agreements of this type paid in {@code currency}, if there are enough. */
+  /**
+   * The median of the closed agreements of this type paid in {@code currency}, one price per
+   * distinct (client, provider) pair, if enough pairs traded.
+   */
   public Optional<Median> median(String serviceType, String currency) {
-    List<BigDecimal> amounts = new ArrayList<>();
-    for (AgreementRow row : store.recent(serviceType, State.CLOSED, WINDOW)) {
+    List<MarketMedian.ClosedDeal> deals = new ArrayList<>();
+    for (AgreementRow row : store.recent(serviceType, State.CLOSED, WINDOW)) { // newest first
       Agreement a = AgreementDocuments.readStored(row.document());
+      Parties parties = a.terms().parties();
       a.terms().escrow().paymentTerms()
           .map(p -> p.amount())
           .filter(m -> m.currency().code().equals(currency))
           .map(Money::amount)
-          .ifPresent(amounts::add);
+          .ifPresent(price -> deals.add(new MarketMedian.ClosedDeal(parties.client().identity(), parties.provider().identity(), price)));
     }
-    // The median rule itself (how many are enough, how to take it) is the core's.
-    int n = amounts.size();
-    return MarketMedian.fromClosed(amounts, policy)
-        .map(m -> new Median(m.median().stripTrailingZeros(), currency, m.source(), n));
+    // The median rule itself (one voice per pair, how many are enough, how to take it) is the core's.
+    int pairs = MarketMedian.latestPricePerPair(deals).size();
+    return MarketMedian.fromClosedDeals(deals, policy)
+        .map(m -> new Median(m.median().stripTrailingZeros(), currency, m.source(), pairs));
   }
 
   /** {@code GET /market/{service_type}}: the current figure per currency seen, or why there is none. */
@@ -81,7 +87,8 @@ public final class MarketData {
       median(serviceType, currency).ifPresent(m -> medians.add(m.toJson()));
     }
     if (medians.isEmpty()) {
-      out.put("note", "fewer than " + policy.minClosedForMedian() + " closed agreements of this type in any one currency: no market median,"
+      out.put("note", "fewer than " + policy.minClosedForMedian() + " distinct client-provider pairs have closed agreements of this type"
+          + " in any one currency: no market median,"
           + " so negotiations of this type are not price-flagged unless a trusted market_reference is given");
     }
     return out;

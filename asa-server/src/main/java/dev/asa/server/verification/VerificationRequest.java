@@ -66,6 +66,10 @@ public record VerificationRequest(
       throw new InvalidDocumentException("/verification_id", "is chosen by the server; leave it out");
     }
     String agreementId = Bodies.optionalText(b, "agreement_id", "");
+    String idProblem = agreementId == null ? null : dev.asa.text.ControlCharacters.problemWith(agreementId);
+    if (idProblem != null) { // never an agreement's id; PostgreSQL could not even look it up
+      throw new InvalidDocumentException("/agreement_id", idProblem);
+    }
     JsonNode d = b.get("deliverable");
     if (d == null) {
       throw new InvalidDocumentException("/deliverable", "required: {content} or {content_url, content_hash}, with format and type");

@@ -227,13 +227,18 @@ public class LifecycleEndToEndTest {
   void theMarketMedianComesFromFiveOrMoreClosedAgreementsOfTheType() {
     assertThat(client.market("general").path("medians")).isEmpty();
     assertThat(client.market("general").path("note").asText()).contains("fewer than 5");
-    for (String amount : new String[] {"8.00", "12.00", "9.00", "11.00", "10.00"}) {
+    String[] amounts = {"8.00", "12.00", "9.00", "11.00", "10.00"};
+    for (int i = 0; i < amounts.length; i++) {
+      // Five distinct client-provider pairs: one pair's deals count once (MarketMedianEndToEndTest).
+      String seller = "bob-" + i;
       ObjectNode doc = Fixtures.general();
-      ((ObjectNode) doc.path("escrow").path("payment")).put("amount", amount);
+      ((ObjectNode) doc.path("parties")).set("provider", Fixtures.party(seller, Fixtures.key(seller)));
+      ((ObjectNode) doc.path("escrow").path("payment")).put("amount", amounts[i]);
       doc.putObject("verification").put("strategy", "pessimistic");
+      AsaClient provider = client.withKey(Fixtures.key(seller), clock);
       String id = client.createAgreement(doc).path("agreement_id").asText();
       client.sign(id, Role.CLIENT, Fixtures.key("alice"));
-      provider.sign(id, Role.PROVIDER, Fixtures.key("bob"));
+      provider.sign(id, Role.PROVIDER, Fixtures.key(seller));
       client.fund(id);
       provider.deliver(id, "# Done\n", "markdown");
       assertThat(evaluator.verify(id, judgedScores(90, 90, 90)).path("state").asText()).isEqualTo("CLOSED");
