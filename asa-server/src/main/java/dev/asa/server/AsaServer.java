@@ -4,6 +4,7 @@ import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.crypto.Ed25519PublicKey;
 import dev.asa.evaluators.StructuralEvaluator;
 import dev.asa.http.NonceCache;
+import dev.asa.http.NonceRegistry;
 import dev.asa.http.RateLimiter;
 import dev.asa.http.RequestVerifier;
 import dev.asa.server.http.Admin;
@@ -68,7 +69,9 @@ public final class AsaServer implements AutoCloseable {
 
   public static AsaServer start(ServerConfig config) {
     Ed25519PrivateKey serverKey = ServerKey.loadOrCreate(config.dataDir());
-    AgreementStore store = Stores.open(config.dbUrl(), config.dataDir());
+    Stores.Opened opened = Stores.openWithNonces(config.dbUrl(), config.dataDir(), config.clock(),
+        RequestVerifier.DEFAULT_MAX_SKEW);
+    AgreementStore store = opened.agreements();
     try {
       MarketData market = new MarketData(store, config.negotiationPolicy());
       EscrowConfig escrow = config.escrow();
@@ -90,8 +93,10 @@ public final class AsaServer implements AutoCloseable {
           new VerificationEngine(new StructuralEvaluator()), new DeliverableFetcher(config.maxBodyBytes()),
           serverKey.publicKey().toBase64Url());
       Authentication auth = new Authentication(
-          new RequestVerifier(config.clock(), RequestVerifier.DEFAULT_MAX_SKEW,
-              new NonceCache(config.clock(), RequestVerifier.DEFAULT_MAX_SKEW)),
+          // Nonces are remembered in memory (a replay to this node never reaches the database) and
+          // in the database (so a replay after a restart, or to another node, is refused too).
+          new RequestVerifier(config.clock(), RequestVerifier.DEFAULT_MAX_SKEW, NonceRegistry.layered(
+              new NonceCache(config.clock(), RequestVerifier.DEFAULT_MAX_SKEW), opened.nonces())),
           new RateLimiter(config.clock(), config.requestsPerSecondPerKey(), config.burstPerKey()),
           new RateLimiter(config.clock(), config.requestsPerSecondPerKey() * 10, config.burstPerKey() * 10),
           config.operatorKey());
