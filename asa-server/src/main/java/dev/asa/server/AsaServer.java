@@ -99,7 +99,7 @@ public final class AsaServer implements AutoCloseable {
               new NonceCache(config.clock(), RequestVerifier.DEFAULT_MAX_SKEW), opened.nonces())),
           new RateLimiter(config.clock(), config.requestsPerSecondPerKey(), config.burstPerKey()),
           new RateLimiter(config.clock(), config.requestsPerSecondPerKey() * 10, config.burstPerKey() * 10),
-          config.operatorKey());
+          config.operatorKey(), config.publicUrls());
       Admin admin = new Admin(config, serverKey.publicKey(), store.describe());
       Routes routes = new Routes(agreements, verifications, new Requests(store, auth, config.maxBodyBytes()), admin, market);
       Javalin http = Javalin.create(c -> {
