@@ -23,6 +23,7 @@ import dev.asa.server.escrow.X402Facilitator;
 import dev.asa.server.market.MarketData;
 import dev.asa.server.timers.Timers;
 import java.time.Duration;
+import java.util.Objects;
 import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.Stores;
 import dev.asa.server.verification.EvaluatorPool;
@@ -30,6 +31,10 @@ import dev.asa.server.verification.JobRunner;
 import dev.asa.server.verification.VerificationService;
 import dev.asa.evaluators.VerificationEngine;
 import io.javalin.Javalin;
+import dev.asa.server.http.DeadlineHandler;
+import dev.asa.server.http.ReadDeadlines;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.ServerConnector;
 
 /**
  * The composition root: builds the store, the services and the HTTP server from a
@@ -68,6 +73,11 @@ public final class AsaServer implements AutoCloseable {
   }
 
   public static AsaServer start(ServerConfig config) {
+    return start(config, ReadDeadlines.DEFAULTS);
+  }
+
+  /** As {@link #start(ServerConfig)}, with other deadlines for slow clients (tests shorten them). */
+  public static AsaServer start(ServerConfig config, ReadDeadlines deadlines) {
     Ed25519PrivateKey serverKey = ServerKey.loadOrCreate(config.dataDir());
     Stores.Opened opened = Stores.openWithNonces(config.dbUrl(), config.dataDir(), config.clock(),
         RequestVerifier.DEFAULT_MAX_SKEW);
@@ -102,14 +112,27 @@ public final class AsaServer implements AutoCloseable {
           config.operatorKey(), config.publicUrls());
       Admin admin = new Admin(config, serverKey.publicKey(), store.describe());
       Routes routes = new Routes(agreements, verifications, new Requests(store, auth, config.maxBodyBytes()), admin, market);
+      DeadlineHandler deadlined = new DeadlineHandler(deadlines);
       Javalin http = Javalin.create(c -> {
         c.startup.showJavalinBanner = false;
         c.startup.showOldJavalinVersionWarning = false;
         c.http.maxRequestSize = config.maxBodyBytes();
-        c.jetty.host = config.host();
-        c.jetty.port = config.port();
         c.concurrency.useVirtualThreads = true;
-        c.jetty.modifyServer(server -> server.setErrorHandler(Routes.jettyErrorHandler()));
+        // Our own connector (instead of Javalin's default one) to bound how long a client may take
+        // to send a request; see DeadlineHandler.
+        c.jetty.addConnector((server, httpConfig) -> {
+          ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(httpConfig));
+          connector.setHost(config.host());
+          connector.setPort(config.port());
+          connector.setIdleTimeout(deadlines.head().toMillis());
+          connector.addBean(deadlined.connections());
+          return connector;
+        });
+        c.jetty.modifyServer(server -> {
+          server.setErrorHandler(Routes.jettyErrorHandler());
+          deadlined.setHandler(Objects.requireNonNull(server.getHandler(), "Javalin's handler"));
+          server.setHandler(deadlined);
+        });
         c.jetty.modifyServletContextHandler(context -> context.setErrorHandler(Routes.jettyErrorHandler()));
         routes.register(c.routes);
       });
