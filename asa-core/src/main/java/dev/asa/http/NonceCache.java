@@ -43,14 +43,13 @@ import java.util.TreeMap;
  *
  * <p>Thread-safe; {@link #firstUse} checks and records atomically.
  */
-public final class NonceCache {
+public final class NonceCache implements NonceRegistry {
 
   /** Default cap on remembered pairs. */
   public static final int DEFAULT_MAX_ENTRIES = 1_000_000;
 
   private final Clock clock;
   private final Duration maxSkew;
-  private final long maxSkewSeconds;
   private final int maxEntries;
 
   private final Object lock = new Object();
@@ -73,7 +72,6 @@ public final class NonceCache {
   public NonceCache(Clock clock, Duration maxSkew, int maxEntries) {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.maxSkew = RequestVerifier.checkSkew(maxSkew);
-    this.maxSkewSeconds = maxSkew.toSeconds();
     if (maxEntries < 1) {
       throw new IllegalArgumentException("maxEntries must be at least 1, got " + maxEntries);
     }
@@ -81,6 +79,7 @@ public final class NonceCache {
   }
 
   /** The skew this cache was sized for; a verifier must not accept a larger one. */
+  @Override
   public Duration maxSkew() {
     return maxSkew;
   }
@@ -93,6 +92,7 @@ public final class NonceCache {
    * @throws RequestAuthException with {@link Reason#NONCE_CACHE_FULL} if the pair is new and the
    *     cache already holds {@code maxEntries} live pairs
    */
+  @Override
   public boolean firstUse(String keyId, String nonce, Instant created) {
     Objects.requireNonNull(keyId, "keyId");
     Objects.requireNonNull(nonce, "nonce");
@@ -100,9 +100,7 @@ public final class NonceCache {
     Fingerprint fingerprint = Fingerprint.of(keyId, nonce);
     Instant now = clock.instant();
     long nowSecond = now.getEpochSecond();
-    long createdSecond = created.getEpochSecond() + (created.getNano() > 0 ? 1 : 0);
-    long from = Math.min(Math.max(createdSecond, nowSecond), nowSecond + maxSkewSeconds);
-    long keepUntil = from + maxSkewSeconds;
+    long keepUntil = NonceRegistry.keepUntil(created, now, maxSkew);
     synchronized (lock) {
       purgeBefore(nowSecond);
       if (live.contains(fingerprint)) {

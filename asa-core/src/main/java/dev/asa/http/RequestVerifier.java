@@ -46,17 +46,18 @@ public final class RequestVerifier {
 
   private final Clock clock;
   private final long maxSkewSeconds;
-  private final NonceCache nonces;
+  private final NonceRegistry nonces;
 
   /**
    * @param clock the server's clock
    * @param maxSkew the largest distance allowed between {@code created} and the clock, either way;
    *     {@link #DEFAULT_MAX_SKEW} unless there is a reason
-   * @param nonces where used nonces are remembered; built with at least this {@code maxSkew}
+   * @param nonces where used nonces are remembered (a {@link NonceCache}, or one layered over a
+   *     shared registry); built with at least this {@code maxSkew}
    * @throws IllegalArgumentException if {@code nonces} would forget nonces while requests that
    *     carry them are still accepted
    */
-  public RequestVerifier(Clock clock, Duration maxSkew, NonceCache nonces) {
+  public RequestVerifier(Clock clock, Duration maxSkew, NonceRegistry nonces) {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.maxSkewSeconds = checkSkew(maxSkew).toSeconds();
     this.nonces = Objects.requireNonNull(nonces, "nonces");

@@ -4,6 +4,7 @@ import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.crypto.Ed25519PublicKey;
 import dev.asa.evaluators.StructuralEvaluator;
 import dev.asa.http.NonceCache;
+import dev.asa.http.NonceRegistry;
 import dev.asa.http.RateLimiter;
 import dev.asa.http.RequestVerifier;
 import dev.asa.server.http.Admin;
@@ -22,6 +23,7 @@ import dev.asa.server.escrow.X402Facilitator;
 import dev.asa.server.market.MarketData;
 import dev.asa.server.timers.Timers;
 import java.time.Duration;
+import java.util.Objects;
 import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.Stores;
 import dev.asa.server.verification.EvaluatorPool;
@@ -29,6 +31,10 @@ import dev.asa.server.verification.JobRunner;
 import dev.asa.server.verification.VerificationService;
 import dev.asa.evaluators.VerificationEngine;
 import io.javalin.Javalin;
+import dev.asa.server.http.DeadlineHandler;
+import dev.asa.server.http.ReadDeadlines;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.ServerConnector;
 
 /**
  * The composition root: builds the store, the services and the HTTP server from a
@@ -67,8 +73,15 @@ public final class AsaServer implements AutoCloseable {
   }
 
   public static AsaServer start(ServerConfig config) {
+    return start(config, ReadDeadlines.DEFAULTS);
+  }
+
+  /** As {@link #start(ServerConfig)}, with other deadlines for slow clients (tests shorten them). */
+  public static AsaServer start(ServerConfig config, ReadDeadlines deadlines) {
     Ed25519PrivateKey serverKey = ServerKey.loadOrCreate(config.dataDir());
-    AgreementStore store = Stores.open(config.dbUrl(), config.dataDir());
+    Stores.Opened opened = Stores.openWithNonces(config.dbUrl(), config.dataDir(), config.clock(),
+        RequestVerifier.DEFAULT_MAX_SKEW);
+    AgreementStore store = opened.agreements();
     try {
       MarketData market = new MarketData(store, config.negotiationPolicy());
       EscrowConfig escrow = config.escrow();
@@ -90,21 +103,36 @@ public final class AsaServer implements AutoCloseable {
           new VerificationEngine(new StructuralEvaluator()), new DeliverableFetcher(config.maxBodyBytes()),
           serverKey.publicKey().toBase64Url());
       Authentication auth = new Authentication(
-          new RequestVerifier(config.clock(), RequestVerifier.DEFAULT_MAX_SKEW,
-              new NonceCache(config.clock(), RequestVerifier.DEFAULT_MAX_SKEW)),
+          // Nonces are remembered in memory (a replay to this node never reaches the database) and
+          // in the database (so a replay after a restart, or to another node, is refused too).
+          new RequestVerifier(config.clock(), RequestVerifier.DEFAULT_MAX_SKEW, NonceRegistry.layered(
+              new NonceCache(config.clock(), RequestVerifier.DEFAULT_MAX_SKEW), opened.nonces())),
           new RateLimiter(config.clock(), config.requestsPerSecondPerKey(), config.burstPerKey()),
           new RateLimiter(config.clock(), config.requestsPerSecondPerKey() * 10, config.burstPerKey() * 10),
-          config.operatorKey());
+          config.operatorKey(), config.publicUrls());
       Admin admin = new Admin(config, serverKey.publicKey(), store.describe());
       Routes routes = new Routes(agreements, verifications, new Requests(store, auth, config.maxBodyBytes()), admin, market);
+      DeadlineHandler deadlined = new DeadlineHandler(deadlines);
       Javalin http = Javalin.create(c -> {
         c.startup.showJavalinBanner = false;
         c.startup.showOldJavalinVersionWarning = false;
         c.http.maxRequestSize = config.maxBodyBytes();
-        c.jetty.host = config.host();
-        c.jetty.port = config.port();
         c.concurrency.useVirtualThreads = true;
-        c.jetty.modifyServer(server -> server.setErrorHandler(Routes.jettyErrorHandler()));
+        // Our own connector (instead of Javalin's default one) to bound how long a client may take
+        // to send a request; see DeadlineHandler.
+        c.jetty.addConnector((server, httpConfig) -> {
+          ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(httpConfig));
+          connector.setHost(config.host());
+          connector.setPort(config.port());
+          connector.setIdleTimeout(deadlines.head().toMillis());
+          connector.addBean(deadlined.connections());
+          return connector;
+        });
+        c.jetty.modifyServer(server -> {
+          server.setErrorHandler(Routes.jettyErrorHandler());
+          deadlined.setHandler(Objects.requireNonNull(server.getHandler(), "Javalin's handler"));
+          server.setHandler(deadlined);
+        });
         c.jetty.modifyServletContextHandler(context -> context.setErrorHandler(Routes.jettyErrorHandler()));
         routes.register(c.routes);
       });

@@ -6,8 +6,7 @@ import dev.asa.http.RateLimiter;
 import dev.asa.http.RequestVerifier;
 import dev.asa.http.VerifiedCaller;
 import io.javalin.http.Context;
-import java.net.URI;
-import java.net.URISyntaxException;
+import java.util.Enumeration;
 
 /**
  * Who is calling: verifies the request's RFC 9421 signature (see {@link
@@ -23,12 +22,16 @@ public final class Authentication {
   private final RateLimiter limiter;
   private final RateLimiter perAddress;
   private final Ed25519PublicKey operatorKey;
+  private final TargetUris targets;
 
-  public Authentication(RequestVerifier verifier, RateLimiter perKey, RateLimiter perAddress, Ed25519PublicKey operatorKey) {
+  /** @param publicUrls the URLs clients reach this server under; signed requests must target one */
+  public Authentication(RequestVerifier verifier, RateLimiter perKey, RateLimiter perAddress, Ed25519PublicKey operatorKey,
+      PublicUrls publicUrls) {
     this.verifier = verifier;
     this.limiter = perKey;
     this.perAddress = perAddress;
     this.operatorKey = operatorKey;
+    this.targets = new TargetUris(publicUrls);
   }
 
   /** The verified caller, or a 401 / 429 problem. The body must be the bytes received. */
@@ -40,7 +43,7 @@ public final class Authentication {
     enforce(perAddress.tryAcquire(ctx.ip()), ctx, "this address");
     VerifiedCaller verified;
     try {
-      verified = verifier.verify(ctx.method().name(), targetUri(ctx), ctx::header, body);
+      verified = verifier.verify(ctx.method().name(), targets.of(ctx), name -> allValues(ctx, name), body);
     } catch (IllegalArgumentException e) {
       throw new RequestException(Problem.of("bad-target", "Unusable request target", 400, e.getMessage()));
     }
@@ -70,19 +73,20 @@ public final class Authentication {
   }
 
   /**
-   * The target URI as the client addressed it: {@code http://} + the Host header + the raw path and
-   * query. (Behind a TLS-terminating proxy the scheme would be https; that needs a configured
-   * public base URL, which this server does not have yet.)
+   * A header's value, with repeated header lines joined by ", " as RFC 9110 section 5.3 combines
+   * them. Reading only the first line would let a second Signature or Signature-Input line ride
+   * along unseen (and a proxy or another reader might pick the other one); joined, the verifier
+   * sees two signatures and refuses the request.
    */
-  static URI targetUri(Context ctx) {
-    String host = ctx.header("Host");
-    String query = ctx.req().getQueryString();
-    String raw = "http://" + (host == null ? "localhost" : host) + ctx.req().getRequestURI() + (query == null ? "" : "?" + query);
-    try {
-      return new URI(raw);
-    } catch (URISyntaxException e) {
-      throw new RequestException(Problem.of("bad-target", "Unusable request target", 400,
-          "the request's Host or path cannot form a URI: " + e.getReason()));
+  private static String allValues(Context ctx, String name) {
+    Enumeration<String> values = ctx.req().getHeaders(name);
+    if (values == null || !values.hasMoreElements()) {
+      return null;
     }
+    StringBuilder joined = new StringBuilder(values.nextElement());
+    while (values.hasMoreElements()) {
+      joined.append(", ").append(values.nextElement());
+    }
+    return joined.toString();
   }
 }

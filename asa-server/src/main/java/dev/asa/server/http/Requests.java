@@ -83,7 +83,12 @@ public final class Requests {
     if (declared > maxBodyBytes) {
       throw tooLarge();
     }
-    byte[] bytes = ctx.bodyAsBytes();
+    byte[] bytes;
+    try {
+      bytes = ctx.bodyAsBytes();
+    } catch (Exception e) { // Jetty's EofException arrives unchecked through Javalin
+      throw AbortedUpload.from(ctx, e);
+    }
     if (bytes.length > maxBodyBytes) {
       throw tooLarge();
     }

@@ -30,7 +30,8 @@ final class Migrations {
 
   /** Every migration this build knows, oldest first. Add new ones at the end (both dialects). */
   static final List<String> SCRIPTS = List.of("V001__init.sql", "V002__service_type_index.sql", "V003__agreement_links.sql", "V004__timers.sql",
-      "V005__escrow.sql", "V006__verification_jobs.sql", "V007__shadow_seals.sql", "V009__agreement_facts.sql");
+      "V005__escrow.sql", "V006__verification_jobs.sql", "V007__shadow_seals.sql", "V008__request_nonces.sql",
+      "V009__agreement_facts.sql");
 
   private static final Pattern SCRIPT_NAME = Pattern.compile("V(\\d+)__(\\w+)\\.sql");
 
