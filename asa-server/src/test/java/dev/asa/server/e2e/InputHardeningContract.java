@@ -172,6 +172,27 @@ abstract class InputHardeningContract {
     return out;
   }
 
+  // ---- NUL in deliverable content ------------------------------------------------------------
+
+  @Test
+  void aNulInDeliverableContentGets422OnEitherStore() throws Exception {
+    // Was stored by SQLite and a 500 on PostgreSQL (it cannot bind U+0000).
+    ObjectNode request = Json.object();
+    request.putObject("deliverable").put("content", "# Findings\n\u0000hidden\n").put("format", "markdown");
+    request.putObject("original_request").put("description", "Summarise the findings");
+    Answer standalone = send(Fixtures.key("alice"), "POST", "/verifications", Json.write(request).getBytes(StandardCharsets.UTF_8));
+    assertThat(standalone.status()).isEqualTo(422);
+    assertThat(standalone.pointers()).containsExactly("/deliverable/content");
+
+    String client = unique("nul-deliverable");
+    Answer created = create(freshDoc(client));
+    assertThat(created.status()).isEqualTo(201);
+    String id = created.body().path("agreement_id").asText();
+    assertThat(send(Fixtures.key("bob"), "POST", "/agreements/" + id + "/deliver",
+        "{\"content\": \"a\\u0000b\", \"format\": \"markdown\"}".getBytes(StandardCharsets.UTF_8)).pointers())
+        .containsExactly("/content");
+  }
+
   // ---- control characters -------------------------------------------------------------------
 
   @Test
