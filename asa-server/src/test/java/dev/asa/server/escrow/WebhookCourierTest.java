@@ -261,6 +261,17 @@ class WebhookCourierTest {
   }
 
   @Test
+  void aDestinationOnAnInternalAddressTheOperatorDidNotAllowIsNotSent() {
+    try (WebhookCourier guarded = new WebhookCourier(SERVER_KEY, clock, TIMEOUT, allowing())) {
+      Attempt attempt = guarded.deliver(message("msg-internal"));
+      assertThat(attempt).isInstanceOfSatisfying(Attempt.Retry.class,
+          r -> assertThat(r.reason()).startsWith("not sent: refused to call").contains("loopback").contains("--allow-fetch"));
+    }
+    assertThat(receiver.deliveriesSeen()).isZero();
+    assertThat(receiver.appliedIds()).isEmpty();
+  }
+
+  @Test
   void secretsInTheDestinationQueryStayOutOfTheReason() {
     receiver.mode(Mode.ERRORS);
     Attempt attempt = courier.deliver(message("msg-q", receiver.uri() + "?token=s3cr3t"));

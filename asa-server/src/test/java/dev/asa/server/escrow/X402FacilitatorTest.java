@@ -128,6 +128,20 @@ class X402FacilitatorTest {
   }
 
   @Test
+  void aFacilitatorOnAnInternalAddressTheOperatorDidNotAllowIsNeverCalled() {
+    X402Facilitator unallowed = new X402Facilitator(fake.uri(), Duration.ofSeconds(2),
+        new GuardedHttpClient(FetchPolicy.DEFAULTS));
+    assertThatThrownBy(() -> unallowed.verify(funded(upto()), upto()))
+        .isInstanceOf(FacilitatorUnavailableException.class)
+        .hasMessageContaining("is not an allowed destination")
+        .hasMessageContaining("loopback");
+    Requirements r = upto();
+    assertThat(unallowed.deliver(settlement(funded(r), r))).isInstanceOfSatisfying(Attempt.Retry.class,
+        retry -> assertThat(retry.reason()).contains("is not an allowed destination"));
+    assertThat(fake.settlements()).isEmpty();
+  }
+
+  @Test
   void aSlowFacilitatorIsAnException() {
     X402Facilitator impatient = facilitator(fake.uri(), Duration.ofMillis(300));
     fake.hangNext(1, Duration.ofSeconds(3));
