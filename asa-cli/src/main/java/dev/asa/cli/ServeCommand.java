@@ -197,7 +197,7 @@ final class ServeCommand implements Command {
     return new dev.asa.server.http.PublicUrls(urls);
   }
 
-  private static dev.asa.server.net.FetchPolicy fetchPolicy(Arguments args) throws UsageException {
+  static dev.asa.server.net.FetchPolicy fetchPolicy(Arguments args) throws UsageException {
     List<String> prefixes = new ArrayList<>();
     for (String given : args.has("--allow-fetch") ? args.values("--allow-fetch") : List.<String>of()) {
       URI uri = httpUrl("--allow-fetch", given);

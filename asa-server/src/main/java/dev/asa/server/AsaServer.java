@@ -21,6 +21,7 @@ import dev.asa.server.escrow.Outbox;
 import dev.asa.server.escrow.WebhookCourier;
 import dev.asa.server.escrow.X402Facilitator;
 import dev.asa.server.market.MarketData;
+import dev.asa.server.net.GuardedHttpClient;
 import dev.asa.server.timers.Timers;
 import java.time.Duration;
 import java.util.Objects;
@@ -85,8 +86,10 @@ public final class AsaServer implements AutoCloseable {
     try {
       MarketData market = new MarketData(store, config.negotiationPolicy());
       EscrowConfig escrow = config.escrow();
+      // Every outbound request (deliverables, webhooks, facilitator, disputes) goes through this one.
+      GuardedHttpClient outbound = new GuardedHttpClient(config.fetchPolicy());
       X402Facilitator facilitator = escrow.x402Facilitator() == null ? null
-          : new X402Facilitator(escrow.x402Facilitator(), escrow.deliveryTimeout());
+          : new X402Facilitator(escrow.x402Facilitator(), escrow.deliveryTimeout(), outbound);
       Enforcement enforcement = new Enforcement(store, Enforcement.bindings(escrow, store, facilitator));
       EvaluatorPool evaluators = config.verification().pool();
       // Sealed "judged" criteria go to the LLM judge when one is configured.
@@ -94,13 +97,13 @@ public final class AsaServer implements AutoCloseable {
           : evaluators.evaluator("agent_as_judge").<dev.asa.shadow.Judge>map(dev.asa.evaluators.AssertionJudge::new)
               .orElse(dev.asa.shadow.Judge.NONE);
       VerificationRunner verifier = new VerificationRunner(
-          store, new StructuralEvaluator(), new DeliverableFetcher(config.maxBodyBytes()), serverKey, assertionJudge);
+          store, new StructuralEvaluator(), new DeliverableFetcher(outbound, config.maxBodyBytes()), serverKey, assertionJudge);
       JobRunner jobs = new JobRunner(store, config.clock(), config.verification().workers());
       AgreementService agreements = new AgreementService(store, config.clock(), verifier,
           serverKey.publicKey().toBase64Url(), market, config.negotiationPolicy(), config.trustedMarketSources(),
           enforcement, new Disputes(store, escrow.disputeEndpoints()), escrow.arbiterKeys(), evaluators, jobs);
       VerificationService verifications = new VerificationService(store, config.clock(), agreements, evaluators, jobs,
-          new VerificationEngine(new StructuralEvaluator()), new DeliverableFetcher(config.maxBodyBytes()),
+          new VerificationEngine(new StructuralEvaluator()), new DeliverableFetcher(outbound, config.maxBodyBytes()),
           serverKey.publicKey().toBase64Url());
       Authentication auth = new Authentication(
           // Nonces are remembered in memory (a replay to this node never reaches the database) and
@@ -141,7 +144,7 @@ public final class AsaServer implements AutoCloseable {
       if (config.pollTimers()) {
         timers.start(Duration.ofSeconds(1));
       }
-      WebhookCourier webhooks = new WebhookCourier(serverKey, config.clock(), escrow.deliveryTimeout());
+      WebhookCourier webhooks = new WebhookCourier(serverKey, config.clock(), escrow.deliveryTimeout(), outbound);
       // x402 settlements go to the facilitator; every other message is a signed webhook.
       Outbox outbox = new Outbox(store, config.clock(),
           message -> message.kind().equals("x402.settle") && facilitator != null ? facilitator : webhooks);

@@ -2,27 +2,20 @@ package dev.asa.server.escrow;
 
 import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.http.StandardWebhooks;
-import java.io.ByteArrayOutputStream;
+import dev.asa.server.net.DestinationRefusedException;
+import dev.asa.server.net.FetchLimits;
+import dev.asa.server.net.GuardedHttpClient;
+import dev.asa.server.net.OutboundRequest;
+import dev.asa.server.net.OutboundResponse;
+import dev.asa.server.net.OutboundTimeoutException;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
+import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Flow;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Delivers outbox messages as Standard Webhooks (https://www.standardwebhooks.com): an HTTP POST of
@@ -32,7 +25,10 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>Every failure of the receiver or the network becomes {@link Attempt.Retry} with a reason that
  * names it; the {@link Outbox} decides when to try again. Only a message that no retry can fix (a
- * destination that is not an http(s) URL) becomes {@link Attempt.Failed}.
+ * destination that is not an http(s) URL) becomes {@link Attempt.Failed}. A destination the {@link
+ * GuardedHttpClient} refuses (an internal address the operator did not allow) is retried: the
+ * operator chose every webhook destination, so the fix is {@code --allow-fetch} and a restart, after
+ * which the message goes out; nothing is sent meanwhile.
  *
  * <p>Each attempt is signed when it is sent, with the clock's time then: a receiver refuses old
  * timestamps, so a retry must not reuse the first attempt's signature.
@@ -51,52 +47,42 @@ public final class WebhookCourier implements Courier, AutoCloseable {
   private final Ed25519PrivateKey serverKey;
   private final Clock clock;
   private final Duration timeout;
-  private final HttpClient http;
+  private final GuardedHttpClient http;
+  private final FetchLimits limits;
 
   /**
    * @param serverKey signs every delivery; receivers are given its public key
    * @param clock the time written in {@code webhook-timestamp}
    * @param timeout the longest one attempt may take: connecting, and the whole exchange
+   * @param http the guarded client every delivery goes through; it never follows a redirect (which
+   *     would send a signed message somewhere nobody configured: a 3xx is a non-2xx like any other)
    */
-  public WebhookCourier(Ed25519PrivateKey serverKey, Clock clock, Duration timeout) {
+  public WebhookCourier(Ed25519PrivateKey serverKey, Clock clock, Duration timeout, GuardedHttpClient http) {
     this.serverKey = Objects.requireNonNull(serverKey, "serverKey");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.timeout = Objects.requireNonNull(timeout, "timeout");
+    this.http = Objects.requireNonNull(http, "http");
     if (timeout.isZero() || timeout.isNegative()) {
       throw new IllegalArgumentException("the webhook timeout must be positive, got " + timeout);
     }
-    this.http =
-        HttpClient.newBuilder()
-            // A redirect would send a signed message somewhere nobody configured; the receiver
-            // must give its real URL instead. A 3xx is answered like any other non-2xx.
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .connectTimeout(timeout)
-            // One POST per delivery gains nothing from HTTP/2, and plain-http receivers should not
-            // have to answer an h2c upgrade.
-            .version(HttpClient.Version.HTTP_1_1)
-            .build();
+    this.limits = FetchLimits.of(timeout, MAX_RESPONSE_BYTES);
   }
 
   @Override
   public Attempt deliver(OutboxMessage message) {
     Objects.requireNonNull(message, "message");
     URI destination;
-    HttpRequest request;
+    OutboundRequest request;
     try {
       destination = URI.create(message.destination());
       long timestamp = clock.instant().getEpochSecond();
-      request =
-          HttpRequest.newBuilder(destination)
-              .timeout(timeout)
-              .header("Content-Type", "application/json")
-              .header("User-Agent", "asa-server")
-              .header(StandardWebhooks.WEBHOOK_ID, message.id())
-              .header(StandardWebhooks.WEBHOOK_TIMESTAMP, Long.toString(timestamp))
-              .header(
-                  StandardWebhooks.WEBHOOK_SIGNATURE,
-                  StandardWebhooks.sign(message.id(), timestamp, message.body(), serverKey))
-              .POST(HttpRequest.BodyPublishers.ofString(message.body(), StandardCharsets.UTF_8))
-              .build();
+      request = OutboundRequest.post(destination, Map.of(
+              "Content-Type", "application/json",
+              "User-Agent", "asa-server",
+              StandardWebhooks.WEBHOOK_ID, message.id(),
+              StandardWebhooks.WEBHOOK_TIMESTAMP, Long.toString(timestamp),
+              StandardWebhooks.WEBHOOK_SIGNATURE, StandardWebhooks.sign(message.id(), timestamp, message.body(), serverKey)),
+          message.body().getBytes(StandardCharsets.UTF_8));
     } catch (IllegalArgumentException e) {
       // Not an http(s) URL, no host, or an id that cannot be a header value: no retry fixes that.
       return new Attempt.Failed(
@@ -109,25 +95,18 @@ public final class WebhookCourier implements Courier, AutoCloseable {
     }
     String where = describe(destination);
 
-    CompletableFuture<HttpResponse<byte[]>> exchange =
-        http.sendAsync(request, info -> new CappedBody(MAX_RESPONSE_BYTES));
-    HttpResponse<byte[]> response;
+    OutboundResponse response;
     try {
-      // The request timeout ends when the response headers arrive; this bounds the body as well,
-      // so a receiver trickling bytes cannot hold a delivery thread.
-      response = exchange.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-    } catch (TimeoutException e) {
-      exchange.cancel(true);
-      return timedOut(where);
-    } catch (InterruptedException e) {
-      exchange.cancel(true);
-      Thread.currentThread().interrupt();
-      return new Attempt.Retry("interrupted while delivering to " + where);
-    } catch (ExecutionException e) {
-      return failure(e.getCause(), where);
+      // The limits bound the whole exchange, body included, so a receiver trickling bytes cannot
+      // hold a delivery thread; past MAX_RESPONSE_BYTES the answer is dropped unread.
+      response = http.send(request, limits);
+    } catch (DestinationRefusedException e) {
+      return new Attempt.Retry("not sent: " + printable(e.getMessage(), 400));
+    } catch (IOException | RuntimeException e) {
+      return failure(e, where);
     }
 
-    int status = response.statusCode();
+    int status = response.status();
     String body = new String(response.body(), StandardCharsets.UTF_8);
     if (status / 100 == 2) {
       return new Attempt.Delivered(status, truncate(body, MAX_RECORDED_RESPONSE));
@@ -142,18 +121,12 @@ public final class WebhookCourier implements Courier, AutoCloseable {
     return new Attempt.Retry(reason.toString());
   }
 
-  /** Waits for deliveries in flight, then releases the HTTP client's threads and connections. */
+  /** Nothing to release: the guarded client holds no connections between deliveries. */
   @Override
-  public void close() {
-    http.close();
-  }
+  public void close() {}
 
   private Attempt failure(Throwable error, String where) {
-    while ((error instanceof CompletionException || error instanceof ExecutionException)
-        && error.getCause() != null) {
-      error = error.getCause();
-    }
-    if (error instanceof HttpTimeoutException) { // also HttpConnectTimeoutException
+    if (error instanceof OutboundTimeoutException) {
       return timedOut(where);
     }
     if (error instanceof ConnectException) {
@@ -232,59 +205,5 @@ public final class WebhookCourier implements Courier, AutoCloseable {
       out.append("…");
     }
     return out.toString();
-  }
-
-  /**
-   * Keeps the first {@code cap} bytes of a response body and then cancels the exchange, so the rest
-   * is never read: a receiver answering gigabytes costs us {@code cap} bytes and a closed
-   * connection.
-   */
-  private static final class CappedBody implements HttpResponse.BodySubscriber<byte[]> {
-    private final int cap;
-    private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    private final CompletableFuture<byte[]> result = new CompletableFuture<>();
-    private Flow.Subscription subscription;
-
-    CappedBody(int cap) {
-      this.cap = cap;
-    }
-
-    @Override
-    public CompletionStage<byte[]> getBody() {
-      return result;
-    }
-
-    @Override
-    public void onSubscribe(Flow.Subscription subscription) {
-      this.subscription = subscription;
-      subscription.request(Long.MAX_VALUE);
-    }
-
-    @Override
-    public void onNext(List<ByteBuffer> buffers) {
-      if (result.isDone()) {
-        return;
-      }
-      for (ByteBuffer buffer : buffers) {
-        int n = Math.min(buffer.remaining(), cap - bytes.size());
-        byte[] chunk = new byte[n];
-        buffer.get(chunk);
-        bytes.write(chunk, 0, n);
-      }
-      if (bytes.size() >= cap) {
-        result.complete(bytes.toByteArray());
-        subscription.cancel();
-      }
-    }
-
-    @Override
-    public void onError(Throwable error) {
-      result.completeExceptionally(error);
-    }
-
-    @Override
-    public void onComplete() {
-      result.complete(bytes.toByteArray());
-    }
   }
 }

@@ -5,24 +5,19 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.json.Json;
 import dev.asa.server.escrow.X402.Requirements;
-import java.io.ByteArrayOutputStream;
+import dev.asa.server.net.DestinationRefusedException;
+import dev.asa.server.net.FetchLimits;
+import dev.asa.server.net.GuardedHttpClient;
+import dev.asa.server.net.OutboundRequest;
+import dev.asa.server.net.OutboundResponse;
+import dev.asa.server.net.OutboundTimeoutException;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.List;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Flow;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Client of an x402 (protocol version 2) facilitator: {@code POST /verify} synchronously when an
@@ -30,7 +25,8 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>Every exchange is bounded: one deadline for the whole answer, answers of at most {@value
  * #MAX_RESPONSE_BYTES} bytes, no redirects (a facilitator that moved is a configuration change, not
- * something to follow with a payment in hand).
+ * something to follow with a payment in hand), and through the {@link GuardedHttpClient}: a
+ * facilitator on an internal address needs {@code asa serve --allow-fetch} like any other.
  */
 public final class X402Facilitator implements Courier {
 
@@ -39,7 +35,8 @@ public final class X402Facilitator implements Courier {
 
   private final URI baseUrl;
   private final Duration timeout;
-  private final HttpClient http;
+  private final GuardedHttpClient http;
+  private final FetchLimits limits;
 
   /** What the facilitator said about a payment authorization. */
   public record VerifyResult(boolean isValid, String invalidReason, String payer) {}
@@ -62,8 +59,9 @@ public final class X402Facilitator implements Courier {
    * @param baseUrl the facilitator, e.g. {@code https://x402.org/facilitator}; {@code /verify} and
    *     {@code /settle} are appended
    * @param timeout the most one exchange may take, connecting included
+   * @param http the guarded client every exchange goes through
    */
-  public X402Facilitator(URI baseUrl, Duration timeout) {
+  public X402Facilitator(URI baseUrl, Duration timeout, GuardedHttpClient http) {
     Objects.requireNonNull(baseUrl, "baseUrl");
     Objects.requireNonNull(timeout, "timeout");
     if (!"http".equals(baseUrl.getScheme()) && !"https".equals(baseUrl.getScheme()) || baseUrl.getHost() == null) {
@@ -75,7 +73,8 @@ public final class X402Facilitator implements Courier {
     String s = baseUrl.toString();
     this.baseUrl = URI.create(s.endsWith("/") ? s.substring(0, s.length() - 1) : s);
     this.timeout = timeout;
-    this.http = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NEVER).build();
+    this.http = Objects.requireNonNull(http, "http");
+    this.limits = FetchLimits.of(timeout, MAX_RESPONSE_BYTES);
   }
 
   /** Where settlements go: what an outbox message's {@code destination} should say. */
@@ -177,39 +176,29 @@ public final class X402Facilitator implements Courier {
   }
 
   private Exchange post(URI uri, String body, String idempotencyKey) throws Failure {
-    HttpRequest.Builder request = HttpRequest.newBuilder(uri)
-        .timeout(timeout)
-        .header("Content-Type", "application/json")
-        .header("Accept", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+    Map<String, String> headers = new LinkedHashMap<>();
+    headers.put("Content-Type", "application/json");
+    headers.put("Accept", "application/json");
     if (idempotencyKey != null) {
-      request.header("Idempotency-Key", idempotencyKey);
+      headers.put("Idempotency-Key", idempotencyKey);
     }
-    CompletableFuture<HttpResponse<byte[]>> pending = http.sendAsync(request.build(), info -> new BoundedBody());
+    OutboundResponse response;
     try {
-      // The request timeout stops at the response headers; this deadline also covers the body.
-      HttpResponse<byte[]> response = pending.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-      return new Exchange(response.statusCode(), response.body());
-    } catch (TimeoutException e) {
-      pending.cancel(true);
+      // The limits' deadline covers the whole answer, body included.
+      response = http.send(OutboundRequest.post(uri, headers, body.getBytes(StandardCharsets.UTF_8)), limits);
+    } catch (DestinationRefusedException e) {
+      throw new Failure("is not an allowed destination: " + e.getMessage(), e);
+    } catch (OutboundTimeoutException e) {
       throw new Failure("did not answer within " + timeout.toMillis() + " ms", e);
-    } catch (InterruptedException e) {
-      pending.cancel(true);
-      Thread.currentThread().interrupt();
-      throw new Failure("was not heard: the thread was interrupted", e);
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof HttpTimeoutException) {
-        throw new Failure("did not answer within " + timeout.toMillis() + " ms", cause);
-      }
-      if (cause instanceof TooLarge) {
-        throw new Failure("answered more than " + MAX_RESPONSE_BYTES + " bytes", cause);
-      }
-      if (cause instanceof IOException) {
-        throw new Failure("could not be reached: " + describe(cause), cause);
-      }
-      throw new Failure("failed: " + describe(cause), cause);
+    } catch (IOException e) {
+      throw new Failure("could not be reached: " + describe(e), e);
+    } catch (RuntimeException e) {
+      throw new Failure("failed: " + describe(e), e);
     }
+    if (response.truncated()) {
+      throw new Failure("answered more than " + MAX_RESPONSE_BYTES + " bytes", null);
+    }
+    return new Exchange(response.status(), response.body());
   }
 
   private static String describe(Throwable t) {
@@ -231,56 +220,5 @@ public final class X402Facilitator implements Courier {
     }
     String s = new String(body, 0, Math.min(body.length, 200), StandardCharsets.UTF_8).replaceAll("\\p{Cntrl}", " ");
     return ": " + s + (body.length > 200 ? "..." : "");
-  }
-
-  private static final class TooLarge extends IOException {
-    TooLarge() {
-      super("the answer exceeds " + MAX_RESPONSE_BYTES + " bytes");
-    }
-  }
-
-  /** Collects a response body, giving up (and cancelling the exchange) past the size limit. */
-  private static final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {
-    private final CompletableFuture<byte[]> result = new CompletableFuture<>();
-    private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    private Flow.Subscription subscription;
-
-    @Override
-    public CompletionStage<byte[]> getBody() {
-      return result;
-    }
-
-    @Override
-    public void onSubscribe(Flow.Subscription s) {
-      subscription = s;
-      s.request(Long.MAX_VALUE);
-    }
-
-    @Override
-    public void onNext(List<ByteBuffer> items) {
-      if (result.isDone()) {
-        return;
-      }
-      for (ByteBuffer b : items) {
-        if (bytes.size() + (long) b.remaining() > MAX_RESPONSE_BYTES) {
-          subscription.cancel();
-          result.completeExceptionally(new TooLarge());
-          return;
-        }
-        byte[] chunk = new byte[b.remaining()];
-        b.get(chunk);
-        bytes.write(chunk, 0, chunk.length);
-      }
-    }
-
-    @Override
-    public void onError(Throwable t) {
-      result.completeExceptionally(t);
-    }
-
-    @Override
-    public void onComplete() {
-      result.complete(bytes.toByteArray());
-    }
   }
 }

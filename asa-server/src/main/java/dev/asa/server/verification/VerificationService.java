@@ -180,7 +180,7 @@ public final class VerificationService {
 
   private ObjectNode evaluate(JobRow job, VerificationRequest request, VerificationEngine.Plan plan, Progress progress) {
     String content = request.delivery().content() != null ? request.delivery().content()
-        : fetcher.fetch(request.delivery().contentUrl(), request.delivery().contentHash());
+        : fetcher.fetch(request.delivery().contentUrl(), request.delivery().contentHash(), "/deliverable/content_url");
     boolean defaults = request.criteria() == null;
     QualityCriteria criteria = defaults ? StandaloneCriteria.forType(request.deliverableType()) : request.criteria();
     Deliverable deliverable = new Deliverable(content, request.delivery().format(), request.delivery().contentHash(), job.createdAt());

@@ -14,6 +14,7 @@ import dev.asa.server.ServerConfig;
 import dev.asa.server.escrow.EscrowConfig;
 import dev.asa.server.escrow.FakeFacilitator;
 import dev.asa.server.escrow.WebhookReceiver;
+import dev.asa.server.net.FetchPolicy;
 import dev.asa.server.escrow.X402;
 import dev.asa.testing.Fixtures;
 import dev.asa.testing.MutableClock;
@@ -69,7 +70,9 @@ class EnforcementEndToEndTest {
             .withX402Facilitator(facilitator.uri())
             .withDisputeEndpoints(Map.of("ajp", URI.create(ajp.uri() + "/disputes")))
             .withArbiterKeys(Set.of(Fixtures.key("arbiter").publicKey()))
-            .withDeliveryTimeout(Duration.ofSeconds(2))));
+            .withDeliveryTimeout(Duration.ofSeconds(2)))
+        // The receivers and the facilitator are loopback test servers: the operator allows them.
+        .withFetchPolicy(new FetchPolicy(List.of(payments.uri().toString(), ajp.uri().toString(), facilitator.uri() + "/"))));
     AsaClient anonymous = AsaClient.connect(URI.create(server.url("127.0.0.1")));
     client = anonymous.withKey(Fixtures.key("alice"), clock);
     provider = anonymous.withKey(Fixtures.key("bob"), clock);

@@ -13,6 +13,7 @@ import dev.asa.server.ServerConfig;
 import dev.asa.server.ServerKey;
 import dev.asa.server.escrow.EscrowConfig;
 import dev.asa.server.escrow.WebhookReceiver;
+import dev.asa.server.net.FetchPolicy;
 import dev.asa.testing.Fixtures;
 import dev.asa.testing.MutableClock;
 import java.io.IOException;
@@ -314,7 +315,8 @@ class EscrowRestartTest {
 
   private AsaServer startServer(String prefix) {
     AsaServer server = AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dataDir).withClock(clock)
-        .withEscrow(EscrowConfig.DEFAULTS.withCallbackUrlPrefixes(List.of(prefix))));
+        .withEscrow(EscrowConfig.DEFAULTS.withCallbackUrlPrefixes(List.of(prefix)))
+          .withFetchPolicy(new FetchPolicy(List.of(prefix))));
     toClose.add(server);
     return server;
   }
@@ -335,7 +337,8 @@ class EscrowRestartTest {
       Path dir = Path.of(args[0]);
       MutableClock frozen = new MutableClock(Instant.parse(args[2]));
       AsaServer server = AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dir).withClock(frozen)
-          .withEscrow(EscrowConfig.DEFAULTS.withCallbackUrlPrefixes(List.of(args[1]))));
+          .withEscrow(EscrowConfig.DEFAULTS.withCallbackUrlPrefixes(List.of(args[1])))
+          .withFetchPolicy(new FetchPolicy(List.of(args[1]))));
       System.out.println("PORT " + server.port());
       System.out.flush();
       // Runs until killed; exits if the test's JVM goes away (its stdin closes).

@@ -10,6 +10,8 @@ import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.http.StandardWebhooks;
 import dev.asa.server.escrow.Courier.Attempt;
 import dev.asa.server.escrow.WebhookReceiver.Mode;
+import dev.asa.server.net.FetchPolicy;
+import dev.asa.server.net.GuardedHttpClient;
 import dev.asa.testing.Fixtures;
 import dev.asa.testing.MutableClock;
 import java.io.IOException;
@@ -45,7 +47,12 @@ class WebhookCourierTest {
   @BeforeEach
   void start() {
     receiver = new WebhookReceiver(SERVER_KEY.publicKey(), clock);
-    courier = new WebhookCourier(SERVER_KEY, clock, TIMEOUT);
+    courier = new WebhookCourier(SERVER_KEY, clock, TIMEOUT, allowing(receiver.uri().toString()));
+  }
+
+  /** The guarded client, allowed to reach the loopback test servers listed (and nothing else internal). */
+  private static GuardedHttpClient allowing(String... prefixes) {
+    return new GuardedHttpClient(new FetchPolicy(List.of(prefixes)));
   }
 
   @AfterEach
@@ -141,7 +148,7 @@ class WebhookCourierTest {
 
   @Test
   void theReceiverChecksTheSignature() {
-    try (WebhookCourier impostor = new WebhookCourier(Fixtures.key("mallory"), clock, TIMEOUT)) {
+    try (WebhookCourier impostor = new WebhookCourier(Fixtures.key("mallory"), clock, TIMEOUT, allowing(receiver.uri().toString()))) {
       Attempt attempt = impostor.deliver(message("msg-forged"));
       assertThat(attempt).isInstanceOf(Attempt.Retry.class);
       assertThat(((Attempt.Retry) attempt).reason())
@@ -155,7 +162,7 @@ class WebhookCourierTest {
   @Test
   void aSenderClockOutsideTheToleranceIsRefusedByTheReceiver() {
     Clock behind = Clock.offset(clock, Duration.ofMinutes(-10));
-    try (WebhookCourier late = new WebhookCourier(SERVER_KEY, behind, TIMEOUT)) {
+    try (WebhookCourier late = new WebhookCourier(SERVER_KEY, behind, TIMEOUT, allowing(receiver.uri().toString()))) {
       Attempt attempt = late.deliver(message("msg-late"));
       assertThat(attempt).isInstanceOf(Attempt.Retry.class);
       assertThat(((Attempt.Retry) attempt).reason()).startsWith("HTTP 401").contains("600s in the past");
@@ -166,7 +173,7 @@ class WebhookCourierTest {
   @Test
   void aSlowReceiverMeansRetryOnTimeout() {
     receiver.delay(Duration.ofSeconds(5));
-    try (WebhookCourier impatient = new WebhookCourier(SERVER_KEY, clock, Duration.ofMillis(300))) {
+    try (WebhookCourier impatient = new WebhookCourier(SERVER_KEY, clock, Duration.ofMillis(300), allowing(receiver.uri().toString()))) {
       long start = System.nanoTime();
       Attempt attempt = impatient.deliver(message("msg-slow"));
       Duration took = Duration.ofNanos(System.nanoTime() - start);
@@ -254,6 +261,17 @@ class WebhookCourierTest {
   }
 
   @Test
+  void aDestinationOnAnInternalAddressTheOperatorDidNotAllowIsNotSent() {
+    try (WebhookCourier guarded = new WebhookCourier(SERVER_KEY, clock, TIMEOUT, allowing())) {
+      Attempt attempt = guarded.deliver(message("msg-internal"));
+      assertThat(attempt).isInstanceOfSatisfying(Attempt.Retry.class,
+          r -> assertThat(r.reason()).startsWith("not sent: refused to call").contains("loopback").contains("--allow-fetch"));
+    }
+    assertThat(receiver.deliveriesSeen()).isZero();
+    assertThat(receiver.appliedIds()).isEmpty();
+  }
+
+  @Test
   void secretsInTheDestinationQueryStayOutOfTheReason() {
     receiver.mode(Mode.ERRORS);
     Attempt attempt = courier.deliver(message("msg-q", receiver.uri() + "?token=s3cr3t"));
@@ -291,7 +309,7 @@ class WebhookCourierTest {
 
   @Test
   void constructorRefusesANonPositiveTimeout() {
-    assertThatThrownBy(() -> new WebhookCourier(SERVER_KEY, clock, Duration.ZERO))
+    assertThatThrownBy(() -> new WebhookCourier(SERVER_KEY, clock, Duration.ZERO, allowing()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("timeout");
   }
@@ -302,6 +320,9 @@ class WebhookCourierTest {
     ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
     raw.setExecutor(threads);
     raw.start();
+    // The courier may now reach this server too; the receiver stays allowed for redirect tests.
+    courier = new WebhookCourier(SERVER_KEY, clock, TIMEOUT,
+        allowing(receiver.uri().toString(), "http://127.0.0.1:" + raw.getAddress().getPort() + "/"));
     toClose.add(() -> raw.stop(0));
     toClose.add(threads::shutdownNow);
     return raw;

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
 import dev.asa.json.Json;
+import dev.asa.server.net.FetchPolicy;
+import dev.asa.server.net.GuardedHttpClient;
 import dev.asa.server.escrow.Courier.Attempt;
 import dev.asa.server.escrow.X402.Requirements;
 import dev.asa.server.escrow.X402Facilitator.FacilitatorUnavailableException;
@@ -20,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -34,12 +37,18 @@ class X402FacilitatorTest {
   @BeforeEach
   void start() {
     fake = new FakeFacilitator();
-    client = new X402Facilitator(fake.uri(), Duration.ofSeconds(5));
+    client = facilitator(fake.uri(), Duration.ofSeconds(5));
   }
 
   @AfterEach
   void stop() {
     fake.close();
+  }
+
+  /** A facilitator client allowed to reach {@code base} (a loopback test server) and nothing else internal. */
+  static X402Facilitator facilitator(URI base, Duration timeout) {
+    String prefix = base.toString().endsWith("/") ? base.toString() : base + "/";
+    return new X402Facilitator(base, timeout, new GuardedHttpClient(new FetchPolicy(List.of(prefix))));
   }
 
   static Requirements upto() {
@@ -112,15 +121,29 @@ class X402FacilitatorTest {
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       port = s.getLocalPort();
     }
-    X402Facilitator nobody = new X402Facilitator(URI.create("http://127.0.0.1:" + port), Duration.ofSeconds(2));
+    X402Facilitator nobody = facilitator(URI.create("http://127.0.0.1:" + port), Duration.ofSeconds(2));
     assertThatThrownBy(() -> nobody.verify(funded(upto()), upto()))
         .isInstanceOf(FacilitatorUnavailableException.class)
         .hasMessageContaining("could not be reached");
   }
 
   @Test
+  void aFacilitatorOnAnInternalAddressTheOperatorDidNotAllowIsNeverCalled() {
+    X402Facilitator unallowed = new X402Facilitator(fake.uri(), Duration.ofSeconds(2),
+        new GuardedHttpClient(FetchPolicy.DEFAULTS));
+    assertThatThrownBy(() -> unallowed.verify(funded(upto()), upto()))
+        .isInstanceOf(FacilitatorUnavailableException.class)
+        .hasMessageContaining("is not an allowed destination")
+        .hasMessageContaining("loopback");
+    Requirements r = upto();
+    assertThat(unallowed.deliver(settlement(funded(r), r))).isInstanceOfSatisfying(Attempt.Retry.class,
+        retry -> assertThat(retry.reason()).contains("is not an allowed destination"));
+    assertThat(fake.settlements()).isEmpty();
+  }
+
+  @Test
   void aSlowFacilitatorIsAnException() {
-    X402Facilitator impatient = new X402Facilitator(fake.uri(), Duration.ofMillis(300));
+    X402Facilitator impatient = facilitator(fake.uri(), Duration.ofMillis(300));
     fake.hangNext(1, Duration.ofSeconds(3));
     long start = System.nanoTime();
     assertThatThrownBy(() -> impatient.verify(funded(upto()), upto()))
@@ -228,7 +251,7 @@ class X402FacilitatorTest {
   @Test
   void aLostAnswerIsRetriedAndTheRetryGetsTheSameTransaction() {
     Requirements r = upto();
-    X402Facilitator impatient = new X402Facilitator(fake.uri(), Duration.ofMillis(300));
+    X402Facilitator impatient = facilitator(fake.uri(), Duration.ofMillis(300));
     OutboxMessage m = settlement(funded(r), r.withAmount("2000000"));
     fake.hangNext(1, Duration.ofSeconds(3));
 
@@ -258,12 +281,12 @@ class X402FacilitatorTest {
     odd.start();
     try {
       URI base = URI.create("http://127.0.0.1:" + odd.getAddress().getPort());
-      X402Facilitator c = new X402Facilitator(base, Duration.ofSeconds(5));
+      X402Facilitator c = facilitator(base, Duration.ofSeconds(5));
       Requirements r = upto();
       OutboxMessage m = settlement(funded(r), r);
       assertThat(c.deliver(m)).isInstanceOfSatisfying(Attempt.Retry.class,
           retry -> assertThat(retry.reason()).contains("without a SettleResponse"));
-      X402Facilitator big = new X402Facilitator(URI.create(base + "/big"), Duration.ofSeconds(5));
+      X402Facilitator big = facilitator(URI.create(base + "/big"), Duration.ofSeconds(5));
       assertThat(big.deliver(m)).isInstanceOfSatisfying(Attempt.Retry.class,
           retry -> assertThat(retry.reason()).contains("more than " + X402Facilitator.MAX_RESPONSE_BYTES + " bytes"));
     } finally {
@@ -277,7 +300,7 @@ class X402FacilitatorTest {
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       port = s.getLocalPort();
     }
-    X402Facilitator nobody = new X402Facilitator(URI.create("http://127.0.0.1:" + port + "/"), Duration.ofSeconds(2));
+    X402Facilitator nobody = facilitator(URI.create("http://127.0.0.1:" + port + "/"), Duration.ofSeconds(2));
     assertThat(nobody.settleUri()).isEqualTo(URI.create("http://127.0.0.1:" + port + "/settle"));
     Requirements r = upto();
     assertThat(nobody.deliver(settlement(funded(r), r))).isInstanceOfSatisfying(Attempt.Retry.class,
