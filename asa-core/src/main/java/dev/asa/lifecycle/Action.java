@@ -12,10 +12,20 @@ public enum Action {
   FUND,
   /** The provider submits the deliverable. */
   DELIVER,
+  /**
+   * The provider submits its one re-delivery of a Shadow Scoring hardening cycle: the agreement
+   * stays DELIVERED, with the new deliverable to verify.
+   */
+  REDELIVER,
   /** The evaluator's result is recorded. */
   VERIFY,
   /** A party contests the result inside the challenge window. */
   CHALLENGE,
+  /**
+   * The Shadow Scoring gate holds the payment of a result just recorded (quarantine, or a broken
+   * seal): the case goes to a ruling with the money frozen, as a challenge would, without one.
+   */
+  QUARANTINE,
   /** The result is final: money moves and the record is sealed. */
   CLOSE,
   /** A ruling settles a dispute. */

@@ -27,16 +27,29 @@ public final class Lifecycle {
       case PROPOSED, NEGOTIATING ->
           EnumSet.of(Action.NEGOTIATE, Action.SIGN, Action.REJECT, Action.EXPIRE);
       case ACTIVE -> EnumSet.of(Action.FUND, Action.DELIVER, Action.EXPIRE);
-      case DELIVERED -> EnumSet.of(Action.VERIFY, Action.EXPIRE, Action.ESCALATE);
-      case VERIFIED -> EnumSet.of(Action.CHALLENGE, Action.CLOSE);
+      case DELIVERED -> EnumSet.of(Action.VERIFY, Action.REDELIVER, Action.EXPIRE, Action.ESCALATE);
+      case VERIFIED -> EnumSet.of(Action.CHALLENGE, Action.QUARANTINE, Action.CLOSE);
       case DISPUTED -> EnumSet.of(Action.RULE);
       case CLOSED, REJECTED, EXPIRED -> EnumSet.noneOf(Action.class);
     };
   }
 
-  /** Facts a transition may depend on besides the current state. */
-  public record Facts(boolean fullySignedAfter, boolean challengeWindowOpen) {
-    public static final Facts NONE = new Facts(false, false);
+  /**
+   * Facts a transition may depend on besides the current state.
+   *
+   * @param hardeningOpen a Shadow Scoring hardening cycle waits for the provider's re-delivery
+   */
+  public record Facts(boolean fullySignedAfter, boolean challengeWindowOpen, boolean hardeningOpen) {
+    public static final Facts NONE = new Facts(false, false, false);
+
+    public Facts(boolean fullySignedAfter, boolean challengeWindowOpen) {
+      this(fullySignedAfter, challengeWindowOpen, false);
+    }
+
+    /** Only the hardening fact: for a re-delivery. */
+    public static Facts hardening(boolean open) {
+      return new Facts(false, false, open);
+    }
   }
 
   /** Refuses an action the current state does not allow, before any other check is made. */
@@ -57,6 +70,13 @@ public final class Lifecycle {
       case SIGN -> facts.fullySignedAfter() ? State.ACTIVE : current;
       case FUND -> current;
       case DELIVER -> State.DELIVERED;
+      case REDELIVER -> {
+        if (!facts.hardeningOpen()) {
+          throw new TransitionRefusedException(current, action, allowed(current),
+              "no hardening cycle is open: a deliverable is re-delivered only when Shadow Scoring opened one");
+        }
+        yield State.DELIVERED;
+      }
       case VERIFY -> State.VERIFIED;
       case CHALLENGE -> {
         if (!facts.challengeWindowOpen()) {
@@ -73,6 +93,7 @@ public final class Lifecycle {
         }
         yield State.CLOSED;
       }
+      case QUARANTINE -> State.DISPUTED;
       case RULE -> State.CLOSED;
       case ESCALATE -> State.DISPUTED;
       case REJECT -> State.REJECTED;

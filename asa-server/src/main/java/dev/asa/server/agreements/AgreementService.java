@@ -380,8 +380,8 @@ public final class AgreementService {
         return null;
       }
       if (current.now().isBefore(expiresAt)) {
-        store.apply(Deadlines.atCreation(a));
-        return null;
+        // The terms moved the date since the timer was set: set it again, as part of this unit of work.
+        return new Change(a, List.of(), Deadlines.atCreation(a), null);
       }
       return switch (a.state()) {
         case PROPOSED, NEGOTIATING, ACTIVE ->
@@ -510,7 +510,9 @@ public final class AgreementService {
     return mutate(id, ticket, caller, Operation.DELIVER, current -> {
       Agreement a = current.agreement();
       boolean redelivery = hardeningOpen(a);
-      State next = redelivery ? State.DELIVERED : Lifecycle.next(a.state(), Action.DELIVER, Lifecycle.Facts.NONE);
+      State next = redelivery
+          ? Lifecycle.next(a.state(), Action.REDELIVER, Lifecycle.Facts.hardening(true))
+          : Lifecycle.next(a.state(), Action.DELIVER, Lifecycle.Facts.NONE);
       if (Enforcement.requiresFunding(a.terms()) && !Enforcement.isFunded(a)) {
         throw new ConflictException("the client has not funded the escrow of agreement " + id
             + " yet; deliver once it is funded (GET /agreements/" + id + "/escrow shows its status)");
@@ -705,7 +707,7 @@ public final class AgreementService {
    */
   private Change quarantine(Change verified, String gate, Instant now) {
     Agreement a = verified.next();
-    State next = Lifecycle.next(a.state(), Action.CHALLENGE, new Lifecycle.Facts(false, true));
+    State next = Lifecycle.next(a.state(), Action.QUARANTINE, Lifecycle.Facts.NONE);
     String reason = gate.equals(dev.asa.shadow.Gate.BLOCKED.wire()) ? "shadow_seal_broken" : "shadow_score_quarantine";
     Disputes.Filing filing = disputes.file(a, reason, "server", now);
     ObjectNode facts = filing.facts().deepCopy();
