@@ -84,9 +84,9 @@ public final class ServerFacts {
     return instant(facts.path(Fact.ACTIVATED_AT.wireName()));
   }
 
-  /** The escrow's status ({@code unfunded}, {@code held}, {@code frozen}, {@code settled}, ...), if the escrow has facts. */
-  public Optional<String> escrowStatus() {
-    return text(facts.path(Fact.ESCROW.wireName()).path("status"));
+  /** The escrow's status, if the agreement holds money in escrow (it has escrow facts). */
+  public Optional<EscrowStatus> escrowStatus() {
+    return text(facts.path(Fact.ESCROW.wireName()).path("status")).map(EscrowStatus::fromWire);
   }
 
   /** When the client funded the escrow; empty while unfunded. */

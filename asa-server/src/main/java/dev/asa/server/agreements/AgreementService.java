@@ -11,6 +11,7 @@ import dev.asa.agreement.Agreement;
 import dev.asa.agreement.AgreementDrafts;
 import dev.asa.agreement.ChallengeReason;
 import dev.asa.agreement.Fact;
+import dev.asa.agreement.EscrowStatus;
 import dev.asa.agreement.ServerFacts;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Role;
@@ -255,7 +256,7 @@ public final class AgreementService {
     payload.put("state", State.PROPOSED.name());
     agreement.facts().template().ifPresent(template -> payload.put("template", template));
     List<EventRecord> events =
-        EventLog.chain(agreement.id(), null, List.of(new EventLog.Draft("created", actor, payload)), now);
+        EventLog.chain(agreement.id(), null, List.of(new EventLog.Draft(EventType.CREATED, actor, payload)), now);
     AgreementRow row = Views.row(agreement, 1, now, now);
     Outcome outcome = new Outcome(201, Views.envelope(agreement, 1));
     List<Write> writes = new ArrayList<>(idempotencyWrites(ticket, outcome, now));
@@ -317,7 +318,7 @@ public final class AgreementService {
       if (next == State.ACTIVE) {
         result = result.withFact(Fact.ACTIVATED_AT, Json.mapper().getNodeFactory().textNode(current.now().toString()));
         if (Enforcement.requiresFunding(result.terms())) {
-          result = result.withFact(Fact.ESCROW, Json.object().put("status", "unfunded"));
+          result = result.withFact(Fact.ESCROW, Json.object().put("status", EscrowStatus.UNFUNDED.wireName()));
         }
         var noise = verifier.releasePolicy().commitment(result);
         if (noise.isPresent()) {
@@ -325,7 +326,7 @@ public final class AgreementService {
         }
         writes = Deadlines.atActivation(result, current.now());
       }
-      return new Change(result, List.of(new EventLog.Draft("signed", current.actor(), payload)), writes, null);
+      return new Change(result, List.of(new EventLog.Draft(EventType.SIGNED, current.actor(), payload)), writes, null);
     });
   }
 
@@ -340,30 +341,29 @@ public final class AgreementService {
    */
   public void fireTimer(dev.asa.server.store.TimerRow timer) {
     String id = timer.agreementId();
-    switch (timer.kind()) {
-      case Negotiation.TIMEOUT_TIMER -> mutate(id, null, Caller.SERVER, Operation.NEGOTIATE,
+    switch (TimerKind.fromWire(timer.kind())) {
+      case NEGOTIATION_TIMEOUT -> mutate(id, null, Caller.SERVER, Operation.NEGOTIATE,
           current -> negotiation.timeOut(current.agreement(), current.now(), current.actor()));
-      case Deadlines.EXPIRES_AT -> onExpiry(timer);
-      case Deadlines.CLIENT_FUNDING -> mutate(id, null, Caller.SERVER, Operation.FUND, current -> {
+      case EXPIRES_AT -> onExpiry(timer);
+      case CLIENT_FUNDING_TIMEOUT -> mutate(id, null, Caller.SERVER, Operation.FUND, current -> {
         Agreement a = current.agreement();
         return a.state() == State.ACTIVE && !Enforcement.isFunded(a)
-            ? closing.onTimeout(a, BigDecimal.ZERO, Deadlines.CLIENT_FUNDING, current.now(), current.actor())
+            ? closing.onTimeout(a, BigDecimal.ZERO, TimerKind.CLIENT_FUNDING_TIMEOUT.wireName(), current.now(), current.actor())
             : null;
       });
-      case Deadlines.PROVIDER_DELIVERY -> mutate(id, null, Caller.SERVER, Operation.DELIVER, current -> {
+      case PROVIDER_DELIVERY_TIMEOUT -> mutate(id, null, Caller.SERVER, Operation.DELIVER, current -> {
         Agreement a = current.agreement();
         return a.state() == State.ACTIVE
-            ? closing.onTimeout(a, BigDecimal.ZERO, Deadlines.PROVIDER_DELIVERY, current.now(), current.actor())
+            ? closing.onTimeout(a, BigDecimal.ZERO, TimerKind.PROVIDER_DELIVERY_TIMEOUT.wireName(), current.now(), current.actor())
             : null;
       });
-      case Deadlines.EVALUATOR -> mutate(id, null, Caller.SERVER, Operation.TRIGGER_VERIFICATION,
+      case EVALUATOR_TIMEOUT -> mutate(id, null, Caller.SERVER, Operation.TRIGGER_VERIFICATION,
           current -> current.agreement().state() == State.DELIVERED ? evaluatorTimedOut(current) : null);
-      case Deadlines.CHALLENGE_WINDOW -> mutate(id, null, Caller.SERVER, Operation.CLOSE, current -> {
+      case CHALLENGE_WINDOW -> mutate(id, null, Caller.SERVER, Operation.CLOSE, current -> {
         Agreement a = current.agreement();
         boolean open = window(a).map(w -> w.isOpenAt(current.now())).orElse(false);
         return a.state() == State.VERIFIED && !open ? closing.onResult(a, current.now(), current.actor()) : null;
       });
-      default -> throw new IllegalStateException("unknown timer kind '" + timer.kind() + "'");
     }
   }
 
@@ -385,7 +385,7 @@ public final class AgreementService {
       }
       return switch (a.state()) {
         case PROPOSED, NEGOTIATING, ACTIVE ->
-            closing.onTimeout(a, BigDecimal.ZERO, Deadlines.EXPIRES_AT, current.now(), current.actor());
+            closing.onTimeout(a, BigDecimal.ZERO, TimerKind.EXPIRES_AT.wireName(), current.now(), current.actor());
         default -> null;
       };
     });
@@ -403,7 +403,7 @@ public final class AgreementService {
     ObjectNode payload = Json.object();
     payload.put("timeout_action", action.name().toLowerCase(java.util.Locale.ROOT));
     payload.put("evaluator_timeout_seconds", a.terms().evaluatorDeadlineSeconds());
-    EventLog.Draft timedOut = new EventLog.Draft("evaluator_timed_out", current.actor(), payload);
+    EventLog.Draft timedOut = new EventLog.Draft(EventType.EVALUATOR_TIMED_OUT, current.actor(), payload);
     Change outcome = switch (action) {
       case HOLD_FOR_BACKUP_EVALUATOR -> backupEvaluation(current);
       case SPLIT_50_50 -> closing.onTimeout(a, BigDecimal.valueOf(50), "evaluator_timeout_split_50_50", current.now(), current.actor());
@@ -430,11 +430,11 @@ public final class AgreementService {
       ObjectNode assignment = Json.object().put("backup", "builtin").put("assigned_at", current.now().toString())
           .put("outcome", "unable").put("reason", e.getMessage());
       Agreement result = Enforcement.withEscrowStatus(
-          a.withState(next).withFact(Fact.EVALUATOR_ASSIGNMENT, assignment).withFact(Fact.DISPUTE, filing.facts()), "frozen");
+          a.withState(next).withFact(Fact.EVALUATOR_ASSIGNMENT, assignment).withFact(Fact.DISPUTE, filing.facts()), EscrowStatus.FROZEN);
       ObjectNode payload = assignment.deepCopy();
       payload.set("dispute", filing.facts());
       payload.put("state", next.name());
-      return new Change(result, List.of(new EventLog.Draft("escalated", backup, payload)),
+      return new Change(result, List.of(new EventLog.Draft(EventType.ESCALATED, backup, payload)),
           filing.message().map(List::of).orElse(List.of()), null);
     }
   }
@@ -468,7 +468,8 @@ public final class AgreementService {
     out.put("agreement_id", id);
     ArrayNode rounds = out.putArray("rounds");
     for (EventRecord r : store.events(id)) {
-      if (r.type().equals("negotiated") || r.type().equals("accepted") || r.type().equals("rejected")) {
+      if (r.type().equals(EventType.NEGOTIATED.wireName()) || r.type().equals(EventType.ACCEPTED.wireName())
+          || r.type().equals(EventType.REJECTED.wireName())) {
         ObjectNode round = (ObjectNode) Json.parseTrusted(r.payload());
         round.put("at", r.at().toString());
         round.put("event", r.type());
@@ -501,7 +502,7 @@ public final class AgreementService {
       writes.addAll(Deadlines.atFunding(result, current.now()));
       ObjectNode payload = step.facts().deepCopy();
       payload.put("state", a.state().name());
-      return new Change(result, List.of(new EventLog.Draft("funded", current.actor(), payload)), writes, null);
+      return new Change(result, List.of(new EventLog.Draft(EventType.FUNDED, current.actor(), payload)), writes, null);
     });
   }
 
@@ -540,7 +541,7 @@ public final class AgreementService {
       List<Write> writes = new ArrayList<>();
       writes.add(new Write.PutDeliverable(delivery.toRow(id, attempt, format, current.now())));
       writes.addAll(Deadlines.atDelivery(result, current.now()));
-      return new Change(result, List.of(new EventLog.Draft("delivered", current.actor(), payload)), writes, null);
+      return new Change(result, List.of(new EventLog.Draft(EventType.DELIVERED, current.actor(), payload)), writes, null);
     });
   }
 
@@ -632,7 +633,7 @@ public final class AgreementService {
       payload.put("verification_id", job.id());
       payload.put("deliverable_hash", job.deliverableHash());
       payload.set("verification_config", request.path("verification_config"));
-      return new Change(current.agreement(), List.of(new EventLog.Draft("verification_requested", current.actor(), payload)),
+      return new Change(current.agreement(), List.of(new EventLog.Draft(EventType.VERIFICATION_REQUESTED, current.actor(), payload)),
           List.of(new Write.PutJob(job)), Jobs.describe(job), 202);
     });
     startJob(job, plan);
@@ -715,14 +716,14 @@ public final class AgreementService {
     if (report != null && !report.isMissingNode()) {
       facts.putObject("evidence").set("shadow_score", report);
     }
-    Agreement result = Enforcement.withEscrowStatus(a.withState(next).withFact(Fact.DISPUTE, facts), "frozen");
+    Agreement result = Enforcement.withEscrowStatus(a.withState(next).withFact(Fact.DISPUTE, facts), EscrowStatus.FROZEN);
     ObjectNode payload = Json.object();
     payload.put("gate", gate);
     payload.put("reason_code", reason);
     payload.set("dispute", filing.facts());
     payload.put("state", next.name());
     List<EventLog.Draft> events = new ArrayList<>(verified.events());
-    events.add(new EventLog.Draft("quarantined", Actor.server(serverKeyId), payload));
+    events.add(new EventLog.Draft(EventType.QUARANTINED, Actor.server(serverKeyId), payload));
     List<Write> writes = new ArrayList<>(verified.writes());
     filing.message().ifPresent(writes::add);
     ObjectNode response = ((ObjectNode) verified.response()).deepCopy();
@@ -815,8 +816,8 @@ public final class AgreementService {
       payload.put("state", next.name());
       Disputes.Filing filing = disputes.file(a, reason.wireName(), current.actor().role(), current.now());
       payload.set("dispute", filing.facts());
-      Agreement result = Enforcement.withEscrowStatus(a.withState(next).withFact(Fact.DISPUTE, filing.facts()), "frozen");
-      return new Change(result, List.of(new EventLog.Draft("challenged", current.actor(), payload)),
+      Agreement result = Enforcement.withEscrowStatus(a.withState(next).withFact(Fact.DISPUTE, filing.facts()), EscrowStatus.FROZEN);
+      return new Change(result, List.of(new EventLog.Draft(EventType.CHALLENGED, current.actor(), payload)),
           filing.message().map(List::of).orElse(List.of()), null);
     });
   }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
 import dev.asa.agreement.DisputeTerms;
 import dev.asa.agreement.Fact;
+import dev.asa.agreement.EscrowStatus;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.Action;
 import dev.asa.lifecycle.Lifecycle;
@@ -56,7 +57,7 @@ final class Closing {
       settlement.set("auto_filed_dispute", filing.facts());
       result = result.withFact(Fact.DISPUTE, filing.facts());
     }
-    return finish(result, settlement, "closed", actor, writes);
+    return finish(result, settlement, EventType.CLOSED, actor, writes);
   }
 
   /** A ruling closes a dispute: {@code percent} to the provider, the rest to the client. */
@@ -73,7 +74,7 @@ final class Closing {
     settlement.put("closed_at", now.toString());
     settlement.set("ruling", ruling);
     a.facts().verificationId().ifPresent(v -> settlement.put("verification_id", v));
-    return finish(a.withState(next).withFact(Fact.RULING, ruling), settlement, "ruled", actor, step.writes());
+    return finish(a.withState(next).withFact(Fact.RULING, ruling), settlement, EventType.RULED, actor, step.writes());
   }
 
   /**
@@ -85,15 +86,15 @@ final class Closing {
     Enforcement.Step step = enforcement.settle(a, percent, reason, now);
     ObjectNode settlement = step.facts();
     settlement.put("expired_at", now.toString());
-    return finish(a.withState(next), settlement, "expired", actor, step.writes());
+    return finish(a.withState(next), settlement, EventType.EXPIRED, actor, step.writes());
   }
 
-  private static AgreementService.Change finish(Agreement a, ObjectNode settlement, String event, Actor actor, List<Write> writes) {
+  private static AgreementService.Change finish(Agreement a, ObjectNode settlement, EventType event, Actor actor, List<Write> writes) {
     // Every ending erases the deliverable's content (section 12.4), verified or not; its digest stays.
     writes = new ArrayList<>(writes);
     writes.add(new Write.EraseDeliverableContent(a.id()));
     Agreement result = Enforcement.withEscrowStatus(a.withFact(Fact.SETTLEMENT, settlement),
-        settlement.path("money_moved").asBoolean() ? "settled" : "nothing_held");
+        settlement.path("money_moved").asBoolean() ? EscrowStatus.SETTLED : EscrowStatus.NOTHING_HELD);
     ObjectNode payload = settlement.deepCopy();
     payload.put("state", result.state().name());
     return new AgreementService.Change(result, List.of(new EventLog.Draft(event, actor, payload)), writes, null);

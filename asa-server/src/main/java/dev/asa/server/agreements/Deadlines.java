@@ -18,19 +18,9 @@ import java.util.List;
 final class Deadlines {
   private Deadlines() {}
 
-  /** The agreement's own {@code expires_at}: unsigned or undelivered agreements expire then. */
-  static final String EXPIRES_AT = "expires_at";
-  /** {@code client_timeout_seconds} after activation: an unfunded agreement expires. */
-  static final String CLIENT_FUNDING = "client_funding_timeout";
-  /** {@code provider_timeout_seconds} after funding (or activation): undelivered work is refunded. */
-  static final String PROVIDER_DELIVERY = "provider_delivery_timeout";
-  /** {@code evaluator_timeout_seconds} after delivery: the dead-man's switch's timeout action. */
-  static final String EVALUATOR = "evaluator_timeout";
-  /** The end of the challenge window: the result is enforced and the agreement closes. */
-  static final String CHALLENGE_WINDOW = "challenge_window";
 
   static List<Write> atCreation(Agreement a) {
-    return a.terms().expiry().map(at -> List.<Write>of(timer(a, EXPIRES_AT, at))).orElse(List.of());
+    return a.terms().expiry().map(at -> List.<Write>of(timer(a, TimerKind.EXPIRES_AT, at))).orElse(List.of());
   }
 
   /** At activation the terms are final: expiry moves with them, and the funding (or delivery) clock starts. */
@@ -39,7 +29,7 @@ final class Deadlines {
     DeadMansSwitch dms = a.terms().escrow().deadMansSwitch();
     if (Enforcement.requiresFunding(a.terms())) {
       if (dms.clientTimeoutSeconds() != null) {
-        writes.add(timer(a, CLIENT_FUNDING, now.plusSeconds(dms.clientTimeoutSeconds())));
+        writes.add(timer(a, TimerKind.CLIENT_FUNDING_TIMEOUT, now.plusSeconds(dms.clientTimeoutSeconds())));
       }
     } else {
       writes.addAll(deliveryClock(a, now));
@@ -53,7 +43,7 @@ final class Deadlines {
   }
 
   static List<Write> atDelivery(Agreement a, Instant now) {
-    return List.of(timer(a, EVALUATOR, now.plusSeconds(a.terms().evaluatorDeadlineSeconds())));
+    return List.of(timer(a, TimerKind.EVALUATOR_TIMEOUT, now.plusSeconds(a.terms().evaluatorDeadlineSeconds())));
   }
 
   /** When the evaluator's result is due: {@code evaluator_timeout_seconds} after the latest delivery. */
@@ -66,15 +56,15 @@ final class Deadlines {
     if (a.terms().verification().strategy() == VerificationTerms.Strategy.PESSIMISTIC) {
       return List.of();
     }
-    return List.of(timer(a, CHALLENGE_WINDOW, windowClosesAt));
+    return List.of(timer(a, TimerKind.CHALLENGE_WINDOW, windowClosesAt));
   }
 
   private static List<Write> deliveryClock(Agreement a, Instant now) {
     Long seconds = a.terms().escrow().deadMansSwitch().providerTimeoutSeconds();
-    return seconds == null ? List.of() : List.of(timer(a, PROVIDER_DELIVERY, now.plusSeconds(seconds)));
+    return seconds == null ? List.of() : List.of(timer(a, TimerKind.PROVIDER_DELIVERY_TIMEOUT, now.plusSeconds(seconds)));
   }
 
-  private static Write timer(Agreement a, String kind, Instant due) {
-    return new Write.SetTimer(TimerRow.of(a.id(), kind, due));
+  private static Write timer(Agreement a, TimerKind kind, Instant due) {
+    return new Write.SetTimer(TimerRow.of(a.id(), kind.wireName(), due));
   }
 }

@@ -13,7 +13,7 @@ final class EventLog {
   private EventLog() {}
 
   /** An event about to be written: what happened, who did it, the details. */
-  record Draft(String type, Actor actor, ObjectNode payload) {}
+  record Draft(EventType type, Actor actor, ObjectNode payload) {}
 
   static Event toCore(EventRecord r) {
     return new Event(
@@ -32,7 +32,7 @@ final class EventLog {
     List<EventRecord> out = new ArrayList<>(drafts.size());
     Event previous = last;
     for (Draft d : drafts) {
-      Event e = Event.append(previous, agreementId, d.type(), d.actor().toJson(), at, d.payload());
+      Event e = Event.append(previous, agreementId, d.type().wireName(), d.actor().toJson(), at, d.payload());
       out.add(toRecord(e));
       previous = e;
     }

@@ -34,7 +34,6 @@ import java.util.function.Supplier;
  */
 final class Negotiation {
   /** The durable timer that rejects a negotiation left without a message for the policy's timeout. */
-  static final String TIMEOUT_TIMER = "negotiation_timeout";
 
   private final MarketData market;
   private final NegotiationPolicy policy;
@@ -82,21 +81,21 @@ final class Negotiation {
         }
         payload.put("agreement_hash", changed.hash().toString());
         payload.put("state", next.name());
-        yield new AgreementService.Change(changed, List.of(new EventLog.Draft("negotiated", actor, payload)),
+        yield new AgreementService.Change(changed, List.of(new EventLog.Draft(EventType.NEGOTIATED, actor, payload)),
             List.of(timeoutTimer(a.id(), c.next())), null);
       }
       case Negotiator.Accepted acc -> {
         payload.put("agreement_hash", a.hash().toString());
         payload.put("state", a.state().name());
         Agreement accepted = a.withFact(Fact.NEGOTIATION, acc.next().toJson());
-        yield new AgreementService.Change(accepted, List.of(new EventLog.Draft("accepted", actor, payload)), List.of(), null);
+        yield new AgreementService.Change(accepted, List.of(new EventLog.Draft(EventType.ACCEPTED, actor, payload)), List.of(), null);
       }
       case Negotiator.Rejected rej -> {
         State next = Lifecycle.next(a.state(), Action.REJECT, Lifecycle.Facts.NONE);
         payload.put("reason", rej.reason());
         payload.put("state", next.name());
         Agreement rejected = a.withState(next).withFact(Fact.NEGOTIATION, rej.next().toJson());
-        yield new AgreementService.Change(rejected, List.of(new EventLog.Draft("rejected", actor, payload)), List.of(), null);
+        yield new AgreementService.Change(rejected, List.of(new EventLog.Draft(EventType.REJECTED, actor, payload)), List.of(), null);
       }
     };
   }
@@ -107,7 +106,7 @@ final class Negotiation {
   }
 
   private Write timeoutTimer(String agreementId, NegotiationState state) {
-    return new Write.SetTimer(TimerRow.of(agreementId, TIMEOUT_TIMER, state.deadline(policy)));
+    return new Write.SetTimer(TimerRow.of(agreementId, TimerKind.NEGOTIATION_TIMEOUT.wireName(), state.deadline(policy)));
   }
 
   /**
@@ -126,7 +125,7 @@ final class Negotiation {
     payload.put("negotiation_id", state.get().negotiationId());
     payload.put("round", state.get().round());
     payload.put("state", next.name());
-    return new AgreementService.Change(a.withState(next), List.of(new EventLog.Draft("rejected", server, payload)), List.of(), null);
+    return new AgreementService.Change(a.withState(next), List.of(new EventLog.Draft(EventType.REJECTED, server, payload)), List.of(), null);
   }
 
   /**

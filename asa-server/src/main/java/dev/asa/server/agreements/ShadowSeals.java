@@ -105,7 +105,7 @@ final class ShadowSeals {
     response.put("seal_id", sealId);
     response.put("commitment", envelope.commitment().toString());
     response.put("agreement_hash", sealed.hash().toString());
-    return new AgreementService.Change(sealed, List.of(new EventLog.Draft("sealed", actor, payload)),
+    return new AgreementService.Change(sealed, List.of(new EventLog.Draft(EventType.SEALED, actor, payload)),
         List.of(new Write.PutSeal(row)), response, 201);
   }
 

@@ -276,7 +276,7 @@ public final class VerificationRunner {
     }
     payload.put("state", next.name());
     List<EventLog.Draft> events = new ArrayList<>();
-    events.add(new EventLog.Draft("verified", actor, payload));
+    events.add(new EventLog.Draft(EventType.VERIFIED, actor, payload));
     List<Write> writes = new ArrayList<>(List.of(
         new Write.PutVerification(new VerificationRow(result.verificationId(), a.id(), assessed.deliverableHash().toString(),
             Json.write(resultJson), now)),
@@ -362,7 +362,7 @@ public final class VerificationRunner {
     response.put("agreement_id", a.id());
     response.put("state", next.state().name());
     response.set("hardening", hardening);
-    return new AgreementService.Change(next, List.of(new EventLog.Draft("hardening_opened", actor, hardening.deepCopy())),
+    return new AgreementService.Change(next, List.of(new EventLog.Draft(EventType.HARDENING_OPENED, actor, hardening.deepCopy())),
         writes, response);
   }
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
 import dev.asa.agreement.Fact;
+import dev.asa.agreement.EscrowStatus;
 import dev.asa.agreement.Role;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.Action;
@@ -86,15 +87,15 @@ final class Views {
       JsonNode escrow = a.facts().get(Fact.ESCROW);
       JsonNode settlement = a.facts().get(Fact.SETTLEMENT);
       if (settlement.isObject()) {
-        payment.put("status", settlement.path("money_moved").asBoolean() ? "settled" : "nothing_held");
+        payment.put("status", (settlement.path("money_moved").asBoolean() ? EscrowStatus.SETTLED : EscrowStatus.NOTHING_HELD).wireName());
         payment.setAll((ObjectNode) settlement);
       } else if (escrow.isObject()) {
         payment.setAll((ObjectNode) escrow);
       } else {
         payment.put("status", switch (a.state()) {
           case PROPOSED, NEGOTIATING -> "not_yet_due";
-          case ACTIVE, DELIVERED, VERIFIED, DISPUTED, CLOSED -> Enforcement.requiresFunding(a.terms()) ? "unfunded" : "escrow_disabled";
-          case REJECTED, EXPIRED -> "nothing_held";
+          case ACTIVE, DELIVERED, VERIFIED, DISPUTED, CLOSED -> Enforcement.requiresFunding(a.terms()) ? EscrowStatus.UNFUNDED.wireName() : "escrow_disabled";
+          case REJECTED, EXPIRED -> EscrowStatus.NOTHING_HELD.wireName();
         });
       }
     }, () -> payment.put("status", "no_payment_terms"));

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
 import dev.asa.agreement.Fact;
+import dev.asa.agreement.EscrowStatus;
 import dev.asa.agreement.AgreementTerms;
 import dev.asa.agreement.Escrow;
 import dev.asa.agreement.InvalidDocumentException;
@@ -112,7 +113,7 @@ public final class Enforcement {
     writes.addAll(funded.writes());
     ObjectNode facts = Json.object();
     facts.put("binding", binding.type());
-    facts.put("status", "held");
+    facts.put("status", EscrowStatus.HELD.wireName());
     facts.put("amount", amount.toWire());
     facts.put("currency", amount.currency().code());
     facts.put("funded_at", now.toString());
@@ -125,12 +126,12 @@ public final class Enforcement {
    * The agreement with its escrow's status changed (e.g. to {@code frozen} by a dispute); an
    * agreement that holds nothing in escrow (no escrow facts) is returned unchanged.
    */
-  public static Agreement withEscrowStatus(Agreement a, String status) {
+  public static Agreement withEscrowStatus(Agreement a, EscrowStatus status) {
     JsonNode current = a.facts().get(Fact.ESCROW);
     if (!current.isObject()) {
       return a;
     }
-    return a.withFact(Fact.ESCROW, ((ObjectNode) current).deepCopy().put("status", status));
+    return a.withFact(Fact.ESCROW, ((ObjectNode) current).deepCopy().put("status", status.wireName()));
   }
 
   /**
@@ -197,7 +198,8 @@ public final class Enforcement {
         o.setAll(described);
       }
     }
-    o.put("status", a.facts().escrowStatus().orElse(requiresFunding(a.terms()) ? "unfunded" : "not_required"));
+    o.put("status", a.facts().escrowStatus().map(EscrowStatus::wireName)
+        .orElse(requiresFunding(a.terms()) ? EscrowStatus.UNFUNDED.wireName() : "not_required"));
     List<LedgerEntry> entries = store.ledgerOfAgreement(a.id());
     o.set("balances", balances(entries.stream().filter(e -> e.account().equals(Accounts.escrow(a.id()))).toList()));
     o.set("transfers", transfers(entries));

@@ -103,8 +103,8 @@ class EscrowPropertyTest {
   private static final String[] CURRENCIES = {"USD", "JPY", "USDC", "BTC"};
   private static final String[] TIMEOUT_ACTIONS = {"hold_for_backup_evaluator", "split_50_50", "return_to_client", "release_to_provider"};
   private static final String[] MODES = {"tiers", "continuous", "disabled"};
-  private static final String[] TIMER_KINDS = {Deadlines.EXPIRES_AT, Deadlines.CLIENT_FUNDING, Deadlines.PROVIDER_DELIVERY,
-      Deadlines.EVALUATOR, Deadlines.CHALLENGE_WINDOW, Negotiation.TIMEOUT_TIMER};
+  private static final String[] TIMER_KINDS = {TimerKind.EXPIRES_AT.wireName(), TimerKind.CLIENT_FUNDING_TIMEOUT.wireName(), TimerKind.PROVIDER_DELIVERY_TIMEOUT.wireName(),
+      TimerKind.EVALUATOR_TIMEOUT.wireName(), TimerKind.CHALLENGE_WINDOW.wireName(), TimerKind.NEGOTIATION_TIMEOUT.wireName()};
   private static final BigDecimal HUNDRED = BigDecimal.valueOf(100);
   private static final Duration LEASE = Duration.ofSeconds(60);
   /**
@@ -368,7 +368,7 @@ class EscrowPropertyTest {
       }
       case DELIVERED -> {
         if (random.nextInt(6) == 0) {
-          jumpPast(p, Deadlines.EVALUATOR);
+          jumpPast(p, TimerKind.EVALUATOR_TIMEOUT.wireName());
         } else {
           verify(p, JUDGE);
         }
@@ -376,7 +376,7 @@ class EscrowPropertyTest {
       case VERIFIED -> {
         switch (random.nextInt(4)) {
           case 0 -> attempt("challenge", () -> service.challenge(p.id, challengeBody(), random.nextBoolean() ? ALICE : BOB, null));
-          case 1 -> jumpPast(p, Deadlines.CHALLENGE_WINDOW);
+          case 1 -> jumpPast(p, TimerKind.CHALLENGE_WINDOW.wireName());
           default -> attempt("close", () -> service.close(p.id, List.of(ALICE, BOB, JUDGE).get(random.nextInt(3)), null));
         }
       }
@@ -559,8 +559,8 @@ class EscrowPropertyTest {
     List<Callable<Boolean>> pair = new ArrayList<>();
     switch (s) {
       case VERIFIED -> {
-        jumpPast(p, Deadlines.CHALLENGE_WINDOW);
-        TimerRow timer = TimerRow.of(p.id, Deadlines.CHALLENGE_WINDOW, clock.instant());
+        jumpPast(p, TimerKind.CHALLENGE_WINDOW.wireName());
+        TimerRow timer = TimerRow.of(p.id, TimerKind.CHALLENGE_WINDOW.wireName(), clock.instant());
         Map<String, Callable<Boolean>> options = new LinkedHashMap<>();
         options.put("close(client)", () -> attempt("race:close", () -> service.close(p.id, ALICE, null)));
         options.put("close(provider)", () -> attempt("race:close", () -> service.close(p.id, BOB, null)));
@@ -596,22 +596,22 @@ class EscrowPropertyTest {
       case ACTIVE -> {
         boolean funded = Json.parseTrusted(row(p.id).facts()).path("escrow").path("funded_at").isTextual();
         if (p.requiresFunding() && !funded) {
-          jumpPast(p, Deadlines.CLIENT_FUNDING);
+          jumpPast(p, TimerKind.CLIENT_FUNDING_TIMEOUT.wireName());
           kind = "ACTIVE fund vs " + (random.nextBoolean() ? "poll" : "fund");
           ObjectNode first = fundBody(p);
           ObjectNode second = fundBody(p);
           pair.add(() -> fund(p, first));
           pair.add(kind.endsWith("poll") ? () -> fireDueTimers("node-a") > 0 : () -> fund(p, second));
         } else {
-          jumpPast(p, Deadlines.PROVIDER_DELIVERY);
+          jumpPast(p, TimerKind.PROVIDER_DELIVERY_TIMEOUT.wireName());
           kind = "ACTIVE deliver vs poll";
           pair.add(() -> deliver(p));
           pair.add(() -> fireDueTimers("node-a") > 0);
         }
       }
       case DELIVERED -> {
-        jumpPast(p, Deadlines.EVALUATOR);
-        TimerRow timer = TimerRow.of(p.id, Deadlines.EVALUATOR, clock.instant());
+        jumpPast(p, TimerKind.EVALUATOR_TIMEOUT.wireName());
+        TimerRow timer = TimerRow.of(p.id, TimerKind.EVALUATOR_TIMEOUT.wireName(), clock.instant());
         kind = random.nextBoolean() ? "DELIVERED verify vs poll" : "DELIVERED evaluator timer fired twice";
         if (kind.endsWith("poll")) {
           int[] scores = randomScores();

@@ -1,0 +1,29 @@
+package dev.asa.server.agreements;
+
+import java.util.Locale;
+
+/** What an entry of an agreement's hash-chained event log records; the wire name is its {@code type}. */
+public enum EventType {
+  CREATED,
+  NEGOTIATED,
+  ACCEPTED,
+  REJECTED,
+  SEALED,
+  SIGNED,
+  FUNDED,
+  DELIVERED,
+  VERIFICATION_REQUESTED,
+  HARDENING_OPENED,
+  VERIFIED,
+  QUARANTINED,
+  CHALLENGED,
+  EVALUATOR_TIMED_OUT,
+  ESCALATED,
+  CLOSED,
+  RULED,
+  EXPIRED;
+
+  public String wireName() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+}
