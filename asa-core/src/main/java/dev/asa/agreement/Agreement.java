@@ -3,6 +3,8 @@ package dev.asa.agreement;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.crypto.Digest;
+import dev.asa.facts.Fact;
+import dev.asa.facts.ServerFacts;
 import dev.asa.crypto.Ed25519Signature;
 import dev.asa.json.Jcs;
 import dev.asa.lifecycle.State;
@@ -162,9 +164,14 @@ public final class Agreement {
     return new Agreement(copy, terms, hash, facts);
   }
 
-  /** The same agreement with one server fact recorded (outside the signed terms). */
+  /** The same agreement with one untyped server fact recorded (outside the signed terms). */
   public Agreement withFact(Fact fact, JsonNode value) {
     return new Agreement(document, terms, hash, facts.with(fact, value));
+  }
+
+  /** The same agreement with its facts changed by {@code change} (e.g. {@code f -> f.withEscrow(...)}). */
+  public Agreement withFacts(java.util.function.UnaryOperator<ServerFacts> change) {
+    return new Agreement(document, terms, hash, change.apply(facts));
   }
 
   /** The same agreement with all of {@code facts} (e.g. carried over to a renegotiated document). */

@@ -2,6 +2,7 @@ package dev.asa.agreement;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.facts.ServerFacts;
 import dev.asa.json.Json;
 import java.util.List;
 

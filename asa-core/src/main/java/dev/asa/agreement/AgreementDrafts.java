@@ -2,7 +2,6 @@ package dev.asa.agreement;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.asa.json.Json;
 import dev.asa.lifecycle.State;
 import dev.asa.template.TemplateApplier;
 import java.time.Instant;
@@ -40,7 +39,8 @@ public final class AgreementDrafts {
     doc.put("status", State.PROPOSED.wireName());
     Agreement agreement = AgreementDocuments.read(doc);
     if (object.has("template")) {
-      agreement = agreement.withFact(Fact.TEMPLATE, Json.mapper().getNodeFactory().textNode(object.get("template").asText()));
+      String template = object.get("template").asText();
+      agreement = agreement.withFacts(f -> f.withTemplate(template));
     }
     return agreement;
   }

@@ -18,7 +18,7 @@ class AgreementSignatureTest {
 
   @Test
   void theHashIgnoresStatusSignaturesAndServerFactsOnly() {
-    Agreement moved = proposed.withState(State.ACTIVE).withFact(Fact.ESCROW, Json.object().put("status", "held"));
+    Agreement moved = proposed.withState(State.ACTIVE).withFacts(f -> f.withEscrow(dev.asa.facts.EscrowFact.unfunded()));
     assertThat(moved.hash()).isEqualTo(proposed.hash());
     assertThat(moved.toJson().has("metadata")).as("facts stay out of the document").isFalse();
     assertThat(Agreement.computeHash(moved.toJsonWithFacts())).as("a rendered document hashes like the signed one")

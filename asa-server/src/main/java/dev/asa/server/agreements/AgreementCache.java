@@ -2,7 +2,7 @@ package dev.asa.server.agreements;
 
 import dev.asa.agreement.Agreement;
 import dev.asa.agreement.AgreementDocuments;
-import dev.asa.agreement.ServerFacts;
+import dev.asa.facts.ServerFacts;
 import dev.asa.server.store.AgreementRow;
 import java.util.concurrent.ConcurrentHashMap;
 

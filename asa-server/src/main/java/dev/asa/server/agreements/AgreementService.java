@@ -10,9 +10,13 @@ import dev.asa.access.Operation;
 import dev.asa.agreement.Agreement;
 import dev.asa.agreement.AgreementDrafts;
 import dev.asa.agreement.ChallengeReason;
-import dev.asa.agreement.Fact;
-import dev.asa.agreement.EscrowStatus;
-import dev.asa.agreement.ServerFacts;
+import dev.asa.facts.DeliverableFact;
+import dev.asa.facts.DisputeFact;
+import dev.asa.facts.EscrowFact;
+import dev.asa.facts.Fact;
+import dev.asa.facts.HardeningFact;
+import dev.asa.facts.VerificationFact;
+import dev.asa.facts.EscrowStatus;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Role;
 import dev.asa.agreement.VerificationTerms;
@@ -316,9 +320,10 @@ public final class AgreementService {
       payload.put("state", next.name());
       List<Write> writes = List.of();
       if (next == State.ACTIVE) {
-        result = result.withFact(Fact.ACTIVATED_AT, Json.mapper().getNodeFactory().textNode(current.now().toString()));
+        Instant activatedAt = current.now();
+        result = result.withFacts(f -> f.withActivatedAt(activatedAt));
         if (Enforcement.requiresFunding(result.terms())) {
-          result = result.withFact(Fact.ESCROW, Json.object().put("status", EscrowStatus.UNFUNDED.wireName()));
+          result = result.withFacts(f -> f.withEscrow(EscrowFact.unfunded()));
         }
         var noise = verifier.releasePolicy().commitment(result);
         if (noise.isPresent()) {
@@ -430,9 +435,10 @@ public final class AgreementService {
       ObjectNode assignment = Json.object().put("backup", "builtin").put("assigned_at", current.now().toString())
           .put("outcome", "unable").put("reason", e.getMessage());
       Agreement result = Enforcement.withEscrowStatus(
-          a.withState(next).withFact(Fact.EVALUATOR_ASSIGNMENT, assignment).withFact(Fact.DISPUTE, filing.facts()), EscrowStatus.FROZEN);
+          a.withState(next).withFact(Fact.EVALUATOR_ASSIGNMENT, assignment).withFacts(f -> f.withDispute(filing.fact())),
+          EscrowStatus.FROZEN);
       ObjectNode payload = assignment.deepCopy();
-      payload.set("dispute", filing.facts());
+      payload.set("dispute", filing.fact().toJson());
       payload.put("state", next.name());
       return new Change(result, List.of(new EventLog.Draft(EventType.ESCALATED, backup, payload)),
           filing.message().map(List::of).orElse(List.of()), null);
@@ -496,11 +502,11 @@ public final class AgreementService {
       if (Enforcement.isFunded(a)) {
         throw new ConflictException("agreement " + id + " is already funded (at " + a.facts().fundedAt().orElseThrow() + ")");
       }
-      Enforcement.Step step = enforcement.fund(a, b, current.now());
-      Agreement result = a.withFact(Fact.ESCROW, step.facts());
+      Enforcement.Funding step = enforcement.fund(a, b, current.now());
+      Agreement result = a.withFacts(f -> f.withEscrow(step.escrow()));
       List<Write> writes = new ArrayList<>(step.writes());
       writes.addAll(Deadlines.atFunding(result, current.now()));
-      ObjectNode payload = step.facts().deepCopy();
+      ObjectNode payload = step.escrow().toJson();
       payload.put("state", a.state().name());
       return new Change(result, List.of(new EventLog.Draft(EventType.FUNDED, current.actor(), payload)), writes, null);
     });
@@ -519,24 +525,16 @@ public final class AgreementService {
             + " yet; deliver once it is funded (GET /agreements/" + id + "/escrow shows its status)");
       }
       String format = delivery.format() != null ? delivery.format() : a.terms().service().deliverableFormat();
-      ObjectNode facts = Json.object();
-      facts.put("delivered_at", current.now().toString());
-      facts.put("content_hash", delivery.contentHash().toString());
-      facts.put("size_bytes", delivery.sizeBytes());
-      if (format != null) facts.put("format", format);
-      if (delivery.contentUrl() != null) facts.put("content_url", delivery.contentUrl());
-      Agreement result = a.withState(next).withFact(Fact.DELIVERABLE, facts);
+      DeliverableFact delivered = new DeliverableFact(current.now(), delivery.contentHash().toString(),
+          delivery.sizeBytes(), format, delivery.contentUrl(), redelivery);
+      Agreement result = a.withState(next).withFacts(f -> f.withDeliverable(delivered));
       int attempt = 1;
       if (redelivery) { // the one re-delivery a shadow hardening cycle allows
         attempt = store.latestDeliverable(id).map(d -> d.attempt() + 1).orElse(1);
-        ObjectNode hardening = ((ObjectNode) a.facts().get(Fact.SHADOW).path("hardening")).deepCopy();
-        hardening.put("status", "redelivered");
-        hardening.put("redelivered_at", current.now().toString());
-        hardening.put("redeliveries_allowed", 0);
-        result = result.withFact(Fact.SHADOW, Json.object().set("hardening", hardening));
-        facts.put("hardening_redelivery", true);
+        HardeningFact cycle = a.facts().hardening().orElseThrow().redelivered(current.now());
+        result = result.withFacts(f -> f.withHardening(cycle));
       }
-      ObjectNode payload = facts.deepCopy();
+      ObjectNode payload = delivered.toJson();
       payload.put("state", next.name());
       List<Write> writes = new ArrayList<>();
       writes.add(new Write.PutDeliverable(delivery.toRow(id, attempt, format, current.now())));
@@ -681,13 +679,14 @@ public final class AgreementService {
     if (a.state() == State.DELIVERED) { // a shadow hardening cycle opened: nothing to enforce yet
       return verified;
     }
-    String shadowGate = a.facts().shadowGate();
+    VerificationFact recorded = a.facts().verification().orElseThrow();
+    String shadowGate = recorded.shadowGate();
     if (shadowGate.equals(dev.asa.shadow.Gate.QUARANTINE.wire()) || shadowGate.equals(dev.asa.shadow.Gate.BLOCKED.wire())) {
       return quarantine(verified, shadowGate, now);
     }
     List<Write> writes = new ArrayList<>(verified.writes());
     if (a.terms().verification().strategy() != VerificationTerms.Strategy.PESSIMISTIC) {
-      Instant closesAt = a.facts().challengeWindowClosesAt().orElseThrow();
+      Instant closesAt = recorded.challengeWindowClosesAt();
       writes.addAll(Deadlines.atVerification(a, closesAt));
       return new Change(a, verified.events(), writes, verified.response());
     }
@@ -711,16 +710,19 @@ public final class AgreementService {
     State next = Lifecycle.next(a.state(), Action.QUARANTINE, Lifecycle.Facts.NONE);
     String reason = gate.equals(dev.asa.shadow.Gate.BLOCKED.wire()) ? "shadow_seal_broken" : "shadow_score_quarantine";
     Disputes.Filing filing = disputes.file(a, reason, "server", now);
-    ObjectNode facts = filing.facts().deepCopy();
+    DisputeFact dispute = filing.fact();
     JsonNode report = verified.response() == null ? null : verified.response().path("verification").path("shadow_score");
     if (report != null && !report.isMissingNode()) {
-      facts.putObject("evidence").set("shadow_score", report);
+      ObjectNode evidence = Json.object();
+      evidence.set("shadow_score", report);
+      dispute = dispute.withEvidence(evidence);
     }
-    Agreement result = Enforcement.withEscrowStatus(a.withState(next).withFact(Fact.DISPUTE, facts), EscrowStatus.FROZEN);
+    DisputeFact filed = dispute;
+    Agreement result = Enforcement.withEscrowStatus(a.withState(next).withFacts(f -> f.withDispute(filed)), EscrowStatus.FROZEN);
     ObjectNode payload = Json.object();
     payload.put("gate", gate);
     payload.put("reason_code", reason);
-    payload.set("dispute", filing.facts());
+    payload.set("dispute", filing.fact().toJson());
     payload.put("state", next.name());
     List<EventLog.Draft> events = new ArrayList<>(verified.events());
     events.add(new EventLog.Draft(EventType.QUARANTINED, Actor.server(serverKeyId), payload));
@@ -774,7 +776,7 @@ public final class AgreementService {
   /** Whether a shadow hardening cycle waits for the provider's re-delivery. */
   static boolean hardeningOpen(Agreement a) {
     return a.state() == State.DELIVERED
-        && ServerFacts.HARDENING_OPEN.equals(a.facts().hardeningStatus());
+        && a.facts().hardeningOpen();
   }
 
   /**
@@ -815,8 +817,9 @@ public final class AgreementService {
       payload.put("reason_code", reason.wireName());
       payload.put("state", next.name());
       Disputes.Filing filing = disputes.file(a, reason.wireName(), current.actor().role(), current.now());
-      payload.set("dispute", filing.facts());
-      Agreement result = Enforcement.withEscrowStatus(a.withState(next).withFact(Fact.DISPUTE, filing.facts()), EscrowStatus.FROZEN);
+      payload.set("dispute", filing.fact().toJson());
+      Agreement result = Enforcement.withEscrowStatus(a.withState(next).withFacts(f -> f.withDispute(filing.fact())),
+          EscrowStatus.FROZEN);
       return new Change(result, List.of(new EventLog.Draft(EventType.CHALLENGED, current.actor(), payload)),
           filing.message().map(List::of).orElse(List.of()), null);
     });

@@ -4,8 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
 import dev.asa.agreement.DisputeTerms;
-import dev.asa.agreement.Fact;
-import dev.asa.agreement.EscrowStatus;
+import dev.asa.facts.Fact;
+import dev.asa.facts.SettlementFact;
+import dev.asa.facts.VerificationFact;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.Action;
 import dev.asa.lifecycle.Lifecycle;
@@ -43,37 +44,33 @@ final class Closing {
    */
   AgreementService.Change onResult(Agreement a, Instant now, Actor actor) {
     State next = Lifecycle.next(a.state(), Action.CLOSE, Lifecycle.Facts.NONE);
-    BigDecimal percent = a.facts().releasePercent().orElseThrow(
+    VerificationFact verification = a.facts().verification().orElseThrow(
         () -> new IllegalStateException("agreement " + a.id() + " is closed on a result it has not recorded"));
-    Enforcement.Step step = enforcement.settle(a, percent, "verification_result", now);
-    ObjectNode settlement = step.facts();
-    settlement.put("closed_at", now.toString());
-    settlement.put("verification_id", a.facts().verificationId().orElseThrow());
+    Enforcement.Settling step = enforcement.settle(a, verification.releasePercent(), "verification_result", now);
     List<Write> writes = new ArrayList<>(step.writes());
     Agreement result = a.withState(next);
-    if (shouldAutoFile(a)) {
+    JsonNode autoFiled = null;
+    if (shouldAutoFile(a.terms().dispute(), verification)) {
       Disputes.Filing filing = disputes.file(a, "quality_below_agreed_slo", "server", now);
       filing.message().ifPresent(writes::add);
-      settlement.set("auto_filed_dispute", filing.facts());
-      result = result.withFact(Fact.DISPUTE, filing.facts());
+      autoFiled = filing.fact().toJson();
+      result = result.withFacts(f -> f.withDispute(filing.fact()));
     }
+    SettlementFact settlement = step.settlement().closed(now, verification.verificationId(), null, autoFiled);
     return finish(result, settlement, EventType.CLOSED, actor, writes);
   }
 
   /** A ruling closes a dispute: {@code percent} to the provider, the rest to the client. */
   AgreementService.Change onRuling(Agreement a, BigDecimal percent, String reason, Instant now, Actor actor) {
     State next = Lifecycle.next(a.state(), Action.RULE, Lifecycle.Facts.NONE);
-    Enforcement.Step step = enforcement.settle(a, percent, "ruling", now);
+    Enforcement.Settling step = enforcement.settle(a, percent, "ruling", now);
     ObjectNode ruling = Json.object();
     ruling.put("release_percent", percent);
     ruling.put("reason", reason);
     ruling.put("ruled_by", actor.role());
     if (actor.keyId() != null) ruling.put("key", actor.keyId());
     ruling.put("ruled_at", now.toString());
-    ObjectNode settlement = step.facts();
-    settlement.put("closed_at", now.toString());
-    settlement.set("ruling", ruling);
-    a.facts().verificationId().ifPresent(v -> settlement.put("verification_id", v));
+    SettlementFact settlement = step.settlement().closed(now, a.facts().verificationId().orElse(null), ruling, null);
     return finish(a.withState(next).withFact(Fact.RULING, ruling), settlement, EventType.RULED, actor, step.writes());
   }
 
@@ -83,28 +80,25 @@ final class Closing {
    */
   AgreementService.Change onTimeout(Agreement a, BigDecimal percent, String reason, Instant now, Actor actor) {
     State next = Lifecycle.next(a.state(), Action.EXPIRE, Lifecycle.Facts.NONE);
-    Enforcement.Step step = enforcement.settle(a, percent, reason, now);
-    ObjectNode settlement = step.facts();
-    settlement.put("expired_at", now.toString());
-    return finish(a.withState(next), settlement, EventType.EXPIRED, actor, step.writes());
+    Enforcement.Settling step = enforcement.settle(a, percent, reason, now);
+    return finish(a.withState(next), step.settlement().expired(now), EventType.EXPIRED, actor, step.writes());
   }
 
-  private static AgreementService.Change finish(Agreement a, ObjectNode settlement, EventType event, Actor actor, List<Write> writes) {
+  private static AgreementService.Change finish(Agreement a, SettlementFact settlement, EventType event, Actor actor,
+      List<Write> writes) {
     // Every ending erases the deliverable's content (section 12.4), verified or not; its digest stays.
     writes = new ArrayList<>(writes);
     writes.add(new Write.EraseDeliverableContent(a.id()));
-    Agreement result = Enforcement.withEscrowStatus(a.withFact(Fact.SETTLEMENT, settlement),
-        settlement.path("money_moved").asBoolean() ? EscrowStatus.SETTLED : EscrowStatus.NOTHING_HELD);
-    ObjectNode payload = settlement.deepCopy();
+    Agreement result = Enforcement.withEscrowStatus(a.withFacts(f -> f.withSettlement(settlement)), settlement.escrowStatus());
+    ObjectNode payload = settlement.toJson();
     payload.put("state", result.state().name());
     return new AgreementService.Change(result, List.of(new EventLog.Draft(event, actor, payload)), writes, null);
   }
 
-  private static boolean shouldAutoFile(Agreement a) {
-    DisputeTerms terms = a.terms().dispute();
+  private static boolean shouldAutoFile(DisputeTerms terms, VerificationFact verification) {
     if (terms == null || terms.threshold() == null || !AUTO_FILE_BELOW_THRESHOLD.equals(terms.autoFileOn())) {
       return false;
     }
-    return a.facts().composite().map(c -> c.compareTo(terms.threshold()) < 0).orElse(false);
+    return verification.composite() != null && verification.composite().compareTo(terms.threshold()) < 0;
   }
 }

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
-import dev.asa.agreement.Fact;
+import dev.asa.facts.Fact;
 import dev.asa.agreement.AgreementDocuments;
 import dev.asa.agreement.Role;
 import dev.asa.json.Json;

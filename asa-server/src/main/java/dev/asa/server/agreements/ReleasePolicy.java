@@ -100,7 +100,8 @@ final class ReleasePolicy {
       if (row.id().equals(a.id()) || !provider.equals(row.providerIdentity())) {
         continue;
       }
-      java.util.Optional<BigDecimal> composite = dev.asa.agreement.ServerFacts.fromStored(row.facts()).composite();
+      java.util.Optional<BigDecimal> composite = dev.asa.facts.ServerFacts.fromStored(row.facts()).verification()
+          .map(dev.asa.facts.VerificationFact::composite);
       if (composite.isPresent()) {
         newestFirst.add(composite.get());
         if (newestFirst.size() == window) {

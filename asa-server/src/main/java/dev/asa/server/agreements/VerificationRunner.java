@@ -3,7 +3,8 @@ package dev.asa.server.agreements;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
-import dev.asa.agreement.Fact;
+import dev.asa.facts.HardeningFact;
+import dev.asa.facts.VerificationFact;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Party;
 import dev.asa.crypto.Digest;
@@ -249,29 +250,21 @@ public final class VerificationRunner {
         card, assessed.deliverableHash(), assessed.durationMs(), assessment.usage().costUsd(), extensions);
     ObjectNode resultJson = (ObjectNode) result.toJson();
 
-    ObjectNode summary = Json.object();
-    summary.put("verification_id", result.verificationId());
-    summary.put("verified_at", now.toString());
-    summary.put("result", card.determination().result());
-    summary.set("composite", resultJson.path("composite").path("score"));
-    summary.set("payment_release_percent", resultJson.path("determination").path("payment_release_percent"));
-    summary.put("evaluation_hash", resultJson.path("evidence_trail").path("evaluation_hash").asText());
-    ChallengeWindow window = ChallengeWindow.after(now, a.terms().verification());
-    summary.put("challenge_window_closes_at", window.closesAt().toString());
-    if (applied.audit() != null) {
-      summary.set("release_tiers", applied.audit());
-    }
-    if (sealed != null) {
-      summary.set("shadow", ShadowSeals.summary(sealed));
-    }
+    JsonNode composite = resultJson.path("composite").path("score");
+    VerificationFact summary = new VerificationFact(result.verificationId(), now, card.determination().result(),
+        composite.isNumber() ? composite.decimalValue() : null,
+        resultJson.path("determination").path("payment_release_percent").decimalValue(),
+        resultJson.path("evidence_trail").path("evaluation_hash").asText(),
+        ChallengeWindow.after(now, a.terms().verification()).closesAt(), applied.audit(),
+        sealed != null ? ShadowSeals.summary(sealed) : null);
 
-    Agreement verified = a.withState(next).withFact(Fact.VERIFICATION, summary);
-    ObjectNode payload = summary.deepCopy();
+    Agreement verified = a.withState(next).withFacts(f -> f.withVerification(summary));
+    ObjectNode payload = summary.toJson();
     payload.put("deliverable_hash", assessed.deliverableHash().toString());
     if (!assessed.submitted()) {
       // The server's built-in evaluator vouches for its own result: anyone can check this signature
       // over the evaluation_hash with the key at /.well-known/asa/server-key.
-      String hash = summary.path("evaluation_hash").asText();
+      String hash = summary.evaluationHash();
       payload.put("server_signature", serverKey.sign(hash.getBytes(StandardCharsets.UTF_8)).toBase64Url());
     }
     payload.put("state", next.name());
@@ -343,26 +336,22 @@ public final class VerificationRunner {
    */
   private AgreementService.Change hardeningOpened(Agreement a, ShadowSeals.Validated sealed, Actor actor, Instant now,
       List<Write> extraWrites) {
-    ObjectNode hardening = Json.object();
-    hardening.put("status", "open");
-    hardening.put("opened_at", now.toString());
-    hardening.put("redeliveries_allowed", 1);
-    hardening.put("messages_url", "/agreements/" + a.id() + "/hardening");
-    Agreement next = a.withFact(Fact.SHADOW, Json.object().set("hardening", hardening));
+    HardeningFact hardening = HardeningFact.opened(now, "/agreements/" + a.id() + "/hardening");
+    Agreement next = a.withFacts(f -> f.withHardening(hardening));
     List<Write> writes = new ArrayList<>(sealed.writes());
     for (Write w : extraWrites) {
       // A background job that led here produced no result: it ends saying what happens instead.
       writes.add(w instanceof Write.FinishJob f && f.status() == dev.asa.server.store.JobRow.Status.COMPLETED
           ? new Write.FinishJob(f.jobId(), dev.asa.server.store.JobRow.Status.FAILED, "no result: the deliverable missed sealed"
-              + " criteria and a hardening cycle is open; the provider may re-deliver once (" + hardening.path("messages_url").asText()
+              + " criteria and a hardening cycle is open; the provider may re-deliver once (" + hardening.messagesUrl()
               + "), then ask for verification again", f.at())
           : w);
     }
     ObjectNode response = Json.object();
     response.put("agreement_id", a.id());
     response.put("state", next.state().name());
-    response.set("hardening", hardening);
-    return new AgreementService.Change(next, List.of(new EventLog.Draft(EventType.HARDENING_OPENED, actor, hardening.deepCopy())),
+    response.set("hardening", hardening.toJson());
+    return new AgreementService.Change(next, List.of(new EventLog.Draft(EventType.HARDENING_OPENED, actor, hardening.toJson())),
         writes, response);
   }
 

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
-import dev.asa.agreement.Fact;
-import dev.asa.agreement.EscrowStatus;
+import dev.asa.facts.Fact;
+import dev.asa.facts.EscrowStatus;
 import dev.asa.agreement.Role;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.Action;
@@ -84,13 +84,13 @@ final class Views {
       payment.put("amount", p.amount().toWire());
       payment.put("currency", p.amount().currency().code());
       payment.put("binding", a.terms().escrow().bindingType());
-      JsonNode escrow = a.facts().get(Fact.ESCROW);
-      JsonNode settlement = a.facts().get(Fact.SETTLEMENT);
-      if (settlement.isObject()) {
-        payment.put("status", (settlement.path("money_moved").asBoolean() ? EscrowStatus.SETTLED : EscrowStatus.NOTHING_HELD).wireName());
-        payment.setAll((ObjectNode) settlement);
-      } else if (escrow.isObject()) {
-        payment.setAll((ObjectNode) escrow);
+      var escrow = a.facts().escrow();
+      var settlement = a.facts().settlement();
+      if (settlement.isPresent()) {
+        payment.put("status", settlement.get().escrowStatus().wireName());
+        payment.setAll(settlement.get().toJson());
+      } else if (escrow.isPresent()) {
+        payment.setAll(escrow.get().toJson());
       } else {
         payment.put("status", switch (a.state()) {
           case PROPOSED, NEGOTIATING -> "not_yet_due";

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
+import dev.asa.facts.DisputeFact;
 import dev.asa.json.Json;
 import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.EventRecord;
@@ -32,31 +33,24 @@ public final class Disputes {
   }
 
   /** A filing: the outbox message (absent when no endpoint is configured) and the facts to record. */
-  public record Filing(Optional<Write> message, ObjectNode facts) {}
+  public record Filing(Optional<Write> message, DisputeFact fact) {}
 
   public Filing file(Agreement a, String reasonCode, String filedBy, Instant now) {
     String protocol = a.terms().dispute() != null ? a.terms().dispute().protocol() : "operator";
     String caseId = "case_" + a.id() + "_" + now.toEpochMilli();
-    ObjectNode facts = Json.object();
-    facts.put("case_id", caseId);
-    facts.put("protocol", protocol);
-    facts.put("reason_code", reasonCode);
-    facts.put("filed_by", filedBy);
-    facts.put("filed_at", now.toString());
     URI endpoint = endpoints.get(protocol);
     if (endpoint == null) {
-      facts.put("filed_with", "operator");
-      return new Filing(Optional.empty(), facts);
+      return new Filing(Optional.empty(), new DisputeFact(caseId, protocol, reasonCode, filedBy, now, "operator", null));
     }
-    facts.put("filed_with", endpoint.toString());
+    DisputeFact fact = new DisputeFact(caseId, protocol, reasonCode, filedBy, now, endpoint.toString(), null);
     ObjectNode body = Json.object();
     body.put("type", "dispute.filed");
     body.put("timestamp", now.toString());
     ObjectNode data = body.putObject("data");
-    data.setAll(facts.deepCopy());
+    data.setAll(fact.toJson());
     data.set("evidence", evidence(a));
     return new Filing(Optional.of(new Write.Enqueue(new OutboxMessage(
-        "msg_" + caseId, a.id(), "dispute.filed", endpoint.toString(), Json.write(body), now, 0))), facts);
+        "msg_" + caseId, a.id(), "dispute.filed", endpoint.toString(), Json.write(body), now, 0))), fact);
   }
 
   private ObjectNode evidence(Agreement a) {

@@ -4,8 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
-import dev.asa.agreement.Fact;
-import dev.asa.agreement.EscrowStatus;
+import dev.asa.facts.EscrowFact;
+import dev.asa.facts.SettlementFact;
+import dev.asa.facts.EscrowStatus;
 import dev.asa.agreement.AgreementTerms;
 import dev.asa.agreement.Escrow;
 import dev.asa.agreement.InvalidDocumentException;
@@ -78,8 +79,11 @@ public final class Enforcement {
     binding(a).check(a.toJson().path("escrow").path("binding"), a.terms().escrow().paymentTerms().orElseThrow().amount());
   }
 
-  /** The result of funding or settling: writes to commit and the facts to record. */
-  public record Step(List<Write> writes, ObjectNode facts) {}
+  /** The result of funding: writes to commit and the escrow fact to record. */
+  public record Funding(List<Write> writes, EscrowFact escrow) {}
+
+  /** The result of settling: writes to commit and the settlement fact to record. */
+  public record Settling(List<Write> writes, SettlementFact settlement) {}
 
   /**
    * Funds the agreement's escrow: money enters the client's account from the rail and is held in
@@ -87,7 +91,7 @@ public final class Enforcement {
    *
    * @param body the fund request; {@code amount} and {@code currency}, when given, must match the terms
    */
-  public Step fund(Agreement a, ObjectNode body, Instant now) {
+  public Funding fund(Agreement a, ObjectNode body, Instant now) {
     if (!requiresFunding(a.terms())) {
       throw new InvalidDocumentException("/escrow", "this agreement holds no money in escrow: nothing to fund");
     }
@@ -111,15 +115,8 @@ public final class Enforcement {
     writes.add(new Write.PostTransfer(new Transfer(a.id(), Transfer.Kind.FUND, Accounts.external(binding.type()), client, amount, now)));
     writes.add(new Write.PostTransfer(new Transfer(a.id(), Transfer.Kind.HOLD, client, Accounts.escrow(a.id()), amount, now)));
     writes.addAll(funded.writes());
-    ObjectNode facts = Json.object();
-    facts.put("binding", binding.type());
-    facts.put("status", EscrowStatus.HELD.wireName());
-    facts.put("amount", amount.toWire());
-    facts.put("currency", amount.currency().code());
-    facts.put("funded_at", now.toString());
-    facts.put("escrow_account", Accounts.escrow(a.id()));
-    facts.setAll(funded.facts());
-    return new Step(writes, facts);
+    return new Funding(writes, new EscrowFact(EscrowStatus.HELD, binding.type(), amount.toWire(), amount.currency().code(),
+        now, Accounts.escrow(a.id()), funded.facts()));
   }
 
   /**
@@ -127,11 +124,7 @@ public final class Enforcement {
    * agreement that holds nothing in escrow (no escrow facts) is returned unchanged.
    */
   public static Agreement withEscrowStatus(Agreement a, EscrowStatus status) {
-    JsonNode current = a.facts().get(Fact.ESCROW);
-    if (!current.isObject()) {
-      return a;
-    }
-    return a.withFact(Fact.ESCROW, ((ObjectNode) current).deepCopy().put("status", status.wireName()));
+    return a.facts().escrow().map(e -> a.withFacts(f -> f.withEscrow(e.withStatus(status)))).orElse(a);
   }
 
   /**
@@ -140,30 +133,24 @@ public final class Enforcement {
    * writes and the settlement record; nothing moves when nothing was held (escrow off or not
    * funded), and the record says so.
    */
-  public Step settle(Agreement a, BigDecimal percent, String reason, Instant now) {
-    ObjectNode s = Json.object();
-    s.put("settled_at", now.toString());
-    s.put("reason", reason);
-    s.put("release_percent", percent);
+  public Settling settle(Agreement a, BigDecimal percent, String reason, Instant now) {
     List<Write> writes = new ArrayList<>();
     Escrow.Payment payment = a.terms().escrow().paymentTerms().orElse(null);
     if (payment == null) {
-      s.put("money_moved", false);
-      return new Step(writes, s);
+      return new Settling(writes, new SettlementFact(now, reason, percent, false, null, null, null, null, null, null,
+          null, null, null, null, null));
     }
     Settlement split = Release.split(payment.amount(), percent);
-    s.put("amount", payment.amount().toWire());
-    s.put("currency", payment.amount().currency().code());
-    s.put("released_to_provider", split.released().toWire());
-    s.put("refunded_to_client", split.refunded().toWire());
+    String amount = payment.amount().toWire();
+    String currency = payment.amount().currency().code();
     boolean held = requiresFunding(a.terms()) && isFunded(a);
-    s.put("money_moved", held);
     if (!held) {
-      s.put("note", requiresFunding(a.terms())
+      String note = requiresFunding(a.terms())
           ? "the escrow was never funded: nothing was held, nothing moved"
           : payment.amount().amount().signum() == 0 ? "the amount is zero: nothing to hold"
-          : "escrow is disabled: the amounts are what the terms say, to be settled outside this server");
-      return new Step(writes, s);
+          : "escrow is disabled: the amounts are what the terms say, to be settled outside this server";
+      return new Settling(writes, new SettlementFact(now, reason, percent, false, amount, currency,
+          split.released().toWire(), split.refunded().toWire(), note, null, null, null, null, null, null));
     }
     EscrowBinding binding = binding(a);
     String escrow = Accounts.escrow(a.id());
@@ -177,9 +164,10 @@ public final class Enforcement {
           Accounts.party(parties.client().verificationKey().toBase64Url()), split.refunded(), now)));
     }
     writes.addAll(binding.settle(a, split, reason, now));
-    s.put("binding", binding.type());
-    return new Step(writes, s);
+    return new Settling(writes, new SettlementFact(now, reason, percent, true, amount, currency,
+        split.released().toWire(), split.refunded().toWire(), null, binding.type(), null, null, null, null, null));
   }
+
 
   /** {@code GET /agreements/{id}/escrow}: the escrow's status, balance, transfers and messages. */
   public ObjectNode view(Agreement a) {

@@ -64,6 +64,10 @@ public final class Admin {
     var arbiters = escrow.putArray("arbiter_keys");
     e.arbiterKeys().stream().map(Ed25519PublicKey::toBase64Url).sorted().forEach(arbiters::add);
     escrow.put("delivery_timeout_seconds", e.deliveryTimeout().toSeconds());
+    var publicUrls = o.putArray("public_urls"); // empty: the listen address and its localhost forms
+    config.publicUrls().urls().forEach(u -> publicUrls.add(u.toString()));
+    var allowFetch = o.putArray("allowed_fetch_prefixes");
+    config.fetchPolicy().allowedPrefixes().forEach(allowFetch::add);
     return o;
   }
 }

@@ -1,4 +1,4 @@
-package dev.asa.agreement;
+package dev.asa.facts;
 
 import java.util.Locale;
 

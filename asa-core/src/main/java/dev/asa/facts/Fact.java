@@ -1,4 +1,4 @@
-package dev.asa.agreement;
+package dev.asa.facts;
 
 /**
  * The facts a server keeps about an agreement, beside the document the parties wrote and signed.

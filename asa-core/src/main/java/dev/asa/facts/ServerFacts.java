@@ -1,0 +1,212 @@
+package dev.asa.facts;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.json.Json;
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * What the server knows about an agreement (negotiation, escrow, delivery, verification, dispute,
+ * hardening, settlement), kept apart from the document the parties wrote. Immutable.
+ *
+ * <p>Only server code creates facts, and they are stored in a column of their own: nothing a
+ * caller sends ever becomes a fact, so no request can claim that money is held or a negotiation
+ * is over. The facts decisions read back are typed records ({@link EscrowFact}, {@link
+ * DeliverableFact}, {@link VerificationFact}, {@link HardeningFact}, {@link DisputeFact}, {@link
+ * SettlementFact}), each with its one JSON form; the others (negotiation state, ruling, threshold
+ * noise, evaluator assignment) are recorded and rendered as their producers wrote them.
+ */
+public final class ServerFacts {
+
+  public static final ServerFacts NONE = new ServerFacts(Json.object());
+
+  /** Facts with a typed record: written only through their typed "with" methods. */
+  private static final Set<Fact> TYPED = EnumSet.of(Fact.ACTIVATED_AT, Fact.ESCROW, Fact.DELIVERABLE, Fact.VERIFICATION,
+      Fact.SHADOW, Fact.DISPUTE, Fact.SETTLEMENT, Fact.TEMPLATE);
+
+  private final ObjectNode facts;
+
+  private ServerFacts(ObjectNode facts) {
+    this.facts = facts;
+  }
+
+  /** Facts as this server stored them (its own column); an empty or null column is no facts. */
+  public static ServerFacts fromStored(String json) {
+    if (json == null || json.isEmpty()) {
+      return NONE;
+    }
+    JsonNode node = Json.parseTrusted(json);
+    if (!(node instanceof ObjectNode object)) {
+      throw new IllegalStateException("stored agreement facts are not a JSON object: " + json);
+    }
+    return new ServerFacts(object);
+  }
+
+  /** The text stored in the facts column. */
+  public String toStored() {
+    return Json.write(facts);
+  }
+
+  /** A copy of one fact as rendered, or a missing node. */
+  public JsonNode get(Fact fact) {
+    return facts.path(fact.wireName()).deepCopy();
+  }
+
+  public boolean has(Fact fact) {
+    return facts.has(fact.wireName());
+  }
+
+  /** These facts with one untyped fact (negotiation, ruling, threshold noise, evaluator assignment) replaced. */
+  public ServerFacts with(Fact fact, JsonNode value) {
+    if (TYPED.contains(fact)) {
+      throw new IllegalArgumentException("the " + fact.wireName() + " fact has a typed record: use its own with method");
+    }
+    return set(fact, value);
+  }
+
+  public boolean isEmpty() {
+    return facts.isEmpty();
+  }
+
+  /** A copy of every fact, as rendered under {@code metadata}. */
+  public ObjectNode toJson() {
+    return facts.deepCopy();
+  }
+
+  // ---- typed facts -------------------------------------------------------------------------
+
+  public Optional<String> template() {
+    JsonNode t = facts.path(Fact.TEMPLATE.wireName());
+    return t.isTextual() ? Optional.of(t.asText()) : Optional.empty();
+  }
+
+  public ServerFacts withTemplate(String template) {
+    return set(Fact.TEMPLATE, Json.mapper().getNodeFactory().textNode(template));
+  }
+
+  public Optional<Instant> activatedAt() {
+    JsonNode t = facts.path(Fact.ACTIVATED_AT.wireName());
+    return t.isTextual() ? Optional.of(Instant.parse(t.asText())) : Optional.empty();
+  }
+
+  public ServerFacts withActivatedAt(Instant at) {
+    return set(Fact.ACTIVATED_AT, Json.mapper().getNodeFactory().textNode(at.toString()));
+  }
+
+  public Optional<EscrowFact> escrow() {
+    return read(Fact.ESCROW, EscrowFact::fromJson);
+  }
+
+  public ServerFacts withEscrow(EscrowFact escrow) {
+    return set(Fact.ESCROW, escrow.toJson());
+  }
+
+  public Optional<DeliverableFact> deliverable() {
+    return read(Fact.DELIVERABLE, DeliverableFact::fromJson);
+  }
+
+  public ServerFacts withDeliverable(DeliverableFact deliverable) {
+    return set(Fact.DELIVERABLE, deliverable.toJson());
+  }
+
+  public Optional<VerificationFact> verification() {
+    return read(Fact.VERIFICATION, VerificationFact::fromJson);
+  }
+
+  public ServerFacts withVerification(VerificationFact verification) {
+    return set(Fact.VERIFICATION, verification.toJson());
+  }
+
+  /** The Shadow Scoring hardening cycle, if one was opened. */
+  public Optional<HardeningFact> hardening() {
+    JsonNode h = facts.path(Fact.SHADOW.wireName()).path("hardening");
+    return h.isObject() ? Optional.of(HardeningFact.fromJson(h)) : Optional.empty();
+  }
+
+  public ServerFacts withHardening(HardeningFact hardening) {
+    ObjectNode shadow = Json.object();
+    shadow.set("hardening", hardening.toJson());
+    return set(Fact.SHADOW, shadow);
+  }
+
+  public Optional<DisputeFact> dispute() {
+    return read(Fact.DISPUTE, DisputeFact::fromJson);
+  }
+
+  public ServerFacts withDispute(DisputeFact dispute) {
+    return set(Fact.DISPUTE, dispute.toJson());
+  }
+
+  public Optional<SettlementFact> settlement() {
+    return read(Fact.SETTLEMENT, SettlementFact::fromJson);
+  }
+
+  public ServerFacts withSettlement(SettlementFact settlement) {
+    return set(Fact.SETTLEMENT, settlement.toJson());
+  }
+
+  // ---- shorthands decisions use --------------------------------------------------------------
+
+  public Optional<EscrowStatus> escrowStatus() {
+    return escrow().map(EscrowFact::status);
+  }
+
+  /** When the client funded the escrow; empty while unfunded. */
+  public Optional<Instant> fundedAt() {
+    return escrow().map(EscrowFact::fundedAt);
+  }
+
+  public Optional<Instant> deliveredAt() {
+    return deliverable().map(DeliverableFact::deliveredAt);
+  }
+
+  public Optional<String> deliverableHash() {
+    return deliverable().map(DeliverableFact::contentHash);
+  }
+
+  public Optional<String> verificationId() {
+    return verification().map(VerificationFact::verificationId);
+  }
+
+  public Optional<Instant> verifiedAt() {
+    return verification().map(VerificationFact::verifiedAt);
+  }
+
+  /** Whether a hardening cycle waits for the provider's re-delivery. */
+  public boolean hardeningOpen() {
+    return hardening().map(HardeningFact::isOpen).orElse(false);
+  }
+
+  private <T> Optional<T> read(Fact fact, Function<JsonNode, T> decode) {
+    JsonNode node = facts.path(fact.wireName());
+    return node.isObject() ? Optional.of(decode.apply(node)) : Optional.empty();
+  }
+
+  private ServerFacts set(Fact fact, JsonNode value) {
+    Objects.requireNonNull(value, "value");
+    ObjectNode copy = facts.deepCopy();
+    // As the store will give it back (numbers as parsed, not as built), so a fact read again equals the one written.
+    copy.set(fact.wireName(), Json.parseTrusted(Json.write(value)));
+    return new ServerFacts(copy);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof ServerFacts f && f.facts.equals(facts);
+  }
+
+  @Override
+  public int hashCode() {
+    return facts.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "ServerFacts" + facts;
+  }
+}
