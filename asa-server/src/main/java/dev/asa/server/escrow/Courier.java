@@ -1,5 +1,7 @@
 package dev.asa.server.escrow;
 
+import dev.asa.server.store.OutboxMessage;
+
 /** Carries one outbox message to its destination, once per call; the {@link Outbox} retries. */
 public interface Courier {
 

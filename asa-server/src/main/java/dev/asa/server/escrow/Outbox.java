@@ -1,5 +1,6 @@
 package dev.asa.server.escrow;
 
+import dev.asa.server.store.OutboxMessage;
 import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.OutboxRow;
 import java.time.Clock;

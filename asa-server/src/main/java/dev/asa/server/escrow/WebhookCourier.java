@@ -1,5 +1,6 @@
 package dev.asa.server.escrow;
 
+import dev.asa.server.store.OutboxMessage;
 import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.http.StandardWebhooks;
 import dev.asa.server.net.DestinationRefusedException;

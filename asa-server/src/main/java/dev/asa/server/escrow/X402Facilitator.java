@@ -1,5 +1,6 @@
 package dev.asa.server.escrow;
 
+import dev.asa.server.store.OutboxMessage;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

@@ -106,7 +106,7 @@ public interface AgreementStore extends AutoCloseable {
    * Claims up to {@code limit} pending messages due at {@code now} for {@code node}, each for
    * {@code lease}, like {@link #claimDueTimers}.
    */
-  List<dev.asa.server.escrow.OutboxMessage> claimDueMessages(Instant now, String node, java.time.Duration lease, int limit);
+  List<dev.asa.server.store.OutboxMessage> claimDueMessages(Instant now, String node, java.time.Duration lease, int limit);
 
   /**
    * Records how a delivery attempt of a claimed message ended and releases the claim (only the

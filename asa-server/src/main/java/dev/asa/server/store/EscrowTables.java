@@ -3,7 +3,6 @@ package dev.asa.server.store;
 import dev.asa.agreement.Currency;
 import dev.asa.agreement.Money;
 import dev.asa.escrow.Transfer;
-import dev.asa.server.escrow.OutboxMessage;
 import java.math.BigDecimal;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

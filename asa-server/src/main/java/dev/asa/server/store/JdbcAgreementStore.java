@@ -703,7 +703,7 @@ final class JdbcAgreementStore implements AgreementStore {
   }
 
   @Override
-  public List<dev.asa.server.escrow.OutboxMessage> claimDueMessages(Instant now, String node, java.time.Duration lease, int limit) {
+  public List<dev.asa.server.store.OutboxMessage> claimDueMessages(Instant now, String node, java.time.Duration lease, int limit) {
     return database.write("claiming due outbox messages", sql -> EscrowTables.claimDue(sql, now, node, lease, limit));
   }
 

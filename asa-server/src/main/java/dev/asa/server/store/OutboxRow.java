@@ -1,6 +1,5 @@
 package dev.asa.server.store;
 
-import dev.asa.server.escrow.OutboxMessage;
 import java.time.Instant;
 import java.util.Objects;
 

@@ -129,7 +129,7 @@ public sealed interface Write
   }
 
   /** Queues a message for the outbox; it is sent after the transaction commits. */
-  record Enqueue(dev.asa.server.escrow.OutboxMessage message) implements Write {
+  record Enqueue(dev.asa.server.store.OutboxMessage message) implements Write {
     public Enqueue {
       Objects.requireNonNull(message, "message");
     }

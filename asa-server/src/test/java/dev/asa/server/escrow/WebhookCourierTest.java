@@ -1,5 +1,6 @@
 package dev.asa.server.escrow;
 
+import dev.asa.server.store.OutboxMessage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

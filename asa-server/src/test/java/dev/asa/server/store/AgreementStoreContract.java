@@ -282,10 +282,10 @@ abstract class AgreementStoreContract {
   @Test
   void outboxMessagesAreClaimedOnceAndRecordEachAttempt() {
     AgreementRow a = created("outbox");
-    var m = new dev.asa.server.escrow.OutboxMessage("msg-" + a.id(), a.id(), "escrow.release", "http://x/", "{\"a\":1}", T0, 0);
+    var m = new dev.asa.server.store.OutboxMessage("msg-" + a.id(), a.id(), "escrow.release", "http://x/", "{\"a\":1}", T0, 0);
     store.apply(List.of(new Write.Enqueue(m)));
     java.time.Duration lease = java.time.Duration.ofSeconds(60);
-    assertThat(store.claimDueMessages(T0, "n1", lease, 1000)).extracting(dev.asa.server.escrow.OutboxMessage::id).contains(m.id());
+    assertThat(store.claimDueMessages(T0, "n1", lease, 1000)).extracting(dev.asa.server.store.OutboxMessage::id).contains(m.id());
     assertThat(store.claimDueMessages(T0.plusSeconds(1), "n2", lease, 1000)).noneMatch(x -> x.id().equals(m.id()));
     store.recordAttempt(m.id(), "n1", OutboxRow.Status.PENDING, T0.plusSeconds(30), "HTTP 503", null, null);
     OutboxRow row = store.outboxOf(a.id()).getFirst();

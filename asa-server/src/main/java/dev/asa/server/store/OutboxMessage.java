@@ -1,4 +1,4 @@
-package dev.asa.server.escrow;
+package dev.asa.server.store;
 
 import java.time.Instant;
 import java.util.Objects;
@@ -6,7 +6,7 @@ import java.util.Objects;
 /**
  * A message to another system (a payment system's webhook, an x402 facilitator, a dispute
  * protocol), written in the same transaction as the change that caused it and delivered afterwards
- * by the {@link Outbox}: at least once, retried with backoff. Its {@code id} is stable across
+ * by the escrow package's outbox: at least once, retried with backoff. Its {@code id} is stable across
  * retries, so the receiver applies it at most once.
  *
  * @param kind what the message asks for, e.g. {@code escrow.release} or {@code x402.settle}
