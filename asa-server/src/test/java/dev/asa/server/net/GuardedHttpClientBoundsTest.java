@@ -59,6 +59,7 @@ class GuardedHttpClientBoundsTest {
     CountDownLatch hungUp = new CountDownLatch(1);
     Thread.ofVirtual().start(() -> {
       try (Socket s = server.accept(); OutputStream out = s.getOutputStream()) {
+        readHead(s.getInputStream()); // an answer before the request would be unsolicited: Jetty hangs up
         out.write(("HTTP/1.1 200 OK\r\nContent-Length: " + offered + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
         byte[] block = new byte[64 * 1024];
         while (written.get() < offered) {
@@ -128,6 +129,19 @@ class GuardedHttpClientBoundsTest {
     client.close();
     assertThatThrownBy(() -> client.send(OutboundRequest.get(URI.create("http://127.0.0.1:9/"), Map.of()), limits()))
         .isInstanceOf(IOException.class).hasMessageContaining("closed");
+  }
+
+  /** Reads up to the blank line that ends a request's head. */
+  static void readHead(InputStream in) throws IOException {
+    int matched = 0;
+    byte[] end = {'\r', '\n', '\r', '\n'};
+    while (matched < end.length) {
+      int b = in.read();
+      if (b < 0) {
+        return;
+      }
+      matched = b == end[matched] ? matched + 1 : b == '\r' ? 1 : 0;
+    }
   }
 
   private static FetchLimits limits() {

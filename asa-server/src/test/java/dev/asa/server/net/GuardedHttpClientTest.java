@@ -203,7 +203,8 @@ class GuardedHttpClientTest {
     ServerSocket slow = new ServerSocket(0, 10, InetAddress.getLoopbackAddress());
     toClose.add(slow);
     Thread.ofVirtual().start(() -> {
-      try (Socket s = slow.accept(); OutputStream out = s.getOutputStream(); InputStream ignored = s.getInputStream()) {
+      try (Socket s = slow.accept(); OutputStream out = s.getOutputStream(); InputStream in = s.getInputStream()) {
+        GuardedHttpClientBoundsTest.readHead(in); // answer the request, not before it (that is unsolicited)
         out.write("HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
         for (int i = 0; i < 100_000; i++) {
           out.write('x');
