@@ -48,9 +48,12 @@ public final class AsaServer implements AutoCloseable {
   private final Timers timers;
   private final Outbox outbox;
   private final JobRunner jobs;
+  private final GuardedHttpClient outbound;
 
-  private AsaServer(AgreementStore store, Javalin http, Ed25519PublicKey serverKey, Timers timers, Outbox outbox, JobRunner jobs) {
+  private AsaServer(AgreementStore store, Javalin http, Ed25519PublicKey serverKey, Timers timers, Outbox outbox, JobRunner jobs,
+      GuardedHttpClient outbound) {
     this.jobs = jobs;
+    this.outbound = outbound;
     this.store = store;
     this.http = http;
     this.serverKey = serverKey;
@@ -83,11 +86,11 @@ public final class AsaServer implements AutoCloseable {
     Stores.Opened opened = Stores.openWithNonces(config.dbUrl(), config.dataDir(), config.clock(),
         RequestVerifier.DEFAULT_MAX_SKEW);
     AgreementStore store = opened.agreements();
+    // Every outbound request (deliverables, webhooks, facilitator, disputes) goes through this one.
+    GuardedHttpClient outbound = new GuardedHttpClient(config.fetchPolicy());
     try {
       MarketData market = new MarketData(store, config.negotiationPolicy());
       EscrowConfig escrow = config.escrow();
-      // Every outbound request (deliverables, webhooks, facilitator, disputes) goes through this one.
-      GuardedHttpClient outbound = new GuardedHttpClient(config.fetchPolicy());
       X402Facilitator facilitator = escrow.x402Facilitator() == null ? null
           : new X402Facilitator(escrow.x402Facilitator(), escrow.deliveryTimeout(), outbound);
       Enforcement enforcement = new Enforcement(store, Enforcement.bindings(escrow, store, facilitator));
@@ -152,8 +155,9 @@ public final class AsaServer implements AutoCloseable {
       if (evaluators != null) {
         verifications.resumeUnfinished(); // a restarted node finishes what it had started
       }
-      return new AsaServer(store, http, serverKey.publicKey(), timers, outbox, jobs);
+      return new AsaServer(store, http, serverKey.publicKey(), timers, outbox, jobs, outbound);
     } catch (RuntimeException e) {
+      outbound.close();
       store.close();
       throw e;
     }
@@ -177,6 +181,7 @@ public final class AsaServer implements AutoCloseable {
     jobs.close();
     outbox.close();
     timers.close();
+    outbound.close(); // after the outbox and the jobs, which send through it
     http.stop();
     store.close();
   }

@@ -122,7 +122,7 @@ public final class WebhookCourier implements Courier, AutoCloseable {
     return new Attempt.Retry(reason.toString());
   }
 
-  /** Nothing to release: the guarded client holds no connections between deliveries. */
+  /** Nothing to release: the guarded client is shared, and its owner (the server) closes it. */
   @Override
   public void close() {}
 

@@ -8,7 +8,8 @@ import java.util.Objects;
  * sending, the whole answer), and answer bytes kept. Each caller picks its own: a deliverable may be
  * as large as a request body, a webhook's answer is a receipt.
  *
- * @param connect the longest wait for one TCP connection
+ * @param connect the longest wait until the request is on the wire: connecting (to any of the
+ *     host's addresses) and, for https, the TLS handshake
  * @param total the deadline of the whole exchange; a server trickling bytes is cut off here
  * @param maxResponseBytes answer bytes read at most; what lies beyond is never read
  */

@@ -29,7 +29,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLHandshakeException;
-import javax.net.ssl.SSLSocketFactory;
 import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -38,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class GuardedHttpClientTest {
   private static final FetchLimits LIMITS = new FetchLimits(Duration.ofSeconds(2), Duration.ofSeconds(5), 1024);
-  private static final SSLSocketFactory TLS = (SSLSocketFactory) SSLSocketFactory.getDefault();
+  private static final SSLContext TLS = defaultTls();
 
   private HttpServer local;
   private final List<String> heard = new CopyOnWriteArrayList<>();
@@ -81,6 +80,20 @@ class GuardedHttpClientTest {
     }
   }
 
+  /** Closed after the test, as the server closes its client. */
+  private GuardedHttpClient track(GuardedHttpClient client) {
+    toClose.add(client);
+    return client;
+  }
+
+  private static SSLContext defaultTls() {
+    try {
+      return SSLContext.getDefault();
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   private int port() {
     return local.getAddress().getPort();
   }
@@ -113,7 +126,7 @@ class GuardedHttpClientTest {
   void aNameThatResolvesToLoopbackIsRefusedBeforeAnythingIsSent() {
     Table dns = new Table(Map.of("innocent.example", List.of("127.0.0.1"),
         "mixed.example", List.of("93.184.216.34", "10.0.0.7")));
-    GuardedHttpClient client = new GuardedHttpClient(FetchPolicy.DEFAULTS, dns, TLS);
+    GuardedHttpClient client = track(new GuardedHttpClient(FetchPolicy.DEFAULTS, dns, TLS));
     assertThatThrownBy(() -> get(client, "http://innocent.example:" + port() + "/secret"))
         .isInstanceOf(DestinationRefusedException.class).hasMessageContaining("loopback");
     // One internal address among public ones refuses the host: the connection could go to either.
@@ -125,12 +138,12 @@ class GuardedHttpClientTest {
   @Test
   void literalsAndLoopbackNamesAreRefusedWithoutTheResolverTellingOtherwise() {
     Table dns = new Table(Map.of("localhost", List.of("93.184.216.34"), "sub.localhost", List.of("93.184.216.34")));
-    GuardedHttpClient client = new GuardedHttpClient(FetchPolicy.DEFAULTS, dns, TLS);
+    GuardedHttpClient client = track(new GuardedHttpClient(FetchPolicy.DEFAULTS, dns, TLS));
     for (String host : List.of("localhost", "LOCALHOST.", "sub.localhost")) {
       assertThatThrownBy(() -> get(client, "http://" + host + ":" + port() + "/")).as(host)
           .isInstanceOf(DestinationRefusedException.class).hasMessageContaining("loopback name");
     }
-    GuardedHttpClient system = new GuardedHttpClient(FetchPolicy.DEFAULTS);
+    GuardedHttpClient system = track(new GuardedHttpClient(FetchPolicy.DEFAULTS));
     for (String host : List.of("127.0.0.1", "2130706433", "0.0.0.0", "[::1]", "[::ffff:127.0.0.1]", "[::ffff:7f00:1]",
         "169.254.169.254", "[fe80::1]", "10.1.2.3", "192.168.0.10", "172.16.5.4", "100.64.1.1", "[64:ff9b::7f00:1]")) {
       assertThatThrownBy(() -> get(system, "http://" + host + ":" + port() + "/")).as(host)
@@ -154,8 +167,8 @@ class GuardedHttpClientTest {
     // An allowed internal name: the lookup result is what is connected to; a second lookup (the
     // one DNS rebinding needs) would find nothing here and fail the request.
     Table dns = new Table(Map.of("store.internal", List.of("127.0.0.1")));
-    GuardedHttpClient client = new GuardedHttpClient(
-        new FetchPolicy(List.of("http://store.internal:" + port() + "/")), dns, TLS);
+    GuardedHttpClient client = track(new GuardedHttpClient(
+        new FetchPolicy(List.of("http://store.internal:" + port() + "/")), dns, TLS));
     OutboundResponse response = get(client, "http://store.internal:" + port() + "/report.md?v=1");
     assertThat(response.status()).isEqualTo(200);
     assertThat(new String(response.body(), StandardCharsets.UTF_8)).isEqualTo("hello /report.md");
@@ -165,7 +178,7 @@ class GuardedHttpClientTest {
 
   @Test
   void redirectsAreAnswersNotFollowed() throws IOException {
-    GuardedHttpClient client = new GuardedHttpClient(new FetchPolicy(List.of("http://127.0.0.1:" + port() + "/redirect")));
+    GuardedHttpClient client = track(new GuardedHttpClient(new FetchPolicy(List.of("http://127.0.0.1:" + port() + "/redirect"))));
     OutboundResponse response = get(client, "http://127.0.0.1:" + port() + "/redirect?http://127.0.0.1:" + port() + "/secret");
     assertThat(response.status()).isEqualTo(302);
     assertThat(heard).hasSize(1).allMatch(line -> line.startsWith("GET /redirect"));
@@ -173,7 +186,7 @@ class GuardedHttpClientTest {
 
   @Test
   void answersAreReadInEveryFramingAndCutAtTheCap() throws IOException {
-    GuardedHttpClient client = new GuardedHttpClient(new FetchPolicy(List.of("http://127.0.0.1:" + port() + "/")));
+    GuardedHttpClient client = track(new GuardedHttpClient(new FetchPolicy(List.of("http://127.0.0.1:" + port() + "/"))));
     OutboundResponse chunked = get(client, "http://127.0.0.1:" + port() + "/chunked");
     assertThat(new String(chunked.body(), StandardCharsets.UTF_8)).isEqualTo("hello /chunked");
     assertThat(chunked.truncated()).isFalse();
@@ -190,7 +203,8 @@ class GuardedHttpClientTest {
     ServerSocket slow = new ServerSocket(0, 10, InetAddress.getLoopbackAddress());
     toClose.add(slow);
     Thread.ofVirtual().start(() -> {
-      try (Socket s = slow.accept(); OutputStream out = s.getOutputStream(); InputStream ignored = s.getInputStream()) {
+      try (Socket s = slow.accept(); OutputStream out = s.getOutputStream(); InputStream in = s.getInputStream()) {
+        GuardedHttpClientBoundsTest.readHead(in); // answer the request, not before it (that is unsolicited)
         out.write("HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
         for (int i = 0; i < 100_000; i++) {
           out.write('x');
@@ -201,7 +215,7 @@ class GuardedHttpClientTest {
         // the client hung up
       }
     });
-    GuardedHttpClient client = new GuardedHttpClient(new FetchPolicy(List.of("http://127.0.0.1:" + slow.getLocalPort() + "/")));
+    GuardedHttpClient client = track(new GuardedHttpClient(new FetchPolicy(List.of("http://127.0.0.1:" + slow.getLocalPort() + "/"))));
     long start = System.nanoTime();
     assertThatThrownBy(() -> client.send(OutboundRequest.get(URI.create("http://127.0.0.1:" + slow.getLocalPort() + "/"), Map.of()),
         new FetchLimits(Duration.ofSeconds(1), Duration.ofMillis(700), 1 << 20)))
@@ -245,9 +259,9 @@ class GuardedHttpClientTest {
     int port = https.getAddress().getPort();
 
     Table dns = new Table(Map.of("good.test", List.of("127.0.0.1"), "evil.test", List.of("127.0.0.1")));
-    GuardedHttpClient client = new GuardedHttpClient(
+    GuardedHttpClient client = track(new GuardedHttpClient(
         new FetchPolicy(List.of("https://good.test:" + port + "/", "https://evil.test:" + port + "/")), dns,
-        clientTls.getSocketFactory());
+        clientTls));
     OutboundResponse ok = get(client, "https://good.test:" + port + "/");
     assertThat(new String(ok.body(), StandardCharsets.UTF_8)).isEqualTo("secure");
     assertThatThrownBy(() -> get(client, "https://evil.test:" + port + "/")).isInstanceOf(SSLHandshakeException.class)
