@@ -26,6 +26,9 @@ final class ProblemErrorHandler extends ErrorHandler {
   protected void generateResponse(Request request, Response response, int code, String message, Throwable cause,
       Callback callback) {
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, Problems.CONTENT_TYPE);
+    // Jetty drops the connection after answering a request it could not take in; saying so keeps a
+    // client from sending its next request down a connection that is about to close.
+    response.getHeaders().put(HttpHeader.CONNECTION, "close");
     response.write(true, ByteBuffer.wrap(body(code, message, request.getHttpURI().getPath())), callback);
   }
 
@@ -35,6 +38,7 @@ final class ProblemErrorHandler extends ErrorHandler {
   @Override
   public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
     fields.put(HttpHeader.CONTENT_TYPE, Problems.CONTENT_TYPE);
+    fields.put(HttpHeader.CONNECTION, "close");
     return ByteBuffer.wrap(body(status, reason, null));
   }
 
