@@ -24,6 +24,7 @@ import dev.asa.server.market.MarketData;
 import dev.asa.server.net.GuardedHttpClient;
 import dev.asa.server.timers.Timers;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.Stores;
@@ -32,6 +33,7 @@ import dev.asa.server.verification.JobRunner;
 import dev.asa.server.verification.VerificationService;
 import dev.asa.evaluators.VerificationEngine;
 import io.javalin.Javalin;
+import io.javalin.router.Endpoint;
 import dev.asa.server.http.DeadlineHandler;
 import dev.asa.server.http.ReadDeadlines;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -117,7 +119,7 @@ public final class AsaServer implements AutoCloseable {
           new RateLimiter(config.clock(), config.requestsPerSecondPerKey() * 10, config.burstPerKey() * 10),
           config.operatorKey(), config.publicUrls());
       Admin admin = new Admin(config, serverKey.publicKey(), store.describe());
-      Routes routes = new Routes(agreements, verifications, new Requests(store, auth, config.maxBodyBytes()), admin, market);
+      Routes routes = new Routes(agreements, verifications, new Requests(store), auth, config.maxBodyBytes(), admin, market);
       DeadlineHandler deadlined = new DeadlineHandler(deadlines);
       Javalin http = Javalin.create(c -> {
         c.startup.showJavalinBanner = false;
@@ -140,7 +142,7 @@ public final class AsaServer implements AutoCloseable {
           server.setHandler(deadlined);
         });
         c.jetty.modifyServletContextHandler(context -> context.setErrorHandler(Routes.jettyErrorHandler()));
-        routes.register(c.routes);
+        routes.register(c);
       });
       http.start();
       Timers timers = new Timers(store, config.clock(), agreements::fireTimer);
@@ -169,6 +171,15 @@ public final class AsaServer implements AutoCloseable {
 
   public String url(String host) {
     return "http://" + host + ":" + port();
+  }
+
+  /**
+   * The HTTP routes as Javalin has them registered, each carrying its declared {@link
+   * dev.asa.server.http.Access} as a route role (for the test that walks them all).
+   */
+  public List<Endpoint> endpoints() {
+    return http.unsafe.internalRouter.allHttpHandlers().stream()
+        .map(parsed -> parsed.endpoint).filter(e -> e.method.isHttpMethod()).toList();
   }
 
   /** Where the data lives, as the store describes itself. */

@@ -34,7 +34,10 @@ public final class Authentication {
     this.targets = new TargetUris(publicUrls);
   }
 
-  /** The verified caller, or a 401 / 429 problem. The body must be the bytes received. */
+  /**
+   * The verified caller, or a 401 / 429 problem. The body must be the bytes received (empty for a
+   * request verified as bodiless). {@link AccessGate} calls this before the handler runs.
+   */
   Caller require(Context ctx, byte[] body) {
     Caller cached = ctx.attribute(ATTRIBUTE);
     if (cached != null) {
@@ -62,9 +65,14 @@ public final class Authentication {
     }
   }
 
-  /** For requests without a body (GET). */
-  Caller require(Context ctx) {
-    return require(ctx, new byte[0]);
+  /** The caller {@link #require} verified for this request, or null when it has not run. */
+  static Caller verified(Context ctx) {
+    return ctx.attribute(ATTRIBUTE);
+  }
+
+  /** Whether this server was started with an operator key. */
+  boolean hasOperatorKey() {
+    return operatorKey != null;
   }
 
   /** Whether the request carries a signature at all (for routes that also answer anonymously). */

@@ -25,8 +25,8 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * </ul>
  *
  * A timer that fires closes the connection: a stalled head gets no answer (nothing was asked yet),
- * a stalled body fails the handler's read, which {@link Requests} reports as an aborted upload in
- * one log line.
+ * a stalled body fails the read (by {@link AccessGate}, before the handler), which is reported as
+ * an aborted upload in one log line.
  *
  * <p>Install it as the server's outermost handler and as a {@link Connection.Listener} bean on the
  * connector ({@link #connections()}).

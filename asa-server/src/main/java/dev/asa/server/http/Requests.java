@@ -14,25 +14,17 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * Reading mutating requests: the body (size-limited, strict JSON) and the {@code Idempotency-Key}.
- * A key seen before with the same body replays the stored answer; with another body it is refused.
+ * Running mutating requests: the body {@link AccessGate} read and verified is parsed (strict JSON),
+ * and the {@code Idempotency-Key} looked up. A key seen before with the same body replays the
+ * stored answer; with another body it is refused.
  */
 public final class Requests {
   private static final Pattern KEY = Pattern.compile("^[\\x21-\\x7e]{1,255}$");
 
   private final AgreementStore store;
-  private final Authentication auth;
-  private final long maxBodyBytes;
 
-  public Requests(AgreementStore store, Authentication auth, long maxBodyBytes) {
+  public Requests(AgreementStore store) {
     this.store = store;
-    this.auth = auth;
-    this.maxBodyBytes = maxBodyBytes;
-  }
-
-  /** The verified caller of a request without a body. */
-  Caller caller(Context ctx) {
-    return auth.require(ctx);
   }
 
   interface Mutation {
@@ -40,12 +32,13 @@ public final class Requests {
   }
 
   /**
-   * A write: the body is read (size-limited), the signature over it verified, then the body parsed
-   * and the Idempotency-Key looked up (keys are per caller) before the mutation runs.
+   * A write on a signed route: the gate has read the body (size-limited) and verified the signature
+   * over it; here the body is parsed and the Idempotency-Key looked up (keys are per caller) before
+   * the mutation runs.
    */
   void mutation(Context ctx, Mutation mutation) throws Exception {
-    byte[] bytes = body(ctx);
-    Caller caller = auth.require(ctx, bytes);
+    byte[] bytes = AccessGate.body(ctx);
+    Caller caller = AccessGate.caller(ctx);
     JsonNode body = bytes.length == 0 ? Json.mapper().missingNode() : RequestBodies.parse(bytes);
     IdempotencyTicket ticket = ticket(ctx, caller, bytes);
     if (ticket != null) {
@@ -76,28 +69,6 @@ public final class Requests {
     ctx.status(row.status());
     ctx.contentType("application/json");
     ctx.result(row.responseBody());
-  }
-
-  private byte[] body(Context ctx) {
-    long declared = ctx.contentLength();
-    if (declared > maxBodyBytes) {
-      throw tooLarge();
-    }
-    byte[] bytes;
-    try {
-      bytes = ctx.bodyAsBytes();
-    } catch (Exception e) { // Jetty's EofException arrives unchecked through Javalin
-      throw AbortedUpload.from(ctx, e);
-    }
-    if (bytes.length > maxBodyBytes) {
-      throw tooLarge();
-    }
-    return bytes;
-  }
-
-  private RequestException tooLarge() {
-    return new RequestException(Problem.of("payload-too-large", "Request body too large", 413,
-        "request bodies are limited to " + maxBodyBytes + " bytes"));
   }
 
   private static IdempotencyTicket ticket(Context ctx, Caller caller, byte[] body) {

@@ -1,7 +1,13 @@
 package dev.asa.server.http;
 
+import static dev.asa.server.http.Access.OPERATOR;
+import static dev.asa.server.http.Access.PUBLIC;
+import static dev.asa.server.http.Access.SIGNED;
+import static dev.asa.server.http.Access.SIGNED_OR_PUBLIC_RESULT;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.asa.access.Caller;
 import dev.asa.agreement.AgreementSchemas;
 import dev.asa.json.Json;
 import dev.asa.server.agreements.AgreementService;
@@ -11,87 +17,91 @@ import dev.asa.server.market.MarketData;
 import dev.asa.server.verification.VerificationService;
 import dev.asa.template.Template;
 import dev.asa.template.Templates;
-import io.javalin.config.RoutesConfig;
+import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 
 /**
  * The HTTP API on one screen: section 4.3's eleven endpoints, the event log, the verification
- * result, close, templates, schemas, the server key and the admin read-out. Public routes answer
- * anyone; every other route verifies the caller's request signature first. Handlers only read the
- * request and render the answer; {@link AgreementService} and the core decide.
+ * result, close, templates, schemas, the server key and the admin read-out. Each route is one row:
+ * method, path, who may call it ({@link Access}, checked by {@link AccessGate} before the handler
+ * runs) and the handler. Handlers only read the request and render the answer; {@link
+ * AgreementService} and the core decide, including which signed caller may act on an agreement.
  */
 public final class Routes {
   private final AgreementService agreements;
   private final Requests requests;
+  private final AccessGate gate;
   private final Admin admin;
   private final MarketData market;
   private final VerificationService verifications;
 
-  public Routes(AgreementService agreements, VerificationService verifications, Requests requests, Admin admin, MarketData market) {
+  public Routes(AgreementService agreements, VerificationService verifications, Requests requests, Authentication auth,
+      long maxBodyBytes, Admin admin, MarketData market) {
     this.agreements = agreements;
     this.verifications = verifications;
     this.requests = requests;
+    this.gate = new AccessGate(auth, maxBodyBytes);
     this.admin = admin;
     this.market = market;
   }
 
-  public void register(RoutesConfig r) {
-    Problems.register(r);
-    r.get("/health", ctx -> json(ctx, 200, Json.object().put("status", "ok")));
+  public void register(JavalinConfig config) {
+    Problems.register(config.routes);
+    RouteTable r = gate.install(config);
+    r.get("/health",                                PUBLIC, ctx -> json(ctx, 200, Json.object().put("status", "ok")));
+    r.get("/templates",                             PUBLIC, this::listTemplates);
+    r.get("/templates/{type}",                      PUBLIC, ctx -> json(ctx, 200, template(ctx.pathParam("type")).toJson()));
+    r.get("/schemas/asa/{version}/agreement.json",  PUBLIC, this::schema);
+    r.get("/.well-known/asa/server-key",            PUBLIC, ctx -> json(ctx, 200, admin.serverKey()));
 
-    r.get("/templates", this::listTemplates);
-    r.get("/templates/{type}", ctx -> json(ctx, 200, template(ctx.pathParam("type")).toJson()));
-    r.get("/schemas/asa/{version}/agreement.json", this::schema);
-
-    r.get("/.well-known/asa/server-key", ctx -> json(ctx, 200, admin.serverKey()));
-
-    // Everything below is signed (RFC 9421): Requests.mutation and requests.caller verify it.
-    r.post("/agreements", ctx -> requests.mutation(ctx, agreements::create));
-    r.get("/agreements", this::list);
-    r.get("/agreements/{id}", ctx -> {
-      var envelope = agreements.get(id(ctx), requests.caller(ctx));
+    r.post("/agreements",                           SIGNED, ctx -> requests.mutation(ctx, agreements::create));
+    r.get("/agreements",                            SIGNED, this::list);
+    r.get("/agreements/{id}",                       SIGNED, ctx -> {
+      var envelope = agreements.get(id(ctx), caller(ctx));
       ctx.header("ETag", "\"" + envelope.path("version").asLong() + "\"");
       json(ctx, 200, envelope);
     });
-    r.get("/agreements/{id}/status", ctx -> json(ctx, 200, agreements.status(id(ctx), requests.caller(ctx))));
-    r.get("/agreements/{id}/events", ctx -> json(ctx, 200, agreements.events(id(ctx), requests.caller(ctx))));
-    r.get("/agreements/{id}/negotiation", ctx -> json(ctx, 200, agreements.negotiationTranscript(id(ctx), requests.caller(ctx))));
-    r.get("/agreements/{id}/verification", ctx -> json(ctx, 200, agreements.verification(id(ctx),
-        Authentication.isSigned(ctx) ? requests.caller(ctx) : null)));
-    r.patch("/agreements/{id}/negotiate", ctx -> requests.mutation(ctx, (b, c, t) -> agreements.negotiate(id(ctx), b, c, t)));
-    r.post("/agreements/{id}/sign", ctx -> requests.mutation(ctx, (b, c, t) -> agreements.sign(id(ctx), b, c, t)));
-    r.post("/agreements/{id}/deliver", ctx -> requests.mutation(ctx, (b, c, t) -> agreements.deliver(id(ctx), b, c, t)));
-    r.post("/agreements/{id}/verify", ctx -> requests.mutation(ctx, (b, c, t) -> agreements.verify(id(ctx), b, c, t)));
-    r.post("/agreements/{id}/challenge", ctx -> requests.mutation(ctx, (b, c, t) -> agreements.challenge(id(ctx), b, c, t)));
-    r.post("/agreements/{id}/close", ctx -> requests.mutation(ctx, (b, c, t) -> agreements.close(id(ctx), c, t)));
-    r.post("/agreements/{id}/fund", ctx -> requests.mutation(ctx, (b, c, t) -> agreements.fund(id(ctx), b, c, t)));
-    r.post("/agreements/{id}/ruling", ctx -> requests.mutation(ctx, (b, c, t) -> agreements.rule(id(ctx), b, c, t)));
-    r.post("/agreements/{id}/seal", ctx -> requests.mutation(ctx, (b, c, t) -> agreements.seal(id(ctx), b, c, t)));
-    r.get("/agreements/{id}/seal", ctx -> json(ctx, 200, agreements.sealOf(id(ctx), requests.caller(ctx))));
-    r.get("/agreements/{id}/hardening", ctx -> json(ctx, 200, agreements.hardening(id(ctx), requests.caller(ctx))));
-    r.get("/agreements/{id}/escrow", ctx -> json(ctx, 200, agreements.escrow(id(ctx), requests.caller(ctx))));
-    r.get("/accounts/{key}", ctx -> json(ctx, 200,
-        agreements.account(TextParameters.path(ctx, "key"), Requests.intParam(ctx, "limit", 100, 1, 1000), requests.caller(ctx))));
+    r.get("/agreements/{id}/status",                SIGNED, ctx -> json(ctx, 200, agreements.status(id(ctx), caller(ctx))));
+    r.get("/agreements/{id}/events",                SIGNED, ctx -> json(ctx, 200, agreements.events(id(ctx), caller(ctx))));
+    r.get("/agreements/{id}/negotiation",           SIGNED, ctx -> json(ctx, 200, agreements.negotiationTranscript(id(ctx), caller(ctx))));
+    r.get("/agreements/{id}/verification",          SIGNED_OR_PUBLIC_RESULT,
+        ctx -> json(ctx, 200, agreements.verification(id(ctx), AccessGate.callerIfSigned(ctx))));
+    r.patch("/agreements/{id}/negotiate",           SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> agreements.negotiate(id(ctx), b, c, t)));
+    r.post("/agreements/{id}/sign",                 SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> agreements.sign(id(ctx), b, c, t)));
+    r.post("/agreements/{id}/deliver",              SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> agreements.deliver(id(ctx), b, c, t)));
+    r.post("/agreements/{id}/verify",               SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> agreements.verify(id(ctx), b, c, t)));
+    r.post("/agreements/{id}/challenge",            SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> agreements.challenge(id(ctx), b, c, t)));
+    r.post("/agreements/{id}/close",                SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> agreements.close(id(ctx), c, t)));
+    r.post("/agreements/{id}/fund",                 SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> agreements.fund(id(ctx), b, c, t)));
+    r.post("/agreements/{id}/ruling",               SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> agreements.rule(id(ctx), b, c, t)));
+    r.post("/agreements/{id}/seal",                 SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> agreements.seal(id(ctx), b, c, t)));
+    r.get("/agreements/{id}/seal",                  SIGNED, ctx -> json(ctx, 200, agreements.sealOf(id(ctx), caller(ctx))));
+    r.get("/agreements/{id}/hardening",             SIGNED, ctx -> json(ctx, 200, agreements.hardening(id(ctx), caller(ctx))));
+    r.get("/agreements/{id}/escrow",                SIGNED, ctx -> json(ctx, 200, agreements.escrow(id(ctx), caller(ctx))));
+    r.get("/accounts/{key}",                        SIGNED, ctx -> json(ctx, 200,
+        agreements.account(TextParameters.path(ctx, "key"), Requests.intParam(ctx, "limit", 100, 1, 1000), caller(ctx))));
 
-    r.post("/shadow/seals", ctx -> requests.mutation(ctx, agreements::sealStandalone));
-    r.post("/shadow/seals/{id}/validate", ctx -> requests.mutation(ctx, (b, c, t) -> agreements.validateStandalone(id(ctx), b, c, t)));
-    r.get("/shadow/seals/{id}/report", ctx -> json(ctx, 200, agreements.standaloneReport(id(ctx), requests.caller(ctx))));
+    r.post("/shadow/seals",                         SIGNED, ctx -> requests.mutation(ctx, agreements::sealStandalone));
+    r.post("/shadow/seals/{id}/validate",           SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> agreements.validateStandalone(id(ctx), b, c, t)));
+    r.get("/shadow/seals/{id}/report",              SIGNED, ctx -> json(ctx, 200, agreements.standaloneReport(id(ctx), caller(ctx))));
 
-    r.post("/verifications", ctx -> requests.mutation(ctx, verifications::create));
-    r.get("/verifications/{id}", ctx -> render(ctx, verifications.get(id(ctx), requests.caller(ctx))));
-    r.get("/verifications/{id}/status", ctx -> json(ctx, 200, verifications.status(id(ctx), requests.caller(ctx))));
+    r.post("/verifications",                        SIGNED, ctx -> requests.mutation(ctx, verifications::create));
+    r.get("/verifications/{id}",                    SIGNED, ctx -> render(ctx, verifications.get(id(ctx), caller(ctx))));
+    r.get("/verifications/{id}/status",             SIGNED, ctx -> json(ctx, 200, verifications.status(id(ctx), caller(ctx))));
 
-    r.get("/market/{service_type}", ctx -> {
-      requests.caller(ctx); // any signed caller: aggregates only, no agreement's details
-      json(ctx, 200, market.describe(TextParameters.path(ctx, "service_type")));
-    });
+    // Any signed caller: aggregates only, no agreement's details.
+    r.get("/market/{service_type}",                 SIGNED, ctx -> json(ctx, 200, market.describe(TextParameters.path(ctx, "service_type"))));
 
-    r.get("/admin/config", ctx -> json(ctx, 200, admin.config(requests.caller(ctx))));
+    r.get("/admin/config",                          OPERATOR, ctx -> json(ctx, 200, admin.config()));
   }
 
   /** Jetty's own errors (bad URIs, oversized headers) as problem+json too. */
   public static org.eclipse.jetty.server.Request.Handler jettyErrorHandler() {
     return new ProblemErrorHandler();
+  }
+
+  private static Caller caller(Context ctx) {
+    return AccessGate.caller(ctx);
   }
 
   private static String id(Context ctx) {
@@ -130,7 +140,7 @@ public final class Routes {
           "GET /agreements needs ?party=<identity value> (the identity.value of a client, provider or evaluator)"));
     }
     int limit = Requests.intParam(ctx, "limit", 50, 1, 200);
-    var caller = requests.caller(ctx);
+    var caller = caller(ctx);
     try {
       json(ctx, 200, agreements.list(party, ctx.queryParam("cursor"), limit, caller));
     } catch (IllegalArgumentException e) { // the store's answer to a cursor it did not issue
