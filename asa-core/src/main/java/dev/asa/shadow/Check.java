@@ -3,6 +3,7 @@ package dev.asa.shadow;
 import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.StrictJson;
 import dev.asa.json.Jcs;
 import dev.asa.json.Json;
 import java.util.Objects;
@@ -255,7 +256,7 @@ public sealed interface Check {
    * {@code errors}; null when it is not usable.
    */
   static Check parse(JsonNode node, String pointer, StrictJson errors) {
-    if (!errors.object(node, pointer, "check")) {
+    if (errors.object(node, pointer, "check") == null) {
       return null;
     }
     JsonNode typeNode = node.get("type");
@@ -279,7 +280,7 @@ public sealed interface Check {
       return null;
     }
     int before = errors.count();
-    errors.onlyKnown(node, pointer, members);
+    errors.allowOnly(node, pointer, members);
     Check check = switch (type) {
       case "contains" -> {
         String value = errors.text(node, pointer, "value", MAX_TEXT);

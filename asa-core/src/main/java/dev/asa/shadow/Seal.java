@@ -2,6 +2,7 @@ package dev.asa.shadow;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.StrictJson;
 import dev.asa.crypto.DidKey;
 import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.crypto.Ed25519PublicKey;

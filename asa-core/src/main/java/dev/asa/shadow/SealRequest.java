@@ -2,6 +2,7 @@ package dev.asa.shadow;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.asa.agreement.InvalidDocumentException;
+import dev.asa.agreement.StrictJson;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -41,10 +42,10 @@ public record SealRequest(SealedCriteria criteria, Optional<Scale> scale, Option
   /** @throws InvalidDocumentException listing every violation, each with its JSON pointer */
   public static SealRequest parse(JsonNode body) {
     StrictJson errors = new StrictJson();
-    if (!errors.object(body, "", "the request body")) {
+    if (errors.object(body, "", "the request body") == null) {
       errors.throwIfAny();
     }
-    errors.onlyKnown(body, "", MEMBERS);
+    errors.allowOnly(body, "", MEMBERS);
     Scale scale = null;
     String scaleText = errors.optionalText(body, "", "scale", 16);
     if (scaleText != null) {

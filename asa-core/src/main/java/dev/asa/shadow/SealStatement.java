@@ -2,6 +2,7 @@ package dev.asa.shadow;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.StrictJson;
 import dev.asa.json.Jcs;
 import dev.asa.json.Json;
 import java.time.Instant;
@@ -88,7 +89,7 @@ public record SealStatement(Subject subject, Commitment commitment, Instant seal
    * bytes received).
    */
   static SealStatement parse(JsonNode node, String pointer, StrictJson errors) {
-    if (!errors.object(node, pointer, "statement")) {
+    if (errors.object(node, pointer, "statement") == null) {
       return null;
     }
     int before = errors.count();
@@ -99,7 +100,7 @@ public record SealStatement(Subject subject, Commitment commitment, Instant seal
       return null;
     }
     Kind kind = agreement ? Kind.AGREEMENT : Kind.STANDALONE;
-    errors.onlyKnown(node, pointer, Set.of(kind.member(), "commitment", "sealed_at", "sealer"));
+    errors.allowOnly(node, pointer, Set.of(kind.member(), "commitment", "sealed_at", "sealer"));
     String id = errors.text(node, pointer, kind.member(), 256);
     String commitmentText = errors.text(node, pointer, "commitment", 128);
     Commitment commitment = null;

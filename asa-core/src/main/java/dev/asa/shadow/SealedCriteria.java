@@ -2,6 +2,7 @@ package dev.asa.shadow;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.asa.agreement.StrictJson;
 import dev.asa.json.Json;
 import java.util.ArrayList;
 import java.util.HashSet;

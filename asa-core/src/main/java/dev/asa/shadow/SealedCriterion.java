@@ -2,6 +2,7 @@ package dev.asa.shadow;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.StrictJson;
 import dev.asa.json.Json;
 import java.util.Objects;
 import java.util.Set;
@@ -30,8 +31,14 @@ public record SealedCriterion(String id, Category category, String assertion, St
 
   private static final Set<String> MEMBERS = Set.of("id", "category", "assertion", "expected", "message", "check");
 
+  private static final java.util.regex.Pattern ID = java.util.regex.Pattern.compile("[A-Za-z0-9_.-]{1,64}");
+
+  private static boolean isId(String s) {
+    return s != null && ID.matcher(s).matches();
+  }
+
   public SealedCriterion {
-    if (!StrictJson.isId(id)) {
+    if (!isId(id)) {
       throw new IllegalArgumentException("criterion id must be 1 to 64 of A-Z a-z 0-9 _ . -, not '" + id + "'");
     }
     Objects.requireNonNull(category, "category");
@@ -64,13 +71,13 @@ public record SealedCriterion(String id, Category category, String assertion, St
 
   /** Reads one criterion, recording every violation under {@code pointer}; null when unusable. */
   static SealedCriterion parse(JsonNode node, String pointer, StrictJson errors) {
-    if (!errors.object(node, pointer, "a criterion")) {
+    if (errors.object(node, pointer, "a criterion") == null) {
       return null;
     }
     int before = errors.count();
-    errors.onlyKnown(node, pointer, MEMBERS);
+    errors.allowOnly(node, pointer, MEMBERS);
     String id = errors.text(node, pointer, "id", 64);
-    if (id != null && !StrictJson.isId(id)) {
+    if (id != null && !isId(id)) {
       errors.add(StrictJson.child(pointer, "id"), "'" + id + "' must be 1 to 64 of A-Z a-z 0-9 _ . -");
     }
     String categoryText = errors.text(node, pointer, "category", 64);

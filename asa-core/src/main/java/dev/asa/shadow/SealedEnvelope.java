@@ -3,6 +3,7 @@ package dev.asa.shadow;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.InvalidDocumentException;
+import dev.asa.agreement.StrictJson;
 import dev.asa.crypto.Ed25519PrivateKey;
 import java.security.SecureRandom;
 import java.time.Instant;
@@ -65,10 +66,10 @@ public record SealedEnvelope(Seal seal, Nonce nonce, SealedCriteria criteria) {
    */
   public static SealedEnvelope parse(JsonNode node) {
     StrictJson errors = new StrictJson();
-    if (!errors.object(node, "", "a revealed seal")) {
+    if (errors.object(node, "", "a revealed seal") == null) {
       errors.throwIfAny();
     }
-    errors.onlyKnown(node, "", MEMBERS);
+    errors.allowOnly(node, "", MEMBERS);
     Seal seal = Seal.parse(node, "", errors);
     String nonceText = errors.text(node, "", "nonce", 64);
     Nonce nonce = null;

@@ -2,6 +2,7 @@ package dev.asa.shadow;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.asa.agreement.StrictJson;
 import dev.asa.json.Json;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -69,14 +70,14 @@ public record TestSuite(List<TestResult> tests) {
   /** Reads a parsed document in the input format. */
   public static TestSuite parse(JsonNode root) throws UnusableTestResultsException {
     if (root == null || !root.isObject()) {
-      throw new UnusableTestResultsException("expected an object {\"tests\": [...]}, found " + kind(root));
+      throw new UnusableTestResultsException("expected an object {\"tests\": [...]}, found " + StrictJson.kind(root));
     }
     JsonNode array = root.get("tests");
     if (array == null) {
       throw new UnusableTestResultsException("missing \"tests\": expected {\"tests\": [...]}");
     }
     if (!array.isArray()) {
-      throw new UnusableTestResultsException("\"tests\" must be an array, found " + kind(array));
+      throw new UnusableTestResultsException("\"tests\" must be an array, found " + StrictJson.kind(array));
     }
     List<TestResult> tests = new ArrayList<>();
     Set<String> names = new HashSet<>();
@@ -93,7 +94,7 @@ public record TestSuite(List<TestResult> tests) {
 
   private static TestResult test(JsonNode node, String at) throws UnusableTestResultsException {
     if (!node.isObject()) {
-      throw new UnusableTestResultsException(at + " must be an object, found " + kind(node));
+      throw new UnusableTestResultsException(at + " must be an object, found " + StrictJson.kind(node));
     }
     String name = text(node, at, "name");
     if (name == null || name.isBlank()) {
@@ -125,23 +126,8 @@ public record TestSuite(List<TestResult> tests) {
       return null;
     }
     if (!v.isTextual()) {
-      throw new UnusableTestResultsException(at + "." + member + " must be a string, found " + kind(v));
+      throw new UnusableTestResultsException(at + "." + member + " must be a string, found " + StrictJson.kind(v));
     }
     return v.textValue();
-  }
-
-  private static String kind(JsonNode n) {
-    if (n == null || n.isMissingNode()) {
-      return "nothing";
-    }
-    return switch (n.getNodeType()) {
-      case ARRAY -> "an array";
-      case OBJECT -> "an object";
-      case STRING -> "a string";
-      case NUMBER -> "a number";
-      case BOOLEAN -> "a boolean";
-      case NULL -> "null";
-      default -> n.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
-    };
   }
 }

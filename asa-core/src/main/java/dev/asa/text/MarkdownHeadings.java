@@ -3,35 +3,46 @@ package dev.asa.text;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.regex.Pattern;
+import org.commonmark.node.Code;
+import org.commonmark.node.HardLineBreak;
+import org.commonmark.node.Node;
+import org.commonmark.node.SoftLineBreak;
+import org.commonmark.node.SourceSpan;
+import org.commonmark.node.Text;
+import org.commonmark.parser.IncludeSourceSpans;
+import org.commonmark.parser.Parser;
 
 /**
- * The ATX headings of a Markdown text, outside fenced code blocks: what both the structural
- * evaluator's {@code required_sections} and a sealed {@code has_section} criterion look for.
+ * The section headings of a Markdown text: what both the structural evaluator's {@code
+ * required_sections} and a sealed {@code has_section} criterion look for, and so what decides
+ * payments. The text is parsed by commonmark-java, so the CommonMark rules decide what a heading
+ * is (ATX {@code # Title} and Setext {@code Title} underlined with {@code ===} or {@code ---}), and
+ * text that only looks like a heading inside a fenced or indented code block or an HTML block is
+ * never one.
+ *
+ * <p>Only headings of the document itself count, not headings nested in a block quote or a list
+ * item. A block quote holds someone else's words (a quoted source, an example answer), not the
+ * deliverable's own structure: a {@code > ## Limitations} quoted from a paper is not the
+ * deliverable's Limitations section. The hand-written reader this replaces never counted such
+ * headings either, so no verdict changes for them.
  */
 public final class MarkdownHeadings {
   private MarkdownHeadings() {}
 
-  /** A heading's title and its 1-based line. */
+  /** A heading's title (its plain text) and its 1-based line (for Setext, the line of the text). */
   public record Heading(String title, int line) {}
 
-  private static final Pattern FENCE = Pattern.compile("^ {0,3}(```|~~~)");
+  // Thread-safe and reusable: every parse gets its own state. Block source spans give the lines.
+  private static final Parser PARSER = Parser.builder().includeSourceSpans(IncludeSourceSpans.BLOCKS).build();
 
-  /** The non-empty ATX headings outside fenced code blocks, in order. */
+  /** The non-empty headings of the document (outside code, HTML blocks, quotes and lists), in order. */
   public static List<Heading> of(String text) {
     List<Heading> out = new ArrayList<>();
-    boolean inFence = false;
-    String[] lines = text.split("\\R", -1);
-    for (int i = 0; i < lines.length; i++) {
-      String line = lines[i];
-      if (FENCE.matcher(line).find()) {
-        inFence = !inFence;
-        continue;
-      }
-      if (!inFence) {
-        String title = atxTitle(line);
-        if (title != null && !title.isEmpty()) {
-          out.add(new Heading(title, i + 1));
+    for (Node n = PARSER.parse(text).getFirstChild(); n != null; n = n.getNext()) {
+      if (n instanceof org.commonmark.node.Heading h) {
+        String title = plainText(h).strip();
+        if (!title.isEmpty()) {
+          out.add(new Heading(title, line(h)));
         }
       }
     }
@@ -39,40 +50,50 @@ public final class MarkdownHeadings {
   }
 
   /**
-   * The title of an ATX heading (up to 3 spaces, 1 to 6 #, a space or tab, the title, optional
-   * closing #s), or null when the line is not one. Parsed by hand rather than by a regular
-   * expression, so that long runs of spaces cannot make it backtrack.
+   * The title when {@code line}, read on its own, is an ATX heading ({@code "## Title ##"} gives
+   * "Title", {@code "#"} gives ""), or null when it is not one ({@code "#hashtag"}, seven {@code #},
+   * four leading spaces).
    */
   public static String atxTitle(String line) {
-    int i = 0;
-    while (i < line.length() && i < 3 && line.charAt(i) == ' ') {
-      i++;
-    }
-    int hashes = 0;
-    while (i + hashes < line.length() && line.charAt(i + hashes) == '#') {
-      hashes++;
-    }
-    if (hashes < 1 || hashes > 6) {
-      return null;
-    }
-    i += hashes;
-    if (i < line.length() && line.charAt(i) != ' ' && line.charAt(i) != '\t') {
-      return null; // "#hashtag" is not a heading
-    }
-    String title = line.substring(i).strip();
-    int end = title.length();
-    while (end > 0 && title.charAt(end - 1) == '#') {
-      end--;
-    }
-    // Closing #s count only when set off by a space ("## Title ##"), or when they are all there is.
-    if (end == 0 || title.charAt(end - 1) == ' ' || title.charAt(end - 1) == '\t') {
-      title = title.substring(0, end).strip();
-    }
-    return title;
+    Node first = PARSER.parse(line).getFirstChild();
+    return first instanceof org.commonmark.node.Heading h && first.getNext() == null ? plainText(h).strip() : null;
   }
 
   /** How titles compare: case and spacing do not matter ("  Key   Findings" matches "key findings"). */
   public static String key(String title) {
     return title.strip().replaceAll("\\s+", " ").toLowerCase(Locale.ROOT);
+  }
+
+  /**
+   * The heading's text without its markup ({@code ## The *new* `API`} is "The new API"); a line
+   * break inside a Setext heading reads as a space. Walked with a loop rather than recursion, so
+   * that deeply nested emphasis cannot exhaust the stack.
+   */
+  private static String plainText(org.commonmark.node.Heading heading) {
+    StringBuilder sb = new StringBuilder();
+    Node n = heading.getFirstChild();
+    while (n != null) {
+      switch (n) {
+        case Text t -> sb.append(t.getLiteral());
+        case Code c -> sb.append(c.getLiteral());
+        case SoftLineBreak b -> sb.append(' ');
+        case HardLineBreak b -> sb.append(' ');
+        default -> {} // inline HTML is markup, not words; containers are entered below
+      }
+      if (n.getFirstChild() != null) {
+        n = n.getFirstChild();
+        continue;
+      }
+      while (n != heading && n.getNext() == null) {
+        n = n.getParent();
+      }
+      n = n == heading ? null : n.getNext();
+    }
+    return sb.toString();
+  }
+
+  private static int line(org.commonmark.node.Heading heading) {
+    List<SourceSpan> spans = heading.getSourceSpans();
+    return spans.isEmpty() ? 0 : spans.get(0).getLineIndex() + 1;
   }
 }

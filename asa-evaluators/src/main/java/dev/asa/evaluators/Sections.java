@@ -13,8 +13,8 @@ import java.util.Set;
 /**
  * The {@code required_sections_present} check: every required section appears, compared without
  * regard to case or surrounding space. Sections are the top-level member names of a JSON
- * deliverable and the headings ({@code #} to {@code ######}) of any other; headings inside fenced
- * code blocks do not count.
+ * deliverable and the Markdown headings of any other, as {@link MarkdownHeadings} reads them (ATX
+ * and Setext; nothing inside code blocks, HTML blocks or block quotes counts).
  */
 final class Sections {
   private Sections() {}

@@ -19,6 +19,7 @@ import dev.asa.facts.VerificationFact;
 import dev.asa.facts.EscrowStatus;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Role;
+import dev.asa.agreement.StrictJson;
 import dev.asa.agreement.VerificationTerms;
 import dev.asa.crypto.Ed25519Signature;
 import dev.asa.json.Json;
@@ -281,21 +282,21 @@ public final class AgreementService {
   }
 
   public Outcome sign(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
-    ObjectNode b = Bodies.object(body, "a sign request");
-    Bodies.allowOnly(b, "", "party", "signature", "agreement_hash");
-    String signedHash = Bodies.optionalText(b, "agreement_hash", "");
-    Role role = signingRole(Bodies.requiredText(b, "party", "", "\"client\" or \"provider\""));
+    ObjectNode b = StrictJson.failFast().object(body, "", "a sign request");
+    StrictJson.failFast().allowOnly(b, "", "party", "signature", "agreement_hash");
+    String signedHash = StrictJson.failFast().optionalText(b, "", "agreement_hash");
+    Role role = signingRole(StrictJson.failFast().text(b, "", "party", "\"client\" or \"provider\""));
     JsonNode sig = b.get("signature");
     if (!(sig instanceof ObjectNode sigObject)) {
       throw new InvalidDocumentException("/signature", "required: {\"scheme\": \"ed25519\", \"value\": \"<base64url signature>\"}");
     }
-    String scheme = Bodies.requiredText(sigObject, "scheme", "/signature", "\"ed25519\"");
+    String scheme = StrictJson.failFast().text(sigObject, "/signature", "scheme", "\"ed25519\"");
     if (!scheme.equals("ed25519")) {
       throw new InvalidDocumentException("/signature/scheme", "unsupported scheme '" + scheme + "'; only ed25519 is accepted");
     }
     Ed25519Signature signature;
     try {
-      signature = Ed25519Signature.fromBase64Url(Bodies.requiredText(sigObject, "value", "/signature", "base64url of the 64-byte signature"));
+      signature = Ed25519Signature.fromBase64Url(StrictJson.failFast().text(sigObject, "/signature", "value", "base64url of the 64-byte signature"));
     } catch (IllegalArgumentException e) {
       throw new InvalidDocumentException("/signature/value", e.getMessage());
     }
@@ -495,7 +496,7 @@ public final class AgreementService {
    * (through its binding), and the provider's delivery clock starts.
    */
   public Outcome fund(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
-    ObjectNode b = body == null || body.isNull() || body.isMissingNode() ? Json.object() : Bodies.object(body, "a fund request");
+    ObjectNode b = body == null || body.isNull() || body.isMissingNode() ? Json.object() : StrictJson.failFast().object(body, "", "a fund request");
     return mutate(id, ticket, caller, Operation.FUND, current -> {
       Agreement a = current.agreement();
       Lifecycle.require(a.state(), Action.FUND);
@@ -797,10 +798,10 @@ public final class AgreementService {
   }
 
   public Outcome challenge(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
-    ObjectNode b = Bodies.object(body, "a challenge");
-    Bodies.allowOnly(b, "", "party", "reason_code");
-    String claimed = Bodies.optionalText(b, "party", "");
-    String code = Bodies.requiredText(b, "reason_code", "", "one of " + ChallengeReason.allWireNames());
+    ObjectNode b = StrictJson.failFast().object(body, "", "a challenge");
+    StrictJson.failFast().allowOnly(b, "", "party", "reason_code");
+    String claimed = StrictJson.failFast().optionalText(b, "", "party");
+    String code = StrictJson.failFast().text(b, "", "reason_code", "one of " + ChallengeReason.allWireNames());
     ChallengeReason reason;
     try {
       reason = ChallengeReason.fromWire(code);
@@ -839,8 +840,8 @@ public final class AgreementService {
    * settles a dispute with a release percentage and a reason; the agreement closes.
    */
   public Outcome rule(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
-    ObjectNode b = Bodies.object(body, "a ruling");
-    Bodies.allowOnly(b, "", "release_percent", "reason");
+    ObjectNode b = StrictJson.failFast().object(body, "", "a ruling");
+    StrictJson.failFast().allowOnly(b, "", "release_percent", "reason");
     JsonNode p = b.get("release_percent");
     if (p == null || !p.isNumber() || p.decimalValue().signum() < 0 || p.decimalValue().compareTo(BigDecimal.valueOf(100)) > 0) {
       throw new InvalidDocumentException("/release_percent", "required: a number from 0 to 100, the share released to the provider");
@@ -848,7 +849,7 @@ public final class AgreementService {
     if (p.decimalValue().scale() > 2) {
       throw new InvalidDocumentException("/release_percent", "at most two decimals");
     }
-    String reason = Bodies.requiredText(b, "reason", "", "why the ruling decides so (kept in the record)");
+    String reason = StrictJson.failFast().text(b, "", "reason", "the reason for the ruling, kept in the record");
     if (reason.isBlank() || reason.length() > 2000) {
       throw new InvalidDocumentException("/reason", "a non-blank text of at most 2000 characters");
     }

@@ -3,6 +3,7 @@ package dev.asa.server.agreements;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.InvalidDocumentException;
+import dev.asa.agreement.StrictJson;
 import dev.asa.crypto.Digest;
 import dev.asa.server.store.DeliverableRow;
 import java.net.URI;
@@ -16,8 +17,8 @@ import java.time.Instant;
 public record Delivery(String content, String format, String contentUrl, Digest contentHash, long sizeBytes) {
 
   static Delivery parse(JsonNode body) {
-    ObjectNode b = Bodies.object(body, "a delivery");
-    Bodies.allowOnly(b, "", "content", "format", "content_url", "content_hash");
+    ObjectNode b = StrictJson.failFast().object(body, "", "a delivery");
+    StrictJson.failFast().allowOnly(b, "", "content", "format", "content_url", "content_hash");
     return parse(b, "");
   }
 
@@ -26,10 +27,10 @@ public record Delivery(String content, String format, String contentUrl, Digest 
    * members are the caller's to check. Errors point below {@code prefix}.
    */
   public static Delivery parse(ObjectNode b, String prefix) {
-    String content = Bodies.optionalText(b, "content", prefix);
-    String format = Bodies.optionalText(b, "format", prefix);
-    String url = Bodies.optionalText(b, "content_url", prefix);
-    String hashText = Bodies.optionalText(b, "content_hash", prefix);
+    String content = StrictJson.failFast().optionalText(b, prefix, "content");
+    String format = StrictJson.failFast().optionalText(b, prefix, "format");
+    String url = StrictJson.failFast().optionalText(b, prefix, "content_url");
+    String hashText = StrictJson.failFast().optionalText(b, prefix, "content_hash");
     Digest declared = null;
     if (hashText != null) {
       try {

@@ -7,6 +7,7 @@ import dev.asa.agreement.Agreement;
 import dev.asa.facts.Fact;
 import dev.asa.agreement.AgreementDocuments;
 import dev.asa.agreement.Role;
+import dev.asa.agreement.StrictJson;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.Action;
 import dev.asa.lifecycle.Lifecycle;
@@ -48,8 +49,8 @@ final class Negotiation {
   }
 
   AgreementService.Change apply(Agreement a, JsonNode body, Instant now, Actor actor, Supplier<String> newId) {
-    ObjectNode b = Bodies.object(body, "a negotiation message");
-    AgreementService.requireClaimMatches(Bodies.optionalText(b, "party", ""), actor);
+    ObjectNode b = StrictJson.failFast().object(body, "", "a negotiation message");
+    AgreementService.requireClaimMatches(StrictJson.failFast().optionalText(b, "", "party"), actor);
     NegotiationMessage msg = NegotiationMessage.parse(b);
     Lifecycle.require(a.state(), msg.action() == NegotiationMessage.Kind.REJECT ? Action.REJECT : Action.NEGOTIATE);
     Role party = Role.fromWire(actor.role());

@@ -10,6 +10,7 @@ import dev.asa.agreement.Agreement;
 import dev.asa.agreement.AgreementDocuments;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Role;
+import dev.asa.agreement.StrictJson;
 import dev.asa.crypto.DidKey;
 import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.json.Json;
@@ -221,10 +222,10 @@ final class ShadowSeals {
    */
   Outcome validateStandalone(String sealId, JsonNode body, Caller caller, IdempotencyTicket ticket, Instant now) {
     SealRow row = standaloneOf(sealId, caller);
-    ObjectNode b = Bodies.object(body, "a validate request");
-    Bodies.allowOnly(b, "", "content", "format");
-    String content = Bodies.requiredText(b, "content", "", "the delivered work, as text");
-    String format = Bodies.optionalText(b, "format", "");
+    ObjectNode b = StrictJson.failFast().object(body, "", "a validate request");
+    StrictJson.failFast().allowOnly(b, "", "content", "format");
+    String content = StrictJson.failFast().text(b, "", "content", "the delivered work, as text");
+    String format = StrictJson.failFast().optionalText(b, "", "format");
     ObjectNode report;
     Gate gate;
     try {

@@ -7,6 +7,7 @@ import dev.asa.facts.HardeningFact;
 import dev.asa.facts.VerificationFact;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Party;
+import dev.asa.agreement.StrictJson;
 import dev.asa.crypto.Digest;
 import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.evaluators.Deliverable;
@@ -379,8 +380,8 @@ public final class VerificationRunner {
       if (body == null || body.isNull() || body.isMissingNode()) {
         return null;
       }
-      ObjectNode b = Bodies.object(body, "a verify request");
-      Bodies.allowOnly(b, "", "evaluator_result", "verification_config");
+      ObjectNode b = StrictJson.failFast().object(body, "", "a verify request");
+      StrictJson.failFast().allowOnly(b, "", "evaluator_result", "verification_config");
       if (!b.has("verification_config")) {
         return null;
       }
@@ -395,14 +396,14 @@ public final class VerificationRunner {
       if (body == null || body.isNull() || body.isMissingNode()) {
         return new SubmittedResult(List.of(), Map.of(), null);
       }
-      ObjectNode b = Bodies.object(body, "a verify request");
-      Bodies.allowOnly(b, "", "evaluator_result", "verification_config");
+      ObjectNode b = StrictJson.failFast().object(body, "", "a verify request");
+      StrictJson.failFast().allowOnly(b, "", "evaluator_result", "verification_config");
       JsonNode r = b.get("evaluator_result");
       if (r == null || r.isNull()) {
         return new SubmittedResult(List.of(), Map.of(), null);
       }
-      ObjectNode result = Bodies.object(r, "evaluator_result");
-      Bodies.allowOnly(result, "/evaluator_result", "dimensions", "checks", "model", "confidence");
+      ObjectNode result = StrictJson.failFast().object(r, "/evaluator_result", "evaluator_result");
+      StrictJson.failFast().allowOnly(result, "/evaluator_result", "dimensions", "checks", "model", "confidence");
       BigDecimal confidence = null;
       if (result.has("confidence")) {
         JsonNode c = result.get("confidence");
@@ -418,34 +419,34 @@ public final class VerificationRunner {
       }
       for (int i = 0; i < list.size(); i++) {
         String at = "/evaluator_result/dimensions/" + i;
-        ObjectNode d = Bodies.object(list.get(i), "a dimension score");
-        Bodies.allowOnly(d, at, "name", "score", "evidence", "shadow_value", "shadow_evidence");
-        String name = Bodies.requiredText(d, "name", at, "the dimension's name");
+        ObjectNode d = StrictJson.failFast().object(list.get(i), at, "a dimension score");
+        StrictJson.failFast().allowOnly(d, at, "name", "score", "evidence", "shadow_value", "shadow_evidence");
+        String name = StrictJson.failFast().text(d, at, "name", "the dimension's name");
         JsonNode score = d.get("score");
         if (score == null || !(score.isNumber() || score.isBoolean())) {
           throw new InvalidDocumentException(at + "/score", "required: a number (or true/false for a boolean dimension)");
         }
         BigDecimal value = score.isBoolean() ? BigDecimal.valueOf(score.booleanValue() ? 100 : 0) : score.decimalValue();
-        String evidence = Bodies.requiredText(d, "evidence", at, "what the score rests on");
+        String evidence = StrictJson.failFast().text(d, at, "evidence", "what the score rests on");
         JsonNode shadow = d.get("shadow_value");
         if (shadow != null && !shadow.isNumber()) {
           throw new InvalidDocumentException(at + "/shadow_value", "must be a number");
         }
         dims.add(new DimensionInput(name, value, evidence, shadow == null ? null : shadow.decimalValue(),
-            Bodies.optionalText(d, "shadow_evidence", at), confidence, "evaluator"));
+            StrictJson.failFast().optionalText(d, at, "shadow_evidence"), confidence, "evaluator"));
       }
       Map<String, CheckResult> checks = new HashMap<>();
       JsonNode c = result.path("checks");
       if (!c.isMissingNode()) {
-        ObjectNode co = Bodies.object(c, "checks");
+        ObjectNode co = StrictJson.failFast().object(c, "/evaluator_result/checks", "checks");
         for (Map.Entry<String, JsonNode> e : co.properties()) {
           if (!e.getValue().isBoolean()) {
-            throw new InvalidDocumentException("/evaluator_result/checks/" + e.getKey(), "must be true or false");
+            throw new InvalidDocumentException(StrictJson.child("/evaluator_result/checks", e.getKey()), "must be true or false");
           }
           checks.put(e.getKey(), new CheckResult(e.getValue().booleanValue(), "reported by the evaluator"));
         }
       }
-      return new SubmittedResult(dims, checks, Bodies.optionalText(result, "model", "/evaluator_result"));
+      return new SubmittedResult(dims, checks, StrictJson.failFast().optionalText(result, "/evaluator_result", "model"));
     }
   }
 }

@@ -4,15 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Money;
-import dev.asa.agreement.Violation;
+import dev.asa.agreement.StrictJson;
 import dev.asa.json.Json;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Iterator;
-import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
@@ -127,42 +124,40 @@ public final class X402 {
      * addresses and amount), reporting problems under {@code pointer}.
      */
     public static Requirements fromJson(JsonNode node, String pointer) {
-      List<Violation> v = new ArrayList<>();
+      StrictJson v = new StrictJson();
       Requirements r = read(node, pointer, v);
-      if (!v.isEmpty()) {
-        throw new InvalidDocumentException(v);
-      }
+      v.throwIfAny();
       return r;
     }
 
-    private static Requirements read(JsonNode node, String pointer, List<Violation> v) {
+    private static Requirements read(JsonNode node, String pointer, StrictJson v) {
       if (node == null || !node.isObject()) {
-        v.add(new Violation(pointer, "must be a PaymentRequirements object with scheme, network, amount, asset, "
-            + "payTo and maxTimeoutSeconds"));
+        v.add(pointer, "must be a PaymentRequirements object with scheme, network, amount, asset, "
+            + "payTo and maxTimeoutSeconds");
         return null;
       }
-      int before = v.size();
-      onlyMembers(node, pointer, v, Set.of("scheme", "network", "amount", "asset", "payTo", "maxTimeoutSeconds", "extra"));
-      String scheme = text(node, "scheme", pointer, v, null, "the payment scheme, \"upto\" or \"exact\"");
+      int before = v.count();
+      v.allowOnly(node, pointer, Set.of("scheme", "network", "amount", "asset", "payTo", "maxTimeoutSeconds", "extra"));
+      String scheme = v.text(node, pointer, "scheme", null, "the payment scheme, \"upto\" or \"exact\"");
       if (scheme != null && !scheme.equals(UPTO) && !scheme.equals(EXACT)) {
-        v.add(new Violation(pointer + "/scheme", "must be \"upto\" or \"exact\", not \"" + scheme + "\""));
+        v.add(pointer + "/scheme", "must be \"upto\" or \"exact\", not \"" + scheme + "\"");
       }
-      String network = text(node, "network", pointer, v, CAIP2, "a CAIP-2 network id such as \"eip155:84532\"");
+      String network = v.text(node, pointer, "network", CAIP2, "a CAIP-2 network id such as \"eip155:84532\"");
       String amount = uint256(node, "amount", pointer, v, "the amount in atomic units of the asset");
-      String asset = text(node, "asset", pointer, v, ADDRESS, "the token contract address: 0x followed by 40 hex digits");
-      String payTo = text(node, "payTo", pointer, v, ADDRESS, "the recipient address: 0x followed by 40 hex digits");
+      String asset = v.text(node, pointer, "asset", ADDRESS, "the token contract address: 0x followed by 40 hex digits");
+      String payTo = v.text(node, pointer, "payTo", ADDRESS, "the recipient address: 0x followed by 40 hex digits");
       JsonNode timeout = node.get("maxTimeoutSeconds");
       int maxTimeoutSeconds = 0;
       if (timeout == null || !timeout.isIntegralNumber() || !timeout.canConvertToInt() || timeout.intValue() <= 0) {
-        v.add(new Violation(pointer + "/maxTimeoutSeconds", "must be a positive whole number of seconds"));
+        v.add(pointer + "/maxTimeoutSeconds", "must be a positive whole number of seconds");
       } else {
         maxTimeoutSeconds = timeout.intValue();
       }
       JsonNode extra = node.get("extra");
       if (extra != null && !extra.isObject() && !extra.isNull()) {
-        v.add(new Violation(pointer + "/extra", "must be an object of scheme-specific details when present"));
+        v.add(pointer + "/extra", "must be an object of scheme-specific details when present");
       }
-      if (v.size() > before) {
+      if (v.count() > before) {
         return null;
       }
       return new Requirements(scheme, network, amount, asset, payTo, maxTimeoutSeconds,
@@ -242,40 +237,38 @@ public final class X402 {
       throw new InvalidDocumentException(BINDING, "must be an object such as "
           + "{\"type\":\"x402\",\"network\":\"eip155:84532\",\"asset\":\"0x...\",\"pay_to\":\"0x...\",\"scheme\":\"upto\"}");
     }
-    List<Violation> v = new ArrayList<>();
+    StrictJson v = new StrictJson();
     JsonNode type = binding.get("type");
     if (type == null || !type.isTextual() || !type.textValue().equals("x402")) {
-      v.add(new Violation(BINDING + "/type", "must be \"x402\" for an x402 escrow binding"));
+      v.add(BINDING + "/type", "must be \"x402\" for an x402 escrow binding");
     }
-    String network = text(binding, "network", BINDING, v, CAIP2,
+    String network = v.text(binding, BINDING, "network", CAIP2,
         "a CAIP-2 chain id such as \"eip155:84532\" (Base Sepolia) or \"eip155:8453\" (Base)");
     if (network != null && !EVM_CHAIN.matcher(network).matches()) {
-      v.add(new Violation(BINDING + "/network",
-          "only EVM networks are supported: write \"eip155:<chain id>\", e.g. \"eip155:84532\", not \"" + network + "\""));
+      v.add(BINDING + "/network",
+          "only EVM networks are supported: write \"eip155:<chain id>\", e.g. \"eip155:84532\", not \"" + network + "\"");
     }
-    String asset = text(binding, "asset", BINDING, v, ADDRESS, "the token contract address: 0x followed by 40 hex digits");
-    String payTo = text(binding, "pay_to", BINDING, v, ADDRESS, "the recipient address: 0x followed by 40 hex digits");
+    String asset = v.text(binding, BINDING, "asset", ADDRESS, "the token contract address: 0x followed by 40 hex digits");
+    String payTo = v.text(binding, BINDING, "pay_to", ADDRESS, "the recipient address: 0x followed by 40 hex digits");
     String scheme = UPTO;
     JsonNode schemeNode = binding.get("scheme");
     if (schemeNode != null) {
       if (schemeNode.isTextual() && (schemeNode.textValue().equals(UPTO) || schemeNode.textValue().equals(EXACT))) {
         scheme = schemeNode.textValue();
       } else {
-        v.add(new Violation(BINDING + "/scheme", "must be \"upto\" (the default: authorize the whole escrow, settle "
-            + "what is released) or \"exact\" (settle all of it or nothing)"));
+        v.add(BINDING + "/scheme", "must be \"upto\" (the default: authorize the whole escrow, settle "
+            + "what is released) or \"exact\" (settle all of it or nothing)");
       }
     }
     JsonNode extra = binding.get("extra");
     if (extra != null && !extra.isObject()) {
-      v.add(new Violation(BINDING + "/extra", "must be an object of scheme-specific details passed to the "
-          + "facilitator, e.g. {\"name\":\"USDC\",\"version\":\"2\"}"));
+      v.add(BINDING + "/extra", "must be an object of scheme-specific details passed to the "
+          + "facilitator, e.g. {\"name\":\"USDC\",\"version\":\"2\"}");
     }
     if (amount.amount().signum() == 0) {
-      v.add(new Violation("/escrow/payment/amount", "an x402 escrow needs an amount above zero"));
+      v.add("/escrow/payment/amount", "an x402 escrow needs an amount above zero");
     }
-    if (!v.isEmpty()) {
-      throw new InvalidDocumentException(v);
-    }
+    v.throwIfAny();
     return new Requirements(scheme, network, atomicAmount(amount), asset, payTo, maxTimeoutSeconds,
         extra == null ? null : (ObjectNode) extra);
   }
@@ -309,33 +302,31 @@ public final class X402 {
       throw new InvalidDocumentException(at, "must be an x402 version 2 PaymentPayload object: "
           + "{\"x402Version\":2,\"accepted\":{...},\"payload\":{\"signature\":\"0x...\",...}}");
     }
-    List<Violation> v = new ArrayList<>();
-    onlyMembers(payload, at, v, Set.of("x402Version", "resource", "accepted", "payload", "extensions"));
+    StrictJson v = new StrictJson();
+    v.allowOnly(payload, at, Set.of("x402Version", "resource", "accepted", "payload", "extensions"));
     JsonNode version = payload.get("x402Version");
     if (version == null || !version.isIntegralNumber() || !version.canConvertToInt() || version.intValue() != VERSION) {
-      v.add(new Violation(at + "/x402Version", "must be 2: this server speaks x402 protocol version 2"));
+      v.add(at + "/x402Version", "must be 2: this server speaks x402 protocol version 2");
     }
     JsonNode resource = payload.get("resource");
     if (resource != null && (!resource.isObject() || !resource.path("url").isTextual())) {
-      v.add(new Violation(at + "/resource", "must be a ResourceInfo object with a url when present"));
+      v.add(at + "/resource", "must be a ResourceInfo object with a url when present");
     }
     JsonNode extensions = payload.get("extensions");
     if (extensions != null && !extensions.isObject()) {
-      v.add(new Violation(at + "/extensions", "must be an object when present"));
+      v.add(at + "/extensions", "must be an object when present");
     }
     checkAccepted(payload.get("accepted"), expected, v);
     JsonNode inner = payload.get("payload");
     if (inner == null || !inner.isObject()) {
-      v.add(new Violation(at + "/payload", "must be an object with the signature and the "
-          + (expected.scheme().equals(UPTO) ? "permit2Authorization" : "authorization")));
+      v.add(at + "/payload", "must be an object with the signature and the "
+          + (expected.scheme().equals(UPTO) ? "permit2Authorization" : "authorization"));
     } else if (expected.scheme().equals(UPTO)) {
       checkPermit2(inner, expected, now, v);
     } else {
       checkEip3009(inner, expected, now, v);
     }
-    if (!v.isEmpty()) {
-      throw new InvalidDocumentException(v);
-    }
+    v.throwIfAny();
     return (ObjectNode) payload.deepCopy();
   }
 
@@ -396,94 +387,94 @@ public final class X402 {
     return body;
   }
 
-  private static void checkAccepted(JsonNode accepted, Requirements expected, List<Violation> v) {
+  private static void checkAccepted(JsonNode accepted, Requirements expected, StrictJson v) {
     String at = PAYLOAD_POINTER + "/accepted";
     Requirements got = Requirements.read(accepted, at, v);
     if (got == null) {
       return;
     }
     if (!got.scheme().equals(expected.scheme())) {
-      v.add(new Violation(at + "/scheme", "must be \"" + expected.scheme() + "\", the scheme of this agreement's "
-          + "escrow binding, not \"" + got.scheme() + "\""));
+      v.add(at + "/scheme", "must be \"" + expected.scheme() + "\", the scheme of this agreement's "
+          + "escrow binding, not \"" + got.scheme() + "\"");
     }
     if (!got.network().equals(expected.network())) {
-      v.add(new Violation(at + "/network", "must be \"" + expected.network() + "\", not \"" + got.network() + "\""));
+      v.add(at + "/network", "must be \"" + expected.network() + "\", not \"" + got.network() + "\"");
     }
     if (!sameAddress(got.asset(), expected.asset())) {
-      v.add(new Violation(at + "/asset", "must be the escrow's asset " + expected.asset() + ", not " + got.asset()));
+      v.add(at + "/asset", "must be the escrow's asset " + expected.asset() + ", not " + got.asset());
     }
     if (!sameAddress(got.payTo(), expected.payTo())) {
-      v.add(new Violation(at + "/payTo", "must be the escrow's recipient " + expected.payTo() + ", not " + got.payTo()));
+      v.add(at + "/payTo", "must be the escrow's recipient " + expected.payTo() + ", not " + got.payTo());
     }
     if (!got.amount().equals(expected.amount())) {
-      v.add(new Violation(at + "/amount", "must be " + expected.amount() + " (the escrow amount in atomic units of "
-          + "the asset), not " + got.amount()));
+      v.add(at + "/amount", "must be " + expected.amount() + " (the escrow amount in atomic units of "
+          + "the asset), not " + got.amount());
     }
   }
 
   /** EIP-3009 {@code transferWithAuthorization}, the {@code exact} scheme. */
-  private static void checkEip3009(JsonNode inner, Requirements expected, Instant now, List<Violation> v) {
+  private static void checkEip3009(JsonNode inner, Requirements expected, Instant now, StrictJson v) {
     String at = PAYLOAD_POINTER + "/payload";
-    text(inner, "signature", at, v, SIGNATURE, "the payer's EIP-712 signature: 0x followed by at least 65 bytes in hex");
+    v.text(inner, at, "signature", SIGNATURE, "the payer's EIP-712 signature: 0x followed by at least 65 bytes in hex");
     JsonNode a = inner.get("authorization");
     if (a == null && inner.has("permit2Authorization")) {
-      onlyMembers(inner, at, v, Set.of("signature", "permit2Authorization"));
-      v.add(new Violation(at + "/permit2Authorization", "the exact scheme of this escrow takes an EIP-3009 "
-          + "authorization: send payload.authorization {from, to, value, validAfter, validBefore, nonce} instead"));
+      v.allowOnly(inner, at, Set.of("signature", "permit2Authorization"));
+      v.add(at + "/permit2Authorization", "the exact scheme of this escrow takes an EIP-3009 "
+          + "authorization: send payload.authorization {from, to, value, validAfter, validBefore, nonce} instead");
       return;
     }
-    onlyMembers(inner, at, v, Set.of("signature", "authorization"));
+    v.allowOnly(inner, at, Set.of("signature", "authorization"));
     if (a == null || !a.isObject()) {
-      v.add(new Violation(at + "/authorization", "must be the EIP-3009 authorization {from, to, value, validAfter, "
-          + "validBefore, nonce}"));
+      v.add(at + "/authorization", "must be the EIP-3009 authorization {from, to, value, validAfter, "
+          + "validBefore, nonce}");
       return;
     }
     at += "/authorization";
-    onlyMembers(a, at, v, Set.of("from", "to", "value", "validAfter", "validBefore", "nonce"));
-    text(a, "from", at, v, ADDRESS, "the payer's address: 0x followed by 40 hex digits");
-    String to = text(a, "to", at, v, ADDRESS, "the recipient address: 0x followed by 40 hex digits");
+    v.allowOnly(a, at, Set.of("from", "to", "value", "validAfter", "validBefore", "nonce"));
+    v.text(a, at, "from", ADDRESS, "the payer's address: 0x followed by 40 hex digits");
+    String to = v.text(a, at, "to", ADDRESS, "the recipient address: 0x followed by 40 hex digits");
     if (to != null && !sameAddress(to, expected.payTo())) {
-      v.add(new Violation(at + "/to", "must be the escrow's recipient " + expected.payTo() + ", not " + to));
+      v.add(at + "/to", "must be the escrow's recipient " + expected.payTo() + ", not " + to);
     }
     checkValue(uint256(a, "value", at, v, "the amount in atomic units"), at + "/value", expected, v);
     checkWindow(uint256(a, "validAfter", at, v, "unix seconds"), at + "/validAfter",
         uint256(a, "validBefore", at, v, "unix seconds"), at + "/validBefore", now, v);
-    text(a, "nonce", at, v, BYTES32, "a random 32-byte nonce: 0x followed by 64 hex digits");
+    v.text(a, at, "nonce", BYTES32, "a random 32-byte nonce: 0x followed by 64 hex digits");
   }
 
   /** Permit2 {@code permitWitnessTransferFrom} through the x402 proxy, the {@code upto} scheme. */
-  private static void checkPermit2(JsonNode inner, Requirements expected, Instant now, List<Violation> v) {
+  private static void checkPermit2(JsonNode inner, Requirements expected, Instant now, StrictJson v) {
     String at = PAYLOAD_POINTER + "/payload";
-    text(inner, "signature", at, v, SIGNATURE, "the payer's EIP-712 signature: 0x followed by at least 65 bytes in hex");
+    v.text(inner, at, "signature", SIGNATURE, "the payer's EIP-712 signature: 0x followed by at least 65 bytes in hex");
     JsonNode a = inner.get("permit2Authorization");
     if (a == null && inner.has("authorization")) {
-      onlyMembers(inner, at, v, Set.of("signature", "authorization"));
-      v.add(new Violation(at + "/authorization", "x402's upto scheme on EVM takes a Permit2 authorization (an EIP-3009 "
+      v.allowOnly(inner, at, Set.of("signature", "authorization"));
+      v.add(at + "/authorization", "x402's upto scheme on EVM takes a Permit2 authorization (an EIP-3009 "
           + "authorization can only pay one exact amount): send payload.permit2Authorization {from, permitted: {token, "
-          + "amount}, spender, nonce, deadline, witness: {to, validAfter}} instead"));
+          + "amount}, spender, nonce, deadline, witness: {to, validAfter}} instead");
       return;
     }
-    onlyMembers(inner, at, v, Set.of("signature", "permit2Authorization"));
+    v.allowOnly(inner, at, Set.of("signature", "permit2Authorization"));
     if (a == null || !a.isObject()) {
-      v.add(new Violation(at + "/permit2Authorization", "must be the Permit2 authorization {from, permitted: {token, "
-          + "amount}, spender, nonce, deadline, witness: {to, validAfter}}: x402's upto scheme on EVM uses Permit2"));
+      v.add(at + "/permit2Authorization", "must be the Permit2 authorization {from, permitted: {token, "
+          + "amount}, spender, nonce, deadline, witness: {to, validAfter}}: x402's upto scheme on EVM uses Permit2");
       return;
     }
     at += "/permit2Authorization";
-    onlyMembers(a, at, v, Set.of("from", "permitted", "spender", "nonce", "deadline", "witness"));
-    text(a, "from", at, v, ADDRESS, "the payer's address: 0x followed by 40 hex digits");
+    v.allowOnly(a, at, Set.of("from", "permitted", "spender", "nonce", "deadline", "witness"));
+    v.text(a, at, "from", ADDRESS, "the payer's address: 0x followed by 40 hex digits");
     // The spender is the x402 Permit2 proxy; its address is the facilitator's to check.
-    text(a, "spender", at, v, ADDRESS, "the x402 Permit2 proxy address: 0x followed by 40 hex digits");
+    v.text(a, at, "spender", ADDRESS, "the x402 Permit2 proxy address: 0x followed by 40 hex digits");
     uint256(a, "nonce", at, v, "the Permit2 nonce, a decimal uint256");
     JsonNode permitted = a.get("permitted");
     if (permitted == null || !permitted.isObject()) {
-      v.add(new Violation(at + "/permitted", "must be {token, amount}: the asset and the most that may be charged"));
+      v.add(at + "/permitted", "must be {token, amount}: the asset and the most that may be charged");
     } else {
       String p = at + "/permitted";
-      onlyMembers(permitted, p, v, Set.of("token", "amount"));
-      String token = text(permitted, "token", p, v, ADDRESS, "the token contract address: 0x followed by 40 hex digits");
+      v.allowOnly(permitted, p, Set.of("token", "amount"));
+      String token = v.text(permitted, p, "token", ADDRESS, "the token contract address: 0x followed by 40 hex digits");
       if (token != null && !sameAddress(token, expected.asset())) {
-        v.add(new Violation(p + "/token", "must be the escrow's asset " + expected.asset() + ", not " + token));
+        v.add(p + "/token", "must be the escrow's asset " + expected.asset() + ", not " + token);
       }
       checkValue(uint256(permitted, "amount", p, v, "the most that may be charged, in atomic units"), p + "/amount",
           expected, v);
@@ -491,21 +482,21 @@ public final class X402 {
     String deadline = uint256(a, "deadline", at, v, "unix seconds");
     JsonNode witness = a.get("witness");
     if (witness == null || !witness.isObject()) {
-      v.add(new Violation(at + "/witness", "must be {to, validAfter}: the signed recipient and start of validity"));
+      v.add(at + "/witness", "must be {to, validAfter}: the signed recipient and start of validity");
       return;
     }
     String w = at + "/witness";
     // "facilitator" (who alone may settle) is in the reference implementation; "extra" in the spec text.
-    onlyMembers(witness, w, v, Set.of("to", "validAfter", "facilitator", "extra"));
-    String to = text(witness, "to", w, v, ADDRESS, "the recipient address: 0x followed by 40 hex digits");
+    v.allowOnly(witness, w, Set.of("to", "validAfter", "facilitator", "extra"));
+    String to = v.text(witness, w, "to", ADDRESS, "the recipient address: 0x followed by 40 hex digits");
     if (to != null && !sameAddress(to, expected.payTo())) {
-      v.add(new Violation(w + "/to", "must be the escrow's recipient " + expected.payTo() + ", not " + to));
+      v.add(w + "/to", "must be the escrow's recipient " + expected.payTo() + ", not " + to);
     }
     if (witness.has("facilitator")) {
-      String facilitator = text(witness, "facilitator", w, v, ADDRESS, "the facilitator's address: 0x followed by 40 hex digits");
+      String facilitator = v.text(witness, w, "facilitator", ADDRESS, "the facilitator's address: 0x followed by 40 hex digits");
       String offered = expected.extra == null ? null : expected.extra.path("facilitatorAddress").asText(null);
       if (facilitator != null && offered != null && !sameAddress(facilitator, offered)) {
-        v.add(new Violation(w + "/facilitator", "must be " + offered + ", the facilitator named in the requirements"));
+        v.add(w + "/facilitator", "must be " + offered + ", the facilitator named in the requirements");
       }
     }
     checkWindow(uint256(witness, "validAfter", w, v, "unix seconds"), w + "/validAfter", deadline, at + "/deadline", now, v);
@@ -515,56 +506,31 @@ public final class X402 {
    * The signed amount must be the escrow amount exactly: less cannot fund it, and more is refused
    * so that no settlement (for exact, the whole signed value moves) can take more than was agreed.
    */
-  private static void checkValue(String value, String pointer, Requirements expected, List<Violation> v) {
+  private static void checkValue(String value, String pointer, Requirements expected, StrictJson v) {
     if (value != null && !new BigInteger(value).equals(expected.atomic())) {
-      v.add(new Violation(pointer, "must authorize exactly " + expected.amount() + " atomic units (the escrow amount), not "
-          + value));
+      v.add(pointer, "must authorize exactly " + expected.amount() + " atomic units (the escrow amount), not "
+          + value);
     }
   }
 
   private static void checkWindow(
-      String after, String afterPointer, String before, String beforePointer, Instant now, List<Violation> v) {
+      String after, String afterPointer, String before, String beforePointer, Instant now, StrictJson v) {
     BigInteger t = BigInteger.valueOf(now.getEpochSecond());
     if (after != null && new BigInteger(after).compareTo(t) > 0) {
-      v.add(new Violation(afterPointer, "the authorization is not valid yet (starts at " + after + ", now is " + t
-          + "): sign one that is valid now"));
+      v.add(afterPointer, "the authorization is not valid yet (starts at " + after + ", now is " + t
+          + "): sign one that is valid now");
     }
     if (before != null && new BigInteger(before).compareTo(t) <= 0) {
-      v.add(new Violation(beforePointer, "the authorization has expired (at " + before + ", now is " + t
-          + "): sign a new one that stays valid until the agreement is settled"));
+      v.add(beforePointer, "the authorization has expired (at " + before + ", now is " + t
+          + "): sign a new one that stays valid until the agreement is settled");
     }
-  }
-
-  private static void onlyMembers(JsonNode node, String pointer, List<Violation> v, Set<String> allowed) {
-    for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
-      String name = it.next();
-      if (!allowed.contains(name)) {
-        v.add(new Violation(pointer + "/" + escape(name), "is not a member of this x402 object; remove it (allowed: "
-            + String.join(", ", new java.util.TreeSet<>(allowed)) + ")"));
-      }
-    }
-  }
-
-  /** A required string member matching {@code pattern} (any string when null), or null after a violation. */
-  private static String text(JsonNode parent, String field, String pointer, List<Violation> v, Pattern pattern, String what) {
-    JsonNode n = parent.get(field);
-    String at = pointer + "/" + field;
-    if (n == null || n.isNull()) {
-      v.add(new Violation(at, "is required: " + what));
-      return null;
-    }
-    if (!n.isTextual() || (pattern != null && !pattern.matcher(n.textValue()).matches())) {
-      v.add(new Violation(at, "must be " + what));
-      return null;
-    }
-    return n.textValue();
   }
 
   /** x402 writes every uint256 as a decimal string, never a JSON number (which would lose digits). */
-  private static String uint256(JsonNode parent, String field, String pointer, List<Violation> v, String what) {
-    String s = text(parent, field, pointer, v, UINT, what + ", as a decimal string without leading zeros");
+  private static String uint256(JsonNode parent, String field, String pointer, StrictJson v, String what) {
+    String s = v.text(parent, pointer, field, UINT, what + ", as a decimal string without leading zeros");
     if (s != null && new BigInteger(s).compareTo(UINT256_MAX) > 0) {
-      v.add(new Violation(pointer + "/" + field, "is larger than a uint256"));
+      v.add(StrictJson.child(pointer, field), "is larger than a uint256");
       return null;
     }
     return s;
@@ -577,9 +543,5 @@ public final class X402 {
   /** EVM addresses compare without case: mixed case is only an EIP-55 checksum. */
   static boolean sameAddress(String a, String b) {
     return a.toLowerCase(Locale.ROOT).equals(b.toLowerCase(Locale.ROOT));
-  }
-
-  private static String escape(String name) {
-    return name.replace("~", "~0").replace("/", "~1");
   }
 }

@@ -6,9 +6,9 @@ import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.QualityCriteria;
 import dev.asa.agreement.Service;
 import dev.asa.agreement.StandaloneCriteria;
+import dev.asa.agreement.StrictJson;
 import dev.asa.evaluators.EvaluationTask;
 import dev.asa.evaluators.VerificationEngine.Depth;
-import dev.asa.server.agreements.Bodies;
 import dev.asa.server.agreements.Delivery;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -59,13 +59,13 @@ public record VerificationRequest(
   }
 
   public static VerificationRequest parse(JsonNode body) {
-    ObjectNode b = Bodies.object(body, "a verification request");
-    Bodies.allowOnly(b, "", "verification_id", "agreement_id", "deliverable", "original_request", "quality_criteria",
+    ObjectNode b = StrictJson.failFast().object(body, "", "a verification request");
+    StrictJson.failFast().allowOnly(b, "", "verification_id", "agreement_id", "deliverable", "original_request", "quality_criteria",
         "verification_config");
     if (b.has("verification_id")) {
       throw new InvalidDocumentException("/verification_id", "is chosen by the server; leave it out");
     }
-    String agreementId = Bodies.optionalText(b, "agreement_id", "");
+    String agreementId = StrictJson.failFast().optionalText(b, "", "agreement_id");
     String idProblem = agreementId == null ? null : dev.asa.text.ControlCharacters.problemWith(agreementId);
     if (idProblem != null) { // never an agreement's id; PostgreSQL could not even look it up
       throw new InvalidDocumentException("/agreement_id", idProblem);
@@ -74,33 +74,33 @@ public record VerificationRequest(
     if (d == null) {
       throw new InvalidDocumentException("/deliverable", "required: {content} or {content_url, content_hash}, with format and type");
     }
-    ObjectNode deliverable = Bodies.object(d, "/deliverable");
-    Bodies.allowOnly(deliverable, "/deliverable", "content", "content_url", "content_hash", "format", "type", "size_bytes",
+    ObjectNode deliverable = StrictJson.failFast().object(d, "/deliverable", "the deliverable");
+    StrictJson.failFast().allowOnly(deliverable, "/deliverable", "content", "content_url", "content_hash", "format", "type", "size_bytes",
         "provider_model");
     Delivery delivery = Delivery.parse(deliverable, "/deliverable");
     if (delivery.content() != null && deliverable.has("size_bytes")
         && deliverable.get("size_bytes").asLong(-1) != delivery.sizeBytes()) {
       throw new InvalidDocumentException("/deliverable/size_bytes", "does not match the content: it is " + delivery.sizeBytes() + " bytes");
     }
-    String type = Bodies.optionalText(deliverable, "type", "/deliverable");
+    String type = StrictJson.failFast().optionalText(deliverable, "/deliverable", "type");
     if (type != null && !StandaloneCriteria.isKnownType(type)) {
       throw new InvalidDocumentException("/deliverable/type", "'" + type + "' is not a deliverable type; one of "
           + String.join(", ", StandaloneCriteria.TYPES));
     }
-    String providerModel = Bodies.optionalText(deliverable, "provider_model", "/deliverable");
+    String providerModel = StrictJson.failFast().optionalText(deliverable, "/deliverable", "provider_model");
 
     String description = "";
     Service.Constraints constraints = Service.Constraints.NONE;
     JsonNode r = b.get("original_request");
     if (r != null) {
-      ObjectNode request = Bodies.object(r, "/original_request");
-      Bodies.allowOnly(request, "/original_request", "description", "constraints");
-      description = Bodies.optionalText(request, "description", "/original_request");
+      ObjectNode request = StrictJson.failFast().object(r, "/original_request", "original_request");
+      StrictJson.failFast().allowOnly(request, "/original_request", "description", "constraints");
+      description = StrictJson.failFast().optionalText(request, "/original_request", "description");
       description = description == null ? "" : description;
       JsonNode c = request.get("constraints");
       if (c != null) {
-        ObjectNode cons = Bodies.object(c, "/original_request/constraints");
-        Bodies.allowOnly(cons, "/original_request/constraints", "max_tokens", "max_duration_seconds", "max_cost_usd");
+        ObjectNode cons = StrictJson.failFast().object(c, "/original_request/constraints", "constraints");
+        StrictJson.failFast().allowOnly(cons, "/original_request/constraints", "max_tokens", "max_duration_seconds", "max_cost_usd");
         constraints = new Service.Constraints(
             positiveLong(cons, "max_tokens", "/original_request/constraints"),
             positiveLong(cons, "max_duration_seconds", "/original_request/constraints"),
@@ -131,11 +131,11 @@ public record VerificationRequest(
 
   private static Config config(JsonNode node) {
     String at = "/verification_config";
-    ObjectNode c = Bodies.object(node, at);
-    Bodies.allowOnly(c, at, "depth", "evaluator_type", "evaluators", "progressive", "evaluator_timeout_seconds", "evaluator_config");
-    String depthText = Bodies.optionalText(c, "depth", at);
+    ObjectNode c = StrictJson.failFast().object(node, at, "verification_config");
+    StrictJson.failFast().allowOnly(c, at, "depth", "evaluator_type", "evaluators", "progressive", "evaluator_timeout_seconds", "evaluator_config");
+    String depthText = StrictJson.failFast().optionalText(c, at, "depth");
     Depth depth = depthText == null ? null : Depth.fromWire(depthText);
-    String type = Bodies.optionalText(c, "evaluator_type", at);
+    String type = StrictJson.failFast().optionalText(c, at, "evaluator_type");
     List<String> evaluators = new ArrayList<>();
     JsonNode e = c.get("evaluators");
     if (e != null) {
@@ -186,10 +186,10 @@ public record VerificationRequest(
     JsonNode ec = c.get("evaluator_config");
     if (ec != null) {
       String eat = at + "/evaluator_config";
-      ObjectNode o = Bodies.object(ec, eat);
-      Bodies.allowOnly(o, eat, "model", "rubric_id", "evidence_collection", "spot_check_claims", "max_cost_usd");
-      model = Bodies.optionalText(o, "model", eat);
-      String rubric = Bodies.optionalText(o, "rubric_id", eat);
+      ObjectNode o = StrictJson.failFast().object(ec, eat, "evaluator_config");
+      StrictJson.failFast().allowOnly(o, eat, "model", "rubric_id", "evidence_collection", "spot_check_claims", "max_cost_usd");
+      model = StrictJson.failFast().optionalText(o, eat, "model");
+      String rubric = StrictJson.failFast().optionalText(o, eat, "rubric_id");
       int spot = 0;
       if (o.has("spot_check_claims")) {
         JsonNode s = o.get("spot_check_claims");
