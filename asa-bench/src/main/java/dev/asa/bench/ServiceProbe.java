@@ -49,20 +49,20 @@ public final class ServiceProbe {
       }
       ObjectNode doc = (ObjectNode) Json.parse(Json.write(LifecycleBenchmarkDocs.document(c, p, e)));
       long t = System.nanoTime();
-      String id = service.create(doc, client, null).body().path("agreement_id").asText();
+      String id = service.commands().create(doc, client, null).body().path("agreement_id").asText();
       t = lap(nanos, "create", t);
-      String hash = service.get(id, client).path("agreement_hash").asText();
+      String hash = service.queries().get(id, client).path("agreement_hash").asText();
       t = lap(nanos, "get", t);
-      service.sign(id, sign("client", c, hash), client, null);
+      service.commands().sign(id, sign("client", c, hash), client, null);
       t = lap(nanos, "sign", t);
-      service.sign(id, sign("provider", p, hash), provider, null);
+      service.commands().sign(id, sign("provider", p, hash), provider, null);
       t = lap(nanos, "sign", t);
-      service.fund(id, null, client, null);
+      service.commands().fund(id, null, client, null);
       t = lap(nanos, "fund", t);
-      service.deliver(id, Json.object().put("content", "# Summary\n\nText.\n").put("format", "markdown"), provider, null);
+      service.commands().deliver(id, Json.object().put("content", "# Summary\n\nText.\n").put("format", "markdown"), provider, null);
       t = lap(nanos, "deliver", t);
       // Pessimistic terms: the verification closes the agreement and moves the money at once.
-      service.verify(id, Json.object().set("evaluator_result", LifecycleBenchmarkDocs.scores()), evaluator, null);
+      service.verifications().verify(id, Json.object().set("evaluator_result", LifecycleBenchmarkDocs.scores()), evaluator, null);
       lap(nanos, "verify", t);
       n++;
     }

@@ -145,7 +145,7 @@ public final class AsaServer implements AutoCloseable {
         routes.register(c);
       });
       http.start();
-      Timers timers = new Timers(store, config.clock(), agreements::fireTimer);
+      Timers timers = new Timers(store, config.clock(), agreements.timers()::fire);
       if (config.pollTimers()) {
         timers.start(Duration.ofSeconds(1));
       }

@@ -1,6 +1,7 @@
 package dev.asa.server.agreements;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.access.AccessDeniedException;
 import dev.asa.json.Json;
 
 /**
@@ -16,6 +17,14 @@ public record Actor(String role, String keyId, boolean authenticated) {
   /** A caller whose request signature verified, acting in {@code role}. */
   public static Actor verified(String role, String keyId) {
     return new Actor(role, keyId, true);
+  }
+
+  /** A body may name the party it acts as; it must be the one the caller's key is. */
+  static void requireClaimMatches(String claimed, Actor actor) {
+    if (claimed != null && !claimed.equals(actor.role())) {
+      throw AccessDeniedException.forbidden(
+          "the request says it acts as the " + claimed + ", but it is signed by the " + actor.role() + "'s key");
+    }
   }
 
   public ObjectNode toJson() {

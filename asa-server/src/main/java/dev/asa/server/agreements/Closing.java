@@ -42,7 +42,7 @@ final class Closing {
    * dispute is filed with the evidence as well (the money still follows the result: the filing is
    * for the dispute protocol's forensics and reputation, not a freeze).
    */
-  AgreementService.Change onResult(Agreement a, Instant now, Actor actor) {
+  Change onResult(Agreement a, Instant now, Actor actor) {
     State next = Lifecycle.next(a.state(), Action.CLOSE, Lifecycle.Facts.NONE);
     VerificationFact verification = a.facts().verification().orElseThrow(
         () -> new IllegalStateException("agreement " + a.id() + " is closed on a result it has not recorded"));
@@ -61,7 +61,7 @@ final class Closing {
   }
 
   /** A ruling closes a dispute: {@code percent} to the provider, the rest to the client. */
-  AgreementService.Change onRuling(Agreement a, BigDecimal percent, String reason, Instant now, Actor actor) {
+  Change onRuling(Agreement a, BigDecimal percent, String reason, Instant now, Actor actor) {
     State next = Lifecycle.next(a.state(), Action.RULE, Lifecycle.Facts.NONE);
     Enforcement.Settling step = enforcement.settle(a, percent, "ruling", now);
     ObjectNode ruling = Json.object();
@@ -78,13 +78,13 @@ final class Closing {
    * A dead-man's switch ends the agreement as EXPIRED: whatever is held goes {@code percent} to the
    * provider and the rest back to the client (nothing moves if nothing was held).
    */
-  AgreementService.Change onTimeout(Agreement a, BigDecimal percent, String reason, Instant now, Actor actor) {
+  Change onTimeout(Agreement a, BigDecimal percent, String reason, Instant now, Actor actor) {
     State next = Lifecycle.next(a.state(), Action.EXPIRE, Lifecycle.Facts.NONE);
     Enforcement.Settling step = enforcement.settle(a, percent, reason, now);
     return finish(a.withState(next), step.settlement().expired(now), EventType.EXPIRED, actor, step.writes());
   }
 
-  private static AgreementService.Change finish(Agreement a, SettlementFact settlement, EventType event, Actor actor,
+  private static Change finish(Agreement a, SettlementFact settlement, EventType event, Actor actor,
       List<Write> writes) {
     // Every ending erases the deliverable's content (section 12.4), verified or not; its digest stays.
     writes = new ArrayList<>(writes);
@@ -92,7 +92,7 @@ final class Closing {
     Agreement result = Enforcement.withEscrowStatus(a.withFacts(f -> f.withSettlement(settlement)), settlement.escrowStatus());
     ObjectNode payload = settlement.toJson();
     payload.put("state", result.state().name());
-    return new AgreementService.Change(result, List.of(new EventLog.Draft(event, actor, payload)), writes, null);
+    return new Change(result, List.of(new EventLog.Draft(event, actor, payload)), writes, null);
   }
 
   private static boolean shouldAutoFile(DisputeTerms terms, VerificationFact verification) {

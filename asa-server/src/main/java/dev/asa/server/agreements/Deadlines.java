@@ -13,7 +13,7 @@ import java.util.List;
 /**
  * The durable timers of an agreement (section 8.3 and the challenge window): which are set at
  * which step, and when they are due. Each is written in the same transaction as the step that
- * sets it; what happens when one fires is {@link AgreementService#fireTimer}'s business.
+ * sets it; what happens when one fires is {@link TimerHandlers#fire}'s business.
  */
 final class Deadlines {
   private Deadlines() {}
@@ -44,6 +44,11 @@ final class Deadlines {
 
   static List<Write> atDelivery(Agreement a, Instant now) {
     return List.of(timer(a, TimerKind.EVALUATOR_TIMEOUT, now.plusSeconds(a.terms().evaluatorDeadlineSeconds())));
+  }
+
+  /** The challenge window of the recorded verification; empty before verification. */
+  static java.util.Optional<dev.asa.lifecycle.ChallengeWindow> window(Agreement a) {
+    return a.facts().verifiedAt().map(at -> dev.asa.lifecycle.ChallengeWindow.after(at, a.terms().verification()));
   }
 
   /** When the evaluator's result is due: {@code evaluator_timeout_seconds} after the latest delivery. */

@@ -48,9 +48,9 @@ final class Negotiation {
     this.subcontracts = subcontracts;
   }
 
-  AgreementService.Change apply(Agreement a, JsonNode body, Instant now, Actor actor, Supplier<String> newId) {
+  Change apply(Agreement a, JsonNode body, Instant now, Actor actor, Supplier<String> newId) {
     ObjectNode b = StrictJson.failFast().object(body, "", "a negotiation message");
-    AgreementService.requireClaimMatches(StrictJson.failFast().optionalText(b, "", "party"), actor);
+    Actor.requireClaimMatches(StrictJson.failFast().optionalText(b, "", "party"), actor);
     NegotiationMessage msg = NegotiationMessage.parse(b);
     Lifecycle.require(a.state(), msg.action() == NegotiationMessage.Kind.REJECT ? Action.REJECT : Action.NEGOTIATE);
     Role party = Role.fromWire(actor.role());
@@ -82,21 +82,21 @@ final class Negotiation {
         }
         payload.put("agreement_hash", changed.hash().toString());
         payload.put("state", next.name());
-        yield new AgreementService.Change(changed, List.of(new EventLog.Draft(EventType.NEGOTIATED, actor, payload)),
+        yield new Change(changed, List.of(new EventLog.Draft(EventType.NEGOTIATED, actor, payload)),
             List.of(timeoutTimer(a.id(), c.next())), null);
       }
       case Negotiator.Accepted acc -> {
         payload.put("agreement_hash", a.hash().toString());
         payload.put("state", a.state().name());
         Agreement accepted = a.withFact(Fact.NEGOTIATION, acc.next().toJson());
-        yield new AgreementService.Change(accepted, List.of(new EventLog.Draft(EventType.ACCEPTED, actor, payload)), List.of(), null);
+        yield new Change(accepted, List.of(new EventLog.Draft(EventType.ACCEPTED, actor, payload)), List.of(), null);
       }
       case Negotiator.Rejected rej -> {
         State next = Lifecycle.next(a.state(), Action.REJECT, Lifecycle.Facts.NONE);
         payload.put("reason", rej.reason());
         payload.put("state", next.name());
         Agreement rejected = a.withState(next).withFact(Fact.NEGOTIATION, rej.next().toJson());
-        yield new AgreementService.Change(rejected, List.of(new EventLog.Draft(EventType.REJECTED, actor, payload)), List.of(), null);
+        yield new Change(rejected, List.of(new EventLog.Draft(EventType.REJECTED, actor, payload)), List.of(), null);
       }
     };
   }
@@ -115,7 +115,7 @@ final class Negotiation {
    * policy's timeout) ends with the agreement REJECTED; anything else (it moved on, it was
    * accepted or signed, the timer was moved) leaves the agreement alone (null: no change).
    */
-  AgreementService.Change timeOut(Agreement a, Instant now, Actor server) {
+  Change timeOut(Agreement a, Instant now, Actor server) {
     Optional<NegotiationState> state = negotiationOf(a);
     if (!Lifecycle.allowed(a.state()).contains(Action.REJECT) || state.isEmpty() || !state.get().stalled(now, policy)) {
       return null;
@@ -126,7 +126,7 @@ final class Negotiation {
     payload.put("negotiation_id", state.get().negotiationId());
     payload.put("round", state.get().round());
     payload.put("state", next.name());
-    return new AgreementService.Change(a.withState(next), List.of(new EventLog.Draft(EventType.REJECTED, server, payload)), List.of(), null);
+    return new Change(a.withState(next), List.of(new EventLog.Draft(EventType.REJECTED, server, payload)), List.of(), null);
   }
 
   /**

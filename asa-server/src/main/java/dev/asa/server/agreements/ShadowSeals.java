@@ -70,7 +70,7 @@ final class ShadowSeals {
   // ---- sealing --------------------------------------------------------------------------------
 
   /** {@code POST /agreements/{id}/seal}: the client seals criteria before anyone signs. */
-  AgreementService.Change seal(Agreement a, SealRequest request, Caller caller, Actor actor, Instant now) {
+  Change seal(Agreement a, SealRequest request, Caller caller, Actor actor, Instant now) {
     if (a.state() != State.PROPOSED && a.state() != State.NEGOTIATING) {
       throw new ConflictException("criteria are sealed before the agreement is signed; agreement " + a.id() + " is " + a.state());
     }
@@ -106,7 +106,7 @@ final class ShadowSeals {
     response.put("seal_id", sealId);
     response.put("commitment", envelope.commitment().toString());
     response.put("agreement_hash", sealed.hash().toString());
-    return new AgreementService.Change(sealed, List.of(new EventLog.Draft(EventType.SEALED, actor, payload)),
+    return new Change(sealed, List.of(new EventLog.Draft(EventType.SEALED, actor, payload)),
         List.of(new Write.PutSeal(row)), response, 201);
   }
 
@@ -170,7 +170,7 @@ final class ShadowSeals {
    */
   ObjectNode hardeningMessages(Agreement a, Caller caller, String route, Instant now) {
     requireParticipant(a, caller);
-    if (!AgreementService.hardeningOpen(a)) {
+    if (!hardeningOpen(a)) {
       throw new ConflictException("agreement " + a.id() + " has no open hardening cycle");
     }
     SealRow row = store.sealOfAgreement(a.id()).orElseThrow();
@@ -199,7 +199,7 @@ final class ShadowSeals {
     response.put("commitment", envelope.commitment().toString());
     Outcome outcome = new Outcome(201, response);
     List<Write> writes = new ArrayList<>(List.of(new Write.PutSeal(row)));
-    writes.addAll(AgreementService.idempotencyWrites(ticket, outcome, now));
+    writes.addAll(IdempotencyTicket.writes(ticket, outcome, now));
     store.apply(writes);
     return outcome;
   }
@@ -247,7 +247,7 @@ final class ShadowSeals {
     Outcome outcome = new Outcome(200, response);
     List<Write> writes = new ArrayList<>(List.of(new Write.SetSealValidation(sealId, Json.write(state)),
         new Write.RevealSeal(sealId, now), new Write.LogSealRead(sealId, caller.describe(), "POST /shadow/seals/" + sealId + "/validate", now)));
-    writes.addAll(AgreementService.idempotencyWrites(ticket, outcome, now));
+    writes.addAll(IdempotencyTicket.writes(ticket, outcome, now));
     store.apply(writes);
     return outcome;
   }
@@ -386,5 +386,10 @@ final class ShadowSeals {
     byte[] b = new byte[bytes];
     random.nextBytes(b);
     return HexFormat.of().formatHex(b);
+  }
+
+  /** Whether a shadow hardening cycle waits for the provider's re-delivery. */
+  static boolean hardeningOpen(Agreement a) {
+    return a.state() == dev.asa.lifecycle.State.DELIVERED && a.facts().hardeningOpen();
   }
 }

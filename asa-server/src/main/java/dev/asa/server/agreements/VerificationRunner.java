@@ -97,7 +97,7 @@ public final class VerificationRunner {
    * submitted scores, and moves the agreement to VERIFIED (enforcing the result, with or without a
    * challenge window, is the caller's next step).
    */
-  AgreementService.Change verify(Agreement a, SubmittedResult submitted, Actor actor, Instant now, Supplier<String> newId) {
+  Change verify(Agreement a, SubmittedResult submitted, Actor actor, Instant now, Supplier<String> newId) {
     Lifecycle.next(a.state(), Action.VERIFY, Lifecycle.Facts.NONE);
     DeliverableRow row = deliverableToVerify(a);
     long started = System.nanoTime();
@@ -179,7 +179,7 @@ public final class VerificationRunner {
    *
    * @param extraWrites written in the same transaction (e.g. finishing the job that assessed it)
    */
-  AgreementService.Change record(Agreement a, Assessed assessed, Actor actor, Instant now, String verificationId,
+  Change record(Agreement a, Assessed assessed, Actor actor, Instant now, String verificationId,
       List<Write> extraWrites) {
     State next = Lifecycle.next(a.state(), Action.VERIFY, Lifecycle.Facts.NONE);
     VerificationEngine.Assessment assessment = assessed.assessment();
@@ -284,7 +284,7 @@ public final class VerificationRunner {
     response.put("agreement_id", a.id());
     response.put("state", verified.state().name());
     response.set("verification", resultJson);
-    return new AgreementService.Change(verified, events, writes, response);
+    return new Change(verified, events, writes, response);
   }
 
   /** How many of the provider's agreements are searched for the series of a probabilistic guarantee. */
@@ -335,7 +335,7 @@ public final class VerificationRunner {
    * failure messages and re-deliver once. Nothing here says the score or counts (the provider
    * reads the events and this response).
    */
-  private AgreementService.Change hardeningOpened(Agreement a, ShadowSeals.Validated sealed, Actor actor, Instant now,
+  private Change hardeningOpened(Agreement a, ShadowSeals.Validated sealed, Actor actor, Instant now,
       List<Write> extraWrites) {
     HardeningFact hardening = HardeningFact.opened(now, "/agreements/" + a.id() + "/hardening");
     Agreement next = a.withFacts(f -> f.withHardening(hardening));
@@ -352,7 +352,7 @@ public final class VerificationRunner {
     response.put("agreement_id", a.id());
     response.put("state", next.state().name());
     response.set("hardening", hardening.toJson());
-    return new AgreementService.Change(next, List.of(new EventLog.Draft(EventType.HARDENING_OPENED, actor, hardening.toJson())),
+    return new Change(next, List.of(new EventLog.Draft(EventType.HARDENING_OPENED, actor, hardening.toJson())),
         writes, response);
   }
 

@@ -71,7 +71,7 @@ final class Views {
     sigs.put("provider", a.isSignedBy(Role.PROVIDER));
     ObjectNode deadlines = o.putObject("deadlines");
     a.terms().expiry().ifPresent(e -> deadlines.put("expires_at", e.toString()));
-    AgreementService.window(a).ifPresent(w -> {
+    Deadlines.window(a).ifPresent(w -> {
       deadlines.put("challenge_window_closes_at", w.closesAt().toString());
       deadlines.put("challenge_window_open", w.isOpenAt(now));
     });

@@ -10,7 +10,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.asa.access.Caller;
 import dev.asa.agreement.AgreementSchemas;
 import dev.asa.json.Json;
+import dev.asa.server.agreements.AgreementCommands;
+import dev.asa.server.agreements.AgreementQueries;
 import dev.asa.server.agreements.AgreementService;
+import dev.asa.server.agreements.VerificationFlow;
 import dev.asa.server.agreements.NotFoundException;
 import dev.asa.server.agreements.Outcome;
 import dev.asa.server.market.MarketData;
@@ -28,7 +31,9 @@ import io.javalin.http.Context;
  * AgreementService} and the core decide, including which signed caller may act on an agreement.
  */
 public final class Routes {
-  private final AgreementService agreements;
+  private final AgreementQueries queries;
+  private final AgreementCommands commands;
+  private final VerificationFlow verificationFlow;
   private final Requests requests;
   private final AccessGate gate;
   private final Admin admin;
@@ -37,7 +42,9 @@ public final class Routes {
 
   public Routes(AgreementService agreements, VerificationService verifications, Requests requests, Authentication auth,
       long maxBodyBytes, Admin admin, MarketData market) {
-    this.agreements = agreements;
+    this.queries = agreements.queries();
+    this.commands = agreements.commands();
+    this.verificationFlow = agreements.verifications();
     this.verifications = verifications;
     this.requests = requests;
     this.gate = new AccessGate(auth, maxBodyBytes);
@@ -54,36 +61,36 @@ public final class Routes {
     r.get("/schemas/asa/{version}/agreement.json",  PUBLIC, this::schema);
     r.get("/.well-known/asa/server-key",            PUBLIC, ctx -> json(ctx, 200, admin.serverKey()));
 
-    r.post("/agreements",                           SIGNED, ctx -> requests.mutation(ctx, agreements::create));
+    r.post("/agreements",                           SIGNED, ctx -> requests.mutation(ctx, commands::create));
     r.get("/agreements",                            SIGNED, this::list);
     r.get("/agreements/{id}",                       SIGNED, ctx -> {
-      var envelope = agreements.get(id(ctx), caller(ctx));
+      var envelope = queries.get(id(ctx), caller(ctx));
       ctx.header("ETag", "\"" + envelope.path("version").asLong() + "\"");
       json(ctx, 200, envelope);
     });
-    r.get("/agreements/{id}/status",                SIGNED, ctx -> json(ctx, 200, agreements.status(id(ctx), caller(ctx))));
-    r.get("/agreements/{id}/events",                SIGNED, ctx -> json(ctx, 200, agreements.events(id(ctx), caller(ctx))));
-    r.get("/agreements/{id}/negotiation",           SIGNED, ctx -> json(ctx, 200, agreements.negotiationTranscript(id(ctx), caller(ctx))));
+    r.get("/agreements/{id}/status",                SIGNED, ctx -> json(ctx, 200, queries.status(id(ctx), caller(ctx))));
+    r.get("/agreements/{id}/events",                SIGNED, ctx -> json(ctx, 200, queries.events(id(ctx), caller(ctx))));
+    r.get("/agreements/{id}/negotiation",           SIGNED, ctx -> json(ctx, 200, queries.negotiationTranscript(id(ctx), caller(ctx))));
     r.get("/agreements/{id}/verification",          SIGNED_OR_PUBLIC_RESULT,
-        ctx -> json(ctx, 200, agreements.verification(id(ctx), AccessGate.callerIfSigned(ctx))));
-    r.patch("/agreements/{id}/negotiate",           SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> agreements.negotiate(id(ctx), b, c, t)));
-    r.post("/agreements/{id}/sign",                 SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> agreements.sign(id(ctx), b, c, t)));
-    r.post("/agreements/{id}/deliver",              SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> agreements.deliver(id(ctx), b, c, t)));
-    r.post("/agreements/{id}/verify",               SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> agreements.verify(id(ctx), b, c, t)));
-    r.post("/agreements/{id}/challenge",            SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> agreements.challenge(id(ctx), b, c, t)));
-    r.post("/agreements/{id}/close",                SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> agreements.close(id(ctx), c, t)));
-    r.post("/agreements/{id}/fund",                 SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> agreements.fund(id(ctx), b, c, t)));
-    r.post("/agreements/{id}/ruling",               SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> agreements.rule(id(ctx), b, c, t)));
-    r.post("/agreements/{id}/seal",                 SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> agreements.seal(id(ctx), b, c, t)));
-    r.get("/agreements/{id}/seal",                  SIGNED, ctx -> json(ctx, 200, agreements.sealOf(id(ctx), caller(ctx))));
-    r.get("/agreements/{id}/hardening",             SIGNED, ctx -> json(ctx, 200, agreements.hardening(id(ctx), caller(ctx))));
-    r.get("/agreements/{id}/escrow",                SIGNED, ctx -> json(ctx, 200, agreements.escrow(id(ctx), caller(ctx))));
+        ctx -> json(ctx, 200, queries.verification(id(ctx), AccessGate.callerIfSigned(ctx))));
+    r.patch("/agreements/{id}/negotiate",           SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> commands.negotiate(id(ctx), b, c, t)));
+    r.post("/agreements/{id}/sign",                 SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> commands.sign(id(ctx), b, c, t)));
+    r.post("/agreements/{id}/deliver",              SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> commands.deliver(id(ctx), b, c, t)));
+    r.post("/agreements/{id}/verify",               SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> verificationFlow.verify(id(ctx), b, c, t)));
+    r.post("/agreements/{id}/challenge",            SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> commands.challenge(id(ctx), b, c, t)));
+    r.post("/agreements/{id}/close",                SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> commands.close(id(ctx), c, t)));
+    r.post("/agreements/{id}/fund",                 SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> commands.fund(id(ctx), b, c, t)));
+    r.post("/agreements/{id}/ruling",               SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> commands.rule(id(ctx), b, c, t)));
+    r.post("/agreements/{id}/seal",                 SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> commands.seal(id(ctx), b, c, t)));
+    r.get("/agreements/{id}/seal",                  SIGNED, ctx -> json(ctx, 200, queries.sealOf(id(ctx), caller(ctx))));
+    r.get("/agreements/{id}/hardening",             SIGNED, ctx -> json(ctx, 200, queries.hardening(id(ctx), caller(ctx))));
+    r.get("/agreements/{id}/escrow",                SIGNED, ctx -> json(ctx, 200, queries.escrow(id(ctx), caller(ctx))));
     r.get("/accounts/{key}",                        SIGNED, ctx -> json(ctx, 200,
-        agreements.account(TextParameters.path(ctx, "key"), Requests.intParam(ctx, "limit", 100, 1, 1000), caller(ctx))));
+        queries.account(TextParameters.path(ctx, "key"), Requests.intParam(ctx, "limit", 100, 1, 1000), caller(ctx))));
 
-    r.post("/shadow/seals",                         SIGNED, ctx -> requests.mutation(ctx, agreements::sealStandalone));
-    r.post("/shadow/seals/{id}/validate",           SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> agreements.validateStandalone(id(ctx), b, c, t)));
-    r.get("/shadow/seals/{id}/report",              SIGNED, ctx -> json(ctx, 200, agreements.standaloneReport(id(ctx), caller(ctx))));
+    r.post("/shadow/seals",                         SIGNED, ctx -> requests.mutation(ctx, commands::sealStandalone));
+    r.post("/shadow/seals/{id}/validate",           SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> commands.validateStandalone(id(ctx), b, c, t)));
+    r.get("/shadow/seals/{id}/report",              SIGNED, ctx -> json(ctx, 200, queries.standaloneReport(id(ctx), caller(ctx))));
 
     r.post("/verifications",                        SIGNED, ctx -> requests.mutation(ctx, verifications::create));
     r.get("/verifications/{id}",                    SIGNED, ctx -> render(ctx, verifications.get(id(ctx), caller(ctx))));
@@ -142,7 +149,7 @@ public final class Routes {
     int limit = Requests.intParam(ctx, "limit", 50, 1, 200);
     var caller = caller(ctx);
     try {
-      json(ctx, 200, agreements.list(party, ctx.queryParam("cursor"), limit, caller));
+      json(ctx, 200, queries.list(party, ctx.queryParam("cursor"), limit, caller));
     } catch (IllegalArgumentException e) { // the store's answer to a cursor it did not issue
       throw new RequestException(Problem.of("invalid-parameter", "Invalid query parameter", 400,
           "cursor is not one this server issued; start again without it and follow next_cursor"));

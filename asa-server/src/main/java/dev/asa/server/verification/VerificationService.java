@@ -86,7 +86,7 @@ public final class VerificationService {
   public Outcome create(JsonNode body, Caller caller, IdempotencyTicket ticket) {
     VerificationRequest request = VerificationRequest.parse(body);
     if (!request.isStandalone()) {
-      return agreements.verifyByEngine(request.agreementId(), request.config(), request.delivery().contentHash(), caller, ticket);
+      return agreements.verifications().verifyByEngine(request.agreementId(), request.config(), request.delivery().contentHash(), caller, ticket);
     }
     Depth depth = request.config().depth() != null ? request.config().depth() : evaluators == null ? Depth.STRUCTURAL : Depth.SEMANTIC;
     if (evaluators == null && depth != Depth.STRUCTURAL) {
@@ -118,14 +118,14 @@ public final class VerificationService {
       writes.add(new Write.PutJob(job));
       writes.add(new Write.PutVerification(new VerificationRow(job.id(), null, job.deliverableHash(), Json.write(result), now)));
       writes.add(new Write.FinishJob(job.id(), JobRow.Status.COMPLETED, null, now));
-      writes.addAll(AgreementService.idempotencyWrites(ticket, outcome, now));
+      writes.addAll(IdempotencyTicket.writes(ticket, outcome, now));
       store.apply(writes);
       return outcome;
     }
     Outcome outcome = new Outcome(202, Jobs.describe(job));
     List<Write> writes = new ArrayList<>();
     writes.add(new Write.PutJob(job));
-    writes.addAll(AgreementService.idempotencyWrites(ticket, outcome, now));
+    writes.addAll(IdempotencyTicket.writes(ticket, outcome, now));
     try {
       store.apply(writes);
     } catch (DuplicateKeyException e) {
@@ -158,7 +158,7 @@ public final class VerificationService {
     for (JobRow job : store.unfinishedJobs()) {
       try {
         if (job.agreementId() != null) {
-          agreements.resumeJob(job);
+          agreements.verifications().resumeJob(job);
         } else {
           JsonNode stored = Json.parseTrusted(job.request());
           ObjectNode body = ((ObjectNode) stored).deepCopy();
@@ -213,7 +213,7 @@ public final class VerificationService {
   private JobRow readable(String id, Caller caller) {
     JobRow job = store.job(id).orElseThrow(() -> new NotFoundException("no verification with id '" + id + "'"));
     if (job.agreementId() != null) {
-      agreements.requireReader(job.agreementId(), caller);
+      agreements.queries().requireReader(job.agreementId(), caller);
     } else if (!(caller instanceof Caller.Key key && (key.operator() || caller.describe().equals(job.caller())))) {
       throw new NotFoundException("no verification with id '" + id + "'"); // someone else's: as if it did not exist
     }

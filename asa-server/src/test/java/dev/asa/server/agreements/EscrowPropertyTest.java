@@ -224,14 +224,14 @@ class EscrowPropertyTest {
       }
       forcedFinal++;
       for (String kind : TIMER_KINDS) {
-        attempt("final:fire:" + kind, () -> service.fireTimer(TimerRow.of(p.id, kind, clock.instant())));
+        attempt("final:fire:" + kind, () -> service.timers().fire(TimerRow.of(p.id, kind, clock.instant())));
       }
-      assertThat(attempt("final:close", () -> service.close(p.id, ALICE, null))).as(ctx(p)).isFalse();
-      assertThat(attempt("final:fund", () -> service.fund(p.id, null, ALICE, null))).as(ctx(p)).isFalse();
-      assertThat(attempt("final:deliver", () -> service.deliver(p.id, deliverable(), BOB, null))).as(ctx(p)).isFalse();
-      assertThat(attempt("final:verify", () -> service.verify(p.id, scores(90, 90, 90), JUDGE, null))).as(ctx(p)).isFalse();
-      assertThat(attempt("final:challenge", () -> service.challenge(p.id, challengeBody(), BOB, null))).as(ctx(p)).isFalse();
-      assertThat(attempt("final:rule", () -> service.rule(p.id, ruling(BigDecimal.valueOf(100)), OPERATOR, null))).as(ctx(p)).isFalse();
+      assertThat(attempt("final:close", () -> service.commands().close(p.id, ALICE, null))).as(ctx(p)).isFalse();
+      assertThat(attempt("final:fund", () -> service.commands().fund(p.id, null, ALICE, null))).as(ctx(p)).isFalse();
+      assertThat(attempt("final:deliver", () -> service.commands().deliver(p.id, deliverable(), BOB, null))).as(ctx(p)).isFalse();
+      assertThat(attempt("final:verify", () -> service.verifications().verify(p.id, scores(90, 90, 90), JUDGE, null))).as(ctx(p)).isFalse();
+      assertThat(attempt("final:challenge", () -> service.commands().challenge(p.id, challengeBody(), BOB, null))).as(ctx(p)).isFalse();
+      assertThat(attempt("final:rule", () -> service.commands().rule(p.id, ruling(BigDecimal.valueOf(100)), OPERATOR, null))).as(ctx(p)).isFalse();
     }
     drainTimers();
     plans.forEach(this::observe);
@@ -298,7 +298,7 @@ class EscrowPropertyTest {
     }
     ObjectNode finalInput = input;
     String[] id = new String[1];
-    boolean created = attempt("create", () -> id[0] = service.create(finalInput, ALICE, null).body().path("agreement_id").asText());
+    boolean created = attempt("create", () -> id[0] = service.commands().create(finalInput, ALICE, null).body().path("agreement_id").asText());
     if (!created) {
       fail("the generated agreement was refused (seed %d): %s", seed, finalInput);
     }
@@ -375,9 +375,9 @@ class EscrowPropertyTest {
       }
       case VERIFIED -> {
         switch (random.nextInt(4)) {
-          case 0 -> attempt("challenge", () -> service.challenge(p.id, challengeBody(), random.nextBoolean() ? ALICE : BOB, null));
+          case 0 -> attempt("challenge", () -> service.commands().challenge(p.id, challengeBody(), random.nextBoolean() ? ALICE : BOB, null));
           case 1 -> jumpPast(p, TimerKind.CHALLENGE_WINDOW.wireName());
-          default -> attempt("close", () -> service.close(p.id, List.of(ALICE, BOB, JUDGE).get(random.nextInt(3)), null));
+          default -> attempt("close", () -> service.commands().close(p.id, List.of(ALICE, BOB, JUDGE).get(random.nextInt(3)), null));
         }
       }
       case DISPUTED -> rule(p, OPERATOR);
@@ -391,13 +391,13 @@ class EscrowPropertyTest {
     boolean right = random.nextInt(5) > 0;
     switch (random.nextInt(8)) {
       case 0 -> sign(p, random.nextBoolean() ? "client" : "provider");
-      case 1 -> attempt("fund", () -> service.fund(p.id, fundBody(p), right ? ALICE : someone, null));
-      case 2 -> attempt("deliver", () -> service.deliver(p.id, deliverable(), right ? BOB : someone, null));
+      case 1 -> attempt("fund", () -> service.commands().fund(p.id, fundBody(p), right ? ALICE : someone, null));
+      case 2 -> attempt("deliver", () -> service.commands().deliver(p.id, deliverable(), right ? BOB : someone, null));
       case 3 -> verify(p, right ? JUDGE : someone);
-      case 4 -> attempt("challenge", () -> service.challenge(p.id, challengeBody(), right ? ALICE : someone, null));
-      case 5 -> attempt("close", () -> service.close(p.id, right ? BOB : someone, null));
+      case 4 -> attempt("challenge", () -> service.commands().challenge(p.id, challengeBody(), right ? ALICE : someone, null));
+      case 5 -> attempt("close", () -> service.commands().close(p.id, right ? BOB : someone, null));
       case 6 -> rule(p, right ? OPERATOR : someone);
-      default -> attempt("rule:invalid", () -> service.rule(p.id,
+      default -> attempt("rule:invalid", () -> service.commands().rule(p.id,
           Json.object().put("release_percent", random.nextBoolean() ? new BigDecimal("100.5") : new BigDecimal("33.333")).put("reason", "x"),
           OPERATOR, null));
     }
@@ -407,11 +407,11 @@ class EscrowPropertyTest {
     Ed25519PrivateKey key = party.equals("client") ? ALICE_KEY : BOB_KEY;
     Caller caller = party.equals("client") ? ALICE : BOB;
     attempt("sign", () -> {
-      String hash = service.get(p.id, ALICE).path("agreement_hash").asText();
+      String hash = service.queries().get(p.id, ALICE).path("agreement_hash").asText();
       ObjectNode b = Json.object().put("party", party);
       b.putObject("signature").put("scheme", "ed25519")
           .put("value", key.sign(hash.getBytes(StandardCharsets.UTF_8)).toBase64Url());
-      service.sign(p.id, b, caller, null);
+      service.commands().sign(p.id, b, caller, null);
     });
   }
 
@@ -420,7 +420,7 @@ class EscrowPropertyTest {
   }
 
   private boolean fund(Plan p, ObjectNode body) {
-    return attempt("fund", () -> service.fund(p.id, body, ALICE, null));
+    return attempt("fund", () -> service.commands().fund(p.id, body, ALICE, null));
   }
 
   private ObjectNode fundBody(Plan p) {
@@ -432,7 +432,7 @@ class EscrowPropertyTest {
   }
 
   private boolean deliver(Plan p) {
-    return attempt("deliver", () -> service.deliver(p.id, deliverable(), BOB, null));
+    return attempt("deliver", () -> service.commands().deliver(p.id, deliverable(), BOB, null));
   }
 
   private boolean verify(Plan p, Caller caller) {
@@ -445,7 +445,7 @@ class EscrowPropertyTest {
   }
 
   private boolean verify(Plan p, Caller caller, int[] s) {
-    boolean ok = attempt("verify", () -> service.verify(p.id, scores(s[0], s[1], s[2]), caller, null));
+    boolean ok = attempt("verify", () -> service.verifications().verify(p.id, scores(s[0], s[1], s[2]), caller, null));
     if (ok) {
       p.scores = s;
     }
@@ -467,7 +467,7 @@ class EscrowPropertyTest {
 
   private boolean rule(Plan p, Caller caller, BigDecimal percent) {
     p.rulings.add(percent); // before the call: a racing ruling may win before this one returns
-    return attempt("rule", () -> service.rule(p.id, ruling(percent), caller, null));
+    return attempt("rule", () -> service.commands().rule(p.id, ruling(percent), caller, null));
   }
 
   /** Moves the clock: near a pending deadline of this agreement (before, at, after), a little, or far. */
@@ -522,7 +522,7 @@ class EscrowPropertyTest {
     do {
       due = store.claimDueTimers(clock.instant(), node, LEASE, 100);
       for (TimerRow t : due) {
-        if (attempt("timer:" + t.kind(), () -> service.fireTimer(t))) {
+        if (attempt("timer:" + t.kind(), () -> service.timers().fire(t))) {
           store.finishTimer(t.id(), node, clock.instant());
           fired++;
         } else {
@@ -562,11 +562,11 @@ class EscrowPropertyTest {
         jumpPast(p, TimerKind.CHALLENGE_WINDOW.wireName());
         TimerRow timer = TimerRow.of(p.id, TimerKind.CHALLENGE_WINDOW.wireName(), clock.instant());
         Map<String, Callable<Boolean>> options = new LinkedHashMap<>();
-        options.put("close(client)", () -> attempt("race:close", () -> service.close(p.id, ALICE, null)));
-        options.put("close(provider)", () -> attempt("race:close", () -> service.close(p.id, BOB, null)));
+        options.put("close(client)", () -> attempt("race:close", () -> service.commands().close(p.id, ALICE, null)));
+        options.put("close(provider)", () -> attempt("race:close", () -> service.commands().close(p.id, BOB, null)));
         options.put("poll(node-a)", () -> fireDueTimers("node-a") > 0);
-        options.put("fire(window)", () -> attempt("race:fire", () -> service.fireTimer(timer)));
-        options.put("challenge", () -> attempt("race:challenge", () -> service.challenge(p.id, challengeBody(), ALICE, null)));
+        options.put("fire(window)", () -> attempt("race:fire", () -> service.timers().fire(timer)));
+        options.put("challenge", () -> attempt("race:challenge", () -> service.commands().challenge(p.id, challengeBody(), ALICE, null)));
         List<String> names = new ArrayList<>(options.keySet());
         String a;
         String b;
@@ -618,8 +618,8 @@ class EscrowPropertyTest {
           pair.add(() -> verify(p, JUDGE, scores));
           pair.add(() -> fireDueTimers("node-a") > 0);
         } else {
-          pair.add(() -> attempt("race:fire", () -> service.fireTimer(timer)));
-          pair.add(() -> attempt("race:fire", () -> service.fireTimer(timer)));
+          pair.add(() -> attempt("race:fire", () -> service.timers().fire(timer)));
+          pair.add(() -> attempt("race:fire", () -> service.timers().fire(timer)));
         }
       }
       default -> {

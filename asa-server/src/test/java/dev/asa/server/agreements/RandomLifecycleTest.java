@@ -72,10 +72,10 @@ class RandomLifecycleTest {
         doc.putObject("verification").put("strategy", random.nextBoolean() ? "optimistic" : "pessimistic")
             .put("challenge_window_seconds", 60);
       }
-      String id = service.create(doc, ALICE, null).body().path("agreement_id").asText();
+      String id = service.commands().create(doc, ALICE, null).body().path("agreement_id").asText();
       for (int i = 0; i < 25; i++) {
         State before = state(id);
-        long versionBefore = service.version(id, ALICE);
+        long versionBefore = service.queries().version(id, ALICE);
         int eventsBefore = events(id).size();
         boolean applied = true;
         try {
@@ -93,10 +93,10 @@ class RandomLifecycleTest {
         }
         if (!applied) {
           refused++;
-          assertThat(service.version(id, ALICE)).isEqualTo(versionBefore);
+          assertThat(service.queries().version(id, ALICE)).isEqualTo(versionBefore);
           assertThat(events).hasSize(eventsBefore);
         } else {
-          assertThat(service.version(id, ALICE)).isEqualTo(versionBefore + 1);
+          assertThat(service.queries().version(id, ALICE)).isEqualTo(versionBefore + 1);
           assertThat(events.size()).isGreaterThan(eventsBefore);
         }
         if (random.nextInt(4) == 0) {
@@ -111,33 +111,33 @@ class RandomLifecycleTest {
   private void randomAction(Random random, String id) {
     Ed25519PrivateKey alice = Fixtures.key("alice");
     Ed25519PrivateKey bob = Fixtures.key("bob");
-    String hash = service.get(id, ALICE).path("agreement_hash").asText();
+    String hash = service.queries().get(id, ALICE).path("agreement_hash").asText();
     byte[] input = hash.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     // Mostly the right caller, sometimes a wrong one (a stranger, or a party out of its role).
     Caller someone = List.of(ALICE, BOB, JUDGE, MALLORY).get(random.nextInt(4));
     boolean right = random.nextInt(5) > 0;
     switch (random.nextInt(10)) {
-      case 0 -> service.sign(id, signBody("client", alice.sign(input).toBase64Url()), right ? ALICE : someone, null);
-      case 1 -> service.sign(id, signBody("provider", bob.sign(input).toBase64Url()), right ? BOB : someone, null);
-      case 2 -> service.sign(id, signBody("provider", alice.sign(input).toBase64Url()), BOB, null); // wrong key
-      case 3 -> service.deliver(id, Json.object().put("content", "# Findings\n\nFederated learning keeps data local.").put("format", "markdown"),
+      case 0 -> service.commands().sign(id, signBody("client", alice.sign(input).toBase64Url()), right ? ALICE : someone, null);
+      case 1 -> service.commands().sign(id, signBody("provider", bob.sign(input).toBase64Url()), right ? BOB : someone, null);
+      case 2 -> service.commands().sign(id, signBody("provider", alice.sign(input).toBase64Url()), BOB, null); // wrong key
+      case 3 -> service.commands().deliver(id, Json.object().put("content", "# Findings\n\nFederated learning keeps data local.").put("format", "markdown"),
           right ? BOB : someone, null);
-      case 4 -> service.verify(id, evaluatorScores(random), right ? JUDGE : someone, null);
-      case 5 -> service.challenge(id, Json.object().put("reason_code", "quality_below_agreed_slo"),
+      case 4 -> service.verifications().verify(id, evaluatorScores(random), right ? JUDGE : someone, null);
+      case 5 -> service.commands().challenge(id, Json.object().put("reason_code", "quality_below_agreed_slo"),
           right ? (random.nextBoolean() ? ALICE : BOB) : someone, null);
-      case 6 -> service.close(id, right ? ALICE : someone, null);
-      case 8 -> service.fund(id, null, right ? ALICE : someone, null);
-      case 7 -> service.negotiate(id, message(id, "counter", random)
+      case 6 -> service.commands().close(id, right ? ALICE : someone, null);
+      case 8 -> service.commands().fund(id, null, right ? ALICE : someone, null);
+      case 7 -> service.commands().negotiate(id, message(id, "counter", random)
           .set("proposed_changes", Json.object().put("quality_criteria.composite_threshold", 60 + random.nextInt(20))),
           right ? (random.nextBoolean() ? BOB : ALICE) : someone, null);
-      default -> service.negotiate(id, message(id, random.nextInt(5) == 0 ? "reject" : "accept", random),
+      default -> service.commands().negotiate(id, message(id, random.nextInt(5) == 0 ? "reject" : "accept", random),
           right ? (random.nextBoolean() ? ALICE : BOB) : someone, null);
     }
   }
 
   /** A negotiation message for the next round (sometimes a wrong round, to exercise the rules). */
   private ObjectNode message(String id, String action, Random random) {
-    JsonNode n = service.get(id, ALICE).path("agreement").path("metadata").path("negotiation");
+    JsonNode n = service.queries().get(id, ALICE).path("agreement").path("metadata").path("negotiation");
     int round = n.path("round").asInt(0) + (random.nextInt(6) == 0 ? 2 : 1);
     ObjectNode m = Json.object().put("round", round).put("action", action).put("rationale_code", "quality_requirement_change");
     if (n.has("negotiation_id")) {
@@ -169,12 +169,12 @@ class RandomLifecycleTest {
   }
 
   private State state(String id) {
-    return State.valueOf(service.get(id, ALICE).path("state").asText());
+    return State.valueOf(service.queries().get(id, ALICE).path("state").asText());
   }
 
   private List<Event> events(String id) {
     List<Event> list = new ArrayList<>();
-    service.events(id, ALICE).path("events").forEach(e -> list.add(Event.fromJson(id, e)));
+    service.queries().events(id, ALICE).path("events").forEach(e -> list.add(Event.fromJson(id, e)));
     return list;
   }
 }

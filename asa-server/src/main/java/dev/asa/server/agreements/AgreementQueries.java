@@ -1,0 +1,209 @@
+package dev.asa.server.agreements;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.access.AccessDeniedException;
+import dev.asa.access.AccessPolicy;
+import dev.asa.access.Caller;
+import dev.asa.access.Operation;
+import dev.asa.agreement.Agreement;
+import dev.asa.agreement.InvalidDocumentException;
+import dev.asa.agreement.VerificationTerms;
+import dev.asa.crypto.Ed25519PublicKey;
+import dev.asa.facts.Fact;
+import dev.asa.json.Json;
+import dev.asa.lifecycle.Event;
+import dev.asa.lifecycle.EventChain;
+import dev.asa.server.escrow.Enforcement;
+import dev.asa.server.store.AgreementRow;
+import dev.asa.server.store.AgreementStore;
+import dev.asa.server.store.EventRecord;
+import dev.asa.server.store.Page;
+import dev.asa.server.store.VerificationRow;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The read side of the agreements API: every {@code GET} about an agreement, its events, status,
+ * escrow, transcript, seal and ledger account. Reads never write (except the seal-read log Shadow
+ * Scoring keeps); who may read what is the access policy's.
+ */
+public final class AgreementQueries {
+  /** How many store pages one list call may scan for the caller's own agreements. */
+  private static final int MAX_PAGES_SCANNED = 10;
+
+  private final UnitOfWork work;
+  private final AgreementStore store;
+  private final Clock clock;
+  private final Enforcement enforcement;
+  private final VerificationRunner verifier;
+
+  AgreementQueries(UnitOfWork work, Clock clock, Enforcement enforcement, VerificationRunner verifier) {
+    this.work = work;
+    this.store = work.store();
+    this.clock = clock;
+    this.enforcement = enforcement;
+    this.verifier = verifier;
+  }
+
+  public ObjectNode get(String id, Caller caller) {
+    AgreementRow row = work.loadFor(id, caller, Operation.READ);
+    return Views.envelope(work.agreement(row), row.version());
+  }
+
+  /** The row version, for ETags. */
+  public long version(String id, Caller caller) {
+    return work.loadFor(id, caller, Operation.READ).version();
+  }
+
+  /**
+   * The caller's own agreements among those where {@code party} is an identity: only agreements
+   * in which the caller's key is the key of a party. A stranger naming someone else's identity
+   * gets an empty list, not theirs.
+   */
+  public ObjectNode list(String party, String cursor, int limit, Caller caller) {
+    ArrayNode items = Json.mapper().createArrayNode();
+    String next = cursor;
+    int scanned = 0;
+    do {
+      Page<AgreementRow> page = store.listByParty(party, next, limit);
+      for (AgreementRow row : page.items()) {
+        if (!AccessPolicy.rolesOf(work.agreement(row).terms(), caller).isEmpty() && items.size() < limit) {
+          items.add(Views.summary(row));
+        }
+      }
+      next = page.nextCursor();
+      scanned++;
+    } while (next != null && items.size() < limit && scanned < MAX_PAGES_SCANNED);
+    ObjectNode out = Json.object();
+    out.set("items", items);
+    if (next != null) {
+      out.put("next_cursor", next);
+    } else {
+      out.putNull("next_cursor");
+    }
+    return out;
+  }
+
+  public ObjectNode events(String id, Caller caller) {
+    work.loadFor(id, caller, Operation.READ);
+    List<Event> events = store.events(id).stream().map(EventLog::toCore).toList();
+    ObjectNode out = Json.object();
+    out.put("agreement_id", id);
+    Optional<String> broken = EventChain.firstBreak(events);
+    out.put("chain_valid", broken.isEmpty());
+    broken.ifPresent(b -> out.put("chain_error", b));
+    ArrayNode list = out.putArray("events");
+    events.forEach(e -> list.add(e.toJson()));
+    return out;
+  }
+
+  /** Refuses (404 for strangers) a caller who may not read the agreement. */
+  public void requireReader(String id, Caller caller) {
+    work.loadFor(id, caller, Operation.READ);
+  }
+
+  /**
+   * The latest verification result of an agreement. Who may read it follows the agreement's
+   * {@code verification.result_visibility}: {@code public} answers anyone (signed or not);
+   * {@code parties} and {@code parties_and_arp} answer the parties and the evaluator; unsigned,
+   * anything else answers like a missing agreement.
+   *
+   * @param caller null for an unsigned request
+   */
+  public ObjectNode verification(String id, Caller caller) {
+    AgreementRow row = work.load(id);
+    Agreement a = work.agreement(row);
+    if (a.terms().verification().resultVisibility() != VerificationTerms.Visibility.PUBLIC) {
+      if (caller == null) {
+        // Exactly the answer for a missing agreement: an unsigned probe must not learn which ids exist.
+        throw UnitOfWork.notFound(id);
+      }
+      AccessPolicy.require(a.terms(), caller, Operation.READ);
+    }
+    List<VerificationRow> rows = store.verificationsForAgreement(id);
+    if (rows.isEmpty()) {
+      throw new NotFoundException("agreement " + id + " has no verification result yet");
+    }
+    return (ObjectNode) Json.parseTrusted(rows.get(rows.size() - 1).result());
+  }
+
+  public ObjectNode status(String id, Caller caller) {
+    AgreementRow row = work.loadFor(id, caller, Operation.READ);
+    Agreement a = work.agreement(row);
+    ObjectNode status = Views.status(a, row.version(), clock.instant());
+    if (!store.outboxOf(id).isEmpty()) {
+      status.with("payment").set("messages", enforcement.view(a).path("messages"));
+    }
+    return status;
+  }
+
+  /** {@code GET /agreements/{id}/escrow}: balance, transfers and payment messages of the agreement. */
+  public ObjectNode escrow(String id, Caller caller) {
+    AgreementRow row = work.loadFor(id, caller, Operation.READ);
+    return enforcement.view(work.agreement(row));
+  }
+
+  /**
+   * {@code GET /accounts/{key}}: a key's ledger account. Only the key itself (or the operator) may
+   * read it: balances say who was paid what.
+   */
+  public ObjectNode account(String key, int limit, Caller caller) {
+    try {
+      Ed25519PublicKey.fromBase64Url(key);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidDocumentException("/key", "an account is named by a base64url Ed25519 public key: " + e.getMessage());
+    }
+    boolean own = caller instanceof Caller.Key k && (k.keyId().equals(key) || k.operator());
+    if (!own) {
+      throw AccessDeniedException.forbidden("an account is readable by its own key and the operator only; sign with the key " + key);
+    }
+    return enforcement.account(key, limit);
+  }
+
+  /**
+   * {@code GET /agreements/{id}/negotiation}: the rounds as a readable transcript, from the event
+   * log (each message with its party, rationale, and the before and after of every term).
+   */
+  public ObjectNode negotiationTranscript(String id, Caller caller) {
+    work.loadFor(id, caller, Operation.READ);
+    ObjectNode out = Json.object();
+    out.put("agreement_id", id);
+    ArrayNode rounds = out.putArray("rounds");
+    for (EventRecord r : store.events(id)) {
+      if (r.type().equals(EventType.NEGOTIATED.wireName()) || r.type().equals(EventType.ACCEPTED.wireName())
+          || r.type().equals(EventType.REJECTED.wireName())) {
+        ObjectNode round = (ObjectNode) Json.parseTrusted(r.payload());
+        round.put("at", r.at().toString());
+        round.put("event", r.type());
+        rounds.add(round);
+      }
+    }
+    Agreement a = work.agreement(work.load(id));
+    out.set("state", Json.mapper().getNodeFactory().textNode(a.state().name()));
+    if (a.facts().has(Fact.NEGOTIATION)) {
+      out.set("negotiation", a.facts().get(Fact.NEGOTIATION));
+    }
+    return out;
+  }
+
+  /** {@code GET /agreements/{id}/seal}: the sealed envelope, for its sealer (and the operator) before the reveal, any party after. */
+  public ObjectNode sealOf(String id, Caller caller) {
+    Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    return verifier.shadow().read(work.agreement(work.load(id)), caller, "GET /agreements/" + id + "/seal", now);
+  }
+
+  /** {@code GET /agreements/{id}/hardening}: the failure messages of an open hardening cycle. */
+  public ObjectNode hardening(String id, Caller caller) {
+    Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    return verifier.shadow().hardeningMessages(work.agreement(work.load(id)), caller, "GET /agreements/" + id + "/hardening", now);
+  }
+
+  /** {@code GET /shadow/seals/{id}/report}: the latest report of a standalone seal, for its sealer. */
+  public ObjectNode standaloneReport(String sealId, Caller caller) {
+    return verifier.shadow().standaloneReport(sealId, caller);
+  }
+}

@@ -1,0 +1,35 @@
+package dev.asa.server.agreements;
+
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.HexFormat;
+
+/** New ids the server hands out: dated where a person reads them, random enough never to collide. */
+final class Ids {
+  private final Clock clock;
+  private final SecureRandom random = new SecureRandom();
+
+  Ids(Clock clock) {
+    this.clock = clock;
+  }
+
+  String agreementId() {
+    return "asa-" + LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC) + "-" + randomHex(8);
+  }
+
+  String negotiationId() {
+    return "neg-" + randomHex(8);
+  }
+
+  String verificationId() {
+    return "ver-" + LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC) + "-" + randomHex(8);
+  }
+
+  private String randomHex(int bytes) {
+    byte[] b = new byte[bytes];
+    random.nextBytes(b);
+    return HexFormat.of().formatHex(b);
+  }
+}

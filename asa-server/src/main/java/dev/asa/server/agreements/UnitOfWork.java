@@ -1,0 +1,130 @@
+package dev.asa.server.agreements;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.asa.access.AccessPolicy;
+import dev.asa.access.Caller;
+import dev.asa.access.Operation;
+import dev.asa.agreement.Agreement;
+import dev.asa.lifecycle.Event;
+import dev.asa.server.store.AgreementRow;
+import dev.asa.server.store.AgreementStore;
+import dev.asa.server.store.Commit;
+import dev.asa.server.store.DuplicateKeyException;
+import dev.asa.server.store.EventRecord;
+import dev.asa.server.store.LedgerRefusedException;
+import dev.asa.server.store.StaleVersionException;
+import dev.asa.server.store.Write;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One agreement change from start to commit: load the agreement once (with its version), let a
+ * {@link Decision} decide, then commit the new row, its chained events, the side writes (timers,
+ * outbox, ledger) and the idempotency record in one transaction. Nobody has to remember the
+ * idempotency write, and a lost race is a 409 that changed nothing.
+ */
+final class UnitOfWork {
+
+  /** Decides a change from the loaded agreement; null means "nothing to do". */
+  interface Decision {
+    Change decide(Current current);
+  }
+
+  private final AgreementStore store;
+  private final Clock clock;
+  private final String serverKeyId;
+  private final AgreementCache cache = new AgreementCache(10_000);
+
+  UnitOfWork(AgreementStore store, Clock clock, String serverKeyId) {
+    this.store = store;
+    this.clock = clock;
+    this.serverKeyId = serverKeyId;
+  }
+
+  AgreementStore store() {
+    return store;
+  }
+
+  /** Now, at the millisecond precision both stores keep. */
+  Instant now() {
+    return clock.instant().truncatedTo(ChronoUnit.MILLIS);
+  }
+
+  Outcome mutate(String id, IdempotencyTicket ticket, Caller caller, Operation op, Decision decision) {
+    AgreementRow row = loadFor(id, caller, op);
+    Agreement agreement = cache.of(row);
+    Event last = store.lastEvent(id).map(EventLog::toCore).orElse(null);
+    Instant now = now();
+    Change change = decision.decide(new Current(row, agreement, last, now, actorFor(agreement, caller)));
+    if (change == null) { // nothing to do (e.g. a timer whose reason has passed)
+      return new Outcome(200, Views.envelope(agreement, row.version()));
+    }
+    if (change.events().isEmpty() && change.next().equals(agreement)) {
+      // Only side writes (e.g. a timer set again): the agreement itself, its version and log stay.
+      Outcome unchanged = new Outcome(change.status(),
+          change.response() != null ? change.response() : Views.envelope(agreement, row.version()));
+      List<Write> writes = new ArrayList<>(change.writes());
+      writes.addAll(IdempotencyTicket.writes(ticket, unchanged, now));
+      store.apply(writes);
+      return unchanged;
+    }
+    long version = row.version() + 1;
+    AgreementRow updated = Views.row(change.next(), version, row.createdAt(), now);
+    List<EventRecord> events = EventLog.chain(id, last, change.events(), now);
+    JsonNode body = change.response() != null ? change.response() : Views.envelope(change.next(), version);
+    Outcome outcome = new Outcome(change.status(), body);
+    List<Write> writes = new ArrayList<>(change.writes());
+    writes.addAll(IdempotencyTicket.writes(ticket, outcome, now));
+    try {
+      store.commit(new Commit(updated, row.version(), events, writes));
+    } catch (StaleVersionException e) {
+      throw new ConflictException("agreement " + id + " changed while this request was processed; read it again and retry");
+    } catch (DuplicateKeyException e) {
+      throw new ConflictException("a concurrent request changed agreement " + id + " first; read it again and retry");
+    } catch (LedgerRefusedException e) {
+      throw new ConflictException(e.getMessage());
+    }
+    cache.remember(id, version, change.next());
+    return outcome;
+  }
+
+  /** The agreement of a stored row, parsed once per version. */
+  Agreement agreement(AgreementRow row) {
+    return cache.of(row);
+  }
+
+  /** Remembers a newly created agreement, so its first read needs no parsing. */
+  void remember(String id, long version, Agreement agreement) {
+    cache.remember(id, version, agreement);
+  }
+
+  AgreementRow load(String id) {
+    return store.find(id).orElseThrow(() -> notFound(id));
+  }
+
+  static NotFoundException notFound(String id) {
+    return new NotFoundException("no agreement with id '" + id + "'");
+  }
+
+  /** Loads the agreement and applies the access policy: strangers see "not found", like for a missing id. */
+  AgreementRow loadFor(String id, Caller caller, Operation op) {
+    AgreementRow row = load(id);
+    AccessPolicy.require(cache.of(row).terms(), caller, op);
+    return row;
+  }
+
+  /** The event-log actor for a caller: the role its key holds here (one at most: keys are distinct). */
+  Actor actorFor(Agreement a, Caller caller) {
+    return switch (caller) {
+      case Caller.Server s -> Actor.server(serverKeyId);
+      case Caller.Key k -> {
+        var roles = AccessPolicy.rolesOf(a.terms(), caller);
+        String role = roles.isEmpty() ? (k.operator() ? "operator" : "stranger") : roles.iterator().next().wireName();
+        yield Actor.verified(role, k.keyId());
+      }
+    };
+  }
+}
