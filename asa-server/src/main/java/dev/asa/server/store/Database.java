@@ -1,6 +1,8 @@
 package dev.asa.server.store;
 
 import java.sql.SQLException;
+import java.util.function.Function;
+import javax.sql.DataSource;
 
 /**
  * How the store gets connections and transactions. The two implementations differ exactly where
@@ -27,6 +29,13 @@ interface Database extends AutoCloseable {
 
   /** Runs {@code work} on a connection in auto-commit mode (each statement sees committed data). */
   <T> T read(String doing, Work<T> work);
+
+  /**
+   * Runs schema work (Flyway's migrations, at start-up) with a {@link DataSource} over this
+   * database's connections. SQLite hands out its one writer connection, held for the duration, so
+   * the schema is changed by the same single writer as everything else.
+   */
+  <T> T withDataSource(Function<DataSource, T> work);
 
   String describe();
 

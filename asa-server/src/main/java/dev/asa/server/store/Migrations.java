@@ -1,182 +1,247 @@
 package dev.asa.server.store;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.CoreErrorCode;
+import org.flywaydb.core.api.FlywayException;
+import org.flywaydb.core.api.MigrationInfo;
+import org.flywaydb.core.api.MigrationVersion;
+import org.flywaydb.core.api.configuration.FluentConfiguration;
+import org.flywaydb.core.api.exception.FlywayValidateException;
+import org.flywaydb.core.api.output.ValidateOutput;
+import org.flywaydb.core.api.pattern.ValidatePattern;
 
 /**
- * Brings a database's schema up to the version this build knows, by applying the SQL scripts
- * under {@code dev/asa/server/store/migrations/<dialect>/} in order. Each script runs in its own
- * transaction together with its row in {@code schema_migrations}, so a script is either fully
- * applied and recorded or not at all. Scripts are never edited once released: a change is a new
- * script.
+ * Brings a database's schema up to the version this build knows, with Flyway: the SQL scripts
+ * {@code V<NNN>__<name>.sql} under {@code dev/asa/server/store/migrations/<dialect>/} run in order,
+ * each in its own transaction together with its row in Flyway's {@code flyway_schema_history}.
+ * Every script in the folder is applied; a file whose name is not a migration's stops the start.
  *
- * <p>The list of scripts is written out below rather than discovered by scanning the classpath:
- * scanning jars is fragile, and the list makes "what does this build know" obvious.
- * MigrationsTest checks that it matches the folders.
+ * <p>Before migrating, Flyway validates what the database has applied against the scripts of this
+ * build, and the server refuses to start when:
  *
- * <p>Scripts are plain SQL; a statement ends with ';' at the end of a line, and lines starting
- * with "--" are comments.
+ * <ul>
+ *   <li>a script was edited after it was applied (its checksum differs): released scripts are never
+ *       edited, a change is a new script;
+ *   <li>the database was migrated by a newer build (it has versions this build does not know):
+ *       this build could misread the data;
+ *   <li>the database has a script applied that this build does not have, or failed half-way.
+ * </ul>
+ *
+ * <p>Concurrent starters: on PostgreSQL Flyway takes an advisory lock keyed by the history table
+ * (so per schema) around the migration; on SQLite each migration's transaction begins IMMEDIATE on
+ * the one writer connection (see {@link SqliteDatabase}), which excludes every other writer.
+ *
+ * <p>Databases from before Flyway recorded their scripts in {@code schema_migrations}. On the first
+ * start with Flyway such a database is baselined at the newest version recorded there (the scripts
+ * up to it are not run again), then the newer scripts run; finally a row with version
+ * {@value #LEGACY_RETIRED} is added to {@code schema_migrations}, so that an older build started on
+ * this database refuses it ("newer than this build") instead of running on a schema it does not
+ * know.
  */
 final class Migrations {
 
-  /** Every migration this build knows, oldest first. Add new ones at the end (both dialects). */
-  static final List<String> SCRIPTS = List.of("V001__init.sql", "V002__service_type_index.sql", "V003__agreement_links.sql", "V004__timers.sql",
-      "V005__escrow.sql", "V006__verification_jobs.sql", "V007__shadow_seals.sql", "V008__request_nonces.sql",
-      "V009__agreement_facts.sql");
+  /** Flyway's history table (its default name). */
+  static final String HISTORY_TABLE = "flyway_schema_history";
 
-  private static final Pattern SCRIPT_NAME = Pattern.compile("V(\\d+)__(\\w+)\\.sql");
+  /** The table in which builds before Flyway recorded their migrations. */
+  static final String LEGACY_TABLE = "schema_migrations";
 
-  /**
-   * Arbitrary constant identifying "asa schema migrations" among advisory locks; combined with
-   * the schema name so two schemas in one database do not wait for each other.
-   */
-  private static final int ADVISORY_LOCK_CLASS = 0x41534100; // "ASA\0"
-
-  private record Migration(int version, String name, String resource) {}
+  /** The version recorded in {@link #LEGACY_TABLE} once Flyway has taken over the database. */
+  static final int LEGACY_RETIRED = Integer.MAX_VALUE;
 
   private Migrations() {}
+
+  /** Flyway location of a dialect's scripts. */
+  static String location(Dialect dialect) {
+    return "classpath:dev/asa/server/store/migrations/" + dialect.migrationFolder();
+  }
 
   /**
    * Applies the missing migrations.
    *
-   * @throws IllegalStateException if the database was migrated by a newer build
+   * @throws IllegalStateException if the database was migrated by a newer build, a released script
+   *     was edited, or a migration failed
    */
   static void migrate(Database database) {
-    List<Migration> known = known(database.dialect());
-    int newestKnown = known.getLast().version();
-    database.write("checking the schema version", sql -> {
-      lock(database, sql);
-      try (Statement s = sql.connection().createStatement()) {
-        s.execute("CREATE TABLE IF NOT EXISTS schema_migrations ("
-            + " version INTEGER NOT NULL PRIMARY KEY,"
-            + " name TEXT NOT NULL,"
-            + " applied_at BIGINT NOT NULL)");
+    migrate(database, location(database.dialect()));
+  }
+
+  /** {@link #migrate(Database)} with the scripts taken from {@code location} (for tests). */
+  static void migrate(Database database, String location) {
+    database.withDataSource(dataSource -> {
+      OptionalInt legacy = legacyVersion(database, dataSource);
+      FluentConfiguration config = Flyway.configure(Migrations.class.getClassLoader())
+          .dataSource(dataSource)
+          .locations(location)
+          .failOnMissingLocations(true)
+          .validateMigrationNaming(true)
+          // Flyway's default ignores versions applied by a newer build ("*:future"); nothing is
+          // ignored here, so such a database fails validation and the server refuses to start.
+          .ignoreMigrationPatterns(new ValidatePattern[0])
+          .validateOnMigrate(true)
+          .loggers("slf4j");
+      if (legacy.isPresent()) {
+        config.baselineOnMigrate(true)
+            // as the scripts write their versions (V009 is "009" in the history table)
+            .baselineVersion(String.format("%03d", legacy.getAsInt()))
+            .baselineDescription("applied by asa before Flyway (" + LEGACY_TABLE + ")");
       }
-      int applied = newestApplied(sql);
-      if (applied > newestKnown) {
-        throw new IllegalStateException("the database " + database.describe()
-            + " has schema version " + applied + ", newer than this build of asa knows (up to "
-            + newestKnown + "): it was upgraded by a newer asa. Run that newer version, or point"
-            + " this one at another database; refusing to start rather than misread the data");
+      Flyway flyway = config.load();
+      if (legacy.isPresent()) {
+        MigrationVersion recorded = MigrationVersion.fromVersion(String.format("%03d", legacy.getAsInt()));
+        Optional<MigrationVersion> newestKnown = newestKnown(flyway).map(MigrationInfo::getVersion);
+        if (newestKnown.isEmpty() || recorded.compareTo(newestKnown.get()) > 0) {
+          throw newerThanThisBuild(database, recorded.getVersion(),
+              newestKnown.map(MigrationVersion::getVersion).orElse("0"));
+        }
+      }
+      try {
+        flyway.migrate();
+      } catch (FlywayValidateException e) {
+        throw refusal(database, flyway, e);
+      } catch (FlywayException e) {
+        throw new IllegalStateException("cannot bring the schema of " + database.describe()
+            + " up to date: " + e.getMessage(), e);
+      }
+      if (legacy.isPresent()) {
+        retireLegacyTable(database, dataSource);
       }
       return null;
     });
-    for (Migration migration : known) {
-      database.write("applying migration " + migration.resource(), sql -> {
-        // Re-check under the lock: another server starting at the same time may have applied it.
-        lock(database, sql);
-        if (isApplied(sql, migration.version())) {
-          return null;
-        }
-        try (Statement s = sql.connection().createStatement()) {
-          for (String statement : statements(read(migration.resource()))) {
-            s.execute(statement);
-          }
-        }
-        PreparedStatement insert = sql.prepare(
-            "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)");
-        insert.setInt(1, migration.version());
-        insert.setString(2, migration.name());
-        insert.setLong(3, System.currentTimeMillis());
-        insert.executeUpdate();
-        return null;
-      });
-    }
-  }
-
-  /** The newest version this build knows. */
-  static int newestKnownVersion() {
-    return parse(SCRIPTS.getLast(), Dialect.SQLITE).version();
   }
 
   /**
-   * Serialises concurrent starters. SQLite needs nothing: the write transaction is BEGIN
-   * IMMEDIATE, which already excludes every other writer. PostgreSQL runs DDL concurrently, and
-   * two servers creating the same table at once would make one fail; a transaction-scoped
-   * advisory lock makes the second wait, then find the work done.
+   * The newest version recorded in {@link #LEGACY_TABLE}, when the database was migrated by a build
+   * before Flyway and Flyway has not taken it over yet; empty otherwise.
    */
-  private static void lock(Database database, Statements sql) throws SQLException {
-    if (database.dialect() != Dialect.POSTGRESQL) {
-      return;
-    }
-    PreparedStatement s =
-        sql.prepare("SELECT pg_advisory_xact_lock(?, hashtext(coalesce(current_schema(), '')))");
-    s.setInt(1, ADVISORY_LOCK_CLASS);
-    try (ResultSet rs = s.executeQuery()) {
-      rs.next();
+  private static OptionalInt legacyVersion(Database database, DataSource dataSource) {
+    try (Connection c = dataSource.getConnection()) {
+      if (!tableExists(database, c, LEGACY_TABLE) || tableExists(database, c, HISTORY_TABLE)) {
+        return OptionalInt.empty();
+      }
+      try (PreparedStatement s = c.prepareStatement(
+          "SELECT coalesce(max(version), 0) FROM " + LEGACY_TABLE + " WHERE version < ?")) {
+        s.setInt(1, LEGACY_RETIRED);
+        try (ResultSet rs = s.executeQuery()) {
+          rs.next();
+          int version = rs.getInt(1);
+          return version > 0 ? OptionalInt.of(version) : OptionalInt.empty();
+        }
+      }
+    } catch (SQLException e) {
+      throw SqlErrors.translate(e, database, "looking for " + LEGACY_TABLE);
     }
   }
 
-  private static int newestApplied(Statements sql) throws SQLException {
-    try (ResultSet rs =
-        sql.prepare("SELECT coalesce(max(version), 0) FROM schema_migrations").executeQuery()) {
-      rs.next();
-      return rs.getInt(1);
-    }
-  }
-
-  private static boolean isApplied(Statements sql, int version) throws SQLException {
-    PreparedStatement s = sql.prepare("SELECT 1 FROM schema_migrations WHERE version = ?");
-    s.setInt(1, version);
-    try (ResultSet rs = s.executeQuery()) {
+  private static boolean tableExists(Database database, Connection c, String table)
+      throws SQLException {
+    // PostgreSQL: in the connection's current schema (the URL's currentSchema), as Flyway does.
+    String schema = database.dialect() == Dialect.POSTGRESQL ? c.getSchema() : null;
+    DatabaseMetaData meta = c.getMetaData();
+    try (ResultSet rs = meta.getTables(null, schema, table, new String[] {"TABLE"})) {
       return rs.next();
     }
   }
 
-  private static List<Migration> known(Dialect dialect) {
-    return SCRIPTS.stream().map(script -> parse(script, dialect)).toList();
-  }
-
-  private static Migration parse(String script, Dialect dialect) {
-    Matcher m = SCRIPT_NAME.matcher(script);
-    if (!m.matches()) {
-      throw new IllegalStateException("migration script name " + script
-          + " does not match V<number>__<name>.sql");
-    }
-    return new Migration(Integer.parseInt(m.group(1)), m.group(2),
-        "dev/asa/server/store/migrations/" + dialect.migrationFolder() + "/" + script);
-  }
-
-  static String read(String resource) {
-    try (InputStream in = Migrations.class.getClassLoader().getResourceAsStream(resource)) {
-      if (in == null) {
-        throw new IllegalStateException("migration script " + resource + " is missing from the"
-            + " build (it is listed in Migrations.SCRIPTS)");
-      }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot read migration script " + resource, e);
+  /** Makes builds from before Flyway refuse this database (see the class comment). */
+  private static void retireLegacyTable(Database database, DataSource dataSource) {
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement s = c.prepareStatement("INSERT INTO " + LEGACY_TABLE
+            + " (version, name, applied_at) VALUES (?, ?, ?) ON CONFLICT (version) DO NOTHING")) {
+      s.setInt(1, LEGACY_RETIRED);
+      s.setString(2, "moved_to_" + HISTORY_TABLE);
+      s.setLong(3, System.currentTimeMillis());
+      s.executeUpdate();
+    } catch (SQLException e) {
+      throw SqlErrors.translate(e, database, "retiring " + LEGACY_TABLE);
     }
   }
 
-  /** Splits a script into statements: ';' at the end of a line ends one; "--" lines are dropped. */
-  static List<String> statements(String script) {
-    List<String> out = new ArrayList<>();
-    StringBuilder current = new StringBuilder();
-    for (String line : script.split("\\R")) {
-      String trimmed = line.strip();
-      if (trimmed.isEmpty() || trimmed.startsWith("--")) {
-        continue;
-      }
-      current.append(line).append('\n');
-      if (trimmed.endsWith(";")) {
-        String sql = current.toString().strip();
-        out.add(sql.substring(0, sql.length() - 1));
-        current.setLength(0);
+  private static Optional<MigrationInfo> newestKnown(Flyway flyway) {
+    return Stream.of(flyway.info().all())
+        .filter(m -> m.getVersion() != null && m.getState().isResolved()
+            && m.getScript() != null && m.getScript().endsWith(".sql"))
+        .max(Comparator.comparing(MigrationInfo::getVersion));
+  }
+
+  /** Turns Flyway's validation errors into a refusal that says what is wrong and what to do. */
+  private static IllegalStateException refusal(Database database, Flyway flyway,
+      FlywayValidateException e) {
+    List<ValidateOutput> invalid;
+    List<MigrationInfo> all;
+    Optional<MigrationInfo> newest;
+    try {
+      invalid = flyway.validateWithResult().invalidMigrations;
+      all = List.of(flyway.info().all());
+      newest = newestKnown(flyway);
+    } catch (FlywayException again) {
+      e.addSuppressed(again);
+      return new IllegalStateException("the schema of " + database.describe()
+          + " does not match this build's migration scripts: " + e.getMessage(), e);
+    }
+    String newestVersion = newest.map(m -> m.getVersion().getVersion()).orElse("0");
+    for (ValidateOutput output : invalid) {
+      if (output.errorDetails.errorCode == CoreErrorCode.APPLIED_VERSIONED_MIGRATION_NOT_RESOLVED
+          && newest.isPresent()
+          && MigrationVersion.fromVersion(output.version).compareTo(newest.get().getVersion()) > 0) {
+        String newestApplied = all.stream().filter(m -> m.getVersion() != null && m.getState().isApplied())
+            .map(MigrationInfo::getVersion).max(Comparator.naturalOrder())
+            .map(MigrationVersion::getVersion).orElse(output.version);
+        return newerThanThisBuild(database, newestApplied, newestVersion);
       }
     }
-    if (!current.toString().isBlank()) {
-      out.add(current.toString().strip());
+    String problems = invalid.stream().map(output -> describe(output, all))
+        .collect(Collectors.joining("; "));
+    return new IllegalStateException("the schema of " + database.describe() + " does not match"
+        + " this build's migration scripts: " + (problems.isEmpty() ? e.getMessage() : problems)
+        + ". Refusing to start rather than run on a schema the scripts do not describe", e);
+  }
+
+  private static String describe(ValidateOutput output, List<MigrationInfo> all) {
+    String script = all.stream()
+        .filter(m -> m.getVersion() != null && m.getVersion().getVersion().equals(output.version))
+        .map(MigrationInfo::getScript).findFirst()
+        .orElse("V" + output.version + "__" + output.description.replace(' ', '_') + ".sql");
+    if (output.errorDetails.errorCode == CoreErrorCode.CHECKSUM_MISMATCH
+        || output.errorDetails.errorCode == CoreErrorCode.DESCRIPTION_MISMATCH
+        || output.errorDetails.errorCode == CoreErrorCode.TYPE_MISMATCH) {
+      return "migration script " + script + " was changed after it was applied to this database."
+          + " Released scripts are never edited: restore " + script + " as it was released and"
+          + " put the change in a new script (" + firstLine(output.errorDetails.errorMessage) + ")";
     }
-    return out;
+    if (output.errorDetails.errorCode == CoreErrorCode.APPLIED_VERSIONED_MIGRATION_NOT_RESOLVED) {
+      return "the database has migration " + script + " applied, which this build does not have."
+          + " Run the build that applied it, or restore the script";
+    }
+    if (output.errorDetails.errorCode == CoreErrorCode.FAILED_VERSIONED_MIGRATION) {
+      return "migration " + script + " failed on an earlier start and is recorded as failed in "
+          + HISTORY_TABLE + ". Undo whatever it changed, delete its row from " + HISTORY_TABLE
+          + ", then start again";
+    }
+    return script + ": " + firstLine(output.errorDetails.errorMessage);
+  }
+
+  private static String firstLine(String message) {
+    return message == null ? "" : message.lines().findFirst().orElse("").strip();
+  }
+
+  private static IllegalStateException newerThanThisBuild(Database database, String applied,
+      String newestKnown) {
+    return new IllegalStateException("the database " + database.describe()
+        + " has schema version " + applied + ", newer than this build of asa knows (up to "
+        + newestKnown + "): it was upgraded by a newer asa. Run that newer version, or point"
+        + " this one at another database; refusing to start rather than misread the data");
   }
 }

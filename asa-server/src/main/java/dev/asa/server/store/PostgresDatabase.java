@@ -5,6 +5,8 @@ import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.pool.HikariPool;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.function.Function;
+import javax.sql.DataSource;
 
 /**
  * A PostgreSQL server behind one HikariCP pool. Reads and writes share the pool: PostgreSQL runs
@@ -113,6 +115,12 @@ final class PostgresDatabase implements Database {
     } catch (SQLException e) {
       throw SqlErrors.translate(e, this, doing);
     }
+  }
+
+  /** The pool itself: Flyway takes a connection for its history table and lock, one for the scripts. */
+  @Override
+  public <T> T withDataSource(Function<DataSource, T> work) {
+    return work.apply(pool);
   }
 
   @Override

@@ -3,11 +3,18 @@ package dev.asa.server.store;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
 
@@ -107,6 +114,10 @@ final class SqliteDatabase implements Database {
     // Deliverable content must not outlive its verification: with secure_delete, SQLite
     // overwrites erased content with zeros instead of leaving it in free space of the file.
     config.setPragma(SQLiteConfig.Pragma.SECURE_DELETE, "true");
+    // Only the driver's own transactions use this: Flyway's, at start-up (the store begins its
+    // transactions by hand, see write). IMMEDIATE takes the write lock when a migration begins, so
+    // a second process starting on the same file waits, then finds the migration applied.
+    config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
     return config;
   }
 
@@ -170,6 +181,91 @@ final class SqliteDatabase implements Database {
       return work.run(statements);
     } catch (SQLException e) {
       throw SqlErrors.translate(e, this, doing);
+    }
+  }
+
+  /**
+   * Hands out the writer connection, under the write lock, wrapped so that closing it does nothing:
+   * the schema is changed by the one writer, never by a second connection competing for the lock.
+   * Whatever transaction state the work leaves (Flyway switches auto-commit off and on) is reset.
+   */
+  @Override
+  public <T> T withDataSource(Function<DataSource, T> work) {
+    writeLock.lock();
+    try {
+      ensureOpen();
+      try {
+        return work.apply(new WriterDataSource(unclosable(writer)));
+      } finally {
+        try {
+          if (!writer.getAutoCommit()) {
+            writer.rollback();
+            writer.setAutoCommit(true);
+          }
+        } catch (SQLException e) {
+          throw SqlErrors.translate(e, this, "restoring the writer connection after migrating");
+        }
+      }
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  private static Connection unclosable(Connection connection) {
+    return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(),
+        new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+          if (method.getName().equals("close") && method.getParameterCount() == 0) {
+            return null;
+          }
+          try {
+            return method.invoke(connection, args);
+          } catch (InvocationTargetException e) {
+            throw e.getCause();
+          }
+        });
+  }
+
+  /** A DataSource with one connection, for {@link #withDataSource}. */
+  private record WriterDataSource(Connection connection) implements DataSource {
+    @Override
+    public Connection getConnection() {
+      return connection;
+    }
+
+    @Override
+    public Connection getConnection(String username, String password) {
+      return connection;
+    }
+
+    @Override
+    public PrintWriter getLogWriter() {
+      return null;
+    }
+
+    @Override
+    public void setLogWriter(PrintWriter out) {}
+
+    @Override
+    public void setLoginTimeout(int seconds) {}
+
+    @Override
+    public int getLoginTimeout() {
+      return 0;
+    }
+
+    @Override
+    public Logger getParentLogger() throws SQLFeatureNotSupportedException {
+      throw new SQLFeatureNotSupportedException("no java.util.logging here");
+    }
+
+    @Override
+    public <T> T unwrap(Class<T> type) throws SQLException {
+      throw new SQLException("not a wrapper");
+    }
+
+    @Override
+    public boolean isWrapperFor(Class<?> type) {
+      return false;
     }
   }
 

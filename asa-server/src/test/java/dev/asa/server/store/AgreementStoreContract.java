@@ -664,32 +664,27 @@ abstract class AgreementStoreContract {
     try (AgreementStore second = openStore()) {
       assertThat(second.find(v1.id())).contains(v1);
     }
-    try (Connection c = rawConnection();
-        Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(
-            "SELECT version, name FROM schema_migrations ORDER BY version")) {
-      List<String> applied = new ArrayList<>();
-      while (rs.next()) {
-        applied.add(String.format("V%03d__%s.sql", rs.getInt(1), rs.getString(2)));
-      }
-      assertThat(applied).isEqualTo(Migrations.SCRIPTS);
+    try (Connection c = rawConnection()) {
+      assertThat(MigrationsTest.applied(c)).isEqualTo(MigrationsTest.scripts(Dialect.SQLITE));
     }
   }
 
   @Test
   void refusesADatabaseMigratedByANewerBuild() throws SQLException {
     try (Connection c = rawConnection(); Statement s = c.createStatement()) {
-      s.executeUpdate("INSERT INTO schema_migrations (version, name, applied_at)"
-          + " VALUES (999, 'from_the_future', 0)");
+      s.executeUpdate("INSERT INTO " + Migrations.HISTORY_TABLE + " (installed_rank, version, description,"
+          + " type, script, checksum, installed_by, execution_time, success)"
+          + " VALUES (999, '999', 'from the future', 'SQL', 'V999__from_the_future.sql', 0, 'test', 0, true)");
     }
     try {
       assertThatThrownBy(this::openStore)
           .isInstanceOf(IllegalStateException.class)
           .hasMessageContaining("schema version 999")
-          .hasMessageContaining("newer than this build");
+          .hasMessageContaining("newer than this build")
+          .hasMessageContaining("Run that newer version");
     } finally {
       try (Connection c = rawConnection(); Statement s = c.createStatement()) {
-        s.executeUpdate("DELETE FROM schema_migrations WHERE version = 999");
+        s.executeUpdate("DELETE FROM " + Migrations.HISTORY_TABLE + " WHERE version = '999'");
       }
     }
   }

@@ -9,18 +9,23 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * V009 moves the server's facts out of stored documents into their own column, on a database that
- * a build before it filled: nothing is lost, and no document keeps a {@code metadata} member.
+ * a build before it filled: nothing is lost, and no document keeps a {@code metadata} member. That
+ * build recorded its migrations in {@code schema_migrations}, before Flyway: the first start with
+ * Flyway takes such a database over.
  */
 class FactsMigrationTest {
-  private static final String FACTS_SCRIPT = "V009__agreement_facts.sql";
+  private static final int FACTS_VERSION = 9; // V009__agreement_facts.sql
   private static final String LEGACY_DOCUMENT = """
       {"agreement_id":"asa-legacy","status":"closed","service":{"type":"general"},
        "metadata":{"escrow":{"status":"settled","funded_at":"2026-11-22T10:00:00Z"},"template":"general"}}""";
@@ -36,6 +41,12 @@ class FactsMigrationTest {
     }
     try (AgreementStore store = Stores.open(null, dataDir)) {
       assertMoved(store);
+    }
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dataDir.resolve("asa.db"))) {
+      assertTakenOverByFlyway(c);
+    }
+    try (AgreementStore again = Stores.open(null, dataDir)) {
+      assertMoved(again);
     }
   }
 
@@ -57,6 +68,9 @@ class FactsMigrationTest {
       try (AgreementStore store = Stores.open(server + (server.contains("?") ? "&" : "?") + "currentSchema=" + schema, dataDir)) {
         assertMoved(store);
       }
+      try (Connection c = DriverManager.getConnection(jdbc + "&currentSchema=" + schema)) {
+        assertTakenOverByFlyway(c);
+      }
     } finally {
       try (Connection admin = DriverManager.getConnection(jdbc)) {
         admin.createStatement().execute("DROP SCHEMA " + schema + " CASCADE");
@@ -66,24 +80,31 @@ class FactsMigrationTest {
 
   /** Applies every script before V009, as the older build did, and stores documents the old way. */
   private static void fillAsAnOlderBuild(Connection c, Dialect dialect) throws SQLException {
-    try (Statement s = c.createStatement()) {
-      s.execute("CREATE TABLE schema_migrations (version INTEGER NOT NULL PRIMARY KEY, name TEXT NOT NULL,"
-          + " applied_at BIGINT NOT NULL)");
-      int version = 0;
-      for (String script : Migrations.SCRIPTS) {
-        if (script.equals(FACTS_SCRIPT)) {
-          break;
-        }
-        for (String statement : Migrations.statements(Migrations.read(
-            "dev/asa/server/store/migrations/" + dialect.migrationFolder() + "/" + script))) {
-          s.execute(statement);
-        }
-        version = Integer.parseInt(script.substring(1, 4));
-        s.execute("INSERT INTO schema_migrations VALUES (" + version + ", '" + script + "', 0)");
-      }
-    }
+    OlderBuild.migrate(c, dialect, FACTS_VERSION - 1);
     insert(c, "asa-legacy", LEGACY_DOCUMENT);
     insert(c, "asa-plain", NO_FACTS_DOCUMENT);
+  }
+
+  /**
+   * Flyway took the database over: baselined at the older build's newest version, V009 applied by
+   * Flyway, and schema_migrations marked so that an older build refuses the database.
+   */
+  private static void assertTakenOverByFlyway(Connection c) throws SQLException {
+    List<String> history = new ArrayList<>();
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT version, type, success FROM flyway_schema_history"
+            + " ORDER BY installed_rank")) {
+      while (rs.next()) {
+        history.add(rs.getString(1) + " " + rs.getString(2) + " " + rs.getBoolean(3));
+      }
+    }
+    assertThat(history).containsExactly(
+        String.format("%03d BASELINE true", FACTS_VERSION - 1), String.format("%03d SQL true", FACTS_VERSION));
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT max(version) FROM schema_migrations")) {
+      rs.next();
+      assertThat(rs.getInt(1)).isEqualTo(Migrations.LEGACY_RETIRED);
+    }
   }
 
   private static void insert(Connection c, String id, String document) throws SQLException {

@@ -1,53 +1,216 @@
 package dev.asa.server.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.net.URL;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+/** Flyway applies the scripts of the build, and refuses a database they do not describe. */
 class MigrationsTest {
 
-  /** A script added to a folder but not to {@link Migrations#SCRIPTS} would silently never run. */
-  @ParameterizedTest
-  @EnumSource(Dialect.class)
-  void theListedScriptsAreExactlyTheScriptsInEachFolder(Dialect dialect)
-      throws IOException, URISyntaxException {
-    URL folder = getClass().getClassLoader()
+  @TempDir Path dir;
+
+  /** The scripts in a dialect's folder, sorted: what this build knows. */
+  static List<String> scripts(Dialect dialect) {
+    URL folder = MigrationsTest.class.getClassLoader()
         .getResource("dev/asa/server/store/migrations/" + dialect.migrationFolder());
     assertThat(folder).isNotNull();
     assertThat(folder.getProtocol()).isEqualTo("file"); // tests run from target/classes
     try (Stream<Path> files = Files.list(Path.of(folder.toURI()))) {
-      assertThat(files.map(p -> p.getFileName().toString()).sorted().toList())
-          .isEqualTo(Migrations.SCRIPTS);
+      return files.map(p -> p.getFileName().toString()).sorted().toList();
+    } catch (IOException | URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The scripts Flyway has applied to a database, oldest first. */
+  static List<String> applied(Connection c) throws SQLException {
+    List<String> scripts = new ArrayList<>();
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT script FROM " + Migrations.HISTORY_TABLE
+            + " WHERE type = 'SQL' AND success ORDER BY installed_rank")) {
+      while (rs.next()) {
+        scripts.add(rs.getString(1));
+      }
+    }
+    return scripts;
+  }
+
+  /** Both dialects know the same migrations, numbered 1..n without gaps. */
+  @Test
+  void bothDialectsHaveTheSameNumberedScripts() {
+    List<String> sqlite = scripts(Dialect.SQLITE);
+    assertThat(scripts(Dialect.POSTGRESQL)).isEqualTo(sqlite);
+    assertThat(sqlite).allMatch(name -> name.matches("V\\d{3}__[a-z0-9_]+\\.sql"));
+    assertThat(sqlite.stream().map(name -> Integer.parseInt(name.substring(1, 4))).toList())
+        .isEqualTo(IntStream.rangeClosed(1, sqlite.size()).boxed().toList());
+  }
+
+  /** Every script in the folder is applied, in order: a new file needs no list to be edited. */
+  @ParameterizedTest
+  @EnumSource(Dialect.class)
+  void everyScriptInTheFolderIsApplied(Dialect dialect) throws SQLException {
+    if (dialect == Dialect.POSTGRESQL) {
+      return; // PostgresStoreTest checks it on a real server (openingAgainFindsTheSchemaCurrent)
+    }
+    Stores.open(null, dir).close();
+    try (Connection c = sqlite()) {
+      assertThat(applied(c)).isEqualTo(scripts(dialect));
     }
   }
 
   @Test
-  void splitsScriptsIntoStatements() {
-    String script = """
-        -- a comment; with a semicolon
-        CREATE TABLE a (
-          x INTEGER -- trailing comment
-        );
+  void anEditedReleasedScriptStopsTheStart() throws IOException {
+    Path scripts = copyOfTheScripts();
+    migrate("filesystem:" + scripts);
+    Path released = scripts.resolve("V003__agreement_links.sql");
+    Files.writeString(released, Files.readString(released)
+        .replace("PRIMARY KEY (parent_id, child_id)", "PRIMARY KEY (child_id, parent_id)"), StandardCharsets.UTF_8);
 
-        CREATE INDEX a_x ON a (x);
-        INSERT INTO a VALUES (1)
-        """;
-    assertThat(Migrations.statements(script)).containsExactly(
-        "CREATE TABLE a (\n  x INTEGER -- trailing comment\n)",
-        "CREATE INDEX a_x ON a (x)",
-        "INSERT INTO a VALUES (1)");
+    assertThatThrownBy(() -> migrate("filesystem:" + scripts))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("migration script V003__agreement_links.sql was changed after it was applied")
+        .hasMessageContaining("restore V003__agreement_links.sql as it was released");
   }
 
   @Test
-  void knowsItsNewestVersion() {
-    assertThat(Migrations.newestKnownVersion()).isEqualTo(Migrations.SCRIPTS.size());
+  void aDatabaseMigratedByANewerBuildIsRefused() throws IOException {
+    Path newer = copyOfTheScripts();
+    int next = scripts(Dialect.SQLITE).size() + 1;
+    Files.writeString(newer.resolve(String.format("V%03d__from_the_future.sql", next)),
+        "CREATE TABLE from_the_future (x INTEGER);\n");
+    migrate("filesystem:" + newer);
+
+    assertThatThrownBy(() -> migrate(Migrations.location(Dialect.SQLITE)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining(String.format("has schema version %03d, newer than this build of asa knows (up to %03d)", next, next - 1))
+        .hasMessageContaining("Run that newer version, or point this one at another database");
+  }
+
+  @Test
+  void aFileThatIsNotAMigrationStopsTheStart() throws IOException {
+    Path scripts = copyOfTheScripts();
+    Files.writeString(scripts.resolve("V010_one_underscore.sql"), "CREATE TABLE t (x INTEGER);\n");
+
+    assertThatThrownBy(() -> migrate("filesystem:" + scripts))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("V010_one_underscore.sql");
+  }
+
+  /** A database an older build migrated up to a version this build does not know. */
+  @Test
+  void aDatabaseFromBeforeFlywayThatIsNewerIsRefused() throws SQLException {
+    try (Connection c = sqlite()) {
+      OlderBuild.migrate(c, Dialect.SQLITE, 999);
+      c.createStatement().execute("INSERT INTO schema_migrations VALUES (999, 'from_the_future', 0)");
+    }
+    assertThatThrownBy(() -> Stores.open(null, dir))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("has schema version 999, newer than this build of asa knows");
+    try (Connection c = sqlite()) {
+      assertThat(tables(c)).doesNotContain(Migrations.HISTORY_TABLE);
+    }
+  }
+
+  /** A database an older build migrated completely: baselined, nothing runs twice. */
+  @Test
+  void aCurrentDatabaseFromBeforeFlywayIsBaselined() throws SQLException {
+    int newest = scripts(Dialect.SQLITE).size();
+    try (Connection c = sqlite()) {
+      OlderBuild.migrate(c, Dialect.SQLITE, newest);
+    }
+    Stores.open(null, dir).close();
+    Stores.open(null, dir).close();
+    try (Connection c = sqlite(); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT version, type FROM " + Migrations.HISTORY_TABLE)) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getString(1) + " " + rs.getString(2)).isEqualTo(String.format("%03d BASELINE", newest));
+      assertThat(rs.next()).isFalse();
+    }
+  }
+
+  /**
+   * Several stores opening one SQLite file without a schema at once: each migration runs once. The
+   * file is already in WAL mode: several connections switching a new file to WAL at the same moment
+   * can get SQLITE_BUSY in {@link SqliteDatabase#open}, before any migration runs.
+   */
+  @Test
+  void concurrentStartersOnOneSqliteFileMigrateOnce() throws Exception {
+    try (Connection c = sqlite(); Statement s = c.createStatement()) {
+      s.execute("PRAGMA journal_mode=WAL");
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try {
+      CountDownLatch go = new CountDownLatch(1);
+      List<Future<String>> starters = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        starters.add(pool.submit(() -> {
+          go.await();
+          try (AgreementStore s = Stores.open(null, dir)) {
+            return s.describe();
+          }
+        }));
+      }
+      go.countDown();
+      for (Future<String> starter : starters) {
+        assertThat(starter.get(60, TimeUnit.SECONDS)).startsWith("SQLite ");
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    try (Connection c = sqlite()) {
+      assertThat(applied(c)).isEqualTo(scripts(Dialect.SQLITE));
+    }
+  }
+
+  private void migrate(String location) {
+    try (SqliteDatabase database = SqliteDatabase.open(dir.resolve("asa.db"))) {
+      Migrations.migrate(database, location);
+    }
+  }
+
+  private Path copyOfTheScripts() throws IOException {
+    Path copy = Files.createDirectories(dir.resolve("scripts"));
+    for (String script : scripts(Dialect.SQLITE)) {
+      Files.writeString(copy.resolve(script), OlderBuild.read(Dialect.SQLITE, script));
+    }
+    return copy;
+  }
+
+  private Connection sqlite() throws SQLException {
+    return DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("asa.db"));
+  }
+
+  private static List<String> tables(Connection c) throws SQLException {
+    List<String> names = new ArrayList<>();
+    try (ResultSet rs = c.getMetaData().getTables(null, null, "%", new String[] {"TABLE"})) {
+      while (rs.next()) {
+        names.add(rs.getString("TABLE_NAME"));
+      }
+    }
+    return names;
   }
 }

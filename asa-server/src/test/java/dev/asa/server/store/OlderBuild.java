@@ -1,0 +1,69 @@
+package dev.asa.server.store;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Prepares a database the way builds before Flyway did: each script run statement by statement and
+ * recorded in {@code schema_migrations (version, name, applied_at)}.
+ */
+final class OlderBuild {
+
+  private OlderBuild() {}
+
+  /** Applies the scripts up to {@code newestVersion} (inclusive), as an older build would have. */
+  static void migrate(Connection c, Dialect dialect, int newestVersion) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE schema_migrations (version INTEGER NOT NULL PRIMARY KEY, name TEXT NOT NULL,"
+          + " applied_at BIGINT NOT NULL)");
+      for (String script : MigrationsTest.scripts(dialect)) {
+        int version = Integer.parseInt(script.substring(1, script.indexOf("__")));
+        if (version > newestVersion) {
+          break;
+        }
+        for (String statement : statements(read(dialect, script))) {
+          s.execute(statement);
+        }
+        String name = script.substring(script.indexOf("__") + 2, script.length() - ".sql".length());
+        s.execute("INSERT INTO schema_migrations VALUES (" + version + ", '" + name + "', 0)");
+      }
+    }
+  }
+
+  static String read(Dialect dialect, String script) {
+    String resource = "dev/asa/server/store/migrations/" + dialect.migrationFolder() + "/" + script;
+    try (InputStream in = OlderBuild.class.getClassLoader().getResourceAsStream(resource)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new IllegalStateException(resource, e);
+    }
+  }
+
+  /** The older runner's splitting: ';' at the end of a line ends a statement; "--" lines are dropped. */
+  static List<String> statements(String script) {
+    List<String> out = new ArrayList<>();
+    StringBuilder current = new StringBuilder();
+    for (String line : script.split("\\R")) {
+      String trimmed = line.strip();
+      if (trimmed.isEmpty() || trimmed.startsWith("--")) {
+        continue;
+      }
+      current.append(line).append('\n');
+      if (trimmed.endsWith(";")) {
+        String sql = current.toString().strip();
+        out.add(sql.substring(0, sql.length() - 1));
+        current.setLength(0);
+      }
+    }
+    if (!current.toString().isBlank()) {
+      out.add(current.toString().strip());
+    }
+    return out;
+  }
+}
