@@ -6,7 +6,7 @@ import dev.asa.client.AsaClient;
 import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.json.Json;
 import dev.asa.server.AsaServer;
-import dev.asa.server.ServerConfig;
+import dev.asa.server.config.ServerConfig;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -3,7 +3,7 @@ package dev.asa.cli;
 import dev.asa.crypto.Ed25519PublicKey;
 import dev.asa.negotiation.NegotiationPolicy;
 import dev.asa.server.AsaServer;
-import dev.asa.server.ServerConfig;
+import dev.asa.server.config.ServerConfig;
 import dev.asa.server.escrow.EscrowConfig;
 import java.math.BigDecimal;
 import java.net.URI;
@@ -82,7 +82,7 @@ final class ServeCommand implements Command {
     }
     config = config.withEscrow(escrow(args, config.escrow()));
     config = config.withPublicUrls(publicUrls(args)).withFetchPolicy(fetchPolicy(args));
-    config = config.withVerification(dev.asa.server.verification.VerificationConfig.standard(
+    config = config.withVerification(dev.asa.server.evaluation.VerificationConfig.standard(
         JudgeOptions.config(args, session), args.intValue("--verification-workers", 2, 1, 64)));
 
     AsaServer server;
@@ -184,7 +184,7 @@ final class ServeCommand implements Command {
     return escrow;
   }
 
-  private static dev.asa.server.http.PublicUrls publicUrls(Arguments args) throws UsageException {
+  private static dev.asa.server.config.PublicUrls publicUrls(Arguments args) throws UsageException {
     List<URI> urls = new ArrayList<>();
     for (String given : args.has("--public-url") ? args.values("--public-url") : List.<String>of()) {
       URI uri = httpUrl("--public-url", given);
@@ -194,7 +194,7 @@ final class ServeCommand implements Command {
       }
       urls.add(uri);
     }
-    return new dev.asa.server.http.PublicUrls(urls);
+    return new dev.asa.server.config.PublicUrls(urls);
   }
 
   static dev.asa.server.net.FetchPolicy fetchPolicy(Arguments args) throws UsageException {

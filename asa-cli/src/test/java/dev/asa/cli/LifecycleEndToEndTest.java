@@ -7,7 +7,7 @@ import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.crypto.KeyFile;
 import dev.asa.json.Json;
 import dev.asa.server.AsaServer;
-import dev.asa.server.ServerConfig;
+import dev.asa.server.config.ServerConfig;
 import dev.asa.server.escrow.EscrowConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

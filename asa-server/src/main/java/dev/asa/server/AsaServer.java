@@ -1,5 +1,6 @@
 package dev.asa.server;
 
+import dev.asa.server.config.ServerConfig;
 import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.crypto.Ed25519PublicKey;
 import dev.asa.evaluators.StructuralEvaluator;
@@ -28,8 +29,8 @@ import java.util.List;
 import java.util.Objects;
 import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.Stores;
-import dev.asa.server.verification.EvaluatorPool;
-import dev.asa.server.verification.JobRunner;
+import dev.asa.server.evaluation.EvaluatorPool;
+import dev.asa.server.evaluation.JobRunner;
 import dev.asa.server.verification.VerificationService;
 import dev.asa.evaluators.VerificationEngine;
 import io.javalin.Javalin;

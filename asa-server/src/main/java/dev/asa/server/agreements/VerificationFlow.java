@@ -1,5 +1,6 @@
 package dev.asa.server.agreements;
 
+import dev.asa.server.evaluation.EvaluationConfig;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.access.AccessPolicy;
@@ -26,9 +27,9 @@ import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.DeliverableRow;
 import dev.asa.server.store.JobRow;
 import dev.asa.server.store.Write;
-import dev.asa.server.verification.EvaluatorPool;
-import dev.asa.server.verification.JobRunner;
-import dev.asa.server.verification.Jobs;
+import dev.asa.server.evaluation.EvaluatorPool;
+import dev.asa.server.evaluation.JobRunner;
+import dev.asa.server.evaluation.Jobs;
 import dev.asa.server.verification.VerificationRequest;
 import java.math.BigDecimal;
 import java.time.Clock;
@@ -77,11 +78,11 @@ public final class VerificationFlow {
 
   public Outcome verify(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
     requireNoPendingRedelivery(id, caller);
-    VerificationRequest.Config config = VerificationRunner.SubmittedResult.config(body);
+    EvaluationConfig config = VerificationRunner.SubmittedResult.config(body);
     VerificationRunner.SubmittedResult submitted = VerificationRunner.SubmittedResult.parse(body);
     // The server's engine runs when asked to, or by the agreement's own depth when nobody submits scores.
     if (config != null || (submitted.isEmpty() && store.find(id).map(r -> depthOf(work.agreement(r)) != Depth.STRUCTURAL).orElse(false))) {
-      return verifyByEngine(id, config == null ? VerificationRequest.Config.DEFAULTS : config, caller, ticket);
+      return verifyByEngine(id, config == null ? EvaluationConfig.DEFAULTS : config, caller, ticket);
     }
     // Submitting scores is the evaluator's; asking the server's built-in evaluator to run is any party's.
     Operation op = submitted.isEmpty() ? Operation.TRIGGER_VERIFICATION : Operation.SUBMIT_VERIFICATION_RESULT;
@@ -108,11 +109,11 @@ public final class VerificationFlow {
    * @param expectedHash when not null, the digest the caller's copy of the deliverable has: a
    *     different digest from the one recorded at delivery is refused (a deliverable swap)
    */
-  public Outcome verifyByEngine(String id, VerificationRequest.Config config, Caller caller, IdempotencyTicket ticket) {
+  public Outcome verifyByEngine(String id, EvaluationConfig config, Caller caller, IdempotencyTicket ticket) {
     return verifyByEngine(id, config, null, caller, ticket);
   }
 
-  public Outcome verifyByEngine(String id, VerificationRequest.Config config, dev.asa.crypto.Digest expectedHash, Caller caller,
+  public Outcome verifyByEngine(String id, EvaluationConfig config, dev.asa.crypto.Digest expectedHash, Caller caller,
       IdempotencyTicket ticket) {
     requireNoPendingRedelivery(id, caller);
     AgreementRow row = work.loadFor(id, caller, Operation.TRIGGER_VERIFICATION);
@@ -173,7 +174,7 @@ public final class VerificationFlow {
   /** Resumes an agreement's job found unfinished at startup. */
   public void resumeJob(JobRow job) {
     JsonNode request = Json.parseTrusted(job.request());
-    VerificationRequest.Config config = VerificationRequest.parseConfig(request.path("verification_config"));
+    EvaluationConfig config = EvaluationConfig.parse(request.path("verification_config"));
     AgreementRow row = store.find(job.agreementId()).orElseThrow();
     startJob(job, evaluators.plan(config, depthOf(work.agreement(row))));
   }

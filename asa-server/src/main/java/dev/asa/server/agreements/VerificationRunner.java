@@ -376,7 +376,7 @@ public final class VerificationRunner {
      * The body's {@code verification_config} (verification by the server's engine), or null when
      * it has none.
      */
-    static dev.asa.server.verification.VerificationRequest.Config config(JsonNode body) {
+    static dev.asa.server.evaluation.EvaluationConfig config(JsonNode body) {
       if (body == null || body.isNull() || body.isMissingNode()) {
         return null;
       }
@@ -389,7 +389,7 @@ public final class VerificationRunner {
         throw new InvalidDocumentException("/verification_config",
             "give either evaluator_result (your scores) or verification_config (the server's evaluators), not both");
       }
-      return dev.asa.server.verification.VerificationRequest.parseConfig(b.get("verification_config"));
+      return dev.asa.server.evaluation.EvaluationConfig.parse(b.get("verification_config"));
     }
 
     static SubmittedResult parse(JsonNode body) {

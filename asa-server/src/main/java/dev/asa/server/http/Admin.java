@@ -3,7 +3,7 @@ package dev.asa.server.http;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.crypto.Ed25519PublicKey;
 import dev.asa.json.Json;
-import dev.asa.server.ServerConfig;
+import dev.asa.server.config.ServerConfig;
 
 /** The server's own key (public) and the operator's routes (declared {@link Access#OPERATOR} in {@link Routes}). */
 public final class Admin {

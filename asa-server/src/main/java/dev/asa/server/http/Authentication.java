@@ -1,5 +1,6 @@
 package dev.asa.server.http;
 
+import dev.asa.server.config.PublicUrls;
 import dev.asa.access.Caller;
 import dev.asa.crypto.Ed25519PublicKey;
 import dev.asa.http.RateLimiter;

@@ -1,5 +1,6 @@
 package dev.asa.server.http;
 
+import dev.asa.server.config.PublicUrls;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.json.Json;
 import io.javalin.http.Context;

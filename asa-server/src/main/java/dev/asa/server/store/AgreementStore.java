@@ -1,5 +1,6 @@
 package dev.asa.server.store;
 
+import dev.asa.server.evaluation.Jobs;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;

@@ -10,6 +10,7 @@ import dev.asa.agreement.StrictJson;
 import dev.asa.evaluators.EvaluationTask;
 import dev.asa.evaluators.VerificationEngine.Depth;
 import dev.asa.server.agreements.Delivery;
+import dev.asa.server.evaluation.EvaluationConfig;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,25 +35,7 @@ public record VerificationRequest(
     String description,
     Service.Constraints constraints,
     QualityCriteria criteria,
-    Config config) {
-
-  /** The longest {@code evaluator_timeout_seconds} a request may ask for: one hour. */
-  public static final int MAX_TIMEOUT_SECONDS = 3600;
-  /** Consensus over more than this many runs costs more than it adds. */
-  public static final int MAX_EVALUATORS = 7;
-
-  /**
-   * @param depth null when the request does not say (an agreement's own depth, else semantic)
-   * @param evaluators the evaluator types to run, one entry per run; empty for the server's default
-   * @param progressive composite depth only: skip semantic evaluation when a structural check fails
-   * @param timeoutSeconds how long the evaluation may take; null for the default (the agreement's
-   *     evaluator timeout, else 600 s)
-   * @param model the judge model asked for, or null
-   */
-  public record Config(Depth depth, List<String> evaluators, boolean progressive, Integer timeoutSeconds, String model,
-      EvaluationTask.Options options) {
-    public static final Config DEFAULTS = new Config(null, List.of(), true, null, null, EvaluationTask.Options.DEFAULTS);
-  }
+    EvaluationConfig config) {
 
   public boolean isStandalone() {
     return agreementId == null;
@@ -104,7 +87,7 @@ public record VerificationRequest(
         constraints = new Service.Constraints(
             positiveLong(cons, "max_tokens", "/original_request/constraints"),
             positiveLong(cons, "max_duration_seconds", "/original_request/constraints"),
-            nonNegativeDecimal(cons, "max_cost_usd", "/original_request/constraints"));
+            EvaluationConfig.nonNegativeDecimal(cons, "max_cost_usd", "/original_request/constraints"));
       }
     } else if (agreementId == null) {
       throw new InvalidDocumentException("/original_request", "required without an agreement: {description} of what was asked for");
@@ -119,96 +102,12 @@ public record VerificationRequest(
       }
       criteria = StandaloneCriteria.parse(b.get("quality_criteria"));
     }
-    Config config = b.has("verification_config") ? config(b.get("verification_config")) : Config.DEFAULTS;
+    EvaluationConfig config = b.has("verification_config") ? EvaluationConfig.parse(b.get("verification_config")) : EvaluationConfig.DEFAULTS;
     return new VerificationRequest(agreementId, delivery, type == null ? "general" : type, providerModel, description,
         constraints, criteria, config);
   }
 
-  /** A {@code verification_config} on its own (as in {@code POST /agreements/{id}/verify}). */
-  public static Config parseConfig(JsonNode node) {
-    return config(node);
-  }
 
-  private static Config config(JsonNode node) {
-    String at = "/verification_config";
-    ObjectNode c = StrictJson.failFast().object(node, at, "verification_config");
-    StrictJson.failFast().allowOnly(c, at, "depth", "evaluator_type", "evaluators", "progressive", "evaluator_timeout_seconds", "evaluator_config");
-    String depthText = StrictJson.failFast().optionalText(c, at, "depth");
-    Depth depth = depthText == null ? null : Depth.fromWire(depthText);
-    String type = StrictJson.failFast().optionalText(c, at, "evaluator_type");
-    List<String> evaluators = new ArrayList<>();
-    JsonNode e = c.get("evaluators");
-    if (e != null) {
-      if (e.isInt()) {
-        int n = e.intValue();
-        if (n < 1 || n > MAX_EVALUATORS) {
-          throw new InvalidDocumentException(at + "/evaluators", "must be from 1 to " + MAX_EVALUATORS);
-        }
-        for (int i = 0; i < n; i++) {
-          evaluators.add(type);
-        }
-      } else if (e.isArray()) {
-        if (type != null) {
-          throw new InvalidDocumentException(at + "/evaluator_type", "give either evaluator_type (with a count) or a list of evaluators, not both");
-        }
-        if (e.isEmpty() || e.size() > MAX_EVALUATORS) {
-          throw new InvalidDocumentException(at + "/evaluators", "must list 1 to " + MAX_EVALUATORS + " evaluator types");
-        }
-        for (int i = 0; i < e.size(); i++) {
-          if (!e.get(i).isTextual()) {
-            throw new InvalidDocumentException(at + "/evaluators/" + i, "must be an evaluator type such as embedding or agent_as_judge");
-          }
-          evaluators.add(e.get(i).textValue());
-        }
-      } else {
-        throw new InvalidDocumentException(at + "/evaluators", "must be a count (1 to " + MAX_EVALUATORS + ") or a list of evaluator types");
-      }
-    } else if (type != null) {
-      evaluators.add(type);
-    }
-    boolean progressive = true;
-    if (c.has("progressive")) {
-      if (!c.get("progressive").isBoolean()) {
-        throw new InvalidDocumentException(at + "/progressive", "must be true or false");
-      }
-      progressive = c.get("progressive").booleanValue();
-    }
-    Integer timeout = null;
-    if (c.has("evaluator_timeout_seconds")) {
-      JsonNode t = c.get("evaluator_timeout_seconds");
-      if (!t.canConvertToInt() || !t.isIntegralNumber() || t.intValue() < 1 || t.intValue() > MAX_TIMEOUT_SECONDS) {
-        throw new InvalidDocumentException(at + "/evaluator_timeout_seconds", "must be a whole number of seconds from 1 to " + MAX_TIMEOUT_SECONDS);
-      }
-      timeout = t.intValue();
-    }
-    String model = null;
-    EvaluationTask.Options options = EvaluationTask.Options.DEFAULTS;
-    JsonNode ec = c.get("evaluator_config");
-    if (ec != null) {
-      String eat = at + "/evaluator_config";
-      ObjectNode o = StrictJson.failFast().object(ec, eat, "evaluator_config");
-      StrictJson.failFast().allowOnly(o, eat, "model", "rubric_id", "evidence_collection", "spot_check_claims", "max_cost_usd");
-      model = StrictJson.failFast().optionalText(o, eat, "model");
-      String rubric = StrictJson.failFast().optionalText(o, eat, "rubric_id");
-      int spot = 0;
-      if (o.has("spot_check_claims")) {
-        JsonNode s = o.get("spot_check_claims");
-        if (!s.isIntegralNumber() || s.intValue() < 0 || s.intValue() > 20) {
-          throw new InvalidDocumentException(eat + "/spot_check_claims", "must be a whole number from 0 to 20");
-        }
-        spot = s.intValue();
-      }
-      boolean evidence = true;
-      if (o.has("evidence_collection")) {
-        if (!o.get("evidence_collection").isBoolean()) {
-          throw new InvalidDocumentException(eat + "/evidence_collection", "must be true or false");
-        }
-        evidence = o.get("evidence_collection").booleanValue();
-      }
-      options = new EvaluationTask.Options(rubric, spot, nonNegativeDecimal(o, "max_cost_usd", eat), evidence);
-    }
-    return new Config(depth, evaluators, progressive, timeout, model, options);
-  }
 
   private static Long positiveLong(ObjectNode o, String field, String at) {
     JsonNode v = o.get(field);
@@ -221,14 +120,4 @@ public record VerificationRequest(
     return v.longValue();
   }
 
-  private static BigDecimal nonNegativeDecimal(ObjectNode o, String field, String at) {
-    JsonNode v = o.get(field);
-    if (v == null) {
-      return null;
-    }
-    if (!v.isNumber() || v.decimalValue().signum() < 0) {
-      throw new InvalidDocumentException(at + "/" + field, "must be a number of at least 0");
-    }
-    return v.decimalValue();
-  }
 }

@@ -1,5 +1,8 @@
 package dev.asa.server.verification;
 
+import dev.asa.server.evaluation.Jobs;
+import dev.asa.server.evaluation.JobRunner;
+import dev.asa.server.evaluation.EvaluatorPool;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.access.Caller;

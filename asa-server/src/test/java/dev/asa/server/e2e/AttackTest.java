@@ -11,7 +11,7 @@ import dev.asa.http.RequestSigner;
 import dev.asa.http.SignedHeaders;
 import dev.asa.json.Json;
 import dev.asa.server.AsaServer;
-import dev.asa.server.ServerConfig;
+import dev.asa.server.config.ServerConfig;
 import dev.asa.testing.Fixtures;
 import java.net.URI;
 import java.net.http.HttpClient;

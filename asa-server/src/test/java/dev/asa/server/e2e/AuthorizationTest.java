@@ -10,7 +10,7 @@ import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.http.RequestSigner;
 import dev.asa.json.Json;
 import dev.asa.server.AsaServer;
-import dev.asa.server.ServerConfig;
+import dev.asa.server.config.ServerConfig;
 import dev.asa.testing.Fixtures;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -10,7 +10,7 @@ import dev.asa.client.AsaApiException;
 import dev.asa.client.AsaClient;
 import dev.asa.json.Json;
 import dev.asa.server.AsaServer;
-import dev.asa.server.ServerConfig;
+import dev.asa.server.config.ServerConfig;
 import dev.asa.server.escrow.EscrowConfig;
 import dev.asa.server.escrow.FakeFacilitator;
 import dev.asa.server.escrow.WebhookReceiver;

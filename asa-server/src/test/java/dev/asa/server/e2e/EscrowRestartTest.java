@@ -9,7 +9,7 @@ import dev.asa.client.AsaClient;
 import dev.asa.crypto.Ed25519PublicKey;
 import dev.asa.json.Json;
 import dev.asa.server.AsaServer;
-import dev.asa.server.ServerConfig;
+import dev.asa.server.config.ServerConfig;
 import dev.asa.server.ServerKey;
 import dev.asa.server.escrow.EscrowConfig;
 import dev.asa.server.escrow.WebhookReceiver;

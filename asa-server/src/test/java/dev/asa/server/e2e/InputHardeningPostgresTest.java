@@ -1,6 +1,6 @@
 package dev.asa.server.e2e;
 
-import dev.asa.server.ServerConfig;
+import dev.asa.server.config.ServerConfig;
 import dev.asa.server.store.PostgresTestSchema;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;

@@ -13,7 +13,7 @@ import dev.asa.json.Json;
 import dev.asa.lifecycle.EventChain;
 import dev.asa.scoring.VerificationResult;
 import dev.asa.server.AsaServer;
-import dev.asa.server.ServerConfig;
+import dev.asa.server.config.ServerConfig;
 import dev.asa.testing.Fixtures;
 import dev.asa.testing.MutableClock;
 import java.net.URI;

@@ -11,7 +11,7 @@ import dev.asa.client.AsaClient;
 import dev.asa.crypto.Digest;
 import dev.asa.json.Json;
 import dev.asa.server.AsaServer;
-import dev.asa.server.ServerConfig;
+import dev.asa.server.config.ServerConfig;
 import dev.asa.server.agreements.DeliverableFetcher;
 import dev.asa.server.escrow.EscrowConfig;
 import dev.asa.server.net.FetchPolicy;

@@ -3,8 +3,8 @@ package dev.asa.server.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.asa.server.AsaServer;
-import dev.asa.server.ServerConfig;
-import dev.asa.server.http.PublicUrls;
+import dev.asa.server.config.ServerConfig;
+import dev.asa.server.config.PublicUrls;
 import dev.asa.server.store.TestPostgres;
 import dev.asa.testing.Fixtures;
 import java.net.URI;

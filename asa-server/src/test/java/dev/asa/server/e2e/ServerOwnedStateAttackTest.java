@@ -9,7 +9,7 @@ import dev.asa.agreement.Role;
 import dev.asa.client.AsaApiException;
 import dev.asa.client.AsaClient;
 import dev.asa.server.AsaServer;
-import dev.asa.server.ServerConfig;
+import dev.asa.server.config.ServerConfig;
 import dev.asa.server.escrow.EscrowConfig;
 import dev.asa.server.escrow.WebhookReceiver;
 import dev.asa.server.net.FetchPolicy;

@@ -11,7 +11,7 @@ import dev.asa.client.AsaApiException;
 import dev.asa.client.AsaClient;
 import dev.asa.json.Json;
 import dev.asa.server.AsaServer;
-import dev.asa.server.ServerConfig;
+import dev.asa.server.config.ServerConfig;
 import dev.asa.shadow.Commitment;
 import dev.asa.shadow.SealVerification;
 import dev.asa.shadow.SealedEnvelope;

@@ -3,7 +3,7 @@ package dev.asa.server.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.asa.server.AsaServer;
-import dev.asa.server.ServerConfig;
+import dev.asa.server.config.ServerConfig;
 import dev.asa.server.http.ReadDeadlines;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

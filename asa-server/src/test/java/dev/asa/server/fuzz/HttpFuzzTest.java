@@ -10,7 +10,7 @@ import dev.asa.client.AsaClient;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.EventChain;
 import dev.asa.server.AsaServer;
-import dev.asa.server.ServerConfig;
+import dev.asa.server.config.ServerConfig;
 import dev.asa.server.fuzz.FuzzHttp.Answer;
 import dev.asa.server.fuzz.FuzzHttp.Header;
 import dev.asa.server.fuzz.FuzzHttp.Request;

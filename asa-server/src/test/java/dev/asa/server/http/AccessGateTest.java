@@ -1,5 +1,6 @@
 package dev.asa.server.http;
 
+import dev.asa.server.config.PublicUrls;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -6,7 +6,7 @@ import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.http.RequestSigner;
 import dev.asa.json.Json;
 import dev.asa.server.AsaServer;
-import dev.asa.server.ServerConfig;
+import dev.asa.server.config.ServerConfig;
 import dev.asa.testing.Fixtures;
 import io.javalin.router.Endpoint;
 import io.javalin.security.Roles;

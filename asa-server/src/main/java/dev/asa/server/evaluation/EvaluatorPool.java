@@ -1,4 +1,4 @@
-package dev.asa.server.verification;
+package dev.asa.server.evaluation;
 
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.evaluators.Evaluator;
@@ -54,7 +54,7 @@ public final class EvaluatorPool {
    * @throws InvalidDocumentException naming the field, for an evaluator type this server does not
    *     offer or a judge model other than the configured one
    */
-  public VerificationEngine.Plan plan(VerificationRequest.Config config, Depth fallback) {
+  public VerificationEngine.Plan plan(EvaluationConfig config, Depth fallback) {
     Depth depth = config.depth() != null ? config.depth() : fallback;
     if (depth == Depth.STRUCTURAL) {
       return VerificationEngine.Plan.structural();

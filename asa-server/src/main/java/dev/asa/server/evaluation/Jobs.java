@@ -1,4 +1,4 @@
-package dev.asa.server.verification;
+package dev.asa.server.evaluation;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -22,7 +22,7 @@ public final class Jobs {
   }
 
   /** The request key of a standalone request: who asked, and the digest of what they asked (content by its digest). */
-  static String standaloneKey(String caller, String requestDigest) {
+  public static String standaloneKey(String caller, String requestDigest) {
     return "standalone:" + caller + ":" + requestDigest;
   }
 
@@ -58,7 +58,7 @@ public final class Jobs {
   }
 
   /** The config as stored with the job, with the evaluators actually planned, so a resumed job runs the same. */
-  public static ObjectNode configJson(VerificationRequest.Config config, VerificationEngine.Plan plan) {
+  public static ObjectNode configJson(EvaluationConfig config, VerificationEngine.Plan plan) {
     ObjectNode c = Json.object();
     c.put("depth", plan.depth().wireName());
     if (!config.evaluators().isEmpty()) {

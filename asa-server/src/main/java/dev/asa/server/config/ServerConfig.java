@@ -1,4 +1,4 @@
-package dev.asa.server;
+package dev.asa.server.config;
 
 import dev.asa.crypto.Ed25519PublicKey;
 import java.nio.file.Path;
@@ -27,10 +27,10 @@ public record ServerConfig(
     java.util.Set<String> trustedMarketSources,
     dev.asa.negotiation.NegotiationPolicy negotiationPolicy,
     dev.asa.server.escrow.EscrowConfig escrow,
-    dev.asa.server.verification.VerificationConfig verification,
+    dev.asa.server.evaluation.VerificationConfig verification,
     boolean pollTimers,
     dev.asa.server.net.FetchPolicy fetchPolicy,
-    dev.asa.server.http.PublicUrls publicUrls) {
+    PublicUrls publicUrls) {
 
   public static final int DEFAULT_PORT = 8080;
   public static final long DEFAULT_MAX_BODY_BYTES = 16L * 1024 * 1024;
@@ -56,8 +56,8 @@ public record ServerConfig(
   public static ServerConfig defaults() {
     return new ServerConfig("127.0.0.1", DEFAULT_PORT, Path.of("asa-data"), null, Clock.systemUTC(),
         DEFAULT_MAX_BODY_BYTES, null, 50, 100, java.util.Set.of(), dev.asa.negotiation.NegotiationPolicy.DEFAULTS,
-        dev.asa.server.escrow.EscrowConfig.DEFAULTS, dev.asa.server.verification.VerificationConfig.STRUCTURAL_ONLY, true,
-        dev.asa.server.net.FetchPolicy.DEFAULTS, dev.asa.server.http.PublicUrls.DEFAULTS);
+        dev.asa.server.escrow.EscrowConfig.DEFAULTS, dev.asa.server.evaluation.VerificationConfig.STRUCTURAL_ONLY, true,
+        dev.asa.server.net.FetchPolicy.DEFAULTS, PublicUrls.DEFAULTS);
   }
 
   public ServerConfig withPort(int p) {
@@ -105,7 +105,7 @@ public record ServerConfig(
   }
 
   /** The semantic evaluators (embedding model, LLM judge) and the background verification workers. */
-  public ServerConfig withVerification(dev.asa.server.verification.VerificationConfig v) {
+  public ServerConfig withVerification(dev.asa.server.evaluation.VerificationConfig v) {
     return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow, v, pollTimers, fetchPolicy, publicUrls);
   }
 
@@ -123,7 +123,7 @@ public record ServerConfig(
   }
 
   /** The URLs clients reach this server under; signed requests must target one of them. */
-  public ServerConfig withPublicUrls(dev.asa.server.http.PublicUrls p) {
+  public ServerConfig withPublicUrls(PublicUrls p) {
     return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow, verification, pollTimers, fetchPolicy, p);
   }
 }

@@ -1,4 +1,4 @@
-package dev.asa.server.verification;
+package dev.asa.server.evaluation;
 
 import dev.asa.evaluators.Evaluator;
 import dev.asa.evaluators.embedding.EmbeddingEvaluator;

@@ -1,4 +1,4 @@
-package dev.asa.server.http;
+package dev.asa.server.config;
 
 import java.net.URI;
 import java.util.HashMap;
@@ -38,11 +38,11 @@ public record PublicUrls(List<URI> urls) {
   }
 
   /** The URL's port, or its scheme's default. */
-  static int port(URI url) {
+  public static int port(URI url) {
     return url.getPort() == -1 ? defaultPort(url.getScheme()) : url.getPort();
   }
 
-  static int defaultPort(String scheme) {
+  public static int defaultPort(String scheme) {
     return "https".equals(scheme) ? 443 : 80;
   }
 }
