@@ -1,10 +1,8 @@
 package dev.asa.bench;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.client.AsaClient;
 import dev.asa.crypto.Ed25519PrivateKey;
-import dev.asa.json.Json;
 import dev.asa.server.AsaServer;
 import dev.asa.server.config.ServerConfig;
 import java.net.URI;
@@ -15,7 +13,6 @@ import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,28 +28,34 @@ import java.util.concurrent.atomic.AtomicLong;
  * Full agreement lifecycles per second through the HTTP API, for each store, with p50/p99 latency
  * per call. A benchmark that prints numbers, not a test: run it with {@code ./asa bench}.
  *
- * <p>One lifecycle = create (from a template) -> sign as client -> sign as provider (each signing the
- * agreement_hash of the create answer) -> fund the escrow as client -> deliver -> verify (with the
- * evaluator's scores; the verification is pessimistic, so it is enforced at once: the agreement
+ * <p>One lifecycle = create (from a template) -> sign as client -> sign as provider (each signing
+ * the agreement_hash of the create answer) -> fund the escrow as client -> deliver -> verify (with
+ * the evaluator's scores; the verification is pessimistic, so it is enforced at once: the agreement
  * closes and the ledger releases and refunds in that call): six HTTP calls. (With an optimistic
- * window of 0 s an explicit close would race the server's own challenge-window timer.) The
- * server runs in this process on a loopback port; clients are concurrent threads over real HTTP.
+ * window of 0 s an explicit close would race the server's own challenge-window timer.) The server
+ * runs in this process on a loopback port; clients are concurrent threads over real HTTP.
  *
- * <p>Arguments: {@code [--seconds N] [--warmup N] [--clients N] [--stores sqlite,postgresql]
- * [--pg postgresql://user@127.0.0.1:5432/test] [--server URL]}. With {@code --server} the benchmark
+ * <p>Arguments: {@code [--seconds N] [--warmup N] [--clients N] [--stores sqlite,postgresql] [--pg
+ * postgresql://user@127.0.0.1:5432/test] [--server URL]}. With {@code --server} the benchmark
  * drives a server running in another process instead of starting its own.
  */
 public final class LifecycleBenchmark {
 
-  private static final List<String> CALLS = List.of("create", "sign_client", "sign_provider", "fund", "deliver", "verify");
+  private static final List<String> CALLS =
+      List.of("create", "sign_client", "sign_provider", "fund", "deliver", "verify");
 
   public static void main(String[] args) throws Exception {
     Map<String, String> opts = options(args);
     int seconds = Integer.parseInt(opts.getOrDefault("seconds", "20"));
     int warmup = Integer.parseInt(opts.getOrDefault("warmup", "60"));
     int clients = Integer.parseInt(opts.getOrDefault("clients", "16"));
-    String pg = opts.getOrDefault("pg", System.getenv().getOrDefault("ASA_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test"));
-    System.out.printf("ASA lifecycle benchmark: %d client threads, %d s warm-up, %d s measured, %d cores, Java %s%n",
+    String pg =
+        opts.getOrDefault(
+            "pg",
+            System.getenv()
+                .getOrDefault("ASA_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test"));
+    System.out.printf(
+        "ASA lifecycle benchmark: %d client threads, %d s warm-up, %d s measured, %d cores, Java %s%n",
         clients, warmup, seconds, Runtime.getRuntime().availableProcessors(), Runtime.version());
     if (opts.containsKey("server")) {
       // A server started elsewhere (./asa serve), so that client and server do not share a JVM.
@@ -73,8 +76,13 @@ public final class LifecycleBenchmark {
         dbUrl = pg + (pg.contains("?") ? "&" : "?") + "currentSchema=" + schema;
       }
       // The per-key rate limit is raised: the benchmark's three keys are its whole load.
-      try (AsaServer server = AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dir).withDbUrl(dbUrl)
-          .withRateLimit(1_000_000, 1_000_000))) {
+      try (AsaServer server =
+          AsaServer.start(
+              ServerConfig.defaults()
+                  .withPort(0)
+                  .withDataDir(dir)
+                  .withDbUrl(dbUrl)
+                  .withRateLimit(1_000_000, 1_000_000))) {
         System.out.println();
         System.out.println("store: " + server.storeDescription());
         AsaClient client = AsaClient.connect(URI.create(server.url("127.0.0.1")));
@@ -88,7 +96,8 @@ public final class LifecycleBenchmark {
     }
   }
 
-  private static void run(AsaClient client, int clients, Duration duration, boolean report) throws Exception {
+  private static void run(AsaClient client, int clients, Duration duration, boolean report)
+      throws Exception {
     Map<String, ConcurrentLinkedQueue<Long>> latencies = new ConcurrentHashMap<>();
     CALLS.forEach(c -> latencies.put(c, new ConcurrentLinkedQueue<>()));
     AtomicLong done = new AtomicLong();
@@ -97,8 +106,14 @@ public final class LifecycleBenchmark {
     Ed25519PrivateKey clientKey = Ed25519PrivateKey.generate(new SecureRandom());
     Ed25519PrivateKey providerKey = Ed25519PrivateKey.generate(new SecureRandom());
     Ed25519PrivateKey evaluatorKey = Ed25519PrivateKey.generate(new SecureRandom());
-    Parties parties = new Parties(client.withKey(clientKey), client.withKey(providerKey), client.withKey(evaluatorKey),
-        clientKey, providerKey, evaluatorKey);
+    Parties parties =
+        new Parties(
+            client.withKey(clientKey),
+            client.withKey(providerKey),
+            client.withKey(evaluatorKey),
+            clientKey,
+            providerKey,
+            evaluatorKey);
     ExecutorService pool = Executors.newFixedThreadPool(clients);
     long start = System.nanoTime();
     for (int i = 0; i < clients; i++) {
@@ -123,31 +138,54 @@ public final class LifecycleBenchmark {
     if (!report) {
       return;
     }
-    System.out.printf("lifecycles: %d in %.1f s = %.1f lifecycles/s (%.0f HTTP calls/s), failures: %d%n",
-        done.get(), elapsed, done.get() / elapsed, done.get() * CALLS.size() / elapsed, failed.get());
+    System.out.printf(
+        "lifecycles: %d in %.1f s = %.1f lifecycles/s (%.0f HTTP calls/s), failures: %d%n",
+        done.get(),
+        elapsed,
+        done.get() / elapsed,
+        done.get() * CALLS.size() / elapsed,
+        failed.get());
     System.out.printf("  %-14s %8s %8s %8s%n", "call", "p50 ms", "p99 ms", "count");
     for (String call : CALLS) {
       long[] sorted = latencies.get(call).stream().mapToLong(Long::longValue).sorted().toArray();
-      System.out.printf("  %-14s %8.2f %8.2f %8d%n", call, pct(sorted, 0.50), pct(sorted, 0.99), sorted.length);
+      System.out.printf(
+          "  %-14s %8.2f %8.2f %8d%n", call, pct(sorted, 0.50), pct(sorted, 0.99), sorted.length);
     }
   }
 
   /** Each party's client signs its requests with its own key (RFC 9421), as the server requires. */
-  private record Parties(AsaClient client, AsaClient provider, AsaClient evaluator,
-      Ed25519PrivateKey clientKey, Ed25519PrivateKey providerKey, Ed25519PrivateKey evaluatorKey) {}
+  private record Parties(
+      AsaClient client,
+      AsaClient provider,
+      AsaClient evaluator,
+      Ed25519PrivateKey clientKey,
+      Ed25519PrivateKey providerKey,
+      Ed25519PrivateKey evaluatorKey) {}
 
   private static void lifecycle(Parties p, Map<String, ConcurrentLinkedQueue<Long>> latencies) {
-    ObjectNode doc = LifecycleBenchmarkDocs.document(p.clientKey(), p.providerKey(), p.evaluatorKey());
+    ObjectNode doc =
+        LifecycleBenchmarkDocs.document(p.clientKey(), p.providerKey(), p.evaluatorKey());
     ObjectNode created = timed(latencies, "create", () -> p.client().createAgreement(doc));
     String id = created.path("agreement_id").asText();
-    // Each party signs the agreement_hash the create answer carries, as an agent would: no extra read.
+    // Each party signs the agreement_hash the create answer carries, as an agent would: no extra
+    // read.
     byte[] hash = created.path("agreement_hash").asText().getBytes(StandardCharsets.UTF_8);
-    timed(latencies, "sign_client", () -> p.client().signRaw(id, "client", p.clientKey().sign(hash).toBase64Url()));
-    timed(latencies, "sign_provider", () -> p.provider().signRaw(id, "provider", p.providerKey().sign(hash).toBase64Url()));
+    timed(
+        latencies,
+        "sign_client",
+        () -> p.client().signRaw(id, "client", p.clientKey().sign(hash).toBase64Url()));
+    timed(
+        latencies,
+        "sign_provider",
+        () -> p.provider().signRaw(id, "provider", p.providerKey().sign(hash).toBase64Url()));
     // The escrow holds the agreement's amount before the provider may deliver.
     timed(latencies, "fund", () -> p.client().fund(id));
-    timed(latencies, "deliver", () -> p.provider().deliver(id, LifecycleBenchmarkDocs.DELIVERABLE, "markdown"));
-    ObjectNode closed = timed(latencies, "verify", () -> p.evaluator().verify(id, LifecycleBenchmarkDocs.SCORES));
+    timed(
+        latencies,
+        "deliver",
+        () -> p.provider().deliver(id, LifecycleBenchmarkDocs.DELIVERABLE, "markdown"));
+    ObjectNode closed =
+        timed(latencies, "verify", () -> p.evaluator().verify(id, LifecycleBenchmarkDocs.SCORES));
     if (!closed.path("state").asText().equals("CLOSED")) {
       throw new IllegalStateException("lifecycle ended in " + closed.path("state").asText());
     }
@@ -157,7 +195,8 @@ public final class LifecycleBenchmark {
     ObjectNode run();
   }
 
-  private static ObjectNode timed(Map<String, ConcurrentLinkedQueue<Long>> latencies, String name, Call call) {
+  private static ObjectNode timed(
+      Map<String, ConcurrentLinkedQueue<Long>> latencies, String name, Call call) {
     long t0 = System.nanoTime();
     ObjectNode result = call.run();
     latencies.get(name).add(System.nanoTime() - t0);
@@ -187,14 +226,21 @@ public final class LifecycleBenchmark {
   private static String jdbc(String url) {
     URI u = URI.create(url);
     String user = u.getUserInfo() == null ? "" : "?user=" + u.getUserInfo().split(":")[0];
-    return "jdbc:postgresql://" + u.getHost() + ":" + (u.getPort() < 0 ? 5432 : u.getPort()) + u.getPath() + user;
+    return "jdbc:postgresql://"
+        + u.getHost()
+        + ":"
+        + (u.getPort() < 0 ? 5432 : u.getPort())
+        + u.getPath()
+        + user;
   }
 
   private static Map<String, String> options(String[] args) {
     Map<String, String> m = new LinkedHashMap<>();
     for (int i = 0; i < args.length; i++) {
       if (!args[i].startsWith("--") || i + 1 >= args.length) {
-        throw new IllegalArgumentException("usage: [--seconds N] [--warmup N] [--clients N] [--stores sqlite,postgresql] [--pg URL]; bad: " + Arrays.toString(args));
+        throw new IllegalArgumentException(
+            "usage: [--seconds N] [--warmup N] [--clients N] [--stores sqlite,postgresql] [--pg URL]; bad: "
+                + Arrays.toString(args));
       }
       m.put(args[i].substring(2), args[++i]);
     }

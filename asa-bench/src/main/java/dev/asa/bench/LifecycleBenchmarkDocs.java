@@ -9,7 +9,8 @@ import dev.asa.json.Json;
 final class LifecycleBenchmarkDocs {
   private LifecycleBenchmarkDocs() {}
 
-  static ObjectNode document(Ed25519PrivateKey clientKey, Ed25519PrivateKey providerKey, Ed25519PrivateKey evaluatorKey) {
+  static ObjectNode document(
+      Ed25519PrivateKey clientKey, Ed25519PrivateKey providerKey, Ed25519PrivateKey evaluatorKey) {
     ObjectNode doc = Json.object();
     doc.put("asa_version", "1.0.0");
     doc.put("template", "general");
@@ -19,7 +20,10 @@ final class LifecycleBenchmarkDocs {
     ObjectNode evaluator = parties.putObject("evaluator");
     evaluator.putObject("identity").put("scheme", "api_key").put("value", "bench-evaluator");
     evaluator.put("type", "agent_as_judge");
-    evaluator.putObject("verification_key").put("scheme", "ed25519").put("value", evaluatorKey.publicKey().toBase64Url());
+    evaluator
+        .putObject("verification_key")
+        .put("scheme", "ed25519")
+        .put("value", evaluatorKey.publicKey().toBase64Url());
     doc.putObject("service").put("description", "Summarise the benchmark input");
     doc.putObject("verification").put("strategy", "pessimistic").put("challenge_window_seconds", 0);
     doc.putObject("escrow").putObject("payment").put("amount", "10.00").put("currency", "USD");
@@ -28,7 +32,9 @@ final class LifecycleBenchmarkDocs {
 
   static void party(ObjectNode p, String name, Ed25519PrivateKey key) {
     p.putObject("identity").put("scheme", "api_key").put("value", name);
-    p.putObject("verification_key").put("scheme", "ed25519").put("value", key.publicKey().toBase64Url());
+    p.putObject("verification_key")
+        .put("scheme", "ed25519")
+        .put("value", key.publicKey().toBase64Url());
   }
 
   static final String DELIVERABLE =
@@ -42,9 +48,11 @@ final class LifecycleBenchmarkDocs {
     r.put("confidence", 0.9);
     ArrayNode dims = r.putArray("dimensions");
     dims.addObject().put("name", "accuracy").put("score", 88).put("evidence", "spot-checked");
-    dims.addObject().put("name", "completeness").put("score", 82).put("evidence", "covers the request");
+    dims.addObject()
+        .put("name", "completeness")
+        .put("score", 82)
+        .put("evidence", "covers the request");
     dims.addObject().put("name", "relevance").put("score", 94).put("evidence", "on topic");
     return r;
   }
-
 }

@@ -1,10 +1,10 @@
 package dev.asa.bench;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.access.Caller;
 import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.evaluators.StructuralEvaluator;
 import dev.asa.json.Json;
-import dev.asa.access.Caller;
 import dev.asa.server.agreements.AgreementService;
 import dev.asa.server.agreements.DeliverableFetcher;
 import dev.asa.server.agreements.VerificationRunner;
@@ -18,17 +18,22 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Lifecycles per second through the application service alone (no HTTP), single-threaded, with
- * the time per step: shows what the core and the store cost, apart from the web layer.
+ * Lifecycles per second through the application service alone (no HTTP), single-threaded, with the
+ * time per step: shows what the core and the store cost, apart from the web layer.
  */
 public final class ServiceProbe {
   public static void main(String[] args) throws Exception {
     int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 20;
-    AgreementStore store = Stores.open(args.length > 1 ? args[1] : null, Files.createTempDirectory("asa-probe"));
+    AgreementStore store =
+        Stores.open(args.length > 1 ? args[1] : null, Files.createTempDirectory("asa-probe"));
     Ed25519PrivateKey serverKey = Ed25519PrivateKey.generate(new SecureRandom());
-    AgreementService service = new AgreementService(store, Clock.systemUTC(),
-        new VerificationRunner(store, new StructuralEvaluator(), new DeliverableFetcher(1 << 20), serverKey),
-        serverKey.publicKey().toBase64Url());
+    AgreementService service =
+        new AgreementService(
+            store,
+            Clock.systemUTC(),
+            new VerificationRunner(
+                store, new StructuralEvaluator(), new DeliverableFetcher(1 << 20), serverKey),
+            serverKey.publicKey().toBase64Url());
     Ed25519PrivateKey c = Ed25519PrivateKey.generate(new SecureRandom());
     Ed25519PrivateKey p = Ed25519PrivateKey.generate(new SecureRandom());
     Ed25519PrivateKey e = Ed25519PrivateKey.generate(new SecureRandom());
@@ -47,7 +52,8 @@ public final class ServiceProbe {
         nanos.clear();
         n = 0;
       }
-      ObjectNode doc = (ObjectNode) Json.parse(Json.write(LifecycleBenchmarkDocs.document(c, p, e)));
+      ObjectNode doc =
+          (ObjectNode) Json.parse(Json.write(LifecycleBenchmarkDocs.document(c, p, e)));
       long t = System.nanoTime();
       String id = service.commands().create(doc, client, null).body().path("agreement_id").asText();
       t = lap(nanos, "create", t);
@@ -59,17 +65,30 @@ public final class ServiceProbe {
       t = lap(nanos, "sign", t);
       service.commands().fund(id, null, client, null);
       t = lap(nanos, "fund", t);
-      service.commands().deliver(id, Json.object().put("content", "# Summary\n\nText.\n").put("format", "markdown"), provider, null);
+      service
+          .commands()
+          .deliver(
+              id,
+              Json.object().put("content", "# Summary\n\nText.\n").put("format", "markdown"),
+              provider,
+              null);
       t = lap(nanos, "deliver", t);
       // Pessimistic terms: the verification closes the agreement and moves the money at once.
-      service.verifications().verify(id, Json.object().set("evaluator_result", LifecycleBenchmarkDocs.scores()), evaluator, null);
+      service
+          .verifications()
+          .verify(
+              id,
+              Json.object().set("evaluator_result", LifecycleBenchmarkDocs.scores()),
+              evaluator,
+              null);
       lap(nanos, "verify", t);
       n++;
     }
     double s = (System.nanoTime() - measuredStart) / 1e9;
     System.out.printf("service only, 1 thread, %s: %.0f lifecycles/s%n", store.describe(), n / s);
     int lifecycles = n;
-    nanos.forEach((k, v) -> System.out.printf("  %-8s %.3f ms per lifecycle%n", k, v / 1e6 / lifecycles));
+    nanos.forEach(
+        (k, v) -> System.out.printf("  %-8s %.3f ms per lifecycle%n", k, v / 1e6 / lifecycles));
     store.close();
   }
 
@@ -81,7 +100,9 @@ public final class ServiceProbe {
 
   private static ObjectNode sign(String party, Ed25519PrivateKey key, String hash) {
     ObjectNode b = Json.object().put("party", party);
-    b.putObject("signature").put("scheme", "ed25519").put("value", key.sign(hash.getBytes(StandardCharsets.UTF_8)).toBase64Url());
+    b.putObject("signature")
+        .put("scheme", "ed25519")
+        .put("value", key.sign(hash.getBytes(StandardCharsets.UTF_8)).toBase64Url());
     return b;
   }
 }

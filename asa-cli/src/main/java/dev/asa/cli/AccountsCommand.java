@@ -6,12 +6,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 /** {@code asa accounts show [KEY]}: a key's ledger account, its balances and its newest entries. */
 final class AccountsCommand implements Command {
 
-  private static final Usage USAGE = Usage.of("accounts show", "[KEY]",
-          "Shows a key's ledger account: balances and newest entries.\n"
-              + "KEY is a public key in base64url or a did:key; without it, the key of --key (or $ASA_KEY).\n"
-              + "Only that key itself, or the operator, may read an account.")
-      .positional("[KEY]")
-      .server();
+  private static final Usage USAGE =
+      Usage.of(
+              "accounts show",
+              "[KEY]",
+              "Shows a key's ledger account: balances and newest entries.\n"
+                  + "KEY is a public key in base64url or a did:key; without it, the key of --key (or $ASA_KEY).\n"
+                  + "Only that key itself, or the operator, may read an account.")
+          .positional("[KEY]")
+          .server();
 
   @Override
   public Usage usage() {
@@ -33,16 +36,19 @@ final class AccountsCommand implements Command {
     }
     String keyFile = session.keyFileName();
     if (keyFile == null) {
-      throw new UsageException("missing KEY: give a public key, or --key FILE to show your own account");
+      throw new UsageException(
+          "missing KEY: give a public key, or --key FILE to show your own account");
     }
     return Inputs.keyFile(keyFile).publicKey().toBase64Url();
   }
 
   static String summary(JsonNode a) {
-    StringBuilder s = new StringBuilder(Table.plain()
-        .row("account", a.path("account").asText())
-        .row("balance", EscrowCommand.balances(a.path("balances")))
-        .render());
+    StringBuilder s =
+        new StringBuilder(
+            Table.plain()
+                .row("account", a.path("account").asText())
+                .row("balance", EscrowCommand.balances(a.path("balances")))
+                .render());
     JsonNode entries = a.path("entries");
     s.append('\n');
     if (entries.isEmpty()) {
@@ -50,12 +56,18 @@ final class AccountsCommand implements Command {
     }
     Table table = Table.withHeaders("AGREEMENT", "KIND", "DIRECTION", "AMOUNT", "AT");
     for (JsonNode e : entries) {
-      table.row(e.path("agreement_id").asText(), e.path("kind").asText(), e.path("direction").asText(),
-          e.path("amount").asText() + " " + e.path("currency").asText(), e.path("at").asText());
+      table.row(
+          e.path("agreement_id").asText(),
+          e.path("kind").asText(),
+          e.path("direction").asText(),
+          e.path("amount").asText() + " " + e.path("currency").asText(),
+          e.path("at").asText());
     }
     s.append(table.render());
     if (!a.path("complete").asBoolean(true)) {
-      s.append("(only the newest ").append(entries.size()).append(" entries are listed, and the balance counts these only)\n");
+      s.append("(only the newest ")
+          .append(entries.size())
+          .append(" entries are listed, and the balance counts these only)\n");
     }
     return s.toString();
   }

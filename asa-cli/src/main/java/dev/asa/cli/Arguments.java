@@ -69,7 +69,8 @@ final class Arguments {
       }
     }
     if (positionals.size() > usage.positionals().size()) {
-      throw new UsageException("unexpected argument '" + positionals.get(usage.positionals().size()) + "'");
+      throw new UsageException(
+          "unexpected argument '" + positionals.get(usage.positionals().size()) + "'");
     }
     if (positionals.size() < usage.requiredPositionals()) {
       throw new UsageException("missing " + usage.positionals().get(positionals.size()));
@@ -90,7 +91,9 @@ final class Arguments {
     return false;
   }
 
-  /** A value may start with a dash ({@code --score x=-1}) unless it is one of the command's options. */
+  /**
+   * A value may start with a dash ({@code --score x=-1}) unless it is one of the command's options.
+   */
   private static boolean looksLikeOption(Usage usage, String token) {
     if (token.equals("--") || token.equals("-h")) {
       return true;
@@ -133,7 +136,9 @@ final class Arguments {
     return index < positionals.size() ? positionals.get(index) : null;
   }
 
-  /** A whole number from {@code min} to {@code max}, or {@code fallback} when the option is absent. */
+  /**
+   * A whole number from {@code min} to {@code max}, or {@code fallback} when the option is absent.
+   */
   int intValue(String name, int fallback, int min, int max) throws UsageException {
     String v = value(name);
     if (v == null) {
@@ -147,7 +152,8 @@ final class Arguments {
     } catch (NumberFormatException e) {
       // reported below
     }
-    throw new UsageException(name + " must be a whole number from " + min + " to " + max + ", not '" + v + "'");
+    throw new UsageException(
+        name + " must be a whole number from " + min + " to " + max + ", not '" + v + "'");
   }
 
   /** Refuses options that make no sense together, naming both. */

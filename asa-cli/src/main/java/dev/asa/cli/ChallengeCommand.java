@@ -4,16 +4,24 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.ChallengeReason;
 import dev.asa.agreement.Role;
 
-/** {@code asa agreements challenge}: contests a verification result while the challenge window is open. */
+/**
+ * {@code asa agreements challenge}: contests a verification result while the challenge window is
+ * open.
+ */
 final class ChallengeCommand implements Command {
 
-  private static final Usage USAGE = Usage.of("agreements challenge", "ID --as client|provider --reason CODE",
-          "Disputes a verification result during the challenge window.\n"
-              + "The payment stays frozen until the dispute is resolved. CODE is one of: " + ChallengeReason.allWireNames() + ".")
-      .positional("ID")
-      .option(Option.required("--as", "ROLE", "the party challenging: client or provider"))
-      .option(Option.required("--reason", "CODE", "why, as a reason code"))
-      .server();
+  private static final Usage USAGE =
+      Usage.of(
+              "agreements challenge",
+              "ID --as client|provider --reason CODE",
+              "Disputes a verification result during the challenge window.\n"
+                  + "The payment stays frozen until the dispute is resolved. CODE is one of: "
+                  + ChallengeReason.allWireNames()
+                  + ".")
+          .positional("ID")
+          .option(Option.required("--as", "ROLE", "the party challenging: client or provider"))
+          .option(Option.required("--reason", "CODE", "why, as a reason code"))
+          .server();
 
   @Override
   public Usage usage() {
@@ -29,8 +37,15 @@ final class ChallengeCommand implements Command {
       session.printJson(answer);
       return 0;
     }
-    session.out().println("challenge filed by the " + role.wireName() + " (" + args.value("--reason") + "); state "
-        + answer.path("state").asText());
+    session
+        .out()
+        .println(
+            "challenge filed by the "
+                + role.wireName()
+                + " ("
+                + args.value("--reason")
+                + "); state "
+                + answer.path("state").asText());
     return 0;
   }
 }

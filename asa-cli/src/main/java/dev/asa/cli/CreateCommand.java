@@ -1,9 +1,9 @@
 package dev.asa.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.asa.client.AsaClient;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.client.AgreementBuilder;
+import dev.asa.client.AsaClient;
 import dev.asa.crypto.Ed25519PublicKey;
 import java.util.List;
 
@@ -15,33 +15,86 @@ import java.util.List;
 final class CreateCommand implements Command {
 
   /** The options that describe the agreement on the command line, as opposed to in a file. */
-  private static final List<String> TEMPLATE_OPTIONS = List.of(
-      "--template", "--client-key", "--provider-key", "--provider-pub", "--evaluator", "--evaluator-scheme",
-      "--evaluator-type", "--evaluator-pub", "--evaluator-key", "--description", "--amount", "--currency", "--challenge-window", "--id");
+  private static final List<String> TEMPLATE_OPTIONS =
+      List.of(
+          "--template",
+          "--client-key",
+          "--provider-key",
+          "--provider-pub",
+          "--evaluator",
+          "--evaluator-scheme",
+          "--evaluator-type",
+          "--evaluator-pub",
+          "--evaluator-key",
+          "--description",
+          "--amount",
+          "--currency",
+          "--challenge-window",
+          "--id");
 
-  private static final Usage USAGE = Usage.of("agreements create",
-          "(--file DOC.json | --template TYPE --client-key FILE (--provider-key FILE | --provider-pub KEY) --evaluator IDENTITY"
-              + " [--evaluator-key FILE | --evaluator-pub KEY] [--evaluator-scheme S] [--description TEXT] [--amount 10.00 [--currency USDC]] [--challenge-window SECONDS] [--id ID]) [--idempotency-key K]",
-          "Proposes a new agreement (state PROPOSED).\n"
-              + "Prints its id and agreement_hash. From a template, the parties are identified by the did:key of their keys; the template supplies every\n"
-              + "term not given here.")
-      .option(Option.value("--file", "DOC.json", "a complete or partial agreement document (it may name a \"template\")"))
-      .option(Option.value("--template", "TYPE", "the template to start from, e.g. general (see asa templates)"))
-      .option(Option.value("--client-key", "FILE", "the client's key file (only its public key is sent)"))
-      .option(Option.value("--provider-key", "FILE", "the provider's key file"))
-      .option(Option.value("--provider-pub", "KEY", "the provider's public key (base64url) or did:key, when you do not hold its key file"))
-      .option(Option.value("--evaluator", "IDENTITY", "the evaluator's identity value"))
-      .option(Option.value("--evaluator-scheme", "S", "its identity scheme (default: did for a did:..., else api_key)"))
-      .option(Option.value("--evaluator-key", "FILE", "the evaluator's key file (only its public key is used)"))
-      .option(Option.value("--evaluator-pub", "KEY", "the evaluator's public key (base64url or did:key): the key its results are signed with"))
-      .option(Option.value("--evaluator-type", "T", "the kind of evaluator (default agent_as_judge)"))
-      .option(Option.value("--description", "TEXT", "the task, in words (service.description)"))
-      .option(Option.value("--amount", "AMOUNT", "the payment held in escrow, a decimal such as 10.00"))
-      .option(Option.value("--currency", "CODE", "the payment's currency (default USDC)"))
-      .option(Option.value("--challenge-window", "SECONDS", "how long either party may challenge the result (template default 7200)"))
-      .option(Option.value("--id", "ID", "the agreement id (default: the server picks one)"))
-      .option(Option.value("--idempotency-key", "K", "lets a retried create return the first answer instead of a second agreement"))
-      .server();
+  private static final Usage USAGE =
+      Usage.of(
+              "agreements create",
+              "(--file DOC.json | --template TYPE --client-key FILE (--provider-key FILE | --provider-pub KEY) --evaluator IDENTITY"
+                  + " [--evaluator-key FILE | --evaluator-pub KEY] [--evaluator-scheme S] [--description TEXT] [--amount 10.00 [--currency USDC]] [--challenge-window SECONDS] [--id ID]) [--idempotency-key K]",
+              "Proposes a new agreement (state PROPOSED).\n"
+                  + "Prints its id and agreement_hash. From a template, the parties are identified by the did:key of their keys; the template supplies every\n"
+                  + "term not given here.")
+          .option(
+              Option.value(
+                  "--file",
+                  "DOC.json",
+                  "a complete or partial agreement document (it may name a \"template\")"))
+          .option(
+              Option.value(
+                  "--template",
+                  "TYPE",
+                  "the template to start from, e.g. general (see asa templates)"))
+          .option(
+              Option.value(
+                  "--client-key", "FILE", "the client's key file (only its public key is sent)"))
+          .option(Option.value("--provider-key", "FILE", "the provider's key file"))
+          .option(
+              Option.value(
+                  "--provider-pub",
+                  "KEY",
+                  "the provider's public key (base64url) or did:key, when you do not hold its key file"))
+          .option(Option.value("--evaluator", "IDENTITY", "the evaluator's identity value"))
+          .option(
+              Option.value(
+                  "--evaluator-scheme",
+                  "S",
+                  "its identity scheme (default: did for a did:..., else api_key)"))
+          .option(
+              Option.value(
+                  "--evaluator-key",
+                  "FILE",
+                  "the evaluator's key file (only its public key is used)"))
+          .option(
+              Option.value(
+                  "--evaluator-pub",
+                  "KEY",
+                  "the evaluator's public key (base64url or did:key): the key its results are signed with"))
+          .option(
+              Option.value(
+                  "--evaluator-type", "T", "the kind of evaluator (default agent_as_judge)"))
+          .option(Option.value("--description", "TEXT", "the task, in words (service.description)"))
+          .option(
+              Option.value(
+                  "--amount", "AMOUNT", "the payment held in escrow, a decimal such as 10.00"))
+          .option(Option.value("--currency", "CODE", "the payment's currency (default USDC)"))
+          .option(
+              Option.value(
+                  "--challenge-window",
+                  "SECONDS",
+                  "how long either party may challenge the result (template default 7200)"))
+          .option(Option.value("--id", "ID", "the agreement id (default: the server picks one)"))
+          .option(
+              Option.value(
+                  "--idempotency-key",
+                  "K",
+                  "lets a retried create return the first answer instead of a second agreement"))
+          .server();
 
   @Override
   public Usage usage() {
@@ -52,9 +105,10 @@ final class CreateCommand implements Command {
   public int run(Arguments args, Session session) throws Exception {
     JsonNode doc = args.has("--file") ? fromFile(args) : fromTemplate(args);
     // The client proposes: without --key, requests are signed with the --client-key it names.
-    AsaClient client = session.keyFileName() == null && args.has("--client-key")
-        ? session.client().withKey(Inputs.keyFile(args.value("--client-key")))
-        : session.client();
+    AsaClient client =
+        session.keyFileName() == null && args.has("--client-key")
+            ? session.client().withKey(Inputs.keyFile(args.value("--client-key")))
+            : session.client();
     ObjectNode created = client.createAgreement(doc, args.value("--idempotency-key"));
     if (session.json()) {
       session.printJson(created);
@@ -62,11 +116,19 @@ final class CreateCommand implements Command {
     }
     String id = created.path("agreement_id").asText();
     session.out().println("created agreement " + id);
-    session.out().print(Table.plain()
-        .row("state", created.path("state").asText())
-        .row("agreement_hash", created.path("agreement_hash").asText())
-        .render());
-    session.out().println("next: each party signs with  asa agreements sign " + id + " --key FILE --as client|provider");
+    session
+        .out()
+        .print(
+            Table.plain()
+                .row("state", created.path("state").asText())
+                .row("agreement_hash", created.path("agreement_hash").asText())
+                .render());
+    session
+        .out()
+        .println(
+            "next: each party signs with  asa agreements sign "
+                + id
+                + " --key FILE --as client|provider");
     return 0;
   }
 
@@ -94,17 +156,24 @@ final class CreateCommand implements Command {
     if (args.has("--currency") && !args.has("--amount")) {
       throw new UsageException("--currency needs --amount");
     }
-    Ed25519PublicKey provider = args.has("--provider-key")
-        ? Inputs.keyFile(args.value("--provider-key")).publicKey()
-        : Inputs.publicKey("--provider-pub", args.value("--provider-pub"));
+    Ed25519PublicKey provider =
+        args.has("--provider-key")
+            ? Inputs.keyFile(args.value("--provider-key")).publicKey()
+            : Inputs.publicKey("--provider-pub", args.value("--provider-pub"));
     String evaluator = args.value("--evaluator");
-    AgreementBuilder builder = AgreementBuilder.template(args.value("--template"))
-        .client(Inputs.keyFile(args.value("--client-key")).publicKey())
-        .provider(provider)
-        .evaluator(args.value("--evaluator-scheme", evaluator.startsWith("did:") ? "did" : "api_key"), evaluator,
-            args.value("--evaluator-type", "agent_as_judge"),
-            args.has("--evaluator-key") ? Inputs.keyFile(args.value("--evaluator-key")).publicKey()
-                : args.has("--evaluator-pub") ? Inputs.publicKey("--evaluator-pub", args.value("--evaluator-pub")) : null);
+    AgreementBuilder builder =
+        AgreementBuilder.template(args.value("--template"))
+            .client(Inputs.keyFile(args.value("--client-key")).publicKey())
+            .provider(provider)
+            .evaluator(
+                args.value("--evaluator-scheme", evaluator.startsWith("did:") ? "did" : "api_key"),
+                evaluator,
+                args.value("--evaluator-type", "agent_as_judge"),
+                args.has("--evaluator-key")
+                    ? Inputs.keyFile(args.value("--evaluator-key")).publicKey()
+                    : args.has("--evaluator-pub")
+                        ? Inputs.publicKey("--evaluator-pub", args.value("--evaluator-pub"))
+                        : null);
     if (args.has("--description")) {
       builder.description(args.value("--description"));
     }
@@ -112,7 +181,8 @@ final class CreateCommand implements Command {
       builder.payment(args.value("--amount"), args.value("--currency", "USDC"));
     }
     if (args.has("--challenge-window")) {
-      builder.challengeWindowSeconds(Inputs.nonNegativeLong("--challenge-window", args.value("--challenge-window")));
+      builder.challengeWindowSeconds(
+          Inputs.nonNegativeLong("--challenge-window", args.value("--challenge-window")));
     }
     if (args.has("--id")) {
       builder.agreementId(args.value("--id"));

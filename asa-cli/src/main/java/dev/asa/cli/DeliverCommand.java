@@ -7,14 +7,21 @@ import java.nio.charset.StandardCharsets;
 /** {@code asa agreements deliver}: the provider hands in the work. */
 final class DeliverCommand implements Command {
 
-  private static final Usage USAGE = Usage.of("agreements deliver", "ID (--file F | --content TEXT) [--format F]",
-          "Hands in the work for an ACTIVE agreement.\n"
-              + "The server keeps the content only until it is verified; its SHA-256 digest stays for good.")
-      .positional("ID")
-      .option(Option.value("--file", "F", "a UTF-8 text file with the deliverable"))
-      .option(Option.value("--content", "TEXT", "the deliverable itself"))
-      .option(Option.value("--format", "F", "markdown, json, csv, code... (default: the agreement's deliverable_format)"))
-      .server();
+  private static final Usage USAGE =
+      Usage.of(
+              "agreements deliver",
+              "ID (--file F | --content TEXT) [--format F]",
+              "Hands in the work for an ACTIVE agreement.\n"
+                  + "The server keeps the content only until it is verified; its SHA-256 digest stays for good.")
+          .positional("ID")
+          .option(Option.value("--file", "F", "a UTF-8 text file with the deliverable"))
+          .option(Option.value("--content", "TEXT", "the deliverable itself"))
+          .option(
+              Option.value(
+                  "--format",
+                  "F",
+                  "markdown, json, csv, code... (default: the agreement's deliverable_format)"))
+          .server();
 
   @Override
   public Usage usage() {
@@ -27,7 +34,8 @@ final class DeliverCommand implements Command {
     if (!args.has("--file") && !args.has("--content")) {
       throw new UsageException("missing --file F or --content TEXT");
     }
-    String content = args.has("--file") ? Inputs.textFile(args.value("--file")) : args.value("--content");
+    String content =
+        args.has("--file") ? Inputs.textFile(args.value("--file")) : args.value("--content");
     String id = args.positional(0);
     ObjectNode answer = session.client().deliver(id, content, args.value("--format"));
     if (session.json()) {
@@ -35,8 +43,17 @@ final class DeliverCommand implements Command {
       return 0;
     }
     byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
-    session.out().println("delivered " + bytes.length + " bytes (" + Digest.sha256(bytes) + ") for " + id
-        + "; state " + answer.path("state").asText());
+    session
+        .out()
+        .println(
+            "delivered "
+                + bytes.length
+                + " bytes ("
+                + Digest.sha256(bytes)
+                + ") for "
+                + id
+                + "; state "
+                + answer.path("state").asText());
     return 0;
   }
 }

@@ -5,15 +5,21 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
 
-/** {@code asa agreements escrow ID}: where the agreement's money is, how it moved, and the payment messages sent. */
+/**
+ * {@code asa agreements escrow ID}: where the agreement's money is, how it moved, and the payment
+ * messages sent.
+ */
 final class EscrowCommand implements Command {
 
-  private static final Usage USAGE = Usage.of("agreements escrow", "ID",
-          "Shows where an agreement's escrow money is and how it moved.\n"
-              + "Its status and balance, every transfer, and each payment message with its delivery attempts.\n"
-              + "Status is unfunded, held, frozen (a dispute is open), settled, nothing_held or not_required.")
-      .positional("ID")
-      .server();
+  private static final Usage USAGE =
+      Usage.of(
+              "agreements escrow",
+              "ID",
+              "Shows where an agreement's escrow money is and how it moved.\n"
+                  + "Its status and balance, every transfer, and each payment message with its delivery attempts.\n"
+                  + "Status is unfunded, held, frozen (a dispute is open), settled, nothing_held or not_required.")
+          .positional("ID")
+          .server();
 
   @Override
   public Usage usage() {
@@ -28,14 +34,19 @@ final class EscrowCommand implements Command {
   }
 
   static String summary(JsonNode e) {
-    String terms = e.path("binding").asText("-") + (e.path("enabled").asBoolean(true) ? "" : " (disabled)")
-        + (e.has("amount") ? ", " + e.path("amount").asText() + " " + e.path("currency").asText() : ", no amount");
-    Table facts = Table.plain()
-        .row("agreement", e.path("agreement_id").asText())
-        .row("state", e.path("state").asText())
-        .row("escrow", terms)
-        .row("status", e.path("status").asText().replace('_', ' '))
-        .row("balance", balances(e.path("balances")));
+    String terms =
+        e.path("binding").asText("-")
+            + (e.path("enabled").asBoolean(true) ? "" : " (disabled)")
+            + (e.has("amount")
+                ? ", " + e.path("amount").asText() + " " + e.path("currency").asText()
+                : ", no amount");
+    Table facts =
+        Table.plain()
+            .row("agreement", e.path("agreement_id").asText())
+            .row("state", e.path("state").asText())
+            .row("escrow", terms)
+            .row("status", e.path("status").asText().replace('_', ' '))
+            .row("balance", balances(e.path("balances")));
     if (e.has("requirements")) {
       facts.row("payment", "x402 payment requirements given (--json shows them)");
     }
@@ -60,8 +71,12 @@ final class EscrowCommand implements Command {
     }
     Table table = Table.withHeaders("KIND", "AMOUNT", "FROM", "TO", "AT");
     for (JsonNode t : transfers) {
-      table.row(t.path("kind").asText(), t.path("amount").asText() + " " + t.path("currency").asText(),
-          t.path("from").asText(), t.path("to").asText(), t.path("at").asText());
+      table.row(
+          t.path("kind").asText(),
+          t.path("amount").asText() + " " + t.path("currency").asText(),
+          t.path("from").asText(),
+          t.path("to").asText(),
+          t.path("at").asText());
     }
     return table.render();
   }
@@ -70,10 +85,16 @@ final class EscrowCommand implements Command {
     if (messages.isEmpty()) {
       return "no payment messages\n";
     }
-    Table table = Table.withHeaders("MESSAGE", "KIND", "STATUS", "ATTEMPTS", "DESTINATION", "DETAIL");
+    Table table =
+        Table.withHeaders("MESSAGE", "KIND", "STATUS", "ATTEMPTS", "DESTINATION", "DETAIL");
     for (JsonNode m : messages) {
-      table.row(m.path("webhook_id").asText(), m.path("kind").asText(), m.path("status").asText(),
-          m.path("attempts").asText(), m.path("destination").asText(), detail(m));
+      table.row(
+          m.path("webhook_id").asText(),
+          m.path("kind").asText(),
+          m.path("status").asText(),
+          m.path("attempts").asText(),
+          m.path("destination").asText(),
+          detail(m));
     }
     return table.render();
   }

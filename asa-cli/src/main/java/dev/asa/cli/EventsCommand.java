@@ -2,12 +2,7 @@ package dev.asa.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.asa.lifecycle.Event;
 import dev.asa.lifecycle.EventChain;
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -16,11 +11,14 @@ import java.util.Optional;
  */
 final class EventsCommand implements Command {
 
-  private static final Usage USAGE = Usage.of("agreements events", "ID",
-          "Lists the agreement's event log and checks its hash chain here.\n"
-              + "Prints \"chain verifies\", or where the chain breaks (exit status 1).")
-      .positional("ID")
-      .server();
+  private static final Usage USAGE =
+      Usage.of(
+              "agreements events",
+              "ID",
+              "Lists the agreement's event log and checks its hash chain here.\n"
+                  + "Prints \"chain verifies\", or where the chain breaks (exit status 1).")
+          .positional("ID")
+          .server();
 
   @Override
   public Usage usage() {
@@ -36,7 +34,12 @@ final class EventsCommand implements Command {
       broken.ifPresent(b -> session.err().println("asa agreements events: chain BROKEN: " + b));
     } else {
       session.out().print(table(answer));
-      session.out().println(broken.map(b -> "chain BROKEN: " + b).orElse("chain verifies (" + answer.path("events").size() + " events)"));
+      session
+          .out()
+          .println(
+              broken
+                  .map(b -> "chain BROKEN: " + b)
+                  .orElse("chain verifies (" + answer.path("events").size() + " events)"));
     }
     return broken.isPresent() ? 1 : 0;
   }
@@ -45,9 +48,13 @@ final class EventsCommand implements Command {
     Table table = Table.withHeaders("SEQ", "TYPE", "ACTOR", "AT", "HASH");
     for (JsonNode e : answer.path("events")) {
       JsonNode actor = e.path("actor");
-      table.row(e.path("seq").asText(), e.path("type").asText(),
-          actor.path("role").asText() + (actor.path("authenticated").asBoolean() ? "" : " (claimed)"),
-          e.path("at").asText(), Formats.shortHash(e.path("hash").asText()));
+      table.row(
+          e.path("seq").asText(),
+          e.path("type").asText(),
+          actor.path("role").asText()
+              + (actor.path("authenticated").asBoolean() ? "" : " (claimed)"),
+          e.path("at").asText(),
+          Formats.shortHash(e.path("hash").asText()));
     }
     return table.render();
   }

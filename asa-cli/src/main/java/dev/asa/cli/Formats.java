@@ -8,7 +8,9 @@ import java.util.List;
 final class Formats {
   private Formats() {}
 
-  /** {@code {"operator":"gte","value":80}} as {@code >= 80}; a range as {@code between 10 and 20}. */
+  /**
+   * {@code {"operator":"gte","value":80}} as {@code >= 80}; a range as {@code between 10 and 20}.
+   */
   static String slo(JsonNode slo) {
     if (slo == null || slo.isMissingNode() || slo.isNull()) {
       return "";
@@ -18,15 +20,16 @@ final class Formats {
     if (op.equals("between") && value.isArray() && value.size() == 2) {
       return "between " + value.get(0).asText() + " and " + value.get(1).asText();
     }
-    String symbol = switch (op) {
-      case "gte" -> ">=";
-      case "lte" -> "<=";
-      case "gt" -> ">";
-      case "lt" -> "<";
-      case "eq" -> "=";
-      case "neq" -> "!=";
-      default -> op;
-    };
+    String symbol =
+        switch (op) {
+          case "gte" -> ">=";
+          case "lte" -> "<=";
+          case "gt" -> ">";
+          case "lt" -> "<";
+          case "eq" -> "=";
+          case "neq" -> "!=";
+          default -> op;
+        };
     return symbol + " " + target(value);
   }
 
@@ -38,7 +41,9 @@ final class Formats {
     if (value.isArray() && value.size() == 2) {
       return value.get(0).asText() + ".." + value.get(1).asText();
     }
-    return value.isNumber() ? value.decimalValue().stripTrailingZeros().toPlainString() : value.asText();
+    return value.isNumber()
+        ? value.decimalValue().stripTrailingZeros().toPlainString()
+        : value.asText();
   }
 
   /** A number without trailing zeros ({@code 86.100} as {@code 86.1}), or a dash when absent. */
@@ -49,7 +54,9 @@ final class Formats {
     return value.decimalValue().stripTrailingZeros().toPlainString();
   }
 
-  /** The first 12 hex digits of a {@code sha256:...} digest: enough to tell events apart on screen. */
+  /**
+   * The first 12 hex digits of a {@code sha256:...} digest: enough to tell events apart on screen.
+   */
   static String shortHash(String digest) {
     if (digest == null) {
       return "";

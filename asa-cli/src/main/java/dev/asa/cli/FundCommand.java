@@ -4,16 +4,26 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.json.Json;
 
-/** {@code asa agreements fund ID}: the client puts the agreement's amount into escrow, so the provider may deliver. */
+/**
+ * {@code asa agreements fund ID}: the client puts the agreement's amount into escrow, so the
+ * provider may deliver.
+ */
 final class FundCommand implements Command {
 
-  private static final Usage USAGE = Usage.of("agreements fund", "ID [--x402-payload FILE]",
-          "Funds the escrow of an ACTIVE agreement (the client's call).\n"
-              + "The agreement's amount is held until the agreement closes; the provider can deliver only once it is funded.\n"
-              + "A ledger or http_callback escrow needs nothing more; an x402 escrow needs the signed payment.")
-      .positional("ID")
-      .option(Option.value("--x402-payload", "FILE", "a JSON file with the x402 PaymentPayload, for an x402 escrow"))
-      .server();
+  private static final Usage USAGE =
+      Usage.of(
+              "agreements fund",
+              "ID [--x402-payload FILE]",
+              "Funds the escrow of an ACTIVE agreement (the client's call).\n"
+                  + "The agreement's amount is held until the agreement closes; the provider can deliver only once it is funded.\n"
+                  + "A ledger or http_callback escrow needs nothing more; an x402 escrow needs the signed payment.")
+          .positional("ID")
+          .option(
+              Option.value(
+                  "--x402-payload",
+                  "FILE",
+                  "a JSON file with the x402 PaymentPayload, for an x402 escrow"))
+          .server();
 
   @Override
   public Usage usage() {
@@ -33,7 +43,8 @@ final class FundCommand implements Command {
   static ObjectNode body(String file) throws CliException {
     JsonNode payload = Inputs.jsonFile(file);
     if (!payload.isObject()) {
-      throw new CliException("--x402-payload " + file + " must hold a JSON object: the x402 PaymentPayload");
+      throw new CliException(
+          "--x402-payload " + file + " must hold a JSON object: the x402 PaymentPayload");
     }
     ObjectNode body = Json.object();
     body.set("x402", payload);
@@ -43,8 +54,16 @@ final class FundCommand implements Command {
   /** {@code funded 10.00 USD into escrow:asa-1 (ledger); state ACTIVE}. */
   static String summary(JsonNode envelope) {
     JsonNode escrow = envelope.path("agreement").path("metadata").path("escrow");
-    return "funded " + escrow.path("amount").asText() + " " + escrow.path("currency").asText() + " into "
-        + escrow.path("escrow_account").asText() + " (" + escrow.path("binding").asText() + "); state "
-        + envelope.path("state").asText() + "\n";
+    return "funded "
+        + escrow.path("amount").asText()
+        + " "
+        + escrow.path("currency").asText()
+        + " into "
+        + escrow.path("escrow_account").asText()
+        + " ("
+        + escrow.path("binding").asText()
+        + "); state "
+        + envelope.path("state").asText()
+        + "\n";
   }
 }

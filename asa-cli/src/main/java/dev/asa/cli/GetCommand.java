@@ -6,12 +6,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 /** {@code asa agreements get ID}: the agreement's terms and where it stands. */
 final class GetCommand implements Command {
 
-  private static final Usage USAGE = Usage.of("agreements get", "ID",
-          "Shows an agreement's terms and state.\n"
-              + "Its state, hash, parties, service, payment and quality dimensions.\n"
-              + "--json prints the whole envelope, with the full document under \"agreement\".")
-      .positional("ID")
-      .server();
+  private static final Usage USAGE =
+      Usage.of(
+              "agreements get",
+              "ID",
+              "Shows an agreement's terms and state.\n"
+                  + "Its state, hash, parties, service, payment and quality dimensions.\n"
+                  + "--json prints the whole envelope, with the full document under \"agreement\".")
+          .positional("ID")
+          .server();
 
   @Override
   public Usage usage() {
@@ -29,31 +32,62 @@ final class GetCommand implements Command {
     JsonNode a = envelope.path("agreement");
     JsonNode parties = a.path("parties");
     JsonNode payment = a.path("escrow").path("payment");
-    Table facts = Table.plain()
-        .row("agreement", envelope.path("agreement_id").asText())
-        .row("state", envelope.path("state").asText() + " (version " + envelope.path("version").asText() + ")")
-        .row("agreement_hash", envelope.path("agreement_hash").asText())
-        .row("allowed now", Formats.list(envelope.path("allowed_actions")))
-        .row("client", identity(parties.path("client")))
-        .row("provider", identity(parties.path("provider")))
-        .row("evaluator", identity(parties.path("evaluator"))
-            + (parties.path("evaluator").has("type") ? " (" + parties.path("evaluator").path("type").asText() + ")" : ""))
-        .row("signed by", signers(a.path("signatures")))
-        .row("service", a.path("service").path("type").asText() + ": " + Formats.cut(a.path("service").path("description").asText(), 100))
-        .row("payment", payment.has("amount") ? payment.path("amount").asText() + " " + payment.path("currency").asText() : "none")
-        .row("verification", a.path("verification").path("strategy").asText("-")
-            + ", challenge window " + a.path("verification").path("challenge_window_seconds").asText("0") + " s");
+    Table facts =
+        Table.plain()
+            .row("agreement", envelope.path("agreement_id").asText())
+            .row(
+                "state",
+                envelope.path("state").asText()
+                    + " (version "
+                    + envelope.path("version").asText()
+                    + ")")
+            .row("agreement_hash", envelope.path("agreement_hash").asText())
+            .row("allowed now", Formats.list(envelope.path("allowed_actions")))
+            .row("client", identity(parties.path("client")))
+            .row("provider", identity(parties.path("provider")))
+            .row(
+                "evaluator",
+                identity(parties.path("evaluator"))
+                    + (parties.path("evaluator").has("type")
+                        ? " (" + parties.path("evaluator").path("type").asText() + ")"
+                        : ""))
+            .row("signed by", signers(a.path("signatures")))
+            .row(
+                "service",
+                a.path("service").path("type").asText()
+                    + ": "
+                    + Formats.cut(a.path("service").path("description").asText(), 100))
+            .row(
+                "payment",
+                payment.has("amount")
+                    ? payment.path("amount").asText() + " " + payment.path("currency").asText()
+                    : "none")
+            .row(
+                "verification",
+                a.path("verification").path("strategy").asText("-")
+                    + ", challenge window "
+                    + a.path("verification").path("challenge_window_seconds").asText("0")
+                    + " s");
     if (a.has("expires_at")) {
       facts.row("expires", a.path("expires_at").asText());
     }
     JsonNode criteria = a.path("quality_criteria");
     Table dimensions = Table.withHeaders("DIMENSION", "WEIGHT", "METRIC", "SLO");
     for (JsonNode d : criteria.path("dimensions")) {
-      dimensions.row(d.path("name").asText(), Formats.number(d.path("weight")), d.path("metric").asText(), Formats.slo(d.path("slo")));
+      dimensions.row(
+          d.path("name").asText(),
+          Formats.number(d.path("weight")),
+          d.path("metric").asText(),
+          Formats.slo(d.path("slo")));
     }
-    return facts.render() + "\n" + dimensions.render()
-        + "composite " + criteria.path("composite_method").asText("weighted_average")
-        + ", passes at " + Formats.number(criteria.path("composite_threshold")) + "\n";
+    return facts.render()
+        + "\n"
+        + dimensions.render()
+        + "composite "
+        + criteria.path("composite_method").asText("weighted_average")
+        + ", passes at "
+        + Formats.number(criteria.path("composite_threshold"))
+        + "\n";
   }
 
   private static String identity(JsonNode party) {

@@ -15,7 +15,9 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
-/** Reads what the user points the CLI at, turning every failure into a message that names the input. */
+/**
+ * Reads what the user points the CLI at, turning every failure into a message that names the input.
+ */
 final class Inputs {
   private Inputs() {}
 
@@ -24,7 +26,14 @@ final class Inputs {
     try {
       return Json.parse(text);
     } catch (JsonProcessingException e) {
-      String where = e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
+      String where =
+          e.getLocation() == null
+              ? ""
+              : " (line "
+                  + e.getLocation().getLineNr()
+                  + ", column "
+                  + e.getLocation().getColumnNr()
+                  + ")";
       throw new CliException(file + " is not valid JSON: " + e.getOriginalMessage() + where);
     }
   }
@@ -47,12 +56,16 @@ final class Inputs {
     }
   }
 
-  /** A public key as unpadded base64url (as {@code asa keys new} prints it) or as its {@code did:key}. */
+  /**
+   * A public key as unpadded base64url (as {@code asa keys new} prints it) or as its {@code
+   * did:key}.
+   */
   static Ed25519PublicKey publicKey(String option, String text) throws UsageException {
     try {
       return text.startsWith("did:") ? DidKey.parse(text) : Ed25519PublicKey.fromBase64Url(text);
     } catch (IllegalArgumentException e) {
-      throw new UsageException(option + " must be a public key in base64url or a did:key: " + e.getMessage());
+      throw new UsageException(
+          option + " must be a public key in base64url or a did:key: " + e.getMessage());
     }
   }
 
@@ -60,12 +73,14 @@ final class Inputs {
    * A public key from a file: a JWK key file (its {@code x}; the private part is not needed and not
    * kept), or a text file holding a base64url key or a did:key.
    */
-  static Ed25519PublicKey publicKeyFile(String option, String file) throws UsageException, CliException {
+  static Ed25519PublicKey publicKeyFile(String option, String file)
+      throws UsageException, CliException {
     String text = textFile(file).trim();
     if (text.startsWith("{")) {
       JsonNode jwk = jsonFile(file);
       if (!jwk.path("x").isTextual()) {
-        throw new CliException(file + " is a JSON file without an \"x\" member: not an Ed25519 key file");
+        throw new CliException(
+            file + " is a JSON file without an \"x\" member: not an Ed25519 key file");
       }
       text = jwk.path("x").asText();
     }
@@ -81,7 +96,8 @@ final class Inputs {
     } catch (NumberFormatException e) {
       // fall through to the usage error
     }
-    throw new UsageException(option + " takes a whole number of seconds, 0 or more, not '" + text + "'");
+    throw new UsageException(
+        option + " takes a whole number of seconds, 0 or more, not '" + text + "'");
   }
 
   /** {@code --as client|provider}: only the two signing parties act through these commands. */
@@ -89,7 +105,8 @@ final class Inputs {
     return switch (text) {
       case "client" -> Role.CLIENT;
       case "provider" -> Role.PROVIDER;
-      default -> throw new UsageException(option + " must be client or provider, not '" + text + "'");
+      default ->
+          throw new UsageException(option + " must be client or provider, not '" + text + "'");
     };
   }
 

@@ -9,17 +9,22 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 
-/** {@code asa keys new} and {@code asa keys show}: the Ed25519 key a party signs agreements with. */
+/**
+ * {@code asa keys new} and {@code asa keys show}: the Ed25519 key a party signs agreements with.
+ */
 final class KeysCommands {
   private KeysCommands() {}
 
   static final class New implements Command {
-    private static final Usage USAGE = Usage.of("keys new", "--out FILE",
-            "Creates an Ed25519 key pair in a new key file.\n"
-                + "FILE holds a JSON Web Key readable by you only; an existing file is never overwritten.\n"
-                + "Prints the public key and its did:key, which identify you in agreements.")
-        .option(Option.required("--out", "FILE", "where to write the private key"))
-        .json();
+    private static final Usage USAGE =
+        Usage.of(
+                "keys new",
+                "--out FILE",
+                "Creates an Ed25519 key pair in a new key file.\n"
+                    + "FILE holds a JSON Web Key readable by you only; an existing file is never overwritten.\n"
+                    + "Prints the public key and its did:key, which identify you in agreements.")
+            .option(Option.required("--out", "FILE", "where to write the private key"))
+            .json();
 
     @Override
     public Usage usage() {
@@ -41,10 +46,10 @@ final class KeysCommands {
   }
 
   static final class Show implements Command {
-    private static final Usage USAGE = Usage.of("keys show", "FILE",
-            "Prints the public key and did:key of a key file.")
-        .positional("FILE")
-        .json();
+    private static final Usage USAGE =
+        Usage.of("keys show", "FILE", "Prints the public key and did:key of a key file.")
+            .positional("FILE")
+            .json();
 
     @Override
     public Usage usage() {
@@ -59,7 +64,8 @@ final class KeysCommands {
     }
   }
 
-  private static void describe(Session session, String file, Ed25519PrivateKey key, String headline) {
+  private static void describe(
+      Session session, String file, Ed25519PrivateKey key, String headline) {
     String publicKey = key.publicKey().toBase64Url();
     String did = DidKey.of(key.publicKey());
     if (session.json()) {

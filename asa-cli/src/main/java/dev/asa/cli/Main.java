@@ -17,34 +17,37 @@ import java.util.Map;
  */
 public final class Main {
 
-  private static final List<Command> COMMANDS = List.of(
-      new ServeCommand(),
-      new KeysCommands.New(),
-      new KeysCommands.Show(),
-      new TemplatesCommand(),
-      new CreateCommand(),
-      new GetCommand(),
-      new StatusCommand(),
-      new ListCommand(),
-      new EventsCommand(),
-      new SignCommand(),
-      new NegotiateCommand(),
-      new FundCommand(),
-      new DeliverCommand(),
-      new VerifyCommand(),
-      new StandaloneVerifyCommand(),
-      new ChallengeCommand(),
-      new CloseCommand(),
-      new RulingCommand(),
-      new EscrowCommand(),
-      new AccountsCommand(),
-      new ShadowCommand(),
-      new VerifySealCommand());
+  private static final List<Command> COMMANDS =
+      List.of(
+          new ServeCommand(),
+          new KeysCommands.New(),
+          new KeysCommands.Show(),
+          new TemplatesCommand(),
+          new CreateCommand(),
+          new GetCommand(),
+          new StatusCommand(),
+          new ListCommand(),
+          new EventsCommand(),
+          new SignCommand(),
+          new NegotiateCommand(),
+          new FundCommand(),
+          new DeliverCommand(),
+          new VerifyCommand(),
+          new StandaloneVerifyCommand(),
+          new ChallengeCommand(),
+          new CloseCommand(),
+          new RulingCommand(),
+          new EscrowCommand(),
+          new AccountsCommand(),
+          new ShadowCommand(),
+          new VerifySealCommand());
 
   private final Map<String, String> env;
   private final Map<String, Command> commands = new LinkedHashMap<>();
 
-  /** @param env the environment ({@code ASA_SERVER}, {@code ASA_DB_URL}); tests pass their own */
+  /**
+   * @param env the environment ({@code ASA_SERVER}, {@code ASA_DB_URL}); tests pass their own
+   */
   public Main(Map<String, String> env) {
     this.env = Map.copyOf(env);
     COMMANDS.forEach(c -> commands.put(c.usage().command(), c));
@@ -73,8 +76,14 @@ public final class Main {
         leading.add(t);
         i++;
       } else {
-        return usageError(err, "asa", t.equals("--server") || t.equals("--key") ? t + " needs a value" : "unknown option " + t,
-            "usage: asa [--server URL] [--key FILE] COMMAND ...", "asa --help");
+        return usageError(
+            err,
+            "asa",
+            t.equals("--server") || t.equals("--key")
+                ? t + " needs a value"
+                : "unknown option " + t,
+            "usage: asa [--server URL] [--key FILE] COMMAND ...",
+            "asa --help");
       }
     }
     if (i == tokens.size()) {
@@ -93,11 +102,21 @@ public final class Main {
       command = commands.get(word + " " + next);
       rest = i + 2;
       if (command == null) {
-        return usageError(err, "asa", "unknown command '" + word + " " + next + "'", groupHelp(word).strip(), null);
+        return usageError(
+            err,
+            "asa",
+            "unknown command '" + word + " " + next + "'",
+            groupHelp(word).strip(),
+            null);
       }
     }
     if (command == null) {
-      return usageError(err, "asa", "unknown command '" + word + "'", "commands: " + topLevelWords(), "asa --help");
+      return usageError(
+          err,
+          "asa",
+          "unknown command '" + word + "'",
+          "commands: " + topLevelWords(),
+          "asa --help");
     }
     List<String> arguments = new ArrayList<>(leading);
     arguments.addAll(tokens.subList(rest, tokens.size()));
@@ -117,7 +136,12 @@ public final class Main {
       json = args.flag("--json");
       return command.run(args, new Session(out, err, env, args));
     } catch (UsageException e) {
-      return usageError(err, "asa " + usage.command(), e.getMessage(), usage.line(), "asa " + usage.command() + " --help");
+      return usageError(
+          err,
+          "asa " + usage.command(),
+          e.getMessage(),
+          usage.line(),
+          "asa " + usage.command() + " --help");
     } catch (AsaApiException e) {
       if (json && e.problem().isObject()) {
         out.println(Json.writePretty(e.problem()));
@@ -139,13 +163,22 @@ public final class Main {
     }
   }
 
-  /** The server's problem: its detail, then each field at fault (unless the detail already is that one field). */
+  /**
+   * The server's problem: its detail, then each field at fault (unless the detail already is that
+   * one field).
+   */
   static void printProblem(PrintStream err, String prefix, AsaApiException e) {
     if (e.isUnreachable()) {
       err.println(prefix + e.detail());
       return;
     }
-    err.println(prefix + e.detail() + " (HTTP " + e.status() + (e.kind() == null ? "" : ", " + e.kind()) + ")");
+    err.println(
+        prefix
+            + e.detail()
+            + " (HTTP "
+            + e.status()
+            + (e.kind() == null ? "" : ", " + e.kind())
+            + ")");
     List<AsaApiException.FieldError> errors = e.errors();
     if (errors.size() == 1 && e.detail().contains(errors.get(0).detail())) {
       return;
@@ -155,7 +188,8 @@ public final class Main {
     }
   }
 
-  private static int usageError(PrintStream err, String who, String message, String usageLine, String helpCommand) {
+  private static int usageError(
+      PrintStream err, String who, String message, String usageLine, String helpCommand) {
     err.println(who + ": " + message);
     err.println(usageLine);
     if (helpCommand != null) {
@@ -169,27 +203,37 @@ public final class Main {
   }
 
   private String topLevelWords() {
-    return String.join(", ", commands.keySet().stream().map(n -> n.split(" ")[0]).distinct().toList());
+    return String.join(
+        ", ", commands.keySet().stream().map(n -> n.split(" ")[0]).distinct().toList());
   }
 
   String overview() {
-    StringBuilder s = new StringBuilder("""
-        asa: Agent Service Agreements from the command line
+    StringBuilder s =
+        new StringBuilder(
+            """
+            asa: Agent Service Agreements from the command line
 
-        usage: asa [--server URL] COMMAND [ARGUMENTS] [--json] [--help]
+            usage: asa [--server URL] COMMAND [ARGUMENTS] [--json] [--help]
 
-        commands:
-        """);
+            commands:
+            """);
     s.append(commandTable(commands.keySet().stream().toList()));
-    s.append("\nRun 'asa COMMAND --help' for a command's options. The server is --server URL, else $ASA_SERVER,\nelse ")
-        .append(Session.DEFAULT_SERVER).append(".\n");
+    s.append(
+            "\nRun 'asa COMMAND --help' for a command's options. The server is --server URL, else $ASA_SERVER,\nelse ")
+        .append(Session.DEFAULT_SERVER)
+        .append(".\n");
     return s.toString();
   }
 
   private String groupHelp(String group) {
     List<String> names = commands.keySet().stream().filter(n -> n.startsWith(group + " ")).toList();
-    return "usage: asa " + group + " COMMAND ...\n\ncommands:\n" + commandTable(names)
-        + "\nRun 'asa " + group + " COMMAND --help' for a command's options.\n";
+    return "usage: asa "
+        + group
+        + " COMMAND ...\n\ncommands:\n"
+        + commandTable(names)
+        + "\nRun 'asa "
+        + group
+        + " COMMAND --help' for a command's options.\n";
   }
 
   private String commandTable(List<String> names) {

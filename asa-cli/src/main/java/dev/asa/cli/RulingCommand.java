@@ -5,17 +5,29 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.math.BigDecimal;
 import java.util.regex.Pattern;
 
-/** {@code asa agreements ruling ID}: the operator or an arbiter settles a dispute, and the agreement closes. */
+/**
+ * {@code asa agreements ruling ID}: the operator or an arbiter settles a dispute, and the agreement
+ * closes.
+ */
 final class RulingCommand implements Command {
 
-  private static final Usage USAGE = Usage.of("agreements ruling", "ID --release-percent N --reason TEXT",
-          "Rules on a dispute and closes the agreement (the operator or an arbiter).\n"
-              + "N% of the escrow goes to the provider, the rest back to the client. The agreement must be DISPUTED;\n"
-              + "only the operator key, or an arbiter key the server was started with (--arbiter-key), may rule.")
-      .positional("ID")
-      .option(Option.required("--release-percent", "N", "the share released to the provider, 0 to 100 (at most 2 decimals)"))
-      .option(Option.required("--reason", "TEXT", "why the ruling decides so (kept in the agreement's record)"))
-      .server();
+  private static final Usage USAGE =
+      Usage.of(
+              "agreements ruling",
+              "ID --release-percent N --reason TEXT",
+              "Rules on a dispute and closes the agreement (the operator or an arbiter).\n"
+                  + "N% of the escrow goes to the provider, the rest back to the client. The agreement must be DISPUTED;\n"
+                  + "only the operator key, or an arbiter key the server was started with (--arbiter-key), may rule.")
+          .positional("ID")
+          .option(
+              Option.required(
+                  "--release-percent",
+                  "N",
+                  "the share released to the provider, 0 to 100 (at most 2 decimals)"))
+          .option(
+              Option.required(
+                  "--reason", "TEXT", "why the ruling decides so (kept in the agreement's record)"))
+          .server();
 
   private static final Pattern PERCENT = Pattern.compile("\\d{1,3}(\\.\\d{1,2})?");
   private static final BigDecimal HUNDRED = BigDecimal.valueOf(100);
@@ -35,7 +47,10 @@ final class RulingCommand implements Command {
     return 0;
   }
 
-  /** A number from 0 to 100 with at most two decimals, as the server takes it: {@code 60}, {@code 33.33}. */
+  /**
+   * A number from 0 to 100 with at most two decimals, as the server takes it: {@code 60}, {@code
+   * 33.33}.
+   */
   static BigDecimal releasePercent(String text) throws UsageException {
     if (text != null && PERCENT.matcher(text).matches()) {
       BigDecimal percent = new BigDecimal(text);
@@ -43,7 +58,10 @@ final class RulingCommand implements Command {
         return percent;
       }
     }
-    throw new UsageException("--release-percent must be a number from 0 to 100 with at most 2 decimals, such as 60 or 33.33, not '" + text + "'");
+    throw new UsageException(
+        "--release-percent must be a number from 0 to 100 with at most 2 decimals, such as 60 or 33.33, not '"
+            + text
+            + "'");
   }
 
   static String reason(String text) throws UsageException {
@@ -54,13 +72,20 @@ final class RulingCommand implements Command {
   }
 
   static String summary(String id, JsonNode envelope) {
-    StringBuilder s = new StringBuilder("ruled on " + id + "; state " + envelope.path("state").asText() + "\n");
+    StringBuilder s =
+        new StringBuilder("ruled on " + id + "; state " + envelope.path("state").asText() + "\n");
     JsonNode settlement = envelope.path("agreement").path("metadata").path("settlement");
     if (settlement.has("amount")) {
       String currency = " " + settlement.path("currency").asText();
-      s.append("released ").append(settlement.path("released_to_provider").asText()).append(currency).append(" to the provider (")
-          .append(Formats.number(settlement.path("ruling").path("release_percent"))).append("%), ")
-          .append(settlement.path("refunded_to_client").asText()).append(currency).append(" back to the client\n");
+      s.append("released ")
+          .append(settlement.path("released_to_provider").asText())
+          .append(currency)
+          .append(" to the provider (")
+          .append(Formats.number(settlement.path("ruling").path("release_percent")))
+          .append("%), ")
+          .append(settlement.path("refunded_to_client").asText())
+          .append(currency)
+          .append(" back to the client\n");
     }
     if (settlement.has("note")) {
       s.append(settlement.path("note").asText()).append('\n');

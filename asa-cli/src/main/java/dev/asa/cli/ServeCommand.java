@@ -22,38 +22,121 @@ import java.util.regex.Pattern;
 /** {@code asa serve}: runs the server in the foreground until SIGINT or SIGTERM. */
 final class ServeCommand implements Command {
 
-  private static final Usage USAGE = withJudge(Usage.of("serve", "[--host H] [--port N] [--data-dir DIR] [--db URL] [--operator-key FILE]",
-          "Starts the ASA server and runs it until Ctrl-C or SIGTERM.\n"
-              + "With no options it listens on 127.0.0.1:8080 and keeps its data in SQLite under ./asa-data.")
-      .option(Option.value("--host", "H", "address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)"))
-      .option(Option.value("--port", "N", "port to listen on (default " + ServerConfig.DEFAULT_PORT + "; 0 picks a free one)"))
-      .option(Option.value("--data-dir", "DIR", "where the SQLite database lives (default ./asa-data)"))
-      .option(Option.value("--db", "URL", "a PostgreSQL database instead, e.g. postgresql://user@127.0.0.1:5432/asa (default: $ASA_DB_URL)"))
-      .option(Option.value("--operator-key", "FILE", "the operator's public key (a key file, its public part, a base64url key or a did:key) for admin routes"))
-      .option(Option.repeated("--market-source", "NAME", "a market_reference source negotiations may cite for price bounds (repeatable)"))
-      .option(Option.value("--negotiation-max-rounds", "N", "rounds before a negotiation ends in REJECTED (default 5)"))
-      .option(Option.value("--negotiation-max-shift", "F", "largest move of a numeric term per round, as a fraction (default 0.25)"))
-      .option(Option.value("--price-band", "LOW,HIGH", "prices outside LOW..HIGH x the market median are flagged (default 0.5,3.0)"))
-      .option(Option.value("--negotiation-timeout", "SECONDS", "a negotiation with no message this long is rejected (default 3600)"))
-      .option(Option.value("--rate-limit", "N", "requests per second allowed per key (default 50, bursts of twice that)"))
-      .option(Option.repeated("--callback-url-prefix", "URL", "an http(s) URL prefix an http_callback escrow's webhook URL may start with"))
-      .option(Option.value("--x402-facilitator", "URL", "the x402 facilitator's base URL; without it x402 escrows are refused"))
-      .option(Option.repeated("--dispute-endpoint", "PROTOCOL=URL", "where disputes under a dispute protocol are filed, e.g. ajp=https://disputes.example/ajp"))
-      .option(Option.repeated("--arbiter-key", "FILE", "a public key (as for --operator-key) that may rule on disputes besides the operator's"))
-      .option(Option.repeated("--public-url", "URL", "a URL clients reach this server under, e.g. https://asa.example.com behind a TLS proxy (repeatable; default: the listen address and its localhost forms)"))
-      .option(Option.repeated("--allow-fetch", "URL-PREFIX", "an internal URL prefix the server may fetch from or post to (repeatable; by default internal addresses are refused)"))
-      .option(Option.value("--delivery-timeout", "SECONDS", "longest wait for one payment webhook or facilitator call (default "
-          + EscrowConfig.DEFAULTS.deliveryTimeout().toSeconds() + ")")));
+  private static final Usage USAGE =
+      withJudge(
+          Usage.of(
+                  "serve",
+                  "[--host H] [--port N] [--data-dir DIR] [--db URL] [--operator-key FILE]",
+                  "Starts the ASA server and runs it until Ctrl-C or SIGTERM.\n"
+                      + "With no options it listens on 127.0.0.1:8080 and keeps its data in SQLite under ./asa-data.")
+              .option(
+                  Option.value(
+                      "--host",
+                      "H",
+                      "address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)"))
+              .option(
+                  Option.value(
+                      "--port",
+                      "N",
+                      "port to listen on (default "
+                          + ServerConfig.DEFAULT_PORT
+                          + "; 0 picks a free one)"))
+              .option(
+                  Option.value(
+                      "--data-dir", "DIR", "where the SQLite database lives (default ./asa-data)"))
+              .option(
+                  Option.value(
+                      "--db",
+                      "URL",
+                      "a PostgreSQL database instead, e.g. postgresql://user@127.0.0.1:5432/asa (default: $ASA_DB_URL)"))
+              .option(
+                  Option.value(
+                      "--operator-key",
+                      "FILE",
+                      "the operator's public key (a key file, its public part, a base64url key or a did:key) for admin routes"))
+              .option(
+                  Option.repeated(
+                      "--market-source",
+                      "NAME",
+                      "a market_reference source negotiations may cite for price bounds (repeatable)"))
+              .option(
+                  Option.value(
+                      "--negotiation-max-rounds",
+                      "N",
+                      "rounds before a negotiation ends in REJECTED (default 5)"))
+              .option(
+                  Option.value(
+                      "--negotiation-max-shift",
+                      "F",
+                      "largest move of a numeric term per round, as a fraction (default 0.25)"))
+              .option(
+                  Option.value(
+                      "--price-band",
+                      "LOW,HIGH",
+                      "prices outside LOW..HIGH x the market median are flagged (default 0.5,3.0)"))
+              .option(
+                  Option.value(
+                      "--negotiation-timeout",
+                      "SECONDS",
+                      "a negotiation with no message this long is rejected (default 3600)"))
+              .option(
+                  Option.value(
+                      "--rate-limit",
+                      "N",
+                      "requests per second allowed per key (default 50, bursts of twice that)"))
+              .option(
+                  Option.repeated(
+                      "--callback-url-prefix",
+                      "URL",
+                      "an http(s) URL prefix an http_callback escrow's webhook URL may start with"))
+              .option(
+                  Option.value(
+                      "--x402-facilitator",
+                      "URL",
+                      "the x402 facilitator's base URL; without it x402 escrows are refused"))
+              .option(
+                  Option.repeated(
+                      "--dispute-endpoint",
+                      "PROTOCOL=URL",
+                      "where disputes under a dispute protocol are filed, e.g. ajp=https://disputes.example/ajp"))
+              .option(
+                  Option.repeated(
+                      "--arbiter-key",
+                      "FILE",
+                      "a public key (as for --operator-key) that may rule on disputes besides the operator's"))
+              .option(
+                  Option.repeated(
+                      "--public-url",
+                      "URL",
+                      "a URL clients reach this server under, e.g. https://asa.example.com behind a TLS proxy (repeatable; default: the listen address and its localhost forms)"))
+              .option(
+                  Option.repeated(
+                      "--allow-fetch",
+                      "URL-PREFIX",
+                      "an internal URL prefix the server may fetch from or post to (repeatable; by default internal addresses are refused)"))
+              .option(
+                  Option.value(
+                      "--delivery-timeout",
+                      "SECONDS",
+                      "longest wait for one payment webhook or facilitator call (default "
+                          + EscrowConfig.DEFAULTS.deliveryTimeout().toSeconds()
+                          + ")")));
 
   private static Usage withJudge(Usage usage) {
-    Usage u = usage.option(Option.value("--verification-workers", "N", "semantic verifications run at once (default 2)"));
+    Usage u =
+        usage.option(
+            Option.value(
+                "--verification-workers", "N", "semantic verifications run at once (default 2)"));
     for (Option o : JudgeOptions.options()) {
       u = u.option(o);
     }
     return u;
   }
 
-  /** A dispute protocol's name as agreements write it in {@code dispute.protocol}: {@code ajp}, {@code kleros-v2}. */
+  /**
+   * A dispute protocol's name as agreements write it in {@code dispute.protocol}: {@code ajp},
+   * {@code kleros-v2}.
+   */
   private static final Pattern PROTOCOL = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
 
   @Override
@@ -64,17 +147,22 @@ final class ServeCommand implements Command {
   @Override
   public int run(Arguments args, Session session) throws Exception {
     ServerConfig defaults = ServerConfig.defaults();
-    ServerConfig config = defaults
-        .withHost(args.value("--host", defaults.host()))
-        .withPort(args.intValue("--port", defaults.port(), 0, 65535))
-        .withDataDir(args.has("--data-dir") ? Path.of(args.value("--data-dir")) : defaults.dataDir())
-        .withDbUrl(args.value("--db", session.env("ASA_DB_URL")));
+    ServerConfig config =
+        defaults
+            .withHost(args.value("--host", defaults.host()))
+            .withPort(args.intValue("--port", defaults.port(), 0, 65535))
+            .withDataDir(
+                args.has("--data-dir") ? Path.of(args.value("--data-dir")) : defaults.dataDir())
+            .withDbUrl(args.value("--db", session.env("ASA_DB_URL")));
     if (args.has("--operator-key")) {
-      config = config.withOperatorKey(Inputs.publicKeyFile("--operator-key", args.value("--operator-key")));
+      config =
+          config.withOperatorKey(
+              Inputs.publicKeyFile("--operator-key", args.value("--operator-key")));
     }
     config = config.withNegotiationPolicy(negotiationPolicy(args, config.negotiationPolicy()));
     if (args.has("--market-source")) {
-      config = config.withTrustedMarketSources(java.util.Set.copyOf(args.values("--market-source")));
+      config =
+          config.withTrustedMarketSources(java.util.Set.copyOf(args.values("--market-source")));
     }
     if (args.has("--rate-limit")) {
       int perSecond = args.intValue("--rate-limit", 50, 1, 1_000_000);
@@ -82,8 +170,11 @@ final class ServeCommand implements Command {
     }
     config = config.withEscrow(escrow(args, config.escrow()));
     config = config.withPublicUrls(publicUrls(args)).withFetchPolicy(fetchPolicy(args));
-    config = config.withVerification(dev.asa.server.evaluation.VerificationConfig.standard(
-        JudgeOptions.config(args, session), args.intValue("--verification-workers", 2, 1, 64)));
+    config =
+        config.withVerification(
+            dev.asa.server.evaluation.VerificationConfig.standard(
+                JudgeOptions.config(args, session),
+                args.intValue("--verification-workers", 2, 1, 64)));
 
     AsaServer server;
     try {
@@ -92,10 +183,14 @@ final class ServeCommand implements Command {
       throw new CliException("could not start the server: " + rootMessage(e), e);
     }
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      server.close();
-      stopped.countDown();
-    }, "asa-shutdown"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  server.close();
+                  stopped.countDown();
+                },
+                "asa-shutdown"));
     session.out().println("ASA server listening on " + server.url(config.host()));
     session.out().println("store: " + server.storeDescription());
     session.out().println("server key: " + server.serverKey().toBase64Url());
@@ -106,7 +201,10 @@ final class ServeCommand implements Command {
     if (escrow.x402Facilitator() != null) {
       session.out().println("x402 facilitator: " + escrow.x402Facilitator());
     }
-    config.verification().description().forEach((what, how) -> session.out().println("verification " + what + ": " + how));
+    config
+        .verification()
+        .description()
+        .forEach((what, how) -> session.out().println("verification " + what + ": " + how));
     for (var arbiter : escrow.arbiterKeys()) {
       session.out().println("arbiter key: " + arbiter.toBase64Url());
     }
@@ -115,7 +213,8 @@ final class ServeCommand implements Command {
     return 0;
   }
 
-  private static NegotiationPolicy negotiationPolicy(Arguments args, NegotiationPolicy d) throws UsageException {
+  private static NegotiationPolicy negotiationPolicy(Arguments args, NegotiationPolicy d)
+      throws UsageException {
     try {
       BigDecimal low = d.priceBandLow();
       BigDecimal high = d.priceBandHigh();
@@ -129,33 +228,48 @@ final class ServeCommand implements Command {
       }
       return new NegotiationPolicy(
           args.intValue("--negotiation-max-rounds", d.maxRounds(), 1, 100),
-          args.has("--negotiation-max-shift") ? new BigDecimal(args.value("--negotiation-max-shift")) : d.maxShift(),
-          low, high,
-          args.has("--negotiation-timeout") ? Inputs.nonNegativeLong("--negotiation-timeout", args.value("--negotiation-timeout")) : d.timeoutSeconds(),
+          args.has("--negotiation-max-shift")
+              ? new BigDecimal(args.value("--negotiation-max-shift"))
+              : d.maxShift(),
+          low,
+          high,
+          args.has("--negotiation-timeout")
+              ? Inputs.nonNegativeLong("--negotiation-timeout", args.value("--negotiation-timeout"))
+              : d.timeoutSeconds(),
           d.minClosedForMedian());
     } catch (NumberFormatException e) {
-      throw new UsageException("--negotiation-max-shift and --price-band take decimal numbers such as 0.25 or 0.5,3.0");
+      throw new UsageException(
+          "--negotiation-max-shift and --price-band take decimal numbers such as 0.25 or 0.5,3.0");
     } catch (IllegalArgumentException e) {
       throw new UsageException("the negotiation settings are inconsistent: " + e.getMessage());
     }
   }
 
-  private static EscrowConfig escrow(Arguments args, EscrowConfig d) throws UsageException, CliException {
+  private static EscrowConfig escrow(Arguments args, EscrowConfig d)
+      throws UsageException, CliException {
     EscrowConfig escrow = d;
     if (args.has("--callback-url-prefix")) {
       List<String> prefixes = new ArrayList<>();
       for (String prefix : args.values("--callback-url-prefix")) {
         URI uri = httpUrl("--callback-url-prefix", prefix);
-        // The server matches URLs by their text: without a path, https://pay.example would let in https://pay.example.evil/.
+        // The server matches URLs by their text: without a path, https://pay.example would let in
+        // https://pay.example.evil/.
         if (uri.getRawPath() == null || uri.getRawPath().isEmpty()) {
-          throw new UsageException("--callback-url-prefix must end the host with a path, such as " + prefix + "/, not '" + prefix + "'");
+          throw new UsageException(
+              "--callback-url-prefix must end the host with a path, such as "
+                  + prefix
+                  + "/, not '"
+                  + prefix
+                  + "'");
         }
         prefixes.add(uri.toString());
       }
       escrow = escrow.withCallbackUrlPrefixes(prefixes);
     }
     if (args.has("--x402-facilitator")) {
-      escrow = escrow.withX402Facilitator(httpUrl("--x402-facilitator", args.value("--x402-facilitator")));
+      escrow =
+          escrow.withX402Facilitator(
+              httpUrl("--x402-facilitator", args.value("--x402-facilitator")));
     }
     if (args.has("--dispute-endpoint")) {
       Map<String, URI> endpoints = new LinkedHashMap<>();
@@ -163,10 +277,17 @@ final class ServeCommand implements Command {
         int eq = given.indexOf('=');
         String protocol = eq < 0 ? "" : given.substring(0, eq).strip();
         if (!PROTOCOL.matcher(protocol).matches()) {
-          throw new UsageException("--dispute-endpoint takes PROTOCOL=URL such as ajp=https://disputes.example/ajp, not '" + given + "'");
+          throw new UsageException(
+              "--dispute-endpoint takes PROTOCOL=URL such as ajp=https://disputes.example/ajp, not '"
+                  + given
+                  + "'");
         }
-        if (endpoints.put(protocol, httpUrl("--dispute-endpoint " + protocol, given.substring(eq + 1).strip())) != null) {
-          throw new UsageException("--dispute-endpoint names the protocol '" + protocol + "' more than once");
+        if (endpoints.put(
+                protocol,
+                httpUrl("--dispute-endpoint " + protocol, given.substring(eq + 1).strip()))
+            != null) {
+          throw new UsageException(
+              "--dispute-endpoint names the protocol '" + protocol + "' more than once");
         }
       }
       escrow = escrow.withDisputeEndpoints(endpoints);
@@ -179,18 +300,26 @@ final class ServeCommand implements Command {
       escrow = escrow.withArbiterKeys(arbiters);
     }
     if (args.has("--delivery-timeout")) {
-      escrow = escrow.withDeliveryTimeout(Duration.ofSeconds(args.intValue("--delivery-timeout", 0, 1, 3600)));
+      escrow =
+          escrow.withDeliveryTimeout(
+              Duration.ofSeconds(args.intValue("--delivery-timeout", 0, 1, 3600)));
     }
     return escrow;
   }
 
   private static dev.asa.server.config.PublicUrls publicUrls(Arguments args) throws UsageException {
     List<URI> urls = new ArrayList<>();
-    for (String given : args.has("--public-url") ? args.values("--public-url") : List.<String>of()) {
+    for (String given :
+        args.has("--public-url") ? args.values("--public-url") : List.<String>of()) {
       URI uri = httpUrl("--public-url", given);
       String path = uri.getRawPath();
-      if ((path != null && !path.isEmpty() && !"/".equals(path)) || uri.getRawQuery() != null || uri.getRawFragment() != null) {
-        throw new UsageException("--public-url is a scheme and authority such as https://asa.example.com, with no path, not '" + given + "'");
+      if ((path != null && !path.isEmpty() && !"/".equals(path))
+          || uri.getRawQuery() != null
+          || uri.getRawFragment() != null) {
+        throw new UsageException(
+            "--public-url is a scheme and authority such as https://asa.example.com, with no path, not '"
+                + given
+                + "'");
       }
       urls.add(uri);
     }
@@ -199,10 +328,16 @@ final class ServeCommand implements Command {
 
   static dev.asa.server.net.FetchPolicy fetchPolicy(Arguments args) throws UsageException {
     List<String> prefixes = new ArrayList<>();
-    for (String given : args.has("--allow-fetch") ? args.values("--allow-fetch") : List.<String>of()) {
+    for (String given :
+        args.has("--allow-fetch") ? args.values("--allow-fetch") : List.<String>of()) {
       URI uri = httpUrl("--allow-fetch", given);
       if (uri.getRawPath() == null || uri.getRawPath().isEmpty()) {
-        throw new UsageException("--allow-fetch must end the host with a path, such as " + given + "/, not '" + given + "'");
+        throw new UsageException(
+            "--allow-fetch must end the host with a path, such as "
+                + given
+                + "/, not '"
+                + given
+                + "'");
       }
       prefixes.add(uri.toString());
     }
@@ -213,16 +348,23 @@ final class ServeCommand implements Command {
   static URI httpUrl(String option, String text) throws UsageException {
     try {
       URI uri = new URI(text);
-      if (("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null) {
+      if (("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+          && uri.getHost() != null) {
         return uri;
       }
     } catch (URISyntaxException e) {
       // reported below
     }
-    throw new UsageException(option + " must be an http(s) URL with a host, such as https://payments.example/, not '" + text + "'");
+    throw new UsageException(
+        option
+            + " must be an http(s) URL with a host, such as https://payments.example/, not '"
+            + text
+            + "'");
   }
 
-  /** Start-up failures arrive wrapped (Jetty, JDBC); the innermost message is the one that explains. */
+  /**
+   * Start-up failures arrive wrapped (Jetty, JDBC); the innermost message is the one that explains.
+   */
   private static String rootMessage(Throwable e) {
     Throwable t = e;
     while (t.getCause() != null && t.getCause() != t) {

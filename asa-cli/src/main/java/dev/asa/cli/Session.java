@@ -7,7 +7,9 @@ import java.io.PrintStream;
 import java.net.URI;
 import java.util.Map;
 
-/** What a running command works with: where to print, the environment, and the server it talks to. */
+/**
+ * What a running command works with: where to print, the environment, and the server it talks to.
+ */
 final class Session {
 
   static final String DEFAULT_SERVER = "http://127.0.0.1:8080";
@@ -86,7 +88,13 @@ final class Session {
       try {
         client = AsaClient.connect(URI.create(server));
       } catch (IllegalArgumentException e) {
-        throw new UsageException(source + " must be an http(s) URL such as " + DEFAULT_SERVER + ", not '" + server + "'");
+        throw new UsageException(
+            source
+                + " must be an http(s) URL such as "
+                + DEFAULT_SERVER
+                + ", not '"
+                + server
+                + "'");
       }
     }
     return client;

@@ -10,20 +10,39 @@ import java.nio.file.Path;
 
 /**
  * {@code asa shadow score}: the Shadow Score Spec's validator, offline. Its exit statuses are the
- * spec's CLI contract, not the rest of the CLI's: 1 means the score exceeds {@code --threshold}
- * (a CI gate), so input that cannot be scored must not also be 1; it is 2, like a usage error.
+ * spec's CLI contract, not the rest of the CLI's: 1 means the score exceeds {@code --threshold} (a
+ * CI gate), so input that cannot be scored must not also be 1; it is 2, like a usage error.
  */
 final class ShadowCommand implements Command {
 
-  private static final Usage USAGE = Usage.of("shadow score", "--sealed FILE [--open FILE] [--threshold N] [--format json|summary]",
-          "Computes the Shadow Score of sealed test results and prints the Shadow Report.\n"
-              + "Input files are {\"tests\":[{name, status, category, expected, actual, message}]}; status is passed,\n"
-              + "failed, error or skipped (only passed counts as a pass). Exit 0, or 1 when the reported score is\n"
-              + "strictly above --threshold, or 2 when an input cannot be used.")
-      .option(Option.required("--sealed", "FILE", "results of the sealed suite, the one the implementer never saw"))
-      .option(Option.value("--open", "FILE", "results of the implementer's own suite: adds open_tests and coverage_comparison"))
-      .option(Option.value("--threshold", "N", "exit 1 when the score (as reported, one decimal) is above N, 0 to 100"))
-      .option(Option.value("--format", "FORMAT", "json (the report, default) or summary (a few lines for a person)"));
+  private static final Usage USAGE =
+      Usage.of(
+              "shadow score",
+              "--sealed FILE [--open FILE] [--threshold N] [--format json|summary]",
+              "Computes the Shadow Score of sealed test results and prints the Shadow Report.\n"
+                  + "Input files are {\"tests\":[{name, status, category, expected, actual, message}]}; status is passed,\n"
+                  + "failed, error or skipped (only passed counts as a pass). Exit 0, or 1 when the reported score is\n"
+                  + "strictly above --threshold, or 2 when an input cannot be used.")
+          .option(
+              Option.required(
+                  "--sealed",
+                  "FILE",
+                  "results of the sealed suite, the one the implementer never saw"))
+          .option(
+              Option.value(
+                  "--open",
+                  "FILE",
+                  "results of the implementer's own suite: adds open_tests and coverage_comparison"))
+          .option(
+              Option.value(
+                  "--threshold",
+                  "N",
+                  "exit 1 when the score (as reported, one decimal) is above N, 0 to 100"))
+          .option(
+              Option.value(
+                  "--format",
+                  "FORMAT",
+                  "json (the report, default) or summary (a few lines for a person)"));
 
   @Override
   public Usage usage() {

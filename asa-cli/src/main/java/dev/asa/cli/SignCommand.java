@@ -3,16 +3,22 @@ package dev.asa.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Role;
 
-/** {@code asa agreements sign ID --key FILE --as client|provider}: the private key never leaves this machine. */
+/**
+ * {@code asa agreements sign ID --key FILE --as client|provider}: the private key never leaves this
+ * machine.
+ */
 final class SignCommand implements Command {
 
-  private static final Usage USAGE = Usage.of("agreements sign", "ID --key FILE --as client|provider",
-          "Signs the agreement's current terms with your key.\n"
-              + "Reads its agreement_hash, signs it here and sends only the signature: the private key stays on\n"
-              + "this machine. The agreement turns ACTIVE once both parties have signed.")
-      .positional("ID")
-      .option(Option.required("--as", "ROLE", "the party you sign for: client or provider"))
-      .server();
+  private static final Usage USAGE =
+      Usage.of(
+              "agreements sign",
+              "ID --key FILE --as client|provider",
+              "Signs the agreement's current terms with your key.\n"
+                  + "Reads its agreement_hash, signs it here and sends only the signature: the private key stays on\n"
+                  + "this machine. The agreement turns ACTIVE once both parties have signed.")
+          .positional("ID")
+          .option(Option.required("--as", "ROLE", "the party you sign for: client or provider"))
+          .server();
 
   @Override
   public Usage usage() {

@@ -36,21 +36,55 @@ final class StandaloneVerifyCommand implements Command {
   private static final Usage USAGE = buildUsage();
 
   private static Usage buildUsage() {
-    Usage u = Usage.of("verify", "FILE --request TEXT [--type TYPE] [--depth structural|semantic|composite] [--judge openai|anthropic ...] [--json]",
-            "Verifies a deliverable against what was asked, here and now, and prints the verdict.\n"
-                + "Without --judge the semantic evaluator is the offline embedding model (no network): it judges relevance,\n"
-                + "coverage, sources and writing, and reports what it cannot judge (accuracy, correctness...) as not evaluated.")
-        .positional("FILE")
-        .option(Option.required("--request", "TEXT", "what was asked for, in words"))
-        .option(Option.value("--type", "TYPE", "deliverable type for the default dimensions: " + String.join(", ", StandaloneCriteria.TYPES) + " (default general)"))
-        .option(Option.value("--format", "F", "markdown, text, json, csv, code... (default: from the file name)"))
-        .option(Option.value("--depth", "D", "structural, semantic (default) or composite (semantic only if the structural checks pass)"))
-        .option(Option.value("--evaluators", "N", "run the semantic evaluator N times and take the median (default 1)"))
-        .option(Option.value("--criteria", "FILE.json", "quality_criteria in the agreement schema instead of the type's defaults"))
-        .option(Option.value("--provider-model", "M", "the model that produced the work (a judge refuses to judge its own model)"))
-        .option(Option.value("--spot-check", "N", "claims the judge checks one by one (default 0)"))
-        .option(Option.value("--max-cost", "USD", "refuse up front when the judge's estimated cost is above this"))
-        .option(Option.flag("--json", "print the whole result (section 5.2) as JSON"));
+    Usage u =
+        Usage.of(
+                "verify",
+                "FILE --request TEXT [--type TYPE] [--depth structural|semantic|composite] [--judge openai|anthropic ...] [--json]",
+                "Verifies a deliverable against what was asked, here and now, and prints the verdict.\n"
+                    + "Without --judge the semantic evaluator is the offline embedding model (no network): it judges relevance,\n"
+                    + "coverage, sources and writing, and reports what it cannot judge (accuracy, correctness...) as not evaluated.")
+            .positional("FILE")
+            .option(Option.required("--request", "TEXT", "what was asked for, in words"))
+            .option(
+                Option.value(
+                    "--type",
+                    "TYPE",
+                    "deliverable type for the default dimensions: "
+                        + String.join(", ", StandaloneCriteria.TYPES)
+                        + " (default general)"))
+            .option(
+                Option.value(
+                    "--format",
+                    "F",
+                    "markdown, text, json, csv, code... (default: from the file name)"))
+            .option(
+                Option.value(
+                    "--depth",
+                    "D",
+                    "structural, semantic (default) or composite (semantic only if the structural checks pass)"))
+            .option(
+                Option.value(
+                    "--evaluators",
+                    "N",
+                    "run the semantic evaluator N times and take the median (default 1)"))
+            .option(
+                Option.value(
+                    "--criteria",
+                    "FILE.json",
+                    "quality_criteria in the agreement schema instead of the type's defaults"))
+            .option(
+                Option.value(
+                    "--provider-model",
+                    "M",
+                    "the model that produced the work (a judge refuses to judge its own model)"))
+            .option(
+                Option.value("--spot-check", "N", "claims the judge checks one by one (default 0)"))
+            .option(
+                Option.value(
+                    "--max-cost",
+                    "USD",
+                    "refuse up front when the judge's estimated cost is above this"))
+            .option(Option.flag("--json", "print the whole result (section 5.2) as JSON"));
     for (Option o : JudgeOptions.options()) {
       u = u.option(o);
     }
@@ -68,7 +102,12 @@ final class StandaloneVerifyCommand implements Command {
     String content = Inputs.textFile(file);
     String type = args.value("--type", "general");
     if (!StandaloneCriteria.isKnownType(type)) {
-      throw new UsageException("--type must be one of " + String.join(", ", StandaloneCriteria.TYPES) + ", not '" + type + "'");
+      throw new UsageException(
+          "--type must be one of "
+              + String.join(", ", StandaloneCriteria.TYPES)
+              + ", not '"
+              + type
+              + "'");
     }
     VerificationEngine.Depth depth;
     try {
@@ -81,10 +120,17 @@ final class StandaloneVerifyCommand implements Command {
     QualityCriteria criteria;
     boolean defaults = !args.has("--criteria");
     try {
-      criteria = defaults ? StandaloneCriteria.forType(type) : StandaloneCriteria.parse(Json.object().setAll(
-          (com.fasterxml.jackson.databind.node.ObjectNode) Inputs.jsonFile(args.value("--criteria"))));
+      criteria =
+          defaults
+              ? StandaloneCriteria.forType(type)
+              : StandaloneCriteria.parse(
+                  Json.object()
+                      .setAll(
+                          (com.fasterxml.jackson.databind.node.ObjectNode)
+                              Inputs.jsonFile(args.value("--criteria"))));
     } catch (ClassCastException e) {
-      throw new CliException(args.value("--criteria") + " must hold a JSON object (quality_criteria)");
+      throw new CliException(
+          args.value("--criteria") + " must hold a JSON object (quality_criteria)");
     } catch (InvalidDocumentException e) {
       throw new CliException(args.value("--criteria") + ": " + e.getMessage());
     }
@@ -99,7 +145,8 @@ final class StandaloneVerifyCommand implements Command {
         throw new UsageException("--max-cost cannot be negative");
       }
     }
-    EvaluationTask.Options options = new EvaluationTask.Options(null, args.intValue("--spot-check", 0, 0, 20), maxCost, true);
+    EvaluationTask.Options options =
+        new EvaluationTask.Options(null, args.intValue("--spot-check", 0, 0, 20), maxCost, true);
 
     List<Evaluator> semantic = new ArrayList<>();
     if (depth != VerificationEngine.Depth.STRUCTURAL) {
@@ -112,13 +159,28 @@ final class StandaloneVerifyCommand implements Command {
     String format = args.value("--format", formatOf(file));
     Deliverable deliverable = Deliverable.of(content, format, Instant.now());
     ProgressLine progress = new ProgressLine(session.err(), !args.flag("--json"));
-    EvaluationTask task = new EvaluationTask(deliverable, args.value("--request"), type, criteria, Service.Constraints.NONE, null,
-        args.value("--provider-model"), options, progress);
+    EvaluationTask task =
+        new EvaluationTask(
+            deliverable,
+            args.value("--request"),
+            type,
+            criteria,
+            Service.Constraints.NONE,
+            null,
+            args.value("--provider-model"),
+            options,
+            progress);
     VerificationResult result;
     try {
-      result = new StandaloneVerifier(new VerificationEngine(new StructuralEvaluator())).verify(task, plan, defaults,
-          "ver-local-" + deliverable.contentHash().toString().substring(7, 19), Instant.now().truncatedTo(ChronoUnit.MILLIS),
-          new Identity("local", System.getProperty("user.name", "cli"), null));
+      result =
+          new StandaloneVerifier(new VerificationEngine(new StructuralEvaluator()))
+              .verify(
+                  task,
+                  plan,
+                  defaults,
+                  "ver-local-" + deliverable.contentHash().toString().substring(7, 19),
+                  Instant.now().truncatedTo(ChronoUnit.MILLIS),
+                  new Identity("local", System.getProperty("user.name", "cli"), null));
     } catch (EvaluationException e) {
       progress.clear();
       throw new CliException("the evaluation failed: " + e.getMessage());
@@ -129,7 +191,9 @@ final class StandaloneVerifyCommand implements Command {
     progress.clear();
     JsonNode json = result.toJson();
     if (args.flag("--json")) {
-      session.out().println(Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(json));
+      session
+          .out()
+          .println(Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(json));
     } else {
       session.out().print(VerificationReport.formatResult(json));
     }
@@ -168,7 +232,13 @@ final class StandaloneVerifyCommand implements Command {
       if (!enabled) {
         return;
       }
-      String line = "[" + done + "/" + total + "] " + (stage.length() > 70 ? stage.substring(0, 67) + "..." : stage);
+      String line =
+          "["
+              + done
+              + "/"
+              + total
+              + "] "
+              + (stage.length() > 70 ? stage.substring(0, 67) + "..." : stage);
       err.print("\r" + line + " ".repeat(Math.max(0, width - line.length())));
       err.flush();
       width = line.length();

@@ -6,11 +6,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 /** {@code asa agreements status ID}: where the agreement, and the money, stand. */
 final class StatusCommand implements Command {
 
-  private static final Usage USAGE = Usage.of("agreements status", "ID",
-          "Shows where an agreement and its payment stand.\n"
-              + "State, signatures, deadlines, delivery, verification, dispute and payment.")
-      .positional("ID")
-      .server();
+  private static final Usage USAGE =
+      Usage.of(
+              "agreements status",
+              "ID",
+              "Shows where an agreement and its payment stand.\n"
+                  + "State, signatures, deadlines, delivery, verification, dispute and payment.")
+          .positional("ID")
+          .server();
 
   @Override
   public Usage usage() {
@@ -25,12 +28,18 @@ final class StatusCommand implements Command {
   }
 
   static String summary(JsonNode s) {
-    Table facts = Table.plain()
-        .row("agreement", s.path("agreement_id").asText())
-        .row("state", s.path("state").asText() + " (version " + s.path("version").asText() + ")")
-        .row("allowed now", Formats.list(s.path("allowed_actions")))
-        .row("signed", "client " + Formats.yesNo(s.path("signatures").path("client").asBoolean())
-            + ", provider " + Formats.yesNo(s.path("signatures").path("provider").asBoolean()));
+    Table facts =
+        Table.plain()
+            .row("agreement", s.path("agreement_id").asText())
+            .row(
+                "state", s.path("state").asText() + " (version " + s.path("version").asText() + ")")
+            .row("allowed now", Formats.list(s.path("allowed_actions")))
+            .row(
+                "signed",
+                "client "
+                    + Formats.yesNo(s.path("signatures").path("client").asBoolean())
+                    + ", provider "
+                    + Formats.yesNo(s.path("signatures").path("provider").asBoolean()));
     if (s.has("activated_at")) {
       facts.row("activated", s.path("activated_at").asText());
     }
@@ -40,23 +49,45 @@ final class StatusCommand implements Command {
     }
     JsonNode delivered = s.path("deliverable");
     if (!delivered.isMissingNode()) {
-      facts.row("delivered", delivered.path("delivered_at").asText() + ", " + delivered.path("content_hash").asText()
-          + (delivered.has("size_bytes") && delivered.path("size_bytes").asLong() >= 0 ? ", " + delivered.path("size_bytes").asText() + " bytes" : "")
-          + (delivered.has("format") ? ", " + delivered.path("format").asText() : ""));
+      facts.row(
+          "delivered",
+          delivered.path("delivered_at").asText()
+              + ", "
+              + delivered.path("content_hash").asText()
+              + (delivered.has("size_bytes") && delivered.path("size_bytes").asLong() >= 0
+                  ? ", " + delivered.path("size_bytes").asText() + " bytes"
+                  : "")
+              + (delivered.has("format") ? ", " + delivered.path("format").asText() : ""));
     }
     JsonNode verified = s.path("verification");
     if (!verified.isMissingNode()) {
-      facts.row("verified", verified.path("result").asText() + ", composite " + Formats.number(verified.path("composite"))
-          + ", release " + Formats.number(verified.path("payment_release_percent")) + "% (" + verified.path("verification_id").asText() + ")");
+      facts.row(
+          "verified",
+          verified.path("result").asText()
+              + ", composite "
+              + Formats.number(verified.path("composite"))
+              + ", release "
+              + Formats.number(verified.path("payment_release_percent"))
+              + "% ("
+              + verified.path("verification_id").asText()
+              + ")");
     }
     if (deadlines.has("challenge_window_closes_at")) {
-      facts.row("challenge window", (deadlines.path("challenge_window_open").asBoolean() ? "open until " : "closed at ")
-          + deadlines.path("challenge_window_closes_at").asText());
+      facts.row(
+          "challenge window",
+          (deadlines.path("challenge_window_open").asBoolean() ? "open until " : "closed at ")
+              + deadlines.path("challenge_window_closes_at").asText());
     }
     JsonNode dispute = s.path("dispute");
     if (!dispute.isMissingNode()) {
-      facts.row("dispute", "filed by the " + dispute.path("party").asText() + " at " + dispute.path("filed_at").asText()
-          + ": " + dispute.path("reason_code").asText());
+      facts.row(
+          "dispute",
+          "filed by the "
+              + dispute.path("party").asText()
+              + " at "
+              + dispute.path("filed_at").asText()
+              + ": "
+              + dispute.path("reason_code").asText());
     }
     facts.row("payment", payment(s.path("payment")));
     return facts.render();
@@ -69,8 +100,12 @@ final class StatusCommand implements Command {
     }
     String amount = p.path("amount").asText() + " " + p.path("currency").asText();
     if (p.has("released_to_provider")) {
-      return amount + ", settled: " + p.path("released_to_provider").asText() + " to the provider, "
-          + p.path("refunded_to_client").asText() + " back to the client";
+      return amount
+          + ", settled: "
+          + p.path("released_to_provider").asText()
+          + " to the provider, "
+          + p.path("refunded_to_client").asText()
+          + " back to the client";
     }
     return amount + ", " + status.replace('_', ' ');
   }

@@ -8,11 +8,14 @@ import java.util.List;
 /** {@code asa templates [TYPE]}: the starting points for new agreements and their quality terms. */
 final class TemplatesCommand implements Command {
 
-  private static final Usage USAGE = Usage.of("templates", "[TYPE]",
-          "Lists the agreement templates and their quality terms.\n"
-              + "Each dimension with its weight and SLO, and the composite threshold; with TYPE, that template in detail.")
-      .positional("[TYPE]")
-      .server();
+  private static final Usage USAGE =
+      Usage.of(
+              "templates",
+              "[TYPE]",
+              "Lists the agreement templates and their quality terms.\n"
+                  + "Each dimension with its weight and SLO, and the composite threshold; with TYPE, that template in detail.")
+          .positional("[TYPE]")
+          .server();
 
   @Override
   public Usage usage() {
@@ -22,7 +25,8 @@ final class TemplatesCommand implements Command {
   @Override
   public int run(Arguments args, Session session) throws Exception {
     String type = args.positional(0);
-    ObjectNode answer = type == null ? session.client().templates() : session.client().template(type);
+    ObjectNode answer =
+        type == null ? session.client().templates() : session.client().template(type);
     if (session.json()) {
       session.printJson(answer);
       return 0;
@@ -42,13 +46,23 @@ final class TemplatesCommand implements Command {
       JsonNode criteria = t.path("defaults").path("quality_criteria");
       boolean first = true;
       for (JsonNode d : criteria.path("dimensions")) {
-        table.row(first ? t.path("type").asText() : "", first ? t.path("title").asText() : "",
-            d.path("name").asText(), Formats.number(d.path("weight")), Formats.slo(d.path("slo")),
+        table.row(
+            first ? t.path("type").asText() : "",
+            first ? t.path("title").asText() : "",
+            d.path("name").asText(),
+            Formats.number(d.path("weight")),
+            Formats.slo(d.path("slo")),
             first ? Formats.number(criteria.path("composite_threshold")) : "");
         first = false;
       }
       if (first) {
-        table.row(t.path("type").asText(), t.path("title").asText(), "", "", "", Formats.number(criteria.path("composite_threshold")));
+        table.row(
+            t.path("type").asText(),
+            t.path("title").asText(),
+            "",
+            "",
+            "",
+            Formats.number(criteria.path("composite_threshold")));
       }
     }
     return table.render();
@@ -56,28 +70,43 @@ final class TemplatesCommand implements Command {
 
   private static String details(JsonNode t) {
     JsonNode d = t.path("defaults");
-    Table facts = Table.plain()
-        .row("description", t.path("description").asText())
-        .row("deliverable", d.path("service").path("deliverable_format").asText("-"))
-        .row("composite", d.path("quality_criteria").path("composite_method").asText("weighted_average")
-            + ", pass at " + Formats.number(d.path("quality_criteria").path("composite_threshold")));
+    Table facts =
+        Table.plain()
+            .row("description", t.path("description").asText())
+            .row("deliverable", d.path("service").path("deliverable_format").asText("-"))
+            .row(
+                "composite",
+                d.path("quality_criteria").path("composite_method").asText("weighted_average")
+                    + ", pass at "
+                    + Formats.number(d.path("quality_criteria").path("composite_threshold")));
     for (JsonNode g : d.path("quality_criteria").path("quality_gates")) {
       facts.row("gate", g.path("condition").asText() + " (" + g.path("type").asText() + ")");
     }
     for (JsonNode dim : d.path("quality_criteria").path("dimensions")) {
       if (dim.has("shadow_metric")) {
-        facts.row("shadow metric", dim.path("name").asText() + ": " + dim.path("shadow_metric").asText()
-            + " " + Formats.slo(dim.path("shadow_slo")));
+        facts.row(
+            "shadow metric",
+            dim.path("name").asText()
+                + ": "
+                + dim.path("shadow_metric").asText()
+                + " "
+                + Formats.slo(dim.path("shadow_slo")));
       }
     }
     JsonNode v = d.path("verification");
     if (!v.isMissingNode()) {
-      facts.row("verification", v.path("strategy").asText() + ", challenge window " + v.path("challenge_window_seconds").asText("0") + " s");
+      facts.row(
+          "verification",
+          v.path("strategy").asText()
+              + ", challenge window "
+              + v.path("challenge_window_seconds").asText("0")
+              + " s");
     }
     for (JsonNode tier : d.path("escrow").path("payment").path("graduated_release").path("tiers")) {
-      String bound = tier.has("composite_score_gte")
-          ? "composite >= " + Formats.number(tier.get("composite_score_gte"))
-          : "composite < " + Formats.number(tier.path("composite_score_lt"));
+      String bound =
+          tier.has("composite_score_gte")
+              ? "composite >= " + Formats.number(tier.get("composite_score_gte"))
+              : "composite < " + Formats.number(tier.path("composite_score_lt"));
       facts.row("release", bound + ": " + Formats.number(tier.path("release_percent")) + "%");
     }
     return "\n" + facts.render();

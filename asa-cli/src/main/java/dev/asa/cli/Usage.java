@@ -4,9 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What a command accepts and how it is explained: the usage line, the help text and the options.
- * It is also the grammar {@link Arguments#parse} checks a command line against, so the help can
- * never drift from what is actually accepted.
+ * What a command accepts and how it is explained: the usage line, the help text and the options. It
+ * is also the grammar {@link Arguments#parse} checks a command line against, so the help can never
+ * drift from what is actually accepted.
  *
  * @param command the words after {@code asa}, e.g. {@code agreements sign}
  * @param synopsis what follows the command in the usage line
@@ -15,14 +15,25 @@ import java.util.List;
  * @param common the options many commands share ({@code --server}, {@code --json}, {@code --help}),
  *     listed last in the help
  */
-record Usage(String command, String synopsis, String summary, List<String> positionals, List<Option> options, List<Option> common) {
+record Usage(
+    String command,
+    String synopsis,
+    String summary,
+    List<String> positionals,
+    List<Option> options,
+    List<Option> common) {
 
   static final Option HELP = Option.flag("--help", "show this help");
-  static final Option JSON = Option.flag("--json", "print the JSON itself (pretty) instead of a summary");
-  static final Option SERVER = Option.value("--server", "URL",
-      "the ASA server (default: $ASA_SERVER, else " + Session.DEFAULT_SERVER + ")");
-  static final Option KEY = Option.value("--key", "FILE",
-      "your key file: every request is signed with it (default: $ASA_KEY)");
+  static final Option JSON =
+      Option.flag("--json", "print the JSON itself (pretty) instead of a summary");
+  static final Option SERVER =
+      Option.value(
+          "--server",
+          "URL",
+          "the ASA server (default: $ASA_SERVER, else " + Session.DEFAULT_SERVER + ")");
+  static final Option KEY =
+      Option.value(
+          "--key", "FILE", "your key file: every request is signed with it (default: $ASA_KEY)");
 
   Usage {
     positionals = List.copyOf(positionals);
@@ -47,9 +58,12 @@ record Usage(String command, String synopsis, String summary, List<String> posit
     return new Usage(command, synopsis, summary, positionals, options, List.of(JSON, HELP));
   }
 
-  /** Adds {@code --server}, {@code --key} and {@code --json}, for commands that talk to a server. */
+  /**
+   * Adds {@code --server}, {@code --key} and {@code --json}, for commands that talk to a server.
+   */
   Usage server() {
-    return new Usage(command, synopsis, summary, positionals, options, List.of(SERVER, KEY, JSON, HELP));
+    return new Usage(
+        command, synopsis, summary, positionals, options, List.of(SERVER, KEY, JSON, HELP));
   }
 
   /** Every option this command accepts, its own first. */
@@ -74,11 +88,15 @@ record Usage(String command, String synopsis, String summary, List<String> posit
 
   /** The text of {@code --help}. */
   String help() {
-    StringBuilder s = new StringBuilder(line()).append("\n\n").append(summary).append("\n\noptions:\n");
+    StringBuilder s =
+        new StringBuilder(line()).append("\n\n").append(summary).append("\n\noptions:\n");
     int width = all().stream().mapToInt(o -> o.spelled().length()).max().orElse(0);
     for (Option o : all()) {
-      s.append("  ").append(o.spelled()).append(" ".repeat(width - o.spelled().length()))
-          .append("  ").append(o.help());
+      s.append("  ")
+          .append(o.spelled())
+          .append(" ".repeat(width - o.spelled().length()))
+          .append("  ")
+          .append(o.help());
       if (o.repeatable()) {
         s.append(" (repeatable)");
       }

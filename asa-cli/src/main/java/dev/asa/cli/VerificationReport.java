@@ -3,8 +3,8 @@ package dev.asa.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * A verification result (whitepaper section 5.2) for a person: one row per dimension with its
- * score against the SLO target, then shadow metrics, gates, the composite and the determination.
+ * A verification result (whitepaper section 5.2) for a person: one row per dimension with its score
+ * against the SLO target, then shadow metrics, gates, the composite and the determination.
  */
 final class VerificationReport {
   private VerificationReport() {}
@@ -12,19 +12,33 @@ final class VerificationReport {
   /** Longest evidence shown in the table; {@code --json} has all of it. */
   static final int EVIDENCE_WIDTH = 72;
 
-  /** @param answer the body of {@code POST /agreements/{id}/verify}: {@code {agreement_id, state, verification}} */
+  /**
+   * @param answer the body of {@code POST /agreements/{id}/verify}: {@code {agreement_id, state,
+   *     verification}}
+   */
   static String format(JsonNode answer) {
     JsonNode v = answer.path("verification");
-    String heading = "verified " + answer.path("agreement_id").asText() + " (" + v.path("verification_id").asText()
-        + "); state " + answer.path("state").asText() + "\n\n";
+    String heading =
+        "verified "
+            + answer.path("agreement_id").asText()
+            + " ("
+            + v.path("verification_id").asText()
+            + "); state "
+            + answer.path("state").asText()
+            + "\n\n";
     return heading + body(v);
   }
 
   /** A standalone result (section 5.2) on its own. */
   static String formatResult(JsonNode v) {
     JsonNode e = v.path("evaluator");
-    String heading = "verification " + v.path("verification_id").asText() + " by " + e.path("type").asText()
-        + (e.path("model").isTextual() ? " (" + e.path("model").asText() + ")" : "") + "\n\n";
+    String heading =
+        "verification "
+            + v.path("verification_id").asText()
+            + " by "
+            + e.path("type").asText()
+            + (e.path("model").isTextual() ? " (" + e.path("model").asText() + ")" : "")
+            + "\n\n";
     return heading + body(v);
   }
 
@@ -34,13 +48,21 @@ final class VerificationReport {
     Table dimensions = Table.withHeaders("DIMENSION", "SCORE", "SLO TARGET", "MET", "EVIDENCE");
     Table shadows = Table.withHeaders("SHADOW METRIC", "OF", "VALUE", "TARGET", "MET");
     for (JsonNode d : v.path("dimensions")) {
-      dimensions.row(d.path("name").asText(), Formats.number(d.path("score")), Formats.target(d.path("slo_target")),
-          Formats.yesNo(d.path("slo_met").asBoolean()), Formats.cut(d.path("evidence").asText(), EVIDENCE_WIDTH));
+      dimensions.row(
+          d.path("name").asText(),
+          Formats.number(d.path("score")),
+          Formats.target(d.path("slo_target")),
+          Formats.yesNo(d.path("slo_met").asBoolean()),
+          Formats.cut(d.path("evidence").asText(), EVIDENCE_WIDTH));
       JsonNode shadow = d.path("shadow_metric");
       if (shadow.isObject()) {
         JsonNode met = shadow.path("slo_met");
-        shadows.row(shadow.path("name").asText(), d.path("name").asText(), Formats.number(shadow.path("value")),
-            Formats.target(shadow.path("slo_target")), met.isBoolean() ? Formats.yesNo(met.asBoolean()) : "-");
+        shadows.row(
+            shadow.path("name").asText(),
+            d.path("name").asText(),
+            Formats.number(shadow.path("value")),
+            Formats.target(shadow.path("slo_target")),
+            met.isBoolean() ? Formats.yesNo(met.asBoolean()) : "-");
       }
     }
     s.append(dimensions.render());
@@ -50,22 +72,45 @@ final class VerificationReport {
 
     Table verdict = Table.plain();
     for (JsonNode g : v.path("quality_gates")) {
-      verdict.row("gate " + g.path("condition").asText(), (g.path("passed").asBoolean() ? "passed" : "FAILED")
-          + (g.path("evidence").asText().isEmpty() ? "" : ": " + Formats.cut(g.path("evidence").asText(), EVIDENCE_WIDTH)));
+      verdict.row(
+          "gate " + g.path("condition").asText(),
+          (g.path("passed").asBoolean() ? "passed" : "FAILED")
+              + (g.path("evidence").asText().isEmpty()
+                  ? ""
+                  : ": " + Formats.cut(g.path("evidence").asText(), EVIDENCE_WIDTH)));
     }
     JsonNode c = v.path("composite");
-    verdict.row("composite", Formats.number(c.path("score")) + " (" + c.path("method").asText() + ", threshold "
-        + Formats.number(c.path("threshold")) + "): " + (c.path("passed").asBoolean() ? "passed" : "FAILED"));
+    verdict.row(
+        "composite",
+        Formats.number(c.path("score"))
+            + " ("
+            + c.path("method").asText()
+            + ", threshold "
+            + Formats.number(c.path("threshold"))
+            + "): "
+            + (c.path("passed").asBoolean() ? "passed" : "FAILED"));
     JsonNode det = v.path("determination");
     JsonNode confidence = det.path("confidence");
-    verdict.row("determination", det.path("result").asText() + ", release " + Formats.number(det.path("payment_release_percent"))
-        + "% of the payment" + (confidence.isNumber() ? ", confidence " + Formats.number(confidence) : ""));
+    verdict.row(
+        "determination",
+        det.path("result").asText()
+            + ", release "
+            + Formats.number(det.path("payment_release_percent"))
+            + "% of the payment"
+            + (confidence.isNumber() ? ", confidence " + Formats.number(confidence) : ""));
     if (!det.path("notes").asText().isEmpty()) {
       verdict.row("notes", det.path("notes").asText());
     }
     JsonNode trail = v.path("evidence_trail");
-    verdict.row("evidence", trail.path("deliverable_hash").asText() + ", " + trail.path("evaluation_duration_ms").asText() + " ms"
-        + (trail.path("evaluation_cost_usd").isNumber() ? ", cost $" + Formats.number(trail.path("evaluation_cost_usd")) : ""));
+    verdict.row(
+        "evidence",
+        trail.path("deliverable_hash").asText()
+            + ", "
+            + trail.path("evaluation_duration_ms").asText()
+            + " ms"
+            + (trail.path("evaluation_cost_usd").isNumber()
+                ? ", cost $" + Formats.number(trail.path("evaluation_cost_usd"))
+                : ""));
     return s.append('\n').append(verdict.render()).toString();
   }
 }

@@ -14,21 +14,36 @@ import java.util.List;
  */
 final class VerifyCommand implements Command {
 
-  private static final List<String> SCORE_OPTIONS = List.of("--score", "--check", "--confidence", "--model");
+  private static final List<String> SCORE_OPTIONS =
+      List.of("--score", "--check", "--confidence", "--model");
 
-  private static final Usage USAGE = Usage.of("agreements verify",
-          "ID [--score NAME=SCORE:EVIDENCE ...] [--check NAME=true|false ...] [--confidence C] [--model M] [--result FILE.json]",
-          "Scores the delivered work and prints the verdict.\n"
-              + "Each dimension's score against its SLO, the composite, the determination and the share of the\n"
-              + "payment released. Without scores the server scores only\n"
-              + "what it can measure itself; it names any dimension still missing a score.")
-      .positional("ID")
-      .option(Option.repeated("--score", "NAME=SCORE:EVIDENCE", "the evaluator's score for a dimension and what it rests on, e.g. accuracy=88:'3 of 3 claims check out'"))
-      .option(Option.repeated("--check", "NAME=true|false", "a named check used by quality gates, e.g. all_tests_pass=true"))
-      .option(Option.value("--confidence", "C", "the evaluator's confidence, 0 to 1"))
-      .option(Option.value("--model", "M", "the model that judged"))
-      .option(Option.value("--result", "FILE.json", "a whole evaluator_result {dimensions, checks, model, confidence} instead"))
-      .server();
+  private static final Usage USAGE =
+      Usage.of(
+              "agreements verify",
+              "ID [--score NAME=SCORE:EVIDENCE ...] [--check NAME=true|false ...] [--confidence C] [--model M] [--result FILE.json]",
+              "Scores the delivered work and prints the verdict.\n"
+                  + "Each dimension's score against its SLO, the composite, the determination and the share of the\n"
+                  + "payment released. Without scores the server scores only\n"
+                  + "what it can measure itself; it names any dimension still missing a score.")
+          .positional("ID")
+          .option(
+              Option.repeated(
+                  "--score",
+                  "NAME=SCORE:EVIDENCE",
+                  "the evaluator's score for a dimension and what it rests on, e.g. accuracy=88:'3 of 3 claims check out'"))
+          .option(
+              Option.repeated(
+                  "--check",
+                  "NAME=true|false",
+                  "a named check used by quality gates, e.g. all_tests_pass=true"))
+          .option(Option.value("--confidence", "C", "the evaluator's confidence, 0 to 1"))
+          .option(Option.value("--model", "M", "the model that judged"))
+          .option(
+              Option.value(
+                  "--result",
+                  "FILE.json",
+                  "a whole evaluator_result {dimensions, checks, model, confidence} instead"))
+          .server();
 
   @Override
   public Usage usage() {
@@ -39,7 +54,10 @@ final class VerifyCommand implements Command {
   public int run(Arguments args, Session session) throws Exception {
     JsonNode evaluatorResult = evaluatorResult(args);
     String id = args.positional(0);
-    ObjectNode answer = evaluatorResult == null ? session.client().verify(id) : session.client().verify(id, evaluatorResult);
+    ObjectNode answer =
+        evaluatorResult == null
+            ? session.client().verify(id)
+            : session.client().verify(id, evaluatorResult);
     session.print(answer, VerificationReport::format);
     return 0;
   }
@@ -80,12 +98,18 @@ final class VerifyCommand implements Command {
     return result;
   }
 
-  /** {@code accuracy=88:3 of 3 claims check out} as {@code {name, score, evidence}}; the evidence may hold colons. */
+  /**
+   * {@code accuracy=88:3 of 3 claims check out} as {@code {name, score, evidence}}; the evidence
+   * may hold colons.
+   */
   static ObjectNode score(String text) throws UsageException {
     int eq = text.indexOf('=');
     int colon = eq < 0 ? -1 : text.indexOf(':', eq);
     if (eq <= 0 || colon < 0 || colon == text.length() - 1) {
-      throw new UsageException("--score needs NAME=SCORE:EVIDENCE (the evidence says what the score rests on), not '" + text + "'");
+      throw new UsageException(
+          "--score needs NAME=SCORE:EVIDENCE (the evidence says what the score rests on), not '"
+              + text
+              + "'");
     }
     ObjectNode d = Json.object();
     d.put("name", text.substring(0, eq));

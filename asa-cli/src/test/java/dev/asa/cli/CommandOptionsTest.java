@@ -18,14 +18,28 @@ class CommandOptionsTest {
 
   @Test
   void scoresCarryNameNumberAndEvidenceWhichMayHoldColons() throws Exception {
-    JsonNode result = VerifyCommand.evaluatorResult(args(new VerifyCommand(), "asa-1",
-        "--score", "accuracy=88.5:3 of 3 claims check out: see notes", "--score", "timeliness=true:on time",
-        "--check", "all_tests_pass=false", "--confidence", "0.9", "--model", "judge-1"));
+    JsonNode result =
+        VerifyCommand.evaluatorResult(
+            args(
+                new VerifyCommand(),
+                "asa-1",
+                "--score",
+                "accuracy=88.5:3 of 3 claims check out: see notes",
+                "--score",
+                "timeliness=true:on time",
+                "--check",
+                "all_tests_pass=false",
+                "--confidence",
+                "0.9",
+                "--model",
+                "judge-1"));
 
-    assertThat(Json.write(result)).isEqualTo("{\"dimensions\":["
-        + "{\"name\":\"accuracy\",\"score\":88.5,\"evidence\":\"3 of 3 claims check out: see notes\"},"
-        + "{\"name\":\"timeliness\",\"score\":true,\"evidence\":\"on time\"}],"
-        + "\"checks\":{\"all_tests_pass\":false},\"confidence\":0.9,\"model\":\"judge-1\"}");
+    assertThat(Json.write(result))
+        .isEqualTo(
+            "{\"dimensions\":["
+                + "{\"name\":\"accuracy\",\"score\":88.5,\"evidence\":\"3 of 3 claims check out: see notes\"},"
+                + "{\"name\":\"timeliness\",\"score\":true,\"evidence\":\"on time\"}],"
+                + "\"checks\":{\"all_tests_pass\":false},\"confidence\":0.9,\"model\":\"judge-1\"}");
   }
 
   @Test
@@ -36,35 +50,79 @@ class CommandOptionsTest {
   @Test
   void malformedScoresAndChecksAreNamed() {
     assertThatThrownBy(() -> VerifyCommand.score("accuracy=high:good"))
-        .isInstanceOf(UsageException.class).hasMessage("--score accuracy must be a number, not 'high'");
+        .isInstanceOf(UsageException.class)
+        .hasMessage("--score accuracy must be a number, not 'high'");
     assertThatThrownBy(() -> VerifyCommand.score("accuracy=88:"))
-        .isInstanceOf(UsageException.class).hasMessageStartingWith("--score needs NAME=SCORE:EVIDENCE");
-    assertThatThrownBy(() -> VerifyCommand.evaluatorResult(args(new VerifyCommand(), "a", "--check", "x=maybe")))
-        .isInstanceOf(UsageException.class).hasMessage("--check needs NAME=true or NAME=false, not 'x=maybe'");
-    assertThatThrownBy(() -> VerifyCommand.evaluatorResult(args(new VerifyCommand(), "a", "--result", "r.json", "--model", "m")))
-        .isInstanceOf(UsageException.class).hasMessage("--result and --model cannot be used together");
+        .isInstanceOf(UsageException.class)
+        .hasMessageStartingWith("--score needs NAME=SCORE:EVIDENCE");
+    assertThatThrownBy(() ->
+            VerifyCommand.evaluatorResult(args(new VerifyCommand(), "a", "--check", "x=maybe")))
+        .isInstanceOf(UsageException.class)
+        .hasMessage("--check needs NAME=true or NAME=false, not 'x=maybe'");
+    assertThatThrownBy(() ->
+            VerifyCommand.evaluatorResult(
+                args(new VerifyCommand(), "a", "--result", "r.json", "--model", "m")))
+        .isInstanceOf(UsageException.class)
+        .hasMessage("--result and --model cannot be used together");
   }
 
   @Test
   void negotiationValuesAreJsonWhenTheyAreJsonAndTextOtherwise() throws Exception {
-    JsonNode message = NegotiateCommand.message(Role.PROVIDER, args(new NegotiateCommand(), "asa-1", "--as", "provider",
-        "--rationale", "market_rate_alignment",
-        "--set", "quality_criteria.composite_threshold=75",
-        "--set", "escrow.payment.amount=\"12.00\"",
-        "--set", "escrow.payment.graduated_release.mode=continuous"));
+    JsonNode message =
+        NegotiateCommand.message(
+            Role.PROVIDER,
+            args(
+                new NegotiateCommand(),
+                "asa-1",
+                "--as",
+                "provider",
+                "--rationale",
+                "market_rate_alignment",
+                "--set",
+                "quality_criteria.composite_threshold=75",
+                "--set",
+                "escrow.payment.amount=\"12.00\"",
+                "--set",
+                "escrow.payment.graduated_release.mode=continuous"));
 
-    assertThat(Json.write(message)).isEqualTo("{\"party\":\"provider\",\"rationale_code\":\"market_rate_alignment\","
-        + "\"action\":\"counter\",\"proposed_changes\":{"
-        + "\"quality_criteria.composite_threshold\":75,"
-        + "\"escrow.payment.amount\":\"12.00\","
-        + "\"escrow.payment.graduated_release.mode\":\"continuous\"}}");
+    assertThat(Json.write(message))
+        .isEqualTo(
+            "{\"party\":\"provider\",\"rationale_code\":\"market_rate_alignment\","
+                + "\"action\":\"counter\",\"proposed_changes\":{"
+                + "\"quality_criteria.composite_threshold\":75,"
+                + "\"escrow.payment.amount\":\"12.00\","
+                + "\"escrow.payment.graduated_release.mode\":\"continuous\"}}");
   }
 
   @Test
   void acceptAndRejectCarryNoChanges() throws Exception {
-    assertThat(Json.write(NegotiateCommand.message(Role.CLIENT, args(new NegotiateCommand(), "a", "--as", "client", "--rationale", "accept_as_proposed", "--accept"))))
-        .isEqualTo("{\"party\":\"client\",\"rationale_code\":\"accept_as_proposed\",\"action\":\"accept\"}");
-    assertThatThrownBy(() -> NegotiateCommand.message(Role.CLIENT, args(new NegotiateCommand(), "a", "--as", "client", "--rationale", "budget_limit", "--set", "x")))
-        .isInstanceOf(UsageException.class).hasMessage("--set needs PATH=VALUE, not 'x'");
+    assertThat(
+            Json.write(
+                NegotiateCommand.message(
+                    Role.CLIENT,
+                    args(
+                        new NegotiateCommand(),
+                        "a",
+                        "--as",
+                        "client",
+                        "--rationale",
+                        "accept_as_proposed",
+                        "--accept"))))
+        .isEqualTo(
+            "{\"party\":\"client\",\"rationale_code\":\"accept_as_proposed\",\"action\":\"accept\"}");
+    assertThatThrownBy(() ->
+            NegotiateCommand.message(
+                Role.CLIENT,
+                args(
+                    new NegotiateCommand(),
+                    "a",
+                    "--as",
+                    "client",
+                    "--rationale",
+                    "budget_limit",
+                    "--set",
+                    "x")))
+        .isInstanceOf(UsageException.class)
+        .hasMessage("--set needs PATH=VALUE, not 'x'");
   }
 }

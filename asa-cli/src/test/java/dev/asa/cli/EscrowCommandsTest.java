@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The escrow commands (fund, escrow, ruling, accounts show) and the escrow options of serve, without
- * a server: what each refuses, naming the argument at fault, and how the answers read.
+ * The escrow commands (fund, escrow, ruling, accounts show) and the escrow options of serve,
+ * without a server: what each refuses, naming the argument at fault, and how the answers read.
  */
 class EscrowCommandsTest {
 
@@ -24,8 +24,14 @@ class EscrowCommandsTest {
   private static Result run(String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int status = new Main(Map.of()).run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Result(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    int status =
+        new Main(Map.of())
+            .run(
+                args,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Result(
+        status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 
   @Test
@@ -33,25 +39,34 @@ class EscrowCommandsTest {
     assertThat(RulingCommand.releasePercent("0")).isEqualByComparingTo("0");
     assertThat(RulingCommand.releasePercent("100")).isEqualByComparingTo("100");
     assertThat(RulingCommand.releasePercent("33.33").toPlainString()).isEqualTo("33.33");
-    for (String bad : new String[] {"100.01", "101", "-5", "33.333", "1e2", "half", "", ".5", "50."}) {
-      assertThatThrownBy(() -> RulingCommand.releasePercent(bad)).as(bad)
+    for (String bad :
+        new String[] {"100.01", "101", "-5", "33.333", "1e2", "half", "", ".5", "50."}) {
+      assertThatThrownBy(() -> RulingCommand.releasePercent(bad))
+          .as(bad)
           .isInstanceOf(UsageException.class)
-          .hasMessage("--release-percent must be a number from 0 to 100 with at most 2 decimals, such as 60 or 33.33, not '" + bad + "'");
+          .hasMessage(
+              "--release-percent must be a number from 0 to 100 with at most 2 decimals, such as 60 or 33.33, not '"
+                  + bad
+                  + "'");
     }
   }
 
   @Test
   void aBadRulingExitsTwoNamingTheOption() {
-    Result percent = run("agreements", "ruling", "asa-1", "--release-percent", "150", "--reason", "partly done");
+    Result percent =
+        run("agreements", "ruling", "asa-1", "--release-percent", "150", "--reason", "partly done");
     assertThat(percent.status()).isEqualTo(2);
-    assertThat(percent.err()).startsWith("asa agreements ruling: --release-percent must be a number from 0 to 100 with at most 2 decimals"
-        + ", such as 60 or 33.33, not '150'\nusage: asa agreements ruling ID --release-percent N --reason TEXT\n");
+    assertThat(percent.err())
+        .startsWith(
+            "asa agreements ruling: --release-percent must be a number from 0 to 100 with at most 2 decimals"
+                + ", such as 60 or 33.33, not '150'\nusage: asa agreements ruling ID --release-percent N --reason TEXT\n");
 
     Result missing = run("agreements", "ruling", "asa-1", "--release-percent", "50");
     assertThat(missing.status()).isEqualTo(2);
     assertThat(missing.err()).startsWith("asa agreements ruling: missing --reason TEXT\n");
 
-    Result blank = run("agreements", "ruling", "asa-1", "--release-percent", "50", "--reason", "  ");
+    Result blank =
+        run("agreements", "ruling", "asa-1", "--release-percent", "50", "--reason", "  ");
     assertThat(blank.status()).isEqualTo(2);
     assertThat(blank.err()).startsWith("asa agreements ruling: --reason must not be blank");
 
@@ -63,30 +78,58 @@ class EscrowCommandsTest {
 
   @Test
   void badServeEscrowOptionsExitTwoNamingTheOption(@TempDir Path dir) {
-    Result noEquals = run("serve", "--port", "0", "--data-dir", dir.toString(), "--dispute-endpoint", "ajp");
+    Result noEquals =
+        run("serve", "--port", "0", "--data-dir", dir.toString(), "--dispute-endpoint", "ajp");
     assertThat(noEquals.status()).isEqualTo(2);
-    assertThat(noEquals.err()).startsWith("asa serve: --dispute-endpoint takes PROTOCOL=URL such as ajp=https://disputes.example/ajp, not 'ajp'\n");
+    assertThat(noEquals.err())
+        .startsWith(
+            "asa serve: --dispute-endpoint takes PROTOCOL=URL such as ajp=https://disputes.example/ajp, not 'ajp'\n");
 
     assertThat(run("serve", "--dispute-endpoint", "=https://disputes.example/").err())
         .startsWith("asa serve: --dispute-endpoint takes PROTOCOL=URL");
     assertThat(run("serve", "--dispute-endpoint", "ajp=disputes.example/ajp").err())
-        .startsWith("asa serve: --dispute-endpoint ajp must be an http(s) URL with a host, such as https://payments.example/, not 'disputes.example/ajp'");
-    assertThat(run("serve", "--dispute-endpoint", "ajp=https://a.example/", "--dispute-endpoint", "ajp=https://b.example/").err())
+        .startsWith(
+            "asa serve: --dispute-endpoint ajp must be an http(s) URL with a host, such as https://payments.example/, not 'disputes.example/ajp'");
+    assertThat(
+            run(
+                    "serve",
+                    "--dispute-endpoint",
+                    "ajp=https://a.example/",
+                    "--dispute-endpoint",
+                    "ajp=https://b.example/")
+                .err())
         .startsWith("asa serve: --dispute-endpoint names the protocol 'ajp' more than once");
-    assertThat(run("serve", "--callback-url-prefix", "https://pay.example/", "--callback-url-prefix", "ftp://pay.example/").err())
-        .startsWith("asa serve: --callback-url-prefix must be an http(s) URL with a host, such as https://payments.example/, not 'ftp://pay.example/'");
+    assertThat(
+            run(
+                    "serve",
+                    "--callback-url-prefix",
+                    "https://pay.example/",
+                    "--callback-url-prefix",
+                    "ftp://pay.example/")
+                .err())
+        .startsWith(
+            "asa serve: --callback-url-prefix must be an http(s) URL with a host, such as https://payments.example/, not 'ftp://pay.example/'");
     assertThat(run("serve", "--callback-url-prefix", "https://pay.example").err())
-        .startsWith("asa serve: --callback-url-prefix must end the host with a path, such as https://pay.example/, not 'https://pay.example'");
+        .startsWith(
+            "asa serve: --callback-url-prefix must end the host with a path, such as https://pay.example/, not 'https://pay.example'");
     assertThat(run("serve", "--x402-facilitator", "http://").err())
         .startsWith("asa serve: --x402-facilitator must be an http(s) URL with a host");
     assertThat(run("serve", "--delivery-timeout", "0").err())
         .startsWith("asa serve: --delivery-timeout must be a whole number from 1 to 3600, not '0'");
-    assertThat(run("serve", "--x402-facilitator", "https://a.example/", "--x402-facilitator", "https://b.example/").err())
+    assertThat(
+            run(
+                    "serve",
+                    "--x402-facilitator",
+                    "https://a.example/",
+                    "--x402-facilitator",
+                    "https://b.example/")
+                .err())
         .startsWith("asa serve: --x402-facilitator is given more than once");
 
     Result noKey = run("serve", "--arbiter-key", dir.resolve("arbiter.pub").toString());
     assertThat(noKey.status()).isEqualTo(1);
-    assertThat(noKey.err()).isEqualTo("asa serve: no such file: " + dir.resolve("arbiter.pub") + "\n");
+    assertThat(noKey.err())
+        .isEqualTo("asa serve: no such file: " + dir.resolve("arbiter.pub") + "\n");
   }
 
   @Test
@@ -94,78 +137,117 @@ class EscrowCommandsTest {
     Path array = Files.writeString(dir.resolve("payload.json"), "[1, 2]");
     Result r = run("agreements", "fund", "asa-1", "--x402-payload", array.toString());
     assertThat(r.status()).isEqualTo(1);
-    assertThat(r.err()).isEqualTo("asa agreements fund: --x402-payload " + array + " must hold a JSON object: the x402 PaymentPayload\n");
+    assertThat(r.err())
+        .isEqualTo(
+            "asa agreements fund: --x402-payload "
+                + array
+                + " must hold a JSON object: the x402 PaymentPayload\n");
 
-    Path payload = Files.writeString(dir.resolve("ok.json"), "{\"x402Version\": 1, \"payload\": {}}");
-    assertThat(Json.write(FundCommand.body(payload.toString()))).isEqualTo("{\"x402\":{\"x402Version\":1,\"payload\":{}}}");
+    Path payload =
+        Files.writeString(dir.resolve("ok.json"), "{\"x402Version\": 1, \"payload\": {}}");
+    assertThat(Json.write(FundCommand.body(payload.toString())))
+        .isEqualTo("{\"x402\":{\"x402Version\":1,\"payload\":{}}}");
   }
 
   @Test
   void accountsShowNeedsAKeyOrASigningKey() {
     Result none = run("accounts", "show");
     assertThat(none.status()).isEqualTo(2);
-    assertThat(none.err()).startsWith("asa accounts show: missing KEY: give a public key, or --key FILE to show your own account\n");
+    assertThat(none.err())
+        .startsWith(
+            "asa accounts show: missing KEY: give a public key, or --key FILE to show your own account\n");
 
     Result bad = run("accounts", "show", "not-a-key!");
     assertThat(bad.status()).isEqualTo(2);
-    assertThat(bad.err()).startsWith("asa accounts show: KEY must be a public key in base64url or a did:key");
+    assertThat(bad.err())
+        .startsWith("asa accounts show: KEY must be a public key in base64url or a did:key");
   }
 
   @Test
   void theNewCommandsAreListedWithTheirHelp() {
-    assertThat(run("agreements", "--help").out()).contains("agreements fund").contains("agreements escrow").contains("agreements ruling");
+    assertThat(run("agreements", "--help").out())
+        .contains("agreements fund")
+        .contains("agreements escrow")
+        .contains("agreements ruling");
     assertThat(run("accounts", "--help").out()).contains("accounts show");
-    assertThat(run("agreements", "fund", "--help").out()).startsWith("usage: asa agreements fund ID [--x402-payload FILE]\n");
-    assertThat(run("serve", "--help").out()).contains("--dispute-endpoint PROTOCOL=URL").contains("--arbiter-key FILE")
-        .contains("--callback-url-prefix URL").contains("--x402-facilitator URL").contains("--delivery-timeout SECONDS");
+    assertThat(run("agreements", "fund", "--help").out())
+        .startsWith("usage: asa agreements fund ID [--x402-payload FILE]\n");
+    assertThat(run("serve", "--help").out())
+        .contains("--dispute-endpoint PROTOCOL=URL")
+        .contains("--arbiter-key FILE")
+        .contains("--callback-url-prefix URL")
+        .contains("--x402-facilitator URL")
+        .contains("--delivery-timeout SECONDS");
   }
 
   @Test
   void theEscrowSummaryListsTransfersAndMessages() throws Exception {
-    String summary = EscrowCommand.summary(Json.parse("""
-        {"agreement_id":"asa-1","state":"DELIVERED","binding":"http_callback","enabled":true,"amount":"10.00","currency":"USD",
-         "status":"held","balances":{"USD":"10.00"},
-         "transfers":[
-          {"transfer_id":"t1","kind":"fund","from":"external:http_callback","to":"party:C","amount":"10.00","currency":"USD","at":"2026-03-26T10:00:00Z"},
-          {"transfer_id":"t2","kind":"hold","from":"party:C","to":"escrow:asa-1","amount":"10.00","currency":"USD","at":"2026-03-26T10:00:00Z"}],
-         "messages":[
-          {"webhook_id":"msg_1","kind":"escrow.hold","destination":"https://pay.example/hook","status":"delivered","attempts":1,
-           "delivered_at":"2026-03-26T10:00:01Z","response":"ok"},
-          {"webhook_id":"msg_2","kind":"escrow.release","destination":"https://pay.example/hook","status":"pending","attempts":2,
-           "next_attempt_at":"2026-03-26T10:05:00Z","last_error":"HTTP 503"}]}"""));
+    String summary =
+        EscrowCommand.summary(
+            Json.parse(
+                """
+                {"agreement_id":"asa-1","state":"DELIVERED","binding":"http_callback","enabled":true,"amount":"10.00","currency":"USD",
+                 "status":"held","balances":{"USD":"10.00"},
+                 "transfers":[
+                  {"transfer_id":"t1","kind":"fund","from":"external:http_callback","to":"party:C","amount":"10.00","currency":"USD","at":"2026-03-26T10:00:00Z"},
+                  {"transfer_id":"t2","kind":"hold","from":"party:C","to":"escrow:asa-1","amount":"10.00","currency":"USD","at":"2026-03-26T10:00:00Z"}],
+                 "messages":[
+                  {"webhook_id":"msg_1","kind":"escrow.hold","destination":"https://pay.example/hook","status":"delivered","attempts":1,
+                   "delivered_at":"2026-03-26T10:00:01Z","response":"ok"},
+                  {"webhook_id":"msg_2","kind":"escrow.release","destination":"https://pay.example/hook","status":"pending","attempts":2,
+                   "next_attempt_at":"2026-03-26T10:05:00Z","last_error":"HTTP 503"}]}\
+                """));
 
-    assertThat(summary).startsWith("""
-        agreement  asa-1
-        state      DELIVERED
-        escrow     http_callback, 10.00 USD
-        status     held
-        balance    10.00 USD
-        """);
-    assertThat(summary).contains("""
-        KIND  AMOUNT     FROM                    TO            AT
-        fund  10.00 USD  external:http_callback  party:C       2026-03-26T10:00:00Z
-        hold  10.00 USD  party:C                 escrow:asa-1  2026-03-26T10:00:00Z
-        """);
-    assertThat(summary).contains("""
-        MESSAGE  KIND            STATUS     ATTEMPTS  DESTINATION               DETAIL
-        msg_1    escrow.hold     delivered  1         https://pay.example/hook  delivered at 2026-03-26T10:00:01Z
-        msg_2    escrow.release  pending    2         https://pay.example/hook  next attempt at 2026-03-26T10:05:00Z; last error: HTTP 503
-        """);
+    assertThat(summary)
+        .startsWith(
+            """
+            agreement  asa-1
+            state      DELIVERED
+            escrow     http_callback, 10.00 USD
+            status     held
+            balance    10.00 USD
+            """);
+    assertThat(summary)
+        .contains(
+            """
+            KIND  AMOUNT     FROM                    TO            AT
+            fund  10.00 USD  external:http_callback  party:C       2026-03-26T10:00:00Z
+            hold  10.00 USD  party:C                 escrow:asa-1  2026-03-26T10:00:00Z
+            """);
+    assertThat(summary)
+        .contains(
+            """
+            MESSAGE  KIND            STATUS     ATTEMPTS  DESTINATION               DETAIL
+            msg_1    escrow.hold     delivered  1         https://pay.example/hook  delivered at 2026-03-26T10:00:01Z
+            msg_2    escrow.release  pending    2         https://pay.example/hook  next attempt at 2026-03-26T10:05:00Z; last error: HTTP 503
+            """);
   }
 
   @Test
   void summariesOfAnEmptyEscrowAndARulingWithoutMoney() throws Exception {
-    assertThat(EscrowCommand.summary(Json.parse("""
-        {"agreement_id":"a","state":"ACTIVE","binding":"ledger","enabled":false,"status":"not_required",
-         "balances":{},"transfers":[],"messages":[]}""")))
-        .contains("escrow     ledger (disabled), no amount\nstatus     not required\nbalance    none\n")
-        .contains("no transfers\n").endsWith("no payment messages\n");
+    assertThat(
+            EscrowCommand.summary(
+                Json.parse(
+                    """
+                    {"agreement_id":"a","state":"ACTIVE","binding":"ledger","enabled":false,"status":"not_required",
+                     "balances":{},"transfers":[],"messages":[]}\
+                    """)))
+        .contains(
+            "escrow     ledger (disabled), no amount\nstatus     not required\nbalance    none\n")
+        .contains("no transfers\n")
+        .endsWith("no payment messages\n");
 
-    assertThat(RulingCommand.summary("a", Json.parse("""
-        {"state":"CLOSED","agreement":{"metadata":{"settlement":{"amount":"10.00","currency":"USD","released_to_provider":"2.50",
-         "refunded_to_client":"7.50","money_moved":false,"note":"the escrow was never funded: nothing was held, nothing moved",
-         "ruling":{"release_percent":25.0}}}}}""")))
-        .isEqualTo("ruled on a; state CLOSED\nreleased 2.50 USD to the provider (25%), 7.50 USD back to the client\n"
-            + "the escrow was never funded: nothing was held, nothing moved\n");
+    assertThat(
+            RulingCommand.summary(
+                "a",
+                Json.parse(
+                    """
+                    {"state":"CLOSED","agreement":{"metadata":{"settlement":{"amount":"10.00","currency":"USD","released_to_provider":"2.50",
+                     "refunded_to_client":"7.50","money_moved":false,"note":"the escrow was never funded: nothing was held, nothing moved",
+                     "ruling":{"release_percent":25.0}}}}}\
+                    """)))
+        .isEqualTo(
+            "ruled on a; state CLOSED\nreleased 2.50 USD to the provider (25%), 7.50 USD back to the client\n"
+                + "the escrow was never funded: nothing was held, nothing moved\n");
   }
 }

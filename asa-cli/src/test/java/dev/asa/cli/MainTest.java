@@ -21,8 +21,14 @@ class MainTest {
   private static Result run(String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int status = new Main(Map.of()).run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Result(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    int status =
+        new Main(Map.of())
+            .run(
+                args,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Result(
+        status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 
   @Test
@@ -30,7 +36,8 @@ class MainTest {
     Result r = run("agreements", "get", "asa-1", "--colour");
 
     assertThat(r.status()).isEqualTo(2);
-    assertThat(r.err()).startsWith("asa agreements get: unknown option --colour\nusage: asa agreements get ID\n");
+    assertThat(r.err())
+        .startsWith("asa agreements get: unknown option --colour\nusage: asa agreements get ID\n");
     assertThat(r.out()).isEmpty();
   }
 
@@ -46,26 +53,42 @@ class MainTest {
   void commandLevelRulesAreUsageErrorsToo() {
     assertThat(run("agreements", "sign", "a", "--as", "evaluator", "--key", "k").err())
         .startsWith("asa agreements sign: --as must be client or provider, not 'evaluator'");
-    assertThat(run("agreements", "negotiate", "a", "--as", "client", "--rationale", "accept_as_proposed", "--accept", "--reject").err())
-        .startsWith("asa agreements negotiate: give exactly one of --set PATH=VALUE, --accept or --reject");
+    assertThat(
+            run(
+                    "agreements",
+                    "negotiate",
+                    "a",
+                    "--as",
+                    "client",
+                    "--rationale",
+                    "accept_as_proposed",
+                    "--accept",
+                    "--reject")
+                .err())
+        .startsWith(
+            "asa agreements negotiate: give exactly one of --set PATH=VALUE, --accept or --reject");
     assertThat(run("agreements", "verify", "a", "--score", "accuracy=88").err())
         .startsWith("asa agreements verify: --score needs NAME=SCORE:EVIDENCE");
     assertThat(run("agreements", "create", "--template", "general").err())
         .startsWith("asa agreements create: missing --client-key FILE");
     assertThat(run("agreements", "create", "--file", "doc.json", "--template", "general").err())
         .startsWith("asa agreements create: --file and --template cannot be used together");
-    assertThat(run("agreements", "create", "--file", "doc.json", "--template", "general").status()).isEqualTo(2);
+    assertThat(run("agreements", "create", "--file", "doc.json", "--template", "general").status())
+        .isEqualTo(2);
   }
 
   @Test
   void unknownCommandsAndBareGroupsExitTwo() {
     Result unknown = run("agree");
     assertThat(unknown.status()).isEqualTo(2);
-    assertThat(unknown.err()).startsWith("asa: unknown command 'agree'\ncommands: serve, keys, templates, agreements");
+    assertThat(unknown.err())
+        .startsWith("asa: unknown command 'agree'\ncommands: serve, keys, templates, agreements");
 
     Result sub = run("agreements", "frobnicate");
     assertThat(sub.status()).isEqualTo(2);
-    assertThat(sub.err()).startsWith("asa: unknown command 'agreements frobnicate'").contains("agreements verify");
+    assertThat(sub.err())
+        .startsWith("asa: unknown command 'agreements frobnicate'")
+        .contains("agreements verify");
 
     assertThat(run().status()).isEqualTo(2);
     assertThat(run("keys").status()).isEqualTo(2);
@@ -83,7 +106,9 @@ class MainTest {
 
     Result command = run("agreements", "verify", "--help");
     assertThat(command.status()).isZero();
-    assertThat(command.out()).startsWith("usage: asa agreements verify ID").contains("--score NAME=SCORE:EVIDENCE");
+    assertThat(command.out())
+        .startsWith("usage: asa agreements verify ID")
+        .contains("--score NAME=SCORE:EVIDENCE");
 
     assertThat(run("serve", "-h").out()).contains("--data-dir DIR").doesNotContain("--json");
   }
@@ -98,7 +123,9 @@ class MainTest {
     Result r = run("--server", "http://127.0.0.1:" + port, "agreements", "status", "asa-1");
 
     assertThat(r.status()).isEqualTo(1);
-    assertThat(r.err()).startsWith("asa agreements status: could not reach the ASA server at http://127.0.0.1:" + port)
+    assertThat(r.err())
+        .startsWith(
+            "asa agreements status: could not reach the ASA server at http://127.0.0.1:" + port)
         .contains("./asa serve")
         .doesNotContain("Exception");
   }
@@ -121,7 +148,14 @@ class MainTest {
 
     Result shown = run("keys", "show", file, "--json");
     assertThat(shown.status()).isZero();
-    String publicKey = created.out().lines().filter(l -> l.startsWith("public key")).findFirst().orElseThrow().split("\\s+")[2];
+    String publicKey =
+        created
+            .out()
+            .lines()
+            .filter(l -> l.startsWith("public key"))
+            .findFirst()
+            .orElseThrow()
+            .split("\\s+")[2];
     assertThat(shown.out()).contains("\"public_key\" : \"" + publicKey + "\"");
 
     Result again = run("keys", "new", "--out", file);
@@ -133,7 +167,8 @@ class MainTest {
   void fileProblemsAreNamedWithoutAStackTrace(@TempDir Path dir) throws Exception {
     Result missing = run("keys", "show", dir.resolve("nope.jwk").toString());
     assertThat(missing.status()).isEqualTo(1);
-    assertThat(missing.err()).isEqualTo("asa keys show: no such file: " + dir.resolve("nope.jwk") + "\n");
+    assertThat(missing.err())
+        .isEqualTo("asa keys show: no such file: " + dir.resolve("nope.jwk") + "\n");
 
     Path notJson = Files.writeString(dir.resolve("doc.json"), "{\"template\": ");
     Result bad = run("agreements", "create", "--file", notJson.toString());

@@ -45,16 +45,38 @@ class VerifySealCommandTest {
   private static Result run(String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int status = new Main(Map.of()).run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Result(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    int status =
+        new Main(Map.of())
+            .run(
+                args,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Result(
+        status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 
   private static SealedEnvelope envelope(Ed25519PrivateKey key) {
-    SealedCriteria criteria = SealedCriteria.of(
-        new SealedCriterion("sc-01", Category.COMPLETENESS, "has limitations", "A Limitations section", new Check.HasSection("Limitations")),
-        new SealedCriterion("sc-02", Category.EDGE_CASE, "long enough", "At least 500 words", new Check.MinWords(500)));
-    return SealedEnvelope.seal(SealStatement.Subject.agreement("agr_42"), criteria, "did:key:z6MkClient",
-        Instant.parse("2025-01-15T10:30:00Z"), new SecureRandom(), key);
+    SealedCriteria criteria =
+        SealedCriteria.of(
+            new SealedCriterion(
+                "sc-01",
+                Category.COMPLETENESS,
+                "has limitations",
+                "A Limitations section",
+                new Check.HasSection("Limitations")),
+            new SealedCriterion(
+                "sc-02",
+                Category.EDGE_CASE,
+                "long enough",
+                "At least 500 words",
+                new Check.MinWords(500)));
+    return SealedEnvelope.seal(
+        SealStatement.Subject.agreement("agr_42"),
+        criteria,
+        "did:key:z6MkClient",
+        Instant.parse("2025-01-15T10:30:00Z"),
+        new SecureRandom(),
+        key);
   }
 
   private Path write(String name, JsonNode json) throws IOException {
@@ -66,13 +88,25 @@ class VerifySealCommandTest {
     SealedEnvelope env = envelope(SERVER);
     Path file = write("seal.json", env.toJson());
 
-    Result r = run("shadow", "verify-seal", file.toString(), "--signer", DidKey.of(SERVER.publicKey()),
-        "--commitment", env.commitment().toString());
+    Result r =
+        run(
+            "shadow",
+            "verify-seal",
+            file.toString(),
+            "--signer",
+            DidKey.of(SERVER.publicKey()),
+            "--commitment",
+            env.commitment().toString());
 
     assertThat(r.status()).as(r.err()).isZero();
     assertThat(r.err()).isEmpty();
-    assertThat(r.out()).startsWith("Seal of agreement agr_42, sealed 2025-01-15T10:30:00Z by did:key:z6MkClient, 2 criteria\n")
-        .contains("  ok    signature: ", "  ok    signer: ", "  ok    commitment: sha256 of JCS {nonce, criteria} is " + env.commitment(),
+    assertThat(r.out())
+        .startsWith(
+            "Seal of agreement agr_42, sealed 2025-01-15T10:30:00Z by did:key:z6MkClient, 2 criteria\n")
+        .contains(
+            "  ok    signature: ",
+            "  ok    signer: ",
+            "  ok    commitment: sha256 of JCS {nonce, criteria} is " + env.commitment(),
             "  ok    recorded_commitment: ")
         .endsWith("The seal holds.\n");
   }
@@ -86,7 +120,9 @@ class VerifySealCommandTest {
     Result r = run("shadow", "verify-seal", file.toString());
 
     assertThat(r.status()).isEqualTo(1);
-    assertThat(r.out()).contains("  ok    signature: ", "  FAIL  commitment: the statement commits to").endsWith("The seal is BROKEN.\n");
+    assertThat(r.out())
+        .contains("  ok    signature: ", "  FAIL  commitment: the statement commits to")
+        .endsWith("The seal is BROKEN.\n");
 
     Result asJson = run("shadow", "verify-seal", file.toString(), "--json");
     assertThat(asJson.status()).isEqualTo(1);
@@ -102,7 +138,8 @@ class VerifySealCommandTest {
     Path file = write("seal.json", envelope(OTHER).toJson());
 
     assertThat(run("shadow", "verify-seal", file.toString()).status()).isZero();
-    Result pinned = run("shadow", "verify-seal", file.toString(), "--signer", SERVER.publicKey().toBase64Url());
+    Result pinned =
+        run("shadow", "verify-seal", file.toString(), "--signer", SERVER.publicKey().toBase64Url());
     assertThat(pinned.status()).isEqualTo(1);
     assertThat(pinned.out()).contains("  FAIL  signer: signed by " + DidKey.of(OTHER.publicKey()));
 
@@ -117,7 +154,8 @@ class VerifySealCommandTest {
   void unusableInputExitsTwoWithTheReason() throws IOException {
     Result missing = run("shadow", "verify-seal", dir.resolve("nope.json").toString());
     assertThat(missing.status()).isEqualTo(2);
-    assertThat(missing.err()).isEqualTo("asa shadow verify-seal: no such file: " + dir.resolve("nope.json") + "\n");
+    assertThat(missing.err())
+        .isEqualTo("asa shadow verify-seal: no such file: " + dir.resolve("nope.json") + "\n");
 
     Path notJson = Files.writeString(dir.resolve("bad.json"), "{\"statement\":");
     Result bad = run("shadow", "verify-seal", notJson.toString());
@@ -131,10 +169,17 @@ class VerifySealCommandTest {
     assertThat(incomplete.err()).contains("not a revealed seal: /nonce: is missing");
     assertThat(incomplete.out()).isEmpty();
 
-    Result badSigner = run("shadow", "verify-seal", write("ok.json", envelope(SERVER).toJson()).toString(), "--signer", "nope");
+    Result badSigner =
+        run(
+            "shadow",
+            "verify-seal",
+            write("ok.json", envelope(SERVER).toJson()).toString(),
+            "--signer",
+            "nope");
     assertThat(badSigner.status()).isEqualTo(2);
     assertThat(badSigner.err()).startsWith("asa shadow verify-seal: --signer must be a public key");
-    Result badCommitment = run("shadow", "verify-seal", dir.resolve("ok.json").toString(), "--commitment", "md5:abc");
+    Result badCommitment =
+        run("shadow", "verify-seal", dir.resolve("ok.json").toString(), "--commitment", "md5:abc");
     assertThat(badCommitment.status()).isEqualTo(2);
     assertThat(run("shadow", "verify-seal").status()).isEqualTo(2);
   }
@@ -144,6 +189,7 @@ class VerifySealCommandTest {
     assertThat(run("shadow").err()).contains("shadow score", "shadow verify-seal");
     Result help = run("shadow", "verify-seal", "--help");
     assertThat(help.status()).isZero();
-    assertThat(help.out()).startsWith("usage: asa shadow verify-seal FILE [--signer KEY] [--commitment HASH]");
+    assertThat(help.out())
+        .startsWith("usage: asa shadow verify-seal FILE [--signer KEY] [--commitment HASH]");
   }
 }

@@ -7,8 +7,8 @@ import dev.asa.json.Json;
 import java.util.Objects;
 
 /**
- * Writes the partial document most agreements start from: a template, the three parties, what is
- * to be done and what it pays. The server fills the rest from the template.
+ * Writes the partial document most agreements start from: a template, the three parties, what is to
+ * be done and what it pays. The server fills the rest from the template.
  *
  * <pre>{@code
  * ObjectNode doc = AgreementBuilder.template("general")
@@ -33,7 +33,10 @@ public final class AgreementBuilder {
     }
   }
 
-  /** A document that takes every term it does not state from the named template, e.g. {@code general}. */
+  /**
+   * A document that takes every term it does not state from the named template, e.g. {@code
+   * general}.
+   */
   public static AgreementBuilder template(String type) {
     return new AgreementBuilder(Objects.requireNonNull(type, "type"));
   }
@@ -69,8 +72,8 @@ public final class AgreementBuilder {
   }
 
   /**
-   * The evaluator: its identity and its kind, e.g. {@code agent_as_judge}; {@code type} may be null.
-   * Without a key only the server's built-in evaluator can act for it.
+   * The evaluator: its identity and its kind, e.g. {@code agent_as_judge}; {@code type} may be
+   * null. Without a key only the server's built-in evaluator can act for it.
    */
   public AgreementBuilder evaluator(String scheme, String value, String type) {
     return evaluator(scheme, value, type, null);
@@ -80,14 +83,18 @@ public final class AgreementBuilder {
    * As {@link #evaluator(String, String, String)}, with the evaluator's key: the key its
    * verification results must be signed with (it does not sign the terms).
    */
-  public AgreementBuilder evaluator(String scheme, String value, String type, Ed25519PublicKey key) {
+  public AgreementBuilder evaluator(
+      String scheme, String value, String type, Ed25519PublicKey key) {
     ObjectNode evaluator = parties().putObject("evaluator");
     identity(evaluator, scheme, value);
     if (type != null) {
       evaluator.put("type", type);
     }
     if (key != null) {
-      evaluator.putObject("verification_key").put("scheme", "ed25519").put("value", key.toBase64Url());
+      evaluator
+          .putObject("verification_key")
+          .put("scheme", "ed25519")
+          .put("value", key.toBase64Url());
     }
     return this;
   }
@@ -110,8 +117,8 @@ public final class AgreementBuilder {
   }
 
   /**
-   * How long after verification either party may challenge the result; 0 makes the result final
-   * as soon as it is recorded (the agreement can then be closed at once).
+   * How long after verification either party may challenge the result; 0 makes the result final as
+   * soon as it is recorded (the agreement can then be closed at once).
    */
   public AgreementBuilder challengeWindowSeconds(long seconds) {
     if (seconds < 0) {
@@ -129,13 +136,15 @@ public final class AgreementBuilder {
   private void signingParty(String role, String scheme, String value, Ed25519PublicKey key) {
     ObjectNode party = parties().putObject(role);
     identity(party, scheme, value);
-    party.putObject("verification_key")
+    party
+        .putObject("verification_key")
         .put("scheme", "ed25519")
         .put("value", Objects.requireNonNull(key, "key").toBase64Url());
   }
 
   private static void identity(ObjectNode party, String scheme, String value) {
-    party.putObject("identity")
+    party
+        .putObject("identity")
         .put("scheme", Objects.requireNonNull(scheme, "scheme"))
         .put("value", Objects.requireNonNull(value, "value"));
   }

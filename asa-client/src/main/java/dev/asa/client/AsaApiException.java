@@ -13,11 +13,15 @@ import java.util.List;
  * problem (status 4xx/5xx, with its {@code type}, {@code detail} and field errors), or the server
  * could not be reached at all (status 0).
  *
- * <p>{@link #getMessage()} is written for a person: the detail first, then one line per field error.
+ * <p>{@link #getMessage()} is written for a person: the detail first, then one line per field
+ * error.
  */
 public final class AsaApiException extends RuntimeException {
 
-  /** One entry of the problem's {@code errors}: a JSON pointer into the request body and what is wrong there. */
+  /**
+   * One entry of the problem's {@code errors}: a JSON pointer into the request body and what is
+   * wrong there.
+   */
   public record FieldError(String pointer, String detail) {
     @Override
     public String toString() {
@@ -33,7 +37,13 @@ public final class AsaApiException extends RuntimeException {
   private final List<FieldError> errors;
   private final String body;
 
-  private AsaApiException(int status, String type, String detail, List<FieldError> errors, String body, Throwable cause) {
+  private AsaApiException(
+      int status,
+      String type,
+      String detail,
+      List<FieldError> errors,
+      String body,
+      Throwable cause) {
     super(message(status, type, detail, errors), cause);
     this.status = status;
     this.type = type;
@@ -42,14 +52,22 @@ public final class AsaApiException extends RuntimeException {
     this.body = body;
   }
 
-  /** The server answered {@code status} with {@code body}; reads it as problem+json when it is one. */
+  /**
+   * The server answered {@code status} with {@code body}; reads it as problem+json when it is one.
+   */
   static AsaApiException fromResponse(String method, URI uri, int status, String body) {
     JsonNode problem = parseQuietly(body);
     String type = problem.path("type").asText(null);
     String detail = problem.path("detail").asText(null);
     if (detail == null) {
       // Not a problem document (a proxy, another program on that port): say what came back.
-      detail = method + " " + uri + " answered HTTP " + status + (body.isBlank() ? "" : ": " + abbreviate(body));
+      detail =
+          method
+              + " "
+              + uri
+              + " answered HTTP "
+              + status
+              + (body.isBlank() ? "" : ": " + abbreviate(body));
     }
     List<FieldError> errors = new ArrayList<>();
     for (JsonNode e : problem.path("errors")) {
@@ -60,15 +78,39 @@ public final class AsaApiException extends RuntimeException {
 
   /** Nothing came back: the server is down, the address is wrong, or it took too long. */
   static AsaApiException unreachable(URI uri, String why, Throwable cause) {
-    return new AsaApiException(0, null, "could not reach the ASA server at " + uri + " (" + why + ")"
-        + "; is it running? Start one with ./asa serve, or point --server / ASA_SERVER at the right address",
-        List.of(), "", cause);
+    return new AsaApiException(
+        0,
+        null,
+        "could not reach the ASA server at "
+            + uri
+            + " ("
+            + why
+            + ")"
+            + "; is it running? Start one with ./asa serve, or point --server / ASA_SERVER at the right address",
+        List.of(),
+        "",
+        cause);
   }
 
-  /** A 2xx answer this client cannot use: almost always something other than an ASA server on that port. */
+  /**
+   * A 2xx answer this client cannot use: almost always something other than an ASA server on that
+   * port.
+   */
   static AsaApiException unreadable(String method, URI uri, int status, String body, String why) {
-    return new AsaApiException(status, null, method + " " + uri + " answered HTTP " + status + " but " + why
-        + "; is this an ASA server?", List.of(), body, null);
+    return new AsaApiException(
+        status,
+        null,
+        method
+            + " "
+            + uri
+            + " answered HTTP "
+            + status
+            + " but "
+            + why
+            + "; is this an ASA server?",
+        List.of(),
+        body,
+        null);
   }
 
   /** HTTP status, or 0 when the server could not be reached. */
@@ -81,7 +123,9 @@ public final class AsaApiException extends RuntimeException {
     return type;
   }
 
-  /** The last segment of {@link #type()}, e.g. {@code invalid-document}; null when there is no type. */
+  /**
+   * The last segment of {@link #type()}, e.g. {@code invalid-document}; null when there is no type.
+   */
   public String kind() {
     if (type == null) {
       return null;
@@ -104,7 +148,9 @@ public final class AsaApiException extends RuntimeException {
     return body;
   }
 
-  /** The body as JSON (for extension members such as {@code allowed_actions}), or a missing node. */
+  /**
+   * The body as JSON (for extension members such as {@code allowed_actions}), or a missing node.
+   */
   public JsonNode problem() {
     return parseQuietly(body);
   }
@@ -118,7 +164,11 @@ public final class AsaApiException extends RuntimeException {
     if (status != 0) {
       m.append("HTTP ").append(status);
       if (type != null) {
-        m.append(" ").append(type.startsWith(PROBLEM_TYPE_BASE) ? type.substring(PROBLEM_TYPE_BASE.length()) : type);
+        m.append(" ")
+            .append(
+                type.startsWith(PROBLEM_TYPE_BASE)
+                    ? type.substring(PROBLEM_TYPE_BASE.length())
+                    : type);
       }
       m.append(": ");
     }

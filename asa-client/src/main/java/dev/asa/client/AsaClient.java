@@ -40,6 +40,7 @@ import java.util.Objects;
 public final class AsaClient {
 
   public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
+
   /** Generous, because verification may wait for an evaluator model on the server side. */
   public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(120);
 
@@ -71,7 +72,10 @@ public final class AsaClient {
    * server's clock sign with the same one).
    */
   public AsaClient withKey(Ed25519PrivateKey key, Clock clock) {
-    return new AsaClient(server, http, requestTimeout,
+    return new AsaClient(
+        server,
+        http,
+        requestTimeout,
         new RequestSigner(Objects.requireNonNull(key, "key"), clock, new SecureRandom()));
   }
 
@@ -80,18 +84,23 @@ public final class AsaClient {
     return connect(server).withKey(key);
   }
 
-  /** A client for the server at {@code server}, e.g. {@code http://127.0.0.1:8080}. Does not connect yet. */
+  /**
+   * A client for the server at {@code server}, e.g. {@code http://127.0.0.1:8080}. Does not connect
+   * yet.
+   */
   public static AsaClient connect(URI server) {
     return connect(server, DEFAULT_REQUEST_TIMEOUT);
   }
 
   public static AsaClient connect(URI server, Duration requestTimeout) {
-    HttpClient http = HttpClient.newBuilder()
-        .version(HttpClient.Version.HTTP_1_1)
-        .connectTimeout(DEFAULT_CONNECT_TIMEOUT)
-        .followRedirects(HttpClient.Redirect.NEVER)
-        .build();
-    return new AsaClient(baseUri(server), http, Objects.requireNonNull(requestTimeout, "requestTimeout"), null);
+    HttpClient http =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(DEFAULT_CONNECT_TIMEOUT)
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .build();
+    return new AsaClient(
+        baseUri(server), http, Objects.requireNonNull(requestTimeout, "requestTimeout"), null);
   }
 
   /** The server's base address, without a trailing slash. */
@@ -119,7 +128,10 @@ public final class AsaClient {
     return get("/schemas/asa/" + segment(version) + "/agreement.json");
   }
 
-  /** The envelope {@code {agreement_id, state, version, agreement_hash, allowed_actions, agreement}}. */
+  /**
+   * The envelope {@code {agreement_id, state, version, agreement_hash, allowed_actions,
+   * agreement}}.
+   */
   public ObjectNode agreement(String id) {
     return get(agreementPath(id));
   }
@@ -133,12 +145,18 @@ public final class AsaClient {
     return get(agreementPath(id) + "/negotiation");
   }
 
-  /** The market median price of a service type, from the server's closed agreements (when it has enough). */
+  /**
+   * The market median price of a service type, from the server's closed agreements (when it has
+   * enough).
+   */
   public ObjectNode market(String serviceType) {
     return get("/market/" + segment(serviceType));
   }
 
-  /** The latest verification result (section 5.2); readable unsigned when the agreement made it public. */
+  /**
+   * The latest verification result (section 5.2); readable unsigned when the agreement made it
+   * public.
+   */
   public ObjectNode verification(String id) {
     return get(agreementPath(id) + "/verification");
   }
@@ -155,7 +173,9 @@ public final class AsaClient {
    * @param limit page size; 0 or less lets the server choose
    */
   public ObjectNode list(String party, String cursor, int limit) {
-    StringBuilder path = new StringBuilder("/agreements?party=").append(query(Objects.requireNonNull(party, "party")));
+    StringBuilder path =
+        new StringBuilder("/agreements?party=")
+            .append(query(Objects.requireNonNull(party, "party")));
     if (cursor != null) {
       path.append("&cursor=").append(query(cursor));
     }
@@ -172,45 +192,68 @@ public final class AsaClient {
     return createAgreement(doc, null);
   }
 
-  /** As {@link #createAgreement(JsonNode)}; a repeat with the same key and body replays the first answer. */
+  /**
+   * As {@link #createAgreement(JsonNode)}; a repeat with the same key and body replays the first
+   * answer.
+   */
   public ObjectNode createAgreement(JsonNode doc, String idempotencyKey) {
     return send("POST", "/agreements", Objects.requireNonNull(doc, "doc"), idempotencyKey);
   }
 
   /** Sends a negotiation message: {@code {party, action, proposed_changes?, ...}}. */
   public ObjectNode negotiate(String id, JsonNode message) {
-    return send("PATCH", agreementPath(id) + "/negotiate", Objects.requireNonNull(message, "message"), null);
+    return send(
+        "PATCH",
+        agreementPath(id) + "/negotiate",
+        Objects.requireNonNull(message, "message"),
+        null);
   }
 
   /**
-   * Signs the agreement's current terms as {@code role}: reads its {@code agreement_hash}, signs
-   * it here (the private key never leaves this process) and posts the signature.
+   * Signs the agreement's current terms as {@code role}: reads its {@code agreement_hash}, signs it
+   * here (the private key never leaves this process) and posts the signature.
    */
   public ObjectNode sign(String id, Role role, Ed25519PrivateKey key) {
     String party = RequestBodies.signingParty(role);
     ObjectNode envelope = agreement(id);
     JsonNode hash = envelope.path("agreement_hash");
     if (!hash.isTextual()) {
-      throw AsaApiException.unreadable("GET", resolve(agreementPath(id)), 200, Json.write(envelope), "its answer has no agreement_hash");
+      throw AsaApiException.unreadable(
+          "GET",
+          resolve(agreementPath(id)),
+          200,
+          Json.write(envelope),
+          "its answer has no agreement_hash");
     }
     String signature = RequestBodies.signatureOver(hash.asText(), key).toBase64Url();
     // Naming the hash lets the server answer 409 "terms changed" if they moved since the read.
-    return send("POST", agreementPath(id) + "/sign", RequestBodies.sign(party, signature).put("agreement_hash", hash.asText()), null);
+    return send(
+        "POST",
+        agreementPath(id) + "/sign",
+        RequestBodies.sign(party, signature).put("agreement_hash", hash.asText()),
+        null);
   }
 
   /** Posts a signature made elsewhere, e.g. by a hardware key. */
   public ObjectNode signRaw(String id, String party, String signatureBase64Url) {
-    return send("POST", agreementPath(id) + "/sign", RequestBodies.sign(party, signatureBase64Url), null);
+    return send(
+        "POST", agreementPath(id) + "/sign", RequestBodies.sign(party, signatureBase64Url), null);
   }
 
-  /** Delivers inline content; {@code format} may be null to use the agreement's deliverable_format. */
+  /**
+   * Delivers inline content; {@code format} may be null to use the agreement's deliverable_format.
+   */
   public ObjectNode deliver(String id, String content, String format) {
-    return send("POST", agreementPath(id) + "/deliver", RequestBodies.deliver(content, format), null);
+    return send(
+        "POST", agreementPath(id) + "/deliver", RequestBodies.deliver(content, format), null);
   }
 
-  /** Delivers by reference: the server fetches {@code url} when it verifies and checks the digest. */
+  /**
+   * Delivers by reference: the server fetches {@code url} when it verifies and checks the digest.
+   */
   public ObjectNode deliverByUrl(String id, String url, Digest hash) {
-    return send("POST", agreementPath(id) + "/deliver", RequestBodies.deliverByUrl(url, hash), null);
+    return send(
+        "POST", agreementPath(id) + "/deliver", RequestBodies.deliverByUrl(url, hash), null);
   }
 
   /** Asks the server to verify with what it can measure by itself. */
@@ -218,7 +261,10 @@ public final class AsaClient {
     return verify(id, null);
   }
 
-  /** Verifies with the assigned evaluator's scores: {@code {dimensions: [{name, score, evidence}], checks, model, confidence}}. */
+  /**
+   * Verifies with the assigned evaluator's scores: {@code {dimensions: [{name, score, evidence}],
+   * checks, model, confidence}}.
+   */
   public ObjectNode verify(String id, JsonNode evaluatorResult) {
     return send("POST", agreementPath(id) + "/verify", RequestBodies.verify(evaluatorResult), null);
   }
@@ -254,18 +300,21 @@ public final class AsaClient {
     return get("/verifications/" + segment(verificationId) + "/status");
   }
 
-  /** Whether an answer of {@link #verificationResult} is a job still running rather than a result. */
+  /**
+   * Whether an answer of {@link #verificationResult} is a job still running rather than a result.
+   */
   public static boolean isPending(JsonNode answer) {
     String status = answer.path("status").asText("");
     return status.equals("queued") || status.equals("running");
   }
 
   /**
-   * Polls {@code GET /verifications/{id}} until the result is there (or the job failed: an
-   * {@link AsaApiException} with status 422 says why), calling {@code onProgress} with each job
-   * status seen.
+   * Polls {@code GET /verifications/{id}} until the result is there (or the job failed: an {@link
+   * AsaApiException} with status 422 says why), calling {@code onProgress} with each job status
+   * seen.
    */
-  public ObjectNode awaitVerification(String verificationId, Duration timeout, java.util.function.Consumer<JsonNode> onProgress) {
+  public ObjectNode awaitVerification(
+      String verificationId, Duration timeout, java.util.function.Consumer<JsonNode> onProgress) {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {
       ObjectNode answer = verificationResult(verificationId);
@@ -274,21 +323,28 @@ public final class AsaClient {
       }
       onProgress.accept(answer);
       if (System.nanoTime() > deadline) {
-        throw AsaApiException.unreachable(resolve("/verifications/" + verificationId),
-            "the verification did not finish within " + timeout.toSeconds() + " s", null);
+        throw AsaApiException.unreachable(
+            resolve("/verifications/" + verificationId),
+            "the verification did not finish within " + timeout.toSeconds() + " s",
+            null);
       }
       try {
         Thread.sleep(100);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw AsaApiException.unreachable(resolve("/verifications/" + verificationId), "interrupted while waiting", e);
+        throw AsaApiException.unreachable(
+            resolve("/verifications/" + verificationId), "interrupted while waiting", e);
       }
     }
   }
 
-  /** Contests the verification result during the challenge window; {@code reasonCode} e.g. {@code evaluator_error}. */
+  /**
+   * Contests the verification result during the challenge window; {@code reasonCode} e.g. {@code
+   * evaluator_error}.
+   */
   public ObjectNode challenge(String id, Role role, String reasonCode) {
-    return send("POST", agreementPath(id) + "/challenge", RequestBodies.challenge(role, reasonCode), null);
+    return send(
+        "POST", agreementPath(id) + "/challenge", RequestBodies.challenge(role, reasonCode), null);
   }
 
   /** Closes a verified agreement once its challenge window has passed, settling the payment. */
@@ -296,7 +352,10 @@ public final class AsaClient {
     return send("POST", agreementPath(id) + "/close", null, null);
   }
 
-  /** Funds the escrow with the agreement's amount (the client's call); a ledger or http_callback binding needs no body. */
+  /**
+   * Funds the escrow with the agreement's amount (the client's call); a ledger or http_callback
+   * binding needs no body.
+   */
   public ObjectNode fund(String id) {
     return fund(id, null);
   }
@@ -316,7 +375,10 @@ public final class AsaClient {
     return get(agreementPath(id) + "/seal");
   }
 
-  /** A standalone seal ({@code POST /shadow/seals}): answers the seal id, commitment and signed statement. */
+  /**
+   * A standalone seal ({@code POST /shadow/seals}): answers the seal id, commitment and signed
+   * statement.
+   */
   public ObjectNode sealStandalone(JsonNode body) {
     return send("POST", "/shadow/seals", body, null);
   }
@@ -343,12 +405,17 @@ public final class AsaClient {
     return get(agreementPath(id) + "/escrow");
   }
 
-  /** A key's ledger account: balances and newest entries (readable by that key and the operator). */
+  /**
+   * A key's ledger account: balances and newest entries (readable by that key and the operator).
+   */
   public ObjectNode account(String key) {
     return get("/accounts/" + URLEncoder.encode(key, StandardCharsets.UTF_8));
   }
 
-  /** Rules on a dispute (the operator or a configured arbiter): {@code releasePercent} to the provider. */
+  /**
+   * Rules on a dispute (the operator or a configured arbiter): {@code releasePercent} to the
+   * provider.
+   */
   public ObjectNode rule(String id, java.math.BigDecimal releasePercent, String reason) {
     ObjectNode body = Json.object();
     body.put("release_percent", releasePercent);
@@ -380,7 +447,9 @@ public final class AsaClient {
     return exchange(request.build());
   }
 
-  /** Adds Content-Digest, Signature-Input and Signature over exactly the bytes that will be sent. */
+  /**
+   * Adds Content-Digest, Signature-Input and Signature over exactly the bytes that will be sent.
+   */
   private void signIfKeyed(HttpRequest.Builder request, String method, URI uri, byte[] body) {
     if (signer != null) {
       signer.sign(method, uri, body).asMap().forEach(request::header);
@@ -399,16 +468,19 @@ public final class AsaClient {
     try {
       response = http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     } catch (HttpConnectTimeoutException e) {
-      throw AsaApiException.unreachable(request.uri(), "no connection within " + DEFAULT_CONNECT_TIMEOUT.toSeconds() + " s", e);
+      throw AsaApiException.unreachable(
+          request.uri(), "no connection within " + DEFAULT_CONNECT_TIMEOUT.toSeconds() + " s", e);
     } catch (HttpTimeoutException e) {
-      throw AsaApiException.unreachable(request.uri(), "no answer within " + requestTimeout.toSeconds() + " s", e);
+      throw AsaApiException.unreachable(
+          request.uri(), "no answer within " + requestTimeout.toSeconds() + " s", e);
     } catch (ConnectException e) {
       throw AsaApiException.unreachable(request.uri(), "connection refused", e);
     } catch (IOException e) {
       throw AsaApiException.unreachable(request.uri(), describe(e), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw AsaApiException.unreachable(request.uri(), "interrupted while waiting for the answer", e);
+      throw AsaApiException.unreachable(
+          request.uri(), "interrupted while waiting for the answer", e);
     }
     return read(request.method(), request.uri(), response.statusCode(), response.body());
   }
@@ -428,7 +500,12 @@ public final class AsaClient {
     } catch (JsonProcessingException e) {
       // fall through: not JSON
     }
-    throw AsaApiException.unreadable(method, uri, status, body, "the body is not a JSON object: " + AsaApiException.abbreviate(body));
+    throw AsaApiException.unreadable(
+        method,
+        uri,
+        status,
+        body,
+        "the body is not a JSON object: " + AsaApiException.abbreviate(body));
   }
 
   private URI resolve(String path) {
@@ -456,7 +533,10 @@ public final class AsaClient {
     Objects.requireNonNull(server, "server");
     String scheme = server.getScheme();
     if (!("http".equals(scheme) || "https".equals(scheme)) || server.getHost() == null) {
-      throw new IllegalArgumentException("the server address must be an http(s) URL such as http://127.0.0.1:8080, not '" + server + "'");
+      throw new IllegalArgumentException(
+          "the server address must be an http(s) URL such as http://127.0.0.1:8080, not '"
+              + server
+              + "'");
     }
     String text = server.toString();
     while (text.endsWith("/")) {

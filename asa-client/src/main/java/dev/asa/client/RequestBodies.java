@@ -46,7 +46,10 @@ final class RequestBodies {
     return body;
   }
 
-  /** {@code {}} asks the server to score what it can; {@code {"evaluator_result": ...}} adds the evaluator's scores. */
+  /**
+   * {@code {}} asks the server to score what it can; {@code {"evaluator_result": ...}} adds the
+   * evaluator's scores.
+   */
   static ObjectNode verify(JsonNode evaluatorResult) {
     ObjectNode body = Json.object();
     if (evaluatorResult != null && !evaluatorResult.isNull() && !evaluatorResult.isMissingNode()) {
@@ -65,7 +68,8 @@ final class RequestBodies {
   /** Only the client and the provider sign, negotiate and challenge; the evaluator judges. */
   static String signingParty(Role role) {
     if (role != Role.CLIENT && role != Role.PROVIDER) {
-      throw new IllegalArgumentException("only the client or the provider can act here, not the " + role.wireName());
+      throw new IllegalArgumentException(
+          "only the client or the provider can act here, not the " + role.wireName());
     }
     return role.wireName();
   }

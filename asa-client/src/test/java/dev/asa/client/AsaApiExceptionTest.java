@@ -11,11 +11,13 @@ class AsaApiExceptionTest {
 
   @Test
   void readsAProblemDocumentWithFieldErrors() {
-    String body = """
+    String body =
+        """
         {"type":"https://asa.dev/problems/invalid-document","title":"The request body breaks the rules",
          "status":422,"detail":"2 problems; see errors","instance":"/agreements",
          "errors":[{"pointer":"/service/description","detail":"required"},
-                   {"pointer":"/escrow/payment/amount","detail":"must be a decimal string"}]}""";
+                   {"pointer":"/escrow/payment/amount","detail":"must be a decimal string"}]}\
+        """;
 
     AsaApiException e = AsaApiException.fromResponse("POST", URL, 422, body);
 
@@ -23,9 +25,10 @@ class AsaApiExceptionTest {
     assertThat(e.type()).isEqualTo("https://asa.dev/problems/invalid-document");
     assertThat(e.kind()).isEqualTo("invalid-document");
     assertThat(e.detail()).isEqualTo("2 problems; see errors");
-    assertThat(e.errors()).containsExactly(
-        new AsaApiException.FieldError("/service/description", "required"),
-        new AsaApiException.FieldError("/escrow/payment/amount", "must be a decimal string"));
+    assertThat(e.errors())
+        .containsExactly(
+            new AsaApiException.FieldError("/service/description", "required"),
+            new AsaApiException.FieldError("/escrow/payment/amount", "must be a decimal string"));
     assertThat(e.getMessage())
         .startsWith("HTTP 422 invalid-document: 2 problems; see errors")
         .contains("/service/description: required")
@@ -35,8 +38,9 @@ class AsaApiExceptionTest {
 
   @Test
   void keepsExtensionMembersReachable() {
-    String body = "{\"type\":\"https://asa.dev/problems/transition-refused\",\"status\":409,"
-        + "\"detail\":\"cannot deliver in PROPOSED\",\"current_state\":\"PROPOSED\",\"allowed_actions\":[\"sign\"]}";
+    String body =
+        "{\"type\":\"https://asa.dev/problems/transition-refused\",\"status\":409,"
+            + "\"detail\":\"cannot deliver in PROPOSED\",\"current_state\":\"PROPOSED\",\"allowed_actions\":[\"sign\"]}";
 
     AsaApiException e = AsaApiException.fromResponse("POST", URL, 409, body);
 
@@ -60,6 +64,9 @@ class AsaApiExceptionTest {
 
     assertThat(e.status()).isZero();
     assertThat(e.isUnreachable()).isTrue();
-    assertThat(e.getMessage()).contains(URL.toString()).contains("connection refused").contains("./asa serve");
+    assertThat(e.getMessage())
+        .contains(URL.toString())
+        .contains("connection refused")
+        .contains("./asa serve");
   }
 }

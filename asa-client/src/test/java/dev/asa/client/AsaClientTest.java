@@ -26,11 +26,15 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The client against a scripted stand-in for the server: what goes on the wire, and how answers are read. */
+/**
+ * The client against a scripted stand-in for the server: what goes on the wire, and how answers are
+ * read.
+ */
 class AsaClientTest {
 
   /** One request as the stand-in saw it. */
-  record Seen(String method, String target, String contentType, String idempotencyKey, String body) {
+  record Seen(
+      String method, String target, String contentType, String idempotencyKey, String body) {
     JsonNode json() throws IOException {
       return Json.parse(body);
     }
@@ -49,7 +53,8 @@ class AsaClientTest {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.createContext("/", this::handle);
     server.start();
-    client = AsaClient.connect(URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/"));
+    client =
+        AsaClient.connect(URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/"));
   }
 
   @AfterEach
@@ -60,9 +65,16 @@ class AsaClientTest {
   private void handle(HttpExchange ex) throws IOException {
     String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
     synchronized (seen) {
-      seen.add(new Seen(ex.getRequestMethod(), ex.getRequestURI().getRawPath()
-          + (ex.getRequestURI().getRawQuery() == null ? "" : "?" + ex.getRequestURI().getRawQuery()),
-          ex.getRequestHeaders().getFirst("Content-Type"), ex.getRequestHeaders().getFirst("Idempotency-Key"), body));
+      seen.add(
+          new Seen(
+              ex.getRequestMethod(),
+              ex.getRequestURI().getRawPath()
+                  + (ex.getRequestURI().getRawQuery() == null
+                      ? ""
+                      : "?" + ex.getRequestURI().getRawQuery()),
+              ex.getRequestHeaders().getFirst("Content-Type"),
+              ex.getRequestHeaders().getFirst("Idempotency-Key"),
+              body));
     }
     Answer answer = script.isEmpty() ? new Answer(200, "application/json", "{}") : script.poll();
     byte[] bytes = answer.body().getBytes(StandardCharsets.UTF_8);
@@ -74,26 +86,32 @@ class AsaClientTest {
   }
 
   private void answer(int status, String body) {
-    script.add(new Answer(status, status < 300 ? "application/json" : "application/problem+json", body));
+    script.add(
+        new Answer(status, status < 300 ? "application/json" : "application/problem+json", body));
   }
 
   @Test
   void signReadsTheHashSignsItLocallyAndPostsTheSignature() throws IOException {
     Ed25519PrivateKey key = Ed25519PrivateKey.generate(new SecureRandom());
     String hash = "sha256:" + "ab".repeat(32);
-    answer(200, "{\"agreement_id\":\"asa-1\",\"state\":\"PROPOSED\",\"agreement_hash\":\"" + hash + "\"}");
+    answer(
+        200,
+        "{\"agreement_id\":\"asa-1\",\"state\":\"PROPOSED\",\"agreement_hash\":\"" + hash + "\"}");
     answer(200, "{\"agreement_id\":\"asa-1\",\"state\":\"PROPOSED\"}");
 
     ObjectNode response = client.sign("asa-1", Role.PROVIDER, key);
 
     assertThat(response.path("state").asText()).isEqualTo("PROPOSED");
-    assertThat(seen).extracting(Seen::method, Seen::target)
-        .containsExactly(org.assertj.core.groups.Tuple.tuple("GET", "/agreements/asa-1"),
+    assertThat(seen)
+        .extracting(Seen::method, Seen::target)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("GET", "/agreements/asa-1"),
             org.assertj.core.groups.Tuple.tuple("POST", "/agreements/asa-1/sign"));
     JsonNode posted = seen.get(1).json();
     assertThat(posted.path("party").asText()).isEqualTo("provider");
     assertThat(posted.at("/signature/scheme").asText()).isEqualTo("ed25519");
-    Ed25519Signature signature = Ed25519Signature.fromBase64Url(posted.at("/signature/value").asText());
+    Ed25519Signature signature =
+        Ed25519Signature.fromBase64Url(posted.at("/signature/value").asText());
     assertThat(key.publicKey().verify(hash.getBytes(StandardCharsets.UTF_8), signature)).isTrue();
     assertThat(seen.get(1).contentType()).isEqualTo("application/json");
   }
@@ -126,18 +144,20 @@ class AsaClientTest {
     client.challenge("asa-1", Role.CLIENT, "evaluator_error");
     client.close("asa-1");
 
-    assertThat(seen).extracting(s -> s.method() + " " + s.target()).containsExactly(
-        "GET /health",
-        "GET /templates",
-        "GET /templates/code_generation",
-        "GET /schemas/asa/1.0.0/agreement.json",
-        "GET /agreements/asa-1/status",
-        "GET /agreements/asa-1/events",
-        "PATCH /agreements/asa-1/negotiate",
-        "POST /agreements/asa-1/deliver",
-        "POST /agreements/asa-1/verify",
-        "POST /agreements/asa-1/challenge",
-        "POST /agreements/asa-1/close");
+    assertThat(seen)
+        .extracting(s -> s.method() + " " + s.target())
+        .containsExactly(
+            "GET /health",
+            "GET /templates",
+            "GET /templates/code_generation",
+            "GET /schemas/asa/1.0.0/agreement.json",
+            "GET /agreements/asa-1/status",
+            "GET /agreements/asa-1/events",
+            "PATCH /agreements/asa-1/negotiate",
+            "POST /agreements/asa-1/deliver",
+            "POST /agreements/asa-1/verify",
+            "POST /agreements/asa-1/challenge",
+            "POST /agreements/asa-1/close");
     assertThat(seen.get(8).body()).isEqualTo("{}");
     assertThat(seen.get(10).body()).isEmpty();
     assertThat(seen.get(10).idempotencyKey()).isNull();
@@ -161,15 +181,20 @@ class AsaClientTest {
 
   @Test
   void aProblemBecomesAnExceptionWithItsFieldErrors() {
-    answer(422, "{\"type\":\"https://asa.dev/problems/invalid-document\",\"status\":422,\"detail\":\"/party: required\","
-        + "\"errors\":[{\"pointer\":\"/party\",\"detail\":\"required\"}]}");
+    answer(
+        422,
+        "{\"type\":\"https://asa.dev/problems/invalid-document\",\"status\":422,\"detail\":\"/party: required\","
+            + "\"errors\":[{\"pointer\":\"/party\",\"detail\":\"required\"}]}");
 
     assertThatThrownBy(() -> client.signRaw("asa-1", null, "x"))
-        .isInstanceOfSatisfying(AsaApiException.class, e -> {
-          assertThat(e.status()).isEqualTo(422);
-          assertThat(e.kind()).isEqualTo("invalid-document");
-          assertThat(e.errors()).containsExactly(new AsaApiException.FieldError("/party", "required"));
-        });
+        .isInstanceOfSatisfying(
+            AsaApiException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(422);
+              assertThat(e.kind()).isEqualTo("invalid-document");
+              assertThat(e.errors())
+                  .containsExactly(new AsaApiException.FieldError("/party", "required"));
+            });
   }
 
   @Test
@@ -191,12 +216,14 @@ class AsaClientTest {
     AsaClient offline = AsaClient.connect(URI.create("http://127.0.0.1:" + port));
 
     assertThatThrownBy(() -> offline.status("asa-1"))
-        .isInstanceOfSatisfying(AsaApiException.class, e -> {
-          assertThat(e.status()).isZero();
-          assertThat(e.getMessage())
-              .contains("http://127.0.0.1:" + port + "/agreements/asa-1/status")
-              .contains("./asa serve");
-        });
+        .isInstanceOfSatisfying(
+            AsaApiException.class,
+            e -> {
+              assertThat(e.status()).isZero();
+              assertThat(e.getMessage())
+                  .contains("http://127.0.0.1:" + port + "/agreements/asa-1/status")
+                  .contains("./asa serve");
+            });
   }
 
   @Test
@@ -204,6 +231,7 @@ class AsaClientTest {
     assertThatThrownBy(() -> AsaClient.connect(URI.create("ftp://example.org")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("http://127.0.0.1:8080");
-    assertThat(AsaClient.connect(URI.create("http://h:1//")).server()).isEqualTo(URI.create("http://h:1"));
+    assertThat(AsaClient.connect(URI.create("http://h:1//")).server())
+        .isEqualTo(URI.create("http://h:1"));
   }
 }

@@ -29,13 +29,17 @@ class RequestBodiesTest {
   void signBodyNamesThePartyAndTheScheme() {
     ObjectNode body = RequestBodies.sign("provider", "c2ln");
 
-    assertThat(Json.write(body)).isEqualTo("{\"party\":\"provider\",\"signature\":{\"scheme\":\"ed25519\",\"value\":\"c2ln\"}}");
+    assertThat(Json.write(body))
+        .isEqualTo(
+            "{\"party\":\"provider\",\"signature\":{\"scheme\":\"ed25519\",\"value\":\"c2ln\"}}");
   }
 
   @Test
   void deliverLeavesTheFormatOutWhenNoneIsGiven() {
-    assertThat(Json.write(RequestBodies.deliver("# Report", null))).isEqualTo("{\"content\":\"# Report\"}");
-    assertThat(Json.write(RequestBodies.deliver("a,b", "csv"))).isEqualTo("{\"content\":\"a,b\",\"format\":\"csv\"}");
+    assertThat(Json.write(RequestBodies.deliver("# Report", null)))
+        .isEqualTo("{\"content\":\"# Report\"}");
+    assertThat(Json.write(RequestBodies.deliver("a,b", "csv")))
+        .isEqualTo("{\"content\":\"a,b\",\"format\":\"csv\"}");
   }
 
   @Test
@@ -52,7 +56,9 @@ class RequestBodiesTest {
   void verifyWrapsTheEvaluatorResultOrSendsAnEmptyObject() throws Exception {
     assertThat(Json.write(RequestBodies.verify(null))).isEqualTo("{}");
 
-    var result = Json.parse("{\"dimensions\":[{\"name\":\"accuracy\",\"score\":90,\"evidence\":\"checked\"}]}");
+    var result =
+        Json.parse(
+            "{\"dimensions\":[{\"name\":\"accuracy\",\"score\":90,\"evidence\":\"checked\"}]}");
     assertThat(RequestBodies.verify(result).get("evaluator_result")).isEqualTo(result);
   }
 

@@ -8,10 +8,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Who may do what to an agreement: the one table of the README's authorization section, and the
- * one place that applies it. A caller's roles come from matching its key to the agreement's
- * {@code parties.*.verification_key}; a key can hold no role (a stranger, who learns nothing: 404),
- * or act out of its role (403, with the reason).
+ * Who may do what to an agreement: the one table of the README's authorization section, and the one
+ * place that applies it. A caller's roles come from matching its key to the agreement's {@code
+ * parties.*.verification_key}; a key can hold no role (a stranger, who learns nothing: 404), or act
+ * out of its role (403, with the reason).
  *
  * <pre>
  * operation                   client provider evaluator operator
@@ -28,8 +28,8 @@ import java.util.Set;
  * RULE                           -       -        -        yes
  * </pre>
  *
- * Creating an agreement is the client's: the caller's key must be the document's client key
- * ({@link #requireProposer}). The operator reaches agreements only through admin routes.
+ * Creating an agreement is the client's: the caller's key must be the document's client key ({@link
+ * #requireProposer}). The operator reaches agreements only through admin routes.
  */
 public final class AccessPolicy {
   private AccessPolicy() {}
@@ -42,7 +42,9 @@ public final class AccessPolicy {
           Map.entry(Operation.SIGN_AS_PROVIDER, EnumSet.of(Role.PROVIDER)),
           Map.entry(Operation.FUND, EnumSet.of(Role.CLIENT)),
           Map.entry(Operation.DELIVER, EnumSet.of(Role.PROVIDER)),
-          Map.entry(Operation.TRIGGER_VERIFICATION, EnumSet.of(Role.CLIENT, Role.PROVIDER, Role.EVALUATOR)),
+          Map.entry(
+              Operation.TRIGGER_VERIFICATION,
+              EnumSet.of(Role.CLIENT, Role.PROVIDER, Role.EVALUATOR)),
           Map.entry(Operation.SUBMIT_VERIFICATION_RESULT, EnumSet.of(Role.EVALUATOR)),
           Map.entry(Operation.CHALLENGE, EnumSet.of(Role.CLIENT, Role.PROVIDER)),
           Map.entry(Operation.CLOSE, EnumSet.of(Role.CLIENT, Role.PROVIDER, Role.EVALUATOR)),
@@ -70,8 +72,8 @@ public final class AccessPolicy {
   }
 
   /**
-   * Allows the operation or throws: 404-style for a caller with no role (and not the server),
-   * 403 with the reason for a party out of its role.
+   * Allows the operation or throws: 404-style for a caller with no role (and not the server), 403
+   * with the reason for a party out of its role.
    */
   public static void require(AgreementTerms terms, Caller caller, Operation op) {
     if (caller instanceof Caller.Server) {
@@ -86,13 +88,19 @@ public final class AccessPolicy {
       throw AccessDeniedException.notFound(terms.agreementId());
     }
     throw AccessDeniedException.forbidden(
-        "a " + describe(roles) + " may not " + verb(op) + " this agreement; that is for the "
-            + describe(ALLOWED.get(op)) + (op == Operation.RULE ? "operator" : ""));
+        "a "
+            + describe(roles)
+            + " may not "
+            + verb(op)
+            + " this agreement; that is for the "
+            + describe(ALLOWED.get(op))
+            + (op == Operation.RULE ? "operator" : ""));
   }
 
   /** Only the client named in a document may propose it. */
   public static void requireProposer(AgreementTerms terms, Caller caller) {
-    if (caller instanceof Caller.Key k && k.key().equals(terms.parties().client().verificationKey())) {
+    if (caller instanceof Caller.Key k
+        && k.key().equals(terms.parties().client().verificationKey())) {
       return;
     }
     throw AccessDeniedException.forbidden(

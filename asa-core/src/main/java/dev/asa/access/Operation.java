@@ -1,6 +1,8 @@
 package dev.asa.access;
 
-/** Everything a caller can ask of an existing agreement; who may do which is {@link AccessPolicy}'s. */
+/**
+ * Everything a caller can ask of an existing agreement; who may do which is {@link AccessPolicy}'s.
+ */
 public enum Operation {
   READ,
   NEGOTIATE,

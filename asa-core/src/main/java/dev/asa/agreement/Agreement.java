@@ -3,9 +3,9 @@ package dev.asa.agreement;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.crypto.Digest;
+import dev.asa.crypto.Ed25519Signature;
 import dev.asa.facts.Fact;
 import dev.asa.facts.ServerFacts;
-import dev.asa.crypto.Ed25519Signature;
 import dev.asa.json.Jcs;
 import dev.asa.lifecycle.State;
 import java.nio.charset.StandardCharsets;
@@ -15,8 +15,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * An agreement document: its typed {@link AgreementTerms}, its state, its signatures and its digest,
- * and beside it the {@link ServerFacts} the server keeps about it.
+ * An agreement document: its typed {@link AgreementTerms}, its state, its signatures and its
+ * digest, and beside it the {@link ServerFacts} the server keeps about it.
  *
  * <p>Immutable. The JSON document is kept whole (unknown members of a known version round-trip
  * unchanged) and every "with" method returns a new agreement. A signature can only be added through
@@ -32,9 +32,13 @@ public final class Agreement {
    * {@code metadata} is where responses render the server's facts; it is never part of the hash, so
    * a rendered document hashes like the one the parties signed.
    */
-  public static final java.util.Set<String> UNSIGNED_MEMBERS = java.util.Set.of("status", "signatures", "metadata");
+  public static final java.util.Set<String> UNSIGNED_MEMBERS =
+      java.util.Set.of("status", "signatures", "metadata");
 
-  /** The member under which responses render {@link ServerFacts}; refused in any document a caller sends. */
+  /**
+   * The member under which responses render {@link ServerFacts}; refused in any document a caller
+   * sends.
+   */
   public static final String FACTS_MEMBER = "metadata";
 
   private final ObjectNode document;
@@ -51,7 +55,8 @@ public final class Agreement {
   /** For changes outside the signed terms (status, signatures, facts): the hash stays. */
   private Agreement(ObjectNode document, AgreementTerms terms, Digest hash, ServerFacts facts) {
     if (document.has(FACTS_MEMBER)) {
-      throw new IllegalArgumentException("an agreement document never holds server facts; they are kept apart");
+      throw new IllegalArgumentException(
+          "an agreement document never holds server facts; they are kept apart");
     }
     this.document = document;
     this.terms = terms;
@@ -61,7 +66,10 @@ public final class Agreement {
     this.facts = Objects.requireNonNull(facts, "facts");
   }
 
-  /** {@code sha256:} + hex of SHA-256 over the JCS form of the document minus status, signatures and metadata. */
+  /**
+   * {@code sha256:} + hex of SHA-256 over the JCS form of the document minus status, signatures and
+   * metadata.
+   */
   public static Digest computeHash(JsonNode document) {
     ObjectNode terms = ((ObjectNode) document).deepCopy();
     terms.remove(UNSIGNED_MEMBERS);
@@ -114,7 +122,9 @@ public final class Agreement {
     return signatures.containsKey(Role.CLIENT) && signatures.containsKey(Role.PROVIDER);
   }
 
-  /** A copy of the document as the parties wrote it, with status and signatures; no server facts. */
+  /**
+   * A copy of the document as the parties wrote it, with status and signatures; no server facts.
+   */
   public ObjectNode toJson() {
     return document.deepCopy();
   }
@@ -145,19 +155,28 @@ public final class Agreement {
     Party party = terms.parties().get(role);
     if (!party.verificationKey().verify(signingInput(), signature)) {
       throw new SignatureRefusedException(
-          "the " + role.wireName() + " signature does not verify: sign the UTF-8 bytes of the"
-              + " agreement_hash string \"" + hash + "\" with the private key of parties."
-              + role.wireName() + ".verification_key");
+          "the "
+              + role.wireName()
+              + " signature does not verify: sign the UTF-8 bytes of the"
+              + " agreement_hash string \""
+              + hash
+              + "\" with the private key of parties."
+              + role.wireName()
+              + ".verification_key");
     }
     ObjectNode copy = document.deepCopy();
-    ObjectNode sigs = copy.has("signatures") ? (ObjectNode) copy.get("signatures") : copy.putObject("signatures");
+    ObjectNode sigs =
+        copy.has("signatures") ? (ObjectNode) copy.get("signatures") : copy.putObject("signatures");
     ObjectNode entry = sigs.putObject(role.wireName());
     entry.put("scheme", "ed25519");
     entry.put("value", signature.toBase64Url());
     return new Agreement(copy, terms, hash, facts);
   }
 
-  /** The same terms in another state (only {@code dev.asa.lifecycle} decides whether that is allowed). */
+  /**
+   * The same terms in another state (only {@code dev.asa.lifecycle} decides whether that is
+   * allowed).
+   */
   public Agreement withState(State next) {
     ObjectNode copy = document.deepCopy();
     copy.put("status", next.wireName());
@@ -169,12 +188,17 @@ public final class Agreement {
     return new Agreement(document, terms, hash, facts.with(fact, value));
   }
 
-  /** The same agreement with its facts changed by {@code change} (e.g. {@code f -> f.withEscrow(...)}). */
+  /**
+   * The same agreement with its facts changed by {@code change} (e.g. {@code f ->
+   * f.withEscrow(...)}).
+   */
   public Agreement withFacts(java.util.function.UnaryOperator<ServerFacts> change) {
     return new Agreement(document, terms, hash, change.apply(facts));
   }
 
-  /** The same agreement with all of {@code facts} (e.g. carried over to a renegotiated document). */
+  /**
+   * The same agreement with all of {@code facts} (e.g. carried over to a renegotiated document).
+   */
   public Agreement withFacts(ServerFacts facts) {
     return new Agreement(document, terms, hash, facts);
   }

@@ -20,10 +20,13 @@ public final class AgreementDocuments {
       throw new InvalidDocumentException("", "an agreement must be a JSON object");
     }
     if (object.has(Agreement.FACTS_MEMBER)) {
-      // What the server knows (escrow, negotiation, verification, settlement...) is never taken from a caller.
-      throw new InvalidDocumentException("/" + Agreement.FACTS_MEMBER, "server-owned: the server records its own facts"
-          + " about an agreement (negotiation, escrow, delivery, verification, dispute, settlement) and shows them under"
-          + " metadata in responses; a document sent to it must leave metadata out");
+      // What the server knows (escrow, negotiation, verification, settlement...) is never taken
+      // from a caller.
+      throw new InvalidDocumentException(
+          "/" + Agreement.FACTS_MEMBER,
+          "server-owned: the server records its own facts"
+              + " about an agreement (negotiation, escrow, delivery, verification, dispute, settlement) and shows them under"
+              + " metadata in responses; a document sent to it must leave metadata out");
     }
     AsaVersion version = version(object);
     List<Violation> schemaViolations = AgreementSchemas.validate(object, version.major());
@@ -39,7 +42,9 @@ public final class AgreementDocuments {
     return new Agreement(object.deepCopy(), terms, ServerFacts.NONE);
   }
 
-  /** Reads a document this server validated when it was created, with the facts it stored beside it. */
+  /**
+   * Reads a document this server validated when it was created, with the facts it stored beside it.
+   */
   public static Agreement readStored(String json, ServerFacts facts) {
     return readStored(json).withFacts(facts);
   }
@@ -59,7 +64,8 @@ public final class AgreementDocuments {
   public static AsaVersion version(ObjectNode document) {
     JsonNode v = document.get("asa_version");
     if (v == null || !v.isTextual()) {
-      throw new InvalidDocumentException("/asa_version", "required: the ASA version of the document, e.g. \"1.0.0\"");
+      throw new InvalidDocumentException(
+          "/asa_version", "required: the ASA version of the document, e.g. \"1.0.0\"");
     }
     AsaVersion version;
     try {
@@ -69,7 +75,10 @@ public final class AgreementDocuments {
     }
     if (!AgreementSchemas.knowsMajor(version.major())) {
       throw new UnsupportedVersionException(
-          "asa_version " + version + " has major version " + version.major()
+          "asa_version "
+              + version
+              + " has major version "
+              + version.major()
               + ", which this server does not support; it accepts 1.x.y documents");
     }
     return version;

@@ -24,11 +24,13 @@ public final class AgreementDrafts {
     ObjectNode doc = TemplateApplier.apply(object);
     if (doc.has("signatures")) {
       throw new InvalidDocumentException(
-          "/signatures", "a new agreement is unsigned; each party signs with POST /agreements/{id}/sign");
+          "/signatures",
+          "a new agreement is unsigned; each party signs with POST /agreements/{id}/sign");
     }
     JsonNode status = doc.get("status");
     if (status != null && !status.asText().equals(State.PROPOSED.wireName())) {
-      throw new InvalidDocumentException("/status", "a new agreement starts as \"proposed\"; leave status out");
+      throw new InvalidDocumentException(
+          "/status", "a new agreement starts as \"proposed\"; leave status out");
     }
     if (!doc.has("agreement_id")) {
       doc.put("agreement_id", newId.get());

@@ -91,7 +91,9 @@ public final class AgreementSchemas {
     String version = SCHEMA_FOR_MAJOR.get(majorVersion);
     if (version == null) {
       throw new IllegalArgumentException(
-          "no agreement schema for asa_version major " + majorVersion + "; known: "
+          "no agreement schema for asa_version major "
+              + majorVersion
+              + "; known: "
               + SCHEMA_FOR_MAJOR.keySet());
     }
     Loaded loaded = load(version);
@@ -195,7 +197,13 @@ public final class AgreementSchemas {
 
   /** Keywords whose next path segment is a member or definition name, not a keyword. */
   private static final Set<String> NAMING_KEYWORDS =
-      Set.of("properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependentRequired");
+      Set.of(
+          "properties",
+          "patternProperties",
+          "$defs",
+          "definitions",
+          "dependentSchemas",
+          "dependentRequired");
 
   /** The validator's message without any location prefix. */
   private static String message(Error error) {
@@ -229,7 +237,9 @@ public final class AgreementSchemas {
     JsonNode schemaObject = rawSchema;
     for (String segment : path) {
       schemaObject =
-          schemaObject.isArray() ? schemaObject.path(parseIndex(segment)) : schemaObject.path(segment);
+          schemaObject.isArray()
+              ? schemaObject.path(parseIndex(segment))
+              : schemaObject.path(segment);
     }
     if ("required".equals(keyword) && error.getProperty() != null) {
       JsonNode member = schemaObject.path("properties").path(error.getProperty());

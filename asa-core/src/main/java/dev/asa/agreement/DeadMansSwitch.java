@@ -3,8 +3,8 @@ package dev.asa.agreement;
 import java.util.Objects;
 
 /**
- * Timeouts that keep an unresponsive party from blocking the agreement forever (section 8.3).
- * The evaluator timeout never defaults to {@code release_to_provider} (NOTES.md).
+ * Timeouts that keep an unresponsive party from blocking the agreement forever (section 8.3). The
+ * evaluator timeout never defaults to {@code release_to_provider} (NOTES.md).
  */
 public record DeadMansSwitch(
     Long clientTimeoutSeconds,

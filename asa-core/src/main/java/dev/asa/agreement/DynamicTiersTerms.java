@@ -16,7 +16,11 @@ import java.util.Objects;
  * @param shiftPoints how far a boundary moves up, above 0 and at most 20
  */
 public record DynamicTiersTerms(
-    boolean enabled, int window, BigDecimal bandPoints, BigDecimal minShare, BigDecimal shiftPoints) {
+    boolean enabled,
+    int window,
+    BigDecimal bandPoints,
+    BigDecimal minShare,
+    BigDecimal shiftPoints) {
 
   public static final int DEFAULT_WINDOW = 10;
   public static final BigDecimal DEFAULT_BAND_POINTS = BigDecimal.valueOf(3);
@@ -41,7 +45,12 @@ public record DynamicTiersTerms(
     Objects.requireNonNull(shiftPoints, "shiftPoints");
     if (window < MIN_WINDOW || window > MAX_WINDOW) {
       throw new IllegalArgumentException(
-          "dynamic_tiers window must be " + MIN_WINDOW + " to " + MAX_WINDOW + " scores, got " + window);
+          "dynamic_tiers window must be "
+              + MIN_WINDOW
+              + " to "
+              + MAX_WINDOW
+              + " scores, got "
+              + window);
     }
     requireIn("band_points", bandPoints, BigDecimal.valueOf(MAX_POINTS));
     requireIn("min_share", minShare, BigDecimal.ONE);
@@ -62,7 +71,11 @@ public record DynamicTiersTerms(
   private static void requireIn(String name, BigDecimal value, BigDecimal max) {
     if (value.signum() <= 0 || value.compareTo(max) > 0) {
       throw new IllegalArgumentException(
-          "dynamic_tiers " + name + " must be above 0 and at most " + max.toPlainString() + ", got "
+          "dynamic_tiers "
+              + name
+              + " must be above 0 and at most "
+              + max.toPlainString()
+              + ", got "
               + value.toPlainString());
     }
   }

@@ -4,8 +4,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The link between the agreement and a payment system. {@code payment} is absent when the
- * agreement moves no money.
+ * The link between the agreement and a payment system. {@code payment} is absent when the agreement
+ * moves no money.
  */
 public record Escrow(
     boolean enabled, String bindingType, Payment payment, DeadMansSwitch deadMansSwitch) {

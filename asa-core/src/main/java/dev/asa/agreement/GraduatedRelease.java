@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * How much of the payment a composite score releases: by tiers, or continuously
- * ({@code score / 100 * amount}, the cliff-free mode recommended for repeated work).
+ * How much of the payment a composite score releases: by tiers, or continuously ({@code score / 100
+ * * amount}, the cliff-free mode recommended for repeated work).
  *
  * <p>In tiers mode the agreement may also blunt cliff optimisation (whitepaper 8.2) with {@code
  * thresholdNoise} and {@code dynamicTiers}; both are off unless asked for, and {@link #tiers} are
@@ -18,7 +18,8 @@ public record GraduatedRelease(
     ThresholdNoiseTerms thresholdNoise,
     DynamicTiersTerms dynamicTiers) {
 
-  public static final GraduatedRelease DISABLED = new GraduatedRelease(false, Mode.TIERS, List.of());
+  public static final GraduatedRelease DISABLED =
+      new GraduatedRelease(false, Mode.TIERS, List.of());
 
   public GraduatedRelease {
     Objects.requireNonNull(mode, "mode");

@@ -10,7 +10,8 @@ public final class InvalidDocumentException extends RuntimeException {
   public InvalidDocumentException(List<Violation> violations) {
     super(violations.stream().map(Violation::toString).collect(Collectors.joining("; ")));
     if (violations.isEmpty()) {
-      throw new IllegalArgumentException("an InvalidDocumentException needs at least one violation");
+      throw new IllegalArgumentException(
+          "an InvalidDocumentException needs at least one violation");
     }
     this.violations = List.copyOf(violations);
   }

@@ -18,7 +18,11 @@ public record Money(BigDecimal amount, Currency currency) {
     }
     if (amount.stripTrailingZeros().scale() > currency.decimals()) {
       throw new IllegalArgumentException(
-          currency.code() + " has " + currency.decimals() + " decimals; " + amount.toPlainString()
+          currency.code()
+              + " has "
+              + currency.decimals()
+              + " decimals; "
+              + amount.toPlainString()
               + " has more");
     }
     amount = amount.setScale(currency.decimals(), RoundingMode.UNNECESSARY);
@@ -44,18 +48,21 @@ public record Money(BigDecimal amount, Currency currency) {
   }
 
   /**
-   * The share of this amount for a percentage, rounded down to the minor unit so that the
-   * remainder (which goes back to the client) is never negative.
+   * The share of this amount for a percentage, rounded down to the minor unit so that the remainder
+   * (which goes back to the client) is never negative.
    */
   public Money percent(BigDecimal percent) {
     BigDecimal share =
-        amount.multiply(percent).divide(BigDecimal.valueOf(100), currency.decimals(), RoundingMode.DOWN);
+        amount
+            .multiply(percent)
+            .divide(BigDecimal.valueOf(100), currency.decimals(), RoundingMode.DOWN);
     return new Money(share, currency);
   }
 
   private void requireSameCurrency(Money other) {
     if (!currency.equals(other.currency)) {
-      throw new IllegalArgumentException("cannot mix " + currency.code() + " and " + other.currency.code());
+      throw new IllegalArgumentException(
+          "cannot mix " + currency.code() + " and " + other.currency.code());
     }
   }
 

@@ -26,10 +26,25 @@ public record QualityCriteria(
     SeriesGuarantee guarantee) {
 
   /** Deterministic criteria, or probabilistic ones whose guarantee is not needed here. */
-  public QualityCriteria(List<Dimension> dimensions, BigDecimal compositeThreshold, CompositeMethod compositeMethod,
-      GuaranteeType guaranteeType, List<QualityGate> gates, QualityGate.Logic gateLogic, JsonNode deliverableSchema,
+  public QualityCriteria(
+      List<Dimension> dimensions,
+      BigDecimal compositeThreshold,
+      CompositeMethod compositeMethod,
+      GuaranteeType guaranteeType,
+      List<QualityGate> gates,
+      QualityGate.Logic gateLogic,
+      JsonNode deliverableSchema,
       List<String> requiredSections) {
-    this(dimensions, compositeThreshold, compositeMethod, guaranteeType, gates, gateLogic, deliverableSchema, requiredSections, null);
+    this(
+        dimensions,
+        compositeThreshold,
+        compositeMethod,
+        guaranteeType,
+        gates,
+        gateLogic,
+        deliverableSchema,
+        requiredSections,
+        null);
   }
 
   public QualityCriteria {

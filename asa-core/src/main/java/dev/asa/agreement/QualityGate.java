@@ -52,7 +52,8 @@ public record QualityGate(String text, Kind kind, Condition condition) {
       }
       Matcher m = THRESHOLD.matcher(text);
       if (m.matches()) {
-        return new Threshold(m.group(1), SloOperator.fromWire(m.group(2)), new BigDecimal(m.group(3)));
+        return new Threshold(
+            m.group(1), SloOperator.fromWire(m.group(2)), new BigDecimal(m.group(3)));
       }
       return new Check(text);
     }

@@ -27,6 +27,7 @@ public enum Role {
         return r;
       }
     }
-    throw new IllegalArgumentException("unknown role '" + name + "'; expected client, provider or evaluator");
+    throw new IllegalArgumentException(
+        "unknown role '" + name + "'; expected client, provider or evaluator");
   }
 }

@@ -93,7 +93,8 @@ final class SemanticRules {
       v.add("/parties/provider/verification_key", "client and provider must hold different keys");
     }
     // Independence compares names as a person reads them (Identities.comparable): "ACME Labs\u200B"
-    // is the organization "acme labs", whatever case, spacing, zero-width or full-width form is used.
+    // is the organization "acme labs", whatever case, spacing, zero-width or full-width form is
+    // used.
     for (Party signer : List.of(p.client(), p.provider())) {
       if (p.evaluator().identity().sameAgentAs(signer.identity())) {
         v.add(
@@ -106,7 +107,10 @@ final class SemanticRules {
         v.add(
             "/parties/evaluator/organization",
             "the evaluator must be independent: it belongs to the same organization as the "
-                + signer.role().wireName() + " ('" + ev.organization() + "')");
+                + signer.role().wireName()
+                + " ('"
+                + ev.organization()
+                + "')");
       }
       if (Identities.same(ev.identity().lineage(), signer.identity().lineage())) {
         v.add(
@@ -114,7 +118,8 @@ final class SemanticRules {
             "the evaluator must be independent: it shares its CoC lineage with the "
                 + signer.role().wireName());
       }
-      if (p.evaluator().key().isPresent() && p.evaluator().verificationKey().equals(signer.verificationKey())) {
+      if (p.evaluator().key().isPresent()
+          && p.evaluator().verificationKey().equals(signer.verificationKey())) {
         v.add(
             "/parties/evaluator/verification_key",
             "the evaluator must be independent: it uses the "
@@ -161,7 +166,9 @@ final class SemanticRules {
     if (sum.subtract(BigDecimal.ONE).abs().compareTo(WEIGHT_TOLERANCE) > 0) {
       v.add(
           "/quality_criteria/dimensions",
-          "weights sum to " + sum.stripTrailingZeros().toPlainString() + "; they must sum to 1 (+-0.001)");
+          "weights sum to "
+              + sum.stripTrailingZeros().toPlainString()
+              + "; they must sum to 1 (+-0.001)");
     }
   }
 
@@ -201,7 +208,11 @@ final class SemanticRules {
         case QualityGate.Condition.AllSlosMet a -> {}
         case QualityGate.Condition.Threshold th -> {
           if (!th.isComposite() && c.dimension(th.subject()).isEmpty()) {
-            v.add(at, "threshold gate on '" + th.subject() + "', which is neither a dimension nor 'composite'");
+            v.add(
+                at,
+                "threshold gate on '"
+                    + th.subject()
+                    + "', which is neither a dimension nor 'composite'");
           }
         }
         case QualityGate.Condition.Check ch -> {
@@ -210,8 +221,11 @@ final class SemanticRules {
           if (!booleanDimension && !KNOWN_CHECKS.contains(ch.name())) {
             v.add(
                 at,
-                "unknown gate condition '" + ch.name() + "'; use all_slos_met, <dimension>_gte_<n>,"
-                    + " composite_gte_<n>, a boolean dimension, or one of " + String.join(", ", KNOWN_CHECKS.stream().sorted().toList()));
+                "unknown gate condition '"
+                    + ch.name()
+                    + "'; use all_slos_met, <dimension>_gte_<n>,"
+                    + " composite_gte_<n>, a boolean dimension, or one of "
+                    + String.join(", ", KNOWN_CHECKS.stream().sorted().toList()));
           }
         }
       }
@@ -230,10 +244,14 @@ final class SemanticRules {
       // Continuous release has no cliff to blunt: a mitigation here would be a term that does
       // nothing while the parties believe it protects them.
       if (release.thresholdNoise().enabled()) {
-        v.add(at + "/threshold_noise", "continuous mode has no tier boundaries to move; remove threshold_noise or use mode tiers");
+        v.add(
+            at + "/threshold_noise",
+            "continuous mode has no tier boundaries to move; remove threshold_noise or use mode tiers");
       }
       if (release.dynamicTiers().enabled()) {
-        v.add(at + "/dynamic_tiers", "continuous mode has no tier boundaries to move; remove dynamic_tiers or use mode tiers");
+        v.add(
+            at + "/dynamic_tiers",
+            "continuous mode has no tier boundaries to move; remove dynamic_tiers or use mode tiers");
       }
       return;
     }
@@ -254,14 +272,15 @@ final class SemanticRules {
         v.add(at + "/tiers", "two tiers start at composite score " + t.score().toPlainString());
       }
     }
-    List<Tier> sorted =
-        gte.stream().sorted((a, b) -> a.score().compareTo(b.score())).toList();
+    List<Tier> sorted = gte.stream().sorted((a, b) -> a.score().compareTo(b.score())).toList();
     for (int i = 1; i < sorted.size(); i++) {
       if (sorted.get(i).releasePercent().compareTo(sorted.get(i - 1).releasePercent()) < 0) {
         v.add(
             at + "/tiers",
-            "a higher score must never release less: tier >= " + sorted.get(i).score().toPlainString()
-                + " releases less than tier >= " + sorted.get(i - 1).score().toPlainString());
+            "a higher score must never release less: tier >= "
+                + sorted.get(i).score().toPlainString()
+                + " releases less than tier >= "
+                + sorted.get(i - 1).score().toPlainString());
       }
     }
     checkMitigationReach(release, sorted, at);
@@ -274,7 +293,8 @@ final class SemanticRules {
         v.add(
             at + "/tiers",
             "the composite_score_lt tier must end where the lowest composite_score_gte tier starts ("
-                + lowest.score().toPlainString() + "), so that every score matches exactly one tier");
+                + lowest.score().toPlainString()
+                + "), so that every score matches exactly one tier");
       } else if (floor.releasePercent().compareTo(lowest.releasePercent()) > 0) {
         v.add(at + "/tiers", "the floor tier must not release more than the tier above it");
       }
@@ -288,7 +308,10 @@ final class SemanticRules {
    */
   private void checkMitigationReach(GraduatedRelease release, List<Tier> sortedGte, String at) {
     BigDecimal reach =
-        release.dynamicTiers().reach().add(release.thresholdNoise().reach().multiply(BigDecimal.TWO));
+        release
+            .dynamicTiers()
+            .reach()
+            .add(release.thresholdNoise().reach().multiply(BigDecimal.TWO));
     if (reach.signum() == 0) {
       return;
     }
@@ -298,7 +321,10 @@ final class SemanticRules {
       if (low.compareTo(high) != 0 && high.subtract(low).compareTo(reach) <= 0) {
         v.add(
             at + "/tiers",
-            "tiers >= " + low.toPlainString() + " and >= " + high.toPlainString()
+            "tiers >= "
+                + low.toPlainString()
+                + " and >= "
+                + high.toPlainString()
                 + " are too close for the cliff-optimisation terms, which can move a boundary "
                 + reach.stripTrailingZeros().toPlainString()
                 + " points towards its neighbour (shift_points + 2 x max_points); space them more than that apart"

@@ -6,9 +6,9 @@ import java.math.BigDecimal;
 import java.util.Objects;
 
 /**
- * A service level objective: an operator and a target. The target is a number, a boolean (only
- * with {@code eq}/{@code neq}) or an inclusive range (only with {@code between}). Booleans compare
- * as scores: true is 100, false is 0 (NOTES.md), so {@code eq true} is met by a score of 100.
+ * A service level objective: an operator and a target. The target is a number, a boolean (only with
+ * {@code eq}/{@code neq}) or an inclusive range (only with {@code between}). Booleans compare as
+ * scores: true is 100, false is 0 (NOTES.md), so {@code eq true} is met by a score of 100.
  */
 public record Slo(SloOperator operator, Target target) {
 

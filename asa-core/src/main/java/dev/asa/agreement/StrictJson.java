@@ -11,19 +11,19 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
- * The one strict reader of request bodies and other JSON the server is sent: typed getters for
- * the members of an object, each naming the member at fault by its RFC 6901 pointer and saying
- * what was expected. Nested objects are read with the pointer of the object ({@link #child}).
+ * The one strict reader of request bodies and other JSON the server is sent: typed getters for the
+ * members of an object, each naming the member at fault by its RFC 6901 pointer and saying what was
+ * expected. Nested objects are read with the pointer of the object ({@link #child}).
  *
  * <p>Two ways to report, chosen when the reader is made:
  *
  * <ul>
- *   <li>{@link #failFast()}: the first problem throws {@link InvalidDocumentException} at once, so a
- *       getter either returns a good value or does not return. For bodies read member by member,
+ *   <li>{@link #failFast()}: the first problem throws {@link InvalidDocumentException} at once, so
+ *       a getter either returns a good value or does not return. For bodies read member by member,
  *       where later checks need the earlier values.
- *   <li>{@link #StrictJson() new StrictJson()}: every problem is collected and a getter returns null
- *       after recording one; {@link #throwIfAny()} throws them all together, so that the sender
- *       fixes the whole document in one round (sealed criteria, x402 payloads).
+ *   <li>{@link #StrictJson() new StrictJson()}: every problem is collected and a getter returns
+ *       null after recording one; {@link #throwIfAny()} throws them all together, so that the
+ *       sender fixes the whole document in one round (sealed criteria, x402 payloads).
  * </ul>
  *
  * <p>The messages follow one pattern: "is missing: expected ...", "must be ..., found ...",
@@ -62,7 +62,9 @@ public final class StrictJson {
     return violations.isEmpty();
   }
 
-  /** How many problems were recorded; compare before and after reading a part to see if it was good. */
+  /**
+   * How many problems were recorded; compare before and after reading a part to see if it was good.
+   */
   public int count() {
     return violations.size();
   }
@@ -100,7 +102,12 @@ public final class StrictJson {
     for (var member : object.properties()) {
       String name = member.getKey();
       if (!allowed.contains(name)) {
-        add(child(pointer, name), "unknown member '" + name + "'; expected only " + String.join(", ", allowed.stream().sorted().toList()));
+        add(
+            child(pointer, name),
+            "unknown member '"
+                + name
+                + "'; expected only "
+                + String.join(", ", allowed.stream().sorted().toList()));
       }
     }
   }
@@ -109,17 +116,20 @@ public final class StrictJson {
     allowOnly(object, pointer, Arrays.asList(allowed));
   }
 
-  /** A required string, any string; {@code expected} says what it holds ("the dimension's name"). */
+  /**
+   * A required string, any string; {@code expected} says what it holds ("the dimension's name").
+   */
   public String text(JsonNode object, String pointer, String member, String expected) {
     return text(object, pointer, member, null, expected);
   }
 
   /**
-   * A required string matching {@code pattern} (any string when null). A string that does not
-   * match is refused with "must be {@code expected}", so {@code expected} describes the form
-   * ("the recipient address: 0x followed by 40 hex digits").
+   * A required string matching {@code pattern} (any string when null). A string that does not match
+   * is refused with "must be {@code expected}", so {@code expected} describes the form ("the
+   * recipient address: 0x followed by 40 hex digits").
    */
-  public String text(JsonNode object, String pointer, String member, Pattern pattern, String expected) {
+  public String text(
+      JsonNode object, String pointer, String member, Pattern pattern, String expected) {
     JsonNode v = object.get(member);
     String p = child(pointer, member);
     if (v == null || v.isNull()) {
@@ -160,7 +170,10 @@ public final class StrictJson {
     return bounded(v, child(pointer, member), max);
   }
 
-  /** An optional string as {@link #text(JsonNode, String, String, int)}; null when absent (or JSON null). */
+  /**
+   * An optional string as {@link #text(JsonNode, String, String, int)}; null when absent (or JSON
+   * null).
+   */
   public String optionalText(JsonNode object, String pointer, String member, int max) {
     JsonNode v = object.get(member);
     if (v == null || v.isNull()) {

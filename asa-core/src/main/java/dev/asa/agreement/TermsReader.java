@@ -22,9 +22,9 @@ final class TermsReader {
   }
 
   /**
-   * Returns the terms, with violations recorded along the way; null only when the parties cannot
-   * be read (then no further rule can be checked). Parts that could not be read are left out, so
-   * that the semantic rules can still report everything else at once.
+   * Returns the terms, with violations recorded along the way; null only when the parties cannot be
+   * read (then no further rule can be checked). Parts that could not be read are left out, so that
+   * the semantic rules can still report everything else at once.
    */
   AgreementTerms read(JsonNode doc) {
     AsaVersion version = AsaVersion.parse(doc.path("asa_version").asText());
@@ -57,7 +57,8 @@ final class TermsReader {
     try {
       return OffsetDateTime.parse(text).toInstant();
     } catch (DateTimeParseException e) {
-      violations.add(pointer, "'" + text + "' is not an RFC 3339 date-time such as 2026-03-26T14:30:00Z");
+      violations.add(
+          pointer, "'" + text + "' is not an RFC 3339 date-time such as 2026-03-26T14:30:00Z");
       return Instant.EPOCH;
     }
   }
@@ -129,13 +130,17 @@ final class TermsReader {
     boolean probabilistic = "probabilistic".equals(node.path("guarantee_type").asText());
     SeriesGuarantee guarantee = null;
     if (probabilistic) {
-      guarantee = SeriesGuarantee.read(node.get("guarantee"), "/quality_criteria/guarantee", violations);
+      guarantee =
+          SeriesGuarantee.read(node.get("guarantee"), "/quality_criteria/guarantee", violations);
       if (guarantee instanceof SeriesGuarantee.Percentile p
           && dimensions.stream().noneMatch(d -> d.name().equals(p.dimension()))) {
-        violations.add("/quality_criteria/guarantee/dimension", "'" + p.dimension() + "' is not one of the dimensions");
+        violations.add(
+            "/quality_criteria/guarantee/dimension",
+            "'" + p.dimension() + "' is not one of the dimensions");
       }
     } else if (node.has("guarantee")) {
-      violations.add("/quality_criteria/guarantee", "applies only with \"guarantee_type\": \"probabilistic\"");
+      violations.add(
+          "/quality_criteria/guarantee", "applies only with \"guarantee_type\": \"probabilistic\"");
     }
     return new QualityCriteria(
         dimensions,
@@ -158,7 +163,8 @@ final class TermsReader {
   private Dimension dimension(JsonNode node, String pointer) {
     MetricType metric = MetricType.fromWire(node.path("metric").asText());
     Slo slo = slo(node.path("slo"), pointer + "/slo");
-    Slo shadowSlo = node.has("shadow_slo") ? slo(node.path("shadow_slo"), pointer + "/shadow_slo") : null;
+    Slo shadowSlo =
+        node.has("shadow_slo") ? slo(node.path("shadow_slo"), pointer + "/shadow_slo") : null;
     if (slo == null || (node.has("shadow_slo") && shadowSlo == null)) {
       return null;
     }
@@ -180,7 +186,10 @@ final class TermsReader {
       target = new Slo.Target.Flag(value.booleanValue());
     } else if (value.isNumber()) {
       target = new Slo.Target.Number(value.decimalValue());
-    } else if (value.isArray() && value.size() == 2 && value.get(0).isNumber() && value.get(1).isNumber()) {
+    } else if (value.isArray()
+        && value.size() == 2
+        && value.get(0).isNumber()
+        && value.get(1).isNumber()) {
       try {
         target = new Slo.Target.Range(value.get(0).decimalValue(), value.get(1).decimalValue());
       } catch (IllegalArgumentException e) {
@@ -188,7 +197,8 @@ final class TermsReader {
         return null;
       }
     } else {
-      violations.add(pointer + "/value", "must be a number, a boolean or a [low, high] pair of numbers");
+      violations.add(
+          pointer + "/value", "must be a number, a boolean or a [low, high] pair of numbers");
       return null;
     }
     try {
@@ -230,7 +240,9 @@ final class TermsReader {
         new DeadMansSwitch(
             s.has("client_timeout_seconds") ? s.path("client_timeout_seconds").asLong() : null,
             s.has("provider_timeout_seconds") ? s.path("provider_timeout_seconds").asLong() : null,
-            s.has("evaluator_timeout_seconds") ? s.path("evaluator_timeout_seconds").asLong() : null,
+            s.has("evaluator_timeout_seconds")
+                ? s.path("evaluator_timeout_seconds").asLong()
+                : null,
             s.has("timeout_action")
                 ? DeadMansSwitch.TimeoutAction.fromWire(s.path("timeout_action").asText())
                 : DeadMansSwitch.TimeoutAction.HOLD_FOR_BACKUP_EVALUATOR);
@@ -274,7 +286,9 @@ final class TermsReader {
       release =
           new GraduatedRelease(
               g.path("enabled").asBoolean(true),
-              g.has("mode") ? GraduatedRelease.Mode.fromWire(g.path("mode").asText()) : GraduatedRelease.Mode.TIERS,
+              g.has("mode")
+                  ? GraduatedRelease.Mode.fromWire(g.path("mode").asText())
+                  : GraduatedRelease.Mode.TIERS,
               tiers,
               noise,
               dynamic);
@@ -294,7 +308,8 @@ final class TermsReader {
           n.path("enabled").asBoolean(true),
           decimal(n, "max_points", ThresholdNoiseTerms.DEFAULT_MAX_POINTS));
     } catch (IllegalArgumentException e) {
-      violations.add("/escrow/payment/graduated_release/threshold_noise/max_points", e.getMessage());
+      violations.add(
+          "/escrow/payment/graduated_release/threshold_noise/max_points", e.getMessage());
       return ThresholdNoiseTerms.DISABLED;
     }
   }

@@ -19,13 +19,16 @@ public record ThresholdNoiseTerms(boolean enabled, BigDecimal maxPoints) {
   /** Beyond this the noise would blur the tiers themselves, not just their edges. */
   public static final int LIMIT = 10;
 
-  public static final ThresholdNoiseTerms DISABLED = new ThresholdNoiseTerms(false, DEFAULT_MAX_POINTS);
+  public static final ThresholdNoiseTerms DISABLED =
+      new ThresholdNoiseTerms(false, DEFAULT_MAX_POINTS);
 
   public ThresholdNoiseTerms {
     Objects.requireNonNull(maxPoints, "maxPoints");
     if (maxPoints.signum() <= 0 || maxPoints.compareTo(BigDecimal.valueOf(LIMIT)) > 0) {
       throw new IllegalArgumentException(
-          "threshold_noise max_points must be above 0 and at most " + LIMIT + ", got "
+          "threshold_noise max_points must be above 0 and at most "
+              + LIMIT
+              + ", got "
               + maxPoints.toPlainString());
     }
     if (maxPoints.stripTrailingZeros().scale() > 2) {

@@ -4,8 +4,8 @@ import java.math.BigDecimal;
 import java.util.Objects;
 
 /**
- * One release tier: {@code composite_score_gte: 75 -> 85%} or the floor
- * {@code composite_score_lt: 60 -> 0%}. Tiers are matched by value, never by list order.
+ * One release tier: {@code composite_score_gte: 75 -> 85%} or the floor {@code composite_score_lt:
+ * 60 -> 0%}. Tiers are matched by value, never by list order.
  */
 public record Tier(Bound bound, BigDecimal score, BigDecimal releasePercent) {
   public Tier {

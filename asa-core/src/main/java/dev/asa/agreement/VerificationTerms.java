@@ -10,7 +10,11 @@ import java.util.Objects;
  *     {@code composite}, as the schema allows), or null when it names none
  */
 public record VerificationTerms(
-    Strategy strategy, long challengeWindowSeconds, long evaluatorTimeoutSeconds, Visibility resultVisibility, String depth) {
+    Strategy strategy,
+    long challengeWindowSeconds,
+    long evaluatorTimeoutSeconds,
+    Visibility resultVisibility,
+    String depth) {
 
   /** Applied when an agreement has no {@code verification} member. */
   public static final VerificationTerms DEFAULTS =

@@ -3,7 +3,9 @@ package dev.asa.agreement;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Collects violations while a document is read, so that the sender learns every problem at once. */
+/**
+ * Collects violations while a document is read, so that the sender learns every problem at once.
+ */
 final class Violations {
   private final List<Violation> list = new ArrayList<>();
 

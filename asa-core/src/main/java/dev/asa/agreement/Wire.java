@@ -15,7 +15,11 @@ final class Wire {
       }
     }
     throw new IllegalArgumentException(
-        "unknown " + what + " '" + name + "'; expected one of "
+        "unknown "
+            + what
+            + " '"
+            + name
+            + "'; expected one of "
             + Arrays.stream(type.getEnumConstants())
                 .map(e -> e.name().toLowerCase(Locale.ROOT))
                 .collect(Collectors.joining(", ")));

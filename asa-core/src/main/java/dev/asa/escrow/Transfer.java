@@ -6,13 +6,14 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * One movement of money between two ledger accounts: a double-entry transaction of exactly two
- * legs (a debit of {@code from}, a credit of {@code to}, same amount), so the ledger balances to
- * zero by construction. An agreement has at most one transfer of each {@link Kind}; its id says
- * so ({@code <agreement id>/<kind>}) and the store refuses a second one, which is what makes a
- * payment happen at most once whatever retries or races occur.
+ * One movement of money between two ledger accounts: a double-entry transaction of exactly two legs
+ * (a debit of {@code from}, a credit of {@code to}, same amount), so the ledger balances to zero by
+ * construction. An agreement has at most one transfer of each {@link Kind}; its id says so ({@code
+ * <agreement id>/<kind>}) and the store refuses a second one, which is what makes a payment happen
+ * at most once whatever retries or races occur.
  */
-public record Transfer(String agreementId, Kind kind, String from, String to, Money amount, Instant at) {
+public record Transfer(
+    String agreementId, Kind kind, String from, String to, Money amount, Instant at) {
 
   public Transfer {
     Objects.requireNonNull(agreementId, "agreementId");
@@ -22,19 +23,27 @@ public record Transfer(String agreementId, Kind kind, String from, String to, Mo
     Objects.requireNonNull(amount, "amount");
     Objects.requireNonNull(at, "at");
     if (amount.amount().signum() <= 0) {
-      throw new IllegalArgumentException("a transfer moves a positive amount; leave out a zero " + kind.wireName());
+      throw new IllegalArgumentException(
+          "a transfer moves a positive amount; leave out a zero " + kind.wireName());
     }
     if (from.equals(to)) {
-      throw new IllegalArgumentException("a transfer moves money between two different accounts, not within " + from);
+      throw new IllegalArgumentException(
+          "a transfer moves money between two different accounts, not within " + from);
     }
     // Escrow money moves one way: held into the agreement's own escrow account, paid out of it.
     String escrow = Accounts.escrow(agreementId);
     if (kind == Kind.HOLD && !to.equals(escrow)) {
-      throw new IllegalArgumentException("a hold goes into the agreement's escrow account " + escrow + ", not " + to);
+      throw new IllegalArgumentException(
+          "a hold goes into the agreement's escrow account " + escrow + ", not " + to);
     }
     if ((kind == Kind.RELEASE || kind == Kind.REFUND) && !from.equals(escrow)) {
-      throw new IllegalArgumentException("a " + kind.wireName() + " is paid out of the agreement's escrow account " + escrow
-          + ", not " + from);
+      throw new IllegalArgumentException(
+          "a "
+              + kind.wireName()
+              + " is paid out of the agreement's escrow account "
+              + escrow
+              + ", not "
+              + from);
     }
     at = Instant.ofEpochMilli(at.toEpochMilli());
   }

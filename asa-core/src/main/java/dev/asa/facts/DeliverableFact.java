@@ -13,7 +13,12 @@ import java.util.Objects;
  * @param contentUrl null for inline content
  * @param hardeningRedelivery the one re-delivery of a Shadow Scoring hardening cycle
  */
-public record DeliverableFact(Instant deliveredAt, String contentHash, long sizeBytes, String format, String contentUrl,
+public record DeliverableFact(
+    Instant deliveredAt,
+    String contentHash,
+    long sizeBytes,
+    String format,
+    String contentUrl,
     boolean hardeningRedelivery) {
 
   public DeliverableFact {
@@ -33,8 +38,12 @@ public record DeliverableFact(Instant deliveredAt, String contentHash, long size
   }
 
   static DeliverableFact fromJson(JsonNode o) {
-    return new DeliverableFact(FactJson.instant(o, "delivered_at"), FactJson.text(o, "content_hash"),
-        o.path("size_bytes").asLong(), FactJson.text(o, "format"), FactJson.text(o, "content_url"),
+    return new DeliverableFact(
+        FactJson.instant(o, "delivered_at"),
+        FactJson.text(o, "content_hash"),
+        o.path("size_bytes").asLong(),
+        FactJson.text(o, "format"),
+        FactJson.text(o, "content_url"),
         o.path("hardening_redelivery").asBoolean(false));
   }
 }

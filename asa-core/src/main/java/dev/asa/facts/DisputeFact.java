@@ -7,14 +7,20 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * A dispute filed by a challenge, a Shadow Scoring quarantine, an evaluator timeout the backup could
- * not score, or a low score the terms file automatically.
+ * A dispute filed by a challenge, a Shadow Scoring quarantine, an evaluator timeout the backup
+ * could not score, or a low score the terms file automatically.
  *
  * @param filedWith the dispute protocol's endpoint, or {@code operator} when none is configured
  * @param evidence what the server attached (e.g. the shadow report), or null
  */
-public record DisputeFact(String caseId, String protocol, String reasonCode, String filedBy, Instant filedAt,
-    String filedWith, JsonNode evidence) {
+public record DisputeFact(
+    String caseId,
+    String protocol,
+    String reasonCode,
+    String filedBy,
+    Instant filedAt,
+    String filedWith,
+    JsonNode evidence) {
 
   public DisputeFact {
     Objects.requireNonNull(caseId, "caseId");
@@ -45,8 +51,13 @@ public record DisputeFact(String caseId, String protocol, String reasonCode, Str
   }
 
   static DisputeFact fromJson(JsonNode o) {
-    return new DisputeFact(FactJson.text(o, "case_id"), FactJson.text(o, "protocol"), FactJson.text(o, "reason_code"),
-        FactJson.text(o, "filed_by"), FactJson.instant(o, "filed_at"), FactJson.text(o, "filed_with"),
+    return new DisputeFact(
+        FactJson.text(o, "case_id"),
+        FactJson.text(o, "protocol"),
+        FactJson.text(o, "reason_code"),
+        FactJson.text(o, "filed_by"),
+        FactJson.instant(o, "filed_at"),
+        FactJson.text(o, "filed_with"),
         FactJson.node(o, "evidence"));
   }
 }

@@ -13,12 +13,20 @@ import java.util.Set;
  * @param binding the escrow binding that holds it; null while unfunded
  * @param amount the held amount as a decimal string; null while unfunded
  * @param fundedAt null while unfunded
- * @param bindingDetails what the binding recorded at funding (webhook URL, x402 payer...), rendered as is
+ * @param bindingDetails what the binding recorded at funding (webhook URL, x402 payer...), rendered
+ *     as is
  */
-public record EscrowFact(EscrowStatus status, String binding, String amount, String currency, Instant fundedAt,
-    String escrowAccount, ObjectNode bindingDetails) {
+public record EscrowFact(
+    EscrowStatus status,
+    String binding,
+    String amount,
+    String currency,
+    Instant fundedAt,
+    String escrowAccount,
+    ObjectNode bindingDetails) {
 
-  private static final Set<String> OWN = Set.of("status", "binding", "amount", "currency", "funded_at", "escrow_account");
+  private static final Set<String> OWN =
+      Set.of("status", "binding", "amount", "currency", "funded_at", "escrow_account");
 
   public EscrowFact {
     Objects.requireNonNull(status, "status");
@@ -57,11 +65,17 @@ public record EscrowFact(EscrowStatus status, String binding, String amount, Str
 
   static EscrowFact fromJson(JsonNode o) {
     ObjectNode details = Json.object();
-    o.properties().forEach(e -> {
-      if (!OWN.contains(e.getKey())) details.set(e.getKey(), e.getValue().deepCopy());
-    });
-    return new EscrowFact(EscrowStatus.fromWire(o.path("status").asText()), FactJson.text(o, "binding"),
-        FactJson.text(o, "amount"), FactJson.text(o, "currency"), FactJson.instant(o, "funded_at"),
-        FactJson.text(o, "escrow_account"), details);
+    o.properties()
+        .forEach(e -> {
+          if (!OWN.contains(e.getKey())) details.set(e.getKey(), e.getValue().deepCopy());
+        });
+    return new EscrowFact(
+        EscrowStatus.fromWire(o.path("status").asText()),
+        FactJson.text(o, "binding"),
+        FactJson.text(o, "amount"),
+        FactJson.text(o, "currency"),
+        FactJson.instant(o, "funded_at"),
+        FactJson.text(o, "escrow_account"),
+        details);
   }
 }

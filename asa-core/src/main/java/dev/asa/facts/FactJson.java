@@ -5,7 +5,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.math.BigDecimal;
 import java.time.Instant;
 
-/** Reading and writing the members of a stored fact; facts are written by this server only, so a bad one is a bug. */
+/**
+ * Reading and writing the members of a stored fact; facts are written by this server only, so a bad
+ * one is a bug.
+ */
 final class FactJson {
   private FactJson() {}
 

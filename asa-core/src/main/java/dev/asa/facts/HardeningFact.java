@@ -13,7 +13,11 @@ import java.util.Objects;
  *
  * @param redeliveredAt null while the cycle is open
  */
-public record HardeningFact(Status status, Instant openedAt, int redeliveriesAllowed, String messagesUrl,
+public record HardeningFact(
+    Status status,
+    Instant openedAt,
+    int redeliveriesAllowed,
+    String messagesUrl,
     Instant redeliveredAt) {
 
   /** Whether the provider may still re-deliver. */
@@ -55,8 +59,11 @@ public record HardeningFact(Status status, Instant openedAt, int redeliveriesAll
   }
 
   static HardeningFact fromJson(JsonNode o) {
-    return new HardeningFact(Status.valueOf(o.path("status").asText().toUpperCase(Locale.ROOT)),
-        FactJson.instant(o, "opened_at"), o.path("redeliveries_allowed").asInt(), FactJson.text(o, "messages_url"),
+    return new HardeningFact(
+        Status.valueOf(o.path("status").asText().toUpperCase(Locale.ROOT)),
+        FactJson.instant(o, "opened_at"),
+        o.path("redeliveries_allowed").asInt(),
+        FactJson.text(o, "messages_url"),
         FactJson.instant(o, "redelivered_at"));
   }
 }

@@ -14,20 +14,28 @@ import java.util.function.Function;
  * What the server knows about an agreement (negotiation, escrow, delivery, verification, dispute,
  * hardening, settlement), kept apart from the document the parties wrote. Immutable.
  *
- * <p>Only server code creates facts, and they are stored in a column of their own: nothing a
- * caller sends ever becomes a fact, so no request can claim that money is held or a negotiation
- * is over. The facts decisions read back are typed records ({@link EscrowFact}, {@link
- * DeliverableFact}, {@link VerificationFact}, {@link HardeningFact}, {@link DisputeFact}, {@link
- * SettlementFact}), each with its one JSON form; the others (negotiation state, ruling, threshold
- * noise, evaluator assignment) are recorded and rendered as their producers wrote them.
+ * <p>Only server code creates facts, and they are stored in a column of their own: nothing a caller
+ * sends ever becomes a fact, so no request can claim that money is held or a negotiation is over.
+ * The facts decisions read back are typed records ({@link EscrowFact}, {@link DeliverableFact},
+ * {@link VerificationFact}, {@link HardeningFact}, {@link DisputeFact}, {@link SettlementFact}),
+ * each with its one JSON form; the others (negotiation state, ruling, threshold noise, evaluator
+ * assignment) are recorded and rendered as their producers wrote them.
  */
 public final class ServerFacts {
 
   public static final ServerFacts NONE = new ServerFacts(Json.object());
 
   /** Facts with a typed record: written only through their typed "with" methods. */
-  private static final Set<Fact> TYPED = EnumSet.of(Fact.ACTIVATED_AT, Fact.ESCROW, Fact.DELIVERABLE, Fact.VERIFICATION,
-      Fact.SHADOW, Fact.DISPUTE, Fact.SETTLEMENT, Fact.TEMPLATE);
+  private static final Set<Fact> TYPED =
+      EnumSet.of(
+          Fact.ACTIVATED_AT,
+          Fact.ESCROW,
+          Fact.DELIVERABLE,
+          Fact.VERIFICATION,
+          Fact.SHADOW,
+          Fact.DISPUTE,
+          Fact.SETTLEMENT,
+          Fact.TEMPLATE);
 
   private final ObjectNode facts;
 
@@ -61,10 +69,14 @@ public final class ServerFacts {
     return facts.has(fact.wireName());
   }
 
-  /** These facts with one untyped fact (negotiation, ruling, threshold noise, evaluator assignment) replaced. */
+  /**
+   * These facts with one untyped fact (negotiation, ruling, threshold noise, evaluator assignment)
+   * replaced.
+   */
   public ServerFacts with(Fact fact, JsonNode value) {
     if (TYPED.contains(fact)) {
-      throw new IllegalArgumentException("the " + fact.wireName() + " fact has a typed record: use its own with method");
+      throw new IllegalArgumentException(
+          "the " + fact.wireName() + " fact has a typed record: use its own with method");
     }
     return set(fact, value);
   }
@@ -190,7 +202,8 @@ public final class ServerFacts {
   private ServerFacts set(Fact fact, JsonNode value) {
     Objects.requireNonNull(value, "value");
     ObjectNode copy = facts.deepCopy();
-    // As the store will give it back (numbers as parsed, not as built), so a fact read again equals the one written.
+    // As the store will give it back (numbers as parsed, not as built), so a fact read again equals
+    // the one written.
     copy.set(fact.wireName(), Json.parseTrusted(Json.write(value)));
     return new ServerFacts(copy);
   }

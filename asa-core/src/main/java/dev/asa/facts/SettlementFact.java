@@ -13,13 +13,27 @@ import java.util.Objects;
  * @param reason why it settled ({@code verification_result}, {@code ruling}, a timer's name...)
  * @param amount the agreement's amount as a decimal string; null without payment terms
  * @param note why nothing moved, when nothing did
- * @param closedAt set when it closed (result or ruling); expiredAt when a dead-man's switch ended it
+ * @param closedAt set when it closed (result or ruling); expiredAt when a dead-man's switch ended
+ *     it
  * @param ruling the ruling that settled a dispute, or null
  * @param autoFiledDispute the dispute filed for a low score at closing, or null
  */
-public record SettlementFact(Instant settledAt, String reason, BigDecimal releasePercent, boolean moneyMoved,
-    String amount, String currency, String releasedToProvider, String refundedToClient, String note, String binding,
-    Instant closedAt, Instant expiredAt, String verificationId, JsonNode ruling, JsonNode autoFiledDispute) {
+public record SettlementFact(
+    Instant settledAt,
+    String reason,
+    BigDecimal releasePercent,
+    boolean moneyMoved,
+    String amount,
+    String currency,
+    String releasedToProvider,
+    String refundedToClient,
+    String note,
+    String binding,
+    Instant closedAt,
+    Instant expiredAt,
+    String verificationId,
+    JsonNode ruling,
+    JsonNode autoFiledDispute) {
 
   public SettlementFact {
     Objects.requireNonNull(settledAt, "settledAt");
@@ -30,15 +44,44 @@ public record SettlementFact(Instant settledAt, String reason, BigDecimal releas
   }
 
   /** The settlement as the agreement closed on a verification result or a ruling. */
-  public SettlementFact closed(Instant at, String verification, JsonNode rulingFact, JsonNode autoFiled) {
-    return new SettlementFact(settledAt, reason, releasePercent, moneyMoved, amount, currency, releasedToProvider,
-        refundedToClient, note, binding, at, expiredAt, verification, rulingFact, autoFiled);
+  public SettlementFact closed(
+      Instant at, String verification, JsonNode rulingFact, JsonNode autoFiled) {
+    return new SettlementFact(
+        settledAt,
+        reason,
+        releasePercent,
+        moneyMoved,
+        amount,
+        currency,
+        releasedToProvider,
+        refundedToClient,
+        note,
+        binding,
+        at,
+        expiredAt,
+        verification,
+        rulingFact,
+        autoFiled);
   }
 
   /** The settlement as a dead-man's switch ended the agreement. */
   public SettlementFact expired(Instant at) {
-    return new SettlementFact(settledAt, reason, releasePercent, moneyMoved, amount, currency, releasedToProvider,
-        refundedToClient, note, binding, closedAt, at, verificationId, ruling, autoFiledDispute);
+    return new SettlementFact(
+        settledAt,
+        reason,
+        releasePercent,
+        moneyMoved,
+        amount,
+        currency,
+        releasedToProvider,
+        refundedToClient,
+        note,
+        binding,
+        closedAt,
+        at,
+        verificationId,
+        ruling,
+        autoFiledDispute);
   }
 
   /** The escrow's status once settled. */
@@ -77,11 +120,21 @@ public record SettlementFact(Instant settledAt, String reason, BigDecimal releas
   }
 
   static SettlementFact fromJson(JsonNode o) {
-    return new SettlementFact(FactJson.instant(o, "settled_at"), FactJson.text(o, "reason"),
-        FactJson.number(o, "release_percent"), o.path("money_moved").asBoolean(), FactJson.text(o, "amount"),
-        FactJson.text(o, "currency"), FactJson.text(o, "released_to_provider"), FactJson.text(o, "refunded_to_client"),
-        FactJson.text(o, "note"), FactJson.text(o, "binding"), FactJson.instant(o, "closed_at"),
-        FactJson.instant(o, "expired_at"), FactJson.text(o, "verification_id"), FactJson.node(o, "ruling"),
+    return new SettlementFact(
+        FactJson.instant(o, "settled_at"),
+        FactJson.text(o, "reason"),
+        FactJson.number(o, "release_percent"),
+        o.path("money_moved").asBoolean(),
+        FactJson.text(o, "amount"),
+        FactJson.text(o, "currency"),
+        FactJson.text(o, "released_to_provider"),
+        FactJson.text(o, "refunded_to_client"),
+        FactJson.text(o, "note"),
+        FactJson.text(o, "binding"),
+        FactJson.instant(o, "closed_at"),
+        FactJson.instant(o, "expired_at"),
+        FactJson.text(o, "verification_id"),
+        FactJson.node(o, "ruling"),
         FactJson.node(o, "auto_filed_dispute"));
   }
 }

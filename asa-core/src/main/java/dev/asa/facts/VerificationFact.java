@@ -15,8 +15,15 @@ import java.util.Objects;
  * @param releaseTiers the applied release tiers (threshold noise, dynamic tiers), or null
  * @param shadow the Shadow Scoring summary (gate, score, seal), or null without a seal
  */
-public record VerificationFact(String verificationId, Instant verifiedAt, String result, BigDecimal composite,
-    BigDecimal releasePercent, String evaluationHash, Instant challengeWindowClosesAt, JsonNode releaseTiers,
+public record VerificationFact(
+    String verificationId,
+    Instant verifiedAt,
+    String result,
+    BigDecimal composite,
+    BigDecimal releasePercent,
+    String evaluationHash,
+    Instant challengeWindowClosesAt,
+    JsonNode releaseTiers,
     ObjectNode shadow) {
 
   public VerificationFact {
@@ -59,9 +66,15 @@ public record VerificationFact(String verificationId, Instant verifiedAt, String
 
   static VerificationFact fromJson(JsonNode o) {
     JsonNode shadow = o.get("shadow");
-    return new VerificationFact(FactJson.text(o, "verification_id"), FactJson.instant(o, "verified_at"),
-        FactJson.text(o, "result"), FactJson.number(o, "composite"), FactJson.number(o, "payment_release_percent"),
-        FactJson.text(o, "evaluation_hash"), FactJson.instant(o, "challenge_window_closes_at"),
-        FactJson.node(o, "release_tiers"), shadow instanceof ObjectNode s ? s : null);
+    return new VerificationFact(
+        FactJson.text(o, "verification_id"),
+        FactJson.instant(o, "verified_at"),
+        FactJson.text(o, "result"),
+        FactJson.number(o, "composite"),
+        FactJson.number(o, "payment_release_percent"),
+        FactJson.text(o, "evaluation_hash"),
+        FactJson.instant(o, "challenge_window_closes_at"),
+        FactJson.node(o, "release_tiers"),
+        shadow instanceof ObjectNode s ? s : null);
   }
 }

@@ -23,16 +23,16 @@ public interface NonceRegistry {
    * it already did, atomically: of two racing calls with the same pair, one wins.
    *
    * @return true the first time a pair is seen within its window, false for a replay
-   * @throws RequestAuthException with {@link RequestAuthException.Reason#NONCE_CACHE_FULL} when
-   *     the registry cannot take more pairs; it never forgets a live pair to make room
+   * @throws RequestAuthException with {@link RequestAuthException.Reason#NONCE_CACHE_FULL} when the
+   *     registry cannot take more pairs; it never forgets a live pair to make room
    */
   boolean firstUse(String keyId, String nonce, Instant created);
 
   /**
    * The last epoch second at which a pair must still be remembered. The verifier accepts {@code
    * created} up to {@code maxSkew} either side of its clock, so a pair is kept until {@code
-   * maxSkew} after the later of {@code created} (rounded up to a whole second) and {@code now},
-   * and never longer than {@code 2 x maxSkew} from now.
+   * maxSkew} after the later of {@code created} (rounded up to a whole second) and {@code now}, and
+   * never longer than {@code 2 x maxSkew} from now.
    */
   static long keepUntil(Instant created, Instant now, Duration maxSkew) {
     long skew = maxSkew.toSeconds();
@@ -45,15 +45,18 @@ public interface NonceRegistry {
   /**
    * A registry that asks {@code front} first and {@code shared} only for pairs {@code front} has
    * not seen: a replay to the same process is refused from memory, and the shared registry (the
-   * database) decides for everything else. {@code front}'s cap still fails closed, and bounds
-   * how many pairs this process can add to {@code shared}.
+   * database) decides for everything else. {@code front}'s cap still fails closed, and bounds how
+   * many pairs this process can add to {@code shared}.
    */
   static NonceRegistry layered(NonceRegistry front, NonceRegistry shared) {
     Objects.requireNonNull(front, "front");
     Objects.requireNonNull(shared, "shared");
     if (!front.maxSkew().equals(shared.maxSkew())) {
-      throw new IllegalArgumentException("both registries must be built for the same skew, not "
-          + front.maxSkew() + " and " + shared.maxSkew());
+      throw new IllegalArgumentException(
+          "both registries must be built for the same skew, not "
+              + front.maxSkew()
+              + " and "
+              + shared.maxSkew());
     }
     return new NonceRegistry() {
       @Override

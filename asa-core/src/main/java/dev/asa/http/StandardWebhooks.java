@@ -14,8 +14,8 @@ import java.util.Objects;
 /**
  * Signs and verifies webhooks the Standard Webhooks way (https://www.standardwebhooks.com), with
  * its asymmetric {@code v1a} (Ed25519) scheme: the sender signs {@code id.timestamp.body} and puts
- * {@code v1a,<base64 signature>} in {@value #WEBHOOK_SIGNATURE}. Asymmetric because a receiver
- * then needs only our public key, and cannot forge deliveries from us with what it holds.
+ * {@code v1a,<base64 signature>} in {@value #WEBHOOK_SIGNATURE}. Asymmetric because a receiver then
+ * needs only our public key, and cannot forge deliveries from us with what it holds.
  *
  * <p>Replay: the timestamp is signed and must be within a tolerance of the receiver's clock; within
  * that window the receiver deduplicates on {@value #WEBHOOK_ID}, which stays the same across
@@ -115,7 +115,8 @@ public final class StandardWebhooks {
     long timestamp = parseTimestamp(timestampHeader);
     // Whole seconds against an instant with nanos: compare as Durations so nothing is rounded away.
     Duration skew =
-        Duration.ofSeconds(timestamp).minus(Duration.ofSeconds(now.getEpochSecond(), now.getNano()));
+        Duration.ofSeconds(timestamp)
+            .minus(Duration.ofSeconds(now.getEpochSecond(), now.getNano()));
     if (skew.abs().compareTo(tolerance) > 0) {
       throw new InvalidWebhookException(
           InvalidWebhookException.Reason.TIMESTAMP_OUT_OF_TOLERANCE,
@@ -131,7 +132,8 @@ public final class StandardWebhooks {
               + "s allowed; sign each attempt when it is sent and keep the sender's clock in sync");
     }
 
-    // Count first, so a long list is refused whatever its order, before any verification is paid for.
+    // Count first, so a long list is refused whatever its order, before any verification is paid
+    // for.
     List<String> entries = new ArrayList<>();
     for (String entry : signatureHeader.split(" ")) {
       if (!entry.isEmpty()) { // several spaces in a row separate nothing
@@ -213,14 +215,25 @@ public final class StandardWebhooks {
     if (value == null || value.isBlank()) {
       throw new InvalidWebhookException(
           InvalidWebhookException.Reason.MISSING_HEADER,
-          "the " + name + " header is missing or blank; Standard Webhooks requires "
-              + WEBHOOK_ID + ", " + WEBHOOK_TIMESTAMP + " and " + WEBHOOK_SIGNATURE);
+          "the "
+              + name
+              + " header is missing or blank; Standard Webhooks requires "
+              + WEBHOOK_ID
+              + ", "
+              + WEBHOOK_TIMESTAMP
+              + " and "
+              + WEBHOOK_SIGNATURE);
     }
     if (value.length() > MAX_HEADER_LENGTH) {
       throw new InvalidWebhookException(
           InvalidWebhookException.Reason.HEADER_TOO_LARGE,
-          "the " + name + " header is " + value.length() + " characters, more than the "
-              + MAX_HEADER_LENGTH + " allowed");
+          "the "
+              + name
+              + " header is "
+              + value.length()
+              + " characters, more than the "
+              + MAX_HEADER_LENGTH
+              + " allowed");
     }
   }
 

@@ -13,12 +13,13 @@ import java.util.Map;
  * value written is the value {@link Jcs} hashes.
  *
  * <p>JCS writes every number as the IEEE-754 double nearest to it. The parser keeps the decimal as
- * written ({@link java.math.BigDecimal}), and the server acts on that. Were the two allowed to differ,
- * {@code 75.000000000000001} would be signed as 75 (the digest) and paid as 75.000000000000001 (the
- * stored value): the parties would not have signed what the server enforces. So the written decimal
- * must equal, as a number, the double JCS prints for it: {@code 0.1}, {@code 1e2}, {@code 75.50}
- * pass; {@code 75.000000000000001}, {@code 9007199254740993} (2^53 + 1) and {@code 1e309} do not.
- * Amounts, which need more than a double holds, travel as strings and are not affected.
+ * written ({@link java.math.BigDecimal}), and the server acts on that. Were the two allowed to
+ * differ, {@code 75.000000000000001} would be signed as 75 (the digest) and paid as
+ * 75.000000000000001 (the stored value): the parties would not have signed what the server
+ * enforces. So the written decimal must equal, as a number, the double JCS prints for it: {@code
+ * 0.1}, {@code 1e2}, {@code 75.50} pass; {@code 75.000000000000001}, {@code 9007199254740993} (2^53
+ * + 1) and {@code 1e309} do not. Amounts, which need more than a double holds, travel as strings
+ * and are not affected.
  */
 public final class ExactNumbers {
   private ExactNumbers() {}
@@ -82,7 +83,8 @@ public final class ExactNumbers {
     return new BigDecimal(Jcs.numberToString(nearest)).compareTo(written) == 0;
   }
 
-  private static void pushReversed(ArrayDeque<Map.Entry<String, JsonNode>> todo, List<Map.Entry<String, JsonNode>> children) {
+  private static void pushReversed(
+      ArrayDeque<Map.Entry<String, JsonNode>> todo, List<Map.Entry<String, JsonNode>> children) {
     for (int i = children.size() - 1; i >= 0; i--) {
       todo.push(children.get(i));
     }

@@ -80,7 +80,8 @@ public final class Json {
       throw e;
     } catch (NumberFormatException | ArithmeticException e) {
       // The parser itself cannot read the number: the text is not usable JSON at all.
-      throw new com.fasterxml.jackson.core.JsonParseException(null, "a number cannot be read: " + e.getMessage());
+      throw new com.fasterxml.jackson.core.JsonParseException(
+          null, "a number cannot be read: " + e.getMessage());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -91,7 +92,8 @@ public final class Json {
     try {
       return checked(MAPPER.readTree(text));
     } catch (NumberFormatException | ArithmeticException e) {
-      throw new com.fasterxml.jackson.core.JsonParseException(null, "a number cannot be read: " + e.getMessage());
+      throw new com.fasterxml.jackson.core.JsonParseException(
+          null, "a number cannot be read: " + e.getMessage());
     }
   }
 
@@ -127,11 +129,15 @@ public final class Json {
   private static void requireWellFormed(String s) throws UnusableJsonException {
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
-      if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+      if (Character.isHighSurrogate(c)
+          && i + 1 < s.length()
+          && Character.isLowSurrogate(s.charAt(i + 1))) {
         i++;
       } else if (Character.isSurrogate(c)) {
         throw new UnusableJsonException(
-            "a string holds an unpaired UTF-16 surrogate (\\u" + Integer.toHexString(c) + "), which is not Unicode text");
+            "a string holds an unpaired UTF-16 surrogate (\\u"
+                + Integer.toHexString(c)
+                + "), which is not Unicode text");
       }
     }
   }
@@ -146,10 +152,13 @@ public final class Json {
       return; // int, long, double: bounded by their type
     }
     long magnitude = (long) d.precision() - d.scale(); // decimal exponent of the leading digit
-    if (d.precision() > MAX_NUMBER_DIGITS || Math.abs(magnitude) > MAX_NUMBER_EXPONENT
+    if (d.precision() > MAX_NUMBER_DIGITS
+        || Math.abs(magnitude) > MAX_NUMBER_EXPONENT
         || Math.abs((long) d.scale()) > MAX_NUMBER_EXPONENT + MAX_NUMBER_DIGITS) {
       throw new UnusableJsonException(
-          "a number is out of range: at most " + MAX_NUMBER_DIGITS + " significant digits and exponents within +-"
+          "a number is out of range: at most "
+              + MAX_NUMBER_DIGITS
+              + " significant digits and exponents within +-"
               + MAX_NUMBER_EXPONENT);
     }
   }
@@ -159,7 +168,8 @@ public final class Json {
     try {
       return MAPPER.readTree(text);
     } catch (JsonProcessingException e) {
-      throw new IllegalStateException("stored or bundled JSON is malformed: " + e.getOriginalMessage(), e);
+      throw new IllegalStateException(
+          "stored or bundled JSON is malformed: " + e.getOriginalMessage(), e);
     }
   }
 

@@ -2,7 +2,10 @@ package dev.asa.lifecycle;
 
 import java.util.Locale;
 
-/** Everything that can happen to an agreement. Which action is allowed in which state: {@link Lifecycle}. */
+/**
+ * Everything that can happen to an agreement. Which action is allowed in which state: {@link
+ * Lifecycle}.
+ */
 public enum Action {
   /** A counter-proposal or acceptance during negotiation (section 7). */
   NEGOTIATE,

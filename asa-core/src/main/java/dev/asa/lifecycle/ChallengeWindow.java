@@ -4,14 +4,16 @@ import dev.asa.agreement.VerificationTerms;
 import java.time.Instant;
 
 /**
- * The period after verification during which either party may challenge the result. With the
- * {@code pessimistic} strategy there is no window: the result is enforced at once.
+ * The period after verification during which either party may challenge the result. With the {@code
+ * pessimistic} strategy there is no window: the result is enforced at once.
  */
 public record ChallengeWindow(Instant opensAt, Instant closesAt) {
 
   public static ChallengeWindow after(Instant verifiedAt, VerificationTerms terms) {
     long seconds =
-        terms.strategy() == VerificationTerms.Strategy.PESSIMISTIC ? 0 : terms.challengeWindowSeconds();
+        terms.strategy() == VerificationTerms.Strategy.PESSIMISTIC
+            ? 0
+            : terms.challengeWindowSeconds();
     return new ChallengeWindow(verifiedAt, verifiedAt.plusSeconds(seconds));
   }
 

@@ -17,7 +17,14 @@ import java.util.Objects;
  * {@code at} in RFC 3339 UTC with millisecond precision. Anyone can recompute it.
  */
 public record Event(
-    String agreementId, long seq, String type, JsonNode actor, Instant at, JsonNode payload, String prevHash, String hash) {
+    String agreementId,
+    long seq,
+    String type,
+    JsonNode actor,
+    Instant at,
+    JsonNode payload,
+    String prevHash,
+    String hash) {
 
   public Event {
     Objects.requireNonNull(agreementId, "agreementId");
@@ -30,7 +37,13 @@ public record Event(
   }
 
   /** Chains a new event after {@code previous} (null for the first event of an agreement). */
-  public static Event append(Event previous, String agreementId, String type, JsonNode actor, Instant at, JsonNode payload) {
+  public static Event append(
+      Event previous,
+      String agreementId,
+      String type,
+      JsonNode actor,
+      Instant at,
+      JsonNode payload) {
     long seq = previous == null ? 1 : previous.seq() + 1;
     String prev = previous == null ? Digest.ZERO : previous.hash();
     Instant millis = Instant.ofEpochMilli(at.toEpochMilli());
@@ -38,7 +51,14 @@ public record Event(
     return new Event(agreementId, seq, type, actor, millis, payload, prev, hash);
   }
 
-  static String digest(String agreementId, long seq, String type, JsonNode actor, Instant at, JsonNode payload, String prev) {
+  static String digest(
+      String agreementId,
+      long seq,
+      String type,
+      JsonNode actor,
+      Instant at,
+      JsonNode payload,
+      String prev) {
     ObjectNode body = Json.object();
     body.put("agreement_id", agreementId);
     body.put("seq", seq);
@@ -56,16 +76,25 @@ public record Event(
   }
 
   /**
-   * Reads an event as {@link #toJson} writes it (the agreement id is not part of each event's JSON).
+   * Reads an event as {@link #toJson} writes it (the agreement id is not part of each event's
+   * JSON).
    *
    * @throws IllegalArgumentException when a member is missing or its time unreadable
    */
   public static Event fromJson(String agreementId, JsonNode e) {
     try {
-      return new Event(agreementId, e.path("seq").asLong(), e.path("type").asText(), e.path("actor"),
-          Instant.parse(e.path("at").asText()), e.path("payload"), e.path("prev_hash").asText(), e.path("hash").asText());
+      return new Event(
+          agreementId,
+          e.path("seq").asLong(),
+          e.path("type").asText(),
+          e.path("actor"),
+          Instant.parse(e.path("at").asText()),
+          e.path("payload"),
+          e.path("prev_hash").asText(),
+          e.path("hash").asText());
     } catch (java.time.format.DateTimeParseException | NullPointerException ex) {
-      throw new IllegalArgumentException("event " + e.path("seq").asText() + " is unreadable: " + ex.getMessage(), ex);
+      throw new IllegalArgumentException(
+          "event " + e.path("seq").asText() + " is unreadable: " + ex.getMessage(), ex);
     }
   }
 

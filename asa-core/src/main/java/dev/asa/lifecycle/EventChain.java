@@ -1,7 +1,7 @@
 package dev.asa.lifecycle;
 
-import dev.asa.crypto.Digest;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.asa.crypto.Digest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -19,10 +19,12 @@ public final class EventChain {
         return Optional.of("event " + e.seq() + " found where " + expectedSeq + " was expected");
       }
       if (!e.prevHash().equals(expectedPrev)) {
-        return Optional.of("event " + e.seq() + " does not point at the digest of event " + (e.seq() - 1));
+        return Optional.of(
+            "event " + e.seq() + " does not point at the digest of event " + (e.seq() - 1));
       }
       if (!e.isSelfConsistent()) {
-        return Optional.of("event " + e.seq() + " was altered: its digest does not match its content");
+        return Optional.of(
+            "event " + e.seq() + " was altered: its digest does not match its content");
       }
       expectedPrev = e.hash();
       expectedSeq++;
@@ -32,8 +34,8 @@ public final class EventChain {
 
   /**
    * Checks an event log as {@code GET /agreements/{id}/events} serves it: {@code {agreement_id,
-   * events: [...]}}. Anyone holding that JSON can run this; it trusts nothing the server says
-   * about validity.
+   * events: [...]}}. Anyone holding that JSON can run this; it trusts nothing the server says about
+   * validity.
    */
   public static Optional<String> firstBreak(JsonNode log) {
     String agreementId = log.path("agreement_id").asText();

@@ -39,7 +39,8 @@ public final class Lifecycle {
    *
    * @param hardeningOpen a Shadow Scoring hardening cycle waits for the provider's re-delivery
    */
-  public record Facts(boolean fullySignedAfter, boolean challengeWindowOpen, boolean hardeningOpen) {
+  public record Facts(
+      boolean fullySignedAfter, boolean challengeWindowOpen, boolean hardeningOpen) {
     public static final Facts NONE = new Facts(false, false, false);
 
     public Facts(boolean fullySignedAfter, boolean challengeWindowOpen) {
@@ -72,7 +73,10 @@ public final class Lifecycle {
       case DELIVER -> State.DELIVERED;
       case REDELIVER -> {
         if (!facts.hardeningOpen()) {
-          throw new TransitionRefusedException(current, action, allowed(current),
+          throw new TransitionRefusedException(
+              current,
+              action,
+              allowed(current),
               "no hardening cycle is open: a deliverable is re-delivered only when Shadow Scoring opened one");
         }
         yield State.DELIVERED;
@@ -88,7 +92,9 @@ public final class Lifecycle {
       case CLOSE -> {
         if (facts.challengeWindowOpen()) {
           throw new TransitionRefusedException(
-              current, action, allowed(current),
+              current,
+              action,
+              allowed(current),
               "the challenge window is still open; the agreement can close once it has passed");
         }
         yield State.CLOSED;

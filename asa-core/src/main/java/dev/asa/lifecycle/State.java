@@ -3,8 +3,8 @@ package dev.asa.lifecycle;
 import java.util.Locale;
 
 /**
- * The nine states of an agreement (whitepaper section 4.2). In JSON documents a state is written
- * in lower case ({@code "active"}); in problem details and logs in upper case ({@code ACTIVE}).
+ * The nine states of an agreement (whitepaper section 4.2). In JSON documents a state is written in
+ * lower case ({@code "active"}); in problem details and logs in upper case ({@code ACTIVE}).
  */
 public enum State {
   PROPOSED,
@@ -35,7 +35,9 @@ public enum State {
       }
     }
     throw new IllegalArgumentException(
-        "unknown agreement state '" + name + "'; expected one of proposed, negotiating, active,"
+        "unknown agreement state '"
+            + name
+            + "'; expected one of proposed, negotiating, active,"
             + " delivered, verified, closed, rejected, disputed, expired");
   }
 }

@@ -3,27 +3,37 @@ package dev.asa.lifecycle;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-/** An action that the lifecycle does not allow now; says which state we are in and what is allowed. */
+/**
+ * An action that the lifecycle does not allow now; says which state we are in and what is allowed.
+ */
 public final class TransitionRefusedException extends RuntimeException {
   private final State current;
   private final Action attempted;
   private final Set<Action> allowed;
 
-  public TransitionRefusedException(State current, Action attempted, Set<Action> allowed, String reason) {
+  public TransitionRefusedException(
+      State current, Action attempted, Set<Action> allowed, String reason) {
     super(message(current, attempted, allowed, reason));
     this.current = current;
     this.attempted = attempted;
     this.allowed = Set.copyOf(allowed);
   }
 
-  private static String message(State current, Action attempted, Set<Action> allowed, String reason) {
+  private static String message(
+      State current, Action attempted, Set<Action> allowed, String reason) {
     String allowedText =
         allowed.isEmpty()
             ? "nothing: " + current + " is final"
             : allowed.stream().map(Action::wireName).sorted().collect(Collectors.joining(", "));
-    return "cannot " + attempted.wireName() + " an agreement in state " + current
+    return "cannot "
+        + attempted.wireName()
+        + " an agreement in state "
+        + current
         + (reason == null ? "" : " (" + reason + ")")
-        + "; allowed from " + current + ": " + allowedText;
+        + "; allowed from "
+        + current
+        + ": "
+        + allowedText;
   }
 
   public State current() {

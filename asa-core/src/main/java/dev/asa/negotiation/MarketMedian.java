@@ -53,10 +53,11 @@ public record MarketMedian(BigDecimal median, String source) {
    * The median over closed deals, newest first, counting each trading pair once, at its latest
    * price, and only when at least {@code policy.minClosedForMedian()} distinct pairs traded. Two
    * agents closing five agreements with each other (at a price of their choosing) are one voice,
-   * not a market: without this they alone would set the anchor every later negotiation of the
-   * type is flagged against.
+   * not a market: without this they alone would set the anchor every later negotiation of the type
+   * is flagged against.
    */
-  public static Optional<MarketMedian> fromClosedDeals(List<ClosedDeal> newestFirst, NegotiationPolicy policy) {
+  public static Optional<MarketMedian> fromClosedDeals(
+      List<ClosedDeal> newestFirst, NegotiationPolicy policy) {
     return fromClosed(latestPricePerPair(newestFirst), policy);
   }
 
@@ -73,17 +74,22 @@ public record MarketMedian(BigDecimal median, String source) {
    * The median of prices, one per distinct trading pair (see {@link #fromClosedDeals}), when there
    * are at least {@code policy.minClosedForMedian()} of them (fewer say too little about a market).
    */
-  public static Optional<MarketMedian> fromClosed(Collection<BigDecimal> prices, NegotiationPolicy policy) {
+  public static Optional<MarketMedian> fromClosed(
+      Collection<BigDecimal> prices, NegotiationPolicy policy) {
     if (prices.size() < policy.minClosedForMedian()) {
       return Optional.empty();
     }
     List<BigDecimal> sorted = new ArrayList<>(prices);
     sorted.sort(null);
     int n = sorted.size();
-    BigDecimal m = n % 2 == 1
-        ? sorted.get(n / 2)
-        : sorted.get(n / 2 - 1).add(sorted.get(n / 2)).divide(BigDecimal.valueOf(2), 18, RoundingMode.HALF_EVEN)
-            .stripTrailingZeros();
+    BigDecimal m =
+        n % 2 == 1
+            ? sorted.get(n / 2)
+            : sorted
+                .get(n / 2 - 1)
+                .add(sorted.get(n / 2))
+                .divide(BigDecimal.valueOf(2), 18, RoundingMode.HALF_EVEN)
+                .stripTrailingZeros();
     return m.signum() > 0 ? Optional.of(new MarketMedian(m, CLOSED_AGREEMENTS)) : Optional.empty();
   }
 
@@ -93,7 +99,9 @@ public record MarketMedian(BigDecimal median, String source) {
    */
   public static Optional<MarketMedian> fromReference(
       NegotiationMessage.MarketReference reference, Set<String> trustedSources) {
-    if (reference == null || !trustedSources.contains(reference.source()) || reference.median().signum() <= 0) {
+    if (reference == null
+        || !trustedSources.contains(reference.source())
+        || reference.median().signum() <= 0) {
       return Optional.empty();
     }
     return Optional.of(new MarketMedian(reference.median(), reference.source()));

@@ -68,17 +68,30 @@ public record NegotiationMessage(
     }
   }
 
-  /** Identifiers the server hands out ({@code neg-...}): short, no spaces, no punctuation to hide text in. */
+  /**
+   * Identifiers the server hands out ({@code neg-...}): short, no spaces, no punctuation to hide
+   * text in.
+   */
   static final Pattern NEGOTIATION_ID = Pattern.compile("^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$");
+
   /** A market data source is a short snake_case identifier such as arp_market_data. */
   static final Pattern SOURCE = Pattern.compile("^[a-z][a-z0-9_]{0,63}$");
+
   static final Pattern AMOUNT = Pattern.compile("^(0|[1-9][0-9]{0,17})(\\.[0-9]{1,18})?$");
+
   /** More changes than there are terms can only be noise. */
   static final int MAX_CHANGES = 2 * (TermPath.MAX_DIMENSION_INDEX + 1) + 16;
 
-  private static final Set<String> MEMBERS = Set.of(
-      "negotiation_id", "round", "action", "proposed_changes", "rationale_code", "market_reference",
-      "renormalize_weights", "party");
+  private static final Set<String> MEMBERS =
+      Set.of(
+          "negotiation_id",
+          "round",
+          "action",
+          "proposed_changes",
+          "rationale_code",
+          "market_reference",
+          "renormalize_weights",
+          "party");
 
   public NegotiationMessage {
     Objects.requireNonNull(action, "action");
@@ -88,7 +101,8 @@ public record NegotiationMessage(
       throw new IllegalArgumentException("round must be >= 1");
     }
     if (action.changesTerms() == changes.isEmpty()) {
-      throw new IllegalArgumentException(action.wireName() + (changes.isEmpty() ? " needs changes" : " takes no changes"));
+      throw new IllegalArgumentException(
+          action.wireName() + (changes.isEmpty() ? " needs changes" : " takes no changes"));
     }
   }
 
@@ -103,7 +117,10 @@ public record NegotiationMessage(
     List<Violation> v = new ArrayList<>();
     for (Map.Entry<String, JsonNode> e : body.properties()) {
       if (!MEMBERS.contains(e.getKey())) {
-        v.add(new Violation("/" + escape(e.getKey()), "unknown member; a message has only " + String.join(", ", sorted(MEMBERS))));
+        v.add(
+            new Violation(
+                "/" + escape(e.getKey()),
+                "unknown member; a message has only " + String.join(", ", sorted(MEMBERS))));
       }
     }
 
@@ -111,7 +128,10 @@ public record NegotiationMessage(
     JsonNode id = body.get("negotiation_id");
     if (id != null) {
       if (!id.isTextual() || !NEGOTIATION_ID.matcher(id.asText()).matches()) {
-        v.add(new Violation("/negotiation_id", "must be the identifier the server returned (letters, digits, - and _, at most 64)"));
+        v.add(
+            new Violation(
+                "/negotiation_id",
+                "must be the identifier the server returned (letters, digits, - and _, at most 64)"));
       } else {
         negotiationId = id.asText();
       }
@@ -120,12 +140,18 @@ public record NegotiationMessage(
     int round = 0;
     JsonNode r = body.get("round");
     if (r == null || !r.isIntegralNumber() || !r.canConvertToInt() || r.intValue() < 1) {
-      v.add(new Violation("/round", "required: an integer >= 1 (1 for the first message, then the previous round + 1)"));
+      v.add(
+          new Violation(
+              "/round",
+              "required: an integer >= 1 (1 for the first message, then the previous round + 1)"));
     } else {
       round = r.intValue();
     }
     if (round > 1 && id == null) {
-      v.add(new Violation("/negotiation_id", "required from round 2: repeat the negotiation_id the server returned"));
+      v.add(
+          new Violation(
+              "/negotiation_id",
+              "required from round 2: repeat the negotiation_id the server returned"));
     }
 
     Kind kind = null;
@@ -146,7 +172,10 @@ public record NegotiationMessage(
     RationaleCode rationale = null;
     JsonNode rc = body.get("rationale_code");
     if (rc == null || !rc.isTextual() || RationaleCode.fromWire(rc.asText()).isEmpty()) {
-      v.add(new Violation("/rationale_code", "required: one of " + RationaleCode.wireNames() + " (no free text)"));
+      v.add(
+          new Violation(
+              "/rationale_code",
+              "required: one of " + RationaleCode.wireNames() + " (no free text)"));
     } else {
       rationale = RationaleCode.fromWire(rc.asText()).orElseThrow();
     }
@@ -155,7 +184,12 @@ public record NegotiationMessage(
     JsonNode pc = body.get("proposed_changes");
     if (kind != null && kind.changesTerms()) {
       if (pc == null || !pc.isObject() || pc.isEmpty()) {
-        v.add(new Violation("/proposed_changes", "required for " + kind.wireName() + ": a map from a negotiable term's path to its new value"));
+        v.add(
+            new Violation(
+                "/proposed_changes",
+                "required for "
+                    + kind.wireName()
+                    + ": a map from a negotiable term's path to its new value"));
       } else if (pc.size() > MAX_CHANGES) {
         v.add(new Violation("/proposed_changes", "at most " + MAX_CHANGES + " changes"));
       } else {
@@ -177,22 +211,34 @@ public record NegotiationMessage(
     JsonNode mr = body.get("market_reference");
     if (mr != null) {
       if (!mr.isObject()) {
-        v.add(new Violation("/market_reference", "must be an object with median_price_for_service_type and source"));
+        v.add(
+            new Violation(
+                "/market_reference",
+                "must be an object with median_price_for_service_type and source"));
       } else {
         for (Map.Entry<String, JsonNode> e : mr.properties()) {
           if (!e.getKey().equals("median_price_for_service_type") && !e.getKey().equals("source")) {
-            v.add(new Violation("/market_reference/" + escape(e.getKey()), "unknown member; only median_price_for_service_type and source"));
+            v.add(
+                new Violation(
+                    "/market_reference/" + escape(e.getKey()),
+                    "unknown member; only median_price_for_service_type and source"));
           }
         }
         JsonNode median = mr.get("median_price_for_service_type");
         JsonNode source = mr.get("source");
         boolean ok = true;
         if (median == null || !median.isTextual() || !AMOUNT.matcher(median.asText()).matches()) {
-          v.add(new Violation("/market_reference/median_price_for_service_type", "required: a decimal string such as \"5.50\""));
+          v.add(
+              new Violation(
+                  "/market_reference/median_price_for_service_type",
+                  "required: a decimal string such as \"5.50\""));
           ok = false;
         }
         if (source == null || !source.isTextual() || !SOURCE.matcher(source.asText()).matches()) {
-          v.add(new Violation("/market_reference/source", "required: a short snake_case source identifier such as arp_market_data"));
+          v.add(
+              new Violation(
+                  "/market_reference/source",
+                  "required: a short snake_case source identifier such as arp_market_data"));
           ok = false;
         }
         if (ok) {
@@ -212,14 +258,17 @@ public record NegotiationMessage(
     }
 
     JsonNode party = body.get("party");
-    if (party != null && !(party.isTextual() && (party.asText().equals("client") || party.asText().equals("provider")))) {
+    if (party != null
+        && !(party.isTextual()
+            && (party.asText().equals("client") || party.asText().equals("provider")))) {
       v.add(new Violation("/party", "must be client or provider"));
     }
 
     if (!v.isEmpty()) {
       throw new InvalidDocumentException(v);
     }
-    return new NegotiationMessage(negotiationId, round, kind, changes, rationale, reference, renormalize);
+    return new NegotiationMessage(
+        negotiationId, round, kind, changes, rationale, reference, renormalize);
   }
 
   private static String escape(String token) {
@@ -229,5 +278,4 @@ public record NegotiationMessage(
   private static List<String> sorted(Set<String> s) {
     return new ArrayList<>(new java.util.TreeSet<>(s));
   }
-
 }

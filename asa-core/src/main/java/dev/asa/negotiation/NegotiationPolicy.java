@@ -24,7 +24,8 @@ public record NegotiationPolicy(
     int minClosedForMedian) {
 
   public static final NegotiationPolicy DEFAULTS =
-      new NegotiationPolicy(5, new BigDecimal("0.25"), new BigDecimal("0.5"), new BigDecimal("3.0"), 3600, 5);
+      new NegotiationPolicy(
+          5, new BigDecimal("0.25"), new BigDecimal("0.5"), new BigDecimal("3.0"), 3600, 5);
 
   public NegotiationPolicy {
     if (maxRounds < 1) {
@@ -33,7 +34,9 @@ public record NegotiationPolicy(
     if (maxShift == null || maxShift.signum() < 0) {
       throw new IllegalArgumentException("maxShift must be >= 0");
     }
-    if (priceBandLow == null || priceBandHigh == null || priceBandLow.signum() < 0
+    if (priceBandLow == null
+        || priceBandHigh == null
+        || priceBandLow.signum() < 0
         || priceBandLow.compareTo(priceBandHigh) > 0) {
       throw new IllegalArgumentException("need 0 <= priceBandLow <= priceBandHigh");
     }

@@ -74,17 +74,19 @@ public record NegotiationState(
       return Optional.empty();
     }
     try {
-      return Optional.of(new NegotiationState(
-          text(node, "negotiation_id"),
-          node.get("round").intValue(),
-          Role.fromWire(text(node, "last_party")),
-          Instant.parse(text(node, "started_at")),
-          Instant.parse(text(node, "last_message_at")),
-          node.hasNonNull("accepted_hash") ? node.get("accepted_hash").asText() : null,
-          node.hasNonNull("price_flag") ? PriceFlag.fromJson(node.get("price_flag")) : null,
-          node.path("ended").asBoolean(false)));
+      return Optional.of(
+          new NegotiationState(
+              text(node, "negotiation_id"),
+              node.get("round").intValue(),
+              Role.fromWire(text(node, "last_party")),
+              Instant.parse(text(node, "started_at")),
+              Instant.parse(text(node, "last_message_at")),
+              node.hasNonNull("accepted_hash") ? node.get("accepted_hash").asText() : null,
+              node.hasNonNull("price_flag") ? PriceFlag.fromJson(node.get("price_flag")) : null,
+              node.path("ended").asBoolean(false)));
     } catch (RuntimeException e) {
-      throw new IllegalStateException("stored negotiation state does not read: " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "stored negotiation state does not read: " + e.getMessage(), e);
     }
   }
 
@@ -97,18 +99,22 @@ public record NegotiationState(
   }
 
   NegotiationState next(int round, Role party, Instant now) {
-    return new NegotiationState(negotiationId, round, party, startedAt, now, acceptedHash, priceFlag, ended);
+    return new NegotiationState(
+        negotiationId, round, party, startedAt, now, acceptedHash, priceFlag, ended);
   }
 
   NegotiationState withAcceptedHash(String hash) {
-    return new NegotiationState(negotiationId, round, lastParty, startedAt, lastMessageAt, hash, priceFlag, ended);
+    return new NegotiationState(
+        negotiationId, round, lastParty, startedAt, lastMessageAt, hash, priceFlag, ended);
   }
 
   NegotiationState withPriceFlag(PriceFlag flag) {
-    return new NegotiationState(negotiationId, round, lastParty, startedAt, lastMessageAt, acceptedHash, flag, ended);
+    return new NegotiationState(
+        negotiationId, round, lastParty, startedAt, lastMessageAt, acceptedHash, flag, ended);
   }
 
   NegotiationState endedNow() {
-    return new NegotiationState(negotiationId, round, lastParty, startedAt, lastMessageAt, acceptedHash, priceFlag, true);
+    return new NegotiationState(
+        negotiationId, round, lastParty, startedAt, lastMessageAt, acceptedHash, priceFlag, true);
   }
 }

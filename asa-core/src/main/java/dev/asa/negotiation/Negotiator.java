@@ -18,10 +18,10 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * The negotiation rules of whitepaper section 7.3, each in one method: turns and rounds
- * ({@link #checkSequence}), the round limit ({@link #roundLimit}), frozen accepted terms
- * ({@link #checkNotFrozen}), the asymmetry limit ({@link #checkAsymmetry}), validity after the
- * change ({@link #validate}, with {@link #renormalize}) and price bounds ({@link #priceFlag}).
+ * The negotiation rules of whitepaper section 7.3, each in one method: turns and rounds ({@link
+ * #checkSequence}), the round limit ({@link #roundLimit}), frozen accepted terms ({@link
+ * #checkNotFrozen}), the asymmetry limit ({@link #checkAsymmetry}), validity after the change
+ * ({@link #validate}, with {@link #renormalize}) and price bounds ({@link #priceFlag}).
  *
  * <p>Pure: no clock, no store. The caller passes the time, the stored state and the market median,
  * and persists what the {@link Outcome} says. Nothing is applied when a rule refuses a message.
@@ -44,7 +44,11 @@ public final class Negotiator {
    * @param priceNote what the price bounds check found, for both parties
    */
   public record Changed(
-      ObjectNode newDocument, NegotiationState next, List<Change> changes, PriceFlag flag, String priceNote)
+      ObjectNode newDocument,
+      NegotiationState next,
+      List<Change> changes,
+      PriceFlag flag,
+      String priceNote)
       implements Outcome {
     public Changed {
       newDocument = newDocument.deepCopy();
@@ -57,7 +61,10 @@ public final class Negotiator {
     }
   }
 
-  /** The current terms (hash {@code next.acceptedHash()}) were accepted; they are frozen from now on. */
+  /**
+   * The current terms (hash {@code next.acceptedHash()}) were accepted; they are frozen from now
+   * on.
+   */
   public record Accepted(NegotiationState next) implements Outcome {}
 
   /** The negotiation ended without agreement; the caller moves the agreement to REJECTED. */
@@ -88,20 +95,27 @@ public final class Negotiator {
     }
     if (current.state() != State.PROPOSED && current.state() != State.NEGOTIATING) {
       throw new NegotiationRefusedException(
-          "the agreement is " + current.state() + "; terms are negotiated only while PROPOSED or NEGOTIATING");
+          "the agreement is "
+              + current.state()
+              + "; terms are negotiated only while PROPOSED or NEGOTIATING");
     }
     checkSequence(state, msg, party);
-    NegotiationState next = state
-        .map(s -> s.next(msg.round(), party, now))
-        .orElseGet(() -> new NegotiationState(newNegotiationId.get(), 1, party, now, now, null, null, false));
+    NegotiationState next =
+        state
+            .map(s -> s.next(msg.round(), party, now))
+            .orElseGet(() ->
+                new NegotiationState(
+                    newNegotiationId.get(), 1, party, now, now, null, null, false));
 
     Optional<Rejected> limit = roundLimit(next, policy);
     if (limit.isPresent()) {
       return limit.get();
     }
     return switch (msg.action()) {
-      case REJECT -> new Rejected(next.endedNow(),
-          "rejected by the " + party.wireName() + " (" + msg.rationale().wireName() + ")");
+      case REJECT ->
+          new Rejected(
+              next.endedNow(),
+              "rejected by the " + party.wireName() + " (" + msg.rationale().wireName() + ")");
       case ACCEPT -> new Accepted(next.withAcceptedHash(current.hash().toString()));
       case PROPOSE, COUNTER -> change(current, next, msg, median, policy);
     };
@@ -112,7 +126,8 @@ public final class Negotiator {
     if (state.isEmpty()) {
       if (msg.round() != 1) {
         throw new NegotiationRefusedException(
-            "no negotiation has started on this agreement: the first message has round 1, not " + msg.round());
+            "no negotiation has started on this agreement: the first message has round 1, not "
+                + msg.round());
       }
       if (msg.negotiationId() != null) {
         throw new NegotiationRefusedException(
@@ -130,40 +145,59 @@ public final class Negotiator {
     }
     if (s.lastParty() == party) {
       throw new NegotiationRefusedException(
-          "not your turn: the " + party.wireName() + " sent round " + s.round() + "; the "
-              + party.counterparty().wireName() + " answers next");
+          "not your turn: the "
+              + party.wireName()
+              + " sent round "
+              + s.round()
+              + "; the "
+              + party.counterparty().wireName()
+              + " answers next");
     }
     if (msg.round() != s.round() + 1) {
       throw new NegotiationRefusedException(
-          "wrong round " + msg.round() + ": the last message was round " + s.round() + ", so this one is round "
+          "wrong round "
+              + msg.round()
+              + ": the last message was round "
+              + s.round()
+              + ", so this one is round "
               + (s.round() + 1));
     }
   }
 
   /**
    * The message that would exceed maxRounds ends the negotiation, whatever its action: a bounded
-   * negotiation cannot be extended by accepting late (whitepaper: "bounded ... ends with REJECTED").
+   * negotiation cannot be extended by accepting late (whitepaper: "bounded ... ends with
+   * REJECTED").
    */
   static Optional<Rejected> roundLimit(NegotiationState next, NegotiationPolicy policy) {
     if (next.round() <= policy.maxRounds()) {
       return Optional.empty();
     }
-    return Optional.of(new Rejected(next.endedNow(),
-        "round " + next.round() + " exceeds the " + policy.maxRounds()
-            + "-round limit: the negotiation ends, agreement REJECTED"));
+    return Optional.of(
+        new Rejected(
+            next.endedNow(),
+            "round "
+                + next.round()
+                + " exceeds the "
+                + policy.maxRounds()
+                + "-round limit: the negotiation ends, agreement REJECTED"));
   }
 
   /** Accepted terms are what the parties sign, so they no longer move. */
   static void checkNotFrozen(NegotiationState next) {
     if (next.acceptedHash() != null) {
       throw new NegotiationRefusedException(
-          "the terms were accepted (agreement_hash " + next.acceptedHash()
+          "the terms were accepted (agreement_hash "
+              + next.acceptedHash()
               + ") and are frozen: sign them or reject; no further changes");
     }
   }
 
   private static Changed change(
-      Agreement current, NegotiationState next, NegotiationMessage msg, Optional<MarketMedian> median,
+      Agreement current,
+      NegotiationState next,
+      NegotiationMessage msg,
+      Optional<MarketMedian> median,
       NegotiationPolicy policy) {
     checkNotFrozen(next);
     ObjectNode before = current.toJson();
@@ -184,19 +218,40 @@ public final class Negotiator {
     doc.remove("signatures");
     doc.put("status", State.NEGOTIATING.wireName());
     validate(doc);
-    String note = flag != null
-        ? "price " + flag.amount().toPlainString() + " is " + flag.ratio().toPlainString() + "x the market median "
-            + flag.median().toPlainString() + " (" + flag.source() + "), outside " + policy.priceBandLow()
-            + "x-" + policy.priceBandHigh() + "x: flagged"
-        : median.isPresent() ? "price within " + policy.priceBandLow() + "x-" + policy.priceBandHigh() + "x of the market median"
-        : "no market median for this service type: price bounds not checked";
+    String note =
+        flag != null
+            ? "price "
+                + flag.amount().toPlainString()
+                + " is "
+                + flag.ratio().toPlainString()
+                + "x the market median "
+                + flag.median().toPlainString()
+                + " ("
+                + flag.source()
+                + "), outside "
+                + policy.priceBandLow()
+                + "x-"
+                + policy.priceBandHigh()
+                + "x: flagged"
+            : median.isPresent()
+                ? "price within "
+                    + policy.priceBandLow()
+                    + "x-"
+                    + policy.priceBandHigh()
+                    + "x of the market median"
+                : "no market median for this service type: price bounds not checked";
     return new Changed(doc, state, changes, flag, note);
   }
 
-  /** Every whitelisted term whose value differs, in whitelist order (renormalised weights included). */
+  /**
+   * Every whitelisted term whose value differs, in whitelist order (renormalised weights included).
+   */
   static List<Change> diff(ObjectNode before, ObjectNode after) {
     List<Change> out = new ArrayList<>();
-    int dims = Math.max(before.at("/quality_criteria/dimensions").size(), after.at("/quality_criteria/dimensions").size());
+    int dims =
+        Math.max(
+            before.at("/quality_criteria/dimensions").size(),
+            after.at("/quality_criteria/dimensions").size());
     for (TermPath p : TermPath.all(Math.min(dims, TermPath.MAX_DIMENSION_INDEX + 1))) {
       JsonNode b = p.read(before);
       JsonNode a = p.read(after);
@@ -228,7 +283,8 @@ public final class Negotiator {
       }
       if (c.before().isMissingNode() || !(c.before().isNumber() || c.before().isTextual())) {
         throw new NegotiationRefusedException(
-            c.path() + " has no numeric current value, so no move can be measured against it; a negotiation"
+            c.path()
+                + " has no numeric current value, so no move can be measured against it; a negotiation"
                 + " moves existing terms only");
       }
       BigDecimal cur = n.numeric(c.before());
@@ -238,9 +294,18 @@ public final class Negotiator {
       BigDecimal high = cur.add(slack);
       if (now.compareTo(low) < 0 || now.compareTo(high) > 0) {
         throw new NegotiationRefusedException(
-            c.path() + ": " + plain(now) + " moves more than "
-                + plain(policy.maxShift().multiply(BigDecimal.valueOf(100))) + "% from the current value "
-                + plain(cur) + " in one round; allowed range [" + plain(low) + ", " + plain(high) + "]");
+            c.path()
+                + ": "
+                + plain(now)
+                + " moves more than "
+                + plain(policy.maxShift().multiply(BigDecimal.valueOf(100)))
+                + "% from the current value "
+                + plain(cur)
+                + " in one round; allowed range ["
+                + plain(low)
+                + ", "
+                + plain(high)
+                + "]");
       }
     }
   }
@@ -258,7 +323,8 @@ public final class Negotiator {
       }
     }
     if (sum.signum() == 0) {
-      throw new InvalidDocumentException("/renormalize_weights", "the weights sum to 0: nothing to renormalise");
+      throw new InvalidDocumentException(
+          "/renormalize_weights", "the weights sum to 0: nothing to renormalise");
     }
     for (JsonNode d : array) {
       if (d instanceof ObjectNode o && o.path("weight").isNumber()) {
@@ -275,7 +341,8 @@ public final class Negotiator {
   }
 
   /** Outside [low x median, high x median] is flagged; the bounds themselves are not. */
-  static Optional<PriceFlag> priceFlag(ObjectNode doc, MarketMedian median, NegotiationPolicy policy) {
+  static Optional<PriceFlag> priceFlag(
+      ObjectNode doc, MarketMedian median, NegotiationPolicy policy) {
     JsonNode a = doc.at("/escrow/payment/amount");
     if (!a.isTextual()) {
       return Optional.empty();

@@ -7,8 +7,8 @@ import java.math.BigDecimal;
 import java.util.Objects;
 
 /**
- * A price outside the band around the market median. Flagged, not blocked (whitepaper section
- * 7.3): both parties see it and it is recorded in the agreement's metadata.
+ * A price outside the band around the market median. Flagged, not blocked (whitepaper section 7.3):
+ * both parties see it and it is recorded in the agreement's metadata.
  *
  * @param ratio amount / median, rounded to 4 decimals (for display; the decision used exact values)
  */

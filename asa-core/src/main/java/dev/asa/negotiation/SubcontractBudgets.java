@@ -15,8 +15,8 @@ import java.util.function.Function;
  * <ul>
  *   <li>{@code max_tokens} and {@code max_cost_usd} are consumed: a child may take at most the
  *       parent's figure minus what its other live sub-contracts already hold;
- *   <li>{@code max_duration_seconds} is a deadline, not a quantity: a child may not run longer
- *       than its parent, however many siblings it has.
+ *   <li>{@code max_duration_seconds} is a deadline, not a quantity: a child may not run longer than
+ *       its parent, however many siblings it has.
  * </ul>
  *
  * A budget the parent sets must be set by the child too (an unbounded child would escape it).
@@ -24,14 +24,23 @@ import java.util.function.Function;
 public final class SubcontractBudgets {
   private SubcontractBudgets() {}
 
-  private record Budget(String name, Function<Service.Constraints, BigDecimal> read, boolean consumed) {}
+  private record Budget(
+      String name, Function<Service.Constraints, BigDecimal> read, boolean consumed) {}
 
   private static final List<Budget> BUDGETS =
       List.of(
-          new Budget("max_tokens", c -> c.maxTokens() == null ? null : BigDecimal.valueOf(c.maxTokens()), true),
+          new Budget(
+              "max_tokens",
+              c -> c.maxTokens() == null ? null : BigDecimal.valueOf(c.maxTokens()),
+              true),
           new Budget("max_cost_usd", Service.Constraints::maxCostUsd, true),
-          new Budget("max_duration_seconds",
-              c -> c.maxDurationSeconds() == null ? null : BigDecimal.valueOf(c.maxDurationSeconds()), false));
+          new Budget(
+              "max_duration_seconds",
+              c ->
+                  c.maxDurationSeconds() == null
+                      ? null
+                      : BigDecimal.valueOf(c.maxDurationSeconds()),
+              false));
 
   /**
    * Violations of a child's budgets against its parent, given the parent's other live children.
@@ -48,8 +57,14 @@ public final class SubcontractBudgets {
       BigDecimal mine = b.read().apply(child);
       String at = "/service/constraints/" + b.name();
       if (mine == null) {
-        out.add(new Violation(at, "required: the parent agreement caps " + b.name() + " at " + plain(cap)
-            + ", so a sub-contract must declare its share"));
+        out.add(
+            new Violation(
+                at,
+                "required: the parent agreement caps "
+                    + b.name()
+                    + " at "
+                    + plain(cap)
+                    + ", so a sub-contract must declare its share"));
         continue;
       }
       BigDecimal taken = BigDecimal.ZERO;
@@ -61,9 +76,15 @@ public final class SubcontractBudgets {
       }
       BigDecimal left = cap.subtract(taken).max(BigDecimal.ZERO);
       if (mine.compareTo(left) > 0) {
-        out.add(new Violation(at, plain(mine) + " exceeds what the parent agreement has left: it allows "
-            + plain(cap) + (b.consumed() ? ", its other sub-contracts hold " + plain(taken) : "")
-            + ", so at most " + plain(left)));
+        out.add(
+            new Violation(
+                at,
+                plain(mine)
+                    + " exceeds what the parent agreement has left: it allows "
+                    + plain(cap)
+                    + (b.consumed() ? ", its other sub-contracts hold " + plain(taken) : "")
+                    + ", so at most "
+                    + plain(left)));
       }
     }
     return out;
@@ -73,7 +94,8 @@ public final class SubcontractBudgets {
    * Violations of a parent's (changed) budgets against what its live children already hold.
    * Pointers are into the parent's document.
    */
-  public static List<Violation> checkParent(Service.Constraints parent, List<Service.Constraints> children) {
+  public static List<Violation> checkParent(
+      Service.Constraints parent, List<Service.Constraints> children) {
     List<Violation> out = new ArrayList<>();
     for (Budget b : BUDGETS) {
       BigDecimal cap = b.read().apply(parent);
@@ -88,8 +110,13 @@ public final class SubcontractBudgets {
         }
       }
       if (cap.compareTo(needed) < 0) {
-        out.add(new Violation("/service/constraints/" + b.name(), plain(cap) + " is less than the "
-            + plain(needed) + " this agreement's sub-contracts already hold"));
+        out.add(
+            new Violation(
+                "/service/constraints/" + b.name(),
+                plain(cap)
+                    + " is less than the "
+                    + plain(needed)
+                    + " this agreement's sub-contracts already hold"));
       }
     }
     return out;

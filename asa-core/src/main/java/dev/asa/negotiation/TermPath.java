@@ -11,10 +11,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A term a negotiation message may change, named by its dotted path (whitepaper section 7.2:
- * {@code "quality_criteria.dimensions[0].slo.value"}). The set is closed: the parties, the
- * identity of the document, the service description and everything else are not negotiable, and
- * each term knows the one type of value it takes, so no slot accepts prose.
+ * A term a negotiation message may change, named by its dotted path (whitepaper section 7.2: {@code
+ * "quality_criteria.dimensions[0].slo.value"}). The set is closed: the parties, the identity of the
+ * document, the service description and everything else are not negotiable, and each term knows the
+ * one type of value it takes, so no slot accepts prose.
  */
 public sealed interface TermPath {
 
@@ -30,7 +30,10 @@ public sealed interface TermPath {
   /** Refuses a value of the wrong type or range, naming the path. */
   void checkValue(JsonNode value);
 
-  /** Like {@link #checkValue(JsonNode)}, with the checks that need the document (an amount's decimals). */
+  /**
+   * Like {@link #checkValue(JsonNode)}, with the checks that need the document (an amount's
+   * decimals).
+   */
   default void checkValue(JsonNode value, ObjectNode doc) {
     checkValue(value);
   }
@@ -58,7 +61,8 @@ public sealed interface TermPath {
       if (node instanceof ArrayNode array) {
         int index = Integer.parseInt(s);
         if (index >= array.size() || !array.get(index).isObject()) {
-          throw new InvalidDocumentException(messagePointer(), "the agreement has no dimension " + index);
+          throw new InvalidDocumentException(
+              messagePointer(), "the agreement has no dimension " + index);
         }
         node = array.get(index);
       } else {
@@ -77,13 +81,19 @@ public sealed interface TermPath {
     return copy;
   }
 
-  /** A term whose value is a number (or, for the amount, a decimal string): the asymmetry rule applies. */
+  /**
+   * A term whose value is a number (or, for the amount, a decimal string): the asymmetry rule
+   * applies.
+   */
   sealed interface Numeric extends TermPath {
     /** The value as an exact decimal; call after {@link #checkValue}. */
     BigDecimal numeric(JsonNode value);
   }
 
-  /** {@code quality_criteria.dimensions[i].slo.value}: a number (boolean and between-pair SLOs are not negotiable). */
+  /**
+   * {@code quality_criteria.dimensions[i].slo.value}: a number (boolean and between-pair SLOs are
+   * not negotiable).
+   */
   record SloValue(int index) implements Numeric {
     public String path() {
       return "quality_criteria.dimensions[" + index + "].slo.value";
@@ -140,9 +150,13 @@ public sealed interface TermPath {
     }
   }
 
-  /** {@code escrow.payment.amount}: a decimal string, never a JSON number, with at most the currency's decimals. */
+  /**
+   * {@code escrow.payment.amount}: a decimal string, never a JSON number, with at most the
+   * currency's decimals.
+   */
   record PaymentAmount() implements Numeric {
-    private static final Pattern AMOUNT = Pattern.compile("^(0|[1-9][0-9]{0,17})(\\.[0-9]{1,18})?$");
+    private static final Pattern AMOUNT =
+        Pattern.compile("^(0|[1-9][0-9]{0,17})(\\.[0-9]{1,18})?$");
 
     public String path() {
       return "escrow.payment.amount";
@@ -154,7 +168,8 @@ public sealed interface TermPath {
 
     public void checkValue(JsonNode value) {
       if (!value.isTextual() || !AMOUNT.matcher(value.asText()).matches()) {
-        throw new InvalidDocumentException(messagePointer(),
+        throw new InvalidDocumentException(
+            messagePointer(),
             "must be a decimal string such as \"5.00\" (digits, optionally a point and decimals)");
       }
     }
@@ -162,12 +177,14 @@ public sealed interface TermPath {
     @Override
     public void checkValue(JsonNode value, ObjectNode doc) {
       checkValue(value);
-      Currency.of(doc.path("escrow").path("payment").path("currency").asText()).ifPresent(c -> {
-        if (new BigDecimal(value.asText()).stripTrailingZeros().scale() > c.decimals()) {
-          throw new InvalidDocumentException(messagePointer(),
-              c.code() + " has " + c.decimals() + " decimals; the amount has more");
-        }
-      });
+      Currency.of(doc.path("escrow").path("payment").path("currency").asText())
+          .ifPresent(c -> {
+            if (new BigDecimal(value.asText()).stripTrailingZeros().scale() > c.decimals()) {
+              throw new InvalidDocumentException(
+                  messagePointer(),
+                  c.code() + " has " + c.decimals() + " decimals; the amount has more");
+            }
+          });
     }
 
     public BigDecimal numeric(JsonNode value) {
@@ -175,7 +192,10 @@ public sealed interface TermPath {
     }
   }
 
-  /** {@code service.constraints.<name>}: the provider's declared resource limits, visible to both parties. */
+  /**
+   * {@code service.constraints.<name>}: the provider's declared resource limits, visible to both
+   * parties.
+   */
   record Constraint(String name) implements Numeric {
     static final List<String> NAMES = List.of("max_tokens", "max_duration_seconds", "max_cost_usd");
 
@@ -264,7 +284,8 @@ public sealed interface TermPath {
     }
 
     public void checkValue(JsonNode value) {
-      if (!value.isTextual() || !(value.asText().equals("tiers") || value.asText().equals("continuous"))) {
+      if (!value.isTextual()
+          || !(value.asText().equals("tiers") || value.asText().equals("continuous"))) {
         throw new InvalidDocumentException(messagePointer(), "must be \"tiers\" or \"continuous\"");
       }
     }
@@ -273,7 +294,8 @@ public sealed interface TermPath {
   /** The negotiable paths, for error messages. */
   String NEGOTIABLE =
       "quality_criteria.dimensions[i].slo.value, quality_criteria.dimensions[i].weight (i 0.."
-          + MAX_DIMENSION_INDEX + "), quality_criteria.composite_threshold, escrow.payment.amount,"
+          + MAX_DIMENSION_INDEX
+          + "), quality_criteria.composite_threshold, escrow.payment.amount,"
           + " escrow.payment.graduated_release.mode, service.constraints.{max_tokens,max_duration_seconds,max_cost_usd},"
           + " verification.challenge_window_seconds,"
           + " escrow.dead_mans_switch.{client,provider,evaluator}_timeout_seconds";
@@ -295,7 +317,8 @@ public sealed interface TermPath {
     if (path.startsWith("service.constraints.") && Constraint.NAMES.contains(path.substring(20))) {
       return new Constraint(path.substring(20));
     }
-    if (path.startsWith("escrow.dead_mans_switch.") && DeadMansTimeout.NAMES.contains(path.substring(24))) {
+    if (path.startsWith("escrow.dead_mans_switch.")
+        && DeadMansTimeout.NAMES.contains(path.substring(24))) {
       return new DeadMansTimeout(path.substring(24));
     }
     // No leading zeros, so each term has exactly one spelling and a message cannot name it twice.
@@ -306,7 +329,8 @@ public sealed interface TermPath {
         return m.group(2).equals("weight") ? new Weight(index) : new SloValue(index);
       }
     }
-    throw new InvalidDocumentException(messagePointer(path), "not a negotiable term; negotiable: " + NEGOTIABLE);
+    throw new InvalidDocumentException(
+        messagePointer(path), "not a negotiable term; negotiable: " + NEGOTIABLE);
   }
 
   /** {@code /proposed_changes/} + the path escaped as one RFC 6901 reference token. */
@@ -317,17 +341,20 @@ public sealed interface TermPath {
   /** Shared value checks; public only because interface members are, not part of the API. */
   final class Checks {
     static final Pattern DIMENSION =
-        Pattern.compile("^quality_criteria\\.dimensions\\[(0|[1-9][0-9]?)]\\.(slo\\.value|weight)$");
+        Pattern.compile(
+            "^quality_criteria\\.dimensions\\[(0|[1-9][0-9]?)]\\.(slo\\.value|weight)$");
 
     private Checks() {}
 
     static void number(TermPath t, JsonNode value, BigDecimal min, BigDecimal max) {
       if (value == null || !value.isNumber()) {
-        throw new InvalidDocumentException(t.messagePointer(), "must be a JSON number" + range(min, max));
+        throw new InvalidDocumentException(
+            t.messagePointer(), "must be a JSON number" + range(min, max));
       }
       BigDecimal v = value.decimalValue();
       if ((min != null && v.compareTo(min) < 0) || (max != null && v.compareTo(max) > 0)) {
-        throw new InvalidDocumentException(t.messagePointer(),
+        throw new InvalidDocumentException(
+            t.messagePointer(),
             v.stripTrailingZeros().toPlainString() + " is out of range" + range(min, max));
       }
     }

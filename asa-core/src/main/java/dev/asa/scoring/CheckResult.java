@@ -1,8 +1,8 @@
 package dev.asa.scoring;
 
 /**
- * The outcome of a named yes/no check such as {@code format_valid}, {@code schema_valid} or
- * {@code all_tests_pass}, with the evidence a person needs to see why.
+ * The outcome of a named yes/no check such as {@code format_valid}, {@code schema_valid} or {@code
+ * all_tests_pass}, with the evidence a person needs to see why.
  */
 public record CheckResult(boolean passed, String evidence) {
 

@@ -34,9 +34,13 @@ public record DimensionInput(
     if (STRUCTURAL.equals(source) && confidence == null) {
       confidence = BigDecimal.ONE; // a deterministic check cannot be unsure of itself
     }
-    if (confidence != null && (confidence.signum() < 0 || confidence.compareTo(BigDecimal.ONE) > 0)) {
+    if (confidence != null
+        && (confidence.signum() < 0 || confidence.compareTo(BigDecimal.ONE) > 0)) {
       throw new IllegalArgumentException(
-          "confidence of dimension '" + name + "' must be between 0 and 1, got " + confidence.toPlainString());
+          "confidence of dimension '"
+              + name
+              + "' must be between 0 and 1, got "
+              + confidence.toPlainString());
     }
   }
 

@@ -19,7 +19,8 @@ import java.util.Objects;
  * window} scores: when there are at least {@value #MIN_SCORES} of them and at least {@code
  * minShare} of them lie in {@code [B, B + bandPoints)}, B moves to {@code B + shiftPoints}, never
  * above 100. A {@code composite_score_lt} tier with the same boundary moves with it, so that every
- * score still matches exactly one tier. A pure function: the same inputs always give the same tiers.
+ * score still matches exactly one tier. A pure function: the same inputs always give the same
+ * tiers.
  *
  * <p>The agreement rules keep neighbouring boundaries further apart than a shift can reach, so a
  * moved boundary never meets or passes the next one.
@@ -73,13 +74,15 @@ public final class DynamicTiers {
       }
       // inBand / n >= minShare, compared without division so that 0.5 of 10 is exactly 5.
       boolean clustered =
-          BigDecimal.valueOf(inBand).compareTo(terms.minShare().multiply(BigDecimal.valueOf(recent.size())))
+          BigDecimal.valueOf(inBand)
+                  .compareTo(terms.minShare().multiply(BigDecimal.valueOf(recent.size())))
               >= 0;
       BigDecimal to = clustered ? b.add(terms.shiftPoints()).min(HUNDRED) : b;
       targets.put(b.stripTrailingZeros(), to);
       if (to.compareTo(b) != 0) {
         BigDecimal share =
-            BigDecimal.valueOf(inBand).divide(BigDecimal.valueOf(recent.size()), SHARE_SCALE, RoundingMode.HALF_EVEN);
+            BigDecimal.valueOf(inBand)
+                .divide(BigDecimal.valueOf(recent.size()), SHARE_SCALE, RoundingMode.HALF_EVEN);
         moves.add(new Move(b, to, share, inBand));
       }
     }
@@ -107,7 +110,8 @@ public final class DynamicTiers {
       tiers = List.copyOf(tiers);
       moves = List.copyOf(moves);
       if (scoresConsidered < 0) {
-        throw new IllegalArgumentException("scoresConsidered cannot be negative, got " + scoresConsidered);
+        throw new IllegalArgumentException(
+            "scoresConsidered cannot be negative, got " + scoresConsidered);
       }
     }
 

@@ -66,7 +66,9 @@ public final class Release {
     Optional<Tier> reached =
         tiers.stream()
             .filter(t -> t.bound() == Tier.Bound.GTE && t.matches(composite))
-            .max(Comparator.comparing(Tier::score).thenComparing(Tier::releasePercent, Comparator.reverseOrder()));
+            .max(
+                Comparator.comparing(Tier::score)
+                    .thenComparing(Tier::releasePercent, Comparator.reverseOrder()));
     if (reached.isPresent()) {
       return reached.get().releasePercent();
     }

@@ -32,9 +32,9 @@ import java.util.stream.Collectors;
  *   <li>Every dimension that carries weight must have a score, or {@link
  *       IncompleteScoresException}: a composite is never guessed.
  *   <li>The composite combines the weighted dimensions by {@code composite_method}, weights
- *       normalised by their sum, and is rounded half-even to 3 decimals. That rounded value is
- *       both reported and compared with the threshold, so anyone recomputing from the reported
- *       numbers reaches the same determination.
+ *       normalised by their sum, and is rounded half-even to 3 decimals. That rounded value is both
+ *       reported and compared with the threshold, so anyone recomputing from the reported numbers
+ *       reaches the same determination.
  *   <li>FAIL if the gates fail (nothing released); otherwise PASS iff composite >= threshold
  *       (NOTES.md, "Decisions"). SLO and shadow misses are always reported and listed in the notes;
  *       only a gate such as {@code all_slos_met} makes them binding.
@@ -53,7 +53,9 @@ public final class Scorer {
 
   /** Scores without payment terms: the release percentage is then 100 on PASS and 0 on FAIL. */
   public static Scorecard score(
-      QualityCriteria criteria, Map<String, DimensionInput> inputs, Map<String, CheckResult> checks) {
+      QualityCriteria criteria,
+      Map<String, DimensionInput> inputs,
+      Map<String, CheckResult> checks) {
     return score(criteria, null, inputs, checks);
   }
 
@@ -125,22 +127,30 @@ public final class Scorer {
     }
   }
 
-  private static void requireKnownDimensions(QualityCriteria criteria, Map<String, DimensionInput> inputs) {
+  private static void requireKnownDimensions(
+      QualityCriteria criteria, Map<String, DimensionInput> inputs) {
     for (Map.Entry<String, DimensionInput> entry : inputs.entrySet()) {
       if (criteria.dimension(entry.getKey()).isEmpty()) {
         throw new IllegalArgumentException(
-            "a score was submitted for '" + entry.getKey() + "', which is not a dimension of the quality criteria");
+            "a score was submitted for '"
+                + entry.getKey()
+                + "', which is not a dimension of the quality criteria");
       }
       if (!entry.getValue().name().equals(entry.getKey())) {
         throw new IllegalArgumentException(
-            "the input filed under '" + entry.getKey() + "' is for dimension '" + entry.getValue().name() + "'");
+            "the input filed under '"
+                + entry.getKey()
+                + "' is for dimension '"
+                + entry.getValue().name()
+                + "'");
       }
     }
   }
 
   private static Scored scoreDimension(Dimension dimension, DimensionInput input) {
     if (dimension.weight().signum() < 0) {
-      throw new IllegalArgumentException("dimension '" + dimension.name() + "' has a negative weight");
+      throw new IllegalArgumentException(
+          "dimension '" + dimension.name() + "' has a negative weight");
     }
     BigDecimal score = input == null ? null : input.score();
     if (score != null) {
@@ -148,7 +158,9 @@ public final class Scorer {
     }
     if (input != null && input.shadowValue() != null && !dimension.hasShadow()) {
       throw new IllegalArgumentException(
-          "a shadow value was submitted for dimension '" + dimension.name() + "', which has no shadow metric");
+          "a shadow value was submitted for dimension '"
+              + dimension.name()
+              + "', which has no shadow metric");
     }
     String evidence = input == null ? "no score submitted" : input.evidence();
     DimensionResult result =
@@ -172,9 +184,13 @@ public final class Scorer {
           case PERCENTAGE, SCORE ->
               score.signum() >= 0 && score.compareTo(HUNDRED) <= 0
                   ? null
-                  : "is a " + dimension.metric().wireName() + ", so its score must be between 0 and 100";
+                  : "is a "
+                      + dimension.metric().wireName()
+                      + ", so its score must be between 0 and 100";
           case COUNT, DURATION_SECONDS ->
-              score.signum() >= 0 ? null : "is a " + dimension.metric().wireName() + ", so its score cannot be negative";
+              score.signum() >= 0
+                  ? null
+                  : "is a " + dimension.metric().wireName() + ", so its score cannot be negative";
         };
     if (problem != null) {
       throw new IllegalArgumentException(
@@ -197,7 +213,9 @@ public final class Scorer {
     Map<String, String> missing = new LinkedHashMap<>();
     for (Scored s : scored) {
       if (s.dimension().weight().signum() > 0 && s.score() == null) {
-        missing.put(s.dimension().name(), s.result().evidence() == null ? "not evaluated" : s.result().evidence());
+        missing.put(
+            s.dimension().name(),
+            s.result().evidence() == null ? "not evaluated" : s.result().evidence());
       }
     }
     if (!missing.isEmpty()) {
@@ -234,13 +252,15 @@ public final class Scorer {
 
   /**
    * The composite of weighted scores, weights normalised by their sum, rounded half-even to {@value
-   * #SCALE} decimals. Weighted average and harmonic mean are computed in decimal; the geometric mean
-   * needs logarithms and is computed in double, well within the 3 reported decimals.
+   * #SCALE} decimals. Weighted average and harmonic mean are computed in decimal; the geometric
+   * mean needs logarithms and is computed in double, well within the 3 reported decimals.
    */
   static BigDecimal composite(CompositeMethod method, List<WeightedScore> parts) {
-    BigDecimal totalWeight = parts.stream().map(WeightedScore::weight).reduce(BigDecimal.ZERO, BigDecimal::add);
+    BigDecimal totalWeight =
+        parts.stream().map(WeightedScore::weight).reduce(BigDecimal.ZERO, BigDecimal::add);
     if (totalWeight.signum() <= 0) {
-      throw new IllegalArgumentException("no dimension carries weight, so there is no composite to compute");
+      throw new IllegalArgumentException(
+          "no dimension carries weight, so there is no composite to compute");
     }
     boolean anyZero = parts.stream().anyMatch(p -> p.score().signum() == 0);
     BigDecimal value =
@@ -251,7 +271,8 @@ public final class Scorer {
                   .reduce(BigDecimal.ZERO, BigDecimal::add)
                   .divide(totalWeight, EXACT_ENOUGH);
           // A zero score has no logarithm, and it drags both means to 0 in the limit.
-          case GEOMETRIC_MEAN -> anyZero ? BigDecimal.ZERO : weightedGeometricMean(parts, totalWeight);
+          case GEOMETRIC_MEAN ->
+              anyZero ? BigDecimal.ZERO : weightedGeometricMean(parts, totalWeight);
           case HARMONIC_MEAN ->
               anyZero
                   ? BigDecimal.ZERO
@@ -260,12 +281,14 @@ public final class Scorer {
                           .map(p -> p.weight().divide(p.score(), EXACT_ENOUGH))
                           .reduce(BigDecimal.ZERO, BigDecimal::add),
                       EXACT_ENOUGH);
-          case MINIMUM -> parts.stream().map(WeightedScore::score).reduce(BigDecimal::min).orElseThrow();
+          case MINIMUM ->
+              parts.stream().map(WeightedScore::score).reduce(BigDecimal::min).orElseThrow();
         };
     return value.setScale(SCALE, RoundingMode.HALF_EVEN);
   }
 
-  private static BigDecimal weightedGeometricMean(List<WeightedScore> parts, BigDecimal totalWeight) {
+  private static BigDecimal weightedGeometricMean(
+      List<WeightedScore> parts, BigDecimal totalWeight) {
     double weightedLogs = 0;
     for (WeightedScore p : parts) {
       weightedLogs += p.weight().doubleValue() * Math.log(p.score().doubleValue());
@@ -293,7 +316,10 @@ public final class Scorer {
   }
 
   private static GateResult threshold(
-      String condition, QualityGate.Condition.Threshold t, List<Scored> scored, CompositeResult composite) {
+      String condition,
+      QualityGate.Condition.Threshold t,
+      List<Scored> scored,
+      CompositeResult composite) {
     BigDecimal value;
     if (t.isComposite()) {
       value = composite.score();
@@ -312,7 +338,8 @@ public final class Scorer {
     boolean met = new Slo(t.operator(), new Slo.Target.Number(t.value())).isMetBy(value);
     String comparison = t.operator().symbol() + " " + Decimals.text(t.value());
     String subject = t.subject() + " " + Decimals.text(value);
-    return new GateResult(condition, met, met ? subject + " " + comparison : subject + " is not " + comparison);
+    return new GateResult(
+        condition, met, met ? subject + " " + comparison : subject + " is not " + comparison);
   }
 
   /**
@@ -329,10 +356,15 @@ public final class Scorer {
     if (reported != null) {
       anyPassed = reported.passed();
       anyFailed = !reported.passed();
-      evidence.add(reported.evidence() != null ? reported.evidence() : name + (reported.passed() ? " passed" : " failed"));
+      evidence.add(
+          reported.evidence() != null
+              ? reported.evidence()
+              : name + (reported.passed() ? " passed" : " failed"));
     }
     Scored dimension = find(scored, name);
-    if (dimension != null && dimension.dimension().metric() == MetricType.BOOLEAN && dimension.score() != null) {
+    if (dimension != null
+        && dimension.dimension().metric() == MetricType.BOOLEAN
+        && dimension.score() != null) {
       boolean isTrue = dimension.score().compareTo(HUNDRED) == 0;
       anyPassed |= isTrue;
       anyFailed |= !isTrue;
@@ -379,7 +411,8 @@ public final class Scorer {
         }
         ShadowResult sh = s.result().shadow();
         if (sh != null && sh.missed()) {
-          shadow.add(sh.name() + " " + Decimals.text(sh.value()) + " (" + objective(d.shadowSlo()) + ")");
+          shadow.add(
+              sh.name() + " " + Decimals.text(sh.value()) + " (" + objective(d.shadowSlo()) + ")");
         }
       }
       return new Misses(slo, shadow, unscored);
@@ -453,8 +486,13 @@ public final class Scorer {
       }
     } else {
       sentences.add(
-          "Composite " + score + " is below the threshold of " + threshold + "; "
-              + (misses.none() ? "all SLOs met" : misses.describe()) + ".");
+          "Composite "
+              + score
+              + " is below the threshold of "
+              + threshold
+              + "; "
+              + (misses.none() ? "all SLOs met" : misses.describe())
+              + ".");
     }
     return String.join(" ", sentences);
   }
@@ -462,16 +500,24 @@ public final class Scorer {
   private static String gateSentence(List<GateResult> gates, QualityGate.Logic logic) {
     List<GateResult> failed = gates.stream().filter(g -> !g.passed()).toList();
     String each =
-        failed.stream().map(g -> g.condition() + ": " + clause(g.evidence())).collect(Collectors.joining("; "));
+        failed.stream()
+            .map(g -> g.condition() + ": " + clause(g.evidence()))
+            .collect(Collectors.joining("; "));
     if (logic == QualityGate.Logic.ANY_MUST_PASS) {
       return "No quality gate passed (any_must_pass): " + each + ".";
     }
     if (failed.size() == 1) {
-      return "Quality gate " + failed.get(0).condition() + " failed: " + clause(failed.get(0).evidence()) + ".";
+      return "Quality gate "
+          + failed.get(0).condition()
+          + " failed: "
+          + clause(failed.get(0).evidence())
+          + ".";
     }
     return "Quality gates "
         + failed.stream().map(GateResult::condition).collect(Collectors.joining(", "))
-        + " failed: " + each + ".";
+        + " failed: "
+        + each
+        + ".";
   }
 
   /** Evidence used inside a sentence of the notes, without its own final full stop. */

@@ -50,8 +50,8 @@ public final class ThresholdNoise {
    *
    * @param seed the agreement's 32-byte seed
    * @param tierCount how many tiers the agreement lists
-   * @param maxPoints the largest offset, as allowed by {@link ThresholdNoiseTerms}: above 0, at most
-   *     10, in steps of 0.01
+   * @param maxPoints the largest offset, as allowed by {@link ThresholdNoiseTerms}: above 0, at
+   *     most 10, in steps of 0.01
    * @return {@code tierCount} offsets, each with scale 2, in {@code [-maxPoints, +maxPoints]}
    */
   public static List<BigDecimal> offsets(
@@ -93,7 +93,11 @@ public final class ThresholdNoise {
     Objects.requireNonNull(offsets, "offsets");
     if (tiers.size() != offsets.size()) {
       throw new IllegalArgumentException(
-          "one offset per tier is needed: " + tiers.size() + " tiers, " + offsets.size() + " offsets");
+          "one offset per tier is needed: "
+              + tiers.size()
+              + " tiers, "
+              + offsets.size()
+              + " offsets");
     }
     // Keyed by the stripped value so that 75 and 75.0 count as the same boundary.
     Map<BigDecimal, BigDecimal> offsetOfBoundary = new HashMap<>();
@@ -101,7 +105,8 @@ public final class ThresholdNoise {
     for (int i = 0; i < tiers.size(); i++) {
       Tier t = tiers.get(i);
       BigDecimal own = Objects.requireNonNull(offsets.get(i), "offset " + i);
-      BigDecimal offset = offsetOfBoundary.computeIfAbsent(t.score().stripTrailingZeros(), k -> own);
+      BigDecimal offset =
+          offsetOfBoundary.computeIfAbsent(t.score().stripTrailingZeros(), k -> own);
       BigDecimal score = t.score().add(offset).max(BigDecimal.ZERO).min(HUNDRED);
       moved.add(new Tier(t.bound(), score, t.releasePercent()));
     }
@@ -128,7 +133,8 @@ public final class ThresholdNoise {
     if (!release.enabled() || release.mode() != GraduatedRelease.Mode.TIERS) {
       return new Effective(written, DynamicTiers.Adjustment.unchanged(written), List.of());
     }
-    DynamicTiers.Adjustment dynamic = DynamicTiers.adjust(written, pastScores, release.dynamicTiers());
+    DynamicTiers.Adjustment dynamic =
+        DynamicTiers.adjust(written, pastScores, release.dynamicTiers());
     if (!release.thresholdNoise().enabled()) {
       return new Effective(dynamic.tiers(), dynamic, List.of());
     }
@@ -144,7 +150,8 @@ public final class ThresholdNoise {
    * @param dynamic what dynamic tiers did (no moves when they are off)
    * @param offsets the noise offset of each tier, empty when noise is off
    */
-  public record Effective(List<Tier> tiers, DynamicTiers.Adjustment dynamic, List<BigDecimal> offsets) {
+  public record Effective(
+      List<Tier> tiers, DynamicTiers.Adjustment dynamic, List<BigDecimal> offsets) {
     public Effective {
       tiers = List.copyOf(tiers);
       Objects.requireNonNull(dynamic, "dynamic");

@@ -39,8 +39,18 @@ public record VerificationResult(
     EvidenceTrail evidenceTrail,
     ObjectNode extensions) {
 
-  private static final java.util.Set<String> STANDARD_MEMBERS = java.util.Set.of("verification_id", "agreement_id",
-      "timestamp", "evaluator", "dimensions", "composite", "quality_gates", "gate_logic", "determination", "evidence_trail");
+  private static final java.util.Set<String> STANDARD_MEMBERS =
+      java.util.Set.of(
+          "verification_id",
+          "agreement_id",
+          "timestamp",
+          "evaluator",
+          "dimensions",
+          "composite",
+          "quality_gates",
+          "gate_logic",
+          "determination",
+          "evidence_trail");
 
   public VerificationResult {
     Objects.requireNonNull(verificationId, "verificationId");
@@ -55,7 +65,8 @@ public record VerificationResult(
     extensions = extensions == null ? Json.object() : extensions.deepCopy();
     for (String name : (Iterable<String>) extensions::fieldNames) {
       if (STANDARD_MEMBERS.contains(name)) {
-        throw new IllegalArgumentException("extension '" + name + "' would overwrite a section 5.2 member");
+        throw new IllegalArgumentException(
+            "extension '" + name + "' would overwrite a section 5.2 member");
       }
     }
   }
@@ -107,8 +118,16 @@ public record VerificationResult(
       Digest deliverableHash,
       long evaluationDurationMs,
       BigDecimal evaluationCostUsd) {
-    return of(verificationId, agreementId, timestamp, evaluator, scorecard, deliverableHash, evaluationDurationMs,
-        evaluationCostUsd, null);
+    return of(
+        verificationId,
+        agreementId,
+        timestamp,
+        evaluator,
+        scorecard,
+        deliverableHash,
+        evaluationDurationMs,
+        evaluationCostUsd,
+        null);
   }
 
   /** A sealed result with extension members (see {@link #extensions()}). */
@@ -122,7 +141,8 @@ public record VerificationResult(
       long evaluationDurationMs,
       BigDecimal evaluationCostUsd,
       ObjectNode extensions) {
-    // A placeholder hash gives the JSON its shape; it is removed before hashing, as a verifier does.
+    // A placeholder hash gives the JSON its shape; it is removed before hashing, as a verifier
+    // does.
     Digest placeholder = new Digest(new byte[Digest.LENGTH]);
     VerificationResult unsealed =
         new VerificationResult(
@@ -135,7 +155,8 @@ public record VerificationResult(
             scorecard.gates(),
             scorecard.gateLogic(),
             scorecard.determination(),
-            new EvidenceTrail(deliverableHash, placeholder, evaluationDurationMs, evaluationCostUsd),
+            new EvidenceTrail(
+                deliverableHash, placeholder, evaluationDurationMs, evaluationCostUsd),
             extensions);
     Digest seal = hashWithoutSeal(unsealed.toJson());
     return new VerificationResult(
@@ -158,11 +179,13 @@ public record VerificationResult(
    * hash, and for any result changed after it was sealed.
    */
   public static boolean evaluationHashMatches(JsonNode resultJson) {
-    if (resultJson == null || !resultJson.path("evidence_trail").path("evaluation_hash").isTextual()) {
+    if (resultJson == null
+        || !resultJson.path("evidence_trail").path("evaluation_hash").isTextual()) {
       return false;
     }
     try {
-      Digest stated = Digest.parse(resultJson.path("evidence_trail").path("evaluation_hash").textValue());
+      Digest stated =
+          Digest.parse(resultJson.path("evidence_trail").path("evaluation_hash").textValue());
       return stated.equals(hashWithoutSeal(resultJson));
     } catch (IllegalArgumentException e) {
       return false; // a malformed digest, or JSON with no canonical form: it cannot match
@@ -199,7 +222,11 @@ public record VerificationResult(
     if (!qualityGates.isEmpty()) {
       ArrayNode gates = root.putArray("quality_gates");
       for (GateResult g : qualityGates) {
-        gates.addObject().put("condition", g.condition()).put("passed", g.passed()).put("evidence", g.evidence());
+        gates
+            .addObject()
+            .put("condition", g.condition())
+            .put("passed", g.passed())
+            .put("evidence", g.evidence());
       }
       root.put("gate_logic", gateLogic.name().toLowerCase(Locale.ROOT));
     }

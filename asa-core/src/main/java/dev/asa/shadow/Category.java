@@ -16,7 +16,8 @@ public enum Category {
   UNKNOWN("unknown");
 
   /** The categories the spec compares between sealed and open suites, in its order. */
-  public static final List<Category> COMPARED = List.of(HAPPY_PATH, EDGE_CASE, ERROR_HANDLING, SECURITY);
+  public static final List<Category> COMPARED =
+      List.of(HAPPY_PATH, EDGE_CASE, ERROR_HANDLING, SECURITY);
 
   private final String wire;
 

@@ -6,11 +6,11 @@ import dev.asa.json.Json;
 import java.util.Objects;
 
 /**
- * The commitment to a set of criteria: {@code sha256:} over the RFC 8785 canonical JSON of
- * {@code {"nonce": <base64url nonce>, "criteria": [<criteria in wire form>]}}.
+ * The commitment to a set of criteria: {@code sha256:} over the RFC 8785 canonical JSON of {@code
+ * {"nonce": <base64url nonce>, "criteria": [<criteria in wire form>]}}.
  *
- * <p>Anyone holding the revealed nonce and criteria recomputes it with any JCS library and
- * SHA-256; nothing here is specific to this code base. It is also the report's {@code sealed_hash}.
+ * <p>Anyone holding the revealed nonce and criteria recomputes it with any JCS library and SHA-256;
+ * nothing here is specific to this code base. It is also the report's {@code sealed_hash}.
  */
 public record Commitment(Digest digest) {
 

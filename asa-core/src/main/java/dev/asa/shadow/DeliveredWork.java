@@ -9,7 +9,8 @@ import java.util.Objects;
  * @param format the declared format (markdown, text, json, ...), or null when undeclared. The
  *     deterministic checks do not depend on it: {@code json_schema} and {@code json_path_equals}
  *     parse the content as JSON whatever is declared (and fail when it is not), the others read the
- *     text. It is passed on to the judge, and named in evidence when JSON was declared but not given
+ *     text. It is passed on to the judge, and named in evidence when JSON was declared but not
+ *     given
  */
 public record DeliveredWork(String content, String format) {
   public DeliveredWork {

@@ -10,8 +10,8 @@ import java.util.Optional;
  * <p>"The better one stands": a re-delivery that scores worse (more failures, on the exact
  * fraction) does not replace the earlier one; an equal score does (it is the provider's latest
  * work). The hardening block reports the standing score as final, so a worse re-delivery shows a
- * velocity of 0.0, not a negative one: velocity measures what hardening recovered, and nothing
- * was lost by trying.
+ * velocity of 0.0, not a negative one: velocity measures what hardening recovered, and nothing was
+ * lost by trying.
  */
 public final class HardeningCycle {
 
@@ -21,7 +21,12 @@ public final class HardeningCycle {
   private final ShadowValidation standing;
   private final int cyclesCompleted;
 
-  private HardeningCycle(HardeningPolicy policy, ShadowValidation initial, ShadowValidation latest, ShadowValidation standing, int cycles) {
+  private HardeningCycle(
+      HardeningPolicy policy,
+      ShadowValidation initial,
+      ShadowValidation latest,
+      ShadowValidation standing,
+      int cycles) {
     this.policy = policy;
     this.initial = initial;
     this.latest = latest;
@@ -45,13 +50,20 @@ public final class HardeningCycle {
    * remain, and the seal holds (a broken seal blocks everything, fixing included).
    */
   public boolean fixAllowed() {
-    return !standing.sealBroken() && !latest.sealBroken() && policy.triggeredBy(standing.score())
+    return !standing.sealBroken()
+        && !latest.sealBroken()
+        && policy.triggeredBy(standing.score())
         && cyclesCompleted < policy.maxCycles();
   }
 
-  /** What the provider may read: the latest delivery's failure messages (empty when no fix is allowed). */
+  /**
+   * What the provider may read: the latest delivery's failure messages (empty when no fix is
+   * allowed).
+   */
   public HardeningMessages messages(Nonce nonce) {
-    return fixAllowed() ? HardeningMessages.of(latest, nonce) : new HardeningMessages(java.util.List.of());
+    return fixAllowed()
+        ? HardeningMessages.of(latest, nonce)
+        : new HardeningMessages(java.util.List.of());
   }
 
   /**
@@ -62,15 +74,22 @@ public final class HardeningCycle {
   public HardeningCycle redelivered(ShadowValidation next) {
     Objects.requireNonNull(next, "next");
     if (!fixAllowed()) {
-      throw new IllegalStateException("no hardening cycle is open: the score is within the threshold, the "
-          + policy.maxCycles() + " cycle(s) are used, or the seal is broken");
+      throw new IllegalStateException(
+          "no hardening cycle is open: the score is within the threshold, the "
+              + policy.maxCycles()
+              + " cycle(s) are used, or the seal is broken");
     }
     if (!next.sealedHash().equals(initial.sealedHash())) {
-      throw new IllegalArgumentException("the re-delivery was validated against another seal (" + next.sealedHash()
-          + ", not " + initial.sealedHash() + ")");
+      throw new IllegalArgumentException(
+          "the re-delivery was validated against another seal ("
+              + next.sealedHash()
+              + ", not "
+              + initial.sealedHash()
+              + ")");
     }
     // A broken seal must show; otherwise the fewer failures stand (same seal, so the same total).
-    ShadowValidation better = next.sealBroken() || next.score().failed() <= standing.score().failed() ? next : standing;
+    ShadowValidation better =
+        next.sealBroken() || next.score().failed() <= standing.score().failed() ? next : standing;
     return new HardeningCycle(policy, initial, next, better, cyclesCompleted + 1);
   }
 
@@ -96,8 +115,13 @@ public final class HardeningCycle {
     if (!triggered()) {
       return Optional.empty();
     }
-    return Optional.of(new Hardening(cyclesCompleted, policy.maxCycles(), initial.score().percentage(),
-        standing.score().percentage(), Hardening.REVEAL_MESSAGE));
+    return Optional.of(
+        new Hardening(
+            cyclesCompleted,
+            policy.maxCycles(),
+            initial.score().percentage(),
+            standing.score().percentage(),
+            Hardening.REVEAL_MESSAGE));
   }
 
   /** The standing validation's report, with the hardening block. */

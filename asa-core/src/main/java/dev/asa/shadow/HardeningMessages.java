@@ -13,8 +13,8 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * What the provider may read during hardening ({@code GET /agreements/{id}/hardening}): one
- * message per failed criterion under an opaque id, and nothing else: no criterion ids, categories,
+ * What the provider may read during hardening ({@code GET /agreements/{id}/hardening}): one message
+ * per failed criterion under an opaque id, and nothing else: no criterion ids, categories,
  * assertions, evidence, totals or scores.
  *
  * <p>The ids are HMAC-SHA256 of the criterion id keyed with the seal's nonce: stable across reads
@@ -22,7 +22,9 @@ import javax.crypto.spec.SecretKeySpec;
  * ids without the nonce, which stays secret until the reveal. Messages are listed in id order, so
  * their order does not leak the sealer's order either.
  *
- * <pre>{"messages":[{"id":"f-3a9c0e1b7d52c4e8","message":"Edge case for empty input not addressed"}]}</pre>
+ * <pre>
+ * {"messages":[{"id":"f-3a9c0e1b7d52c4e8","message":"Edge case for empty input not addressed"}]}
+ * </pre>
  */
 public record HardeningMessages(List<Item> messages) {
 
@@ -48,7 +50,9 @@ public record HardeningMessages(List<Item> messages) {
     try {
       Mac mac = Mac.getInstance("HmacSHA256");
       mac.init(new SecretKeySpec(nonce.bytes(), "HmacSHA256"));
-      byte[] tag = mac.doFinal(("asa-shadow-hardening-v1\u0000" + criterionId).getBytes(StandardCharsets.UTF_8));
+      byte[] tag =
+          mac.doFinal(
+              ("asa-shadow-hardening-v1\u0000" + criterionId).getBytes(StandardCharsets.UTF_8));
       return "f-" + HexFormat.of().formatHex(tag, 0, 8);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("every Java platform must provide HmacSHA256", e);
@@ -65,7 +69,8 @@ public record HardeningMessages(List<Item> messages) {
   /** The seed's text form, for a provider that reads text. */
   public String toText() {
     StringBuilder s = new StringBuilder("SHADOW HARDENING - Fix these issues:\n");
-    messages.forEach(m -> s.append("- [").append(m.id()).append("] ").append(m.message()).append('\n'));
+    messages.forEach(
+        m -> s.append("- [").append(m.id()).append("] ").append(m.message()).append('\n'));
     return s.toString();
   }
 }

@@ -4,9 +4,9 @@ import java.math.BigDecimal;
 import java.util.Objects;
 
 /**
- * When the provider gets a fix cycle: only when the reported score is strictly above
- * {@code threshold} (NOTES.md: reaching it is not exceeding it), and at most {@code maxCycles}
- * times. {@code maxCycles} 0 turns hardening off (SS-50).
+ * When the provider gets a fix cycle: only when the reported score is strictly above {@code
+ * threshold} (NOTES.md: reaching it is not exceeding it), and at most {@code maxCycles} times.
+ * {@code maxCycles} 0 turns hardening off (SS-50).
  */
 public record HardeningPolicy(int maxCycles, BigDecimal threshold) {
 
@@ -27,7 +27,10 @@ public record HardeningPolicy(int maxCycles, BigDecimal threshold) {
     return maxCycles > 0;
   }
 
-  /** Whether a score calls for hardening (the cycle count is the caller's, see {@link HardeningCycle}). */
+  /**
+   * Whether a score calls for hardening (the cycle count is the caller's, see {@link
+   * HardeningCycle}).
+   */
   public boolean triggeredBy(ShadowScore score) {
     return enabled() && score.exceeds(threshold);
   }

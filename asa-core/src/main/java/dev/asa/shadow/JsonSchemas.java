@@ -25,7 +25,10 @@ final class JsonSchemas {
   /** How many violations the evidence lists; the rest are counted. */
   static final int ERRORS_SHOWN = 3;
 
-  /** Compiles the schema, throwing {@link IllegalArgumentException} with the reason when it cannot be used. */
+  /**
+   * Compiles the schema, throwing {@link IllegalArgumentException} with the reason when it cannot
+   * be used.
+   */
   static Schema compile(JsonNode schemaJson) {
     try {
       Schema schema = registry().getSchema(schemaJson);
@@ -48,17 +51,23 @@ final class JsonSchemas {
   private static SchemaRegistry registry() {
     return SchemaRegistry.withDefaultDialect(
         SpecificationVersion.DRAFT_2020_12,
-        builder -> builder
-            .schemaLoader(loader -> loader.fetchRemoteResources(false))
-            .schemaRegistryConfig(SchemaRegistryConfig.builder()
-                .locale(Locale.ENGLISH).pathType(PathType.JSON_POINTER).formatAssertionsEnabled(false).build()));
+        builder ->
+            builder
+                .schemaLoader(loader -> loader.fetchRemoteResources(false))
+                .schemaRegistryConfig(
+                    SchemaRegistryConfig.builder()
+                        .locale(Locale.ENGLISH)
+                        .pathType(PathType.JSON_POINTER)
+                        .formatAssertionsEnabled(false)
+                        .build()));
   }
 
   private static String pointer(Error error) {
     StringBuilder sb = new StringBuilder();
     NodePath path = error.getInstanceLocation();
     for (int i = 0; path != null && i < path.getNameCount(); i++) {
-      sb.append('/').append(String.valueOf(path.getElement(i)).replace("~", "~0").replace("/", "~1"));
+      sb.append('/')
+          .append(String.valueOf(path.getElement(i)).replace("~", "~0").replace("/", "~1"));
     }
     if ("required".equals(error.getKeyword()) && error.getProperty() != null) {
       sb.append('/').append(error.getProperty().replace("~", "~0").replace("/", "~1"));

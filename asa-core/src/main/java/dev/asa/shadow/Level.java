@@ -2,8 +2,8 @@ package dev.asa.shadow;
 
 /**
  * The interpretation scale of the Shadow Score. The bounds are upper-inclusive (15% exactly is
- * still minor) and are applied to the exact fraction failed/total, never to the rounded
- * percentage: 17/113 is 15.04%, shown as 15.0 but moderate.
+ * still minor) and are applied to the exact fraction failed/total, never to the rounded percentage:
+ * 17/113 is 15.04%, shown as 15.0 but moderate.
  */
 public enum Level {
   PERFECT("perfect"),
@@ -25,7 +25,8 @@ public enum Level {
   /** The level of {@code failed} failures out of {@code total} tests; an empty suite is perfect. */
   public static Level of(long failed, long total) {
     if (failed < 0 || total < 0 || failed > total) {
-      throw new IllegalArgumentException("failed must be from 0 to total, not " + failed + " of " + total);
+      throw new IllegalArgumentException(
+          "failed must be from 0 to total, not " + failed + " of " + total);
     }
     if (failed == 0) {
       return PERFECT;

@@ -31,11 +31,19 @@ public final class Nonce {
     return new Nonce(b);
   }
 
-  /** A nonce read back from the store or a revealed bundle: canonical unpadded base64url of 32 bytes. */
+  /**
+   * A nonce read back from the store or a revealed bundle: canonical unpadded base64url of 32
+   * bytes.
+   */
   public static Nonce fromBase64Url(String text) {
     byte[] b = Base64Url.decode("nonce", text);
     if (b.length != LENGTH) {
-      throw new IllegalArgumentException("nonce must be " + LENGTH + " bytes (43 base64url characters), found " + b.length + " bytes");
+      throw new IllegalArgumentException(
+          "nonce must be "
+              + LENGTH
+              + " bytes (43 base64url characters), found "
+              + b.length
+              + " bytes");
     }
     return new Nonce(b);
   }

@@ -7,10 +7,10 @@ import java.util.stream.Collectors;
 /**
  * The seed's scale presets (shadow-scoring.md, Scale-Specific Behavior).
  *
- * <p>The criteria count of a preset is a <em>maximum</em>, as the seed's configuration says
- * ({@code sealed_criteria_count: 10 # max; per-scale: SS-50=6, SS-100=8, SS-250=10}): a small task
- * may not have eight meaningful criteria, and padding it with filler would only dilute the score.
- * The preset bounds the sealer's effort and the provider's exposure to hidden demands, not a quota.
+ * <p>The criteria count of a preset is a <em>maximum</em>, as the seed's configuration says ({@code
+ * sealed_criteria_count: 10 # max; per-scale: SS-50=6, SS-100=8, SS-250=10}): a small task may not
+ * have eight meaningful criteria, and padding it with filler would only dilute the score. The
+ * preset bounds the sealer's effort and the provider's exposure to hidden demands, not a quota.
  */
 public enum Scale {
   SS_50("SS-50", 6, 0),
@@ -59,7 +59,8 @@ public enum Scale {
         return s;
       }
     }
-    throw new IllegalArgumentException("'" + text + "' is not a scale; expected one of " + allWire());
+    throw new IllegalArgumentException(
+        "'" + text + "' is not a scale; expected one of " + allWire());
   }
 
   static String allWire() {

@@ -30,7 +30,9 @@ public final class Seal {
     this.signer = Objects.requireNonNull(signer, "signer");
   }
 
-  /** Signs the statement with {@code key}; the seal names {@code key}'s public half as its signer. */
+  /**
+   * Signs the statement with {@code key}; the seal names {@code key}'s public half as its signer.
+   */
   public static Seal sign(SealStatement statement, Ed25519PrivateKey key) {
     Objects.requireNonNull(statement, "statement");
     Objects.requireNonNull(key, "key");
@@ -67,7 +69,8 @@ public final class Seal {
   /** Reads the three members of a seal (inside a bundle or on their own); null when unusable. */
   static Seal parse(JsonNode node, String pointer, StrictJson errors) {
     int before = errors.count();
-    SealStatement statement = SealStatement.parse(node.get("statement"), StrictJson.child(pointer, "statement"), errors);
+    SealStatement statement =
+        SealStatement.parse(node.get("statement"), StrictJson.child(pointer, "statement"), errors);
     String signatureText = errors.text(node, pointer, "signature", 128);
     Ed25519Signature signature = null;
     if (signatureText != null) {
@@ -81,9 +84,14 @@ public final class Seal {
     Ed25519PublicKey signer = null;
     if (signerText != null) {
       try {
-        signer = signerText.startsWith("did:") ? DidKey.parse(signerText) : Ed25519PublicKey.fromBase64Url(signerText);
+        signer =
+            signerText.startsWith("did:")
+                ? DidKey.parse(signerText)
+                : Ed25519PublicKey.fromBase64Url(signerText);
       } catch (IllegalArgumentException e) {
-        errors.add(StrictJson.child(pointer, "signer"), e.getMessage() + " (expected a did:key, or a base64url Ed25519 public key)");
+        errors.add(
+            StrictJson.child(pointer, "signer"),
+            e.getMessage() + " (expected a did:key, or a base64url Ed25519 public key)");
       }
     }
     return errors.count() == before ? new Seal(statement, signature, signer) : null;
@@ -91,6 +99,12 @@ public final class Seal {
 
   @Override
   public String toString() {
-    return "Seal[" + statement.subject().kind().member() + "=" + statement.subject().id() + ", commitment=" + statement.commitment() + "]";
+    return "Seal["
+        + statement.subject().kind().member()
+        + "="
+        + statement.subject().id()
+        + ", commitment="
+        + statement.commitment()
+        + "]";
   }
 }

@@ -15,19 +15,26 @@ import java.util.Set;
  * What a seal says: these criteria (by their commitment) were fixed for this agreement (or
  * standalone seal) at this time by this sealer. The signature covers the JCS canonical bytes of
  * {@link #toJson()}:
- * <pre>{"agreement_id":"...","commitment":"sha256:...","sealed_at":"2025-01-15T10:30:00Z","sealer":"did:key:..."}</pre>
+ *
+ * <pre>
+ * {"agreement_id":"...","commitment":"sha256:...","sealed_at":"2025-01-15T10:30:00Z","sealer":"did:key:..."}
+ * </pre>
+ *
  * A standalone seal has {@code seal_id} instead of {@code agreement_id}, so a seal for one can
  * never be replayed as a seal for the other.
  *
  * @param subject what the seal belongs to
- * @param sealedAt truncated to whole seconds, so that the text written is the only text that
- *     reads back to it
- * @param sealer who fixed the criteria (an identity string, e.g. a DID); the signer may differ:
- *     the server signs what a client seals
+ * @param sealedAt truncated to whole seconds, so that the text written is the only text that reads
+ *     back to it
+ * @param sealer who fixed the criteria (an identity string, e.g. a DID); the signer may differ: the
+ *     server signs what a client seals
  */
-public record SealStatement(Subject subject, Commitment commitment, Instant sealedAt, String sealer) {
+public record SealStatement(
+    Subject subject, Commitment commitment, Instant sealedAt, String sealer) {
 
-  /** What a seal belongs to: an agreement, or a standalone seal of the {@code /shadow/seals} API. */
+  /**
+   * What a seal belongs to: an agreement, or a standalone seal of the {@code /shadow/seals} API.
+   */
   public record Subject(Kind kind, String id) {
     public Subject {
       Objects.requireNonNull(kind, "kind");
@@ -66,7 +73,8 @@ public record SealStatement(Subject subject, Commitment commitment, Instant seal
     Objects.requireNonNull(sealedAt, "sealedAt");
     sealedAt = sealedAt.truncatedTo(ChronoUnit.SECONDS);
     if (sealer == null || sealer.isBlank() || sealer.length() > 512) {
-      throw new IllegalArgumentException("sealer must be 1 to 512 characters, not blank: who fixed the criteria");
+      throw new IllegalArgumentException(
+          "sealer must be 1 to 512 characters, not blank: who fixed the criteria");
     }
   }
 
@@ -117,10 +125,18 @@ public record SealStatement(Subject subject, Commitment commitment, Instant seal
       try {
         sealedAt = Instant.parse(at);
         if (!sealedAt.truncatedTo(ChronoUnit.SECONDS).toString().equals(at)) {
-          errors.add(StrictJson.child(pointer, "sealed_at"), "must be UTC to the second, as " + sealedAt.truncatedTo(ChronoUnit.SECONDS) + ", not '" + at + "'");
+          errors.add(
+              StrictJson.child(pointer, "sealed_at"),
+              "must be UTC to the second, as "
+                  + sealedAt.truncatedTo(ChronoUnit.SECONDS)
+                  + ", not '"
+                  + at
+                  + "'");
         }
       } catch (DateTimeParseException e) {
-        errors.add(StrictJson.child(pointer, "sealed_at"), "must be a UTC time such as 2025-01-15T10:30:00Z, not '" + at + "'");
+        errors.add(
+            StrictJson.child(pointer, "sealed_at"),
+            "must be a UTC time such as 2025-01-15T10:30:00Z, not '" + at + "'");
       }
     }
     String sealer = errors.text(node, pointer, "sealer", 512);

@@ -21,12 +21,14 @@ public record SealedCriteria(List<SealedCriterion> criteria) {
   public SealedCriteria {
     criteria = List.copyOf(criteria);
     if (criteria.isEmpty() || criteria.size() > MAX) {
-      throw new IllegalArgumentException("a seal holds 1 to " + MAX + " criteria, not " + criteria.size());
+      throw new IllegalArgumentException(
+          "a seal holds 1 to " + MAX + " criteria, not " + criteria.size());
     }
     Set<String> ids = new HashSet<>();
     for (SealedCriterion c : criteria) {
       if (!ids.add(c.id())) {
-        throw new IllegalArgumentException("criterion id '" + c.id() + "' appears more than once; ids tell failures apart");
+        throw new IllegalArgumentException(
+            "criterion id '" + c.id() + "' appears more than once; ids tell failures apart");
       }
     }
   }
@@ -56,14 +58,23 @@ public record SealedCriteria(List<SealedCriterion> criteria) {
    */
   static SealedCriteria parse(JsonNode array, String pointer, Scale scale, StrictJson errors) {
     if (array == null || !array.isArray()) {
-      errors.add(pointer, (array == null ? "is missing" : "must be an array, found " + StrictJson.kind(array))
-          + ": expected 1 to " + MAX + " criteria");
+      errors.add(
+          pointer,
+          (array == null ? "is missing" : "must be an array, found " + StrictJson.kind(array))
+              + ": expected 1 to "
+              + MAX
+              + " criteria");
       return null;
     }
     int max = scale == null ? MAX : scale.criteriaCount();
     if (array.isEmpty() || array.size() > max) {
-      errors.add(pointer, "holds " + array.size() + " criteria; expected 1 to " + max
-          + (scale == null ? "" : " (the most scale " + scale.wire() + " allows)"));
+      errors.add(
+          pointer,
+          "holds "
+              + array.size()
+              + " criteria; expected 1 to "
+              + max
+              + (scale == null ? "" : " (the most scale " + scale.wire() + " allows)"));
       return null;
     }
     int before = errors.count();
@@ -74,7 +85,9 @@ public record SealedCriteria(List<SealedCriterion> criteria) {
       SealedCriterion c = SealedCriterion.parse(array.get(i), at, errors);
       if (c != null) {
         if (!ids.add(c.id())) {
-          errors.add(StrictJson.child(at, "id"), "'" + c.id() + "' appears more than once; every criterion needs its own id");
+          errors.add(
+              StrictJson.child(at, "id"),
+              "'" + c.id() + "' appears more than once; every criterion needs its own id");
         }
         list.add(c);
       }

@@ -16,7 +16,8 @@ import java.util.Set;
  * reveals it as it is: {@link #toJson()} is the bundle of {@code GET /agreements/{id}/seal}, which
  * {@code asa shadow verify-seal} and {@link SealVerification} check offline.
  *
- * <pre>{"statement":{"agreement_id":"...","commitment":"sha256:...","sealed_at":"...","sealer":"..."},
+ * <pre>
+ * {"statement":{"agreement_id":"...","commitment":"sha256:...","sealed_at":"...","sealer":"..."},
  *  "signature":"<base64url Ed25519>","signer":"did:key:z6Mk...",
  *  "nonce":"<base64url, 32 bytes>","criteria":[...]}</pre>
  *
@@ -26,7 +27,8 @@ import java.util.Set;
  */
 public record SealedEnvelope(Seal seal, Nonce nonce, SealedCriteria criteria) {
 
-  private static final Set<String> MEMBERS = Set.of("statement", "signature", "signer", "nonce", "criteria");
+  private static final Set<String> MEMBERS =
+      Set.of("statement", "signature", "signer", "nonce", "criteria");
 
   public SealedEnvelope {
     Objects.requireNonNull(seal, "seal");
@@ -38,8 +40,13 @@ public record SealedEnvelope(Seal seal, Nonce nonce, SealedCriteria criteria) {
    * Seals criteria: a fresh nonce from {@code random}, the commitment, the statement and its
    * signature with {@code key} (the server's key).
    */
-  public static SealedEnvelope seal(SealStatement.Subject subject, SealedCriteria criteria, String sealer,
-      Instant now, SecureRandom random, Ed25519PrivateKey key) {
+  public static SealedEnvelope seal(
+      SealStatement.Subject subject,
+      SealedCriteria criteria,
+      String sealer,
+      Instant now,
+      SecureRandom random,
+      Ed25519PrivateKey key) {
     Nonce nonce = Nonce.generate(random);
     Commitment commitment = Commitment.compute(nonce, criteria);
     Seal seal = Seal.sign(new SealStatement(subject, commitment, now, sealer), key);

@@ -11,8 +11,8 @@ import java.util.Optional;
  * 1.0.0's, so a 1.0.0 reader can read it).
  *
  * @param sealed the sealed suite's results
- * @param open the implementer's own suite, when given: adds {@code open_tests} and
- *     {@code coverage_comparison}
+ * @param open the implementer's own suite, when given: adds {@code open_tests} and {@code
+ *     coverage_comparison}
  * @param sealedHash the commitment over the sealed tests, when there is one
  * @param advisoryReason why the score is not authoritative, when it is not (beyond an empty suite,
  *     which is always advisory)
@@ -20,8 +20,13 @@ import java.util.Optional;
  *     {@code seal_broken: true}, and always with an advisory reason
  * @param hardening the hardening block, when a fix cycle was offered
  */
-public record ShadowReport(TestSuite sealed, Optional<TestSuite> open, Optional<String> sealedHash, Optional<String> advisoryReason,
-    boolean sealBroken, Optional<Hardening> hardening) {
+public record ShadowReport(
+    TestSuite sealed,
+    Optional<TestSuite> open,
+    Optional<String> sealedHash,
+    Optional<String> advisoryReason,
+    boolean sealBroken,
+    Optional<Hardening> hardening) {
 
   public static final String SPEC_VERSION = "2.0.0";
 
@@ -37,7 +42,11 @@ public record ShadowReport(TestSuite sealed, Optional<TestSuite> open, Optional<
   }
 
   /** A report without seal status or hardening, as the validator CLI writes. */
-  public ShadowReport(TestSuite sealed, Optional<TestSuite> open, Optional<String> sealedHash, Optional<String> advisoryReason) {
+  public ShadowReport(
+      TestSuite sealed,
+      Optional<TestSuite> open,
+      Optional<String> sealedHash,
+      Optional<String> advisoryReason) {
     this(sealed, open, sealedHash, advisoryReason, false, Optional.empty());
   }
 
@@ -46,7 +55,8 @@ public record ShadowReport(TestSuite sealed, Optional<TestSuite> open, Optional<
   }
 
   public ShadowReport withOpen(TestSuite openSuite) {
-    return new ShadowReport(sealed, Optional.of(openSuite), sealedHash, advisoryReason, sealBroken, hardening);
+    return new ShadowReport(
+        sealed, Optional.of(openSuite), sealedHash, advisoryReason, sealBroken, hardening);
   }
 
   public ShadowReport withSealedHash(String hash) {
@@ -63,7 +73,8 @@ public record ShadowReport(TestSuite sealed, Optional<TestSuite> open, Optional<
   }
 
   public ShadowReport withHardening(Hardening block) {
-    return new ShadowReport(sealed, open, sealedHash, advisoryReason, sealBroken, Optional.of(block));
+    return new ShadowReport(
+        sealed, open, sealedHash, advisoryReason, sealBroken, Optional.of(block));
   }
 
   public ShadowScore score() {
@@ -96,10 +107,11 @@ public record ShadowReport(TestSuite sealed, Optional<TestSuite> open, Optional<
     if (sealBroken) {
       report.put("seal_broken", true);
     }
-    advisoryReasonInEffect().ifPresent(reason -> {
-      report.put("advisory", true);
-      report.put("advisory_reason", reason);
-    });
+    advisoryReasonInEffect()
+        .ifPresent(reason -> {
+          report.put("advisory", true);
+          report.put("advisory_reason", reason);
+        });
     counts(root.putObject("sealed_tests"), sealed);
     ArrayNode failures = root.putArray("failures");
     for (TestResult f : sealed.failures()) {
@@ -127,34 +139,56 @@ public record ShadowReport(TestSuite sealed, Optional<TestSuite> open, Optional<
   public String summary() {
     ShadowScore score = score();
     StringBuilder s = new StringBuilder();
-    s.append("Shadow Score: ").append(score.percentage().toPlainString()).append("% (").append(score.level().wire()).append(")\n");
-    s.append("Sealed: ").append(sealed.passed()).append('/').append(sealed.total()).append(" passed\n");
-    open.ifPresent(o -> s.append("Open:   ").append(o.passed()).append('/').append(o.total()).append(" passed\n"));
+    s.append("Shadow Score: ")
+        .append(score.percentage().toPlainString())
+        .append("% (")
+        .append(score.level().wire())
+        .append(")\n");
+    s.append("Sealed: ")
+        .append(sealed.passed())
+        .append('/')
+        .append(sealed.total())
+        .append(" passed\n");
+    open.ifPresent(o ->
+        s.append("Open:   ").append(o.passed()).append('/').append(o.total()).append(" passed\n"));
     if (sealBroken) {
       s.append("Seal: BROKEN\n");
     }
     advisoryReasonInEffect().ifPresent(r -> s.append("Advisory: ").append(r).append('\n'));
-    hardening.ifPresent(h -> s.append("Hardening: ").append(h.initialShadowScore().toPlainString()).append("% -> ")
-        .append(h.finalShadowScore().toPlainString()).append("% in ").append(h.cyclesCompleted()).append(" of ")
-        .append(h.maxCycles()).append(h.maxCycles() == 1 ? " cycle\n" : " cycles\n"));
+    hardening.ifPresent(h ->
+        s.append("Hardening: ")
+            .append(h.initialShadowScore().toPlainString())
+            .append("% -> ")
+            .append(h.finalShadowScore().toPlainString())
+            .append("% in ")
+            .append(h.cyclesCompleted())
+            .append(" of ")
+            .append(h.maxCycles())
+            .append(h.maxCycles() == 1 ? " cycle\n" : " cycles\n"));
     sealedHash.ifPresent(h -> s.append("Sealed hash: ").append(h).append('\n'));
     var failures = sealed.failures();
     if (!failures.isEmpty()) {
       s.append("\nFailures (").append(failures.size()).append("):\n");
       for (TestResult f : failures) {
-        s.append("  ").append(printable(f.name())).append(" [").append(f.category().reported()).append(']');
+        s.append("  ")
+            .append(printable(f.name()))
+            .append(" [")
+            .append(f.category().reported())
+            .append(']');
         if (f.status() != Status.FAILED) {
           s.append(" (").append(f.status().wire()).append(')');
         }
-        s.append(": ").append(f.message().isEmpty() ? "(no message)" : printable(f.message())).append('\n');
+        s.append(": ")
+            .append(f.message().isEmpty() ? "(no message)" : printable(f.message()))
+            .append('\n');
       }
     }
     return s.toString();
   }
 
   /**
-   * The text on one line, with control characters shown as {@code ?}: names and messages come
-   * from whoever wrote the results file, and must not move the cursor or recolour the terminal.
+   * The text on one line, with control characters shown as {@code ?}: names and messages come from
+   * whoever wrote the results file, and must not move the cursor or recolour the terminal.
    */
   private static String printable(String text) {
     StringBuilder s = new StringBuilder(text.length());

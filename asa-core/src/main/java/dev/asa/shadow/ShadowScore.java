@@ -7,8 +7,8 @@ import java.math.RoundingMode;
  * The Shadow Score of a sealed suite: failed / total x 100.
  *
  * <p>Two numbers come out of one fraction and they must not be confused: the {@link #level()} is
- * classified on the exact fraction, the {@link #percentage()} is what is shown, rounded half-even to
- * one decimal. Deciding the level from the shown number would make 17/113 (15.04%) minor.
+ * classified on the exact fraction, the {@link #percentage()} is what is shown, rounded half-even
+ * to one decimal. Deciding the level from the shown number would make 17/113 (15.04%) minor.
  *
  * @param total sealed tests run
  * @param failed sealed tests that did not pass
@@ -16,11 +16,13 @@ import java.math.RoundingMode;
 public record ShadowScore(int total, int failed) {
 
   /** Why an empty suite's score is not authoritative. */
-  public static final String NOTHING_SEALED = "nothing was sealed: the sealed suite has no tests, so 0.0 shows nothing";
+  public static final String NOTHING_SEALED =
+      "nothing was sealed: the sealed suite has no tests, so 0.0 shows nothing";
 
   public ShadowScore {
     if (total < 0 || failed < 0 || failed > total) {
-      throw new IllegalArgumentException("failed must be from 0 to total, not " + failed + " of " + total);
+      throw new IllegalArgumentException(
+          "failed must be from 0 to total, not " + failed + " of " + total);
     }
   }
 
@@ -38,7 +40,8 @@ public record ShadowScore(int total, int failed) {
       return BigDecimal.ZERO.setScale(1);
     }
     // Exact: failed*100/total divided at scale 1 with one rounding, never through a double.
-    return BigDecimal.valueOf(failed * 100L).divide(BigDecimal.valueOf(total), 1, RoundingMode.HALF_EVEN);
+    return BigDecimal.valueOf(failed * 100L)
+        .divide(BigDecimal.valueOf(total), 1, RoundingMode.HALF_EVEN);
   }
 
   public Level level() {

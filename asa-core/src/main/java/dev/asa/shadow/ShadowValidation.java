@@ -11,7 +11,8 @@ import java.util.Objects;
  *     gate is {@link Gate#BLOCKED}
  * @param results one per criterion, in the seal's order
  */
-public record ShadowValidation(Commitment sealedHash, SealVerification seal, List<CriterionResult> results) {
+public record ShadowValidation(
+    Commitment sealedHash, SealVerification seal, List<CriterionResult> results) {
 
   public ShadowValidation {
     Objects.requireNonNull(sealedHash, "sealedHash");
@@ -35,7 +36,9 @@ public record ShadowValidation(Commitment sealedHash, SealVerification seal, Lis
   public ShadowReport report() {
     ShadowReport report = ShadowReport.of(suite()).withSealedHash(sealedHash.toString());
     return sealBroken()
-        ? report.withSealBroken("the seal is broken, so the criteria checked may not be the ones sealed: " + seal.problem().orElseThrow())
+        ? report.withSealBroken(
+            "the seal is broken, so the criteria checked may not be the ones sealed: "
+                + seal.problem().orElseThrow())
         : report;
   }
 

@@ -1,11 +1,10 @@
 package dev.asa.shadow;
 
-import dev.asa.text.MarkdownHeadings;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.asa.json.Jcs;
 import dev.asa.json.Json;
+import dev.asa.text.MarkdownHeadings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -37,7 +36,8 @@ public final class ShadowValidator {
   private ShadowValidator() {}
 
   /** Verifies the seal and decides every criterion; judged ones go to {@code judge}. */
-  public static ShadowValidation validate(SealedEnvelope envelope, DeliveredWork work, Judge judge) {
+  public static ShadowValidation validate(
+      SealedEnvelope envelope, DeliveredWork work, Judge judge) {
     Objects.requireNonNull(envelope, "envelope");
     Objects.requireNonNull(work, "work");
     Objects.requireNonNull(judge, "judge");
@@ -74,13 +74,16 @@ public final class ShadowValidator {
     };
   }
 
-  private static CriterionResult contains(SealedCriterion criterion, Check.Contains c, String text) {
+  private static CriterionResult contains(
+      SealedCriterion criterion, Check.Contains c, String text) {
     int at;
     if (c.caseSensitive()) {
       at = text.indexOf(c.value());
     } else {
       // A quoted literal: linear, and case folding agrees with Java's Unicode-aware comparison.
-      Matcher m = Pattern.compile(Pattern.quote(c.value()), Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE).matcher(text);
+      Matcher m =
+          Pattern.compile(Pattern.quote(c.value()), Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE)
+              .matcher(text);
       at = m.find() ? m.start() : -1;
     }
     String how = c.caseSensitive() ? "" : " (ignoring case)";
@@ -91,24 +94,40 @@ public final class ShadowValidator {
 
   private static CriterionResult regex(SealedCriterion criterion, Check.Regex r, String text) {
     if (text.length() > MAX_REGEX_INPUT) {
-      return error(criterion, "the deliverable has " + text.length() + " characters, more than the " + MAX_REGEX_INPUT
-          + " a regex check reads");
+      return error(
+          criterion,
+          "the deliverable has "
+              + text.length()
+              + " characters, more than the "
+              + MAX_REGEX_INPUT
+              + " a regex check reads");
     }
     try {
       Matcher m = r.compiled().matcher(new BudgetedText(text, new long[] {REGEX_STEP_BUDGET}));
       if (m.find()) {
-        return pass(criterion, "regex matched at line " + line(text, m.start()) + ": " + quote(text.substring(m.start(), m.end())));
+        return pass(
+            criterion,
+            "regex matched at line "
+                + line(text, m.start())
+                + ": "
+                + quote(text.substring(m.start(), m.end())));
       }
       return fail(criterion, "regex found no match in " + text.length() + " characters");
     } catch (BudgetedText.Exhausted e) {
-      return error(criterion, "regex gave up after " + REGEX_STEP_BUDGET + " steps (catastrophic backtracking?): no verdict");
+      return error(
+          criterion,
+          "regex gave up after "
+              + REGEX_STEP_BUDGET
+              + " steps (catastrophic backtracking?): no verdict");
     } catch (StackOverflowError e) {
-      // Deeply nested groups over long input recurse in java.util.regex; same outcome as the budget.
+      // Deeply nested groups over long input recurse in java.util.regex; same outcome as the
+      // budget.
       return error(criterion, "regex exhausted the matcher's stack: no verdict");
     }
   }
 
-  private static CriterionResult jsonSchema(SealedCriterion criterion, Check.JsonSchema s, DeliveredWork work) {
+  private static CriterionResult jsonSchema(
+      SealedCriterion criterion, Check.JsonSchema s, DeliveredWork work) {
     JsonNode doc;
     try {
       doc = Json.parse(work.content());
@@ -126,11 +145,16 @@ public final class ShadowValidator {
     }
     int shown = Math.min(JsonSchemas.ERRORS_SHOWN, violations.size());
     int more = violations.size() - shown;
-    return fail(criterion, violations.size() + (violations.size() == 1 ? " schema violation: " : " schema violations: ")
-        + String.join("; ", violations.subList(0, shown)) + (more > 0 ? "; and " + more + " more" : ""));
+    return fail(
+        criterion,
+        violations.size()
+            + (violations.size() == 1 ? " schema violation: " : " schema violations: ")
+            + String.join("; ", violations.subList(0, shown))
+            + (more > 0 ? "; and " + more + " more" : ""));
   }
 
-  private static CriterionResult jsonPathEquals(SealedCriterion criterion, Check.JsonPathEquals p, DeliveredWork work) {
+  private static CriterionResult jsonPathEquals(
+      SealedCriterion criterion, Check.JsonPathEquals p, DeliveredWork work) {
     JsonNode doc;
     try {
       doc = Json.parse(work.content());
@@ -148,23 +172,38 @@ public final class ShadowValidator {
         : fail(criterion, where + " is " + json(found) + ", expected " + json(p.value()));
   }
 
-  private static CriterionResult hasSection(SealedCriterion criterion, Check.HasSection h, String text) {
+  private static CriterionResult hasSection(
+      SealedCriterion criterion, Check.HasSection h, String text) {
     List<MarkdownHeadings.Heading> headings = MarkdownHeadings.of(text);
     String wanted = MarkdownHeadings.key(h.title());
     for (MarkdownHeadings.Heading heading : headings) {
       if (MarkdownHeadings.key(heading.title()).equals(wanted)) {
-        return pass(criterion, "found heading " + quote(heading.title()) + " at line " + heading.line());
+        return pass(
+            criterion, "found heading " + quote(heading.title()) + " at line " + heading.line());
       }
     }
     if (headings.isEmpty()) {
-      return fail(criterion, "no heading " + quote(h.title()) + ": the deliverable has no Markdown headings");
+      return fail(
+          criterion,
+          "no heading " + quote(h.title()) + ": the deliverable has no Markdown headings");
     }
-    List<String> titles = headings.stream().limit(10).map(MarkdownHeadings.Heading::title).map(ShadowValidator::quote).toList();
-    return fail(criterion, "no heading " + quote(h.title()) + "; headings found: " + String.join(", ", titles)
-        + (headings.size() > 10 ? " and " + (headings.size() - 10) + " more" : ""));
+    List<String> titles =
+        headings.stream()
+            .limit(10)
+            .map(MarkdownHeadings.Heading::title)
+            .map(ShadowValidator::quote)
+            .toList();
+    return fail(
+        criterion,
+        "no heading "
+            + quote(h.title())
+            + "; headings found: "
+            + String.join(", ", titles)
+            + (headings.size() > 10 ? " and " + (headings.size() - 10) + " more" : ""));
   }
 
-  private static CriterionResult judged(SealedCriterion criterion, Check.Judged j, DeliveredWork work, Judge judge) {
+  private static CriterionResult judged(
+      SealedCriterion criterion, Check.Judged j, DeliveredWork work, Judge judge) {
     Judge.Verdict verdict;
     try {
       verdict = judge.judge(j.assertion(), work);
@@ -172,16 +211,26 @@ public final class ShadowValidator {
       Thread.currentThread().interrupt();
       return error(criterion, "the judge was interrupted: no verdict");
     } catch (Exception e) {
-      return error(criterion, "the judge failed: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+      return error(
+          criterion,
+          "the judge failed: "
+              + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
     }
     if (verdict == null) {
       return error(criterion, "the judge gave no verdict");
     }
-    String evidence = verdict.evidence().isEmpty() ? (verdict.passed() ? "the judge found the assertion holds" : "the judge found the assertion does not hold") : verdict.evidence();
+    String evidence =
+        verdict.evidence().isEmpty()
+            ? (verdict.passed()
+                ? "the judge found the assertion holds"
+                : "the judge found the assertion does not hold")
+            : verdict.evidence();
     return verdict.passed() ? pass(criterion, evidence) : fail(criterion, evidence);
   }
 
-  /** Runs of characters that are neither whitespace nor space separators (no-break spaces included). */
+  /**
+   * Runs of characters that are neither whitespace nor space separators (no-break spaces included).
+   */
   static long words(String text) {
     long n = 0;
     boolean inWord = false;
@@ -218,8 +267,13 @@ public final class ShadowValidator {
   }
 
   private static String quote(String s) {
-    String one = s.codePoints().collect(StringBuilder::new,
-        (b, c) -> b.appendCodePoint(Character.isISOControl(c) ? ' ' : c), StringBuilder::append).toString();
+    String one =
+        s.codePoints()
+            .collect(
+                StringBuilder::new,
+                (b, c) -> b.appendCodePoint(Character.isISOControl(c) ? ' ' : c),
+                StringBuilder::append)
+            .toString();
     return "'" + (one.length() <= QUOTE ? one : one.substring(0, QUOTE - 3) + "...") + "'";
   }
 
@@ -236,7 +290,8 @@ public final class ShadowValidator {
   }
 
   /** The text a regex reads, counting every character read against a shared budget. */
-  private record BudgetedText(String text, int start, int end, long[] budget) implements CharSequence {
+  private record BudgetedText(String text, int start, int end, long[] budget)
+      implements CharSequence {
 
     BudgetedText(String text, long[] budget) {
       this(text, 0, text.length(), budget);

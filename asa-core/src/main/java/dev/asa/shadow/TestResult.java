@@ -10,10 +10,11 @@ import java.util.Objects;
  * @param category the kind of scenario; {@link Category#UNKNOWN} when the runner gave none
  * @param expected what the test expected; empty when not given
  * @param actual what it got instead; empty when not given
- * @param message the failure message, the only part of a sealed test the implementer may see
- *     during hardening; empty when not given
+ * @param message the failure message, the only part of a sealed test the implementer may see during
+ *     hardening; empty when not given
  */
-public record TestResult(String name, Status status, Category category, String expected, String actual, String message) {
+public record TestResult(
+    String name, Status status, Category category, String expected, String actual, String message) {
 
   public TestResult {
     Objects.requireNonNull(name, "name");
@@ -28,7 +29,8 @@ public record TestResult(String name, Status status, Category category, String e
     return new TestResult(name, Status.PASSED, category, "", "", "");
   }
 
-  public static TestResult failed(String name, Category category, String expected, String actual, String message) {
+  public static TestResult failed(
+      String name, Category category, String expected, String actual, String message) {
     return new TestResult(name, Status.FAILED, category, expected, actual, message);
   }
 

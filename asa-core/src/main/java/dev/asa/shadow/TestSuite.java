@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The results of one test suite (sealed or open), read from the validator input format
- * {@code {"tests":[{"name","status","category","expected","actual","message"}]}}.
+ * The results of one test suite (sealed or open), read from the validator input format {@code
+ * {"tests":[{"name","status","category","expected","actual","message"}]}}.
  *
  * <p>Reading is strict: a score computed from a file the reader only half understood would be
  * presented as authoritative, so anything that cannot be read with certainty is refused with the
@@ -60,8 +60,14 @@ public record TestSuite(List<TestResult> tests) {
     try {
       root = Json.parse(utf8);
     } catch (JsonProcessingException e) {
-      String where = e.getLocation() == null || e.getLocation().getLineNr() < 1
-          ? "" : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
+      String where =
+          e.getLocation() == null || e.getLocation().getLineNr() < 1
+              ? ""
+              : " (line "
+                  + e.getLocation().getLineNr()
+                  + ", column "
+                  + e.getLocation().getColumnNr()
+                  + ")";
       throw new UnusableTestResultsException("not valid JSON: " + e.getOriginalMessage() + where);
     }
     return parse(root);
@@ -70,14 +76,16 @@ public record TestSuite(List<TestResult> tests) {
   /** Reads a parsed document in the input format. */
   public static TestSuite parse(JsonNode root) throws UnusableTestResultsException {
     if (root == null || !root.isObject()) {
-      throw new UnusableTestResultsException("expected an object {\"tests\": [...]}, found " + StrictJson.kind(root));
+      throw new UnusableTestResultsException(
+          "expected an object {\"tests\": [...]}, found " + StrictJson.kind(root));
     }
     JsonNode array = root.get("tests");
     if (array == null) {
       throw new UnusableTestResultsException("missing \"tests\": expected {\"tests\": [...]}");
     }
     if (!array.isArray()) {
-      throw new UnusableTestResultsException("\"tests\" must be an array, found " + StrictJson.kind(array));
+      throw new UnusableTestResultsException(
+          "\"tests\" must be an array, found " + StrictJson.kind(array));
     }
     List<TestResult> tests = new ArrayList<>();
     Set<String> names = new HashSet<>();
@@ -85,7 +93,11 @@ public record TestSuite(List<TestResult> tests) {
       TestResult t = test(array.get(i), "tests[" + i + "]");
       if (!names.add(t.name())) {
         throw new UnusableTestResultsException(
-            "tests[" + i + "].name: '" + t.name() + "' appears more than once, so failures could not be told apart");
+            "tests["
+                + i
+                + "].name: '"
+                + t.name()
+                + "' appears more than once, so failures could not be told apart");
       }
       tests.add(t);
     }
@@ -94,15 +106,18 @@ public record TestSuite(List<TestResult> tests) {
 
   private static TestResult test(JsonNode node, String at) throws UnusableTestResultsException {
     if (!node.isObject()) {
-      throw new UnusableTestResultsException(at + " must be an object, found " + StrictJson.kind(node));
+      throw new UnusableTestResultsException(
+          at + " must be an object, found " + StrictJson.kind(node));
     }
     String name = text(node, at, "name");
     if (name == null || name.isBlank()) {
-      throw new UnusableTestResultsException(at + ".name is missing or empty: every test needs a name");
+      throw new UnusableTestResultsException(
+          at + ".name is missing or empty: every test needs a name");
     }
     String statusText = text(node, at, "status");
     if (statusText == null) {
-      throw new UnusableTestResultsException(at + ".status is missing: expected one of " + Status.allWire());
+      throw new UnusableTestResultsException(
+          at + ".status is missing: expected one of " + Status.allWire());
     }
     Status status = Status.fromWire(statusText);
     if (status == null) {
@@ -115,18 +130,25 @@ public record TestSuite(List<TestResult> tests) {
       throw new UnusableTestResultsException(
           at + ".category '" + categoryText + "' is not one of " + Category.allWire());
     }
-    return new TestResult(name, status, category,
-        text(node, at, "expected"), text(node, at, "actual"), text(node, at, "message"));
+    return new TestResult(
+        name,
+        status,
+        category,
+        text(node, at, "expected"),
+        text(node, at, "actual"),
+        text(node, at, "message"));
   }
 
   /** An optional string member: null when absent or JSON null, refused when of another type. */
-  private static String text(JsonNode node, String at, String member) throws UnusableTestResultsException {
+  private static String text(JsonNode node, String at, String member)
+      throws UnusableTestResultsException {
     JsonNode v = node.get(member);
     if (v == null || v.isNull()) {
       return null;
     }
     if (!v.isTextual()) {
-      throw new UnusableTestResultsException(at + "." + member + " must be a string, found " + StrictJson.kind(v));
+      throw new UnusableTestResultsException(
+          at + "." + member + " must be a string, found " + StrictJson.kind(v));
     }
     return v.textValue();
   }

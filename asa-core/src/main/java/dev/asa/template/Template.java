@@ -7,7 +7,8 @@ import java.util.Objects;
  * A reusable, parameterised agreement (section 4.4): a partial document whose members fill in
  * whatever a new agreement leaves out.
  */
-public record Template(String type, String version, String title, String description, ObjectNode defaults) {
+public record Template(
+    String type, String version, String title, String description, ObjectNode defaults) {
   public Template {
     Objects.requireNonNull(type, "type");
     Objects.requireNonNull(version, "version");

@@ -14,9 +14,9 @@ import java.util.Map;
  * Turns a partial document that names {@code "template": "<type>"} into a full one.
  *
  * <p>Every member the partial document lacks is taken from the template; objects are merged member
- * by member (so a document may give {@code service.description} and keep the template's
- * {@code service.constraints}), arrays and scalars given by the document win whole. Then
- * {@code template_overrides} adjusts the parameters a template is meant to expose:
+ * by member (so a document may give {@code service.description} and keep the template's {@code
+ * service.constraints}), arrays and scalars given by the document win whole. Then {@code
+ * template_overrides} adjusts the parameters a template is meant to expose:
  *
  * <pre>
  * "template_overrides": {
@@ -37,18 +37,21 @@ public final class TemplateApplier {
     JsonNode overrides = doc.remove("template_overrides");
     if (name == null) {
       if (overrides != null) {
-        throw new InvalidDocumentException("/template_overrides", "template_overrides needs a \"template\" to override");
+        throw new InvalidDocumentException(
+            "/template_overrides", "template_overrides needs a \"template\" to override");
       }
       return doc;
     }
     if (!name.isTextual()) {
-      throw new InvalidDocumentException("/template", "must be a template name: one of " + Templates.TYPES);
+      throw new InvalidDocumentException(
+          "/template", "must be a template name: one of " + Templates.TYPES);
     }
     Template template =
         Templates.get(name.asText())
-            .orElseThrow(
-                () -> new InvalidDocumentException(
-                    "/template", "unknown template '" + name.asText() + "'; available: " + Templates.TYPES));
+            .orElseThrow(() ->
+                new InvalidDocumentException(
+                    "/template",
+                    "unknown template '" + name.asText() + "'; available: " + Templates.TYPES));
     ObjectNode merged = template.defaults();
     mergeInto(merged, doc);
     if (overrides != null) {
@@ -64,7 +67,8 @@ public final class TemplateApplier {
    */
   private static void dropPaymentWithoutAmount(ObjectNode doc) {
     if (doc.path("escrow").path("payment") instanceof ObjectNode payment
-        && !payment.has("amount") && !payment.has("currency")) {
+        && !payment.has("amount")
+        && !payment.has("currency")) {
       ObjectNode escrow = (ObjectNode) doc.get("escrow");
       escrow.remove("payment");
       escrow.put("enabled", false);
@@ -92,14 +96,18 @@ public final class TemplateApplier {
     for (Iterator<String> it = overrides.fieldNames(); it.hasNext(); ) {
       String key = it.next();
       if (!key.equals("dimensions") && !key.equals("composite_threshold")) {
-        problems.add(new Violation("/template_overrides/" + key,
-            "unknown override; a template exposes 'dimensions' (slo_value, weight) and 'composite_threshold'"));
+        problems.add(
+            new Violation(
+                "/template_overrides/" + key,
+                "unknown override; a template exposes 'dimensions' (slo_value, weight) and 'composite_threshold'"));
       }
     }
     JsonNode threshold = overrides.get("composite_threshold");
     if (threshold != null) {
       if (!threshold.isNumber()) {
-        problems.add(new Violation("/template_overrides/composite_threshold", "must be a number from 0 to 100"));
+        problems.add(
+            new Violation(
+                "/template_overrides/composite_threshold", "must be a number from 0 to 100"));
       } else {
         doc.withObjectProperty("quality_criteria").set("composite_threshold", threshold);
       }
@@ -107,7 +115,10 @@ public final class TemplateApplier {
     JsonNode dims = overrides.get("dimensions");
     if (dims != null) {
       if (!dims.isObject()) {
-        problems.add(new Violation("/template_overrides/dimensions", "must map dimension names to {slo_value, weight}"));
+        problems.add(
+            new Violation(
+                "/template_overrides/dimensions",
+                "must map dimension names to {slo_value, weight}"));
       } else {
         ArrayNode list = (ArrayNode) doc.path("quality_criteria").path("dimensions");
         for (Iterator<Map.Entry<String, JsonNode>> it = dims.fields(); it.hasNext(); ) {
@@ -123,7 +134,11 @@ public final class TemplateApplier {
             switch (field.getKey()) {
               case "slo_value" -> dim.withObjectProperty("slo").set("value", field.getValue());
               case "weight" -> dim.set("weight", field.getValue());
-              default -> problems.add(new Violation(at + "/" + field.getKey(), "only slo_value and weight can be overridden"));
+              default ->
+                  problems.add(
+                      new Violation(
+                          at + "/" + field.getKey(),
+                          "only slo_value and weight can be overridden"));
             }
           }
         }

@@ -26,15 +26,17 @@ public final class ControlCharacters {
   }
 
   /**
-   * Why {@code s} is refused, as a violation message ("holds the control character U+0000 at
-   * index 3; ..."), or null when it has no control character.
+   * Why {@code s} is refused, as a violation message ("holds the control character U+0000 at index
+   * 3; ..."), or null when it has no control character.
    */
   public static String problemWith(String s) {
     OptionalInt at = firstIn(s);
     if (at.isEmpty()) {
       return null;
     }
-    return String.format("holds the control character U+%04X at index %d; names and identifiers may not contain "
-        + "U+0000 to U+001F or U+007F", (int) s.charAt(at.getAsInt()), at.getAsInt());
+    return String.format(
+        "holds the control character U+%04X at index %d; names and identifiers may not contain "
+            + "U+0000 to U+001F or U+007F",
+        (int) s.charAt(at.getAsInt()), at.getAsInt());
   }
 }

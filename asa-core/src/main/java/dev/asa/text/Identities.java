@@ -18,9 +18,10 @@ public final class Identities {
    * The form a name is compared in: every format character (Unicode category Cf: zero-width space,
    * joiners, word joiner, BOM, soft hyphen, bidi controls) removed first, so that none can sit
    * between a letter and its accent and block composition; then NFKC (compatibility forms such as
-   * full-width letters and ligatures fold to plain ones, NFD to composed), case folded (lower, upper,
-   * then lower case in the root locale, so that 'ß' and 'ẞ' meet "SS"), NFKC again (folding can produce
-   * decomposed text), and finally runs of white space collapsed to one space and the ends trimmed.
+   * full-width letters and ligatures fold to plain ones, NFD to composed), case folded (lower,
+   * upper, then lower case in the root locale, so that 'ß' and 'ẞ' meet "SS"), NFKC again (folding
+   * can produce decomposed text), and finally runs of white space collapsed to one space and the
+   * ends trimmed.
    */
   public static String comparable(String name) {
     String s = withoutFormatCharacters(name);
@@ -50,11 +51,16 @@ public final class Identities {
 
   private static String withoutFormatCharacters(String s) {
     StringBuilder out = new StringBuilder(s.length());
-    s.codePoints().filter(cp -> Character.getType(cp) != Character.FORMAT).forEach(out::appendCodePoint);
+    s.codePoints()
+        .filter(cp -> Character.getType(cp) != Character.FORMAT)
+        .forEach(out::appendCodePoint);
     return out.toString();
   }
 
-  /** Whether two names are the same once both are in {@link #comparable} form; nulls are never the same. */
+  /**
+   * Whether two names are the same once both are in {@link #comparable} form; nulls are never the
+   * same.
+   */
   public static boolean same(String a, String b) {
     return a != null && b != null && comparable(a).equals(comparable(b));
   }

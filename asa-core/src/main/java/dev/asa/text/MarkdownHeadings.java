@@ -15,8 +15,8 @@ import org.commonmark.parser.Parser;
 /**
  * The section headings of a Markdown text: what both the structural evaluator's {@code
  * required_sections} and a sealed {@code has_section} criterion look for, and so what decides
- * payments. The text is parsed by commonmark-java, so the CommonMark rules decide what a heading
- * is (ATX {@code # Title} and Setext {@code Title} underlined with {@code ===} or {@code ---}), and
+ * payments. The text is parsed by commonmark-java, so the CommonMark rules decide what a heading is
+ * (ATX {@code # Title} and Setext {@code Title} underlined with {@code ===} or {@code ---}), and
  * text that only looks like a heading inside a fenced or indented code block or an HTML block is
  * never one.
  *
@@ -33,9 +33,12 @@ public final class MarkdownHeadings {
   public record Heading(String title, int line) {}
 
   // Thread-safe and reusable: every parse gets its own state. Block source spans give the lines.
-  private static final Parser PARSER = Parser.builder().includeSourceSpans(IncludeSourceSpans.BLOCKS).build();
+  private static final Parser PARSER =
+      Parser.builder().includeSourceSpans(IncludeSourceSpans.BLOCKS).build();
 
-  /** The non-empty headings of the document (outside code, HTML blocks, quotes and lists), in order. */
+  /**
+   * The non-empty headings of the document (outside code, HTML blocks, quotes and lists), in order.
+   */
   public static List<Heading> of(String text) {
     List<Heading> out = new ArrayList<>();
     for (Node n = PARSER.parse(text).getFirstChild(); n != null; n = n.getNext()) {
@@ -51,15 +54,19 @@ public final class MarkdownHeadings {
 
   /**
    * The title when {@code line}, read on its own, is an ATX heading ({@code "## Title ##"} gives
-   * "Title", {@code "#"} gives ""), or null when it is not one ({@code "#hashtag"}, seven {@code #},
-   * four leading spaces).
+   * "Title", {@code "#"} gives ""), or null when it is not one ({@code "#hashtag"}, seven {@code
+   * #}, four leading spaces).
    */
   public static String atxTitle(String line) {
     Node first = PARSER.parse(line).getFirstChild();
-    return first instanceof org.commonmark.node.Heading h && first.getNext() == null ? plainText(h).strip() : null;
+    return first instanceof org.commonmark.node.Heading h && first.getNext() == null
+        ? plainText(h).strip()
+        : null;
   }
 
-  /** How titles compare: case and spacing do not matter ("  Key   Findings" matches "key findings"). */
+  /**
+   * How titles compare: case and spacing do not matter (" Key Findings" matches "key findings").
+   */
   public static String key(String title) {
     return title.strip().replaceAll("\\s+", " ").toLowerCase(Locale.ROOT);
   }

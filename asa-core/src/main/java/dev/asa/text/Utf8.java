@@ -23,8 +23,14 @@ public final class Utf8 {
     private final long offset;
 
     MalformedException(long offset, int length) {
-      super("malformed UTF-8 at byte " + offset + " (" + length + " byte" + (length == 1 ? "" : "s")
-          + " that are not a well-formed UTF-8 sequence: overlong, surrogate, truncated or out of range)");
+      super(
+          "malformed UTF-8 at byte "
+              + offset
+              + " ("
+              + length
+              + " byte"
+              + (length == 1 ? "" : "s")
+              + " that are not a well-formed UTF-8 sequence: overlong, surrogate, truncated or out of range)");
       this.offset = offset;
     }
 
@@ -35,9 +41,11 @@ public final class Utf8 {
 
   /** Decodes well-formed UTF-8, throwing {@link MalformedException} at the first bad sequence. */
   public static String decode(byte[] bytes) {
-    CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
-        .onMalformedInput(CodingErrorAction.REPORT)
-        .onUnmappableCharacter(CodingErrorAction.REPORT);
+    CharsetDecoder decoder =
+        StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT);
     ByteBuffer in = ByteBuffer.wrap(bytes);
     // UTF-8 never decodes to more UTF-16 units than it has bytes.
     CharBuffer out = CharBuffer.allocate(bytes.length);

@@ -34,21 +34,27 @@ class AgreementDocumentsTest {
     edit.accept(doc);
     assertThatThrownBy(() -> AgreementDocuments.read(doc))
         .isInstanceOf(InvalidDocumentException.class)
-        .satisfies(e -> assertThat(((InvalidDocumentException) e).violations())
-            .anySatisfy(v -> {
-              assertThat(v.pointer()).isEqualTo(pointer);
-              assertThat(v.message()).containsIgnoringCase(fragment);
-            }));
+        .satisfies(e ->
+            assertThat(((InvalidDocumentException) e).violations())
+                .anySatisfy(v -> {
+                  assertThat(v.pointer()).isEqualTo(pointer);
+                  assertThat(v.message()).containsIgnoringCase(fragment);
+                }));
   }
 
   @Test
   void aDocumentThatCarriesServerFactsIsRefused() {
     // A proposal may not claim that money is held or a negotiation is over: facts are the server's.
-    assertViolation(doc -> doc.putObject("metadata").putObject("escrow").put("status", "held"), "/metadata", "server-owned");
+    assertViolation(
+        doc -> doc.putObject("metadata").putObject("escrow").put("status", "held"),
+        "/metadata",
+        "server-owned");
     assertViolation(doc -> doc.putObject("metadata"), "/metadata", "server-owned");
     ObjectNode draft = Fixtures.general();
     draft.putObject("metadata").putObject("negotiation").put("round", 9);
-    assertThatThrownBy(() -> propose(draft)).isInstanceOf(InvalidDocumentException.class).hasMessageContaining("/metadata");
+    assertThatThrownBy(() -> propose(draft))
+        .isInstanceOf(InvalidDocumentException.class)
+        .hasMessageContaining("/metadata");
   }
 
   @Test
@@ -71,11 +77,19 @@ class AgreementDocumentsTest {
     ObjectNode doc = Fixtures.general();
     ObjectNode overrides = doc.putObject("template_overrides");
     overrides.put("composite_threshold", 72);
-    String first = Templates().path("defaults").path("quality_criteria").path("dimensions").get(0).path("name").asText();
+    String first =
+        Templates()
+            .path("defaults")
+            .path("quality_criteria")
+            .path("dimensions")
+            .get(0)
+            .path("name")
+            .asText();
     overrides.putObject("dimensions").putObject(first).put("slo_value", 81);
     Agreement a = propose(doc);
     assertThat(a.terms().qualityCriteria().compositeThreshold()).isEqualByComparingTo("72");
-    assertThat(a.terms().qualityCriteria().dimension(first).orElseThrow().slo().describe()).contains("81");
+    assertThat(a.terms().qualityCriteria().dimension(first).orElseThrow().slo().describe())
+        .contains("81");
   }
 
   private static JsonNode Templates() {
@@ -85,7 +99,10 @@ class AgreementDocumentsTest {
   @Test
   void anOverrideOfAnUnknownDimensionNamesIt() {
     ObjectNode doc = Fixtures.general();
-    doc.putObject("template_overrides").putObject("dimensions").putObject("charm").put("weight", 0.1);
+    doc.putObject("template_overrides")
+        .putObject("dimensions")
+        .putObject("charm")
+        .put("weight", 0.1);
     assertThatThrownBy(() -> propose(doc))
         .isInstanceOf(InvalidDocumentException.class)
         .hasMessageContaining("/template_overrides/dimensions/charm");
@@ -94,7 +111,8 @@ class AgreementDocumentsTest {
   @Test
   void unknownTemplateIsRefusedWithTheListOfTemplates() {
     assertThatThrownBy(() -> propose(Fixtures.fromTemplate("poetry")))
-        .hasMessageContaining("/template").hasMessageContaining("research");
+        .hasMessageContaining("/template")
+        .hasMessageContaining("research");
   }
 
   @Test
@@ -115,7 +133,8 @@ class AgreementDocumentsTest {
     doc.put("asa_version", "2.0.0");
     assertThatThrownBy(() -> AgreementDocuments.read(doc))
         .isInstanceOf(UnsupportedVersionException.class)
-        .hasMessageContaining("2.0.0").hasMessageContaining("1.x");
+        .hasMessageContaining("2.0.0")
+        .hasMessageContaining("1.x");
   }
 
   @Test
@@ -125,8 +144,10 @@ class AgreementDocumentsTest {
 
   @Test
   void weightsMustSumToOneWithinATolerance() {
-    assertViolation(d -> ((ObjectNode) d.path("quality_criteria").path("dimensions").get(0)).put("weight", 0.9),
-        "/quality_criteria/dimensions", "sum to 1");
+    assertViolation(
+        d -> ((ObjectNode) d.path("quality_criteria").path("dimensions").get(0)).put("weight", 0.9),
+        "/quality_criteria/dimensions",
+        "sum to 1");
     // within 0.001 is fine
     ObjectNode doc = full();
     ObjectNode dim = (ObjectNode) doc.path("quality_criteria").path("dimensions").get(0);
@@ -136,53 +157,85 @@ class AgreementDocumentsTest {
 
   @Test
   void anUnknownSloOperatorIsRefusedByTheSchema() {
-    assertViolation(d -> ((ObjectNode) d.path("quality_criteria").path("dimensions").get(0).path("slo")).put("operator", "approx"),
-        "/quality_criteria/dimensions/0/slo/operator", "");
+    assertViolation(
+        d ->
+            ((ObjectNode) d.path("quality_criteria").path("dimensions").get(0).path("slo"))
+                .put("operator", "approx"),
+        "/quality_criteria/dimensions/0/slo/operator",
+        "");
   }
 
   @Test
   void anUnknownMetricTypeIsRefused() {
-    assertViolation(d -> ((ObjectNode) d.path("quality_criteria").path("dimensions").get(0)).put("metric", "vibes"),
-        "/quality_criteria/dimensions/0/metric", "");
+    assertViolation(
+        d ->
+            ((ObjectNode) d.path("quality_criteria").path("dimensions").get(0))
+                .put("metric", "vibes"),
+        "/quality_criteria/dimensions/0/metric",
+        "");
   }
 
   @Test
   void aBooleanTargetNeedsEqOrNeq() {
-    assertViolation(d -> {
-      ObjectNode slo = (ObjectNode) d.path("quality_criteria").path("dimensions").get(0).path("slo");
-      slo.put("operator", "gte");
-      slo.put("value", true);
-    }, "/quality_criteria/dimensions/0/slo", "eq or neq");
+    assertViolation(
+        d -> {
+          ObjectNode slo =
+              (ObjectNode) d.path("quality_criteria").path("dimensions").get(0).path("slo");
+          slo.put("operator", "gte");
+          slo.put("value", true);
+        },
+        "/quality_criteria/dimensions/0/slo",
+        "eq or neq");
   }
 
   @Test
   void aPercentageTargetAbove100IsRefused() {
-    assertViolation(d -> {
-      ObjectNode dim = (ObjectNode) d.path("quality_criteria").path("dimensions").get(0);
-      dim.put("metric", "percentage");
-      ((ObjectNode) dim.path("slo")).put("operator", "gte").put("value", 120);
-    }, "/quality_criteria/dimensions/0/slo/value", "0..100");
+    assertViolation(
+        d -> {
+          ObjectNode dim = (ObjectNode) d.path("quality_criteria").path("dimensions").get(0);
+          dim.put("metric", "percentage");
+          ((ObjectNode) dim.path("slo")).put("operator", "gte").put("value", 120);
+        },
+        "/quality_criteria/dimensions/0/slo/value",
+        "0..100");
   }
 
   @Test
   void theEvaluatorMustDifferFromBothParties() {
-    assertViolation(d -> ((ObjectNode) d.path("parties").path("evaluator").path("identity")).put("value", "alice"),
-        "/parties/evaluator/identity", "independent");
-    assertViolation(d -> ((ObjectNode) d.path("parties").path("evaluator")).set("verification_key",
-            d.path("parties").path("provider").path("verification_key").deepCopy()),
-        "/parties/evaluator/verification_key", "independent");
+    assertViolation(
+        d ->
+            ((ObjectNode) d.path("parties").path("evaluator").path("identity"))
+                .put("value", "alice"),
+        "/parties/evaluator/identity",
+        "independent");
+    assertViolation(
+        d ->
+            ((ObjectNode) d.path("parties").path("evaluator"))
+                .set(
+                    "verification_key",
+                    d.path("parties").path("provider").path("verification_key").deepCopy()),
+        "/parties/evaluator/verification_key",
+        "independent");
   }
 
   @Test
   void theEvaluatorMustNotShareAnOrganizationOrLineageWithAParty() {
-    assertViolation(d -> {
-      ((ObjectNode) d.path("parties").path("provider")).put("organization", "Acme Labs");
-      ((ObjectNode) d.path("parties").path("evaluator")).put("organization", "acme labs");
-    }, "/parties/evaluator/organization", "same organization as the provider");
-    assertViolation(d -> {
-      ((ObjectNode) d.path("parties").path("client").path("identity")).put("lineage", "sha256:chain-1");
-      ((ObjectNode) d.path("parties").path("evaluator").path("identity")).put("lineage", "sha256:chain-1");
-    }, "/parties/evaluator/identity/lineage", "lineage with the client");
+    assertViolation(
+        d -> {
+          ((ObjectNode) d.path("parties").path("provider")).put("organization", "Acme Labs");
+          ((ObjectNode) d.path("parties").path("evaluator")).put("organization", "acme labs");
+        },
+        "/parties/evaluator/organization",
+        "same organization as the provider");
+    assertViolation(
+        d -> {
+          ((ObjectNode) d.path("parties").path("client").path("identity"))
+              .put("lineage", "sha256:chain-1");
+          ((ObjectNode) d.path("parties").path("evaluator").path("identity"))
+              .put("lineage", "sha256:chain-1");
+        },
+        "/parties/evaluator/identity/lineage",
+        "lineage with the client");
     ObjectNode fine = full();
     ((ObjectNode) fine.path("parties").path("client")).put("organization", "Acme Labs");
     ((ObjectNode) fine.path("parties").path("evaluator")).put("organization", "Judges Inc");
@@ -191,34 +244,58 @@ class AgreementDocumentsTest {
 
   @Test
   void clientAndProviderMustHoldDifferentKeys() {
-    assertViolation(d -> ((ObjectNode) d.path("parties").path("provider")).set("verification_key",
-            d.path("parties").path("client").path("verification_key").deepCopy()),
-        "/parties/provider/verification_key", "different keys");
+    assertViolation(
+        d ->
+            ((ObjectNode) d.path("parties").path("provider"))
+                .set(
+                    "verification_key",
+                    d.path("parties").path("client").path("verification_key").deepCopy()),
+        "/parties/provider/verification_key",
+        "different keys");
   }
 
   @Test
   void amountsAreDecimalStringsWithAtMostTheCurrencysDecimals() {
-    assertViolation(d -> ((ObjectNode) d.path("escrow").path("payment")).put("amount", "10.001"),
-        "/escrow/payment/amount", "decimals");
-    assertViolation(d -> ((ObjectNode) d.path("escrow").path("payment")).put("amount", 10.0),
-        "/escrow/payment/amount", "string");
-    assertViolation(d -> ((ObjectNode) d.path("escrow").path("payment")).put("currency", "DOGE"),
-        "/escrow/payment/currency", "unknown currency");
+    assertViolation(
+        d -> ((ObjectNode) d.path("escrow").path("payment")).put("amount", "10.001"),
+        "/escrow/payment/amount",
+        "decimals");
+    assertViolation(
+        d -> ((ObjectNode) d.path("escrow").path("payment")).put("amount", 10.0),
+        "/escrow/payment/amount",
+        "string");
+    assertViolation(
+        d -> ((ObjectNode) d.path("escrow").path("payment")).put("currency", "DOGE"),
+        "/escrow/payment/currency",
+        "unknown currency");
     ObjectNode usdc = full();
-    ((ObjectNode) usdc.path("escrow").path("payment")).put("amount", "10.000001").put("currency", "USDC");
-    assertThat(AgreementDocuments.read(usdc).terms().escrow().payment().amount().toWire()).isEqualTo("10.000001");
+    ((ObjectNode) usdc.path("escrow").path("payment"))
+        .put("amount", "10.000001")
+        .put("currency", "USDC");
+    assertThat(AgreementDocuments.read(usdc).terms().escrow().payment().amount().toWire())
+        .isEqualTo("10.000001");
   }
 
   @Test
   void tiersMustBeConsistent() {
     String at = "/escrow/payment/graduated_release/tiers";
     assertViolation(d -> tiers(d).removeAll(), at, "at least one");
-    assertViolation(d -> ((ObjectNode) tiers(d).get(1)).put("release_percent", 100.5), at + "/1/release_percent", "");
-    assertViolation(d -> ((ObjectNode) tiers(d).get(0)).put("release_percent", 40), at, "never release less");
-    assertViolation(d -> ((ObjectNode) tiers(d).get(3)).put("composite_score_lt", 50), at, "lowest");
-    assertViolation(d -> ((ObjectNode) tiers(d).get(2)).put("composite_score_gte", 75), at, "two tiers");
-    assertViolation(d -> ((ObjectNode) d.path("escrow").path("payment").path("graduated_release")).put("mode", "continuous"),
-        at, "continuous");
+    assertViolation(
+        d -> ((ObjectNode) tiers(d).get(1)).put("release_percent", 100.5),
+        at + "/1/release_percent",
+        "");
+    assertViolation(
+        d -> ((ObjectNode) tiers(d).get(0)).put("release_percent", 40), at, "never release less");
+    assertViolation(
+        d -> ((ObjectNode) tiers(d).get(3)).put("composite_score_lt", 50), at, "lowest");
+    assertViolation(
+        d -> ((ObjectNode) tiers(d).get(2)).put("composite_score_gte", 75), at, "two tiers");
+    assertViolation(
+        d ->
+            ((ObjectNode) d.path("escrow").path("payment").path("graduated_release"))
+                .put("mode", "continuous"),
+        at,
+        "continuous");
   }
 
   @Test
@@ -242,7 +319,9 @@ class AgreementDocumentsTest {
     GraduatedRelease release = AgreementDocuments.read(doc).terms().escrow().payment().release();
     assertThat(release.thresholdNoise()).isEqualTo(ThresholdNoiseTerms.of(new BigDecimal("2.5")));
     assertThat(release.dynamicTiers())
-        .isEqualTo(new DynamicTiersTerms(true, 12, new BigDecimal("2"), new BigDecimal("0.6"), new BigDecimal("4")));
+        .isEqualTo(
+            new DynamicTiersTerms(
+                true, 12, new BigDecimal("2"), new BigDecimal("0.6"), new BigDecimal("4")));
   }
 
   @Test
@@ -251,31 +330,50 @@ class AgreementDocumentsTest {
     graduated(doc).putObject("threshold_noise");
     graduated(doc).putObject("dynamic_tiers").put("window", 5);
     GraduatedRelease release = AgreementDocuments.read(doc).terms().escrow().payment().release();
-    assertThat(release.thresholdNoise()).isEqualTo(ThresholdNoiseTerms.of(ThresholdNoiseTerms.DEFAULT_MAX_POINTS));
+    assertThat(release.thresholdNoise())
+        .isEqualTo(ThresholdNoiseTerms.of(ThresholdNoiseTerms.DEFAULT_MAX_POINTS));
     assertThat(release.dynamicTiers().enabled()).isTrue();
     assertThat(release.dynamicTiers().window()).isEqualTo(5);
     assertThat(release.dynamicTiers().shiftPoints()).isEqualByComparingTo("3");
 
     graduated(doc).putObject("threshold_noise").put("enabled", false);
-    assertThat(AgreementDocuments.read(doc).terms().escrow().payment().release().thresholdNoise().enabled()).isFalse();
+    assertThat(
+            AgreementDocuments.read(doc)
+                .terms()
+                .escrow()
+                .payment()
+                .release()
+                .thresholdNoise()
+                .enabled())
+        .isFalse();
   }
 
   @Test
   void cliffOptimisationNeedsTiersThatCannotOvertakeEachOther() {
     String at = "/escrow/payment/graduated_release";
-    assertViolation(d -> {
-      graduated(d).put("mode", "continuous").remove("tiers");
-      graduated(d).putObject("threshold_noise");
-    }, at + "/threshold_noise", "continuous mode");
-    assertViolation(d -> {
-      graduated(d).put("mode", "continuous").remove("tiers");
-      graduated(d).putObject("dynamic_tiers");
-    }, at + "/dynamic_tiers", "continuous mode");
-    // Tiers 15 points apart: a shift of 3 plus noise of +-6 could close a gap of 15, so it is refused...
-    assertViolation(d -> {
-      graduated(d).putObject("threshold_noise").put("max_points", 6);
-      graduated(d).putObject("dynamic_tiers");
-    }, at + "/tiers", "too close");
+    assertViolation(
+        d -> {
+          graduated(d).put("mode", "continuous").remove("tiers");
+          graduated(d).putObject("threshold_noise");
+        },
+        at + "/threshold_noise",
+        "continuous mode");
+    assertViolation(
+        d -> {
+          graduated(d).put("mode", "continuous").remove("tiers");
+          graduated(d).putObject("dynamic_tiers");
+        },
+        at + "/dynamic_tiers",
+        "continuous mode");
+    // Tiers 15 points apart: a shift of 3 plus noise of +-6 could close a gap of 15, so it is
+    // refused...
+    assertViolation(
+        d -> {
+          graduated(d).putObject("threshold_noise").put("max_points", 6);
+          graduated(d).putObject("dynamic_tiers");
+        },
+        at + "/tiers",
+        "too close");
     // ...while the whitepaper's +-3 and 3 reach only 9.
     ObjectNode fine = full();
     graduated(fine).putObject("threshold_noise");
@@ -301,21 +399,39 @@ class AgreementDocumentsTest {
     Ed25519PrivateKey alice = Fixtures.key("alice");
     Ed25519PrivateKey mallory = Fixtures.key("mallory");
     ObjectNode ok = full();
-    ((ObjectNode) ok.path("parties").path("client").path("identity")).put("scheme", "did").put("value", DidKey.of(alice.publicKey()));
+    ((ObjectNode) ok.path("parties").path("client").path("identity"))
+        .put("scheme", "did")
+        .put("value", DidKey.of(alice.publicKey()));
     assertThat(AgreementDocuments.read(ok)).isNotNull();
-    assertViolation(d -> ((ObjectNode) d.path("parties").path("client").path("identity"))
-            .put("scheme", "did").put("value", DidKey.of(mallory.publicKey())),
-        "/parties/client/verification_key", "did:key");
+    assertViolation(
+        d ->
+            ((ObjectNode) d.path("parties").path("client").path("identity"))
+                .put("scheme", "did")
+                .put("value", DidKey.of(mallory.publicKey())),
+        "/parties/client/verification_key",
+        "did:key");
   }
 
   @Test
   void unknownGateConditionsAreRefused() {
-    assertViolation(d -> ((ObjectNode) d.path("quality_criteria")).putArray("quality_gates")
-            .addObject().put("condition", "looks_nice").put("type", "boolean"),
-        "/quality_criteria/quality_gates/0/condition", "unknown gate");
-    assertViolation(d -> ((ObjectNode) d.path("quality_criteria")).putArray("quality_gates")
-            .addObject().put("condition", "charm_gte_80").put("type", "threshold"),
-        "/quality_criteria/quality_gates/0/condition", "charm");
+    assertViolation(
+        d ->
+            ((ObjectNode) d.path("quality_criteria"))
+                .putArray("quality_gates")
+                .addObject()
+                .put("condition", "looks_nice")
+                .put("type", "boolean"),
+        "/quality_criteria/quality_gates/0/condition",
+        "unknown gate");
+    assertViolation(
+        d ->
+            ((ObjectNode) d.path("quality_criteria"))
+                .putArray("quality_gates")
+                .addObject()
+                .put("condition", "charm_gte_80")
+                .put("type", "threshold"),
+        "/quality_criteria/quality_gates/0/condition",
+        "charm");
   }
 
   @Test
@@ -335,7 +451,8 @@ class AgreementDocumentsTest {
     ((ObjectNode) doc.path("quality_criteria").path("dimensions").get(0)).put("weight", 0.9);
     assertThatThrownBy(() -> AgreementDocuments.read(doc))
         .isInstanceOf(InvalidDocumentException.class)
-        .satisfies(e -> assertThat(((InvalidDocumentException) e).violations()).hasSizeGreaterThanOrEqualTo(2));
+        .satisfies(e ->
+            assertThat(((InvalidDocumentException) e).violations()).hasSizeGreaterThanOrEqualTo(2));
   }
 
   @Test

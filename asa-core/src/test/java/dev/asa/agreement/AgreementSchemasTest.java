@@ -34,7 +34,15 @@ class AgreementSchemasTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"research", "code_generation", "data_analysis", "translation", "review", "general"})
+  @ValueSource(
+      strings = {
+        "research",
+        "code_generation",
+        "data_analysis",
+        "translation",
+        "review",
+        "general"
+      })
   void templateDefaultsCompletedWithPartiesAndPaymentAreValid(String type) {
     JsonNode template = resource("dev/asa/templates/" + type + ".json");
     assertThat(template.path("type").asText()).isEqualTo(type);
@@ -149,7 +157,10 @@ class AgreementSchemasTest {
   void cliffOptimisationTermsWithinTheirRangesAreValid(String maxPoints) {
     ObjectNode doc = whitepaper();
     ObjectNode release = (ObjectNode) doc.at("/escrow/payment/graduated_release");
-    release.putObject("threshold_noise").put("enabled", true).put("max_points", new BigDecimal(maxPoints));
+    release
+        .putObject("threshold_noise")
+        .put("enabled", true)
+        .put("max_points", new BigDecimal(maxPoints));
     release
         .putObject("dynamic_tiers")
         .put("enabled", true)
@@ -182,7 +193,9 @@ class AgreementSchemasTest {
   @Test
   void weightAboveOne() {
     assertOnlyViolationAt(
-        doc -> ((ObjectNode) doc.at("/quality_criteria/dimensions/0")).put("weight", new BigDecimal("1.5")),
+        doc ->
+            ((ObjectNode) doc.at("/quality_criteria/dimensions/0"))
+                .put("weight", new BigDecimal("1.5")),
         "/quality_criteria/dimensions/0/weight",
         "maximum value of 1");
   }
@@ -198,7 +211,8 @@ class AgreementSchemasTest {
   @Test
   void betweenWithASingleNumber() {
     assertOnlyViolationAt(
-        doc -> ((ObjectNode) doc.at("/quality_criteria/dimensions/1/slo")).put("operator", "between"),
+        doc ->
+            ((ObjectNode) doc.at("/quality_criteria/dimensions/1/slo")).put("operator", "between"),
         "/quality_criteria/dimensions/1/slo/value",
         "array expected");
   }
@@ -228,7 +242,8 @@ class AgreementSchemasTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"-5.00", "05.00", "1e3", "5,00", " 5.00", "5.00\n", "1234567890123456789"})
+  @ValueSource(
+      strings = {"-5.00", "05.00", "1e3", "5,00", " 5.00", "5.00\n", "1234567890123456789"})
   void otherMalformedAmounts(String amount) {
     assertOnlyViolationAt(
         doc -> ((ObjectNode) doc.at("/escrow/payment")).put("amount", amount),
@@ -239,7 +254,9 @@ class AgreementSchemasTest {
   @Test
   void tierWithBothBounds() {
     assertOnlyViolationAt(
-        doc -> ((ObjectNode) doc.at("/escrow/payment/graduated_release/tiers/3")).put("composite_score_gte", 0),
+        doc ->
+            ((ObjectNode) doc.at("/escrow/payment/graduated_release/tiers/3"))
+                .put("composite_score_gte", 0),
         "/escrow/payment/graduated_release/tiers/3",
         "exactly one of composite_score_gte or composite_score_lt");
   }
@@ -247,7 +264,9 @@ class AgreementSchemasTest {
   @Test
   void tierWithNoBound() {
     assertOnlyViolationAt(
-        doc -> ((ObjectNode) doc.at("/escrow/payment/graduated_release/tiers/0")).remove("composite_score_gte"),
+        doc ->
+            ((ObjectNode) doc.at("/escrow/payment/graduated_release/tiers/0"))
+                .remove("composite_score_gte"),
         "/escrow/payment/graduated_release/tiers/0",
         "exactly one of composite_score_gte or composite_score_lt");
   }
@@ -256,9 +275,10 @@ class AgreementSchemasTest {
   @ValueSource(strings = {"0", "-1", "10.01", "11", "2.555"})
   void thresholdNoiseMaxPointsOutOfRange(String maxPoints) {
     assertOnlyViolationAt(
-        doc -> ((ObjectNode) doc.at("/escrow/payment/graduated_release"))
-            .putObject("threshold_noise")
-            .put("max_points", new BigDecimal(maxPoints)),
+        doc ->
+            ((ObjectNode) doc.at("/escrow/payment/graduated_release"))
+                .putObject("threshold_noise")
+                .put("max_points", new BigDecimal(maxPoints)),
         "/escrow/payment/graduated_release/threshold_noise/max_points",
         "");
   }
@@ -278,14 +298,15 @@ class AgreementSchemasTest {
   })
   void dynamicTiersValueOutOfRange(String member, String json) {
     assertOnlyViolationAt(
-        doc -> ((ObjectNode) doc.at("/escrow/payment/graduated_release"))
-            .putObject("dynamic_tiers")
-            .set(member, Json.parseTrusted(json)),
+        doc ->
+            ((ObjectNode) doc.at("/escrow/payment/graduated_release"))
+                .putObject("dynamic_tiers")
+                .set(member, Json.parseTrusted(json)),
         "/escrow/payment/graduated_release/dynamic_tiers/" + member,
         "");
   }
 
-    @Test
+  @Test
   void statusInUpperCase() {
     assertOnlyViolationAt(doc -> doc.put("status", "ACTIVE"), "/status", "active");
   }
@@ -293,7 +314,9 @@ class AgreementSchemasTest {
   @Test
   void verificationKeyOfWrongLength() {
     assertOnlyViolationAt(
-        doc -> ((ObjectNode) doc.at("/parties/provider/verification_key")).put("value", PROVIDER_KEY.substring(1)),
+        doc ->
+            ((ObjectNode) doc.at("/parties/provider/verification_key"))
+                .put("value", PROVIDER_KEY.substring(1)),
         "/parties/provider/verification_key/value",
         "43");
   }
@@ -316,7 +339,8 @@ class AgreementSchemasTest {
 
   @Test
   void createdAtNotRfc3339() {
-    assertOnlyViolationAt(doc -> doc.put("created_at", "2026-03-26 14:30"), "/created_at", "RFC 3339");
+    assertOnlyViolationAt(
+        doc -> doc.put("created_at", "2026-03-26 14:30"), "/created_at", "RFC 3339");
   }
 
   @Test
@@ -348,7 +372,8 @@ class AgreementSchemasTest {
   @Test
   void badTimeoutAction() {
     assertOnlyViolationAt(
-        doc -> ((ObjectNode) doc.at("/escrow/dead_mans_switch")).put("timeout_action", "pay_provider"),
+        doc ->
+            ((ObjectNode) doc.at("/escrow/dead_mans_switch")).put("timeout_action", "pay_provider"),
         "/escrow/dead_mans_switch/timeout_action",
         "split_50_50");
   }
@@ -360,7 +385,9 @@ class AgreementSchemasTest {
     weird.put("a/b~c", 1);
     assertThat(AgreementSchemas.validate(doc, 1)).isEmpty(); // metadata is free-form
     doc.set("metadata", Json.mapper().getNodeFactory().textNode("not an object"));
-    assertThat(AgreementSchemas.validate(doc, 1)).extracting(Violation::pointer).containsExactly("/metadata");
+    assertThat(AgreementSchemas.validate(doc, 1))
+        .extracting(Violation::pointer)
+        .containsExactly("/metadata");
     assertThat(AgreementSchemas.pointer(null)).isEmpty();
   }
 
@@ -372,7 +399,8 @@ class AgreementSchemasTest {
     ((ObjectNode) doc.at("/escrow/payment")).remove("currency");
     assertThat(AgreementSchemas.validate(doc, 1))
         .extracting(Violation::pointer)
-        .containsExactlyInAnyOrder("/status", "/quality_criteria/dimensions/0/weight", "/escrow/payment/currency");
+        .containsExactlyInAnyOrder(
+            "/status", "/quality_criteria/dimensions/0/weight", "/escrow/payment/currency");
   }
 
   @Test
@@ -397,13 +425,17 @@ class AgreementSchemasTest {
   @Test
   void schemaJsonServesTheBundledSchema() {
     JsonNode schema = AgreementSchemas.schemaJson("1.0.0");
-    assertThat(schema.path("$id").asText()).isEqualTo("https://asa.dev/schemas/asa/1.0.0/agreement.json");
-    assertThat(schema.path("$schema").asText()).isEqualTo("https://json-schema.org/draft/2020-12/schema");
+    assertThat(schema.path("$id").asText())
+        .isEqualTo("https://asa.dev/schemas/asa/1.0.0/agreement.json");
+    assertThat(schema.path("$schema").asText())
+        .isEqualTo("https://json-schema.org/draft/2020-12/schema");
     ((ObjectNode) schema).remove("properties"); // a copy: changing it does not change the validator
     assertThat(AgreementSchemas.schemaJson("1.0.0").has("properties")).isTrue();
     assertThat(AgreementSchemas.validate(whitepaper(), 1)).isEmpty();
-    assertThatThrownBy(() -> AgreementSchemas.schemaJson("2.0.0")).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> AgreementSchemas.schemaJson("1.0")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> AgreementSchemas.schemaJson("2.0.0"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> AgreementSchemas.schemaJson("1.0"))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
@@ -415,9 +447,12 @@ class AgreementSchemasTest {
 
   @Test
   void schemaIsValidAgainstTheDraft202012MetaSchema() {
-    assertThat(AgreementSchemas.validateAgainstMetaSchema(AgreementSchemas.schemaJson("1.0.0"))).isEmpty();
+    assertThat(AgreementSchemas.validateAgainstMetaSchema(AgreementSchemas.schemaJson("1.0.0")))
+        .isEmpty();
     // The meta-schema check is not vacuous.
-    assertThat(AgreementSchemas.validateAgainstMetaSchema(Json.parseTrusted("{\"type\": 5, \"minLength\": -1}")))
+    assertThat(
+            AgreementSchemas.validateAgainstMetaSchema(
+                Json.parseTrusted("{\"type\": 5, \"minLength\": -1}")))
         .isNotEmpty();
   }
 
@@ -438,12 +473,16 @@ class AgreementSchemasTest {
 
   // ---------------------------------------------------------------- helpers
 
-  private static void assertOnlyViolationAt(Consumer<ObjectNode> breakIt, String pointer, String messagePart) {
+  private static void assertOnlyViolationAt(
+      Consumer<ObjectNode> breakIt, String pointer, String messagePart) {
     ObjectNode doc = whitepaper();
     breakIt.accept(doc);
     List<Violation> violations = AgreementSchemas.validate(doc, 1);
     assertThat(violations).as("violations of %s", doc).isNotEmpty();
-    assertThat(violations).extracting(Violation::pointer).as(violations.toString()).containsOnly(pointer);
+    assertThat(violations)
+        .extracting(Violation::pointer)
+        .as(violations.toString())
+        .containsOnly(pointer);
     assertThat(violations).anySatisfy(v -> assertThat(v.message()).contains(messagePart));
   }
 

@@ -14,14 +14,19 @@ import org.junit.jupiter.api.Test;
 
 class AgreementSignatureTest {
   private final Agreement proposed =
-      AgreementDrafts.propose(Fixtures.general(), Instant.parse("2026-11-22T10:00:00Z"), () -> "asa-sig-test");
+      AgreementDrafts.propose(
+          Fixtures.general(), Instant.parse("2026-11-22T10:00:00Z"), () -> "asa-sig-test");
 
   @Test
   void theHashIgnoresStatusSignaturesAndServerFactsOnly() {
-    Agreement moved = proposed.withState(State.ACTIVE).withFacts(f -> f.withEscrow(dev.asa.facts.EscrowFact.unfunded()));
+    Agreement moved =
+        proposed
+            .withState(State.ACTIVE)
+            .withFacts(f -> f.withEscrow(dev.asa.facts.EscrowFact.unfunded()));
     assertThat(moved.hash()).isEqualTo(proposed.hash());
     assertThat(moved.toJson().has("metadata")).as("facts stay out of the document").isFalse();
-    assertThat(Agreement.computeHash(moved.toJsonWithFacts())).as("a rendered document hashes like the signed one")
+    assertThat(Agreement.computeHash(moved.toJsonWithFacts()))
+        .as("a rendered document hashes like the signed one")
         .isEqualTo(proposed.hash());
     ObjectNode changed = proposed.toJson();
     ((ObjectNode) changed.path("service")).put("description", "something else");
@@ -35,10 +40,12 @@ class AgreementSignatureTest {
     Agreement signed = proposed.withSignature(Role.CLIENT, sig);
     assertThat(signed.isSignedBy(Role.CLIENT)).isTrue();
     assertThat(signed.isFullySigned()).isFalse();
-    assertThat(signed.toJson().path("signatures").path("client").path("value").asText()).isEqualTo(sig.toBase64Url());
+    assertThat(signed.toJson().path("signatures").path("client").path("value").asText())
+        .isEqualTo(sig.toBase64Url());
     assertThat(signed.hash()).isEqualTo(proposed.hash());
     // a stored signed document reads back with its signature
-    assertThat(AgreementDocuments.readStored(Json.write(signed.toJson())).signature(Role.CLIENT)).contains(sig);
+    assertThat(AgreementDocuments.readStored(Json.write(signed.toJson())).signature(Role.CLIENT))
+        .contains(sig);
   }
 
   @Test
@@ -56,21 +63,24 @@ class AgreementSignatureTest {
     ((ObjectNode) other.path("escrow").path("payment")).put("amount", "1.00");
     Agreement cheaper = AgreementDocuments.read(other);
     Ed25519Signature forCheaper = Fixtures.key("alice").sign(cheaper.signingInput());
-    assertThatThrownBy(() -> proposed.withSignature(Role.CLIENT, forCheaper)).isInstanceOf(SignatureRefusedException.class);
+    assertThatThrownBy(() -> proposed.withSignature(Role.CLIENT, forCheaper))
+        .isInstanceOf(SignatureRefusedException.class);
   }
 
   @Test
   void theEvaluatorDoesNotSign() {
     Ed25519PrivateKey k = Fixtures.key("eval");
-    assertThatThrownBy(() -> proposed.withSignature(Role.EVALUATOR, k.sign(proposed.signingInput())))
+    assertThatThrownBy(
+            () -> proposed.withSignature(Role.EVALUATOR, k.sign(proposed.signingInput())))
         .isInstanceOf(SignatureRefusedException.class);
   }
 
   @Test
   void bothSignaturesMakeItFullySigned() {
-    Agreement both = proposed
-        .withSignature(Role.CLIENT, Fixtures.key("alice").sign(proposed.signingInput()))
-        .withSignature(Role.PROVIDER, Fixtures.key("bob").sign(proposed.signingInput()));
+    Agreement both =
+        proposed
+            .withSignature(Role.CLIENT, Fixtures.key("alice").sign(proposed.signingInput()))
+            .withSignature(Role.PROVIDER, Fixtures.key("bob").sign(proposed.signingInput()));
     assertThat(both.isFullySigned()).isTrue();
   }
 }

@@ -14,8 +14,12 @@ class StandaloneCriteriaTest {
     for (String type : StandaloneCriteria.TYPES) {
       QualityCriteria c = StandaloneCriteria.forType(type);
       assertThat(c.dimensions()).hasSize(5);
-      assertThat(c.dimensions().stream().map(Dimension::weight).reduce(BigDecimal.ZERO, BigDecimal::add))
-          .as(type).isEqualByComparingTo("1");
+      assertThat(
+              c.dimensions().stream()
+                  .map(Dimension::weight)
+                  .reduce(BigDecimal.ZERO, BigDecimal::add))
+          .as(type)
+          .isEqualByComparingTo("1");
       assertThat(c.compositeThreshold()).isEqualByComparingTo("70");
     }
   }
@@ -23,8 +27,10 @@ class StandaloneCriteriaTest {
   @Test
   void codeWeightsAreThoseOfTheTable() {
     QualityCriteria code = StandaloneCriteria.forType("code");
-    assertThat(code.dimensions()).extracting(Dimension::name)
-        .containsExactly("correctness", "performance", "security", "maintainability", "documentation");
+    assertThat(code.dimensions())
+        .extracting(Dimension::name)
+        .containsExactly(
+            "correctness", "performance", "security", "maintainability", "documentation");
     assertThat(code.dimension("correctness").orElseThrow().weight()).isEqualByComparingTo("0.30");
     assertThat(code.dimension("documentation").orElseThrow().weight()).isEqualByComparingTo("0.15");
   }
@@ -32,46 +38,80 @@ class StandaloneCriteriaTest {
   @Test
   void unknownTypeIsRefusedWithTheList() {
     assertThatThrownBy(() -> StandaloneCriteria.forType("poetry"))
-        .hasMessageContaining("poetry").hasMessageContaining("text/research");
+        .hasMessageContaining("poetry")
+        .hasMessageContaining("text/research");
   }
 
   @Test
   void callerCriteriaAreCheckedByTheAgreementRules() throws Exception {
-    QualityCriteria c = StandaloneCriteria.parse(Json.parse("""
-        {"dimensions":[{"name":"relevance","weight":1,"metric":"percentage","slo":{"operator":"gte","value":80}}],
-         "composite_threshold":75}"""));
+    QualityCriteria c =
+        StandaloneCriteria.parse(
+            Json.parse(
+                """
+                {"dimensions":[{"name":"relevance","weight":1,"metric":"percentage","slo":{"operator":"gte","value":80}}],
+                 "composite_threshold":75}\
+                """));
     assertThat(c.dimensions()).singleElement().extracting(Dimension::name).isEqualTo("relevance");
 
-    assertThatThrownBy(() -> StandaloneCriteria.parse(Json.parse("""
-        {"dimensions":[{"name":"relevance","weight":1,"metric":"percentage","slo":{"operator":"gte","value":"high"}}],
-         "composite_threshold":75}""")))
+    assertThatThrownBy(() ->
+            StandaloneCriteria.parse(
+                Json.parse(
+                    """
+                    {"dimensions":[{"name":"relevance","weight":1,"metric":"percentage","slo":{"operator":"gte","value":"high"}}],
+                     "composite_threshold":75}\
+                    """)))
         .isInstanceOf(InvalidDocumentException.class)
         .hasMessageContaining("/quality_criteria/dimensions/0/slo");
     assertThatThrownBy(() -> StandaloneCriteria.parse(Json.parse("[]")))
-        .isInstanceOf(InvalidDocumentException.class).hasMessageContaining("/quality_criteria");
+        .isInstanceOf(InvalidDocumentException.class)
+        .hasMessageContaining("/quality_criteria");
   }
 
   @Test
   void probabilisticGuaranteesAreReadAndChecked() throws Exception {
-    String dims = "\"dimensions\":[{\"name\":\"accuracy\",\"weight\":1,\"metric\":\"percentage\",\"slo\":{\"operator\":\"gte\",\"value\":80}}],"
-        + "\"composite_threshold\":75,";
-    QualityCriteria passAtK = StandaloneCriteria.parse(Json.parse("{" + dims
-        + "\"guarantee_type\":\"probabilistic\",\"guarantee\":{\"metric\":\"pass@k\",\"k\":5,\"threshold\":95}}"));
-    assertThat(passAtK.guarantee()).isEqualTo(new SeriesGuarantee.PassAtK(5, BigDecimal.valueOf(95), 20, 5));
-    QualityCriteria p90 = StandaloneCriteria.parse(Json.parse("{" + dims
-        + "\"guarantee_type\":\"probabilistic\",\"guarantee\":{\"metric\":\"percentile\",\"dimension\":\"accuracy\",\"percentile\":90,\"threshold\":85}}"));
+    String dims =
+        "\"dimensions\":[{\"name\":\"accuracy\",\"weight\":1,\"metric\":\"percentage\",\"slo\":{\"operator\":\"gte\",\"value\":80}}],"
+            + "\"composite_threshold\":75,";
+    QualityCriteria passAtK =
+        StandaloneCriteria.parse(
+            Json.parse(
+                "{"
+                    + dims
+                    + "\"guarantee_type\":\"probabilistic\",\"guarantee\":{\"metric\":\"pass@k\",\"k\":5,\"threshold\":95}}"));
+    assertThat(passAtK.guarantee())
+        .isEqualTo(new SeriesGuarantee.PassAtK(5, BigDecimal.valueOf(95), 20, 5));
+    QualityCriteria p90 =
+        StandaloneCriteria.parse(
+            Json.parse(
+                "{"
+                    + dims
+                    + "\"guarantee_type\":\"probabilistic\",\"guarantee\":{\"metric\":\"percentile\",\"dimension\":\"accuracy\",\"percentile\":90,\"threshold\":85}}"));
     assertThat(p90.guarantee()).isInstanceOf(SeriesGuarantee.Percentile.class);
 
-    assertThatThrownBy(() -> StandaloneCriteria.parse(Json.parse("{" + dims + "\"guarantee_type\":\"probabilistic\"}")))
+    assertThatThrownBy(() ->
+            StandaloneCriteria.parse(
+                Json.parse("{" + dims + "\"guarantee_type\":\"probabilistic\"}")))
         .hasMessageContaining("/quality_criteria/guarantee");
-    assertThatThrownBy(() -> StandaloneCriteria.parse(Json.parse("{" + dims
-        + "\"guarantee_type\":\"probabilistic\",\"guarantee\":{\"metric\":\"percentile\",\"dimension\":\"speed\",\"percentile\":90,\"threshold\":85}}")))
+    assertThatThrownBy(() ->
+            StandaloneCriteria.parse(
+                Json.parse(
+                    "{"
+                        + dims
+                        + "\"guarantee_type\":\"probabilistic\",\"guarantee\":{\"metric\":\"percentile\",\"dimension\":\"speed\",\"percentile\":90,\"threshold\":85}}")))
         .hasMessageContaining("/quality_criteria/guarantee/dimension");
-    assertThatThrownBy(() -> StandaloneCriteria.parse(Json.parse("{" + dims
-        + "\"guarantee_type\":\"probabilistic\",\"guarantee\":{\"metric\":\"pass@k\",\"k\":0,\"threshold\":95}}")))
+    assertThatThrownBy(() ->
+            StandaloneCriteria.parse(
+                Json.parse(
+                    "{"
+                        + dims
+                        + "\"guarantee_type\":\"probabilistic\",\"guarantee\":{\"metric\":\"pass@k\",\"k\":0,\"threshold\":95}}")))
         .hasMessageContaining("/quality_criteria/guarantee/k");
-    assertThatThrownBy(() -> StandaloneCriteria.parse(Json.parse("{" + dims
-        + "\"guarantee\":{\"metric\":\"pass@k\",\"k\":5,\"threshold\":95}}")))
+    assertThatThrownBy(() ->
+            StandaloneCriteria.parse(
+                Json.parse(
+                    "{"
+                        + dims
+                        + "\"guarantee\":{\"metric\":\"pass@k\",\"k\":5,\"threshold\":95}}")))
         .hasMessageContaining("applies only with");
   }
 }

@@ -42,20 +42,30 @@ class StrictJsonTest {
 
   @Test
   void collectingGathersEveryProblemAndReturnsNullForEach() {
-    JsonNode doc = Json.parseTrusted("{\"a/b~\": 1, \"to\": \"0xzz\", \"n\": 3.5, \"flag\": \"yes\", \"name\": \"  \"}");
+    JsonNode doc =
+        Json.parseTrusted(
+            "{\"a/b~\": 1, \"to\": \"0xzz\", \"n\": 3.5, \"flag\": \"yes\", \"name\": \"  \"}");
     StrictJson strict = new StrictJson();
     strict.allowOnly(doc, "/x", List.of("to", "n", "flag", "name"));
-    assertThat(strict.text(doc, "/x", "to", Pattern.compile("0x[0-9a-f]{2}"), "an address: 0x and 2 hex digits")).isNull();
+    assertThat(
+            strict.text(
+                doc,
+                "/x",
+                "to",
+                Pattern.compile("0x[0-9a-f]{2}"),
+                "an address: 0x and 2 hex digits"))
+        .isNull();
     assertThat(strict.integer(doc, "/x", "n", 0, 10)).isNull();
     assertThat(strict.bool(doc, "/x", "flag", false)).isNull();
     assertThat(strict.text(doc, "/x", "name", 10)).isNull();
     assertThat(strict.count()).isEqualTo(5);
-    assertThat(problems(strict)).containsExactly(
-        "/x/a~1b~0: unknown member 'a/b~'; expected only flag, n, name, to",
-        "/x/to: must be an address: 0x and 2 hex digits",
-        "/x/n: must be a whole number from 0 to 10, found a number 3.5",
-        "/x/flag: must be true or false, found a string",
-        "/x/name: must not be empty or blank");
+    assertThat(problems(strict))
+        .containsExactly(
+            "/x/a~1b~0: unknown member 'a/b~'; expected only flag, n, name, to",
+            "/x/to: must be an address: 0x and 2 hex digits",
+            "/x/n: must be a whole number from 0 to 10, found a number 3.5",
+            "/x/flag: must be true or false, found a string",
+            "/x/name: must not be empty or blank");
   }
 
   @Test
@@ -65,9 +75,12 @@ class StrictJsonTest {
     ObjectNode d = strict.object(doc.get("deliverable"), "/deliverable", "the deliverable");
     assertThatThrownBy(() -> strict.optionalText(d, "/deliverable", "content"))
         .hasMessage("/deliverable/content: must be a string, found a number");
-    InvalidDocumentException e = catchThrowableOfType(InvalidDocumentException.class,
-        () -> strict.object(doc.get("config"), StrictJson.child("", "config"), "config"));
-    assertThat(e.violations()).containsExactly(new Violation("/config", "config must be an object, found a string"));
+    InvalidDocumentException e =
+        catchThrowableOfType(
+            InvalidDocumentException.class,
+            () -> strict.object(doc.get("config"), StrictJson.child("", "config"), "config"));
+    assertThat(e.violations())
+        .containsExactly(new Violation("/config", "config must be an object, found a string"));
   }
 
   /**
@@ -79,13 +92,19 @@ class StrictJsonTest {
     long seed = new Random().nextLong();
     System.out.println("StrictJsonTest seed " + seed);
     Random r = new Random(seed);
-    String[] values = {"\"text\"", "\"\"", "\" \"", "1", "2.0", "2.5", "-3", "true", "null", "[]", "{}", "\"0xab\""};
+    String[] values = {
+      "\"text\"", "\"\"", "\" \"", "1", "2.0", "2.5", "-3", "true", "null", "[]", "{}", "\"0xab\""
+    };
     String[] members = {"a", "b", "c", "d", "e"};
     for (int round = 0; round < 2_000; round++) {
       StringBuilder json = new StringBuilder("{");
       for (String m : members) {
         if (r.nextInt(3) > 0) {
-          json.append(json.length() > 1 ? "," : "").append('"').append(m).append("\":").append(values[r.nextInt(values.length)]);
+          json.append(json.length() > 1 ? "," : "")
+              .append('"')
+              .append(m)
+              .append("\":")
+              .append(values[r.nextInt(values.length)]);
         }
       }
       JsonNode doc = Json.parseTrusted(json.append('}').toString());
@@ -93,8 +112,10 @@ class StrictJsonTest {
       StrictJson collecting = new StrictJson();
       read(collecting, doc, new Random(readSeed));
       List<String> gathered = problems(collecting);
-      InvalidDocumentException thrown = catchThrowableOfType(InvalidDocumentException.class,
-          () -> read(StrictJson.failFast(), doc, new Random(readSeed)));
+      InvalidDocumentException thrown =
+          catchThrowableOfType(
+              InvalidDocumentException.class,
+              () -> read(StrictJson.failFast(), doc, new Random(readSeed)));
       if (gathered.isEmpty()) {
         assertThat(thrown).as("seed %d round %d: %s", seed, round, doc).isNull();
       } else {

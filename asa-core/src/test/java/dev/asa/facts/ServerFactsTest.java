@@ -8,25 +8,71 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
-/** Each typed fact survives the store (its one JSON form) unchanged, and typed facts are written only as records. */
+/**
+ * Each typed fact survives the store (its one JSON form) unchanged, and typed facts are written
+ * only as records.
+ */
 class ServerFactsTest {
   private static final Instant T = Instant.parse("2026-11-22T10:00:00Z");
 
   @Test
   void everyTypedFactRoundTripsThroughTheStoredForm() {
-    EscrowFact escrow = new EscrowFact(EscrowStatus.HELD, "http_callback", "10.00", "USD", T, "escrow:a",
-        Json.object().put("url", "https://pay.example/asa"));
-    DeliverableFact deliverable = new DeliverableFact(T, "sha256:" + "ab".repeat(32), 42, "markdown", null, true);
-    VerificationFact verification = new VerificationFact("ver-1", T, "PASS", new BigDecimal("80.5"), new BigDecimal("85"),
-        "sha256:" + "cd".repeat(32), T.plusSeconds(7200), null, Json.object().put("gate", "quarantine"));
-    HardeningFact hardening = HardeningFact.opened(T, "/agreements/a/hardening").redelivered(T.plusSeconds(60));
-    DisputeFact dispute = new DisputeFact("case_a_1", "ajp", "quality_below_agreed_slo", "client", T, "operator", null);
-    SettlementFact settlement = new SettlementFact(T, "ruling", new BigDecimal("40"), true, "10.00", "USD", "4.00", "6.00",
-        null, "ledger", null, null, null, null, null).closed(T, "ver-1", Json.object().put("reason", "partial"), null);
+    EscrowFact escrow =
+        new EscrowFact(
+            EscrowStatus.HELD,
+            "http_callback",
+            "10.00",
+            "USD",
+            T,
+            "escrow:a",
+            Json.object().put("url", "https://pay.example/asa"));
+    DeliverableFact deliverable =
+        new DeliverableFact(T, "sha256:" + "ab".repeat(32), 42, "markdown", null, true);
+    VerificationFact verification =
+        new VerificationFact(
+            "ver-1",
+            T,
+            "PASS",
+            new BigDecimal("80.5"),
+            new BigDecimal("85"),
+            "sha256:" + "cd".repeat(32),
+            T.plusSeconds(7200),
+            null,
+            Json.object().put("gate", "quarantine"));
+    HardeningFact hardening =
+        HardeningFact.opened(T, "/agreements/a/hardening").redelivered(T.plusSeconds(60));
+    DisputeFact dispute =
+        new DisputeFact(
+            "case_a_1", "ajp", "quality_below_agreed_slo", "client", T, "operator", null);
+    SettlementFact settlement =
+        new SettlementFact(
+                T,
+                "ruling",
+                new BigDecimal("40"),
+                true,
+                "10.00",
+                "USD",
+                "4.00",
+                "6.00",
+                null,
+                "ledger",
+                null,
+                null,
+                null,
+                null,
+                null)
+            .closed(T, "ver-1", Json.object().put("reason", "partial"), null);
 
-    ServerFacts facts = ServerFacts.NONE.withTemplate("general").withActivatedAt(T).withEscrow(escrow)
-        .withDeliverable(deliverable).withVerification(verification).withHardening(hardening).withDispute(dispute)
-        .withSettlement(settlement);
+    ServerFacts facts =
+        ServerFacts.NONE
+            .withTemplate("general")
+            .withActivatedAt(T)
+            .withEscrow(escrow)
+            .withDeliverable(deliverable)
+            .withVerification(verification)
+            .withHardening(hardening)
+            .withDispute(dispute)
+            .withSettlement(settlement);
     ServerFacts stored = ServerFacts.fromStored(facts.toStored());
 
     assertThat(stored).isEqualTo(facts);
@@ -40,14 +86,20 @@ class ServerFactsTest {
     assertThat(stored.hardeningOpen()).isFalse();
     assertThat(stored.dispute()).contains(dispute);
     assertThat(stored.settlement().orElseThrow().escrowStatus()).isEqualTo(EscrowStatus.SETTLED);
-    assertThat(stored.toJson().path("escrow").path("url").asText()).as("binding details render flat").isEqualTo("https://pay.example/asa");
+    assertThat(stored.toJson().path("escrow").path("url").asText())
+        .as("binding details render flat")
+        .isEqualTo("https://pay.example/asa");
   }
 
   @Test
   void aTypedFactCannotBeWrittenAsRawJson() {
-    assertThatThrownBy(() -> ServerFacts.NONE.with(Fact.ESCROW, Json.object().put("status", "held")))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("typed record");
-    assertThat(ServerFacts.NONE.with(Fact.RULING, Json.object().put("reason", "x")).has(Fact.RULING)).isTrue();
+    assertThatThrownBy(
+            () -> ServerFacts.NONE.with(Fact.ESCROW, Json.object().put("status", "held")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("typed record");
+    assertThat(
+            ServerFacts.NONE.with(Fact.RULING, Json.object().put("reason", "x")).has(Fact.RULING))
+        .isTrue();
   }
 
   @Test

@@ -116,14 +116,13 @@ class NonceCacheTest {
         List<Future<?>> futures = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
           futures.add(
-              pool.submit(
-                  () -> {
-                    start.await();
-                    if (cache.firstUse(KEY, nonce, NOW)) {
-                      winners.incrementAndGet();
-                    }
-                    return null;
-                  }));
+              pool.submit(() -> {
+                start.await();
+                if (cache.firstUse(KEY, nonce, NOW)) {
+                  winners.incrementAndGet();
+                }
+                return null;
+              }));
         }
         start.countDown();
         for (Future<?> f : futures) {
@@ -146,18 +145,17 @@ class NonceCacheTest {
       for (int t = 0; t < threads; t++) {
         int thread = t;
         futures.add(
-            pool.submit(
-                () -> {
-                  int firsts = 0;
-                  for (int i = 0; i < perThread; i++) {
-                    // Each nonce is offered by two threads; only one may win it.
-                    String nonce = "n-" + ((thread / 2) * perThread + i);
-                    if (cache.firstUse(KEY, nonce, NOW)) {
-                      firsts++;
-                    }
-                  }
-                  return firsts;
-                }));
+            pool.submit(() -> {
+              int firsts = 0;
+              for (int i = 0; i < perThread; i++) {
+                // Each nonce is offered by two threads; only one may win it.
+                String nonce = "n-" + ((thread / 2) * perThread + i);
+                if (cache.firstUse(KEY, nonce, NOW)) {
+                  firsts++;
+                }
+              }
+              return firsts;
+            }));
       }
       int total = 0;
       for (Future<Integer> f : futures) {

@@ -130,17 +130,16 @@ class RateLimiterTest {
       List<Future<Integer>> futures = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
         futures.add(
-            pool.submit(
-                () -> {
-                  start.await();
-                  int allowed = 0;
-                  for (int i = 0; i < 1_000; i++) {
-                    if (limiter.tryAcquire("shared").allowed()) {
-                      allowed++;
-                    }
-                  }
-                  return allowed;
-                }));
+            pool.submit(() -> {
+              start.await();
+              int allowed = 0;
+              for (int i = 0; i < 1_000; i++) {
+                if (limiter.tryAcquire("shared").allowed()) {
+                  allowed++;
+                }
+              }
+              return allowed;
+            }));
       }
       start.countDown();
       int total = 0;

@@ -58,10 +58,9 @@ class SignatureBaseTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("lower-case");
     assertThatThrownBy(() -> c("@", "x")).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(
-            () ->
-                SignatureBase.of(
-                    List.of(c("@method", "GET"), c("@method", "PUT")), "(\"@method\" \"@method\")"))
+    assertThatThrownBy(() ->
+            SignatureBase.of(
+                List.of(c("@method", "GET"), c("@method", "PUT")), "(\"@method\" \"@method\")"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("covered twice");
   }

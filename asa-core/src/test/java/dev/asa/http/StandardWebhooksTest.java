@@ -34,7 +34,8 @@ class StandardWebhooksTest {
   private static final Duration TOLERANCE = Duration.ofMinutes(5);
   private static final String ID = "msg_2KWPBgLlAfxdpx2AI54pPJ85f4W";
   private static final String TS = "1700000000";
-  private static final String BODY = "{\"kind\":\"escrow.release\",\"amount\":\"10.00\",\"note\":\"é ✓\"}";
+  private static final String BODY =
+      "{\"kind\":\"escrow.release\",\"amount\":\"10.00\",\"note\":\"é ✓\"}";
 
   private static String sign(String id, long ts, String body) {
     return StandardWebhooks.sign(id, ts, body, SERVER);
@@ -44,7 +45,8 @@ class StandardWebhooksTest {
     StandardWebhooks.verify(id, ts, signature, body, SERVER_PUBLIC, NOW, TOLERANCE);
   }
 
-  private static void assertRefused(String id, String ts, String signature, String body, Reason reason) {
+  private static void assertRefused(
+      String id, String ts, String signature, String body, Reason reason) {
     assertThatThrownBy(() -> verify(id, ts, signature, body))
         .isInstanceOf(InvalidWebhookException.class)
         .satisfies(e -> assertThat(((InvalidWebhookException) e).reason()).isEqualTo(reason));
@@ -61,14 +63,14 @@ class StandardWebhooksTest {
   void signedWebhookVerifies() {
     String signature = sign(ID, 1_700_000_000L, BODY);
     assertThatCode(() -> verify(ID, TS, signature, BODY)).doesNotThrowAnyException();
-    assertThatThrownBy(() -> verify(ID, TS, signature, "")).isInstanceOf(InvalidWebhookException.class);
+    assertThatThrownBy(() -> verify(ID, TS, signature, ""))
+        .isInstanceOf(InvalidWebhookException.class);
     String empty = sign(ID, 1_700_000_000L, "");
     assertThatCode(() -> verify(ID, TS, empty, "")).doesNotThrowAnyException();
   }
 
   @Test
-  void signatureIsV1aAndStandardBase64OfAnEd25519SignatureThatTheJdkAlsoAccepts()
-      throws Exception {
+  void signatureIsV1aAndStandardBase64OfAnEd25519SignatureThatTheJdkAlsoAccepts() throws Exception {
     String header = sign(ID, 1_700_000_000L, BODY);
     assertThat(header).startsWith("v1a,");
     byte[] signature = Base64.getDecoder().decode(header.substring(4));
@@ -80,7 +82,8 @@ class StandardWebhooksTest {
     byte[] encoded = new byte[spki.length + 32];
     System.arraycopy(spki, 0, encoded, 0, spki.length);
     System.arraycopy(SERVER_PUBLIC.bytes(), 0, encoded, spki.length, 32);
-    PublicKey jdkKey = KeyFactory.getInstance("Ed25519").generatePublic(new X509EncodedKeySpec(encoded));
+    PublicKey jdkKey =
+        KeyFactory.getInstance("Ed25519").generatePublic(new X509EncodedKeySpec(encoded));
     Signature verifier = Signature.getInstance("Ed25519");
     verifier.initVerify(jdkKey);
     verifier.update((ID + "." + TS + "." + BODY).getBytes(StandardCharsets.UTF_8));
@@ -119,7 +122,8 @@ class StandardWebhooksTest {
         .hasMessageContaining("400s in the future");
     for (long ts : new long[] {now - 300, now + 300, now}) {
       String signature = sign(ID, ts, BODY);
-      assertThatCode(() -> verify(ID, Long.toString(ts), signature, BODY)).doesNotThrowAnyException();
+      assertThatCode(() -> verify(ID, Long.toString(ts), signature, BODY))
+          .doesNotThrowAnyException();
     }
   }
 
@@ -131,7 +135,8 @@ class StandardWebhooksTest {
       assertRefused(ID, missing, signature, BODY, Reason.MISSING_HEADER);
       assertRefused(ID, TS, missing, BODY, Reason.MISSING_HEADER);
     }
-    assertThatThrownBy(() -> verify(ID, null, signature, BODY)).hasMessageContaining("webhook-timestamp");
+    assertThatThrownBy(() -> verify(ID, null, signature, BODY))
+        .hasMessageContaining("webhook-timestamp");
   }
 
   @Test
@@ -139,8 +144,17 @@ class StandardWebhooksTest {
     String signature = sign(ID, 1_700_000_000L, BODY);
     for (String ts :
         new String[] {
-          "abc", "-1700000000", "+1700000000", "1700000000.0", "1.7e9", " 1700000000", "1700000000 ",
-          "0x6553f100", "\u0661\u0667\u0660\u0660", "9".repeat(13), "99999999999999999999999"
+          "abc",
+          "-1700000000",
+          "+1700000000",
+          "1700000000.0",
+          "1.7e9",
+          " 1700000000",
+          "1700000000 ",
+          "0x6553f100",
+          "\u0661\u0667\u0660\u0660",
+          "9".repeat(13),
+          "99999999999999999999999"
         }) {
       assertRefused(ID, ts, signature, BODY, Reason.MALFORMED_TIMESTAMP);
     }
@@ -150,11 +164,14 @@ class StandardWebhooksTest {
   void anyVerifyingV1aEntryIsAcceptedAndOtherVersionsIgnored() throws Exception {
     String ours = sign(ID, 1_700_000_000L, BODY);
     Mac hmac = Mac.getInstance("HmacSHA256");
-    hmac.init(new SecretKeySpec("MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw".getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+    hmac.init(
+        new SecretKeySpec(
+            "MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw".getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
     String v1 =
         "v1,"
             + Base64.getEncoder()
-                .encodeToString(hmac.doFinal((ID + "." + TS + "." + BODY).getBytes(StandardCharsets.UTF_8)));
+                .encodeToString(
+                    hmac.doFinal((ID + "." + TS + "." + BODY).getBytes(StandardCharsets.UTF_8)));
     String rotated = StandardWebhooks.sign(ID, 1_700_000_000L, BODY, Fixtures.key("old-server"));
 
     for (String header :
@@ -207,8 +224,9 @@ class StandardWebhooksTest {
   void signRefusesWhatNoReceiverWouldAccept() {
     assertThatThrownBy(() -> sign(" ", 1, BODY)).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> sign(ID, -1, BODY)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(
-            () -> StandardWebhooks.verify(ID, TS, "v1a,x", BODY, SERVER_PUBLIC, NOW, Duration.ofSeconds(-1)))
+    assertThatThrownBy(() ->
+            StandardWebhooks.verify(
+                ID, TS, "v1a,x", BODY, SERVER_PUBLIC, NOW, Duration.ofSeconds(-1)))
         .isInstanceOf(IllegalArgumentException.class);
   }
 
@@ -253,8 +271,17 @@ class StandardWebhooksTest {
       try {
         verify(mId, mTs, mSig, mBody);
         accepted++;
-        if (signer != SERVER || !id.equals(mId) || !Long.toString(ts).equals(mTs) || !body.equals(mBody)) {
-          fail("seed " + seed + " iteration " + i + ": accepted a changed webhook " + List.of(fields));
+        if (signer != SERVER
+            || !id.equals(mId)
+            || !Long.toString(ts).equals(mTs)
+            || !body.equals(mBody)) {
+          fail(
+              "seed "
+                  + seed
+                  + " iteration "
+                  + i
+                  + ": accepted a changed webhook "
+                  + List.of(fields));
         }
       } catch (InvalidWebhookException e) {
         assertThat(e.getMessage()).as("seed %d", seed).isNotBlank().doesNotContain("\n");

@@ -69,8 +69,10 @@ class JcsTest {
   @Test
   void refusesDecimalTooLargeForADouble() throws Exception {
     // Json.parse refuses such a number already; Jcs must refuse it on its own too.
-    var array = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode()
-        .add(new java.math.BigDecimal("1e400"));
+    var array =
+        com.fasterxml.jackson.databind.node.JsonNodeFactory.instance
+            .arrayNode()
+            .add(new java.math.BigDecimal("1e400"));
     assertThatThrownBy(() -> Jcs.canonicalString(array))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("too large for a double");

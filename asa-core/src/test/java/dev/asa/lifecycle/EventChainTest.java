@@ -16,8 +16,14 @@ class EventChainTest {
     List<Event> events = new ArrayList<>();
     Event prev = null;
     for (int i = 0; i < n; i++) {
-      prev = Event.append(prev, "asa-x", "step" + i, Json.object().put("role", "client"),
-          Instant.parse("2026-11-22T10:00:00Z").plusSeconds(i), Json.object().put("i", i));
+      prev =
+          Event.append(
+              prev,
+              "asa-x",
+              "step" + i,
+              Json.object().put("role", "client"),
+              Instant.parse("2026-11-22T10:00:00Z").plusSeconds(i),
+              Json.object().put("i", i));
       events.add(prev);
     }
     return events;
@@ -35,7 +41,17 @@ class EventChainTest {
   void editingRemovingOrReorderingAnEventBreaksTheChain() {
     List<Event> edited = new ArrayList<>(chain(4));
     Event e = edited.get(1);
-    edited.set(1, new Event(e.agreementId(), e.seq(), e.type(), e.actor(), e.at(), Json.object().put("i", 99), e.prevHash(), e.hash()));
+    edited.set(
+        1,
+        new Event(
+            e.agreementId(),
+            e.seq(),
+            e.type(),
+            e.actor(),
+            e.at(),
+            Json.object().put("i", 99),
+            e.prevHash(),
+            e.hash()));
     assertThat(EventChain.firstBreak(edited)).get().asString().contains("event 2 was altered");
 
     List<Event> removed = new ArrayList<>(chain(4));

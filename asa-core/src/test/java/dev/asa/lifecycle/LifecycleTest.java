@@ -30,28 +30,40 @@ class LifecycleTest {
 
   @Test
   void signingStraightFromProposedIsAllowed() {
-    assertThat(Lifecycle.next(State.PROPOSED, Action.SIGN, new Lifecycle.Facts(true, false))).isEqualTo(State.ACTIVE);
+    assertThat(Lifecycle.next(State.PROPOSED, Action.SIGN, new Lifecycle.Facts(true, false)))
+        .isEqualTo(State.ACTIVE);
   }
 
   @Test
   void aChallengeNeedsAnOpenWindowAndACloseAClosedOne() {
-    assertThat(Lifecycle.next(State.VERIFIED, Action.CHALLENGE, new Lifecycle.Facts(false, true))).isEqualTo(State.DISPUTED);
-    assertThatThrownBy(() -> Lifecycle.next(State.VERIFIED, Action.CHALLENGE, new Lifecycle.Facts(false, false)))
-        .isInstanceOf(TransitionRefusedException.class).hasMessageContaining("window has closed");
-    assertThatThrownBy(() -> Lifecycle.next(State.VERIFIED, Action.CLOSE, new Lifecycle.Facts(false, true)))
-        .isInstanceOf(TransitionRefusedException.class).hasMessageContaining("still open");
-    assertThat(Lifecycle.next(State.DISPUTED, Action.RULE, Lifecycle.Facts.NONE)).isEqualTo(State.CLOSED);
+    assertThat(Lifecycle.next(State.VERIFIED, Action.CHALLENGE, new Lifecycle.Facts(false, true)))
+        .isEqualTo(State.DISPUTED);
+    assertThatThrownBy(() ->
+            Lifecycle.next(State.VERIFIED, Action.CHALLENGE, new Lifecycle.Facts(false, false)))
+        .isInstanceOf(TransitionRefusedException.class)
+        .hasMessageContaining("window has closed");
+    assertThatThrownBy(
+            () -> Lifecycle.next(State.VERIFIED, Action.CLOSE, new Lifecycle.Facts(false, true)))
+        .isInstanceOf(TransitionRefusedException.class)
+        .hasMessageContaining("still open");
+    assertThat(Lifecycle.next(State.DISPUTED, Action.RULE, Lifecycle.Facts.NONE))
+        .isEqualTo(State.CLOSED);
   }
 
   @Test
   void aRedeliveryNeedsAnOpenHardeningCycleAndAQuarantineDisputesAResult() {
-    assertThat(Lifecycle.next(State.DELIVERED, Action.REDELIVER, Lifecycle.Facts.hardening(true))).isEqualTo(State.DELIVERED);
-    assertThatThrownBy(() -> Lifecycle.next(State.DELIVERED, Action.REDELIVER, Lifecycle.Facts.hardening(false)))
-        .isInstanceOf(TransitionRefusedException.class).hasMessageContaining("no hardening cycle is open");
-    assertThatThrownBy(() -> Lifecycle.next(State.ACTIVE, Action.REDELIVER, Lifecycle.Facts.hardening(true)))
+    assertThat(Lifecycle.next(State.DELIVERED, Action.REDELIVER, Lifecycle.Facts.hardening(true)))
+        .isEqualTo(State.DELIVERED);
+    assertThatThrownBy(() ->
+            Lifecycle.next(State.DELIVERED, Action.REDELIVER, Lifecycle.Facts.hardening(false)))
+        .isInstanceOf(TransitionRefusedException.class)
+        .hasMessageContaining("no hardening cycle is open");
+    assertThatThrownBy(
+            () -> Lifecycle.next(State.ACTIVE, Action.REDELIVER, Lifecycle.Facts.hardening(true)))
         .isInstanceOf(TransitionRefusedException.class);
     // The gate holds the payment whether or not a party could still challenge.
-    assertThat(Lifecycle.next(State.VERIFIED, Action.QUARANTINE, Lifecycle.Facts.NONE)).isEqualTo(State.DISPUTED);
+    assertThat(Lifecycle.next(State.VERIFIED, Action.QUARANTINE, Lifecycle.Facts.NONE))
+        .isEqualTo(State.DISPUTED);
     assertThatThrownBy(() -> Lifecycle.next(State.CLOSED, Action.QUARANTINE, Lifecycle.Facts.NONE))
         .isInstanceOf(TransitionRefusedException.class);
   }
@@ -59,8 +71,12 @@ class LifecycleTest {
   @ParameterizedTest
   @EnumSource(State.class)
   void everyActionNotAllowedIsRefusedNamingStateAndAlternatives(State state) {
-    Set<Action> refused = EnumSet.complementOf(EnumSet.copyOf(
-        Lifecycle.allowed(state).isEmpty() ? EnumSet.noneOf(Action.class) : Lifecycle.allowed(state)));
+    Set<Action> refused =
+        EnumSet.complementOf(
+            EnumSet.copyOf(
+                Lifecycle.allowed(state).isEmpty()
+                    ? EnumSet.noneOf(Action.class)
+                    : Lifecycle.allowed(state)));
     for (Action action : refused) {
       assertThatThrownBy(() -> Lifecycle.next(state, action, new Lifecycle.Facts(true, true, true)))
           .isInstanceOf(TransitionRefusedException.class)

@@ -33,17 +33,26 @@ class MarketMedianTest {
 
   @Test
   void fiveDistinctPairsMakeAMedian() {
-    List<ClosedDeal> deals = List.of(
-        deal("a", "p1", "8.00"), deal("b", "p2", "12.00"), deal("c", "p3", "9.00"),
-        deal("d", "p4", "11.00"), deal("e", "p5", "10.00"));
-    assertThat(MarketMedian.fromClosedDeals(deals, P).orElseThrow().median()).isEqualByComparingTo("10");
+    List<ClosedDeal> deals =
+        List.of(
+            deal("a", "p1", "8.00"),
+            deal("b", "p2", "12.00"),
+            deal("c", "p3", "9.00"),
+            deal("d", "p4", "11.00"),
+            deal("e", "p5", "10.00"));
+    assertThat(MarketMedian.fromClosedDeals(deals, P).orElseThrow().median())
+        .isEqualByComparingTo("10");
   }
 
   @Test
   void aPairWrittenAnotherWayOrWithSidesSwappedIsStillOnePair() {
-    List<ClosedDeal> deals = List.of(
-        deal("mallory", "sock", "1000"), deal("MALLORY\u200B", "sock", "1000"), deal("sock", "mallory", "1000"),
-        deal(" \uFF4Dallory", "SOCK ", "1000"), deal("mallory", "so\u00ADck", "1000"));
+    List<ClosedDeal> deals =
+        List.of(
+            deal("mallory", "sock", "1000"),
+            deal("MALLORY\u200B", "sock", "1000"),
+            deal("sock", "mallory", "1000"),
+            deal(" \uFF4Dallory", "SOCK ", "1000"),
+            deal("mallory", "so\u00ADck", "1000"));
     assertThat(MarketMedian.latestPricePerPair(deals)).hasSize(1);
     assertThat(MarketMedian.fromClosedDeals(deals, P)).isEmpty();
   }
@@ -51,11 +60,17 @@ class MarketMedianTest {
   @Test
   void eachPairCountsAtItsLatestPrice() {
     // Newest first: the pair (a, p1) last traded at 10; its older 1000 does not count.
-    List<ClosedDeal> deals = List.of(
-        deal("a", "p1", "10"), deal("a", "p1", "1000"), deal("b", "p2", "10"),
-        deal("c", "p3", "10"), deal("d", "p4", "10"), deal("e", "p5", "10"));
+    List<ClosedDeal> deals =
+        List.of(
+            deal("a", "p1", "10"),
+            deal("a", "p1", "1000"),
+            deal("b", "p2", "10"),
+            deal("c", "p3", "10"),
+            deal("d", "p4", "10"),
+            deal("e", "p5", "10"));
     assertThat(MarketMedian.latestPricePerPair(deals)).hasSize(5);
-    assertThat(MarketMedian.fromClosedDeals(deals, P).orElseThrow().median()).isEqualByComparingTo("10");
+    assertThat(MarketMedian.fromClosedDeals(deals, P).orElseThrow().median())
+        .isEqualByComparingTo("10");
   }
 
   /**
@@ -84,7 +99,8 @@ class MarketMedianTest {
       List<BigDecimal> sorted = new ArrayList<>(honest);
       sorted.sort(null);
       // One extra high value lifts the median at most to the honest price just above the middle.
-      assertThat(median).as("seed %d, round %d", seed, round)
+      assertThat(median)
+          .as("seed %d, round %d", seed, round)
           .isLessThanOrEqualTo(sorted.get((pairs + 1) / 2));
     }
   }

@@ -23,10 +23,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A seeded simulation of thousands of negotiations between a greedy and a conciliatory scripted
- * agent over the price and (in about half of them) the composite threshold, driven through
- * {@link Negotiator#apply} with structured messages. Every step is checked against the rules of
- * whitepaper section 7.3 independently of the Negotiator; the figures at the end are a report, not
- * assertions. Reproduce a run with {@code -Dasa.seed=<seed>}.
+ * agent over the price and (in about half of them) the composite threshold, driven through {@link
+ * Negotiator#apply} with structured messages. Every step is checked against the rules of whitepaper
+ * section 7.3 independently of the Negotiator; the figures at the end are a report, not assertions.
+ * Reproduce a run with {@code -Dasa.seed=<seed>}.
  */
 class NegotiationSimulationTest {
   static final NegotiationPolicy P = NegotiationPolicy.DEFAULTS;
@@ -39,8 +39,14 @@ class NegotiationSimulationTest {
   // ---------------------------------------------------------------------------------------------
 
   /** What an agent sees when it is its turn. Offers are the prices each side last proposed. */
-  record View(int round, BigDecimal price, BigDecimal threshold, BigDecimal myLastPrice, BigDecimal myLastThreshold,
-      BigDecimal otherLastPrice, BigDecimal otherLastThreshold) {}
+  record View(
+      int round,
+      BigDecimal price,
+      BigDecimal threshold,
+      BigDecimal myLastPrice,
+      BigDecimal myLastThreshold,
+      BigDecimal otherLastPrice,
+      BigDecimal otherLastThreshold) {}
 
   sealed interface Move {}
 
@@ -52,15 +58,19 @@ class NegotiationSimulationTest {
 
   abstract static class Agent {
     final Role role;
+
     /** +1: a higher price is better for this agent (provider); -1: lower is better (client). */
     final int dir;
+
     /** Provider: the lowest price it will take; client: the highest it will pay. */
     final BigDecimal reservation;
+
     final boolean deadlineAware;
     final boolean quality;
     final boolean greedy;
 
-    Agent(Role role, BigDecimal reservation, boolean deadlineAware, boolean quality, boolean greedy) {
+    Agent(
+        Role role, BigDecimal reservation, boolean deadlineAware, boolean quality, boolean greedy) {
       this.role = role;
       this.dir = role == Role.PROVIDER ? 1 : -1;
       this.reservation = reservation;
@@ -119,7 +129,12 @@ class NegotiationSimulationTest {
   static final class Greedy extends Agent {
     final double concession;
 
-    Greedy(Role role, BigDecimal reservation, boolean deadlineAware, boolean quality, double concession) {
+    Greedy(
+        Role role,
+        BigDecimal reservation,
+        boolean deadlineAware,
+        boolean quality,
+        double concession) {
       super(role, reservation, deadlineAware, quality, true);
       this.concession = concession;
     }
@@ -127,16 +142,22 @@ class NegotiationSimulationTest {
     @Override
     BigDecimal desiredPrice(View v) {
       if (v.myLastPrice() == null) {
-        return v.price().multiply(BigDecimal.ONE.add(BigDecimal.valueOf(dir).multiply(P.maxShift())));
+        return v.price()
+            .multiply(BigDecimal.ONE.add(BigDecimal.valueOf(dir).multiply(P.maxShift())));
       }
       // Concede little from its own last position; the clip then makes it ask the most allowed.
-      return v.myLastPrice().add(v.otherLastPrice().subtract(v.myLastPrice()).multiply(BigDecimal.valueOf(concession)));
+      return v.myLastPrice()
+          .add(
+              v.otherLastPrice()
+                  .subtract(v.myLastPrice())
+                  .multiply(BigDecimal.valueOf(concession)));
     }
 
     @Override
     BigDecimal desiredThreshold(View v) {
       // The provider wants a lower threshold, the client a higher one: always as far as allowed.
-      return v.threshold().multiply(BigDecimal.ONE.subtract(BigDecimal.valueOf(dir).multiply(P.maxShift())));
+      return v.threshold()
+          .multiply(BigDecimal.ONE.subtract(BigDecimal.valueOf(dir).multiply(P.maxShift())));
     }
   }
 
@@ -147,8 +168,15 @@ class NegotiationSimulationTest {
     final BigDecimal ideal;
     final BigDecimal idealThreshold;
 
-    Conciliatory(Role role, BigDecimal reservation, boolean deadlineAware, boolean quality, double fraction,
-        double acceptGap, BigDecimal ideal, BigDecimal idealThreshold) {
+    Conciliatory(
+        Role role,
+        BigDecimal reservation,
+        boolean deadlineAware,
+        boolean quality,
+        double fraction,
+        double acceptGap,
+        BigDecimal ideal,
+        BigDecimal idealThreshold) {
       super(role, reservation, deadlineAware, quality, false);
       this.fraction = fraction;
       this.acceptGap = acceptGap;
@@ -161,7 +189,8 @@ class NegotiationSimulationTest {
       if (v.myLastPrice() == null) {
         return ideal;
       }
-      return v.myLastPrice().add(v.otherLastPrice().subtract(v.myLastPrice()).multiply(BigDecimal.valueOf(fraction)));
+      return v.myLastPrice()
+          .add(v.otherLastPrice().subtract(v.myLastPrice()).multiply(BigDecimal.valueOf(fraction)));
     }
 
     @Override
@@ -169,8 +198,11 @@ class NegotiationSimulationTest {
       if (v.myLastThreshold() == null || v.otherLastThreshold() == null) {
         return idealThreshold;
       }
-      return v.myLastThreshold().add(
-          v.otherLastThreshold().subtract(v.myLastThreshold()).multiply(BigDecimal.valueOf(fraction)));
+      return v.myLastThreshold()
+          .add(
+              v.otherLastThreshold()
+                  .subtract(v.myLastThreshold())
+                  .multiply(BigDecimal.valueOf(fraction)));
     }
 
     @Override
@@ -188,7 +220,8 @@ class NegotiationSimulationTest {
    * inwards to the term's scale), intersected with the term's own bounds; the desired value clamped
    * into it.
    */
-  static BigDecimal clip(BigDecimal desired, BigDecimal current, int scale, BigDecimal min, BigDecimal max) {
+  static BigDecimal clip(
+      BigDecimal desired, BigDecimal current, int scale, BigDecimal min, BigDecimal max) {
     BigDecimal slack = current.abs().multiply(P.maxShift());
     BigDecimal low = current.subtract(slack).setScale(scale, RoundingMode.CEILING);
     BigDecimal high = current.add(slack).setScale(scale, RoundingMode.FLOOR);
@@ -212,10 +245,24 @@ class NegotiationSimulationTest {
   // One negotiation
   // ---------------------------------------------------------------------------------------------
 
-  enum End { ACCEPTED, REJECTED_BY_AGENT, REJECTED_ROUND_LIMIT }
+  enum End {
+    ACCEPTED,
+    REJECTED_BY_AGENT,
+    REJECTED_ROUND_LIMIT
+  }
 
-  record Result(End end, boolean greedyIsProvider, BigDecimal openingA, BigDecimal openingB, BigDecimal finalPrice,
-      boolean flagged, boolean medianKnown, int rounds, boolean acceptedByGreedy, int clippedMoves, int moves,
+  record Result(
+      End end,
+      boolean greedyIsProvider,
+      BigDecimal openingA,
+      BigDecimal openingB,
+      BigDecimal finalPrice,
+      boolean flagged,
+      boolean medianKnown,
+      int rounds,
+      boolean acceptedByGreedy,
+      int clippedMoves,
+      int moves,
       int probes) {}
 
   static final class Sim {
@@ -231,7 +278,13 @@ class NegotiationSimulationTest {
 
     void check(boolean ok, String what, Object... args) {
       if (!ok) {
-        throw new AssertionError("negotiation #" + index + " (seed " + seed + "): " + String.format(Locale.ROOT, what, args));
+        throw new AssertionError(
+            "negotiation #"
+                + index
+                + " (seed "
+                + seed
+                + "): "
+                + String.format(Locale.ROOT, what, args));
       }
     }
 
@@ -254,26 +307,35 @@ class NegotiationSimulationTest {
       double value = start.doubleValue() * uniform(0.7, 1.3);
       BigDecimal providerReservation = money(value * uniform(0.6, 1.1));
       BigDecimal clientReservation = money(value * uniform(0.9, 1.5));
-      Optional<MarketMedian> median = r.nextDouble() < 0.2
-          ? Optional.empty()
-          : Optional.of(new MarketMedian(money(value * logUniform(0.25, 2.5)),
-              r.nextBoolean() ? "arp_market_data" : MarketMedian.CLOSED_AGREEMENTS));
+      Optional<MarketMedian> median =
+          r.nextDouble() < 0.2
+              ? Optional.empty()
+              : Optional.of(
+                  new MarketMedian(
+                      money(value * logUniform(0.25, 2.5)),
+                      r.nextBoolean() ? "arp_market_data" : MarketMedian.CLOSED_AGREEMENTS));
       BigDecimal threshold0 = BigDecimal.valueOf(50 + r.nextInt(41));
 
       Agent provider;
       Agent client;
       if (greedyIsProvider) {
-        provider = new Greedy(Role.PROVIDER, providerReservation, r.nextBoolean(), quality, uniform(0, 0.06));
+        provider =
+            new Greedy(
+                Role.PROVIDER, providerReservation, r.nextBoolean(), quality, uniform(0, 0.06));
         client = conciliatory(Role.CLIENT, clientReservation, quality, threshold0);
       } else {
-        client = new Greedy(Role.CLIENT, clientReservation, r.nextBoolean(), quality, uniform(0, 0.06));
+        client =
+            new Greedy(Role.CLIENT, clientReservation, r.nextBoolean(), quality, uniform(0, 0.06));
         provider = conciliatory(Role.PROVIDER, providerReservation, quality, threshold0);
       }
       Role first = r.nextBoolean() ? Role.PROVIDER : Role.CLIENT;
       int probeRound = r.nextDouble() < 0.1 ? 1 + r.nextInt(P.maxRounds()) : -1;
 
       ObjectNode draft = Fixtures.general();
-      draft.withObjectProperty("escrow").withObjectProperty("payment").put("amount", start.toPlainString());
+      draft
+          .withObjectProperty("escrow")
+          .withObjectProperty("payment")
+          .put("amount", start.toPlainString());
       draft.putObject("template_overrides").put("composite_threshold", threshold0.intValue());
       Agreement agreement = AgreementDrafts.propose(draft, T0, () -> "asa-sim-" + index);
       check(agreement.state() == State.PROPOSED, "draft is %s", agreement.state());
@@ -295,14 +357,23 @@ class NegotiationSimulationTest {
         int mi = turn == Role.PROVIDER ? 0 : 1;
         int oi = 1 - mi;
         BigDecimal price = new BigDecimal(agreement.toJson().at("/escrow/payment/amount").asText());
-        BigDecimal threshold = agreement.toJson().at("/quality_criteria/composite_threshold").decimalValue();
+        BigDecimal threshold =
+            agreement.toJson().at("/quality_criteria/composite_threshold").decimalValue();
 
         if (round == probeRound) {
           probe(agreement, state, round, turn, price, median, now);
           probes++;
         }
 
-        View view = new View(round, price, threshold, lastPrice[mi], lastThreshold[mi], lastPrice[oi], lastThreshold[oi]);
+        View view =
+            new View(
+                round,
+                price,
+                threshold,
+                lastPrice[mi],
+                lastThreshold[mi],
+                lastPrice[oi],
+                lastThreshold[oi]);
         Move move = me.decide(view);
         ObjectNode body = Json.object();
         state.ifPresent(s -> body.put("negotiation_id", s.negotiationId()));
@@ -332,20 +403,55 @@ class NegotiationSimulationTest {
         Negotiator.Outcome outcome;
         try {
           final int roundNo = round;
-          outcome = Negotiator.apply(agreement, state, msg, turn, median, P, now, () -> "neg-" + index + "-" + roundNo);
+          outcome =
+              Negotiator.apply(
+                  agreement,
+                  state,
+                  msg,
+                  turn,
+                  median,
+                  P,
+                  now,
+                  () -> "neg-" + index + "-" + roundNo);
         } catch (NegotiationRefusedException | InvalidDocumentException e) {
-          throw new AssertionError("negotiation #" + index + " (seed " + seed + "): a well-formed message was refused: "
-              + body + " -> " + e.getMessage(), e);
+          throw new AssertionError(
+              "negotiation #"
+                  + index
+                  + " (seed "
+                  + seed
+                  + "): a well-formed message was refused: "
+                  + body
+                  + " -> "
+                  + e.getMessage(),
+              e);
         }
 
         if (round > P.maxRounds()) {
-          check(outcome instanceof Negotiator.Rejected, "round %d exceeds the limit but ended %s", round, outcome);
+          check(
+              outcome instanceof Negotiator.Rejected,
+              "round %d exceeds the limit but ended %s",
+              round,
+              outcome);
           Negotiator.Rejected rej = (Negotiator.Rejected) outcome;
           check(rej.next().ended(), "round-limit rejection is not marked ended");
-          check(rej.reason().contains("exceeds"), "round-limit rejection does not say so: %s", rej.reason());
+          check(
+              rej.reason().contains("exceeds"),
+              "round-limit rejection does not say so: %s",
+              rej.reason());
           checkAlternation(senders, turn);
-          return new Result(End.REJECTED_ROUND_LIMIT, greedyIsProvider, opening[0], opening[1], null, false,
-              median.isPresent(), round, false, clipped, moves, probes);
+          return new Result(
+              End.REJECTED_ROUND_LIMIT,
+              greedyIsProvider,
+              opening[0],
+              opening[1],
+              null,
+              false,
+              median.isPresent(),
+              round,
+              false,
+              clipped,
+              moves,
+              probes);
         }
 
         switch (outcome) {
@@ -359,20 +465,45 @@ class NegotiationSimulationTest {
             ObjectNode before = agreement.toJson();
             ObjectNode after = c.newDocument();
             Agreement next = AgreementDocuments.read(after);
-            check(next.state() == State.NEGOTIATING, "after a counter the agreement is %s", next.state());
+            check(
+                next.state() == State.NEGOTIATING,
+                "after a counter the agreement is %s",
+                next.state());
             checkAsymmetry(before, after);
             BigDecimal newPrice = new BigDecimal(after.at("/escrow/payment/amount").asText());
-            check(newPrice.compareTo(counter.price()) == 0, "price %s applied as %s", counter.price(), newPrice);
+            check(
+                newPrice.compareTo(counter.price()) == 0,
+                "price %s applied as %s",
+                counter.price(),
+                newPrice);
             if (counter.threshold() != null) {
-              check(after.at("/quality_criteria/composite_threshold").decimalValue().compareTo(counter.threshold()) == 0,
-                  "threshold %s not applied", counter.threshold());
+              check(
+                  after
+                          .at("/quality_criteria/composite_threshold")
+                          .decimalValue()
+                          .compareTo(counter.threshold())
+                      == 0,
+                  "threshold %s not applied",
+                  counter.threshold());
             }
             checkFlag(c.flag(), newPrice, median);
-            check(!after.has("metadata"), "the changed document carries server facts: %s", after.path("metadata"));
+            check(
+                !after.has("metadata"),
+                "the changed document carries server facts: %s",
+                after.path("metadata"));
             NegotiationState stored = c.next();
-            check(java.util.Objects.equals(stored.priceFlag(), c.flag()), "stored flag %s differs from %s", stored.priceFlag(), c.flag());
-            check(stored.round() == round && stored.lastParty() == turn, "state round/party %s", stored);
-            check(!after.has("signatures") || after.get("signatures").isEmpty(), "signatures survived a change");
+            check(
+                java.util.Objects.equals(stored.priceFlag(), c.flag()),
+                "stored flag %s differs from %s",
+                stored.priceFlag(),
+                c.flag());
+            check(
+                stored.round() == round && stored.lastParty() == turn,
+                "state round/party %s",
+                stored);
+            check(
+                !after.has("signatures") || after.get("signatures").isEmpty(),
+                "signatures survived a change");
             checkAlternation(senders, turn);
             senders.add(turn);
             lastPrice[mi] = newPrice;
@@ -386,22 +517,51 @@ class NegotiationSimulationTest {
           case Negotiator.Accepted a -> {
             check(move instanceof Accept, "a %s produced an acceptance", move);
             check(round <= P.maxRounds(), "accepted in round %d", round);
-            check(a.next().round() == round && a.next().lastParty() == turn, "accepted state %s", a.next());
-            check(a.next().acceptedHash().equals(agreement.hash().toString()), "accepted hash is not the current terms");
+            check(
+                a.next().round() == round && a.next().lastParty() == turn,
+                "accepted state %s",
+                a.next());
+            check(
+                a.next().acceptedHash().equals(agreement.hash().toString()),
+                "accepted hash is not the current terms");
             checkAlternation(senders, turn);
             senders.add(turn);
-            // The accepted document: it validates, and every step to it obeyed the rules (checked above).
+            // The accepted document: it validates, and every step to it obeyed the rules (checked
+            // above).
             Agreement fin = AgreementDocuments.read(agreement.toJson());
-            BigDecimal finalPrice = new BigDecimal(fin.toJson().at("/escrow/payment/amount").asText());
-            check(fin.hash().equals(agreement.hash()), "re-read accepted document hashes differently");
+            BigDecimal finalPrice =
+                new BigDecimal(fin.toJson().at("/escrow/payment/amount").asText());
+            check(
+                fin.hash().equals(agreement.hash()),
+                "re-read accepted document hashes differently");
             checkFlag(a.next().priceFlag(), finalPrice, median);
-            check(java.util.Objects.equals(a.next().priceFlag(), state.map(NegotiationState::priceFlag).orElse(null)),
-                "accepted price_flag %s vs the last state's %s", a.next().priceFlag(), state.map(NegotiationState::priceFlag).orElse(null));
-            return new Result(End.ACCEPTED, greedyIsProvider, opening[0], opening[1], finalPrice,
-                a.next().priceFlag() != null, median.isPresent(), round, me.greedy, clipped, moves, probes);
+            check(
+                java.util.Objects.equals(
+                    a.next().priceFlag(), state.map(NegotiationState::priceFlag).orElse(null)),
+                "accepted price_flag %s vs the last state's %s",
+                a.next().priceFlag(),
+                state.map(NegotiationState::priceFlag).orElse(null));
+            return new Result(
+                End.ACCEPTED,
+                greedyIsProvider,
+                opening[0],
+                opening[1],
+                finalPrice,
+                a.next().priceFlag() != null,
+                median.isPresent(),
+                round,
+                me.greedy,
+                clipped,
+                moves,
+                probes);
           }
           case Negotiator.Rejected x -> {
-            check(move instanceof Reject, "a %s in round %d was rejected: %s", move, round, x.reason());
+            check(
+                move instanceof Reject,
+                "a %s in round %d was rejected: %s",
+                move,
+                round,
+                x.reason());
             check(x.next().ended(), "reject does not end the negotiation");
             checkAlternation(senders, turn);
             // Nothing further is taken once a negotiation has ended.
@@ -411,14 +571,32 @@ class NegotiationSimulationTest {
               late.put("round", round + 1);
               late.put("action", "accept");
               late.put("rationale_code", "accept_as_proposed");
-              Negotiator.apply(agreement, Optional.of(x.next()), NegotiationMessage.parse(late), turn.counterparty(),
-                  median, P, now, () -> "x");
+              Negotiator.apply(
+                  agreement,
+                  Optional.of(x.next()),
+                  NegotiationMessage.parse(late),
+                  turn.counterparty(),
+                  median,
+                  P,
+                  now,
+                  () -> "x");
               check(false, "a message after the end was taken");
             } catch (NegotiationRefusedException expected) {
               // refused as it should be
             }
-            return new Result(End.REJECTED_BY_AGENT, greedyIsProvider, opening[0], opening[1], null, false,
-                median.isPresent(), round, false, clipped, moves, probes);
+            return new Result(
+                End.REJECTED_BY_AGENT,
+                greedyIsProvider,
+                opening[0],
+                opening[1],
+                null,
+                false,
+                median.isPresent(),
+                round,
+                false,
+                clipped,
+                moves,
+                probes);
           }
         }
         turn = turn.counterparty();
@@ -429,10 +607,18 @@ class NegotiationSimulationTest {
       int dir = role == Role.PROVIDER ? 1 : -1;
       // Opens somewhat better than its reservation value, from where it concedes.
       BigDecimal ideal = money(reservation.doubleValue() * (1 + dir * uniform(0.05, 0.35)));
-      BigDecimal idealThreshold = BigDecimal.valueOf(threshold0.doubleValue() * (1 - dir * uniform(0.0, 0.15)))
-          .min(BigDecimal.valueOf(100));
-      return new Conciliatory(role, reservation, r.nextDouble() < 0.7, quality, uniform(0.25, 0.6),
-          uniform(0.02, 0.08), ideal, idealThreshold);
+      BigDecimal idealThreshold =
+          BigDecimal.valueOf(threshold0.doubleValue() * (1 - dir * uniform(0.0, 0.15)))
+              .min(BigDecimal.valueOf(100));
+      return new Conciliatory(
+          role,
+          reservation,
+          r.nextDouble() < 0.7,
+          quality,
+          uniform(0.25, 0.6),
+          uniform(0.02, 0.08),
+          ideal,
+          idealThreshold);
     }
 
     RationaleCode rationale(Agent me, Counter c, BigDecimal price, BigDecimal threshold) {
@@ -442,12 +628,20 @@ class NegotiationSimulationTest {
       if (me.role == Role.CLIENT) {
         return r.nextBoolean() ? RationaleCode.BUDGET_LIMIT : RationaleCode.MARKET_RATE_ALIGNMENT;
       }
-      return r.nextBoolean() ? RationaleCode.RESOURCE_CONSTRAINTS : RationaleCode.EXTENDED_TIMELINE_FOR_HIGHER_QUALITY;
+      return r.nextBoolean()
+          ? RationaleCode.RESOURCE_CONSTRAINTS
+          : RationaleCode.EXTENDED_TIMELINE_FOR_HIGHER_QUALITY;
     }
 
     /** A deliberately invalid message: it must be refused, and nothing may change. */
-    void probe(Agreement agreement, Optional<NegotiationState> state, int round, Role turn, BigDecimal price,
-        Optional<MarketMedian> median, Instant now) {
+    void probe(
+        Agreement agreement,
+        Optional<NegotiationState> state,
+        int round,
+        Role turn,
+        BigDecimal price,
+        Optional<MarketMedian> median,
+        Instant now) {
       int kind = state.isEmpty() ? 0 : r.nextInt(3);
       ObjectNode body = Json.object();
       state.ifPresent(s -> body.put("negotiation_id", s.negotiationId()));
@@ -455,26 +649,42 @@ class NegotiationSimulationTest {
       body.put("action", round == 1 ? "propose" : "counter");
       body.put("rationale_code", "market_rate_alignment");
       BigDecimal slack = price.multiply(P.maxShift());
-      BigDecimal beyond = r.nextBoolean()
-          ? price.add(slack).setScale(2, RoundingMode.FLOOR).add(ONE_CENT)
-          : price.subtract(slack).setScale(2, RoundingMode.CEILING).subtract(ONE_CENT);
-      body.putObject("proposed_changes").put("escrow.payment.amount",
-          kind == 0 ? beyond.toPlainString() : price.toPlainString());
+      BigDecimal beyond =
+          r.nextBoolean()
+              ? price.add(slack).setScale(2, RoundingMode.FLOOR).add(ONE_CENT)
+              : price.subtract(slack).setScale(2, RoundingMode.CEILING).subtract(ONE_CENT);
+      body.putObject("proposed_changes")
+          .put("escrow.payment.amount", kind == 0 ? beyond.toPlainString() : price.toPlainString());
       Role sender = kind == 2 ? turn.counterparty() : turn;
       String before = agreement.toJson().toString();
       try {
-        Negotiator.apply(agreement, state, NegotiationMessage.parse(body), sender, median, P, now, () -> "probe");
+        Negotiator.apply(
+            agreement,
+            state,
+            NegotiationMessage.parse(body),
+            sender,
+            median,
+            P,
+            now,
+            () -> "probe");
         check(false, "deliberately invalid message (kind %d) was taken: %s", kind, body);
       } catch (NegotiationRefusedException expected) {
         if (kind == 0) {
-          check(expected.getMessage().contains("escrow.payment.amount") && expected.getMessage().contains("allowed range"),
-              "refusal does not name the field and range: %s", expected.getMessage());
+          check(
+              expected.getMessage().contains("escrow.payment.amount")
+                  && expected.getMessage().contains("allowed range"),
+              "refusal does not name the field and range: %s",
+              expected.getMessage());
         }
       }
-      check(agreement.toJson().toString().equals(before), "a refused message changed the agreement");
+      check(
+          agreement.toJson().toString().equals(before), "a refused message changed the agreement");
     }
 
-    /** Independently of the Negotiator: every numeric term moved by at most 25% of its previous value. */
+    /**
+     * Independently of the Negotiator: every numeric term moved by at most 25% of its previous
+     * value.
+     */
     void checkAsymmetry(ObjectNode before, ObjectNode after) {
       int dims = before.at("/quality_criteria/dimensions").size();
       for (TermPath p : TermPath.all(dims)) {
@@ -491,28 +701,52 @@ class NegotiationSimulationTest {
         BigDecimal prev = n.numeric(b);
         BigDecimal cur = n.numeric(a);
         BigDecimal limit = prev.abs().multiply(P.maxShift());
-        check(cur.subtract(prev).abs().compareTo(limit) <= 0, "%s moved %s -> %s, more than 25%%", p.path(), prev, cur);
+        check(
+            cur.subtract(prev).abs().compareTo(limit) <= 0,
+            "%s moved %s -> %s, more than 25%%",
+            p.path(),
+            prev,
+            cur);
       }
     }
 
-    /** With a known median the price is flagged exactly when outside [0.5x, 3.0x]; without one never. */
+    /**
+     * With a known median the price is flagged exactly when outside [0.5x, 3.0x]; without one
+     * never.
+     */
     void checkFlag(PriceFlag flag, BigDecimal price, Optional<MarketMedian> median) {
       if (median.isEmpty()) {
         check(flag == null, "flagged %s without a market median", flag);
         return;
       }
       BigDecimal m = median.get().median();
-      boolean outside = price.compareTo(m.multiply(new BigDecimal("0.5"))) < 0
-          || price.compareTo(m.multiply(new BigDecimal("3.0"))) > 0;
-      check((flag != null) == outside, "price %s, median %s: outside=%s but flag=%s", price, m, outside, flag);
+      boolean outside =
+          price.compareTo(m.multiply(new BigDecimal("0.5"))) < 0
+              || price.compareTo(m.multiply(new BigDecimal("3.0"))) > 0;
+      check(
+          (flag != null) == outside,
+          "price %s, median %s: outside=%s but flag=%s",
+          price,
+          m,
+          outside,
+          flag);
       if (flag != null) {
-        check(flag.amount().compareTo(price) == 0 && flag.median().compareTo(m) == 0
-            && flag.source().equals(median.get().source()), "flag %s does not describe price %s / median %s", flag, price, m);
+        check(
+            flag.amount().compareTo(price) == 0
+                && flag.median().compareTo(m) == 0
+                && flag.source().equals(median.get().source()),
+            "flag %s does not describe price %s / median %s",
+            flag,
+            price,
+            m);
       }
     }
 
     void checkAlternation(List<Role> senders, Role turn) {
-      check(senders.isEmpty() || senders.get(senders.size() - 1) != turn, "%s sent twice in a row", turn);
+      check(
+          senders.isEmpty() || senders.get(senders.size() - 1) != turn,
+          "%s sent twice in a row",
+          turn);
     }
   }
 
@@ -523,8 +757,12 @@ class NegotiationSimulationTest {
   @Test
   void thousandsOfRandomNegotiationsNeverBreakARule() {
     String property = System.getProperty("asa.seed");
-    long seed = property != null && !property.isBlank() ? Long.parseLong(property.trim()) : System.nanoTime();
-    System.out.println("NegotiationSimulationTest seed=" + seed + " (rerun with -Dasa.seed=" + seed + ")");
+    long seed =
+        property != null && !property.isBlank()
+            ? Long.parseLong(property.trim())
+            : System.nanoTime();
+    System.out.println(
+        "NegotiationSimulationTest seed=" + seed + " (rerun with -Dasa.seed=" + seed + ")");
     Random master = new Random(seed);
     long started = System.nanoTime();
     List<Result> results = new ArrayList<>();
@@ -539,35 +777,88 @@ class NegotiationSimulationTest {
     long accepted = results.stream().filter(x -> x.end() == End.ACCEPTED).count();
     long byAgent = results.stream().filter(x -> x.end() == End.REJECTED_BY_AGENT).count();
     long byLimit = results.stream().filter(x -> x.end() == End.REJECTED_ROUND_LIMIT).count();
-    long acceptedByGreedy = results.stream().filter(x -> x.end() == End.ACCEPTED && x.acceptedByGreedy()).count();
+    long acceptedByGreedy =
+        results.stream().filter(x -> x.end() == End.ACCEPTED && x.acceptedByGreedy()).count();
     long flagged = results.stream().filter(x -> x.end() == End.ACCEPTED && x.flagged()).count();
-    long acceptedWithMedian = results.stream().filter(x -> x.end() == End.ACCEPTED && x.medianKnown()).count();
+    long acceptedWithMedian =
+        results.stream().filter(x -> x.end() == End.ACCEPTED && x.medianKnown()).count();
     long moves = results.stream().mapToLong(Result::moves).sum();
     long clipped = results.stream().mapToLong(Result::clippedMoves).sum();
     long probes = results.stream().mapToLong(Result::probes).sum();
-    double meanRounds = results.stream().filter(x -> x.end() == End.ACCEPTED).mapToInt(Result::rounds).average().orElse(0);
+    double meanRounds =
+        results.stream()
+            .filter(x -> x.end() == End.ACCEPTED)
+            .mapToInt(Result::rounds)
+            .average()
+            .orElse(0);
 
     StringBuilder b = new StringBuilder();
     b.append("NEGOTIATION SIMULATION\n");
-    b.append(String.format(Locale.ROOT, "  seed %d, %d negotiations, %d ms; policy: max_rounds %d, max shift %s, price band %sx-%sx%n",
-        seed, results.size(), millis, P.maxRounds(), P.maxShift().toPlainString(), P.priceBandLow(), P.priceBandHigh()));
-    b.append(String.format(Locale.ROOT, "  outcomes: accepted %d (%.1f%%; %d by the greedy agent, %d by the conciliatory), mean round of acceptance %.2f%n",
-        accepted, 100.0 * accepted / results.size(), acceptedByGreedy, accepted - acceptedByGreedy, meanRounds));
-    b.append(String.format(Locale.ROOT, "            rejected %d (%d by an agent's reject, %d by the round limit: 6th message)%n",
-        byAgent + byLimit, byAgent, byLimit));
-    b.append(String.format(Locale.ROOT, "  rule violations found: 0 (every step checked: 25%% limit on every numeric term, rounds <= %d, alternating turns,%n"
-        + "    documents validate, price flag iff outside band; %d deliberately invalid probe messages all refused, nothing applied)%n",
-        P.maxRounds(), probes));
-    b.append(String.format(Locale.ROOT, "  agent moves clipped to the 25%% range: %d of %d counters (%.1f%%)%n",
-        clipped, moves, moves == 0 ? 0.0 : 100.0 * clipped / moves));
-    b.append("  final price vs midpoint of the two opening positions, accepted deals: d = |final - midpoint| / |opening gap|;\n");
-    b.append("    s = the same signed, > 0 towards the greedy agent's opening (0.5 = the greedy opening itself)\n");
-    distance(b, "greedy as provider", results.stream().filter(x -> x.end() == End.ACCEPTED && x.greedyIsProvider()).toList());
-    distance(b, "greedy as client  ", results.stream().filter(x -> x.end() == End.ACCEPTED && !x.greedyIsProvider()).toList());
-    distance(b, "all               ", results.stream().filter(x -> x.end() == End.ACCEPTED).toList());
-    b.append(String.format(Locale.ROOT, "  accepted deals price-flagged: %d of %d (%.1f%%); of those with a known median: %d of %d (%.1f%%)%n",
-        flagged, accepted, accepted == 0 ? 0.0 : 100.0 * flagged / accepted,
-        flagged, acceptedWithMedian, acceptedWithMedian == 0 ? 0.0 : 100.0 * flagged / acceptedWithMedian));
+    b.append(
+        String.format(
+            Locale.ROOT,
+            "  seed %d, %d negotiations, %d ms; policy: max_rounds %d, max shift %s, price band %sx-%sx%n",
+            seed,
+            results.size(),
+            millis,
+            P.maxRounds(),
+            P.maxShift().toPlainString(),
+            P.priceBandLow(),
+            P.priceBandHigh()));
+    b.append(
+        String.format(
+            Locale.ROOT,
+            "  outcomes: accepted %d (%.1f%%; %d by the greedy agent, %d by the conciliatory), mean round of acceptance %.2f%n",
+            accepted,
+            100.0 * accepted / results.size(),
+            acceptedByGreedy,
+            accepted - acceptedByGreedy,
+            meanRounds));
+    b.append(
+        String.format(
+            Locale.ROOT,
+            "            rejected %d (%d by an agent's reject, %d by the round limit: 6th message)%n",
+            byAgent + byLimit,
+            byAgent,
+            byLimit));
+    b.append(
+        String.format(
+            Locale.ROOT,
+            "  rule violations found: 0 (every step checked: 25%% limit on every numeric term, rounds <= %d, alternating turns,%n"
+                + "    documents validate, price flag iff outside band; %d deliberately invalid probe messages all refused, nothing applied)%n",
+            P.maxRounds(),
+            probes));
+    b.append(
+        String.format(
+            Locale.ROOT,
+            "  agent moves clipped to the 25%% range: %d of %d counters (%.1f%%)%n",
+            clipped,
+            moves,
+            moves == 0 ? 0.0 : 100.0 * clipped / moves));
+    b.append(
+        "  final price vs midpoint of the two opening positions, accepted deals: d = |final - midpoint| / |opening gap|;\n");
+    b.append(
+        "    s = the same signed, > 0 towards the greedy agent's opening (0.5 = the greedy opening itself)\n");
+    distance(
+        b,
+        "greedy as provider",
+        results.stream().filter(x -> x.end() == End.ACCEPTED && x.greedyIsProvider()).toList());
+    distance(
+        b,
+        "greedy as client  ",
+        results.stream().filter(x -> x.end() == End.ACCEPTED && !x.greedyIsProvider()).toList());
+    distance(
+        b, "all               ", results.stream().filter(x -> x.end() == End.ACCEPTED).toList());
+    b.append(
+        String.format(
+            Locale.ROOT,
+            "  accepted deals price-flagged: %d of %d (%.1f%%); of those with a known median: %d of %d (%.1f%%)%n",
+            flagged,
+            accepted,
+            accepted == 0 ? 0.0 : 100.0 * flagged / accepted,
+            flagged,
+            acceptedWithMedian,
+            acceptedWithMedian == 0 ? 0.0 : 100.0 * flagged / acceptedWithMedian));
     return b.toString();
   }
 
@@ -590,8 +881,20 @@ class NegotiationSimulationTest {
       double greedyOpening = x.greedyIsProvider() ? provider : client;
       s.add((fin - mid) * Math.signum(greedyOpening - mid) / gap);
     }
-    b.append(String.format(Locale.ROOT, "    %s n=%4d (+%d accepted before both had opened, left out)  d: mean %.3f p50 %.3f p90 %.3f max %.1f   s: mean %+.3f p50 %+.3f p90 %+.3f%n",
-        label, d.size(), deals.size() - d.size(), mean(d), pct(d, 0.5), pct(d, 0.9), pct(d, 1.0), mean(s), pct(s, 0.5), pct(s, 0.9)));
+    b.append(
+        String.format(
+            Locale.ROOT,
+            "    %s n=%4d (+%d accepted before both had opened, left out)  d: mean %.3f p50 %.3f p90 %.3f max %.1f   s: mean %+.3f p50 %+.3f p90 %+.3f%n",
+            label,
+            d.size(),
+            deals.size() - d.size(),
+            mean(d),
+            pct(d, 0.5),
+            pct(d, 0.9),
+            pct(d, 1.0),
+            mean(s),
+            pct(s, 0.5),
+            pct(s, 0.9)));
   }
 
   static double mean(List<Double> v) {

@@ -19,8 +19,12 @@ class SubcontractBudgetsTest {
     List<Constraints> siblings = List.of(c(400L, "0.50", 600L), c(100L, "0.50", 300L));
     assertThat(SubcontractBudgets.checkChild(parent, siblings, c(500L, "1.00", 600L))).isEmpty();
     List<Violation> over = SubcontractBudgets.checkChild(parent, siblings, c(501L, "1.01", 601L));
-    assertThat(over).extracting(Violation::pointer).containsExactly(
-        "/service/constraints/max_tokens", "/service/constraints/max_cost_usd", "/service/constraints/max_duration_seconds");
+    assertThat(over)
+        .extracting(Violation::pointer)
+        .containsExactly(
+            "/service/constraints/max_tokens",
+            "/service/constraints/max_cost_usd",
+            "/service/constraints/max_duration_seconds");
     assertThat(over.get(0).message()).contains("at most 500").contains("hold 500");
   }
 
@@ -34,8 +38,10 @@ class SubcontractBudgetsTest {
   @Test
   void aBudgetTheParentCapsMustBeDeclared() {
     assertThat(SubcontractBudgets.checkChild(c(1000L, null, null), List.of(), c(null, null, null)))
-        .extracting(Violation::pointer).containsExactly("/service/constraints/max_tokens");
-    assertThat(SubcontractBudgets.checkChild(c(null, null, null), List.of(), c(null, null, null))).isEmpty();
+        .extracting(Violation::pointer)
+        .containsExactly("/service/constraints/max_tokens");
+    assertThat(SubcontractBudgets.checkChild(c(null, null, null), List.of(), c(null, null, null)))
+        .isEmpty();
   }
 
   @Test

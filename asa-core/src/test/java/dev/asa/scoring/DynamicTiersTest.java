@@ -63,12 +63,17 @@ class DynamicTiersTest {
   void theShareComparisonIsExact() {
     // 2 of 3 against min_share 0.6667 stays put; against 0.6666 it moves. No rounding decides.
     List<BigDecimal> past = scores("76", "77", "95");
-    assertThat(DynamicTiers.adjust(WHITEPAPER_TIERS, past, terms(10, "3", "0.6667", "3")).moved()).isFalse();
+    assertThat(DynamicTiers.adjust(WHITEPAPER_TIERS, past, terms(10, "3", "0.6667", "3")).moved())
+        .isFalse();
     assertThat(DynamicTiers.adjust(WHITEPAPER_TIERS, past, terms(10, "3", "0.6666", "3")).moves())
         .containsExactly(new DynamicTiers.Move(n("75"), n("78"), n("0.6667"), 2));
     // min_share 1: every score must be in the band.
-    assertThat(DynamicTiers.adjust(WHITEPAPER_TIERS, past, terms(10, "3", "1", "3")).moved()).isFalse();
-    assertThat(DynamicTiers.adjust(WHITEPAPER_TIERS, scores("76", "77", "75"), terms(10, "3", "1", "3")).moved())
+    assertThat(DynamicTiers.adjust(WHITEPAPER_TIERS, past, terms(10, "3", "1", "3")).moved())
+        .isFalse();
+    assertThat(
+            DynamicTiers.adjust(
+                    WHITEPAPER_TIERS, scores("76", "77", "75"), terms(10, "3", "1", "3"))
+                .moved())
         .isTrue();
   }
 
@@ -76,13 +81,16 @@ class DynamicTiersTest {
   void fewerThanThreeScoresNeverMoveAnything() {
     assertThat(DynamicTiers.adjust(WHITEPAPER_TIERS, List.of(), DEFAULTS).moved()).isFalse();
     assertThat(DynamicTiers.adjust(WHITEPAPER_TIERS, scores("76"), DEFAULTS).moved()).isFalse();
-    assertThat(DynamicTiers.adjust(WHITEPAPER_TIERS, scores("76", "76.5"), DEFAULTS).moved()).isFalse();
-    assertThat(DynamicTiers.adjust(WHITEPAPER_TIERS, scores("76", "76.5", "77"), DEFAULTS).moved()).isTrue();
+    assertThat(DynamicTiers.adjust(WHITEPAPER_TIERS, scores("76", "76.5"), DEFAULTS).moved())
+        .isFalse();
+    assertThat(DynamicTiers.adjust(WHITEPAPER_TIERS, scores("76", "76.5", "77"), DEFAULTS).moved())
+        .isTrue();
   }
 
   @Test
   void onlyTheLastWindowScoresCount() {
-    // Ten old scores hugging 75, then ten recent ones clear of it: the window of 10 sees only these.
+    // Ten old scores hugging 75, then ten recent ones clear of it: the window of 10 sees only
+    // these.
     List<BigDecimal> past = new ArrayList<>(history(10, 0));
     past.addAll(history(0, 10));
     DynamicTiers.Adjustment adjustment = DynamicTiers.adjust(WHITEPAPER_TIERS, past, DEFAULTS);
@@ -97,27 +105,39 @@ class DynamicTiersTest {
     assertThat(DynamicTiers.adjust(WHITEPAPER_TIERS, past, terms(20, "3", "0.5", "3")).moves())
         .containsExactly(new DynamicTiers.Move(n("75"), n("78"), n("0.5000"), 10));
     // The smallest window, 3, with the last three in the band.
-    assertThat(DynamicTiers.adjust(WHITEPAPER_TIERS, reversed, terms(3, "3", "1", "3")).moved()).isTrue();
+    assertThat(DynamicTiers.adjust(WHITEPAPER_TIERS, reversed, terms(3, "3", "1", "3")).moved())
+        .isTrue();
   }
 
   @Test
   void theBandIncludesTheBoundaryAndExcludesItsEnd() {
-    assertThat(DynamicTiers.adjust(WHITEPAPER_TIERS, scores("75", "75", "75"), DEFAULTS).moved()).isTrue();
-    assertThat(DynamicTiers.adjust(WHITEPAPER_TIERS, scores("78", "78", "78"), DEFAULTS).moved()).isFalse();
-    assertThat(DynamicTiers.adjust(WHITEPAPER_TIERS, scores("74.999", "74.999", "74.999"), DEFAULTS).moved())
+    assertThat(DynamicTiers.adjust(WHITEPAPER_TIERS, scores("75", "75", "75"), DEFAULTS).moved())
+        .isTrue();
+    assertThat(DynamicTiers.adjust(WHITEPAPER_TIERS, scores("78", "78", "78"), DEFAULTS).moved())
         .isFalse();
-    assertThat(DynamicTiers.adjust(WHITEPAPER_TIERS, scores("77.999", "77.999", "77.999"), DEFAULTS).moved())
+    assertThat(
+            DynamicTiers.adjust(WHITEPAPER_TIERS, scores("74.999", "74.999", "74.999"), DEFAULTS)
+                .moved())
+        .isFalse();
+    assertThat(
+            DynamicTiers.adjust(WHITEPAPER_TIERS, scores("77.999", "77.999", "77.999"), DEFAULTS)
+                .moved())
         .isTrue();
     // A band of 1 point no longer catches 77.
-    assertThat(DynamicTiers.adjust(WHITEPAPER_TIERS, scores("77", "77", "77"), terms(10, "1", "0.5", "3")).moved())
+    assertThat(
+            DynamicTiers.adjust(
+                    WHITEPAPER_TIERS, scores("77", "77", "77"), terms(10, "1", "0.5", "3"))
+                .moved())
         .isFalse();
   }
 
   @Test
   void theFloorTierMovesWithItsGteTwin() {
     DynamicTiers.Adjustment adjustment =
-        DynamicTiers.adjust(WHITEPAPER_TIERS, scores("60", "61.5", "62", "80"), terms(10, "3", "0.5", "4.5"));
-    assertThat(adjustment.moves()).containsExactly(new DynamicTiers.Move(n("60"), n("64.5"), n("0.7500"), 3));
+        DynamicTiers.adjust(
+            WHITEPAPER_TIERS, scores("60", "61.5", "62", "80"), terms(10, "3", "0.5", "4.5"));
+    assertThat(adjustment.moves())
+        .containsExactly(new DynamicTiers.Move(n("60"), n("64.5"), n("0.7500"), 3));
     assertThat(adjustment.tiers())
         .containsExactly(gte("90", "100"), gte("75", "85"), gte("64.5", "50"), lt("64.5", "0"));
     // 60 and 60.0 are one boundary.
@@ -130,14 +150,17 @@ class DynamicTiersTest {
   @Test
   void anLtTierWithoutAGteTwinStaysPut() {
     List<Tier> tiers = List.of(gte("75", "100"), lt("50", "0"));
-    assertThat(DynamicTiers.adjust(tiers, scores("50", "51", "52"), DEFAULTS).tiers()).isEqualTo(tiers);
+    assertThat(DynamicTiers.adjust(tiers, scores("50", "51", "52"), DEFAULTS).tiers())
+        .isEqualTo(tiers);
   }
 
   @Test
   void boundariesNeverExceedHundred() {
     List<Tier> tiers = List.of(gte("98.5", "100"), gte("60", "50"));
-    DynamicTiers.Adjustment adjustment = DynamicTiers.adjust(tiers, scores("99", "99.5", "100"), DEFAULTS);
-    assertThat(adjustment.moves()).containsExactly(new DynamicTiers.Move(n("98.5"), n("100"), n("1.0000"), 3));
+    DynamicTiers.Adjustment adjustment =
+        DynamicTiers.adjust(tiers, scores("99", "99.5", "100"), DEFAULTS);
+    assertThat(adjustment.moves())
+        .containsExactly(new DynamicTiers.Move(n("98.5"), n("100"), n("1.0000"), 3));
     assertThat(adjustment.tiers().get(0).score()).isEqualByComparingTo("100");
     // A boundary already at 100 cannot move, so no move is recorded for it.
     List<Tier> top = List.of(gte("100", "100"), gte("60", "50"));
@@ -173,7 +196,9 @@ class DynamicTiersTest {
     assertThat(Release.tierPercent(adjusted, n("78"))).isEqualByComparingTo("85");
     assertThat(Release.tierPercent(adjusted, n("59.99"))).isEqualByComparingTo("0");
     Escrow.Payment payment =
-        new Escrow.Payment(money("5.00", "USDC"), new GraduatedRelease(true, GraduatedRelease.Mode.TIERS, adjusted));
+        new Escrow.Payment(
+            money("5.00", "USDC"),
+            new GraduatedRelease(true, GraduatedRelease.Mode.TIERS, adjusted));
     assertThat(Release.percent(payment, n("77.99"), true, true)).isEqualByComparingTo("50");
     assertThat(Release.percent(payment, n("92"), true, true)).isEqualByComparingTo("100");
   }
@@ -186,7 +211,10 @@ class DynamicTiersTest {
       List<BigDecimal> past = new ArrayList<>();
       for (int i = 0; i < count; i++) {
         // Mostly around the cliffs, sometimes anywhere, with two decimals like real composites.
-        int base = random.nextInt(4) == 0 ? random.nextInt(10_001) : 100 * (List.of(60, 75, 90).get(random.nextInt(3)) - 1) + random.nextInt(600);
+        int base =
+            random.nextInt(4) == 0
+                ? random.nextInt(10_001)
+                : 100 * (List.of(60, 75, 90).get(random.nextInt(3)) - 1) + random.nextInt(600);
         past.add(BigDecimal.valueOf(Math.min(base, 10_000), 2));
       }
       DynamicTiersTerms t =

@@ -47,11 +47,16 @@ final class Fixtures {
   }
 
   static Dimension withShadow(Dimension d, String shadowName, Slo shadowSlo) {
-    return new Dimension(d.name(), d.weight(), d.metric(), d.slo(), shadowName, shadowSlo, d.description());
+    return new Dimension(
+        d.name(), d.weight(), d.metric(), d.slo(), shadowName, shadowSlo, d.description());
   }
 
   static QualityCriteria criteria(
-      CompositeMethod method, String threshold, List<QualityGate> gates, QualityGate.Logic logic, Dimension... dims) {
+      CompositeMethod method,
+      String threshold,
+      List<QualityGate> gates,
+      QualityGate.Logic logic,
+      Dimension... dims) {
     return new QualityCriteria(
         Arrays.asList(dims),
         n(threshold),
@@ -67,13 +72,26 @@ final class Fixtures {
     return criteria(method, threshold, List.of(), QualityGate.Logic.ALL_MUST_PASS, dims);
   }
 
-  static QualityCriteria withGates(QualityCriteria c, QualityGate.Logic logic, String... conditions) {
+  static QualityCriteria withGates(
+      QualityCriteria c, QualityGate.Logic logic, String... conditions) {
     List<QualityGate> gates =
         Arrays.stream(conditions)
-            .map(text -> QualityGate.of(text, text.matches(".*_(gte|gt|lte|lt)_[0-9.]+") ? QualityGate.Kind.THRESHOLD : QualityGate.Kind.BOOLEAN))
+            .map(text ->
+                QualityGate.of(
+                    text,
+                    text.matches(".*_(gte|gt|lte|lt)_[0-9.]+")
+                        ? QualityGate.Kind.THRESHOLD
+                        : QualityGate.Kind.BOOLEAN))
             .toList();
     return new QualityCriteria(
-        c.dimensions(), c.compositeThreshold(), c.compositeMethod(), c.guaranteeType(), gates, logic, null, List.of());
+        c.dimensions(),
+        c.compositeThreshold(),
+        c.compositeMethod(),
+        c.guaranteeType(),
+        gates,
+        logic,
+        null,
+        List.of());
   }
 
   /** The research agreement of whitepaper section 4.1. */
@@ -81,7 +99,10 @@ final class Fixtures {
     return criteria(
         CompositeMethod.WEIGHTED_AVERAGE,
         "75",
-        withShadow(percentage("accuracy", "0.25", slo(SloOperator.GTE, "85")), "hallucination_rate", slo(SloOperator.LTE, "5")),
+        withShadow(
+            percentage("accuracy", "0.25", slo(SloOperator.GTE, "85")),
+            "hallucination_rate",
+            slo(SloOperator.LTE, "5")),
         percentage("completeness", "0.20", slo(SloOperator.GTE, "80")),
         percentage("relevance", "0.20", slo(SloOperator.GTE, "90")),
         percentage("source_quality", "0.15", slo(SloOperator.GTE, "70")),
@@ -92,12 +113,14 @@ final class Fixtures {
   /** The scores of whitepaper section 5.2. */
   static Map<String, DimensionInput> whitepaperScores() {
     return inputs(
-        DimensionInput.scored("accuracy", n("88"), "Spot-checked 3 claims.").withShadow(n("3.2"), "1 unsupported claim in 31"),
+        DimensionInput.scored("accuracy", n("88"), "Spot-checked 3 claims.")
+            .withShadow(n("3.2"), "1 unsupported claim in 31"),
         DimensionInput.scored("completeness", n("82"), "Covers 8 of 10 major papers."),
         DimensionInput.scored("relevance", n("94"), "All sections on topic."),
         DimensionInput.scored("source_quality", n("78"), "12 sources cited."),
         DimensionInput.scored("writing_quality", n("81"), "Clear structure."),
-        DimensionInput.structural("timeliness", n("100"), "Delivered 847 seconds before the deadline."));
+        DimensionInput.structural(
+            "timeliness", n("100"), "Delivered 847 seconds before the deadline."));
   }
 
   static Map<String, DimensionInput> inputs(DimensionInput... inputs) {
@@ -112,7 +135,10 @@ final class Fixtures {
     Map<String, DimensionInput> map = new LinkedHashMap<>();
     for (int i = 0; i < nameScorePairs.length; i += 2) {
       String name = (String) nameScorePairs[i];
-      map.put(name, DimensionInput.scored(name, n(String.valueOf(nameScorePairs[i + 1])), "scored by a test"));
+      map.put(
+          name,
+          DimensionInput.scored(
+              name, n(String.valueOf(nameScorePairs[i + 1])), "scored by a test"));
     }
     return map;
   }
@@ -136,12 +162,14 @@ final class Fixtures {
   /** The graduated tiers of whitepaper section 4.1, listed in the given order. */
   static Escrow.Payment tiered(Tier... tiers) {
     return new Escrow.Payment(
-        money("5.00", "USDC"), new GraduatedRelease(true, GraduatedRelease.Mode.TIERS, List.of(tiers)));
+        money("5.00", "USDC"),
+        new GraduatedRelease(true, GraduatedRelease.Mode.TIERS, List.of(tiers)));
   }
 
   static Escrow.Payment continuous() {
     return new Escrow.Payment(
-        money("5.00", "USDC"), new GraduatedRelease(true, GraduatedRelease.Mode.CONTINUOUS, List.of()));
+        money("5.00", "USDC"),
+        new GraduatedRelease(true, GraduatedRelease.Mode.CONTINUOUS, List.of()));
   }
 
   static Escrow.Payment notGraduated() {

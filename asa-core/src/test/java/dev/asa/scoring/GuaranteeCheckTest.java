@@ -31,19 +31,25 @@ class GuaranteeCheckTest {
   @Test
   void passAtTwoOfSevenPassesInTenIsOneMinusThreeOverFortyFive() {
     var g = new SeriesGuarantee.PassAtK(2, BigDecimal.valueOf(95), 20, 2);
-    var outcome = GuaranteeCheck.evaluate(g, passes(true, true, false, true, true, false, true, true, false, true));
+    var outcome =
+        GuaranteeCheck.evaluate(
+            g, passes(true, true, false, true, true, false, true, true, false, true));
     // 1 - C(3,2)/C(10,2) = 1 - 3/45 = 0.93333...
     assertThat(outcome.value()).isEqualByComparingTo("93.333");
     assertThat(outcome.met()).isFalse();
-    assertThat(outcome.evidence()).contains("7 of the last 10 deliveries passed").contains("below the guaranteed 95%");
+    assertThat(outcome.evidence())
+        .contains("7 of the last 10 deliveries passed")
+        .contains("below the guaranteed 95%");
   }
 
   @Test
   void passAtFiveIsCertainWhenFewerThanFiveFailed() {
     var g = new SeriesGuarantee.PassAtK(5, BigDecimal.valueOf(95), 20, 5);
-    assertThat(GuaranteeCheck.evaluate(g, passes(false, false, false, false, true, true)).value()).isEqualByComparingTo("100");
+    assertThat(GuaranteeCheck.evaluate(g, passes(false, false, false, false, true, true)).value())
+        .isEqualByComparingTo("100");
     // C(5,5)/C(6,5) = 1/6: pass@5 = 83.333
-    assertThat(GuaranteeCheck.evaluate(g, passes(false, false, false, false, false, true)).value()).isEqualByComparingTo("83.333");
+    assertThat(GuaranteeCheck.evaluate(g, passes(false, false, false, false, false, true)).value())
+        .isEqualByComparingTo("83.333");
   }
 
   @Test
@@ -71,7 +77,8 @@ class GuaranteeCheckTest {
     assertThat(eightOfTen.met()).isFalse();
     var nineOfTen = GuaranteeCheck.evaluate(g, accuracy(86, 86, 90, 88, 85, 84, 95, 91, 87, 89));
     assertThat(nineOfTen.met()).isTrue();
-    assertThat(nineOfTen.evidence()).contains("9 of the last 10 deliveries (90%) scored at least 85 on accuracy");
+    assertThat(nineOfTen.evidence())
+        .contains("9 of the last 10 deliveries (90%) scored at least 85 on accuracy");
   }
 
   @Test
@@ -93,9 +100,13 @@ class GuaranteeCheckTest {
           }
         }
       }
-      BigDecimal expected = BigDecimal.valueOf(withPass).divide(BigDecimal.valueOf(subsets), java.math.MathContext.DECIMAL64);
+      BigDecimal expected =
+          BigDecimal.valueOf(withPass)
+              .divide(BigDecimal.valueOf(subsets), java.math.MathContext.DECIMAL64);
       BigDecimal actual = BigDecimal.ONE.subtract(GuaranteeCheck.noneOfKPass(n, c, k));
-      assertThat(actual.subtract(expected).abs()).as("seed %d, n=%d c=%d k=%d", seed, n, c, k).isLessThan(new BigDecimal("1e-12"));
+      assertThat(actual.subtract(expected).abs())
+          .as("seed %d, n=%d c=%d k=%d", seed, n, c, k)
+          .isLessThan(new BigDecimal("1e-12"));
     }
   }
 }

@@ -131,7 +131,9 @@ class ReleaseTest {
     System.out.println("ReleaseTest.splitNeverCreatesOrLosesMoney seed = " + seed);
     Random random = new Random(seed);
     List<Currency> currencies =
-        List.of("USD", "JPY", "USDC", "DAI", "BTC", "SOL", "CREDIT").stream().map(Fixtures::currency).toList();
+        List.of("USD", "JPY", "USDC", "DAI", "BTC", "SOL", "CREDIT").stream()
+            .map(Fixtures::currency)
+            .toList();
     for (int i = 0; i < 10_000; i++) {
       Currency currency = currencies.get(random.nextInt(currencies.size()));
       Money amount = new Money(randomAmount(random, currency), currency);
@@ -139,7 +141,8 @@ class ReleaseTest {
 
       Settlement s = Release.split(amount, percent);
 
-      String context = "seed " + seed + ", case " + i + ": " + amount + " at " + percent.toPlainString() + "%";
+      String context =
+          "seed " + seed + ", case " + i + ": " + amount + " at " + percent.toPlainString() + "%";
       assertThat(s.released().plus(s.refunded())).as(context).isEqualTo(amount);
       assertThat(s.released().amount().signum()).as(context).isGreaterThanOrEqualTo(0);
       assertThat(s.refunded().amount().signum()).as(context).isGreaterThanOrEqualTo(0);
@@ -166,7 +169,8 @@ class ReleaseTest {
     return switch (random.nextInt(10)) {
       case 0 -> BigDecimal.ZERO;
       case 1 -> BigDecimal.valueOf(100);
-      default -> BigDecimal.valueOf(random.nextInt(100_001), 3).setScale(3, RoundingMode.UNNECESSARY);
+      default ->
+          BigDecimal.valueOf(random.nextInt(100_001), 3).setScale(3, RoundingMode.UNNECESSARY);
     };
   }
 

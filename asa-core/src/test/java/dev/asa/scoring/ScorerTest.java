@@ -40,7 +40,8 @@ class ScorerTest {
 
   /** Scores one dimension with the given SLO and returns its result. */
   private static DimensionResult single(MetricType metric, Slo slo, String score) {
-    QualityCriteria c = criteria(CompositeMethod.WEIGHTED_AVERAGE, "0", dimension("d", "1", metric, slo));
+    QualityCriteria c =
+        criteria(CompositeMethod.WEIGHTED_AVERAGE, "0", dimension("d", "1", metric, slo));
     return Scorer.score(c, scores("d", score), NO_CHECKS).dimensions().get(0);
   }
 
@@ -65,7 +66,8 @@ class ScorerTest {
       "49,      neq, 50, true",
     })
     void numericOperatorsIncludingBoundaries(String score, String op, String target, boolean met) {
-      DimensionResult r = single(MetricType.PERCENTAGE, slo(SloOperator.fromWire(op), target), score);
+      DimensionResult r =
+          single(MetricType.PERCENTAGE, slo(SloOperator.fromWire(op), target), score);
       assertThat(r.sloMet()).isEqualTo(met);
       assertThat(r.sloTarget().toString()).isEqualTo(target);
     }
@@ -82,7 +84,8 @@ class ScorerTest {
     void booleanEqTrueIsMetBy100AndNotBy0() {
       assertThat(single(MetricType.BOOLEAN, isTrue(), "100").sloMet()).isTrue();
       assertThat(single(MetricType.BOOLEAN, isTrue(), "0").sloMet()).isFalse();
-      assertThat(single(MetricType.BOOLEAN, isTrue(), "100").sloTarget().toString()).isEqualTo("true");
+      assertThat(single(MetricType.BOOLEAN, isTrue(), "100").sloTarget().toString())
+          .isEqualTo("true");
     }
 
     @Test
@@ -96,9 +99,15 @@ class ScorerTest {
 
     @Test
     void targetsAreWrittenWithoutTrailingZeros() {
-      assertThat(single(MetricType.PERCENTAGE, slo(SloOperator.GTE, "85.0"), "90").sloTarget().toString())
+      assertThat(
+              single(MetricType.PERCENTAGE, slo(SloOperator.GTE, "85.0"), "90")
+                  .sloTarget()
+                  .toString())
           .isEqualTo("85");
-      assertThat(single(MetricType.PERCENTAGE, slo(SloOperator.GTE, "100"), "100").sloTarget().toString())
+      assertThat(
+              single(MetricType.PERCENTAGE, slo(SloOperator.GTE, "100"), "100")
+                  .sloTarget()
+                  .toString())
           .isEqualTo("100");
     }
   }
@@ -120,7 +129,8 @@ class ScorerTest {
     void scoresOutsideTheMetricRangeAreRefusedNamingTheDimension(MetricType metric, String score) {
       Slo slo = metric == MetricType.BOOLEAN ? isTrue() : slo(SloOperator.GTE, "0");
       QualityCriteria c =
-          criteria(CompositeMethod.WEIGHTED_AVERAGE, "0", dimension("my_dimension", "1", metric, slo));
+          criteria(
+              CompositeMethod.WEIGHTED_AVERAGE, "0", dimension("my_dimension", "1", metric, slo));
       assertThatThrownBy(() -> Scorer.score(c, scores("my_dimension", score), NO_CHECKS))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("my_dimension")
@@ -130,13 +140,18 @@ class ScorerTest {
     @Test
     void countsAndDurationsMayExceedHundredAndBooleansMayBeWrittenWithDecimals() {
       assertThat(single(MetricType.COUNT, slo(SloOperator.GTE, "5"), "12").sloMet()).isTrue();
-      assertThat(single(MetricType.DURATION_SECONDS, slo(SloOperator.LTE, "3600"), "5000").sloMet()).isFalse();
+      assertThat(single(MetricType.DURATION_SECONDS, slo(SloOperator.LTE, "3600"), "5000").sloMet())
+          .isFalse();
       assertThat(single(MetricType.BOOLEAN, isTrue(), "100.00").sloMet()).isTrue();
     }
 
     @Test
     void anInputForAnUnknownDimensionIsRefused() {
-      QualityCriteria c = criteria(CompositeMethod.WEIGHTED_AVERAGE, "0", percentage("accuracy", "1", slo(SloOperator.GTE, "0")));
+      QualityCriteria c =
+          criteria(
+              CompositeMethod.WEIGHTED_AVERAGE,
+              "0",
+              percentage("accuracy", "1", slo(SloOperator.GTE, "0")));
       assertThatThrownBy(() -> Scorer.score(c, scores("accuracy", 90, "acuracy", 80), NO_CHECKS))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("'acuracy'");
@@ -144,7 +159,11 @@ class ScorerTest {
 
     @Test
     void aShadowValueForADimensionWithoutShadowMetricIsRefused() {
-      QualityCriteria c = criteria(CompositeMethod.WEIGHTED_AVERAGE, "0", percentage("accuracy", "1", slo(SloOperator.GTE, "0")));
+      QualityCriteria c =
+          criteria(
+              CompositeMethod.WEIGHTED_AVERAGE,
+              "0",
+              percentage("accuracy", "1", slo(SloOperator.GTE, "0")));
       Map<String, DimensionInput> in =
           inputs(DimensionInput.scored("accuracy", n("90"), "ok").withShadow(n("3"), "measured"));
       assertThatThrownBy(() -> Scorer.score(c, in, NO_CHECKS))
@@ -159,7 +178,8 @@ class ScorerTest {
     @Test
     void weightedDimensionsWithoutScoreAreListedWithTheReason() {
       QualityCriteria c = whitepaperCriteria();
-      Map<String, DimensionInput> in = scores("relevance", 94, "source_quality", 78, "writing_quality", 81);
+      Map<String, DimensionInput> in =
+          scores("relevance", 94, "source_quality", 78, "writing_quality", 81);
       in.put("accuracy", DimensionInput.notEvaluated("accuracy", "the judge timed out"));
       in.put("timeliness", DimensionInput.structural("timeliness", n("100"), "on time"));
 
@@ -201,7 +221,8 @@ class ScorerTest {
   @Nested
   class Composite {
 
-    private BigDecimal composite(CompositeMethod method, String w1, String s1, String w2, String s2) {
+    private BigDecimal composite(
+        CompositeMethod method, String w1, String s1, String w2, String s2) {
       QualityCriteria c =
           criteria(
               method,
@@ -214,19 +235,22 @@ class ScorerTest {
     @Test
     void weightedGeometricMeanOf80And90() {
       // exp(0.5 ln 80 + 0.5 ln 90) = sqrt(7200) = 84.85281...
-      assertThat(composite(CompositeMethod.GEOMETRIC_MEAN, "0.5", "80", "0.5", "90")).isEqualTo(n("84.853"));
+      assertThat(composite(CompositeMethod.GEOMETRIC_MEAN, "0.5", "80", "0.5", "90"))
+          .isEqualTo(n("84.853"));
     }
 
     @Test
     void weightedHarmonicMeanOf80And90() {
       // 1 / (0.5/80 + 0.5/90) = 1440/17 = 84.70588...
-      assertThat(composite(CompositeMethod.HARMONIC_MEAN, "0.5", "80", "0.5", "90")).isEqualTo(n("84.706"));
+      assertThat(composite(CompositeMethod.HARMONIC_MEAN, "0.5", "80", "0.5", "90"))
+          .isEqualTo(n("84.706"));
     }
 
     @Test
     void weightedAverageOf80And90WithUnevenWeights() {
       // 0.3 * 80 + 0.7 * 90 = 87
-      assertThat(composite(CompositeMethod.WEIGHTED_AVERAGE, "0.3", "80", "0.7", "90")).isEqualTo(n("87.000"));
+      assertThat(composite(CompositeMethod.WEIGHTED_AVERAGE, "0.3", "80", "0.7", "90"))
+          .isEqualTo(n("87.000"));
     }
 
     @Test
@@ -249,14 +273,18 @@ class ScorerTest {
             .as(method.wireName())
             .isEqualTo(composite(method, "0.5", "80", "0.5", "90"));
       }
-      assertThat(composite(CompositeMethod.WEIGHTED_AVERAGE, "0.2", "80", "0.2", "90")).isEqualTo(n("85.000"));
+      assertThat(composite(CompositeMethod.WEIGHTED_AVERAGE, "0.2", "80", "0.2", "90"))
+          .isEqualTo(n("85.000"));
     }
 
     @Test
     void aZeroScoreMakesGeometricAndHarmonicMeansZero() {
-      assertThat(composite(CompositeMethod.GEOMETRIC_MEAN, "0.5", "0", "0.5", "90")).isEqualTo(n("0.000"));
-      assertThat(composite(CompositeMethod.HARMONIC_MEAN, "0.5", "0", "0.5", "90")).isEqualTo(n("0.000"));
-      assertThat(composite(CompositeMethod.WEIGHTED_AVERAGE, "0.5", "0", "0.5", "90")).isEqualTo(n("45.000"));
+      assertThat(composite(CompositeMethod.GEOMETRIC_MEAN, "0.5", "0", "0.5", "90"))
+          .isEqualTo(n("0.000"));
+      assertThat(composite(CompositeMethod.HARMONIC_MEAN, "0.5", "0", "0.5", "90"))
+          .isEqualTo(n("0.000"));
+      assertThat(composite(CompositeMethod.WEIGHTED_AVERAGE, "0.5", "0", "0.5", "90"))
+          .isEqualTo(n("45.000"));
     }
 
     @Test
@@ -283,9 +311,13 @@ class ScorerTest {
       assertThat(card.determination().result()).isEqualTo("PASS");
 
       // Half-even: 0.0005 rounds to the even neighbour 0.000; 0.0015 to 0.002.
-      assertThat(Scorer.composite(CompositeMethod.MINIMUM, List.of(new Scorer.WeightedScore(n("1"), n("10.0005")))))
+      assertThat(
+              Scorer.composite(
+                  CompositeMethod.MINIMUM, List.of(new Scorer.WeightedScore(n("1"), n("10.0005")))))
           .isEqualTo(n("10.000"));
-      assertThat(Scorer.composite(CompositeMethod.MINIMUM, List.of(new Scorer.WeightedScore(n("1"), n("10.0015")))))
+      assertThat(
+              Scorer.composite(
+                  CompositeMethod.MINIMUM, List.of(new Scorer.WeightedScore(n("1"), n("10.0015")))))
           .isEqualTo(n("10.002"));
     }
   }
@@ -297,7 +329,10 @@ class ScorerTest {
         criteria(
             CompositeMethod.WEIGHTED_AVERAGE,
             "75",
-            withShadow(percentage("accuracy", "0.5", slo(SloOperator.GTE, "85")), "hallucination_rate", slo(SloOperator.LTE, "5")),
+            withShadow(
+                percentage("accuracy", "0.5", slo(SloOperator.GTE, "85")),
+                "hallucination_rate",
+                slo(SloOperator.LTE, "5")),
             percentage("completeness", "0.4", slo(SloOperator.GTE, "80")),
             dimension("timeliness", "0.1", MetricType.BOOLEAN, isTrue()));
 
@@ -305,7 +340,8 @@ class ScorerTest {
       return scores("accuracy", 90, "completeness", 85, "timeliness", 100);
     }
 
-    private GateResult onlyGate(String condition, Map<String, DimensionInput> in, Map<String, CheckResult> checks) {
+    private GateResult onlyGate(
+        String condition, Map<String, DimensionInput> in, Map<String, CheckResult> checks) {
       Scorecard card = Scorer.score(withGates(base, Logic.ALL_MUST_PASS, condition), in, checks);
       assertThat(card.gates()).hasSize(1);
       assertThat(card.gatesPassed()).isEqualTo(card.gates().get(0).passed());
@@ -322,7 +358,9 @@ class ScorerTest {
     @Test
     void allSlosMetPassesWhenEverySloAndMeasuredShadowIsMet() {
       Map<String, DimensionInput> in = good();
-      in.put("accuracy", DimensionInput.scored("accuracy", n("90"), "ok").withShadow(n("5"), "5 of 100"));
+      in.put(
+          "accuracy",
+          DimensionInput.scored("accuracy", n("90"), "ok").withShadow(n("5"), "5 of 100"));
       GateResult g = onlyGate("all_slos_met", in, NO_CHECKS);
       assertThat(g.passed()).isTrue();
       assertThat(g.condition()).isEqualTo("all_slos_met");
@@ -335,7 +373,11 @@ class ScorerTest {
 
     @Test
     void allSlosMetFailsOnADimensionMiss() {
-      GateResult g = onlyGate("all_slos_met", scores("accuracy", 80, "completeness", 85, "timeliness", 100), NO_CHECKS);
+      GateResult g =
+          onlyGate(
+              "all_slos_met",
+              scores("accuracy", 80, "completeness", 85, "timeliness", 100),
+              NO_CHECKS);
       assertThat(g.passed()).isFalse();
       assertThat(g.evidence()).isEqualTo("SLO misses: accuracy 80 (gte 85)");
     }
@@ -343,7 +385,9 @@ class ScorerTest {
     @Test
     void allSlosMetFailsOnAShadowMiss() {
       Map<String, DimensionInput> in = good();
-      in.put("accuracy", DimensionInput.scored("accuracy", n("90"), "ok").withShadow(n("7.5"), "many"));
+      in.put(
+          "accuracy",
+          DimensionInput.scored("accuracy", n("90"), "ok").withShadow(n("7.5"), "many"));
       GateResult g = onlyGate("all_slos_met", in, NO_CHECKS);
       assertThat(g.passed()).isFalse();
       assertThat(g.evidence()).isEqualTo("shadow metric misses: hallucination_rate 7.5 (lte 5)");
@@ -351,11 +395,19 @@ class ScorerTest {
 
     @Test
     void thresholdOnADimension() {
-      GateResult pass = onlyGate("accuracy_gte_80", scores("accuracy", 80, "completeness", 85, "timeliness", 100), NO_CHECKS);
+      GateResult pass =
+          onlyGate(
+              "accuracy_gte_80",
+              scores("accuracy", 80, "completeness", 85, "timeliness", 100),
+              NO_CHECKS);
       assertThat(pass.passed()).isTrue();
       assertThat(pass.evidence()).isEqualTo("accuracy 80 >= 80");
 
-      GateResult fail = onlyGate("accuracy_gte_80", scores("accuracy", 78, "completeness", 85, "timeliness", 100), NO_CHECKS);
+      GateResult fail =
+          onlyGate(
+              "accuracy_gte_80",
+              scores("accuracy", 78, "completeness", 85, "timeliness", 100),
+              NO_CHECKS);
       assertThat(fail.passed()).isFalse();
       assertThat(fail.evidence()).isEqualTo("accuracy 78 is not >= 80");
 
@@ -382,11 +434,19 @@ class ScorerTest {
 
     @Test
     void checkPassesOrFailsByTheReportedResult() {
-      GateResult pass = onlyGate("all_tests_pass", good(), Map.of("all_tests_pass", CheckResult.passed("42 of 42 tests pass")));
+      GateResult pass =
+          onlyGate(
+              "all_tests_pass",
+              good(),
+              Map.of("all_tests_pass", CheckResult.passed("42 of 42 tests pass")));
       assertThat(pass.passed()).isTrue();
       assertThat(pass.evidence()).isEqualTo("42 of 42 tests pass");
 
-      GateResult fail = onlyGate("all_tests_pass", good(), Map.of("all_tests_pass", CheckResult.failed("2 of 42 tests fail")));
+      GateResult fail =
+          onlyGate(
+              "all_tests_pass",
+              good(),
+              Map.of("all_tests_pass", CheckResult.failed("2 of 42 tests fail")));
       assertThat(fail.passed()).isFalse();
       assertThat(fail.evidence()).isEqualTo("2 of 42 tests fail");
     }
@@ -395,13 +455,16 @@ class ScorerTest {
     void checkWithoutAResultFailsAsNotEvaluated() {
       GateResult g = onlyGate("no_critical_security_vulnerabilities", good(), NO_CHECKS);
       assertThat(g.passed()).isFalse();
-      assertThat(g.evidence()).isEqualTo("not evaluated: no evaluator reported no_critical_security_vulnerabilities");
+      assertThat(g.evidence())
+          .isEqualTo("not evaluated: no evaluator reported no_critical_security_vulnerabilities");
     }
 
     @Test
     void checkNamingABooleanDimensionUsesItsScore() {
       assertThat(onlyGate("timeliness", good(), NO_CHECKS).passed()).isTrue();
-      GateResult late = onlyGate("timeliness", scores("accuracy", 90, "completeness", 85, "timeliness", 0), NO_CHECKS);
+      GateResult late =
+          onlyGate(
+              "timeliness", scores("accuracy", 90, "completeness", 85, "timeliness", 0), NO_CHECKS);
       assertThat(late.passed()).isFalse();
       assertThat(late.evidence()).isEqualTo("boolean dimension timeliness scored 0");
     }
@@ -413,9 +476,12 @@ class ScorerTest {
 
     @Test
     void aFailingCheckResultIsNotOverruledByABooleanDimension() {
-      GateResult g = onlyGate("timeliness", good(), Map.of("timeliness", CheckResult.failed("clock says late")));
+      GateResult g =
+          onlyGate(
+              "timeliness", good(), Map.of("timeliness", CheckResult.failed("clock says late")));
       assertThat(g.passed()).isFalse();
-      assertThat(g.evidence()).isEqualTo("clock says late; boolean dimension timeliness scored 100");
+      assertThat(g.evidence())
+          .isEqualTo("clock says late; boolean dimension timeliness scored 100");
     }
 
     @Test
@@ -432,14 +498,17 @@ class ScorerTest {
     @Test
     void anyMustPassNeedsOneGate() {
       QualityCriteria c = withGates(base, Logic.ANY_MUST_PASS, "accuracy_gte_95", "all_tests_pass");
-      Scorecard one = Scorer.score(c, good(), Map.of("all_tests_pass", CheckResult.passed("all pass")));
+      Scorecard one =
+          Scorer.score(c, good(), Map.of("all_tests_pass", CheckResult.passed("all pass")));
       assertThat(one.gatesPassed()).isTrue();
       assertThat(one.gateLogic()).isEqualTo(Logic.ANY_MUST_PASS);
 
-      Scorecard none = Scorer.score(c, good(), Map.of("all_tests_pass", CheckResult.failed("1 failing")));
+      Scorecard none =
+          Scorer.score(c, good(), Map.of("all_tests_pass", CheckResult.failed("1 failing")));
       assertThat(none.gatesPassed()).isFalse();
       assertThat(none.determination().notes())
-          .startsWith("No quality gate passed (any_must_pass): accuracy_gte_95: accuracy 90 is not >= 95; all_tests_pass: 1 failing.");
+          .startsWith(
+              "No quality gate passed (any_must_pass): accuracy_gte_95: accuracy 90 is not >= 95; all_tests_pass: 1 failing.");
     }
   }
 
@@ -477,7 +546,10 @@ class ScorerTest {
     void aFailedGateFailsWithNothingReleasedEvenAtComposite99() {
       QualityCriteria c =
           withGates(
-              criteria(CompositeMethod.WEIGHTED_AVERAGE, "75", percentage("accuracy", "1", slo(SloOperator.GTE, "85"))),
+              criteria(
+                  CompositeMethod.WEIGHTED_AVERAGE,
+                  "75",
+                  percentage("accuracy", "1", slo(SloOperator.GTE, "85"))),
               Logic.ALL_MUST_PASS,
               "all_tests_pass");
       Scorecard card =
@@ -498,7 +570,11 @@ class ScorerTest {
 
     @Test
     void compositeEqualToTheThresholdPasses() {
-      QualityCriteria c = criteria(CompositeMethod.WEIGHTED_AVERAGE, "75", percentage("accuracy", "1", slo(SloOperator.GTE, "70")));
+      QualityCriteria c =
+          criteria(
+              CompositeMethod.WEIGHTED_AVERAGE,
+              "75",
+              percentage("accuracy", "1", slo(SloOperator.GTE, "70")));
       Determination d = Scorer.score(c, scores("accuracy", 75), NO_CHECKS).determination();
       assertThat(d.result()).isEqualTo("PASS");
       assertThat(d.notes()).isEqualTo("All SLOs met. Composite score 75 meets threshold of 75.");
@@ -510,10 +586,15 @@ class ScorerTest {
           criteria(
               CompositeMethod.WEIGHTED_AVERAGE,
               "75",
-              withShadow(percentage("accuracy", "0.5", slo(SloOperator.GTE, "85")), "hallucination_rate", slo(SloOperator.LTE, "5")),
+              withShadow(
+                  percentage("accuracy", "0.5", slo(SloOperator.GTE, "85")),
+                  "hallucination_rate",
+                  slo(SloOperator.LTE, "5")),
               percentage("completeness", "0.5", slo(SloOperator.GTE, "60")));
       Map<String, DimensionInput> in = scores("completeness", "64.8");
-      in.put("accuracy", DimensionInput.scored("accuracy", n("80"), "ok").withShadow(n("6"), "6 of 100"));
+      in.put(
+          "accuracy",
+          DimensionInput.scored("accuracy", n("80"), "ok").withShadow(n("6"), "6 of 100"));
       Determination d = Scorer.score(c, in, NO_CHECKS).determination();
       assertThat(d.result()).isEqualTo("FAIL");
       assertThat(d.paymentReleasePercent()).isEqualByComparingTo("0");
@@ -531,9 +612,12 @@ class ScorerTest {
               "75",
               percentage("accuracy", "0.5", slo(SloOperator.GTE, "85")),
               percentage("completeness", "0.5", slo(SloOperator.GTE, "60")));
-      Determination d = Scorer.score(c, scores("accuracy", 80, "completeness", 90), NO_CHECKS).determination();
+      Determination d =
+          Scorer.score(c, scores("accuracy", 80, "completeness", 90), NO_CHECKS).determination();
       assertThat(d.result()).isEqualTo("PASS");
-      assertThat(d.notes()).isEqualTo("Composite score 85 exceeds threshold of 75. SLO misses: accuracy 80 (gte 85).");
+      assertThat(d.notes())
+          .isEqualTo(
+              "Composite score 85 exceeds threshold of 75. SLO misses: accuracy 80 (gte 85).");
     }
 
     @Test
@@ -556,14 +640,31 @@ class ScorerTest {
 
     @Test
     void confidenceIsNullWhenNoInputStatesOne() {
-      Scorecard card = Scorer.score(whitepaperCriteria(), scores(
-          "accuracy", 88, "completeness", 82, "relevance", 94, "source_quality", 78, "writing_quality", 81, "timeliness", 100), NO_CHECKS);
+      Scorecard card =
+          Scorer.score(
+              whitepaperCriteria(),
+              scores(
+                  "accuracy",
+                  88,
+                  "completeness",
+                  82,
+                  "relevance",
+                  94,
+                  "source_quality",
+                  78,
+                  "writing_quality",
+                  81,
+                  "timeliness",
+                  100),
+              NO_CHECKS);
       assertThat(card.determination().confidence()).isNull();
     }
 
     @Test
     void structuralInputsCountWithConfidenceOne() {
-      assertThat(new DimensionInput("x", n("1"), "e", null, null, null, DimensionInput.STRUCTURAL).confidence())
+      assertThat(
+              new DimensionInput("x", n("1"), "e", null, null, null, DimensionInput.STRUCTURAL)
+                  .confidence())
           .isEqualByComparingTo("1");
       assertThatThrownBy(() -> DimensionInput.scored("x", n("1"), "e", n("1.5"), "evaluator"))
           .isInstanceOf(IllegalArgumentException.class)
@@ -576,8 +677,15 @@ class ScorerTest {
     Scorecard card = Scorer.score(whitepaperCriteria(), whitepaperScores(), NO_CHECKS);
     assertThat(card.dimensions())
         .extracting(DimensionResult::name)
-        .containsExactly("accuracy", "completeness", "relevance", "source_quality", "writing_quality", "timeliness");
-    assertThat(card.dimensions().get(5).evidence()).isEqualTo("Delivered 847 seconds before the deadline.");
+        .containsExactly(
+            "accuracy",
+            "completeness",
+            "relevance",
+            "source_quality",
+            "writing_quality",
+            "timeliness");
+    assertThat(card.dimensions().get(5).evidence())
+        .isEqualTo("Delivered 847 seconds before the deadline.");
     Dimension timeliness = whitepaperCriteria().dimension("timeliness").orElseThrow();
     assertThat(timeliness.metric()).isEqualTo(MetricType.BOOLEAN);
   }

@@ -128,8 +128,17 @@ class ThresholdNoiseTest {
     }
     assertThat(values)
         .containsExactlyInAnyOrder(
-            n("-0.05"), n("-0.04"), n("-0.03"), n("-0.02"), n("-0.01"), n("0.00"),
-            n("0.01"), n("0.02"), n("0.03"), n("0.04"), n("0.05"));
+            n("-0.05"),
+            n("-0.04"),
+            n("-0.03"),
+            n("-0.02"),
+            n("-0.01"),
+            n("0.00"),
+            n("0.01"),
+            n("0.02"),
+            n("0.03"),
+            n("0.04"),
+            n("0.05"));
   }
 
   @Test
@@ -158,7 +167,9 @@ class ThresholdNoiseTest {
     assertThat(ThresholdNoise.commitment(countingSeed()).hex())
         .isEqualTo("630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd");
     assertThat(ThresholdNoise.commitment(new byte[32]))
-        .isEqualTo(Digest.parse("sha256:66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925"));
+        .isEqualTo(
+            Digest.parse(
+                "sha256:66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925"));
     assertThatThrownBy(() -> ThresholdNoise.commitment(new byte[31]))
         .isInstanceOf(IllegalArgumentException.class);
   }
@@ -179,7 +190,8 @@ class ThresholdNoiseTest {
   @Test
   void applyClampsBoundariesToZeroAndHundred() {
     List<Tier> moved =
-        ThresholdNoise.apply(List.of(gte("99", "100"), gte("1", "10")), List.of(n("2.50"), n("-2.50")));
+        ThresholdNoise.apply(
+            List.of(gte("99", "100"), gte("1", "10")), List.of(n("2.50"), n("-2.50")));
     assertThat(moved).extracting(Tier::score).containsExactly(n("100"), n("0"));
   }
 
@@ -188,7 +200,8 @@ class ThresholdNoiseTest {
     // The floor (index 3) has its own offset, but it shares the boundary of tier 2, which is listed
     // first: both move by tier 2's offset, so every score still matches exactly one tier.
     List<Tier> moved =
-        ThresholdNoise.apply(WHITEPAPER_TIERS, List.of(n("0.50"), n("-1.00"), n("2.25"), n("-2.99")));
+        ThresholdNoise.apply(
+            WHITEPAPER_TIERS, List.of(n("0.50"), n("-1.00"), n("2.25"), n("-2.99")));
     assertThat(moved.get(2).score()).isEqualByComparingTo("62.25");
     assertThat(moved.get(3)).isEqualTo(new Tier(Tier.Bound.LT, n("62.25"), n("0")));
     // Listed the other way round, the floor's offset is the one both take.
@@ -208,7 +221,8 @@ class ThresholdNoiseTest {
   @Test
   void noisedTiersAreStillMatchedByValue() {
     List<Tier> moved =
-        ThresholdNoise.apply(WHITEPAPER_TIERS, List.of(n("1.50"), n("-2.00"), n("0.70"), n("-3.00")));
+        ThresholdNoise.apply(
+            WHITEPAPER_TIERS, List.of(n("1.50"), n("-2.00"), n("0.70"), n("-3.00")));
     // Boundaries are now 91.5, 73, 60.7 (and the floor below 60.7).
     assertThat(Release.tierPercent(moved, n("91.49"))).isEqualByComparingTo("85");
     assertThat(Release.tierPercent(moved, n("91.5"))).isEqualByComparingTo("100");
@@ -217,7 +231,8 @@ class ThresholdNoiseTest {
     assertThat(Release.tierPercent(moved, n("60.69"))).isEqualByComparingTo("0");
     assertThat(Release.tierPercent(moved, n("60.7"))).isEqualByComparingTo("50");
     Escrow.Payment payment =
-        new Escrow.Payment(money("5.00", "USDC"), new GraduatedRelease(true, GraduatedRelease.Mode.TIERS, moved));
+        new Escrow.Payment(
+            money("5.00", "USDC"), new GraduatedRelease(true, GraduatedRelease.Mode.TIERS, moved));
     assertThat(Release.percent(payment, n("74"), true, false)).isEqualByComparingTo("85");
   }
 
@@ -230,7 +245,9 @@ class ThresholdNoiseTest {
       BigDecimal previous = BigDecimal.ZERO;
       for (int hundredths = 0; hundredths <= 10_000; hundredths += 7) {
         BigDecimal percent = Release.tierPercent(moved, BigDecimal.valueOf(hundredths, 2));
-        assertThat(percent).as("tiers %s at %s", moved, hundredths).isGreaterThanOrEqualTo(previous);
+        assertThat(percent)
+            .as("tiers %s at %s", moved, hundredths)
+            .isGreaterThanOrEqualTo(previous);
         previous = percent;
       }
       assertThat(previous).isEqualByComparingTo("100");
@@ -243,8 +260,13 @@ class ThresholdNoiseTest {
   void effectiveTiersApplyDynamicTiersFirstThenNoise() {
     GraduatedRelease release =
         new GraduatedRelease(
-            true, GraduatedRelease.Mode.TIERS, WHITEPAPER_TIERS, ThresholdNoiseTerms.of(THREE), DynamicTiersTerms.defaults());
-    // Clustered just above 75 as written; the noise (-2.99 on tier 1) must not change that decision.
+            true,
+            GraduatedRelease.Mode.TIERS,
+            WHITEPAPER_TIERS,
+            ThresholdNoiseTerms.of(THREE),
+            DynamicTiersTerms.defaults());
+    // Clustered just above 75 as written; the noise (-2.99 on tier 1) must not change that
+    // decision.
     List<BigDecimal> past = List.of(n("75.5"), n("76"), n("77.9"), n("88"));
     ThresholdNoise.Effective effective =
         ThresholdNoise.effectiveTiers(release, past, countingSeed(), "asa-test-0001");
@@ -262,7 +284,8 @@ class ThresholdNoiseTest {
 
   @Test
   void effectiveTiersWithoutMitigationsAreTheWrittenOnes() {
-    GraduatedRelease plain = new GraduatedRelease(true, GraduatedRelease.Mode.TIERS, WHITEPAPER_TIERS);
+    GraduatedRelease plain =
+        new GraduatedRelease(true, GraduatedRelease.Mode.TIERS, WHITEPAPER_TIERS);
     ThresholdNoise.Effective effective =
         ThresholdNoise.effectiveTiers(plain, List.of(n("76"), n("76"), n("76")), null, null);
     assertThat(effective.tiers()).isEqualTo(WHITEPAPER_TIERS);
@@ -271,15 +294,24 @@ class ThresholdNoiseTest {
     // Graduated release switched off: nothing is read, nothing moves.
     GraduatedRelease off =
         new GraduatedRelease(
-            false, GraduatedRelease.Mode.TIERS, WHITEPAPER_TIERS, ThresholdNoiseTerms.of(THREE), DynamicTiersTerms.defaults());
-    assertThat(ThresholdNoise.effectiveTiers(off, List.of(), null, null).tiers()).isEqualTo(WHITEPAPER_TIERS);
+            false,
+            GraduatedRelease.Mode.TIERS,
+            WHITEPAPER_TIERS,
+            ThresholdNoiseTerms.of(THREE),
+            DynamicTiersTerms.defaults());
+    assertThat(ThresholdNoise.effectiveTiers(off, List.of(), null, null).tiers())
+        .isEqualTo(WHITEPAPER_TIERS);
   }
 
   @Test
   void noiseWithoutASeedIsRefused() {
     GraduatedRelease noisy =
         new GraduatedRelease(
-            true, GraduatedRelease.Mode.TIERS, WHITEPAPER_TIERS, ThresholdNoiseTerms.of(THREE), DynamicTiersTerms.DISABLED);
+            true,
+            GraduatedRelease.Mode.TIERS,
+            WHITEPAPER_TIERS,
+            ThresholdNoiseTerms.of(THREE),
+            DynamicTiersTerms.DISABLED);
     assertThatThrownBy(() -> ThresholdNoise.effectiveTiers(noisy, List.of(), null, "asa-test-0001"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("seed");

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
 
 class VerificationResultTest {
 
-  private static final Digest DELIVERABLE = Digest.sha256("# Federated learning\n...".getBytes(StandardCharsets.UTF_8));
+  private static final Digest DELIVERABLE =
+      Digest.sha256("# Federated learning\n...".getBytes(StandardCharsets.UTF_8));
   private static final VerificationResult.Evaluator JUDGE =
       new VerificationResult.Evaluator(
           new Identity("api_key", "eval-key-789", null), "agent_as_judge", "claude-sonnet-4-6");
@@ -50,35 +51,47 @@ class VerificationResultTest {
 
     assertThat(fieldNames(json))
         .containsExactly(
-            "verification_id", "agreement_id", "timestamp", "evaluator", "dimensions", "composite",
-            "determination", "evidence_trail");
+            "verification_id",
+            "agreement_id",
+            "timestamp",
+            "evaluator",
+            "dimensions",
+            "composite",
+            "determination",
+            "evidence_trail");
     assertThat(json.path("timestamp").asText()).isEqualTo("2026-03-26T15:45:00Z");
     assertThat(Json.write(json.path("evaluator")))
-        .isEqualTo("{\"identity\":{\"scheme\":\"api_key\",\"value\":\"eval-key-789\"},"
-            + "\"type\":\"agent_as_judge\",\"model\":\"claude-sonnet-4-6\"}");
+        .isEqualTo(
+            "{\"identity\":{\"scheme\":\"api_key\",\"value\":\"eval-key-789\"},"
+                + "\"type\":\"agent_as_judge\",\"model\":\"claude-sonnet-4-6\"}");
 
     JsonNode accuracy = json.path("dimensions").get(0);
     assertThat(fieldNames(accuracy))
         .containsExactly("name", "score", "slo_target", "slo_met", "evidence", "shadow_metric");
     assertThat(Json.write(accuracy.path("shadow_metric")))
-        .isEqualTo("{\"name\":\"hallucination_rate\",\"value\":3.2,\"slo_target\":5,\"slo_met\":true,"
-            + "\"evidence\":\"1 unsupported claim in 31\"}");
+        .isEqualTo(
+            "{\"name\":\"hallucination_rate\",\"value\":3.2,\"slo_target\":5,\"slo_met\":true,"
+                + "\"evidence\":\"1 unsupported claim in 31\"}");
     assertThat(json.path("dimensions").get(1).has("shadow_metric")).isFalse();
 
     JsonNode timeliness = json.path("dimensions").get(5);
     assertThat(Json.write(timeliness))
-        .isEqualTo("{\"name\":\"timeliness\",\"score\":100,\"slo_target\":true,\"slo_met\":true,"
-            + "\"evidence\":\"Delivered 847 seconds before the deadline.\"}");
+        .isEqualTo(
+            "{\"name\":\"timeliness\",\"score\":100,\"slo_target\":true,\"slo_met\":true,"
+                + "\"evidence\":\"Delivered 847 seconds before the deadline.\"}");
 
     assertThat(Json.write(json.path("composite")))
-        .isEqualTo("{\"score\":87,\"method\":\"weighted_average\",\"threshold\":75,\"passed\":true}");
+        .isEqualTo(
+            "{\"score\":87,\"method\":\"weighted_average\",\"threshold\":75,\"passed\":true}");
     assertThat(Json.write(json.path("determination")))
-        .isEqualTo("{\"result\":\"PASS\",\"payment_release_percent\":100,\"confidence\":1,"
-            + "\"notes\":\"All SLOs met. Composite score 87 exceeds threshold of 75.\"}");
+        .isEqualTo(
+            "{\"result\":\"PASS\",\"payment_release_percent\":100,\"confidence\":1,"
+                + "\"notes\":\"All SLOs met. Composite score 87 exceeds threshold of 75.\"}");
 
     JsonNode trail = json.path("evidence_trail");
     assertThat(fieldNames(trail))
-        .containsExactly("deliverable_hash", "evaluation_hash", "evaluation_duration_ms", "evaluation_cost_usd");
+        .containsExactly(
+            "deliverable_hash", "evaluation_hash", "evaluation_duration_ms", "evaluation_cost_usd");
     assertThat(trail.path("deliverable_hash").asText()).isEqualTo(DELIVERABLE.toString());
     assertThat(trail.path("evaluation_hash").asText()).matches("sha256:[0-9a-f]{64}");
     assertThat(Json.write(trail.path("evaluation_cost_usd"))).isEqualTo("0.12");
@@ -99,8 +112,9 @@ class VerificationResultTest {
             Map.of());
     JsonNode json = standalone(card).toJson();
     String text = Json.write(json);
-    assertThat(Json.write(json.path("composite"))).isEqualTo(
-        "{\"score\":86.1,\"method\":\"weighted_average\",\"threshold\":75,\"passed\":true}");
+    assertThat(Json.write(json.path("composite")))
+        .isEqualTo(
+            "{\"score\":86.1,\"method\":\"weighted_average\",\"threshold\":75,\"passed\":true}");
     assertThat(Json.write(json.path("dimensions").get(0).path("score"))).isEqualTo("86.2");
     assertThat(Json.write(json.path("dimensions").get(0).path("slo_target"))).isEqualTo("80");
     assertThat(text).doesNotContain("E+").doesNotContain("86.100");
@@ -110,7 +124,8 @@ class VerificationResultTest {
   void optionalMembersAreOmittedOrNull() {
     Scorecard card =
         Scorer.score(
-            criteria(CompositeMethod.MINIMUM, "50", percentage("a", "1", slo(SloOperator.GTE, "50"))),
+            criteria(
+                CompositeMethod.MINIMUM, "50", percentage("a", "1", slo(SloOperator.GTE, "50"))),
             scores("a", 60),
             Map.of());
     JsonNode json = standalone(card).toJson();
@@ -125,14 +140,19 @@ class VerificationResultTest {
   void gatesAreReportedWithTheirLogic() {
     Scorecard card =
         Scorer.score(
-            withGates(whitepaperCriteria(), QualityGate.Logic.ALL_MUST_PASS, "accuracy_gte_80", "all_tests_pass"),
+            withGates(
+                whitepaperCriteria(),
+                QualityGate.Logic.ALL_MUST_PASS,
+                "accuracy_gte_80",
+                "all_tests_pass"),
             whitepaperScores(),
             Map.of());
     JsonNode json = standalone(card).toJson();
     assertThat(Json.write(json.path("quality_gates")))
-        .isEqualTo("[{\"condition\":\"accuracy_gte_80\",\"passed\":true,\"evidence\":\"accuracy 88 >= 80\"},"
-            + "{\"condition\":\"all_tests_pass\",\"passed\":false,"
-            + "\"evidence\":\"not evaluated: no evaluator reported all_tests_pass\"}]");
+        .isEqualTo(
+            "[{\"condition\":\"accuracy_gte_80\",\"passed\":true,\"evidence\":\"accuracy 88 >= 80\"},"
+                + "{\"condition\":\"all_tests_pass\",\"passed\":false,"
+                + "\"evidence\":\"not evaluated: no evaluator reported all_tests_pass\"}]");
     assertThat(json.path("gate_logic").asText()).isEqualTo("all_must_pass");
     assertThat(json.path("determination").path("result").asText()).isEqualTo("FAIL");
     assertThat(json.path("determination").path("payment_release_percent").asInt()).isZero();
@@ -189,7 +209,8 @@ class VerificationResultTest {
         "ver-1",
         null,
         Instant.parse("2026-03-26T15:45:00Z"),
-        new VerificationResult.Evaluator(new Identity("api_key", "structural-1", null), "structural", null),
+        new VerificationResult.Evaluator(
+            new Identity("api_key", "structural-1", null), "structural", null),
         card,
         DELIVERABLE,
         3,

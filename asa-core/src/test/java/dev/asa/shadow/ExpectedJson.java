@@ -6,9 +6,9 @@ import java.util.List;
 
 /**
  * Compares a produced document with a fixture's expected output the way the conformance fixtures
- * are meant: every member the fixture lists must be there with that value, members it does not
- * list are free (a report may carry {@code advisory}, {@code sealed_hash}...), arrays must match
- * item by item and in length, and numbers compare by value (0.0 equals 0).
+ * are meant: every member the fixture lists must be there with that value, members it does not list
+ * are free (a report may carry {@code advisory}, {@code sealed_hash}...), arrays must match item by
+ * item and in length, and numbers compare by value (0.0 equals 0).
  */
 public final class ExpectedJson {
   private ExpectedJson() {}
@@ -28,7 +28,10 @@ public final class ExpectedJson {
         out.add(at + ": expected an object, found " + actual);
         return;
       }
-      expected.fields().forEachRemaining(e -> compare(at + "." + e.getKey(), e.getValue(), actual.get(e.getKey()), out));
+      expected
+          .fields()
+          .forEachRemaining(
+              e -> compare(at + "." + e.getKey(), e.getValue(), actual.get(e.getKey()), out));
     } else if (expected.isArray()) {
       if (!actual.isArray() || actual.size() != expected.size()) {
         out.add(at + ": expected " + expected + ", found " + actual);

@@ -18,8 +18,10 @@ final class ReportSchema {
 
   private static Schema load() {
     JsonNode raw = Json.parseTrusted(ShadowReportTest.resource("shadow-report.schema.json"));
-    SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
-        b -> b.schemaLoader(l -> l.fetchRemoteResources(false)));
+    SchemaRegistry registry =
+        SchemaRegistry.withDefaultDialect(
+            SpecificationVersion.DRAFT_2020_12,
+            b -> b.schemaLoader(l -> l.fetchRemoteResources(false)));
     return registry.getSchema(SchemaLocation.of(raw.path("$id").asText()), raw);
   }
 

@@ -32,17 +32,25 @@ class SealTest {
   }
 
   static final SealedCriterion LIMITATIONS =
-      new SealedCriterion("sc-01", Category.HAPPY_PATH, "Has a limitations section", "A Limitations heading", new Check.HasSection("Limitations"));
+      new SealedCriterion(
+          "sc-01",
+          Category.HAPPY_PATH,
+          "Has a limitations section",
+          "A Limitations heading",
+          new Check.HasSection("Limitations"));
 
   @Test
   void theCommitmentIsSha256OfTheCanonicalNonceAndCriteria() {
     // By hand (Python: json.dumps(sort_keys=True, separators=(',', ':')), then hashlib.sha256) over
-    // {"criteria":[{"assertion":"Has a limitations section","category":"happy_path","check":{"title":"Limitations",
-    //  "type":"has_section"},"expected":"A Limitations heading","id":"sc-01","message":"A Limitations heading"}],
+    // {"criteria":[{"assertion":"Has a limitations
+    // section","category":"happy_path","check":{"title":"Limitations",
+    //  "type":"has_section"},"expected":"A Limitations heading","id":"sc-01","message":"A
+    // Limitations heading"}],
     //  "nonce":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}
     Commitment c = Commitment.compute(ZERO_NONCE, SealedCriteria.of(LIMITATIONS));
 
-    assertThat(c.toString()).isEqualTo("sha256:62eb4994b8be936a2fbb51087baf446f15d5bde25d9e090a1c176bd88adfe0d4");
+    assertThat(c.toString())
+        .isEqualTo("sha256:62eb4994b8be936a2fbb51087baf446f15d5bde25d9e090a1c176bd88adfe0d4");
     assertThat(Commitment.parse(c.toString())).isEqualTo(c);
   }
 
@@ -50,22 +58,69 @@ class SealTest {
   void theCommitmentChangesWhenAnyFieldOrTheNonceChanges() {
     Commitment base = Commitment.compute(ZERO_NONCE, SealedCriteria.of(LIMITATIONS));
     Check check = LIMITATIONS.check();
-    List<SealedCriterion> variants = List.of(
-        new SealedCriterion("sc-02", Category.HAPPY_PATH, "Has a limitations section", "A Limitations heading", check),
-        new SealedCriterion("sc-01", Category.COMPLETENESS, "Has a limitations section", "A Limitations heading", check),
-        new SealedCriterion("sc-01", Category.HAPPY_PATH, "Has a limitation section", "A Limitations heading", check),
-        new SealedCriterion("sc-01", Category.HAPPY_PATH, "Has a limitations section", "A Limitations heading.", check),
-        new SealedCriterion("sc-01", Category.HAPPY_PATH, "Has a limitations section", "A Limitations heading", "other message", check),
-        new SealedCriterion("sc-01", Category.HAPPY_PATH, "Has a limitations section", "A Limitations heading", new Check.HasSection("Limitation")),
-        new SealedCriterion("sc-01", Category.HAPPY_PATH, "Has a limitations section", "A Limitations heading", new Check.Contains("Limitations", true)));
+    List<SealedCriterion> variants =
+        List.of(
+            new SealedCriterion(
+                "sc-02",
+                Category.HAPPY_PATH,
+                "Has a limitations section",
+                "A Limitations heading",
+                check),
+            new SealedCriterion(
+                "sc-01",
+                Category.COMPLETENESS,
+                "Has a limitations section",
+                "A Limitations heading",
+                check),
+            new SealedCriterion(
+                "sc-01",
+                Category.HAPPY_PATH,
+                "Has a limitation section",
+                "A Limitations heading",
+                check),
+            new SealedCriterion(
+                "sc-01",
+                Category.HAPPY_PATH,
+                "Has a limitations section",
+                "A Limitations heading.",
+                check),
+            new SealedCriterion(
+                "sc-01",
+                Category.HAPPY_PATH,
+                "Has a limitations section",
+                "A Limitations heading",
+                "other message",
+                check),
+            new SealedCriterion(
+                "sc-01",
+                Category.HAPPY_PATH,
+                "Has a limitations section",
+                "A Limitations heading",
+                new Check.HasSection("Limitation")),
+            new SealedCriterion(
+                "sc-01",
+                Category.HAPPY_PATH,
+                "Has a limitations section",
+                "A Limitations heading",
+                new Check.Contains("Limitations", true)));
     for (SealedCriterion v : variants) {
-      assertThat(Commitment.compute(ZERO_NONCE, SealedCriteria.of(v))).as(v.toString()).isNotEqualTo(base);
+      assertThat(Commitment.compute(ZERO_NONCE, SealedCriteria.of(v)))
+          .as(v.toString())
+          .isNotEqualTo(base);
     }
-    assertThat(Commitment.compute(Nonce.fromBase64Url("A".repeat(42) + "E"), SealedCriteria.of(LIMITATIONS))).isNotEqualTo(base);
+    assertThat(
+            Commitment.compute(
+                Nonce.fromBase64Url("A".repeat(42) + "E"), SealedCriteria.of(LIMITATIONS)))
+        .isNotEqualTo(base);
     // the contains default and its explicit spelling are one criterion, one commitment
-    assertThat(new Check.Contains("x", true).toJson()).isEqualTo(Check.parse(Json.object().put("type", "contains").put("value", "x"), "", new StrictJson()).toJson());
+    assertThat(new Check.Contains("x", true).toJson())
+        .isEqualTo(
+            Check.parse(
+                    Json.object().put("type", "contains").put("value", "x"), "", new StrictJson())
+                .toJson());
     // order is part of it
-    SealedCriterion other = new SealedCriterion("sc-02", Category.EDGE_CASE, "a", "e", new Check.MinWords(3));
+    SealedCriterion other =
+        new SealedCriterion("sc-02", Category.EDGE_CASE, "a", "e", new Check.MinWords(3));
     assertThat(Commitment.compute(ZERO_NONCE, SealedCriteria.of(LIMITATIONS, other)))
         .isNotEqualTo(Commitment.compute(ZERO_NONCE, SealedCriteria.of(other, LIMITATIONS)));
   }
@@ -81,8 +136,13 @@ class SealTest {
   }
 
   static SealedEnvelope envelope() {
-    return SealedEnvelope.seal(SealStatement.Subject.agreement("agr_123"), SealedCriteria.of(LIMITATIONS), "did:key:z6MkClient",
-        NOW, new SecureRandom(), SERVER_KEY);
+    return SealedEnvelope.seal(
+        SealStatement.Subject.agreement("agr_123"),
+        SealedCriteria.of(LIMITATIONS),
+        "did:key:z6MkClient",
+        NOW,
+        new SecureRandom(),
+        SERVER_KEY);
   }
 
   @Test
@@ -90,12 +150,19 @@ class SealTest {
     SealedEnvelope env = envelope();
     Seal seal = env.seal();
 
-    assertThat(Json.write(seal.statement().toJson())).isEqualTo("{\"agreement_id\":\"agr_123\",\"commitment\":\"" + env.commitment()
-        + "\",\"sealed_at\":\"2025-01-15T10:30:00Z\",\"sealer\":\"did:key:z6MkClient\"}");
+    assertThat(Json.write(seal.statement().toJson()))
+        .isEqualTo(
+            "{\"agreement_id\":\"agr_123\",\"commitment\":\""
+                + env.commitment()
+                + "\",\"sealed_at\":\"2025-01-15T10:30:00Z\",\"sealer\":\"did:key:z6MkClient\"}");
     assertThat(env.commitment()).isEqualTo(Commitment.compute(env.nonce(), env.criteria()));
     assertThat(seal.verify(SERVER_KEY.publicKey())).isTrue();
     assertThat(seal.verify(OTHER_KEY.publicKey())).as("the wrong key").isFalse();
-    assertThat(SERVER_KEY.publicKey().verify(dev.asa.json.Jcs.canonicalize(seal.statement().toJson()), seal.signature())).isTrue();
+    assertThat(
+            SERVER_KEY
+                .publicKey()
+                .verify(dev.asa.json.Jcs.canonicalize(seal.statement().toJson()), seal.signature()))
+        .isTrue();
     assertThat(SealVerification.check(env).valid()).isTrue();
   }
 
@@ -104,47 +171,68 @@ class SealTest {
     SealedEnvelope env = envelope();
     ObjectNode json = env.toJson();
 
-    assertThat(json.properties().stream().map(e -> e.getKey()).toList()).containsExactly("statement", "signature", "signer", "nonce", "criteria");
+    assertThat(json.properties().stream().map(e -> e.getKey()).toList())
+        .containsExactly("statement", "signature", "signer", "nonce", "criteria");
     assertThat(json.path("signer").asText()).isEqualTo(DidKey.of(SERVER_KEY.publicKey()));
     SealedEnvelope back = SealedEnvelope.parse(Json.parse(Json.write(json)));
     assertThat(back.toJson()).isEqualTo(json);
 
-    SealVerification v = SealVerification.check(back, Optional.of(SERVER_KEY.publicKey()), Optional.of(env.commitment()));
+    SealVerification v =
+        SealVerification.check(
+            back, Optional.of(SERVER_KEY.publicKey()), Optional.of(env.commitment()));
     assertThat(v.valid()).isTrue();
-    assertThat(v.checks()).extracting(SealVerification.Outcome::name).containsExactly("signature", "signer", "commitment", "recorded_commitment");
+    assertThat(v.checks())
+        .extracting(SealVerification.Outcome::name)
+        .containsExactly("signature", "signer", "commitment", "recorded_commitment");
     assertThat(v.recomputed()).isEqualTo(env.commitment());
   }
 
   private static SealVerification tampered(UnaryOperator<ObjectNode> change) throws Exception {
     ObjectNode json = envelope().toJson();
-    return SealVerification.check(SealedEnvelope.parse(change.apply(json)), Optional.of(SERVER_KEY.publicKey()), Optional.empty());
+    return SealVerification.check(
+        SealedEnvelope.parse(change.apply(json)),
+        Optional.of(SERVER_KEY.publicKey()),
+        Optional.empty());
   }
 
   @Test
   void tamperingWithAnyPartIsDetected() throws Exception {
-    SealVerification criterion = tampered(j -> {
-      ((ObjectNode) j.path("criteria").get(0).path("check")).put("title", "Overview");
-      return j;
-    });
+    SealVerification criterion =
+        tampered(j -> {
+          ((ObjectNode) j.path("criteria").get(0).path("check")).put("title", "Overview");
+          return j;
+        });
     assertThat(criterion.valid()).isFalse();
-    assertThat(criterion.checks()).extracting(SealVerification.Outcome::passed).containsExactly(true, true, false);
-    assertThat(criterion.problem().orElseThrow()).contains("commitment: the statement commits to").contains("criteria or nonce changed after sealing");
+    assertThat(criterion.checks())
+        .extracting(SealVerification.Outcome::passed)
+        .containsExactly(true, true, false);
+    assertThat(criterion.problem().orElseThrow())
+        .contains("commitment: the statement commits to")
+        .contains("criteria or nonce changed after sealing");
 
     SealVerification nonce = tampered(j -> j.put("nonce", "B".repeat(42) + "A"));
     assertThat(nonce.valid()).isFalse();
 
-    SealVerification statement = tampered(j -> {
-      ((ObjectNode) j.path("statement")).put("sealer", "did:key:z6MkSomeoneElse");
-      return j;
-    });
+    SealVerification statement =
+        tampered(j -> {
+          ((ObjectNode) j.path("statement")).put("sealer", "did:key:z6MkSomeoneElse");
+          return j;
+        });
     assertThat(statement.checks().get(0).passed()).isFalse();
     assertThat(statement.checks().get(0).detail()).contains("does not verify");
 
     // re-sealed wholesale under another key: consistent in itself, caught only by the pinned signer
-    SealedEnvelope forged = SealedEnvelope.seal(SealStatement.Subject.agreement("agr_123"), SealedCriteria.of(LIMITATIONS), "x",
-        NOW, new SecureRandom(), OTHER_KEY);
+    SealedEnvelope forged =
+        SealedEnvelope.seal(
+            SealStatement.Subject.agreement("agr_123"),
+            SealedCriteria.of(LIMITATIONS),
+            "x",
+            NOW,
+            new SecureRandom(),
+            OTHER_KEY);
     assertThat(SealVerification.check(forged).valid()).isTrue();
-    SealVerification pinned = SealVerification.check(forged, Optional.of(SERVER_KEY.publicKey()), Optional.empty());
+    SealVerification pinned =
+        SealVerification.check(forged, Optional.of(SERVER_KEY.publicKey()), Optional.empty());
     assertThat(pinned.valid()).isFalse();
     assertThat(pinned.problem().orElseThrow()).startsWith("signer: signed by did:key:");
   }
@@ -161,16 +249,24 @@ class SealTest {
         .isInstanceOf(InvalidDocumentException.class)
         .hasMessageContaining("/note: unknown member")
         .hasMessageContaining("/signature: Ed25519 signature is not base64url")
-        .hasMessageContaining("/statement/sealed_at: must be UTC to the second, as 2025-01-15T10:30:00Z")
+        .hasMessageContaining(
+            "/statement/sealed_at: must be UTC to the second, as 2025-01-15T10:30:00Z")
         .hasMessageContaining("/criteria: holds 0 criteria");
   }
 
   @Test
   void aStandaloneSealNamesItsSealIdSoItCannotPassForAnAgreementSeal() {
-    SealedEnvelope env = SealedEnvelope.seal(SealStatement.Subject.standalone("seal_9"), SealedCriteria.of(LIMITATIONS), "orchestrator",
-        NOW, new SecureRandom(), SERVER_KEY);
+    SealedEnvelope env =
+        SealedEnvelope.seal(
+            SealStatement.Subject.standalone("seal_9"),
+            SealedCriteria.of(LIMITATIONS),
+            "orchestrator",
+            NOW,
+            new SecureRandom(),
+            SERVER_KEY);
     assertThat(env.seal().statement().toJson().has("seal_id")).isTrue();
     assertThat(env.seal().statement().toJson().has("agreement_id")).isFalse();
-    assertThat(SealedEnvelope.parse(env.toJson()).seal().statement().subject()).isEqualTo(SealStatement.Subject.standalone("seal_9"));
+    assertThat(SealedEnvelope.parse(env.toJson()).seal().statement().subject())
+        .isEqualTo(SealStatement.Subject.standalone("seal_9"));
   }
 }

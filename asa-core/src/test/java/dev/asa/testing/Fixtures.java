@@ -8,15 +8,17 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
 /**
- * Deterministic keys and ready-made agreement documents for tests. Keys are derived from a name,
- * so a test reads "Fixtures.key("alice")" and gets the same key every run.
+ * Deterministic keys and ready-made agreement documents for tests. Keys are derived from a name, so
+ * a test reads "Fixtures.key("alice")" and gets the same key every run.
  */
 public final class Fixtures {
   private Fixtures() {}
 
   public static Ed25519PrivateKey key(String name) {
     try {
-      byte[] seed = MessageDigest.getInstance("SHA-256").digest(("asa-test-key:" + name).getBytes(StandardCharsets.UTF_8));
+      byte[] seed =
+          MessageDigest.getInstance("SHA-256")
+              .digest(("asa-test-key:" + name).getBytes(StandardCharsets.UTF_8));
       return Ed25519PrivateKey.fromSeed(seed);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
@@ -27,7 +29,9 @@ public final class Fixtures {
     ObjectNode p = Json.object();
     p.putObject("identity").put("scheme", "api_key").put("value", name);
     p.put("display_name", name);
-    p.putObject("verification_key").put("scheme", "ed25519").put("value", key.publicKey().toBase64Url());
+    p.putObject("verification_key")
+        .put("scheme", "ed25519")
+        .put("value", key.publicKey().toBase64Url());
     return p;
   }
 
@@ -45,8 +49,12 @@ public final class Fixtures {
     ObjectNode evaluator = parties.putObject("evaluator");
     evaluator.putObject("identity").put("scheme", "api_key").put("value", "eval-1");
     evaluator.put("type", "agent_as_judge");
-    evaluator.putObject("verification_key").put("scheme", "ed25519").put("value", key("eval-1").publicKey().toBase64Url());
-    doc.putObject("service").put("description", "Summarise recent work on federated learning privacy");
+    evaluator
+        .putObject("verification_key")
+        .put("scheme", "ed25519")
+        .put("value", key("eval-1").publicKey().toBase64Url());
+    doc.putObject("service")
+        .put("description", "Summarise recent work on federated learning privacy");
     doc.putObject("escrow").putObject("payment").put("amount", "10.00").put("currency", "USD");
     return doc;
   }

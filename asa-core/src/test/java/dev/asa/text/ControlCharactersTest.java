@@ -23,7 +23,9 @@ class ControlCharactersTest {
   void theFirstOneIsNamedWithItsIndex() {
     assertThat(ControlCharacters.problemWith("alice")).isNull();
     assertThat(ControlCharacters.problemWith("caf\u00E9 \uD83D\uDE00")).isNull();
-    assertThat(ControlCharacters.problemWith("ali\u0000ce\n")).contains("U+0000").contains("index 3");
+    assertThat(ControlCharacters.problemWith("ali\u0000ce\n"))
+        .contains("U+0000")
+        .contains("index 3");
     assertThat(ControlCharacters.problemWith("x\u007F")).contains("U+007F").contains("index 1");
     assertThat(ControlCharacters.firstIn("\r\n")).hasValue(0);
   }

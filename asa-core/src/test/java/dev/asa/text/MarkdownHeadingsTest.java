@@ -21,7 +21,8 @@ class MarkdownHeadingsTest {
   @Test
   void setextHeadingsCountWithTheLineOfTheirText() {
     String doc = "Intro text.\n\nSummary\n=======\n\nBody.\n\nKey findings\n---\nMore.\n";
-    assertThat(MarkdownHeadings.of(doc)).containsExactly(new Heading("Summary", 3), new Heading("Key findings", 8));
+    assertThat(MarkdownHeadings.of(doc))
+        .containsExactly(new Heading("Summary", 3), new Heading("Key findings", 8));
   }
 
   @Test
@@ -33,20 +34,23 @@ class MarkdownHeadingsTest {
   void theTitleIsThePlainTextWithoutMarkup() {
     assertThat(titles("## The *new* `API` and [its docs](https://example.com) <b>now</b>\n"))
         .containsExactly("The new API and its docs now");
-    assertThat(titles("# Closing hashes ##\n# C#\n#\n#hashtag\n")).containsExactly("Closing hashes", "C#");
+    assertThat(titles("# Closing hashes ##\n# C#\n#\n#hashtag\n"))
+        .containsExactly("Closing hashes", "C#");
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"```", "~~~", "````", "~~~~~", "```python", "  ```"})
   void aHeadingInsideAFenceDoesNotCount(String fence) {
     String close = fence.strip().replaceAll("[a-z]+$", "");
-    assertThat(titles("# Before\n" + fence + "\n# Methods\n" + close + "\n# After\n")).containsExactly("Before", "After");
+    assertThat(titles("# Before\n" + fence + "\n# Methods\n" + close + "\n# After\n"))
+        .containsExactly("Before", "After");
   }
 
   @Test
   void aShorterOrDifferentMarkerDoesNotCloseAFence() {
     // Four backticks are closed only by four or more; ~~~ never closes a ``` fence.
-    assertThat(titles("````\n```\n# Methods\n~~~\n# Results\n````\n# After\n")).containsExactly("After");
+    assertThat(titles("````\n```\n# Methods\n~~~\n# Results\n````\n# After\n"))
+        .containsExactly("After");
   }
 
   @Test
@@ -81,19 +85,23 @@ class MarkdownHeadingsTest {
     String deepEmphasis = "# " + "*".repeat(100_000) + "a" + "*".repeat(100_000) + "\n";
     String manyFences = "```\n".repeat(100_000) + "# Last\n";
     String manyBrackets = "# " + "[".repeat(100_000) + "x\n";
-    assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
-      // commonmark-java stops nesting blocks past a depth limit and reads the rest as paragraph
-      // text, so even "# After" is swallowed: a document can only hide its own sections this way.
-      assertThat(titles(deepQuotes)).isEmpty();
-      assertThat(titles(deepEmphasis)).hasSize(1);
-      assertThat(titles(manyFences)).containsExactly("Last"); // an even number of fences: all closed
-      assertThat(titles(manyBrackets)).hasSize(1);
-    });
+    assertTimeoutPreemptively(
+        Duration.ofSeconds(10),
+        () -> {
+          // commonmark-java stops nesting blocks past a depth limit and reads the rest as paragraph
+          // text, so even "# After" is swallowed: a document can only hide its own sections this
+          // way.
+          assertThat(titles(deepQuotes)).isEmpty();
+          assertThat(titles(deepEmphasis)).hasSize(1);
+          assertThat(titles(manyFences))
+              .containsExactly("Last"); // an even number of fences: all closed
+          assertThat(titles(manyBrackets)).hasSize(1);
+        });
   }
 
   /**
-   * Random documents built from blocks whose headings are known: ATX and Setext headings count;
-   * the same heading lines inside fences (``` or ~~~, 3 to 6 long), indented code, HTML blocks and
+   * Random documents built from blocks whose headings are known: ATX and Setext headings count; the
+   * same heading lines inside fences (``` or ~~~, 3 to 6 long), indented code, HTML blocks and
    * block quotes do not.
    */
   @Test
@@ -108,28 +116,36 @@ class MarkdownHeadingsTest {
       int blocks = 1 + r.nextInt(12);
       for (int b = 0; b < blocks; b++) {
         String title = "Title " + round + "-" + b;
-        String block = switch (r.nextInt(7)) {
-          case 0 -> {
-            expected.add(new Heading(title, line));
-            yield " ".repeat(r.nextInt(4)) + "#".repeat(1 + r.nextInt(6)) + " " + title + (r.nextBoolean() ? " ##" : "") + "\n";
-          }
-          case 1 -> {
-            expected.add(new Heading(title, line));
-            yield title + "\n" + (r.nextBoolean() ? "=" : "-").repeat(1 + r.nextInt(5)) + "\n";
-          }
-          case 2 -> {
-            String fence = (r.nextBoolean() ? "`" : "~").repeat(3 + r.nextInt(4));
-            yield fence + "\n# " + title + "\n" + title + "\n===\n" + fence + "\n";
-          }
-          case 3 -> "    # " + title + "\n    ```\n";
-          case 4 -> "<div>\n# " + title + "\n</div>\n";
-          case 5 -> "> # " + title + "\n";
-          default -> "Some words about " + title + ".\n";
-        };
+        String block =
+            switch (r.nextInt(7)) {
+              case 0 -> {
+                expected.add(new Heading(title, line));
+                yield " ".repeat(r.nextInt(4))
+                    + "#".repeat(1 + r.nextInt(6))
+                    + " "
+                    + title
+                    + (r.nextBoolean() ? " ##" : "")
+                    + "\n";
+              }
+              case 1 -> {
+                expected.add(new Heading(title, line));
+                yield title + "\n" + (r.nextBoolean() ? "=" : "-").repeat(1 + r.nextInt(5)) + "\n";
+              }
+              case 2 -> {
+                String fence = (r.nextBoolean() ? "`" : "~").repeat(3 + r.nextInt(4));
+                yield fence + "\n# " + title + "\n" + title + "\n===\n" + fence + "\n";
+              }
+              case 3 -> "    # " + title + "\n    ```\n";
+              case 4 -> "<div>\n# " + title + "\n</div>\n";
+              case 5 -> "> # " + title + "\n";
+              default -> "Some words about " + title + ".\n";
+            };
         doc.append(block).append('\n');
         line += (int) block.chars().filter(c -> c == '\n').count() + 1;
       }
-      assertThat(MarkdownHeadings.of(doc.toString())).as("seed %d round %d:\n%s", seed, round, doc).isEqualTo(expected);
+      assertThat(MarkdownHeadings.of(doc.toString()))
+          .as("seed %d round %d:\n%s", seed, round, doc)
+          .isEqualTo(expected);
     }
   }
 }

@@ -30,7 +30,11 @@ class Utf8Test {
   })
   void malformedSequencesAreRefusedWithTheirOffset(String what, String hex) {
     byte[] bad = HexFormat.of().parseHex(hex);
-    byte[] body = concat("{\"a\":\"x".getBytes(StandardCharsets.US_ASCII), bad, "\"}".getBytes(StandardCharsets.US_ASCII));
+    byte[] body =
+        concat(
+            "{\"a\":\"x".getBytes(StandardCharsets.US_ASCII),
+            bad,
+            "\"}".getBytes(StandardCharsets.US_ASCII));
     assertThatThrownBy(() -> Utf8.decode(body))
         .isInstanceOf(Utf8.MalformedException.class)
         .satisfies(e -> assertThat(((Utf8.MalformedException) e).offset()).isEqualTo(7));
@@ -51,7 +55,9 @@ class Utf8Test {
         s.appendCodePoint(cp);
       }
       String text = s.toString();
-      assertThat(Utf8.decode(text.getBytes(StandardCharsets.UTF_8))).as("seed %d", seed).isEqualTo(text);
+      assertThat(Utf8.decode(text.getBytes(StandardCharsets.UTF_8)))
+          .as("seed %d", seed)
+          .isEqualTo(text);
     }
     assertThat(Utf8.decode(new byte[0])).isEmpty();
   }

@@ -11,11 +11,11 @@ import java.util.Optional;
  *
  * <p>The check does not know the language, so it reads the code several ways: with C-style comments
  * ({@code //} and {@code /* *}{@code /}), with {@code #} comments, or with none; and with ' opening
- * character literals or not (Rust lifetimes, Lisp quotes). The code passes if any reading
- * balances: a Python floor division {@code a // b} is not a comment, a C comment "1) first" is not
- * code, {@code &'a str} is not a literal, and none of them should fail sound code. This leans
- * towards passing; a false failure would cost an honest provider money. When no reading balances,
- * the problem reported is the one found with C-style comments and ' literals.
+ * character literals or not (Rust lifetimes, Lisp quotes). The code passes if any reading balances:
+ * a Python floor division {@code a // b} is not a comment, a C comment "1) first" is not code,
+ * {@code &'a str} is not a literal, and none of them should fail sound code. This leans towards
+ * passing; a false failure would cost an honest provider money. When no reading balances, the
+ * problem reported is the one found with C-style comments and ' literals.
  *
  * <p>String literals are "...", '...' and `...`, with backslash escapes, and Python's triple-quoted
  * strings. A " or ' literal must close on its line; a quote that does not is taken for an
@@ -46,7 +46,9 @@ final class Brackets {
         if (problem.isEmpty()) {
           return CheckResult.passed(
               "brackets, braces and parentheses balance outside string literals (reading "
-                  + comments.description + (singleQuoteLiterals ? "" : ", and ' as no quote") + ")");
+                  + comments.description
+                  + (singleQuoteLiterals ? "" : ", and ' as no quote")
+                  + ")");
         }
         if (firstProblem == null) {
           firstProblem = problem.get();
@@ -107,13 +109,24 @@ final class Brackets {
           case '(', '[', '{' -> open.push(new Opener(c, line, column));
           case ')', ']', '}' -> {
             if (open.isEmpty()) {
-              return Optional.of("'" + c + "' on line " + line + ", column " + column + " has no matching opener");
+              return Optional.of(
+                  "'" + c + "' on line " + line + ", column " + column + " has no matching opener");
             }
             Opener o = open.pop();
             if (o.bracket() != partner(c)) {
               return Optional.of(
-                  "'" + c + "' on line " + line + ", column " + column + " closes '" + o.bracket()
-                      + "' opened on line " + o.line() + ", column " + o.column());
+                  "'"
+                      + c
+                      + "' on line "
+                      + line
+                      + ", column "
+                      + column
+                      + " closes '"
+                      + o.bracket()
+                      + "' opened on line "
+                      + o.line()
+                      + ", column "
+                      + o.column());
             }
           }
           default -> {}
@@ -123,13 +136,22 @@ final class Brackets {
       if (!open.isEmpty()) {
         Opener o = open.peekLast(); // the outermost unclosed one is the most telling
         return Optional.of(
-            "'" + o.bracket() + "' opened on line " + o.line() + ", column " + o.column() + " is never closed"
+            "'"
+                + o.bracket()
+                + "' opened on line "
+                + o.line()
+                + ", column "
+                + o.column()
+                + " is never closed"
                 + (open.size() > 1 ? " (" + open.size() + " unclosed in all)" : ""));
       }
       return Optional.empty();
     }
 
-    /** If a comment or string literal starts at {@code i}, the index just after it; otherwise {@code i}. */
+    /**
+     * If a comment or string literal starts at {@code i}, the index just after it; otherwise {@code
+     * i}.
+     */
     private int skipIgnored(int i) {
       if (comments == Comments.C_STYLE && code.startsWith("//", i)) {
         return endOfLine(i);
@@ -138,7 +160,9 @@ final class Brackets {
         int end = code.indexOf("*/", i + 2);
         return end < 0 ? code.length() : end + 2;
       }
-      if (comments == Comments.HASH && code.charAt(i) == '#' && (i == 0 || Character.isWhitespace(code.charAt(i - 1)))) {
+      if (comments == Comments.HASH
+          && code.charAt(i) == '#'
+          && (i == 0 || Character.isWhitespace(code.charAt(i - 1)))) {
         return endOfLine(i);
       }
       for (int t = 0; t < TRIPLE_QUOTES.size(); t++) {
@@ -166,7 +190,10 @@ final class Brackets {
       return i;
     }
 
-    /** The index of the quote closing the literal opened at {@code open}, before {@code limit}; or -1. */
+    /**
+     * The index of the quote closing the literal opened at {@code open}, before {@code limit}; or
+     * -1.
+     */
     private int closingQuote(int open, int limit) {
       char quote = code.charAt(open);
       for (int k = open + 1; k < limit; k++) {

@@ -20,8 +20,8 @@ import java.util.Set;
 
 /**
  * Several evaluators' inputs for the same dimensions, combined (whitepaper 6.3, PoLL): per
- * dimension the median score, or the majority vote for a pass/fail (boolean) dimension; the
- * spread between evaluators reported; and a confidence that falls as they disagree.
+ * dimension the median score, or the majority vote for a pass/fail (boolean) dimension; the spread
+ * between evaluators reported; and a confidence that falls as they disagree.
  *
  * <p>Confidence = agreement x certainty. Agreement is {@code 1 - spread/100} for scores and the
  * majority's share for votes; certainty is the mean confidence the evaluators stated (left out when
@@ -36,8 +36,8 @@ public final class Consensus {
   private Consensus() {}
 
   /**
-   * The combined input of every dimension of the criteria, with a report of each dimension's
-   * scores and spread (for the result's {@code consensus} member).
+   * The combined input of every dimension of the criteria, with a report of each dimension's scores
+   * and spread (for the result's {@code consensus} member).
    *
    * @param evaluations one or more evaluations of the same deliverable against {@code criteria}
    */
@@ -63,12 +63,20 @@ public final class Consensus {
         }
       }
       if (votes.isEmpty()) {
-        inputs.put(dimension.name(), DimensionInput.notEvaluated(dimension.name(),
-            reasons.isEmpty() ? "no evaluator scored " + dimension.name() : String.join("; ", reasons)));
+        inputs.put(
+            dimension.name(),
+            DimensionInput.notEvaluated(
+                dimension.name(),
+                reasons.isEmpty()
+                    ? "no evaluator scored " + dimension.name()
+                    : String.join("; ", reasons)));
       } else if (votes.size() == 1 && evaluations.size() == 1) {
         inputs.put(dimension.name(), votes.getFirst().input());
       } else {
-        Outcome outcome = dimension.metric() == MetricType.BOOLEAN ? vote(dimension, votes) : median(dimension, votes);
+        Outcome outcome =
+            dimension.metric() == MetricType.BOOLEAN
+                ? vote(dimension, votes)
+                : median(dimension, votes);
         inputs.put(dimension.name(), outcome.input());
         perDimension.set(dimension.name(), outcome.report());
       }
@@ -87,19 +95,34 @@ public final class Consensus {
   private record Outcome(DimensionInput input, ObjectNode report) {}
 
   private static Outcome median(Dimension dimension, List<Vote> votes) {
-    List<Vote> sorted = votes.stream().sorted(Comparator.comparing(v -> v.input().score())).toList();
+    List<Vote> sorted =
+        votes.stream().sorted(Comparator.comparing(v -> v.input().score())).toList();
     int n = sorted.size();
-    BigDecimal median = n % 2 == 1
-        ? sorted.get(n / 2).input().score()
-        : sorted.get(n / 2 - 1).input().score().add(sorted.get(n / 2).input().score())
-            .divide(BigDecimal.TWO, PRECISION);
-    BigDecimal spread = sorted.getLast().input().score().subtract(sorted.getFirst().input().score());
+    BigDecimal median =
+        n % 2 == 1
+            ? sorted.get(n / 2).input().score()
+            : sorted
+                .get(n / 2 - 1)
+                .input()
+                .score()
+                .add(sorted.get(n / 2).input().score())
+                .divide(BigDecimal.TWO, PRECISION);
+    BigDecimal spread =
+        sorted.getLast().input().score().subtract(sorted.getFirst().input().score());
     BigDecimal agreement = clamp(BigDecimal.ONE.subtract(spread.divide(HUNDRED, PRECISION)));
-    Vote closest = votes.stream()
-        .min(Comparator.comparing(v -> v.input().score().subtract(median).abs()))
-        .orElseThrow();
-    String evidence = "median of " + n + " evaluators (" + list(votes) + "; spread " + plain(spread) + "): "
-        + closest.input().evidence();
+    Vote closest =
+        votes.stream()
+            .min(Comparator.comparing(v -> v.input().score().subtract(median).abs()))
+            .orElseThrow();
+    String evidence =
+        "median of "
+            + n
+            + " evaluators ("
+            + list(votes)
+            + "; spread "
+            + plain(spread)
+            + "): "
+            + closest.input().evidence();
     return outcome(dimension, votes, median, spread, agreement, evidence);
   }
 
@@ -108,29 +131,61 @@ public final class Consensus {
     long no = votes.size() - yes;
     // A tie is not a majority for "met": the dimension is then counted as false, and says why.
     boolean verdict = yes > no;
-    BigDecimal agreement = BigDecimal.valueOf(Math.max(yes, no)).divide(BigDecimal.valueOf(votes.size()), PRECISION);
-    String evidence = "majority vote of " + votes.size() + " evaluators (" + list(votes) + "): " + yes + " true, " + no
-        + " false" + (yes == no ? ", a tie, counted as false" : "");
+    BigDecimal agreement =
+        BigDecimal.valueOf(Math.max(yes, no)).divide(BigDecimal.valueOf(votes.size()), PRECISION);
+    String evidence =
+        "majority vote of "
+            + votes.size()
+            + " evaluators ("
+            + list(votes)
+            + "): "
+            + yes
+            + " true, "
+            + no
+            + " false"
+            + (yes == no ? ", a tie, counted as false" : "");
     BigDecimal spread = yes > 0 && no > 0 ? HUNDRED : BigDecimal.ZERO;
-    return outcome(dimension, votes, verdict ? HUNDRED : BigDecimal.ZERO, spread, agreement, evidence);
+    return outcome(
+        dimension, votes, verdict ? HUNDRED : BigDecimal.ZERO, spread, agreement, evidence);
   }
 
-  private static Outcome outcome(Dimension dimension, List<Vote> votes, BigDecimal score, BigDecimal spread,
-      BigDecimal agreement, String evidence) {
+  private static Outcome outcome(
+      Dimension dimension,
+      List<Vote> votes,
+      BigDecimal score,
+      BigDecimal spread,
+      BigDecimal agreement,
+      String evidence) {
     BigDecimal certainty = meanConfidence(votes);
-    BigDecimal confidence = (certainty == null ? agreement : agreement.multiply(certainty, PRECISION))
-        .setScale(3, RoundingMode.HALF_EVEN);
-    DimensionInput input = new DimensionInput(dimension.name(), score, evidence, null, null, confidence, "consensus");
-    List<BigDecimal> shadows = votes.stream().map(v -> v.input().shadowValue()).filter(java.util.Objects::nonNull).sorted().toList();
+    BigDecimal confidence =
+        (certainty == null ? agreement : agreement.multiply(certainty, PRECISION))
+            .setScale(3, RoundingMode.HALF_EVEN);
+    DimensionInput input =
+        new DimensionInput(dimension.name(), score, evidence, null, null, confidence, "consensus");
+    List<BigDecimal> shadows =
+        votes.stream()
+            .map(v -> v.input().shadowValue())
+            .filter(java.util.Objects::nonNull)
+            .sorted()
+            .toList();
     if (!shadows.isEmpty()) {
       int n = shadows.size();
-      BigDecimal shadow = n % 2 == 1 ? shadows.get(n / 2)
-          : shadows.get(n / 2 - 1).add(shadows.get(n / 2)).divide(BigDecimal.TWO, PRECISION);
-      input = input.withShadow(shadow, "median of " + n + " measured values " + shadows.stream().map(Consensus::plain).toList());
+      BigDecimal shadow =
+          n % 2 == 1
+              ? shadows.get(n / 2)
+              : shadows.get(n / 2 - 1).add(shadows.get(n / 2)).divide(BigDecimal.TWO, PRECISION);
+      input =
+          input.withShadow(
+              shadow,
+              "median of "
+                  + n
+                  + " measured values "
+                  + shadows.stream().map(Consensus::plain).toList());
     }
     ObjectNode report = Json.object();
     ArrayNode scores = report.putArray("scores");
-    votes.forEach(v -> scores.addObject().put("evaluator", v.evaluatorId()).put("score", v.input().score()));
+    votes.forEach(
+        v -> scores.addObject().put("evaluator", v.evaluatorId()).put("score", v.input().score()));
     report.put("score", score);
     report.put("spread", spread);
     report.put("confidence", confidence);
@@ -138,11 +193,14 @@ public final class Consensus {
   }
 
   private static BigDecimal meanConfidence(List<Vote> votes) {
-    List<BigDecimal> stated = votes.stream().map(v -> v.input().confidence()).filter(java.util.Objects::nonNull).toList();
+    List<BigDecimal> stated =
+        votes.stream().map(v -> v.input().confidence()).filter(java.util.Objects::nonNull).toList();
     if (stated.isEmpty()) {
       return null;
     }
-    return stated.stream().reduce(BigDecimal.ZERO, BigDecimal::add).divide(BigDecimal.valueOf(stated.size()), PRECISION);
+    return stated.stream()
+        .reduce(BigDecimal.ZERO, BigDecimal::add)
+        .divide(BigDecimal.valueOf(stated.size()), PRECISION);
   }
 
   private static BigDecimal clamp(BigDecimal value) {

@@ -25,18 +25,28 @@ final class Csv {
     }
     int columns = rows.get(0).fields().size();
     if (rows.size() == 1) {
-      return CheckResult.failed("not valid CSV: a header of " + Text.plural(columns, "column", "columns") + " but no data rows");
+      return CheckResult.failed(
+          "not valid CSV: a header of "
+              + Text.plural(columns, "column", "columns")
+              + " but no data rows");
     }
     for (Row row : rows) {
       if (row.fields().size() != columns) {
         return CheckResult.failed(
-            "not valid CSV: the row on line " + row.line() + " has " + Text.plural(row.fields().size(), "field", "fields")
-                + ", the header has " + columns);
+            "not valid CSV: the row on line "
+                + row.line()
+                + " has "
+                + Text.plural(row.fields().size(), "field", "fields")
+                + ", the header has "
+                + columns);
       }
     }
     return CheckResult.passed(
-        "valid CSV: a header of " + Text.plural(columns, "column", "columns") + " and "
-            + Text.plural(rows.size() - 1, "data row", "data rows") + " of the same width");
+        "valid CSV: a header of "
+            + Text.plural(columns, "column", "columns")
+            + " and "
+            + Text.plural(rows.size() - 1, "data row", "data rows")
+            + " of the same width");
   }
 
   /** One record and the line on which it starts. */
@@ -83,9 +93,16 @@ final class Csv {
           i++;
         }
         rowHasContent = true;
-        if (i < text.length() && text.charAt(i) != ',' && text.charAt(i) != '\r' && text.charAt(i) != '\n') {
+        if (i < text.length()
+            && text.charAt(i) != ','
+            && text.charAt(i) != '\r'
+            && text.charAt(i) != '\n') {
           throw new Malformed(
-              "line " + line + ": '" + text.charAt(i) + "' follows a closing quote; a quoted field must end at a comma or line end");
+              "line "
+                  + line
+                  + ": '"
+                  + text.charAt(i)
+                  + "' follows a closing quote; a quoted field must end at a comma or line end");
         }
         continue;
       }
@@ -110,7 +127,9 @@ final class Csv {
         }
         case '"' ->
             throw new Malformed(
-                "line " + line + ": a quote inside an unquoted field; quote the whole field and double the inner quote");
+                "line "
+                    + line
+                    + ": a quote inside an unquoted field; quote the whole field and double the inner quote");
         default -> {
           field.append(c);
           rowHasContent = true;

@@ -36,14 +36,16 @@ final class DeliverableSchema {
       instance = Json.parse(content);
     } catch (JsonProcessingException e) {
       return CheckResult.failed(
-          "the deliverable is not JSON, so it cannot satisfy the deliverable schema: " + Formats.jsonProblem(e));
+          "the deliverable is not JSON, so it cannot satisfy the deliverable schema: "
+              + Formats.jsonProblem(e));
     }
     List<Error> errors;
     try {
       Schema schema = newRegistry().getSchema(schemaJson);
       errors = schema.validate(instance);
     } catch (RuntimeException e) {
-      return CheckResult.failed("the agreement's deliverable schema cannot be applied: " + e.getMessage());
+      return CheckResult.failed(
+          "the agreement's deliverable schema cannot be applied: " + e.getMessage());
     }
     if (errors.isEmpty()) {
       return CheckResult.passed("the deliverable satisfies the deliverable schema");
@@ -54,7 +56,9 @@ final class DeliverableSchema {
     }
     int more = errors.size() - shown.size();
     return CheckResult.failed(
-        Text.plural(errors.size(), "schema violation", "schema violations") + ": " + String.join("; ", shown)
+        Text.plural(errors.size(), "schema violation", "schema violations")
+            + ": "
+            + String.join("; ", shown)
             + (more > 0 ? "; and " + more + " more" : ""));
   }
 
@@ -63,10 +67,15 @@ final class DeliverableSchema {
         SpecificationVersion.DRAFT_2020_12,
         builder ->
             builder.schemaRegistryConfig(
-                SchemaRegistryConfig.builder().locale(Locale.ENGLISH).pathType(PathType.JSON_POINTER).build()));
+                SchemaRegistryConfig.builder()
+                    .locale(Locale.ENGLISH)
+                    .pathType(PathType.JSON_POINTER)
+                    .build()));
   }
 
-  /** The RFC 6901 pointer of the offending member; for a missing required member, where it belongs. */
+  /**
+   * The RFC 6901 pointer of the offending member; for a missing required member, where it belongs.
+   */
   private static String pointer(Error error) {
     StringBuilder sb = new StringBuilder();
     NodePath path = error.getInstanceLocation();

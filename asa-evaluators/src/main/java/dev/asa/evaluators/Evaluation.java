@@ -38,7 +38,8 @@ public record Evaluation(
   /**
    * @param inputTokens tokens sent to a model (0 for none)
    * @param outputTokens tokens a model produced
-   * @param costUsd what the evaluation cost, from the backend's price table; zero for local backends
+   * @param costUsd what the evaluation cost, from the backend's price table; zero for local
+   *     backends
    */
   public record Usage(long inputTokens, long outputTokens, BigDecimal costUsd) {
 
@@ -52,7 +53,10 @@ public record Evaluation(
     }
 
     public Usage plus(Usage other) {
-      return new Usage(inputTokens + other.inputTokens, outputTokens + other.outputTokens, costUsd.add(other.costUsd));
+      return new Usage(
+          inputTokens + other.inputTokens,
+          outputTokens + other.outputTokens,
+          costUsd.add(other.costUsd));
     }
   }
 }

@@ -7,7 +7,9 @@ package dev.asa.evaluators;
  */
 public final class EvaluationException extends Exception {
 
-  /** Why the evaluation failed, for callers that react differently (retry later, refuse up front). */
+  /**
+   * Why the evaluation failed, for callers that react differently (retry later, refuse up front).
+   */
   public enum Reason {
     /** The estimated cost is above {@code max_cost_usd}; nothing was sent. */
     COST_CAP,
@@ -17,7 +19,10 @@ public final class EvaluationException extends Exception {
     UNUSABLE_OUTPUT,
     /** The backend could not be reached, timed out, or kept answering with errors. */
     UNAVAILABLE,
-    /** The request cannot be evaluated by this backend as given (e.g. empty request text where needed). */
+    /**
+     * The request cannot be evaluated by this backend as given (e.g. empty request text where
+     * needed).
+     */
     INVALID_TASK
   }
 

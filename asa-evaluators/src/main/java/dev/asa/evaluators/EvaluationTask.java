@@ -15,7 +15,8 @@ import java.util.Objects;
  * @param deliverableType the section 5.4 type: text/research, text/analysis, code, data,
  *     translation or general
  * @param criteria the dimensions to score, with their SLOs and shadow metrics
- * @param constraints the request's constraints (max_tokens...); {@link Service.Constraints#NONE} for none
+ * @param constraints the request's constraints (max_tokens...); {@link Service.Constraints#NONE}
+ *     for none
  * @param deadline when the deliverable was due; null when there is none
  * @param providerModel the model the provider declared it used; null when undeclared. A judge
  *     refuses to judge its own model's work.
@@ -44,16 +45,36 @@ public record EvaluationTask(
   }
 
   /** A task with default options and no progress reporting. */
-  public static EvaluationTask of(Deliverable deliverable, String request, String deliverableType, QualityCriteria criteria) {
-    return new EvaluationTask(deliverable, request, deliverableType, criteria, null, null, null, null, null);
+  public static EvaluationTask of(
+      Deliverable deliverable, String request, String deliverableType, QualityCriteria criteria) {
+    return new EvaluationTask(
+        deliverable, request, deliverableType, criteria, null, null, null, null, null);
   }
 
   public EvaluationTask withProgress(Progress p) {
-    return new EvaluationTask(deliverable, request, deliverableType, criteria, constraints, deadline, providerModel, options, p);
+    return new EvaluationTask(
+        deliverable,
+        request,
+        deliverableType,
+        criteria,
+        constraints,
+        deadline,
+        providerModel,
+        options,
+        p);
   }
 
   public EvaluationTask withOptions(Options o) {
-    return new EvaluationTask(deliverable, request, deliverableType, criteria, constraints, deadline, providerModel, o, progress);
+    return new EvaluationTask(
+        deliverable,
+        request,
+        deliverableType,
+        criteria,
+        constraints,
+        deadline,
+        providerModel,
+        o,
+        progress);
   }
 
   /**
@@ -61,12 +82,14 @@ public record EvaluationTask(
    *
    * @param rubricId the rubric family to judge with (e.g. {@code research-v2}); null for the
    *     default of the deliverable type
-   * @param spotCheckClaims how many of the deliverable's factual claims the judge checks one by one (0 for none)
+   * @param spotCheckClaims how many of the deliverable's factual claims the judge checks one by one
+   *     (0 for none)
    * @param maxCostUsd the most this evaluation may cost; null for no cap. A backend refuses up
    *     front (Reason.COST_CAP) when its estimate is above it.
    * @param evidenceCollection whether the judge must quote evidence for each score
    */
-  public record Options(String rubricId, int spotCheckClaims, BigDecimal maxCostUsd, boolean evidenceCollection) {
+  public record Options(
+      String rubricId, int spotCheckClaims, BigDecimal maxCostUsd, boolean evidenceCollection) {
 
     public static final Options DEFAULTS = new Options(null, 0, null, true);
 

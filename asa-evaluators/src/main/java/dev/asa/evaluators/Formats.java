@@ -18,10 +18,12 @@ final class Formats {
   private Formats() {}
 
   /** The formats of {@code service.deliverable_format}. */
-  static final Set<String> KNOWN = Set.of("markdown", "text", "json", "code", "csv", "html", "yaml", "xml", "other");
+  static final Set<String> KNOWN =
+      Set.of("markdown", "text", "json", "code", "csv", "html", "yaml", "xml", "other");
 
   /** An opening, closing or self-closing element tag. */
-  private static final Pattern HTML_TAG = Pattern.compile("</?[A-Za-z][A-Za-z0-9-]*(?:\\s[^<>]*)?/?>");
+  private static final Pattern HTML_TAG =
+      Pattern.compile("</?[A-Za-z][A-Za-z0-9-]*(?:\\s[^<>]*)?/?>");
 
   /** The format as the checks know it: lower case, "other" when undeclared or unknown. */
   static String normalize(String format) {
@@ -52,7 +54,9 @@ final class Formats {
                       : format.equals(declaredFormat.toLowerCase(Locale.ROOT))
                           ? "format " + format
                           : "unknown format '" + declaredFormat + "'")
-                  + ": not blank (" + size + "); the structural evaluator has no further check for it");
+                  + ": not blank ("
+                  + size
+                  + "); the structural evaluator has no further check for it");
     };
   }
 
@@ -62,7 +66,9 @@ final class Formats {
       String shape =
           node.isObject()
               ? "an object with " + Text.plural(node.size(), "member", "members")
-              : node.isArray() ? "an array of " + Text.plural(node.size(), "element", "elements") : "a single " + node.getNodeType().name().toLowerCase(Locale.ROOT);
+              : node.isArray()
+                  ? "an array of " + Text.plural(node.size(), "element", "elements")
+                  : "a single " + node.getNodeType().name().toLowerCase(Locale.ROOT);
       return CheckResult.passed("valid JSON (" + shape + ")");
     } catch (JsonProcessingException e) {
       return CheckResult.failed("not valid JSON: " + jsonProblem(e));
@@ -83,6 +89,7 @@ final class Formats {
     if (!tag.find()) {
       return CheckResult.failed("declared as html but contains no HTML tag");
     }
-    return CheckResult.passed("HTML that is not blank and contains markup (first tag " + tag.group() + ")");
+    return CheckResult.passed(
+        "HTML that is not blank and contains markup (first tag " + tag.group() + ")");
   }
 }

@@ -1,8 +1,8 @@
 package dev.asa.evaluators;
 
 /**
- * Where a slow evaluation has got to, reported as it goes so that an API caller or the CLI can
- * show it ("judging accuracy, 2 of 5").
+ * Where a slow evaluation has got to, reported as it goes so that an API caller or the CLI can show
+ * it ("judging accuracy, 2 of 5").
  */
 @FunctionalInterface
 public interface Progress {

@@ -1,11 +1,10 @@
 package dev.asa.evaluators;
 
-import dev.asa.text.MarkdownHeadings;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.asa.json.Json;
 import dev.asa.scoring.CheckResult;
+import dev.asa.text.MarkdownHeadings;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -19,7 +18,6 @@ import java.util.Set;
 final class Sections {
   private Sections() {}
 
-
   /** How many found sections the evidence lists at most. */
   private static final int FOUND_SHOWN = 20;
 
@@ -31,11 +29,14 @@ final class Sections {
       try {
         JsonNode node = Json.parse(content);
         if (!node.isObject()) {
-          return CheckResult.failed("the JSON deliverable is not an object, so it has no top-level fields to hold the required sections");
+          return CheckResult.failed(
+              "the JSON deliverable is not an object, so it has no top-level fields to hold the required sections");
         }
         found = node.properties().stream().map(e -> e.getKey()).toList();
       } catch (JsonProcessingException e) {
-        return CheckResult.failed("the deliverable is not valid JSON, so its sections cannot be found: " + Formats.jsonProblem(e));
+        return CheckResult.failed(
+            "the deliverable is not valid JSON, so its sections cannot be found: "
+                + Formats.jsonProblem(e));
       }
     } else {
       kind = "headings";
@@ -44,15 +45,26 @@ final class Sections {
 
     Set<String> present = new LinkedHashSet<>();
     found.forEach(f -> present.add(MarkdownHeadings.key(f)));
-    List<String> missing = required.stream().filter(r -> !present.contains(MarkdownHeadings.key(r))).toList();
+    List<String> missing =
+        required.stream().filter(r -> !present.contains(MarkdownHeadings.key(r))).toList();
     if (missing.isEmpty()) {
       return CheckResult.passed(
-          "all " + Text.plural(required.size(), "required section", "required sections") + " present: "
+          "all "
+              + Text.plural(required.size(), "required section", "required sections")
+              + " present: "
               + String.join(", ", required));
     }
     return CheckResult.failed(
-        "missing " + missing.size() + " of " + Text.plural(required.size(), "required section", "required sections")
-            + ": " + String.join(", ", missing) + "; " + kind + " found: " + listing(found));
+        "missing "
+            + missing.size()
+            + " of "
+            + Text.plural(required.size(), "required section", "required sections")
+            + ": "
+            + String.join(", ", missing)
+            + "; "
+            + kind
+            + " found: "
+            + listing(found));
   }
 
   static List<String> headings(String content) {
@@ -64,6 +76,8 @@ final class Sections {
       return "none";
     }
     String shown = String.join(", ", found.subList(0, Math.min(FOUND_SHOWN, found.size())));
-    return found.size() > FOUND_SHOWN ? shown + " and " + (found.size() - FOUND_SHOWN) + " more" : shown;
+    return found.size() > FOUND_SHOWN
+        ? shown + " and " + (found.size() - FOUND_SHOWN) + " more"
+        : shown;
   }
 }

@@ -19,8 +19,8 @@ import java.time.Instant;
  *
  * <p>With the default criteria of the deliverable type, a dimension no evaluator of the plan can
  * judge stays in the result as not evaluated (with the reason) and weighs nothing in the composite;
- * the notes list it. Criteria the caller wrote are binding: a dimension nobody could score stops the
- * verification with the list of what is missing.
+ * the notes list it. Criteria the caller wrote are binding: a dimension nobody could score stops
+ * the verification with the list of what is missing.
  */
 public final class StandaloneVerifier {
 
@@ -36,18 +36,36 @@ public final class StandaloneVerifier {
    *     to what was judged)
    * @param evaluator who signs for the result (the server's key, or the local CLI user)
    * @throws EvaluationException when the evaluators could not evaluate
-   * @throws InvalidDocumentException when nothing could be judged, or the caller's criteria
-   *     have a dimension nobody scored
+   * @throws InvalidDocumentException when nothing could be judged, or the caller's criteria have a
+   *     dimension nobody scored
    */
-  public VerificationResult verify(EvaluationTask task, VerificationEngine.Plan plan, boolean defaults, String verificationId,
-      Instant now, Identity evaluator) throws EvaluationException {
-    EvaluationTask effective = defaults && plan.depth() == VerificationEngine.Depth.STRUCTURAL
-        ? new EvaluationTask(task.deliverable(), task.request(), task.deliverableType(), StandaloneCriteria.structuralOnly(task.criteria()),
-            task.constraints(), task.deadline(), task.providerModel(), task.options(), task.progress())
-        : task;
+  public VerificationResult verify(
+      EvaluationTask task,
+      VerificationEngine.Plan plan,
+      boolean defaults,
+      String verificationId,
+      Instant now,
+      Identity evaluator)
+      throws EvaluationException {
+    EvaluationTask effective =
+        defaults && plan.depth() == VerificationEngine.Depth.STRUCTURAL
+            ? new EvaluationTask(
+                task.deliverable(),
+                task.request(),
+                task.deliverableType(),
+                StandaloneCriteria.structuralOnly(task.criteria()),
+                task.constraints(),
+                task.deadline(),
+                task.providerModel(),
+                task.options(),
+                task.progress())
+            : task;
     long started = System.nanoTime();
     VerificationEngine.Assessment assessment = engine.assess(effective, plan);
-    QualityCriteria criteria = defaults ? StandaloneCriteria.judgedOnly(effective.criteria(), assessment.inputs()) : effective.criteria();
+    QualityCriteria criteria =
+        defaults
+            ? StandaloneCriteria.judgedOnly(effective.criteria(), assessment.inputs())
+            : effective.criteria();
     Scorecard card;
     try {
       card = Scorer.score(criteria, assessment.inputs(), assessment.checks());
@@ -57,8 +75,16 @@ public final class StandaloneVerifier {
     ObjectNode extensions = Json.object();
     extensions.set("verification", assessment.details());
     long duration = Duration.ofNanos(System.nanoTime() - started).toMillis();
-    return VerificationResult.of(verificationId, null, now,
-        new VerificationResult.Evaluator(evaluator, assessment.evaluatorType(), assessment.models()), card,
-        task.deliverable().contentHash(), duration, assessment.usage().costUsd(), extensions);
+    return VerificationResult.of(
+        verificationId,
+        null,
+        now,
+        new VerificationResult.Evaluator(
+            evaluator, assessment.evaluatorType(), assessment.models()),
+        card,
+        task.deliverable().contentHash(),
+        duration,
+        assessment.usage().costUsd(),
+        extensions);
   }
 }

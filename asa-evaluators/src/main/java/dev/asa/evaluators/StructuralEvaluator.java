@@ -60,8 +60,10 @@ public final class StructuralEvaluator implements Evaluator {
 
   @Override
   public Evaluation evaluate(EvaluationTask task) {
-    StructuralReport report = evaluate(task.deliverable(), task.criteria(), task.constraints(), task.deadline());
-    return new Evaluation(id(), type(), null, report.dimensions(), report.checks(), Evaluation.Usage.FREE);
+    StructuralReport report =
+        evaluate(task.deliverable(), task.criteria(), task.constraints(), task.deadline());
+    return new Evaluation(
+        id(), type(), null, report.dimensions(), report.checks(), Evaluation.Usage.FREE);
   }
 
   /**
@@ -69,7 +71,10 @@ public final class StructuralEvaluator implements Evaluator {
    * @param deadline when the deliverable was due; null when there is no deadline
    */
   public StructuralReport evaluate(
-      Deliverable deliverable, QualityCriteria criteria, Service.Constraints constraints, Instant deadline) {
+      Deliverable deliverable,
+      QualityCriteria criteria,
+      Service.Constraints constraints,
+      Instant deadline) {
     Objects.requireNonNull(deliverable, "deliverable");
     Objects.requireNonNull(criteria, "criteria");
     Service.Constraints limits = constraints == null ? Service.Constraints.NONE : constraints;
@@ -84,7 +89,9 @@ public final class StructuralEvaluator implements Evaluator {
       checks.put(WITHIN_SIZE_LIMIT, sizeCheck(content, limits.maxTokens()));
     }
     if (!criteria.requiredSections().isEmpty()) {
-      checks.put(REQUIRED_SECTIONS_PRESENT, Sections.check(content, deliverable.format(), criteria.requiredSections()));
+      checks.put(
+          REQUIRED_SECTIONS_PRESENT,
+          Sections.check(content, deliverable.format(), criteria.requiredSections()));
     }
 
     Map<String, DimensionInput> dimensions = new LinkedHashMap<>();
@@ -110,30 +117,49 @@ public final class StructuralEvaluator implements Evaluator {
   private static CheckResult sizeCheck(String content, long maxTokens) {
     long tokens = estimatedTokens(content);
     String estimate =
-        "estimated " + Text.plural(tokens, "token", "tokens") + " ("
-            + Text.plural(Text.characters(content), "character", "characters") + " / " + CHARACTERS_PER_TOKEN
+        "estimated "
+            + Text.plural(tokens, "token", "tokens")
+            + " ("
+            + Text.plural(Text.characters(content), "character", "characters")
+            + " / "
+            + CHARACTERS_PER_TOKEN
             + ", rounded up)";
     if (tokens <= maxTokens) {
       return CheckResult.passed(estimate + ", within the limit of " + Text.count(maxTokens));
     }
     return CheckResult.failed(
-        estimate + ", over the limit of " + Text.count(maxTokens) + " by " + Text.count(tokens - maxTokens));
+        estimate
+            + ", over the limit of "
+            + Text.count(maxTokens)
+            + " by "
+            + Text.count(tokens - maxTokens));
   }
 
-  private static DimensionInput formatCompliance(Dimension dimension, Map<String, CheckResult> checks) {
-    List<String> failed = checks.entrySet().stream().filter(e -> !e.getValue().passed()).map(Map.Entry::getKey).toList();
+  private static DimensionInput formatCompliance(
+      Dimension dimension, Map<String, CheckResult> checks) {
+    List<String> failed =
+        checks.entrySet().stream()
+            .filter(e -> !e.getValue().passed())
+            .map(Map.Entry::getKey)
+            .toList();
     int run = checks.size();
     int passed = run - failed.size();
     String evidence =
         failed.isEmpty()
             ? "all " + run + " structural checks passed: " + String.join(", ", checks.keySet())
-            : passed + " of " + run + " structural checks passed; failed: " + String.join(", ", failed);
+            : passed
+                + " of "
+                + run
+                + " structural checks passed; failed: "
+                + String.join(", ", failed);
     BigDecimal score =
         switch (dimension.metric()) {
           // A boolean cannot say "two out of three"; only a clean sheet is true.
           case BOOLEAN -> failed.isEmpty() ? HUNDRED : BigDecimal.ZERO;
           case PERCENTAGE, SCORE ->
-              HUNDRED.multiply(BigDecimal.valueOf(passed)).divide(BigDecimal.valueOf(run), 3, RoundingMode.HALF_EVEN);
+              HUNDRED
+                  .multiply(BigDecimal.valueOf(passed))
+                  .divide(BigDecimal.valueOf(run), 3, RoundingMode.HALF_EVEN);
           case COUNT, DURATION_SECONDS -> null;
         };
     if (score == null) {
@@ -142,24 +168,39 @@ public final class StructuralEvaluator implements Evaluator {
     return DimensionInput.structural(FORMAT_COMPLIANCE, score, evidence);
   }
 
-  private static DimensionInput timeliness(Dimension dimension, Instant deliveredAt, Instant deadline) {
+  private static DimensionInput timeliness(
+      Dimension dimension, Instant deliveredAt, Instant deadline) {
     if (dimension.metric() == MetricType.COUNT
         || dimension.metric() == MetricType.DURATION_SECONDS) {
       return metricUnfit(dimension);
     }
     if (deadline == null) {
-      return DimensionInput.structural(TIMELINESS, HUNDRED, "no deadline applies, so the delivery is on time");
+      return DimensionInput.structural(
+          TIMELINESS, HUNDRED, "no deadline applies, so the delivery is on time");
     }
     int order = deliveredAt.compareTo(deadline);
     if (order == 0) {
-      return DimensionInput.structural(TIMELINESS, HUNDRED, "delivered exactly at the deadline (" + deadline + ")");
+      return DimensionInput.structural(
+          TIMELINESS, HUNDRED, "delivered exactly at the deadline (" + deadline + ")");
     }
     if (order < 0) {
       return DimensionInput.structural(
-          TIMELINESS, HUNDRED, "delivered " + seconds(Duration.between(deliveredAt, deadline)) + " before the deadline (" + deadline + ")");
+          TIMELINESS,
+          HUNDRED,
+          "delivered "
+              + seconds(Duration.between(deliveredAt, deadline))
+              + " before the deadline ("
+              + deadline
+              + ")");
     }
     return DimensionInput.structural(
-        TIMELINESS, BigDecimal.ZERO, "delivered " + seconds(Duration.between(deadline, deliveredAt)) + " after the deadline (" + deadline + ")");
+        TIMELINESS,
+        BigDecimal.ZERO,
+        "delivered "
+            + seconds(Duration.between(deadline, deliveredAt))
+            + " after the deadline ("
+            + deadline
+            + ")");
   }
 
   /** "847 seconds", "1 second", "0.25 seconds". */
@@ -171,13 +212,17 @@ public final class StructuralEvaluator implements Evaluator {
   private static DimensionInput metricUnfit(Dimension dimension) {
     return DimensionInput.notEvaluated(
         dimension.name(),
-        "the structural evaluator scores " + dimension.name() + " only as a boolean, percentage or score, not as a "
+        "the structural evaluator scores "
+            + dimension.name()
+            + " only as a boolean, percentage or score, not as a "
             + dimension.metric().wireName());
   }
 
   private static DimensionInput cannotJudge(String name) {
     return DimensionInput.notEvaluated(
         name,
-        "the structural evaluator cannot judge " + name + "; a semantic evaluator or the assigned evaluator must score it");
+        "the structural evaluator cannot judge "
+            + name
+            + "; a semantic evaluator or the assigned evaluator must score it");
   }
 }

@@ -11,7 +11,8 @@ import java.util.Map;
  * input for every dimension of the criteria (scored where it can judge honestly, otherwise marked
  * not evaluated).
  */
-public record StructuralReport(Map<String, CheckResult> checks, Map<String, DimensionInput> dimensions) {
+public record StructuralReport(
+    Map<String, CheckResult> checks, Map<String, DimensionInput> dimensions) {
 
   public StructuralReport {
     checks = Collections.unmodifiableMap(new LinkedHashMap<>(checks));

@@ -16,8 +16,8 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Runs the evaluators a verification asks for, in the order of whitepaper 5.3, and merges what
- * they found into one input per dimension.
+ * Runs the evaluators a verification asks for, in the order of whitepaper 5.3, and merges what they
+ * found into one input per dimension.
  *
  * <ul>
  *   <li>{@code structural}: the structural checks only;
@@ -25,8 +25,8 @@ import java.util.Objects;
  *       of them, or the same one several times, are combined by {@link Consensus});
  *   <li>{@code composite}: the same, progressively when the plan says so: when a structural check
  *       fails, the semantic evaluators are not called at all and every dimension they would have
- *       judged scores 0 with evidence saying why (a deliverable in the wrong shape earns nothing for
- *       its content; this is what makes progressive verification cheap).
+ *       judged scores 0 with evidence saying why (a deliverable in the wrong shape earns nothing
+ *       for its content; this is what makes progressive verification cheap).
  * </ul>
  *
  * <p>What the structural evaluator measures (format, timeliness) always wins: it is exact, and a
@@ -46,7 +46,9 @@ public final class VerificationEngine {
           return d;
         }
       }
-      throw new InvalidDocumentException("/verification_config/depth", "'" + name + "' is not a depth; one of structural, semantic, composite");
+      throw new InvalidDocumentException(
+          "/verification_config/depth",
+          "'" + name + "' is not a depth; one of structural, semantic, composite");
     }
 
     public String wireName() {
@@ -59,14 +61,16 @@ public final class VerificationEngine {
    *
    * @param semantic the semantic evaluators, one entry per independent run (an evaluator listed
    *     three times runs three times); empty only for {@link Depth#STRUCTURAL}
-   * @param progressive in composite depth, skip the semantic evaluators when a structural check fails
+   * @param progressive in composite depth, skip the semantic evaluators when a structural check
+   *     fails
    */
   public record Plan(Depth depth, List<Evaluator> semantic, boolean progressive) {
     public Plan {
       Objects.requireNonNull(depth, "depth");
       semantic = List.copyOf(semantic);
       if (depth != Depth.STRUCTURAL && semantic.isEmpty()) {
-        throw new IllegalArgumentException(depth.wireName() + " verification needs at least one semantic evaluator");
+        throw new IllegalArgumentException(
+            depth.wireName() + " verification needs at least one semantic evaluator");
       }
     }
 
@@ -93,10 +97,16 @@ public final class VerificationEngine {
       Evaluation.Usage usage,
       ObjectNode details) {
 
-    /** {@code structural}, the one semantic type used, or {@code composite} when several kinds judged. */
+    /**
+     * {@code structural}, the one semantic type used, or {@code composite} when several kinds
+     * judged.
+     */
     public String evaluatorType() {
       LinkedHashSet<String> types = new LinkedHashSet<>();
-      evaluations.stream().map(Evaluation::type).filter(t -> !t.equals("structural")).forEach(types::add);
+      evaluations.stream()
+          .map(Evaluation::type)
+          .filter(t -> !t.equals("structural"))
+          .forEach(types::add);
       return types.isEmpty() ? "structural" : types.size() == 1 ? types.getFirst() : "composite";
     }
 
@@ -117,8 +127,8 @@ public final class VerificationEngine {
   /**
    * Evaluates the task as planned.
    *
-   * @throws EvaluationException when more than half of the semantic runs failed (the first failure's
-   *     reason and every message), so a result never rests on a minority of evaluators
+   * @throws EvaluationException when more than half of the semantic runs failed (the first
+   *     failure's reason and every message), so a result never rests on a minority of evaluators
    */
   public Assessment assess(EvaluationTask task, Plan plan) throws EvaluationException {
     Progress progress = task.progress();
@@ -133,17 +143,31 @@ public final class VerificationEngine {
     if (plan.depth() == Depth.STRUCTURAL) {
       progress.update("done", steps, steps);
       details.putArray("evaluators").add(measured.evaluatorId());
-      return new Assessment(measured.dimensions(), checks, evaluations, List.of(), measured.usage(), details);
+      return new Assessment(
+          measured.dimensions(), checks, evaluations, List.of(), measured.usage(), details);
     }
-    List<String> failedChecks = measured.checks().entrySet().stream()
-        .filter(e -> !e.getValue().passed()).map(Map.Entry::getKey).toList();
+    List<String> failedChecks =
+        measured.checks().entrySet().stream()
+            .filter(e -> !e.getValue().passed())
+            .map(Map.Entry::getKey)
+            .toList();
     if (plan.depth() == Depth.COMPOSITE && plan.progressive() && !failedChecks.isEmpty()) {
       progress.update("done: structural checks failed, semantic evaluation skipped", steps, steps);
-      String why = "not judged: the structural check" + (failedChecks.size() == 1 ? " " : "s ") + String.join(", ", failedChecks)
-          + " failed, so progressive verification skipped the semantic evaluators and gives no credit for content";
+      String why =
+          "not judged: the structural check"
+              + (failedChecks.size() == 1 ? " " : "s ")
+              + String.join(", ", failedChecks)
+              + " failed, so progressive verification skipped the semantic evaluators and gives no credit for content";
       Map<String, DimensionInput> inputs = new LinkedHashMap<>();
-      measured.dimensions().forEach((name, input) -> inputs.put(name, input.isEvaluated() ? input
-          : new DimensionInput(name, BigDecimal.ZERO, why, null, null, BigDecimal.ONE, "progressive")));
+      measured
+          .dimensions()
+          .forEach((name, input) ->
+              inputs.put(
+                  name,
+                  input.isEvaluated()
+                      ? input
+                      : new DimensionInput(
+                          name, BigDecimal.ZERO, why, null, null, BigDecimal.ONE, "progressive")));
       details.putArray("evaluators").add(measured.evaluatorId());
       details.put("semantic_skipped", why);
       return new Assessment(inputs, checks, evaluations, List.of(), measured.usage(), details);
@@ -155,9 +179,14 @@ public final class VerificationEngine {
     for (int i = 0; i < plan.semantic().size(); i++) {
       Evaluator evaluator = plan.semantic().get(i);
       int step = i + 1;
-      String prefix = plan.semantic().size() == 1 ? evaluator.id() : evaluator.id() + " (" + step + " of " + plan.semantic().size() + ")";
+      String prefix =
+          plan.semantic().size() == 1
+              ? evaluator.id()
+              : evaluator.id() + " (" + step + " of " + plan.semantic().size() + ")";
       progress.update(prefix, step, steps);
-      EvaluationTask own = task.withProgress((stage, done, total) -> progress.update(prefix + ": " + stage, step, steps));
+      EvaluationTask own =
+          task.withProgress(
+              (stage, done, total) -> progress.update(prefix + ": " + stage, step, steps));
       try {
         semantic.add(evaluator.evaluate(own));
       } catch (EvaluationException e) {
@@ -165,19 +194,28 @@ public final class VerificationEngine {
         firstFailure = firstFailure == null ? e : firstFailure;
       }
       if (Thread.currentThread().isInterrupted()) {
-        throw new EvaluationException(EvaluationException.Reason.UNAVAILABLE, "the evaluation was cancelled (its time ran out)");
+        throw new EvaluationException(
+            EvaluationException.Reason.UNAVAILABLE,
+            "the evaluation was cancelled (its time ran out)");
       }
     }
     if (semantic.isEmpty() || failures.size() * 2 > plan.semantic().size()) {
-      throw new EvaluationException(firstFailure.reason(), String.join("; ", failures), firstFailure);
+      throw new EvaluationException(
+          firstFailure.reason(), String.join("; ", failures), firstFailure);
     }
     evaluations.addAll(semantic);
     semantic.forEach(e -> e.checks().forEach(checks::putIfAbsent));
 
     Consensus.Combined combined = Consensus.combine(task.criteria(), semantic);
     Map<String, DimensionInput> inputs = new LinkedHashMap<>();
-    measured.dimensions().forEach((name, input) -> inputs.put(name, input.isEvaluated() ? input : combined.inputs().get(name)));
-    Evaluation.Usage usage = evaluations.stream().map(Evaluation::usage).reduce(Evaluation.Usage.FREE, Evaluation.Usage::plus);
+    measured
+        .dimensions()
+        .forEach((name, input) ->
+            inputs.put(name, input.isEvaluated() ? input : combined.inputs().get(name)));
+    Evaluation.Usage usage =
+        evaluations.stream()
+            .map(Evaluation::usage)
+            .reduce(Evaluation.Usage.FREE, Evaluation.Usage::plus);
 
     ArrayNode ids = details.putArray("evaluators");
     evaluations.forEach(e -> ids.add(e.evaluatorId()));

@@ -25,11 +25,19 @@ final class Xml {
   static CheckResult check(String content) {
     try {
       Document doc = newBuilder().parse(new InputSource(new StringReader(content)));
-      return CheckResult.passed("well-formed XML (root element <" + doc.getDocumentElement().getTagName() + ">)");
+      return CheckResult.passed(
+          "well-formed XML (root element <" + doc.getDocumentElement().getTagName() + ">)");
     } catch (SAXParseException e) {
       return CheckResult.failed(
-          "not well-formed XML: line " + e.getLineNumber() + ", column " + e.getColumnNumber() + ": " + e.getMessage()
-              + (isDoctype(e) ? " (document type declarations are refused: they can pull in external entities)" : ""));
+          "not well-formed XML: line "
+              + e.getLineNumber()
+              + ", column "
+              + e.getColumnNumber()
+              + ": "
+              + e.getMessage()
+              + (isDoctype(e)
+                  ? " (document type declarations are refused: they can pull in external entities)"
+                  : ""));
     } catch (SAXException | IOException e) {
       return CheckResult.failed("not well-formed XML: " + e.getMessage());
     }
@@ -56,7 +64,8 @@ final class Xml {
       builder.setErrorHandler(THROWING); // the default handler also prints to stderr
       return builder;
     } catch (ParserConfigurationException e) {
-      throw new IllegalStateException("the JDK XML parser does not support secure configuration", e);
+      throw new IllegalStateException(
+          "the JDK XML parser does not support secure configuration", e);
     }
   }
 

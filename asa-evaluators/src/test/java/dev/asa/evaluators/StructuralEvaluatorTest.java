@@ -48,7 +48,8 @@ class StructuralEvaluatorTest {
     return new Dimension(name, new BigDecimal(weight), metric, slo, null, null, null);
   }
 
-  private static QualityCriteria criteria(JsonNode schema, List<String> sections, Dimension... dims) {
+  private static QualityCriteria criteria(
+      JsonNode schema, List<String> sections, Dimension... dims) {
     return new QualityCriteria(
         Arrays.asList(dims),
         new BigDecimal("75"),
@@ -73,7 +74,10 @@ class StructuralEvaluatorTest {
   }
 
   private static CheckResult formatValid(String content, String format) {
-    return EVALUATOR.evaluate(deliverable(content, format), structuralOnly(), null, null).checks().get("format_valid");
+    return EVALUATOR
+        .evaluate(deliverable(content, format), structuralOnly(), null, null)
+        .checks()
+        .get("format_valid");
   }
 
   private static StructuralReport evaluate(Deliverable d, QualityCriteria c, Long maxTokens) {
@@ -109,30 +113,36 @@ class StructuralEvaluatorTest {
   class CsvFormat {
     @Test
     void validCsvWithQuotedCommasQuotesAndLineBreaks() {
-      String csv = "name,notes,score\r\n\"Smith, J.\",\"said \"\"hi\"\"\",88\r\nLee,\"two\nlines\",91\r\n";
+      String csv =
+          "name,notes,score\r\n\"Smith, J.\",\"said \"\"hi\"\"\",88\r\nLee,\"two\nlines\",91\r\n";
       CheckResult r = formatValid(csv, "csv");
       assertThat(r.passed()).as(r.evidence()).isTrue();
-      assertThat(r.evidence()).isEqualTo("valid CSV: a header of 3 columns and 2 data rows of the same width");
+      assertThat(r.evidence())
+          .isEqualTo("valid CSV: a header of 3 columns and 2 data rows of the same width");
     }
 
     @Test
     void aRowOfTheWrongWidthIsNamedByLine() {
       CheckResult r = formatValid("a,b,c\n1,2,3\n4,5\n", "csv");
       assertThat(r.passed()).isFalse();
-      assertThat(r.evidence()).isEqualTo("not valid CSV: the row on line 3 has 2 fields, the header has 3");
+      assertThat(r.evidence())
+          .isEqualTo("not valid CSV: the row on line 3 has 2 fields, the header has 3");
     }
 
     @Test
     void anUnclosedQuoteIsRefused() {
       CheckResult r = formatValid("a,b\n1,\"open\n2,3\n", "csv");
       assertThat(r.passed()).isFalse();
-      assertThat(r.evidence()).isEqualTo("not valid CSV: the quoted field opened on line 2 is never closed");
+      assertThat(r.evidence())
+          .isEqualTo("not valid CSV: the quoted field opened on line 2 is never closed");
     }
 
     @Test
     void aStrayQuoteIsRefused() {
-      assertThat(formatValid("a,b\n1,x\"y\n", "csv").evidence()).contains("quote inside an unquoted field");
-      assertThat(formatValid("a,b\n\"x\"y,1\n", "csv").evidence()).contains("follows a closing quote");
+      assertThat(formatValid("a,b\n1,x\"y\n", "csv").evidence())
+          .contains("quote inside an unquoted field");
+      assertThat(formatValid("a,b\n\"x\"y,1\n", "csv").evidence())
+          .contains("follows a closing quote");
     }
 
     @Test
@@ -152,7 +162,8 @@ class StructuralEvaluatorTest {
   class XmlFormat {
     @Test
     void wellFormedXml() {
-      CheckResult r = formatValid("<?xml version=\"1.0\"?><catalog><book id=\"1\">FL</book></catalog>", "xml");
+      CheckResult r =
+          formatValid("<?xml version=\"1.0\"?><catalog><book id=\"1\">FL</book></catalog>", "xml");
       assertThat(r.passed()).isTrue();
       assertThat(r.evidence()).isEqualTo("well-formed XML (root element <catalog>)");
     }
@@ -169,10 +180,15 @@ class StructuralEvaluatorTest {
       Path secret = dir.resolve("secret.txt");
       Files.writeString(secret, "TOP-SECRET");
       String xxe =
-          "<?xml version=\"1.0\"?>\n<!DOCTYPE r [<!ENTITY x SYSTEM \"" + secret.toUri() + "\">]>\n<r>&x;</r>";
+          "<?xml version=\"1.0\"?>\n<!DOCTYPE r [<!ENTITY x SYSTEM \""
+              + secret.toUri()
+              + "\">]>\n<r>&x;</r>";
       CheckResult r = formatValid(xxe, "xml");
       assertThat(r.passed()).isFalse();
-      assertThat(r.evidence()).contains("DOCTYPE").contains("external entities").doesNotContain("TOP-SECRET");
+      assertThat(r.evidence())
+          .contains("DOCTYPE")
+          .contains("external entities")
+          .doesNotContain("TOP-SECRET");
     }
 
     @Test
@@ -222,14 +238,17 @@ class StructuralEvaluatorTest {
     void anUnclosedBraceIsReported() {
       CheckResult r = formatValid("function f() {\n  return [1, 2];\n", "code");
       assertThat(r.passed()).isFalse();
-      assertThat(r.evidence()).isEqualTo("brackets do not balance: '{' opened on line 1, column 14 is never closed");
+      assertThat(r.evidence())
+          .isEqualTo("brackets do not balance: '{' opened on line 1, column 14 is never closed");
     }
 
     @Test
     void aMismatchedCloserIsReported() {
       CheckResult r = formatValid("f(a[1)];", "code");
       assertThat(r.passed()).isFalse();
-      assertThat(r.evidence()).isEqualTo("brackets do not balance: ')' on line 1, column 6 closes '[' opened on line 1, column 4");
+      assertThat(r.evidence())
+          .isEqualTo(
+              "brackets do not balance: ')' on line 1, column 6 closes '[' opened on line 1, column 4");
     }
 
     @Test
@@ -239,8 +258,10 @@ class StructuralEvaluatorTest {
 
     @Test
     void adversarialQuotesAreScannedInLinearTime() {
-      String quotes = "'\\".repeat(300_000) + "\n" + "`\\".repeat(300_000) + "\n" + "(".repeat(10) + "\"\"\"";
-      assertTimeoutPreemptively(Duration.ofSeconds(5), () -> assertThat(formatValid(quotes, "code").passed()).isFalse());
+      String quotes =
+          "'\\".repeat(300_000) + "\n" + "`\\".repeat(300_000) + "\n" + "(".repeat(10) + "\"\"\"";
+      assertTimeoutPreemptively(
+          Duration.ofSeconds(5), () -> assertThat(formatValid(quotes, "code").passed()).isFalse());
     }
 
     @Test
@@ -262,7 +283,8 @@ class StructuralEvaluatorTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"markdown", "text", "yaml", "other", "json", "csv", "xml", "code", "html"})
+    @ValueSource(
+        strings = {"markdown", "text", "yaml", "other", "json", "csv", "xml", "code", "html"})
     void blankIsInvalidInEveryFormat(String format) {
       CheckResult r = formatValid(" \n\t ", format);
       assertThat(r.passed()).isFalse();
@@ -271,12 +293,17 @@ class StructuralEvaluatorTest {
 
     @Test
     void textFormatsOnlyNeedContent() {
-      assertThat(formatValid("# Title\nBody", "markdown").evidence()).isEqualTo("markdown that is not blank (12 characters)");
+      assertThat(formatValid("# Title\nBody", "markdown").evidence())
+          .isEqualTo("markdown that is not blank (12 characters)");
       assertThat(formatValid("key: value", "yaml").evidence())
-          .isEqualTo("format yaml: not blank (10 characters); the structural evaluator has no further check for it");
-      assertThat(formatValid("anything", null).evidence()).startsWith("no format declared: not blank");
-      assertThat(formatValid("anything", "pdf").evidence()).startsWith("unknown format 'pdf': not blank");
-      assertThat(formatValid("{}", "JSON").evidence()).isEqualTo("valid JSON (an object with 0 members)");
+          .isEqualTo(
+              "format yaml: not blank (10 characters); the structural evaluator has no further check for it");
+      assertThat(formatValid("anything", null).evidence())
+          .startsWith("no format declared: not blank");
+      assertThat(formatValid("anything", "pdf").evidence())
+          .startsWith("unknown format 'pdf': not blank");
+      assertThat(formatValid("{}", "JSON").evidence())
+          .isEqualTo("valid JSON (an object with 0 members)");
     }
   }
 
@@ -293,7 +320,8 @@ class StructuralEvaluatorTest {
             """);
 
     private CheckResult schemaValid(String content) {
-      QualityCriteria c = criteria(schema, List.of(), dimension("format_compliance", "1", MetricType.PERCENTAGE));
+      QualityCriteria c =
+          criteria(schema, List.of(), dimension("format_compliance", "1", MetricType.PERCENTAGE));
       return evaluate(deliverable(content, "json"), c, null).checks().get("schema_valid");
     }
 
@@ -308,7 +336,10 @@ class StructuralEvaluatorTest {
     void violationsAreListedWithTheirPaths() {
       CheckResult r = schemaValid("{\"title\": \"FL\", \"papers\": [1, \"two\"]}");
       assertThat(r.passed()).isFalse();
-      assertThat(r.evidence()).startsWith("2 schema violations: ").contains("/title: ").contains("/papers/1: ");
+      assertThat(r.evidence())
+          .startsWith("2 schema violations: ")
+          .contains("/title: ")
+          .contains("/papers/1: ");
     }
 
     @Test
@@ -319,20 +350,24 @@ class StructuralEvaluatorTest {
 
     @Test
     void atMostFiveErrorsAreShown() {
-      CheckResult r = schemaValid("{\"title\": \"FL privacy\", \"papers\": [\"a\", \"b\", \"c\", \"d\", \"e\", \"f\", \"g\"]}");
+      CheckResult r =
+          schemaValid(
+              "{\"title\": \"FL privacy\", \"papers\": [\"a\", \"b\", \"c\", \"d\", \"e\", \"f\", \"g\"]}");
       assertThat(r.evidence()).startsWith("7 schema violations: ").endsWith("; and 2 more");
       assertThat(r.evidence().split("/papers/", -1)).hasSize(6);
     }
 
     @Test
     void aDeliverableThatIsNotJsonFails() {
-      assertThat(schemaValid("title: FL").evidence()).startsWith("the deliverable is not JSON, so it cannot satisfy the deliverable schema");
+      assertThat(schemaValid("title: FL").evidence())
+          .startsWith("the deliverable is not JSON, so it cannot satisfy the deliverable schema");
     }
 
     @Test
     void aRemoteReferenceIsNotFollowed() {
       JsonNode remote = Json.parseTrusted("{\"$ref\": \"http://127.0.0.1:9/schema.json\"}");
-      QualityCriteria c = criteria(remote, List.of(), dimension("format_compliance", "1", MetricType.PERCENTAGE));
+      QualityCriteria c =
+          criteria(remote, List.of(), dimension("format_compliance", "1", MetricType.PERCENTAGE));
       CheckResult r = evaluate(deliverable("{}", "json"), c, null).checks().get("schema_valid");
       assertThat(r.passed()).isFalse();
       assertThat(r.evidence()).startsWith("the agreement's deliverable schema cannot be applied");
@@ -340,7 +375,8 @@ class StructuralEvaluatorTest {
 
     @Test
     void noSchemaNoCheck() {
-      assertThat(evaluate(deliverable("{}", "json"), structuralOnly(), null).checks()).doesNotContainKey("schema_valid");
+      assertThat(evaluate(deliverable("{}", "json"), structuralOnly(), null).checks())
+          .doesNotContainKey("schema_valid");
     }
   }
 
@@ -350,16 +386,26 @@ class StructuralEvaluatorTest {
   class SizeLimit {
     @Test
     void withinTheLimit() {
-      CheckResult r = evaluate(deliverable("x".repeat(400), "text"), structuralOnly(), 100L).checks().get("within_size_limit");
+      CheckResult r =
+          evaluate(deliverable("x".repeat(400), "text"), structuralOnly(), 100L)
+              .checks()
+              .get("within_size_limit");
       assertThat(r.passed()).isTrue();
-      assertThat(r.evidence()).isEqualTo("estimated 100 tokens (400 characters / 4, rounded up), within the limit of 100");
+      assertThat(r.evidence())
+          .isEqualTo(
+              "estimated 100 tokens (400 characters / 4, rounded up), within the limit of 100");
     }
 
     @Test
     void overTheLimit() {
-      CheckResult r = evaluate(deliverable("x".repeat(401), "text"), structuralOnly(), 100L).checks().get("within_size_limit");
+      CheckResult r =
+          evaluate(deliverable("x".repeat(401), "text"), structuralOnly(), 100L)
+              .checks()
+              .get("within_size_limit");
       assertThat(r.passed()).isFalse();
-      assertThat(r.evidence()).isEqualTo("estimated 101 tokens (401 characters / 4, rounded up), over the limit of 100 by 1");
+      assertThat(r.evidence())
+          .isEqualTo(
+              "estimated 101 tokens (401 characters / 4, rounded up), over the limit of 100 by 1");
     }
 
     @Test
@@ -369,7 +415,8 @@ class StructuralEvaluatorTest {
 
     @Test
     void noLimitNoCheck() {
-      assertThat(evaluate(deliverable("x", "text"), structuralOnly(), null).checks()).doesNotContainKey("within_size_limit");
+      assertThat(evaluate(deliverable("x", "text"), structuralOnly(), null).checks())
+          .doesNotContainKey("within_size_limit");
     }
   }
 
@@ -378,8 +425,12 @@ class StructuralEvaluatorTest {
   @Nested
   class RequiredSections {
     private CheckResult sections(String content, String format, String... required) {
-      QualityCriteria c = criteria(null, List.of(required), dimension("format_compliance", "1", MetricType.PERCENTAGE));
-      return evaluate(deliverable(content, format), c, null).checks().get("required_sections_present");
+      QualityCriteria c =
+          criteria(
+              null, List.of(required), dimension("format_compliance", "1", MetricType.PERCENTAGE));
+      return evaluate(deliverable(content, format), c, null)
+          .checks()
+          .get("required_sections_present");
     }
 
     private static final String REPORT =
@@ -398,7 +449,8 @@ class StructuralEvaluatorTest {
     void markdownHeadingsMatchIgnoringCaseAndSpacing() {
       CheckResult r = sections(REPORT, "markdown", "summary", "KEY FINDINGS", "References");
       assertThat(r.passed()).as(r.evidence()).isTrue();
-      assertThat(r.evidence()).isEqualTo("all 3 required sections present: summary, KEY FINDINGS, References");
+      assertThat(r.evidence())
+          .isEqualTo("all 3 required sections present: summary, KEY FINDINGS, References");
     }
 
     @Test
@@ -413,11 +465,21 @@ class StructuralEvaluatorTest {
 
     @Test
     void jsonSectionsAreTopLevelFields() {
-      assertThat(sections("{\"Summary\": \"...\", \"findings\": [], \"meta\": {\"methods\": 1}}", "json", "summary", "Findings").passed())
+      assertThat(
+              sections(
+                      "{\"Summary\": \"...\", \"findings\": [], \"meta\": {\"methods\": 1}}",
+                      "json",
+                      "summary",
+                      "Findings")
+                  .passed())
           .isTrue();
-      CheckResult r = sections("{\"summary\": \"...\", \"meta\": {\"methods\": 1}}", "json", "summary", "methods");
+      CheckResult r =
+          sections(
+              "{\"summary\": \"...\", \"meta\": {\"methods\": 1}}", "json", "summary", "methods");
       assertThat(r.passed()).isFalse();
-      assertThat(r.evidence()).isEqualTo("missing 1 of 2 required sections: methods; top-level fields found: summary, meta");
+      assertThat(r.evidence())
+          .isEqualTo(
+              "missing 1 of 2 required sections: methods; top-level fields found: summary, meta");
     }
 
     @Test
@@ -433,7 +495,8 @@ class StructuralEvaluatorTest {
     @Test
     void longLinesAreParsedInLinearTime() {
       String line = "# a" + " ".repeat(500_000) + "b";
-      assertTimeoutPreemptively(Duration.ofSeconds(5), () -> assertThat(Sections.headings(line)).hasSize(1));
+      assertTimeoutPreemptively(
+          Duration.ofSeconds(5), () -> assertThat(Sections.headings(line)).hasSize(1));
     }
 
     @Test
@@ -456,7 +519,8 @@ class StructuralEvaluatorTest {
       StructuralReport report = evaluate(deliverable("{\"summary\": 1}", "json"), c, 1000L);
 
       assertThat(report.checks().keySet())
-          .containsExactly("format_valid", "schema_valid", "within_size_limit", "required_sections_present");
+          .containsExactly(
+              "format_valid", "schema_valid", "within_size_limit", "required_sections_present");
       DimensionInput fc = report.dimensions().get("format_compliance");
       assertThat(fc.score()).isEqualByComparingTo("75");
       assertThat(fc.evidence()).isEqualTo("3 of 4 structural checks passed; failed: schema_valid");
@@ -468,24 +532,43 @@ class StructuralEvaluatorTest {
     @Test
     void formatComplianceRoundsToThreeDecimals() {
       QualityCriteria c =
-          criteria(Json.parseTrusted("{\"type\": \"array\"}"), List.of(), dimension("format_compliance", "1", MetricType.PERCENTAGE));
-      DimensionInput fc = evaluate(deliverable("{}", "json"), c, 1000L).dimensions().get("format_compliance");
+          criteria(
+              Json.parseTrusted("{\"type\": \"array\"}"),
+              List.of(),
+              dimension("format_compliance", "1", MetricType.PERCENTAGE));
+      DimensionInput fc =
+          evaluate(deliverable("{}", "json"), c, 1000L).dimensions().get("format_compliance");
       assertThat(fc.score()).isEqualTo(new BigDecimal("66.667"));
     }
 
     @Test
     void aBooleanFormatComplianceIsTrueOnlyWhenEveryCheckPasses() {
       QualityCriteria c =
-          criteria(Json.parseTrusted("{\"type\": \"array\"}"), List.of(), dimension("format_compliance", "1", MetricType.BOOLEAN));
-      assertThat(evaluate(deliverable("{}", "json"), c, null).dimensions().get("format_compliance").score()).isEqualByComparingTo("0");
-      assertThat(evaluate(deliverable("[]", "json"), c, null).dimensions().get("format_compliance").score()).isEqualByComparingTo("100");
+          criteria(
+              Json.parseTrusted("{\"type\": \"array\"}"),
+              List.of(),
+              dimension("format_compliance", "1", MetricType.BOOLEAN));
+      assertThat(
+              evaluate(deliverable("{}", "json"), c, null)
+                  .dimensions()
+                  .get("format_compliance")
+                  .score())
+          .isEqualByComparingTo("0");
+      assertThat(
+              evaluate(deliverable("[]", "json"), c, null)
+                  .dimensions()
+                  .get("format_compliance")
+                  .score())
+          .isEqualByComparingTo("100");
     }
 
     @Test
     void onTimeDelivery() {
-      DimensionInput t = evaluate(deliverable("x", "text"), structuralOnly(), null).dimensions().get("timeliness");
+      DimensionInput t =
+          evaluate(deliverable("x", "text"), structuralOnly(), null).dimensions().get("timeliness");
       assertThat(t.score()).isEqualByComparingTo("100");
-      assertThat(t.evidence()).isEqualTo("delivered 847 seconds before the deadline (2026-03-26T15:00:00Z)");
+      assertThat(t.evidence())
+          .isEqualTo("delivered 847 seconds before the deadline (2026-03-26T15:00:00Z)");
       assertThat(t.confidence()).isEqualByComparingTo("1");
     }
 
@@ -494,7 +577,8 @@ class StructuralEvaluatorTest {
       Deliverable d = Deliverable.of("x", "text", DEADLINE);
       DimensionInput t = evaluate(d, structuralOnly(), null).dimensions().get("timeliness");
       assertThat(t.score()).isEqualByComparingTo("100");
-      assertThat(t.evidence()).isEqualTo("delivered exactly at the deadline (2026-03-26T15:00:00Z)");
+      assertThat(t.evidence())
+          .isEqualTo("delivered exactly at the deadline (2026-03-26T15:00:00Z)");
     }
 
     @Test
@@ -502,13 +586,17 @@ class StructuralEvaluatorTest {
       Deliverable d = Deliverable.of("x", "text", DEADLINE.plusSeconds(120).plusMillis(500));
       DimensionInput t = evaluate(d, structuralOnly(), null).dimensions().get("timeliness");
       assertThat(t.score()).isEqualByComparingTo("0");
-      assertThat(t.evidence()).isEqualTo("delivered 120.5 seconds after the deadline (2026-03-26T15:00:00Z)");
+      assertThat(t.evidence())
+          .isEqualTo("delivered 120.5 seconds after the deadline (2026-03-26T15:00:00Z)");
     }
 
     @Test
     void withoutADeadlineTheDeliveryIsOnTime() {
       DimensionInput t =
-          EVALUATOR.evaluate(deliverable("x", "text"), structuralOnly(), null, null).dimensions().get("timeliness");
+          EVALUATOR
+              .evaluate(deliverable("x", "text"), structuralOnly(), null, null)
+              .dimensions()
+              .get("timeliness");
       assertThat(t.score()).isEqualByComparingTo("100");
       assertThat(t.evidence()).isEqualTo("no deadline applies, so the delivery is on time");
     }
@@ -523,16 +611,19 @@ class StructuralEvaluatorTest {
               dimension("format_compliance", "0.2", MetricType.PERCENTAGE),
               dimension("timeliness", "0.2", MetricType.BOOLEAN));
       StructuralReport report = evaluate(deliverable("# Report", "markdown"), c, null);
-      assertThat(report.dimensions().keySet()).containsExactly("accuracy", "format_compliance", "timeliness");
+      assertThat(report.dimensions().keySet())
+          .containsExactly("accuracy", "format_compliance", "timeliness");
       DimensionInput accuracy = report.dimensions().get("accuracy");
       assertThat(accuracy.isEvaluated()).isFalse();
       assertThat(accuracy.evidence())
-          .isEqualTo("the structural evaluator cannot judge accuracy; a semantic evaluator or the assigned evaluator must score it");
+          .isEqualTo(
+              "the structural evaluator cannot judge accuracy; a semantic evaluator or the assigned evaluator must score it");
 
       // Scoring refuses to guess the composite without the semantic score...
       assertThatThrownBy(() -> Scorer.score(c, report.dimensions(), report.checks()))
           .isInstanceOfSatisfying(
-              IncompleteScoresException.class, e -> assertThat(e.missing()).containsOnlyKeys("accuracy"));
+              IncompleteScoresException.class,
+              e -> assertThat(e.missing()).containsOnlyKeys("accuracy"));
     }
 
     @Test
@@ -546,8 +637,14 @@ class StructuralEvaluatorTest {
 
     @Test
     void aDurationTimelinessIsNotGuessed() {
-      QualityCriteria c = criteria(null, List.of(), dimension("timeliness", "1", MetricType.DURATION_SECONDS));
-      assertThat(evaluate(deliverable("x", "text"), c, null).dimensions().get("timeliness").isEvaluated()).isFalse();
+      QualityCriteria c =
+          criteria(null, List.of(), dimension("timeliness", "1", MetricType.DURATION_SECONDS));
+      assertThat(
+              evaluate(deliverable("x", "text"), c, null)
+                  .dimensions()
+                  .get("timeliness")
+                  .isEvaluated())
+          .isFalse();
     }
   }
 
@@ -555,16 +652,18 @@ class StructuralEvaluatorTest {
   void deliverableHashIsOverTheUtf8Content() {
     Deliverable d = Deliverable.of("héllo", "text", DEADLINE);
     assertThat(d.contentMatchesHash()).isTrue();
-    assertThat(new Deliverable("other", "text", d.contentHash(), DEADLINE).contentMatchesHash()).isFalse();
+    assertThat(new Deliverable("other", "text", d.contentHash(), DEADLINE).contentMatchesHash())
+        .isFalse();
   }
 
   @Test
   void checksMapIsKeyedByTheNamesGatesUse() {
-    assertThat(Map.of(
-            StructuralEvaluator.FORMAT_VALID, "format_valid",
-            StructuralEvaluator.SCHEMA_VALID, "schema_valid",
-            StructuralEvaluator.WITHIN_SIZE_LIMIT, "within_size_limit",
-            StructuralEvaluator.REQUIRED_SECTIONS_PRESENT, "required_sections_present"))
+    assertThat(
+            Map.of(
+                StructuralEvaluator.FORMAT_VALID, "format_valid",
+                StructuralEvaluator.SCHEMA_VALID, "schema_valid",
+                StructuralEvaluator.WITHIN_SIZE_LIMIT, "within_size_limit",
+                StructuralEvaluator.REQUIRED_SECTIONS_PRESENT, "required_sections_present"))
         .allSatisfy((k, v) -> assertThat(k).isEqualTo(v));
   }
 }

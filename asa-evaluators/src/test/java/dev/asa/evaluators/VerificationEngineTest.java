@@ -18,15 +18,36 @@ class VerificationEngineTest {
   private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
 
   private static EvaluationTask task(String content, String format) {
-    return EvaluationTask.of(Deliverable.of(content, format, NOW), "summarise", "general", StandaloneCriteria.forType("general"));
+    return EvaluationTask.of(
+        Deliverable.of(content, format, NOW),
+        "summarise",
+        "general",
+        StandaloneCriteria.forType("general"));
   }
 
   @Test
   void structuralMeasurementsWinOverSemanticOpinions() throws Exception {
-    ScriptedEvaluator judge = ScriptedEvaluator.scoring("judge", 0.9,
-        Map.of("accuracy", 90.0, "completeness", 80.0, "relevance", 70.0, "clarity", 60.0, "timeliness", 5.0));
-    var a = engine.assess(task("# Title\n\nSome text.", "markdown"), new Plan(Depth.SEMANTIC, List.of(judge), false));
-    assertThat(a.inputs().get("timeliness").score()).isEqualByComparingTo("100"); // no deadline: on time, measured
+    ScriptedEvaluator judge =
+        ScriptedEvaluator.scoring(
+            "judge",
+            0.9,
+            Map.of(
+                "accuracy",
+                90.0,
+                "completeness",
+                80.0,
+                "relevance",
+                70.0,
+                "clarity",
+                60.0,
+                "timeliness",
+                5.0));
+    var a =
+        engine.assess(
+            task("# Title\n\nSome text.", "markdown"),
+            new Plan(Depth.SEMANTIC, List.of(judge), false));
+    assertThat(a.inputs().get("timeliness").score())
+        .isEqualByComparingTo("100"); // no deadline: on time, measured
     assertThat(a.inputs().get("accuracy").score()).isEqualByComparingTo("90");
     assertThat(a.evaluatorType()).isEqualTo("agent_as_judge");
     assertThat(a.models()).isEqualTo("judge-model");
@@ -36,14 +57,18 @@ class VerificationEngineTest {
   @Test
   void progressiveCompositeSkipsSemanticWhenAStructuralCheckFails() throws Exception {
     ScriptedEvaluator judge = ScriptedEvaluator.scoring("judge", 0.9, Map.of("accuracy", 90.0));
-    var a = engine.assess(task("{not json", "json"), new Plan(Depth.COMPOSITE, List.of(judge), true));
+    var a =
+        engine.assess(task("{not json", "json"), new Plan(Depth.COMPOSITE, List.of(judge), true));
     assertThat(judge.calls.get()).isZero();
     assertThat(a.inputs().get("accuracy").score()).isEqualByComparingTo("0");
-    assertThat(a.inputs().get("accuracy").evidence()).contains("format_valid failed").contains("progressive");
+    assertThat(a.inputs().get("accuracy").evidence())
+        .contains("format_valid failed")
+        .contains("progressive");
     assertThat(a.details().path("semantic_skipped").asText()).contains("format_valid");
 
     ScriptedEvaluator second = ScriptedEvaluator.scoring("judge", 0.9, Map.of("accuracy", 90.0));
-    var notProgressive = engine.assess(task("{not json", "json"), new Plan(Depth.COMPOSITE, List.of(second), false));
+    var notProgressive =
+        engine.assess(task("{not json", "json"), new Plan(Depth.COMPOSITE, List.of(second), false));
     assertThat(second.calls.get()).isOne();
     assertThat(notProgressive.inputs().get("accuracy").score()).isEqualByComparingTo("90");
   }
@@ -51,23 +76,45 @@ class VerificationEngineTest {
   @Test
   void aMinorityOfFailedRunsIsReportedAMajorityFailsTheAssessment() throws Exception {
     var ok = ScriptedEvaluator.scoring("a", 0.9, Map.of("accuracy", 90.0));
-    var a = engine.assess(task("text", "text"), new Plan(Depth.SEMANTIC,
-        List.of(ok, ScriptedEvaluator.failing("b", "429 forever"), ScriptedEvaluator.scoring("c", 0.9, Map.of("accuracy", 80.0))), false));
+    var a =
+        engine.assess(
+            task("text", "text"),
+            new Plan(
+                Depth.SEMANTIC,
+                List.of(
+                    ok,
+                    ScriptedEvaluator.failing("b", "429 forever"),
+                    ScriptedEvaluator.scoring("c", 0.9, Map.of("accuracy", 80.0))),
+                false));
     assertThat(a.failures()).containsExactly("b: 429 forever");
     assertThat(a.inputs().get("accuracy").score()).isEqualByComparingTo("85");
 
-    assertThatThrownBy(() -> engine.assess(task("text", "text"), new Plan(Depth.SEMANTIC,
-        List.of(ok, ScriptedEvaluator.failing("b", "down"), ScriptedEvaluator.failing("c", "down too")), false)))
-        .isInstanceOf(EvaluationException.class).hasMessageContaining("b: down").hasMessageContaining("c: down too");
+    assertThatThrownBy(() ->
+            engine.assess(
+                task("text", "text"),
+                new Plan(
+                    Depth.SEMANTIC,
+                    List.of(
+                        ok,
+                        ScriptedEvaluator.failing("b", "down"),
+                        ScriptedEvaluator.failing("c", "down too")),
+                    false)))
+        .isInstanceOf(EvaluationException.class)
+        .hasMessageContaining("b: down")
+        .hasMessageContaining("c: down too");
   }
 
   @Test
   void progressIsReportedForEachRun() throws Exception {
     List<String> seen = new ArrayList<>();
     var judge = ScriptedEvaluator.scoring("judge", 0.9, Map.of("accuracy", 90.0));
-    engine.assess(task("text", "text").withProgress((stage, done, total) -> seen.add(stage + " " + done + "/" + total)),
+    engine.assess(
+        task("text", "text")
+            .withProgress((stage, done, total) -> seen.add(stage + " " + done + "/" + total)),
         new Plan(Depth.SEMANTIC, List.of(judge, judge), false));
-    assertThat(seen).containsExactly("structural checks 0/3", "judge (1 of 2) 1/3", "judge (2 of 2) 2/3", "done 3/3");
+    assertThat(seen)
+        .containsExactly(
+            "structural checks 0/3", "judge (1 of 2) 1/3", "judge (2 of 2) 2/3", "done 3/3");
   }
 
   @Test

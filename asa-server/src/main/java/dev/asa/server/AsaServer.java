@@ -1,48 +1,48 @@
 package dev.asa.server;
 
-import dev.asa.server.config.ServerConfig;
 import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.crypto.Ed25519PublicKey;
 import dev.asa.evaluators.StructuralEvaluator;
+import dev.asa.evaluators.VerificationEngine;
 import dev.asa.http.NonceCache;
 import dev.asa.http.NonceRegistry;
 import dev.asa.http.RateLimiter;
 import dev.asa.http.RequestVerifier;
-import dev.asa.server.http.Admin;
-import dev.asa.server.http.Authentication;
 import dev.asa.server.agreements.AgreementService;
 import dev.asa.server.agreements.DeliverableFetcher;
 import dev.asa.server.agreements.VerificationRunner;
-import dev.asa.server.http.Requests;
-import dev.asa.server.http.Routes;
+import dev.asa.server.config.ServerConfig;
 import dev.asa.server.escrow.Disputes;
 import dev.asa.server.escrow.Enforcement;
 import dev.asa.server.escrow.EscrowConfig;
 import dev.asa.server.escrow.Outbox;
 import dev.asa.server.escrow.WebhookCourier;
 import dev.asa.server.escrow.X402Facilitator;
+import dev.asa.server.evaluation.EvaluatorPool;
+import dev.asa.server.evaluation.JobRunner;
+import dev.asa.server.http.Admin;
+import dev.asa.server.http.Authentication;
+import dev.asa.server.http.DeadlineHandler;
+import dev.asa.server.http.ReadDeadlines;
+import dev.asa.server.http.Requests;
+import dev.asa.server.http.Routes;
 import dev.asa.server.market.MarketData;
 import dev.asa.server.net.GuardedHttpClient;
+import dev.asa.server.store.AgreementStore;
+import dev.asa.server.store.Stores;
 import dev.asa.server.timers.Timers;
+import dev.asa.server.verification.VerificationService;
+import io.javalin.Javalin;
+import io.javalin.router.Endpoint;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import dev.asa.server.store.AgreementStore;
-import dev.asa.server.store.Stores;
-import dev.asa.server.evaluation.EvaluatorPool;
-import dev.asa.server.evaluation.JobRunner;
-import dev.asa.server.verification.VerificationService;
-import dev.asa.evaluators.VerificationEngine;
-import io.javalin.Javalin;
-import io.javalin.router.Endpoint;
-import dev.asa.server.http.DeadlineHandler;
-import dev.asa.server.http.ReadDeadlines;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.ServerConnector;
 
 /**
- * The composition root: builds the store, the services and the HTTP server from a
- * {@link ServerConfig}, by hand, in one place. No container, no reflection.
+ * The composition root: builds the store, the services and the HTTP server from a {@link
+ * ServerConfig}, by hand, in one place. No container, no reflection.
  */
 public final class AsaServer implements AutoCloseable {
   private final AgreementStore store;
@@ -53,7 +53,13 @@ public final class AsaServer implements AutoCloseable {
   private final JobRunner jobs;
   private final GuardedHttpClient outbound;
 
-  private AsaServer(AgreementStore store, Javalin http, Ed25519PublicKey serverKey, Timers timers, Outbox outbox, JobRunner jobs,
+  private AsaServer(
+      AgreementStore store,
+      Javalin http,
+      Ed25519PublicKey serverKey,
+      Timers timers,
+      Outbox outbox,
+      JobRunner jobs,
       GuardedHttpClient outbound) {
     this.jobs = jobs;
     this.outbound = outbound;
@@ -64,12 +70,17 @@ public final class AsaServer implements AutoCloseable {
     this.outbox = outbox;
   }
 
-  /** Fires the timers due now (they are polled every second anyway); for tests that move the clock. */
+  /**
+   * Fires the timers due now (they are polled every second anyway); for tests that move the clock.
+   */
   public int fireDueTimers() {
     return timers.pollOnce();
   }
 
-  /** Attempts the outbox messages due now (polled every second anyway); returns how many were delivered. */
+  /**
+   * Attempts the outbox messages due now (polled every second anyway); returns how many were
+   * delivered.
+   */
   public int deliverDueMessages() {
     return outbox.deliverDue();
   }
@@ -83,77 +94,139 @@ public final class AsaServer implements AutoCloseable {
     return start(config, ReadDeadlines.DEFAULTS);
   }
 
-  /** As {@link #start(ServerConfig)}, with other deadlines for slow clients (tests shorten them). */
+  /**
+   * As {@link #start(ServerConfig)}, with other deadlines for slow clients (tests shorten them).
+   */
   public static AsaServer start(ServerConfig config, ReadDeadlines deadlines) {
     Ed25519PrivateKey serverKey = ServerKey.loadOrCreate(config.dataDir());
-    Stores.Opened opened = Stores.openWithNonces(config.dbUrl(), config.dataDir(), config.clock(),
-        RequestVerifier.DEFAULT_MAX_SKEW);
+    Stores.Opened opened =
+        Stores.openWithNonces(
+            config.dbUrl(), config.dataDir(), config.clock(), RequestVerifier.DEFAULT_MAX_SKEW);
     AgreementStore store = opened.agreements();
     // Every outbound request (deliverables, webhooks, facilitator, disputes) goes through this one.
     GuardedHttpClient outbound = new GuardedHttpClient(config.fetchPolicy());
     try {
       MarketData market = new MarketData(store, config.negotiationPolicy());
       EscrowConfig escrow = config.escrow();
-      X402Facilitator facilitator = escrow.x402Facilitator() == null ? null
-          : new X402Facilitator(escrow.x402Facilitator(), escrow.deliveryTimeout(), outbound);
-      Enforcement enforcement = new Enforcement(store, Enforcement.bindings(escrow, store, facilitator));
+      X402Facilitator facilitator =
+          escrow.x402Facilitator() == null
+              ? null
+              : new X402Facilitator(escrow.x402Facilitator(), escrow.deliveryTimeout(), outbound);
+      Enforcement enforcement =
+          new Enforcement(store, Enforcement.bindings(escrow, store, facilitator));
       EvaluatorPool evaluators = config.verification().pool();
       // Sealed "judged" criteria go to the LLM judge when one is configured.
-      dev.asa.shadow.Judge assertionJudge = evaluators == null ? dev.asa.shadow.Judge.NONE
-          : evaluators.evaluator("agent_as_judge").<dev.asa.shadow.Judge>map(dev.asa.evaluators.AssertionJudge::new)
-              .orElse(dev.asa.shadow.Judge.NONE);
-      VerificationRunner verifier = new VerificationRunner(
-          store, new StructuralEvaluator(), new DeliverableFetcher(outbound, config.maxBodyBytes()), serverKey, assertionJudge);
+      dev.asa.shadow.Judge assertionJudge =
+          evaluators == null
+              ? dev.asa.shadow.Judge.NONE
+              : evaluators
+                  .evaluator("agent_as_judge")
+                  .<dev.asa.shadow.Judge>map(dev.asa.evaluators.AssertionJudge::new)
+                  .orElse(dev.asa.shadow.Judge.NONE);
+      VerificationRunner verifier =
+          new VerificationRunner(
+              store,
+              new StructuralEvaluator(),
+              new DeliverableFetcher(outbound, config.maxBodyBytes()),
+              serverKey,
+              assertionJudge);
       JobRunner jobs = new JobRunner(store, config.clock(), config.verification().workers());
-      AgreementService agreements = new AgreementService(store, config.clock(), verifier,
-          serverKey.publicKey().toBase64Url(), market, config.negotiationPolicy(), config.trustedMarketSources(),
-          enforcement, new Disputes(store, escrow.disputeEndpoints()), escrow.arbiterKeys(), evaluators, jobs);
-      VerificationService verifications = new VerificationService(store, config.clock(), agreements, evaluators, jobs,
-          new VerificationEngine(new StructuralEvaluator()), new DeliverableFetcher(outbound, config.maxBodyBytes()),
-          serverKey.publicKey().toBase64Url());
-      Authentication auth = new Authentication(
-          // Nonces are remembered in memory (a replay to this node never reaches the database) and
-          // in the database (so a replay after a restart, or to another node, is refused too).
-          new RequestVerifier(config.clock(), RequestVerifier.DEFAULT_MAX_SKEW, NonceRegistry.layered(
-              new NonceCache(config.clock(), RequestVerifier.DEFAULT_MAX_SKEW), opened.nonces())),
-          new RateLimiter(config.clock(), config.requestsPerSecondPerKey(), config.burstPerKey()),
-          new RateLimiter(config.clock(), config.requestsPerSecondPerKey() * 10, config.burstPerKey() * 10),
-          config.operatorKey(), config.publicUrls());
+      AgreementService agreements =
+          new AgreementService(
+              store,
+              config.clock(),
+              verifier,
+              serverKey.publicKey().toBase64Url(),
+              market,
+              config.negotiationPolicy(),
+              config.trustedMarketSources(),
+              enforcement,
+              new Disputes(store, escrow.disputeEndpoints()),
+              escrow.arbiterKeys(),
+              evaluators,
+              jobs);
+      VerificationService verifications =
+          new VerificationService(
+              store,
+              config.clock(),
+              agreements,
+              evaluators,
+              jobs,
+              new VerificationEngine(new StructuralEvaluator()),
+              new DeliverableFetcher(outbound, config.maxBodyBytes()),
+              serverKey.publicKey().toBase64Url());
+      Authentication auth =
+          new Authentication(
+              // Nonces are remembered in memory (a replay to this node never reaches the database)
+              // and
+              // in the database (so a replay after a restart, or to another node, is refused too).
+              new RequestVerifier(
+                  config.clock(),
+                  RequestVerifier.DEFAULT_MAX_SKEW,
+                  NonceRegistry.layered(
+                      new NonceCache(config.clock(), RequestVerifier.DEFAULT_MAX_SKEW),
+                      opened.nonces())),
+              new RateLimiter(
+                  config.clock(), config.requestsPerSecondPerKey(), config.burstPerKey()),
+              new RateLimiter(
+                  config.clock(), config.requestsPerSecondPerKey() * 10, config.burstPerKey() * 10),
+              config.operatorKey(),
+              config.publicUrls());
       Admin admin = new Admin(config, serverKey.publicKey(), store.describe());
-      Routes routes = new Routes(agreements, verifications, new Requests(store), auth, config.maxBodyBytes(), admin, market);
+      Routes routes =
+          new Routes(
+              agreements,
+              verifications,
+              new Requests(store),
+              auth,
+              config.maxBodyBytes(),
+              admin,
+              market);
       DeadlineHandler deadlined = new DeadlineHandler(deadlines);
-      Javalin http = Javalin.create(c -> {
-        c.startup.showJavalinBanner = false;
-        c.startup.showOldJavalinVersionWarning = false;
-        c.http.maxRequestSize = config.maxBodyBytes();
-        c.concurrency.useVirtualThreads = true;
-        // Our own connector (instead of Javalin's default one) to bound how long a client may take
-        // to send a request; see DeadlineHandler.
-        c.jetty.addConnector((server, httpConfig) -> {
-          ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(httpConfig));
-          connector.setHost(config.host());
-          connector.setPort(config.port());
-          connector.setIdleTimeout(deadlines.head().toMillis());
-          connector.addBean(deadlined.connections());
-          return connector;
-        });
-        c.jetty.modifyServer(server -> {
-          server.setErrorHandler(Routes.jettyErrorHandler());
-          deadlined.setHandler(Objects.requireNonNull(server.getHandler(), "Javalin's handler"));
-          server.setHandler(deadlined);
-        });
-        c.jetty.modifyServletContextHandler(context -> context.setErrorHandler(Routes.jettyErrorHandler()));
-        routes.register(c);
-      });
+      Javalin http =
+          Javalin.create(c -> {
+            c.startup.showJavalinBanner = false;
+            c.startup.showOldJavalinVersionWarning = false;
+            c.http.maxRequestSize = config.maxBodyBytes();
+            c.concurrency.useVirtualThreads = true;
+            // Our own connector (instead of Javalin's default one) to bound how long a client may
+            // take
+            // to send a request; see DeadlineHandler.
+            c.jetty.addConnector((server, httpConfig) -> {
+              ServerConnector connector =
+                  new ServerConnector(server, new HttpConnectionFactory(httpConfig));
+              connector.setHost(config.host());
+              connector.setPort(config.port());
+              connector.setIdleTimeout(deadlines.head().toMillis());
+              connector.addBean(deadlined.connections());
+              return connector;
+            });
+            c.jetty.modifyServer(server -> {
+              server.setErrorHandler(Routes.jettyErrorHandler());
+              deadlined.setHandler(
+                  Objects.requireNonNull(server.getHandler(), "Javalin's handler"));
+              server.setHandler(deadlined);
+            });
+            c.jetty.modifyServletContextHandler(
+                context -> context.setErrorHandler(Routes.jettyErrorHandler()));
+            routes.register(c);
+          });
       http.start();
       Timers timers = new Timers(store, config.clock(), agreements.timers()::fire);
       if (config.pollTimers()) {
         timers.start(Duration.ofSeconds(1));
       }
-      WebhookCourier webhooks = new WebhookCourier(serverKey, config.clock(), escrow.deliveryTimeout(), outbound);
+      WebhookCourier webhooks =
+          new WebhookCourier(serverKey, config.clock(), escrow.deliveryTimeout(), outbound);
       // x402 settlements go to the facilitator; every other message is a signed webhook.
-      Outbox outbox = new Outbox(store, config.clock(),
-          message -> message.kind().equals("x402.settle") && facilitator != null ? facilitator : webhooks);
+      Outbox outbox =
+          new Outbox(
+              store,
+              config.clock(),
+              message ->
+                  message.kind().equals("x402.settle") && facilitator != null
+                      ? facilitator
+                      : webhooks);
       outbox.start(Duration.ofSeconds(1));
       if (evaluators != null) {
         verifications.resumeUnfinished(); // a restarted node finishes what it had started
@@ -180,7 +253,9 @@ public final class AsaServer implements AutoCloseable {
    */
   public List<Endpoint> endpoints() {
     return http.unsafe.internalRouter.allHttpHandlers().stream()
-        .map(parsed -> parsed.endpoint).filter(e -> e.method.isHttpMethod()).toList();
+        .map(parsed -> parsed.endpoint)
+        .filter(e -> e.method.isHttpMethod())
+        .toList();
   }
 
   /** Where the data lives, as the store describes itself. */

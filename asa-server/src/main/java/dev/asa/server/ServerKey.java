@@ -29,8 +29,10 @@ public final class ServerKey {
       KeyFile.write(file, key);
       return key;
     } catch (IOException e) {
-      throw new StoreUnavailableException("cannot read or create the server key " + file.toAbsolutePath() + ": " + e.getMessage(),
-          "Check that the data directory is writable, or restore the key file from a backup", e);
+      throw new StoreUnavailableException(
+          "cannot read or create the server key " + file.toAbsolutePath() + ": " + e.getMessage(),
+          "Check that the data directory is writable, or restore the key file from a backup",
+          e);
     }
   }
 }

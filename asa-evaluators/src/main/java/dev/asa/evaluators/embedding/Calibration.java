@@ -2,23 +2,26 @@ package dev.asa.evaluators.embedding;
 
 /**
  * How cosine similarities from all-MiniLM-L6-v2 become scores. The numbers were measured on the
- * labelled corpus in {@code src/test/resources/corpus} (OfflineCorpusTest prints them again):
- * see the constants for what was measured.
+ * labelled corpus in {@code src/test/resources/corpus} (OfflineCorpusTest prints them again): see
+ * the constants for what was measured.
  */
 final class Calibration {
   private Calibration() {}
 
-  // Measured on the corpus (42 pairs, 11 requests), cosine similarity of all-MiniLM-L6-v2 (quantized):
+  // Measured on the corpus (42 pairs, 11 requests), cosine similarity of all-MiniLM-L6-v2
+  // (quantized):
   //
   //   mean of the 5 best passages vs the whole request   min / median / max
   //     good answers                                     0.31 / 0.57 / 0.74
   //     poor answers (on topic, thin)                    0.26 / 0.48 / 0.78
   //     off-topic answers                               -0.12 / 0.08 / 0.17
   //   each passage vs the whole request
-  //     in good answers                                  0.01 / 0.54 / 0.89  (the low ones: imports, headings)
+  //     in good answers                                  0.01 / 0.54 / 0.89  (the low ones:
+  // imports, headings)
   //     in off-topic answers                            -0.18 / 0.08 / 0.23
   //   best passage for each part of the request
-  //     good answers                                    -0.01 / 0.39 / 0.91  (the low ones: "cite your sources")
+  //     good answers                                    -0.01 / 0.39 / 0.91  (the low ones: "cite
+  // your sources")
   //     off-topic answers                               -0.11 / 0.08 / 0.30
   //
   // The two lowest good answers are translations (0.31, 0.45): the English-only model barely
@@ -28,7 +31,9 @@ final class Calibration {
   /** Mean similarity at which relevance is 0: just above the highest off-topic mean (0.17). */
   static final double RELEVANCE_ZERO = 0.15;
 
-  /** Relevance 50: the line between off and on topic, between 0.17 (off) and 0.26 (lowest on-topic). */
+  /**
+   * Relevance 50: the line between off and on topic, between 0.17 (off) and 0.26 (lowest on-topic).
+   */
   static final double ON_TOPIC = 0.25;
 
   /** Relevance 100: typical of a good answer (median 0.57). */
@@ -37,7 +42,9 @@ final class Calibration {
   /** A passage at or above this counts as on topic: above every off-topic passage seen (0.23). */
   static final double PASSAGE_ON_TOPIC = 0.25;
 
-  /** A request part whose best passage is at or below this gets no credit (off-topic median 0.08). */
+  /**
+   * A request part whose best passage is at or below this gets no credit (off-topic median 0.08).
+   */
   static final double PART_ZERO = 0.15;
 
   /** Full credit for a request part: half the good answers' parts reach it. */

@@ -20,21 +20,57 @@ import java.util.regex.Pattern;
  */
 record Citations(int urls, int dois, int numbered, int authorYear, int referenceEntries) {
 
-  private static final Pattern URL = Pattern.compile("https?://[^\\s<>()\\[\\]\"']+", Pattern.CASE_INSENSITIVE);
+  private static final Pattern URL =
+      Pattern.compile("https?://[^\\s<>()\\[\\]\"']+", Pattern.CASE_INSENSITIVE);
   private static final Pattern DOI = Pattern.compile("\\b10\\.\\d{4,9}/[^\\s<>\"'\\])]+");
-  private static final Pattern NUMBERED = Pattern.compile("\\[(\\d{1,3}(?:\\s*[-–,]\\s*\\d{1,3})*)\\](?!\\()");
+  private static final Pattern NUMBERED =
+      Pattern.compile("\\[(\\d{1,3}(?:\\s*[-–,]\\s*\\d{1,3})*)\\](?!\\()");
   private static final Pattern AUTHOR_YEAR =
       Pattern.compile(
           "\\b(\\p{Lu}[\\p{L}'-]+)(?:\\s+et\\s+al\\.?|\\s+(?:and|&)\\s+\\p{Lu}[\\p{L}'-]+)?,?\\s*\\(?((?:19|20)\\d{2})[a-z]?\\)?");
   private static final Pattern REFERENCE_HEADING =
-      Pattern.compile("(?im)^\\s*(?:#{1,6}\\s*)?(?:\\*\\*)?(references|bibliography|sources|works cited|citations|further reading)(?:\\*\\*)?\\s*:?\\s*$");
-  private static final Pattern ENTRY = Pattern.compile("^\\s*(?:[-*+•]|\\[?\\d{1,3}[.)\\]]|\\p{Lu}[\\p{L}'-]+,)\\s*\\S.*");
+      Pattern.compile(
+          "(?im)^\\s*(?:#{1,6}\\s*)?(?:\\*\\*)?(references|bibliography|sources|works cited|citations|further reading)(?:\\*\\*)?\\s*:?\\s*$");
+  private static final Pattern ENTRY =
+      Pattern.compile("^\\s*(?:[-*+•]|\\[?\\d{1,3}[.)\\]]|\\p{Lu}[\\p{L}'-]+,)\\s*\\S.*");
 
   /** Capitalised words that look like an author before a year but are not. */
   private static final Set<String> NOT_AUTHORS =
-      Set.of("in", "since", "by", "from", "until", "during", "before", "after", "q1", "q2", "q3", "q4", "fy",
-          "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-          "november", "december", "the", "of", "version", "python", "java", "section", "table", "figure", "year");
+      Set.of(
+          "in",
+          "since",
+          "by",
+          "from",
+          "until",
+          "during",
+          "before",
+          "after",
+          "q1",
+          "q2",
+          "q3",
+          "q4",
+          "fy",
+          "january",
+          "february",
+          "march",
+          "april",
+          "may",
+          "june",
+          "july",
+          "august",
+          "september",
+          "october",
+          "november",
+          "december",
+          "the",
+          "of",
+          "version",
+          "python",
+          "java",
+          "section",
+          "table",
+          "figure",
+          "year");
 
   static Citations of(String text) {
     Set<String> dois = new LinkedHashSet<>();
@@ -68,14 +104,19 @@ record Citations(int urls, int dois, int numbered, int authorYear, int reference
       String author = a.group(1);
       String whole = a.group();
       // Without "et al.", a co-author or parentheses, "Word 2024" is usually a date ("March 2024").
-      boolean cited = whole.contains("(") || whole.contains(" et al") || whole.contains(" and ") || whole.contains("&");
+      boolean cited =
+          whole.contains("(")
+              || whole.contains(" et al")
+              || whole.contains(" and ")
+              || whole.contains("&");
       // An all-capitals word before a year is usually an acronym ("GDPR (2018)"), not an author.
       boolean acronym = author.equals(author.toUpperCase(Locale.ROOT));
       if (cited && !acronym && !NOT_AUTHORS.contains(author.toLowerCase(Locale.ROOT))) {
         authorYear.add(author.toLowerCase(Locale.ROOT) + " " + a.group(2));
       }
     }
-    return new Citations(urls.size(), dois.size(), numbered.size(), authorYear.size(), referenceEntries(text));
+    return new Citations(
+        urls.size(), dois.size(), numbered.size(), authorYear.size(), referenceEntries(text));
   }
 
   /** Lines that look like entries (a bullet, a number, "Surname,") after a reference heading. */
@@ -117,14 +158,20 @@ record Citations(int urls, int dois, int numbered, int authorYear, int reference
     return Math.max(Math.max(urls + dois, numbered), Math.max(authorYear, referenceEntries));
   }
 
-  /** "3 URLs, 2 DOIs, 5 numbered references [n], 1 author-year citation, a reference list of 6 entries" */
+  /**
+   * "3 URLs, 2 DOIs, 5 numbered references [n], 1 author-year citation, a reference list of 6
+   * entries"
+   */
   String describe() {
     List<String> parts = new ArrayList<>();
     parts.add(plural(urls, "URL", "URLs"));
     parts.add(plural(dois, "DOI", "DOIs"));
     parts.add(plural(numbered, "numbered reference [n]", "numbered references [n]"));
     parts.add(plural(authorYear, "author-year citation", "author-year citations"));
-    parts.add(referenceEntries == 0 ? "no reference list" : "a reference list of " + plural(referenceEntries, "entry", "entries"));
+    parts.add(
+        referenceEntries == 0
+            ? "no reference list"
+            : "a reference list of " + plural(referenceEntries, "entry", "entries"));
     return String.join(", ", parts);
   }
 

@@ -22,7 +22,8 @@ import java.util.Set;
  * network, no cost. It answers "is this about what was asked, and does it touch every part of the
  * ask?" and measures a few things anyone could count; it cannot tell whether anything is true.
  *
- * <p>What it scores, each with evidence and a confidence that grows with the strength of the signal:
+ * <p>What it scores, each with evidence and a confidence that grows with the strength of the
+ * signal:
  *
  * <ul>
  *   <li>{@code relevance}: similarity of the deliverable's best passages to the request, mapped by
@@ -50,13 +51,17 @@ public final class EmbeddingEvaluator implements Evaluator {
   private static final Set<String> RELEVANCE = Set.of("relevance");
   private static final Set<String> COMPLETENESS = Set.of("completeness", "coverage");
   private static final Set<String> SOURCES = Set.of("sources", "source_quality", "citations");
-  private static final Set<String> WRITING = Set.of("writing", "writing_quality", "clarity", "fluency", "readability");
+  private static final Set<String> WRITING =
+      Set.of("writing", "writing_quality", "clarity", "fluency", "readability");
 
   /** Formats that are not prose: readability and citation counts say nothing about them. */
   private static final Set<String> NOT_PROSE = Set.of("code", "json", "csv", "yaml", "xml");
 
-  /** Points a cited source earns, and the bonus for a reference list: 5 sources and a list make 85. */
+  /**
+   * Points a cited source earns, and the bonus for a reference list: 5 sources and a list make 85.
+   */
   static final int POINTS_PER_SOURCE = 15;
+
   static final int REFERENCE_LIST_POINTS = 10;
 
   /** Fewer words than this for each ask of the request, and completeness shrinks in proportion. */
@@ -100,38 +105,56 @@ public final class EmbeddingEvaluator implements Evaluator {
     Citations citations = Citations.of(content);
 
     Similarities similarities = null;
-    boolean needsModel = dimensions.stream().anyMatch(d -> RELEVANCE.contains(d.name()) || COMPLETENESS.contains(d.name())
-        || "verbosity".equals(d.shadowMetric()));
+    boolean needsModel =
+        dimensions.stream()
+            .anyMatch(d ->
+                RELEVANCE.contains(d.name())
+                    || COMPLETENESS.contains(d.name())
+                    || "verbosity".equals(d.shadowMetric()));
     if (needsModel && !task.request().isBlank()) {
       progress.update("embedding the request and the deliverable with " + MODEL, 1, STEPS);
       similarities = embed(task.request(), content);
     }
 
     progress.update("scoring " + dimensions.size() + " dimensions", 3, STEPS);
-    Translation translation = task.deliverableType().equals("translation") ? Translation.of(task.request()) : null;
-    Measured m = new Measured(content, prose, writing, citations, similarities, translation, !task.request().isBlank());
+    Translation translation =
+        task.deliverableType().equals("translation") ? Translation.of(task.request()) : null;
+    Measured m =
+        new Measured(
+            content,
+            prose,
+            writing,
+            citations,
+            similarities,
+            translation,
+            !task.request().isBlank());
     for (Dimension d : dimensions) {
       inputs.put(d.name(), input(d, m));
     }
     progress.update("done", STEPS, STEPS);
     long tokens = similarities == null ? 0 : similarities.tokens();
-    return new Evaluation(ID, TYPE, MODEL, inputs, Map.of(), new Evaluation.Usage(tokens, 0, BigDecimal.ZERO));
+    return new Evaluation(
+        ID, TYPE, MODEL, inputs, Map.of(), new Evaluation.Usage(tokens, 0, BigDecimal.ZERO));
   }
 
   private static Similarities embed(String request, String content) throws EvaluationException {
     try {
       return Similarities.measure(request, content);
     } catch (IllegalStateException | UnsupportedOperationException e) {
-      throw new EvaluationException(EvaluationException.Reason.UNAVAILABLE, MODEL + " could not run: " + e.getMessage(), e);
+      throw new EvaluationException(
+          EvaluationException.Reason.UNAVAILABLE, MODEL + " could not run: " + e.getMessage(), e);
     } catch (RuntimeException e) {
-      throw new EvaluationException(EvaluationException.Reason.UNAVAILABLE, MODEL + " failed while embedding: " + e, e);
+      throw new EvaluationException(
+          EvaluationException.Reason.UNAVAILABLE, MODEL + " failed while embedding: " + e, e);
     }
   }
 
   private static boolean isProse(EvaluationTask task) {
     String format = task.deliverable().format();
-    boolean notProse = (format != null && NOT_PROSE.contains(format.toLowerCase(Locale.ROOT)))
-        || task.deliverableType().equals("code") || task.deliverableType().equals("data");
+    boolean notProse =
+        (format != null && NOT_PROSE.contains(format.toLowerCase(Locale.ROOT)))
+            || task.deliverableType().equals("code")
+            || task.deliverableType().equals("data");
     return !notProse;
   }
 
@@ -151,16 +174,27 @@ public final class EmbeddingEvaluator implements Evaluator {
     if (SOURCES.contains(name) && (percent || d.metric() == MetricType.COUNT)) {
       return m.prose ? shadow(d, sources(d, m.citations), m) : notProse(name);
     }
-    boolean known = RELEVANCE.contains(name) || COMPLETENESS.contains(name) || WRITING.contains(name);
+    boolean known =
+        RELEVANCE.contains(name) || COMPLETENESS.contains(name) || WRITING.contains(name);
     if (known && !percent) {
-      return DimensionInput.notEvaluated(name, "the offline embedding evaluator scores " + name
-          + " only as a percentage or score, not as a " + d.metric().wireName());
+      return DimensionInput.notEvaluated(
+          name,
+          "the offline embedding evaluator scores "
+              + name
+              + " only as a percentage or score, not as a "
+              + d.metric().wireName());
     }
     if (RELEVANCE.contains(name) || COMPLETENESS.contains(name)) {
       if (!m.hasRequest) {
-        return DimensionInput.notEvaluated(name, "the request text is empty, so there is nothing to compare the deliverable with");
+        return DimensionInput.notEvaluated(
+            name, "the request text is empty, so there is nothing to compare the deliverable with");
       }
-      return shadow(d, RELEVANCE.contains(name) ? relevance(m.similarities, m.translation != null) : completeness(name, m), m);
+      return shadow(
+          d,
+          RELEVANCE.contains(name)
+              ? relevance(m.similarities, m.translation != null)
+              : completeness(name, m),
+          m);
     }
     if (WRITING.contains(name)) {
       return m.prose ? shadow(d, writing(name, m.writing), m) : notProse(name);
@@ -178,21 +212,44 @@ public final class EmbeddingEvaluator implements Evaluator {
     double share = 100.0 * on / n;
     double score = 0.7 * mapped + 0.3 * share;
     StringBuilder e = new StringBuilder();
-    e.append(String.format(Locale.ROOT, "mean similarity of the %s to the request %.2f (on topic from about %.2f); ",
-        s.topK() == 1 ? "best-matching passage" : s.topK() + " best-matching passages", top, Calibration.ON_TOPIC));
-    e.append(on).append(" of ").append(n).append(n == 1 ? " passage" : " passages")
-        .append(String.format(Locale.ROOT, " on topic (similarity at least %.2f)", Calibration.PASSAGE_ON_TOPIC));
+    e.append(
+        String.format(
+            Locale.ROOT,
+            "mean similarity of the %s to the request %.2f (on topic from about %.2f); ",
+            s.topK() == 1 ? "best-matching passage" : s.topK() + " best-matching passages",
+            top,
+            Calibration.ON_TOPIC));
+    e.append(on)
+        .append(" of ")
+        .append(n)
+        .append(n == 1 ? " passage" : " passages")
+        .append(
+            String.format(
+                Locale.ROOT, " on topic (similarity at least %.2f)", Calibration.PASSAGE_ON_TOPIC));
     if (on < n) {
       int w = s.weakest();
-      e.append(String.format(Locale.ROOT, "; least related: \"%s\" (%.2f)", snippet(s.passages().passages().get(w)), s.toRequest()[w]));
+      e.append(
+          String.format(
+              Locale.ROOT,
+              "; least related: \"%s\" (%.2f)",
+              snippet(s.passages().passages().get(w)),
+              s.toRequest()[w]));
     }
-    e.append(String.format(Locale.ROOT, "; score 0.7 x %.0f (similarity %.2f->0, %.2f->50, %.2f->100) + 0.3 x %.0f%% on topic",
-        mapped, Calibration.RELEVANCE_ZERO, Calibration.ON_TOPIC, Calibration.RELEVANCE_FULL, share));
+    e.append(
+        String.format(
+            Locale.ROOT,
+            "; score 0.7 x %.0f (similarity %.2f->0, %.2f->50, %.2f->100) + 0.3 x %.0f%% on topic",
+            mapped,
+            Calibration.RELEVANCE_ZERO,
+            Calibration.ON_TOPIC,
+            Calibration.RELEVANCE_FULL,
+            share));
     sampled(e, s.passages());
     double confidence = Calibration.marginConfidence(top, Calibration.ON_TOPIC, 0.2);
     if (translation) {
       // The source is in another language, which the English-only model reads poorly.
-      e.append("; the request is mostly source text in another language, which the model reads poorly");
+      e.append(
+          "; the request is mostly source text in another language, which the model reads poorly");
       confidence = Math.min(confidence, 0.6);
     }
     return scored("relevance", score, e.toString(), confidence);
@@ -200,8 +257,8 @@ public final class EmbeddingEvaluator implements Evaluator {
 
   /**
    * Coverage of the request's asks. Each ask earns credit from the similarity of its best passage
-   * (asks for citations: full credit when any citation is found); the request's key terms found
-   * in the deliverable ({@link KeyTerms}) make 30% of the score when there are at least two; and an
+   * (asks for citations: full credit when any citation is found); the request's key terms found in
+   * the deliverable ({@link KeyTerms}) make 30% of the score when there are at least two; and an
    * ask cannot be answered in a handful of words, so below {@value #WORDS_PER_ASK} words an ask the
    * score shrinks in proportion.
    */
@@ -227,7 +284,14 @@ public final class EmbeddingEvaluator implements Evaluator {
     for (String c : asks.citation()) {
       credit += sources > 0 ? 1 : 0;
       confidence += 0.9; // counting citations is sure; whether they are apt is another matter
-      (sources > 0 ? covered : missing).add("\"" + snippet(c) + "\" (" + sources + (sources == 1 ? " citation" : " citations") + " found)");
+      (sources > 0 ? covered : missing)
+          .add(
+              "\""
+                  + snippet(c)
+                  + "\" ("
+                  + sources
+                  + (sources == 1 ? " citation" : " citations")
+                  + " found)");
     }
     double semantic = credit / asks.asks();
     KeyTerms terms = KeyTerms.of(parts, m.content);
@@ -240,63 +304,135 @@ public final class EmbeddingEvaluator implements Evaluator {
 
     StringBuilder e = new StringBuilder();
     if (asks.single()) {
-      e.append(String.format(Locale.ROOT, "the request is a single part; %s", covered.isEmpty()
-          ? "not covered: " + missing.getFirst() : "covered: " + covered.getFirst()));
+      e.append(
+          String.format(
+              Locale.ROOT,
+              "the request is a single part; %s",
+              covered.isEmpty()
+                  ? "not covered: " + missing.getFirst()
+                  : "covered: " + covered.getFirst()));
     } else {
-      e.append(String.format(Locale.ROOT, "%d of %d parts of the request covered", covered.size(), asks.asks()));
+      e.append(
+          String.format(
+              Locale.ROOT, "%d of %d parts of the request covered", covered.size(), asks.asks()));
       e.append(missing.isEmpty() ? "" : "; not covered: " + String.join(", ", missing));
     }
-    e.append(String.format(Locale.ROOT, "; a part is covered when its best passage has similarity at least %.2f, and earns credit from %.2f (none) to %.2f (full)",
-        Calibration.partCovered(), Calibration.PART_ZERO, Calibration.PART_FULL));
+    e.append(
+        String.format(
+            Locale.ROOT,
+            "; a part is covered when its best passage has similarity at least %.2f, and earns credit from %.2f (none) to %.2f (full)",
+            Calibration.partCovered(),
+            Calibration.PART_ZERO,
+            Calibration.PART_FULL));
     if (useTerms) {
-      e.append("; ").append(terms.found().size()).append(" of ").append(terms.total()).append(" key terms of the request found")
-          .append(terms.missing().isEmpty() ? "" : " (missing: " + String.join(", ", terms.missing()) + ")");
+      e.append("; ")
+          .append(terms.found().size())
+          .append(" of ")
+          .append(terms.total())
+          .append(" key terms of the request found")
+          .append(
+              terms.missing().isEmpty()
+                  ? ""
+                  : " (missing: " + String.join(", ", terms.missing()) + ")");
     }
     if (lengthFactor < 1) {
-      e.append(String.format(Locale.ROOT, "; %d words for %d asks, under %d an ask: scaled by %.2f", words, asks.asks(), WORDS_PER_ASK, lengthFactor));
+      e.append(
+          String.format(
+              Locale.ROOT,
+              "; %d words for %d asks, under %d an ask: scaled by %.2f",
+              words,
+              asks.asks(),
+              WORDS_PER_ASK,
+              lengthFactor));
     }
-    e.append(useTerms ? String.format(Locale.ROOT, "; score %.0f = (0.7 x %.0f%% coverage + 0.3 x %.0f%% terms)%s",
-            score, 100 * semantic, 100 * terms.share(), lengthFactor < 1 ? " x length" : "")
-        : String.format(Locale.ROOT, "; score %.0f = %.0f%% coverage%s", score, 100 * semantic, lengthFactor < 1 ? " x length" : ""));
+    e.append(
+        useTerms
+            ? String.format(
+                Locale.ROOT,
+                "; score %.0f = (0.7 x %.0f%% coverage + 0.3 x %.0f%% terms)%s",
+                score,
+                100 * semantic,
+                100 * terms.share(),
+                lengthFactor < 1 ? " x length" : "")
+            : String.format(
+                Locale.ROOT,
+                "; score %.0f = %.0f%% coverage%s",
+                score,
+                100 * semantic,
+                lengthFactor < 1 ? " x length" : ""));
     if (!asks.form().isEmpty()) {
       e.append("; not checked (about form, not content): ")
-          .append(String.join(", ", asks.form().stream().map(f -> "\"" + snippet(f) + "\"").toList()));
+          .append(
+              String.join(", ", asks.form().stream().map(f -> "\"" + snippet(f) + "\"").toList()));
     }
     sampled(e, s.passages());
     return scored(name, score, e.toString(), confidence / asks.asks());
   }
 
-  /** See {@link Translation}: length against the source, and the source's numbers and names kept. */
+  /**
+   * See {@link Translation}: length against the source, and the source's numbers and names kept.
+   */
   private static DimensionInput translationCompleteness(String name, Measured m) {
     Translation t = m.translation;
     double ratio = t.lengthRatio(m.content);
     // A text of the right length about something else is not a translation: length earns credit
     // only as far as the text is on topic (the relevance ramp from RELEVANCE_ZERO to ON_TOPIC).
-    double topic = Calibration.ramp(m.similarities.topMean(), Calibration.RELEVANCE_ZERO, Calibration.ON_TOPIC);
+    double topic =
+        Calibration.ramp(
+            m.similarities.topMean(), Calibration.RELEVANCE_ZERO, Calibration.ON_TOPIC);
     double lengthCredit = t.lengthCredit(m.content) * topic;
     KeyTerms terms = t.terms(m.content);
     boolean useTerms = terms.total() >= 2;
     double score = 100 * (useTerms ? 0.5 * lengthCredit + 0.5 * terms.share() : lengthCredit);
-    StringBuilder e = new StringBuilder(String.format(Locale.ROOT,
-        "translation of %d source words in %d words, a ratio of %.2f (full credit from %.2f)",
-        Sentences.wordCount(t.source()), Sentences.wordCount(m.content), ratio, Translation.FULL_LENGTH_RATIO));
+    StringBuilder e =
+        new StringBuilder(
+            String.format(
+                Locale.ROOT,
+                "translation of %d source words in %d words, a ratio of %.2f (full credit from %.2f)",
+                Sentences.wordCount(t.source()),
+                Sentences.wordCount(m.content),
+                ratio,
+                Translation.FULL_LENGTH_RATIO));
     if (useTerms) {
-      e.append("; ").append(terms.found().size()).append(" of ").append(terms.total()).append(" numbers and names of the source kept")
-          .append(terms.missing().isEmpty() ? "" : " (missing: " + String.join(", ", terms.missing()) + ")")
-          .append(String.format(Locale.ROOT, "; score 0.5 x %.0f%% length + 0.5 x %.0f%% terms", 100 * lengthCredit, 100 * terms.share()));
+      e.append("; ")
+          .append(terms.found().size())
+          .append(" of ")
+          .append(terms.total())
+          .append(" numbers and names of the source kept")
+          .append(
+              terms.missing().isEmpty()
+                  ? ""
+                  : " (missing: " + String.join(", ", terms.missing()) + ")")
+          .append(
+              String.format(
+                  Locale.ROOT,
+                  "; score 0.5 x %.0f%% length + 0.5 x %.0f%% terms",
+                  100 * lengthCredit,
+                  100 * terms.share()));
     }
     if (topic < 1) {
-      e.append(String.format(Locale.ROOT, "; length credit scaled by %.2f: the text's similarity to the request (%.2f) is below the on-topic line %.2f",
-          topic, m.similarities.topMean(), Calibration.ON_TOPIC));
+      e.append(
+          String.format(
+              Locale.ROOT,
+              "; length credit scaled by %.2f: the text's similarity to the request (%.2f) is below the on-topic line %.2f",
+              topic,
+              m.similarities.topMean(),
+              Calibration.ON_TOPIC));
     }
-    e.append("; the English-only embedding model cannot match source sentences to their translations, so coverage is measured this way");
-    double confidence = 0.9 * Calibration.marginConfidence(ratio, Translation.FULL_LENGTH_RATIO, 0.5);
+    e.append(
+        "; the English-only embedding model cannot match source sentences to their translations, so coverage is measured this way");
+    double confidence =
+        0.9 * Calibration.marginConfidence(ratio, Translation.FULL_LENGTH_RATIO, 0.5);
     return scored(name, score, e.toString(), confidence);
   }
 
   private static void sampled(StringBuilder e, Passages p) {
     if (p.sampled()) {
-      e.append("; sampled ").append(p.passages().size()).append(" of ").append(p.total()).append(" passages, evenly spread");
+      e.append("; sampled ")
+          .append(p.passages().size())
+          .append(" of ")
+          .append(p.total())
+          .append(" passages, evenly spread");
     }
   }
 
@@ -305,17 +441,28 @@ public final class EmbeddingEvaluator implements Evaluator {
   private static DimensionInput sources(Dimension d, Citations c) {
     int n = c.sources();
     String counted = n + (n == 1 ? " source" : " sources") + " cited (" + c.describe() + ")";
-    String caveat = "; counted, not checked: whether they exist, are reputable and support the text needs a judge";
-    // Each certain kind of citation (a link, a DOI, a list entry) makes the count surer; author-year
+    String caveat =
+        "; counted, not checked: whether they exist, are reputable and support the text needs a judge";
+    // Each certain kind of citation (a link, a DOI, a list entry) makes the count surer;
+    // author-year
     // patterns alone can be dates or names that are not citations.
     int certain = c.urls() + c.dois() + c.referenceEntries() + c.numbered();
     double confidence = n == 0 ? 0.9 : 0.7 + 0.2 * Math.min(1, (double) certain / Math.max(1, n));
     if (d.metric() == MetricType.COUNT) {
-      return DimensionInput.scored(d.name(), BigDecimal.valueOf(n), counted + caveat, decimal(confidence, 2), TYPE);
+      return DimensionInput.scored(
+          d.name(), BigDecimal.valueOf(n), counted + caveat, decimal(confidence, 2), TYPE);
     }
-    int score = Math.min(100, POINTS_PER_SOURCE * n + (c.hasReferenceSection() ? REFERENCE_LIST_POINTS : 0));
-    String rule = "; score " + POINTS_PER_SOURCE + " a source" + (c.hasReferenceSection() ? " + " + REFERENCE_LIST_POINTS + " for the reference list" : "")
-        + ", at most 100";
+    int score =
+        Math.min(
+            100, POINTS_PER_SOURCE * n + (c.hasReferenceSection() ? REFERENCE_LIST_POINTS : 0));
+    String rule =
+        "; score "
+            + POINTS_PER_SOURCE
+            + " a source"
+            + (c.hasReferenceSection()
+                ? " + " + REFERENCE_LIST_POINTS + " for the reference list"
+                : "")
+            + ", at most 100";
     return scored(d.name(), score, counted + rule + caveat, confidence);
   }
 
@@ -323,8 +470,12 @@ public final class EmbeddingEvaluator implements Evaluator {
     int words = w.readability().words();
     // Surface signals are a weak proxy for good writing, and weaker still on a short text.
     double confidence = 0.35 + 0.4 * Math.min(1, words / 400.0);
-    String evidence = "text signals over " + words + " words: " + w.describe()
-        + "; score 0.25 ease + 0.25 sentence length + 0.2 layout + 0.3 repetition; whether the prose is correct, apt and well argued needs a judge";
+    String evidence =
+        "text signals over "
+            + words
+            + " words: "
+            + w.describe()
+            + "; score 0.25 ease + 0.25 sentence length + 0.2 layout + 0.3 repetition; whether the prose is correct, apt and well argued needs a judge";
     return scored(name, w.score(), evidence, confidence);
   }
 
@@ -336,10 +487,18 @@ public final class EmbeddingEvaluator implements Evaluator {
     Repetition r = m.writing.repetition();
     int words = m.writing.readability().words();
     return switch (d.shadowMetric()) {
-      case "word_count" -> input.withShadow(BigDecimal.valueOf(Sentences.wordCount(m.content)), "words in the deliverable");
-      case "repetition_rate", "repetition" -> input.withShadow(decimal(r.ratePercent(), 1),
-          String.format(Locale.ROOT, "%d of %d sentences repeated; %.1f%% of word three-grams seen before",
-              r.repeatedSentences(), r.sentences(), 100 * r.repeatedTrigramShare()));
+      case "word_count" ->
+          input.withShadow(
+              BigDecimal.valueOf(Sentences.wordCount(m.content)), "words in the deliverable");
+      case "repetition_rate", "repetition" ->
+          input.withShadow(
+              decimal(r.ratePercent(), 1),
+              String.format(
+                  Locale.ROOT,
+                  "%d of %d sentences repeated; %.1f%% of word three-grams seen before",
+                  r.repeatedSentences(),
+                  r.sentences(),
+                  100 * r.repeatedTrigramShare()));
       case "verbosity" -> verbosity(input, m, words);
       default -> input;
     };
@@ -352,62 +511,98 @@ public final class EmbeddingEvaluator implements Evaluator {
   private static DimensionInput verbosity(DimensionInput input, Measured m, int words) {
     double repeated = m.writing.repetition().ratePercent() / 100;
     if (m.similarities == null) {
-      return input.withShadow(decimal(100 * repeated, 1),
-          String.format(Locale.ROOT, "repetition only (no request to judge padding against): %.1f%% of %d words repeated", 100 * repeated, words));
+      return input.withShadow(
+          decimal(100 * repeated, 1),
+          String.format(
+              Locale.ROOT,
+              "repetition only (no request to judge padding against): %.1f%% of %d words repeated",
+              100 * repeated,
+              words));
     }
     double off = m.similarities.offTopicWordShare();
     double v = 100 * (off + (1 - off) * repeated);
-    return input.withShadow(decimal(v, 1), String.format(Locale.ROOT,
-        "%.1f%% of %d words in off-topic passages, %.1f%% of the rest repeated", 100 * off, words, 100 * repeated));
+    return input.withShadow(
+        decimal(v, 1),
+        String.format(
+            Locale.ROOT,
+            "%.1f%% of %d words in off-topic passages, %.1f%% of the rest repeated",
+            100 * off,
+            words,
+            100 * repeated));
   }
 
   // ------------------------------------------------------------------ what it cannot judge
 
   private static DimensionInput empty(Dimension d) {
     String name = d.name();
-    boolean scoredHere = RELEVANCE.contains(name) || COMPLETENESS.contains(name) || SOURCES.contains(name) || WRITING.contains(name);
+    boolean scoredHere =
+        RELEVANCE.contains(name)
+            || COMPLETENESS.contains(name)
+            || SOURCES.contains(name)
+            || WRITING.contains(name);
     if (!scoredHere) {
       return cannotJudge(name);
     }
-    if (d.metric() == MetricType.BOOLEAN || d.metric() == MetricType.DURATION_SECONDS
+    if (d.metric() == MetricType.BOOLEAN
+        || d.metric() == MetricType.DURATION_SECONDS
         || (d.metric() == MetricType.COUNT && !SOURCES.contains(name))) {
-      return DimensionInput.notEvaluated(name, "the deliverable is empty; the offline embedding evaluator does not score " + name
-          + " as a " + d.metric().wireName());
+      return DimensionInput.notEvaluated(
+          name,
+          "the deliverable is empty; the offline embedding evaluator does not score "
+              + name
+              + " as a "
+              + d.metric().wireName());
     }
     // An empty deliverable is certainly irrelevant and incomplete: nothing to be unsure about.
-    return DimensionInput.scored(name, BigDecimal.ZERO, "the deliverable is empty (no text once whitespace is removed)", BigDecimal.ONE, TYPE);
+    return DimensionInput.scored(
+        name,
+        BigDecimal.ZERO,
+        "the deliverable is empty (no text once whitespace is removed)",
+        BigDecimal.ONE,
+        TYPE);
   }
 
   private static DimensionInput notProse(String name) {
-    return DimensionInput.notEvaluated(name,
-        "the offline embedding evaluator measures " + name + " only on prose; this deliverable is code or data");
+    return DimensionInput.notEvaluated(
+        name,
+        "the offline embedding evaluator measures "
+            + name
+            + " only on prose; this deliverable is code or data");
   }
 
   private static DimensionInput cannotJudge(String name) {
-    return DimensionInput.notEvaluated(name, "the offline embedding evaluator cannot judge " + name + ": " + needs(name));
+    return DimensionInput.notEvaluated(
+        name, "the offline embedding evaluator cannot judge " + name + ": " + needs(name));
   }
 
   /** What judging the dimension would take, for the evidence. */
   static String needs(String name) {
     return switch (name) {
-      case "accuracy", "hallucination_rate" -> "it needs a judge that can check claims against sources or the inputs";
-      case "correctness", "test_coverage" -> "it needs the code run against tests, or a judge that reads it";
+      case "accuracy", "hallucination_rate" ->
+          "it needs a judge that can check claims against sources or the inputs";
+      case "correctness", "test_coverage" ->
+          "it needs the code run against tests, or a judge that reads it";
       case "security" -> "it needs a security review or a static analyser";
       case "performance" -> "it needs the code run and measured";
-      case "methodology", "depth", "insight_quality", "thoroughness" -> "it needs a judge that can follow the reasoning";
+      case "methodology", "depth", "insight_quality", "thoroughness" ->
+          "it needs a judge that can follow the reasoning";
       case "terminology" -> "it needs a bilingual judge or a glossary to check terms against";
-      case "cultural_fit", "cultural_appropriateness", "tone" -> "it needs a judge who knows the audience and register";
+      case "cultural_fit", "cultural_appropriateness", "tone" ->
+          "it needs a judge who knows the audience and register";
       case "actionability" -> "it needs a judge that can tell whether the advice can be acted on";
       case "timeliness", "format_compliance" -> "the structural evaluator measures it";
-      case "maintainability", "documentation" -> "it needs a judge that reads the code; similarity to the request says nothing about it";
-      case "consistency", "metadata", "visualization" -> "it needs the data checked against its schema and itself, or a judge";
+      case "maintainability", "documentation" ->
+          "it needs a judge that reads the code; similarity to the request says nothing about it";
+      case "consistency", "metadata", "visualization" ->
+          "it needs the data checked against its schema and itself, or a judge";
       default -> "it measures only similarity to the request and surface text signals";
     };
   }
 
   // ------------------------------------------------------------------ helpers
 
-  private static DimensionInput scored(String name, double score, String evidence, double confidence) {
+  private static DimensionInput scored(
+      String name, double score, String evidence, double confidence) {
     return DimensionInput.scored(name, decimal(score, 1), evidence, decimal(confidence, 2), TYPE);
   }
 

@@ -21,15 +21,42 @@ record KeyTerms(List<String> found, List<String> missing) {
 
   static final int MAX_TERMS = 30;
 
-  private static final Pattern IDENTIFIER = Pattern.compile("\\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\\b|\\b[a-z]+[A-Z][A-Za-z0-9]*\\b");
+  private static final Pattern IDENTIFIER =
+      Pattern.compile("\\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\\b|\\b[a-z]+[A-Z][A-Za-z0-9]*\\b");
   private static final Pattern NUMBER = Pattern.compile("(?<![\\d.,])\\d+(?:[.:]\\d+)?(?![\\d])");
   private static final Pattern ACRONYM = Pattern.compile("\\b[A-Z][A-Z0-9]{1,}\\b");
   private static final Pattern NAME = Pattern.compile("(?<=[\\s(\"'])\\p{Lu}\\p{Ll}+");
 
-  /** Names of languages and formats: a request says "in Python" or "as JSON", a good answer need not. */
+  /**
+   * Names of languages and formats: a request says "in Python" or "as JSON", a good answer need
+   * not.
+   */
   private static final Set<String> IGNORED =
-      Set.of("python", "java", "javascript", "typescript", "go", "rust", "kotlin", "sql", "json", "csv", "yaml", "xml", "html",
-          "markdown", "pdf", "english", "french", "spanish", "german", "italian", "portuguese", "chinese", "japanese", "i");
+      Set.of(
+          "python",
+          "java",
+          "javascript",
+          "typescript",
+          "go",
+          "rust",
+          "kotlin",
+          "sql",
+          "json",
+          "csv",
+          "yaml",
+          "xml",
+          "html",
+          "markdown",
+          "pdf",
+          "english",
+          "french",
+          "spanish",
+          "german",
+          "italian",
+          "portuguese",
+          "chinese",
+          "japanese",
+          "i");
 
   static KeyTerms of(List<String> requestParts, String deliverable) {
     Set<String> terms = new LinkedHashSet<>();
@@ -51,7 +78,11 @@ record KeyTerms(List<String> found, List<String> missing) {
       if (found.size() + missing.size() == MAX_TERMS) {
         break;
       }
-      Pattern whole = Pattern.compile("(?<![\\p{L}\\p{N}])" + Pattern.quote(term.toLowerCase(Locale.ROOT)) + "(?![\\p{L}\\p{N}])");
+      Pattern whole =
+          Pattern.compile(
+              "(?<![\\p{L}\\p{N}])"
+                  + Pattern.quote(term.toLowerCase(Locale.ROOT))
+                  + "(?![\\p{L}\\p{N}])");
       (whole.matcher(haystack).find() ? found : missing).add(term);
     }
     return new KeyTerms(List.copyOf(found), List.copyOf(missing));

@@ -52,7 +52,9 @@ final class Model {
     }
   }
 
-  /** Cosine similarity; the model's vectors are unit length, but dividing costs nothing and is safe. */
+  /**
+   * Cosine similarity; the model's vectors are unit length, but dividing costs nothing and is safe.
+   */
   static double cosine(float[] a, float[] b) {
     double dot = 0;
     double na = 0;

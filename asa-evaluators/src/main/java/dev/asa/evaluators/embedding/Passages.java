@@ -55,7 +55,9 @@ record Passages(List<String> passages, int total) {
     return new Passages(List.copyOf(sample), all.size());
   }
 
-  /** Adds the block as one passage, or as several cut at sentence ends (or at words, for a run-on). */
+  /**
+   * Adds the block as one passage, or as several cut at sentence ends (or at words, for a run-on).
+   */
   private static void cut(String block, List<String> out) {
     if (Sentences.wordCount(block) <= MAX_WORDS) {
       out.add(block);
@@ -96,7 +98,10 @@ record Passages(List<String> passages, int total) {
   private static void byWords(String sentence, List<String> out) {
     String[] tokens = sentence.strip().split("\\s+");
     for (int i = 0; i < tokens.length; i += MAX_WORDS) {
-      out.add(String.join(" ", java.util.Arrays.copyOfRange(tokens, i, Math.min(tokens.length, i + MAX_WORDS))));
+      out.add(
+          String.join(
+              " ",
+              java.util.Arrays.copyOfRange(tokens, i, Math.min(tokens.length, i + MAX_WORDS))));
     }
   }
 

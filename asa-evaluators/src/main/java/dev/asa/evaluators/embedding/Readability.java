@@ -6,8 +6,8 @@ import java.util.Locale;
 /**
  * Flesch reading ease and sentence length, from counts of sentences, words and syllables.
  *
- * <p>Syllables are estimated the usual way (runs of vowels, less a silent final "e", at least one
- * a word), so the ease is an estimate too; it is meant for English prose, and the evidence says so.
+ * <p>Syllables are estimated the usual way (runs of vowels, less a silent final "e", at least one a
+ * word), so the ease is an estimate too; it is meant for English prose, and the evidence says so.
  */
 record Readability(int sentences, int words, int syllables) {
 
@@ -24,7 +24,10 @@ record Readability(int sentences, int words, int syllables) {
     return new Readability(sentences.size(), words, syllables);
   }
 
-  /** Vowel groups, "y" counting as a vowel after the first letter, less a silent final "e"; at least 1. */
+  /**
+   * Vowel groups, "y" counting as a vowel after the first letter, less a silent final "e"; at least
+   * 1.
+   */
   static int syllables(String word) {
     String w = word.toLowerCase(Locale.ROOT).replaceAll("[^a-z]", "");
     if (w.isEmpty()) {

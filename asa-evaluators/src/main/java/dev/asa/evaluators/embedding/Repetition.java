@@ -9,7 +9,8 @@ import java.util.Set;
  * How much of a text says again what it already said.
  *
  * @param sentences sentences counted
- * @param repeatedSentences sentences identical (ignoring case, spacing and punctuation) to an earlier one
+ * @param repeatedSentences sentences identical (ignoring case, spacing and punctuation) to an
+ *     earlier one
  * @param trigrams word three-grams counted
  * @param repeatedTrigrams three-grams that already occurred earlier in the text
  */
@@ -48,7 +49,10 @@ record Repetition(int sentences, int repeatedSentences, int trigrams, int repeat
     return sentences == 0 ? 0 : (double) repeatedSentences / sentences;
   }
 
-  /** Share of word three-grams seen earlier in the text, 0 to 1. Ordinary prose sits near 0.02 to 0.08. */
+  /**
+   * Share of word three-grams seen earlier in the text, 0 to 1. Ordinary prose sits near 0.02 to
+   * 0.08.
+   */
   double repeatedTrigramShare() {
     return trigrams == 0 ? 0 : (double) repeatedTrigrams / trigrams;
   }

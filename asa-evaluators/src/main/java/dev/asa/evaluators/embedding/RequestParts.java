@@ -14,7 +14,8 @@ import java.util.regex.Pattern;
  *
  * @param content the parts whose coverage similarity can measure, in request order
  * @param citation parts that ask for citations or references ("cite your sources"): a reference
- *     list looks nothing like the words "cite your sources", so these are checked by counting citations
+ *     list looks nothing like the words "cite your sources", so these are checked by counting
+ *     citations
  * @param form parts about the form rather than the content ("keep it under 800 words", "use
  *     markdown"): similarity cannot tell whether they were followed, so they are listed and skipped
  */
@@ -23,10 +24,13 @@ record RequestParts(List<String> content, List<String> citation, List<String> fo
   /** A request longer than this is cut: past some point the parts are source text, not asks. */
   static final int MAX_PARTS = 40;
 
-  /** A clause shorter than this has too little to embed on its own; it stays with the one before. */
+  /**
+   * A clause shorter than this has too little to embed on its own; it stays with the one before.
+   */
   static final int MIN_WORDS = 3;
 
-  private static final Pattern BULLET = Pattern.compile("^\\s*(?:[-*+•]|\\d{1,3}[.)]|\\(?[a-z][.)])\\s+");
+  private static final Pattern BULLET =
+      Pattern.compile("^\\s*(?:[-*+•]|\\d{1,3}[.)]|\\(?[a-z][.)])\\s+");
 
   /** Instruction verbs that start a new ask after a comma, a colon, "and" or a semicolon. */
   private static final Pattern ASK =
@@ -72,7 +76,12 @@ record RequestParts(List<String> content, List<String> citation, List<String> fo
     }
     List<String> out = new ArrayList<>();
     for (String piece : pieces) {
-      String clause = piece.strip().replaceAll("^(?:and|or)\\s+", "").replaceAll("^[,;:]\\s*|[,;:.]$", "").strip();
+      String clause =
+          piece
+              .strip()
+              .replaceAll("^(?:and|or)\\s+", "")
+              .replaceAll("^[,;:]\\s*|[,;:.]$", "")
+              .strip();
       if (clause.isEmpty()) {
         continue;
       }
@@ -134,14 +143,20 @@ record RequestParts(List<String> content, List<String> citation, List<String> fo
         depth++;
       } else if ((c == ')' || c == ']') && depth > 0) {
         depth--;
-      } else if (c == target && depth == 0 && i + 1 < s.length() && Character.isWhitespace(s.charAt(i + 1))) {
+      } else if (c == target
+          && depth == 0
+          && i + 1 < s.length()
+          && Character.isWhitespace(s.charAt(i + 1))) {
         return i;
       }
     }
     return -1;
   }
 
-  /** A short clause that asks only for a length, a format or a tone: little is left once that is removed. */
+  /**
+   * A short clause that asks only for a length, a format or a tone: little is left once that is
+   * removed.
+   */
   private static boolean isForm(String clause) {
     Matcher m = FORM.matcher(clause.toLowerCase(Locale.ROOT));
     return m.find() && Sentences.wordCount(m.replaceAll(" ")) <= 3;

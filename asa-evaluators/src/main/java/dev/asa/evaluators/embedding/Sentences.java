@@ -9,19 +9,21 @@ import java.util.regex.Pattern;
 
 /**
  * Splits prose into sentences and words. A plain rule (a stop, then a space, then a capital or a
- * digit), not a parser: good enough to count sentences for readability and to find the parts of
- * a request, and it does not split after "e.g.", "et al." or an initial.
+ * digit), not a parser: good enough to count sentences for readability and to find the parts of a
+ * request, and it does not split after "e.g.", "et al." or an initial.
  */
 final class Sentences {
   private Sentences() {}
 
-  private static final Pattern BOUNDARY = Pattern.compile("(?<=[.!?])[\"')\\]]*\\s+(?=[\"'(\\[]?[\\p{Lu}\\p{N}])");
+  private static final Pattern BOUNDARY =
+      Pattern.compile("(?<=[.!?])[\"')\\]]*\\s+(?=[\"'(\\[]?[\\p{Lu}\\p{N}])");
   private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]+(?:['’.-][\\p{L}\\p{N}]+)*");
 
   /** Words after which a stop does not end a sentence. */
   private static final Set<String> ABBREVIATIONS =
-      Set.of("e.g", "i.e", "al", "etc", "vs", "dr", "mr", "mrs", "ms", "prof", "fig", "no", "cf", "approx", "st", "jr", "sr",
-          "sra", "dra", "mme", "mlle", "hr");
+      Set.of(
+          "e.g", "i.e", "al", "etc", "vs", "dr", "mr", "mrs", "ms", "prof", "fig", "no", "cf",
+          "approx", "st", "jr", "sr", "sra", "dra", "mme", "mlle", "hr");
 
   /** The sentences of one block of prose, trimmed; line breaks inside the block count as spaces. */
   static List<String> split(String text) {
@@ -60,7 +62,8 @@ final class Sentences {
     }
     String bare = last.substring(0, last.length() - 1).replaceAll("^[\\p{Punct}]+", "");
     // A single letter is an initial ("J. Smith"); the rest are the usual abbreviations.
-    return (bare.length() == 1 && Character.isLetter(bare.charAt(0))) || ABBREVIATIONS.contains(bare);
+    return (bare.length() == 1 && Character.isLetter(bare.charAt(0)))
+        || ABBREVIATIONS.contains(bare);
   }
 
   /** The words of a text: runs of letters and digits, with inner apostrophes, stops and hyphens. */

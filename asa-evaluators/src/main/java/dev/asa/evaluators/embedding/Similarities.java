@@ -14,7 +14,8 @@ import java.util.List;
  * @param partBest for each content part, the similarity of its best-matching passage
  * @param tokens word pieces the model read
  */
-record Similarities(Passages passages, double[] toRequest, RequestParts parts, double[] partBest, long tokens) {
+record Similarities(
+    Passages passages, double[] toRequest, RequestParts parts, double[] partBest, long tokens) {
 
   static Similarities measure(String request, String content) {
     Passages passages = Passages.of(content);

@@ -8,8 +8,10 @@ import java.util.regex.Pattern;
  */
 record Structure(int paragraphs, int headings, int listItems) {
 
-  private static final Pattern HEADING = Pattern.compile("(?m)^\\s{0,3}(#{1,6}\\s+\\S.*|\\S.*\\n(?:=+|-+)\\s*$)");
-  private static final Pattern LIST_ITEM = Pattern.compile("(?m)^\\s*(?:[-*+•]|\\d{1,3}[.)])\\s+\\S");
+  private static final Pattern HEADING =
+      Pattern.compile("(?m)^\\s{0,3}(#{1,6}\\s+\\S.*|\\S.*\\n(?:=+|-+)\\s*$)");
+  private static final Pattern LIST_ITEM =
+      Pattern.compile("(?m)^\\s*(?:[-*+•]|\\d{1,3}[.)])\\s+\\S");
 
   static Structure of(String text) {
     int paragraphs = 0;

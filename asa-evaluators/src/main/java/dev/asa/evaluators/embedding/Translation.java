@@ -2,9 +2,9 @@ package dev.asa.evaluators.embedding;
 
 /**
  * A translation request split into its instruction (the first paragraph) and the source text (the
- * rest). all-MiniLM-L6-v2 reads English: a French sentence and its English translation score
- * barely above unrelated text, so a translation's completeness is measured without it, by length
- * against the source and by the source's numbers and names found in the translation.
+ * rest). all-MiniLM-L6-v2 reads English: a French sentence and its English translation score barely
+ * above unrelated text, so a translation's completeness is measured without it, by length against
+ * the source and by the source's numbers and names found in the translation.
  *
  * @param instruction the first paragraph of the request
  * @param source the text to translate

@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Surface signals of how a text is written, and the score made of them. They say whether a text
- * is readable, laid out and free of repetition; not whether it is right, well argued or in the
- * right register, which needs a judge.
+ * Surface signals of how a text is written, and the score made of them. They say whether a text is
+ * readable, laid out and free of repetition; not whether it is right, well argued or in the right
+ * register, which needs a judge.
  *
  * <p>The score is a weighted mean of four parts, each 0 to 100:
  *
@@ -17,7 +17,8 @@ import java.util.Locale;
  *   <li>sentence length (0.25): 8 to 25 words a sentence scores 100, falling to 0 at 2 and at 50;
  *   <li>layout (0.2): paragraphs against one per 180 words, capped at 100; left out of the mean for
  *       texts under 120 words, where one paragraph is right;
- *   <li>repetition (0.3): repeated three-grams or sentences up to 8% score 100, falling to 0 at 40%.
+ *   <li>repetition (0.3): repeated three-grams or sentences up to 8% score 100, falling to 0 at
+ *       40%.
  * </ul>
  *
  * @param readability sentence, word and syllable counts
@@ -76,17 +77,45 @@ record Writing(Readability readability, Structure structure, Repetition repetiti
   /** Each signal with its value and its part score. */
   String describe() {
     List<String> parts = new ArrayList<>();
-    parts.add(String.format(Locale.ROOT, "Flesch reading ease %.0f (score %.0f; 20-75 is full marks)", readability.fleschReadingEase(), ease()));
-    parts.add(String.format(Locale.ROOT, "%.1f words a sentence over %d sentences (score %.0f; 8-25 is full marks)",
-        readability.averageSentenceLength(), readability.sentences(), sentenceLength()));
+    parts.add(
+        String.format(
+            Locale.ROOT,
+            "Flesch reading ease %.0f (score %.0f; 20-75 is full marks)",
+            readability.fleschReadingEase(),
+            ease()));
+    parts.add(
+        String.format(
+            Locale.ROOT,
+            "%.1f words a sentence over %d sentences (score %.0f; 8-25 is full marks)",
+            readability.averageSentenceLength(),
+            readability.sentences(),
+            sentenceLength()));
     Double layout = layout();
-    String shape = structure.paragraphs() + " paragraphs, " + structure.headings() + " headings, " + structure.listItems() + " list items";
-    parts.add(layout == null
-        ? shape + " (layout not scored under " + LAYOUT_MIN_WORDS + " words)"
-        : String.format(Locale.ROOT, "%s (layout score %.0f; one paragraph per %d words expected)", shape, layout, WORDS_PER_PARAGRAPH));
-    parts.add(String.format(Locale.ROOT, "repetition %.1f%%: %d of %d sentences repeated, %.1f%% of word three-grams seen before (score %.0f; up to 8%% is full marks)",
-        repetition.ratePercent(), repetition.repeatedSentences(), repetition.sentences(),
-        100 * repetition.repeatedTrigramShare(), repetitionScore()));
+    String shape =
+        structure.paragraphs()
+            + " paragraphs, "
+            + structure.headings()
+            + " headings, "
+            + structure.listItems()
+            + " list items";
+    parts.add(
+        layout == null
+            ? shape + " (layout not scored under " + LAYOUT_MIN_WORDS + " words)"
+            : String.format(
+                Locale.ROOT,
+                "%s (layout score %.0f; one paragraph per %d words expected)",
+                shape,
+                layout,
+                WORDS_PER_PARAGRAPH));
+    parts.add(
+        String.format(
+            Locale.ROOT,
+            "repetition %.1f%%: %d of %d sentences repeated, %.1f%% of word three-grams seen before (score %.0f; up to 8%% is full marks)",
+            repetition.ratePercent(),
+            repetition.repeatedSentences(),
+            repetition.sentences(),
+            100 * repetition.repeatedTrigramShare(),
+            repetitionScore()));
     return String.join("; ", parts);
   }
 }

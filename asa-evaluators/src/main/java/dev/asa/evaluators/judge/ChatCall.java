@@ -21,12 +21,15 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * One chat call with the judge's retry policy: 429, 408, 5xx, timeouts and dropped connections are
  * retried with exponential backoff and jitter (or after the server's Retry-After), up to the
- * configured attempts; any other error fails at once. LangChain4j's own retries are off, so this
- * is the only policy in play and its attempts are the real number of requests.
+ * configured attempts; any other error fails at once. LangChain4j's own retries are off, so this is
+ * the only policy in play and its attempts are the real number of requests.
  */
 final class ChatCall {
 
-  /** A Retry-After longer than this is not waited for: the verification would stall for longer than it is worth. */
+  /**
+   * A Retry-After longer than this is not waited for: the verification would stall for longer than
+   * it is worth.
+   */
   static final Duration MAX_RETRY_AFTER = Duration.ofSeconds(60);
 
   /** Cap of the computed backoff. */
@@ -43,7 +46,8 @@ final class ChatCall {
   /** A failed attempt, classified. */
   private record Failure(boolean retryable, boolean refusal, String what, Duration retryAfter) {}
 
-  ChatResponse send(List<ChatMessage> messages, Progress progress, int step, int steps) throws EvaluationException {
+  ChatResponse send(List<ChatMessage> messages, Progress progress, int step, int steps)
+      throws EvaluationException {
     String server = config.evaluatorId() + " at " + config.baseUrl();
     for (int attempt = 1; ; attempt++) {
       Failure failure;
@@ -55,38 +59,66 @@ final class ChatCall {
         failure = classify(e);
       }
       if (failure.refusal()) {
-        throw new EvaluationException(Reason.UNUSABLE_OUTPUT, "the judge " + config.evaluatorId() + " refused: " + failure.what(), error);
+        throw new EvaluationException(
+            Reason.UNUSABLE_OUTPUT,
+            "the judge " + config.evaluatorId() + " refused: " + failure.what(),
+            error);
       }
       if (Thread.currentThread().isInterrupted()) {
-        throw new EvaluationException(Reason.UNAVAILABLE, "interrupted while calling the judge " + server, error);
+        throw new EvaluationException(
+            Reason.UNAVAILABLE, "interrupted while calling the judge " + server, error);
       }
       if (!failure.retryable()) {
-        throw new EvaluationException(Reason.UNAVAILABLE, "the judge " + server + " failed: " + failure.what() + " (not retried)", error);
+        throw new EvaluationException(
+            Reason.UNAVAILABLE,
+            "the judge " + server + " failed: " + failure.what() + " (not retried)",
+            error);
       }
       if (attempt >= config.maxAttempts()) {
         throw new EvaluationException(
             Reason.UNAVAILABLE,
-            "the judge " + server + " is unavailable: " + failure.what() + ", " + attempt
-                + (attempt == 1 ? " attempt" : " attempts") + "; try again later",
+            "the judge "
+                + server
+                + " is unavailable: "
+                + failure.what()
+                + ", "
+                + attempt
+                + (attempt == 1 ? " attempt" : " attempts")
+                + "; try again later",
             error);
       }
       if (failure.retryAfter() != null && failure.retryAfter().compareTo(MAX_RETRY_AFTER) > 0) {
         throw new EvaluationException(
             Reason.UNAVAILABLE,
-            "the judge " + server + " is unavailable: " + failure.what() + " and asked to retry after "
-                + failure.retryAfter().toSeconds() + " s, longer than the " + MAX_RETRY_AFTER.toSeconds() + " s the judge waits",
+            "the judge "
+                + server
+                + " is unavailable: "
+                + failure.what()
+                + " and asked to retry after "
+                + failure.retryAfter().toSeconds()
+                + " s, longer than the "
+                + MAX_RETRY_AFTER.toSeconds()
+                + " s the judge waits",
             error);
       }
       Duration wait = delay(attempt, failure.retryAfter());
       progress.update(
-          failure.what() + "; retrying in " + millis(wait) + " (attempt " + (attempt + 1) + " of " + config.maxAttempts() + ")",
+          failure.what()
+              + "; retrying in "
+              + millis(wait)
+              + " (attempt "
+              + (attempt + 1)
+              + " of "
+              + config.maxAttempts()
+              + ")",
           step,
           steps);
       try {
         Thread.sleep(wait);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new EvaluationException(Reason.UNAVAILABLE, "interrupted while waiting to retry the judge " + server, e);
+        throw new EvaluationException(
+            Reason.UNAVAILABLE, "interrupted while waiting to retry the judge " + server, e);
       }
     }
   }
@@ -99,7 +131,9 @@ final class ChatCall {
   Duration delay(int attempt, Duration retryAfter) {
     long base = config.retryBaseDelay().toMillis();
     long doubled = Math.min(MAX_BACKOFF.toMillis(), base << Math.min(attempt - 1, 20));
-    long jittered = doubled / 2 + (doubled / 2 == 0 ? 0 : ThreadLocalRandom.current().nextLong(doubled / 2 + 1));
+    long jittered =
+        doubled / 2
+            + (doubled / 2 == 0 ? 0 : ThreadLocalRandom.current().nextLong(doubled / 2 + 1));
     long floor = retryAfter == null ? 0 : retryAfter.toMillis();
     return Duration.ofMillis(Math.max(jittered, floor));
   }
@@ -107,20 +141,33 @@ final class ChatCall {
   private Failure classify(RuntimeException e) {
     for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
       if (t instanceof ContentFilteredException) {
-        return new Failure(false, true, "its answer was a refusal or was filtered (" + snippet(t.getMessage()) + ")", null);
+        return new Failure(
+            false,
+            true,
+            "its answer was a refusal or was filtered (" + snippet(t.getMessage()) + ")",
+            null);
       }
       if (t instanceof HttpException http) {
         int status = http.statusCode();
         Duration retryAfter = t instanceof StatusException s ? s.retryAfter().orElse(null) : null;
-        String what = "HTTP " + status + statusName(status) + snippet(http.getMessage()).transform(m -> m.isEmpty() ? "" : ": " + m);
+        String what =
+            "HTTP "
+                + status
+                + statusName(status)
+                + snippet(http.getMessage()).transform(m -> m.isEmpty() ? "" : ": " + m);
         boolean retryable = status == 429 || status == 408 || status >= 500;
         return new Failure(retryable, false, what, retryAfter);
       }
       if (t instanceof TimeoutException || t instanceof HttpTimeoutException) {
-        return new Failure(true, false, "no answer within the timeout of " + config.timeout().toSeconds() + " s", null);
+        return new Failure(
+            true,
+            false,
+            "no answer within the timeout of " + config.timeout().toSeconds() + " s",
+            null);
       }
       if (t instanceof UnresolvedModelServerException) {
-        return new Failure(false, false, "the host of " + config.baseUrl() + " cannot be resolved", null);
+        return new Failure(
+            false, false, "the host of " + config.baseUrl() + " cannot be resolved", null);
       }
       if (t instanceof InterruptedException) {
         return new Failure(false, false, "interrupted", null);
@@ -128,15 +175,35 @@ final class ChatCall {
       if (t instanceof JsonProcessingException) {
         // Jackson's exceptions are IOExceptions, but a 200 whose body is not a chat completion
         // (a proxy's HTML page, another protocol) will not improve on retry.
-        return new Failure(false, false, "its answer is not a chat response in the " + config.provider().wireName() + " format (" + snippet(t.getMessage()) + ")", null);
+        return new Failure(
+            false,
+            false,
+            "its answer is not a chat response in the "
+                + config.provider().wireName()
+                + " format ("
+                + snippet(t.getMessage())
+                + ")",
+            null);
       }
       if (t instanceof IOException io) {
-        return new Failure(true, false, "I/O error (" + io.getClass().getSimpleName() + ": " + snippet(io.getMessage()) + ")", null);
+        return new Failure(
+            true,
+            false,
+            "I/O error (" + io.getClass().getSimpleName() + ": " + snippet(io.getMessage()) + ")",
+            null);
       }
     }
     // Typically an answer LangChain4j could not read as a chat completion: a wrong base URL that
     // reaches some other service, or a server speaking another protocol. Retrying will not help.
-    return new Failure(false, false, "unexpected answer or error (" + e.getClass().getSimpleName() + ": " + snippet(e.getMessage()) + ")", null);
+    return new Failure(
+        false,
+        false,
+        "unexpected answer or error ("
+            + e.getClass().getSimpleName()
+            + ": "
+            + snippet(e.getMessage())
+            + ")",
+        null);
   }
 
   private static String statusName(int status) {
@@ -168,6 +235,8 @@ final class ChatCall {
   }
 
   private static String millis(Duration d) {
-    return d.toMillis() < 1000 ? d.toMillis() + " ms" : String.format(Locale.ROOT, "%.1f s", d.toMillis() / 1000.0);
+    return d.toMillis() < 1000
+        ? d.toMillis() + " ms"
+        : String.format(Locale.ROOT, "%.1f s", d.toMillis() / 1000.0);
   }
 }

@@ -11,8 +11,8 @@ import java.util.Optional;
  *
  * @param provider the wire format: OpenAI chat completions (also Ollama, vLLM, llama.cpp and other
  *     compatible servers) or the Anthropic Messages API
- * @param baseUrl e.g. {@code https://api.openai.com/v1}, {@code http://localhost:11434/v1},
- *     {@code https://api.anthropic.com/v1/}
+ * @param baseUrl e.g. {@code https://api.openai.com/v1}, {@code http://localhost:11434/v1}, {@code
+ *     https://api.anthropic.com/v1/}
  * @param apiKey the key; empty for local servers that need none (never null)
  * @param model the model name as the server knows it
  * @param timeout how long one HTTP call may take
@@ -20,9 +20,10 @@ import java.util.Optional;
  *     out (1 = no retry)
  * @param retryBaseDelay the first backoff delay; later ones double, with jitter. Retry-After, when
  *     the server sends it, wins.
- * @param maxOutputTokens the most the judge may write per call; also the output side of the cost estimate
- * @param price what the model costs; null to use {@link PriceTable}, {@link Price#FREE} for a
- *     local model. With neither, the cost is unknown and a request with a cost cap is refused.
+ * @param maxOutputTokens the most the judge may write per call; also the output side of the cost
+ *     estimate
+ * @param price what the model costs; null to use {@link PriceTable}, {@link Price#FREE} for a local
+ *     model. With neither, the cost is unknown and a request with a cost cap is refused.
  */
 public record JudgeConfig(
     Provider provider,
@@ -53,7 +54,9 @@ public record JudgeConfig(
       return switch (name.strip().toLowerCase(Locale.ROOT)) {
         case "openai" -> OPENAI;
         case "anthropic" -> ANTHROPIC;
-        default -> throw new IllegalArgumentException("unknown judge provider '" + name + "'; use openai or anthropic");
+        default ->
+            throw new IllegalArgumentException(
+                "unknown judge provider '" + name + "'; use openai or anthropic");
       };
     }
   }
@@ -63,7 +66,8 @@ public record JudgeConfig(
     Objects.requireNonNull(baseUrl, "baseUrl");
     URI uri = URI.create(baseUrl);
     if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())) {
-      throw new IllegalArgumentException("judge base URL must be http or https, got '" + baseUrl + "'");
+      throw new IllegalArgumentException(
+          "judge base URL must be http or https, got '" + baseUrl + "'");
     }
     apiKey = apiKey == null ? "" : apiKey;
     Objects.requireNonNull(model, "model");
@@ -82,38 +86,57 @@ public record JudgeConfig(
       throw new IllegalArgumentException("judge retryBaseDelay cannot be negative");
     }
     if (maxOutputTokens < 256) {
-      throw new IllegalArgumentException("judge maxOutputTokens must be at least 256 to fit the JSON answer");
+      throw new IllegalArgumentException(
+          "judge maxOutputTokens must be at least 256 to fit the JSON answer");
     }
   }
 
   /** An OpenAI-compatible judge with the default timeout, attempts and output budget. */
   public static JudgeConfig openAi(String baseUrl, String apiKey, String model) {
     return new JudgeConfig(
-        Provider.OPENAI, baseUrl, apiKey, model, DEFAULT_TIMEOUT, DEFAULT_MAX_ATTEMPTS, DEFAULT_RETRY_BASE_DELAY,
-        DEFAULT_MAX_OUTPUT_TOKENS, null);
+        Provider.OPENAI,
+        baseUrl,
+        apiKey,
+        model,
+        DEFAULT_TIMEOUT,
+        DEFAULT_MAX_ATTEMPTS,
+        DEFAULT_RETRY_BASE_DELAY,
+        DEFAULT_MAX_OUTPUT_TOKENS,
+        null);
   }
 
   /** An Anthropic Messages API judge with the default timeout, attempts and output budget. */
   public static JudgeConfig anthropic(String baseUrl, String apiKey, String model) {
     return new JudgeConfig(
-        Provider.ANTHROPIC, baseUrl, apiKey, model, DEFAULT_TIMEOUT, DEFAULT_MAX_ATTEMPTS, DEFAULT_RETRY_BASE_DELAY,
-        DEFAULT_MAX_OUTPUT_TOKENS, null);
+        Provider.ANTHROPIC,
+        baseUrl,
+        apiKey,
+        model,
+        DEFAULT_TIMEOUT,
+        DEFAULT_MAX_ATTEMPTS,
+        DEFAULT_RETRY_BASE_DELAY,
+        DEFAULT_MAX_OUTPUT_TOKENS,
+        null);
   }
 
   public JudgeConfig withTimeout(Duration t) {
-    return new JudgeConfig(provider, baseUrl, apiKey, model, t, maxAttempts, retryBaseDelay, maxOutputTokens, price);
+    return new JudgeConfig(
+        provider, baseUrl, apiKey, model, t, maxAttempts, retryBaseDelay, maxOutputTokens, price);
   }
 
   public JudgeConfig withRetries(int attempts, Duration baseDelay) {
-    return new JudgeConfig(provider, baseUrl, apiKey, model, timeout, attempts, baseDelay, maxOutputTokens, price);
+    return new JudgeConfig(
+        provider, baseUrl, apiKey, model, timeout, attempts, baseDelay, maxOutputTokens, price);
   }
 
   public JudgeConfig withMaxOutputTokens(int tokens) {
-    return new JudgeConfig(provider, baseUrl, apiKey, model, timeout, maxAttempts, retryBaseDelay, tokens, price);
+    return new JudgeConfig(
+        provider, baseUrl, apiKey, model, timeout, maxAttempts, retryBaseDelay, tokens, price);
   }
 
   public JudgeConfig withPrice(Price p) {
-    return new JudgeConfig(provider, baseUrl, apiKey, model, timeout, maxAttempts, retryBaseDelay, maxOutputTokens, p);
+    return new JudgeConfig(
+        provider, baseUrl, apiKey, model, timeout, maxAttempts, retryBaseDelay, maxOutputTokens, p);
   }
 
   /** The configured price, else the list price; empty when the cost cannot be known. */
@@ -129,7 +152,16 @@ public record JudgeConfig(
   /** Never prints the key. */
   @Override
   public String toString() {
-    return "JudgeConfig[" + evaluatorId() + " at " + baseUrl + ", key " + (apiKey.isEmpty() ? "none" : "set")
-        + ", timeout " + timeout + ", attempts " + maxAttempts + "]";
+    return "JudgeConfig["
+        + evaluatorId()
+        + " at "
+        + baseUrl
+        + ", key "
+        + (apiKey.isEmpty() ? "none" : "set")
+        + ", timeout "
+        + timeout
+        + ", attempts "
+        + maxAttempts
+        + "]";
   }
 }

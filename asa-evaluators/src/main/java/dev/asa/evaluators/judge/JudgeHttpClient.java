@@ -47,7 +47,8 @@ final class JudgeHttpClient implements HttpClient {
 
   @Override
   public SuccessfulHttpResponse execute(HttpRequest request) {
-    java.net.http.HttpRequest.Builder jdk = java.net.http.HttpRequest.newBuilder(URI.create(request.url())).timeout(readTimeout);
+    java.net.http.HttpRequest.Builder jdk =
+        java.net.http.HttpRequest.newBuilder(URI.create(request.url())).timeout(readTimeout);
     request.headers().forEach((name, values) -> values.forEach(value -> jdk.header(name, value)));
     String body = request.body();
     jdk.method(
@@ -57,7 +58,8 @@ final class JudgeHttpClient implements HttpClient {
             : java.net.http.HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
     HttpResponse<String> response;
     try {
-      response = delegate.send(jdk.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+      response =
+          delegate.send(jdk.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     } catch (HttpTimeoutException e) {
       throw new TimeoutException(e);
     } catch (IOException e) {
@@ -78,11 +80,14 @@ final class JudgeHttpClient implements HttpClient {
   }
 
   @Override
-  public void execute(HttpRequest request, ServerSentEventParser parser, ServerSentEventListener listener) {
+  public void execute(
+      HttpRequest request, ServerSentEventParser parser, ServerSentEventListener listener) {
     throw new UnsupportedOperationException("the judge does not stream");
   }
 
-  /** Retry-After as delta-seconds or an HTTP date (RFC 9110 10.2.3); null when absent or unreadable. */
+  /**
+   * Retry-After as delta-seconds or an HTTP date (RFC 9110 10.2.3); null when absent or unreadable.
+   */
   static Duration retryAfter(HttpHeaders headers) {
     String value = headers.firstValue("Retry-After").map(String::strip).orElse(null);
     if (value == null || value.isEmpty()) {
@@ -102,7 +107,10 @@ final class JudgeHttpClient implements HttpClient {
     }
   }
 
-  /** The builder LangChain4j's model builders ask for; they set both timeouts from the model's timeout. */
+  /**
+   * The builder LangChain4j's model builders ask for; they set both timeouts from the model's
+   * timeout.
+   */
   static final class Builder implements HttpClientBuilder {
     private Duration connectTimeout = Duration.ofSeconds(15);
     private Duration readTimeout = Duration.ofSeconds(60);

@@ -72,15 +72,19 @@ record JudgeReply(Map<String, Score> scores, List<Claim> claims) {
     try {
       root = Json.parse(unfenced(text));
     } catch (JsonProcessingException e) {
-      return new Problems(List.of("the answer is not a single valid JSON object (" + e.getOriginalMessage() + ")"));
+      return new Problems(
+          List.of("the answer is not a single valid JSON object (" + e.getOriginalMessage() + ")"));
     }
     if (!root.isObject()) {
       return new Problems(List.of("the answer is JSON but not an object"));
     }
     List<String> problems = new ArrayList<>();
     Map<String, Score> scores = scores(root.get("dimensions"), requested, problems);
-    List<Claim> claims = spotChecks > 0 ? claims(root.get("claims"), spotChecks, problems) : List.of();
-    return problems.isEmpty() ? new Ok(new JudgeReply(scores, claims)) : new Problems(List.copyOf(problems));
+    List<Claim> claims =
+        spotChecks > 0 ? claims(root.get("claims"), spotChecks, problems) : List.of();
+    return problems.isEmpty()
+        ? new Ok(new JudgeReply(scores, claims))
+        : new Problems(List.copyOf(problems));
   }
 
   /** The text inside a ```json ... ``` (or bare ```) fence, or the text itself. */
@@ -100,7 +104,8 @@ record JudgeReply(Map<String, Score> scores, List<Claim> claims) {
     return t.substring(firstNewline + 1, t.length() - 3).strip();
   }
 
-  private static Map<String, Score> scores(JsonNode dims, List<Dimension> requested, List<String> problems) {
+  private static Map<String, Score> scores(
+      JsonNode dims, List<Dimension> requested, List<String> problems) {
     if (dims == null || !dims.isArray()) {
       problems.add("\"dimensions\" must be an array");
       return Map.of();
@@ -137,7 +142,8 @@ record JudgeReply(Map<String, Score> scores, List<Claim> claims) {
     return scores;
   }
 
-  private static Score score(String name, MetricType metric, JsonNode entry, List<String> problems) {
+  private static Score score(
+      String name, MetricType metric, JsonNode entry, List<String> problems) {
     int before = problems.size();
     JsonNode score = entry.get("score");
     BigDecimal value = null;
@@ -146,9 +152,16 @@ record JudgeReply(Map<String, Score> scores, List<Claim> claims) {
     } else {
       value = score.decimalValue();
       if (value.compareTo(BigDecimal.ZERO) < 0 || value.compareTo(HUNDRED) > 0) {
-        problems.add("dimension \"" + name + "\" has score " + value.toPlainString() + ", outside 0..100");
-      } else if (metric == MetricType.BOOLEAN && value.signum() != 0 && value.compareTo(HUNDRED) != 0) {
-        problems.add("dimension \"" + name + "\" is yes/no, so its score must be 0 or 100, not " + value.toPlainString());
+        problems.add(
+            "dimension \"" + name + "\" has score " + value.toPlainString() + ", outside 0..100");
+      } else if (metric == MetricType.BOOLEAN
+          && value.signum() != 0
+          && value.compareTo(HUNDRED) != 0) {
+        problems.add(
+            "dimension \""
+                + name
+                + "\" is yes/no, so its score must be 0 or 100, not "
+                + value.toPlainString());
       }
     }
     JsonNode evidence = entry.get("evidence");
@@ -169,7 +182,8 @@ record JudgeReply(Map<String, Score> scores, List<Claim> claims) {
 
   private static List<Claim> claims(JsonNode claims, int spotChecks, List<String> problems) {
     if (claims == null || !claims.isArray()) {
-      problems.add("\"claims\" must be an array (empty if the deliverable makes no factual claims)");
+      problems.add(
+          "\"claims\" must be an array (empty if the deliverable makes no factual claims)");
       return List.of();
     }
     if (claims.size() > spotChecks) {
@@ -183,10 +197,15 @@ record JudgeReply(Map<String, Score> scores, List<Claim> claims) {
       JsonNode reason = c.get("reason");
       Verdict v = verdict != null && verdict.isTextual() ? verdict(verdict.asText()) : null;
       if (claim == null || !claim.isTextual() || claim.asText().isBlank() || v == null) {
-        problems.add("every claim needs a non-empty \"claim\" and a \"verdict\" of supported, unsupported or unverifiable");
+        problems.add(
+            "every claim needs a non-empty \"claim\" and a \"verdict\" of supported, unsupported or unverifiable");
         return List.of();
       }
-      out.add(new Claim(claim.asText().strip(), v, reason != null && reason.isTextual() ? reason.asText().strip() : ""));
+      out.add(
+          new Claim(
+              claim.asText().strip(),
+              v,
+              reason != null && reason.isTextual() ? reason.asText().strip() : ""));
     }
     return out;
   }

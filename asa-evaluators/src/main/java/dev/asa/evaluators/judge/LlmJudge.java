@@ -39,17 +39,18 @@ import java.util.stream.Collectors;
  * completions wire format (OpenAI, Ollama, vLLM, llama.cpp...) or the Anthropic Messages API.
  *
  * <p>One call scores all the dimensions it judges. The deliverable is most of the tokens, so one
- * call per dimension would multiply the cost by the number of dimensions for the same reading;
- * each dimension still has its own rubric and its own score, evidence and confidence, and the
- * evaluation stays pointwise (one deliverable, never a comparison: position bias, 5.6).
+ * call per dimension would multiply the cost by the number of dimensions for the same reading; each
+ * dimension still has its own rubric and its own score, evidence and confidence, and the evaluation
+ * stays pointwise (one deliverable, never a comparison: position bias, 5.6).
  *
  * <p>What it refuses rather than guesses:
  *
  * <ul>
  *   <li>its own model's work ({@link Reason#SELF_JUDGING}, self-enhancement bias, 5.6);
- *   <li>a cost cap it would exceed, or cannot check because the model's price is unknown
- *       ({@link Reason#COST_CAP}, before anything is sent);
- *   <li>an answer that is not the JSON contract, twice, or a refusal ({@link Reason#UNUSABLE_OUTPUT});
+ *   <li>a cost cap it would exceed, or cannot check because the model's price is unknown ({@link
+ *       Reason#COST_CAP}, before anything is sent);
+ *   <li>an answer that is not the JSON contract, twice, or a refusal ({@link
+ *       Reason#UNUSABLE_OUTPUT});
  *   <li>a server that keeps failing or rejects the request ({@link Reason#UNAVAILABLE}).
  * </ul>
  *
@@ -72,7 +73,9 @@ public final class LlmJudge implements Evaluator {
    */
   static final BigDecimal SECOND_ATTEMPT_CONFIDENCE = new BigDecimal("0.8");
 
-  /** Sent with an empty key: LangChain4j's Anthropic client insists on one; local servers ignore it. */
+  /**
+   * Sent with an empty key: LangChain4j's Anthropic client insists on one; local servers ignore it.
+   */
   private static final String NO_KEY = "none";
 
   private static final int STEPS = 3;
@@ -149,20 +152,27 @@ public final class LlmJudge implements Evaluator {
     Progress progress = task.progress();
     progress.update("checking the task for " + id(), 0, STEPS);
     String family = family(task.options().rubricId());
-    if (task.providerModel() != null && !task.providerModel().isBlank() && ModelNames.same(config.model(), task.providerModel())) {
+    if (task.providerModel() != null
+        && !task.providerModel().isBlank()
+        && ModelNames.same(config.model(), task.providerModel())) {
       throw new EvaluationException(
           Reason.SELF_JUDGING,
-          "the judge model " + config.model() + " is the provider's own model (" + task.providerModel()
+          "the judge model "
+              + config.model()
+              + " is the provider's own model ("
+              + task.providerModel()
               + "); models rate their own output higher, so another judge model must evaluate this deliverable");
     }
 
-    List<Dimension> judged = task.criteria().dimensions().stream().filter(d -> notJudgedBecause(d) == null).toList();
+    List<Dimension> judged =
+        task.criteria().dimensions().stream().filter(d -> notJudgedBecause(d) == null).toList();
     if (judged.isEmpty()) {
       progress.update("nothing for the judge to score", STEPS, STEPS);
       return evaluation(task, null, 1, Evaluation.Usage.FREE, config.model());
     }
     Dimension accuracy = judged.stream().filter(d -> isAccuracy(d.name())).findFirst().orElse(null);
-    // Spot-checks inform accuracy; without an accuracy dimension there is nothing for them to inform.
+    // Spot-checks inform accuracy; without an accuracy dimension there is nothing for them to
+    // inform.
     int spotChecks = accuracy == null ? 0 : task.options().spotCheckClaims();
 
     JudgePrompt prompt = JudgePrompt.build(task, judged, family, spotChecks);
@@ -173,7 +183,9 @@ public final class LlmJudge implements Evaluator {
       checkCap(cap, price, estimatedInput, BigDecimal.ZERO, Reason.COST_CAP, "");
     }
 
-    List<ChatMessage> messages = new ArrayList<>(List.of(SystemMessage.from(prompt.system()), UserMessage.from(prompt.user())));
+    List<ChatMessage> messages =
+        new ArrayList<>(
+            List.of(SystemMessage.from(prompt.system()), UserMessage.from(prompt.user())));
     progress.update("judging " + names(judged) + " with " + id(), 1, STEPS);
     ChatResponse first = call.send(messages, progress, 1, STEPS);
     Evaluation.Usage usage = usage(first, estimatedInput, price);
@@ -190,8 +202,12 @@ public final class LlmJudge implements Evaluator {
       problems.add("the answer was cut off at the output limit; keep the evidence shorter");
     }
     String correction =
-        "Your answer could not be used: " + String.join("; ", problems) + ". Reply again with only the JSON object"
-            + " described in the instructions, with exactly one entry for each of: " + names(judged) + ".";
+        "Your answer could not be used: "
+            + String.join("; ", problems)
+            + ". Reply again with only the JSON object"
+            + " described in the instructions, with exactly one entry for each of: "
+            + names(judged)
+            + ".";
     messages.add(AiMessage.from(firstText == null || firstText.isBlank() ? "(empty)" : firstText));
     messages.add(UserMessage.from(correction));
     long secondInput = messages.stream().mapToLong(m -> JudgePrompt.tokens(textOf(m))).sum();
@@ -199,8 +215,14 @@ public final class LlmJudge implements Evaluator {
       // Something has been spent already, so this is not COST_CAP ("nothing was sent"): the
       // evaluation failed for want of a usable answer, and the cap forbids asking again.
       checkCap(
-          cap, price, secondInput, usage.costUsd(), Reason.UNUSABLE_OUTPUT,
-          "the judge's first answer was unusable (" + String.join("; ", problems) + ") and a second attempt cannot fit: ");
+          cap,
+          price,
+          secondInput,
+          usage.costUsd(),
+          Reason.UNUSABLE_OUTPUT,
+          "the judge's first answer was unusable ("
+              + String.join("; ", problems)
+              + ") and a second attempt cannot fit: ");
     }
     progress.update("the judge's answer was unusable; asking once more", 2, STEPS);
     ChatResponse second = call.send(messages, progress, 2, STEPS);
@@ -212,8 +234,12 @@ public final class LlmJudge implements Evaluator {
     }
     throw new EvaluationException(
         Reason.UNUSABLE_OUTPUT,
-        "the judge " + id() + " answered twice without the required JSON: first " + String.join("; ", problems)
-            + "; then " + String.join("; ", ((JudgeReply.Problems) again).problems())
+        "the judge "
+            + id()
+            + " answered twice without the required JSON: first "
+            + String.join("; ", problems)
+            + "; then "
+            + String.join("; ", ((JudgeReply.Problems) again).problems())
             + ". No score is guessed; retry later or use another judge model");
   }
 
@@ -227,7 +253,10 @@ public final class LlmJudge implements Evaluator {
     if (!Rubrics.FAMILIES.contains(rubricId)) {
       throw new EvaluationException(
           Reason.INVALID_TASK,
-          "unknown rubric_id '" + rubricId + "'; this judge knows " + String.join(", ", Rubrics.FAMILIES)
+          "unknown rubric_id '"
+              + rubricId
+              + "'; this judge knows "
+              + String.join(", ", Rubrics.FAMILIES)
               + " (or omit it for the deliverable type's default)");
     }
     return rubricId;
@@ -236,10 +265,14 @@ public final class LlmJudge implements Evaluator {
   /** Why the judge leaves a dimension to others, or null when it scores it. */
   private static String notJudgedBecause(Dimension d) {
     if (Rubrics.isStructural(d.name())) {
-      return d.name() + " is measured by the structural evaluator (delivery time, format and schema checks), not judged by a model";
+      return d.name()
+          + " is measured by the structural evaluator (delivery time, format and schema checks), not judged by a model";
     }
     if (d.metric() == MetricType.COUNT || d.metric() == MetricType.DURATION_SECONDS) {
-      return d.name() + " is a " + d.metric().wireName() + ", which is measured, not judged; the LLM judge scores only"
+      return d.name()
+          + " is a "
+          + d.metric().wireName()
+          + ", which is measured, not judged; the LLM judge scores only"
           + " percentage, score and boolean dimensions";
     }
     return null;
@@ -250,35 +283,67 @@ public final class LlmJudge implements Evaluator {
   }
 
   private void checkCap(
-      BigDecimal cap, Optional<Price> price, long inputTokens, BigDecimal spent, Reason reason, String context)
+      BigDecimal cap,
+      Optional<Price> price,
+      long inputTokens,
+      BigDecimal spent,
+      Reason reason,
+      String context)
       throws EvaluationException {
     if (price.isEmpty()) {
       throw new EvaluationException(
           reason,
-          context + "the cost of " + id() + " cannot be estimated: the model is not in the price table and no price is"
-              + " configured, so max_cost_usd " + cap.toPlainString() + " cannot be guaranteed (configure a price,"
+          context
+              + "the cost of "
+              + id()
+              + " cannot be estimated: the model is not in the price table and no price is"
+              + " configured, so max_cost_usd "
+              + cap.toPlainString()
+              + " cannot be guaranteed (configure a price,"
               + " Price.FREE for a local model, or send no cap)");
     }
     BigDecimal estimate = spent.add(price.get().cost(inputTokens, config.maxOutputTokens()));
     if (estimate.compareTo(cap) > 0) {
       throw new EvaluationException(
           reason,
-          context + "the estimated cost of " + id() + " is $" + estimate.toPlainString() + " (about " + inputTokens
-              + " input tokens, counted as characters / " + JudgePrompt.CHARACTERS_PER_TOKEN + ", plus up to "
-              + config.maxOutputTokens() + " output tokens" + (spent.signum() > 0 ? ", plus $" + spent.toPlainString() + " already spent" : "")
-              + "), above max_cost_usd " + cap.toPlainString() + "; nothing more was sent");
+          context
+              + "the estimated cost of "
+              + id()
+              + " is $"
+              + estimate.toPlainString()
+              + " (about "
+              + inputTokens
+              + " input tokens, counted as characters / "
+              + JudgePrompt.CHARACTERS_PER_TOKEN
+              + ", plus up to "
+              + config.maxOutputTokens()
+              + " output tokens"
+              + (spent.signum() > 0 ? ", plus $" + spent.toPlainString() + " already spent" : "")
+              + "), above max_cost_usd "
+              + cap.toPlainString()
+              + "; nothing more was sent");
     }
   }
 
   /**
-   * Usage from the server's token counts. A server that reports none (some local ones) is billed
-   * at the estimate: characters / 4 of what was sent and of the answer.
+   * Usage from the server's token counts. A server that reports none (some local ones) is billed at
+   * the estimate: characters / 4 of what was sent and of the answer.
    */
-  private Evaluation.Usage usage(ChatResponse response, long estimatedInput, Optional<Price> price) {
+  private Evaluation.Usage usage(
+      ChatResponse response, long estimatedInput, Optional<Price> price) {
     TokenUsage tokens = response.tokenUsage();
-    long in = tokens != null && tokens.inputTokenCount() != null ? tokens.inputTokenCount() : estimatedInput;
-    String text = response.aiMessage() == null || response.aiMessage().text() == null ? "" : response.aiMessage().text();
-    long out = tokens != null && tokens.outputTokenCount() != null ? tokens.outputTokenCount() : JudgePrompt.tokens(text);
+    long in =
+        tokens != null && tokens.inputTokenCount() != null
+            ? tokens.inputTokenCount()
+            : estimatedInput;
+    String text =
+        response.aiMessage() == null || response.aiMessage().text() == null
+            ? ""
+            : response.aiMessage().text();
+    long out =
+        tokens != null && tokens.outputTokenCount() != null
+            ? tokens.outputTokenCount()
+            : JudgePrompt.tokens(text);
     // An unknown price is reported as zero: the Usage record cannot say "unknown", and a cap was
     // refused up front in that case, so no budget decision rests on this zero.
     BigDecimal cost = price.map(p -> p.cost(in, out)).orElse(BigDecimal.ZERO);
@@ -290,20 +355,25 @@ public final class LlmJudge implements Evaluator {
     String text = response.aiMessage() == null ? null : response.aiMessage().text();
     if ("refusal".equals(anthropicStopReason(response))) {
       throw new EvaluationException(
-          Reason.UNUSABLE_OUTPUT, "the judge " + id() + " refused to evaluate (stop_reason refusal)" + quoted(text));
+          Reason.UNUSABLE_OUTPUT,
+          "the judge " + id() + " refused to evaluate (stop_reason refusal)" + quoted(text));
     }
     if (response.finishReason() == FinishReason.CONTENT_FILTER) {
-      throw new EvaluationException(Reason.UNUSABLE_OUTPUT, "the judge " + id() + "'s answer was withheld by its content filter");
+      throw new EvaluationException(
+          Reason.UNUSABLE_OUTPUT,
+          "the judge " + id() + "'s answer was withheld by its content filter");
     }
     if (text != null && JudgeReply.looksLikeRefusal(text)) {
-      throw new EvaluationException(Reason.UNUSABLE_OUTPUT, "the judge " + id() + " refused to evaluate" + quoted(text));
+      throw new EvaluationException(
+          Reason.UNUSABLE_OUTPUT, "the judge " + id() + " refused to evaluate" + quoted(text));
     }
     return text;
   }
 
   /** LangChain4j maps Anthropic's "refusal" to OTHER; the raw answer says what it really was. */
   private static String anthropicStopReason(ChatResponse response) {
-    if (!(response.metadata() instanceof AnthropicChatResponseMetadata m) || m.rawHttpResponse() == null) {
+    if (!(response.metadata() instanceof AnthropicChatResponseMetadata m)
+        || m.rawHttpResponse() == null) {
       return null;
     }
     try {
@@ -320,7 +390,9 @@ public final class LlmJudge implements Evaluator {
 
   private String modelOf(ChatResponse response) {
     // The server's name is more precise ("gpt-4o-2024-08-06") for the evidence trail.
-    return response.modelName() != null && !response.modelName().isBlank() ? response.modelName() : config.model();
+    return response.modelName() != null && !response.modelName().isBlank()
+        ? response.modelName()
+        : config.model();
   }
 
   private static String textOf(ChatMessage m) {
@@ -337,7 +409,8 @@ public final class LlmJudge implements Evaluator {
   }
 
   /** One input per dimension of the criteria, in their order. */
-  private Evaluation evaluation(EvaluationTask task, JudgeReply reply, int attempt, Evaluation.Usage usage, String model) {
+  private Evaluation evaluation(
+      EvaluationTask task, JudgeReply reply, int attempt, Evaluation.Usage usage, String model) {
     Map<String, DimensionInput> dimensions = new LinkedHashMap<>();
     for (Dimension d : task.criteria().dimensions()) {
       String why = notJudgedBecause(d);
@@ -357,7 +430,10 @@ public final class LlmJudge implements Evaluator {
         evidence = evidence + " " + SpotChecks.summary(reply.claims());
         input = DimensionInput.scored(d.name(), s.score(), evidence, confidence, id());
         if (HALLUCINATION_RATE.equals(d.shadowMetric())) {
-          input = input.withShadow(SpotChecks.hallucinationRate(reply.claims()), SpotChecks.rateEvidence(reply.claims()));
+          input =
+              input.withShadow(
+                  SpotChecks.hallucinationRate(reply.claims()),
+                  SpotChecks.rateEvidence(reply.claims()));
         }
       } else {
         input = DimensionInput.scored(d.name(), s.score(), evidence, confidence, id());

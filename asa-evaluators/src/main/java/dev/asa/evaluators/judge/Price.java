@@ -29,10 +29,14 @@ public record Price(BigDecimal inputPerMillion, BigDecimal outputPerMillion) {
     return new Price(new BigDecimal(inputPerMillion), new BigDecimal(outputPerMillion));
   }
 
-  /** The cost of these token counts, to a millionth of a dollar (rounded up: never under-report). */
+  /**
+   * The cost of these token counts, to a millionth of a dollar (rounded up: never under-report).
+   */
   public BigDecimal cost(long inputTokens, long outputTokens) {
     BigDecimal total =
-        inputPerMillion.multiply(BigDecimal.valueOf(inputTokens)).add(outputPerMillion.multiply(BigDecimal.valueOf(outputTokens)));
+        inputPerMillion
+            .multiply(BigDecimal.valueOf(inputTokens))
+            .add(outputPerMillion.multiply(BigDecimal.valueOf(outputTokens)));
     return total.divide(MILLION, 6, RoundingMode.CEILING).stripTrailingZeros();
   }
 }

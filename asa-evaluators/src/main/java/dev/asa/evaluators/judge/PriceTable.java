@@ -12,8 +12,8 @@ import java.util.Optional;
  *
  * <p>Lookup is by the longest family name that the model name equals or continues with a dash, so
  * {@code gpt-4o-2024-08-06} is priced as {@code gpt-4o} and {@code gpt-4o-mini} as itself. Where a
- * family's generations are priced differently and the name does not say which, the higher price
- * is used: an over-estimate refuses a cap it might have met, an under-estimate would overspend.
+ * family's generations are priced differently and the name does not say which, the higher price is
+ * used: an over-estimate refuses a cap it might have met, an under-estimate would overspend.
  */
 public final class PriceTable {
 
@@ -36,7 +36,9 @@ public final class PriceTable {
 
   /** Longest first, so the most specific family wins. */
   private static final List<String> BY_LENGTH =
-      FAMILIES.keySet().stream().sorted(Comparator.comparingInt(String::length).reversed()).toList();
+      FAMILIES.keySet().stream()
+          .sorted(Comparator.comparingInt(String::length).reversed())
+          .toList();
 
   private PriceTable() {}
 

@@ -16,7 +16,14 @@ import java.util.Objects;
  * @param at40 about 40
  * @param at10 about 10
  */
-public record Rubric(String id, String dimension, String measures, String at90, String at70, String at40, String at10) {
+public record Rubric(
+    String id,
+    String dimension,
+    String measures,
+    String at90,
+    String at70,
+    String at40,
+    String at10) {
 
   public Rubric {
     Objects.requireNonNull(id, "id");

@@ -6,8 +6,8 @@ import java.util.Optional;
 
 /**
  * An HTTP error answer from the judge's server, with its Retry-After. LangChain4j's own {@link
- * HttpException} keeps only the status and body, and a rate-limited server's Retry-After is the
- * one piece of advice worth following.
+ * HttpException} keeps only the status and body, and a rate-limited server's Retry-After is the one
+ * piece of advice worth following.
  */
 final class StatusException extends HttpException {
 

@@ -33,7 +33,8 @@ class EmbeddingEvaluatorTest {
       "Explain how to set up a simple backup routine for a home computer: what to back up, how often, "
           + "where to keep the copies, and how to check that the backups actually work.";
 
-  private static final String ANSWER = """
+  private static final String ANSWER =
+      """
       # A home backup routine
 
       Back up documents, photos and email archives: anything you could not download again. Programs can be reinstalled.
@@ -45,50 +46,85 @@ class EmbeddingEvaluatorTest {
       """;
 
   static Dimension dim(String name, MetricType metric, String shadow) {
-    Slo slo = metric == MetricType.BOOLEAN
-        ? new Slo(SloOperator.EQ, new Slo.Target.Flag(true))
-        : new Slo(SloOperator.GTE, new Slo.Target.Number(new BigDecimal("70")));
+    Slo slo =
+        metric == MetricType.BOOLEAN
+            ? new Slo(SloOperator.EQ, new Slo.Target.Flag(true))
+            : new Slo(SloOperator.GTE, new Slo.Target.Number(new BigDecimal("70")));
     return new Dimension(name, new BigDecimal("0.2"), metric, slo, shadow, null, null);
   }
 
   static QualityCriteria criteria(Dimension... dims) {
-    return new QualityCriteria(Arrays.asList(dims), new BigDecimal("70"), CompositeMethod.WEIGHTED_AVERAGE,
-        QualityCriteria.GuaranteeType.PROBABILISTIC, List.of(), QualityGate.Logic.ALL_MUST_PASS, null, List.of());
+    return new QualityCriteria(
+        Arrays.asList(dims),
+        new BigDecimal("70"),
+        CompositeMethod.WEIGHTED_AVERAGE,
+        QualityCriteria.GuaranteeType.PROBABILISTIC,
+        List.of(),
+        QualityGate.Logic.ALL_MUST_PASS,
+        null,
+        List.of());
   }
 
-  static Evaluation evaluate(String content, String format, String type, Dimension... dims) throws Exception {
-    return EVALUATOR.evaluate(EvaluationTask.of(Deliverable.of(content, format, NOW), REQUEST, type, criteria(dims)));
+  static Evaluation evaluate(String content, String format, String type, Dimension... dims)
+      throws Exception {
+    return EVALUATOR.evaluate(
+        EvaluationTask.of(Deliverable.of(content, format, NOW), REQUEST, type, criteria(dims)));
   }
 
   @Test
   void dimensionsItCannotJudgeAreNotEvaluatedWithTheReason() throws Exception {
-    List<String> names = List.of("accuracy", "correctness", "security", "performance", "methodology", "terminology",
-        "cultural_fit", "actionability", "timeliness", "format_compliance", "tone");
-    Evaluation e = evaluate(ANSWER, "markdown", "general",
-        names.stream().map(n -> dim(n, MetricType.PERCENTAGE, null)).toArray(Dimension[]::new));
+    List<String> names =
+        List.of(
+            "accuracy",
+            "correctness",
+            "security",
+            "performance",
+            "methodology",
+            "terminology",
+            "cultural_fit",
+            "actionability",
+            "timeliness",
+            "format_compliance",
+            "tone");
+    Evaluation e =
+        evaluate(
+            ANSWER,
+            "markdown",
+            "general",
+            names.stream().map(n -> dim(n, MetricType.PERCENTAGE, null)).toArray(Dimension[]::new));
     assertThat(e.dimensions().keySet()).containsExactlyElementsOf(names);
     for (DimensionInput d : e.dimensions().values()) {
       assertThat(d.isEvaluated()).as(d.name()).isFalse();
-      assertThat(d.evidence()).startsWith("the offline embedding evaluator cannot judge " + d.name() + ": ");
+      assertThat(d.evidence())
+          .startsWith("the offline embedding evaluator cannot judge " + d.name() + ": ");
     }
-    assertThat(e.dimensions().get("accuracy").evidence()).contains("needs a judge that can check claims");
+    assertThat(e.dimensions().get("accuracy").evidence())
+        .contains("needs a judge that can check claims");
   }
 
   @Test
   void scoresWhatItCanInCriteriaOrderWithEvidenceAndConfidence() throws Exception {
-    Evaluation e = evaluate(ANSWER, "markdown", "general",
-        dim("accuracy", MetricType.PERCENTAGE, "hallucination_rate"),
-        dim("completeness", MetricType.PERCENTAGE, "verbosity"),
-        dim("relevance", MetricType.SCORE, null),
-        dim("clarity", MetricType.PERCENTAGE, "repetition_rate"));
+    Evaluation e =
+        evaluate(
+            ANSWER,
+            "markdown",
+            "general",
+            dim("accuracy", MetricType.PERCENTAGE, "hallucination_rate"),
+            dim("completeness", MetricType.PERCENTAGE, "verbosity"),
+            dim("relevance", MetricType.SCORE, null),
+            dim("clarity", MetricType.PERCENTAGE, "repetition_rate"));
     assertThat(e.evaluatorId()).isEqualTo("embedding/all-minilm-l6-v2-q");
     assertThat(e.type()).isEqualTo("embedding");
     assertThat(e.model()).isEqualTo("all-MiniLM-L6-v2 (quantized)");
-    assertThat(e.dimensions().keySet()).containsExactly("accuracy", "completeness", "relevance", "clarity");
-    assertThat(e.dimensions().get("accuracy").shadowValue()).isNull(); // hallucinations are not measured here
+    assertThat(e.dimensions().keySet())
+        .containsExactly("accuracy", "completeness", "relevance", "clarity");
+    assertThat(e.dimensions().get("accuracy").shadowValue())
+        .isNull(); // hallucinations are not measured here
     DimensionInput relevance = e.dimensions().get("relevance");
     assertThat(relevance.score()).isGreaterThan(new BigDecimal("70"));
-    assertThat(relevance.evidence()).contains("best-matching passages to the request").contains("on topic");
+    assertThat(relevance.evidence())
+        .contains("best-matching passages to the request")
+        .contains("on topic");
     assertThat(relevance.confidence()).isBetween(new BigDecimal("0.5"), new BigDecimal("0.95"));
     DimensionInput completeness = e.dimensions().get("completeness");
     assertThat(completeness.score()).isGreaterThan(new BigDecimal("50"));
@@ -102,24 +138,42 @@ class EmbeddingEvaluatorTest {
   @Test
   void confidenceFollowsTheSignalNotAConstant() throws Exception {
     Dimension relevance = dim("relevance", MetricType.PERCENTAGE, null);
-    BigDecimal onTopic = evaluate(ANSWER, "markdown", "general", relevance).dimensions().get("relevance").confidence();
-    BigDecimal borderline = evaluate("Computers hold files. Some people keep things.", "text", "general", relevance)
-        .dimensions().get("relevance").confidence();
+    BigDecimal onTopic =
+        evaluate(ANSWER, "markdown", "general", relevance)
+            .dimensions()
+            .get("relevance")
+            .confidence();
+    BigDecimal borderline =
+        evaluate("Computers hold files. Some people keep things.", "text", "general", relevance)
+            .dimensions()
+            .get("relevance")
+            .confidence();
     assertThat(onTopic).isNotEqualByComparingTo(borderline);
   }
 
   @Test
   void offTopicAnswerScoresLowRelevance() throws Exception {
-    Evaluation e = evaluate("Tomatoes grow well in containers if they get six to eight hours of direct sun. "
-        + "Water deeply whenever the top of the compost is dry.", "text", "general", dim("relevance", MetricType.PERCENTAGE, null));
+    Evaluation e =
+        evaluate(
+            "Tomatoes grow well in containers if they get six to eight hours of direct sun. "
+                + "Water deeply whenever the top of the compost is dry.",
+            "text",
+            "general",
+            dim("relevance", MetricType.PERCENTAGE, null));
     assertThat(e.dimensions().get("relevance").score()).isLessThan(new BigDecimal("20"));
   }
 
   @Test
   void emptyDeliverableScoresZeroAndSaysSo() throws Exception {
     for (String empty : List.of("", "   \n\t ")) {
-      Evaluation e = evaluate(empty, "text", "general", dim("relevance", MetricType.PERCENTAGE, null),
-          dim("completeness", MetricType.PERCENTAGE, null), dim("accuracy", MetricType.PERCENTAGE, null));
+      Evaluation e =
+          evaluate(
+              empty,
+              "text",
+              "general",
+              dim("relevance", MetricType.PERCENTAGE, null),
+              dim("completeness", MetricType.PERCENTAGE, null),
+              dim("accuracy", MetricType.PERCENTAGE, null));
       assertThat(e.dimensions().get("relevance").score()).isZero();
       assertThat(e.dimensions().get("completeness").score()).isZero();
       assertThat(e.dimensions().get("completeness").evidence()).contains("empty");
@@ -129,17 +183,28 @@ class EmbeddingEvaluatorTest {
 
   @Test
   void sourcesAsACountAreTheCount() throws Exception {
-    Evaluation e = evaluate("As Smith et al. (2024) and [1] show, see https://example.org/x.\n\n## References\n- [1] One\n- [2] Two\n",
-        "markdown", "text/research", dim("sources", MetricType.COUNT, null), dim("source_quality", MetricType.PERCENTAGE, null));
+    Evaluation e =
+        evaluate(
+            "As Smith et al. (2024) and [1] show, see https://example.org/x.\n\n## References\n- [1] One\n- [2] Two\n",
+            "markdown",
+            "text/research",
+            dim("sources", MetricType.COUNT, null),
+            dim("source_quality", MetricType.PERCENTAGE, null));
     assertThat(e.dimensions().get("sources").score()).isEqualByComparingTo("2");
-    assertThat(e.dimensions().get("source_quality").score()).isEqualByComparingTo("40"); // 15 x 2 + 10 for the list
+    assertThat(e.dimensions().get("source_quality").score())
+        .isEqualByComparingTo("40"); // 15 x 2 + 10 for the list
     assertThat(e.dimensions().get("source_quality").evidence()).contains("counted, not checked");
   }
 
   @Test
   void metricsItCannotExpressAndNonProseAreNotEvaluated() throws Exception {
-    Evaluation e = evaluate("def backup():\n    copy('~/Documents', '/mnt/drive')\n", "code", "code",
-        dim("relevance", MetricType.BOOLEAN, null), dim("writing", MetricType.PERCENTAGE, null));
+    Evaluation e =
+        evaluate(
+            "def backup():\n    copy('~/Documents', '/mnt/drive')\n",
+            "code",
+            "code",
+            dim("relevance", MetricType.BOOLEAN, null),
+            dim("writing", MetricType.PERCENTAGE, null));
     assertThat(e.dimensions().get("relevance").isEvaluated()).isFalse();
     assertThat(e.dimensions().get("relevance").evidence()).contains("not as a boolean");
     assertThat(e.dimensions().get("writing").isEvaluated()).isFalse();
@@ -150,13 +215,17 @@ class EmbeddingEvaluatorTest {
   void reportsProgressToTheEnd() throws Exception {
     List<String> stages = new ArrayList<>();
     int[] last = new int[2];
-    EvaluationTask task = EvaluationTask.of(Deliverable.of(ANSWER, "markdown", NOW), REQUEST, "general",
-            criteria(dim("relevance", MetricType.PERCENTAGE, null)))
-        .withProgress((stage, done, total) -> {
-          stages.add(stage);
-          last[0] = done;
-          last[1] = total;
-        });
+    EvaluationTask task =
+        EvaluationTask.of(
+                Deliverable.of(ANSWER, "markdown", NOW),
+                REQUEST,
+                "general",
+                criteria(dim("relevance", MetricType.PERCENTAGE, null)))
+            .withProgress((stage, done, total) -> {
+              stages.add(stage);
+              last[0] = done;
+              last[1] = total;
+            });
     EVALUATOR.evaluate(task);
     assertThat(stages).hasSizeGreaterThanOrEqualTo(3).anyMatch(s -> s.startsWith("embedding"));
     assertThat(last[0]).isEqualTo(last[1]);
@@ -164,15 +233,26 @@ class EmbeddingEvaluatorTest {
 
   @Test
   void longDeliverablesAreSampledAndSaySo() throws Exception {
-    String longText = "Keep a second backup copy off-site so that a fire at home does not take every copy.\n\n".repeat(400);
-    Evaluation e = evaluate(longText, "text", "general", dim("relevance", MetricType.PERCENTAGE, null));
+    String longText =
+        "Keep a second backup copy off-site so that a fire at home does not take every copy.\n\n"
+            .repeat(400);
+    Evaluation e =
+        evaluate(longText, "text", "general", dim("relevance", MetricType.PERCENTAGE, null));
     assertThat(e.dimensions().get("relevance").evidence()).contains("sampled 256 of 400 passages");
   }
 
   @Test
   void concurrentEvaluationsAgreeWithSequentialOnes() throws Exception {
-    Dimension[] dims = {dim("relevance", MetricType.PERCENTAGE, null), dim("completeness", MetricType.PERCENTAGE, "verbosity")};
-    List<String> answers = List.of(ANSWER, "Use an external drive and back up every day.", "Tomatoes need sun.", ANSWER + "\n\nAlso label the drives.");
+    Dimension[] dims = {
+      dim("relevance", MetricType.PERCENTAGE, null),
+      dim("completeness", MetricType.PERCENTAGE, "verbosity")
+    };
+    List<String> answers =
+        List.of(
+            ANSWER,
+            "Use an external drive and back up every day.",
+            "Tomatoes need sun.",
+            ANSWER + "\n\nAlso label the drives.");
     List<Map<String, DimensionInput>> sequential = new ArrayList<>();
     for (String a : answers) {
       sequential.add(evaluate(a, "markdown", "general", dims).dimensions());

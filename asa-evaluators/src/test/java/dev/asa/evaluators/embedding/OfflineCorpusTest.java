@@ -44,21 +44,35 @@ import org.junit.jupiter.api.Test;
  */
 class OfflineCorpusTest {
 
-  /** An overall at or above this is a pass: the whitepaper's example composite threshold (section 5.2). */
+  /**
+   * An overall at or above this is a pass: the whitepaper's example composite threshold (section
+   * 5.2).
+   */
   static final double PASS_THRESHOLD = 75;
 
   private static final Map<String, List<String>> DEFAULTS =
       Map.of(
           "text/research", List.of("accuracy", "completeness", "relevance", "sources", "writing"),
           "text/analysis", List.of("accuracy", "methodology", "depth", "clarity", "actionability"),
-          "code", List.of("correctness", "performance", "security", "maintainability", "documentation"),
-          "data", List.of("accuracy", "completeness", "consistency", "format_compliance", "metadata"),
-          "translation", List.of("accuracy", "fluency", "terminology", "cultural_fit", "completeness"),
+          "code",
+              List.of("correctness", "performance", "security", "maintainability", "documentation"),
+          "data",
+              List.of("accuracy", "completeness", "consistency", "format_compliance", "metadata"),
+          "translation",
+              List.of("accuracy", "fluency", "terminology", "cultural_fit", "completeness"),
           "general", List.of("accuracy", "completeness", "relevance", "clarity", "timeliness"));
 
   private static final EmbeddingEvaluator EVALUATOR = new EmbeddingEvaluator();
 
-  record Item(String id, String group, String type, String label, String expected, String request, String content, String format) {}
+  record Item(
+      String id,
+      String group,
+      String type,
+      String label,
+      String expected,
+      String request,
+      String content,
+      String format) {}
 
   record Scored(Item item, Evaluation evaluation, double overall) {}
 
@@ -70,11 +84,23 @@ class OfflineCorpusTest {
     for (JsonNode i : index.path("items")) {
       JsonNode group = index.path("groups").path(i.path("group").asText());
       String type = group.path("type").asText();
-      Item item = new Item(i.path("id").asText(), i.path("group").asText(), type, i.path("label").asText(),
-          i.path("expected").asText(), group.path("request").asText(), resource(i.path("file").asText()), i.path("format").asText());
+      Item item =
+          new Item(
+              i.path("id").asText(),
+              i.path("group").asText(),
+              type,
+              i.path("label").asText(),
+              i.path("expected").asText(),
+              group.path("request").asText(),
+              resource(i.path("file").asText()),
+              i.path("format").asText());
       String taskType = type.equals("review") ? "text/analysis" : type;
-      EvaluationTask task = EvaluationTask.of(
-          Deliverable.of(item.content(), item.format(), Instant.parse("2026-03-26T15:00:00Z")), item.request(), taskType, criteria(taskType));
+      EvaluationTask task =
+          EvaluationTask.of(
+              Deliverable.of(item.content(), item.format(), Instant.parse("2026-03-26T15:00:00Z")),
+              item.request(),
+              taskType,
+              criteria(taskType));
       Evaluation e = EVALUATOR.evaluate(task);
       RESULTS.add(new Scored(item, e, overall(e)));
     }
@@ -85,18 +111,35 @@ class OfflineCorpusTest {
     Set<String> names = new LinkedHashSet<>(DEFAULTS.get(type));
     names.add("relevance");
     names.add("completeness");
-    List<Dimension> dims = names.stream()
-        .map(n -> new Dimension(n, new BigDecimal("0.1"), MetricType.PERCENTAGE,
-            new Slo(SloOperator.GTE, new Slo.Target.Number(new BigDecimal("70"))),
-            n.equals("completeness") ? "verbosity" : null, null, null))
-        .toList();
-    return new QualityCriteria(dims, new BigDecimal("70"), CompositeMethod.WEIGHTED_AVERAGE,
-        QualityCriteria.GuaranteeType.PROBABILISTIC, List.of(), QualityGate.Logic.ALL_MUST_PASS, null, List.of());
+    List<Dimension> dims =
+        names.stream()
+            .map(n ->
+                new Dimension(
+                    n,
+                    new BigDecimal("0.1"),
+                    MetricType.PERCENTAGE,
+                    new Slo(SloOperator.GTE, new Slo.Target.Number(new BigDecimal("70"))),
+                    n.equals("completeness") ? "verbosity" : null,
+                    null,
+                    null))
+            .toList();
+    return new QualityCriteria(
+        dims,
+        new BigDecimal("70"),
+        CompositeMethod.WEIGHTED_AVERAGE,
+        QualityCriteria.GuaranteeType.PROBABILISTIC,
+        List.of(),
+        QualityGate.Logic.ALL_MUST_PASS,
+        null,
+        List.of());
   }
 
   static double overall(Evaluation e) {
-    return e.dimensions().values().stream().filter(DimensionInput::isEvaluated)
-        .mapToDouble(d -> d.score().doubleValue()).average().orElseThrow();
+    return e.dimensions().values().stream()
+        .filter(DimensionInput::isEvaluated)
+        .mapToDouble(d -> d.score().doubleValue())
+        .average()
+        .orElseThrow();
   }
 
   private static String resource(String name) throws IOException {
@@ -107,7 +150,9 @@ class OfflineCorpusTest {
 
   // ------------------------------------------------------------------ the checks
 
-  /** The orderings a reader expects within a group: good > poor > off-topic, and good > malformed. */
+  /**
+   * The orderings a reader expects within a group: good > poor > off-topic, and good > malformed.
+   */
   static List<String[]> expectedOrderings() {
     List<String[]> pairs = new ArrayList<>();
     for (String group : groups()) {
@@ -117,7 +162,8 @@ class OfflineCorpusTest {
       pairs.add(new String[] {good.item().id(), poor.item().id()});
       pairs.add(new String[] {poor.item().id(), off.item().id()});
       pairs.add(new String[] {good.item().id(), off.item().id()});
-      RESULTS.stream().filter(s -> s.item().group().equals(group) && s.item().label().equals("malformed"))
+      RESULTS.stream()
+          .filter(s -> s.item().group().equals(group) && s.item().label().equals("malformed"))
           .forEach(m -> pairs.add(new String[] {good.item().id(), m.item().id()}));
     }
     return pairs;
@@ -129,26 +175,50 @@ class OfflineCorpusTest {
     List<String> wrong = new ArrayList<>();
     for (String[] p : pairs) {
       if (!(byId(p[0]).overall() > byId(p[1]).overall())) {
-        wrong.add(p[0] + " " + fmt(byId(p[0]).overall()) + " <= " + p[1] + " " + fmt(byId(p[1]).overall()));
+        wrong.add(
+            p[0]
+                + " "
+                + fmt(byId(p[0]).overall())
+                + " <= "
+                + p[1]
+                + " "
+                + fmt(byId(p[1]).overall()));
       }
     }
     double rate = 1 - (double) wrong.size() / pairs.size();
-    System.out.printf(Locale.ROOT, "%nordering agreement: %d of %d pairwise orderings right (%.1f%%)%s%n",
-        pairs.size() - wrong.size(), pairs.size(), 100 * rate, wrong.isEmpty() ? "" : "; wrong: " + wrong);
+    System.out.printf(
+        Locale.ROOT,
+        "%nordering agreement: %d of %d pairwise orderings right (%.1f%%)%s%n",
+        pairs.size() - wrong.size(),
+        pairs.size(),
+        100 * rate,
+        wrong.isEmpty() ? "" : "; wrong: " + wrong);
     assertThat(rate).as("share of orderings right; wrong: %s", wrong).isGreaterThanOrEqualTo(0.9);
   }
 
   @Test
   void emptyDeliverablesScoreLowest() {
     // Malformed text (a base64 blob) may tie with an empty answer at 0; every real answer is above.
-    double lowestNonEmpty = RESULTS.stream().filter(s -> !s.item().label().equals("empty")).mapToDouble(Scored::overall).min().orElseThrow();
-    double lowestAnswer = RESULTS.stream().filter(s -> Set.of("good", "poor", "off_topic").contains(s.item().label()))
-        .mapToDouble(Scored::overall).min().orElseThrow();
+    double lowestNonEmpty =
+        RESULTS.stream()
+            .filter(s -> !s.item().label().equals("empty"))
+            .mapToDouble(Scored::overall)
+            .min()
+            .orElseThrow();
+    double lowestAnswer =
+        RESULTS.stream()
+            .filter(s -> Set.of("good", "poor", "off_topic").contains(s.item().label()))
+            .mapToDouble(Scored::overall)
+            .min()
+            .orElseThrow();
     List<Scored> empties = RESULTS.stream().filter(s -> s.item().label().equals("empty")).toList();
     assertThat(empties).hasSizeGreaterThanOrEqualTo(4);
     for (Scored e : empties) {
       assertThat(e.overall()).as(e.item().id()).isZero();
-      assertThat(e.overall()).as(e.item().id()).isLessThanOrEqualTo(lowestNonEmpty).isLessThan(lowestAnswer);
+      assertThat(e.overall())
+          .as(e.item().id())
+          .isLessThanOrEqualTo(lowestNonEmpty)
+          .isLessThan(lowestAnswer);
       assertThat(e.evaluation().dimensions().get("relevance").evidence()).contains("empty");
       assertThat(e.evaluation().dimensions().get("completeness").evidence()).contains("empty");
     }
@@ -167,8 +237,14 @@ class OfflineCorpusTest {
       }
     }
     double rate = (double) agree / RESULTS.size();
-    System.out.printf(Locale.ROOT, "pass/fail agreement at overall >= %.0f: %d of %d (%.1f%%)%s%n",
-        PASS_THRESHOLD, agree, RESULTS.size(), 100 * rate, disagree.isEmpty() ? "" : "; disagree: " + disagree);
+    System.out.printf(
+        Locale.ROOT,
+        "pass/fail agreement at overall >= %.0f: %d of %d (%.1f%%)%s%n",
+        PASS_THRESHOLD,
+        agree,
+        RESULTS.size(),
+        100 * rate,
+        disagree.isEmpty() ? "" : "; disagree: " + disagree);
     assertThat(rate).as("pass/fail agreement; disagree: %s", disagree).isGreaterThanOrEqualTo(0.8);
   }
 
@@ -187,7 +263,10 @@ class OfflineCorpusTest {
   }
 
   private static Scored find(String group, String label) {
-    return RESULTS.stream().filter(s -> s.item().group().equals(group) && s.item().label().equals(label)).findFirst().orElseThrow();
+    return RESULTS.stream()
+        .filter(s -> s.item().group().equals(group) && s.item().label().equals(label))
+        .findFirst()
+        .orElseThrow();
   }
 
   private static Scored byId(String id) {
@@ -199,22 +278,46 @@ class OfflineCorpusTest {
   }
 
   private static void print() {
-    System.out.println("\nOffline embedding evaluator on the labelled corpus (" + RESULTS.size() + " pairs)");
-    System.out.printf(Locale.ROOT, "%-14s %-10s %7s  %s%n", "id", "label", "overall", "scored dimensions (confidence)");
+    System.out.println(
+        "\nOffline embedding evaluator on the labelled corpus (" + RESULTS.size() + " pairs)");
+    System.out.printf(
+        Locale.ROOT,
+        "%-14s %-10s %7s  %s%n",
+        "id",
+        "label",
+        "overall",
+        "scored dimensions (confidence)");
     for (Scored s : RESULTS) {
       Map<String, String> dims = new LinkedHashMap<>();
-      s.evaluation().dimensions().forEach((n, d) -> {
-        if (d.isEvaluated()) {
-          dims.put(n, d.score().toPlainString() + " (" + d.confidence() + ")");
-        }
-      });
-      System.out.printf(Locale.ROOT, "%-14s %-10s %7.1f  %s%n", s.item().id(), s.item().label(), s.overall(), dims);
+      s.evaluation()
+          .dimensions()
+          .forEach((n, d) -> {
+            if (d.isEvaluated()) {
+              dims.put(n, d.score().toPlainString() + " (" + d.confidence() + ")");
+            }
+          });
+      System.out.printf(
+          Locale.ROOT,
+          "%-14s %-10s %7.1f  %s%n",
+          s.item().id(),
+          s.item().label(),
+          s.overall(),
+          dims);
     }
     if (Boolean.getBoolean("corpus.evidence")) {
       for (Scored s : RESULTS) {
         System.out.println("\n" + s.item().id());
-        s.evaluation().dimensions().forEach((n, d) -> System.out.println("  " + n + ": " + d.evidence()
-            + (d.shadowValue() == null ? "" : " | shadow " + d.shadowValue() + ": " + d.shadowEvidence())));
+        s.evaluation()
+            .dimensions()
+            .forEach((n, d) ->
+                System.out.println(
+                    "  "
+                        + n
+                        + ": "
+                        + d.evidence()
+                        + (d.shadowValue() == null
+                            ? ""
+                            : " | shadow " + d.shadowValue() + ": " + d.shadowEvidence())));
       }
     }
     printCalibration();
@@ -241,12 +344,20 @@ class OfflineCorpusTest {
     }
     System.out.println("\ncosine similarities by label: min / median / max");
     top.forEach((l, v) -> System.out.println("  top-5 mean to request, " + l + ": " + stats(v)));
-    passage.forEach((l, v) -> System.out.println("  each passage to request, " + l + ": " + stats(v)));
-    parts.forEach((l, v) -> System.out.println("  best passage per request part, " + l + ": " + stats(v)));
+    passage.forEach(
+        (l, v) -> System.out.println("  each passage to request, " + l + ": " + stats(v)));
+    parts.forEach(
+        (l, v) -> System.out.println("  best passage per request part, " + l + ": " + stats(v)));
   }
 
   private static String stats(List<Double> v) {
     List<Double> s = v.stream().sorted().toList();
-    return String.format(Locale.ROOT, "%.2f / %.2f / %.2f (n=%d)", s.getFirst(), s.get(s.size() / 2), s.getLast(), s.size());
+    return String.format(
+        Locale.ROOT,
+        "%.2f / %.2f / %.2f (n=%d)",
+        s.getFirst(),
+        s.get(s.size() / 2),
+        s.getLast(),
+        s.size());
   }
 }

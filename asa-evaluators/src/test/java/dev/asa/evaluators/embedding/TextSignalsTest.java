@@ -13,7 +13,8 @@ class TextSignalsTest {
   @Nested
   class CitationCounting {
 
-    private static final String TEXT = """
+    private static final String TEXT =
+        """
         See Smith et al. (2024) and (Lee and Park, 2023). Also [1], [2-4], https://example.org/a and
         https://doi.org/10.1000/xyz123. In March 2024 the rules changed, as GDPR (2018) requires.
 
@@ -36,20 +37,27 @@ class TextSignalsTest {
 
     @Test
     void sourcesAreTheLargestCountNotTheSum() {
-      // max(URLs + DOIs = 2, numbered = 4, author-year = 2, entries = 2): the same source appears several ways.
+      // max(URLs + DOIs = 2, numbered = 4, author-year = 2, entries = 2): the same source appears
+      // several ways.
       assertThat(Citations.of(TEXT).sources()).isEqualTo(4);
     }
 
     @Test
     void plainProseCitesNothing() {
-      Citations c = Citations.of("Heat pumps work in cold weather. In 2024 they sold well in Norway.");
+      Citations c =
+          Citations.of("Heat pumps work in cold weather. In 2024 they sold well in Norway.");
       assertThat(c.sources()).isZero();
-      assertThat(c.describe()).isEqualTo("0 URLs, 0 DOIs, 0 numbered references [n], 0 author-year citations, no reference list");
+      assertThat(c.describe())
+          .isEqualTo(
+              "0 URLs, 0 DOIs, 0 numbered references [n], 0 author-year citations, no reference list");
     }
 
     @Test
     void repeatedUrlsCountOnce() {
-      assertThat(Citations.of("https://a.example/x, https://a.example/x/ and https://b.example.").urls()).isEqualTo(2);
+      assertThat(
+              Citations.of("https://a.example/x, https://a.example/x/ and https://b.example.")
+                  .urls())
+          .isEqualTo(2);
     }
   }
 
@@ -108,12 +116,15 @@ class TextSignalsTest {
     void repeatedSentencesAndTrigramsByHand() {
       // 13 words, 11 three-grams; the second sentence repeats 3 of them ("backups are important",
       // "are important for", "important for everyone"); 1 of 3 sentences is a repeat.
-      Repetition r = Repetition.of("Backups are important for everyone. Backups are important for everyone. Use a drive.");
+      Repetition r =
+          Repetition.of(
+              "Backups are important for everyone. Backups are important for everyone. Use a drive.");
       assertThat(r.sentences()).isEqualTo(3);
       assertThat(r.repeatedSentences()).isEqualTo(1);
       assertThat(r.trigrams()).isEqualTo(11);
       assertThat(r.repeatedTrigrams()).isEqualTo(3);
-      assertThat(r.ratePercent()).isCloseTo(100.0 / 3, within(1e-9)); // the larger share: 1/3 > 3/11
+      assertThat(r.ratePercent())
+          .isCloseTo(100.0 / 3, within(1e-9)); // the larger share: 1/3 > 3/11
     }
 
     @Test
@@ -123,7 +134,11 @@ class TextSignalsTest {
 
     @Test
     void freshProseHasNoRepetition() {
-      assertThat(Repetition.of("Each sentence here says something new. Nothing in this text comes twice.").ratePercent()).isZero();
+      assertThat(
+              Repetition.of(
+                      "Each sentence here says something new. Nothing in this text comes twice.")
+                  .ratePercent())
+          .isZero();
     }
   }
 
@@ -132,13 +147,16 @@ class TextSignalsTest {
 
     @Test
     void sentencesClausesCitationAndFormAsks() {
-      RequestParts p = RequestParts.of("Summarize recent literature on federated learning privacy guarantees. "
-          + "Cover differential privacy, secure aggregation and known inference attacks, and note the open problems. "
-          + "Cite your sources. Keep it under 1,000 words.");
-      assertThat(p.content()).containsExactly(
-          "Summarize recent literature on federated learning privacy guarantees",
-          "Cover differential privacy, secure aggregation and known inference attacks",
-          "note the open problems");
+      RequestParts p =
+          RequestParts.of(
+              "Summarize recent literature on federated learning privacy guarantees. "
+                  + "Cover differential privacy, secure aggregation and known inference attacks, and note the open problems. "
+                  + "Cite your sources. Keep it under 1,000 words.");
+      assertThat(p.content())
+          .containsExactly(
+              "Summarize recent literature on federated learning privacy guarantees",
+              "Cover differential privacy, secure aggregation and known inference attacks",
+              "note the open problems");
       assertThat(p.citation()).containsExactly("Cite your sources");
       assertThat(p.form()).containsExactly("Keep it under 1,000 words");
       assertThat(p.asks()).isEqualTo(4);
@@ -146,24 +164,33 @@ class TextSignalsTest {
 
     @Test
     void listAfterAColonIsSplitAndShortItemsJoinThePreviousOne() {
-      RequestParts p = RequestParts.of("Explain how to set up a simple backup routine for a home computer: what to back up, "
-          + "how often, where to keep the copies, and how to check that the backups actually work.");
-      assertThat(p.content()).containsExactly(
-          "Explain how to set up a simple backup routine for a home computer",
-          "what to back up, how often",
-          "where to keep the copies",
-          "how to check that the backups actually work");
+      RequestParts p =
+          RequestParts.of(
+              "Explain how to set up a simple backup routine for a home computer: what to back up, "
+                  + "how often, where to keep the copies, and how to check that the backups actually work.");
+      assertThat(p.content())
+          .containsExactly(
+              "Explain how to set up a simple backup routine for a home computer",
+              "what to back up, how often",
+              "where to keep the copies",
+              "how to check that the backups actually work");
     }
 
     @Test
     void commasInBracketsDoNotSplit() {
-      assertThat(RequestParts.of("Cover all four regions (North, South, East, West) and all twelve months.").content())
-          .containsExactly("Cover all four regions (North, South, East, West) and all twelve months");
+      assertThat(
+              RequestParts.of(
+                      "Cover all four regions (North, South, East, West) and all twelve months.")
+                  .content())
+          .containsExactly(
+              "Cover all four regions (North, South, East, West) and all twelve months");
     }
 
     @Test
     void bulletItemsArePartsOfTheirOwn() {
-      assertThat(RequestParts.of("Write a report:\n- cover the running costs\n- list the main risks").content())
+      assertThat(
+              RequestParts.of("Write a report:\n- cover the running costs\n- list the main risks")
+                  .content())
           .containsExactly("Write a report", "cover the running costs", "list the main risks");
     }
 
@@ -177,8 +204,11 @@ class TextSignalsTest {
 
     @Test
     void keyTermsAreIdentifiersNumbersAcronymsAndNames() {
-      KeyTerms t = KeyTerms.of(List.of("Produce a CSV with columns month, units_sold and revenue_eur for North and South in 2024"),
-          "month,units_sold\n2024-01,North,5");
+      KeyTerms t =
+          KeyTerms.of(
+              List.of(
+                  "Produce a CSV with columns month, units_sold and revenue_eur for North and South in 2024"),
+              "month,units_sold\n2024-01,North,5");
       // CSV is a format name and is ignored; "Produce" opens the sentence.
       assertThat(t.found()).containsExactly("units_sold", "North", "2024");
       assertThat(t.missing()).containsExactly("revenue_eur", "South");
@@ -200,16 +230,20 @@ class TextSignalsTest {
 
     @Test
     void aHeadingJoinsTheParagraphUnderIt() {
-      Passages p = Passages.of("# Costs\n\nRunning costs depend on the ratio of electricity to gas prices.\n\n"
-          + "Installation is the main barrier for most households today.");
-      assertThat(p.passages()).containsExactly(
-          "# Costs\nRunning costs depend on the ratio of electricity to gas prices.",
-          "Installation is the main barrier for most households today.");
+      Passages p =
+          Passages.of(
+              "# Costs\n\nRunning costs depend on the ratio of electricity to gas prices.\n\n"
+                  + "Installation is the main barrier for most households today.");
+      assertThat(p.passages())
+          .containsExactly(
+              "# Costs\nRunning costs depend on the ratio of electricity to gas prices.",
+              "Installation is the main barrier for most households today.");
     }
 
     @Test
     void veryLongTextsAreSampledEvenly() {
-      Passages p = Passages.of("A paragraph of ten words about one thing or another.\n\n".repeat(600));
+      Passages p =
+          Passages.of("A paragraph of ten words about one thing or another.\n\n".repeat(600));
       assertThat(p.total()).isEqualTo(600);
       assertThat(p.passages()).hasSize(Passages.MAX_PASSAGES);
       assertThat(p.sampled()).isTrue();

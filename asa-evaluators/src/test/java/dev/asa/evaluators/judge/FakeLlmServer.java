@@ -91,7 +91,9 @@ public final class FakeLlmServer implements AutoCloseable {
       return new Status(429, "Rate limit reached", retryAfter);
     }
 
-    /** Exactly this status and body, whatever the endpoint (a proxy's HTML page, a broken server). */
+    /**
+     * Exactly this status and body, whatever the endpoint (a proxy's HTML page, a broken server).
+     */
     static Behaviour raw(int status, String contentType, String body) {
       return new Raw(status, contentType, body);
     }
@@ -102,7 +104,8 @@ public final class FakeLlmServer implements AutoCloseable {
     }
   }
 
-  public record Reply(Function<Request, String> content, Long inputTokens, Long outputTokens) implements Behaviour {}
+  public record Reply(Function<Request, String> content, Long inputTokens, Long outputTokens)
+      implements Behaviour {}
 
   public record Refusal(String why) implements Behaviour {}
 
@@ -120,7 +123,8 @@ public final class FakeLlmServer implements AutoCloseable {
    * @param body the raw body
    * @param json the body parsed (an empty object if it was not JSON)
    */
-  public record Request(String path, Map<String, List<String>> headers, String body, JsonNode json) {
+  public record Request(
+      String path, Map<String, List<String>> headers, String body, JsonNode json) {
 
     public boolean isAnthropic() {
       return path.endsWith("/messages");
@@ -199,7 +203,8 @@ public final class FakeLlmServer implements AutoCloseable {
   private final ExecutorService executor;
   private final ConcurrentLinkedDeque<Behaviour> queue = new ConcurrentLinkedDeque<>();
   private final AtomicReference<Behaviour> fallback =
-      new AtomicReference<>(Behaviour.status(500, "FakeLlmServer: nothing scripted for this request"));
+      new AtomicReference<>(
+          Behaviour.status(500, "FakeLlmServer: nothing scripted for this request"));
   private final List<Request> requests = new CopyOnWriteArrayList<>();
   private final AtomicInteger ids = new AtomicInteger();
 
@@ -210,7 +215,8 @@ public final class FakeLlmServer implements AutoCloseable {
 
   public static FakeLlmServer start() {
     try {
-      HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+      HttpServer server =
+          HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
       // One thread per exchange: a delayed answer must not hold up the client's retry.
       ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
       FakeLlmServer fake = new FakeLlmServer(server, executor);
@@ -225,7 +231,10 @@ public final class FakeLlmServer implements AutoCloseable {
 
   /** {@code http://127.0.0.1:<port>} */
   public String baseUrl() {
-    return "http://" + server.getAddress().getAddress().getHostAddress() + ":" + server.getAddress().getPort();
+    return "http://"
+        + server.getAddress().getAddress().getHostAddress()
+        + ":"
+        + server.getAddress().getPort();
   }
 
   /** The base URL an OpenAI-compatible client is given: {@code http://127.0.0.1:<port>/v1}. */
@@ -281,11 +290,20 @@ public final class FakeLlmServer implements AutoCloseable {
         body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
       }
       if (!"POST".equals(exchange.getRequestMethod()) || !(openAi || anthropic)) {
-        send(exchange, 404, error(anthropic, 404, "FakeLlmServer: no such endpoint " + exchange.getRequestMethod() + " " + path), null);
+        send(
+            exchange,
+            404,
+            error(
+                anthropic,
+                404,
+                "FakeLlmServer: no such endpoint " + exchange.getRequestMethod() + " " + path),
+            null);
         return;
       }
       Map<String, List<String>> headers = new TreeMap<>();
-      exchange.getRequestHeaders().forEach((k, v) -> headers.put(k.toLowerCase(Locale.ROOT), List.copyOf(v)));
+      exchange
+          .getRequestHeaders()
+          .forEach((k, v) -> headers.put(k.toLowerCase(Locale.ROOT), List.copyOf(v)));
       JsonNode json;
       try {
         json = Json.parse(body);
@@ -301,7 +319,8 @@ public final class FakeLlmServer implements AutoCloseable {
     }
   }
 
-  private void respond(HttpExchange exchange, Request request, Behaviour behaviour) throws IOException {
+  private void respond(HttpExchange exchange, Request request, Behaviour behaviour)
+      throws IOException {
     boolean anthropic = request.isAnthropic();
     switch (behaviour) {
       case Delayed d -> {
@@ -313,9 +332,17 @@ public final class FakeLlmServer implements AutoCloseable {
         }
         respond(exchange, request, d.then());
       }
-      case Status s -> send(exchange, s.status(), error(anthropic, s.status(), s.message()), s.retryAfter());
+      case Status s ->
+          send(exchange, s.status(), error(anthropic, s.status(), s.message()), s.retryAfter());
       case Raw r -> send(exchange, r.status(), r.contentType(), r.body(), null);
-      case Refusal r -> send(exchange, 200, anthropic ? anthropicMessage(request, null, r.why(), null, null) : openAiCompletion(request, null, r.why(), null, null), null);
+      case Refusal r ->
+          send(
+              exchange,
+              200,
+              anthropic
+                  ? anthropicMessage(request, null, r.why(), null, null)
+                  : openAiCompletion(request, null, r.why(), null, null),
+              null);
       case Reply r -> {
         String content = r.content().apply(request);
         String answer =
@@ -327,7 +354,8 @@ public final class FakeLlmServer implements AutoCloseable {
     }
   }
 
-  private String openAiCompletion(Request request, String content, String refusal, Long in, Long out) {
+  private String openAiCompletion(
+      Request request, String content, String refusal, Long in, Long out) {
     ObjectNode root = NODES.objectNode();
     root.put("id", "chatcmpl-fake-" + ids.incrementAndGet());
     root.put("object", "chat.completion");
@@ -349,7 +377,8 @@ public final class FakeLlmServer implements AutoCloseable {
     return root.toString();
   }
 
-  private String anthropicMessage(Request request, String content, String refusal, Long in, Long out) {
+  private String anthropicMessage(
+      Request request, String content, String refusal, Long in, Long out) {
     ObjectNode root = NODES.objectNode();
     root.put("id", "msg_fake_" + ids.incrementAndGet());
     root.put("type", "message");
@@ -371,7 +400,9 @@ public final class FakeLlmServer implements AutoCloseable {
     ObjectNode root = NODES.objectNode();
     if (anthropic) {
       root.put("type", "error");
-      root.putObject("error").put("type", status == 429 ? "rate_limit_error" : "api_error").put("message", message);
+      root.putObject("error")
+          .put("type", status == 429 ? "rate_limit_error" : "api_error")
+          .put("message", message);
     } else {
       ObjectNode error = root.putObject("error");
       error.put("message", message);
@@ -385,11 +416,13 @@ public final class FakeLlmServer implements AutoCloseable {
     return text == null ? 0 : (text.length() + 3) / 4;
   }
 
-  private static void send(HttpExchange exchange, int status, String json, Duration retryAfter) throws IOException {
+  private static void send(HttpExchange exchange, int status, String json, Duration retryAfter)
+      throws IOException {
     send(exchange, status, "application/json", json, retryAfter);
   }
 
-  private static void send(HttpExchange exchange, int status, String contentType, String body, Duration retryAfter)
+  private static void send(
+      HttpExchange exchange, int status, String contentType, String body, Duration retryAfter)
       throws IOException {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     exchange.getResponseHeaders().set("Content-Type", contentType);

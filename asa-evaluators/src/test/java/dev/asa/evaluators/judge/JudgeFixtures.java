@@ -23,18 +23,27 @@ final class JudgeFixtures {
   static final Instant DELIVERED = Instant.parse("2026-03-26T15:00:00Z");
 
   static Dimension percentage(String name) {
-    return new Dimension(name, new BigDecimal("0.2"), MetricType.PERCENTAGE, atLeast("80"), null, null, null);
+    return new Dimension(
+        name, new BigDecimal("0.2"), MetricType.PERCENTAGE, atLeast("80"), null, null, null);
   }
 
   static Dimension of(String name, MetricType metric) {
-    Slo slo = metric == MetricType.BOOLEAN ? new Slo(SloOperator.EQ, new Slo.Target.Flag(true)) : atLeast("80");
+    Slo slo =
+        metric == MetricType.BOOLEAN
+            ? new Slo(SloOperator.EQ, new Slo.Target.Flag(true))
+            : atLeast("80");
     return new Dimension(name, new BigDecimal("0.2"), metric, slo, null, null, null);
   }
 
   static Dimension accuracyWithHallucinationRate() {
     return new Dimension(
-        "accuracy", new BigDecimal("0.25"), MetricType.PERCENTAGE, atLeast("85"), "hallucination_rate",
-        new Slo(SloOperator.LTE, new Slo.Target.Number(new BigDecimal("5"))), null);
+        "accuracy",
+        new BigDecimal("0.25"),
+        MetricType.PERCENTAGE,
+        atLeast("85"),
+        "hallucination_rate",
+        new Slo(SloOperator.LTE, new Slo.Target.Number(new BigDecimal("5"))),
+        null);
   }
 
   static Slo atLeast(String n) {
@@ -43,8 +52,14 @@ final class JudgeFixtures {
 
   static QualityCriteria criteria(Dimension... dims) {
     return new QualityCriteria(
-        Arrays.asList(dims), new BigDecimal("75"), CompositeMethod.WEIGHTED_AVERAGE, QualityCriteria.GuaranteeType.PROBABILISTIC,
-        List.of(), QualityGate.Logic.ALL_MUST_PASS, null, List.of());
+        Arrays.asList(dims),
+        new BigDecimal("75"),
+        CompositeMethod.WEIGHTED_AVERAGE,
+        QualityCriteria.GuaranteeType.PROBABILISTIC,
+        List.of(),
+        QualityGate.Logic.ALL_MUST_PASS,
+        null,
+        List.of());
   }
 
   static QualityCriteria research() {
@@ -60,20 +75,33 @@ final class JudgeFixtures {
   }
 
   static EvaluationTask task(QualityCriteria criteria) {
-    return task("# Federated learning privacy\n\nDifferential privacy bounds were tightened in 2025 [1].", criteria);
+    return task(
+        "# Federated learning privacy\n\nDifferential privacy bounds were tightened in 2025 [1].",
+        criteria);
   }
 
   static EvaluationTask withProvider(EvaluationTask t, String providerModel) {
     return new EvaluationTask(
-        t.deliverable(), t.request(), t.deliverableType(), t.criteria(), t.constraints(), t.deadline(), providerModel,
-        t.options(), t.progress());
+        t.deliverable(),
+        t.request(),
+        t.deliverableType(),
+        t.criteria(),
+        t.constraints(),
+        t.deadline(),
+        providerModel,
+        t.options(),
+        t.progress());
   }
 
   static EvaluationTask.Options options(int spotChecks, String maxCostUsd) {
-    return new EvaluationTask.Options(null, spotChecks, maxCostUsd == null ? null : new BigDecimal(maxCostUsd), true);
+    return new EvaluationTask.Options(
+        null, spotChecks, maxCostUsd == null ? null : new BigDecimal(maxCostUsd), true);
   }
 
-  /** A well-formed answer: each dimension with its score, evidence "<name> evidence" and confidence 0.9. */
+  /**
+   * A well-formed answer: each dimension with its score, evidence "<name> evidence" and confidence
+   * 0.9.
+   */
   static String answer(Map<String, Integer> scores) {
     return answer(scores, null);
   }
@@ -81,10 +109,20 @@ final class JudgeFixtures {
   static String answer(Map<String, Integer> scores, String claimsJson) {
     String dims =
         scores.entrySet().stream()
-            .map(e -> "{\"name\":\"" + e.getKey() + "\",\"score\":" + e.getValue() + ",\"evidence\":\"" + e.getKey()
-                + " evidence\",\"confidence\":0.9}")
+            .map(e ->
+                "{\"name\":\""
+                    + e.getKey()
+                    + "\",\"score\":"
+                    + e.getValue()
+                    + ",\"evidence\":\""
+                    + e.getKey()
+                    + " evidence\",\"confidence\":0.9}")
             .collect(Collectors.joining(","));
-    return "{\"dimensions\":[" + dims + "]" + (claimsJson == null ? "" : ",\"claims\":" + claimsJson) + "}";
+    return "{\"dimensions\":["
+        + dims
+        + "]"
+        + (claimsJson == null ? "" : ",\"claims\":" + claimsJson)
+        + "}";
   }
 
   /** Scores for accuracy, completeness, relevance, in that order. */

@@ -12,9 +12,29 @@ class RubricsAndPricesTest {
   /** Every dimension of the whitepaper's section 5.4 default table. */
   private static final List<String> DEFAULT_TABLE =
       List.of(
-          "accuracy", "completeness", "relevance", "sources", "writing", "methodology", "depth", "clarity",
-          "actionability", "correctness", "performance", "security", "maintainability", "documentation", "consistency",
-          "format_compliance", "metadata", "fluency", "terminology", "cultural_fit", "timeliness", "thoroughness", "tone");
+          "accuracy",
+          "completeness",
+          "relevance",
+          "sources",
+          "writing",
+          "methodology",
+          "depth",
+          "clarity",
+          "actionability",
+          "correctness",
+          "performance",
+          "security",
+          "maintainability",
+          "documentation",
+          "consistency",
+          "format_compliance",
+          "metadata",
+          "fluency",
+          "terminology",
+          "cultural_fit",
+          "timeliness",
+          "thoroughness",
+          "tone");
 
   @Test
   void everyDefaultDimensionHasAVersionedRubricWithAnchors() {

@@ -5,8 +5,8 @@ import dev.asa.access.AccessDeniedException;
 import dev.asa.json.Json;
 
 /**
- * Who caused an event: the role the caller's verified key holds in the agreement, and the key.
- * The server's own actions (built-in evaluator, timers) carry role "server" and the server's key.
+ * Who caused an event: the role the caller's verified key holds in the agreement, and the key. The
+ * server's own actions (built-in evaluator, timers) carry role "server" and the server's key.
  */
 public record Actor(String role, String keyId, boolean authenticated) {
 
@@ -23,7 +23,11 @@ public record Actor(String role, String keyId, boolean authenticated) {
   static void requireClaimMatches(String claimed, Actor actor) {
     if (claimed != null && !claimed.equals(actor.role())) {
       throw AccessDeniedException.forbidden(
-          "the request says it acts as the " + claimed + ", but it is signed by the " + actor.role() + "'s key");
+          "the request says it acts as the "
+              + claimed
+              + ", but it is signed by the "
+              + actor.role()
+              + "'s key");
     }
   }
 

@@ -32,14 +32,23 @@ final class AgreementCache {
     if (e != null && e.version() == row.version()) {
       return e.agreement();
     }
-    Agreement a = AgreementDocuments.readStored(row.document(), ServerFacts.fromStored(row.facts()));
+    Agreement a =
+        AgreementDocuments.readStored(row.document(), ServerFacts.fromStored(row.facts()));
     remember(row.id(), row.version(), a);
     return a;
   }
 
-  /** Keeps {@code agreement} unless a newer version is already kept: a slow reader never rolls one back. */
+  /**
+   * Keeps {@code agreement} unless a newer version is already kept: a slow reader never rolls one
+   * back.
+   */
   void remember(String id, long version, Agreement agreement) {
-    entries.asMap().merge(id, new Entry(version, agreement), (old, neu) -> neu.version() > old.version() ? neu : old);
+    entries
+        .asMap()
+        .merge(
+            id,
+            new Entry(version, agreement),
+            (old, neu) -> neu.version() > old.version() ? neu : old);
   }
 
   /** The number of agreements kept (Caffeine's estimate, exact here once pending work is done). */

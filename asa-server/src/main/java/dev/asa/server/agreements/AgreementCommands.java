@@ -39,8 +39,8 @@ import java.util.Set;
 
 /**
  * The write side of the agreements API, one method per call: create, sign, negotiate, fund,
- * deliver, challenge, close, rule, and sealing Shadow Scoring criteria. Each parses its body,
- * lets the core decide inside one {@link UnitOfWork}, and returns the outcome to render.
+ * deliver, challenge, close, rule, and sealing Shadow Scoring criteria. Each parses its body, lets
+ * the core decide inside one {@link UnitOfWork}, and returns the outcome to render.
  */
 public final class AgreementCommands {
   private final UnitOfWork work;
@@ -55,8 +55,17 @@ public final class AgreementCommands {
   private final Set<Ed25519PublicKey> arbiters;
   private final Ids ids;
 
-  AgreementCommands(UnitOfWork work, Clock clock, VerificationRunner verifier, Enforcement enforcement, Disputes disputes,
-      Closing closing, Negotiation negotiation, SubcontractGuard subcontracts, Set<Ed25519PublicKey> arbiters, Ids ids) {
+  AgreementCommands(
+      UnitOfWork work,
+      Clock clock,
+      VerificationRunner verifier,
+      Enforcement enforcement,
+      Disputes disputes,
+      Closing closing,
+      Negotiation negotiation,
+      SubcontractGuard subcontracts,
+      Set<Ed25519PublicKey> arbiters,
+      Ids ids) {
     this.work = work;
     this.store = work.store();
     this.clock = clock;
@@ -73,7 +82,8 @@ public final class AgreementCommands {
   public Outcome create(JsonNode input, Caller caller, IdempotencyTicket ticket) {
     Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
     if (input != null && input.path("verification").has("shadow_seal")) {
-      throw new InvalidDocumentException("/verification/shadow_seal",
+      throw new InvalidDocumentException(
+          "/verification/shadow_seal",
           "set by the server when the client seals criteria (POST /agreements/{id}/seal), never by a proposal");
     }
     Agreement agreement = AgreementDrafts.propose(input, now, ids::agreementId);
@@ -85,7 +95,11 @@ public final class AgreementCommands {
     payload.put("state", State.PROPOSED.name());
     agreement.facts().template().ifPresent(template -> payload.put("template", template));
     List<EventRecord> events =
-        EventLog.chain(agreement.id(), null, List.of(new EventLog.Draft(EventType.CREATED, actor, payload)), now);
+        EventLog.chain(
+            agreement.id(),
+            null,
+            List.of(new EventLog.Draft(EventType.CREATED, actor, payload)),
+            now);
     AgreementRow row = Views.row(agreement, 1, now, now);
     Outcome outcome = new Outcome(201, Views.envelope(agreement, 1));
     List<Write> writes = new ArrayList<>(IdempotencyTicket.writes(ticket, outcome, now));
@@ -94,75 +108,110 @@ public final class AgreementCommands {
     if (parentId != null) {
       writes.add(new Write.LinkToParent(parentId, agreement.id()));
     }
-    return subcontracts.createChild(agreement, caller, () -> {
-      try {
-        store.create(row, events, writes);
-        work.remember(agreement.id(), 1, agreement);
-      } catch (dev.asa.server.store.DuplicateKeyException e) {
-        throw new ConflictException("an agreement with id '" + agreement.id() + "' already exists; choose another agreement_id or leave it out");
-      }
-      return outcome;
-    });
+    return subcontracts.createChild(
+        agreement,
+        caller,
+        () -> {
+          try {
+            store.create(row, events, writes);
+            work.remember(agreement.id(), 1, agreement);
+          } catch (dev.asa.server.store.DuplicateKeyException e) {
+            throw new ConflictException(
+                "an agreement with id '"
+                    + agreement.id()
+                    + "' already exists; choose another agreement_id or leave it out");
+          }
+          return outcome;
+        });
   }
 
   public Outcome sign(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
     ObjectNode b = StrictJson.failFast().object(body, "", "a sign request");
     StrictJson.failFast().allowOnly(b, "", "party", "signature", "agreement_hash");
     String signedHash = StrictJson.failFast().optionalText(b, "", "agreement_hash");
-    Role role = signingRole(StrictJson.failFast().text(b, "", "party", "\"client\" or \"provider\""));
+    Role role =
+        signingRole(StrictJson.failFast().text(b, "", "party", "\"client\" or \"provider\""));
     JsonNode sig = b.get("signature");
     if (!(sig instanceof ObjectNode sigObject)) {
-      throw new InvalidDocumentException("/signature", "required: {\"scheme\": \"ed25519\", \"value\": \"<base64url signature>\"}");
+      throw new InvalidDocumentException(
+          "/signature",
+          "required: {\"scheme\": \"ed25519\", \"value\": \"<base64url signature>\"}");
     }
     String scheme = StrictJson.failFast().text(sigObject, "/signature", "scheme", "\"ed25519\"");
     if (!scheme.equals("ed25519")) {
-      throw new InvalidDocumentException("/signature/scheme", "unsupported scheme '" + scheme + "'; only ed25519 is accepted");
+      throw new InvalidDocumentException(
+          "/signature/scheme", "unsupported scheme '" + scheme + "'; only ed25519 is accepted");
     }
     Ed25519Signature signature;
     try {
-      signature = Ed25519Signature.fromBase64Url(StrictJson.failFast().text(sigObject, "/signature", "value", "base64url of the 64-byte signature"));
+      signature =
+          Ed25519Signature.fromBase64Url(
+              StrictJson.failFast()
+                  .text(sigObject, "/signature", "value", "base64url of the 64-byte signature"));
     } catch (IllegalArgumentException e) {
       throw new InvalidDocumentException("/signature/value", e.getMessage());
     }
     Operation op = role == Role.CLIENT ? Operation.SIGN_AS_CLIENT : Operation.SIGN_AS_PROVIDER;
-    return work.mutate(id, ticket, caller, op, current -> {
-      Agreement a = current.agreement();
-      Lifecycle.require(a.state(), Action.SIGN);
-      if (signedHash != null && !signedHash.equals(a.hash().toString())) {
-        throw new ConflictException("the terms changed since they were read: the agreement_hash is now "
-            + a.hash() + ", not " + signedHash + "; read the agreement again and sign the new hash");
-      }
-      if (a.isSignedBy(role)) {
-        throw new ConflictException("the " + role.wireName() + " has already signed these terms");
-      }
-      Agreement signed = a.withSignature(role, signature);
-      State next = Lifecycle.next(a.state(), Action.SIGN, new Lifecycle.Facts(signed.isFullySigned(), false));
-      Agreement result = signed.withState(next);
-      ObjectNode payload = Json.object();
-      payload.put("party", role.wireName());
-      payload.put("agreement_hash", a.hash().toString());
-      payload.put("signature", signature.toBase64Url());
-      payload.put("state", next.name());
-      List<Write> writes = List.of();
-      if (next == State.ACTIVE) {
-        Instant activatedAt = current.now();
-        result = result.withFacts(f -> f.withActivatedAt(activatedAt));
-        if (Enforcement.requiresFunding(result.terms())) {
-          result = result.withFacts(f -> f.withEscrow(EscrowFact.unfunded()));
-        }
-        var noise = verifier.releasePolicy().commitment(result);
-        if (noise.isPresent()) {
-          result = result.withFact(Fact.THRESHOLD_NOISE, noise.get());
-        }
-        writes = Deadlines.atActivation(result, current.now());
-      }
-      return new Change(result, List.of(new EventLog.Draft(EventType.SIGNED, current.actor(), payload)), writes, null);
-    });
+    return work.mutate(
+        id,
+        ticket,
+        caller,
+        op,
+        current -> {
+          Agreement a = current.agreement();
+          Lifecycle.require(a.state(), Action.SIGN);
+          if (signedHash != null && !signedHash.equals(a.hash().toString())) {
+            throw new ConflictException(
+                "the terms changed since they were read: the agreement_hash is now "
+                    + a.hash()
+                    + ", not "
+                    + signedHash
+                    + "; read the agreement again and sign the new hash");
+          }
+          if (a.isSignedBy(role)) {
+            throw new ConflictException(
+                "the " + role.wireName() + " has already signed these terms");
+          }
+          Agreement signed = a.withSignature(role, signature);
+          State next =
+              Lifecycle.next(
+                  a.state(), Action.SIGN, new Lifecycle.Facts(signed.isFullySigned(), false));
+          Agreement result = signed.withState(next);
+          ObjectNode payload = Json.object();
+          payload.put("party", role.wireName());
+          payload.put("agreement_hash", a.hash().toString());
+          payload.put("signature", signature.toBase64Url());
+          payload.put("state", next.name());
+          List<Write> writes = List.of();
+          if (next == State.ACTIVE) {
+            Instant activatedAt = current.now();
+            result = result.withFacts(f -> f.withActivatedAt(activatedAt));
+            if (Enforcement.requiresFunding(result.terms())) {
+              result = result.withFacts(f -> f.withEscrow(EscrowFact.unfunded()));
+            }
+            var noise = verifier.releasePolicy().commitment(result);
+            if (noise.isPresent()) {
+              result = result.withFact(Fact.THRESHOLD_NOISE, noise.get());
+            }
+            writes = Deadlines.atActivation(result, current.now());
+          }
+          return new Change(
+              result,
+              List.of(new EventLog.Draft(EventType.SIGNED, current.actor(), payload)),
+              writes,
+              null);
+        });
   }
 
   public Outcome negotiate(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
-    return work.mutate(id, ticket, caller, Operation.NEGOTIATE,
-        current -> negotiation.apply(current.agreement(), body, current.now(), current.actor(), ids::negotiationId));
+    return work.mutate(
+        id,
+        ticket,
+        caller,
+        Operation.NEGOTIATE,
+        current ->
+            negotiation.apply(
+                current.agreement(), body, current.now(), current.actor(), ids::negotiationId));
   }
 
   /**
@@ -170,90 +219,152 @@ public final class AgreementCommands {
    * (through its binding), and the provider's delivery clock starts.
    */
   public Outcome fund(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
-    ObjectNode b = body == null || body.isNull() || body.isMissingNode() ? Json.object() : StrictJson.failFast().object(body, "", "a fund request");
-    return work.mutate(id, ticket, caller, Operation.FUND, current -> {
-      Agreement a = current.agreement();
-      Lifecycle.require(a.state(), Action.FUND);
-      if (Enforcement.isFunded(a)) {
-        throw new ConflictException("agreement " + id + " is already funded (at " + a.facts().fundedAt().orElseThrow() + ")");
-      }
-      Enforcement.Funding step = enforcement.fund(a, b, current.now());
-      Agreement result = a.withFacts(f -> f.withEscrow(step.escrow()));
-      List<Write> writes = new ArrayList<>(step.writes());
-      writes.addAll(Deadlines.atFunding(result, current.now()));
-      ObjectNode payload = step.escrow().toJson();
-      payload.put("state", a.state().name());
-      return new Change(result, List.of(new EventLog.Draft(EventType.FUNDED, current.actor(), payload)), writes, null);
-    });
+    ObjectNode b =
+        body == null || body.isNull() || body.isMissingNode()
+            ? Json.object()
+            : StrictJson.failFast().object(body, "", "a fund request");
+    return work.mutate(
+        id,
+        ticket,
+        caller,
+        Operation.FUND,
+        current -> {
+          Agreement a = current.agreement();
+          Lifecycle.require(a.state(), Action.FUND);
+          if (Enforcement.isFunded(a)) {
+            throw new ConflictException(
+                "agreement "
+                    + id
+                    + " is already funded (at "
+                    + a.facts().fundedAt().orElseThrow()
+                    + ")");
+          }
+          Enforcement.Funding step = enforcement.fund(a, b, current.now());
+          Agreement result = a.withFacts(f -> f.withEscrow(step.escrow()));
+          List<Write> writes = new ArrayList<>(step.writes());
+          writes.addAll(Deadlines.atFunding(result, current.now()));
+          ObjectNode payload = step.escrow().toJson();
+          payload.put("state", a.state().name());
+          return new Change(
+              result,
+              List.of(new EventLog.Draft(EventType.FUNDED, current.actor(), payload)),
+              writes,
+              null);
+        });
   }
 
   public Outcome deliver(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
     Delivery delivery = Delivery.parse(body);
-    return work.mutate(id, ticket, caller, Operation.DELIVER, current -> {
-      Agreement a = current.agreement();
-      boolean redelivery = ShadowSeals.hardeningOpen(a);
-      State next = redelivery
-          ? Lifecycle.next(a.state(), Action.REDELIVER, Lifecycle.Facts.hardening(true))
-          : Lifecycle.next(a.state(), Action.DELIVER, Lifecycle.Facts.NONE);
-      if (Enforcement.requiresFunding(a.terms()) && !Enforcement.isFunded(a)) {
-        throw new ConflictException("the client has not funded the escrow of agreement " + id
-            + " yet; deliver once it is funded (GET /agreements/" + id + "/escrow shows its status)");
-      }
-      String format = delivery.format() != null ? delivery.format() : a.terms().service().deliverableFormat();
-      DeliverableFact delivered = new DeliverableFact(current.now(), delivery.contentHash().toString(),
-          delivery.sizeBytes(), format, delivery.contentUrl(), redelivery);
-      Agreement result = a.withState(next).withFacts(f -> f.withDeliverable(delivered));
-      int attempt = 1;
-      if (redelivery) { // the one re-delivery a shadow hardening cycle allows
-        attempt = store.latestDeliverable(id).map(d -> d.attempt() + 1).orElse(1);
-        HardeningFact cycle = a.facts().hardening().orElseThrow().redelivered(current.now());
-        result = result.withFacts(f -> f.withHardening(cycle));
-      }
-      ObjectNode payload = delivered.toJson();
-      payload.put("state", next.name());
-      List<Write> writes = new ArrayList<>();
-      writes.add(new Write.PutDeliverable(delivery.toRow(id, attempt, format, current.now())));
-      writes.addAll(Deadlines.atDelivery(result, current.now()));
-      return new Change(result, List.of(new EventLog.Draft(EventType.DELIVERED, current.actor(), payload)), writes, null);
-    });
+    return work.mutate(
+        id,
+        ticket,
+        caller,
+        Operation.DELIVER,
+        current -> {
+          Agreement a = current.agreement();
+          boolean redelivery = ShadowSeals.hardeningOpen(a);
+          State next =
+              redelivery
+                  ? Lifecycle.next(a.state(), Action.REDELIVER, Lifecycle.Facts.hardening(true))
+                  : Lifecycle.next(a.state(), Action.DELIVER, Lifecycle.Facts.NONE);
+          if (Enforcement.requiresFunding(a.terms()) && !Enforcement.isFunded(a)) {
+            throw new ConflictException(
+                "the client has not funded the escrow of agreement "
+                    + id
+                    + " yet; deliver once it is funded (GET /agreements/"
+                    + id
+                    + "/escrow shows its status)");
+          }
+          String format =
+              delivery.format() != null
+                  ? delivery.format()
+                  : a.terms().service().deliverableFormat();
+          DeliverableFact delivered =
+              new DeliverableFact(
+                  current.now(),
+                  delivery.contentHash().toString(),
+                  delivery.sizeBytes(),
+                  format,
+                  delivery.contentUrl(),
+                  redelivery);
+          Agreement result = a.withState(next).withFacts(f -> f.withDeliverable(delivered));
+          int attempt = 1;
+          if (redelivery) { // the one re-delivery a shadow hardening cycle allows
+            attempt = store.latestDeliverable(id).map(d -> d.attempt() + 1).orElse(1);
+            HardeningFact cycle = a.facts().hardening().orElseThrow().redelivered(current.now());
+            result = result.withFacts(f -> f.withHardening(cycle));
+          }
+          ObjectNode payload = delivered.toJson();
+          payload.put("state", next.name());
+          List<Write> writes = new ArrayList<>();
+          writes.add(new Write.PutDeliverable(delivery.toRow(id, attempt, format, current.now())));
+          writes.addAll(Deadlines.atDelivery(result, current.now()));
+          return new Change(
+              result,
+              List.of(new EventLog.Draft(EventType.DELIVERED, current.actor(), payload)),
+              writes,
+              null);
+        });
   }
 
   public Outcome challenge(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
     ObjectNode b = StrictJson.failFast().object(body, "", "a challenge");
     StrictJson.failFast().allowOnly(b, "", "party", "reason_code");
     String claimed = StrictJson.failFast().optionalText(b, "", "party");
-    String code = StrictJson.failFast().text(b, "", "reason_code", "one of " + ChallengeReason.allWireNames());
+    String code =
+        StrictJson.failFast()
+            .text(b, "", "reason_code", "one of " + ChallengeReason.allWireNames());
     ChallengeReason reason;
     try {
       reason = ChallengeReason.fromWire(code);
     } catch (IllegalArgumentException e) {
       throw new InvalidDocumentException("/reason_code", e.getMessage());
     }
-    return work.mutate(id, ticket, caller, Operation.CHALLENGE, current -> {
-      Agreement a = current.agreement();
-      Actor.requireClaimMatches(claimed, current.actor());
-      boolean open = Deadlines.window(a).map(w -> w.isOpenAt(current.now())).orElse(false);
-      State next = Lifecycle.next(a.state(), Action.CHALLENGE, new Lifecycle.Facts(false, open));
-      ObjectNode payload = Json.object();
-      payload.put("party", current.actor().role());
-      payload.put("reason_code", reason.wireName());
-      payload.put("state", next.name());
-      Disputes.Filing filing = disputes.file(a, reason.wireName(), current.actor().role(), current.now());
-      payload.set("dispute", filing.fact().toJson());
-      Agreement result = Enforcement.withEscrowStatus(a.withState(next).withFacts(f -> f.withDispute(filing.fact())),
-          EscrowStatus.FROZEN);
-      return new Change(result, List.of(new EventLog.Draft(EventType.CHALLENGED, current.actor(), payload)),
-          filing.message().map(List::of).orElse(List.of()), null);
-    });
+    return work.mutate(
+        id,
+        ticket,
+        caller,
+        Operation.CHALLENGE,
+        current -> {
+          Agreement a = current.agreement();
+          Actor.requireClaimMatches(claimed, current.actor());
+          boolean open = Deadlines.window(a).map(w -> w.isOpenAt(current.now())).orElse(false);
+          State next =
+              Lifecycle.next(a.state(), Action.CHALLENGE, new Lifecycle.Facts(false, open));
+          ObjectNode payload = Json.object();
+          payload.put("party", current.actor().role());
+          payload.put("reason_code", reason.wireName());
+          payload.put("state", next.name());
+          Disputes.Filing filing =
+              disputes.file(a, reason.wireName(), current.actor().role(), current.now());
+          payload.set("dispute", filing.fact().toJson());
+          Agreement result =
+              Enforcement.withEscrowStatus(
+                  a.withState(next).withFacts(f -> f.withDispute(filing.fact())),
+                  EscrowStatus.FROZEN);
+          return new Change(
+              result,
+              List.of(new EventLog.Draft(EventType.CHALLENGED, current.actor(), payload)),
+              filing.message().map(List::of).orElse(List.of()),
+              null);
+        });
   }
 
   public Outcome close(String id, Caller caller, IdempotencyTicket ticket) {
-    return work.mutate(id, ticket, caller, Operation.CLOSE, current -> {
-      Agreement a = current.agreement();
-      boolean open = Deadlines.window(a).map(w -> w.isOpenAt(current.now())).orElse(false);
-      Lifecycle.next(a.state(), Action.CLOSE, new Lifecycle.Facts(false, open)); // refuses while the window is open
-      return closing.onResult(a, current.now(), current.actor());
-    });
+    return work.mutate(
+        id,
+        ticket,
+        caller,
+        Operation.CLOSE,
+        current -> {
+          Agreement a = current.agreement();
+          boolean open = Deadlines.window(a).map(w -> w.isOpenAt(current.now())).orElse(false);
+          Lifecycle.next(
+              a.state(),
+              Action.CLOSE,
+              new Lifecycle.Facts(false, open)); // refuses while the window is open
+          return closing.onResult(a, current.now(), current.actor());
+        });
   }
 
   /**
@@ -264,58 +375,104 @@ public final class AgreementCommands {
     ObjectNode b = StrictJson.failFast().object(body, "", "a ruling");
     StrictJson.failFast().allowOnly(b, "", "release_percent", "reason");
     JsonNode p = b.get("release_percent");
-    if (p == null || !p.isNumber() || p.decimalValue().signum() < 0 || p.decimalValue().compareTo(BigDecimal.valueOf(100)) > 0) {
-      throw new InvalidDocumentException("/release_percent", "required: a number from 0 to 100, the share released to the provider");
+    if (p == null
+        || !p.isNumber()
+        || p.decimalValue().signum() < 0
+        || p.decimalValue().compareTo(BigDecimal.valueOf(100)) > 0) {
+      throw new InvalidDocumentException(
+          "/release_percent",
+          "required: a number from 0 to 100, the share released to the provider");
     }
     if (p.decimalValue().scale() > 2) {
       throw new InvalidDocumentException("/release_percent", "at most two decimals");
     }
-    String reason = StrictJson.failFast().text(b, "", "reason", "the reason for the ruling, kept in the record");
+    String reason =
+        StrictJson.failFast()
+            .text(b, "", "reason", "the reason for the ruling, kept in the record");
     if (reason.isBlank() || reason.length() > 2000) {
       throw new InvalidDocumentException("/reason", "a non-blank text of at most 2000 characters");
     }
-    // An arbiter is a stranger to the agreement's parties; it holds ruling authority by configuration.
-    Caller ruler = caller instanceof Caller.Key k && arbiters.contains(k.key()) ? new Caller.Key(k.key(), true) : caller;
-    return work.mutate(id, ticket, ruler, Operation.RULE, current -> {
-      // No one judges their own case: a key that is a party's or the evaluator's here never rules on it.
-      var roles = AccessPolicy.rolesOf(current.agreement().terms(), caller);
-      if (!roles.isEmpty()) {
-        throw AccessDeniedException.forbidden("the " + roles.iterator().next().wireName() + " of agreement " + id
-            + " may not rule on its dispute, whatever its arbiter or operator standing; another arbiter rules");
-      }
-      Lifecycle.require(current.agreement().state(), Action.RULE);
-      Actor actor = new Actor(caller instanceof Caller.Key k && k.operator() ? "operator" : "arbiter",
-          current.actor().keyId(), true);
-      return closing.onRuling(current.agreement(), p.decimalValue(), reason, current.now(), actor);
-    });
+    // An arbiter is a stranger to the agreement's parties; it holds ruling authority by
+    // configuration.
+    Caller ruler =
+        caller instanceof Caller.Key k && arbiters.contains(k.key())
+            ? new Caller.Key(k.key(), true)
+            : caller;
+    return work.mutate(
+        id,
+        ticket,
+        ruler,
+        Operation.RULE,
+        current -> {
+          // No one judges their own case: a key that is a party's or the evaluator's here never
+          // rules on it.
+          var roles = AccessPolicy.rolesOf(current.agreement().terms(), caller);
+          if (!roles.isEmpty()) {
+            throw AccessDeniedException.forbidden(
+                "the "
+                    + roles.iterator().next().wireName()
+                    + " of agreement "
+                    + id
+                    + " may not rule on its dispute, whatever its arbiter or operator standing; another arbiter rules");
+          }
+          Lifecycle.require(current.agreement().state(), Action.RULE);
+          Actor actor =
+              new Actor(
+                  caller instanceof Caller.Key k && k.operator() ? "operator" : "arbiter",
+                  current.actor().keyId(),
+                  true);
+          return closing.onRuling(
+              current.agreement(), p.decimalValue(), reason, current.now(), actor);
+        });
   }
 
-  /** {@code POST /agreements/{id}/seal}: the client seals acceptance criteria before anyone signs. */
+  /**
+   * {@code POST /agreements/{id}/seal}: the client seals acceptance criteria before anyone signs.
+   */
   public Outcome seal(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
     dev.asa.shadow.SealRequest request = dev.asa.shadow.SealRequest.parse(body);
     Agreement before = work.agreement(work.loadFor(id, caller, Operation.READ));
     if (!AccessPolicy.rolesOf(before.terms(), caller).contains(Role.CLIENT)) {
-      throw AccessDeniedException.forbidden("only the client of agreement " + id + " seals acceptance criteria");
+      throw AccessDeniedException.forbidden(
+          "only the client of agreement " + id + " seals acceptance criteria");
     }
-    return work.mutate(id, ticket, caller, Operation.NEGOTIATE,
-        current -> verifier.shadow().seal(current.agreement(), request, caller, current.actor(), current.now()));
+    return work.mutate(
+        id,
+        ticket,
+        caller,
+        Operation.NEGOTIATE,
+        current ->
+            verifier
+                .shadow()
+                .seal(current.agreement(), request, caller, current.actor(), current.now()));
   }
 
   /** {@code POST /shadow/seals}: a standalone seal for any signed caller. */
   public Outcome sealStandalone(JsonNode body, Caller caller, IdempotencyTicket ticket) {
-    return verifier.shadow().sealStandalone(body, caller, ticket, clock.instant().truncatedTo(ChronoUnit.MILLIS));
+    return verifier
+        .shadow()
+        .sealStandalone(body, caller, ticket, clock.instant().truncatedTo(ChronoUnit.MILLIS));
   }
 
-  /** {@code POST /shadow/seals/{id}/validate}: the sealer validates work against its standalone seal. */
-  public Outcome validateStandalone(String sealId, JsonNode body, Caller caller, IdempotencyTicket ticket) {
-    return verifier.shadow().validateStandalone(sealId, body, caller, ticket, clock.instant().truncatedTo(ChronoUnit.MILLIS));
+  /**
+   * {@code POST /shadow/seals/{id}/validate}: the sealer validates work against its standalone
+   * seal.
+   */
+  public Outcome validateStandalone(
+      String sealId, JsonNode body, Caller caller, IdempotencyTicket ticket) {
+    return verifier
+        .shadow()
+        .validateStandalone(
+            sealId, body, caller, ticket, clock.instant().truncatedTo(ChronoUnit.MILLIS));
   }
 
   private static Role signingRole(String party) {
     return switch (party) {
       case "client" -> Role.CLIENT;
       case "provider" -> Role.PROVIDER;
-      default -> throw new InvalidDocumentException("/party", "must be \"client\" or \"provider\", not '" + party + "'");
+      default ->
+          throw new InvalidDocumentException(
+              "/party", "must be \"client\" or \"provider\", not '" + party + "'");
     };
   }
 }

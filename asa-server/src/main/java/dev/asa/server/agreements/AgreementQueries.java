@@ -41,7 +41,8 @@ public final class AgreementQueries {
   private final Enforcement enforcement;
   private final VerificationRunner verifier;
 
-  AgreementQueries(UnitOfWork work, Clock clock, Enforcement enforcement, VerificationRunner verifier) {
+  AgreementQueries(
+      UnitOfWork work, Clock clock, Enforcement enforcement, VerificationRunner verifier) {
     this.work = work;
     this.store = work.store();
     this.clock = clock;
@@ -60,9 +61,9 @@ public final class AgreementQueries {
   }
 
   /**
-   * The caller's own agreements among those where {@code party} is an identity: only agreements
-   * in which the caller's key is the key of a party. A stranger naming someone else's identity
-   * gets an empty list, not theirs.
+   * The caller's own agreements among those where {@code party} is an identity: only agreements in
+   * which the caller's key is the key of a party. A stranger naming someone else's identity gets an
+   * empty list, not theirs.
    */
   public ObjectNode list(String party, String cursor, int limit, Caller caller) {
     ArrayNode items = Json.mapper().createArrayNode();
@@ -71,7 +72,8 @@ public final class AgreementQueries {
     do {
       Page<AgreementRow> page = store.listByParty(party, next, limit);
       for (AgreementRow row : page.items()) {
-        if (!AccessPolicy.rolesOf(work.agreement(row).terms(), caller).isEmpty() && items.size() < limit) {
+        if (!AccessPolicy.rolesOf(work.agreement(row).terms(), caller).isEmpty()
+            && items.size() < limit) {
           items.add(Views.summary(row));
         }
       }
@@ -107,10 +109,10 @@ public final class AgreementQueries {
   }
 
   /**
-   * The latest verification result of an agreement. Who may read it follows the agreement's
-   * {@code verification.result_visibility}: {@code public} answers anyone (signed or not);
-   * {@code parties} and {@code parties_and_arp} answer the parties and the evaluator; unsigned,
-   * anything else answers like a missing agreement.
+   * The latest verification result of an agreement. Who may read it follows the agreement's {@code
+   * verification.result_visibility}: {@code public} answers anyone (signed or not); {@code parties}
+   * and {@code parties_and_arp} answer the parties and the evaluator; unsigned, anything else
+   * answers like a missing agreement.
    *
    * @param caller null for an unsigned request
    */
@@ -119,7 +121,8 @@ public final class AgreementQueries {
     Agreement a = work.agreement(row);
     if (a.terms().verification().resultVisibility() != VerificationTerms.Visibility.PUBLIC) {
       if (caller == null) {
-        // Exactly the answer for a missing agreement: an unsigned probe must not learn which ids exist.
+        // Exactly the answer for a missing agreement: an unsigned probe must not learn which ids
+        // exist.
         throw UnitOfWork.notFound(id);
       }
       AccessPolicy.require(a.terms(), caller, Operation.READ);
@@ -141,7 +144,9 @@ public final class AgreementQueries {
     return status;
   }
 
-  /** {@code GET /agreements/{id}/escrow}: balance, transfers and payment messages of the agreement. */
+  /**
+   * {@code GET /agreements/{id}/escrow}: balance, transfers and payment messages of the agreement.
+   */
   public ObjectNode escrow(String id, Caller caller) {
     AgreementRow row = work.loadFor(id, caller, Operation.READ);
     return enforcement.view(work.agreement(row));
@@ -155,11 +160,13 @@ public final class AgreementQueries {
     try {
       Ed25519PublicKey.fromBase64Url(key);
     } catch (IllegalArgumentException e) {
-      throw new InvalidDocumentException("/key", "an account is named by a base64url Ed25519 public key: " + e.getMessage());
+      throw new InvalidDocumentException(
+          "/key", "an account is named by a base64url Ed25519 public key: " + e.getMessage());
     }
     boolean own = caller instanceof Caller.Key k && (k.keyId().equals(key) || k.operator());
     if (!own) {
-      throw AccessDeniedException.forbidden("an account is readable by its own key and the operator only; sign with the key " + key);
+      throw AccessDeniedException.forbidden(
+          "an account is readable by its own key and the operator only; sign with the key " + key);
     }
     return enforcement.account(key, limit);
   }
@@ -174,7 +181,8 @@ public final class AgreementQueries {
     out.put("agreement_id", id);
     ArrayNode rounds = out.putArray("rounds");
     for (EventRecord r : store.events(id)) {
-      if (r.type().equals(EventType.NEGOTIATED.wireName()) || r.type().equals(EventType.ACCEPTED.wireName())
+      if (r.type().equals(EventType.NEGOTIATED.wireName())
+          || r.type().equals(EventType.ACCEPTED.wireName())
           || r.type().equals(EventType.REJECTED.wireName())) {
         ObjectNode round = (ObjectNode) Json.parseTrusted(r.payload());
         round.put("at", r.at().toString());
@@ -190,19 +198,29 @@ public final class AgreementQueries {
     return out;
   }
 
-  /** {@code GET /agreements/{id}/seal}: the sealed envelope, for its sealer (and the operator) before the reveal, any party after. */
+  /**
+   * {@code GET /agreements/{id}/seal}: the sealed envelope, for its sealer (and the operator)
+   * before the reveal, any party after.
+   */
   public ObjectNode sealOf(String id, Caller caller) {
     Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-    return verifier.shadow().read(work.agreement(work.load(id)), caller, "GET /agreements/" + id + "/seal", now);
+    return verifier
+        .shadow()
+        .read(work.agreement(work.load(id)), caller, "GET /agreements/" + id + "/seal", now);
   }
 
   /** {@code GET /agreements/{id}/hardening}: the failure messages of an open hardening cycle. */
   public ObjectNode hardening(String id, Caller caller) {
     Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-    return verifier.shadow().hardeningMessages(work.agreement(work.load(id)), caller, "GET /agreements/" + id + "/hardening", now);
+    return verifier
+        .shadow()
+        .hardeningMessages(
+            work.agreement(work.load(id)), caller, "GET /agreements/" + id + "/hardening", now);
   }
 
-  /** {@code GET /shadow/seals/{id}/report}: the latest report of a standalone seal, for its sealer. */
+  /**
+   * {@code GET /shadow/seals/{id}/report}: the latest report of a standalone seal, for its sealer.
+   */
   public ObjectNode standaloneReport(String sealId, Caller caller) {
     return verifier.shadow().standaloneReport(sealId, caller);
   }

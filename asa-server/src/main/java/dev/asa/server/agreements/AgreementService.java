@@ -5,10 +5,10 @@ import dev.asa.negotiation.NegotiationPolicy;
 import dev.asa.server.escrow.Disputes;
 import dev.asa.server.escrow.Enforcement;
 import dev.asa.server.escrow.EscrowConfig;
-import dev.asa.server.market.MarketData;
-import dev.asa.server.store.AgreementStore;
 import dev.asa.server.evaluation.EvaluatorPool;
 import dev.asa.server.evaluation.JobRunner;
+import dev.asa.server.market.MarketData;
+import dev.asa.server.store.AgreementStore;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Set;
@@ -27,39 +27,90 @@ public final class AgreementService {
   private final TimerHandlers timers;
 
   /**
-   * @param evaluators the semantic evaluators for verification at semantic or composite depth;
-   *     null when the server runs structural verification only
+   * @param evaluators the semantic evaluators for verification at semantic or composite depth; null
+   *     when the server runs structural verification only
    * @param jobs runs those slower verifications in the background; null with {@code evaluators}
    */
-  public AgreementService(AgreementStore store, Clock clock, VerificationRunner verifier, String serverKeyId,
-      MarketData market, NegotiationPolicy policy, Set<String> trustedMarketSources,
-      Enforcement enforcement, Disputes disputes, Set<Ed25519PublicKey> arbiters, EvaluatorPool evaluators, JobRunner jobs) {
+  public AgreementService(
+      AgreementStore store,
+      Clock clock,
+      VerificationRunner verifier,
+      String serverKeyId,
+      MarketData market,
+      NegotiationPolicy policy,
+      Set<String> trustedMarketSources,
+      Enforcement enforcement,
+      Disputes disputes,
+      Set<Ed25519PublicKey> arbiters,
+      EvaluatorPool evaluators,
+      JobRunner jobs) {
     UnitOfWork work = new UnitOfWork(store, clock, serverKeyId);
     Ids ids = new Ids(clock);
     SubcontractGuard subcontracts = new SubcontractGuard(store);
     Negotiation negotiation = new Negotiation(market, policy, trustedMarketSources, subcontracts);
     Closing closing = new Closing(enforcement, disputes);
     this.queries = new AgreementQueries(work, clock, enforcement, verifier);
-    this.commands = new AgreementCommands(work, clock, verifier, enforcement, disputes, closing, negotiation, subcontracts,
-        arbiters, ids);
-    this.verifications = new VerificationFlow(work, clock, verifier, serverKeyId, closing, disputes, evaluators, jobs, ids);
+    this.commands =
+        new AgreementCommands(
+            work,
+            clock,
+            verifier,
+            enforcement,
+            disputes,
+            closing,
+            negotiation,
+            subcontracts,
+            arbiters,
+            ids);
+    this.verifications =
+        new VerificationFlow(
+            work, clock, verifier, serverKeyId, closing, disputes, evaluators, jobs, ids);
     this.timers = new TimerHandlers(work, negotiation, closing, verifications);
   }
 
   /** Structural verification only (no semantic evaluators, no background jobs). */
-  public AgreementService(AgreementStore store, Clock clock, VerificationRunner verifier, String serverKeyId,
-      MarketData market, NegotiationPolicy policy, Set<String> trustedMarketSources,
-      Enforcement enforcement, Disputes disputes, Set<Ed25519PublicKey> arbiters) {
-    this(store, clock, verifier, serverKeyId, market, policy, trustedMarketSources, enforcement, disputes, arbiters, null, null);
+  public AgreementService(
+      AgreementStore store,
+      Clock clock,
+      VerificationRunner verifier,
+      String serverKeyId,
+      MarketData market,
+      NegotiationPolicy policy,
+      Set<String> trustedMarketSources,
+      Enforcement enforcement,
+      Disputes disputes,
+      Set<Ed25519PublicKey> arbiters) {
+    this(
+        store,
+        clock,
+        verifier,
+        serverKeyId,
+        market,
+        policy,
+        trustedMarketSources,
+        enforcement,
+        disputes,
+        arbiters,
+        null,
+        null);
   }
 
   /**
    * With the whitepaper's negotiation defaults, no trusted external market source, the built-in
    * ledger (and no webhook URL allowed), disputes left to the operator.
    */
-  public AgreementService(AgreementStore store, Clock clock, VerificationRunner verifier, String serverKeyId) {
-    this(store, clock, verifier, serverKeyId, new MarketData(store, NegotiationPolicy.DEFAULTS), NegotiationPolicy.DEFAULTS,
-        Set.of(), new Enforcement(store, Enforcement.bindings(EscrowConfig.DEFAULTS, store, null)), new Disputes(store, Map.of()),
+  public AgreementService(
+      AgreementStore store, Clock clock, VerificationRunner verifier, String serverKeyId) {
+    this(
+        store,
+        clock,
+        verifier,
+        serverKeyId,
+        new MarketData(store, NegotiationPolicy.DEFAULTS),
+        NegotiationPolicy.DEFAULTS,
+        Set.of(),
+        new Enforcement(store, Enforcement.bindings(EscrowConfig.DEFAULTS, store, null)),
+        new Disputes(store, Map.of()),
         Set.of());
   }
 

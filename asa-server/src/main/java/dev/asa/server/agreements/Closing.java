@@ -37,16 +37,21 @@ final class Closing {
   }
 
   /**
-   * Enforces the verification result: its release percentage is paid out and the agreement
-   * closes. When the composite is under {@code dispute.threshold} and the terms ask for it, a
-   * dispute is filed with the evidence as well (the money still follows the result: the filing is
-   * for the dispute protocol's forensics and reputation, not a freeze).
+   * Enforces the verification result: its release percentage is paid out and the agreement closes.
+   * When the composite is under {@code dispute.threshold} and the terms ask for it, a dispute is
+   * filed with the evidence as well (the money still follows the result: the filing is for the
+   * dispute protocol's forensics and reputation, not a freeze).
    */
   Change onResult(Agreement a, Instant now, Actor actor) {
     State next = Lifecycle.next(a.state(), Action.CLOSE, Lifecycle.Facts.NONE);
-    VerificationFact verification = a.facts().verification().orElseThrow(
-        () -> new IllegalStateException("agreement " + a.id() + " is closed on a result it has not recorded"));
-    Enforcement.Settling step = enforcement.settle(a, verification.releasePercent(), "verification_result", now);
+    VerificationFact verification =
+        a.facts()
+            .verification()
+            .orElseThrow(() ->
+                new IllegalStateException(
+                    "agreement " + a.id() + " is closed on a result it has not recorded"));
+    Enforcement.Settling step =
+        enforcement.settle(a, verification.releasePercent(), "verification_result", now);
     List<Write> writes = new ArrayList<>(step.writes());
     Agreement result = a.withState(next);
     JsonNode autoFiled = null;
@@ -56,7 +61,8 @@ final class Closing {
       autoFiled = filing.fact().toJson();
       result = result.withFacts(f -> f.withDispute(filing.fact()));
     }
-    SettlementFact settlement = step.settlement().closed(now, verification.verificationId(), null, autoFiled);
+    SettlementFact settlement =
+        step.settlement().closed(now, verification.verificationId(), null, autoFiled);
     return finish(result, settlement, EventType.CLOSED, actor, writes);
   }
 
@@ -70,8 +76,14 @@ final class Closing {
     ruling.put("ruled_by", actor.role());
     if (actor.keyId() != null) ruling.put("key", actor.keyId());
     ruling.put("ruled_at", now.toString());
-    SettlementFact settlement = step.settlement().closed(now, a.facts().verificationId().orElse(null), ruling, null);
-    return finish(a.withState(next).withFact(Fact.RULING, ruling), settlement, EventType.RULED, actor, step.writes());
+    SettlementFact settlement =
+        step.settlement().closed(now, a.facts().verificationId().orElse(null), ruling, null);
+    return finish(
+        a.withState(next).withFact(Fact.RULING, ruling),
+        settlement,
+        EventType.RULED,
+        actor,
+        step.writes());
   }
 
   /**
@@ -81,24 +93,31 @@ final class Closing {
   Change onTimeout(Agreement a, BigDecimal percent, String reason, Instant now, Actor actor) {
     State next = Lifecycle.next(a.state(), Action.EXPIRE, Lifecycle.Facts.NONE);
     Enforcement.Settling step = enforcement.settle(a, percent, reason, now);
-    return finish(a.withState(next), step.settlement().expired(now), EventType.EXPIRED, actor, step.writes());
+    return finish(
+        a.withState(next), step.settlement().expired(now), EventType.EXPIRED, actor, step.writes());
   }
 
-  private static Change finish(Agreement a, SettlementFact settlement, EventType event, Actor actor,
-      List<Write> writes) {
-    // Every ending erases the deliverable's content (section 12.4), verified or not; its digest stays.
+  private static Change finish(
+      Agreement a, SettlementFact settlement, EventType event, Actor actor, List<Write> writes) {
+    // Every ending erases the deliverable's content (section 12.4), verified or not; its digest
+    // stays.
     writes = new ArrayList<>(writes);
     writes.add(new Write.EraseDeliverableContent(a.id()));
-    Agreement result = Enforcement.withEscrowStatus(a.withFacts(f -> f.withSettlement(settlement)), settlement.escrowStatus());
+    Agreement result =
+        Enforcement.withEscrowStatus(
+            a.withFacts(f -> f.withSettlement(settlement)), settlement.escrowStatus());
     ObjectNode payload = settlement.toJson();
     payload.put("state", result.state().name());
     return new Change(result, List.of(new EventLog.Draft(event, actor, payload)), writes, null);
   }
 
   private static boolean shouldAutoFile(DisputeTerms terms, VerificationFact verification) {
-    if (terms == null || terms.threshold() == null || !AUTO_FILE_BELOW_THRESHOLD.equals(terms.autoFileOn())) {
+    if (terms == null
+        || terms.threshold() == null
+        || !AUTO_FILE_BELOW_THRESHOLD.equals(terms.autoFileOn())) {
       return false;
     }
-    return verification.composite() != null && verification.composite().compareTo(terms.threshold()) < 0;
+    return verification.composite() != null
+        && verification.composite().compareTo(terms.threshold()) < 0;
   }
 }

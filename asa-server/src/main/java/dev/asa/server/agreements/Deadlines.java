@@ -11,25 +11,32 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The durable timers of an agreement (section 8.3 and the challenge window): which are set at
- * which step, and when they are due. Each is written in the same transaction as the step that
- * sets it; what happens when one fires is {@link TimerHandlers#fire}'s business.
+ * The durable timers of an agreement (section 8.3 and the challenge window): which are set at which
+ * step, and when they are due. Each is written in the same transaction as the step that sets it;
+ * what happens when one fires is {@link TimerHandlers#fire}'s business.
  */
 final class Deadlines {
   private Deadlines() {}
 
-
   static List<Write> atCreation(Agreement a) {
-    return a.terms().expiry().map(at -> List.<Write>of(timer(a, TimerKind.EXPIRES_AT, at))).orElse(List.of());
+    return a.terms()
+        .expiry()
+        .map(at -> List.<Write>of(timer(a, TimerKind.EXPIRES_AT, at)))
+        .orElse(List.of());
   }
 
-  /** At activation the terms are final: expiry moves with them, and the funding (or delivery) clock starts. */
+  /**
+   * At activation the terms are final: expiry moves with them, and the funding (or delivery) clock
+   * starts.
+   */
   static List<Write> atActivation(Agreement a, Instant now) {
     List<Write> writes = new ArrayList<>(atCreation(a));
     DeadMansSwitch dms = a.terms().escrow().deadMansSwitch();
     if (Enforcement.requiresFunding(a.terms())) {
       if (dms.clientTimeoutSeconds() != null) {
-        writes.add(timer(a, TimerKind.CLIENT_FUNDING_TIMEOUT, now.plusSeconds(dms.clientTimeoutSeconds())));
+        writes.add(
+            timer(
+                a, TimerKind.CLIENT_FUNDING_TIMEOUT, now.plusSeconds(dms.clientTimeoutSeconds())));
       }
     } else {
       writes.addAll(deliveryClock(a, now));
@@ -37,26 +44,38 @@ final class Deadlines {
     return writes;
   }
 
-  /** The provider's clock starts once the money is held: it should not work for an unfunded agreement. */
+  /**
+   * The provider's clock starts once the money is held: it should not work for an unfunded
+   * agreement.
+   */
   static List<Write> atFunding(Agreement a, Instant now) {
     return deliveryClock(a, now);
   }
 
   static List<Write> atDelivery(Agreement a, Instant now) {
-    return List.of(timer(a, TimerKind.EVALUATOR_TIMEOUT, now.plusSeconds(a.terms().evaluatorDeadlineSeconds())));
+    return List.of(
+        timer(
+            a, TimerKind.EVALUATOR_TIMEOUT, now.plusSeconds(a.terms().evaluatorDeadlineSeconds())));
   }
 
   /** The challenge window of the recorded verification; empty before verification. */
   static java.util.Optional<dev.asa.lifecycle.ChallengeWindow> window(Agreement a) {
-    return a.facts().verifiedAt().map(at -> dev.asa.lifecycle.ChallengeWindow.after(at, a.terms().verification()));
+    return a.facts()
+        .verifiedAt()
+        .map(at -> dev.asa.lifecycle.ChallengeWindow.after(at, a.terms().verification()));
   }
 
-  /** When the evaluator's result is due: {@code evaluator_timeout_seconds} after the latest delivery. */
+  /**
+   * When the evaluator's result is due: {@code evaluator_timeout_seconds} after the latest
+   * delivery.
+   */
   static java.util.Optional<Instant> evaluatorDeadline(Agreement a) {
     return a.facts().deliveredAt().map(at -> at.plusSeconds(a.terms().evaluatorDeadlineSeconds()));
   }
 
-  /** Optimistic verification waits out the window; pessimistic enforces at once and needs no timer. */
+  /**
+   * Optimistic verification waits out the window; pessimistic enforces at once and needs no timer.
+   */
   static List<Write> atVerification(Agreement a, Instant windowClosesAt) {
     if (a.terms().verification().strategy() == VerificationTerms.Strategy.PESSIMISTIC) {
       return List.of();
@@ -66,7 +85,9 @@ final class Deadlines {
 
   private static List<Write> deliveryClock(Agreement a, Instant now) {
     Long seconds = a.terms().escrow().deadMansSwitch().providerTimeoutSeconds();
-    return seconds == null ? List.of() : List.of(timer(a, TimerKind.PROVIDER_DELIVERY_TIMEOUT, now.plusSeconds(seconds)));
+    return seconds == null
+        ? List.of()
+        : List.of(timer(a, TimerKind.PROVIDER_DELIVERY_TIMEOUT, now.plusSeconds(seconds)));
   }
 
   private static Write timer(Agreement a, TimerKind kind, Instant due) {

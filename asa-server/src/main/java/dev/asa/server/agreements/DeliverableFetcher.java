@@ -28,7 +28,8 @@ public final class DeliverableFetcher {
   private static final Logger LOG = LoggerFactory.getLogger(DeliverableFetcher.class);
 
   /** What an API caller is told about any failure to fetch; nothing about the other side. */
-  public static final String COULD_NOT_FETCH = "the deliverable could not be fetched from content_url";
+  public static final String COULD_NOT_FETCH =
+      "the deliverable could not be fetched from content_url";
 
   private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
   private static final Duration TOTAL_TIMEOUT = Duration.ofSeconds(30);
@@ -41,7 +42,9 @@ public final class DeliverableFetcher {
     this(new GuardedHttpClient(dev.asa.server.net.FetchPolicy.DEFAULTS), maxBytes);
   }
 
-  /** @param maxBytes the largest deliverable: the request body limit, as if it had been sent inline */
+  /**
+   * @param maxBytes the largest deliverable: the request body limit, as if it had been sent inline
+   */
   public DeliverableFetcher(GuardedHttpClient http, long maxBytes) {
     this.http = Objects.requireNonNull(http, "http");
     this.limits = new FetchLimits(CONNECT_TIMEOUT, TOTAL_TIMEOUT, maxBytes);
@@ -51,7 +54,9 @@ public final class DeliverableFetcher {
     return fetch(url, expected, "/content_url");
   }
 
-  /** @param pointer the JSON pointer of the URL in the request, for the refusal */
+  /**
+   * @param pointer the JSON pointer of the URL in the request, for the refusal
+   */
   public String fetch(String url, Digest expected, String pointer) {
     if (url == null) {
       throw new IllegalStateException("a deliverable with neither content nor URL");
@@ -59,7 +64,8 @@ public final class DeliverableFetcher {
     URI uri;
     try {
       uri = URI.create(url);
-      OutboundResponse response = http.send(OutboundRequest.get(uri, Map.of("Accept", "*/*")), limits);
+      OutboundResponse response =
+          http.send(OutboundRequest.get(uri, Map.of("Accept", "*/*")), limits);
       if (response.status() / 100 != 2) {
         throw failed(uri, "it answered HTTP " + response.status());
       }
@@ -68,14 +74,18 @@ public final class DeliverableFetcher {
       }
       Digest actual = Digest.sha256(response.body());
       if (!actual.equals(expected)) {
-        throw failed(uri, "the content hashes to " + actual + ", not to the " + expected + " recorded");
+        throw failed(
+            uri, "the content hashes to " + actual + ", not to the " + expected + " recorded");
       }
       return new String(response.body(), StandardCharsets.UTF_8);
     } catch (IllegalArgumentException e) {
       LOG.warn("a deliverable URL is not an http(s) URL: {}", e.getMessage());
       throw new InvalidDocumentException(pointer, COULD_NOT_FETCH);
     } catch (IOException e) {
-      LOG.warn("could not fetch a deliverable from {}: {}", GuardedHttpClient.describe(URI.create(url)), e.toString());
+      LOG.warn(
+          "could not fetch a deliverable from {}: {}",
+          GuardedHttpClient.describe(URI.create(url)),
+          e.toString());
       throw new InvalidDocumentException(pointer, COULD_NOT_FETCH);
     } catch (Failed e) {
       LOG.warn(e.getMessage());
@@ -84,7 +94,8 @@ public final class DeliverableFetcher {
   }
 
   private static Failed failed(URI uri, String why) {
-    return new Failed("could not use the deliverable at " + GuardedHttpClient.describe(uri) + ": " + why);
+    return new Failed(
+        "could not use the deliverable at " + GuardedHttpClient.describe(uri) + ": " + why);
   }
 
   /** A fetch that got an answer it cannot use; its message is for the log. */

@@ -14,7 +14,8 @@ import java.time.Instant;
  * A deliverable as submitted: inline {@code content} (its digest computed here, and checked against
  * a {@code content_hash} if one is given) or a {@code content_url} with its {@code content_hash}.
  */
-public record Delivery(String content, String format, String contentUrl, Digest contentHash, long sizeBytes) {
+public record Delivery(
+    String content, String format, String contentUrl, Digest contentHash, long sizeBytes) {
 
   static Delivery parse(JsonNode body) {
     ObjectNode b = StrictJson.failFast().object(body, "", "a delivery");
@@ -40,43 +41,65 @@ public record Delivery(String content, String format, String contentUrl, Digest 
       }
     }
     if (format != null && !format.matches("[a-z][a-z0-9_+.-]{0,31}")) {
-      throw new InvalidDocumentException(prefix + "/format", "a short lower-case name such as markdown, json, csv or code");
+      throw new InvalidDocumentException(
+          prefix + "/format", "a short lower-case name such as markdown, json, csv or code");
     }
     if (content != null) {
       int nul = content.indexOf('\u0000');
       if (nul >= 0) {
-        // A deliverable is text for the evaluators; no text format carries NUL, and PostgreSQL cannot store it.
-        throw new InvalidDocumentException(prefix + "/content", "contains a NUL character (U+0000) at index " + nul
-            + "; a deliverable is text: send it without NUL, or as content_url with content_hash");
+        // A deliverable is text for the evaluators; no text format carries NUL, and PostgreSQL
+        // cannot store it.
+        throw new InvalidDocumentException(
+            prefix + "/content",
+            "contains a NUL character (U+0000) at index "
+                + nul
+                + "; a deliverable is text: send it without NUL, or as content_url with content_hash");
       }
       if (url != null) {
-        throw new InvalidDocumentException(prefix + "/content_url", "give either content or content_url, not both");
+        throw new InvalidDocumentException(
+            prefix + "/content_url", "give either content or content_url, not both");
       }
       byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
       Digest actual = Digest.sha256(bytes);
       if (declared != null && !declared.equals(actual)) {
-        throw new InvalidDocumentException(prefix + "/content_hash", "does not match the content: the content hashes to " + actual);
+        throw new InvalidDocumentException(
+            prefix + "/content_hash",
+            "does not match the content: the content hashes to " + actual);
       }
       return new Delivery(content, format, null, actual, bytes.length);
     }
     if (url == null) {
-      throw new InvalidDocumentException(prefix + "/content", "required: the deliverable as \"content\", or \"content_url\" with \"content_hash\"");
+      throw new InvalidDocumentException(
+          prefix + "/content",
+          "required: the deliverable as \"content\", or \"content_url\" with \"content_hash\"");
     }
     if (declared == null) {
-      throw new InvalidDocumentException(prefix + "/content_hash", "required with content_url: sha256:<hex> of the content's bytes");
+      throw new InvalidDocumentException(
+          prefix + "/content_hash",
+          "required with content_url: sha256:<hex> of the content's bytes");
     }
     try {
       URI uri = URI.create(url);
-      if (!("https".equals(uri.getScheme()) || "http".equals(uri.getScheme())) || uri.getHost() == null) {
+      if (!("https".equals(uri.getScheme()) || "http".equals(uri.getScheme()))
+          || uri.getHost() == null) {
         throw new IllegalArgumentException("not an http(s) URL");
       }
     } catch (IllegalArgumentException e) {
-      throw new InvalidDocumentException(prefix + "/content_url", "must be an absolute http or https URL");
+      throw new InvalidDocumentException(
+          prefix + "/content_url", "must be an absolute http or https URL");
     }
     return new Delivery(null, format, url, declared, -1);
   }
 
   DeliverableRow toRow(String agreementId, int attempt, String effectiveFormat, Instant at) {
-    return new DeliverableRow(agreementId, attempt, contentHash.toString(), contentUrl, effectiveFormat, content, Math.max(sizeBytes, 0), at);
+    return new DeliverableRow(
+        agreementId,
+        attempt,
+        contentHash.toString(),
+        contentUrl,
+        effectiveFormat,
+        content,
+        Math.max(sizeBytes, 0),
+        at);
   }
 }

@@ -17,14 +17,26 @@ final class EventLog {
 
   static Event toCore(EventRecord r) {
     return new Event(
-        r.agreementId(), r.seq(), r.type(), Json.parseTrusted(r.actor()), r.at(),
-        Json.parseTrusted(r.payload()), r.prevHash(), r.hash());
+        r.agreementId(),
+        r.seq(),
+        r.type(),
+        Json.parseTrusted(r.actor()),
+        r.at(),
+        Json.parseTrusted(r.payload()),
+        r.prevHash(),
+        r.hash());
   }
 
   static EventRecord toRecord(Event e) {
     return new EventRecord(
-        e.agreementId(), e.seq(), e.type(), Json.write(e.actor()), e.at(), Json.write(e.payload()),
-        e.prevHash(), e.hash());
+        e.agreementId(),
+        e.seq(),
+        e.type(),
+        Json.write(e.actor()),
+        e.at(),
+        Json.write(e.payload()),
+        e.prevHash(),
+        e.hash());
   }
 
   /** Chains the drafts after {@code last} (null for a new agreement). */
@@ -32,7 +44,9 @@ final class EventLog {
     List<EventRecord> out = new ArrayList<>(drafts.size());
     Event previous = last;
     for (Draft d : drafts) {
-      Event e = Event.append(previous, agreementId, d.type().wireName(), d.actor().toJson(), at, d.payload());
+      Event e =
+          Event.append(
+              previous, agreementId, d.type().wireName(), d.actor().toJson(), at, d.payload());
       out.add(toRecord(e));
       previous = e;
     }

@@ -2,7 +2,10 @@ package dev.asa.server.agreements;
 
 import java.util.Locale;
 
-/** What an entry of an agreement's hash-chained event log records; the wire name is its {@code type}. */
+/**
+ * What an entry of an agreement's hash-chained event log records; the wire name is its {@code
+ * type}.
+ */
 public enum EventType {
   CREATED,
   NEGOTIATED,

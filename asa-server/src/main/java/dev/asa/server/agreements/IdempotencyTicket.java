@@ -17,7 +17,14 @@ public record IdempotencyTicket(String scope, String key, String requestHash) {
     if (ticket == null) {
       return List.of();
     }
-    return List.of(new Write.PutIdempotency(new IdempotencyRow(
-        ticket.scope(), ticket.key(), ticket.requestHash(), outcome.status(), Json.write(outcome.body()), now)));
+    return List.of(
+        new Write.PutIdempotency(
+            new IdempotencyRow(
+                ticket.scope(),
+                ticket.key(),
+                ticket.requestHash(),
+                outcome.status(),
+                Json.write(outcome.body()),
+                now)));
   }
 }

@@ -6,7 +6,9 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.HexFormat;
 
-/** New ids the server hands out: dated where a person reads them, random enough never to collide. */
+/**
+ * New ids the server hands out: dated where a person reads them, random enough never to collide.
+ */
 final class Ids {
   private final Clock clock;
   private final SecureRandom random = new SecureRandom();

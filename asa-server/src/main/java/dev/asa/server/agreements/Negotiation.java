@@ -4,10 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
-import dev.asa.facts.Fact;
 import dev.asa.agreement.AgreementDocuments;
 import dev.asa.agreement.Role;
 import dev.asa.agreement.StrictJson;
+import dev.asa.facts.Fact;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.Action;
 import dev.asa.lifecycle.Lifecycle;
@@ -30,18 +30,24 @@ import java.util.function.Supplier;
  * {@code PATCH /agreements/{id}/negotiate}: reads the structured message, finds the market median,
  * lets the core {@link Negotiator} decide (turns, rounds, the 25% asymmetry limit, price bounds,
  * accept and reject), and turns its outcome into the next agreement and its event. The
- * negotiation's state lives in the agreement's negotiation fact, so any node can take
- * the next message.
+ * negotiation's state lives in the agreement's negotiation fact, so any node can take the next
+ * message.
  */
 final class Negotiation {
-  /** The durable timer that rejects a negotiation left without a message for the policy's timeout. */
-
+  /**
+   * The durable timer that rejects a negotiation left without a message for the policy's timeout.
+   */
   private final MarketData market;
+
   private final NegotiationPolicy policy;
   private final Set<String> trustedMarketSources;
   private final SubcontractGuard subcontracts;
 
-  Negotiation(MarketData market, NegotiationPolicy policy, Set<String> trustedMarketSources, SubcontractGuard subcontracts) {
+  Negotiation(
+      MarketData market,
+      NegotiationPolicy policy,
+      Set<String> trustedMarketSources,
+      SubcontractGuard subcontracts) {
     this.market = market;
     this.policy = policy;
     this.trustedMarketSources = Set.copyOf(trustedMarketSources);
@@ -52,10 +58,12 @@ final class Negotiation {
     ObjectNode b = StrictJson.failFast().object(body, "", "a negotiation message");
     Actor.requireClaimMatches(StrictJson.failFast().optionalText(b, "", "party"), actor);
     NegotiationMessage msg = NegotiationMessage.parse(b);
-    Lifecycle.require(a.state(), msg.action() == NegotiationMessage.Kind.REJECT ? Action.REJECT : Action.NEGOTIATE);
+    Lifecycle.require(
+        a.state(),
+        msg.action() == NegotiationMessage.Kind.REJECT ? Action.REJECT : Action.NEGOTIATE);
     Role party = Role.fromWire(actor.role());
-    Negotiator.Outcome outcome = Negotiator.apply(
-        a, negotiationOf(a), msg, party, median(a, msg), policy, now, newId);
+    Negotiator.Outcome outcome =
+        Negotiator.apply(a, negotiationOf(a), msg, party, median(a, msg), policy, now, newId);
 
     ObjectNode payload = Json.object();
     payload.put("party", party.wireName());
@@ -69,11 +77,17 @@ final class Negotiation {
         ObjectNode doc = c.newDocument();
         doc.put("status", next.wireName());
         // The renegotiated terms keep the server's facts; the negotiation's own fact moves on.
-        Agreement changed = AgreementDocuments.read(doc).withFacts(a.facts()).withFact(Fact.NEGOTIATION, c.next().toJson());
+        Agreement changed =
+            AgreementDocuments.read(doc)
+                .withFacts(a.facts())
+                .withFact(Fact.NEGOTIATION, c.next().toJson());
         subcontracts.checkChangedTerms(changed); // budgets: against the parent, and of the children
         ArrayNode changes = payload.putArray("changes");
         for (Negotiator.Change ch : c.changes()) {
-          changes.addObject().put("path", ch.path()).set("before", ch.before().isMissingNode() ? Json.mapper().nullNode() : ch.before());
+          changes
+              .addObject()
+              .put("path", ch.path())
+              .set("before", ch.before().isMissingNode() ? Json.mapper().nullNode() : ch.before());
           ((ObjectNode) changes.get(changes.size() - 1)).set("after", ch.after());
         }
         payload.put("price_note", c.priceNote());
@@ -82,21 +96,32 @@ final class Negotiation {
         }
         payload.put("agreement_hash", changed.hash().toString());
         payload.put("state", next.name());
-        yield new Change(changed, List.of(new EventLog.Draft(EventType.NEGOTIATED, actor, payload)),
-            List.of(timeoutTimer(a.id(), c.next())), null);
+        yield new Change(
+            changed,
+            List.of(new EventLog.Draft(EventType.NEGOTIATED, actor, payload)),
+            List.of(timeoutTimer(a.id(), c.next())),
+            null);
       }
       case Negotiator.Accepted acc -> {
         payload.put("agreement_hash", a.hash().toString());
         payload.put("state", a.state().name());
         Agreement accepted = a.withFact(Fact.NEGOTIATION, acc.next().toJson());
-        yield new Change(accepted, List.of(new EventLog.Draft(EventType.ACCEPTED, actor, payload)), List.of(), null);
+        yield new Change(
+            accepted,
+            List.of(new EventLog.Draft(EventType.ACCEPTED, actor, payload)),
+            List.of(),
+            null);
       }
       case Negotiator.Rejected rej -> {
         State next = Lifecycle.next(a.state(), Action.REJECT, Lifecycle.Facts.NONE);
         payload.put("reason", rej.reason());
         payload.put("state", next.name());
         Agreement rejected = a.withState(next).withFact(Fact.NEGOTIATION, rej.next().toJson());
-        yield new Change(rejected, List.of(new EventLog.Draft(EventType.REJECTED, actor, payload)), List.of(), null);
+        yield new Change(
+            rejected,
+            List.of(new EventLog.Draft(EventType.REJECTED, actor, payload)),
+            List.of(),
+            null);
       }
     };
   }
@@ -107,37 +132,50 @@ final class Negotiation {
   }
 
   private Write timeoutTimer(String agreementId, NegotiationState state) {
-    return new Write.SetTimer(TimerRow.of(agreementId, TimerKind.NEGOTIATION_TIMEOUT.wireName(), state.deadline(policy)));
+    return new Write.SetTimer(
+        TimerRow.of(agreementId, TimerKind.NEGOTIATION_TIMEOUT.wireName(), state.deadline(policy)));
   }
 
   /**
    * The negotiation timeout fired: a negotiation still open and stalled (no message for the
-   * policy's timeout) ends with the agreement REJECTED; anything else (it moved on, it was
-   * accepted or signed, the timer was moved) leaves the agreement alone (null: no change).
+   * policy's timeout) ends with the agreement REJECTED; anything else (it moved on, it was accepted
+   * or signed, the timer was moved) leaves the agreement alone (null: no change).
    */
   Change timeOut(Agreement a, Instant now, Actor server) {
     Optional<NegotiationState> state = negotiationOf(a);
-    if (!Lifecycle.allowed(a.state()).contains(Action.REJECT) || state.isEmpty() || !state.get().stalled(now, policy)) {
+    if (!Lifecycle.allowed(a.state()).contains(Action.REJECT)
+        || state.isEmpty()
+        || !state.get().stalled(now, policy)) {
       return null;
     }
     State next = Lifecycle.next(a.state(), Action.REJECT, Lifecycle.Facts.NONE);
     ObjectNode payload = Json.object();
-    payload.put("reason", "negotiation timed out: no message for " + policy.timeoutSeconds() + " s");
+    payload.put(
+        "reason", "negotiation timed out: no message for " + policy.timeoutSeconds() + " s");
     payload.put("negotiation_id", state.get().negotiationId());
     payload.put("round", state.get().round());
     payload.put("state", next.name());
-    return new Change(a.withState(next), List.of(new EventLog.Draft(EventType.REJECTED, server, payload)), List.of(), null);
+    return new Change(
+        a.withState(next),
+        List.of(new EventLog.Draft(EventType.REJECTED, server, payload)),
+        List.of(),
+        null);
   }
 
   /**
    * The median the price bounds use: this store's own closed agreements of the service type in the
-   * agreement's currency when there are enough, else a market_reference from a trusted source,
-   * else none (then no price is flagged, and the event says so).
+   * agreement's currency when there are enough, else a market_reference from a trusted source, else
+   * none (then no price is flagged, and the event says so).
    */
   private Optional<MarketMedian> median(Agreement a, NegotiationMessage msg) {
-    Optional<MarketMedian> own = a.terms().escrow().paymentTerms()
-        .flatMap(p -> market.median(a.terms().service().type(), p.amount().currency().code()))
-        .map(m -> new MarketMedian(m.value(), MarketMedian.CLOSED_AGREEMENTS));
-    return own.isPresent() ? own : MarketMedian.fromReference(msg.marketReference(), trustedMarketSources);
+    Optional<MarketMedian> own =
+        a.terms()
+            .escrow()
+            .paymentTerms()
+            .flatMap(p -> market.median(a.terms().service().type(), p.amount().currency().code()))
+            .map(m -> new MarketMedian(m.value(), MarketMedian.CLOSED_AGREEMENTS));
+    return own.isPresent()
+        ? own
+        : MarketMedian.fromReference(msg.marketReference(), trustedMarketSources);
   }
 }

@@ -1,6 +1,5 @@
 package dev.asa.server.agreements;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
@@ -48,23 +47,38 @@ final class ReleasePolicy {
 
   /** What the agreement records at activation when its terms use threshold noise. */
   Optional<ObjectNode> commitment(Agreement a) {
-    return graduated(a).filter(g -> g.thresholdNoise().enabled()).map(g -> Json.object()
-        .put("seed_commitment", ThresholdNoise.commitment(seed(a.id())).toString())
-        .put("seed_rule", "sha256 of the server's ed25519 signature over \"" + NOISE_CONTEXT + "<agreement_id>\""));
+    return graduated(a)
+        .filter(g -> g.thresholdNoise().enabled())
+        .map(g ->
+            Json.object()
+                .put("seed_commitment", ThresholdNoise.commitment(seed(a.id())).toString())
+                .put(
+                    "seed_rule",
+                    "sha256 of the server's ed25519 signature over \""
+                        + NOISE_CONTEXT
+                        + "<agreement_id>\""));
   }
 
-  /** The payment terms with the tiers this verification applies, and the audit record of how they were made. */
+  /**
+   * The payment terms with the tiers this verification applies, and the audit record of how they
+   * were made.
+   */
   record Applied(Escrow.Payment payment, ObjectNode audit) {}
 
   Applied apply(Agreement a) {
     Escrow.Payment payment = a.terms().escrow().paymentTerms().orElse(null);
-    Optional<GraduatedRelease> g = graduated(a).filter(r -> r.thresholdNoise().enabled() || r.dynamicTiers().enabled());
+    Optional<GraduatedRelease> g =
+        graduated(a).filter(r -> r.thresholdNoise().enabled() || r.dynamicTiers().enabled());
     if (g.isEmpty()) {
       return new Applied(payment, null);
     }
     GraduatedRelease release = g.get();
-    List<BigDecimal> past = release.dynamicTiers().enabled() ? pastScores(a, release.dynamicTiers().window()) : List.of();
-    ThresholdNoise.Effective effective = ThresholdNoise.effectiveTiers(release, past, seed(a.id()), a.id());
+    List<BigDecimal> past =
+        release.dynamicTiers().enabled()
+            ? pastScores(a, release.dynamicTiers().window())
+            : List.of();
+    ThresholdNoise.Effective effective =
+        ThresholdNoise.effectiveTiers(release, past, seed(a.id()), a.id());
     ObjectNode audit = Json.object();
     audit.set("written_tiers", tiers(release.tiers()));
     audit.set("effective_tiers", tiers(effective.tiers()));
@@ -81,11 +95,21 @@ final class ReleasePolicy {
       dynamic.put("scores_considered", effective.dynamic().scoresConsidered());
       ArrayNode moves = dynamic.putArray("moves");
       for (DynamicTiers.Move m : effective.dynamic().moves()) {
-        moves.addObject().put("from", m.from()).put("to", m.to()).put("share", m.share()).put("scores_in_band", m.scoresInBand());
+        moves
+            .addObject()
+            .put("from", m.from())
+            .put("to", m.to())
+            .put("share", m.share())
+            .put("scores_in_band", m.scoresInBand());
       }
     }
-    GraduatedRelease applied = new GraduatedRelease(release.enabled(), release.mode(), effective.tiers(),
-        release.thresholdNoise(), release.dynamicTiers());
+    GraduatedRelease applied =
+        new GraduatedRelease(
+            release.enabled(),
+            release.mode(),
+            effective.tiers(),
+            release.thresholdNoise(),
+            release.dynamicTiers());
     return new Applied(new Escrow.Payment(payment.amount(), applied), audit);
   }
 
@@ -100,8 +124,10 @@ final class ReleasePolicy {
       if (row.id().equals(a.id()) || !provider.equals(row.providerIdentity())) {
         continue;
       }
-      java.util.Optional<BigDecimal> composite = dev.asa.facts.ServerFacts.fromStored(row.facts()).verification()
-          .map(dev.asa.facts.VerificationFact::composite);
+      java.util.Optional<BigDecimal> composite =
+          dev.asa.facts.ServerFacts.fromStored(row.facts())
+              .verification()
+              .map(dev.asa.facts.VerificationFact::composite);
       if (composite.isPresent()) {
         newestFirst.add(composite.get());
         if (newestFirst.size() == window) {
@@ -122,14 +148,19 @@ final class ReleasePolicy {
   }
 
   private static Optional<GraduatedRelease> graduated(Agreement a) {
-    return a.terms().escrow().paymentTerms().map(Escrow.Payment::release)
+    return a.terms()
+        .escrow()
+        .paymentTerms()
+        .map(Escrow.Payment::release)
         .filter(r -> r.enabled() && r.mode() == GraduatedRelease.Mode.TIERS);
   }
 
   private static ArrayNode tiers(List<Tier> tiers) {
     ArrayNode list = Json.mapper().createArrayNode();
     for (Tier t : tiers) {
-      list.addObject().put(t.bound() == Tier.Bound.GTE ? "composite_score_gte" : "composite_score_lt", t.score())
+      list.addObject()
+          .put(
+              t.bound() == Tier.Bound.GTE ? "composite_score_gte" : "composite_score_lt", t.score())
           .put("release_percent", t.releasePercent());
     }
     return list;

@@ -15,6 +15,9 @@ import dev.asa.crypto.DidKey;
 import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.State;
+import dev.asa.server.store.AgreementStore;
+import dev.asa.server.store.SealRow;
+import dev.asa.server.store.Write;
 import dev.asa.shadow.Commitment;
 import dev.asa.shadow.CriterionResult;
 import dev.asa.shadow.DeliveredWork;
@@ -30,9 +33,6 @@ import dev.asa.shadow.SealedEnvelope;
 import dev.asa.shadow.ShadowValidation;
 import dev.asa.shadow.ShadowValidator;
 import dev.asa.shadow.Status;
-import dev.asa.server.store.AgreementStore;
-import dev.asa.server.store.SealRow;
-import dev.asa.server.store.Write;
 import java.math.BigDecimal;
 import java.security.SecureRandom;
 import java.time.Instant;
@@ -45,8 +45,8 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * Sealed Shadow Scoring in agreements (issue 7), the rules in one place: who may seal and when,
- * who may read the criteria before the reveal (the sealer and the operator; every read logged),
+ * Sealed Shadow Scoring in agreements (issue 7), the rules in one place: who may seal and when, who
+ * may read the criteria before the reveal (the sealer and the operator; every read logged),
  * validation at verification with the gate, the hardening cycle, and the reveal.
  *
  * <p>The criteria and nonce live only in the {@code seals} table. The agreement document carries
@@ -72,19 +72,34 @@ final class ShadowSeals {
   /** {@code POST /agreements/{id}/seal}: the client seals criteria before anyone signs. */
   Change seal(Agreement a, SealRequest request, Caller caller, Actor actor, Instant now) {
     if (a.state() != State.PROPOSED && a.state() != State.NEGOTIATING) {
-      throw new ConflictException("criteria are sealed before the agreement is signed; agreement " + a.id() + " is " + a.state());
+      throw new ConflictException(
+          "criteria are sealed before the agreement is signed; agreement "
+              + a.id()
+              + " is "
+              + a.state());
     }
     if (a.isSignedBy(Role.CLIENT) || a.isSignedBy(Role.PROVIDER)) {
-      throw new ConflictException("agreement " + a.id() + " already has a signature; seal criteria before anyone signs,"
-          + " so that both signatures cover the commitment");
+      throw new ConflictException(
+          "agreement "
+              + a.id()
+              + " already has a signature; seal criteria before anyone signs,"
+              + " so that both signatures cover the commitment");
     }
-    if (store.sealOfAgreement(a.id()).isPresent() || a.toJson().path("verification").has("shadow_seal")) {
-      throw new ConflictException("agreement " + a.id() + " already has sealed criteria (one seal per agreement)");
+    if (store.sealOfAgreement(a.id()).isPresent()
+        || a.toJson().path("verification").has("shadow_seal")) {
+      throw new ConflictException(
+          "agreement " + a.id() + " already has sealed criteria (one seal per agreement)");
     }
     Caller.Key key = (Caller.Key) caller;
     String sealer = sealerName(request, key);
-    SealedEnvelope envelope = SealedEnvelope.seal(SealStatement.Subject.agreement(a.id()), request.criteria(), sealer, now,
-        random, serverKey);
+    SealedEnvelope envelope =
+        SealedEnvelope.seal(
+            SealStatement.Subject.agreement(a.id()),
+            request.criteria(),
+            sealer,
+            now,
+            random,
+            serverKey);
     HardeningPolicy policy = request.hardening();
     ObjectNode publicSeal = envelope.seal().toJson();
     publicSeal.set("hardening", policyJson(policy));
@@ -93,8 +108,18 @@ final class ShadowSeals {
     Agreement sealed = AgreementDocuments.read(document);
 
     String sealId = "seal-" + randomHex(8);
-    SealRow row = new SealRow(sealId, a.id(), key.keyId(), envelope.commitment().toString(), Json.write(envelope.seal().toJson()),
-        Json.write(envelope.toJson()), Json.write(policyJson(policy)), null, now, null);
+    SealRow row =
+        new SealRow(
+            sealId,
+            a.id(),
+            key.keyId(),
+            envelope.commitment().toString(),
+            Json.write(envelope.seal().toJson()),
+            Json.write(envelope.toJson()),
+            Json.write(policyJson(policy)),
+            null,
+            now,
+            null);
     ObjectNode payload = Json.object();
     payload.put("seal_id", sealId);
     payload.put("commitment", envelope.commitment().toString());
@@ -106,8 +131,12 @@ final class ShadowSeals {
     response.put("seal_id", sealId);
     response.put("commitment", envelope.commitment().toString());
     response.put("agreement_hash", sealed.hash().toString());
-    return new Change(sealed, List.of(new EventLog.Draft(EventType.SEALED, actor, payload)),
-        List.of(new Write.PutSeal(row)), response, 201);
+    return new Change(
+        sealed,
+        List.of(new EventLog.Draft(EventType.SEALED, actor, payload)),
+        List.of(new Write.PutSeal(row)),
+        response,
+        201);
   }
 
   /**
@@ -116,9 +145,15 @@ final class ShadowSeals {
    */
   static String sealerName(SealRequest request, Caller.Key key) {
     String did = DidKey.of(key.key());
-    if (request.sealer().isPresent() && !request.sealer().get().equals(did) && !request.sealer().get().equals(key.keyId())) {
-      throw AccessDeniedException.forbidden("the request names sealer '" + request.sealer().get()
-          + "', but it is signed by " + did + "; the sealer is the key that signs the request");
+    if (request.sealer().isPresent()
+        && !request.sealer().get().equals(did)
+        && !request.sealer().get().equals(key.keyId())) {
+      throw AccessDeniedException.forbidden(
+          "the request names sealer '"
+              + request.sealer().get()
+              + "', but it is signed by "
+              + did
+              + "; the sealer is the key that signs the request");
     }
     return did;
   }
@@ -142,11 +177,17 @@ final class ShadowSeals {
    */
   ObjectNode read(Agreement a, Caller caller, String route, Instant now) {
     requireParticipant(a, caller);
-    SealRow row = store.sealOfAgreement(a.id())
-        .orElseThrow(() -> new NotFoundException("agreement " + a.id() + " has no sealed criteria"));
+    SealRow row =
+        store
+            .sealOfAgreement(a.id())
+            .orElseThrow(
+                () -> new NotFoundException("agreement " + a.id() + " has no sealed criteria"));
     if (!row.revealed() && !mayReadSealed(row, caller)) {
-      throw AccessDeniedException.forbidden("the sealed criteria of agreement " + a.id() + " are readable only by their sealer"
-          + " and the operator until verification reveals them; the commitment is in verification.shadow_seal");
+      throw AccessDeniedException.forbidden(
+          "the sealed criteria of agreement "
+              + a.id()
+              + " are readable only by their sealer"
+              + " and the operator until verification reveals them; the commitment is in verification.shadow_seal");
     }
     store.apply(List.of(new Write.LogSealRead(row.id(), caller.describe(), route, now)));
     return (ObjectNode) Json.parseTrusted(row.envelope());
@@ -175,7 +216,8 @@ final class ShadowSeals {
     }
     SealRow row = store.sealOfAgreement(a.id()).orElseThrow();
     SealedEnvelope envelope = SealedEnvelope.parse(Json.parseTrusted(row.envelope()));
-    ShadowValidation initial = validationOf(Json.parseTrusted(row.validation()).path("initial"), envelope);
+    ShadowValidation initial =
+        validationOf(Json.parseTrusted(row.validation()).path("initial"), envelope);
     HardeningCycle cycle = HardeningCycle.start(initial, policy(row));
     store.apply(List.of(new Write.LogSealRead(row.id(), caller.describe(), route, now)));
     return cycle.messages(envelope.nonce()).toJson();
@@ -183,17 +225,36 @@ final class ShadowSeals {
 
   // ---- standalone seals ----------------------------------------------------------------------
 
-  /** {@code POST /shadow/seals}: any signed caller seals criteria of its own; the answer has no criteria. */
+  /**
+   * {@code POST /shadow/seals}: any signed caller seals criteria of its own; the answer has no
+   * criteria.
+   */
   Outcome sealStandalone(JsonNode body, Caller caller, IdempotencyTicket ticket, Instant now) {
     SealRequest request = SealRequest.parse(body);
     if (!(caller instanceof Caller.Key key)) {
       throw new IllegalStateException("a standalone seal is made for a signed caller");
     }
     String sealId = "seal-" + randomHex(8);
-    SealedEnvelope envelope = SealedEnvelope.seal(SealStatement.Subject.standalone(sealId), request.criteria(),
-        sealerName(request, key), now, random, serverKey);
-    SealRow row = new SealRow(sealId, null, key.keyId(), envelope.commitment().toString(), Json.write(envelope.seal().toJson()),
-        Json.write(envelope.toJson()), Json.write(policyJson(request.hardening())), null, now, null);
+    SealedEnvelope envelope =
+        SealedEnvelope.seal(
+            SealStatement.Subject.standalone(sealId),
+            request.criteria(),
+            sealerName(request, key),
+            now,
+            random,
+            serverKey);
+    SealRow row =
+        new SealRow(
+            sealId,
+            null,
+            key.keyId(),
+            envelope.commitment().toString(),
+            Json.write(envelope.seal().toJson()),
+            Json.write(envelope.toJson()),
+            Json.write(policyJson(request.hardening())),
+            null,
+            now,
+            null);
     ObjectNode response = envelope.seal().toJson();
     response.put("seal_id", sealId);
     response.put("commitment", envelope.commitment().toString());
@@ -206,8 +267,11 @@ final class ShadowSeals {
 
   /** The standalone seal, for its sealer only: to anyone else it does not exist. */
   private SealRow standaloneOf(String sealId, Caller caller) {
-    SealRow row = store.seal(sealId).filter(r -> r.agreementId() == null)
-        .orElseThrow(() -> new NotFoundException("no seal with id '" + sealId + "'"));
+    SealRow row =
+        store
+            .seal(sealId)
+            .filter(r -> r.agreementId() == null)
+            .orElseThrow(() -> new NotFoundException("no seal with id '" + sealId + "'"));
     if (!(caller instanceof Caller.Key k && k.keyId().equals(row.sealerKey()))) {
       throw new NotFoundException("no seal with id '" + sealId + "'");
     }
@@ -220,7 +284,8 @@ final class ShadowSeals {
    * and this server's key. The report is stored (the latest replaces the previous) and the seal
    * counts as revealed. No hardening cycle here: an orchestrator runs its own loop.
    */
-  Outcome validateStandalone(String sealId, JsonNode body, Caller caller, IdempotencyTicket ticket, Instant now) {
+  Outcome validateStandalone(
+      String sealId, JsonNode body, Caller caller, IdempotencyTicket ticket, Instant now) {
     SealRow row = standaloneOf(sealId, caller);
     ObjectNode b = StrictJson.failFast().object(body, "", "a validate request");
     StrictJson.failFast().allowOnly(b, "", "content", "format");
@@ -230,9 +295,16 @@ final class ShadowSeals {
     Gate gate;
     try {
       SealedEnvelope envelope = SealedEnvelope.parse(Json.parseTrusted(row.envelope()));
-      ShadowValidation v = ShadowValidator.validate(envelope, DeliveredWork.of(content, format), judge);
-      v = new ShadowValidation(v.sealedHash(), SealVerification.check(envelope, Optional.of(serverKey.publicKey()),
-          Optional.of(Commitment.parse(row.commitment()))), v.results());
+      ShadowValidation v =
+          ShadowValidator.validate(envelope, DeliveredWork.of(content, format), judge);
+      v =
+          new ShadowValidation(
+              v.sealedHash(),
+              SealVerification.check(
+                  envelope,
+                  Optional.of(serverKey.publicKey()),
+                  Optional.of(Commitment.parse(row.commitment()))),
+              v.results());
       report = v.report().toJson();
       gate = v.gate();
     } catch (InvalidDocumentException e) {
@@ -240,13 +312,22 @@ final class ShadowSeals {
       report = broken.report();
       gate = broken.gate();
     }
-    ObjectNode state = Json.object().put("status", "validated").put("validated_at", now.toString()).put("gate", gate.wire());
+    ObjectNode state =
+        Json.object()
+            .put("status", "validated")
+            .put("validated_at", now.toString())
+            .put("gate", gate.wire());
     state.set("report", report);
     ObjectNode response = Json.object().put("seal_id", sealId).put("gate", gate.wire());
     response.set("report", report);
     Outcome outcome = new Outcome(200, response);
-    List<Write> writes = new ArrayList<>(List.of(new Write.SetSealValidation(sealId, Json.write(state)),
-        new Write.RevealSeal(sealId, now), new Write.LogSealRead(sealId, caller.describe(), "POST /shadow/seals/" + sealId + "/validate", now)));
+    List<Write> writes =
+        new ArrayList<>(
+            List.of(
+                new Write.SetSealValidation(sealId, Json.write(state)),
+                new Write.RevealSeal(sealId, now),
+                new Write.LogSealRead(
+                    sealId, caller.describe(), "POST /shadow/seals/" + sealId + "/validate", now)));
     writes.addAll(IdempotencyTicket.writes(ticket, outcome, now));
     store.apply(writes);
     return outcome;
@@ -256,7 +337,12 @@ final class ShadowSeals {
   ObjectNode standaloneReport(String sealId, Caller caller) {
     SealRow row = standaloneOf(sealId, caller);
     if (row.validation() == null) {
-      throw new NotFoundException("seal " + sealId + " has not been validated yet; POST /shadow/seals/" + sealId + "/validate");
+      throw new NotFoundException(
+          "seal "
+              + sealId
+              + " has not been validated yet; POST /shadow/seals/"
+              + sealId
+              + "/validate");
     }
     JsonNode state = Json.parseTrusted(row.validation());
     ObjectNode out = Json.object().put("seal_id", sealId);
@@ -275,7 +361,8 @@ final class ShadowSeals {
    *     recorded, the provider may re-deliver once
    * @param report the spec-format report (null while hardening is open)
    */
-  record Validated(SealRow row, boolean hardeningOpen, Gate gate, ObjectNode report, List<Write> writes) {}
+  record Validated(
+      SealRow row, boolean hardeningOpen, Gate gate, ObjectNode report, List<Write> writes) {}
 
   /** The seal of the agreement, if it has one, validated against the delivered content. */
   Optional<Validated> validate(Agreement a, String content, String format, Instant now) {
@@ -290,48 +377,91 @@ final class ShadowSeals {
     } catch (RuntimeException e) {
       return Optional.of(unreadable(row, e.getMessage(), now));
     }
-    ShadowValidation v = ShadowValidator.validate(envelope, DeliveredWork.of(content, format), judge);
-    // The seal must also be the one recorded: signed by this server, committing to what the signed terms say.
+    ShadowValidation v =
+        ShadowValidator.validate(envelope, DeliveredWork.of(content, format), judge);
+    // The seal must also be the one recorded: signed by this server, committing to what the signed
+    // terms say.
     Optional<Commitment> recorded = recordedCommitment(a);
-    v = new ShadowValidation(v.sealedHash(),
-        SealVerification.check(envelope, Optional.of(serverKey.publicKey()), recorded), v.results());
+    v =
+        new ShadowValidation(
+            v.sealedHash(),
+            SealVerification.check(envelope, Optional.of(serverKey.publicKey()), recorded),
+            v.results());
     JsonNode state = row.validation() == null ? Json.object() : Json.parseTrusted(row.validation());
     HardeningCycle cycle = HardeningCycle.start(v, policy(row));
-    boolean redelivery = "open".equals(state.path("status").asText()) || "redelivered".equals(state.path("status").asText());
+    boolean redelivery =
+        "open".equals(state.path("status").asText())
+            || "redelivered".equals(state.path("status").asText());
     if (redelivery) {
-      cycle = HardeningCycle.start(validationOf(state.path("initial"), envelope), policy(row)).redelivered(v);
+      cycle =
+          HardeningCycle.start(validationOf(state.path("initial"), envelope), policy(row))
+              .redelivered(v);
     } else if (cycle.fixAllowed()) {
       ObjectNode open = Json.object().put("status", "open").put("opened_at", now.toString());
       open.set("initial", resultsJson(v));
-      return Optional.of(new Validated(row, true, null, null, List.of(new Write.SetSealValidation(row.id(), Json.write(open)))));
+      return Optional.of(
+          new Validated(
+              row,
+              true,
+              null,
+              null,
+              List.of(new Write.SetSealValidation(row.id(), Json.write(open)))));
     }
     ObjectNode report = cycle.report().toJson();
-    ObjectNode done = Json.object().put("status", "validated").put("validated_at", now.toString()).put("gate", cycle.gate().wire());
+    ObjectNode done =
+        Json.object()
+            .put("status", "validated")
+            .put("validated_at", now.toString())
+            .put("gate", cycle.gate().wire());
     if (redelivery) {
       done.set("initial", state.path("initial"));
     }
     done.set("report", report);
-    return Optional.of(new Validated(row, false, cycle.gate(), report, List.of(
-        new Write.SetSealValidation(row.id(), Json.write(done)), new Write.RevealSeal(row.id(), now))));
+    return Optional.of(
+        new Validated(
+            row,
+            false,
+            cycle.gate(),
+            report,
+            List.of(
+                new Write.SetSealValidation(row.id(), Json.write(done)),
+                new Write.RevealSeal(row.id(), now))));
   }
 
   /** Stored criteria that no longer even read: the seal is broken, nothing can be scored. */
   private static Validated unreadable(SealRow row, String problem, Instant now) {
-    ObjectNode report = Json.object().put("shadow_score_spec_version", dev.asa.shadow.ShadowReport.SPEC_VERSION);
+    ObjectNode report =
+        Json.object().put("shadow_score_spec_version", dev.asa.shadow.ShadowReport.SPEC_VERSION);
     ObjectNode r = report.putObject("report");
     r.put("sealed_hash", row.commitment());
     r.put("seal_broken", true);
     r.put("advisory", true);
-    r.put("advisory_reason", "the stored sealed criteria do not read (" + problem + "): the seal is broken");
-    ObjectNode done = Json.object().put("status", "validated").put("validated_at", now.toString()).put("gate", Gate.BLOCKED.wire());
+    r.put(
+        "advisory_reason",
+        "the stored sealed criteria do not read (" + problem + "): the seal is broken");
+    ObjectNode done =
+        Json.object()
+            .put("status", "validated")
+            .put("validated_at", now.toString())
+            .put("gate", Gate.BLOCKED.wire());
     done.set("report", report);
-    return new Validated(row, false, Gate.BLOCKED, report, List.of(
-        new Write.SetSealValidation(row.id(), Json.write(done)), new Write.RevealSeal(row.id(), now)));
+    return new Validated(
+        row,
+        false,
+        Gate.BLOCKED,
+        report,
+        List.of(
+            new Write.SetSealValidation(row.id(), Json.write(done)),
+            new Write.RevealSeal(row.id(), now)));
   }
 
-  /** The commitment in the agreement's signed terms ({@code verification.shadow_seal.statement.commitment}). */
+  /**
+   * The commitment in the agreement's signed terms ({@code
+   * verification.shadow_seal.statement.commitment}).
+   */
   static Optional<Commitment> recordedCommitment(Agreement a) {
-    JsonNode c = a.toJson().path("verification").path("shadow_seal").path("statement").path("commitment");
+    JsonNode c =
+        a.toJson().path("verification").path("shadow_seal").path("statement").path("commitment");
     if (!c.isTextual()) {
       return Optional.empty();
     }
@@ -345,22 +475,31 @@ final class ShadowSeals {
   private static ArrayNode resultsJson(ShadowValidation v) {
     ArrayNode list = Json.mapper().createArrayNode();
     for (CriterionResult r : v.results()) {
-      list.addObject().put("id", r.criterion().id()).put("status", r.status().name()).put("actual", r.actual());
+      list.addObject()
+          .put("id", r.criterion().id())
+          .put("status", r.status().name())
+          .put("actual", r.actual());
     }
     return list;
   }
 
   /** A stored first validation, read back against the envelope's criteria. */
   private ShadowValidation validationOf(JsonNode results, SealedEnvelope envelope) {
-    Map<String, SealedCriterion> byId = envelope.criteria().criteria().stream()
-        .collect(Collectors.toMap(SealedCriterion::id, Function.identity()));
+    Map<String, SealedCriterion> byId =
+        envelope.criteria().criteria().stream()
+            .collect(Collectors.toMap(SealedCriterion::id, Function.identity()));
     List<CriterionResult> list = new ArrayList<>();
     for (JsonNode r : results) {
       SealedCriterion c = byId.get(r.path("id").asText());
       if (c == null) {
-        throw new IllegalStateException("the stored validation names criterion '" + r.path("id").asText() + "', which the seal has not");
+        throw new IllegalStateException(
+            "the stored validation names criterion '"
+                + r.path("id").asText()
+                + "', which the seal has not");
       }
-      list.add(new CriterionResult(c, Status.valueOf(r.path("status").asText()), r.path("actual").asText()));
+      list.add(
+          new CriterionResult(
+              c, Status.valueOf(r.path("status").asText()), r.path("actual").asText()));
     }
     return new ShadowValidation(envelope.commitment(), SealVerification.check(envelope), list);
   }

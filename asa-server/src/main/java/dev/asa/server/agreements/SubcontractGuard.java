@@ -18,8 +18,8 @@ import java.util.function.Supplier;
 /**
  * Applies {@link SubcontractBudgets} with what only the store knows: the parent agreement and its
  * other live sub-contracts. Checks and the creation they guard run under a lock per parent, so two
- * sub-contracts created at once cannot both take the same remaining budget (within one server
- * node; several nodes would need the parent's row version in the same transaction).
+ * sub-contracts created at once cannot both take the same remaining budget (within one server node;
+ * several nodes would need the parent's row version in the same transaction).
  */
 final class SubcontractGuard {
   private final AgreementStore store;
@@ -43,11 +43,15 @@ final class SubcontractGuard {
     try {
       Agreement parent = parentVisibleTo(parentId, caller);
       if (parent.state().isFinal()) {
-        throw new InvalidDocumentException("/service/parent_agreement_id",
+        throw new InvalidDocumentException(
+            "/service/parent_agreement_id",
             "the parent agreement is " + parent.state() + "; a sub-contract needs a live parent");
       }
-      requireNone(SubcontractBudgets.checkChild(
-          parent.terms().service().constraints(), liveChildren(parentId, null), child.terms().service().constraints()));
+      requireNone(
+          SubcontractBudgets.checkChild(
+              parent.terms().service().constraints(),
+              liveChildren(parentId, null),
+              child.terms().service().constraints()));
       return create.get();
     } finally {
       lock.unlock();
@@ -58,20 +62,30 @@ final class SubcontractGuard {
   void checkChangedTerms(Agreement changed) {
     String parentId = changed.terms().service().parentAgreementId();
     if (parentId != null) {
-      Agreement parent = store.find(parentId).map(r -> AgreementDocuments.readStored(r.document()))
-          .orElseThrow(() -> new IllegalStateException("parent " + parentId + " of " + changed.id() + " vanished"));
-      requireNone(SubcontractBudgets.checkChild(parent.terms().service().constraints(),
-          liveChildren(parentId, changed.id()), changed.terms().service().constraints()));
+      Agreement parent =
+          store
+              .find(parentId)
+              .map(r -> AgreementDocuments.readStored(r.document()))
+              .orElseThrow(() ->
+                  new IllegalStateException(
+                      "parent " + parentId + " of " + changed.id() + " vanished"));
+      requireNone(
+          SubcontractBudgets.checkChild(
+              parent.terms().service().constraints(),
+              liveChildren(parentId, changed.id()),
+              changed.terms().service().constraints()));
     }
     List<Service.Constraints> children = liveChildren(changed.id(), null);
     requireNone(SubcontractBudgets.checkParent(changed.terms().service().constraints(), children));
   }
 
   private Agreement parentVisibleTo(String parentId, Caller caller) {
-    Agreement parent = store.find(parentId).map(r -> AgreementDocuments.readStored(r.document())).orElse(null);
+    Agreement parent =
+        store.find(parentId).map(r -> AgreementDocuments.readStored(r.document())).orElse(null);
     if (parent == null || AccessPolicy.rolesOf(parent.terms(), caller).isEmpty()) {
       // The same answer whether it does not exist or is someone else's: nothing is revealed.
-      throw new InvalidDocumentException("/service/parent_agreement_id",
+      throw new InvalidDocumentException(
+          "/service/parent_agreement_id",
           "no agreement '" + parentId + "' that the proposer takes part in");
     }
     return parent;
@@ -79,8 +93,10 @@ final class SubcontractGuard {
 
   private List<Service.Constraints> liveChildren(String parentId, String except) {
     return store.children(parentId).stream()
-        .filter(r -> r.state() != State.REJECTED && r.state() != State.EXPIRED && !r.id().equals(except))
-        .map((AgreementRow r) -> AgreementDocuments.readStored(r.document()).terms().service().constraints())
+        .filter(r ->
+            r.state() != State.REJECTED && r.state() != State.EXPIRED && !r.id().equals(except))
+        .map((AgreementRow r) ->
+            AgreementDocuments.readStored(r.document()).terms().service().constraints())
         .toList();
   }
 

@@ -11,8 +11,8 @@ import java.util.List;
 
 /**
  * What each durable timer does when it fires (section 8.3 and the challenge window). Each handler
- * re-checks the agreement before acting, so that firing twice, or after the situation changed,
- * does nothing.
+ * re-checks the agreement before acting, so that firing twice, or after the situation changed, does
+ * nothing.
  */
 public final class TimerHandlers {
   private final UnitOfWork work;
@@ -34,28 +34,72 @@ public final class TimerHandlers {
   public void fire(dev.asa.server.store.TimerRow timer) {
     String id = timer.agreementId();
     switch (TimerKind.fromWire(timer.kind())) {
-      case NEGOTIATION_TIMEOUT -> work.mutate(id, null, Caller.SERVER, Operation.NEGOTIATE,
-          current -> negotiation.timeOut(current.agreement(), current.now(), current.actor()));
+      case NEGOTIATION_TIMEOUT ->
+          work.mutate(
+              id,
+              null,
+              Caller.SERVER,
+              Operation.NEGOTIATE,
+              current -> negotiation.timeOut(current.agreement(), current.now(), current.actor()));
       case EXPIRES_AT -> onExpiry(timer);
-      case CLIENT_FUNDING_TIMEOUT -> work.mutate(id, null, Caller.SERVER, Operation.FUND, current -> {
-        Agreement a = current.agreement();
-        return a.state() == State.ACTIVE && !Enforcement.isFunded(a)
-            ? closing.onTimeout(a, BigDecimal.ZERO, TimerKind.CLIENT_FUNDING_TIMEOUT.wireName(), current.now(), current.actor())
-            : null;
-      });
-      case PROVIDER_DELIVERY_TIMEOUT -> work.mutate(id, null, Caller.SERVER, Operation.DELIVER, current -> {
-        Agreement a = current.agreement();
-        return a.state() == State.ACTIVE
-            ? closing.onTimeout(a, BigDecimal.ZERO, TimerKind.PROVIDER_DELIVERY_TIMEOUT.wireName(), current.now(), current.actor())
-            : null;
-      });
-      case EVALUATOR_TIMEOUT -> work.mutate(id, null, Caller.SERVER, Operation.TRIGGER_VERIFICATION,
-          current -> current.agreement().state() == State.DELIVERED ? flow.evaluatorTimedOut(current) : null);
-      case CHALLENGE_WINDOW -> work.mutate(id, null, Caller.SERVER, Operation.CLOSE, current -> {
-        Agreement a = current.agreement();
-        boolean open = Deadlines.window(a).map(w -> w.isOpenAt(current.now())).orElse(false);
-        return a.state() == State.VERIFIED && !open ? closing.onResult(a, current.now(), current.actor()) : null;
-      });
+      case CLIENT_FUNDING_TIMEOUT ->
+          work.mutate(
+              id,
+              null,
+              Caller.SERVER,
+              Operation.FUND,
+              current -> {
+                Agreement a = current.agreement();
+                return a.state() == State.ACTIVE && !Enforcement.isFunded(a)
+                    ? closing.onTimeout(
+                        a,
+                        BigDecimal.ZERO,
+                        TimerKind.CLIENT_FUNDING_TIMEOUT.wireName(),
+                        current.now(),
+                        current.actor())
+                    : null;
+              });
+      case PROVIDER_DELIVERY_TIMEOUT ->
+          work.mutate(
+              id,
+              null,
+              Caller.SERVER,
+              Operation.DELIVER,
+              current -> {
+                Agreement a = current.agreement();
+                return a.state() == State.ACTIVE
+                    ? closing.onTimeout(
+                        a,
+                        BigDecimal.ZERO,
+                        TimerKind.PROVIDER_DELIVERY_TIMEOUT.wireName(),
+                        current.now(),
+                        current.actor())
+                    : null;
+              });
+      case EVALUATOR_TIMEOUT ->
+          work.mutate(
+              id,
+              null,
+              Caller.SERVER,
+              Operation.TRIGGER_VERIFICATION,
+              current ->
+                  current.agreement().state() == State.DELIVERED
+                      ? flow.evaluatorTimedOut(current)
+                      : null);
+      case CHALLENGE_WINDOW ->
+          work.mutate(
+              id,
+              null,
+              Caller.SERVER,
+              Operation.CLOSE,
+              current -> {
+                Agreement a = current.agreement();
+                boolean open =
+                    Deadlines.window(a).map(w -> w.isOpenAt(current.now())).orElse(false);
+                return a.state() == State.VERIFIED && !open
+                    ? closing.onResult(a, current.now(), current.actor())
+                    : null;
+              });
     }
   }
 
@@ -65,21 +109,29 @@ public final class TimerHandlers {
    * timer is set again for the new date.
    */
   private void onExpiry(dev.asa.server.store.TimerRow timer) {
-    work.mutate(timer.agreementId(), null, Caller.SERVER, Operation.READ, current -> {
-      Agreement a = current.agreement();
-      Instant expiresAt = a.terms().expiry().orElse(null);
-      boolean expires = switch (a.state()) {
-        case PROPOSED, NEGOTIATING, ACTIVE -> true;
-        default -> false; // delivered work, or an agreement already ended: expiry no longer applies
-      };
-      if (expiresAt == null || !expires) {
-        return null;
-      }
-      if (current.now().isBefore(expiresAt)) {
-        // The terms moved the date since the timer was set: set it again (a side write only).
-        return new Change(a, List.of(), Deadlines.atCreation(a), null);
-      }
-      return closing.onTimeout(a, BigDecimal.ZERO, TimerKind.EXPIRES_AT.wireName(), current.now(), current.actor());
-    });
+    work.mutate(
+        timer.agreementId(),
+        null,
+        Caller.SERVER,
+        Operation.READ,
+        current -> {
+          Agreement a = current.agreement();
+          Instant expiresAt = a.terms().expiry().orElse(null);
+          boolean expires =
+              switch (a.state()) {
+                case PROPOSED, NEGOTIATING, ACTIVE -> true;
+                default -> false; // delivered work, or an agreement already ended: expiry no longer
+                  // applies
+              };
+          if (expiresAt == null || !expires) {
+            return null;
+          }
+          if (current.now().isBefore(expiresAt)) {
+            // The terms moved the date since the timer was set: set it again (a side write only).
+            return new Change(a, List.of(), Deadlines.atCreation(a), null);
+          }
+          return closing.onTimeout(
+              a, BigDecimal.ZERO, TimerKind.EXPIRES_AT.wireName(), current.now(), current.actor());
+        });
   }
 }

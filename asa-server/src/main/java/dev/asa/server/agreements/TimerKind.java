@@ -3,8 +3,8 @@ package dev.asa.server.agreements;
 import java.util.Locale;
 
 /**
- * The durable timers an agreement can have (section 8.3 and the challenge window); the wire name
- * is what the timers table stores, so names never change once released.
+ * The durable timers an agreement can have (section 8.3 and the challenge window); the wire name is
+ * what the timers table stores, so names never change once released.
  */
 public enum TimerKind {
   /** A negotiation left without a message for the policy's timeout is rejected. */
@@ -13,7 +13,9 @@ public enum TimerKind {
   EXPIRES_AT,
   /** {@code client_timeout_seconds} after activation: an unfunded agreement expires. */
   CLIENT_FUNDING_TIMEOUT,
-  /** {@code provider_timeout_seconds} after funding (or activation): undelivered work is refunded. */
+  /**
+   * {@code provider_timeout_seconds} after funding (or activation): undelivered work is refunded.
+   */
   PROVIDER_DELIVERY_TIMEOUT,
   /** {@code evaluator_timeout_seconds} after delivery: the dead-man's switch's timeout action. */
   EVALUATOR_TIMEOUT,
@@ -24,13 +26,16 @@ public enum TimerKind {
     return name().toLowerCase(Locale.ROOT);
   }
 
-  /** The kind a stored timer names; a kind this build does not know is a bug or a newer build's row. */
+  /**
+   * The kind a stored timer names; a kind this build does not know is a bug or a newer build's row.
+   */
   public static TimerKind fromWire(String name) {
     for (TimerKind k : values()) {
       if (k.wireName().equals(name)) {
         return k;
       }
     }
-    throw new IllegalStateException("unknown timer kind '" + name + "' (written by a newer build?)");
+    throw new IllegalStateException(
+        "unknown timer kind '" + name + "' (written by a newer build?)");
   }
 }

@@ -53,19 +53,25 @@ final class UnitOfWork {
     return clock.instant().truncatedTo(ChronoUnit.MILLIS);
   }
 
-  Outcome mutate(String id, IdempotencyTicket ticket, Caller caller, Operation op, Decision decision) {
+  Outcome mutate(
+      String id, IdempotencyTicket ticket, Caller caller, Operation op, Decision decision) {
     AgreementRow row = loadFor(id, caller, op);
     Agreement agreement = cache.of(row);
     Event last = store.lastEvent(id).map(EventLog::toCore).orElse(null);
     Instant now = now();
-    Change change = decision.decide(new Current(row, agreement, last, now, actorFor(agreement, caller)));
+    Change change =
+        decision.decide(new Current(row, agreement, last, now, actorFor(agreement, caller)));
     if (change == null) { // nothing to do (e.g. a timer whose reason has passed)
       return new Outcome(200, Views.envelope(agreement, row.version()));
     }
     if (change.events().isEmpty() && change.next().equals(agreement)) {
       // Only side writes (e.g. a timer set again): the agreement itself, its version and log stay.
-      Outcome unchanged = new Outcome(change.status(),
-          change.response() != null ? change.response() : Views.envelope(agreement, row.version()));
+      Outcome unchanged =
+          new Outcome(
+              change.status(),
+              change.response() != null
+                  ? change.response()
+                  : Views.envelope(agreement, row.version()));
       List<Write> writes = new ArrayList<>(change.writes());
       writes.addAll(IdempotencyTicket.writes(ticket, unchanged, now));
       store.apply(writes);
@@ -74,16 +80,19 @@ final class UnitOfWork {
     long version = row.version() + 1;
     AgreementRow updated = Views.row(change.next(), version, row.createdAt(), now);
     List<EventRecord> events = EventLog.chain(id, last, change.events(), now);
-    JsonNode body = change.response() != null ? change.response() : Views.envelope(change.next(), version);
+    JsonNode body =
+        change.response() != null ? change.response() : Views.envelope(change.next(), version);
     Outcome outcome = new Outcome(change.status(), body);
     List<Write> writes = new ArrayList<>(change.writes());
     writes.addAll(IdempotencyTicket.writes(ticket, outcome, now));
     try {
       store.commit(new Commit(updated, row.version(), events, writes));
     } catch (StaleVersionException e) {
-      throw new ConflictException("agreement " + id + " changed while this request was processed; read it again and retry");
+      throw new ConflictException(
+          "agreement " + id + " changed while this request was processed; read it again and retry");
     } catch (DuplicateKeyException e) {
-      throw new ConflictException("a concurrent request changed agreement " + id + " first; read it again and retry");
+      throw new ConflictException(
+          "a concurrent request changed agreement " + id + " first; read it again and retry");
     } catch (LedgerRefusedException e) {
       throw new ConflictException(e.getMessage());
     }
@@ -109,20 +118,28 @@ final class UnitOfWork {
     return new NotFoundException("no agreement with id '" + id + "'");
   }
 
-  /** Loads the agreement and applies the access policy: strangers see "not found", like for a missing id. */
+  /**
+   * Loads the agreement and applies the access policy: strangers see "not found", like for a
+   * missing id.
+   */
   AgreementRow loadFor(String id, Caller caller, Operation op) {
     AgreementRow row = load(id);
     AccessPolicy.require(cache.of(row).terms(), caller, op);
     return row;
   }
 
-  /** The event-log actor for a caller: the role its key holds here (one at most: keys are distinct). */
+  /**
+   * The event-log actor for a caller: the role its key holds here (one at most: keys are distinct).
+   */
   Actor actorFor(Agreement a, Caller caller) {
     return switch (caller) {
       case Caller.Server s -> Actor.server(serverKeyId);
       case Caller.Key k -> {
         var roles = AccessPolicy.rolesOf(a.terms(), caller);
-        String role = roles.isEmpty() ? (k.operator() ? "operator" : "stranger") : roles.iterator().next().wireName();
+        String role =
+            roles.isEmpty()
+                ? (k.operator() ? "operator" : "stranger")
+                : roles.iterator().next().wireName();
         yield Actor.verified(role, k.keyId());
       }
     };

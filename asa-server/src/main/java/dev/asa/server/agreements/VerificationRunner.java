@@ -3,28 +3,28 @@ package dev.asa.server.agreements;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
-import dev.asa.facts.HardeningFact;
-import dev.asa.facts.VerificationFact;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Party;
+import dev.asa.agreement.SeriesGuarantee;
 import dev.asa.agreement.StrictJson;
 import dev.asa.crypto.Digest;
 import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.evaluators.Deliverable;
-import dev.asa.evaluators.StructuralEvaluator;
 import dev.asa.evaluators.EvaluationException;
 import dev.asa.evaluators.EvaluationTask;
 import dev.asa.evaluators.Progress;
+import dev.asa.evaluators.StructuralEvaluator;
 import dev.asa.evaluators.VerificationEngine;
+import dev.asa.facts.HardeningFact;
+import dev.asa.facts.VerificationFact;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.Action;
 import dev.asa.lifecycle.ChallengeWindow;
 import dev.asa.lifecycle.Lifecycle;
 import dev.asa.lifecycle.State;
-import dev.asa.agreement.SeriesGuarantee;
 import dev.asa.scoring.CheckResult;
-import dev.asa.scoring.GuaranteeCheck;
 import dev.asa.scoring.DimensionInput;
+import dev.asa.scoring.GuaranteeCheck;
 import dev.asa.scoring.IncompleteScoresException;
 import dev.asa.scoring.Scorecard;
 import dev.asa.scoring.Scorer;
@@ -41,8 +41,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Optional;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -62,14 +62,24 @@ public final class VerificationRunner {
 
   private final Ed25519PrivateKey serverKey;
 
-  public VerificationRunner(AgreementStore store, StructuralEvaluator structural, DeliverableFetcher fetcher,
+  public VerificationRunner(
+      AgreementStore store,
+      StructuralEvaluator structural,
+      DeliverableFetcher fetcher,
       Ed25519PrivateKey serverKey) {
     this(store, structural, fetcher, serverKey, dev.asa.shadow.Judge.NONE);
   }
 
-  /** @param judge decides sealed {@code judged} criteria; {@code Judge.NONE} when no judge is configured */
-  public VerificationRunner(AgreementStore store, StructuralEvaluator structural, DeliverableFetcher fetcher,
-      Ed25519PrivateKey serverKey, dev.asa.shadow.Judge judge) {
+  /**
+   * @param judge decides sealed {@code judged} criteria; {@code Judge.NONE} when no judge is
+   *     configured
+   */
+  public VerificationRunner(
+      AgreementStore store,
+      StructuralEvaluator structural,
+      DeliverableFetcher fetcher,
+      Ed25519PrivateKey serverKey,
+      dev.asa.shadow.Judge judge) {
     this.store = store;
     this.engine = new VerificationEngine(structural);
     this.fetcher = fetcher;
@@ -87,7 +97,10 @@ public final class VerificationRunner {
 
   private final ReleasePolicy release;
 
-  /** The cliff-optimisation mitigations (threshold noise, dynamic tiers) of the agreements it verifies. */
+  /**
+   * The cliff-optimisation mitigations (threshold noise, dynamic tiers) of the agreements it
+   * verifies.
+   */
   ReleasePolicy releasePolicy() {
     return release;
   }
@@ -97,51 +110,88 @@ public final class VerificationRunner {
    * submitted scores, and moves the agreement to VERIFIED (enforcing the result, with or without a
    * challenge window, is the caller's next step).
    */
-  Change verify(Agreement a, SubmittedResult submitted, Actor actor, Instant now, Supplier<String> newId) {
+  Change verify(
+      Agreement a, SubmittedResult submitted, Actor actor, Instant now, Supplier<String> newId) {
     Lifecycle.next(a.state(), Action.VERIFY, Lifecycle.Facts.NONE);
     DeliverableRow row = deliverableToVerify(a);
     long started = System.nanoTime();
     VerificationEngine.Assessment assessment;
     try {
-      assessment = engine.assess(task(a, row, content(row), Progress.NONE), VerificationEngine.Plan.structural());
+      assessment =
+          engine.assess(
+              task(a, row, content(row), Progress.NONE), VerificationEngine.Plan.structural());
     } catch (EvaluationException e) {
       throw new IllegalStateException("the structural evaluator does not fail", e);
     }
-    Assessed assessed = new Assessed(withSubmitted(assessment, submitted), Digest.parse(row.contentHash()),
-        Duration.ofNanos(System.nanoTime() - started).toMillis(), !submitted.isEmpty(), submitted.model());
+    Assessed assessed =
+        new Assessed(
+            withSubmitted(assessment, submitted),
+            Digest.parse(row.contentHash()),
+            Duration.ofNanos(System.nanoTime() - started).toMillis(),
+            !submitted.isEmpty(),
+            submitted.model());
     return record(a, assessed, actor, now, newId.get(), List.of());
   }
 
-  /** The deliverable a verification of {@code a} judges: the latest, with its content still held. */
+  /**
+   * The deliverable a verification of {@code a} judges: the latest, with its content still held.
+   */
   DeliverableRow deliverableToVerify(Agreement a) {
-    DeliverableRow row = store.latestDeliverable(a.id())
-        .orElseThrow(() -> new IllegalStateException("agreement " + a.id() + " is DELIVERED but has no deliverable"));
+    DeliverableRow row =
+        store
+            .latestDeliverable(a.id())
+            .orElseThrow(() ->
+                new IllegalStateException(
+                    "agreement " + a.id() + " is DELIVERED but has no deliverable"));
     if (row.content() == null && row.contentUrl() == null) {
       // Content is erased only by a committed verification: a concurrent request verified first.
-      throw new ConflictException("agreement " + a.id() + " was verified by a concurrent request; read it again");
+      throw new ConflictException(
+          "agreement " + a.id() + " was verified by a concurrent request; read it again");
     }
     return row;
   }
 
-  /** The deliverable's content: held inline, or fetched from its URL and checked against its digest. */
+  /**
+   * The deliverable's content: held inline, or fetched from its URL and checked against its digest.
+   */
   String content(DeliverableRow row) {
-    return row.content() != null ? row.content() : fetcher.fetch(row.contentUrl(), Digest.parse(row.contentHash()));
+    return row.content() != null
+        ? row.content()
+        : fetcher.fetch(row.contentUrl(), Digest.parse(row.contentHash()));
   }
 
   /** What the evaluators are given for the agreement's deliverable. */
   EvaluationTask task(Agreement a, DeliverableRow row, String content, Progress progress) {
-    Deliverable deliverable = new Deliverable(content, row.format(), Digest.parse(row.contentHash()), row.deliveredAt());
-    return new EvaluationTask(deliverable, a.terms().service().description(), a.terms().service().type(),
-        a.terms().qualityCriteria(), a.terms().service().constraints(), deadline(a), null, null, progress);
+    Deliverable deliverable =
+        new Deliverable(content, row.format(), Digest.parse(row.contentHash()), row.deliveredAt());
+    return new EvaluationTask(
+        deliverable,
+        a.terms().service().description(),
+        a.terms().service().type(),
+        a.terms().qualityCriteria(),
+        a.terms().service().constraints(),
+        deadline(a),
+        null,
+        null,
+        progress);
   }
 
   /** Runs the engine for the agreement's deliverable (slow: outside any transaction). */
-  Assessed assess(Agreement a, DeliverableRow row, String content, VerificationEngine.Plan plan, Progress progress)
+  Assessed assess(
+      Agreement a,
+      DeliverableRow row,
+      String content,
+      VerificationEngine.Plan plan,
+      Progress progress)
       throws EvaluationException {
     long started = System.nanoTime();
     VerificationEngine.Assessment assessment = engine.assess(task(a, row, content, progress), plan);
-    return new Assessed(assessment, Digest.parse(row.contentHash()), Duration.ofNanos(System.nanoTime() - started).toMillis(),
-        false, null);
+    return new Assessed(
+        assessment,
+        Digest.parse(row.contentHash()),
+        Duration.ofNanos(System.nanoTime() - started).toMillis(),
+        false,
+        null);
   }
 
   /**
@@ -150,26 +200,43 @@ public final class VerificationRunner {
    * @param submitted whether an external evaluator's scores are part of it
    * @param submittedModel the model the external evaluator named, if any
    */
-  record Assessed(VerificationEngine.Assessment assessment, Digest deliverableHash, long durationMs, boolean submitted,
+  record Assessed(
+      VerificationEngine.Assessment assessment,
+      Digest deliverableHash,
+      long durationMs,
+      boolean submitted,
       String submittedModel) {}
 
-  /** The structural measurements with the assigned evaluator's scores for what they cannot judge. */
-  private static VerificationEngine.Assessment withSubmitted(VerificationEngine.Assessment measured, SubmittedResult submitted) {
+  /**
+   * The structural measurements with the assigned evaluator's scores for what they cannot judge.
+   */
+  private static VerificationEngine.Assessment withSubmitted(
+      VerificationEngine.Assessment measured, SubmittedResult submitted) {
     Map<String, DimensionInput> inputs = new LinkedHashMap<>(measured.inputs());
     for (DimensionInput given : submitted.dimensions()) {
       DimensionInput own = inputs.get(given.name());
       if (own == null) {
-        throw new InvalidDocumentException("/evaluator_result/dimensions", "the agreement has no dimension '" + given.name() + "'");
+        throw new InvalidDocumentException(
+            "/evaluator_result/dimensions",
+            "the agreement has no dimension '" + given.name() + "'");
       }
       if (own.score() != null) {
-        throw new InvalidDocumentException("/evaluator_result/dimensions",
-            "'" + given.name() + "' is measured by the server's structural evaluator; do not submit it");
+        throw new InvalidDocumentException(
+            "/evaluator_result/dimensions",
+            "'"
+                + given.name()
+                + "' is measured by the server's structural evaluator; do not submit it");
       }
       inputs.put(given.name(), given);
     }
     Map<String, CheckResult> checks = new LinkedHashMap<>(measured.checks());
     submitted.checks().forEach(checks::putIfAbsent);
-    return new VerificationEngine.Assessment(inputs, checks, measured.evaluations(), measured.failures(), measured.usage(),
+    return new VerificationEngine.Assessment(
+        inputs,
+        checks,
+        measured.evaluations(),
+        measured.failures(),
+        measured.usage(),
         measured.details());
   }
 
@@ -179,7 +246,12 @@ public final class VerificationRunner {
    *
    * @param extraWrites written in the same transaction (e.g. finishing the job that assessed it)
    */
-  Change record(Agreement a, Assessed assessed, Actor actor, Instant now, String verificationId,
+  Change record(
+      Agreement a,
+      Assessed assessed,
+      Actor actor,
+      Instant now,
+      String verificationId,
       List<Write> extraWrites) {
     State next = Lifecycle.next(a.state(), Action.VERIFY, Lifecycle.Facts.NONE);
     VerificationEngine.Assessment assessment = assessed.assessment();
@@ -199,26 +271,50 @@ public final class VerificationRunner {
       SeriesGuarantee promised = a.terms().qualityCriteria().guarantee();
       if (promised != null) {
         // This delivery joins the series as it scores without the guarantee's own check.
-        Scorecard alone = Scorer.score(a.terms().qualityCriteria(), applied.payment(), assessment.inputs(), checks);
-        List<GuaranteeCheck.Delivery> series = new ArrayList<>(earlierDeliveries(a, promised.window()));
-        series.add(delivery(alone.composite().passed() && alone.gates().stream().allMatch(g -> g.passed()
-            || g.condition().equals(GuaranteeCheck.CHECK)), alone.dimensions()));
+        Scorecard alone =
+            Scorer.score(
+                a.terms().qualityCriteria(), applied.payment(), assessment.inputs(), checks);
+        List<GuaranteeCheck.Delivery> series =
+            new ArrayList<>(earlierDeliveries(a, promised.window()));
+        series.add(
+            delivery(
+                alone.composite().passed()
+                    && alone.gates().stream()
+                        .allMatch(g -> g.passed() || g.condition().equals(GuaranteeCheck.CHECK)),
+                alone.dimensions()));
         guarantee = GuaranteeCheck.evaluate(promised, series);
         checks.put(GuaranteeCheck.CHECK, guarantee.asCheck());
       }
-      card = Scorer.score(a.terms().qualityCriteria(), applied.payment(), assessment.inputs(), checks);
+      card =
+          Scorer.score(a.terms().qualityCriteria(), applied.payment(), assessment.inputs(), checks);
     } catch (IncompleteScoresException e) {
-      throw new InvalidDocumentException(assessment.evaluatorType().equals("structural") ? "/evaluator_result/dimensions" : "/verification_config", e.getMessage());
+      throw new InvalidDocumentException(
+          assessment.evaluatorType().equals("structural")
+              ? "/evaluator_result/dimensions"
+              : "/verification_config",
+          e.getMessage());
     } catch (IllegalArgumentException e) {
       throw new InvalidDocumentException("/evaluator_result", e.getMessage());
     }
     if (sealed != null) {
       if (sealed.gate() == dev.asa.shadow.Gate.FAIL) {
         var d = card.determination();
-        card = new Scorecard(card.dimensions(), card.composite(), card.gates(), card.gateLogic(), card.gatesPassed(),
-            new dev.asa.scoring.Determination(dev.asa.scoring.Determination.FAIL, BigDecimal.ZERO, d.confidence(),
-                "shadow score " + ShadowSeals.score(sealed.report()).toPlainString() + " is above 50: FAIL, nothing released ("
-                    + d.notes() + ")"));
+        card =
+            new Scorecard(
+                card.dimensions(),
+                card.composite(),
+                card.gates(),
+                card.gateLogic(),
+                card.gatesPassed(),
+                new dev.asa.scoring.Determination(
+                    dev.asa.scoring.Determination.FAIL,
+                    BigDecimal.ZERO,
+                    d.confidence(),
+                    "shadow score "
+                        + ShadowSeals.score(sealed.report()).toPlainString()
+                        + " is above 50: FAIL, nothing released ("
+                        + d.notes()
+                        + ")"));
       }
     }
     Party evaluator = a.terms().parties().evaluator();
@@ -228,7 +324,10 @@ public final class VerificationRunner {
       evaluatorType = evaluator.evaluatorType() == null ? "external" : evaluator.evaluatorType();
       model = assessed.submittedModel();
     } else {
-      evaluatorType = assessment.evaluatorType().equals("structural") ? "builtin_structural" : "builtin_" + assessment.evaluatorType();
+      evaluatorType =
+          assessment.evaluatorType().equals("structural")
+              ? "builtin_structural"
+              : "builtin_" + assessment.evaluatorType();
       model = assessment.models();
     }
     ObjectNode extensions = Json.object();
@@ -242,22 +341,38 @@ public final class VerificationRunner {
       extensions.set("shadow_score", sealed.report());
       extensions.put("shadow_gate", sealed.gate().wire());
       if (sealed.gate() == dev.asa.shadow.Gate.PROCEED_WITH_WARNING) {
-        extensions.put("shadow_warning", "shadow score " + ShadowSeals.score(sealed.report()).toPlainString()
-            + " is above 15: the deliverable missed sealed criteria (report attached as a warning)");
+        extensions.put(
+            "shadow_warning",
+            "shadow score "
+                + ShadowSeals.score(sealed.report()).toPlainString()
+                + " is above 15: the deliverable missed sealed criteria (report attached as a warning)");
       }
     }
-    VerificationResult result = VerificationResult.of(
-        verificationId, a.id(), now, new VerificationResult.Evaluator(evaluator.identity(), evaluatorType, model),
-        card, assessed.deliverableHash(), assessed.durationMs(), assessment.usage().costUsd(), extensions);
+    VerificationResult result =
+        VerificationResult.of(
+            verificationId,
+            a.id(),
+            now,
+            new VerificationResult.Evaluator(evaluator.identity(), evaluatorType, model),
+            card,
+            assessed.deliverableHash(),
+            assessed.durationMs(),
+            assessment.usage().costUsd(),
+            extensions);
     ObjectNode resultJson = (ObjectNode) result.toJson();
 
     JsonNode composite = resultJson.path("composite").path("score");
-    VerificationFact summary = new VerificationFact(result.verificationId(), now, card.determination().result(),
-        composite.isNumber() ? composite.decimalValue() : null,
-        resultJson.path("determination").path("payment_release_percent").decimalValue(),
-        resultJson.path("evidence_trail").path("evaluation_hash").asText(),
-        ChallengeWindow.after(now, a.terms().verification()).closesAt(), applied.audit(),
-        sealed != null ? ShadowSeals.summary(sealed) : null);
+    VerificationFact summary =
+        new VerificationFact(
+            result.verificationId(),
+            now,
+            card.determination().result(),
+            composite.isNumber() ? composite.decimalValue() : null,
+            resultJson.path("determination").path("payment_release_percent").decimalValue(),
+            resultJson.path("evidence_trail").path("evaluation_hash").asText(),
+            ChallengeWindow.after(now, a.terms().verification()).closesAt(),
+            applied.audit(),
+            sealed != null ? ShadowSeals.summary(sealed) : null);
 
     Agreement verified = a.withState(next).withFacts(f -> f.withVerification(summary));
     ObjectNode payload = summary.toJson();
@@ -266,15 +381,23 @@ public final class VerificationRunner {
       // The server's built-in evaluator vouches for its own result: anyone can check this signature
       // over the evaluation_hash with the key at /.well-known/asa/server-key.
       String hash = summary.evaluationHash();
-      payload.put("server_signature", serverKey.sign(hash.getBytes(StandardCharsets.UTF_8)).toBase64Url());
+      payload.put(
+          "server_signature", serverKey.sign(hash.getBytes(StandardCharsets.UTF_8)).toBase64Url());
     }
     payload.put("state", next.name());
     List<EventLog.Draft> events = new ArrayList<>();
     events.add(new EventLog.Draft(EventType.VERIFIED, actor, payload));
-    List<Write> writes = new ArrayList<>(List.of(
-        new Write.PutVerification(new VerificationRow(result.verificationId(), a.id(), assessed.deliverableHash().toString(),
-            Json.write(resultJson), now)),
-        new Write.EraseDeliverableContent(a.id())));
+    List<Write> writes =
+        new ArrayList<>(
+            List.of(
+                new Write.PutVerification(
+                    new VerificationRow(
+                        result.verificationId(),
+                        a.id(),
+                        assessed.deliverableHash().toString(),
+                        Json.write(resultJson),
+                        now)),
+                new Write.EraseDeliverableContent(a.id())));
     if (sealed != null) {
       writes.addAll(sealed.writes());
     }
@@ -287,19 +410,23 @@ public final class VerificationRunner {
     return new Change(verified, events, writes, response);
   }
 
-  /** How many of the provider's agreements are searched for the series of a probabilistic guarantee. */
+  /**
+   * How many of the provider's agreements are searched for the series of a probabilistic guarantee.
+   */
   static final int SERIES_SEARCH_LIMIT = 200;
 
   /**
-   * The provider's earlier verified deliveries in the same series (same client, same service
-   * type), oldest first, at most {@code window}.
+   * The provider's earlier verified deliveries in the same series (same client, same service type),
+   * oldest first, at most {@code window}.
    */
   private List<GuaranteeCheck.Delivery> earlierDeliveries(Agreement a, int window) {
     String provider = a.terms().parties().provider().identity().value();
     String client = a.terms().parties().client().identity().value();
     List<VerificationRow> rows = new ArrayList<>();
     for (var row : store.listByParty(provider, null, SERIES_SEARCH_LIMIT).items()) {
-      if (row.id().equals(a.id()) || !provider.equals(row.providerIdentity()) || !client.equals(row.clientIdentity())
+      if (row.id().equals(a.id())
+          || !provider.equals(row.providerIdentity())
+          || !client.equals(row.clientIdentity())
           || !a.terms().service().type().equals(row.serviceType())) {
         continue;
       }
@@ -318,42 +445,61 @@ public final class VerificationRunner {
           scores.put(d.path("name").asText(), d.path("score").decimalValue());
         }
       }
-      series.add(new GuaranteeCheck.Delivery("PASS".equals(result.path("determination").path("result").asText()), scores));
+      series.add(
+          new GuaranteeCheck.Delivery(
+              "PASS".equals(result.path("determination").path("result").asText()), scores));
     }
     return series;
   }
 
-  private static GuaranteeCheck.Delivery delivery(boolean passed, List<dev.asa.scoring.DimensionResult> dimensions) {
+  private static GuaranteeCheck.Delivery delivery(
+      boolean passed, List<dev.asa.scoring.DimensionResult> dimensions) {
     Map<String, BigDecimal> scores = new HashMap<>();
-    dimensions.stream().filter(d -> d.score() != null).forEach(d -> scores.put(d.name(), d.score()));
+    dimensions.stream()
+        .filter(d -> d.score() != null)
+        .forEach(d -> scores.put(d.name(), d.score()));
     return new GuaranteeCheck.Delivery(passed, scores);
   }
 
   /**
-   * The first delivery scored above the hardening threshold: nothing is recorded as the result;
-   * the agreement stays DELIVERED with a hardening cycle open, and the provider may read the
-   * failure messages and re-deliver once. Nothing here says the score or counts (the provider
-   * reads the events and this response).
+   * The first delivery scored above the hardening threshold: nothing is recorded as the result; the
+   * agreement stays DELIVERED with a hardening cycle open, and the provider may read the failure
+   * messages and re-deliver once. Nothing here says the score or counts (the provider reads the
+   * events and this response).
    */
-  private Change hardeningOpened(Agreement a, ShadowSeals.Validated sealed, Actor actor, Instant now,
+  private Change hardeningOpened(
+      Agreement a,
+      ShadowSeals.Validated sealed,
+      Actor actor,
+      Instant now,
       List<Write> extraWrites) {
     HardeningFact hardening = HardeningFact.opened(now, "/agreements/" + a.id() + "/hardening");
     Agreement next = a.withFacts(f -> f.withHardening(hardening));
     List<Write> writes = new ArrayList<>(sealed.writes());
     for (Write w : extraWrites) {
       // A background job that led here produced no result: it ends saying what happens instead.
-      writes.add(w instanceof Write.FinishJob f && f.status() == dev.asa.server.store.JobRow.Status.COMPLETED
-          ? new Write.FinishJob(f.jobId(), dev.asa.server.store.JobRow.Status.FAILED, "no result: the deliverable missed sealed"
-              + " criteria and a hardening cycle is open; the provider may re-deliver once (" + hardening.messagesUrl()
-              + "), then ask for verification again", f.at())
-          : w);
+      writes.add(
+          w instanceof Write.FinishJob f
+                  && f.status() == dev.asa.server.store.JobRow.Status.COMPLETED
+              ? new Write.FinishJob(
+                  f.jobId(),
+                  dev.asa.server.store.JobRow.Status.FAILED,
+                  "no result: the deliverable missed sealed"
+                      + " criteria and a hardening cycle is open; the provider may re-deliver once ("
+                      + hardening.messagesUrl()
+                      + "), then ask for verification again",
+                  f.at())
+              : w);
     }
     ObjectNode response = Json.object();
     response.put("agreement_id", a.id());
     response.put("state", next.state().name());
     response.set("hardening", hardening.toJson());
-    return new Change(next, List.of(new EventLog.Draft(EventType.HARDENING_OPENED, actor, hardening.toJson())),
-        writes, response);
+    return new Change(
+        next,
+        List.of(new EventLog.Draft(EventType.HARDENING_OPENED, actor, hardening.toJson())),
+        writes,
+        response);
   }
 
   /** Delivery is due {@code max_duration_seconds} after activation, or by {@code expires_at}. */
@@ -367,14 +513,15 @@ public final class VerificationRunner {
   }
 
   /** The assigned evaluator's scores, when it submits them. */
-  record SubmittedResult(List<DimensionInput> dimensions, Map<String, CheckResult> checks, String model) {
+  record SubmittedResult(
+      List<DimensionInput> dimensions, Map<String, CheckResult> checks, String model) {
     boolean isEmpty() {
       return dimensions.isEmpty() && checks.isEmpty();
     }
 
     /**
-     * The body's {@code verification_config} (verification by the server's engine), or null when
-     * it has none.
+     * The body's {@code verification_config} (verification by the server's engine), or null when it
+     * has none.
      */
     static dev.asa.server.evaluation.EvaluationConfig config(JsonNode body) {
       if (body == null || body.isNull() || body.isMissingNode()) {
@@ -386,7 +533,8 @@ public final class VerificationRunner {
         return null;
       }
       if (b.has("evaluator_result")) {
-        throw new InvalidDocumentException("/verification_config",
+        throw new InvalidDocumentException(
+            "/verification_config",
             "give either evaluator_result (your scores) or verification_config (the server's evaluators), not both");
       }
       return dev.asa.server.evaluation.EvaluationConfig.parse(b.get("verification_config"));
@@ -403,37 +551,54 @@ public final class VerificationRunner {
         return new SubmittedResult(List.of(), Map.of(), null);
       }
       ObjectNode result = StrictJson.failFast().object(r, "/evaluator_result", "evaluator_result");
-      StrictJson.failFast().allowOnly(result, "/evaluator_result", "dimensions", "checks", "model", "confidence");
+      StrictJson.failFast()
+          .allowOnly(result, "/evaluator_result", "dimensions", "checks", "model", "confidence");
       BigDecimal confidence = null;
       if (result.has("confidence")) {
         JsonNode c = result.get("confidence");
-        if (!c.isNumber() || c.decimalValue().signum() < 0 || c.decimalValue().compareTo(BigDecimal.ONE) > 0) {
-          throw new InvalidDocumentException("/evaluator_result/confidence", "must be a number from 0 to 1");
+        if (!c.isNumber()
+            || c.decimalValue().signum() < 0
+            || c.decimalValue().compareTo(BigDecimal.ONE) > 0) {
+          throw new InvalidDocumentException(
+              "/evaluator_result/confidence", "must be a number from 0 to 1");
         }
         confidence = c.decimalValue();
       }
       List<DimensionInput> dims = new ArrayList<>();
       JsonNode list = result.path("dimensions");
       if (!list.isMissingNode() && !list.isArray()) {
-        throw new InvalidDocumentException("/evaluator_result/dimensions", "must be an array of {name, score, evidence}");
+        throw new InvalidDocumentException(
+            "/evaluator_result/dimensions", "must be an array of {name, score, evidence}");
       }
       for (int i = 0; i < list.size(); i++) {
         String at = "/evaluator_result/dimensions/" + i;
         ObjectNode d = StrictJson.failFast().object(list.get(i), at, "a dimension score");
-        StrictJson.failFast().allowOnly(d, at, "name", "score", "evidence", "shadow_value", "shadow_evidence");
+        StrictJson.failFast()
+            .allowOnly(d, at, "name", "score", "evidence", "shadow_value", "shadow_evidence");
         String name = StrictJson.failFast().text(d, at, "name", "the dimension's name");
         JsonNode score = d.get("score");
         if (score == null || !(score.isNumber() || score.isBoolean())) {
-          throw new InvalidDocumentException(at + "/score", "required: a number (or true/false for a boolean dimension)");
+          throw new InvalidDocumentException(
+              at + "/score", "required: a number (or true/false for a boolean dimension)");
         }
-        BigDecimal value = score.isBoolean() ? BigDecimal.valueOf(score.booleanValue() ? 100 : 0) : score.decimalValue();
+        BigDecimal value =
+            score.isBoolean()
+                ? BigDecimal.valueOf(score.booleanValue() ? 100 : 0)
+                : score.decimalValue();
         String evidence = StrictJson.failFast().text(d, at, "evidence", "what the score rests on");
         JsonNode shadow = d.get("shadow_value");
         if (shadow != null && !shadow.isNumber()) {
           throw new InvalidDocumentException(at + "/shadow_value", "must be a number");
         }
-        dims.add(new DimensionInput(name, value, evidence, shadow == null ? null : shadow.decimalValue(),
-            StrictJson.failFast().optionalText(d, at, "shadow_evidence"), confidence, "evaluator"));
+        dims.add(
+            new DimensionInput(
+                name,
+                value,
+                evidence,
+                shadow == null ? null : shadow.decimalValue(),
+                StrictJson.failFast().optionalText(d, at, "shadow_evidence"),
+                confidence,
+                "evaluator"));
       }
       Map<String, CheckResult> checks = new HashMap<>();
       JsonNode c = result.path("checks");
@@ -441,12 +606,16 @@ public final class VerificationRunner {
         ObjectNode co = StrictJson.failFast().object(c, "/evaluator_result/checks", "checks");
         for (Map.Entry<String, JsonNode> e : co.properties()) {
           if (!e.getValue().isBoolean()) {
-            throw new InvalidDocumentException(StrictJson.child("/evaluator_result/checks", e.getKey()), "must be true or false");
+            throw new InvalidDocumentException(
+                StrictJson.child("/evaluator_result/checks", e.getKey()), "must be true or false");
           }
-          checks.put(e.getKey(), new CheckResult(e.getValue().booleanValue(), "reported by the evaluator"));
+          checks.put(
+              e.getKey(),
+              new CheckResult(e.getValue().booleanValue(), "reported by the evaluator"));
         }
       }
-      return new SubmittedResult(dims, checks, StrictJson.failFast().optionalText(result, "/evaluator_result", "model"));
+      return new SubmittedResult(
+          dims, checks, StrictJson.failFast().optionalText(result, "/evaluator_result", "model"));
     }
   }
 }

@@ -1,12 +1,11 @@
 package dev.asa.server.agreements;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
-import dev.asa.facts.Fact;
-import dev.asa.facts.EscrowStatus;
 import dev.asa.agreement.Role;
+import dev.asa.facts.EscrowStatus;
+import dev.asa.facts.Fact;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.Action;
 import dev.asa.lifecycle.Lifecycle;
@@ -21,9 +20,17 @@ final class Views {
   static AgreementRow row(Agreement a, long version, Instant createdAt, Instant updatedAt) {
     var p = a.terms().parties();
     return new AgreementRow(
-        a.id(), version, a.state(), Json.write(a.toJson()), a.facts().toStored(), a.terms().service().type(),
-        p.client().identity().value(), p.provider().identity().value(), p.evaluator().identity().value(),
-        createdAt, updatedAt);
+        a.id(),
+        version,
+        a.state(),
+        Json.write(a.toJson()),
+        a.facts().toStored(),
+        a.terms().service().type(),
+        p.client().identity().value(),
+        p.provider().identity().value(),
+        p.evaluator().identity().value(),
+        createdAt,
+        updatedAt);
   }
 
   /** {@code GET /agreements/{id}}: the document plus what a reader needs to act on it. */
@@ -71,34 +78,45 @@ final class Views {
     sigs.put("provider", a.isSignedBy(Role.PROVIDER));
     ObjectNode deadlines = o.putObject("deadlines");
     a.terms().expiry().ifPresent(e -> deadlines.put("expires_at", e.toString()));
-    Deadlines.window(a).ifPresent(w -> {
-      deadlines.put("challenge_window_closes_at", w.closesAt().toString());
-      deadlines.put("challenge_window_open", w.isOpenAt(now));
-    });
+    Deadlines.window(a)
+        .ifPresent(w -> {
+          deadlines.put("challenge_window_closes_at", w.closesAt().toString());
+          deadlines.put("challenge_window_open", w.isOpenAt(now));
+        });
     copyIfPresent(a, Fact.ACTIVATED_AT, o);
     copyIfPresent(a, Fact.DELIVERABLE, o);
     copyIfPresent(a, Fact.VERIFICATION, o);
     copyIfPresent(a, Fact.DISPUTE, o);
     ObjectNode payment = o.putObject("payment");
-    a.terms().escrow().paymentTerms().ifPresentOrElse(p -> {
-      payment.put("amount", p.amount().toWire());
-      payment.put("currency", p.amount().currency().code());
-      payment.put("binding", a.terms().escrow().bindingType());
-      var escrow = a.facts().escrow();
-      var settlement = a.facts().settlement();
-      if (settlement.isPresent()) {
-        payment.put("status", settlement.get().escrowStatus().wireName());
-        payment.setAll(settlement.get().toJson());
-      } else if (escrow.isPresent()) {
-        payment.setAll(escrow.get().toJson());
-      } else {
-        payment.put("status", switch (a.state()) {
-          case PROPOSED, NEGOTIATING -> "not_yet_due";
-          case ACTIVE, DELIVERED, VERIFIED, DISPUTED, CLOSED -> Enforcement.requiresFunding(a.terms()) ? EscrowStatus.UNFUNDED.wireName() : "escrow_disabled";
-          case REJECTED, EXPIRED -> EscrowStatus.NOTHING_HELD.wireName();
-        });
-      }
-    }, () -> payment.put("status", "no_payment_terms"));
+    a.terms()
+        .escrow()
+        .paymentTerms()
+        .ifPresentOrElse(
+            p -> {
+              payment.put("amount", p.amount().toWire());
+              payment.put("currency", p.amount().currency().code());
+              payment.put("binding", a.terms().escrow().bindingType());
+              var escrow = a.facts().escrow();
+              var settlement = a.facts().settlement();
+              if (settlement.isPresent()) {
+                payment.put("status", settlement.get().escrowStatus().wireName());
+                payment.setAll(settlement.get().toJson());
+              } else if (escrow.isPresent()) {
+                payment.setAll(escrow.get().toJson());
+              } else {
+                payment.put(
+                    "status",
+                    switch (a.state()) {
+                      case PROPOSED, NEGOTIATING -> "not_yet_due";
+                      case ACTIVE, DELIVERED, VERIFIED, DISPUTED, CLOSED ->
+                          Enforcement.requiresFunding(a.terms())
+                              ? EscrowStatus.UNFUNDED.wireName()
+                              : "escrow_disabled";
+                      case REJECTED, EXPIRED -> EscrowStatus.NOTHING_HELD.wireName();
+                    });
+              }
+            },
+            () -> payment.put("status", "no_payment_terms"));
     return o;
   }
 

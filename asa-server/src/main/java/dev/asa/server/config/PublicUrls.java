@@ -23,16 +23,27 @@ public record PublicUrls(List<URI> urls) {
     urls = List.copyOf(urls);
     Map<String, URI> byAuthority = new HashMap<>();
     for (URI uri : urls) {
-      if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null
-          || (uri.getRawPath() != null && !uri.getRawPath().isEmpty() && !"/".equals(uri.getRawPath()))
-          || uri.getRawQuery() != null || uri.getRawFragment() != null || uri.getRawUserInfo() != null) {
+      if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+          || uri.getHost() == null
+          || (uri.getRawPath() != null
+              && !uri.getRawPath().isEmpty()
+              && !"/".equals(uri.getRawPath()))
+          || uri.getRawQuery() != null
+          || uri.getRawFragment() != null
+          || uri.getRawUserInfo() != null) {
         throw new IllegalArgumentException(
-            "a public URL is http(s)://host[:port] with no path, such as https://asa.example.com, not '" + uri + "'");
+            "a public URL is http(s)://host[:port] with no path, such as https://asa.example.com, not '"
+                + uri
+                + "'");
       }
       URI clash = byAuthority.put(uri.getHost().toLowerCase(Locale.ROOT) + ":" + port(uri), uri);
       if (clash != null) {
-        throw new IllegalArgumentException("the public URLs " + clash + " and " + uri
-            + " name the same host and port; give each host and port once");
+        throw new IllegalArgumentException(
+            "the public URLs "
+                + clash
+                + " and "
+                + uri
+                + " name the same host and port; give each host and port once");
       }
     }
   }

@@ -12,7 +12,8 @@ import java.util.Objects;
  * @param port 0 picks a free port (tests)
  * @param dbUrl null for SQLite under {@code dataDir}; {@code postgresql://...} for PostgreSQL
  * @param operatorKey the key allowed on admin routes; null: no operator
- * @param trustedMarketSources sources whose market_reference the price bounds accept; none by default
+ * @param trustedMarketSources sources whose market_reference the price bounds accept; none by
+ *     default
  */
 public record ServerConfig(
     String host,
@@ -54,59 +55,252 @@ public record ServerConfig(
   }
 
   public static ServerConfig defaults() {
-    return new ServerConfig("127.0.0.1", DEFAULT_PORT, Path.of("asa-data"), null, Clock.systemUTC(),
-        DEFAULT_MAX_BODY_BYTES, null, 50, 100, java.util.Set.of(), dev.asa.negotiation.NegotiationPolicy.DEFAULTS,
-        dev.asa.server.escrow.EscrowConfig.DEFAULTS, dev.asa.server.evaluation.VerificationConfig.STRUCTURAL_ONLY, true,
-        dev.asa.server.net.FetchPolicy.DEFAULTS, PublicUrls.DEFAULTS);
+    return new ServerConfig(
+        "127.0.0.1",
+        DEFAULT_PORT,
+        Path.of("asa-data"),
+        null,
+        Clock.systemUTC(),
+        DEFAULT_MAX_BODY_BYTES,
+        null,
+        50,
+        100,
+        java.util.Set.of(),
+        dev.asa.negotiation.NegotiationPolicy.DEFAULTS,
+        dev.asa.server.escrow.EscrowConfig.DEFAULTS,
+        dev.asa.server.evaluation.VerificationConfig.STRUCTURAL_ONLY,
+        true,
+        dev.asa.server.net.FetchPolicy.DEFAULTS,
+        PublicUrls.DEFAULTS);
   }
 
   public ServerConfig withPort(int p) {
-    return new ServerConfig(host, p, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow, verification, pollTimers, fetchPolicy, publicUrls);
+    return new ServerConfig(
+        host,
+        p,
+        dataDir,
+        dbUrl,
+        clock,
+        maxBodyBytes,
+        operatorKey,
+        requestsPerSecondPerKey,
+        burstPerKey,
+        trustedMarketSources,
+        negotiationPolicy,
+        escrow,
+        verification,
+        pollTimers,
+        fetchPolicy,
+        publicUrls);
   }
 
   public ServerConfig withHost(String h) {
-    return new ServerConfig(h, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow, verification, pollTimers, fetchPolicy, publicUrls);
+    return new ServerConfig(
+        h,
+        port,
+        dataDir,
+        dbUrl,
+        clock,
+        maxBodyBytes,
+        operatorKey,
+        requestsPerSecondPerKey,
+        burstPerKey,
+        trustedMarketSources,
+        negotiationPolicy,
+        escrow,
+        verification,
+        pollTimers,
+        fetchPolicy,
+        publicUrls);
   }
 
   public ServerConfig withDataDir(Path d) {
-    return new ServerConfig(host, port, d, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow, verification, pollTimers, fetchPolicy, publicUrls);
+    return new ServerConfig(
+        host,
+        port,
+        d,
+        dbUrl,
+        clock,
+        maxBodyBytes,
+        operatorKey,
+        requestsPerSecondPerKey,
+        burstPerKey,
+        trustedMarketSources,
+        negotiationPolicy,
+        escrow,
+        verification,
+        pollTimers,
+        fetchPolicy,
+        publicUrls);
   }
 
   public ServerConfig withDbUrl(String url) {
-    return new ServerConfig(host, port, dataDir, url, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow, verification, pollTimers, fetchPolicy, publicUrls);
+    return new ServerConfig(
+        host,
+        port,
+        dataDir,
+        url,
+        clock,
+        maxBodyBytes,
+        operatorKey,
+        requestsPerSecondPerKey,
+        burstPerKey,
+        trustedMarketSources,
+        negotiationPolicy,
+        escrow,
+        verification,
+        pollTimers,
+        fetchPolicy,
+        publicUrls);
   }
 
   public ServerConfig withClock(Clock c) {
-    return new ServerConfig(host, port, dataDir, dbUrl, c, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow, verification, pollTimers, fetchPolicy, publicUrls);
+    return new ServerConfig(
+        host,
+        port,
+        dataDir,
+        dbUrl,
+        c,
+        maxBodyBytes,
+        operatorKey,
+        requestsPerSecondPerKey,
+        burstPerKey,
+        trustedMarketSources,
+        negotiationPolicy,
+        escrow,
+        verification,
+        pollTimers,
+        fetchPolicy,
+        publicUrls);
   }
 
   public ServerConfig withOperatorKey(Ed25519PublicKey key) {
-    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, key, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow, verification, pollTimers, fetchPolicy, publicUrls);
+    return new ServerConfig(
+        host,
+        port,
+        dataDir,
+        dbUrl,
+        clock,
+        maxBodyBytes,
+        key,
+        requestsPerSecondPerKey,
+        burstPerKey,
+        trustedMarketSources,
+        negotiationPolicy,
+        escrow,
+        verification,
+        pollTimers,
+        fetchPolicy,
+        publicUrls);
   }
 
   public ServerConfig withRateLimit(double perSecond, int burst) {
-    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, perSecond, burst, trustedMarketSources, negotiationPolicy, escrow, verification, pollTimers, fetchPolicy, publicUrls);
+    return new ServerConfig(
+        host,
+        port,
+        dataDir,
+        dbUrl,
+        clock,
+        maxBodyBytes,
+        operatorKey,
+        perSecond,
+        burst,
+        trustedMarketSources,
+        negotiationPolicy,
+        escrow,
+        verification,
+        pollTimers,
+        fetchPolicy,
+        publicUrls);
   }
 
   /** The negotiation rules' parameters (rounds, asymmetry limit, price band, timeout). */
   public ServerConfig withNegotiationPolicy(dev.asa.negotiation.NegotiationPolicy policy) {
-    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey,
-        burstPerKey, trustedMarketSources, policy, escrow, verification, pollTimers, fetchPolicy, publicUrls);
+    return new ServerConfig(
+        host,
+        port,
+        dataDir,
+        dbUrl,
+        clock,
+        maxBodyBytes,
+        operatorKey,
+        requestsPerSecondPerKey,
+        burstPerKey,
+        trustedMarketSources,
+        policy,
+        escrow,
+        verification,
+        pollTimers,
+        fetchPolicy,
+        publicUrls);
   }
 
-  /** Market-reference sources a negotiation message may cite for the price bounds (e.g. arp_market_data). */
+  /**
+   * Market-reference sources a negotiation message may cite for the price bounds (e.g.
+   * arp_market_data).
+   */
   public ServerConfig withTrustedMarketSources(java.util.Set<String> sources) {
-    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, sources, negotiationPolicy, escrow, verification, pollTimers, fetchPolicy, publicUrls);
+    return new ServerConfig(
+        host,
+        port,
+        dataDir,
+        dbUrl,
+        clock,
+        maxBodyBytes,
+        operatorKey,
+        requestsPerSecondPerKey,
+        burstPerKey,
+        sources,
+        negotiationPolicy,
+        escrow,
+        verification,
+        pollTimers,
+        fetchPolicy,
+        publicUrls);
   }
 
   /** The escrow settings: callback URLs allowed, x402 facilitator, dispute endpoints, arbiters. */
   public ServerConfig withEscrow(dev.asa.server.escrow.EscrowConfig e) {
-    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, e, verification, pollTimers, fetchPolicy, publicUrls);
+    return new ServerConfig(
+        host,
+        port,
+        dataDir,
+        dbUrl,
+        clock,
+        maxBodyBytes,
+        operatorKey,
+        requestsPerSecondPerKey,
+        burstPerKey,
+        trustedMarketSources,
+        negotiationPolicy,
+        e,
+        verification,
+        pollTimers,
+        fetchPolicy,
+        publicUrls);
   }
 
-  /** The semantic evaluators (embedding model, LLM judge) and the background verification workers. */
+  /**
+   * The semantic evaluators (embedding model, LLM judge) and the background verification workers.
+   */
   public ServerConfig withVerification(dev.asa.server.evaluation.VerificationConfig v) {
-    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow, v, pollTimers, fetchPolicy, publicUrls);
+    return new ServerConfig(
+        host,
+        port,
+        dataDir,
+        dbUrl,
+        clock,
+        maxBodyBytes,
+        operatorKey,
+        requestsPerSecondPerKey,
+        burstPerKey,
+        trustedMarketSources,
+        negotiationPolicy,
+        escrow,
+        v,
+        pollTimers,
+        fetchPolicy,
+        publicUrls);
   }
 
   /**
@@ -114,16 +308,64 @@ public record ServerConfig(
    * decide exactly when a timer fires turn it off and call {@link AsaServer#fireDueTimers()}.
    */
   public ServerConfig withTimerPolling(boolean poll) {
-    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow, verification, poll, fetchPolicy, publicUrls);
+    return new ServerConfig(
+        host,
+        port,
+        dataDir,
+        dbUrl,
+        clock,
+        maxBodyBytes,
+        operatorKey,
+        requestsPerSecondPerKey,
+        burstPerKey,
+        trustedMarketSources,
+        negotiationPolicy,
+        escrow,
+        verification,
+        poll,
+        fetchPolicy,
+        publicUrls);
   }
 
   /** Internal URL prefixes the server may fetch from or post to (nothing internal by default). */
   public ServerConfig withFetchPolicy(dev.asa.server.net.FetchPolicy f) {
-    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow, verification, pollTimers, f, publicUrls);
+    return new ServerConfig(
+        host,
+        port,
+        dataDir,
+        dbUrl,
+        clock,
+        maxBodyBytes,
+        operatorKey,
+        requestsPerSecondPerKey,
+        burstPerKey,
+        trustedMarketSources,
+        negotiationPolicy,
+        escrow,
+        verification,
+        pollTimers,
+        f,
+        publicUrls);
   }
 
   /** The URLs clients reach this server under; signed requests must target one of them. */
   public ServerConfig withPublicUrls(PublicUrls p) {
-    return new ServerConfig(host, port, dataDir, dbUrl, clock, maxBodyBytes, operatorKey, requestsPerSecondPerKey, burstPerKey, trustedMarketSources, negotiationPolicy, escrow, verification, pollTimers, fetchPolicy, p);
+    return new ServerConfig(
+        host,
+        port,
+        dataDir,
+        dbUrl,
+        clock,
+        maxBodyBytes,
+        operatorKey,
+        requestsPerSecondPerKey,
+        burstPerKey,
+        trustedMarketSources,
+        negotiationPolicy,
+        escrow,
+        verification,
+        pollTimers,
+        fetchPolicy,
+        p);
   }
 }

@@ -5,7 +5,9 @@ import dev.asa.server.store.OutboxMessage;
 /** Carries one outbox message to its destination, once per call; the {@link Outbox} retries. */
 public interface Courier {
 
-  /** Sends the message; never throws for a failure of the other side, it answers {@link Attempt}. */
+  /**
+   * Sends the message; never throws for a failure of the other side, it answers {@link Attempt}.
+   */
   Attempt deliver(OutboxMessage message);
 
   /** How one delivery attempt ended. */
@@ -16,7 +18,10 @@ public interface Courier {
     /** Worth trying again later: connection refused, timeout, 5xx, 429, an unexpected answer. */
     record Retry(String reason) implements Attempt {}
 
-    /** The destination answered that this message can never succeed (e.g. an x402 settlement refused). */
+    /**
+     * The destination answered that this message can never succeed (e.g. an x402 settlement
+     * refused).
+     */
     record Failed(String reason) implements Attempt {}
   }
 }

@@ -1,7 +1,5 @@
 package dev.asa.server.escrow;
 
-import dev.asa.server.store.OutboxMessage;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
@@ -9,6 +7,7 @@ import dev.asa.facts.DisputeFact;
 import dev.asa.json.Json;
 import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.EventRecord;
+import dev.asa.server.store.OutboxMessage;
 import dev.asa.server.store.VerificationRow;
 import dev.asa.server.store.Write;
 import java.net.URI;
@@ -18,11 +17,11 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Files a dispute with the protocol named by {@code dispute.protocol} (AJP-style): a signed
- * webhook carrying the evidence package (the agreement, the deliverable's digest, the
- * verification result, the digests of the event log), sent through the outbox. When the operator
- * configured no endpoint for the protocol, the case stays with the operator, who rules on it with
- * {@code POST /agreements/{id}/ruling}.
+ * Files a dispute with the protocol named by {@code dispute.protocol} (AJP-style): a signed webhook
+ * carrying the evidence package (the agreement, the deliverable's digest, the verification result,
+ * the digests of the event log), sent through the outbox. When the operator configured no endpoint
+ * for the protocol, the case stays with the operator, who rules on it with {@code POST
+ * /agreements/{id}/ruling}.
  */
 public final class Disputes {
   private final AgreementStore store;
@@ -33,7 +32,9 @@ public final class Disputes {
     this.endpoints = Map.copyOf(endpoints);
   }
 
-  /** A filing: the outbox message (absent when no endpoint is configured) and the facts to record. */
+  /**
+   * A filing: the outbox message (absent when no endpoint is configured) and the facts to record.
+   */
   public record Filing(Optional<Write> message, DisputeFact fact) {}
 
   public Filing file(Agreement a, String reasonCode, String filedBy, Instant now) {
@@ -41,17 +42,30 @@ public final class Disputes {
     String caseId = "case_" + a.id() + "_" + now.toEpochMilli();
     URI endpoint = endpoints.get(protocol);
     if (endpoint == null) {
-      return new Filing(Optional.empty(), new DisputeFact(caseId, protocol, reasonCode, filedBy, now, "operator", null));
+      return new Filing(
+          Optional.empty(),
+          new DisputeFact(caseId, protocol, reasonCode, filedBy, now, "operator", null));
     }
-    DisputeFact fact = new DisputeFact(caseId, protocol, reasonCode, filedBy, now, endpoint.toString(), null);
+    DisputeFact fact =
+        new DisputeFact(caseId, protocol, reasonCode, filedBy, now, endpoint.toString(), null);
     ObjectNode body = Json.object();
     body.put("type", "dispute.filed");
     body.put("timestamp", now.toString());
     ObjectNode data = body.putObject("data");
     data.setAll(fact.toJson());
     data.set("evidence", evidence(a));
-    return new Filing(Optional.of(new Write.Enqueue(new OutboxMessage(
-        "msg_" + caseId, a.id(), "dispute.filed", endpoint.toString(), Json.write(body), now, 0))), fact);
+    return new Filing(
+        Optional.of(
+            new Write.Enqueue(
+                new OutboxMessage(
+                    "msg_" + caseId,
+                    a.id(),
+                    "dispute.filed",
+                    endpoint.toString(),
+                    Json.write(body),
+                    now,
+                    0))),
+        fact);
   }
 
   private ObjectNode evidence(Agreement a) {

@@ -4,15 +4,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
-import dev.asa.facts.EscrowFact;
-import dev.asa.facts.SettlementFact;
-import dev.asa.facts.EscrowStatus;
 import dev.asa.agreement.AgreementTerms;
 import dev.asa.agreement.Escrow;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Money;
 import dev.asa.escrow.Accounts;
 import dev.asa.escrow.Transfer;
+import dev.asa.facts.EscrowFact;
+import dev.asa.facts.EscrowStatus;
+import dev.asa.facts.SettlementFact;
 import dev.asa.json.Json;
 import dev.asa.scoring.Release;
 import dev.asa.scoring.Settlement;
@@ -32,13 +32,13 @@ import java.util.stream.Collectors;
 /**
  * Moves an agreement's money: funding (the client's money is held in the agreement's escrow
  * account) and settlement (the held amount split between provider and client). This is the one
- * place that books transfers; whatever path ends an agreement (close after the challenge window,
- * a ruling, a dead-man's switch) settles through {@link #settle}. It returns writes; the caller
+ * place that books transfers; whatever path ends an agreement (close after the challenge window, a
+ * ruling, a dead-man's switch) settles through {@link #settle}. It returns writes; the caller
  * commits them with the agreement's change, and the ledger's primary key refuses a second release
  * or refund of the same agreement, so money moves at most once even under races and retries.
  *
- * <p>The agreement's escrow fact records where the money stands: {@code unfunded},
- * {@code held}, {@code frozen} (a dispute is open), {@code settled}.
+ * <p>The agreement's escrow fact records where the money stands: {@code unfunded}, {@code held},
+ * {@code frozen} (a dispute is open), {@code settled}.
  */
 public final class Enforcement {
 
@@ -47,11 +47,14 @@ public final class Enforcement {
 
   public Enforcement(AgreementStore store, List<EscrowBinding> bindings) {
     this.store = store;
-    this.bindings = bindings.stream().collect(Collectors.toUnmodifiableMap(EscrowBinding::type, Function.identity()));
+    this.bindings =
+        bindings.stream()
+            .collect(Collectors.toUnmodifiableMap(EscrowBinding::type, Function.identity()));
   }
 
   /** The bindings this server offers with its configuration. */
-  public static List<EscrowBinding> bindings(EscrowConfig config, AgreementStore store, X402Facilitator facilitator) {
+  public static List<EscrowBinding> bindings(
+      EscrowConfig config, AgreementStore store, X402Facilitator facilitator) {
     List<EscrowBinding> list = new ArrayList<>();
     list.add(new LedgerBinding());
     list.add(new HttpCallbackBinding(config.callbackUrlPrefixes()));
@@ -61,7 +64,10 @@ public final class Enforcement {
     return list;
   }
 
-  /** Whether the client must fund before the provider delivers: escrow on, and a non-zero amount to hold. */
+  /**
+   * Whether the client must fund before the provider delivers: escrow on, and a non-zero amount to
+   * hold.
+   */
   public static boolean requiresFunding(AgreementTerms terms) {
     return terms.escrow().enabled()
         && terms.escrow().paymentTerms().map(p -> p.amount().amount().signum() > 0).orElse(false);
@@ -76,7 +82,10 @@ public final class Enforcement {
     if (!requiresFunding(a.terms())) {
       return;
     }
-    binding(a).check(a.toJson().path("escrow").path("binding"), a.terms().escrow().paymentTerms().orElseThrow().amount());
+    binding(a)
+        .check(
+            a.toJson().path("escrow").path("binding"),
+            a.terms().escrow().paymentTerms().orElseThrow().amount());
   }
 
   /** The result of funding: writes to commit and the escrow fact to record. */
@@ -89,11 +98,13 @@ public final class Enforcement {
    * Funds the agreement's escrow: money enters the client's account from the rail and is held in
    * the agreement's escrow account.
    *
-   * @param body the fund request; {@code amount} and {@code currency}, when given, must match the terms
+   * @param body the fund request; {@code amount} and {@code currency}, when given, must match the
+   *     terms
    */
   public Funding fund(Agreement a, ObjectNode body, Instant now) {
     if (!requiresFunding(a.terms())) {
-      throw new InvalidDocumentException("/escrow", "this agreement holds no money in escrow: nothing to fund");
+      throw new InvalidDocumentException(
+          "/escrow", "this agreement holds no money in escrow: nothing to fund");
     }
     if (isFunded(a)) {
       throw new IllegalStateException("already funded"); // the caller checks first and answers 409
@@ -103,20 +114,44 @@ public final class Enforcement {
     JsonNode givenAmount = rest.remove("amount");
     JsonNode givenCurrency = rest.remove("currency");
     if (givenCurrency != null && !givenCurrency.asText().equals(amount.currency().code())) {
-      throw new InvalidDocumentException("/currency", "the agreement is in " + amount.currency().code() + ", not " + givenCurrency.asText());
+      throw new InvalidDocumentException(
+          "/currency",
+          "the agreement is in " + amount.currency().code() + ", not " + givenCurrency.asText());
     }
-    if (givenAmount != null && (!givenAmount.isTextual() || !sameAmount(givenAmount.asText(), amount))) {
-      throw new InvalidDocumentException("/amount", "the agreement holds \"" + amount.toWire() + "\" (a decimal string); fund exactly that");
+    if (givenAmount != null
+        && (!givenAmount.isTextual() || !sameAmount(givenAmount.asText(), amount))) {
+      throw new InvalidDocumentException(
+          "/amount",
+          "the agreement holds \"" + amount.toWire() + "\" (a decimal string); fund exactly that");
     }
     EscrowBinding binding = binding(a);
     EscrowBinding.Funded funded = binding.fund(a, rest, now);
     String client = Accounts.party(a.terms().parties().client().verificationKey().toBase64Url());
     List<Write> writes = new ArrayList<>();
-    writes.add(new Write.PostTransfer(new Transfer(a.id(), Transfer.Kind.FUND, Accounts.external(binding.type()), client, amount, now)));
-    writes.add(new Write.PostTransfer(new Transfer(a.id(), Transfer.Kind.HOLD, client, Accounts.escrow(a.id()), amount, now)));
+    writes.add(
+        new Write.PostTransfer(
+            new Transfer(
+                a.id(),
+                Transfer.Kind.FUND,
+                Accounts.external(binding.type()),
+                client,
+                amount,
+                now)));
+    writes.add(
+        new Write.PostTransfer(
+            new Transfer(
+                a.id(), Transfer.Kind.HOLD, client, Accounts.escrow(a.id()), amount, now)));
     writes.addAll(funded.writes());
-    return new Funding(writes, new EscrowFact(EscrowStatus.HELD, binding.type(), amount.toWire(), amount.currency().code(),
-        now, Accounts.escrow(a.id()), funded.facts()));
+    return new Funding(
+        writes,
+        new EscrowFact(
+            EscrowStatus.HELD,
+            binding.type(),
+            amount.toWire(),
+            amount.currency().code(),
+            now,
+            Accounts.escrow(a.id()),
+            funded.facts()));
   }
 
   /**
@@ -124,50 +159,103 @@ public final class Enforcement {
    * agreement that holds nothing in escrow (no escrow facts) is returned unchanged.
    */
   public static Agreement withEscrowStatus(Agreement a, EscrowStatus status) {
-    return a.facts().escrow().map(e -> a.withFacts(f -> f.withEscrow(e.withStatus(status)))).orElse(a);
+    return a.facts()
+        .escrow()
+        .map(e -> a.withFacts(f -> f.withEscrow(e.withStatus(status))))
+        .orElse(a);
   }
 
   /**
-   * Settles: {@code percent} of the amount to the provider, the rest back to the client, rounded
-   * to the currency's minor unit in the client's favour ({@link Release#split}). Returns the
-   * writes and the settlement record; nothing moves when nothing was held (escrow off or not
-   * funded), and the record says so.
+   * Settles: {@code percent} of the amount to the provider, the rest back to the client, rounded to
+   * the currency's minor unit in the client's favour ({@link Release#split}). Returns the writes
+   * and the settlement record; nothing moves when nothing was held (escrow off or not funded), and
+   * the record says so.
    */
   public Settling settle(Agreement a, BigDecimal percent, String reason, Instant now) {
     List<Write> writes = new ArrayList<>();
     Escrow.Payment payment = a.terms().escrow().paymentTerms().orElse(null);
     if (payment == null) {
-      return new Settling(writes, new SettlementFact(now, reason, percent, false, null, null, null, null, null, null,
-          null, null, null, null, null));
+      return new Settling(
+          writes,
+          new SettlementFact(
+              now, reason, percent, false, null, null, null, null, null, null, null, null, null,
+              null, null));
     }
     Settlement split = Release.split(payment.amount(), percent);
     String amount = payment.amount().toWire();
     String currency = payment.amount().currency().code();
     boolean held = requiresFunding(a.terms()) && isFunded(a);
     if (!held) {
-      String note = requiresFunding(a.terms())
-          ? "the escrow was never funded: nothing was held, nothing moved"
-          : payment.amount().amount().signum() == 0 ? "the amount is zero: nothing to hold"
-          : "escrow is disabled: the amounts are what the terms say, to be settled outside this server";
-      return new Settling(writes, new SettlementFact(now, reason, percent, false, amount, currency,
-          split.released().toWire(), split.refunded().toWire(), note, null, null, null, null, null, null));
+      String note =
+          requiresFunding(a.terms())
+              ? "the escrow was never funded: nothing was held, nothing moved"
+              : payment.amount().amount().signum() == 0
+                  ? "the amount is zero: nothing to hold"
+                  : "escrow is disabled: the amounts are what the terms say, to be settled outside this server";
+      return new Settling(
+          writes,
+          new SettlementFact(
+              now,
+              reason,
+              percent,
+              false,
+              amount,
+              currency,
+              split.released().toWire(),
+              split.refunded().toWire(),
+              note,
+              null,
+              null,
+              null,
+              null,
+              null,
+              null));
     }
     EscrowBinding binding = binding(a);
     String escrow = Accounts.escrow(a.id());
     var parties = a.terms().parties();
     if (split.released().amount().signum() > 0) {
-      writes.add(new Write.PostTransfer(new Transfer(a.id(), Transfer.Kind.RELEASE, escrow,
-          Accounts.party(parties.provider().verificationKey().toBase64Url()), split.released(), now)));
+      writes.add(
+          new Write.PostTransfer(
+              new Transfer(
+                  a.id(),
+                  Transfer.Kind.RELEASE,
+                  escrow,
+                  Accounts.party(parties.provider().verificationKey().toBase64Url()),
+                  split.released(),
+                  now)));
     }
     if (split.refunded().amount().signum() > 0) {
-      writes.add(new Write.PostTransfer(new Transfer(a.id(), Transfer.Kind.REFUND, escrow,
-          Accounts.party(parties.client().verificationKey().toBase64Url()), split.refunded(), now)));
+      writes.add(
+          new Write.PostTransfer(
+              new Transfer(
+                  a.id(),
+                  Transfer.Kind.REFUND,
+                  escrow,
+                  Accounts.party(parties.client().verificationKey().toBase64Url()),
+                  split.refunded(),
+                  now)));
     }
     writes.addAll(binding.settle(a, split, reason, now));
-    return new Settling(writes, new SettlementFact(now, reason, percent, true, amount, currency,
-        split.released().toWire(), split.refunded().toWire(), null, binding.type(), null, null, null, null, null));
+    return new Settling(
+        writes,
+        new SettlementFact(
+            now,
+            reason,
+            percent,
+            true,
+            amount,
+            currency,
+            split.released().toWire(),
+            split.refunded().toWire(),
+            null,
+            binding.type(),
+            null,
+            null,
+            null,
+            null,
+            null));
   }
-
 
   /** {@code GET /agreements/{id}/escrow}: the escrow's status, balance, transfers and messages. */
   public ObjectNode view(Agreement a) {
@@ -176,20 +264,31 @@ public final class Enforcement {
     o.put("state", a.state().name());
     o.put("binding", a.terms().escrow().bindingType());
     o.put("enabled", a.terms().escrow().enabled());
-    a.terms().escrow().paymentTerms().ifPresent(p -> {
-      o.put("amount", p.amount().toWire());
-      o.put("currency", p.amount().currency().code());
-    });
+    a.terms()
+        .escrow()
+        .paymentTerms()
+        .ifPresent(p -> {
+          o.put("amount", p.amount().toWire());
+          o.put("currency", p.amount().currency().code());
+        });
     if (requiresFunding(a.terms()) && bindings.containsKey(a.terms().escrow().bindingType())) {
       ObjectNode described = binding(a).describe(a);
       if (described != null) {
         o.setAll(described);
       }
     }
-    o.put("status", a.facts().escrowStatus().map(EscrowStatus::wireName)
-        .orElse(requiresFunding(a.terms()) ? EscrowStatus.UNFUNDED.wireName() : "not_required"));
+    o.put(
+        "status",
+        a.facts()
+            .escrowStatus()
+            .map(EscrowStatus::wireName)
+            .orElse(
+                requiresFunding(a.terms()) ? EscrowStatus.UNFUNDED.wireName() : "not_required"));
     List<LedgerEntry> entries = store.ledgerOfAgreement(a.id());
-    o.set("balances", balances(entries.stream().filter(e -> e.account().equals(Accounts.escrow(a.id()))).toList()));
+    o.set(
+        "balances",
+        balances(
+            entries.stream().filter(e -> e.account().equals(Accounts.escrow(a.id()))).toList()));
     o.set("transfers", transfers(entries));
     ArrayNode messages = o.putArray("messages");
     for (OutboxRow m : store.outboxOf(a.id())) {
@@ -199,7 +298,8 @@ public final class Enforcement {
       row.put("destination", m.message().destination());
       row.put("status", m.status().name().toLowerCase(java.util.Locale.ROOT));
       row.put("attempts", m.attempts());
-      if (m.status() == OutboxRow.Status.PENDING) row.put("next_attempt_at", m.nextAttemptAt().toString());
+      if (m.status() == OutboxRow.Status.PENDING)
+        row.put("next_attempt_at", m.nextAttemptAt().toString());
       if (m.lastError() != null) row.put("last_error", m.lastError());
       if (m.deliveredAt() != null) row.put("delivered_at", m.deliveredAt().toString());
       if (m.response() != null) row.put("response", m.response());
@@ -263,8 +363,12 @@ public final class Enforcement {
     String type = a.terms().escrow().bindingType();
     EscrowBinding b = bindings.get(type);
     if (b == null) {
-      throw new InvalidDocumentException("/escrow/binding/type", "this server does not operate the '" + type
-          + "' binding; it offers " + new java.util.TreeSet<>(bindings.keySet()));
+      throw new InvalidDocumentException(
+          "/escrow/binding/type",
+          "this server does not operate the '"
+              + type
+              + "' binding; it offers "
+              + new java.util.TreeSet<>(bindings.keySet()));
     }
     return b;
   }

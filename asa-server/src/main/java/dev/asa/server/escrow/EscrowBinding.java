@@ -12,29 +12,35 @@ import java.util.List;
  * The link to a payment rail (section 8.1), chosen by {@code escrow.binding.type}. Every binding's
  * money is also booked in the server's double-entry ledger (so {@code GET /agreements/{id}/escrow}
  * shows where it stands whatever the rail); a binding adds what its rail needs: messages to a
- * payment system, a captured authorization. Bindings only return writes: the caller commits them
- * in the same transaction as the agreement's change, so money and state never disagree.
+ * payment system, a captured authorization. Bindings only return writes: the caller commits them in
+ * the same transaction as the agreement's change, so money and state never disagree.
  */
 public interface EscrowBinding {
 
   /** The {@code escrow.binding.type} this binding handles. */
   String type();
 
-  /** Refuses, at creation, binding members this server cannot honour (InvalidDocumentException naming the field). */
+  /**
+   * Refuses, at creation, binding members this server cannot honour (InvalidDocumentException
+   * naming the field).
+   */
   void check(JsonNode binding, dev.asa.agreement.Money amount);
 
   /**
    * What funding adds to the ledger's transfers: writes and facts for the agreement's {@code
    * escrow} metadata.
    *
-   * @param body the client's {@code POST /agreements/{id}/fund} body (validated by the caller: an object)
+   * @param body the client's {@code POST /agreements/{id}/fund} body (validated by the caller: an
+   *     object)
    */
   Funded fund(Agreement agreement, ObjectNode body, Instant now);
 
   /** What moving the held money adds to the ledger's release and refund transfers. */
   List<Write> settle(Agreement agreement, Settlement split, String reason, Instant now);
 
-  /** What a client needs to know to fund through this binding (shown in the escrow view), or null. */
+  /**
+   * What a client needs to know to fund through this binding (shown in the escrow view), or null.
+   */
   default ObjectNode describe(Agreement agreement) {
     return null;
   }

@@ -13,7 +13,8 @@ import java.util.Set;
  * sends webhooks only to payment systems the operator lists (a client must not be able to make the
  * server POST to any URL it likes), and uses x402 only with a configured facilitator.
  *
- * @param callbackUrlPrefixes URL prefixes an {@code http_callback} binding's {@code url} may start with
+ * @param callbackUrlPrefixes URL prefixes an {@code http_callback} binding's {@code url} may start
+ *     with
  * @param x402Facilitator the x402 facilitator's base URL, or null when x402 is not offered
  * @param disputeEndpoints where disputes are filed, by {@code dispute.protocol} (e.g. ajp)
  * @param arbiterKeys keys besides the operator's that may rule on disputes
@@ -36,29 +37,36 @@ public record EscrowConfig(
     Objects.requireNonNull(deliveryTimeout, "deliveryTimeout");
     for (String prefix : callbackUrlPrefixes) {
       URI uri = URI.create(prefix);
-      if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
-        throw new IllegalArgumentException("a callback URL prefix is an http(s) URL with a host, not '" + prefix + "'");
+      if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+          || uri.getHost() == null) {
+        throw new IllegalArgumentException(
+            "a callback URL prefix is an http(s) URL with a host, not '" + prefix + "'");
       }
     }
   }
 
   public EscrowConfig withCallbackUrlPrefixes(List<String> prefixes) {
-    return new EscrowConfig(prefixes, x402Facilitator, disputeEndpoints, arbiterKeys, deliveryTimeout);
+    return new EscrowConfig(
+        prefixes, x402Facilitator, disputeEndpoints, arbiterKeys, deliveryTimeout);
   }
 
   public EscrowConfig withX402Facilitator(URI facilitator) {
-    return new EscrowConfig(callbackUrlPrefixes, facilitator, disputeEndpoints, arbiterKeys, deliveryTimeout);
+    return new EscrowConfig(
+        callbackUrlPrefixes, facilitator, disputeEndpoints, arbiterKeys, deliveryTimeout);
   }
 
   public EscrowConfig withDisputeEndpoints(Map<String, URI> endpoints) {
-    return new EscrowConfig(callbackUrlPrefixes, x402Facilitator, endpoints, arbiterKeys, deliveryTimeout);
+    return new EscrowConfig(
+        callbackUrlPrefixes, x402Facilitator, endpoints, arbiterKeys, deliveryTimeout);
   }
 
   public EscrowConfig withArbiterKeys(Set<Ed25519PublicKey> keys) {
-    return new EscrowConfig(callbackUrlPrefixes, x402Facilitator, disputeEndpoints, keys, deliveryTimeout);
+    return new EscrowConfig(
+        callbackUrlPrefixes, x402Facilitator, disputeEndpoints, keys, deliveryTimeout);
   }
 
   public EscrowConfig withDeliveryTimeout(Duration timeout) {
-    return new EscrowConfig(callbackUrlPrefixes, x402Facilitator, disputeEndpoints, arbiterKeys, timeout);
+    return new EscrowConfig(
+        callbackUrlPrefixes, x402Facilitator, disputeEndpoints, arbiterKeys, timeout);
   }
 }

@@ -1,6 +1,5 @@
 package dev.asa.server.escrow;
 
-import dev.asa.server.store.OutboxMessage;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
@@ -9,6 +8,7 @@ import dev.asa.agreement.Money;
 import dev.asa.agreement.Party;
 import dev.asa.json.Json;
 import dev.asa.scoring.Settlement;
+import dev.asa.server.store.OutboxMessage;
 import dev.asa.server.store.Write;
 import java.net.URI;
 import java.time.Instant;
@@ -16,8 +16,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code http_callback}: an external payment system holds the money; the server tells it what to
- * do with signed webhooks (Standard Webhooks, signed with the server key published at {@code
+ * {@code http_callback}: an external payment system holds the money; the server tells it what to do
+ * with signed webhooks (Standard Webhooks, signed with the server key published at {@code
  * /.well-known/asa/server-key}), sent through the outbox. The message id is derived from the
  * agreement and the instruction, so the payment system can apply each instruction once however
  * often it is delivered.
@@ -38,7 +38,8 @@ final class HttpCallbackBinding implements EscrowBinding {
   public void check(JsonNode binding, Money amount) {
     JsonNode url = binding.get("url");
     if (url == null || !url.isTextual()) {
-      throw new InvalidDocumentException("/escrow/binding/url", "required: the payment system's webhook URL");
+      throw new InvalidDocumentException(
+          "/escrow/binding/url", "required: the payment system's webhook URL");
     }
     URI uri;
     try {
@@ -46,17 +47,23 @@ final class HttpCallbackBinding implements EscrowBinding {
     } catch (IllegalArgumentException e) {
       throw new InvalidDocumentException("/escrow/binding/url", "not a URL: " + e.getMessage());
     }
-    if (!("https".equals(uri.getScheme()) || "http".equals(uri.getScheme())) || uri.getHost() == null) {
-      throw new InvalidDocumentException("/escrow/binding/url", "must be an http(s) URL with a host");
+    if (!("https".equals(uri.getScheme()) || "http".equals(uri.getScheme()))
+        || uri.getHost() == null) {
+      throw new InvalidDocumentException(
+          "/escrow/binding/url", "must be an http(s) URL with a host");
     }
     if (allowedPrefixes.stream().noneMatch(url.asText()::startsWith)) {
-      throw new InvalidDocumentException("/escrow/binding/url", allowedPrefixes.isEmpty()
-          ? "this server sends no payment webhooks: its operator has allowed no callback URL (use the ledger binding)"
-          : "this server sends payment webhooks only to URLs starting with " + allowedPrefixes);
+      throw new InvalidDocumentException(
+          "/escrow/binding/url",
+          allowedPrefixes.isEmpty()
+              ? "this server sends no payment webhooks: its operator has allowed no callback URL (use the ledger binding)"
+              : "this server sends payment webhooks only to URLs starting with " + allowedPrefixes);
     }
     for (var field : binding.properties()) {
       if (!field.getKey().equals("type") && !field.getKey().equals("url")) {
-        throw new InvalidDocumentException("/escrow/binding/" + field.getKey(), "the http_callback binding takes type and url only");
+        throw new InvalidDocumentException(
+            "/escrow/binding/" + field.getKey(),
+            "the http_callback binding takes type and url only");
       }
     }
   }
@@ -64,12 +71,21 @@ final class HttpCallbackBinding implements EscrowBinding {
   @Override
   public Funded fund(Agreement a, ObjectNode body, Instant now) {
     if (body.size() > 0) {
-      throw new InvalidDocumentException("/" + body.fieldNames().next(),
+      throw new InvalidDocumentException(
+          "/" + body.fieldNames().next(),
           "funding an http_callback escrow takes no members besides amount and currency");
     }
     Money amount = a.terms().escrow().paymentTerms().orElseThrow().amount();
-    ObjectNode data = data(a, "fund_request", amount, a.terms().parties().client(), null, "the client funded the agreement");
-    return new Funded(List.of(message(a, "escrow.fund_requested", data, now)), Json.object().put("url", url(a)));
+    ObjectNode data =
+        data(
+            a,
+            "fund_request",
+            amount,
+            a.terms().parties().client(),
+            null,
+            "the client funded the agreement");
+    return new Funded(
+        List.of(message(a, "escrow.fund_requested", data, now)), Json.object().put("url", url(a)));
   }
 
   @Override
@@ -77,15 +93,26 @@ final class HttpCallbackBinding implements EscrowBinding {
     List<Write> writes = new ArrayList<>();
     var parties = a.terms().parties();
     if (split.released().amount().signum() > 0) {
-      writes.add(message(a, "escrow.release", data(a, "release", split.released(), null, parties.provider(), reason), now));
+      writes.add(
+          message(
+              a,
+              "escrow.release",
+              data(a, "release", split.released(), null, parties.provider(), reason),
+              now));
     }
     if (split.refunded().amount().signum() > 0) {
-      writes.add(message(a, "escrow.refund", data(a, "refund", split.refunded(), null, parties.client(), reason), now));
+      writes.add(
+          message(
+              a,
+              "escrow.refund",
+              data(a, "refund", split.refunded(), null, parties.client(), reason),
+              now));
     }
     return writes;
   }
 
-  private static ObjectNode data(Agreement a, String instruction, Money amount, Party from, Party to, String reason) {
+  private static ObjectNode data(
+      Agreement a, String instruction, Money amount, Party from, Party to, String reason) {
     ObjectNode d = Json.object();
     d.put("agreement_id", a.id());
     d.put("agreement_hash", a.hash().toString());

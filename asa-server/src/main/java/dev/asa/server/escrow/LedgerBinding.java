@@ -11,7 +11,9 @@ import dev.asa.server.store.Write;
 import java.time.Instant;
 import java.util.List;
 
-/** The default binding: the server's own ledger is the payment system; its transfers are the money. */
+/**
+ * The default binding: the server's own ledger is the payment system; its transfers are the money.
+ */
 final class LedgerBinding implements EscrowBinding {
 
   @Override
@@ -23,7 +25,9 @@ final class LedgerBinding implements EscrowBinding {
   public void check(JsonNode binding, Money amount) {
     for (var field : binding.properties()) {
       if (!field.getKey().equals("type")) {
-        throw new InvalidDocumentException("/escrow/binding/" + field.getKey(), "the ledger binding takes no members besides type");
+        throw new InvalidDocumentException(
+            "/escrow/binding/" + field.getKey(),
+            "the ledger binding takes no members besides type");
       }
     }
   }
@@ -31,7 +35,8 @@ final class LedgerBinding implements EscrowBinding {
   @Override
   public Funded fund(Agreement agreement, ObjectNode body, Instant now) {
     if (body.size() > 0) {
-      throw new InvalidDocumentException("/" + body.fieldNames().next(),
+      throw new InvalidDocumentException(
+          "/" + body.fieldNames().next(),
           "funding a ledger escrow takes no members besides amount and currency");
     }
     return new Funded(List.of(), Json.object());

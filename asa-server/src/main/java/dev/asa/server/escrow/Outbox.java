@@ -1,7 +1,7 @@
 package dev.asa.server.escrow;
 
-import dev.asa.server.store.OutboxMessage;
 import dev.asa.server.store.AgreementStore;
+import dev.asa.server.store.OutboxMessage;
 import dev.asa.server.store.OutboxRow;
 import java.time.Clock;
 import java.time.Duration;
@@ -21,8 +21,8 @@ import org.slf4j.LoggerFactory;
  * capped at 15 minutes, with jitter) until the destination accepts or says the message can never
  * succeed. Messages are committed with the change that caused them, so a crash between the commit
  * and the send loses nothing: the message is still pending when the server comes back. A node
- * claims a message with a lease before sending it, so with several nodes one sends it at a time;
- * a node that dies mid-send loses its lease and the message is sent again, which is why receivers
+ * claims a message with a lease before sending it, so with several nodes one sends it at a time; a
+ * node that dies mid-send loses its lease and the message is sent again, which is why receivers
  * deduplicate on the message id.
  */
 public final class Outbox implements AutoCloseable {
@@ -36,13 +36,16 @@ public final class Outbox implements AutoCloseable {
   private final Clock clock;
   private final Function<OutboxMessage, Courier> couriers;
   private final String node = "node-" + UUID.randomUUID();
-  private final ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread t = new Thread(r, "asa-outbox");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ScheduledExecutorService poller =
+      Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "asa-outbox");
+        t.setDaemon(true);
+        return t;
+      });
 
-  /** @param couriers the courier for a message (by its kind) */
+  /**
+   * @param couriers the courier for a message (by its kind)
+   */
   public Outbox(AgreementStore store, Clock clock, Function<OutboxMessage, Courier> couriers) {
     this.store = store;
     this.clock = clock;
@@ -50,13 +53,17 @@ public final class Outbox implements AutoCloseable {
   }
 
   public void start(Duration every) {
-    poller.scheduleWithFixedDelay(() -> {
-      try {
-        deliverDue();
-      } catch (RuntimeException e) {
-        log.warn("delivering outbox messages failed; will retry", e);
-      }
-    }, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
+    poller.scheduleWithFixedDelay(
+        () -> {
+          try {
+            deliverDue();
+          } catch (RuntimeException e) {
+            log.warn("delivering outbox messages failed; will retry", e);
+          }
+        },
+        every.toMillis(),
+        every.toMillis(),
+        TimeUnit.MILLISECONDS);
   }
 
   /** Attempts every message due now, once each; returns how many were delivered. */
@@ -84,24 +91,41 @@ public final class Outbox implements AutoCloseable {
     Instant now = clock.instant();
     switch (outcome) {
       case Courier.Attempt.Delivered d -> {
-        store.recordAttempt(message.id(), node, OutboxRow.Status.DELIVERED, now, null,
-            "HTTP " + d.status() + (d.response() == null ? "" : " " + d.response()), now);
+        store.recordAttempt(
+            message.id(),
+            node,
+            OutboxRow.Status.DELIVERED,
+            now,
+            null,
+            "HTTP " + d.status() + (d.response() == null ? "" : " " + d.response()),
+            now);
         return true;
       }
       case Courier.Attempt.Failed f -> {
-        log.warn("outbox message {} ({}) failed for good: {}", message.id(), message.kind(), f.reason());
-        store.recordAttempt(message.id(), node, OutboxRow.Status.FAILED, now, f.reason(), null, null);
+        log.warn(
+            "outbox message {} ({}) failed for good: {}", message.id(), message.kind(), f.reason());
+        store.recordAttempt(
+            message.id(), node, OutboxRow.Status.FAILED, now, f.reason(), null, null);
       }
       case Courier.Attempt.Retry r -> {
         Instant next = now.plus(backoff(message.attempts() + 1));
-        log.info("outbox message {} ({}) not delivered ({}); next attempt at {}", message.id(), message.kind(), r.reason(), next);
-        store.recordAttempt(message.id(), node, OutboxRow.Status.PENDING, next, r.reason(), null, null);
+        log.info(
+            "outbox message {} ({}) not delivered ({}); next attempt at {}",
+            message.id(),
+            message.kind(),
+            r.reason(),
+            next);
+        store.recordAttempt(
+            message.id(), node, OutboxRow.Status.PENDING, next, r.reason(), null, null);
       }
     }
     return false;
   }
 
-  /** The wait before attempt number {@code attempt + 1}: doubling from one second, capped, with +-20% jitter. */
+  /**
+   * The wait before attempt number {@code attempt + 1}: doubling from one second, capped, with
+   * +-20% jitter.
+   */
   static Duration backoff(int attempt) {
     long base = FIRST_RETRY.toMillis() << Math.min(attempt - 1, 20);
     long capped = Math.min(base, MAX_RETRY.toMillis());

@@ -1,6 +1,5 @@
 package dev.asa.server.escrow;
 
-import dev.asa.server.store.OutboxMessage;
 import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.http.StandardWebhooks;
 import dev.asa.server.net.DestinationRefusedException;
@@ -9,6 +8,7 @@ import dev.asa.server.net.GuardedHttpClient;
 import dev.asa.server.net.OutboundRequest;
 import dev.asa.server.net.OutboundResponse;
 import dev.asa.server.net.OutboundTimeoutException;
+import dev.asa.server.store.OutboxMessage;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -28,8 +28,8 @@ import java.util.Objects;
  * names it; the {@link Outbox} decides when to try again. Only a message that no retry can fix (a
  * destination that is not an http(s) URL) becomes {@link Attempt.Failed}. A destination the {@link
  * GuardedHttpClient} refuses (an internal address the operator did not allow) is retried: the
- * operator chose every webhook destination, so the fix is {@code --allow-fetch} and a restart, after
- * which the message goes out; nothing is sent meanwhile.
+ * operator chose every webhook destination, so the fix is {@code --allow-fetch} and a restart,
+ * after which the message goes out; nothing is sent meanwhile.
  *
  * <p>Each attempt is signed when it is sent, with the clock's time then: a receiver refuses old
  * timestamps, so a retry must not reuse the first attempt's signature.
@@ -58,7 +58,8 @@ public final class WebhookCourier implements Courier, AutoCloseable {
    * @param http the guarded client every delivery goes through; it never follows a redirect (which
    *     would send a signed message somewhere nobody configured: a 3xx is a non-2xx like any other)
    */
-  public WebhookCourier(Ed25519PrivateKey serverKey, Clock clock, Duration timeout, GuardedHttpClient http) {
+  public WebhookCourier(
+      Ed25519PrivateKey serverKey, Clock clock, Duration timeout, GuardedHttpClient http) {
     this.serverKey = Objects.requireNonNull(serverKey, "serverKey");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.timeout = Objects.requireNonNull(timeout, "timeout");
@@ -77,13 +78,21 @@ public final class WebhookCourier implements Courier, AutoCloseable {
     try {
       destination = URI.create(message.destination());
       long timestamp = clock.instant().getEpochSecond();
-      request = OutboundRequest.post(destination, Map.of(
-              "Content-Type", "application/json",
-              "User-Agent", "asa-server",
-              StandardWebhooks.WEBHOOK_ID, message.id(),
-              StandardWebhooks.WEBHOOK_TIMESTAMP, Long.toString(timestamp),
-              StandardWebhooks.WEBHOOK_SIGNATURE, StandardWebhooks.sign(message.id(), timestamp, message.body(), serverKey)),
-          message.body().getBytes(StandardCharsets.UTF_8));
+      request =
+          OutboundRequest.post(
+              destination,
+              Map.of(
+                  "Content-Type",
+                  "application/json",
+                  "User-Agent",
+                  "asa-server",
+                  StandardWebhooks.WEBHOOK_ID,
+                  message.id(),
+                  StandardWebhooks.WEBHOOK_TIMESTAMP,
+                  Long.toString(timestamp),
+                  StandardWebhooks.WEBHOOK_SIGNATURE,
+                  StandardWebhooks.sign(message.id(), timestamp, message.body(), serverKey)),
+              message.body().getBytes(StandardCharsets.UTF_8));
     } catch (IllegalArgumentException e) {
       // Not an http(s) URL, no host, or an id that cannot be a header value: no retry fixes that.
       return new Attempt.Failed(
@@ -142,7 +151,8 @@ public final class WebhookCourier implements Courier, AutoCloseable {
   }
 
   private Attempt timedOut(String where) {
-    return new Attempt.Retry("timed out after " + timeout.toMillis() + " ms delivering to " + where);
+    return new Attempt.Retry(
+        "timed out after " + timeout.toMillis() + " ms delivering to " + where);
   }
 
   /**

@@ -30,8 +30,9 @@ import java.util.regex.Pattern;
  *       is Permit2-only ({@code payload.permit2Authorization}); EIP-3009 cannot do it because it
  *       signs one exact value. At settlement {@code paymentRequirements.amount} is the amount to
  *       charge, which may be less than the signed maximum.
- *   <li>{@code exact}: an EIP-3009 {@code transferWithAuthorization} ({@code payload.authorization})
- *       that moves exactly the signed value, so it can only settle all of the escrow or none.
+ *   <li>{@code exact}: an EIP-3009 {@code transferWithAuthorization} ({@code
+ *       payload.authorization}) that moves exactly the signed value, so it can only settle all of
+ *       the escrow or none.
  * </ul>
  *
  * <p>Each authorization settles at most once (its nonce is consumed on chain), so an agreement gets
@@ -39,7 +40,9 @@ import java.util.regex.Pattern;
  */
 public final class X402 {
 
-  /** The protocol version spoken here; version 1 payloads have a different shape and are refused. */
+  /**
+   * The protocol version spoken here; version 1 payloads have a different shape and are refused.
+   */
   public static final int VERSION = 2;
 
   public static final String UPTO = "upto";
@@ -57,7 +60,8 @@ public final class X402 {
   private static final Pattern UINT = Pattern.compile("0|[1-9][0-9]{0,77}");
   // 65 bytes is an EOA's r,s,v; smart-wallet signatures (ERC-1271, ERC-6492 wrapped) are longer.
   private static final Pattern SIGNATURE = Pattern.compile("0x(?:[0-9a-fA-F]{2}){65,4096}");
-  private static final BigInteger UINT256_MAX = BigInteger.ONE.shiftLeft(256).subtract(BigInteger.ONE);
+  private static final BigInteger UINT256_MAX =
+      BigInteger.ONE.shiftLeft(256).subtract(BigInteger.ONE);
 
   private X402() {}
 
@@ -69,7 +73,13 @@ public final class X402 {
    * @param extra scheme-specific details (token EIP-712 name/version, facilitator address), or null
    */
   public record Requirements(
-      String scheme, String network, String amount, String asset, String payTo, int maxTimeoutSeconds, ObjectNode extra) {
+      String scheme,
+      String network,
+      String amount,
+      String asset,
+      String payTo,
+      int maxTimeoutSeconds,
+      ObjectNode extra) {
 
     public Requirements {
       Objects.requireNonNull(scheme, "scheme");
@@ -81,10 +91,12 @@ public final class X402 {
         throw new IllegalArgumentException("scheme must be \"upto\" or \"exact\", not " + scheme);
       }
       if (!isUint256(amount)) {
-        throw new IllegalArgumentException("amount must be atomic units as a decimal string, not " + amount);
+        throw new IllegalArgumentException(
+            "amount must be atomic units as a decimal string, not " + amount);
       }
       if (maxTimeoutSeconds <= 0) {
-        throw new IllegalArgumentException("maxTimeoutSeconds must be positive, not " + maxTimeoutSeconds);
+        throw new IllegalArgumentException(
+            "maxTimeoutSeconds must be positive, not " + maxTimeoutSeconds);
       }
       extra = extra == null ? null : extra.deepCopy();
     }
@@ -97,7 +109,8 @@ public final class X402 {
 
     /** The same requirements for another amount, e.g. the released part at settlement. */
     public Requirements withAmount(String atomicAmount) {
-      return new Requirements(scheme, network, atomicAmount, asset, payTo, maxTimeoutSeconds, extra);
+      return new Requirements(
+          scheme, network, atomicAmount, asset, payTo, maxTimeoutSeconds, extra);
     }
 
     public BigInteger atomic() {
@@ -120,8 +133,8 @@ public final class X402 {
     }
 
     /**
-     * Reads a PaymentRequirements object strictly (all required members, well-formed EVM
-     * addresses and amount), reporting problems under {@code pointer}.
+     * Reads a PaymentRequirements object strictly (all required members, well-formed EVM addresses
+     * and amount), reporting problems under {@code pointer}.
      */
     public static Requirements fromJson(JsonNode node, String pointer) {
       StrictJson v = new StrictJson();
@@ -132,23 +145,46 @@ public final class X402 {
 
     private static Requirements read(JsonNode node, String pointer, StrictJson v) {
       if (node == null || !node.isObject()) {
-        v.add(pointer, "must be a PaymentRequirements object with scheme, network, amount, asset, "
-            + "payTo and maxTimeoutSeconds");
+        v.add(
+            pointer,
+            "must be a PaymentRequirements object with scheme, network, amount, asset, "
+                + "payTo and maxTimeoutSeconds");
         return null;
       }
       int before = v.count();
-      v.allowOnly(node, pointer, Set.of("scheme", "network", "amount", "asset", "payTo", "maxTimeoutSeconds", "extra"));
-      String scheme = v.text(node, pointer, "scheme", null, "the payment scheme, \"upto\" or \"exact\"");
+      v.allowOnly(
+          node,
+          pointer,
+          Set.of("scheme", "network", "amount", "asset", "payTo", "maxTimeoutSeconds", "extra"));
+      String scheme =
+          v.text(node, pointer, "scheme", null, "the payment scheme, \"upto\" or \"exact\"");
       if (scheme != null && !scheme.equals(UPTO) && !scheme.equals(EXACT)) {
         v.add(pointer + "/scheme", "must be \"upto\" or \"exact\", not \"" + scheme + "\"");
       }
-      String network = v.text(node, pointer, "network", CAIP2, "a CAIP-2 network id such as \"eip155:84532\"");
-      String amount = uint256(node, "amount", pointer, v, "the amount in atomic units of the asset");
-      String asset = v.text(node, pointer, "asset", ADDRESS, "the token contract address: 0x followed by 40 hex digits");
-      String payTo = v.text(node, pointer, "payTo", ADDRESS, "the recipient address: 0x followed by 40 hex digits");
+      String network =
+          v.text(node, pointer, "network", CAIP2, "a CAIP-2 network id such as \"eip155:84532\"");
+      String amount =
+          uint256(node, "amount", pointer, v, "the amount in atomic units of the asset");
+      String asset =
+          v.text(
+              node,
+              pointer,
+              "asset",
+              ADDRESS,
+              "the token contract address: 0x followed by 40 hex digits");
+      String payTo =
+          v.text(
+              node,
+              pointer,
+              "payTo",
+              ADDRESS,
+              "the recipient address: 0x followed by 40 hex digits");
       JsonNode timeout = node.get("maxTimeoutSeconds");
       int maxTimeoutSeconds = 0;
-      if (timeout == null || !timeout.isIntegralNumber() || !timeout.canConvertToInt() || timeout.intValue() <= 0) {
+      if (timeout == null
+          || !timeout.isIntegralNumber()
+          || !timeout.canConvertToInt()
+          || timeout.intValue() <= 0) {
         v.add(pointer + "/maxTimeoutSeconds", "must be a positive whole number of seconds");
       } else {
         maxTimeoutSeconds = timeout.intValue();
@@ -160,7 +196,13 @@ public final class X402 {
       if (v.count() > before) {
         return null;
       }
-      return new Requirements(scheme, network, amount, asset, payTo, maxTimeoutSeconds,
+      return new Requirements(
+          scheme,
+          network,
+          amount,
+          asset,
+          payTo,
+          maxTimeoutSeconds,
           extra != null && extra.isObject() ? (ObjectNode) extra : null);
     }
   }
@@ -194,21 +236,36 @@ public final class X402 {
       String signature = p.path("signature").asText(null);
       if (p.has("authorization")) {
         JsonNode a = p.get("authorization");
-        return new Authorization(EIP3009, a.path("from").asText(), a.path("to").asText(),
-            new BigInteger(a.path("value").asText()), new BigInteger(a.path("validAfter").asText()),
-            new BigInteger(a.path("validBefore").asText()), a.path("nonce").asText(), signature);
+        return new Authorization(
+            EIP3009,
+            a.path("from").asText(),
+            a.path("to").asText(),
+            new BigInteger(a.path("value").asText()),
+            new BigInteger(a.path("validAfter").asText()),
+            new BigInteger(a.path("validBefore").asText()),
+            a.path("nonce").asText(),
+            signature);
       }
       if (p.has("permit2Authorization")) {
         JsonNode a = p.get("permit2Authorization");
-        return new Authorization(PERMIT2, a.path("from").asText(), a.path("witness").path("to").asText(),
+        return new Authorization(
+            PERMIT2,
+            a.path("from").asText(),
+            a.path("witness").path("to").asText(),
             new BigInteger(a.path("permitted").path("amount").asText()),
             new BigInteger(a.path("witness").path("validAfter").asText()),
-            new BigInteger(a.path("deadline").asText()), a.path("nonce").asText(), signature);
+            new BigInteger(a.path("deadline").asText()),
+            a.path("nonce").asText(),
+            signature);
       }
-      throw new IllegalArgumentException("the payment payload holds neither authorization nor permit2Authorization");
+      throw new IllegalArgumentException(
+          "the payment payload holds neither authorization nor permit2Authorization");
     }
 
-    /** When the authorization expires; a uint256 beyond Instant's range reads as {@link Instant#MAX}. */
+    /**
+     * When the authorization expires; a uint256 beyond Instant's range reads as {@link
+     * Instant#MAX}.
+     */
     public Instant expiresAt() {
       return validBefore.compareTo(BigInteger.valueOf(Instant.MAX.getEpochSecond())) > 0
           ? Instant.MAX
@@ -222,54 +279,88 @@ public final class X402 {
    *
    * <p>Binding members: {@code type} ("x402"), {@code network} (CAIP-2, EVM only), {@code asset}
    * and {@code pay_to} (addresses), optional {@code scheme} ("upto" by default, or "exact") and
-   * optional {@code extra} (an object passed as the requirements' {@code extra}: the token's EIP-712
-   * {@code name}/{@code version} for exact, {@code facilitatorAddress} for upto). Other members
-   * belong to other layers and are ignored here.
+   * optional {@code extra} (an object passed as the requirements' {@code extra}: the token's
+   * EIP-712 {@code name}/{@code version} for exact, {@code facilitatorAddress} for upto). Other
+   * members belong to other layers and are ignored here.
    *
    * @param maxTimeoutSeconds the x402 {@code maxTimeoutSeconds} offered to the client
    */
   public static Requirements requirements(JsonNode binding, Money amount, int maxTimeoutSeconds) {
     Objects.requireNonNull(amount, "amount");
     if (maxTimeoutSeconds <= 0) {
-      throw new IllegalArgumentException("maxTimeoutSeconds must be positive, not " + maxTimeoutSeconds);
+      throw new IllegalArgumentException(
+          "maxTimeoutSeconds must be positive, not " + maxTimeoutSeconds);
     }
     if (binding == null || !binding.isObject()) {
-      throw new InvalidDocumentException(BINDING, "must be an object such as "
-          + "{\"type\":\"x402\",\"network\":\"eip155:84532\",\"asset\":\"0x...\",\"pay_to\":\"0x...\",\"scheme\":\"upto\"}");
+      throw new InvalidDocumentException(
+          BINDING,
+          "must be an object such as "
+              + "{\"type\":\"x402\",\"network\":\"eip155:84532\",\"asset\":\"0x...\",\"pay_to\":\"0x...\",\"scheme\":\"upto\"}");
     }
     StrictJson v = new StrictJson();
     JsonNode type = binding.get("type");
     if (type == null || !type.isTextual() || !type.textValue().equals("x402")) {
       v.add(BINDING + "/type", "must be \"x402\" for an x402 escrow binding");
     }
-    String network = v.text(binding, BINDING, "network", CAIP2,
-        "a CAIP-2 chain id such as \"eip155:84532\" (Base Sepolia) or \"eip155:8453\" (Base)");
+    String network =
+        v.text(
+            binding,
+            BINDING,
+            "network",
+            CAIP2,
+            "a CAIP-2 chain id such as \"eip155:84532\" (Base Sepolia) or \"eip155:8453\" (Base)");
     if (network != null && !EVM_CHAIN.matcher(network).matches()) {
-      v.add(BINDING + "/network",
-          "only EVM networks are supported: write \"eip155:<chain id>\", e.g. \"eip155:84532\", not \"" + network + "\"");
+      v.add(
+          BINDING + "/network",
+          "only EVM networks are supported: write \"eip155:<chain id>\", e.g. \"eip155:84532\", not \""
+              + network
+              + "\"");
     }
-    String asset = v.text(binding, BINDING, "asset", ADDRESS, "the token contract address: 0x followed by 40 hex digits");
-    String payTo = v.text(binding, BINDING, "pay_to", ADDRESS, "the recipient address: 0x followed by 40 hex digits");
+    String asset =
+        v.text(
+            binding,
+            BINDING,
+            "asset",
+            ADDRESS,
+            "the token contract address: 0x followed by 40 hex digits");
+    String payTo =
+        v.text(
+            binding,
+            BINDING,
+            "pay_to",
+            ADDRESS,
+            "the recipient address: 0x followed by 40 hex digits");
     String scheme = UPTO;
     JsonNode schemeNode = binding.get("scheme");
     if (schemeNode != null) {
-      if (schemeNode.isTextual() && (schemeNode.textValue().equals(UPTO) || schemeNode.textValue().equals(EXACT))) {
+      if (schemeNode.isTextual()
+          && (schemeNode.textValue().equals(UPTO) || schemeNode.textValue().equals(EXACT))) {
         scheme = schemeNode.textValue();
       } else {
-        v.add(BINDING + "/scheme", "must be \"upto\" (the default: authorize the whole escrow, settle "
-            + "what is released) or \"exact\" (settle all of it or nothing)");
+        v.add(
+            BINDING + "/scheme",
+            "must be \"upto\" (the default: authorize the whole escrow, settle "
+                + "what is released) or \"exact\" (settle all of it or nothing)");
       }
     }
     JsonNode extra = binding.get("extra");
     if (extra != null && !extra.isObject()) {
-      v.add(BINDING + "/extra", "must be an object of scheme-specific details passed to the "
-          + "facilitator, e.g. {\"name\":\"USDC\",\"version\":\"2\"}");
+      v.add(
+          BINDING + "/extra",
+          "must be an object of scheme-specific details passed to the "
+              + "facilitator, e.g. {\"name\":\"USDC\",\"version\":\"2\"}");
     }
     if (amount.amount().signum() == 0) {
       v.add("/escrow/payment/amount", "an x402 escrow needs an amount above zero");
     }
     v.throwIfAny();
-    return new Requirements(scheme, network, atomicAmount(amount), asset, payTo, maxTimeoutSeconds,
+    return new Requirements(
+        scheme,
+        network,
+        atomicAmount(amount),
+        asset,
+        payTo,
+        maxTimeoutSeconds,
         extra == null ? null : (ObjectNode) extra);
   }
 
@@ -279,7 +370,11 @@ public final class X402 {
    * rounding can happen.
    */
   public static String atomicAmount(Money money) {
-    return money.amount().movePointRight(money.currency().decimals()).toBigIntegerExact().toString();
+    return money
+        .amount()
+        .movePointRight(money.currency().decimals())
+        .toBigIntegerExact()
+        .toString();
   }
 
   /**
@@ -299,13 +394,19 @@ public final class X402 {
     Objects.requireNonNull(now, "now");
     String at = PAYLOAD_POINTER;
     if (payload == null || !payload.isObject()) {
-      throw new InvalidDocumentException(at, "must be an x402 version 2 PaymentPayload object: "
-          + "{\"x402Version\":2,\"accepted\":{...},\"payload\":{\"signature\":\"0x...\",...}}");
+      throw new InvalidDocumentException(
+          at,
+          "must be an x402 version 2 PaymentPayload object: "
+              + "{\"x402Version\":2,\"accepted\":{...},\"payload\":{\"signature\":\"0x...\",...}}");
     }
     StrictJson v = new StrictJson();
-    v.allowOnly(payload, at, Set.of("x402Version", "resource", "accepted", "payload", "extensions"));
+    v.allowOnly(
+        payload, at, Set.of("x402Version", "resource", "accepted", "payload", "extensions"));
     JsonNode version = payload.get("x402Version");
-    if (version == null || !version.isIntegralNumber() || !version.canConvertToInt() || version.intValue() != VERSION) {
+    if (version == null
+        || !version.isIntegralNumber()
+        || !version.canConvertToInt()
+        || version.intValue() != VERSION) {
       v.add(at + "/x402Version", "must be 2: this server speaks x402 protocol version 2");
     }
     JsonNode resource = payload.get("resource");
@@ -319,8 +420,10 @@ public final class X402 {
     checkAccepted(payload.get("accepted"), expected, v);
     JsonNode inner = payload.get("payload");
     if (inner == null || !inner.isObject()) {
-      v.add(at + "/payload", "must be an object with the signature and the "
-          + (expected.scheme().equals(UPTO) ? "permit2Authorization" : "authorization"));
+      v.add(
+          at + "/payload",
+          "must be an object with the signature and the "
+              + (expected.scheme().equals(UPTO) ? "permit2Authorization" : "authorization"));
     } else if (expected.scheme().equals(UPTO)) {
       checkPermit2(inner, expected, now, v);
     } else {
@@ -331,8 +434,8 @@ public final class X402 {
   }
 
   /**
-   * The {@code POST /verify} request body:
-   * {@code {"x402Version":2,"paymentPayload":...,"paymentRequirements":...}}.
+   * The {@code POST /verify} request body: {@code
+   * {"x402Version":2,"paymentPayload":...,"paymentRequirements":...}}.
    */
   public static String verifyBody(ObjectNode payload, Requirements requirements) {
     return Json.write(facilitatorRequest(payload, requirements));
@@ -350,29 +453,42 @@ public final class X402 {
   public static String settleBody(ObjectNode payload, Requirements atAmount) {
     Objects.requireNonNull(payload, "payload");
     Objects.requireNonNull(atAmount, "atAmount");
-    Requirements accepted = Requirements.fromJson(payload.get("accepted"), PAYLOAD_POINTER + "/accepted");
-    if (!accepted.scheme().equals(atAmount.scheme()) || !accepted.network().equals(atAmount.network())
-        || !sameAddress(accepted.asset(), atAmount.asset()) || !sameAddress(accepted.payTo(), atAmount.payTo())) {
-      throw new IllegalArgumentException("the settlement's scheme, network, asset or payTo differ from the authorization's");
+    Requirements accepted =
+        Requirements.fromJson(payload.get("accepted"), PAYLOAD_POINTER + "/accepted");
+    if (!accepted.scheme().equals(atAmount.scheme())
+        || !accepted.network().equals(atAmount.network())
+        || !sameAddress(accepted.asset(), atAmount.asset())
+        || !sameAddress(accepted.payTo(), atAmount.payTo())) {
+      throw new IllegalArgumentException(
+          "the settlement's scheme, network, asset or payTo differ from the authorization's");
     }
     BigInteger charge = atAmount.atomic();
     BigInteger authorized = Authorization.of(payload).value();
     if (charge.signum() == 0) {
-      throw new IllegalArgumentException("nothing to settle: when nothing is released, send no settlement at all");
+      throw new IllegalArgumentException(
+          "nothing to settle: when nothing is released, send no settlement at all");
     }
     if (charge.compareTo(authorized) > 0) {
-      throw new IllegalArgumentException("cannot settle " + charge + " atomic units: only " + authorized + " were authorized");
+      throw new IllegalArgumentException(
+          "cannot settle " + charge + " atomic units: only " + authorized + " were authorized");
     }
     if (atAmount.scheme().equals(EXACT) && !charge.equals(authorized)) {
-      throw new IllegalArgumentException("the exact scheme moves the whole signed value (" + authorized
-          + "): it cannot settle part of it (" + charge + "); use the upto scheme for partial releases");
+      throw new IllegalArgumentException(
+          "the exact scheme moves the whole signed value ("
+              + authorized
+              + "): it cannot settle part of it ("
+              + charge
+              + "); use the upto scheme for partial releases");
     }
     return Json.write(facilitatorRequest(payload, atAmount));
   }
 
-  /** The {@code PAYMENT-RESPONSE} header value: the SettleResponse JSON, base64 (RFC 4648, padded). */
+  /**
+   * The {@code PAYMENT-RESPONSE} header value: the SettleResponse JSON, base64 (RFC 4648, padded).
+   */
   public static String paymentResponseHeader(JsonNode settleResponse) {
-    return Base64.getEncoder().encodeToString(Json.write(settleResponse).getBytes(StandardCharsets.UTF_8));
+    return Base64.getEncoder()
+        .encodeToString(Json.write(settleResponse).getBytes(StandardCharsets.UTF_8));
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -394,39 +510,64 @@ public final class X402 {
       return;
     }
     if (!got.scheme().equals(expected.scheme())) {
-      v.add(at + "/scheme", "must be \"" + expected.scheme() + "\", the scheme of this agreement's "
-          + "escrow binding, not \"" + got.scheme() + "\"");
+      v.add(
+          at + "/scheme",
+          "must be \""
+              + expected.scheme()
+              + "\", the scheme of this agreement's "
+              + "escrow binding, not \""
+              + got.scheme()
+              + "\"");
     }
     if (!got.network().equals(expected.network())) {
-      v.add(at + "/network", "must be \"" + expected.network() + "\", not \"" + got.network() + "\"");
+      v.add(
+          at + "/network", "must be \"" + expected.network() + "\", not \"" + got.network() + "\"");
     }
     if (!sameAddress(got.asset(), expected.asset())) {
-      v.add(at + "/asset", "must be the escrow's asset " + expected.asset() + ", not " + got.asset());
+      v.add(
+          at + "/asset", "must be the escrow's asset " + expected.asset() + ", not " + got.asset());
     }
     if (!sameAddress(got.payTo(), expected.payTo())) {
-      v.add(at + "/payTo", "must be the escrow's recipient " + expected.payTo() + ", not " + got.payTo());
+      v.add(
+          at + "/payTo",
+          "must be the escrow's recipient " + expected.payTo() + ", not " + got.payTo());
     }
     if (!got.amount().equals(expected.amount())) {
-      v.add(at + "/amount", "must be " + expected.amount() + " (the escrow amount in atomic units of "
-          + "the asset), not " + got.amount());
+      v.add(
+          at + "/amount",
+          "must be "
+              + expected.amount()
+              + " (the escrow amount in atomic units of "
+              + "the asset), not "
+              + got.amount());
     }
   }
 
   /** EIP-3009 {@code transferWithAuthorization}, the {@code exact} scheme. */
-  private static void checkEip3009(JsonNode inner, Requirements expected, Instant now, StrictJson v) {
+  private static void checkEip3009(
+      JsonNode inner, Requirements expected, Instant now, StrictJson v) {
     String at = PAYLOAD_POINTER + "/payload";
-    v.text(inner, at, "signature", SIGNATURE, "the payer's EIP-712 signature: 0x followed by at least 65 bytes in hex");
+    v.text(
+        inner,
+        at,
+        "signature",
+        SIGNATURE,
+        "the payer's EIP-712 signature: 0x followed by at least 65 bytes in hex");
     JsonNode a = inner.get("authorization");
     if (a == null && inner.has("permit2Authorization")) {
       v.allowOnly(inner, at, Set.of("signature", "permit2Authorization"));
-      v.add(at + "/permit2Authorization", "the exact scheme of this escrow takes an EIP-3009 "
-          + "authorization: send payload.authorization {from, to, value, validAfter, validBefore, nonce} instead");
+      v.add(
+          at + "/permit2Authorization",
+          "the exact scheme of this escrow takes an EIP-3009 "
+              + "authorization: send payload.authorization {from, to, value, validAfter, validBefore, nonce} instead");
       return;
     }
     v.allowOnly(inner, at, Set.of("signature", "authorization"));
     if (a == null || !a.isObject()) {
-      v.add(at + "/authorization", "must be the EIP-3009 authorization {from, to, value, validAfter, "
-          + "validBefore, nonce}");
+      v.add(
+          at + "/authorization",
+          "must be the EIP-3009 authorization {from, to, value, validAfter, "
+              + "validBefore, nonce}");
       return;
     }
     at += "/authorization";
@@ -436,99 +577,168 @@ public final class X402 {
     if (to != null && !sameAddress(to, expected.payTo())) {
       v.add(at + "/to", "must be the escrow's recipient " + expected.payTo() + ", not " + to);
     }
-    checkValue(uint256(a, "value", at, v, "the amount in atomic units"), at + "/value", expected, v);
-    checkWindow(uint256(a, "validAfter", at, v, "unix seconds"), at + "/validAfter",
-        uint256(a, "validBefore", at, v, "unix seconds"), at + "/validBefore", now, v);
+    checkValue(
+        uint256(a, "value", at, v, "the amount in atomic units"), at + "/value", expected, v);
+    checkWindow(
+        uint256(a, "validAfter", at, v, "unix seconds"),
+        at + "/validAfter",
+        uint256(a, "validBefore", at, v, "unix seconds"),
+        at + "/validBefore",
+        now,
+        v);
     v.text(a, at, "nonce", BYTES32, "a random 32-byte nonce: 0x followed by 64 hex digits");
   }
 
   /** Permit2 {@code permitWitnessTransferFrom} through the x402 proxy, the {@code upto} scheme. */
-  private static void checkPermit2(JsonNode inner, Requirements expected, Instant now, StrictJson v) {
+  private static void checkPermit2(
+      JsonNode inner, Requirements expected, Instant now, StrictJson v) {
     String at = PAYLOAD_POINTER + "/payload";
-    v.text(inner, at, "signature", SIGNATURE, "the payer's EIP-712 signature: 0x followed by at least 65 bytes in hex");
+    v.text(
+        inner,
+        at,
+        "signature",
+        SIGNATURE,
+        "the payer's EIP-712 signature: 0x followed by at least 65 bytes in hex");
     JsonNode a = inner.get("permit2Authorization");
     if (a == null && inner.has("authorization")) {
       v.allowOnly(inner, at, Set.of("signature", "authorization"));
-      v.add(at + "/authorization", "x402's upto scheme on EVM takes a Permit2 authorization (an EIP-3009 "
-          + "authorization can only pay one exact amount): send payload.permit2Authorization {from, permitted: {token, "
-          + "amount}, spender, nonce, deadline, witness: {to, validAfter}} instead");
+      v.add(
+          at + "/authorization",
+          "x402's upto scheme on EVM takes a Permit2 authorization (an EIP-3009 "
+              + "authorization can only pay one exact amount): send payload.permit2Authorization {from, permitted: {token, "
+              + "amount}, spender, nonce, deadline, witness: {to, validAfter}} instead");
       return;
     }
     v.allowOnly(inner, at, Set.of("signature", "permit2Authorization"));
     if (a == null || !a.isObject()) {
-      v.add(at + "/permit2Authorization", "must be the Permit2 authorization {from, permitted: {token, "
-          + "amount}, spender, nonce, deadline, witness: {to, validAfter}}: x402's upto scheme on EVM uses Permit2");
+      v.add(
+          at + "/permit2Authorization",
+          "must be the Permit2 authorization {from, permitted: {token, "
+              + "amount}, spender, nonce, deadline, witness: {to, validAfter}}: x402's upto scheme on EVM uses Permit2");
       return;
     }
     at += "/permit2Authorization";
     v.allowOnly(a, at, Set.of("from", "permitted", "spender", "nonce", "deadline", "witness"));
     v.text(a, at, "from", ADDRESS, "the payer's address: 0x followed by 40 hex digits");
     // The spender is the x402 Permit2 proxy; its address is the facilitator's to check.
-    v.text(a, at, "spender", ADDRESS, "the x402 Permit2 proxy address: 0x followed by 40 hex digits");
+    v.text(
+        a, at, "spender", ADDRESS, "the x402 Permit2 proxy address: 0x followed by 40 hex digits");
     uint256(a, "nonce", at, v, "the Permit2 nonce, a decimal uint256");
     JsonNode permitted = a.get("permitted");
     if (permitted == null || !permitted.isObject()) {
-      v.add(at + "/permitted", "must be {token, amount}: the asset and the most that may be charged");
+      v.add(
+          at + "/permitted", "must be {token, amount}: the asset and the most that may be charged");
     } else {
       String p = at + "/permitted";
       v.allowOnly(permitted, p, Set.of("token", "amount"));
-      String token = v.text(permitted, p, "token", ADDRESS, "the token contract address: 0x followed by 40 hex digits");
+      String token =
+          v.text(
+              permitted,
+              p,
+              "token",
+              ADDRESS,
+              "the token contract address: 0x followed by 40 hex digits");
       if (token != null && !sameAddress(token, expected.asset())) {
         v.add(p + "/token", "must be the escrow's asset " + expected.asset() + ", not " + token);
       }
-      checkValue(uint256(permitted, "amount", p, v, "the most that may be charged, in atomic units"), p + "/amount",
-          expected, v);
+      checkValue(
+          uint256(permitted, "amount", p, v, "the most that may be charged, in atomic units"),
+          p + "/amount",
+          expected,
+          v);
     }
     String deadline = uint256(a, "deadline", at, v, "unix seconds");
     JsonNode witness = a.get("witness");
     if (witness == null || !witness.isObject()) {
-      v.add(at + "/witness", "must be {to, validAfter}: the signed recipient and start of validity");
+      v.add(
+          at + "/witness", "must be {to, validAfter}: the signed recipient and start of validity");
       return;
     }
     String w = at + "/witness";
-    // "facilitator" (who alone may settle) is in the reference implementation; "extra" in the spec text.
+    // "facilitator" (who alone may settle) is in the reference implementation; "extra" in the spec
+    // text.
     v.allowOnly(witness, w, Set.of("to", "validAfter", "facilitator", "extra"));
-    String to = v.text(witness, w, "to", ADDRESS, "the recipient address: 0x followed by 40 hex digits");
+    String to =
+        v.text(witness, w, "to", ADDRESS, "the recipient address: 0x followed by 40 hex digits");
     if (to != null && !sameAddress(to, expected.payTo())) {
       v.add(w + "/to", "must be the escrow's recipient " + expected.payTo() + ", not " + to);
     }
     if (witness.has("facilitator")) {
-      String facilitator = v.text(witness, w, "facilitator", ADDRESS, "the facilitator's address: 0x followed by 40 hex digits");
-      String offered = expected.extra == null ? null : expected.extra.path("facilitatorAddress").asText(null);
+      String facilitator =
+          v.text(
+              witness,
+              w,
+              "facilitator",
+              ADDRESS,
+              "the facilitator's address: 0x followed by 40 hex digits");
+      String offered =
+          expected.extra == null ? null : expected.extra.path("facilitatorAddress").asText(null);
       if (facilitator != null && offered != null && !sameAddress(facilitator, offered)) {
-        v.add(w + "/facilitator", "must be " + offered + ", the facilitator named in the requirements");
+        v.add(
+            w + "/facilitator",
+            "must be " + offered + ", the facilitator named in the requirements");
       }
     }
-    checkWindow(uint256(witness, "validAfter", w, v, "unix seconds"), w + "/validAfter", deadline, at + "/deadline", now, v);
+    checkWindow(
+        uint256(witness, "validAfter", w, v, "unix seconds"),
+        w + "/validAfter",
+        deadline,
+        at + "/deadline",
+        now,
+        v);
   }
 
   /**
    * The signed amount must be the escrow amount exactly: less cannot fund it, and more is refused
    * so that no settlement (for exact, the whole signed value moves) can take more than was agreed.
    */
-  private static void checkValue(String value, String pointer, Requirements expected, StrictJson v) {
+  private static void checkValue(
+      String value, String pointer, Requirements expected, StrictJson v) {
     if (value != null && !new BigInteger(value).equals(expected.atomic())) {
-      v.add(pointer, "must authorize exactly " + expected.amount() + " atomic units (the escrow amount), not "
-          + value);
+      v.add(
+          pointer,
+          "must authorize exactly "
+              + expected.amount()
+              + " atomic units (the escrow amount), not "
+              + value);
     }
   }
 
   private static void checkWindow(
-      String after, String afterPointer, String before, String beforePointer, Instant now, StrictJson v) {
+      String after,
+      String afterPointer,
+      String before,
+      String beforePointer,
+      Instant now,
+      StrictJson v) {
     BigInteger t = BigInteger.valueOf(now.getEpochSecond());
     if (after != null && new BigInteger(after).compareTo(t) > 0) {
-      v.add(afterPointer, "the authorization is not valid yet (starts at " + after + ", now is " + t
-          + "): sign one that is valid now");
+      v.add(
+          afterPointer,
+          "the authorization is not valid yet (starts at "
+              + after
+              + ", now is "
+              + t
+              + "): sign one that is valid now");
     }
     if (before != null && new BigInteger(before).compareTo(t) <= 0) {
-      v.add(beforePointer, "the authorization has expired (at " + before + ", now is " + t
-          + "): sign a new one that stays valid until the agreement is settled");
+      v.add(
+          beforePointer,
+          "the authorization has expired (at "
+              + before
+              + ", now is "
+              + t
+              + "): sign a new one that stays valid until the agreement is settled");
     }
   }
 
-  /** x402 writes every uint256 as a decimal string, never a JSON number (which would lose digits). */
-  private static String uint256(JsonNode parent, String field, String pointer, StrictJson v, String what) {
-    String s = v.text(parent, pointer, field, UINT, what + ", as a decimal string without leading zeros");
+  /**
+   * x402 writes every uint256 as a decimal string, never a JSON number (which would lose digits).
+   */
+  private static String uint256(
+      JsonNode parent, String field, String pointer, StrictJson v, String what) {
+    String s =
+        v.text(parent, pointer, field, UINT, what + ", as a decimal string without leading zeros");
     if (s != null && new BigInteger(s).compareTo(UINT256_MAX) > 0) {
       v.add(StrictJson.child(pointer, field), "is larger than a uint256");
       return null;

@@ -1,6 +1,5 @@
 package dev.asa.server.escrow;
 
-import dev.asa.server.store.OutboxMessage;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
@@ -9,6 +8,7 @@ import dev.asa.agreement.Money;
 import dev.asa.json.Json;
 import dev.asa.scoring.Settlement;
 import dev.asa.server.store.AgreementStore;
+import dev.asa.server.store.OutboxMessage;
 import dev.asa.server.store.Write;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,15 +20,16 @@ import java.util.List;
  * upto}). At funding the client's payment authorization for the whole escrow is checked by this
  * server and by the facilitator's {@code /verify}, then kept out of the readable document (whoever
  * holds it could settle it). At settlement the server asks the facilitator's {@code /settle} for
- * the released amount only, through the outbox; what is not settled is never taken from the
- * client, which is how the refund happens on this rail.
+ * the released amount only, through the outbox; what is not settled is never taken from the client,
+ * which is how the refund happens on this rail.
  *
- * <p>The {@code exact} scheme is refused: it can only settle the whole signed amount, and an
- * escrow may release part of it (tiers, rulings, a 50/50 split).
+ * <p>The {@code exact} scheme is refused: it can only settle the whole signed amount, and an escrow
+ * may release part of it (tiers, rulings, a 50/50 split).
  */
 final class X402Binding implements EscrowBinding {
   /** Settlement may come this long after funding at most, beyond the agreement's own timeouts. */
   private static final Duration MARGIN = Duration.ofDays(1);
+
   private static final Duration DEFAULT_DELIVERY = Duration.ofDays(7);
 
   private final X402Facilitator facilitator;
@@ -48,8 +49,10 @@ final class X402Binding implements EscrowBinding {
   public void check(JsonNode binding, Money amount) {
     X402.Requirements r = X402.requirements(binding, amount, 60);
     if (!r.scheme().equals(X402.UPTO)) {
-      throw new InvalidDocumentException("/escrow/binding/scheme", "an escrow may release part of the amount, which the"
-          + " \"exact\" scheme cannot settle; use \"upto\" (the default)");
+      throw new InvalidDocumentException(
+          "/escrow/binding/scheme",
+          "an escrow may release part of the amount, which the"
+              + " \"exact\" scheme cannot settle; use \"upto\" (the default)");
     }
   }
 
@@ -57,8 +60,10 @@ final class X402Binding implements EscrowBinding {
   public Funded fund(Agreement a, ObjectNode body, Instant now) {
     JsonNode payload = body.get("x402");
     if (payload == null || body.size() != 1) {
-      throw new InvalidDocumentException("/x402", "required, and alone: the client's x402 v2 PaymentPayload authorizing the"
-          + " escrow amount (GET /agreements/{id}/escrow shows the requirements it must accept)");
+      throw new InvalidDocumentException(
+          "/x402",
+          "required, and alone: the client's x402 v2 PaymentPayload authorizing the"
+              + " escrow amount (GET /agreements/{id}/escrow shows the requirements it must accept)");
     }
     Duration horizon = settlementHorizon(a);
     X402.Requirements requirements = requirements(a, horizon);
@@ -66,12 +71,18 @@ final class X402Binding implements EscrowBinding {
     Instant mustLast = now.plus(horizon);
     Instant expires = X402.Authorization.of(checked).expiresAt();
     if (expires.isBefore(mustLast)) {
-      throw new InvalidDocumentException("/x402/payload", "the authorization expires at " + expires
-          + ", before this escrow may have to settle (as late as " + mustLast + "); sign one valid until then");
+      throw new InvalidDocumentException(
+          "/x402/payload",
+          "the authorization expires at "
+              + expires
+              + ", before this escrow may have to settle (as late as "
+              + mustLast
+              + "); sign one valid until then");
     }
     X402Facilitator.VerifyResult verified = facilitator.verify(checked, requirements);
     if (!verified.isValid()) {
-      throw new InvalidDocumentException("/x402", "the x402 facilitator refused the authorization: " + verified.invalidReason());
+      throw new InvalidDocumentException(
+          "/x402", "the x402 facilitator refused the authorization: " + verified.invalidReason());
     }
     ObjectNode facts = Json.object();
     facts.put("payer", verified.payer());
@@ -81,7 +92,8 @@ final class X402Binding implements EscrowBinding {
     facts.put("pay_to", requirements.payTo());
     facts.put("authorized_atomic_amount", requirements.amount());
     facts.put("authorization_expires_at", expires.toString());
-    return new Funded(List.of(new Write.PutAuthorization(a.id(), type(), Json.write(checked), now)), facts);
+    return new Funded(
+        List.of(new Write.PutAuthorization(a.id(), type(), Json.write(checked), now)), facts);
   }
 
   @Override
@@ -90,11 +102,28 @@ final class X402Binding implements EscrowBinding {
     if (split.released().amount().signum() == 0) {
       return writes; // nothing to settle: the authorization lapses, the client keeps everything
     }
-    ObjectNode payload = (ObjectNode) Json.parseTrusted(store.authorization(a.id())
-        .orElseThrow(() -> new IllegalStateException("agreement " + a.id() + " is funded by x402 but has no authorization")));
-    X402.Requirements atAmount = requirements(a, settlementHorizon(a)).withAmount(X402.atomicAmount(split.released()));
-    writes.add(new Write.Enqueue(new OutboxMessage("msg_" + a.id() + "_x402_settle", a.id(), "x402.settle",
-        facilitator.settleUri().toString(), X402.settleBody(payload, atAmount), now, 0)));
+    ObjectNode payload =
+        (ObjectNode)
+            Json.parseTrusted(
+                store
+                    .authorization(a.id())
+                    .orElseThrow(() ->
+                        new IllegalStateException(
+                            "agreement "
+                                + a.id()
+                                + " is funded by x402 but has no authorization")));
+    X402.Requirements atAmount =
+        requirements(a, settlementHorizon(a)).withAmount(X402.atomicAmount(split.released()));
+    writes.add(
+        new Write.Enqueue(
+            new OutboxMessage(
+                "msg_" + a.id() + "_x402_settle",
+                a.id(),
+                "x402.settle",
+                facilitator.settleUri().toString(),
+                X402.settleBody(payload, atAmount),
+                now,
+                0)));
     return writes;
   }
 
@@ -107,14 +136,22 @@ final class X402Binding implements EscrowBinding {
   }
 
   private static X402.Requirements requirements(Agreement a, Duration horizon) {
-    return X402.requirements(a.toJson().path("escrow").path("binding"),
-        a.terms().escrow().paymentTerms().orElseThrow().amount(), (int) Math.min(Integer.MAX_VALUE, horizon.toSeconds()));
+    return X402.requirements(
+        a.toJson().path("escrow").path("binding"),
+        a.terms().escrow().paymentTerms().orElseThrow().amount(),
+        (int) Math.min(Integer.MAX_VALUE, horizon.toSeconds()));
   }
 
-  /** The longest the escrow can wait between funding and settlement under its own timeouts, plus a margin. */
+  /**
+   * The longest the escrow can wait between funding and settlement under its own timeouts, plus a
+   * margin.
+   */
   static Duration settlementHorizon(Agreement a) {
     var dms = a.terms().escrow().deadMansSwitch();
-    Duration delivery = dms.providerTimeoutSeconds() != null ? Duration.ofSeconds(dms.providerTimeoutSeconds()) : DEFAULT_DELIVERY;
+    Duration delivery =
+        dms.providerTimeoutSeconds() != null
+            ? Duration.ofSeconds(dms.providerTimeoutSeconds())
+            : DEFAULT_DELIVERY;
     Duration evaluation = Duration.ofSeconds(a.terms().evaluatorDeadlineSeconds());
     Duration challenge = Duration.ofSeconds(a.terms().verification().challengeWindowSeconds());
     return delivery.plus(evaluation).plus(challenge).plus(MARGIN);

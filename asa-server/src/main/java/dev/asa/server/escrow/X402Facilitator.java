@@ -1,6 +1,5 @@
 package dev.asa.server.escrow;
 
-import dev.asa.server.store.OutboxMessage;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -12,6 +11,7 @@ import dev.asa.server.net.GuardedHttpClient;
 import dev.asa.server.net.OutboundRequest;
 import dev.asa.server.net.OutboundResponse;
 import dev.asa.server.net.OutboundTimeoutException;
+import dev.asa.server.store.OutboxMessage;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -65,11 +65,14 @@ public final class X402Facilitator implements Courier {
   public X402Facilitator(URI baseUrl, Duration timeout, GuardedHttpClient http) {
     Objects.requireNonNull(baseUrl, "baseUrl");
     Objects.requireNonNull(timeout, "timeout");
-    if (!"http".equals(baseUrl.getScheme()) && !"https".equals(baseUrl.getScheme()) || baseUrl.getHost() == null) {
-      throw new IllegalArgumentException("the facilitator URL must be an absolute http(s) URL, not " + baseUrl);
+    if (!"http".equals(baseUrl.getScheme()) && !"https".equals(baseUrl.getScheme())
+        || baseUrl.getHost() == null) {
+      throw new IllegalArgumentException(
+          "the facilitator URL must be an absolute http(s) URL, not " + baseUrl);
     }
     if (timeout.isNegative() || timeout.isZero()) {
-      throw new IllegalArgumentException("the facilitator timeout must be positive, not " + timeout);
+      throw new IllegalArgumentException(
+          "the facilitator timeout must be positive, not " + timeout);
     }
     String s = baseUrl.toString();
     this.baseUrl = URI.create(s.endsWith("/") ? s.substring(0, s.length() - 1) : s);
@@ -88,8 +91,8 @@ public final class X402Facilitator implements Courier {
   }
 
   /**
-   * Asks the facilitator whether the payment authorization is valid for the requirements (signature,
-   * balance, amount, time window); nothing moves on chain.
+   * Asks the facilitator whether the payment authorization is valid for the requirements
+   * (signature, balance, amount, time window); nothing moves on chain.
    *
    * @throws FacilitatorUnavailableException when there is no answer to act on; the caller answers
    *     502/503 and the client may retry
@@ -99,23 +102,37 @@ public final class X402Facilitator implements Courier {
     try {
       answer = post(verifyUri(), X402.verifyBody(payload, requirements), null);
     } catch (Failure f) {
-      throw new FacilitatorUnavailableException("the x402 facilitator at " + verifyUri() + " " + f.getMessage(), f.getCause());
+      throw new FacilitatorUnavailableException(
+          "the x402 facilitator at " + verifyUri() + " " + f.getMessage(), f.getCause());
     }
     JsonNode json = parse(answer.body());
-    boolean definitive = answer.status() / 100 == 2
-        // Some facilitators refuse a payment with a 4xx that still carries a VerifyResponse.
-        || answer.status() / 100 == 4 && answer.status() != 408 && answer.status() != 429
-            && json != null && json.path("isValid").isBoolean() && !json.get("isValid").booleanValue();
+    boolean definitive =
+        answer.status() / 100 == 2
+            // Some facilitators refuse a payment with a 4xx that still carries a VerifyResponse.
+            || answer.status() / 100 == 4
+                && answer.status() != 408
+                && answer.status() != 429
+                && json != null
+                && json.path("isValid").isBoolean()
+                && !json.get("isValid").booleanValue();
     if (!definitive) {
-      throw new FacilitatorUnavailableException("the x402 facilitator at " + verifyUri() + " answered HTTP "
-          + answer.status() + snippet(answer.body()));
+      throw new FacilitatorUnavailableException(
+          "the x402 facilitator at "
+              + verifyUri()
+              + " answered HTTP "
+              + answer.status()
+              + snippet(answer.body()));
     }
     if (json == null || !json.isObject() || !json.path("isValid").isBoolean()) {
-      throw new FacilitatorUnavailableException("the x402 facilitator at " + verifyUri()
-          + " answered without a VerifyResponse (a JSON object with a boolean isValid)" + snippet(answer.body()));
+      throw new FacilitatorUnavailableException(
+          "the x402 facilitator at "
+              + verifyUri()
+              + " answered without a VerifyResponse (a JSON object with a boolean isValid)"
+              + snippet(answer.body()));
     }
     boolean valid = json.get("isValid").booleanValue();
-    String reason = json.path("invalidReason").isTextual() ? json.get("invalidReason").textValue() : null;
+    String reason =
+        json.path("invalidReason").isTextual() ? json.get("invalidReason").textValue() : null;
     if (!valid && reason == null) {
       reason = "the facilitator gave no reason";
     }
@@ -144,25 +161,44 @@ public final class X402Facilitator implements Courier {
     boolean settleResponse = json != null && json.isObject() && json.path("success").isBoolean();
     if (status / 100 == 2) {
       if (!settleResponse) {
-        return new Attempt.Retry("the x402 facilitator at " + settleUri() + " answered HTTP " + status
-            + " without a SettleResponse (a JSON object with a boolean success)"
-            + snippet(answer.body()));
+        return new Attempt.Retry(
+            "the x402 facilitator at "
+                + settleUri()
+                + " answered HTTP "
+                + status
+                + " without a SettleResponse (a JSON object with a boolean success)"
+                + snippet(answer.body()));
       }
       if (json.get("success").booleanValue()) {
         return new Attempt.Delivered(status, Json.write(json));
       }
       return new Attempt.Failed(reasonOf(json));
     }
-    // A 4xx that carries a refusal is as final as the same refusal with 200; other answers may change.
-    if (status / 100 == 4 && status != 408 && status != 429 && settleResponse && !json.get("success").booleanValue()) {
+    // A 4xx that carries a refusal is as final as the same refusal with 200; other answers may
+    // change.
+    if (status / 100 == 4
+        && status != 408
+        && status != 429
+        && settleResponse
+        && !json.get("success").booleanValue()) {
       return new Attempt.Failed(reasonOf(json));
     }
-    return new Attempt.Retry("the x402 facilitator at " + settleUri() + " answered HTTP " + status + snippet(answer.body()));
+    return new Attempt.Retry(
+        "the x402 facilitator at "
+            + settleUri()
+            + " answered HTTP "
+            + status
+            + snippet(answer.body()));
   }
 
   private static String reasonOf(JsonNode settleResponse) {
-    String reason = settleResponse.path("errorReason").isTextual() ? settleResponse.get("errorReason").textValue() : null;
-    return reason == null || reason.isBlank() ? "the facilitator refused the settlement without a reason" : reason;
+    String reason =
+        settleResponse.path("errorReason").isTextual()
+            ? settleResponse.get("errorReason").textValue()
+            : null;
+    return reason == null || reason.isBlank()
+        ? "the facilitator refused the settlement without a reason"
+        : reason;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -186,7 +222,9 @@ public final class X402Facilitator implements Courier {
     OutboundResponse response;
     try {
       // The limits' deadline covers the whole answer, body included.
-      response = http.send(OutboundRequest.post(uri, headers, body.getBytes(StandardCharsets.UTF_8)), limits);
+      response =
+          http.send(
+              OutboundRequest.post(uri, headers, body.getBytes(StandardCharsets.UTF_8)), limits);
     } catch (DestinationRefusedException e) {
       throw new Failure("is not an allowed destination: " + e.getMessage(), e);
     } catch (OutboundTimeoutException e) {
@@ -203,7 +241,9 @@ public final class X402Facilitator implements Courier {
   }
 
   private static String describe(Throwable t) {
-    return t.getMessage() == null ? t.getClass().getSimpleName() : t.getClass().getSimpleName() + ": " + t.getMessage();
+    return t.getMessage() == null
+        ? t.getClass().getSimpleName()
+        : t.getClass().getSimpleName() + ": " + t.getMessage();
   }
 
   private static JsonNode parse(byte[] body) {
@@ -219,7 +259,9 @@ public final class X402Facilitator implements Courier {
     if (body.length == 0) {
       return "";
     }
-    String s = new String(body, 0, Math.min(body.length, 200), StandardCharsets.UTF_8).replaceAll("\\p{Cntrl}", " ");
+    String s =
+        new String(body, 0, Math.min(body.length, 200), StandardCharsets.UTF_8)
+            .replaceAll("\\p{Cntrl}", " ");
     return ": " + s + (body.length > 200 ? "..." : "");
   }
 }

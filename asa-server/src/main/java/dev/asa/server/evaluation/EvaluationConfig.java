@@ -21,14 +21,20 @@ import java.util.List;
  *     evaluator timeout, else 600 s)
  * @param model the judge model asked for, or null
  */
-public record EvaluationConfig(Depth depth, List<String> evaluators, boolean progressive, Integer timeoutSeconds,
-    String model, EvaluationTask.Options options) {
+public record EvaluationConfig(
+    Depth depth,
+    List<String> evaluators,
+    boolean progressive,
+    Integer timeoutSeconds,
+    String model,
+    EvaluationTask.Options options) {
 
   public static final EvaluationConfig DEFAULTS =
       new EvaluationConfig(null, List.of(), true, null, null, EvaluationTask.Options.DEFAULTS);
 
   /** The longest {@code evaluator_timeout_seconds} a request may ask for: one hour. */
   public static final int MAX_TIMEOUT_SECONDS = 3600;
+
   /** Consensus over more than this many runs costs more than it adds. */
   public static final int MAX_EVALUATORS = 7;
 
@@ -36,7 +42,16 @@ public record EvaluationConfig(Depth depth, List<String> evaluators, boolean pro
   public static EvaluationConfig parse(JsonNode node) {
     String at = "/verification_config";
     ObjectNode c = StrictJson.failFast().object(node, at, "verification_config");
-    StrictJson.failFast().allowOnly(c, at, "depth", "evaluator_type", "evaluators", "progressive", "evaluator_timeout_seconds", "evaluator_config");
+    StrictJson.failFast()
+        .allowOnly(
+            c,
+            at,
+            "depth",
+            "evaluator_type",
+            "evaluators",
+            "progressive",
+            "evaluator_timeout_seconds",
+            "evaluator_config");
     String depthText = StrictJson.failFast().optionalText(c, at, "depth");
     Depth depth = depthText == null ? null : Depth.fromWire(depthText);
     String type = StrictJson.failFast().optionalText(c, at, "evaluator_type");
@@ -46,26 +61,34 @@ public record EvaluationConfig(Depth depth, List<String> evaluators, boolean pro
       if (e.isInt()) {
         int n = e.intValue();
         if (n < 1 || n > MAX_EVALUATORS) {
-          throw new InvalidDocumentException(at + "/evaluators", "must be from 1 to " + MAX_EVALUATORS);
+          throw new InvalidDocumentException(
+              at + "/evaluators", "must be from 1 to " + MAX_EVALUATORS);
         }
         for (int i = 0; i < n; i++) {
           evaluators.add(type);
         }
       } else if (e.isArray()) {
         if (type != null) {
-          throw new InvalidDocumentException(at + "/evaluator_type", "give either evaluator_type (with a count) or a list of evaluators, not both");
+          throw new InvalidDocumentException(
+              at + "/evaluator_type",
+              "give either evaluator_type (with a count) or a list of evaluators, not both");
         }
         if (e.isEmpty() || e.size() > MAX_EVALUATORS) {
-          throw new InvalidDocumentException(at + "/evaluators", "must list 1 to " + MAX_EVALUATORS + " evaluator types");
+          throw new InvalidDocumentException(
+              at + "/evaluators", "must list 1 to " + MAX_EVALUATORS + " evaluator types");
         }
         for (int i = 0; i < e.size(); i++) {
           if (!e.get(i).isTextual()) {
-            throw new InvalidDocumentException(at + "/evaluators/" + i, "must be an evaluator type such as embedding or agent_as_judge");
+            throw new InvalidDocumentException(
+                at + "/evaluators/" + i,
+                "must be an evaluator type such as embedding or agent_as_judge");
           }
           evaluators.add(e.get(i).textValue());
         }
       } else {
-        throw new InvalidDocumentException(at + "/evaluators", "must be a count (1 to " + MAX_EVALUATORS + ") or a list of evaluator types");
+        throw new InvalidDocumentException(
+            at + "/evaluators",
+            "must be a count (1 to " + MAX_EVALUATORS + ") or a list of evaluator types");
       }
     } else if (type != null) {
       evaluators.add(type);
@@ -80,8 +103,13 @@ public record EvaluationConfig(Depth depth, List<String> evaluators, boolean pro
     Integer timeout = null;
     if (c.has("evaluator_timeout_seconds")) {
       JsonNode t = c.get("evaluator_timeout_seconds");
-      if (!t.canConvertToInt() || !t.isIntegralNumber() || t.intValue() < 1 || t.intValue() > MAX_TIMEOUT_SECONDS) {
-        throw new InvalidDocumentException(at + "/evaluator_timeout_seconds", "must be a whole number of seconds from 1 to " + MAX_TIMEOUT_SECONDS);
+      if (!t.canConvertToInt()
+          || !t.isIntegralNumber()
+          || t.intValue() < 1
+          || t.intValue() > MAX_TIMEOUT_SECONDS) {
+        throw new InvalidDocumentException(
+            at + "/evaluator_timeout_seconds",
+            "must be a whole number of seconds from 1 to " + MAX_TIMEOUT_SECONDS);
       }
       timeout = t.intValue();
     }
@@ -91,14 +119,23 @@ public record EvaluationConfig(Depth depth, List<String> evaluators, boolean pro
     if (ec != null) {
       String eat = at + "/evaluator_config";
       ObjectNode o = StrictJson.failFast().object(ec, eat, "evaluator_config");
-      StrictJson.failFast().allowOnly(o, eat, "model", "rubric_id", "evidence_collection", "spot_check_claims", "max_cost_usd");
+      StrictJson.failFast()
+          .allowOnly(
+              o,
+              eat,
+              "model",
+              "rubric_id",
+              "evidence_collection",
+              "spot_check_claims",
+              "max_cost_usd");
       model = StrictJson.failFast().optionalText(o, eat, "model");
       String rubric = StrictJson.failFast().optionalText(o, eat, "rubric_id");
       int spot = 0;
       if (o.has("spot_check_claims")) {
         JsonNode s = o.get("spot_check_claims");
         if (!s.isIntegralNumber() || s.intValue() < 0 || s.intValue() > 20) {
-          throw new InvalidDocumentException(eat + "/spot_check_claims", "must be a whole number from 0 to 20");
+          throw new InvalidDocumentException(
+              eat + "/spot_check_claims", "must be a whole number from 0 to 20");
         }
         spot = s.intValue();
       }
@@ -109,7 +146,9 @@ public record EvaluationConfig(Depth depth, List<String> evaluators, boolean pro
         }
         evidence = o.get("evidence_collection").booleanValue();
       }
-      options = new EvaluationTask.Options(rubric, spot, nonNegativeDecimal(o, "max_cost_usd", eat), evidence);
+      options =
+          new EvaluationTask.Options(
+              rubric, spot, nonNegativeDecimal(o, "max_cost_usd", eat), evidence);
     }
     return new EvaluationConfig(depth, evaluators, progressive, timeout, model, options);
   }

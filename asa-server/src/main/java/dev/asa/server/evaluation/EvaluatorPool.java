@@ -12,10 +12,10 @@ import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
- * The semantic evaluators this server offers, by the type a request names
- * ({@code verification_config.evaluator_type}, or each entry of {@code evaluators}): the offline
- * {@code embedding} model always, an {@code agent_as_judge} when the operator configured one.
- * Evaluators are created on first use (the embedding model takes a moment to load) and shared.
+ * The semantic evaluators this server offers, by the type a request names ({@code
+ * verification_config.evaluator_type}, or each entry of {@code evaluators}): the offline {@code
+ * embedding} model always, an {@code agent_as_judge} when the operator configured one. Evaluators
+ * are created on first use (the embedding model takes a moment to load) and shared.
  */
 public final class EvaluatorPool {
 
@@ -29,7 +29,8 @@ public final class EvaluatorPool {
   public EvaluatorPool(Map<String, Supplier<Evaluator>> evaluators, String defaultType) {
     evaluators.forEach((type, factory) -> byType.put(type, new Lazy(factory)));
     if (!byType.containsKey(defaultType)) {
-      throw new IllegalArgumentException("default evaluator type '" + defaultType + "' is not among " + byType.keySet());
+      throw new IllegalArgumentException(
+          "default evaluator type '" + defaultType + "' is not among " + byType.keySet());
     }
     this.defaultType = defaultType;
   }
@@ -65,17 +66,29 @@ public final class EvaluatorPool {
       String type = types.get(i) == null ? defaultType : types.get(i);
       Lazy lazy = byType.get(type);
       if (lazy == null) {
-        String at = config.evaluators().size() > 1 && types.get(i) != null && !types.stream().allMatch(type::equals)
-            ? "/verification_config/evaluators/" + i : "/verification_config/evaluator_type";
-        throw new InvalidDocumentException(at, "this server has no '" + type + "' evaluator; it offers " + String.join(", ", byType.keySet()));
+        String at =
+            config.evaluators().size() > 1
+                    && types.get(i) != null
+                    && !types.stream().allMatch(type::equals)
+                ? "/verification_config/evaluators/" + i
+                : "/verification_config/evaluator_type";
+        throw new InvalidDocumentException(
+            at,
+            "this server has no '"
+                + type
+                + "' evaluator; it offers "
+                + String.join(", ", byType.keySet()));
       }
       runs.add(lazy.get());
     }
     if (config.model() != null) {
       boolean served = runs.stream().anyMatch(e -> config.model().equalsIgnoreCase(modelOf(e)));
       if (!served) {
-        throw new InvalidDocumentException("/verification_config/evaluator_config/model",
-            "this server's evaluators do not run '" + config.model() + "'; leave model out to use the configured one");
+        throw new InvalidDocumentException(
+            "/verification_config/evaluator_config/model",
+            "this server's evaluators do not run '"
+                + config.model()
+                + "'; leave model out to use the configured one");
       }
     }
     return new VerificationEngine.Plan(depth, runs, config.progressive());

@@ -19,9 +19,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs verification jobs in the background, a bounded number at a time, each within its deadline
- * ({@code evaluator_timeout_seconds}): a job still running at its deadline is interrupted and
- * fails with a message saying so. Progress goes to the job's row, at most a few times a second,
- * so {@code GET /verifications/{id}} shows it from any node.
+ * ({@code evaluator_timeout_seconds}): a job still running at its deadline is interrupted and fails
+ * with a message saying so. Progress goes to the job's row, at most a few times a second, so {@code
+ * GET /verifications/{id}} shows it from any node.
  */
 public final class JobRunner implements AutoCloseable {
 
@@ -39,7 +39,9 @@ public final class JobRunner implements AutoCloseable {
   private final Semaphore slots;
   private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
 
-  /** @param concurrency how many evaluations run at once; the rest wait, queued */
+  /**
+   * @param concurrency how many evaluations run at once; the rest wait, queued
+   */
   public JobRunner(AgreementStore store, Clock clock, int concurrency) {
     if (concurrency < 1) {
       throw new IllegalArgumentException("concurrency must be at least 1");
@@ -50,8 +52,8 @@ public final class JobRunner implements AutoCloseable {
   }
 
   /**
-   * Starts a job. {@code onFailure} gets a message a person can act on when the work throws or
-   * runs out of time; it must record the failure (the job's row is still unfinished then).
+   * Starts a job. {@code onFailure} gets a message a person can act on when the work throws or runs
+   * out of time; it must record the failure (the job's row is still unfinished then).
    */
   public void submit(JobRow job, Work work, Consumer<String> onFailure) {
     threads.submit(() -> run(job, work, onFailure));
@@ -67,21 +69,27 @@ public final class JobRunner implements AutoCloseable {
     try {
       ProgressRecorder progress = new ProgressRecorder(job.id());
       progress.update("started", 0, 1);
-      Future<?> running = threads.submit(() -> {
-        work.run(progress);
-        return null;
-      });
+      Future<?> running =
+          threads.submit(() -> {
+            work.run(progress);
+            return null;
+          });
       long remaining = Duration.between(clock.instant(), job.deadlineAt()).toMillis();
       try {
         running.get(Math.max(remaining, 1), TimeUnit.MILLISECONDS);
       } catch (TimeoutException e) {
         running.cancel(true);
         long seconds = Duration.between(job.createdAt(), job.deadlineAt()).toSeconds();
-        onFailure.accept("the evaluation did not finish within evaluator_timeout_seconds (" + seconds + " s) and was stopped");
+        onFailure.accept(
+            "the evaluation did not finish within evaluator_timeout_seconds ("
+                + seconds
+                + " s) and was stopped");
       } catch (ExecutionException e) {
         Throwable cause = e.getCause();
-        onFailure.accept(cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage());
-        if (!(cause instanceof RuntimeException) && !(cause instanceof dev.asa.evaluators.EvaluationException)) {
+        onFailure.accept(
+            cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage());
+        if (!(cause instanceof RuntimeException)
+            && !(cause instanceof dev.asa.evaluators.EvaluationException)) {
           LOG.warn("verification job {} failed", job.id(), cause);
         }
       }
@@ -112,9 +120,11 @@ public final class JobRunner implements AutoCloseable {
       }
       lastWrite = now;
       try {
-        store.recordJobProgress(jobId, JobRow.Status.RUNNING, truncate(stage), done, Math.max(total, 1), now);
+        store.recordJobProgress(
+            jobId, JobRow.Status.RUNNING, truncate(stage), done, Math.max(total, 1), now);
       } catch (RuntimeException e) {
-        LOG.debug("progress of job {} not recorded", jobId, e); // progress is advisory; the result is not
+        LOG.debug(
+            "progress of job {} not recorded", jobId, e); // progress is advisory; the result is not
       }
     }
 

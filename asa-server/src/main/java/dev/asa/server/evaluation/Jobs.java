@@ -21,7 +21,10 @@ public final class Jobs {
     return "agreement:" + agreementId + ":" + deliverableHash;
   }
 
-  /** The request key of a standalone request: who asked, and the digest of what they asked (content by its digest). */
+  /**
+   * The request key of a standalone request: who asked, and the digest of what they asked (content
+   * by its digest).
+   */
   public static String standaloneKey(String caller, String requestDigest) {
     return "standalone:" + caller + ":" + requestDigest;
   }
@@ -33,7 +36,10 @@ public final class Jobs {
 
   /** The attempt after {@code latest}, or the first when there is none. */
   public static int nextAttempt(Optional<JobRow> latest) {
-    return latest.map(j -> Integer.parseInt(j.requestKey().substring(j.requestKey().lastIndexOf(':') + 1)) + 1).orElse(1);
+    return latest
+        .map(j ->
+            Integer.parseInt(j.requestKey().substring(j.requestKey().lastIndexOf(':') + 1)) + 1)
+        .orElse(1);
   }
 
   /** The newest job of a request (attempts are numbered from 1), if any. */
@@ -48,7 +54,10 @@ public final class Jobs {
     }
   }
 
-  /** Records that a job failed; nothing when it has finished meanwhile (completed just before its deadline). */
+  /**
+   * Records that a job failed; nothing when it has finished meanwhile (completed just before its
+   * deadline).
+   */
   public static void fail(AgreementStore store, String jobId, String message, Instant at) {
     try {
       store.apply(List.of(new Write.FinishJob(jobId, JobRow.Status.FAILED, message, at)));
@@ -57,7 +66,10 @@ public final class Jobs {
     }
   }
 
-  /** The config as stored with the job, with the evaluators actually planned, so a resumed job runs the same. */
+  /**
+   * The config as stored with the job, with the evaluators actually planned, so a resumed job runs
+   * the same.
+   */
   public static ObjectNode configJson(EvaluationConfig config, VerificationEngine.Plan plan) {
     ObjectNode c = Json.object();
     c.put("depth", plan.depth().wireName());
@@ -107,7 +119,9 @@ public final class Jobs {
     progress.put("stage", job.stage());
     progress.put("done", job.doneSteps());
     progress.put("total", job.totalSteps());
-    progress.put("percent", job.totalSteps() == 0 ? 0 : Math.min(100, 100 * job.doneSteps() / job.totalSteps()));
+    progress.put(
+        "percent",
+        job.totalSteps() == 0 ? 0 : Math.min(100, 100 * job.doneSteps() / job.totalSteps()));
     o.put("deliverable_hash", job.deliverableHash());
     o.put("created_at", job.createdAt().toString());
     o.put("updated_at", job.updatedAt().toString());

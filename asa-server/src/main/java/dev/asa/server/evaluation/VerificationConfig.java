@@ -15,11 +15,15 @@ import java.util.function.Supplier;
  * @param workers how many background verifications run at once
  * @param description what is configured, for {@code /admin/config} (no secrets)
  */
-public record VerificationConfig(Map<String, Supplier<Evaluator>> evaluators, String defaultType, int workers,
+public record VerificationConfig(
+    Map<String, Supplier<Evaluator>> evaluators,
+    String defaultType,
+    int workers,
     Map<String, String> description) {
 
   /** Structural verification only. */
-  public static final VerificationConfig STRUCTURAL_ONLY = new VerificationConfig(Map.of(), null, 2, Map.of());
+  public static final VerificationConfig STRUCTURAL_ONLY =
+      new VerificationConfig(Map.of(), null, 2, Map.of());
 
   public VerificationConfig {
     evaluators = Collections.unmodifiableMap(new LinkedHashMap<>(evaluators));
@@ -28,27 +32,35 @@ public record VerificationConfig(Map<String, Supplier<Evaluator>> evaluators, St
       throw new IllegalArgumentException("verification workers must be at least 1");
     }
     if (!evaluators.isEmpty() && !evaluators.containsKey(defaultType)) {
-      throw new IllegalArgumentException("the default evaluator type '" + defaultType + "' is not configured");
+      throw new IllegalArgumentException(
+          "the default evaluator type '" + defaultType + "' is not configured");
     }
   }
 
   /**
-   * The standard set: the offline embedding model always (type {@code embedding}), and an LLM
-   * judge (type {@code agent_as_judge}) when {@code judge} is not null; the judge is the default
-   * when there is one, since it can judge what embeddings cannot (accuracy, correctness...).
+   * The standard set: the offline embedding model always (type {@code embedding}), and an LLM judge
+   * (type {@code agent_as_judge}) when {@code judge} is not null; the judge is the default when
+   * there is one, since it can judge what embeddings cannot (accuracy, correctness...).
    */
-  public static VerificationConfig standard(dev.asa.evaluators.judge.JudgeConfig judge, int workers) {
+  public static VerificationConfig standard(
+      dev.asa.evaluators.judge.JudgeConfig judge, int workers) {
     Map<String, Supplier<Evaluator>> evaluators = new LinkedHashMap<>();
     Map<String, String> description = new LinkedHashMap<>();
     evaluators.put("embedding", Evaluators::embedding);
     description.put("embedding", Evaluators.EMBEDDING_DESCRIPTION);
     if (judge != null) {
       evaluators.put("agent_as_judge", () -> dev.asa.evaluators.judge.LlmJudge.create(judge));
-      description.put("agent_as_judge", judge.provider().name().toLowerCase(java.util.Locale.ROOT) + " " + judge.model()
-          + " at " + judge.baseUrl());
+      description.put(
+          "agent_as_judge",
+          judge.provider().name().toLowerCase(java.util.Locale.ROOT)
+              + " "
+              + judge.model()
+              + " at "
+              + judge.baseUrl());
     }
     description.put("workers", Integer.toString(workers));
-    return new VerificationConfig(evaluators, judge != null ? "agent_as_judge" : "embedding", workers, description);
+    return new VerificationConfig(
+        evaluators, judge != null ? "agent_as_judge" : "embedding", workers, description);
   }
 
   /** The pool of these evaluators; null when there are none. */

@@ -8,8 +8,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A request body that stopped arriving: the client closed the connection half-way, or missed the
- * body deadline ({@link ReadDeadlines}). That is the client's doing and routine on the internet,
- * so it is logged in one line (method, path, address, what happened), not as a stack trace; the
+ * body deadline ({@link ReadDeadlines}). That is the client's doing and routine on the internet, so
+ * it is logged in one line (method, path, address, what happened), not as a stack trace; the
  * answer, if the connection still takes one, is a 400.
  */
 final class AbortedUpload {
@@ -24,19 +24,33 @@ final class AbortedUpload {
   static RuntimeException from(Context ctx, Exception failure) {
     Throwable io = first(failure, IOException.class);
     if (io == null) {
-      return failure instanceof RuntimeException runtime ? runtime
+      return failure instanceof RuntimeException runtime
+          ? runtime
           : new IllegalStateException("reading the request body failed", failure);
     }
     // A deadline (ours, or Jetty's idle timeout) closes the connection with a TimeoutException
     // that says which; otherwise the client went away.
     Throwable timeout = first(failure, TimeoutException.class);
-    String what = timeout != null ? timeout.getMessage() : "the connection ended before the body was complete";
+    String what =
+        timeout != null
+            ? timeout.getMessage()
+            : "the connection ended before the body was complete";
     // The path is the client's text: control characters are replaced so it cannot forge log lines.
     String path = ctx.path().replaceAll("[\\p{Cntrl}]", "?");
-    log.warn("aborted upload: {} {} from {} (Content-Length {}): {} [{}]", ctx.method(), path, ctx.ip(),
-        ctx.contentLength(), what, io.getClass().getSimpleName());
-    return new RequestException(Problem.of("aborted-upload", "Request body incomplete", 400,
-        "the request body did not arrive in full: " + what));
+    log.warn(
+        "aborted upload: {} {} from {} (Content-Length {}): {} [{}]",
+        ctx.method(),
+        path,
+        ctx.ip(),
+        ctx.contentLength(),
+        what,
+        io.getClass().getSimpleName());
+    return new RequestException(
+        Problem.of(
+            "aborted-upload",
+            "Request body incomplete",
+            400,
+            "the request body did not arrive in full: " + what));
   }
 
   private static Throwable first(Throwable failure, Class<? extends Throwable> kind) {

@@ -25,6 +25,7 @@ import java.util.Set;
  */
 final class AccessGate {
   private static final String BODY = "asa.body";
+
   /** Methods whose requests are verified as having no body (their body, if any, is not read). */
   private static final Set<HandlerType> BODILESS = Set.of(HandlerType.GET, HandlerType.HEAD);
 
@@ -42,9 +43,13 @@ final class AccessGate {
    * before (or around the table) makes the server refuse to start.
    */
   RouteTable install(JavalinConfig config) {
-    config.events.handlerAdded(added -> declared(added.getHttpMethod(), added.getPath(), added.getRoles()));
-    config.events.serverStarting(() -> requireDeclared(
-        config.unsafe.internalRouter.allHttpHandlers().stream().map(parsed -> parsed.endpoint).toList()));
+    config.events.handlerAdded(
+        added -> declared(added.getHttpMethod(), added.getPath(), added.getRoles()));
+    config.events.serverStarting(() ->
+        requireDeclared(
+            config.unsafe.internalRouter.allHttpHandlers().stream()
+                .map(parsed -> parsed.endpoint)
+                .toList()));
     config.routes.beforeMatched(this::check);
     return new RouteTable(config.routes);
   }
@@ -65,10 +70,16 @@ final class AccessGate {
     if (!method.isHttpMethod()) {
       return null;
     }
-    List<Access> declared = roles.stream().filter(Access.class::isInstance).map(Access.class::cast).toList();
+    List<Access> declared =
+        roles.stream().filter(Access.class::isInstance).map(Access.class::cast).toList();
     if (declared.size() != 1) {
-      throw new IllegalStateException(method + " " + path + " declares " + (declared.isEmpty() ? "no access level"
-          : "several access levels " + declared) + "; register it in Routes' table with exactly one Access");
+      throw new IllegalStateException(
+          method
+              + " "
+              + path
+              + " declares "
+              + (declared.isEmpty() ? "no access level" : "several access levels " + declared)
+              + "; register it in Routes' table with exactly one Access");
     }
     return declared.get(0);
   }
@@ -87,15 +98,18 @@ final class AccessGate {
       }
       case OPERATOR -> {
         if (!(authenticate(ctx) instanceof Caller.Key k && k.operator())) {
-          throw AccessDeniedException.forbidden(auth.hasOperatorKey()
-              ? "admin routes are for the operator key only"
-              : "admin routes need the operator key, and this server was started without --operator-key");
+          throw AccessDeniedException.forbidden(
+              auth.hasOperatorKey()
+                  ? "admin routes are for the operator key only"
+                  : "admin routes need the operator key, and this server was started without --operator-key");
         }
       }
     }
   }
 
-  /** Reads the body (if the method has one), then verifies the signature over exactly those bytes. */
+  /**
+   * Reads the body (if the method has one), then verifies the signature over exactly those bytes.
+   */
   private Caller authenticate(Context ctx) {
     byte[] body = BODILESS.contains(ctx.method()) ? new byte[0] : readBody(ctx);
     ctx.attribute(BODY, body);
@@ -106,12 +120,16 @@ final class AccessGate {
   static Caller caller(Context ctx) {
     Caller caller = Authentication.verified(ctx);
     if (caller == null) {
-      throw new IllegalStateException(ctx.method() + " " + ctx.path() + " asks for the caller but its route is not signed");
+      throw new IllegalStateException(
+          ctx.method() + " " + ctx.path() + " asks for the caller but its route is not signed");
     }
     return caller;
   }
 
-  /** The verified caller, or null when a {@link Access#SIGNED_OR_PUBLIC_RESULT} request came unsigned. */
+  /**
+   * The verified caller, or null when a {@link Access#SIGNED_OR_PUBLIC_RESULT} request came
+   * unsigned.
+   */
   static Caller callerIfSigned(Context ctx) {
     return Authentication.verified(ctx);
   }
@@ -120,7 +138,8 @@ final class AccessGate {
   static byte[] body(Context ctx) {
     byte[] body = ctx.attribute(BODY);
     if (body == null) {
-      throw new IllegalStateException(ctx.method() + " " + ctx.path() + " asks for the body but its route is not signed");
+      throw new IllegalStateException(
+          ctx.method() + " " + ctx.path() + " asks for the body but its route is not signed");
     }
     return body;
   }
@@ -143,7 +162,11 @@ final class AccessGate {
   }
 
   private RequestException tooLarge() {
-    return new RequestException(Problem.of("payload-too-large", "Request body too large", 413,
-        "request bodies are limited to " + maxBodyBytes + " bytes"));
+    return new RequestException(
+        Problem.of(
+            "payload-too-large",
+            "Request body too large",
+            413,
+            "request bodies are limited to " + maxBodyBytes + " bytes"));
   }
 }

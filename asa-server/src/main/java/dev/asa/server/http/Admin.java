@@ -5,7 +5,10 @@ import dev.asa.crypto.Ed25519PublicKey;
 import dev.asa.json.Json;
 import dev.asa.server.config.ServerConfig;
 
-/** The server's own key (public) and the operator's routes (declared {@link Access#OPERATOR} in {@link Routes}). */
+/**
+ * The server's own key (public) and the operator's routes (declared {@link Access#OPERATOR} in
+ * {@link Routes}).
+ */
 public final class Admin {
   private final ServerConfig config;
   private final Ed25519PublicKey serverKey;
@@ -37,9 +40,13 @@ public final class Admin {
     o.set("server_key", serverKey());
     o.put("operator_key", config.operatorKey().toBase64Url());
     var n = config.negotiationPolicy();
-    o.putObject("negotiation").put("max_rounds", n.maxRounds()).put("max_shift", n.maxShift())
-        .put("price_band_low", n.priceBandLow()).put("price_band_high", n.priceBandHigh())
-        .put("timeout_seconds", n.timeoutSeconds()).put("min_closed_for_median", n.minClosedForMedian());
+    o.putObject("negotiation")
+        .put("max_rounds", n.maxRounds())
+        .put("max_shift", n.maxShift())
+        .put("price_band_low", n.priceBandLow())
+        .put("price_band_high", n.priceBandHigh())
+        .put("timeout_seconds", n.timeoutSeconds())
+        .put("min_closed_for_median", n.minClosedForMedian());
     var sources = o.putArray("trusted_market_sources");
     config.trustedMarketSources().stream().sorted().forEach(sources::add);
     ObjectNode verification = o.putObject("verification");
@@ -50,9 +57,11 @@ public final class Admin {
     ObjectNode escrow = o.putObject("escrow");
     var prefixes = escrow.putArray("callback_url_prefixes");
     e.callbackUrlPrefixes().forEach(prefixes::add);
-    escrow.put("x402_facilitator", e.x402Facilitator() == null ? null : e.x402Facilitator().toString());
+    escrow.put(
+        "x402_facilitator", e.x402Facilitator() == null ? null : e.x402Facilitator().toString());
     ObjectNode disputes = escrow.putObject("dispute_endpoints");
-    new java.util.TreeMap<>(e.disputeEndpoints()).forEach((protocol, uri) -> disputes.put(protocol, uri.toString()));
+    new java.util.TreeMap<>(e.disputeEndpoints())
+        .forEach((protocol, uri) -> disputes.put(protocol, uri.toString()));
     var arbiters = escrow.putArray("arbiter_keys");
     e.arbiterKeys().stream().map(Ed25519PublicKey::toBase64Url).sorted().forEach(arbiters::add);
     escrow.put("delivery_timeout_seconds", e.deliveryTimeout().toSeconds());

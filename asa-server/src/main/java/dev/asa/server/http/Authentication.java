@@ -1,20 +1,20 @@
 package dev.asa.server.http;
 
-import dev.asa.server.config.PublicUrls;
 import dev.asa.access.Caller;
 import dev.asa.crypto.Ed25519PublicKey;
 import dev.asa.http.RateLimiter;
 import dev.asa.http.RequestVerifier;
 import dev.asa.http.VerifiedCaller;
+import dev.asa.server.config.PublicUrls;
 import io.javalin.http.Context;
 import java.util.Enumeration;
 
 /**
- * Who is calling: verifies the request's RFC 9421 signature (see {@link
- * dev.asa.http.RequestSigner} for the exact scheme) and applies two rate limits. The per-key limit
- * counts only verified keys, so that forged requests cannot spend someone else's budget; a wider
- * per-address limit applies before verification, because anyone can mint keys and each signed
- * request costs a signature check and a slot in the replay cache.
+ * Who is calling: verifies the request's RFC 9421 signature (see {@link dev.asa.http.RequestSigner}
+ * for the exact scheme) and applies two rate limits. The per-key limit counts only verified keys,
+ * so that forged requests cannot spend someone else's budget; a wider per-address limit applies
+ * before verification, because anyone can mint keys and each signed request costs a signature check
+ * and a slot in the replay cache.
  */
 public final class Authentication {
   private static final String ATTRIBUTE = "asa.caller";
@@ -25,8 +25,14 @@ public final class Authentication {
   private final Ed25519PublicKey operatorKey;
   private final TargetUris targets;
 
-  /** @param publicUrls the URLs clients reach this server under; signed requests must target one */
-  public Authentication(RequestVerifier verifier, RateLimiter perKey, RateLimiter perAddress, Ed25519PublicKey operatorKey,
+  /**
+   * @param publicUrls the URLs clients reach this server under; signed requests must target one
+   */
+  public Authentication(
+      RequestVerifier verifier,
+      RateLimiter perKey,
+      RateLimiter perAddress,
+      Ed25519PublicKey operatorKey,
       PublicUrls publicUrls) {
     this.verifier = verifier;
     this.limiter = perKey;
@@ -47,9 +53,11 @@ public final class Authentication {
     enforce(perAddress.tryAcquire(ctx.ip()), ctx, "this address");
     VerifiedCaller verified;
     try {
-      verified = verifier.verify(ctx.method().name(), targets.of(ctx), name -> allValues(ctx, name), body);
+      verified =
+          verifier.verify(ctx.method().name(), targets.of(ctx), name -> allValues(ctx, name), body);
     } catch (IllegalArgumentException e) {
-      throw new RequestException(Problem.of("bad-target", "Unusable request target", 400, e.getMessage()));
+      throw new RequestException(
+          Problem.of("bad-target", "Unusable request target", 400, e.getMessage()));
     }
     enforce(limiter.tryAcquire(verified.keyId()), ctx, "this key");
     Caller caller = new Caller.Key(verified.key(), verified.key().equals(operatorKey));
@@ -61,8 +69,12 @@ public final class Authentication {
     if (!decision.allowed()) {
       long seconds = decision.retryAfterSeconds();
       ctx.header("Retry-After", Long.toString(seconds));
-      throw new RequestException(Problem.of("rate-limited", "Too many requests", 429,
-          who + " has sent more requests than its limit; retry after " + seconds + " s"));
+      throw new RequestException(
+          Problem.of(
+              "rate-limited",
+              "Too many requests",
+              429,
+              who + " has sent more requests than its limit; retry after " + seconds + " s"));
     }
   }
 

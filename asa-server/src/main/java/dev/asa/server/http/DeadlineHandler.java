@@ -18,8 +18,8 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * connection for as long as it likes (slowloris). Two timers per connection, at most one running:
  *
  * <ul>
- *   <li>the <b>head</b> timer starts when the connection opens and again when a response
- *       completes, and stops when the next request reaches the handlers (its head has been parsed);
+ *   <li>the <b>head</b> timer starts when the connection opens and again when a response completes,
+ *       and stops when the next request reaches the handlers (its head has been parsed);
  *   <li>the <b>body</b> timer starts then, for a request that declares a body, and stops when the
  *       last chunk of the body has been read or the response completes.
  * </ul>
@@ -69,22 +69,38 @@ public final class DeadlineHandler extends Handler.Wrapper {
     if (!hasBody(request)) {
       return super.handle(request, response, first(callback, () -> awaitHead(connection)));
     }
-    Scheduler.Task body = scheduler().schedule(() -> connection.getEndPoint().close(new TimeoutException(
-        "the request body did not arrive within " + deadlines.body().toSeconds() + " s")), deadlines.body());
-    Request timed = new Request.Wrapper(request) {
-      @Override
-      public Content.Chunk read() {
-        Content.Chunk chunk = super.read();
-        if (chunk != null && chunk.isLast()) {
-          body.cancel();
-        }
-        return chunk;
-      }
-    };
-    return super.handle(timed, response, first(callback, () -> {
-      body.cancel();
-      awaitHead(connection);
-    }));
+    Scheduler.Task body =
+        scheduler()
+            .schedule(
+                () ->
+                    connection
+                        .getEndPoint()
+                        .close(
+                            new TimeoutException(
+                                "the request body did not arrive within "
+                                    + deadlines.body().toSeconds()
+                                    + " s")),
+                deadlines.body());
+    Request timed =
+        new Request.Wrapper(request) {
+          @Override
+          public Content.Chunk read() {
+            Content.Chunk chunk = super.read();
+            if (chunk != null && chunk.isLast()) {
+              body.cancel();
+            }
+            return chunk;
+          }
+        };
+    return super.handle(
+        timed,
+        response,
+        first(
+            callback,
+            () -> {
+              body.cancel();
+              awaitHead(connection);
+            }));
   }
 
   /**
@@ -111,11 +127,20 @@ public final class DeadlineHandler extends Handler.Wrapper {
     if (!connection.getEndPoint().isOpen()) {
       return;
     }
-    Scheduler.Task task = scheduler().schedule(() -> {
-      waitingForHead.remove(connection);
-      connection.getEndPoint().close(new TimeoutException(
-          "the request head did not arrive within " + deadlines.head().toSeconds() + " s"));
-    }, deadlines.head());
+    Scheduler.Task task =
+        scheduler()
+            .schedule(
+                () -> {
+                  waitingForHead.remove(connection);
+                  connection
+                      .getEndPoint()
+                      .close(
+                          new TimeoutException(
+                              "the request head did not arrive within "
+                                  + deadlines.head().toSeconds()
+                                  + " s"));
+                },
+                deadlines.head());
     Scheduler.Task previous = waitingForHead.put(connection, task);
     if (previous != null) {
       previous.cancel();

@@ -10,7 +10,13 @@ import java.util.List;
  * An RFC 9457 problem detail. {@code type} is a stable URI per kind of problem; {@code errors}
  * lists JSON pointers into the request body with what is wrong at each.
  */
-record Problem(String slug, String title, int status, String detail, List<Violation> errors, ObjectNode extensions) {
+record Problem(
+    String slug,
+    String title,
+    int status,
+    String detail,
+    List<Violation> errors,
+    ObjectNode extensions) {
 
   static final String TYPE_BASE = "https://asa.dev/problems/";
 

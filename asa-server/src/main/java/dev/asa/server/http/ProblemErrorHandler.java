@@ -16,20 +16,28 @@ import org.eclipse.jetty.util.Callback;
  */
 final class ProblemErrorHandler extends ErrorHandler {
 
-  /** Jetty writes error bodies only for GET, POST and HEAD by default; every method gets one here. */
+  /**
+   * Jetty writes error bodies only for GET, POST and HEAD by default; every method gets one here.
+   */
   @Override
   public boolean errorPageForMethod(String method) {
     return true;
   }
 
   @Override
-  protected void generateResponse(Request request, Response response, int code, String message, Throwable cause,
+  protected void generateResponse(
+      Request request,
+      Response response,
+      int code,
+      String message,
+      Throwable cause,
       Callback callback) {
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, Problems.CONTENT_TYPE);
     // Jetty drops the connection after answering a request it could not take in; saying so keeps a
     // client from sending its next request down a connection that is about to close.
     response.getHeaders().put(HttpHeader.CONNECTION, "close");
-    response.write(true, ByteBuffer.wrap(body(code, message, request.getHttpURI().getPath())), callback);
+    response.write(
+        true, ByteBuffer.wrap(body(code, message, request.getHttpURI().getPath())), callback);
   }
 
   // Deprecated in Jetty 12.1 but still the hook for errors found while parsing the request line and
@@ -43,13 +51,16 @@ final class ProblemErrorHandler extends ErrorHandler {
   }
 
   private static byte[] body(int status, String reason, String path) {
-    String detail = switch (status) {
-      case 414 -> "the request target is longer than this server accepts";
-      case 431 -> "the request line and headers are larger than this server accepts";
-      case 413 -> "the request body is larger than this server accepts";
-      default -> "the request could not be read" + (reason == null ? "" : ": " + reason);
-    };
-    Problem p = Problem.of(status == 400 ? "bad-request" : "http-" + status, "Unreadable request", status, detail);
+    String detail =
+        switch (status) {
+          case 414 -> "the request target is longer than this server accepts";
+          case 431 -> "the request line and headers are larger than this server accepts";
+          case 413 -> "the request body is larger than this server accepts";
+          default -> "the request could not be read" + (reason == null ? "" : ": " + reason);
+        };
+    Problem p =
+        Problem.of(
+            status == 400 ? "bad-request" : "http-" + status, "Unreadable request", status, detail);
     return Json.writeBytes(p.toJson(path == null ? "" : path));
   }
 }

@@ -5,9 +5,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.access.AccessDeniedException;
 import dev.asa.agreement.InvalidDocumentException;
-import dev.asa.http.RequestAuthException;
 import dev.asa.agreement.SignatureRefusedException;
 import dev.asa.agreement.UnsupportedVersionException;
+import dev.asa.http.RequestAuthException;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.Action;
 import dev.asa.lifecycle.TransitionRefusedException;
@@ -30,74 +30,222 @@ final class Problems {
   private Problems() {}
 
   static void register(RoutesConfig routes) {
-    routes.exception(InvalidDocumentException.class, (e, ctx) -> send(ctx,
-        new Problem("invalid-document", "The request body breaks the rules", 422,
-            e.violations().size() == 1 ? e.violations().get(0).toString() : e.violations().size() + " problems; see errors",
-            e.violations(), null)));
-    routes.exception(UnsupportedVersionException.class, (e, ctx) -> send(ctx,
-        Problem.of("unsupported-version", "Unsupported asa_version", 422, e.getMessage())));
-    routes.exception(SignatureRefusedException.class, (e, ctx) -> send(ctx,
-        Problem.of("signature-refused", "The signature does not verify", 422, e.getMessage())));
-    routes.exception(NotFoundException.class, (e, ctx) -> send(ctx,
-        Problem.of("not-found", "Not found", 404, e.getMessage())));
-    routes.exception(AccessDeniedException.class, (e, ctx) -> send(ctx, e.hidesExistence()
-        ? Problem.of("not-found", "Not found", 404, e.getMessage())
-        : Problem.of("forbidden", "Not allowed for this key", 403, e.getMessage())));
-    routes.exception(RequestAuthException.class, (e, ctx) -> {
-      ObjectNode ext = Json.object().put("reason", e.reason().name().toLowerCase(java.util.Locale.ROOT));
-      if (e.reason() == RequestAuthException.Reason.NONCE_CACHE_FULL) {
-        ctx.header("Retry-After", "1");
-        send(ctx, new Problem("overloaded", "Too many requests in flight", 503, e.getMessage(), java.util.List.of(), ext));
-      } else {
-        ctx.header("WWW-Authenticate", "Signature");
-        send(ctx, new Problem("unauthenticated", "The request signature was not accepted", 401, e.getMessage(), java.util.List.of(), ext));
-      }
-    });
-    routes.exception(UnauthenticatedException.class, (e, ctx) -> {
-      ctx.header("WWW-Authenticate", "Signature");
-      send(ctx, new Problem("unauthenticated", "The request signature was not accepted", 401, e.getMessage(), java.util.List.of(),
-          Json.object().put("reason", "missing_signature")));
-    });
-    routes.exception(NegotiationRefusedException.class, (e, ctx) -> send(ctx,
-        Problem.of("negotiation-refused", "The negotiation rules refuse this message", 409, e.getMessage())));
-    routes.exception(dev.asa.server.verification.VerificationFailedException.class, (e, ctx) -> send(ctx,
-        Problem.of("verification-failed", "Verification failed", 422, e.getMessage())));
-    routes.exception(ConflictException.class, (e, ctx) -> send(ctx,
-        Problem.of("conflict", "Conflict", 409, e.getMessage())));
-    routes.exception(TransitionRefusedException.class, (e, ctx) -> {
-      ObjectNode ext = Json.object();
-      ext.put("current_state", e.current().name());
-      ArrayNode allowed = ext.putArray("allowed_actions");
-      e.allowed().stream().map(Action::wireName).sorted().forEach(allowed::add);
-      send(ctx, new Problem("transition-refused", "Not allowed in the current state", 409, e.getMessage(), java.util.List.of(), ext));
-    });
-    routes.exception(Json.UnusableJsonException.class, (e, ctx) -> send(ctx,
-        Problem.of("invalid-document", "The request body breaks the rules", 422, e.getOriginalMessage())));
-    routes.exception(JsonProcessingException.class, (e, ctx) -> send(ctx,
-        Problem.of("malformed-json", "The body is not valid JSON", 400,
-            e.getOriginalMessage() + (e.getLocation() == null ? "" :
-                " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")"))));
+    routes.exception(
+        InvalidDocumentException.class,
+        (e, ctx) ->
+            send(
+                ctx,
+                new Problem(
+                    "invalid-document",
+                    "The request body breaks the rules",
+                    422,
+                    e.violations().size() == 1
+                        ? e.violations().get(0).toString()
+                        : e.violations().size() + " problems; see errors",
+                    e.violations(),
+                    null)));
+    routes.exception(
+        UnsupportedVersionException.class,
+        (e, ctx) ->
+            send(
+                ctx,
+                Problem.of("unsupported-version", "Unsupported asa_version", 422, e.getMessage())));
+    routes.exception(
+        SignatureRefusedException.class,
+        (e, ctx) ->
+            send(
+                ctx,
+                Problem.of(
+                    "signature-refused", "The signature does not verify", 422, e.getMessage())));
+    routes.exception(
+        NotFoundException.class,
+        (e, ctx) -> send(ctx, Problem.of("not-found", "Not found", 404, e.getMessage())));
+    routes.exception(
+        AccessDeniedException.class,
+        (e, ctx) ->
+            send(
+                ctx,
+                e.hidesExistence()
+                    ? Problem.of("not-found", "Not found", 404, e.getMessage())
+                    : Problem.of("forbidden", "Not allowed for this key", 403, e.getMessage())));
+    routes.exception(
+        RequestAuthException.class,
+        (e, ctx) -> {
+          ObjectNode ext =
+              Json.object().put("reason", e.reason().name().toLowerCase(java.util.Locale.ROOT));
+          if (e.reason() == RequestAuthException.Reason.NONCE_CACHE_FULL) {
+            ctx.header("Retry-After", "1");
+            send(
+                ctx,
+                new Problem(
+                    "overloaded",
+                    "Too many requests in flight",
+                    503,
+                    e.getMessage(),
+                    java.util.List.of(),
+                    ext));
+          } else {
+            ctx.header("WWW-Authenticate", "Signature");
+            send(
+                ctx,
+                new Problem(
+                    "unauthenticated",
+                    "The request signature was not accepted",
+                    401,
+                    e.getMessage(),
+                    java.util.List.of(),
+                    ext));
+          }
+        });
+    routes.exception(
+        UnauthenticatedException.class,
+        (e, ctx) -> {
+          ctx.header("WWW-Authenticate", "Signature");
+          send(
+              ctx,
+              new Problem(
+                  "unauthenticated",
+                  "The request signature was not accepted",
+                  401,
+                  e.getMessage(),
+                  java.util.List.of(),
+                  Json.object().put("reason", "missing_signature")));
+        });
+    routes.exception(
+        NegotiationRefusedException.class,
+        (e, ctx) ->
+            send(
+                ctx,
+                Problem.of(
+                    "negotiation-refused",
+                    "The negotiation rules refuse this message",
+                    409,
+                    e.getMessage())));
+    routes.exception(
+        dev.asa.server.verification.VerificationFailedException.class,
+        (e, ctx) ->
+            send(
+                ctx,
+                Problem.of("verification-failed", "Verification failed", 422, e.getMessage())));
+    routes.exception(
+        ConflictException.class,
+        (e, ctx) -> send(ctx, Problem.of("conflict", "Conflict", 409, e.getMessage())));
+    routes.exception(
+        TransitionRefusedException.class,
+        (e, ctx) -> {
+          ObjectNode ext = Json.object();
+          ext.put("current_state", e.current().name());
+          ArrayNode allowed = ext.putArray("allowed_actions");
+          e.allowed().stream().map(Action::wireName).sorted().forEach(allowed::add);
+          send(
+              ctx,
+              new Problem(
+                  "transition-refused",
+                  "Not allowed in the current state",
+                  409,
+                  e.getMessage(),
+                  java.util.List.of(),
+                  ext));
+        });
+    routes.exception(
+        Json.UnusableJsonException.class,
+        (e, ctx) ->
+            send(
+                ctx,
+                Problem.of(
+                    "invalid-document",
+                    "The request body breaks the rules",
+                    422,
+                    e.getOriginalMessage())));
+    routes.exception(
+        JsonProcessingException.class,
+        (e, ctx) ->
+            send(
+                ctx,
+                Problem.of(
+                    "malformed-json",
+                    "The body is not valid JSON",
+                    400,
+                    e.getOriginalMessage()
+                        + (e.getLocation() == null
+                            ? ""
+                            : " (line "
+                                + e.getLocation().getLineNr()
+                                + ", column "
+                                + e.getLocation().getColumnNr()
+                                + ")"))));
     routes.exception(RequestException.class, (e, ctx) -> send(ctx, e.problem()));
-    routes.exception(HttpResponseException.class, (e, ctx) -> send(ctx, // Javalin's own, e.g. 413 on a chunked body
-        Problem.of(e.getStatus() == 413 ? "payload-too-large" : "http-" + e.getStatus(), e.getMessage(), e.getStatus(),
-            e.getStatus() == 413 ? "the request body is larger than this server accepts" : e.getMessage())));
-    routes.exception(StoreUnavailableException.class, (e, ctx) -> {
-      log.error("store unavailable", e);
-      send(ctx, Problem.of("store-unavailable", "Storage unavailable", 503, "the database cannot be reached; retry later"));
-    });
-    routes.exception(dev.asa.server.escrow.X402Facilitator.FacilitatorUnavailableException.class, (e, ctx) -> send(ctx,
-        Problem.of("payment-rail-unavailable", "Payment rail unavailable", 503, e.getMessage() + "; nothing was recorded, retry later")));
-    routes.exception(Exception.class, (e, ctx) -> {
-      log.error("unexpected failure on {} {}", ctx.method(), ctx.path(), e);
-      send(ctx, Problem.of("internal", "Internal error", 500, "an unexpected error occurred; it has been logged"));
-    });
-    routes.error(404, "*", ctx -> {
-      if (!CONTENT_TYPE.equals(ctx.res().getContentType())) {
-        send(ctx, Problem.of("no-such-route", "No such route", 404, "no route " + ctx.method() + " " + ctx.path()));
-      }
-    });
-    routes.error(405, "*", ctx -> send(ctx,
-        Problem.of("method-not-allowed", "Method not allowed", 405, ctx.method() + " is not allowed on " + ctx.path())));
+    routes.exception(
+        HttpResponseException.class,
+        (e, ctx) ->
+            send(
+                ctx, // Javalin's own, e.g. 413 on a chunked body
+                Problem.of(
+                    e.getStatus() == 413 ? "payload-too-large" : "http-" + e.getStatus(),
+                    e.getMessage(),
+                    e.getStatus(),
+                    e.getStatus() == 413
+                        ? "the request body is larger than this server accepts"
+                        : e.getMessage())));
+    routes.exception(
+        StoreUnavailableException.class,
+        (e, ctx) -> {
+          log.error("store unavailable", e);
+          send(
+              ctx,
+              Problem.of(
+                  "store-unavailable",
+                  "Storage unavailable",
+                  503,
+                  "the database cannot be reached; retry later"));
+        });
+    routes.exception(
+        dev.asa.server.escrow.X402Facilitator.FacilitatorUnavailableException.class,
+        (e, ctx) ->
+            send(
+                ctx,
+                Problem.of(
+                    "payment-rail-unavailable",
+                    "Payment rail unavailable",
+                    503,
+                    e.getMessage() + "; nothing was recorded, retry later")));
+    routes.exception(
+        Exception.class,
+        (e, ctx) -> {
+          log.error("unexpected failure on {} {}", ctx.method(), ctx.path(), e);
+          send(
+              ctx,
+              Problem.of(
+                  "internal",
+                  "Internal error",
+                  500,
+                  "an unexpected error occurred; it has been logged"));
+        });
+    routes.error(
+        404,
+        "*",
+        ctx -> {
+          if (!CONTENT_TYPE.equals(ctx.res().getContentType())) {
+            send(
+                ctx,
+                Problem.of(
+                    "no-such-route",
+                    "No such route",
+                    404,
+                    "no route " + ctx.method() + " " + ctx.path()));
+          }
+        });
+    routes.error(
+        405,
+        "*",
+        ctx ->
+            send(
+                ctx,
+                Problem.of(
+                    "method-not-allowed",
+                    "Method not allowed",
+                    405,
+                    ctx.method() + " is not allowed on " + ctx.path())));
   }
 
   static void send(Context ctx, Problem p) {

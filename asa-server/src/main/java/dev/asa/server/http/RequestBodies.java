@@ -23,16 +23,26 @@ final class RequestBodies {
     try {
       text = Utf8.decode(bytes);
     } catch (Utf8.MalformedException e) {
-      throw new RequestException(Problem.of("malformed-utf8", "The body is not valid UTF-8", 400,
-          e.getMessage() + "; send the body as well-formed UTF-8"));
+      throw new RequestException(
+          Problem.of(
+              "malformed-utf8",
+              "The body is not valid UTF-8",
+              400,
+              e.getMessage() + "; send the body as well-formed UTF-8"));
     }
     JsonNode body = Json.parse(text);
     List<String> inexact = ExactNumbers.inexact(body);
     if (!inexact.isEmpty()) {
-      throw new InvalidDocumentException(inexact.stream()
-          .map(at -> new Violation(at, "is not exactly an IEEE-754 double: agreement_hash (JCS) would "
-              + "cover a different value (" + hashedAs(body.at(at)) + "); write the value the hash covers"))
-          .toList());
+      throw new InvalidDocumentException(
+          inexact.stream()
+              .map(at ->
+                  new Violation(
+                      at,
+                      "is not exactly an IEEE-754 double: agreement_hash (JCS) would "
+                          + "cover a different value ("
+                          + hashedAs(body.at(at))
+                          + "); write the value the hash covers"))
+              .toList());
     }
     return body;
   }

@@ -1,9 +1,9 @@
 package dev.asa.server.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.asa.access.Caller;
 import dev.asa.crypto.Digest;
 import dev.asa.json.Json;
-import dev.asa.access.Caller;
 import dev.asa.server.agreements.ConflictException;
 import dev.asa.server.agreements.IdempotencyTicket;
 import dev.asa.server.agreements.Outcome;
@@ -52,7 +52,8 @@ public final class Requests {
       Routes.render(ctx, mutation.run(body, caller, ticket));
     } catch (ConflictException e) {
       // A concurrent request with the same key may have won the race: answer as it did.
-      Optional<IdempotencyRow> seen = ticket == null ? Optional.empty() : store.idempotency(ticket.scope(), ticket.key());
+      Optional<IdempotencyRow> seen =
+          ticket == null ? Optional.empty() : store.idempotency(ticket.scope(), ticket.key());
       if (seen.isEmpty()) {
         throw e;
       }
@@ -62,8 +63,14 @@ public final class Requests {
 
   private void replay(Context ctx, IdempotencyTicket ticket, IdempotencyRow row) {
     if (!row.requestHash().equals(ticket.requestHash())) {
-      throw new RequestException(Problem.of("idempotency-key-reused", "Idempotency-Key reused", 422,
-          "the Idempotency-Key '" + ticket.key() + "' was already used with a different request body; use a new key"));
+      throw new RequestException(
+          Problem.of(
+              "idempotency-key-reused",
+              "Idempotency-Key reused",
+              422,
+              "the Idempotency-Key '"
+                  + ticket.key()
+                  + "' was already used with a different request body; use a new key"));
     }
     ctx.header("Idempotent-Replayed", "true");
     ctx.status(row.status());
@@ -77,8 +84,12 @@ public final class Requests {
       return null;
     }
     if (!KEY.matcher(key).matches()) {
-      throw new RequestException(Problem.of("invalid-header", "Invalid Idempotency-Key", 400,
-          "Idempotency-Key must be 1 to 255 visible ASCII characters"));
+      throw new RequestException(
+          Problem.of(
+              "invalid-header",
+              "Invalid Idempotency-Key",
+              400,
+              "Idempotency-Key must be 1 to 255 visible ASCII characters"));
     }
     String scope = caller.describe() + " " + ctx.method() + " " + ctx.path();
     return new IdempotencyTicket(scope, key, Digest.sha256(body).toString());
@@ -96,8 +107,12 @@ public final class Requests {
       }
       return n;
     } catch (NumberFormatException e) {
-      throw new RequestException(Problem.of("invalid-parameter", "Invalid query parameter", 400,
-          name + " must be a whole number from " + min + " to " + max));
+      throw new RequestException(
+          Problem.of(
+              "invalid-parameter",
+              "Invalid query parameter",
+              400,
+              name + " must be a whole number from " + min + " to " + max));
     }
   }
 }

@@ -13,9 +13,9 @@ import dev.asa.json.Json;
 import dev.asa.server.agreements.AgreementCommands;
 import dev.asa.server.agreements.AgreementQueries;
 import dev.asa.server.agreements.AgreementService;
-import dev.asa.server.agreements.VerificationFlow;
 import dev.asa.server.agreements.NotFoundException;
 import dev.asa.server.agreements.Outcome;
+import dev.asa.server.agreements.VerificationFlow;
 import dev.asa.server.market.MarketData;
 import dev.asa.server.verification.VerificationService;
 import dev.asa.template.Template;
@@ -40,8 +40,14 @@ public final class Routes {
   private final MarketData market;
   private final VerificationService verifications;
 
-  public Routes(AgreementService agreements, VerificationService verifications, Requests requests, Authentication auth,
-      long maxBodyBytes, Admin admin, MarketData market) {
+  public Routes(
+      AgreementService agreements,
+      VerificationService verifications,
+      Requests requests,
+      Authentication auth,
+      long maxBodyBytes,
+      Admin admin,
+      MarketData market) {
     this.queries = agreements.queries();
     this.commands = agreements.commands();
     this.verificationFlow = agreements.verifications();
@@ -55,51 +61,126 @@ public final class Routes {
   public void register(JavalinConfig config) {
     Problems.register(config.routes);
     RouteTable r = gate.install(config);
-    r.get("/health",                                PUBLIC, ctx -> json(ctx, 200, Json.object().put("status", "ok")));
-    r.get("/templates",                             PUBLIC, this::listTemplates);
-    r.get("/templates/{type}",                      PUBLIC, ctx -> json(ctx, 200, template(ctx.pathParam("type")).toJson()));
-    r.get("/schemas/asa/{version}/agreement.json",  PUBLIC, this::schema);
-    r.get("/.well-known/asa/server-key",            PUBLIC, ctx -> json(ctx, 200, admin.serverKey()));
+    r.get("/health", PUBLIC, ctx -> json(ctx, 200, Json.object().put("status", "ok")));
+    r.get("/templates", PUBLIC, this::listTemplates);
+    r.get(
+        "/templates/{type}",
+        PUBLIC,
+        ctx -> json(ctx, 200, template(ctx.pathParam("type")).toJson()));
+    r.get("/schemas/asa/{version}/agreement.json", PUBLIC, this::schema);
+    r.get("/.well-known/asa/server-key", PUBLIC, ctx -> json(ctx, 200, admin.serverKey()));
 
-    r.post("/agreements",                           SIGNED, ctx -> requests.mutation(ctx, commands::create));
-    r.get("/agreements",                            SIGNED, this::list);
-    r.get("/agreements/{id}",                       SIGNED, ctx -> {
-      var envelope = queries.get(id(ctx), caller(ctx));
-      ctx.header("ETag", "\"" + envelope.path("version").asLong() + "\"");
-      json(ctx, 200, envelope);
-    });
-    r.get("/agreements/{id}/status",                SIGNED, ctx -> json(ctx, 200, queries.status(id(ctx), caller(ctx))));
-    r.get("/agreements/{id}/events",                SIGNED, ctx -> json(ctx, 200, queries.events(id(ctx), caller(ctx))));
-    r.get("/agreements/{id}/negotiation",           SIGNED, ctx -> json(ctx, 200, queries.negotiationTranscript(id(ctx), caller(ctx))));
-    r.get("/agreements/{id}/verification",          SIGNED_OR_PUBLIC_RESULT,
+    r.post("/agreements", SIGNED, ctx -> requests.mutation(ctx, commands::create));
+    r.get("/agreements", SIGNED, this::list);
+    r.get(
+        "/agreements/{id}",
+        SIGNED,
+        ctx -> {
+          var envelope = queries.get(id(ctx), caller(ctx));
+          ctx.header("ETag", "\"" + envelope.path("version").asLong() + "\"");
+          json(ctx, 200, envelope);
+        });
+    r.get(
+        "/agreements/{id}/status",
+        SIGNED,
+        ctx -> json(ctx, 200, queries.status(id(ctx), caller(ctx))));
+    r.get(
+        "/agreements/{id}/events",
+        SIGNED,
+        ctx -> json(ctx, 200, queries.events(id(ctx), caller(ctx))));
+    r.get(
+        "/agreements/{id}/negotiation",
+        SIGNED,
+        ctx -> json(ctx, 200, queries.negotiationTranscript(id(ctx), caller(ctx))));
+    r.get(
+        "/agreements/{id}/verification",
+        SIGNED_OR_PUBLIC_RESULT,
         ctx -> json(ctx, 200, queries.verification(id(ctx), AccessGate.callerIfSigned(ctx))));
-    r.patch("/agreements/{id}/negotiate",           SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> commands.negotiate(id(ctx), b, c, t)));
-    r.post("/agreements/{id}/sign",                 SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> commands.sign(id(ctx), b, c, t)));
-    r.post("/agreements/{id}/deliver",              SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> commands.deliver(id(ctx), b, c, t)));
-    r.post("/agreements/{id}/verify",               SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> verificationFlow.verify(id(ctx), b, c, t)));
-    r.post("/agreements/{id}/challenge",            SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> commands.challenge(id(ctx), b, c, t)));
-    r.post("/agreements/{id}/close",                SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> commands.close(id(ctx), c, t)));
-    r.post("/agreements/{id}/fund",                 SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> commands.fund(id(ctx), b, c, t)));
-    r.post("/agreements/{id}/ruling",               SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> commands.rule(id(ctx), b, c, t)));
-    r.post("/agreements/{id}/seal",                 SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> commands.seal(id(ctx), b, c, t)));
-    r.get("/agreements/{id}/seal",                  SIGNED, ctx -> json(ctx, 200, queries.sealOf(id(ctx), caller(ctx))));
-    r.get("/agreements/{id}/hardening",             SIGNED, ctx -> json(ctx, 200, queries.hardening(id(ctx), caller(ctx))));
-    r.get("/agreements/{id}/escrow",                SIGNED, ctx -> json(ctx, 200, queries.escrow(id(ctx), caller(ctx))));
-    r.get("/accounts/{key}",                        SIGNED, ctx -> json(ctx, 200,
-        queries.account(TextParameters.path(ctx, "key"), Requests.intParam(ctx, "limit", 100, 1, 1000), caller(ctx))));
+    r.patch(
+        "/agreements/{id}/negotiate",
+        SIGNED,
+        ctx -> requests.mutation(ctx, (b, c, t) -> commands.negotiate(id(ctx), b, c, t)));
+    r.post(
+        "/agreements/{id}/sign",
+        SIGNED,
+        ctx -> requests.mutation(ctx, (b, c, t) -> commands.sign(id(ctx), b, c, t)));
+    r.post(
+        "/agreements/{id}/deliver",
+        SIGNED,
+        ctx -> requests.mutation(ctx, (b, c, t) -> commands.deliver(id(ctx), b, c, t)));
+    r.post(
+        "/agreements/{id}/verify",
+        SIGNED,
+        ctx -> requests.mutation(ctx, (b, c, t) -> verificationFlow.verify(id(ctx), b, c, t)));
+    r.post(
+        "/agreements/{id}/challenge",
+        SIGNED,
+        ctx -> requests.mutation(ctx, (b, c, t) -> commands.challenge(id(ctx), b, c, t)));
+    r.post(
+        "/agreements/{id}/close",
+        SIGNED,
+        ctx -> requests.mutation(ctx, (b, c, t) -> commands.close(id(ctx), c, t)));
+    r.post(
+        "/agreements/{id}/fund",
+        SIGNED,
+        ctx -> requests.mutation(ctx, (b, c, t) -> commands.fund(id(ctx), b, c, t)));
+    r.post(
+        "/agreements/{id}/ruling",
+        SIGNED,
+        ctx -> requests.mutation(ctx, (b, c, t) -> commands.rule(id(ctx), b, c, t)));
+    r.post(
+        "/agreements/{id}/seal",
+        SIGNED,
+        ctx -> requests.mutation(ctx, (b, c, t) -> commands.seal(id(ctx), b, c, t)));
+    r.get(
+        "/agreements/{id}/seal",
+        SIGNED,
+        ctx -> json(ctx, 200, queries.sealOf(id(ctx), caller(ctx))));
+    r.get(
+        "/agreements/{id}/hardening",
+        SIGNED,
+        ctx -> json(ctx, 200, queries.hardening(id(ctx), caller(ctx))));
+    r.get(
+        "/agreements/{id}/escrow",
+        SIGNED,
+        ctx -> json(ctx, 200, queries.escrow(id(ctx), caller(ctx))));
+    r.get(
+        "/accounts/{key}",
+        SIGNED,
+        ctx ->
+            json(
+                ctx,
+                200,
+                queries.account(
+                    TextParameters.path(ctx, "key"),
+                    Requests.intParam(ctx, "limit", 100, 1, 1000),
+                    caller(ctx))));
 
-    r.post("/shadow/seals",                         SIGNED, ctx -> requests.mutation(ctx, commands::sealStandalone));
-    r.post("/shadow/seals/{id}/validate",           SIGNED, ctx -> requests.mutation(ctx, (b, c, t) -> commands.validateStandalone(id(ctx), b, c, t)));
-    r.get("/shadow/seals/{id}/report",              SIGNED, ctx -> json(ctx, 200, queries.standaloneReport(id(ctx), caller(ctx))));
+    r.post("/shadow/seals", SIGNED, ctx -> requests.mutation(ctx, commands::sealStandalone));
+    r.post(
+        "/shadow/seals/{id}/validate",
+        SIGNED,
+        ctx -> requests.mutation(ctx, (b, c, t) -> commands.validateStandalone(id(ctx), b, c, t)));
+    r.get(
+        "/shadow/seals/{id}/report",
+        SIGNED,
+        ctx -> json(ctx, 200, queries.standaloneReport(id(ctx), caller(ctx))));
 
-    r.post("/verifications",                        SIGNED, ctx -> requests.mutation(ctx, verifications::create));
-    r.get("/verifications/{id}",                    SIGNED, ctx -> render(ctx, verifications.get(id(ctx), caller(ctx))));
-    r.get("/verifications/{id}/status",             SIGNED, ctx -> json(ctx, 200, verifications.status(id(ctx), caller(ctx))));
+    r.post("/verifications", SIGNED, ctx -> requests.mutation(ctx, verifications::create));
+    r.get(
+        "/verifications/{id}", SIGNED, ctx -> render(ctx, verifications.get(id(ctx), caller(ctx))));
+    r.get(
+        "/verifications/{id}/status",
+        SIGNED,
+        ctx -> json(ctx, 200, verifications.status(id(ctx), caller(ctx))));
 
     // Any signed caller: aggregates only, no agreement's details.
-    r.get("/market/{service_type}",                 SIGNED, ctx -> json(ctx, 200, market.describe(TextParameters.path(ctx, "service_type"))));
+    r.get(
+        "/market/{service_type}",
+        SIGNED,
+        ctx -> json(ctx, 200, market.describe(TextParameters.path(ctx, "service_type"))));
 
-    r.get("/admin/config",                          OPERATOR, ctx -> json(ctx, 200, admin.config()));
+    r.get("/admin/config", OPERATOR, ctx -> json(ctx, 200, admin.config()));
   }
 
   /** Jetty's own errors (bad URIs, oversized headers) as problem+json too. */
@@ -124,8 +205,10 @@ public final class Routes {
   }
 
   private static Template template(String type) {
-    return Templates.get(type).orElseThrow(() ->
-        new NotFoundException("no template '" + type + "'; available: " + String.join(", ", Templates.TYPES)));
+    return Templates.get(type)
+        .orElseThrow(() ->
+            new NotFoundException(
+                "no template '" + type + "'; available: " + String.join(", ", Templates.TYPES)));
   }
 
   private void schema(Context ctx) {
@@ -134,7 +217,8 @@ public final class Routes {
     try {
       schema = AgreementSchemas.schemaJson(version);
     } catch (IllegalArgumentException e) {
-      throw new NotFoundException("no schema for asa_version '" + version + "'; this server serves 1.0.0");
+      throw new NotFoundException(
+          "no schema for asa_version '" + version + "'; this server serves 1.0.0");
     }
     ctx.contentType("application/schema+json");
     ctx.result(Json.writeBytes(schema));
@@ -143,16 +227,24 @@ public final class Routes {
   private void list(Context ctx) {
     String party = TextParameters.query(ctx, "party");
     if (party == null || party.isBlank()) {
-      throw new RequestException(Problem.of("missing-parameter", "Missing query parameter", 400,
-          "GET /agreements needs ?party=<identity value> (the identity.value of a client, provider or evaluator)"));
+      throw new RequestException(
+          Problem.of(
+              "missing-parameter",
+              "Missing query parameter",
+              400,
+              "GET /agreements needs ?party=<identity value> (the identity.value of a client, provider or evaluator)"));
     }
     int limit = Requests.intParam(ctx, "limit", 50, 1, 200);
     var caller = caller(ctx);
     try {
       json(ctx, 200, queries.list(party, ctx.queryParam("cursor"), limit, caller));
     } catch (IllegalArgumentException e) { // the store's answer to a cursor it did not issue
-      throw new RequestException(Problem.of("invalid-parameter", "Invalid query parameter", 400,
-          "cursor is not one this server issued; start again without it and follow next_cursor"));
+      throw new RequestException(
+          Problem.of(
+              "invalid-parameter",
+              "Invalid query parameter",
+              400,
+              "cursor is not one this server issued; start again without it and follow next_cursor"));
     }
   }
 

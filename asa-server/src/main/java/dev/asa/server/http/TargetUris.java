@@ -1,8 +1,8 @@
 package dev.asa.server.http;
 
-import dev.asa.server.config.PublicUrls;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.json.Json;
+import dev.asa.server.config.PublicUrls;
 import io.javalin.http.Context;
 import java.net.InetAddress;
 import java.net.URI;
@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * The {@code @target-uri} a signed request is verified against, built from this server's own
- * URLs rather than believed from the request.
+ * The {@code @target-uri} a signed request is verified against, built from this server's own URLs
+ * rather than believed from the request.
  *
  * <p>The client signs the absolute URI it sends to, and the {@code Host} header carries its
  * authority. A request whose {@code Host} names none of this server's URLs was signed for another
@@ -65,7 +65,8 @@ final class TargetUris {
     } else {
       for (URI url : configured.urls()) {
         ours.add(url.getScheme() + "://" + url.getRawAuthority());
-        if (asked != null && asked.port(PublicUrls.defaultPort(url.getScheme())) == PublicUrls.port(url)
+        if (asked != null
+            && asked.port(PublicUrls.defaultPort(url.getScheme())) == PublicUrls.port(url)
             && sameHost(asked.host(), url.getHost())) {
           scheme = url.getScheme();
         }
@@ -75,24 +76,39 @@ final class TargetUris {
       throw wrongServer(ctx, host, ours);
     }
     String query = ctx.req().getQueryString();
-    String raw = scheme + "://" + host + ctx.req().getRequestURI() + (query == null ? "" : "?" + query);
+    String raw =
+        scheme + "://" + host + ctx.req().getRequestURI() + (query == null ? "" : "?" + query);
     try {
       return new URI(raw);
     } catch (URISyntaxException e) {
-      throw new RequestException(Problem.of("bad-target", "Unusable request target", 400,
-          "the request's Host or path cannot form a URI: " + e.getReason()));
+      throw new RequestException(
+          Problem.of(
+              "bad-target",
+              "Unusable request target",
+              400,
+              "the request's Host or path cannot form a URI: " + e.getReason()));
     }
   }
 
   private static RequestException wrongServer(Context ctx, String host, List<String> ours) {
-    String signedFor = host == null ? "no server (the request has no Host header)"
-        : ctx.scheme() + "://" + quote(host);
+    String signedFor =
+        host == null
+            ? "no server (the request has no Host header)"
+            : ctx.scheme() + "://" + quote(host);
     ObjectNode ext = Json.object().put("reason", "wrong_server");
     ctx.header("WWW-Authenticate", "Signature");
-    return new RequestException(new Problem("unauthenticated", "The request signature was not accepted", 401,
-        "the request was signed for " + signedFor + ", but this server is " + String.join(", ", ours)
-            + "; sign for the URL you send the request to, one of those (the Host header names it)",
-        List.of(), ext));
+    return new RequestException(
+        new Problem(
+            "unauthenticated",
+            "The request signature was not accepted",
+            401,
+            "the request was signed for "
+                + signedFor
+                + ", but this server is "
+                + String.join(", ", ours)
+                + "; sign for the URL you send the request to, one of those (the Host header names it)",
+            List.of(),
+            ext));
   }
 
   /** The names a client may use for the local address {@code local} (a textual IP address). */
@@ -105,7 +121,9 @@ final class TargetUris {
     return List.of(name);
   }
 
-  /** Host names compare case-insensitively; IP literals as addresses ([::1] = [0:0:0:0:0:0:0:1]). */
+  /**
+   * Host names compare case-insensitively; IP literals as addresses ([::1] = [0:0:0:0:0:0:0:1]).
+   */
   private static boolean sameHost(String asked, String ours) {
     if (asked.equalsIgnoreCase(ours)) {
       return true;
@@ -117,8 +135,11 @@ final class TargetUris {
 
   /** The address an IP literal names, or null for anything else (never a DNS lookup). */
   private static InetAddress literal(String host) {
-    String bare = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
-    boolean ipv6 = bare.contains(":") && bare.chars().allMatch(c -> Character.digit(c, 16) >= 0 || c == ':' || c == '.');
+    String bare =
+        host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+    boolean ipv6 =
+        bare.contains(":")
+            && bare.chars().allMatch(c -> Character.digit(c, 16) >= 0 || c == ':' || c == '.');
     if (!IPV4.matcher(bare).matches() && !ipv6) {
       return null;
     }

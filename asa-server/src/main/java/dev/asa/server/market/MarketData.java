@@ -58,23 +58,34 @@ public final class MarketData {
     for (AgreementRow row : store.recent(serviceType, State.CLOSED, WINDOW)) { // newest first
       Agreement a = AgreementDocuments.readStored(row.document());
       Parties parties = a.terms().parties();
-      a.terms().escrow().paymentTerms()
+      a.terms()
+          .escrow()
+          .paymentTerms()
           .map(p -> p.amount())
           .filter(m -> m.currency().code().equals(currency))
           .map(Money::amount)
-          .ifPresent(price -> deals.add(new MarketMedian.ClosedDeal(parties.client().identity(), parties.provider().identity(), price)));
+          .ifPresent(price ->
+              deals.add(
+                  new MarketMedian.ClosedDeal(
+                      parties.client().identity(), parties.provider().identity(), price)));
     }
-    // The median rule itself (one voice per pair, how many are enough, how to take it) is the core's.
+    // The median rule itself (one voice per pair, how many are enough, how to take it) is the
+    // core's.
     int pairs = MarketMedian.latestPricePerPair(deals).size();
     return MarketMedian.fromClosedDeals(deals, policy)
         .map(m -> new Median(m.median().stripTrailingZeros(), currency, m.source(), pairs));
   }
 
-  /** {@code GET /market/{service_type}}: the current figure per currency seen, or why there is none. */
+  /**
+   * {@code GET /market/{service_type}}: the current figure per currency seen, or why there is none.
+   */
   public ObjectNode describe(String serviceType) {
     List<String> currencies = new ArrayList<>();
     for (AgreementRow row : store.recent(serviceType, State.CLOSED, WINDOW)) {
-      AgreementDocuments.readStored(row.document()).terms().escrow().paymentTerms()
+      AgreementDocuments.readStored(row.document())
+          .terms()
+          .escrow()
+          .paymentTerms()
           .map(p -> p.amount().currency().code())
           .filter(c -> !currencies.contains(c))
           .ifPresent(currencies::add);
@@ -87,9 +98,13 @@ public final class MarketData {
       median(serviceType, currency).ifPresent(m -> medians.add(m.toJson()));
     }
     if (medians.isEmpty()) {
-      out.put("note", "fewer than " + policy.minClosedForMedian() + " distinct client-provider pairs have closed agreements of this type"
-          + " in any one currency: no market median,"
-          + " so negotiations of this type are not price-flagged unless a trusted market_reference is given");
+      out.put(
+          "note",
+          "fewer than "
+              + policy.minClosedForMedian()
+              + " distinct client-provider pairs have closed agreements of this type"
+              + " in any one currency: no market median,"
+              + " so negotiations of this type are not price-flagged unless a trusted market_reference is given");
     }
     return out;
   }

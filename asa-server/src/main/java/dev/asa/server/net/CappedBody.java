@@ -12,8 +12,8 @@ import org.eclipse.jetty.http.HttpField;
 
 /**
  * Reads an answer's body up to a cap. Jetty hands the body over one network buffer at a time and
- * asks for the next only when this one is consumed, so memory stays at the cap plus one buffer;
- * one byte past the cap marks the answer truncated and aborts the exchange, which closes the
+ * asks for the next only when this one is consumed, so memory stays at the cap plus one buffer; one
+ * byte past the cap marks the answer truncated and aborts the exchange, which closes the
  * connection: the rest is never read, however much the server offers.
  */
 final class CappedBody {
@@ -29,20 +29,24 @@ final class CappedBody {
         if (n > room) {
           kept.write(buffer, 0, (int) room);
           truncated = true;
-          response.abort(new IOException("the answer is larger than " + cap + " bytes; the rest is not read"));
+          response.abort(
+              new IOException("the answer is larger than " + cap + " bytes; the rest is not read"));
           break;
         }
         kept.write(buffer, 0, n);
       }
     }
-    return new OutboundResponse(response.getStatus(), headers(response), kept.toByteArray(), truncated);
+    return new OutboundResponse(
+        response.getStatus(), headers(response), kept.toByteArray(), truncated);
   }
 
   /** By lower-case name, values in the order received. */
   private static Map<String, List<String>> headers(Response response) {
     Map<String, List<String>> headers = new LinkedHashMap<>();
     for (HttpField field : response.getHeaders()) {
-      headers.computeIfAbsent(field.getLowerCaseName(), k -> new ArrayList<>()).add(field.getValue());
+      headers
+          .computeIfAbsent(field.getLowerCaseName(), k -> new ArrayList<>())
+          .add(field.getValue());
     }
     return headers;
   }

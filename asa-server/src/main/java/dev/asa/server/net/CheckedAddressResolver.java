@@ -31,7 +31,11 @@ final class CheckedAddressResolver implements SocketAddressResolver {
   }
 
   @Override
-  public void resolve(String host, int port, Map<String, Object> context, Promise<List<InetSocketAddress>> promise) {
+  public void resolve(
+      String host,
+      int port,
+      Map<String, Object> context,
+      Promise<List<InetSocketAddress>> promise) {
     List<InetSocketAddress> checked;
     try {
       checked = resolve(host, port);
@@ -46,7 +50,8 @@ final class CheckedAddressResolver implements SocketAddressResolver {
    * @throws DestinationRefusedException an address is internal (for the log: which and why)
    * @throws UnknownHostException the name has no address
    */
-  List<InetSocketAddress> resolve(String host, int port) throws UnknownHostException, DestinationRefusedException {
+  List<InetSocketAddress> resolve(String host, int port)
+      throws UnknownHostException, DestinationRefusedException {
     String bare = GuardedHttpClient.bare(host);
     if (refuseInternal) {
       String name = InternalAddresses.nameKind(bare).orElse(null);
@@ -81,7 +86,8 @@ final class CheckedAddressResolver implements SocketAddressResolver {
     }
     String name = host.endsWith(".") ? host.substring(0, host.length() - 1) : host;
     if (address instanceof Inet6Address v6 && v6.getScopeId() != 0) {
-      return Inet6Address.getByAddress(name, v6.getAddress(), v6.getScopeId()); // an allowed link-local one
+      return Inet6Address.getByAddress(
+          name, v6.getAddress(), v6.getScopeId()); // an allowed link-local one
     }
     return InetAddress.getByAddress(name, address.getAddress());
   }

@@ -5,8 +5,8 @@ import java.util.Objects;
 
 /**
  * How much one outbound exchange may cost: time to connect, time for everything (connecting, TLS,
- * sending, the whole answer), and answer bytes kept. Each caller picks its own: a deliverable may be
- * as large as a request body, a webhook's answer is a receipt.
+ * sending, the whole answer), and answer bytes kept. Each caller picks its own: a deliverable may
+ * be as large as a request body, a webhook's answer is a receipt.
  *
  * @param connect the longest wait until the request is on the wire: connecting (to any of the
  *     host's addresses) and, for https, the TLS handshake
@@ -19,10 +19,12 @@ public record FetchLimits(Duration connect, Duration total, long maxResponseByte
     Objects.requireNonNull(connect, "connect");
     Objects.requireNonNull(total, "total");
     if (connect.isNegative() || connect.isZero() || total.isNegative() || total.isZero()) {
-      throw new IllegalArgumentException("fetch timeouts must be positive, got connect " + connect + ", total " + total);
+      throw new IllegalArgumentException(
+          "fetch timeouts must be positive, got connect " + connect + ", total " + total);
     }
     if (maxResponseBytes < 0 || maxResponseBytes > Integer.MAX_VALUE - 8) {
-      throw new IllegalArgumentException("maxResponseBytes must be between 0 and 2 GiB, got " + maxResponseBytes);
+      throw new IllegalArgumentException(
+          "maxResponseBytes must be between 0 and 2 GiB, got " + maxResponseBytes);
     }
   }
 

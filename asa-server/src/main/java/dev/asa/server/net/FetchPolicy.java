@@ -6,9 +6,9 @@ import java.util.Locale;
 
 /**
  * Where the server's outbound requests may go beyond the public internet. By default nowhere:
- * loopback, private, link-local and other internal addresses are refused whatever the URL says.
- * An operator who runs a payment system or a deliverable store on an internal address lists its
- * URL prefix explicitly ({@code asa serve --allow-fetch URL-PREFIX}).
+ * loopback, private, link-local and other internal addresses are refused whatever the URL says. An
+ * operator who runs a payment system or a deliverable store on an internal address lists its URL
+ * prefix explicitly ({@code asa serve --allow-fetch URL-PREFIX}).
  *
  * @param allowedPrefixes absolute http(s) URL prefixes, each ending its host with a path
  */
@@ -20,12 +20,15 @@ public record FetchPolicy(List<String> allowedPrefixes) {
     allowedPrefixes = List.copyOf(allowedPrefixes);
     for (String prefix : allowedPrefixes) {
       URI uri = URI.create(prefix);
-      if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null
-          || uri.getRawPath() == null || uri.getRawPath().isEmpty()) {
+      if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+          || uri.getHost() == null
+          || uri.getRawPath() == null
+          || uri.getRawPath().isEmpty()) {
         // Without a path, http://10.0.0.5 would also let in http://10.0.0.5.evil.example/.
         throw new IllegalArgumentException(
             "an allowed fetch prefix is an http(s) URL whose host ends with a path, such as http://10.0.0.5:9000/, not '"
-                + prefix + "'");
+                + prefix
+                + "'");
       }
     }
   }
@@ -42,12 +45,19 @@ public record FetchPolicy(List<String> allowedPrefixes) {
    * decode them into a path outside it); such a URL falls back to the address check.
    */
   public boolean allows(URI url) {
-    if (allowedPrefixes.isEmpty() || url.getHost() == null || url.getScheme() == null || url.getRawUserInfo() != null) {
+    if (allowedPrefixes.isEmpty()
+        || url.getHost() == null
+        || url.getScheme() == null
+        || url.getRawUserInfo() != null) {
       return false;
     }
-    String rawPath = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
+    String rawPath =
+        url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
     String lower = rawPath.toLowerCase(Locale.ROOT);
-    if (lower.contains("%2e") || lower.contains("%2f") || lower.contains("%5c") || lower.contains("\\")) {
+    if (lower.contains("%2e")
+        || lower.contains("%2f")
+        || lower.contains("%5c")
+        || lower.contains("\\")) {
       return false;
     }
     String path = URI.create("http://h" + rawPath).normalize().getRawPath();
@@ -67,6 +77,8 @@ public record FetchPolicy(List<String> allowedPrefixes) {
   }
 
   private static int port(URI uri) {
-    return uri.getPort() >= 0 ? uri.getPort() : "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
+    return uri.getPort() >= 0
+        ? uri.getPort()
+        : "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
   }
 }

@@ -47,8 +47,8 @@ import org.slf4j.LoggerFactory;
  *       on the wire, TLS included), a total deadline for the whole exchange, and answer bytes past
  *       the cap are never read ({@link CappedBody}).
  *   <li>URLs under an operator-allowed prefix go through a second Jetty client whose resolver does
- *       not refuse internal addresses, so a pooled connection is never shared between the two
- *       paths ({@link OutboundClients}).
+ *       not refuse internal addresses, so a pooled connection is never shared between the two paths
+ *       ({@link OutboundClients}).
  * </ul>
  *
  * <p>Exceptions carry details for the server log; callers decide what an API caller may see (a
@@ -72,7 +72,10 @@ public final class GuardedHttpClient implements AutoCloseable {
     this(policy, HostResolver.SYSTEM, defaultTls());
   }
 
-  /** @param tls the trust (and protocols) for https; the certificate is always checked against the URL's host */
+  /**
+   * @param tls the trust (and protocols) for https; the certificate is always checked against the
+   *     URL's host
+   */
   public GuardedHttpClient(FetchPolicy policy, HostResolver resolver, SSLContext tls) {
     this.policy = Objects.requireNonNull(policy, "policy");
     this.clients = new OutboundClients(resolver, tls);
@@ -100,22 +103,37 @@ public final class GuardedHttpClient implements AutoCloseable {
       }
     }
     HttpClient jetty = clients.client(allowed);
-    Request exchange = jetty.newRequest(uri)
-        .method(request.method())
-        .timeout(limits.total().toMillis(), TimeUnit.MILLISECONDS)
-        .headers(headers -> request.headers().forEach(headers::put));
+    Request exchange =
+        jetty
+            .newRequest(uri)
+            .method(request.method())
+            .timeout(limits.total().toMillis(), TimeUnit.MILLISECONDS)
+            .headers(headers -> request.headers().forEach(headers::put));
     if (request.body() != null || request.method().equals("POST")) {
-      exchange.body(new BytesRequestContent((String) null, request.body() == null ? new byte[0] : request.body()));
+      exchange.body(
+          new BytesRequestContent(
+              (String) null, request.body() == null ? new byte[0] : request.body()));
     }
-    Scheduler.Task connectDeadline = jetty.getScheduler().schedule(
-        () -> exchange.abort(new OutboundTimeoutException("connecting to " + describe(uri) + " took longer than "
-            + limits.connect().toMillis() + " ms")),
-        limits.connect().toMillis(), TimeUnit.MILLISECONDS);
+    Scheduler.Task connectDeadline =
+        jetty
+            .getScheduler()
+            .schedule(
+                () ->
+                    exchange.abort(
+                        new OutboundTimeoutException(
+                            "connecting to "
+                                + describe(uri)
+                                + " took longer than "
+                                + limits.connect().toMillis()
+                                + " ms")),
+                limits.connect().toMillis(),
+                TimeUnit.MILLISECONDS);
     exchange.onRequestCommit(committed -> connectDeadline.cancel());
     InputStreamResponseListener listener = new InputStreamResponseListener();
     exchange.send(listener);
     try {
-      Response response = listener.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      Response response =
+          listener.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
       return CappedBody.read(response, listener.getInputStream(), limits.maxResponseBytes());
     } catch (TimeoutException e) {
       exchange.abort(e);
@@ -135,7 +153,8 @@ public final class GuardedHttpClient implements AutoCloseable {
 
   /**
    * Jetty reports failures wrapped, sometimes twice; find what the caller needs to tell apart: a
-   * refusal, a timeout (ours or Jetty's total timeout), a TLS or connection failure, an unknown host.
+   * refusal, a timeout (ours or Jetty's total timeout), a TLS or connection failure, an unknown
+   * host.
    */
   private static IOException failure(URI uri, Throwable error, FetchLimits limits) {
     int depth = 0;
@@ -150,12 +169,14 @@ public final class GuardedHttpClient implements AutoCloseable {
         case TimeoutException timeout -> {
           return timedOut(limits);
         }
-        default -> { }
+        default -> {}
       }
     }
     depth = 0;
     for (Throwable t = error; t != null && depth++ < 10; t = t.getCause()) {
-      if (t instanceof SSLException || t instanceof ConnectException || t instanceof UnknownHostException) {
+      if (t instanceof SSLException
+          || t instanceof ConnectException
+          || t instanceof UnknownHostException) {
         return (IOException) t;
       }
     }
@@ -163,14 +184,19 @@ public final class GuardedHttpClient implements AutoCloseable {
   }
 
   private static DestinationRefusedException refused(URI uri, String why) {
-    String message = "refused to call " + describe(uri) + ": " + why
-        + " (an operator can allow a URL prefix with asa serve --allow-fetch)";
+    String message =
+        "refused to call "
+            + describe(uri)
+            + ": "
+            + why
+            + " (an operator can allow a URL prefix with asa serve --allow-fetch)";
     LOG.warn(message);
     return new DestinationRefusedException(message);
   }
 
   private static OutboundTimeoutException timedOut(FetchLimits limits) {
-    return new OutboundTimeoutException("no complete answer within " + limits.total().toMillis() + " ms");
+    return new OutboundTimeoutException(
+        "no complete answer within " + limits.total().toMillis() + " ms");
   }
 
   /** Stops the Jetty clients; a request sent afterwards fails. */
@@ -184,7 +210,8 @@ public final class GuardedHttpClient implements AutoCloseable {
    * a secret token.
    */
   public static String describe(URI uri) {
-    StringBuilder out = new StringBuilder().append(uri.getScheme()).append("://").append(uri.getHost());
+    StringBuilder out =
+        new StringBuilder().append(uri.getScheme()).append("://").append(uri.getHost());
     if (uri.getPort() >= 0) {
       out.append(':').append(uri.getPort());
     }

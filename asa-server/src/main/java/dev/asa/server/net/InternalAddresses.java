@@ -17,8 +17,8 @@ public final class InternalAddresses {
 
   /**
    * Why {@code address} is internal ("loopback", "private", ...), or empty for a public address.
-   * IPv6 forms that carry an IPv4 address (mapped, compatible, NAT64, 6to4) are judged by that
-   * IPv4 address, since a dual-stack host or a translator on the path delivers to it.
+   * IPv6 forms that carry an IPv4 address (mapped, compatible, NAT64, 6to4) are judged by that IPv4
+   * address, since a dual-stack host or a translator on the path delivers to it.
    */
   public static Optional<String> kind(InetAddress address) {
     byte[] b = address.getAddress();
@@ -35,8 +35,11 @@ public final class InternalAddresses {
     while (name.endsWith(".")) {
       name = name.substring(0, name.length() - 1);
     }
-    if (name.equals("localhost") || name.endsWith(".localhost") || name.equals("localhost.localdomain")
-        || name.equals("ip6-localhost") || name.equals("ip6-loopback")) {
+    if (name.equals("localhost")
+        || name.endsWith(".localhost")
+        || name.equals("localhost.localdomain")
+        || name.equals("ip6-localhost")
+        || name.equals("ip6-loopback")) {
       return Optional.of("a loopback name");
     }
     return Optional.empty();
@@ -68,7 +71,9 @@ public final class InternalAddresses {
     if (a0 == 192 && a1 == 0 && a2 == 0) {
       return Optional.of("IETF protocol assignments (192.0.0/24)");
     }
-    if (a0 == 192 && a1 == 0 && a2 == 2 || a0 == 198 && a1 == 51 && a2 == 100 || a0 == 203 && a1 == 0 && a2 == 113) {
+    if (a0 == 192 && a1 == 0 && a2 == 2
+        || a0 == 198 && a1 == 51 && a2 == 100
+        || a0 == 203 && a1 == 0 && a2 == 113) {
       return Optional.of("documentation");
     }
     if (a0 == 198 && (a1 & 0xfe) == 18) {
@@ -97,7 +102,8 @@ public final class InternalAddresses {
       return embedded("IPv4-mapped", b, 12); // ::ffff:a.b.c.d
     }
     if (zero(b, 0, 12)) {
-      return embedded("IPv4-compatible", b, 12); // ::a.b.c.d (deprecated, still routed by some stacks)
+      return embedded(
+          "IPv4-compatible", b, 12); // ::a.b.c.d (deprecated, still routed by some stacks)
     }
     if (zero(b, 0, 8) && (b[8] & 0xff) == 0xff && (b[9] & 0xff) == 0xff && zero(b, 10, 2)) {
       return embedded("IPv4-translated", b, 12); // ::ffff:0:a.b.c.d (SIIT)
@@ -114,7 +120,8 @@ public final class InternalAddresses {
       return embedded("6to4", b, 2); // 2002:aabb:ccdd::/48
     }
     if (w0 == 0x2001 && w1 == 0x0000) {
-      // Teredo hides the client's IPv4 address (XORed); nothing public needs to be reached this way.
+      // Teredo hides the client's IPv4 address (XORed); nothing public needs to be reached this
+      // way.
       return Optional.of("Teredo (2001::/32)");
     }
     if (w0 == 0x2001 && w1 == 0x0db8) {
@@ -138,7 +145,9 @@ public final class InternalAddresses {
     return Optional.empty();
   }
 
-  /** An IPv6 form that carries an IPv4 address is as internal as that address; else it is public. */
+  /**
+   * An IPv6 form that carries an IPv4 address is as internal as that address; else it is public.
+   */
   private static Optional<String> embedded(String form, byte[] b, int at) {
     return ipv4(b, at).map(kind -> kind + " (" + form + ")");
   }
@@ -158,7 +167,8 @@ public final class InternalAddresses {
 
   /** For log lines: the address without a reverse lookup. */
   static String text(InetAddress address) {
-    return address instanceof Inet6Address ? "[" + address.getHostAddress() + "]"
+    return address instanceof Inet6Address
+        ? "[" + address.getHostAddress() + "]"
         : address instanceof Inet4Address ? address.getHostAddress() : address.toString();
   }
 }

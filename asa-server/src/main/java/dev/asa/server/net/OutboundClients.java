@@ -22,9 +22,9 @@ import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
  * address for an allowed URL could carry a later request to the same host and port outside the
  * allowed prefix, without any check.
  *
- * <p>They start on first use (a client that never sends costs no thread) and share one small
- * thread pool of daemon threads: the server runs on few cores and every caller blocks on its own
- * thread while Jetty's threads only move bytes. {@link #close()} stops them.
+ * <p>They start on first use (a client that never sends costs no thread) and share one small thread
+ * pool of daemon threads: the server runs on few cores and every caller blocks on its own thread
+ * while Jetty's threads only move bytes. {@link #close()} stops them.
  */
 final class OutboundClients implements AutoCloseable {
 
@@ -32,8 +32,10 @@ final class OutboundClients implements AutoCloseable {
   static final int MAX_HEAD_BYTES = 64 * 1024;
 
   private static final int MAX_THREADS = 8;
+
   /** How long an unused pooled connection, or an idle pool thread, is kept. */
   private static final int IDLE_MILLIS = 30_000;
+
   /**
    * Jetty's own bound on one TCP connect; the per-request {@link FetchLimits#connect()} is enforced
    * by {@link GuardedHttpClient} on top of it, and {@link FetchLimits#total()} bounds everything.
@@ -80,13 +82,15 @@ final class OutboundClients implements AutoCloseable {
   }
 
   private HttpClient start(String name, boolean refuseInternal) throws Exception {
-    HttpClient client = new HttpClient(); // HTTP/1.1 only: the one transport jetty-client has by itself
+    HttpClient client =
+        new HttpClient(); // HTTP/1.1 only: the one transport jetty-client has by itself
     client.setName(name);
     client.setExecutor(threads); // started already, so shared and not stopped with this client
     client.setScheduler(scheduler);
     client.setSocketAddressResolver(new CheckedAddressResolver(resolver, refuseInternal));
     client.setFollowRedirects(false); // a 3xx is an answer: a public server cannot bounce us inward
-    client.setHttpCookieStore(new HttpCookieStore.Empty()); // one server's cookies never go back out
+    client.setHttpCookieStore(
+        new HttpCookieStore.Empty()); // one server's cookies never go back out
     client.setUserAgentField(new HttpField(HttpHeader.USER_AGENT, "asa-server"));
     client.setDefaultRequestContentType(null); // a body's type is the caller's header, or none
     client.setMaxResponseHeadersSize(MAX_HEAD_BYTES);

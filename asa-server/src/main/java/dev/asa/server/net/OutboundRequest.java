@@ -17,7 +17,8 @@ import java.util.Set;
  */
 public record OutboundRequest(String method, URI uri, Map<String, String> headers, byte[] body) {
 
-  private static final Set<String> RESERVED = Set.of("host", "content-length", "connection", "transfer-encoding");
+  private static final Set<String> RESERVED =
+      Set.of("host", "content-length", "connection", "transfer-encoding");
 
   public OutboundRequest {
     Objects.requireNonNull(method, "method");
@@ -26,20 +27,26 @@ public record OutboundRequest(String method, URI uri, Map<String, String> header
       throw new IllegalArgumentException("only GET and POST are sent, not " + method);
     }
     String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-    if (!uri.isAbsolute() || !(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null) {
+    if (!uri.isAbsolute()
+        || !(scheme.equals("http") || scheme.equals("https"))
+        || uri.getHost() == null) {
       throw new IllegalArgumentException("not an absolute http(s) URL with a host");
     }
     if (uri.getRawFragment() != null && !uri.getRawFragment().isEmpty()) {
-      uri = URI.create(uri.toString().substring(0, uri.toString().indexOf('#'))); // never sent on the wire
+      uri =
+          URI.create(
+              uri.toString().substring(0, uri.toString().indexOf('#'))); // never sent on the wire
     }
     headers = Map.copyOf(new LinkedHashMap<>(headers));
     for (Map.Entry<String, String> h : headers.entrySet()) {
-      if (!h.getKey().matches("[A-Za-z0-9!#$%&'*+.^_`|~-]+") || RESERVED.contains(h.getKey().toLowerCase(Locale.ROOT))) {
+      if (!h.getKey().matches("[A-Za-z0-9!#$%&'*+.^_`|~-]+")
+          || RESERVED.contains(h.getKey().toLowerCase(Locale.ROOT))) {
         throw new IllegalArgumentException("not a header the caller may set: " + h.getKey());
       }
       // Only visible ASCII and spaces: a CR or LF here would let a value start a second request.
       if (!h.getValue().matches("[\\x20-\\x7e\\t]*")) {
-        throw new IllegalArgumentException("the value of header " + h.getKey() + " has characters a header cannot carry");
+        throw new IllegalArgumentException(
+            "the value of header " + h.getKey() + " has characters a header cannot carry");
       }
     }
   }

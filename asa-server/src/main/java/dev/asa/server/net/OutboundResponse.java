@@ -11,7 +11,8 @@ import java.util.Map;
  * @param body the first {@link FetchLimits#maxResponseBytes()} bytes of the body at most
  * @param truncated whether the body went on past that limit (the rest was not read)
  */
-public record OutboundResponse(int status, Map<String, List<String>> headers, byte[] body, boolean truncated) {
+public record OutboundResponse(
+    int status, Map<String, List<String>> headers, byte[] body, boolean truncated) {
 
   public OutboundResponse {
     headers = Map.copyOf(headers);

@@ -6,15 +6,15 @@ import java.time.temporal.ChronoUnit;
 import java.util.Objects;
 
 /**
- * One agreement as the store keeps it: the current document plus the few columns the server
- * queries by. {@code version} is the optimistic-concurrency counter: every committed change
- * increments it by one.
+ * One agreement as the store keeps it: the current document plus the few columns the server queries
+ * by. {@code version} is the optimistic-concurrency counter: every committed change increments it
+ * by one.
  *
  * <p>Timestamps are truncated to the millisecond here, because that is what both databases keep;
  * truncating on construction makes a row read back equal to the row that was written.
  *
- * @param document the agreement as the parties wrote it, as JSON text (canonicalised by the
- *     caller; stored verbatim); it never holds server facts
+ * @param document the agreement as the parties wrote it, as JSON text (canonicalised by the caller;
+ *     stored verbatim); it never holds server facts
  * @param facts what the server knows about the agreement (negotiation, escrow, verification...), as
  *     JSON text in a column of its own, written only by the server
  * @param evaluatorIdentity may be null while no evaluator is named
@@ -42,9 +42,28 @@ public record AgreementRow(
   }
 
   /** A row with no server facts yet. */
-  public AgreementRow(String id, long version, State state, String document, String serviceType, String clientIdentity,
-      String providerIdentity, String evaluatorIdentity, Instant createdAt, Instant updatedAt) {
-    this(id, version, state, document, "{}", serviceType, clientIdentity, providerIdentity, evaluatorIdentity, createdAt,
+  public AgreementRow(
+      String id,
+      long version,
+      State state,
+      String document,
+      String serviceType,
+      String clientIdentity,
+      String providerIdentity,
+      String evaluatorIdentity,
+      Instant createdAt,
+      Instant updatedAt) {
+    this(
+        id,
+        version,
+        state,
+        document,
+        "{}",
+        serviceType,
+        clientIdentity,
+        providerIdentity,
+        evaluatorIdentity,
+        createdAt,
         updatedAt);
   }
 }

@@ -1,6 +1,5 @@
 package dev.asa.server.store;
 
-import dev.asa.server.evaluation.Jobs;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -47,7 +46,9 @@ public interface AgreementStore extends AutoCloseable {
   /** The agreement's timers not yet fired, soonest first. */
   List<TimerRow> pendingTimers(String agreementId);
 
-  /** The agreements sub-contracted from {@code parentId} (linked at their creation), oldest first. */
+  /**
+   * The agreements sub-contracted from {@code parentId} (linked at their creation), oldest first.
+   */
   List<AgreementRow> children(String parentId);
 
   /** The newest agreements of a service type in a state (e.g. CLOSED, for the market median). */
@@ -86,10 +87,11 @@ public interface AgreementStore extends AutoCloseable {
   List<JobRow> unfinishedJobs();
 
   /**
-   * Records where a queued or running job has got to; false (and nothing written) when the job
-   * has already finished.
+   * Records where a queued or running job has got to; false (and nothing written) when the job has
+   * already finished.
    */
-  boolean recordJobProgress(String id, JobRow.Status status, String stage, int done, int total, Instant at);
+  boolean recordJobProgress(
+      String id, JobRow.Status status, String stage, int done, int total, Instant at);
 
   /** The payment authorization captured when the agreement was funded (x402), if any. */
   Optional<String> authorization(String agreementId);
@@ -107,15 +109,22 @@ public interface AgreementStore extends AutoCloseable {
    * Claims up to {@code limit} pending messages due at {@code now} for {@code node}, each for
    * {@code lease}, like {@link #claimDueTimers}.
    */
-  List<dev.asa.server.store.OutboxMessage> claimDueMessages(Instant now, String node, java.time.Duration lease, int limit);
+  List<dev.asa.server.store.OutboxMessage> claimDueMessages(
+      Instant now, String node, java.time.Duration lease, int limit);
 
   /**
-   * Records how a delivery attempt of a claimed message ended and releases the claim (only the
-   * node holding it can): {@code PENDING} with the next attempt time, {@code DELIVERED} or {@code
+   * Records how a delivery attempt of a claimed message ended and releases the claim (only the node
+   * holding it can): {@code PENDING} with the next attempt time, {@code DELIVERED} or {@code
    * FAILED} for good.
    */
-  void recordAttempt(String messageId, String node, OutboxRow.Status status, Instant nextAttemptAt,
-      String error, String response, Instant deliveredAt);
+  void recordAttempt(
+      String messageId,
+      String node,
+      OutboxRow.Status status,
+      Instant nextAttemptAt,
+      String error,
+      String response,
+      Instant deliveredAt);
 
   /** A seal of Shadow Scoring criteria by its id. */
   Optional<SealRow> seal(String id);

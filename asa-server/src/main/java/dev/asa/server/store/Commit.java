@@ -19,8 +19,14 @@ public record Commit(
     // A caller bug, not a concurrency conflict: refuse it before touching the database.
     if (updated.version() != expectedVersion + 1) {
       throw new IllegalArgumentException(
-          "commit of agreement " + updated.id() + " must carry version " + (expectedVersion + 1)
-              + " (expected version " + expectedVersion + " + 1), not " + updated.version());
+          "commit of agreement "
+              + updated.id()
+              + " must carry version "
+              + (expectedVersion + 1)
+              + " (expected version "
+              + expectedVersion
+              + " + 1), not "
+              + updated.version());
     }
   }
 }

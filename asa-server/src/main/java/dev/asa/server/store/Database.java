@@ -5,8 +5,8 @@ import java.util.function.Function;
 import javax.sql.DataSource;
 
 /**
- * How the store gets connections and transactions. The two implementations differ exactly where
- * the databases differ: SQLite has one writer at a time (so one writer connection behind a lock),
+ * How the store gets connections and transactions. The two implementations differ exactly where the
+ * databases differ: SQLite has one writer at a time (so one writer connection behind a lock),
  * PostgreSQL has many (so one pool).
  */
 interface Database extends AutoCloseable {
@@ -20,8 +20,8 @@ interface Database extends AutoCloseable {
   Dialect dialect();
 
   /**
-   * Runs {@code work} in one transaction and commits it; rolls back if it throws. SQLExceptions
-   * are translated (see {@link SqlErrors}); runtime exceptions thrown by the work pass unchanged.
+   * Runs {@code work} in one transaction and commits it; rolls back if it throws. SQLExceptions are
+   * translated (see {@link SqlErrors}); runtime exceptions thrown by the work pass unchanged.
    *
    * @param doing what the work does, for error messages ("committing agreement a-1")
    */

@@ -6,10 +6,10 @@ import java.nio.file.Path;
 import java.util.Locale;
 
 /**
- * Where the data lives, parsed from the one string an operator configures ({@code --db} /
- * {@code ASA_DB_URL}). Accepts the URL forms people already have at hand: libpq-style
- * {@code postgresql://user:pass@host:port/db?...} (what hosting providers hand out), JDBC URLs,
- * and {@code sqlite:/path/file.db}.
+ * Where the data lives, parsed from the one string an operator configures ({@code --db} / {@code
+ * ASA_DB_URL}). Accepts the URL forms people already have at hand: libpq-style {@code
+ * postgresql://user:pass@host:port/db?...} (what hosting providers hand out), JDBC URLs, and {@code
+ * sqlite:/path/file.db}.
  */
 sealed interface DatabaseUrl {
 
@@ -71,8 +71,8 @@ sealed interface DatabaseUrl {
         return postgres(url.substring(prefix.length()), dbUrl);
       }
     }
-    throw new IllegalArgumentException("unsupported database URL '" + redact(dbUrl) + "'; "
-        + ACCEPTED_FORMS);
+    throw new IllegalArgumentException(
+        "unsupported database URL '" + redact(dbUrl) + "'; " + ACCEPTED_FORMS);
   }
 
   private static DatabaseUrl sqlite(String rest, String original) {
@@ -90,8 +90,11 @@ sealed interface DatabaseUrl {
     if (path.isBlank() || path.contains(":memory:") || path.startsWith("memory")) {
       // The store uses separate writer and reader connections; an in-memory database would be a
       // different, empty database on each of them.
-      throw new IllegalArgumentException("database URL '" + original
-          + "' names no SQLite file (in-memory databases are not supported); " + ACCEPTED_FORMS);
+      throw new IllegalArgumentException(
+          "database URL '"
+              + original
+              + "' names no SQLite file (in-memory databases are not supported); "
+              + ACCEPTED_FORMS);
     }
     return new Sqlite(Path.of(path).toAbsolutePath().normalize());
   }
@@ -122,10 +125,14 @@ sealed interface DatabaseUrl {
     }
     String hosts = authority.isEmpty() ? "localhost" : authority;
     if (database.contains("/")) {
-      throw new IllegalArgumentException("database URL '" + redact(original)
-          + "' has a database name with '/'; " + ACCEPTED_FORMS);
+      throw new IllegalArgumentException(
+          "database URL '"
+              + redact(original)
+              + "' has a database name with '/'; "
+              + ACCEPTED_FORMS);
     }
-    String jdbc = "jdbc:postgresql://" + hosts + "/" + database + (query != null ? "?" + query : "");
+    String jdbc =
+        "jdbc:postgresql://" + hosts + "/" + database + (query != null ? "?" + query : "");
     return new Postgres(jdbc, user, password, withDefaultPort(hosts), decode(database));
   }
 

@@ -2,8 +2,8 @@ package dev.asa.server.store;
 
 /**
  * A unique key was already taken: an agreement id that exists, an idempotency key another request
- * stored first, an event seq or deliverable attempt already written. Nothing of the transaction
- * was written.
+ * stored first, an event seq or deliverable attempt already written. Nothing of the transaction was
+ * written.
  */
 public final class DuplicateKeyException extends RuntimeException {
 

@@ -13,18 +13,26 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The SQL of the ledger and the outbox (V005), used by {@link JdbcAgreementStore} inside its transactions. */
+/**
+ * The SQL of the ledger and the outbox (V005), used by {@link JdbcAgreementStore} inside its
+ * transactions.
+ */
 final class EscrowTables {
   private EscrowTables() {}
 
   private static final String INSERT_ENTRY =
       "INSERT INTO ledger_entries (transfer_id, leg, agreement_id, kind, account, direction, currency, amount, at)"
           + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
-  private static final String ENTRY_COLUMNS = "transfer_id, agreement_id, kind, account, direction, currency, amount, at";
+  private static final String ENTRY_COLUMNS =
+      "transfer_id, agreement_id, kind, account, direction, currency, amount, at";
   private static final String SELECT_ENTRIES_OF_AGREEMENT =
-      "SELECT " + ENTRY_COLUMNS + " FROM ledger_entries WHERE agreement_id = ? ORDER BY at, transfer_id, leg";
+      "SELECT "
+          + ENTRY_COLUMNS
+          + " FROM ledger_entries WHERE agreement_id = ? ORDER BY at, transfer_id, leg";
   private static final String SELECT_ENTRIES_OF_ACCOUNT =
-      "SELECT " + ENTRY_COLUMNS + " FROM ledger_entries WHERE account = ? ORDER BY at DESC, transfer_id DESC LIMIT ?";
+      "SELECT "
+          + ENTRY_COLUMNS
+          + " FROM ledger_entries WHERE account = ? ORDER BY at DESC, transfer_id DESC LIMIT ?";
 
   private static final String INSERT_MESSAGE =
       "INSERT INTO outbox (id, agreement_id, kind, destination, body, created_at, status, attempts, next_attempt_at)"
@@ -34,7 +42,9 @@ final class EscrowTables {
   private static final String SELECT_MESSAGES_OF_AGREEMENT =
       "SELECT " + MESSAGE_COLUMNS + " FROM outbox WHERE agreement_id = ? ORDER BY created_at, id";
   private static final String SELECT_DUE_MESSAGES =
-      "SELECT " + MESSAGE_COLUMNS + " FROM outbox WHERE status = 'pending' AND next_attempt_at <= ?"
+      "SELECT "
+          + MESSAGE_COLUMNS
+          + " FROM outbox WHERE status = 'pending' AND next_attempt_at <= ?"
           + " AND (claimed_until IS NULL OR claimed_until < ?) ORDER BY next_attempt_at LIMIT ?";
   private static final String CLAIM_MESSAGE =
       "UPDATE outbox SET claimed_by = ?, claimed_until = ? WHERE id = ? AND status = 'pending'"
@@ -54,10 +64,12 @@ final class EscrowTables {
     s.setString(2, put.binding());
     s.setString(3, put.body());
     s.setLong(4, put.at().toEpochMilli());
-    JdbcAgreementStore.executeUpdate(s, () -> "agreement " + put.agreementId() + " is already funded");
+    JdbcAgreementStore.executeUpdate(
+        s, () -> "agreement " + put.agreementId() + " is already funded");
   }
 
-  static java.util.Optional<String> authorization(Statements sql, String agreementId) throws SQLException {
+  static java.util.Optional<String> authorization(Statements sql, String agreementId)
+      throws SQLException {
     PreparedStatement s = sql.prepare(SELECT_AUTHORIZATION);
     s.setString(1, agreementId);
     try (ResultSet rs = s.executeQuery()) {
@@ -65,8 +77,12 @@ final class EscrowTables {
     }
   }
 
-  /** Takes the agreement's row lock (PostgreSQL) so two units of work cannot both spend one hold. */
-  private static final String LOCK_AGREEMENT = "UPDATE agreements SET version = version WHERE id = ?";
+  /**
+   * Takes the agreement's row lock (PostgreSQL) so two units of work cannot both spend one hold.
+   */
+  private static final String LOCK_AGREEMENT =
+      "UPDATE agreements SET version = version WHERE id = ?";
+
   private static final String SELECT_ACCOUNT_LEGS =
       "SELECT direction, amount FROM ledger_entries WHERE account = ? AND currency = ?";
 
@@ -83,7 +99,10 @@ final class EscrowTables {
     PreparedStatement s = sql.prepare(INSERT_ENTRY);
     addLeg(s, t, 0, t.from(), LedgerEntry.Direction.DEBIT);
     addLeg(s, t, 1, t.to(), LedgerEntry.Direction.CREDIT);
-    JdbcAgreementStore.executeBatch(s, () -> "agreement " + t.agreementId() + " already has a " + t.kind().wireName() + " transfer");
+    JdbcAgreementStore.executeBatch(
+        s,
+        () ->
+            "agreement " + t.agreementId() + " already has a " + t.kind().wireName() + " transfer");
   }
 
   private static final String ESCROW_PREFIX = dev.asa.escrow.Accounts.escrow("");
@@ -103,13 +122,23 @@ final class EscrowTables {
       }
     }
     if (balance.compareTo(t.amount().amount()) < 0) {
-      throw new LedgerRefusedException("the ledger refuses the " + t.kind().wireName() + " of " + t.amount().toWire() + " "
-          + t.amount().currency().code() + " from " + t.from() + ": it holds " + balance.toPlainString()
-          + "; an escrow pays out only what was held in it");
+      throw new LedgerRefusedException(
+          "the ledger refuses the "
+              + t.kind().wireName()
+              + " of "
+              + t.amount().toWire()
+              + " "
+              + t.amount().currency().code()
+              + " from "
+              + t.from()
+              + ": it holds "
+              + balance.toPlainString()
+              + "; an escrow pays out only what was held in it");
     }
   }
 
-  private static void addLeg(PreparedStatement s, Transfer t, int leg, String account, LedgerEntry.Direction d)
+  private static void addLeg(
+      PreparedStatement s, Transfer t, int leg, String account, LedgerEntry.Direction d)
       throws SQLException {
     s.setString(1, t.id());
     s.setInt(2, leg);
@@ -135,13 +164,15 @@ final class EscrowTables {
     JdbcAgreementStore.executeUpdate(s, () -> "outbox message " + m.id() + " already exists");
   }
 
-  static List<LedgerEntry> entriesOfAgreement(Statements sql, String agreementId) throws SQLException {
+  static List<LedgerEntry> entriesOfAgreement(Statements sql, String agreementId)
+      throws SQLException {
     PreparedStatement s = sql.prepare(SELECT_ENTRIES_OF_AGREEMENT);
     s.setString(1, agreementId);
     return entries(s);
   }
 
-  static List<LedgerEntry> entriesOfAccount(Statements sql, String account, int limit) throws SQLException {
+  static List<LedgerEntry> entriesOfAccount(Statements sql, String account, int limit)
+      throws SQLException {
     PreparedStatement s = sql.prepare(SELECT_ENTRIES_OF_ACCOUNT);
     s.setString(1, account);
     s.setInt(2, limit);
@@ -153,24 +184,34 @@ final class EscrowTables {
     try (ResultSet rs = s.executeQuery()) {
       while (rs.next()) {
         String code = rs.getString(6);
-        Currency currency = Currency.of(code)
-            .orElseThrow(() -> new IllegalStateException("the ledger holds an unknown currency '" + code + "'"));
-        out.add(new LedgerEntry(rs.getString(1), rs.getString(2), Transfer.Kind.fromWire(rs.getString(3)),
-            rs.getString(4), LedgerEntry.Direction.valueOf(rs.getString(5).toUpperCase(java.util.Locale.ROOT)),
-            new Money(new BigDecimal(rs.getString(7)), currency), Instant.ofEpochMilli(rs.getLong(8))));
+        Currency currency =
+            Currency.of(code)
+                .orElseThrow(() ->
+                    new IllegalStateException(
+                        "the ledger holds an unknown currency '" + code + "'"));
+        out.add(
+            new LedgerEntry(
+                rs.getString(1),
+                rs.getString(2),
+                Transfer.Kind.fromWire(rs.getString(3)),
+                rs.getString(4),
+                LedgerEntry.Direction.valueOf(rs.getString(5).toUpperCase(java.util.Locale.ROOT)),
+                new Money(new BigDecimal(rs.getString(7)), currency),
+                Instant.ofEpochMilli(rs.getLong(8))));
       }
     }
     return out;
   }
 
-  static List<OutboxRow> messagesOfAgreement(Statements sql, String agreementId) throws SQLException {
+  static List<OutboxRow> messagesOfAgreement(Statements sql, String agreementId)
+      throws SQLException {
     PreparedStatement s = sql.prepare(SELECT_MESSAGES_OF_AGREEMENT);
     s.setString(1, agreementId);
     return messages(s);
   }
 
-  static List<OutboxMessage> claimDue(Statements sql, Instant now, String node, Duration lease, int limit)
-      throws SQLException {
+  static List<OutboxMessage> claimDue(
+      Statements sql, Instant now, String node, Duration lease, int limit) throws SQLException {
     PreparedStatement select = sql.prepare(SELECT_DUE_MESSAGES);
     select.setLong(1, now.toEpochMilli());
     select.setLong(2, now.toEpochMilli());
@@ -189,8 +230,16 @@ final class EscrowTables {
     return claimed;
   }
 
-  static void recordAttempt(Statements sql, String id, String node, OutboxRow.Status status, Instant nextAttemptAt,
-      String error, String response, Instant deliveredAt) throws SQLException {
+  static void recordAttempt(
+      Statements sql,
+      String id,
+      String node,
+      OutboxRow.Status status,
+      Instant nextAttemptAt,
+      String error,
+      String response,
+      Instant deliveredAt)
+      throws SQLException {
     PreparedStatement s = sql.prepare(RECORD_ATTEMPT);
     s.setString(1, status.name().toLowerCase(java.util.Locale.ROOT));
     s.setLong(2, nextAttemptAt.toEpochMilli());
@@ -206,7 +255,8 @@ final class EscrowTables {
     s.executeUpdate();
   }
 
-  private static void setNullable(PreparedStatement s, int column, String value) throws SQLException {
+  private static void setNullable(PreparedStatement s, int column, String value)
+      throws SQLException {
     if (value == null) {
       s.setNull(column, Types.VARCHAR);
     } else {
@@ -218,12 +268,26 @@ final class EscrowTables {
     List<OutboxRow> out = new ArrayList<>();
     try (ResultSet rs = s.executeQuery()) {
       while (rs.next()) {
-        OutboxMessage m = new OutboxMessage(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-            rs.getString(5), Instant.ofEpochMilli(rs.getLong(6)), rs.getInt(7));
+        OutboxMessage m =
+            new OutboxMessage(
+                rs.getString(1),
+                rs.getString(2),
+                rs.getString(3),
+                rs.getString(4),
+                rs.getString(5),
+                Instant.ofEpochMilli(rs.getLong(6)),
+                rs.getInt(7));
         long delivered = rs.getLong(12);
         Instant deliveredAt = rs.wasNull() ? null : Instant.ofEpochMilli(delivered);
-        out.add(new OutboxRow(m, OutboxRow.Status.valueOf(rs.getString(8).toUpperCase(java.util.Locale.ROOT)),
-            rs.getInt(7), Instant.ofEpochMilli(rs.getLong(9)), rs.getString(10), rs.getString(11), deliveredAt));
+        out.add(
+            new OutboxRow(
+                m,
+                OutboxRow.Status.valueOf(rs.getString(8).toUpperCase(java.util.Locale.ROOT)),
+                rs.getInt(7),
+                Instant.ofEpochMilli(rs.getLong(9)),
+                rs.getString(10),
+                rs.getString(11),
+                deliveredAt));
       }
     }
     return out;

@@ -11,7 +11,12 @@ import java.util.Objects;
  * @param requestHash digest of the request, to refuse the same key with a different body
  */
 public record IdempotencyRow(
-    String scope, String key, String requestHash, int status, String responseBody, Instant createdAt) {
+    String scope,
+    String key,
+    String requestHash,
+    int status,
+    String responseBody,
+    Instant createdAt) {
 
   public IdempotencyRow {
     Objects.requireNonNull(scope, "scope");

@@ -17,8 +17,7 @@ import java.util.function.Supplier;
 /**
  * The store's SQL, written once for both dialects (they differ only in schema scripts and in how
  * connections are handed out, see {@link Database}). Every method is one transaction or one read;
- * all statements are prepared with parameters, and owned by {@link Statements} (never closed
- * here).
+ * all statements are prepared with parameters, and owned by {@link Statements} (never closed here).
  */
 final class JdbcAgreementStore implements AgreementStore {
 
@@ -56,7 +55,9 @@ final class JdbcAgreementStore implements AgreementStore {
   private static final String INSERT_LINK =
       "INSERT INTO agreement_links (parent_id, child_id) VALUES (?, ?)";
   private static final String SELECT_CHILDREN =
-      "SELECT " + AGREEMENT_COLUMNS + " FROM agreement_links l JOIN agreements a ON a.id = l.child_id"
+      "SELECT "
+          + AGREEMENT_COLUMNS
+          + " FROM agreement_links l JOIN agreements a ON a.id = l.child_id"
           + " WHERE l.parent_id = ? ORDER BY a.row_seq";
   private static final String UPSERT_TIMER =
       "INSERT INTO timers (id, agreement_id, kind, due_at) VALUES (?, ?, ?, ?)"
@@ -82,7 +83,9 @@ final class JdbcAgreementStore implements AgreementStore {
       "SELECT agreement_id, seq, type, actor, occurred_at, payload, prev_hash, hash"
           + " FROM agreement_events WHERE agreement_id = ? ORDER BY seq";
   private static final String SELECT_RECENT_BY_TYPE_AND_STATE =
-      "SELECT " + AGREEMENT_COLUMNS + " FROM agreements a WHERE a.service_type = ? AND a.state = ?"
+      "SELECT "
+          + AGREEMENT_COLUMNS
+          + " FROM agreements a WHERE a.service_type = ? AND a.state = ?"
           + " ORDER BY a.row_seq DESC LIMIT ?";
   private static final String SELECT_LAST_EVENT =
       "SELECT agreement_id, seq, type, actor, occurred_at, payload, prev_hash, hash"
@@ -93,7 +96,8 @@ final class JdbcAgreementStore implements AgreementStore {
   // that walks the agreements index from the newest row down to the cursor, which on a deep page
   // of a busy party reads hundreds of thousands of rows (measured: 370 ms vs 0.7 ms at 1M rows).
   private static final String LIST_BY_PARTY =
-      "SELECT p.row_seq, " + AGREEMENT_COLUMNS
+      "SELECT p.row_seq, "
+          + AGREEMENT_COLUMNS
           + " FROM (SELECT row_seq FROM agreement_parties"
           + " WHERE identity_value = ? AND row_seq < ? ORDER BY row_seq DESC LIMIT ?) p"
           + " JOIN agreements a ON a.row_seq = p.row_seq"
@@ -107,7 +111,9 @@ final class JdbcAgreementStore implements AgreementStore {
   private static final String SELECT_VERIFICATION =
       "SELECT " + VERIFICATION_COLUMNS + " FROM verifications WHERE id = ?";
   private static final String SELECT_VERIFICATIONS_FOR_AGREEMENT =
-      "SELECT " + VERIFICATION_COLUMNS + " FROM verifications WHERE agreement_id = ?"
+      "SELECT "
+          + VERIFICATION_COLUMNS
+          + " FROM verifications WHERE agreement_id = ?"
           + " ORDER BY created_at, row_seq";
   private static final String SELECT_IDEMPOTENCY =
       "SELECT scope, key, request_hash, status, response_body, created_at"
@@ -132,13 +138,15 @@ final class JdbcAgreementStore implements AgreementStore {
     List<EventRecord> eventList = List.copyOf(events);
     List<Write> writeList = List.copyOf(writes);
     checkEventsBelongTo(row.id(), eventList);
-    database.write("creating agreement " + row.id(), sql -> {
-      long rowSeq = insertAgreement(sql, row);
-      insertParties(sql, row, rowSeq, parties(row));
-      insertEvents(sql, row.id(), eventList);
-      applyWrites(sql, writeList);
-      return null;
-    });
+    database.write(
+        "creating agreement " + row.id(),
+        sql -> {
+          long rowSeq = insertAgreement(sql, row);
+          insertParties(sql, row, rowSeq, parties(row));
+          insertEvents(sql, row.id(), eventList);
+          applyWrites(sql, writeList);
+          return null;
+        });
   }
 
   @Override
@@ -146,28 +154,31 @@ final class JdbcAgreementStore implements AgreementStore {
     AgreementRow row = commit.updated();
     long expected = commit.expectedVersion();
     checkEventsBelongTo(row.id(), commit.events());
-    database.write("committing agreement " + row.id(), sql -> {
-      // Reading first costs one indexed lookup and buys two things: a stale commit is refused
-      // before anything is written, and we learn the old parties without another query later.
-      Before before = selectBeforeCommit(sql, row.id());
-      if (before == null || before.version() != expected) {
-        throw new StaleVersionException(row.id(), expected);
-      }
-      // The version condition is what actually guarantees "one winner": on PostgreSQL a
-      // concurrent writer blocks on the row lock and then re-evaluates it against the new version.
-      if (updateAgreement(sql, row, expected) == 0) {
-        throw new StaleVersionException(row.id(), expected);
-      }
-      Map<String, String> oldParties = before.parties();
-      Map<String, String> newParties = parties(row);
-      if (!oldParties.equals(newParties)) {
-        deleteParties(sql, before.rowSeq(), oldParties);
-        insertParties(sql, row, before.rowSeq(), newParties);
-      }
-      insertEvents(sql, row.id(), commit.events());
-      applyWrites(sql, commit.writes());
-      return null;
-    });
+    database.write(
+        "committing agreement " + row.id(),
+        sql -> {
+          // Reading first costs one indexed lookup and buys two things: a stale commit is refused
+          // before anything is written, and we learn the old parties without another query later.
+          Before before = selectBeforeCommit(sql, row.id());
+          if (before == null || before.version() != expected) {
+            throw new StaleVersionException(row.id(), expected);
+          }
+          // The version condition is what actually guarantees "one winner": on PostgreSQL a
+          // concurrent writer blocks on the row lock and then re-evaluates it against the new
+          // version.
+          if (updateAgreement(sql, row, expected) == 0) {
+            throw new StaleVersionException(row.id(), expected);
+          }
+          Map<String, String> oldParties = before.parties();
+          Map<String, String> newParties = parties(row);
+          if (!oldParties.equals(newParties)) {
+            deleteParties(sql, before.rowSeq(), oldParties);
+            insertParties(sql, row, before.rowSeq(), newParties);
+          }
+          insertEvents(sql, row.id(), commit.events());
+          applyWrites(sql, commit.writes());
+          return null;
+        });
   }
 
   @Override
@@ -176,17 +187,24 @@ final class JdbcAgreementStore implements AgreementStore {
     if (writeList.isEmpty()) {
       return;
     }
-    database.write("applying " + writeList.size() + " write(s)", sql -> {
-      applyWrites(sql, writeList);
-      return null;
-    });
+    database.write(
+        "applying " + writeList.size() + " write(s)",
+        sql -> {
+          applyWrites(sql, writeList);
+          return null;
+        });
   }
 
   private static void checkEventsBelongTo(String agreementId, List<EventRecord> events) {
     for (EventRecord event : events) {
       if (!event.agreementId().equals(agreementId)) {
-        throw new IllegalArgumentException("event " + event.seq() + " belongs to agreement "
-            + event.agreementId() + ", not to " + agreementId);
+        throw new IllegalArgumentException(
+            "event "
+                + event.seq()
+                + " belongs to agreement "
+                + event.agreementId()
+                + ", not to "
+                + agreementId);
       }
     }
   }
@@ -219,8 +237,8 @@ final class JdbcAgreementStore implements AgreementStore {
       if (!rs.next()) {
         return null;
       }
-      return new Before(rs.getLong(1), rs.getLong(2),
-          parties(rs.getString(3), rs.getString(4), rs.getString(5)));
+      return new Before(
+          rs.getLong(1), rs.getLong(2), parties(rs.getString(3), rs.getString(4), rs.getString(5)));
     }
   }
 
@@ -262,8 +280,9 @@ final class JdbcAgreementStore implements AgreementStore {
     }
   }
 
-  private static void insertParties(Statements sql, AgreementRow row, long rowSeq,
-      Map<String, String> parties) throws SQLException {
+  private static void insertParties(
+      Statements sql, AgreementRow row, long rowSeq, Map<String, String> parties)
+      throws SQLException {
     if (parties.isEmpty()) {
       return;
     }
@@ -309,8 +328,17 @@ final class JdbcAgreementStore implements AgreementStore {
       s.setString(8, e.hash());
       s.addBatch();
     }
-    executeBatch(s, () -> "an event seq of agreement " + agreementId + " is already taken"
-        + " (seqs " + events.getFirst().seq() + ".." + events.getLast().seq() + ")");
+    executeBatch(
+        s,
+        () ->
+            "an event seq of agreement "
+                + agreementId
+                + " is already taken"
+                + " (seqs "
+                + events.getFirst().seq()
+                + ".."
+                + events.getLast().seq()
+                + ")");
   }
 
   private static void applyWrites(Statements sql, List<Write> writes) throws SQLException {
@@ -358,8 +386,14 @@ final class JdbcAgreementStore implements AgreementStore {
     s.setString(6, row.content());
     s.setLong(7, row.sizeBytes());
     s.setLong(8, row.deliveredAt().toEpochMilli());
-    executeUpdate(s, () -> "deliverable attempt " + row.attempt() + " of agreement "
-        + row.agreementId() + " already exists");
+    executeUpdate(
+        s,
+        () ->
+            "deliverable attempt "
+                + row.attempt()
+                + " of agreement "
+                + row.agreementId()
+                + " already exists");
   }
 
   private static void eraseDeliverableContent(Statements sql, String agreementId)
@@ -391,15 +425,15 @@ final class JdbcAgreementStore implements AgreementStore {
     s.setInt(4, row.status());
     s.setString(5, row.responseBody());
     s.setLong(6, row.createdAt().toEpochMilli());
-    executeUpdate(s, () -> "idempotency key '" + row.key() + "' is already used in scope '"
-        + row.scope() + "'");
+    executeUpdate(
+        s,
+        () -> "idempotency key '" + row.key() + "' is already used in scope '" + row.scope() + "'");
   }
 
   // Each insert names its own duplicate: "verification v-1 already exists" tells the caller
   // which key clashed, which a generic constraint message would not.
 
-  static int executeUpdate(PreparedStatement s, Supplier<String> duplicate)
-      throws SQLException {
+  static int executeUpdate(PreparedStatement s, Supplier<String> duplicate) throws SQLException {
     try {
       return s.executeUpdate();
     } catch (SQLException e) {
@@ -416,8 +450,7 @@ final class JdbcAgreementStore implements AgreementStore {
     }
   }
 
-  static void executeBatch(PreparedStatement s, Supplier<String> duplicate)
-      throws SQLException {
+  static void executeBatch(PreparedStatement s, Supplier<String> duplicate) throws SQLException {
     try {
       s.executeBatch();
     } catch (SQLException e) {
@@ -436,64 +469,78 @@ final class JdbcAgreementStore implements AgreementStore {
 
   @Override
   public Optional<AgreementRow> find(String id) {
-    return database.read("reading agreement " + id, sql -> {
-      PreparedStatement s = sql.prepare(SELECT_AGREEMENT);
-      s.setString(1, id);
-      try (ResultSet rs = s.executeQuery()) {
-        return rs.next() ? Optional.of(agreement(rs, 1)) : Optional.empty();
-      }
-    });
+    return database.read(
+        "reading agreement " + id,
+        sql -> {
+          PreparedStatement s = sql.prepare(SELECT_AGREEMENT);
+          s.setString(1, id);
+          try (ResultSet rs = s.executeQuery()) {
+            return rs.next() ? Optional.of(agreement(rs, 1)) : Optional.empty();
+          }
+        });
   }
 
   @Override
-  public List<TimerRow> claimDueTimers(Instant now, String node, java.time.Duration lease, int limit) {
-    return database.write("claiming due timers", sql -> {
-      PreparedStatement select = sql.prepare(SELECT_DUE_TIMERS);
-      select.setLong(1, now.toEpochMilli());
-      select.setLong(2, now.toEpochMilli());
-      select.setInt(3, limit);
-      List<TimerRow> due = timers(select);
-      List<TimerRow> claimed = new ArrayList<>();
-      for (TimerRow t : due) {
-        PreparedStatement claim = sql.prepare(CLAIM_TIMER);
-        claim.setLong(1, now.plus(lease).toEpochMilli());
-        claim.setString(2, node);
-        claim.setString(3, t.id());
-        claim.setLong(4, now.toEpochMilli());
-        if (claim.executeUpdate() == 1) { // another node may have claimed it since the select
-          claimed.add(t);
-        }
-      }
-      return claimed;
-    });
+  public List<TimerRow> claimDueTimers(
+      Instant now, String node, java.time.Duration lease, int limit) {
+    return database.write(
+        "claiming due timers",
+        sql -> {
+          PreparedStatement select = sql.prepare(SELECT_DUE_TIMERS);
+          select.setLong(1, now.toEpochMilli());
+          select.setLong(2, now.toEpochMilli());
+          select.setInt(3, limit);
+          List<TimerRow> due = timers(select);
+          List<TimerRow> claimed = new ArrayList<>();
+          for (TimerRow t : due) {
+            PreparedStatement claim = sql.prepare(CLAIM_TIMER);
+            claim.setLong(1, now.plus(lease).toEpochMilli());
+            claim.setString(2, node);
+            claim.setString(3, t.id());
+            claim.setLong(4, now.toEpochMilli());
+            if (claim.executeUpdate() == 1) { // another node may have claimed it since the select
+              claimed.add(t);
+            }
+          }
+          return claimed;
+        });
   }
 
   @Override
   public void finishTimer(String id, String node, Instant at) {
-    database.write("finishing timer " + id, sql -> {
-      PreparedStatement s = sql.prepare(FINISH_TIMER);
-      s.setLong(1, at.toEpochMilli());
-      s.setString(2, id);
-      s.setString(3, node);
-      s.executeUpdate();
-      return null;
-    });
+    database.write(
+        "finishing timer " + id,
+        sql -> {
+          PreparedStatement s = sql.prepare(FINISH_TIMER);
+          s.setLong(1, at.toEpochMilli());
+          s.setString(2, id);
+          s.setString(3, node);
+          s.executeUpdate();
+          return null;
+        });
   }
 
   @Override
   public List<TimerRow> pendingTimers(String agreementId) {
-    return database.read("reading the timers of agreement " + agreementId, sql -> {
-      PreparedStatement s = sql.prepare(SELECT_TIMERS_OF);
-      s.setString(1, agreementId);
-      return timers(s);
-    });
+    return database.read(
+        "reading the timers of agreement " + agreementId,
+        sql -> {
+          PreparedStatement s = sql.prepare(SELECT_TIMERS_OF);
+          s.setString(1, agreementId);
+          return timers(s);
+        });
   }
 
   private static List<TimerRow> timers(PreparedStatement s) throws SQLException {
     List<TimerRow> out = new ArrayList<>();
     try (ResultSet rs = s.executeQuery()) {
       while (rs.next()) {
-        out.add(new TimerRow(rs.getString(1), rs.getString(2), rs.getString(3), Instant.ofEpochMilli(rs.getLong(4))));
+        out.add(
+            new TimerRow(
+                rs.getString(1),
+                rs.getString(2),
+                rs.getString(3),
+                Instant.ofEpochMilli(rs.getLong(4))));
       }
     }
     return out;
@@ -511,44 +558,59 @@ final class JdbcAgreementStore implements AgreementStore {
 
   @Override
   public List<AgreementRow> children(String parentId) {
-    return database.read("reading the sub-contracts of agreement " + parentId, sql -> {
-      PreparedStatement s = sql.prepare(SELECT_CHILDREN);
-      s.setString(1, parentId);
-      return agreements(s);
-    });
+    return database.read(
+        "reading the sub-contracts of agreement " + parentId,
+        sql -> {
+          PreparedStatement s = sql.prepare(SELECT_CHILDREN);
+          s.setString(1, parentId);
+          return agreements(s);
+        });
   }
 
   @Override
   public List<AgreementRow> recent(String serviceType, State state, int limit) {
-    return database.read("reading recent " + state + " agreements of type " + serviceType, sql -> {
-      PreparedStatement s = sql.prepare(SELECT_RECENT_BY_TYPE_AND_STATE);
-      s.setString(1, serviceType);
-      s.setString(2, state.wireName());
-      s.setInt(3, limit);
-      return agreements(s);
-    });
+    return database.read(
+        "reading recent " + state + " agreements of type " + serviceType,
+        sql -> {
+          PreparedStatement s = sql.prepare(SELECT_RECENT_BY_TYPE_AND_STATE);
+          s.setString(1, serviceType);
+          s.setString(2, state.wireName());
+          s.setInt(3, limit);
+          return agreements(s);
+        });
   }
 
   @Override
   public List<EventRecord> events(String agreementId) {
-    return database.read("reading the events of agreement " + agreementId, sql -> readEvents(sql, SELECT_EVENTS, agreementId));
+    return database.read(
+        "reading the events of agreement " + agreementId,
+        sql -> readEvents(sql, SELECT_EVENTS, agreementId));
   }
 
   @Override
   public Optional<EventRecord> lastEvent(String agreementId) {
-    return database.read("reading the last event of agreement " + agreementId,
+    return database.read(
+        "reading the last event of agreement " + agreementId,
         sql -> readEvents(sql, SELECT_LAST_EVENT, agreementId).stream().findFirst());
   }
 
-  private static List<EventRecord> readEvents(Statements sql, String query, String agreementId) throws SQLException {
+  private static List<EventRecord> readEvents(Statements sql, String query, String agreementId)
+      throws SQLException {
     PreparedStatement s = sql.prepare(query);
     s.setString(1, agreementId);
     try (ResultSet rs = s.executeQuery()) {
       List<EventRecord> out = new ArrayList<>();
       while (rs.next()) {
-        out.add(new EventRecord(rs.getString(1), rs.getLong(2), rs.getString(3),
-            rs.getString(4), instant(rs, 5), rs.getString(6), rs.getString(7),
-            rs.getString(8)));
+        out.add(
+            new EventRecord(
+                rs.getString(1),
+                rs.getLong(2),
+                rs.getString(3),
+                rs.getString(4),
+                instant(rs, 5),
+                rs.getString(6),
+                rs.getString(7),
+                rs.getString(8)));
       }
       return out;
     }
@@ -561,96 +623,128 @@ final class JdbcAgreementStore implements AgreementStore {
       throw new IllegalArgumentException("limit must be at least 1, not " + limit);
     }
     long below = ListCursor.decode(cursor);
-    return database.read("listing the agreements of " + identityValue, sql -> {
-      PreparedStatement s = sql.prepare(LIST_BY_PARTY);
-      s.setString(1, identityValue);
-      s.setLong(2, below);
-      s.setLong(3, limit + 1L); // one extra row tells whether another page follows
-      try (ResultSet rs = s.executeQuery()) {
-        List<AgreementRow> items = new ArrayList<>();
-        long lastRowSeq = 0;
-        boolean more = false;
-        while (rs.next()) {
-          if (items.size() == limit) {
-            more = true;
-            break;
+    return database.read(
+        "listing the agreements of " + identityValue,
+        sql -> {
+          PreparedStatement s = sql.prepare(LIST_BY_PARTY);
+          s.setString(1, identityValue);
+          s.setLong(2, below);
+          s.setLong(3, limit + 1L); // one extra row tells whether another page follows
+          try (ResultSet rs = s.executeQuery()) {
+            List<AgreementRow> items = new ArrayList<>();
+            long lastRowSeq = 0;
+            boolean more = false;
+            while (rs.next()) {
+              if (items.size() == limit) {
+                more = true;
+                break;
+              }
+              lastRowSeq = rs.getLong(1);
+              items.add(agreement(rs, 2));
+            }
+            return new Page<>(items, more ? ListCursor.encode(lastRowSeq) : null);
           }
-          lastRowSeq = rs.getLong(1);
-          items.add(agreement(rs, 2));
-        }
-        return new Page<>(items, more ? ListCursor.encode(lastRowSeq) : null);
-      }
-    });
+        });
   }
 
   @Override
   public Optional<DeliverableRow> latestDeliverable(String agreementId) {
-    return database.read("reading the deliverable of agreement " + agreementId, sql -> {
-      PreparedStatement s = sql.prepare(SELECT_LATEST_DELIVERABLE);
-      s.setString(1, agreementId);
-      try (ResultSet rs = s.executeQuery()) {
-        if (!rs.next()) {
-          return Optional.empty();
-        }
-        return Optional.of(new DeliverableRow(rs.getString(1), rs.getInt(2), rs.getString(3),
-            rs.getString(4), rs.getString(5), rs.getString(6), rs.getLong(7), instant(rs, 8)));
-      }
-    });
+    return database.read(
+        "reading the deliverable of agreement " + agreementId,
+        sql -> {
+          PreparedStatement s = sql.prepare(SELECT_LATEST_DELIVERABLE);
+          s.setString(1, agreementId);
+          try (ResultSet rs = s.executeQuery()) {
+            if (!rs.next()) {
+              return Optional.empty();
+            }
+            return Optional.of(
+                new DeliverableRow(
+                    rs.getString(1),
+                    rs.getInt(2),
+                    rs.getString(3),
+                    rs.getString(4),
+                    rs.getString(5),
+                    rs.getString(6),
+                    rs.getLong(7),
+                    instant(rs, 8)));
+          }
+        });
   }
 
   @Override
   public Optional<VerificationRow> verification(String verificationId) {
-    return database.read("reading verification " + verificationId, sql -> {
-      PreparedStatement s = sql.prepare(SELECT_VERIFICATION);
-      s.setString(1, verificationId);
-      try (ResultSet rs = s.executeQuery()) {
-        return rs.next() ? Optional.of(verification(rs)) : Optional.empty();
-      }
-    });
+    return database.read(
+        "reading verification " + verificationId,
+        sql -> {
+          PreparedStatement s = sql.prepare(SELECT_VERIFICATION);
+          s.setString(1, verificationId);
+          try (ResultSet rs = s.executeQuery()) {
+            return rs.next() ? Optional.of(verification(rs)) : Optional.empty();
+          }
+        });
   }
 
   @Override
   public List<VerificationRow> verificationsForAgreement(String agreementId) {
-    return database.read("reading the verifications of agreement " + agreementId, sql -> {
-      PreparedStatement s = sql.prepare(SELECT_VERIFICATIONS_FOR_AGREEMENT);
-      s.setString(1, agreementId);
-      try (ResultSet rs = s.executeQuery()) {
-        List<VerificationRow> out = new ArrayList<>();
-        while (rs.next()) {
-          out.add(verification(rs));
-        }
-        return out;
-      }
-    });
+    return database.read(
+        "reading the verifications of agreement " + agreementId,
+        sql -> {
+          PreparedStatement s = sql.prepare(SELECT_VERIFICATIONS_FOR_AGREEMENT);
+          s.setString(1, agreementId);
+          try (ResultSet rs = s.executeQuery()) {
+            List<VerificationRow> out = new ArrayList<>();
+            while (rs.next()) {
+              out.add(verification(rs));
+            }
+            return out;
+          }
+        });
   }
 
   @Override
   public Optional<IdempotencyRow> idempotency(String scope, String key) {
-    return database.read("reading idempotency key " + key, sql -> {
-      PreparedStatement s = sql.prepare(SELECT_IDEMPOTENCY);
-      s.setString(1, scope);
-      s.setString(2, key);
-      try (ResultSet rs = s.executeQuery()) {
-        if (!rs.next()) {
-          return Optional.empty();
-        }
-        return Optional.of(new IdempotencyRow(rs.getString(1), rs.getString(2),
-            rs.getString(3), rs.getInt(4), rs.getString(5), instant(rs, 6)));
-      }
-    });
+    return database.read(
+        "reading idempotency key " + key,
+        sql -> {
+          PreparedStatement s = sql.prepare(SELECT_IDEMPOTENCY);
+          s.setString(1, scope);
+          s.setString(2, key);
+          try (ResultSet rs = s.executeQuery()) {
+            if (!rs.next()) {
+              return Optional.empty();
+            }
+            return Optional.of(
+                new IdempotencyRow(
+                    rs.getString(1),
+                    rs.getString(2),
+                    rs.getString(3),
+                    rs.getInt(4),
+                    rs.getString(5),
+                    instant(rs, 6)));
+          }
+        });
   }
 
   /** Maps the AGREEMENT_COLUMNS starting at column {@code first}. */
   private static AgreementRow agreement(ResultSet rs, int first) throws SQLException {
-    return new AgreementRow(rs.getString(first), rs.getLong(first + 1),
-        State.fromWire(rs.getString(first + 2)), rs.getString(first + 3), rs.getString(first + 4),
-        rs.getString(first + 5), rs.getString(first + 6), rs.getString(first + 7),
-        rs.getString(first + 8), instant(rs, first + 9), instant(rs, first + 10));
+    return new AgreementRow(
+        rs.getString(first),
+        rs.getLong(first + 1),
+        State.fromWire(rs.getString(first + 2)),
+        rs.getString(first + 3),
+        rs.getString(first + 4),
+        rs.getString(first + 5),
+        rs.getString(first + 6),
+        rs.getString(first + 7),
+        rs.getString(first + 8),
+        instant(rs, first + 9),
+        instant(rs, first + 10));
   }
 
   private static VerificationRow verification(ResultSet rs) throws SQLException {
-    return new VerificationRow(rs.getString(1), rs.getString(2), rs.getString(3),
-        rs.getString(4), instant(rs, 5));
+    return new VerificationRow(
+        rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), instant(rs, 5));
   }
 
   private static Instant instant(ResultSet rs, int column) throws SQLException {
@@ -659,7 +753,8 @@ final class JdbcAgreementStore implements AgreementStore {
 
   @Override
   public Optional<String> authorization(String agreementId) {
-    return database.read("reading the payment authorization of agreement " + agreementId,
+    return database.read(
+        "reading the payment authorization of agreement " + agreementId,
         sql -> EscrowTables.authorization(sql, agreementId));
   }
 
@@ -670,7 +765,8 @@ final class JdbcAgreementStore implements AgreementStore {
 
   @Override
   public Optional<JobRow> jobByKey(String requestKey) {
-    return database.read("finding a verification job by request", sql -> JobTables.byKey(sql, requestKey));
+    return database.read(
+        "finding a verification job by request", sql -> JobTables.byKey(sql, requestKey));
   }
 
   @Override
@@ -679,41 +775,57 @@ final class JdbcAgreementStore implements AgreementStore {
   }
 
   @Override
-  public boolean recordJobProgress(String id, JobRow.Status status, String stage, int done, int total, Instant at) {
-    return database.write("recording progress of verification job " + id,
+  public boolean recordJobProgress(
+      String id, JobRow.Status status, String stage, int done, int total, Instant at) {
+    return database.write(
+        "recording progress of verification job " + id,
         sql -> JobTables.progress(sql, id, status, stage, done, total, at));
   }
 
   @Override
   public List<LedgerEntry> ledgerOfAgreement(String agreementId) {
-    return database.read("reading the ledger of agreement " + agreementId,
+    return database.read(
+        "reading the ledger of agreement " + agreementId,
         sql -> EscrowTables.entriesOfAgreement(sql, agreementId));
   }
 
   @Override
   public List<LedgerEntry> ledgerOfAccount(String account, int limit) {
-    return database.read("reading the ledger of account " + account,
+    return database.read(
+        "reading the ledger of account " + account,
         sql -> EscrowTables.entriesOfAccount(sql, account, limit));
   }
 
   @Override
   public List<OutboxRow> outboxOf(String agreementId) {
-    return database.read("reading the outbox of agreement " + agreementId,
+    return database.read(
+        "reading the outbox of agreement " + agreementId,
         sql -> EscrowTables.messagesOfAgreement(sql, agreementId));
   }
 
   @Override
-  public List<dev.asa.server.store.OutboxMessage> claimDueMessages(Instant now, String node, java.time.Duration lease, int limit) {
-    return database.write("claiming due outbox messages", sql -> EscrowTables.claimDue(sql, now, node, lease, limit));
+  public List<dev.asa.server.store.OutboxMessage> claimDueMessages(
+      Instant now, String node, java.time.Duration lease, int limit) {
+    return database.write(
+        "claiming due outbox messages", sql -> EscrowTables.claimDue(sql, now, node, lease, limit));
   }
 
   @Override
-  public void recordAttempt(String messageId, String node, OutboxRow.Status status, Instant nextAttemptAt,
-      String error, String response, Instant deliveredAt) {
-    database.write("recording a delivery attempt of " + messageId, sql -> {
-      EscrowTables.recordAttempt(sql, messageId, node, status, nextAttemptAt, error, response, deliveredAt);
-      return null;
-    });
+  public void recordAttempt(
+      String messageId,
+      String node,
+      OutboxRow.Status status,
+      Instant nextAttemptAt,
+      String error,
+      String response,
+      Instant deliveredAt) {
+    database.write(
+        "recording a delivery attempt of " + messageId,
+        sql -> {
+          EscrowTables.recordAttempt(
+              sql, messageId, node, status, nextAttemptAt, error, response, deliveredAt);
+          return null;
+        });
   }
 
   @Override
@@ -723,12 +835,15 @@ final class JdbcAgreementStore implements AgreementStore {
 
   @Override
   public Optional<SealRow> sealOfAgreement(String agreementId) {
-    return database.read("reading the seal of agreement " + agreementId, sql -> SealTables.byAgreement(sql, agreementId));
+    return database.read(
+        "reading the seal of agreement " + agreementId,
+        sql -> SealTables.byAgreement(sql, agreementId));
   }
 
   @Override
   public List<SealRead> sealReads(String sealId) {
-    return database.read("reading the read log of seal " + sealId, sql -> SealTables.reads(sql, sealId));
+    return database.read(
+        "reading the read log of seal " + sealId, sql -> SealTables.reads(sql, sealId));
   }
 
   @Override

@@ -12,7 +12,8 @@ import java.util.Objects;
  * @param requestKey what makes a replayed request find this job (agreement and deliverable digest,
  *     or the caller and the request's digest)
  * @param agreementId null for a standalone verification
- * @param caller the key id of who asked (the only one besides the agreement's parties who may read it)
+ * @param caller the key id of who asked (the only one besides the agreement's parties who may read
+ *     it)
  * @param request the verification request as JSON text, without the deliverable's content
  * @param content the deliverable's content, null once the job has finished (or for an agreement's
  *     deliverable, which stays in the deliverables table until verified)

@@ -7,7 +7,13 @@ import java.util.Objects;
 
 /** One leg of a ledger transfer: {@code account} is debited or credited {@code amount}. */
 public record LedgerEntry(
-    String transferId, String agreementId, Transfer.Kind kind, String account, Direction direction, Money amount, Instant at) {
+    String transferId,
+    String agreementId,
+    Transfer.Kind kind,
+    String account,
+    Direction direction,
+    Money amount,
+    Instant at) {
 
   public LedgerEntry {
     Objects.requireNonNull(transferId, "transferId");
@@ -19,7 +25,10 @@ public record LedgerEntry(
     Objects.requireNonNull(at, "at");
   }
 
-  public enum Direction { DEBIT, CREDIT }
+  public enum Direction {
+    DEBIT,
+    CREDIT
+  }
 
   /** What the entry does to its account's balance: credits add, debits subtract. */
   public java.math.BigDecimal signedAmount() {

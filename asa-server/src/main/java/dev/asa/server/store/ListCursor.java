@@ -5,9 +5,10 @@ import java.util.Base64;
 
 /**
  * The opaque cursor of {@link AgreementStore#listByParty}: the internal row position of the last
- * row returned. Keyset pagination (rather than OFFSET) keeps every page an index range scan, however
- * deep the caller pages, and new agreements never shift later pages. Encoded so callers treat it as
- * a token rather than a number to do arithmetic on; the "v1" prefix leaves room to change it.
+ * row returned. Keyset pagination (rather than OFFSET) keeps every page an index range scan,
+ * however deep the caller pages, and new agreements never shift later pages. Encoded so callers
+ * treat it as a token rather than a number to do arithmetic on; the "v1" prefix leaves room to
+ * change it.
  */
 final class ListCursor {
 
@@ -16,7 +17,8 @@ final class ListCursor {
   private ListCursor() {}
 
   static String encode(long rowSeq) {
-    return Base64.getUrlEncoder().withoutPadding()
+    return Base64.getUrlEncoder()
+        .withoutPadding()
         .encodeToString((PREFIX + rowSeq).getBytes(StandardCharsets.US_ASCII));
   }
 
@@ -36,7 +38,9 @@ final class ListCursor {
     } catch (IllegalArgumentException e) { // bad base64 or number (NumberFormatException)
       // fall through to the common refusal
     }
-    throw new IllegalArgumentException("invalid list cursor '" + cursor
-        + "': pass back the next_cursor of the previous page unchanged");
+    throw new IllegalArgumentException(
+        "invalid list cursor '"
+            + cursor
+            + "': pass back the next_cursor of the previous page unchanged");
   }
 }

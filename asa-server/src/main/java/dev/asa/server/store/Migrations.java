@@ -34,8 +34,8 @@ import org.flywaydb.core.api.pattern.ValidatePattern;
  * <ul>
  *   <li>a script was edited after it was applied (its checksum differs): released scripts are never
  *       edited, a change is a new script;
- *   <li>the database was migrated by a newer build (it has versions this build does not know):
- *       this build could misread the data;
+ *   <li>the database was migrated by a newer build (it has versions this build does not know): this
+ *       build could misread the data;
  *   <li>the database has a script applied that this build does not have, or failed half-way.
  * </ul>
  *
@@ -45,10 +45,9 @@ import org.flywaydb.core.api.pattern.ValidatePattern;
  *
  * <p>Databases from before Flyway recorded their scripts in {@code schema_migrations}. On the first
  * start with Flyway such a database is baselined at the newest version recorded there (the scripts
- * up to it are not run again), then the newer scripts run; finally a row with version
- * {@value #LEGACY_RETIRED} is added to {@code schema_migrations}, so that an older build started on
- * this database refuses it ("newer than this build") instead of running on a schema it does not
- * know.
+ * up to it are not run again), then the newer scripts run; finally a row with version {@value
+ * #LEGACY_RETIRED} is added to {@code schema_migrations}, so that an older build started on this
+ * database refuses it ("newer than this build") instead of running on a schema it does not know.
  */
 final class Migrations {
 
@@ -82,28 +81,33 @@ final class Migrations {
   static void migrate(Database database, String location) {
     database.withDataSource(dataSource -> {
       OptionalInt legacy = legacyVersion(database, dataSource);
-      FluentConfiguration config = Flyway.configure(Migrations.class.getClassLoader())
-          .dataSource(dataSource)
-          .locations(location)
-          .failOnMissingLocations(true)
-          .validateMigrationNaming(true)
-          // Flyway's default ignores versions applied by a newer build ("*:future"); nothing is
-          // ignored here, so such a database fails validation and the server refuses to start.
-          .ignoreMigrationPatterns(new ValidatePattern[0])
-          .validateOnMigrate(true)
-          .loggers("slf4j");
+      FluentConfiguration config =
+          Flyway.configure(Migrations.class.getClassLoader())
+              .dataSource(dataSource)
+              .locations(location)
+              .failOnMissingLocations(true)
+              .validateMigrationNaming(true)
+              // Flyway's default ignores versions applied by a newer build ("*:future"); nothing is
+              // ignored here, so such a database fails validation and the server refuses to start.
+              .ignoreMigrationPatterns(new ValidatePattern[0])
+              .validateOnMigrate(true)
+              .loggers("slf4j");
       if (legacy.isPresent()) {
-        config.baselineOnMigrate(true)
+        config
+            .baselineOnMigrate(true)
             // as the scripts write their versions (V009 is "009" in the history table)
             .baselineVersion(String.format("%03d", legacy.getAsInt()))
             .baselineDescription("applied by asa before Flyway (" + LEGACY_TABLE + ")");
       }
       Flyway flyway = config.load();
       if (legacy.isPresent()) {
-        MigrationVersion recorded = MigrationVersion.fromVersion(String.format("%03d", legacy.getAsInt()));
+        MigrationVersion recorded =
+            MigrationVersion.fromVersion(String.format("%03d", legacy.getAsInt()));
         Optional<MigrationVersion> newestKnown = newestKnown(flyway).map(MigrationInfo::getVersion);
         if (newestKnown.isEmpty() || recorded.compareTo(newestKnown.get()) > 0) {
-          throw newerThanThisBuild(database, recorded.getVersion(),
+          throw newerThanThisBuild(
+              database,
+              recorded.getVersion(),
               newestKnown.map(MigrationVersion::getVersion).orElse("0"));
         }
       }
@@ -112,8 +116,9 @@ final class Migrations {
       } catch (FlywayValidateException e) {
         throw refusal(database, flyway, e);
       } catch (FlywayException e) {
-        throw new IllegalStateException("cannot bring the schema of " + database.describe()
-            + " up to date: " + e.getMessage(), e);
+        throw new IllegalStateException(
+            "cannot bring the schema of " + database.describe() + " up to date: " + e.getMessage(),
+            e);
       }
       if (legacy.isPresent()) {
         retireLegacyTable(database, dataSource);
@@ -131,8 +136,9 @@ final class Migrations {
       if (!tableExists(database, c, LEGACY_TABLE) || tableExists(database, c, HISTORY_TABLE)) {
         return OptionalInt.empty();
       }
-      try (PreparedStatement s = c.prepareStatement(
-          "SELECT coalesce(max(version), 0) FROM " + LEGACY_TABLE + " WHERE version < ?")) {
+      try (PreparedStatement s =
+          c.prepareStatement(
+              "SELECT coalesce(max(version), 0) FROM " + LEGACY_TABLE + " WHERE version < ?")) {
         s.setInt(1, LEGACY_RETIRED);
         try (ResultSet rs = s.executeQuery()) {
           rs.next();
@@ -158,8 +164,11 @@ final class Migrations {
   /** Makes builds from before Flyway refuse this database (see the class comment). */
   private static void retireLegacyTable(Database database, DataSource dataSource) {
     try (Connection c = dataSource.getConnection();
-        PreparedStatement s = c.prepareStatement("INSERT INTO " + LEGACY_TABLE
-            + " (version, name, applied_at) VALUES (?, ?, ?) ON CONFLICT (version) DO NOTHING")) {
+        PreparedStatement s =
+            c.prepareStatement(
+                "INSERT INTO "
+                    + LEGACY_TABLE
+                    + " (version, name, applied_at) VALUES (?, ?, ?) ON CONFLICT (version) DO NOTHING")) {
       s.setInt(1, LEGACY_RETIRED);
       s.setString(2, "moved_to_" + HISTORY_TABLE);
       s.setLong(3, System.currentTimeMillis());
@@ -171,14 +180,17 @@ final class Migrations {
 
   private static Optional<MigrationInfo> newestKnown(Flyway flyway) {
     return Stream.of(flyway.info().all())
-        .filter(m -> m.getVersion() != null && m.getState().isResolved()
-            && m.getScript() != null && m.getScript().endsWith(".sql"))
+        .filter(m ->
+            m.getVersion() != null
+                && m.getState().isResolved()
+                && m.getScript() != null
+                && m.getScript().endsWith(".sql"))
         .max(Comparator.comparing(MigrationInfo::getVersion));
   }
 
   /** Turns Flyway's validation errors into a refusal that says what is wrong and what to do. */
-  private static IllegalStateException refusal(Database database, Flyway flyway,
-      FlywayValidateException e) {
+  private static IllegalStateException refusal(
+      Database database, Flyway flyway, FlywayValidateException e) {
     List<ValidateOutput> invalid;
     List<MigrationInfo> all;
     Optional<MigrationInfo> newest;
@@ -188,46 +200,75 @@ final class Migrations {
       newest = newestKnown(flyway);
     } catch (FlywayException again) {
       e.addSuppressed(again);
-      return new IllegalStateException("the schema of " + database.describe()
-          + " does not match this build's migration scripts: " + e.getMessage(), e);
+      return new IllegalStateException(
+          "the schema of "
+              + database.describe()
+              + " does not match this build's migration scripts: "
+              + e.getMessage(),
+          e);
     }
     String newestVersion = newest.map(m -> m.getVersion().getVersion()).orElse("0");
     for (ValidateOutput output : invalid) {
       if (output.errorDetails.errorCode == CoreErrorCode.APPLIED_VERSIONED_MIGRATION_NOT_RESOLVED
           && newest.isPresent()
-          && MigrationVersion.fromVersion(output.version).compareTo(newest.get().getVersion()) > 0) {
-        String newestApplied = all.stream().filter(m -> m.getVersion() != null && m.getState().isApplied())
-            .map(MigrationInfo::getVersion).max(Comparator.naturalOrder())
-            .map(MigrationVersion::getVersion).orElse(output.version);
+          && MigrationVersion.fromVersion(output.version).compareTo(newest.get().getVersion())
+              > 0) {
+        String newestApplied =
+            all.stream()
+                .filter(m -> m.getVersion() != null && m.getState().isApplied())
+                .map(MigrationInfo::getVersion)
+                .max(Comparator.naturalOrder())
+                .map(MigrationVersion::getVersion)
+                .orElse(output.version);
         return newerThanThisBuild(database, newestApplied, newestVersion);
       }
     }
-    String problems = invalid.stream().map(output -> describe(output, all))
-        .collect(Collectors.joining("; "));
-    return new IllegalStateException("the schema of " + database.describe() + " does not match"
-        + " this build's migration scripts: " + (problems.isEmpty() ? e.getMessage() : problems)
-        + ". Refusing to start rather than run on a schema the scripts do not describe", e);
+    String problems =
+        invalid.stream().map(output -> describe(output, all)).collect(Collectors.joining("; "));
+    return new IllegalStateException(
+        "the schema of "
+            + database.describe()
+            + " does not match"
+            + " this build's migration scripts: "
+            + (problems.isEmpty() ? e.getMessage() : problems)
+            + ". Refusing to start rather than run on a schema the scripts do not describe",
+        e);
   }
 
   private static String describe(ValidateOutput output, List<MigrationInfo> all) {
-    String script = all.stream()
-        .filter(m -> m.getVersion() != null && m.getVersion().getVersion().equals(output.version))
-        .map(MigrationInfo::getScript).findFirst()
-        .orElse("V" + output.version + "__" + output.description.replace(' ', '_') + ".sql");
+    String script =
+        all.stream()
+            .filter(
+                m -> m.getVersion() != null && m.getVersion().getVersion().equals(output.version))
+            .map(MigrationInfo::getScript)
+            .findFirst()
+            .orElse("V" + output.version + "__" + output.description.replace(' ', '_') + ".sql");
     if (output.errorDetails.errorCode == CoreErrorCode.CHECKSUM_MISMATCH
         || output.errorDetails.errorCode == CoreErrorCode.DESCRIPTION_MISMATCH
         || output.errorDetails.errorCode == CoreErrorCode.TYPE_MISMATCH) {
-      return "migration script " + script + " was changed after it was applied to this database."
-          + " Released scripts are never edited: restore " + script + " as it was released and"
-          + " put the change in a new script (" + firstLine(output.errorDetails.errorMessage) + ")";
+      return "migration script "
+          + script
+          + " was changed after it was applied to this database."
+          + " Released scripts are never edited: restore "
+          + script
+          + " as it was released and"
+          + " put the change in a new script ("
+          + firstLine(output.errorDetails.errorMessage)
+          + ")";
     }
     if (output.errorDetails.errorCode == CoreErrorCode.APPLIED_VERSIONED_MIGRATION_NOT_RESOLVED) {
-      return "the database has migration " + script + " applied, which this build does not have."
+      return "the database has migration "
+          + script
+          + " applied, which this build does not have."
           + " Run the build that applied it, or restore the script";
     }
     if (output.errorDetails.errorCode == CoreErrorCode.FAILED_VERSIONED_MIGRATION) {
-      return "migration " + script + " failed on an earlier start and is recorded as failed in "
-          + HISTORY_TABLE + ". Undo whatever it changed, delete its row from " + HISTORY_TABLE
+      return "migration "
+          + script
+          + " failed on an earlier start and is recorded as failed in "
+          + HISTORY_TABLE
+          + ". Undo whatever it changed, delete its row from "
+          + HISTORY_TABLE
           + ", then start again";
     }
     return script + ": " + firstLine(output.errorDetails.errorMessage);
@@ -237,11 +278,16 @@ final class Migrations {
     return message == null ? "" : message.lines().findFirst().orElse("").strip();
   }
 
-  private static IllegalStateException newerThanThisBuild(Database database, String applied,
-      String newestKnown) {
-    return new IllegalStateException("the database " + database.describe()
-        + " has schema version " + applied + ", newer than this build of asa knows (up to "
-        + newestKnown + "): it was upgraded by a newer asa. Run that newer version, or point"
-        + " this one at another database; refusing to start rather than misread the data");
+  private static IllegalStateException newerThanThisBuild(
+      Database database, String applied, String newestKnown) {
+    return new IllegalStateException(
+        "the database "
+            + database.describe()
+            + " has schema version "
+            + applied
+            + ", newer than this build of asa knows (up to "
+            + newestKnown
+            + "): it was upgraded by a newer asa. Run that newer version, or point"
+            + " this one at another database; refusing to start rather than misread the data");
   }
 }

@@ -14,11 +14,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * request first. The server layers its in-memory {@link dev.asa.http.NonceCache} in front (see
  * {@link NonceRegistry#layered}): a replay to the same node never reaches the database.
  *
- * <p>The decision is one statement: an insert on the primary key (key_id, nonce) that, on
- * conflict, takes over the row only if it has expired. Of two nodes recording the same pair at
- * once, exactly one inserts (PostgreSQL makes the second wait for the first, then sees its live
- * row); SQLite has a single writer anyway. Expired rows are deleted at most once per {@link
- * #PRUNE_EVERY}, by whichever request comes first after that.
+ * <p>The decision is one statement: an insert on the primary key (key_id, nonce) that, on conflict,
+ * takes over the row only if it has expired. Of two nodes recording the same pair at once, exactly
+ * one inserts (PostgreSQL makes the second wait for the first, then sees its live row); SQLite has
+ * a single writer anyway. Expired rows are deleted at most once per {@link #PRUNE_EVERY}, by
+ * whichever request comes first after that.
  *
  * <p>The table shares the store's {@link Database} and does not own it: closing the {@link
  * AgreementStore} closes it.
@@ -60,14 +60,17 @@ public final class NonceTable implements NonceRegistry {
     Instant now = clock.instant();
     long nowSecond = now.getEpochSecond();
     long keepUntil = NonceRegistry.keepUntil(created, now, maxSkew);
-    boolean first = database.write("recording a request nonce", sql -> {
-      PreparedStatement s = sql.prepare(RECORD);
-      s.setString(1, keyId);
-      s.setString(2, nonce);
-      s.setLong(3, keepUntil);
-      s.setLong(4, nowSecond);
-      return s.executeUpdate() == 1;
-    });
+    boolean first =
+        database.write(
+            "recording a request nonce",
+            sql -> {
+              PreparedStatement s = sql.prepare(RECORD);
+              s.setString(1, keyId);
+              s.setString(2, nonce);
+              s.setLong(3, keepUntil);
+              s.setLong(4, nowSecond);
+              return s.executeUpdate() == 1;
+            });
     pruneIfDue(nowSecond);
     return first;
   }
@@ -75,11 +78,13 @@ public final class NonceTable implements NonceRegistry {
   /** Deletes the rows past their expiry; returns how many. */
   int prune() {
     long nowSecond = clock.instant().getEpochSecond();
-    return database.write("pruning expired request nonces", sql -> {
-      PreparedStatement s = sql.prepare(PRUNE);
-      s.setLong(1, nowSecond);
-      return s.executeUpdate();
-    });
+    return database.write(
+        "pruning expired request nonces",
+        sql -> {
+          PreparedStatement s = sql.prepare(PRUNE);
+          s.setLong(1, nowSecond);
+          return s.executeUpdate();
+        });
   }
 
   private void pruneIfDue(long nowSecond) {
@@ -92,11 +97,13 @@ public final class NonceTable implements NonceRegistry {
 
   /** How many rows the table holds, expired ones included (for tests and the console). */
   long size() {
-    return database.read("counting request nonces", sql -> {
-      try (var rs = sql.prepare("SELECT count(*) FROM request_nonces").executeQuery()) {
-        rs.next();
-        return rs.getLong(1);
-      }
-    });
+    return database.read(
+        "counting request nonces",
+        sql -> {
+          try (var rs = sql.prepare("SELECT count(*) FROM request_nonces").executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
+          }
+        });
   }
 }

@@ -5,7 +5,12 @@ import java.util.Objects;
 
 /** An outbox message with its delivery state, as shown in {@code GET /agreements/{id}/escrow}. */
 public record OutboxRow(
-    OutboxMessage message, Status status, int attempts, Instant nextAttemptAt, String lastError, String response,
+    OutboxMessage message,
+    Status status,
+    int attempts,
+    Instant nextAttemptAt,
+    String lastError,
+    String response,
     Instant deliveredAt) {
 
   public OutboxRow {
@@ -14,5 +19,9 @@ public record OutboxRow(
     Objects.requireNonNull(nextAttemptAt, "nextAttemptAt");
   }
 
-  public enum Status { PENDING, DELIVERED, FAILED }
+  public enum Status {
+    PENDING,
+    DELIVERED,
+    FAILED
+  }
 }

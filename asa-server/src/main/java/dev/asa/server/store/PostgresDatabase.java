@@ -50,11 +50,18 @@ final class PostgresDatabase implements Database {
     }
   }
 
-  private static StoreUnavailableException unreachable(DatabaseUrl.Postgres url, RuntimeException e) {
+  private static StoreUnavailableException unreachable(
+      DatabaseUrl.Postgres url, RuntimeException e) {
     SQLException sql = e.getCause() instanceof SQLException s ? s : null;
     String state = sql != null && sql.getSQLState() != null ? sql.getSQLState() : "";
-    String who = "PostgreSQL at " + url.hosts() + " (database '" + url.database() + "', user '"
-        + (url.user() != null ? url.user() : System.getProperty("user.name")) + "')";
+    String who =
+        "PostgreSQL at "
+            + url.hosts()
+            + " (database '"
+            + url.database()
+            + "', user '"
+            + (url.user() != null ? url.user() : System.getProperty("user.name"))
+            + "')";
     String hint;
     if (state.startsWith("28")) {
       hint = "Check the user name and password in the database URL and the server's pg_hba.conf";
@@ -63,9 +70,11 @@ final class PostgresDatabase implements Database {
     } else if (state.equals("3F000")) {
       hint = "Check the currentSchema parameter of the URL, or create that schema";
     } else {
-      hint = "Check that the server is running and accepts TCP connections on " + url.hosts()
-          + " (listen_addresses, port, firewall, pg_hba.conf), and that the host and port in the"
-          + " database URL are right";
+      hint =
+          "Check that the server is running and accepts TCP connections on "
+              + url.hosts()
+              + " (listen_addresses, port, firewall, pg_hba.conf), and that the host and port in the"
+              + " database URL are right";
     }
     String reason = sql != null ? sql.getMessage() : e.getMessage();
     return new StoreUnavailableException("cannot connect to " + who + ": " + reason, hint, e);
@@ -117,7 +126,9 @@ final class PostgresDatabase implements Database {
     }
   }
 
-  /** The pool itself: Flyway takes a connection for its history table and lock, one for the scripts. */
+  /**
+   * The pool itself: Flyway takes a connection for its history table and lock, one for the scripts.
+   */
   @Override
   public <T> T withDataSource(Function<DataSource, T> work) {
     return work.apply(pool);

@@ -9,19 +9,27 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** The SQL of sealed Shadow Scoring criteria (V007), used by {@link JdbcAgreementStore} inside its transactions. */
+/**
+ * The SQL of sealed Shadow Scoring criteria (V007), used by {@link JdbcAgreementStore} inside its
+ * transactions.
+ */
 final class SealTables {
   private SealTables() {}
 
   private static final String COLUMNS =
       "id, agreement_id, sealer_key, commitment, seal, envelope, hardening, validation, created_at, revealed_at";
-  private static final String INSERT = "INSERT INTO seals (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+  private static final String INSERT =
+      "INSERT INTO seals (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
   private static final String SELECT_BY_ID = "SELECT " + COLUMNS + " FROM seals WHERE id = ?";
-  private static final String SELECT_BY_AGREEMENT = "SELECT " + COLUMNS + " FROM seals WHERE agreement_id = ?";
+  private static final String SELECT_BY_AGREEMENT =
+      "SELECT " + COLUMNS + " FROM seals WHERE agreement_id = ?";
   private static final String UPDATE_VALIDATION = "UPDATE seals SET validation = ? WHERE id = ?";
-  private static final String REVEAL = "UPDATE seals SET revealed_at = ? WHERE id = ? AND revealed_at IS NULL";
-  private static final String INSERT_READ = "INSERT INTO seal_reads (seal_id, caller, route, at) VALUES (?, ?, ?, ?)";
-  private static final String SELECT_READS = "SELECT seal_id, caller, route, at FROM seal_reads WHERE seal_id = ? ORDER BY at";
+  private static final String REVEAL =
+      "UPDATE seals SET revealed_at = ? WHERE id = ? AND revealed_at IS NULL";
+  private static final String INSERT_READ =
+      "INSERT INTO seal_reads (seal_id, caller, route, at) VALUES (?, ?, ?, ?)";
+  private static final String SELECT_READS =
+      "SELECT seal_id, caller, route, at FROM seal_reads WHERE seal_id = ? ORDER BY at";
 
   static void put(Statements sql, SealRow row) throws SQLException {
     PreparedStatement s = sql.prepare(INSERT);
@@ -39,7 +47,14 @@ final class SealTables {
     } else {
       s.setLong(10, row.revealedAt().toEpochMilli());
     }
-    JdbcAgreementStore.executeUpdate(s, () -> "a seal with id " + row.id() + " (or for agreement " + row.agreementId() + ") already exists");
+    JdbcAgreementStore.executeUpdate(
+        s,
+        () ->
+            "a seal with id "
+                + row.id()
+                + " (or for agreement "
+                + row.agreementId()
+                + ") already exists");
   }
 
   static void setValidation(Statements sql, Write.SetSealValidation set) throws SQLException {
@@ -82,7 +97,12 @@ final class SealTables {
     List<SealRead> out = new ArrayList<>();
     try (ResultSet rs = s.executeQuery()) {
       while (rs.next()) {
-        out.add(new SealRead(rs.getString(1), rs.getString(2), rs.getString(3), Instant.ofEpochMilli(rs.getLong(4))));
+        out.add(
+            new SealRead(
+                rs.getString(1),
+                rs.getString(2),
+                rs.getString(3),
+                Instant.ofEpochMilli(rs.getLong(4))));
       }
     }
     return out;
@@ -96,8 +116,18 @@ final class SealTables {
       }
       long revealed = rs.getLong(10);
       Instant revealedAt = rs.wasNull() ? null : Instant.ofEpochMilli(revealed);
-      return Optional.of(new SealRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
-          rs.getString(6), rs.getString(7), rs.getString(8), Instant.ofEpochMilli(rs.getLong(9)), revealedAt));
+      return Optional.of(
+          new SealRow(
+              rs.getString(1),
+              rs.getString(2),
+              rs.getString(3),
+              rs.getString(4),
+              rs.getString(5),
+              rs.getString(6),
+              rs.getString(7),
+              rs.getString(8),
+              Instant.ofEpochMilli(rs.getLong(9)),
+              revealedAt));
     }
   }
 

@@ -7,8 +7,8 @@ import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
 
 /**
- * Turns driver exceptions into the store's vocabulary, so callers never see SQLState codes. The
- * two drivers report the same situations differently: PostgreSQL with SQLState codes, SQLite with
+ * Turns driver exceptions into the store's vocabulary, so callers never see SQLState codes. The two
+ * drivers report the same situations differently: PostgreSQL with SQLState codes, SQLite with
  * (extended) result codes. Batches wrap the real error, so every check walks the whole chain.
  */
 final class SqlErrors {
@@ -17,15 +17,21 @@ final class SqlErrors {
 
   /** A UNIQUE or PRIMARY KEY constraint refused the row. */
   static boolean isUniqueViolation(SQLException e) {
-    return anyInChain(e, x -> "23505".equals(x.getSQLState())
-        || sqliteCode(x) == SQLiteErrorCode.SQLITE_CONSTRAINT_UNIQUE
-        || sqliteCode(x) == SQLiteErrorCode.SQLITE_CONSTRAINT_PRIMARYKEY);
+    return anyInChain(
+        e,
+        x ->
+            "23505".equals(x.getSQLState())
+                || sqliteCode(x) == SQLiteErrorCode.SQLITE_CONSTRAINT_UNIQUE
+                || sqliteCode(x) == SQLiteErrorCode.SQLITE_CONSTRAINT_PRIMARYKEY);
   }
 
   /** A FOREIGN KEY constraint refused the row: it refers to an agreement that does not exist. */
   static boolean isForeignKeyViolation(SQLException e) {
-    return anyInChain(e, x -> "23503".equals(x.getSQLState())
-        || sqliteCode(x) == SQLiteErrorCode.SQLITE_CONSTRAINT_FOREIGNKEY);
+    return anyInChain(
+        e,
+        x ->
+            "23503".equals(x.getSQLState())
+                || sqliteCode(x) == SQLiteErrorCode.SQLITE_CONSTRAINT_FOREIGNKEY);
   }
 
   /**
@@ -34,27 +40,37 @@ final class SqlErrors {
    * keeps locked.
    */
   static boolean isUnavailable(SQLException e) {
-    return anyInChain(e, x -> {
-      if (x instanceof SQLTransientConnectionException) {
-        return true; // HikariCP: no connection within connectionTimeout
-      }
-      String state = x.getSQLState();
-      if (state != null && (state.startsWith("08") // connection exception
-          || state.startsWith("53") // insufficient resources (disk full, too many connections)
-          || state.startsWith("57P"))) { // admin shutdown, crash shutdown, cannot connect now
-        return true;
-      }
-      SQLiteErrorCode code = sqliteCode(x);
-      if (code == null) {
-        return false;
-      }
-      // Extended codes (SQLITE_IOERR_WRITE...) carry their primary code in the low byte.
-      return switch (SQLiteErrorCode.getErrorCode(code.code & 0xff)) {
-        case SQLITE_BUSY, SQLITE_LOCKED, SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN,
-            SQLITE_READONLY -> true;
-        default -> false;
-      };
-    });
+    return anyInChain(
+        e,
+        x -> {
+          if (x instanceof SQLTransientConnectionException) {
+            return true; // HikariCP: no connection within connectionTimeout
+          }
+          String state = x.getSQLState();
+          if (state != null
+              && (state.startsWith("08") // connection exception
+                  || state.startsWith(
+                      "53") // insufficient resources (disk full, too many connections)
+                  || state.startsWith(
+                      "57P"))) { // admin shutdown, crash shutdown, cannot connect now
+            return true;
+          }
+          SQLiteErrorCode code = sqliteCode(x);
+          if (code == null) {
+            return false;
+          }
+          // Extended codes (SQLITE_IOERR_WRITE...) carry their primary code in the low byte.
+          return switch (SQLiteErrorCode.getErrorCode(code.code & 0xff)) {
+            case SQLITE_BUSY,
+                SQLITE_LOCKED,
+                SQLITE_IOERR,
+                SQLITE_FULL,
+                SQLITE_CANTOPEN,
+                SQLITE_READONLY ->
+                true;
+            default -> false;
+          };
+        });
   }
 
   /**
@@ -71,11 +87,12 @@ final class SqlErrors {
           doing + ": refers to an agreement that does not exist (" + e.getMessage() + ")", e);
     }
     if (isUnavailable(e)) {
-      String hint = database.dialect() == Dialect.POSTGRESQL
-          ? "Check that the PostgreSQL server is running and reachable, that max_connections is"
-              + " not exhausted and that the disk is not full"
-          : "Check that the disk is not full, that the file and its directory are writable, and"
-              + " that no other process holds a long write lock on it";
+      String hint =
+          database.dialect() == Dialect.POSTGRESQL
+              ? "Check that the PostgreSQL server is running and reachable, that max_connections is"
+                  + " not exhausted and that the disk is not full"
+              : "Check that the disk is not full, that the file and its directory are writable, and"
+                  + " that no other process holds a long write lock on it";
       return new StoreUnavailableException(
           database.describe() + " is unavailable while " + doing + ": " + e.getMessage(), hint, e);
     }

@@ -24,9 +24,8 @@ import org.sqlite.SQLiteDataSource;
  * <p>SQLite allows a single writer at a time. Letting several pooled connections compete for the
  * write lock produces SQLITE_BUSY under load (and busy-wait sleeps), so every write goes through
  * one dedicated connection guarded by a lock: writers queue in the JVM, cheaply, instead of
- * sleeping and retrying inside SQLite.
- * Reads use a small pool; in WAL mode they run concurrently with the writer and see the last
- * committed state.
+ * sleeping and retrying inside SQLite. Reads use a small pool; in WAL mode they run concurrently
+ * with the writer and see the last committed state.
  */
 final class SqliteDatabase implements Database {
 
@@ -57,9 +56,10 @@ final class SqliteDatabase implements Database {
         Files.createDirectories(absolute.getParent());
       }
     } catch (IOException e) {
-      throw new StoreUnavailableException("cannot create the data directory "
-          + absolute.getParent() + ": " + e, "Check that the path is writable by this user, or"
-          + " choose another data directory", e);
+      throw new StoreUnavailableException(
+          "cannot create the data directory " + absolute.getParent() + ": " + e,
+          "Check that the path is writable by this user, or" + " choose another data directory",
+          e);
     }
     String url = "jdbc:sqlite:" + absolute;
     Connection writer = null;
@@ -86,9 +86,10 @@ final class SqliteDatabase implements Database {
         }
       }
       Throwable cause = e.getCause() instanceof SQLException ? e.getCause() : e;
-      throw new StoreUnavailableException("cannot open SQLite database " + absolute + ": "
-          + cause.getMessage(), "Check that the file is a SQLite database, that it and its"
-          + " directory are readable and writable by this user, and that the disk is not full",
+      throw new StoreUnavailableException(
+          "cannot open SQLite database " + absolute + ": " + cause.getMessage(),
+          "Check that the file is a SQLite database, that it and its"
+              + " directory are readable and writable by this user, and that the disk is not full",
           e);
     }
   }
@@ -133,8 +134,8 @@ final class SqliteDatabase implements Database {
   /**
    * Transactions are begun by hand (the connection stays in auto-commit mode): the driver's own
    * transaction handling re-opens a transaction right after every commit, which with IMMEDIATE
-   * would hold the write lock between our transactions. IMMEDIATE takes the write lock up front,
-   * so a transaction never fails half-way on a lock upgrade when another process writes too.
+   * would hold the write lock between our transactions. IMMEDIATE takes the write lock up front, so
+   * a transaction never fails half-way on a lock upgrade when another process writes too.
    */
   @Override
   public <T> T write(String doing, Work<T> work) {
@@ -212,17 +213,20 @@ final class SqliteDatabase implements Database {
   }
 
   private static Connection unclosable(Connection connection) {
-    return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(),
-        new Class<?>[] {Connection.class}, (proxy, method, args) -> {
-          if (method.getName().equals("close") && method.getParameterCount() == 0) {
-            return null;
-          }
-          try {
-            return method.invoke(connection, args);
-          } catch (InvocationTargetException e) {
-            throw e.getCause();
-          }
-        });
+    return (Connection)
+        Proxy.newProxyInstance(
+            Connection.class.getClassLoader(),
+            new Class<?>[] {Connection.class},
+            (proxy, method, args) -> {
+              if (method.getName().equals("close") && method.getParameterCount() == 0) {
+                return null;
+              }
+              try {
+                return method.invoke(connection, args);
+              } catch (InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
   }
 
   /** A DataSource with one connection, for {@link #withDataSource}. */

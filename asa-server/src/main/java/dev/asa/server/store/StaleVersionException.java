@@ -12,8 +12,12 @@ public final class StaleVersionException extends RuntimeException {
   private final long expectedVersion;
 
   public StaleVersionException(String agreementId, long expectedVersion) {
-    super("agreement " + agreementId + " changed concurrently (expected version "
-        + expectedVersion + ")");
+    super(
+        "agreement "
+            + agreementId
+            + " changed concurrently (expected version "
+            + expectedVersion
+            + ")");
     this.agreementId = agreementId;
     this.expectedVersion = expectedVersion;
   }

@@ -14,9 +14,8 @@ import java.util.Map;
  *
  * <p>Why: the SQLite driver does not cache statements, and preparing one costs about 10 us of the
  * single writer's time, a fifth of a typical commit. The SQLite writer therefore keeps its
- * statements for the life of the connection ({@link Cached}); everywhere else statements are
- * closed when the work ends ({@link Closing}); PostgreSQL's driver caches the server-side plans
- * itself.
+ * statements for the life of the connection ({@link Cached}); everywhere else statements are closed
+ * when the work ends ({@link Closing}); PostgreSQL's driver caches the server-side plans itself.
  */
 sealed interface Statements permits Statements.Cached, Statements.Closing {
 

@@ -13,9 +13,10 @@ public final class Stores {
   /**
    * Opens a store.
    *
-   * @param dbUrl null or blank for the default SQLite file {@code dataDir/asa.db}; otherwise
-   *     {@code sqlite:/path/file.db}, {@code jdbc:sqlite:...}, {@code postgresql://user:pass@host:port/db?...},
-   *     {@code postgres://...} or {@code jdbc:postgresql://...}
+   * @param dbUrl null or blank for the default SQLite file {@code dataDir/asa.db}; otherwise {@code
+   *     sqlite:/path/file.db}, {@code jdbc:sqlite:...}, {@code
+   *     postgresql://user:pass@host:port/db?...}, {@code postgres://...} or {@code
+   *     jdbc:postgresql://...}
    * @param dataDir directory of the default SQLite file (created if missing)
    * @throws IllegalArgumentException for a URL of another form
    * @throws StoreUnavailableException when the database cannot be reached or opened
@@ -40,15 +41,19 @@ public final class Stores {
    * @param clock and {@code maxSkew}: those of the server's request verifier
    */
   public static Opened openWithNonces(String dbUrl, Path dataDir, Clock clock, Duration maxSkew) {
-    return migrated(dbUrl, dataDir,
-        database -> new Opened(new JdbcAgreementStore(database), new NonceTable(database, clock, maxSkew)));
+    return migrated(
+        dbUrl,
+        dataDir,
+        database ->
+            new Opened(new JdbcAgreementStore(database), new NonceTable(database, clock, maxSkew)));
   }
 
   private static <T> T migrated(String dbUrl, Path dataDir, Function<Database, T> build) {
-    Database database = switch (DatabaseUrl.parse(dbUrl, dataDir)) {
-      case DatabaseUrl.Sqlite sqlite -> SqliteDatabase.open(sqlite.file());
-      case DatabaseUrl.Postgres postgres -> PostgresDatabase.open(postgres);
-    };
+    Database database =
+        switch (DatabaseUrl.parse(dbUrl, dataDir)) {
+          case DatabaseUrl.Sqlite sqlite -> SqliteDatabase.open(sqlite.file());
+          case DatabaseUrl.Postgres postgres -> PostgresDatabase.open(postgres);
+        };
     try {
       Migrations.migrate(database);
       return build.apply(database);

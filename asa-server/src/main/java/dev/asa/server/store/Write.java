@@ -3,9 +3,9 @@ package dev.asa.server.store;
 import java.util.Objects;
 
 /**
- * A side write that rides in the same transaction as an agreement change (or on its own via
- * {@link AgreementStore#apply}). A closed set, so the store can apply each kind with a fixed,
- * prepared statement.
+ * A side write that rides in the same transaction as an agreement change (or on its own via {@link
+ * AgreementStore#apply}). A closed set, so the store can apply each kind with a fixed, prepared
+ * statement.
  */
 public sealed interface Write
     permits Write.PutDeliverable,
@@ -24,7 +24,10 @@ public sealed interface Write
         Write.RevealSeal,
         Write.LogSealRead {
 
-  /** Inserts a seal; its id, and its agreement when it has one, must be new (one seal per agreement). */
+  /**
+   * Inserts a seal; its id, and its agreement when it has one, must be new (one seal per
+   * agreement).
+   */
   record PutSeal(SealRow row) implements Write {
     public PutSeal {
       Objects.requireNonNull(row, "row");
@@ -48,7 +51,8 @@ public sealed interface Write
   }
 
   /** Logs a read of a seal's criteria by a caller through a route. */
-  record LogSealRead(String sealId, String caller, String route, java.time.Instant at) implements Write {
+  record LogSealRead(String sealId, String caller, String route, java.time.Instant at)
+      implements Write {
     public LogSealRead {
       Objects.requireNonNull(sealId, "sealId");
       Objects.requireNonNull(caller, "caller");
@@ -68,7 +72,8 @@ public sealed interface Write
    * Marks a queued or running job completed or failed and erases the content it held; refused
    * (DuplicateKeyException) for a job already finished, so a job finishes once.
    */
-  record FinishJob(String jobId, JobRow.Status status, String error, java.time.Instant at) implements Write {
+  record FinishJob(String jobId, JobRow.Status status, String error, java.time.Instant at)
+      implements Write {
     public FinishJob {
       Objects.requireNonNull(jobId, "jobId");
       Objects.requireNonNull(at, "at");
@@ -121,7 +126,10 @@ public sealed interface Write
     }
   }
 
-  /** Records a ledger transfer (two balanced entries); a second transfer of the same kind for the same agreement is refused. */
+  /**
+   * Records a ledger transfer (two balanced entries); a second transfer of the same kind for the
+   * same agreement is refused.
+   */
   record PostTransfer(dev.asa.escrow.Transfer transfer) implements Write {
     public PostTransfer {
       Objects.requireNonNull(transfer, "transfer");
@@ -135,8 +143,12 @@ public sealed interface Write
     }
   }
 
-  /** Keeps a payment authorization captured at funding (one per agreement), out of the readable document. */
-  record PutAuthorization(String agreementId, String binding, String body, java.time.Instant at) implements Write {
+  /**
+   * Keeps a payment authorization captured at funding (one per agreement), out of the readable
+   * document.
+   */
+  record PutAuthorization(String agreementId, String binding, String body, java.time.Instant at)
+      implements Write {
     public PutAuthorization {
       Objects.requireNonNull(agreementId, "agreementId");
       Objects.requireNonNull(binding, "binding");

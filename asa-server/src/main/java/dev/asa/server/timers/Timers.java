@@ -48,13 +48,17 @@ public final class Timers implements AutoCloseable {
 
   /** Polls for due timers every {@code every}. */
   public void start(Duration every) {
-    poller.scheduleWithFixedDelay(() -> {
-      try {
-        pollOnce();
-      } catch (RuntimeException e) {
-        log.warn("polling timers failed; will retry", e);
-      }
-    }, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
+    poller.scheduleWithFixedDelay(
+        () -> {
+          try {
+            pollOnce();
+          } catch (RuntimeException e) {
+            log.warn("polling timers failed; will retry", e);
+          }
+        },
+        every.toMillis(),
+        every.toMillis(),
+        TimeUnit.MILLISECONDS);
   }
 
   /** Fires every timer due now; returns how many fired. Tests call it after moving the clock. */

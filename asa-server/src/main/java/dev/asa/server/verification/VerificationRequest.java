@@ -7,13 +7,8 @@ import dev.asa.agreement.QualityCriteria;
 import dev.asa.agreement.Service;
 import dev.asa.agreement.StandaloneCriteria;
 import dev.asa.agreement.StrictJson;
-import dev.asa.evaluators.EvaluationTask;
-import dev.asa.evaluators.VerificationEngine.Depth;
 import dev.asa.server.agreements.Delivery;
 import dev.asa.server.evaluation.EvaluationConfig;
-import java.math.BigDecimal;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * A Verification Request (whitepaper 5.1), checked member by member; every error names its field.
@@ -43,34 +38,63 @@ public record VerificationRequest(
 
   public static VerificationRequest parse(JsonNode body) {
     ObjectNode b = StrictJson.failFast().object(body, "", "a verification request");
-    StrictJson.failFast().allowOnly(b, "", "verification_id", "agreement_id", "deliverable", "original_request", "quality_criteria",
-        "verification_config");
+    StrictJson.failFast()
+        .allowOnly(
+            b,
+            "",
+            "verification_id",
+            "agreement_id",
+            "deliverable",
+            "original_request",
+            "quality_criteria",
+            "verification_config");
     if (b.has("verification_id")) {
-      throw new InvalidDocumentException("/verification_id", "is chosen by the server; leave it out");
+      throw new InvalidDocumentException(
+          "/verification_id", "is chosen by the server; leave it out");
     }
     String agreementId = StrictJson.failFast().optionalText(b, "", "agreement_id");
-    String idProblem = agreementId == null ? null : dev.asa.text.ControlCharacters.problemWith(agreementId);
+    String idProblem =
+        agreementId == null ? null : dev.asa.text.ControlCharacters.problemWith(agreementId);
     if (idProblem != null) { // never an agreement's id; PostgreSQL could not even look it up
       throw new InvalidDocumentException("/agreement_id", idProblem);
     }
     JsonNode d = b.get("deliverable");
     if (d == null) {
-      throw new InvalidDocumentException("/deliverable", "required: {content} or {content_url, content_hash}, with format and type");
+      throw new InvalidDocumentException(
+          "/deliverable",
+          "required: {content} or {content_url, content_hash}, with format and type");
     }
     ObjectNode deliverable = StrictJson.failFast().object(d, "/deliverable", "the deliverable");
-    StrictJson.failFast().allowOnly(deliverable, "/deliverable", "content", "content_url", "content_hash", "format", "type", "size_bytes",
-        "provider_model");
+    StrictJson.failFast()
+        .allowOnly(
+            deliverable,
+            "/deliverable",
+            "content",
+            "content_url",
+            "content_hash",
+            "format",
+            "type",
+            "size_bytes",
+            "provider_model");
     Delivery delivery = Delivery.parse(deliverable, "/deliverable");
-    if (delivery.content() != null && deliverable.has("size_bytes")
+    if (delivery.content() != null
+        && deliverable.has("size_bytes")
         && deliverable.get("size_bytes").asLong(-1) != delivery.sizeBytes()) {
-      throw new InvalidDocumentException("/deliverable/size_bytes", "does not match the content: it is " + delivery.sizeBytes() + " bytes");
+      throw new InvalidDocumentException(
+          "/deliverable/size_bytes",
+          "does not match the content: it is " + delivery.sizeBytes() + " bytes");
     }
     String type = StrictJson.failFast().optionalText(deliverable, "/deliverable", "type");
     if (type != null && !StandaloneCriteria.isKnownType(type)) {
-      throw new InvalidDocumentException("/deliverable/type", "'" + type + "' is not a deliverable type; one of "
-          + String.join(", ", StandaloneCriteria.TYPES));
+      throw new InvalidDocumentException(
+          "/deliverable/type",
+          "'"
+              + type
+              + "' is not a deliverable type; one of "
+              + String.join(", ", StandaloneCriteria.TYPES));
     }
-    String providerModel = StrictJson.failFast().optionalText(deliverable, "/deliverable", "provider_model");
+    String providerModel =
+        StrictJson.failFast().optionalText(deliverable, "/deliverable", "provider_model");
 
     String description = "";
     Service.Constraints constraints = Service.Constraints.NONE;
@@ -82,32 +106,55 @@ public record VerificationRequest(
       description = description == null ? "" : description;
       JsonNode c = request.get("constraints");
       if (c != null) {
-        ObjectNode cons = StrictJson.failFast().object(c, "/original_request/constraints", "constraints");
-        StrictJson.failFast().allowOnly(cons, "/original_request/constraints", "max_tokens", "max_duration_seconds", "max_cost_usd");
-        constraints = new Service.Constraints(
-            positiveLong(cons, "max_tokens", "/original_request/constraints"),
-            positiveLong(cons, "max_duration_seconds", "/original_request/constraints"),
-            EvaluationConfig.nonNegativeDecimal(cons, "max_cost_usd", "/original_request/constraints"));
+        ObjectNode cons =
+            StrictJson.failFast().object(c, "/original_request/constraints", "constraints");
+        StrictJson.failFast()
+            .allowOnly(
+                cons,
+                "/original_request/constraints",
+                "max_tokens",
+                "max_duration_seconds",
+                "max_cost_usd");
+        constraints =
+            new Service.Constraints(
+                positiveLong(cons, "max_tokens", "/original_request/constraints"),
+                positiveLong(cons, "max_duration_seconds", "/original_request/constraints"),
+                EvaluationConfig.nonNegativeDecimal(
+                    cons, "max_cost_usd", "/original_request/constraints"));
       }
     } else if (agreementId == null) {
-      throw new InvalidDocumentException("/original_request", "required without an agreement: {description} of what was asked for");
+      throw new InvalidDocumentException(
+          "/original_request",
+          "required without an agreement: {description} of what was asked for");
     }
     if (agreementId == null && description.isBlank()) {
-      throw new InvalidDocumentException("/original_request/description", "required without an agreement: what was asked for, in words");
+      throw new InvalidDocumentException(
+          "/original_request/description",
+          "required without an agreement: what was asked for, in words");
     }
     QualityCriteria criteria = null;
     if (b.has("quality_criteria")) {
       if (agreementId != null) {
-        throw new InvalidDocumentException("/quality_criteria", "an agreement's verification uses the agreement's criteria; leave it out");
+        throw new InvalidDocumentException(
+            "/quality_criteria",
+            "an agreement's verification uses the agreement's criteria; leave it out");
       }
       criteria = StandaloneCriteria.parse(b.get("quality_criteria"));
     }
-    EvaluationConfig config = b.has("verification_config") ? EvaluationConfig.parse(b.get("verification_config")) : EvaluationConfig.DEFAULTS;
-    return new VerificationRequest(agreementId, delivery, type == null ? "general" : type, providerModel, description,
-        constraints, criteria, config);
+    EvaluationConfig config =
+        b.has("verification_config")
+            ? EvaluationConfig.parse(b.get("verification_config"))
+            : EvaluationConfig.DEFAULTS;
+    return new VerificationRequest(
+        agreementId,
+        delivery,
+        type == null ? "general" : type,
+        providerModel,
+        description,
+        constraints,
+        criteria,
+        config);
   }
-
-
 
   private static Long positiveLong(ObjectNode o, String field, String at) {
     JsonNode v = o.get(field);
@@ -119,5 +166,4 @@ public record VerificationRequest(
     }
     return v.longValue();
   }
-
 }

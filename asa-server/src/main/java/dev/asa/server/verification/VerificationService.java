@@ -1,11 +1,9 @@
 package dev.asa.server.verification;
 
-import dev.asa.server.evaluation.Jobs;
-import dev.asa.server.evaluation.JobRunner;
-import dev.asa.server.evaluation.EvaluatorPool;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.access.Caller;
+import dev.asa.agreement.Identity;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.QualityCriteria;
 import dev.asa.agreement.StandaloneCriteria;
@@ -23,12 +21,14 @@ import dev.asa.server.agreements.DeliverableFetcher;
 import dev.asa.server.agreements.IdempotencyTicket;
 import dev.asa.server.agreements.NotFoundException;
 import dev.asa.server.agreements.Outcome;
+import dev.asa.server.evaluation.EvaluatorPool;
+import dev.asa.server.evaluation.JobRunner;
+import dev.asa.server.evaluation.Jobs;
 import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.DuplicateKeyException;
 import dev.asa.server.store.JobRow;
 import dev.asa.server.store.VerificationRow;
 import dev.asa.server.store.Write;
-import dev.asa.agreement.Identity;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
@@ -46,9 +46,9 @@ import java.util.Optional;
  *
  * <p>Standalone verifications judge against the caller's criteria or the section 5.4 defaults of
  * the deliverable's type. With the defaults, a dimension no evaluator of the plan can judge is
- * reported not evaluated and left out of the composite (weight 0), and the notes say so: the
- * result covers what was judged and does not pretend to cover more. Criteria the caller wrote are
- * binding: a dimension nobody could score fails the verification with the list of what is missing.
+ * reported not evaluated and left out of the composite (weight 0), and the notes say so: the result
+ * covers what was judged and does not pretend to cover more. Criteria the caller wrote are binding:
+ * a dimension nobody could score fails the verification with the list of what is missing.
  *
  * <p>Structural verifications answer at once (200). Semantic and composite ones run as jobs and
  * answer 202 with a {@code Location}; the deliverable's content is held in the job's row only until
@@ -73,8 +73,15 @@ public final class VerificationService {
    * @param evaluators null when the server offers structural verification only
    * @param serverKeyId the server's key, the identity standalone results are signed by
    */
-  public VerificationService(AgreementStore store, Clock clock, AgreementService agreements, EvaluatorPool evaluators,
-      JobRunner jobs, VerificationEngine engine, DeliverableFetcher fetcher, String serverKeyId) {
+  public VerificationService(
+      AgreementStore store,
+      Clock clock,
+      AgreementService agreements,
+      EvaluatorPool evaluators,
+      JobRunner jobs,
+      VerificationEngine engine,
+      DeliverableFetcher fetcher,
+      String serverKeyId) {
     this.store = store;
     this.clock = clock;
     this.agreements = agreements;
@@ -89,37 +96,72 @@ public final class VerificationService {
   public Outcome create(JsonNode body, Caller caller, IdempotencyTicket ticket) {
     VerificationRequest request = VerificationRequest.parse(body);
     if (!request.isStandalone()) {
-      return agreements.verifications().verifyByEngine(request.agreementId(), request.config(), request.delivery().contentHash(), caller, ticket);
+      return agreements
+          .verifications()
+          .verifyByEngine(
+              request.agreementId(),
+              request.config(),
+              request.delivery().contentHash(),
+              caller,
+              ticket);
     }
-    Depth depth = request.config().depth() != null ? request.config().depth() : evaluators == null ? Depth.STRUCTURAL : Depth.SEMANTIC;
+    Depth depth =
+        request.config().depth() != null
+            ? request.config().depth()
+            : evaluators == null ? Depth.STRUCTURAL : Depth.SEMANTIC;
     if (evaluators == null && depth != Depth.STRUCTURAL) {
-      throw new InvalidDocumentException("/verification_config/depth", "this server runs no semantic evaluator; use depth structural");
+      throw new InvalidDocumentException(
+          "/verification_config/depth",
+          "this server runs no semantic evaluator; use depth structural");
     }
-    VerificationEngine.Plan plan = depth == Depth.STRUCTURAL ? VerificationEngine.Plan.structural() : evaluators.plan(request.config(), depth);
+    VerificationEngine.Plan plan =
+        depth == Depth.STRUCTURAL
+            ? VerificationEngine.Plan.structural()
+            : evaluators.plan(request.config(), depth);
 
     ObjectNode stored = ((ObjectNode) body).deepCopy();
     ObjectNode deliverable = (ObjectNode) stored.get("deliverable");
     deliverable.remove("content");
     deliverable.put("content_hash", request.delivery().contentHash().toString());
     stored.set("verification_config", Jobs.configJson(request.config(), plan));
-    String baseKey = Jobs.standaloneKey(caller.describe(), Digest.ofCanonicalJson(stored).toString());
+    String baseKey =
+        Jobs.standaloneKey(caller.describe(), Digest.ofCanonicalJson(stored).toString());
     Optional<JobRow> existing = Jobs.latestAttempt(store, baseKey);
     if (existing.isPresent() && existing.get().status() != JobRow.Status.FAILED) {
       return answer(existing.get()); // a replay: the first job's answer, not a second evaluation
     }
     int attempt = Jobs.nextAttempt(existing);
     Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-    int timeout = request.config().timeoutSeconds() != null ? request.config().timeoutSeconds() : DEFAULT_TIMEOUT_SECONDS;
-    JobRow job = new JobRow(newId(now), Jobs.attemptKey(baseKey, attempt), null, request.delivery().contentHash().toString(),
-        caller.describe(), Json.write(stored), request.delivery().content(), JobRow.Status.QUEUED, "queued", 0, 1, null,
-        now, now, now.plusSeconds(timeout));
+    int timeout =
+        request.config().timeoutSeconds() != null
+            ? request.config().timeoutSeconds()
+            : DEFAULT_TIMEOUT_SECONDS;
+    JobRow job =
+        new JobRow(
+            newId(now),
+            Jobs.attemptKey(baseKey, attempt),
+            null,
+            request.delivery().contentHash().toString(),
+            caller.describe(),
+            Json.write(stored),
+            request.delivery().content(),
+            JobRow.Status.QUEUED,
+            "queued",
+            0,
+            1,
+            null,
+            now,
+            now,
+            now.plusSeconds(timeout));
 
     if (plan.depth() == Depth.STRUCTURAL) {
       ObjectNode result = evaluate(job, request, plan, Progress.NONE);
       Outcome outcome = new Outcome(200, result);
       List<Write> writes = new ArrayList<>();
       writes.add(new Write.PutJob(job));
-      writes.add(new Write.PutVerification(new VerificationRow(job.id(), null, job.deliverableHash(), Json.write(result), now)));
+      writes.add(
+          new Write.PutVerification(
+              new VerificationRow(job.id(), null, job.deliverableHash(), Json.write(result), now)));
       writes.add(new Write.FinishJob(job.id(), JobRow.Status.COMPLETED, null, now));
       writes.addAll(IdempotencyTicket.writes(ticket, outcome, now));
       store.apply(writes);
@@ -132,7 +174,9 @@ public final class VerificationService {
     try {
       store.apply(writes);
     } catch (DuplicateKeyException e) {
-      return Jobs.latestAttempt(store, baseKey).map(this::answer).orElseThrow(() -> e); // the same request, concurrently
+      return Jobs.latestAttempt(store, baseKey)
+          .map(this::answer)
+          .orElseThrow(() -> e); // the same request, concurrently
     }
     start(job, request, plan);
     return outcome;
@@ -146,13 +190,19 @@ public final class VerificationService {
   }
 
   private void start(JobRow job, VerificationRequest request, VerificationEngine.Plan plan) {
-    jobs.submit(job, progress -> {
-      ObjectNode result = evaluate(job, request, plan, progress);
-      Instant now = clock.instant();
-      store.apply(List.of(
-          new Write.PutVerification(new VerificationRow(job.id(), null, job.deliverableHash(), Json.write(result), now)),
-          new Write.FinishJob(job.id(), JobRow.Status.COMPLETED, null, now)));
-    }, message -> Jobs.fail(store, job.id(), message, clock.instant()));
+    jobs.submit(
+        job,
+        progress -> {
+          ObjectNode result = evaluate(job, request, plan, progress);
+          Instant now = clock.instant();
+          store.apply(
+              List.of(
+                  new Write.PutVerification(
+                      new VerificationRow(
+                          job.id(), null, job.deliverableHash(), Json.write(result), now)),
+                  new Write.FinishJob(job.id(), JobRow.Status.COMPLETED, null, now)));
+        },
+        message -> Jobs.fail(store, job.id(), message, clock.instant()));
   }
 
   /** Resumes the jobs a stopped node left unfinished (their content is still held). */
@@ -170,41 +220,85 @@ public final class VerificationService {
             ((ObjectNode) body.get("deliverable")).remove("content_url");
           }
           VerificationRequest request = VerificationRequest.parse(body);
-          Depth depth = request.config().depth() != null ? request.config().depth() : Depth.SEMANTIC;
+          Depth depth =
+              request.config().depth() != null ? request.config().depth() : Depth.SEMANTIC;
           start(job, request, evaluators.plan(request.config(), depth));
         }
         resumed++;
       } catch (RuntimeException e) {
-        Jobs.fail(store, job.id(), "could not be resumed after a restart: " + e.getMessage(), clock.instant());
+        Jobs.fail(
+            store,
+            job.id(),
+            "could not be resumed after a restart: " + e.getMessage(),
+            clock.instant());
       }
     }
     return resumed;
   }
 
-  private ObjectNode evaluate(JobRow job, VerificationRequest request, VerificationEngine.Plan plan, Progress progress) {
-    String content = request.delivery().content() != null ? request.delivery().content()
-        : fetcher.fetch(request.delivery().contentUrl(), request.delivery().contentHash(), "/deliverable/content_url");
+  private ObjectNode evaluate(
+      JobRow job, VerificationRequest request, VerificationEngine.Plan plan, Progress progress) {
+    String content =
+        request.delivery().content() != null
+            ? request.delivery().content()
+            : fetcher.fetch(
+                request.delivery().contentUrl(),
+                request.delivery().contentHash(),
+                "/deliverable/content_url");
     boolean defaults = request.criteria() == null;
-    QualityCriteria criteria = defaults ? StandaloneCriteria.forType(request.deliverableType()) : request.criteria();
-    Deliverable deliverable = new Deliverable(content, request.delivery().format(), request.delivery().contentHash(), job.createdAt());
-    EvaluationTask task = new EvaluationTask(deliverable, request.description(), request.deliverableType(), criteria,
-        request.constraints(), null, request.providerModel(), request.config().options(), progress);
+    QualityCriteria criteria =
+        defaults ? StandaloneCriteria.forType(request.deliverableType()) : request.criteria();
+    Deliverable deliverable =
+        new Deliverable(
+            content,
+            request.delivery().format(),
+            request.delivery().contentHash(),
+            job.createdAt());
+    EvaluationTask task =
+        new EvaluationTask(
+            deliverable,
+            request.description(),
+            request.deliverableType(),
+            criteria,
+            request.constraints(),
+            null,
+            request.providerModel(),
+            request.config().options(),
+            progress);
     try {
-      return (ObjectNode) verifier.verify(task, plan, defaults, job.id(), clock.instant().truncatedTo(ChronoUnit.MILLIS), serverIdentity)
-          .toJson();
+      return (ObjectNode)
+          verifier
+              .verify(
+                  task,
+                  plan,
+                  defaults,
+                  job.id(),
+                  clock.instant().truncatedTo(ChronoUnit.MILLIS),
+                  serverIdentity)
+              .toJson();
     } catch (dev.asa.evaluators.EvaluationException e) {
       throw new ConflictException(e.getMessage());
     }
   }
 
-  /** {@code GET /verifications/{id}}: the result (200), the job still running (202), or why it failed (422). */
+  /**
+   * {@code GET /verifications/{id}}: the result (200), the job still running (202), or why it
+   * failed (422).
+   */
   public Outcome get(String id, Caller caller) {
     JobRow job = readable(id, caller);
     return switch (job.status()) {
       case COMPLETED -> new Outcome(200, result(id));
       case QUEUED, RUNNING -> new Outcome(202, Jobs.describe(job));
-      case FAILED -> throw new VerificationFailedException("verification " + id + " failed: " + job.error()
-          + (job.agreementId() == null ? "; send the request again to retry" : "; ask for verification again to retry"));
+      case FAILED ->
+          throw new VerificationFailedException(
+              "verification "
+                  + id
+                  + " failed: "
+                  + job.error()
+                  + (job.agreementId() == null
+                      ? "; send the request again to retry"
+                      : "; ask for verification again to retry"));
     };
   }
 
@@ -214,17 +308,25 @@ public final class VerificationService {
   }
 
   private JobRow readable(String id, Caller caller) {
-    JobRow job = store.job(id).orElseThrow(() -> new NotFoundException("no verification with id '" + id + "'"));
+    JobRow job =
+        store
+            .job(id)
+            .orElseThrow(() -> new NotFoundException("no verification with id '" + id + "'"));
     if (job.agreementId() != null) {
       agreements.queries().requireReader(job.agreementId(), caller);
-    } else if (!(caller instanceof Caller.Key key && (key.operator() || caller.describe().equals(job.caller())))) {
-      throw new NotFoundException("no verification with id '" + id + "'"); // someone else's: as if it did not exist
+    } else if (!(caller instanceof Caller.Key key
+        && (key.operator() || caller.describe().equals(job.caller())))) {
+      throw new NotFoundException(
+          "no verification with id '" + id + "'"); // someone else's: as if it did not exist
     }
     return job;
   }
 
   private ObjectNode result(String id) {
-    VerificationRow row = store.verification(id).orElseThrow(() -> new NotFoundException("verification " + id + " has no result"));
+    VerificationRow row =
+        store
+            .verification(id)
+            .orElseThrow(() -> new NotFoundException("verification " + id + " has no result"));
     return (ObjectNode) Json.parseTrusted(row.result());
   }
 

@@ -24,8 +24,18 @@ class AgreementCacheTest {
   }
 
   private static AgreementRow row(Agreement a, long version) {
-    return new AgreementRow(a.id(), version, State.PROPOSED, Json.write(a.toJson()), "", "general",
-        "client", "provider", "evaluator", T0, T0);
+    return new AgreementRow(
+        a.id(),
+        version,
+        State.PROPOSED,
+        Json.write(a.toJson()),
+        "",
+        "general",
+        "client",
+        "provider",
+        "evaluator",
+        T0,
+        T0);
   }
 
   @Test
@@ -47,7 +57,8 @@ class AgreementCacheTest {
     cache.remember(newer.id(), 5, newer);
     cache.remember(older.id(), 4, older);
     assertThat(cache.of(row(newer, 5))).isSameAs(newer);
-    Agreement parsed = cache.of(row(older, 4)); // not kept: a reader of a stale row parses, and keeps nothing
+    Agreement parsed =
+        cache.of(row(older, 4)); // not kept: a reader of a stale row parses, and keeps nothing
     assertThat(parsed).isNotSameAs(older);
     assertThat(cache.of(row(newer, 5))).isSameAs(newer);
   }
@@ -60,7 +71,8 @@ class AgreementCacheTest {
       cache.remember("asa-" + i, 1, a);
       assertThat(cache.size()).isLessThanOrEqualTo(100);
     }
-    assertThat(cache.size()).isEqualTo(100); // the old cache would hold 1 to 100 here, after clearing
+    assertThat(cache.size())
+        .isEqualTo(100); // the old cache would hold 1 to 100 here, after clearing
   }
 
   /** Concurrent writers of random versions: what is kept is the highest version written, per id. */
@@ -77,18 +89,22 @@ class AgreementCacheTest {
     List<Thread> threads = new ArrayList<>();
     for (int t = 0; t < 4; t++) {
       Random r = new Random(seed + t);
-      threads.add(Thread.ofPlatform().start(() -> {
-        for (int i = 0; i < 2_000; i++) {
-          int v = r.nextInt(byVersion.length);
-          cache.remember("asa-cache-4", v, byVersion[v]);
-          written.put((long) v, true);
-        }
-      }));
+      threads.add(
+          Thread.ofPlatform()
+              .start(() -> {
+                for (int i = 0; i < 2_000; i++) {
+                  int v = r.nextInt(byVersion.length);
+                  cache.remember("asa-cache-4", v, byVersion[v]);
+                  written.put((long) v, true);
+                }
+              }));
     }
     for (Thread t : threads) {
       t.join();
     }
     int newest = written.keySet().stream().mapToInt(Long::intValue).max().orElseThrow();
-    assertThat(cache.of(row(byVersion[newest], newest))).as("seed %d", seed).isSameAs(byVersion[newest]);
+    assertThat(cache.of(row(byVersion[newest], newest)))
+        .as("seed %d", seed)
+        .isSameAs(byVersion[newest]);
   }
 }

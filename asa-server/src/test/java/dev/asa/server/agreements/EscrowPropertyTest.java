@@ -58,19 +58,19 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Money conservation over thousands of random agreements, driven through {@link AgreementService}
- * on SQLite with a movable clock and a timer loop that works like {@link dev.asa.server.timers.Timers}
- * (claim with a 60 s lease, fire, finish; a timer whose action failed stays claimed and comes due
- * again after its lease).
+ * on SQLite with a movable clock and a timer loop that works like {@link
+ * dev.asa.server.timers.Timers} (claim with a 60 s lease, fire, finish; a timer whose action failed
+ * stays claimed and comes due again after its lease).
  *
  * <p>Each agreement gets random terms (amount in USD, JPY, USDC or BTC with random decimals, escrow
- * sometimes off, graduated release in tiers, continuous or disabled mode, optimistic or
- * pessimistic verification with a random challenge window, random dead-man's switch timeouts,
- * sometimes one left out, every {@code timeout_action}, sometimes an {@code expires_at}), then a
- * random walk: mostly the next sensible step, sometimes a random (often refused) action by a
- * random caller, random clock jumps (to just before, exactly at or just after a pending deadline,
- * or far), a timer loop that sometimes lags, and for some agreements two threads racing (close
- * against the challenge-window timer, two closes, two rulings, a timer fired twice as after an
- * expired lease, funding/delivery/verification against its dead-man's timer).
+ * sometimes off, graduated release in tiers, continuous or disabled mode, optimistic or pessimistic
+ * verification with a random challenge window, random dead-man's switch timeouts, sometimes one
+ * left out, every {@code timeout_action}, sometimes an {@code expires_at}), then a random walk:
+ * mostly the next sensible step, sometimes a random (often refused) action by a random caller,
+ * random clock jumps (to just before, exactly at or just after a pending deadline, or far), a timer
+ * loop that sometimes lags, and for some agreements two threads racing (close against the
+ * challenge-window timer, two closes, two rulings, a timer fired twice as after an expired lease,
+ * funding/delivery/verification against its dead-man's timer).
  *
  * <p>Then, over the whole store: (a) every currency's ledger sums to zero, and each account's
  * balance is what the settlements say; (b) a funded final agreement released + refunded exactly
@@ -82,8 +82,8 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>Refusals (409, 403, 404, 422) are counted, not failures. The seed is printed; rerun with
  * {@code -Dasa.seed=<seed>}. Each agreement has its own random stream derived from the seed, so a
- * rerun repeats every agreement's terms and walk, except where a race ends the other way.
- * {@code -Dasa.escrow.agreements=<n>} changes how many agreements (default 2500).
+ * rerun repeats every agreement's terms and walk, except where a race ends the other way. {@code
+ * -Dasa.escrow.agreements=<n>} changes how many agreements (default 2500).
  *
  * <p>Zero amounts are mixed in (about 1 in 50; {@code -Dasa.escrow.zeroAmounts=false} leaves them
  * out): this test found that funding one failed with a 500; a zero amount now needs no funding.
@@ -101,17 +101,27 @@ class EscrowPropertyTest {
   private static final String EXTERNAL_ACCOUNT = Accounts.external("ledger");
 
   private static final String[] CURRENCIES = {"USD", "JPY", "USDC", "BTC"};
-  private static final String[] TIMEOUT_ACTIONS = {"hold_for_backup_evaluator", "split_50_50", "return_to_client", "release_to_provider"};
+  private static final String[] TIMEOUT_ACTIONS = {
+    "hold_for_backup_evaluator", "split_50_50", "return_to_client", "release_to_provider"
+  };
   private static final String[] MODES = {"tiers", "continuous", "disabled"};
-  private static final String[] TIMER_KINDS = {TimerKind.EXPIRES_AT.wireName(), TimerKind.CLIENT_FUNDING_TIMEOUT.wireName(), TimerKind.PROVIDER_DELIVERY_TIMEOUT.wireName(),
-      TimerKind.EVALUATOR_TIMEOUT.wireName(), TimerKind.CHALLENGE_WINDOW.wireName(), TimerKind.NEGOTIATION_TIMEOUT.wireName()};
+  private static final String[] TIMER_KINDS = {
+    TimerKind.EXPIRES_AT.wireName(),
+    TimerKind.CLIENT_FUNDING_TIMEOUT.wireName(),
+    TimerKind.PROVIDER_DELIVERY_TIMEOUT.wireName(),
+    TimerKind.EVALUATOR_TIMEOUT.wireName(),
+    TimerKind.CHALLENGE_WINDOW.wireName(),
+    TimerKind.NEGOTIATION_TIMEOUT.wireName()
+  };
   private static final BigDecimal HUNDRED = BigDecimal.valueOf(100);
   private static final Duration LEASE = Duration.ofSeconds(60);
+
   /**
    * Whether some agreements hold an amount of zero. Off by default: funding one fails with an
    * IllegalArgumentException from {@code new Transfer} (a 500 over HTTP), see the class comment.
    */
-  private static final boolean ZERO_AMOUNTS = Boolean.parseBoolean(System.getProperty("asa.escrow.zeroAmounts", "true"));
+  private static final boolean ZERO_AMOUNTS =
+      Boolean.parseBoolean(System.getProperty("asa.escrow.zeroAmounts", "true"));
 
   @TempDir Path dir;
   private AgreementStore store;
@@ -121,6 +131,7 @@ class EscrowPropertyTest {
 
   private long seed;
   private Random random;
+
   /** The agreement being walked, for failure messages. */
   private volatile Plan current;
 
@@ -136,10 +147,15 @@ class EscrowPropertyTest {
     String timeoutAction;
     boolean racy;
     String omitted = "";
-    /** The scores of the verification that succeeded, if one did: accuracy, completeness, relevance. */
+
+    /**
+     * The scores of the verification that succeeded, if one did: accuracy, completeness, relevance.
+     */
     int[] scores;
+
     /** Every ruling percentage submitted (one of them won, if any). */
     final Set<BigDecimal> rulings = java.util.Collections.synchronizedSet(new TreeSet<>());
+
     final List<String> races = new ArrayList<>();
 
     boolean requiresFunding() {
@@ -148,13 +164,30 @@ class EscrowPropertyTest {
 
     @Override
     public String toString() {
-      return "#" + index + " " + id + " [" + amount + ", escrow " + (escrowEnabled ? "on" : "off") + ", " + mode + ", " + strategy
-          + " window " + window + "s, " + timeoutAction + (omitted.isEmpty() ? "" : ", no " + omitted) + "]";
+      return "#"
+          + index
+          + " "
+          + id
+          + " ["
+          + amount
+          + ", escrow "
+          + (escrowEnabled ? "on" : "off")
+          + ", "
+          + mode
+          + ", "
+          + strategy
+          + " window "
+          + window
+          + "s, "
+          + timeoutAction
+          + (omitted.isEmpty() ? "" : ", no " + omitted)
+          + "]";
     }
   }
 
   /** A final agreement as first seen. */
-  private record Snapshot(State state, long version, List<LedgerEntry> ledger, int events, String document) {}
+  private record Snapshot(
+      State state, long version, List<LedgerEntry> ledger, int events, String document) {}
 
   private final List<Plan> plans = new ArrayList<>();
   private final Map<String, Plan> byId = new HashMap<>();
@@ -169,9 +202,13 @@ class EscrowPropertyTest {
   void open() {
     store = Stores.open(null, dir);
     Ed25519PrivateKey serverKey = Fixtures.key("server");
-    service = new AgreementService(store, clock,
-        new VerificationRunner(store, new StructuralEvaluator(), new DeliverableFetcher(1 << 20), serverKey),
-        serverKey.publicKey().toBase64Url());
+    service =
+        new AgreementService(
+            store,
+            clock,
+            new VerificationRunner(
+                store, new StructuralEvaluator(), new DeliverableFetcher(1 << 20), serverKey),
+            serverKey.publicKey().toBase64Url());
   }
 
   @AfterEach
@@ -185,7 +222,8 @@ class EscrowPropertyTest {
   void moneyIsConservedAndMovesAtMostOnceWhateverTheOrderTimingAndRaces() {
     seed = Long.getLong("asa.seed", System.nanoTime());
     int count = Integer.getInteger("asa.escrow.agreements", 2500);
-    System.out.println("EscrowPropertyTest seed = " + seed + " (rerun with -Dasa.seed=" + seed + ")");
+    System.out.println(
+        "EscrowPropertyTest seed = " + seed + " (rerun with -Dasa.seed=" + seed + ")");
     long started = System.nanoTime();
 
     for (int n = 0; n < count; n++) {
@@ -224,19 +262,49 @@ class EscrowPropertyTest {
       }
       forcedFinal++;
       for (String kind : TIMER_KINDS) {
-        attempt("final:fire:" + kind, () -> service.timers().fire(TimerRow.of(p.id, kind, clock.instant())));
+        attempt(
+            "final:fire:" + kind,
+            () -> service.timers().fire(TimerRow.of(p.id, kind, clock.instant())));
       }
-      assertThat(attempt("final:close", () -> service.commands().close(p.id, ALICE, null))).as(ctx(p)).isFalse();
-      assertThat(attempt("final:fund", () -> service.commands().fund(p.id, null, ALICE, null))).as(ctx(p)).isFalse();
-      assertThat(attempt("final:deliver", () -> service.commands().deliver(p.id, deliverable(), BOB, null))).as(ctx(p)).isFalse();
-      assertThat(attempt("final:verify", () -> service.verifications().verify(p.id, scores(90, 90, 90), JUDGE, null))).as(ctx(p)).isFalse();
-      assertThat(attempt("final:challenge", () -> service.commands().challenge(p.id, challengeBody(), BOB, null))).as(ctx(p)).isFalse();
-      assertThat(attempt("final:rule", () -> service.commands().rule(p.id, ruling(BigDecimal.valueOf(100)), OPERATOR, null))).as(ctx(p)).isFalse();
+      assertThat(attempt("final:close", () -> service.commands().close(p.id, ALICE, null)))
+          .as(ctx(p))
+          .isFalse();
+      assertThat(attempt("final:fund", () -> service.commands().fund(p.id, null, ALICE, null)))
+          .as(ctx(p))
+          .isFalse();
+      assertThat(
+              attempt(
+                  "final:deliver",
+                  () -> service.commands().deliver(p.id, deliverable(), BOB, null)))
+          .as(ctx(p))
+          .isFalse();
+      assertThat(
+              attempt(
+                  "final:verify",
+                  () -> service.verifications().verify(p.id, scores(90, 90, 90), JUDGE, null)))
+          .as(ctx(p))
+          .isFalse();
+      assertThat(
+              attempt(
+                  "final:challenge",
+                  () -> service.commands().challenge(p.id, challengeBody(), BOB, null)))
+          .as(ctx(p))
+          .isFalse();
+      assertThat(
+              attempt(
+                  "final:rule",
+                  () ->
+                      service
+                          .commands()
+                          .rule(p.id, ruling(BigDecimal.valueOf(100)), OPERATOR, null)))
+          .as(ctx(p))
+          .isFalse();
     }
     drainTimers();
     plans.forEach(this::observe);
     for (Map.Entry<String, Snapshot> e : before.entrySet()) {
-      assertThat(snapshot(e.getKey())).as("final agreement %s changed (seed %d)", ctx(byId.get(e.getKey())), seed)
+      assertThat(snapshot(e.getKey()))
+          .as("final agreement %s changed (seed %d)", ctx(byId.get(e.getKey())), seed)
           .isEqualTo(e.getValue());
     }
     checkAll("after re-firing and re-trying");
@@ -255,7 +323,10 @@ class EscrowPropertyTest {
     Currency currency = Currency.of(code).orElseThrow();
     BigDecimal amount = randomAmount(currency);
     p.amount = new Money(amount, currency);
-    String wire = random.nextInt(4) == 0 ? amount.stripTrailingZeros().toPlainString() : amount.toPlainString();
+    String wire =
+        random.nextInt(4) == 0
+            ? amount.stripTrailingZeros().toPlainString()
+            : amount.toPlainString();
     if (wire.contains("E")) {
       wire = amount.toPlainString();
     }
@@ -268,37 +339,59 @@ class EscrowPropertyTest {
     }
     p.mode = MODES[random.nextInt(MODES.length)];
     switch (p.mode) {
-      case "continuous" -> payment.putObject("graduated_release").put("enabled", true).put("mode", "continuous").putArray("tiers");
+      case "continuous" ->
+          payment
+              .putObject("graduated_release")
+              .put("enabled", true)
+              .put("mode", "continuous")
+              .putArray("tiers");
       case "disabled" -> payment.putObject("graduated_release").put("enabled", false);
-      default -> { } // the template's tiers: >= 90 100%, >= 75 85%, >= 60 50%, < 60 0%
+      default -> {} // the template's tiers: >= 90 100%, >= 75 85%, >= 60 50%, < 60 0%
     }
     p.strategy = random.nextInt(3) == 0 ? "pessimistic" : "optimistic";
-    p.window = switch (random.nextInt(5)) {
-      case 0 -> 0;
-      case 1 -> 1;
-      case 2 -> 7200;
-      default -> random.nextInt(86_400);
-    };
-    doc.putObject("verification").put("strategy", p.strategy).put("challenge_window_seconds", p.window);
+    p.window =
+        switch (random.nextInt(5)) {
+          case 0 -> 0;
+          case 1 -> 1;
+          case 2 -> 7200;
+          default -> random.nextInt(86_400);
+        };
+    doc.putObject("verification")
+        .put("strategy", p.strategy)
+        .put("challenge_window_seconds", p.window);
     p.timeoutAction = TIMEOUT_ACTIONS[random.nextInt(TIMEOUT_ACTIONS.length)];
-    doc.with("escrow").putObject("dead_mans_switch")
+    doc.with("escrow")
+        .putObject("dead_mans_switch")
         .put("client_timeout_seconds", timeout())
         .put("provider_timeout_seconds", timeout())
         .put("evaluator_timeout_seconds", 1 + random.nextInt(7200))
         .put("timeout_action", p.timeoutAction);
     if (random.nextInt(10) == 0) {
-      doc.put("expires_at", clock.instant().plusSeconds(600 + random.nextInt(3 * 86_400)).toString());
+      doc.put(
+          "expires_at", clock.instant().plusSeconds(600 + random.nextInt(3 * 86_400)).toString());
     }
     ObjectNode input = doc;
     if (random.nextInt(8) == 0) {
       // Without a template the document is taken as it is, so a timeout can be left out.
       input = TemplateApplier.apply(doc);
-      p.omitted = List.of("client_timeout_seconds", "provider_timeout_seconds", "evaluator_timeout_seconds").get(random.nextInt(3));
+      p.omitted =
+          List.of("client_timeout_seconds", "provider_timeout_seconds", "evaluator_timeout_seconds")
+              .get(random.nextInt(3));
       ((ObjectNode) input.path("escrow").path("dead_mans_switch")).remove(p.omitted);
     }
     ObjectNode finalInput = input;
     String[] id = new String[1];
-    boolean created = attempt("create", () -> id[0] = service.commands().create(finalInput, ALICE, null).body().path("agreement_id").asText());
+    boolean created =
+        attempt(
+            "create",
+            () ->
+                id[0] =
+                    service
+                        .commands()
+                        .create(finalInput, ALICE, null)
+                        .body()
+                        .path("agreement_id")
+                        .asText());
     if (!created) {
       fail("the generated agreement was refused (seed %d): %s", seed, finalInput);
     }
@@ -317,13 +410,19 @@ class EscrowPropertyTest {
   private BigDecimal randomAmount(Currency currency) {
     int decimals = currency.decimals();
     if (ZERO_AMOUNTS && random.nextInt(50) == 0) {
-      return BigDecimal.ZERO.setScale(decimals); // "0": valid by the schema and accepted at creation
+      return BigDecimal.ZERO.setScale(
+          decimals); // "0": valid by the schema and accepted at creation
     }
-    long unscaled = switch (random.nextInt(6)) {
-      case 0 -> 1 + random.nextInt(3); // the smallest amounts: rounding leaves one side nothing
-      case 1 -> (long) Math.pow(10, decimals) * (1 + random.nextInt(100)); // whole units
-      default -> 1 + (long) (random.nextDouble() * Math.pow(10, Math.min(decimals + 1 + random.nextInt(6), 17)));
-    };
+    long unscaled =
+        switch (random.nextInt(6)) {
+          case 0 -> 1 + random.nextInt(3); // the smallest amounts: rounding leaves one side nothing
+          case 1 -> (long) Math.pow(10, decimals) * (1 + random.nextInt(100)); // whole units
+          default ->
+              1
+                  + (long)
+                      (random.nextDouble()
+                          * Math.pow(10, Math.min(decimals + 1 + random.nextInt(6), 17)));
+        };
     return BigDecimal.valueOf(unscaled, decimals);
   }
 
@@ -358,9 +457,11 @@ class EscrowPropertyTest {
     AgreementRow row = row(p.id);
     JsonNode doc = Json.parseTrusted(row.document());
     switch (row.state()) {
-      case PROPOSED, NEGOTIATING -> sign(p, doc.path("signatures").has("client") ? "provider" : "client");
+      case PROPOSED, NEGOTIATING ->
+          sign(p, doc.path("signatures").has("client") ? "provider" : "client");
       case ACTIVE -> {
-        if (p.requiresFunding() && !Json.parseTrusted(row.facts()).path("escrow").path("funded_at").isTextual()) {
+        if (p.requiresFunding()
+            && !Json.parseTrusted(row.facts()).path("escrow").path("funded_at").isTextual()) {
           fund(p);
         } else {
           deliver(p);
@@ -375,9 +476,22 @@ class EscrowPropertyTest {
       }
       case VERIFIED -> {
         switch (random.nextInt(4)) {
-          case 0 -> attempt("challenge", () -> service.commands().challenge(p.id, challengeBody(), random.nextBoolean() ? ALICE : BOB, null));
+          case 0 ->
+              attempt(
+                  "challenge",
+                  () ->
+                      service
+                          .commands()
+                          .challenge(
+                              p.id, challengeBody(), random.nextBoolean() ? ALICE : BOB, null));
           case 1 -> jumpPast(p, TimerKind.CHALLENGE_WINDOW.wireName());
-          default -> attempt("close", () -> service.commands().close(p.id, List.of(ALICE, BOB, JUDGE).get(random.nextInt(3)), null));
+          default ->
+              attempt(
+                  "close",
+                  () ->
+                      service
+                          .commands()
+                          .close(p.id, List.of(ALICE, BOB, JUDGE).get(random.nextInt(3)), null));
         }
       }
       case DISPUTED -> rule(p, OPERATOR);
@@ -391,28 +505,57 @@ class EscrowPropertyTest {
     boolean right = random.nextInt(5) > 0;
     switch (random.nextInt(8)) {
       case 0 -> sign(p, random.nextBoolean() ? "client" : "provider");
-      case 1 -> attempt("fund", () -> service.commands().fund(p.id, fundBody(p), right ? ALICE : someone, null));
-      case 2 -> attempt("deliver", () -> service.commands().deliver(p.id, deliverable(), right ? BOB : someone, null));
+      case 1 ->
+          attempt(
+              "fund",
+              () -> service.commands().fund(p.id, fundBody(p), right ? ALICE : someone, null));
+      case 2 ->
+          attempt(
+              "deliver",
+              () -> service.commands().deliver(p.id, deliverable(), right ? BOB : someone, null));
       case 3 -> verify(p, right ? JUDGE : someone);
-      case 4 -> attempt("challenge", () -> service.commands().challenge(p.id, challengeBody(), right ? ALICE : someone, null));
+      case 4 ->
+          attempt(
+              "challenge",
+              () ->
+                  service
+                      .commands()
+                      .challenge(p.id, challengeBody(), right ? ALICE : someone, null));
       case 5 -> attempt("close", () -> service.commands().close(p.id, right ? BOB : someone, null));
       case 6 -> rule(p, right ? OPERATOR : someone);
-      default -> attempt("rule:invalid", () -> service.commands().rule(p.id,
-          Json.object().put("release_percent", random.nextBoolean() ? new BigDecimal("100.5") : new BigDecimal("33.333")).put("reason", "x"),
-          OPERATOR, null));
+      default ->
+          attempt(
+              "rule:invalid",
+              () ->
+                  service
+                      .commands()
+                      .rule(
+                          p.id,
+                          Json.object()
+                              .put(
+                                  "release_percent",
+                                  random.nextBoolean()
+                                      ? new BigDecimal("100.5")
+                                      : new BigDecimal("33.333"))
+                              .put("reason", "x"),
+                          OPERATOR,
+                          null));
     }
   }
 
   private void sign(Plan p, String party) {
     Ed25519PrivateKey key = party.equals("client") ? ALICE_KEY : BOB_KEY;
     Caller caller = party.equals("client") ? ALICE : BOB;
-    attempt("sign", () -> {
-      String hash = service.queries().get(p.id, ALICE).path("agreement_hash").asText();
-      ObjectNode b = Json.object().put("party", party);
-      b.putObject("signature").put("scheme", "ed25519")
-          .put("value", key.sign(hash.getBytes(StandardCharsets.UTF_8)).toBase64Url());
-      service.commands().sign(p.id, b, caller, null);
-    });
+    attempt(
+        "sign",
+        () -> {
+          String hash = service.queries().get(p.id, ALICE).path("agreement_hash").asText();
+          ObjectNode b = Json.object().put("party", party);
+          b.putObject("signature")
+              .put("scheme", "ed25519")
+              .put("value", key.sign(hash.getBytes(StandardCharsets.UTF_8)).toBase64Url());
+          service.commands().sign(p.id, b, caller, null);
+        });
   }
 
   private boolean fund(Plan p) {
@@ -425,8 +568,15 @@ class EscrowPropertyTest {
 
   private ObjectNode fundBody(Plan p) {
     return switch (random.nextInt(4)) {
-      case 0 -> Json.object().put("amount", p.amount.toWire()).put("currency", p.amount.currency().code());
-      case 1 -> Json.object().put("amount", p.amount.amount().add(BigDecimal.ONE).toPlainString()); // refused: wrong amount
+      case 0 ->
+          Json.object()
+              .put("amount", p.amount.toWire())
+              .put("currency", p.amount.currency().code());
+      case 1 ->
+          Json.object()
+              .put(
+                  "amount",
+                  p.amount.amount().add(BigDecimal.ONE).toPlainString()); // refused: wrong amount
       default -> null;
     };
   }
@@ -445,7 +595,10 @@ class EscrowPropertyTest {
   }
 
   private boolean verify(Plan p, Caller caller, int[] s) {
-    boolean ok = attempt("verify", () -> service.verifications().verify(p.id, scores(s[0], s[1], s[2]), caller, null));
+    boolean ok =
+        attempt(
+            "verify",
+            () -> service.verifications().verify(p.id, scores(s[0], s[1], s[2]), caller, null));
     if (ok) {
       p.scores = s;
     }
@@ -470,15 +623,21 @@ class EscrowPropertyTest {
     return attempt("rule", () -> service.commands().rule(p.id, ruling(percent), caller, null));
   }
 
-  /** Moves the clock: near a pending deadline of this agreement (before, at, after), a little, or far. */
+  /**
+   * Moves the clock: near a pending deadline of this agreement (before, at, after), a little, or
+   * far.
+   */
   private void jump(Plan p) {
     List<TimerRow> pending = store.pendingTimers(p.id);
     int k = random.nextInt(10);
     if (k < 5 && !pending.isEmpty()) {
-      TimerRow t = random.nextInt(3) == 0 ? pending.get(random.nextInt(pending.size())) : pending.get(0);
+      TimerRow t =
+          random.nextInt(3) == 0 ? pending.get(random.nextInt(pending.size())) : pending.get(0);
       moveTo(t.dueAt().plus(offset()));
     } else if (k < 8) {
-      clock.advance(Duration.ofSeconds(random.nextInt(900)).plusMillis(random.nextInt(3) == 0 ? random.nextInt(1000) : 0));
+      clock.advance(
+          Duration.ofSeconds(random.nextInt(900))
+              .plusMillis(random.nextInt(3) == 0 ? random.nextInt(1000) : 0));
     } else {
       clock.advance(Duration.ofHours(24 + random.nextInt(72)));
     }
@@ -486,7 +645,9 @@ class EscrowPropertyTest {
 
   /** Moves the clock to around the agreement's timer of {@code kind}, if it has one pending. */
   private void jumpPast(Plan p, String kind) {
-    store.pendingTimers(p.id).stream().filter(t -> t.kind().equals(kind)).findFirst()
+    store.pendingTimers(p.id).stream()
+        .filter(t -> t.kind().equals(kind))
+        .findFirst()
         .ifPresent(t -> moveTo(t.dueAt().plus(offset())));
   }
 
@@ -550,8 +711,8 @@ class EscrowPropertyTest {
   }
 
   /**
-   * Two threads at once, at the moment where a user's action and a deadline compete (or two
-   * users, or the same timer fired twice as after an expired lease).
+   * Two threads at once, at the moment where a user's action and a deadline compete (or two users,
+   * or the same timer fired twice as after an expired lease).
    */
   private void race(Plan p) {
     State s = state(p.id);
@@ -562,11 +723,20 @@ class EscrowPropertyTest {
         jumpPast(p, TimerKind.CHALLENGE_WINDOW.wireName());
         TimerRow timer = TimerRow.of(p.id, TimerKind.CHALLENGE_WINDOW.wireName(), clock.instant());
         Map<String, Callable<Boolean>> options = new LinkedHashMap<>();
-        options.put("close(client)", () -> attempt("race:close", () -> service.commands().close(p.id, ALICE, null)));
-        options.put("close(provider)", () -> attempt("race:close", () -> service.commands().close(p.id, BOB, null)));
+        options.put(
+            "close(client)",
+            () -> attempt("race:close", () -> service.commands().close(p.id, ALICE, null)));
+        options.put(
+            "close(provider)",
+            () -> attempt("race:close", () -> service.commands().close(p.id, BOB, null)));
         options.put("poll(node-a)", () -> fireDueTimers("node-a") > 0);
         options.put("fire(window)", () -> attempt("race:fire", () -> service.timers().fire(timer)));
-        options.put("challenge", () -> attempt("race:challenge", () -> service.commands().challenge(p.id, challengeBody(), ALICE, null)));
+        options.put(
+            "challenge",
+            () ->
+                attempt(
+                    "race:challenge",
+                    () -> service.commands().challenge(p.id, challengeBody(), ALICE, null)));
         List<String> names = new ArrayList<>(options.keySet());
         String a;
         String b;
@@ -594,14 +764,16 @@ class EscrowPropertyTest {
         pair.add(() -> rule(p, OPERATOR, second));
       }
       case ACTIVE -> {
-        boolean funded = Json.parseTrusted(row(p.id).facts()).path("escrow").path("funded_at").isTextual();
+        boolean funded =
+            Json.parseTrusted(row(p.id).facts()).path("escrow").path("funded_at").isTextual();
         if (p.requiresFunding() && !funded) {
           jumpPast(p, TimerKind.CLIENT_FUNDING_TIMEOUT.wireName());
           kind = "ACTIVE fund vs " + (random.nextBoolean() ? "poll" : "fund");
           ObjectNode first = fundBody(p);
           ObjectNode second = fundBody(p);
           pair.add(() -> fund(p, first));
-          pair.add(kind.endsWith("poll") ? () -> fireDueTimers("node-a") > 0 : () -> fund(p, second));
+          pair.add(
+              kind.endsWith("poll") ? () -> fireDueTimers("node-a") > 0 : () -> fund(p, second));
         } else {
           jumpPast(p, TimerKind.PROVIDER_DELIVERY_TIMEOUT.wireName());
           kind = "ACTIVE deliver vs poll";
@@ -612,7 +784,10 @@ class EscrowPropertyTest {
       case DELIVERED -> {
         jumpPast(p, TimerKind.EVALUATOR_TIMEOUT.wireName());
         TimerRow timer = TimerRow.of(p.id, TimerKind.EVALUATOR_TIMEOUT.wireName(), clock.instant());
-        kind = random.nextBoolean() ? "DELIVERED verify vs poll" : "DELIVERED evaluator timer fired twice";
+        kind =
+            random.nextBoolean()
+                ? "DELIVERED verify vs poll"
+                : "DELIVERED evaluator timer fired twice";
         if (kind.endsWith("poll")) {
           int[] scores = randomScores();
           pair.add(() -> verify(p, JUDGE, scores));
@@ -629,25 +804,32 @@ class EscrowPropertyTest {
     }
     List<Boolean> results = together(pair);
     p.races.add(kind);
-    count(raceOutcomes, kind + " -> " + results.stream().map(ok -> ok ? "ok" : "no").reduce((x, y) -> x + "/" + y).orElse("")
-        + " " + state(p.id));
+    count(
+        raceOutcomes,
+        kind
+            + " -> "
+            + results.stream().map(ok -> ok ? "ok" : "no").reduce((x, y) -> x + "/" + y).orElse("")
+            + " "
+            + state(p.id));
   }
 
   private List<Boolean> together(List<Callable<Boolean>> tasks) {
     CyclicBarrier start = new CyclicBarrier(tasks.size());
     List<Future<Boolean>> futures = new ArrayList<>();
     for (Callable<Boolean> t : tasks) {
-      futures.add(racers.submit(() -> {
-        start.await(10, TimeUnit.SECONDS);
-        return t.call();
-      }));
+      futures.add(
+          racers.submit(() -> {
+            start.await(10, TimeUnit.SECONDS);
+            return t.call();
+          }));
     }
     List<Boolean> out = new ArrayList<>();
     for (Future<Boolean> f : futures) {
       try {
         out.add(f.get(60, TimeUnit.SECONDS));
       } catch (ExecutionException e) {
-        throw new AssertionError("a racing call failed unexpectedly on " + ctx(current), e.getCause());
+        throw new AssertionError(
+            "a racing call failed unexpectedly on " + ctx(current), e.getCause());
       } catch (Exception e) {
         throw new AssertionError("a racing call did not finish (seed " + seed + ")", e);
       }
@@ -663,14 +845,19 @@ class EscrowPropertyTest {
     try {
       call.run();
       return true;
-    } catch (TransitionRefusedException | ConflictException | InvalidDocumentException | AccessDeniedException
-        | NotFoundException | SignatureRefusedException e) {
+    } catch (TransitionRefusedException
+        | ConflictException
+        | InvalidDocumentException
+        | AccessDeniedException
+        | NotFoundException
+        | SignatureRefusedException e) {
       synchronized (this) {
         count(refusals, what + " " + e.getClass().getSimpleName());
       }
       return false;
     } catch (RuntimeException e) {
-      throw new AssertionError(what + " failed with an unexpected " + e.getClass().getName() + " on " + ctx(current), e);
+      throw new AssertionError(
+          what + " failed with an unexpected " + e.getClass().getName() + " on " + ctx(current), e);
     }
   }
 
@@ -690,12 +877,18 @@ class EscrowPropertyTest {
 
   private Snapshot snapshot(String id) {
     AgreementRow row = row(id);
-    return new Snapshot(row.state(), row.version(), store.ledgerOfAgreement(id), store.events(id).size(), row.document());
+    return new Snapshot(
+        row.state(),
+        row.version(),
+        store.ledgerOfAgreement(id),
+        store.events(id).size(),
+        row.document());
   }
 
   private void checkAll(String when) {
     Map<String, BigDecimal> sumByCurrency = new TreeMap<>();
-    Map<String, Map<String, BigDecimal>> expectedBalances = new HashMap<>(); // account -> currency -> balance
+    Map<String, Map<String, BigDecimal>> expectedBalances =
+        new HashMap<>(); // account -> currency -> balance
     for (Plan p : plans) {
       List<LedgerEntry> ledger = store.ledgerOfAgreement(p.id);
       for (LedgerEntry e : ledger) {
@@ -704,16 +897,21 @@ class EscrowPropertyTest {
       checkAgreement(p, ledger, when);
       for (LedgerEntry e : ledger) {
         if (!e.account().startsWith("escrow:")) {
-          expectedBalances.computeIfAbsent(e.account(), k -> new TreeMap<>())
+          expectedBalances
+              .computeIfAbsent(e.account(), k -> new TreeMap<>())
               .merge(e.amount().currency().code(), e.signedAmount(), BigDecimal::add);
         }
       }
     }
     // (a) Each transfer balances, so each currency's ledger sums to zero.
     sumByCurrency.forEach((code, sum) ->
-        assertThat(sum).as("%s: the %s ledger sums to %s (seed %d)", when, code, sum, seed).isZero());
+        assertThat(sum)
+            .as("%s: the %s ledger sums to %s (seed %d)", when, code, sum, seed)
+            .isZero());
     // The accounts, read as accounts, hold what the agreements' transfers say, and only those.
-    assertThat(expectedBalances.keySet()).as("accounts touched").isSubsetOf(Set.of(CLIENT_ACCOUNT, PROVIDER_ACCOUNT, EXTERNAL_ACCOUNT));
+    assertThat(expectedBalances.keySet())
+        .as("accounts touched")
+        .isSubsetOf(Set.of(CLIENT_ACCOUNT, PROVIDER_ACCOUNT, EXTERNAL_ACCOUNT));
     Map<String, BigDecimal> allAccounts = new TreeMap<>();
     for (String account : List.of(CLIENT_ACCOUNT, PROVIDER_ACCOUNT, EXTERNAL_ACCOUNT)) {
       Map<String, BigDecimal> balance = new TreeMap<>();
@@ -723,11 +921,18 @@ class EscrowPropertyTest {
         allAccounts.merge(e.amount().currency().code(), e.signedAmount(), BigDecimal::add);
       }
       Map<String, BigDecimal> expected = expectedBalances.getOrDefault(account, Map.of());
-      assertThat(balance.keySet()).as("%s: currencies of %s", when, account).isEqualTo(expected.keySet());
-      balance.forEach((code, b) -> assertThat(b).as("%s: %s balance of %s (seed %d)", when, code, account, seed)
-          .isEqualByComparingTo(expected.get(code)));
+      assertThat(balance.keySet())
+          .as("%s: currencies of %s", when, account)
+          .isEqualTo(expected.keySet());
+      balance.forEach((code, b) ->
+          assertThat(b)
+              .as("%s: %s balance of %s (seed %d)", when, code, account, seed)
+              .isEqualByComparingTo(expected.get(code)));
       if (account.equals(CLIENT_ACCOUNT) || account.equals(PROVIDER_ACCOUNT)) {
-        balance.forEach((code, b) -> assertThat(b.signum()).as("%s: %s overdrawn in %s", when, account, code).isNotNegative());
+        balance.forEach((code, b) ->
+            assertThat(b.signum())
+                .as("%s: %s overdrawn in %s", when, account, code)
+                .isNotNegative());
       }
     }
     for (Plan p : plans) {
@@ -756,7 +961,10 @@ class EscrowPropertyTest {
     Map<Transfer.Kind, Money> moved = new EnumMap<>(Transfer.Kind.class);
     byKind.forEach((kind, legs) -> {
       assertThat(legs).as("%s: legs of the %s transfer", ctx, kind).hasSize(2);
-      assertThat(legs).extracting(LedgerEntry::direction).as(ctx).containsExactlyInAnyOrder(LedgerEntry.Direction.DEBIT, LedgerEntry.Direction.CREDIT);
+      assertThat(legs)
+          .extracting(LedgerEntry::direction)
+          .as(ctx)
+          .containsExactlyInAnyOrder(LedgerEntry.Direction.DEBIT, LedgerEntry.Direction.CREDIT);
       assertThat(legs.get(0).amount()).as(ctx).isEqualTo(legs.get(1).amount());
       assertThat(legs.get(0).account()).as(ctx).isNotEqualTo(legs.get(1).account());
       moved.put(kind, legs.get(0).amount());
@@ -764,8 +972,11 @@ class EscrowPropertyTest {
     Money zero = Money.zero(p.amount.currency());
     Money released = moved.getOrDefault(Transfer.Kind.RELEASE, zero);
     Money refunded = moved.getOrDefault(Transfer.Kind.REFUND, zero);
-    BigDecimal escrowBalance = ledger.stream().filter(e -> e.account().equals(Accounts.escrow(p.id)))
-        .map(LedgerEntry::signedAmount).reduce(BigDecimal.ZERO, BigDecimal::add);
+    BigDecimal escrowBalance =
+        ledger.stream()
+            .filter(e -> e.account().equals(Accounts.escrow(p.id)))
+            .map(LedgerEntry::signedAmount)
+            .reduce(BigDecimal.ZERO, BigDecimal::add);
     if (!p.requiresFunding() || !funded) {
       assertThat(byKind).as("%s: an unfunded agreement moves no money", ctx).isEmpty();
     } else {
@@ -789,40 +1000,59 @@ class EscrowPropertyTest {
         assertThat(settlement.path("money_moved").asBoolean()).as(ctx).isTrue();
         assertThat(escrowFacts.path("status").asText()).as(ctx).isEqualTo("settled");
       } else {
-        assertThat(moved).as("%s: no release or refund without funding", ctx).doesNotContainKeys(Transfer.Kind.RELEASE, Transfer.Kind.REFUND);
+        assertThat(moved)
+            .as("%s: no release or refund without funding", ctx)
+            .doesNotContainKeys(Transfer.Kind.RELEASE, Transfer.Kind.REFUND);
         if (settlement.isObject()) {
           assertThat(settlement.path("money_moved").asBoolean()).as(ctx).isFalse();
         }
       }
     } else {
       assertThat(settlement.isMissingNode()).as("%s: no settlement before the end", ctx).isTrue();
-      assertThat(moved).as("%s: nothing released or refunded before the end", ctx)
+      assertThat(moved)
+          .as("%s: nothing released or refunded before the end", ctx)
           .doesNotContainKeys(Transfer.Kind.RELEASE, Transfer.Kind.REFUND);
       if (funded) {
-        assertThat(escrowBalance).as("%s: the escrow holds the amount", ctx).isEqualByComparingTo(p.amount.amount());
-        assertThat(escrowFacts.path("status").asText()).as(ctx).isEqualTo(row.state() == State.DISPUTED ? "frozen" : "held");
+        assertThat(escrowBalance)
+            .as("%s: the escrow holds the amount", ctx)
+            .isEqualByComparingTo(p.amount.amount());
+        assertThat(escrowFacts.path("status").asText())
+            .as(ctx)
+            .isEqualTo(row.state() == State.DISPUTED ? "frozen" : "held");
       }
     }
 
     // (d) The settlement record is the ledger, and its percentage follows from how it ended.
     if (settlement.isObject()) {
       if (settlement.path("money_moved").asBoolean()) {
-        assertThat(settlement.path("released_to_provider").asText()).as("%s: released", ctx).isEqualTo(released.toWire());
-        assertThat(settlement.path("refunded_to_client").asText()).as("%s: refunded", ctx).isEqualTo(refunded.toWire());
+        assertThat(settlement.path("released_to_provider").asText())
+            .as("%s: released", ctx)
+            .isEqualTo(released.toWire());
+        assertThat(settlement.path("refunded_to_client").asText())
+            .as("%s: refunded", ctx)
+            .isEqualTo(refunded.toWire());
       }
       BigDecimal percent = settlement.path("release_percent").decimalValue();
       Money share = p.amount.percent(percent);
       assertThat(settlement.path("amount").asText()).as(ctx).isEqualTo(p.amount.toWire());
-      assertThat(settlement.path("released_to_provider").asText()).as("%s: %s%% of %s", ctx, percent, p.amount).isEqualTo(share.toWire());
-      assertThat(settlement.path("refunded_to_client").asText()).as(ctx).isEqualTo(p.amount.minus(share).toWire());
-      assertThat(percent).as("%s: release percent", ctx).isEqualByComparingTo(expectedPercent(p, meta, settlement, ctx));
+      assertThat(settlement.path("released_to_provider").asText())
+          .as("%s: %s%% of %s", ctx, percent, p.amount)
+          .isEqualTo(share.toWire());
+      assertThat(settlement.path("refunded_to_client").asText())
+          .as(ctx)
+          .isEqualTo(p.amount.minus(share).toWire());
+      assertThat(percent)
+          .as("%s: release percent", ctx)
+          .isEqualByComparingTo(expectedPercent(p, meta, settlement, ctx));
     }
   }
 
-  private static void assertEntry(List<LedgerEntry> ledger, Transfer.Kind kind, String from, String to, String ctx) {
+  private static void assertEntry(
+      List<LedgerEntry> ledger, Transfer.Kind kind, String from, String to, String ctx) {
     for (LedgerEntry e : ledger) {
       if (e.kind() == kind) {
-        assertThat(e.account()).as("%s: %s %s", ctx, kind, e.direction())
+        assertThat(e.account())
+            .as("%s: %s %s", ctx, kind, e.direction())
             .isEqualTo(e.direction() == LedgerEntry.Direction.DEBIT ? from : to);
       }
     }
@@ -832,12 +1062,18 @@ class EscrowPropertyTest {
   private BigDecimal expectedPercent(Plan p, JsonNode meta, JsonNode settlement, String ctx) {
     String reason = settlement.path("reason").asText();
     return switch (reason) {
-      case "client_funding_timeout", "provider_delivery_timeout", "expires_at", "evaluator_timeout_return_to_client" -> BigDecimal.ZERO;
+      case "client_funding_timeout",
+          "provider_delivery_timeout",
+          "expires_at",
+          "evaluator_timeout_return_to_client" ->
+          BigDecimal.ZERO;
       case "evaluator_timeout_split_50_50" -> BigDecimal.valueOf(50);
       case "evaluator_timeout_release_to_provider" -> HUNDRED;
       case "ruling" -> {
         BigDecimal ruled = meta.path("ruling").path("release_percent").decimalValue();
-        assertThat(p.rulings).as("%s: the ruling is one that was submitted", ctx).anySatisfy(r -> assertThat(r).isEqualByComparingTo(ruled));
+        assertThat(p.rulings)
+            .as("%s: the ruling is one that was submitted", ctx)
+            .anySatisfy(r -> assertThat(r).isEqualByComparingTo(ruled));
         yield ruled;
       }
       case "verification_result" -> verificationPercent(p, meta, ctx);
@@ -848,8 +1084,8 @@ class EscrowPropertyTest {
   /**
    * The release of a verification: 0 when accuracy fails the gate (< 60); else by the tiers, the
    * composite itself (continuous), or all-or-nothing on PASS (graduated release disabled). The
-   * composite is 0.30 accuracy + 0.25 completeness + 0.30 relevance + 15 when delivered within
-   * the hour after activation.
+   * composite is 0.30 accuracy + 0.25 completeness + 0.30 relevance + 15 when delivered within the
+   * hour after activation.
    */
   private BigDecimal verificationPercent(Plan p, JsonNode meta, String ctx) {
     JsonNode v = meta.path("verification");
@@ -863,20 +1099,27 @@ class EscrowPropertyTest {
     BigDecimal composite = v.path("composite").decimalValue();
     if (!delivered.equals(deadline)) {
       BigDecimal expected = delivered.isBefore(deadline) ? base.add(BigDecimal.valueOf(15)) : base;
-      assertThat(composite.subtract(expected).abs()).as("%s: composite %s, expected %s", ctx, composite, expected)
+      assertThat(composite.subtract(expected).abs())
+          .as("%s: composite %s, expected %s", ctx, composite, expected)
           .isLessThanOrEqualTo(new BigDecimal("0.01"));
     }
     BigDecimal expected;
     if (accuracy < 60) {
       expected = BigDecimal.ZERO;
     } else {
-      expected = switch (p.mode) {
-        case "tiers" -> composite.compareTo(BigDecimal.valueOf(90)) >= 0 ? HUNDRED
-            : composite.compareTo(BigDecimal.valueOf(75)) >= 0 ? BigDecimal.valueOf(85)
-            : composite.compareTo(BigDecimal.valueOf(60)) >= 0 ? BigDecimal.valueOf(50) : BigDecimal.ZERO;
-        case "continuous" -> composite.max(BigDecimal.ZERO).min(HUNDRED);
-        default -> v.path("result").asText().equals("PASS") ? HUNDRED : BigDecimal.ZERO;
-      };
+      expected =
+          switch (p.mode) {
+            case "tiers" ->
+                composite.compareTo(BigDecimal.valueOf(90)) >= 0
+                    ? HUNDRED
+                    : composite.compareTo(BigDecimal.valueOf(75)) >= 0
+                        ? BigDecimal.valueOf(85)
+                        : composite.compareTo(BigDecimal.valueOf(60)) >= 0
+                            ? BigDecimal.valueOf(50)
+                            : BigDecimal.ZERO;
+            case "continuous" -> composite.max(BigDecimal.ZERO).min(HUNDRED);
+            default -> v.path("result").asText().equals("PASS") ? HUNDRED : BigDecimal.ZERO;
+          };
     }
     if (p.mode.equals("disabled")) {
       assertThat(v.path("result").asText().equals("PASS"))
@@ -901,8 +1144,12 @@ class EscrowPropertyTest {
       JsonNode meta = Json.parseTrusted(row.facts());
       count(states, row.state().name());
       JsonNode s = meta.path("settlement");
-      count(endings, row.state() + " by " + (s.isObject() ? s.path("reason").asText() : "-")
-          + (s.path("money_moved").asBoolean() ? " (money moved)" : ""));
+      count(
+          endings,
+          row.state()
+              + " by "
+              + (s.isObject() ? s.path("reason").asText() : "-")
+              + (s.path("money_moved").asBoolean() ? " (money moved)" : ""));
       if (meta.path("escrow").path("funded_at").isTextual()) funded++;
       if (s.path("money_moved").asBoolean()) moneyMoved++;
       count(currencies, p.amount.currency().code() + " " + p.mode);
@@ -914,28 +1161,59 @@ class EscrowPropertyTest {
       }
       count(paths, String.join(">", types));
       assertThat(EventChain.firstBreak(store.events(p.id).stream().map(EventLog::toCore).toList()))
-          .as("event chain of %s (seed %d)", p.id, seed).isEmpty();
+          .as("event chain of %s (seed %d)", p.id, seed)
+          .isEmpty();
     }
-    System.out.println("EscrowPropertyTest: " + count + " agreements, " + actions + " calls, " + timerFires + " timers fired, "
-        + timerRetries + " timer actions lost a race (retried after the lease), " + funded + " funded, " + moneyMoved
-        + " settled with money, " + finals.size() + " final (" + finalChecked + " re-tried), in " + took.toMillis() + " ms (seed " + seed + ")");
+    System.out.println(
+        "EscrowPropertyTest: "
+            + count
+            + " agreements, "
+            + actions
+            + " calls, "
+            + timerFires
+            + " timers fired, "
+            + timerRetries
+            + " timer actions lost a race (retried after the lease), "
+            + funded
+            + " funded, "
+            + moneyMoved
+            + " settled with money, "
+            + finals.size()
+            + " final ("
+            + finalChecked
+            + " re-tried), in "
+            + took.toMillis()
+            + " ms (seed "
+            + seed
+            + ")");
     print("end states", states, 100);
     print("endings", endings, 100);
     print("currency x release mode", currencies, 100);
     print("paths (event types, repeats folded), most frequent", paths, 30);
     int races = raceOutcomes.values().stream().mapToInt(Integer::intValue).sum();
-    int closeVsTimer = raceOutcomes.entrySet().stream()
-        .filter(e -> e.getKey().contains("close(") && (e.getKey().contains("fire(") || e.getKey().contains("poll(")))
-        .mapToInt(Map.Entry::getValue).sum();
-    print("races (" + races + " in all, " + closeVsTimer + " of a close against the window's timer)", raceOutcomes, 100);
+    int closeVsTimer =
+        raceOutcomes.entrySet().stream()
+            .filter(e ->
+                e.getKey().contains("close(")
+                    && (e.getKey().contains("fire(") || e.getKey().contains("poll(")))
+            .mapToInt(Map.Entry::getValue)
+            .sum();
+    print(
+        "races (" + races + " in all, " + closeVsTimer + " of a close against the window's timer)",
+        raceOutcomes,
+        100);
     print("refusals", refusals, 200);
-    assertThat(states.keySet()).as("the walk reaches the interesting ends").contains("CLOSED", "EXPIRED");
+    assertThat(states.keySet())
+        .as("the walk reaches the interesting ends")
+        .contains("CLOSED", "EXPIRED");
     assertThat(refusals).isNotEmpty();
   }
 
   private static void print(String title, Map<String, Integer> counts, int top) {
     System.out.println("  " + title + " (" + counts.size() + " distinct):");
-    counts.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed()).limit(top)
+    counts.entrySet().stream()
+        .sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
+        .limit(top)
         .forEach(e -> System.out.printf("    %6d  %s%n", e.getValue(), e.getKey()));
   }
 
@@ -946,7 +1224,11 @@ class EscrowPropertyTest {
   // ---- small helpers -------------------------------------------------------------------------
 
   private String ctx(Plan p) {
-    return (p == null ? "?" : p.toString()) + (p != null && !p.races.isEmpty() ? " races " + p.races : "") + " (seed " + seed + ")";
+    return (p == null ? "?" : p.toString())
+        + (p != null && !p.races.isEmpty() ? " races " + p.races : "")
+        + " (seed "
+        + seed
+        + ")";
   }
 
   private AgreementRow row(String id) {
@@ -958,12 +1240,15 @@ class EscrowPropertyTest {
   }
 
   private static ObjectNode deliverable() {
-    return Json.object().put("content", "# Findings\n\nFederated learning keeps data local.\n").put("format", "markdown");
+    return Json.object()
+        .put("content", "# Findings\n\nFederated learning keeps data local.\n")
+        .put("format", "markdown");
   }
 
   private static ObjectNode scores(int accuracy, int completeness, int relevance) {
     ObjectNode body = Json.object();
-    body.set("evaluator_result", LifecycleEndToEndTest.judgedScores(accuracy, completeness, relevance));
+    body.set(
+        "evaluator_result", LifecycleEndToEndTest.judgedScores(accuracy, completeness, relevance));
     return body;
   }
 
@@ -972,6 +1257,8 @@ class EscrowPropertyTest {
   }
 
   private static ObjectNode ruling(BigDecimal percent) {
-    return Json.object().put("release_percent", percent).put("reason", "the operator weighed the evidence");
+    return Json.object()
+        .put("release_percent", percent)
+        .put("reason", "the operator weighed the evidence");
   }
 }

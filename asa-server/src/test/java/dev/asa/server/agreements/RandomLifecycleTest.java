@@ -49,9 +49,13 @@ class RandomLifecycleTest {
   void open() {
     store = Stores.open(null, dir);
     Ed25519PrivateKey serverKey = Fixtures.key("server");
-    service = new AgreementService(store, clock,
-        new VerificationRunner(store, new StructuralEvaluator(), new DeliverableFetcher(1 << 20), serverKey),
-        serverKey.publicKey().toBase64Url());
+    service =
+        new AgreementService(
+            store,
+            clock,
+            new VerificationRunner(
+                store, new StructuralEvaluator(), new DeliverableFetcher(1 << 20), serverKey),
+            serverKey.publicKey().toBase64Url());
   }
 
   @AfterEach
@@ -62,14 +66,16 @@ class RandomLifecycleTest {
   @Test
   void randomActionSequencesKeepTheInvariants() {
     long seed = Long.getLong("asa.seed", System.nanoTime());
-    System.out.println("RandomLifecycleTest seed = " + seed + " (rerun with -Dasa.seed=" + seed + ")");
+    System.out.println(
+        "RandomLifecycleTest seed = " + seed + " (rerun with -Dasa.seed=" + seed + ")");
     Random random = new Random(seed);
     int steps = 0;
     int refused = 0;
     for (int n = 0; n < 40; n++) {
       ObjectNode doc = Fixtures.general();
       if (random.nextBoolean()) {
-        doc.putObject("verification").put("strategy", random.nextBoolean() ? "optimistic" : "pessimistic")
+        doc.putObject("verification")
+            .put("strategy", random.nextBoolean() ? "optimistic" : "pessimistic")
             .put("challenge_window_seconds", 60);
       }
       String id = service.commands().create(doc, ALICE, null).body().path("agreement_id").asText();
@@ -80,16 +86,24 @@ class RandomLifecycleTest {
         boolean applied = true;
         try {
           randomAction(random, id);
-        } catch (TransitionRefusedException | InvalidDocumentException | SignatureRefusedException | ConflictException
-            | AccessDeniedException | dev.asa.negotiation.NegotiationRefusedException e) {
+        } catch (TransitionRefusedException
+            | InvalidDocumentException
+            | SignatureRefusedException
+            | ConflictException
+            | AccessDeniedException
+            | dev.asa.negotiation.NegotiationRefusedException e) {
           applied = false;
         }
         steps++;
         List<Event> events = events(id);
-        assertThat(EventChain.firstBreak(events)).as("chain of %s after step %d (seed %d)", id, i, seed).isEmpty();
+        assertThat(EventChain.firstBreak(events))
+            .as("chain of %s after step %d (seed %d)", id, i, seed)
+            .isEmpty();
         if (before.isFinal()) {
           assertThat(state(id)).as("final state changed (seed %d)", seed).isEqualTo(before);
-          assertThat(applied).as("an action applied to a final agreement (seed %d)", seed).isFalse();
+          assertThat(applied)
+              .as("an action applied to a final agreement (seed %d)", seed)
+              .isFalse();
         }
         if (!applied) {
           refused++;
@@ -117,29 +131,88 @@ class RandomLifecycleTest {
     Caller someone = List.of(ALICE, BOB, JUDGE, MALLORY).get(random.nextInt(4));
     boolean right = random.nextInt(5) > 0;
     switch (random.nextInt(10)) {
-      case 0 -> service.commands().sign(id, signBody("client", alice.sign(input).toBase64Url()), right ? ALICE : someone, null);
-      case 1 -> service.commands().sign(id, signBody("provider", bob.sign(input).toBase64Url()), right ? BOB : someone, null);
-      case 2 -> service.commands().sign(id, signBody("provider", alice.sign(input).toBase64Url()), BOB, null); // wrong key
-      case 3 -> service.commands().deliver(id, Json.object().put("content", "# Findings\n\nFederated learning keeps data local.").put("format", "markdown"),
-          right ? BOB : someone, null);
-      case 4 -> service.verifications().verify(id, evaluatorScores(random), right ? JUDGE : someone, null);
-      case 5 -> service.commands().challenge(id, Json.object().put("reason_code", "quality_below_agreed_slo"),
-          right ? (random.nextBoolean() ? ALICE : BOB) : someone, null);
+      case 0 ->
+          service
+              .commands()
+              .sign(
+                  id,
+                  signBody("client", alice.sign(input).toBase64Url()),
+                  right ? ALICE : someone,
+                  null);
+      case 1 ->
+          service
+              .commands()
+              .sign(
+                  id,
+                  signBody("provider", bob.sign(input).toBase64Url()),
+                  right ? BOB : someone,
+                  null);
+      case 2 ->
+          service
+              .commands()
+              .sign(
+                  id,
+                  signBody("provider", alice.sign(input).toBase64Url()),
+                  BOB,
+                  null); // wrong key
+      case 3 ->
+          service
+              .commands()
+              .deliver(
+                  id,
+                  Json.object()
+                      .put("content", "# Findings\n\nFederated learning keeps data local.")
+                      .put("format", "markdown"),
+                  right ? BOB : someone,
+                  null);
+      case 4 ->
+          service
+              .verifications()
+              .verify(id, evaluatorScores(random), right ? JUDGE : someone, null);
+      case 5 ->
+          service
+              .commands()
+              .challenge(
+                  id,
+                  Json.object().put("reason_code", "quality_below_agreed_slo"),
+                  right ? (random.nextBoolean() ? ALICE : BOB) : someone,
+                  null);
       case 6 -> service.commands().close(id, right ? ALICE : someone, null);
       case 8 -> service.commands().fund(id, null, right ? ALICE : someone, null);
-      case 7 -> service.commands().negotiate(id, message(id, "counter", random)
-          .set("proposed_changes", Json.object().put("quality_criteria.composite_threshold", 60 + random.nextInt(20))),
-          right ? (random.nextBoolean() ? BOB : ALICE) : someone, null);
-      default -> service.commands().negotiate(id, message(id, random.nextInt(5) == 0 ? "reject" : "accept", random),
-          right ? (random.nextBoolean() ? ALICE : BOB) : someone, null);
+      case 7 ->
+          service
+              .commands()
+              .negotiate(
+                  id,
+                  message(id, "counter", random)
+                      .set(
+                          "proposed_changes",
+                          Json.object()
+                              .put(
+                                  "quality_criteria.composite_threshold", 60 + random.nextInt(20))),
+                  right ? (random.nextBoolean() ? BOB : ALICE) : someone,
+                  null);
+      default ->
+          service
+              .commands()
+              .negotiate(
+                  id,
+                  message(id, random.nextInt(5) == 0 ? "reject" : "accept", random),
+                  right ? (random.nextBoolean() ? ALICE : BOB) : someone,
+                  null);
     }
   }
 
   /** A negotiation message for the next round (sometimes a wrong round, to exercise the rules). */
   private ObjectNode message(String id, String action, Random random) {
-    JsonNode n = service.queries().get(id, ALICE).path("agreement").path("metadata").path("negotiation");
+    JsonNode n =
+        service.queries().get(id, ALICE).path("agreement").path("metadata").path("negotiation");
     int round = n.path("round").asInt(0) + (random.nextInt(6) == 0 ? 2 : 1);
-    ObjectNode m = Json.object().put("round", round).put("action", action).put("rationale_code", "quality_requirement_change");
+    ObjectNode m =
+        Json.object()
+            .put("round", round)
+            .put("action", action)
+            .put("rationale_code", "quality_requirement_change");
     if (n.has("negotiation_id")) {
       m.put("negotiation_id", n.path("negotiation_id").asText());
     }
@@ -158,12 +231,20 @@ class RandomLifecycleTest {
     ObjectNode result = body.putObject("evaluator_result");
     result.put("confidence", 0.8);
     var dims = result.putArray("dimensions");
-    for (JsonNode d : dev.asa.template.Templates.get("general").orElseThrow().defaults().path("quality_criteria").path("dimensions")) {
+    for (JsonNode d :
+        dev.asa.template.Templates.get("general")
+            .orElseThrow()
+            .defaults()
+            .path("quality_criteria")
+            .path("dimensions")) {
       String name = d.path("name").asText();
       if (name.equals("timeliness") || name.equals("format_compliance")) {
         continue;
       }
-      dims.addObject().put("name", name).put("score", 40 + random.nextInt(61)).put("evidence", "random test score");
+      dims.addObject()
+          .put("name", name)
+          .put("score", 40 + random.nextInt(61))
+          .put("evidence", "random test score");
     }
     return body;
   }
@@ -174,7 +255,11 @@ class RandomLifecycleTest {
 
   private List<Event> events(String id) {
     List<Event> list = new ArrayList<>();
-    service.queries().events(id, ALICE).path("events").forEach(e -> list.add(Event.fromJson(id, e)));
+    service
+        .queries()
+        .events(id, ALICE)
+        .path("events")
+        .forEach(e -> list.add(Event.fromJson(id, e)));
     return list;
   }
 }

@@ -42,7 +42,9 @@ class AttackTest {
 
   @BeforeEach
   void start() {
-    server = AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dataDir).withRateLimit(10_000, 10_000));
+    server =
+        AsaServer.start(
+            ServerConfig.defaults().withPort(0).withDataDir(dataDir).withRateLimit(10_000, 10_000));
     anonymous = AsaClient.connect(URI.create(server.url("127.0.0.1")));
     id = as("alice").createAgreement(Fixtures.general()).path("agreement_id").asText();
     as("alice").sign(id, Role.CLIENT, Fixtures.key("alice"));
@@ -71,19 +73,27 @@ class AttackTest {
     return URI.create(server.url("127.0.0.1") + path);
   }
 
-  HttpResponse<String> send(String method, URI uri, byte[] body, Map<String, String> headers) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(uri)
-        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
+  HttpResponse<String> send(String method, URI uri, byte[] body, Map<String, String> headers)
+      throws Exception {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(uri)
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofByteArray(body));
     headers.forEach(b::header);
     return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
   }
 
-  static SignedHeaders sign(Ed25519PrivateKey key, Clock clock, String method, URI uri, byte[] body) {
+  static SignedHeaders sign(
+      Ed25519PrivateKey key, Clock clock, String method, URI uri, byte[] body) {
     return new RequestSigner(key, clock, new SecureRandom()).sign(method, uri, body);
   }
 
   byte[] deliverBody() {
-    return "{\"content\":\"# Swapped\\n\",\"format\":\"markdown\"}".getBytes(StandardCharsets.UTF_8);
+    return "{\"content\":\"# Swapped\\n\",\"format\":\"markdown\"}"
+        .getBytes(StandardCharsets.UTF_8);
   }
 
   String reason(HttpResponse<String> r) throws Exception {
@@ -95,10 +105,26 @@ class AttackTest {
     URI u = uri("/agreements/" + id + "/deliver");
     SignedHeaders real = sign(Fixtures.key("bob"), Clock.systemUTC(), "POST", u, deliverBody());
     // Mallory signs with her key but claims bob's keyid.
-    SignedHeaders forged = sign(Fixtures.key("mallory"), Clock.systemUTC(), "POST", u, deliverBody());
-    String input = forged.signatureInput().replaceAll("keyid=\"[^\"]+\"", "keyid=\"" + Fixtures.key("bob").publicKey().toBase64Url() + "\"");
-    HttpResponse<String> r = send("POST", u, deliverBody(),
-        Map.of("Content-Digest", real.contentDigest(), "Signature-Input", input, "Signature", forged.signature()));
+    SignedHeaders forged =
+        sign(Fixtures.key("mallory"), Clock.systemUTC(), "POST", u, deliverBody());
+    String input =
+        forged
+            .signatureInput()
+            .replaceAll(
+                "keyid=\"[^\"]+\"",
+                "keyid=\"" + Fixtures.key("bob").publicKey().toBase64Url() + "\"");
+    HttpResponse<String> r =
+        send(
+            "POST",
+            u,
+            deliverBody(),
+            Map.of(
+                "Content-Digest",
+                real.contentDigest(),
+                "Signature-Input",
+                input,
+                "Signature",
+                forged.signature()));
     assertThat(r.statusCode()).isEqualTo(401);
     assertThat(reason(r)).isEqualTo("bad_signature");
   }
@@ -106,14 +132,20 @@ class AttackTest {
   @Test
   void aSignatureByTheOtherPartyGetsForbidden() throws Exception {
     URI u = uri("/agreements/" + id + "/deliver");
-    HttpResponse<String> r = send("POST", u, deliverBody(), sign(Fixtures.key("alice"), Clock.systemUTC(), "POST", u, deliverBody()).asMap());
+    HttpResponse<String> r =
+        send(
+            "POST",
+            u,
+            deliverBody(),
+            sign(Fixtures.key("alice"), Clock.systemUTC(), "POST", u, deliverBody()).asMap());
     assertThat(r.statusCode()).isEqualTo(403);
   }
 
   @Test
   void aReplayedRequestIsRefused() throws Exception {
     URI u = uri("/agreements/" + id + "/status");
-    Map<String, String> headers = sign(Fixtures.key("alice"), Clock.systemUTC(), "GET", u, null).asMap();
+    Map<String, String> headers =
+        sign(Fixtures.key("alice"), Clock.systemUTC(), "GET", u, null).asMap();
     assertThat(send("GET", u, null, headers).statusCode()).isEqualTo(200);
     HttpResponse<String> again = send("GET", u, null, headers);
     assertThat(again.statusCode()).isEqualTo(401);
@@ -124,7 +156,12 @@ class AttackTest {
   void anExpiredCreatedIsRefused() throws Exception {
     URI u = uri("/agreements/" + id + "/deliver");
     Clock old = Clock.offset(Clock.systemUTC(), Duration.ofSeconds(-301));
-    HttpResponse<String> r = send("POST", u, deliverBody(), sign(Fixtures.key("bob"), old, "POST", u, deliverBody()).asMap());
+    HttpResponse<String> r =
+        send(
+            "POST",
+            u,
+            deliverBody(),
+            sign(Fixtures.key("bob"), old, "POST", u, deliverBody()).asMap());
     assertThat(r.statusCode()).isEqualTo(401);
     assertThat(reason(r)).isEqualTo("stale_created");
     assertThat(Json.parse(r.body()).path("detail").asText()).contains("300 s");
@@ -133,8 +170,10 @@ class AttackTest {
   @Test
   void aBodyAlteredAfterSigningIsRefused() throws Exception {
     URI u = uri("/agreements/" + id + "/deliver");
-    Map<String, String> headers = sign(Fixtures.key("bob"), Clock.systemUTC(), "POST", u, deliverBody()).asMap();
-    byte[] altered = "{\"content\":\"# Altered\\n\",\"format\":\"markdown\"}".getBytes(StandardCharsets.UTF_8);
+    Map<String, String> headers =
+        sign(Fixtures.key("bob"), Clock.systemUTC(), "POST", u, deliverBody()).asMap();
+    byte[] altered =
+        "{\"content\":\"# Altered\\n\",\"format\":\"markdown\"}".getBytes(StandardCharsets.UTF_8);
     HttpResponse<String> r = send("POST", u, altered, headers);
     assertThat(r.statusCode()).isEqualTo(401);
     assertThat(reason(r)).isEqualTo("content_digest_mismatch");
@@ -144,19 +183,28 @@ class AttackTest {
   void aSignatureForAgreementAPresentedForAgreementBIsRefused() throws Exception {
     String other = as("alice").createAgreement(Fixtures.general()).path("agreement_id").asText();
     URI forOther = uri("/agreements/" + other + "/deliver");
-    Map<String, String> headers = sign(Fixtures.key("bob"), Clock.systemUTC(), "POST", forOther, deliverBody()).asMap();
-    HttpResponse<String> r = send("POST", uri("/agreements/" + id + "/deliver"), deliverBody(), headers);
+    Map<String, String> headers =
+        sign(Fixtures.key("bob"), Clock.systemUTC(), "POST", forOther, deliverBody()).asMap();
+    HttpResponse<String> r =
+        send("POST", uri("/agreements/" + id + "/deliver"), deliverBody(), headers);
     assertThat(r.statusCode()).isEqualTo(401);
     assertThat(reason(r)).isEqualTo("bad_signature");
     // And an agreement signature made for the other agreement does not sign this one.
     String otherHash = as("alice").agreement(other).path("agreement_hash").asText();
-    String sig = Fixtures.key("alice").sign(otherHash.getBytes(StandardCharsets.UTF_8)).toBase64Url();
+    String sig =
+        Fixtures.key("alice").sign(otherHash.getBytes(StandardCharsets.UTF_8)).toBase64Url();
     String fresh = as("alice").createAgreement(Fixtures.general()).path("agreement_id").asText();
     ObjectNode body = Json.object().put("party", "client");
     body.putObject("signature").put("scheme", "ed25519").put("value", sig);
     URI signUri = uri("/agreements/" + fresh + "/sign");
     byte[] bytes = Json.writeBytes(body);
-    assertThat(send("POST", signUri, bytes, sign(Fixtures.key("alice"), Clock.systemUTC(), "POST", signUri, bytes).asMap()).statusCode())
+    assertThat(
+            send(
+                    "POST",
+                    signUri,
+                    bytes,
+                    sign(Fixtures.key("alice"), Clock.systemUTC(), "POST", signUri, bytes).asMap())
+                .statusCode())
         .isEqualTo(422);
   }
 
@@ -164,22 +212,35 @@ class AttackTest {
   void aStrangerProbingIdsLearnsNothing() throws Exception {
     for (String probe : new String[] {id, "asa-does-not-exist"}) {
       URI u = uri("/agreements/" + probe);
-      HttpResponse<String> r = send("GET", u, null, sign(Fixtures.key("mallory"), Clock.systemUTC(), "GET", u, null).asMap());
+      HttpResponse<String> r =
+          send(
+              "GET",
+              u,
+              null,
+              sign(Fixtures.key("mallory"), Clock.systemUTC(), "GET", u, null).asMap());
       assertThat(r.statusCode()).isEqualTo(404);
-      assertThat(Json.parse(r.body()).path("detail").asText()).isEqualTo("no agreement with id '" + probe + "'");
+      assertThat(Json.parse(r.body()).path("detail").asText())
+          .isEqualTo("no agreement with id '" + probe + "'");
     }
   }
 
   @Test
   void aKeyOverItsRateLimitGets429WithRetryAfter() throws Exception {
     server.close();
-    server = AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dataDir).withRateLimit(1, 3));
+    server =
+        AsaServer.start(
+            ServerConfig.defaults().withPort(0).withDataDir(dataDir).withRateLimit(1, 3));
     anonymous = AsaClient.connect(URI.create(server.url("127.0.0.1")));
     URI u = uri("/agreements/" + id + "/status");
     int limited = 0;
     String retryAfter = null;
     for (int i = 0; i < 6; i++) {
-      HttpResponse<String> r = send("GET", u, null, sign(Fixtures.key("mallory"), Clock.systemUTC(), "GET", u, null).asMap());
+      HttpResponse<String> r =
+          send(
+              "GET",
+              u,
+              null,
+              sign(Fixtures.key("mallory"), Clock.systemUTC(), "GET", u, null).asMap());
       if (r.statusCode() == 429) {
         limited++;
         retryAfter = r.headers().firstValue("Retry-After").orElse(null);
@@ -188,7 +249,9 @@ class AttackTest {
     assertThat(limited).isGreaterThanOrEqualTo(2);
     assertThat(retryAfter).isNotNull();
     server.close();
-    server = AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dataDir).withRateLimit(10_000, 10_000));
+    server =
+        AsaServer.start(
+            ServerConfig.defaults().withPort(0).withDataDir(dataDir).withRateLimit(10_000, 10_000));
     anonymous = AsaClient.connect(URI.create(server.url("127.0.0.1")));
   }
 }

@@ -50,10 +50,16 @@ class AuthorizationTest {
 
   @BeforeAll
   static void start() {
-    server = AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dataDir)
-        .withOperatorKey(Fixtures.key(OPERATOR).publicKey()).withRateLimit(10_000, 10_000)
-        // A 0 s challenge window is due at once: the server's own timer must not close it first.
-        .withTimerPolling(false));
+    server =
+        AsaServer.start(
+            ServerConfig.defaults()
+                .withPort(0)
+                .withDataDir(dataDir)
+                .withOperatorKey(Fixtures.key(OPERATOR).publicKey())
+                .withRateLimit(10_000, 10_000)
+                // A 0 s challenge window is due at once: the server's own timer must not close it
+                // first.
+                .withTimerPolling(false));
     anonymous = AsaClient.connect(URI.create(server.url("127.0.0.1")));
   }
 
@@ -66,21 +72,21 @@ class AuthorizationTest {
   static Stream<Arguments> table() {
     String[] callers = {CLIENT, PROVIDER, EVALUATOR, STRANGER, OPERATOR};
     Object[][] rows = {
-        //  operation                      client provider evaluator stranger operator
-        {"read agreement",                 "A",   "A",     "A",      "N",     "N"},
-        {"read status",                    "A",   "A",     "A",      "N",     "N"},
-        {"read events",                    "A",   "A",     "A",      "N",     "N"},
-        {"negotiate",                      "A",   "A",     "F",      "N",     "N"},
-        {"sign client slot",               "A",   "F",     "F",      "N",     "N"},
-        {"sign provider slot",             "F",   "A",     "F",      "N",     "N"},
-        {"deliver",                        "F",   "A",     "F",      "N",     "N"},
-        {"trigger verification",           "A",   "A",     "A",      "N",     "N"},
-        {"submit verification result",     "F",   "F",     "A",      "N",     "N"},
-        {"challenge",                      "A",   "A",     "F",      "N",     "N"},
-        {"close",                          "A",   "A",     "A",      "N",     "N"},
-        {"fund",                           "A",   "F",     "F",      "N",     "N"},
-        {"read escrow",                    "A",   "A",     "A",      "N",     "N"},
-        {"rule",                           "F",   "F",     "F",      "N",     "A"},
+      //  operation                      client provider evaluator stranger operator
+      {"read agreement", "A", "A", "A", "N", "N"},
+      {"read status", "A", "A", "A", "N", "N"},
+      {"read events", "A", "A", "A", "N", "N"},
+      {"negotiate", "A", "A", "F", "N", "N"},
+      {"sign client slot", "A", "F", "F", "N", "N"},
+      {"sign provider slot", "F", "A", "F", "N", "N"},
+      {"deliver", "F", "A", "F", "N", "N"},
+      {"trigger verification", "A", "A", "A", "N", "N"},
+      {"submit verification result", "F", "F", "A", "N", "N"},
+      {"challenge", "A", "A", "F", "N", "N"},
+      {"close", "A", "A", "A", "N", "N"},
+      {"fund", "A", "F", "F", "N", "N"},
+      {"read escrow", "A", "A", "A", "N", "N"},
+      {"rule", "F", "F", "F", "N", "A"},
     };
     List<Arguments> cells = new ArrayList<>();
     for (Object[] row : rows) {
@@ -104,23 +110,30 @@ class AuthorizationTest {
       default -> throw new IllegalArgumentException(expected);
     }
     if (!expected.equals("A")) {
-      assertThat(as(CLIENT).events(id)).as("a refused call leaves the log as it was").isEqualTo(before);
+      assertThat(as(CLIENT).events(id))
+          .as("a refused call leaves the log as it was")
+          .isEqualTo(before);
     }
   }
 
   @Test
   void onlyTheClientNamedInTheDocumentMayCreateIt() throws Exception {
     for (String who : List.of(PROVIDER, EVALUATOR, STRANGER, OPERATOR)) {
-      assertThat(send(who, "POST", "/agreements", Json.write(Fixtures.general())).statusCode()).as(who).isEqualTo(403);
+      assertThat(send(who, "POST", "/agreements", Json.write(Fixtures.general())).statusCode())
+          .as(who)
+          .isEqualTo(403);
     }
-    assertThat(send(CLIENT, "POST", "/agreements", Json.write(Fixtures.general())).statusCode()).isEqualTo(201);
+    assertThat(send(CLIENT, "POST", "/agreements", Json.write(Fixtures.general())).statusCode())
+        .isEqualTo(201);
   }
 
   @Test
   void aListShowsOnlyTheCallersOwnAgreements() throws Exception {
     String id = as(CLIENT).createAgreement(Fixtures.general()).path("agreement_id").asText();
-    assertThat(as(CLIENT).list("alice", null, 200).path("items").findValuesAsText("agreement_id")).contains(id);
-    assertThat(as(PROVIDER).list("bob", null, 200).path("items").findValuesAsText("agreement_id")).contains(id);
+    assertThat(as(CLIENT).list("alice", null, 200).path("items").findValuesAsText("agreement_id"))
+        .contains(id);
+    assertThat(as(PROVIDER).list("bob", null, 200).path("items").findValuesAsText("agreement_id"))
+        .contains(id);
     // Mallory names alice's identity: she gets none of alice's agreements.
     assertThat(as(STRANGER).list("alice", null, 200).path("items")).isEmpty();
   }
@@ -137,15 +150,28 @@ class AuthorizationTest {
   @Test
   void everyNonPublicRouteNeedsASignature() throws Exception {
     String id = as(CLIENT).createAgreement(Fixtures.general()).path("agreement_id").asText();
-    for (String[] route : new String[][] {
-        {"GET", "/agreements/" + id}, {"GET", "/agreements/" + id + "/status"}, {"GET", "/agreements/" + id + "/events"},
-        {"GET", "/agreements?party=alice"}, {"POST", "/agreements"}, {"POST", "/agreements/" + id + "/sign"},
-        {"PATCH", "/agreements/" + id + "/negotiate"}, {"POST", "/agreements/" + id + "/close"}}) {
+    for (String[] route :
+        new String[][] {
+          {"GET", "/agreements/" + id},
+          {"GET", "/agreements/" + id + "/status"},
+          {"GET", "/agreements/" + id + "/events"},
+          {"GET", "/agreements?party=alice"},
+          {"POST", "/agreements"},
+          {"POST", "/agreements/" + id + "/sign"},
+          {"PATCH", "/agreements/" + id + "/negotiate"},
+          {"POST", "/agreements/" + id + "/close"}
+        }) {
       HttpResponse<String> r = send(null, route[0], route[1], route[0].equals("GET") ? null : "{}");
       assertThat(r.statusCode()).as("%s %s", route[0], route[1]).isEqualTo(401);
       assertThat(Json.parse(r.body()).path("reason").asText()).isEqualTo("missing_signature");
     }
-    for (String path : List.of("/health", "/templates", "/templates/general", "/schemas/asa/1.0.0/agreement.json", "/.well-known/asa/server-key")) {
+    for (String path :
+        List.of(
+            "/health",
+            "/templates",
+            "/templates/general",
+            "/schemas/asa/1.0.0/agreement.json",
+            "/.well-known/asa/server-key")) {
       assertThat(send(null, "GET", path, null).statusCode()).as(path).isEqualTo(200);
     }
   }
@@ -155,12 +181,17 @@ class AuthorizationTest {
     ObjectNode doc = Fixtures.general();
     doc.putObject("verification").put("result_visibility", "public");
     String pub = verified(doc);
-    assertThat(send(null, "GET", "/agreements/" + pub + "/verification", null).statusCode()).isEqualTo(200);
+    assertThat(send(null, "GET", "/agreements/" + pub + "/verification", null).statusCode())
+        .isEqualTo(200);
     String priv = verified(Fixtures.general());
-    // Unsigned, a private result answers exactly like a missing agreement (ServerOwnedStateAttackTest compares the bodies).
-    assertThat(send(null, "GET", "/agreements/" + priv + "/verification", null).statusCode()).isEqualTo(404);
-    assertThat(send(STRANGER, "GET", "/agreements/" + priv + "/verification", null).statusCode()).isEqualTo(404);
-    assertThat(send(PROVIDER, "GET", "/agreements/" + priv + "/verification", null).statusCode()).isEqualTo(200);
+    // Unsigned, a private result answers exactly like a missing agreement
+    // (ServerOwnedStateAttackTest compares the bodies).
+    assertThat(send(null, "GET", "/agreements/" + priv + "/verification", null).statusCode())
+        .isEqualTo(404);
+    assertThat(send(STRANGER, "GET", "/agreements/" + priv + "/verification", null).statusCode())
+        .isEqualTo(404);
+    assertThat(send(PROVIDER, "GET", "/agreements/" + priv + "/verification", null).statusCode())
+        .isEqualTo(200);
   }
 
   // ---- set-up and attempts ------------------------------------------------------------------
@@ -220,22 +251,56 @@ class AuthorizationTest {
       case "read agreement" -> send(caller, "GET", base, null).statusCode();
       case "read status" -> send(caller, "GET", base + "/status", null).statusCode();
       case "read events" -> send(caller, "GET", base + "/events", null).statusCode();
-      case "negotiate" -> send(caller, "PATCH", base + "/negotiate",
-          "{\"round\":1,\"action\":\"counter\",\"rationale_code\":\"quality_requirement_change\",\"proposed_changes\":{\"quality_criteria.composite_threshold\":72}}").statusCode();
-      case "sign client slot" -> send(caller, "POST", base + "/sign", signBody(id, "client", CLIENT)).statusCode();
-      case "sign provider slot" -> send(caller, "POST", base + "/sign", signBody(id, "provider", PROVIDER)).statusCode();
-      case "deliver" -> send(caller, "POST", base + "/deliver", "{\"content\":\"# Done\\n\",\"format\":\"markdown\"}").statusCode();
+      case "negotiate" ->
+          send(
+                  caller,
+                  "PATCH",
+                  base + "/negotiate",
+                  "{\"round\":1,\"action\":\"counter\",\"rationale_code\":\"quality_requirement_change\",\"proposed_changes\":{\"quality_criteria.composite_threshold\":72}}")
+              .statusCode();
+      case "sign client slot" ->
+          send(caller, "POST", base + "/sign", signBody(id, "client", CLIENT)).statusCode();
+      case "sign provider slot" ->
+          send(caller, "POST", base + "/sign", signBody(id, "provider", PROVIDER)).statusCode();
+      case "deliver" ->
+          send(
+                  caller,
+                  "POST",
+                  base + "/deliver",
+                  "{\"content\":\"# Done\\n\",\"format\":\"markdown\"}")
+              .statusCode();
       case "trigger verification" -> {
         int s = send(caller, "POST", base + "/verify", null).statusCode();
-        yield s == 422 ? 200 : s; // allowed: the built-in evaluator ran and said which scores it lacks
+        yield s == 422
+            ? 200
+            : s; // allowed: the built-in evaluator ran and said which scores it lacks
       }
-      case "submit verification result" -> send(caller, "POST", base + "/verify",
-          Json.write(Json.object().set("evaluator_result", LifecycleEndToEndTest.judgedScores(90, 90, 90)))).statusCode();
-      case "challenge" -> send(caller, "POST", base + "/challenge", "{\"reason_code\":\"quality_below_agreed_slo\"}").statusCode();
+      case "submit verification result" ->
+          send(
+                  caller,
+                  "POST",
+                  base + "/verify",
+                  Json.write(
+                      Json.object()
+                          .set("evaluator_result", LifecycleEndToEndTest.judgedScores(90, 90, 90))))
+              .statusCode();
+      case "challenge" ->
+          send(
+                  caller,
+                  "POST",
+                  base + "/challenge",
+                  "{\"reason_code\":\"quality_below_agreed_slo\"}")
+              .statusCode();
       case "close" -> send(caller, "POST", base + "/close", null).statusCode();
       case "fund" -> send(caller, "POST", base + "/fund", null).statusCode();
       case "read escrow" -> send(caller, "GET", base + "/escrow", null).statusCode();
-      case "rule" -> send(caller, "POST", base + "/ruling", "{\"release_percent\":40,\"reason\":\"partly useful\"}").statusCode();
+      case "rule" ->
+          send(
+                  caller,
+                  "POST",
+                  base + "/ruling",
+                  "{\"release_percent\":40,\"reason\":\"partly useful\"}")
+              .statusCode();
       default -> throw new IllegalArgumentException(operation);
     };
   }
@@ -244,20 +309,32 @@ class AuthorizationTest {
   private static String signBody(String id, String party, String slotKey) {
     String hash = as(CLIENT).agreement(id).path("agreement_hash").asText();
     ObjectNode b = Json.object().put("party", party);
-    b.putObject("signature").put("scheme", "ed25519")
-        .put("value", Fixtures.key(slotKey).sign(hash.getBytes(StandardCharsets.UTF_8)).toBase64Url());
+    b.putObject("signature")
+        .put("scheme", "ed25519")
+        .put(
+            "value",
+            Fixtures.key(slotKey).sign(hash.getBytes(StandardCharsets.UTF_8)).toBase64Url());
     return Json.write(b);
   }
 
   /** A request signed with the named fixture key, or unsigned when {@code who} is null. */
-  static HttpResponse<String> send(String who, String method, String path, String body) throws Exception {
+  static HttpResponse<String> send(String who, String method, String path, String body)
+      throws Exception {
     URI uri = URI.create(server.url("127.0.0.1") + path);
     byte[] bytes = body == null ? null : body.getBytes(StandardCharsets.UTF_8);
-    HttpRequest.Builder b = HttpRequest.newBuilder(uri)
-        .method(method, bytes == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(bytes));
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(uri)
+            .method(
+                method,
+                bytes == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofByteArray(bytes));
     if (who != null) {
       Ed25519PrivateKey key = Fixtures.key(who);
-      new RequestSigner(key, Clock.systemUTC(), new SecureRandom()).sign(method, uri, bytes).asMap().forEach(b::header);
+      new RequestSigner(key, Clock.systemUTC(), new SecureRandom())
+          .sign(method, uri, bytes)
+          .asMap()
+          .forEach(b::header);
     }
     return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
   }

@@ -14,8 +14,8 @@ import dev.asa.server.config.ServerConfig;
 import dev.asa.server.escrow.EscrowConfig;
 import dev.asa.server.escrow.FakeFacilitator;
 import dev.asa.server.escrow.WebhookReceiver;
-import dev.asa.server.net.FetchPolicy;
 import dev.asa.server.escrow.X402;
+import dev.asa.server.net.FetchPolicy;
 import dev.asa.testing.Fixtures;
 import dev.asa.testing.MutableClock;
 import java.math.BigDecimal;
@@ -57,22 +57,35 @@ class EnforcementEndToEndTest {
 
   @BeforeEach
   void start() {
-    // The receivers check signatures with the server's key: make it first, the server then loads it.
+    // The receivers check signatures with the server's key: make it first, the server then loads
+    // it.
     var serverKey = dev.asa.server.ServerKey.loadOrCreate(dataDir).publicKey();
     payments = new WebhookReceiver(serverKey, clock);
     ajp = new WebhookReceiver(serverKey, clock);
     facilitator = new FakeFacilitator();
     facilitator.setNow(clock.instant());
-    server = AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dataDir).withClock(clock)
-        .withOperatorKey(Fixtures.key("operator").publicKey())
-        .withEscrow(EscrowConfig.DEFAULTS
-            .withCallbackUrlPrefixes(List.of(payments.uri().toString()))
-            .withX402Facilitator(facilitator.uri())
-            .withDisputeEndpoints(Map.of("ajp", URI.create(ajp.uri() + "/disputes")))
-            .withArbiterKeys(Set.of(Fixtures.key("arbiter").publicKey()))
-            .withDeliveryTimeout(Duration.ofSeconds(2)))
-        // The receivers and the facilitator are loopback test servers: the operator allows them.
-        .withFetchPolicy(new FetchPolicy(List.of(payments.uri().toString(), ajp.uri().toString(), facilitator.uri() + "/"))));
+    server =
+        AsaServer.start(
+            ServerConfig.defaults()
+                .withPort(0)
+                .withDataDir(dataDir)
+                .withClock(clock)
+                .withOperatorKey(Fixtures.key("operator").publicKey())
+                .withEscrow(
+                    EscrowConfig.DEFAULTS
+                        .withCallbackUrlPrefixes(List.of(payments.uri().toString()))
+                        .withX402Facilitator(facilitator.uri())
+                        .withDisputeEndpoints(Map.of("ajp", URI.create(ajp.uri() + "/disputes")))
+                        .withArbiterKeys(Set.of(Fixtures.key("arbiter").publicKey()))
+                        .withDeliveryTimeout(Duration.ofSeconds(2)))
+                // The receivers and the facilitator are loopback test servers: the operator allows
+                // them.
+                .withFetchPolicy(
+                    new FetchPolicy(
+                        List.of(
+                            payments.uri().toString(),
+                            ajp.uri().toString(),
+                            facilitator.uri() + "/"))));
     AsaClient anonymous = AsaClient.connect(URI.create(server.url("127.0.0.1")));
     client = anonymous.withKey(Fixtures.key("alice"), clock);
     provider = anonymous.withKey(Fixtures.key("bob"), clock);
@@ -90,7 +103,8 @@ class EnforcementEndToEndTest {
     facilitator.close();
   }
 
-  // ---- release by tier, continuous, optimistic vs pessimistic -------------------------------------
+  // ---- release by tier, continuous, optimistic vs pessimistic
+  // -------------------------------------
 
   /**
    * The general template: composite = 0.30 accuracy + 0.25 completeness + 0.30 relevance + 15
@@ -98,22 +112,33 @@ class EnforcementEndToEndTest {
    */
   @ParameterizedTest(name = "composite {3} releases {4}%")
   @CsvSource({
-      "95, 80, 95, 92, 100, 10.00, 0.00",
-      "75, 80, 75, 80, 85, 8.50, 1.50",
-      "60, 56, 60, 65, 50, 5.00, 5.00",
-      "60, 4, 20, 40, 0, 0.00, 10.00"})
-  void theChallengeWindowPassesAndTheTierReleasesItsShare(int accuracy, int completeness, int relevance,
-      String composite, String percent, String released, String refunded) {
+    "95, 80, 95, 92, 100, 10.00, 0.00",
+    "75, 80, 75, 80, 85, 8.50, 1.50",
+    "60, 56, 60, 65, 50, 5.00, 5.00",
+    "60, 4, 20, 40, 0, 0.00, 10.00"
+  })
+  void theChallengeWindowPassesAndTheTierReleasesItsShare(
+      int accuracy,
+      int completeness,
+      int relevance,
+      String composite,
+      String percent,
+      String released,
+      String refunded) {
     String id = funded(Fixtures.general());
     provider.deliver(id, "# Findings\n\nText.\n", "markdown");
-    JsonNode verified = evaluator.verify(id, LifecycleEndToEndTest.judgedScores(accuracy, completeness, relevance));
-    assertThat(verified.path("verification").path("composite").path("score").decimalValue()).isEqualByComparingTo(composite);
+    JsonNode verified =
+        evaluator.verify(id, LifecycleEndToEndTest.judgedScores(accuracy, completeness, relevance));
+    assertThat(verified.path("verification").path("composite").path("score").decimalValue())
+        .isEqualByComparingTo(composite);
     assertThat(verified.path("state").asText()).isEqualTo("VERIFIED");
     assertThat(client.escrow(id).path("status").asText()).isEqualTo("held");
 
     clock.advance(Duration.ofSeconds(7199));
     server.fireDueTimers();
-    assertThat(client.agreement(id).path("state").asText()).as("still inside the window").isEqualTo("VERIFIED");
+    assertThat(client.agreement(id).path("state").asText())
+        .as("still inside the window")
+        .isEqualTo("VERIFIED");
     clock.advance(Duration.ofSeconds(1));
     server.fireDueTimers();
 
@@ -127,7 +152,8 @@ class EnforcementEndToEndTest {
 
     boolean lowScore = new BigDecimal(composite).compareTo(BigDecimal.valueOf(60)) < 0;
     server.deliverDueMessages();
-    assertThat(ajp.appliedBodies().values()).as("a dispute filed only for a score under the threshold")
+    assertThat(ajp.appliedBodies().values())
+        .as("a dispute filed only for a score under the threshold")
         .hasSize(lowScore ? 1 : 0);
     if (lowScore) {
       JsonNode filing = Json.parseTrusted(ajp.appliedBodies().values().iterator().next());
@@ -135,10 +161,20 @@ class EnforcementEndToEndTest {
       JsonNode evidence = filing.path("data").path("evidence");
       assertThat(evidence.path("agreement").path("agreement_id").asText()).isEqualTo(id);
       assertThat(evidence.path("deliverable_hash").asText()).startsWith("sha256:");
-      assertThat(evidence.path("verification_result").path("composite").path("score").decimalValue()).isEqualByComparingTo("40");
+      assertThat(
+              evidence.path("verification_result").path("composite").path("score").decimalValue())
+          .isEqualByComparingTo("40");
       assertThat(evidence.path("event_log").size()).isGreaterThanOrEqualTo(5);
-      assertThat(client.agreement(id).path("agreement").path("metadata").path("settlement").path("auto_filed_dispute")
-          .path("protocol").asText()).isEqualTo("ajp");
+      assertThat(
+              client
+                  .agreement(id)
+                  .path("agreement")
+                  .path("metadata")
+                  .path("settlement")
+                  .path("auto_filed_dispute")
+                  .path("protocol")
+                  .asText())
+          .isEqualTo("ajp");
     }
   }
 
@@ -160,42 +196,59 @@ class EnforcementEndToEndTest {
     doc.putObject("verification").put("strategy", "pessimistic");
     String pessimistic = funded(doc);
     provider.deliver(pessimistic, "# Findings\n", "markdown");
-    assertThat(evaluator.verify(pessimistic, LifecycleEndToEndTest.judgedScores(75, 80, 75)).path("state").asText()).isEqualTo("CLOSED");
+    assertThat(
+            evaluator
+                .verify(pessimistic, LifecycleEndToEndTest.judgedScores(75, 80, 75))
+                .path("state")
+                .asText())
+        .isEqualTo("CLOSED");
     assertLedger(pessimistic, "8.50", "1.50");
 
     String optimistic = funded(Fixtures.general());
     provider.deliver(optimistic, "# Findings\n", "markdown");
     evaluator.verify(optimistic, LifecycleEndToEndTest.judgedScores(75, 80, 75));
-    assertThat(client.escrow(optimistic).path("transfers").size()).as("only fund and hold so far").isEqualTo(2);
-    assertThatThrownBy(() -> client.close(optimistic)).isInstanceOfSatisfying(AsaApiException.class,
-        e -> assertThat(e.detail()).contains("window is still open"));
+    assertThat(client.escrow(optimistic).path("transfers").size())
+        .as("only fund and hold so far")
+        .isEqualTo(2);
+    assertThatThrownBy(() -> client.close(optimistic))
+        .isInstanceOfSatisfying(
+            AsaApiException.class, e -> assertThat(e.detail()).contains("window is still open"));
   }
 
   @Test
   void deliveryWaitsForFundingAndFundingHappensOnce() {
     String id = active(Fixtures.general());
     assertThatThrownBy(() -> provider.deliver(id, "# Findings\n", "markdown"))
-        .isInstanceOfSatisfying(AsaApiException.class, e -> {
-          assertThat(e.status()).isEqualTo(409);
-          assertThat(e.detail()).contains("not funded");
-        });
+        .isInstanceOfSatisfying(
+            AsaApiException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(409);
+              assertThat(e.detail()).contains("not funded");
+            });
     assertThatThrownBy(() -> client.fund(id, Json.object().put("amount", "9.99")))
         .isInstanceOfSatisfying(AsaApiException.class, e -> assertThat(e.status()).isEqualTo(422));
-    assertThatThrownBy(() -> provider.fund(id)).isInstanceOfSatisfying(AsaApiException.class,
-        e -> assertThat(e.status()).isEqualTo(403));
+    assertThatThrownBy(() -> provider.fund(id))
+        .isInstanceOfSatisfying(AsaApiException.class, e -> assertThat(e.status()).isEqualTo(403));
     client.fund(id, Json.object().put("amount", "10.00").put("currency", "USD"));
-    assertThatThrownBy(() -> client.fund(id)).isInstanceOfSatisfying(AsaApiException.class,
-        e -> assertThat(e.status()).isEqualTo(409));
+    assertThatThrownBy(() -> client.fund(id))
+        .isInstanceOfSatisfying(AsaApiException.class, e -> assertThat(e.status()).isEqualTo(409));
     JsonNode escrow = client.escrow(id);
     assertThat(escrow.path("balances").path("USD").asText()).isEqualTo("10.00");
     assertThat(escrow.path("transfers").findValuesAsText("kind")).containsExactly("fund", "hold");
-    assertThat(client.account(Fixtures.key("alice").publicKey().toBase64Url()).path("balances").path("USD").asText())
-        .as("the client's money moved on into escrow").isEqualTo("0.00");
+    assertThat(
+            client
+                .account(Fixtures.key("alice").publicKey().toBase64Url())
+                .path("balances")
+                .path("USD")
+                .asText())
+        .as("the client's money moved on into escrow")
+        .isEqualTo("0.00");
     assertThatThrownBy(() -> provider.account(Fixtures.key("alice").publicKey().toBase64Url()))
         .isInstanceOfSatisfying(AsaApiException.class, e -> assertThat(e.status()).isEqualTo(403));
   }
 
-  // ---- dead-man's switches ------------------------------------------------------------------------
+  // ---- dead-man's switches
+  // ------------------------------------------------------------------------
 
   @Test
   void anUnfundedAgreementExpiresAfterTheClientTimeout() {
@@ -230,7 +283,11 @@ class EnforcementEndToEndTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource({"split_50_50, 5.00, 5.00", "return_to_client, , 10.00", "release_to_provider, 10.00, "})
+  @CsvSource({
+    "split_50_50, 5.00, 5.00",
+    "return_to_client, , 10.00",
+    "release_to_provider, 10.00, "
+  })
   void theEvaluatorTimeoutActionSettlesByItsSplit(String action, String released, String refunded) {
     ObjectNode doc = Fixtures.general();
     doc.withObject("/escrow/dead_mans_switch").put("timeout_action", action);
@@ -240,15 +297,23 @@ class EnforcementEndToEndTest {
     server.fireDueTimers();
     assertThat(client.agreement(id).path("state").asText()).isEqualTo("EXPIRED");
     assertLedger(id, released, refunded);
-    assertThat(client.events(id).path("events").findValuesAsText("type")).contains("evaluator_timed_out", "expired");
+    assertThat(client.events(id).path("events").findValuesAsText("type"))
+        .contains("evaluator_timed_out", "expired");
   }
 
   @Test
   void theBackupEvaluatorVerifiesWhatItCanMeasure() {
     ObjectNode doc = Fixtures.general();
     ObjectNode criteria = doc.withObject("/quality_criteria");
-    criteria.putArray("dimensions").addObject().put("name", "timeliness").put("weight", 1).put("metric", "boolean")
-        .putObject("slo").put("operator", "eq").put("value", true);
+    criteria
+        .putArray("dimensions")
+        .addObject()
+        .put("name", "timeliness")
+        .put("weight", 1)
+        .put("metric", "boolean")
+        .putObject("slo")
+        .put("operator", "eq")
+        .put("value", true);
     criteria.putArray("quality_gates");
     String id = funded(doc);
     provider.deliver(id, "# Findings\n", "markdown");
@@ -256,7 +321,8 @@ class EnforcementEndToEndTest {
     server.fireDueTimers();
     JsonNode agreement = client.agreement(id).path("agreement");
     assertThat(agreement.path("status").asText()).isEqualToIgnoringCase("VERIFIED");
-    assertThat(agreement.path("metadata").path("evaluator_assignment").path("outcome").asText()).isEqualTo("verified");
+    assertThat(agreement.path("metadata").path("evaluator_assignment").path("outcome").asText())
+        .isEqualTo("verified");
     clock.advance(Duration.ofSeconds(7200));
     server.fireDueTimers();
     assertLedger(id, "10.00", null);
@@ -275,7 +341,8 @@ class EnforcementEndToEndTest {
     assertLedger(id, "3.00", "7.00");
   }
 
-  // ---- challenge, dispute, ruling -----------------------------------------------------------------
+  // ---- challenge, dispute, ruling
+  // -----------------------------------------------------------------
 
   @Test
   void aChallengeFreezesTheMoneyFilesTheCaseAndARulingSettlesIt() {
@@ -292,24 +359,29 @@ class EnforcementEndToEndTest {
 
     server.deliverDueMessages();
     assertThat(ajp.appliedBodies()).hasSize(1);
-    JsonNode filing = Json.parseTrusted(ajp.appliedBodies().values().iterator().next()).path("data");
+    JsonNode filing =
+        Json.parseTrusted(ajp.appliedBodies().values().iterator().next()).path("data");
     assertThat(filing.path("reason_code").asText()).isEqualTo("quality_below_agreed_slo");
     assertThat(filing.path("filed_by").asText()).isEqualTo("provider");
 
-    assertThatThrownBy(() -> client.rule(id, BigDecimal.TEN, "I am the client")).isInstanceOfSatisfying(
-        AsaApiException.class, e -> assertThat(e.status()).isEqualTo(403));
-    assertThatThrownBy(() -> stranger.rule(id, BigDecimal.TEN, "who am I")).isInstanceOfSatisfying(
-        AsaApiException.class, e -> assertThat(e.status()).isEqualTo(404));
-    assertThatThrownBy(() -> arbiter.rule(id, new BigDecimal("100.5"), "too much")).isInstanceOfSatisfying(
-        AsaApiException.class, e -> assertThat(e.status()).isEqualTo(422));
-    JsonNode ruled = arbiter.rule(id, new BigDecimal("95"), "the score understated the work; the evaluator missed section 2");
+    assertThatThrownBy(() -> client.rule(id, BigDecimal.TEN, "I am the client"))
+        .isInstanceOfSatisfying(AsaApiException.class, e -> assertThat(e.status()).isEqualTo(403));
+    assertThatThrownBy(() -> stranger.rule(id, BigDecimal.TEN, "who am I"))
+        .isInstanceOfSatisfying(AsaApiException.class, e -> assertThat(e.status()).isEqualTo(404));
+    assertThatThrownBy(() -> arbiter.rule(id, new BigDecimal("100.5"), "too much"))
+        .isInstanceOfSatisfying(AsaApiException.class, e -> assertThat(e.status()).isEqualTo(422));
+    JsonNode ruled =
+        arbiter.rule(
+            id,
+            new BigDecimal("95"),
+            "the score understated the work; the evaluator missed section 2");
     assertThat(ruled.path("state").asText()).isEqualTo("CLOSED");
     JsonNode settlement = ruled.path("agreement").path("metadata").path("settlement");
     assertThat(settlement.path("ruling").path("ruled_by").asText()).isEqualTo("arbiter");
     assertThat(settlement.path("verification_id").asText()).startsWith("ver-");
     assertLedger(id, "9.50", "0.50");
-    assertThatThrownBy(() -> operator.rule(id, BigDecimal.ZERO, "again")).isInstanceOfSatisfying(
-        AsaApiException.class, e -> assertThat(e.status()).isEqualTo(409));
+    assertThatThrownBy(() -> operator.rule(id, BigDecimal.ZERO, "again"))
+        .isInstanceOfSatisfying(AsaApiException.class, e -> assertThat(e.status()).isEqualTo(409));
   }
 
   @Test
@@ -322,35 +394,43 @@ class EnforcementEndToEndTest {
     List<java.util.concurrent.Future<?>> calls = new ArrayList<>();
     for (int i = 0; i < 6; i++) {
       int n = i;
-      calls.add(pool.submit(() -> {
-        try {
-          if (n == 0) server.fireDueTimers(); else (n % 2 == 0 ? client : provider).close(id);
-        } catch (AsaApiException refused) {
-          assertThat(refused.status()).isEqualTo(409);
-        }
-      }));
+      calls.add(
+          pool.submit(() -> {
+            try {
+              if (n == 0) server.fireDueTimers();
+              else (n % 2 == 0 ? client : provider).close(id);
+            } catch (AsaApiException refused) {
+              assertThat(refused.status()).isEqualTo(409);
+            }
+          }));
     }
     for (var c : calls) c.get();
     pool.shutdown();
     assertLedger(id, "8.50", "1.50");
   }
 
-  // ---- rails ----------------------------------------------------------------------------------------
+  // ---- rails
+  // ----------------------------------------------------------------------------------------
 
   @Test
   void httpCallbackMessagesArriveThroughOutagesAndAreAppliedOnce() {
     ObjectNode doc = Fixtures.general();
-    ((ObjectNode) doc.path("escrow")).putObject("binding").put("type", "http_callback").put("url", payments.uri() + "/asa");
+    ((ObjectNode) doc.path("escrow"))
+        .putObject("binding")
+        .put("type", "http_callback")
+        .put("url", payments.uri() + "/asa");
     payments.mode(WebhookReceiver.Mode.DOWN);
     String id = funded(doc);
     provider.deliver(id, "# Findings\n", "markdown");
     evaluator.verify(id, LifecycleEndToEndTest.judgedScores(75, 80, 75));
     clock.advance(Duration.ofHours(2));
-    server.fireDueTimers(); // closes: release 8.50 and refund 1.50 instructions join the fund request
+    server
+        .fireDueTimers(); // closes: release 8.50 and refund 1.50 instructions join the fund request
 
     assertThat(server.deliverDueMessages()).isZero();
     JsonNode messages = client.escrow(id).path("messages");
-    assertThat(messages.findValuesAsText("kind")).containsExactlyInAnyOrder("escrow.fund_requested", "escrow.release", "escrow.refund");
+    assertThat(messages.findValuesAsText("kind"))
+        .containsExactlyInAnyOrder("escrow.fund_requested", "escrow.release", "escrow.refund");
     assertThat(messages.findValuesAsText("status")).containsOnly("pending");
     assertThat(messages.get(0).path("last_error").asText()).contains("refused");
 
@@ -359,7 +439,8 @@ class EnforcementEndToEndTest {
       clock.advance(Duration.ofMinutes(20));
       assertThat(server.deliverDueMessages()).isZero();
     }
-    assertThat(client.escrow(id).path("messages").get(0).path("last_error").asText()).contains("500");
+    assertThat(client.escrow(id).path("messages").get(0).path("last_error").asText())
+        .contains("500");
     assertThat(client.escrow(id).path("messages").get(0).path("attempts").asInt()).isEqualTo(4);
 
     payments.mode(WebhookReceiver.Mode.UP);
@@ -369,9 +450,14 @@ class EnforcementEndToEndTest {
     assertThat(server.deliverDueMessages()).as("nothing is sent twice once delivered").isZero();
 
     assertThat(payments.appliedIds()).hasSize(3).doesNotHaveDuplicates();
-    assertThat(client.escrow(id).path("messages").findValuesAsText("status")).containsOnly("delivered");
-    JsonNode release = payments.appliedBodies().values().stream().map(Json::parseTrusted)
-        .filter(b -> b.path("type").asText().equals("escrow.release")).findFirst().orElseThrow();
+    assertThat(client.escrow(id).path("messages").findValuesAsText("status"))
+        .containsOnly("delivered");
+    JsonNode release =
+        payments.appliedBodies().values().stream()
+            .map(Json::parseTrusted)
+            .filter(b -> b.path("type").asText().equals("escrow.release"))
+            .findFirst()
+            .orElseThrow();
     assertThat(release.path("data").path("amount").asText()).isEqualTo("8.50");
     assertThat(release.path("data").path("to").path("role").asText()).isEqualTo("provider");
     assertLedger(id, "8.50", "1.50");
@@ -380,11 +466,17 @@ class EnforcementEndToEndTest {
   @Test
   void aCallbackUrlTheOperatorDidNotAllowIsRefusedAtCreation() {
     ObjectNode doc = Fixtures.general();
-    ((ObjectNode) doc.path("escrow")).putObject("binding").put("type", "http_callback").put("url", "http://169.254.169.254/latest");
-    assertThatThrownBy(() -> client.createAgreement(doc)).isInstanceOfSatisfying(AsaApiException.class, e -> {
-      assertThat(e.status()).isEqualTo(422);
-      assertThat(e.detail() + e.body()).contains("/escrow/binding/url");
-    });
+    ((ObjectNode) doc.path("escrow"))
+        .putObject("binding")
+        .put("type", "http_callback")
+        .put("url", "http://169.254.169.254/latest");
+    assertThatThrownBy(() -> client.createAgreement(doc))
+        .isInstanceOfSatisfying(
+            AsaApiException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(422);
+              assertThat(e.detail() + e.body()).contains("/escrow/binding/url");
+            });
   }
 
   @Test
@@ -392,15 +484,22 @@ class EnforcementEndToEndTest {
     ObjectNode doc = Fixtures.general();
     ObjectNode payment = doc.withObject("/escrow/payment");
     payment.put("amount", "10.00").put("currency", "USDC");
-    ((ObjectNode) doc.path("escrow")).putObject("binding").put("type", "x402").put("network", "eip155:84532")
-        .put("asset", "0x036CbD53842c5426634e7929541eC2318f3dCF7e").put("pay_to", "0x209693Bc6afc0C5328bA36FaF03C514EF312287C");
+    ((ObjectNode) doc.path("escrow"))
+        .putObject("binding")
+        .put("type", "x402")
+        .put("network", "eip155:84532")
+        .put("asset", "0x036CbD53842c5426634e7929541eC2318f3dCF7e")
+        .put("pay_to", "0x209693Bc6afc0C5328bA36FaF03C514EF312287C");
     String id = active(doc);
-    X402.Requirements requirements = X402.Requirements.fromJson(client.escrow(id).path("x402_requirements"), "/x402_requirements");
+    X402.Requirements requirements =
+        X402.Requirements.fromJson(
+            client.escrow(id).path("x402_requirements"), "/x402_requirements");
     assertThat(requirements.amount()).isEqualTo("10000000");
     ObjectNode body = Json.object();
     body.set("x402", FakeFacilitator.paymentPayload(requirements, clock.instant()));
     client.fund(id, body);
-    assertThat(client.agreement(id).path("agreement").toString()).as("the authorization stays out of the document")
+    assertThat(client.agreement(id).path("agreement").toString())
+        .as("the authorization stays out of the document")
         .doesNotContain("permit2Authorization");
 
     provider.deliver(id, "# Findings\n", "markdown");
@@ -419,7 +518,8 @@ class EnforcementEndToEndTest {
     assertLedger(id, "8.500000", "1.500000");
   }
 
-  // ---- helpers ------------------------------------------------------------------------------------
+  // ---- helpers
+  // ------------------------------------------------------------------------------------
 
   private String active(ObjectNode doc) {
     String id = client.createAgreement(doc).path("agreement_id").asText();
@@ -441,14 +541,18 @@ class EnforcementEndToEndTest {
    */
   private void assertLedger(String id, String released, String refunded) {
     JsonNode escrow = client.escrow(id);
-    assertThat(escrow.path("balances").elements().next().asText()).as("escrow account emptied").matches("0(\\.0+)?");
+    assertThat(escrow.path("balances").elements().next().asText())
+        .as("escrow account emptied")
+        .matches("0(\\.0+)?");
     List<String> kinds = escrow.path("transfers").findValuesAsText("kind");
     assertThat(kinds).doesNotHaveDuplicates();
     // A zero share books no transfer at all.
     assertThat(amountOf(escrow, "release")).isEqualTo(zeroIsNone(released));
     assertThat(amountOf(escrow, "refund")).isEqualTo(zeroIsNone(refunded));
     BigDecimal held = new BigDecimal(amountOf(escrow, "hold"));
-    BigDecimal out = new BigDecimal(released == null ? "0" : released).add(new BigDecimal(refunded == null ? "0" : refunded));
+    BigDecimal out =
+        new BigDecimal(released == null ? "0" : released)
+            .add(new BigDecimal(refunded == null ? "0" : refunded));
     assertThat(out).as("released + refunded == funded").isEqualByComparingTo(held);
   }
 

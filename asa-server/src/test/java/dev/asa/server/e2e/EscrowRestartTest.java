@@ -9,8 +9,8 @@ import dev.asa.client.AsaClient;
 import dev.asa.crypto.Ed25519PublicKey;
 import dev.asa.json.Json;
 import dev.asa.server.AsaServer;
-import dev.asa.server.config.ServerConfig;
 import dev.asa.server.ServerKey;
+import dev.asa.server.config.ServerConfig;
 import dev.asa.server.escrow.EscrowConfig;
 import dev.asa.server.escrow.WebhookReceiver;
 import dev.asa.server.net.FetchPolicy;
@@ -60,10 +60,10 @@ import org.junit.jupiter.api.io.TempDir;
  * Then a new server (in this JVM, with a movable clock, a new node id) opens the same directory.
  * The clock moves two days, past every deadline. To check the lease rule, C's provider timer is
  * left as a node killed in the middle of firing it leaves it: claimed by the dead node for 60 s
- * more (the child's frozen clock cannot claim anything due, so this one claim is written into
- * the database between the kill and the restart). The new server fires A's and B's (and D's)
- * deadlines at once, C's only after the lease has run out; it delivers every pending message,
- * D's a second time, which the receiver deduplicates. A second, orderly restart changes nothing.
+ * more (the child's frozen clock cannot claim anything due, so this one claim is written into the
+ * database between the kill and the restart). The new server fires A's and B's (and D's) deadlines
+ * at once, C's only after the lease has run out; it delivers every pending message, D's a second
+ * time, which the receiver deduplicates. A second, orderly restart changes nothing.
  */
 class EscrowRestartTest {
   private static final Instant T0 = Instant.parse("2026-11-22T10:00:00Z");
@@ -87,7 +87,8 @@ class EscrowRestartTest {
   }
 
   @Test
-  void pendingTimersAndMessagesAreActedOnOnceAfterASigkillAndASecondRestartChangesNothing() throws Exception {
+  void pendingTimersAndMessagesAreActedOnOnceAfterASigkillAndASecondRestartChangesNothing()
+      throws Exception {
     // The receiver checks signatures with the server's key: make it first; both servers load it.
     Ed25519PublicKey serverKey = ServerKey.loadOrCreate(dataDir).publicKey();
     WebhookReceiver receiver = new WebhookReceiver(serverKey, clock);
@@ -103,17 +104,25 @@ class EscrowRestartTest {
 
     String a = active(client, provider, Fixtures.general());
     client.fund(a);
-    provider.deliver(a, "# Federated learning\n\nDifferential privacy bounds leakage.\n", "markdown");
+    provider.deliver(
+        a, "# Federated learning\n\nDifferential privacy bounds leakage.\n", "markdown");
     JsonNode verified = evaluator.verify(a, LifecycleEndToEndTest.judgedScores(70, 60, 70));
     assertThat(verified.path("state").asText()).isEqualTo("VERIFIED");
-    assertThat(verified.path("verification").path("determination").path("payment_release_percent").decimalValue())
+    assertThat(
+            verified
+                .path("verification")
+                .path("determination")
+                .path("payment_release_percent")
+                .decimalValue())
         .isEqualByComparingTo("50");
 
     receiver.mode(WebhookReceiver.Mode.DOWN);
     String b = active(client, provider, callbackAgreement(prefix));
     client.fund(b);
     String bFund = "msg_" + b + "_fund_requested";
-    await("the dead server attempted B's message while the receiver was down", () -> attempts(bFund) >= 1);
+    await(
+        "the dead server attempted B's message while the receiver was down",
+        () -> attempts(bFund) >= 1);
 
     String c = active(client, provider, Fixtures.general());
     client.fund(c);
@@ -127,8 +136,12 @@ class EscrowRestartTest {
     Thread.sleep(1500); // the request is on the wire; the receiver sits in its delay
 
     Map<String, String> pendingTimers = pendingTimers();
-    assertThat(pendingTimers.values()).as("pending before the crash")
-        .contains(a + " challenge_window", b + " provider_delivery_timeout", c + " provider_delivery_timeout",
+    assertThat(pendingTimers.values())
+        .as("pending before the crash")
+        .contains(
+            a + " challenge_window",
+            b + " provider_delivery_timeout",
+            c + " provider_delivery_timeout",
             d + " provider_delivery_timeout");
 
     child.destroyForcibly(); // SIGKILL
@@ -139,7 +152,9 @@ class EscrowRestartTest {
     await("the receiver applied D's message", () -> receiver.appliedIds().contains(dFund));
     receiver.delay(Duration.ZERO);
     assertThat(receiver.appliedIds()).containsExactly(dFund);
-    assertThat(status(dFund)).as("the dead server never recorded D's delivery").isEqualTo("pending");
+    assertThat(status(dFund))
+        .as("the dead server never recorded D's delivery")
+        .isEqualTo("pending");
     assertThat(claimedBy(dFund)).startsWith("node-");
     assertThat(status(bFund)).isEqualTo("pending");
 
@@ -150,13 +165,17 @@ class EscrowRestartTest {
     receiver.mode(WebhookReceiver.Mode.UP);
 
     AsaServer second = startServer(prefix);
-    client = AsaClient.connect(URI.create(second.url("127.0.0.1"))).withKey(Fixtures.key("alice"), clock);
+    client =
+        AsaClient.connect(URI.create(second.url("127.0.0.1")))
+            .withKey(Fixtures.key("alice"), clock);
     settle(second);
 
     assertThat(state(client, a)).isEqualTo("CLOSED");
     assertThat(state(client, b)).isEqualTo("EXPIRED");
     assertThat(state(client, d)).isEqualTo("EXPIRED");
-    assertThat(state(client, c)).as("C's timer is leased to the dead node for 60 s more").isEqualTo("ACTIVE");
+    assertThat(state(client, c))
+        .as("C's timer is leased to the dead node for 60 s more")
+        .isEqualTo("ACTIVE");
     assertThat(pendingTimers()).containsOnlyKeys(cTimer);
 
     clock.advance(LEASE.plusSeconds(1));
@@ -165,22 +184,33 @@ class EscrowRestartTest {
     assertThat(pendingTimers()).as("every timer fired").isEmpty();
 
     // Each deadline acted exactly once: one ending event, one transfer of each kind.
-    assertThat(eventTypes(client, a)).containsExactly("created", "signed", "signed", "funded", "delivered", "verified", "closed");
+    assertThat(eventTypes(client, a))
+        .containsExactly(
+            "created", "signed", "signed", "funded", "delivered", "verified", "closed");
     for (String id : List.of(b, c, d)) {
-      assertThat(eventTypes(client, id)).as(id).containsExactly("created", "signed", "signed", "funded", "expired");
+      assertThat(eventTypes(client, id))
+          .as(id)
+          .containsExactly("created", "signed", "signed", "funded", "expired");
     }
     Map<String, JsonNode> views = new LinkedHashMap<>();
     for (String id : List.of(a, b, c, d)) {
       views.put(id, client.escrow(id));
     }
-    assertTransfers(views.get(a), a, "ledger", List.of("fund 10.00", "hold 10.00", "release 5.00", "refund 5.00"));
+    assertTransfers(
+        views.get(a),
+        a,
+        "ledger",
+        List.of("fund 10.00", "hold 10.00", "release 5.00", "refund 5.00"));
     for (String id : List.of(b, d)) {
-      assertTransfers(views.get(id), id, "http_callback", List.of("fund 10.00", "hold 10.00", "refund 10.00"));
+      assertTransfers(
+          views.get(id), id, "http_callback", List.of("fund 10.00", "hold 10.00", "refund 10.00"));
     }
     assertTransfers(views.get(c), c, "ledger", List.of("fund 10.00", "hold 10.00", "refund 10.00"));
     for (JsonNode view : views.values()) {
       assertThat(view.path("status").asText()).isEqualTo("settled");
-      assertThat(view.path("balances").path("USD").asText()).as("the escrow account is empty").isEqualTo("0.00");
+      assertThat(view.path("balances").path("USD").asText())
+          .as("the escrow account is empty")
+          .isEqualTo("0.00");
     }
 
     // Every message was delivered, and applied once by the payment system.
@@ -189,7 +219,9 @@ class EscrowRestartTest {
     List<String> messageIds = new ArrayList<>();
     for (String id : List.of(b, d)) {
       JsonNode messages = views.get(id).path("messages");
-      assertThat(messages).extracting(m -> m.path("kind").asText()).as(id)
+      assertThat(messages)
+          .extracting(m -> m.path("kind").asText())
+          .as(id)
           .containsExactly("escrow.fund_requested", "escrow.refund");
       for (JsonNode m : messages) {
         assertThat(m.path("status").asText()).as(m.toString()).isEqualTo("delivered");
@@ -197,12 +229,21 @@ class EscrowRestartTest {
         messageIds.add(m.path("webhook_id").asText());
       }
     }
-    assertThat(views.get(b).path("messages").get(0).path("attempts").asInt()).as("refused once, then delivered").isEqualTo(2);
-    assertThat(views.get(d).path("messages").get(0).path("attempts").asInt()).as("the dead node's attempt is not counted").isEqualTo(1);
-    assertThat(receiver.appliedIds()).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(messageIds);
-    assertThat(receiver.deliveriesSeen()).as("D's fund request reached the receiver twice").isEqualTo(messageIds.size() + 1);
+    assertThat(views.get(b).path("messages").get(0).path("attempts").asInt())
+        .as("refused once, then delivered")
+        .isEqualTo(2);
+    assertThat(views.get(d).path("messages").get(0).path("attempts").asInt())
+        .as("the dead node's attempt is not counted")
+        .isEqualTo(1);
+    assertThat(receiver.appliedIds())
+        .doesNotHaveDuplicates()
+        .containsExactlyInAnyOrderElementsOf(messageIds);
+    assertThat(receiver.deliveriesSeen())
+        .as("D's fund request reached the receiver twice")
+        .isEqualTo(messageIds.size() + 1);
     for (String id : List.of(b, d)) {
-      JsonNode refund = Json.parseTrusted(receiver.appliedBodies().get("msg_" + id + "_refund")).path("data");
+      JsonNode refund =
+          Json.parseTrusted(receiver.appliedBodies().get("msg_" + id + "_refund")).path("data");
       assertThat(refund.path("instruction").asText()).isEqualTo("refund");
       assertThat(refund.path("amount").asText()).isEqualTo("10.00");
       assertThat(refund.path("transfer_id").asText()).isEqualTo(id + "/refund");
@@ -210,7 +251,8 @@ class EscrowRestartTest {
     String aliceKey = Fixtures.key("alice").publicKey().toBase64Url();
     String bobKey = Fixtures.key("bob").publicKey().toBase64Url();
     assertThat(client.account(aliceKey).path("balances").path("USD").asText()).isEqualTo("35.00");
-    AsaClient bobAtSecond = AsaClient.connect(URI.create(second.url("127.0.0.1"))).withKey(Fixtures.key("bob"), clock);
+    AsaClient bobAtSecond =
+        AsaClient.connect(URI.create(second.url("127.0.0.1"))).withKey(Fixtures.key("bob"), clock);
     assertThat(bobAtSecond.account(bobKey).path("balances").path("USD").asText()).isEqualTo("5.00");
     Map<String, Integer> events = new LinkedHashMap<>();
     for (String id : views.keySet()) {
@@ -224,7 +266,8 @@ class EscrowRestartTest {
     toClose.remove(second);
     clock.advance(Duration.ofDays(10));
     AsaServer third = startServer(prefix);
-    client = AsaClient.connect(URI.create(third.url("127.0.0.1"))).withKey(Fixtures.key("alice"), clock);
+    client =
+        AsaClient.connect(URI.create(third.url("127.0.0.1"))).withKey(Fixtures.key("alice"), clock);
     settle(third);
     for (String id : views.keySet()) {
       assertThat(client.escrow(id)).as(id).isEqualTo(views.get(id));
@@ -233,23 +276,40 @@ class EscrowRestartTest {
     assertThat(pendingTimers()).isEmpty();
     assertThat(receiver.appliedIds()).isEqualTo(applied);
     assertThat(receiver.deliveriesSeen()).as("nothing delivered again").isEqualTo(seen);
-    System.out.println("EscrowRestartTest: A " + a + " CLOSED, B " + b + " / C " + c + " / D " + d + " EXPIRED; "
-        + pendingTimers.size() + " timers pending at the crash, " + messageIds.size() + " messages applied once, "
-        + seen + " deliveries seen");
+    System.out.println(
+        "EscrowRestartTest: A "
+            + a
+            + " CLOSED, B "
+            + b
+            + " / C "
+            + c
+            + " / D "
+            + d
+            + " EXPIRED; "
+            + pendingTimers.size()
+            + " timers pending at the crash, "
+            + messageIds.size()
+            + " messages applied once, "
+            + seen
+            + " deliveries seen");
   }
 
   // ---- the agreements -------------------------------------------------------------------------
 
   private static ObjectNode callbackAgreement(String prefix) {
     ObjectNode doc = Fixtures.general();
-    doc.with("escrow").putObject("binding").put("type", "http_callback").put("url", prefix + "/pay");
+    doc.with("escrow")
+        .putObject("binding")
+        .put("type", "http_callback")
+        .put("url", prefix + "/pay");
     return doc;
   }
 
   private static String active(AsaClient client, AsaClient provider, ObjectNode doc) {
     String id = client.createAgreement(doc).path("agreement_id").asText();
     client.sign(id, Role.CLIENT, Fixtures.key("alice"));
-    assertThat(provider.sign(id, Role.PROVIDER, Fixtures.key("bob")).path("state").asText()).isEqualTo("ACTIVE");
+    assertThat(provider.sign(id, Role.PROVIDER, Fixtures.key("bob")).path("state").asText())
+        .isEqualTo("ACTIVE");
     return id;
   }
 
@@ -265,7 +325,8 @@ class EscrowRestartTest {
     return types;
   }
 
-  private static void assertTransfers(JsonNode view, String id, String binding, List<String> expected) {
+  private static void assertTransfers(
+      JsonNode view, String id, String binding, List<String> expected) {
     List<String> transfers = new ArrayList<>();
     for (JsonNode t : view.path("transfers")) {
       transfers.add(t.path("kind").asText() + " " + t.path("amount").asText());
@@ -279,8 +340,10 @@ class EscrowRestartTest {
       switch (kind) {
         case "fund" -> assertThat(from).isEqualTo("external:" + binding);
         case "hold" -> assertThat(to).isEqualTo("escrow:" + id);
-        case "release" -> assertThat(to).isEqualTo("party:" + Fixtures.key("bob").publicKey().toBase64Url());
-        case "refund" -> assertThat(to).isEqualTo("party:" + Fixtures.key("alice").publicKey().toBase64Url());
+        case "release" ->
+            assertThat(to).isEqualTo("party:" + Fixtures.key("bob").publicKey().toBase64Url());
+        case "refund" ->
+            assertThat(to).isEqualTo("party:" + Fixtures.key("alice").publicKey().toBase64Url());
         default -> throw new AssertionError("unexpected transfer " + t);
       }
     }
@@ -293,11 +356,18 @@ class EscrowRestartTest {
     String java = ProcessHandle.current().info().command().orElseThrow();
     Path out = logs.resolve("child.out");
     Path err = logs.resolve("child.err");
-    child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-        ServerProcess.class.getName(), dataDir.toString(), prefix, T0.toString())
-        .redirectOutput(out.toFile())
-        .redirectError(err.toFile())
-        .start();
+    child =
+        new ProcessBuilder(
+                java,
+                "-cp",
+                System.getProperty("java.class.path"),
+                ServerProcess.class.getName(),
+                dataDir.toString(),
+                prefix,
+                T0.toString())
+            .redirectOutput(out.toFile())
+            .redirectError(err.toFile())
+            .start();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (System.nanoTime() < deadline) {
       for (String line : Files.readAllLines(out, StandardCharsets.UTF_8)) {
@@ -310,18 +380,27 @@ class EscrowRestartTest {
       }
       Thread.sleep(50);
     }
-    throw new AssertionError("the child server did not start; its stderr:\n" + Files.readString(err));
+    throw new AssertionError(
+        "the child server did not start; its stderr:\n" + Files.readString(err));
   }
 
   private AsaServer startServer(String prefix) {
-    AsaServer server = AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dataDir).withClock(clock)
-        .withEscrow(EscrowConfig.DEFAULTS.withCallbackUrlPrefixes(List.of(prefix)))
-          .withFetchPolicy(new FetchPolicy(List.of(prefix))));
+    AsaServer server =
+        AsaServer.start(
+            ServerConfig.defaults()
+                .withPort(0)
+                .withDataDir(dataDir)
+                .withClock(clock)
+                .withEscrow(EscrowConfig.DEFAULTS.withCallbackUrlPrefixes(List.of(prefix)))
+                .withFetchPolicy(new FetchPolicy(List.of(prefix))));
     toClose.add(server);
     return server;
   }
 
-  /** Fires the due timers and delivers the due messages, a few rounds (a firing can enqueue a message). */
+  /**
+   * Fires the due timers and delivers the due messages, a few rounds (a firing can enqueue a
+   * message).
+   */
   private static void settle(AsaServer server) {
     for (int i = 0; i < 3; i++) {
       server.fireDueTimers();
@@ -336,9 +415,14 @@ class EscrowRestartTest {
     public static void main(String[] args) throws IOException {
       Path dir = Path.of(args[0]);
       MutableClock frozen = new MutableClock(Instant.parse(args[2]));
-      AsaServer server = AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dir).withClock(frozen)
-          .withEscrow(EscrowConfig.DEFAULTS.withCallbackUrlPrefixes(List.of(args[1])))
-          .withFetchPolicy(new FetchPolicy(List.of(args[1]))));
+      AsaServer server =
+          AsaServer.start(
+              ServerConfig.defaults()
+                  .withPort(0)
+                  .withDataDir(dir)
+                  .withClock(frozen)
+                  .withEscrow(EscrowConfig.DEFAULTS.withCallbackUrlPrefixes(List.of(args[1])))
+                  .withFetchPolicy(new FetchPolicy(List.of(args[1]))));
       System.out.println("PORT " + server.port());
       System.out.flush();
       // Runs until killed; exits if the test's JVM goes away (its stdin closes).
@@ -358,8 +442,11 @@ class EscrowRestartTest {
   /** Timers not yet fired: id -> "agreement kind". */
   private Map<String, String> pendingTimers() throws SQLException {
     Map<String, String> out = new LinkedHashMap<>();
-    try (Connection c = db(); ResultSet rs = c.createStatement()
-        .executeQuery("SELECT id, agreement_id, kind FROM timers WHERE done_at IS NULL ORDER BY due_at, id")) {
+    try (Connection c = db();
+        ResultSet rs =
+            c.createStatement()
+                .executeQuery(
+                    "SELECT id, agreement_id, kind FROM timers WHERE done_at IS NULL ORDER BY due_at, id")) {
       while (rs.next()) {
         out.put(rs.getString(1), rs.getString(2) + " " + rs.getString(3));
       }
@@ -369,8 +456,10 @@ class EscrowRestartTest {
 
   /** What a node killed while firing the timer leaves behind: its claim, until {@code until}. */
   private void claimAsDeadNode(String timerId, Instant until) throws SQLException {
-    try (Connection c = db(); PreparedStatement s = c.prepareStatement(
-        "UPDATE timers SET claimed_by = 'node-killed', claimed_until = ? WHERE id = ? AND done_at IS NULL")) {
+    try (Connection c = db();
+        PreparedStatement s =
+            c.prepareStatement(
+                "UPDATE timers SET claimed_by = 'node-killed', claimed_until = ? WHERE id = ? AND done_at IS NULL")) {
       s.setLong(1, until.toEpochMilli());
       s.setString(2, timerId);
       assertThat(s.executeUpdate()).as("timer " + timerId + " pending").isEqualTo(1);
@@ -390,7 +479,9 @@ class EscrowRestartTest {
   }
 
   private Object outboxColumn(String messageId, String column) {
-    try (Connection c = db(); PreparedStatement s = c.prepareStatement("SELECT " + column + " FROM outbox WHERE id = ?")) {
+    try (Connection c = db();
+        PreparedStatement s =
+            c.prepareStatement("SELECT " + column + " FROM outbox WHERE id = ?")) {
       s.setString(1, messageId);
       try (ResultSet rs = s.executeQuery()) {
         return rs.next() ? rs.getObject(1) : null;

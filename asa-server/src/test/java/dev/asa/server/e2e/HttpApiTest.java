@@ -17,20 +17,22 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The HTTP contract at the wire: status codes, problem+json bodies, pointers, idempotency, races. */
+/**
+ * The HTTP contract at the wire: status codes, problem+json bodies, pointers, idempotency, races.
+ */
 class HttpApiTest {
   @TempDir static Path dataDir;
   static AsaServer server;
@@ -40,7 +42,9 @@ class HttpApiTest {
 
   @BeforeAll
   static void start() {
-    server = AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dataDir).withRateLimit(10_000, 10_000));
+    server =
+        AsaServer.start(
+            ServerConfig.defaults().withPort(0).withDataDir(dataDir).withRateLimit(10_000, 10_000));
     client = AsaClient.connect(URI.create(server.url("127.0.0.1")), Fixtures.key("alice"));
     provider = client.withKey(Fixtures.key("bob"));
   }
@@ -58,14 +62,23 @@ class HttpApiTest {
   }
 
   /** A request signed with {@code key}, or unsigned when it is null. */
-  static Answer callAs(Ed25519PrivateKey key, String method, String path, String body, String... headers) throws Exception {
+  static Answer callAs(
+      Ed25519PrivateKey key, String method, String path, String body, String... headers)
+      throws Exception {
     URI uri = URI.create(server.url("127.0.0.1") + path);
     byte[] bytes = body == null ? null : body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-    HttpRequest.Builder b = HttpRequest.newBuilder(uri)
-        .method(method, bytes == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(bytes));
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(uri)
+            .method(
+                method,
+                bytes == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofByteArray(bytes));
     if (key != null) {
       new RequestSigner(key, java.time.Clock.systemUTC(), new java.security.SecureRandom())
-          .sign(method, uri, bytes).asMap().forEach(b::header);
+          .sign(method, uri, bytes)
+          .asMap()
+          .forEach(b::header);
     }
     for (int i = 0; i < headers.length; i += 2) {
       b.header(headers[i], headers[i + 1]);
@@ -85,7 +98,8 @@ class HttpApiTest {
     assertThat(list.status()).isEqualTo(200);
     assertThat(list.body().path("templates").size()).isEqualTo(6);
     Answer one = call("GET", "/templates/research", null);
-    assertThat(one.body().path("defaults").path("quality_criteria").path("dimensions").size()).isGreaterThanOrEqualTo(5);
+    assertThat(one.body().path("defaults").path("quality_criteria").path("dimensions").size())
+        .isGreaterThanOrEqualTo(5);
     Answer missing = call("GET", "/templates/poetry", null);
     assertThat(missing.status()).isEqualTo(404);
     assertThat(missing.contentType()).isEqualTo("application/problem+json");
@@ -99,7 +113,10 @@ class HttpApiTest {
   void anInvalidDocumentGets422WithPointersAndNothingIsStored() throws Exception {
     ObjectNode doc = Fixtures.general();
     ((ObjectNode) doc.path("escrow").path("payment")).put("amount", "10.123");
-    doc.putObject("template_overrides").putObject("dimensions").putObject("accuracy").put("weight", 0.9);
+    doc.putObject("template_overrides")
+        .putObject("dimensions")
+        .putObject("accuracy")
+        .put("weight", 0.9);
     Answer a = call("POST", "/agreements", Json.write(doc));
     assertThat(a.status()).isEqualTo(422);
     assertThat(a.contentType()).isEqualTo("application/problem+json");
@@ -107,14 +124,19 @@ class HttpApiTest {
     List<String> pointers = new ArrayList<>();
     a.body().path("errors").forEach(e -> pointers.add(e.path("pointer").asText()));
     assertThat(pointers).contains("/escrow/payment/amount", "/quality_criteria/dimensions");
-    assertThat(call("GET", "/agreements?party=alice", null).body().path("items").findValuesAsText("agreement_id"))
+    assertThat(
+            call("GET", "/agreements?party=alice", null)
+                .body()
+                .path("items")
+                .findValuesAsText("agreement_id"))
         .allSatisfy(id -> assertThat(client.agreement(id).path("state").asText()).isNotNull());
   }
 
   @Test
   void malformedJsonAndDuplicateMembersGet400() throws Exception {
     assertThat(call("POST", "/agreements", "{\"asa_version\": ").status()).isEqualTo(400);
-    Answer dup = call("POST", "/agreements", "{\"asa_version\":\"1.0.0\",\"asa_version\":\"1.0.0\"}");
+    Answer dup =
+        call("POST", "/agreements", "{\"asa_version\":\"1.0.0\",\"asa_version\":\"1.0.0\"}");
     assertThat(dup.status()).isEqualTo(400);
     assertThat(dup.body().path("detail").asText()).contains("Duplicate");
     assertThat(call("POST", "/agreements", "[1,2]").status()).isEqualTo(422);
@@ -132,20 +154,37 @@ class HttpApiTest {
   @Test
   void eachRefusedTransitionNamesTheStateAndTheAllowedActions() throws Exception {
     String id = create();
-    Answer deliver = callAs(Fixtures.key("bob"), "POST", "/agreements/" + id + "/deliver", "{\"content\":\"x\"}");
+    Answer deliver =
+        callAs(
+            Fixtures.key("bob"), "POST", "/agreements/" + id + "/deliver", "{\"content\":\"x\"}");
     assertThat(deliver.status()).isEqualTo(409);
     assertThat(deliver.body().path("type").asText()).endsWith("/transition-refused");
     assertThat(deliver.body().path("current_state").asText()).isEqualTo("PROPOSED");
-    assertThat(deliver.body().path("allowed_actions")).extracting(JsonNode::asText).containsExactly("expire", "negotiate", "reject", "sign");
+    assertThat(deliver.body().path("allowed_actions"))
+        .extracting(JsonNode::asText)
+        .containsExactly("expire", "negotiate", "reject", "sign");
     assertThat(call("POST", "/agreements/" + id + "/verify", null).status()).isEqualTo(409);
     assertThat(call("POST", "/agreements/" + id + "/close", null).status()).isEqualTo(409);
-    assertThat(call("POST", "/agreements/" + id + "/challenge", "{\"party\":\"client\",\"reason_code\":\"quality_below_agreed_slo\"}").status()).isEqualTo(409);
+    assertThat(
+            call(
+                    "POST",
+                    "/agreements/" + id + "/challenge",
+                    "{\"party\":\"client\",\"reason_code\":\"quality_below_agreed_slo\"}")
+                .status())
+        .isEqualTo(409);
     client.sign(id, Role.CLIENT, Fixtures.key("alice"));
     provider.sign(id, Role.PROVIDER, Fixtures.key("bob"));
-    Answer sign = call("POST", "/agreements/" + id + "/sign", Json.write(signBody("client", "A".repeat(86))));
+    Answer sign =
+        call("POST", "/agreements/" + id + "/sign", Json.write(signBody("client", "A".repeat(86))));
     assertThat(sign.status()).isEqualTo(409);
     assertThat(sign.body().path("current_state").asText()).isEqualTo("ACTIVE");
-    assertThat(call("PATCH", "/agreements/" + id + "/negotiate", "{\"round\":1,\"action\":\"reject\",\"rationale_code\":\"no_agreement_possible\"}").status()).isEqualTo(409);
+    assertThat(
+            call(
+                    "PATCH",
+                    "/agreements/" + id + "/negotiate",
+                    "{\"round\":1,\"action\":\"reject\",\"rationale_code\":\"no_agreement_possible\"}")
+                .status())
+        .isEqualTo(409);
   }
 
   @Test
@@ -153,14 +192,19 @@ class HttpApiTest {
     String id = create();
     JsonNode before = client.events(id);
     String hash = client.agreement(id).path("agreement_hash").asText();
-    String byBob = Fixtures.key("bob").sign(hash.getBytes(java.nio.charset.StandardCharsets.UTF_8)).toBase64Url();
+    String byBob =
+        Fixtures.key("bob")
+            .sign(hash.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+            .toBase64Url();
     Answer a = call("POST", "/agreements/" + id + "/sign", Json.write(signBody("client", byBob)));
     assertThat(a.status()).isEqualTo(422);
     assertThat(a.body().path("type").asText()).endsWith("/signature-refused");
     assertThat(a.body().path("detail").asText()).contains(hash);
-    Answer garbage = call("POST", "/agreements/" + id + "/sign", Json.write(signBody("client", "not-base64!")));
+    Answer garbage =
+        call("POST", "/agreements/" + id + "/sign", Json.write(signBody("client", "not-base64!")));
     assertThat(garbage.status()).isEqualTo(422);
-    assertThat(garbage.body().path("errors").get(0).path("pointer").asText()).isEqualTo("/signature/value");
+    assertThat(garbage.body().path("errors").get(0).path("pointer").asText())
+        .isEqualTo("/signature/value");
     assertThat(client.events(id)).isEqualTo(before);
     assertThat(client.agreement(id).path("agreement").has("signatures")).isFalse();
   }
@@ -170,8 +214,12 @@ class HttpApiTest {
     String id = create();
     client.sign(id, Role.CLIENT, Fixtures.key("alice"));
     provider.sign(id, Role.PROVIDER, Fixtures.key("bob"));
-    Answer a = callAs(Fixtures.key("bob"), "POST", "/agreements/" + id + "/deliver",
-        "{\"content\":\"hello\",\"content_hash\":\"sha256:" + "0".repeat(64) + "\"}");
+    Answer a =
+        callAs(
+            Fixtures.key("bob"),
+            "POST",
+            "/agreements/" + id + "/deliver",
+            "{\"content\":\"hello\",\"content_hash\":\"sha256:" + "0".repeat(64) + "\"}");
     assertThat(a.status()).isEqualTo(422);
     assertThat(a.body().path("errors").get(0).path("pointer").asText()).isEqualTo("/content_hash");
     assertThat(client.agreement(id).path("state").asText()).isEqualTo("ACTIVE");
@@ -186,7 +234,13 @@ class HttpApiTest {
     assertThat(again.status()).isEqualTo(201);
     assertThat(again.body()).isEqualTo(first.body());
     assertThat(again.raw().headers().firstValue("Idempotent-Replayed")).contains("true");
-    Answer other = call("POST", "/agreements", body.replace("Summarise", "Summarize"), "Idempotency-Key", "create-1");
+    Answer other =
+        call(
+            "POST",
+            "/agreements",
+            body.replace("Summarise", "Summarize"),
+            "Idempotency-Key",
+            "create-1");
     assertThat(other.status()).isEqualTo(422);
     assertThat(other.body().path("type").asText()).endsWith("/idempotency-key-reused");
   }
@@ -195,7 +249,10 @@ class HttpApiTest {
   void concurrentWritersAreSerialisedOneWinsTheOthersGet409() throws Exception {
     String id = create();
     String hash = client.agreement(id).path("agreement_hash").asText();
-    String sig = Fixtures.key("alice").sign(hash.getBytes(java.nio.charset.StandardCharsets.UTF_8)).toBase64Url();
+    String sig =
+        Fixtures.key("alice")
+            .sign(hash.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+            .toBase64Url();
     String body = Json.write(signBody("client", sig));
     ExecutorService pool = Executors.newFixedThreadPool(8);
     List<Future<Integer>> results = new ArrayList<>();
@@ -224,7 +281,8 @@ class HttpApiTest {
     int pages = 0;
     do {
       JsonNode page = client.list("lister", cursor, 3);
-      page.path("items").forEach(i -> assertThat(seen.add(i.path("agreement_id").asText())).isTrue());
+      page.path("items")
+          .forEach(i -> assertThat(seen.add(i.path("agreement_id").asText())).isTrue());
       cursor = page.path("next_cursor").isNull() ? null : page.path("next_cursor").asText();
       pages++;
     } while (cursor != null);
@@ -249,28 +307,52 @@ class HttpApiTest {
     String id = create();
     client.sign(id, Role.CLIENT, Fixtures.key("alice"));
     String oldHash = client.agreement(id).path("agreement_hash").asText();
-    ObjectNode msg = Json.object().put("round", 1).put("action", "counter").put("rationale_code", "market_rate_alignment");
+    ObjectNode msg =
+        Json.object()
+            .put("round", 1)
+            .put("action", "counter")
+            .put("rationale_code", "market_rate_alignment");
     msg.putObject("proposed_changes").put("escrow.payment.amount", "12.00");
     JsonNode after = provider.negotiate(id, msg);
     assertThat(after.path("state").asText()).isEqualTo("NEGOTIATING");
     assertThat(after.path("agreement_hash").asText()).isNotEqualTo(oldHash);
     assertThat(after.path("agreement").has("signatures")).isFalse();
-    ObjectNode bad = Json.object().put("round", 2).put("action", "counter").put("rationale_code", "market_rate_alignment")
-        .put("negotiation_id", after.path("agreement").path("metadata").path("negotiation").path("negotiation_id").asText());
+    ObjectNode bad =
+        Json.object()
+            .put("round", 2)
+            .put("action", "counter")
+            .put("rationale_code", "market_rate_alignment")
+            .put(
+                "negotiation_id",
+                after
+                    .path("agreement")
+                    .path("metadata")
+                    .path("negotiation")
+                    .path("negotiation_id")
+                    .asText());
     bad.putObject("proposed_changes").put("parties.provider.identity.value", "mallory");
-    Answer refused = callAs(Fixtures.key("bob"), "PATCH", "/agreements/" + id + "/negotiate", Json.write(bad));
+    Answer refused =
+        callAs(Fixtures.key("bob"), "PATCH", "/agreements/" + id + "/negotiate", Json.write(bad));
     assertThat(refused.status()).isEqualTo(422);
-    assertThat(refused.body().path("errors").get(0).path("pointer").asText()).isEqualTo("/proposed_changes/parties.provider.identity.value");
+    assertThat(refused.body().path("errors").get(0).path("pointer").asText())
+        .isEqualTo("/proposed_changes/parties.provider.identity.value");
   }
 
   @Test
   void signingTermsThatChangedSinceTheyWereReadGets409() throws Exception {
     String id = create();
     String oldHash = client.agreement(id).path("agreement_hash").asText();
-    ObjectNode msg = Json.object().put("round", 1).put("action", "counter").put("rationale_code", "quality_requirement_change");
+    ObjectNode msg =
+        Json.object()
+            .put("round", 1)
+            .put("action", "counter")
+            .put("rationale_code", "quality_requirement_change");
     msg.putObject("proposed_changes").put("quality_criteria.composite_threshold", 72);
     provider.negotiate(id, msg);
-    String sig = Fixtures.key("alice").sign(oldHash.getBytes(java.nio.charset.StandardCharsets.UTF_8)).toBase64Url();
+    String sig =
+        Fixtures.key("alice")
+            .sign(oldHash.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+            .toBase64Url();
     ObjectNode body = signBody("client", sig).put("agreement_hash", oldHash);
     Answer a = call("POST", "/agreements/" + id + "/sign", Json.write(body));
     assertThat(a.status()).isEqualTo(409);
@@ -283,19 +365,31 @@ class HttpApiTest {
     doc.remove("escrow");
     ObjectNode created = client.createAgreement(doc);
     assertThat(created.path("agreement").path("escrow").has("payment")).isFalse();
-    assertThat(client.status(created.path("agreement_id").asText()).path("payment").path("status").asText())
+    assertThat(
+            client
+                .status(created.path("agreement_id").asText())
+                .path("payment")
+                .path("status")
+                .asText())
         .isEqualTo("no_payment_terms");
   }
 
   @Test
   void oversizedBodiesGet413() throws Exception {
-    byte[] huge = ("{\"content\":\"" + "x".repeat((int) ServerConfig.DEFAULT_MAX_BODY_BYTES + 10) + "\"}")
-        .getBytes(java.nio.charset.StandardCharsets.UTF_8);
-    // Expect: 100-continue lets the server refuse on Content-Length before the body is sent; without
-    // it the server's early answer races the client still writing 16 MiB (a broken pipe, not a 413).
-    HttpRequest request = HttpRequest.newBuilder(URI.create(server.url("127.0.0.1") + "/agreements/whatever/deliver"))
-        .expectContinue(true).POST(HttpRequest.BodyPublishers.ofByteArray(huge)).build();
-    assertThat(http.send(request, HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(413);
+    byte[] huge =
+        ("{\"content\":\"" + "x".repeat((int) ServerConfig.DEFAULT_MAX_BODY_BYTES + 10) + "\"}")
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    // Expect: 100-continue lets the server refuse on Content-Length before the body is sent;
+    // without
+    // it the server's early answer races the client still writing 16 MiB (a broken pipe, not a
+    // 413).
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(server.url("127.0.0.1") + "/agreements/whatever/deliver"))
+            .expectContinue(true)
+            .POST(HttpRequest.BodyPublishers.ofByteArray(huge))
+            .build();
+    assertThat(http.send(request, HttpResponse.BodyHandlers.ofString()).statusCode())
+        .isEqualTo(413);
   }
 
   static ObjectNode signBody(String party, String value) {

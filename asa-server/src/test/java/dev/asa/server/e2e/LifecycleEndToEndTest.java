@@ -35,14 +35,17 @@ public class LifecycleEndToEndTest {
   @TempDir Path dataDir;
   private final MutableClock clock = new MutableClock(Instant.parse("2026-11-22T10:00:00Z"));
   private AsaServer server;
+
   /** One client per party, each signing its requests with that party's key. */
   private AsaClient client;
+
   private AsaClient provider;
   private AsaClient evaluator;
 
   @BeforeEach
   void start() {
-    server = AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dataDir).withClock(clock));
+    server =
+        AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dataDir).withClock(clock));
     AsaClient anonymous = AsaClient.connect(URI.create(server.url("127.0.0.1")));
     client = anonymous.withKey(Fixtures.key("alice"), clock);
     provider = anonymous.withKey(Fixtures.key("bob"), clock);
@@ -54,14 +57,24 @@ public class LifecycleEndToEndTest {
     server.close();
   }
 
-  /** The evaluator's scores for the general template's judged dimensions (shared by other suites). */
+  /**
+   * The evaluator's scores for the general template's judged dimensions (shared by other suites).
+   */
   public static ObjectNode judgedScores(int accuracy, int completeness, int relevance) {
     ObjectNode r = Json.object();
     r.put("confidence", 0.85);
     r.put("model", "judge-model-x");
     var dims = r.putArray("dimensions");
-    dims.addObject().put("name", "accuracy").put("score", accuracy).put("evidence", "3 claims spot-checked").put("shadow_value", 2);
-    dims.addObject().put("name", "completeness").put("score", completeness).put("evidence", "covers the question").put("shadow_value", 10);
+    dims.addObject()
+        .put("name", "accuracy")
+        .put("score", accuracy)
+        .put("evidence", "3 claims spot-checked")
+        .put("shadow_value", 2);
+    dims.addObject()
+        .put("name", "completeness")
+        .put("score", completeness)
+        .put("evidence", "covers the question")
+        .put("shadow_value", 10);
     dims.addObject().put("name", "relevance").put("score", relevance).put("evidence", "on topic");
     return r;
   }
@@ -72,23 +85,30 @@ public class LifecycleEndToEndTest {
     String id = created.path("agreement_id").asText();
     assertThat(created.path("state").asText()).isEqualTo("PROPOSED");
     assertThat(created.path("agreement_hash").asText()).matches("sha256:[0-9a-f]{64}");
-    assertThat(created.path("allowed_actions")).extracting(JsonNode::asText).contains("sign", "negotiate", "reject");
-    assertThat(created.path("agreement").path("quality_criteria").path("dimensions").size()).isEqualTo(4);
+    assertThat(created.path("allowed_actions"))
+        .extracting(JsonNode::asText)
+        .contains("sign", "negotiate", "reject");
+    assertThat(created.path("agreement").path("quality_criteria").path("dimensions").size())
+        .isEqualTo(4);
 
-    // The hash is reproducible from the document alone: JCS of the terms minus status/signatures/metadata.
+    // The hash is reproducible from the document alone: JCS of the terms minus
+    // status/signatures/metadata.
     ObjectNode terms = (ObjectNode) client.agreement(id).path("agreement").deepCopy();
     terms.remove(List.of("status", "signatures", "metadata"));
-    assertThat(Digest.sha256(dev.asa.json.Jcs.canonicalize(terms)).toString()).isEqualTo(created.path("agreement_hash").asText());
+    assertThat(Digest.sha256(dev.asa.json.Jcs.canonicalize(terms)).toString())
+        .isEqualTo(created.path("agreement_hash").asText());
 
     ObjectNode afterClient = client.sign(id, Role.CLIENT, Fixtures.key("alice"));
     assertThat(afterClient.path("state").asText()).isEqualTo("PROPOSED");
     ObjectNode active = provider.sign(id, Role.PROVIDER, Fixtures.key("bob"));
     assertThat(active.path("state").asText()).isEqualTo("ACTIVE");
-    assertThat(active.path("agreement").path("signatures").path("client").path("scheme").asText()).isEqualTo("ed25519");
+    assertThat(active.path("agreement").path("signatures").path("client").path("scheme").asText())
+        .isEqualTo("ed25519");
     client.fund(id);
 
     clock.advance(Duration.ofMinutes(10));
-    String report = "# Federated learning and privacy\n\nDifferential privacy bounds what a model reveals.\n";
+    String report =
+        "# Federated learning and privacy\n\nDifferential privacy bounds what a model reveals.\n";
     ObjectNode delivered = provider.deliver(id, report, "markdown");
     assertThat(delivered.path("state").asText()).isEqualTo("DELIVERED");
 
@@ -98,22 +118,27 @@ public class LifecycleEndToEndTest {
     assertThat(result.path("determination").path("result").asText()).isEqualTo("PASS");
     // 0.30*88 + 0.25*82 + 0.30*94 + 0.15*100 = 90.1 -> tier >= 90 releases 100%
     assertThat(result.path("composite").path("score").decimalValue()).isEqualByComparingTo("90.1");
-    assertThat(result.path("determination").path("payment_release_percent").decimalValue()).isEqualByComparingTo("100");
+    assertThat(result.path("determination").path("payment_release_percent").decimalValue())
+        .isEqualByComparingTo("100");
     assertThat(result.path("evidence_trail").path("deliverable_hash").asText())
-        .isEqualTo(Digest.sha256(report.getBytes(java.nio.charset.StandardCharsets.UTF_8)).toString());
+        .isEqualTo(
+            Digest.sha256(report.getBytes(java.nio.charset.StandardCharsets.UTF_8)).toString());
     assertThat(VerificationResult.evaluationHashMatches(result)).isTrue();
-    assertThat(result.path("dimensions")).anySatisfy(d -> {
-      assertThat(d.path("name").asText()).isEqualTo("timeliness");
-      assertThat(d.path("slo_met").asBoolean()).isTrue();
-    });
+    assertThat(result.path("dimensions"))
+        .anySatisfy(d -> {
+          assertThat(d.path("name").asText()).isEqualTo("timeliness");
+          assertThat(d.path("slo_met").asBoolean()).isTrue();
+        });
 
     // The window is open: closing is refused, with the state and the allowed actions named.
     assertThatThrownBy(() -> client.close(id))
-        .isInstanceOfSatisfying(AsaApiException.class, e -> {
-          assertThat(e.status()).isEqualTo(409);
-          assertThat(e.problem().path("current_state").asText()).isEqualTo("VERIFIED");
-          assertThat(e.detail()).contains("challenge window is still open");
-        });
+        .isInstanceOfSatisfying(
+            AsaApiException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(409);
+              assertThat(e.problem().path("current_state").asText()).isEqualTo("VERIFIED");
+              assertThat(e.detail()).contains("challenge window is still open");
+            });
     clock.advance(Duration.ofSeconds(7200));
     ObjectNode closed = client.close(id);
     assertThat(closed.path("state").asText()).isEqualTo("CLOSED");
@@ -127,20 +152,28 @@ public class LifecycleEndToEndTest {
     assertThat(events.path("chain_valid").asBoolean()).isTrue();
     List<String> types = new ArrayList<>();
     List<String> states = new ArrayList<>();
-    events.path("events").forEach(e -> {
-      types.add(e.path("type").asText());
-      states.add(e.path("payload").path("state").asText());
-    });
-    assertThat(types).containsExactly("created", "signed", "signed", "funded", "delivered", "verified", "closed");
-    assertThat(states).containsExactly("PROPOSED", "PROPOSED", "ACTIVE", "ACTIVE", "DELIVERED", "VERIFIED", "CLOSED");
+    events
+        .path("events")
+        .forEach(e -> {
+          types.add(e.path("type").asText());
+          states.add(e.path("payload").path("state").asText());
+        });
+    assertThat(types)
+        .containsExactly(
+            "created", "signed", "signed", "funded", "delivered", "verified", "closed");
+    assertThat(states)
+        .containsExactly(
+            "PROPOSED", "PROPOSED", "ACTIVE", "ACTIVE", "DELIVERED", "VERIFIED", "CLOSED");
     assertThat(EventChain.firstBreak(events)).isEmpty();
 
     // A closed agreement never changes again.
     assertThatThrownBy(() -> client.challenge(id, Role.CLIENT, "quality_below_agreed_slo"))
-        .isInstanceOfSatisfying(AsaApiException.class, e -> {
-          assertThat(e.status()).isEqualTo(409);
-          assertThat(e.detail()).contains("CLOSED is final");
-        });
+        .isInstanceOfSatisfying(
+            AsaApiException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(409);
+              assertThat(e.detail()).contains("CLOSED is final");
+            });
     assertThat(client.events(id).path("events").size()).isEqualTo(7);
   }
 
@@ -148,7 +181,8 @@ public class LifecycleEndToEndTest {
   void aLowScoreReleasesByTierAndRefundsTheRest() {
     String id = activeAgreement();
     provider.deliver(id, "# Notes\n\nSome text.\n", "markdown");
-    // 0.30*70 + 0.25*60 + 0.30*70 + 0.15*100 = 72: PASS (threshold 70), and the >= 60 tier releases 50%
+    // 0.30*70 + 0.25*60 + 0.30*70 + 0.15*100 = 72: PASS (threshold 70), and the >= 60 tier releases
+    // 50%
     ObjectNode verified = evaluator.verify(id, judgedScores(70, 60, 70));
     JsonNode det = verified.path("verification").path("determination");
     assertThat(det.path("payment_release_percent").decimalValue()).isEqualByComparingTo("50");
@@ -176,7 +210,8 @@ public class LifecycleEndToEndTest {
     evaluator.verify(id, judgedScores(90, 90, 90));
     clock.advance(Duration.ofSeconds(7200));
     assertThatThrownBy(() -> client.challenge(id, Role.CLIENT, "quality_below_agreed_slo"))
-        .isInstanceOfSatisfying(AsaApiException.class, e -> assertThat(e.detail()).contains("window has closed"));
+        .isInstanceOfSatisfying(
+            AsaApiException.class, e -> assertThat(e.detail()).contains("window has closed"));
   }
 
   @Test
@@ -197,10 +232,12 @@ public class LifecycleEndToEndTest {
     String id = activeAgreement();
     provider.deliver(id, "# Done\n", "markdown");
     assertThatThrownBy(() -> client.verify(id))
-        .isInstanceOfSatisfying(AsaApiException.class, e -> {
-          assertThat(e.status()).isEqualTo(422);
-          assertThat(e.detail()).contains("accuracy").contains("relevance");
-        });
+        .isInstanceOfSatisfying(
+            AsaApiException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(422);
+              assertThat(e.detail()).contains("accuracy").contains("relevance");
+            });
     assertThat(client.agreement(id).path("state").asText()).isEqualTo("DELIVERED");
   }
 
@@ -229,10 +266,12 @@ public class LifecycleEndToEndTest {
     assertThat(client.market("general").path("note").asText()).contains("fewer than 5");
     String[] amounts = {"8.00", "12.00", "9.00", "11.00", "10.00"};
     for (int i = 0; i < amounts.length; i++) {
-      // Five distinct client-provider pairs: one pair's deals count once (MarketMedianEndToEndTest).
+      // Five distinct client-provider pairs: one pair's deals count once
+      // (MarketMedianEndToEndTest).
       String seller = "bob-" + i;
       ObjectNode doc = Fixtures.general();
-      ((ObjectNode) doc.path("parties")).set("provider", Fixtures.party(seller, Fixtures.key(seller)));
+      ((ObjectNode) doc.path("parties"))
+          .set("provider", Fixtures.party(seller, Fixtures.key(seller)));
       ((ObjectNode) doc.path("escrow").path("payment")).put("amount", amounts[i]);
       doc.putObject("verification").put("strategy", "pessimistic");
       AsaClient provider = client.withKey(Fixtures.key(seller), clock);
@@ -241,7 +280,8 @@ public class LifecycleEndToEndTest {
       provider.sign(id, Role.PROVIDER, Fixtures.key(seller));
       client.fund(id);
       provider.deliver(id, "# Done\n", "markdown");
-      assertThat(evaluator.verify(id, judgedScores(90, 90, 90)).path("state").asText()).isEqualTo("CLOSED");
+      assertThat(evaluator.verify(id, judgedScores(90, 90, 90)).path("state").asText())
+          .isEqualTo("CLOSED");
     }
     JsonNode median = client.market("general").path("medians").get(0);
     assertThat(median.path("median_price").asText()).isEqualTo("10");
@@ -254,17 +294,19 @@ public class LifecycleEndToEndTest {
     for (int attempt = 0; attempt < 5; attempt++) {
       String id = activeAgreement();
       provider.deliver(id, "# Done\n", "markdown");
-      java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(6);
+      java.util.concurrent.ExecutorService pool =
+          java.util.concurrent.Executors.newFixedThreadPool(6);
       java.util.List<java.util.concurrent.Future<Integer>> answers = new java.util.ArrayList<>();
       for (int i = 0; i < 6; i++) {
-        answers.add(pool.submit(() -> {
-          try {
-            evaluator.verify(id, judgedScores(90, 90, 90));
-            return 200;
-          } catch (AsaApiException e) {
-            return e.status();
-          }
-        }));
+        answers.add(
+            pool.submit(() -> {
+              try {
+                evaluator.verify(id, judgedScores(90, 90, 90));
+                return 200;
+              } catch (AsaApiException e) {
+                return e.status();
+              }
+            }));
       }
       java.util.List<Integer> statuses = new java.util.ArrayList<>();
       for (var f : answers) statuses.add(f.get());
@@ -281,5 +323,4 @@ public class LifecycleEndToEndTest {
     client.fund(id);
     return id;
   }
-
 }

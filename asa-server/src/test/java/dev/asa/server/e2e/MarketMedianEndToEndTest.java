@@ -27,7 +27,9 @@ class MarketMedianEndToEndTest {
 
   @BeforeEach
   void start() {
-    server = AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dataDir).withRateLimit(10_000, 10_000));
+    server =
+        AsaServer.start(
+            ServerConfig.defaults().withPort(0).withDataDir(dataDir).withRateLimit(10_000, 10_000));
     anonymous = AsaClient.connect(URI.create(server.url("127.0.0.1")));
   }
 
@@ -36,11 +38,16 @@ class MarketMedianEndToEndTest {
     server.close();
   }
 
-  /** One agreement between {@code client} and {@code provider} (fixture keys of those names) to CLOSED. */
+  /**
+   * One agreement between {@code client} and {@code provider} (fixture keys of those names) to
+   * CLOSED.
+   */
   void closeOne(String client, String clientIdentity, String provider, String amount) {
     ObjectNode doc = Fixtures.general();
-    ((ObjectNode) doc.path("parties")).set("client", Fixtures.party(clientIdentity, Fixtures.key(client)));
-    ((ObjectNode) doc.path("parties")).set("provider", Fixtures.party(provider, Fixtures.key(provider)));
+    ((ObjectNode) doc.path("parties"))
+        .set("client", Fixtures.party(clientIdentity, Fixtures.key(client)));
+    ((ObjectNode) doc.path("parties"))
+        .set("provider", Fixtures.party(provider, Fixtures.key(provider)));
     ((ObjectNode) doc.path("escrow").path("payment")).put("amount", amount);
     doc.putObject("verification").put("strategy", "pessimistic");
     AsaClient c = anonymous.withKey(Fixtures.key(client));
@@ -50,8 +57,10 @@ class MarketMedianEndToEndTest {
     p.sign(id, Role.PROVIDER, Fixtures.key(provider));
     c.fund(id);
     p.deliver(id, "# Done\n", "markdown");
-    JsonNode verified = anonymous.withKey(Fixtures.key("eval-1"))
-        .verify(id, LifecycleEndToEndTest.judgedScores(90, 90, 90));
+    JsonNode verified =
+        anonymous
+            .withKey(Fixtures.key("eval-1"))
+            .verify(id, LifecycleEndToEndTest.judgedScores(90, 90, 90));
     assertThat(verified.path("state").asText()).isEqualTo("CLOSED");
   }
 
@@ -65,7 +74,8 @@ class MarketMedianEndToEndTest {
     }
     JsonNode market = anonymous.withKey(Fixtures.key("alice")).market("general");
     assertThat(market.path("medians")).isEmpty();
-    assertThat(market.path("note").asText()).contains("fewer than 5 distinct client-provider pairs");
+    assertThat(market.path("note").asText())
+        .contains("fewer than 5 distinct client-provider pairs");
   }
 
   @Test
@@ -77,7 +87,8 @@ class MarketMedianEndToEndTest {
     for (int i = 0; i < 5; i++) {
       closeOne("mallory", "mallory", "sock", "999.00");
     }
-    JsonNode median = anonymous.withKey(Fixtures.key("alice")).market("general").path("medians").get(0);
+    JsonNode median =
+        anonymous.withKey(Fixtures.key("alice")).market("general").path("medians").get(0);
     assertThat(median.path("sample").asInt()).isEqualTo(5);
     // 8, 9, 11, 12 and Mallory's one voice at 999: the median is 11, not 999.
     assertThat(median.path("median_price").asText()).isEqualTo("11");

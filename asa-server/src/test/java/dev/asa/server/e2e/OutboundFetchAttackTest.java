@@ -11,8 +11,8 @@ import dev.asa.client.AsaClient;
 import dev.asa.crypto.Digest;
 import dev.asa.json.Json;
 import dev.asa.server.AsaServer;
-import dev.asa.server.config.ServerConfig;
 import dev.asa.server.agreements.DeliverableFetcher;
+import dev.asa.server.config.ServerConfig;
 import dev.asa.server.escrow.EscrowConfig;
 import dev.asa.server.net.FetchPolicy;
 import dev.asa.testing.Fixtures;
@@ -32,8 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Server-side request forgery through HTTP: a caller names a URL (a deliverable's {@code
- * content_url} in {@code POST /verifications} or at delivery, an {@code http_callback}) and tries to
- * make the server call something on its own network. A "local" HTTP server on loopback records
+ * content_url} in {@code POST /verifications} or at delivery, an {@code http_callback}) and tries
+ * to make the server call something on its own network. A "local" HTTP server on loopback records
  * every request it gets; the attack has failed when it records none and the caller learns nothing
  * about it (no digest, status, address or port in the answer).
  */
@@ -56,22 +56,26 @@ class OutboundFetchAttackTest {
 
     Local() throws IOException {
       http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
-      http.createContext("/", exchange -> {
-        heard.add(exchange.getRequestMethod() + " " + exchange.getRequestURI());
-        exchange.getRequestBody().readAllBytes();
-        String path = exchange.getRequestURI().getPath();
-        if (path.startsWith("/redirect")) {
-          exchange.getResponseHeaders().set("Location", exchange.getRequestURI().getQuery());
-          exchange.sendResponseHeaders(302, -1);
-        } else if (path.startsWith("/missing")) {
-          exchange.sendResponseHeaders(404, -1);
-        } else {
-          byte[] body = (path.startsWith("/other") ? "something else" : CONTENT).getBytes(StandardCharsets.UTF_8);
-          exchange.sendResponseHeaders(200, body.length);
-          exchange.getResponseBody().write(body);
-        }
-        exchange.close();
-      });
+      http.createContext(
+          "/",
+          exchange -> {
+            heard.add(exchange.getRequestMethod() + " " + exchange.getRequestURI());
+            exchange.getRequestBody().readAllBytes();
+            String path = exchange.getRequestURI().getPath();
+            if (path.startsWith("/redirect")) {
+              exchange.getResponseHeaders().set("Location", exchange.getRequestURI().getQuery());
+              exchange.sendResponseHeaders(302, -1);
+            } else if (path.startsWith("/missing")) {
+              exchange.sendResponseHeaders(404, -1);
+            } else {
+              byte[] body =
+                  (path.startsWith("/other") ? "something else" : CONTENT)
+                      .getBytes(StandardCharsets.UTF_8);
+              exchange.sendResponseHeaders(200, body.length);
+              exchange.getResponseBody().write(body);
+            }
+            exchange.close();
+          });
       http.start();
     }
 
@@ -117,9 +121,13 @@ class OutboundFetchAttackTest {
 
   private static ObjectNode byUrl(String url, Digest digest) {
     ObjectNode r = Json.object();
-    r.putObject("deliverable").put("content_url", url).put("content_hash", digest.toString())
-        .put("format", "markdown").put("type", "general");
-    r.putObject("original_request").put("description", "Summarise the findings on battery recycling");
+    r.putObject("deliverable")
+        .put("content_url", url)
+        .put("content_hash", digest.toString())
+        .put("format", "markdown")
+        .put("type", "general");
+    r.putObject("original_request")
+        .put("description", "Summarise the findings on battery recycling");
     r.putObject("verification_config").put("depth", "structural");
     return r;
   }
@@ -127,10 +135,12 @@ class OutboundFetchAttackTest {
   /** The refusal every fetch failure gets, whatever happened on the other side. */
   private void assertGenericRefusal(AsaApiException e, String pointer) {
     assertThat(e.status()).isEqualTo(422);
-    assertThat(e.errors()).singleElement().satisfies(error -> {
-      assertThat(error.pointer()).isEqualTo(pointer);
-      assertThat(error.detail()).isEqualTo(DeliverableFetcher.COULD_NOT_FETCH);
-    });
+    assertThat(e.errors())
+        .singleElement()
+        .satisfies(error -> {
+          assertThat(error.pointer()).isEqualTo(pointer);
+          assertThat(error.detail()).isEqualTo(DeliverableFetcher.COULD_NOT_FETCH);
+        });
     assertThat(e.body())
         .doesNotContain(Integer.toString(local.port()))
         .doesNotContain("127.0.0.1")
@@ -144,26 +154,28 @@ class OutboundFetchAttackTest {
   void aStandaloneVerificationOfALocalUrlIsRefusedAndTheLocalServerHearsNothing() {
     startServer(ServerConfig.defaults());
     int port = local.port();
-    List<String> forms = List.of(
-        "http://127.0.0.1:" + port + "/report.md",
-        "http://localhost:" + port + "/report.md",
-        "http://LOCALHOST.:" + port + "/report.md",
-        "http://sub.localhost:" + port + "/report.md",
-        "http://2130706433:" + port + "/report.md", // 127.0.0.1 as one decimal number
-        "http://0.0.0.0:" + port + "/report.md", // Linux connects 0.0.0.0 to the local host
-        "http://[::1]:" + port + "/report.md",
-        "http://[::ffff:127.0.0.1]:" + port + "/report.md",
-        "http://[::ffff:7f00:1]:" + port + "/report.md",
-        "http://169.254.169.254/latest/meta-data/",
-        "http://[fe80::1]:" + port + "/report.md",
-        "http://10.0.0.1:" + port + "/report.md",
-        "http://192.168.1.1/report.md",
-        "http://172.16.0.1/report.md",
-        "http://100.64.0.1/report.md");
+    List<String> forms =
+        List.of(
+            "http://127.0.0.1:" + port + "/report.md",
+            "http://localhost:" + port + "/report.md",
+            "http://LOCALHOST.:" + port + "/report.md",
+            "http://sub.localhost:" + port + "/report.md",
+            "http://2130706433:" + port + "/report.md", // 127.0.0.1 as one decimal number
+            "http://0.0.0.0:" + port + "/report.md", // Linux connects 0.0.0.0 to the local host
+            "http://[::1]:" + port + "/report.md",
+            "http://[::ffff:127.0.0.1]:" + port + "/report.md",
+            "http://[::ffff:7f00:1]:" + port + "/report.md",
+            "http://169.254.169.254/latest/meta-data/",
+            "http://[fe80::1]:" + port + "/report.md",
+            "http://10.0.0.1:" + port + "/report.md",
+            "http://192.168.1.1/report.md",
+            "http://172.16.0.1/report.md",
+            "http://100.64.0.1/report.md");
     for (String url : forms) {
       assertThatThrownBy(() -> alice.requestVerification(byUrl(url, DIGEST)))
           .as(url)
-          .isInstanceOfSatisfying(AsaApiException.class, e -> assertGenericRefusal(e, "/deliverable/content_url"));
+          .isInstanceOfSatisfying(
+              AsaApiException.class, e -> assertGenericRefusal(e, "/deliverable/content_url"));
     }
     assertThat(local.heard).isEmpty();
   }
@@ -174,7 +186,8 @@ class OutboundFetchAttackTest {
     String id = active();
     bob.deliverByUrl(id, local.base() + "/report.md", DIGEST); // recorded, not fetched
     assertThatThrownBy(() -> alice.verify(id))
-        .isInstanceOfSatisfying(AsaApiException.class, e -> assertGenericRefusal(e, "/content_url"));
+        .isInstanceOfSatisfying(
+            AsaApiException.class, e -> assertGenericRefusal(e, "/content_url"));
     assertThat(local.heard).isEmpty();
     assertThat(alice.agreement(id).path("state").asText()).isEqualTo("DELIVERED");
   }
@@ -184,13 +197,15 @@ class OutboundFetchAttackTest {
     startServerAllowing(local.base() + "/");
     ObjectNode result = alice.requestVerification(byUrl(local.base() + "/report.md", DIGEST));
     assertThat(result.path("determination").path("result").asText()).isEqualTo("PASS");
-    assertThat(result.path("evidence_trail").path("deliverable_hash").asText()).isEqualTo(DIGEST.toString());
+    assertThat(result.path("evidence_trail").path("deliverable_hash").asText())
+        .isEqualTo(DIGEST.toString());
 
     String id = active();
     bob.deliverByUrl(id, local.base() + "/report.md", DIGEST);
     ObjectNode verified = evaluator.verify(id, LifecycleEndToEndTest.judgedScores(88, 82, 94));
     assertThat(verified.path("state").asText()).isEqualTo("VERIFIED");
-    assertThat(verified.path("verification").path("evidence_trail").path("deliverable_hash").asText())
+    assertThat(
+            verified.path("verification").path("evidence_trail").path("deliverable_hash").asText())
         .isEqualTo(DIGEST.toString());
     assertThat(local.heard).containsExactly("GET /report.md", "GET /report.md");
   }
@@ -199,16 +214,23 @@ class OutboundFetchAttackTest {
   void anAllowedServerCannotBeUsedAsAnOracle() {
     // Even where fetching is allowed, a wrong digest, a 404 and a closed port read the same.
     startServerAllowing(local.base() + "/", "http://127.0.0.1:1/");
-    List<String> urls = List.of(local.base() + "/other.md", local.base() + "/missing", "http://127.0.0.1:1/closed");
+    List<String> urls =
+        List.of(local.base() + "/other.md", local.base() + "/missing", "http://127.0.0.1:1/closed");
     List<String> bodies = new ArrayList<>();
     for (String url : urls) {
-      assertThatThrownBy(() -> alice.requestVerification(byUrl(url, DIGEST))).as(url)
-          .isInstanceOfSatisfying(AsaApiException.class, e -> {
-            assertGenericRefusal(e, "/deliverable/content_url");
-            assertThat(e.body()).doesNotContain(Digest.sha256("something else".getBytes(StandardCharsets.UTF_8)).toString())
-                .doesNotContain("404").doesNotContain(":1/");
-            bodies.add(e.detail() + " " + e.errors());
-          });
+      assertThatThrownBy(() -> alice.requestVerification(byUrl(url, DIGEST)))
+          .as(url)
+          .isInstanceOfSatisfying(
+              AsaApiException.class,
+              e -> {
+                assertGenericRefusal(e, "/deliverable/content_url");
+                assertThat(e.body())
+                    .doesNotContain(
+                        Digest.sha256("something else".getBytes(StandardCharsets.UTF_8)).toString())
+                    .doesNotContain("404")
+                    .doesNotContain(":1/");
+                bodies.add(e.detail() + " " + e.errors());
+              });
     }
     assertThat(bodies).hasSize(3).containsOnly(bodies.getFirst());
     assertThat(local.heard).containsExactly("GET /other.md", "GET /missing");
@@ -221,7 +243,8 @@ class OutboundFetchAttackTest {
     startServerAllowing(local.base() + "/redirect");
     String url = local.base() + "/redirect?" + target.base() + "/report.md";
     assertThatThrownBy(() -> alice.requestVerification(byUrl(url, DIGEST)))
-        .isInstanceOfSatisfying(AsaApiException.class, e -> assertGenericRefusal(e, "/deliverable/content_url"));
+        .isInstanceOfSatisfying(
+            AsaApiException.class, e -> assertGenericRefusal(e, "/deliverable/content_url"));
     assertThat(local.heard).hasSize(1);
     assertThat(target.heard).isEmpty();
   }
@@ -229,9 +252,12 @@ class OutboundFetchAttackTest {
   @Test
   void aPathOutsideTheAllowedPrefixIsStillRefused() {
     startServerAllowing(local.base() + "/public/");
-    for (String path : List.of("/report.md", "/public/../report.md", "/public/%2e%2e/report.md", "/publicity")) {
-      assertThatThrownBy(() -> alice.requestVerification(byUrl(local.base() + path, DIGEST))).as(path)
-          .isInstanceOfSatisfying(AsaApiException.class, e -> assertGenericRefusal(e, "/deliverable/content_url"));
+    for (String path :
+        List.of("/report.md", "/public/../report.md", "/public/%2e%2e/report.md", "/publicity")) {
+      assertThatThrownBy(() -> alice.requestVerification(byUrl(local.base() + path, DIGEST)))
+          .as(path)
+          .isInstanceOfSatisfying(
+              AsaApiException.class, e -> assertGenericRefusal(e, "/deliverable/content_url"));
     }
     assertThat(local.heard).isEmpty();
   }
@@ -240,10 +266,16 @@ class OutboundFetchAttackTest {
   void aWebhookToADisallowedAddressIsNotSent() {
     // The operator listed the callback prefix (creation accepts the agreement) but did not allow
     // the internal address for outbound requests: the payment instruction stays unsent.
-    startServer(ServerConfig.defaults().withTimerPolling(false)
-        .withEscrow(EscrowConfig.DEFAULTS.withCallbackUrlPrefixes(List.of(local.base() + "/"))));
+    startServer(
+        ServerConfig.defaults()
+            .withTimerPolling(false)
+            .withEscrow(
+                EscrowConfig.DEFAULTS.withCallbackUrlPrefixes(List.of(local.base() + "/"))));
     ObjectNode doc = Fixtures.general();
-    doc.with("escrow").putObject("binding").put("type", "http_callback").put("url", local.base() + "/pay");
+    doc.with("escrow")
+        .putObject("binding")
+        .put("type", "http_callback")
+        .put("url", local.base() + "/pay");
     String id = active(doc);
     alice.fund(id);
     assertThat(server.deliverDueMessages()).isZero();
@@ -252,11 +284,16 @@ class OutboundFetchAttackTest {
 
   @Test
   void aWebhookToAnAllowedAddressIsSent() {
-    startServer(ServerConfig.defaults().withTimerPolling(false)
-        .withEscrow(EscrowConfig.DEFAULTS.withCallbackUrlPrefixes(List.of(local.base() + "/")))
-        .withFetchPolicy(new FetchPolicy(List.of(local.base() + "/"))));
+    startServer(
+        ServerConfig.defaults()
+            .withTimerPolling(false)
+            .withEscrow(EscrowConfig.DEFAULTS.withCallbackUrlPrefixes(List.of(local.base() + "/")))
+            .withFetchPolicy(new FetchPolicy(List.of(local.base() + "/"))));
     ObjectNode doc = Fixtures.general();
-    doc.with("escrow").putObject("binding").put("type", "http_callback").put("url", local.base() + "/pay");
+    doc.with("escrow")
+        .putObject("binding")
+        .put("type", "http_callback")
+        .put("url", local.base() + "/pay");
     String id = active(doc);
     alice.fund(id);
     server.deliverDueMessages();
@@ -270,7 +307,8 @@ class OutboundFetchAttackTest {
   private String active(ObjectNode doc) {
     String id = alice.createAgreement(doc).path("agreement_id").asText();
     alice.sign(id, Role.CLIENT, Fixtures.key("alice"));
-    assertThat(bob.sign(id, Role.PROVIDER, Fixtures.key("bob")).path("state").asText()).isEqualTo("ACTIVE");
+    assertThat(bob.sign(id, Role.PROVIDER, Fixtures.key("bob")).path("state").asText())
+        .isEqualTo("ACTIVE");
     if (!doc.path("escrow").path("binding").path("type").asText().equals("http_callback")) {
       alice.fund(id);
     }

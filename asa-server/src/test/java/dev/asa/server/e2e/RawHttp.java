@@ -48,23 +48,44 @@ final class RawHttp {
    * The bytes of a request signed by {@code key} for {@code signedFor} (scheme and authority, such
    * as {@code http://127.0.0.1:8080}) + {@code path}, sent with {@code Host: host}.
    */
-  static byte[] signed(Ed25519PrivateKey key, String method, String signedFor, String path, String host, byte[] body) {
-    SignedHeaders headers = new RequestSigner(key, Clock.systemUTC(), new SecureRandom())
-        .sign(method, URI.create(signedFor + path), body);
+  static byte[] signed(
+      Ed25519PrivateKey key,
+      String method,
+      String signedFor,
+      String path,
+      String host,
+      byte[] body) {
+    SignedHeaders headers =
+        new RequestSigner(key, Clock.systemUTC(), new SecureRandom())
+            .sign(method, URI.create(signedFor + path), body);
     return request(method, path, host, headers.asMap(), List.of(), body);
   }
 
   /** A request with {@code headers} (one line each) then {@code extraLines} ("Name: value"). */
-  static byte[] request(String method, String path, String host, Map<String, String> headers, List<String> extraLines,
+  static byte[] request(
+      String method,
+      String path,
+      String host,
+      Map<String, String> headers,
+      List<String> extraLines,
       byte[] body) {
-    StringBuilder head = new StringBuilder()
-        .append(method).append(' ').append(path).append(" HTTP/1.1\r\n")
-        .append("Host: ").append(host).append("\r\n")
-        .append("Connection: close\r\n");
+    StringBuilder head =
+        new StringBuilder()
+            .append(method)
+            .append(' ')
+            .append(path)
+            .append(" HTTP/1.1\r\n")
+            .append("Host: ")
+            .append(host)
+            .append("\r\n")
+            .append("Connection: close\r\n");
     headers.forEach((name, value) -> head.append(name).append(": ").append(value).append("\r\n"));
     extraLines.forEach(line -> head.append(line).append("\r\n"));
     if (body != null && body.length > 0) {
-      head.append("Content-Type: application/json\r\n").append("Content-Length: ").append(body.length).append("\r\n");
+      head.append("Content-Type: application/json\r\n")
+          .append("Content-Length: ")
+          .append(body.length)
+          .append("\r\n");
     }
     head.append("\r\n");
     ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -3,8 +3,8 @@ package dev.asa.server.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.asa.server.AsaServer;
-import dev.asa.server.config.ServerConfig;
 import dev.asa.server.config.PublicUrls;
+import dev.asa.server.config.ServerConfig;
 import dev.asa.server.store.TestPostgres;
 import dev.asa.testing.Fixtures;
 import java.net.URI;
@@ -14,9 +14,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A captured signed request, sent again byte for byte, is refused after the server restarts and
- * by a second node sharing the database: nonces live in the store (V008 request_nonces), not only
- * in one process's memory.
+ * A captured signed request, sent again byte for byte, is refused after the server restarts and by
+ * a second node sharing the database: nonces live in the store (V008 request_nonces), not only in
+ * one process's memory.
  */
 class ReplayAcrossRestartsTest {
   @TempDir Path dataDir;
@@ -30,7 +30,9 @@ class ReplayAcrossRestartsTest {
     try (AsaServer first = AsaServer.start(config().withPort(0))) {
       port = first.port();
       String authority = "127.0.0.1:" + port;
-      captured = RawHttp.signed(Fixtures.key("alice"), "GET", "http://" + authority, PATH, authority, null);
+      captured =
+          RawHttp.signed(
+              Fixtures.key("alice"), "GET", "http://" + authority, PATH, authority, null);
       assertThat(RawHttp.send(port, captured).status()).isEqualTo(200);
     }
     try (AsaServer again = AsaServer.start(config().withPort(port))) {
@@ -41,22 +43,44 @@ class ReplayAcrossRestartsTest {
     }
   }
 
-  /** Two nodes behind one public URL on one PostgreSQL schema: node 2 refuses what node 1 accepted. */
+  /**
+   * Two nodes behind one public URL on one PostgreSQL schema: node 2 refuses what node 1 accepted.
+   */
   @Test
   void aRequestAcceptedByOneNodeIsRefusedByAnother() throws Exception {
     PublicUrls shared = new PublicUrls(List.of(URI.create("https://asa.example.com")));
     try (TestPostgres pg = TestPostgres.freshSchema();
-        AsaServer node1 = AsaServer.start(config().withPort(0).withDbUrl(pg.url()).withPublicUrls(shared));
-        AsaServer node2 = AsaServer.start(config().withPort(0).withDbUrl(pg.url()).withPublicUrls(shared)
-            .withDataDir(dataDir.resolve("node2")))) {
-      byte[] captured = RawHttp.signed(Fixtures.key("alice"), "GET", "https://asa.example.com", PATH, "asa.example.com", null);
+        AsaServer node1 =
+            AsaServer.start(config().withPort(0).withDbUrl(pg.url()).withPublicUrls(shared));
+        AsaServer node2 =
+            AsaServer.start(
+                config()
+                    .withPort(0)
+                    .withDbUrl(pg.url())
+                    .withPublicUrls(shared)
+                    .withDataDir(dataDir.resolve("node2")))) {
+      byte[] captured =
+          RawHttp.signed(
+              Fixtures.key("alice"),
+              "GET",
+              "https://asa.example.com",
+              PATH,
+              "asa.example.com",
+              null);
       assertThat(RawHttp.send(node1.port(), captured).status()).isEqualTo(200);
       RawHttp.Response onNode2 = RawHttp.send(node2.port(), captured);
       assertThat(onNode2.status()).isEqualTo(401);
       assertThat(onNode2.reason()).isEqualTo("replayed_nonce");
       assertThat(onNode2.detail()).contains("nonce \"");
       // And a fresh request to node 2 is fine: it is the nonce that is refused, not the node.
-      byte[] fresh = RawHttp.signed(Fixtures.key("alice"), "GET", "https://asa.example.com", PATH, "asa.example.com", null);
+      byte[] fresh =
+          RawHttp.signed(
+              Fixtures.key("alice"),
+              "GET",
+              "https://asa.example.com",
+              PATH,
+              "asa.example.com",
+              null);
       assertThat(RawHttp.send(node2.port(), fresh).status()).isEqualTo(200);
     }
   }

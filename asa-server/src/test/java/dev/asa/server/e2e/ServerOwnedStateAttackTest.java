@@ -52,14 +52,24 @@ class ServerOwnedStateAttackTest {
   void start() {
     var serverKey = dev.asa.server.ServerKey.loadOrCreate(dataDir).publicKey();
     payments = new WebhookReceiver(serverKey, clock);
-    server = AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dataDir).withClock(clock)
-        .withTimerPolling(false)
-        .withOperatorKey(Fixtures.key("operator").publicKey())
-        .withFetchPolicy(new FetchPolicy(List.of(payments.uri() + "/")))
-        .withEscrow(EscrowConfig.DEFAULTS
-            .withCallbackUrlPrefixes(List.of(payments.uri().toString()))
-            // The client's key is also a configured arbiter: it must still never rule on its own case.
-            .withArbiterKeys(Set.of(Fixtures.key("arbiter").publicKey(), Fixtures.key("alice").publicKey()))));
+    server =
+        AsaServer.start(
+            ServerConfig.defaults()
+                .withPort(0)
+                .withDataDir(dataDir)
+                .withClock(clock)
+                .withTimerPolling(false)
+                .withOperatorKey(Fixtures.key("operator").publicKey())
+                .withFetchPolicy(new FetchPolicy(List.of(payments.uri() + "/")))
+                .withEscrow(
+                    EscrowConfig.DEFAULTS
+                        .withCallbackUrlPrefixes(List.of(payments.uri().toString()))
+                        // The client's key is also a configured arbiter: it must still never rule
+                        // on its own case.
+                        .withArbiterKeys(
+                            Set.of(
+                                Fixtures.key("arbiter").publicKey(),
+                                Fixtures.key("alice").publicKey()))));
     AsaClient anonymous = AsaClient.connect(URI.create(server.url("127.0.0.1")));
     client = anonymous.withKey(Fixtures.key("alice"), clock);
     provider = anonymous.withKey(Fixtures.key("bob"), clock);
@@ -80,26 +90,49 @@ class ServerOwnedStateAttackTest {
     ObjectNode doc = Fixtures.general();
     doc.put("agreement_id", "asa-forged-escrow");
     doc.put("expires_at", "2026-11-22T10:00:05Z");
-    ((ObjectNode) doc.path("escrow")).putObject("binding").put("type", "http_callback").put("url", payments.uri() + "/asa");
-    doc.putObject("metadata").putObject("escrow").put("status", "held").put("funded_at", "2026-11-22T10:00:00Z")
-        .put("amount", "10.00").put("currency", "USD");
+    ((ObjectNode) doc.path("escrow"))
+        .putObject("binding")
+        .put("type", "http_callback")
+        .put("url", payments.uri() + "/asa");
+    doc.putObject("metadata")
+        .putObject("escrow")
+        .put("status", "held")
+        .put("funded_at", "2026-11-22T10:00:00Z")
+        .put("amount", "10.00")
+        .put("currency", "USD");
     assertRefusedAtMetadata(() -> client.createAgreement(doc));
 
-    assertThatThrownBy(() -> client.agreement("asa-forged-escrow")).isInstanceOfSatisfying(AsaApiException.class,
-        e -> assertThat(e.status()).as("nothing was created").isEqualTo(404));
+    assertThatThrownBy(() -> client.agreement("asa-forged-escrow"))
+        .isInstanceOfSatisfying(
+            AsaApiException.class,
+            e -> assertThat(e.status()).as("nothing was created").isEqualTo(404));
     clock.advance(Duration.ofMinutes(5));
     server.fireDueTimers();
     server.deliverDueMessages();
     assertThat(payments.appliedBodies()).as("no escrow.refund for money never received").isEmpty();
-    assertThat(client.account(Fixtures.key("alice").publicKey().toBase64Url()).path("balances")).isEmpty();
+    assertThat(client.account(Fixtures.key("alice").publicKey().toBase64Url()).path("balances"))
+        .isEmpty();
   }
 
   @ParameterizedTest(name = "metadata.{0}")
-  @ValueSource(strings = {"negotiation", "verification", "settlement", "dispute", "deliverable", "shadow", "anything"})
+  @ValueSource(
+      strings = {
+        "negotiation",
+        "verification",
+        "settlement",
+        "dispute",
+        "deliverable",
+        "shadow",
+        "anything"
+      })
   void anyForgedServerFactIsRefusedNamingTheMember(String fact) {
     ObjectNode doc = Fixtures.general();
     ObjectNode forged = doc.putObject("metadata").putObject(fact);
-    forged.put("status", "accepted").put("round", 5).put("payment_release_percent", 100).put("money_moved", true);
+    forged
+        .put("status", "accepted")
+        .put("round", 5)
+        .put("payment_release_percent", 100)
+        .put("money_moved", true);
     assertRefusedAtMetadata(() -> client.createAgreement(doc));
   }
 
@@ -107,7 +140,10 @@ class ServerOwnedStateAttackTest {
   void anAgreementThatExpiresUnfundedMovesNoMoneyAndSendsNoInstruction() {
     ObjectNode doc = Fixtures.general();
     doc.put("expires_at", "2026-11-22T10:00:05Z");
-    ((ObjectNode) doc.path("escrow")).putObject("binding").put("type", "http_callback").put("url", payments.uri() + "/asa");
+    ((ObjectNode) doc.path("escrow"))
+        .putObject("binding")
+        .put("type", "http_callback")
+        .put("url", payments.uri() + "/asa");
     String id = client.createAgreement(doc).path("agreement_id").asText();
     clock.advance(Duration.ofSeconds(10));
     server.fireDueTimers();
@@ -123,7 +159,9 @@ class ServerOwnedStateAttackTest {
   void factsAreShownButADocumentThatCarriesThemBackIsRefused() {
     String id = active(Fixtures.general());
     JsonNode shown = client.agreement(id).path("agreement");
-    assertThat(shown.path("metadata").path("activated_at").isTextual()).as("facts are rendered").isTrue();
+    assertThat(shown.path("metadata").path("activated_at").isTextual())
+        .as("facts are rendered")
+        .isTrue();
     ObjectNode resent = shown.deepCopy();
     resent.put("agreement_id", "asa-resent");
     resent.remove(List.of("status", "signatures"));
@@ -140,11 +178,13 @@ class ServerOwnedStateAttackTest {
     client.challenge(id, Role.CLIENT, "quality_below_agreed_slo");
     JsonNode before = client.escrow(id);
 
-    assertThatThrownBy(() -> client.rule(id, BigDecimal.ZERO, "I rule for myself")).isInstanceOfSatisfying(
-        AsaApiException.class, e -> {
-          assertThat(e.status()).isEqualTo(403);
-          assertThat(e.detail()).contains("may not rule on its dispute");
-        });
+    assertThatThrownBy(() -> client.rule(id, BigDecimal.ZERO, "I rule for myself"))
+        .isInstanceOfSatisfying(
+            AsaApiException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(403);
+              assertThat(e.detail()).contains("may not rule on its dispute");
+            });
     assertThat(client.escrow(id)).as("nothing moved").isEqualTo(before);
     assertThat(client.agreement(id).path("state").asText()).isEqualTo("DISPUTED");
 
@@ -160,13 +200,16 @@ class ServerOwnedStateAttackTest {
     doc.withObject("/escrow/dead_mans_switch").put("timeout_action", "split_50_50");
     String id = funded(doc);
     provider.deliver(id, "# Findings\n", "markdown");
-    clock.advance(Duration.ofSeconds(3601)); // past evaluator_timeout_seconds; the timer has not run
+    clock.advance(
+        Duration.ofSeconds(3601)); // past evaluator_timeout_seconds; the timer has not run
 
     assertThatThrownBy(() -> evaluator.verify(id, LifecycleEndToEndTest.judgedScores(95, 95, 95)))
-        .isInstanceOfSatisfying(AsaApiException.class, e -> {
-          assertThat(e.status()).isEqualTo(409);
-          assertThat(e.detail()).contains("deadline").contains("split_50_50");
-        });
+        .isInstanceOfSatisfying(
+            AsaApiException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(409);
+              assertThat(e.detail()).contains("deadline").contains("split_50_50");
+            });
     assertThat(client.agreement(id).path("state").asText()).isEqualTo("EXPIRED");
     List<String> types = client.events(id).path("events").findValuesAsText("type");
     assertThat(types).contains("evaluator_timed_out", "expired").doesNotContain("verified");
@@ -175,7 +218,8 @@ class ServerOwnedStateAttackTest {
     assertThat(client.events(id).path("events").findValuesAsText("type")).isEqualTo(types);
   }
 
-  // ---- content isolation at every ending ---------------------------------------------------------
+  // ---- content isolation at every ending
+  // ---------------------------------------------------------
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"split_50_50", "return_to_client", "ruled"})
@@ -195,7 +239,8 @@ class ServerOwnedStateAttackTest {
       assertThat(client.agreement(id).path("state").asText()).isEqualTo("EXPIRED");
     }
     try (var c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + dataDir.resolve("asa.db"));
-        var rs = c.createStatement().executeQuery("SELECT content, content_hash FROM deliverables")) {
+        var rs =
+            c.createStatement().executeQuery("SELECT content, content_hash FROM deliverables")) {
       assertThat(rs.next()).isTrue();
       assertThat(rs.getString(1)).as("content erased").isNull();
       assertThat(rs.getString(2)).as("digest kept").startsWith("sha256:");
@@ -213,25 +258,32 @@ class ServerOwnedStateAttackTest {
     String missingId = "asa-0000-missing-000000";
     HttpResponse<String> missing = get("/agreements/" + missingId + "/verification");
     assertThat(existing.statusCode()).isEqualTo(404).isEqualTo(missing.statusCode());
-    assertThat(existing.headers().firstValue("content-type")).isEqualTo(missing.headers().firstValue("content-type"));
-    assertThat(existing.body().replace(id, "ID")).isEqualTo(missing.body().replace(missingId, "ID"));
+    assertThat(existing.headers().firstValue("content-type"))
+        .isEqualTo(missing.headers().firstValue("content-type"));
+    assertThat(existing.body().replace(id, "ID"))
+        .isEqualTo(missing.body().replace(missingId, "ID"));
   }
 
   // ---- helpers ---------------------------------------------------------------------------------
 
   private HttpResponse<String> get(String path) throws Exception {
-    return http.send(HttpRequest.newBuilder(URI.create(server.url("127.0.0.1") + path)).GET().build(),
+    return http.send(
+        HttpRequest.newBuilder(URI.create(server.url("127.0.0.1") + path)).GET().build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
   private static void assertRefusedAtMetadata(Runnable call) {
-    assertThatThrownBy(call::run).isInstanceOfSatisfying(AsaApiException.class, e -> {
-      assertThat(e.status()).isEqualTo(422);
-      assertThat(e.errors()).anySatisfy(f -> {
-        assertThat(f.pointer()).isEqualTo("/metadata");
-        assertThat(f.detail()).contains("server-owned");
-      });
-    });
+    assertThatThrownBy(call::run)
+        .isInstanceOfSatisfying(
+            AsaApiException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(422);
+              assertThat(e.errors())
+                  .anySatisfy(f -> {
+                    assertThat(f.pointer()).isEqualTo("/metadata");
+                    assertThat(f.detail()).contains("server-owned");
+                  });
+            });
   }
 
   private String active(ObjectNode doc) {

@@ -35,10 +35,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 7 through HTTP: the client seals criteria before signing, the provider cannot read them
- * by any route before the reveal, verification validates the deliverable against them and applies
- * the gate (warning, quarantine, FAIL), hardening lets the provider re-deliver once on opaque
- * failure messages, the reveal verifies offline, and tampering with the stored criteria is caught.
+ * Issue 7 through HTTP: the client seals criteria before signing, the provider cannot read them by
+ * any route before the reveal, verification validates the deliverable against them and applies the
+ * gate (warning, quarantine, FAIL), hardening lets the provider re-deliver once on opaque failure
+ * messages, the reveal verifies offline, and tampering with the stored criteria is caught.
  */
 class ShadowScoringEndToEndTest {
   @TempDir Path dataDir;
@@ -52,8 +52,13 @@ class ShadowScoringEndToEndTest {
 
   @BeforeEach
   void start() {
-    server = AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dataDir).withClock(clock)
-        .withOperatorKey(Fixtures.key("operator").publicKey()));
+    server =
+        AsaServer.start(
+            ServerConfig.defaults()
+                .withPort(0)
+                .withDataDir(dataDir)
+                .withClock(clock)
+                .withOperatorKey(Fixtures.key("operator").publicKey()));
     AsaClient anonymous = AsaClient.connect(URI.create(server.url("127.0.0.1")));
     client = anonymous.withKey(Fixtures.key("alice"), clock);
     provider = anonymous.withKey(Fixtures.key("bob"), clock);
@@ -72,10 +77,16 @@ class ShadowScoringEndToEndTest {
     ObjectNode body = Json.object();
     ArrayNode criteria = body.putArray("criteria");
     for (int i = 1; i <= n; i++) {
-      criteria.addObject().put("id", "sc-" + i).put("category", i % 2 == 0 ? "edge_case" : "happy_path")
-          .put("assertion", "Mentions secret topic " + i).put("expected", "the text names token " + i)
+      criteria
+          .addObject()
+          .put("id", "sc-" + i)
+          .put("category", i % 2 == 0 ? "edge_case" : "happy_path")
+          .put("assertion", "Mentions secret topic " + i)
+          .put("expected", "the text names token " + i)
           .put("message", "Missing requirement number " + i)
-          .putObject("check").put("type", "contains").put("value", token(i));
+          .putObject("check")
+          .put("type", "contains")
+          .put("value", token(i));
     }
     if (scale != null) {
       body.put("scale", scale);
@@ -89,8 +100,12 @@ class ShadowScoringEndToEndTest {
 
   /** Markdown that contains the tokens of criteria 1..n except those in {@code failing}. */
   private static String work(int n, List<Integer> failing) {
-    return "# Findings\n\n" + IntStream.rangeClosed(1, n).filter(i -> !failing.contains(i))
-        .mapToObj(ShadowScoringEndToEndTest::token).collect(Collectors.joining(" ")) + "\n";
+    return "# Findings\n\n"
+        + IntStream.rangeClosed(1, n)
+            .filter(i -> !failing.contains(i))
+            .mapToObj(ShadowScoringEndToEndTest::token)
+            .collect(Collectors.joining(" "))
+        + "\n";
   }
 
   /** Created, sealed by the client, then signed by both and funded. */
@@ -113,24 +128,33 @@ class ShadowScoringEndToEndTest {
   void threeOfTenFailedIsThirtyModerateAttachedWithAWarning() {
     String id = sealedAndFunded(sealRequest(10, null));
     provider.deliver(id, work(10, List.of(2, 5, 9)), "markdown");
-    // 30% is above the hardening threshold: the evaluator waits for the provider, who re-delivers as is.
+    // 30% is above the hardening threshold: the evaluator waits for the provider, who re-delivers
+    // as is.
     JsonNode opened = provider.verify(id);
     assertThat(opened.path("state").asText()).isEqualTo("DELIVERED");
     assertThat(opened.toString()).doesNotContain("30.0").doesNotContain(token(1));
-    assertThatThrownBy(() -> verifyWithScores(id)).isInstanceOf(AsaApiException.class)
+    assertThatThrownBy(() -> verifyWithScores(id))
+        .isInstanceOf(AsaApiException.class)
         .satisfies(e -> assertThat(((AsaApiException) e).status()).isEqualTo(409));
     provider.deliver(id, work(10, List.of(2, 5, 9)), "markdown");
 
     JsonNode verified = verifyWithScores(id);
     JsonNode result = verified.path("verification");
     JsonNode report = result.path("shadow_score");
-    assertThat(report.path("report").path("shadow_score").decimalValue()).isEqualByComparingTo("30.0");
+    assertThat(report.path("report").path("shadow_score").decimalValue())
+        .isEqualByComparingTo("30.0");
     assertThat(report.path("report").path("level").asText()).isEqualTo("moderate");
     assertThat(report.path("sealed_tests").path("failed").asInt()).isEqualTo(3);
     assertThat(result.path("shadow_gate").asText()).isEqualTo("proceed_with_warning");
     assertThat(result.path("shadow_warning").asText()).contains("30.0");
     assertThat(verified.path("state").asText()).isEqualTo("VERIFIED");
-    assertThat(client.verification(id).path("shadow_score").path("report").path("shadow_score").decimalValue())
+    assertThat(
+            client
+                .verification(id)
+                .path("shadow_score")
+                .path("report")
+                .path("shadow_score")
+                .decimalValue())
         .isEqualByComparingTo("30.0");
   }
 
@@ -142,15 +166,25 @@ class ShadowScoringEndToEndTest {
     provider.deliver(id, work(8, List.of(1, 3, 6, 8)), "markdown");
     JsonNode verified = verifyWithScores(id);
     JsonNode report = verified.path("verification").path("shadow_score");
-    assertThat(report.path("report").path("shadow_score").decimalValue()).isEqualByComparingTo("50.0");
+    assertThat(report.path("report").path("shadow_score").decimalValue())
+        .isEqualByComparingTo("50.0");
     assertThat(report.path("report").path("level").asText()).isEqualTo("significant");
     assertThat(verified.path("verification").path("shadow_gate").asText()).isEqualTo("quarantine");
     assertThat(verified.path("state").asText()).isEqualTo("DISPUTED");
     JsonNode agreement = client.agreement(id).path("agreement");
     assertThat(agreement.path("status").asText()).isEqualToIgnoringCase("disputed");
-    assertThat(agreement.path("metadata").path("dispute").path("reason_code").asText()).isEqualTo("shadow_score_quarantine");
-    assertThat(agreement.path("metadata").path("dispute").path("evidence").path("shadow_score").path("report")
-        .path("shadow_score").decimalValue()).isEqualByComparingTo("50.0");
+    assertThat(agreement.path("metadata").path("dispute").path("reason_code").asText())
+        .isEqualTo("shadow_score_quarantine");
+    assertThat(
+            agreement
+                .path("metadata")
+                .path("dispute")
+                .path("evidence")
+                .path("shadow_score")
+                .path("report")
+                .path("shadow_score")
+                .decimalValue())
+        .isEqualByComparingTo("50.0");
     assertThat(client.escrow(id).path("status").asText()).isEqualTo("frozen");
   }
 
@@ -162,20 +196,26 @@ class ShadowScoringEndToEndTest {
 
     JsonNode messages = provider.hardening(id);
     assertThat(messages.path("messages").size()).isEqualTo(6);
-    assertThat(messages.path("messages").get(0).path("message").asText()).startsWith("Missing requirement number");
+    assertThat(messages.path("messages").get(0).path("message").asText())
+        .startsWith("Missing requirement number");
     assertThat(messages.path("messages").get(0).path("id").asText()).startsWith("f-");
-    assertThat(messages.toString()).doesNotContain("zq-secret").doesNotContain("sc-1").doesNotContain("Mentions secret");
+    assertThat(messages.toString())
+        .doesNotContain("zq-secret")
+        .doesNotContain("sc-1")
+        .doesNotContain("Mentions secret");
 
     provider.deliver(id, work(10, List.of(7, 8)), "markdown");
     JsonNode verified = verifyWithScores(id);
     JsonNode report = verified.path("verification").path("shadow_score");
-    assertThat(report.path("report").path("shadow_score").decimalValue()).isEqualByComparingTo("20.0");
+    assertThat(report.path("report").path("shadow_score").decimalValue())
+        .isEqualByComparingTo("20.0");
     JsonNode hardening = report.path("hardening");
     assertThat(hardening.path("cycles_completed").asInt()).isEqualTo(1);
     assertThat(hardening.path("initial_shadow_score").decimalValue()).isEqualByComparingTo("60.0");
     assertThat(hardening.path("final_shadow_score").decimalValue()).isEqualByComparingTo("20.0");
     assertThat(hardening.path("hardening_velocity").decimalValue()).isEqualByComparingTo("40.0");
-    assertThat(verified.path("verification").path("shadow_gate").asText()).isEqualTo("proceed_with_warning");
+    assertThat(verified.path("verification").path("shadow_gate").asText())
+        .isEqualTo("proceed_with_warning");
     assertThat(verified.path("state").asText()).isEqualTo("VERIFIED");
     assertThatThrownBy(() -> provider.hardening(id)).isInstanceOf(AsaApiException.class);
   }
@@ -185,32 +225,49 @@ class ShadowScoringEndToEndTest {
     String id = sealedAndFunded(sealRequest(10, null));
     provider.deliver(id, work(10, List.of(1, 2, 3, 4, 5, 6)), "markdown");
     provider.verify(id);
-    provider.deliver(id, work(10, List.of(1, 2, 3, 4, 5, 6, 7)), "markdown"); // worse: the better one stands
+    provider.deliver(
+        id, work(10, List.of(1, 2, 3, 4, 5, 6, 7)), "markdown"); // worse: the better one stands
     JsonNode verified = verifyWithScores(id);
     JsonNode result = verified.path("verification");
-    assertThat(result.path("shadow_score").path("report").path("shadow_score").decimalValue()).isEqualByComparingTo("60.0");
-    assertThat(result.path("shadow_score").path("report").path("level").asText()).isEqualTo("critical");
-    assertThat(result.path("shadow_score").path("hardening").path("hardening_velocity").decimalValue()).isEqualByComparingTo("0.0");
+    assertThat(result.path("shadow_score").path("report").path("shadow_score").decimalValue())
+        .isEqualByComparingTo("60.0");
+    assertThat(result.path("shadow_score").path("report").path("level").asText())
+        .isEqualTo("critical");
+    assertThat(
+            result.path("shadow_score").path("hardening").path("hardening_velocity").decimalValue())
+        .isEqualByComparingTo("0.0");
     assertThat(result.path("shadow_gate").asText()).isEqualTo("fail");
     assertThat(result.path("determination").path("result").asText()).isEqualTo("FAIL");
-    assertThat(result.path("determination").path("payment_release_percent").decimalValue()).isEqualByComparingTo("0");
+    assertThat(result.path("determination").path("payment_release_percent").decimalValue())
+        .isEqualByComparingTo("0");
   }
 
   @Test
-  void theProviderCannotReadTheCriteriaByAnyRouteBeforeTheRevealAndAnyoneCanCheckItAfter() throws SQLException {
+  void theProviderCannotReadTheCriteriaByAnyRouteBeforeTheRevealAndAnyoneCanCheckItAfter()
+      throws SQLException {
     String id = client.createAgreement(Fixtures.general()).path("agreement_id").asText();
     client.seal(id, sealRequest(10, null));
     assertThat(status(() -> provider.sealOf(id))).isEqualTo(403);
     assertThat(status(() -> evaluator.sealOf(id))).isEqualTo(403);
     assertThat(status(() -> stranger.sealOf(id))).isEqualTo(404);
-    assertThat(status(() -> provider.seal(id, sealRequest(3, null)))).as("only the client seals").isEqualTo(403);
-    assertThat(status(() -> client.seal(id, sealRequest(3, null)))).as("one seal per agreement").isEqualTo(409);
+    assertThat(status(() -> provider.seal(id, sealRequest(3, null))))
+        .as("only the client seals")
+        .isEqualTo(403);
+    assertThat(status(() -> client.seal(id, sealRequest(3, null))))
+        .as("one seal per agreement")
+        .isEqualTo(409);
     JsonNode own = client.sealOf(id);
     assertThat(own.path("criteria").size()).isEqualTo(10);
     operator.sealOf(id);
 
     JsonNode terms = provider.agreement(id).path("agreement");
-    String commitment = terms.path("verification").path("shadow_seal").path("statement").path("commitment").asText();
+    String commitment =
+        terms
+            .path("verification")
+            .path("shadow_seal")
+            .path("statement")
+            .path("commitment")
+            .asText();
     assertThat(commitment).isEqualTo(own.path("statement").path("commitment").asText());
     client.sign(id, Role.CLIENT, Fixtures.key("alice"));
     provider.sign(id, Role.PROVIDER, Fixtures.key("bob"));
@@ -218,22 +275,35 @@ class ShadowScoringEndToEndTest {
     provider.deliver(id, work(10, List.of(4)), "markdown");
     assertThat(status(() -> provider.hardening(id))).isEqualTo(409);
 
-    for (JsonNode seen : List.of(provider.agreement(id), provider.events(id), provider.status(id), provider.escrow(id),
-        provider.negotiation(id))) {
-      assertThat(seen.toString()).doesNotContain("zq-secret").doesNotContain("Mentions secret").doesNotContain("Missing requirement");
+    for (JsonNode seen :
+        List.of(
+            provider.agreement(id),
+            provider.events(id),
+            provider.status(id),
+            provider.escrow(id),
+            provider.negotiation(id))) {
+      assertThat(seen.toString())
+          .doesNotContain("zq-secret")
+          .doesNotContain("Mentions secret")
+          .doesNotContain("Missing requirement");
     }
     assertThat(status(() -> provider.verification(id))).isEqualTo(404);
-    assertThat(status(() -> client.seal(id, sealRequest(3, null)))).as("sealing after signing").isEqualTo(409);
+    assertThat(status(() -> client.seal(id, sealRequest(3, null))))
+        .as("sealing after signing")
+        .isEqualTo(409);
 
     verifyWithScores(id); // 1 of 10: 10.0 minor, no hardening; verification reveals
     JsonNode revealed = provider.sealOf(id);
     SealedEnvelope envelope = SealedEnvelope.parse(revealed);
-    SealVerification check = SealVerification.check(envelope, Optional.of(server.serverKey()), Optional.of(Commitment.parse(commitment)));
+    SealVerification check =
+        SealVerification.check(
+            envelope, Optional.of(server.serverKey()), Optional.of(Commitment.parse(commitment)));
     assertThat(check.valid()).as(check.problem().orElse("")).isTrue();
 
     try (Connection db = database()) {
-      PreparedStatement s = db.prepareStatement(
-          "SELECT r.caller FROM seal_reads r JOIN seals s ON s.id = r.seal_id WHERE s.agreement_id = ? ORDER BY r.at");
+      PreparedStatement s =
+          db.prepareStatement(
+              "SELECT r.caller FROM seal_reads r JOIN seals s ON s.id = r.seal_id WHERE s.agreement_id = ? ORDER BY r.at");
       s.setString(1, id);
       try (ResultSet rs = s.executeQuery()) {
         List<String> callers = new java.util.ArrayList<>();
@@ -249,10 +319,12 @@ class ShadowScoringEndToEndTest {
   }
 
   @Test
-  void criteriaAlteredInTheDatabaseAfterSealingBreakTheSealAndBlockEnforcement() throws SQLException {
+  void criteriaAlteredInTheDatabaseAfterSealingBreakTheSealAndBlockEnforcement()
+      throws SQLException {
     String id = sealedAndFunded(sealRequest(10, null));
     try (Connection db = database()) {
-      PreparedStatement read = db.prepareStatement("SELECT envelope FROM seals WHERE agreement_id = ?");
+      PreparedStatement read =
+          db.prepareStatement("SELECT envelope FROM seals WHERE agreement_id = ?");
       read.setString(1, id);
       String envelope;
       try (ResultSet rs = read.executeQuery()) {
@@ -260,7 +332,8 @@ class ShadowScoringEndToEndTest {
         envelope = rs.getString(1);
       }
       // Weaken criterion 3 to something any deliverable passes.
-      PreparedStatement write = db.prepareStatement("UPDATE seals SET envelope = ? WHERE agreement_id = ?");
+      PreparedStatement write =
+          db.prepareStatement("UPDATE seals SET envelope = ? WHERE agreement_id = ?");
       write.setString(1, envelope.replace(token(3), "Findings"));
       write.setString(2, id);
       assertThat(write.executeUpdate()).isEqualTo(1);
@@ -271,16 +344,28 @@ class ShadowScoringEndToEndTest {
     assertThat(report.path("report").path("seal_broken").asBoolean()).isTrue();
     assertThat(report.path("report").path("advisory").asBoolean()).isTrue();
     assertThat(verified.path("verification").path("shadow_gate").asText()).isEqualTo("blocked");
-    assertThat(verified.path("state").asText()).as("enforcement blocked: to a ruling, money frozen").isEqualTo("DISPUTED");
+    assertThat(verified.path("state").asText())
+        .as("enforcement blocked: to a ruling, money frozen")
+        .isEqualTo("DISPUTED");
     assertThat(client.escrow(id).path("status").asText()).isEqualTo("frozen");
-    assertThat(client.agreement(id).path("agreement").path("metadata").path("dispute").path("reason_code").asText())
+    assertThat(
+            client
+                .agreement(id)
+                .path("agreement")
+                .path("metadata")
+                .path("dispute")
+                .path("reason_code")
+                .asText())
         .isEqualTo("shadow_seal_broken");
   }
 
   @Test
   void aProposalCannotCarryASealOfItsOwn() {
     ObjectNode doc = Fixtures.general();
-    doc.with("verification").putObject("shadow_seal").putObject("statement").put("commitment", "sha256:" + "0".repeat(64));
+    doc.with("verification")
+        .putObject("shadow_seal")
+        .putObject("statement")
+        .put("commitment", "sha256:" + "0".repeat(64));
     assertThat(status(() -> client.createAgreement(doc))).isEqualTo(422);
   }
 
@@ -297,7 +382,8 @@ class ShadowScoringEndToEndTest {
 
     JsonNode validated = client.validateSeal(sealId, work(10, List.of(1, 2, 3)), "markdown");
     assertThat(validated.path("gate").asText()).isEqualTo("proceed_with_warning");
-    assertThat(validated.path("report").path("report").path("shadow_score").decimalValue()).isEqualByComparingTo("30.0");
+    assertThat(validated.path("report").path("report").path("shadow_score").decimalValue())
+        .isEqualByComparingTo("30.0");
     assertThat(client.sealReport(sealId).path("report")).isEqualTo(validated.path("report"));
   }
 

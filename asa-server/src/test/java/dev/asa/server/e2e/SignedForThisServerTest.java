@@ -6,8 +6,8 @@ import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.http.RequestSigner;
 import dev.asa.http.SignedHeaders;
 import dev.asa.server.AsaServer;
-import dev.asa.server.config.ServerConfig;
 import dev.asa.server.config.PublicUrls;
+import dev.asa.server.config.ServerConfig;
 import dev.asa.testing.Fixtures;
 import java.net.URI;
 import java.nio.file.Path;
@@ -53,20 +53,28 @@ class SignedForThisServerTest {
   void everyLocalhostFormOfTheListenAddressIsAccepted() throws Exception {
     for (String name : List.of("127.0.0.1", "localhost", "[::1]")) {
       String host = name + ":" + server.port();
-      RawHttp.Response r = RawHttp.send(server.port(), RawHttp.signed(alice, "GET", "http://" + host, PATH, host, null));
+      RawHttp.Response r =
+          RawHttp.send(
+              server.port(), RawHttp.signed(alice, "GET", "http://" + host, PATH, host, null));
       assertThat(r.status()).as(host + " " + r.body()).isEqualTo(200);
     }
   }
 
   @Test
   void aForgedHostWithASignatureForIt() throws Exception {
-    RawHttp.Response r = RawHttp.send(server.port(),
-        RawHttp.signed(alice, "GET", "http://evil.example", PATH, "evil.example", null));
+    RawHttp.Response r =
+        RawHttp.send(
+            server.port(),
+            RawHttp.signed(alice, "GET", "http://evil.example", PATH, "evil.example", null));
     assertThat(r.status()).isEqualTo(401);
     assertThat(r.reason()).isEqualTo("wrong_server");
     assertThat(r.detail())
         .contains("signed for http://evil.example")
-        .contains("this server is http://127.0.0.1:" + server.port() + ", http://localhost:" + server.port());
+        .contains(
+            "this server is http://127.0.0.1:"
+                + server.port()
+                + ", http://localhost:"
+                + server.port());
     assertThat(r.head()).contains("WWW-Authenticate: Signature");
   }
 
@@ -77,7 +85,9 @@ class SignedForThisServerTest {
       RawHttp.Response atB = RawHttp.send(b.port(), forA);
       assertThat(atB.status()).isEqualTo(401);
       assertThat(atB.reason()).isEqualTo("wrong_server");
-      assertThat(atB.detail()).contains("signed for http://" + authority).contains("http://127.0.0.1:" + b.port());
+      assertThat(atB.detail())
+          .contains("signed for http://" + authority)
+          .contains("http://127.0.0.1:" + b.port());
       // Still unused at A: B refused it before looking at the signature or the nonce.
       assertThat(RawHttp.send(server.port(), forA).status()).isEqualTo(200);
     }
@@ -86,23 +96,36 @@ class SignedForThisServerTest {
   @Test
   void behindATlsProxyTheClientSignsThePublicHttpsUrl() throws Exception {
     server.close();
-    server = AsaServer.start(config(dataDir).withPublicUrls(
-        new PublicUrls(List.of(URI.create("https://asa.example.com"), URI.create("http://127.0.0.1:9")))));
+    server =
+        AsaServer.start(
+            config(dataDir)
+                .withPublicUrls(
+                    new PublicUrls(
+                        List.of(
+                            URI.create("https://asa.example.com"),
+                            URI.create("http://127.0.0.1:9")))));
     // The proxy forwards Host: asa.example.com over plain http; the client signed the https URL.
-    RawHttp.Response viaProxy = RawHttp.send(server.port(),
-        RawHttp.signed(alice, "GET", "https://asa.example.com", PATH, "asa.example.com", null));
+    RawHttp.Response viaProxy =
+        RawHttp.send(
+            server.port(),
+            RawHttp.signed(alice, "GET", "https://asa.example.com", PATH, "asa.example.com", null));
     assertThat(viaProxy.status()).isEqualTo(200);
     // A signature for the http URL of the same host does not verify: the scheme is the server's.
-    RawHttp.Response wrongScheme = RawHttp.send(server.port(),
-        RawHttp.signed(alice, "GET", "http://asa.example.com", PATH, "asa.example.com", null));
+    RawHttp.Response wrongScheme =
+        RawHttp.send(
+            server.port(),
+            RawHttp.signed(alice, "GET", "http://asa.example.com", PATH, "asa.example.com", null));
     assertThat(wrongScheme.status()).isEqualTo(401);
     assertThat(wrongScheme.reason()).isEqualTo("bad_signature");
     // The listen address is no longer one of its URLs once public URLs are given.
     String local = "127.0.0.1:" + server.port();
-    RawHttp.Response direct = RawHttp.send(server.port(), RawHttp.signed(alice, "GET", "http://" + local, PATH, local, null));
+    RawHttp.Response direct =
+        RawHttp.send(
+            server.port(), RawHttp.signed(alice, "GET", "http://" + local, PATH, local, null));
     assertThat(direct.status()).isEqualTo(401);
     assertThat(direct.reason()).isEqualTo("wrong_server");
-    assertThat(direct.detail()).contains("this server is https://asa.example.com, http://127.0.0.1:9");
+    assertThat(direct.detail())
+        .contains("this server is https://asa.example.com, http://127.0.0.1:9");
   }
 
   @Test
@@ -111,8 +134,16 @@ class SignedForThisServerTest {
     SignedHeaders good = sign(uri);
     SignedHeaders other = sign(uri);
     Map<String, String> headers = new LinkedHashMap<>(good.asMap());
-    RawHttp.Response r = RawHttp.send(server.port(), RawHttp.request("GET", PATH, authority, headers,
-        List.of("Signature-Input: " + other.signatureInput()), null));
+    RawHttp.Response r =
+        RawHttp.send(
+            server.port(),
+            RawHttp.request(
+                "GET",
+                PATH,
+                authority,
+                headers,
+                List.of("Signature-Input: " + other.signatureInput()),
+                null));
     assertThat(r.status()).isEqualTo(401);
     assertThat(r.reason()).isEqualTo("malformed_signature_input");
     assertThat(r.detail()).contains("names the member 'sig1' twice");
@@ -123,8 +154,16 @@ class SignedForThisServerTest {
     URI uri = URI.create("http://" + authority + PATH);
     SignedHeaders good = sign(uri);
     SignedHeaders forged = sign(uri);
-    RawHttp.Response r = RawHttp.send(server.port(), RawHttp.request("GET", PATH, authority, good.asMap(),
-        List.of("Signature: " + forged.signature()), null));
+    RawHttp.Response r =
+        RawHttp.send(
+            server.port(),
+            RawHttp.request(
+                "GET",
+                PATH,
+                authority,
+                good.asMap(),
+                List.of("Signature: " + forged.signature()),
+                null));
     assertThat(r.status()).isEqualTo(401);
     assertThat(r.reason()).isEqualTo("malformed_signature");
   }
@@ -134,9 +173,14 @@ class SignedForThisServerTest {
     URI uri = URI.create("http://" + authority + PATH);
     SignedHeaders good = sign(uri);
     Map<String, String> headers = new LinkedHashMap<>(good.asMap());
-    headers.put("Signature-Input", good.signatureInput() + ", " + good.signatureInput().replaceFirst("^sig1=", "sig2="));
-    headers.put("Signature", good.signature() + ", " + good.signature().replaceFirst("^sig1=", "sig2="));
-    RawHttp.Response r = RawHttp.send(server.port(), RawHttp.request("GET", PATH, authority, headers, List.of(), null));
+    headers.put(
+        "Signature-Input",
+        good.signatureInput() + ", " + good.signatureInput().replaceFirst("^sig1=", "sig2="));
+    headers.put(
+        "Signature", good.signature() + ", " + good.signature().replaceFirst("^sig1=", "sig2="));
+    RawHttp.Response r =
+        RawHttp.send(
+            server.port(), RawHttp.request("GET", PATH, authority, headers, List.of(), null));
     assertThat(r.status()).isEqualTo(401);
     assertThat(r.reason()).isEqualTo("malformed_signature_input");
     assertThat(r.detail()).contains("carries 2 signatures");

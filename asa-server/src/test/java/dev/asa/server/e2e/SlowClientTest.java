@@ -37,7 +37,10 @@ class SlowClientTest {
 
   @BeforeEach
   void start() {
-    server = AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dataDir), new ReadDeadlines(HEAD, BODY));
+    server =
+        AsaServer.start(
+            ServerConfig.defaults().withPort(0).withDataDir(dataDir),
+            new ReadDeadlines(HEAD, BODY));
     System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
   }
 
@@ -45,7 +48,8 @@ class SlowClientTest {
   void stop() {
     System.setErr(originalErr);
     server.close();
-    System.err.print(err.toString(StandardCharsets.UTF_8)); // what the server logged, for a failing test
+    System.err.print(
+        err.toString(StandardCharsets.UTF_8)); // what the server logged, for a failing test
   }
 
   @Test
@@ -56,15 +60,20 @@ class SlowClientTest {
       socket.getOutputStream().flush();
       readUntilClosed(socket.getInputStream());
       Duration took = Duration.ofNanos(System.nanoTime() - start);
-      assertThat(took).isGreaterThanOrEqualTo(HEAD.minusMillis(100)).isLessThan(HEAD.plusSeconds(2));
+      assertThat(took)
+          .isGreaterThanOrEqualTo(HEAD.minusMillis(100))
+          .isLessThan(HEAD.plusSeconds(2));
     }
   }
 
-  /** One byte every 300 ms is never idle for long, but the head still has to be complete in time. */
+  /**
+   * One byte every 300 ms is never idle for long, but the head still has to be complete in time.
+   */
   @Test
   void aHeadTrickledByteByByteIsDisconnectedAtTheHeadDeadline() throws Exception {
-    byte[] head = ("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + "a".repeat(100) + "\r\n\r\n")
-        .getBytes(StandardCharsets.US_ASCII);
+    byte[] head =
+        ("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + "a".repeat(100) + "\r\n\r\n")
+            .getBytes(StandardCharsets.US_ASCII);
     try (Socket socket = connect()) {
       long start = System.nanoTime();
       OutputStream out = socket.getOutputStream();
@@ -97,7 +106,8 @@ class SlowClientTest {
       InputStream in = socket.getInputStream();
       for (int i = 0; i < 3; i++) {
         Thread.sleep(HEAD.toMillis() / 2);
-        out.write("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        out.write(
+            "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
         out.flush();
         assertThat(readResponseHead(in)).startsWith("HTTP/1.1 200");
       }
@@ -113,10 +123,17 @@ class SlowClientTest {
       Thread.sleep(200);
     } // closed half-way
     List<String> lines = logLinesWhenPresent("aborted upload");
-    assertThat(lines).filteredOn(l -> l.contains("aborted upload")).singleElement().asString()
-        .contains("POST /agreements").contains("127.0.0.1").contains("Content-Length 100000")
+    assertThat(lines)
+        .filteredOn(l -> l.contains("aborted upload"))
+        .singleElement()
+        .asString()
+        .contains("POST /agreements")
+        .contains("127.0.0.1")
+        .contains("Content-Length 100000")
         .contains("the connection ended before the body was complete");
-    assertThat(lines).as("no stack trace").noneMatch(l -> l.startsWith("\tat ") || l.contains("Exception:"));
+    assertThat(lines)
+        .as("no stack trace")
+        .noneMatch(l -> l.startsWith("\tat ") || l.contains("Exception:"));
   }
 
   @Test
@@ -130,11 +147,19 @@ class SlowClientTest {
       assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(HEAD.plusSeconds(2));
     }
     List<String> lines = logLinesWhenPresent("aborted upload");
-    assertThat(lines).filteredOn(l -> l.contains("aborted upload")).singleElement().asString().contains("Idle timeout");
-    assertThat(lines).as("no stack trace").noneMatch(l -> l.startsWith("\tat ") || l.contains("Exception:"));
+    assertThat(lines)
+        .filteredOn(l -> l.contains("aborted upload"))
+        .singleElement()
+        .asString()
+        .contains("Idle timeout");
+    assertThat(lines)
+        .as("no stack trace")
+        .noneMatch(l -> l.startsWith("\tat ") || l.contains("Exception:"));
   }
 
-  /** A body trickled a byte every 300 ms is never idle for 1 s, but must still arrive within 2 s. */
+  /**
+   * A body trickled a byte every 300 ms is never idle for 1 s, but must still arrive within 2 s.
+   */
   @Test
   void aTrickledBodyIsCutOffAtTheBodyDeadlineAndLoggedInOneLine() throws Exception {
     try (Socket socket = connect()) {
@@ -153,12 +178,19 @@ class SlowClientTest {
       }
       readUntilClosed(socket.getInputStream());
       Duration took = Duration.ofNanos(System.nanoTime() - start);
-      assertThat(took).isGreaterThanOrEqualTo(BODY.minusMillis(100)).isLessThan(BODY.plusSeconds(2));
+      assertThat(took)
+          .isGreaterThanOrEqualTo(BODY.minusMillis(100))
+          .isLessThan(BODY.plusSeconds(2));
     }
     List<String> lines = logLinesWhenPresent("aborted upload");
-    assertThat(lines).filteredOn(l -> l.contains("aborted upload")).singleElement().asString()
+    assertThat(lines)
+        .filteredOn(l -> l.contains("aborted upload"))
+        .singleElement()
+        .asString()
         .contains("the request body did not arrive within 2 s");
-    assertThat(lines).as("no stack trace").noneMatch(l -> l.startsWith("\tat ") || l.contains("Exception:"));
+    assertThat(lines)
+        .as("no stack trace")
+        .noneMatch(l -> l.startsWith("\tat ") || l.contains("Exception:"));
   }
 
   private Socket connect() throws IOException {
@@ -168,8 +200,13 @@ class SlowClientTest {
   }
 
   private byte[] uploadHead(int length) {
-    return ("POST /agreements HTTP/1.1\r\nHost: 127.0.0.1:" + server.port() + "\r\nContent-Type: application/json\r\n"
-        + "Content-Length: " + length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+    return ("POST /agreements HTTP/1.1\r\nHost: 127.0.0.1:"
+            + server.port()
+            + "\r\nContent-Type: application/json\r\n"
+            + "Content-Length: "
+            + length
+            + "\r\n\r\n")
+        .getBytes(StandardCharsets.US_ASCII);
   }
 
   /** Reads and discards until the server closes the connection (a reset counts as closed). */
@@ -199,7 +236,10 @@ class SlowClientTest {
     return text;
   }
 
-  /** The server's log lines once one contains {@code marker} (waiting up to 5 s), plus 300 ms for more. */
+  /**
+   * The server's log lines once one contains {@code marker} (waiting up to 5 s), plus 300 ms for
+   * more.
+   */
   private List<String> logLinesWhenPresent(String marker) throws InterruptedException {
     long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
     while (!err.toString(StandardCharsets.UTF_8).contains(marker) && System.nanoTime() < deadline) {

@@ -16,10 +16,10 @@ import dev.asa.json.Json;
 import dev.asa.scoring.VerificationResult;
 import dev.asa.server.AsaServer;
 import dev.asa.server.config.ServerConfig;
+import dev.asa.server.evaluation.VerificationConfig;
 import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.JobRow;
 import dev.asa.server.store.Stores;
-import dev.asa.server.evaluation.VerificationConfig;
 import dev.asa.testing.Fixtures;
 import java.net.URI;
 import java.nio.file.Path;
@@ -45,7 +45,9 @@ class VerificationApiEndToEndTest {
   private AsaClient provider;
   private AsaClient stranger;
 
-  /** Judges accuracy, completeness and relevance; the scores fall with the word "wrong" in the work. */
+  /**
+   * Judges accuracy, completeness and relevance; the scores fall with the word "wrong" in the work.
+   */
   static final class WordJudge implements Evaluator {
     private final String id;
     private final int offset;
@@ -70,8 +72,12 @@ class VerificationApiEndToEndTest {
       boolean wrong = task.deliverable().content().contains("wrong");
       double base = (wrong ? 40 : 90) + offset;
       task.progress().update("judging", 1, 2);
-      return ScriptedEvaluator.scoring(id, 0.9, Map.of("accuracy", base, "completeness", base - 5, "relevance", base,
-          "clarity", base)).evaluateUnchecked(task);
+      return ScriptedEvaluator.scoring(
+              id,
+              0.9,
+              Map.of(
+                  "accuracy", base, "completeness", base - 5, "relevance", base, "clarity", base))
+          .evaluateUnchecked(task);
     }
   }
 
@@ -94,18 +100,28 @@ class VerificationApiEndToEndTest {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
-      throw new dev.asa.evaluators.EvaluationException(dev.asa.evaluators.EvaluationException.Reason.UNAVAILABLE, "interrupted");
+      throw new dev.asa.evaluators.EvaluationException(
+          dev.asa.evaluators.EvaluationException.Reason.UNAVAILABLE, "interrupted");
     }
   }
 
   @BeforeEach
   void start() {
     List<Supplier<Evaluator>> judges = new ArrayList<>();
-    server = AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dataDir)
-        .withVerification(new VerificationConfig(Map.of(
-            "agent_as_judge", () -> new WordJudge("fake/judge-a", 0),
-            "second_judge", () -> new WordJudge("fake/judge-b", 6),
-            "slow", SlowEvaluator::new), "agent_as_judge", 2, Map.of())));
+    server =
+        AsaServer.start(
+            ServerConfig.defaults()
+                .withPort(0)
+                .withDataDir(dataDir)
+                .withVerification(
+                    new VerificationConfig(
+                        Map.of(
+                            "agent_as_judge", () -> new WordJudge("fake/judge-a", 0),
+                            "second_judge", () -> new WordJudge("fake/judge-b", 6),
+                            "slow", SlowEvaluator::new),
+                        "agent_as_judge",
+                        2,
+                        Map.of())));
     AsaClient anonymous = AsaClient.connect(URI.create(server.url("127.0.0.1")));
     client = anonymous.withKey(Fixtures.key("alice"));
     provider = anonymous.withKey(Fixtures.key("bob"));
@@ -119,33 +135,51 @@ class VerificationApiEndToEndTest {
 
   private static ObjectNode standalone(String content, String depth) {
     ObjectNode r = Json.object();
-    r.putObject("deliverable").put("content", content).put("format", "markdown").put("type", "general");
-    r.putObject("original_request").put("description", "Summarise the findings on battery recycling");
+    r.putObject("deliverable")
+        .put("content", content)
+        .put("format", "markdown")
+        .put("type", "general");
+    r.putObject("original_request")
+        .put("description", "Summarise the findings on battery recycling");
     r.putObject("verification_config").put("depth", depth);
     return r;
   }
 
   @Test
   void structuralStandaloneAnswersAtOnceAndAReplayReturnsTheSameResult() {
-    ObjectNode result = client.requestVerification(standalone("# Findings\n\nRecycling recovers lithium.\n", "structural"));
+    ObjectNode result =
+        client.requestVerification(
+            standalone("# Findings\n\nRecycling recovers lithium.\n", "structural"));
     assertThat(result.path("verification_id").asText()).startsWith("ver-");
     assertThat(result.has("agreement_id")).isFalse();
-    assertThat(result.path("dimensions").findValuesAsText("name")).containsExactly("format_compliance");
+    assertThat(result.path("dimensions").findValuesAsText("name"))
+        .containsExactly("format_compliance");
     assertThat(result.path("determination").path("result").asText()).isEqualTo("PASS");
     assertThat(VerificationResult.evaluationHashMatches(result)).isTrue();
-    assertThat(result.path("evidence_trail").path("deliverable_hash").asText()).startsWith("sha256:");
+    assertThat(result.path("evidence_trail").path("deliverable_hash").asText())
+        .startsWith("sha256:");
 
-    ObjectNode replay = client.requestVerification(standalone("# Findings\n\nRecycling recovers lithium.\n", "structural"));
-    assertThat(replay.path("verification_id").asText()).isEqualTo(result.path("verification_id").asText());
-    assertThat(client.verificationResult(result.path("verification_id").asText())).isEqualTo(result);
+    ObjectNode replay =
+        client.requestVerification(
+            standalone("# Findings\n\nRecycling recovers lithium.\n", "structural"));
+    assertThat(replay.path("verification_id").asText())
+        .isEqualTo(result.path("verification_id").asText());
+    assertThat(client.verificationResult(result.path("verification_id").asText()))
+        .isEqualTo(result);
     assertThatThrownBy(() -> stranger.verificationResult(result.path("verification_id").asText()))
         .isInstanceOfSatisfying(AsaApiException.class, e -> assertThat(e.status()).isEqualTo(404));
   }
 
   @Test
   void semanticStandaloneRunsAsAJobWithConsensusAndKeepsNoContent() throws Exception {
-    ObjectNode request = standalone("# Findings\n\nRecycling recovers lithium and cobalt.\n", "semantic");
-    request.with("verification_config").putArray("evaluators").add("agent_as_judge").add("second_judge").add("agent_as_judge");
+    ObjectNode request =
+        standalone("# Findings\n\nRecycling recovers lithium and cobalt.\n", "semantic");
+    request
+        .with("verification_config")
+        .putArray("evaluators")
+        .add("agent_as_judge")
+        .add("second_judge")
+        .add("agent_as_judge");
     ObjectNode accepted = client.requestVerification(request);
     assertThat(accepted.path("status").asText()).isIn("queued", "running");
     String id = accepted.path("verification_id").asText();
@@ -155,11 +189,21 @@ class VerificationApiEndToEndTest {
     assertThat(result.path("verification_id").asText()).isEqualTo(id);
     JsonNode accuracy = result.path("dimensions").get(0);
     assertThat(accuracy.path("name").asText()).isEqualTo("accuracy");
-    assertThat(accuracy.path("score").decimalValue()).isEqualByComparingTo("90"); // median of 90, 96, 90
+    assertThat(accuracy.path("score").decimalValue())
+        .isEqualByComparingTo("90"); // median of 90, 96, 90
     assertThat(accuracy.path("evidence").asText()).startsWith("median of 3 evaluators");
-    assertThat(result.path("verification").path("consensus").path("dimensions").path("accuracy").path("spread").decimalValue())
+    assertThat(
+            result
+                .path("verification")
+                .path("consensus")
+                .path("dimensions")
+                .path("accuracy")
+                .path("spread")
+                .decimalValue())
         .isEqualByComparingTo("6");
-    assertThat(result.path("determination").path("confidence").decimalValue()).isEqualByComparingTo("0.869"); // judged 0.94 x 0.9 = 0.846 at weight 0.85, timeliness measured 1 at 0.15
+    assertThat(result.path("determination").path("confidence").decimalValue())
+        .isEqualByComparingTo(
+            "0.869"); // judged 0.94 x 0.9 = 0.846 at weight 0.85, timeliness measured 1 at 0.15
     assertThat(result.path("evaluator").path("type").asText()).isEqualTo("agent_as_judge");
     assertThat(VerificationResult.evaluationHashMatches(result)).isTrue();
     assertThat(client.verificationStatus(id).path("status").asText()).isEqualTo("completed");
@@ -177,13 +221,20 @@ class VerificationApiEndToEndTest {
   @Test
   void theEvaluatorTimeoutStopsASlowJobAndSaysSo() {
     ObjectNode request = standalone("# Findings\n", "semantic");
-    request.with("verification_config").put("evaluator_type", "slow").put("evaluator_timeout_seconds", 1);
+    request
+        .with("verification_config")
+        .put("evaluator_type", "slow")
+        .put("evaluator_timeout_seconds", 1);
     String id = client.requestVerification(request).path("verification_id").asText();
     assertThatThrownBy(() -> client.awaitVerification(id, Duration.ofSeconds(20), progress -> {}))
-        .isInstanceOfSatisfying(AsaApiException.class, e -> {
-          assertThat(e.status()).isEqualTo(422);
-          assertThat(e.detail()).contains("evaluator_timeout_seconds (1 s)").contains("send the request again");
-        });
+        .isInstanceOfSatisfying(
+            AsaApiException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(422);
+              assertThat(e.detail())
+                  .contains("evaluator_timeout_seconds (1 s)")
+                  .contains("send the request again");
+            });
     assertThat(client.verificationStatus(id).path("status").asText()).isEqualTo("failed");
   }
 
@@ -191,7 +242,8 @@ class VerificationApiEndToEndTest {
   void badRequestsNameTheirField() {
     ObjectNode unknown = standalone("# x\n", "semantic");
     unknown.with("verification_config").put("evaluator_type", "oracle");
-    assertProblem(() -> client.requestVerification(unknown), 422, "/verification_config/evaluator_type");
+    assertProblem(
+        () -> client.requestVerification(unknown), 422, "/verification_config/evaluator_type");
     ObjectNode noRequest = standalone("# x\n", "semantic");
     noRequest.remove("original_request");
     assertProblem(() -> client.requestVerification(noRequest), 422, "/original_request");
@@ -206,51 +258,72 @@ class VerificationApiEndToEndTest {
   }
 
   @Test
-  void agreementVerificationBySemanticDepthRunsInTheBackgroundAndReplaysFindTheJob() throws Exception {
+  void agreementVerificationBySemanticDepthRunsInTheBackgroundAndReplaysFindTheJob()
+      throws Exception {
     String id = active();
     provider.deliver(id, "# Findings\n\nRecycling recovers lithium.\n", "markdown");
     ObjectNode config = Json.object().put("depth", "semantic");
     ObjectNode accepted = client.verifyWith(id, config);
     String verificationId = accepted.path("verification_id").asText();
     assertThat(accepted.path("agreement_id").asText()).isEqualTo(id);
-    JsonNode replay = client.verifyWith(id, config); // the job, or its result if it finished already
-    assertThat(replay.has("verification") ? replay.path("verification").path("verification_id").asText()
-        : replay.path("verification_id").asText()).as("a replay finds the same job").isEqualTo(verificationId);
+    JsonNode replay =
+        client.verifyWith(id, config); // the job, or its result if it finished already
+    assertThat(
+            replay.has("verification")
+                ? replay.path("verification").path("verification_id").asText()
+                : replay.path("verification_id").asText())
+        .as("a replay finds the same job")
+        .isEqualTo(verificationId);
 
-    JsonNode result = client.awaitVerification(verificationId, Duration.ofSeconds(20), progress -> {});
+    JsonNode result =
+        client.awaitVerification(verificationId, Duration.ofSeconds(20), progress -> {});
     assertThat(result.path("agreement_id").asText()).isEqualTo(id);
     assertThat(result.path("evaluator").path("type").asText()).isEqualTo("builtin_agent_as_judge");
     assertThat(result.path("evaluator").path("model").asText()).isEqualTo("fake/judge-a-model");
-    assertThat(client.agreement(id).path("agreement").path("status").asText()).isEqualToIgnoringCase("VERIFIED");
+    assertThat(client.agreement(id).path("agreement").path("status").asText())
+        .isEqualToIgnoringCase("VERIFIED");
     assertThat(client.verification(id).path("verification_id").asText()).isEqualTo(verificationId);
-    assertThat(client.verifyWith(id, config).path("verification").path("verification_id").asText()).as("after completion too")
+    assertThat(client.verifyWith(id, config).path("verification").path("verification_id").asText())
+        .as("after completion too")
         .isEqualTo(verificationId);
 
     server.close();
     try (AgreementStore store = Stores.open(null, dataDir)) {
       assertThat(store.latestDeliverable(id).orElseThrow().content()).isNull();
-      assertThat(store.job(verificationId).orElseThrow().status()).isEqualTo(JobRow.Status.COMPLETED);
+      assertThat(store.job(verificationId).orElseThrow().status())
+          .isEqualTo(JobRow.Status.COMPLETED);
     }
     server = AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dataDir));
   }
 
   @Test
   void anAgreementOfSemanticDepthRunsTheEngineUnlessTheEvaluatorSubmitsScores() {
-    AsaClient evaluator = AsaClient.connect(URI.create(server.url("127.0.0.1"))).withKey(Fixtures.key("eval-1"));
+    AsaClient evaluator =
+        AsaClient.connect(URI.create(server.url("127.0.0.1"))).withKey(Fixtures.key("eval-1"));
     ObjectNode doc = Fixtures.general();
     doc.putObject("verification").put("depth", "semantic");
     String byEngine = active(doc.deepCopy());
     provider.deliver(byEngine, "# Findings\n", "markdown");
     ObjectNode accepted = client.verify(byEngine);
-    assertThat(accepted.path("status").asText()).as("a job, by the agreement's depth").isIn("queued", "running");
-    assertThat(client.awaitVerification(accepted.path("verification_id").asText(), Duration.ofSeconds(20), p -> {})
-        .path("evaluator").path("type").asText()).isEqualTo("builtin_agent_as_judge");
+    assertThat(accepted.path("status").asText())
+        .as("a job, by the agreement's depth")
+        .isIn("queued", "running");
+    assertThat(
+            client
+                .awaitVerification(
+                    accepted.path("verification_id").asText(), Duration.ofSeconds(20), p -> {})
+                .path("evaluator")
+                .path("type")
+                .asText())
+        .isEqualTo("builtin_agent_as_judge");
 
     String byEvaluator = active(doc.deepCopy());
     provider.deliver(byEvaluator, "# Findings\n", "markdown");
-    JsonNode verified = evaluator.verify(byEvaluator, LifecycleEndToEndTest.judgedScores(90, 90, 90));
+    JsonNode verified =
+        evaluator.verify(byEvaluator, LifecycleEndToEndTest.judgedScores(90, 90, 90));
     assertThat(verified.path("state").asText()).isEqualTo("VERIFIED");
-    assertThat(verified.path("verification").path("evaluator").path("type").asText()).isNotEqualTo("builtin_agent_as_judge");
+    assertThat(verified.path("verification").path("evaluator").path("type").asText())
+        .isNotEqualTo("builtin_agent_as_judge");
   }
 
   @Test
@@ -260,32 +333,49 @@ class VerificationApiEndToEndTest {
     ObjectNode swap = standalone("# Findings\n\nA better-looking substitute.\n", "semantic");
     swap.put("agreement_id", id);
     swap.remove("original_request");
-    assertThatThrownBy(() -> client.requestVerification(swap)).isInstanceOfSatisfying(AsaApiException.class, e -> {
-      assertThat(e.status()).isEqualTo(409);
-      assertThat(e.detail()).contains("is not the one delivered");
-    });
+    assertThatThrownBy(() -> client.requestVerification(swap))
+        .isInstanceOfSatisfying(
+            AsaApiException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(409);
+              assertThat(e.detail()).contains("is not the one delivered");
+            });
     ObjectNode same = standalone("# Findings\n\nThe real work.\n", "semantic");
     same.put("agreement_id", id);
     same.remove("original_request");
     String verificationId = client.requestVerification(same).path("verification_id").asText();
-    assertThat(client.awaitVerification(verificationId, Duration.ofSeconds(20), p -> {}).path("agreement_id").asText()).isEqualTo(id);
+    assertThat(
+            client
+                .awaitVerification(verificationId, Duration.ofSeconds(20), p -> {})
+                .path("agreement_id")
+                .asText())
+        .isEqualTo(id);
   }
 
   @Test
   void aProbabilisticGuaranteeIsJudgedOverTheProvidersSeries() {
-    AsaClient evaluator = AsaClient.connect(URI.create(server.url("127.0.0.1"))).withKey(Fixtures.key("eval-1"));
+    AsaClient evaluator =
+        AsaClient.connect(URI.create(server.url("127.0.0.1"))).withKey(Fixtures.key("eval-1"));
     ObjectNode doc = Fixtures.general();
-    doc.with("quality_criteria").put("guarantee_type", "probabilistic").putObject("guarantee")
-        .put("metric", "pass@k").put("k", 2).put("threshold", 90);
+    doc.with("quality_criteria")
+        .put("guarantee_type", "probabilistic")
+        .putObject("guarantee")
+        .put("metric", "pass@k")
+        .put("k", 2)
+        .put("threshold", 90);
     List<JsonNode> guarantees = new ArrayList<>();
     for (int accuracy : new int[] {20, 95, 95}) { // FAIL, then PASS, PASS
       String id = active(doc.deepCopy());
       provider.deliver(id, "# Findings\n", "markdown");
-      JsonNode verified = evaluator.verify(id, LifecycleEndToEndTest.judgedScores(accuracy, 90, accuracy));
+      JsonNode verified =
+          evaluator.verify(id, LifecycleEndToEndTest.judgedScores(accuracy, 90, accuracy));
       guarantees.add(verified.path("verification").path("guarantee"));
     }
-    assertThat(guarantees.get(0).path("met").isNull()).as("one delivery is not a series yet").isTrue();
-    assertThat(guarantees.get(0).path("evidence").asText()).contains("needs 2 deliveries; the series has 1");
+    assertThat(guarantees.get(0).path("met").isNull())
+        .as("one delivery is not a series yet")
+        .isTrue();
+    assertThat(guarantees.get(0).path("evidence").asText())
+        .contains("needs 2 deliveries; the series has 1");
     // n = 2, c = 1: pass@2 = 1 - C(1,2)/C(2,2) = 100%
     assertThat(guarantees.get(1).path("met").asBoolean()).isTrue();
     assertThat(guarantees.get(1).path("value").decimalValue()).isEqualByComparingTo("100");
@@ -305,9 +395,12 @@ class VerificationApiEndToEndTest {
   }
 
   private static void assertProblem(Runnable call, int status, String pointer) {
-    assertThatThrownBy(call::run).isInstanceOfSatisfying(AsaApiException.class, e -> {
-      assertThat(e.status()).isEqualTo(status);
-      assertThat(e.getMessage()).contains(pointer);
-    });
+    assertThatThrownBy(call::run)
+        .isInstanceOfSatisfying(
+            AsaApiException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(status);
+              assertThat(e.getMessage()).contains(pointer);
+            });
   }
 }

@@ -42,11 +42,11 @@ import java.util.regex.Pattern;
  *
  * <p>It behaves like a facilitator in what matters to the escrow: request bodies are validated
  * strictly (400 with an {@code error} when malformed); {@code /verify} checks the authorization
- * against the requirements (recipient, asset, amount covered, time window against a settable
- * clock, a signature present); {@code /settle} re-checks, moves at most the authorized value
- * (for {@code exact}, the whole signed value, as EIP-3009 does), and settles each nonce at most
- * once. A repeated settlement of a settled nonce for the same amount gets the first answer again
- * (same transaction), as an outbox that retries needs.
+ * against the requirements (recipient, asset, amount covered, time window against a settable clock,
+ * a signature present); {@code /settle} re-checks, moves at most the authorized value (for {@code
+ * exact}, the whole signed value, as EIP-3009 does), and settles each nonce at most once. A
+ * repeated settlement of a settled nonce for the same amount gets the first answer again (same
+ * transaction), as an outbox that retries needs.
  *
  * <p>Out of scope: real EIP-712 signature checking, balances, allowances and any chain; signatures
  * are only checked to be present and well formed, and transaction hashes are made up.
@@ -57,7 +57,9 @@ import java.util.regex.Pattern;
  */
 public final class FakeFacilitator implements AutoCloseable {
 
-  /** The fake's signer; an {@code upto} authorization's {@code witness.facilitator} must name it. */
+  /**
+   * The fake's signer; an {@code upto} authorization's {@code witness.facilitator} must name it.
+   */
   public static final String ADDRESS = "0xfac17a70000000000000000000000000000000fa";
 
   /** Stands in for the x402 upto Permit2 proxy, the spender every upto authorization names. */
@@ -75,7 +77,13 @@ public final class FakeFacilitator implements AutoCloseable {
 
   /** One settlement that moved money. */
   public record Settlement(
-      String nonce, String amount, String payTo, String transaction, String payer, String asset, String network) {}
+      String nonce,
+      String amount,
+      String payTo,
+      String transaction,
+      String payer,
+      String asset,
+      String network) {}
 
   /** One request as received, for tests that check what was sent. */
   public record Request(String method, String path, String body) {}
@@ -85,7 +93,11 @@ public final class FakeFacilitator implements AutoCloseable {
   /** What a settled nonce was settled for, and the answer to repeat. */
   private record Settled(String requestedAmount, String payTo, ObjectNode response) {}
 
-  private record Parsed(Requirements requirements, Requirements accepted, JsonNode payload, Authorization authorization) {}
+  private record Parsed(
+      Requirements requirements,
+      Requirements accepted,
+      JsonNode payload,
+      Authorization authorization) {}
 
   private static final class BadRequest extends Exception {
     BadRequest(String message) {
@@ -112,11 +124,12 @@ public final class FakeFacilitator implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start the fake x402 facilitator", e);
     }
-    executor = Executors.newCachedThreadPool(r -> {
-      Thread t = new Thread(r, "fake-x402-facilitator");
-      t.setDaemon(true);
-      return t;
-    });
+    executor =
+        Executors.newCachedThreadPool(r -> {
+          Thread t = new Thread(r, "fake-x402-facilitator");
+          t.setDaemon(true);
+          return t;
+        });
     server.setExecutor(executor);
     server.createContext("/", this::handle);
     server.start();
@@ -125,7 +138,8 @@ public final class FakeFacilitator implements AutoCloseable {
   public URI uri() {
     InetSocketAddress a = server.getAddress();
     String host = a.getAddress().getHostAddress();
-    return URI.create("http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + a.getPort());
+    return URI.create(
+        "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + a.getPort());
   }
 
   @Override
@@ -136,7 +150,9 @@ public final class FakeFacilitator implements AutoCloseable {
 
   // --- settings -------------------------------------------------------------------------------
 
-  /** Sets the facilitator's clock, against which authorizations expire; null returns to real time. */
+  /**
+   * Sets the facilitator's clock, against which authorizations expire; null returns to real time.
+   */
   public void setNow(Instant instant) {
     now = instant;
   }
@@ -151,7 +167,9 @@ public final class FakeFacilitator implements AutoCloseable {
     unavailableCalls.set(calls);
   }
 
-  /** Settlements not yet made answer {@code success:false} with this reason; null stops refusing. */
+  /**
+   * Settlements not yet made answer {@code success:false} with this reason; null stops refusing.
+   */
   public void refuseSettlements(String errorReason) {
     settleRefusal = errorReason;
   }
@@ -213,13 +231,18 @@ public final class FakeFacilitator implements AutoCloseable {
       permitted.put("token", requirements.asset());
       permitted.put("amount", requirements.amount());
       a.put("spender", UPTO_PROXY);
-      a.put("nonce", new BigInteger(1, randomBytes(32)).toString()); // Permit2 nonces are decimal uint256
+      a.put(
+          "nonce",
+          new BigInteger(1, randomBytes(32)).toString()); // Permit2 nonces are decimal uint256
       a.put("deadline", Long.toString(end));
       ObjectNode witness = a.putObject("witness");
       witness.put("to", requirements.payTo());
       ObjectNode extra = requirements.extra();
-      witness.put("facilitator", extra != null && extra.path("facilitatorAddress").isTextual()
-          ? extra.get("facilitatorAddress").textValue() : ADDRESS);
+      witness.put(
+          "facilitator",
+          extra != null && extra.path("facilitatorAddress").isTextual()
+              ? extra.get("facilitatorAddress").textValue()
+              : ADDRESS);
       witness.put("validAfter", Long.toString(start));
     } else {
       ObjectNode a = inner.putObject("authorization");
@@ -228,7 +251,8 @@ public final class FakeFacilitator implements AutoCloseable {
       a.put("value", requirements.amount());
       a.put("validAfter", Long.toString(start));
       a.put("validBefore", Long.toString(end));
-      a.put("nonce", "0x" + HexFormat.of().formatHex(randomBytes(32))); // EIP-3009 nonces are bytes32
+      a.put(
+          "nonce", "0x" + HexFormat.of().formatHex(randomBytes(32))); // EIP-3009 nonces are bytes32
     }
     return payload;
   }
@@ -250,7 +274,9 @@ public final class FakeFacilitator implements AutoCloseable {
         requests.add(new Request(method, path, new String(body, StandardCharsets.UTF_8)));
       }
       if (unavailableCalls.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-        respond(exchange, new Answer(503, error("temporarily unavailable (a failure the test asked for)")));
+        respond(
+            exchange,
+            new Answer(503, error("temporarily unavailable (a failure the test asked for)")));
         return;
       }
       boolean hang = hangingCalls.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
@@ -282,7 +308,10 @@ public final class FakeFacilitator implements AutoCloseable {
         }
         yield path.equals("/verify") ? verify(parsed) : settle(parsed);
       }
-      case "/supported" -> method.equals("GET") ? new Answer(200, supported()) : new Answer(405, error("/supported takes GET"));
+      case "/supported" ->
+          method.equals("GET")
+              ? new Answer(200, supported())
+              : new Answer(405, error("/supported takes GET"));
       default -> new Answer(404, error("no such facilitator endpoint: " + path));
     };
   }
@@ -328,7 +357,8 @@ public final class FakeFacilitator implements AutoCloseable {
       throw new BadRequest("the request body is not JSON: " + e.getOriginalMessage());
     }
     if (!root.isObject()) {
-      throw new BadRequest("the request body must be an object {x402Version, paymentPayload, paymentRequirements}");
+      throw new BadRequest(
+          "the request body must be an object {x402Version, paymentPayload, paymentRequirements}");
     }
     only(root, "", Set.of("x402Version", "paymentPayload", "paymentRequirements"));
     version(root, "/x402Version");
@@ -340,7 +370,10 @@ public final class FakeFacilitator implements AutoCloseable {
       if (payload == null || !payload.isObject()) {
         throw new BadRequest("/paymentPayload must be a PaymentPayload object");
       }
-      only(payload, "/paymentPayload", Set.of("x402Version", "resource", "accepted", "payload", "extensions"));
+      only(
+          payload,
+          "/paymentPayload",
+          Set.of("x402Version", "resource", "accepted", "payload", "extensions"));
       version(payload, "/paymentPayload/x402Version");
       accepted = Requirements.fromJson(payload.get("accepted"), "/paymentPayload/accepted");
     } catch (InvalidDocumentException e) {
@@ -356,7 +389,9 @@ public final class FakeFacilitator implements AutoCloseable {
       throw new BadRequest(at + "/signature must be a string");
     }
     if (inner.has("authorization") == inner.has("permit2Authorization")) {
-      throw new BadRequest(at + " must hold exactly one of authorization (EIP-3009) and permit2Authorization (Permit2)");
+      throw new BadRequest(
+          at
+              + " must hold exactly one of authorization (EIP-3009) and permit2Authorization (Permit2)");
     }
     if (inner.has("authorization")) {
       only(inner, at, Set.of("signature", "authorization"));
@@ -418,7 +453,8 @@ public final class FakeFacilitator implements AutoCloseable {
     return n;
   }
 
-  private static void string(JsonNode parent, String field, String pointer, Pattern form) throws BadRequest {
+  private static void string(JsonNode parent, String field, String pointer, Pattern form)
+      throws BadRequest {
     JsonNode n = parent.get(field);
     if (n == null || !n.isTextual() || !form.matcher(n.textValue()).matches()) {
       throw new BadRequest(pointer + "/" + field + (n == null ? " is missing" : " is malformed"));
@@ -446,7 +482,9 @@ public final class FakeFacilitator implements AutoCloseable {
       return prefix + "signature";
     }
     if (!X402.sameAddress(a.to(), r.payTo())) {
-      return upto ? "invalid_permit2_recipient_mismatch" : "invalid_exact_evm_payload_recipient_mismatch";
+      return upto
+          ? "invalid_permit2_recipient_mismatch"
+          : "invalid_exact_evm_payload_recipient_mismatch";
     }
     if (upto) {
       JsonNode auth = p.payload().path("payload").path("permit2Authorization");
@@ -465,14 +503,18 @@ public final class FakeFacilitator implements AutoCloseable {
       if (!upto) {
         return "invalid_exact_evm_payload_authorization_value";
       }
-      return settling ? "invalid_upto_evm_payload_settlement_exceeds_amount" : "invalid_upto_evm_payload_amount_mismatch";
+      return settling
+          ? "invalid_upto_evm_payload_settlement_exceeds_amount"
+          : "invalid_upto_evm_payload_amount_mismatch";
     }
     BigInteger t = BigInteger.valueOf(now().getEpochSecond());
     if (a.validAfter().compareTo(t) > 0) {
       return upto ? "permit2_not_yet_valid" : "invalid_exact_evm_payload_authorization_valid_after";
     }
     if (a.validBefore().compareTo(t) <= 0) {
-      return upto ? "permit2_deadline_expired" : "invalid_exact_evm_payload_authorization_valid_before";
+      return upto
+          ? "permit2_deadline_expired"
+          : "invalid_exact_evm_payload_authorization_valid_before";
     }
     return null;
   }
@@ -506,7 +548,8 @@ public final class FakeFacilitator implements AutoCloseable {
       Settled prior = settledNonces.get(key);
       if (prior != null) {
         // At most once per nonce: the same request again (an outbox retry) gets the same answer.
-        if (prior.requestedAmount().equals(r.amount()) && X402.sameAddress(prior.payTo(), r.payTo())) {
+        if (prior.requestedAmount().equals(r.amount())
+            && X402.sameAddress(prior.payTo(), r.payTo())) {
           return new Answer(200, prior.response().deepCopy());
         }
         return new Answer(200, settleFailure(p, "nonce_already_used"));
@@ -529,7 +572,15 @@ public final class FakeFacilitator implements AutoCloseable {
       }
       settledNonces.put(key, new Settled(r.amount(), r.payTo(), response));
       if (moved.signum() > 0) {
-        settlements.add(new Settlement(a.nonce(), moved.toString(), r.payTo(), transaction, a.from(), r.asset(), r.network()));
+        settlements.add(
+            new Settlement(
+                a.nonce(),
+                moved.toString(),
+                r.payTo(),
+                transaction,
+                a.from(),
+                r.asset(),
+                r.network()));
       }
       return new Answer(200, response.deepCopy());
     }
@@ -547,13 +598,21 @@ public final class FakeFacilitator implements AutoCloseable {
 
   /** Nonces are per payer and token on chain; the fake keys them the same way. */
   private static String nonceKey(Parsed p) {
-    return (p.requirements().network() + "|" + p.requirements().asset() + "|" + p.authorization().from() + "|"
-        + p.authorization().nonce()).toLowerCase(Locale.ROOT);
+    return (p.requirements().network()
+            + "|"
+            + p.requirements().asset()
+            + "|"
+            + p.authorization().from()
+            + "|"
+            + p.authorization().nonce())
+        .toLowerCase(Locale.ROOT);
   }
 
   private static String transactionHash(String network, String nonceKey) {
     try {
-      byte[] h = MessageDigest.getInstance("SHA-256").digest((network + "|" + nonceKey).getBytes(StandardCharsets.UTF_8));
+      byte[] h =
+          MessageDigest.getInstance("SHA-256")
+              .digest((network + "|" + nonceKey).getBytes(StandardCharsets.UTF_8));
       return "0x" + HexFormat.of().formatHex(h);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);

@@ -1,6 +1,5 @@
 package dev.asa.server.escrow;
 
-import dev.asa.server.store.OutboxMessage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -13,6 +12,7 @@ import dev.asa.server.escrow.Courier.Attempt;
 import dev.asa.server.escrow.WebhookReceiver.Mode;
 import dev.asa.server.net.FetchPolicy;
 import dev.asa.server.net.GuardedHttpClient;
+import dev.asa.server.store.OutboxMessage;
 import dev.asa.testing.Fixtures;
 import dev.asa.testing.MutableClock;
 import java.io.IOException;
@@ -51,7 +51,10 @@ class WebhookCourierTest {
     courier = new WebhookCourier(SERVER_KEY, clock, TIMEOUT, allowing(receiver.uri().toString()));
   }
 
-  /** The guarded client, allowed to reach the loopback test servers listed (and nothing else internal). */
+  /**
+   * The guarded client, allowed to reach the loopback test servers listed (and nothing else
+   * internal).
+   */
   private static GuardedHttpClient allowing(String... prefixes) {
     return new GuardedHttpClient(new FetchPolicy(List.of(prefixes)));
   }
@@ -71,7 +74,9 @@ class WebhookCourierTest {
         "asa-1",
         "escrow.release",
         destination,
-        "{\"kind\":\"escrow.release\",\"agreement\":\"asa-1\",\"amount\":\"10.00\",\"id\":\"" + id + "\"}",
+        "{\"kind\":\"escrow.release\",\"agreement\":\"asa-1\",\"amount\":\"10.00\",\"id\":\""
+            + id
+            + "\"}",
         clock.instant(),
         0);
   }
@@ -123,10 +128,13 @@ class WebhookCourierTest {
       receiver.mode(Mode.DOWN);
       assertThat(courier.deliver(message("msg-" + i)))
           .as("cycle %d down", i)
-          .isInstanceOfSatisfying(Attempt.Retry.class, r -> assertThat(r.reason()).startsWith("connection refused"));
+          .isInstanceOfSatisfying(
+              Attempt.Retry.class, r -> assertThat(r.reason()).startsWith("connection refused"));
       receiver.mode(i % 2 == 0 ? Mode.UP : Mode.ERRORS);
       receiver.mode(Mode.UP);
-      assertThat(courier.deliver(message("msg-" + i))).as("cycle %d up", i).isInstanceOf(Attempt.Delivered.class);
+      assertThat(courier.deliver(message("msg-" + i)))
+          .as("cycle %d up", i)
+          .isInstanceOf(Attempt.Delivered.class);
       assertThat(receiver.uri().toString()).isEqualTo(uri);
     }
     assertThat(receiver.appliedIds()).hasSize(25);
@@ -149,7 +157,9 @@ class WebhookCourierTest {
 
   @Test
   void theReceiverChecksTheSignature() {
-    try (WebhookCourier impostor = new WebhookCourier(Fixtures.key("mallory"), clock, TIMEOUT, allowing(receiver.uri().toString()))) {
+    try (WebhookCourier impostor =
+        new WebhookCourier(
+            Fixtures.key("mallory"), clock, TIMEOUT, allowing(receiver.uri().toString()))) {
       Attempt attempt = impostor.deliver(message("msg-forged"));
       assertThat(attempt).isInstanceOf(Attempt.Retry.class);
       assertThat(((Attempt.Retry) attempt).reason())
@@ -163,10 +173,13 @@ class WebhookCourierTest {
   @Test
   void aSenderClockOutsideTheToleranceIsRefusedByTheReceiver() {
     Clock behind = Clock.offset(clock, Duration.ofMinutes(-10));
-    try (WebhookCourier late = new WebhookCourier(SERVER_KEY, behind, TIMEOUT, allowing(receiver.uri().toString()))) {
+    try (WebhookCourier late =
+        new WebhookCourier(SERVER_KEY, behind, TIMEOUT, allowing(receiver.uri().toString()))) {
       Attempt attempt = late.deliver(message("msg-late"));
       assertThat(attempt).isInstanceOf(Attempt.Retry.class);
-      assertThat(((Attempt.Retry) attempt).reason()).startsWith("HTTP 401").contains("600s in the past");
+      assertThat(((Attempt.Retry) attempt).reason())
+          .startsWith("HTTP 401")
+          .contains("600s in the past");
     }
     assertThat(receiver.appliedIds()).isEmpty();
   }
@@ -174,12 +187,15 @@ class WebhookCourierTest {
   @Test
   void aSlowReceiverMeansRetryOnTimeout() {
     receiver.delay(Duration.ofSeconds(5));
-    try (WebhookCourier impatient = new WebhookCourier(SERVER_KEY, clock, Duration.ofMillis(300), allowing(receiver.uri().toString()))) {
+    try (WebhookCourier impatient =
+        new WebhookCourier(
+            SERVER_KEY, clock, Duration.ofMillis(300), allowing(receiver.uri().toString()))) {
       long start = System.nanoTime();
       Attempt attempt = impatient.deliver(message("msg-slow"));
       Duration took = Duration.ofNanos(System.nanoTime() - start);
       assertThat(attempt).isInstanceOf(Attempt.Retry.class);
-      assertThat(((Attempt.Retry) attempt).reason()).startsWith("timed out after 300 ms delivering to " + receiver.uri());
+      assertThat(((Attempt.Retry) attempt).reason())
+          .startsWith("timed out after 300 ms delivering to " + receiver.uri());
       assertThat(took).isLessThan(Duration.ofSeconds(3));
     }
   }
@@ -189,15 +205,17 @@ class WebhookCourierTest {
     Map<String, String> seen = new ConcurrentHashMap<>();
     AtomicReference<String> body = new AtomicReference<>();
     HttpServer raw =
-        rawServer(
-            exchange -> {
-              exchange.getRequestHeaders().forEach((name, values) -> seen.put(name.toLowerCase(), values.get(0)));
-              seen.put(":method", exchange.getRequestMethod());
-              body.set(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
-              exchange.sendResponseHeaders(204, -1);
-              exchange.close();
-            });
-    OutboxMessage m = message("msg-headers", "http://127.0.0.1:" + raw.getAddress().getPort() + "/hook");
+        rawServer(exchange -> {
+          exchange
+              .getRequestHeaders()
+              .forEach((name, values) -> seen.put(name.toLowerCase(), values.get(0)));
+          seen.put(":method", exchange.getRequestMethod());
+          body.set(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+          exchange.sendResponseHeaders(204, -1);
+          exchange.close();
+        });
+    OutboxMessage m =
+        message("msg-headers", "http://127.0.0.1:" + raw.getAddress().getPort() + "/hook");
     assertThat(courier.deliver(m)).isEqualTo(new Attempt.Delivered(204, ""));
 
     assertThat(seen)
@@ -207,57 +225,64 @@ class WebhookCourierTest {
         .containsEntry("webhook-id", "msg-headers")
         .containsEntry("webhook-timestamp", Long.toString(clock.instant().getEpochSecond()));
     assertThat(body.get()).isEqualTo(m.body());
-    assertThatCode(
-            () ->
-                StandardWebhooks.verify(
-                    seen.get("webhook-id"),
-                    seen.get("webhook-timestamp"),
-                    seen.get("webhook-signature"),
-                    body.get(),
-                    SERVER_KEY.publicKey(),
-                    clock.instant(),
-                    Duration.ofMinutes(5)))
+    assertThatCode(() ->
+            StandardWebhooks.verify(
+                seen.get("webhook-id"),
+                seen.get("webhook-timestamp"),
+                seen.get("webhook-signature"),
+                body.get(),
+                SERVER_KEY.publicKey(),
+                clock.instant(),
+                Duration.ofMinutes(5)))
         .doesNotThrowAnyException();
   }
 
   @Test
   void aHugeResponseIsReadOnlyUpToTheCapAndRecordedTruncated() throws IOException {
     HttpServer raw =
-        rawServer(
-            exchange -> {
-              exchange.getRequestBody().readAllBytes();
-              exchange.sendResponseHeaders(200, 0); // chunked, no end in sight
-              byte[] chunk = "x".repeat(8192).getBytes(StandardCharsets.US_ASCII);
-              try (OutputStream out = exchange.getResponseBody()) {
-                for (int i = 0; i < 100_000; i++) { // 800 MB unless the client hangs up
-                  out.write(chunk);
-                }
-              } catch (IOException expected) {
-                // the courier stopped reading
-              } finally {
-                exchange.close();
-              }
-            });
+        rawServer(exchange -> {
+          exchange.getRequestBody().readAllBytes();
+          exchange.sendResponseHeaders(200, 0); // chunked, no end in sight
+          byte[] chunk = "x".repeat(8192).getBytes(StandardCharsets.US_ASCII);
+          try (OutputStream out = exchange.getResponseBody()) {
+            for (int i = 0; i < 100_000; i++) { // 800 MB unless the client hangs up
+              out.write(chunk);
+            }
+          } catch (IOException expected) {
+            // the courier stopped reading
+          } finally {
+            exchange.close();
+          }
+        });
     long start = System.nanoTime();
-    Attempt attempt = courier.deliver(message("msg-huge", "http://127.0.0.1:" + raw.getAddress().getPort() + "/"));
+    Attempt attempt =
+        courier.deliver(
+            message("msg-huge", "http://127.0.0.1:" + raw.getAddress().getPort() + "/"));
     assertThat(attempt).isInstanceOf(Attempt.Delivered.class);
-    assertThat(((Attempt.Delivered) attempt).response()).hasSize(WebhookCourier.MAX_RECORDED_RESPONSE);
+    assertThat(((Attempt.Delivered) attempt).response())
+        .hasSize(WebhookCourier.MAX_RECORDED_RESPONSE);
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(TIMEOUT);
   }
 
   @Test
   void redirectsAreNotFollowed() throws IOException {
     HttpServer raw =
-        rawServer(
-            exchange -> {
-              exchange.getRequestBody().readAllBytes();
-              exchange.getResponseHeaders().set("Location", receiver.uri().toString());
-              exchange.sendResponseHeaders(307, -1);
-              exchange.close();
-            });
-    Attempt attempt = courier.deliver(message("msg-redirect", "http://127.0.0.1:" + raw.getAddress().getPort() + "/"));
-    assertThat(attempt).isInstanceOfSatisfying(
-        Attempt.Retry.class, r -> assertThat(r.reason()).startsWith("HTTP 307").contains("redirects are not followed"));
+        rawServer(exchange -> {
+          exchange.getRequestBody().readAllBytes();
+          exchange.getResponseHeaders().set("Location", receiver.uri().toString());
+          exchange.sendResponseHeaders(307, -1);
+          exchange.close();
+        });
+    Attempt attempt =
+        courier.deliver(
+            message("msg-redirect", "http://127.0.0.1:" + raw.getAddress().getPort() + "/"));
+    assertThat(attempt)
+        .isInstanceOfSatisfying(
+            Attempt.Retry.class,
+            r ->
+                assertThat(r.reason())
+                    .startsWith("HTTP 307")
+                    .contains("redirects are not followed"));
     assertThat(receiver.deliveriesSeen()).isZero();
   }
 
@@ -265,8 +290,14 @@ class WebhookCourierTest {
   void aDestinationOnAnInternalAddressTheOperatorDidNotAllowIsNotSent() {
     try (WebhookCourier guarded = new WebhookCourier(SERVER_KEY, clock, TIMEOUT, allowing())) {
       Attempt attempt = guarded.deliver(message("msg-internal"));
-      assertThat(attempt).isInstanceOfSatisfying(Attempt.Retry.class,
-          r -> assertThat(r.reason()).startsWith("not sent: refused to call").contains("loopback").contains("--allow-fetch"));
+      assertThat(attempt)
+          .isInstanceOfSatisfying(
+              Attempt.Retry.class,
+              r ->
+                  assertThat(r.reason())
+                      .startsWith("not sent: refused to call")
+                      .contains("loopback")
+                      .contains("--allow-fetch"));
     }
     assertThat(receiver.deliveriesSeen()).isZero();
     assertThat(receiver.appliedIds()).isEmpty();
@@ -276,16 +307,21 @@ class WebhookCourierTest {
   void secretsInTheDestinationQueryStayOutOfTheReason() {
     receiver.mode(Mode.ERRORS);
     Attempt attempt = courier.deliver(message("msg-q", receiver.uri() + "?token=s3cr3t"));
-    assertThat(attempt).isInstanceOfSatisfying(
-        Attempt.Retry.class, r -> assertThat(r.reason()).startsWith("HTTP 500").doesNotContain("s3cr3t"));
+    assertThat(attempt)
+        .isInstanceOfSatisfying(
+            Attempt.Retry.class,
+            r -> assertThat(r.reason()).startsWith("HTTP 500").doesNotContain("s3cr3t"));
   }
 
   @Test
   void aDestinationThatIsNotAnHttpUrlFailsForGood() {
-    for (String destination : List.of("ftp://example.com/hook", "not a url", "mailto:ops@example.com", "/relative")) {
+    for (String destination :
+        List.of("ftp://example.com/hook", "not a url", "mailto:ops@example.com", "/relative")) {
       assertThat(courier.deliver(message("msg-bad", destination)))
           .as(destination)
-          .isInstanceOfSatisfying(Attempt.Failed.class, f -> assertThat(f.reason()).contains("cannot be sent as a webhook"));
+          .isInstanceOfSatisfying(
+              Attempt.Failed.class,
+              f -> assertThat(f.reason()).contains("cannot be sent as a webhook"));
     }
   }
 
@@ -316,14 +352,20 @@ class WebhookCourierTest {
   }
 
   private HttpServer rawServer(HttpHandler handler) throws IOException {
-    HttpServer raw = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 10);
+    HttpServer raw =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 10);
     raw.createContext("/", handler);
     ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
     raw.setExecutor(threads);
     raw.start();
     // The courier may now reach this server too; the receiver stays allowed for redirect tests.
-    courier = new WebhookCourier(SERVER_KEY, clock, TIMEOUT,
-        allowing(receiver.uri().toString(), "http://127.0.0.1:" + raw.getAddress().getPort() + "/"));
+    courier =
+        new WebhookCourier(
+            SERVER_KEY,
+            clock,
+            TIMEOUT,
+            allowing(
+                receiver.uri().toString(), "http://127.0.0.1:" + raw.getAddress().getPort() + "/"));
     toClose.add(() -> raw.stop(0));
     toClose.add(threads::shutdownNow);
     return raw;

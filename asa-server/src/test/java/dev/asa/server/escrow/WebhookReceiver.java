@@ -26,10 +26,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * A real Standard Webhooks receiver on a loopback port, for tests: it checks each delivery's
- * {@code v1a} signature with the sender's public key (401 if bad) and applies each {@code
- * webhook-id} at most once, the way a payment system's endpoint should. Its {@link Mode} simulates
- * the failures a courier must survive. Thread-safe.
+ * A real Standard Webhooks receiver on a loopback port, for tests: it checks each delivery's {@code
+ * v1a} signature with the sender's public key (401 if bad) and applies each {@code webhook-id} at
+ * most once, the way a payment system's endpoint should. Its {@link Mode} simulates the failures a
+ * courier must survive. Thread-safe.
  *
  * <p>{@link Mode#DOWN} really stops listening, so a connection attempt is refused by the kernel
  * (not answered with an error); switching back up listens again on the same port, so {@link #uri()}
@@ -79,7 +79,9 @@ public final class WebhookReceiver implements AutoCloseable {
     this(senderKey, Clock.systemUTC());
   }
 
-  /** A receiver trusting {@code senderKey}, checking timestamps against {@code clock}; it starts UP. */
+  /**
+   * A receiver trusting {@code senderKey}, checking timestamps against {@code clock}; it starts UP.
+   */
   public WebhookReceiver(Ed25519PublicKey senderKey, Clock clock) {
     this.senderKey = Objects.requireNonNull(senderKey, "senderKey");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -101,8 +103,8 @@ public final class WebhookReceiver implements AutoCloseable {
   }
 
   /**
-   * Switches how the receiver answers; returns once the switch is in effect (the port is closed
-   * for DOWN, listening again otherwise).
+   * Switches how the receiver answers; returns once the switch is in effect (the port is closed for
+   * DOWN, listening again otherwise).
    */
   public void mode(Mode next) {
     Objects.requireNonNull(next, "mode");
@@ -201,9 +203,9 @@ public final class WebhookReceiver implements AutoCloseable {
   }
 
   /**
-   * Binds (without listening) a socket to the port while DOWN: connections are still refused,
-   * and the kernel cannot hand the port to some other socket as an ephemeral port meanwhile.
-   * Best effort: if it fails, the port is merely unguarded and {@link #relisten} still retries.
+   * Binds (without listening) a socket to the port while DOWN: connections are still refused, and
+   * the kernel cannot hand the port to some other socket as an ephemeral port meanwhile. Best
+   * effort: if it fails, the port is merely unguarded and {@link #relisten} still retries.
    */
   private SocketChannel holdPort() {
     SocketChannel holder = null;

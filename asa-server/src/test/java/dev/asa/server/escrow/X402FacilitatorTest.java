@@ -1,6 +1,5 @@
 package dev.asa.server.escrow;
 
-import dev.asa.server.store.OutboxMessage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,12 +7,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
 import dev.asa.json.Json;
-import dev.asa.server.net.FetchPolicy;
-import dev.asa.server.net.GuardedHttpClient;
 import dev.asa.server.escrow.Courier.Attempt;
 import dev.asa.server.escrow.X402.Requirements;
 import dev.asa.server.escrow.X402Facilitator.FacilitatorUnavailableException;
 import dev.asa.server.escrow.X402Facilitator.VerifyResult;
+import dev.asa.server.net.FetchPolicy;
+import dev.asa.server.net.GuardedHttpClient;
+import dev.asa.server.store.OutboxMessage;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -46,10 +46,14 @@ class X402FacilitatorTest {
     fake.close();
   }
 
-  /** A facilitator client allowed to reach {@code base} (a loopback test server) and nothing else internal. */
+  /**
+   * A facilitator client allowed to reach {@code base} (a loopback test server) and nothing else
+   * internal.
+   */
   static X402Facilitator facilitator(URI base, Duration timeout) {
     String prefix = base.toString().endsWith("/") ? base.toString() : base + "/";
-    return new X402Facilitator(base, timeout, new GuardedHttpClient(new FetchPolicy(List.of(prefix))));
+    return new X402Facilitator(
+        base, timeout, new GuardedHttpClient(new FetchPolicy(List.of(prefix))));
   }
 
   static Requirements upto() {
@@ -62,8 +66,14 @@ class X402FacilitatorTest {
   }
 
   OutboxMessage settlement(ObjectNode payload, Requirements atAmount) {
-    return new OutboxMessage("msg-" + ids.incrementAndGet(), "agr-1", "x402.settle", client.settleUri().toString(),
-        X402.settleBody(payload, atAmount), Instant.now(), 0);
+    return new OutboxMessage(
+        "msg-" + ids.incrementAndGet(),
+        "agr-1",
+        "x402.settle",
+        client.settleUri().toString(),
+        X402.settleBody(payload, atAmount),
+        Instant.now(),
+        0);
   }
 
   // --- verify ---------------------------------------------------------------------------------
@@ -89,7 +99,8 @@ class X402FacilitatorTest {
     assertThat(client.verify(payload, r))
         .isEqualTo(new VerifyResult(false, "permit2_deadline_expired", FakeFacilitator.PAYER));
     Requirements e = X402Test.exact();
-    assertThat(client.verify(funded(e), e).invalidReason()).isEqualTo("invalid_exact_evm_payload_authorization_valid_before");
+    assertThat(client.verify(funded(e), e).invalidReason())
+        .isEqualTo("invalid_exact_evm_payload_authorization_valid_before");
   }
 
   @Test
@@ -122,7 +133,8 @@ class X402FacilitatorTest {
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       port = s.getLocalPort();
     }
-    X402Facilitator nobody = facilitator(URI.create("http://127.0.0.1:" + port), Duration.ofSeconds(2));
+    X402Facilitator nobody =
+        facilitator(URI.create("http://127.0.0.1:" + port), Duration.ofSeconds(2));
     assertThatThrownBy(() -> nobody.verify(funded(upto()), upto()))
         .isInstanceOf(FacilitatorUnavailableException.class)
         .hasMessageContaining("could not be reached");
@@ -130,15 +142,18 @@ class X402FacilitatorTest {
 
   @Test
   void aFacilitatorOnAnInternalAddressTheOperatorDidNotAllowIsNeverCalled() {
-    X402Facilitator unallowed = new X402Facilitator(fake.uri(), Duration.ofSeconds(2),
-        new GuardedHttpClient(FetchPolicy.DEFAULTS));
+    X402Facilitator unallowed =
+        new X402Facilitator(
+            fake.uri(), Duration.ofSeconds(2), new GuardedHttpClient(FetchPolicy.DEFAULTS));
     assertThatThrownBy(() -> unallowed.verify(funded(upto()), upto()))
         .isInstanceOf(FacilitatorUnavailableException.class)
         .hasMessageContaining("is not an allowed destination")
         .hasMessageContaining("loopback");
     Requirements r = upto();
-    assertThat(unallowed.deliver(settlement(funded(r), r))).isInstanceOfSatisfying(Attempt.Retry.class,
-        retry -> assertThat(retry.reason()).contains("is not an allowed destination"));
+    assertThat(unallowed.deliver(settlement(funded(r), r)))
+        .isInstanceOfSatisfying(
+            Attempt.Retry.class,
+            retry -> assertThat(retry.reason()).contains("is not an allowed destination"));
     assertThat(fake.settlements()).isEmpty();
   }
 
@@ -183,8 +198,16 @@ class X402FacilitatorTest {
     assertThat(response.get("settledAmount").textValue()).isEqualTo("7500000");
 
     String nonce = payload.at("/payload/permit2Authorization/nonce").textValue();
-    assertThat(fake.settlements()).containsExactly(new FakeFacilitator.Settlement(nonce, "7500000", r.payTo(),
-        response.get("transaction").textValue(), FakeFacilitator.PAYER, r.asset(), r.network()));
+    assertThat(fake.settlements())
+        .containsExactly(
+            new FakeFacilitator.Settlement(
+                nonce,
+                "7500000",
+                r.payTo(),
+                response.get("transaction").textValue(),
+                FakeFacilitator.PAYER,
+                r.asset(),
+                r.network()));
     assertThat(fake.requests().getLast().path()).isEqualTo("/settle");
   }
 
@@ -193,7 +216,9 @@ class X402FacilitatorTest {
     Requirements r = X402Test.exact();
     ObjectNode payload = funded(r);
     assertThat(client.deliver(settlement(payload, r))).isInstanceOf(Attempt.Delivered.class);
-    assertThat(fake.settlements()).singleElement().satisfies(s -> assertThat(s.amount()).isEqualTo("10000000"));
+    assertThat(fake.settlements())
+        .singleElement()
+        .satisfies(s -> assertThat(s.amount()).isEqualTo("10000000"));
   }
 
   @Test
@@ -223,8 +248,10 @@ class X402FacilitatorTest {
     Requirements r = upto();
     OutboxMessage m = settlement(funded(r), r.withAmount("10000000"));
     fake.failNext(2);
-    assertThat(client.deliver(m)).isInstanceOfSatisfying(Attempt.Retry.class,
-        retry -> assertThat(retry.reason()).contains("HTTP 503", "/settle"));
+    assertThat(client.deliver(m))
+        .isInstanceOfSatisfying(
+            Attempt.Retry.class,
+            retry -> assertThat(retry.reason()).contains("HTTP 503", "/settle"));
     assertThat(client.deliver(m)).isInstanceOf(Attempt.Retry.class);
     assertThat(fake.settlements()).isEmpty();
     assertThat(client.deliver(m)).isInstanceOf(Attempt.Delivered.class);
@@ -257,39 +284,56 @@ class X402FacilitatorTest {
     fake.hangNext(1, Duration.ofSeconds(3));
 
     Attempt first = impatient.deliver(m);
-    assertThat(first).isInstanceOfSatisfying(Attempt.Retry.class,
-        retry -> assertThat(retry.reason()).contains("did not answer within 300 ms"));
+    assertThat(first)
+        .isInstanceOfSatisfying(
+            Attempt.Retry.class,
+            retry -> assertThat(retry.reason()).contains("did not answer within 300 ms"));
     // The fake settled before its answer was lost; the retry must not pay twice.
     Attempt second = impatient.deliver(m);
     assertThat(second).isInstanceOf(Attempt.Delivered.class);
     assertThat(fake.settlements()).hasSize(1);
-    assertThat(Json.parseTrusted(((Attempt.Delivered) second).response()).get("transaction").textValue())
+    assertThat(
+            Json.parseTrusted(((Attempt.Delivered) second).response())
+                .get("transaction")
+                .textValue())
         .isEqualTo(fake.settlements().getFirst().transaction());
   }
 
   @Test
   void unreadableOrOversizedAnswersAreRetried() throws IOException {
-    HttpServer odd = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    odd.createContext("/", exchange -> {
-      byte[] body = exchange.getRequestURI().getPath().equals("/settle")
-          ? "<html>gateway</html>".getBytes(StandardCharsets.UTF_8)
-          : ("{\"success\":true,\"pad\":\"" + "x".repeat(X402Facilitator.MAX_RESPONSE_BYTES) + "\"}")
-              .getBytes(StandardCharsets.UTF_8);
-      exchange.sendResponseHeaders(200, body.length);
-      exchange.getResponseBody().write(body);
-      exchange.close();
-    });
+    HttpServer odd =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    odd.createContext(
+        "/",
+        exchange -> {
+          byte[] body =
+              exchange.getRequestURI().getPath().equals("/settle")
+                  ? "<html>gateway</html>".getBytes(StandardCharsets.UTF_8)
+                  : ("{\"success\":true,\"pad\":\""
+                          + "x".repeat(X402Facilitator.MAX_RESPONSE_BYTES)
+                          + "\"}")
+                      .getBytes(StandardCharsets.UTF_8);
+          exchange.sendResponseHeaders(200, body.length);
+          exchange.getResponseBody().write(body);
+          exchange.close();
+        });
     odd.start();
     try {
       URI base = URI.create("http://127.0.0.1:" + odd.getAddress().getPort());
       X402Facilitator c = facilitator(base, Duration.ofSeconds(5));
       Requirements r = upto();
       OutboxMessage m = settlement(funded(r), r);
-      assertThat(c.deliver(m)).isInstanceOfSatisfying(Attempt.Retry.class,
-          retry -> assertThat(retry.reason()).contains("without a SettleResponse"));
+      assertThat(c.deliver(m))
+          .isInstanceOfSatisfying(
+              Attempt.Retry.class,
+              retry -> assertThat(retry.reason()).contains("without a SettleResponse"));
       X402Facilitator big = facilitator(URI.create(base + "/big"), Duration.ofSeconds(5));
-      assertThat(big.deliver(m)).isInstanceOfSatisfying(Attempt.Retry.class,
-          retry -> assertThat(retry.reason()).contains("more than " + X402Facilitator.MAX_RESPONSE_BYTES + " bytes"));
+      assertThat(big.deliver(m))
+          .isInstanceOfSatisfying(
+              Attempt.Retry.class,
+              retry ->
+                  assertThat(retry.reason())
+                      .contains("more than " + X402Facilitator.MAX_RESPONSE_BYTES + " bytes"));
     } finally {
       odd.stop(0);
     }
@@ -301,22 +345,28 @@ class X402FacilitatorTest {
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       port = s.getLocalPort();
     }
-    X402Facilitator nobody = facilitator(URI.create("http://127.0.0.1:" + port + "/"), Duration.ofSeconds(2));
+    X402Facilitator nobody =
+        facilitator(URI.create("http://127.0.0.1:" + port + "/"), Duration.ofSeconds(2));
     assertThat(nobody.settleUri()).isEqualTo(URI.create("http://127.0.0.1:" + port + "/settle"));
     Requirements r = upto();
-    assertThat(nobody.deliver(settlement(funded(r), r))).isInstanceOfSatisfying(Attempt.Retry.class,
-        retry -> assertThat(retry.reason()).contains("could not be reached"));
+    assertThat(nobody.deliver(settlement(funded(r), r)))
+        .isInstanceOfSatisfying(
+            Attempt.Retry.class,
+            retry -> assertThat(retry.reason()).contains("could not be reached"));
   }
 
   @Test
   void thePaymentResponseHeaderDecodesToTheSettleResponse() {
     Requirements r = upto();
-    Attempt.Delivered delivered = (Attempt.Delivered) client.deliver(settlement(funded(r), r.withAmount("3000000")));
+    Attempt.Delivered delivered =
+        (Attempt.Delivered) client.deliver(settlement(funded(r), r.withAmount("3000000")));
     JsonNode response = Json.parseTrusted(delivered.response());
     String header = X402.paymentResponseHeader(response);
-    JsonNode decoded = Json.parseTrusted(new String(Base64.getDecoder().decode(header), StandardCharsets.UTF_8));
+    JsonNode decoded =
+        Json.parseTrusted(new String(Base64.getDecoder().decode(header), StandardCharsets.UTF_8));
     assertThat(decoded).isEqualTo(response);
-    assertThat(decoded.get("transaction").textValue()).isEqualTo(fake.settlements().getFirst().transaction());
+    assertThat(decoded.get("transaction").textValue())
+        .isEqualTo(fake.settlements().getFirst().transaction());
   }
 
   @Test
@@ -324,18 +374,30 @@ class X402FacilitatorTest {
     X402Facilitator c = client;
     Requirements r = upto();
     ObjectNode payload = funded(r);
-    for (String body : java.util.List.of(
-        "not json",
-        "[]",
-        "{\"x402Version\":1,\"paymentPayload\":{},\"paymentRequirements\":{}}",
-        "{\"x402Version\":2,\"paymentPayload\":" + Json.write(payload) + "}",
-        "{\"x402Version\":2,\"paymentPayload\":" + Json.write(payload) + ",\"paymentRequirements\":"
-            + Json.write(r.toJson()) + ",\"extra\":1}",
-        "{\"x402Version\":2,\"paymentPayload\":" + Json.write(payload) + ",\"paymentRequirements\":"
-            + Json.write(r.toJson()) + "}{}")) {
-      OutboxMessage m = new OutboxMessage("m", "a", "x402.settle", c.settleUri().toString(), body, Instant.now(), 0);
-      assertThat(c.deliver(m)).as(body).isInstanceOfSatisfying(Attempt.Retry.class,
-          retry -> assertThat(retry.reason()).contains("HTTP 400", "error"));
+    for (String body :
+        java.util.List.of(
+            "not json",
+            "[]",
+            "{\"x402Version\":1,\"paymentPayload\":{},\"paymentRequirements\":{}}",
+            "{\"x402Version\":2,\"paymentPayload\":" + Json.write(payload) + "}",
+            "{\"x402Version\":2,\"paymentPayload\":"
+                + Json.write(payload)
+                + ",\"paymentRequirements\":"
+                + Json.write(r.toJson())
+                + ",\"extra\":1}",
+            "{\"x402Version\":2,\"paymentPayload\":"
+                + Json.write(payload)
+                + ",\"paymentRequirements\":"
+                + Json.write(r.toJson())
+                + "}{}")) {
+      OutboxMessage m =
+          new OutboxMessage(
+              "m", "a", "x402.settle", c.settleUri().toString(), body, Instant.now(), 0);
+      assertThat(c.deliver(m))
+          .as(body)
+          .isInstanceOfSatisfying(
+              Attempt.Retry.class,
+              retry -> assertThat(retry.reason()).contains("HTTP 400", "error"));
     }
     assertThat(fake.settlements()).isEmpty();
   }

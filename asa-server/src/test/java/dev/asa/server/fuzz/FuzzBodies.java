@@ -23,35 +23,112 @@ final class FuzzBodies {
   static final String RAW = "@@fuzz-raw-token@@";
 
   /** Number tokens that are huge, tiny, overlong, or not JSON numbers at all. */
-  static final List<String> ODD_NUMBERS = List.of(
-      "1e999999", "-1e999999", "1e-999999", "1E+2147483648", "1e-2147483649", "9".repeat(400), "-" + "9".repeat(400),
-      "9".repeat(99), "1" + "0".repeat(99), "1" + "0".repeat(100), "0." + "0".repeat(98) + "1", "-0", "-0.0",
-      "1.0e+999999999999", "1E+2147483647", "-1E+2147483647", "1E-2147483647", "123456789012345678901234567890", "9223372036854775808", "-9223372036854775809",
-      "2147483648", "1e308", "1e309", "4.9e-325", "NaN", "Infinity", "-Infinity", "0x10", "01", "1.", ".5", "+1",
-      "1e", "--1", "1_000");
+  static final List<String> ODD_NUMBERS =
+      List.of(
+          "1e999999",
+          "-1e999999",
+          "1e-999999",
+          "1E+2147483648",
+          "1e-2147483649",
+          "9".repeat(400),
+          "-" + "9".repeat(400),
+          "9".repeat(99),
+          "1" + "0".repeat(99),
+          "1" + "0".repeat(100),
+          "0." + "0".repeat(98) + "1",
+          "-0",
+          "-0.0",
+          "1.0e+999999999999",
+          "1E+2147483647",
+          "-1E+2147483647",
+          "1E-2147483647",
+          "123456789012345678901234567890",
+          "9223372036854775808",
+          "-9223372036854775809",
+          "2147483648",
+          "1e308",
+          "1e309",
+          "4.9e-325",
+          "NaN",
+          "Infinity",
+          "-Infinity",
+          "0x10",
+          "01",
+          "1.",
+          ".5",
+          "+1",
+          "1e",
+          "--1",
+          "1_000");
 
   /** Strings meant to upset whoever reads them; escapes are JSON text, spliced in raw. */
-  static final List<String> ODD_STRING_TOKENS = List.of(
-      "\"\"", "\" \"", "\"\\u0000\"", "\"\\ud800\"", "\"\\udc00x\\ud800\"", "\"null\"", "\"true\"", "\"0\"", "\"-1\"",
-      "\"NaN\"", "\"sha256:\"", "\"sha256:" + "0".repeat(64) + "\"", "\"sha256:" + "g".repeat(64) + "\"",
-      "\"../../etc/passwd\"", "\"%00\"", "\"\\\\\"", "\"\\\"\"", "\"\\u202e\"", "\"\\ufeff\"", "\"\\uffff\"",
-      "\"\u00e9\u4e2d\ud83d\ude00\"", "\"' OR 1=1 --\"", "\"${jndi:ldap://x}\"", "\"<script>\"", "\"\\n\\r\\t\"",
-      "\"1e999999\"", "\"9999-99-99T99:99:99Z\"", "\"+999999999-12-31T23:59:59Z\"", "\"2026-02-30T00:00:00Z\"",
-      "\"http://\"", "\"file:///etc/passwd\"", "\"http://[::1\"", "\"quality_criteria.dimensions[99999999999].weight\"");
+  static final List<String> ODD_STRING_TOKENS =
+      List.of(
+          "\"\"",
+          "\" \"",
+          "\"\\u0000\"",
+          "\"\\ud800\"",
+          "\"\\udc00x\\ud800\"",
+          "\"null\"",
+          "\"true\"",
+          "\"0\"",
+          "\"-1\"",
+          "\"NaN\"",
+          "\"sha256:\"",
+          "\"sha256:" + "0".repeat(64) + "\"",
+          "\"sha256:" + "g".repeat(64) + "\"",
+          "\"../../etc/passwd\"",
+          "\"%00\"",
+          "\"\\\\\"",
+          "\"\\\"\"",
+          "\"\\u202e\"",
+          "\"\\ufeff\"",
+          "\"\\uffff\"",
+          "\"\u00e9\u4e2d\ud83d\ude00\"",
+          "\"' OR 1=1 --\"",
+          "\"${jndi:ldap://x}\"",
+          "\"<script>\"",
+          "\"\\n\\r\\t\"",
+          "\"1e999999\"",
+          "\"9999-99-99T99:99:99Z\"",
+          "\"+999999999-12-31T23:59:59Z\"",
+          "\"2026-02-30T00:00:00Z\"",
+          "\"http://\"",
+          "\"file:///etc/passwd\"",
+          "\"http://[::1\"",
+          "\"quality_criteria.dimensions[99999999999].weight\"");
 
   /** Keys an attacker might try: unknown, empty, odd, or negotiable terms with absurd indexes. */
-  static final List<String> ODD_KEYS = List.of(
-      "", " ", "x_unknown", "__proto__", "constructor", "$ref", "\u0000", "\ud83d\ude00", "a".repeat(1000),
-      "quality_criteria.dimensions[99999999999].weight", "quality_criteria.dimensions[2147483648].slo.value",
-      "quality_criteria.dimensions[-1].weight", "quality_criteria.dimensions[0]", "service.constraints.",
-      "service.constraints.a", "escrow.payment.amount.x", "expires_at", "verification.challenge_window_seconds",
-      "escrow.dead_mans_switch.client_timeout_seconds", "quality_criteria.composite_threshold");
+  static final List<String> ODD_KEYS =
+      List.of(
+          "",
+          " ",
+          "x_unknown",
+          "__proto__",
+          "constructor",
+          "$ref",
+          "\u0000",
+          "\ud83d\ude00",
+          "a".repeat(1000),
+          "quality_criteria.dimensions[99999999999].weight",
+          "quality_criteria.dimensions[2147483648].slo.value",
+          "quality_criteria.dimensions[-1].weight",
+          "quality_criteria.dimensions[0]",
+          "service.constraints.",
+          "service.constraints.a",
+          "escrow.payment.amount.x",
+          "expires_at",
+          "verification.challenge_window_seconds",
+          "escrow.dead_mans_switch.client_timeout_seconds",
+          "quality_criteria.composite_threshold");
 
   static byte[] utf8(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
   }
 
-  /** Writes {@code tree}, replacing the one placeholder string (if any) by {@code raw} JSON text. */
+  /**
+   * Writes {@code tree}, replacing the one placeholder string (if any) by {@code raw} JSON text.
+   */
   static byte[] write(JsonNode tree, String raw) {
     String text = Json.write(tree);
     if (raw != null) {
@@ -78,7 +155,8 @@ final class FuzzBodies {
       }
     }
     String out = s.toString();
-    // never a wire name the server would accept as a value (the mutated guarded bodies must stay invalid)
+    // never a wire name the server would accept as a value (the mutated guarded bodies must stay
+    // invalid)
     return out.matches("[a-z_]+") ? "zz" + out : out;
   }
 
@@ -88,12 +166,16 @@ final class FuzzBodies {
     return switch (k) {
       case 0 -> NODES.nullNode();
       case 1 -> NODES.booleanNode(r.nextBoolean());
-      case 2 -> switch (r.nextInt(4)) {
-        case 0 -> NODES.numberNode(r.nextInt());
-        case 1 -> NODES.numberNode(r.nextLong());
-        case 2 -> NODES.numberNode(new java.math.BigDecimal(r.nextGaussian() * 1000).setScale(r.nextInt(6), java.math.RoundingMode.HALF_UP));
-        default -> NODES.numberNode(r.nextInt(201) - 100);
-      };
+      case 2 ->
+          switch (r.nextInt(4)) {
+            case 0 -> NODES.numberNode(r.nextInt());
+            case 1 -> NODES.numberNode(r.nextLong());
+            case 2 ->
+                NODES.numberNode(
+                    new java.math.BigDecimal(r.nextGaussian() * 1000)
+                        .setScale(r.nextInt(6), java.math.RoundingMode.HALF_UP));
+            default -> NODES.numberNode(r.nextInt(201) - 100);
+          };
       case 3 -> NODES.textNode(randomText(r, 20));
       case 4, 5 -> {
         if (raw[0] == null) {
@@ -111,7 +193,10 @@ final class FuzzBodies {
       default -> {
         ObjectNode o = NODES.objectNode();
         int n = r.nextInt(4);
-        for (int i = 0; i < n; i++) o.set(r.nextInt(3) == 0 ? pick(r, ODD_KEYS) : randomText(r, 6), randomValue(r, depth - 1, raw));
+        for (int i = 0; i < n; i++)
+          o.set(
+              r.nextInt(3) == 0 ? pick(r, ODD_KEYS) : randomText(r, 6),
+              randomValue(r, depth - 1, raw));
         yield o;
       }
     };
@@ -130,7 +215,10 @@ final class FuzzBodies {
       }
       case 2 -> NODES.textNode(randomText(r, 12));
       case 3 -> r.nextBoolean() ? NODES.arrayNode() : NODES.arrayNode().add(randomValue(r, 1, raw));
-      case 4 -> r.nextBoolean() ? NODES.objectNode() : NODES.objectNode().set("x_" + r.nextInt(100), randomValue(r, 1, raw));
+      case 4 ->
+          r.nextBoolean()
+              ? NODES.objectNode()
+              : NODES.objectNode().set("x_" + r.nextInt(100), randomValue(r, 1, raw));
       default -> NODES.booleanNode(r.nextBoolean());
     };
   }
@@ -195,7 +283,9 @@ final class FuzzBodies {
     byte[] b = new byte[len];
     switch (r.nextInt(3)) {
       case 0 -> r.nextBytes(b);
-      case 1 -> { for (int i = 0; i < len; i++) b[i] = (byte) (0x20 + r.nextInt(0x5f)); }
+      case 1 -> {
+        for (int i = 0; i < len; i++) b[i] = (byte) (0x20 + r.nextInt(0x5f));
+      }
       default -> {
         String tokens = "{}[]:,\"\\ nulltruefalse0123456789.eE+-";
         for (int i = 0; i < len; i++) b[i] = (byte) tokens.charAt(r.nextInt(tokens.length()));
@@ -205,16 +295,29 @@ final class FuzzBodies {
   }
 
   private static final byte[][] BAD_UTF8 = {
-      {(byte) 0xc3, 0x28}, {(byte) 0xff}, {(byte) 0xfe}, {(byte) 0xc0, (byte) 0xaf}, {(byte) 0xe0, (byte) 0x80, (byte) 0xaf},
-      {(byte) 0xed, (byte) 0xa0, (byte) 0x80}, {(byte) 0xed, (byte) 0xbf, (byte) 0xbf}, {(byte) 0xf4, (byte) 0x90, (byte) 0x80, (byte) 0x80},
-      {(byte) 0xe2, (byte) 0x82}, {(byte) 0x80}, {(byte) 0xf8, (byte) 0x88, (byte) 0x80, (byte) 0x80, (byte) 0x80}, {0x00}};
+    {(byte) 0xc3, 0x28},
+    {(byte) 0xff},
+    {(byte) 0xfe},
+    {(byte) 0xc0, (byte) 0xaf},
+    {(byte) 0xe0, (byte) 0x80, (byte) 0xaf},
+    {(byte) 0xed, (byte) 0xa0, (byte) 0x80},
+    {(byte) 0xed, (byte) 0xbf, (byte) 0xbf},
+    {(byte) 0xf4, (byte) 0x90, (byte) 0x80, (byte) 0x80},
+    {(byte) 0xe2, (byte) 0x82},
+    {(byte) 0x80},
+    {(byte) 0xf8, (byte) 0x88, (byte) 0x80, (byte) 0x80, (byte) 0x80},
+    {0x00}
+  };
 
   /** Invalid UTF-8 inside a string (value or key), or at a random spot. */
   static byte[] invalidUtf8(Random r, byte[] valid) {
     byte[] bad = BAD_UTF8[r.nextInt(BAD_UTF8.length)];
     List<Integer> quotes = new ArrayList<>();
     for (int i = 0; i < valid.length; i++) if (valid[i] == '"') quotes.add(i + 1);
-    int at = quotes.isEmpty() || r.nextInt(5) == 0 ? r.nextInt(valid.length + 1) : quotes.get(r.nextInt(quotes.size()));
+    int at =
+        quotes.isEmpty() || r.nextInt(5) == 0
+            ? r.nextInt(valid.length + 1)
+            : quotes.get(r.nextInt(quotes.size()));
     ByteArrayOutputStream out = new ByteArrayOutputStream(valid.length + bad.length);
     out.write(valid, 0, at);
     out.writeBytes(bad);
@@ -222,7 +325,10 @@ final class FuzzBodies {
     return out.toByteArray();
   }
 
-  /** Arrays and/or objects nested {@code depth} deep, optionally unclosed, optionally under a valid member. */
+  /**
+   * Arrays and/or objects nested {@code depth} deep, optionally unclosed, optionally under a valid
+   * member.
+   */
   static byte[] deep(Random r, int depth, String member) {
     int shape = r.nextInt(3);
     StringBuilder s = new StringBuilder(depth * 6 + 32);
@@ -246,7 +352,8 @@ final class FuzzBodies {
   static byte[] duplicateKey(Random r, JsonNode valid) {
     if (!(valid instanceof ObjectNode o) || o.isEmpty()) return utf8("{\"a\":1,\"a\":2}");
     List<Slot> objects = new ArrayList<>();
-    for (Slot s : slots(o)) if (s.get() instanceof ObjectNode child && !child.isEmpty()) objects.add(s);
+    for (Slot s : slots(o))
+      if (s.get() instanceof ObjectNode child && !child.isEmpty()) objects.add(s);
     ObjectNode copy = o.deepCopy();
     ObjectNode target = copy;
     if (!objects.isEmpty() && r.nextBoolean()) {
@@ -263,11 +370,36 @@ final class FuzzBodies {
   }
 
   /** Bodies that are not a JSON object, or not JSON as this server must read it. */
-  static final List<byte[]> NOT_AN_OBJECT = List.of(
-      utf8("[]"), utf8("[1,2]"), utf8("\"x\""), utf8("1"), utf8("null"), utf8("true"), utf8(" "), utf8("\n\t"),
-      utf8("{}{}"), utf8("{} x"), utf8("{}]"), utf8("/**/{}"), utf8("// c\n{}"), utf8("{'a':1}"), utf8("{a:1}"),
-      utf8("{\"a\":NaN}"), utf8("{\"a\":1,}"), utf8("[1,]"), new byte[] {0}, new byte[] {(byte) 0xef, (byte) 0xbb, (byte) 0xbf, '{', '}'},
-      "{}".getBytes(StandardCharsets.UTF_16BE), "{}".getBytes(StandardCharsets.UTF_16LE),
-      utf8("\"\\ud800\""), utf8("{\"\\u0000\":1}"), utf8("{\"a\":\"\\x41\"}"), utf8("{\"a\":\"\\u12\"}"),
-      utf8("{\"a\":\"line\nbreak\"}"), utf8(" ".repeat(100_000) + "{}"), utf8("{\"a\":tru}"), utf8("\u00a0{}"));
+  static final List<byte[]> NOT_AN_OBJECT =
+      List.of(
+          utf8("[]"),
+          utf8("[1,2]"),
+          utf8("\"x\""),
+          utf8("1"),
+          utf8("null"),
+          utf8("true"),
+          utf8(" "),
+          utf8("\n\t"),
+          utf8("{}{}"),
+          utf8("{} x"),
+          utf8("{}]"),
+          utf8("/**/{}"),
+          utf8("// c\n{}"),
+          utf8("{'a':1}"),
+          utf8("{a:1}"),
+          utf8("{\"a\":NaN}"),
+          utf8("{\"a\":1,}"),
+          utf8("[1,]"),
+          new byte[] {0},
+          new byte[] {(byte) 0xef, (byte) 0xbb, (byte) 0xbf, '{', '}'},
+          "{}".getBytes(StandardCharsets.UTF_16BE),
+          "{}".getBytes(StandardCharsets.UTF_16LE),
+          utf8("\"\\ud800\""),
+          utf8("{\"\\u0000\":1}"),
+          utf8("{\"a\":\"\\x41\"}"),
+          utf8("{\"a\":\"\\u12\"}"),
+          utf8("{\"a\":\"line\nbreak\"}"),
+          utf8(" ".repeat(100_000) + "{}"),
+          utf8("{\"a\":tru}"),
+          utf8("\u00a0{}"));
 }

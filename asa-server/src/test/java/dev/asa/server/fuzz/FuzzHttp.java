@@ -34,21 +34,39 @@ final class FuzzHttp {
    * {@code body} null sends no body; {@code chunked} streams the body without a Content-Length;
    * {@code signer} names the {@link Fixtures#key} that signs it, null for an unsigned request.
    */
-  record Request(String method, String target, List<Header> headers, byte[] body, boolean chunked, String signer) {
+  record Request(
+      String method,
+      String target,
+      List<Header> headers,
+      byte[] body,
+      boolean chunked,
+      String signer) {
 
     /** What a person needs to replay the request by hand: method, target, headers, body prefix. */
     String describe() {
       StringBuilder s = new StringBuilder();
-      s.append(method).append(' ').append(abbreviate(target, 300)).append(signer == null ? "  (unsigned)" : "  (signed by " + signer + ")");
+      s.append(method)
+          .append(' ')
+          .append(abbreviate(target, 300))
+          .append(signer == null ? "  (unsigned)" : "  (signed by " + signer + ")");
       for (Header h : headers) {
-        s.append("\n    ").append(h.name()).append(": ").append(printable(abbreviate(h.value(), 120)))
+        s.append("\n    ")
+            .append(h.name())
+            .append(": ")
+            .append(printable(abbreviate(h.value(), 120)))
             .append(h.value().length() > 120 ? " (" + h.value().length() + " chars)" : "");
       }
       if (body == null) {
         s.append("\n    (no body)");
       } else {
-        s.append("\n    body ").append(body.length).append(" bytes").append(chunked ? ", chunked" : "").append(": ")
-            .append(printable(new String(body, 0, Math.min(body.length, 240), StandardCharsets.ISO_8859_1)));
+        s.append("\n    body ")
+            .append(body.length)
+            .append(" bytes")
+            .append(chunked ? ", chunked" : "")
+            .append(": ")
+            .append(
+                printable(
+                    new String(body, 0, Math.min(body.length, 240), StandardCharsets.ISO_8859_1)));
         if (body.length > 240) {
           s.append("...");
         }
@@ -78,11 +96,12 @@ final class FuzzHttp {
   FuzzHttp(String baseUrl, Clock clock) {
     this.base = baseUrl;
     this.clock = clock;
-    this.http = HttpClient.newBuilder()
-        .version(HttpClient.Version.HTTP_1_1)
-        .connectTimeout(Duration.ofSeconds(5))
-        .followRedirects(HttpClient.Redirect.NEVER)
-        .build();
+    this.http =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .build();
   }
 
   /** Builds the request exactly as given and sends it; the single entry point for raw requests. */
@@ -97,16 +116,18 @@ final class FuzzHttp {
       publisher = HttpRequest.BodyPublishers.ofByteArray(r.body());
     }
     URI uri = URI.create(base + r.target());
-    HttpRequest.Builder b = HttpRequest.newBuilder(uri)
-        .timeout(Duration.ofSeconds(60))
-        .method(r.method(), publisher);
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(60)).method(r.method(), publisher);
     for (Header h : r.headers()) {
       b.header(h.name(), h.value());
     }
     if (r.signer() != null) {
       Ed25519PrivateKey key = keys.computeIfAbsent(r.signer(), Fixtures::key);
       byte[] signed = r.body() == null ? new byte[0] : r.body();
-      new RequestSigner(key, clock, random).sign(r.method(), uri, signed).asMap().forEach(b::header);
+      new RequestSigner(key, clock, random)
+          .sign(r.method(), uri, signed)
+          .asMap()
+          .forEach(b::header);
     }
     HttpResponse<byte[]> response = http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
     return new Answer(response.statusCode(), response.headers(), response.body());

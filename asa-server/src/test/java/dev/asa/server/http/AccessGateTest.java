@@ -1,6 +1,5 @@
 package dev.asa.server.http;
 
-import dev.asa.server.config.PublicUrls;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -11,6 +10,7 @@ import dev.asa.http.RateLimiter;
 import dev.asa.http.RequestSigner;
 import dev.asa.http.RequestVerifier;
 import dev.asa.json.Json;
+import dev.asa.server.config.PublicUrls;
 import dev.asa.testing.Fixtures;
 import io.javalin.Javalin;
 import io.javalin.config.JavalinConfig;
@@ -28,8 +28,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The gate on a small Javalin of its own: a route without an access level cannot be registered
- * or started, and a route's handler runs only once the gate has let the request through.
+ * The gate on a small Javalin of its own: a route without an access level cannot be registered or
+ * started, and a route's handler runs only once the gate has let the request through.
  */
 class AccessGateTest {
   static final Ed25519PrivateKey OPERATOR = Fixtures.key("operator");
@@ -48,19 +48,29 @@ class AccessGateTest {
 
   static AccessGate gate() {
     Clock clock = Clock.systemUTC();
-    return new AccessGate(new Authentication(
-        new RequestVerifier(clock, RequestVerifier.DEFAULT_MAX_SKEW, new NonceCache(clock, RequestVerifier.DEFAULT_MAX_SKEW)),
-        new RateLimiter(clock, 1000, 1000), new RateLimiter(clock, 1000, 1000), OPERATOR.publicKey(), PublicUrls.DEFAULTS),
+    return new AccessGate(
+        new Authentication(
+            new RequestVerifier(
+                clock,
+                RequestVerifier.DEFAULT_MAX_SKEW,
+                new NonceCache(clock, RequestVerifier.DEFAULT_MAX_SKEW)),
+            new RateLimiter(clock, 1000, 1000),
+            new RateLimiter(clock, 1000, 1000),
+            OPERATOR.publicKey(),
+            PublicUrls.DEFAULTS),
         1024);
   }
 
   /** A server with the gate, {@code routes} registered through it, and Problems' error answers. */
   void start(Consumer<RouteTable> routes) {
-    app = Javalin.create(c -> {
-      c.startup.showJavalinBanner = false;
-      Problems.register(c.routes);
-      routes.accept(gate().install(c));
-    }).start("127.0.0.1", 0);
+    app =
+        Javalin.create(
+                c -> {
+                  c.startup.showJavalinBanner = false;
+                  Problems.register(c.routes);
+                  routes.accept(gate().install(c));
+                })
+            .start("127.0.0.1", 0);
   }
 
   void record(io.javalin.http.Context ctx, String route) {
@@ -71,31 +81,39 @@ class AccessGateTest {
 
   @Test
   void aRouteRegisteredWithoutAnAccessLevelIsRefusedWhenItIsRegistered() {
-    assertThatThrownBy(() -> Javalin.create(c -> {
-      gate().install(c).get("/fine", Access.PUBLIC, ctx -> {});
-      c.routes.get("/forgotten", ctx -> {});
-    })).isInstanceOf(IllegalStateException.class).hasMessageStartingWith("GET /forgotten declares no access level");
+    assertThatThrownBy(() ->
+            Javalin.create(c -> {
+              gate().install(c).get("/fine", Access.PUBLIC, ctx -> {});
+              c.routes.get("/forgotten", ctx -> {});
+            }))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageStartingWith("GET /forgotten declares no access level");
   }
 
   @Test
   void aRouteWithTwoAccessLevelsIsRefusedToo() {
-    assertThatThrownBy(() -> Javalin.create(c -> {
-      gate().install(c);
-      c.routes.get("/both", ctx -> {}, Access.PUBLIC, Access.SIGNED);
-    })).isInstanceOf(IllegalStateException.class).hasMessageStartingWith("GET /both declares several access levels");
+    assertThatThrownBy(() ->
+            Javalin.create(c -> {
+              gate().install(c);
+              c.routes.get("/both", ctx -> {}, Access.PUBLIC, Access.SIGNED);
+            }))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageStartingWith("GET /both declares several access levels");
   }
 
   @Test
   void aRouteRegisteredBeforeTheGateWasInstalledKeepsTheServerFromStarting() {
-    Consumer<JavalinConfig> config = c -> {
-      c.startup.showJavalinBanner = false;
-      c.routes.post("/early", ctx -> {});
-      gate().install(c).get("/fine", Access.PUBLIC, ctx -> {});
-    };
+    Consumer<JavalinConfig> config =
+        c -> {
+          c.startup.showJavalinBanner = false;
+          c.routes.post("/early", ctx -> {});
+          gate().install(c).get("/fine", Access.PUBLIC, ctx -> {});
+        };
     Javalin early = Javalin.create(config);
     try {
       assertThatThrownBy(() -> early.start("127.0.0.1", 0))
-          .isInstanceOf(IllegalStateException.class).hasMessageStartingWith("POST /early declares no access level");
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageStartingWith("POST /early declares no access level");
     } finally {
       early.stop();
     }
@@ -103,21 +121,28 @@ class AccessGateTest {
 
   @Test
   void theTableTakesNoRouteWithoutAnAccessLevel() {
-    assertThatThrownBy(() -> Javalin.create(c -> gate().install(c).get("/nothing", null, ctx -> {})))
-        .isInstanceOf(NullPointerException.class).hasMessage("GET /nothing needs an Access");
+    assertThatThrownBy(
+            () -> Javalin.create(c -> gate().install(c).get("/nothing", null, ctx -> {})))
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("GET /nothing needs an Access");
   }
 
   @Test
   void aHandlerRunsOnlyAfterTheGateLetItsRequestThrough() throws Exception {
-    start(r -> r
-        .get("/open", Access.PUBLIC, ctx -> record(ctx, "open"))
-        .get("/read", Access.SIGNED, ctx -> record(ctx, "read"))
-        .post("/write", Access.SIGNED, ctx -> {
-          record(ctx, "write");
-          ctx.result(AccessGate.body(ctx)); // the bytes the signature covered, read once by the gate
-        })
-        .get("/result", Access.SIGNED_OR_PUBLIC_RESULT, ctx -> record(ctx, "result"))
-        .get("/admin", Access.OPERATOR, ctx -> record(ctx, "admin")));
+    start(r ->
+        r.get("/open", Access.PUBLIC, ctx -> record(ctx, "open"))
+            .get("/read", Access.SIGNED, ctx -> record(ctx, "read"))
+            .post(
+                "/write",
+                Access.SIGNED,
+                ctx -> {
+                  record(ctx, "write");
+                  ctx.result(
+                      AccessGate.body(
+                          ctx)); // the bytes the signature covered, read once by the gate
+                })
+            .get("/result", Access.SIGNED_OR_PUBLIC_RESULT, ctx -> record(ctx, "result"))
+            .get("/admin", Access.OPERATOR, ctx -> record(ctx, "admin")));
     byte[] body = "{\"a\":1}".getBytes(StandardCharsets.UTF_8);
 
     assertThat(send(null, "GET", "/open", null).statusCode()).isEqualTo(200);
@@ -132,11 +157,15 @@ class AccessGateTest {
     // A signature that does not verify is refused, also where unsigned requests are let through.
     HttpRequest.Builder forged = request(ALICE, "GET", "/read", null);
     forged.uri(URI.create(url("/result")));
-    assertRefused(http.send(forged.build(), HttpResponse.BodyHandlers.ofString()), 401, "bad_signature");
+    assertRefused(
+        http.send(forged.build(), HttpResponse.BodyHandlers.ofString()), 401, "bad_signature");
     // A body other than the one signed fails its digest before the handler sees it.
     HttpRequest.Builder swapped = request(ALICE, "POST", "/write", body);
     swapped.method("POST", HttpRequest.BodyPublishers.ofString("{\"a\":2}"));
-    assertRefused(http.send(swapped.build(), HttpResponse.BodyHandlers.ofString()), 401, "content_digest_mismatch");
+    assertRefused(
+        http.send(swapped.build(), HttpResponse.BodyHandlers.ofString()),
+        401,
+        "content_digest_mismatch");
     assertThat(ran).isEmpty();
 
     assertThat(send(ALICE, "GET", "/read", null).statusCode()).isEqualTo(200);
@@ -146,8 +175,12 @@ class AccessGateTest {
     assertThat(send(ALICE, "GET", "/result", null).statusCode()).isEqualTo(200);
     assertThat(send(OPERATOR, "GET", "/admin", null).statusCode()).isEqualTo(200);
     String alice = new Caller.Key(ALICE.publicKey(), false).describe();
-    assertThat(ran).containsExactly("read by " + alice, "write by " + alice, "result by " + alice,
-        "admin by " + new Caller.Key(OPERATOR.publicKey(), true).describe());
+    assertThat(ran)
+        .containsExactly(
+            "read by " + alice,
+            "write by " + alice,
+            "result by " + alice,
+            "admin by " + new Caller.Key(OPERATOR.publicKey(), true).describe());
   }
 
   @Test
@@ -160,7 +193,8 @@ class AccessGateTest {
 
   static void assertRefused(HttpResponse<String> r, int status, String reason) throws Exception {
     assertThat(r.statusCode()).as(r.body()).isEqualTo(status);
-    assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith(Problems.CONTENT_TYPE));
+    assertThat(r.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(t -> assertThat(t).startsWith(Problems.CONTENT_TYPE));
     if (reason != null) {
       assertThat(Json.parse(r.body()).path("reason").asText()).isEqualTo(reason);
     }
@@ -172,15 +206,25 @@ class AccessGateTest {
 
   HttpRequest.Builder request(Ed25519PrivateKey key, String method, String path, byte[] body) {
     URI uri = URI.create(url(path));
-    HttpRequest.Builder b = HttpRequest.newBuilder(uri)
-        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(uri)
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofByteArray(body));
     if (key != null) {
-      new RequestSigner(key, Clock.systemUTC(), new SecureRandom()).sign(method, uri, body).asMap().forEach(b::header);
+      new RequestSigner(key, Clock.systemUTC(), new SecureRandom())
+          .sign(method, uri, body)
+          .asMap()
+          .forEach(b::header);
     }
     return b;
   }
 
-  HttpResponse<String> send(Ed25519PrivateKey key, String method, String path, byte[] body) throws Exception {
-    return http.send(request(key, method, path, body).build(), HttpResponse.BodyHandlers.ofString());
+  HttpResponse<String> send(Ed25519PrivateKey key, String method, String path, byte[] body)
+      throws Exception {
+    return http.send(
+        request(key, method, path, body).build(), HttpResponse.BodyHandlers.ofString());
   }
 }

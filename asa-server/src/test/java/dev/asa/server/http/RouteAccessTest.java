@@ -40,19 +40,26 @@ class RouteAccessTest {
   static final Ed25519PrivateKey OPERATOR_KEY = Fixtures.key("operator");
 
   /** Written out, not derived from Routes: every route not listed here must be SIGNED. */
-  static final Map<String, Access> NOT_SIGNED = Map.of(
-      "GET /health", Access.PUBLIC,
-      "GET /templates", Access.PUBLIC,
-      "GET /templates/{type}", Access.PUBLIC,
-      "GET /schemas/asa/{version}/agreement.json", Access.PUBLIC,
-      "GET /.well-known/asa/server-key", Access.PUBLIC,
-      "GET /agreements/{id}/verification", Access.SIGNED_OR_PUBLIC_RESULT,
-      "GET /admin/config", Access.OPERATOR);
+  static final Map<String, Access> NOT_SIGNED =
+      Map.of(
+          "GET /health", Access.PUBLIC,
+          "GET /templates", Access.PUBLIC,
+          "GET /templates/{type}", Access.PUBLIC,
+          "GET /schemas/asa/{version}/agreement.json", Access.PUBLIC,
+          "GET /.well-known/asa/server-key", Access.PUBLIC,
+          "GET /agreements/{id}/verification", Access.SIGNED_OR_PUBLIC_RESULT,
+          "GET /admin/config", Access.OPERATOR);
 
   @BeforeAll
   static void start() {
-    server = AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dataDir)
-        .withOperatorKey(OPERATOR_KEY.publicKey()).withRateLimit(10_000, 10_000).withTimerPolling(false));
+    server =
+        AsaServer.start(
+            ServerConfig.defaults()
+                .withPort(0)
+                .withDataDir(dataDir)
+                .withOperatorKey(OPERATOR_KEY.publicKey())
+                .withRateLimit(10_000, 10_000)
+                .withTimerPolling(false));
   }
 
   @AfterAll
@@ -67,7 +74,10 @@ class RouteAccessTest {
   static Access accessOf(Endpoint e) {
     Roles roles = e.metadata(Roles.class);
     Set<RouteRole> declared = roles == null ? Set.of() : roles.getRoles();
-    assertThat(declared).as("the roles of " + route(e)).hasSize(1).allMatch(Access.class::isInstance);
+    assertThat(declared)
+        .as("the roles of " + route(e))
+        .hasSize(1)
+        .allMatch(Access.class::isInstance);
     return (Access) declared.iterator().next();
   }
 
@@ -97,7 +107,9 @@ class RouteAccessTest {
       String label = route(e) + " unsigned -> " + r.statusCode() + " " + r.body();
       if (access == Access.SIGNED || access == Access.OPERATOR) {
         assertThat(r.statusCode()).as(label).isEqualTo(401);
-        assertThat(Json.parse(r.body()).path("reason").asText()).as(label).isEqualTo("missing_signature");
+        assertThat(Json.parse(r.body()).path("reason").asText())
+            .as(label)
+            .isEqualTo("missing_signature");
         assertThat(r.headers().firstValue("WWW-Authenticate")).as(label).contains("Signature");
       } else {
         assertThat(r.statusCode()).as(label).isNotIn(401, 403).isLessThan(500);
@@ -111,10 +123,14 @@ class RouteAccessTest {
       if (accessOf(e) != Access.OPERATOR) {
         continue;
       }
-      HttpResponse<String> stranger = send(Fixtures.key("mallory"), e.method.name(), concrete(e.path));
+      HttpResponse<String> stranger =
+          send(Fixtures.key("mallory"), e.method.name(), concrete(e.path));
       assertThat(stranger.statusCode()).as(route(e)).isEqualTo(403);
-      assertThat(Json.parse(stranger.body()).path("detail").asText()).isEqualTo("admin routes are for the operator key only");
-      assertThat(send(OPERATOR_KEY, e.method.name(), concrete(e.path)).statusCode()).as(route(e)).isEqualTo(200);
+      assertThat(Json.parse(stranger.body()).path("detail").asText())
+          .isEqualTo("admin routes are for the operator key only");
+      assertThat(send(OPERATOR_KEY, e.method.name(), concrete(e.path)).statusCode())
+          .as(route(e))
+          .isEqualTo(200);
     }
   }
 
@@ -124,13 +140,22 @@ class RouteAccessTest {
   }
 
   /** The request, signed by {@code key} unless it is null; writes carry an empty JSON object. */
-  static HttpResponse<String> send(Ed25519PrivateKey key, String method, String path) throws Exception {
+  static HttpResponse<String> send(Ed25519PrivateKey key, String method, String path)
+      throws Exception {
     URI uri = URI.create(server.url("127.0.0.1") + path);
     byte[] body = method.equals("GET") ? null : "{}".getBytes(StandardCharsets.UTF_8);
-    HttpRequest.Builder b = HttpRequest.newBuilder(uri)
-        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(uri)
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofByteArray(body));
     if (key != null) {
-      new RequestSigner(key, Clock.systemUTC(), new SecureRandom()).sign(method, uri, body).asMap().forEach(b::header);
+      new RequestSigner(key, Clock.systemUTC(), new SecureRandom())
+          .sign(method, uri, body)
+          .asMap()
+          .forEach(b::header);
     }
     return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
   }

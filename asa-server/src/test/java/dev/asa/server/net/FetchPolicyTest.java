@@ -8,7 +8,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class FetchPolicyTest {
-  private final FetchPolicy policy = new FetchPolicy(List.of("http://10.0.0.5:9000/store/", "https://pay.internal/"));
+  private final FetchPolicy policy =
+      new FetchPolicy(List.of("http://10.0.0.5:9000/store/", "https://pay.internal/"));
 
   private boolean allows(String url) {
     return policy.allows(URI.create(url));
@@ -20,7 +21,8 @@ class FetchPolicyTest {
     assertThat(allows("http://10.0.0.5:9000/store/a/b?x=1")).isTrue();
     assertThat(allows("HTTP://10.0.0.5:9000/store/report.md")).isTrue();
     assertThat(allows("https://PAY.internal/settle")).isTrue();
-    assertThat(allows("https://pay.internal:443/settle")).isTrue(); // the default port is the same origin
+    assertThat(allows("https://pay.internal:443/settle"))
+        .isTrue(); // the default port is the same origin
   }
 
   @Test
@@ -53,7 +55,9 @@ class FetchPolicyTest {
 
   @Test
   void aPrefixMustEndItsHostWithAPath() {
-    assertThatThrownBy(() -> new FetchPolicy(List.of("http://10.0.0.5"))).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new FetchPolicy(List.of("ftp://10.0.0.5/"))).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new FetchPolicy(List.of("http://10.0.0.5")))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new FetchPolicy(List.of("ftp://10.0.0.5/")))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 }

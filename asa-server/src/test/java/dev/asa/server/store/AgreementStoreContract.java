@@ -31,8 +31,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The behaviour every {@link AgreementStore} must show, run against each implementation by a
- * subclass. Tests may share a database (PostgreSQL uses one schema per class), so every test
- * makes its own unique ids.
+ * subclass. Tests may share a database (PostgreSQL uses one schema per class), so every test makes
+ * its own unique ids.
  */
 abstract class AgreementStoreContract {
 
@@ -69,11 +69,18 @@ abstract class AgreementStoreContract {
   @Test
   void createThenFindReturnsExactlyWhatWasStored() {
     String id = uniqueId("round-trip");
-    AgreementRow row = new AgreementRow(id, 1, State.NEGOTIATING,
-        "{\"a\":[1,2.5,\"\u00fcnic\u00f8de \ud83d\ude80\"],\"b\":{\"c\":null}}", "code.review",
-        "ed25519:client", "ed25519:provider", null,
-        Instant.parse("2025-01-02T03:04:05.123456789Z"),
-        Instant.parse("2025-01-02T03:04:06.999Z"));
+    AgreementRow row =
+        new AgreementRow(
+            id,
+            1,
+            State.NEGOTIATING,
+            "{\"a\":[1,2.5,\"\u00fcnic\u00f8de \ud83d\ude80\"],\"b\":{\"c\":null}}",
+            "code.review",
+            "ed25519:client",
+            "ed25519:provider",
+            null,
+            Instant.parse("2025-01-02T03:04:05.123456789Z"),
+            Instant.parse("2025-01-02T03:04:06.999Z"));
     List<EventRecord> events = List.of(event(id, 1), event(id, 2));
 
     store.create(row, events, List.of());
@@ -104,8 +111,11 @@ abstract class AgreementStoreContract {
     String id = uniqueId("atomic-create");
     AgreementRow row = agreement(id, 1, State.PROPOSED);
 
-    assertThatThrownBy(() -> store.create(row, List.of(event(id, 1), event(id, 1)),
-        List.of(new Write.PutDeliverable(deliverable(id, 1, "x")))))
+    assertThatThrownBy(() ->
+            store.create(
+                row,
+                List.of(event(id, 1), event(id, 1)),
+                List.of(new Write.PutDeliverable(deliverable(id, 1, "x")))))
         .isInstanceOf(DuplicateKeyException.class);
 
     assertThat(store.find(id)).isEmpty();
@@ -117,8 +127,9 @@ abstract class AgreementStoreContract {
   @Test
   void eventsMustBelongToTheAgreement() {
     String id = uniqueId("foreign-event");
-    assertThatThrownBy(() -> store.create(agreement(id, 1, State.PROPOSED),
-        List.of(event("someone-else", 1)), List.of()))
+    assertThatThrownBy(() ->
+            store.create(
+                agreement(id, 1, State.PROPOSED), List.of(event("someone-else", 1)), List.of()))
         .isInstanceOf(IllegalArgumentException.class);
     assertThat(store.find(id)).isEmpty();
   }
@@ -131,8 +142,9 @@ abstract class AgreementStoreContract {
     AgreementRow v2 = next(v1, State.DELIVERED);
     DeliverableRow delivered = deliverable(v1.id(), 1, "the work");
 
-    store.commit(new Commit(v2, 1, List.of(event(v1.id(), 2)),
-        List.of(new Write.PutDeliverable(delivered))));
+    store.commit(
+        new Commit(
+            v2, 1, List.of(event(v1.id(), 2)), List.of(new Write.PutDeliverable(delivered))));
 
     assertThat(store.find(v1.id())).contains(v2);
     assertThat(store.events(v1.id())).containsExactly(event(v1.id(), 1), event(v1.id(), 2));
@@ -146,9 +158,18 @@ abstract class AgreementStoreContract {
   @Test
   void commitKeepsCreatedAt() {
     AgreementRow v1 = created("created-at");
-    AgreementRow v2 = new AgreementRow(v1.id(), 2, State.ACTIVE, v1.document(),
-        v1.serviceType(), v1.clientIdentity(), v1.providerIdentity(), v1.evaluatorIdentity(),
-        v1.createdAt().plusSeconds(3600), v1.updatedAt().plusSeconds(5));
+    AgreementRow v2 =
+        new AgreementRow(
+            v1.id(),
+            2,
+            State.ACTIVE,
+            v1.document(),
+            v1.serviceType(),
+            v1.clientIdentity(),
+            v1.providerIdentity(),
+            v1.evaluatorIdentity(),
+            v1.createdAt().plusSeconds(3600),
+            v1.updatedAt().plusSeconds(5));
 
     store.commit(new Commit(v2, 1, List.of(), List.of()));
 
@@ -160,8 +181,9 @@ abstract class AgreementStoreContract {
   @Test
   void commitRequiresTheNextVersion() {
     AgreementRow v1 = created("bad-version");
-    assertThatThrownBy(() -> new Commit(agreement(v1.id(), 3, State.ACTIVE), 1, List.of(),
-        List.of())).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(
+            () -> new Commit(agreement(v1.id(), 3, State.ACTIVE), 1, List.of(), List.of()))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
@@ -173,15 +195,16 @@ abstract class AgreementStoreContract {
     // A second writer that also read version 1.
     AgreementRow competing = next(v1, State.REJECTED);
     String verificationId = uniqueId("ver");
-    List<Write> writes = List.of(
-        new Write.PutDeliverable(deliverable(v1.id(), 1, "late")),
-        new Write.PutVerification(
-            new VerificationRow(verificationId, v1.id(), "sha256:x", "{}", T0)),
-        new Write.PutIdempotency(
-            new IdempotencyRow("scope-" + v1.id(), "k1", "h", 200, "{}", T0)));
+    List<Write> writes =
+        List.of(
+            new Write.PutDeliverable(deliverable(v1.id(), 1, "late")),
+            new Write.PutVerification(
+                new VerificationRow(verificationId, v1.id(), "sha256:x", "{}", T0)),
+            new Write.PutIdempotency(
+                new IdempotencyRow("scope-" + v1.id(), "k1", "h", 200, "{}", T0)));
 
-    assertThatThrownBy(() -> store.commit(
-        new Commit(competing, 1, List.of(event(v1.id(), 3)), writes)))
+    assertThatThrownBy(
+            () -> store.commit(new Commit(competing, 1, List.of(event(v1.id(), 3)), writes)))
         .isInstanceOf(StaleVersionException.class)
         .hasMessage("agreement " + v1.id() + " changed concurrently (expected version 1)");
 
@@ -205,44 +228,80 @@ abstract class AgreementStoreContract {
     AgreementRow a = created("timer");
     java.time.Instant due = T0.plusSeconds(100);
     store.apply(List.of(new Write.SetTimer(TimerRow.of(a.id(), "t", due))));
-    assertThat(store.claimDueTimers(due.minusMillis(1), "n1", java.time.Duration.ofSeconds(60), 10)).isEmpty();
-    List<TimerRow> claimed = store.claimDueTimers(due, "n1", java.time.Duration.ofSeconds(60), 1000).stream()
-        .filter(t -> t.agreementId().equals(a.id())).toList();
+    assertThat(store.claimDueTimers(due.minusMillis(1), "n1", java.time.Duration.ofSeconds(60), 10))
+        .isEmpty();
+    List<TimerRow> claimed =
+        store.claimDueTimers(due, "n1", java.time.Duration.ofSeconds(60), 1000).stream()
+            .filter(t -> t.agreementId().equals(a.id()))
+            .toList();
     assertThat(claimed).extracting(TimerRow::id).containsExactly(a.id() + ":t");
     // Another node does not get it while the lease runs; it does once the lease has expired.
-    assertThat(store.claimDueTimers(due.plusSeconds(1), "n2", java.time.Duration.ofSeconds(60), 1000))
+    assertThat(
+            store.claimDueTimers(due.plusSeconds(1), "n2", java.time.Duration.ofSeconds(60), 1000))
         .noneMatch(t -> t.agreementId().equals(a.id()));
-    assertThat(store.claimDueTimers(due.plusSeconds(61), "n2", java.time.Duration.ofSeconds(60), 1000))
+    assertThat(
+            store.claimDueTimers(due.plusSeconds(61), "n2", java.time.Duration.ofSeconds(60), 1000))
         .anyMatch(t -> t.agreementId().equals(a.id()));
     store.finishTimer(a.id() + ":t", "n2", due.plusSeconds(62));
     assertThat(store.pendingTimers(a.id())).isEmpty();
     // Setting it again moves it and makes it pending again.
     store.apply(List.of(new Write.SetTimer(TimerRow.of(a.id(), "t", due.plusSeconds(500)))));
-    assertThat(store.pendingTimers(a.id())).extracting(TimerRow::dueAt).containsExactly(due.plusSeconds(500));
+    assertThat(store.pendingTimers(a.id()))
+        .extracting(TimerRow::dueAt)
+        .containsExactly(due.plusSeconds(500));
   }
 
   // ---- escrow: ledger, outbox, authorizations ----
 
   private static dev.asa.agreement.Money usd(String amount) {
-    return new dev.asa.agreement.Money(new java.math.BigDecimal(amount), dev.asa.agreement.Currency.of("USD").orElseThrow());
+    return new dev.asa.agreement.Money(
+        new java.math.BigDecimal(amount), dev.asa.agreement.Currency.of("USD").orElseThrow());
   }
 
   @Test
   void aTransferIsTwoBalancedEntriesAndAnAgreementGetsOneOfEachKind() {
     AgreementRow a = created("ledger");
-    var hold = new dev.asa.escrow.Transfer(a.id(), dev.asa.escrow.Transfer.Kind.HOLD, "party:c", "escrow:" + a.id(), usd("10.00"), T0);
-    var release = new dev.asa.escrow.Transfer(a.id(), dev.asa.escrow.Transfer.Kind.RELEASE, "escrow:" + a.id(), "party:p", usd("8.50"), T0);
+    var hold =
+        new dev.asa.escrow.Transfer(
+            a.id(),
+            dev.asa.escrow.Transfer.Kind.HOLD,
+            "party:c",
+            "escrow:" + a.id(),
+            usd("10.00"),
+            T0);
+    var release =
+        new dev.asa.escrow.Transfer(
+            a.id(),
+            dev.asa.escrow.Transfer.Kind.RELEASE,
+            "escrow:" + a.id(),
+            "party:p",
+            usd("8.50"),
+            T0);
     store.apply(List.of(new Write.PostTransfer(hold), new Write.PostTransfer(release)));
     List<LedgerEntry> entries = store.ledgerOfAgreement(a.id());
     assertThat(entries).hasSize(4);
-    assertThat(entries.stream().map(LedgerEntry::signedAmount).reduce(java.math.BigDecimal.ZERO, java.math.BigDecimal::add))
+    assertThat(
+            entries.stream()
+                .map(LedgerEntry::signedAmount)
+                .reduce(java.math.BigDecimal.ZERO, java.math.BigDecimal::add))
         .isEqualByComparingTo("0");
-    assertThat(store.ledgerOfAccount("party:p", 10)).singleElement()
+    assertThat(store.ledgerOfAccount("party:p", 10))
+        .singleElement()
         .satisfies(e -> assertThat(e.amount()).isEqualTo(usd("8.50")));
     // A second release of the same agreement is refused, with the whole transaction.
-    var again = new dev.asa.escrow.Transfer(a.id(), dev.asa.escrow.Transfer.Kind.RELEASE, "escrow:" + a.id(), "party:p", usd("1.50"), T0);
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.apply(List.of(
-            new Write.SetTimer(TimerRow.of(a.id(), "side", T0)), new Write.PostTransfer(again))))
+    var again =
+        new dev.asa.escrow.Transfer(
+            a.id(),
+            dev.asa.escrow.Transfer.Kind.RELEASE,
+            "escrow:" + a.id(),
+            "party:p",
+            usd("1.50"),
+            T0);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() ->
+            store.apply(
+                List.of(
+                    new Write.SetTimer(TimerRow.of(a.id(), "side", T0)),
+                    new Write.PostTransfer(again))))
         .isInstanceOf(DuplicateKeyException.class);
     assertThat(store.ledgerOfAgreement(a.id())).hasSize(4);
     assertThat(store.pendingTimers(a.id())).isEmpty();
@@ -252,56 +311,117 @@ abstract class AgreementStoreContract {
   void theLedgerPaysOutOfAnEscrowOnlyWhatItHolds() {
     AgreementRow a = created("overdraft");
     String escrow = "escrow:" + a.id();
-    String client = "party:c-" + a.id(); // accounts of their own: the contract's store is shared by its tests
+    String client =
+        "party:c-" + a.id(); // accounts of their own: the contract's store is shared by its tests
     String provider = "party:p-" + a.id();
     // A refund from an escrow nobody funded: refused, with the whole unit of work.
-    var refund = new dev.asa.escrow.Transfer(a.id(), dev.asa.escrow.Transfer.Kind.REFUND, escrow, client, usd("10.00"), T0);
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.apply(List.of(
-            new Write.SetTimer(TimerRow.of(a.id(), "side", T0)), new Write.PostTransfer(refund))))
-        .isInstanceOf(LedgerRefusedException.class).hasMessageContaining("holds 0");
+    var refund =
+        new dev.asa.escrow.Transfer(
+            a.id(), dev.asa.escrow.Transfer.Kind.REFUND, escrow, client, usd("10.00"), T0);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() ->
+            store.apply(
+                List.of(
+                    new Write.SetTimer(TimerRow.of(a.id(), "side", T0)),
+                    new Write.PostTransfer(refund))))
+        .isInstanceOf(LedgerRefusedException.class)
+        .hasMessageContaining("holds 0");
     assertThat(store.ledgerOfAgreement(a.id())).isEmpty();
     assertThat(store.pendingTimers(a.id())).isEmpty();
-    // A hold of 10.00 pays out at most 10.00 in all: release 8.50, then a refund of 1.51 is one cent too many.
-    var hold = new dev.asa.escrow.Transfer(a.id(), dev.asa.escrow.Transfer.Kind.HOLD, client, escrow, usd("10.00"), T0);
-    var release = new dev.asa.escrow.Transfer(a.id(), dev.asa.escrow.Transfer.Kind.RELEASE, escrow, provider, usd("8.50"), T0);
-    var tooMuch = new dev.asa.escrow.Transfer(a.id(), dev.asa.escrow.Transfer.Kind.REFUND, escrow, client, usd("1.51"), T0);
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.apply(List.of(
-            new Write.PostTransfer(hold), new Write.PostTransfer(release), new Write.PostTransfer(tooMuch))))
-        .isInstanceOf(LedgerRefusedException.class).hasMessageContaining("holds 1.50");
+    // A hold of 10.00 pays out at most 10.00 in all: release 8.50, then a refund of 1.51 is one
+    // cent too many.
+    var hold =
+        new dev.asa.escrow.Transfer(
+            a.id(), dev.asa.escrow.Transfer.Kind.HOLD, client, escrow, usd("10.00"), T0);
+    var release =
+        new dev.asa.escrow.Transfer(
+            a.id(), dev.asa.escrow.Transfer.Kind.RELEASE, escrow, provider, usd("8.50"), T0);
+    var tooMuch =
+        new dev.asa.escrow.Transfer(
+            a.id(), dev.asa.escrow.Transfer.Kind.REFUND, escrow, client, usd("1.51"), T0);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() ->
+            store.apply(
+                List.of(
+                    new Write.PostTransfer(hold),
+                    new Write.PostTransfer(release),
+                    new Write.PostTransfer(tooMuch))))
+        .isInstanceOf(LedgerRefusedException.class)
+        .hasMessageContaining("holds 1.50");
     assertThat(store.ledgerOfAgreement(a.id())).isEmpty();
-    var exact = new dev.asa.escrow.Transfer(a.id(), dev.asa.escrow.Transfer.Kind.REFUND, escrow, client, usd("1.50"), T0);
-    store.apply(List.of(new Write.PostTransfer(hold), new Write.PostTransfer(release), new Write.PostTransfer(exact)));
-    assertThat(store.ledgerOfAccount(escrow, 10).stream().map(LedgerEntry::signedAmount)
-        .reduce(java.math.BigDecimal.ZERO, java.math.BigDecimal::add)).isEqualByComparingTo("0");
-    // Escrow money moves one way: a release that does not come out of the agreement's own escrow cannot be built.
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> new dev.asa.escrow.Transfer(
-            a.id(), dev.asa.escrow.Transfer.Kind.RELEASE, "escrow:other", provider, usd("1.00"), T0))
+    var exact =
+        new dev.asa.escrow.Transfer(
+            a.id(), dev.asa.escrow.Transfer.Kind.REFUND, escrow, client, usd("1.50"), T0);
+    store.apply(
+        List.of(
+            new Write.PostTransfer(hold),
+            new Write.PostTransfer(release),
+            new Write.PostTransfer(exact)));
+    assertThat(
+            store.ledgerOfAccount(escrow, 10).stream()
+                .map(LedgerEntry::signedAmount)
+                .reduce(java.math.BigDecimal.ZERO, java.math.BigDecimal::add))
+        .isEqualByComparingTo("0");
+    // Escrow money moves one way: a release that does not come out of the agreement's own escrow
+    // cannot be built.
+    org.assertj.core.api.Assertions.assertThatThrownBy(() ->
+            new dev.asa.escrow.Transfer(
+                a.id(),
+                dev.asa.escrow.Transfer.Kind.RELEASE,
+                "escrow:other",
+                provider,
+                usd("1.00"),
+                T0))
         .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
   void outboxMessagesAreClaimedOnceAndRecordEachAttempt() {
     AgreementRow a = created("outbox");
-    var m = new dev.asa.server.store.OutboxMessage("msg-" + a.id(), a.id(), "escrow.release", "http://x/", "{\"a\":1}", T0, 0);
+    var m =
+        new dev.asa.server.store.OutboxMessage(
+            "msg-" + a.id(), a.id(), "escrow.release", "http://x/", "{\"a\":1}", T0, 0);
     store.apply(List.of(new Write.Enqueue(m)));
     java.time.Duration lease = java.time.Duration.ofSeconds(60);
-    assertThat(store.claimDueMessages(T0, "n1", lease, 1000)).extracting(dev.asa.server.store.OutboxMessage::id).contains(m.id());
-    assertThat(store.claimDueMessages(T0.plusSeconds(1), "n2", lease, 1000)).noneMatch(x -> x.id().equals(m.id()));
-    store.recordAttempt(m.id(), "n1", OutboxRow.Status.PENDING, T0.plusSeconds(30), "HTTP 503", null, null);
+    assertThat(store.claimDueMessages(T0, "n1", lease, 1000))
+        .extracting(dev.asa.server.store.OutboxMessage::id)
+        .contains(m.id());
+    assertThat(store.claimDueMessages(T0.plusSeconds(1), "n2", lease, 1000))
+        .noneMatch(x -> x.id().equals(m.id()));
+    store.recordAttempt(
+        m.id(), "n1", OutboxRow.Status.PENDING, T0.plusSeconds(30), "HTTP 503", null, null);
     OutboxRow row = store.outboxOf(a.id()).getFirst();
     assertThat(row.status()).isEqualTo(OutboxRow.Status.PENDING);
     assertThat(row.attempts()).isEqualTo(1);
     assertThat(row.lastError()).isEqualTo("HTTP 503");
-    assertThat(store.claimDueMessages(T0.plusSeconds(29), "n2", lease, 1000)).noneMatch(x -> x.id().equals(m.id()));
-    assertThat(store.claimDueMessages(T0.plusSeconds(30), "n2", lease, 1000)).anyMatch(x -> x.id().equals(m.id()));
-    store.recordAttempt(m.id(), "n1", OutboxRow.Status.DELIVERED, T0.plusSeconds(31), null, "HTTP 200", T0.plusSeconds(31));
-    assertThat(store.outboxOf(a.id()).getFirst().status()).as("only the node holding the claim records").isEqualTo(OutboxRow.Status.PENDING);
-    store.recordAttempt(m.id(), "n2", OutboxRow.Status.DELIVERED, T0.plusSeconds(31), null, "HTTP 200", T0.plusSeconds(31));
+    assertThat(store.claimDueMessages(T0.plusSeconds(29), "n2", lease, 1000))
+        .noneMatch(x -> x.id().equals(m.id()));
+    assertThat(store.claimDueMessages(T0.plusSeconds(30), "n2", lease, 1000))
+        .anyMatch(x -> x.id().equals(m.id()));
+    store.recordAttempt(
+        m.id(),
+        "n1",
+        OutboxRow.Status.DELIVERED,
+        T0.plusSeconds(31),
+        null,
+        "HTTP 200",
+        T0.plusSeconds(31));
+    assertThat(store.outboxOf(a.id()).getFirst().status())
+        .as("only the node holding the claim records")
+        .isEqualTo(OutboxRow.Status.PENDING);
+    store.recordAttempt(
+        m.id(),
+        "n2",
+        OutboxRow.Status.DELIVERED,
+        T0.plusSeconds(31),
+        null,
+        "HTTP 200",
+        T0.plusSeconds(31));
     row = store.outboxOf(a.id()).getFirst();
     assertThat(row.status()).isEqualTo(OutboxRow.Status.DELIVERED);
     assertThat(row.deliveredAt()).isEqualTo(T0.plusSeconds(31));
-    assertThat(store.claimDueMessages(T0.plusSeconds(3600), "n3", lease, 1000)).noneMatch(x -> x.id().equals(m.id()));
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.apply(List.of(new Write.Enqueue(m))))
+    assertThat(store.claimDueMessages(T0.plusSeconds(3600), "n3", lease, 1000))
+        .noneMatch(x -> x.id().equals(m.id()));
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> store.apply(List.of(new Write.Enqueue(m))))
         .isInstanceOf(DuplicateKeyException.class);
   }
 
@@ -311,7 +431,8 @@ abstract class AgreementStoreContract {
     assertThat(store.authorization(a.id())).isEmpty();
     store.apply(List.of(new Write.PutAuthorization(a.id(), "x402", "{\"p\":1}", T0)));
     assertThat(store.authorization(a.id())).contains("{\"p\":1}");
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.apply(List.of(new Write.PutAuthorization(a.id(), "x402", "{}", T0))))
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> store.apply(List.of(new Write.PutAuthorization(a.id(), "x402", "{}", T0))))
         .isInstanceOf(DuplicateKeyException.class);
   }
 
@@ -324,23 +445,29 @@ abstract class AgreementStoreContract {
       timers.add(new Write.SetTimer(TimerRow.of(a.id(), "k" + i, due)));
     }
     store.apply(timers);
-    java.util.concurrent.ConcurrentHashMap<String, java.util.concurrent.atomic.AtomicInteger> fired = new java.util.concurrent.ConcurrentHashMap<>();
+    java.util.concurrent.ConcurrentHashMap<String, java.util.concurrent.atomic.AtomicInteger>
+        fired = new java.util.concurrent.ConcurrentHashMap<>();
     ExecutorService pool = Executors.newFixedThreadPool(4);
     try {
       List<Future<?>> nodes = new ArrayList<>();
       for (int n = 0; n < 4; n++) {
         String node = "node-" + n;
-        nodes.add(pool.submit(() -> {
-          for (int round = 0; round < 10; round++) {
-            for (TimerRow t : store.claimDueTimers(due, node, java.time.Duration.ofSeconds(60), 7)) {
-              if (t.agreementId().equals(a.id())) {
-                fired.computeIfAbsent(t.id(), k -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
-                store.finishTimer(t.id(), node, due);
+        nodes.add(
+            pool.submit(() -> {
+              for (int round = 0; round < 10; round++) {
+                for (TimerRow t :
+                    store.claimDueTimers(due, node, java.time.Duration.ofSeconds(60), 7)) {
+                  if (t.agreementId().equals(a.id())) {
+                    fired
+                        .computeIfAbsent(
+                            t.id(), k -> new java.util.concurrent.atomic.AtomicInteger())
+                        .incrementAndGet();
+                    store.finishTimer(t.id(), node, due);
+                  }
+                }
               }
-            }
-          }
-          return null;
-        }));
+              return null;
+            }));
       }
       for (Future<?> f : nodes) {
         f.get();
@@ -357,9 +484,12 @@ abstract class AgreementStoreContract {
     AgreementRow first = created("recent");
     AgreementRow second = created("recent");
     AgreementRow open = created("recent");
-    store.commit(new Commit(next(first, State.CLOSED), 1, List.of(event(first.id(), 2)), List.of()));
-    store.commit(new Commit(next(second, State.CLOSED), 1, List.of(event(second.id(), 2)), List.of()));
-    List<String> closed = store.recent("text.summarize", State.CLOSED, 1000).stream().map(AgreementRow::id).toList();
+    store.commit(
+        new Commit(next(first, State.CLOSED), 1, List.of(event(first.id(), 2)), List.of()));
+    store.commit(
+        new Commit(next(second, State.CLOSED), 1, List.of(event(second.id(), 2)), List.of()));
+    List<String> closed =
+        store.recent("text.summarize", State.CLOSED, 1000).stream().map(AgreementRow::id).toList();
     assertThat(closed).contains(first.id(), second.id()).doesNotContain(open.id());
     assertThat(closed.indexOf(second.id())).isLessThan(closed.indexOf(first.id()));
     assertThat(store.recent("text.summarize", State.CLOSED, 1)).hasSize(1);
@@ -400,18 +530,26 @@ abstract class AgreementStoreContract {
       List<Future<String>> outcomes = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
         int n = t;
-        outcomes.add(pool.submit(() -> {
-          AgreementRow mine = agreement(v1.id(), 2, State.ACTIVE, v1.clientIdentity(),
-              v1.providerIdentity(), evaluators + "-" + n, v1.createdAt());
-          ready.countDown();
-          go.await();
-          try {
-            store.commit(new Commit(mine, 1, List.of(event(v1.id(), 2)), List.of()));
-            return "won";
-          } catch (StaleVersionException e) {
-            return "stale";
-          }
-        }));
+        outcomes.add(
+            pool.submit(() -> {
+              AgreementRow mine =
+                  agreement(
+                      v1.id(),
+                      2,
+                      State.ACTIVE,
+                      v1.clientIdentity(),
+                      v1.providerIdentity(),
+                      evaluators + "-" + n,
+                      v1.createdAt());
+              ready.countDown();
+              go.await();
+              try {
+                store.commit(new Commit(mine, 1, List.of(event(v1.id(), 2)), List.of()));
+                return "won";
+              } catch (StaleVersionException e) {
+                return "stale";
+              }
+            }));
       }
       ready.await(10, TimeUnit.SECONDS);
       go.countDown();
@@ -448,19 +586,33 @@ abstract class AgreementStoreContract {
         .isInstanceOf(DuplicateKeyException.class)
         .hasMessageContaining("attempt 1");
 
-    store.commit(new Commit(next(v1, State.VERIFIED), 1, List.of(event(id, 2)),
-        List.of(new Write.EraseDeliverableContent(id))));
+    store.commit(
+        new Commit(
+            next(v1, State.VERIFIED),
+            1,
+            List.of(event(id, 2)),
+            List.of(new Write.EraseDeliverableContent(id))));
 
     DeliverableRow erased = store.latestDeliverable(id).orElseThrow();
     assertThat(erased.content()).isNull();
-    assertThat(erased).isEqualTo(new DeliverableRow(id, 2, second.contentHash(),
-        second.contentUrl(), second.format(), null, second.sizeBytes(), second.deliveredAt()));
+    assertThat(erased)
+        .isEqualTo(
+            new DeliverableRow(
+                id,
+                2,
+                second.contentHash(),
+                second.contentUrl(),
+                second.format(),
+                null,
+                second.sizeBytes(),
+                second.deliveredAt()));
 
     // Look at the table itself: the content of every attempt is gone, the hashes stay.
     try (Connection c = rawConnection();
-        PreparedStatement s = c.prepareStatement(
-            "SELECT attempt, content_hash, content FROM deliverables WHERE agreement_id = ?"
-                + " ORDER BY attempt")) {
+        PreparedStatement s =
+            c.prepareStatement(
+                "SELECT attempt, content_hash, content FROM deliverables WHERE agreement_id = ?"
+                    + " ORDER BY attempt")) {
       s.setString(1, id);
       try (ResultSet rs = s.executeQuery()) {
         List<String> hashes = new ArrayList<>();
@@ -476,8 +628,8 @@ abstract class AgreementStoreContract {
 
   @Test
   void aDeliverableForAnUnknownAgreementIsRefused() {
-    assertThatThrownBy(() -> store.apply(List.of(
-        new Write.PutDeliverable(deliverable(uniqueId("nobody"), 1, "x")))))
+    assertThatThrownBy(() ->
+            store.apply(List.of(new Write.PutDeliverable(deliverable(uniqueId("nobody"), 1, "x")))))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("does not exist");
   }
@@ -491,9 +643,11 @@ abstract class AgreementStoreContract {
     VerificationRow standalone =
         new VerificationRow(uniqueId("v-alone"), null, "sha256:s", "{\"passed\":true}", T0);
     VerificationRow later =
-        new VerificationRow(uniqueId("v-later"), id, "sha256:b", "{\"score\":0.9}", T0.plusSeconds(2));
+        new VerificationRow(
+            uniqueId("v-later"), id, "sha256:b", "{\"score\":0.9}", T0.plusSeconds(2));
     VerificationRow earlier =
-        new VerificationRow(uniqueId("v-earlier"), id, "sha256:a", "{\"score\":0.4}", T0.plusSeconds(1));
+        new VerificationRow(
+            uniqueId("v-earlier"), id, "sha256:a", "{\"score\":0.4}", T0.plusSeconds(1));
 
     store.apply(List.of(new Write.PutVerification(standalone)));
     store.apply(List.of(new Write.PutVerification(later), new Write.PutVerification(earlier)));
@@ -514,8 +668,8 @@ abstract class AgreementStoreContract {
   @Test
   void idempotencyPutGetAndDuplicate() {
     String scope = uniqueId("caller") + " POST /v1/agreements";
-    IdempotencyRow row = new IdempotencyRow(scope, "key-1", "sha256:req", 201,
-        "{\"agreement_id\":\"a-1\"}", T0);
+    IdempotencyRow row =
+        new IdempotencyRow(scope, "key-1", "sha256:req", 201, "{\"agreement_id\":\"a-1\"}", T0);
     store.apply(List.of(new Write.PutIdempotency(row)));
 
     assertThat(store.idempotency(scope, "key-1")).contains(row);
@@ -544,8 +698,9 @@ abstract class AgreementStoreContract {
 
     // The loser of an idempotency race creates nothing.
     AgreementRow loser = agreement(uniqueId("loser"), 1, State.PROPOSED);
-    assertThatThrownBy(() -> store.create(loser, List.of(event(loser.id(), 1)),
-        List.of(new Write.PutIdempotency(key))))
+    assertThatThrownBy(() ->
+            store.create(
+                loser, List.of(event(loser.id(), 1)), List.of(new Write.PutIdempotency(key))))
         .isInstanceOf(DuplicateKeyException.class);
     assertThat(store.find(loser.id())).isEmpty();
   }
@@ -561,8 +716,10 @@ abstract class AgreementStoreContract {
       String client = i % 3 == 0 ? party : uniqueId("c");
       String provider = i % 3 == 1 ? party : uniqueId("p");
       String evaluator = i % 3 == 2 || i == 24 ? party : null;
-      store.create(agreement(id, 1, State.PROPOSED, client, provider, evaluator,
-          T0.plusSeconds(i)), List.of(event(id, 1)), List.of());
+      store.create(
+          agreement(id, 1, State.PROPOSED, client, provider, evaluator, T0.plusSeconds(i)),
+          List.of(event(id, 1)),
+          List.of());
       expectedNewestFirst.addFirst(id);
     }
 
@@ -614,8 +771,15 @@ abstract class AgreementStoreContract {
   void aChangedPartyMovesTheAgreementBetweenListings() {
     AgreementRow v1 = created("reassign");
     String newProvider = uniqueId("new-provider");
-    AgreementRow v2 = agreement(v1.id(), 2, State.NEGOTIATING, v1.clientIdentity(), newProvider,
-        v1.clientIdentity(), v1.createdAt()); // the client also becomes the evaluator
+    AgreementRow v2 =
+        agreement(
+            v1.id(),
+            2,
+            State.NEGOTIATING,
+            v1.clientIdentity(),
+            newProvider,
+            v1.clientIdentity(),
+            v1.createdAt()); // the client also becomes the evaluator
 
     store.commit(new Commit(v2, 1, List.of(), List.of()));
 
@@ -631,30 +795,51 @@ abstract class AgreementStoreContract {
   void aSealIsStoredOnePerAgreementValidatedRevealedOnceAndItsReadsLogged() {
     AgreementRow row = agreement("agr-seal", 1, State.PROPOSED);
     store.create(row, List.of(event(row.id(), 1)), List.of());
-    SealRow seal = new SealRow("seal-1", row.id(), "key-a", "sha256:00", "{\"signature\":\"s\"}", "{\"criteria\":[]}",
-        "{\"max_cycles\":1}", null, T0, null);
+    SealRow seal =
+        new SealRow(
+            "seal-1",
+            row.id(),
+            "key-a",
+            "sha256:00",
+            "{\"signature\":\"s\"}",
+            "{\"criteria\":[]}",
+            "{\"max_cycles\":1}",
+            null,
+            T0,
+            null);
     store.apply(List.of(new Write.PutSeal(seal)));
     assertThat(store.seal("seal-1")).contains(seal);
     assertThat(store.sealOfAgreement(row.id())).contains(seal);
     assertThat(store.sealOfAgreement("agr-other")).isEmpty();
 
-    SealRow second = new SealRow("seal-2", row.id(), "key-a", "sha256:01", "{}", "{}", "{}", null, T0, null);
+    SealRow second =
+        new SealRow("seal-2", row.id(), "key-a", "sha256:01", "{}", "{}", "{}", null, T0, null);
     assertThatThrownBy(() -> store.apply(List.of(new Write.PutSeal(second))))
-        .as("one seal per agreement").isInstanceOf(DuplicateKeyException.class);
+        .as("one seal per agreement")
+        .isInstanceOf(DuplicateKeyException.class);
 
-    SealRow standalone = new SealRow("seal-3", null, "key-b", "sha256:02", "{}", "{}", "{}", null, T0, null);
+    SealRow standalone =
+        new SealRow("seal-3", null, "key-b", "sha256:02", "{}", "{}", "{}", null, T0, null);
     store.apply(List.of(new Write.PutSeal(standalone)));
     assertThat(store.seal("seal-3")).contains(standalone);
 
-    store.apply(List.of(new Write.SetSealValidation("seal-1", "{\"initial\":[]}"),
-        new Write.LogSealRead("seal-1", "key key-a", "GET /agreements/agr-seal/seal", T0.plusSeconds(1)),
-        new Write.RevealSeal("seal-1", T0.plusSeconds(2))));
-    store.apply(List.of(new Write.RevealSeal("seal-1", T0.plusSeconds(9)),
-        new Write.LogSealRead("seal-1", "operator", "GET /agreements/agr-seal/seal", T0.plusSeconds(3))));
+    store.apply(
+        List.of(
+            new Write.SetSealValidation("seal-1", "{\"initial\":[]}"),
+            new Write.LogSealRead(
+                "seal-1", "key key-a", "GET /agreements/agr-seal/seal", T0.plusSeconds(1)),
+            new Write.RevealSeal("seal-1", T0.plusSeconds(2))));
+    store.apply(
+        List.of(
+            new Write.RevealSeal("seal-1", T0.plusSeconds(9)),
+            new Write.LogSealRead(
+                "seal-1", "operator", "GET /agreements/agr-seal/seal", T0.plusSeconds(3))));
     SealRow after = store.seal("seal-1").orElseThrow();
     assertThat(after.validation()).isEqualTo("{\"initial\":[]}");
     assertThat(after.revealedAt()).as("revealed once").isEqualTo(T0.plusSeconds(2));
-    assertThat(store.sealReads("seal-1")).extracting(SealRead::caller).containsExactly("key key-a", "operator");
+    assertThat(store.sealReads("seal-1"))
+        .extracting(SealRead::caller)
+        .containsExactly("key key-a", "operator");
     assertThat(store.sealReads("seal-3")).isEmpty();
   }
 
@@ -671,10 +856,14 @@ abstract class AgreementStoreContract {
 
   @Test
   void refusesADatabaseMigratedByANewerBuild() throws SQLException {
-    try (Connection c = rawConnection(); Statement s = c.createStatement()) {
-      s.executeUpdate("INSERT INTO " + Migrations.HISTORY_TABLE + " (installed_rank, version, description,"
-          + " type, script, checksum, installed_by, execution_time, success)"
-          + " VALUES (999, '999', 'from the future', 'SQL', 'V999__from_the_future.sql', 0, 'test', 0, true)");
+    try (Connection c = rawConnection();
+        Statement s = c.createStatement()) {
+      s.executeUpdate(
+          "INSERT INTO "
+              + Migrations.HISTORY_TABLE
+              + " (installed_rank, version, description,"
+              + " type, script, checksum, installed_by, execution_time, success)"
+              + " VALUES (999, '999', 'from the future', 'SQL', 'V999__from_the_future.sql', 0, 'test', 0, true)");
     }
     try {
       assertThatThrownBy(this::openStore)
@@ -683,7 +872,8 @@ abstract class AgreementStoreContract {
           .hasMessageContaining("newer than this build")
           .hasMessageContaining("Run that newer version");
     } finally {
-      try (Connection c = rawConnection(); Statement s = c.createStatement()) {
+      try (Connection c = rawConnection();
+          Statement s = c.createStatement()) {
         s.executeUpdate("DELETE FROM " + Migrations.HISTORY_TABLE + " WHERE version = '999'");
       }
     }

@@ -5,9 +5,9 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The child process of {@link SqliteCrashTest}: writes agreements in a loop and prints
- * "ACK &lt;id&gt;" after each commit returned, until it is killed. Every ACKed agreement must
- * survive the kill.
+ * The child process of {@link SqliteCrashTest}: writes agreements in a loop and prints "ACK
+ * &lt;id&gt;" after each commit returned, until it is killed. Every ACKed agreement must survive
+ * the kill.
  */
 public final class CrashWriter {
 
@@ -20,8 +20,12 @@ public final class CrashWriter {
     for (int i = 0; ; i++) {
       String id = id(i);
       store.create(version1(id), List.of(TestRows.event(id, 1)), List.of());
-      store.commit(new Commit(version2(id), 1, List.of(TestRows.event(id, 2)),
-          List.of(new Write.PutDeliverable(deliverable(id)))));
+      store.commit(
+          new Commit(
+              version2(id),
+              1,
+              List.of(TestRows.event(id, 2)),
+              List.of(new Write.PutDeliverable(deliverable(id)))));
       System.out.println("ACK " + id);
       System.out.flush();
     }

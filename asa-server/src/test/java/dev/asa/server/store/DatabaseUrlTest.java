@@ -33,8 +33,10 @@ class DatabaseUrlTest {
 
   @Test
   void libpqStylePostgresUrlBecomesJdbcWithCredentialsApart() {
-    DatabaseUrl.Postgres pg = (DatabaseUrl.Postgres) DatabaseUrl.parse(
-        "postgresql://asa:s%40cr%3At+x@db.example.com:6543/asa_prod?sslmode=require", null);
+    DatabaseUrl.Postgres pg =
+        (DatabaseUrl.Postgres)
+            DatabaseUrl.parse(
+                "postgresql://asa:s%40cr%3At+x@db.example.com:6543/asa_prod?sslmode=require", null);
     assertThat(pg.jdbcUrl())
         .isEqualTo("jdbc:postgresql://db.example.com:6543/asa_prod?sslmode=require");
     assertThat(pg.user()).isEqualTo("asa");
@@ -45,21 +47,22 @@ class DatabaseUrlTest {
 
   @Test
   void otherPostgresForms() {
-    DatabaseUrl.Postgres short_ = (DatabaseUrl.Postgres) DatabaseUrl.parse(
-        "postgres://me@localhost/db", null);
+    DatabaseUrl.Postgres short_ =
+        (DatabaseUrl.Postgres) DatabaseUrl.parse("postgres://me@localhost/db", null);
     assertThat(short_.jdbcUrl()).isEqualTo("jdbc:postgresql://localhost/db");
     assertThat(short_.user()).isEqualTo("me");
     assertThat(short_.password()).isNull();
     assertThat(short_.display()).isEqualTo("localhost:5432/db");
 
-    DatabaseUrl.Postgres jdbc = (DatabaseUrl.Postgres) DatabaseUrl.parse(
-        "jdbc:postgresql://10.0.0.1:5432/test?user=u&password=p", null);
+    DatabaseUrl.Postgres jdbc =
+        (DatabaseUrl.Postgres)
+            DatabaseUrl.parse("jdbc:postgresql://10.0.0.1:5432/test?user=u&password=p", null);
     assertThat(jdbc.jdbcUrl()).isEqualTo("jdbc:postgresql://10.0.0.1:5432/test?user=u&password=p");
     assertThat(jdbc.user()).isNull();
     assertThat(jdbc.display()).isEqualTo("10.0.0.1:5432/test");
 
-    DatabaseUrl.Postgres v6 = (DatabaseUrl.Postgres) DatabaseUrl.parse(
-        "postgresql://u:p@[::1]/db", null);
+    DatabaseUrl.Postgres v6 =
+        (DatabaseUrl.Postgres) DatabaseUrl.parse("postgresql://u:p@[::1]/db", null);
     assertThat(v6.display()).isEqualTo("[::1]:5432/db");
   }
 

@@ -19,18 +19,22 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * V009 moves the server's facts out of stored documents into their own column, on a database that
- * a build before it filled: nothing is lost, and no document keeps a {@code metadata} member. That
+ * V009 moves the server's facts out of stored documents into their own column, on a database that a
+ * build before it filled: nothing is lost, and no document keeps a {@code metadata} member. That
  * build recorded its migrations in {@code schema_migrations}, before Flyway: the first start with
  * Flyway takes such a database over.
  */
 class FactsMigrationTest {
   private static final int FACTS_VERSION = 9; // V009__agreement_facts.sql
-  private static final String LEGACY_DOCUMENT = """
+  private static final String LEGACY_DOCUMENT =
+      """
       {"agreement_id":"asa-legacy","status":"closed","service":{"type":"general"},
-       "metadata":{"escrow":{"status":"settled","funded_at":"2026-11-22T10:00:00Z"},"template":"general"}}""";
-  private static final String NO_FACTS_DOCUMENT = """
-      {"agreement_id":"asa-plain","status":"proposed","service":{"type":"general"}}""";
+       "metadata":{"escrow":{"status":"settled","funded_at":"2026-11-22T10:00:00Z"},"template":"general"}}\
+      """;
+  private static final String NO_FACTS_DOCUMENT =
+      """
+      {"agreement_id":"asa-plain","status":"proposed","service":{"type":"general"}}\
+      """;
 
   @TempDir Path dataDir;
 
@@ -53,19 +57,25 @@ class FactsMigrationTest {
   @Test
   void postgresqlMovesMetadataIntoTheFactsColumn() throws SQLException {
     String schema = "asa_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-    String server = System.getenv().getOrDefault("ASA_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test");
+    String server =
+        System.getenv()
+            .getOrDefault("ASA_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test");
     String jdbc = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
     try (Connection admin = DriverManager.getConnection(jdbc)) {
       admin.createStatement().execute("CREATE SCHEMA " + schema);
     } catch (SQLException e) {
-      assumeTrue(!"true".equalsIgnoreCase(System.getenv("CI")), "PostgreSQL is required on CI: " + e.getMessage());
+      assumeTrue(
+          !"true".equalsIgnoreCase(System.getenv("CI")),
+          "PostgreSQL is required on CI: " + e.getMessage());
       assumeTrue(false, "PostgreSQL is not reachable: " + e.getMessage());
     }
     try {
       try (Connection c = DriverManager.getConnection(jdbc + "&currentSchema=" + schema)) {
         fillAsAnOlderBuild(c, Dialect.POSTGRESQL);
       }
-      try (AgreementStore store = Stores.open(server + (server.contains("?") ? "&" : "?") + "currentSchema=" + schema, dataDir)) {
+      try (AgreementStore store =
+          Stores.open(
+              server + (server.contains("?") ? "&" : "?") + "currentSchema=" + schema, dataDir)) {
         assertMoved(store);
       }
       try (Connection c = DriverManager.getConnection(jdbc + "&currentSchema=" + schema)) {
@@ -92,14 +102,18 @@ class FactsMigrationTest {
   private static void assertTakenOverByFlyway(Connection c) throws SQLException {
     List<String> history = new ArrayList<>();
     try (Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SELECT version, type, success FROM flyway_schema_history"
-            + " ORDER BY installed_rank")) {
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT version, type, success FROM flyway_schema_history"
+                    + " ORDER BY installed_rank")) {
       while (rs.next()) {
         history.add(rs.getString(1) + " " + rs.getString(2) + " " + rs.getBoolean(3));
       }
     }
-    assertThat(history).containsExactly(
-        String.format("%03d BASELINE true", FACTS_VERSION - 1), String.format("%03d SQL true", FACTS_VERSION));
+    assertThat(history)
+        .containsExactly(
+            String.format("%03d BASELINE true", FACTS_VERSION - 1),
+            String.format("%03d SQL true", FACTS_VERSION));
     try (Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("SELECT max(version) FROM schema_migrations")) {
       rs.next();
@@ -108,9 +122,11 @@ class FactsMigrationTest {
   }
 
   private static void insert(Connection c, String id, String document) throws SQLException {
-    try (PreparedStatement p = c.prepareStatement("INSERT INTO agreements (id, version, state, document, service_type,"
-        + " client_identity, provider_identity, evaluator_identity, created_at, updated_at)"
-        + " VALUES (?, 1, 'closed', ?, 'general', 'c', 'p', 'e', 0, 0)")) {
+    try (PreparedStatement p =
+        c.prepareStatement(
+            "INSERT INTO agreements (id, version, state, document, service_type,"
+                + " client_identity, provider_identity, evaluator_identity, created_at, updated_at)"
+                + " VALUES (?, 1, 'closed', ?, 'general', 'c', 'p', 'e', 0, 0)")) {
       p.setString(1, id);
       p.setString(2, document);
       p.executeUpdate();

@@ -35,8 +35,10 @@ class MigrationsTest {
 
   /** The scripts in a dialect's folder, sorted: what this build knows. */
   static List<String> scripts(Dialect dialect) {
-    URL folder = MigrationsTest.class.getClassLoader()
-        .getResource("dev/asa/server/store/migrations/" + dialect.migrationFolder());
+    URL folder =
+        MigrationsTest.class
+            .getClassLoader()
+            .getResource("dev/asa/server/store/migrations/" + dialect.migrationFolder());
     assertThat(folder).isNotNull();
     assertThat(folder.getProtocol()).isEqualTo("file"); // tests run from target/classes
     try (Stream<Path> files = Files.list(Path.of(folder.toURI()))) {
@@ -50,8 +52,11 @@ class MigrationsTest {
   static List<String> applied(Connection c) throws SQLException {
     List<String> scripts = new ArrayList<>();
     try (Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SELECT script FROM " + Migrations.HISTORY_TABLE
-            + " WHERE type = 'SQL' AND success ORDER BY installed_rank")) {
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT script FROM "
+                    + Migrations.HISTORY_TABLE
+                    + " WHERE type = 'SQL' AND success ORDER BY installed_rank")) {
       while (rs.next()) {
         scripts.add(rs.getString(1));
       }
@@ -87,12 +92,16 @@ class MigrationsTest {
     Path scripts = copyOfTheScripts();
     migrate("filesystem:" + scripts);
     Path released = scripts.resolve("V003__agreement_links.sql");
-    Files.writeString(released, Files.readString(released)
-        .replace("PRIMARY KEY (parent_id, child_id)", "PRIMARY KEY (child_id, parent_id)"), StandardCharsets.UTF_8);
+    Files.writeString(
+        released,
+        Files.readString(released)
+            .replace("PRIMARY KEY (parent_id, child_id)", "PRIMARY KEY (child_id, parent_id)"),
+        StandardCharsets.UTF_8);
 
     assertThatThrownBy(() -> migrate("filesystem:" + scripts))
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("migration script V003__agreement_links.sql was changed after it was applied")
+        .hasMessageContaining(
+            "migration script V003__agreement_links.sql was changed after it was applied")
         .hasMessageContaining("restore V003__agreement_links.sql as it was released");
   }
 
@@ -100,13 +109,17 @@ class MigrationsTest {
   void aDatabaseMigratedByANewerBuildIsRefused() throws IOException {
     Path newer = copyOfTheScripts();
     int next = scripts(Dialect.SQLITE).size() + 1;
-    Files.writeString(newer.resolve(String.format("V%03d__from_the_future.sql", next)),
+    Files.writeString(
+        newer.resolve(String.format("V%03d__from_the_future.sql", next)),
         "CREATE TABLE from_the_future (x INTEGER);\n");
     migrate("filesystem:" + newer);
 
     assertThatThrownBy(() -> migrate(Migrations.location(Dialect.SQLITE)))
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining(String.format("has schema version %03d, newer than this build of asa knows (up to %03d)", next, next - 1))
+        .hasMessageContaining(
+            String.format(
+                "has schema version %03d, newer than this build of asa knows (up to %03d)",
+                next, next - 1))
         .hasMessageContaining("Run that newer version, or point this one at another database");
   }
 
@@ -125,7 +138,8 @@ class MigrationsTest {
   void aDatabaseFromBeforeFlywayThatIsNewerIsRefused() throws SQLException {
     try (Connection c = sqlite()) {
       OlderBuild.migrate(c, Dialect.SQLITE, 999);
-      c.createStatement().execute("INSERT INTO schema_migrations VALUES (999, 'from_the_future', 0)");
+      c.createStatement()
+          .execute("INSERT INTO schema_migrations VALUES (999, 'from_the_future', 0)");
     }
     assertThatThrownBy(() -> Stores.open(null, dir))
         .isInstanceOf(IllegalStateException.class)
@@ -144,10 +158,12 @@ class MigrationsTest {
     }
     Stores.open(null, dir).close();
     Stores.open(null, dir).close();
-    try (Connection c = sqlite(); Statement s = c.createStatement();
+    try (Connection c = sqlite();
+        Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("SELECT version, type FROM " + Migrations.HISTORY_TABLE)) {
       assertThat(rs.next()).isTrue();
-      assertThat(rs.getString(1) + " " + rs.getString(2)).isEqualTo(String.format("%03d BASELINE", newest));
+      assertThat(rs.getString(1) + " " + rs.getString(2))
+          .isEqualTo(String.format("%03d BASELINE", newest));
       assertThat(rs.next()).isFalse();
     }
   }
@@ -159,7 +175,8 @@ class MigrationsTest {
    */
   @Test
   void concurrentStartersOnOneSqliteFileMigrateOnce() throws Exception {
-    try (Connection c = sqlite(); Statement s = c.createStatement()) {
+    try (Connection c = sqlite();
+        Statement s = c.createStatement()) {
       s.execute("PRAGMA journal_mode=WAL");
     }
     ExecutorService pool = Executors.newFixedThreadPool(4);
@@ -167,12 +184,13 @@ class MigrationsTest {
       CountDownLatch go = new CountDownLatch(1);
       List<Future<String>> starters = new ArrayList<>();
       for (int i = 0; i < 4; i++) {
-        starters.add(pool.submit(() -> {
-          go.await();
-          try (AgreementStore s = Stores.open(null, dir)) {
-            return s.describe();
-          }
-        }));
+        starters.add(
+            pool.submit(() -> {
+              go.await();
+              try (AgreementStore s = Stores.open(null, dir)) {
+                return s.describe();
+              }
+            }));
       }
       go.countDown();
       for (Future<String> starter : starters) {

@@ -88,10 +88,11 @@ class NonceTableTest {
           List<Future<Boolean>> racers = new ArrayList<>();
           for (int i = 0; i < 8; i++) {
             NonceTable table = (i % 2 == 0 ? node1 : node2).nonces();
-            racers.add(pool.submit(() -> {
-              go.await();
-              return table.firstUse(KEY, nonce, NOW);
-            }));
+            racers.add(
+                pool.submit(() -> {
+                  go.await();
+                  return table.firstUse(KEY, nonce, NOW);
+                }));
           }
           go.countDown();
           int winners = 0;

@@ -20,8 +20,9 @@ final class OlderBuild {
   /** Applies the scripts up to {@code newestVersion} (inclusive), as an older build would have. */
   static void migrate(Connection c, Dialect dialect, int newestVersion) throws SQLException {
     try (Statement s = c.createStatement()) {
-      s.execute("CREATE TABLE schema_migrations (version INTEGER NOT NULL PRIMARY KEY, name TEXT NOT NULL,"
-          + " applied_at BIGINT NOT NULL)");
+      s.execute(
+          "CREATE TABLE schema_migrations (version INTEGER NOT NULL PRIMARY KEY, name TEXT NOT NULL,"
+              + " applied_at BIGINT NOT NULL)");
       for (String script : MigrationsTest.scripts(dialect)) {
         int version = Integer.parseInt(script.substring(1, script.indexOf("__")));
         if (version > newestVersion) {
@@ -45,7 +46,10 @@ final class OlderBuild {
     }
   }
 
-  /** The older runner's splitting: ';' at the end of a line ends a statement; "--" lines are dropped. */
+  /**
+   * The older runner's splitting: ';' at the end of a line ends a statement; "--" lines are
+   * dropped.
+   */
   static List<String> statements(String script) {
     List<String> out = new ArrayList<>();
     StringBuilder current = new StringBuilder();

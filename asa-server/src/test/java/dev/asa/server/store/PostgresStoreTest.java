@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -27,26 +26,32 @@ import org.junit.jupiter.api.Test;
  * test class (dropped afterwards), so runs never see each other's rows or schema versions.
  *
  * <p>The server is {@code ASA_TEST_POSTGRES_URL}, default {@code
- * postgresql://postgres@127.0.0.1:5432/test}. When it cannot be reached the tests are skipped on
- * a developer machine, but fail when {@code CI=true}: in CI a missing database is a broken setup,
- * not a reason to go green.
+ * postgresql://postgres@127.0.0.1:5432/test}. When it cannot be reached the tests are skipped on a
+ * developer machine, but fail when {@code CI=true}: in CI a missing database is a broken setup, not
+ * a reason to go green.
  */
 class PostgresStoreTest extends AgreementStoreContract {
 
-  private static final String SERVER_URL = System.getenv().getOrDefault(
-      "ASA_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test");
+  private static final String SERVER_URL =
+      System.getenv()
+          .getOrDefault("ASA_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test");
 
   private static String schema;
 
   @BeforeAll
   static void createSchema() {
     String candidate = "asa_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-    try (Connection c = connect(SERVER_URL); Statement s = c.createStatement()) {
+    try (Connection c = connect(SERVER_URL);
+        Statement s = c.createStatement()) {
       s.execute("CREATE SCHEMA " + candidate);
       schema = candidate;
     } catch (SQLException e) {
-      String message = "PostgreSQL is not reachable at " + DatabaseUrl.redact(SERVER_URL)
-          + " (" + e.getMessage() + "); start it or set ASA_TEST_POSTGRES_URL";
+      String message =
+          "PostgreSQL is not reachable at "
+              + DatabaseUrl.redact(SERVER_URL)
+              + " ("
+              + e.getMessage()
+              + "); start it or set ASA_TEST_POSTGRES_URL";
       if ("true".equalsIgnoreCase(System.getenv("CI"))) {
         fail(message + ". CI=true, so this fails instead of skipping.", e);
       }
@@ -59,7 +64,8 @@ class PostgresStoreTest extends AgreementStoreContract {
     if (schema == null) {
       return;
     }
-    try (Connection c = connect(SERVER_URL); Statement s = c.createStatement()) {
+    try (Connection c = connect(SERVER_URL);
+        Statement s = c.createStatement()) {
       s.execute("DROP SCHEMA " + schema + " CASCADE");
     }
   }
@@ -91,11 +97,14 @@ class PostgresStoreTest extends AgreementStoreContract {
     return connect(storeUrl());
   }
 
-  /** Several servers starting at once on an empty schema: Flyway's advisory lock serialises them. */
+  /**
+   * Several servers starting at once on an empty schema: Flyway's advisory lock serialises them.
+   */
   @Test
   void concurrentStartersMigrateOnce() throws Exception {
     String fresh = schema + "_starters";
-    try (Connection c = connect(SERVER_URL); Statement s = c.createStatement()) {
+    try (Connection c = connect(SERVER_URL);
+        Statement s = c.createStatement()) {
       s.execute("CREATE SCHEMA " + fresh);
     }
     String url = SERVER_URL + (SERVER_URL.contains("?") ? "&" : "?") + "currentSchema=" + fresh;
@@ -104,12 +113,13 @@ class PostgresStoreTest extends AgreementStoreContract {
       CountDownLatch go = new CountDownLatch(1);
       List<Future<String>> starters = new ArrayList<>();
       for (int i = 0; i < 4; i++) {
-        starters.add(pool.submit(() -> {
-          go.await();
-          try (AgreementStore s = Stores.open(url, null)) {
-            return s.describe();
-          }
-        }));
+        starters.add(
+            pool.submit(() -> {
+              go.await();
+              try (AgreementStore s = Stores.open(url, null)) {
+                return s.describe();
+              }
+            }));
       }
       go.countDown();
       for (Future<String> starter : starters) {
@@ -120,7 +130,8 @@ class PostgresStoreTest extends AgreementStoreContract {
       }
     } finally {
       pool.shutdownNow();
-      try (Connection c = connect(SERVER_URL); Statement s = c.createStatement()) {
+      try (Connection c = connect(SERVER_URL);
+          Statement s = c.createStatement()) {
         s.execute("DROP SCHEMA " + fresh + " CASCADE");
       }
     }

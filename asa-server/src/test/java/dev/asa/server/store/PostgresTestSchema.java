@@ -11,14 +11,15 @@ import java.util.Properties;
 import java.util.UUID;
 
 /**
- * A fresh PostgreSQL schema for one test class that runs a whole server, as {@code PostgresStoreTest} makes for
- * the store: the server is {@code ASA_TEST_POSTGRES_URL} (default
+ * A fresh PostgreSQL schema for one test class that runs a whole server, as {@code
+ * PostgresStoreTest} makes for the store: the server is {@code ASA_TEST_POSTGRES_URL} (default
  * {@code postgresql://postgres@127.0.0.1:5432/test}); unreachable, the tests are skipped, unless
  * {@code CI=true}, where that is a failure.
  */
 public final class PostgresTestSchema implements AutoCloseable {
-  private static final String SERVER_URL = System.getenv().getOrDefault(
-      "ASA_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test");
+  private static final String SERVER_URL =
+      System.getenv()
+          .getOrDefault("ASA_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test");
 
   private final String name;
 
@@ -28,12 +29,17 @@ public final class PostgresTestSchema implements AutoCloseable {
 
   public static PostgresTestSchema create() {
     String candidate = "asa_e2e_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-    try (Connection c = connect(); Statement s = c.createStatement()) {
+    try (Connection c = connect();
+        Statement s = c.createStatement()) {
       s.execute("CREATE SCHEMA " + candidate);
       return new PostgresTestSchema(candidate);
     } catch (SQLException e) {
-      String message = "PostgreSQL is not reachable at " + DatabaseUrl.redact(SERVER_URL) + " (" + e.getMessage()
-          + "); start it or set ASA_TEST_POSTGRES_URL";
+      String message =
+          "PostgreSQL is not reachable at "
+              + DatabaseUrl.redact(SERVER_URL)
+              + " ("
+              + e.getMessage()
+              + "); start it or set ASA_TEST_POSTGRES_URL";
       if ("true".equalsIgnoreCase(System.getenv("CI"))) {
         fail(message + ". CI=true, so this fails instead of skipping.", e);
       }
@@ -49,7 +55,8 @@ public final class PostgresTestSchema implements AutoCloseable {
 
   @Override
   public void close() throws SQLException {
-    try (Connection c = connect(); Statement s = c.createStatement()) {
+    try (Connection c = connect();
+        Statement s = c.createStatement()) {
       s.execute("DROP SCHEMA " + name + " CASCADE");
     }
   }

@@ -29,23 +29,31 @@ class SqliteCrashTest {
   void everyAcknowledgedCommitSurvivesSigkill() throws Exception {
     Path file = dir.resolve("crash.db");
     String java = ProcessHandle.current().info().command().orElseThrow();
-    Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-        CrashWriter.class.getName(), file.toString())
-        .redirectError(ProcessBuilder.Redirect.INHERIT)
-        .start();
+    Process child =
+        new ProcessBuilder(
+                java,
+                "-cp",
+                System.getProperty("java.class.path"),
+                CrashWriter.class.getName(),
+                file.toString())
+            .redirectError(ProcessBuilder.Redirect.INHERIT)
+            .start();
     List<String> acked = new ArrayList<>();
     try {
-      assertTimeoutPreemptively(Duration.ofSeconds(120), () -> {
-        try (BufferedReader out = new BufferedReader(
-            new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-          String line;
-          while (acked.size() < ACKS_BEFORE_KILL && (line = out.readLine()) != null) {
-            if (line.startsWith("ACK ")) {
-              acked.add(line.substring(4));
+      assertTimeoutPreemptively(
+          Duration.ofSeconds(120),
+          () -> {
+            try (BufferedReader out =
+                new BufferedReader(
+                    new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+              String line;
+              while (acked.size() < ACKS_BEFORE_KILL && (line = out.readLine()) != null) {
+                if (line.startsWith("ACK ")) {
+                  acked.add(line.substring(4));
+                }
+              }
             }
-          }
-        }
-      });
+          });
     } finally {
       child.destroyForcibly(); // SIGKILL: the child is most likely in the middle of a commit
       assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
@@ -56,7 +64,8 @@ class SqliteCrashTest {
     try (AgreementStore store = Stores.open("sqlite:" + file, null)) {
       for (String id : acked) {
         assertThat(store.find(id)).as(id).contains(CrashWriter.version2(id));
-        assertThat(store.events(id)).as(id)
+        assertThat(store.events(id))
+            .as(id)
             .containsExactly(TestRows.event(id, 1), TestRows.event(id, 2));
         assertThat(store.latestDeliverable(id)).as(id).contains(CrashWriter.deliverable(id));
       }

@@ -66,29 +66,40 @@ class SqliteStoreTest extends AgreementStoreContract {
   }
 
   /**
-   * Erasure must not leave the content readable in the file's free space: secure_delete zeroes
-   * it. After a checkpoint, the raw bytes of the database file must not contain it.
+   * Erasure must not leave the content readable in the file's free space: secure_delete zeroes it.
+   * After a checkpoint, the raw bytes of the database file must not contain it.
    */
   @Test
   void erasedContentIsGoneFromTheFileItself() throws Exception {
     String marker = "SECRET-MARKER-" + "x".repeat(40);
     AgreementRow v1 = agreement("erase-bytes", 1, State.ACTIVE);
-    store.create(v1, List.of(event(v1.id(), 1)),
-        List.of(new Write.PutDeliverable(deliverable(v1.id(), 1, marker + " small")),
-            new Write.PutDeliverable(deliverable(v1.id(), 2, marker + " big "
-                + "y".repeat(20_000))))); // spills to overflow pages
+    store.create(
+        v1,
+        List.of(event(v1.id(), 1)),
+        List.of(
+            new Write.PutDeliverable(deliverable(v1.id(), 1, marker + " small")),
+            new Write.PutDeliverable(
+                deliverable(
+                    v1.id(),
+                    2,
+                    marker + " big " + "y".repeat(20_000))))); // spills to overflow pages
     checkpoint();
     assertThat(fileContains(marker)).as("content present before erasure").isTrue();
 
-    store.commit(new Commit(next(v1, State.VERIFIED), 1, List.of(event(v1.id(), 2)),
-        List.of(new Write.EraseDeliverableContent(v1.id()))));
+    store.commit(
+        new Commit(
+            next(v1, State.VERIFIED),
+            1,
+            List.of(event(v1.id(), 2)),
+            List.of(new Write.EraseDeliverableContent(v1.id()))));
     checkpoint();
 
     assertThat(fileContains(marker)).as("content present after erasure").isFalse();
   }
 
   private void checkpoint() throws SQLException {
-    try (Connection c = rawConnection(); Statement s = c.createStatement();
+    try (Connection c = rawConnection();
+        Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("PRAGMA wal_checkpoint(TRUNCATE)")) {
       rs.next();
       assertThat(rs.getInt(1)).as("checkpoint blocked").isZero();

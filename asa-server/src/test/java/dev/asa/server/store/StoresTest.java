@@ -16,8 +16,8 @@ class StoresTest {
       port = socket.getLocalPort(); // free now, and nothing listens there once closed
     }
     int closedPort = port;
-    assertThatThrownBy(() -> Stores.open(
-        "postgresql://asa:secret@127.0.0.1:" + closedPort + "/asa", null))
+    assertThatThrownBy(
+            () -> Stores.open("postgresql://asa:secret@127.0.0.1:" + closedPort + "/asa", null))
         .isInstanceOf(StoreUnavailableException.class)
         .hasMessageContaining("127.0.0.1:" + closedPort)
         .hasMessageContaining("Check that the server is running")

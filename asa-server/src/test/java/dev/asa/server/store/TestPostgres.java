@@ -11,14 +11,15 @@ import java.util.Properties;
 import java.util.UUID;
 
 /**
- * A fresh PostgreSQL schema for a test outside this package (as {@link PostgresStoreTest} makes
- * its own): {@code ASA_TEST_POSTGRES_URL}, default {@code postgresql://postgres@127.0.0.1:5432/test}.
+ * A fresh PostgreSQL schema for a test outside this package (as {@link PostgresStoreTest} makes its
+ * own): {@code ASA_TEST_POSTGRES_URL}, default {@code postgresql://postgres@127.0.0.1:5432/test}.
  * Skips when the server cannot be reached, but fails when {@code CI=true}.
  */
 public final class TestPostgres implements AutoCloseable {
 
-  private static final String SERVER_URL = System.getenv().getOrDefault(
-      "ASA_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test");
+  private static final String SERVER_URL =
+      System.getenv()
+          .getOrDefault("ASA_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test");
 
   private final String schema;
 
@@ -29,12 +30,17 @@ public final class TestPostgres implements AutoCloseable {
   /** Creates {@code asa_test_<random>}; drop it with {@link #close()}. */
   public static TestPostgres freshSchema() {
     String candidate = "asa_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-    try (Connection c = connect(SERVER_URL); Statement s = c.createStatement()) {
+    try (Connection c = connect(SERVER_URL);
+        Statement s = c.createStatement()) {
       s.execute("CREATE SCHEMA " + candidate);
       return new TestPostgres(candidate);
     } catch (SQLException e) {
-      String message = "PostgreSQL is not reachable at " + DatabaseUrl.redact(SERVER_URL)
-          + " (" + e.getMessage() + "); start it or set ASA_TEST_POSTGRES_URL";
+      String message =
+          "PostgreSQL is not reachable at "
+              + DatabaseUrl.redact(SERVER_URL)
+              + " ("
+              + e.getMessage()
+              + "); start it or set ASA_TEST_POSTGRES_URL";
       if ("true".equalsIgnoreCase(System.getenv("CI"))) {
         fail(message + ". CI=true, so this fails instead of skipping.", e);
       }
@@ -50,7 +56,8 @@ public final class TestPostgres implements AutoCloseable {
 
   @Override
   public void close() throws SQLException {
-    try (Connection c = connect(SERVER_URL); Statement s = c.createStatement()) {
+    try (Connection c = connect(SERVER_URL);
+        Statement s = c.createStatement()) {
       s.execute("DROP SCHEMA " + schema + " CASCADE");
     }
   }

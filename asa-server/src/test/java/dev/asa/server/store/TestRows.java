@@ -10,12 +10,33 @@ final class TestRows {
 
   private TestRows() {}
 
-  static AgreementRow agreement(String id, long version, State state, String client,
-      String provider, String evaluator, Instant createdAt) {
-    String document = "{\"agreement_id\":\"" + id + "\",\"version\":" + version
-        + ",\"state\":\"" + state.wireName() + "\",\"note\":\"caf\u00e9 \u2713 \\\"quoted\\\"\"}";
-    return new AgreementRow(id, version, state, document, "text.summarize", client, provider,
-        evaluator, createdAt, createdAt.plusSeconds(version - 1));
+  static AgreementRow agreement(
+      String id,
+      long version,
+      State state,
+      String client,
+      String provider,
+      String evaluator,
+      Instant createdAt) {
+    String document =
+        "{\"agreement_id\":\""
+            + id
+            + "\",\"version\":"
+            + version
+            + ",\"state\":\""
+            + state.wireName()
+            + "\",\"note\":\"caf\u00e9 \u2713 \\\"quoted\\\"\"}";
+    return new AgreementRow(
+        id,
+        version,
+        state,
+        document,
+        "text.summarize",
+        client,
+        provider,
+        evaluator,
+        createdAt,
+        createdAt.plusSeconds(version - 1));
   }
 
   static AgreementRow agreement(String id, long version, State state) {
@@ -23,20 +44,39 @@ final class TestRows {
   }
 
   static AgreementRow next(AgreementRow row, State state) {
-    AgreementRow bumped = agreement(row.id(), row.version() + 1, state, row.clientIdentity(),
-        row.providerIdentity(), row.evaluatorIdentity(), row.createdAt());
+    AgreementRow bumped =
+        agreement(
+            row.id(),
+            row.version() + 1,
+            state,
+            row.clientIdentity(),
+            row.providerIdentity(),
+            row.evaluatorIdentity(),
+            row.createdAt());
     return bumped;
   }
 
   static EventRecord event(String agreementId, long seq) {
-    return new EventRecord(agreementId, seq, "event." + seq,
-        "{\"role\":\"client\",\"key\":\"ed25519:abc\"}", T0.plusMillis(seq),
-        "{\"seq\":" + seq + "}", seq == 1 ? null : "sha256:" + (seq - 1), "sha256:" + seq);
+    return new EventRecord(
+        agreementId,
+        seq,
+        "event." + seq,
+        "{\"role\":\"client\",\"key\":\"ed25519:abc\"}",
+        T0.plusMillis(seq),
+        "{\"seq\":" + seq + "}",
+        seq == 1 ? null : "sha256:" + (seq - 1),
+        "sha256:" + seq);
   }
 
   static DeliverableRow deliverable(String agreementId, int attempt, String content) {
-    return new DeliverableRow(agreementId, attempt, "sha256:content-" + attempt,
-        "https://example.test/" + attempt, "text/plain", content, content.length(),
+    return new DeliverableRow(
+        agreementId,
+        attempt,
+        "sha256:content-" + attempt,
+        "https://example.test/" + attempt,
+        "text/plain",
+        content,
+        content.length(),
         T0.plusSeconds(attempt));
   }
 }
