@@ -2,6 +2,7 @@ package dev.asa.server;
 
 import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.crypto.Ed25519PublicKey;
+import dev.asa.evaluators.AssertionJudge;
 import dev.asa.evaluators.StructuralEvaluator;
 import dev.asa.evaluators.VerificationEngine;
 import dev.asa.http.NonceCache;
@@ -32,6 +33,7 @@ import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.Stores;
 import dev.asa.server.timers.Timers;
 import dev.asa.server.verification.VerificationService;
+import dev.asa.shadow.Judge;
 import io.javalin.Javalin;
 import io.javalin.router.Endpoint;
 import java.time.Duration;
@@ -116,13 +118,13 @@ public final class AsaServer implements AutoCloseable {
           new Enforcement(store, Enforcement.bindings(escrow, store, facilitator));
       EvaluatorPool evaluators = config.verification().pool();
       // Sealed "judged" criteria go to the LLM judge when one is configured.
-      dev.asa.shadow.Judge assertionJudge =
+      Judge assertionJudge =
           evaluators == null
-              ? dev.asa.shadow.Judge.NONE
+              ? Judge.NONE
               : evaluators
                   .evaluator("agent_as_judge")
-                  .<dev.asa.shadow.Judge>map(dev.asa.evaluators.AssertionJudge::new)
-                  .orElse(dev.asa.shadow.Judge.NONE);
+                  .<Judge>map(AssertionJudge::new)
+                  .orElse(Judge.NONE);
       VerificationRunner verifier =
           new VerificationRunner(
               store,

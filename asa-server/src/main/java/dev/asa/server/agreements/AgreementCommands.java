@@ -27,8 +27,10 @@ import dev.asa.server.escrow.Disputes;
 import dev.asa.server.escrow.Enforcement;
 import dev.asa.server.store.AgreementRow;
 import dev.asa.server.store.AgreementStore;
+import dev.asa.server.store.DuplicateKeyException;
 import dev.asa.server.store.EventRecord;
 import dev.asa.server.store.Write;
+import dev.asa.shadow.SealRequest;
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Instant;
@@ -115,7 +117,7 @@ public final class AgreementCommands {
           try {
             store.create(row, events, writes);
             work.remember(agreement.id(), 1, agreement);
-          } catch (dev.asa.server.store.DuplicateKeyException e) {
+          } catch (DuplicateKeyException e) {
             throw new ConflictException(
                 "an agreement with id '"
                     + agreement.id()
@@ -430,7 +432,7 @@ public final class AgreementCommands {
    * {@code POST /agreements/{id}/seal}: the client seals acceptance criteria before anyone signs.
    */
   public Outcome seal(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
-    dev.asa.shadow.SealRequest request = dev.asa.shadow.SealRequest.parse(body);
+    SealRequest request = SealRequest.parse(body);
     Agreement before = work.agreement(work.loadFor(id, caller, Operation.READ));
     if (!AccessPolicy.rolesOf(before.terms(), caller).contains(Role.CLIENT)) {
       throw AccessDeniedException.forbidden(

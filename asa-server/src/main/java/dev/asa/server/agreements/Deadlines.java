@@ -3,12 +3,14 @@ package dev.asa.server.agreements;
 import dev.asa.agreement.Agreement;
 import dev.asa.agreement.DeadMansSwitch;
 import dev.asa.agreement.VerificationTerms;
+import dev.asa.lifecycle.ChallengeWindow;
 import dev.asa.server.escrow.Enforcement;
 import dev.asa.server.store.TimerRow;
 import dev.asa.server.store.Write;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The durable timers of an agreement (section 8.3 and the challenge window): which are set at which
@@ -59,17 +61,15 @@ final class Deadlines {
   }
 
   /** The challenge window of the recorded verification; empty before verification. */
-  static java.util.Optional<dev.asa.lifecycle.ChallengeWindow> window(Agreement a) {
-    return a.facts()
-        .verifiedAt()
-        .map(at -> dev.asa.lifecycle.ChallengeWindow.after(at, a.terms().verification()));
+  static Optional<ChallengeWindow> window(Agreement a) {
+    return a.facts().verifiedAt().map(at -> ChallengeWindow.after(at, a.terms().verification()));
   }
 
   /**
    * When the evaluator's result is due: {@code evaluator_timeout_seconds} after the latest
    * delivery.
    */
-  static java.util.Optional<Instant> evaluatorDeadline(Agreement a) {
+  static Optional<Instant> evaluatorDeadline(Agreement a) {
     return a.facts().deliveredAt().map(at -> at.plusSeconds(a.terms().evaluatorDeadlineSeconds()));
   }
 

@@ -3,6 +3,7 @@ package dev.asa.server.agreements;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.crypto.Digest;
 import dev.asa.server.net.FetchLimits;
+import dev.asa.server.net.FetchPolicy;
 import dev.asa.server.net.GuardedHttpClient;
 import dev.asa.server.net.OutboundRequest;
 import dev.asa.server.net.OutboundResponse;
@@ -39,7 +40,7 @@ public final class DeliverableFetcher {
 
   /** A fetcher that reaches public addresses only (no operator allowances). */
   public DeliverableFetcher(long maxBytes) {
-    this(new GuardedHttpClient(dev.asa.server.net.FetchPolicy.DEFAULTS), maxBytes);
+    this(new GuardedHttpClient(FetchPolicy.DEFAULTS), maxBytes);
   }
 
   /**

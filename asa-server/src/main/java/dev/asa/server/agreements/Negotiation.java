@@ -22,6 +22,7 @@ import dev.asa.server.store.TimerRow;
 import dev.asa.server.store.Write;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -67,7 +68,7 @@ final class Negotiation {
 
     ObjectNode payload = Json.object();
     payload.put("party", party.wireName());
-    payload.put("action", msg.action().name().toLowerCase(java.util.Locale.ROOT));
+    payload.put("action", msg.action().name().toLowerCase(Locale.ROOT));
     payload.put("round", outcome.next().round());
     payload.put("negotiation_id", outcome.next().negotiationId());
     payload.put("rationale_code", msg.rationale().wireName());

@@ -9,6 +9,8 @@ import dev.asa.agreement.Tier;
 import dev.asa.crypto.Base64Url;
 import dev.asa.crypto.Digest;
 import dev.asa.crypto.Ed25519PrivateKey;
+import dev.asa.facts.ServerFacts;
+import dev.asa.facts.VerificationFact;
 import dev.asa.json.Json;
 import dev.asa.scoring.DynamicTiers;
 import dev.asa.scoring.ThresholdNoise;
@@ -124,10 +126,8 @@ final class ReleasePolicy {
       if (row.id().equals(a.id()) || !provider.equals(row.providerIdentity())) {
         continue;
       }
-      java.util.Optional<BigDecimal> composite =
-          dev.asa.facts.ServerFacts.fromStored(row.facts())
-              .verification()
-              .map(dev.asa.facts.VerificationFact::composite);
+      Optional<BigDecimal> composite =
+          ServerFacts.fromStored(row.facts()).verification().map(VerificationFact::composite);
       if (composite.isPresent()) {
         newestFirst.add(composite.get());
         if (newestFirst.size() == window) {

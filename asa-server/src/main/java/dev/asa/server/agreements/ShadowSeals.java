@@ -30,6 +30,7 @@ import dev.asa.shadow.SealStatement;
 import dev.asa.shadow.SealVerification;
 import dev.asa.shadow.SealedCriterion;
 import dev.asa.shadow.SealedEnvelope;
+import dev.asa.shadow.ShadowReport;
 import dev.asa.shadow.ShadowValidation;
 import dev.asa.shadow.ShadowValidator;
 import dev.asa.shadow.Status;
@@ -430,8 +431,7 @@ final class ShadowSeals {
 
   /** Stored criteria that no longer even read: the seal is broken, nothing can be scored. */
   private static Validated unreadable(SealRow row, String problem, Instant now) {
-    ObjectNode report =
-        Json.object().put("shadow_score_spec_version", dev.asa.shadow.ShadowReport.SPEC_VERSION);
+    ObjectNode report = Json.object().put("shadow_score_spec_version", ShadowReport.SPEC_VERSION);
     ObjectNode r = report.putObject("report");
     r.put("sealed_hash", row.commitment());
     r.put("seal_broken", true);
@@ -529,6 +529,6 @@ final class ShadowSeals {
 
   /** Whether a shadow hardening cycle waits for the provider's re-delivery. */
   static boolean hardeningOpen(Agreement a) {
-    return a.state() == dev.asa.lifecycle.State.DELIVERED && a.facts().hardeningOpen();
+    return a.state() == State.DELIVERED && a.facts().hardeningOpen();
   }
 }

@@ -5,6 +5,7 @@ import dev.asa.access.Operation;
 import dev.asa.agreement.Agreement;
 import dev.asa.lifecycle.State;
 import dev.asa.server.escrow.Enforcement;
+import dev.asa.server.store.TimerRow;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
@@ -31,7 +32,7 @@ public final class TimerHandlers {
    * A durable timer fired. Each kind re-checks the agreement before acting, so that firing twice,
    * or after the situation changed, does nothing.
    */
-  public void fire(dev.asa.server.store.TimerRow timer) {
+  public void fire(TimerRow timer) {
     String id = timer.agreementId();
     switch (TimerKind.fromWire(timer.kind())) {
       case NEGOTIATION_TIMEOUT ->
@@ -108,7 +109,7 @@ public final class TimerHandlers {
    * (held money goes back to the client). If the terms moved the date since the timer was set, the
    * timer is set again for the new date.
    */
-  private void onExpiry(dev.asa.server.store.TimerRow timer) {
+  private void onExpiry(TimerRow timer) {
     work.mutate(
         timer.agreementId(),
         null,

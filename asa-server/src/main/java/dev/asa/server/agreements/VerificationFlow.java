@@ -9,6 +9,8 @@ import dev.asa.agreement.Agreement;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Role;
 import dev.asa.agreement.VerificationTerms;
+import dev.asa.crypto.Digest;
+import dev.asa.evaluators.Progress;
 import dev.asa.evaluators.VerificationEngine;
 import dev.asa.evaluators.VerificationEngine.Depth;
 import dev.asa.facts.DisputeFact;
@@ -30,12 +32,14 @@ import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.DeliverableRow;
 import dev.asa.server.store.JobRow;
 import dev.asa.server.store.Write;
+import dev.asa.shadow.Gate;
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -147,7 +151,7 @@ public final class VerificationFlow {
   public Outcome verifyByEngine(
       String id,
       EvaluationConfig config,
-      dev.asa.crypto.Digest expectedHash,
+      Digest expectedHash,
       Caller caller,
       IdempotencyTicket ticket) {
     requireNoPendingRedelivery(id, caller);
@@ -276,8 +280,7 @@ public final class VerificationFlow {
         message -> Jobs.fail(store, job.id(), message, clock.instant()));
   }
 
-  private void runJob(
-      JobRow job, VerificationEngine.Plan plan, dev.asa.evaluators.Progress progress)
+  private void runJob(JobRow job, VerificationEngine.Plan plan, Progress progress)
       throws Exception {
     Agreement a = work.agreement(work.load(job.agreementId()));
     if (a.state() != State.DELIVERED) {
@@ -332,8 +335,7 @@ public final class VerificationFlow {
     }
     VerificationFact recorded = a.facts().verification().orElseThrow();
     String shadowGate = recorded.shadowGate();
-    if (shadowGate.equals(dev.asa.shadow.Gate.QUARANTINE.wire())
-        || shadowGate.equals(dev.asa.shadow.Gate.BLOCKED.wire())) {
+    if (shadowGate.equals(Gate.QUARANTINE.wire()) || shadowGate.equals(Gate.BLOCKED.wire())) {
       return quarantine(verified, shadowGate, now);
     }
     List<Write> writes = new ArrayList<>(verified.writes());
@@ -361,9 +363,7 @@ public final class VerificationFlow {
     Agreement a = verified.next();
     State next = Lifecycle.next(a.state(), Action.QUARANTINE, Lifecycle.Facts.NONE);
     String reason =
-        gate.equals(dev.asa.shadow.Gate.BLOCKED.wire())
-            ? "shadow_seal_broken"
-            : "shadow_score_quarantine";
+        gate.equals(Gate.BLOCKED.wire()) ? "shadow_seal_broken" : "shadow_score_quarantine";
     Disputes.Filing filing = disputes.file(a, reason, "server", now);
     DisputeFact dispute = filing.fact();
     JsonNode report =
@@ -418,12 +418,7 @@ public final class VerificationFlow {
             + " passed at "
             + deadline.get()
             + " (evaluator_timeout_seconds after delivery): the result is refused and the timeout action ("
-            + a.terms()
-                .escrow()
-                .deadMansSwitch()
-                .timeoutAction()
-                .name()
-                .toLowerCase(java.util.Locale.ROOT)
+            + a.terms().escrow().deadMansSwitch().timeoutAction().name().toLowerCase(Locale.ROOT)
             + ") has run");
   }
 
@@ -458,7 +453,7 @@ public final class VerificationFlow {
     Agreement a = current.agreement();
     var action = a.terms().escrow().deadMansSwitch().timeoutAction();
     ObjectNode payload = Json.object();
-    payload.put("timeout_action", action.name().toLowerCase(java.util.Locale.ROOT));
+    payload.put("timeout_action", action.name().toLowerCase(Locale.ROOT));
     payload.put("evaluator_timeout_seconds", a.terms().evaluatorDeadlineSeconds());
     EventLog.Draft timedOut =
         new EventLog.Draft(EventType.EVALUATOR_TIMED_OUT, current.actor(), payload);

@@ -23,21 +23,28 @@ import dev.asa.lifecycle.ChallengeWindow;
 import dev.asa.lifecycle.Lifecycle;
 import dev.asa.lifecycle.State;
 import dev.asa.scoring.CheckResult;
+import dev.asa.scoring.Determination;
 import dev.asa.scoring.DimensionInput;
+import dev.asa.scoring.DimensionResult;
 import dev.asa.scoring.GuaranteeCheck;
 import dev.asa.scoring.IncompleteScoresException;
 import dev.asa.scoring.Scorecard;
 import dev.asa.scoring.Scorer;
 import dev.asa.scoring.VerificationResult;
+import dev.asa.server.evaluation.EvaluationConfig;
 import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.DeliverableRow;
+import dev.asa.server.store.JobRow;
 import dev.asa.server.store.VerificationRow;
 import dev.asa.server.store.Write;
+import dev.asa.shadow.Gate;
+import dev.asa.shadow.Judge;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -67,7 +74,7 @@ public final class VerificationRunner {
       StructuralEvaluator structural,
       DeliverableFetcher fetcher,
       Ed25519PrivateKey serverKey) {
-    this(store, structural, fetcher, serverKey, dev.asa.shadow.Judge.NONE);
+    this(store, structural, fetcher, serverKey, Judge.NONE);
   }
 
   /**
@@ -79,7 +86,7 @@ public final class VerificationRunner {
       StructuralEvaluator structural,
       DeliverableFetcher fetcher,
       Ed25519PrivateKey serverKey,
-      dev.asa.shadow.Judge judge) {
+      Judge judge) {
     this.store = store;
     this.engine = new VerificationEngine(structural);
     this.fetcher = fetcher;
@@ -297,7 +304,7 @@ public final class VerificationRunner {
       throw new InvalidDocumentException("/evaluator_result", e.getMessage());
     }
     if (sealed != null) {
-      if (sealed.gate() == dev.asa.shadow.Gate.FAIL) {
+      if (sealed.gate() == Gate.FAIL) {
         var d = card.determination();
         card =
             new Scorecard(
@@ -306,8 +313,8 @@ public final class VerificationRunner {
                 card.gates(),
                 card.gateLogic(),
                 card.gatesPassed(),
-                new dev.asa.scoring.Determination(
-                    dev.asa.scoring.Determination.FAIL,
+                new Determination(
+                    Determination.FAIL,
                     BigDecimal.ZERO,
                     d.confidence(),
                     "shadow score "
@@ -340,7 +347,7 @@ public final class VerificationRunner {
     if (sealed != null) {
       extensions.set("shadow_score", sealed.report());
       extensions.put("shadow_gate", sealed.gate().wire());
-      if (sealed.gate() == dev.asa.shadow.Gate.PROCEED_WITH_WARNING) {
+      if (sealed.gate() == Gate.PROCEED_WITH_WARNING) {
         extensions.put(
             "shadow_warning",
             "shadow score "
@@ -435,7 +442,7 @@ public final class VerificationRunner {
         rows.add(verified.getLast());
       }
     }
-    rows.sort(java.util.Comparator.comparing(VerificationRow::createdAt));
+    rows.sort(Comparator.comparing(VerificationRow::createdAt));
     List<GuaranteeCheck.Delivery> series = new ArrayList<>();
     for (VerificationRow row : rows.subList(Math.max(0, rows.size() - window), rows.size())) {
       JsonNode result = Json.parseTrusted(row.result());
@@ -453,7 +460,7 @@ public final class VerificationRunner {
   }
 
   private static GuaranteeCheck.Delivery delivery(
-      boolean passed, List<dev.asa.scoring.DimensionResult> dimensions) {
+      boolean passed, List<DimensionResult> dimensions) {
     Map<String, BigDecimal> scores = new HashMap<>();
     dimensions.stream()
         .filter(d -> d.score() != null)
@@ -479,11 +486,10 @@ public final class VerificationRunner {
     for (Write w : extraWrites) {
       // A background job that led here produced no result: it ends saying what happens instead.
       writes.add(
-          w instanceof Write.FinishJob f
-                  && f.status() == dev.asa.server.store.JobRow.Status.COMPLETED
+          w instanceof Write.FinishJob f && f.status() == JobRow.Status.COMPLETED
               ? new Write.FinishJob(
                   f.jobId(),
-                  dev.asa.server.store.JobRow.Status.FAILED,
+                  JobRow.Status.FAILED,
                   "no result: the deliverable missed sealed"
                       + " criteria and a hardening cycle is open; the provider may re-deliver once ("
                       + hardening.messagesUrl()
@@ -523,7 +529,7 @@ public final class VerificationRunner {
      * The body's {@code verification_config} (verification by the server's engine), or null when it
      * has none.
      */
-    static dev.asa.server.evaluation.EvaluationConfig config(JsonNode body) {
+    static EvaluationConfig config(JsonNode body) {
       if (body == null || body.isNull() || body.isMissingNode()) {
         return null;
       }
@@ -537,7 +543,7 @@ public final class VerificationRunner {
             "/verification_config",
             "give either evaluator_result (your scores) or verification_config (the server's evaluators), not both");
       }
-      return dev.asa.server.evaluation.EvaluationConfig.parse(b.get("verification_config"));
+      return EvaluationConfig.parse(b.get("verification_config"));
     }
 
     static SubmittedResult parse(JsonNode body) {

@@ -1,9 +1,14 @@
 package dev.asa.server.config;
 
 import dev.asa.crypto.Ed25519PublicKey;
+import dev.asa.negotiation.NegotiationPolicy;
+import dev.asa.server.escrow.EscrowConfig;
+import dev.asa.server.evaluation.VerificationConfig;
+import dev.asa.server.net.FetchPolicy;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Everything the server needs to start. Defaults: 127.0.0.1:8080, data under {@code ./asa-data},
@@ -25,12 +30,12 @@ public record ServerConfig(
     Ed25519PublicKey operatorKey,
     double requestsPerSecondPerKey,
     int burstPerKey,
-    java.util.Set<String> trustedMarketSources,
-    dev.asa.negotiation.NegotiationPolicy negotiationPolicy,
-    dev.asa.server.escrow.EscrowConfig escrow,
-    dev.asa.server.evaluation.VerificationConfig verification,
+    Set<String> trustedMarketSources,
+    NegotiationPolicy negotiationPolicy,
+    EscrowConfig escrow,
+    VerificationConfig verification,
     boolean pollTimers,
-    dev.asa.server.net.FetchPolicy fetchPolicy,
+    FetchPolicy fetchPolicy,
     PublicUrls publicUrls) {
 
   public static final int DEFAULT_PORT = 8080;
@@ -43,7 +48,7 @@ public record ServerConfig(
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("port must be 0..65535, not " + port);
     }
-    trustedMarketSources = java.util.Set.copyOf(trustedMarketSources);
+    trustedMarketSources = Set.copyOf(trustedMarketSources);
     Objects.requireNonNull(negotiationPolicy, "negotiationPolicy");
     Objects.requireNonNull(escrow, "escrow");
     Objects.requireNonNull(verification, "verification");
@@ -65,12 +70,12 @@ public record ServerConfig(
         null,
         50,
         100,
-        java.util.Set.of(),
-        dev.asa.negotiation.NegotiationPolicy.DEFAULTS,
-        dev.asa.server.escrow.EscrowConfig.DEFAULTS,
-        dev.asa.server.evaluation.VerificationConfig.STRUCTURAL_ONLY,
+        Set.of(),
+        NegotiationPolicy.DEFAULTS,
+        EscrowConfig.DEFAULTS,
+        VerificationConfig.STRUCTURAL_ONLY,
         true,
-        dev.asa.server.net.FetchPolicy.DEFAULTS,
+        FetchPolicy.DEFAULTS,
         PublicUrls.DEFAULTS);
   }
 
@@ -215,7 +220,7 @@ public record ServerConfig(
   }
 
   /** The negotiation rules' parameters (rounds, asymmetry limit, price band, timeout). */
-  public ServerConfig withNegotiationPolicy(dev.asa.negotiation.NegotiationPolicy policy) {
+  public ServerConfig withNegotiationPolicy(NegotiationPolicy policy) {
     return new ServerConfig(
         host,
         port,
@@ -239,7 +244,7 @@ public record ServerConfig(
    * Market-reference sources a negotiation message may cite for the price bounds (e.g.
    * arp_market_data).
    */
-  public ServerConfig withTrustedMarketSources(java.util.Set<String> sources) {
+  public ServerConfig withTrustedMarketSources(Set<String> sources) {
     return new ServerConfig(
         host,
         port,
@@ -260,7 +265,7 @@ public record ServerConfig(
   }
 
   /** The escrow settings: callback URLs allowed, x402 facilitator, dispute endpoints, arbiters. */
-  public ServerConfig withEscrow(dev.asa.server.escrow.EscrowConfig e) {
+  public ServerConfig withEscrow(EscrowConfig e) {
     return new ServerConfig(
         host,
         port,
@@ -283,7 +288,7 @@ public record ServerConfig(
   /**
    * The semantic evaluators (embedding model, LLM judge) and the background verification workers.
    */
-  public ServerConfig withVerification(dev.asa.server.evaluation.VerificationConfig v) {
+  public ServerConfig withVerification(VerificationConfig v) {
     return new ServerConfig(
         host,
         port,
@@ -328,7 +333,7 @@ public record ServerConfig(
   }
 
   /** Internal URL prefixes the server may fetch from or post to (nothing internal by default). */
-  public ServerConfig withFetchPolicy(dev.asa.server.net.FetchPolicy f) {
+  public ServerConfig withFetchPolicy(FetchPolicy f) {
     return new ServerConfig(
         host,
         port,

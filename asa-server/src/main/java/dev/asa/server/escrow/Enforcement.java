@@ -24,8 +24,10 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -296,7 +298,7 @@ public final class Enforcement {
       row.put("webhook_id", m.message().id());
       row.put("kind", m.message().kind());
       row.put("destination", m.message().destination());
-      row.put("status", m.status().name().toLowerCase(java.util.Locale.ROOT));
+      row.put("status", m.status().name().toLowerCase(Locale.ROOT));
       row.put("attempts", m.attempts());
       if (m.status() == OutboxRow.Status.PENDING)
         row.put("next_attempt_at", m.nextAttemptAt().toString());
@@ -322,7 +324,7 @@ public final class Enforcement {
           .put("transfer_id", e.transferId())
           .put("agreement_id", e.agreementId())
           .put("kind", e.kind().wireName())
-          .put("direction", e.direction().name().toLowerCase(java.util.Locale.ROOT))
+          .put("direction", e.direction().name().toLowerCase(Locale.ROOT))
           .put("amount", e.amount().toWire())
           .put("currency", e.amount().currency().code())
           .put("at", e.at().toString());
@@ -368,7 +370,7 @@ public final class Enforcement {
           "this server does not operate the '"
               + type
               + "' binding; it offers "
-              + new java.util.TreeSet<>(bindings.keySet()));
+              + new TreeSet<>(bindings.keySet()));
     }
     return b;
   }

@@ -3,6 +3,7 @@ package dev.asa.server.escrow;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
+import dev.asa.agreement.Money;
 import dev.asa.scoring.Settlement;
 import dev.asa.server.store.Write;
 import java.time.Instant;
@@ -24,7 +25,7 @@ public interface EscrowBinding {
    * Refuses, at creation, binding members this server cannot honour (InvalidDocumentException
    * naming the field).
    */
-  void check(JsonNode binding, dev.asa.agreement.Money amount);
+  void check(JsonNode binding, Money amount);
 
   /**
    * What funding adds to the ledger's transfers: writes and facts for the agreement's {@code

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -36,9 +37,9 @@ public final class EvaluatorPool {
   }
 
   /** The evaluator of a type, created on first use; empty when this server does not offer it. */
-  public java.util.Optional<Supplier<Evaluator>> evaluator(String type) {
+  public Optional<Supplier<Evaluator>> evaluator(String type) {
     Lazy lazy = byType.get(type);
-    return lazy == null ? java.util.Optional.empty() : java.util.Optional.of(lazy::get);
+    return lazy == null ? Optional.empty() : Optional.of(lazy::get);
   }
 
   public List<String> types() {

@@ -1,5 +1,6 @@
 package dev.asa.server.evaluation;
 
+import dev.asa.evaluators.EvaluationException;
 import dev.asa.evaluators.Progress;
 import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.JobRow;
@@ -88,8 +89,7 @@ public final class JobRunner implements AutoCloseable {
         Throwable cause = e.getCause();
         onFailure.accept(
             cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage());
-        if (!(cause instanceof RuntimeException)
-            && !(cause instanceof dev.asa.evaluators.EvaluationException)) {
+        if (!(cause instanceof RuntimeException) && !(cause instanceof EvaluationException)) {
           LOG.warn("verification job {} failed", job.id(), cause);
         }
       }

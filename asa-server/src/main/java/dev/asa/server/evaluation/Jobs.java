@@ -10,6 +10,7 @@ import dev.asa.server.store.JobRow;
 import dev.asa.server.store.Write;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /** How verification jobs are keyed, stored and shown. */
@@ -74,7 +75,7 @@ public final class Jobs {
     ObjectNode c = Json.object();
     c.put("depth", plan.depth().wireName());
     if (!config.evaluators().isEmpty()) {
-      if (config.evaluators().stream().allMatch(java.util.Objects::nonNull)) {
+      if (config.evaluators().stream().allMatch(Objects::nonNull)) {
         ArrayNode evaluators = c.putArray("evaluators");
         config.evaluators().forEach(evaluators::add);
       } else {

@@ -1,8 +1,11 @@
 package dev.asa.server.evaluation;
 
 import dev.asa.evaluators.Evaluator;
+import dev.asa.evaluators.judge.JudgeConfig;
+import dev.asa.evaluators.judge.LlmJudge;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -42,17 +45,16 @@ public record VerificationConfig(
    * (type {@code agent_as_judge}) when {@code judge} is not null; the judge is the default when
    * there is one, since it can judge what embeddings cannot (accuracy, correctness...).
    */
-  public static VerificationConfig standard(
-      dev.asa.evaluators.judge.JudgeConfig judge, int workers) {
+  public static VerificationConfig standard(JudgeConfig judge, int workers) {
     Map<String, Supplier<Evaluator>> evaluators = new LinkedHashMap<>();
     Map<String, String> description = new LinkedHashMap<>();
     evaluators.put("embedding", Evaluators::embedding);
     description.put("embedding", Evaluators.EMBEDDING_DESCRIPTION);
     if (judge != null) {
-      evaluators.put("agent_as_judge", () -> dev.asa.evaluators.judge.LlmJudge.create(judge));
+      evaluators.put("agent_as_judge", () -> LlmJudge.create(judge));
       description.put(
           "agent_as_judge",
-          judge.provider().name().toLowerCase(java.util.Locale.ROOT)
+          judge.provider().name().toLowerCase(Locale.ROOT)
               + " "
               + judge.model()
               + " at "

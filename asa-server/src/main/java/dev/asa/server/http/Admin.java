@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.crypto.Ed25519PublicKey;
 import dev.asa.json.Json;
 import dev.asa.server.config.ServerConfig;
+import java.util.TreeMap;
 
 /**
  * The server's own key (public) and the operator's routes (declared {@link Access#OPERATOR} in
@@ -60,7 +61,7 @@ public final class Admin {
     escrow.put(
         "x402_facilitator", e.x402Facilitator() == null ? null : e.x402Facilitator().toString());
     ObjectNode disputes = escrow.putObject("dispute_endpoints");
-    new java.util.TreeMap<>(e.disputeEndpoints())
+    new TreeMap<>(e.disputeEndpoints())
         .forEach((protocol, uri) -> disputes.put(protocol, uri.toString()));
     var arbiters = escrow.putArray("arbiter_keys");
     e.arbiterKeys().stream().map(Ed25519PublicKey::toBase64Url).sorted().forEach(arbiters::add);

@@ -15,10 +15,14 @@ import dev.asa.negotiation.NegotiationRefusedException;
 import dev.asa.server.agreements.ConflictException;
 import dev.asa.server.agreements.NotFoundException;
 import dev.asa.server.agreements.UnauthenticatedException;
+import dev.asa.server.escrow.X402Facilitator;
 import dev.asa.server.store.StoreUnavailableException;
+import dev.asa.server.verification.VerificationFailedException;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
+import java.util.List;
+import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,8 +75,7 @@ final class Problems {
     routes.exception(
         RequestAuthException.class,
         (e, ctx) -> {
-          ObjectNode ext =
-              Json.object().put("reason", e.reason().name().toLowerCase(java.util.Locale.ROOT));
+          ObjectNode ext = Json.object().put("reason", e.reason().name().toLowerCase(Locale.ROOT));
           if (e.reason() == RequestAuthException.Reason.NONCE_CACHE_FULL) {
             ctx.header("Retry-After", "1");
             send(
@@ -82,7 +85,7 @@ final class Problems {
                     "Too many requests in flight",
                     503,
                     e.getMessage(),
-                    java.util.List.of(),
+                    List.of(),
                     ext));
           } else {
             ctx.header("WWW-Authenticate", "Signature");
@@ -93,7 +96,7 @@ final class Problems {
                     "The request signature was not accepted",
                     401,
                     e.getMessage(),
-                    java.util.List.of(),
+                    List.of(),
                     ext));
           }
         });
@@ -108,7 +111,7 @@ final class Problems {
                   "The request signature was not accepted",
                   401,
                   e.getMessage(),
-                  java.util.List.of(),
+                  List.of(),
                   Json.object().put("reason", "missing_signature")));
         });
     routes.exception(
@@ -122,7 +125,7 @@ final class Problems {
                     409,
                     e.getMessage())));
     routes.exception(
-        dev.asa.server.verification.VerificationFailedException.class,
+        VerificationFailedException.class,
         (e, ctx) ->
             send(
                 ctx,
@@ -144,7 +147,7 @@ final class Problems {
                   "Not allowed in the current state",
                   409,
                   e.getMessage(),
-                  java.util.List.of(),
+                  List.of(),
                   ext));
         });
     routes.exception(
@@ -200,7 +203,7 @@ final class Problems {
                   "the database cannot be reached; retry later"));
         });
     routes.exception(
-        dev.asa.server.escrow.X402Facilitator.FacilitatorUnavailableException.class,
+        X402Facilitator.FacilitatorUnavailableException.class,
         (e, ctx) ->
             send(
                 ctx,

@@ -1,6 +1,7 @@
 package dev.asa.server.net;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -20,7 +21,7 @@ public record OutboundResponse(
 
   /** The first value of a header, or null. */
   public String header(String name) {
-    List<String> values = headers.get(name.toLowerCase(java.util.Locale.ROOT));
+    List<String> values = headers.get(name.toLowerCase(Locale.ROOT));
     return values == null || values.isEmpty() ? null : values.getFirst();
   }
 }

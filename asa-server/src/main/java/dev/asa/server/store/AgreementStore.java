@@ -1,5 +1,7 @@
 package dev.asa.server.store;
 
+import dev.asa.lifecycle.State;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -38,7 +40,7 @@ public interface AgreementStore extends AutoCloseable {
    * is acted on by one node at a time; a node that dies mid-action loses its lease, and the timer
    * comes due again.
    */
-  List<TimerRow> claimDueTimers(Instant now, String node, java.time.Duration lease, int limit);
+  List<TimerRow> claimDueTimers(Instant now, String node, Duration lease, int limit);
 
   /** Marks a claimed timer fired (only the node holding it can). */
   void finishTimer(String id, String node, Instant at);
@@ -52,7 +54,7 @@ public interface AgreementStore extends AutoCloseable {
   List<AgreementRow> children(String parentId);
 
   /** The newest agreements of a service type in a state (e.g. CLOSED, for the market median). */
-  List<AgreementRow> recent(String serviceType, dev.asa.lifecycle.State state, int limit);
+  List<AgreementRow> recent(String serviceType, State state, int limit);
 
   /** The agreement's event log, ordered by seq. */
   List<EventRecord> events(String agreementId);
@@ -109,8 +111,7 @@ public interface AgreementStore extends AutoCloseable {
    * Claims up to {@code limit} pending messages due at {@code now} for {@code node}, each for
    * {@code lease}, like {@link #claimDueTimers}.
    */
-  List<dev.asa.server.store.OutboxMessage> claimDueMessages(
-      Instant now, String node, java.time.Duration lease, int limit);
+  List<OutboxMessage> claimDueMessages(Instant now, String node, Duration lease, int limit);
 
   /**
    * Records how a delivery attempt of a claimed message ended and releases the claim (only the node

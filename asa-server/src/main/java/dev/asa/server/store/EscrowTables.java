@@ -2,6 +2,7 @@ package dev.asa.server.store;
 
 import dev.asa.agreement.Currency;
 import dev.asa.agreement.Money;
+import dev.asa.escrow.Accounts;
 import dev.asa.escrow.Transfer;
 import java.math.BigDecimal;
 import java.sql.PreparedStatement;
@@ -12,6 +13,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 
 /**
  * The SQL of the ledger and the outbox (V005), used by {@link JdbcAgreementStore} inside its
@@ -68,12 +71,11 @@ final class EscrowTables {
         s, () -> "agreement " + put.agreementId() + " is already funded");
   }
 
-  static java.util.Optional<String> authorization(Statements sql, String agreementId)
-      throws SQLException {
+  static Optional<String> authorization(Statements sql, String agreementId) throws SQLException {
     PreparedStatement s = sql.prepare(SELECT_AUTHORIZATION);
     s.setString(1, agreementId);
     try (ResultSet rs = s.executeQuery()) {
-      return rs.next() ? java.util.Optional.of(rs.getString(1)) : java.util.Optional.empty();
+      return rs.next() ? Optional.of(rs.getString(1)) : Optional.empty();
     }
   }
 
@@ -105,7 +107,7 @@ final class EscrowTables {
             "agreement " + t.agreementId() + " already has a " + t.kind().wireName() + " transfer");
   }
 
-  private static final String ESCROW_PREFIX = dev.asa.escrow.Accounts.escrow("");
+  private static final String ESCROW_PREFIX = Accounts.escrow("");
 
   private static void requireHeld(Statements sql, Transfer t) throws SQLException {
     PreparedStatement lock = sql.prepare(LOCK_AGREEMENT);
@@ -114,10 +116,10 @@ final class EscrowTables {
     PreparedStatement s = sql.prepare(SELECT_ACCOUNT_LEGS);
     s.setString(1, t.from());
     s.setString(2, t.amount().currency().code());
-    java.math.BigDecimal balance = java.math.BigDecimal.ZERO;
+    BigDecimal balance = BigDecimal.ZERO;
     try (ResultSet rs = s.executeQuery()) {
       while (rs.next()) {
-        java.math.BigDecimal amount = new java.math.BigDecimal(rs.getString(2));
+        BigDecimal amount = new BigDecimal(rs.getString(2));
         balance = "credit".equals(rs.getString(1)) ? balance.add(amount) : balance.subtract(amount);
       }
     }
@@ -145,7 +147,7 @@ final class EscrowTables {
     s.setString(3, t.agreementId());
     s.setString(4, t.kind().wireName());
     s.setString(5, account);
-    s.setString(6, d.name().toLowerCase(java.util.Locale.ROOT));
+    s.setString(6, d.name().toLowerCase(Locale.ROOT));
     s.setString(7, t.amount().currency().code());
     s.setString(8, t.amount().toWire());
     s.setLong(9, t.at().toEpochMilli());
@@ -195,7 +197,7 @@ final class EscrowTables {
                 rs.getString(2),
                 Transfer.Kind.fromWire(rs.getString(3)),
                 rs.getString(4),
-                LedgerEntry.Direction.valueOf(rs.getString(5).toUpperCase(java.util.Locale.ROOT)),
+                LedgerEntry.Direction.valueOf(rs.getString(5).toUpperCase(Locale.ROOT)),
                 new Money(new BigDecimal(rs.getString(7)), currency),
                 Instant.ofEpochMilli(rs.getLong(8))));
       }
@@ -241,7 +243,7 @@ final class EscrowTables {
       Instant deliveredAt)
       throws SQLException {
     PreparedStatement s = sql.prepare(RECORD_ATTEMPT);
-    s.setString(1, status.name().toLowerCase(java.util.Locale.ROOT));
+    s.setString(1, status.name().toLowerCase(Locale.ROOT));
     s.setLong(2, nextAttemptAt.toEpochMilli());
     setNullable(s, 3, error);
     setNullable(s, 4, response);
@@ -282,7 +284,7 @@ final class EscrowTables {
         out.add(
             new OutboxRow(
                 m,
-                OutboxRow.Status.valueOf(rs.getString(8).toUpperCase(java.util.Locale.ROOT)),
+                OutboxRow.Status.valueOf(rs.getString(8).toUpperCase(Locale.ROOT)),
                 rs.getInt(7),
                 Instant.ofEpochMilli(rs.getLong(9)),
                 rs.getString(10),

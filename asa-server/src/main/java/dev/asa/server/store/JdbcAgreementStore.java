@@ -5,6 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -481,8 +482,7 @@ final class JdbcAgreementStore implements AgreementStore {
   }
 
   @Override
-  public List<TimerRow> claimDueTimers(
-      Instant now, String node, java.time.Duration lease, int limit) {
+  public List<TimerRow> claimDueTimers(Instant now, String node, Duration lease, int limit) {
     return database.write(
         "claiming due timers",
         sql -> {
@@ -804,8 +804,7 @@ final class JdbcAgreementStore implements AgreementStore {
   }
 
   @Override
-  public List<dev.asa.server.store.OutboxMessage> claimDueMessages(
-      Instant now, String node, java.time.Duration lease, int limit) {
+  public List<OutboxMessage> claimDueMessages(Instant now, String node, Duration lease, int limit) {
     return database.write(
         "claiming due outbox messages", sql -> EscrowTables.claimDue(sql, now, node, lease, limit));
   }

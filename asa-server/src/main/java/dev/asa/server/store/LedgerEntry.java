@@ -2,6 +2,7 @@ package dev.asa.server.store;
 
 import dev.asa.agreement.Money;
 import dev.asa.escrow.Transfer;
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.Objects;
 
@@ -31,7 +32,7 @@ public record LedgerEntry(
   }
 
   /** What the entry does to its account's balance: credits add, debits subtract. */
-  public java.math.BigDecimal signedAmount() {
+  public BigDecimal signedAmount() {
     return direction == Direction.CREDIT ? amount.amount() : amount.amount().negate();
   }
 }

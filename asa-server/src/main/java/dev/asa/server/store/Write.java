@@ -1,5 +1,7 @@
 package dev.asa.server.store;
 
+import dev.asa.escrow.Transfer;
+import java.time.Instant;
 import java.util.Objects;
 
 /**
@@ -43,7 +45,7 @@ public sealed interface Write
   }
 
   /** Marks a seal's criteria revealed (once: a later reveal keeps the first time). */
-  record RevealSeal(String sealId, java.time.Instant at) implements Write {
+  record RevealSeal(String sealId, Instant at) implements Write {
     public RevealSeal {
       Objects.requireNonNull(sealId, "sealId");
       Objects.requireNonNull(at, "at");
@@ -51,8 +53,7 @@ public sealed interface Write
   }
 
   /** Logs a read of a seal's criteria by a caller through a route. */
-  record LogSealRead(String sealId, String caller, String route, java.time.Instant at)
-      implements Write {
+  record LogSealRead(String sealId, String caller, String route, Instant at) implements Write {
     public LogSealRead {
       Objects.requireNonNull(sealId, "sealId");
       Objects.requireNonNull(caller, "caller");
@@ -72,8 +73,7 @@ public sealed interface Write
    * Marks a queued or running job completed or failed and erases the content it held; refused
    * (DuplicateKeyException) for a job already finished, so a job finishes once.
    */
-  record FinishJob(String jobId, JobRow.Status status, String error, java.time.Instant at)
-      implements Write {
+  record FinishJob(String jobId, JobRow.Status status, String error, Instant at) implements Write {
     public FinishJob {
       Objects.requireNonNull(jobId, "jobId");
       Objects.requireNonNull(at, "at");
@@ -130,14 +130,14 @@ public sealed interface Write
    * Records a ledger transfer (two balanced entries); a second transfer of the same kind for the
    * same agreement is refused.
    */
-  record PostTransfer(dev.asa.escrow.Transfer transfer) implements Write {
+  record PostTransfer(Transfer transfer) implements Write {
     public PostTransfer {
       Objects.requireNonNull(transfer, "transfer");
     }
   }
 
   /** Queues a message for the outbox; it is sent after the transaction commits. */
-  record Enqueue(dev.asa.server.store.OutboxMessage message) implements Write {
+  record Enqueue(OutboxMessage message) implements Write {
     public Enqueue {
       Objects.requireNonNull(message, "message");
     }
@@ -147,7 +147,7 @@ public sealed interface Write
    * Keeps a payment authorization captured at funding (one per agreement), out of the readable
    * document.
    */
-  record PutAuthorization(String agreementId, String binding, String body, java.time.Instant at)
+  record PutAuthorization(String agreementId, String binding, String body, Instant at)
       implements Write {
     public PutAuthorization {
       Objects.requireNonNull(agreementId, "agreementId");

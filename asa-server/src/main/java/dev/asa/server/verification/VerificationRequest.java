@@ -9,6 +9,7 @@ import dev.asa.agreement.StandaloneCriteria;
 import dev.asa.agreement.StrictJson;
 import dev.asa.server.agreements.Delivery;
 import dev.asa.server.evaluation.EvaluationConfig;
+import dev.asa.text.ControlCharacters;
 
 /**
  * A Verification Request (whitepaper 5.1), checked member by member; every error names its field.
@@ -53,8 +54,7 @@ public record VerificationRequest(
           "/verification_id", "is chosen by the server; leave it out");
     }
     String agreementId = StrictJson.failFast().optionalText(b, "", "agreement_id");
-    String idProblem =
-        agreementId == null ? null : dev.asa.text.ControlCharacters.problemWith(agreementId);
+    String idProblem = agreementId == null ? null : ControlCharacters.problemWith(agreementId);
     if (idProblem != null) { // never an agreement's id; PostgreSQL could not even look it up
       throw new InvalidDocumentException("/agreement_id", idProblem);
     }

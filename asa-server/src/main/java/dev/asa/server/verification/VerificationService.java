@@ -9,6 +9,7 @@ import dev.asa.agreement.QualityCriteria;
 import dev.asa.agreement.StandaloneCriteria;
 import dev.asa.crypto.Digest;
 import dev.asa.evaluators.Deliverable;
+import dev.asa.evaluators.EvaluationException;
 import dev.asa.evaluators.EvaluationTask;
 import dev.asa.evaluators.Progress;
 import dev.asa.evaluators.StandaloneVerifier;
@@ -276,7 +277,7 @@ public final class VerificationService {
                   clock.instant().truncatedTo(ChronoUnit.MILLIS),
                   serverIdentity)
               .toJson();
-    } catch (dev.asa.evaluators.EvaluationException e) {
+    } catch (EvaluationException e) {
       throw new ConflictException(e.getMessage());
     }
   }
