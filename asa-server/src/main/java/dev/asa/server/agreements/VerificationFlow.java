@@ -89,8 +89,8 @@ public final class VerificationFlow {
 
   public Outcome verify(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
     requireNoPendingRedelivery(id, caller);
-    EvaluationConfig config = VerificationRunner.SubmittedResult.config(body);
-    VerificationRunner.SubmittedResult submitted = VerificationRunner.SubmittedResult.parse(body);
+    EvaluationConfig config = SubmittedResult.config(body);
+    SubmittedResult submitted = SubmittedResult.parse(body);
     // The server's engine runs when asked to, or by the agreement's own depth when nobody submits
     // scores.
     if (config != null
@@ -168,7 +168,7 @@ public final class VerificationFlow {
             ? VerificationEngine.Plan.structural()
             : evaluators.plan(config, fallback);
     if (agreement.state() == State.DELIVERED && expectedHash != null) {
-      DeliverableRow delivered = verifier.deliverableToVerify(agreement);
+      DeliverableRow delivered = verifier.deliverables().toVerify(agreement);
       if (!delivered.contentHash().equals(expectedHash.toString())) {
         throw new ConflictException(
             "the deliverable sent ("
@@ -190,7 +190,7 @@ public final class VerificationFlow {
               enforceResult(
                   verifier.verify(
                       current.agreement(),
-                      VerificationRunner.SubmittedResult.parse(null),
+                      SubmittedResult.parse(null),
                       Actor.server(serverKeyId),
                       current.now(),
                       ids::verificationId),
@@ -213,7 +213,7 @@ public final class VerificationFlow {
       return new Outcome(202, Jobs.describe(existing.get()));
     }
     Lifecycle.next(agreement.state(), Action.VERIFY, Lifecycle.Facts.NONE);
-    DeliverableRow delivered = verifier.deliverableToVerify(agreement);
+    DeliverableRow delivered = verifier.deliverables().toVerify(agreement);
     Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
     long timeout =
         config.timeoutSeconds() != null
@@ -287,7 +287,7 @@ public final class VerificationFlow {
       throw new ConflictException(
           "agreement " + a.id() + " is " + a.state() + " now, no longer waiting for verification");
     }
-    DeliverableRow row = verifier.deliverableToVerify(a);
+    DeliverableRow row = verifier.deliverables().toVerify(a);
     if (!row.contentHash().equals(job.deliverableHash())) {
       throw new ConflictException(
           "agreement "
@@ -295,7 +295,7 @@ public final class VerificationFlow {
               + " has a newer deliverable than the one this job was asked to verify");
     }
     VerificationRunner.Assessed assessed =
-        verifier.assess(a, row, verifier.content(row), plan, progress);
+        verifier.assess(a, row, verifier.deliverables().content(row), plan, progress);
     work.mutate(
         a.id(),
         null,
@@ -494,11 +494,7 @@ public final class VerificationFlow {
     try {
       Change verified =
           verifier.verify(
-              a,
-              VerificationRunner.SubmittedResult.parse(null),
-              backup,
-              current.now(),
-              ids::verificationId);
+              a, SubmittedResult.parse(null), backup, current.now(), ids::verificationId);
       Agreement assigned =
           verified
               .next()

@@ -6,12 +6,9 @@ import dev.asa.agreement.Agreement;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Party;
 import dev.asa.agreement.SeriesGuarantee;
-import dev.asa.agreement.StrictJson;
 import dev.asa.crypto.Digest;
 import dev.asa.crypto.Ed25519PrivateKey;
-import dev.asa.evaluators.Deliverable;
 import dev.asa.evaluators.EvaluationException;
-import dev.asa.evaluators.EvaluationTask;
 import dev.asa.evaluators.Progress;
 import dev.asa.evaluators.StructuralEvaluator;
 import dev.asa.evaluators.VerificationEngine;
@@ -24,14 +21,11 @@ import dev.asa.lifecycle.Lifecycle;
 import dev.asa.lifecycle.State;
 import dev.asa.scoring.CheckResult;
 import dev.asa.scoring.Determination;
-import dev.asa.scoring.DimensionInput;
-import dev.asa.scoring.DimensionResult;
 import dev.asa.scoring.GuaranteeCheck;
 import dev.asa.scoring.IncompleteScoresException;
 import dev.asa.scoring.Scorecard;
 import dev.asa.scoring.Scorer;
 import dev.asa.scoring.VerificationResult;
-import dev.asa.server.evaluation.EvaluationConfig;
 import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.DeliverableRow;
 import dev.asa.server.store.JobRow;
@@ -44,12 +38,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -64,8 +55,9 @@ import java.util.function.Supplier;
 public final class VerificationRunner {
 
   private final AgreementStore store;
+  private final ProviderSeries series;
   private final VerificationEngine engine;
-  private final DeliverableFetcher fetcher;
+  private final DeliverableSource deliverables;
 
   private final Ed25519PrivateKey serverKey;
 
@@ -88,8 +80,9 @@ public final class VerificationRunner {
       Ed25519PrivateKey serverKey,
       Judge judge) {
     this.store = store;
+    this.series = new ProviderSeries(store);
     this.engine = new VerificationEngine(structural);
-    this.fetcher = fetcher;
+    this.deliverables = new DeliverableSource(store, fetcher);
     this.serverKey = serverKey;
     this.release = new ReleasePolicy(serverKey, store);
     this.shadow = new ShadowSeals(store, serverKey, judge);
@@ -98,6 +91,11 @@ public final class VerificationRunner {
   private final ShadowSeals shadow;
 
   /** Sealed Shadow Scoring criteria: sealing, reading, validation at verification. */
+  /** Where a verification finds the deliverable it judges. */
+  DeliverableSource deliverables() {
+    return deliverables;
+  }
+
   ShadowSeals shadow() {
     return shadow;
   }
@@ -120,67 +118,25 @@ public final class VerificationRunner {
   Change verify(
       Agreement a, SubmittedResult submitted, Actor actor, Instant now, Supplier<String> newId) {
     Lifecycle.next(a.state(), Action.VERIFY, Lifecycle.Facts.NONE);
-    DeliverableRow row = deliverableToVerify(a);
+    DeliverableRow row = deliverables.toVerify(a);
     long started = System.nanoTime();
     VerificationEngine.Assessment assessment;
     try {
       assessment =
           engine.assess(
-              task(a, row, content(row), Progress.NONE), VerificationEngine.Plan.structural());
+              DeliverableSource.task(a, row, deliverables.content(row), Progress.NONE),
+              VerificationEngine.Plan.structural());
     } catch (EvaluationException e) {
       throw new IllegalStateException("the structural evaluator does not fail", e);
     }
     Assessed assessed =
         new Assessed(
-            withSubmitted(assessment, submitted),
+            submitted.over(assessment),
             Digest.parse(row.contentHash()),
             Duration.ofNanos(System.nanoTime() - started).toMillis(),
             !submitted.isEmpty(),
             submitted.model());
     return record(a, assessed, actor, now, newId.get(), List.of());
-  }
-
-  /**
-   * The deliverable a verification of {@code a} judges: the latest, with its content still held.
-   */
-  DeliverableRow deliverableToVerify(Agreement a) {
-    DeliverableRow row =
-        store
-            .latestDeliverable(a.id())
-            .orElseThrow(() ->
-                new IllegalStateException(
-                    "agreement " + a.id() + " is DELIVERED but has no deliverable"));
-    if (row.content() == null && row.contentUrl() == null) {
-      // Content is erased only by a committed verification: a concurrent request verified first.
-      throw new ConflictException(
-          "agreement " + a.id() + " was verified by a concurrent request; read it again");
-    }
-    return row;
-  }
-
-  /**
-   * The deliverable's content: held inline, or fetched from its URL and checked against its digest.
-   */
-  String content(DeliverableRow row) {
-    return row.content() != null
-        ? row.content()
-        : fetcher.fetch(row.contentUrl(), Digest.parse(row.contentHash()));
-  }
-
-  /** What the evaluators are given for the agreement's deliverable. */
-  EvaluationTask task(Agreement a, DeliverableRow row, String content, Progress progress) {
-    Deliverable deliverable =
-        new Deliverable(content, row.format(), Digest.parse(row.contentHash()), row.deliveredAt());
-    return new EvaluationTask(
-        deliverable,
-        a.terms().service().description(),
-        a.terms().service().type(),
-        a.terms().qualityCriteria(),
-        a.terms().service().constraints(),
-        deadline(a),
-        null,
-        null,
-        progress);
   }
 
   /** Runs the engine for the agreement's deliverable (slow: outside any transaction). */
@@ -192,7 +148,8 @@ public final class VerificationRunner {
       Progress progress)
       throws EvaluationException {
     long started = System.nanoTime();
-    VerificationEngine.Assessment assessment = engine.assess(task(a, row, content, progress), plan);
+    VerificationEngine.Assessment assessment =
+        engine.assess(DeliverableSource.task(a, row, content, progress), plan);
     return new Assessed(
         assessment,
         Digest.parse(row.contentHash()),
@@ -215,39 +172,6 @@ public final class VerificationRunner {
       String submittedModel) {}
 
   /**
-   * The structural measurements with the assigned evaluator's scores for what they cannot judge.
-   */
-  private static VerificationEngine.Assessment withSubmitted(
-      VerificationEngine.Assessment measured, SubmittedResult submitted) {
-    Map<String, DimensionInput> inputs = new LinkedHashMap<>(measured.inputs());
-    for (DimensionInput given : submitted.dimensions()) {
-      DimensionInput own = inputs.get(given.name());
-      if (own == null) {
-        throw new InvalidDocumentException(
-            "/evaluator_result/dimensions",
-            "the agreement has no dimension '" + given.name() + "'");
-      }
-      if (own.score() != null) {
-        throw new InvalidDocumentException(
-            "/evaluator_result/dimensions",
-            "'"
-                + given.name()
-                + "' is measured by the server's structural evaluator; do not submit it");
-      }
-      inputs.put(given.name(), given);
-    }
-    Map<String, CheckResult> checks = new LinkedHashMap<>(measured.checks());
-    submitted.checks().forEach(checks::putIfAbsent);
-    return new VerificationEngine.Assessment(
-        inputs,
-        checks,
-        measured.evaluations(),
-        measured.failures(),
-        measured.usage(),
-        measured.details());
-  }
-
-  /**
    * Scores an assessment against the agreement's criteria and moves the agreement to VERIFIED, in
    * the change that also stores the result and erases the deliverable's content.
    *
@@ -264,8 +188,11 @@ public final class VerificationRunner {
     VerificationEngine.Assessment assessment = assessed.assessment();
     ShadowSeals.Validated sealed = null;
     if (store.sealOfAgreement(a.id()).isPresent()) {
-      DeliverableRow delivered = deliverableToVerify(a);
-      sealed = shadow.validate(a, content(delivered), delivered.format(), now).orElseThrow();
+      DeliverableRow delivered = deliverables.toVerify(a);
+      sealed =
+          shadow
+              .validate(a, deliverables.content(delivered), delivered.format(), now)
+              .orElseThrow();
       if (sealed.hardeningOpen()) {
         return hardeningOpened(a, sealed, actor, now, extraWrites);
       }
@@ -281,15 +208,15 @@ public final class VerificationRunner {
         Scorecard alone =
             Scorer.score(
                 a.terms().qualityCriteria(), applied.payment(), assessment.inputs(), checks);
-        List<GuaranteeCheck.Delivery> series =
-            new ArrayList<>(earlierDeliveries(a, promised.window()));
-        series.add(
-            delivery(
+        List<GuaranteeCheck.Delivery> deliveries =
+            new ArrayList<>(series.earlierDeliveries(a, promised.window()));
+        deliveries.add(
+            ProviderSeries.delivery(
                 alone.composite().passed()
                     && alone.gates().stream()
                         .allMatch(g -> g.passed() || g.condition().equals(GuaranteeCheck.CHECK)),
                 alone.dimensions()));
-        guarantee = GuaranteeCheck.evaluate(promised, series);
+        guarantee = GuaranteeCheck.evaluate(promised, deliveries);
         checks.put(GuaranteeCheck.CHECK, guarantee.asCheck());
       }
       card =
@@ -418,57 +345,6 @@ public final class VerificationRunner {
   }
 
   /**
-   * How many of the provider's agreements are searched for the series of a probabilistic guarantee.
-   */
-  static final int SERIES_SEARCH_LIMIT = 200;
-
-  /**
-   * The provider's earlier verified deliveries in the same series (same client, same service type),
-   * oldest first, at most {@code window}.
-   */
-  private List<GuaranteeCheck.Delivery> earlierDeliveries(Agreement a, int window) {
-    String provider = a.terms().parties().provider().identity().value();
-    String client = a.terms().parties().client().identity().value();
-    List<VerificationRow> rows = new ArrayList<>();
-    for (var row : store.listByParty(provider, null, SERIES_SEARCH_LIMIT).items()) {
-      if (row.id().equals(a.id())
-          || !provider.equals(row.providerIdentity())
-          || !client.equals(row.clientIdentity())
-          || !a.terms().service().type().equals(row.serviceType())) {
-        continue;
-      }
-      List<VerificationRow> verified = store.verificationsForAgreement(row.id());
-      if (!verified.isEmpty()) {
-        rows.add(verified.getLast());
-      }
-    }
-    rows.sort(Comparator.comparing(VerificationRow::createdAt));
-    List<GuaranteeCheck.Delivery> series = new ArrayList<>();
-    for (VerificationRow row : rows.subList(Math.max(0, rows.size() - window), rows.size())) {
-      JsonNode result = Json.parseTrusted(row.result());
-      Map<String, BigDecimal> scores = new HashMap<>();
-      for (JsonNode d : result.path("dimensions")) {
-        if (d.path("score").isNumber()) {
-          scores.put(d.path("name").asText(), d.path("score").decimalValue());
-        }
-      }
-      series.add(
-          new GuaranteeCheck.Delivery(
-              "PASS".equals(result.path("determination").path("result").asText()), scores));
-    }
-    return series;
-  }
-
-  private static GuaranteeCheck.Delivery delivery(
-      boolean passed, List<DimensionResult> dimensions) {
-    Map<String, BigDecimal> scores = new HashMap<>();
-    dimensions.stream()
-        .filter(d -> d.score() != null)
-        .forEach(d -> scores.put(d.name(), d.score()));
-    return new GuaranteeCheck.Delivery(passed, scores);
-  }
-
-  /**
    * The first delivery scored above the hardening threshold: nothing is recorded as the result; the
    * agreement stays DELIVERED with a hardening cycle open, and the provider may read the failure
    * messages and re-deliver once. Nothing here says the score or counts (the provider reads the
@@ -506,122 +382,5 @@ public final class VerificationRunner {
         List.of(new EventLog.Draft(EventType.HARDENING_OPENED, actor, hardening.toJson())),
         writes,
         response);
-  }
-
-  /** Delivery is due {@code max_duration_seconds} after activation, or by {@code expires_at}. */
-  private static Instant deadline(Agreement a) {
-    Long max = a.terms().service().constraints().maxDurationSeconds();
-    Optional<Instant> activated = a.facts().activatedAt();
-    if (max != null && activated.isPresent()) {
-      return activated.get().plusSeconds(max);
-    }
-    return a.terms().expiresAt();
-  }
-
-  /** The assigned evaluator's scores, when it submits them. */
-  record SubmittedResult(
-      List<DimensionInput> dimensions, Map<String, CheckResult> checks, String model) {
-    boolean isEmpty() {
-      return dimensions.isEmpty() && checks.isEmpty();
-    }
-
-    /**
-     * The body's {@code verification_config} (verification by the server's engine), or null when it
-     * has none.
-     */
-    static EvaluationConfig config(JsonNode body) {
-      if (body == null || body.isNull() || body.isMissingNode()) {
-        return null;
-      }
-      ObjectNode b = StrictJson.failFast().object(body, "", "a verify request");
-      StrictJson.failFast().allowOnly(b, "", "evaluator_result", "verification_config");
-      if (!b.has("verification_config")) {
-        return null;
-      }
-      if (b.has("evaluator_result")) {
-        throw new InvalidDocumentException(
-            "/verification_config",
-            "give either evaluator_result (your scores) or verification_config (the server's evaluators), not both");
-      }
-      return EvaluationConfig.parse(b.get("verification_config"));
-    }
-
-    static SubmittedResult parse(JsonNode body) {
-      if (body == null || body.isNull() || body.isMissingNode()) {
-        return new SubmittedResult(List.of(), Map.of(), null);
-      }
-      ObjectNode b = StrictJson.failFast().object(body, "", "a verify request");
-      StrictJson.failFast().allowOnly(b, "", "evaluator_result", "verification_config");
-      JsonNode r = b.get("evaluator_result");
-      if (r == null || r.isNull()) {
-        return new SubmittedResult(List.of(), Map.of(), null);
-      }
-      ObjectNode result = StrictJson.failFast().object(r, "/evaluator_result", "evaluator_result");
-      StrictJson.failFast()
-          .allowOnly(result, "/evaluator_result", "dimensions", "checks", "model", "confidence");
-      BigDecimal confidence = null;
-      if (result.has("confidence")) {
-        JsonNode c = result.get("confidence");
-        if (!c.isNumber()
-            || c.decimalValue().signum() < 0
-            || c.decimalValue().compareTo(BigDecimal.ONE) > 0) {
-          throw new InvalidDocumentException(
-              "/evaluator_result/confidence", "must be a number from 0 to 1");
-        }
-        confidence = c.decimalValue();
-      }
-      List<DimensionInput> dims = new ArrayList<>();
-      JsonNode list = result.path("dimensions");
-      if (!list.isMissingNode() && !list.isArray()) {
-        throw new InvalidDocumentException(
-            "/evaluator_result/dimensions", "must be an array of {name, score, evidence}");
-      }
-      for (int i = 0; i < list.size(); i++) {
-        String at = "/evaluator_result/dimensions/" + i;
-        ObjectNode d = StrictJson.failFast().object(list.get(i), at, "a dimension score");
-        StrictJson.failFast()
-            .allowOnly(d, at, "name", "score", "evidence", "shadow_value", "shadow_evidence");
-        String name = StrictJson.failFast().text(d, at, "name", "the dimension's name");
-        JsonNode score = d.get("score");
-        if (score == null || !(score.isNumber() || score.isBoolean())) {
-          throw new InvalidDocumentException(
-              at + "/score", "required: a number (or true/false for a boolean dimension)");
-        }
-        BigDecimal value =
-            score.isBoolean()
-                ? BigDecimal.valueOf(score.booleanValue() ? 100 : 0)
-                : score.decimalValue();
-        String evidence = StrictJson.failFast().text(d, at, "evidence", "what the score rests on");
-        JsonNode shadow = d.get("shadow_value");
-        if (shadow != null && !shadow.isNumber()) {
-          throw new InvalidDocumentException(at + "/shadow_value", "must be a number");
-        }
-        dims.add(
-            new DimensionInput(
-                name,
-                value,
-                evidence,
-                shadow == null ? null : shadow.decimalValue(),
-                StrictJson.failFast().optionalText(d, at, "shadow_evidence"),
-                confidence,
-                "evaluator"));
-      }
-      Map<String, CheckResult> checks = new HashMap<>();
-      JsonNode c = result.path("checks");
-      if (!c.isMissingNode()) {
-        ObjectNode co = StrictJson.failFast().object(c, "/evaluator_result/checks", "checks");
-        for (Map.Entry<String, JsonNode> e : co.properties()) {
-          if (!e.getValue().isBoolean()) {
-            throw new InvalidDocumentException(
-                StrictJson.child("/evaluator_result/checks", e.getKey()), "must be true or false");
-          }
-          checks.put(
-              e.getKey(),
-              new CheckResult(e.getValue().booleanValue(), "reported by the evaluator"));
-        }
-      }
-      return new SubmittedResult(
-          dims, checks, StrictJson.failFast().optionalText(result, "/evaluator_result", "model"));
-    }
   }
 }

@@ -1,0 +1,78 @@
+package dev.asa.server.agreements;
+
+import dev.asa.agreement.Agreement;
+import dev.asa.crypto.Digest;
+import dev.asa.evaluators.Deliverable;
+import dev.asa.evaluators.EvaluationTask;
+import dev.asa.evaluators.Progress;
+import dev.asa.server.store.AgreementStore;
+import dev.asa.server.store.DeliverableRow;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * The deliverable a verification judges: which delivery, its content (held or fetched), and the
+ * task evaluators get.
+ */
+final class DeliverableSource {
+  private final AgreementStore store;
+  private final DeliverableFetcher fetcher;
+
+  DeliverableSource(AgreementStore store, DeliverableFetcher fetcher) {
+    this.store = store;
+    this.fetcher = fetcher;
+  }
+
+  /**
+   * The deliverable a verification of {@code a} judges: the latest, with its content still held.
+   */
+  DeliverableRow toVerify(Agreement a) {
+    DeliverableRow row =
+        store
+            .latestDeliverable(a.id())
+            .orElseThrow(() ->
+                new IllegalStateException(
+                    "agreement " + a.id() + " is DELIVERED but has no deliverable"));
+    if (row.content() == null && row.contentUrl() == null) {
+      // Content is erased only by a committed verification: a concurrent request verified first.
+      throw new ConflictException(
+          "agreement " + a.id() + " was verified by a concurrent request; read it again");
+    }
+    return row;
+  }
+
+  /**
+   * The deliverable's content: held inline, or fetched from its URL and checked against its digest.
+   */
+  String content(DeliverableRow row) {
+    return row.content() != null
+        ? row.content()
+        : fetcher.fetch(row.contentUrl(), Digest.parse(row.contentHash()));
+  }
+
+  /** What the evaluators are given for the agreement's deliverable. */
+  static EvaluationTask task(Agreement a, DeliverableRow row, String content, Progress progress) {
+    Deliverable deliverable =
+        new Deliverable(content, row.format(), Digest.parse(row.contentHash()), row.deliveredAt());
+    return new EvaluationTask(
+        deliverable,
+        a.terms().service().description(),
+        a.terms().service().type(),
+        a.terms().qualityCriteria(),
+        a.terms().service().constraints(),
+        deadline(a),
+        null,
+        null,
+        progress);
+  }
+
+  /** Delivery is due {@code max_duration_seconds} after activation, or by {@code expires_at}. */
+  private static Instant deadline(Agreement a) {
+    Long max = a.terms().service().constraints().maxDurationSeconds();
+    Optional<Instant> activated = a.facts().activatedAt();
+    if (max != null && activated.isPresent()) {
+      return activated.get().plusSeconds(max);
+    }
+    return a.terms().expiresAt();
+  }
+}

@@ -1,0 +1,77 @@
+package dev.asa.server.agreements;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.asa.agreement.Agreement;
+import dev.asa.json.Json;
+import dev.asa.scoring.DimensionResult;
+import dev.asa.scoring.GuaranteeCheck;
+import dev.asa.server.store.AgreementStore;
+import dev.asa.server.store.VerificationRow;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A provider's series of verified deliveries to the same client for the same service type, which a
+ * probabilistic guarantee (pass@k, a percentile) is judged over.
+ */
+final class ProviderSeries {
+  /**
+   * How many of the provider's agreements are searched for the series of a probabilistic guarantee.
+   */
+  static final int SERIES_SEARCH_LIMIT = 200;
+
+  private final AgreementStore store;
+
+  ProviderSeries(AgreementStore store) {
+    this.store = store;
+  }
+
+  /**
+   * The provider's earlier verified deliveries in the same series (same client, same service type),
+   * oldest first, at most {@code window}.
+   */
+  List<GuaranteeCheck.Delivery> earlierDeliveries(Agreement a, int window) {
+    String provider = a.terms().parties().provider().identity().value();
+    String client = a.terms().parties().client().identity().value();
+    List<VerificationRow> rows = new ArrayList<>();
+    for (var row : store.listByParty(provider, null, SERIES_SEARCH_LIMIT).items()) {
+      if (row.id().equals(a.id())
+          || !provider.equals(row.providerIdentity())
+          || !client.equals(row.clientIdentity())
+          || !a.terms().service().type().equals(row.serviceType())) {
+        continue;
+      }
+      List<VerificationRow> verified = store.verificationsForAgreement(row.id());
+      if (!verified.isEmpty()) {
+        rows.add(verified.getLast());
+      }
+    }
+    rows.sort(Comparator.comparing(VerificationRow::createdAt));
+    List<GuaranteeCheck.Delivery> series = new ArrayList<>();
+    for (VerificationRow row : rows.subList(Math.max(0, rows.size() - window), rows.size())) {
+      JsonNode result = Json.parseTrusted(row.result());
+      Map<String, BigDecimal> scores = new HashMap<>();
+      for (JsonNode d : result.path("dimensions")) {
+        if (d.path("score").isNumber()) {
+          scores.put(d.path("name").asText(), d.path("score").decimalValue());
+        }
+      }
+      series.add(
+          new GuaranteeCheck.Delivery(
+              "PASS".equals(result.path("determination").path("result").asText()), scores));
+    }
+    return series;
+  }
+
+  static GuaranteeCheck.Delivery delivery(boolean passed, List<DimensionResult> dimensions) {
+    Map<String, BigDecimal> scores = new HashMap<>();
+    dimensions.stream()
+        .filter(d -> d.score() != null)
+        .forEach(d -> scores.put(d.name(), d.score()));
+    return new GuaranteeCheck.Delivery(passed, scores);
+  }
+}

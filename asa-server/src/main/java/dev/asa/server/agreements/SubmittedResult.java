@@ -1,0 +1,154 @@
+package dev.asa.server.agreements;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.InvalidDocumentException;
+import dev.asa.agreement.StrictJson;
+import dev.asa.evaluators.VerificationEngine;
+import dev.asa.scoring.CheckResult;
+import dev.asa.scoring.DimensionInput;
+import dev.asa.server.evaluation.EvaluationConfig;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The assigned evaluator's scores, when it submits them. */
+record SubmittedResult(
+    List<DimensionInput> dimensions, Map<String, CheckResult> checks, String model) {
+  boolean isEmpty() {
+    return dimensions.isEmpty() && checks.isEmpty();
+  }
+
+  /**
+   * The body's {@code verification_config} (verification by the server's engine), or null when it
+   * has none.
+   */
+  static EvaluationConfig config(JsonNode body) {
+    if (body == null || body.isNull() || body.isMissingNode()) {
+      return null;
+    }
+    ObjectNode b = StrictJson.failFast().object(body, "", "a verify request");
+    StrictJson.failFast().allowOnly(b, "", "evaluator_result", "verification_config");
+    if (!b.has("verification_config")) {
+      return null;
+    }
+    if (b.has("evaluator_result")) {
+      throw new InvalidDocumentException(
+          "/verification_config",
+          "give either evaluator_result (your scores) or verification_config (the server's evaluators), not both");
+    }
+    return EvaluationConfig.parse(b.get("verification_config"));
+  }
+
+  static SubmittedResult parse(JsonNode body) {
+    if (body == null || body.isNull() || body.isMissingNode()) {
+      return new SubmittedResult(List.of(), Map.of(), null);
+    }
+    ObjectNode b = StrictJson.failFast().object(body, "", "a verify request");
+    StrictJson.failFast().allowOnly(b, "", "evaluator_result", "verification_config");
+    JsonNode r = b.get("evaluator_result");
+    if (r == null || r.isNull()) {
+      return new SubmittedResult(List.of(), Map.of(), null);
+    }
+    ObjectNode result = StrictJson.failFast().object(r, "/evaluator_result", "evaluator_result");
+    StrictJson.failFast()
+        .allowOnly(result, "/evaluator_result", "dimensions", "checks", "model", "confidence");
+    BigDecimal confidence = null;
+    if (result.has("confidence")) {
+      JsonNode c = result.get("confidence");
+      if (!c.isNumber()
+          || c.decimalValue().signum() < 0
+          || c.decimalValue().compareTo(BigDecimal.ONE) > 0) {
+        throw new InvalidDocumentException(
+            "/evaluator_result/confidence", "must be a number from 0 to 1");
+      }
+      confidence = c.decimalValue();
+    }
+    List<DimensionInput> dims = new ArrayList<>();
+    JsonNode list = result.path("dimensions");
+    if (!list.isMissingNode() && !list.isArray()) {
+      throw new InvalidDocumentException(
+          "/evaluator_result/dimensions", "must be an array of {name, score, evidence}");
+    }
+    for (int i = 0; i < list.size(); i++) {
+      String at = "/evaluator_result/dimensions/" + i;
+      ObjectNode d = StrictJson.failFast().object(list.get(i), at, "a dimension score");
+      StrictJson.failFast()
+          .allowOnly(d, at, "name", "score", "evidence", "shadow_value", "shadow_evidence");
+      String name = StrictJson.failFast().text(d, at, "name", "the dimension's name");
+      JsonNode score = d.get("score");
+      if (score == null || !(score.isNumber() || score.isBoolean())) {
+        throw new InvalidDocumentException(
+            at + "/score", "required: a number (or true/false for a boolean dimension)");
+      }
+      BigDecimal value =
+          score.isBoolean()
+              ? BigDecimal.valueOf(score.booleanValue() ? 100 : 0)
+              : score.decimalValue();
+      String evidence = StrictJson.failFast().text(d, at, "evidence", "what the score rests on");
+      JsonNode shadow = d.get("shadow_value");
+      if (shadow != null && !shadow.isNumber()) {
+        throw new InvalidDocumentException(at + "/shadow_value", "must be a number");
+      }
+      dims.add(
+          new DimensionInput(
+              name,
+              value,
+              evidence,
+              shadow == null ? null : shadow.decimalValue(),
+              StrictJson.failFast().optionalText(d, at, "shadow_evidence"),
+              confidence,
+              "evaluator"));
+    }
+    Map<String, CheckResult> checks = new HashMap<>();
+    JsonNode c = result.path("checks");
+    if (!c.isMissingNode()) {
+      ObjectNode co = StrictJson.failFast().object(c, "/evaluator_result/checks", "checks");
+      for (Map.Entry<String, JsonNode> e : co.properties()) {
+        if (!e.getValue().isBoolean()) {
+          throw new InvalidDocumentException(
+              StrictJson.child("/evaluator_result/checks", e.getKey()), "must be true or false");
+        }
+        checks.put(
+            e.getKey(), new CheckResult(e.getValue().booleanValue(), "reported by the evaluator"));
+      }
+    }
+    return new SubmittedResult(
+        dims, checks, StrictJson.failFast().optionalText(result, "/evaluator_result", "model"));
+  }
+
+  /**
+   * The structural measurements with the assigned evaluator's scores for what they cannot judge.
+   */
+  VerificationEngine.Assessment over(VerificationEngine.Assessment measured) {
+    Map<String, DimensionInput> inputs = new LinkedHashMap<>(measured.inputs());
+    for (DimensionInput given : dimensions) {
+      DimensionInput own = inputs.get(given.name());
+      if (own == null) {
+        throw new InvalidDocumentException(
+            "/evaluator_result/dimensions",
+            "the agreement has no dimension '" + given.name() + "'");
+      }
+      if (own.score() != null) {
+        throw new InvalidDocumentException(
+            "/evaluator_result/dimensions",
+            "'"
+                + given.name()
+                + "' is measured by the server's structural evaluator; do not submit it");
+      }
+      inputs.put(given.name(), given);
+    }
+    Map<String, CheckResult> checks = new LinkedHashMap<>(measured.checks());
+    checks.forEach(checks::putIfAbsent);
+    return new VerificationEngine.Assessment(
+        inputs,
+        checks,
+        measured.evaluations(),
+        measured.failures(),
+        measured.usage(),
+        measured.details());
+  }
+}
