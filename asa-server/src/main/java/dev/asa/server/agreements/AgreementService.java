@@ -24,6 +24,7 @@ public final class AgreementService {
   private final AgreementQueries queries;
   private final AgreementCommands commands;
   private final VerificationFlow verifications;
+  private final EngineVerifications engine;
   private final TimerHandlers timers;
 
   /**
@@ -62,9 +63,12 @@ public final class AgreementService {
             subcontracts,
             arbiters,
             ids);
+    ResultEnforcement results = new ResultEnforcement(closing, disputes, serverKeyId);
+    this.engine =
+        new EngineVerifications(work, clock, verifier, serverKeyId, evaluators, jobs, ids, results);
     this.verifications =
         new VerificationFlow(
-            work, clock, verifier, serverKeyId, closing, disputes, evaluators, jobs, ids);
+            work, clock, verifier, serverKeyId, closing, disputes, ids, engine, results);
     this.timers = new TimerHandlers(work, negotiation, closing, verifications);
   }
 
@@ -124,6 +128,11 @@ public final class AgreementService {
 
   public VerificationFlow verifications() {
     return verifications;
+  }
+
+  /** Verification by the server's own engine, at once or as a background job. */
+  public EngineVerifications engine() {
+    return engine;
   }
 
   public TimerHandlers timers() {

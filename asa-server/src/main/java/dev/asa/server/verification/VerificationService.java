@@ -98,7 +98,7 @@ public final class VerificationService {
     VerificationRequest request = VerificationRequest.parse(body);
     if (!request.isStandalone()) {
       return agreements
-          .verifications()
+          .engine()
           .verifyByEngine(
               request.agreementId(),
               request.config(),
@@ -212,7 +212,7 @@ public final class VerificationService {
     for (JobRow job : store.unfinishedJobs()) {
       try {
         if (job.agreementId() != null) {
-          agreements.verifications().resumeJob(job);
+          agreements.engine().resumeJob(job);
         } else {
           JsonNode stored = Json.parseTrusted(job.request());
           ObjectNode body = ((ObjectNode) stored).deepCopy();

@@ -1,0 +1,293 @@
+package dev.asa.server.agreements;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.access.AccessPolicy;
+import dev.asa.access.Caller;
+import dev.asa.access.Operation;
+import dev.asa.agreement.Agreement;
+import dev.asa.agreement.Role;
+import dev.asa.crypto.Digest;
+import dev.asa.evaluators.Progress;
+import dev.asa.evaluators.VerificationEngine;
+import dev.asa.evaluators.VerificationEngine.Depth;
+import dev.asa.json.Json;
+import dev.asa.lifecycle.Action;
+import dev.asa.lifecycle.Lifecycle;
+import dev.asa.lifecycle.State;
+import dev.asa.server.evaluation.EvaluationConfig;
+import dev.asa.server.evaluation.EvaluatorPool;
+import dev.asa.server.evaluation.JobRunner;
+import dev.asa.server.evaluation.Jobs;
+import dev.asa.server.store.AgreementRow;
+import dev.asa.server.store.AgreementStore;
+import dev.asa.server.store.DeliverableRow;
+import dev.asa.server.store.JobRow;
+import dev.asa.server.store.Write;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Verification by the server's own engine: at structural depth at once, at semantic or composite
+ * depth as a background job (progress, deadline, resumed after a restart), and a replay that finds
+ * the job or result already there instead of starting another.
+ */
+public final class EngineVerifications {
+  private final UnitOfWork work;
+  private final AgreementStore store;
+  private final Clock clock;
+  private final VerificationRunner verifier;
+  private final String serverKeyId;
+  private final EvaluatorPool evaluators;
+  private final JobRunner jobs;
+  private final Ids ids;
+  private final ResultEnforcement results;
+
+  /**
+   * @param evaluators the semantic evaluators for semantic or composite depth; null when the server
+   *     runs structural verification only
+   * @param jobs runs those slower verifications in the background; null with {@code evaluators}
+   */
+  EngineVerifications(
+      UnitOfWork work,
+      Clock clock,
+      VerificationRunner verifier,
+      String serverKeyId,
+      EvaluatorPool evaluators,
+      JobRunner jobs,
+      Ids ids,
+      ResultEnforcement results) {
+    this.work = work;
+    this.store = work.store();
+    this.clock = clock;
+    this.verifier = verifier;
+    this.serverKeyId = serverKeyId;
+    this.evaluators = evaluators;
+    this.jobs = jobs;
+    this.ids = ids;
+    this.results = results;
+  }
+
+  /**
+   * The agreement's own verification depth ({@code verification.depth}); structural when it names
+   * none.
+   */
+  static Depth depthOf(Agreement a) {
+    String depth = a.terms().verification().depth();
+    return depth == null ? Depth.STRUCTURAL : Depth.fromWire(depth);
+  }
+
+  /**
+   * Verification by the server's engine at the depth asked for (or the agreement's). Structural
+   * depth answers at once; semantic and composite depth start a background job and answer 202 with
+   * where to follow it. Asking again for the same deliverable finds the job already started (or
+   * finished) instead of starting another; after a failed job, asking again starts a new one.
+   *
+   * @param expectedHash when not null, the digest the caller's copy of the deliverable has: a
+   *     different digest from the one recorded at delivery is refused (a deliverable swap)
+   */
+  public Outcome verifyByEngine(
+      String id, EvaluationConfig config, Caller caller, IdempotencyTicket ticket) {
+    return verifyByEngine(id, config, null, caller, ticket);
+  }
+
+  public Outcome verifyByEngine(
+      String id,
+      EvaluationConfig config,
+      Digest expectedHash,
+      Caller caller,
+      IdempotencyTicket ticket) {
+    requireNoPendingRedelivery(id, caller);
+    AgreementRow row = work.loadFor(id, caller, Operation.TRIGGER_VERIFICATION);
+    Agreement agreement = work.agreement(row);
+    Depth fallback = depthOf(agreement);
+    if (evaluators == null
+        && (config.depth() != null ? config.depth() : fallback) != Depth.STRUCTURAL) {
+      throw new ConflictException(
+          "this server runs no semantic evaluator; verify at structural depth or submit an evaluator_result");
+    }
+    VerificationEngine.Plan plan =
+        evaluators == null
+            ? VerificationEngine.Plan.structural()
+            : evaluators.plan(config, fallback);
+    if (agreement.state() == State.DELIVERED && expectedHash != null) {
+      DeliverableRow delivered = verifier.deliverables().toVerify(agreement);
+      if (!delivered.contentHash().equals(expectedHash.toString())) {
+        throw new ConflictException(
+            "the deliverable sent ("
+                + expectedHash
+                + ") is not the one delivered for agreement "
+                + id
+                + " ("
+                + delivered.contentHash()
+                + "); a verification judges only what was delivered");
+      }
+    }
+    if (plan.depth() == Depth.STRUCTURAL) {
+      return work.mutate(
+          id,
+          ticket,
+          caller,
+          Operation.TRIGGER_VERIFICATION,
+          current ->
+              results.enforce(
+                  verifier.verify(
+                      current.agreement(),
+                      SubmittedResult.parse(null),
+                      Actor.server(serverKeyId),
+                      current.now(),
+                      ids::verificationId),
+                  current.now()));
+    }
+    Optional<DeliverableRow> latest = store.latestDeliverable(id);
+    Optional<JobRow> existing =
+        latest.flatMap(d -> Jobs.latestAttempt(store, Jobs.agreementKey(id, d.contentHash())));
+    if (existing.isPresent() && existing.get().status() == JobRow.Status.COMPLETED) {
+      // A replay after the fact: the result already recorded, not a second verification.
+      ObjectNode response = Json.object();
+      response.put("agreement_id", id);
+      response.put("state", agreement.state().name());
+      response.set(
+          "verification",
+          Json.parseTrusted(store.verification(existing.get().id()).orElseThrow().result()));
+      return new Outcome(200, response);
+    }
+    if (existing.isPresent() && existing.get().status() != JobRow.Status.FAILED) {
+      return new Outcome(202, Jobs.describe(existing.get()));
+    }
+    Lifecycle.next(agreement.state(), Action.VERIFY, Lifecycle.Facts.NONE);
+    DeliverableRow delivered = verifier.deliverables().toVerify(agreement);
+    Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    long timeout =
+        config.timeoutSeconds() != null
+            ? config.timeoutSeconds()
+            : agreement.terms().verification().evaluatorTimeoutSeconds();
+    int attempt = Jobs.nextAttempt(existing);
+    ObjectNode request = Json.object();
+    request.put("agreement_id", id);
+    request.set("verification_config", Jobs.configJson(config, plan));
+    JobRow job =
+        new JobRow(
+            ids.verificationId(),
+            Jobs.attemptKey(Jobs.agreementKey(id, delivered.contentHash()), attempt),
+            id,
+            delivered.contentHash(),
+            caller.describe(),
+            Json.write(request),
+            null,
+            JobRow.Status.QUEUED,
+            "queued",
+            0,
+            1,
+            null,
+            now,
+            now,
+            now.plusSeconds(timeout));
+    Outcome outcome =
+        work.mutate(
+            id,
+            ticket,
+            caller,
+            Operation.TRIGGER_VERIFICATION,
+            current -> {
+              Lifecycle.next(current.agreement().state(), Action.VERIFY, Lifecycle.Facts.NONE);
+              ObjectNode payload = Json.object();
+              payload.put("verification_id", job.id());
+              payload.put("deliverable_hash", job.deliverableHash());
+              payload.set("verification_config", request.path("verification_config"));
+              return new Change(
+                  current.agreement(),
+                  List.of(
+                      new EventLog.Draft(
+                          EventType.VERIFICATION_REQUESTED, current.actor(), payload)),
+                  List.of(new Write.PutJob(job)),
+                  Jobs.describe(job),
+                  202);
+            });
+    startJob(job, plan);
+    return outcome;
+  }
+
+  /** Resumes an agreement's job found unfinished at startup. */
+  public void resumeJob(JobRow job) {
+    JsonNode request = Json.parseTrusted(job.request());
+    EvaluationConfig config = EvaluationConfig.parse(request.path("verification_config"));
+    AgreementRow row = store.find(job.agreementId()).orElseThrow();
+    startJob(job, evaluators.plan(config, depthOf(work.agreement(row))));
+  }
+
+  private void startJob(JobRow job, VerificationEngine.Plan plan) {
+    jobs.submit(
+        job,
+        progress -> runJob(job, plan, progress),
+        message -> Jobs.fail(store, job.id(), message, clock.instant()));
+  }
+
+  private void runJob(JobRow job, VerificationEngine.Plan plan, Progress progress)
+      throws Exception {
+    Agreement a = work.agreement(work.load(job.agreementId()));
+    if (a.state() != State.DELIVERED) {
+      throw new ConflictException(
+          "agreement " + a.id() + " is " + a.state() + " now, no longer waiting for verification");
+    }
+    DeliverableRow row = verifier.deliverables().toVerify(a);
+    if (!row.contentHash().equals(job.deliverableHash())) {
+      throw new ConflictException(
+          "agreement "
+              + a.id()
+              + " has a newer deliverable than the one this job was asked to verify");
+    }
+    VerificationRunner.Assessed assessed =
+        verifier.assess(a, row, verifier.deliverables().content(row), plan, progress);
+    work.mutate(
+        a.id(),
+        null,
+        Caller.SERVER,
+        Operation.TRIGGER_VERIFICATION,
+        current -> {
+          Agreement now = current.agreement();
+          if (now.state() != State.DELIVERED) {
+            throw new ConflictException(
+                "agreement "
+                    + now.id()
+                    + " moved on to "
+                    + now.state()
+                    + " while it was being verified");
+          }
+          return results.enforce(
+              verifier.record(
+                  now,
+                  assessed,
+                  Actor.server(serverKeyId),
+                  current.now(),
+                  job.id(),
+                  List.of(
+                      new Write.FinishJob(job.id(), JobRow.Status.COMPLETED, null, current.now()))),
+              current.now());
+        });
+  }
+
+  /**
+   * While a hardening cycle waits for the provider's re-delivery, only the provider (declining to
+   * re-deliver) may have the delivery verified as it is; the server's evaluator deadline also ends
+   * it.
+   */
+  void requireNoPendingRedelivery(String id, Caller caller) {
+    Optional<AgreementRow> row = store.find(id);
+    if (row.isEmpty()) {
+      return; // the call itself answers 404
+    }
+    Agreement a = work.agreement(row.get());
+    var roles = AccessPolicy.rolesOf(a.terms(), caller);
+    if (ShadowSeals.hardeningOpen(a) && !roles.isEmpty() && !roles.contains(Role.PROVIDER)) {
+      throw new ConflictException(
+          "agreement "
+              + id
+              + " waits for the provider's re-delivery (a shadow hardening cycle is open);"
+              + " it is verified after the re-delivery, or when the provider asks for verification as delivered");
+    }
+  }
+}
