@@ -452,7 +452,7 @@ public final class AgreementCommands {
   /** {@code POST /shadow/seals}: a standalone seal for any signed caller. */
   public Outcome sealStandalone(JsonNode body, Caller caller, IdempotencyTicket ticket) {
     return verifier
-        .shadow()
+        .standaloneSeals()
         .sealStandalone(body, caller, ticket, clock.instant().truncatedTo(ChronoUnit.MILLIS));
   }
 
@@ -463,7 +463,7 @@ public final class AgreementCommands {
   public Outcome validateStandalone(
       String sealId, JsonNode body, Caller caller, IdempotencyTicket ticket) {
     return verifier
-        .shadow()
+        .standaloneSeals()
         .validateStandalone(
             sealId, body, caller, ticket, clock.instant().truncatedTo(ChronoUnit.MILLIS));
   }

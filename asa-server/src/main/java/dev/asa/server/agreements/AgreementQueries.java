@@ -205,7 +205,7 @@ public final class AgreementQueries {
   public ObjectNode sealOf(String id, Caller caller) {
     Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
     return verifier
-        .shadow()
+        .sealReads()
         .read(work.agreement(work.load(id)), caller, "GET /agreements/" + id + "/seal", now);
   }
 
@@ -213,7 +213,7 @@ public final class AgreementQueries {
   public ObjectNode hardening(String id, Caller caller) {
     Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
     return verifier
-        .shadow()
+        .sealReads()
         .hardeningMessages(
             work.agreement(work.load(id)), caller, "GET /agreements/" + id + "/hardening", now);
   }
@@ -222,6 +222,6 @@ public final class AgreementQueries {
    * {@code GET /shadow/seals/{id}/report}: the latest report of a standalone seal, for its sealer.
    */
   public ObjectNode standaloneReport(String sealId, Caller caller) {
-    return verifier.shadow().standaloneReport(sealId, caller);
+    return verifier.standaloneSeals().standaloneReport(sealId, caller);
   }
 }

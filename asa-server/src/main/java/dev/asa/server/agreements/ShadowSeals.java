@@ -4,13 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.access.AccessDeniedException;
-import dev.asa.access.AccessPolicy;
 import dev.asa.access.Caller;
 import dev.asa.agreement.Agreement;
 import dev.asa.agreement.AgreementDocuments;
-import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Role;
-import dev.asa.agreement.StrictJson;
 import dev.asa.crypto.DidKey;
 import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.json.Json;
@@ -60,7 +57,7 @@ final class ShadowSeals {
   private final AgreementStore store;
   private final Ed25519PrivateKey serverKey;
   private final Judge judge;
-  private final SecureRandom random = new SecureRandom();
+  static final SecureRandom RANDOM = new SecureRandom();
 
   ShadowSeals(AgreementStore store, Ed25519PrivateKey serverKey, Judge judge) {
     this.store = store;
@@ -99,7 +96,7 @@ final class ShadowSeals {
             request.criteria(),
             sealer,
             now,
-            random,
+            RANDOM,
             serverKey);
     HardeningPolicy policy = request.hardening();
     ObjectNode publicSeal = envelope.seal().toJson();
@@ -108,7 +105,7 @@ final class ShadowSeals {
     document.with("verification").set("shadow_seal", publicSeal);
     Agreement sealed = AgreementDocuments.read(document);
 
-    String sealId = "seal-" + randomHex(8);
+    String sealId = newSealId();
     SealRow row =
         new SealRow(
             sealId,
@@ -168,191 +165,6 @@ final class ShadowSeals {
     return new HardeningPolicy(p.path("max_cycles").asInt(), p.path("threshold").decimalValue());
   }
 
-  // ---- reading --------------------------------------------------------------------------------
-
-  /**
-   * {@code GET /agreements/{id}/seal}: before the reveal the sealer and the operator read the
-   * envelope (the provider and the evaluator get 403); after it, any party. The body is the
-   * envelope exactly ({@link SealedEnvelope#toJson}), which {@code asa shadow verify-seal} checks.
-   * Every read is logged with its caller.
-   */
-  ObjectNode read(Agreement a, Caller caller, String route, Instant now) {
-    requireParticipant(a, caller);
-    SealRow row =
-        store
-            .sealOfAgreement(a.id())
-            .orElseThrow(
-                () -> new NotFoundException("agreement " + a.id() + " has no sealed criteria"));
-    if (!row.revealed() && !mayReadSealed(row, caller)) {
-      throw AccessDeniedException.forbidden(
-          "the sealed criteria of agreement "
-              + a.id()
-              + " are readable only by their sealer"
-              + " and the operator until verification reveals them; the commitment is in verification.shadow_seal");
-    }
-    store.apply(List.of(new Write.LogSealRead(row.id(), caller.describe(), route, now)));
-    return (ObjectNode) Json.parseTrusted(row.envelope());
-  }
-
-  static boolean mayReadSealed(SealRow row, Caller caller) {
-    return caller instanceof Caller.Key k && (k.operator() || k.keyId().equals(row.sealerKey()));
-  }
-
-  /** A party of the agreement or the operator; anyone else is told the agreement does not exist. */
-  static void requireParticipant(Agreement a, Caller caller) {
-    boolean operator = caller instanceof Caller.Key k && k.operator();
-    if (!operator && AccessPolicy.rolesOf(a.terms(), caller).isEmpty()) {
-      throw new NotFoundException("no agreement with id '" + a.id() + "'");
-    }
-  }
-
-  /**
-   * {@code GET /agreements/{id}/hardening}: while a hardening cycle is open, the failure messages
-   * of the first delivery (opaque ids, no criteria, no counts); logged like a read of the seal.
-   */
-  ObjectNode hardeningMessages(Agreement a, Caller caller, String route, Instant now) {
-    requireParticipant(a, caller);
-    if (!hardeningOpen(a)) {
-      throw new ConflictException("agreement " + a.id() + " has no open hardening cycle");
-    }
-    SealRow row = store.sealOfAgreement(a.id()).orElseThrow();
-    SealedEnvelope envelope = SealedEnvelope.parse(Json.parseTrusted(row.envelope()));
-    ShadowValidation initial =
-        validationOf(Json.parseTrusted(row.validation()).path("initial"), envelope);
-    HardeningCycle cycle = HardeningCycle.start(initial, policy(row));
-    store.apply(List.of(new Write.LogSealRead(row.id(), caller.describe(), route, now)));
-    return cycle.messages(envelope.nonce()).toJson();
-  }
-
-  // ---- standalone seals ----------------------------------------------------------------------
-
-  /**
-   * {@code POST /shadow/seals}: any signed caller seals criteria of its own; the answer has no
-   * criteria.
-   */
-  Outcome sealStandalone(JsonNode body, Caller caller, IdempotencyTicket ticket, Instant now) {
-    SealRequest request = SealRequest.parse(body);
-    if (!(caller instanceof Caller.Key key)) {
-      throw new IllegalStateException("a standalone seal is made for a signed caller");
-    }
-    String sealId = "seal-" + randomHex(8);
-    SealedEnvelope envelope =
-        SealedEnvelope.seal(
-            SealStatement.Subject.standalone(sealId),
-            request.criteria(),
-            sealerName(request, key),
-            now,
-            random,
-            serverKey);
-    SealRow row =
-        new SealRow(
-            sealId,
-            null,
-            key.keyId(),
-            envelope.commitment().toString(),
-            Json.write(envelope.seal().toJson()),
-            Json.write(envelope.toJson()),
-            Json.write(policyJson(request.hardening())),
-            null,
-            now,
-            null);
-    ObjectNode response = envelope.seal().toJson();
-    response.put("seal_id", sealId);
-    response.put("commitment", envelope.commitment().toString());
-    Outcome outcome = new Outcome(201, response);
-    List<Write> writes = new ArrayList<>(List.of(new Write.PutSeal(row)));
-    writes.addAll(IdempotencyTicket.writes(ticket, outcome, now));
-    store.apply(writes);
-    return outcome;
-  }
-
-  /** The standalone seal, for its sealer only: to anyone else it does not exist. */
-  private SealRow standaloneOf(String sealId, Caller caller) {
-    SealRow row =
-        store
-            .seal(sealId)
-            .filter(r -> r.agreementId() == null)
-            .orElseThrow(() -> new NotFoundException("no seal with id '" + sealId + "'"));
-    if (!(caller instanceof Caller.Key k && k.keyId().equals(row.sealerKey()))) {
-      throw new NotFoundException("no seal with id '" + sealId + "'");
-    }
-    return row;
-  }
-
-  /**
-   * {@code POST /shadow/seals/{id}/validate} {@code {content, format}}: the sealer has delivered
-   * work checked against its seal; the seal is verified against the commitment recorded at sealing
-   * and this server's key. The report is stored (the latest replaces the previous) and the seal
-   * counts as revealed. No hardening cycle here: an orchestrator runs its own loop.
-   */
-  Outcome validateStandalone(
-      String sealId, JsonNode body, Caller caller, IdempotencyTicket ticket, Instant now) {
-    SealRow row = standaloneOf(sealId, caller);
-    ObjectNode b = StrictJson.failFast().object(body, "", "a validate request");
-    StrictJson.failFast().allowOnly(b, "", "content", "format");
-    String content = StrictJson.failFast().text(b, "", "content", "the delivered work, as text");
-    String format = StrictJson.failFast().optionalText(b, "", "format");
-    ObjectNode report;
-    Gate gate;
-    try {
-      SealedEnvelope envelope = SealedEnvelope.parse(Json.parseTrusted(row.envelope()));
-      ShadowValidation v =
-          ShadowValidator.validate(envelope, DeliveredWork.of(content, format), judge);
-      v =
-          new ShadowValidation(
-              v.sealedHash(),
-              SealVerification.check(
-                  envelope,
-                  Optional.of(serverKey.publicKey()),
-                  Optional.of(Commitment.parse(row.commitment()))),
-              v.results());
-      report = v.report().toJson();
-      gate = v.gate();
-    } catch (InvalidDocumentException e) {
-      Validated broken = unreadable(row, e.getMessage(), now);
-      report = broken.report();
-      gate = broken.gate();
-    }
-    ObjectNode state =
-        Json.object()
-            .put("status", "validated")
-            .put("validated_at", now.toString())
-            .put("gate", gate.wire());
-    state.set("report", report);
-    ObjectNode response = Json.object().put("seal_id", sealId).put("gate", gate.wire());
-    response.set("report", report);
-    Outcome outcome = new Outcome(200, response);
-    List<Write> writes =
-        new ArrayList<>(
-            List.of(
-                new Write.SetSealValidation(sealId, Json.write(state)),
-                new Write.RevealSeal(sealId, now),
-                new Write.LogSealRead(
-                    sealId, caller.describe(), "POST /shadow/seals/" + sealId + "/validate", now)));
-    writes.addAll(IdempotencyTicket.writes(ticket, outcome, now));
-    store.apply(writes);
-    return outcome;
-  }
-
-  /** {@code GET /shadow/seals/{id}/report}: the latest validation's report, for the sealer. */
-  ObjectNode standaloneReport(String sealId, Caller caller) {
-    SealRow row = standaloneOf(sealId, caller);
-    if (row.validation() == null) {
-      throw new NotFoundException(
-          "seal "
-              + sealId
-              + " has not been validated yet; POST /shadow/seals/"
-              + sealId
-              + "/validate");
-    }
-    JsonNode state = Json.parseTrusted(row.validation());
-    ObjectNode out = Json.object().put("seal_id", sealId);
-    out.set("gate", state.path("gate"));
-    out.set("validated_at", state.path("validated_at"));
-    out.set("report", state.path("report"));
-    return out;
-  }
-
   // ---- validation -----------------------------------------------------------------------------
 
   /**
@@ -363,7 +175,26 @@ final class ShadowSeals {
    * @param report the spec-format report (null while hardening is open)
    */
   record Validated(
-      SealRow row, boolean hardeningOpen, Gate gate, ObjectNode report, List<Write> writes) {}
+      SealRow row, boolean hardeningOpen, Gate gate, ObjectNode report, List<Write> writes) {
+
+    /** The shadow score of the report. */
+    BigDecimal score() {
+      return report.path("report").path("shadow_score").decimalValue();
+    }
+
+    /** The shadow facts summarised in the verification's fact and event (after the reveal). */
+    ObjectNode summary() {
+      ObjectNode s = Json.object();
+      s.put("gate", gate.wire());
+      JsonNode r = report.path("report");
+      s.set("shadow_score", r.path("shadow_score"));
+      s.set("level", r.path("level"));
+      s.put("seal_broken", r.path("seal_broken").asBoolean(false));
+      s.put("commitment", row.commitment());
+      s.put("seal_id", row.id());
+      return s;
+    }
+  }
 
   /** The seal of the agreement, if it has one, validated against the delivered content. */
   Optional<Validated> validate(Agreement a, String content, String format, Instant now) {
@@ -430,7 +261,7 @@ final class ShadowSeals {
   }
 
   /** Stored criteria that no longer even read: the seal is broken, nothing can be scored. */
-  private static Validated unreadable(SealRow row, String problem, Instant now) {
+  static Validated unreadable(SealRow row, String problem, Instant now) {
     ObjectNode report = Json.object().put("shadow_score_spec_version", ShadowReport.SPEC_VERSION);
     ObjectNode r = report.putObject("report");
     r.put("sealed_hash", row.commitment());
@@ -484,7 +315,7 @@ final class ShadowSeals {
   }
 
   /** A stored first validation, read back against the envelope's criteria. */
-  private ShadowValidation validationOf(JsonNode results, SealedEnvelope envelope) {
+  ShadowValidation validationOf(JsonNode results, SealedEnvelope envelope) {
     Map<String, SealedCriterion> byId =
         envelope.criteria().criteria().stream()
             .collect(Collectors.toMap(SealedCriterion::id, Function.identity()));
@@ -504,27 +335,11 @@ final class ShadowSeals {
     return new ShadowValidation(envelope.commitment(), SealVerification.check(envelope), list);
   }
 
-  /** The shadow facts summarised in the verification's metadata and event (after the reveal). */
-  static ObjectNode summary(Validated v) {
-    ObjectNode s = Json.object();
-    s.put("gate", v.gate().wire());
-    JsonNode r = v.report().path("report");
-    s.set("shadow_score", r.path("shadow_score"));
-    s.set("level", r.path("level"));
-    s.put("seal_broken", r.path("seal_broken").asBoolean(false));
-    s.put("commitment", v.row().commitment());
-    s.put("seal_id", v.row().id());
-    return s;
-  }
-
-  static BigDecimal score(ObjectNode report) {
-    return report.path("report").path("shadow_score").decimalValue();
-  }
-
-  private String randomHex(int bytes) {
-    byte[] b = new byte[bytes];
-    random.nextBytes(b);
-    return HexFormat.of().formatHex(b);
+  /** A new seal id: "seal-" and 16 random hex digits. */
+  static String newSealId() {
+    byte[] b = new byte[8];
+    RANDOM.nextBytes(b);
+    return "seal-" + HexFormat.of().formatHex(b);
   }
 
   /** Whether a shadow hardening cycle waits for the provider's re-delivery. */

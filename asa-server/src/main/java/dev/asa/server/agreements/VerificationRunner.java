@@ -86,9 +86,13 @@ public final class VerificationRunner {
     this.serverKey = serverKey;
     this.release = new ReleasePolicy(serverKey, store);
     this.shadow = new ShadowSeals(store, serverKey, judge);
+    this.standalone = new StandaloneSeals(store, serverKey, judge);
+    this.sealReads = new SealReads(store, shadow);
   }
 
   private final ShadowSeals shadow;
+  private final StandaloneSeals standalone;
+  private final SealReads sealReads;
 
   /** Sealed Shadow Scoring criteria: sealing, reading, validation at verification. */
   /** Where a verification finds the deliverable it judges. */
@@ -98,6 +102,14 @@ public final class VerificationRunner {
 
   ShadowSeals shadow() {
     return shadow;
+  }
+
+  StandaloneSeals standaloneSeals() {
+    return standalone;
+  }
+
+  SealReads sealReads() {
+    return sealReads;
   }
 
   private final ReleasePolicy release;
@@ -245,7 +257,7 @@ public final class VerificationRunner {
                     BigDecimal.ZERO,
                     d.confidence(),
                     "shadow score "
-                        + ShadowSeals.score(sealed.report()).toPlainString()
+                        + sealed.score().toPlainString()
                         + " is above 50: FAIL, nothing released ("
                         + d.notes()
                         + ")"));
@@ -278,7 +290,7 @@ public final class VerificationRunner {
         extensions.put(
             "shadow_warning",
             "shadow score "
-                + ShadowSeals.score(sealed.report()).toPlainString()
+                + sealed.score().toPlainString()
                 + " is above 15: the deliverable missed sealed criteria (report attached as a warning)");
       }
     }
@@ -306,7 +318,7 @@ public final class VerificationRunner {
             resultJson.path("evidence_trail").path("evaluation_hash").asText(),
             ChallengeWindow.after(now, a.terms().verification()).closesAt(),
             applied.audit(),
-            sealed != null ? ShadowSeals.summary(sealed) : null);
+            sealed != null ? sealed.summary() : null);
 
     Agreement verified = a.withState(next).withFacts(f -> f.withVerification(summary));
     ObjectNode payload = summary.toJson();
