@@ -7,6 +7,9 @@ import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Money;
 import dev.asa.json.Json;
 import dev.asa.scoring.Settlement;
+import dev.asa.server.escrow.x402.Authorization;
+import dev.asa.server.escrow.x402.Requirements;
+import dev.asa.server.escrow.x402.X402;
 import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.OutboxMessage;
 import dev.asa.server.store.Write;
@@ -47,7 +50,7 @@ final class X402Binding implements EscrowBinding {
 
   @Override
   public void check(JsonNode binding, Money amount) {
-    X402.Requirements r = X402.requirements(binding, amount, 60);
+    Requirements r = X402.requirements(binding, amount, 60);
     if (!r.scheme().equals(X402.UPTO)) {
       throw new InvalidDocumentException(
           "/escrow/binding/scheme",
@@ -66,10 +69,10 @@ final class X402Binding implements EscrowBinding {
               + " escrow amount (GET /agreements/{id}/escrow shows the requirements it must accept)");
     }
     Duration horizon = settlementHorizon(a);
-    X402.Requirements requirements = requirements(a, horizon);
+    Requirements requirements = requirements(a, horizon);
     ObjectNode checked = X402.parsePayload(payload, requirements, now);
     Instant mustLast = now.plus(horizon);
-    Instant expires = X402.Authorization.of(checked).expiresAt();
+    Instant expires = Authorization.of(checked).expiresAt();
     if (expires.isBefore(mustLast)) {
       throw new InvalidDocumentException(
           "/x402/payload",
@@ -112,7 +115,7 @@ final class X402Binding implements EscrowBinding {
                             "agreement "
                                 + a.id()
                                 + " is funded by x402 but has no authorization")));
-    X402.Requirements atAmount =
+    Requirements atAmount =
         requirements(a, settlementHorizon(a)).withAmount(X402.atomicAmount(split.released()));
     writes.add(
         new Write.Enqueue(
@@ -135,7 +138,7 @@ final class X402Binding implements EscrowBinding {
     return o;
   }
 
-  private static X402.Requirements requirements(Agreement a, Duration horizon) {
+  private static Requirements requirements(Agreement a, Duration horizon) {
     return X402.requirements(
         a.toJson().path("escrow").path("binding"),
         a.terms().escrow().paymentTerms().orElseThrow().amount(),

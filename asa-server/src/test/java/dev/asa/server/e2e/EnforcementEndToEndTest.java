@@ -14,7 +14,7 @@ import dev.asa.server.config.ServerConfig;
 import dev.asa.server.escrow.EscrowConfig;
 import dev.asa.server.escrow.FakeFacilitator;
 import dev.asa.server.escrow.WebhookReceiver;
-import dev.asa.server.escrow.X402;
+import dev.asa.server.escrow.x402.Requirements;
 import dev.asa.server.net.FetchPolicy;
 import dev.asa.testing.Fixtures;
 import dev.asa.testing.MutableClock;
@@ -491,9 +491,8 @@ class EnforcementEndToEndTest {
         .put("asset", "0x036CbD53842c5426634e7929541eC2318f3dCF7e")
         .put("pay_to", "0x209693Bc6afc0C5328bA36FaF03C514EF312287C");
     String id = active(doc);
-    X402.Requirements requirements =
-        X402.Requirements.fromJson(
-            client.escrow(id).path("x402_requirements"), "/x402_requirements");
+    Requirements requirements =
+        Requirements.fromJson(client.escrow(id).path("x402_requirements"), "/x402_requirements");
     assertThat(requirements.amount()).isEqualTo("10000000");
     ObjectNode body = Json.object();
     body.set("x402", FakeFacilitator.paymentPayload(requirements, clock.instant()));
