@@ -8,22 +8,18 @@ import dev.asa.access.Caller;
 import dev.asa.access.Operation;
 import dev.asa.agreement.Agreement;
 import dev.asa.agreement.AgreementDrafts;
-import dev.asa.agreement.ChallengeReason;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Role;
 import dev.asa.agreement.StrictJson;
-import dev.asa.crypto.Ed25519PublicKey;
 import dev.asa.crypto.Ed25519Signature;
 import dev.asa.facts.DeliverableFact;
 import dev.asa.facts.EscrowFact;
-import dev.asa.facts.EscrowStatus;
 import dev.asa.facts.Fact;
 import dev.asa.facts.HardeningFact;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.Action;
 import dev.asa.lifecycle.Lifecycle;
 import dev.asa.lifecycle.State;
-import dev.asa.server.escrow.Disputes;
 import dev.asa.server.escrow.Enforcement;
 import dev.asa.server.store.AgreementRow;
 import dev.asa.server.store.AgreementStore;
@@ -31,13 +27,11 @@ import dev.asa.server.store.DuplicateKeyException;
 import dev.asa.server.store.EventRecord;
 import dev.asa.server.store.Write;
 import dev.asa.shadow.SealRequest;
-import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The write side of the agreements API, one method per call: create, sign, negotiate, fund,
@@ -50,11 +44,9 @@ public final class AgreementCommands {
   private final Clock clock;
   private final VerificationRunner verifier;
   private final Enforcement enforcement;
-  private final Disputes disputes;
   private final Closing closing;
   private final Negotiation negotiation;
   private final SubcontractGuard subcontracts;
-  private final Set<Ed25519PublicKey> arbiters;
   private final Ids ids;
 
   AgreementCommands(
@@ -62,22 +54,18 @@ public final class AgreementCommands {
       Clock clock,
       VerificationRunner verifier,
       Enforcement enforcement,
-      Disputes disputes,
       Closing closing,
       Negotiation negotiation,
       SubcontractGuard subcontracts,
-      Set<Ed25519PublicKey> arbiters,
       Ids ids) {
     this.work = work;
     this.store = work.store();
     this.clock = clock;
     this.verifier = verifier;
     this.enforcement = enforcement;
-    this.disputes = disputes;
     this.closing = closing;
     this.negotiation = negotiation;
     this.subcontracts = subcontracts;
-    this.arbiters = Set.copyOf(arbiters);
     this.ids = ids;
   }
 
@@ -309,49 +297,6 @@ public final class AgreementCommands {
         });
   }
 
-  public Outcome challenge(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
-    ObjectNode b = StrictJson.failFast().object(body, "", "a challenge");
-    StrictJson.failFast().allowOnly(b, "", "party", "reason_code");
-    String claimed = StrictJson.failFast().optionalText(b, "", "party");
-    String code =
-        StrictJson.failFast()
-            .text(b, "", "reason_code", "one of " + ChallengeReason.allWireNames());
-    ChallengeReason reason;
-    try {
-      reason = ChallengeReason.fromWire(code);
-    } catch (IllegalArgumentException e) {
-      throw new InvalidDocumentException("/reason_code", e.getMessage());
-    }
-    return work.mutate(
-        id,
-        ticket,
-        caller,
-        Operation.CHALLENGE,
-        current -> {
-          Agreement a = current.agreement();
-          Actor.requireClaimMatches(claimed, current.actor());
-          boolean open = Deadlines.window(a).map(w -> w.isOpenAt(current.now())).orElse(false);
-          State next =
-              Lifecycle.next(a.state(), Action.CHALLENGE, new Lifecycle.Facts(false, open));
-          ObjectNode payload = Json.object();
-          payload.put("party", current.actor().role());
-          payload.put("reason_code", reason.wireName());
-          payload.put("state", next.name());
-          Disputes.Filing filing =
-              disputes.file(a, reason.wireName(), current.actor().role(), current.now());
-          payload.set("dispute", filing.fact().toJson());
-          Agreement result =
-              Enforcement.withEscrowStatus(
-                  a.withState(next).withFacts(f -> f.withDispute(filing.fact())),
-                  EscrowStatus.FROZEN);
-          return new Change(
-              result,
-              List.of(new EventLog.Draft(EventType.CHALLENGED, current.actor(), payload)),
-              filing.message().map(List::of).orElse(List.of()),
-              null);
-        });
-  }
-
   public Outcome close(String id, Caller caller, IdempotencyTicket ticket) {
     return work.mutate(
         id,
@@ -366,65 +311,6 @@ public final class AgreementCommands {
               Action.CLOSE,
               new Lifecycle.Facts(false, open)); // refuses while the window is open
           return closing.onResult(a, current.now(), current.actor());
-        });
-  }
-
-  /**
-   * {@code POST /agreements/{id}/ruling}: the operator, or an arbiter the operator configured,
-   * settles a dispute with a release percentage and a reason; the agreement closes.
-   */
-  public Outcome rule(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
-    ObjectNode b = StrictJson.failFast().object(body, "", "a ruling");
-    StrictJson.failFast().allowOnly(b, "", "release_percent", "reason");
-    JsonNode p = b.get("release_percent");
-    if (p == null
-        || !p.isNumber()
-        || p.decimalValue().signum() < 0
-        || p.decimalValue().compareTo(BigDecimal.valueOf(100)) > 0) {
-      throw new InvalidDocumentException(
-          "/release_percent",
-          "required: a number from 0 to 100, the share released to the provider");
-    }
-    if (p.decimalValue().scale() > 2) {
-      throw new InvalidDocumentException("/release_percent", "at most two decimals");
-    }
-    String reason =
-        StrictJson.failFast()
-            .text(b, "", "reason", "the reason for the ruling, kept in the record");
-    if (reason.isBlank() || reason.length() > 2000) {
-      throw new InvalidDocumentException("/reason", "a non-blank text of at most 2000 characters");
-    }
-    // An arbiter is a stranger to the agreement's parties; it holds ruling authority by
-    // configuration.
-    Caller ruler =
-        caller instanceof Caller.Key k && arbiters.contains(k.key())
-            ? new Caller.Key(k.key(), true)
-            : caller;
-    return work.mutate(
-        id,
-        ticket,
-        ruler,
-        Operation.RULE,
-        current -> {
-          // No one judges their own case: a key that is a party's or the evaluator's here never
-          // rules on it.
-          var roles = AccessPolicy.rolesOf(current.agreement().terms(), caller);
-          if (!roles.isEmpty()) {
-            throw AccessDeniedException.forbidden(
-                "the "
-                    + roles.iterator().next().wireName()
-                    + " of agreement "
-                    + id
-                    + " may not rule on its dispute, whatever its arbiter or operator standing; another arbiter rules");
-          }
-          Lifecycle.require(current.agreement().state(), Action.RULE);
-          Actor actor =
-              new Actor(
-                  caller instanceof Caller.Key k && k.operator() ? "operator" : "arbiter",
-                  current.actor().keyId(),
-                  true);
-          return closing.onRuling(
-              current.agreement(), p.decimalValue(), reason, current.now(), actor);
         });
   }
 

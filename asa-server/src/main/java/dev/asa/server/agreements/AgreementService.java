@@ -23,6 +23,7 @@ public final class AgreementService {
 
   private final AgreementQueries queries;
   private final AgreementCommands commands;
+  private final DisputeCommands disputeCommands;
   private final VerificationFlow verifications;
   private final EngineVerifications engine;
   private final TimerHandlers timers;
@@ -50,19 +51,11 @@ public final class AgreementService {
     SubcontractGuard subcontracts = new SubcontractGuard(store);
     Negotiation negotiation = new Negotiation(market, policy, trustedMarketSources, subcontracts);
     Closing closing = new Closing(enforcement, disputes);
+    this.disputeCommands = new DisputeCommands(work, disputes, closing, arbiters);
     this.queries = new AgreementQueries(work, clock, enforcement, verifier);
     this.commands =
         new AgreementCommands(
-            work,
-            clock,
-            verifier,
-            enforcement,
-            disputes,
-            closing,
-            negotiation,
-            subcontracts,
-            arbiters,
-            ids);
+            work, clock, verifier, enforcement, closing, negotiation, subcontracts, ids);
     ResultEnforcement results = new ResultEnforcement(closing, disputes, serverKeyId);
     this.engine =
         new EngineVerifications(work, clock, verifier, serverKeyId, evaluators, jobs, ids, results);
@@ -124,6 +117,11 @@ public final class AgreementService {
 
   public AgreementCommands commands() {
     return commands;
+  }
+
+  /** Challenges and rulings. */
+  public DisputeCommands disputes() {
+    return disputeCommands;
   }
 
   public VerificationFlow verifications() {

@@ -13,6 +13,7 @@ import dev.asa.json.Json;
 import dev.asa.server.agreements.AgreementCommands;
 import dev.asa.server.agreements.AgreementQueries;
 import dev.asa.server.agreements.AgreementService;
+import dev.asa.server.agreements.DisputeCommands;
 import dev.asa.server.agreements.NotFoundException;
 import dev.asa.server.agreements.Outcome;
 import dev.asa.server.agreements.VerificationFlow;
@@ -33,6 +34,7 @@ import io.javalin.http.Context;
 public final class Routes {
   private final AgreementQueries queries;
   private final AgreementCommands commands;
+  private final DisputeCommands disputeCommands;
   private final VerificationFlow verificationFlow;
   private final Requests requests;
   private final AccessGate gate;
@@ -50,6 +52,7 @@ public final class Routes {
       MarketData market) {
     this.queries = agreements.queries();
     this.commands = agreements.commands();
+    this.disputeCommands = agreements.disputes();
     this.verificationFlow = agreements.verifications();
     this.verifications = verifications;
     this.requests = requests;
@@ -115,7 +118,7 @@ public final class Routes {
     r.post(
         "/agreements/{id}/challenge",
         SIGNED,
-        ctx -> requests.mutation(ctx, (b, c, t) -> commands.challenge(id(ctx), b, c, t)));
+        ctx -> requests.mutation(ctx, (b, c, t) -> disputeCommands.challenge(id(ctx), b, c, t)));
     r.post(
         "/agreements/{id}/close",
         SIGNED,
@@ -127,7 +130,7 @@ public final class Routes {
     r.post(
         "/agreements/{id}/ruling",
         SIGNED,
-        ctx -> requests.mutation(ctx, (b, c, t) -> commands.rule(id(ctx), b, c, t)));
+        ctx -> requests.mutation(ctx, (b, c, t) -> disputeCommands.rule(id(ctx), b, c, t)));
     r.post(
         "/agreements/{id}/seal",
         SIGNED,

@@ -287,7 +287,7 @@ class EscrowPropertyTest {
       assertThat(
               attempt(
                   "final:challenge",
-                  () -> service.commands().challenge(p.id, challengeBody(), BOB, null)))
+                  () -> service.disputes().challenge(p.id, challengeBody(), BOB, null)))
           .as(ctx(p))
           .isFalse();
       assertThat(
@@ -295,7 +295,7 @@ class EscrowPropertyTest {
                   "final:rule",
                   () ->
                       service
-                          .commands()
+                          .disputes()
                           .rule(p.id, ruling(BigDecimal.valueOf(100)), OPERATOR, null)))
           .as(ctx(p))
           .isFalse();
@@ -481,7 +481,7 @@ class EscrowPropertyTest {
                   "challenge",
                   () ->
                       service
-                          .commands()
+                          .disputes()
                           .challenge(
                               p.id, challengeBody(), random.nextBoolean() ? ALICE : BOB, null));
           case 1 -> jumpPast(p, TimerKind.CHALLENGE_WINDOW.wireName());
@@ -519,7 +519,7 @@ class EscrowPropertyTest {
               "challenge",
               () ->
                   service
-                      .commands()
+                      .disputes()
                       .challenge(p.id, challengeBody(), right ? ALICE : someone, null));
       case 5 -> attempt("close", () -> service.commands().close(p.id, right ? BOB : someone, null));
       case 6 -> rule(p, right ? OPERATOR : someone);
@@ -528,7 +528,7 @@ class EscrowPropertyTest {
               "rule:invalid",
               () ->
                   service
-                      .commands()
+                      .disputes()
                       .rule(
                           p.id,
                           Json.object()
@@ -620,7 +620,7 @@ class EscrowPropertyTest {
 
   private boolean rule(Plan p, Caller caller, BigDecimal percent) {
     p.rulings.add(percent); // before the call: a racing ruling may win before this one returns
-    return attempt("rule", () -> service.commands().rule(p.id, ruling(percent), caller, null));
+    return attempt("rule", () -> service.disputes().rule(p.id, ruling(percent), caller, null));
   }
 
   /**
@@ -736,7 +736,7 @@ class EscrowPropertyTest {
             () ->
                 attempt(
                     "race:challenge",
-                    () -> service.commands().challenge(p.id, challengeBody(), ALICE, null)));
+                    () -> service.disputes().challenge(p.id, challengeBody(), ALICE, null)));
         List<String> names = new ArrayList<>(options.keySet());
         String a;
         String b;

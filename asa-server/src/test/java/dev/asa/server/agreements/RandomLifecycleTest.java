@@ -171,7 +171,7 @@ class RandomLifecycleTest {
               .verify(id, evaluatorScores(random), right ? JUDGE : someone, null);
       case 5 ->
           service
-              .commands()
+              .disputes()
               .challenge(
                   id,
                   Json.object().put("reason_code", "quality_below_agreed_slo"),

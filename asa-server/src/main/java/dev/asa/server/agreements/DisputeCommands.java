@@ -1,0 +1,145 @@
+package dev.asa.server.agreements;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.access.AccessDeniedException;
+import dev.asa.access.AccessPolicy;
+import dev.asa.access.Caller;
+import dev.asa.access.Operation;
+import dev.asa.agreement.Agreement;
+import dev.asa.agreement.ChallengeReason;
+import dev.asa.agreement.InvalidDocumentException;
+import dev.asa.agreement.StrictJson;
+import dev.asa.crypto.Ed25519PublicKey;
+import dev.asa.facts.EscrowStatus;
+import dev.asa.json.Json;
+import dev.asa.lifecycle.Action;
+import dev.asa.lifecycle.Lifecycle;
+import dev.asa.lifecycle.State;
+import dev.asa.server.escrow.Disputes;
+import dev.asa.server.escrow.Enforcement;
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Disputes of a recorded result: a party's challenge inside the window (the money freezes and the
+ * case is filed with the dispute protocol), and the ruling that settles it, by the operator or a
+ * configured arbiter who is not involved in the agreement.
+ */
+public final class DisputeCommands {
+  private final UnitOfWork work;
+  private final Disputes disputes;
+  private final Closing closing;
+  private final Set<Ed25519PublicKey> arbiters;
+
+  DisputeCommands(
+      UnitOfWork work, Disputes disputes, Closing closing, Set<Ed25519PublicKey> arbiters) {
+    this.work = work;
+    this.disputes = disputes;
+    this.closing = closing;
+    this.arbiters = Set.copyOf(arbiters);
+  }
+
+  public Outcome challenge(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
+    ObjectNode b = StrictJson.failFast().object(body, "", "a challenge");
+    StrictJson.failFast().allowOnly(b, "", "party", "reason_code");
+    String claimed = StrictJson.failFast().optionalText(b, "", "party");
+    String code =
+        StrictJson.failFast()
+            .text(b, "", "reason_code", "one of " + ChallengeReason.allWireNames());
+    ChallengeReason reason;
+    try {
+      reason = ChallengeReason.fromWire(code);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidDocumentException("/reason_code", e.getMessage());
+    }
+    return work.mutate(
+        id,
+        ticket,
+        caller,
+        Operation.CHALLENGE,
+        current -> {
+          Agreement a = current.agreement();
+          Actor.requireClaimMatches(claimed, current.actor());
+          boolean open = Deadlines.window(a).map(w -> w.isOpenAt(current.now())).orElse(false);
+          State next =
+              Lifecycle.next(a.state(), Action.CHALLENGE, new Lifecycle.Facts(false, open));
+          ObjectNode payload = Json.object();
+          payload.put("party", current.actor().role());
+          payload.put("reason_code", reason.wireName());
+          payload.put("state", next.name());
+          Disputes.Filing filing =
+              disputes.file(a, reason.wireName(), current.actor().role(), current.now());
+          payload.set("dispute", filing.fact().toJson());
+          Agreement result =
+              Enforcement.withEscrowStatus(
+                  a.withState(next).withFacts(f -> f.withDispute(filing.fact())),
+                  EscrowStatus.FROZEN);
+          return new Change(
+              result,
+              List.of(new EventLog.Draft(EventType.CHALLENGED, current.actor(), payload)),
+              filing.message().map(List::of).orElse(List.of()),
+              null);
+        });
+  }
+
+  /**
+   * {@code POST /agreements/{id}/ruling}: the operator, or an arbiter the operator configured,
+   * settles a dispute with a release percentage and a reason; the agreement closes.
+   */
+  public Outcome rule(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
+    ObjectNode b = StrictJson.failFast().object(body, "", "a ruling");
+    StrictJson.failFast().allowOnly(b, "", "release_percent", "reason");
+    JsonNode p = b.get("release_percent");
+    if (p == null
+        || !p.isNumber()
+        || p.decimalValue().signum() < 0
+        || p.decimalValue().compareTo(BigDecimal.valueOf(100)) > 0) {
+      throw new InvalidDocumentException(
+          "/release_percent",
+          "required: a number from 0 to 100, the share released to the provider");
+    }
+    if (p.decimalValue().scale() > 2) {
+      throw new InvalidDocumentException("/release_percent", "at most two decimals");
+    }
+    String reason =
+        StrictJson.failFast()
+            .text(b, "", "reason", "the reason for the ruling, kept in the record");
+    if (reason.isBlank() || reason.length() > 2000) {
+      throw new InvalidDocumentException("/reason", "a non-blank text of at most 2000 characters");
+    }
+    // An arbiter is a stranger to the agreement's parties; it holds ruling authority by
+    // configuration.
+    Caller ruler =
+        caller instanceof Caller.Key k && arbiters.contains(k.key())
+            ? new Caller.Key(k.key(), true)
+            : caller;
+    return work.mutate(
+        id,
+        ticket,
+        ruler,
+        Operation.RULE,
+        current -> {
+          // No one judges their own case: a key that is a party's or the evaluator's here never
+          // rules on it.
+          var roles = AccessPolicy.rolesOf(current.agreement().terms(), caller);
+          if (!roles.isEmpty()) {
+            throw AccessDeniedException.forbidden(
+                "the "
+                    + roles.iterator().next().wireName()
+                    + " of agreement "
+                    + id
+                    + " may not rule on its dispute, whatever its arbiter or operator standing; another arbiter rules");
+          }
+          Lifecycle.require(current.agreement().state(), Action.RULE);
+          Actor actor =
+              new Actor(
+                  caller instanceof Caller.Key k && k.operator() ? "operator" : "arbiter",
+                  current.actor().keyId(),
+                  true);
+          return closing.onRuling(
+              current.agreement(), p.decimalValue(), reason, current.now(), actor);
+        });
+  }
+}
