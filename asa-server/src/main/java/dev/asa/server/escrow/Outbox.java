@@ -3,38 +3,42 @@ package dev.asa.server.escrow;
 import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.OutboxMessage;
 import dev.asa.server.store.OutboxRow;
+import dev.asa.server.timers.RetryPolicy;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
+import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Delivers outbox messages: at least once, retrying with exponential backoff (1 s, 2 s, 4 s ...
- * capped at 15 minutes, with jitter) until the destination accepts or says the message can never
- * succeed. Messages are committed with the change that caused them, so a crash between the commit
- * and the send loses nothing: the message is still pending when the server comes back. A node
- * claims a message with a lease before sending it, so with several nodes one sends it at a time; a
- * node that dies mid-send loses its lease and the message is sent again, which is why receivers
- * deduplicate on the message id.
+ * capped at 15 minutes, with jitter: {@link RetryPolicy#OUTBOX}) until the destination accepts,
+ * says the message can never succeed, or the policy's attempts run out and the message is dead.
+ * Messages are committed with the change that caused them, so a crash between the commit and the
+ * send loses nothing: the message is still pending when the server comes back. A node claims a
+ * message with a lease before sending it, so with several nodes one sends it at a time; a node that
+ * dies mid-send loses its lease and the message is sent again, which is why receivers deduplicate
+ * on the message id.
  */
 public final class Outbox implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Outbox.class);
   static final Duration LEASE = Duration.ofSeconds(60);
-  static final Duration FIRST_RETRY = Duration.ofSeconds(1);
-  static final Duration MAX_RETRY = Duration.ofMinutes(15);
   private static final int BATCH = 50;
 
   private final AgreementStore store;
   private final Clock clock;
   private final Function<OutboxMessage, Courier> couriers;
+  private final RetryPolicy policy;
+  private final RandomGenerator random;
   private final String node = "node-" + UUID.randomUUID();
   private final ScheduledExecutorService poller =
       Executors.newSingleThreadScheduledExecutor(r -> {
@@ -47,9 +51,24 @@ public final class Outbox implements AutoCloseable {
    * @param couriers the courier for a message (by its kind)
    */
   public Outbox(AgreementStore store, Clock clock, Function<OutboxMessage, Courier> couriers) {
+    this(store, clock, couriers, RetryPolicy.OUTBOX, new SplittableRandom());
+  }
+
+  /**
+   * @param policy when an undelivered message is retried, and when it is given up as dead
+   * @param random the jitter of the backoff (tests pass a seeded one)
+   */
+  public Outbox(
+      AgreementStore store,
+      Clock clock,
+      Function<OutboxMessage, Courier> couriers,
+      RetryPolicy policy,
+      RandomGenerator random) {
     this.store = store;
     this.clock = clock;
     this.couriers = couriers;
+    this.policy = policy;
+    this.random = random;
   }
 
   public void start(Duration every) {
@@ -108,29 +127,32 @@ public final class Outbox implements AutoCloseable {
             message.id(), node, OutboxRow.Status.FAILED, now, f.reason(), null, null);
       }
       case Courier.Attempt.Retry r -> {
-        Instant next = now.plus(backoff(message.attempts() + 1));
-        log.info(
-            "outbox message {} ({}) not delivered ({}); next attempt at {}",
-            message.id(),
-            message.kind(),
-            r.reason(),
-            next);
-        store.recordAttempt(
-            message.id(), node, OutboxRow.Status.PENDING, next, r.reason(), null, null);
+        int attempts = message.attempts() + 1;
+        Optional<Instant> next = policy.next(attempts, now, random);
+        if (next.isPresent()) {
+          log.info(
+              "outbox message {} ({}) not delivered ({}); next attempt at {}",
+              message.id(),
+              message.kind(),
+              r.reason(),
+              next.get());
+          store.recordAttempt(
+              message.id(), node, OutboxRow.Status.PENDING, next.get(), r.reason(), null, null);
+        } else {
+          log.error(
+              "outbox message {} ({}) to {} is dead after {} attempts, never to be sent again;"
+                  + " last error: {}",
+              message.id(),
+              message.kind(),
+              message.destination(),
+              attempts,
+              r.reason());
+          store.recordAttempt(
+              message.id(), node, OutboxRow.Status.DEAD, now, r.reason(), null, null);
+        }
       }
     }
     return false;
-  }
-
-  /**
-   * The wait before attempt number {@code attempt + 1}: doubling from one second, capped, with
-   * +-20% jitter.
-   */
-  static Duration backoff(int attempt) {
-    long base = FIRST_RETRY.toMillis() << Math.min(attempt - 1, 20);
-    long capped = Math.min(base, MAX_RETRY.toMillis());
-    double jitter = 0.8 + 0.4 * ThreadLocalRandom.current().nextDouble();
-    return Duration.ofMillis((long) (capped * jitter));
   }
 
   @Override

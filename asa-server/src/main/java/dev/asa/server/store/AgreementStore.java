@@ -45,8 +45,20 @@ public interface AgreementStore extends AutoCloseable {
   /** Marks a claimed timer fired (only the node holding it can). */
   void finishTimer(String id, String node, Instant at);
 
-  /** The agreement's timers not yet fired, soonest first. */
+  /**
+   * Records that a claimed timer's action failed (only the node holding it can): its attempts go up
+   * by one, {@code error} is kept and the claim released. With {@code retryAt} the timer comes due
+   * again then; with null it is dead at {@code at}: never claimed again, listed by {@link
+   * #deadTimers}. Setting the timer again (a {@link Write.SetTimer}) makes it live, with no
+   * failures.
+   */
+  void failTimer(String id, String node, String error, Instant retryAt, Instant at);
+
+  /** The agreement's timers not yet fired (nor dead), soonest first. */
   List<TimerRow> pendingTimers(String agreementId);
+
+  /** Up to {@code limit} dead timers (their action failed too often), the most recent first. */
+  List<TimerRow> deadTimers(int limit);
 
   /**
    * The agreements sub-contracted from {@code parentId} (linked at their creation), oldest first.
@@ -115,8 +127,8 @@ public interface AgreementStore extends AutoCloseable {
 
   /**
    * Records how a delivery attempt of a claimed message ended and releases the claim (only the node
-   * holding it can): {@code PENDING} with the next attempt time, {@code DELIVERED} or {@code
-   * FAILED} for good.
+   * holding it can): {@code PENDING} with the next attempt time, {@code DELIVERED}, {@code FAILED}
+   * for good (the other side said so) or {@code DEAD} (it failed too often).
    */
   void recordAttempt(
       String messageId,

@@ -63,17 +63,33 @@ final class JdbcAgreementStore implements AgreementStore {
   private static final String UPSERT_TIMER =
       "INSERT INTO timers (id, agreement_id, kind, due_at) VALUES (?, ?, ?, ?)"
           + " ON CONFLICT (id) DO UPDATE SET due_at = excluded.due_at, done_at = NULL,"
-          + " claimed_until = NULL, claimed_by = NULL";
+          + " claimed_until = NULL, claimed_by = NULL, attempts = 0, last_error = NULL,"
+          + " dead_at = NULL";
+  private static final String TIMER_COLUMNS =
+      "id, agreement_id, kind, due_at, attempts, last_error";
   private static final String SELECT_DUE_TIMERS =
-      "SELECT id, agreement_id, kind, due_at FROM timers WHERE done_at IS NULL AND due_at <= ?"
+      "SELECT "
+          + TIMER_COLUMNS
+          + " FROM timers WHERE done_at IS NULL AND dead_at IS NULL AND due_at <= ?"
           + " AND (claimed_until IS NULL OR claimed_until < ?) ORDER BY due_at LIMIT ?";
   private static final String CLAIM_TIMER =
       "UPDATE timers SET claimed_until = ?, claimed_by = ? WHERE id = ? AND done_at IS NULL"
-          + " AND (claimed_until IS NULL OR claimed_until < ?)";
+          + " AND dead_at IS NULL AND (claimed_until IS NULL OR claimed_until < ?)";
   private static final String FINISH_TIMER =
       "UPDATE timers SET done_at = ? WHERE id = ? AND claimed_by = ?";
+  private static final String FAIL_TIMER =
+      "UPDATE timers SET attempts = attempts + 1, last_error = ?, due_at = COALESCE(?, due_at),"
+          + " dead_at = ?, claimed_until = NULL, claimed_by = NULL"
+          + " WHERE id = ? AND claimed_by = ? AND done_at IS NULL AND dead_at IS NULL";
   private static final String SELECT_TIMERS_OF =
-      "SELECT id, agreement_id, kind, due_at FROM timers WHERE agreement_id = ? AND done_at IS NULL ORDER BY due_at";
+      "SELECT "
+          + TIMER_COLUMNS
+          + " FROM timers WHERE agreement_id = ? AND done_at IS NULL AND dead_at IS NULL"
+          + " ORDER BY due_at";
+  private static final String SELECT_DEAD_TIMERS =
+      "SELECT "
+          + TIMER_COLUMNS
+          + " FROM timers WHERE dead_at IS NOT NULL ORDER BY dead_at DESC, id LIMIT ?";
   private static final String INSERT_IDEMPOTENCY =
       "INSERT INTO idempotency_keys (scope, key, request_hash, status, response_body, created_at)"
           + " VALUES (?, ?, ?, ?, ?, ?)";
@@ -521,6 +537,42 @@ final class JdbcAgreementStore implements AgreementStore {
   }
 
   @Override
+  public void failTimer(String id, String node, String error, Instant retryAt, Instant at) {
+    database.write(
+        "recording a failure of timer " + id,
+        sql -> {
+          PreparedStatement s = sql.prepare(FAIL_TIMER);
+          if (error == null) {
+            s.setNull(1, Types.VARCHAR);
+          } else {
+            s.setString(1, error);
+          }
+          if (retryAt == null) {
+            s.setNull(2, Types.BIGINT);
+            s.setLong(3, at.toEpochMilli());
+          } else {
+            s.setLong(2, retryAt.toEpochMilli());
+            s.setNull(3, Types.BIGINT);
+          }
+          s.setString(4, id);
+          s.setString(5, node);
+          s.executeUpdate();
+          return null;
+        });
+  }
+
+  @Override
+  public List<TimerRow> deadTimers(int limit) {
+    return database.read(
+        "reading dead timers",
+        sql -> {
+          PreparedStatement s = sql.prepare(SELECT_DEAD_TIMERS);
+          s.setInt(1, limit);
+          return timers(s);
+        });
+  }
+
+  @Override
   public List<TimerRow> pendingTimers(String agreementId) {
     return database.read(
         "reading the timers of agreement " + agreementId,
@@ -540,7 +592,9 @@ final class JdbcAgreementStore implements AgreementStore {
                 rs.getString(1),
                 rs.getString(2),
                 rs.getString(3),
-                Instant.ofEpochMilli(rs.getLong(4))));
+                Instant.ofEpochMilli(rs.getLong(4)),
+                rs.getInt(5),
+                rs.getString(6)));
       }
     }
     return out;

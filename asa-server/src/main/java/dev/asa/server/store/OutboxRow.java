@@ -22,6 +22,9 @@ public record OutboxRow(
   public enum Status {
     PENDING,
     DELIVERED,
-    FAILED
+    /** The other side said it can never succeed. */
+    FAILED,
+    /** Retried too many times without an answer; never attempted again (a dead letter). */
+    DEAD
   }
 }

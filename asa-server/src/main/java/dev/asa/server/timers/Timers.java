@@ -4,11 +4,15 @@ import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.TimerRow;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
+import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,7 +21,9 @@ import org.slf4j.LoggerFactory;
  * that sets them), so they survive restarts; a node claims a due timer with a lease before acting,
  * so with several nodes on one PostgreSQL each timer is acted on once. The action itself must be
  * idempotent (it re-checks the agreement's state), because a node can die after acting and before
- * marking the timer done; the lease then expires and another node fires it again, harmlessly.
+ * marking the timer done; the lease then expires and another node fires it again, harmlessly. An
+ * action that throws is retried with backoff and, after {@link RetryPolicy#TIMERS}' attempts, left
+ * dead (logged, and listed by {@link AgreementStore#deadTimers}).
  */
 public final class Timers implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Timers.class);
@@ -32,6 +38,8 @@ public final class Timers implements AutoCloseable {
   private final AgreementStore store;
   private final Clock clock;
   private final Handler handler;
+  private final RetryPolicy policy;
+  private final RandomGenerator random;
   private final String node = "node-" + UUID.randomUUID();
   private final ScheduledExecutorService poller =
       Executors.newSingleThreadScheduledExecutor(r -> {
@@ -41,9 +49,24 @@ public final class Timers implements AutoCloseable {
       });
 
   public Timers(AgreementStore store, Clock clock, Handler handler) {
+    this(store, clock, handler, RetryPolicy.TIMERS, new SplittableRandom());
+  }
+
+  /**
+   * @param policy when a timer whose action failed is retried, and when it is given up as dead
+   * @param random the jitter of the backoff (tests pass a seeded one)
+   */
+  public Timers(
+      AgreementStore store,
+      Clock clock,
+      Handler handler,
+      RetryPolicy policy,
+      RandomGenerator random) {
     this.store = store;
     this.clock = clock;
     this.handler = handler;
+    this.policy = policy;
+    this.random = random;
   }
 
   /** Polls for due timers every {@code every}. */
@@ -73,12 +96,47 @@ public final class Timers implements AutoCloseable {
           store.finishTimer(timer.id(), node, clock.instant());
           fired++;
         } catch (RuntimeException e) {
-          // Left claimed: when the lease runs out the timer is due again (on this node or another).
-          log.warn("timer {} failed; it will be retried after its lease", timer.id(), e);
+          failed(timer, e);
         }
       }
     } while (due.size() == BATCH);
     return fired;
+  }
+
+  /**
+   * Records a failed action: retried after the policy's backoff, or dead after its last attempt. If
+   * recording fails too, the timer stays claimed and comes due again when its lease runs out.
+   */
+  private void failed(TimerRow timer, RuntimeException e) {
+    int attempts = timer.attempts() + 1;
+    Instant now = clock.instant();
+    Optional<Instant> retryAt = policy.next(attempts, now, random);
+    String error = String.valueOf(e);
+    if (retryAt.isPresent()) {
+      log.warn(
+          "timer {} failed (attempt {} of {}); retrying at {}",
+          timer.id(),
+          attempts,
+          policy.maxAttempts(),
+          retryAt.get(),
+          e);
+    } else {
+      log.error(
+          "timer {} is dead after {} failed attempts, never to fire again until it is set again;"
+              + " last error: {}",
+          timer.id(),
+          attempts,
+          error,
+          e);
+    }
+    try {
+      store.failTimer(timer.id(), node, error, retryAt.orElse(null), now);
+    } catch (RuntimeException recording) {
+      log.warn(
+          "recording the failure of timer {} failed; it will be retried after its lease",
+          timer.id(),
+          recording);
+    }
   }
 
   @Override

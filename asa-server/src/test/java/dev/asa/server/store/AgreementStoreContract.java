@@ -251,6 +251,73 @@ abstract class AgreementStoreContract {
         .containsExactly(due.plusSeconds(500));
   }
 
+  @Test
+  void aFailedTimerCountsItsAttemptsMovesToItsRetryAndOnceDeadIsNeverClaimedUntilSetAgain() {
+    AgreementRow a = created("timer-fail");
+    java.time.Instant due = T0.plusSeconds(100);
+    java.time.Duration lease = java.time.Duration.ofSeconds(60);
+    String id = a.id() + ":t";
+    store.apply(List.of(new Write.SetTimer(TimerRow.of(a.id(), "t", due))));
+    assertThat(store.pendingTimers(a.id())).containsExactly(TimerRow.of(a.id(), "t", due));
+    assertThat(mine(store.claimDueTimers(due, "n1", lease, 1000), a)).hasSize(1);
+    store.failTimer(id, "n2", "not mine", due.plusSeconds(5), due);
+    assertThat(store.pendingTimers(a.id()).getFirst().attempts())
+        .as("only the node holding the claim records a failure")
+        .isZero();
+    store.failTimer(id, "n1", "boom", due.plusSeconds(5), due);
+    assertThat(store.pendingTimers(a.id()))
+        .containsExactly(new TimerRow(id, a.id(), "t", due.plusSeconds(5), 1, "boom"));
+    // The claim is released: due again at the retry, not before, and not only after the lease.
+    assertThat(mine(store.claimDueTimers(due.plusSeconds(4), "n2", lease, 1000), a)).isEmpty();
+    List<TimerRow> again = mine(store.claimDueTimers(due.plusSeconds(5), "n2", lease, 1000), a);
+    assertThat(again).extracting(TimerRow::attempts).containsExactly(1);
+    // Dead: not pending, never claimed, listed with its attempts and last error.
+    store.failTimer(id, "n2", "boom again", null, due.plusSeconds(6));
+    assertThat(store.pendingTimers(a.id())).isEmpty();
+    assertThat(mine(store.claimDueTimers(due.plusSeconds(86_400), "n3", lease, 1000), a)).isEmpty();
+    assertThat(store.deadTimers(1000))
+        .filteredOn(t -> t.agreementId().equals(a.id()))
+        .containsExactly(new TimerRow(id, a.id(), "t", due.plusSeconds(5), 2, "boom again"));
+    store.finishTimer(id, "n2", due.plusSeconds(7));
+    assertThat(store.deadTimers(1000)).anyMatch(t -> t.id().equals(id));
+    // Setting it again makes it live with no failures.
+    store.apply(List.of(new Write.SetTimer(TimerRow.of(a.id(), "t", due.plusSeconds(500)))));
+    assertThat(store.deadTimers(1000)).noneMatch(t -> t.id().equals(id));
+    assertThat(store.pendingTimers(a.id()))
+        .containsExactly(TimerRow.of(a.id(), "t", due.plusSeconds(500)));
+    assertThat(mine(store.claimDueTimers(due.plusSeconds(500), "n3", lease, 1000), a)).hasSize(1);
+  }
+
+  private static List<TimerRow> mine(List<TimerRow> timers, AgreementRow a) {
+    return timers.stream().filter(t -> t.agreementId().equals(a.id())).toList();
+  }
+
+  @Test
+  void aDeadOutboxMessageKeepsItsAttemptsAndErrorAndIsNeverClaimedAgain() {
+    AgreementRow a = created("outbox-dead");
+    var m =
+        new dev.asa.server.store.OutboxMessage(
+            "msg-" + a.id(), a.id(), "escrow.release", "http://x/", "{\"a\":1}", T0, 0);
+    store.apply(List.of(new Write.Enqueue(m)));
+    java.time.Duration lease = java.time.Duration.ofSeconds(60);
+    assertThat(store.claimDueMessages(T0, "n1", lease, 1000)).anyMatch(x -> x.id().equals(m.id()));
+    store.recordAttempt(
+        m.id(), "n1", OutboxRow.Status.PENDING, T0.plusSeconds(1), "HTTP 500", null, null);
+    assertThat(store.claimDueMessages(T0.plusSeconds(1), "n1", lease, 1000))
+        .filteredOn(x -> x.id().equals(m.id()))
+        .extracting(dev.asa.server.store.OutboxMessage::attempts)
+        .containsExactly(1);
+    store.recordAttempt(
+        m.id(), "n1", OutboxRow.Status.DEAD, T0.plusSeconds(1), "HTTP 500 again", null, null);
+    OutboxRow row = store.outboxOf(a.id()).getFirst();
+    assertThat(row.status()).isEqualTo(OutboxRow.Status.DEAD);
+    assertThat(row.attempts()).isEqualTo(2);
+    assertThat(row.lastError()).isEqualTo("HTTP 500 again");
+    assertThat(row.deliveredAt()).isNull();
+    assertThat(store.claimDueMessages(T0.plusSeconds(86_400 * 30L), "n2", lease, 1000))
+        .noneMatch(x -> x.id().equals(m.id()));
+  }
+
   // ---- escrow: ledger, outbox, authorizations ----
 
   private static dev.asa.agreement.Money usd(String amount) {

@@ -110,10 +110,12 @@ class FactsMigrationTest {
         history.add(rs.getString(1) + " " + rs.getString(2) + " " + rs.getBoolean(3));
       }
     }
+    // The baseline, this migration, then whichever later ones this build has.
     assertThat(history)
-        .containsExactly(
+        .startsWith(
             String.format("%03d BASELINE true", FACTS_VERSION - 1),
             String.format("%03d SQL true", FACTS_VERSION));
+    assertThat(history.subList(2, history.size())).allMatch(h -> h.endsWith(" SQL true"));
     try (Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("SELECT max(version) FROM schema_migrations")) {
       rs.next();

@@ -4,9 +4,9 @@ import dev.asa.lifecycle.State;
 import java.time.Instant;
 
 /** Builders for test rows, with every field filled so round trips check every column. */
-final class TestRows {
+public final class TestRows {
 
-  static final Instant T0 = Instant.parse("2025-06-01T12:00:00.123Z");
+  public static final Instant T0 = Instant.parse("2025-06-01T12:00:00.123Z");
 
   private TestRows() {}
 
@@ -39,7 +39,7 @@ final class TestRows {
         createdAt.plusSeconds(version - 1));
   }
 
-  static AgreementRow agreement(String id, long version, State state) {
+  public static AgreementRow agreement(String id, long version, State state) {
     return agreement(id, version, state, "client:" + id, "provider:" + id, "evaluator:" + id, T0);
   }
 
@@ -56,7 +56,7 @@ final class TestRows {
     return bumped;
   }
 
-  static EventRecord event(String agreementId, long seq) {
+  public static EventRecord event(String agreementId, long seq) {
     return new EventRecord(
         agreementId,
         seq,
