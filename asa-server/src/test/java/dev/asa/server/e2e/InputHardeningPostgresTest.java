@@ -1,7 +1,7 @@
 package dev.asa.server.e2e;
 
 import dev.asa.server.config.ServerConfig;
-import dev.asa.server.store.PostgresTestSchema;
+import dev.asa.server.store.TestPostgres;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.io.TempDir;
@@ -13,11 +13,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class InputHardeningPostgresTest extends InputHardeningContract {
   @TempDir static Path dataDir;
-  PostgresTestSchema schema;
+  TestPostgres schema;
 
   @Override
   ServerConfig withStore(ServerConfig config) {
-    schema = PostgresTestSchema.create();
+    schema = TestPostgres.freshSchema();
     return config.withDataDir(dataDir).withDbUrl(schema.url());
   }
 
