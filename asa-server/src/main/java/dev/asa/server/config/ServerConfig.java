@@ -80,164 +80,36 @@ public record ServerConfig(
   }
 
   public ServerConfig withPort(int p) {
-    return new ServerConfig(
-        host,
-        p,
-        dataDir,
-        dbUrl,
-        clock,
-        maxBodyBytes,
-        operatorKey,
-        requestsPerSecondPerKey,
-        burstPerKey,
-        trustedMarketSources,
-        negotiationPolicy,
-        escrow,
-        verification,
-        pollTimers,
-        fetchPolicy,
-        publicUrls);
+    return copy().port(p).build();
   }
 
   public ServerConfig withHost(String h) {
-    return new ServerConfig(
-        h,
-        port,
-        dataDir,
-        dbUrl,
-        clock,
-        maxBodyBytes,
-        operatorKey,
-        requestsPerSecondPerKey,
-        burstPerKey,
-        trustedMarketSources,
-        negotiationPolicy,
-        escrow,
-        verification,
-        pollTimers,
-        fetchPolicy,
-        publicUrls);
+    return copy().host(h).build();
   }
 
   public ServerConfig withDataDir(Path d) {
-    return new ServerConfig(
-        host,
-        port,
-        d,
-        dbUrl,
-        clock,
-        maxBodyBytes,
-        operatorKey,
-        requestsPerSecondPerKey,
-        burstPerKey,
-        trustedMarketSources,
-        negotiationPolicy,
-        escrow,
-        verification,
-        pollTimers,
-        fetchPolicy,
-        publicUrls);
+    return copy().dataDir(d).build();
   }
 
   public ServerConfig withDbUrl(String url) {
-    return new ServerConfig(
-        host,
-        port,
-        dataDir,
-        url,
-        clock,
-        maxBodyBytes,
-        operatorKey,
-        requestsPerSecondPerKey,
-        burstPerKey,
-        trustedMarketSources,
-        negotiationPolicy,
-        escrow,
-        verification,
-        pollTimers,
-        fetchPolicy,
-        publicUrls);
+    return copy().dbUrl(url).build();
   }
 
   public ServerConfig withClock(Clock c) {
-    return new ServerConfig(
-        host,
-        port,
-        dataDir,
-        dbUrl,
-        c,
-        maxBodyBytes,
-        operatorKey,
-        requestsPerSecondPerKey,
-        burstPerKey,
-        trustedMarketSources,
-        negotiationPolicy,
-        escrow,
-        verification,
-        pollTimers,
-        fetchPolicy,
-        publicUrls);
+    return copy().clock(c).build();
   }
 
   public ServerConfig withOperatorKey(Ed25519PublicKey key) {
-    return new ServerConfig(
-        host,
-        port,
-        dataDir,
-        dbUrl,
-        clock,
-        maxBodyBytes,
-        key,
-        requestsPerSecondPerKey,
-        burstPerKey,
-        trustedMarketSources,
-        negotiationPolicy,
-        escrow,
-        verification,
-        pollTimers,
-        fetchPolicy,
-        publicUrls);
+    return copy().operatorKey(key).build();
   }
 
   public ServerConfig withRateLimit(double perSecond, int burst) {
-    return new ServerConfig(
-        host,
-        port,
-        dataDir,
-        dbUrl,
-        clock,
-        maxBodyBytes,
-        operatorKey,
-        perSecond,
-        burst,
-        trustedMarketSources,
-        negotiationPolicy,
-        escrow,
-        verification,
-        pollTimers,
-        fetchPolicy,
-        publicUrls);
+    return copy().requestsPerSecondPerKey(perSecond).burstPerKey(burst).build();
   }
 
   /** The negotiation rules' parameters (rounds, asymmetry limit, price band, timeout). */
   public ServerConfig withNegotiationPolicy(NegotiationPolicy policy) {
-    return new ServerConfig(
-        host,
-        port,
-        dataDir,
-        dbUrl,
-        clock,
-        maxBodyBytes,
-        operatorKey,
-        requestsPerSecondPerKey,
-        burstPerKey,
-        trustedMarketSources,
-        policy,
-        escrow,
-        verification,
-        pollTimers,
-        fetchPolicy,
-        publicUrls);
+    return copy().negotiationPolicy(policy).build();
   }
 
   /**
@@ -245,132 +117,180 @@ public record ServerConfig(
    * arp_market_data).
    */
   public ServerConfig withTrustedMarketSources(Set<String> sources) {
-    return new ServerConfig(
-        host,
-        port,
-        dataDir,
-        dbUrl,
-        clock,
-        maxBodyBytes,
-        operatorKey,
-        requestsPerSecondPerKey,
-        burstPerKey,
-        sources,
-        negotiationPolicy,
-        escrow,
-        verification,
-        pollTimers,
-        fetchPolicy,
-        publicUrls);
+    return copy().trustedMarketSources(sources).build();
   }
 
   /** The escrow settings: callback URLs allowed, x402 facilitator, dispute endpoints, arbiters. */
   public ServerConfig withEscrow(EscrowConfig e) {
-    return new ServerConfig(
-        host,
-        port,
-        dataDir,
-        dbUrl,
-        clock,
-        maxBodyBytes,
-        operatorKey,
-        requestsPerSecondPerKey,
-        burstPerKey,
-        trustedMarketSources,
-        negotiationPolicy,
-        e,
-        verification,
-        pollTimers,
-        fetchPolicy,
-        publicUrls);
+    return copy().escrow(e).build();
   }
 
   /**
    * The semantic evaluators (embedding model, LLM judge) and the background verification workers.
    */
   public ServerConfig withVerification(VerificationConfig v) {
-    return new ServerConfig(
-        host,
-        port,
-        dataDir,
-        dbUrl,
-        clock,
-        maxBodyBytes,
-        operatorKey,
-        requestsPerSecondPerKey,
-        burstPerKey,
-        trustedMarketSources,
-        negotiationPolicy,
-        escrow,
-        v,
-        pollTimers,
-        fetchPolicy,
-        publicUrls);
+    return copy().verification(v).build();
   }
 
   /**
    * Whether timers and the outbox are polled every second (always, in production). Tests that must
-   * decide exactly when a timer fires turn it off and call {@link AsaServer#fireDueTimers()}.
+   * decide exactly when a timer fires turn it off and call {@code AsaServer.fireDueTimers()}.
    */
   public ServerConfig withTimerPolling(boolean poll) {
-    return new ServerConfig(
-        host,
-        port,
-        dataDir,
-        dbUrl,
-        clock,
-        maxBodyBytes,
-        operatorKey,
-        requestsPerSecondPerKey,
-        burstPerKey,
-        trustedMarketSources,
-        negotiationPolicy,
-        escrow,
-        verification,
-        poll,
-        fetchPolicy,
-        publicUrls);
+    return copy().pollTimers(poll).build();
   }
 
   /** Internal URL prefixes the server may fetch from or post to (nothing internal by default). */
   public ServerConfig withFetchPolicy(FetchPolicy f) {
-    return new ServerConfig(
-        host,
-        port,
-        dataDir,
-        dbUrl,
-        clock,
-        maxBodyBytes,
-        operatorKey,
-        requestsPerSecondPerKey,
-        burstPerKey,
-        trustedMarketSources,
-        negotiationPolicy,
-        escrow,
-        verification,
-        pollTimers,
-        f,
-        publicUrls);
+    return copy().fetchPolicy(f).build();
   }
 
   /** The URLs clients reach this server under; signed requests must target one of them. */
   public ServerConfig withPublicUrls(PublicUrls p) {
-    return new ServerConfig(
-        host,
-        port,
-        dataDir,
-        dbUrl,
-        clock,
-        maxBodyBytes,
-        operatorKey,
-        requestsPerSecondPerKey,
-        burstPerKey,
-        trustedMarketSources,
-        negotiationPolicy,
-        escrow,
-        verification,
-        pollTimers,
-        fetchPolicy,
-        p);
+    return copy().publicUrls(p).build();
+  }
+
+  /** A copy to change one setting at a time: each {@code with...} above is one line through it. */
+  private Builder copy() {
+    return new Builder(this);
+  }
+
+  /** The mutable form of a config, for the withers only. */
+  private static final class Builder {
+    private String host;
+    private int port;
+    private Path dataDir;
+    private String dbUrl;
+    private Clock clock;
+    private long maxBodyBytes;
+    private Ed25519PublicKey operatorKey;
+    private double requestsPerSecondPerKey;
+    private int burstPerKey;
+    private Set<String> trustedMarketSources;
+    private NegotiationPolicy negotiationPolicy;
+    private EscrowConfig escrow;
+    private VerificationConfig verification;
+    private boolean pollTimers;
+    private FetchPolicy fetchPolicy;
+    private PublicUrls publicUrls;
+
+    Builder(ServerConfig c) {
+      host = c.host;
+      port = c.port;
+      dataDir = c.dataDir;
+      dbUrl = c.dbUrl;
+      clock = c.clock;
+      maxBodyBytes = c.maxBodyBytes;
+      operatorKey = c.operatorKey;
+      requestsPerSecondPerKey = c.requestsPerSecondPerKey;
+      burstPerKey = c.burstPerKey;
+      trustedMarketSources = c.trustedMarketSources;
+      negotiationPolicy = c.negotiationPolicy;
+      escrow = c.escrow;
+      verification = c.verification;
+      pollTimers = c.pollTimers;
+      fetchPolicy = c.fetchPolicy;
+      publicUrls = c.publicUrls;
+    }
+
+    Builder host(String value) {
+      host = value;
+      return this;
+    }
+
+    Builder port(int value) {
+      port = value;
+      return this;
+    }
+
+    Builder dataDir(Path value) {
+      dataDir = value;
+      return this;
+    }
+
+    Builder dbUrl(String value) {
+      dbUrl = value;
+      return this;
+    }
+
+    Builder clock(Clock value) {
+      clock = value;
+      return this;
+    }
+
+    Builder maxBodyBytes(long value) {
+      maxBodyBytes = value;
+      return this;
+    }
+
+    Builder operatorKey(Ed25519PublicKey value) {
+      operatorKey = value;
+      return this;
+    }
+
+    Builder requestsPerSecondPerKey(double value) {
+      requestsPerSecondPerKey = value;
+      return this;
+    }
+
+    Builder burstPerKey(int value) {
+      burstPerKey = value;
+      return this;
+    }
+
+    Builder trustedMarketSources(Set<String> value) {
+      trustedMarketSources = value;
+      return this;
+    }
+
+    Builder negotiationPolicy(NegotiationPolicy value) {
+      negotiationPolicy = value;
+      return this;
+    }
+
+    Builder escrow(EscrowConfig value) {
+      escrow = value;
+      return this;
+    }
+
+    Builder verification(VerificationConfig value) {
+      verification = value;
+      return this;
+    }
+
+    Builder pollTimers(boolean value) {
+      pollTimers = value;
+      return this;
+    }
+
+    Builder fetchPolicy(FetchPolicy value) {
+      fetchPolicy = value;
+      return this;
+    }
+
+    Builder publicUrls(PublicUrls value) {
+      publicUrls = value;
+      return this;
+    }
+
+    ServerConfig build() {
+      return new ServerConfig(
+          host,
+          port,
+          dataDir,
+          dbUrl,
+          clock,
+          maxBodyBytes,
+          operatorKey,
+          requestsPerSecondPerKey,
+          burstPerKey,
+          trustedMarketSources,
+          negotiationPolicy,
+          escrow,
+          verification,
+          pollTimers,
+          fetchPolicy,
+          publicUrls);
+    }
   }
 }
