@@ -116,7 +116,7 @@ public final class Jcs {
           } else if (Character.isSurrogate(c)) {
             throw new IllegalArgumentException(
                 "string contains an unpaired UTF-16 surrogate (U+"
-                    + Integer.toHexString(c).toUpperCase()
+                    + Integer.toHexString(c).toUpperCase(java.util.Locale.ROOT)
                     + ") at index "
                     + i
                     + "; it has no UTF-8 encoding, so the value cannot be canonicalized");
