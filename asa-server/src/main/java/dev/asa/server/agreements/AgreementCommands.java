@@ -27,9 +27,7 @@ import dev.asa.server.store.DuplicateKeyException;
 import dev.asa.server.store.EventRecord;
 import dev.asa.server.store.Write;
 import dev.asa.shadow.SealRequest;
-import java.time.Clock;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -41,7 +39,6 @@ import java.util.List;
 public final class AgreementCommands {
   private final UnitOfWork work;
   private final AgreementStore store;
-  private final Clock clock;
   private final VerificationRunner verifier;
   private final Enforcement enforcement;
   private final Closing closing;
@@ -51,7 +48,6 @@ public final class AgreementCommands {
 
   AgreementCommands(
       UnitOfWork work,
-      Clock clock,
       VerificationRunner verifier,
       Enforcement enforcement,
       Closing closing,
@@ -60,7 +56,6 @@ public final class AgreementCommands {
       Ids ids) {
     this.work = work;
     this.store = work.store();
-    this.clock = clock;
     this.verifier = verifier;
     this.enforcement = enforcement;
     this.closing = closing;
@@ -70,7 +65,7 @@ public final class AgreementCommands {
   }
 
   public Outcome create(JsonNode input, Caller caller, IdempotencyTicket ticket) {
-    Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    Instant now = work.now();
     if (input != null && input.path("verification").has("shadow_seal")) {
       throw new InvalidDocumentException(
           "/verification/shadow_seal",
@@ -337,9 +332,7 @@ public final class AgreementCommands {
 
   /** {@code POST /shadow/seals}: a standalone seal for any signed caller. */
   public Outcome sealStandalone(JsonNode body, Caller caller, IdempotencyTicket ticket) {
-    return verifier
-        .standaloneSeals()
-        .sealStandalone(body, caller, ticket, clock.instant().truncatedTo(ChronoUnit.MILLIS));
+    return verifier.standaloneSeals().sealStandalone(body, caller, ticket, work.now());
   }
 
   /**
@@ -348,10 +341,7 @@ public final class AgreementCommands {
    */
   public Outcome validateStandalone(
       String sealId, JsonNode body, Caller caller, IdempotencyTicket ticket) {
-    return verifier
-        .standaloneSeals()
-        .validateStandalone(
-            sealId, body, caller, ticket, clock.instant().truncatedTo(ChronoUnit.MILLIS));
+    return verifier.standaloneSeals().validateStandalone(sealId, body, caller, ticket, work.now());
   }
 
   private static Role signingRole(String party) {

@@ -20,9 +20,7 @@ import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.EventRecord;
 import dev.asa.server.store.Page;
 import dev.asa.server.store.VerificationRow;
-import java.time.Clock;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 
@@ -37,15 +35,12 @@ public final class AgreementQueries {
 
   private final UnitOfWork work;
   private final AgreementStore store;
-  private final Clock clock;
   private final Enforcement enforcement;
   private final VerificationRunner verifier;
 
-  AgreementQueries(
-      UnitOfWork work, Clock clock, Enforcement enforcement, VerificationRunner verifier) {
+  AgreementQueries(UnitOfWork work, Enforcement enforcement, VerificationRunner verifier) {
     this.work = work;
     this.store = work.store();
-    this.clock = clock;
     this.enforcement = enforcement;
     this.verifier = verifier;
   }
@@ -137,7 +132,7 @@ public final class AgreementQueries {
   public ObjectNode status(String id, Caller caller) {
     AgreementRow row = work.loadFor(id, caller, Operation.READ);
     Agreement a = work.agreement(row);
-    ObjectNode status = Views.status(a, row.version(), clock.instant());
+    ObjectNode status = Views.status(a, row.version(), work.now());
     if (!store.outboxOf(id).isEmpty()) {
       status.with("payment").set("messages", enforcement.view(a).path("messages"));
     }
@@ -203,7 +198,7 @@ public final class AgreementQueries {
    * before the reveal, any party after.
    */
   public ObjectNode sealOf(String id, Caller caller) {
-    Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    Instant now = work.now();
     return verifier
         .sealReads()
         .read(work.agreement(work.load(id)), caller, "GET /agreements/" + id + "/seal", now);
@@ -211,7 +206,7 @@ public final class AgreementQueries {
 
   /** {@code GET /agreements/{id}/hardening}: the failure messages of an open hardening cycle. */
   public ObjectNode hardening(String id, Caller caller) {
-    Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    Instant now = work.now();
     return verifier
         .sealReads()
         .hardeningMessages(

@@ -52,16 +52,14 @@ public final class AgreementService {
     Negotiation negotiation = new Negotiation(market, policy, trustedMarketSources, subcontracts);
     Closing closing = new Closing(enforcement, disputes);
     this.disputeCommands = new DisputeCommands(work, disputes, closing, arbiters);
-    this.queries = new AgreementQueries(work, clock, enforcement, verifier);
+    this.queries = new AgreementQueries(work, enforcement, verifier);
     this.commands =
-        new AgreementCommands(
-            work, clock, verifier, enforcement, closing, negotiation, subcontracts, ids);
+        new AgreementCommands(work, verifier, enforcement, closing, negotiation, subcontracts, ids);
     ResultEnforcement results = new ResultEnforcement(closing, disputes, serverKeyId);
     this.engine =
-        new EngineVerifications(work, clock, verifier, serverKeyId, evaluators, jobs, ids, results);
+        new EngineVerifications(work, verifier, serverKeyId, evaluators, jobs, ids, results);
     this.verifications =
-        new VerificationFlow(
-            work, clock, verifier, serverKeyId, closing, disputes, ids, engine, results);
+        new VerificationFlow(work, verifier, serverKeyId, closing, disputes, ids, engine, results);
     this.timers = new TimerHandlers(work, negotiation, closing, verifications);
   }
 

@@ -24,9 +24,7 @@ import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.DeliverableRow;
 import dev.asa.server.store.JobRow;
 import dev.asa.server.store.Write;
-import java.time.Clock;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 
@@ -38,7 +36,6 @@ import java.util.Optional;
 public final class EngineVerifications {
   private final UnitOfWork work;
   private final AgreementStore store;
-  private final Clock clock;
   private final VerificationRunner verifier;
   private final String serverKeyId;
   private final EvaluatorPool evaluators;
@@ -53,7 +50,6 @@ public final class EngineVerifications {
    */
   EngineVerifications(
       UnitOfWork work,
-      Clock clock,
       VerificationRunner verifier,
       String serverKeyId,
       EvaluatorPool evaluators,
@@ -62,7 +58,6 @@ public final class EngineVerifications {
       ResultEnforcement results) {
     this.work = work;
     this.store = work.store();
-    this.clock = clock;
     this.verifier = verifier;
     this.serverKeyId = serverKeyId;
     this.evaluators = evaluators;
@@ -160,7 +155,7 @@ public final class EngineVerifications {
     }
     Lifecycle.next(agreement.state(), Action.VERIFY, Lifecycle.Facts.NONE);
     DeliverableRow delivered = verifier.deliverables().toVerify(agreement);
-    Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    Instant now = work.now();
     long timeout =
         config.timeoutSeconds() != null
             ? config.timeoutSeconds()
@@ -223,7 +218,7 @@ public final class EngineVerifications {
     jobs.submit(
         job,
         progress -> runJob(job, plan, progress),
-        message -> Jobs.fail(store, job.id(), message, clock.instant()));
+        message -> Jobs.fail(store, job.id(), message, work.now()));
   }
 
   private void runJob(JobRow job, VerificationEngine.Plan plan, Progress progress)

@@ -17,7 +17,6 @@ import dev.asa.server.escrow.Disputes;
 import dev.asa.server.escrow.Enforcement;
 import dev.asa.server.evaluation.EvaluationConfig;
 import java.math.BigDecimal;
-import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +31,6 @@ import java.util.Optional;
  */
 public final class VerificationFlow {
   private final UnitOfWork work;
-  private final Clock clock;
   private final VerificationRunner verifier;
   private final String serverKeyId;
   private final Closing closing;
@@ -43,7 +41,6 @@ public final class VerificationFlow {
 
   VerificationFlow(
       UnitOfWork work,
-      Clock clock,
       VerificationRunner verifier,
       String serverKeyId,
       Closing closing,
@@ -52,7 +49,6 @@ public final class VerificationFlow {
       EngineVerifications engine,
       ResultEnforcement results) {
     this.work = work;
-    this.clock = clock;
     this.verifier = verifier;
     this.serverKeyId = serverKeyId;
     this.closing = closing;
@@ -108,7 +104,7 @@ public final class VerificationFlow {
   private void refuseLateResult(String id, Caller caller) {
     Agreement a = work.agreement(work.loadFor(id, caller, Operation.SUBMIT_VERIFICATION_RESULT));
     Optional<Instant> deadline = Deadlines.evaluatorDeadline(a);
-    Instant now = clock.instant();
+    Instant now = work.now();
     if (a.state() != State.DELIVERED || deadline.isEmpty() || now.isBefore(deadline.get())) {
       return;
     }
