@@ -79,12 +79,12 @@ public final class VerificationRunner {
   private final StandaloneSeals standalone;
   private final SealReads sealReads;
 
-  /** Sealed Shadow Scoring criteria: sealing, reading, validation at verification. */
   /** Where a verification finds the deliverable it judges. */
   DeliverableSource deliverables() {
     return deliverables;
   }
 
+  /** Sealed Shadow Scoring criteria: sealing, reading, validation at verification. */
   ShadowSeals shadow() {
     return shadow;
   }
