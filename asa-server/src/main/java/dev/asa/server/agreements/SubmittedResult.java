@@ -7,6 +7,7 @@ import dev.asa.agreement.StrictJson;
 import dev.asa.evaluators.VerificationEngine;
 import dev.asa.scoring.CheckResult;
 import dev.asa.scoring.DimensionInput;
+import dev.asa.scoring.GuaranteeCheck;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -93,6 +94,13 @@ public record SubmittedResult(
     if (!c.isMissingNode()) {
       ObjectNode co = StrictJson.failFast().object(c, "/evaluator_result/checks", "checks");
       for (Map.Entry<String, JsonNode> e : co.properties()) {
+        if (e.getKey().equals(GuaranteeCheck.CHECK)) {
+          // The series guarantee is the server's to judge, from the provider's recorded
+          // deliveries; an evaluator claiming it could pass a gate nobody measured.
+          throw new InvalidDocumentException(
+              StrictJson.child("/evaluator_result/checks", e.getKey()),
+              "is computed by the server from the provider's series of deliveries; leave it out");
+        }
         if (!e.getValue().isBoolean()) {
           throw new InvalidDocumentException(
               StrictJson.child("/evaluator_result/checks", e.getKey()), "must be true or false");
