@@ -22,18 +22,25 @@ import java.util.Objects;
  */
 public sealed interface EvaluatorSelection {
 
+  // Factories rather than constants: a constant of a subtype in this interface could deadlock two
+  // threads initialising the interface and the subtype at once.
+
   /** The agreement names its evaluator in {@code parties.evaluator}; the pool is not involved. */
-  Named NAMED = new Named();
+  static Named named() {
+    return new Named();
+  }
 
   /** The whitepaper's default when the agreement names no evaluator. */
-  RandomFromPool RANDOM_FROM_POOL = new RandomFromPool();
+  static RandomFromPool randomFromPool() {
+    return new RandomFromPool();
+  }
 
   /**
    * What applies when {@code verification.evaluator_selection} is absent: the named evaluator if
    * the document has {@code parties.evaluator}, else a random draw from the pool.
    */
   static EvaluatorSelection defaultFor(boolean evaluatorNamed) {
-    return evaluatorNamed ? NAMED : RANDOM_FROM_POOL;
+    return evaluatorNamed ? named() : randomFromPool();
   }
 
   /** The {@code mode} as written on the wire ({@code named} for {@link Named}, never written). */
@@ -44,7 +51,7 @@ public sealed interface EvaluatorSelection {
     return !(this instanceof Named);
   }
 
-  /** See {@link #NAMED}. */
+  /** See {@link #named()}. */
   record Named() implements EvaluatorSelection {
     @Override
     public String mode() {
@@ -52,7 +59,7 @@ public sealed interface EvaluatorSelection {
     }
   }
 
-  /** See {@link #RANDOM_FROM_POOL}. */
+  /** See {@link #randomFromPool()}. */
   record RandomFromPool() implements EvaluatorSelection {
     @Override
     public String mode() {

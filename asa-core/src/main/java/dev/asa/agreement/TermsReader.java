@@ -253,7 +253,7 @@ final class TermsReader {
     String mode = n.path("mode").asText();
     EvaluatorSelection selection =
         switch (mode) {
-          case "random_from_pool" -> EvaluatorSelection.RANDOM_FROM_POOL;
+          case "random_from_pool" -> EvaluatorSelection.randomFromPool();
           case "mutual" -> mutual(n);
           case "marketplace" -> marketplace(n);
           default -> {

@@ -13,8 +13,8 @@ import java.util.Optional;
  *
  * @param depth the section 5.3 depth the agreement asks for ({@code structural}, {@code semantic},
  *     {@code composite}, as the schema allows), or null when it names none
- * @param evaluatorSelection {@code evaluator_selection}; {@link EvaluatorSelection#NAMED} when the
- *     document names its evaluator and says nothing else
+ * @param evaluatorSelection {@code evaluator_selection}; {@link EvaluatorSelection#named()} when
+ *     the document names its evaluator and says nothing else
  * @param rotation {@code rotation}, or null when the agreement leaves it to the server's default
  * @param evaluators {@code evaluators}: how many judge each delivery, and how they are combined
  * @param canaryTasks {@code canary_tasks}; {@link CanaryTerms#DISABLED} when absent
@@ -38,7 +38,7 @@ public record VerificationTerms(
           600,
           Visibility.PARTIES,
           null,
-          EvaluatorSelection.NAMED,
+          EvaluatorSelection.named(),
           null,
           EvaluatorPanel.SINGLE,
           CanaryTerms.DISABLED);

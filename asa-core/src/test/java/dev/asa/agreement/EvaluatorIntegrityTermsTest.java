@@ -30,7 +30,7 @@ class EvaluatorIntegrityTermsTest {
   @Test
   void anAgreementThatSaysNothingKeepsItsNamedEvaluatorAndHasNoCanaries() {
     VerificationTerms v = read(full());
-    assertThat(v.evaluatorSelection()).isEqualTo(EvaluatorSelection.NAMED);
+    assertThat(v.evaluatorSelection()).isEqualTo(EvaluatorSelection.named());
     assertThat(v.evaluatorSelection().fromPool()).isFalse();
     assertThat(v.rotationTerms()).isEmpty();
     assertThat(v.rotationOr(new RotationTerms(4))).isEqualTo(new RotationTerms(4));
@@ -46,7 +46,7 @@ class EvaluatorIntegrityTermsTest {
     assertThat(v.canaryTasks().frequency()).isEqualTo(CanaryTerms.Frequency.DEFAULT);
     assertThat(v.canaryTasks().failureAction())
         .isEqualTo(CanaryTerms.FailureAction.FLAG_AND_CONTINUE);
-    assertThat(v.evaluatorSelection()).isEqualTo(EvaluatorSelection.NAMED);
+    assertThat(v.evaluatorSelection()).isEqualTo(EvaluatorSelection.named());
   }
 
   @Test
@@ -56,10 +56,10 @@ class EvaluatorIntegrityTermsTest {
     ObjectNode doc = full();
     ((ObjectNode) doc.get("parties")).remove("evaluator");
     assertThat(readTermsOnly(doc).evaluatorSelection())
-        .isEqualTo(EvaluatorSelection.RANDOM_FROM_POOL);
+        .isEqualTo(EvaluatorSelection.randomFromPool());
     doc.remove("verification");
     assertThat(readTermsOnly(doc).evaluatorSelection())
-        .isEqualTo(EvaluatorSelection.RANDOM_FROM_POOL);
+        .isEqualTo(EvaluatorSelection.randomFromPool());
   }
 
   // ---------------------------------------------------------------- evaluator_selection
@@ -92,7 +92,7 @@ class EvaluatorIntegrityTermsTest {
     doc = withoutEvaluator();
     selection(doc).put("mode", "random_from_pool");
     assertThat(readTermsOnly(doc).evaluatorSelection())
-        .isEqualTo(EvaluatorSelection.RANDOM_FROM_POOL);
+        .isEqualTo(EvaluatorSelection.randomFromPool());
   }
 
   @Test
@@ -194,7 +194,7 @@ class EvaluatorIntegrityTermsTest {
                 1,
                 VerificationTerms.Visibility.PARTIES,
                 null,
-                EvaluatorSelection.NAMED,
+                EvaluatorSelection.named(),
                 null,
                 new EvaluatorPanel(3, EvaluatorPanel.Method.MEDIAN),
                 CanaryTerms.DISABLED))
