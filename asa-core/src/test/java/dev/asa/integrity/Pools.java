@@ -68,6 +68,17 @@ final class Pools {
     return new TrackRecord(evaluations, canaries, passes, c, Map.of());
   }
 
+  static PoolMember member(String name) {
+    return new PoolMember(profile(name), qualifiedRecord(), Standing.ACTIVE);
+  }
+
+  static Seed seed(String text) {
+    return new Seed(
+        Fixtures.key("seed:" + text)
+            .sign(text.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+            .bytes());
+  }
+
   /** A registration body with every member. */
   static ObjectNode registration() {
     ObjectNode b = Json.object();
