@@ -252,7 +252,7 @@ public final class PoolSimulation {
       Party client = clients.get(random.nextInt(clients.size()));
       Party provider =
           random.nextInt(10) < 3 ? providers.get(0) : providers.get(1 + random.nextInt(9));
-      boolean partner = provider == providers.get(0);
+      boolean partner = provider.equals(providers.get(0));
       int count = random.nextInt(5) == 0 ? 3 : 1;
       AssignmentContext context = new AssignmentContext(client, provider, TYPE, ROTATION);
       Screening screening = Screening.of(pool.values(), context, POLICY);
