@@ -8,7 +8,7 @@ import dev.asa.json.Json;
 import dev.asa.server.agreements.AgreementService;
 import dev.asa.server.agreements.DeliverableFetcher;
 import dev.asa.server.agreements.VerificationRunner;
-import dev.asa.server.store.AgreementStore;
+import dev.asa.server.store.Store;
 import dev.asa.server.store.Stores;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,7 +24,7 @@ import java.util.Map;
 public final class ServiceProbe {
   public static void main(String[] args) throws Exception {
     int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 20;
-    AgreementStore store =
+    Store store =
         Stores.open(args.length > 1 ? args[1] : null, Files.createTempDirectory("asa-probe"));
     Ed25519PrivateKey serverKey = Ed25519PrivateKey.generate(new SecureRandom());
     AgreementService service =

@@ -7,6 +7,7 @@ import dev.asa.scoring.DimensionResult;
 import dev.asa.scoring.GuaranteeCheck;
 import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.VerificationRow;
+import dev.asa.server.store.VerificationStore;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -24,10 +25,12 @@ final class ProviderSeries {
    */
   static final int SERIES_SEARCH_LIMIT = 200;
 
-  private final AgreementStore store;
+  private final AgreementStore agreements;
+  private final VerificationStore verifications;
 
-  ProviderSeries(AgreementStore store) {
-    this.store = store;
+  ProviderSeries(AgreementStore agreements, VerificationStore verifications) {
+    this.agreements = agreements;
+    this.verifications = verifications;
   }
 
   /**
@@ -38,14 +41,14 @@ final class ProviderSeries {
     String provider = a.terms().parties().provider().identity().value();
     String client = a.terms().parties().client().identity().value();
     List<VerificationRow> rows = new ArrayList<>();
-    for (var row : store.listByParty(provider, null, SERIES_SEARCH_LIMIT).items()) {
+    for (var row : agreements.listByParty(provider, null, SERIES_SEARCH_LIMIT).items()) {
       if (row.id().equals(a.id())
           || !provider.equals(row.providerIdentity())
           || !client.equals(row.clientIdentity())
           || !a.terms().service().type().equals(row.serviceType())) {
         continue;
       }
-      List<VerificationRow> verified = store.verificationsForAgreement(row.id());
+      List<VerificationRow> verified = verifications.ofAgreement(row.id());
       if (!verified.isEmpty()) {
         rows.add(verified.getLast());
       }

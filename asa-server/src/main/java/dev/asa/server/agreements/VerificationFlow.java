@@ -66,7 +66,7 @@ public final class VerificationFlow {
     // scores.
     if (config != null
         || (submitted.isEmpty()
-            && work.store()
+            && work.agreements()
                 .find(id)
                 .map(r -> EngineVerifications.depthOf(work.agreement(r)) != Depth.STRUCTURAL)
                 .orElse(false))) {

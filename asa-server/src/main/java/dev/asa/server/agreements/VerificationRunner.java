@@ -26,9 +26,10 @@ import dev.asa.scoring.IncompleteScoresException;
 import dev.asa.scoring.Scorecard;
 import dev.asa.scoring.Scorer;
 import dev.asa.scoring.VerificationResult;
-import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.DeliverableRow;
 import dev.asa.server.store.JobRow;
+import dev.asa.server.store.SealStore;
+import dev.asa.server.store.Store;
 import dev.asa.server.store.VerificationRow;
 import dev.asa.server.store.Write;
 import dev.asa.shadow.Gate;
@@ -54,7 +55,7 @@ import java.util.function.Supplier;
  */
 public final class VerificationRunner {
 
-  private final AgreementStore store;
+  private final SealStore seals;
   private final ProviderSeries series;
   private final VerificationEngine engine;
   private final DeliverableSource deliverables;
@@ -62,7 +63,7 @@ public final class VerificationRunner {
   private final Ed25519PrivateKey serverKey;
 
   public VerificationRunner(
-      AgreementStore store,
+      Store store,
       StructuralEvaluator structural,
       DeliverableFetcher fetcher,
       Ed25519PrivateKey serverKey) {
@@ -70,24 +71,26 @@ public final class VerificationRunner {
   }
 
   /**
+   * @param store the seals, deliverables, agreements and verifications its parts read, and the
+   *     writes of seal reads
    * @param judge decides sealed {@code judged} criteria; {@code Judge.NONE} when no judge is
    *     configured
    */
   public VerificationRunner(
-      AgreementStore store,
+      Store store,
       StructuralEvaluator structural,
       DeliverableFetcher fetcher,
       Ed25519PrivateKey serverKey,
       Judge judge) {
-    this.store = store;
-    this.series = new ProviderSeries(store);
+    this.seals = store.seals();
+    this.series = new ProviderSeries(store.agreements(), store.verifications());
     this.engine = new VerificationEngine(structural);
-    this.deliverables = new DeliverableSource(store, fetcher);
+    this.deliverables = new DeliverableSource(store.deliverables(), fetcher);
     this.serverKey = serverKey;
-    this.release = new ReleasePolicy(serverKey, store);
-    this.shadow = new ShadowSeals(store, serverKey, judge);
-    this.standalone = new StandaloneSeals(store, serverKey, judge);
-    this.sealReads = new SealReads(store, shadow);
+    this.release = new ReleasePolicy(serverKey, store.agreements());
+    this.shadow = new ShadowSeals(seals, serverKey, judge);
+    this.standalone = new StandaloneSeals(seals, store.writes(), serverKey, judge);
+    this.sealReads = new SealReads(seals, store.writes(), shadow);
   }
 
   private final ShadowSeals shadow;
@@ -199,7 +202,7 @@ public final class VerificationRunner {
     State next = Lifecycle.next(a.state(), Action.VERIFY, Lifecycle.Facts.NONE);
     VerificationEngine.Assessment assessment = assessed.assessment();
     ShadowSeals.Validated sealed = null;
-    if (store.sealOfAgreement(a.id()).isPresent()) {
+    if (seals.ofAgreement(a.id()).isPresent()) {
       DeliverableRow delivered = deliverables.toVerify(a);
       sealed =
           shadow
