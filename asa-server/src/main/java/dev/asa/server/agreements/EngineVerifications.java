@@ -152,7 +152,7 @@ public final class EngineVerifications {
     }
     Optional<DeliverableRow> latest = deliverables.latest(id);
     Optional<JobRow> existing =
-        latest.flatMap(d -> Jobs.latestAttempt(jobStore, Jobs.agreementKey(id, d.contentHash())));
+        latest.flatMap(d -> jobStore.latestAttempt(Jobs.agreementKey(id, d.contentHash())));
     if (existing.isPresent() && existing.get().status() == JobRow.Status.COMPLETED) {
       // A replay after the fact: the result already recorded, not a second verification.
       ObjectNode response = Json.object();

@@ -71,8 +71,8 @@ public final class VerificationRunner {
   }
 
   /**
-   * @param store the seals, deliverables, agreements and verifications its parts read, and the
-   *     writes of seal reads
+   * @param store the seals, deliverables and verifications its parts read, and the writes of seal
+   *     reads
    * @param judge decides sealed {@code judged} criteria; {@code Judge.NONE} when no judge is
    *     configured
    */
@@ -83,11 +83,11 @@ public final class VerificationRunner {
       Ed25519PrivateKey serverKey,
       Judge judge) {
     this.seals = store.seals();
-    this.series = new ProviderSeries(store.agreements(), store.verifications());
+    this.series = new ProviderSeries(store.verifications());
     this.engine = new VerificationEngine(structural);
     this.deliverables = new DeliverableSource(store.deliverables(), fetcher);
     this.serverKey = serverKey;
-    this.release = new ReleasePolicy(serverKey, store.agreements());
+    this.release = new ReleasePolicy(serverKey, store.verifications());
     this.shadow = new ShadowSeals(seals, serverKey, judge);
     this.standalone = new StandaloneSeals(seals, store.writes(), serverKey, judge);
     this.sealReads = new SealReads(seals, store.writes(), shadow);
@@ -340,11 +340,11 @@ public final class VerificationRunner {
         new ArrayList<>(
             List.of(
                 new Write.PutVerification(
-                    new VerificationRow(
+                    VerificationRow.of(
                         result.verificationId(),
                         a.id(),
                         assessed.deliverableHash().toString(),
-                        Json.write(resultJson),
+                        resultJson,
                         now)),
                 new Write.EraseDeliverableContent(a.id())));
     if (sealed != null) {

@@ -31,7 +31,10 @@ public final class Jobs {
     return "standalone:" + caller + ":" + requestDigest;
   }
 
-  /** The key of the {@code attempt}-th job of a request (a new attempt only after a failure). */
+  /**
+   * The key of the {@code attempt}-th job of a request (a new attempt only after a failure), the
+   * form {@link JobStore#latestAttempt} reads.
+   */
   public static String attemptKey(String requestKey, int attempt) {
     return requestKey + ":" + attempt;
   }
@@ -42,18 +45,6 @@ public final class Jobs {
         .map(j ->
             Integer.parseInt(j.requestKey().substring(j.requestKey().lastIndexOf(':') + 1)) + 1)
         .orElse(1);
-  }
-
-  /** The newest job of a request (attempts are numbered from 1), if any. */
-  public static Optional<JobRow> latestAttempt(JobStore jobs, String requestKey) {
-    Optional<JobRow> latest = Optional.empty();
-    for (int attempt = 1; ; attempt++) {
-      Optional<JobRow> job = jobs.byKey(attemptKey(requestKey, attempt));
-      if (job.isEmpty()) {
-        return latest;
-      }
-      latest = job;
-    }
   }
 
   /**

@@ -25,6 +25,18 @@ public final class JobStore {
       "SELECT " + COLUMNS + " FROM verification_jobs WHERE id = :id";
   private static final String SELECT_BY_KEY =
       "SELECT " + COLUMNS + " FROM verification_jobs WHERE request_key = :request_key";
+  // Walks requestKey:1, requestKey:2... up to the first key with no job, each step one lookup in
+  // the unique index on request_key, and returns the job of the last key found.
+  private static final String SELECT_LATEST_ATTEMPT =
+      "WITH RECURSIVE attempt (n) AS ("
+          + " SELECT 0"
+          + " UNION ALL"
+          + " SELECT n + 1 FROM attempt WHERE EXISTS (SELECT 1 FROM verification_jobs"
+          + " WHERE request_key = :request_key || ':' || (n + 1)))"
+          + " SELECT "
+          + COLUMNS
+          + " FROM verification_jobs"
+          + " WHERE request_key = :request_key || ':' || (SELECT max(n) FROM attempt WHERE n > 0)";
   private static final String SELECT_UNFINISHED =
       "SELECT "
           + COLUMNS
@@ -76,6 +88,22 @@ public final class JobStore {
         "finding a verification job by request",
         handle ->
             handle.createQuery(SELECT_BY_KEY).bind("request_key", requestKey).map(ROW).findOne());
+  }
+
+  /**
+   * The newest attempt of a request, if any: the attempts of one request are keyed {@code
+   * <requestKey>:1}, {@code <requestKey>:2}... (a new attempt only after a failure), and the newest
+   * is the last of that unbroken series.
+   */
+  public Optional<JobRow> latestAttempt(String requestKey) {
+    return database.read(
+        "finding the latest verification job of a request",
+        handle ->
+            handle
+                .createQuery(SELECT_LATEST_ATTEMPT)
+                .bind("request_key", requestKey)
+                .map(ROW)
+                .findOne());
   }
 
   /** Jobs queued or running, oldest first: what a restarted node resumes. */

@@ -135,7 +135,7 @@ public final class VerificationService {
     stored.set("verification_config", Jobs.configJson(request.config(), plan));
     String baseKey =
         Jobs.standaloneKey(caller.describe(), Digest.ofCanonicalJson(stored).toString());
-    Optional<JobRow> existing = Jobs.latestAttempt(jobStore, baseKey);
+    Optional<JobRow> existing = jobStore.latestAttempt(baseKey);
     if (existing.isPresent() && existing.get().status() != JobRow.Status.FAILED) {
       return answer(existing.get()); // a replay: the first job's answer, not a second evaluation
     }
@@ -170,7 +170,7 @@ public final class VerificationService {
       writes.add(new Write.PutJob(job));
       writes.add(
           new Write.PutVerification(
-              new VerificationRow(job.id(), null, job.deliverableHash(), Json.write(result), now)));
+              VerificationRow.of(job.id(), null, job.deliverableHash(), result, now)));
       writes.add(new Write.FinishJob(job.id(), JobRow.Status.COMPLETED, null, now));
       writes.addAll(IdempotencyTicket.writes(ticket, outcome, now));
       this.writes.apply(writes);
@@ -183,7 +183,8 @@ public final class VerificationService {
     try {
       this.writes.apply(writes);
     } catch (DuplicateKeyException e) {
-      return Jobs.latestAttempt(jobStore, baseKey)
+      return jobStore
+          .latestAttempt(baseKey)
           .map(this::answer)
           .orElseThrow(() -> e); // the same request, concurrently
     }
@@ -207,8 +208,7 @@ public final class VerificationService {
           writes.apply(
               List.of(
                   new Write.PutVerification(
-                      new VerificationRow(
-                          job.id(), null, job.deliverableHash(), Json.write(result), now)),
+                      VerificationRow.of(job.id(), null, job.deliverableHash(), result, now)),
                   new Write.FinishJob(job.id(), JobRow.Status.COMPLETED, null, now)));
         },
         message -> Jobs.fail(writes, job.id(), message, clock.instant()));

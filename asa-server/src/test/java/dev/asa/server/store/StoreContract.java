@@ -8,7 +8,9 @@ import static dev.asa.server.store.TestRows.next;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.asa.json.Json;
 import dev.asa.lifecycle.State;
+import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -204,7 +206,7 @@ abstract class StoreContract {
         List.of(
             new Write.PutDeliverable(deliverable(v1.id(), 1, "late")),
             new Write.PutVerification(
-                new VerificationRow(verificationId, v1.id(), "sha256:x", "{}", T0)),
+                new VerificationRow(verificationId, v1.id(), "sha256:x", "{}", null, T0)),
             new Write.PutIdempotency(
                 new IdempotencyRow("scope-" + v1.id(), "k1", "h", 200, "{}", T0)));
 
@@ -754,13 +756,23 @@ abstract class StoreContract {
     AgreementRow v1 = created("verify");
     String id = v1.id();
     VerificationRow standalone =
-        new VerificationRow(uniqueId("v-alone"), null, "sha256:s", "{\"passed\":true}", T0);
+        new VerificationRow(uniqueId("v-alone"), null, "sha256:s", "{\"passed\":true}", null, T0);
     VerificationRow later =
         new VerificationRow(
-            uniqueId("v-later"), id, "sha256:b", "{\"score\":0.9}", T0.plusSeconds(2));
+            uniqueId("v-later"),
+            id,
+            "sha256:b",
+            "{\"composite\":{\"score\":0.9}}",
+            new BigDecimal("0.9"),
+            T0.plusSeconds(2));
     VerificationRow earlier =
         new VerificationRow(
-            uniqueId("v-earlier"), id, "sha256:a", "{\"score\":0.4}", T0.plusSeconds(1));
+            uniqueId("v-earlier"),
+            id,
+            "sha256:a",
+            "{\"composite\":{\"score\":0.40}}",
+            new BigDecimal("0.40"),
+            T0.plusSeconds(1));
 
     store.writes().apply(List.of(new Write.PutVerification(standalone)));
     store
@@ -778,7 +790,103 @@ abstract class StoreContract {
         .hasMessageContaining(standalone.id());
   }
 
+  // ---- a provider's track record, in one query each ----
+
+  @Test
+  void pastCompositesAreTheLatestScoresOfTheProvidersOtherAgreementsOldestFirst() {
+    String provider = uniqueId("provider");
+    AgreementRow rescored = providedBy(provider, "client-a", "text.summarize");
+    verify(rescored, "0.5", T0.plusSeconds(1));
+    verify(rescored, "0.7", T0.plusSeconds(2)); // the latest verification is the one that counts
+    providedBy(provider, "client-a", "text.summarize"); // never verified
+    AgreementRow asClient = providedBy(provider + "-other", provider, "text.summarize");
+    verify(asClient, "0.9", T0.plusSeconds(3)); // the provider was the client there
+    AgreementRow latestUnscored = providedBy(provider, "client-b", "code.review");
+    verify(latestUnscored, "0.1", T0.plusSeconds(4));
+    verify(latestUnscored, null, T0.plusSeconds(5));
+    AgreementRow other = providedBy(provider, "client-b", "code.review");
+    verify(other, "85", T0.plusSeconds(6));
+    AgreementRow current = providedBy(provider, "client-a", "text.summarize");
+    verify(current, "0.99", T0.plusSeconds(7));
+
+    VerificationStore verifications = store.verifications();
+    assertThat(verifications.pastComposites(provider, current.id(), 10))
+        .containsExactly(new BigDecimal("0.7"), new BigDecimal("85"));
+    assertThat(verifications.pastComposites(provider, current.id(), 1))
+        .containsExactly(new BigDecimal("85"));
+    assertThat(verifications.pastComposites(provider, other.id(), 10))
+        .containsExactly(new BigDecimal("0.7"), new BigDecimal("0.99"));
+    assertThat(verifications.pastComposites(uniqueId("stranger"), current.id(), 10)).isEmpty();
+    assertThatThrownBy(() -> verifications.pastComposites(provider, current.id(), 0))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void aSeriesIsTheLatestVerificationOfEachAgreementWithTheClientForTheTypeOldestFirst() {
+    String provider = uniqueId("provider");
+    String client = uniqueId("client");
+    AgreementRow reverified = providedBy(provider, client, "text.summarize");
+    verify(reverified, "0.2", T0.plusSeconds(10));
+    VerificationRow latest = verify(reverified, "0.6", T0.plusSeconds(30));
+    AgreementRow earlierVerified = providedBy(provider, client, "text.summarize");
+    VerificationRow earlier = verify(earlierVerified, "0.4", T0.plusSeconds(20));
+    verify(providedBy(provider, uniqueId("client"), "text.summarize"), "0.9", T0.plusSeconds(40));
+    verify(providedBy(provider, client, "code.review"), "0.9", T0.plusSeconds(50));
+    providedBy(provider, client, "text.summarize"); // never verified
+    AgreementRow current = providedBy(provider, client, "text.summarize");
+    verify(current, "0.9", T0.plusSeconds(60));
+
+    VerificationStore verifications = store.verifications();
+    assertThat(verifications.series(provider, client, "text.summarize", current.id(), 10))
+        .containsExactly(earlier, latest);
+    assertThat(verifications.series(provider, client, "text.summarize", current.id(), 1))
+        .containsExactly(latest);
+    assertThat(verifications.series(provider, client, "other.type", current.id(), 10)).isEmpty();
+    assertThatThrownBy(
+            () -> verifications.series(provider, client, "text.summarize", current.id(), 0))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  private AgreementRow providedBy(String provider, String client, String serviceType) {
+    String id = uniqueId("provided");
+    AgreementRow row =
+        new AgreementRow(id, 1, State.ACTIVE, "{}", serviceType, client, provider, null, T0, T0);
+    store.agreements().create(row, List.of(event(id, 1)), List.of());
+    return row;
+  }
+
+  /** Records a verification of the agreement with this composite score (null: none). */
+  private VerificationRow verify(AgreementRow a, String composite, Instant at) {
+    String result =
+        composite == null ? "{\"passed\":true}" : "{\"composite\":{\"score\":" + composite + "}}";
+    VerificationRow row =
+        VerificationRow.of(uniqueId("v"), a.id(), "sha256:x", Json.parseTrusted(result), at);
+    store.writes().apply(List.of(new Write.PutVerification(row)));
+    return row;
+  }
+
   // ---- verification jobs ----
+
+  @Test
+  void theLatestAttemptOfARequestIsTheLastOfItsUnbrokenSeries() {
+    String request = uniqueId("request");
+    assertThat(store.jobs().latestAttempt(request)).isEmpty();
+    JobRow first = job(request + ":1");
+    store.writes().apply(List.of(new Write.PutJob(first)));
+    assertThat(store.jobs().latestAttempt(request)).contains(first);
+    JobRow second = job(request + ":2");
+    store
+        .writes()
+        .apply(
+            List.of(
+                new Write.PutJob(second),
+                new Write.PutJob(job(request + ":4")), // after a gap: not part of the series
+                new Write.PutJob(job(request + ":x:3")),
+                new Write.PutJob(job(request + "-other:3"))));
+    assertThat(store.jobs().latestAttempt(request)).contains(second);
+    assertThat(store.jobs().byKey(request + ":4")).isPresent();
+    assertThat(store.jobs().latestAttempt(request + ":x")).isEmpty();
+  }
 
   @Test
   void aJobRecordsItsProgressAndFinishesOnce() {
