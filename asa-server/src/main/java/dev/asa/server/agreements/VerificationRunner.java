@@ -59,8 +59,11 @@ public final class VerificationRunner {
   private final ProviderSeries series;
   private final VerificationEngine engine;
   private final DeliverableSource deliverables;
-
   private final Ed25519PrivateKey serverKey;
+  private final ReleasePolicy release;
+  private final ShadowSeals shadow;
+  private final StandaloneSeals standalone;
+  private final SealReads sealReads;
 
   public VerificationRunner(
       Store store,
@@ -71,8 +74,7 @@ public final class VerificationRunner {
   }
 
   /**
-   * @param store the seals, deliverables and verifications its parts read, and the writes of seal
-   *     reads
+   * @param store what its parts read: seals, deliverables, verifications (and seal reads written)
    * @param judge decides sealed {@code judged} criteria; {@code Judge.NONE} when no judge is
    *     configured
    */
@@ -93,16 +95,12 @@ public final class VerificationRunner {
     this.sealReads = new SealReads(seals, store.writes(), shadow);
   }
 
-  private final ShadowSeals shadow;
-  private final StandaloneSeals standalone;
-  private final SealReads sealReads;
-
-  /** Sealed Shadow Scoring criteria: sealing, reading, validation at verification. */
   /** Where a verification finds the deliverable it judges. */
   DeliverableSource deliverables() {
     return deliverables;
   }
 
+  /** Sealed Shadow Scoring criteria: sealing, reading, validation at verification. */
   ShadowSeals shadow() {
     return shadow;
   }
@@ -114,8 +112,6 @@ public final class VerificationRunner {
   SealReads sealReads() {
     return sealReads;
   }
-
-  private final ReleasePolicy release;
 
   /**
    * The cliff-optimisation mitigations (threshold noise, dynamic tiers) of the agreements it
