@@ -50,11 +50,15 @@ interface Database extends AutoCloseable {
   /**
    * Configures a {@link Jdbi} the way every store statement expects. The SQL runs as written: no
    * template engine, which would cost time on every statement and could misread a comparison such
-   * as {@code a < b AND c > d} as a template attribute. Errors carry no bound values in their
-   * messages: they hold agreement documents, deliverables and payment authorizations.
+   * as {@code a < b AND c > d} as a template attribute. Bound values hold agreement documents,
+   * deliverables and payment authorizations, so they stay out of error messages and out of the
+   * {@code jdbi.statement} events of a Flight Recorder recording (2 characters is JDBI's shortest
+   * preview: "…}", no value).
    */
   static Jdbi configured(Jdbi jdbi) {
-    jdbi.getConfig(SqlStatements.class).setTemplateEngine(new NoTemplateEngine());
+    jdbi.getConfig(SqlStatements.class)
+        .setTemplateEngine(new NoTemplateEngine())
+        .setJfrParamMaxLength(2);
     jdbi.getConfig(StatementExceptions.class)
         .setMessageRendering(StatementExceptions.MessageRendering.NONE);
     return jdbi;
