@@ -73,7 +73,7 @@ public final class AgreementStore {
           + " JOIN agreements a ON a.row_seq = p.row_seq"
           + " ORDER BY p.row_seq DESC";
 
-  static final RowMapper<AgreementRow> ROW =
+  private static final RowMapper<AgreementRow> ROW =
       (rs, context) ->
           new AgreementRow(
               rs.getString("id"),

@@ -23,8 +23,6 @@ public final class JobStore {
           + " :updated_at, :deadline_at)";
   private static final String SELECT_BY_ID =
       "SELECT " + COLUMNS + " FROM verification_jobs WHERE id = :id";
-  private static final String SELECT_BY_KEY =
-      "SELECT " + COLUMNS + " FROM verification_jobs WHERE request_key = :request_key";
   // Walks requestKey:1, requestKey:2... up to the first key with no job, each step one lookup in
   // the unique index on request_key, and returns the job of the last key found.
   private static final String SELECT_LATEST_ATTEMPT =
@@ -80,14 +78,6 @@ public final class JobStore {
     return database.read(
         "reading verification job " + id,
         handle -> handle.createQuery(SELECT_BY_ID).bind("id", id).map(ROW).findOne());
-  }
-
-  /** The job a request with this key started, if any (replays find the first job). */
-  public Optional<JobRow> byKey(String requestKey) {
-    return database.read(
-        "finding a verification job by request",
-        handle ->
-            handle.createQuery(SELECT_BY_KEY).bind("request_key", requestKey).map(ROW).findOne());
   }
 
   /**

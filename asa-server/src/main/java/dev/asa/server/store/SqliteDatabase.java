@@ -44,8 +44,8 @@ final class SqliteDatabase implements Database {
 
   private final Path file;
   private final ReentrantLock writeLock = new ReentrantLock();
+  // The writer connection and everything on it are used under writeLock only.
   private final Connection writer;
-  // guarded by writeLock, like every use of the writer connection:
   private final Handle writerHandle;
   private final PreparedStatement begin;
   private final PreparedStatement commit;

@@ -875,16 +875,17 @@ abstract class StoreContract {
     store.writes().apply(List.of(new Write.PutJob(first)));
     assertThat(store.jobs().latestAttempt(request)).contains(first);
     JobRow second = job(request + ":2");
+    JobRow afterAGap = job(request + ":4"); // not part of the series
     store
         .writes()
         .apply(
             List.of(
                 new Write.PutJob(second),
-                new Write.PutJob(job(request + ":4")), // after a gap: not part of the series
+                new Write.PutJob(afterAGap),
                 new Write.PutJob(job(request + ":x:3")),
                 new Write.PutJob(job(request + "-other:3"))));
     assertThat(store.jobs().latestAttempt(request)).contains(second);
-    assertThat(store.jobs().byKey(request + ":4")).isPresent();
+    assertThat(store.jobs().find(afterAGap.id())).contains(afterAGap);
     assertThat(store.jobs().latestAttempt(request + ":x")).isEmpty();
   }
 
@@ -898,7 +899,7 @@ abstract class StoreContract {
         .isTrue();
     assertThat(store.jobs().find(job.id()).orElseThrow().stage()).isEqualTo("judging");
     store.writes().apply(List.of(new Write.FinishJob(job.id(), JobRow.Status.COMPLETED, null, T0)));
-    JobRow finished = store.jobs().byKey(job.requestKey()).orElseThrow();
+    JobRow finished = store.jobs().find(job.id()).orElseThrow();
     assertThat(finished.status()).isEqualTo(JobRow.Status.COMPLETED);
     assertThat(finished.content()).isNull();
     assertThat(store.jobs().unfinished()).doesNotContain(job);
