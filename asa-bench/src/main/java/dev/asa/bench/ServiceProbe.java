@@ -8,7 +8,8 @@ import dev.asa.json.Json;
 import dev.asa.server.agreements.AgreementService;
 import dev.asa.server.agreements.DeliverableFetcher;
 import dev.asa.server.agreements.VerificationRunner;
-import dev.asa.server.store.AgreementStore;
+import dev.asa.server.http.CommandBodies;
+import dev.asa.server.store.Store;
 import dev.asa.server.store.Stores;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,7 +25,7 @@ import java.util.Map;
 public final class ServiceProbe {
   public static void main(String[] args) throws Exception {
     int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 20;
-    AgreementStore store =
+    Store store =
         Stores.open(args.length > 1 ? args[1] : null, Files.createTempDirectory("asa-probe"));
     Ed25519PrivateKey serverKey = Ed25519PrivateKey.generate(new SecureRandom());
     AgreementService service =
@@ -59,17 +60,18 @@ public final class ServiceProbe {
       t = lap(nanos, "create", t);
       String hash = service.queries().get(id, client).path("agreement_hash").asText();
       t = lap(nanos, "get", t);
-      service.commands().sign(id, sign("client", c, hash), client, null);
+      service.commands().sign(id, CommandBodies.sign(sign("client", c, hash)), client, null);
       t = lap(nanos, "sign", t);
-      service.commands().sign(id, sign("provider", p, hash), provider, null);
+      service.commands().sign(id, CommandBodies.sign(sign("provider", p, hash)), provider, null);
       t = lap(nanos, "sign", t);
-      service.commands().fund(id, null, client, null);
+      service.commands().fund(id, CommandBodies.fund(null), client, null);
       t = lap(nanos, "fund", t);
       service
           .commands()
           .deliver(
               id,
-              Json.object().put("content", "# Summary\n\nText.\n").put("format", "markdown"),
+              CommandBodies.deliver(
+                  Json.object().put("content", "# Summary\n\nText.\n").put("format", "markdown")),
               provider,
               null);
       t = lap(nanos, "deliver", t);
@@ -78,7 +80,8 @@ public final class ServiceProbe {
           .verifications()
           .verify(
               id,
-              Json.object().set("evaluator_result", LifecycleBenchmarkDocs.scores()),
+              CommandBodies.verify(
+                  Json.object().set("evaluator_result", LifecycleBenchmarkDocs.scores())),
               evaluator,
               null);
       lap(nanos, "verify", t);

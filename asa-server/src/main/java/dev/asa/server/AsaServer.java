@@ -29,7 +29,7 @@ import dev.asa.server.http.Requests;
 import dev.asa.server.http.Routes;
 import dev.asa.server.market.MarketData;
 import dev.asa.server.net.GuardedHttpClient;
-import dev.asa.server.store.AgreementStore;
+import dev.asa.server.store.Store;
 import dev.asa.server.store.Stores;
 import dev.asa.server.timers.Timers;
 import dev.asa.server.verification.VerificationService;
@@ -47,7 +47,7 @@ import org.eclipse.jetty.server.ServerConnector;
  * ServerConfig}, by hand, in one place. No container, no reflection.
  */
 public final class AsaServer implements AutoCloseable {
-  private final AgreementStore store;
+  private final Store store;
   private final Javalin http;
   private final Ed25519PublicKey serverKey;
   private final Timers timers;
@@ -56,7 +56,7 @@ public final class AsaServer implements AutoCloseable {
   private final GuardedHttpClient outbound;
 
   private AsaServer(
-      AgreementStore store,
+      Store store,
       Javalin http,
       Ed25519PublicKey serverKey,
       Timers timers,
@@ -101,21 +101,21 @@ public final class AsaServer implements AutoCloseable {
    */
   public static AsaServer start(ServerConfig config, ReadDeadlines deadlines) {
     Ed25519PrivateKey serverKey = ServerKey.loadOrCreate(config.dataDir());
-    Stores.Opened opened =
-        Stores.openWithNonces(
-            config.dbUrl(), config.dataDir(), config.clock(), RequestVerifier.DEFAULT_MAX_SKEW);
-    AgreementStore store = opened.agreements();
+    Store store = Stores.open(config.dbUrl(), config.dataDir());
     // Every outbound request (deliverables, webhooks, facilitator, disputes) goes through this one.
     GuardedHttpClient outbound = new GuardedHttpClient(config.fetchPolicy());
     try {
-      MarketData market = new MarketData(store, config.negotiationPolicy());
+      MarketData market = new MarketData(store.agreements(), config.negotiationPolicy());
       EscrowConfig escrow = config.escrow();
       X402Facilitator facilitator =
           escrow.x402Facilitator() == null
               ? null
               : new X402Facilitator(escrow.x402Facilitator(), escrow.deliveryTimeout(), outbound);
       Enforcement enforcement =
-          new Enforcement(store, Enforcement.bindings(escrow, store, facilitator));
+          new Enforcement(
+              store.ledger(),
+              store.outbox(),
+              Enforcement.bindings(escrow, store.ledger(), facilitator));
       EvaluatorPool evaluators = config.verification().pool();
       // Sealed "judged" criteria go to the LLM judge when one is configured.
       Judge assertionJudge =
@@ -132,7 +132,7 @@ public final class AsaServer implements AutoCloseable {
               new DeliverableFetcher(outbound, config.maxBodyBytes()),
               serverKey,
               assertionJudge);
-      JobRunner jobs = new JobRunner(store, config.clock(), config.verification().workers());
+      JobRunner jobs = new JobRunner(store.jobs(), config.clock(), config.verification().workers());
       AgreementService agreements =
           new AgreementService(
               store,
@@ -143,13 +143,15 @@ public final class AsaServer implements AutoCloseable {
               config.negotiationPolicy(),
               config.trustedMarketSources(),
               enforcement,
-              new Disputes(store, escrow.disputeEndpoints()),
+              new Disputes(store.verifications(), store.events(), escrow.disputeEndpoints()),
               escrow.arbiterKeys(),
               evaluators,
               jobs);
       VerificationService verifications =
           new VerificationService(
-              store,
+              store.writes(),
+              store.jobs(),
+              store.verifications(),
               config.clock(),
               agreements,
               evaluators,
@@ -167,7 +169,7 @@ public final class AsaServer implements AutoCloseable {
                   RequestVerifier.DEFAULT_MAX_SKEW,
                   NonceRegistry.layered(
                       new NonceCache(config.clock(), RequestVerifier.DEFAULT_MAX_SKEW),
-                      opened.nonces())),
+                      store.nonces(config.clock(), RequestVerifier.DEFAULT_MAX_SKEW))),
               new RateLimiter(
                   config.clock(), config.requestsPerSecondPerKey(), config.burstPerKey()),
               new RateLimiter(
@@ -179,7 +181,7 @@ public final class AsaServer implements AutoCloseable {
           new Routes(
               agreements,
               verifications,
-              new Requests(store),
+              new Requests(store.idempotency()),
               auth,
               config.maxBodyBytes(),
               admin,
@@ -214,7 +216,7 @@ public final class AsaServer implements AutoCloseable {
             routes.register(c);
           });
       http.start();
-      Timers timers = new Timers(store, config.clock(), agreements.timers()::fire);
+      Timers timers = new Timers(store.timers(), config.clock(), agreements.timers()::fire);
       if (config.pollTimers()) {
         timers.start(Duration.ofSeconds(1));
       }
@@ -223,7 +225,7 @@ public final class AsaServer implements AutoCloseable {
       // x402 settlements go to the facilitator; every other message is a signed webhook.
       Outbox outbox =
           new Outbox(
-              store,
+              store.outbox(),
               config.clock(),
               message ->
                   message.kind().equals("x402.settle") && facilitator != null

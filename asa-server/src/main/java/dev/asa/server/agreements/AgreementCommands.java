@@ -22,7 +22,7 @@ import dev.asa.lifecycle.State;
 import dev.asa.server.escrow.Enforcement;
 import dev.asa.server.escrow.FundRequest;
 import dev.asa.server.store.AgreementRow;
-import dev.asa.server.store.AgreementStore;
+import dev.asa.server.store.DeliverableStore;
 import dev.asa.server.store.DuplicateKeyException;
 import dev.asa.server.store.EventRecord;
 import dev.asa.server.store.Write;
@@ -38,7 +38,7 @@ import java.util.List;
  */
 public final class AgreementCommands {
   private final UnitOfWork work;
-  private final AgreementStore store;
+  private final DeliverableStore deliverables;
   private final VerificationRunner verifier;
   private final Enforcement enforcement;
   private final Closing closing;
@@ -48,6 +48,7 @@ public final class AgreementCommands {
 
   AgreementCommands(
       UnitOfWork work,
+      DeliverableStore deliverables,
       VerificationRunner verifier,
       Enforcement enforcement,
       Closing closing,
@@ -55,7 +56,7 @@ public final class AgreementCommands {
       SubcontractGuard subcontracts,
       Ids ids) {
     this.work = work;
-    this.store = work.store();
+    this.deliverables = deliverables;
     this.verifier = verifier;
     this.enforcement = enforcement;
     this.closing = closing;
@@ -98,7 +99,7 @@ public final class AgreementCommands {
         caller,
         () -> {
           try {
-            store.create(row, events, writes);
+            work.agreements().create(row, events, writes);
             work.remember(agreement.id(), 1, agreement);
           } catch (DuplicateKeyException e) {
             throw new ConflictException(
@@ -251,7 +252,7 @@ public final class AgreementCommands {
           Agreement result = a.withState(next).withFacts(f -> f.withDeliverable(delivered));
           int attempt = 1;
           if (redelivery) { // the one re-delivery a shadow hardening cycle allows
-            attempt = store.latestDeliverable(id).map(d -> d.attempt() + 1).orElse(1);
+            attempt = deliverables.latest(id).map(d -> d.attempt() + 1).orElse(1);
             HardeningFact cycle = a.facts().hardening().orElseThrow().redelivered(current.now());
             result = result.withFacts(f -> f.withHardening(cycle));
           }

@@ -16,10 +16,12 @@ import dev.asa.lifecycle.Event;
 import dev.asa.lifecycle.EventChain;
 import dev.asa.server.escrow.Enforcement;
 import dev.asa.server.store.AgreementRow;
-import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.EventRecord;
+import dev.asa.server.store.EventStore;
+import dev.asa.server.store.OutboxStore;
 import dev.asa.server.store.Page;
 import dev.asa.server.store.VerificationRow;
+import dev.asa.server.store.VerificationStore;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -34,13 +36,23 @@ public final class AgreementQueries {
   private static final int MAX_PAGES_SCANNED = 10;
 
   private final UnitOfWork work;
-  private final AgreementStore store;
+  private final EventStore events;
+  private final VerificationStore verifications;
+  private final OutboxStore outbox;
   private final Enforcement enforcement;
   private final VerificationRunner verifier;
 
-  AgreementQueries(UnitOfWork work, Enforcement enforcement, VerificationRunner verifier) {
+  AgreementQueries(
+      UnitOfWork work,
+      EventStore events,
+      VerificationStore verifications,
+      OutboxStore outbox,
+      Enforcement enforcement,
+      VerificationRunner verifier) {
     this.work = work;
-    this.store = work.store();
+    this.events = events;
+    this.verifications = verifications;
+    this.outbox = outbox;
     this.enforcement = enforcement;
     this.verifier = verifier;
   }
@@ -65,7 +77,7 @@ public final class AgreementQueries {
     String next = cursor;
     int scanned = 0;
     do {
-      Page<AgreementRow> page = store.listByParty(party, next, limit);
+      Page<AgreementRow> page = work.agreements().listByParty(party, next, limit);
       for (AgreementRow row : page.items()) {
         if (!AccessPolicy.rolesOf(work.agreement(row).terms(), caller).isEmpty()
             && items.size() < limit) {
@@ -87,14 +99,14 @@ public final class AgreementQueries {
 
   public ObjectNode events(String id, Caller caller) {
     work.loadFor(id, caller, Operation.READ);
-    List<Event> events = store.events(id).stream().map(EventLog::toCore).toList();
+    List<Event> log = events.log(id).stream().map(EventLog::toCore).toList();
     ObjectNode out = Json.object();
     out.put("agreement_id", id);
-    Optional<String> broken = EventChain.firstBreak(events);
+    Optional<String> broken = EventChain.firstBreak(log);
     out.put("chain_valid", broken.isEmpty());
     broken.ifPresent(b -> out.put("chain_error", b));
     ArrayNode list = out.putArray("events");
-    events.forEach(e -> list.add(e.toJson()));
+    log.forEach(e -> list.add(e.toJson()));
     return out;
   }
 
@@ -122,7 +134,7 @@ public final class AgreementQueries {
       }
       AccessPolicy.require(a.terms(), caller, Operation.READ);
     }
-    List<VerificationRow> rows = store.verificationsForAgreement(id);
+    List<VerificationRow> rows = verifications.ofAgreement(id);
     if (rows.isEmpty()) {
       throw new NotFoundException("agreement " + id + " has no verification result yet");
     }
@@ -133,7 +145,7 @@ public final class AgreementQueries {
     AgreementRow row = work.loadFor(id, caller, Operation.READ);
     Agreement a = work.agreement(row);
     ObjectNode status = Views.status(a, row.version(), work.now());
-    if (!store.outboxOf(id).isEmpty()) {
+    if (!outbox.messagesOf(id).isEmpty()) {
       status.with("payment").set("messages", enforcement.view(a).path("messages"));
     }
     return status;
@@ -175,7 +187,7 @@ public final class AgreementQueries {
     ObjectNode out = Json.object();
     out.put("agreement_id", id);
     ArrayNode rounds = out.putArray("rounds");
-    for (EventRecord r : store.events(id)) {
+    for (EventRecord r : events.log(id)) {
       if (r.type().equals(EventType.NEGOTIATED.wireName())
           || r.type().equals(EventType.ACCEPTED.wireName())
           || r.type().equals(EventType.REJECTED.wireName())) {

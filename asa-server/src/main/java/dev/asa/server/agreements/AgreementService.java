@@ -8,7 +8,7 @@ import dev.asa.server.escrow.EscrowConfig;
 import dev.asa.server.evaluation.EvaluatorPool;
 import dev.asa.server.evaluation.JobRunner;
 import dev.asa.server.market.MarketData;
-import dev.asa.server.store.AgreementStore;
+import dev.asa.server.store.Store;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Set;
@@ -16,8 +16,8 @@ import java.util.Set;
 /**
  * The agreements application, composed once: its reads ({@link #queries}), its commands ({@link
  * #commands}), verification from request to enforcement ({@link #verifications}) and the durable
- * timers' handlers ({@link #timers}), all sharing one {@link UnitOfWork} over the store. Each part
- * is a use case of its own; this class only wires them.
+ * timers' handlers ({@link #timers}), all sharing one {@link UnitOfWork} over the agreements. Each
+ * part is a use case of its own, given the stores it reads; this class only wires them.
  */
 public final class AgreementService {
 
@@ -34,7 +34,7 @@ public final class AgreementService {
    * @param jobs runs those slower verifications in the background; null with {@code evaluators}
    */
   public AgreementService(
-      AgreementStore store,
+      Store store,
       Clock clock,
       VerificationRunner verifier,
       String serverKeyId,
@@ -46,18 +46,40 @@ public final class AgreementService {
       Set<Ed25519PublicKey> arbiters,
       EvaluatorPool evaluators,
       JobRunner jobs) {
-    UnitOfWork work = new UnitOfWork(store, clock, serverKeyId);
+    UnitOfWork work =
+        new UnitOfWork(store.agreements(), store.events(), store.writes(), clock, serverKeyId);
     Ids ids = new Ids(clock);
-    SubcontractGuard subcontracts = new SubcontractGuard(store);
+    SubcontractGuard subcontracts = new SubcontractGuard(store.agreements());
     Negotiation negotiation = new Negotiation(market, policy, trustedMarketSources, subcontracts);
     Closing closing = new Closing(enforcement, disputes);
     this.disputeCommands = new DisputeCommands(work, disputes, closing, arbiters);
-    this.queries = new AgreementQueries(work, enforcement, verifier);
+    this.queries =
+        new AgreementQueries(
+            work, store.events(), store.verifications(), store.outbox(), enforcement, verifier);
     this.commands =
-        new AgreementCommands(work, verifier, enforcement, closing, negotiation, subcontracts, ids);
+        new AgreementCommands(
+            work,
+            store.deliverables(),
+            verifier,
+            enforcement,
+            closing,
+            negotiation,
+            subcontracts,
+            ids);
     ResultEnforcement results = new ResultEnforcement(closing, disputes, serverKeyId);
     this.engine =
-        new EngineVerifications(work, verifier, serverKeyId, evaluators, jobs, ids, results);
+        new EngineVerifications(
+            work,
+            store.deliverables(),
+            store.jobs(),
+            store.verifications(),
+            store.writes(),
+            verifier,
+            serverKeyId,
+            evaluators,
+            jobs,
+            ids,
+            results);
     this.verifications =
         new VerificationFlow(work, verifier, serverKeyId, closing, disputes, ids, engine, results);
     this.timers = new TimerHandlers(work, negotiation, closing, verifications);
@@ -65,7 +87,7 @@ public final class AgreementService {
 
   /** Structural verification only (no semantic evaluators, no background jobs). */
   public AgreementService(
-      AgreementStore store,
+      Store store,
       Clock clock,
       VerificationRunner verifier,
       String serverKeyId,
@@ -95,17 +117,20 @@ public final class AgreementService {
    * ledger (and no webhook URL allowed), disputes left to the operator.
    */
   public AgreementService(
-      AgreementStore store, Clock clock, VerificationRunner verifier, String serverKeyId) {
+      Store store, Clock clock, VerificationRunner verifier, String serverKeyId) {
     this(
         store,
         clock,
         verifier,
         serverKeyId,
-        new MarketData(store, NegotiationPolicy.DEFAULTS),
+        new MarketData(store.agreements(), NegotiationPolicy.DEFAULTS),
         NegotiationPolicy.DEFAULTS,
         Set.of(),
-        new Enforcement(store, Enforcement.bindings(EscrowConfig.DEFAULTS, store, null)),
-        new Disputes(store, Map.of()),
+        new Enforcement(
+            store.ledger(),
+            store.outbox(),
+            Enforcement.bindings(EscrowConfig.DEFAULTS, store.ledger(), null)),
+        new Disputes(store.verifications(), store.events(), Map.of()),
         Set.of());
   }
 

@@ -63,11 +63,11 @@ record DecidedVerification(
         new ArrayList<>(
             List.of(
                 new Write.PutVerification(
-                    new VerificationRow(
+                    VerificationRow.of(
                         result.verificationId(),
                         agreement.id(),
                         assessed.deliverableHash().toString(),
-                        Json.write(resultJson),
+                        resultJson,
                         now)),
                 new Write.EraseDeliverableContent(agreement.id())));
     sealed.ifPresent(s -> writes.addAll(s.writes()));

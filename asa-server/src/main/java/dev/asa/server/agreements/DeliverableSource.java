@@ -5,8 +5,8 @@ import dev.asa.crypto.Digest;
 import dev.asa.evaluators.Deliverable;
 import dev.asa.evaluators.EvaluationTask;
 import dev.asa.evaluators.Progress;
-import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.DeliverableRow;
+import dev.asa.server.store.DeliverableStore;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -15,11 +15,11 @@ import java.util.Optional;
  * task evaluators get.
  */
 final class DeliverableSource {
-  private final AgreementStore store;
+  private final DeliverableStore deliverables;
   private final DeliverableFetcher fetcher;
 
-  DeliverableSource(AgreementStore store, DeliverableFetcher fetcher) {
-    this.store = store;
+  DeliverableSource(DeliverableStore deliverables, DeliverableFetcher fetcher) {
+    this.deliverables = deliverables;
     this.fetcher = fetcher;
   }
 
@@ -28,8 +28,8 @@ final class DeliverableSource {
    */
   DeliverableRow toVerify(Agreement a) {
     DeliverableRow row =
-        store
-            .latestDeliverable(a.id())
+        deliverables
+            .latest(a.id())
             .orElseThrow(() ->
                 new IllegalStateException(
                     "agreement " + a.id() + " is DELIVERED but has no deliverable"));

@@ -20,10 +20,13 @@ import dev.asa.server.evaluation.EvaluatorPool;
 import dev.asa.server.evaluation.JobRunner;
 import dev.asa.server.evaluation.Jobs;
 import dev.asa.server.store.AgreementRow;
-import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.DeliverableRow;
+import dev.asa.server.store.DeliverableStore;
 import dev.asa.server.store.JobRow;
+import dev.asa.server.store.JobStore;
+import dev.asa.server.store.VerificationStore;
 import dev.asa.server.store.Write;
+import dev.asa.server.store.Writes;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -35,7 +38,10 @@ import java.util.Optional;
  */
 public final class EngineVerifications {
   private final UnitOfWork work;
-  private final AgreementStore store;
+  private final DeliverableStore deliverables;
+  private final JobStore jobStore;
+  private final VerificationStore verifications;
+  private final Writes writes;
   private final VerificationRunner verifier;
   private final String serverKeyId;
   private final EvaluatorPool evaluators;
@@ -50,6 +56,10 @@ public final class EngineVerifications {
    */
   EngineVerifications(
       UnitOfWork work,
+      DeliverableStore deliverables,
+      JobStore jobStore,
+      VerificationStore verifications,
+      Writes writes,
       VerificationRunner verifier,
       String serverKeyId,
       EvaluatorPool evaluators,
@@ -57,7 +67,10 @@ public final class EngineVerifications {
       Ids ids,
       ResultEnforcement results) {
     this.work = work;
-    this.store = work.store();
+    this.deliverables = deliverables;
+    this.jobStore = jobStore;
+    this.verifications = verifications;
+    this.writes = writes;
     this.verifier = verifier;
     this.serverKeyId = serverKeyId;
     this.evaluators = evaluators;
@@ -149,9 +162,9 @@ public final class EngineVerifications {
                       ids::verificationId),
                   current.now()));
     }
-    Optional<DeliverableRow> latest = store.latestDeliverable(id);
+    Optional<DeliverableRow> latest = deliverables.latest(id);
     Optional<JobRow> existing =
-        latest.flatMap(d -> Jobs.latestAttempt(store, Jobs.agreementKey(id, d.contentHash())));
+        latest.flatMap(d -> jobStore.latestAttempt(Jobs.agreementKey(id, d.contentHash())));
     if (existing.isPresent() && existing.get().status() == JobRow.Status.COMPLETED) {
       // A replay after the fact: the result already recorded, not a second verification.
       ObjectNode response = Json.object();
@@ -159,7 +172,7 @@ public final class EngineVerifications {
       response.put("state", agreement.state().name());
       response.set(
           "verification",
-          Json.parseTrusted(store.verification(existing.get().id()).orElseThrow().result()));
+          Json.parseTrusted(verifications.find(existing.get().id()).orElseThrow().result()));
       return new Outcome(200, response);
     }
     if (existing.isPresent() && existing.get().status() != JobRow.Status.FAILED) {
@@ -222,7 +235,7 @@ public final class EngineVerifications {
   public void resumeJob(JobRow job) {
     JsonNode request = Json.parseTrusted(job.request());
     EvaluationConfig config = EvaluationConfig.parse(request.path("verification_config"));
-    AgreementRow row = store.find(job.agreementId()).orElseThrow();
+    AgreementRow row = work.agreements().find(job.agreementId()).orElseThrow();
     startJob(job, evaluators.plan(config, depthOf(work.agreement(row))));
   }
 
@@ -230,7 +243,7 @@ public final class EngineVerifications {
     jobs.submit(
         job,
         progress -> runJob(job, plan, progress),
-        message -> Jobs.fail(store, job.id(), message, work.now()));
+        message -> Jobs.fail(writes, job.id(), message, work.now()));
   }
 
   private void runJob(JobRow job, VerificationEngine.Plan plan, Progress progress)

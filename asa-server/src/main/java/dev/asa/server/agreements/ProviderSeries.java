@@ -4,11 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.asa.agreement.Agreement;
 import dev.asa.json.Json;
 import dev.asa.scoring.GuaranteeCheck;
-import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.VerificationRow;
+import dev.asa.server.store.VerificationStore;
 import java.math.BigDecimal;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,15 +17,10 @@ import java.util.Map;
  * probabilistic guarantee (pass@k, a percentile) is judged over.
  */
 final class ProviderSeries {
-  /**
-   * How many of the provider's agreements are searched for the series of a probabilistic guarantee.
-   */
-  static final int SERIES_SEARCH_LIMIT = 200;
+  private final VerificationStore verifications;
 
-  private final AgreementStore store;
-
-  ProviderSeries(AgreementStore store) {
-    this.store = store;
+  ProviderSeries(VerificationStore verifications) {
+    this.verifications = verifications;
   }
 
   /**
@@ -36,22 +30,10 @@ final class ProviderSeries {
   List<GuaranteeCheck.Delivery> earlierDeliveries(Agreement a, int window) {
     String provider = a.terms().parties().provider().identity().value();
     String client = a.terms().parties().client().identity().value();
-    List<VerificationRow> rows = new ArrayList<>();
-    for (var row : store.listByParty(provider, null, SERIES_SEARCH_LIMIT).items()) {
-      if (row.id().equals(a.id())
-          || !provider.equals(row.providerIdentity())
-          || !client.equals(row.clientIdentity())
-          || !a.terms().service().type().equals(row.serviceType())) {
-        continue;
-      }
-      List<VerificationRow> verified = store.verificationsForAgreement(row.id());
-      if (!verified.isEmpty()) {
-        rows.add(verified.getLast());
-      }
-    }
-    rows.sort(Comparator.comparing(VerificationRow::createdAt));
+    String serviceType = a.terms().service().type();
     List<GuaranteeCheck.Delivery> series = new ArrayList<>();
-    for (VerificationRow row : rows.subList(Math.max(0, rows.size() - window), rows.size())) {
+    for (VerificationRow row :
+        verifications.series(provider, client, serviceType, a.id(), window)) {
       JsonNode result = Json.parseTrusted(row.result());
       Map<String, BigDecimal> scores = new HashMap<>();
       for (JsonNode d : result.path("dimensions")) {

@@ -9,17 +9,12 @@ import dev.asa.agreement.Tier;
 import dev.asa.crypto.Base64Url;
 import dev.asa.crypto.Digest;
 import dev.asa.crypto.Ed25519PrivateKey;
-import dev.asa.facts.ServerFacts;
-import dev.asa.facts.VerificationFact;
 import dev.asa.json.Json;
 import dev.asa.scoring.DynamicTiers;
 import dev.asa.scoring.ThresholdNoise;
-import dev.asa.server.store.AgreementRow;
-import dev.asa.server.store.AgreementStore;
+import dev.asa.server.store.VerificationStore;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 
@@ -37,14 +32,13 @@ import java.util.Optional;
  */
 final class ReleasePolicy {
   private static final String NOISE_CONTEXT = "asa/threshold-noise/v1/";
-  private static final int SCAN = 200;
 
   private final Ed25519PrivateKey serverKey;
-  private final AgreementStore store;
+  private final VerificationStore verifications;
 
-  ReleasePolicy(Ed25519PrivateKey serverKey, AgreementStore store) {
+  ReleasePolicy(Ed25519PrivateKey serverKey, VerificationStore verifications) {
     this.serverKey = serverKey;
-    this.store = store;
+    this.verifications = verifications;
   }
 
   /** What the agreement records at activation when its terms use threshold noise. */
@@ -121,22 +115,7 @@ final class ReleasePolicy {
    */
   List<BigDecimal> pastScores(Agreement a, int window) {
     String provider = a.terms().parties().provider().identity().value();
-    List<BigDecimal> newestFirst = new ArrayList<>();
-    for (AgreementRow row : store.listByParty(provider, null, SCAN).items()) {
-      if (row.id().equals(a.id()) || !provider.equals(row.providerIdentity())) {
-        continue;
-      }
-      Optional<BigDecimal> composite =
-          ServerFacts.fromStored(row.facts()).verification().map(VerificationFact::composite);
-      if (composite.isPresent()) {
-        newestFirst.add(composite.get());
-        if (newestFirst.size() == window) {
-          break;
-        }
-      }
-    }
-    Collections.reverse(newestFirst);
-    return newestFirst;
+    return verifications.pastComposites(provider, a.id(), window);
   }
 
   private byte[] seed(String agreementId) {

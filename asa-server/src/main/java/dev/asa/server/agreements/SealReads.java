@@ -6,9 +6,10 @@ import dev.asa.access.AccessPolicy;
 import dev.asa.access.Caller;
 import dev.asa.agreement.Agreement;
 import dev.asa.json.Json;
-import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.SealRow;
+import dev.asa.server.store.SealStore;
 import dev.asa.server.store.Write;
+import dev.asa.server.store.Writes;
 import dev.asa.shadow.HardeningCycle;
 import dev.asa.shadow.SealedEnvelope;
 import dev.asa.shadow.ShadowValidation;
@@ -20,11 +21,13 @@ import java.util.List;
  * and after the reveal, every read logged.
  */
 final class SealReads {
-  private final AgreementStore store;
+  private final SealStore seals;
+  private final Writes writes;
   private final ShadowSeals shadow;
 
-  SealReads(AgreementStore store, ShadowSeals shadow) {
-    this.store = store;
+  SealReads(SealStore seals, Writes writes, ShadowSeals shadow) {
+    this.seals = seals;
+    this.writes = writes;
     this.shadow = shadow;
   }
 
@@ -37,8 +40,8 @@ final class SealReads {
   ObjectNode read(Agreement a, Caller caller, String route, Instant now) {
     requireParticipant(a, caller);
     SealRow row =
-        store
-            .sealOfAgreement(a.id())
+        seals
+            .ofAgreement(a.id())
             .orElseThrow(
                 () -> new NotFoundException("agreement " + a.id() + " has no sealed criteria"));
     if (!row.revealed() && !mayReadSealed(row, caller)) {
@@ -48,7 +51,7 @@ final class SealReads {
               + " are readable only by their sealer"
               + " and the operator until verification reveals them; the commitment is in verification.shadow_seal");
     }
-    store.apply(List.of(new Write.LogSealRead(row.id(), caller.describe(), route, now)));
+    writes.apply(List.of(new Write.LogSealRead(row.id(), caller.describe(), route, now)));
     return (ObjectNode) Json.parseTrusted(row.envelope());
   }
 
@@ -73,12 +76,12 @@ final class SealReads {
     if (!ShadowSeals.hardeningOpen(a)) {
       throw new ConflictException("agreement " + a.id() + " has no open hardening cycle");
     }
-    SealRow row = store.sealOfAgreement(a.id()).orElseThrow();
+    SealRow row = seals.ofAgreement(a.id()).orElseThrow();
     SealedEnvelope envelope = SealedEnvelope.parse(Json.parseTrusted(row.envelope()));
     ShadowValidation initial =
         shadow.validationOf(Json.parseTrusted(row.validation()).path("initial"), envelope);
     HardeningCycle cycle = HardeningCycle.start(initial, ShadowSeals.policy(row));
-    store.apply(List.of(new Write.LogSealRead(row.id(), caller.describe(), route, now)));
+    writes.apply(List.of(new Write.LogSealRead(row.id(), caller.describe(), route, now)));
     return cycle.messages(envelope.nonce()).toJson();
   }
 }

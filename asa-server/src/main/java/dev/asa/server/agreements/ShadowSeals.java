@@ -12,8 +12,8 @@ import dev.asa.crypto.DidKey;
 import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.State;
-import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.SealRow;
+import dev.asa.server.store.SealStore;
 import dev.asa.server.store.Write;
 import dev.asa.shadow.Commitment;
 import dev.asa.shadow.CriterionResult;
@@ -54,13 +54,13 @@ import java.util.stream.Collectors;
  */
 final class ShadowSeals {
 
-  private final AgreementStore store;
+  private final SealStore seals;
   private final Ed25519PrivateKey serverKey;
   private final Judge judge;
   static final SecureRandom RANDOM = new SecureRandom();
 
-  ShadowSeals(AgreementStore store, Ed25519PrivateKey serverKey, Judge judge) {
-    this.store = store;
+  ShadowSeals(SealStore seals, Ed25519PrivateKey serverKey, Judge judge) {
+    this.seals = seals;
     this.serverKey = serverKey;
     this.judge = judge;
   }
@@ -83,7 +83,7 @@ final class ShadowSeals {
               + " already has a signature; seal criteria before anyone signs,"
               + " so that both signatures cover the commitment");
     }
-    if (store.sealOfAgreement(a.id()).isPresent()
+    if (seals.ofAgreement(a.id()).isPresent()
         || a.toJson().path("verification").has("shadow_seal")) {
       throw new ConflictException(
           "agreement " + a.id() + " already has sealed criteria (one seal per agreement)");
@@ -198,7 +198,7 @@ final class ShadowSeals {
 
   /** The seal of the agreement, if it has one, validated against the delivered content. */
   Optional<Validated> validate(Agreement a, String content, String format, Instant now) {
-    Optional<SealRow> found = store.sealOfAgreement(a.id());
+    Optional<SealRow> found = seals.ofAgreement(a.id());
     if (found.isEmpty()) {
       return Optional.empty();
     }

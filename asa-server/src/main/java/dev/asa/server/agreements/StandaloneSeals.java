@@ -6,9 +6,10 @@ import dev.asa.access.Caller;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.json.Json;
-import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.SealRow;
+import dev.asa.server.store.SealStore;
 import dev.asa.server.store.Write;
+import dev.asa.server.store.Writes;
 import dev.asa.shadow.Commitment;
 import dev.asa.shadow.DeliveredWork;
 import dev.asa.shadow.Gate;
@@ -30,12 +31,14 @@ import java.util.Optional;
  * sealer ever sees a standalone seal.
  */
 final class StandaloneSeals {
-  private final AgreementStore store;
+  private final SealStore seals;
+  private final Writes writes;
   private final Ed25519PrivateKey serverKey;
   private final Judge judge;
 
-  StandaloneSeals(AgreementStore store, Ed25519PrivateKey serverKey, Judge judge) {
-    this.store = store;
+  StandaloneSeals(SealStore seals, Writes writes, Ed25519PrivateKey serverKey, Judge judge) {
+    this.seals = seals;
+    this.writes = writes;
     this.serverKey = serverKey;
     this.judge = judge;
   }
@@ -76,15 +79,15 @@ final class StandaloneSeals {
     Outcome outcome = new Outcome(201, response);
     List<Write> writes = new ArrayList<>(List.of(new Write.PutSeal(row)));
     writes.addAll(IdempotencyTicket.writes(ticket, outcome, now));
-    store.apply(writes);
+    this.writes.apply(writes);
     return outcome;
   }
 
   /** The standalone seal, for its sealer only: to anyone else it does not exist. */
   private SealRow standaloneOf(String sealId, Caller caller) {
     SealRow row =
-        store
-            .seal(sealId)
+        seals
+            .find(sealId)
             .filter(r -> r.agreementId() == null)
             .orElseThrow(() -> new NotFoundException("no seal with id '" + sealId + "'"));
     if (!(caller instanceof Caller.Key k && k.keyId().equals(row.sealerKey()))) {
@@ -146,7 +149,7 @@ final class StandaloneSeals {
                 new Write.LogSealRead(
                     sealId, caller.describe(), "POST /shadow/seals/" + sealId + "/validate", now)));
     writes.addAll(IdempotencyTicket.writes(ticket, outcome, now));
-    store.apply(writes);
+    this.writes.apply(writes);
     return outcome;
   }
 

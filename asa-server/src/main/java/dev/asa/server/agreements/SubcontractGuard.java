@@ -22,11 +22,11 @@ import java.util.function.Supplier;
  * several nodes would need the parent's row version in the same transaction).
  */
 final class SubcontractGuard {
-  private final AgreementStore store;
+  private final AgreementStore agreements;
   private final ReentrantLock[] stripes = new ReentrantLock[64];
 
-  SubcontractGuard(AgreementStore store) {
-    this.store = store;
+  SubcontractGuard(AgreementStore agreements) {
+    this.agreements = agreements;
     for (int i = 0; i < stripes.length; i++) {
       stripes[i] = new ReentrantLock();
     }
@@ -63,7 +63,7 @@ final class SubcontractGuard {
     String parentId = changed.terms().service().parentAgreementId();
     if (parentId != null) {
       Agreement parent =
-          store
+          agreements
               .find(parentId)
               .map(r -> AgreementDocuments.readStored(r.document()))
               .orElseThrow(() ->
@@ -81,7 +81,10 @@ final class SubcontractGuard {
 
   private Agreement parentVisibleTo(String parentId, Caller caller) {
     Agreement parent =
-        store.find(parentId).map(r -> AgreementDocuments.readStored(r.document())).orElse(null);
+        agreements
+            .find(parentId)
+            .map(r -> AgreementDocuments.readStored(r.document()))
+            .orElse(null);
     if (parent == null || AccessPolicy.rolesOf(parent.terms(), caller).isEmpty()) {
       // The same answer whether it does not exist or is someone else's: nothing is revealed.
       throw new InvalidDocumentException(
@@ -92,7 +95,7 @@ final class SubcontractGuard {
   }
 
   private List<Service.Constraints> liveChildren(String parentId, String except) {
-    return store.children(parentId).stream()
+    return agreements.children(parentId).stream()
         .filter(r ->
             r.state() != State.REJECTED && r.state() != State.EXPIRED && !r.id().equals(except))
         .map((AgreementRow r) ->

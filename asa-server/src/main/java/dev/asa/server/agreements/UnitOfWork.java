@@ -11,9 +11,11 @@ import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.Commit;
 import dev.asa.server.store.DuplicateKeyException;
 import dev.asa.server.store.EventRecord;
+import dev.asa.server.store.EventStore;
 import dev.asa.server.store.LedgerRefusedException;
 import dev.asa.server.store.StaleVersionException;
 import dev.asa.server.store.Write;
+import dev.asa.server.store.Writes;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -33,19 +35,29 @@ final class UnitOfWork {
     Change decide(Current current);
   }
 
-  private final AgreementStore store;
+  private final AgreementStore agreements;
+  private final EventStore events;
+  private final Writes writes;
   private final Clock clock;
   private final String serverKeyId;
   private final AgreementCache cache = new AgreementCache(10_000);
 
-  UnitOfWork(AgreementStore store, Clock clock, String serverKeyId) {
-    this.store = store;
+  UnitOfWork(
+      AgreementStore agreements,
+      EventStore events,
+      Writes writes,
+      Clock clock,
+      String serverKeyId) {
+    this.agreements = agreements;
+    this.events = events;
+    this.writes = writes;
     this.clock = clock;
     this.serverKeyId = serverKeyId;
   }
 
-  AgreementStore store() {
-    return store;
+  /** The agreements it loads and commits, for use cases that create or look one up. */
+  AgreementStore agreements() {
+    return agreements;
   }
 
   /** Now, at the millisecond precision both stores keep. */
@@ -57,7 +69,7 @@ final class UnitOfWork {
       String id, IdempotencyTicket ticket, Caller caller, Operation op, Decision decision) {
     AgreementRow row = loadFor(id, caller, op);
     Agreement agreement = cache.of(row);
-    Event last = store.lastEvent(id).map(EventLog::toCore).orElse(null);
+    Event last = events.last(id).map(EventLog::toCore).orElse(null);
     Instant now = now();
     Change change =
         decision.decide(new Current(row, agreement, last, now, actorFor(agreement, caller)));
@@ -72,21 +84,21 @@ final class UnitOfWork {
               change.response() != null
                   ? change.response()
                   : Views.envelope(agreement, row.version()));
-      List<Write> writes = new ArrayList<>(change.writes());
-      writes.addAll(IdempotencyTicket.writes(ticket, unchanged, now));
-      store.apply(writes);
+      List<Write> sideWrites = new ArrayList<>(change.writes());
+      sideWrites.addAll(IdempotencyTicket.writes(ticket, unchanged, now));
+      writes.apply(sideWrites);
       return unchanged;
     }
     long version = row.version() + 1;
     AgreementRow updated = Views.row(change.next(), version, row.createdAt(), now);
-    List<EventRecord> events = EventLog.chain(id, last, change.events(), now);
+    List<EventRecord> chained = EventLog.chain(id, last, change.events(), now);
     JsonNode body =
         change.response() != null ? change.response() : Views.envelope(change.next(), version);
     Outcome outcome = new Outcome(change.status(), body);
-    List<Write> writes = new ArrayList<>(change.writes());
-    writes.addAll(IdempotencyTicket.writes(ticket, outcome, now));
+    List<Write> sideWrites = new ArrayList<>(change.writes());
+    sideWrites.addAll(IdempotencyTicket.writes(ticket, outcome, now));
     try {
-      store.commit(new Commit(updated, row.version(), events, writes));
+      agreements.commit(new Commit(updated, row.version(), chained, sideWrites));
     } catch (StaleVersionException e) {
       throw new ConflictException(
           "agreement " + id + " changed while this request was processed; read it again and retry");
@@ -111,7 +123,7 @@ final class UnitOfWork {
   }
 
   AgreementRow load(String id) {
-    return store.find(id).orElseThrow(() -> notFound(id));
+    return agreements.find(id).orElseThrow(() -> notFound(id));
   }
 
   static NotFoundException notFound(String id) {

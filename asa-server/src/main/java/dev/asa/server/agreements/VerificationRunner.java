@@ -18,8 +18,9 @@ import dev.asa.scoring.ShadowGate;
 import dev.asa.scoring.Verdict;
 import dev.asa.scoring.VerdictInputs;
 import dev.asa.scoring.Verdicts;
-import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.DeliverableRow;
+import dev.asa.server.store.SealStore;
+import dev.asa.server.store.Store;
 import dev.asa.server.store.Write;
 import dev.asa.shadow.Judge;
 import java.time.Duration;
@@ -39,15 +40,18 @@ import java.util.function.Supplier;
  */
 public final class VerificationRunner {
 
-  private final AgreementStore store;
+  private final SealStore seals;
   private final ProviderSeries series;
   private final VerificationEngine engine;
   private final DeliverableSource deliverables;
-
   private final Ed25519PrivateKey serverKey;
+  private final ReleasePolicy release;
+  private final ShadowSeals shadow;
+  private final StandaloneSeals standalone;
+  private final SealReads sealReads;
 
   public VerificationRunner(
-      AgreementStore store,
+      Store store,
       StructuralEvaluator structural,
       DeliverableFetcher fetcher,
       Ed25519PrivateKey serverKey) {
@@ -55,29 +59,26 @@ public final class VerificationRunner {
   }
 
   /**
+   * @param store what its parts read: seals, deliverables, verifications (and seal reads written)
    * @param judge decides sealed {@code judged} criteria; {@code Judge.NONE} when no judge is
    *     configured
    */
   public VerificationRunner(
-      AgreementStore store,
+      Store store,
       StructuralEvaluator structural,
       DeliverableFetcher fetcher,
       Ed25519PrivateKey serverKey,
       Judge judge) {
-    this.store = store;
-    this.series = new ProviderSeries(store);
+    this.seals = store.seals();
+    this.series = new ProviderSeries(store.verifications());
     this.engine = new VerificationEngine(structural);
-    this.deliverables = new DeliverableSource(store, fetcher);
+    this.deliverables = new DeliverableSource(store.deliverables(), fetcher);
     this.serverKey = serverKey;
-    this.release = new ReleasePolicy(serverKey, store);
-    this.shadow = new ShadowSeals(store, serverKey, judge);
-    this.standalone = new StandaloneSeals(store, serverKey, judge);
-    this.sealReads = new SealReads(store, shadow);
+    this.release = new ReleasePolicy(serverKey, store.verifications());
+    this.shadow = new ShadowSeals(seals, serverKey, judge);
+    this.standalone = new StandaloneSeals(seals, store.writes(), serverKey, judge);
+    this.sealReads = new SealReads(seals, store.writes(), shadow);
   }
-
-  private final ShadowSeals shadow;
-  private final StandaloneSeals standalone;
-  private final SealReads sealReads;
 
   /** Where a verification finds the deliverable it judges. */
   DeliverableSource deliverables() {
@@ -96,8 +97,6 @@ public final class VerificationRunner {
   SealReads sealReads() {
     return sealReads;
   }
-
-  private final ReleasePolicy release;
 
   /**
    * The cliff-optimisation mitigations (threshold noise, dynamic tiers) of the agreements it
@@ -194,7 +193,7 @@ public final class VerificationRunner {
 
   /** The agreement's sealed criteria validated against the deliverable; empty when not sealed. */
   private Optional<ShadowSeals.Validated> validateSeal(Agreement a, Instant now) {
-    if (store.sealOfAgreement(a.id()).isEmpty()) {
+    if (seals.ofAgreement(a.id()).isEmpty()) {
       return Optional.empty();
     }
     DeliverableRow delivered = deliverables.toVerify(a);

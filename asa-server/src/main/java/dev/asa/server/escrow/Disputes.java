@@ -5,10 +5,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
 import dev.asa.facts.DisputeFact;
 import dev.asa.json.Json;
-import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.EventRecord;
+import dev.asa.server.store.EventStore;
 import dev.asa.server.store.OutboxMessage;
 import dev.asa.server.store.VerificationRow;
+import dev.asa.server.store.VerificationStore;
 import dev.asa.server.store.Write;
 import java.net.URI;
 import java.time.Instant;
@@ -24,11 +25,13 @@ import java.util.Optional;
  * /agreements/{id}/ruling}.
  */
 public final class Disputes {
-  private final AgreementStore store;
+  private final VerificationStore verifications;
+  private final EventStore events;
   private final Map<String, URI> endpoints;
 
-  public Disputes(AgreementStore store, Map<String, URI> endpoints) {
-    this.store = store;
+  public Disputes(VerificationStore verifications, EventStore events, Map<String, URI> endpoints) {
+    this.verifications = verifications;
+    this.events = events;
     this.endpoints = Map.copyOf(endpoints);
   }
 
@@ -73,12 +76,12 @@ public final class Disputes {
     e.set("agreement", a.toJson());
     e.put("agreement_hash", a.hash().toString());
     a.facts().deliverableHash().ifPresent(hash -> e.put("deliverable_hash", hash));
-    List<VerificationRow> results = store.verificationsForAgreement(a.id());
+    List<VerificationRow> results = verifications.ofAgreement(a.id());
     if (!results.isEmpty()) {
       e.set("verification_result", Json.parseTrusted(results.getLast().result()));
     }
     ArrayNode log = e.putArray("event_log");
-    for (EventRecord r : store.events(a.id())) {
+    for (EventRecord r : events.log(a.id())) {
       log.addObject().put("seq", r.seq()).put("type", r.type()).put("hash", r.hash());
     }
     return e;

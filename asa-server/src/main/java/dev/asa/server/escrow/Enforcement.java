@@ -15,9 +15,10 @@ import dev.asa.facts.SettlementFact;
 import dev.asa.json.Json;
 import dev.asa.scoring.Release;
 import dev.asa.scoring.Settlement;
-import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.LedgerEntry;
+import dev.asa.server.store.LedgerStore;
 import dev.asa.server.store.OutboxRow;
+import dev.asa.server.store.OutboxStore;
 import dev.asa.server.store.Write;
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -44,11 +45,13 @@ import java.util.stream.Collectors;
  */
 public final class Enforcement {
 
-  private final AgreementStore store;
+  private final LedgerStore ledger;
+  private final OutboxStore outbox;
   private final Map<String, EscrowBinding> bindings;
 
-  public Enforcement(AgreementStore store, List<EscrowBinding> bindings) {
-    this.store = store;
+  public Enforcement(LedgerStore ledger, OutboxStore outbox, List<EscrowBinding> bindings) {
+    this.ledger = ledger;
+    this.outbox = outbox;
     this.bindings =
         bindings.stream()
             .collect(Collectors.toUnmodifiableMap(EscrowBinding::type, Function.identity()));
@@ -56,12 +59,12 @@ public final class Enforcement {
 
   /** The bindings this server offers with its configuration. */
   public static List<EscrowBinding> bindings(
-      EscrowConfig config, AgreementStore store, X402Facilitator facilitator) {
+      EscrowConfig config, LedgerStore ledger, X402Facilitator facilitator) {
     List<EscrowBinding> list = new ArrayList<>();
     list.add(new LedgerBinding());
     list.add(new HttpCallbackBinding(config.callbackUrlPrefixes()));
     if (facilitator != null) {
-      list.add(new X402Binding(facilitator, store));
+      list.add(new X402Binding(facilitator, ledger));
     }
     return list;
   }
@@ -282,14 +285,14 @@ public final class Enforcement {
             .map(EscrowStatus::wireName)
             .orElse(
                 requiresFunding(a.terms()) ? EscrowStatus.UNFUNDED.wireName() : "not_required"));
-    List<LedgerEntry> entries = store.ledgerOfAgreement(a.id());
+    List<LedgerEntry> entries = ledger.entriesOfAgreement(a.id());
     o.set(
         "balances",
         balances(
             entries.stream().filter(e -> e.account().equals(Accounts.escrow(a.id()))).toList()));
     o.set("transfers", transfers(entries));
     ArrayNode messages = o.putArray("messages");
-    for (OutboxRow m : store.outboxOf(a.id())) {
+    for (OutboxRow m : outbox.messagesOf(a.id())) {
       ObjectNode row = messages.addObject();
       row.put("webhook_id", m.message().id());
       row.put("kind", m.message().kind());
@@ -308,7 +311,7 @@ public final class Enforcement {
   /** {@code GET /accounts/{key}}: a key's balance per currency and its newest entries. */
   public ObjectNode account(String key, int limit) {
     String account = Accounts.party(key);
-    List<LedgerEntry> all = store.ledgerOfAccount(account, Integer.MAX_VALUE);
+    List<LedgerEntry> all = ledger.entriesOfAccount(account, Integer.MAX_VALUE);
     List<LedgerEntry> entries = all.subList(0, Math.min(limit, all.size()));
     ObjectNode o = Json.object();
     o.put("account", account);

@@ -1,8 +1,8 @@
 package dev.asa.server.escrow;
 
-import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.OutboxMessage;
 import dev.asa.server.store.OutboxRow;
+import dev.asa.server.store.OutboxStore;
 import dev.asa.server.timers.RetryPolicy;
 import java.time.Clock;
 import java.time.Duration;
@@ -34,7 +34,7 @@ public final class Outbox implements AutoCloseable {
   static final Duration LEASE = Duration.ofSeconds(60);
   private static final int BATCH = 50;
 
-  private final AgreementStore store;
+  private final OutboxStore store;
   private final Clock clock;
   private final Function<OutboxMessage, Courier> couriers;
   private final RetryPolicy policy;
@@ -50,7 +50,7 @@ public final class Outbox implements AutoCloseable {
   /**
    * @param couriers the courier for a message (by its kind)
    */
-  public Outbox(AgreementStore store, Clock clock, Function<OutboxMessage, Courier> couriers) {
+  public Outbox(OutboxStore store, Clock clock, Function<OutboxMessage, Courier> couriers) {
     this(store, clock, couriers, RetryPolicy.OUTBOX, new SplittableRandom());
   }
 
@@ -59,7 +59,7 @@ public final class Outbox implements AutoCloseable {
    * @param random the jitter of the backoff (tests pass a seeded one)
    */
   public Outbox(
-      AgreementStore store,
+      OutboxStore store,
       Clock clock,
       Function<OutboxMessage, Courier> couriers,
       RetryPolicy policy,
@@ -90,7 +90,7 @@ public final class Outbox implements AutoCloseable {
     int delivered = 0;
     List<OutboxMessage> due;
     do {
-      due = store.claimDueMessages(clock.instant(), node, LEASE, BATCH);
+      due = store.claimDue(clock.instant(), node, LEASE, BATCH);
       for (OutboxMessage message : due) {
         if (attempt(message)) {
           delivered++;

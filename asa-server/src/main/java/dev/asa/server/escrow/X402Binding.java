@@ -10,7 +10,7 @@ import dev.asa.scoring.Settlement;
 import dev.asa.server.escrow.x402.Authorization;
 import dev.asa.server.escrow.x402.Requirements;
 import dev.asa.server.escrow.x402.X402;
-import dev.asa.server.store.AgreementStore;
+import dev.asa.server.store.LedgerStore;
 import dev.asa.server.store.OutboxMessage;
 import dev.asa.server.store.Write;
 import java.time.Duration;
@@ -36,11 +36,11 @@ final class X402Binding implements EscrowBinding {
   private static final Duration DEFAULT_DELIVERY = Duration.ofDays(7);
 
   private final X402Facilitator facilitator;
-  private final AgreementStore store;
+  private final LedgerStore ledger;
 
-  X402Binding(X402Facilitator facilitator, AgreementStore store) {
+  X402Binding(X402Facilitator facilitator, LedgerStore ledger) {
     this.facilitator = facilitator;
-    this.store = store;
+    this.ledger = ledger;
   }
 
   @Override
@@ -108,7 +108,7 @@ final class X402Binding implements EscrowBinding {
     ObjectNode payload =
         (ObjectNode)
             Json.parseTrusted(
-                store
+                ledger
                     .authorization(a.id())
                     .orElseThrow(() ->
                         new IllegalStateException(

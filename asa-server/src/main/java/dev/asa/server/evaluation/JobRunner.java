@@ -2,8 +2,8 @@ package dev.asa.server.evaluation;
 
 import dev.asa.evaluators.EvaluationException;
 import dev.asa.evaluators.Progress;
-import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.JobRow;
+import dev.asa.server.store.JobStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,7 +35,7 @@ public final class JobRunner implements AutoCloseable {
     void run(Progress progress) throws Exception;
   }
 
-  private final AgreementStore store;
+  private final JobStore store;
   private final Clock clock;
   private final Semaphore slots;
   private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
@@ -43,7 +43,7 @@ public final class JobRunner implements AutoCloseable {
   /**
    * @param concurrency how many evaluations run at once; the rest wait, queued
    */
-  public JobRunner(AgreementStore store, Clock clock, int concurrency) {
+  public JobRunner(JobStore store, Clock clock, int concurrency) {
     if (concurrency < 1) {
       throw new IllegalArgumentException("concurrency must be at least 1");
     }
@@ -120,7 +120,7 @@ public final class JobRunner implements AutoCloseable {
       }
       lastWrite = now;
       try {
-        store.recordJobProgress(
+        store.recordProgress(
             jobId, JobRow.Status.RUNNING, truncate(stage), done, Math.max(total, 1), now);
       } catch (RuntimeException e) {
         LOG.debug(

@@ -4,10 +4,11 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.evaluators.VerificationEngine;
 import dev.asa.json.Json;
-import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.DuplicateKeyException;
 import dev.asa.server.store.JobRow;
+import dev.asa.server.store.JobStore;
 import dev.asa.server.store.Write;
+import dev.asa.server.store.Writes;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -30,7 +31,10 @@ public final class Jobs {
     return "standalone:" + caller + ":" + requestDigest;
   }
 
-  /** The key of the {@code attempt}-th job of a request (a new attempt only after a failure). */
+  /**
+   * The key of the {@code attempt}-th job of a request (a new attempt only after a failure), the
+   * form {@link JobStore#latestAttempt} reads.
+   */
   public static String attemptKey(String requestKey, int attempt) {
     return requestKey + ":" + attempt;
   }
@@ -43,25 +47,13 @@ public final class Jobs {
         .orElse(1);
   }
 
-  /** The newest job of a request (attempts are numbered from 1), if any. */
-  public static Optional<JobRow> latestAttempt(AgreementStore store, String requestKey) {
-    Optional<JobRow> latest = Optional.empty();
-    for (int attempt = 1; ; attempt++) {
-      Optional<JobRow> job = store.jobByKey(attemptKey(requestKey, attempt));
-      if (job.isEmpty()) {
-        return latest;
-      }
-      latest = job;
-    }
-  }
-
   /**
    * Records that a job failed; nothing when it has finished meanwhile (completed just before its
    * deadline).
    */
-  public static void fail(AgreementStore store, String jobId, String message, Instant at) {
+  public static void fail(Writes writes, String jobId, String message, Instant at) {
     try {
-      store.apply(List.of(new Write.FinishJob(jobId, JobRow.Status.FAILED, message, at)));
+      writes.apply(List.of(new Write.FinishJob(jobId, JobRow.Status.FAILED, message, at)));
     } catch (DuplicateKeyException e) {
       // finished meanwhile: the first outcome stands
     }

@@ -7,8 +7,8 @@ import dev.asa.json.Json;
 import dev.asa.server.agreements.ConflictException;
 import dev.asa.server.agreements.IdempotencyTicket;
 import dev.asa.server.agreements.Outcome;
-import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.IdempotencyRow;
+import dev.asa.server.store.IdempotencyStore;
 import io.javalin.http.Context;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -21,10 +21,10 @@ import java.util.regex.Pattern;
 public final class Requests {
   private static final Pattern KEY = Pattern.compile("^[\\x21-\\x7e]{1,255}$");
 
-  private final AgreementStore store;
+  private final IdempotencyStore idempotency;
 
-  public Requests(AgreementStore store) {
-    this.store = store;
+  public Requests(IdempotencyStore idempotency) {
+    this.idempotency = idempotency;
   }
 
   /** A use case run with the request's typed command. */
@@ -48,7 +48,7 @@ public final class Requests {
     JsonNode body = bytes.length == 0 ? Json.mapper().missingNode() : RequestBodies.parse(bytes);
     IdempotencyTicket ticket = ticket(ctx, caller, bytes);
     if (ticket != null) {
-      Optional<IdempotencyRow> seen = store.idempotency(ticket.scope(), ticket.key());
+      Optional<IdempotencyRow> seen = idempotency.find(ticket.scope(), ticket.key());
       if (seen.isPresent()) {
         replay(ctx, ticket, seen.get());
         return;
@@ -59,7 +59,7 @@ public final class Requests {
     } catch (ConflictException e) {
       // A concurrent request with the same key may have won the race: answer as it did.
       Optional<IdempotencyRow> seen =
-          ticket == null ? Optional.empty() : store.idempotency(ticket.scope(), ticket.key());
+          ticket == null ? Optional.empty() : idempotency.find(ticket.scope(), ticket.key());
       if (seen.isEmpty()) {
         throw e;
       }

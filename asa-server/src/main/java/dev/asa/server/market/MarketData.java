@@ -29,11 +29,11 @@ public final class MarketData {
   /** How many of the newest closed agreements the median looks at. */
   static final int WINDOW = 101;
 
-  private final AgreementStore store;
+  private final AgreementStore agreements;
   private final NegotiationPolicy policy;
 
-  public MarketData(AgreementStore store, NegotiationPolicy policy) {
-    this.store = store;
+  public MarketData(AgreementStore agreements, NegotiationPolicy policy) {
+    this.agreements = agreements;
     this.policy = policy;
   }
 
@@ -55,7 +55,7 @@ public final class MarketData {
    */
   public Optional<Median> median(String serviceType, String currency) {
     List<MarketMedian.ClosedDeal> deals = new ArrayList<>();
-    for (AgreementRow row : store.recent(serviceType, State.CLOSED, WINDOW)) { // newest first
+    for (AgreementRow row : agreements.recent(serviceType, State.CLOSED, WINDOW)) { // newest first
       Agreement a = AgreementDocuments.readStored(row.document());
       Parties parties = a.terms().parties();
       a.terms()
@@ -81,7 +81,7 @@ public final class MarketData {
    */
   public ObjectNode describe(String serviceType) {
     List<String> currencies = new ArrayList<>();
-    for (AgreementRow row : store.recent(serviceType, State.CLOSED, WINDOW)) {
+    for (AgreementRow row : agreements.recent(serviceType, State.CLOSED, WINDOW)) {
       AgreementDocuments.readStored(row.document())
           .terms()
           .escrow()

@@ -1,78 +1,189 @@
 package dev.asa.server.store;
 
 import dev.asa.lifecycle.State;
-import java.time.Duration;
-import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.mapper.RowMapper;
+import org.jdbi.v3.core.statement.PreparedBatch;
+import org.jdbi.v3.core.statement.SqlStatement;
 
 /**
- * The persistence contract: stores agreements, their event logs and side records, with atomic
- * multi-row writes and optimistic concurrency. It never decides business rules; the core does.
+ * The agreements: one row each, the current document plus the columns the server queries by, with
+ * who takes part (for listings) and which agreement was sub-contracted from which.
  *
- * <p>Implementations are thread-safe. Failures surface as {@link StaleVersionException}, {@link
- * DuplicateKeyException}, {@link StoreUnavailableException}, {@link IllegalArgumentException} (a
- * reference to a row that does not exist) or {@link IllegalStateException} (anything unexpected).
+ * <p>A creation or a change lands atomically with its events and side writes, and only if the
+ * stored version is still the one the change was decided from (optimistic concurrency): {@link
+ * StaleVersionException} otherwise, and nothing is written.
  */
-public interface AgreementStore extends AutoCloseable {
+public final class AgreementStore {
 
-  /** Where the data lives, for logs and the console, e.g. "SQLite /srv/asa-data/asa.db (WAL)". */
-  String describe();
+  private static final String COLUMNS =
+      "a.id, a.version, a.state, a.document, a.facts, a.service_type, a.client_identity,"
+          + " a.provider_identity, a.evaluator_identity, a.created_at, a.updated_at";
+
+  private static final String INSERT =
+      "INSERT INTO agreements (id, version, state, document, facts, service_type, client_identity,"
+          + " provider_identity, evaluator_identity, created_at, updated_at)"
+          + " VALUES (:id, :version, :state, :document, :facts, :service_type, :client_identity,"
+          + " :provider_identity, :evaluator_identity, :created_at, :updated_at)"
+          + " RETURNING row_seq";
+  private static final String SELECT_BEFORE_COMMIT =
+      "SELECT row_seq, version, client_identity, provider_identity, evaluator_identity"
+          + " FROM agreements WHERE id = :id";
+  // created_at is deliberately not updated: it is when the agreement came to be.
+  private static final String UPDATE =
+      "UPDATE agreements SET version = :version, state = :state, document = :document,"
+          + " facts = :facts, service_type = :service_type, client_identity = :client_identity,"
+          + " provider_identity = :provider_identity, evaluator_identity = :evaluator_identity,"
+          + " updated_at = :updated_at WHERE id = :id AND version = :expected_version";
+  private static final String INSERT_PARTY =
+      "INSERT INTO agreement_parties (identity_value, row_seq, agreement_id, role)"
+          + " VALUES (:identity_value, :row_seq, :agreement_id, :role)";
+  private static final String DELETE_PARTY =
+      "DELETE FROM agreement_parties WHERE identity_value = :identity_value AND row_seq = :row_seq";
+  private static final String INSERT_LINK =
+      "INSERT INTO agreement_links (parent_id, child_id) VALUES (:parent_id, :child_id)";
+
+  private static final String SELECT = "SELECT " + COLUMNS + " FROM agreements a WHERE a.id = :id";
+  private static final String SELECT_CHILDREN =
+      "SELECT "
+          + COLUMNS
+          + " FROM agreement_links l JOIN agreements a ON a.id = l.child_id"
+          + " WHERE l.parent_id = :parent_id ORDER BY a.row_seq";
+  private static final String SELECT_RECENT_BY_TYPE_AND_STATE =
+      "SELECT "
+          + COLUMNS
+          + " FROM agreements a WHERE a.service_type = :service_type AND a.state = :state"
+          + " ORDER BY a.row_seq DESC LIMIT :limit";
+  // The inner query is a backwards range scan of the parties primary key (identity_value,
+  // row_seq) that stops after limit + 1 rows; each is then joined to its agreement by primary key.
+  // The LIMIT sits inside on purpose: written as a plain join, PostgreSQL may pick a merge join
+  // that walks the agreements index from the newest row down to the cursor, which on a deep page
+  // of a busy party reads hundreds of thousands of rows (measured: 370 ms vs 0.7 ms at 1M rows).
+  private static final String LIST_BY_PARTY =
+      "SELECT p.row_seq, "
+          + COLUMNS
+          + " FROM (SELECT row_seq FROM agreement_parties"
+          + " WHERE identity_value = :identity_value AND row_seq < :below"
+          + " ORDER BY row_seq DESC LIMIT :limit) p"
+          + " JOIN agreements a ON a.row_seq = p.row_seq"
+          + " ORDER BY p.row_seq DESC";
+
+  private static final RowMapper<AgreementRow> ROW =
+      (rs, context) ->
+          new AgreementRow(
+              rs.getString("id"),
+              rs.getLong("version"),
+              State.fromWire(rs.getString("state")),
+              rs.getString("document"),
+              rs.getString("facts"),
+              rs.getString("service_type"),
+              rs.getString("client_identity"),
+              rs.getString("provider_identity"),
+              rs.getString("evaluator_identity"),
+              EpochMillis.instant(rs, "created_at"),
+              EpochMillis.instant(rs, "updated_at"));
+
+  private final Database database;
+
+  AgreementStore(Database database) {
+    this.database = database;
+  }
 
   /** Inserts a new agreement (version as given, normally 1), its first events and side writes. */
-  void create(AgreementRow row, List<EventRecord> events, List<Write> writes);
+  public void create(AgreementRow row, List<EventRecord> events, List<Write> writes) {
+    Objects.requireNonNull(row, "row");
+    List<EventRecord> eventList = List.copyOf(events);
+    List<Write> writeList = List.copyOf(writes);
+    EventStore.requireBelongTo(row.id(), eventList);
+    database.write(
+        "creating agreement " + row.id(),
+        handle -> {
+          long rowSeq =
+              SqlErrors.naming(
+                  () -> "agreement " + row.id() + " already exists",
+                  () -> bindColumns(handle.createQuery(INSERT), row).mapTo(Long.class).one());
+          insertParties(handle, row, rowSeq, parties(row));
+          EventStore.append(handle, row.id(), eventList);
+          Writes.applyIn(handle, writeList);
+          return null;
+        });
+  }
 
   /**
    * Applies one change if the stored version still equals {@code commit.expectedVersion()};
    * otherwise throws {@link StaleVersionException} and writes nothing. {@code createdAt} of the
    * stored row never changes.
    */
-  void commit(Commit commit);
+  public void commit(Commit commit) {
+    AgreementRow row = commit.updated();
+    long expected = commit.expectedVersion();
+    EventStore.requireBelongTo(row.id(), commit.events());
+    database.write(
+        "committing agreement " + row.id(),
+        handle -> {
+          // Reading first costs one indexed lookup and buys two things: a stale commit is refused
+          // before anything is written, and we learn the old parties without another query later.
+          Optional<Before> before =
+              handle.createQuery(SELECT_BEFORE_COMMIT).bind("id", row.id()).map(BEFORE).findOne();
+          if (before.isEmpty() || before.get().version() != expected) {
+            throw new StaleVersionException(row.id(), expected);
+          }
+          // The version condition is what actually guarantees "one winner": on PostgreSQL a
+          // concurrent writer blocks on the row lock and then re-evaluates it against the new
+          // version.
+          int updated =
+              bindColumns(handle.createUpdate(UPDATE), row)
+                  .bind("expected_version", expected)
+                  .execute();
+          if (updated == 0) {
+            throw new StaleVersionException(row.id(), expected);
+          }
+          long rowSeq = before.get().rowSeq();
+          Map<String, String> oldParties = before.get().parties();
+          Map<String, String> newParties = parties(row);
+          if (!oldParties.equals(newParties)) {
+            deleteParties(handle, rowSeq, oldParties);
+            insertParties(handle, row, rowSeq, newParties);
+          }
+          EventStore.append(handle, row.id(), commit.events());
+          Writes.applyIn(handle, commit.writes());
+          return null;
+        });
+  }
 
-  /** Applies writes not tied to an agreement change, in one transaction. */
-  void apply(List<Write> writes);
-
-  Optional<AgreementRow> find(String id);
-
-  /**
-   * Claims up to {@code limit} timers due at {@code now} for {@code node}, each for {@code lease}:
-   * a timer another node holds (an unexpired lease) or has finished is not returned, so each timer
-   * is acted on by one node at a time; a node that dies mid-action loses its lease, and the timer
-   * comes due again.
-   */
-  List<TimerRow> claimDueTimers(Instant now, String node, Duration lease, int limit);
-
-  /** Marks a claimed timer fired (only the node holding it can). */
-  void finishTimer(String id, String node, Instant at);
-
-  /**
-   * Records that a claimed timer's action failed (only the node holding it can): its attempts go up
-   * by one, {@code error} is kept and the claim released. With {@code retryAt} the timer comes due
-   * again then; with null it is dead at {@code at}: never claimed again, listed by {@link
-   * #deadTimers}. Setting the timer again (a {@link Write.SetTimer}) makes it live, with no
-   * failures.
-   */
-  void failTimer(String id, String node, String error, Instant retryAt, Instant at);
-
-  /** The agreement's timers not yet fired (nor dead), soonest first. */
-  List<TimerRow> pendingTimers(String agreementId);
-
-  /** Up to {@code limit} dead timers (their action failed too often), the most recent first. */
-  List<TimerRow> deadTimers(int limit);
+  public Optional<AgreementRow> find(String id) {
+    return database.read(
+        "reading agreement " + id,
+        handle -> handle.createQuery(SELECT).bind("id", id).map(ROW).findOne());
+  }
 
   /**
    * The agreements sub-contracted from {@code parentId} (linked at their creation), oldest first.
    */
-  List<AgreementRow> children(String parentId);
+  public List<AgreementRow> children(String parentId) {
+    return database.read(
+        "reading the sub-contracts of agreement " + parentId,
+        handle -> handle.createQuery(SELECT_CHILDREN).bind("parent_id", parentId).map(ROW).list());
+  }
 
   /** The newest agreements of a service type in a state (e.g. CLOSED, for the market median). */
-  List<AgreementRow> recent(String serviceType, State state, int limit);
-
-  /** The agreement's event log, ordered by seq. */
-  List<EventRecord> events(String agreementId);
-
-  /** The newest event of the agreement's log (what the next event chains to). */
-  Optional<EventRecord> lastEvent(String agreementId);
+  public List<AgreementRow> recent(String serviceType, State state, int limit) {
+    return database.read(
+        "reading recent " + state + " agreements of type " + serviceType,
+        handle ->
+            handle
+                .createQuery(SELECT_RECENT_BY_TYPE_AND_STATE)
+                .bind("service_type", serviceType)
+                .bind("state", state.wireName())
+                .bind("limit", limit)
+                .map(ROW)
+                .list());
+  }
 
   /**
    * Agreements where {@code identityValue} is the client, provider or evaluator, newest first.
@@ -80,75 +191,118 @@ public interface AgreementStore extends AutoCloseable {
    * @param cursor null for the first page, else the {@code nextCursor} of the previous page
    * @param limit page size, at least 1
    */
-  Page<AgreementRow> listByParty(String identityValue, String cursor, int limit);
+  public Page<AgreementRow> listByParty(String identityValue, String cursor, int limit) {
+    Objects.requireNonNull(identityValue, "identityValue");
+    if (limit < 1) {
+      throw new IllegalArgumentException("limit must be at least 1, not " + limit);
+    }
+    long below = ListCursor.decode(cursor);
+    List<Listed> rows =
+        database.read(
+            "listing the agreements of " + identityValue,
+            handle ->
+                handle
+                    .createQuery(LIST_BY_PARTY)
+                    .bind("identity_value", identityValue)
+                    .bind("below", below)
+                    .bind("limit", limit + 1L) // one extra row tells whether another page follows
+                    .map((rs, context) -> new Listed(rs.getLong("row_seq"), ROW.map(rs, context)))
+                    .list());
+    if (rows.size() <= limit) {
+      return new Page<>(rows.stream().map(Listed::row).toList(), null);
+    }
+    List<Listed> page = rows.subList(0, limit);
+    return new Page<>(
+        page.stream().map(Listed::row).toList(), ListCursor.encode(page.getLast().rowSeq()));
+  }
 
-  /** The deliverable with the highest attempt number. */
-  Optional<DeliverableRow> latestDeliverable(String agreementId);
+  /** Records that a child agreement is sub-contracted from its parent (a {@link Write}). */
+  static void link(Handle handle, Write.LinkToParent link) {
+    SqlErrors.naming(
+        () -> link.childId() + " is already linked to " + link.parentId(),
+        () ->
+            handle
+                .createUpdate(INSERT_LINK)
+                .bind("parent_id", link.parentId())
+                .bind("child_id", link.childId())
+                .execute());
+  }
 
-  Optional<VerificationRow> verification(String verificationId);
+  private record Listed(long rowSeq, AgreementRow row) {}
 
-  /** Oldest first. */
-  List<VerificationRow> verificationsForAgreement(String agreementId);
+  private record Before(long rowSeq, long version, Map<String, String> parties) {}
 
-  Optional<IdempotencyRow> idempotency(String scope, String key);
+  private static final RowMapper<Before> BEFORE =
+      (rs, context) ->
+          new Before(
+              rs.getLong("row_seq"),
+              rs.getLong("version"),
+              parties(
+                  rs.getString("client_identity"),
+                  rs.getString("provider_identity"),
+                  rs.getString("evaluator_identity")));
 
-  Optional<JobRow> job(String id);
+  /** Binds the columns both INSERT and UPDATE write. */
+  private static <S extends SqlStatement<S>> S bindColumns(S statement, AgreementRow row) {
+    return statement
+        .bind("id", row.id())
+        .bind("version", row.version())
+        .bind("state", row.state().wireName())
+        .bind("document", row.document())
+        .bind("facts", row.facts())
+        .bind("service_type", row.serviceType())
+        .bind("client_identity", row.clientIdentity())
+        .bind("provider_identity", row.providerIdentity())
+        .bind("evaluator_identity", row.evaluatorIdentity())
+        .bind("created_at", row.createdAt().toEpochMilli())
+        .bind("updated_at", row.updatedAt().toEpochMilli());
+  }
 
-  /** The job a request with this key started, if any (replays find the first job). */
-  Optional<JobRow> jobByKey(String requestKey);
+  /** identity value -> its roles in the agreement ("client", "client,evaluator"...). */
+  private static Map<String, String> parties(AgreementRow row) {
+    return parties(row.clientIdentity(), row.providerIdentity(), row.evaluatorIdentity());
+  }
 
-  /** Jobs queued or running, oldest first: what a restarted node resumes. */
-  List<JobRow> unfinishedJobs();
+  private static Map<String, String> parties(String client, String provider, String evaluator) {
+    // One row per distinct identity, so an identity holding two roles is listed once.
+    Map<String, String> roles = new LinkedHashMap<>();
+    addRole(roles, client, "client");
+    addRole(roles, provider, "provider");
+    addRole(roles, evaluator, "evaluator");
+    return roles;
+  }
 
-  /**
-   * Records where a queued or running job has got to; false (and nothing written) when the job has
-   * already finished.
-   */
-  boolean recordJobProgress(
-      String id, JobRow.Status status, String stage, int done, int total, Instant at);
+  private static void addRole(Map<String, String> roles, String identity, String role) {
+    if (identity != null && !identity.isEmpty()) {
+      roles.merge(identity, role, (a, b) -> a + "," + b);
+    }
+  }
 
-  /** The payment authorization captured when the agreement was funded (x402), if any. */
-  Optional<String> authorization(String agreementId);
+  private static void insertParties(
+      Handle handle, AgreementRow row, long rowSeq, Map<String, String> parties) {
+    if (parties.isEmpty()) {
+      return;
+    }
+    PreparedBatch batch = handle.prepareBatch(INSERT_PARTY);
+    parties.forEach((identity, roles) ->
+        batch
+            .bind("identity_value", identity)
+            .bind("row_seq", rowSeq)
+            .bind("agreement_id", row.id())
+            .bind("role", roles)
+            .add());
+    SqlErrors.naming(
+        () -> "party rows of agreement " + row.id() + " already exist", batch::execute);
+  }
 
-  /** The ledger entries of an agreement's transfers, oldest first. */
-  List<LedgerEntry> ledgerOfAgreement(String agreementId);
-
-  /** The newest {@code limit} entries of a ledger account, newest first. */
-  List<LedgerEntry> ledgerOfAccount(String account, int limit);
-
-  /** The agreement's outbox messages with their delivery state, oldest first. */
-  List<OutboxRow> outboxOf(String agreementId);
-
-  /**
-   * Claims up to {@code limit} pending messages due at {@code now} for {@code node}, each for
-   * {@code lease}, like {@link #claimDueTimers}.
-   */
-  List<OutboxMessage> claimDueMessages(Instant now, String node, Duration lease, int limit);
-
-  /**
-   * Records how a delivery attempt of a claimed message ended and releases the claim (only the node
-   * holding it can): {@code PENDING} with the next attempt time, {@code DELIVERED}, {@code FAILED}
-   * for good (the other side said so) or {@code DEAD} (it failed too often).
-   */
-  void recordAttempt(
-      String messageId,
-      String node,
-      OutboxRow.Status status,
-      Instant nextAttemptAt,
-      String error,
-      String response,
-      Instant deliveredAt);
-
-  /** A seal of Shadow Scoring criteria by its id. */
-  Optional<SealRow> seal(String id);
-
-  /** The seal of an agreement (one at most). */
-  Optional<SealRow> sealOfAgreement(String agreementId);
-
-  /** Who read a seal's criteria, oldest first. */
-  List<SealRead> sealReads(String sealId);
-
-  /** Releases connections; waits for a write in progress. */
-  @Override
-  void close();
+  private static void deleteParties(Handle handle, long rowSeq, Map<String, String> parties) {
+    if (parties.isEmpty()) {
+      return;
+    }
+    PreparedBatch batch = handle.prepareBatch(DELETE_PARTY);
+    parties
+        .keySet()
+        .forEach(identity -> batch.bind("identity_value", identity).bind("row_seq", rowSeq).add());
+    batch.execute();
+  }
 }

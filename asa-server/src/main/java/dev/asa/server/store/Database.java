@@ -1,27 +1,32 @@
 package dev.asa.server.store;
 
-import java.sql.SQLException;
 import java.util.function.Function;
 import javax.sql.DataSource;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.statement.NoTemplateEngine;
+import org.jdbi.v3.core.statement.SqlStatements;
+import org.jdbi.v3.core.statement.StatementExceptions;
 
 /**
- * How the store gets connections and transactions. The two implementations differ exactly where the
+ * How the stores get connections and transactions. The two implementations differ exactly where the
  * databases differ: SQLite has one writer at a time (so one writer connection behind a lock),
- * PostgreSQL has many (so one pool).
+ * PostgreSQL has many (so one pool). Either way the work gets a JDBI {@link Handle} over the one
+ * connection its transaction runs on.
  */
 interface Database extends AutoCloseable {
 
-  /** Work to run on one connection, through its {@link Statements}. */
+  /** Work to run on one connection, through a JDBI handle (never closed by the work). */
   @FunctionalInterface
   interface Work<T> {
-    T run(Statements sql) throws SQLException;
+    T run(Handle handle);
   }
 
   Dialect dialect();
 
   /**
-   * Runs {@code work} in one transaction and commits it; rolls back if it throws. SQLExceptions are
-   * translated (see {@link SqlErrors}); runtime exceptions thrown by the work pass unchanged.
+   * Runs {@code work} in one transaction and commits it; rolls back if it throws. Database errors
+   * are translated (see {@link SqlErrors}); the store's own exceptions pass unchanged.
    *
    * @param doing what the work does, for error messages ("committing agreement a-1")
    */
@@ -41,4 +46,21 @@ interface Database extends AutoCloseable {
 
   @Override
   void close();
+
+  /**
+   * Configures a {@link Jdbi} the way every store statement expects. The SQL runs as written: no
+   * template engine, which would cost time on every statement and could misread a comparison such
+   * as {@code a < b AND c > d} as a template attribute. Bound values hold agreement documents,
+   * deliverables and payment authorizations, so they stay out of error messages and out of the
+   * {@code jdbi.statement} events of a Flight Recorder recording (2 characters is JDBI's shortest
+   * preview: "…}", no value).
+   */
+  static Jdbi configured(Jdbi jdbi) {
+    jdbi.getConfig(SqlStatements.class)
+        .setTemplateEngine(new NoTemplateEngine())
+        .setJfrParamMaxLength(2);
+    jdbi.getConfig(StatementExceptions.class)
+        .setMessageRendering(StatementExceptions.MessageRendering.NONE);
+    return jdbi;
+  }
 }

@@ -1,7 +1,6 @@
 package dev.asa.server.store;
 
 import dev.asa.http.NonceRegistry;
-import java.sql.PreparedStatement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,8 +19,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * a single writer anyway. Expired rows are deleted at most once per {@link #PRUNE_EVERY}, by
  * whichever request comes first after that.
  *
- * <p>The table shares the store's {@link Database} and does not own it: closing the {@link
- * AgreementStore} closes it.
+ * <p>The table shares the store's {@link Database} and does not own it: closing the {@link Store}
+ * closes it.
  */
 public final class NonceTable implements NonceRegistry {
 
@@ -30,10 +29,10 @@ public final class NonceTable implements NonceRegistry {
 
   // "excluded" names the row that was refused; the WHERE makes a live row win the conflict.
   private static final String RECORD =
-      "INSERT INTO request_nonces (key_id, nonce, expires_at) VALUES (?, ?, ?)"
+      "INSERT INTO request_nonces (key_id, nonce, expires_at) VALUES (:key_id, :nonce, :keep_until)"
           + " ON CONFLICT (key_id, nonce) DO UPDATE SET expires_at = excluded.expires_at"
-          + " WHERE request_nonces.expires_at < ?";
-  private static final String PRUNE = "DELETE FROM request_nonces WHERE expires_at < ?";
+          + " WHERE request_nonces.expires_at < :now";
+  private static final String PRUNE = "DELETE FROM request_nonces WHERE expires_at < :now";
 
   private final Database database;
   private final Clock clock;
@@ -63,14 +62,15 @@ public final class NonceTable implements NonceRegistry {
     boolean first =
         database.write(
             "recording a request nonce",
-            sql -> {
-              PreparedStatement s = sql.prepare(RECORD);
-              s.setString(1, keyId);
-              s.setString(2, nonce);
-              s.setLong(3, keepUntil);
-              s.setLong(4, nowSecond);
-              return s.executeUpdate() == 1;
-            });
+            handle ->
+                handle
+                        .createUpdate(RECORD)
+                        .bind("key_id", keyId)
+                        .bind("nonce", nonce)
+                        .bind("keep_until", keepUntil)
+                        .bind("now", nowSecond)
+                        .execute()
+                    == 1);
     pruneIfDue(nowSecond);
     return first;
   }
@@ -80,11 +80,7 @@ public final class NonceTable implements NonceRegistry {
     long nowSecond = clock.instant().getEpochSecond();
     return database.write(
         "pruning expired request nonces",
-        sql -> {
-          PreparedStatement s = sql.prepare(PRUNE);
-          s.setLong(1, nowSecond);
-          return s.executeUpdate();
-        });
+        handle -> handle.createUpdate(PRUNE).bind("now", nowSecond).execute());
   }
 
   private void pruneIfDue(long nowSecond) {
@@ -99,11 +95,7 @@ public final class NonceTable implements NonceRegistry {
   long size() {
     return database.read(
         "counting request nonces",
-        sql -> {
-          try (var rs = sql.prepare("SELECT count(*) FROM request_nonces").executeQuery()) {
-            rs.next();
-            return rs.getLong(1);
-          }
-        });
+        handle ->
+            handle.createQuery("SELECT count(*) FROM request_nonces").mapTo(Long.class).one());
   }
 }

@@ -3,24 +3,29 @@ package dev.asa.server.store;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.pool.HikariPool;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.function.Function;
 import javax.sql.DataSource;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.JdbiException;
 
 /**
  * A PostgreSQL server behind one HikariCP pool. Reads and writes share the pool: PostgreSQL runs
  * concurrent writers itself, and the version check in every UPDATE makes READ COMMITTED (the
- * default) enough; no stricter isolation, no retries on serialization failures.
+ * default) enough; no stricter isolation, no retries on serialization failures. Every unit of work
+ * gets a JDBI handle of its own over a pooled connection.
  */
 final class PostgresDatabase implements Database {
 
   private final DatabaseUrl.Postgres url;
   private final HikariDataSource pool;
+  private final Jdbi jdbi;
 
   private PostgresDatabase(DatabaseUrl.Postgres url, HikariDataSource pool) {
     this.url = url;
     this.pool = pool;
+    this.jdbi = Database.configured(Jdbi.create(pool));
   }
 
   static PostgresDatabase open(DatabaseUrl.Postgres url) {
@@ -87,41 +92,20 @@ final class PostgresDatabase implements Database {
 
   @Override
   public <T> T write(String doing, Work<T> work) {
-    try (Connection connection = pool.getConnection();
-        Statements.Closing statements = new Statements.Closing(connection)) {
-      // Local to the driver (no round trip): BEGIN travels with the first statement.
-      connection.setAutoCommit(false);
-      boolean committed = false;
-      try {
-        T result = work.run(statements);
-        connection.commit();
-        committed = true;
-        return result;
-      } finally {
-        if (!committed) {
-          rollbackQuietly(connection);
-        }
-        // HikariCP restores auto-commit when the connection goes back to the pool.
-      }
-    } catch (SQLException e) {
+    try (Handle handle = jdbi.open()) {
+      // Auto-commit off is local to the driver (no round trip): BEGIN travels with the first
+      // statement. The handle rolls back when the work throws, and restores auto-commit.
+      return handle.inTransaction(work::run);
+    } catch (JdbiException e) {
       throw SqlErrors.translate(e, this, doing);
-    }
-  }
-
-  private static void rollbackQuietly(Connection connection) {
-    try {
-      connection.rollback();
-    } catch (SQLException ignored) {
-      // A broken connection rolls back on the server anyway; HikariCP evicts it.
     }
   }
 
   @Override
   public <T> T read(String doing, Work<T> work) {
-    try (Connection connection = pool.getConnection();
-        Statements.Closing statements = new Statements.Closing(connection)) {
-      return work.run(statements);
-    } catch (SQLException e) {
+    try (Handle handle = jdbi.open()) {
+      return work.run(handle);
+    } catch (JdbiException e) {
       throw SqlErrors.translate(e, this, doing);
     }
   }

@@ -3,13 +3,16 @@ package dev.asa.server.store;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
+import org.jdbi.v3.core.JdbiException;
 import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
 
 /**
  * Turns driver exceptions into the store's vocabulary, so callers never see SQLState codes. The two
  * drivers report the same situations differently: PostgreSQL with SQLState codes, SQLite with
- * (extended) result codes. Batches wrap the real error, so every check walks the whole chain.
+ * (extended) result codes. Batches wrap the real error, and JDBI wraps every error, so every check
+ * walks the whole chain.
  */
 final class SqlErrors {
 
@@ -71,6 +74,44 @@ final class SqlErrors {
             default -> false;
           };
         });
+  }
+
+  /**
+   * Runs a statement that may clash with a unique key, and names the clash: "verification v-1
+   * already exists" tells the caller which key was taken, which a generic constraint message would
+   * not.
+   *
+   * @param duplicate what was already there, for the {@link DuplicateKeyException}
+   */
+  static <T> T naming(Supplier<String> duplicate, Supplier<T> statement) {
+    try {
+      return statement.get();
+    } catch (JdbiException e) {
+      SQLException sql = sqlCause(e);
+      if (sql != null && isUniqueViolation(sql)) {
+        throw new DuplicateKeyException(duplicate.get(), sql);
+      }
+      throw e;
+    }
+  }
+
+  /** {@link #translate(SQLException, Database, String)} for an error JDBI wrapped. */
+  static RuntimeException translate(JdbiException e, Database database, String doing) {
+    SQLException sql = sqlCause(e);
+    if (sql != null) {
+      return translate(sql, database, doing);
+    }
+    return new IllegalStateException("database error while " + doing + ": " + e.getMessage(), e);
+  }
+
+  private static SQLException sqlCause(JdbiException e) {
+    int guard = 0;
+    for (Throwable t = e.getCause(); t != null && guard < 20; t = t.getCause(), guard++) {
+      if (t instanceof SQLException sql) {
+        return sql;
+      }
+    }
+    return null;
   }
 
   /**

@@ -9,12 +9,16 @@ import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.JdbiException;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
 
@@ -26,6 +30,9 @@ import org.sqlite.SQLiteDataSource;
  * one dedicated connection guarded by a lock: writers queue in the JVM, cheaply, instead of
  * sleeping and retrying inside SQLite. Reads use a small pool; in WAL mode they run concurrently
  * with the writer and see the last committed state.
+ *
+ * <p>The writer's JDBI handle lives as long as its connection, and keeps its prepared statements
+ * (see {@link CachingStatementBuilder}); readers get a handle per read, from the pool.
  */
 final class SqliteDatabase implements Database {
 
@@ -37,16 +44,28 @@ final class SqliteDatabase implements Database {
 
   private final Path file;
   private final ReentrantLock writeLock = new ReentrantLock();
+  // The writer connection and everything on it are used under writeLock only.
   private final Connection writer;
-  private final Statements.Cached writerStatements; // guarded by writeLock
-  private final HikariDataSource readers;
+  private final Handle writerHandle;
+  private final PreparedStatement begin;
+  private final PreparedStatement commit;
+  private final PreparedStatement rollback;
+  private final HikariDataSource readerPool;
+  private final Jdbi readers;
   private volatile boolean closed;
 
-  private SqliteDatabase(Path file, Connection writer, HikariDataSource readers) {
+  private SqliteDatabase(Path file, Connection writer, HikariDataSource readerPool)
+      throws SQLException {
     this.file = file;
     this.writer = writer;
-    this.readers = readers;
-    this.writerStatements = new Statements.Cached(writer);
+    this.begin = writer.prepareStatement("BEGIN IMMEDIATE");
+    this.commit = writer.prepareStatement("COMMIT");
+    this.rollback = writer.prepareStatement("ROLLBACK");
+    Jdbi writerJdbi = Database.configured(Jdbi.create(() -> writer));
+    writerJdbi.setStatementBuilderFactory(connection -> new CachingStatementBuilder());
+    this.writerHandle = writerJdbi.open();
+    this.readerPool = readerPool;
+    this.readers = Database.configured(Jdbi.create(readerPool));
   }
 
   static SqliteDatabase open(Path file) {
@@ -63,6 +82,7 @@ final class SqliteDatabase implements Database {
     }
     String url = "jdbc:sqlite:" + absolute;
     Connection writer = null;
+    HikariDataSource readerPool = null;
     try {
       // The writer opens first: it switches the file to WAL, which the readers then find.
       writer = writerConfig().createConnection(url);
@@ -76,8 +96,12 @@ final class SqliteDatabase implements Database {
       pool.setMinimumIdle(1);
       pool.setConnectionTimeout(10_000);
       pool.setAutoCommit(true);
-      return new SqliteDatabase(absolute, writer, new HikariDataSource(pool));
+      readerPool = new HikariDataSource(pool);
+      return new SqliteDatabase(absolute, writer, readerPool);
     } catch (SQLException | RuntimeException e) {
+      if (readerPool != null) {
+        readerPool.close();
+      }
       if (writer != null) {
         try {
           writer.close();
@@ -106,6 +130,9 @@ final class SqliteDatabase implements Database {
     // SqliteCrashTest); only a power loss or OS crash may lose the last transactions. FULL would
     // add an fsync to every commit, capping throughput at the disk's fsync rate.
     config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
+    // The driver would otherwise run "SELECT last_insert_rowid()" on a new statement after every
+    // INSERT, for getGeneratedKeys; the store never asks (it reads row_seq with RETURNING).
+    config.setGetGeneratedKeys(false);
     return config;
   }
 
@@ -143,17 +170,19 @@ final class SqliteDatabase implements Database {
     try {
       ensureOpen();
       try {
-        writerStatements.prepare("BEGIN IMMEDIATE").execute();
+        begin.execute();
       } catch (SQLException e) {
         throw SqlErrors.translate(e, this, doing);
       }
       boolean committed = false;
       try {
-        T result = work.run(writerStatements);
-        writerStatements.prepare("COMMIT").execute();
+        T result = work.run(writerHandle);
+        commit.execute();
         committed = true;
         return result;
       } catch (SQLException e) {
+        throw SqlErrors.translate(e, this, doing);
+      } catch (JdbiException e) {
         throw SqlErrors.translate(e, this, doing);
       } finally {
         if (!committed) {
@@ -167,7 +196,7 @@ final class SqliteDatabase implements Database {
 
   private void rollbackQuietly() {
     try {
-      writerStatements.prepare("ROLLBACK").execute();
+      rollback.execute();
     } catch (SQLException ignored) {
       // SQLite may already have rolled back by itself (e.g. after an I/O error); the original
       // exception is the one worth reporting.
@@ -177,10 +206,9 @@ final class SqliteDatabase implements Database {
   @Override
   public <T> T read(String doing, Work<T> work) {
     ensureOpen();
-    try (Connection connection = readers.getConnection();
-        Statements.Closing statements = new Statements.Closing(connection)) {
-      return work.run(statements);
-    } catch (SQLException e) {
+    try (Handle handle = readers.open()) {
+      return work.run(handle);
+    } catch (JdbiException e) {
       throw SqlErrors.translate(e, this, doing);
     }
   }
@@ -290,12 +318,18 @@ final class SqliteDatabase implements Database {
       return;
     }
     closed = true;
-    readers.close();
+    readerPool.close();
     writeLock.lock(); // let a write in progress finish
     try {
-      writerStatements.closeAll();
-      writer.close(); // the last connection to close checkpoints the WAL into the file
+      begin.close();
+      commit.close();
+      rollback.close();
+      // Closes the cached statements, then the connection: the last connection to close
+      // checkpoints the WAL into the file.
+      writerHandle.close();
     } catch (SQLException e) {
+      throw SqlErrors.translate(e, this, "closing");
+    } catch (JdbiException e) {
       throw SqlErrors.translate(e, this, "closing");
     } finally {
       writeLock.unlock();

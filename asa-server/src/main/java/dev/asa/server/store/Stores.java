@@ -1,9 +1,6 @@
 package dev.asa.server.store;
 
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
-import java.util.function.Function;
 
 /** Opens the configured store and brings its schema up to date. */
 public final class Stores {
@@ -22,33 +19,7 @@ public final class Stores {
    * @throws StoreUnavailableException when the database cannot be reached or opened
    * @throws IllegalStateException when the database was migrated by a newer build
    */
-  public static AgreementStore open(String dbUrl, Path dataDir) {
-    return migrated(dbUrl, dataDir, JdbcAgreementStore::new);
-  }
-
-  /** The agreement store and the request-nonce table on one database; closing closes both. */
-  public record Opened(AgreementStore agreements, NonceTable nonces) implements AutoCloseable {
-    @Override
-    public void close() {
-      agreements.close();
-    }
-  }
-
-  /**
-   * Opens a store as {@link #open} does, with the table of request nonces on the same database
-   * (closing the store closes both).
-   *
-   * @param clock and {@code maxSkew}: those of the server's request verifier
-   */
-  public static Opened openWithNonces(String dbUrl, Path dataDir, Clock clock, Duration maxSkew) {
-    return migrated(
-        dbUrl,
-        dataDir,
-        database ->
-            new Opened(new JdbcAgreementStore(database), new NonceTable(database, clock, maxSkew)));
-  }
-
-  private static <T> T migrated(String dbUrl, Path dataDir, Function<Database, T> build) {
+  public static Store open(String dbUrl, Path dataDir) {
     Database database =
         switch (DatabaseUrl.parse(dbUrl, dataDir)) {
           case DatabaseUrl.Sqlite sqlite -> SqliteDatabase.open(sqlite.file());
@@ -56,7 +27,7 @@ public final class Stores {
         };
     try {
       Migrations.migrate(database);
-      return build.apply(database);
+      return new Store(database);
     } catch (RuntimeException e) {
       database.close();
       throw e;

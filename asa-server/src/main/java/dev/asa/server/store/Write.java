@@ -6,8 +6,8 @@ import java.util.Objects;
 
 /**
  * A side write that rides in the same transaction as an agreement change (or on its own via {@link
- * AgreementStore#apply}). A closed set, so the store can apply each kind with a fixed, prepared
- * statement.
+ * Writes#apply}). A closed set, so {@link Writes} can hand each kind to the store that owns its
+ * table, which applies it with a fixed, prepared statement.
  */
 public sealed interface Write
     permits Write.PutDeliverable,

@@ -1,7 +1,7 @@
 package dev.asa.server.timers;
 
-import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.TimerRow;
+import dev.asa.server.store.TimerStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * idempotent (it re-checks the agreement's state), because a node can die after acting and before
  * marking the timer done; the lease then expires and another node fires it again, harmlessly. An
  * action that throws is retried with backoff and, after {@link RetryPolicy#TIMERS}' attempts, left
- * dead (logged, and listed by {@link AgreementStore#deadTimers}).
+ * dead (logged, and listed by {@link TimerStore#dead}).
  */
 public final class Timers implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Timers.class);
@@ -35,7 +35,7 @@ public final class Timers implements AutoCloseable {
     void fire(TimerRow timer);
   }
 
-  private final AgreementStore store;
+  private final TimerStore store;
   private final Clock clock;
   private final Handler handler;
   private final RetryPolicy policy;
@@ -48,7 +48,7 @@ public final class Timers implements AutoCloseable {
         return t;
       });
 
-  public Timers(AgreementStore store, Clock clock, Handler handler) {
+  public Timers(TimerStore store, Clock clock, Handler handler) {
     this(store, clock, handler, RetryPolicy.TIMERS, new SplittableRandom());
   }
 
@@ -57,11 +57,7 @@ public final class Timers implements AutoCloseable {
    * @param random the jitter of the backoff (tests pass a seeded one)
    */
   public Timers(
-      AgreementStore store,
-      Clock clock,
-      Handler handler,
-      RetryPolicy policy,
-      RandomGenerator random) {
+      TimerStore store, Clock clock, Handler handler, RetryPolicy policy, RandomGenerator random) {
     this.store = store;
     this.clock = clock;
     this.handler = handler;
@@ -89,11 +85,11 @@ public final class Timers implements AutoCloseable {
     int fired = 0;
     List<TimerRow> due;
     do {
-      due = store.claimDueTimers(clock.instant(), node, LEASE, BATCH);
+      due = store.claimDue(clock.instant(), node, LEASE, BATCH);
       for (TimerRow timer : due) {
         try {
           handler.fire(timer);
-          store.finishTimer(timer.id(), node, clock.instant());
+          store.finish(timer.id(), node, clock.instant());
           fired++;
         } catch (RuntimeException e) {
           failed(timer, e);
@@ -130,7 +126,7 @@ public final class Timers implements AutoCloseable {
           e);
     }
     try {
-      store.failTimer(timer.id(), node, error, retryAt.orElse(null), now);
+      store.fail(timer.id(), node, error, retryAt.orElse(null), now);
     } catch (RuntimeException recording) {
       log.warn(
           "recording the failure of timer {} failed; it will be retried after its lease",

@@ -25,11 +25,13 @@ import dev.asa.server.agreements.Outcome;
 import dev.asa.server.evaluation.EvaluatorPool;
 import dev.asa.server.evaluation.JobRunner;
 import dev.asa.server.evaluation.Jobs;
-import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.DuplicateKeyException;
 import dev.asa.server.store.JobRow;
+import dev.asa.server.store.JobStore;
 import dev.asa.server.store.VerificationRow;
+import dev.asa.server.store.VerificationStore;
 import dev.asa.server.store.Write;
+import dev.asa.server.store.Writes;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
@@ -60,7 +62,9 @@ public final class VerificationService {
   /** Standalone jobs without an explicit timeout get ten minutes, the agreements' default. */
   static final int DEFAULT_TIMEOUT_SECONDS = 600;
 
-  private final AgreementStore store;
+  private final Writes writes;
+  private final JobStore jobStore;
+  private final VerificationStore results;
   private final Clock clock;
   private final AgreementService agreements;
   private final EvaluatorPool evaluators;
@@ -75,7 +79,9 @@ public final class VerificationService {
    * @param serverKeyId the server's key, the identity standalone results are signed by
    */
   public VerificationService(
-      AgreementStore store,
+      Writes writes,
+      JobStore jobStore,
+      VerificationStore results,
       Clock clock,
       AgreementService agreements,
       EvaluatorPool evaluators,
@@ -83,7 +89,9 @@ public final class VerificationService {
       VerificationEngine engine,
       DeliverableFetcher fetcher,
       String serverKeyId) {
-    this.store = store;
+    this.writes = writes;
+    this.jobStore = jobStore;
+    this.results = results;
     this.clock = clock;
     this.agreements = agreements;
     this.evaluators = evaluators;
@@ -127,7 +135,7 @@ public final class VerificationService {
     stored.set("verification_config", Jobs.configJson(request.config(), plan));
     String baseKey =
         Jobs.standaloneKey(caller.describe(), Digest.ofCanonicalJson(stored).toString());
-    Optional<JobRow> existing = Jobs.latestAttempt(store, baseKey);
+    Optional<JobRow> existing = jobStore.latestAttempt(baseKey);
     if (existing.isPresent() && existing.get().status() != JobRow.Status.FAILED) {
       return answer(existing.get()); // a replay: the first job's answer, not a second evaluation
     }
@@ -162,10 +170,10 @@ public final class VerificationService {
       writes.add(new Write.PutJob(job));
       writes.add(
           new Write.PutVerification(
-              new VerificationRow(job.id(), null, job.deliverableHash(), Json.write(result), now)));
+              VerificationRow.of(job.id(), null, job.deliverableHash(), result, now)));
       writes.add(new Write.FinishJob(job.id(), JobRow.Status.COMPLETED, null, now));
       writes.addAll(IdempotencyTicket.writes(ticket, outcome, now));
-      store.apply(writes);
+      this.writes.apply(writes);
       return outcome;
     }
     Outcome outcome = new Outcome(202, Jobs.describe(job));
@@ -173,9 +181,10 @@ public final class VerificationService {
     writes.add(new Write.PutJob(job));
     writes.addAll(IdempotencyTicket.writes(ticket, outcome, now));
     try {
-      store.apply(writes);
+      this.writes.apply(writes);
     } catch (DuplicateKeyException e) {
-      return Jobs.latestAttempt(store, baseKey)
+      return jobStore
+          .latestAttempt(baseKey)
           .map(this::answer)
           .orElseThrow(() -> e); // the same request, concurrently
     }
@@ -196,20 +205,19 @@ public final class VerificationService {
         progress -> {
           ObjectNode result = evaluate(job, request, plan, progress);
           Instant now = clock.instant();
-          store.apply(
+          writes.apply(
               List.of(
                   new Write.PutVerification(
-                      new VerificationRow(
-                          job.id(), null, job.deliverableHash(), Json.write(result), now)),
+                      VerificationRow.of(job.id(), null, job.deliverableHash(), result, now)),
                   new Write.FinishJob(job.id(), JobRow.Status.COMPLETED, null, now)));
         },
-        message -> Jobs.fail(store, job.id(), message, clock.instant()));
+        message -> Jobs.fail(writes, job.id(), message, clock.instant()));
   }
 
   /** Resumes the jobs a stopped node left unfinished (their content is still held). */
   public int resumeUnfinished() {
     int resumed = 0;
-    for (JobRow job : store.unfinishedJobs()) {
+    for (JobRow job : jobStore.unfinished()) {
       try {
         if (job.agreementId() != null) {
           agreements.engine().resumeJob(job);
@@ -228,7 +236,7 @@ public final class VerificationService {
         resumed++;
       } catch (RuntimeException e) {
         Jobs.fail(
-            store,
+            writes,
             job.id(),
             "could not be resumed after a restart: " + e.getMessage(),
             clock.instant());
@@ -310,8 +318,8 @@ public final class VerificationService {
 
   private JobRow readable(String id, Caller caller) {
     JobRow job =
-        store
-            .job(id)
+        jobStore
+            .find(id)
             .orElseThrow(() -> new NotFoundException("no verification with id '" + id + "'"));
     if (job.agreementId() != null) {
       agreements.queries().requireReader(job.agreementId(), caller);
@@ -325,8 +333,8 @@ public final class VerificationService {
 
   private ObjectNode result(String id) {
     VerificationRow row =
-        store
-            .verification(id)
+        results
+            .find(id)
             .orElseThrow(() -> new NotFoundException("verification " + id + " has no result"));
     return (ObjectNode) Json.parseTrusted(row.result());
   }

@@ -22,9 +22,9 @@ import dev.asa.lifecycle.TransitionRefusedException;
 import dev.asa.server.e2e.LifecycleEndToEndTest;
 import dev.asa.server.http.CommandBodies;
 import dev.asa.server.store.AgreementRow;
-import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.EventRecord;
 import dev.asa.server.store.LedgerEntry;
+import dev.asa.server.store.Store;
 import dev.asa.server.store.Stores;
 import dev.asa.server.store.TimerRow;
 import dev.asa.template.TemplateApplier;
@@ -125,7 +125,7 @@ class EscrowPropertyTest {
       Boolean.parseBoolean(System.getProperty("asa.escrow.zeroAmounts", "true"));
 
   @TempDir Path dir;
-  private AgreementStore store;
+  private Store store;
   private AgreementService service;
   private final MutableClock clock = new MutableClock(Instant.parse("2026-11-22T10:00:00Z"));
   private final ExecutorService racers = Executors.newFixedThreadPool(2);
@@ -668,7 +668,7 @@ class EscrowPropertyTest {
    * far.
    */
   private void jump(Plan p) {
-    List<TimerRow> pending = store.pendingTimers(p.id);
+    List<TimerRow> pending = store.timers().pending(p.id);
     int k = random.nextInt(10);
     if (k < 5 && !pending.isEmpty()) {
       TimerRow t =
@@ -685,7 +685,7 @@ class EscrowPropertyTest {
 
   /** Moves the clock to around the agreement's timer of {@code kind}, if it has one pending. */
   private void jumpPast(Plan p, String kind) {
-    store.pendingTimers(p.id).stream()
+    store.timers().pending(p.id).stream()
         .filter(t -> t.kind().equals(kind))
         .findFirst()
         .ifPresent(t -> moveTo(t.dueAt().plus(offset())));
@@ -721,10 +721,10 @@ class EscrowPropertyTest {
     int fired = 0;
     List<TimerRow> due;
     do {
-      due = store.claimDueTimers(clock.instant(), node, LEASE, 100);
+      due = store.timers().claimDue(clock.instant(), node, LEASE, 100);
       for (TimerRow t : due) {
         if (attempt("timer:" + t.kind(), () -> service.timers().fire(t))) {
-          store.finishTimer(t.id(), node, clock.instant());
+          store.timers().finish(t.id(), node, clock.instant());
           fired++;
         } else {
           synchronized (this) {
@@ -924,8 +924,8 @@ class EscrowPropertyTest {
     return new Snapshot(
         row.state(),
         row.version(),
-        store.ledgerOfAgreement(id),
-        store.events(id).size(),
+        store.ledger().entriesOfAgreement(id),
+        store.events().log(id).size(),
         row.document());
   }
 
@@ -934,7 +934,7 @@ class EscrowPropertyTest {
     Map<String, Map<String, BigDecimal>> expectedBalances =
         new HashMap<>(); // account -> currency -> balance
     for (Plan p : plans) {
-      List<LedgerEntry> ledger = store.ledgerOfAgreement(p.id);
+      List<LedgerEntry> ledger = store.ledger().entriesOfAgreement(p.id);
       for (LedgerEntry e : ledger) {
         sumByCurrency.merge(e.amount().currency().code(), e.signedAmount(), BigDecimal::add);
       }
@@ -959,7 +959,7 @@ class EscrowPropertyTest {
     Map<String, BigDecimal> allAccounts = new TreeMap<>();
     for (String account : List.of(CLIENT_ACCOUNT, PROVIDER_ACCOUNT, EXTERNAL_ACCOUNT)) {
       Map<String, BigDecimal> balance = new TreeMap<>();
-      List<LedgerEntry> entries = store.ledgerOfAccount(account, 1_000_000);
+      List<LedgerEntry> entries = store.ledger().entriesOfAccount(account, 1_000_000);
       for (LedgerEntry e : entries) {
         balance.merge(e.amount().currency().code(), e.signedAmount(), BigDecimal::add);
         allAccounts.merge(e.amount().currency().code(), e.signedAmount(), BigDecimal::add);
@@ -980,7 +980,7 @@ class EscrowPropertyTest {
       }
     }
     for (Plan p : plans) {
-      for (LedgerEntry e : store.ledgerOfAccount(Accounts.escrow(p.id), 100)) {
+      for (LedgerEntry e : store.ledger().entriesOfAccount(Accounts.escrow(p.id), 100)) {
         allAccounts.merge(e.amount().currency().code(), e.signedAmount(), BigDecimal::add);
       }
     }
@@ -1198,13 +1198,15 @@ class EscrowPropertyTest {
       if (s.path("money_moved").asBoolean()) moneyMoved++;
       count(currencies, p.amount.currency().code() + " " + p.mode);
       List<String> types = new ArrayList<>();
-      for (EventRecord e : store.events(p.id)) {
+      for (EventRecord e : store.events().log(p.id)) {
         if (types.isEmpty() || !types.get(types.size() - 1).equals(e.type())) {
           types.add(e.type());
         }
       }
       count(paths, String.join(">", types));
-      assertThat(EventChain.firstBreak(store.events(p.id).stream().map(EventLog::toCore).toList()))
+      assertThat(
+              EventChain.firstBreak(
+                  store.events().log(p.id).stream().map(EventLog::toCore).toList()))
           .as("event chain of %s (seed %d)", p.id, seed)
           .isEmpty();
     }
@@ -1276,7 +1278,7 @@ class EscrowPropertyTest {
   }
 
   private AgreementRow row(String id) {
-    return store.find(id).orElseThrow();
+    return store.agreements().find(id).orElseThrow();
   }
 
   private State state(String id) {

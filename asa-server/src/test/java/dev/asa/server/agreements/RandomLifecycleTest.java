@@ -16,7 +16,7 @@ import dev.asa.lifecycle.EventChain;
 import dev.asa.lifecycle.State;
 import dev.asa.lifecycle.TransitionRefusedException;
 import dev.asa.server.http.CommandBodies;
-import dev.asa.server.store.AgreementStore;
+import dev.asa.server.store.Store;
 import dev.asa.server.store.Stores;
 import dev.asa.testing.Fixtures;
 import dev.asa.testing.MutableClock;
@@ -42,7 +42,7 @@ class RandomLifecycleTest {
   private static final Caller JUDGE = Fixtures.caller("eval-1");
   private static final Caller MALLORY = Fixtures.caller("mallory");
   @TempDir Path dir;
-  private AgreementStore store;
+  private Store store;
   private AgreementService service;
   private final MutableClock clock = new MutableClock(Instant.parse("2026-11-22T10:00:00Z"));
 

@@ -17,8 +17,8 @@ import dev.asa.scoring.VerificationResult;
 import dev.asa.server.AsaServer;
 import dev.asa.server.config.ServerConfig;
 import dev.asa.server.evaluation.VerificationConfig;
-import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.JobRow;
+import dev.asa.server.store.Store;
 import dev.asa.server.store.Stores;
 import dev.asa.testing.Fixtures;
 import java.net.URI;
@@ -209,11 +209,11 @@ class VerificationApiEndToEndTest {
     assertThat(client.verificationStatus(id).path("status").asText()).isEqualTo("completed");
 
     server.close();
-    try (AgreementStore store = Stores.open(null, dataDir)) {
-      JobRow job = store.job(id).orElseThrow();
+    try (Store store = Stores.open(null, dataDir)) {
+      JobRow job = store.jobs().find(id).orElseThrow();
       assertThat(job.content()).as("content erased once verified").isNull();
       assertThat(job.request()).doesNotContain("cobalt");
-      assertThat(store.verification(id).orElseThrow().result()).doesNotContain("cobalt");
+      assertThat(store.verifications().find(id).orElseThrow().result()).doesNotContain("cobalt");
     }
     server = AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dataDir));
   }
@@ -288,9 +288,9 @@ class VerificationApiEndToEndTest {
         .isEqualTo(verificationId);
 
     server.close();
-    try (AgreementStore store = Stores.open(null, dataDir)) {
-      assertThat(store.latestDeliverable(id).orElseThrow().content()).isNull();
-      assertThat(store.job(verificationId).orElseThrow().status())
+    try (Store store = Stores.open(null, dataDir)) {
+      assertThat(store.deliverables().latest(id).orElseThrow().content()).isNull();
+      assertThat(store.jobs().find(verificationId).orElseThrow().status())
           .isEqualTo(JobRow.Status.COMPLETED);
     }
     server = AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dataDir));

@@ -8,9 +8,9 @@ import dev.asa.server.escrow.WebhookReceiver.Mode;
 import dev.asa.server.net.FetchPolicy;
 import dev.asa.server.net.GuardedHttpClient;
 import dev.asa.server.store.AgreementRow;
-import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.OutboxMessage;
 import dev.asa.server.store.OutboxRow;
+import dev.asa.server.store.Store;
 import dev.asa.server.store.Stores;
 import dev.asa.server.store.TestRows;
 import dev.asa.server.store.Write;
@@ -36,7 +36,7 @@ class OutboxDeadLetterTest {
   @TempDir Path dir;
 
   private final MutableClock clock = new MutableClock(Instant.now());
-  private AgreementStore store;
+  private Store store;
   private WebhookReceiver receiver;
   private WebhookCourier courier;
   private AgreementRow agreement;
@@ -45,7 +45,7 @@ class OutboxDeadLetterTest {
   void start() {
     store = Stores.open(null, dir);
     agreement = TestRows.agreement("asa-outbox-dead", 1, State.PROPOSED);
-    store.create(agreement, List.of(TestRows.event(agreement.id(), 1)), List.of());
+    store.agreements().create(agreement, List.of(TestRows.event(agreement.id(), 1)), List.of());
     receiver = new WebhookReceiver(SERVER_KEY.publicKey(), clock);
     courier =
         new WebhookCourier(
@@ -74,12 +74,13 @@ class OutboxDeadLetterTest {
             "{\"kind\":\"escrow.release\",\"id\":\"msg-dead\"}",
             clock.instant(),
             0);
-    store.apply(List.of(new Write.Enqueue(m)));
+    store.writes().apply(List.of(new Write.Enqueue(m)));
     Instant first = clock.instant();
     try (Outbox outbox =
-        new Outbox(store, clock, x -> courier, RetryPolicy.OUTBOX, new SplittableRandom(5))) {
+        new Outbox(
+            store.outbox(), clock, x -> courier, RetryPolicy.OUTBOX, new SplittableRandom(5))) {
       for (int i = 0; i < RetryPolicy.OUTBOX.maxAttempts() + 5; i++) {
-        OutboxRow row = store.outboxOf(agreement.id()).getFirst();
+        OutboxRow row = store.outbox().messagesOf(agreement.id()).getFirst();
         if (row.status() != OutboxRow.Status.PENDING) break;
         assertThat(row.attempts()).isEqualTo(i);
         if (row.nextAttemptAt().isAfter(clock.instant())) {
@@ -87,7 +88,7 @@ class OutboxDeadLetterTest {
         }
         assertThat(outbox.deliverDue()).isZero();
       }
-      OutboxRow dead = store.outboxOf(agreement.id()).getFirst();
+      OutboxRow dead = store.outbox().messagesOf(agreement.id()).getFirst();
       assertThat(dead.status()).isEqualTo(OutboxRow.Status.DEAD);
       assertThat(dead.status().name().toLowerCase(Locale.ROOT))
           .as("as GET /agreements/{id}/escrow shows it")
@@ -104,7 +105,7 @@ class OutboxDeadLetterTest {
       clock.advance(Duration.ofDays(30));
       assertThat(outbox.deliverDue()).isZero();
       assertThat(receiver.appliedIds()).isEmpty();
-      assertThat(store.outboxOf(agreement.id()).getFirst().attempts())
+      assertThat(store.outbox().messagesOf(agreement.id()).getFirst().attempts())
           .isEqualTo(RetryPolicy.OUTBOX.maxAttempts());
     }
   }

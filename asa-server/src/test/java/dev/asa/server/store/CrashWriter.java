@@ -15,17 +15,19 @@ public final class CrashWriter {
 
   public static void main(String[] args) {
     Path file = Path.of(args[0]);
-    AgreementStore store = Stores.open("sqlite:" + file, null);
+    Store store = Stores.open("sqlite:" + file, null);
     // Never closed on purpose: the process dies by SIGKILL in the middle of this loop.
     for (int i = 0; ; i++) {
       String id = id(i);
-      store.create(version1(id), List.of(TestRows.event(id, 1)), List.of());
-      store.commit(
-          new Commit(
-              version2(id),
-              1,
-              List.of(TestRows.event(id, 2)),
-              List.of(new Write.PutDeliverable(deliverable(id)))));
+      store.agreements().create(version1(id), List.of(TestRows.event(id, 1)), List.of());
+      store
+          .agreements()
+          .commit(
+              new Commit(
+                  version2(id),
+                  1,
+                  List.of(TestRows.event(id, 2)),
+                  List.of(new Write.PutDeliverable(deliverable(id)))));
       System.out.println("ACK " + id);
       System.out.flush();
     }

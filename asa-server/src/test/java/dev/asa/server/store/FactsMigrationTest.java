@@ -43,13 +43,13 @@ class FactsMigrationTest {
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dataDir.resolve("asa.db"))) {
       fillAsAnOlderBuild(c, Dialect.SQLITE);
     }
-    try (AgreementStore store = Stores.open(null, dataDir)) {
+    try (Store store = Stores.open(null, dataDir)) {
       assertMoved(store);
     }
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dataDir.resolve("asa.db"))) {
       assertTakenOverByFlyway(c);
     }
-    try (AgreementStore again = Stores.open(null, dataDir)) {
+    try (Store again = Stores.open(null, dataDir)) {
       assertMoved(again);
     }
   }
@@ -73,7 +73,7 @@ class FactsMigrationTest {
       try (Connection c = DriverManager.getConnection(jdbc + "&currentSchema=" + schema)) {
         fillAsAnOlderBuild(c, Dialect.POSTGRESQL);
       }
-      try (AgreementStore store =
+      try (Store store =
           Stores.open(
               server + (server.contains("?") ? "&" : "?") + "currentSchema=" + schema, dataDir)) {
         assertMoved(store);
@@ -135,15 +135,15 @@ class FactsMigrationTest {
     }
   }
 
-  private static void assertMoved(AgreementStore store) {
-    AgreementRow legacy = store.find("asa-legacy").orElseThrow();
+  private static void assertMoved(Store store) {
+    AgreementRow legacy = store.agreements().find("asa-legacy").orElseThrow();
     JsonNode facts = Json.parseTrusted(legacy.facts());
     assertThat(facts.path("escrow").path("status").asText()).isEqualTo("settled");
     assertThat(facts.path("template").asText()).isEqualTo("general");
     JsonNode document = Json.parseTrusted(legacy.document());
     assertThat(document.has("metadata")).isFalse();
     assertThat(document.path("agreement_id").asText()).isEqualTo("asa-legacy");
-    AgreementRow plain = store.find("asa-plain").orElseThrow();
+    AgreementRow plain = store.agreements().find("asa-plain").orElseThrow();
     assertThat(plain.facts()).isEqualTo("{}");
     assertThat(Json.parseTrusted(plain.document()).path("status").asText()).isEqualTo("proposed");
   }

@@ -187,7 +187,7 @@ class MigrationsTest {
         starters.add(
             pool.submit(() -> {
               go.await();
-              try (AgreementStore s = Stores.open(null, dir)) {
+              try (Store s = Stores.open(null, dir)) {
                 return s.describe();
               }
             }));

@@ -28,21 +28,22 @@ class NonceTableTest {
 
   @Test
   void aPairIsFirstUsedOnceEvenAfterTheStoreIsReopened() {
-    try (Stores.Opened opened = open()) {
-      assertThat(opened.nonces().firstUse(KEY, "nonce-0000000001", NOW)).isTrue();
-      assertThat(opened.nonces().firstUse(KEY, "nonce-0000000001", NOW)).isFalse();
-      assertThat(opened.nonces().firstUse(KEY, "nonce-0000000002", NOW)).isTrue();
-      assertThat(opened.nonces().firstUse("another-key", "nonce-0000000001", NOW)).isTrue();
+    try (Store store = open()) {
+      NonceTable nonces = nonces(store);
+      assertThat(nonces.firstUse(KEY, "nonce-0000000001", NOW)).isTrue();
+      assertThat(nonces.firstUse(KEY, "nonce-0000000001", NOW)).isFalse();
+      assertThat(nonces.firstUse(KEY, "nonce-0000000002", NOW)).isTrue();
+      assertThat(nonces.firstUse("another-key", "nonce-0000000001", NOW)).isTrue();
     }
-    try (Stores.Opened reopened = open()) {
-      assertThat(reopened.nonces().firstUse(KEY, "nonce-0000000001", NOW)).isFalse();
+    try (Store reopened = open()) {
+      assertThat(nonces(reopened).firstUse(KEY, "nonce-0000000001", NOW)).isFalse();
     }
   }
 
   @Test
   void aPairIsKeptForItsWindowThenTakenOverAndPruned() {
-    try (Stores.Opened opened = open()) {
-      NonceTable nonces = opened.nonces();
+    try (Store store = open()) {
+      NonceTable nonces = nonces(store);
       nonces.firstUse(KEY, "nonce-0000000001", NOW);
       clock.advance(Duration.ofSeconds(300)); // created is exactly at the skew limit: still valid
       assertThat(nonces.firstUse(KEY, "nonce-0000000001", NOW)).isFalse();
@@ -63,8 +64,8 @@ class NonceTableTest {
 
   @Test
   void expiredRowsArePrunedByTheRequestsThemselves() {
-    try (Stores.Opened opened = open()) {
-      NonceTable nonces = opened.nonces();
+    try (Store store = open()) {
+      NonceTable nonces = nonces(store);
       for (int i = 0; i < 50; i++) {
         nonces.firstUse(KEY, "nonce-old-" + (1_000_000 + i), clock.instant());
       }
@@ -78,8 +79,9 @@ class NonceTableTest {
   @Test
   void twoNodesRacingForOnePairOnPostgresqlOneWins() throws Exception {
     try (TestPostgres pg = TestPostgres.freshSchema();
-        Stores.Opened node1 = Stores.openWithNonces(pg.url(), null, clock, SKEW);
-        Stores.Opened node2 = Stores.openWithNonces(pg.url(), null, clock, SKEW)) {
+        Store node1 = Stores.open(pg.url(), null);
+        Store node2 = Stores.open(pg.url(), null)) {
+      List<NonceTable> tables = List.of(nonces(node1), nonces(node2));
       ExecutorService pool = Executors.newFixedThreadPool(8);
       try {
         for (int round = 0; round < 20; round++) {
@@ -87,7 +89,7 @@ class NonceTableTest {
           CountDownLatch go = new CountDownLatch(1);
           List<Future<Boolean>> racers = new ArrayList<>();
           for (int i = 0; i < 8; i++) {
-            NonceTable table = (i % 2 == 0 ? node1 : node2).nonces();
+            NonceTable table = tables.get(i % 2);
             racers.add(
                 pool.submit(() -> {
                   go.await();
@@ -107,7 +109,11 @@ class NonceTableTest {
     }
   }
 
-  private Stores.Opened open() {
-    return Stores.openWithNonces(null, dir, clock, SKEW);
+  private Store open() {
+    return Stores.open(null, dir);
+  }
+
+  private NonceTable nonces(Store store) {
+    return store.nonces(clock, SKEW);
   }
 }

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
  * developer machine, but fail when {@code CI=true}: in CI a missing database is a broken setup, not
  * a reason to go green.
  */
-class PostgresStoreTest extends AgreementStoreContract {
+class PostgresStoreTest extends StoreContract {
 
   private static final String SERVER_URL =
       System.getenv()
@@ -88,7 +88,7 @@ class PostgresStoreTest extends AgreementStoreContract {
   }
 
   @Override
-  protected AgreementStore openStore() {
+  protected Store openStore() {
     return Stores.open(storeUrl(), null);
   }
 
@@ -116,7 +116,7 @@ class PostgresStoreTest extends AgreementStoreContract {
         starters.add(
             pool.submit(() -> {
               go.await();
-              try (AgreementStore s = Stores.open(url, null)) {
+              try (Store s = Stores.open(url, null)) {
                 return s.describe();
               }
             }));

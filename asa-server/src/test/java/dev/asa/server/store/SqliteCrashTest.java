@@ -61,13 +61,13 @@ class SqliteCrashTest {
     assertThat(acked).hasSize(ACKS_BEFORE_KILL);
     assertThat(child.exitValue()).as("killed, not exited").isNotZero();
 
-    try (AgreementStore store = Stores.open("sqlite:" + file, null)) {
+    try (Store store = Stores.open("sqlite:" + file, null)) {
       for (String id : acked) {
-        assertThat(store.find(id)).as(id).contains(CrashWriter.version2(id));
-        assertThat(store.events(id))
+        assertThat(store.agreements().find(id)).as(id).contains(CrashWriter.version2(id));
+        assertThat(store.events().log(id))
             .as(id)
             .containsExactly(TestRows.event(id, 1), TestRows.event(id, 2));
-        assertThat(store.latestDeliverable(id)).as(id).contains(CrashWriter.deliverable(id));
+        assertThat(store.deliverables().latest(id)).as(id).contains(CrashWriter.deliverable(id));
       }
     }
   }

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The contract against a SQLite file in a fresh temporary directory per test. */
-class SqliteStoreTest extends AgreementStoreContract {
+class SqliteStoreTest extends StoreContract {
 
   @TempDir Path dir;
 
@@ -29,7 +29,7 @@ class SqliteStoreTest extends AgreementStoreContract {
   }
 
   @Override
-  protected AgreementStore openStore() {
+  protected Store openStore() {
     return Stores.open(null, dir);
   }
 
@@ -52,15 +52,15 @@ class SqliteStoreTest extends AgreementStoreContract {
   @Test
   void createsTheDataDirectoryAndAcceptsExplicitUrls() {
     Path nested = dir.resolve("a/b/asa-data");
-    try (AgreementStore s = Stores.open("", nested)) {
+    try (Store s = Stores.open("", nested)) {
       assertThat(Files.isRegularFile(nested.resolve("asa.db"))).isTrue();
       assertThat(s.describe()).contains(nested.resolve("asa.db").toString());
     }
     Path other = dir.resolve("other.db");
-    try (AgreementStore s = Stores.open("sqlite:" + other, null)) {
+    try (Store s = Stores.open("sqlite:" + other, null)) {
       assertThat(s.describe()).isEqualTo("SQLite " + other + " (WAL)");
     }
-    try (AgreementStore s = Stores.open("jdbc:sqlite:" + other, null)) {
+    try (Store s = Stores.open("jdbc:sqlite:" + other, null)) {
       assertThat(s.describe()).isEqualTo("SQLite " + other + " (WAL)");
     }
   }
@@ -73,25 +73,29 @@ class SqliteStoreTest extends AgreementStoreContract {
   void erasedContentIsGoneFromTheFileItself() throws Exception {
     String marker = "SECRET-MARKER-" + "x".repeat(40);
     AgreementRow v1 = agreement("erase-bytes", 1, State.ACTIVE);
-    store.create(
-        v1,
-        List.of(event(v1.id(), 1)),
-        List.of(
-            new Write.PutDeliverable(deliverable(v1.id(), 1, marker + " small")),
-            new Write.PutDeliverable(
-                deliverable(
-                    v1.id(),
-                    2,
-                    marker + " big " + "y".repeat(20_000))))); // spills to overflow pages
+    store
+        .agreements()
+        .create(
+            v1,
+            List.of(event(v1.id(), 1)),
+            List.of(
+                new Write.PutDeliverable(deliverable(v1.id(), 1, marker + " small")),
+                new Write.PutDeliverable(
+                    deliverable(
+                        v1.id(),
+                        2,
+                        marker + " big " + "y".repeat(20_000))))); // spills to overflow pages
     checkpoint();
     assertThat(fileContains(marker)).as("content present before erasure").isTrue();
 
-    store.commit(
-        new Commit(
-            next(v1, State.VERIFIED),
-            1,
-            List.of(event(v1.id(), 2)),
-            List.of(new Write.EraseDeliverableContent(v1.id()))));
+    store
+        .agreements()
+        .commit(
+            new Commit(
+                next(v1, State.VERIFIED),
+                1,
+                List.of(event(v1.id(), 2)),
+                List.of(new Write.EraseDeliverableContent(v1.id()))));
     checkpoint();
 
     assertThat(fileContains(marker)).as("content present after erasure").isFalse();

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.asa.lifecycle.State;
 import dev.asa.server.store.AgreementRow;
-import dev.asa.server.store.AgreementStore;
+import dev.asa.server.store.Store;
 import dev.asa.server.store.Stores;
 import dev.asa.server.store.TestRows;
 import dev.asa.server.store.TimerRow;
@@ -27,14 +27,14 @@ class TimersRetryTest {
   @TempDir Path dir;
 
   private final MutableClock clock = new MutableClock(TestRows.T0);
-  private AgreementStore store;
+  private Store store;
   private AgreementRow agreement;
 
   @BeforeEach
   void open() {
     store = Stores.open(null, dir);
     agreement = TestRows.agreement("asa-timer-retry", 1, State.PROPOSED);
-    store.create(agreement, List.of(TestRows.event(agreement.id(), 1)), List.of());
+    store.agreements().create(agreement, List.of(TestRows.event(agreement.id(), 1)), List.of());
   }
 
   @AfterEach
@@ -51,13 +51,13 @@ class TimersRetryTest {
           throw new IllegalStateException("attempt " + firedAt.size() + " failed");
         };
     Instant due = TestRows.T0.plusSeconds(10);
-    store.apply(List.of(new Write.SetTimer(TimerRow.of(agreement.id(), "t", due))));
+    store.writes().apply(List.of(new Write.SetTimer(TimerRow.of(agreement.id(), "t", due))));
     try (Timers timers =
-        new Timers(store, clock, failing, RetryPolicy.TIMERS, new SplittableRandom(42))) {
+        new Timers(store.timers(), clock, failing, RetryPolicy.TIMERS, new SplittableRandom(42))) {
       // Move the clock to a millisecond before each retry (nothing fires), then to it (it fires
       // and fails again), until the timer is no longer pending.
       for (int polls = 0; polls < 100; polls++) {
-        List<TimerRow> pending = store.pendingTimers(agreement.id());
+        List<TimerRow> pending = store.timers().pending(agreement.id());
         if (pending.isEmpty()) break;
         Instant next = pending.getFirst().dueAt();
         clock.advance(Duration.between(clock.instant(), next).minusMillis(1));
@@ -80,8 +80,8 @@ class TimersRetryTest {
           .as("the wait after failure %d", i)
           .isBetween((long) (nominal * 0.8), (long) (nominal * 1.2));
     }
-    assertThat(store.pendingTimers(agreement.id())).isEmpty();
-    assertThat(store.deadTimers(10))
+    assertThat(store.timers().pending(agreement.id())).isEmpty();
+    assertThat(store.timers().dead(10))
         .singleElement()
         .satisfies(t -> {
           assertThat(t.id()).isEqualTo(agreement.id() + ":t");
@@ -98,9 +98,11 @@ class TimersRetryTest {
           firedAt.add(clock.instant());
           if (firedAt.size() < 3) throw new IllegalStateException("not yet");
         };
-    store.apply(List.of(new Write.SetTimer(TimerRow.of(agreement.id(), "t", TestRows.T0))));
+    store
+        .writes()
+        .apply(List.of(new Write.SetTimer(TimerRow.of(agreement.id(), "t", TestRows.T0))));
     try (Timers timers =
-        new Timers(store, clock, flaky, RetryPolicy.TIMERS, new SplittableRandom(42))) {
+        new Timers(store.timers(), clock, flaky, RetryPolicy.TIMERS, new SplittableRandom(42))) {
       int fired = 0;
       for (int i = 0; i < 100; i++) {
         fired += timers.pollOnce();
@@ -109,7 +111,7 @@ class TimersRetryTest {
       assertThat(fired).isEqualTo(1);
     }
     assertThat(firedAt).hasSize(3);
-    assertThat(store.pendingTimers(agreement.id())).isEmpty();
-    assertThat(store.deadTimers(10)).isEmpty();
+    assertThat(store.timers().pending(agreement.id())).isEmpty();
+    assertThat(store.timers().dead(10)).isEmpty();
   }
 }

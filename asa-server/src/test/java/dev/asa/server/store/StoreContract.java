@@ -8,7 +8,9 @@ import static dev.asa.server.store.TestRows.next;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.asa.json.Json;
 import dev.asa.lifecycle.State;
+import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -30,16 +32,15 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The behaviour every {@link AgreementStore} must show, run against each implementation by a
- * subclass. Tests may share a database (PostgreSQL uses one schema per class), so every test makes
- * its own unique ids.
+ * The behaviour every {@link Store} must show, run against each database by a subclass. Tests may
+ * share a database (PostgreSQL uses one schema per class), so every test makes its own unique ids.
  */
-abstract class AgreementStoreContract {
+abstract class StoreContract {
 
-  protected AgreementStore store;
+  protected Store store;
 
   /** Opens another store on this test's database (migrating it as {@link Stores#open} does). */
-  protected abstract AgreementStore openStore();
+  protected abstract Store openStore();
 
   /** A plain JDBC connection to the same database, to check what is really stored. */
   protected abstract Connection rawConnection() throws SQLException;
@@ -60,7 +61,7 @@ abstract class AgreementStoreContract {
 
   private AgreementRow created(String prefix) {
     AgreementRow row = agreement(uniqueId(prefix), 1, State.PROPOSED);
-    store.create(row, List.of(event(row.id(), 1)), List.of());
+    store.agreements().create(row, List.of(event(row.id(), 1)), List.of());
     return row;
   }
 
@@ -83,14 +84,14 @@ abstract class AgreementStoreContract {
             Instant.parse("2025-01-02T03:04:06.999Z"));
     List<EventRecord> events = List.of(event(id, 1), event(id, 2));
 
-    store.create(row, events, List.of());
+    store.agreements().create(row, events, List.of());
 
-    assertThat(store.find(id)).contains(row);
-    assertThat(store.find(id).orElseThrow().createdAt())
+    assertThat(store.agreements().find(id)).contains(row);
+    assertThat(store.agreements().find(id).orElseThrow().createdAt())
         .isEqualTo(Instant.parse("2025-01-02T03:04:05.123Z")); // millisecond precision
-    assertThat(store.events(id)).isEqualTo(events);
-    assertThat(store.find(uniqueId("missing"))).isEmpty();
-    assertThat(store.events(uniqueId("missing"))).isEmpty();
+    assertThat(store.events().log(id)).isEqualTo(events);
+    assertThat(store.agreements().find(uniqueId("missing"))).isEmpty();
+    assertThat(store.events().log(uniqueId("missing"))).isEmpty();
   }
 
   @Test
@@ -98,12 +99,12 @@ abstract class AgreementStoreContract {
     AgreementRow first = created("dup");
     AgreementRow second = agreement(first.id(), 1, State.ACTIVE);
 
-    assertThatThrownBy(() -> store.create(second, List.of(), List.of()))
+    assertThatThrownBy(() -> store.agreements().create(second, List.of(), List.of()))
         .isInstanceOf(DuplicateKeyException.class)
         .hasMessageContaining(first.id());
 
-    assertThat(store.find(first.id())).contains(first);
-    assertThat(store.events(first.id())).hasSize(1);
+    assertThat(store.agreements().find(first.id())).contains(first);
+    assertThat(store.events().log(first.id())).hasSize(1);
   }
 
   @Test
@@ -112,26 +113,30 @@ abstract class AgreementStoreContract {
     AgreementRow row = agreement(id, 1, State.PROPOSED);
 
     assertThatThrownBy(() ->
-            store.create(
-                row,
-                List.of(event(id, 1), event(id, 1)),
-                List.of(new Write.PutDeliverable(deliverable(id, 1, "x")))))
+            store
+                .agreements()
+                .create(
+                    row,
+                    List.of(event(id, 1), event(id, 1)),
+                    List.of(new Write.PutDeliverable(deliverable(id, 1, "x")))))
         .isInstanceOf(DuplicateKeyException.class);
 
-    assertThat(store.find(id)).isEmpty();
-    assertThat(store.events(id)).isEmpty();
-    assertThat(store.latestDeliverable(id)).isEmpty();
-    assertThat(store.listByParty(row.clientIdentity(), null, 10).items()).isEmpty();
+    assertThat(store.agreements().find(id)).isEmpty();
+    assertThat(store.events().log(id)).isEmpty();
+    assertThat(store.deliverables().latest(id)).isEmpty();
+    assertThat(store.agreements().listByParty(row.clientIdentity(), null, 10).items()).isEmpty();
   }
 
   @Test
   void eventsMustBelongToTheAgreement() {
     String id = uniqueId("foreign-event");
     assertThatThrownBy(() ->
-            store.create(
-                agreement(id, 1, State.PROPOSED), List.of(event("someone-else", 1)), List.of()))
+            store
+                .agreements()
+                .create(
+                    agreement(id, 1, State.PROPOSED), List.of(event("someone-else", 1)), List.of()))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThat(store.find(id)).isEmpty();
+    assertThat(store.agreements().find(id)).isEmpty();
   }
 
   // ---- commit ----
@@ -142,17 +147,19 @@ abstract class AgreementStoreContract {
     AgreementRow v2 = next(v1, State.DELIVERED);
     DeliverableRow delivered = deliverable(v1.id(), 1, "the work");
 
-    store.commit(
-        new Commit(
-            v2, 1, List.of(event(v1.id(), 2)), List.of(new Write.PutDeliverable(delivered))));
+    store
+        .agreements()
+        .commit(
+            new Commit(
+                v2, 1, List.of(event(v1.id(), 2)), List.of(new Write.PutDeliverable(delivered))));
 
-    assertThat(store.find(v1.id())).contains(v2);
-    assertThat(store.events(v1.id())).containsExactly(event(v1.id(), 1), event(v1.id(), 2));
-    assertThat(store.latestDeliverable(v1.id())).contains(delivered);
+    assertThat(store.agreements().find(v1.id())).contains(v2);
+    assertThat(store.events().log(v1.id())).containsExactly(event(v1.id(), 1), event(v1.id(), 2));
+    assertThat(store.deliverables().latest(v1.id())).contains(delivered);
 
     AgreementRow v3 = next(v2, State.VERIFIED);
-    store.commit(new Commit(v3, 2, List.of(event(v1.id(), 3)), List.of()));
-    assertThat(store.find(v1.id()).orElseThrow().version()).isEqualTo(3);
+    store.agreements().commit(new Commit(v3, 2, List.of(event(v1.id(), 3)), List.of()));
+    assertThat(store.agreements().find(v1.id()).orElseThrow().version()).isEqualTo(3);
   }
 
   @Test
@@ -171,9 +178,9 @@ abstract class AgreementStoreContract {
             v1.createdAt().plusSeconds(3600),
             v1.updatedAt().plusSeconds(5));
 
-    store.commit(new Commit(v2, 1, List.of(), List.of()));
+    store.agreements().commit(new Commit(v2, 1, List.of(), List.of()));
 
-    AgreementRow stored = store.find(v1.id()).orElseThrow();
+    AgreementRow stored = store.agreements().find(v1.id()).orElseThrow();
     assertThat(stored.createdAt()).isEqualTo(v1.createdAt());
     assertThat(stored.updatedAt()).isEqualTo(v2.updatedAt());
   }
@@ -190,7 +197,7 @@ abstract class AgreementStoreContract {
   void staleCommitIsRefusedAndWritesNothing() {
     AgreementRow v1 = created("stale");
     AgreementRow v2 = next(v1, State.ACTIVE);
-    store.commit(new Commit(v2, 1, List.of(event(v1.id(), 2)), List.of()));
+    store.agreements().commit(new Commit(v2, 1, List.of(event(v1.id(), 2)), List.of()));
 
     // A second writer that also read version 1.
     AgreementRow competing = next(v1, State.REJECTED);
@@ -199,54 +206,61 @@ abstract class AgreementStoreContract {
         List.of(
             new Write.PutDeliverable(deliverable(v1.id(), 1, "late")),
             new Write.PutVerification(
-                new VerificationRow(verificationId, v1.id(), "sha256:x", "{}", T0)),
+                new VerificationRow(verificationId, v1.id(), "sha256:x", "{}", null, T0)),
             new Write.PutIdempotency(
                 new IdempotencyRow("scope-" + v1.id(), "k1", "h", 200, "{}", T0)));
 
-    assertThatThrownBy(
-            () -> store.commit(new Commit(competing, 1, List.of(event(v1.id(), 3)), writes)))
+    assertThatThrownBy(() ->
+            store.agreements().commit(new Commit(competing, 1, List.of(event(v1.id(), 3)), writes)))
         .isInstanceOf(StaleVersionException.class)
         .hasMessage("agreement " + v1.id() + " changed concurrently (expected version 1)");
 
-    assertThat(store.find(v1.id())).contains(v2);
-    assertThat(store.events(v1.id())).extracting(EventRecord::seq).containsExactly(1L, 2L);
-    assertThat(store.latestDeliverable(v1.id())).isEmpty();
-    assertThat(store.verification(verificationId)).isEmpty();
-    assertThat(store.idempotency("scope-" + v1.id(), "k1")).isEmpty();
+    assertThat(store.agreements().find(v1.id())).contains(v2);
+    assertThat(store.events().log(v1.id())).extracting(EventRecord::seq).containsExactly(1L, 2L);
+    assertThat(store.deliverables().latest(v1.id())).isEmpty();
+    assertThat(store.verifications().find(verificationId)).isEmpty();
+    assertThat(store.idempotency().find("scope-" + v1.id(), "k1")).isEmpty();
   }
 
   @Test
   void commitOfAnUnknownAgreementIsStale() {
     AgreementRow ghost = agreement(uniqueId("ghost"), 2, State.ACTIVE);
-    assertThatThrownBy(() -> store.commit(new Commit(ghost, 1, List.of(), List.of())))
+    assertThatThrownBy(() -> store.agreements().commit(new Commit(ghost, 1, List.of(), List.of())))
         .isInstanceOf(StaleVersionException.class);
-    assertThat(store.find(ghost.id())).isEmpty();
+    assertThat(store.agreements().find(ghost.id())).isEmpty();
   }
 
   @Test
   void timersFireOncePerClaimAndCanBeMoved() {
     AgreementRow a = created("timer");
     java.time.Instant due = T0.plusSeconds(100);
-    store.apply(List.of(new Write.SetTimer(TimerRow.of(a.id(), "t", due))));
-    assertThat(store.claimDueTimers(due.minusMillis(1), "n1", java.time.Duration.ofSeconds(60), 10))
+    store.writes().apply(List.of(new Write.SetTimer(TimerRow.of(a.id(), "t", due))));
+    assertThat(
+            store.timers().claimDue(due.minusMillis(1), "n1", java.time.Duration.ofSeconds(60), 10))
         .isEmpty();
     List<TimerRow> claimed =
-        store.claimDueTimers(due, "n1", java.time.Duration.ofSeconds(60), 1000).stream()
+        store.timers().claimDue(due, "n1", java.time.Duration.ofSeconds(60), 1000).stream()
             .filter(t -> t.agreementId().equals(a.id()))
             .toList();
     assertThat(claimed).extracting(TimerRow::id).containsExactly(a.id() + ":t");
     // Another node does not get it while the lease runs; it does once the lease has expired.
     assertThat(
-            store.claimDueTimers(due.plusSeconds(1), "n2", java.time.Duration.ofSeconds(60), 1000))
+            store
+                .timers()
+                .claimDue(due.plusSeconds(1), "n2", java.time.Duration.ofSeconds(60), 1000))
         .noneMatch(t -> t.agreementId().equals(a.id()));
     assertThat(
-            store.claimDueTimers(due.plusSeconds(61), "n2", java.time.Duration.ofSeconds(60), 1000))
+            store
+                .timers()
+                .claimDue(due.plusSeconds(61), "n2", java.time.Duration.ofSeconds(60), 1000))
         .anyMatch(t -> t.agreementId().equals(a.id()));
-    store.finishTimer(a.id() + ":t", "n2", due.plusSeconds(62));
-    assertThat(store.pendingTimers(a.id())).isEmpty();
+    store.timers().finish(a.id() + ":t", "n2", due.plusSeconds(62));
+    assertThat(store.timers().pending(a.id())).isEmpty();
     // Setting it again moves it and makes it pending again.
-    store.apply(List.of(new Write.SetTimer(TimerRow.of(a.id(), "t", due.plusSeconds(500)))));
-    assertThat(store.pendingTimers(a.id()))
+    store
+        .writes()
+        .apply(List.of(new Write.SetTimer(TimerRow.of(a.id(), "t", due.plusSeconds(500)))));
+    assertThat(store.timers().pending(a.id()))
         .extracting(TimerRow::dueAt)
         .containsExactly(due.plusSeconds(500));
   }
@@ -257,35 +271,39 @@ abstract class AgreementStoreContract {
     java.time.Instant due = T0.plusSeconds(100);
     java.time.Duration lease = java.time.Duration.ofSeconds(60);
     String id = a.id() + ":t";
-    store.apply(List.of(new Write.SetTimer(TimerRow.of(a.id(), "t", due))));
-    assertThat(store.pendingTimers(a.id())).containsExactly(TimerRow.of(a.id(), "t", due));
-    assertThat(mine(store.claimDueTimers(due, "n1", lease, 1000), a)).hasSize(1);
-    store.failTimer(id, "n2", "not mine", due.plusSeconds(5), due);
-    assertThat(store.pendingTimers(a.id()).getFirst().attempts())
+    store.writes().apply(List.of(new Write.SetTimer(TimerRow.of(a.id(), "t", due))));
+    assertThat(store.timers().pending(a.id())).containsExactly(TimerRow.of(a.id(), "t", due));
+    assertThat(mine(store.timers().claimDue(due, "n1", lease, 1000), a)).hasSize(1);
+    store.timers().fail(id, "n2", "not mine", due.plusSeconds(5), due);
+    assertThat(store.timers().pending(a.id()).getFirst().attempts())
         .as("only the node holding the claim records a failure")
         .isZero();
-    store.failTimer(id, "n1", "boom", due.plusSeconds(5), due);
-    assertThat(store.pendingTimers(a.id()))
+    store.timers().fail(id, "n1", "boom", due.plusSeconds(5), due);
+    assertThat(store.timers().pending(a.id()))
         .containsExactly(new TimerRow(id, a.id(), "t", due.plusSeconds(5), 1, "boom"));
     // The claim is released: due again at the retry, not before, and not only after the lease.
-    assertThat(mine(store.claimDueTimers(due.plusSeconds(4), "n2", lease, 1000), a)).isEmpty();
-    List<TimerRow> again = mine(store.claimDueTimers(due.plusSeconds(5), "n2", lease, 1000), a);
+    assertThat(mine(store.timers().claimDue(due.plusSeconds(4), "n2", lease, 1000), a)).isEmpty();
+    List<TimerRow> again = mine(store.timers().claimDue(due.plusSeconds(5), "n2", lease, 1000), a);
     assertThat(again).extracting(TimerRow::attempts).containsExactly(1);
     // Dead: not pending, never claimed, listed with its attempts and last error.
-    store.failTimer(id, "n2", "boom again", null, due.plusSeconds(6));
-    assertThat(store.pendingTimers(a.id())).isEmpty();
-    assertThat(mine(store.claimDueTimers(due.plusSeconds(86_400), "n3", lease, 1000), a)).isEmpty();
-    assertThat(store.deadTimers(1000))
+    store.timers().fail(id, "n2", "boom again", null, due.plusSeconds(6));
+    assertThat(store.timers().pending(a.id())).isEmpty();
+    assertThat(mine(store.timers().claimDue(due.plusSeconds(86_400), "n3", lease, 1000), a))
+        .isEmpty();
+    assertThat(store.timers().dead(1000))
         .filteredOn(t -> t.agreementId().equals(a.id()))
         .containsExactly(new TimerRow(id, a.id(), "t", due.plusSeconds(5), 2, "boom again"));
-    store.finishTimer(id, "n2", due.plusSeconds(7));
-    assertThat(store.deadTimers(1000)).anyMatch(t -> t.id().equals(id));
+    store.timers().finish(id, "n2", due.plusSeconds(7));
+    assertThat(store.timers().dead(1000)).anyMatch(t -> t.id().equals(id));
     // Setting it again makes it live with no failures.
-    store.apply(List.of(new Write.SetTimer(TimerRow.of(a.id(), "t", due.plusSeconds(500)))));
-    assertThat(store.deadTimers(1000)).noneMatch(t -> t.id().equals(id));
-    assertThat(store.pendingTimers(a.id()))
+    store
+        .writes()
+        .apply(List.of(new Write.SetTimer(TimerRow.of(a.id(), "t", due.plusSeconds(500)))));
+    assertThat(store.timers().dead(1000)).noneMatch(t -> t.id().equals(id));
+    assertThat(store.timers().pending(a.id()))
         .containsExactly(TimerRow.of(a.id(), "t", due.plusSeconds(500)));
-    assertThat(mine(store.claimDueTimers(due.plusSeconds(500), "n3", lease, 1000), a)).hasSize(1);
+    assertThat(mine(store.timers().claimDue(due.plusSeconds(500), "n3", lease, 1000), a))
+        .hasSize(1);
   }
 
   private static List<TimerRow> mine(List<TimerRow> timers, AgreementRow a) {
@@ -298,23 +316,27 @@ abstract class AgreementStoreContract {
     var m =
         new dev.asa.server.store.OutboxMessage(
             "msg-" + a.id(), a.id(), "escrow.release", "http://x/", "{\"a\":1}", T0, 0);
-    store.apply(List.of(new Write.Enqueue(m)));
+    store.writes().apply(List.of(new Write.Enqueue(m)));
     java.time.Duration lease = java.time.Duration.ofSeconds(60);
-    assertThat(store.claimDueMessages(T0, "n1", lease, 1000)).anyMatch(x -> x.id().equals(m.id()));
-    store.recordAttempt(
-        m.id(), "n1", OutboxRow.Status.PENDING, T0.plusSeconds(1), "HTTP 500", null, null);
-    assertThat(store.claimDueMessages(T0.plusSeconds(1), "n1", lease, 1000))
+    assertThat(store.outbox().claimDue(T0, "n1", lease, 1000)).anyMatch(x -> x.id().equals(m.id()));
+    store
+        .outbox()
+        .recordAttempt(
+            m.id(), "n1", OutboxRow.Status.PENDING, T0.plusSeconds(1), "HTTP 500", null, null);
+    assertThat(store.outbox().claimDue(T0.plusSeconds(1), "n1", lease, 1000))
         .filteredOn(x -> x.id().equals(m.id()))
         .extracting(dev.asa.server.store.OutboxMessage::attempts)
         .containsExactly(1);
-    store.recordAttempt(
-        m.id(), "n1", OutboxRow.Status.DEAD, T0.plusSeconds(1), "HTTP 500 again", null, null);
-    OutboxRow row = store.outboxOf(a.id()).getFirst();
+    store
+        .outbox()
+        .recordAttempt(
+            m.id(), "n1", OutboxRow.Status.DEAD, T0.plusSeconds(1), "HTTP 500 again", null, null);
+    OutboxRow row = store.outbox().messagesOf(a.id()).getFirst();
     assertThat(row.status()).isEqualTo(OutboxRow.Status.DEAD);
     assertThat(row.attempts()).isEqualTo(2);
     assertThat(row.lastError()).isEqualTo("HTTP 500 again");
     assertThat(row.deliveredAt()).isNull();
-    assertThat(store.claimDueMessages(T0.plusSeconds(86_400 * 30L), "n2", lease, 1000))
+    assertThat(store.outbox().claimDue(T0.plusSeconds(86_400 * 30L), "n2", lease, 1000))
         .noneMatch(x -> x.id().equals(m.id()));
   }
 
@@ -344,15 +366,15 @@ abstract class AgreementStoreContract {
             "party:p",
             usd("8.50"),
             T0);
-    store.apply(List.of(new Write.PostTransfer(hold), new Write.PostTransfer(release)));
-    List<LedgerEntry> entries = store.ledgerOfAgreement(a.id());
+    store.writes().apply(List.of(new Write.PostTransfer(hold), new Write.PostTransfer(release)));
+    List<LedgerEntry> entries = store.ledger().entriesOfAgreement(a.id());
     assertThat(entries).hasSize(4);
     assertThat(
             entries.stream()
                 .map(LedgerEntry::signedAmount)
                 .reduce(java.math.BigDecimal.ZERO, java.math.BigDecimal::add))
         .isEqualByComparingTo("0");
-    assertThat(store.ledgerOfAccount("party:p", 10))
+    assertThat(store.ledger().entriesOfAccount("party:p", 10))
         .singleElement()
         .satisfies(e -> assertThat(e.amount()).isEqualTo(usd("8.50")));
     // A second release of the same agreement is refused, with the whole transaction.
@@ -365,13 +387,15 @@ abstract class AgreementStoreContract {
             usd("1.50"),
             T0);
     org.assertj.core.api.Assertions.assertThatThrownBy(() ->
-            store.apply(
-                List.of(
-                    new Write.SetTimer(TimerRow.of(a.id(), "side", T0)),
-                    new Write.PostTransfer(again))))
+            store
+                .writes()
+                .apply(
+                    List.of(
+                        new Write.SetTimer(TimerRow.of(a.id(), "side", T0)),
+                        new Write.PostTransfer(again))))
         .isInstanceOf(DuplicateKeyException.class);
-    assertThat(store.ledgerOfAgreement(a.id())).hasSize(4);
-    assertThat(store.pendingTimers(a.id())).isEmpty();
+    assertThat(store.ledger().entriesOfAgreement(a.id())).hasSize(4);
+    assertThat(store.timers().pending(a.id())).isEmpty();
   }
 
   @Test
@@ -386,14 +410,16 @@ abstract class AgreementStoreContract {
         new dev.asa.escrow.Transfer(
             a.id(), dev.asa.escrow.Transfer.Kind.REFUND, escrow, client, usd("10.00"), T0);
     org.assertj.core.api.Assertions.assertThatThrownBy(() ->
-            store.apply(
-                List.of(
-                    new Write.SetTimer(TimerRow.of(a.id(), "side", T0)),
-                    new Write.PostTransfer(refund))))
+            store
+                .writes()
+                .apply(
+                    List.of(
+                        new Write.SetTimer(TimerRow.of(a.id(), "side", T0)),
+                        new Write.PostTransfer(refund))))
         .isInstanceOf(LedgerRefusedException.class)
         .hasMessageContaining("holds 0");
-    assertThat(store.ledgerOfAgreement(a.id())).isEmpty();
-    assertThat(store.pendingTimers(a.id())).isEmpty();
+    assertThat(store.ledger().entriesOfAgreement(a.id())).isEmpty();
+    assertThat(store.timers().pending(a.id())).isEmpty();
     // A hold of 10.00 pays out at most 10.00 in all: release 8.50, then a refund of 1.51 is one
     // cent too many.
     var hold =
@@ -406,24 +432,28 @@ abstract class AgreementStoreContract {
         new dev.asa.escrow.Transfer(
             a.id(), dev.asa.escrow.Transfer.Kind.REFUND, escrow, client, usd("1.51"), T0);
     org.assertj.core.api.Assertions.assertThatThrownBy(() ->
-            store.apply(
-                List.of(
-                    new Write.PostTransfer(hold),
-                    new Write.PostTransfer(release),
-                    new Write.PostTransfer(tooMuch))))
+            store
+                .writes()
+                .apply(
+                    List.of(
+                        new Write.PostTransfer(hold),
+                        new Write.PostTransfer(release),
+                        new Write.PostTransfer(tooMuch))))
         .isInstanceOf(LedgerRefusedException.class)
         .hasMessageContaining("holds 1.50");
-    assertThat(store.ledgerOfAgreement(a.id())).isEmpty();
+    assertThat(store.ledger().entriesOfAgreement(a.id())).isEmpty();
     var exact =
         new dev.asa.escrow.Transfer(
             a.id(), dev.asa.escrow.Transfer.Kind.REFUND, escrow, client, usd("1.50"), T0);
-    store.apply(
-        List.of(
-            new Write.PostTransfer(hold),
-            new Write.PostTransfer(release),
-            new Write.PostTransfer(exact)));
+    store
+        .writes()
+        .apply(
+            List.of(
+                new Write.PostTransfer(hold),
+                new Write.PostTransfer(release),
+                new Write.PostTransfer(exact)));
     assertThat(
-            store.ledgerOfAccount(escrow, 10).stream()
+            store.ledger().entriesOfAccount(escrow, 10).stream()
                 .map(LedgerEntry::signedAmount)
                 .reduce(java.math.BigDecimal.ZERO, java.math.BigDecimal::add))
         .isEqualByComparingTo("0");
@@ -446,60 +476,66 @@ abstract class AgreementStoreContract {
     var m =
         new dev.asa.server.store.OutboxMessage(
             "msg-" + a.id(), a.id(), "escrow.release", "http://x/", "{\"a\":1}", T0, 0);
-    store.apply(List.of(new Write.Enqueue(m)));
+    store.writes().apply(List.of(new Write.Enqueue(m)));
     java.time.Duration lease = java.time.Duration.ofSeconds(60);
-    assertThat(store.claimDueMessages(T0, "n1", lease, 1000))
+    assertThat(store.outbox().claimDue(T0, "n1", lease, 1000))
         .extracting(dev.asa.server.store.OutboxMessage::id)
         .contains(m.id());
-    assertThat(store.claimDueMessages(T0.plusSeconds(1), "n2", lease, 1000))
+    assertThat(store.outbox().claimDue(T0.plusSeconds(1), "n2", lease, 1000))
         .noneMatch(x -> x.id().equals(m.id()));
-    store.recordAttempt(
-        m.id(), "n1", OutboxRow.Status.PENDING, T0.plusSeconds(30), "HTTP 503", null, null);
-    OutboxRow row = store.outboxOf(a.id()).getFirst();
+    store
+        .outbox()
+        .recordAttempt(
+            m.id(), "n1", OutboxRow.Status.PENDING, T0.plusSeconds(30), "HTTP 503", null, null);
+    OutboxRow row = store.outbox().messagesOf(a.id()).getFirst();
     assertThat(row.status()).isEqualTo(OutboxRow.Status.PENDING);
     assertThat(row.attempts()).isEqualTo(1);
     assertThat(row.lastError()).isEqualTo("HTTP 503");
-    assertThat(store.claimDueMessages(T0.plusSeconds(29), "n2", lease, 1000))
+    assertThat(store.outbox().claimDue(T0.plusSeconds(29), "n2", lease, 1000))
         .noneMatch(x -> x.id().equals(m.id()));
-    assertThat(store.claimDueMessages(T0.plusSeconds(30), "n2", lease, 1000))
+    assertThat(store.outbox().claimDue(T0.plusSeconds(30), "n2", lease, 1000))
         .anyMatch(x -> x.id().equals(m.id()));
-    store.recordAttempt(
-        m.id(),
-        "n1",
-        OutboxRow.Status.DELIVERED,
-        T0.plusSeconds(31),
-        null,
-        "HTTP 200",
-        T0.plusSeconds(31));
-    assertThat(store.outboxOf(a.id()).getFirst().status())
+    store
+        .outbox()
+        .recordAttempt(
+            m.id(),
+            "n1",
+            OutboxRow.Status.DELIVERED,
+            T0.plusSeconds(31),
+            null,
+            "HTTP 200",
+            T0.plusSeconds(31));
+    assertThat(store.outbox().messagesOf(a.id()).getFirst().status())
         .as("only the node holding the claim records")
         .isEqualTo(OutboxRow.Status.PENDING);
-    store.recordAttempt(
-        m.id(),
-        "n2",
-        OutboxRow.Status.DELIVERED,
-        T0.plusSeconds(31),
-        null,
-        "HTTP 200",
-        T0.plusSeconds(31));
-    row = store.outboxOf(a.id()).getFirst();
+    store
+        .outbox()
+        .recordAttempt(
+            m.id(),
+            "n2",
+            OutboxRow.Status.DELIVERED,
+            T0.plusSeconds(31),
+            null,
+            "HTTP 200",
+            T0.plusSeconds(31));
+    row = store.outbox().messagesOf(a.id()).getFirst();
     assertThat(row.status()).isEqualTo(OutboxRow.Status.DELIVERED);
     assertThat(row.deliveredAt()).isEqualTo(T0.plusSeconds(31));
-    assertThat(store.claimDueMessages(T0.plusSeconds(3600), "n3", lease, 1000))
+    assertThat(store.outbox().claimDue(T0.plusSeconds(3600), "n3", lease, 1000))
         .noneMatch(x -> x.id().equals(m.id()));
     org.assertj.core.api.Assertions.assertThatThrownBy(
-            () -> store.apply(List.of(new Write.Enqueue(m))))
+            () -> store.writes().apply(List.of(new Write.Enqueue(m))))
         .isInstanceOf(DuplicateKeyException.class);
   }
 
   @Test
   void anAuthorizationIsKeptOncePerAgreement() {
     AgreementRow a = created("auth");
-    assertThat(store.authorization(a.id())).isEmpty();
-    store.apply(List.of(new Write.PutAuthorization(a.id(), "x402", "{\"p\":1}", T0)));
-    assertThat(store.authorization(a.id())).contains("{\"p\":1}");
-    org.assertj.core.api.Assertions.assertThatThrownBy(
-            () -> store.apply(List.of(new Write.PutAuthorization(a.id(), "x402", "{}", T0))))
+    assertThat(store.ledger().authorization(a.id())).isEmpty();
+    store.writes().apply(List.of(new Write.PutAuthorization(a.id(), "x402", "{\"p\":1}", T0)));
+    assertThat(store.ledger().authorization(a.id())).contains("{\"p\":1}");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() ->
+            store.writes().apply(List.of(new Write.PutAuthorization(a.id(), "x402", "{}", T0))))
         .isInstanceOf(DuplicateKeyException.class);
   }
 
@@ -511,7 +547,7 @@ abstract class AgreementStoreContract {
     for (int i = 0; i < 60; i++) {
       timers.add(new Write.SetTimer(TimerRow.of(a.id(), "k" + i, due)));
     }
-    store.apply(timers);
+    store.writes().apply(timers);
     java.util.concurrent.ConcurrentHashMap<String, java.util.concurrent.atomic.AtomicInteger>
         fired = new java.util.concurrent.ConcurrentHashMap<>();
     ExecutorService pool = Executors.newFixedThreadPool(4);
@@ -523,13 +559,13 @@ abstract class AgreementStoreContract {
             pool.submit(() -> {
               for (int round = 0; round < 10; round++) {
                 for (TimerRow t :
-                    store.claimDueTimers(due, node, java.time.Duration.ofSeconds(60), 7)) {
+                    store.timers().claimDue(due, node, java.time.Duration.ofSeconds(60), 7)) {
                   if (t.agreementId().equals(a.id())) {
                     fired
                         .computeIfAbsent(
                             t.id(), k -> new java.util.concurrent.atomic.AtomicInteger())
                         .incrementAndGet();
-                    store.finishTimer(t.id(), node, due);
+                    store.timers().finish(t.id(), node, due);
                   }
                 }
               }
@@ -551,16 +587,21 @@ abstract class AgreementStoreContract {
     AgreementRow first = created("recent");
     AgreementRow second = created("recent");
     AgreementRow open = created("recent");
-    store.commit(
-        new Commit(next(first, State.CLOSED), 1, List.of(event(first.id(), 2)), List.of()));
-    store.commit(
-        new Commit(next(second, State.CLOSED), 1, List.of(event(second.id(), 2)), List.of()));
+    store
+        .agreements()
+        .commit(new Commit(next(first, State.CLOSED), 1, List.of(event(first.id(), 2)), List.of()));
+    store
+        .agreements()
+        .commit(
+            new Commit(next(second, State.CLOSED), 1, List.of(event(second.id(), 2)), List.of()));
     List<String> closed =
-        store.recent("text.summarize", State.CLOSED, 1000).stream().map(AgreementRow::id).toList();
+        store.agreements().recent("text.summarize", State.CLOSED, 1000).stream()
+            .map(AgreementRow::id)
+            .toList();
     assertThat(closed).contains(first.id(), second.id()).doesNotContain(open.id());
     assertThat(closed.indexOf(second.id())).isLessThan(closed.indexOf(first.id()));
-    assertThat(store.recent("text.summarize", State.CLOSED, 1)).hasSize(1);
-    assertThat(store.recent("no.such.type", State.CLOSED, 10)).isEmpty();
+    assertThat(store.agreements().recent("text.summarize", State.CLOSED, 1)).hasSize(1);
+    assertThat(store.agreements().recent("no.such.type", State.CLOSED, 10)).isEmpty();
   }
 
   @Test
@@ -569,20 +610,21 @@ abstract class AgreementStoreContract {
     String id = v1.id();
     AgreementRow v2 = next(v1, State.ACTIVE);
     // Handed over out of order: the log is ordered by seq, not by insertion.
-    store.commit(new Commit(v2, 1, List.of(event(id, 3), event(id, 2)), List.of()));
-    assertThat(store.events(id)).extracting(EventRecord::seq).containsExactly(1L, 2L, 3L);
-    assertThat(store.events(id).get(1)).isEqualTo(event(id, 2));
-    assertThat(store.lastEvent(id)).contains(event(id, 3));
-    assertThat(store.lastEvent(uniqueId("missing"))).isEmpty();
+    store.agreements().commit(new Commit(v2, 1, List.of(event(id, 3), event(id, 2)), List.of()));
+    assertThat(store.events().log(id)).extracting(EventRecord::seq).containsExactly(1L, 2L, 3L);
+    assertThat(store.events().log(id).get(1)).isEqualTo(event(id, 2));
+    assertThat(store.events().last(id)).contains(event(id, 3));
+    assertThat(store.events().last(uniqueId("missing"))).isEmpty();
 
     AgreementRow v3 = next(v2, State.DELIVERED);
-    assertThatThrownBy(() -> store.commit(new Commit(v3, 2, List.of(event(id, 3)), List.of())))
+    assertThatThrownBy(
+            () -> store.agreements().commit(new Commit(v3, 2, List.of(event(id, 3)), List.of())))
         .isInstanceOf(DuplicateKeyException.class)
         .hasMessageContaining(id);
 
     // The version update of the failed commit was rolled back with it.
-    assertThat(store.find(id)).contains(v2);
-    assertThat(store.events(id)).hasSize(3);
+    assertThat(store.agreements().find(id)).contains(v2);
+    assertThat(store.events().log(id)).hasSize(3);
   }
 
   @Test
@@ -611,7 +653,9 @@ abstract class AgreementStoreContract {
               ready.countDown();
               go.await();
               try {
-                store.commit(new Commit(mine, 1, List.of(event(v1.id(), 2)), List.of()));
+                store
+                    .agreements()
+                    .commit(new Commit(mine, 1, List.of(event(v1.id(), 2)), List.of()));
                 return "won";
               } catch (StaleVersionException e) {
                 return "stale";
@@ -628,11 +672,11 @@ abstract class AgreementStoreContract {
     } finally {
       pool.shutdownNow();
     }
-    assertThat(store.find(v1.id()).orElseThrow().version()).isEqualTo(2);
-    assertThat(store.events(v1.id())).extracting(EventRecord::seq).containsExactly(1L, 2L);
+    assertThat(store.agreements().find(v1.id()).orElseThrow().version()).isEqualTo(2);
+    assertThat(store.events().log(v1.id())).extracting(EventRecord::seq).containsExactly(1L, 2L);
     // The winner's row is the one stored, parties included.
-    String winner = store.find(v1.id()).orElseThrow().evaluatorIdentity();
-    assertThat(store.listByParty(winner, null, 10).items()).hasSize(1);
+    String winner = store.agreements().find(v1.id()).orElseThrow().evaluatorIdentity();
+    assertThat(store.agreements().listByParty(winner, null, 10).items()).hasSize(1);
   }
 
   // ---- deliverables ----
@@ -644,23 +688,25 @@ abstract class AgreementStoreContract {
     DeliverableRow first = deliverable(id, 1, "first attempt: secret content");
     DeliverableRow second = deliverable(id, 2, "second attempt: more secret content");
 
-    store.apply(List.of(new Write.PutDeliverable(first)));
-    assertThat(store.latestDeliverable(id)).contains(first);
-    store.apply(List.of(new Write.PutDeliverable(second)));
-    assertThat(store.latestDeliverable(id)).contains(second);
+    store.writes().apply(List.of(new Write.PutDeliverable(first)));
+    assertThat(store.deliverables().latest(id)).contains(first);
+    store.writes().apply(List.of(new Write.PutDeliverable(second)));
+    assertThat(store.deliverables().latest(id)).contains(second);
 
-    assertThatThrownBy(() -> store.apply(List.of(new Write.PutDeliverable(first))))
+    assertThatThrownBy(() -> store.writes().apply(List.of(new Write.PutDeliverable(first))))
         .isInstanceOf(DuplicateKeyException.class)
         .hasMessageContaining("attempt 1");
 
-    store.commit(
-        new Commit(
-            next(v1, State.VERIFIED),
-            1,
-            List.of(event(id, 2)),
-            List.of(new Write.EraseDeliverableContent(id))));
+    store
+        .agreements()
+        .commit(
+            new Commit(
+                next(v1, State.VERIFIED),
+                1,
+                List.of(event(id, 2)),
+                List.of(new Write.EraseDeliverableContent(id))));
 
-    DeliverableRow erased = store.latestDeliverable(id).orElseThrow();
+    DeliverableRow erased = store.deliverables().latest(id).orElseThrow();
     assertThat(erased.content()).isNull();
     assertThat(erased)
         .isEqualTo(
@@ -690,13 +736,15 @@ abstract class AgreementStoreContract {
         assertThat(hashes).containsExactly(first.contentHash(), second.contentHash());
       }
     }
-    assertThat(store.latestDeliverable(uniqueId("none"))).isEmpty();
+    assertThat(store.deliverables().latest(uniqueId("none"))).isEmpty();
   }
 
   @Test
   void aDeliverableForAnUnknownAgreementIsRefused() {
     assertThatThrownBy(() ->
-            store.apply(List.of(new Write.PutDeliverable(deliverable(uniqueId("nobody"), 1, "x")))))
+            store
+                .writes()
+                .apply(List.of(new Write.PutDeliverable(deliverable(uniqueId("nobody"), 1, "x")))))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("does not exist");
   }
@@ -708,26 +756,181 @@ abstract class AgreementStoreContract {
     AgreementRow v1 = created("verify");
     String id = v1.id();
     VerificationRow standalone =
-        new VerificationRow(uniqueId("v-alone"), null, "sha256:s", "{\"passed\":true}", T0);
+        new VerificationRow(uniqueId("v-alone"), null, "sha256:s", "{\"passed\":true}", null, T0);
     VerificationRow later =
         new VerificationRow(
-            uniqueId("v-later"), id, "sha256:b", "{\"score\":0.9}", T0.plusSeconds(2));
+            uniqueId("v-later"),
+            id,
+            "sha256:b",
+            "{\"composite\":{\"score\":0.9}}",
+            new BigDecimal("0.9"),
+            T0.plusSeconds(2));
     VerificationRow earlier =
         new VerificationRow(
-            uniqueId("v-earlier"), id, "sha256:a", "{\"score\":0.4}", T0.plusSeconds(1));
+            uniqueId("v-earlier"),
+            id,
+            "sha256:a",
+            "{\"composite\":{\"score\":0.40}}",
+            new BigDecimal("0.40"),
+            T0.plusSeconds(1));
 
-    store.apply(List.of(new Write.PutVerification(standalone)));
-    store.apply(List.of(new Write.PutVerification(later), new Write.PutVerification(earlier)));
+    store.writes().apply(List.of(new Write.PutVerification(standalone)));
+    store
+        .writes()
+        .apply(List.of(new Write.PutVerification(later), new Write.PutVerification(earlier)));
 
-    assertThat(store.verification(standalone.id())).contains(standalone);
-    assertThat(store.verification(later.id())).contains(later);
-    assertThat(store.verification(uniqueId("missing"))).isEmpty();
-    assertThat(store.verificationsForAgreement(id)).containsExactly(earlier, later);
-    assertThat(store.verificationsForAgreement(uniqueId("none"))).isEmpty();
+    assertThat(store.verifications().find(standalone.id())).contains(standalone);
+    assertThat(store.verifications().find(later.id())).contains(later);
+    assertThat(store.verifications().find(uniqueId("missing"))).isEmpty();
+    assertThat(store.verifications().ofAgreement(id)).containsExactly(earlier, later);
+    assertThat(store.verifications().ofAgreement(uniqueId("none"))).isEmpty();
 
-    assertThatThrownBy(() -> store.apply(List.of(new Write.PutVerification(standalone))))
+    assertThatThrownBy(() -> store.writes().apply(List.of(new Write.PutVerification(standalone))))
         .isInstanceOf(DuplicateKeyException.class)
         .hasMessageContaining(standalone.id());
+  }
+
+  // ---- a provider's track record, in one query each ----
+
+  @Test
+  void pastCompositesAreTheLatestScoresOfTheProvidersOtherAgreementsOldestFirst() {
+    String provider = uniqueId("provider");
+    AgreementRow rescored = providedBy(provider, "client-a", "text.summarize");
+    verify(rescored, "0.5", T0.plusSeconds(1));
+    verify(rescored, "0.7", T0.plusSeconds(2)); // the latest verification is the one that counts
+    providedBy(provider, "client-a", "text.summarize"); // never verified
+    AgreementRow asClient = providedBy(provider + "-other", provider, "text.summarize");
+    verify(asClient, "0.9", T0.plusSeconds(3)); // the provider was the client there
+    AgreementRow latestUnscored = providedBy(provider, "client-b", "code.review");
+    verify(latestUnscored, "0.1", T0.plusSeconds(4));
+    verify(latestUnscored, null, T0.plusSeconds(5));
+    AgreementRow other = providedBy(provider, "client-b", "code.review");
+    verify(other, "85", T0.plusSeconds(6));
+    AgreementRow current = providedBy(provider, "client-a", "text.summarize");
+    verify(current, "0.99", T0.plusSeconds(7));
+
+    VerificationStore verifications = store.verifications();
+    assertThat(verifications.pastComposites(provider, current.id(), 10))
+        .containsExactly(new BigDecimal("0.7"), new BigDecimal("85"));
+    assertThat(verifications.pastComposites(provider, current.id(), 1))
+        .containsExactly(new BigDecimal("85"));
+    assertThat(verifications.pastComposites(provider, other.id(), 10))
+        .containsExactly(new BigDecimal("0.7"), new BigDecimal("0.99"));
+    assertThat(verifications.pastComposites(uniqueId("stranger"), current.id(), 10)).isEmpty();
+    assertThatThrownBy(() -> verifications.pastComposites(provider, current.id(), 0))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void aSeriesIsTheLatestVerificationOfEachAgreementWithTheClientForTheTypeOldestFirst() {
+    String provider = uniqueId("provider");
+    String client = uniqueId("client");
+    AgreementRow reverified = providedBy(provider, client, "text.summarize");
+    verify(reverified, "0.2", T0.plusSeconds(10));
+    VerificationRow latest = verify(reverified, "0.6", T0.plusSeconds(30));
+    AgreementRow earlierVerified = providedBy(provider, client, "text.summarize");
+    VerificationRow earlier = verify(earlierVerified, "0.4", T0.plusSeconds(20));
+    verify(providedBy(provider, uniqueId("client"), "text.summarize"), "0.9", T0.plusSeconds(40));
+    verify(providedBy(provider, client, "code.review"), "0.9", T0.plusSeconds(50));
+    providedBy(provider, client, "text.summarize"); // never verified
+    AgreementRow current = providedBy(provider, client, "text.summarize");
+    verify(current, "0.9", T0.plusSeconds(60));
+
+    VerificationStore verifications = store.verifications();
+    assertThat(verifications.series(provider, client, "text.summarize", current.id(), 10))
+        .containsExactly(earlier, latest);
+    assertThat(verifications.series(provider, client, "text.summarize", current.id(), 1))
+        .containsExactly(latest);
+    assertThat(verifications.series(provider, client, "other.type", current.id(), 10)).isEmpty();
+    assertThatThrownBy(
+            () -> verifications.series(provider, client, "text.summarize", current.id(), 0))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  private AgreementRow providedBy(String provider, String client, String serviceType) {
+    String id = uniqueId("provided");
+    AgreementRow row =
+        new AgreementRow(id, 1, State.ACTIVE, "{}", serviceType, client, provider, null, T0, T0);
+    store.agreements().create(row, List.of(event(id, 1)), List.of());
+    return row;
+  }
+
+  /** Records a verification of the agreement with this composite score (null: none). */
+  private VerificationRow verify(AgreementRow a, String composite, Instant at) {
+    String result =
+        composite == null ? "{\"passed\":true}" : "{\"composite\":{\"score\":" + composite + "}}";
+    VerificationRow row =
+        VerificationRow.of(uniqueId("v"), a.id(), "sha256:x", Json.parseTrusted(result), at);
+    store.writes().apply(List.of(new Write.PutVerification(row)));
+    return row;
+  }
+
+  // ---- verification jobs ----
+
+  @Test
+  void theLatestAttemptOfARequestIsTheLastOfItsUnbrokenSeries() {
+    String request = uniqueId("request");
+    assertThat(store.jobs().latestAttempt(request)).isEmpty();
+    JobRow first = job(request + ":1");
+    store.writes().apply(List.of(new Write.PutJob(first)));
+    assertThat(store.jobs().latestAttempt(request)).contains(first);
+    JobRow second = job(request + ":2");
+    JobRow afterAGap = job(request + ":4"); // not part of the series
+    store
+        .writes()
+        .apply(
+            List.of(
+                new Write.PutJob(second),
+                new Write.PutJob(afterAGap),
+                new Write.PutJob(job(request + ":x:3")),
+                new Write.PutJob(job(request + "-other:3"))));
+    assertThat(store.jobs().latestAttempt(request)).contains(second);
+    assertThat(store.jobs().find(afterAGap.id())).contains(afterAGap);
+    assertThat(store.jobs().latestAttempt(request + ":x")).isEmpty();
+  }
+
+  @Test
+  void aJobRecordsItsProgressAndFinishesOnce() {
+    JobRow job = job(uniqueId("request") + ":1");
+    store.writes().apply(List.of(new Write.PutJob(job)));
+    assertThat(store.jobs().find(job.id())).contains(job);
+    assertThat(store.jobs().unfinished()).contains(job);
+    assertThat(store.jobs().recordProgress(job.id(), JobRow.Status.RUNNING, "judging", 1, 3, T0))
+        .isTrue();
+    assertThat(store.jobs().find(job.id()).orElseThrow().stage()).isEqualTo("judging");
+    store.writes().apply(List.of(new Write.FinishJob(job.id(), JobRow.Status.COMPLETED, null, T0)));
+    JobRow finished = store.jobs().find(job.id()).orElseThrow();
+    assertThat(finished.status()).isEqualTo(JobRow.Status.COMPLETED);
+    assertThat(finished.content()).isNull();
+    assertThat(store.jobs().unfinished()).doesNotContain(job);
+    assertThat(store.jobs().recordProgress(job.id(), JobRow.Status.RUNNING, "late", 2, 3, T0))
+        .isFalse();
+    assertThatThrownBy(() ->
+            store
+                .writes()
+                .apply(List.of(new Write.FinishJob(job.id(), JobRow.Status.FAILED, "again", T0))))
+        .isInstanceOf(DuplicateKeyException.class);
+    assertThatThrownBy(() -> store.writes().apply(List.of(new Write.PutJob(job))))
+        .isInstanceOf(DuplicateKeyException.class);
+  }
+
+  private static JobRow job(String requestKey) {
+    return new JobRow(
+        uniqueId("job"),
+        requestKey,
+        null,
+        "sha256:d",
+        "key caller",
+        "{}",
+        "the content",
+        JobRow.Status.QUEUED,
+        "queued",
+        0,
+        1,
+        null,
+        T0,
+        T0,
+        T0.plusSeconds(600));
   }
 
   // ---- idempotency ----
@@ -737,22 +940,22 @@ abstract class AgreementStoreContract {
     String scope = uniqueId("caller") + " POST /v1/agreements";
     IdempotencyRow row =
         new IdempotencyRow(scope, "key-1", "sha256:req", 201, "{\"agreement_id\":\"a-1\"}", T0);
-    store.apply(List.of(new Write.PutIdempotency(row)));
+    store.writes().apply(List.of(new Write.PutIdempotency(row)));
 
-    assertThat(store.idempotency(scope, "key-1")).contains(row);
-    assertThat(store.idempotency(scope, "key-2")).isEmpty();
-    assertThat(store.idempotency(scope + "x", "key-1")).isEmpty();
+    assertThat(store.idempotency().find(scope, "key-1")).contains(row);
+    assertThat(store.idempotency().find(scope, "key-2")).isEmpty();
+    assertThat(store.idempotency().find(scope + "x", "key-1")).isEmpty();
 
     IdempotencyRow racer = new IdempotencyRow(scope, "key-1", "sha256:other", 200, "{}", T0);
-    assertThatThrownBy(() -> store.apply(List.of(new Write.PutIdempotency(racer))))
+    assertThatThrownBy(() -> store.writes().apply(List.of(new Write.PutIdempotency(racer))))
         .isInstanceOf(DuplicateKeyException.class)
         .hasMessageContaining("key-1");
-    assertThat(store.idempotency(scope, "key-1")).contains(row);
+    assertThat(store.idempotency().find(scope, "key-1")).contains(row);
 
     // The same key in another scope (another caller) is independent.
     IdempotencyRow otherCaller = new IdempotencyRow(scope + "-b", "key-1", "h", 200, "{}", T0);
-    store.apply(List.of(new Write.PutIdempotency(otherCaller)));
-    assertThat(store.idempotency(scope + "-b", "key-1")).contains(otherCaller);
+    store.writes().apply(List.of(new Write.PutIdempotency(otherCaller)));
+    assertThat(store.idempotency().find(scope + "-b", "key-1")).contains(otherCaller);
   }
 
   @Test
@@ -760,16 +963,20 @@ abstract class AgreementStoreContract {
     String scope = uniqueId("caller");
     AgreementRow row = agreement(uniqueId("with-key"), 1, State.PROPOSED);
     IdempotencyRow key = new IdempotencyRow(scope, "k", "h", 201, "{}", T0);
-    store.create(row, List.of(event(row.id(), 1)), List.of(new Write.PutIdempotency(key)));
-    assertThat(store.idempotency(scope, "k")).contains(key);
+    store
+        .agreements()
+        .create(row, List.of(event(row.id(), 1)), List.of(new Write.PutIdempotency(key)));
+    assertThat(store.idempotency().find(scope, "k")).contains(key);
 
     // The loser of an idempotency race creates nothing.
     AgreementRow loser = agreement(uniqueId("loser"), 1, State.PROPOSED);
     assertThatThrownBy(() ->
-            store.create(
-                loser, List.of(event(loser.id(), 1)), List.of(new Write.PutIdempotency(key))))
+            store
+                .agreements()
+                .create(
+                    loser, List.of(event(loser.id(), 1)), List.of(new Write.PutIdempotency(key))))
         .isInstanceOf(DuplicateKeyException.class);
-    assertThat(store.find(loser.id())).isEmpty();
+    assertThat(store.agreements().find(loser.id())).isEmpty();
   }
 
   // ---- listing ----
@@ -783,10 +990,12 @@ abstract class AgreementStoreContract {
       String client = i % 3 == 0 ? party : uniqueId("c");
       String provider = i % 3 == 1 ? party : uniqueId("p");
       String evaluator = i % 3 == 2 || i == 24 ? party : null;
-      store.create(
-          agreement(id, 1, State.PROPOSED, client, provider, evaluator, T0.plusSeconds(i)),
-          List.of(event(id, 1)),
-          List.of());
+      store
+          .agreements()
+          .create(
+              agreement(id, 1, State.PROPOSED, client, provider, evaluator, T0.plusSeconds(i)),
+              List.of(event(id, 1)),
+              List.of());
       expectedNewestFirst.addFirst(id);
     }
 
@@ -794,7 +1003,7 @@ abstract class AgreementStoreContract {
     List<Integer> pageSizes = new ArrayList<>();
     String cursor = null;
     do {
-      Page<AgreementRow> page = store.listByParty(party, cursor, 10);
+      Page<AgreementRow> page = store.agreements().listByParty(party, cursor, 10);
       pageSizes.add(page.items().size());
       seen.addAll(page.items());
       cursor = page.nextCursor();
@@ -816,21 +1025,21 @@ abstract class AgreementStoreContract {
     }
     assertThat(roles).containsExactlyInAnyOrder("client", "provider", "evaluator");
 
-    Page<AgreementRow> stranger = store.listByParty(uniqueId("stranger"), null, 10);
+    Page<AgreementRow> stranger = store.agreements().listByParty(uniqueId("stranger"), null, 10);
     assertThat(stranger.items()).isEmpty();
     assertThat(stranger.nextCursor()).isNull();
 
-    Page<AgreementRow> exact = store.listByParty(party, null, 25);
+    Page<AgreementRow> exact = store.agreements().listByParty(party, null, 25);
     assertThat(exact.items()).hasSize(25);
     assertThat(exact.nextCursor()).isNull();
   }
 
   @Test
   void listByPartyRefusesBadArguments() {
-    assertThatThrownBy(() -> store.listByParty("x", "not a cursor", 10))
+    assertThatThrownBy(() -> store.agreements().listByParty("x", "not a cursor", 10))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("cursor");
-    assertThatThrownBy(() -> store.listByParty("x", null, 0))
+    assertThatThrownBy(() -> store.agreements().listByParty("x", null, 0))
         .isInstanceOf(IllegalArgumentException.class);
   }
 
@@ -848,12 +1057,13 @@ abstract class AgreementStoreContract {
             v1.clientIdentity(),
             v1.createdAt()); // the client also becomes the evaluator
 
-    store.commit(new Commit(v2, 1, List.of(), List.of()));
+    store.agreements().commit(new Commit(v2, 1, List.of(), List.of()));
 
-    assertThat(store.listByParty(v1.providerIdentity(), null, 10).items()).isEmpty();
-    assertThat(store.listByParty(v1.evaluatorIdentity(), null, 10).items()).isEmpty();
-    assertThat(store.listByParty(newProvider, null, 10).items()).containsExactly(v2);
-    assertThat(store.listByParty(v1.clientIdentity(), null, 10).items()).containsExactly(v2);
+    assertThat(store.agreements().listByParty(v1.providerIdentity(), null, 10).items()).isEmpty();
+    assertThat(store.agreements().listByParty(v1.evaluatorIdentity(), null, 10).items()).isEmpty();
+    assertThat(store.agreements().listByParty(newProvider, null, 10).items()).containsExactly(v2);
+    assertThat(store.agreements().listByParty(v1.clientIdentity(), null, 10).items())
+        .containsExactly(v2);
   }
 
   // ---- migrations and lifecycle ----
@@ -861,7 +1071,7 @@ abstract class AgreementStoreContract {
   @Test
   void aSealIsStoredOnePerAgreementValidatedRevealedOnceAndItsReadsLogged() {
     AgreementRow row = agreement("agr-seal", 1, State.PROPOSED);
-    store.create(row, List.of(event(row.id(), 1)), List.of());
+    store.agreements().create(row, List.of(event(row.id(), 1)), List.of());
     SealRow seal =
         new SealRow(
             "seal-1",
@@ -874,47 +1084,51 @@ abstract class AgreementStoreContract {
             null,
             T0,
             null);
-    store.apply(List.of(new Write.PutSeal(seal)));
-    assertThat(store.seal("seal-1")).contains(seal);
-    assertThat(store.sealOfAgreement(row.id())).contains(seal);
-    assertThat(store.sealOfAgreement("agr-other")).isEmpty();
+    store.writes().apply(List.of(new Write.PutSeal(seal)));
+    assertThat(store.seals().find("seal-1")).contains(seal);
+    assertThat(store.seals().ofAgreement(row.id())).contains(seal);
+    assertThat(store.seals().ofAgreement("agr-other")).isEmpty();
 
     SealRow second =
         new SealRow("seal-2", row.id(), "key-a", "sha256:01", "{}", "{}", "{}", null, T0, null);
-    assertThatThrownBy(() -> store.apply(List.of(new Write.PutSeal(second))))
+    assertThatThrownBy(() -> store.writes().apply(List.of(new Write.PutSeal(second))))
         .as("one seal per agreement")
         .isInstanceOf(DuplicateKeyException.class);
 
     SealRow standalone =
         new SealRow("seal-3", null, "key-b", "sha256:02", "{}", "{}", "{}", null, T0, null);
-    store.apply(List.of(new Write.PutSeal(standalone)));
-    assertThat(store.seal("seal-3")).contains(standalone);
+    store.writes().apply(List.of(new Write.PutSeal(standalone)));
+    assertThat(store.seals().find("seal-3")).contains(standalone);
 
-    store.apply(
-        List.of(
-            new Write.SetSealValidation("seal-1", "{\"initial\":[]}"),
-            new Write.LogSealRead(
-                "seal-1", "key key-a", "GET /agreements/agr-seal/seal", T0.plusSeconds(1)),
-            new Write.RevealSeal("seal-1", T0.plusSeconds(2))));
-    store.apply(
-        List.of(
-            new Write.RevealSeal("seal-1", T0.plusSeconds(9)),
-            new Write.LogSealRead(
-                "seal-1", "operator", "GET /agreements/agr-seal/seal", T0.plusSeconds(3))));
-    SealRow after = store.seal("seal-1").orElseThrow();
+    store
+        .writes()
+        .apply(
+            List.of(
+                new Write.SetSealValidation("seal-1", "{\"initial\":[]}"),
+                new Write.LogSealRead(
+                    "seal-1", "key key-a", "GET /agreements/agr-seal/seal", T0.plusSeconds(1)),
+                new Write.RevealSeal("seal-1", T0.plusSeconds(2))));
+    store
+        .writes()
+        .apply(
+            List.of(
+                new Write.RevealSeal("seal-1", T0.plusSeconds(9)),
+                new Write.LogSealRead(
+                    "seal-1", "operator", "GET /agreements/agr-seal/seal", T0.plusSeconds(3))));
+    SealRow after = store.seals().find("seal-1").orElseThrow();
     assertThat(after.validation()).isEqualTo("{\"initial\":[]}");
     assertThat(after.revealedAt()).as("revealed once").isEqualTo(T0.plusSeconds(2));
-    assertThat(store.sealReads("seal-1"))
+    assertThat(store.seals().reads("seal-1"))
         .extracting(SealRead::caller)
         .containsExactly("key key-a", "operator");
-    assertThat(store.sealReads("seal-3")).isEmpty();
+    assertThat(store.seals().reads("seal-3")).isEmpty();
   }
 
   @Test
   void openingAgainFindsTheSchemaCurrent() throws SQLException {
     AgreementRow v1 = created("reopen");
-    try (AgreementStore second = openStore()) {
-      assertThat(second.find(v1.id())).contains(v1);
+    try (Store second = openStore()) {
+      assertThat(second.agreements().find(v1.id())).contains(v1);
     }
     try (Connection c = rawConnection()) {
       assertThat(MigrationsTest.applied(c)).isEqualTo(MigrationsTest.scripts(Dialect.SQLITE));
@@ -948,9 +1162,10 @@ abstract class AgreementStoreContract {
 
   @Test
   void aClosedStoreRefusesWork() {
-    AgreementStore other = openStore();
+    Store other = openStore();
     other.close();
-    assertThatThrownBy(() -> other.find("x")).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> other.agreements().find("x"))
+        .isInstanceOf(IllegalStateException.class);
     other.close(); // closing twice is harmless
   }
 }

@@ -1,0 +1,29 @@
+package dev.asa.server.store;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+
+/**
+ * Timestamps as both schemas keep them: epoch milliseconds (UTC) in BIGINT columns, exact, compact,
+ * sortable and the same in both dialects.
+ */
+final class EpochMillis {
+
+  private EpochMillis() {}
+
+  /** The column value of a nullable timestamp. */
+  static Long of(Instant at) {
+    return at == null ? null : at.toEpochMilli();
+  }
+
+  static Instant instant(ResultSet rs, String column) throws SQLException {
+    return Instant.ofEpochMilli(rs.getLong(column));
+  }
+
+  /** A timestamp column that may be NULL. */
+  static Instant nullable(ResultSet rs, String column) throws SQLException {
+    long millis = rs.getLong(column);
+    return rs.wasNull() ? null : Instant.ofEpochMilli(millis);
+  }
+}

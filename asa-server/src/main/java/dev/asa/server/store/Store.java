@@ -1,0 +1,111 @@
+package dev.asa.server.store;
+
+import java.time.Clock;
+import java.time.Duration;
+
+/**
+ * The server's data, one store per concern over one shared database: what the composition root
+ * wires, handing each part of the server the stores it needs. It never decides business rules; the
+ * core does.
+ *
+ * <p>The stores are thread-safe. Failures surface as {@link StaleVersionException}, {@link
+ * DuplicateKeyException}, {@link LedgerRefusedException}, {@link StoreUnavailableException}, {@link
+ * IllegalArgumentException} (a reference to a row that does not exist) or {@link
+ * IllegalStateException} (anything unexpected). Writes to several tables commit atomically: an
+ * agreement change with its {@link Write}s ({@link AgreementStore#commit}), or writes alone ({@link
+ * Writes#apply}).
+ */
+public final class Store implements AutoCloseable {
+
+  private final Database database;
+  private final AgreementStore agreements;
+  private final EventStore events;
+  private final Writes writes;
+  private final TimerStore timers;
+  private final OutboxStore outbox;
+  private final LedgerStore ledger;
+  private final JobStore jobs;
+  private final DeliverableStore deliverables;
+  private final VerificationStore verifications;
+  private final SealStore seals;
+  private final IdempotencyStore idempotency;
+
+  Store(Database database) {
+    this.database = database;
+    this.agreements = new AgreementStore(database);
+    this.events = new EventStore(database);
+    this.writes = new Writes(database);
+    this.timers = new TimerStore(database);
+    this.outbox = new OutboxStore(database);
+    this.ledger = new LedgerStore(database);
+    this.jobs = new JobStore(database);
+    this.deliverables = new DeliverableStore(database);
+    this.verifications = new VerificationStore(database);
+    this.seals = new SealStore(database);
+    this.idempotency = new IdempotencyStore(database);
+  }
+
+  public AgreementStore agreements() {
+    return agreements;
+  }
+
+  public EventStore events() {
+    return events;
+  }
+
+  public Writes writes() {
+    return writes;
+  }
+
+  public TimerStore timers() {
+    return timers;
+  }
+
+  public OutboxStore outbox() {
+    return outbox;
+  }
+
+  public LedgerStore ledger() {
+    return ledger;
+  }
+
+  public JobStore jobs() {
+    return jobs;
+  }
+
+  public DeliverableStore deliverables() {
+    return deliverables;
+  }
+
+  public VerificationStore verifications() {
+    return verifications;
+  }
+
+  public SealStore seals() {
+    return seals;
+  }
+
+  public IdempotencyStore idempotency() {
+    return idempotency;
+  }
+
+  /**
+   * The request nonces on this database, for a request verifier with this clock and skew.
+   *
+   * @param clock and {@code maxSkew}: those of the server's request verifier
+   */
+  public NonceTable nonces(Clock clock, Duration maxSkew) {
+    return new NonceTable(database, clock, maxSkew);
+  }
+
+  /** Where the data lives, for logs and the console, e.g. "SQLite /srv/asa-data/asa.db (WAL)". */
+  public String describe() {
+    return database.describe();
+  }
+
+  /** Releases connections; waits for a write in progress. */
+  @Override
+  public void close() {
+    database.close();
+  }
+}
