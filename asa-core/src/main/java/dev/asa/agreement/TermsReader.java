@@ -33,7 +33,8 @@ final class TermsReader {
     Parties parties = parties(doc.path("parties"));
     Service service = service(doc.path("service"));
     QualityCriteria criteria = criteria(doc.path("quality_criteria"));
-    VerificationTerms verification = verification(doc.path("verification"));
+    VerificationTerms verification =
+        verification(doc.path("verification"), doc.path("parties").has("evaluator"));
     Escrow escrow = escrow(doc.path("escrow"));
     DisputeTerms dispute = doc.has("dispute") ? dispute(doc.path("dispute")) : null;
     if (parties == null) {
@@ -209,11 +210,25 @@ final class TermsReader {
     }
   }
 
-  private VerificationTerms verification(JsonNode node) {
+  private VerificationTerms verification(JsonNode node, boolean evaluatorNamed) {
     VerificationTerms d = VerificationTerms.DEFAULTS;
+    EvaluatorSelection selection = EvaluatorSelection.defaultFor(evaluatorNamed);
     if (node.isMissingNode()) {
-      return d;
+      return new VerificationTerms(
+          d.strategy(),
+          d.challengeWindowSeconds(),
+          d.evaluatorTimeoutSeconds(),
+          d.resultVisibility(),
+          d.depth(),
+          selection,
+          null,
+          d.evaluators(),
+          d.canaryTasks());
     }
+    if (node.has("evaluator_selection")) {
+      selection = evaluatorSelection(node.path("evaluator_selection"), evaluatorNamed);
+    }
+    EvaluatorPanel panel = evaluatorPanel(node.path("evaluators"), selection);
     return new VerificationTerms(
         node.has("strategy")
             ? VerificationTerms.Strategy.fromWire(node.path("strategy").asText())
@@ -223,7 +238,143 @@ final class TermsReader {
         node.has("result_visibility")
             ? VerificationTerms.Visibility.fromWire(node.path("result_visibility").asText())
             : d.resultVisibility(),
-        textOrNull(node, "depth"));
+        textOrNull(node, "depth"),
+        selection,
+        rotation(node.path("rotation")),
+        panel,
+        canaryTasks(node.path("canary_tasks")));
+  }
+
+  private static final String SELECTION = "/verification/evaluator_selection";
+
+  // A document that names its evaluator and asks for one from the pool says two things at once;
+  // honouring either would surprise the party that relied on the other, so neither is guessed.
+  private EvaluatorSelection evaluatorSelection(JsonNode n, boolean evaluatorNamed) {
+    String mode = n.path("mode").asText();
+    EvaluatorSelection selection =
+        switch (mode) {
+          case "random_from_pool" -> EvaluatorSelection.randomFromPool();
+          case "mutual" -> mutual(n);
+          case "marketplace" -> marketplace(n);
+          default -> {
+            violations.add(
+                SELECTION + "/mode",
+                "unknown mode '"
+                    + mode
+                    + "'; expected one of random_from_pool, mutual, marketplace");
+            yield null;
+          }
+        };
+    if (selection == null) {
+      return EvaluatorSelection.defaultFor(evaluatorNamed);
+    }
+    if (n.has("max_rounds") && !(selection instanceof EvaluatorSelection.Mutual)) {
+      violations.add(SELECTION + "/max_rounds", "applies only with \"mode\": \"mutual\"");
+    }
+    if (n.has("criteria") && !(selection instanceof EvaluatorSelection.Marketplace)) {
+      violations.add(SELECTION + "/criteria", "applies only with \"mode\": \"marketplace\"");
+    }
+    if (evaluatorNamed) {
+      violations.add(
+          SELECTION,
+          "mode "
+              + mode
+              + " chooses the evaluator from the pool, but parties.evaluator already names one;"
+              + " remove parties.evaluator to use the pool, or evaluator_selection to keep it");
+    }
+    return selection;
+  }
+
+  private EvaluatorSelection mutual(JsonNode n) {
+    try {
+      return new EvaluatorSelection.Mutual(
+          n.path("max_rounds").asInt(EvaluatorSelection.Mutual.DEFAULT_MAX_ROUNDS));
+    } catch (IllegalArgumentException e) {
+      violations.add(SELECTION + "/max_rounds", e.getMessage());
+      return null;
+    }
+  }
+
+  private EvaluatorSelection marketplace(JsonNode n) {
+    JsonNode c = n.path("criteria");
+    try {
+      return new EvaluatorSelection.Marketplace(
+          new EvaluatorSelection.Marketplace.Criteria(
+              c.has("min_evaluations") ? c.path("min_evaluations").asInt() : null,
+              textOrNull(c, "domain"),
+              c.has("max_price_usd") ? c.path("max_price_usd").decimalValue() : null));
+    } catch (IllegalArgumentException e) {
+      violations.add(SELECTION + "/criteria", e.getMessage());
+      return null;
+    }
+  }
+
+  private RotationTerms rotation(JsonNode n) {
+    if (n.isMissingNode()) {
+      return null;
+    }
+    try {
+      return new RotationTerms(n.path("max_consecutive").asInt());
+    } catch (IllegalArgumentException e) {
+      violations.add("/verification/rotation/max_consecutive", e.getMessage());
+      return null;
+    }
+  }
+
+  private EvaluatorPanel evaluatorPanel(JsonNode n, EvaluatorSelection selection) {
+    if (n.isMissingNode()) {
+      return EvaluatorPanel.SINGLE;
+    }
+    EvaluatorPanel.Method method;
+    try {
+      method =
+          n.has("method")
+              ? EvaluatorPanel.Method.fromWire(n.path("method").asText())
+              : EvaluatorPanel.Method.MEDIAN;
+    } catch (IllegalArgumentException e) {
+      violations.add("/verification/evaluators/method", e.getMessage());
+      return EvaluatorPanel.SINGLE;
+    }
+    int count = n.path("count").asInt(1);
+    if (count > 1 && !selection.fromPool()) {
+      violations.add(
+          "/verification/evaluators/count",
+          "several evaluators are drawn from the pool, but parties.evaluator names one; remove"
+              + " parties.evaluator (the pool then assigns all "
+              + count
+              + ") or ask for a count of 1");
+      return EvaluatorPanel.SINGLE;
+    }
+    try {
+      return new EvaluatorPanel(count, method);
+    } catch (IllegalArgumentException e) {
+      violations.add("/verification/evaluators/count", e.getMessage());
+      return EvaluatorPanel.SINGLE;
+    }
+  }
+
+  private CanaryTerms canaryTasks(JsonNode n) {
+    if (n.isMissingNode()) {
+      return CanaryTerms.DISABLED;
+    }
+    String at = "/verification/canary_tasks";
+    CanaryTerms.Frequency frequency = CanaryTerms.Frequency.DEFAULT;
+    if (n.has("frequency")) {
+      try {
+        frequency = CanaryTerms.Frequency.parse(n.path("frequency").asText());
+      } catch (IllegalArgumentException e) {
+        violations.add(at + "/frequency", e.getMessage());
+      }
+    }
+    CanaryTerms.FailureAction action = CanaryTerms.FailureAction.FLAG_AND_CONTINUE;
+    if (n.has("failure_action")) {
+      try {
+        action = CanaryTerms.FailureAction.fromWire(n.path("failure_action").asText());
+      } catch (IllegalArgumentException e) {
+        violations.add(at + "/failure_action", e.getMessage());
+      }
+    }
+    return new CanaryTerms(n.path("enabled").asBoolean(true), frequency, action);
   }
 
   private Escrow escrow(JsonNode node) {

@@ -25,4 +25,9 @@ public record Scorecard(
     Objects.requireNonNull(gateLogic, "gateLogic");
     Objects.requireNonNull(determination, "determination");
   }
+
+  /** This scorecard with another determination, as when a shadow gate overrides the scores. */
+  public Scorecard withDetermination(Determination overriding) {
+    return new Scorecard(dimensions, composite, gates, gateLogic, gatesPassed, overriding);
+  }
 }

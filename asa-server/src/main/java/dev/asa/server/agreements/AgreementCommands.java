@@ -10,7 +10,6 @@ import dev.asa.agreement.Agreement;
 import dev.asa.agreement.AgreementDrafts;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Role;
-import dev.asa.agreement.StrictJson;
 import dev.asa.crypto.Ed25519Signature;
 import dev.asa.facts.DeliverableFact;
 import dev.asa.facts.EscrowFact;
@@ -21,6 +20,7 @@ import dev.asa.lifecycle.Action;
 import dev.asa.lifecycle.Lifecycle;
 import dev.asa.lifecycle.State;
 import dev.asa.server.escrow.Enforcement;
+import dev.asa.server.escrow.FundRequest;
 import dev.asa.server.store.AgreementRow;
 import dev.asa.server.store.DeliverableStore;
 import dev.asa.server.store.DuplicateKeyException;
@@ -111,32 +111,9 @@ public final class AgreementCommands {
         });
   }
 
-  public Outcome sign(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
-    ObjectNode b = StrictJson.failFast().object(body, "", "a sign request");
-    StrictJson.failFast().allowOnly(b, "", "party", "signature", "agreement_hash");
-    String signedHash = StrictJson.failFast().optionalText(b, "", "agreement_hash");
-    Role role =
-        signingRole(StrictJson.failFast().text(b, "", "party", "\"client\" or \"provider\""));
-    JsonNode sig = b.get("signature");
-    if (!(sig instanceof ObjectNode sigObject)) {
-      throw new InvalidDocumentException(
-          "/signature",
-          "required: {\"scheme\": \"ed25519\", \"value\": \"<base64url signature>\"}");
-    }
-    String scheme = StrictJson.failFast().text(sigObject, "/signature", "scheme", "\"ed25519\"");
-    if (!scheme.equals("ed25519")) {
-      throw new InvalidDocumentException(
-          "/signature/scheme", "unsupported scheme '" + scheme + "'; only ed25519 is accepted");
-    }
-    Ed25519Signature signature;
-    try {
-      signature =
-          Ed25519Signature.fromBase64Url(
-              StrictJson.failFast()
-                  .text(sigObject, "/signature", "value", "base64url of the 64-byte signature"));
-    } catch (IllegalArgumentException e) {
-      throw new InvalidDocumentException("/signature/value", e.getMessage());
-    }
+  public Outcome sign(String id, Command.Sign request, Caller caller, IdempotencyTicket ticket) {
+    Role role = request.party();
+    Ed25519Signature signature = request.signature();
     Operation op = role == Role.CLIENT ? Operation.SIGN_AS_CLIENT : Operation.SIGN_AS_PROVIDER;
     return work.mutate(
         id,
@@ -146,6 +123,7 @@ public final class AgreementCommands {
         current -> {
           Agreement a = current.agreement();
           Lifecycle.require(a.state(), Action.SIGN);
+          String signedHash = request.agreementHash().orElse(null);
           if (signedHash != null && !signedHash.equals(a.hash().toString())) {
             throw new ConflictException(
                 "the terms changed since they were read: the agreement_hash is now "
@@ -189,7 +167,8 @@ public final class AgreementCommands {
         });
   }
 
-  public Outcome negotiate(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
+  public Outcome negotiate(
+      String id, Command.Negotiate request, Caller caller, IdempotencyTicket ticket) {
     return work.mutate(
         id,
         ticket,
@@ -197,18 +176,14 @@ public final class AgreementCommands {
         Operation.NEGOTIATE,
         current ->
             negotiation.apply(
-                current.agreement(), body, current.now(), current.actor(), ids::negotiationId));
+                current.agreement(), request, current.now(), current.actor(), ids::negotiationId));
   }
 
   /**
    * {@code POST /agreements/{id}/fund}: the client's money is held in the agreement's escrow
    * (through its binding), and the provider's delivery clock starts.
    */
-  public Outcome fund(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
-    ObjectNode b =
-        body == null || body.isNull() || body.isMissingNode()
-            ? Json.object()
-            : StrictJson.failFast().object(body, "", "a fund request");
+  public Outcome fund(String id, FundRequest request, Caller caller, IdempotencyTicket ticket) {
     return work.mutate(
         id,
         ticket,
@@ -225,7 +200,7 @@ public final class AgreementCommands {
                     + a.facts().fundedAt().orElseThrow()
                     + ")");
           }
-          Enforcement.Funding step = enforcement.fund(a, b, current.now());
+          Enforcement.Funding step = enforcement.fund(a, request, current.now());
           Agreement result = a.withFacts(f -> f.withEscrow(step.escrow()));
           List<Write> writes = new ArrayList<>(step.writes());
           writes.addAll(Deadlines.atFunding(result, current.now()));
@@ -239,8 +214,9 @@ public final class AgreementCommands {
         });
   }
 
-  public Outcome deliver(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
-    Delivery delivery = Delivery.parse(body);
+  public Outcome deliver(
+      String id, Command.Deliver request, Caller caller, IdempotencyTicket ticket) {
+    Delivery delivery = request.delivery();
     return work.mutate(
         id,
         ticket,
@@ -313,8 +289,8 @@ public final class AgreementCommands {
   /**
    * {@code POST /agreements/{id}/seal}: the client seals acceptance criteria before anyone signs.
    */
-  public Outcome seal(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
-    SealRequest request = SealRequest.parse(body);
+  public Outcome seal(String id, Command.Seal command, Caller caller, IdempotencyTicket ticket) {
+    SealRequest request = command.request();
     Agreement before = work.agreement(work.loadFor(id, caller, Operation.READ));
     if (!AccessPolicy.rolesOf(before.terms(), caller).contains(Role.CLIENT)) {
       throw AccessDeniedException.forbidden(
@@ -332,8 +308,8 @@ public final class AgreementCommands {
   }
 
   /** {@code POST /shadow/seals}: a standalone seal for any signed caller. */
-  public Outcome sealStandalone(JsonNode body, Caller caller, IdempotencyTicket ticket) {
-    return verifier.standaloneSeals().sealStandalone(body, caller, ticket, work.now());
+  public Outcome sealStandalone(Command.Seal request, Caller caller, IdempotencyTicket ticket) {
+    return verifier.standaloneSeals().sealStandalone(request.request(), caller, ticket, work.now());
   }
 
   /**
@@ -341,17 +317,9 @@ public final class AgreementCommands {
    * seal.
    */
   public Outcome validateStandalone(
-      String sealId, JsonNode body, Caller caller, IdempotencyTicket ticket) {
-    return verifier.standaloneSeals().validateStandalone(sealId, body, caller, ticket, work.now());
-  }
-
-  private static Role signingRole(String party) {
-    return switch (party) {
-      case "client" -> Role.CLIENT;
-      case "provider" -> Role.PROVIDER;
-      default ->
-          throw new InvalidDocumentException(
-              "/party", "must be \"client\" or \"provider\", not '" + party + "'");
-    };
+      String sealId, Command.Validate delivered, Caller caller, IdempotencyTicket ticket) {
+    return verifier
+        .standaloneSeals()
+        .validateStandalone(sealId, delivered, caller, ticket, work.now());
   }
 }

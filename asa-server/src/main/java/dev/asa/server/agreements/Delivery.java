@@ -1,6 +1,5 @@
 package dev.asa.server.agreements;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.StrictJson;
@@ -16,12 +15,6 @@ import java.time.Instant;
  */
 public record Delivery(
     String content, String format, String contentUrl, Digest contentHash, long sizeBytes) {
-
-  static Delivery parse(JsonNode body) {
-    ObjectNode b = StrictJson.failFast().object(body, "", "a delivery");
-    StrictJson.failFast().allowOnly(b, "", "content", "format", "content_url", "content_hash");
-    return parse(b, "");
-  }
 
   /**
    * The deliverable members of {@code b} (content, format, content_url, content_hash); other

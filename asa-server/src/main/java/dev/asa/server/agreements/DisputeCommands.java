@@ -1,6 +1,5 @@
 package dev.asa.server.agreements;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.access.AccessDeniedException;
 import dev.asa.access.AccessPolicy;
@@ -8,8 +7,6 @@ import dev.asa.access.Caller;
 import dev.asa.access.Operation;
 import dev.asa.agreement.Agreement;
 import dev.asa.agreement.ChallengeReason;
-import dev.asa.agreement.InvalidDocumentException;
-import dev.asa.agreement.StrictJson;
 import dev.asa.crypto.Ed25519PublicKey;
 import dev.asa.facts.EscrowStatus;
 import dev.asa.json.Json;
@@ -18,7 +15,6 @@ import dev.asa.lifecycle.Lifecycle;
 import dev.asa.lifecycle.State;
 import dev.asa.server.escrow.Disputes;
 import dev.asa.server.escrow.Enforcement;
-import java.math.BigDecimal;
 import java.util.List;
 import java.util.Set;
 
@@ -41,19 +37,10 @@ public final class DisputeCommands {
     this.arbiters = Set.copyOf(arbiters);
   }
 
-  public Outcome challenge(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
-    ObjectNode b = StrictJson.failFast().object(body, "", "a challenge");
-    StrictJson.failFast().allowOnly(b, "", "party", "reason_code");
-    String claimed = StrictJson.failFast().optionalText(b, "", "party");
-    String code =
-        StrictJson.failFast()
-            .text(b, "", "reason_code", "one of " + ChallengeReason.allWireNames());
-    ChallengeReason reason;
-    try {
-      reason = ChallengeReason.fromWire(code);
-    } catch (IllegalArgumentException e) {
-      throw new InvalidDocumentException("/reason_code", e.getMessage());
-    }
+  public Outcome challenge(
+      String id, Command.Challenge request, Caller caller, IdempotencyTicket ticket) {
+    String claimed = request.claimedParty().orElse(null);
+    ChallengeReason reason = request.reason();
     return work.mutate(
         id,
         ticket,
@@ -88,27 +75,7 @@ public final class DisputeCommands {
    * {@code POST /agreements/{id}/ruling}: the operator, or an arbiter the operator configured,
    * settles a dispute with a release percentage and a reason; the agreement closes.
    */
-  public Outcome rule(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
-    ObjectNode b = StrictJson.failFast().object(body, "", "a ruling");
-    StrictJson.failFast().allowOnly(b, "", "release_percent", "reason");
-    JsonNode p = b.get("release_percent");
-    if (p == null
-        || !p.isNumber()
-        || p.decimalValue().signum() < 0
-        || p.decimalValue().compareTo(BigDecimal.valueOf(100)) > 0) {
-      throw new InvalidDocumentException(
-          "/release_percent",
-          "required: a number from 0 to 100, the share released to the provider");
-    }
-    if (p.decimalValue().scale() > 2) {
-      throw new InvalidDocumentException("/release_percent", "at most two decimals");
-    }
-    String reason =
-        StrictJson.failFast()
-            .text(b, "", "reason", "the reason for the ruling, kept in the record");
-    if (reason.isBlank() || reason.length() > 2000) {
-      throw new InvalidDocumentException("/reason", "a non-blank text of at most 2000 characters");
-    }
+  public Outcome rule(String id, Command.Ruling ruling, Caller caller, IdempotencyTicket ticket) {
     // An arbiter is a stranger to the agreement's parties; it holds ruling authority by
     // configuration.
     Caller ruler =
@@ -139,7 +106,7 @@ public final class DisputeCommands {
                   current.actor().keyId(),
                   true);
           return closing.onRuling(
-              current.agreement(), p.decimalValue(), reason, current.now(), actor);
+              current.agreement(), ruling.releasePercent(), ruling.reason(), current.now(), actor);
         });
   }
 }

@@ -108,9 +108,21 @@ public final class EngineVerifications {
       Digest expectedHash,
       Caller caller,
       IdempotencyTicket ticket) {
-    requireNoPendingRedelivery(id, caller);
-    AgreementRow row = work.loadFor(id, caller, Operation.TRIGGER_VERIFICATION);
-    Agreement agreement = work.agreement(row);
+    return verifyByEngine(work.agreement(work.load(id)), config, expectedHash, caller, ticket);
+  }
+
+  /**
+   * @param agreement as loaded for this request (before access checks, which are made here)
+   */
+  Outcome verifyByEngine(
+      Agreement agreement,
+      EvaluationConfig config,
+      Digest expectedHash,
+      Caller caller,
+      IdempotencyTicket ticket) {
+    String id = agreement.id();
+    requireNoPendingRedelivery(agreement, caller);
+    AccessPolicy.require(agreement.terms(), caller, Operation.TRIGGER_VERIFICATION);
     Depth fallback = depthOf(agreement);
     if (evaluators == null
         && (config.depth() != null ? config.depth() : fallback) != Depth.STRUCTURAL) {
@@ -144,7 +156,7 @@ public final class EngineVerifications {
               results.enforce(
                   verifier.verify(
                       current.agreement(),
-                      SubmittedResult.parse(null),
+                      SubmittedResult.NONE,
                       Actor.server(serverKeyId),
                       current.now(),
                       ids::verificationId),
@@ -283,12 +295,8 @@ public final class EngineVerifications {
    * re-deliver) may have the delivery verified as it is; the server's evaluator deadline also ends
    * it.
    */
-  void requireNoPendingRedelivery(String id, Caller caller) {
-    Optional<AgreementRow> row = work.agreements().find(id);
-    if (row.isEmpty()) {
-      return; // the call itself answers 404
-    }
-    Agreement a = work.agreement(row.get());
+  void requireNoPendingRedelivery(Agreement a, Caller caller) {
+    String id = a.id();
     var roles = AccessPolicy.rolesOf(a.terms(), caller);
     if (ShadowSeals.hardeningOpen(a) && !roles.isEmpty() && !roles.contains(Role.PROVIDER)) {
       throw new ConflictException(

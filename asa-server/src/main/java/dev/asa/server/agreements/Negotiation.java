@@ -1,12 +1,10 @@
 package dev.asa.server.agreements;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
 import dev.asa.agreement.AgreementDocuments;
 import dev.asa.agreement.Role;
-import dev.asa.agreement.StrictJson;
 import dev.asa.facts.Fact;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.Action;
@@ -55,10 +53,10 @@ final class Negotiation {
     this.subcontracts = subcontracts;
   }
 
-  Change apply(Agreement a, JsonNode body, Instant now, Actor actor, Supplier<String> newId) {
-    ObjectNode b = StrictJson.failFast().object(body, "", "a negotiation message");
-    Actor.requireClaimMatches(StrictJson.failFast().optionalText(b, "", "party"), actor);
-    NegotiationMessage msg = NegotiationMessage.parse(b);
+  Change apply(
+      Agreement a, Command.Negotiate request, Instant now, Actor actor, Supplier<String> newId) {
+    Actor.requireClaimMatches(request.claimedParty().orElse(null), actor);
+    NegotiationMessage msg = request.message();
     Lifecycle.require(
         a.state(),
         msg.action() == NegotiationMessage.Kind.REJECT ? Action.REJECT : Action.NEGOTIATE);

@@ -3,7 +3,6 @@ package dev.asa.server.agreements;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.asa.agreement.Agreement;
 import dev.asa.json.Json;
-import dev.asa.scoring.DimensionResult;
 import dev.asa.scoring.GuaranteeCheck;
 import dev.asa.server.store.VerificationRow;
 import dev.asa.server.store.VerificationStore;
@@ -47,13 +46,5 @@ final class ProviderSeries {
               "PASS".equals(result.path("determination").path("result").asText()), scores));
     }
     return series;
-  }
-
-  static GuaranteeCheck.Delivery delivery(boolean passed, List<DimensionResult> dimensions) {
-    Map<String, BigDecimal> scores = new HashMap<>();
-    dimensions.stream()
-        .filter(d -> d.score() != null)
-        .forEach(d -> scores.put(d.name(), d.score()));
-    return new GuaranteeCheck.Delivery(passed, scores);
   }
 }

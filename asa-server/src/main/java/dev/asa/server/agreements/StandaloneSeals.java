@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.access.Caller;
 import dev.asa.agreement.InvalidDocumentException;
-import dev.asa.agreement.StrictJson;
 import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.json.Json;
 import dev.asa.server.store.SealRow;
@@ -48,8 +47,8 @@ final class StandaloneSeals {
    * {@code POST /shadow/seals}: any signed caller seals criteria of its own; the answer has no
    * criteria.
    */
-  Outcome sealStandalone(JsonNode body, Caller caller, IdempotencyTicket ticket, Instant now) {
-    SealRequest request = SealRequest.parse(body);
+  Outcome sealStandalone(
+      SealRequest request, Caller caller, IdempotencyTicket ticket, Instant now) {
     if (!(caller instanceof Caller.Key key)) {
       throw new IllegalStateException("a standalone seal is made for a signed caller");
     }
@@ -104,12 +103,14 @@ final class StandaloneSeals {
    * counts as revealed. No hardening cycle here: an orchestrator runs its own loop.
    */
   Outcome validateStandalone(
-      String sealId, JsonNode body, Caller caller, IdempotencyTicket ticket, Instant now) {
+      String sealId,
+      Command.Validate delivered,
+      Caller caller,
+      IdempotencyTicket ticket,
+      Instant now) {
     SealRow row = standaloneOf(sealId, caller);
-    ObjectNode b = StrictJson.failFast().object(body, "", "a validate request");
-    StrictJson.failFast().allowOnly(b, "", "content", "format");
-    String content = StrictJson.failFast().text(b, "", "content", "the delivered work, as text");
-    String format = StrictJson.failFast().optionalText(b, "", "format");
+    String content = delivered.content();
+    String format = delivered.format().orElse(null);
     ObjectNode report;
     Gate gate;
     try {

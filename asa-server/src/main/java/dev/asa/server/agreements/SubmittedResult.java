@@ -7,7 +7,7 @@ import dev.asa.agreement.StrictJson;
 import dev.asa.evaluators.VerificationEngine;
 import dev.asa.scoring.CheckResult;
 import dev.asa.scoring.DimensionInput;
-import dev.asa.server.evaluation.EvaluationConfig;
+import dev.asa.scoring.GuaranteeCheck;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,42 +16,28 @@ import java.util.List;
 import java.util.Map;
 
 /** The assigned evaluator's scores, when it submits them. */
-record SubmittedResult(
+public record SubmittedResult(
     List<DimensionInput> dimensions, Map<String, CheckResult> checks, String model) {
-  boolean isEmpty() {
+  public boolean isEmpty() {
     return dimensions.isEmpty() && checks.isEmpty();
   }
 
-  /**
-   * The body's {@code verification_config} (verification by the server's engine), or null when it
-   * has none.
-   */
-  static EvaluationConfig config(JsonNode body) {
-    if (body == null || body.isNull() || body.isMissingNode()) {
-      return null;
-    }
-    ObjectNode b = StrictJson.failFast().object(body, "", "a verify request");
-    StrictJson.failFast().allowOnly(b, "", "evaluator_result", "verification_config");
-    if (!b.has("verification_config")) {
-      return null;
-    }
-    if (b.has("evaluator_result")) {
-      throw new InvalidDocumentException(
-          "/verification_config",
-          "give either evaluator_result (your scores) or verification_config (the server's evaluators), not both");
-    }
-    return EvaluationConfig.parse(b.get("verification_config"));
+  /** No scores submitted. */
+  public static final SubmittedResult NONE = new SubmittedResult(List.of(), Map.of(), null);
+
+  public SubmittedResult {
+    dimensions = List.copyOf(dimensions);
+    checks = Map.copyOf(checks);
   }
 
-  static SubmittedResult parse(JsonNode body) {
-    if (body == null || body.isNull() || body.isMissingNode()) {
-      return new SubmittedResult(List.of(), Map.of(), null);
-    }
-    ObjectNode b = StrictJson.failFast().object(body, "", "a verify request");
-    StrictJson.failFast().allowOnly(b, "", "evaluator_result", "verification_config");
-    JsonNode r = b.get("evaluator_result");
-    if (r == null || r.isNull()) {
-      return new SubmittedResult(List.of(), Map.of(), null);
+  /**
+   * A verify request's {@code evaluator_result}: {@code {dimensions: [{name, score, evidence,
+   * shadow_value?, shadow_evidence?}], checks?: {name: bool}, model?, confidence?}}; {@link #NONE}
+   * when absent or null.
+   */
+  public static SubmittedResult parse(JsonNode r) {
+    if (r == null || r.isNull() || r.isMissingNode()) {
+      return NONE;
     }
     ObjectNode result = StrictJson.failFast().object(r, "/evaluator_result", "evaluator_result");
     StrictJson.failFast()
@@ -108,6 +94,13 @@ record SubmittedResult(
     if (!c.isMissingNode()) {
       ObjectNode co = StrictJson.failFast().object(c, "/evaluator_result/checks", "checks");
       for (Map.Entry<String, JsonNode> e : co.properties()) {
+        if (e.getKey().equals(GuaranteeCheck.CHECK)) {
+          // The series guarantee is the server's to judge, from the provider's recorded
+          // deliveries; an evaluator claiming it could pass a gate nobody measured.
+          throw new InvalidDocumentException(
+              StrictJson.child("/evaluator_result/checks", e.getKey()),
+              "is computed by the server from the provider's series of deliveries; leave it out");
+        }
         if (!e.getValue().isBoolean()) {
           throw new InvalidDocumentException(
               StrictJson.child("/evaluator_result/checks", e.getKey()), "must be true or false");

@@ -1,7 +1,7 @@
 package dev.asa.server.agreements;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.access.AccessPolicy;
 import dev.asa.access.Caller;
 import dev.asa.access.Operation;
 import dev.asa.agreement.Agreement;
@@ -58,27 +58,27 @@ public final class VerificationFlow {
     this.results = results;
   }
 
-  public Outcome verify(String id, JsonNode body, Caller caller, IdempotencyTicket ticket) {
-    engine.requireNoPendingRedelivery(id, caller);
-    EvaluationConfig config = SubmittedResult.config(body);
-    SubmittedResult submitted = SubmittedResult.parse(body);
+  public Outcome verify(
+      String id, Command.Verify request, Caller caller, IdempotencyTicket ticket) {
+    // One read for the checks before the unit of work (which reads again, to decide on the version
+    // it commits over).
+    Agreement loaded = work.agreement(work.load(id));
+    SubmittedResult submitted = request.submitted();
     // The server's engine runs when asked to, or by the agreement's own depth when nobody submits
     // scores.
-    if (config != null
-        || (submitted.isEmpty()
-            && work.agreements()
-                .find(id)
-                .map(r -> EngineVerifications.depthOf(work.agreement(r)) != Depth.STRUCTURAL)
-                .orElse(false))) {
+    if (request.engineConfig().isPresent()
+        || (submitted.isEmpty() && EngineVerifications.depthOf(loaded) != Depth.STRUCTURAL)) {
       return engine.verifyByEngine(
-          id, config == null ? EvaluationConfig.DEFAULTS : config, caller, ticket);
+          loaded, request.engineConfig().orElse(EvaluationConfig.DEFAULTS), null, caller, ticket);
     }
+    engine.requireNoPendingRedelivery(loaded, caller);
     // Submitting scores is the evaluator's; asking the server's built-in evaluator to run is any
     // party's.
     Operation op =
         submitted.isEmpty() ? Operation.TRIGGER_VERIFICATION : Operation.SUBMIT_VERIFICATION_RESULT;
+    AccessPolicy.require(loaded.terms(), caller, op);
     if (!submitted.isEmpty()) {
-      refuseLateResult(id, caller);
+      refuseLateResult(loaded);
     }
     return work.mutate(
         id,
@@ -101,8 +101,8 @@ public final class VerificationFlow {
    * dead-man's switch decides from the deadline, not from when a poller got round to it. The
    * timeout action runs now (once: it re-checks the state), then the caller hears why.
    */
-  private void refuseLateResult(String id, Caller caller) {
-    Agreement a = work.agreement(work.loadFor(id, caller, Operation.SUBMIT_VERIFICATION_RESULT));
+  private void refuseLateResult(Agreement a) {
+    String id = a.id();
     Optional<Instant> deadline = Deadlines.evaluatorDeadline(a);
     Instant now = work.now();
     if (a.state() != State.DELIVERED || deadline.isEmpty() || now.isBefore(deadline.get())) {
@@ -175,8 +175,7 @@ public final class VerificationFlow {
     Actor backup = Actor.server(serverKeyId);
     try {
       Change verified =
-          verifier.verify(
-              a, SubmittedResult.parse(null), backup, current.now(), ids::verificationId);
+          verifier.verify(a, SubmittedResult.NONE, backup, current.now(), ids::verificationId);
       Agreement assigned =
           verified
               .next()

@@ -1,47 +1,32 @@
 package dev.asa.server.agreements;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
+import dev.asa.agreement.Escrow;
 import dev.asa.agreement.InvalidDocumentException;
-import dev.asa.agreement.Party;
-import dev.asa.agreement.SeriesGuarantee;
+import dev.asa.agreement.QualityCriteria;
 import dev.asa.crypto.Digest;
 import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.evaluators.EvaluationException;
 import dev.asa.evaluators.Progress;
 import dev.asa.evaluators.StructuralEvaluator;
 import dev.asa.evaluators.VerificationEngine;
-import dev.asa.facts.HardeningFact;
-import dev.asa.facts.VerificationFact;
-import dev.asa.json.Json;
 import dev.asa.lifecycle.Action;
-import dev.asa.lifecycle.ChallengeWindow;
 import dev.asa.lifecycle.Lifecycle;
 import dev.asa.lifecycle.State;
-import dev.asa.scoring.CheckResult;
-import dev.asa.scoring.Determination;
-import dev.asa.scoring.GuaranteeCheck;
 import dev.asa.scoring.IncompleteScoresException;
-import dev.asa.scoring.Scorecard;
-import dev.asa.scoring.Scorer;
-import dev.asa.scoring.VerificationResult;
+import dev.asa.scoring.ShadowGate;
+import dev.asa.scoring.Verdict;
+import dev.asa.scoring.VerdictInputs;
+import dev.asa.scoring.Verdicts;
 import dev.asa.server.store.DeliverableRow;
-import dev.asa.server.store.JobRow;
 import dev.asa.server.store.SealStore;
 import dev.asa.server.store.Store;
-import dev.asa.server.store.VerificationRow;
 import dev.asa.server.store.Write;
-import dev.asa.shadow.Gate;
 import dev.asa.shadow.Judge;
-import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -196,42 +181,48 @@ public final class VerificationRunner {
       String verificationId,
       List<Write> extraWrites) {
     State next = Lifecycle.next(a.state(), Action.VERIFY, Lifecycle.Facts.NONE);
-    VerificationEngine.Assessment assessment = assessed.assessment();
-    ShadowSeals.Validated sealed = null;
-    if (seals.ofAgreement(a.id()).isPresent()) {
-      DeliverableRow delivered = deliverables.toVerify(a);
-      sealed =
-          shadow
-              .validate(a, deliverables.content(delivered), delivered.format(), now)
-              .orElseThrow();
-      if (sealed.hardeningOpen()) {
-        return hardeningOpened(a, sealed, actor, now, extraWrites);
-      }
+    Optional<ShadowSeals.Validated> sealed = validateSeal(a, now);
+    if (sealed.isPresent() && sealed.get().hardeningOpen()) {
+      return HardeningOpened.change(a, sealed.get(), actor, now, extraWrites);
     }
     ReleasePolicy.Applied applied = release.apply(a);
-    Map<String, CheckResult> checks = new LinkedHashMap<>(assessment.checks());
-    GuaranteeCheck.Outcome guarantee = null;
-    Scorecard card;
+    Verdict verdict = decide(a, assessed.assessment(), applied.payment(), sealed);
+    return new DecidedVerification(a, next, assessed, verdict, applied.audit(), sealed)
+        .change(verificationId, now, actor, serverKey, extraWrites);
+  }
+
+  /** The agreement's sealed criteria validated against the deliverable; empty when not sealed. */
+  private Optional<ShadowSeals.Validated> validateSeal(Agreement a, Instant now) {
+    if (seals.ofAgreement(a.id()).isEmpty()) {
+      return Optional.empty();
+    }
+    DeliverableRow delivered = deliverables.toVerify(a);
+    return Optional.of(
+        shadow.validate(a, deliverables.content(delivered), delivered.format(), now).orElseThrow());
+  }
+
+  /**
+   * The core's verdict on the assessment, from the payment terms in force, the provider's series
+   * when the criteria promise a guarantee, and the shadow gate when the agreement is sealed. Scores
+   * the criteria refuse are the client's to fix (422), pointing at where they came from.
+   */
+  private Verdict decide(
+      Agreement a,
+      VerificationEngine.Assessment assessment,
+      Escrow.Payment payment,
+      Optional<ShadowSeals.Validated> sealed) {
+    QualityCriteria criteria = a.terms().qualityCriteria();
+    VerdictInputs inputs =
+        VerdictInputs.of(criteria, payment, assessment.inputs(), assessment.checks());
+    if (criteria.guarantee() != null) {
+      inputs =
+          inputs.withEarlierDeliveries(series.earlierDeliveries(a, criteria.guarantee().window()));
+    }
+    if (sealed.isPresent()) {
+      inputs = inputs.withShadowGate(new ShadowGate(sealed.get().gate(), sealed.get().score()));
+    }
     try {
-      SeriesGuarantee promised = a.terms().qualityCriteria().guarantee();
-      if (promised != null) {
-        // This delivery joins the series as it scores without the guarantee's own check.
-        Scorecard alone =
-            Scorer.score(
-                a.terms().qualityCriteria(), applied.payment(), assessment.inputs(), checks);
-        List<GuaranteeCheck.Delivery> deliveries =
-            new ArrayList<>(series.earlierDeliveries(a, promised.window()));
-        deliveries.add(
-            ProviderSeries.delivery(
-                alone.composite().passed()
-                    && alone.gates().stream()
-                        .allMatch(g -> g.passed() || g.condition().equals(GuaranteeCheck.CHECK)),
-                alone.dimensions()));
-        guarantee = GuaranteeCheck.evaluate(promised, deliveries);
-        checks.put(GuaranteeCheck.CHECK, guarantee.asCheck());
-      }
-      card =
-          Scorer.score(a.terms().qualityCriteria(), applied.payment(), assessment.inputs(), checks);
+      return Verdicts.decide(inputs);
     } catch (IncompleteScoresException e) {
       throw new InvalidDocumentException(
           assessment.evaluatorType().equals("structural")
@@ -241,157 +232,5 @@ public final class VerificationRunner {
     } catch (IllegalArgumentException e) {
       throw new InvalidDocumentException("/evaluator_result", e.getMessage());
     }
-    if (sealed != null) {
-      if (sealed.gate() == Gate.FAIL) {
-        var d = card.determination();
-        card =
-            new Scorecard(
-                card.dimensions(),
-                card.composite(),
-                card.gates(),
-                card.gateLogic(),
-                card.gatesPassed(),
-                new Determination(
-                    Determination.FAIL,
-                    BigDecimal.ZERO,
-                    d.confidence(),
-                    "shadow score "
-                        + sealed.score().toPlainString()
-                        + " is above 50: FAIL, nothing released ("
-                        + d.notes()
-                        + ")"));
-      }
-    }
-    Party evaluator = a.terms().parties().evaluator();
-    String evaluatorType;
-    String model;
-    if (assessed.submitted()) {
-      evaluatorType = evaluator.evaluatorType() == null ? "external" : evaluator.evaluatorType();
-      model = assessed.submittedModel();
-    } else {
-      evaluatorType =
-          assessment.evaluatorType().equals("structural")
-              ? "builtin_structural"
-              : "builtin_" + assessment.evaluatorType();
-      model = assessment.models();
-    }
-    ObjectNode extensions = Json.object();
-    if (!assessed.submitted() && !assessment.evaluatorType().equals("structural")) {
-      extensions.set("verification", assessment.details());
-    }
-    if (guarantee != null) {
-      extensions.set("guarantee", guarantee.toJson());
-    }
-    if (sealed != null) {
-      extensions.set("shadow_score", sealed.report());
-      extensions.put("shadow_gate", sealed.gate().wire());
-      if (sealed.gate() == Gate.PROCEED_WITH_WARNING) {
-        extensions.put(
-            "shadow_warning",
-            "shadow score "
-                + sealed.score().toPlainString()
-                + " is above 15: the deliverable missed sealed criteria (report attached as a warning)");
-      }
-    }
-    VerificationResult result =
-        VerificationResult.of(
-            verificationId,
-            a.id(),
-            now,
-            new VerificationResult.Evaluator(evaluator.identity(), evaluatorType, model),
-            card,
-            assessed.deliverableHash(),
-            assessed.durationMs(),
-            assessment.usage().costUsd(),
-            extensions);
-    ObjectNode resultJson = (ObjectNode) result.toJson();
-
-    JsonNode composite = resultJson.path("composite").path("score");
-    VerificationFact summary =
-        new VerificationFact(
-            result.verificationId(),
-            now,
-            card.determination().result(),
-            composite.isNumber() ? composite.decimalValue() : null,
-            resultJson.path("determination").path("payment_release_percent").decimalValue(),
-            resultJson.path("evidence_trail").path("evaluation_hash").asText(),
-            ChallengeWindow.after(now, a.terms().verification()).closesAt(),
-            applied.audit(),
-            sealed != null ? sealed.summary() : null);
-
-    Agreement verified = a.withState(next).withFacts(f -> f.withVerification(summary));
-    ObjectNode payload = summary.toJson();
-    payload.put("deliverable_hash", assessed.deliverableHash().toString());
-    if (!assessed.submitted()) {
-      // The server's built-in evaluator vouches for its own result: anyone can check this signature
-      // over the evaluation_hash with the key at /.well-known/asa/server-key.
-      String hash = summary.evaluationHash();
-      payload.put(
-          "server_signature", serverKey.sign(hash.getBytes(StandardCharsets.UTF_8)).toBase64Url());
-    }
-    payload.put("state", next.name());
-    List<EventLog.Draft> events = new ArrayList<>();
-    events.add(new EventLog.Draft(EventType.VERIFIED, actor, payload));
-    List<Write> writes =
-        new ArrayList<>(
-            List.of(
-                new Write.PutVerification(
-                    VerificationRow.of(
-                        result.verificationId(),
-                        a.id(),
-                        assessed.deliverableHash().toString(),
-                        resultJson,
-                        now)),
-                new Write.EraseDeliverableContent(a.id())));
-    if (sealed != null) {
-      writes.addAll(sealed.writes());
-    }
-    writes.addAll(extraWrites);
-
-    ObjectNode response = Json.object();
-    response.put("agreement_id", a.id());
-    response.put("state", verified.state().name());
-    response.set("verification", resultJson);
-    return new Change(verified, events, writes, response);
-  }
-
-  /**
-   * The first delivery scored above the hardening threshold: nothing is recorded as the result; the
-   * agreement stays DELIVERED with a hardening cycle open, and the provider may read the failure
-   * messages and re-deliver once. Nothing here says the score or counts (the provider reads the
-   * events and this response).
-   */
-  private Change hardeningOpened(
-      Agreement a,
-      ShadowSeals.Validated sealed,
-      Actor actor,
-      Instant now,
-      List<Write> extraWrites) {
-    HardeningFact hardening = HardeningFact.opened(now, "/agreements/" + a.id() + "/hardening");
-    Agreement next = a.withFacts(f -> f.withHardening(hardening));
-    List<Write> writes = new ArrayList<>(sealed.writes());
-    for (Write w : extraWrites) {
-      // A background job that led here produced no result: it ends saying what happens instead.
-      writes.add(
-          w instanceof Write.FinishJob f && f.status() == JobRow.Status.COMPLETED
-              ? new Write.FinishJob(
-                  f.jobId(),
-                  JobRow.Status.FAILED,
-                  "no result: the deliverable missed sealed"
-                      + " criteria and a hardening cycle is open; the provider may re-deliver once ("
-                      + hardening.messagesUrl()
-                      + "), then ask for verification again",
-                  f.at())
-              : w);
-    }
-    ObjectNode response = Json.object();
-    response.put("agreement_id", a.id());
-    response.put("state", next.state().name());
-    response.set("hardening", hardening.toJson());
-    return new Change(
-        next,
-        List.of(new EventLog.Draft(EventType.HARDENING_OPENED, actor, hardening.toJson())),
-        writes,
-        response);
   }
 }

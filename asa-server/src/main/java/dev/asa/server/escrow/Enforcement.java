@@ -1,6 +1,5 @@
 package dev.asa.server.escrow;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
@@ -27,6 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
@@ -103,10 +103,9 @@ public final class Enforcement {
    * Funds the agreement's escrow: money enters the client's account from the rail and is held in
    * the agreement's escrow account.
    *
-   * @param body the fund request; {@code amount} and {@code currency}, when given, must match the
-   *     terms
+   * @param request {@code amount} and {@code currency}, when given, must match the terms
    */
-  public Funding fund(Agreement a, ObjectNode body, Instant now) {
+  public Funding fund(Agreement a, FundRequest request, Instant now) {
     if (!requiresFunding(a.terms())) {
       throw new InvalidDocumentException(
           "/escrow", "this agreement holds no money in escrow: nothing to fund");
@@ -115,22 +114,19 @@ public final class Enforcement {
       throw new IllegalStateException("already funded"); // the caller checks first and answers 409
     }
     Money amount = a.terms().escrow().paymentTerms().orElseThrow().amount();
-    ObjectNode rest = body.deepCopy();
-    JsonNode givenAmount = rest.remove("amount");
-    JsonNode givenCurrency = rest.remove("currency");
-    if (givenCurrency != null && !givenCurrency.asText().equals(amount.currency().code())) {
+    Optional<String> currency = request.currency();
+    if (currency.isPresent() && !currency.get().equals(amount.currency().code())) {
       throw new InvalidDocumentException(
           "/currency",
-          "the agreement is in " + amount.currency().code() + ", not " + givenCurrency.asText());
+          "the agreement is in " + amount.currency().code() + ", not " + currency.get());
     }
-    if (givenAmount != null
-        && (!givenAmount.isTextual() || !sameAmount(givenAmount.asText(), amount))) {
+    if (request.amount().isPresent() && !sameAmount(request.amount().get(), amount)) {
       throw new InvalidDocumentException(
           "/amount",
           "the agreement holds \"" + amount.toWire() + "\" (a decimal string); fund exactly that");
     }
     EscrowBinding binding = binding(a);
-    EscrowBinding.Funded funded = binding.fund(a, rest, now);
+    EscrowBinding.Funded funded = binding.fund(a, request.bindingPayload(), now);
     String client = Accounts.party(a.terms().parties().client().verificationKey().toBase64Url());
     List<Write> writes = new ArrayList<>();
     writes.add(

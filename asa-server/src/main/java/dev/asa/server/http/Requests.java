@@ -27,16 +27,22 @@ public final class Requests {
     this.idempotency = idempotency;
   }
 
-  interface Mutation {
-    Outcome run(JsonNode body, Caller caller, IdempotencyTicket ticket) throws Exception;
+  /** A use case run with the request's typed command. */
+  interface Mutation<C> {
+    Outcome run(C command, Caller caller, IdempotencyTicket ticket) throws Exception;
+  }
+
+  /** Reads a request body into a typed command, refusing a malformed one naming its field. */
+  interface BodyReader<C> {
+    C read(JsonNode body);
   }
 
   /**
    * A write on a signed route: the gate has read the body (size-limited) and verified the signature
-   * over it; here the body is parsed and the Idempotency-Key looked up (keys are per caller) before
-   * the mutation runs.
+   * over it; here the Idempotency-Key is looked up (keys are per caller), and a request not seen
+   * before is read into its command by {@code reader} and run.
    */
-  void mutation(Context ctx, Mutation mutation) throws Exception {
+  <C> void mutation(Context ctx, BodyReader<C> reader, Mutation<C> mutation) throws Exception {
     byte[] bytes = AccessGate.body(ctx);
     Caller caller = AccessGate.caller(ctx);
     JsonNode body = bytes.length == 0 ? Json.mapper().missingNode() : RequestBodies.parse(bytes);
@@ -49,7 +55,7 @@ public final class Requests {
       }
     }
     try {
-      Routes.render(ctx, mutation.run(body, caller, ticket));
+      Routes.render(ctx, mutation.run(reader.read(body), caller, ticket));
     } catch (ConflictException e) {
       // A concurrent request with the same key may have won the race: answer as it did.
       Optional<IdempotencyRow> seen =

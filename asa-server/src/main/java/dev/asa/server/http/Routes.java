@@ -73,7 +73,10 @@ public final class Routes {
     r.get("/schemas/asa/{version}/agreement.json", PUBLIC, this::schema);
     r.get("/.well-known/asa/server-key", PUBLIC, ctx -> json(ctx, 200, admin.serverKey()));
 
-    r.post("/agreements", SIGNED, ctx -> requests.mutation(ctx, commands::create));
+    r.post(
+        "/agreements",
+        SIGNED,
+        ctx -> requests.mutation(ctx, CommandBodies::document, commands::create));
     r.get("/agreements", SIGNED, this::list);
     r.get(
         "/agreements/{id}",
@@ -102,39 +105,61 @@ public final class Routes {
     r.patch(
         "/agreements/{id}/negotiate",
         SIGNED,
-        ctx -> requests.mutation(ctx, (b, c, t) -> commands.negotiate(id(ctx), b, c, t)));
+        ctx ->
+            requests.mutation(
+                ctx, CommandBodies::negotiate, (b, c, t) -> commands.negotiate(id(ctx), b, c, t)));
     r.post(
         "/agreements/{id}/sign",
         SIGNED,
-        ctx -> requests.mutation(ctx, (b, c, t) -> commands.sign(id(ctx), b, c, t)));
+        ctx ->
+            requests.mutation(
+                ctx, CommandBodies::sign, (b, c, t) -> commands.sign(id(ctx), b, c, t)));
     r.post(
         "/agreements/{id}/deliver",
         SIGNED,
-        ctx -> requests.mutation(ctx, (b, c, t) -> commands.deliver(id(ctx), b, c, t)));
+        ctx ->
+            requests.mutation(
+                ctx, CommandBodies::deliver, (b, c, t) -> commands.deliver(id(ctx), b, c, t)));
     r.post(
         "/agreements/{id}/verify",
         SIGNED,
-        ctx -> requests.mutation(ctx, (b, c, t) -> verificationFlow.verify(id(ctx), b, c, t)));
+        ctx ->
+            requests.mutation(
+                ctx,
+                CommandBodies::verify,
+                (b, c, t) -> verificationFlow.verify(id(ctx), b, c, t)));
     r.post(
         "/agreements/{id}/challenge",
         SIGNED,
-        ctx -> requests.mutation(ctx, (b, c, t) -> disputeCommands.challenge(id(ctx), b, c, t)));
+        ctx ->
+            requests.mutation(
+                ctx,
+                CommandBodies::challenge,
+                (b, c, t) -> disputeCommands.challenge(id(ctx), b, c, t)));
     r.post(
         "/agreements/{id}/close",
         SIGNED,
-        ctx -> requests.mutation(ctx, (b, c, t) -> commands.close(id(ctx), c, t)));
+        ctx ->
+            requests.mutation(
+                ctx, CommandBodies::none, (b, c, t) -> commands.close(id(ctx), c, t)));
     r.post(
         "/agreements/{id}/fund",
         SIGNED,
-        ctx -> requests.mutation(ctx, (b, c, t) -> commands.fund(id(ctx), b, c, t)));
+        ctx ->
+            requests.mutation(
+                ctx, CommandBodies::fund, (b, c, t) -> commands.fund(id(ctx), b, c, t)));
     r.post(
         "/agreements/{id}/ruling",
         SIGNED,
-        ctx -> requests.mutation(ctx, (b, c, t) -> disputeCommands.rule(id(ctx), b, c, t)));
+        ctx ->
+            requests.mutation(
+                ctx, CommandBodies::ruling, (b, c, t) -> disputeCommands.rule(id(ctx), b, c, t)));
     r.post(
         "/agreements/{id}/seal",
         SIGNED,
-        ctx -> requests.mutation(ctx, (b, c, t) -> commands.seal(id(ctx), b, c, t)));
+        ctx ->
+            requests.mutation(
+                ctx, CommandBodies::seal, (b, c, t) -> commands.seal(id(ctx), b, c, t)));
     r.get(
         "/agreements/{id}/seal",
         SIGNED,
@@ -159,17 +184,27 @@ public final class Routes {
                     Requests.intParam(ctx, "limit", 100, 1, 1000),
                     caller(ctx))));
 
-    r.post("/shadow/seals", SIGNED, ctx -> requests.mutation(ctx, commands::sealStandalone));
+    r.post(
+        "/shadow/seals",
+        SIGNED,
+        ctx -> requests.mutation(ctx, CommandBodies::seal, commands::sealStandalone));
     r.post(
         "/shadow/seals/{id}/validate",
         SIGNED,
-        ctx -> requests.mutation(ctx, (b, c, t) -> commands.validateStandalone(id(ctx), b, c, t)));
+        ctx ->
+            requests.mutation(
+                ctx,
+                CommandBodies::validate,
+                (b, c, t) -> commands.validateStandalone(id(ctx), b, c, t)));
     r.get(
         "/shadow/seals/{id}/report",
         SIGNED,
         ctx -> json(ctx, 200, queries.standaloneReport(id(ctx), caller(ctx))));
 
-    r.post("/verifications", SIGNED, ctx -> requests.mutation(ctx, verifications::create));
+    r.post(
+        "/verifications",
+        SIGNED,
+        ctx -> requests.mutation(ctx, CommandBodies::document, verifications::create));
     r.get(
         "/verifications/{id}", SIGNED, ctx -> render(ctx, verifications.get(id(ctx), caller(ctx))));
     r.get(

@@ -20,6 +20,7 @@ import dev.asa.lifecycle.EventChain;
 import dev.asa.lifecycle.State;
 import dev.asa.lifecycle.TransitionRefusedException;
 import dev.asa.server.e2e.LifecycleEndToEndTest;
+import dev.asa.server.http.CommandBodies;
 import dev.asa.server.store.AgreementRow;
 import dev.asa.server.store.EventRecord;
 import dev.asa.server.store.LedgerEntry;
@@ -269,25 +270,37 @@ class EscrowPropertyTest {
       assertThat(attempt("final:close", () -> service.commands().close(p.id, ALICE, null)))
           .as(ctx(p))
           .isFalse();
-      assertThat(attempt("final:fund", () -> service.commands().fund(p.id, null, ALICE, null)))
+      assertThat(
+              attempt(
+                  "final:fund",
+                  () -> service.commands().fund(p.id, CommandBodies.fund(null), ALICE, null)))
           .as(ctx(p))
           .isFalse();
       assertThat(
               attempt(
                   "final:deliver",
-                  () -> service.commands().deliver(p.id, deliverable(), BOB, null)))
+                  () ->
+                      service
+                          .commands()
+                          .deliver(p.id, CommandBodies.deliver(deliverable()), BOB, null)))
           .as(ctx(p))
           .isFalse();
       assertThat(
               attempt(
                   "final:verify",
-                  () -> service.verifications().verify(p.id, scores(90, 90, 90), JUDGE, null)))
+                  () ->
+                      service
+                          .verifications()
+                          .verify(p.id, CommandBodies.verify(scores(90, 90, 90)), JUDGE, null)))
           .as(ctx(p))
           .isFalse();
       assertThat(
               attempt(
                   "final:challenge",
-                  () -> service.disputes().challenge(p.id, challengeBody(), BOB, null)))
+                  () ->
+                      service
+                          .disputes()
+                          .challenge(p.id, CommandBodies.challenge(challengeBody()), BOB, null)))
           .as(ctx(p))
           .isFalse();
       assertThat(
@@ -296,7 +309,11 @@ class EscrowPropertyTest {
                   () ->
                       service
                           .disputes()
-                          .rule(p.id, ruling(BigDecimal.valueOf(100)), OPERATOR, null)))
+                          .rule(
+                              p.id,
+                              CommandBodies.ruling(ruling(BigDecimal.valueOf(100))),
+                              OPERATOR,
+                              null)))
           .as(ctx(p))
           .isFalse();
     }
@@ -483,7 +500,10 @@ class EscrowPropertyTest {
                       service
                           .disputes()
                           .challenge(
-                              p.id, challengeBody(), random.nextBoolean() ? ALICE : BOB, null));
+                              p.id,
+                              CommandBodies.challenge(challengeBody()),
+                              random.nextBoolean() ? ALICE : BOB,
+                              null));
           case 1 -> jumpPast(p, TimerKind.CHALLENGE_WINDOW.wireName());
           default ->
               attempt(
@@ -508,11 +528,18 @@ class EscrowPropertyTest {
       case 1 ->
           attempt(
               "fund",
-              () -> service.commands().fund(p.id, fundBody(p), right ? ALICE : someone, null));
+              () ->
+                  service
+                      .commands()
+                      .fund(p.id, CommandBodies.fund(fundBody(p)), right ? ALICE : someone, null));
       case 2 ->
           attempt(
               "deliver",
-              () -> service.commands().deliver(p.id, deliverable(), right ? BOB : someone, null));
+              () ->
+                  service
+                      .commands()
+                      .deliver(
+                          p.id, CommandBodies.deliver(deliverable()), right ? BOB : someone, null));
       case 3 -> verify(p, right ? JUDGE : someone);
       case 4 ->
           attempt(
@@ -520,7 +547,11 @@ class EscrowPropertyTest {
               () ->
                   service
                       .disputes()
-                      .challenge(p.id, challengeBody(), right ? ALICE : someone, null));
+                      .challenge(
+                          p.id,
+                          CommandBodies.challenge(challengeBody()),
+                          right ? ALICE : someone,
+                          null));
       case 5 -> attempt("close", () -> service.commands().close(p.id, right ? BOB : someone, null));
       case 6 -> rule(p, right ? OPERATOR : someone);
       default ->
@@ -531,13 +562,14 @@ class EscrowPropertyTest {
                       .disputes()
                       .rule(
                           p.id,
-                          Json.object()
-                              .put(
-                                  "release_percent",
-                                  random.nextBoolean()
-                                      ? new BigDecimal("100.5")
-                                      : new BigDecimal("33.333"))
-                              .put("reason", "x"),
+                          CommandBodies.ruling(
+                              Json.object()
+                                  .put(
+                                      "release_percent",
+                                      random.nextBoolean()
+                                          ? new BigDecimal("100.5")
+                                          : new BigDecimal("33.333"))
+                                  .put("reason", "x")),
                           OPERATOR,
                           null));
     }
@@ -554,7 +586,7 @@ class EscrowPropertyTest {
           b.putObject("signature")
               .put("scheme", "ed25519")
               .put("value", key.sign(hash.getBytes(StandardCharsets.UTF_8)).toBase64Url());
-          service.commands().sign(p.id, b, caller, null);
+          service.commands().sign(p.id, CommandBodies.sign(b), caller, null);
         });
   }
 
@@ -563,7 +595,8 @@ class EscrowPropertyTest {
   }
 
   private boolean fund(Plan p, ObjectNode body) {
-    return attempt("fund", () -> service.commands().fund(p.id, body, ALICE, null));
+    return attempt(
+        "fund", () -> service.commands().fund(p.id, CommandBodies.fund(body), ALICE, null));
   }
 
   private ObjectNode fundBody(Plan p) {
@@ -582,7 +615,9 @@ class EscrowPropertyTest {
   }
 
   private boolean deliver(Plan p) {
-    return attempt("deliver", () -> service.commands().deliver(p.id, deliverable(), BOB, null));
+    return attempt(
+        "deliver",
+        () -> service.commands().deliver(p.id, CommandBodies.deliver(deliverable()), BOB, null));
   }
 
   private boolean verify(Plan p, Caller caller) {
@@ -598,7 +633,10 @@ class EscrowPropertyTest {
     boolean ok =
         attempt(
             "verify",
-            () -> service.verifications().verify(p.id, scores(s[0], s[1], s[2]), caller, null));
+            () ->
+                service
+                    .verifications()
+                    .verify(p.id, CommandBodies.verify(scores(s[0], s[1], s[2])), caller, null));
     if (ok) {
       p.scores = s;
     }
@@ -620,7 +658,9 @@ class EscrowPropertyTest {
 
   private boolean rule(Plan p, Caller caller, BigDecimal percent) {
     p.rulings.add(percent); // before the call: a racing ruling may win before this one returns
-    return attempt("rule", () -> service.disputes().rule(p.id, ruling(percent), caller, null));
+    return attempt(
+        "rule",
+        () -> service.disputes().rule(p.id, CommandBodies.ruling(ruling(percent)), caller, null));
   }
 
   /**
@@ -736,7 +776,11 @@ class EscrowPropertyTest {
             () ->
                 attempt(
                     "race:challenge",
-                    () -> service.disputes().challenge(p.id, challengeBody(), ALICE, null)));
+                    () ->
+                        service
+                            .disputes()
+                            .challenge(
+                                p.id, CommandBodies.challenge(challengeBody()), ALICE, null)));
         List<String> names = new ArrayList<>(options.keySet());
         String a;
         String b;

@@ -15,6 +15,7 @@ import dev.asa.lifecycle.Event;
 import dev.asa.lifecycle.EventChain;
 import dev.asa.lifecycle.State;
 import dev.asa.lifecycle.TransitionRefusedException;
+import dev.asa.server.http.CommandBodies;
 import dev.asa.server.store.Store;
 import dev.asa.server.store.Stores;
 import dev.asa.testing.Fixtures;
@@ -136,7 +137,7 @@ class RandomLifecycleTest {
               .commands()
               .sign(
                   id,
-                  signBody("client", alice.sign(input).toBase64Url()),
+                  CommandBodies.sign(signBody("client", alice.sign(input).toBase64Url())),
                   right ? ALICE : someone,
                   null);
       case 1 ->
@@ -144,7 +145,7 @@ class RandomLifecycleTest {
               .commands()
               .sign(
                   id,
-                  signBody("provider", bob.sign(input).toBase64Url()),
+                  CommandBodies.sign(signBody("provider", bob.sign(input).toBase64Url())),
                   right ? BOB : someone,
                   null);
       case 2 ->
@@ -152,7 +153,7 @@ class RandomLifecycleTest {
               .commands()
               .sign(
                   id,
-                  signBody("provider", alice.sign(input).toBase64Url()),
+                  CommandBodies.sign(signBody("provider", alice.sign(input).toBase64Url())),
                   BOB,
                   null); // wrong key
       case 3 ->
@@ -160,36 +161,42 @@ class RandomLifecycleTest {
               .commands()
               .deliver(
                   id,
-                  Json.object()
-                      .put("content", "# Findings\n\nFederated learning keeps data local.")
-                      .put("format", "markdown"),
+                  CommandBodies.deliver(
+                      Json.object()
+                          .put("content", "# Findings\n\nFederated learning keeps data local.")
+                          .put("format", "markdown")),
                   right ? BOB : someone,
                   null);
       case 4 ->
           service
               .verifications()
-              .verify(id, evaluatorScores(random), right ? JUDGE : someone, null);
+              .verify(
+                  id, CommandBodies.verify(evaluatorScores(random)), right ? JUDGE : someone, null);
       case 5 ->
           service
               .disputes()
               .challenge(
                   id,
-                  Json.object().put("reason_code", "quality_below_agreed_slo"),
+                  CommandBodies.challenge(
+                      Json.object().put("reason_code", "quality_below_agreed_slo")),
                   right ? (random.nextBoolean() ? ALICE : BOB) : someone,
                   null);
       case 6 -> service.commands().close(id, right ? ALICE : someone, null);
-      case 8 -> service.commands().fund(id, null, right ? ALICE : someone, null);
+      case 8 ->
+          service.commands().fund(id, CommandBodies.fund(null), right ? ALICE : someone, null);
       case 7 ->
           service
               .commands()
               .negotiate(
                   id,
-                  message(id, "counter", random)
-                      .set(
-                          "proposed_changes",
-                          Json.object()
-                              .put(
-                                  "quality_criteria.composite_threshold", 60 + random.nextInt(20))),
+                  CommandBodies.negotiate(
+                      message(id, "counter", random)
+                          .set(
+                              "proposed_changes",
+                              Json.object()
+                                  .put(
+                                      "quality_criteria.composite_threshold",
+                                      60 + random.nextInt(20)))),
                   right ? (random.nextBoolean() ? BOB : ALICE) : someone,
                   null);
       default ->
@@ -197,7 +204,8 @@ class RandomLifecycleTest {
               .commands()
               .negotiate(
                   id,
-                  message(id, random.nextInt(5) == 0 ? "reject" : "accept", random),
+                  CommandBodies.negotiate(
+                      message(id, random.nextInt(5) == 0 ? "reject" : "accept", random)),
                   right ? (random.nextBoolean() ? ALICE : BOB) : someone,
                   null);
     }

@@ -218,6 +218,27 @@ class ServerOwnedStateAttackTest {
     assertThat(client.events(id).path("events").findValuesAsText("type")).isEqualTo(types);
   }
 
+  @Test
+  void anEvaluatorCannotClaimTheSeriesGuaranteeTheServerJudges() {
+    ObjectNode doc = Fixtures.general();
+    doc.withObject("/escrow/dead_mans_switch").put("timeout_action", "split_50_50");
+    String id = funded(doc);
+    provider.deliver(id, "# Findings\n", "markdown");
+    ObjectNode scores = LifecycleEndToEndTest.judgedScores(95, 95, 95);
+    scores.withObject("/checks").put("guarantee_met", true);
+
+    assertThatThrownBy(() -> evaluator.verify(id, scores))
+        .isInstanceOfSatisfying(
+            AsaApiException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(422);
+              assertThat(e.errors())
+                  .anySatisfy(f ->
+                      assertThat(f.pointer()).isEqualTo("/evaluator_result/checks/guarantee_met"));
+            });
+    assertThat(client.agreement(id).path("state").asText()).isEqualTo("DELIVERED");
+  }
+
   // ---- content isolation at every ending
   // ---------------------------------------------------------
 

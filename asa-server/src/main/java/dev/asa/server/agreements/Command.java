@@ -1,0 +1,99 @@
+package dev.asa.server.agreements;
+
+import dev.asa.agreement.ChallengeReason;
+import dev.asa.agreement.Role;
+import dev.asa.crypto.Ed25519Signature;
+import dev.asa.negotiation.NegotiationMessage;
+import dev.asa.server.evaluation.EvaluationConfig;
+import dev.asa.shadow.SealRequest;
+import java.math.BigDecimal;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What a caller asks of an agreement, already read from its request body: the HTTP layer parses
+ * bodies into these records (every malformed field refused there, naming it), so the use cases
+ * receive typed requests and only decide. A record here holds nothing the server owns.
+ *
+ * <p>{@code claimedParty}, where present, is the role the body says it acts as; the use case checks
+ * it against the key that signed the request.
+ */
+public sealed interface Command {
+
+  /** {@code POST /agreements/{id}/sign}. */
+  record Sign(Role party, Ed25519Signature signature, Optional<String> agreementHash)
+      implements Command {
+    public Sign {
+      if (party != Role.CLIENT && party != Role.PROVIDER) {
+        throw new IllegalArgumentException("only the client and the provider sign: " + party);
+      }
+      Objects.requireNonNull(signature, "signature");
+      Objects.requireNonNull(agreementHash, "agreementHash");
+    }
+  }
+
+  /** {@code PATCH /agreements/{id}/negotiate}. */
+  record Negotiate(Optional<String> claimedParty, NegotiationMessage message) implements Command {
+    public Negotiate {
+      Objects.requireNonNull(claimedParty, "claimedParty");
+      Objects.requireNonNull(message, "message");
+    }
+  }
+
+  /** {@code POST /agreements/{id}/deliver}. */
+  record Deliver(Delivery delivery) implements Command {
+    public Deliver {
+      Objects.requireNonNull(delivery, "delivery");
+    }
+  }
+
+  /**
+   * {@code POST /agreements/{id}/verify}: the assigned evaluator's scores, or a request that the
+   * server's engine run with {@code engineConfig}, or neither (the agreement's own depth decides).
+   */
+  record Verify(SubmittedResult submitted, Optional<EvaluationConfig> engineConfig)
+      implements Command {
+    public Verify {
+      Objects.requireNonNull(submitted, "submitted");
+      Objects.requireNonNull(engineConfig, "engineConfig");
+      if (!submitted.isEmpty() && engineConfig.isPresent()) {
+        throw new IllegalArgumentException("scores and an engine request are exclusive");
+      }
+    }
+  }
+
+  /** {@code POST /agreements/{id}/challenge}. */
+  record Challenge(Optional<String> claimedParty, ChallengeReason reason) implements Command {
+    public Challenge {
+      Objects.requireNonNull(claimedParty, "claimedParty");
+      Objects.requireNonNull(reason, "reason");
+    }
+  }
+
+  /** {@code POST /agreements/{id}/ruling}: a share from 0 to 100 with at most two decimals. */
+  record Ruling(BigDecimal releasePercent, String reason) implements Command {
+    public Ruling {
+      if (releasePercent.signum() < 0
+          || releasePercent.compareTo(BigDecimal.valueOf(100)) > 0
+          || releasePercent.scale() > 2) {
+        throw new IllegalArgumentException("release percent out of range: " + releasePercent);
+      }
+      Objects.requireNonNull(reason, "reason");
+    }
+  }
+
+  /** {@code POST /agreements/{id}/seal} and {@code POST /shadow/seals}. */
+  record Seal(SealRequest request) implements Command {
+    public Seal {
+      Objects.requireNonNull(request, "request");
+    }
+  }
+
+  /** {@code POST /shadow/seals/{id}/validate}: delivered work to check against a seal. */
+  record Validate(String content, Optional<String> format) implements Command {
+    public Validate {
+      Objects.requireNonNull(content, "content");
+      Objects.requireNonNull(format, "format");
+    }
+  }
+}

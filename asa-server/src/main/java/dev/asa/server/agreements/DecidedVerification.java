@@ -1,0 +1,158 @@
+package dev.asa.server.agreements;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.Agreement;
+import dev.asa.agreement.Party;
+import dev.asa.crypto.Ed25519PrivateKey;
+import dev.asa.evaluators.VerificationEngine;
+import dev.asa.facts.VerificationFact;
+import dev.asa.json.Json;
+import dev.asa.lifecycle.ChallengeWindow;
+import dev.asa.lifecycle.State;
+import dev.asa.scoring.Verdict;
+import dev.asa.scoring.VerificationResult;
+import dev.asa.server.store.VerificationRow;
+import dev.asa.server.store.Write;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A verification whose verdict is in, turned into the {@link Change} that records it: the section
+ * 5.2 result, the verification fact on the agreement, the {@code VERIFIED} event, and the writes
+ * (the result row, the deliverable's content erased, the seal's validation and reveal).
+ *
+ * <p>Nothing is decided here: every number comes from the {@link Verdict} or the assessment, so
+ * what is recorded is exactly what was decided.
+ *
+ * @param agreement the agreement as it was verified
+ * @param next the state the verification moves it to
+ * @param releaseAudit how the payment terms in force were made from the written ones (threshold
+ *     noise, dynamic tiers); null when the written terms applied as they are
+ * @param sealed the validation of the agreement's sealed criteria; empty when it is not sealed
+ */
+record DecidedVerification(
+    Agreement agreement,
+    State next,
+    VerificationRunner.Assessed assessed,
+    Verdict verdict,
+    ObjectNode releaseAudit,
+    Optional<ShadowSeals.Validated> sealed) {
+
+  /**
+   * The change recording this verification.
+   *
+   * @param serverKey signs the result when the server's built-in evaluator produced it
+   * @param extraWrites written in the same transaction (e.g. finishing the job that assessed it)
+   */
+  Change change(
+      String verificationId,
+      Instant now,
+      Actor actor,
+      Ed25519PrivateKey serverKey,
+      List<Write> extraWrites) {
+    VerificationResult result = result(verificationId, now);
+    ObjectNode resultJson = (ObjectNode) result.toJson();
+    VerificationFact summary = summary(result, resultJson, now);
+    Agreement verified = agreement.withState(next).withFacts(f -> f.withVerification(summary));
+
+    List<Write> writes =
+        new ArrayList<>(
+            List.of(
+                new Write.PutVerification(
+                    VerificationRow.of(
+                        result.verificationId(),
+                        agreement.id(),
+                        assessed.deliverableHash().toString(),
+                        resultJson,
+                        now)),
+                new Write.EraseDeliverableContent(agreement.id())));
+    sealed.ifPresent(s -> writes.addAll(s.writes()));
+    writes.addAll(extraWrites);
+
+    ObjectNode response = Json.object();
+    response.put("agreement_id", agreement.id());
+    response.put("state", verified.state().name());
+    response.set("verification", resultJson);
+    return new Change(
+        verified,
+        List.of(new EventLog.Draft(EventType.VERIFIED, actor, payload(summary, serverKey))),
+        writes,
+        response);
+  }
+
+  private VerificationResult result(String verificationId, Instant now) {
+    VerificationEngine.Assessment assessment = assessed.assessment();
+    Party evaluator = agreement.terms().parties().evaluator();
+    String evaluatorType;
+    String model;
+    if (assessed.submitted()) {
+      evaluatorType = evaluator.evaluatorType() == null ? "external" : evaluator.evaluatorType();
+      model = assessed.submittedModel();
+    } else {
+      evaluatorType =
+          assessment.evaluatorType().equals("structural")
+              ? "builtin_structural"
+              : "builtin_" + assessment.evaluatorType();
+      model = assessment.models();
+    }
+    return VerificationResult.of(
+        verificationId,
+        agreement.id(),
+        now,
+        new VerificationResult.Evaluator(evaluator.identity(), evaluatorType, model),
+        verdict.scorecard(),
+        assessed.deliverableHash(),
+        assessed.durationMs(),
+        assessment.usage().costUsd(),
+        extensions());
+  }
+
+  /** What the result carries beyond section 5.2: engine details, the guarantee, the shadow gate. */
+  private ObjectNode extensions() {
+    VerificationEngine.Assessment assessment = assessed.assessment();
+    ObjectNode extensions = Json.object();
+    if (!assessed.submitted() && !assessment.evaluatorType().equals("structural")) {
+      extensions.set("verification", assessment.details());
+    }
+    verdict.guarantee().ifPresent(g -> extensions.set("guarantee", g.toJson()));
+    sealed.ifPresent(s -> {
+      extensions.set("shadow_score", s.report());
+      extensions.put("shadow_gate", s.gate().wire());
+    });
+    verdict.shadowWarning().ifPresent(w -> extensions.put("shadow_warning", w));
+    return extensions;
+  }
+
+  /** The verification fact on the agreement, read back from the result as it is stored. */
+  private VerificationFact summary(VerificationResult result, ObjectNode resultJson, Instant now) {
+    JsonNode composite = resultJson.path("composite").path("score");
+    return new VerificationFact(
+        result.verificationId(),
+        now,
+        verdict.determination().result(),
+        composite.isNumber() ? composite.decimalValue() : null,
+        resultJson.path("determination").path("payment_release_percent").decimalValue(),
+        resultJson.path("evidence_trail").path("evaluation_hash").asText(),
+        ChallengeWindow.after(now, agreement.terms().verification()).closesAt(),
+        releaseAudit,
+        sealed.map(ShadowSeals.Validated::summary).orElse(null));
+  }
+
+  private ObjectNode payload(VerificationFact summary, Ed25519PrivateKey serverKey) {
+    ObjectNode payload = summary.toJson();
+    payload.put("deliverable_hash", assessed.deliverableHash().toString());
+    if (!assessed.submitted()) {
+      // The server's built-in evaluator vouches for its own result: anyone can check this signature
+      // over the evaluation_hash with the key at /.well-known/asa/server-key.
+      String hash = summary.evaluationHash();
+      payload.put(
+          "server_signature", serverKey.sign(hash.getBytes(StandardCharsets.UTF_8)).toBase64Url());
+    }
+    payload.put("state", next.name());
+    return payload;
+  }
+}

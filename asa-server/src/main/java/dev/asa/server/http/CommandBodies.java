@@ -1,0 +1,183 @@
+package dev.asa.server.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.ChallengeReason;
+import dev.asa.agreement.InvalidDocumentException;
+import dev.asa.agreement.Role;
+import dev.asa.agreement.StrictJson;
+import dev.asa.crypto.Ed25519Signature;
+import dev.asa.json.Json;
+import dev.asa.negotiation.NegotiationMessage;
+import dev.asa.server.agreements.Command;
+import dev.asa.server.agreements.Delivery;
+import dev.asa.server.agreements.SubmittedResult;
+import dev.asa.server.escrow.FundRequest;
+import dev.asa.server.evaluation.EvaluationConfig;
+import dev.asa.shadow.SealRequest;
+import java.math.BigDecimal;
+import java.util.Optional;
+
+/**
+ * Request bodies read into {@link Command}s: strictly (unknown members refused), each bad field
+ * named by its JSON pointer in a 422. Values with a reader of their own (a delivery, a negotiation
+ * message, sealed criteria, an evaluator's scores) are read by it.
+ */
+public final class CommandBodies {
+  private static final StrictJson STRICT = StrictJson.failFast();
+
+  private CommandBodies() {}
+
+  /**
+   * A document that is its own command (an agreement proposal, a verification request): the use
+   * case reads it with the core's document reader, because the document itself is what it stores
+   * (signed terms; a verification job that can be resumed).
+   */
+  public static JsonNode document(JsonNode body) {
+    return body;
+  }
+
+  /** A call that takes no body ({@code close}); whatever is sent is ignored, as before. */
+  public static Void none(JsonNode body) {
+    return null;
+  }
+
+  public static Command.Sign sign(JsonNode body) {
+    ObjectNode b = STRICT.object(body, "", "a sign request");
+    STRICT.allowOnly(b, "", "party", "signature", "agreement_hash");
+    Optional<String> signedHash = Optional.ofNullable(STRICT.optionalText(b, "", "agreement_hash"));
+    Role role = signingRole(STRICT.text(b, "", "party", "\"client\" or \"provider\""));
+    if (!(b.get("signature") instanceof ObjectNode signature)) {
+      throw new InvalidDocumentException(
+          "/signature",
+          "required: {\"scheme\": \"ed25519\", \"value\": \"<base64url signature>\"}");
+    }
+    String scheme = STRICT.text(signature, "/signature", "scheme", "\"ed25519\"");
+    if (!scheme.equals("ed25519")) {
+      throw new InvalidDocumentException(
+          "/signature/scheme", "unsupported scheme '" + scheme + "'; only ed25519 is accepted");
+    }
+    String value =
+        STRICT.text(signature, "/signature", "value", "base64url of the 64-byte signature");
+    try {
+      return new Command.Sign(role, Ed25519Signature.fromBase64Url(value), signedHash);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidDocumentException("/signature/value", e.getMessage());
+    }
+  }
+
+  public static Command.Negotiate negotiate(JsonNode body) {
+    ObjectNode b = STRICT.object(body, "", "a negotiation message");
+    return new Command.Negotiate(
+        Optional.ofNullable(STRICT.optionalText(b, "", "party")), NegotiationMessage.parse(b));
+  }
+
+  /** An empty body is a fund request with nothing to add (a ledger or callback escrow). */
+  public static FundRequest fund(JsonNode body) {
+    ObjectNode b =
+        isAbsent(body) ? Json.object() : STRICT.object(body, "", "a fund request").deepCopy();
+    JsonNode amount = b.remove("amount");
+    JsonNode currency = b.remove("currency");
+    if (amount != null && !amount.isTextual()) {
+      throw new InvalidDocumentException(
+          "/amount", "a decimal string such as \"12.50\": the agreement's escrow amount, exactly");
+    }
+    if (currency != null && !currency.isTextual()) {
+      throw new InvalidDocumentException(
+          "/currency", "the agreement's currency code, such as \"USD\"");
+    }
+    return new FundRequest(
+        Optional.ofNullable(amount).map(JsonNode::asText),
+        Optional.ofNullable(currency).map(JsonNode::asText),
+        b);
+  }
+
+  public static Command.Deliver deliver(JsonNode body) {
+    ObjectNode b = STRICT.object(body, "", "a delivery");
+    STRICT.allowOnly(b, "", "content", "format", "content_url", "content_hash");
+    return new Command.Deliver(Delivery.parse(b, ""));
+  }
+
+  /**
+   * {@code {evaluator_result}} (the assigned evaluator's scores) or {@code {verification_config}}
+   * (run the server's engine), or nothing.
+   */
+  public static Command.Verify verify(JsonNode body) {
+    if (isAbsent(body)) {
+      return new Command.Verify(SubmittedResult.NONE, Optional.empty());
+    }
+    ObjectNode b = STRICT.object(body, "", "a verify request");
+    STRICT.allowOnly(b, "", "evaluator_result", "verification_config");
+    if (b.has("verification_config")) {
+      if (b.has("evaluator_result")) {
+        throw new InvalidDocumentException(
+            "/verification_config",
+            "give either evaluator_result (your scores) or verification_config (the server's"
+                + " evaluators), not both");
+      }
+      return new Command.Verify(
+          SubmittedResult.NONE, Optional.of(EvaluationConfig.parse(b.get("verification_config"))));
+    }
+    return new Command.Verify(SubmittedResult.parse(b.get("evaluator_result")), Optional.empty());
+  }
+
+  public static Command.Challenge challenge(JsonNode body) {
+    ObjectNode b = STRICT.object(body, "", "a challenge");
+    STRICT.allowOnly(b, "", "party", "reason_code");
+    Optional<String> claimed = Optional.ofNullable(STRICT.optionalText(b, "", "party"));
+    String code = STRICT.text(b, "", "reason_code", "one of " + ChallengeReason.allWireNames());
+    try {
+      return new Command.Challenge(claimed, ChallengeReason.fromWire(code));
+    } catch (IllegalArgumentException e) {
+      throw new InvalidDocumentException("/reason_code", e.getMessage());
+    }
+  }
+
+  public static Command.Ruling ruling(JsonNode body) {
+    ObjectNode b = STRICT.object(body, "", "a ruling");
+    STRICT.allowOnly(b, "", "release_percent", "reason");
+    JsonNode p = b.get("release_percent");
+    if (p == null
+        || !p.isNumber()
+        || p.decimalValue().signum() < 0
+        || p.decimalValue().compareTo(BigDecimal.valueOf(100)) > 0) {
+      throw new InvalidDocumentException(
+          "/release_percent",
+          "required: a number from 0 to 100, the share released to the provider");
+    }
+    if (p.decimalValue().scale() > 2) {
+      throw new InvalidDocumentException("/release_percent", "at most two decimals");
+    }
+    String reason = STRICT.text(b, "", "reason", "the reason for the ruling, kept in the record");
+    if (reason.isBlank() || reason.length() > 2000) {
+      throw new InvalidDocumentException("/reason", "a non-blank text of at most 2000 characters");
+    }
+    return new Command.Ruling(p.decimalValue(), reason);
+  }
+
+  public static Command.Seal seal(JsonNode body) {
+    return new Command.Seal(SealRequest.parse(body));
+  }
+
+  public static Command.Validate validate(JsonNode body) {
+    ObjectNode b = STRICT.object(body, "", "a validate request");
+    STRICT.allowOnly(b, "", "content", "format");
+    return new Command.Validate(
+        STRICT.text(b, "", "content", "the delivered work, as text"),
+        Optional.ofNullable(STRICT.optionalText(b, "", "format")));
+  }
+
+  private static boolean isAbsent(JsonNode body) {
+    return body == null || body.isNull() || body.isMissingNode();
+  }
+
+  private static Role signingRole(String party) {
+    return switch (party) {
+      case "client" -> Role.CLIENT;
+      case "provider" -> Role.PROVIDER;
+      default ->
+          throw new InvalidDocumentException(
+              "/party", "must be \"client\" or \"provider\", not '" + party + "'");
+    };
+  }
+}
