@@ -292,7 +292,7 @@ public final class AgreementCommands {
   public Outcome seal(String id, Command.Seal command, Caller caller, IdempotencyTicket ticket) {
     SealRequest request = command.request();
     Agreement before = work.agreement(work.loadFor(id, caller, Operation.READ));
-    if (!AccessPolicy.rolesOf(before.terms(), caller).contains(Role.CLIENT)) {
+    if (!AccessPolicy.rolesOf(before, caller).contains(Role.CLIENT)) {
       throw AccessDeniedException.forbidden(
           "only the client of agreement " + id + " seals acceptance criteria");
     }
