@@ -42,6 +42,9 @@ public final class Agreement {
    */
   public static final String FACTS_MEMBER = "metadata";
 
+  /** The {@code type} of an evaluator the pool assigned (it has no {@code parties.evaluator}). */
+  public static final String POOL_EVALUATOR_TYPE = "pool";
+
   private final ObjectNode document;
   private final AgreementTerms terms;
   private final State state;
@@ -165,9 +168,6 @@ public final class Agreement {
                 .toList())
         .orElse(List.of());
   }
-
-  /** The {@code type} of an evaluator the pool assigned (it has no {@code parties.evaluator}). */
-  public static final String POOL_EVALUATOR_TYPE = "pool";
 
   /** What the server knows about this agreement. */
   public ServerFacts facts() {

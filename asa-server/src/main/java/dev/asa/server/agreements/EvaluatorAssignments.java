@@ -7,7 +7,6 @@ import dev.asa.agreement.Agreement;
 import dev.asa.agreement.AgreementTerms;
 import dev.asa.agreement.EvaluatorSelection;
 import dev.asa.agreement.InvalidDocumentException;
-import dev.asa.agreement.Role;
 import dev.asa.crypto.Ed25519PublicKey;
 import dev.asa.facts.EvaluatorAssignmentFact;
 import dev.asa.facts.EvaluatorAssignmentFact.AssignedEvaluator;
@@ -95,11 +94,11 @@ final class EvaluatorAssignments {
     Assignment result = Assignment.assign(selection, screening, seed, count, Set.of());
     return switch (result) {
       case Assignment.Unavailable u -> throw unavailable(active, selection, u);
-      case Assignment.Assigned a -> Optional.of(record(active, a, screening, seed, now));
+      case Assignment.Assigned a -> Optional.of(recorded(active, a, screening, seed, now));
     };
   }
 
-  private Assigned record(
+  private Assigned recorded(
       Agreement active, Assignment.Assigned a, Screening screening, Seed seed, Instant now) {
     String candidatesDigest = Draw.digestOf(screening.eligibleKeys()).toString();
     EvaluatorAssignmentFact fact =
@@ -170,12 +169,8 @@ final class EvaluatorAssignments {
     boolean evaluator =
         a.evaluators().stream().anyMatch(e -> e.key().map(key::equals).orElse(false));
     if (evaluator) {
-      config
-          .pool()
-          .recordAssessment(
-              k.keyId(),
-              AssignmentContext.providerId(a.terms().parties().signer(Role.PROVIDER)),
-              at);
+      String provider = AssignmentContext.providerId(a.terms().parties().provider());
+      config.pool().recordAssessment(k.keyId(), provider, at);
     }
   }
 }
