@@ -45,12 +45,7 @@ final class GetCommand implements Command {
             .row("allowed now", Formats.list(envelope.path("allowed_actions")))
             .row("client", identity(parties.path("client")))
             .row("provider", identity(parties.path("provider")))
-            .row(
-                "evaluator",
-                identity(parties.path("evaluator"))
-                    + (parties.path("evaluator").has("type")
-                        ? " (" + parties.path("evaluator").path("type").asText() + ")"
-                        : ""))
+            .row("evaluator", evaluator(a))
             .row("signed by", signers(a.path("signatures")))
             .row(
                 "service",
@@ -88,6 +83,22 @@ final class GetCommand implements Command {
         + ", passes at "
         + Formats.number(criteria.path("composite_threshold"))
         + "\n";
+  }
+
+  /** The named evaluator, or the one the pool assigned (or will assign at activation). */
+  private static String evaluator(JsonNode a) {
+    JsonNode named = a.path("parties").path("evaluator");
+    if (!named.isMissingNode()) {
+      return identity(named) + (named.has("type") ? " (" + named.path("type").asText() + ")" : "");
+    }
+    JsonNode assigned = a.path("metadata").path("assigned_evaluators");
+    if (assigned.isMissingNode()) {
+      return "from the pool at activation";
+    }
+    return identity(assigned.path("evaluators").path(0))
+        + " (pool, "
+        + assigned.path("mode").asText()
+        + ")";
   }
 
   private static String identity(JsonNode party) {

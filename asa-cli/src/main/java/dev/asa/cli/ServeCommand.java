@@ -1,8 +1,10 @@
 package dev.asa.cli;
 
+import dev.asa.agreement.RotationTerms;
 import dev.asa.crypto.Ed25519PublicKey;
 import dev.asa.negotiation.NegotiationPolicy;
 import dev.asa.server.AsaServer;
+import dev.asa.server.agreements.AssignmentConfig;
 import dev.asa.server.config.ServerConfig;
 import dev.asa.server.escrow.EscrowConfig;
 import java.math.BigDecimal;
@@ -116,6 +118,13 @@ final class ServeCommand implements Command {
                       "an internal URL prefix the server may fetch from or post to (repeatable; by default internal addresses are refused)"))
               .option(
                   Option.value(
+                      "--rotation-max-consecutive",
+                      "N",
+                      "at most N consecutive deliveries of one provider per evaluator, for agreements whose verification.rotation sets none (default "
+                          + AssignmentConfig.DEFAULT_MAX_CONSECUTIVE
+                          + ")"))
+              .option(
+                  Option.value(
                       "--delivery-timeout",
                       "SECONDS",
                       "longest wait for one payment webhook or facilitator call (default "
@@ -170,6 +179,19 @@ final class ServeCommand implements Command {
     }
     config = config.withEscrow(escrow(args, config.escrow()));
     config = config.withPublicUrls(publicUrls(args)).withFetchPolicy(fetchPolicy(args));
+    if (args.has("--rotation-max-consecutive")) {
+      config =
+          config.withAssignment(
+              config
+                  .assignment()
+                  .withDefaultRotation(
+                      new RotationTerms(
+                          args.intValue(
+                              "--rotation-max-consecutive",
+                              AssignmentConfig.DEFAULT_MAX_CONSECUTIVE,
+                              1,
+                              RotationTerms.MAX))));
+    }
     config =
         config.withVerification(
             dev.asa.server.evaluation.VerificationConfig.standard(
@@ -205,6 +227,12 @@ final class ServeCommand implements Command {
         .verification()
         .description()
         .forEach((what, how) -> session.out().println("verification " + what + ": " + how));
+    session
+        .out()
+        .println(
+            "evaluator rotation: at most "
+                + config.assignment().defaultRotation().maxConsecutive()
+                + " consecutive deliveries of one provider (unless an agreement sets its own)");
     for (var arbiter : escrow.arbiterKeys()) {
       session.out().println("arbiter key: " + arbiter.toBase64Url());
     }

@@ -1,17 +1,22 @@
 package dev.asa.access;
 
+import dev.asa.agreement.Agreement;
 import dev.asa.agreement.AgreementTerms;
 import dev.asa.agreement.Party;
 import dev.asa.agreement.Role;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
  * Who may do what to an agreement: the one table of the README's authorization section, and the one
  * place that applies it. A caller's roles come from matching its key to the agreement's {@code
- * parties.*.verification_key}; a key can hold no role (a stranger, who learns nothing: 404), or act
- * out of its role (403, with the reason).
+ * parties.*.verification_key} and, for an agreement that names no evaluator, to the keys of the
+ * pool evaluators assigned at activation ({@link Agreement#evaluators()}): an assigned evaluator
+ * holds exactly the role a named one does. A key can hold no role (a stranger, who learns nothing:
+ * 404), or act out of its role (403, with the reason).
  *
  * <pre>
  * operation                   client provider evaluator operator
@@ -51,10 +56,14 @@ public final class AccessPolicy {
           Map.entry(Operation.RULE, EnumSet.noneOf(Role.class)));
 
   /** The roles a caller holds in an agreement (empty for a stranger; the server holds none). */
-  public static Set<Role> rolesOf(AgreementTerms terms, Caller caller) {
+  public static Set<Role> rolesOf(Agreement agreement, Caller caller) {
     Set<Role> roles = EnumSet.noneOf(Role.class);
     if (caller instanceof Caller.Key k) {
-      for (Party p : terms.parties().all()) {
+      AgreementTerms terms = agreement.terms();
+      List<Party> parties =
+          new ArrayList<>(List.of(terms.parties().client(), terms.parties().provider()));
+      parties.addAll(agreement.evaluators());
+      for (Party p : parties) {
         if (p.key().map(k.key()::equals).orElse(false)) {
           roles.add(p.role());
         }
@@ -75,17 +84,17 @@ public final class AccessPolicy {
    * Allows the operation or throws: 404-style for a caller with no role (and not the server), 403
    * with the reason for a party out of its role.
    */
-  public static void require(AgreementTerms terms, Caller caller, Operation op) {
+  public static void require(Agreement agreement, Caller caller, Operation op) {
     if (caller instanceof Caller.Server) {
       return; // the server acts for the built-in evaluator and its timers; routes never pass it
     }
     boolean operator = caller instanceof Caller.Key k && k.operator();
-    Set<Role> roles = rolesOf(terms, caller);
+    Set<Role> roles = rolesOf(agreement, caller);
     if (allows(op, roles, operator)) {
       return;
     }
     if (roles.isEmpty() && !(operator && op == Operation.RULE)) {
-      throw AccessDeniedException.notFound(terms.agreementId());
+      throw AccessDeniedException.notFound(agreement.id());
     }
     throw AccessDeniedException.forbidden(
         "a "

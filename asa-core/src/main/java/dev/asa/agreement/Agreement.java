@@ -10,6 +10,7 @@ import dev.asa.json.Jcs;
 import dev.asa.lifecycle.State;
 import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -40,6 +41,9 @@ public final class Agreement {
    * sends.
    */
   public static final String FACTS_MEMBER = "metadata";
+
+  /** The {@code type} of an evaluator the pool assigned (it has no {@code parties.evaluator}). */
+  public static final String POOL_EVALUATOR_TYPE = "pool";
 
   private final ObjectNode document;
   private final AgreementTerms terms;
@@ -138,6 +142,33 @@ public final class Agreement {
     return copy;
   }
 
+  /**
+   * Who judges this agreement: the evaluator {@code parties.evaluator} names, or else the pool
+   * evaluators the server assigned at activation ({@code metadata.assigned_evaluators}, type {@code
+   * pool}), the primary first; none for an agreement that names none and is not active yet. The one
+   * answer to "is this key the evaluator?", for access and for the verification result.
+   */
+  public List<Party> evaluators() {
+    Optional<Party> named = terms.parties().evaluator();
+    if (named.isPresent()) {
+      return List.of(named.get());
+    }
+    return facts
+        .assignedEvaluators()
+        .map(a ->
+            a.evaluators().stream()
+                .map(e ->
+                    new Party(
+                        Role.EVALUATOR,
+                        new Identity(e.identityScheme(), e.identityValue(), e.lineage()),
+                        e.displayName(),
+                        e.organization(),
+                        e.key(),
+                        POOL_EVALUATOR_TYPE))
+                .toList())
+        .orElse(List.of());
+  }
+
   /** What the server knows about this agreement. */
   public ServerFacts facts() {
     return facts;
@@ -152,7 +183,7 @@ public final class Agreement {
     if (role == Role.EVALUATOR) {
       throw new SignatureRefusedException("only the client and the provider sign an agreement");
     }
-    Party party = terms.parties().get(role);
+    Party party = terms.parties().signer(role);
     if (!party.verificationKey().verify(signingInput(), signature)) {
       throw new SignatureRefusedException(
           "the "

@@ -77,7 +77,7 @@ final class SemanticRules {
   }
 
   private void checkParties(Parties p) {
-    for (Party party : List.of(p.client(), p.provider(), p.evaluator())) {
+    for (Party party : p.all()) {
       String at = "/parties/" + party.role().wireName();
       if (party.identity().scheme().equals("did") && !party.identity().value().startsWith("did:")) {
         v.add(at + "/identity/value", "an identity of scheme 'did' must start with 'did:'");
@@ -92,17 +92,23 @@ final class SemanticRules {
     if (p.client().verificationKey().equals(p.provider().verificationKey())) {
       v.add("/parties/provider/verification_key", "client and provider must hold different keys");
     }
-    // Independence compares names as a person reads them (Identities.comparable): "ACME Labs\u200B"
-    // is the organization "acme labs", whatever case, spacing, zero-width or full-width form is
-    // used.
+    // A pool evaluator's independence is checked when it is assigned (dev.asa.integrity.Screening).
+    p.evaluator().ifPresent(ev -> checkIndependence(ev, p));
+  }
+
+  /**
+   * A named evaluator shares no identity, organization, lineage or key with either signer.
+   * Independence compares names as a person reads them (Identities.comparable): "ACME Labs\u200B"
+   * is the organization "acme labs", whatever case, spacing, zero-width or full-width form is used.
+   */
+  private void checkIndependence(Party ev, Parties p) {
     for (Party signer : List.of(p.client(), p.provider())) {
-      if (p.evaluator().identity().sameAgentAs(signer.identity())) {
+      if (ev.identity().sameAgentAs(signer.identity())) {
         v.add(
             "/parties/evaluator/identity",
             "the evaluator must be independent: it has the same identity as the "
                 + signer.role().wireName());
       }
-      Party ev = p.evaluator();
       if (Identities.same(ev.organization(), signer.organization())) {
         v.add(
             "/parties/evaluator/organization",
@@ -118,8 +124,7 @@ final class SemanticRules {
             "the evaluator must be independent: it shares its CoC lineage with the "
                 + signer.role().wireName());
       }
-      if (p.evaluator().key().isPresent()
-          && p.evaluator().verificationKey().equals(signer.verificationKey())) {
+      if (ev.key().isPresent() && ev.verificationKey().equals(signer.verificationKey())) {
         v.add(
             "/parties/evaluator/verification_key",
             "the evaluator must be independent: it uses the "

@@ -67,7 +67,11 @@ final class TermsReader {
   private Parties parties(JsonNode node) {
     Party client = party(Role.CLIENT, node.path("client"), "/parties/client");
     Party provider = party(Role.PROVIDER, node.path("provider"), "/parties/provider");
-    Party evaluator = party(Role.EVALUATOR, node.path("evaluator"), "/parties/evaluator");
+    // No parties.evaluator: the pool assigns one at activation (EvaluatorSelection.defaultFor).
+    Party evaluator =
+        node.has("evaluator")
+            ? party(Role.EVALUATOR, node.path("evaluator"), "/parties/evaluator")
+            : null;
     return client == null || provider == null ? null : new Parties(client, provider, evaluator);
   }
 

@@ -28,8 +28,16 @@ public enum Fact {
   RULING("ruling"),
   /** How the money was finally split. */
   SETTLEMENT("settlement"),
-  /** Which backup evaluator took over after the evaluator's deadline. */
-  EVALUATOR_ASSIGNMENT("evaluator_assignment");
+  /**
+   * Which backup evaluator took over after the evaluator's deadline (not the pool assignment at
+   * activation: that is {@link #ASSIGNED_EVALUATORS}).
+   */
+  EVALUATOR_ASSIGNMENT("evaluator_assignment"),
+  /**
+   * The pool evaluators assigned at activation to an agreement that names none: mode, evaluators,
+   * seed and candidate digest ({@link EvaluatorAssignmentFact}).
+   */
+  ASSIGNED_EVALUATORS("assigned_evaluators");
 
   private final String wireName;
 

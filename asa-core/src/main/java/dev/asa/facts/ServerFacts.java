@@ -17,9 +17,10 @@ import java.util.function.Function;
  * <p>Only server code creates facts, and they are stored in a column of their own: nothing a caller
  * sends ever becomes a fact, so no request can claim that money is held or a negotiation is over.
  * The facts decisions read back are typed records ({@link EscrowFact}, {@link DeliverableFact},
- * {@link VerificationFact}, {@link HardeningFact}, {@link DisputeFact}, {@link SettlementFact}),
- * each with its one JSON form; the others (negotiation state, ruling, threshold noise, evaluator
- * assignment) are recorded and rendered as their producers wrote them.
+ * {@link VerificationFact}, {@link HardeningFact}, {@link DisputeFact}, {@link SettlementFact},
+ * {@link EvaluatorAssignmentFact}), each with its one JSON form; the others (negotiation state,
+ * ruling, threshold noise, backup evaluator) are recorded and rendered as their producers wrote
+ * them.
  */
 public final class ServerFacts {
 
@@ -35,7 +36,8 @@ public final class ServerFacts {
           Fact.SHADOW,
           Fact.DISPUTE,
           Fact.SETTLEMENT,
-          Fact.TEMPLATE);
+          Fact.TEMPLATE,
+          Fact.ASSIGNED_EVALUATORS);
 
   private final ObjectNode facts;
 
@@ -70,7 +72,7 @@ public final class ServerFacts {
   }
 
   /**
-   * These facts with one untyped fact (negotiation, ruling, threshold noise, evaluator assignment)
+   * These facts with one untyped fact (negotiation, ruling, threshold noise, backup evaluator)
    * replaced.
    */
   public ServerFacts with(Fact fact, JsonNode value) {
@@ -160,6 +162,15 @@ public final class ServerFacts {
 
   public ServerFacts withSettlement(SettlementFact settlement) {
     return set(Fact.SETTLEMENT, settlement.toJson());
+  }
+
+  /** The pool evaluators assigned at activation; empty when the document names its evaluator. */
+  public Optional<EvaluatorAssignmentFact> assignedEvaluators() {
+    return read(Fact.ASSIGNED_EVALUATORS, EvaluatorAssignmentFact::fromJson);
+  }
+
+  public ServerFacts withAssignedEvaluators(EvaluatorAssignmentFact assignment) {
+    return set(Fact.ASSIGNED_EVALUATORS, assignment.toJson());
   }
 
   // ---- shorthands decisions use --------------------------------------------------------------

@@ -3,6 +3,7 @@ package dev.asa.integrity;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.Agreement;
 import dev.asa.agreement.Identity;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Party;
@@ -281,7 +282,8 @@ public record EvaluatorProfile(
    * ({@code type} {@code pool}).
    */
   public Party asParty() {
-    return new Party(Role.EVALUATOR, identity, displayName, organization, key, "pool");
+    return new Party(
+        Role.EVALUATOR, identity, displayName, organization, key, Agreement.POOL_EVALUATOR_TYPE);
   }
 
   /** The registration as it is shown back ({@code GET /evaluators/{key}}), key included. */

@@ -51,15 +51,16 @@ class EvaluatorIntegrityTermsTest {
 
   @Test
   void withoutAnEvaluatorNamedThePoolDrawsAtRandom() {
-    // The schema still requires parties.evaluator (the server has no pool yet), so this reads the
-    // terms directly: what a document without one will mean once the pool exists.
     ObjectNode doc = full();
     ((ObjectNode) doc.get("parties")).remove("evaluator");
-    assertThat(readTermsOnly(doc).evaluatorSelection())
+    Agreement a = AgreementDocuments.read(doc);
+    assertThat(a.terms().parties().evaluator()).isEmpty();
+    assertThat(a.terms().parties().all()).hasSize(2);
+    assertThat(a.terms().verification().evaluatorSelection())
         .isEqualTo(EvaluatorSelection.randomFromPool());
+    assertThat(a.evaluators()).as("nobody judges before the pool assigns someone").isEmpty();
     doc.remove("verification");
-    assertThat(readTermsOnly(doc).evaluatorSelection())
-        .isEqualTo(EvaluatorSelection.randomFromPool());
+    assertThat(read(doc).evaluatorSelection()).isEqualTo(EvaluatorSelection.randomFromPool());
   }
 
   // ---------------------------------------------------------------- evaluator_selection
@@ -316,7 +317,7 @@ class EvaluatorIntegrityTermsTest {
     return AgreementDocuments.read(doc).terms().verification();
   }
 
-  /** The typed terms without the schema (which still requires parties.evaluator). */
+  /** The typed terms without the schema, for values the schema would refuse first. */
   private static VerificationTerms readTermsOnly(ObjectNode doc) {
     Violations violations = new Violations();
     AgreementTerms terms = new TermsReader(violations).read(doc);

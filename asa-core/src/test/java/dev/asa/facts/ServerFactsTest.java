@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.asa.json.Json;
+import dev.asa.testing.Fixtures;
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -62,6 +64,23 @@ class ServerFactsTest {
                 null,
                 null)
             .closed(T, "ver-1", Json.object().put("reason", "partial"), null);
+    EvaluatorAssignmentFact assigned =
+        new EvaluatorAssignmentFact(
+            "random_from_pool",
+            List.of(
+                new EvaluatorAssignmentFact.AssignedEvaluator(
+                    Fixtures.key("judge-1").publicKey(),
+                    "api_key",
+                    "judge-1",
+                    "sha256:" + "ef".repeat(32),
+                    "Judge One",
+                    "Impartial Ltd"),
+                new EvaluatorAssignmentFact.AssignedEvaluator(
+                    Fixtures.key("judge-2").publicKey(), "did", "did:web:j2", null, "J2", null)),
+            "c2VlZA",
+            "sha256:" + "01".repeat(32),
+            T,
+            List.of("the parties agreed on no eligible evaluator; drawn at random from the pool"));
 
     ServerFacts facts =
         ServerFacts.NONE
@@ -72,7 +91,8 @@ class ServerFactsTest {
             .withVerification(verification)
             .withHardening(hardening)
             .withDispute(dispute)
-            .withSettlement(settlement);
+            .withSettlement(settlement)
+            .withAssignedEvaluators(assigned);
     ServerFacts stored = ServerFacts.fromStored(facts.toStored());
 
     assertThat(stored).isEqualTo(facts);
@@ -86,6 +106,9 @@ class ServerFactsTest {
     assertThat(stored.hardeningOpen()).isFalse();
     assertThat(stored.dispute()).contains(dispute);
     assertThat(stored.settlement().orElseThrow().escrowStatus()).isEqualTo(EscrowStatus.SETTLED);
+    assertThat(stored.assignedEvaluators()).contains(assigned);
+    assertThat(stored.assignedEvaluators().orElseThrow().primary().identityValue())
+        .isEqualTo("judge-1");
     assertThat(stored.toJson().path("escrow").path("url").asText())
         .as("binding details render flat")
         .isEqualTo("https://pay.example/asa");

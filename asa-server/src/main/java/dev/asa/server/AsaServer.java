@@ -146,7 +146,9 @@ public final class AsaServer implements AutoCloseable {
               new Disputes(store.verifications(), store.events(), escrow.disputeEndpoints()),
               escrow.arbiterKeys(),
               evaluators,
-              jobs);
+              jobs,
+              // The registry fills the pool when there is one; until then the config's (tests).
+              config.assignment());
       VerificationService verifications =
           new VerificationService(
               store.writes(),

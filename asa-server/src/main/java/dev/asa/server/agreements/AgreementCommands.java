@@ -44,6 +44,7 @@ public final class AgreementCommands {
   private final Closing closing;
   private final Negotiation negotiation;
   private final SubcontractGuard subcontracts;
+  private final EvaluatorAssignments assignments;
   private final Ids ids;
 
   AgreementCommands(
@@ -54,6 +55,7 @@ public final class AgreementCommands {
       Closing closing,
       Negotiation negotiation,
       SubcontractGuard subcontracts,
+      EvaluatorAssignments assignments,
       Ids ids) {
     this.work = work;
     this.deliverables = deliverables;
@@ -62,6 +64,7 @@ public final class AgreementCommands {
     this.closing = closing;
     this.negotiation = negotiation;
     this.subcontracts = subcontracts;
+    this.assignments = assignments;
     this.ids = ids;
   }
 
@@ -75,6 +78,7 @@ public final class AgreementCommands {
     Agreement agreement = AgreementDrafts.propose(input, now, ids::agreementId);
     AccessPolicy.requireProposer(agreement.terms(), caller);
     enforcement.check(agreement);
+    assignments.checkSupported(agreement.terms());
     Actor actor = work.actorFor(agreement, caller);
     ObjectNode payload = Json.object();
     payload.put("agreement_hash", agreement.hash().toString());
@@ -147,6 +151,8 @@ public final class AgreementCommands {
           payload.put("signature", signature.toBase64Url());
           payload.put("state", next.name());
           List<Write> writes = List.of();
+          List<EventLog.Draft> events = new ArrayList<>();
+          events.add(new EventLog.Draft(EventType.SIGNED, current.actor(), payload));
           if (next == State.ACTIVE) {
             Instant activatedAt = current.now();
             result = result.withFacts(f -> f.withActivatedAt(activatedAt));
@@ -157,13 +163,15 @@ public final class AgreementCommands {
             if (noise.isPresent()) {
               result = result.withFact(Fact.THRESHOLD_NOISE, noise.get());
             }
+            // An agreement that names no evaluator is never ACTIVE without one from the pool.
+            var assigned = assignments.atActivation(result, activatedAt);
+            if (assigned.isPresent()) {
+              result = assigned.get().agreement();
+              events.add(assigned.get().event());
+            }
             writes = Deadlines.atActivation(result, current.now());
           }
-          return new Change(
-              result,
-              List.of(new EventLog.Draft(EventType.SIGNED, current.actor(), payload)),
-              writes,
-              null);
+          return new Change(result, events, writes, null);
         });
   }
 
@@ -292,7 +300,7 @@ public final class AgreementCommands {
   public Outcome seal(String id, Command.Seal command, Caller caller, IdempotencyTicket ticket) {
     SealRequest request = command.request();
     Agreement before = work.agreement(work.loadFor(id, caller, Operation.READ));
-    if (!AccessPolicy.rolesOf(before.terms(), caller).contains(Role.CLIENT)) {
+    if (!AccessPolicy.rolesOf(before, caller).contains(Role.CLIENT)) {
       throw AccessDeniedException.forbidden(
           "only the client of agreement " + id + " seals acceptance criteria");
     }

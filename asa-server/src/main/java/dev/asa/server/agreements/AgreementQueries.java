@@ -79,8 +79,7 @@ public final class AgreementQueries {
     do {
       Page<AgreementRow> page = work.agreements().listByParty(party, next, limit);
       for (AgreementRow row : page.items()) {
-        if (!AccessPolicy.rolesOf(work.agreement(row).terms(), caller).isEmpty()
-            && items.size() < limit) {
+        if (!AccessPolicy.rolesOf(work.agreement(row), caller).isEmpty() && items.size() < limit) {
           items.add(Views.summary(row));
         }
       }
@@ -132,7 +131,7 @@ public final class AgreementQueries {
         // exist.
         throw UnitOfWork.notFound(id);
       }
-      AccessPolicy.require(a.terms(), caller, Operation.READ);
+      AccessPolicy.require(a, caller, Operation.READ);
     }
     List<VerificationRow> rows = verifications.ofAgreement(id);
     if (rows.isEmpty()) {

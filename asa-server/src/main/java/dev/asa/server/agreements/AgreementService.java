@@ -32,6 +32,8 @@ public final class AgreementService {
    * @param evaluators the semantic evaluators for verification at semantic or composite depth; null
    *     when the server runs structural verification only
    * @param jobs runs those slower verifications in the background; null with {@code evaluators}
+   * @param assignment the evaluator pool agreements that name no evaluator are assigned from, and
+   *     the default rotation
    */
   public AgreementService(
       Store store,
@@ -45,13 +47,16 @@ public final class AgreementService {
       Disputes disputes,
       Set<Ed25519PublicKey> arbiters,
       EvaluatorPool evaluators,
-      JobRunner jobs) {
+      JobRunner jobs,
+      AssignmentConfig assignment) {
     UnitOfWork work =
         new UnitOfWork(store.agreements(), store.events(), store.writes(), clock, serverKeyId);
     Ids ids = new Ids(clock);
     SubcontractGuard subcontracts = new SubcontractGuard(store.agreements());
     Negotiation negotiation = new Negotiation(market, policy, trustedMarketSources, subcontracts);
     Closing closing = new Closing(enforcement, disputes);
+    EvaluatorAssignments assignments =
+        new EvaluatorAssignments(assignment, verifier.assignmentSeeds(), serverKeyId);
     this.disputeCommands = new DisputeCommands(work, disputes, closing, arbiters);
     this.queries =
         new AgreementQueries(
@@ -65,6 +70,7 @@ public final class AgreementService {
             closing,
             negotiation,
             subcontracts,
+            assignments,
             ids);
     ResultEnforcement results = new ResultEnforcement(closing, disputes, serverKeyId);
     this.engine =
@@ -81,11 +87,14 @@ public final class AgreementService {
             ids,
             results);
     this.verifications =
-        new VerificationFlow(work, verifier, serverKeyId, closing, disputes, ids, engine, results);
+        new VerificationFlow(
+            work, verifier, serverKeyId, closing, disputes, ids, engine, results, assignments);
     this.timers = new TimerHandlers(work, negotiation, closing, verifications);
   }
 
-  /** Structural verification only (no semantic evaluators, no background jobs). */
+  /**
+   * Structural verification only (no semantic evaluators, no background jobs), no evaluator pool.
+   */
   public AgreementService(
       Store store,
       Clock clock,
@@ -109,7 +118,8 @@ public final class AgreementService {
         disputes,
         arbiters,
         null,
-        null);
+        null,
+        AssignmentConfig.DEFAULTS);
   }
 
   /**

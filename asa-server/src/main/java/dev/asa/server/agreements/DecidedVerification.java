@@ -3,6 +3,7 @@ package dev.asa.server.agreements;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
+import dev.asa.agreement.Identity;
 import dev.asa.agreement.Party;
 import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.evaluators.VerificationEngine;
@@ -54,7 +55,7 @@ record DecidedVerification(
       Actor actor,
       Ed25519PrivateKey serverKey,
       List<Write> extraWrites) {
-    VerificationResult result = result(verificationId, now);
+    VerificationResult result = result(verificationId, now, actor);
     ObjectNode resultJson = (ObjectNode) result.toJson();
     VerificationFact summary = summary(result, resultJson, now);
     Agreement verified = agreement.withState(next).withFacts(f -> f.withVerification(summary));
@@ -84,15 +85,25 @@ record DecidedVerification(
         response);
   }
 
-  private VerificationResult result(String verificationId, Instant now) {
+  private VerificationResult result(String verificationId, Instant now, Actor actor) {
     VerificationEngine.Assessment assessment = assessed.assessment();
-    Party evaluator = agreement.terms().parties().evaluator();
+    Identity identity;
     String evaluatorType;
     String model;
     if (assessed.submitted()) {
+      Party evaluator = submitter(actor);
+      identity = evaluator.identity();
       evaluatorType = evaluator.evaluatorType() == null ? "external" : evaluator.evaluatorType();
       model = assessed.submittedModel();
     } else {
+      // The built-in evaluator acts for the named evaluator's slot; with none named, as itself.
+      identity =
+          agreement
+              .terms()
+              .parties()
+              .evaluator()
+              .map(Party::identity)
+              .orElseGet(() -> new Identity("public_key", actor.keyId(), null));
       evaluatorType =
           assessment.evaluatorType().equals("structural")
               ? "builtin_structural"
@@ -103,12 +114,31 @@ record DecidedVerification(
         verificationId,
         agreement.id(),
         now,
-        new VerificationResult.Evaluator(evaluator.identity(), evaluatorType, model),
+        new VerificationResult.Evaluator(identity, evaluatorType, model),
         verdict.scorecard(),
         assessed.deliverableHash(),
         assessed.durationMs(),
         assessment.usage().costUsd(),
         extensions());
+  }
+
+  /**
+   * The evaluator whose scores were submitted: the one whose key signed the request (a named or an
+   * assigned evaluator; access already made sure it is one), else the primary.
+   */
+  private Party submitter(Actor actor) {
+    List<Party> evaluators = agreement.evaluators();
+    return evaluators.stream()
+        .filter(e -> e.key().map(k -> k.toBase64Url().equals(actor.keyId())).orElse(false))
+        .findFirst()
+        .orElseGet(() ->
+            evaluators.stream()
+                .findFirst()
+                .orElseThrow(() ->
+                    new IllegalStateException(
+                        "scores were submitted for agreement "
+                            + agreement.id()
+                            + ", which has no evaluator")));
   }
 
   /** What the result carries beyond section 5.2: engine details, the guarantee, the shadow gate. */

@@ -90,7 +90,7 @@ public final class DisputeCommands {
         current -> {
           // No one judges their own case: a key that is a party's or the evaluator's here never
           // rules on it.
-          var roles = AccessPolicy.rolesOf(current.agreement().terms(), caller);
+          var roles = AccessPolicy.rolesOf(current.agreement(), caller);
           if (!roles.isEmpty()) {
             throw AccessDeniedException.forbidden(
                 "the "

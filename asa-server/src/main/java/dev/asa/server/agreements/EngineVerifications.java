@@ -122,7 +122,7 @@ public final class EngineVerifications {
       IdempotencyTicket ticket) {
     String id = agreement.id();
     requireNoPendingRedelivery(agreement, caller);
-    AccessPolicy.require(agreement.terms(), caller, Operation.TRIGGER_VERIFICATION);
+    AccessPolicy.require(agreement, caller, Operation.TRIGGER_VERIFICATION);
     Depth fallback = depthOf(agreement);
     if (evaluators == null
         && (config.depth() != null ? config.depth() : fallback) != Depth.STRUCTURAL) {
@@ -297,7 +297,7 @@ public final class EngineVerifications {
    */
   void requireNoPendingRedelivery(Agreement a, Caller caller) {
     String id = a.id();
-    var roles = AccessPolicy.rolesOf(a.terms(), caller);
+    var roles = AccessPolicy.rolesOf(a, caller);
     if (ShadowSeals.hardeningOpen(a) && !roles.isEmpty() && !roles.contains(Role.PROVIDER)) {
       throw new ConflictException(
           "agreement "

@@ -62,7 +62,7 @@ final class SealReads {
   /** A party of the agreement or the operator; anyone else is told the agreement does not exist. */
   static void requireParticipant(Agreement a, Caller caller) {
     boolean operator = caller instanceof Caller.Key k && k.operator();
-    if (!operator && AccessPolicy.rolesOf(a.terms(), caller).isEmpty()) {
+    if (!operator && AccessPolicy.rolesOf(a, caller).isEmpty()) {
       throw new NotFoundException("no agreement with id '" + a.id() + "'");
     }
   }

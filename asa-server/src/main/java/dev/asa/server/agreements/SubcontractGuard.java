@@ -85,7 +85,7 @@ final class SubcontractGuard {
             .find(parentId)
             .map(r -> AgreementDocuments.readStored(r.document()))
             .orElse(null);
-    if (parent == null || AccessPolicy.rolesOf(parent.terms(), caller).isEmpty()) {
+    if (parent == null || AccessPolicy.rolesOf(parent, caller).isEmpty()) {
       // The same answer whether it does not exist or is someone else's: nothing is revealed.
       throw new InvalidDocumentException(
           "/service/parent_agreement_id",

@@ -136,7 +136,7 @@ final class UnitOfWork {
    */
   AgreementRow loadFor(String id, Caller caller, Operation op) {
     AgreementRow row = load(id);
-    AccessPolicy.require(cache.of(row).terms(), caller, op);
+    AccessPolicy.require(cache.of(row), caller, op);
     return row;
   }
 
@@ -147,7 +147,7 @@ final class UnitOfWork {
     return switch (caller) {
       case Caller.Server s -> Actor.server(serverKeyId);
       case Caller.Key k -> {
-        var roles = AccessPolicy.rolesOf(a.terms(), caller);
+        var roles = AccessPolicy.rolesOf(a, caller);
         String role =
             roles.isEmpty()
                 ? (k.operator() ? "operator" : "stranger")

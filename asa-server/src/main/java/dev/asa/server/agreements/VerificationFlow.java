@@ -38,6 +38,7 @@ public final class VerificationFlow {
   private final Ids ids;
   private final EngineVerifications engine;
   private final ResultEnforcement results;
+  private final EvaluatorAssignments assignments;
 
   VerificationFlow(
       UnitOfWork work,
@@ -47,7 +48,8 @@ public final class VerificationFlow {
       Disputes disputes,
       Ids ids,
       EngineVerifications engine,
-      ResultEnforcement results) {
+      ResultEnforcement results,
+      EvaluatorAssignments assignments) {
     this.work = work;
     this.verifier = verifier;
     this.serverKeyId = serverKeyId;
@@ -56,6 +58,7 @@ public final class VerificationFlow {
     this.ids = ids;
     this.engine = engine;
     this.results = results;
+    this.assignments = assignments;
   }
 
   public Outcome verify(
@@ -76,24 +79,31 @@ public final class VerificationFlow {
     // party's.
     Operation op =
         submitted.isEmpty() ? Operation.TRIGGER_VERIFICATION : Operation.SUBMIT_VERIFICATION_RESULT;
-    AccessPolicy.require(loaded.terms(), caller, op);
+    AccessPolicy.require(loaded, caller, op);
     if (!submitted.isEmpty()) {
       refuseLateResult(loaded);
     }
-    return work.mutate(
-        id,
-        ticket,
-        caller,
-        op,
-        current ->
-            results.enforce(
-                verifier.verify(
-                    current.agreement(),
-                    submitted,
-                    submitted.isEmpty() ? Actor.server(serverKeyId) : current.actor(),
-                    current.now(),
-                    ids::verificationId),
-                current.now()));
+    Outcome outcome =
+        work.mutate(
+            id,
+            ticket,
+            caller,
+            op,
+            current ->
+                results.enforce(
+                    verifier.verify(
+                        current.agreement(),
+                        submitted,
+                        submitted.isEmpty() ? Actor.server(serverKeyId) : current.actor(),
+                        current.now(),
+                        ids::verificationId),
+                    current.now()));
+    if (!submitted.isEmpty()) {
+      // After the commit, so that only a recorded result counts: a crash in between loses this one
+      // assessment from the evaluator's record (rotation then allows it one delivery more).
+      assignments.assessed(loaded, caller, work.now());
+    }
+    return outcome;
   }
 
   /**

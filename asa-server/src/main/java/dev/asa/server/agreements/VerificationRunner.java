@@ -46,6 +46,7 @@ public final class VerificationRunner {
   private final DeliverableSource deliverables;
   private final Ed25519PrivateKey serverKey;
   private final ReleasePolicy release;
+  private final AssignmentSeeds assignmentSeeds;
   private final ShadowSeals shadow;
   private final StandaloneSeals standalone;
   private final SealReads sealReads;
@@ -75,6 +76,7 @@ public final class VerificationRunner {
     this.deliverables = new DeliverableSource(store.deliverables(), fetcher);
     this.serverKey = serverKey;
     this.release = new ReleasePolicy(serverKey, store.verifications());
+    this.assignmentSeeds = new AssignmentSeeds(serverKey);
     this.shadow = new ShadowSeals(seals, serverKey, judge);
     this.standalone = new StandaloneSeals(seals, store.writes(), serverKey, judge);
     this.sealReads = new SealReads(seals, store.writes(), shadow);
@@ -83,6 +85,11 @@ public final class VerificationRunner {
   /** Where a verification finds the deliverable it judges. */
   DeliverableSource deliverables() {
     return deliverables;
+  }
+
+  /** The seeds of evaluator draws (signed with the server key this runner holds). */
+  AssignmentSeeds assignmentSeeds() {
+    return assignmentSeeds;
   }
 
   /** Sealed Shadow Scoring criteria: sealing, reading, validation at verification. */

@@ -28,7 +28,8 @@ final class Views {
         a.terms().service().type(),
         p.client().identity().value(),
         p.provider().identity().value(),
-        p.evaluator().identity().value(),
+        // The named evaluator, or the pool's primary once assigned (null before): listed by party.
+        a.evaluators().stream().findFirst().map(e -> e.identity().value()).orElse(null),
         createdAt,
         updatedAt);
   }

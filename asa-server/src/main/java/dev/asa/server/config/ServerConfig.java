@@ -2,6 +2,7 @@ package dev.asa.server.config;
 
 import dev.asa.crypto.Ed25519PublicKey;
 import dev.asa.negotiation.NegotiationPolicy;
+import dev.asa.server.agreements.AssignmentConfig;
 import dev.asa.server.escrow.EscrowConfig;
 import dev.asa.server.evaluation.VerificationConfig;
 import dev.asa.server.net.FetchPolicy;
@@ -19,6 +20,8 @@ import java.util.Set;
  * @param operatorKey the key allowed on admin routes; null: no operator
  * @param trustedMarketSources sources whose market_reference the price bounds accept; none by
  *     default
+ * @param assignment the evaluator pool and default rotation; no pool by default (agreements that
+ *     name no evaluator then cannot become ACTIVE), rotation after 3 consecutive deliveries
  */
 public record ServerConfig(
     String host,
@@ -36,7 +39,8 @@ public record ServerConfig(
     VerificationConfig verification,
     boolean pollTimers,
     FetchPolicy fetchPolicy,
-    PublicUrls publicUrls) {
+    PublicUrls publicUrls,
+    AssignmentConfig assignment) {
 
   public static final int DEFAULT_PORT = 8080;
   public static final long DEFAULT_MAX_BODY_BYTES = 16L * 1024 * 1024;
@@ -54,6 +58,7 @@ public record ServerConfig(
     Objects.requireNonNull(verification, "verification");
     Objects.requireNonNull(fetchPolicy, "fetchPolicy");
     Objects.requireNonNull(publicUrls, "publicUrls");
+    Objects.requireNonNull(assignment, "assignment");
     if (requestsPerSecondPerKey <= 0 || burstPerKey < 1) {
       throw new IllegalArgumentException("the rate limit must allow at least one request");
     }
@@ -76,7 +81,8 @@ public record ServerConfig(
         VerificationConfig.STRUCTURAL_ONLY,
         true,
         FetchPolicy.DEFAULTS,
-        PublicUrls.DEFAULTS);
+        PublicUrls.DEFAULTS,
+        AssignmentConfig.DEFAULTS);
   }
 
   public ServerConfig withPort(int p) {
@@ -150,6 +156,14 @@ public record ServerConfig(
     return copy().publicUrls(p).build();
   }
 
+  /**
+   * The evaluator pool that agreements naming no evaluator are assigned from, and the default
+   * rotation bound ({@code --rotation-max-consecutive}).
+   */
+  public ServerConfig withAssignment(AssignmentConfig a) {
+    return copy().assignment(a).build();
+  }
+
   /** A copy to change one setting at a time: each {@code with...} above is one line through it. */
   private Builder copy() {
     return new Builder(this);
@@ -173,6 +187,7 @@ public record ServerConfig(
     private boolean pollTimers;
     private FetchPolicy fetchPolicy;
     private PublicUrls publicUrls;
+    private AssignmentConfig assignment;
 
     Builder(ServerConfig c) {
       host = c.host;
@@ -191,6 +206,7 @@ public record ServerConfig(
       pollTimers = c.pollTimers;
       fetchPolicy = c.fetchPolicy;
       publicUrls = c.publicUrls;
+      assignment = c.assignment;
     }
 
     Builder host(String value) {
@@ -273,6 +289,11 @@ public record ServerConfig(
       return this;
     }
 
+    Builder assignment(AssignmentConfig value) {
+      assignment = value;
+      return this;
+    }
+
     ServerConfig build() {
       return new ServerConfig(
           host,
@@ -290,7 +311,8 @@ public record ServerConfig(
           verification,
           pollTimers,
           fetchPolicy,
-          publicUrls);
+          publicUrls,
+          assignment);
     }
   }
 }

@@ -54,6 +54,8 @@ public final class Admin {
     verification.put("default_evaluator", config.verification().defaultType());
     ObjectNode offered = verification.putObject("evaluators");
     config.verification().description().forEach(offered::put);
+    verification.put(
+        "rotation_max_consecutive", config.assignment().defaultRotation().maxConsecutive());
     var e = config.escrow();
     ObjectNode escrow = o.putObject("escrow");
     var prefixes = escrow.putArray("callback_url_prefixes");

@@ -1,0 +1,101 @@
+package dev.asa.access;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.Agreement;
+import dev.asa.agreement.AgreementDrafts;
+import dev.asa.agreement.Role;
+import dev.asa.facts.EvaluatorAssignmentFact;
+import dev.asa.testing.Fixtures;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An evaluator assigned from the pool holds the evaluator role exactly as a named one does, and
+ * only once it is assigned; everyone else stays a stranger.
+ */
+class AccessPolicyTest {
+  private static final Instant NOW = Instant.parse("2026-11-22T10:00:00Z");
+
+  @Test
+  void aNamedEvaluatorIsTheEvaluator() {
+    Agreement a = AgreementDrafts.propose(Fixtures.general(), NOW, () -> "asa-access-1");
+    assertThat(AccessPolicy.rolesOf(a, Fixtures.caller("eval-1"))).containsExactly(Role.EVALUATOR);
+    AccessPolicy.require(a, Fixtures.caller("eval-1"), Operation.SUBMIT_VERIFICATION_RESULT);
+    assertThat(a.evaluators())
+        .singleElement()
+        .satisfies(e -> assertThat(e.evaluatorType()).isEqualTo("agent_as_judge"));
+  }
+
+  @Test
+  void anAssignedEvaluatorIsTheEvaluatorOnceAssignedAndNotBefore() {
+    Agreement proposed = withoutEvaluator();
+    assertThatThrownBy(() ->
+            AccessPolicy.require(
+                proposed, Fixtures.caller("judge-1"), Operation.SUBMIT_VERIFICATION_RESULT))
+        .isInstanceOfSatisfying(
+            AccessDeniedException.class, e -> assertThat(e.hidesExistence()).isTrue());
+
+    Agreement assigned = proposed.withFacts(f -> f.withAssignedEvaluators(assignment("judge-1")));
+    assertThat(AccessPolicy.rolesOf(assigned, Fixtures.caller("judge-1")))
+        .containsExactly(Role.EVALUATOR);
+    AccessPolicy.require(
+        assigned, Fixtures.caller("judge-1"), Operation.SUBMIT_VERIFICATION_RESULT);
+    AccessPolicy.require(assigned, Fixtures.caller("judge-1"), Operation.READ);
+    assertThatThrownBy(
+            () -> AccessPolicy.require(assigned, Fixtures.caller("judge-1"), Operation.CHALLENGE))
+        .isInstanceOfSatisfying(
+            AccessDeniedException.class,
+            e -> {
+              assertThat(e.hidesExistence()).isFalse();
+              assertThat(e.getMessage()).contains("a evaluator may not challenge");
+            });
+    assertThat(assigned.evaluators())
+        .singleElement()
+        .satisfies(e -> {
+          assertThat(e.identity().value()).isEqualTo("judge-1");
+          assertThat(e.evaluatorType()).isEqualTo(Agreement.POOL_EVALUATOR_TYPE);
+        });
+
+    for (String stranger : List.of("judge-2", "eval-1")) {
+      assertThatThrownBy(() ->
+              AccessPolicy.require(
+                  assigned, Fixtures.caller(stranger), Operation.SUBMIT_VERIFICATION_RESULT))
+          .isInstanceOfSatisfying(
+              AccessDeniedException.class, e -> assertThat(e.hidesExistence()).isTrue());
+    }
+    assertThat(AccessPolicy.rolesOf(assigned, Fixtures.caller("alice")))
+        .containsExactly(Role.CLIENT);
+  }
+
+  @Test
+  void aNamedEvaluatorIsNeverDisplacedByAnAssignmentFact() {
+    Agreement named =
+        AgreementDrafts.propose(Fixtures.general(), NOW, () -> "asa-access-3")
+            .withFacts(f -> f.withAssignedEvaluators(assignment("judge-1")));
+    assertThat(AccessPolicy.rolesOf(named, Fixtures.caller("judge-1"))).isEmpty();
+    assertThat(AccessPolicy.rolesOf(named, Fixtures.caller("eval-1")))
+        .containsExactly(Role.EVALUATOR);
+  }
+
+  private static Agreement withoutEvaluator() {
+    ObjectNode doc = Fixtures.general();
+    ((ObjectNode) doc.get("parties")).remove("evaluator");
+    return AgreementDrafts.propose(doc, NOW, () -> "asa-access-2");
+  }
+
+  private static EvaluatorAssignmentFact assignment(String name) {
+    return new EvaluatorAssignmentFact(
+        "random_from_pool",
+        List.of(
+            new EvaluatorAssignmentFact.AssignedEvaluator(
+                Fixtures.key(name).publicKey(), "api_key", name, null, name, null)),
+        "c2VlZA",
+        "sha256:" + "01".repeat(32),
+        NOW,
+        List.of());
+  }
+}

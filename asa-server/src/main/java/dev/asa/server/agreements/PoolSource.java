@@ -1,0 +1,60 @@
+package dev.asa.server.agreements;
+
+import dev.asa.integrity.PoolMember;
+import dev.asa.integrity.QualificationPolicy;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * What assignment needs from the evaluator registry, and no more: the registered evaluators with
+ * their track records, the bar they must clear, and a way to tell the registry who assessed which
+ * provider's delivery (its record, its rotation streaks). The registry keeps the records; the
+ * agreements only read them at activation and report each assessment after it is recorded.
+ *
+ * <p>Kept this narrow so that the registry ({@code dev.asa.server.evaluators.EvaluatorRegistry})
+ * can implement it as it is, and tests can give a real in-memory pool.
+ */
+public interface PoolSource {
+
+  /**
+   * The registered evaluators to screen for an agreement of this service type (members of other
+   * service types may be included: screening excludes them with that reason).
+   */
+  List<PoolMember> pool(String serviceType);
+
+  /** The qualification bar (whitepaper 3.6.1) pool members are held to. */
+  QualificationPolicy policy();
+
+  /**
+   * An evaluator's result on a delivery of this provider was recorded: one more evaluation, its
+   * streak with the provider one longer, every other evaluator's streak with the provider over.
+   *
+   * <p>Called for every evaluator whose submitted result was recorded, named ones included: a key
+   * the registry does not know still ends the other evaluators' streaks with the provider.
+   *
+   * @param evaluatorKeyId the evaluator's key, base64url
+   * @param providerKeyId the provider's key, base64url (rotation counts by it)
+   */
+  void recordAssessment(String evaluatorKeyId, String providerKeyId, Instant at);
+
+  /**
+   * A server without an evaluator registry: nobody to assign, so an agreement that names no
+   * evaluator cannot become ACTIVE here (the activating signature says so), and nothing to record.
+   */
+  static PoolSource none() {
+    return new PoolSource() {
+      @Override
+      public List<PoolMember> pool(String serviceType) {
+        return List.of();
+      }
+
+      @Override
+      public QualificationPolicy policy() {
+        return QualificationPolicy.DEFAULTS;
+      }
+
+      @Override
+      public void recordAssessment(String evaluatorKeyId, String providerKeyId, Instant at) {}
+    };
+  }
+}
