@@ -66,45 +66,68 @@ public record CanarySet(List<Canary> canaries) {
    * @throws InvalidDocumentException listing every problem
    */
   public static CanarySet parse(String text) {
+    if (text.strip().startsWith("[")) {
+      return readArray(parseJson(text, ""), elementLines(text));
+    }
     StrictJson json = new StrictJson();
     List<Canary> out = new ArrayList<>();
     List<Integer> positions = new ArrayList<>(); // each read canary's index in the file
-    String trimmed = text.strip();
-    if (trimmed.startsWith("[")) {
-      JsonNode array = parseJson(text, "");
-      tooMany(array.size());
-      int[] lines = elementLines(text);
-      for (int i = 0; i < array.size(); i++) {
-        String at = "/" + i;
-        String where = i < lines.length ? " (line " + lines[i] + ")" : "";
-        StrictJson one = new StrictJson();
-        try {
-          add(out, positions, i, Canary.read(array.get(i), at, one));
-          one.throwIfAny();
-        } catch (InvalidDocumentException e) {
-          e.violations().forEach(v -> json.add(v.pointer(), v.message() + where));
-        }
+    String[] lines = text.split("\r?\n", -1);
+    tooMany((int) Arrays.stream(lines).filter(l -> !l.isBlank()).count());
+    int index = 0;
+    for (int line = 0; line < lines.length; line++) {
+      if (lines[line].isBlank()) {
+        continue;
       }
-    } else {
-      String[] lines = text.split("\r?\n", -1);
-      tooMany((int) Arrays.stream(lines).filter(l -> !l.isBlank()).count());
-      int index = 0;
-      for (int line = 0; line < lines.length; line++) {
-        if (lines[line].isBlank()) {
-          continue;
-        }
-        String at = "/" + index;
-        String where = " (line " + (line + 1) + ")";
-        StrictJson one = new StrictJson();
-        try {
-          add(out, positions, index, Canary.read(parseJson(lines[line], at), at, one));
-          one.throwIfAny();
-        } catch (InvalidDocumentException e) {
-          e.violations().forEach(v -> json.add(v.pointer(), v.message() + where));
-        }
-        index++;
+      String at = "/" + index;
+      String where = " (line " + (line + 1) + ")";
+      StrictJson one = new StrictJson();
+      try {
+        add(out, positions, index, Canary.read(parseJson(lines[line], at), at, one));
+        one.throwIfAny();
+      } catch (InvalidDocumentException e) {
+        e.violations().forEach(v -> json.add(v.pointer(), v.message() + where));
+      }
+      index++;
+    }
+    return finish(out, positions, json);
+  }
+
+  /**
+   * Reads a canary set sent as JSON (a request body): an array of canaries, problems named by
+   * pointer only, since the sender's lines are not known.
+   *
+   * @throws InvalidDocumentException listing every problem
+   */
+  public static CanarySet fromJson(JsonNode array) {
+    if (array == null || !array.isArray()) {
+      throw new InvalidDocumentException(
+          "", "must be a JSON array of canaries, found " + StrictJson.kind(array));
+    }
+    return readArray(array, new int[0]);
+  }
+
+  /** The array form; {@code lines[i]}, when known, is the line where canary i starts. */
+  private static CanarySet readArray(JsonNode array, int[] lines) {
+    StrictJson json = new StrictJson();
+    List<Canary> out = new ArrayList<>();
+    List<Integer> positions = new ArrayList<>();
+    tooMany(array.size());
+    for (int i = 0; i < array.size(); i++) {
+      String at = "/" + i;
+      String where = i < lines.length ? " (line " + lines[i] + ")" : "";
+      StrictJson one = new StrictJson();
+      try {
+        add(out, positions, i, Canary.read(array.get(i), at, one));
+        one.throwIfAny();
+      } catch (InvalidDocumentException e) {
+        e.violations().forEach(v -> json.add(v.pointer(), v.message() + where));
       }
     }
+    return finish(out, positions, json);
+  }
+
+  private static CanarySet finish(List<Canary> out, List<Integer> positions, StrictJson json) {
     Map<String, Integer> seen = new HashMap<>();
     for (int i = 0; i < out.size(); i++) {
       Integer first = seen.putIfAbsent(out.get(i).id(), positions.get(i));
