@@ -21,6 +21,7 @@ import dev.asa.server.escrow.WebhookCourier;
 import dev.asa.server.escrow.X402Facilitator;
 import dev.asa.server.evaluation.EvaluatorPool;
 import dev.asa.server.evaluation.JobRunner;
+import dev.asa.server.evaluators.EvaluatorRegistry;
 import dev.asa.server.http.Admin;
 import dev.asa.server.http.Authentication;
 import dev.asa.server.http.DeadlineHandler;
@@ -106,6 +107,12 @@ public final class AsaServer implements AutoCloseable {
     GuardedHttpClient outbound = new GuardedHttpClient(config.fetchPolicy());
     try {
       MarketData market = new MarketData(store.agreements(), config.negotiationPolicy());
+      EvaluatorRegistry registry =
+          new EvaluatorRegistry(store.evaluators(), store.canarySets(), config.qualification());
+      if (config.canaries() != null) { // the file given at start-up replaces the stored set
+        registry.loadCanaries(
+            config.canaries().set(), config.canaries().source(), config.clock().instant());
+      }
       EscrowConfig escrow = config.escrow();
       X402Facilitator facilitator =
           escrow.x402Facilitator() == null
@@ -146,7 +153,8 @@ public final class AsaServer implements AutoCloseable {
               new Disputes(store.verifications(), store.events(), escrow.disputeEndpoints()),
               escrow.arbiterKeys(),
               evaluators,
-              jobs);
+              jobs,
+              registry);
       VerificationService verifications =
           new VerificationService(
               store.writes(),

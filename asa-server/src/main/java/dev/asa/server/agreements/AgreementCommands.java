@@ -45,6 +45,7 @@ public final class AgreementCommands {
   private final Negotiation negotiation;
   private final SubcontractGuard subcontracts;
   private final Ids ids;
+  private final EvaluatorTermsCheck evaluatorTerms;
 
   AgreementCommands(
       UnitOfWork work,
@@ -54,7 +55,8 @@ public final class AgreementCommands {
       Closing closing,
       Negotiation negotiation,
       SubcontractGuard subcontracts,
-      Ids ids) {
+      Ids ids,
+      EvaluatorTermsCheck evaluatorTerms) {
     this.work = work;
     this.deliverables = deliverables;
     this.verifier = verifier;
@@ -63,6 +65,7 @@ public final class AgreementCommands {
     this.negotiation = negotiation;
     this.subcontracts = subcontracts;
     this.ids = ids;
+    this.evaluatorTerms = evaluatorTerms;
   }
 
   public Outcome create(JsonNode input, Caller caller, IdempotencyTicket ticket) {
@@ -75,6 +78,7 @@ public final class AgreementCommands {
     Agreement agreement = AgreementDrafts.propose(input, now, ids::agreementId);
     AccessPolicy.requireProposer(agreement.terms(), caller);
     enforcement.check(agreement);
+    evaluatorTerms.check(agreement);
     Actor actor = work.actorFor(agreement, caller);
     ObjectNode payload = Json.object();
     payload.put("agreement_hash", agreement.hash().toString());

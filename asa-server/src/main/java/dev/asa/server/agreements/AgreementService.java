@@ -1,12 +1,14 @@
 package dev.asa.server.agreements;
 
 import dev.asa.crypto.Ed25519PublicKey;
+import dev.asa.integrity.QualificationPolicy;
 import dev.asa.negotiation.NegotiationPolicy;
 import dev.asa.server.escrow.Disputes;
 import dev.asa.server.escrow.Enforcement;
 import dev.asa.server.escrow.EscrowConfig;
 import dev.asa.server.evaluation.EvaluatorPool;
 import dev.asa.server.evaluation.JobRunner;
+import dev.asa.server.evaluators.EvaluatorRegistry;
 import dev.asa.server.market.MarketData;
 import dev.asa.server.store.Store;
 import java.time.Clock;
@@ -32,6 +34,7 @@ public final class AgreementService {
    * @param evaluators the semantic evaluators for verification at semantic or composite depth; null
    *     when the server runs structural verification only
    * @param jobs runs those slower verifications in the background; null with {@code evaluators}
+   * @param registry the evaluator registry: pool, qualification policy and canary set
    */
   public AgreementService(
       Store store,
@@ -45,7 +48,8 @@ public final class AgreementService {
       Disputes disputes,
       Set<Ed25519PublicKey> arbiters,
       EvaluatorPool evaluators,
-      JobRunner jobs) {
+      JobRunner jobs,
+      EvaluatorRegistry registry) {
     UnitOfWork work =
         new UnitOfWork(store.agreements(), store.events(), store.writes(), clock, serverKeyId);
     Ids ids = new Ids(clock);
@@ -65,7 +69,8 @@ public final class AgreementService {
             closing,
             negotiation,
             subcontracts,
-            ids);
+            ids,
+            new EvaluatorTermsCheck(registry));
     ResultEnforcement results = new ResultEnforcement(closing, disputes, serverKeyId);
     this.engine =
         new EngineVerifications(
@@ -109,7 +114,9 @@ public final class AgreementService {
         disputes,
         arbiters,
         null,
-        null);
+        null,
+        new EvaluatorRegistry(
+            store.evaluators(), store.canarySets(), QualificationPolicy.DEFAULTS));
   }
 
   /**

@@ -1,9 +1,11 @@
 package dev.asa.server.config;
 
 import dev.asa.crypto.Ed25519PublicKey;
+import dev.asa.integrity.QualificationPolicy;
 import dev.asa.negotiation.NegotiationPolicy;
 import dev.asa.server.escrow.EscrowConfig;
 import dev.asa.server.evaluation.VerificationConfig;
+import dev.asa.server.evaluators.CanaryFile;
 import dev.asa.server.net.FetchPolicy;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -19,6 +21,9 @@ import java.util.Set;
  * @param operatorKey the key allowed on admin routes; null: no operator
  * @param trustedMarketSources sources whose market_reference the price bounds accept; none by
  *     default
+ * @param qualification the bar a pool evaluator must clear to be assigned (whitepaper 3.6.1)
+ * @param canaries the canary file given at start-up, loaded into the store (replacing the set
+ *     stored before); null to keep the stored set, if any
  */
 public record ServerConfig(
     String host,
@@ -36,7 +41,9 @@ public record ServerConfig(
     VerificationConfig verification,
     boolean pollTimers,
     FetchPolicy fetchPolicy,
-    PublicUrls publicUrls) {
+    PublicUrls publicUrls,
+    QualificationPolicy qualification,
+    CanaryFile canaries) {
 
   public static final int DEFAULT_PORT = 8080;
   public static final long DEFAULT_MAX_BODY_BYTES = 16L * 1024 * 1024;
@@ -54,6 +61,7 @@ public record ServerConfig(
     Objects.requireNonNull(verification, "verification");
     Objects.requireNonNull(fetchPolicy, "fetchPolicy");
     Objects.requireNonNull(publicUrls, "publicUrls");
+    Objects.requireNonNull(qualification, "qualification");
     if (requestsPerSecondPerKey <= 0 || burstPerKey < 1) {
       throw new IllegalArgumentException("the rate limit must allow at least one request");
     }
@@ -76,7 +84,9 @@ public record ServerConfig(
         VerificationConfig.STRUCTURAL_ONLY,
         true,
         FetchPolicy.DEFAULTS,
-        PublicUrls.DEFAULTS);
+        PublicUrls.DEFAULTS,
+        QualificationPolicy.DEFAULTS,
+        null);
   }
 
   public ServerConfig withPort(int p) {
@@ -150,6 +160,18 @@ public record ServerConfig(
     return copy().publicUrls(p).build();
   }
 
+  /**
+   * The bar a pool evaluator must clear to be assigned (minimum evaluations, pass rate, deviation).
+   */
+  public ServerConfig withQualification(QualificationPolicy q) {
+    return copy().qualification(q).build();
+  }
+
+  /** A canary file to load at start-up (replacing the stored set); null to keep the stored one. */
+  public ServerConfig withCanaries(CanaryFile file) {
+    return copy().canaries(file).build();
+  }
+
   /** A copy to change one setting at a time: each {@code with...} above is one line through it. */
   private Builder copy() {
     return new Builder(this);
@@ -173,6 +195,8 @@ public record ServerConfig(
     private boolean pollTimers;
     private FetchPolicy fetchPolicy;
     private PublicUrls publicUrls;
+    private QualificationPolicy qualification;
+    private CanaryFile canaries;
 
     Builder(ServerConfig c) {
       host = c.host;
@@ -191,6 +215,8 @@ public record ServerConfig(
       pollTimers = c.pollTimers;
       fetchPolicy = c.fetchPolicy;
       publicUrls = c.publicUrls;
+      qualification = c.qualification;
+      canaries = c.canaries;
     }
 
     Builder host(String value) {
@@ -273,6 +299,16 @@ public record ServerConfig(
       return this;
     }
 
+    Builder qualification(QualificationPolicy value) {
+      qualification = value;
+      return this;
+    }
+
+    Builder canaries(CanaryFile value) {
+      canaries = value;
+      return this;
+    }
+
     ServerConfig build() {
       return new ServerConfig(
           host,
@@ -290,7 +326,9 @@ public record ServerConfig(
           verification,
           pollTimers,
           fetchPolicy,
-          publicUrls);
+          publicUrls,
+          qualification,
+          canaries);
     }
   }
 }

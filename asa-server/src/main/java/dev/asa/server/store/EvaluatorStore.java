@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.mapper.RowMapper;
@@ -145,12 +146,23 @@ public final class EvaluatorStore {
   }
 
   /**
-   * Registers an evaluator, active, with an empty track record.
+   * Registers an evaluator, active, with an empty track record. Times are kept to the millisecond,
+   * as everywhere in the store; the row returned says so.
    *
    * @throws DuplicateKeyException when its key is already registered (nothing is written)
    */
   public EvaluatorRow register(EvaluatorProfile profile, Instant at) {
+    return register(profile, at, List.of());
+  }
+
+  /**
+   * As {@link #register(EvaluatorProfile, Instant)}, committing {@code alongside} in the same
+   * transaction (the idempotency record of the request that registers).
+   */
+  public EvaluatorRow register(EvaluatorProfile profile, Instant at, List<Write> alongside) {
     Objects.requireNonNull(profile, "profile");
+    List<Write> writes = List.copyOf(alongside);
+    Instant stamp = EpochMillis.truncate(at);
     String keyId = profile.keyId();
     return database.write(
         "registering evaluator " + keyId,
@@ -162,7 +174,7 @@ public final class EvaluatorStore {
                       .createUpdate(INSERT)
                       .bind("key_id", keyId)
                       .bind("profile", Json.write(profile.toJson()))
-                      .bind("at", at.toEpochMilli())
+                      .bind("at", stamp.toEpochMilli())
                       .bind("calibration", Json.write(Calibration.EMPTY.toStored()))
                       .execute());
           for (String type : profile.serviceTypes()) {
@@ -172,8 +184,9 @@ public final class EvaluatorStore {
                 .bind("key_id", keyId)
                 .execute();
           }
+          Writes.applyIn(handle, writes);
           return new EvaluatorRow(
-              new PoolMember(profile, TrackRecord.NEW, Standing.ACTIVE), at, at, 1);
+              new PoolMember(profile, TrackRecord.NEW, Standing.ACTIVE), stamp, stamp, 1);
         });
   }
 
@@ -283,14 +296,28 @@ public final class EvaluatorStore {
    *     profile or the streaks
    */
   public EvaluatorRow update(String keyId, UnaryOperator<PoolMember> change, Instant at) {
+    return update(keyId, change, at, row -> List.of());
+  }
+
+  /**
+   * As {@link #update(String, UnaryOperator, Instant)}, committing the writes {@code alongside}
+   * makes of the updated row in the same transaction (the idempotency record of the request).
+   */
+  public EvaluatorRow update(
+      String keyId,
+      UnaryOperator<PoolMember> change,
+      Instant at,
+      Function<EvaluatorRow, List<Write>> alongside) {
     Objects.requireNonNull(change, "change");
+    Objects.requireNonNull(alongside, "alongside");
+    Instant stamp = EpochMillis.truncate(at);
     return database.write(
         "updating evaluator " + keyId,
         handle -> {
           int touched =
               handle
                   .createUpdate(TOUCH)
-                  .bind("at", at.toEpochMilli())
+                  .bind("at", stamp.toEpochMilli())
                   .bind("key_id", keyId)
                   .execute();
           if (touched != 1) {
@@ -325,7 +352,9 @@ public final class EvaluatorStore {
                   next.standing() instanceof Standing.Suspended s ? s.note() : null)
               .bind("key_id", keyId)
               .execute();
-          return new EvaluatorRow(next, row.registeredAt(), at, row.version());
+          EvaluatorRow updated = new EvaluatorRow(next, row.registeredAt(), stamp, row.version());
+          Writes.applyIn(handle, alongside.apply(updated));
+          return updated;
         });
   }
 
