@@ -30,6 +30,7 @@ import dev.asa.server.http.Requests;
 import dev.asa.server.http.Routes;
 import dev.asa.server.market.MarketData;
 import dev.asa.server.net.GuardedHttpClient;
+import dev.asa.server.registry.RegistryService;
 import dev.asa.server.store.Store;
 import dev.asa.server.store.Stores;
 import dev.asa.server.timers.Timers;
@@ -184,11 +185,12 @@ public final class AsaServer implements AutoCloseable {
                   config.clock(), config.requestsPerSecondPerKey() * 10, config.burstPerKey() * 10),
               config.operatorKey(),
               config.publicUrls());
-      Admin admin = new Admin(config, serverKey.publicKey(), store.describe());
+      Admin admin = new Admin(config, serverKey.publicKey(), store.describe(), registry);
       Routes routes =
           new Routes(
               agreements,
               verifications,
+              new RegistryService(registry, config.clock()),
               new Requests(store.idempotency()),
               auth,
               config.maxBodyBytes(),
