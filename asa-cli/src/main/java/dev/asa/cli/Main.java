@@ -39,6 +39,11 @@ public final class Main {
           new RulingCommand(),
           new EscrowCommand(),
           new AccountsCommand(),
+          new EvaluatorsCommands.Register(),
+          new EvaluatorsCommands.ListEvaluators(),
+          new EvaluatorsCommands.Show(),
+          new EvaluatorsCommands.Suspend(),
+          new EvaluatorsCommands.Reinstate(),
           new ShadowCommand(),
           new VerifySealCommand());
 

@@ -2,11 +2,13 @@ package dev.asa.cli;
 
 import dev.asa.agreement.RotationTerms;
 import dev.asa.crypto.Ed25519PublicKey;
+import dev.asa.integrity.QualificationPolicy;
 import dev.asa.negotiation.NegotiationPolicy;
 import dev.asa.server.AsaServer;
 import dev.asa.server.agreements.AssignmentConfig;
 import dev.asa.server.config.ServerConfig;
 import dev.asa.server.escrow.EscrowConfig;
+import dev.asa.server.evaluators.CanaryFile;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -133,9 +135,38 @@ final class ServeCommand implements Command {
 
   private static Usage withJudge(Usage usage) {
     Usage u =
-        usage.option(
-            Option.value(
-                "--verification-workers", "N", "semantic verifications run at once (default 2)"));
+        usage
+            .option(
+                Option.value(
+                    "--verification-workers",
+                    "N",
+                    "semantic verifications run at once (default 2)"))
+            .option(
+                Option.value(
+                    "--qualify-min-evaluations",
+                    "N",
+                    "evaluations a pool evaluator needs to be assigned (default "
+                        + QualificationPolicy.DEFAULTS.minEvaluations()
+                        + ")"))
+            .option(
+                Option.value(
+                    "--qualify-canary-pass-rate",
+                    "F",
+                    "lowest canary pass rate of a pool evaluator, a fraction from 0 to 1 (default "
+                        + QualificationPolicy.DEFAULTS.minCanaryPassRate().toPlainString()
+                        + ")"))
+            .option(
+                Option.value(
+                    "--qualify-max-deviation",
+                    "POINTS",
+                    "largest mean calibration deviation of a pool evaluator, in score points (default "
+                        + QualificationPolicy.DEFAULTS.maxDeviationPoints().toPlainString()
+                        + ")"))
+            .option(
+                Option.value(
+                    "--canaries",
+                    "FILE",
+                    "the canary set (a JSON array or JSON Lines of canaries), loaded at start in place of the stored one"));
     for (Option o : JudgeOptions.options()) {
       u = u.option(o);
     }
@@ -197,6 +228,14 @@ final class ServeCommand implements Command {
             dev.asa.server.evaluation.VerificationConfig.standard(
                 JudgeOptions.config(args, session),
                 args.intValue("--verification-workers", 2, 1, 64)));
+    config = config.withQualification(qualification(args, config.qualification()));
+    if (args.has("--canaries")) {
+      try {
+        config = config.withCanaries(CanaryFile.read(Path.of(args.value("--canaries"))));
+      } catch (IllegalArgumentException e) {
+        throw new CliException(e.getMessage(), e);
+      }
+    }
 
     AsaServer server;
     try {
@@ -233,6 +272,26 @@ final class ServeCommand implements Command {
             "evaluator rotation: at most "
                 + config.assignment().defaultRotation().maxConsecutive()
                 + " consecutive deliveries of one provider (unless an agreement sets its own)");
+    QualificationPolicy q = config.qualification();
+    session
+        .out()
+        .println(
+            "evaluator qualification: "
+                + q.minEvaluations()
+                + " evaluations, canary pass rate "
+                + q.minCanaryPassRate().toPlainString()
+                + ", deviation at most "
+                + q.maxDeviationPoints().toPlainString()
+                + " points");
+    if (config.canaries() != null) {
+      session
+          .out()
+          .println(
+              "canary set: "
+                  + config.canaries().set().canaries().size()
+                  + " canaries from "
+                  + config.canaries().path());
+    }
     for (var arbiter : escrow.arbiterKeys()) {
       session.out().println("arbiter key: " + arbiter.toBase64Url());
     }
@@ -271,6 +330,43 @@ final class ServeCommand implements Command {
     } catch (IllegalArgumentException e) {
       throw new UsageException("the negotiation settings are inconsistent: " + e.getMessage());
     }
+  }
+
+  /** The qualification bar, each bound named when it is out of range. */
+  static QualificationPolicy qualification(Arguments args, QualificationPolicy d)
+      throws UsageException {
+    return new QualificationPolicy(
+        args.intValue("--qualify-min-evaluations", d.minEvaluations(), 0, 1_000_000),
+        decimal(
+            args,
+            "--qualify-canary-pass-rate",
+            d.minCanaryPassRate(),
+            BigDecimal.ONE,
+            "a fraction from 0 to 1, such as 0.9 for 90%"),
+        decimal(
+            args,
+            "--qualify-max-deviation",
+            d.maxDeviationPoints(),
+            BigDecimal.valueOf(100),
+            "score points from 0 to 100, such as 10"));
+  }
+
+  private static BigDecimal decimal(
+      Arguments args, String option, BigDecimal fallback, BigDecimal max, String expected)
+      throws UsageException {
+    String text = args.value(option);
+    if (text == null) {
+      return fallback;
+    }
+    try {
+      BigDecimal value = new BigDecimal(text.strip());
+      if (value.signum() >= 0 && value.compareTo(max) <= 0) {
+        return value;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new UsageException(option + " must be " + expected + ", not '" + text + "'");
   }
 
   private static EscrowConfig escrow(Arguments args, EscrowConfig d)

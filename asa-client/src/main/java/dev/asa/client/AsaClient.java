@@ -423,6 +423,92 @@ public final class AsaClient {
     return send("POST", agreementPath(id) + "/ruling", body, null);
   }
 
+  // ---- the evaluator registry -------------------------------------------------------------
+
+  /**
+   * Registers the evaluator whose key signs this client's requests: {@code {identity, display_name,
+   * organization?, lineage?, service_types, model?, price_usd?, domains?}} (see {@link
+   * #evaluatorRegistration}). Answers the registered evaluator (201): active, with an empty track
+   * record, not yet qualified.
+   */
+  public ObjectNode registerEvaluator(JsonNode registration) {
+    return send("POST", "/evaluators", Objects.requireNonNull(registration, "registration"), null);
+  }
+
+  /**
+   * The body of {@link #registerEvaluator} with its required members; add {@code organization},
+   * {@code lineage}, {@code model}, {@code price_usd} and {@code domains} as needed.
+   */
+  public static ObjectNode evaluatorRegistration(
+      String identityScheme,
+      String identityValue,
+      String displayName,
+      java.util.List<String> serviceTypes) {
+    return RequestBodies.evaluatorRegistration(
+        identityScheme, identityValue, displayName, serviceTypes);
+  }
+
+  /**
+   * One page of the registry in key order: {@code {"evaluators": [...], "next_cursor"?}}, each with
+   * its track record and whether it qualifies now.
+   *
+   * @param serviceType only evaluators of this service type; null for all
+   * @param cursor the {@code next_cursor} of the previous page, or null for the first page
+   * @param limit page size; 0 or less lets the server choose
+   */
+  public ObjectNode evaluators(String serviceType, String cursor, int limit) {
+    java.util.List<String> query = new java.util.ArrayList<>();
+    if (serviceType != null) {
+      query.add("service_type=" + query(serviceType));
+    }
+    if (cursor != null) {
+      query.add("cursor=" + query(cursor));
+    }
+    if (limit > 0) {
+      query.add("limit=" + limit);
+    }
+    return get("/evaluators" + (query.isEmpty() ? "" : "?" + String.join("&", query)));
+  }
+
+  /**
+   * A registered evaluator by its key (base64url or did:key): profile, standing, track record,
+   * {@code qualified} and, when not, {@code why}.
+   */
+  public ObjectNode evaluator(String key) {
+    return get(evaluatorPath(key));
+  }
+
+  /** Suspends an evaluator (the operator's call): it is never assigned until reinstated. */
+  public ObjectNode suspendEvaluator(String key, String reason) {
+    return send(
+        "POST",
+        evaluatorPath(key) + "/suspend",
+        RequestBodies.suspension(Objects.requireNonNull(reason, "reason")),
+        null);
+  }
+
+  /** Lifts an evaluator's suspension (the operator's call). */
+  public ObjectNode reinstateEvaluator(String key) {
+    return send("POST", evaluatorPath(key) + "/reinstate", null, null);
+  }
+
+  /**
+   * Replaces the server's canary set (the operator's call) with {@code canaries}, a JSON array of
+   * canaries as in a canary file. Answers what is in force: count, service types, digest.
+   */
+  public ObjectNode loadCanaries(JsonNode canaries) {
+    return send("PUT", "/admin/canaries", Objects.requireNonNull(canaries, "canaries"), null);
+  }
+
+  /** The configuration in force (the operator's call). */
+  public ObjectNode adminConfig() {
+    return get("/admin/config");
+  }
+
+  static String evaluatorPath(String key) {
+    return "/evaluators/" + segment(Objects.requireNonNull(key, "key"));
+  }
+
   // ---- plumbing ---------------------------------------------------------------------------
 
   private ObjectNode get(String path) {

@@ -1,6 +1,7 @@
 package dev.asa.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Role;
 import dev.asa.crypto.Digest;
@@ -8,6 +9,7 @@ import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.crypto.Ed25519Signature;
 import dev.asa.json.Json;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -63,6 +65,22 @@ final class RequestBodies {
     body.put("party", signingParty(role));
     body.put("reason_code", Objects.requireNonNull(reasonCode, "reasonCode"));
     return body;
+  }
+
+  static ObjectNode evaluatorRegistration(
+      String identityScheme, String identityValue, String displayName, List<String> serviceTypes) {
+    ObjectNode body = Json.object();
+    body.putObject("identity")
+        .put("scheme", Objects.requireNonNull(identityScheme, "identityScheme"))
+        .put("value", Objects.requireNonNull(identityValue, "identityValue"));
+    body.put("display_name", Objects.requireNonNull(displayName, "displayName"));
+    ArrayNode types = body.putArray("service_types");
+    serviceTypes.forEach(types::add);
+    return body;
+  }
+
+  static ObjectNode suspension(String reason) {
+    return Json.object().put("reason", reason);
   }
 
   /** Only the client and the provider sign, negotiate and challenge; the evaluator judges. */

@@ -164,6 +164,44 @@ class AsaClientTest {
   }
 
   @Test
+  void theRegistryRoutesHaveTheirMethodsPathsAndBodies() throws IOException {
+    ObjectNode registration =
+        AsaClient.evaluatorRegistration("api_key", "judge-7", "Judge Seven", List.of("research"))
+            .put("price_usd", 0.3);
+    client.registerEvaluator(registration);
+    client.evaluators(null, null, 0);
+    client.evaluators("research", "abc_-", 20);
+    client.evaluator("did:key:z6Mk/x");
+    client.suspendEvaluator("k1", "scores known-bad canaries as good");
+    client.reinstateEvaluator("k1");
+    client.loadCanaries(Json.mapper().createArrayNode().add(Json.object().put("id", "c1")));
+    client.adminConfig();
+
+    assertThat(seen)
+        .extracting(s -> s.method() + " " + s.target())
+        .containsExactly(
+            "POST /evaluators",
+            "GET /evaluators",
+            "GET /evaluators?service_type=research&cursor=abc_-&limit=20",
+            "GET /evaluators/did%3Akey%3Az6Mk%2Fx",
+            "POST /evaluators/k1/suspend",
+            "POST /evaluators/k1/reinstate",
+            "PUT /admin/canaries",
+            "GET /admin/config");
+    assertThat(seen.get(0).json())
+        .isEqualTo(
+            Json.parse(
+                "{\"identity\": {\"scheme\": \"api_key\", \"value\": \"judge-7\"},"
+                    + " \"display_name\": \"Judge Seven\", \"service_types\": [\"research\"],"
+                    + " \"price_usd\": 0.3}"));
+    assertThat(seen.get(4).json())
+        .isEqualTo(Json.object().put("reason", "scores known-bad canaries as good"));
+    assertThat(seen.get(5).body()).isEmpty();
+    assertThat(seen.get(6).json().path(0).path("id").asText()).isEqualTo("c1");
+    assertThat(seen.get(6).contentType()).isEqualTo("application/json");
+  }
+
+  @Test
   void listEncodesThePartyAndLeavesOutWhatIsNotGiven() {
     client.list("did:key:z6Mk+x y", null, 0);
     client.list("eval-1", "c/1=", 25);

@@ -1,6 +1,9 @@
 package dev.asa.integrity;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.InvalidDocumentException;
+import dev.asa.agreement.StrictJson;
 import dev.asa.json.Json;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -176,5 +179,45 @@ public record Calibration(Map<String, Deviation> fromKnown, Map<String, Deviatio
     ObjectNode consensus = o.putObject("from_consensus");
     fromConsensus.forEach((k, v) -> consensus.set(k, v.toJson()));
     return o;
+  }
+
+  /**
+   * The exact form a store keeps: {@code {"from_known": {dimension: deviation}, "from_consensus":
+   * {...}}}, each deviation in {@link Deviation#toStored} form (sums, not means), so that a stored
+   * calibration plus new samples is exactly the calibration of all of them.
+   */
+  public ObjectNode toStored() {
+    ObjectNode o = Json.object();
+    ObjectNode known = o.putObject("from_known");
+    fromKnown.forEach((k, v) -> known.set(k, v.toStored()));
+    ObjectNode consensus = o.putObject("from_consensus");
+    fromConsensus.forEach((k, v) -> consensus.set(k, v.toStored()));
+    return o;
+  }
+
+  /**
+   * Reads what {@link #toStored} wrote.
+   *
+   * @throws InvalidDocumentException when it is not such a form
+   */
+  public static Calibration fromStored(JsonNode stored) {
+    StrictJson json = StrictJson.failFast();
+    ObjectNode o = json.object(stored, "", "a stored calibration");
+    json.allowOnly(o, "", "from_known", "from_consensus");
+    return new Calibration(
+        deviations(o.get("from_known"), "/from_known"),
+        deviations(o.get("from_consensus"), "/from_consensus"));
+  }
+
+  private static Map<String, Deviation> deviations(JsonNode node, String at) {
+    if (node == null) {
+      throw new InvalidDocumentException(at, "is missing: expected {dimension: deviation}");
+    }
+    ObjectNode o = StrictJson.failFast().object(node, at, "deviations by dimension");
+    Map<String, Deviation> out = new TreeMap<>();
+    for (var e : o.properties()) {
+      out.put(e.getKey(), Deviation.fromStored(e.getValue(), StrictJson.child(at, e.getKey())));
+    }
+    return out;
   }
 }

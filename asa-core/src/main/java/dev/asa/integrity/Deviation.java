@@ -1,6 +1,9 @@
 package dev.asa.integrity;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.InvalidDocumentException;
+import dev.asa.agreement.StrictJson;
 import dev.asa.json.Json;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -80,5 +83,48 @@ public record Deviation(int samples, BigDecimal absoluteSum, BigDecimal signedSu
     meanAbsolute().ifPresent(m -> o.put("mean_absolute", m));
     bias().ifPresent(b -> o.put("bias", b));
     return o;
+  }
+
+  /**
+   * The exact form a store keeps: {@code {"samples", "absolute_sum", "signed_sum"}}, the sums as
+   * decimal strings. The means {@link #toJson} shows are rounded and cannot be added up again; the
+   * sums can, so that a record updated a thousand times is still exact.
+   */
+  public ObjectNode toStored() {
+    ObjectNode o = Json.object();
+    o.put("samples", samples);
+    o.put("absolute_sum", absoluteSum.toPlainString());
+    o.put("signed_sum", signedSum.toPlainString());
+    return o;
+  }
+
+  /**
+   * Reads what {@link #toStored} wrote.
+   *
+   * @param at the pointer of the stored form, for messages
+   * @throws InvalidDocumentException when it is not such a form
+   */
+  public static Deviation fromStored(JsonNode stored, String at) {
+    StrictJson json = StrictJson.failFast();
+    ObjectNode o = json.object(stored, at, "a stored deviation");
+    json.allowOnly(o, at, "samples", "absolute_sum", "signed_sum");
+    int samples = json.integer(o, at, "samples", 0, Integer.MAX_VALUE);
+    BigDecimal absolute = decimal(json, o, at, "absolute_sum");
+    BigDecimal signed = decimal(json, o, at, "signed_sum");
+    try {
+      return new Deviation(samples, absolute, signed);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidDocumentException(at, e.getMessage());
+    }
+  }
+
+  private static BigDecimal decimal(StrictJson json, ObjectNode o, String at, String member) {
+    String text = json.text(o, at, member, "an exact decimal as a string, e.g. \"12.5\"");
+    try {
+      return new BigDecimal(text);
+    } catch (NumberFormatException e) {
+      throw new InvalidDocumentException(
+          StrictJson.child(at, member), "must be a decimal such as \"12.5\", found '" + text + "'");
+    }
   }
 }

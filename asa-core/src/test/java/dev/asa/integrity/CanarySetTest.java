@@ -68,6 +68,45 @@ class CanarySetTest {
   }
 
   @Test
+  void inAJsonArrayFileProblemsNameTheLineWhereTheirCanaryStarts() {
+    ObjectNode good = Canaries.canary("good", 90, 85);
+    ObjectNode bad = Canaries.canary("bad", 25, 30);
+    bad.put("tolerance", -1);
+    String text = "\n[\n  " + Json.write(good) + ",\n\n  " + Json.writePretty(bad) + "\n]\n";
+    assertThatThrownBy(() -> CanarySet.parse(text))
+        .isInstanceOf(InvalidDocumentException.class)
+        .satisfies(e -> {
+          var vs = ((InvalidDocumentException) e).violations();
+          assertThat(vs).extracting(Violation::pointer).containsExactly("/1/tolerance");
+          assertThat(vs.getFirst().message()).endsWith("(line 5)");
+        });
+    assertRefused("[\n{\"id\": 1,\n", "", "(line 3, column");
+  }
+
+  @Test
+  void aSetSentAsJsonIsReadAsTheArrayFormWithoutLines() throws Exception {
+    ObjectNode good = Canaries.canary("good", 90, 85);
+    ObjectNode bad = Canaries.canary("bad", 25, 30);
+    bad.put("tolerance", -1);
+    assertThat(CanarySet.fromJson(Json.mapper().createArrayNode().add(good)).canaries())
+        .extracting(Canary::id)
+        .containsExactly("good");
+    assertThatThrownBy(() -> CanarySet.fromJson(Json.mapper().createArrayNode().add(good).add(bad)))
+        .isInstanceOf(InvalidDocumentException.class)
+        .satisfies(e -> {
+          var vs = ((InvalidDocumentException) e).violations();
+          assertThat(vs).extracting(Violation::pointer).containsExactly("/1/tolerance");
+          assertThat(vs.getFirst().message()).doesNotContain("line");
+        });
+    assertThatThrownBy(() -> CanarySet.fromJson(good))
+        .isInstanceOf(InvalidDocumentException.class)
+        .hasMessageContaining("must be a JSON array of canaries, found an object");
+    assertThatThrownBy(() -> CanarySet.fromJson(Json.mapper().createArrayNode()))
+        .isInstanceOf(InvalidDocumentException.class)
+        .hasMessageContaining("holds no canary");
+  }
+
+  @Test
   void aLineThatIsNotJsonIsNamed() {
     String text = Canaries.jsonl(Canaries.canary("good", 90, 85)) + "{not json\n";
     assertRefused(text, "/1", "is not valid JSON");

@@ -21,6 +21,7 @@ import dev.asa.server.escrow.WebhookCourier;
 import dev.asa.server.escrow.X402Facilitator;
 import dev.asa.server.evaluation.EvaluatorPool;
 import dev.asa.server.evaluation.JobRunner;
+import dev.asa.server.evaluators.EvaluatorRegistry;
 import dev.asa.server.http.Admin;
 import dev.asa.server.http.Authentication;
 import dev.asa.server.http.DeadlineHandler;
@@ -29,6 +30,7 @@ import dev.asa.server.http.Requests;
 import dev.asa.server.http.Routes;
 import dev.asa.server.market.MarketData;
 import dev.asa.server.net.GuardedHttpClient;
+import dev.asa.server.registry.RegistryService;
 import dev.asa.server.store.Store;
 import dev.asa.server.store.Stores;
 import dev.asa.server.timers.Timers;
@@ -106,6 +108,12 @@ public final class AsaServer implements AutoCloseable {
     GuardedHttpClient outbound = new GuardedHttpClient(config.fetchPolicy());
     try {
       MarketData market = new MarketData(store.agreements(), config.negotiationPolicy());
+      EvaluatorRegistry registry =
+          new EvaluatorRegistry(store.evaluators(), store.canarySets(), config.qualification());
+      if (config.canaries() != null) { // the file given at start-up replaces the stored set
+        registry.loadCanaries(
+            config.canaries().set(), config.canaries().source(), config.clock().instant());
+      }
       EscrowConfig escrow = config.escrow();
       X402Facilitator facilitator =
           escrow.x402Facilitator() == null
@@ -147,8 +155,8 @@ public final class AsaServer implements AutoCloseable {
               escrow.arbiterKeys(),
               evaluators,
               jobs,
-              // The registry fills the pool when there is one; until then the config's (tests).
-              config.assignment());
+              config.assignment(),
+              registry);
       VerificationService verifications =
           new VerificationService(
               store.writes(),
@@ -178,11 +186,12 @@ public final class AsaServer implements AutoCloseable {
                   config.clock(), config.requestsPerSecondPerKey() * 10, config.burstPerKey() * 10),
               config.operatorKey(),
               config.publicUrls());
-      Admin admin = new Admin(config, serverKey.publicKey(), store.describe());
+      Admin admin = new Admin(config, serverKey.publicKey(), store.describe(), registry);
       Routes routes =
           new Routes(
               agreements,
               verifications,
+              new RegistryService(registry, config.clock()),
               new Requests(store.idempotency()),
               auth,
               config.maxBodyBytes(),

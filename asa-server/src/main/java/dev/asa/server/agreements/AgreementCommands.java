@@ -46,6 +46,7 @@ public final class AgreementCommands {
   private final SubcontractGuard subcontracts;
   private final EvaluatorAssignments assignments;
   private final Ids ids;
+  private final EvaluatorTermsCheck evaluatorTerms;
 
   AgreementCommands(
       UnitOfWork work,
@@ -56,7 +57,8 @@ public final class AgreementCommands {
       Negotiation negotiation,
       SubcontractGuard subcontracts,
       EvaluatorAssignments assignments,
-      Ids ids) {
+      Ids ids,
+      EvaluatorTermsCheck evaluatorTerms) {
     this.work = work;
     this.deliverables = deliverables;
     this.verifier = verifier;
@@ -66,6 +68,7 @@ public final class AgreementCommands {
     this.subcontracts = subcontracts;
     this.assignments = assignments;
     this.ids = ids;
+    this.evaluatorTerms = evaluatorTerms;
   }
 
   public Outcome create(JsonNode input, Caller caller, IdempotencyTicket ticket) {
@@ -79,6 +82,7 @@ public final class AgreementCommands {
     AccessPolicy.requireProposer(agreement.terms(), caller);
     enforcement.check(agreement);
     assignments.checkSupported(agreement.terms());
+    evaluatorTerms.check(agreement);
     Actor actor = work.actorFor(agreement, caller);
     ObjectNode payload = Json.object();
     payload.put("agreement_hash", agreement.hash().toString());

@@ -1,12 +1,14 @@
 package dev.asa.server.agreements;
 
 import dev.asa.crypto.Ed25519PublicKey;
+import dev.asa.integrity.QualificationPolicy;
 import dev.asa.negotiation.NegotiationPolicy;
 import dev.asa.server.escrow.Disputes;
 import dev.asa.server.escrow.Enforcement;
 import dev.asa.server.escrow.EscrowConfig;
 import dev.asa.server.evaluation.EvaluatorPool;
 import dev.asa.server.evaluation.JobRunner;
+import dev.asa.server.evaluators.EvaluatorRegistry;
 import dev.asa.server.market.MarketData;
 import dev.asa.server.store.Store;
 import java.time.Clock;
@@ -34,6 +36,7 @@ public final class AgreementService {
    * @param jobs runs those slower verifications in the background; null with {@code evaluators}
    * @param assignment the evaluator pool agreements that name no evaluator are assigned from, and
    *     the default rotation
+   * @param registry the evaluator registry: pool, qualification policy and canary set
    */
   public AgreementService(
       Store store,
@@ -48,7 +51,8 @@ public final class AgreementService {
       Set<Ed25519PublicKey> arbiters,
       EvaluatorPool evaluators,
       JobRunner jobs,
-      AssignmentConfig assignment) {
+      AssignmentConfig assignment,
+      EvaluatorRegistry registry) {
     UnitOfWork work =
         new UnitOfWork(store.agreements(), store.events(), store.writes(), clock, serverKeyId);
     Ids ids = new Ids(clock);
@@ -56,7 +60,11 @@ public final class AgreementService {
     Negotiation negotiation = new Negotiation(market, policy, trustedMarketSources, subcontracts);
     Closing closing = new Closing(enforcement, disputes);
     EvaluatorAssignments assignments =
-        new EvaluatorAssignments(assignment, verifier.assignmentSeeds(), serverKeyId);
+        new EvaluatorAssignments(
+            assignment,
+            assignment.pool().orElseGet(() -> PoolSource.of(registry)),
+            verifier.assignmentSeeds(),
+            serverKeyId);
     this.disputeCommands = new DisputeCommands(work, disputes, closing, arbiters);
     this.queries =
         new AgreementQueries(
@@ -71,7 +79,8 @@ public final class AgreementService {
             negotiation,
             subcontracts,
             assignments,
-            ids);
+            ids,
+            new EvaluatorTermsCheck(registry));
     ResultEnforcement results = new ResultEnforcement(closing, disputes, serverKeyId);
     this.engine =
         new EngineVerifications(
@@ -119,7 +128,9 @@ public final class AgreementService {
         arbiters,
         null,
         null,
-        AssignmentConfig.DEFAULTS);
+        AssignmentConfig.DEFAULTS,
+        new EvaluatorRegistry(
+            store.evaluators(), store.canarySets(), QualificationPolicy.DEFAULTS));
   }
 
   /**

@@ -2,17 +2,18 @@ package dev.asa.server.agreements;
 
 import dev.asa.agreement.RotationTerms;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * How an agreement that names no evaluator gets one at activation: the pool it is assigned from,
  * and the rotation bound for agreements whose terms set none ({@code asa serve
  * --rotation-max-consecutive N}).
  *
- * @param pool the registered evaluators; {@link PoolSource#none()} on a server without a registry
- *     (such agreements then cannot become ACTIVE: the activating signature is refused and says why)
+ * @param pool where evaluators come from; empty (the default) for the server's own evaluator
+ *     registry, which is what a deployment uses; tests and embedders may give another
  * @param defaultRotation {@code verification.rotation} for agreements that leave it out
  */
-public record AssignmentConfig(PoolSource pool, RotationTerms defaultRotation) {
+public record AssignmentConfig(Optional<PoolSource> pool, RotationTerms defaultRotation) {
 
   /**
    * The whitepaper names no number. Three keeps a provider from seeing one evaluator for more than
@@ -22,15 +23,15 @@ public record AssignmentConfig(PoolSource pool, RotationTerms defaultRotation) {
   public static final int DEFAULT_MAX_CONSECUTIVE = 3;
 
   public static final AssignmentConfig DEFAULTS =
-      new AssignmentConfig(PoolSource.none(), new RotationTerms(DEFAULT_MAX_CONSECUTIVE));
+      new AssignmentConfig(Optional.empty(), new RotationTerms(DEFAULT_MAX_CONSECUTIVE));
 
   public AssignmentConfig {
-    Objects.requireNonNull(pool, "pool (PoolSource.none() for no registry)");
+    Objects.requireNonNull(pool, "pool (empty for the server's registry)");
     Objects.requireNonNull(defaultRotation, "defaultRotation");
   }
 
   public AssignmentConfig withPool(PoolSource p) {
-    return new AssignmentConfig(p, defaultRotation);
+    return new AssignmentConfig(Optional.of(p), defaultRotation);
   }
 
   public AssignmentConfig withDefaultRotation(RotationTerms r) {

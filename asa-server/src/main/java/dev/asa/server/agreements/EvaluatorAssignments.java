@@ -44,11 +44,17 @@ import java.util.Set;
  */
 final class EvaluatorAssignments {
   private final AssignmentConfig config;
+  private final PoolSource pool;
   private final AssignmentSeeds seeds;
   private final String serverKeyId;
 
-  EvaluatorAssignments(AssignmentConfig config, AssignmentSeeds seeds, String serverKeyId) {
+  /**
+   * @param pool where evaluators come from (the config's, else the server's registry)
+   */
+  EvaluatorAssignments(
+      AssignmentConfig config, PoolSource pool, AssignmentSeeds seeds, String serverKeyId) {
     this.config = config;
+    this.pool = pool;
     this.seeds = seeds;
     this.serverKeyId = serverKeyId;
   }
@@ -86,8 +92,8 @@ final class EvaluatorAssignments {
       return Optional.empty();
     }
     AssignmentContext context = AssignmentContext.of(terms, config.defaultRotation());
-    List<PoolMember> members = config.pool().pool(context.serviceType());
-    Screening screening = Screening.of(members, context, config.pool().policy());
+    List<PoolMember> members = pool.pool(context.serviceType());
+    Screening screening = Screening.of(members, context, pool.policy());
     Seed seed = seeds.of(active);
     int count = terms.verification().evaluators().count();
     // Mutual proposals are not gathered through negotiation yet: none, so the random fallback.
@@ -170,7 +176,7 @@ final class EvaluatorAssignments {
         a.evaluators().stream().anyMatch(e -> e.key().map(key::equals).orElse(false));
     if (evaluator) {
       String provider = AssignmentContext.providerId(a.terms().parties().provider());
-      config.pool().recordAssessment(k.keyId(), provider, at);
+      pool.recordAssessment(k.keyId(), provider, at);
     }
   }
 }

@@ -2,6 +2,7 @@ package dev.asa.server.agreements;
 
 import dev.asa.integrity.PoolMember;
 import dev.asa.integrity.QualificationPolicy;
+import dev.asa.server.evaluators.EvaluatorRegistry;
 import java.time.Instant;
 import java.util.List;
 
@@ -37,24 +38,23 @@ public interface PoolSource {
    */
   void recordAssessment(String evaluatorKeyId, String providerKeyId, Instant at);
 
-  /**
-   * A server without an evaluator registry: nobody to assign, so an agreement that names no
-   * evaluator cannot become ACTIVE here (the activating signature says so), and nothing to record.
-   */
-  static PoolSource none() {
+  /** The server's evaluator registry as the pool. */
+  static PoolSource of(EvaluatorRegistry registry) {
     return new PoolSource() {
       @Override
       public List<PoolMember> pool(String serviceType) {
-        return List.of();
+        return registry.pool(serviceType);
       }
 
       @Override
       public QualificationPolicy policy() {
-        return QualificationPolicy.DEFAULTS;
+        return registry.policy();
       }
 
       @Override
-      public void recordAssessment(String evaluatorKeyId, String providerKeyId, Instant at) {}
+      public void recordAssessment(String evaluatorKeyId, String providerKeyId, Instant at) {
+        registry.recordAssessment(evaluatorKeyId, providerKeyId, at);
+      }
     };
   }
 }

@@ -1,10 +1,12 @@
 package dev.asa.server.config;
 
 import dev.asa.crypto.Ed25519PublicKey;
+import dev.asa.integrity.QualificationPolicy;
 import dev.asa.negotiation.NegotiationPolicy;
 import dev.asa.server.agreements.AssignmentConfig;
 import dev.asa.server.escrow.EscrowConfig;
 import dev.asa.server.evaluation.VerificationConfig;
+import dev.asa.server.evaluators.CanaryFile;
 import dev.asa.server.net.FetchPolicy;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -20,8 +22,11 @@ import java.util.Set;
  * @param operatorKey the key allowed on admin routes; null: no operator
  * @param trustedMarketSources sources whose market_reference the price bounds accept; none by
  *     default
- * @param assignment the evaluator pool and default rotation; no pool by default (agreements that
- *     name no evaluator then cannot become ACTIVE), rotation after 3 consecutive deliveries
+ * @param assignment the evaluator pool and default rotation; by default the pool is the server's
+ *     evaluator registry, and rotation comes after 3 consecutive deliveries
+ * @param qualification the bar a pool evaluator must clear to be assigned (whitepaper 3.6.1)
+ * @param canaries the canary file given at start-up, loaded into the store (replacing the set
+ *     stored before); null to keep the stored set, if any
  */
 public record ServerConfig(
     String host,
@@ -40,7 +45,9 @@ public record ServerConfig(
     boolean pollTimers,
     FetchPolicy fetchPolicy,
     PublicUrls publicUrls,
-    AssignmentConfig assignment) {
+    AssignmentConfig assignment,
+    QualificationPolicy qualification,
+    CanaryFile canaries) {
 
   public static final int DEFAULT_PORT = 8080;
   public static final long DEFAULT_MAX_BODY_BYTES = 16L * 1024 * 1024;
@@ -59,6 +66,7 @@ public record ServerConfig(
     Objects.requireNonNull(fetchPolicy, "fetchPolicy");
     Objects.requireNonNull(publicUrls, "publicUrls");
     Objects.requireNonNull(assignment, "assignment");
+    Objects.requireNonNull(qualification, "qualification");
     if (requestsPerSecondPerKey <= 0 || burstPerKey < 1) {
       throw new IllegalArgumentException("the rate limit must allow at least one request");
     }
@@ -82,7 +90,9 @@ public record ServerConfig(
         true,
         FetchPolicy.DEFAULTS,
         PublicUrls.DEFAULTS,
-        AssignmentConfig.DEFAULTS);
+        AssignmentConfig.DEFAULTS,
+        QualificationPolicy.DEFAULTS,
+        null);
   }
 
   public ServerConfig withPort(int p) {
@@ -164,6 +174,18 @@ public record ServerConfig(
     return copy().assignment(a).build();
   }
 
+  /**
+   * The bar a pool evaluator must clear to be assigned (minimum evaluations, pass rate, deviation).
+   */
+  public ServerConfig withQualification(QualificationPolicy q) {
+    return copy().qualification(q).build();
+  }
+
+  /** A canary file to load at start-up (replacing the stored set); null to keep the stored one. */
+  public ServerConfig withCanaries(CanaryFile file) {
+    return copy().canaries(file).build();
+  }
+
   /** A copy to change one setting at a time: each {@code with...} above is one line through it. */
   private Builder copy() {
     return new Builder(this);
@@ -188,6 +210,8 @@ public record ServerConfig(
     private FetchPolicy fetchPolicy;
     private PublicUrls publicUrls;
     private AssignmentConfig assignment;
+    private QualificationPolicy qualification;
+    private CanaryFile canaries;
 
     Builder(ServerConfig c) {
       host = c.host;
@@ -207,6 +231,8 @@ public record ServerConfig(
       fetchPolicy = c.fetchPolicy;
       publicUrls = c.publicUrls;
       assignment = c.assignment;
+      qualification = c.qualification;
+      canaries = c.canaries;
     }
 
     Builder host(String value) {
@@ -294,6 +320,16 @@ public record ServerConfig(
       return this;
     }
 
+    Builder qualification(QualificationPolicy value) {
+      qualification = value;
+      return this;
+    }
+
+    Builder canaries(CanaryFile value) {
+      canaries = value;
+      return this;
+    }
+
     ServerConfig build() {
       return new ServerConfig(
           host,
@@ -312,7 +348,9 @@ public record ServerConfig(
           pollTimers,
           fetchPolicy,
           publicUrls,
-          assignment);
+          assignment,
+          qualification,
+          canaries);
     }
   }
 }

@@ -1,9 +1,12 @@
 package dev.asa.server.http;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.crypto.Ed25519PublicKey;
 import dev.asa.json.Json;
 import dev.asa.server.config.ServerConfig;
+import dev.asa.server.evaluators.CanarySetInfo;
+import dev.asa.server.evaluators.EvaluatorRegistry;
 import java.util.TreeMap;
 
 /**
@@ -14,11 +17,17 @@ public final class Admin {
   private final ServerConfig config;
   private final Ed25519PublicKey serverKey;
   private final String storeDescription;
+  private final EvaluatorRegistry registry;
 
-  public Admin(ServerConfig config, Ed25519PublicKey serverKey, String storeDescription) {
+  public Admin(
+      ServerConfig config,
+      Ed25519PublicKey serverKey,
+      String storeDescription,
+      EvaluatorRegistry registry) {
     this.config = config;
     this.serverKey = serverKey;
     this.storeDescription = storeDescription;
+    this.registry = registry;
   }
 
   ObjectNode serverKey() {
@@ -72,6 +81,23 @@ public final class Admin {
     config.publicUrls().urls().forEach(u -> publicUrls.add(u.toString()));
     var allowFetch = o.putArray("allowed_fetch_prefixes");
     config.fetchPolicy().allowedPrefixes().forEach(allowFetch::add);
+    o.set("evaluators", evaluators());
+    return o;
+  }
+
+  /**
+   * The registry's settings and state: the qualification bar, how many evaluators registered, and
+   * the canary set in force (described, never shown).
+   */
+  private ObjectNode evaluators() {
+    ObjectNode o = Json.object();
+    var q = registry.policy();
+    o.putObject("qualification")
+        .put("min_evaluations", q.minEvaluations())
+        .put("min_canary_pass_rate", q.minCanaryPassRate())
+        .put("max_deviation_points", q.maxDeviationPoints());
+    o.put("registered", registry.size());
+    o.set("canary_set", registry.canarySet().<JsonNode>map(CanarySetInfo::toJson).orElse(null));
     return o;
   }
 }

@@ -7,6 +7,7 @@ import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Role;
 import dev.asa.agreement.StrictJson;
 import dev.asa.crypto.Ed25519Signature;
+import dev.asa.integrity.CanarySet;
 import dev.asa.json.Json;
 import dev.asa.negotiation.NegotiationMessage;
 import dev.asa.server.agreements.Command;
@@ -14,7 +15,9 @@ import dev.asa.server.agreements.Delivery;
 import dev.asa.server.agreements.SubmittedResult;
 import dev.asa.server.escrow.FundRequest;
 import dev.asa.server.evaluation.EvaluationConfig;
+import dev.asa.server.registry.Suspension;
 import dev.asa.shadow.SealRequest;
+import dev.asa.text.ControlCharacters;
 import java.math.BigDecimal;
 import java.util.Optional;
 
@@ -165,6 +168,32 @@ public final class CommandBodies {
     return new Command.Validate(
         STRICT.text(b, "", "content", "the delivered work, as text"),
         Optional.ofNullable(STRICT.optionalText(b, "", "format")));
+  }
+
+  /** {@code {"reason": "..."}}: why the operator suspends an evaluator (shown to everyone). */
+  public static Suspension suspension(JsonNode body) {
+    ObjectNode b = STRICT.object(body, "", "a suspension");
+    STRICT.allowOnly(b, "", "reason");
+    String reason =
+        STRICT.text(
+            b, "", "reason", "why the evaluator is suspended, shown to it and in the registry");
+    String control = ControlCharacters.problemWith(reason);
+    if (reason.isBlank() || reason.length() > Suspension.MAX_REASON || control != null) {
+      throw new InvalidDocumentException(
+          "/reason",
+          control != null
+              ? control
+              : "a non-blank text of at most " + Suspension.MAX_REASON + " characters");
+    }
+    return new Suspension(reason.strip());
+  }
+
+  /**
+   * A canary set, as the JSON array of a canary file ({@code PUT /admin/canaries}); every problem
+   * named by the pointer of its canary.
+   */
+  public static CanarySet canaries(JsonNode body) {
+    return CanarySet.fromJson(isAbsent(body) ? null : body);
   }
 
   private static boolean isAbsent(JsonNode body) {

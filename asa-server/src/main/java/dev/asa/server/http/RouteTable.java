@@ -24,6 +24,10 @@ final class RouteTable {
     return add(HandlerType.POST, path, access, handler);
   }
 
+  RouteTable put(String path, Access access, Handler handler) {
+    return add(HandlerType.PUT, path, access, handler);
+  }
+
   RouteTable patch(String path, Access access, Handler handler) {
     return add(HandlerType.PATCH, path, access, handler);
   }

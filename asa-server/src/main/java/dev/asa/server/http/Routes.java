@@ -18,6 +18,7 @@ import dev.asa.server.agreements.NotFoundException;
 import dev.asa.server.agreements.Outcome;
 import dev.asa.server.agreements.VerificationFlow;
 import dev.asa.server.market.MarketData;
+import dev.asa.server.registry.RegistryService;
 import dev.asa.server.verification.VerificationService;
 import dev.asa.template.Template;
 import dev.asa.template.Templates;
@@ -26,10 +27,11 @@ import io.javalin.http.Context;
 
 /**
  * The HTTP API on one screen: section 4.3's eleven endpoints, the event log, the verification
- * result, close, templates, schemas, the server key and the admin read-out. Each route is one row:
- * method, path, who may call it ({@link Access}, checked by {@link AccessGate} before the handler
- * runs) and the handler. Handlers only read the request and render the answer; {@link
- * AgreementService} and the core decide, including which signed caller may act on an agreement.
+ * result, close, templates, schemas, the server key, the evaluator registry and the admin routes.
+ * Each route is one row: method, path, who may call it ({@link Access}, checked by {@link
+ * AccessGate} before the handler runs) and the handler. Handlers only read the request and render
+ * the answer; {@link AgreementService} and the core decide, including which signed caller may act
+ * on an agreement.
  */
 public final class Routes {
   private final AgreementQueries queries;
@@ -41,10 +43,12 @@ public final class Routes {
   private final Admin admin;
   private final MarketData market;
   private final VerificationService verifications;
+  private final RegistryService registry;
 
   public Routes(
       AgreementService agreements,
       VerificationService verifications,
+      RegistryService registry,
       Requests requests,
       Authentication auth,
       long maxBodyBytes,
@@ -55,6 +59,7 @@ public final class Routes {
     this.disputeCommands = agreements.disputes();
     this.verificationFlow = agreements.verifications();
     this.verifications = verifications;
+    this.registry = registry;
     this.requests = requests;
     this.gate = new AccessGate(auth, maxBodyBytes);
     this.admin = admin;
@@ -218,7 +223,42 @@ public final class Routes {
         SIGNED,
         ctx -> json(ctx, 200, market.describe(TextParameters.path(ctx, "service_type"))));
 
+    // The evaluator registry: an evaluator registers itself (signed with its own key); any signed
+    // caller reads it; the operator suspends, reinstates and loads the canary set.
+    r.post(
+        "/evaluators",
+        SIGNED,
+        ctx -> requests.mutation(ctx, CommandBodies::document, registry.registrations()::register));
+    r.get("/evaluators", SIGNED, this::listEvaluators);
+    r.get(
+        "/evaluators/{key}",
+        SIGNED,
+        ctx -> json(ctx, 200, registry.reads().one(TextParameters.key(ctx, "key"))));
+    r.post(
+        "/evaluators/{key}/suspend",
+        OPERATOR,
+        ctx ->
+            requests.mutation(
+                ctx,
+                CommandBodies::suspension,
+                (b, c, t) ->
+                    registry.standings().suspend(TextParameters.key(ctx, "key"), b, c, t)));
+    r.post(
+        "/evaluators/{key}/reinstate",
+        OPERATOR,
+        ctx ->
+            requests.mutation(
+                ctx,
+                CommandBodies::none,
+                (b, c, t) -> registry.standings().reinstate(TextParameters.key(ctx, "key"), c, t)));
+
     r.get("/admin/config", OPERATOR, ctx -> json(ctx, 200, admin.config()));
+    r.put(
+        "/admin/canaries",
+        OPERATOR,
+        ctx ->
+            requests.mutation(
+                ctx, CommandBodies::canaries, (b, c, t) -> registry.canaries().load(b, c)));
   }
 
   /** Jetty's own errors (bad URIs, oversized headers) as problem+json too. */
@@ -284,6 +324,22 @@ public final class Routes {
               400,
               "cursor is not one this server issued; start again without it and follow next_cursor"));
     }
+  }
+
+  private void listEvaluators(Context ctx) {
+    String serviceType = TextParameters.serviceType(ctx, "service_type");
+    int limit = Requests.intParam(ctx, "limit", 100, 1, 500);
+    String cursor = TextParameters.query(ctx, "cursor");
+    if (cursor != null && !cursor.matches("[A-Za-z0-9_-]{43}")) {
+      throw new RequestException(
+          Problem.of(
+              "invalid-parameter",
+              "Invalid query parameter",
+              400,
+              "cursor is not one this server issued; start again without it and follow"
+                  + " next_cursor"));
+    }
+    json(ctx, 200, registry.reads().list(serviceType, cursor, limit));
   }
 
   static void json(Context ctx, int status, JsonNode body) {

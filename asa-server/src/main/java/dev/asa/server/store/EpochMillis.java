@@ -3,6 +3,7 @@ package dev.asa.server.store;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 
 /**
  * Timestamps as both schemas keep them: epoch milliseconds (UTC) in BIGINT columns, exact, compact,
@@ -11,6 +12,11 @@ import java.time.Instant;
 final class EpochMillis {
 
   private EpochMillis() {}
+
+  /** The instant as the store keeps it: to the millisecond. */
+  static Instant truncate(Instant at) {
+    return at.truncatedTo(ChronoUnit.MILLIS);
+  }
 
   /** The column value of a nullable timestamp. */
   static Long of(Instant at) {

@@ -29,6 +29,8 @@ public final class Store implements AutoCloseable {
   private final VerificationStore verifications;
   private final SealStore seals;
   private final IdempotencyStore idempotency;
+  private final EvaluatorStore evaluators;
+  private final CanarySetStore canarySets;
 
   Store(Database database) {
     this.database = database;
@@ -43,6 +45,8 @@ public final class Store implements AutoCloseable {
     this.verifications = new VerificationStore(database);
     this.seals = new SealStore(database);
     this.idempotency = new IdempotencyStore(database);
+    this.evaluators = new EvaluatorStore(database);
+    this.canarySets = new CanarySetStore(database);
   }
 
   public AgreementStore agreements() {
@@ -87,6 +91,16 @@ public final class Store implements AutoCloseable {
 
   public IdempotencyStore idempotency() {
     return idempotency;
+  }
+
+  /** The evaluator registry: registrations, track records, standings, rotation streaks. */
+  public EvaluatorStore evaluators() {
+    return evaluators;
+  }
+
+  /** The operator's canary set. */
+  public CanarySetStore canarySets() {
+    return canarySets;
   }
 
   /**

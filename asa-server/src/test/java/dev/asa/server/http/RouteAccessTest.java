@@ -48,7 +48,10 @@ class RouteAccessTest {
           "GET /schemas/asa/{version}/agreement.json", Access.PUBLIC,
           "GET /.well-known/asa/server-key", Access.PUBLIC,
           "GET /agreements/{id}/verification", Access.SIGNED_OR_PUBLIC_RESULT,
-          "GET /admin/config", Access.OPERATOR);
+          "GET /admin/config", Access.OPERATOR,
+          "PUT /admin/canaries", Access.OPERATOR,
+          "POST /evaluators/{key}/suspend", Access.OPERATOR,
+          "POST /evaluators/{key}/reinstate", Access.OPERATOR);
 
   @BeforeAll
   static void start() {
@@ -117,6 +120,10 @@ class RouteAccessTest {
     }
   }
 
+  /**
+   * The operator passes the gate of every operator route: its answer is the handler's (200 for the
+   * read-out; the placeholder request may be refused for its content, never for its key).
+   */
   @Test
   void operatorRoutesRefuseEveryOtherKeyAndAnswerTheOperator() throws Exception {
     for (Endpoint e : server.endpoints()) {
@@ -128,9 +135,12 @@ class RouteAccessTest {
       assertThat(stranger.statusCode()).as(route(e)).isEqualTo(403);
       assertThat(Json.parse(stranger.body()).path("detail").asText())
           .isEqualTo("admin routes are for the operator key only");
-      assertThat(send(OPERATOR_KEY, e.method.name(), concrete(e.path)).statusCode())
-          .as(route(e))
-          .isEqualTo(200);
+      HttpResponse<String> operator = send(OPERATOR_KEY, e.method.name(), concrete(e.path));
+      assertThat(operator.statusCode()).as(route(e) + " " + operator.body()).isNotIn(401, 403);
+      assertThat(operator.statusCode()).as(route(e) + " " + operator.body()).isLessThan(500);
+      if (e.method.name().equals("GET")) {
+        assertThat(operator.statusCode()).as(route(e)).isEqualTo(200);
+      }
     }
   }
 

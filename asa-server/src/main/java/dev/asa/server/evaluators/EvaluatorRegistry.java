@@ -1,0 +1,276 @@
+package dev.asa.server.evaluators;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.asa.agreement.InvalidDocumentException;
+import dev.asa.crypto.Digest;
+import dev.asa.integrity.Calibration;
+import dev.asa.integrity.Canary;
+import dev.asa.integrity.CanaryCheck;
+import dev.asa.integrity.CanarySet;
+import dev.asa.integrity.EvaluatorProfile;
+import dev.asa.integrity.PoolMember;
+import dev.asa.integrity.Qualification;
+import dev.asa.integrity.QualificationPolicy;
+import dev.asa.integrity.Standing;
+import dev.asa.json.Json;
+import dev.asa.server.store.CanarySetRow;
+import dev.asa.server.store.CanarySetStore;
+import dev.asa.server.store.EvaluatorRow;
+import dev.asa.server.store.EvaluatorStore;
+import dev.asa.server.store.Write;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
+
+/**
+ * The evaluator registry (whitepaper 3.6.1, 6.3) as the rest of the server uses it: the pool of
+ * registered evaluators of a service type with their track records and standing, the bar they must
+ * clear ({@link #policy}), the operator's canary set, and the updates that a verification makes to
+ * an evaluator's record. The decisions (who is qualified, who may be assigned, whether a canary
+ * passed) are the core's ({@link QualificationPolicy}, {@code Screening}, {@link CanaryCheck});
+ * this class keeps their inputs, persisted, so that every node and every restart sees the same
+ * pool.
+ *
+ * <p>The canary set is read from the store when its version changes (one small query per call
+ * otherwise), so a set the operator replaces on one node is in force on all of them.
+ */
+public final class EvaluatorRegistry {
+
+  private final EvaluatorStore evaluators;
+  private final CanarySetStore canarySets;
+  private final QualificationPolicy policy;
+
+  /** The canary set last read from the store, with its version. */
+  private record Loaded(long version, CanarySet set, CanarySetInfo info) {}
+
+  private volatile Loaded loaded;
+
+  public EvaluatorRegistry(
+      EvaluatorStore evaluators, CanarySetStore canarySets, QualificationPolicy policy) {
+    this.evaluators = Objects.requireNonNull(evaluators, "evaluators");
+    this.canarySets = Objects.requireNonNull(canarySets, "canarySets");
+    this.policy = Objects.requireNonNull(policy, "policy");
+  }
+
+  // ---- what an assignment needs ----------------------------------------------------------------
+
+  /**
+   * Every registered evaluator that evaluates this service type, with its profile, track record and
+   * standing, in key order: the members {@code Screening} sorts into eligible and excluded.
+   * Suspended and unqualified evaluators are included (screening says why they are out).
+   */
+  public List<PoolMember> pool(String serviceType) {
+    return evaluators.ofServiceType(serviceType).stream().map(EvaluatorRow::member).toList();
+  }
+
+  /** The bar an evaluator must clear to be assigned ({@code asa serve --qualify-...}). */
+  public QualificationPolicy policy() {
+    return policy;
+  }
+
+  /** The operator's canary set, or empty when none was ever loaded. */
+  public Optional<CanarySet> canaries() {
+    return current().map(Loaded::set);
+  }
+
+  /**
+   * Records that an evaluator assessed one delivery of a provider: an evaluation counted, its
+   * streak with that provider one longer, every other evaluator's streak with that provider ended
+   * (as {@code TrackRecord.withEvaluationOf} and {@code withProviderAssessedByAnother} define). An
+   * evaluator that is not registered (one an agreement named) counts nothing but still ends the
+   * others' streaks.
+   *
+   * @param evaluatorKeyId and {@code providerKeyId}: keys in base64url
+   */
+  public void recordAssessment(String evaluatorKeyId, String providerKeyId, Instant at) {
+    recordAssessment(List.of(evaluatorKeyId), providerKeyId, at);
+  }
+
+  /**
+   * As {@link #recordAssessment(String, String, Instant)} for a panel that assessed one delivery
+   * together: each of them counts and grows its streak; only evaluators outside the panel lose
+   * theirs.
+   */
+  public void recordAssessment(
+      Collection<String> evaluatorKeyIds, String providerKeyId, Instant at) {
+    evaluators.recordAssessment(evaluatorKeyIds, providerKeyId, at);
+  }
+
+  /**
+   * Records how an evaluator did on a canary: a canary taken, passed or not, an evaluation when
+   * answered, and its calibration against the known scores.
+   *
+   * @throws IllegalArgumentException when no evaluator has this key
+   */
+  public PoolMember recordCanary(String evaluatorKeyId, CanaryCheck check, Instant at) {
+    Objects.requireNonNull(check, "check");
+    return evaluators
+        .update(
+            evaluatorKeyId,
+            m -> new PoolMember(m.profile(), m.record().withCanary(check), m.standing()),
+            at)
+        .member();
+  }
+
+  /**
+   * Adds calibration samples to an evaluator's record, e.g. against the consensus of a
+   * multi-evaluator verification ({@code Calibration.compute}).
+   *
+   * @throws IllegalArgumentException when no evaluator has this key
+   */
+  public PoolMember recordCalibration(String evaluatorKeyId, Calibration more, Instant at) {
+    Objects.requireNonNull(more, "more");
+    return evaluators
+        .update(
+            evaluatorKeyId,
+            m -> new PoolMember(m.profile(), m.record().withCalibration(more), m.standing()),
+            at)
+        .member();
+  }
+
+  /** Whether the member clears the bar now, and if not, every reason. */
+  public Qualification qualification(PoolMember member) {
+    return policy.assess(member.record(), member.standing());
+  }
+
+  // ---- what the registry's routes need ---------------------------------------------------------
+
+  public Optional<EvaluatorRow> find(String keyId) {
+    return evaluators.find(keyId);
+  }
+
+  /**
+   * One page of the registry in key order.
+   *
+   * @param serviceType null for every service type
+   * @param afterKey the last key of the previous page, or null
+   */
+  public List<EvaluatorRow> list(String serviceType, String afterKey, int limit) {
+    return evaluators.list(serviceType, afterKey, limit);
+  }
+
+  public long size() {
+    return evaluators.count();
+  }
+
+  /**
+   * Registers an evaluator: active, with an empty record.
+   *
+   * @throws dev.asa.server.store.DuplicateKeyException when its key is registered already
+   */
+  public EvaluatorRow register(EvaluatorProfile profile, Instant at) {
+    return evaluators.register(profile, at);
+  }
+
+  /** As {@link #register(EvaluatorProfile, Instant)}, committing {@code alongside} with it. */
+  public EvaluatorRow register(EvaluatorProfile profile, Instant at, List<Write> alongside) {
+    return evaluators.register(profile, at, alongside);
+  }
+
+  /**
+   * Changes an evaluator's standing under its row's lock: {@code change} sees the standing as
+   * committed and may throw to refuse (nothing is then written).
+   *
+   * @throws IllegalArgumentException when no evaluator has this key
+   */
+  public EvaluatorRow changeStanding(String keyId, UnaryOperator<Standing> change, Instant at) {
+    return changeStanding(keyId, change, at, row -> List.of());
+  }
+
+  /**
+   * As {@link #changeStanding(String, UnaryOperator, Instant)}, committing the writes {@code
+   * alongside} makes of the changed row with it.
+   */
+  public EvaluatorRow changeStanding(
+      String keyId,
+      UnaryOperator<Standing> change,
+      Instant at,
+      Function<EvaluatorRow, List<Write>> alongside) {
+    return evaluators.update(
+        keyId,
+        m -> new PoolMember(m.profile(), m.record(), change.apply(m.standing())),
+        at,
+        alongside);
+  }
+
+  /** What may be told about the canary set in force (never the canaries), if there is one. */
+  public Optional<CanarySetInfo> canarySet() {
+    return current().map(Loaded::info);
+  }
+
+  /**
+   * Puts a canary set in force on every node, replacing the one before. Loading the set already in
+   * force (same digest) changes nothing: a server restarted with the same {@code --canaries FILE}
+   * keeps its version.
+   *
+   * @param loadedBy who loads it, for the record: {@code CanaryFile.source()} or the operator's key
+   */
+  public CanarySetInfo loadCanaries(CanarySet set, String loadedBy, Instant at) {
+    Objects.requireNonNull(set, "set");
+    ArrayNode array = Json.mapper().createArrayNode();
+    for (Canary c : set.canaries()) {
+      array.add(c.toJson());
+    }
+    String text = Json.write(array);
+    String digest = Digest.sha256(text.getBytes(StandardCharsets.UTF_8)).toString();
+    Optional<Loaded> now = current();
+    if (now.isPresent() && now.get().info().digest().equals(digest)) {
+      return now.get().info();
+    }
+    CanarySetRow row = canarySets.replace(text, set.canaries().size(), digest, loadedBy, at);
+    Loaded fresh = new Loaded(row.version(), set, info(row, set));
+    loaded = fresh;
+    return fresh.info();
+  }
+
+  private Optional<Loaded> current() {
+    OptionalLong version = canarySets.version();
+    if (version.isEmpty()) {
+      return Optional.empty();
+    }
+    Loaded l = loaded;
+    if (l != null && l.version() == version.getAsLong()) {
+      return Optional.of(l);
+    }
+    Optional<CanarySetRow> row = canarySets.current();
+    if (row.isEmpty()) {
+      return Optional.empty();
+    }
+    CanarySet set = parse(row.get());
+    Loaded fresh = new Loaded(row.get().version(), set, info(row.get(), set));
+    loaded = fresh;
+    return Optional.of(fresh);
+  }
+
+  private static CanarySetInfo info(CanarySetRow row, CanarySet set) {
+    return new CanarySetInfo(
+        row.count(),
+        CanarySetInfo.countByServiceType(set),
+        row.digest(),
+        row.loadedAt(),
+        row.loadedBy(),
+        row.version());
+  }
+
+  private static CanarySet parse(CanarySetRow row) {
+    try {
+      return CanarySet.parse(row.canaries());
+    } catch (InvalidDocumentException e) {
+      throw new IllegalStateException(
+          "the stored canary set (version "
+              + row.version()
+              + ", loaded by "
+              + row.loadedBy()
+              + ") is unreadable: "
+              + e.getMessage()
+              + "; load it again with PUT /admin/canaries or asa serve --canaries FILE",
+          e);
+    }
+  }
+}

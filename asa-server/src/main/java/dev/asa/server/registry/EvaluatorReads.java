@@ -1,0 +1,58 @@
+package dev.asa.server.registry;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.json.Json;
+import dev.asa.server.agreements.NotFoundException;
+import dev.asa.server.evaluators.EvaluatorRegistry;
+import dev.asa.server.store.EvaluatorRow;
+import java.util.List;
+
+/**
+ * {@code GET /evaluators} and {@code GET /evaluators/{key}}: the registry for any signed caller.
+ * Parties choose and check evaluators by it (mutual and marketplace selection), and an evaluator
+ * sees what it lacks to qualify. Everything shown is public within the server: no agreement, no
+ * party and no canary is revealed (streaks name providers by key only).
+ */
+public final class EvaluatorReads {
+  private final EvaluatorRegistry registry;
+
+  EvaluatorReads(EvaluatorRegistry registry) {
+    this.registry = registry;
+  }
+
+  /** One evaluator by its key (base64url). */
+  public ObjectNode one(String keyId) {
+    EvaluatorRow row =
+        registry
+            .find(keyId)
+            .orElseThrow(() ->
+                new NotFoundException(
+                    "no evaluator is registered with key "
+                        + keyId
+                        + "; an evaluator registers itself with POST /evaluators, signed with that"
+                        + " key"));
+    return view(row);
+  }
+
+  /**
+   * One page in key order: {@code {"evaluators": [...], "next_cursor"?}}.
+   *
+   * @param serviceType only evaluators of this service type; null for all
+   * @param cursor the {@code next_cursor} of the previous page, or null
+   */
+  public ObjectNode list(String serviceType, String cursor, int limit) {
+    List<EvaluatorRow> rows = registry.list(serviceType, cursor, limit + 1);
+    ObjectNode o = Json.object();
+    ArrayNode list = o.putArray("evaluators");
+    rows.stream().limit(limit).forEach(row -> list.add(view(row)));
+    if (rows.size() > limit) {
+      o.put("next_cursor", rows.get(limit - 1).keyId());
+    }
+    return o;
+  }
+
+  private ObjectNode view(EvaluatorRow row) {
+    return EvaluatorViews.of(row, registry.qualification(row.member()));
+  }
+}
