@@ -12,8 +12,9 @@ import java.util.List;
  * provider's delivery (its record, its rotation streaks). The registry keeps the records; the
  * agreements only read them at activation and report each assessment after it is recorded.
  *
- * <p>Kept this narrow so that the registry ({@code dev.asa.server.evaluators.EvaluatorRegistry})
- * can implement it as it is, and tests can give a real in-memory pool.
+ * <p>Kept this narrow so that the server's registry serves it ({@link #of}) and tests can give a
+ * real in-memory pool instead. An interface here, not the registry's own, because the registry's
+ * package must not depend on the agreements (no package cycles).
  */
 public interface PoolSource {
 
