@@ -11,7 +11,8 @@ import java.util.Optional;
  * Refuses, at creation, evaluator-integrity terms this server cannot honour, naming the field: the
  * parties must never believe a safeguard is on when it is not (issue 14). Canary tasks need a
  * canary set with canaries that can pose as the agreement's service type; without one the terms
- * would promise known-answer checks that never happen.
+ * would promise known-answer checks that never happen. And until the evaluator work queue sends
+ * canaries, no canary set is enough: enabled canary tasks are refused whatever the set.
  */
 final class EvaluatorTermsCheck {
   static final String CANARY_TASKS = "/verification/canary_tasks";
@@ -44,5 +45,12 @@ final class EvaluatorTermsCheck {
               + "', so no canary task would ever reach the evaluator; leave canary_tasks out (or"
               + " set \"enabled\": false), or ask the operator to add canaries of that type");
     }
+    // Until the evaluator work queue carries canaries to the evaluator, a canary set alone checks
+    // nothing: accepting the terms would be a safeguard on paper.
+    throw new InvalidDocumentException(
+        CANARY_TASKS,
+        "this server does not send canary tasks to evaluators yet (they travel with the evaluator"
+            + " work queue, not built yet), so none would reach the evaluator; leave canary_tasks"
+            + " out (or set \"enabled\": false)");
   }
 }
