@@ -143,14 +143,17 @@ public final class Agreement {
   }
 
   /**
-   * Who judges this agreement: the evaluator {@code parties.evaluator} names, or else the pool
-   * evaluators the server assigned at activation ({@code metadata.assigned_evaluators}, type {@code
-   * pool}), the primary first; none for an agreement that names none and is not active yet. The one
-   * answer to "is this key the evaluator?", for access and for the verification result.
+   * Who judges this agreement: the pool evaluators the server assigned ({@code
+   * metadata.assigned_evaluators}, type {@code pool}, the primary first: at activation for an
+   * agreement that names none, or as a backup), else the evaluator {@code parties.evaluator} names;
+   * none for an agreement that names none and is not active yet. The one answer to "is this key the
+   * evaluator?", for access and for the verification result.
    */
   public List<Party> evaluators() {
+    // The server's assignment wins: for an agreement that names its evaluator, there is one only
+    // when a backup replaced that evaluator (it timed out, or failed a canary).
     Optional<Party> named = terms.parties().evaluator();
-    if (named.isPresent()) {
+    if (named.isPresent() && facts.assignedEvaluators().isEmpty()) {
       return List.of(named.get());
     }
     return facts

@@ -31,6 +31,8 @@ import java.util.Set;
  *     or ranking of this assignment started from
  * @param notes what a reader should know ("the parties agreed on no eligible evaluator..."),
  *     possibly none
+ * @param replaced evaluators assigned to this agreement before and replaced by a backup (they timed
+ *     out, or failed a canary), oldest first; never assigned again to it
  */
 public record EvaluatorAssignmentFact(
     String mode,
@@ -38,7 +40,19 @@ public record EvaluatorAssignmentFact(
     String seed,
     String candidatesDigest,
     Instant assignedAt,
-    List<String> notes) {
+    List<String> notes,
+    List<Ed25519PublicKey> replaced) {
+
+  /** An assignment at activation: nobody replaced yet. */
+  public EvaluatorAssignmentFact(
+      String mode,
+      List<AssignedEvaluator> evaluators,
+      String seed,
+      String candidatesDigest,
+      Instant assignedAt,
+      List<String> notes) {
+    this(mode, evaluators, seed, candidatesDigest, assignedAt, notes, List.of());
+  }
 
   public EvaluatorAssignmentFact {
     Objects.requireNonNull(mode, "mode");
@@ -47,6 +61,7 @@ public record EvaluatorAssignmentFact(
     Objects.requireNonNull(assignedAt, "assignedAt");
     evaluators = List.copyOf(evaluators);
     notes = List.copyOf(notes);
+    replaced = List.copyOf(replaced);
     if (evaluators.isEmpty()) {
       throw new IllegalArgumentException("an assignment assigns at least one evaluator");
     }
@@ -54,6 +69,12 @@ public record EvaluatorAssignmentFact(
     for (AssignedEvaluator e : evaluators) {
       if (!keys.add(e.key())) {
         throw new IllegalArgumentException("evaluator " + e.keyId() + " is assigned twice");
+      }
+    }
+    for (Ed25519PublicKey r : replaced) {
+      if (keys.contains(r)) {
+        throw new IllegalArgumentException(
+            "evaluator " + r.toBase64Url() + " was replaced; it cannot be assigned again");
       }
     }
   }
@@ -128,6 +149,10 @@ public record EvaluatorAssignmentFact(
       ArrayNode ns = o.putArray("notes");
       notes.forEach(ns::add);
     }
+    if (!replaced.isEmpty()) {
+      ArrayNode rs = o.putArray("replaced");
+      replaced.forEach(k -> rs.add(k.toBase64Url()));
+    }
     return o;
   }
 
@@ -136,12 +161,15 @@ public record EvaluatorAssignmentFact(
     o.path("evaluators").forEach(e -> evaluators.add(AssignedEvaluator.fromJson(e)));
     List<String> notes = new ArrayList<>();
     o.path("notes").forEach(n -> notes.add(n.asText()));
+    List<Ed25519PublicKey> replaced = new ArrayList<>();
+    o.path("replaced").forEach(k -> replaced.add(Ed25519PublicKey.fromBase64Url(k.asText())));
     return new EvaluatorAssignmentFact(
         FactJson.text(o, "mode"),
         evaluators,
         FactJson.text(o, "seed"),
         FactJson.text(o, "candidates_digest"),
         FactJson.instant(o, "assigned_at"),
-        notes);
+        notes,
+        replaced);
   }
 }

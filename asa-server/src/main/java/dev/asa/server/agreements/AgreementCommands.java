@@ -22,6 +22,7 @@ import dev.asa.lifecycle.State;
 import dev.asa.server.escrow.Enforcement;
 import dev.asa.server.escrow.FundRequest;
 import dev.asa.server.store.AgreementRow;
+import dev.asa.server.store.DeliverableRow;
 import dev.asa.server.store.DeliverableStore;
 import dev.asa.server.store.DuplicateKeyException;
 import dev.asa.server.store.EventRecord;
@@ -47,6 +48,7 @@ public final class AgreementCommands {
   private final EvaluatorAssignments assignments;
   private final Ids ids;
   private final EvaluatorTermsCheck evaluatorTerms;
+  private final EvaluatorTasks tasks;
 
   AgreementCommands(
       UnitOfWork work,
@@ -58,7 +60,8 @@ public final class AgreementCommands {
       SubcontractGuard subcontracts,
       EvaluatorAssignments assignments,
       Ids ids,
-      EvaluatorTermsCheck evaluatorTerms) {
+      EvaluatorTermsCheck evaluatorTerms,
+      EvaluatorTasks tasks) {
     this.work = work;
     this.deliverables = deliverables;
     this.verifier = verifier;
@@ -69,6 +72,7 @@ public final class AgreementCommands {
     this.assignments = assignments;
     this.ids = ids;
     this.evaluatorTerms = evaluatorTerms;
+    this.tasks = tasks;
   }
 
   public Outcome create(JsonNode input, Caller caller, IdempotencyTicket ticket) {
@@ -271,8 +275,12 @@ public final class AgreementCommands {
           ObjectNode payload = delivered.toJson();
           payload.put("state", next.name());
           List<Write> writes = new ArrayList<>();
-          writes.add(new Write.PutDeliverable(delivery.toRow(id, attempt, format, current.now())));
+          DeliverableRow row = delivery.toRow(id, attempt, format, current.now());
+          writes.add(new Write.PutDeliverable(row));
           writes.addAll(Deadlines.atDelivery(result, current.now()));
+          writes.addAll(
+              tasks.issue(
+                  result, row, Deadlines.evaluatorDeadline(result).orElseThrow(), current.now()));
           return new Change(
               result,
               List.of(new EventLog.Draft(EventType.DELIVERED, current.actor(), payload)),

@@ -29,6 +29,7 @@ public final class AgreementService {
   private final VerificationFlow verifications;
   private final EngineVerifications engine;
   private final TimerHandlers timers;
+  private final EvaluatorQueue queue;
 
   /**
    * @param evaluators the semantic evaluators for verification at semantic or composite depth; null
@@ -59,12 +60,12 @@ public final class AgreementService {
     SubcontractGuard subcontracts = new SubcontractGuard(store.agreements());
     Negotiation negotiation = new Negotiation(market, policy, trustedMarketSources, subcontracts);
     Closing closing = new Closing(enforcement, disputes);
+    PoolSource poolSource = assignment.pool().orElseGet(() -> PoolSource.of(registry));
     EvaluatorAssignments assignments =
-        new EvaluatorAssignments(
-            assignment,
-            assignment.pool().orElseGet(() -> PoolSource.of(registry)),
-            verifier.assignmentSeeds(),
-            serverKeyId);
+        new EvaluatorAssignments(assignment, poolSource, verifier.assignmentSeeds(), serverKeyId);
+    EvaluatorTasks tasks =
+        new EvaluatorTasks(
+            store.tasks(), registry::canaries, verifier.canarySchedule(), poolSource, ids);
     this.disputeCommands = new DisputeCommands(work, disputes, closing, arbiters);
     this.queries =
         new AgreementQueries(
@@ -80,7 +81,8 @@ public final class AgreementService {
             subcontracts,
             assignments,
             ids,
-            new EvaluatorTermsCheck(registry));
+            new EvaluatorTermsCheck(registry),
+            tasks);
     ResultEnforcement results = new ResultEnforcement(closing, disputes, serverKeyId);
     this.engine =
         new EngineVerifications(
@@ -95,9 +97,25 @@ public final class AgreementService {
             jobs,
             ids,
             results);
+    EvaluatorTimeouts timeouts =
+        new EvaluatorTimeouts(
+            verifier, closing, disputes, ids, results, assignments, tasks, serverKeyId);
+    TaskSettlement settlement =
+        new TaskSettlement(
+            store.tasks(),
+            store.deliverables(),
+            verifier,
+            results,
+            timeouts,
+            assignments,
+            ids,
+            serverKeyId);
     this.verifications =
         new VerificationFlow(
-            work, verifier, serverKeyId, closing, disputes, ids, engine, results, assignments);
+            work, verifier, serverKeyId, ids, engine, results, assignments, settlement);
+    this.queue =
+        new EvaluatorQueue(
+            work, store.writes(), tasks, settlement, verifications, assignments, registry);
     this.timers = new TimerHandlers(work, negotiation, closing, verifications);
   }
 
@@ -175,6 +193,11 @@ public final class AgreementService {
   /** Verification by the server's own engine, at once or as a background job. */
   public EngineVerifications engine() {
     return engine;
+  }
+
+  /** The external evaluators' work queue. */
+  public EvaluatorQueue queue() {
+    return queue;
   }
 
   public TimerHandlers timers() {

@@ -3,6 +3,7 @@ package dev.asa.server.agreements;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.asa.agreement.Agreement;
 import dev.asa.server.store.Write;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -17,5 +18,22 @@ record Change(
     int status) {
   Change(Agreement next, List<EventLog.Draft> events, List<Write> writes, JsonNode response) {
     this(next, events, writes, response, 200);
+  }
+
+  /**
+   * This change with events that explain what led to it before its own, and writes that ride with
+   * it after its own.
+   */
+  Change with(List<EventLog.Draft> before, List<Write> moreWrites) {
+    List<EventLog.Draft> allEvents = new ArrayList<>(before);
+    allEvents.addAll(events);
+    List<Write> allWrites = new ArrayList<>(writes);
+    allWrites.addAll(moreWrites);
+    return new Change(next, allEvents, allWrites, response, status);
+  }
+
+  /** {@code change} with {@code before} ahead of its events. */
+  static Change prepending(List<EventLog.Draft> before, Change change) {
+    return change.with(before, List.of());
   }
 }

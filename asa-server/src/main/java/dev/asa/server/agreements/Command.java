@@ -1,5 +1,6 @@
 package dev.asa.server.agreements;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.asa.agreement.ChallengeReason;
 import dev.asa.agreement.Role;
 import dev.asa.crypto.Ed25519Signature;
@@ -51,6 +52,17 @@ public sealed interface Command {
    * {@code POST /agreements/{id}/verify}: the assigned evaluator's scores, or a request that the
    * server's engine run with {@code engineConfig}, or neither (the agreement's own depth decides).
    */
+  /**
+   * An answer to a task of the evaluator work queue: its {@code evaluator_result}, parsed and as
+   * sent (held as sent until the task settles).
+   */
+  record TaskAnswer(SubmittedResult result, JsonNode json) implements Command {
+    public TaskAnswer {
+      Objects.requireNonNull(result, "result");
+      Objects.requireNonNull(json, "json");
+    }
+  }
+
   record Verify(SubmittedResult submitted, Optional<EvaluationConfig> engineConfig)
       implements Command {
     public Verify {

@@ -3,6 +3,7 @@ package dev.asa.server.agreements;
 import dev.asa.agreement.Agreement;
 import dev.asa.agreement.DeadMansSwitch;
 import dev.asa.agreement.VerificationTerms;
+import dev.asa.facts.EvaluatorAssignmentFact;
 import dev.asa.lifecycle.ChallengeWindow;
 import dev.asa.server.escrow.Enforcement;
 import dev.asa.server.store.TimerRow;
@@ -67,10 +68,16 @@ final class Deadlines {
 
   /**
    * When the evaluator's result is due: {@code evaluator_timeout_seconds} after the latest
-   * delivery.
+   * delivery, or after the evaluator was assigned if that was later (a backup gets a fresh
+   * deadline).
    */
   static Optional<Instant> evaluatorDeadline(Agreement a) {
-    return a.facts().deliveredAt().map(at -> at.plusSeconds(a.terms().evaluatorDeadlineSeconds()));
+    Optional<Instant> assigned =
+        a.facts().assignedEvaluators().map(EvaluatorAssignmentFact::assignedAt);
+    return a.facts()
+        .deliveredAt()
+        .map(at -> assigned.filter(at::isBefore).orElse(at))
+        .map(at -> at.plusSeconds(a.terms().evaluatorDeadlineSeconds()));
   }
 
   /**

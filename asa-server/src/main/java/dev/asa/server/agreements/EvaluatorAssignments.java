@@ -12,12 +12,14 @@ import dev.asa.facts.EvaluatorAssignmentFact;
 import dev.asa.facts.EvaluatorAssignmentFact.AssignedEvaluator;
 import dev.asa.integrity.Assignment;
 import dev.asa.integrity.AssignmentContext;
+import dev.asa.integrity.CanaryCheck;
 import dev.asa.integrity.Draw;
 import dev.asa.integrity.PoolMember;
 import dev.asa.integrity.Screening;
 import dev.asa.integrity.Seed;
 import dev.asa.lifecycle.State;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -134,6 +136,91 @@ final class EvaluatorAssignments {
         new EventLog.Draft(EventType.EVALUATOR_ASSIGNED, Actor.server(serverKeyId), payload));
   }
 
+  /**
+   * How many pool evaluators may replace one another on an agreement before the server's built-in
+   * evaluator takes over: each backup gets a full evaluator deadline, and the money waits for all
+   * of them, so the chain is short.
+   */
+  static final int MAX_POOL_BACKUPS = 2;
+
+  /** A backup evaluator and the agreement it now judges, or why there is none. */
+  sealed interface Backup {
+    /** The agreement with the backup as its evaluator, and the event that records the draw. */
+    record Assigned(Agreement agreement, AssignedEvaluator evaluator, EventLog.Draft event)
+        implements Backup {}
+
+    record None(String reason) implements Backup {}
+  }
+
+  /**
+   * Replaces the agreement's evaluator with the next qualified, independent pool evaluator
+   * (whitepaper 8.3, {@code hold_for_backup_evaluator}; also a failed canary's {@code
+   * replace_evaluator} and {@code void_result_and_reassign}). Never one already assigned to it; the
+   * draw is {@link Assignment#backup} with the agreement's seed, recorded like the first.
+   *
+   * @param why why the evaluator is replaced, for the record
+   */
+  Backup backup(Agreement a, String why, Instant now) {
+    List<Ed25519PublicKey> replaced =
+        new ArrayList<>(
+            a.facts()
+                .assignedEvaluators()
+                .map(EvaluatorAssignmentFact::replaced)
+                .orElse(List.of()));
+    List<Ed25519PublicKey> current =
+        a.evaluators().stream().flatMap(e -> e.key().stream()).toList();
+    replaced.addAll(current);
+    int number =
+        a.facts().assignedEvaluators().map(f -> f.replaced().size()).orElse(0) + current.size();
+    if (number > MAX_POOL_BACKUPS) {
+      return new Backup.None(
+          "the agreement has had "
+              + (number - 1)
+              + " backup evaluator(s) already, the most a delivery waits for");
+    }
+    AgreementTerms terms = a.terms();
+    EvaluatorSelection selection = terms.verification().evaluatorSelection();
+    AssignmentContext context = AssignmentContext.of(terms, config.defaultRotation());
+    Screening screening = Screening.of(pool.pool(context.serviceType()), context, pool.policy());
+    Seed seed = seeds.of(a);
+    Assignment result = Assignment.backup(selection, screening, seed, replaced, number);
+    if (!(result instanceof Assignment.Assigned assigned)) {
+      return new Backup.None(((Assignment.Unavailable) result).reason());
+    }
+    Screening rest = screening.without(replaced, "already assigned to this delivery");
+    String candidatesDigest = Draw.digestOf(rest.eligibleKeys()).toString();
+    List<String> notes = new ArrayList<>(assigned.notes());
+    notes.add("backup " + number + ": " + why);
+    AssignedEvaluator backup = assigned(assigned.evaluators().getFirst());
+    EvaluatorAssignmentFact fact =
+        new EvaluatorAssignmentFact(
+            selection.mode(),
+            List.of(backup),
+            seed.toBase64Url(),
+            candidatesDigest,
+            now,
+            notes,
+            replaced);
+    ObjectNode payload = assigned.toJson();
+    payload.put("backup", number);
+    payload.put("reason", why);
+    ArrayNode gone = payload.putArray("replaced");
+    replaced.forEach(k -> gone.add(k.toBase64Url()));
+    payload.put("seed", seed.toBase64Url());
+    payload.put("seed_rule", AssignmentSeeds.RULE);
+    payload.put("server_key", serverKeyId);
+    payload.put("agreement_hash", a.hash().toString());
+    payload.put("candidates_digest", candidatesDigest);
+    ArrayNode candidates = payload.putArray("candidates");
+    rest.eligibleKeys().forEach(k -> candidates.add(k.toBase64Url()));
+    payload.set("assigned", fact.toJson().get("evaluators"));
+    payload.put("state", a.state().name());
+    return new Backup.Assigned(
+        a.withFacts(f -> f.withAssignedEvaluators(fact)),
+        backup,
+        new EventLog.Draft(EventType.EVALUATOR_ASSIGNED, Actor.server(serverKeyId), payload));
+  }
+
   private static AssignedEvaluator assigned(PoolMember m) {
     var p = m.profile();
     return new AssignedEvaluator(
@@ -168,15 +255,24 @@ final class EvaluatorAssignments {
    * provider's streak with an evaluator look longer, never shorter.
    */
   void assessed(Agreement a, Caller caller, Instant at) {
-    if (!(caller instanceof Caller.Key k)) {
-      return;
+    if (caller instanceof Caller.Key k) {
+      assessed(a, k.keyId(), at);
     }
-    Ed25519PublicKey key = k.key();
+  }
+
+  /** As {@link #assessed(Agreement, Caller, Instant)}, for the evaluator holding this key. */
+  void assessed(Agreement a, String evaluatorKeyId, Instant at) {
     boolean evaluator =
-        a.evaluators().stream().anyMatch(e -> e.key().map(key::equals).orElse(false));
+        a.evaluators().stream()
+            .anyMatch(e -> e.key().map(k -> k.toBase64Url().equals(evaluatorKeyId)).orElse(false));
     if (evaluator) {
       String provider = AssignmentContext.providerId(a.terms().parties().provider());
-      pool.recordAssessment(k.keyId(), provider, at);
+      pool.recordAssessment(evaluatorKeyId, provider, at);
     }
+  }
+
+  /** How an evaluator did on a canary, for its record in the pool. */
+  void recordCanary(String evaluatorKeyId, CanaryCheck check, Instant at) {
+    pool.recordCanary(evaluatorKeyId, check, at);
   }
 }

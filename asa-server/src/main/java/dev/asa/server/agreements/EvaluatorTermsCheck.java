@@ -11,8 +11,8 @@ import java.util.Optional;
  * Refuses, at creation, evaluator-integrity terms this server cannot honour, naming the field: the
  * parties must never believe a safeguard is on when it is not (issue 14). Canary tasks need a
  * canary set with canaries that can pose as the agreement's service type; without one the terms
- * would promise known-answer checks that never happen. And until the evaluator work queue sends
- * canaries, no canary set is enough: enabled canary tasks are refused whatever the set.
+ * would promise known-answer checks that never happen. With one, the evaluator work queue gives the
+ * canaries ({@link EvaluatorTasks}).
  */
 final class EvaluatorTermsCheck {
   static final String CANARY_TASKS = "/verification/canary_tasks";
@@ -27,6 +27,15 @@ final class EvaluatorTermsCheck {
     CanaryTerms canaries = a.terms().verification().canaryTasks();
     if (!canaries.enabled()) {
       return;
+    }
+    boolean namedWithoutKey =
+        a.terms().parties().evaluator().map(e -> e.key().isEmpty()).orElse(false);
+    if (namedWithoutKey) {
+      throw new InvalidDocumentException(
+          CANARY_TASKS,
+          "canary tasks test an external evaluator through its work queue, and the evaluator this"
+              + " agreement names has no verification_key to take tasks with; give it one, or leave"
+              + " canary_tasks out");
     }
     Optional<CanarySetInfo> set = registry.canarySet();
     if (set.isEmpty()) {
@@ -45,12 +54,5 @@ final class EvaluatorTermsCheck {
               + "', so no canary task would ever reach the evaluator; leave canary_tasks out (or"
               + " set \"enabled\": false), or ask the operator to add canaries of that type");
     }
-    // Until the evaluator work queue carries canaries to the evaluator, a canary set alone checks
-    // nothing: accepting the terms would be a safeguard on paper.
-    throw new InvalidDocumentException(
-        CANARY_TASKS,
-        "this server does not send canary tasks to evaluators yet (they travel with the evaluator"
-            + " work queue, not built yet), so none would reach the evaluator; leave canary_tasks"
-            + " out (or set \"enabled\": false)");
   }
 }

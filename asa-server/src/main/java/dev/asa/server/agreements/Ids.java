@@ -29,6 +29,14 @@ final class Ids {
     return "ver-" + LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC) + "-" + randomHex(8);
   }
 
+  /**
+   * A task in an evaluator's work queue: random only, so that nothing in it tells real work from a
+   * canary.
+   */
+  String taskId() {
+    return "tsk-" + randomHex(16);
+  }
+
   private String randomHex(int bytes) {
     byte[] b = new byte[bytes];
     random.nextBytes(b);

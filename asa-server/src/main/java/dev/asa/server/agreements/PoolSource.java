@@ -1,10 +1,13 @@
 package dev.asa.server.agreements;
 
+import dev.asa.integrity.CanaryCheck;
 import dev.asa.integrity.PoolMember;
 import dev.asa.integrity.QualificationPolicy;
 import dev.asa.server.evaluators.EvaluatorRegistry;
+import dev.asa.server.store.EvaluatorRow;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What assignment needs from the evaluator registry, and no more: the registered evaluators with
@@ -39,6 +42,16 @@ public interface PoolSource {
    */
   void recordAssessment(String evaluatorKeyId, String providerKeyId, Instant at);
 
+  /** A registered evaluator with its track record; empty for a key the pool does not know. */
+  Optional<PoolMember> member(String evaluatorKeyId);
+
+  /**
+   * How an evaluator did on a canary (its record's canary count, pass rate and calibration). An
+   * evaluator the pool does not know (one an agreement named) has no record to keep it in: nothing
+   * is recorded.
+   */
+  void recordCanary(String evaluatorKeyId, CanaryCheck check, Instant at);
+
   /** The server's evaluator registry as the pool. */
   static PoolSource of(EvaluatorRegistry registry) {
     return new PoolSource() {
@@ -55,6 +68,18 @@ public interface PoolSource {
       @Override
       public void recordAssessment(String evaluatorKeyId, String providerKeyId, Instant at) {
         registry.recordAssessment(evaluatorKeyId, providerKeyId, at);
+      }
+
+      @Override
+      public Optional<PoolMember> member(String evaluatorKeyId) {
+        return registry.find(evaluatorKeyId).map(EvaluatorRow::member);
+      }
+
+      @Override
+      public void recordCanary(String evaluatorKeyId, CanaryCheck check, Instant at) {
+        if (registry.find(evaluatorKeyId).isPresent()) {
+          registry.recordCanary(evaluatorKeyId, check, at);
+        }
       }
     };
   }

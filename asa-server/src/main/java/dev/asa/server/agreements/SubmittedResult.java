@@ -17,13 +17,33 @@ import java.util.Map;
 
 /** The assigned evaluator's scores, when it submits them. */
 public record SubmittedResult(
-    List<DimensionInput> dimensions, Map<String, CheckResult> checks, String model) {
+    List<DimensionInput> dimensions,
+    Map<String, CheckResult> checks,
+    String model,
+    boolean measuredIgnored) {
   public boolean isEmpty() {
     return dimensions.isEmpty() && checks.isEmpty();
   }
 
   /** No scores submitted. */
   public static final SubmittedResult NONE = new SubmittedResult(List.of(), Map.of(), null);
+
+  /** Scores as the agreement route takes them: a score of a measured dimension is refused. */
+  public SubmittedResult(
+      List<DimensionInput> dimensions, Map<String, CheckResult> checks, String model) {
+    this(dimensions, checks, model, false);
+  }
+
+  /**
+   * An answer to a task of the evaluator work queue: the same shape, but it scores every dimension
+   * of the criteria (a task looks the same whether it is real work or a canary, so it cannot say
+   * which dimensions the server measures itself), and the server's own measurements win over its
+   * scores of those.
+   */
+  public static SubmittedResult parseTaskAnswer(JsonNode r) {
+    SubmittedResult parsed = parse(r);
+    return new SubmittedResult(parsed.dimensions, parsed.checks, parsed.model, true);
+  }
 
   public SubmittedResult {
     dimensions = List.copyOf(dimensions);
@@ -126,6 +146,9 @@ public record SubmittedResult(
             "the agreement has no dimension '" + given.name() + "'");
       }
       if (own.score() != null) {
+        if (measuredIgnored) {
+          continue;
+        }
         throw new InvalidDocumentException(
             "/evaluator_result/dimensions",
             "'"

@@ -77,16 +77,7 @@ public final class TimerHandlers {
                         current.actor())
                     : null;
               });
-      case EVALUATOR_TIMEOUT ->
-          work.mutate(
-              id,
-              null,
-              Caller.SERVER,
-              Operation.TRIGGER_VERIFICATION,
-              current ->
-                  current.agreement().state() == State.DELIVERED
-                      ? flow.evaluatorTimedOut(current)
-                      : null);
+      case EVALUATOR_TIMEOUT -> flow.atDeadline(id, Caller.SERVER);
       case CHALLENGE_WINDOW ->
           work.mutate(
               id,

@@ -1,27 +1,20 @@
 package dev.asa.server.agreements;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.access.AccessPolicy;
 import dev.asa.access.Caller;
 import dev.asa.access.Operation;
 import dev.asa.agreement.Agreement;
-import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.evaluators.VerificationEngine.Depth;
-import dev.asa.facts.EscrowStatus;
-import dev.asa.facts.Fact;
-import dev.asa.json.Json;
-import dev.asa.lifecycle.Action;
-import dev.asa.lifecycle.Lifecycle;
 import dev.asa.lifecycle.State;
-import dev.asa.server.escrow.Disputes;
-import dev.asa.server.escrow.Enforcement;
 import dev.asa.server.evaluation.EvaluationConfig;
-import java.math.BigDecimal;
+import dev.asa.server.store.TaskRow;
+import dev.asa.server.store.Write;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Verification of an agreement's deliverable from request to enforcement: an evaluator's submitted
@@ -33,32 +26,29 @@ public final class VerificationFlow {
   private final UnitOfWork work;
   private final VerificationRunner verifier;
   private final String serverKeyId;
-  private final Closing closing;
-  private final Disputes disputes;
   private final Ids ids;
   private final EngineVerifications engine;
   private final ResultEnforcement results;
   private final EvaluatorAssignments assignments;
+  private final TaskSettlement settlement;
 
   VerificationFlow(
       UnitOfWork work,
       VerificationRunner verifier,
       String serverKeyId,
-      Closing closing,
-      Disputes disputes,
       Ids ids,
       EngineVerifications engine,
       ResultEnforcement results,
-      EvaluatorAssignments assignments) {
+      EvaluatorAssignments assignments,
+      TaskSettlement settlement) {
     this.work = work;
     this.verifier = verifier;
     this.serverKeyId = serverKeyId;
-    this.closing = closing;
-    this.disputes = disputes;
     this.ids = ids;
     this.engine = engine;
     this.results = results;
     this.assignments = assignments;
+    this.settlement = settlement;
   }
 
   public Outcome verify(
@@ -82,6 +72,7 @@ public final class VerificationFlow {
     AccessPolicy.require(loaded, caller, op);
     if (!submitted.isEmpty()) {
       refuseLateResult(loaded);
+      refuseBesideCanaries(loaded);
     }
     Outcome outcome =
         work.mutate(
@@ -90,20 +81,64 @@ public final class VerificationFlow {
             caller,
             op,
             current ->
-                results.enforce(
-                    verifier.verify(
-                        current.agreement(),
-                        submitted,
-                        submitted.isEmpty() ? Actor.server(serverKeyId) : current.actor(),
-                        current.now(),
-                        ids::verificationId),
-                    current.now()));
+                results
+                    .enforce(
+                        verifier.verify(
+                            current.agreement(),
+                            submitted,
+                            submitted.isEmpty() ? Actor.server(serverKeyId) : current.actor(),
+                            current.now(),
+                            ids::verificationId),
+                        current.now())
+                    .with(List.of(), tasksAnsweredHere(current, caller)));
     if (!submitted.isEmpty()) {
       // After the commit, so that only a recorded result counts: a crash in between loses this one
       // assessment from the evaluator's record (rotation then allows it one delivery more).
       assignments.assessed(loaded, caller, work.now());
     }
     return outcome;
+  }
+
+  /**
+   * With canary tasks on, an evaluator's scores come only through its work queue: a result sent
+   * here, beside the queue, would tell real work from canaries (only real work has an agreement to
+   * send it to) and skip the grading of the canaries that came with it.
+   */
+  private static void refuseBesideCanaries(Agreement a) {
+    if (a.terms().verification().canaryTasks().enabled()) {
+      throw new ConflictException(
+          "agreement "
+              + a.id()
+              + " has canary tasks enabled, so its evaluator answers through its work queue: GET"
+              + " /evaluator/tasks lists the task, POST /evaluator/tasks/{task_id}/result takes the"
+              + " same evaluator_result");
+    }
+  }
+
+  /**
+   * The open tasks of the latest delivery that a result sent straight to the agreement answers: the
+   * submitting evaluator's (it answered here instead), and everyone's when the server's own
+   * evaluator verified (nothing is left to judge).
+   */
+  private List<Write> tasksAnsweredHere(Current current, Caller caller) {
+    String by = caller instanceof Caller.Key k ? k.keyId() : null;
+    List<Write> writes = new ArrayList<>();
+    settlement
+        .unended(current.agreement())
+        .forEach((key, open) -> {
+          for (TaskRow t : open) {
+            boolean answeredHere = key.equals(by) && !t.isCanary();
+            writes.add(
+                new Write.EndTask(
+                    t.id(),
+                    answeredHere ? TaskRow.Status.SETTLED : TaskRow.Status.WITHDRAWN,
+                    answeredHere
+                        ? "answered through POST /agreements/{id}/verify"
+                        : "the agreement was verified without it",
+                    current.now()));
+          }
+        });
+    return writes;
   }
 
   /**
@@ -118,13 +153,7 @@ public final class VerificationFlow {
     if (a.state() != State.DELIVERED || deadline.isEmpty() || now.isBefore(deadline.get())) {
       return;
     }
-    work.mutate(
-        id,
-        null,
-        Caller.SERVER,
-        Operation.TRIGGER_VERIFICATION,
-        current ->
-            current.agreement().state() == State.DELIVERED ? evaluatorTimedOut(current) : null);
+    atDeadline(id, Caller.SERVER);
     throw new ConflictException(
         "the evaluator's deadline for agreement "
             + id
@@ -136,91 +165,64 @@ public final class VerificationFlow {
   }
 
   /**
-   * The evaluator gave no result in time (section 8.3). {@code hold_for_backup_evaluator}: the
-   * server's built-in evaluator, a different and always available one, scores the deliverable; if
-   * it cannot score every dimension honestly, the case goes to a ruling with the money frozen. The
-   * other actions settle by their fixed split and end the agreement as EXPIRED.
+   * The evaluator's deadline passed: its tasks settle as they stand ({@link
+   * TaskSettlement#atDeadline}; unanswered, the agreement's timeout action runs), and what they
+   * taught about the evaluator goes to the pool once committed.
    */
-  Change evaluatorTimedOut(Current current) {
-    Agreement a = current.agreement();
-    var action = a.terms().escrow().deadMansSwitch().timeoutAction();
-    ObjectNode payload = Json.object();
-    payload.put("timeout_action", action.name().toLowerCase(Locale.ROOT));
-    payload.put("evaluator_timeout_seconds", a.terms().evaluatorDeadlineSeconds());
-    EventLog.Draft timedOut =
-        new EventLog.Draft(EventType.EVALUATOR_TIMED_OUT, current.actor(), payload);
-    Change outcome =
-        switch (action) {
-          case HOLD_FOR_BACKUP_EVALUATOR -> backupEvaluation(current);
-          case SPLIT_50_50 ->
-              closing.onTimeout(
-                  a,
-                  BigDecimal.valueOf(50),
-                  "evaluator_timeout_split_50_50",
-                  current.now(),
-                  current.actor());
-          case RETURN_TO_CLIENT ->
-              closing.onTimeout(
-                  a,
-                  BigDecimal.ZERO,
-                  "evaluator_timeout_return_to_client",
-                  current.now(),
-                  current.actor());
-          case RELEASE_TO_PROVIDER ->
-              closing.onTimeout(
-                  a,
-                  BigDecimal.valueOf(100),
-                  "evaluator_timeout_release_to_provider",
-                  current.now(),
-                  current.actor());
-        };
-    List<EventLog.Draft> events = new ArrayList<>();
-    events.add(timedOut);
-    events.addAll(outcome.events());
-    return new Change(outcome.next(), events, outcome.writes(), outcome.response());
+  Outcome atDeadline(String id, Caller caller) {
+    AtomicReference<TaskSettlement.Settled> settled = new AtomicReference<>();
+    Outcome outcome =
+        work.mutate(
+            id,
+            null,
+            caller,
+            Operation.TRIGGER_VERIFICATION,
+            current -> {
+              TaskSettlement.Settled s = settlement.atDeadline(current);
+              settled.set(s);
+              return s.change();
+            });
+    recordInPool(work.agreement(work.load(id)), settled.get());
+    return outcome;
   }
 
-  private Change backupEvaluation(Current current) {
-    Agreement a = current.agreement();
-    Actor backup = Actor.server(serverKeyId);
-    try {
-      Change verified =
-          verifier.verify(a, SubmittedResult.NONE, backup, current.now(), ids::verificationId);
-      Agreement assigned =
-          verified
-              .next()
-              .withFact(
-                  Fact.EVALUATOR_ASSIGNMENT,
-                  Json.object()
-                      .put("backup", "builtin")
-                      .put("assigned_at", current.now().toString())
-                      .put("outcome", "verified"));
-      return results.enforce(
-          new Change(assigned, verified.events(), verified.writes(), verified.response()),
-          current.now());
-    } catch (InvalidDocumentException e) {
-      State next = Lifecycle.next(a.state(), Action.ESCALATE, Lifecycle.Facts.NONE);
-      Disputes.Filing filing = disputes.file(a, "evaluator_timeout", "server", current.now());
-      ObjectNode assignment =
-          Json.object()
-              .put("backup", "builtin")
-              .put("assigned_at", current.now().toString())
-              .put("outcome", "unable")
-              .put("reason", e.getMessage());
-      Agreement result =
-          Enforcement.withEscrowStatus(
-              a.withState(next)
-                  .withFact(Fact.EVALUATOR_ASSIGNMENT, assignment)
-                  .withFacts(f -> f.withDispute(filing.fact())),
-              EscrowStatus.FROZEN);
-      ObjectNode payload = assignment.deepCopy();
-      payload.set("dispute", filing.fact().toJson());
-      payload.put("state", next.name());
-      return new Change(
-          result,
-          List.of(new EventLog.Draft(EventType.ESCALATED, backup, payload)),
-          filing.message().map(List::of).orElse(List.of()),
-          null);
+  /**
+   * The evaluator answered its last open task of the agreement's latest delivery: its tasks settle
+   * now ({@link TaskSettlement#settle}). Nothing happens while one of them is still open.
+   */
+  void settleAnswered(String id, String evaluatorKey) {
+    AtomicReference<TaskSettlement.Settled> settled = new AtomicReference<>();
+    work.mutate(
+        id,
+        null,
+        Caller.SERVER,
+        Operation.TRIGGER_VERIFICATION,
+        current -> {
+          List<TaskRow> group =
+              settlement.unended(current.agreement()).getOrDefault(evaluatorKey, List.of());
+          if (group.isEmpty() || group.stream().anyMatch(t -> t.status() == TaskRow.Status.OPEN)) {
+            return null;
+          }
+          TaskSettlement.Settled s = settlement.settle(current, group, false);
+          settled.set(s);
+          return s.change();
+        });
+    recordInPool(work.agreement(work.load(id)), settled.get());
+  }
+
+  /**
+   * Tells the pool what a committed settlement taught: each graded canary, and the assessment whose
+   * result was recorded. After the commit, so that only what is recorded counts: a crash in between
+   * loses these from the evaluator's record (rotation then allows it one delivery more).
+   */
+  void recordInPool(Agreement a, TaskSettlement.Settled settled) {
+    if (settled == null) {
+      return;
     }
+    Instant now = work.now();
+    for (TaskSettlement.Graded g : settled.graded()) {
+      assignments.recordCanary(g.evaluatorKey(), g.check(), now);
+    }
+    settled.assessedBy().ifPresent(key -> assignments.assessed(a, key, now));
   }
 }

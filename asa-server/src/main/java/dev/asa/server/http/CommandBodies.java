@@ -124,6 +124,23 @@ public final class CommandBodies {
     return new Command.Verify(SubmittedResult.parse(b.get("evaluator_result")), Optional.empty());
   }
 
+  /**
+   * {@code POST /evaluator/tasks/{task_id}/result}: {@code {"evaluator_result": {...}}}, as the
+   * agreement route takes it.
+   */
+  public static Command.TaskAnswer taskAnswer(JsonNode body) {
+    ObjectNode b = STRICT.object(body, "", "a task answer");
+    STRICT.allowOnly(b, "", "evaluator_result");
+    JsonNode result = b.get("evaluator_result");
+    if (result == null || result.isNull()) {
+      throw new InvalidDocumentException(
+          "/evaluator_result",
+          "required: {\"dimensions\": [{\"name\", \"score\", \"evidence\"}, ...]}, a score for"
+              + " each dimension of the task's criteria");
+    }
+    return new Command.TaskAnswer(SubmittedResult.parseTaskAnswer(result), result);
+  }
+
   public static Command.Challenge challenge(JsonNode body) {
     ObjectNode b = STRICT.object(body, "", "a challenge");
     STRICT.allowOnly(b, "", "party", "reason_code");

@@ -14,6 +14,7 @@ import dev.asa.server.agreements.AgreementCommands;
 import dev.asa.server.agreements.AgreementQueries;
 import dev.asa.server.agreements.AgreementService;
 import dev.asa.server.agreements.DisputeCommands;
+import dev.asa.server.agreements.EvaluatorQueue;
 import dev.asa.server.agreements.NotFoundException;
 import dev.asa.server.agreements.Outcome;
 import dev.asa.server.agreements.VerificationFlow;
@@ -44,6 +45,7 @@ public final class Routes {
   private final MarketData market;
   private final VerificationService verifications;
   private final RegistryService registry;
+  private final EvaluatorQueue queue;
 
   public Routes(
       AgreementService agreements,
@@ -58,6 +60,7 @@ public final class Routes {
     this.commands = agreements.commands();
     this.disputeCommands = agreements.disputes();
     this.verificationFlow = agreements.verifications();
+    this.queue = agreements.queue();
     this.verifications = verifications;
     this.registry = registry;
     this.requests = requests;
@@ -251,6 +254,18 @@ public final class Routes {
                 ctx,
                 CommandBodies::none,
                 (b, c, t) -> registry.standings().reinstate(TextParameters.key(ctx, "key"), c, t)));
+
+    // The evaluator work queue: an evaluator, signed with its own key, lists its open tasks (real
+    // work and canaries alike) and answers each.
+    r.get("/evaluator/tasks", SIGNED, ctx -> json(ctx, 200, queue.list(caller(ctx))));
+    r.post(
+        "/evaluator/tasks/{task_id}/result",
+        SIGNED,
+        ctx ->
+            requests.mutation(
+                ctx,
+                CommandBodies::taskAnswer,
+                (b, c, t) -> queue.submit(TextParameters.path(ctx, "task_id"), b, c, t)));
 
     r.get("/admin/config", OPERATOR, ctx -> json(ctx, 200, admin.config()));
     r.put(

@@ -31,6 +31,7 @@ public final class Store implements AutoCloseable {
   private final IdempotencyStore idempotency;
   private final EvaluatorStore evaluators;
   private final CanarySetStore canarySets;
+  private final TaskStore tasks;
 
   Store(Database database) {
     this.database = database;
@@ -47,10 +48,16 @@ public final class Store implements AutoCloseable {
     this.idempotency = new IdempotencyStore(database);
     this.evaluators = new EvaluatorStore(database);
     this.canarySets = new CanarySetStore(database);
+    this.tasks = new TaskStore(database);
   }
 
   public AgreementStore agreements() {
     return agreements;
+  }
+
+  /** The evaluator work queue. */
+  public TaskStore tasks() {
+    return tasks;
   }
 
   public EventStore events() {

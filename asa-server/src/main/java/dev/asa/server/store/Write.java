@@ -24,7 +24,34 @@ public sealed interface Write
         Write.PutSeal,
         Write.SetSealValidation,
         Write.RevealSeal,
-        Write.LogSealRead {
+        Write.LogSealRead,
+        Write.PutTask,
+        Write.EndTask {
+
+  /** Puts a new task in an evaluator's work queue. */
+  record PutTask(TaskRow row) implements Write {
+    public PutTask {
+      Objects.requireNonNull(row, "row");
+      if (row.status() != TaskRow.Status.OPEN) {
+        throw new IllegalArgumentException("a task is put open");
+      }
+    }
+  }
+
+  /**
+   * Ends an open or answered task, erasing what it showed and the answer it held; refused
+   * (DuplicateKeyException) for a task already ended, so a task ends once.
+   */
+  record EndTask(String taskId, TaskRow.Status status, String outcome, Instant at)
+      implements Write {
+    public EndTask {
+      Objects.requireNonNull(taskId, "taskId");
+      Objects.requireNonNull(at, "at");
+      if (!status.isEnd()) {
+        throw new IllegalArgumentException("a task ends settled, expired, voided or withdrawn");
+      }
+    }
+  }
 
   /**
    * Inserts a seal; its id, and its agreement when it has one, must be new (one seal per

@@ -49,6 +49,8 @@ public final class Writes {
         case Write.SetSealValidation set -> SealStore.setValidation(handle, set);
         case Write.RevealSeal reveal -> SealStore.reveal(handle, reveal);
         case Write.LogSealRead read -> SealStore.logRead(handle, read);
+        case Write.PutTask put -> TaskStore.put(handle, put.row());
+        case Write.EndTask end -> TaskStore.end(handle, end);
       }
     }
   }

@@ -584,12 +584,9 @@ class EvaluatorRegistryEndToEndTest {
         "no canary that can pose as service type 'general'",
         () -> as("alice").createAgreement(withCanaryTasks(true)));
 
-    // With canaries of its type the set would do, but nothing sends them to evaluators yet.
+    // With canaries of its type the set will do: the work queue gives them to the evaluator.
     as("operator").loadCanaries(canaries(canary("r1", "research"), canary("g1", "general")));
-    assertRefused(
-        422,
-        "/verification/canary_tasks",
-        "does not send canary tasks to evaluators yet",
-        () -> as("alice").createAgreement(withCanaryTasks(true)));
+    assertThat(as("alice").createAgreement(withCanaryTasks(true)).path("state").asText())
+        .isEqualTo("PROPOSED");
   }
 }

@@ -3,6 +3,7 @@ package dev.asa.server.e2e;
 import dev.asa.agreement.Identity;
 import dev.asa.crypto.Ed25519PublicKey;
 import dev.asa.integrity.Calibration;
+import dev.asa.integrity.CanaryCheck;
 import dev.asa.integrity.Deviation;
 import dev.asa.integrity.EvaluatorProfile;
 import dev.asa.integrity.PoolMember;
@@ -17,6 +18,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A real evaluator pool, in memory: registered members whose track records change as the server
@@ -71,11 +73,26 @@ final class InMemoryPool implements PoolSource {
             m.standing()));
   }
 
+  @Override
+  public synchronized Optional<PoolMember> member(String evaluatorKeyId) {
+    return members.values().stream()
+        .filter(m -> m.key().toBase64Url().equals(evaluatorKeyId))
+        .findFirst();
+  }
+
+  @Override
+  public synchronized void recordCanary(String evaluatorKeyId, CanaryCheck check, Instant at) {
+    members.replaceAll((key, m) ->
+        key.toBase64Url().equals(evaluatorKeyId)
+            ? new PoolMember(m.profile(), m.record().withCanary(check), m.standing())
+            : m);
+  }
+
   synchronized List<Assessment> assessments() {
     return List.copyOf(assessments);
   }
 
-  synchronized PoolMember member(String name) {
+  synchronized PoolMember memberNamed(String name) {
     return members.get(Fixtures.key(name).publicKey());
   }
 

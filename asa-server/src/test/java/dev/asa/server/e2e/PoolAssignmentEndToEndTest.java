@@ -202,7 +202,7 @@ class PoolAssignmentEndToEndTest {
       assertThat(reported.get(i).providerKeyId()).isEqualTo(bob);
     }
     String last = sequence.getLast();
-    assertThat(pool.member(last).record().consecutiveFor(bob)).isBetween(1, 2);
+    assertThat(pool.memberNamed(last).record().consecutiveFor(bob)).isBetween(1, 2);
 
     // An agreement's own rotation overrides the server's: with 1, the last evaluator is out.
     ObjectNode strict = pooled("asa-rot-strict");

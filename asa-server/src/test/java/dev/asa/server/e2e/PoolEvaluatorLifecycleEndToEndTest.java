@@ -110,7 +110,7 @@ class PoolEvaluatorLifecycleEndToEndTest {
         .satisfies(a ->
             assertThat(a.evaluatorKeyId())
                 .isEqualTo(Fixtures.key(judge).publicKey().toBase64Url()));
-    assertThat(pool.member(judge).record().evaluations()).isEqualTo(61);
+    assertThat(pool.memberNamed(judge).record().evaluations()).isEqualTo(61);
 
     clock.advance(Duration.ofSeconds(7200));
     assertThat(client.close(id).path("state").asText()).isEqualTo("CLOSED");

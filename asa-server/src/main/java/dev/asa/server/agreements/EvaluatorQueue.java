@@ -1,0 +1,242 @@
+package dev.asa.server.agreements;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.access.Caller;
+import dev.asa.agreement.Dimension;
+import dev.asa.agreement.InvalidDocumentException;
+import dev.asa.agreement.MetricType;
+import dev.asa.agreement.QualityCriteria;
+import dev.asa.integrity.CanarySet;
+import dev.asa.integrity.PoolMember;
+import dev.asa.integrity.Standing;
+import dev.asa.json.Json;
+import dev.asa.scoring.DimensionInput;
+import dev.asa.server.evaluators.EvaluatorRegistry;
+import dev.asa.server.store.EvaluatorRow;
+import dev.asa.server.store.TaskRow;
+import dev.asa.server.store.TaskStore;
+import dev.asa.server.store.Write;
+import dev.asa.server.store.Writes;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The evaluator work queue (whitepaper 6.3): {@code GET /evaluator/tasks} and {@code POST
+ * /evaluator/tasks/{task_id}/result}. An external evaluator receives every task the same way, real
+ * work or canary, and answers each with the {@code evaluator_result} the agreement route takes; the
+ * answer is acknowledged the same way too (202, nothing about the verdict), and used when the
+ * evaluator's tasks of that delivery have all been answered ({@link TaskSettlement}).
+ *
+ * <p>A registered evaluator that has not yet made the evaluations qualification asks for gets
+ * qualification canaries here, one at a time, until it has (whitepaper 3.6.1: a newly registered
+ * evaluator earns its first evaluations from canaries).
+ */
+public final class EvaluatorQueue {
+  /** The most tasks one listing shows, soonest due first. */
+  static final int MAX_LISTED = 50;
+
+  /** How long a newly registered evaluator has for a qualification canary. */
+  static final Duration QUALIFICATION_DEADLINE = Duration.ofHours(1);
+
+  private final UnitOfWork work;
+  private final TaskStore tasks;
+  private final Writes writes;
+  private final EvaluatorTasks issuing;
+  private final TaskSettlement settlement;
+  private final VerificationFlow flow;
+  private final EvaluatorAssignments assignments;
+  private final EvaluatorRegistry registry;
+
+  EvaluatorQueue(
+      UnitOfWork work,
+      Writes writes,
+      EvaluatorTasks issuing,
+      TaskSettlement settlement,
+      VerificationFlow flow,
+      EvaluatorAssignments assignments,
+      EvaluatorRegistry registry) {
+    this.work = work;
+    this.tasks = issuing.store();
+    this.writes = writes;
+    this.issuing = issuing;
+    this.settlement = settlement;
+    this.flow = flow;
+    this.assignments = assignments;
+    this.registry = registry;
+  }
+
+  /** {@code GET /evaluator/tasks}: the caller's open tasks, soonest due first. */
+  public ObjectNode list(Caller caller) {
+    String key = keyOf(caller);
+    Instant now = work.now();
+    qualificationCanary(key, now);
+    ObjectNode body = Json.object();
+    ArrayNode list = body.putArray("tasks");
+    tasks.openFor(key, now, MAX_LISTED).forEach(t -> list.add(TaskContent.view(t)));
+    return body;
+  }
+
+  /** {@code POST /evaluator/tasks/{task_id}/result}: the evaluator's answer to one of its tasks. */
+  public Outcome submit(
+      String taskId, Command.TaskAnswer answer, Caller caller, IdempotencyTicket ticket) {
+    String key = keyOf(caller);
+    Instant now = work.now();
+    // Another evaluator's task is as absent as a task that never was.
+    TaskRow task =
+        tasks
+            .find(taskId)
+            .filter(t -> t.evaluatorKey().equals(key))
+            .orElseThrow(() ->
+                new NotFoundException(
+                    "no task '" + taskId + "' in your work queue (GET /evaluator/tasks lists it)"));
+    if (task.status() != TaskRow.Status.OPEN) {
+      throw new ConflictException(
+          "task "
+              + taskId
+              + (task.status() == TaskRow.Status.ANSWERED
+                  ? " was answered at " + task.answeredAt()
+                  : " has ended")
+              + "; a task takes one answer");
+    }
+    if (!now.isBefore(task.deadlineAt())) {
+      throw new ConflictException(
+          "the deadline of task " + taskId + " passed at " + task.deadlineAt() + "; it is closed");
+    }
+    requireEveryDimensionScored(task, answer.result());
+    if (!tasks.answer(taskId, key, answer.json().toString(), now)) {
+      throw new ConflictException("task " + taskId + " was answered or closed meanwhile");
+    }
+    settleIfComplete(task, now);
+    ObjectNode body = Json.object();
+    body.put("task_id", taskId);
+    body.put("status", "received");
+    body.put("received_at", now.toString());
+    Outcome outcome = new Outcome(202, body);
+    writes.apply(IdempotencyTicket.writes(ticket, outcome, now));
+    return outcome;
+  }
+
+  /**
+   * A task is answered by scoring every dimension of its criteria, each once, from 0 to 100 (0 or
+   * 100 for a boolean one). Checked alike for every task, before the answer is held, so that what
+   * is refused never depends on whether the task is real.
+   */
+  private static void requireEveryDimensionScored(TaskRow task, SubmittedResult result) {
+    QualityCriteria criteria = TaskContent.criteria(task);
+    List<String> names = TaskContent.dimensionNames(task);
+    if (result.dimensions().isEmpty()) {
+      throw new InvalidDocumentException(
+          "/evaluator_result/dimensions",
+          "required: a score for each dimension of the task's criteria: "
+              + String.join(", ", names));
+    }
+    Set<String> seen = new HashSet<>();
+    for (int i = 0; i < result.dimensions().size(); i++) {
+      DimensionInput d = result.dimensions().get(i);
+      String at = "/evaluator_result/dimensions/" + i;
+      Optional<Dimension> dimension = criteria.dimension(d.name());
+      if (dimension.isEmpty()) {
+        throw new InvalidDocumentException(
+            at + "/name",
+            "the task's criteria have no dimension '"
+                + d.name()
+                + "'; they have "
+                + String.join(", ", names));
+      }
+      if (!seen.add(d.name())) {
+        throw new InvalidDocumentException(at + "/name", "'" + d.name() + "' is scored twice");
+      }
+      BigDecimal score = d.score();
+      if (score.signum() < 0 || score.compareTo(BigDecimal.valueOf(100)) > 0) {
+        throw new InvalidDocumentException(at + "/score", "must be from 0 to 100");
+      }
+      if (dimension.get().metric() == MetricType.BOOLEAN
+          && score.signum() != 0
+          && score.compareTo(BigDecimal.valueOf(100)) != 0) {
+        throw new InvalidDocumentException(
+            at + "/score", "'" + d.name() + "' is a boolean dimension: true or false (100 or 0)");
+      }
+    }
+    List<String> missing = names.stream().filter(n -> !seen.contains(n)).toList();
+    if (!missing.isEmpty()) {
+      throw new InvalidDocumentException(
+          "/evaluator_result/dimensions",
+          "score every dimension of the task's criteria; missing: " + String.join(", ", missing));
+    }
+  }
+
+  /**
+   * Settles the evaluator's tasks of the delivery if this answer was the last they waited for. A
+   * settlement that loses a race (a concurrent one, or the timer) leaves the answer held: whoever
+   * settles next uses it.
+   */
+  private void settleIfComplete(TaskRow answered, Instant now) {
+    if (answered.agreementId() == null) {
+      TaskRow held = tasks.find(answered.id()).orElseThrow();
+      List<Write> ends = new ArrayList<>();
+      TaskSettlement.Graded graded = settlement.settleAlone(held, now, ends);
+      writes.apply(ends);
+      assignments.recordCanary(graded.evaluatorKey(), graded.check(), now);
+      return;
+    }
+    try {
+      flow.settleAnswered(answered.agreementId(), answered.evaluatorKey());
+    } catch (ConflictException e) {
+      // Held: the next settlement (another answer, or the deadline's timer) uses it.
+    }
+  }
+
+  /**
+   * Gives a registered, unsuspended evaluator that has fewer evaluations than qualification needs
+   * its next qualification canary, one at a time (an unanswered one past its deadline is graded as
+   * unanswered first), and never more than that number in all: canaries are the operator's secret,
+   * and each one shown is one an evaluator might learn to recognise.
+   */
+  private void qualificationCanary(String key, Instant now) {
+    Optional<CanarySet> set = registry.canaries();
+    Optional<EvaluatorRow> row = registry.find(key);
+    if (set.isEmpty() || row.isEmpty()) {
+      return;
+    }
+    PoolMember member = row.get().member();
+    if (member.standing() instanceof Standing.Suspended) {
+      return;
+    }
+    boolean pending = false;
+    for (TaskRow t : tasks.unendedQualification(key)) {
+      if (now.isBefore(t.deadlineAt())) {
+        pending = true;
+        continue;
+      }
+      List<Write> ends = new ArrayList<>();
+      TaskSettlement.Graded graded = settlement.settleAlone(t, now, ends);
+      writes.apply(ends);
+      assignments.recordCanary(graded.evaluatorKey(), graded.check(), now);
+      member = registry.find(key).orElseThrow().member();
+    }
+    int needed = registry.policy().minEvaluations();
+    if (pending
+        || member.record().evaluations() >= needed
+        || tasks.qualificationCanaries(key) >= needed) {
+      return;
+    }
+    issuing
+        .qualificationCanary(
+            set.get(), key, member.profile().serviceTypes(), now, now.plus(QUALIFICATION_DEADLINE))
+        .ifPresent(t -> writes.apply(List.of(new Write.PutTask(t))));
+  }
+
+  private static String keyOf(Caller caller) {
+    if (caller instanceof Caller.Key k) {
+      return k.keyId();
+    }
+    throw new IllegalStateException("the evaluator routes are signed");
+  }
+}

@@ -1,0 +1,240 @@
+package dev.asa.server.store;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.mapper.RowMapper;
+
+/**
+ * The evaluator work queue: tasks are put with the agreement change that gives them ({@link
+ * Write.PutTask}), answered by their evaluator ({@link #answer}), and ended, their content and
+ * answer erased, with the change that settles them ({@link Write.EndTask}).
+ */
+public final class TaskStore {
+
+  private static final String COLUMNS =
+      "id, evaluator_key, agreement_id, delivery, kind, canary_id, service_type, scheduled,"
+          + " real_before, content, answer, status, outcome, created_at, deadline_at, answered_at,"
+          + " ended_at";
+  private static final String INSERT =
+      "INSERT INTO evaluator_tasks ("
+          + COLUMNS
+          + ") VALUES (:id, :evaluator_key, :agreement_id, :delivery, :kind, :canary_id,"
+          + " :service_type, :scheduled, :real_before, :content, NULL, 'open', NULL, :created_at,"
+          + " :deadline_at, NULL, NULL)";
+  private static final String SELECT_BY_ID =
+      "SELECT " + COLUMNS + " FROM evaluator_tasks WHERE id = :id";
+  private static final String SELECT_OPEN =
+      "SELECT "
+          + COLUMNS
+          + " FROM evaluator_tasks WHERE evaluator_key = :evaluator_key AND status = 'open'"
+          + " AND deadline_at > :now ORDER BY deadline_at, id LIMIT :limit";
+  private static final String SELECT_OF_DELIVERY =
+      "SELECT "
+          + COLUMNS
+          + " FROM evaluator_tasks WHERE agreement_id = :agreement_id AND delivery = :delivery"
+          + " ORDER BY created_at, id";
+  private static final String SELECT_DUE_QUALIFICATION =
+      "SELECT "
+          + COLUMNS
+          + " FROM evaluator_tasks WHERE evaluator_key = :evaluator_key AND agreement_id IS NULL"
+          + " AND status IN ('open', 'answered') ORDER BY created_at, id";
+  private static final String ANSWER =
+      "UPDATE evaluator_tasks SET status = 'answered', answer = :answer, answered_at = :at"
+          + " WHERE id = :id AND evaluator_key = :evaluator_key AND status = 'open'"
+          + " AND deadline_at > :at";
+  private static final String END =
+      "UPDATE evaluator_tasks SET status = :status, outcome = :outcome, content = NULL,"
+          + " answer = NULL, ended_at = :at WHERE id = :id AND status IN ('open', 'answered')";
+  private static final String SCHEDULED_REAL =
+      "SELECT count(*) FROM evaluator_tasks WHERE evaluator_key = :evaluator_key AND kind = 'real'"
+          + " AND scheduled = 1";
+  private static final String SCHEDULED_CANARIES =
+      "SELECT count(*) AS n, coalesce(max(real_before), 0) AS last FROM evaluator_tasks"
+          + " WHERE evaluator_key = :evaluator_key AND kind = 'canary' AND scheduled = 1";
+  private static final String CANARIES_OF_TYPE =
+      "SELECT count(*) FROM evaluator_tasks WHERE evaluator_key = :evaluator_key"
+          + " AND kind = 'canary' AND service_type = :service_type";
+  private static final String QUALIFICATION_CANARIES =
+      "SELECT count(*) FROM evaluator_tasks WHERE evaluator_key = :evaluator_key"
+          + " AND kind = 'canary' AND agreement_id IS NULL";
+
+  private static final RowMapper<TaskRow> ROW =
+      (rs, context) -> {
+        int delivery = rs.getInt("delivery");
+        Integer deliveryOrNull = rs.wasNull() ? null : delivery;
+        long realBefore = rs.getLong("real_before");
+        Long realBeforeOrNull = rs.wasNull() ? null : realBefore;
+        return new TaskRow(
+            rs.getString("id"),
+            rs.getString("evaluator_key"),
+            rs.getString("agreement_id"),
+            deliveryOrNull,
+            TaskRow.Kind.fromColumn(rs.getString("kind")),
+            rs.getString("canary_id"),
+            rs.getString("service_type"),
+            rs.getInt("scheduled") == 1,
+            realBeforeOrNull,
+            rs.getString("content"),
+            rs.getString("answer"),
+            TaskRow.Status.fromColumn(rs.getString("status")),
+            rs.getString("outcome"),
+            EpochMillis.instant(rs, "created_at"),
+            EpochMillis.instant(rs, "deadline_at"),
+            EpochMillis.nullable(rs, "answered_at"),
+            EpochMillis.nullable(rs, "ended_at"));
+      };
+
+  /**
+   * What an evaluator's canary schedule is decided from: its scheduled real tasks, its scheduled
+   * canaries and how many real tasks it had been given when the last of them was.
+   */
+  public record ScheduleCounts(long realTasks, long canaries, long realTasksAtLastCanary) {}
+
+  private final Database database;
+
+  TaskStore(Database database) {
+    this.database = database;
+  }
+
+  public Optional<TaskRow> find(String id) {
+    return database.read(
+        "reading evaluator task " + id,
+        handle -> handle.createQuery(SELECT_BY_ID).bind("id", id).map(ROW).findOne());
+  }
+
+  /** An evaluator's open tasks not yet due, soonest due first. */
+  public List<TaskRow> openFor(String evaluatorKey, Instant now, int limit) {
+    return database.read(
+        "reading an evaluator's open tasks",
+        handle ->
+            handle
+                .createQuery(SELECT_OPEN)
+                .bind("evaluator_key", evaluatorKey)
+                .bind("now", now.toEpochMilli())
+                .bind("limit", limit)
+                .map(ROW)
+                .list());
+  }
+
+  /** Every task of one delivery of an agreement, ended ones included. */
+  public List<TaskRow> ofDelivery(String agreementId, int delivery) {
+    return database.read(
+        "reading the evaluator tasks of agreement " + agreementId,
+        handle ->
+            handle
+                .createQuery(SELECT_OF_DELIVERY)
+                .bind("agreement_id", agreementId)
+                .bind("delivery", delivery)
+                .map(ROW)
+                .list());
+  }
+
+  /** An evaluator's qualification canaries that have not ended. */
+  public List<TaskRow> unendedQualification(String evaluatorKey) {
+    return database.read(
+        "reading an evaluator's qualification canaries",
+        handle ->
+            handle
+                .createQuery(SELECT_DUE_QUALIFICATION)
+                .bind("evaluator_key", evaluatorKey)
+                .map(ROW)
+                .list());
+  }
+
+  /**
+   * Holds the evaluator's answer to its open task; false (nothing written) when the task is not
+   * this evaluator's, not open, or past its deadline.
+   */
+  public boolean answer(String id, String evaluatorKey, String answer, Instant at) {
+    return database.write(
+        "recording an answer to evaluator task " + id,
+        handle ->
+            handle
+                    .createUpdate(ANSWER)
+                    .bind("answer", answer)
+                    .bind("at", at.toEpochMilli())
+                    .bind("id", id)
+                    .bind("evaluator_key", evaluatorKey)
+                    .execute()
+                == 1);
+  }
+
+  public ScheduleCounts scheduleCounts(String evaluatorKey) {
+    return database.read(
+        "reading an evaluator's canary schedule",
+        handle -> {
+          long real =
+              handle
+                  .createQuery(SCHEDULED_REAL)
+                  .bind("evaluator_key", evaluatorKey)
+                  .mapTo(Long.class)
+                  .one();
+          return handle
+              .createQuery(SCHEDULED_CANARIES)
+              .bind("evaluator_key", evaluatorKey)
+              .map((rs, ctx) -> new ScheduleCounts(real, rs.getLong("n"), rs.getLong("last")))
+              .one();
+        });
+  }
+
+  /** How many canaries posing as this service type the evaluator has been given. */
+  public long canariesOfType(String evaluatorKey, String serviceType) {
+    return database.read(
+        "counting an evaluator's canaries",
+        handle ->
+            handle
+                .createQuery(CANARIES_OF_TYPE)
+                .bind("evaluator_key", evaluatorKey)
+                .bind("service_type", serviceType)
+                .mapTo(Long.class)
+                .one());
+  }
+
+  /** How many qualification canaries the evaluator has been given, ever. */
+  public long qualificationCanaries(String evaluatorKey) {
+    return database.read(
+        "counting an evaluator's qualification canaries",
+        handle ->
+            handle
+                .createQuery(QUALIFICATION_CANARIES)
+                .bind("evaluator_key", evaluatorKey)
+                .mapTo(Long.class)
+                .one());
+  }
+
+  static void put(Handle handle, TaskRow row) {
+    handle
+        .createUpdate(INSERT)
+        .bind("id", row.id())
+        .bind("evaluator_key", row.evaluatorKey())
+        .bind("agreement_id", row.agreementId())
+        .bind("delivery", row.delivery())
+        .bind("kind", row.kind().column())
+        .bind("canary_id", row.canaryId())
+        .bind("service_type", row.serviceType())
+        .bind("scheduled", row.scheduled() ? 1 : 0)
+        .bind("real_before", row.realBefore())
+        .bind("content", row.content())
+        .bind("created_at", row.createdAt().toEpochMilli())
+        .bind("deadline_at", row.deadlineAt().toEpochMilli())
+        .execute();
+  }
+
+  /** Ends a task once: refused (DuplicateKeyException) for a task already ended. */
+  static void end(Handle handle, Write.EndTask end) {
+    int updated =
+        handle
+            .createUpdate(END)
+            .bind("status", end.status().column())
+            .bind("outcome", end.outcome())
+            .bind("at", end.at().toEpochMilli())
+            .bind("id", end.taskId())
+            .execute();
+    if (updated != 1) {
+      throw new DuplicateKeyException(
+          "evaluator task " + end.taskId() + " has already ended", null);
+    }
+  }
+}
