@@ -500,6 +500,31 @@ public final class AsaClient {
     return send("PUT", "/admin/canaries", Objects.requireNonNull(canaries, "canaries"), null);
   }
 
+  /**
+   * {@code GET /evaluator/tasks}: the calling evaluator's open tasks, soonest due first ({@code
+   * {"tasks": [{task_id, service_type, request, deliverable, criteria, dimensions, deadline}]}}).
+   * Real work and canaries look alike; answer each the same way.
+   */
+  public ObjectNode evaluatorTasks() {
+    return get("/evaluator/tasks");
+  }
+
+  /**
+   * {@code POST /evaluator/tasks/{task_id}/result}: answers one task with an {@code
+   * evaluator_result} ({@code {dimensions: [{name, score, evidence}], ...}}, a score for every
+   * dimension of the task). Answers {@code {"status": "received"}}; the verdict follows on the
+   * agreement once the evaluator's tasks of that delivery are all answered.
+   */
+  public ObjectNode answerTask(String taskId, JsonNode evaluatorResult) {
+    ObjectNode body = Json.object();
+    body.set("evaluator_result", Objects.requireNonNull(evaluatorResult, "evaluatorResult"));
+    return send(
+        "POST",
+        "/evaluator/tasks/" + segment(Objects.requireNonNull(taskId, "taskId")) + "/result",
+        body,
+        null);
+  }
+
   /** The configuration in force (the operator's call). */
   public ObjectNode adminConfig() {
     return get("/admin/config");
