@@ -54,21 +54,19 @@ final class JudgeEvalCommand implements Command {
                     + "optionally with \"type\" (the deliverable type whose default dimensions score it; general), \"format\" and \"id\".\n"
                     + "Each answer is verified standalone at semantic depth, as POST /verifications does; the pick is the higher\n"
                     + "composite (a tie is a miss). A bad line stops the run before anything is scored (exit 2), naming its\n"
-                    + "line and member; a file mixing both kinds is refused. Intervals: percentile bootstrap, 95%.")
+                    + "line and member; a file mixing both kinds is refused. Intervals: percentile bootstrap, 95%.\n"
+                    + "The judge is the server's default evaluator: the LLM judge with --judge, else the offline embedding model.")
             .positional("FILE")
             .option(
                 Option.value(
                     "--evaluators",
                     "N|TYPE,...",
-                    "as a request's verification_config.evaluators: N runs of the default evaluator (median per dimension),\n"
-                        + "or a comma-separated list of types: embedding, agent_as_judge (with --judge). Default: one run of\n"
-                        + "agent_as_judge with --judge, else of embedding"))
+                    "N runs of the default evaluator, or types such as embedding,agent_as_judge (as verification_config.evaluators)"))
             .option(
                 Option.value(
                     "--baseline",
                     "length",
-                    "also the trivial baseline on the same records: the longer answer wins (pairwise), or the\n"
-                        + "correlation of length with the human score (pointwise)"))
+                    "also the longer-answer baseline (pairwise) or the length's correlation (pointwise)"))
             .option(
                 Option.value(
                     "--resamples",
