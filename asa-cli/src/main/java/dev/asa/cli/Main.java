@@ -34,6 +34,7 @@ public final class Main {
           new DeliverCommand(),
           new VerifyCommand(),
           new StandaloneVerifyCommand(),
+          new JudgeEvalCommand(),
           new ChallengeCommand(),
           new CloseCommand(),
           new RulingCommand(),

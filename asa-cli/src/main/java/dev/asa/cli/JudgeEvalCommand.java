@@ -1,0 +1,242 @@
+package dev.asa.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.evaluators.Evaluator;
+import dev.asa.evaluators.StandaloneVerifier;
+import dev.asa.evaluators.StructuralEvaluator;
+import dev.asa.evaluators.VerificationEngine;
+import dev.asa.evaluators.judge.JudgeConfig;
+import dev.asa.evaluators.judgeeval.Bootstrap;
+import dev.asa.evaluators.judgeeval.JudgeReport;
+import dev.asa.evaluators.judgeeval.JudgeRun;
+import dev.asa.evaluators.judgeeval.LabelledFile;
+import dev.asa.evaluators.judgeeval.LabelledFileException;
+import dev.asa.evaluators.judgeeval.StandaloneScorer;
+import dev.asa.json.Json;
+import dev.asa.server.evaluation.EvaluationConfig;
+import dev.asa.server.evaluation.EvaluatorPool;
+import dev.asa.server.evaluation.VerificationConfig;
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * {@code asa judge-eval FILE.jsonl}: how far a judge agrees with people, measured on records people
+ * labelled. Each answer is verified standalone at semantic depth by the evaluators the server would
+ * run for a {@code POST /verifications} asking for them (the same pool, plan and verifier), so the
+ * figure describes the judge that decides payments; then the agreement (pairwise) or the rank
+ * correlations (pointwise), overall and per category, with bootstrap intervals, and on request the
+ * length baseline beside them.
+ *
+ * <p>Exit status: 0 done; 2 for a wrong command line or a file that cannot be used (missing, or any
+ * bad line: nothing is scored then); 1 when an answer could not be evaluated (the judge failed).
+ */
+final class JudgeEvalCommand implements Command {
+
+  /** Problems of a bad file printed before "... and N more". */
+  static final int PROBLEMS_SHOWN = 20;
+
+  private static final Usage USAGE = buildUsage();
+
+  private static Usage buildUsage() {
+    Usage u =
+        Usage.of(
+                "judge-eval",
+                "FILE.jsonl [--evaluators N|TYPE,...] [--judge openai|anthropic ...] [--baseline length] [--json]",
+                "Measures how far a judge agrees with people, on records they labelled, before you trust it with payments.\n"
+                    + "FILE.jsonl holds one JSON object a line, all pairwise or all pointwise:\n"
+                    + "  {\"request\", \"answer_a\", \"answer_b\", \"human\": \"a\"|\"b\", \"category\"?}   agreement with the human pick\n"
+                    + "  {\"request\", \"answer\", \"human_score\", \"category\"?}                     Spearman and Kendall tau-b\n"
+                    + "optionally with \"type\" (the deliverable type whose default dimensions score it; general), \"format\" and \"id\".\n"
+                    + "Each answer is verified standalone at semantic depth, as POST /verifications does; the pick is the higher\n"
+                    + "composite (a tie is a miss). A bad line stops the run before anything is scored (exit 2), naming its\n"
+                    + "line and member; a file mixing both kinds is refused. Intervals: percentile bootstrap, 95%.\n"
+                    + "The judge is the server's default evaluator: the LLM judge with --judge, else the offline embedding model.")
+            .positional("FILE")
+            .option(
+                Option.value(
+                    "--evaluators",
+                    "N|TYPE,...",
+                    "N runs of the default evaluator, or types such as embedding,agent_as_judge (as verification_config.evaluators)"))
+            .option(
+                Option.value(
+                    "--baseline",
+                    "length",
+                    "also the longer-answer baseline (pairwise) or the length's correlation (pointwise)"))
+            .option(
+                Option.value(
+                    "--resamples",
+                    "N",
+                    "bootstrap resamples (default " + Bootstrap.DEFAULT.resamples() + ")"))
+            .option(
+                Option.value(
+                    "--seed", "S", "bootstrap seed (default " + Bootstrap.DEFAULT.seed() + ")"))
+            .option(
+                Option.value(
+                    "--workers",
+                    "N",
+                    "answers verified at once (default 2, as asa serve --verification-workers)"))
+            .option(
+                Option.flag(
+                    "--json",
+                    "print one JSON document: every figure, and each record's scores and picks"));
+    for (Option o : JudgeOptions.options()) {
+      u = u.option(o);
+    }
+    return u;
+  }
+
+  @Override
+  public Usage usage() {
+    return USAGE;
+  }
+
+  @Override
+  public int run(Arguments args, Session session) throws Exception {
+    String file = args.positional(0);
+    boolean baseline = false;
+    if (args.has("--baseline")) {
+      if (!args.value("--baseline").equals("length")) {
+        throw new UsageException(
+            "--baseline must be length, not '" + args.value("--baseline") + "'");
+      }
+      baseline = true;
+    }
+    int resamples = args.intValue("--resamples", Bootstrap.DEFAULT.resamples(), 100, 100_000);
+    long seed = seed(args);
+    int workers = args.intValue("--workers", 2, 1, 16);
+    JudgeConfig judge = JudgeOptions.config(args, session);
+    List<String> types = evaluatorTypes(args);
+
+    LabelledFile labelled;
+    try {
+      labelled = LabelledFile.read(Path.of(file));
+    } catch (NoSuchFileException e) {
+      return badFile(session, "no such file: " + file);
+    } catch (AccessDeniedException e) {
+      return badFile(session, "permission denied: " + file);
+    } catch (IOException e) {
+      return badFile(session, file + " cannot be read: " + e.getMessage());
+    } catch (LabelledFileException e) {
+      return badFile(session, e, file);
+    }
+
+    // The server's own evaluators, pool and plan: what POST /verifications at semantic depth runs.
+    EvaluatorPool pool = VerificationConfig.standard(judge, workers).pool();
+    for (String type : types) {
+      if (type != null && pool.evaluator(type).isEmpty()) {
+        throw new UsageException(
+            "--evaluators: there is no '"
+                + type
+                + "' evaluator; there are "
+                + String.join(", ", pool.types())
+                + (judge == null ? " (agent_as_judge needs --judge openai|anthropic)" : ""));
+      }
+    }
+    VerificationEngine.Plan plan =
+        pool.plan(
+            new EvaluationConfig(
+                VerificationEngine.Depth.SEMANTIC,
+                types,
+                true,
+                null,
+                null,
+                dev.asa.evaluators.EvaluationTask.Options.DEFAULTS),
+            VerificationEngine.Depth.SEMANTIC);
+    List<String> evaluatorIds = plan.semantic().stream().map(Evaluator::id).toList();
+    StandaloneScorer scorer =
+        new StandaloneScorer(
+            new StandaloneVerifier(new VerificationEngine(new StructuralEvaluator())), plan);
+
+    ProgressDisplay progress = ProgressDisplay.on(session.err(), "judge-eval");
+    List<double[]> scores;
+    try {
+      scores = JudgeRun.score(labelled.records(), scorer, workers, progress);
+    } catch (JudgeRun.FailedException e) {
+      progress.finish();
+      throw new CliException(
+          "stopped: an answer could not be evaluated, so no figure is given: " + e.getMessage());
+    }
+    progress.finish();
+    JudgeReport report = JudgeReport.of(labelled, scores, new Bootstrap(resamples, seed), baseline);
+
+    if (args.flag("--json")) {
+      ObjectNode root = Json.object();
+      root.put("file", file);
+      root.put("depth", "semantic");
+      root.set("evaluators", Json.mapper().valueToTree(evaluatorIds));
+      root.setAll(report.toJson());
+      session.printJson(root);
+    } else {
+      session.out().print(JudgeEvalText.render(report, file, evaluatorIds));
+    }
+    return 0;
+  }
+
+  private static long seed(Arguments args) throws UsageException {
+    String s = args.value("--seed");
+    if (s == null) {
+      return Bootstrap.DEFAULT.seed();
+    }
+    try {
+      return Long.parseLong(s);
+    } catch (NumberFormatException e) {
+      throw new UsageException("--seed must be a whole number, not '" + s + "'");
+    }
+  }
+
+  /**
+   * The types of {@code --evaluators}, one entry a run, null for the default type; empty for one
+   * run of the default, as a request without {@code evaluators}.
+   */
+  static List<String> evaluatorTypes(Arguments args) throws UsageException {
+    String v = args.value("--evaluators");
+    if (v == null) {
+      return List.of();
+    }
+    if (v.chars().allMatch(Character::isDigit) && !v.isEmpty()) {
+      int n = args.intValue("--evaluators", 1, 1, EvaluationConfig.MAX_EVALUATORS);
+      return Collections.nCopies(n, null);
+    }
+    List<String> types = new ArrayList<>();
+    for (String t : v.split(",", -1)) {
+      if (t.isBlank()) {
+        throw new UsageException(
+            "--evaluators takes a count or a comma-separated list of types, not '" + v + "'");
+      }
+      types.add(t.strip());
+    }
+    if (types.size() > EvaluationConfig.MAX_EVALUATORS) {
+      throw new UsageException(
+          "--evaluators lists at most " + EvaluationConfig.MAX_EVALUATORS + " evaluators");
+    }
+    return types;
+  }
+
+  private static int badFile(Session session, String message) {
+    session.err().println("asa judge-eval: " + message);
+    return 2;
+  }
+
+  private static int badFile(Session session, LabelledFileException e, String file) {
+    List<LabelledFileException.Problem> problems = e.problems();
+    session
+        .err()
+        .println(
+            "asa judge-eval: "
+                + file
+                + " cannot be used ("
+                + problems.size()
+                + (problems.size() == 1 ? " problem" : " problems")
+                + "); nothing was scored:");
+    problems.stream().limit(PROBLEMS_SHOWN).forEach(p -> session.err().println("  " + p));
+    if (problems.size() > PROBLEMS_SHOWN) {
+      session.err().println("  ... and " + (problems.size() - PROBLEMS_SHOWN) + " more");
+    }
+    return 2;
+  }
+}

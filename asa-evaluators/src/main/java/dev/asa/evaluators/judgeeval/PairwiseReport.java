@@ -1,0 +1,225 @@
+package dev.asa.evaluators.judgeeval;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.json.Json;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * How often the judge picked the answer people preferred, overall and per category, each with its
+ * bootstrap interval; with the baseline, how often the longer answer did, and the difference
+ * between the two (paired: the same resamples).
+ *
+ * @param outcomes each record with its scores and picks, in the file's order
+ * @param categories one group per category, by name; empty when the file has none
+ */
+public record PairwiseReport(
+    Bootstrap bootstrap,
+    boolean withBaseline,
+    List<Outcome> outcomes,
+    Group overall,
+    List<Group> categories)
+    implements JudgeReport {
+
+  public PairwiseReport {
+    outcomes = List.copyOf(outcomes);
+    categories = List.copyOf(categories);
+  }
+
+  /**
+   * One record judged.
+   *
+   * @param pick the answer with the higher score; null for a tie (a miss)
+   * @param longer the longer answer; null when they are as long (a miss for the baseline)
+   */
+  public record Outcome(
+      LabelledRecord.Pairwise record,
+      double scoreA,
+      double scoreB,
+      Preference pick,
+      int lengthA,
+      int lengthB,
+      Preference longer) {
+
+    static Outcome of(LabelledRecord.Pairwise record, double scoreA, double scoreB) {
+      int la = Lengths.of(record.answerA().content());
+      int lb = Lengths.of(record.answerB().content());
+      return new Outcome(record, scoreA, scoreB, higher(scoreA, scoreB), la, lb, higher(la, lb));
+    }
+
+    public boolean hit() {
+      return pick == record.human();
+    }
+
+    public boolean lengthHit() {
+      return longer == record.human();
+    }
+
+    private static Preference higher(double a, double b) {
+      int c = Double.compare(a, b);
+      return c > 0 ? Preference.A : c < 0 ? Preference.B : null;
+    }
+  }
+
+  /**
+   * An agreement rate.
+   *
+   * @param hits records where the pick was the people's
+   * @param ties records where no answer was picked (counted as misses)
+   */
+  public record Rate(int hits, int ties, Estimate agreement) {}
+
+  /**
+   * The figures of a set of records.
+   *
+   * @param category null for all records
+   * @param baseline null without the baseline
+   * @param difference the judge's agreement minus the baseline's; null without the baseline
+   */
+  public record Group(String category, int n, Rate judge, Rate baseline, Estimate difference) {}
+
+  @Override
+  public int size() {
+    return outcomes.size();
+  }
+
+  /**
+   * The report of scored records.
+   *
+   * @param scores each record's two scores, a then b
+   */
+  public static PairwiseReport of(
+      List<LabelledRecord.Pairwise> records,
+      List<double[]> scores,
+      Bootstrap bootstrap,
+      boolean baseline) {
+    List<Outcome> outcomes = new ArrayList<>();
+    for (int i = 0; i < records.size(); i++) {
+      outcomes.add(Outcome.of(records.get(i), scores.get(i)[0], scores.get(i)[1]));
+    }
+    List<Group> categories = new ArrayList<>();
+    for (Map.Entry<String, int[]> c : Categories.of(records).entrySet()) {
+      List<Outcome> in = new ArrayList<>();
+      for (int i : c.getValue()) {
+        in.add(outcomes.get(i));
+      }
+      categories.add(group(c.getKey(), in, bootstrap, baseline));
+    }
+    return new PairwiseReport(
+        bootstrap, baseline, outcomes, group(null, outcomes, bootstrap, baseline), categories);
+  }
+
+  private static Group group(
+      String category, List<Outcome> outcomes, Bootstrap bootstrap, boolean baseline) {
+    int n = outcomes.size();
+    boolean[] hits = new boolean[n];
+    boolean[] lengthHits = new boolean[n];
+    int ties = 0;
+    int lengthTies = 0;
+    for (int i = 0; i < n; i++) {
+      Outcome o = outcomes.get(i);
+      hits[i] = o.hit();
+      lengthHits[i] = o.lengthHit();
+      ties += o.pick() == null ? 1 : 0;
+      lengthTies += o.longer() == null ? 1 : 0;
+    }
+    Rate judge = rate(hits, ties, bootstrap);
+    if (!baseline) {
+      return new Group(category, n, judge, null, null);
+    }
+    Rate length = rate(lengthHits, lengthTies, bootstrap);
+    Estimate difference =
+        new Estimate(
+            judge.agreement().value() - length.agreement().value(),
+            bootstrap.interval(n, idx -> Agreement.of(hits, idx) - Agreement.of(lengthHits, idx)));
+    return new Group(category, n, judge, length, difference);
+  }
+
+  private static Rate rate(boolean[] hits, int ties, Bootstrap bootstrap) {
+    int count = 0;
+    for (boolean h : hits) {
+      count += h ? 1 : 0;
+    }
+    return new Rate(
+        count,
+        ties,
+        new Estimate(
+            Agreement.of(hits), bootstrap.interval(hits.length, idx -> Agreement.of(hits, idx))));
+  }
+
+  @Override
+  public ObjectNode toJson() {
+    ObjectNode root = Json.object();
+    root.put("kind", "pairwise");
+    root.put("n", size());
+    root.put("pick", "the answer with the higher composite; a tie counts as a miss");
+    if (withBaseline) {
+      root.put("baseline", "length: the longer answer (Unicode characters) wins; a tie is a miss");
+    }
+    ObjectNode b = root.putObject("bootstrap");
+    b.put("resamples", bootstrap.resamples());
+    b.put("seed", bootstrap.seed());
+    b.put("confidence", Bootstrap.CONFIDENCE);
+    b.put("method", "percentile");
+    root.set("overall", groupJson(overall));
+    ArrayNode cs = root.putArray("categories");
+    categories.forEach(g -> cs.add(groupJson(g)));
+    ArrayNode rs = root.putArray("records");
+    for (Outcome o : outcomes) {
+      ObjectNode r = rs.addObject();
+      r.put("line", o.record().line());
+      if (o.record().id() != null) {
+        r.put("id", o.record().id());
+      }
+      if (o.record().category() != null) {
+        r.put("category", o.record().category());
+      }
+      r.put("human", o.record().human().wire());
+      r.put("score_a", o.scoreA());
+      r.put("score_b", o.scoreB());
+      putPick(r, "pick", o.pick());
+      r.put("hit", o.hit());
+      r.put("length_a", o.lengthA());
+      r.put("length_b", o.lengthB());
+      if (withBaseline) {
+        putPick(r, "longer", o.longer());
+        r.put("length_hit", o.lengthHit());
+      }
+    }
+    return root;
+  }
+
+  private static void putPick(ObjectNode o, String name, Preference p) {
+    if (p == null) {
+      o.put(name, "tie");
+    } else {
+      o.put(name, p.wire());
+    }
+  }
+
+  private ObjectNode groupJson(Group g) {
+    ObjectNode o = Json.object();
+    if (g.category() != null) {
+      o.put("category", g.category());
+    }
+    o.put("n", g.n());
+    o.set("judge", rateJson(g.judge()));
+    if (g.baseline() != null) {
+      o.set("length_baseline", rateJson(g.baseline()));
+      o.set("difference", g.difference().toJson());
+    }
+    return o;
+  }
+
+  private static ObjectNode rateJson(Rate r) {
+    ObjectNode o = r.agreement().toJson();
+    ObjectNode out = Json.object();
+    out.set("agreement", o.get("value"));
+    out.set("ci", o.get("ci"));
+    out.put("hits", r.hits());
+    out.put("ties", r.ties());
+    return out;
+  }
+}

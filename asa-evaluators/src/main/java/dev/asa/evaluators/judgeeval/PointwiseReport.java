@@ -1,0 +1,157 @@
+package dev.asa.evaluators.judgeeval;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.json.Json;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * How well the judge's scores rank the answers the way people's scores do: Spearman's coefficient
+ * (ties averaged) and Kendall's tau-b, overall and per category, each with its bootstrap interval;
+ * with the baseline, the same coefficients of the answers' lengths.
+ *
+ * @param outcomes each record with its score, in the file's order
+ * @param categories one group per category, by name; empty when the file has none
+ */
+public record PointwiseReport(
+    Bootstrap bootstrap,
+    boolean withBaseline,
+    List<Outcome> outcomes,
+    Group overall,
+    List<Group> categories)
+    implements JudgeReport {
+
+  public PointwiseReport {
+    outcomes = List.copyOf(outcomes);
+    categories = List.copyOf(categories);
+  }
+
+  /** One record judged: the judge's score and the answer's length. */
+  public record Outcome(LabelledRecord.Pointwise record, double score, int length) {}
+
+  /** Both rank correlations with the people's scores. */
+  public record Correlation(Estimate spearman, Estimate kendallTauB) {}
+
+  /**
+   * The figures of a set of records.
+   *
+   * @param category null for all records
+   * @param baseline the length's correlations; null without the baseline
+   */
+  public record Group(String category, int n, Correlation judge, Correlation baseline) {}
+
+  @Override
+  public int size() {
+    return outcomes.size();
+  }
+
+  /**
+   * The report of scored records.
+   *
+   * @param scores each record's one score
+   */
+  public static PointwiseReport of(
+      List<LabelledRecord.Pointwise> records,
+      List<double[]> scores,
+      Bootstrap bootstrap,
+      boolean baseline) {
+    List<Outcome> outcomes = new ArrayList<>();
+    for (int i = 0; i < records.size(); i++) {
+      LabelledRecord.Pointwise r = records.get(i);
+      outcomes.add(new Outcome(r, scores.get(i)[0], Lengths.of(r.answer().content())));
+    }
+    List<Group> categories = new ArrayList<>();
+    for (Map.Entry<String, int[]> c : Categories.of(records).entrySet()) {
+      List<Outcome> in = new ArrayList<>();
+      for (int i : c.getValue()) {
+        in.add(outcomes.get(i));
+      }
+      categories.add(group(c.getKey(), in, bootstrap, baseline));
+    }
+    return new PointwiseReport(
+        bootstrap, baseline, outcomes, group(null, outcomes, bootstrap, baseline), categories);
+  }
+
+  private static Group group(
+      String category, List<Outcome> outcomes, Bootstrap bootstrap, boolean baseline) {
+    int n = outcomes.size();
+    double[] human = new double[n];
+    double[] judge = new double[n];
+    double[] length = new double[n];
+    for (int i = 0; i < n; i++) {
+      human[i] = outcomes.get(i).record().humanScore();
+      judge[i] = outcomes.get(i).score();
+      length[i] = outcomes.get(i).length();
+    }
+    return new Group(
+        category,
+        n,
+        correlation(judge, human, bootstrap),
+        baseline ? correlation(length, human, bootstrap) : null);
+  }
+
+  private static Correlation correlation(double[] x, double[] human, Bootstrap bootstrap) {
+    int n = x.length;
+    return new Correlation(
+        new Estimate(
+            Spearman.of(x, human), bootstrap.interval(n, idx -> Spearman.of(x, human, idx))),
+        new Estimate(
+            KendallTauB.of(x, human), bootstrap.interval(n, idx -> KendallTauB.of(x, human, idx))));
+  }
+
+  @Override
+  public ObjectNode toJson() {
+    ObjectNode root = Json.object();
+    root.put("kind", "pointwise");
+    root.put("n", size());
+    root.put("score", "the composite of each answer, ranked against human_score");
+    if (withBaseline) {
+      root.put("baseline", "length: the answer's length in Unicode characters");
+    }
+    ObjectNode b = root.putObject("bootstrap");
+    b.put("resamples", bootstrap.resamples());
+    b.put("seed", bootstrap.seed());
+    b.put("confidence", Bootstrap.CONFIDENCE);
+    b.put("method", "percentile");
+    root.set("overall", groupJson(overall));
+    ArrayNode cs = root.putArray("categories");
+    categories.forEach(g -> cs.add(groupJson(g)));
+    ArrayNode rs = root.putArray("records");
+    for (Outcome o : outcomes) {
+      ObjectNode r = rs.addObject();
+      r.put("line", o.record().line());
+      if (o.record().id() != null) {
+        r.put("id", o.record().id());
+      }
+      if (o.record().category() != null) {
+        r.put("category", o.record().category());
+      }
+      r.put("human_score", o.record().humanScore());
+      r.put("score", o.score());
+      r.put("length", o.length());
+    }
+    return root;
+  }
+
+  private static ObjectNode groupJson(Group g) {
+    ObjectNode o = Json.object();
+    if (g.category() != null) {
+      o.put("category", g.category());
+    }
+    o.put("n", g.n());
+    o.set("judge", correlationJson(g.judge()));
+    if (g.baseline() != null) {
+      o.set("length_baseline", correlationJson(g.baseline()));
+    }
+    return o;
+  }
+
+  private static ObjectNode correlationJson(Correlation c) {
+    ObjectNode o = Json.object();
+    o.set("spearman", c.spearman().toJson());
+    o.set("kendall_tau_b", c.kendallTauB().toJson());
+    return o;
+  }
+}
