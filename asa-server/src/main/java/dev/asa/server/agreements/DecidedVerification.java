@@ -141,12 +141,20 @@ record DecidedVerification(
                             + ", which has no evaluator")));
   }
 
-  /** What the result carries beyond section 5.2: engine details, the guarantee, the shadow gate. */
+  /**
+   * What the result carries beyond section 5.2: engine details (or a panel's consensus), the
+   * guarantee, the shadow gate.
+   */
   private ObjectNode extensions() {
     VerificationEngine.Assessment assessment = assessed.assessment();
     ObjectNode extensions = Json.object();
     if (!assessed.submitted() && !assessment.evaluatorType().equals("structural")) {
       extensions.set("verification", assessment.details());
+    } else if (assessed.submitted()
+        && assessment.details() != null
+        && assessment.details().has("consensus")) {
+      // A panel's answers combined: who scored what, the spread, the method.
+      extensions.set("consensus", assessment.details().get("consensus"));
     }
     verdict.guarantee().ifPresent(g -> extensions.set("guarantee", g.toJson()));
     sealed.ifPresent(s -> {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.access.Caller;
 import dev.asa.agreement.Agreement;
 import dev.asa.agreement.AgreementTerms;
+import dev.asa.agreement.EvaluatorPanel;
 import dev.asa.agreement.EvaluatorSelection;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.crypto.Ed25519PublicKey;
@@ -12,6 +13,7 @@ import dev.asa.facts.EvaluatorAssignmentFact;
 import dev.asa.facts.EvaluatorAssignmentFact.AssignedEvaluator;
 import dev.asa.integrity.Assignment;
 import dev.asa.integrity.AssignmentContext;
+import dev.asa.integrity.Calibration;
 import dev.asa.integrity.CanaryCheck;
 import dev.asa.integrity.Draw;
 import dev.asa.integrity.PoolMember;
@@ -20,9 +22,11 @@ import dev.asa.integrity.Seed;
 import dev.asa.lifecycle.State;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Evaluators from the pool (whitepaper 3.6.1, 6.3): an agreement that names no evaluator gets one
@@ -41,8 +45,7 @@ import java.util.Set;
  * PoolSource#recordAssessment}), which is what rotation counts.
  *
  * <p>Not yet: {@code mutual} proposals through negotiation (mutual mode therefore always takes its
- * random fallback, and says so in the record), and several evaluators per delivery (refused at
- * creation until their results are combined).
+ * random fallback, and says so in the record).
  */
 final class EvaluatorAssignments {
   private final AssignmentConfig config;
@@ -62,19 +65,18 @@ final class EvaluatorAssignments {
   }
 
   /**
-   * Refuses, when it is proposed, what the server would otherwise quietly not honour: several
-   * evaluators per delivery (their results are not combined yet; the first to answer would decide
-   * alone).
+   * Refuses, when it is proposed, what the server would otherwise quietly not honour: a panel
+   * combined by {@code majority} (panels are combined by the median per dimension, {@link
+   * SubmittedResult#panel}; a majority of verdicts is not built).
    */
   void checkSupported(AgreementTerms terms) {
-    int count = terms.verification().evaluators().count();
-    if (count > 1) {
+    EvaluatorPanel panel = terms.verification().evaluators();
+    if (panel.count() > 1 && panel.method() != EvaluatorPanel.Method.MEDIAN) {
       throw new InvalidDocumentException(
-          "/verification/evaluators/count",
-          "this server does not combine several evaluators' results yet, so it cannot honour a"
-              + " panel of "
-              + count
-              + "; ask for a count of 1 (or leave verification.evaluators out)");
+          "/verification/evaluators/method",
+          "this server combines a panel's results by the median of each dimension (a majority vote"
+              + " for boolean ones); it does not take a majority of verdicts, so it cannot honour"
+              + " \"majority\": ask for \"median\"");
     }
   }
 
@@ -256,19 +258,31 @@ final class EvaluatorAssignments {
    */
   void assessed(Agreement a, Caller caller, Instant at) {
     if (caller instanceof Caller.Key k) {
-      assessed(a, k.keyId(), at);
+      assessed(a, List.of(k.keyId()), at);
     }
   }
 
-  /** As {@link #assessed(Agreement, Caller, Instant)}, for the evaluator holding this key. */
-  void assessed(Agreement a, String evaluatorKeyId, Instant at) {
-    boolean evaluator =
+  /**
+   * As {@link #assessed(Agreement, Caller, Instant)}, for the evaluators holding these keys (one,
+   * or a panel that judged the delivery together); keys that are not the agreement's evaluators are
+   * left out.
+   */
+  void assessed(Agreement a, Collection<String> evaluatorKeyIds, Instant at) {
+    Set<String> judging =
         a.evaluators().stream()
-            .anyMatch(e -> e.key().map(k -> k.toBase64Url().equals(evaluatorKeyId)).orElse(false));
-    if (evaluator) {
+            .flatMap(e -> e.key().stream())
+            .map(Ed25519PublicKey::toBase64Url)
+            .collect(Collectors.toSet());
+    List<String> assessed = evaluatorKeyIds.stream().filter(judging::contains).toList();
+    if (!assessed.isEmpty()) {
       String provider = AssignmentContext.providerId(a.terms().parties().provider());
-      pool.recordAssessment(evaluatorKeyId, provider, at);
+      pool.recordAssessment(assessed, provider, at);
     }
+  }
+
+  /** An evaluator's deviation from a panel's consensus, for its calibration. */
+  void recordCalibration(String evaluatorKeyId, Calibration more, Instant at) {
+    pool.recordCalibration(evaluatorKeyId, more, at);
   }
 
   /** How an evaluator did on a canary, for its record in the pool. */

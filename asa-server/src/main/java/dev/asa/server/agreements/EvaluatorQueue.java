@@ -187,7 +187,7 @@ public final class EvaluatorQueue {
       return;
     }
     try {
-      flow.settleAnswered(answered.agreementId(), answered.evaluatorKey());
+      flow.settleAnswered(answered.agreementId());
     } catch (ConflictException e) {
       // Held: the next settlement (another answer, or the deadline's timer) uses it.
     }

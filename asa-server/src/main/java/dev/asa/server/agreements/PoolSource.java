@@ -1,11 +1,13 @@
 package dev.asa.server.agreements;
 
+import dev.asa.integrity.Calibration;
 import dev.asa.integrity.CanaryCheck;
 import dev.asa.integrity.PoolMember;
 import dev.asa.integrity.QualificationPolicy;
 import dev.asa.server.evaluators.EvaluatorRegistry;
 import dev.asa.server.store.EvaluatorRow;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -31,16 +33,23 @@ public interface PoolSource {
   QualificationPolicy policy();
 
   /**
-   * An evaluator's result on a delivery of this provider was recorded: one more evaluation, its
-   * streak with the provider one longer, every other evaluator's streak with the provider over.
+   * The evaluators' result on a delivery of this provider was recorded: one more evaluation each,
+   * each one's streak with the provider one longer, every other evaluator's streak with the
+   * provider over. One evaluator, or a panel that judged the delivery together.
    *
-   * <p>Called for every evaluator whose submitted result was recorded, named ones included: a key
+   * <p>Called for every result of external evaluators that was recorded, named ones included: a key
    * the registry does not know still ends the other evaluators' streaks with the provider.
    *
-   * @param evaluatorKeyId the evaluator's key, base64url
+   * @param evaluatorKeyIds the evaluators' keys, base64url
    * @param providerKeyId the provider's key, base64url (rotation counts by it)
    */
-  void recordAssessment(String evaluatorKeyId, String providerKeyId, Instant at);
+  void recordAssessment(Collection<String> evaluatorKeyIds, String providerKeyId, Instant at);
+
+  /**
+   * More calibration samples for an evaluator, e.g. its deviation from the consensus of a panel it
+   * sat on; nothing is recorded for a key the pool does not know.
+   */
+  void recordCalibration(String evaluatorKeyId, Calibration more, Instant at);
 
   /** A registered evaluator with its track record; empty for a key the pool does not know. */
   Optional<PoolMember> member(String evaluatorKeyId);
@@ -66,8 +75,16 @@ public interface PoolSource {
       }
 
       @Override
-      public void recordAssessment(String evaluatorKeyId, String providerKeyId, Instant at) {
-        registry.recordAssessment(evaluatorKeyId, providerKeyId, at);
+      public void recordAssessment(
+          Collection<String> evaluatorKeyIds, String providerKeyId, Instant at) {
+        registry.recordAssessment(evaluatorKeyIds, providerKeyId, at);
+      }
+
+      @Override
+      public void recordCalibration(String evaluatorKeyId, Calibration more, Instant at) {
+        if (registry.find(evaluatorKeyId).isPresent()) {
+          registry.recordCalibration(evaluatorKeyId, more, at);
+        }
       }
 
       @Override

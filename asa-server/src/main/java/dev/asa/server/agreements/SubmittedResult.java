@@ -3,8 +3,12 @@ package dev.asa.server.agreements;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.InvalidDocumentException;
+import dev.asa.agreement.QualityCriteria;
 import dev.asa.agreement.StrictJson;
+import dev.asa.evaluators.Consensus;
+import dev.asa.evaluators.Evaluation;
 import dev.asa.evaluators.VerificationEngine;
+import dev.asa.json.Json;
 import dev.asa.scoring.CheckResult;
 import dev.asa.scoring.DimensionInput;
 import dev.asa.scoring.GuaranteeCheck;
@@ -20,7 +24,8 @@ public record SubmittedResult(
     List<DimensionInput> dimensions,
     Map<String, CheckResult> checks,
     String model,
-    boolean measuredIgnored) {
+    boolean measuredIgnored,
+    ObjectNode consensus) {
   public boolean isEmpty() {
     return dimensions.isEmpty() && checks.isEmpty();
   }
@@ -31,7 +36,7 @@ public record SubmittedResult(
   /** Scores as the agreement route takes them: a score of a measured dimension is refused. */
   public SubmittedResult(
       List<DimensionInput> dimensions, Map<String, CheckResult> checks, String model) {
-    this(dimensions, checks, model, false);
+    this(dimensions, checks, model, false, null);
   }
 
   /**
@@ -42,7 +47,42 @@ public record SubmittedResult(
    */
   public static SubmittedResult parseTaskAnswer(JsonNode r) {
     SubmittedResult parsed = parse(r);
-    return new SubmittedResult(parsed.dimensions, parsed.checks, parsed.model, true);
+    return new SubmittedResult(parsed.dimensions, parsed.checks, parsed.model, true, null);
+  }
+
+  /**
+   * A panel's answers to the same delivery as one (whitepaper 6.3, multi-evaluator consensus): per
+   * dimension the median score, a majority vote for a boolean one ({@link Consensus}), the spread
+   * and a confidence that falls as they disagree; a reported check holds when most of them report
+   * it holding.
+   *
+   * @param answers each panel member's answer, by its key
+   */
+  static SubmittedResult panel(QualityCriteria criteria, Map<String, SubmittedResult> answers) {
+    List<Evaluation> evaluations = new ArrayList<>();
+    Map<String, Integer> holding = new HashMap<>();
+    Map<String, Integer> reported = new HashMap<>();
+    answers.forEach((key, answer) -> {
+      Map<String, DimensionInput> dims = new LinkedHashMap<>();
+      answer.dimensions().forEach(d -> dims.put(d.name(), d));
+      evaluations.add(new Evaluation(key, "evaluator", answer.model(), dims, Map.of(), null));
+      answer
+          .checks()
+          .forEach((name, check) -> {
+            reported.merge(name, 1, Integer::sum);
+            holding.merge(name, check.passed() ? 1 : 0, Integer::sum);
+          });
+    });
+    Consensus.Combined combined = Consensus.combine(criteria, evaluations);
+    Map<String, CheckResult> checks = new HashMap<>();
+    reported.forEach((name, n) ->
+        checks.put(
+            name,
+            new CheckResult(
+                holding.get(name) * 2 > n,
+                holding.get(name) + " of " + n + " panel evaluators reported it holding")));
+    return new SubmittedResult(
+        List.copyOf(combined.inputs().values()), checks, null, true, combined.report());
   }
 
   public SubmittedResult {
@@ -159,12 +199,12 @@ public record SubmittedResult(
     }
     Map<String, CheckResult> checks = new LinkedHashMap<>(measured.checks());
     checks.forEach(checks::putIfAbsent);
+    ObjectNode details = measured.details();
+    if (consensus != null) {
+      details = details == null ? Json.object() : details.deepCopy();
+      details.set("consensus", consensus);
+    }
     return new VerificationEngine.Assessment(
-        inputs,
-        checks,
-        measured.evaluations(),
-        measured.failures(),
-        measured.usage(),
-        measured.details());
+        inputs, checks, measured.evaluations(), measured.failures(), measured.usage(), details);
   }
 }

@@ -5,6 +5,7 @@ import dev.asa.agreement.Agreement;
 import dev.asa.agreement.CanaryTerms;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Party;
+import dev.asa.integrity.Calibration;
 import dev.asa.integrity.Canary;
 import dev.asa.integrity.CanaryCheck;
 import dev.asa.json.Json;
@@ -16,7 +17,9 @@ import dev.asa.server.store.Write;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -75,10 +78,15 @@ final class TaskSettlement {
   record Graded(String evaluatorKey, CanaryCheck check) {}
 
   /**
-   * What settling changed, and what to tell the pool once it is committed: the graded canaries and
-   * the evaluator whose result was recorded, if one was.
+   * What settling changed, and what to tell the pool once it is committed: the graded canaries, the
+   * evaluators whose result was recorded (one, or a panel) and each panel member's deviation from
+   * the panel's consensus.
    */
-  record Settled(Change change, List<Graded> graded, Optional<String> assessedBy) {}
+  record Settled(
+      Change change,
+      List<Graded> graded,
+      List<String> assessedBy,
+      Map<String, Calibration> calibrations) {}
 
   /** The unended tasks of the agreement's latest delivery, by evaluator key. */
   Map<String, List<TaskRow>> unended(Agreement a) {
@@ -96,129 +104,188 @@ final class TaskSettlement {
   }
 
   /**
-   * The evaluator's deadline passed (the timer, or a late answer noticed it first): every unended
-   * task of the delivery settles now, unanswered ones as such; without tasks, the agreement's
+   * Whether the agreement's evaluators have answered every task of its latest delivery (and at
+   * least one is left to settle): then they settle now, without waiting for the deadline.
+   */
+  boolean allAnswered(Agreement a) {
+    Map<String, List<TaskRow>> groups = judging(a, unended(a));
+    return !groups.isEmpty()
+        && groups.values().stream()
+            .flatMap(List::stream)
+            .noneMatch(t -> t.status() == TaskRow.Status.OPEN);
+  }
+
+  /**
+   * Settles the tasks of the latest delivery: at once when every one is answered ({@code due}
+   * false), or at the evaluators' deadline, unanswered ones as such; without tasks, the agreement's
    * timeout action runs as it always did. An agreement that has moved on (verified by the server's
    * own evaluator, say) still has its leftover tasks ended, their content erased and canaries
    * graded; its timeout action no longer applies.
    */
-  Settled atDeadline(Current current) {
-    Map<String, List<TaskRow>> groups = unended(current.agreement());
-    Set<String> judging = evaluatorKeys(current.agreement());
-    List<Write> leftovers = new ArrayList<>();
-    List<TaskRow> group = List.of();
-    for (var e : groups.entrySet()) {
-      if (judging.contains(e.getKey()) && group.isEmpty()) {
-        group = e.getValue();
-      } else {
-        // A replaced evaluator's tasks: they no longer count.
-        e.getValue()
-            .forEach(t -> leftovers.add(end(t, TaskRow.Status.WITHDRAWN, "replaced", current)));
-      }
-    }
-    if (group.isEmpty()) {
-      Change change =
-          current.agreement().state() == State.DELIVERED
-              ? timeouts.timedOut(current)
-              : new Change(current.agreement(), List.of(), List.of(), null);
-      return new Settled(change.with(List.of(), leftovers), List.of(), Optional.empty());
-    }
-    Settled settled = settle(current, group, true);
-    return new Settled(
-        settled.change().with(List.of(), leftovers), settled.graded(), settled.assessedBy());
-  }
-
-  /**
-   * Settles one evaluator's unended tasks of the agreement's latest delivery.
-   *
-   * @param due whether their deadline has passed; when not, every task must be answered
-   */
-  Settled settle(Current current, List<TaskRow> group, boolean due) {
+  Settled settle(Current current, boolean due) {
     Agreement a = current.agreement();
-    Instant now = current.now();
+    Map<String, List<TaskRow>> all = unended(a);
+    Map<String, List<TaskRow>> groups = judging(a, all);
     List<Write> writes = new ArrayList<>();
+    // A replaced evaluator's leftover tasks no longer count.
+    all.forEach((key, open) -> {
+      if (!groups.containsKey(key)) {
+        open.forEach(t -> writes.add(end(t, TaskRow.Status.WITHDRAWN, "replaced", current)));
+      }
+    });
+    boolean delivered = a.state() == State.DELIVERED;
+    if (groups.isEmpty()) {
+      Change change =
+          delivered && due ? timeouts.timedOut(current) : new Change(a, List.of(), List.of(), null);
+      return new Settled(change.with(List.of(), writes), List.of(), List.of(), Map.of());
+    }
     List<EventLog.Draft> events = new ArrayList<>();
     List<Graded> graded = new ArrayList<>();
     CanaryTerms terms = a.terms().verification().canaryTasks();
-    boolean canaryFailed = false;
-    Optional<TaskRow> real = Optional.empty();
-    for (TaskRow t : group) {
-      if (!t.isCanary()) {
-        real = Optional.of(t);
-        continue;
-      }
-      CanaryCheck check = grade(t);
-      boolean answered = t.status() == TaskRow.Status.ANSWERED;
-      writes.add(
-          new Write.EndTask(
-              t.id(),
-              answered ? TaskRow.Status.SETTLED : TaskRow.Status.EXPIRED,
-              check.toJson().toString(),
-              now));
-      graded.add(new Graded(t.evaluatorKey(), check));
-      canaryFailed |= !check.passed();
-      events.add(canaryEvent(t, check, terms));
-    }
-    Change change = null;
-    Optional<String> assessedBy = Optional.empty();
-    if (real.isPresent()) {
-      TaskRow r = real.get();
-      boolean live = a.state() == State.DELIVERED && evaluatorKeys(a).contains(r.evaluatorKey());
-      if (!live) {
+    Set<String> failedCanary = new HashSet<>();
+    Map<String, TaskRow> reals = new LinkedHashMap<>();
+    for (var group : groups.entrySet()) {
+      for (TaskRow t : group.getValue()) {
+        if (!t.isCanary()) {
+          reals.put(group.getKey(), t);
+          continue;
+        }
+        CanaryCheck check = grade(t);
+        boolean answered = t.status() == TaskRow.Status.ANSWERED;
         writes.add(
-            end(
-                r,
-                TaskRow.Status.WITHDRAWN,
-                "the agreement moved on (" + a.state() + ")",
-                current));
-      } else if (r.status() == TaskRow.Status.ANSWERED) {
-        if (canaryFailed
-            && terms.failureAction() == CanaryTerms.FailureAction.VOID_RESULT_AND_REASSIGN) {
+            new Write.EndTask(
+                t.id(),
+                answered ? TaskRow.Status.SETTLED : TaskRow.Status.EXPIRED,
+                check.toJson().toString(),
+                current.now()));
+        graded.add(new Graded(t.evaluatorKey(), check));
+        if (!check.passed()) {
+          failedCanary.add(t.evaluatorKey());
+        }
+        events.add(canaryEvent(t, check, terms));
+      }
+    }
+    if (!delivered) {
+      reals
+          .values()
+          .forEach(r ->
+              writes.add(
+                  end(
+                      r,
+                      TaskRow.Status.WITHDRAWN,
+                      "the agreement moved on (" + a.state() + ")",
+                      current)));
+      Change none = new Change(a, List.of(), List.of(), null);
+      return new Settled(none.with(events, writes), graded, List.of(), Map.of());
+    }
+    Decision decision = decide(current, reals, failedCanary, terms, due, writes);
+    return new Settled(
+        decision.change().with(events, writes),
+        graded,
+        decision.assessedBy(),
+        decision.calibrations());
+  }
+
+  private record Decision(
+      Change change, List<String> assessedBy, Map<String, Calibration> calibrations) {}
+
+  /**
+   * What the real answers come to: the panel's (or the one evaluator's) result when enough of them
+   * count, else a backup or the timeout action. An answer counts unless a canary beside it failed
+   * under {@code void_result_and_reassign}.
+   */
+  private Decision decide(
+      Current current,
+      Map<String, TaskRow> reals,
+      Set<String> failedCanary,
+      CanaryTerms terms,
+      boolean due,
+      List<Write> writes) {
+    Agreement a = current.agreement();
+    boolean voiding = terms.failureAction() == CanaryTerms.FailureAction.VOID_RESULT_AND_REASSIGN;
+    Map<String, SubmittedResult> counted = new LinkedHashMap<>();
+    List<TaskRow> countedTasks = new ArrayList<>();
+    boolean anyVoided = false;
+    for (var e : reals.entrySet()) {
+      TaskRow r = e.getValue();
+      if (r.status() == TaskRow.Status.ANSWERED) {
+        if (voiding && failedCanary.contains(e.getKey())) {
           writes.add(end(r, TaskRow.Status.VOIDED, "a canary given with it failed", current));
-          change =
-              timeouts.backup(
-                  current,
-                  "a canary given with the delivery failed, so the evaluator's result is void"
-                      + " (void_result_and_reassign)");
+          anyVoided = true;
         } else {
-          try {
-            change =
-                results.enforce(
-                    verifier.verify(
-                        a,
-                        SubmittedResult.parseTaskAnswer(Json.parseTrusted(r.answer())),
-                        Actor.verified("evaluator", r.evaluatorKey()),
-                        now,
-                        ids::verificationId),
-                    now);
-            writes.add(end(r, TaskRow.Status.SETTLED, "verified", current));
-            assessedBy = Optional.of(r.evaluatorKey());
-            if (canaryFailed
-                && terms.failureAction() == CanaryTerms.FailureAction.REPLACE_EVALUATOR) {
-              change = replaced(change, now);
-            }
-          } catch (InvalidDocumentException e) {
-            // An answer verification refuses is no answer: the timeout action decides.
-            writes.add(
-                end(
-                    r,
-                    TaskRow.Status.VOIDED,
-                    "refused by verification: " + e.getMessage(),
-                    current));
-            change = timeouts.timedOut(current);
-          }
+          counted.put(e.getKey(), SubmittedResult.parseTaskAnswer(Json.parseTrusted(r.answer())));
+          countedTasks.add(r);
         }
       } else if (due) {
         writes.add(end(r, TaskRow.Status.EXPIRED, "no answer by the deadline", current));
-        change = timeouts.timedOut(current);
       } else {
         throw new IllegalStateException("task " + r.id() + " is unanswered and not yet due");
       }
     }
-    if (change == null) {
-      change = new Change(a, List.of(), List.of(), null);
+    int panel = Math.max(1, reals.size());
+    int quorum = panel / 2 + 1;
+    if (counted.size() < quorum) {
+      Change change =
+          anyVoided && panel == 1
+              ? timeouts.backup(
+                  current,
+                  "a canary given with the delivery failed, so the evaluator's result is void"
+                      + " (void_result_and_reassign)")
+              : timeouts.timedOut(current);
+      return new Decision(change, List.of(), Map.of());
     }
-    return new Settled(change.with(events, writes), graded, assessedBy);
+    SubmittedResult result =
+        counted.size() == 1
+            ? counted.values().iterator().next()
+            : SubmittedResult.panel(a.terms().qualityCriteria(), counted);
+    String first = counted.keySet().iterator().next();
+    try {
+      Change change =
+          results.enforce(
+              verifier.verify(
+                  a,
+                  result,
+                  Actor.verified("evaluator", first),
+                  current.now(),
+                  ids::verificationId),
+              current.now());
+      countedTasks.forEach(r -> writes.add(end(r, TaskRow.Status.SETTLED, "verified", current)));
+      boolean replacing =
+          panel == 1
+              && !failedCanary.isEmpty()
+              && terms.failureAction() == CanaryTerms.FailureAction.REPLACE_EVALUATOR;
+      if (replacing) {
+        change = replaced(change, current.now());
+      }
+      return new Decision(change, List.copyOf(counted.keySet()), calibrations(a, counted));
+    } catch (InvalidDocumentException e) {
+      // An answer verification refuses is no answer: the timeout action decides.
+      countedTasks.forEach(r ->
+          writes.add(
+              end(
+                  r,
+                  TaskRow.Status.VOIDED,
+                  "refused by verification: " + e.getMessage(),
+                  current)));
+      return new Decision(timeouts.timedOut(current), List.of(), Map.of());
+    }
+  }
+
+  /**
+   * Each panel member's deviation from the others' median on every dimension (whitepaper 6.3,
+   * calibration from consensus); none for one evaluator alone, nor with too few others.
+   */
+  private static Map<String, Calibration> calibrations(
+      Agreement a, Map<String, SubmittedResult> counted) {
+    if (counted.size() <= Calibration.MIN_OTHERS_FOR_CONSENSUS) {
+      return Map.of();
+    }
+    List<Calibration.Score> scores = new ArrayList<>();
+    counted.forEach((key, answer) ->
+        answer
+            .dimensions()
+            .forEach(d -> scores.add(new Calibration.Score(key, a.id(), d.name(), d.score()))));
+    return Calibration.compute(scores, Map.of());
   }
 
   /** A qualification canary, settled on its own: no agreement is involved. */
@@ -285,11 +352,23 @@ final class TaskSettlement {
     return new Write.EndTask(t.id(), status, outcome, current.now());
   }
 
+  /** The groups of the agreement's current evaluators, in the agreement's order. */
+  private static Map<String, List<TaskRow>> judging(Agreement a, Map<String, List<TaskRow>> all) {
+    Map<String, List<TaskRow>> out = new LinkedHashMap<>();
+    for (String key : evaluatorKeys(a)) {
+      List<TaskRow> group = all.get(key);
+      if (group != null) {
+        out.put(key, group);
+      }
+    }
+    return out;
+  }
+
   private static Set<String> evaluatorKeys(Agreement a) {
     return a.evaluators().stream()
         .map(Party::key)
         .flatMap(Optional::stream)
         .map(k -> k.toBase64Url())
-        .collect(Collectors.toSet());
+        .collect(Collectors.toCollection(LinkedHashSet::new));
   }
 }

@@ -72,7 +72,7 @@ public final class VerificationFlow {
     AccessPolicy.require(loaded, caller, op);
     if (!submitted.isEmpty()) {
       refuseLateResult(loaded);
-      refuseBesideCanaries(loaded);
+      refuseBesideTheQueue(loaded);
     }
     Outcome outcome =
         work.mutate(
@@ -100,18 +100,28 @@ public final class VerificationFlow {
   }
 
   /**
-   * With canary tasks on, an evaluator's scores come only through its work queue: a result sent
-   * here, beside the queue, would tell real work from canaries (only real work has an agreement to
-   * send it to) and skip the grading of the canaries that came with it.
+   * With canary tasks on, or a panel, an evaluator's scores come only through its work queue: a
+   * result sent here, beside the queue, would tell real work from canaries (only real work has an
+   * agreement to send it to) and skip the grading of the canaries that came with it, or decide for
+   * the whole panel.
    */
-  private static void refuseBesideCanaries(Agreement a) {
-    if (a.terms().verification().canaryTasks().enabled()) {
+  private static void refuseBesideTheQueue(Agreement a) {
+    String why =
+        a.terms().verification().canaryTasks().enabled()
+            ? "has canary tasks enabled"
+            : a.terms().verification().evaluators().count() > 1
+                ? "is judged by a panel of "
+                    + a.terms().verification().evaluators().count()
+                    + " evaluators, whose answers are combined"
+                : null;
+    if (why != null) {
       throw new ConflictException(
           "agreement "
               + a.id()
-              + " has canary tasks enabled, so its evaluator answers through its work queue: GET"
-              + " /evaluator/tasks lists the task, POST /evaluator/tasks/{task_id}/result takes the"
-              + " same evaluator_result");
+              + " "
+              + why
+              + ", so its evaluators answer through their work queue: GET /evaluator/tasks lists"
+              + " the task, POST /evaluator/tasks/{task_id}/result takes the same evaluator_result");
     }
   }
 
@@ -165,9 +175,9 @@ public final class VerificationFlow {
   }
 
   /**
-   * The evaluator's deadline passed: its tasks settle as they stand ({@link
-   * TaskSettlement#atDeadline}; unanswered, the agreement's timeout action runs), and what they
-   * taught about the evaluator goes to the pool once committed.
+   * The evaluators' deadline passed: their tasks settle as they stand ({@link
+   * TaskSettlement#settle}; unanswered, the agreement's timeout action runs), and what they taught
+   * about the evaluators goes to the pool once committed.
    */
   Outcome atDeadline(String id, Caller caller) {
     AtomicReference<TaskSettlement.Settled> settled = new AtomicReference<>();
@@ -178,7 +188,7 @@ public final class VerificationFlow {
             caller,
             Operation.TRIGGER_VERIFICATION,
             current -> {
-              TaskSettlement.Settled s = settlement.atDeadline(current);
+              TaskSettlement.Settled s = settlement.settle(current, true);
               settled.set(s);
               return s.change();
             });
@@ -187,10 +197,11 @@ public final class VerificationFlow {
   }
 
   /**
-   * The evaluator answered its last open task of the agreement's latest delivery: its tasks settle
-   * now ({@link TaskSettlement#settle}). Nothing happens while one of them is still open.
+   * An evaluator answered a task of the agreement: if that was the last open task of the latest
+   * delivery (every panel member's), they all settle now ({@link TaskSettlement#settle}). Nothing
+   * happens while one of them is still open.
    */
-  void settleAnswered(String id, String evaluatorKey) {
+  void settleAnswered(String id) {
     AtomicReference<TaskSettlement.Settled> settled = new AtomicReference<>();
     work.mutate(
         id,
@@ -198,12 +209,10 @@ public final class VerificationFlow {
         Caller.SERVER,
         Operation.TRIGGER_VERIFICATION,
         current -> {
-          List<TaskRow> group =
-              settlement.unended(current.agreement()).getOrDefault(evaluatorKey, List.of());
-          if (group.isEmpty() || group.stream().anyMatch(t -> t.status() == TaskRow.Status.OPEN)) {
+          if (!settlement.allAnswered(current.agreement())) {
             return null;
           }
-          TaskSettlement.Settled s = settlement.settle(current, group, false);
+          TaskSettlement.Settled s = settlement.settle(current, false);
           settled.set(s);
           return s.change();
         });
@@ -223,6 +232,9 @@ public final class VerificationFlow {
     for (TaskSettlement.Graded g : settled.graded()) {
       assignments.recordCanary(g.evaluatorKey(), g.check(), now);
     }
-    settled.assessedBy().ifPresent(key -> assignments.assessed(a, key, now));
+    if (!settled.assessedBy().isEmpty()) {
+      assignments.assessed(a, settled.assessedBy(), now);
+    }
+    settled.calibrations().forEach((key, c) -> assignments.recordCalibration(key, c, now));
   }
 }

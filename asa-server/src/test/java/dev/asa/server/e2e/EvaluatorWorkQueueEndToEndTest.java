@@ -447,4 +447,86 @@ class EvaluatorWorkQueueEndToEndTest {
     assertThat(tasks(judge)).isEmpty();
     assertRefused(409, null, () -> judge.answerTask(task, scores(90, 90, 90)));
   }
+
+  /** A pooled agreement judged by a panel of {@code count}, combined by the median. */
+  private static ObjectNode panelOf(String id, int count, String method) {
+    ObjectNode doc = pooled(id);
+    verification(doc).putObject("evaluators").put("count", count).put("method", method);
+    return doc;
+  }
+
+  private List<String> assignedNames(String id) {
+    List<String> names = new ArrayList<>();
+    client
+        .agreement(id)
+        .path("agreement")
+        .path("metadata")
+        .path("assigned_evaluators")
+        .path("evaluators")
+        .forEach(e -> names.add(e.path("identity").path("value").asText()));
+    return names;
+  }
+
+  @Test
+  void aPanelOfThreeIsCombinedByTheMedianOnceAllHaveAnswered() {
+    List.of("p-1", "p-2", "p-3", "p-4").forEach(n -> pool.register(InMemoryPool.qualified(n)));
+    String id = "asa-queue-panel";
+    activate(client, provider, panelOf(id, 3, "median"));
+    List<String> panel = assignedNames(id);
+    assertThat(panel).hasSize(3).doesNotHaveDuplicates();
+    deliver(id);
+    // A panel answers only through its queue: one member cannot decide for all.
+    assertRefused(
+        409,
+        null,
+        () -> as(panel.get(0)).verify(id, LifecycleEndToEndTest.judgedScores(90, 90, 90)));
+
+    int[] accuracy = {70, 90, 99};
+    for (int i = 0; i < 3; i++) {
+      assertThat(state(id)).isEqualTo("DELIVERED");
+      answerAll(as(panel.get(i)), scores(accuracy[i], 85, 90), null);
+    }
+    assertThat(state(id)).isEqualTo("VERIFIED");
+    JsonNode result = client.verification(id);
+    JsonNode acc = null;
+    for (JsonNode d : result.path("dimensions")) {
+      if (d.path("name").asText().equals("accuracy")) {
+        acc = d;
+      }
+    }
+    assertThat(acc).as(result.toString()).isNotNull();
+    assertThat(acc.path("score").decimalValue()).isEqualByComparingTo("90");
+    assertThat(result.toString()).contains("consensus").contains("spread");
+    // Each member's deviation from the others' median joins its calibration.
+    for (String member : panel) {
+      assertThat(pool.memberNamed(member).record().evaluations()).isEqualTo(61);
+    }
+    assertThat(pool.memberNamed(panel.get(0)).record().calibration())
+        .isNotEqualTo(InMemoryPool.qualified("x").record().calibration());
+  }
+
+  @Test
+  void aPanelWithASilentMemberDecidesByTheMajorityThatAnsweredAtTheDeadline() {
+    List.of("p-1", "p-2", "p-3").forEach(n -> pool.register(InMemoryPool.qualified(n)));
+    String id = "asa-queue-panel-silent";
+    activate(client, provider, panelOf(id, 3, "median"));
+    List<String> panel = assignedNames(id);
+    deliver(id);
+    answerAll(as(panel.get(0)), scores(88, 85, 90), null);
+    answerAll(as(panel.get(1)), scores(92, 87, 94), null);
+    assertThat(state(id)).isEqualTo("DELIVERED");
+    clock.advance(Duration.ofHours(2));
+    server.fireDueTimers();
+    assertThat(state(id)).isEqualTo("VERIFIED");
+    assertThat(pool.memberNamed(panel.get(2)).record().evaluations()).isEqualTo(60);
+    assertThat(pool.memberNamed(panel.get(0)).record().evaluations()).isEqualTo(61);
+  }
+
+  @Test
+  void aPanelCombinedByMajorityIsRefusedAtCreationNamingTheField() {
+    assertRefused(
+        422,
+        "/verification/evaluators/method",
+        () -> client.createAgreement(panelOf("asa-queue-majority", 3, "majority")));
+  }
 }

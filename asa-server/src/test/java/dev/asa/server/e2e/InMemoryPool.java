@@ -15,6 +15,7 @@ import dev.asa.testing.Fixtures;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,15 +63,23 @@ final class InMemoryPool implements PoolSource {
 
   @Override
   public synchronized void recordAssessment(
-      String evaluatorKeyId, String providerKeyId, Instant at) {
-    assessments.add(new Assessment(evaluatorKeyId, providerKeyId, at));
+      Collection<String> evaluatorKeyIds, String providerKeyId, Instant at) {
+    evaluatorKeyIds.forEach(k -> assessments.add(new Assessment(k, providerKeyId, at)));
     members.replaceAll((key, m) ->
         new PoolMember(
             m.profile(),
-            key.toBase64Url().equals(evaluatorKeyId)
+            evaluatorKeyIds.contains(key.toBase64Url())
                 ? m.record().withEvaluationOf(providerKeyId)
                 : m.record().withProviderAssessedByAnother(providerKeyId),
             m.standing()));
+  }
+
+  @Override
+  public synchronized void recordCalibration(String evaluatorKeyId, Calibration more, Instant at) {
+    members.replaceAll((key, m) ->
+        key.toBase64Url().equals(evaluatorKeyId)
+            ? new PoolMember(m.profile(), m.record().withCalibration(more), m.standing())
+            : m);
   }
 
   @Override
