@@ -8,6 +8,11 @@ import java.util.Optional;
  * One party of an agreement. Client and provider always carry an Ed25519 {@code verification_key}
  * (part of the signed terms); the evaluator may omit it, in which case only the server's built-in
  * evaluator can act for it.
+ *
+ * @param model the model the provider declares its agent runs ({@code parties.provider.model}), or
+ *     null: a judge never judges its own model's work (whitepaper 5.6, self-enhancement bias)
+ * @param evaluatorSettings the evaluator's {@code parties.evaluator.config}; {@link
+ *     EvaluatorSettings#NONE} when it says nothing, and for the client and the provider
  */
 public record Party(
     Role role,
@@ -15,7 +20,9 @@ public record Party(
     String displayName,
     String organization,
     Ed25519PublicKey verificationKey,
-    String evaluatorType) {
+    String evaluatorType,
+    String model,
+    EvaluatorSettings evaluatorSettings) {
 
   public Party {
     Objects.requireNonNull(role, "role");
@@ -23,6 +30,23 @@ public record Party(
     if (role != Role.EVALUATOR) {
       Objects.requireNonNull(verificationKey, "a client or provider needs a verification_key");
     }
+    evaluatorSettings = evaluatorSettings == null ? EvaluatorSettings.NONE : evaluatorSettings;
+  }
+
+  /** A party that declares no model and, if the evaluator, no settings. */
+  public Party(
+      Role role,
+      Identity identity,
+      String displayName,
+      String organization,
+      Ed25519PublicKey verificationKey,
+      String evaluatorType) {
+    this(role, identity, displayName, organization, verificationKey, evaluatorType, null, null);
+  }
+
+  /** The model the party declares it runs (the provider's, {@code parties.provider.model}). */
+  public Optional<String> declaredModel() {
+    return Optional.ofNullable(model);
   }
 
   public Optional<Ed25519PublicKey> key() {

@@ -97,7 +97,22 @@ final class TermsReader {
         textOrNull(node, "display_name"),
         textOrNull(node, "organization"),
         key,
-        textOrNull(node, "type"));
+        textOrNull(node, "type"),
+        role == Role.PROVIDER ? textOrNull(node, "model") : null,
+        role == Role.EVALUATOR ? evaluatorSettings(node.path("config")) : null);
+  }
+
+  /** {@code parties.evaluator.config}; its shape is the schema's, members it does not name kept. */
+  private static EvaluatorSettings evaluatorSettings(JsonNode c) {
+    if (!c.isObject()) {
+      return EvaluatorSettings.NONE;
+    }
+    return new EvaluatorSettings(
+        textOrNull(c, "model"),
+        textOrNull(c, "rubric_id"),
+        c.has("spot_check_claims") ? c.path("spot_check_claims").intValue() : null,
+        c.has("max_cost_usd") ? c.path("max_cost_usd").decimalValue() : null,
+        c.has("evidence_collection") ? c.path("evidence_collection").booleanValue() : null);
   }
 
   private Service service(JsonNode node) {

@@ -37,7 +37,12 @@ public enum Fact {
    * The pool evaluators assigned at activation to an agreement that names none: mode, evaluators,
    * seed and candidate digest ({@link EvaluatorAssignmentFact}).
    */
-  ASSIGNED_EVALUATORS("assigned_evaluators");
+  ASSIGNED_EVALUATORS("assigned_evaluators"),
+  /**
+   * Mutual selection: the registry evaluators each party proposed while negotiating, the latest
+   * list of each ({@link EvaluatorProposalsFact}).
+   */
+  EVALUATOR_PROPOSALS("evaluator_proposals");
 
   private final String wireName;
 

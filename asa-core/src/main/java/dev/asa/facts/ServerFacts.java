@@ -18,9 +18,9 @@ import java.util.function.Function;
  * sends ever becomes a fact, so no request can claim that money is held or a negotiation is over.
  * The facts decisions read back are typed records ({@link EscrowFact}, {@link DeliverableFact},
  * {@link VerificationFact}, {@link HardeningFact}, {@link DisputeFact}, {@link SettlementFact},
- * {@link EvaluatorAssignmentFact}), each with its one JSON form; the others (negotiation state,
- * ruling, threshold noise, backup evaluator) are recorded and rendered as their producers wrote
- * them.
+ * {@link EvaluatorAssignmentFact}, {@link EvaluatorProposalsFact}), each with its one JSON form;
+ * the others (negotiation state, ruling, threshold noise, backup evaluator) are recorded and
+ * rendered as their producers wrote them.
  */
 public final class ServerFacts {
 
@@ -37,7 +37,8 @@ public final class ServerFacts {
           Fact.DISPUTE,
           Fact.SETTLEMENT,
           Fact.TEMPLATE,
-          Fact.ASSIGNED_EVALUATORS);
+          Fact.ASSIGNED_EVALUATORS,
+          Fact.EVALUATOR_PROPOSALS);
 
   private final ObjectNode facts;
 
@@ -171,6 +172,16 @@ public final class ServerFacts {
 
   public ServerFacts withAssignedEvaluators(EvaluatorAssignmentFact assignment) {
     return set(Fact.ASSIGNED_EVALUATORS, assignment.toJson());
+  }
+
+  /** The evaluators each party proposed while negotiating (mutual selection); NONE before any. */
+  public EvaluatorProposalsFact evaluatorProposals() {
+    return read(Fact.EVALUATOR_PROPOSALS, EvaluatorProposalsFact::fromJson)
+        .orElse(EvaluatorProposalsFact.NONE);
+  }
+
+  public ServerFacts withEvaluatorProposals(EvaluatorProposalsFact proposals) {
+    return set(Fact.EVALUATOR_PROPOSALS, proposals.toJson());
   }
 
   // ---- shorthands decisions use --------------------------------------------------------------

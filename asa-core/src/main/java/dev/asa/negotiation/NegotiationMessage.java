@@ -3,12 +3,15 @@ package dev.asa.negotiation;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Violation;
+import dev.asa.crypto.Ed25519PublicKey;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -20,6 +23,11 @@ import java.util.regex.Pattern;
  * @param negotiationId null only in round 1 (the server then assigns one)
  * @param changes empty unless the action is propose or counter
  * @param marketReference null when absent
+ * @param proposedEvaluators the registry evaluators the sender proposes to judge the agreement
+ *     ({@code verification.evaluator_selection} mutual, whitepaper 3.6.1), its whole list: it
+ *     replaces the sender's earlier one (an empty list withdraws it); empty when the message leaves
+ *     {@code proposed_evaluators} out, which keeps the earlier list. Whether the agreement takes
+ *     proposals at all is {@link EvaluatorProposals}'s to decide.
  */
 public record NegotiationMessage(
     String negotiationId,
@@ -28,7 +36,8 @@ public record NegotiationMessage(
     List<Change> changes,
     RationaleCode rationale,
     MarketReference marketReference,
-    boolean renormalizeWeights) {
+    boolean renormalizeWeights,
+    Optional<List<Ed25519PublicKey>> proposedEvaluators) {
 
   /** What the message does. */
   public enum Kind {
@@ -82,6 +91,12 @@ public record NegotiationMessage(
   /** More changes than there are terms can only be noise. */
   static final int MAX_CHANGES = 2 * (TermPath.MAX_DIMENSION_INDEX + 1) + 16;
 
+  /**
+   * A party proposes a short list it would accept; a longer one only makes it likelier that both
+   * lists meet by chance, which is the random draw mutual selection was chosen to avoid.
+   */
+  public static final int MAX_PROPOSED_EVALUATORS = 5;
+
   private static final Set<String> MEMBERS =
       Set.of(
           "negotiation_id",
@@ -91,12 +106,26 @@ public record NegotiationMessage(
           "rationale_code",
           "market_reference",
           "renormalize_weights",
+          "proposed_evaluators",
           "party");
 
   public NegotiationMessage {
     Objects.requireNonNull(action, "action");
     Objects.requireNonNull(rationale, "rationale");
     changes = List.copyOf(changes);
+    proposedEvaluators =
+        Objects.requireNonNull(proposedEvaluators, "proposedEvaluators (empty when absent)")
+            .map(List::copyOf);
+    if (proposedEvaluators.isPresent()) {
+      List<Ed25519PublicKey> keys = proposedEvaluators.get();
+      if (action == Kind.REJECT) {
+        throw new IllegalArgumentException("a reject proposes no evaluators");
+      }
+      if (keys.size() > MAX_PROPOSED_EVALUATORS || new HashSet<>(keys).size() != keys.size()) {
+        throw new IllegalArgumentException(
+            "at most " + MAX_PROPOSED_EVALUATORS + " distinct evaluators: " + keys);
+      }
+    }
     if (round < 1) {
       throw new IllegalArgumentException("round must be >= 1");
     }
@@ -257,6 +286,8 @@ public record NegotiationMessage(
       }
     }
 
+    Optional<List<Ed25519PublicKey>> proposed = proposedEvaluators(body, kind, v);
+
     JsonNode party = body.get("party");
     if (party != null
         && !(party.isTextual()
@@ -268,7 +299,81 @@ public record NegotiationMessage(
       throw new InvalidDocumentException(v);
     }
     return new NegotiationMessage(
-        negotiationId, round, kind, changes, rationale, reference, renormalize);
+        negotiationId, round, kind, changes, rationale, reference, renormalize, proposed);
+  }
+
+  /**
+   * {@code proposed_evaluators}: registry evaluators by key, each once, at most {@link
+   * #MAX_PROPOSED_EVALUATORS}. Only the form is checked here: whether the agreement takes proposals
+   * (mutual mode, within its rounds) is {@link EvaluatorProposals}'s rule, and whether an evaluator
+   * can be assigned is decided at activation, when the pool is screened.
+   */
+  private static Optional<List<Ed25519PublicKey>> proposedEvaluators(
+      JsonNode body, Kind kind, List<Violation> v) {
+    JsonNode pe = body.get("proposed_evaluators");
+    if (pe == null) {
+      return Optional.empty();
+    }
+    String at = "/proposed_evaluators";
+    if (kind == Kind.REJECT) {
+      v.add(
+          new Violation(
+              at,
+              "reject takes no proposed_evaluators: the negotiation ends, nothing is assigned"));
+      return Optional.empty();
+    }
+    if (!pe.isArray()) {
+      v.add(
+          new Violation(
+              at,
+              "must be a list of registry evaluators' keys (base64url Ed25519 public keys, as in"
+                  + " GET /evaluators), at most "
+                  + MAX_PROPOSED_EVALUATORS
+                  + "; [] withdraws your proposal"));
+      return Optional.empty();
+    }
+    if (pe.size() > MAX_PROPOSED_EVALUATORS) {
+      v.add(
+          new Violation(
+              at,
+              "at most "
+                  + MAX_PROPOSED_EVALUATORS
+                  + " evaluators, got "
+                  + pe.size()
+                  + ": propose the few you would accept"));
+      return Optional.empty();
+    }
+    List<Ed25519PublicKey> keys = new ArrayList<>();
+    boolean ok = true;
+    for (int i = 0; i < pe.size(); i++) {
+      JsonNode k = pe.get(i);
+      String pointer = at + "/" + i;
+      Ed25519PublicKey key = null;
+      String problem = "not a string";
+      if (k.isTextual()) {
+        try {
+          key = Ed25519PublicKey.fromBase64Url(k.asText());
+        } catch (IllegalArgumentException e) {
+          problem = e.getMessage();
+        }
+      }
+      if (key == null) {
+        v.add(
+            new Violation(
+                pointer,
+                "must be an evaluator's key, base64url (no padding) of a 32-byte Ed25519 public"
+                    + " key as GET /evaluators lists it ("
+                    + problem
+                    + ")"));
+        ok = false;
+      } else if (keys.contains(key)) {
+        v.add(new Violation(pointer, "proposes the same evaluator twice"));
+        ok = false;
+      } else {
+        keys.add(key);
+      }
+    }
+    return ok ? Optional.of(keys) : Optional.empty();
   }
 
   private static String escape(String token) {

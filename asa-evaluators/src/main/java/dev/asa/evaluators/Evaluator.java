@@ -26,4 +26,13 @@ public interface Evaluator {
   String type();
 
   Evaluation evaluate(EvaluationTask task) throws EvaluationException;
+
+  /**
+   * Whether this evaluator runs {@code providerModel}, the model the provider declared: such an
+   * evaluator must not judge that provider's work (whitepaper 5.6, self-enhancement bias), and
+   * refuses to. False for evaluators that run no generative model.
+   */
+  default boolean runsModel(String providerModel) {
+    return false;
+  }
 }

@@ -147,14 +147,19 @@ public final class LlmJudge implements Evaluator {
   }
 
   @Override
+  public boolean runsModel(String providerModel) {
+    return providerModel != null
+        && !providerModel.isBlank()
+        && ModelNames.same(config.model(), providerModel);
+  }
+
+  @Override
   public Evaluation evaluate(EvaluationTask task) throws EvaluationException {
     Objects.requireNonNull(task, "task");
     Progress progress = task.progress();
     progress.update("checking the task for " + id(), 0, STEPS);
     String family = family(task.options().rubricId());
-    if (task.providerModel() != null
-        && !task.providerModel().isBlank()
-        && ModelNames.same(config.model(), task.providerModel())) {
+    if (runsModel(task.providerModel())) {
       throw new EvaluationException(
           Reason.SELF_JUDGING,
           "the judge model "

@@ -4,7 +4,7 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 
 /** Model names as people write them: "openai/GPT-4o-2024-08-06" and "gpt-4o" are the same model. */
-final class ModelNames {
+public final class ModelNames {
   private ModelNames() {}
 
   /** A trailing release date: -2024-08-06, -20241022, @20241022. */
@@ -31,7 +31,7 @@ final class ModelNames {
    * Whether two names denote the same model for the self-enhancement rule (whitepaper 5.6). Sizes
    * and tiers stay distinct ({@code gpt-4o} is not {@code gpt-4o-mini}): they are different models.
    */
-  static boolean same(String a, String b) {
+  public static boolean same(String a, String b) {
     return family(a).equals(family(b));
   }
 }

@@ -179,7 +179,8 @@ public final class AgreementQueries {
 
   /**
    * {@code GET /agreements/{id}/negotiation}: the rounds as a readable transcript, from the event
-   * log (each message with its party, rationale, and the before and after of every term).
+   * log (each message with its party, rationale, the before and after of every term, and the
+   * evaluators it proposed), and each party's standing evaluator proposal.
    */
   public ObjectNode negotiationTranscript(String id, Caller caller) {
     work.loadFor(id, caller, Operation.READ);
@@ -200,6 +201,9 @@ public final class AgreementQueries {
     out.set("state", Json.mapper().getNodeFactory().textNode(a.state().name()));
     if (a.facts().has(Fact.NEGOTIATION)) {
       out.set("negotiation", a.facts().get(Fact.NEGOTIATION));
+    }
+    if (a.facts().has(Fact.EVALUATOR_PROPOSALS)) {
+      out.set("evaluator_proposals", a.facts().evaluatorProposals().toJson());
     }
     return out;
   }

@@ -50,8 +50,17 @@ final class DeliverableSource {
         : fetcher.fetch(row.contentUrl(), Digest.parse(row.contentHash()));
   }
 
-  /** What the evaluators are given for the agreement's deliverable. */
-  static EvaluationTask task(Agreement a, DeliverableRow row, String content, Progress progress) {
+  /**
+   * What the evaluators are given for the agreement's deliverable: with the provider's declared
+   * model ({@code parties.provider.model}), so that a judge running it refuses, and the settings
+   * the verification runs with (the agreement's, narrowed by the request).
+   */
+  static EvaluationTask task(
+      Agreement a,
+      DeliverableRow row,
+      String content,
+      EvaluationTask.Options options,
+      Progress progress) {
     Deliverable deliverable =
         new Deliverable(content, row.format(), Digest.parse(row.contentHash()), row.deliveredAt());
     return new EvaluationTask(
@@ -61,8 +70,8 @@ final class DeliverableSource {
         a.terms().qualityCriteria(),
         a.terms().service().constraints(),
         deadline(a),
-        null,
-        null,
+        a.terms().parties().provider().model(),
+        options,
         progress);
   }
 

@@ -6,8 +6,11 @@ import dev.asa.access.AccessPolicy;
 import dev.asa.access.Caller;
 import dev.asa.access.Operation;
 import dev.asa.agreement.Agreement;
+import dev.asa.agreement.EvaluatorSettings;
+import dev.asa.agreement.Party;
 import dev.asa.agreement.Role;
 import dev.asa.crypto.Digest;
+import dev.asa.evaluators.EvaluationTask;
 import dev.asa.evaluators.Progress;
 import dev.asa.evaluators.VerificationEngine;
 import dev.asa.evaluators.VerificationEngine.Depth;
@@ -113,10 +116,11 @@ public final class EngineVerifications {
 
   /**
    * @param agreement as loaded for this request (before access checks, which are made here)
+   * @param requested the request's config, before the agreement's evaluator settings bound it
    */
   Outcome verifyByEngine(
       Agreement agreement,
-      EvaluationConfig config,
+      EvaluationConfig requested,
       Digest expectedHash,
       Caller caller,
       IdempotencyTicket ticket) {
@@ -125,14 +129,41 @@ public final class EngineVerifications {
     AccessPolicy.require(agreement, caller, Operation.TRIGGER_VERIFICATION);
     Depth fallback = depthOf(agreement);
     if (evaluators == null
-        && (config.depth() != null ? config.depth() : fallback) != Depth.STRUCTURAL) {
+        && (requested.depth() != null ? requested.depth() : fallback) != Depth.STRUCTURAL) {
       throw new ConflictException(
           "this server runs no semantic evaluator; verify at structural depth or submit an evaluator_result");
     }
+    // The request runs within the evaluator settings both parties signed: the document's win
+    // wherever the request would loosen them (EvaluatorSettings.narrowedBy), so no single party can
+    // pick a friendlier judge, rubric or budget after signing.
+    EvaluatorSettings agreed =
+        agreement
+            .terms()
+            .parties()
+            .evaluator()
+            .map(Party::evaluatorSettings)
+            .orElse(EvaluatorSettings.NONE);
+    EvaluationConfig config = requested.within(agreed);
+    String modelAt =
+        (agreed.model() != null
+                ? EvaluatorSettings.DOCUMENT_POINTER
+                : EvaluationConfig.SETTINGS_POINTER)
+            + "/model";
     VerificationEngine.Plan plan =
         evaluators == null
             ? VerificationEngine.Plan.structural()
-            : evaluators.plan(config, fallback);
+            : evaluators.plan(config, fallback, modelAt);
+    if (evaluators != null) {
+      evaluators.requireNotSelfJudging(
+          plan,
+          agreement.terms().parties().provider().model(),
+          config.model() != null
+              ? modelAt
+              : requested.evaluators().size() > 1
+                  ? "/verification_config/evaluators"
+                  : "/verification_config/evaluator_type",
+          "/parties/provider/model");
+    }
     if (agreement.state() == State.DELIVERED && expectedHash != null) {
       DeliverableRow delivered = verifier.deliverables().toVerify(agreement);
       if (!delivered.contentHash().equals(expectedHash.toString())) {
@@ -227,7 +258,7 @@ public final class EngineVerifications {
                   Jobs.describe(job),
                   202);
             });
-    startJob(job, plan);
+    startJob(job, plan, config.options());
     return outcome;
   }
 
@@ -236,17 +267,19 @@ public final class EngineVerifications {
     JsonNode request = Json.parseTrusted(job.request());
     EvaluationConfig config = EvaluationConfig.parse(request.path("verification_config"));
     AgreementRow row = work.agreements().find(job.agreementId()).orElseThrow();
-    startJob(job, evaluators.plan(config, depthOf(work.agreement(row))));
+    // Stored as it ran: already within the agreement's evaluator settings.
+    startJob(job, evaluators.plan(config, depthOf(work.agreement(row))), config.options());
   }
 
-  private void startJob(JobRow job, VerificationEngine.Plan plan) {
+  private void startJob(JobRow job, VerificationEngine.Plan plan, EvaluationTask.Options options) {
     jobs.submit(
         job,
-        progress -> runJob(job, plan, progress),
+        progress -> runJob(job, plan, options, progress),
         message -> Jobs.fail(writes, job.id(), message, work.now()));
   }
 
-  private void runJob(JobRow job, VerificationEngine.Plan plan, Progress progress)
+  private void runJob(
+      JobRow job, VerificationEngine.Plan plan, EvaluationTask.Options options, Progress progress)
       throws Exception {
     Agreement a = work.agreement(work.load(job.agreementId()));
     if (a.state() != State.DELIVERED) {
@@ -261,7 +294,7 @@ public final class EngineVerifications {
               + " has a newer deliverable than the one this job was asked to verify");
     }
     VerificationRunner.Assessed assessed =
-        verifier.assess(a, row, verifier.deliverables().content(row), plan, progress);
+        verifier.assess(a, row, verifier.deliverables().content(row), plan, options, progress);
     work.mutate(
         a.id(),
         null,

@@ -11,6 +11,7 @@ import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.crypto.Ed25519PublicKey;
 import dev.asa.facts.EvaluatorAssignmentFact;
 import dev.asa.facts.EvaluatorAssignmentFact.AssignedEvaluator;
+import dev.asa.facts.EvaluatorProposalsFact;
 import dev.asa.integrity.Assignment;
 import dev.asa.integrity.AssignmentContext;
 import dev.asa.integrity.Calibration;
@@ -44,8 +45,10 @@ import java.util.stream.Collectors;
  * <p>After an evaluator's result is recorded it is reported to the pool ({@link
  * PoolSource#recordAssessment}), which is what rotation counts.
  *
- * <p>Not yet: {@code mutual} proposals through negotiation (mutual mode therefore always takes its
- * random fallback, and says so in the record).
+ * <p>In {@code mutual} mode the draw is among the evaluators both parties proposed while
+ * negotiating ({@link EvaluatorProposalsFact#common}, each party's latest list), those that are not
+ * eligible now left out with a note; with none left, the random fallback, and the record's notes
+ * say so.
  */
 final class EvaluatorAssignments {
   private final AssignmentConfig config;
@@ -100,12 +103,21 @@ final class EvaluatorAssignments {
     Screening screening = Screening.of(members, context, pool.policy());
     Seed seed = seeds.of(active);
     int count = terms.verification().evaluators().count();
-    // Mutual proposals are not gathered through negotiation yet: none, so the random fallback.
-    Assignment result = Assignment.assign(selection, screening, seed, count, Set.of());
+    Assignment result =
+        Assignment.assign(selection, screening, seed, count, proposedByBoth(active, selection));
     return switch (result) {
       case Assignment.Unavailable u -> throw unavailable(active, selection, u);
       case Assignment.Assigned a -> Optional.of(recorded(active, a, screening, seed, now));
     };
+  }
+
+  /**
+   * Mutual mode: the evaluators on both parties' latest proposals; no proposals count otherwise.
+   */
+  private static Set<Ed25519PublicKey> proposedByBoth(Agreement a, EvaluatorSelection selection) {
+    return selection instanceof EvaluatorSelection.Mutual
+        ? a.facts().evaluatorProposals().common()
+        : Set.of();
   }
 
   private Assigned recorded(

@@ -5,11 +5,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
 import dev.asa.agreement.AgreementDocuments;
 import dev.asa.agreement.Role;
+import dev.asa.facts.EvaluatorProposalsFact;
 import dev.asa.facts.Fact;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.Action;
 import dev.asa.lifecycle.Lifecycle;
 import dev.asa.lifecycle.State;
+import dev.asa.negotiation.EvaluatorProposals;
 import dev.asa.negotiation.MarketMedian;
 import dev.asa.negotiation.NegotiationMessage;
 import dev.asa.negotiation.NegotiationPolicy;
@@ -63,6 +65,10 @@ final class Negotiation {
     Role party = Role.fromWire(actor.role());
     Negotiator.Outcome outcome =
         Negotiator.apply(a, negotiationOf(a), msg, party, median(a, msg), policy, now, newId);
+    // Checked whatever the outcome, so that a refused proposal is never silently dropped; recorded
+    // only by a message that keeps the negotiation going (a rejection assigns nobody).
+    Optional<EvaluatorProposalsFact> proposals =
+        EvaluatorProposals.apply(a.terms(), a.facts().evaluatorProposals(), msg, party, now);
 
     ObjectNode payload = Json.object();
     payload.put("party", party.wireName());
@@ -70,6 +76,10 @@ final class Negotiation {
     payload.put("round", outcome.next().round());
     payload.put("negotiation_id", outcome.next().negotiationId());
     payload.put("rationale_code", msg.rationale().wireName());
+    if (proposals.isPresent() && !(outcome instanceof Negotiator.Rejected)) {
+      ArrayNode proposed = payload.putArray("proposed_evaluators");
+      msg.proposedEvaluators().orElseThrow().forEach(k -> proposed.add(k.toBase64Url()));
+    }
     return switch (outcome) {
       case Negotiator.Changed c -> {
         State next = Lifecycle.next(a.state(), Action.NEGOTIATE, Lifecycle.Facts.NONE);
@@ -77,9 +87,11 @@ final class Negotiation {
         doc.put("status", next.wireName());
         // The renegotiated terms keep the server's facts; the negotiation's own fact moves on.
         Agreement changed =
-            AgreementDocuments.read(doc)
-                .withFacts(a.facts())
-                .withFact(Fact.NEGOTIATION, c.next().toJson());
+            withProposals(
+                AgreementDocuments.read(doc)
+                    .withFacts(a.facts())
+                    .withFact(Fact.NEGOTIATION, c.next().toJson()),
+                proposals);
         subcontracts.checkChangedTerms(changed); // budgets: against the parent, and of the children
         ArrayNode changes = payload.putArray("changes");
         for (Negotiator.Change ch : c.changes()) {
@@ -104,7 +116,8 @@ final class Negotiation {
       case Negotiator.Accepted acc -> {
         payload.put("agreement_hash", a.hash().toString());
         payload.put("state", a.state().name());
-        Agreement accepted = a.withFact(Fact.NEGOTIATION, acc.next().toJson());
+        Agreement accepted =
+            withProposals(a.withFact(Fact.NEGOTIATION, acc.next().toJson()), proposals);
         yield new Change(
             accepted,
             List.of(new EventLog.Draft(EventType.ACCEPTED, actor, payload)),
@@ -123,6 +136,10 @@ final class Negotiation {
             null);
       }
     };
+  }
+
+  private static Agreement withProposals(Agreement a, Optional<EvaluatorProposalsFact> proposals) {
+    return proposals.map(p -> a.withFacts(f -> f.withEvaluatorProposals(p))).orElse(a);
   }
 
   /** The negotiation so far, as the server recorded it (never as a caller wrote it). */

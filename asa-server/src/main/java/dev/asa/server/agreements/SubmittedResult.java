@@ -2,12 +2,15 @@ package dev.asa.server.agreements;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.AgreementTerms;
+import dev.asa.agreement.EvaluatorSettings;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.QualityCriteria;
 import dev.asa.agreement.StrictJson;
 import dev.asa.evaluators.Consensus;
 import dev.asa.evaluators.Evaluation;
 import dev.asa.evaluators.VerificationEngine;
+import dev.asa.evaluators.judge.ModelNames;
 import dev.asa.json.Json;
 import dev.asa.scoring.CheckResult;
 import dev.asa.scoring.DimensionInput;
@@ -171,6 +174,41 @@ public record SubmittedResult(
     }
     return new SubmittedResult(
         dims, checks, StrictJson.failFast().optionalText(result, "/evaluator_result", "model"));
+  }
+
+  /**
+   * Refuses scores the evaluator says came from a model the agreement rules out: the provider's
+   * declared model ({@code parties.provider.model}; models rate their own output higher, whitepaper
+   * 5.6), or another model than the one the agreement fixes for its evaluator ({@code
+   * parties.evaluator.config.model}). Scores that name no model are taken: the server cannot know
+   * what it did not say, and the evaluator's registry record answers for it.
+   */
+  void requireModelAllowedBy(AgreementTerms terms) {
+    if (model == null) {
+      return;
+    }
+    String provider = terms.parties().provider().model();
+    if (provider != null && ModelNames.same(model, provider)) {
+      throw new InvalidDocumentException(
+          "/evaluator_result/model",
+          "'"
+              + model
+              + "' is the provider's own model (/parties/provider/model); models rate their own"
+              + " output higher, so these scores are not an independent judgement: judge with"
+              + " another model");
+    }
+    String fixed = terms.parties().evaluator().map(e -> e.evaluatorSettings().model()).orElse(null);
+    if (fixed != null && !ModelNames.same(model, fixed)) {
+      throw new InvalidDocumentException(
+          "/evaluator_result/model",
+          "the agreement fixes the judge model '"
+              + fixed
+              + "' ("
+              + EvaluatorSettings.DOCUMENT_POINTER
+              + "/model, signed by both parties), not '"
+              + model
+              + "'");
+    }
   }
 
   /**

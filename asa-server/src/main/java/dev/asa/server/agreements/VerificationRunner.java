@@ -7,6 +7,7 @@ import dev.asa.agreement.QualityCriteria;
 import dev.asa.crypto.Digest;
 import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.evaluators.EvaluationException;
+import dev.asa.evaluators.EvaluationTask;
 import dev.asa.evaluators.Progress;
 import dev.asa.evaluators.StructuralEvaluator;
 import dev.asa.evaluators.VerificationEngine;
@@ -141,13 +142,19 @@ public final class VerificationRunner {
   Change verify(
       Agreement a, SubmittedResult submitted, Actor actor, Instant now, Supplier<String> newId) {
     Lifecycle.next(a.state(), Action.VERIFY, Lifecycle.Facts.NONE);
+    submitted.requireModelAllowedBy(a.terms());
     DeliverableRow row = deliverables.toVerify(a);
     long started = System.nanoTime();
     VerificationEngine.Assessment assessment;
     try {
       assessment =
           engine.assess(
-              DeliverableSource.task(a, row, deliverables.content(row), Progress.NONE),
+              DeliverableSource.task(
+                  a,
+                  row,
+                  deliverables.content(row),
+                  EvaluationTask.Options.DEFAULTS,
+                  Progress.NONE),
               VerificationEngine.Plan.structural());
     } catch (EvaluationException e) {
       throw new IllegalStateException("the structural evaluator does not fail", e);
@@ -162,17 +169,22 @@ public final class VerificationRunner {
     return record(a, assessed, actor, now, newId.get(), List.of());
   }
 
-  /** Runs the engine for the agreement's deliverable (slow: outside any transaction). */
+  /**
+   * Runs the engine for the agreement's deliverable (slow: outside any transaction).
+   *
+   * @param options the evaluator settings the verification runs with
+   */
   Assessed assess(
       Agreement a,
       DeliverableRow row,
       String content,
       VerificationEngine.Plan plan,
+      EvaluationTask.Options options,
       Progress progress)
       throws EvaluationException {
     long started = System.nanoTime();
     VerificationEngine.Assessment assessment =
-        engine.assess(DeliverableSource.task(a, row, content, progress), plan);
+        engine.assess(DeliverableSource.task(a, row, content, options, progress), plan);
     return new Assessed(
         assessment,
         Digest.parse(row.contentHash()),

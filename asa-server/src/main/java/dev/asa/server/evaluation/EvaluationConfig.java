@@ -2,12 +2,14 @@ package dev.asa.server.evaluation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.EvaluatorSettings;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.StrictJson;
 import dev.asa.evaluators.EvaluationTask;
 import dev.asa.evaluators.VerificationEngine.Depth;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -19,18 +21,58 @@ import java.util.List;
  * @param progressive composite depth only: skip semantic evaluation when a structural check fails
  * @param timeoutSeconds how long the evaluation may take; null for the default (the agreement's
  *     evaluator timeout, else 600 s)
- * @param model the judge model asked for, or null
+ * @param evaluatorSettings {@code evaluator_config} (model, rubric, spot checks, cost cap,
+ *     evidence), each member as given, null when not
  */
 public record EvaluationConfig(
     Depth depth,
     List<String> evaluators,
     boolean progressive,
     Integer timeoutSeconds,
-    String model,
-    EvaluationTask.Options options) {
+    EvaluatorSettings evaluatorSettings) {
 
   public static final EvaluationConfig DEFAULTS =
-      new EvaluationConfig(null, List.of(), true, null, null, EvaluationTask.Options.DEFAULTS);
+      new EvaluationConfig(null, List.of(), true, null, EvaluatorSettings.NONE);
+
+  /** Where a request keeps its evaluator settings, for the refusals that name them. */
+  public static final String SETTINGS_POINTER = "/verification_config/evaluator_config";
+
+  public EvaluationConfig {
+    // Entries may be null (a count of the server's default type), so not List.copyOf.
+    evaluators = Collections.unmodifiableList(new ArrayList<>(evaluators));
+    evaluatorSettings = evaluatorSettings == null ? EvaluatorSettings.NONE : evaluatorSettings;
+  }
+
+  /** The judge model asked for, or null. */
+  public String model() {
+    return evaluatorSettings.model();
+  }
+
+  /** The settings a backend reads, defaults where nothing was said. */
+  public EvaluationTask.Options options() {
+    EvaluatorSettings s = evaluatorSettings;
+    return new EvaluationTask.Options(
+        s.rubricId(),
+        s.spotCheckClaims() == null ? 0 : s.spotCheckClaims(),
+        s.maxCostUsd(),
+        s.evidenceCollection() == null || s.evidenceCollection());
+  }
+
+  /**
+   * This request within an agreement's signed evaluator settings ({@code
+   * parties.evaluator.config}): see {@link EvaluatorSettings#narrowedBy} for which wins.
+   *
+   * @throws dev.asa.agreement.InvalidDocumentException naming the request's member that would
+   *     loosen the agreement's settings
+   */
+  public EvaluationConfig within(EvaluatorSettings agreed) {
+    return new EvaluationConfig(
+        depth,
+        evaluators,
+        progressive,
+        timeoutSeconds,
+        agreed.narrowedBy(evaluatorSettings, SETTINGS_POINTER));
+  }
 
   /** The longest {@code evaluator_timeout_seconds} a request may ask for: one hour. */
   public static final int MAX_TIMEOUT_SECONDS = 3600;
@@ -113,8 +155,7 @@ public record EvaluationConfig(
       }
       timeout = t.intValue();
     }
-    String model = null;
-    EvaluationTask.Options options = EvaluationTask.Options.DEFAULTS;
+    EvaluatorSettings settings = EvaluatorSettings.NONE;
     JsonNode ec = c.get("evaluator_config");
     if (ec != null) {
       String eat = at + "/evaluator_config";
@@ -128,29 +169,33 @@ public record EvaluationConfig(
               "evidence_collection",
               "spot_check_claims",
               "max_cost_usd");
-      model = StrictJson.failFast().optionalText(o, eat, "model");
+      String model = StrictJson.failFast().optionalText(o, eat, "model");
       String rubric = StrictJson.failFast().optionalText(o, eat, "rubric_id");
-      int spot = 0;
+      Integer spot = null;
       if (o.has("spot_check_claims")) {
         JsonNode s = o.get("spot_check_claims");
-        if (!s.isIntegralNumber() || s.intValue() < 0 || s.intValue() > 20) {
+        if (!s.isIntegralNumber()
+            || !s.canConvertToInt()
+            || s.intValue() < 0
+            || s.intValue() > EvaluatorSettings.MAX_SPOT_CHECK_CLAIMS) {
           throw new InvalidDocumentException(
-              eat + "/spot_check_claims", "must be a whole number from 0 to 20");
+              eat + "/spot_check_claims",
+              "must be a whole number from 0 to " + EvaluatorSettings.MAX_SPOT_CHECK_CLAIMS);
         }
         spot = s.intValue();
       }
-      boolean evidence = true;
+      Boolean evidence = null;
       if (o.has("evidence_collection")) {
         if (!o.get("evidence_collection").isBoolean()) {
           throw new InvalidDocumentException(eat + "/evidence_collection", "must be true or false");
         }
         evidence = o.get("evidence_collection").booleanValue();
       }
-      options =
-          new EvaluationTask.Options(
-              rubric, spot, nonNegativeDecimal(o, "max_cost_usd", eat), evidence);
+      settings =
+          new EvaluatorSettings(
+              model, rubric, spot, nonNegativeDecimal(o, "max_cost_usd", eat), evidence);
     }
-    return new EvaluationConfig(depth, evaluators, progressive, timeout, model, options);
+    return new EvaluationConfig(depth, evaluators, progressive, timeout, settings);
   }
 
   /** A number member of at least 0, or null when absent. */

@@ -57,6 +57,16 @@ public final class EvaluatorPool {
    *     offer or a judge model other than the configured one
    */
   public VerificationEngine.Plan plan(EvaluationConfig config, Depth fallback) {
+    return plan(config, fallback, EvaluationConfig.SETTINGS_POINTER + "/model");
+  }
+
+  /**
+   * As {@link #plan(EvaluationConfig, Depth)}, for a config whose judge model may come from
+   * elsewhere than the request (an agreement's {@code parties.evaluator.config}).
+   *
+   * @param modelAt where the config's model was given, named when this server does not run it
+   */
+  public VerificationEngine.Plan plan(EvaluationConfig config, Depth fallback, String modelAt) {
     Depth depth = config.depth() != null ? config.depth() : fallback;
     if (depth == Depth.STRUCTURAL) {
       return VerificationEngine.Plan.structural();
@@ -86,13 +96,47 @@ public final class EvaluatorPool {
       boolean served = runs.stream().anyMatch(e -> config.model().equalsIgnoreCase(modelOf(e)));
       if (!served) {
         throw new InvalidDocumentException(
-            "/verification_config/evaluator_config/model",
+            modelAt,
             "this server's evaluators do not run '"
                 + config.model()
-                + "'; leave model out to use the configured one");
+                + (modelAt.startsWith(EvaluationConfig.SETTINGS_POINTER)
+                    ? "'; leave model out to use the configured one"
+                    : "', the judge model the agreement fixes; its evaluator submits its own"
+                        + " result instead"));
       }
     }
     return new VerificationEngine.Plan(depth, runs, config.progressive());
+  }
+
+  /**
+   * Refuses, before anything runs, a plan with a judge that runs the provider's declared model:
+   * models rate their own output higher (whitepaper 5.6). The judge would refuse once its job ran;
+   * refusing the request itself tells the caller at once, and which choice to change.
+   *
+   * @param providerModel the model the provider declared, or null (then nothing to refuse)
+   * @param at the member that chose the judge: its model, or the evaluator type
+   * @param declaredAt where the provider declared its model, for the message
+   */
+  public void requireNotSelfJudging(
+      VerificationEngine.Plan plan, String providerModel, String at, String declaredAt) {
+    if (providerModel == null) {
+      return;
+    }
+    for (Evaluator e : plan.semantic()) {
+      if (e.runsModel(providerModel)) {
+        throw new InvalidDocumentException(
+            at,
+            "the judge "
+                + e.id()
+                + " runs the provider's own model ('"
+                + providerModel
+                + "', "
+                + declaredAt
+                + "); models rate their own output higher, so another evaluator must judge this"
+                + " deliverable: this server offers "
+                + String.join(", ", byType.keySet()));
+      }
+    }
   }
 
   /** The model part of an evaluator's id ({@code openai/gpt-4o-mini} runs {@code gpt-4o-mini}). */

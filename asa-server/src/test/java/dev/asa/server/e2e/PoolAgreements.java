@@ -109,13 +109,36 @@ final class PoolAgreements {
         Ed25519PublicKey.fromBase64Url(fact.path("evaluators").get(0).path("key").asText());
     String mode = fact.path("mode").asText();
     assertThat(payload.path("mode").asText()).isEqualTo(mode);
-    if (!mode.equals("marketplace")) {
+    JsonNode first = payload.path("draws").path(0);
+    if (mode.equals("mutual") && first.path("purpose").asText().equals("mutual")) {
+      // The parties agreed: the draw is among the eligible evaluators on both latest proposals.
+      List<Ed25519PublicKey> both = new ArrayList<>(proposedByBoth(envelope));
+      both.retainAll(candidates);
+      Draw again = Draw.perform("mutual", Seed.fromBase64Url(seedText), both, 1);
+      assertThat(again.chosen()).containsExactly(primary);
+      assertThat(Draw.fromJson(first)).isEqualTo(again);
+    } else if (!mode.equals("marketplace")) {
       Draw again = Draw.perform("evaluator", Seed.fromBase64Url(seedText), candidates, 1);
       assertThat(again.chosen()).containsExactly(primary);
       JsonNode recorded = payload.path("draws").get(payload.path("draws").size() - 1);
       assertThat(Draw.fromJson(recorded)).isEqualTo(again);
     }
     return new Recorded(id, fact, event, candidates, primary);
+  }
+
+  /** The evaluators on both parties' latest proposals, as the agreement's metadata records them. */
+  static List<Ed25519PublicKey> proposedByBoth(JsonNode envelope) {
+    JsonNode proposals = envelope.path("agreement").path("metadata").path("evaluator_proposals");
+    List<Ed25519PublicKey> client = keys(proposals.path("client").path("evaluators"));
+    List<Ed25519PublicKey> provider = keys(proposals.path("provider").path("evaluators"));
+    client.retainAll(provider);
+    return client;
+  }
+
+  private static List<Ed25519PublicKey> keys(JsonNode list) {
+    List<Ed25519PublicKey> out = new ArrayList<>();
+    list.forEach(k -> out.add(Ed25519PublicKey.fromBase64Url(k.asText())));
+    return out;
   }
 
   /** Bob delivers and the assigned evaluator scores it (a pass): the assessment it reports. */
