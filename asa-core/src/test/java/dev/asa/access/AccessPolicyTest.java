@@ -72,13 +72,16 @@ class AccessPolicyTest {
   }
 
   @Test
-  void aNamedEvaluatorIsNeverDisplacedByAnAssignmentFact() {
-    Agreement named =
-        AgreementDrafts.propose(Fixtures.general(), NOW, () -> "asa-access-3")
-            .withFacts(f -> f.withAssignedEvaluators(assignment("judge-1")));
-    assertThat(AccessPolicy.rolesOf(named, Fixtures.caller("judge-1"))).isEmpty();
+  void aBackupAssignedByTheServerTakesTheNamedEvaluatorsPlace() {
+    Agreement named = AgreementDrafts.propose(Fixtures.general(), NOW, () -> "asa-access-3");
     assertThat(AccessPolicy.rolesOf(named, Fixtures.caller("eval-1")))
         .containsExactly(Role.EVALUATOR);
+    // Only the server writes the assignment fact: at activation when no evaluator is named, and
+    // when a backup replaces the evaluator (it timed out, or failed a canary).
+    Agreement replaced = named.withFacts(f -> f.withAssignedEvaluators(assignment("judge-1")));
+    assertThat(AccessPolicy.rolesOf(replaced, Fixtures.caller("judge-1")))
+        .containsExactly(Role.EVALUATOR);
+    assertThat(AccessPolicy.rolesOf(replaced, Fixtures.caller("eval-1"))).isEmpty();
   }
 
   private static Agreement withoutEvaluator() {

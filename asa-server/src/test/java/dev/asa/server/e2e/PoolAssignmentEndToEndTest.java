@@ -269,20 +269,21 @@ class PoolAssignmentEndToEndTest {
   }
 
   @Test
-  void aPanelOfSeveralEvaluatorsIsRefusedWhenProposedUntilResultsAreCombined() {
+  void aPanelOfThreeGetsThreeDistinctQualifiedIndependentEvaluators() {
     registerPool();
     start(new RotationTerms(3));
     ObjectNode doc = pooled("asa-panel");
     verification(doc).putObject("evaluators").put("count", 3).put("method", "median");
-    assertThatThrownBy(() -> client.createAgreement(doc))
-        .isInstanceOfSatisfying(
-            AsaApiException.class,
-            e -> {
-              assertThat(e.status()).isEqualTo(422);
-              assertThat(e.problem().toString())
-                  .contains("/verification/evaluators/count")
-                  .contains("does not combine several evaluators");
-            });
+    ObjectNode active = activate(client, provider, doc);
+    JsonNode assigned =
+        active.path("agreement").path("metadata").path("assigned_evaluators").path("evaluators");
+    assertThat(assigned).hasSize(3);
+    assertThat(assigned)
+        .extracting(e -> e.path("key").asText())
+        .doesNotHaveDuplicates()
+        .allSatisfy(
+            k -> assertThat(k).isNotEqualTo(Fixtures.key("alice").publicKey().toBase64Url()));
+    // How they are combined is EvaluatorWorkQueueEndToEndTest's business.
   }
 
   @Test
