@@ -589,4 +589,52 @@ class EvaluatorRegistryEndToEndTest {
     assertThat(as("alice").createAgreement(withCanaryTasks(true)).path("state").asText())
         .isEqualTo("PROPOSED");
   }
+
+  static ObjectNode answer(int accuracy, int writing) {
+    ObjectNode r = Json.object();
+    var dims = r.putArray("dimensions");
+    dims.addObject().put("name", "accuracy").put("score", accuracy).put("evidence", "checked");
+    dims.addObject().put("name", "writing").put("score", writing).put("evidence", "read");
+    return r;
+  }
+
+  @Test
+  void aNewlyRegisteredEvaluatorEarnsItsFirstEvaluationsFromQualificationCanaries() {
+    as("operator").loadCanaries(canaries(canary("g1", "general"), canary("g2", "general")));
+    AsaClient newbie = as("newbie");
+    // Not registered: no queue of qualification canaries.
+    assertThat(newbie.evaluatorTasks().path("tasks")).isEmpty();
+    newbie.registerEvaluator(registration("newbie", "general"));
+
+    JsonNode first = newbie.evaluatorTasks().path("tasks");
+    assertThat(first).hasSize(1);
+    // One at a time: asking again shows the same task, not a second.
+    assertThat(newbie.evaluatorTasks().path("tasks"))
+        .extracting(t -> t.path("task_id").asText())
+        .containsExactly(first.get(0).path("task_id").asText());
+    assertThat(first.get(0).path("service_type").asText()).isEqualTo("general");
+    assertThat(first.get(0).path("dimensions"))
+        .extracting(JsonNode::asText)
+        .containsExactly("accuracy", "writing");
+
+    newbie.answerTask(first.get(0).path("task_id").asText(), answer(27, 33));
+    JsonNode record = as("alice").evaluator(keyOf("newbie")).path("track_record");
+    assertThat(record.path("evaluations").asInt()).isEqualTo(1);
+    assertThat(record.path("canary_tasks").asInt()).isEqualTo(1);
+    assertThat(record.path("canary_passes").asInt()).isEqualTo(1);
+
+    // The next one comes when asked; a wrong answer counts against it.
+    JsonNode second = newbie.evaluatorTasks().path("tasks");
+    assertThat(second).hasSize(1);
+    assertThat(second.get(0).path("task_id").asText())
+        .isNotEqualTo(first.get(0).path("task_id").asText());
+    newbie.answerTask(second.get(0).path("task_id").asText(), answer(95, 95));
+    record = as("alice").evaluator(keyOf("newbie")).path("track_record");
+    assertThat(record.path("canary_tasks").asInt()).isEqualTo(2);
+    assertThat(record.path("canary_passes").asInt()).isEqualTo(1);
+
+    // A suspended evaluator gets none.
+    as("operator").suspendEvaluator(keyOf("newbie"), "under review");
+    assertThat(newbie.evaluatorTasks().path("tasks")).isEmpty();
+  }
 }
