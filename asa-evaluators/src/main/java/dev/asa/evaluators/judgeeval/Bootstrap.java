@@ -1,5 +1,7 @@
 package dev.asa.evaluators.judgeeval;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.json.Json;
 import java.util.Arrays;
 import java.util.Random;
 
@@ -34,6 +36,16 @@ public record Bootstrap(int resamples, long seed) {
   @FunctionalInterface
   public interface Statistic {
     double of(int[] indices);
+  }
+
+  /** How the intervals were made, for a report. */
+  public ObjectNode toJson() {
+    ObjectNode b = Json.object();
+    b.put("resamples", resamples);
+    b.put("seed", seed);
+    b.put("confidence", CONFIDENCE);
+    b.put("method", "percentile");
+    return b;
   }
 
   /**

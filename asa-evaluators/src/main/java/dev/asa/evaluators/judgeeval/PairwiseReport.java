@@ -158,11 +158,7 @@ public record PairwiseReport(
     if (withBaseline) {
       root.put("baseline", "length: the longer answer (Unicode characters) wins; a tie is a miss");
     }
-    ObjectNode b = root.putObject("bootstrap");
-    b.put("resamples", bootstrap.resamples());
-    b.put("seed", bootstrap.seed());
-    b.put("confidence", Bootstrap.CONFIDENCE);
-    b.put("method", "percentile");
+    root.set("bootstrap", bootstrap.toJson());
     root.set("overall", groupJson(overall));
     ArrayNode cs = root.putArray("categories");
     categories.forEach(g -> cs.add(groupJson(g)));

@@ -110,11 +110,7 @@ public record PointwiseReport(
     if (withBaseline) {
       root.put("baseline", "length: the answer's length in Unicode characters");
     }
-    ObjectNode b = root.putObject("bootstrap");
-    b.put("resamples", bootstrap.resamples());
-    b.put("seed", bootstrap.seed());
-    b.put("confidence", Bootstrap.CONFIDENCE);
-    b.put("method", "percentile");
+    root.set("bootstrap", bootstrap.toJson());
     root.set("overall", groupJson(overall));
     ArrayNode cs = root.putArray("categories");
     categories.forEach(g -> cs.add(groupJson(g)));
