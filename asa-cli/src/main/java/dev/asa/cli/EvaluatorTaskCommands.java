@@ -28,10 +28,11 @@ final class EvaluatorTaskCommands {
         Usage.of(
                 "evaluator tasks",
                 "",
-                "Lists your open evaluation tasks (signed with your evaluator key: --key, or $ASA_KEY),\n"
-                    + "soonest due first: the task, its service type, deadline, deliverable, the dimensions\n"
-                    + "to score and the request. Real work and canary tasks look alike: judge each with care.\n"
-                    + "Show one whole with 'asa evaluator show TASK_ID'; answer it with 'asa evaluator submit'.")
+                "Lists your open evaluation tasks, soonest due first.\n"
+                    + "The queue is your evaluator key's (--key, or $ASA_KEY). Each task shows its service\n"
+                    + "type, deadline, deliverable, the dimensions to score and the request. Real work and\n"
+                    + "canary tasks look alike: judge each with care. Show one whole with\n"
+                    + "'asa evaluator show TASK_ID'; answer it with 'asa evaluator submit'.")
             .server();
 
     @Override
@@ -53,8 +54,9 @@ final class EvaluatorTaskCommands {
         Usage.of(
                 "evaluator show",
                 "TASK_ID",
-                "Shows one of your open tasks whole: the request, the criteria of each dimension to\n"
-                    + "score, and the deliverable's content (or its URL and digest), then how to answer it.")
+                "Shows one of your open tasks whole.\n"
+                    + "The request, the criteria of each dimension to score, and the deliverable's content\n"
+                    + "(or its URL and digest), then how to answer it.")
             .positional("TASK_ID")
             .server();
 
@@ -95,9 +97,9 @@ final class EvaluatorTaskCommands {
                 "evaluator submit",
                 "TASK_ID (--scores FILE|- | --score NAME=SCORE[:EVIDENCE] [--evidence NAME=TEXT] ...)"
                     + " [--check NAME=true|false ...] [--model M] [--confidence C]",
-                "Answers one of your open tasks with your scores: every dimension the task lists, each\n"
-                    + "once, from 0 to 100 (true or false for a boolean dimension), each with the evidence it\n"
-                    + "rests on. The server acknowledges the answer; the verdict is recorded on the agreement\n"
+                "Answers one of your open tasks with your scores.\n"
+                    + "Score every dimension the task lists, each once, from 0 to 100 (true or false for a\n"
+                    + "boolean dimension), each with the evidence it rests on. The server acknowledges the answer; the verdict is recorded on the agreement\n"
                     + "once every task of that delivery is answered, never in this answer. A task takes one\n"
                     + "answer, before its deadline.")
             .positional("TASK_ID")
