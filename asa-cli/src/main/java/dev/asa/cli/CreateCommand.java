@@ -35,11 +35,12 @@ final class CreateCommand implements Command {
   private static final Usage USAGE =
       Usage.of(
               "agreements create",
-              "(--file DOC.json | --template TYPE --client-key FILE (--provider-key FILE | --provider-pub KEY) --evaluator IDENTITY"
-                  + " [--evaluator-key FILE | --evaluator-pub KEY] [--evaluator-scheme S] [--description TEXT] [--amount 10.00 [--currency USDC]] [--challenge-window SECONDS] [--id ID]) [--idempotency-key K]",
+              "(--file DOC.json | --template TYPE --client-key FILE (--provider-key FILE | --provider-pub KEY) [--evaluator IDENTITY"
+                  + " [--evaluator-key FILE | --evaluator-pub KEY] [--evaluator-scheme S]] [--description TEXT] [--amount 10.00 [--currency USDC]] [--challenge-window SECONDS] [--id ID]) [--idempotency-key K]",
               "Proposes a new agreement (state PROPOSED).\n"
                   + "Prints its id and agreement_hash. From a template, the parties are identified by the did:key of their keys; the template supplies every\n"
-                  + "term not given here.")
+                  + "term not given here. Without --evaluator the server assigns a registered, qualified, independent\n"
+                  + "evaluator from its pool when the agreement becomes ACTIVE.")
           .option(
               Option.value(
                   "--file",
@@ -59,7 +60,11 @@ final class CreateCommand implements Command {
                   "--provider-pub",
                   "KEY",
                   "the provider's public key (base64url) or did:key, when you do not hold its key file"))
-          .option(Option.value("--evaluator", "IDENTITY", "the evaluator's identity value"))
+          .option(
+              Option.value(
+                  "--evaluator",
+                  "IDENTITY",
+                  "the evaluator's identity value (default: the server assigns one from its pool)"))
           .option(
               Option.value(
                   "--evaluator-scheme",
@@ -151,7 +156,12 @@ final class CreateCommand implements Command {
       throw new UsageException("missing --provider-key FILE or --provider-pub KEY");
     }
     if (!args.has("--evaluator")) {
-      throw new UsageException("missing --evaluator IDENTITY");
+      for (String option :
+          List.of("--evaluator-scheme", "--evaluator-type", "--evaluator-key", "--evaluator-pub")) {
+        if (args.has(option)) {
+          throw new UsageException(option + " needs --evaluator IDENTITY");
+        }
+      }
     }
     if (args.has("--currency") && !args.has("--amount")) {
       throw new UsageException("--currency needs --amount");
@@ -160,20 +170,22 @@ final class CreateCommand implements Command {
         args.has("--provider-key")
             ? Inputs.keyFile(args.value("--provider-key")).publicKey()
             : Inputs.publicKey("--provider-pub", args.value("--provider-pub"));
-    String evaluator = args.value("--evaluator");
     AgreementBuilder builder =
         AgreementBuilder.template(args.value("--template"))
             .client(Inputs.keyFile(args.value("--client-key")).publicKey())
-            .provider(provider)
-            .evaluator(
-                args.value("--evaluator-scheme", evaluator.startsWith("did:") ? "did" : "api_key"),
-                evaluator,
-                args.value("--evaluator-type", "agent_as_judge"),
-                args.has("--evaluator-key")
-                    ? Inputs.keyFile(args.value("--evaluator-key")).publicKey()
-                    : args.has("--evaluator-pub")
-                        ? Inputs.publicKey("--evaluator-pub", args.value("--evaluator-pub"))
-                        : null);
+            .provider(provider);
+    String evaluator = args.value("--evaluator");
+    if (evaluator != null) {
+      builder.evaluator(
+          args.value("--evaluator-scheme", evaluator.startsWith("did:") ? "did" : "api_key"),
+          evaluator,
+          args.value("--evaluator-type", "agent_as_judge"),
+          args.has("--evaluator-key")
+              ? Inputs.keyFile(args.value("--evaluator-key")).publicKey()
+              : args.has("--evaluator-pub")
+                  ? Inputs.publicKey("--evaluator-pub", args.value("--evaluator-pub"))
+                  : null);
+    }
     if (args.has("--description")) {
       builder.description(args.value("--description"));
     }

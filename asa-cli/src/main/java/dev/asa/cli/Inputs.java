@@ -9,7 +9,10 @@ import dev.asa.crypto.Ed25519PublicKey;
 import dev.asa.crypto.KeyFile;
 import dev.asa.json.Json;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -22,7 +25,33 @@ final class Inputs {
   private Inputs() {}
 
   static JsonNode jsonFile(String file) throws CliException {
-    String text = textFile(file);
+    return json(file, textFile(file));
+  }
+
+  /** A JSON file, or standard input when {@code file} is {@code -}. */
+  static JsonNode jsonFileOrStdin(String file, InputStream stdin) throws CliException {
+    if (!file.equals("-")) {
+      return jsonFile(file);
+    }
+    String text;
+    try {
+      text =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .decode(ByteBuffer.wrap(stdin.readAllBytes()))
+              .toString();
+    } catch (CharacterCodingException e) {
+      throw new CliException("standard input is not UTF-8 text");
+    } catch (IOException e) {
+      throw new CliException("cannot read standard input: " + e.getMessage(), e);
+    }
+    if (text.isBlank()) {
+      throw new CliException("standard input is empty: expected JSON");
+    }
+    return json("standard input", text);
+  }
+
+  private static JsonNode json(String file, String text) throws CliException {
     try {
       return Json.parse(text);
     } catch (JsonProcessingException e) {

@@ -2,6 +2,7 @@ package dev.asa.cli;
 
 import dev.asa.client.AsaApiException;
 import dev.asa.json.Json;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -45,6 +46,9 @@ public final class Main {
           new EvaluatorsCommands.Show(),
           new EvaluatorsCommands.Suspend(),
           new EvaluatorsCommands.Reinstate(),
+          new EvaluatorTaskCommands.Tasks(),
+          new EvaluatorTaskCommands.ShowTask(),
+          new EvaluatorTaskCommands.Submit(),
           new ShadowCommand(),
           new VerifySealCommand());
 
@@ -64,6 +68,14 @@ public final class Main {
   }
 
   public int run(String[] argv, PrintStream out, PrintStream err) {
+    return run(argv, System.in, out, err);
+  }
+
+  /**
+   * As {@link #run(String[], PrintStream, PrintStream)}, reading {@code -} (standard input) from
+   * {@code in}.
+   */
+  public int run(String[] argv, InputStream in, PrintStream out, PrintStream err) {
     List<String> tokens = List.of(argv);
     // Options before the command word apply to the command: asa --server URL agreements get ID.
     List<String> leading = new ArrayList<>();
@@ -126,10 +138,11 @@ public final class Main {
     }
     List<String> arguments = new ArrayList<>(leading);
     arguments.addAll(tokens.subList(rest, tokens.size()));
-    return execute(command, arguments, out, err);
+    return execute(command, arguments, in, out, err);
   }
 
-  private int execute(Command command, List<String> arguments, PrintStream out, PrintStream err) {
+  private int execute(
+      Command command, List<String> arguments, InputStream in, PrintStream out, PrintStream err) {
     Usage usage = command.usage();
     String prefix = "asa " + usage.command() + ": ";
     boolean json = false;
@@ -140,7 +153,7 @@ public final class Main {
         return 0;
       }
       json = args.flag("--json");
-      return command.run(args, new Session(out, err, env, args));
+      return command.run(args, new Session(in, out, err, env, args));
     } catch (UsageException e) {
       return usageError(
           err,

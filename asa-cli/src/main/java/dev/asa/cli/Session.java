@@ -3,6 +3,7 @@ package dev.asa.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.asa.client.AsaClient;
 import dev.asa.json.Json;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.URI;
 import java.util.Map;
@@ -14,17 +15,25 @@ final class Session {
 
   static final String DEFAULT_SERVER = "http://127.0.0.1:8080";
 
+  private final InputStream in;
   private final PrintStream out;
   private final PrintStream err;
   private final Map<String, String> env;
   private final Arguments args;
   private AsaClient client;
 
-  Session(PrintStream out, PrintStream err, Map<String, String> env, Arguments args) {
+  Session(
+      InputStream in, PrintStream out, PrintStream err, Map<String, String> env, Arguments args) {
+    this.in = in;
     this.out = out;
     this.err = err;
     this.env = env;
     this.args = args;
+  }
+
+  /** Standard input, for a file given as {@code -}. */
+  InputStream in() {
+    return in;
   }
 
   PrintStream out() {

@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.asa.agreement.Role;
 import dev.asa.json.Json;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -40,6 +43,60 @@ class CommandOptionsTest {
                 + "{\"name\":\"accuracy\",\"score\":88.5,\"evidence\":\"3 of 3 claims check out: see notes\"},"
                 + "{\"name\":\"timeliness\",\"score\":true,\"evidence\":\"on time\"}],"
                 + "\"checks\":{\"all_tests_pass\":false},\"confidence\":0.9,\"model\":\"judge-1\"}");
+  }
+
+  @Test
+  void aTaskAnswerCarriesEachScoreWithItsEvidenceGivenEitherWay() throws Exception {
+    Arguments a =
+        args(
+            new EvaluatorTaskCommands.Submit(),
+            "tsk-1",
+            "--score",
+            "accuracy=88.5:3 of 3 claims check out: see notes",
+            "--score",
+            "timeliness=true",
+            "--evidence",
+            "timeliness=on time",
+            "--check",
+            "all_tests_pass=false",
+            "--model",
+            "judge-1",
+            "--confidence",
+            "0.9");
+    JsonNode result =
+        EvaluatorTaskCommands.Submit.evaluatorResult(
+            a,
+            new Session(
+                InputStream.nullInputStream(), System.out, System.err, java.util.Map.of(), a));
+
+    assertThat(Json.write(result))
+        .isEqualTo(
+            "{\"dimensions\":["
+                + "{\"name\":\"accuracy\",\"score\":88.5,\"evidence\":\"3 of 3 claims check out: see notes\"},"
+                + "{\"name\":\"timeliness\",\"score\":true,\"evidence\":\"on time\"}],"
+                + "\"checks\":{\"all_tests_pass\":false},\"model\":\"judge-1\",\"confidence\":0.9}");
+  }
+
+  @Test
+  void aTaskAnswerFromStandardInputMayBeTheWholeRequestBody() throws Exception {
+    Arguments a =
+        args(new EvaluatorTaskCommands.Submit(), "tsk-1", "--scores", "-", "--model", "judge-1");
+    String body =
+        "{\"evaluator_result\": {\"dimensions\": [{\"name\": \"accuracy\", \"score\": 80,"
+            + " \"evidence\": \"checked\"}]}}";
+    JsonNode result =
+        EvaluatorTaskCommands.Submit.evaluatorResult(
+            a,
+            new Session(
+                new ByteArrayInputStream(body.getBytes(StandardCharsets.UTF_8)),
+                System.out,
+                System.err,
+                java.util.Map.of(),
+                a));
+    assertThat(Json.write(result))
+        .isEqualTo(
+            "{\"dimensions\":[{\"name\":\"accuracy\",\"score\":80,\"evidence\":\"checked\"}],"
+                + "\"model\":\"judge-1\"}");
   }
 
   @Test

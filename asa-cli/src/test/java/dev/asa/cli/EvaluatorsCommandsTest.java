@@ -159,6 +159,56 @@ class EvaluatorsCommandsTest {
   }
 
   @Test
+  void anAgreementCreatedWithoutAnEvaluatorLeavesItToThePool() throws Exception {
+    String client = dir.resolve("client.jwk").toString();
+    String provider = dir.resolve("provider.jwk").toString();
+    asa("keys", "new", "--out", client);
+    asa("keys", "new", "--out", provider);
+    String id =
+        asa(
+                "agreements",
+                "create",
+                "--template",
+                "general",
+                "--client-key",
+                client,
+                "--provider-key",
+                provider,
+                "--description",
+                "Summarise recent work on federated learning privacy",
+                "--json")
+            .json()
+            .path("agreement_id")
+            .asText();
+    JsonNode doc = asa("agreements", "get", id, "--key", client, "--json").json();
+    assertThat(doc.at("/agreement/parties").has("evaluator")).isFalse();
+    // Nobody in the pool qualifies yet: the activating signature is refused, naming why.
+    asa("agreements", "sign", id, "--key", client, "--as", "client");
+    Result none = run("agreements", "sign", id, "--key", provider, "--as", "provider");
+    assertThat(none.status()).isEqualTo(1);
+    assertThat(none.err()).contains("HTTP 409");
+
+    Result stray =
+        run(
+            "agreements",
+            "create",
+            "--template",
+            "general",
+            "--client-key",
+            client,
+            "--provider-key",
+            provider,
+            "--evaluator-key",
+            provider);
+    assertThat(stray.status()).isEqualTo(2);
+    assertThat(stray.err())
+        .startsWith("asa agreements create: --evaluator-key needs --evaluator IDENTITY\n");
+    assertThat(run("agreements", "create", "--help").out())
+        .contains("[--evaluator IDENTITY")
+        .contains("Without --evaluator the server assigns");
+  }
+
+  @Test
   void badRegistryOptionsAreNamed() {
     Result noType =
         run("evaluators", "register", "--identity", "j", "--name", "J", "--key", "k.jwk");

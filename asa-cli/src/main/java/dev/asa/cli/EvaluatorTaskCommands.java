@@ -1,0 +1,474 @@
+package dev.asa.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.json.Json;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code asa evaluator tasks|show|submit}: an evaluator's work queue, read and answered with its
+ * own key. Real work and canary tasks look alike and are answered alike; the answer is
+ * acknowledged, and the verdict appears on the agreement once every task of the delivery is
+ * answered.
+ */
+final class EvaluatorTaskCommands {
+  private EvaluatorTaskCommands() {}
+
+  /** {@code asa evaluator tasks}: the caller's open tasks, soonest due first. */
+  static final class Tasks implements Command {
+    private static final Usage USAGE =
+        Usage.of(
+                "evaluator tasks",
+                "",
+                "Lists your open evaluation tasks, soonest due first.\n"
+                    + "The queue is your evaluator key's (--key, or $ASA_KEY). Each task shows its service\n"
+                    + "type, deadline, deliverable, the dimensions to score and the request. Real work and\n"
+                    + "canary tasks look alike: judge each with care. Show one whole with\n"
+                    + "'asa evaluator show TASK_ID'; answer it with 'asa evaluator submit'.")
+            .server();
+
+    @Override
+    public Usage usage() {
+      return USAGE;
+    }
+
+    @Override
+    public int run(Arguments args, Session session) throws Exception {
+      requireKey(session);
+      session.print(session.client().evaluatorTasks(), EvaluatorTaskCommands::table);
+      return 0;
+    }
+  }
+
+  /** {@code asa evaluator show TASK_ID}: one open task, whole: criteria and deliverable. */
+  static final class ShowTask implements Command {
+    private static final Usage USAGE =
+        Usage.of(
+                "evaluator show",
+                "TASK_ID",
+                "Shows one of your open tasks whole.\n"
+                    + "The request, the criteria of each dimension to score, and the deliverable's content\n"
+                    + "(or its URL and digest), then how to answer it.")
+            .positional("TASK_ID")
+            .server();
+
+    @Override
+    public Usage usage() {
+      return USAGE;
+    }
+
+    @Override
+    public int run(Arguments args, Session session) throws Exception {
+      String id = args.positional(0);
+      requireKey(session);
+      JsonNode task = null;
+      for (JsonNode t : session.client().evaluatorTasks().path("tasks")) {
+        if (t.path("task_id").asText().equals(id)) {
+          task = t;
+        }
+      }
+      if (task == null) {
+        throw new CliException(
+            "no open task '"
+                + id
+                + "' in your work queue (answered, past its deadline, or not yours);"
+                + " 'asa evaluator tasks' lists your open tasks");
+      }
+      session.print(task, EvaluatorTaskCommands::whole);
+      return 0;
+    }
+  }
+
+  /** {@code asa evaluator submit TASK_ID ...}: answers one task with the evaluator's scores. */
+  static final class Submit implements Command {
+    private static final List<String> COMMAND_LINE_SCORES =
+        List.of("--score", "--evidence", "--check");
+
+    private static final Usage USAGE =
+        Usage.of(
+                "evaluator submit",
+                "TASK_ID (--scores FILE|- | --score NAME=SCORE[:EVIDENCE] [--evidence NAME=TEXT] ...)"
+                    + " [--check NAME=true|false ...] [--model M] [--confidence C]",
+                "Answers one of your open tasks with your scores.\n"
+                    + "Score every dimension the task lists, each once, from 0 to 100 (true or false for a\n"
+                    + "boolean dimension), each with the evidence it rests on. The server acknowledges the answer; the verdict is recorded on the agreement\n"
+                    + "once every task of that delivery is answered, never in this answer. A task takes one\n"
+                    + "answer, before its deadline.")
+            .positional("TASK_ID")
+            .option(
+                Option.value(
+                    "--scores",
+                    "FILE|-",
+                    "the evaluator_result as JSON, from a file or standard input (-):"
+                        + " {\"dimensions\": [{\"name\", \"score\", \"evidence\"}, ...], \"checks\"?,"
+                        + " \"model\"?, \"confidence\"?}"))
+            .option(
+                Option.repeated(
+                    "--score",
+                    "NAME=SCORE[:EVIDENCE]",
+                    "a dimension's score, e.g. accuracy=88, relevance=90:'on topic throughout' or"
+                        + " timeliness=true"))
+            .option(
+                Option.repeated(
+                    "--evidence",
+                    "NAME=TEXT",
+                    "what a score rests on, e.g. accuracy='3 of 3 claims check out'"))
+            .option(
+                Option.repeated(
+                    "--check",
+                    "NAME=true|false",
+                    "a named check the criteria's quality gates use, e.g. all_tests_pass=true"))
+            .option(Option.value("--model", "M", "the model that judged"))
+            .option(Option.value("--confidence", "C", "your confidence in the scores, 0 to 1"))
+            .server();
+
+    @Override
+    public Usage usage() {
+      return USAGE;
+    }
+
+    @Override
+    public int run(Arguments args, Session session) throws Exception {
+      String id = args.positional(0);
+      ObjectNode result = evaluatorResult(args, session);
+      requireKey(session);
+      JsonNode ack = session.client().answerTask(id, result);
+      if (session.json()) {
+        session.printJson(ack);
+        return 0;
+      }
+      session
+          .out()
+          .println(
+              "answered "
+                  + ack.path("task_id").asText(id)
+                  + ": "
+                  + ack.path("status").asText()
+                  + " at "
+                  + ack.path("received_at").asText());
+      session
+          .out()
+          .println(
+              "the verdict is recorded on the agreement once every task of the delivery is answered");
+      return 0;
+    }
+
+    /** The evaluator_result the options describe, checked as far as it can be without the task. */
+    static ObjectNode evaluatorResult(Arguments args, Session session)
+        throws UsageException, CliException {
+      if (args.has("--scores")) {
+        for (String option : COMMAND_LINE_SCORES) {
+          args.exclusive("--scores", option);
+        }
+        ObjectNode result = fromFile(args.value("--scores"), session);
+        if (args.has("--model")) {
+          requireAbsent(result, "model", "--model", args.value("--scores"));
+          result.put("model", args.value("--model"));
+        }
+        if (args.has("--confidence")) {
+          requireAbsent(result, "confidence", "--confidence", args.value("--scores"));
+          result.put("confidence", confidence(args.value("--confidence")));
+        }
+        return result;
+      }
+      if (!args.has("--score")) {
+        throw new UsageException(
+            "missing --scores FILE or --score NAME=SCORE: score every dimension the task lists");
+      }
+      Map<String, ObjectNode> scores = new LinkedHashMap<>();
+      for (String text : args.values("--score")) {
+        ObjectNode d = score(text);
+        String name = d.path("name").asText();
+        if (scores.putIfAbsent(name, d) != null) {
+          throw new UsageException("--score " + name + " is given more than once");
+        }
+      }
+      for (String text : args.values("--evidence")) {
+        int eq = text.indexOf('=');
+        if (eq <= 0 || text.substring(eq + 1).isBlank()) {
+          throw new UsageException(
+              "--evidence needs NAME=TEXT (what the score rests on), not '" + text + "'");
+        }
+        String name = text.substring(0, eq);
+        ObjectNode d = scores.get(name);
+        if (d == null) {
+          throw new UsageException(
+              "--evidence " + name + " has no score: add --score " + name + "=SCORE");
+        }
+        if (d.has("evidence")) {
+          throw new UsageException(
+              "the evidence for " + name + " is given twice (in --score and --evidence)");
+        }
+        d.put("evidence", text.substring(eq + 1));
+      }
+      ObjectNode result = Json.object();
+      ArrayNode dimensions = result.putArray("dimensions");
+      for (ObjectNode d : scores.values()) {
+        if (!d.has("evidence")) {
+          String name = d.path("name").asText();
+          throw new UsageException(
+              "--score "
+                  + name
+                  + " has no evidence: add --evidence "
+                  + name
+                  + "=TEXT (what the score rests on)");
+        }
+        dimensions.add(d);
+      }
+      if (args.has("--check")) {
+        ObjectNode checks = result.putObject("checks");
+        for (String check : args.values("--check")) {
+          int eq = check.indexOf('=');
+          String value = eq > 0 ? check.substring(eq + 1) : "";
+          if (!value.equals("true") && !value.equals("false")) {
+            throw new UsageException("--check needs NAME=true or NAME=false, not '" + check + "'");
+          }
+          checks.put(check.substring(0, eq), Boolean.parseBoolean(value));
+        }
+      }
+      if (args.has("--model")) {
+        result.put("model", args.value("--model"));
+      }
+      if (args.has("--confidence")) {
+        result.put("confidence", confidence(args.value("--confidence")));
+      }
+      return result;
+    }
+
+    /**
+     * {@code accuracy=88}, {@code accuracy=88:3 of 3 claims hold} or {@code timeliness=true} as
+     * {@code {name, score, evidence?}}; the evidence may hold colons.
+     */
+    static ObjectNode score(String text) throws UsageException {
+      int eq = text.indexOf('=');
+      if (eq <= 0) {
+        throw new UsageException(
+            "--score needs NAME=SCORE, e.g. accuracy=88 or timeliness=true, not '" + text + "'");
+      }
+      String name = text.substring(0, eq);
+      int colon = text.indexOf(':', eq);
+      String value = colon < 0 ? text.substring(eq + 1) : text.substring(eq + 1, colon);
+      ObjectNode d = Json.object();
+      d.put("name", name);
+      switch (value) {
+        case "true", "false" -> d.put("score", Boolean.parseBoolean(value));
+        default -> d.put("score", points("--score " + name, value));
+      }
+      if (colon >= 0) {
+        String evidence = text.substring(colon + 1);
+        if (evidence.isBlank()) {
+          throw new UsageException(
+              "--score " + name + " has an empty evidence after ':'; say what the score rests on");
+        }
+        d.put("evidence", evidence);
+      }
+      return d;
+    }
+
+    private static BigDecimal points(String what, String text) throws UsageException {
+      try {
+        BigDecimal n = new BigDecimal(text);
+        if (n.signum() >= 0 && n.compareTo(BigDecimal.valueOf(100)) <= 0) {
+          return n;
+        }
+      } catch (NumberFormatException e) {
+        // reported below
+      }
+      throw new UsageException(
+          what + " must be a score from 0 to 100, or true or false, not '" + text + "'");
+    }
+
+    private static BigDecimal confidence(String text) throws UsageException {
+      try {
+        BigDecimal c = new BigDecimal(text);
+        if (c.signum() >= 0 && c.compareTo(BigDecimal.ONE) <= 0) {
+          return c;
+        }
+      } catch (NumberFormatException e) {
+        // reported below
+      }
+      throw new UsageException("--confidence must be a number from 0 to 1, not '" + text + "'");
+    }
+
+    /**
+     * The file's evaluator_result: the object itself, or the {@code evaluator_result} of a whole
+     * request body {@code {"evaluator_result": {...}}}.
+     */
+    private static ObjectNode fromFile(String file, Session session) throws CliException {
+      JsonNode json = Inputs.jsonFileOrStdin(file, session.in());
+      String name = file.equals("-") ? "standard input" : file;
+      if (json instanceof ObjectNode o
+          && o.size() == 1
+          && o.get("evaluator_result") instanceof ObjectNode inner) {
+        json = inner;
+      }
+      if (!(json instanceof ObjectNode result)) {
+        throw new CliException(
+            name
+                + " must hold a JSON object, the evaluator_result:"
+                + " {\"dimensions\": [{\"name\", \"score\", \"evidence\"}, ...]}");
+      }
+      return result;
+    }
+
+    private static void requireAbsent(ObjectNode result, String member, String option, String file)
+        throws UsageException {
+      if (result.has(member)) {
+        throw new UsageException(
+            option
+                + " and the \""
+                + member
+                + "\" in "
+                + (file.equals("-") ? "standard input" : file)
+                + " cannot be used together; give it in one place");
+      }
+    }
+  }
+
+  /** The queue is the evaluator's own: it is read and answered only with the evaluator's key. */
+  static void requireKey(Session session) throws UsageException {
+    if (session.keyFileName() == null) {
+      throw new UsageException(
+          "missing --key: the work queue is your evaluator key's own; pass --key FILE or set"
+              + " ASA_KEY");
+    }
+  }
+
+  /** The open tasks as a table, soonest due first, and how to go on. */
+  static String table(JsonNode answer) {
+    JsonNode tasks = answer.path("tasks");
+    if (tasks.isEmpty()) {
+      return "no open tasks\n";
+    }
+    Table t =
+        Table.withHeaders(
+            "TASK", "SERVICE TYPE", "DEADLINE", "DELIVERABLE", "DIMENSIONS", "REQUEST");
+    for (JsonNode task : tasks) {
+      t.row(
+          task.path("task_id").asText(),
+          task.path("service_type").asText(),
+          seconds(task.path("deadline").asText()),
+          deliverable(task.path("deliverable")),
+          Formats.list(task.path("dimensions")),
+          Formats.cut(task.at("/request/description").asText(), 60));
+    }
+    return t.render()
+        + tasks.size()
+        + (tasks.size() == 1 ? " open task" : " open tasks")
+        + "; show one with 'asa evaluator show TASK_ID', answer with 'asa evaluator submit TASK_ID'\n";
+  }
+
+  /** {@code 412 bytes, markdown}, or {@code by URL, sha256 0123456789ab}. */
+  static String deliverable(JsonNode d) {
+    String format = d.has("format") ? ", " + d.path("format").asText() : "";
+    if (d.has("content")) {
+      return d.path("content").asText().getBytes(StandardCharsets.UTF_8).length + " bytes" + format;
+    }
+    return "by URL, sha256 " + Formats.shortHash(d.path("content_hash").asText()) + format;
+  }
+
+  /** One task whole: what was asked, how each dimension is judged, the deliverable itself. */
+  static String whole(JsonNode task) {
+    String id = task.path("task_id").asText();
+    JsonNode request = task.path("request");
+    Table t =
+        Table.plain()
+            .row("task", id)
+            .row("service type", task.path("service_type").asText())
+            .row("deadline", seconds(task.path("deadline").asText()))
+            .row("created", seconds(task.path("created_at").asText()))
+            .row("deliverable", deliverable(task.path("deliverable")));
+    JsonNode constraints = request.path("constraints");
+    if (constraints.isObject() && !constraints.isEmpty()) {
+      StringBuilder c = new StringBuilder();
+      constraints
+          .properties()
+          .forEach(p ->
+              c.append(c.isEmpty() ? "" : ", ")
+                  .append(p.getKey())
+                  .append(' ')
+                  .append(Formats.target(p.getValue())));
+      t.row("constraints", c);
+    }
+    StringBuilder s = new StringBuilder(t.render());
+    s.append("\nrequest:\n").append(indent(request.path("description").asText())).append('\n');
+
+    JsonNode criteria = task.path("criteria");
+    Table dims = Table.withHeaders("DIMENSION", "METRIC", "SLO", "WEIGHT", "WHAT IT MEASURES");
+    for (JsonNode d : criteria.path("dimensions")) {
+      dims.row(
+          d.path("name").asText(),
+          d.path("metric").asText(),
+          Formats.slo(d.path("slo")),
+          Formats.number(d.path("weight")),
+          d.path("description").asText(""));
+    }
+    s.append("\nscore each dimension (0 to 100; true or false when boolean):\n")
+        .append(dims.render());
+    if (criteria.has("composite_threshold")) {
+      s.append("composite threshold: ")
+          .append(Formats.number(criteria.path("composite_threshold")))
+          .append('\n');
+    }
+    JsonNode gates = criteria.path("quality_gates");
+    if (gates.isArray() && !gates.isEmpty()) {
+      StringBuilder g = new StringBuilder();
+      gates.forEach(
+          gate -> g.append(g.isEmpty() ? "" : ", ").append(gate.path("condition").asText()));
+      s.append("quality gates (")
+          .append(criteria.path("gate_logic").asText("all_must_pass"))
+          .append("): ")
+          .append(g)
+          .append('\n');
+    }
+
+    JsonNode d = task.path("deliverable");
+    if (d.has("content")) {
+      s.append("\ndeliverable:\n").append(indent(d.path("content").asText())).append('\n');
+    } else {
+      s.append("\ndeliverable: fetch ")
+          .append(d.path("content_url").asText())
+          .append(" and check its digest ")
+          .append(d.path("content_hash").asText())
+          .append('\n');
+    }
+
+    StringBuilder example = new StringBuilder("asa evaluator submit ").append(id);
+    for (JsonNode name : task.path("dimensions")) {
+      example
+          .append(" \\\n    --score ")
+          .append(name.asText())
+          .append("=SCORE --evidence ")
+          .append(name.asText())
+          .append("=TEXT");
+    }
+    s.append("\nanswer with:\n  ").append(example).append('\n');
+    return s.toString();
+  }
+
+  /** An instant to the second, as people read it ({@code --json} keeps the server's precision). */
+  private static String seconds(String instant) {
+    try {
+      return Instant.parse(instant).truncatedTo(ChronoUnit.SECONDS).toString();
+    } catch (DateTimeParseException e) {
+      return instant;
+    }
+  }
+
+  /** Text set off by two spaces a line, so that it stands apart from the labels around it. */
+  private static String indent(String text) {
+    StringBuilder s = new StringBuilder();
+    for (String line : text.strip().split("\n", -1)) {
+      s.append(line.isEmpty() ? "" : "  " + line).append('\n');
+    }
+    return s.toString().stripTrailing();
+  }
+}
