@@ -144,8 +144,7 @@ final class JudgeEvalCommand implements Command {
                 types,
                 true,
                 null,
-                null,
-                dev.asa.evaluators.EvaluationTask.Options.DEFAULTS),
+                dev.asa.agreement.EvaluatorSettings.NONE),
             VerificationEngine.Depth.SEMANTIC);
     List<String> evaluatorIds = plan.semantic().stream().map(Evaluator::id).toList();
     StandaloneScorer scorer =
