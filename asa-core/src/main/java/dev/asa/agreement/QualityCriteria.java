@@ -13,6 +13,7 @@ import java.util.Optional;
  *
  * @param guarantee with {@code guarantee_type: probabilistic}, the promise about the provider's
  *     series of deliveries; null otherwise
+ * @param tests the tests a code deliverable must pass ({@code tests}); null when none are agreed
  */
 public record QualityCriteria(
     List<Dimension> dimensions,
@@ -23,7 +24,32 @@ public record QualityCriteria(
     QualityGate.Logic gateLogic,
     JsonNode deliverableSchema,
     List<String> requiredSections,
-    SeriesGuarantee guarantee) {
+    SeriesGuarantee guarantee,
+    CodeTests tests) {
+
+  /** Criteria without agreed tests. */
+  public QualityCriteria(
+      List<Dimension> dimensions,
+      BigDecimal compositeThreshold,
+      CompositeMethod compositeMethod,
+      GuaranteeType guaranteeType,
+      List<QualityGate> gates,
+      QualityGate.Logic gateLogic,
+      JsonNode deliverableSchema,
+      List<String> requiredSections,
+      SeriesGuarantee guarantee) {
+    this(
+        dimensions,
+        compositeThreshold,
+        compositeMethod,
+        guaranteeType,
+        gates,
+        gateLogic,
+        deliverableSchema,
+        requiredSections,
+        guarantee,
+        null);
+  }
 
   /** Deterministic criteria, or probabilistic ones whose guarantee is not needed here. */
   public QualityCriteria(
@@ -44,6 +70,7 @@ public record QualityCriteria(
         gateLogic,
         deliverableSchema,
         requiredSections,
+        null,
         null);
   }
 
@@ -61,6 +88,11 @@ public record QualityCriteria(
   @Override
   public JsonNode deliverableSchema() {
     return deliverableSchema == null ? null : deliverableSchema.deepCopy();
+  }
+
+  /** The agreed tests, if any. */
+  public Optional<CodeTests> codeTests() {
+    return Optional.ofNullable(tests);
   }
 
   public Optional<Dimension> dimension(String name) {

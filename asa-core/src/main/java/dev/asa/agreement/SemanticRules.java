@@ -23,6 +23,7 @@ final class SemanticRules {
       Set.of(
           "no_critical_security_vulnerabilities",
           "all_tests_pass",
+          "tests_pass",
           "format_valid",
           "schema_valid",
           "within_size_limit",

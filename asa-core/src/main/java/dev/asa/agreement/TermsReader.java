@@ -177,7 +177,8 @@ final class TermsReader {
             : QualityGate.Logic.ALL_MUST_PASS,
         node.has("deliverable_schema") ? node.path("deliverable_schema") : null,
         sections,
-        guarantee);
+        guarantee,
+        CodeTests.read(node.get("tests"), "/quality_criteria/tests", violations));
   }
 
   private Dimension dimension(JsonNode node, String pointer) {

@@ -13,6 +13,10 @@ final class Violations {
     list.add(new Violation(pointer, message));
   }
 
+  int size() {
+    return list.size();
+  }
+
   boolean isEmpty() {
     return list.isEmpty();
   }
