@@ -165,6 +165,11 @@ final class TaskSettlement {
         events.add(canaryEvent(t, check, terms));
       }
     }
+    if (delivered && reals.isEmpty()) {
+      // Only canaries were left (the real work ended another way): nothing to decide.
+      Change none = new Change(a, List.of(), List.of(), null);
+      return new Settled(none.with(events, writes), graded, List.of(), Map.of());
+    }
     if (!delivered) {
       reals
           .values()
