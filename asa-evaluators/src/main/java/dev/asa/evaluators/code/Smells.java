@@ -30,6 +30,10 @@ final class Smells {
       Pattern.compile(
           "(?is).*\\b(?:select\\b.+\\bfrom|insert\\s+into|update\\b.+\\bset|delete\\s+from|drop\\s+table|create\\s+table|alter\\s+table)\\b.*");
 
+  /** Values that stand for a secret to be filled in, not a secret: YOUR_API_KEY, changeme, xxxx. */
+  private static final Pattern PLACEHOLDER =
+      Pattern.compile("^[A-Z_]+$|(?i:your|example|changeme|placeholder|dummy|x{4,}|\\*{4,})");
+
   private static final Pattern CAMEL = Pattern.compile("([a-z0-9])([A-Z])");
 
   /** Whether a variable, key or parameter of this name holding a literal is a hard-coded secret. */
@@ -48,7 +52,11 @@ final class Smells {
    */
   static boolean secretLiteral(String value) {
     String v = value.strip();
-    return v.length() >= 6 && !v.contains("${") && !v.startsWith("<") && !v.contains(" ");
+    return v.length() >= 6
+        && !v.contains("${")
+        && !v.startsWith("<")
+        && !v.contains(" ")
+        && !PLACEHOLDER.matcher(v).find();
   }
 
   /** Whether a literal is a credential by its shape alone (cloud keys, tokens, private keys). */
@@ -56,8 +64,21 @@ final class Smells {
     return SECRET_VALUE.matcher(value).find();
   }
 
+  /** A clause beyond the verb's own, which prose ("select one option from...") rarely has. */
+  private static final Pattern SQL_CLAUSE =
+      Pattern.compile(
+          "(?i)\\b(?:where|values|join|order\\s+by|group\\s+by|limit)\\b|\\*\\s+from\\b");
+
+  private static final Pattern SQL_VERB_UPPER =
+      Pattern.compile("\\b(?:SELECT|INSERT|UPDATE|DELETE|DROP|CREATE|ALTER)\\b");
+
+  /**
+   * Whether text is a SQL statement: a verb with its clause, and either the verb in capitals or a
+   * further clause, so that a sentence such as "select one option from the list" is not SQL.
+   */
   static boolean looksLikeSql(String text) {
-    return SQL.matcher(text).matches();
+    return SQL.matcher(text).matches()
+        && (SQL_VERB_UPPER.matcher(text).find() || SQL_CLAUSE.matcher(text).find());
   }
 
   /** A literal's text without its quotes and string prefixes (f, r, b, u...). */

@@ -77,9 +77,12 @@ class CodeChecksTest {
               import os, subprocess
               API_KEY = os.environ["API_KEY"]
               password_field = "password"
+              SECRET_KEY = "YOUR_SECRET_KEY"
+              token = "changeme-please"
               def run(name):
                   subprocess.run(["ls", name])
                   cursor.execute("SELECT * FROM users WHERE name = ?", (name,))
+                  print("Please select one option from " + name)
                   return "%d items" % 3
               """);
       assertThat(r.findings()).filteredOn(f -> f.check().area() == Check.Area.SECURITY).isEmpty();
