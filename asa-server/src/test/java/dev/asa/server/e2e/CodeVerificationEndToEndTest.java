@@ -1,9 +1,11 @@
 package dev.asa.server.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.client.AsaApiException;
 import dev.asa.client.AsaClient;
 import dev.asa.json.Json;
 import dev.asa.server.AsaServer;
@@ -89,6 +91,24 @@ class CodeVerificationEndToEndTest {
         .contains("needs the code sandbox (tests)");
     assertThat(result.path("verification").path("evaluators").toString())
         .contains("code/static-analysis");
+  }
+
+  @Test
+  void aTreeThatClimbsOutIsRefusedWithTheReasonAndAnUnknownLanguageAtOnce() {
+    assertThatThrownBy(() -> verify("{\"files\": {\"../../etc/x.py\": \"x = 1\"}}", "code", "code"))
+        .isInstanceOfSatisfying(
+            AsaApiException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(422);
+              assertThat(e.getMessage()).contains("climbs out of the deliverable");
+            });
+    assertThatThrownBy(() -> verify("IDENTIFICATION DIVISION.", "code", "code/cobol"))
+        .isInstanceOfSatisfying(
+            AsaApiException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(422);
+              assertThat(e.getMessage()).contains("/deliverable/type").contains("code/cobol");
+            });
   }
 
   @Test
