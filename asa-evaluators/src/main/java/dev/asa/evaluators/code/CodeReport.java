@@ -87,6 +87,16 @@ public record CodeReport(
         + files.size()
         + (files.size() == 1 ? " file (" : " files (")
         + lines()
-        + " lines)";
+        + " lines"
+        + (unread.isEmpty()
+            ? ")"
+            : "; not read: "
+                + (unread.size() <= 3
+                    ? String.join(", ", unread)
+                    : String.join(", ", unread.subList(0, 3))
+                        + " and "
+                        + (unread.size() - 3)
+                        + " more")
+                + ")");
   }
 }

@@ -57,10 +57,10 @@ final class TreeSitterAnalyzer implements SourceAnalyzer {
         Walk w = new Walk(path, source.getBytes(StandardCharsets.UTF_8));
         TSNode root = tree.getRootNode();
         List<Finding> syntax = new ArrayList<>();
-        if (root.hasError()) {
-          w.syntaxErrors(root, syntax);
-        }
         try {
+          if (root.hasError()) {
+            w.syntaxErrors(root, syntax);
+          }
           w.walk(root, null, 0);
         } catch (StackOverflowError e) {
           syntax.add(new Finding(Check.SYNTAX_ERROR, path, 1, "nested too deeply to analyse"));
