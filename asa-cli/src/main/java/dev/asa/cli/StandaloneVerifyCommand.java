@@ -13,6 +13,9 @@ import dev.asa.evaluators.Evaluator;
 import dev.asa.evaluators.StandaloneVerifier;
 import dev.asa.evaluators.StructuralEvaluator;
 import dev.asa.evaluators.VerificationEngine;
+import dev.asa.evaluators.code.CodeDeliverables;
+import dev.asa.evaluators.code.CodeEvaluator;
+import dev.asa.evaluators.code.Language;
 import dev.asa.evaluators.embedding.EmbeddingEvaluator;
 import dev.asa.evaluators.judge.JudgeConfig;
 import dev.asa.evaluators.judge.LlmJudge;
@@ -148,22 +151,32 @@ final class StandaloneVerifyCommand implements Command {
     EvaluationTask.Options options =
         new EvaluationTask.Options(null, args.intValue("--spot-check", 0, 0, 20), maxCost, true);
 
+    String format = args.value("--format", formatOf(file));
+    // A code file's extension names its language, which the code evaluator needs to parse it.
+    String taskType =
+        type.equals("code")
+            ? Language.ofPath(file).map(l -> "code/" + l.wireName()).orElse(type)
+            : type;
     List<Evaluator> semantic = new ArrayList<>();
     if (depth != VerificationEngine.Depth.STRUCTURAL) {
-      Evaluator evaluator = judge != null ? LlmJudge.create(judge) : new EmbeddingEvaluator();
+      Evaluator evaluator =
+          judge != null
+              ? LlmJudge.create(judge)
+              : CodeDeliverables.isCode(taskType, format)
+                  ? new CodeEvaluator()
+                  : new EmbeddingEvaluator();
       for (int i = 0; i < runs; i++) {
         semantic.add(evaluator);
       }
     }
     VerificationEngine.Plan plan = new VerificationEngine.Plan(depth, semantic, true);
-    String format = args.value("--format", formatOf(file));
     Deliverable deliverable = Deliverable.of(content, format, Instant.now());
     ProgressLine progress = new ProgressLine(session.err(), !args.flag("--json"));
     EvaluationTask task =
         new EvaluationTask(
             deliverable,
             args.value("--request"),
-            type,
+            taskType,
             criteria,
             Service.Constraints.NONE,
             null,

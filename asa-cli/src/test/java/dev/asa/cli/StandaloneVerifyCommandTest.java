@@ -78,6 +78,28 @@ class StandaloneVerifyCommandTest {
   }
 
   @Test
+  void aCodeFileIsJudgedByTheCodeEvaluatorOffline() throws Exception {
+    Path file =
+        Files.writeString(
+            dir.resolve("lookup.py"),
+            "def find(db, name):\n    return db.execute(\"SELECT * FROM t WHERE n = '\" + name + \"'\")\n");
+    Result r =
+        run(
+            Map.of(),
+            "verify",
+            file.toString(),
+            "--request",
+            "Look a user up",
+            "--type",
+            "code",
+            "--json");
+    JsonNode result = Json.parse(r.out());
+    assertThat(result.toString())
+        .contains("main.py:2 SQL built by concatenation")
+        .contains("code/static-analysis");
+  }
+
+  @Test
   void jsonOutputIsASealedResultAndAnOffTopicFileFails() throws Exception {
     Path file =
         Files.writeString(

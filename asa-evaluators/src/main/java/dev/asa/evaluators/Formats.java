@@ -3,6 +3,7 @@ package dev.asa.evaluators;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.asa.evaluators.code.Language;
 import dev.asa.json.Json;
 import dev.asa.scoring.CheckResult;
 import java.util.Locale;
@@ -25,12 +26,18 @@ final class Formats {
   private static final Pattern HTML_TAG =
       Pattern.compile("</?[A-Za-z][A-Za-z0-9-]*(?:\\s[^<>]*)?/?>");
 
-  /** The format as the checks know it: lower case, "other" when undeclared or unknown. */
+  /**
+   * The format as the checks know it: lower case, "code" for a language the code evaluator reads
+   * (python, java...), "other" when undeclared or unknown.
+   */
   static String normalize(String format) {
     if (format == null) {
       return "other";
     }
     String f = format.toLowerCase(Locale.ROOT);
+    if (Language.named(f).isPresent()) {
+      return "code";
+    }
     return KNOWN.contains(f) ? f : "other";
   }
 

@@ -221,6 +221,14 @@ class StructuralEvaluatorTest {
     }
 
     @Test
+    void aLanguageFormatIsCheckedAsCode() {
+      assertThat(formatValid("def f(:\n    return [1\n", "python").passed()).isFalse();
+      CheckResult r = formatValid("def f(x):\n    return [x]\n", "python");
+      assertThat(r.passed()).as(r.evidence()).isTrue();
+      assertThat(formatValid("{\"files\": {\"a.py\": \"x = (1)\"}}", "python").passed()).isTrue();
+    }
+
+    @Test
     void pythonFloorDivisionAndHashCommentsPass() {
       String python =
           """

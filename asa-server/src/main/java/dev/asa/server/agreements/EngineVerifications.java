@@ -14,6 +14,7 @@ import dev.asa.evaluators.EvaluationTask;
 import dev.asa.evaluators.Progress;
 import dev.asa.evaluators.VerificationEngine;
 import dev.asa.evaluators.VerificationEngine.Depth;
+import dev.asa.evaluators.code.CodeDeliverables;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.Action;
 import dev.asa.lifecycle.Lifecycle;
@@ -152,7 +153,7 @@ public final class EngineVerifications {
     VerificationEngine.Plan plan =
         evaluators == null
             ? VerificationEngine.Plan.structural()
-            : evaluators.plan(config, fallback, modelAt);
+            : evaluators.plan(config, fallback, modelAt, isCode(agreement));
     if (evaluators != null) {
       evaluators.requireNotSelfJudging(
           plan,
@@ -268,7 +269,21 @@ public final class EngineVerifications {
     EvaluationConfig config = EvaluationConfig.parse(request.path("verification_config"));
     AgreementRow row = work.agreements().find(job.agreementId()).orElseThrow();
     // Stored as it ran: already within the agreement's evaluator settings.
-    startJob(job, evaluators.plan(config, depthOf(work.agreement(row))), config.options());
+    Agreement agreement = work.agreement(row);
+    startJob(
+        job,
+        evaluators.plan(
+            config,
+            depthOf(agreement),
+            EvaluationConfig.SETTINGS_POINTER + "/model",
+            isCode(agreement)),
+        config.options());
+  }
+
+  /** Whether the agreement's service is code (code_generation, or a code format). */
+  private static boolean isCode(Agreement a) {
+    return CodeDeliverables.isCode(
+        a.terms().service().type(), a.terms().service().deliverableFormat());
   }
 
   private void startJob(JobRow job, VerificationEngine.Plan plan, EvaluationTask.Options options) {

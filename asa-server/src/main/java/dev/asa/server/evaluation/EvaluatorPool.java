@@ -15,8 +15,9 @@ import java.util.function.Supplier;
 /**
  * The semantic evaluators this server offers, by the type a request names ({@code
  * verification_config.evaluator_type}, or each entry of {@code evaluators}): the offline {@code
- * embedding} model always, an {@code agent_as_judge} when the operator configured one. Evaluators
- * are created on first use (the embedding model takes a moment to load) and shared.
+ * embedding} model and {@code code} static checks always, an {@code agent_as_judge} when the
+ * operator configured one. Evaluators are created on first use (the embedding model takes a moment
+ * to load) and shared.
  */
 public final class EvaluatorPool {
 
@@ -40,6 +41,14 @@ public final class EvaluatorPool {
   public Optional<Supplier<Evaluator>> evaluator(String type) {
     Lazy lazy = byType.get(type);
     return lazy == null ? Optional.empty() : Optional.of(lazy::get);
+  }
+
+  /** The type of the offline code evaluator. */
+  public static final String CODE = "code";
+
+  /** The type that runs when a request names none, for code or for anything else. */
+  public String defaultTypeFor(boolean code) {
+    return code && byType.containsKey(CODE) && defaultType.equals("embedding") ? CODE : defaultType;
   }
 
   public List<String> types() {
@@ -67,14 +76,28 @@ public final class EvaluatorPool {
    * @param modelAt where the config's model was given, named when this server does not run it
    */
   public VerificationEngine.Plan plan(EvaluationConfig config, Depth fallback, String modelAt) {
+    return plan(config, fallback, modelAt, false);
+  }
+
+  /**
+   * As {@link #plan(EvaluationConfig, Depth, String)}, knowing whether the deliverable is code
+   * ({@code dev.asa.evaluators.code.CodeDeliverables#isCode}): then the default, where the request
+   * names no evaluator, is the {@value #CODE} evaluator instead of the embedding model, which reads
+   * only prose and judges none of code's dimensions. A configured judge stays the default: it reads
+   * code too, and can judge correctness without tests.
+   */
+  public VerificationEngine.Plan plan(
+      EvaluationConfig config, Depth fallback, String modelAt, boolean code) {
     Depth depth = config.depth() != null ? config.depth() : fallback;
     if (depth == Depth.STRUCTURAL) {
       return VerificationEngine.Plan.structural();
     }
-    List<String> types = config.evaluators().isEmpty() ? List.of(defaultType) : config.evaluators();
+    String fallbackType = defaultTypeFor(code);
+    List<String> types =
+        config.evaluators().isEmpty() ? List.of(fallbackType) : config.evaluators();
     List<Evaluator> runs = new ArrayList<>();
     for (int i = 0; i < types.size(); i++) {
-      String type = types.get(i) == null ? defaultType : types.get(i);
+      String type = types.get(i) == null ? fallbackType : types.get(i);
       Lazy lazy = byType.get(type);
       if (lazy == null) {
         String at =

@@ -1,6 +1,7 @@
 package dev.asa.server.evaluation;
 
 import dev.asa.evaluators.Evaluator;
+import dev.asa.evaluators.code.CodeEvaluator;
 import dev.asa.evaluators.embedding.EmbeddingEvaluator;
 
 /** Factories of the evaluators the server offers by name. */
@@ -8,6 +9,14 @@ final class Evaluators {
   private Evaluators() {}
 
   static final String EMBEDDING_DESCRIPTION = EmbeddingEvaluator.MODEL + ", in process, offline";
+
+  static final String CODE_DESCRIPTION =
+      "static checks of code: JavaParser (Java), tree-sitter (Python, JavaScript, TypeScript);"
+          + " tests not run";
+
+  static Evaluator code() {
+    return new CodeEvaluator();
+  }
 
   static Evaluator embedding() {
     return new EmbeddingEvaluator();

@@ -41,7 +41,8 @@ public record VerificationConfig(
   }
 
   /**
-   * The standard set: the offline embedding model always (type {@code embedding}), and an LLM judge
+   * The standard set: the offline embedding model always (type {@code embedding}), the static
+   * checks of code deliverables always (type {@code code}, the default for code), and an LLM judge
    * (type {@code agent_as_judge}) when {@code judge} is not null; the judge is the default when
    * there is one, since it can judge what embeddings cannot (accuracy, correctness...).
    */
@@ -50,6 +51,8 @@ public record VerificationConfig(
     Map<String, String> description = new LinkedHashMap<>();
     evaluators.put("embedding", Evaluators::embedding);
     description.put("embedding", Evaluators.EMBEDDING_DESCRIPTION);
+    evaluators.put(EvaluatorPool.CODE, Evaluators::code);
+    description.put(EvaluatorPool.CODE, Evaluators.CODE_DESCRIPTION);
     if (judge != null) {
       evaluators.put("agent_as_judge", () -> LlmJudge.create(judge));
       description.put(

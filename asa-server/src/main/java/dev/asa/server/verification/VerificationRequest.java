@@ -7,6 +7,8 @@ import dev.asa.agreement.QualityCriteria;
 import dev.asa.agreement.Service;
 import dev.asa.agreement.StandaloneCriteria;
 import dev.asa.agreement.StrictJson;
+import dev.asa.evaluators.code.CodeDeliverables;
+import dev.asa.evaluators.code.Language;
 import dev.asa.server.agreements.Delivery;
 import dev.asa.server.evaluation.EvaluationConfig;
 import dev.asa.text.ControlCharacters;
@@ -16,7 +18,8 @@ import dev.asa.text.ControlCharacters;
  *
  * @param agreementId null for a standalone verification
  * @param delivery the deliverable: inline content (digest computed) or a URL with its digest
- * @param deliverableType section 5.4 type for the default dimensions (general when absent)
+ * @param deliverableType section 5.4 type for the default dimensions (general when absent), or
+ *     {@code code/<lang>}
  * @param providerModel the model the provider used, if it says (a judge never judges its own model)
  * @param description the original request in words (may be empty)
  * @param constraints the original request's constraints
@@ -35,6 +38,16 @@ public record VerificationRequest(
 
   public boolean isStandalone() {
     return agreementId == null;
+  }
+
+  /** The section 5.4 type whose default criteria apply: {@code code} for {@code code/<lang>}. */
+  public String criteriaType() {
+    return deliverableType.startsWith("code/") ? "code" : deliverableType;
+  }
+
+  /** Whether the deliverable declares itself code, by its type or its format. */
+  public boolean isCode() {
+    return CodeDeliverables.isCode(deliverableType, delivery.format());
   }
 
   public static VerificationRequest parse(JsonNode body) {
@@ -85,13 +98,24 @@ public record VerificationRequest(
           "does not match the content: it is " + delivery.sizeBytes() + " bytes");
     }
     String type = StrictJson.failFast().optionalText(deliverable, "/deliverable", "type");
-    if (type != null && !StandaloneCriteria.isKnownType(type)) {
+    if (type != null && type.startsWith("code/")) {
+      // code/<lang>: code, in a language the code evaluator reads
+      if (Language.named(type.substring("code/".length())).isEmpty()) {
+        throw new InvalidDocumentException(
+            "/deliverable/type",
+            "'"
+                + type
+                + "' names no language the code evaluator reads; code/<language> with one of "
+                + Language.choices());
+      }
+    } else if (type != null && !StandaloneCriteria.isKnownType(type)) {
       throw new InvalidDocumentException(
           "/deliverable/type",
           "'"
               + type
               + "' is not a deliverable type; one of "
-              + String.join(", ", StandaloneCriteria.TYPES));
+              + String.join(", ", StandaloneCriteria.TYPES)
+              + " (or code/<language>)");
     }
     String providerModel =
         StrictJson.failFast().optionalText(deliverable, "/deliverable", "provider_model");

@@ -22,6 +22,7 @@ import dev.asa.server.agreements.DeliverableFetcher;
 import dev.asa.server.agreements.IdempotencyTicket;
 import dev.asa.server.agreements.NotFoundException;
 import dev.asa.server.agreements.Outcome;
+import dev.asa.server.evaluation.EvaluationConfig;
 import dev.asa.server.evaluation.EvaluatorPool;
 import dev.asa.server.evaluation.JobRunner;
 import dev.asa.server.evaluation.Jobs;
@@ -126,7 +127,11 @@ public final class VerificationService {
     VerificationEngine.Plan plan =
         depth == Depth.STRUCTURAL
             ? VerificationEngine.Plan.structural()
-            : evaluators.plan(request.config(), depth);
+            : evaluators.plan(
+                request.config(),
+                depth,
+                EvaluationConfig.SETTINGS_POINTER + "/model",
+                request.isCode());
 
     ObjectNode stored = ((ObjectNode) body).deepCopy();
     ObjectNode deliverable = (ObjectNode) stored.get("deliverable");
@@ -231,7 +236,14 @@ public final class VerificationService {
           VerificationRequest request = VerificationRequest.parse(body);
           Depth depth =
               request.config().depth() != null ? request.config().depth() : Depth.SEMANTIC;
-          start(job, request, evaluators.plan(request.config(), depth));
+          start(
+              job,
+              request,
+              evaluators.plan(
+                  request.config(),
+                  depth,
+                  EvaluationConfig.SETTINGS_POINTER + "/model",
+                  request.isCode()));
         }
         resumed++;
       } catch (RuntimeException e) {
@@ -256,7 +268,7 @@ public final class VerificationService {
                 "/deliverable/content_url");
     boolean defaults = request.criteria() == null;
     QualityCriteria criteria =
-        defaults ? StandaloneCriteria.forType(request.deliverableType()) : request.criteria();
+        defaults ? StandaloneCriteria.forType(request.criteriaType()) : request.criteria();
     Deliverable deliverable =
         new Deliverable(
             content,

@@ -1,0 +1,86 @@
+package dev.asa.evaluators.code;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Hostile input is the normal case: whatever text arrives, every parser returns a report (never an
+ * exception, never a crash of the process) and every finding points at a line of the file.
+ */
+class CodeChecksHostileInputTest {
+
+  private static final String PYTHON =
+      "def f(a, b):\n    if a and b:\n        return eval(a + \"x\")\n    return [x for x in b]\n";
+  private static final String JS =
+      "/** doc */\nexport function f(a) {\n  if (a) { exec(`ls ${a}`); }\n  return a ?? 1;\n}\n";
+  private static final String TS =
+      "interface P { x: number }\nfunction g(p: P): number {\n  return p.x > 0 ? p.x : -p.x;\n}\n";
+  private static final String JAVA =
+      "public class A {\n  int f(int x) {\n    if (x > 0 && x < 9) { return x; }\n    return -x;\n  }\n}\n";
+
+  private static final String NOISE = "(){}[]:;,.'\"`\\\n\t #/*+-=<>!?$@ifdefclassreturn";
+
+  @Test
+  void randomlyMutatedSourcesAlwaysGiveAReport() {
+    Random random = new Random(20261124L);
+    List<Object[]> cases = new ArrayList<>();
+    cases.add(new Object[] {Language.PYTHON, "m.py", PYTHON});
+    cases.add(new Object[] {Language.JAVASCRIPT, "m.js", JS});
+    cases.add(new Object[] {Language.TYPESCRIPT, "m.ts", TS});
+    cases.add(new Object[] {Language.JAVA, "M.java", JAVA});
+    for (Object[] c : cases) {
+      Language language = (Language) c[0];
+      for (int i = 0; i < 150; i++) {
+        String source = mutate((String) c[2], random);
+        SourceReport r = SourceAnalyzer.of(language).analyze((String) c[1], source);
+        int lines = Math.max(1, r.lines()) + 1;
+        r.syntaxErrors().forEach(f -> assertThat(f.line()).isBetween(1, lines));
+        r.findings().forEach(f -> assertThat(f.line()).isBetween(1, lines));
+        r.functions().forEach(f -> assertThat(f.line()).isBetween(1, lines));
+      }
+    }
+  }
+
+  @Test
+  void absurdNestingIsReportedNotFatal() {
+    String deep = "x = " + "(".repeat(20_000) + "1" + ")".repeat(20_000) + "\n";
+    SourceReport py = SourceAnalyzer.of(Language.PYTHON).analyze("deep.py", deep);
+    assertThat(py.file()).isEqualTo("deep.py");
+    String deepJava =
+        "class D { int f() { return " + "(".repeat(20_000) + "1" + ")".repeat(20_000) + "; } }";
+    SourceReport java = SourceAnalyzer.of(Language.JAVA).analyze("D.java", deepJava);
+    assertThat(java.file()).isEqualTo("D.java");
+  }
+
+  @Test
+  void binaryLookingTextAndEmptyFilesAreHandled() {
+    for (Language l : Language.values()) {
+      String name = "f" + (l == Language.JAVA ? ".java" : l.extension());
+      assertThat(SourceAnalyzer.of(l).analyze(name, "").lines()).isZero();
+      assertThat(SourceAnalyzer.of(l).analyze(name, "\u0001\u0002\uFFFD\u00e9\u4e2d").parses())
+          .isFalse();
+    }
+  }
+
+  private static String mutate(String source, Random random) {
+    StringBuilder s = new StringBuilder(source);
+    int edits = 1 + random.nextInt(6);
+    for (int e = 0; e < edits; e++) {
+      int at = random.nextInt(s.length() + 1);
+      switch (random.nextInt(3)) {
+        case 0 -> s.insert(at, NOISE.charAt(random.nextInt(NOISE.length())));
+        case 1 -> {
+          if (at < s.length()) {
+            s.deleteCharAt(at);
+          }
+        }
+        default -> s.insert(at, (char) (random.nextInt(0x2FFF) + 1));
+      }
+    }
+    return s.toString();
+  }
+}
