@@ -34,6 +34,7 @@ class SandboxHostileCodeTest {
   @BeforeAll
   static void runner() {
     runner = SandboxRequired.runner();
+    SandboxRequired.runtime(Language.PYTHON);
   }
 
   @AfterEach
@@ -148,6 +149,7 @@ class SandboxHostileCodeTest {
 
   @Test
   void unboundedAllocationAndThreadsInJavaAreStoppedToo() {
+    SandboxRequired.runtime(Language.JAVA);
     String tests =
         """
         import java.util.ArrayList;

@@ -15,6 +15,15 @@ final class SandboxRequired {
     return new TestRunner(sandbox());
   }
 
+  /** Skips (fails under CI) when {@code language}'s runtime is not on the machine. */
+  static void runtime(Language language) {
+    java.util.Optional<String> missing = LanguagePlan.of(language).missing();
+    if (missing.isPresent() && "true".equals(System.getenv("CI"))) {
+      fail("CI=true but " + missing.get());
+    }
+    assumeTrue(missing.isEmpty(), () -> "test skipped: " + missing.orElse(""));
+  }
+
   static Sandbox sandbox() {
     Sandbox.Availability a = Sandbox.available();
     if (!a.available() && "true".equals(System.getenv("CI"))) {

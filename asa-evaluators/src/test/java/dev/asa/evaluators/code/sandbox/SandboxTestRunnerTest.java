@@ -26,6 +26,7 @@ class SandboxTestRunnerTest {
 
   @Test
   void pythonUnittestAndPytestStyleTestsWithCoverage() {
+    SandboxRequired.runtime(Language.PYTHON);
     String code = "def add(a, b):\n    return a + b\n\ndef unused(x):\n    return x * 2\n";
     String tests =
         """
@@ -79,6 +80,7 @@ class SandboxTestRunnerTest {
 
   @Test
   void aPythonTestFileThatDoesNotLoadIsAProblemNotAPass() {
+    SandboxRequired.runtime(Language.PYTHON);
     TestRun run =
         runner.run(
             Language.PYTHON,
@@ -92,6 +94,7 @@ class SandboxTestRunnerTest {
 
   @Test
   void javascriptNodeTestWithCoverage() {
+    SandboxRequired.runtime(Language.JAVASCRIPT);
     String code = "exports.add = (a, b) => a + b;\nexports.neg = (a) => {\n  return -a;\n};\n";
     String tests =
         """
@@ -127,6 +130,7 @@ class SandboxTestRunnerTest {
 
   @Test
   void javaPlainTestMethodsStaticOrNot() {
+    SandboxRequired.runtime(Language.JAVA);
     String code =
         """
         package shop;
@@ -179,6 +183,7 @@ class SandboxTestRunnerTest {
 
   @Test
   void javaThatDoesNotCompileSaysSo() {
+    SandboxRequired.runtime(Language.JAVA);
     TestRun run =
         runner.run(
             Language.JAVA,
