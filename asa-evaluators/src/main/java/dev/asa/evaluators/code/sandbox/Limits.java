@@ -19,6 +19,8 @@ import java.util.Objects;
  * @param fileSizeBytes the largest file a process may write (RLIMIT_FSIZE)
  * @param openFiles open file descriptors per process (RLIMIT_NOFILE)
  * @param outputBytes stdout and stderr kept, each; a run that prints more is killed
+ * @param workDirBytes the work directory's size (a tmpfs of this size: the input files, the
+ *     program's own files); writes past it fail with ENOSPC
  * @param maxFiles input files accepted
  * @param maxInputBytes input bytes accepted (UTF-8, all files together)
  */
@@ -30,6 +32,7 @@ public record Limits(
     long fileSizeBytes,
     int openFiles,
     int outputBytes,
+    long workDirBytes,
     int maxFiles,
     long maxInputBytes) {
 
@@ -49,13 +52,15 @@ public record Limits(
     positive(fileSizeBytes, "fileSizeBytes");
     positive(openFiles, "openFiles");
     positive(outputBytes, "outputBytes");
+    positive(workDirBytes, "workDirBytes");
     positive(maxFiles, "maxFiles");
     positive(maxInputBytes, "maxInputBytes");
   }
 
   /**
    * 30 s of wall clock, 20 CPU seconds, 512 MiB, 64 processes and threads, 16 MiB files, 256
-   * descriptors, 256 KiB of each output stream, 200 input files and 4 MiB of input.
+   * descriptors, 256 KiB of each output stream, a 64 MiB work directory, 200 input files and 4 MiB
+   * of input.
    */
   public static Limits defaults() {
     return new Limits(
@@ -66,6 +71,7 @@ public record Limits(
         16 * MIB,
         256,
         256 * 1024,
+        64 * MIB,
         200,
         4 * MIB);
   }
@@ -79,6 +85,7 @@ public record Limits(
         fileSizeBytes,
         openFiles,
         outputBytes,
+        workDirBytes,
         maxFiles,
         maxInputBytes);
   }
@@ -92,6 +99,7 @@ public record Limits(
         fileSizeBytes,
         openFiles,
         outputBytes,
+        workDirBytes,
         maxFiles,
         maxInputBytes);
   }
@@ -105,6 +113,7 @@ public record Limits(
         fileSizeBytes,
         openFiles,
         outputBytes,
+        workDirBytes,
         maxFiles,
         maxInputBytes);
   }
@@ -118,6 +127,7 @@ public record Limits(
         fileSizeBytes,
         openFiles,
         outputBytes,
+        workDirBytes,
         maxFiles,
         maxInputBytes);
   }
@@ -130,6 +140,21 @@ public record Limits(
         processes,
         fileSizeBytes,
         openFiles,
+        value,
+        workDirBytes,
+        maxFiles,
+        maxInputBytes);
+  }
+
+  public Limits withWorkDirBytes(long value) {
+    return new Limits(
+        wallClock,
+        cpuTime,
+        memoryBytes,
+        processes,
+        fileSizeBytes,
+        openFiles,
+        outputBytes,
         value,
         maxFiles,
         maxInputBytes);
@@ -144,6 +169,7 @@ public record Limits(
         fileSizeBytes,
         openFiles,
         outputBytes,
+        workDirBytes,
         files,
         bytes);
   }

@@ -37,6 +37,9 @@ public final class Sandbox {
   /** Where the work directory appears inside the sandbox, and the command's working directory. */
   public static final String WORK_DIR = "/sandbox";
 
+  /** Where the input files are shown read-only, to be copied into the work directory. */
+  private static final String INPUT_DIR = "/.sandbox-input";
+
   private static final int NOBODY = 65534;
   private static final Duration KILL_GRACE = Duration.ofSeconds(10);
   private static final long TMPFS_BYTES = 64L * 1024 * 1024;
@@ -60,11 +63,31 @@ public final class Sandbox {
   private final Path bwrap;
   private final Optional<Path> setpriv;
   private final String prlimit;
+  private final List<Path> hidden;
 
-  private Sandbox(Path bwrap, Optional<Path> setpriv, String prlimit) {
+  private Sandbox(Path bwrap, Optional<Path> setpriv, String prlimit, List<Path> hidden) {
     this.bwrap = bwrap;
     this.setpriv = setpriv;
     this.prlimit = prlimit;
+    this.hidden = List.copyOf(hidden);
+  }
+
+  /**
+   * This sandbox with {@code paths} covered by an empty read-only directory in every run. The
+   * server's data directory is not in the sandbox's view unless it lies under {@code /usr} (an
+   * image's {@code /usr/src/app/asa-data}, say) or a runtime's read-only bind: this hides it there.
+   * Paths that do not exist are ignored.
+   */
+  public Sandbox hiding(List<Path> paths) {
+    List<Path> all = new ArrayList<>(hidden);
+    for (Path p : paths) {
+      try {
+        all.add(p.toRealPath());
+      } catch (IOException e) {
+        // Nothing there, nothing to hide.
+      }
+    }
+    return new Sandbox(bwrap, setpriv, prlimit, all);
   }
 
   /**
@@ -98,7 +121,12 @@ public final class Sandbox {
               "asa-sandbox-",
               PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
       dir = dir.toRealPath();
-      checked.writeTo(dir);
+      Path input = Files.createDirectory(dir.resolve("in"));
+      checked.writeTo(input);
+      Path output = Files.createDirectory(dir.resolve("out"));
+      for (int i = 0; i < command.collect().size(); i++) {
+        Files.createFile(output.resolve(Integer.toString(i)));
+      }
       if (setpriv.isPresent()) {
         chownTree(dir, NOBODY);
       }
@@ -151,7 +179,7 @@ public final class Sandbox {
         wall,
         timedOut,
         overrun,
-        collect(dir, command.collect(), limits.outputBytes()));
+        collect(dir.resolve("out"), command.collect(), limits.outputBytes()));
   }
 
   private List<String> argv(Path dir, Command command, Limits limits) {
@@ -204,13 +232,34 @@ public final class Sandbox {
             Long.toString(TMPFS_BYTES),
             "--tmpfs",
             "/tmp",
-            "--bind",
-            dir.toString(),
-            WORK_DIR,
-            "--chdir",
+            // The input, read-only, copied into a size-capped tmpfs: the code can fill neither
+            // the host's disk nor its memory beyond the cap, whatever number of files it makes.
+            "--ro-bind",
+            dir.resolve("in").toString(),
+            INPUT_DIR,
+            "--size",
+            Long.toString(limits.workDirBytes()),
+            "--tmpfs",
             WORK_DIR));
+    // Each collected file is a host file bound alone: writable up to RLIMIT_FSIZE, and neither
+    // replaceable nor removable (it is a mount point), so what is read back is what was written.
+    for (int i = 0; i < command.collect().size(); i++) {
+      a.addAll(
+          List.of(
+              "--bind",
+              dir.resolve("out").resolve(Integer.toString(i)).toString(),
+              WORK_DIR + "/" + command.collect().get(i)));
+    }
+    a.addAll(List.of("--chdir", WORK_DIR));
     for (Path p : command.readOnly()) {
       a.addAll(List.of("--ro-bind", p.toString(), p.toString()));
+    }
+    for (Path p : hidden) {
+      if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+        a.addAll(List.of("--size", "4096", "--tmpfs", p.toString(), "--remount-ro", p.toString()));
+      } else if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+        a.addAll(List.of("--ro-bind", "/dev/null", p.toString()));
+      }
     }
     // bubblewrap builds the root from a writable tmpfs (the mount points for /etc's files, say):
     // read-only too, once every mount is in place, so only /sandbox and /tmp take writes.
@@ -225,6 +274,9 @@ public final class Sandbox {
     a.addAll(
         List.of(
             "--",
+            "/bin/sh",
+            "-c",
+            "cp -R " + INPUT_DIR + "/. . && exec \"$0\" \"$@\"",
             prlimit,
             "--as=" + limits.memoryBytes(),
             "--cpu=" + limits.cpuSeconds(),
@@ -250,26 +302,18 @@ public final class Sandbox {
     below.forEach(ProcessHandle::destroyForcibly);
   }
 
-  /** Reads back result files: regular files only (a link the code planted is not followed). */
-  private static Map<String, String> collect(Path dir, List<String> paths, int cap) {
+  /** Reads back the collected files, each from the host file that was bound in its place. */
+  private static Map<String, String> collect(Path outDir, List<String> paths, int cap) {
     Map<String, String> found = new LinkedHashMap<>();
-    for (String rel : paths) {
-      Path p = dir.resolve(rel);
-      try {
-        Path parent = p.getParent();
-        if (!parent.toRealPath().equals(parent)) {
-          continue;
-        }
-        BasicFileAttributes attrs =
-            Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        if (!attrs.isRegularFile()) {
-          continue;
-        }
-        try (var in = Files.newInputStream(p, LinkOption.NOFOLLOW_LINKS)) {
-          found.put(rel, new String(in.readNBytes(cap), StandardCharsets.UTF_8));
+    for (int i = 0; i < paths.size(); i++) {
+      Path p = outDir.resolve(Integer.toString(i));
+      try (var in = Files.newInputStream(p, LinkOption.NOFOLLOW_LINKS)) {
+        byte[] bytes = in.readNBytes(cap);
+        if (bytes.length > 0) {
+          found.put(paths.get(i), new String(bytes, StandardCharsets.UTF_8));
         }
       } catch (IOException e) {
-        // Missing or unreadable: the caller reports the absence.
+        // Unreadable: the caller reports the absence.
       }
     }
     return found;
@@ -331,7 +375,7 @@ public final class Sandbox {
         return Optional.empty();
       }
     }
-    return Optional.of(new Sandbox(bwrap.get(), setpriv, prlimit.get()));
+    return Optional.of(new Sandbox(bwrap.get(), setpriv, prlimit.get(), List.of()));
   }
 
   private static Optional<Path> onPath(String name) {

@@ -216,6 +216,34 @@ class SandboxHostileCodeTest {
   }
 
   @Test
+  void fillingTheDiskStopsAtTheWorkDirectoryAndFileCaps() {
+    String tests =
+        """
+        import os
+
+        def test_many_files():
+            for i in range(100000):
+                with open("junk%d" % i, "wb") as f:
+                    f.write(b"x" * (1 << 20))
+
+        def test_one_huge_file():
+            with open("/tmp/huge", "wb") as f:
+                while True:
+                    f.write(b"x" * (1 << 20))
+        """;
+    TestRun run = python(Map.of(), tests, Limits.defaults().withWorkDirBytes(32L << 20));
+    Map<String, TestCaseResult> byName =
+        run.tests().stream().collect(Collectors.toMap(TestCaseResult::name, t -> t));
+    assertTrue(
+        byName.get("test_many_files").message().contains("No space left on device"),
+        byName.get("test_many_files").message());
+    assertTrue(
+        byName.get("test_one_huge_file").message().contains("File too large"),
+        byName.get("test_one_huge_file").message());
+    assertFalse(run.timedOut());
+  }
+
+  @Test
   void writingOutsideItsDirectoryFails(@TempDir Path host) {
     String tests =
         """

@@ -4,11 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class SandboxTest {
   private static Sandbox sandbox;
@@ -87,12 +92,56 @@ class SandboxTest {
   }
 
   @Test
-  void aCollectedFileIsReadButALinkPlantedInItsPlaceIsNot() {
+  void aCollectedFileIsReadAndCannotBeSwappedForALink() {
     Command write =
-        Command.of("/bin/sh", "-c", "echo result > out.txt; ln -s /etc/passwd link.txt")
+        Command.of(
+                "/bin/sh",
+                "-c",
+                "echo result > out.txt; rm -f link.txt; ln -sf /etc/passwd link.txt; echo $?")
             .withCollect(List.of("out.txt", "link.txt"));
     SandboxResult r = sandbox.run(Map.of(), write, Limits.defaults());
     assertEquals(Map.of("out.txt", "result\n"), r.collected());
+    assertTrue(r.stderr().contains("link.txt"), r.stderr());
+  }
+
+  @Test
+  void theWorkDirectoryIsASizeCappedCopyOfTheInput() {
+    SandboxResult r =
+        sh(
+            "echo changed > a.txt && cat a.txt && cat /.sandbox-input/a.txt;"
+                + " head -c 3000000 /dev/zero > big 2>/dev/null || echo full",
+            Map.of("a.txt", "original"),
+            Limits.defaults().withWorkDirBytes(1 << 20));
+    assertEquals("changed\noriginalfull", r.stdout().strip());
+  }
+
+  @Test
+  void hiddenPathsAreEmptyEvenInsideAReadOnlyBind(@TempDir Path host) throws IOException {
+    Path data = Files.createDirectory(host.resolve("data"));
+    Files.writeString(data.resolve("secret"), "s3cret");
+    Files.writeString(host.resolve("visible"), "seen");
+    // World-readable, as a data directory made with the usual umask is: only hiding keeps it out.
+    for (Path p : List.of(host, data)) {
+      Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+    for (Path p : List.of(data.resolve("secret"), host.resolve("visible"))) {
+      Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rw-r--r--"));
+    }
+    SandboxResult unhidden =
+        sandbox.run(
+            Map.of(),
+            Command.of("/bin/cat", data + "/secret").withReadOnly(List.of(host.toRealPath())),
+            Limits.defaults());
+    assertEquals("s3cret", unhidden.stdout(), "the test's premise: readable when not hidden");
+    Command look =
+        Command.of(
+                "/bin/sh",
+                "-c",
+                "cat " + host + "/visible; ls -A " + data + "; cat " + data + "/secret")
+            .withReadOnly(List.of(host.toRealPath()));
+    SandboxResult r = sandbox.hiding(List.of(data)).run(Map.of(), look, Limits.defaults());
+    assertEquals("seen", r.stdout().strip());
+    assertFalse(r.stdout().contains("s3cret"));
   }
 
   @Test
