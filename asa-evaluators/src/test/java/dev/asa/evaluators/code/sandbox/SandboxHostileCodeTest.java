@@ -244,6 +244,21 @@ class SandboxHostileCodeTest {
   }
 
   @Test
+  void floodingTheOutputIsKilledAtTheCap() {
+    TestRun run =
+        python(
+            Map.of(),
+            "def test_flood():\n    while True:\n        print('x' * 1000)\n",
+            Limits.defaults().withOutputBytes(64 * 1024));
+    assertTrue(run.killed());
+    assertFalse(run.timedOut());
+    TestCaseResult t = only(run);
+    assertEquals(Outcome.ERRORED, t.outcome());
+    assertTrue(t.message().contains("output limit"), t.message());
+    assertTrue(run.output().length() < 10_000, "the output is trimmed");
+  }
+
+  @Test
   void writingOutsideItsDirectoryFails(@TempDir Path host) {
     String tests =
         """
