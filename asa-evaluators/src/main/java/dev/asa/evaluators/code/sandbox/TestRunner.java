@@ -53,12 +53,9 @@ public final class TestRunner {
     Objects.requireNonNull(language, "language");
     Objects.requireNonNull(tests, "tests");
     for (String path : files.keySet()) {
-      if (path.equals(LanguagePlan.HARNESS_DIR)
-          || path.startsWith(LanguagePlan.HARNESS_DIR + "/")) {
-        throw new RejectedFilesException(
-            "path " + path + " is in " + LanguagePlan.HARNESS_DIR + "/, which the harness uses");
-      }
+      refuseHarnessPath(path);
     }
+    refuseHarnessPath(tests.path());
     if (files.containsKey(tests.path())) {
       throw new RejectedFilesException("the deliverable already has a file named " + tests.path());
     }
@@ -144,6 +141,13 @@ public final class TestRunner {
         + result.exitCode()
         + "):\n"
         + head(result.stderr().strip(), OUTPUT_HEAD);
+  }
+
+  private static void refuseHarnessPath(String path) {
+    if (path.equals(LanguagePlan.HARNESS_DIR) || path.startsWith(LanguagePlan.HARNESS_DIR + "/")) {
+      throw new RejectedFilesException(
+          "path " + path + " is in " + LanguagePlan.HARNESS_DIR + "/, which the harness uses");
+    }
   }
 
   private static long harnessBytes(LanguagePlan plan) {

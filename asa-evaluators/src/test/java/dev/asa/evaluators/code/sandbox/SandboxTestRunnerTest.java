@@ -210,6 +210,14 @@ class SandboxTestRunnerTest {
         () ->
             runner.run(
                 Language.PYTHON,
+                Map.of(),
+                new TestFile("__asa__/results.txt", ""),
+                Limits.defaults()));
+    assertThrows(
+        RejectedFilesException.class,
+        () ->
+            runner.run(
+                Language.PYTHON,
                 Map.of("test_deliverable.py", ""),
                 TestFile.of(Language.PYTHON, ""),
                 Limits.defaults()));
