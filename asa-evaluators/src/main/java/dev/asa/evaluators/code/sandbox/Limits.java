@@ -14,6 +14,9 @@ import java.util.Objects;
  * @param memoryBytes for {@link Sandbox}: the address space of each process (RLIMIT_AS); for {@link
  *     TestRunner}: what the program may allocate, to which the runner adds its runtime's own
  *     reservation (a JVM or V8 reserves far more address space than it uses)
+ * @param totalMemoryBytes resident memory of all the sandbox's processes together, summed by this
+ *     JVM every 100 ms; the sandbox is killed past it (RLIMIT_AS alone would allow processes x
+ *     memory)
  * @param processes processes and threads the sandbox's user may have at once (RLIMIT_NPROC, counted
  *     inside the sandbox's own user namespace)
  * @param fileSizeBytes the largest file a process may write (RLIMIT_FSIZE)
@@ -28,6 +31,7 @@ public record Limits(
     Duration wallClock,
     Duration cpuTime,
     long memoryBytes,
+    long totalMemoryBytes,
     int processes,
     long fileSizeBytes,
     int openFiles,
@@ -48,6 +52,7 @@ public record Limits(
       throw new IllegalArgumentException("cpuTime must be positive");
     }
     positive(memoryBytes, "memoryBytes");
+    positive(totalMemoryBytes, "totalMemoryBytes");
     positive(processes, "processes");
     positive(fileSizeBytes, "fileSizeBytes");
     positive(openFiles, "openFiles");
@@ -58,15 +63,16 @@ public record Limits(
   }
 
   /**
-   * 30 s of wall clock, 20 CPU seconds, 512 MiB, 64 processes and threads, 16 MiB files, 256
-   * descriptors, 256 KiB of each output stream, a 64 MiB work directory, 200 input files and 4 MiB
-   * of input.
+   * 30 s of wall clock, 20 CPU seconds, 512 MiB per process and 1 GiB resident in all, 64 processes
+   * and threads, 16 MiB files, 256 descriptors, 256 KiB of each output stream, a 64 MiB work
+   * directory, 200 input files and 4 MiB of input.
    */
   public static Limits defaults() {
     return new Limits(
         Duration.ofSeconds(30),
         Duration.ofSeconds(20),
         512 * MIB,
+        1024 * MIB,
         64,
         16 * MIB,
         256,
@@ -81,6 +87,7 @@ public record Limits(
         value,
         cpuTime,
         memoryBytes,
+        totalMemoryBytes,
         processes,
         fileSizeBytes,
         openFiles,
@@ -95,6 +102,7 @@ public record Limits(
         wallClock,
         value,
         memoryBytes,
+        totalMemoryBytes,
         processes,
         fileSizeBytes,
         openFiles,
@@ -108,6 +116,22 @@ public record Limits(
     return new Limits(
         wallClock,
         cpuTime,
+        value,
+        totalMemoryBytes,
+        processes,
+        fileSizeBytes,
+        openFiles,
+        outputBytes,
+        workDirBytes,
+        maxFiles,
+        maxInputBytes);
+  }
+
+  public Limits withTotalMemoryBytes(long value) {
+    return new Limits(
+        wallClock,
+        cpuTime,
+        memoryBytes,
         value,
         processes,
         fileSizeBytes,
@@ -123,6 +147,7 @@ public record Limits(
         wallClock,
         cpuTime,
         memoryBytes,
+        totalMemoryBytes,
         value,
         fileSizeBytes,
         openFiles,
@@ -137,6 +162,7 @@ public record Limits(
         wallClock,
         cpuTime,
         memoryBytes,
+        totalMemoryBytes,
         processes,
         fileSizeBytes,
         openFiles,
@@ -151,6 +177,7 @@ public record Limits(
         wallClock,
         cpuTime,
         memoryBytes,
+        totalMemoryBytes,
         processes,
         fileSizeBytes,
         openFiles,
@@ -165,6 +192,7 @@ public record Limits(
         wallClock,
         cpuTime,
         memoryBytes,
+        totalMemoryBytes,
         processes,
         fileSizeBytes,
         openFiles,

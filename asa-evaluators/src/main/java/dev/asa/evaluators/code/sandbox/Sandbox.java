@@ -153,6 +153,8 @@ public final class Sandbox {
         new OutputCapture(process.getErrorStream(), limits.outputBytes(), () -> kill(process));
     Thread outThread = Thread.ofPlatform().daemon().name("sandbox-stdout").start(out);
     Thread errThread = Thread.ofPlatform().daemon().name("sandbox-stderr").start(err);
+    MemoryWatch memory = new MemoryWatch(process, limits.totalMemoryBytes(), () -> kill(process));
+    Thread memoryThread = Thread.ofPlatform().daemon().name("sandbox-memory").start(memory);
     boolean timedOut = false;
     try {
       if (!process.waitFor(limits.wallClock().toNanos(), TimeUnit.NANOSECONDS)) {
@@ -164,6 +166,7 @@ public final class Sandbox {
       }
       outThread.join(KILL_GRACE);
       errThread.join(KILL_GRACE);
+      memoryThread.interrupt();
     } catch (InterruptedException e) {
       kill(process);
       Thread.currentThread().interrupt();
@@ -171,7 +174,7 @@ public final class Sandbox {
     }
     Duration wall = Duration.ofNanos(System.nanoTime() - start);
     boolean overrun = out.overrun() || err.overrun();
-    int exit = timedOut || overrun ? -1 : process.exitValue();
+    int exit = timedOut || overrun || memory.overrun() ? -1 : process.exitValue();
     return new SandboxResult(
         exit,
         out.text(),
@@ -179,6 +182,7 @@ public final class Sandbox {
         wall,
         timedOut,
         overrun,
+        memory.overrun(),
         collect(dir.resolve("out"), command.collect(), limits.outputBytes()));
   }
 

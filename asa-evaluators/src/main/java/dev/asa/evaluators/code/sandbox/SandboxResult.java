@@ -14,6 +14,8 @@ import java.util.OptionalInt;
  * @param wallTime from start to the last process gone
  * @param timedOut the wall clock ran out and the sandbox was killed
  * @param outputOverrun a stream passed its cap and the sandbox was killed
+ * @param memoryOverrun the processes' resident memory together passed its cap and the sandbox was
+ *     killed
  * @param collected the {@link Command#collect() collected} files that existed as regular files
  */
 public record SandboxResult(
@@ -23,15 +25,16 @@ public record SandboxResult(
     Duration wallTime,
     boolean timedOut,
     boolean outputOverrun,
+    boolean memoryOverrun,
     Map<String, String> collected) {
 
   public SandboxResult {
     collected = Map.copyOf(collected);
   }
 
-  /** This JVM killed the sandbox (wall clock or output cap). */
+  /** This JVM killed the sandbox (wall clock, output cap, total memory). */
   public boolean killed() {
-    return timedOut || outputOverrun;
+    return timedOut || outputOverrun || memoryOverrun;
   }
 
   /**

@@ -30,6 +30,7 @@ import java.util.OptionalDouble;
 public final class TestRunner {
   private static final int OUTPUT_HEAD = 4000;
   private static final int OUTPUT_TAIL = 4000;
+  private static final long RUNTIME_RESIDENT = 256L * 1024 * 1024;
 
   private final Sandbox sandbox;
 
@@ -81,6 +82,10 @@ public final class TestRunner {
     Limits sandboxLimits =
         limits
             .withMemoryBytes(limits.memoryBytes() + plan.runtimeReserve(limits.memoryBytes()))
+            // The runtime's own resident memory (a JVM's code cache, metaspace, GC) beside what
+            // the program may use.
+            .withTotalMemoryBytes(
+                Math.max(limits.totalMemoryBytes(), limits.memoryBytes() + RUNTIME_RESIDENT))
             // The harness files are ours: they do not count against the deliverable's caps.
             .withInputCaps(
                 limits.maxFiles() + plan.harness().size(),
@@ -115,6 +120,9 @@ public final class TestRunner {
   private static String unfinished(SandboxResult result) {
     if (result.timedOut()) {
       return "killed: the wall-clock limit ran out while this test ran";
+    }
+    if (result.memoryOverrun()) {
+      return "killed: the sandbox's processes together passed the memory limit while this test ran";
     }
     if (result.outputOverrun()) {
       return "killed: the output limit was passed while this test ran";

@@ -148,6 +148,37 @@ class SandboxHostileCodeTest {
   }
 
   @Test
+  void allocatingInManyForkedChildrenIsKilledByTheTotalMemoryWatch() {
+    String tests =
+        """
+        import os, time
+
+        def test_fork_and_allocate():
+            for _ in range(12):
+                if os.fork() == 0:
+                    block = b"x" * (64 * 1024 * 1024)
+                    time.sleep(1000)
+                    os._exit(0)
+            time.sleep(1000)
+        """;
+    // Each child stays under its own address space limit; together they pass the total (the
+    // runner adds 256 MiB for the runtime: 384 MiB against 12 x 64 MiB).
+    TestRun run =
+        python(
+            Map.of(),
+            tests,
+            Limits.defaults()
+                .withMemoryBytes(128L << 20)
+                .withTotalMemoryBytes(256L << 20)
+                .withWallClock(Duration.ofSeconds(60)));
+    assertTrue(run.killed());
+    assertFalse(run.timedOut(), "the memory watch, not the wall clock, ended it");
+    TestCaseResult t = only(run);
+    assertEquals(Outcome.ERRORED, t.outcome());
+    assertTrue(t.message().contains("memory limit"), t.message());
+  }
+
+  @Test
   void unboundedAllocationAndThreadsInJavaAreStoppedToo() {
     SandboxRequired.runtime(Language.JAVA);
     String tests =
