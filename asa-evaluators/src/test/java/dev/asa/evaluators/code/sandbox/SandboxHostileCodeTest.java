@@ -46,6 +46,24 @@ class SandboxHostileCodeTest {
             Limits.defaults());
     assertTrue(run.allPassed(), run.output());
     assertTrue(noSandboxedProcessLeft(), "a sandboxed process outlived its run");
+    assertTrue(noSandboxThreadLeft(), "a sandbox's reader or watch thread outlived its run");
+  }
+
+  private static boolean noSandboxThreadLeft() {
+    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+    while (System.nanoTime() < deadline) {
+      if (Thread.getAllStackTraces().keySet().stream()
+          .noneMatch(t -> t.isAlive() && t.getName().startsWith("sandbox-"))) {
+        return true;
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+    return false;
   }
 
   /** Leftovers would be descendants of this JVM still running bubblewrap's children. */
