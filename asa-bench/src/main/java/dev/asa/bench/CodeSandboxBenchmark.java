@@ -41,7 +41,7 @@ public final class CodeSandboxBenchmark {
     }
     Sandbox sandbox = Sandbox.create();
     TestRunner runner = new TestRunner(sandbox);
-    Limits limits = Limits.defaults().withWallClock(Duration.ofSeconds(120));
+    Limits limits = Limits.defaults().withWallClock(Duration.ofMinutes(2));
 
     String python = pythonSource();
     String java = javaSource();
@@ -104,7 +104,7 @@ public final class CodeSandboxBenchmark {
         + (run.coverage().isPresent()
             ? String.format(", coverage %.1f%%", run.coverage().getAsDouble())
             : "")
-        + (run.problem().map(p -> ", problem: " + p).orElse(""));
+        + run.problem().map(p -> ", problem: " + p).orElse("");
   }
 
   private static long lines(String s) {
@@ -171,8 +171,11 @@ public final class CodeSandboxBenchmark {
   static String javaSource() {
     StringBuilder b =
         new StringBuilder(
-            "/** Generated deliverable for the sandbox benchmark. */\n"
-                + "public final class Generated {\n  private Generated() {}\n");
+            """
+            /** Generated deliverable for the sandbox benchmark. */
+            public final class Generated {
+              private Generated() {}
+            """);
     for (int i = 0; i < FUNCTIONS; i++) {
       b.append(
           """
@@ -210,7 +213,11 @@ public final class CodeSandboxBenchmark {
   static String javaTests() {
     StringBuilder b =
         new StringBuilder(
-            "import java.util.stream.LongStream;\n\n" + "public class DeliverableTest {\n");
+            """
+            import java.util.stream.LongStream;
+
+            public class DeliverableTest {
+            """);
     for (int i = 0; i < FUNCTIONS; i++) {
       b.append(
           """
