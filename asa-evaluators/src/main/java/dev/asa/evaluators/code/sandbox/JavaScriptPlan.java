@@ -1,0 +1,55 @@
+package dev.asa.evaluators.code.sandbox;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * JavaScript: {@code node --test} on the test file with a small custom reporter ({@code
+ * reporter.mjs}) that writes the shared result lines, and node's built-in coverage.
+ */
+record JavaScriptPlan() implements LanguagePlan {
+
+  @Override
+  public Optional<String> missing() {
+    return Toolchains.node().isPresent()
+        ? Optional.empty()
+        : Optional.of("node is not installed under /usr");
+  }
+
+  @Override
+  public Map<String, String> harness() {
+    return Map.of(HARNESS_DIR + "/reporter.mjs", LanguagePlan.resource("reporter.mjs"));
+  }
+
+  @Override
+  public Command command(Map<String, String> files, TestFile tests, long memoryBytes) {
+    long heapMiB = Math.max(16, memoryBytes / (1024 * 1024));
+    return new Command(
+        List.of(
+            Toolchains.node().orElseThrow().toString(),
+            "--test",
+            "--experimental-test-coverage",
+            "--test-reporter=./" + HARNESS_DIR + "/reporter.mjs",
+            "--test-reporter-destination=" + RESULTS,
+            tests.path()),
+        // NODE_OPTIONS reaches the child process node --test runs each file in.
+        Map.of(
+            "NODE_OPTIONS",
+            "--max-old-space-size=" + heapMiB,
+            "ASA_TEST_FILE",
+            tests.path(),
+            "NO_COLOR",
+            "1"),
+        List.of(),
+        List.of(RESULTS));
+  }
+
+  /**
+   * V8 reserves about a gigabyte of address space before it runs a line (it fails under 512 MiB).
+   */
+  @Override
+  public long runtimeReserve(long memoryBytes) {
+    return 1536L * 1024 * 1024;
+  }
+}
