@@ -104,6 +104,11 @@ final class ServeCommand implements Command {
                       "PROTOCOL=URL",
                       "where disputes under a dispute protocol are filed, e.g. ajp=https://disputes.example/ajp"))
               .option(
+                  Option.value(
+                      "--code-sandbox",
+                      "on|off",
+                      "run the tests of code deliverables in a bubblewrap sandbox (no network, read-only system, CPU, memory, process and time limits); off by default, and then criteria that carry tests are refused"))
+              .option(
                   Option.repeated(
                       "--arbiter-key",
                       "FILE",
@@ -228,6 +233,7 @@ final class ServeCommand implements Command {
             dev.asa.server.evaluation.VerificationConfig.standard(
                 JudgeOptions.config(args, session),
                 args.intValue("--verification-workers", 2, 1, 64)));
+    config = config.withVerification(codeSandbox(args, config));
     config = config.withQualification(qualification(args, config.qualification()));
     if (args.has("--canaries")) {
       try {
@@ -496,5 +502,47 @@ final class ServeCommand implements Command {
     }
     String message = t.getMessage() != null ? t.getMessage() : t.getClass().getSimpleName();
     return t == e ? message : e.getMessage() + " (" + message + ")";
+  }
+
+  /**
+   * {@code --code-sandbox on}: the code evaluator runs tests in bubblewrap, with the server's data
+   * directory hidden from them. Refused at start when the sandbox cannot run here, with the reason:
+   * a server that said it runs tests and then could not would fail every code verification.
+   */
+  private static dev.asa.server.evaluation.VerificationConfig codeSandbox(
+      Arguments args, ServerConfig config) throws UsageException, CliException {
+    String value = args.has("--code-sandbox") ? args.value("--code-sandbox") : "off";
+    switch (value) {
+      case "off" -> {
+        return config.verification();
+      }
+      case "on" -> {}
+      default -> throw new UsageException("--code-sandbox must be on or off, not '" + value + "'");
+    }
+    var availability = dev.asa.evaluators.code.sandbox.Sandbox.available();
+    if (!availability.available()) {
+      throw new CliException(
+          "--code-sandbox on, but the sandbox cannot run here: "
+              + availability.reason()
+              + " (install bubblewrap: apt-get install bubblewrap; user namespaces must be allowed)");
+    }
+    var sandbox =
+        dev.asa.evaluators.code.sandbox.Sandbox.create()
+            .hiding(java.util.List.of(config.dataDir().toAbsolutePath()));
+    var limits = dev.asa.evaluators.code.sandbox.Limits.defaults();
+    return config
+        .verification()
+        .withCodeSandbox(
+            new dev.asa.evaluators.code.SandboxTests(
+                new dev.asa.evaluators.code.sandbox.TestRunner(sandbox), limits),
+            "bubblewrap; per run: "
+                + limits.wallClock().toSeconds()
+                + " s wall clock, "
+                + limits.cpuTime().toSeconds()
+                + " s CPU, "
+                + limits.memoryBytes() / (1024 * 1024)
+                + " MiB memory, "
+                + limits.processes()
+                + " processes, no network");
   }
 }

@@ -90,6 +90,26 @@ public record QualityCriteria(
     return deliverableSchema == null ? null : deliverableSchema.deepCopy();
   }
 
+  /**
+   * These criteria with {@code tests} as their tests (a standalone request's); unchanged for null.
+   */
+  public QualityCriteria withCodeTests(CodeTests tests) {
+    if (tests == null) {
+      return this;
+    }
+    return new QualityCriteria(
+        dimensions,
+        compositeThreshold,
+        compositeMethod,
+        guaranteeType,
+        gates,
+        gateLogic,
+        deliverableSchema,
+        requiredSections,
+        guarantee,
+        tests);
+  }
+
   /** The agreed tests, if any. */
   public Optional<CodeTests> codeTests() {
     return Optional.ofNullable(tests);

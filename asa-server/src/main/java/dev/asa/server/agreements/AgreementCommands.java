@@ -190,9 +190,16 @@ public final class AgreementCommands {
         ticket,
         caller,
         Operation.NEGOTIATE,
-        current ->
-            negotiation.apply(
-                current.agreement(), request, current.now(), current.actor(), ids::negotiationId));
+        current -> {
+          Change change =
+              negotiation.apply(
+                  current.agreement(), request, current.now(), current.actor(), ids::negotiationId);
+          // Terms moved by negotiation are held to what this server can honour, as at creation.
+          if (change != null) {
+            evaluatorTerms.check(change.next());
+          }
+          return change;
+        });
   }
 
   /**

@@ -81,7 +81,7 @@ public final class AgreementService {
             subcontracts,
             assignments,
             ids,
-            new EvaluatorTermsCheck(registry),
+            new EvaluatorTermsCheck(registry, evaluators != null && evaluators.runsCode()),
             tasks);
     ResultEnforcement results = new ResultEnforcement(closing, disputes, serverKeyId);
     this.engine =

@@ -8,22 +8,40 @@ import dev.asa.server.evaluators.EvaluatorRegistry;
 import java.util.Optional;
 
 /**
- * Refuses, at creation, evaluator-integrity terms this server cannot honour, naming the field: the
- * parties must never believe a safeguard is on when it is not (issue 14). Canary tasks need a
- * canary set with canaries that can pose as the agreement's service type; without one the terms
- * would promise known-answer checks that never happen. With one, the evaluator work queue gives the
- * canaries ({@link EvaluatorTasks}).
+ * Refuses, at creation, evaluator terms this server cannot honour, naming the field: the parties
+ * must never believe a safeguard is on when it is not (issue 14). Tests for a code deliverable need
+ * the code sandbox. Canary tasks need a canary set with canaries that can pose as the agreement's
+ * service type; without one the terms would promise known-answer checks that never happen. With
+ * one, the evaluator work queue gives the canaries ({@link EvaluatorTasks}).
  */
 final class EvaluatorTermsCheck {
   static final String CANARY_TASKS = "/verification/canary_tasks";
 
-  private final EvaluatorRegistry registry;
+  static final String TESTS = "/quality_criteria/tests";
 
-  EvaluatorTermsCheck(EvaluatorRegistry registry) {
+  private final EvaluatorRegistry registry;
+  private final boolean runsCode;
+
+  /**
+   * @param runsCode whether this server runs code deliverables' tests (the code sandbox is on)
+   */
+  EvaluatorTermsCheck(EvaluatorRegistry registry, boolean runsCode) {
     this.registry = registry;
+    this.runsCode = runsCode;
   }
 
   void check(Agreement a) {
+    if (a.terms().qualityCriteria().codeTests().isPresent() && !runsCode) {
+      throw new InvalidDocumentException(
+          TESTS,
+          "this server runs no code (its operator has not turned the code sandbox on: asa serve"
+              + " --code-sandbox on), so these tests would never run and a tests_pass gate could"
+              + " never pass; leave tests out, or agree on a server that runs them");
+    }
+    checkCanaries(a);
+  }
+
+  private void checkCanaries(Agreement a) {
     CanaryTerms canaries = a.terms().verification().canaryTasks();
     if (!canaries.enabled()) {
       return;

@@ -23,12 +23,21 @@ public final class EvaluatorPool {
 
   private final Map<String, Lazy> byType = new LinkedHashMap<>();
   private final String defaultType;
+  private final boolean runsCode;
+
+  /** A pool that runs no code. */
+  public EvaluatorPool(Map<String, Supplier<Evaluator>> evaluators, String defaultType) {
+    this(evaluators, defaultType, false);
+  }
 
   /**
    * @param evaluators type to a factory of its evaluator, in the order listed to callers
    * @param defaultType the type used when a request names none
+   * @param runsCode whether its code evaluator runs tests in the code sandbox
    */
-  public EvaluatorPool(Map<String, Supplier<Evaluator>> evaluators, String defaultType) {
+  public EvaluatorPool(
+      Map<String, Supplier<Evaluator>> evaluators, String defaultType, boolean runsCode) {
+    this.runsCode = runsCode;
     evaluators.forEach((type, factory) -> byType.put(type, new Lazy(factory)));
     if (!byType.containsKey(defaultType)) {
       throw new IllegalArgumentException(
@@ -41,6 +50,14 @@ public final class EvaluatorPool {
   public Optional<Supplier<Evaluator>> evaluator(String type) {
     Lazy lazy = byType.get(type);
     return lazy == null ? Optional.empty() : Optional.of(lazy::get);
+  }
+
+  /**
+   * Whether code deliverables' tests run here ({@code asa serve --code-sandbox on}): criteria that
+   * carry tests are refused on a server where they never would.
+   */
+  public boolean runsCode() {
+    return runsCode;
   }
 
   /** The type of the offline code evaluator. */

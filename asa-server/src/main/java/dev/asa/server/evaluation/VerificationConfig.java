@@ -1,12 +1,15 @@
 package dev.asa.server.evaluation;
 
 import dev.asa.evaluators.Evaluator;
+import dev.asa.evaluators.code.CodeEvaluator;
+import dev.asa.evaluators.code.TestRunner;
 import dev.asa.evaluators.judge.JudgeConfig;
 import dev.asa.evaluators.judge.LlmJudge;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
@@ -17,12 +20,24 @@ import java.util.function.Supplier;
  * @param defaultType the type used when a request names none
  * @param workers how many background verifications run at once
  * @param description what is configured, for {@code /admin/config} (no secrets)
+ * @param codeTests runs a code deliverable's tests in the code sandbox ({@code asa serve
+ *     --code-sandbox on}); {@link TestRunner#NONE} when the server runs no code
  */
 public record VerificationConfig(
     Map<String, Supplier<Evaluator>> evaluators,
     String defaultType,
     int workers,
-    Map<String, String> description) {
+    Map<String, String> description,
+    TestRunner codeTests) {
+
+  /** A server that runs no code. */
+  public VerificationConfig(
+      Map<String, Supplier<Evaluator>> evaluators,
+      String defaultType,
+      int workers,
+      Map<String, String> description) {
+    this(evaluators, defaultType, workers, description, TestRunner.NONE);
+  }
 
   /** Structural verification only. */
   public static final VerificationConfig STRUCTURAL_ONLY =
@@ -31,6 +46,7 @@ public record VerificationConfig(
   public VerificationConfig {
     evaluators = Collections.unmodifiableMap(new LinkedHashMap<>(evaluators));
     description = Collections.unmodifiableMap(new LinkedHashMap<>(description));
+    Objects.requireNonNull(codeTests, "codeTests (TestRunner.NONE for none)");
     if (workers < 1) {
       throw new IllegalArgumentException("verification workers must be at least 1");
     }
@@ -68,8 +84,27 @@ public record VerificationConfig(
         evaluators, judge != null ? "agent_as_judge" : "embedding", workers, description);
   }
 
+  /**
+   * With the code sandbox: the code evaluator runs the tests the criteria carry through {@code
+   * tests}, described as {@code sandbox} in {@code /admin/config}.
+   */
+  public VerificationConfig withCodeSandbox(TestRunner tests, String sandbox) {
+    Map<String, Supplier<Evaluator>> withTests = new LinkedHashMap<>(evaluators);
+    if (withTests.containsKey(EvaluatorPool.CODE)) {
+      withTests.put(EvaluatorPool.CODE, () -> new CodeEvaluator(tests));
+    }
+    Map<String, String> described = new LinkedHashMap<>(description);
+    described.put("code_sandbox", sandbox);
+    return new VerificationConfig(withTests, defaultType, workers, described, tests);
+  }
+
+  /** Whether this server runs code deliverables' tests (the code sandbox is on). */
+  public boolean runsCode() {
+    return codeTests != TestRunner.NONE && evaluators.containsKey(EvaluatorPool.CODE);
+  }
+
   /** The pool of these evaluators; null when there are none. */
   public EvaluatorPool pool() {
-    return evaluators.isEmpty() ? null : new EvaluatorPool(evaluators, defaultType);
+    return evaluators.isEmpty() ? null : new EvaluatorPool(evaluators, defaultType, runsCode());
   }
 }

@@ -2,6 +2,7 @@ package dev.asa.server.verification;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.CodeTests;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.QualityCriteria;
 import dev.asa.agreement.Service;
@@ -25,6 +26,8 @@ import dev.asa.text.ControlCharacters;
  * @param constraints the original request's constraints
  * @param criteria the caller's criteria; null to use the type's defaults (or the agreement's)
  * @param config how to verify
+ * @param tests the tests a code deliverable must pass ({@code original_request.tests}); null for
+ *     none
  */
 public record VerificationRequest(
     String agreementId,
@@ -34,7 +37,8 @@ public record VerificationRequest(
     String description,
     Service.Constraints constraints,
     QualityCriteria criteria,
-    EvaluationConfig config) {
+    EvaluationConfig config,
+    CodeTests tests) {
 
   public boolean isStandalone() {
     return agreementId == null;
@@ -122,10 +126,13 @@ public record VerificationRequest(
 
     String description = "";
     Service.Constraints constraints = Service.Constraints.NONE;
+    CodeTests tests = null;
     JsonNode r = b.get("original_request");
     if (r != null) {
       ObjectNode request = StrictJson.failFast().object(r, "/original_request", "original_request");
-      StrictJson.failFast().allowOnly(request, "/original_request", "description", "constraints");
+      StrictJson.failFast()
+          .allowOnly(request, "/original_request", "description", "constraints", "tests");
+      tests = CodeTests.parse(request.get("tests"), "/original_request/tests");
       description = StrictJson.failFast().optionalText(request, "/original_request", "description");
       description = description == null ? "" : description;
       JsonNode c = request.get("constraints");
@@ -177,7 +184,8 @@ public record VerificationRequest(
         description,
         constraints,
         criteria,
-        config);
+        config,
+        tests);
   }
 
   private static Long positiveLong(ObjectNode o, String field, String at) {

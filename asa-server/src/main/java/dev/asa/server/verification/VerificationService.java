@@ -115,6 +115,13 @@ public final class VerificationService {
               caller,
               ticket);
     }
+    if (request.tests() != null && (evaluators == null || !evaluators.runsCode())) {
+      throw new InvalidDocumentException(
+          "/original_request/tests",
+          "this server runs no code (its operator has not turned the code sandbox on: asa serve"
+              + " --code-sandbox on), so these tests would never run; leave tests out for the"
+              + " static checks alone");
+    }
     Depth depth =
         request.config().depth() != null
             ? request.config().depth()
@@ -268,7 +275,8 @@ public final class VerificationService {
                 "/deliverable/content_url");
     boolean defaults = request.criteria() == null;
     QualityCriteria criteria =
-        defaults ? StandaloneCriteria.forType(request.criteriaType()) : request.criteria();
+        (defaults ? StandaloneCriteria.forType(request.criteriaType()) : request.criteria())
+            .withCodeTests(request.tests());
     Deliverable deliverable =
         new Deliverable(
             content,

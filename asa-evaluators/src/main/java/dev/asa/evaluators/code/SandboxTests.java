@@ -1,0 +1,114 @@
+package dev.asa.evaluators.code;
+
+import dev.asa.agreement.CodeTests;
+import dev.asa.evaluators.EvaluationException;
+import dev.asa.evaluators.EvaluationTask;
+import dev.asa.evaluators.code.sandbox.Limits;
+import dev.asa.evaluators.code.sandbox.RejectedFilesException;
+import dev.asa.evaluators.code.sandbox.SandboxException;
+import dev.asa.evaluators.code.sandbox.TestCaseResult;
+import dev.asa.evaluators.code.sandbox.TestFile;
+import dev.asa.evaluators.code.sandbox.TestRun;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * The code sandbox as the code evaluator's test runner: the tests the criteria carry ({@code
+ * quality_criteria.tests} in an agreement, {@code original_request.tests} in a standalone request)
+ * run against the delivered tree in {@link dev.asa.evaluators.code.sandbox.TestRunner}, within the
+ * operator's limits.
+ *
+ * <p>Only the tests the client gave count: tests a provider ships with its own code prove what the
+ * provider chose to prove. A tree with no agreed tests is left unscored on what only tests can
+ * measure, with that reason.
+ */
+public final class SandboxTests implements TestRunner {
+  private final dev.asa.evaluators.code.sandbox.TestRunner runner;
+  private final Limits limits;
+
+  public SandboxTests(dev.asa.evaluators.code.sandbox.TestRunner runner, Limits limits) {
+    this.runner = runner;
+    this.limits = limits;
+  }
+
+  @Override
+  public Outcome run(CodeTree tree, EvaluationTask task) throws EvaluationException {
+    Optional<CodeTests> agreed = task.criteria().codeTests();
+    if (agreed.isEmpty()) {
+      return new Outcome.NotRun(
+          "no tests were given to run (quality_criteria.tests in an agreement,"
+              + " original_request.tests in a standalone request)");
+    }
+    CodeTests tests = agreed.get();
+    if (!tests.language().equals(tree.language().wireName())) {
+      return new Outcome.NotRun(
+          "the tests are "
+              + tests.language()
+              + " but the deliverable is "
+              + tree.language().wireName()
+              + ": nothing ran");
+    }
+    Optional<dev.asa.evaluators.code.sandbox.Language> language =
+        dev.asa.evaluators.code.sandbox.Language.fromFormat(tests.language());
+    if (language.isEmpty()) {
+      return new Outcome.NotRun("the sandbox does not run " + tests.language() + " tests");
+    }
+    TestRun run;
+    try {
+      run =
+          runner.run(
+              language.get(), tree.files(), TestFile.of(language.get(), tests.content()), limits);
+    } catch (RejectedFilesException e) {
+      throw new EvaluationException(
+          EvaluationException.Reason.INVALID_TASK,
+          "the deliverable cannot be run: " + e.getMessage(),
+          e);
+    } catch (SandboxException e) {
+      throw new EvaluationException(
+          EvaluationException.Reason.UNAVAILABLE, "the code sandbox failed: " + e.getMessage(), e);
+    }
+    int failed = run.failed() + run.errored();
+    if (run.problem().isPresent() && failed == 0 && run.passed() == 0) {
+      failed = 1; // nothing could run as a test (code that does not compile, say): none passed
+    }
+    return new Outcome.Ran(
+        new TestResults(
+            run.passed(),
+            failed,
+            run.coverage().isPresent() ? run.coverage().getAsDouble() : null,
+            run.wallTime(),
+            limits.wallClock(),
+            summary(run)));
+  }
+
+  private static String summary(TestRun run) {
+    StringBuilder s = new StringBuilder();
+    s.append(run.passed())
+        .append(" of ")
+        .append(run.run())
+        .append(" ")
+        .append(run.language().name().toLowerCase(java.util.Locale.ROOT))
+        .append(" tests passed in the sandbox");
+    run.problem().ifPresent(p -> s.append("; ").append(p));
+    if (run.timedOut()) {
+      s.append("; stopped at the time limit");
+    } else if (run.killed()) {
+      s.append("; killed at a limit");
+    }
+    String failing =
+        run.tests().stream()
+            .filter(t -> t.outcome() != TestCaseResult.Outcome.PASSED)
+            .limit(10)
+            .map(t -> t.name() + (t.message() == null ? "" : " (" + trim(t.message()) + ")"))
+            .collect(Collectors.joining(", "));
+    if (!failing.isEmpty()) {
+      s.append("; failing: ").append(failing);
+    }
+    return s.toString();
+  }
+
+  private static String trim(String message) {
+    String oneLine = message.strip().replaceAll("\\s+", " ");
+    return oneLine.length() <= 120 ? oneLine : oneLine.substring(0, 117) + "...";
+  }
+}
