@@ -76,6 +76,58 @@ public final class CodeSandboxBenchmark {
                     Map.of("Generated.java", java),
                     TestFile.of(Language.JAVA, javaTests()),
                     limits)));
+    var evaluator =
+        new dev.asa.evaluators.code.CodeEvaluator(
+            new dev.asa.evaluators.code.SandboxTests(runner, limits));
+    measure(
+        "verify Python (static + tests)",
+        runs,
+        () -> verify(evaluator, "python", "generated.py", python, pythonTests()));
+    measure(
+        "verify Java (static + tests)",
+        runs,
+        () -> verify(evaluator, "java", "Generated.java", java, javaTests()));
+  }
+
+  /**
+   * The whole verification the server runs for a code deliverable: unpacking, the static checks
+   * with the real parsers, and the client's tests in the sandbox, scored against the code criteria.
+   */
+  private static String verify(
+      dev.asa.evaluators.code.CodeEvaluator evaluator,
+      String language,
+      String file,
+      String source,
+      String tests) {
+    com.fasterxml.jackson.databind.node.ObjectNode manifest = dev.asa.json.Json.object();
+    manifest.putObject("files").put(file, source);
+    String content = manifest.toString();
+    dev.asa.evaluators.EvaluationTask task =
+        dev.asa.evaluators.EvaluationTask.of(
+            new dev.asa.evaluators.Deliverable(
+                content,
+                language,
+                dev.asa.crypto.Digest.sha256(
+                    content.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                java.time.Instant.now()),
+            "generated functions",
+            "code/" + language,
+            dev.asa.agreement.StandaloneCriteria.forType("code")
+                .withCodeTests(new dev.asa.agreement.CodeTests(language, tests)));
+    try {
+      var evaluation = evaluator.evaluate(task);
+      StringBuilder s = new StringBuilder();
+      evaluation
+          .dimensions()
+          .forEach((name, input) ->
+              s.append(name)
+                  .append(' ')
+                  .append(input.score() == null ? "-" : input.score().toPlainString())
+                  .append(' '));
+      return s.toString().strip();
+    } catch (dev.asa.evaluators.EvaluationException e) {
+      return "failed: " + e.getMessage();
+    }
   }
 
   private interface Step {
