@@ -30,13 +30,15 @@ final class CreateCommand implements Command {
           "--amount",
           "--currency",
           "--challenge-window",
+          "--tests",
+          "--depth",
           "--id");
 
   private static final Usage USAGE =
       Usage.of(
               "agreements create",
               "(--file DOC.json | --template TYPE --client-key FILE (--provider-key FILE | --provider-pub KEY) [--evaluator IDENTITY"
-                  + " [--evaluator-key FILE | --evaluator-pub KEY] [--evaluator-scheme S]] [--description TEXT] [--amount 10.00 [--currency USDC]] [--challenge-window SECONDS] [--id ID]) [--idempotency-key K]",
+                  + " [--evaluator-key FILE | --evaluator-pub KEY] [--evaluator-scheme S]] [--description TEXT] [--amount 10.00 [--currency USDC]] [--challenge-window SECONDS] [--tests FILE] [--depth D] [--id ID]) [--idempotency-key K]",
               "Proposes a new agreement (state PROPOSED).\n"
                   + "Prints its id and agreement_hash. From a template, the parties are identified by the did:key of their keys; the template supplies every\n"
                   + "term not given here. Without --evaluator the server assigns a registered, qualified, independent\n"
@@ -93,6 +95,16 @@ final class CreateCommand implements Command {
                   "--challenge-window",
                   "SECONDS",
                   "how long either party may challenge the result (template default 7200)"))
+          .option(
+              Option.value(
+                  "--tests",
+                  "FILE",
+                  "a test file the delivered code must pass (.py, .js or .java), run by a server with its code sandbox on"))
+          .option(
+              Option.value(
+                  "--depth",
+                  "D",
+                  "how deep the server's own evaluators verify when nobody submits scores: structural, semantic or composite"))
           .option(Option.value("--id", "ID", "the agreement id (default: the server picks one)"))
           .option(
               Option.value(
@@ -195,6 +207,27 @@ final class CreateCommand implements Command {
     if (args.has("--challenge-window")) {
       builder.challengeWindowSeconds(
           Inputs.nonNegativeLong("--challenge-window", args.value("--challenge-window")));
+    }
+    if (args.has("--tests")) {
+      String file = args.value("--tests");
+      String language =
+          file.endsWith(".py")
+              ? "python"
+              : file.endsWith(".js") || file.endsWith(".mjs")
+                  ? "javascript"
+                  : file.endsWith(".java") ? "java" : null;
+      if (language == null) {
+        throw new UsageException(
+            "--tests " + file + ": name the test file .py, .js or .java (its language)");
+      }
+      builder.tests(language, Inputs.textFile(file));
+    }
+    if (args.has("--depth")) {
+      String depth = args.value("--depth");
+      if (!List.of("structural", "semantic", "composite").contains(depth)) {
+        throw new UsageException("--depth must be structural, semantic or composite");
+      }
+      builder.verificationDepth(depth);
     }
     if (args.has("--id")) {
       builder.agreementId(args.value("--id"));

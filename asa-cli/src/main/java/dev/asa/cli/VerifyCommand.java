@@ -58,6 +58,21 @@ final class VerifyCommand implements Command {
         evaluatorResult == null
             ? session.client().verify(id)
             : session.client().verify(id, evaluatorResult);
+    if (dev.asa.client.AsaClient.isPending(answer)) {
+      // The server's own evaluators work in the background (semantic or composite depth): wait for
+      // the verdict, then report it as a verification at structural depth is reported.
+      String verificationId = answer.path("verification_id").asText();
+      session.err().println("verification " + verificationId + " is running on the server...");
+      JsonNode result =
+          session
+              .client()
+              .awaitVerification(verificationId, java.time.Duration.ofMinutes(15), p -> {});
+      ObjectNode done = dev.asa.json.Json.object();
+      done.put("agreement_id", id);
+      done.put("state", session.client().agreement(id).path("state").asText());
+      done.set("verification", result);
+      answer = done;
+    }
     session.print(answer, VerificationReport::format);
     return 0;
   }

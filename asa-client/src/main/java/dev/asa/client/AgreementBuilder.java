@@ -128,6 +128,29 @@ public final class AgreementBuilder {
     return this;
   }
 
+  /**
+   * The tests a code deliverable must pass ({@code quality_criteria.tests}), run by a server with
+   * its code sandbox on; they join the template's criteria.
+   *
+   * @param language python, javascript or java
+   * @param content the test file's text
+   */
+  public AgreementBuilder tests(String language, String content) {
+    object(object(doc, "quality_criteria"), "tests")
+        .put("language", Objects.requireNonNull(language, "language"))
+        .put("content", Objects.requireNonNull(content, "content"));
+    return this;
+  }
+
+  /**
+   * How deep the server's own evaluators verify when nobody submits scores ({@code
+   * verification.depth}: structural, semantic or composite).
+   */
+  public AgreementBuilder verificationDepth(String depth) {
+    object(doc, "verification").put("depth", Objects.requireNonNull(depth, "depth"));
+    return this;
+  }
+
   /** A copy of the document as built so far. */
   public ObjectNode build() {
     return doc.deepCopy();
