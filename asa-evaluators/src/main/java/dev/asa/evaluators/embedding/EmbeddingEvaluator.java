@@ -78,11 +78,12 @@ public final class EmbeddingEvaluator implements Evaluator {
   static final double INSTRUCTIONS_WEIGHT = 0.5;
 
   /**
-   * How much vagueness ({@link Substance}) costs completeness, by the share of vague sentences: an
-   * answer of nothing but hedges and filler keeps 1 - this of its coverage. 1.0 measured best on
-   * the development corpus (0.25 to 1.0 tried; none lowered a category).
+   * How much vagueness ({@link Substance}) costs completeness, by its share of vague sentences: an
+   * answer of nothing but hedges and filler keeps 1 - this of its coverage. 0.75 measured best on
+   * the development corpus (0.5, 0.75 and 1.0 tried; none lowered a category against no vagueness
+   * signal).
    */
-  static final double VAGUENESS_WEIGHT = 1.0;
+  static final double VAGUENESS_WEIGHT = 0.75;
 
   private static final int STEPS = 4;
   private static final BigDecimal HUNDRED = BigDecimal.valueOf(100);
@@ -108,16 +109,27 @@ public final class EmbeddingEvaluator implements Evaluator {
     String content = task.deliverable().content();
     List<Dimension> dimensions = task.criteria().dimensions();
     Map<String, DimensionInput> inputs = new LinkedHashMap<>();
-    if (content.isBlank()) {
+    boolean prose = isProse(task);
+    // Restatements of the request and words to the evaluator are taken out of prose before anything
+    // is measured, so neither can raise a score (code and data are left as they are).
+    ScoredText scored =
+        prose
+            ? ScoredText.of(task.request(), content)
+            : new ScoredText(content, List.of(), List.of());
+    if (content.isBlank() || scored.text().isBlank()) {
+      String why =
+          content.isBlank()
+              ? "the deliverable is empty (no text once whitespace is removed)"
+              : "nothing is left to score once the sentences addressed to the evaluator are taken out";
       for (Dimension d : dimensions) {
-        inputs.put(d.name(), empty(d));
+        inputs.put(d.name(), empty(d, why));
       }
-      progress.update("the deliverable is empty", STEPS, STEPS);
+      progress.update(why, STEPS, STEPS);
       return new Evaluation(ID, TYPE, MODEL, inputs, Map.of(), Evaluation.Usage.FREE);
     }
+    content = scored.text();
 
     progress.update("measuring text signals", 0, STEPS);
-    boolean prose = isProse(task);
     Writing writing = Writing.of(content);
     Citations citations = Citations.of(content);
 
@@ -139,7 +151,7 @@ public final class EmbeddingEvaluator implements Evaluator {
     Measured m =
         new Measured(content, prose, writing, citations, similarities, translation, task.request());
     for (Dimension d : dimensions) {
-      inputs.put(d.name(), input(d, m));
+      inputs.put(d.name(), noted(input(d, m), scored));
     }
     progress.update("done", STEPS, STEPS);
     long tokens = similarities == null ? 0 : similarities.tokens();
@@ -571,7 +583,22 @@ public final class EmbeddingEvaluator implements Evaluator {
 
   // ------------------------------------------------------------------ what it cannot judge
 
-  private static DimensionInput empty(Dimension d) {
+  /** The evidence of a measured dimension says what was taken out of the text before measuring. */
+  private static DimensionInput noted(DimensionInput input, ScoredText scored) {
+    if (!scored.changed() || !input.isEvaluated()) {
+      return input;
+    }
+    return new DimensionInput(
+        input.name(),
+        input.score(),
+        input.evidence() + "; " + scored.describe(),
+        input.shadowValue(),
+        input.shadowEvidence(),
+        input.confidence(),
+        input.source());
+  }
+
+  private static DimensionInput empty(Dimension d, String why) {
     String name = d.name();
     boolean scoredHere =
         RELEVANCE.contains(name)
@@ -586,18 +613,15 @@ public final class EmbeddingEvaluator implements Evaluator {
         || (d.metric() == MetricType.COUNT && !SOURCES.contains(name))) {
       return DimensionInput.notEvaluated(
           name,
-          "the deliverable is empty; the offline embedding evaluator does not score "
+          why
+              + "; the offline embedding evaluator does not score "
               + name
               + " as a "
               + d.metric().wireName());
     }
-    // An empty deliverable is certainly irrelevant and incomplete: nothing to be unsure about.
-    return DimensionInput.scored(
-        name,
-        BigDecimal.ZERO,
-        "the deliverable is empty (no text once whitespace is removed)",
-        BigDecimal.ONE,
-        TYPE);
+    // An empty deliverable (or one with nothing but words to the evaluator) is certainly irrelevant
+    // and incomplete: nothing to be unsure about.
+    return DimensionInput.scored(name, BigDecimal.ZERO, why, BigDecimal.ONE, TYPE);
   }
 
   private static DimensionInput notProse(String name) {

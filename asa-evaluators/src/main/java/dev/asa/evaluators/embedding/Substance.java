@@ -6,17 +6,21 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Substance against vagueness: the share of sentences that hedge or fill ("various", "in some
- * ways", "it depends", "basically") without saying anything concrete (a number, a name, code, an
- * example, a definition). A vague paragraph can sit as close to the request in embedding space as a
- * precise one, and similarity alone then ranks them level.
+ * Substance against vagueness: among the sentences that are either concrete (a number, a name,
+ * code, an example, a definition) or vague (a hedge or filler, "various", "in some ways", "it
+ * depends", "basically", with nothing concrete), the share that are vague. A vague paragraph can
+ * sit as close to the request in embedding space as a precise one, and similarity alone then ranks
+ * them level.
+ *
+ * <p>Plain sentences, neither, do not count either way: were they in the denominator, padding a
+ * vague answer with bland sentences would dilute its vagueness and raise its score.
  *
  * <p>Only vagueness costs; concreteness earns nothing by itself. Measured on the development
  * corpus, rewarding concrete sentences picked the wrong answer of a pair more often than the right
  * one (84 right, 131 wrong: the adversarial answers are richly specific about the wrong thing),
  * while vague sentences marked the worse answer (29 right, 16 wrong); and a reward for numbers and
  * names would be one more thing to stuff. A concrete marker only keeps a sentence from counting as
- * vague. Counted per sentence, so repetition buys no more than the share of sentences it fills.
+ * vague.
  *
  * @param sentences sentences counted
  * @param concrete sentences with at least one concrete marker
@@ -74,9 +78,9 @@ record Substance(int sentences, int concrete, int vague) {
     return sentences >= MIN_SENTENCES;
   }
 
-  /** 0 to 1: the share of sentences that are vague. */
+  /** 0 to 1: vague sentences among the concrete and the vague ones; 0 when there are neither. */
   double vagueShare() {
-    return sentences == 0 ? 0 : (double) vague / sentences;
+    return concrete + vague == 0 ? 0 : (double) vague / (concrete + vague);
   }
 
   String describe() {

@@ -29,6 +29,15 @@ class SubstanceTest {
     assertThat(s.sentences()).isEqualTo(3);
     assertThat(s.concrete()).isEqualTo(2);
     assertThat(s.vague()).isEqualTo(1);
+    assertThat(s.vagueShare()).isCloseTo(1 / 3.0, within(1e-9));
+  }
+
+  @Test
+  void blandSentencesDoNotDiluteVagueness() {
+    String vague = "It works in various ways. Basically it depends.";
+    double before = Substance.of(vague).vagueShare();
+    double after = Substance.of(vague + " The sky was grey. We walked home.").vagueShare();
+    assertThat(after).isEqualTo(before).isEqualTo(1.0);
   }
 
   @Test
