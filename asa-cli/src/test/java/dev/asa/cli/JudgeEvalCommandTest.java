@@ -22,9 +22,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code asa judge-eval} on a slice of the development corpus (asa-evaluators' test resources,
- * {@code judge-eval/dev-pairs.jsonl}): the report's structure, figures consistent with the records'
- * own scores, and the length baseline against a count made by hand. The whole corpus runs as a
+ * {@code asa judge-eval} on slices of the development corpus (asa-evaluators' test resources: the
+ * project's own pairs, {@code judge-eval/dev-pairs.jsonl}, and LLMBar's in {@code
+ * judge-eval/dev-corpus.jsonl}): the report's structure, figures consistent with the records' own
+ * scores, and the length baseline against a count made by hand. The whole corpus runs as a
  * benchmark ({@code ./asa bench-judge}), not here.
  */
 class JudgeEvalCommandTest {

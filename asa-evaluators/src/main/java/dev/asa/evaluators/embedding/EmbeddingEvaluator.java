@@ -29,12 +29,18 @@ import java.util.Set;
  *   <li>{@code relevance}: similarity of the deliverable's best passages to the request, mapped by
  *       {@link Calibration}, and the share of passages on topic;
  *   <li>{@code completeness} / {@code coverage}: the request split into its asks ({@link
- *       RequestParts}); each ask earns credit from the similarity of its best passage;
+ *       RequestParts}); each ask earns credit from the similarity of its best passage; scaled by
+ *       the share of the request's explicit instructions followed ({@link Constraints}) and by the
+ *       share of vague sentences ({@link Substance});
  *   <li>{@code sources} / {@code source_quality} / {@code citations}: citations counted ({@link
  *       Citations}); 15 points a source, 10 more for a reference list, at most 100;
  *   <li>{@code writing} / {@code writing_quality} / {@code clarity} / {@code fluency} / {@code
  *       readability}: readability, layout and repetition ({@link Writing}).
  * </ul>
+ *
+ * <p>Before anything is measured, sentences of prose that only restate the request or speak to the
+ * evaluator are taken out ({@link ScoredText}), so that neither can raise a score; the evidence
+ * says how many.
  *
  * <p>Shadow metrics it measures, when a scored dimension names one: {@code verbosity} (the
  * percentage of words off topic or repeated), {@code repetition_rate} and {@code word_count}. Every
