@@ -117,11 +117,13 @@ public final class EmbeddingEvaluator implements Evaluator {
     Map<String, DimensionInput> inputs = new LinkedHashMap<>();
     boolean prose = isProse(task);
     // Restatements of the request and words to the evaluator are taken out of prose before anything
-    // is measured, so neither can raise a score (code and data are left as they are).
+    // is measured, so neither can raise a score. Code and data are left as they are, and so is a
+    // translation, whose request is the source text: names, numbers and cognates are meant to
+    // carry over, and only words to the evaluator are taken out of it.
     ScoredText scored =
-        prose
+        prose && !task.deliverableType().equals("translation")
             ? ScoredText.of(task.request(), content)
-            : new ScoredText(content, List.of(), List.of());
+            : prose ? ScoredText.of("", content) : new ScoredText(content, List.of(), List.of());
     if (content.isBlank() || scored.text().isBlank()) {
       String why =
           content.isBlank()
