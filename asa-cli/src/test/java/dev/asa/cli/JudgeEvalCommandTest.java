@@ -22,9 +22,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code asa judge-eval} on a slice of the development corpus (asa-evaluators' test resources,
- * {@code judge-eval/dev-pairs.jsonl}): the report's structure, figures consistent with the records'
- * own scores, and the length baseline against a count made by hand. The whole corpus runs as a
+ * {@code asa judge-eval} on slices of the development corpus (asa-evaluators' test resources: the
+ * project's own pairs, {@code judge-eval/dev-pairs.jsonl}, and LLMBar's in {@code
+ * judge-eval/dev-corpus.jsonl}): the report's structure, figures consistent with the records' own
+ * scores, and the length baseline against a count made by hand. The whole corpus runs as a
  * benchmark ({@code ./asa bench-judge}), not here.
  */
 class JudgeEvalCommandTest {
@@ -128,6 +129,80 @@ class JudgeEvalCommandTest {
 
     // Progress goes to stderr as whole lines (stderr is not a terminal here), ending at 16/16.
     assertThat(r.err()).doesNotContain("\r").contains("judge-eval: 16/16 answers scored (100%)");
+  }
+
+  /** The whole development corpus's records per category, as its PROVENANCE.md states them. */
+  private static final Map<String, Integer> CORPUS =
+      Map.of(
+          "llmbar-natural", 100,
+          "llmbar-neighbor", 134,
+          "llmbar-gptinst", 92,
+          "llmbar-gptout", 47,
+          "llmbar-manual", 46,
+          "asa-own", 38);
+
+  private static List<String> corpusLines() throws IOException {
+    try (InputStream in =
+        JudgeEvalCommandTest.class.getResourceAsStream("/judge-eval/dev-corpus.jsonl")) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+    }
+  }
+
+  @Test
+  void theDevelopmentCorpusHoldsWhatItsProvenanceSays() throws Exception {
+    Map<String, Integer> counts = new java.util.TreeMap<>();
+    for (String line : corpusLines()) {
+      JsonNode rec = Json.parse(line);
+      counts.merge(rec.path("category").asText(), 1, Integer::sum);
+      assertThat(rec.path("human").asText()).isIn("a", "b");
+    }
+    assertThat(counts).isEqualTo(new java.util.TreeMap<>(CORPUS));
+  }
+
+  /**
+   * The first two pairs of each LLMBar set: the report has one row per set, and the length
+   * baseline's hits match a count made here from the records themselves.
+   */
+  @Test
+  void anLlmbarSliceIsScoredPerSet() throws Exception {
+    List<String> picked = new ArrayList<>();
+    Map<String, Integer> taken = new java.util.HashMap<>();
+    int longerHits = 0;
+    for (String line : corpusLines()) {
+      JsonNode rec = Json.parse(line);
+      String category = rec.path("category").asText();
+      if (category.startsWith("llmbar-") && taken.merge(category, 1, Integer::sum) <= 2) {
+        picked.add(line);
+        int a =
+            rec.path("answer_a")
+                .asText()
+                .strip()
+                .codePointCount(0, rec.path("answer_a").asText().strip().length());
+        int b =
+            rec.path("answer_b")
+                .asText()
+                .strip()
+                .codePointCount(0, rec.path("answer_b").asText().strip().length());
+        String longer = a > b ? "a" : b > a ? "b" : "tie";
+        longerHits += longer.equals(rec.path("human").asText()) ? 1 : 0;
+      }
+    }
+    Path file = Files.write(dir.resolve("llmbar-slice.jsonl"), picked, StandardCharsets.UTF_8);
+    Result r = run(Map.of(), "judge-eval", file.toString(), "--baseline", "length", "--json");
+    assertThat(r.status()).as(r.err()).isZero();
+    JsonNode report = Json.parse(r.out());
+    assertThat(report.path("n").asInt()).isEqualTo(10);
+    assertThat(report.path("categories"))
+        .extracting(c -> c.path("category").asText())
+        .containsExactly(
+            "llmbar-gptinst",
+            "llmbar-gptout",
+            "llmbar-manual",
+            "llmbar-natural",
+            "llmbar-neighbor");
+    assertThat(report.path("categories")).extracting(c -> c.path("n").asInt()).containsOnly(2);
+    assertThat(report.path("overall").path("length_baseline").path("hits").asInt())
+        .isEqualTo(longerHits);
   }
 
   @Test

@@ -1,0 +1,239 @@
+package dev.asa.evaluators.embedding;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.asa.json.Json;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The request's explicit, countable instructions and whether the deliverable follows them: a length
+ * in words, sentences or paragraphs ("in under 50 words", "in one sentence"), a number of items
+ * ("list 3 ..."), a required layout (JSON, a table, bullet points, a numbered list), "start every
+ * sentence with X", "do not use the word X". Similarity cannot see any of these: an answer of 400
+ * words reads as much like "describe X in 50 words" as one of 50.
+ *
+ * <p>Only instructions a pattern states unambiguously are checked; anything else about form (tone,
+ * language, style) is left to a judge and stays out of the count, so an answer is never marked down
+ * for an instruction this class only guessed at.
+ *
+ * @param checks one per instruction found, in request order
+ */
+record Constraints(List<Check> checks) {
+
+  /** One instruction and its outcome. */
+  record Check(String instruction, boolean met, String measured) {}
+
+  private static final String NUMBER =
+      "(\\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|a single|a)";
+
+  private static final Map<String, Integer> WORD_NUMBERS =
+      Map.ofEntries(
+          Map.entry("a", 1),
+          Map.entry("a single", 1),
+          Map.entry("one", 1),
+          Map.entry("two", 2),
+          Map.entry("three", 3),
+          Map.entry("four", 4),
+          Map.entry("five", 5),
+          Map.entry("six", 6),
+          Map.entry("seven", 7),
+          Map.entry("eight", 8),
+          Map.entry("nine", 9),
+          Map.entry("ten", 10));
+
+  /** "in under 50 words", "no more than two sentences", "in one paragraph", "in 3 sentences". */
+  private static final Pattern LIMIT =
+      Pattern.compile(
+          "(?i)\\b(in|under|below|at most|no more than|not more than|less than|fewer than|within|up to|maximum of|max\\.?|(?:in|using|with) (?:less|fewer) than|(?:in|using) (?:at most|no more than|under|only|just|exactly))\\s+"
+              + NUMBER
+              + "\\s+(words?|sentences?|paragraphs?)\\b");
+
+  /** "list 3 ...", "give me five examples", "name two ...", "provide 4 tips". */
+  private static final Pattern COUNT =
+      Pattern.compile(
+          "(?i)\\b(?:list|give(?: me)?|name|provide|suggest|write|generate|come up with|create|identify|recommend|offer)\\s+(?:exactly\\s+)?(\\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\\s+(?![a-z]*\\s*(?:words?|sentences?|paragraphs?)\\b)([a-z-]+)");
+
+  private static final Pattern JSON =
+      Pattern.compile(
+          "(?i)\\b(?:in|as|into|using|valid|output|return|format(?:ted)?(?: as| in)?)\\s+(?:a\\s+)?json\\b");
+  private static final Pattern TABLE =
+      Pattern.compile(
+          "(?i)\\b(?:in|as|into|using|create|make|draw|format(?:ted)? as)\\s+(?:a\\s+)?(?:markdown\\s+)?table\\b");
+  private static final Pattern BULLETS =
+      Pattern.compile(
+          "(?i)\\b(?:in|as|using|with|use)\\s+(?:a\\s+)?(?:bullet(?:ed)?\\s*(?:points?|list)|bullets)\\b");
+  private static final Pattern NUMBERED =
+      Pattern.compile("(?i)\\b(?:in|as|using|with|use)\\s+(?:a\\s+)?numbered\\s+list\\b");
+  private static final Pattern START =
+      Pattern.compile(
+          "(?i)\\b(?:start|begin)s?\\s+(?:each|every|all)\\s+(?:of\\s+(?:the|your)\\s+)?sentences?\\s+with\\s+(?:the\\s+(?:word|letter)\\s+)?[\"'“‘]?([\\p{L}\\p{N}]+)");
+  private static final Pattern AVOID =
+      Pattern.compile(
+          "(?i)\\b(?:do not|don't|never|without)\\s+(?:use|using|mention|mentioning|include|including|say|saying)\\s+(?:the\\s+(?:word|term|phrase)s?\\s+)[\"'“‘]?([\\p{L}\\p{N}][\\p{L}\\p{N} -]{0,30}?)[\"'”’]?(?=[\\s.,;!?)]|$)");
+
+  private static final Pattern BULLET_LINE = Pattern.compile("(?m)^\\s*[-*+•]\\s+\\S");
+  private static final Pattern NUMBERED_LINE = Pattern.compile("(?m)^\\s*\\d{1,3}[.)]\\s+\\S");
+  private static final Pattern TABLE_ROW = Pattern.compile("(?m)^\\s*\\|.*\\|\\s*$");
+  private static final Pattern FENCE = Pattern.compile("(?s)```[a-zA-Z]*\\s*(.*?)```");
+
+  /**
+   * A stated number of words is met up to a fifth over ("in 50 words" is rarely meant to the word);
+   * sentences and paragraphs are counted exactly.
+   */
+  static final int WORD_SLACK_DIVISOR = 5;
+
+  static Constraints of(String request, String deliverable) {
+    List<Check> checks = new ArrayList<>();
+    String answer = deliverable.strip();
+    Matcher m = LIMIT.matcher(request);
+    while (m.find()) {
+      checks.add(limit(m.group(0).strip(), number(m.group(2)), m.group(3), answer));
+    }
+    m = COUNT.matcher(request);
+    while (m.find()) {
+      checks.add(count(m.group(0).strip(), number(m.group(1)), answer));
+    }
+    if (JSON.matcher(request).find()) {
+      checks.add(json(answer));
+    }
+    if (TABLE.matcher(request).find()) {
+      int rows = count(TABLE_ROW, answer);
+      checks.add(new Check("a table", rows >= 2, rows + " table rows"));
+    }
+    if (BULLETS.matcher(request).find()) {
+      int items = count(BULLET_LINE, answer) + count(NUMBERED_LINE, answer);
+      checks.add(new Check("bullet points", items >= 2, items + " list items"));
+    }
+    if (NUMBERED.matcher(request).find()) {
+      int items = count(NUMBERED_LINE, answer);
+      checks.add(new Check("a numbered list", items >= 2, items + " numbered items"));
+    }
+    m = START.matcher(request);
+    if (m.find()) {
+      checks.add(start(m.group(0).strip(), m.group(1), answer));
+    }
+    m = AVOID.matcher(request);
+    while (m.find()) {
+      String word = m.group(1).strip();
+      boolean used =
+          Pattern.compile("(?iu)(?<![\\p{L}\\p{N}])" + Pattern.quote(word) + "(?![\\p{L}\\p{N}])")
+              .matcher(answer)
+              .find();
+      checks.add(
+          new Check("not the word \"" + word + "\"", !used, used ? "it is used" : "not used"));
+    }
+    return new Constraints(List.copyOf(checks));
+  }
+
+  private static Check limit(String instruction, int n, String unit, String answer) {
+    String u = unit.toLowerCase(Locale.ROOT);
+    int measured;
+    if (u.startsWith("word")) {
+      measured = Sentences.wordCount(answer);
+    } else if (u.startsWith("sentence")) {
+      measured = Sentences.split(answer).size();
+    } else {
+      measured = Structure.of(answer).paragraphs();
+    }
+    int allowed = u.startsWith("word") ? n + n / WORD_SLACK_DIVISOR : n;
+    return new Check(
+        instruction,
+        measured <= allowed,
+        measured + " " + (measured == 1 ? singular(u) : plural(u)));
+  }
+
+  /**
+   * The items of the answer: list lines when there are any, else its lines, else its
+   * comma-separated pieces. Met when the count is the one asked for.
+   */
+  private static Check count(String instruction, int n, String answer) {
+    int items = count(BULLET_LINE, answer) + count(NUMBERED_LINE, answer);
+    String how = "list items";
+    if (items == 0) {
+      items = (int) answer.lines().filter(l -> !l.isBlank()).count();
+      how = "lines";
+      if (items == 1) {
+        items = answer.split("[,;]").length;
+        how = "comma-separated items";
+      }
+    }
+    return new Check(instruction, items == n, items + " " + how);
+  }
+
+  private static Check json(String answer) {
+    Matcher fence = FENCE.matcher(answer);
+    String body = fence.find() ? fence.group(1).strip() : answer;
+    boolean ok;
+    try {
+      ok = (body.startsWith("{") || body.startsWith("[")) && Json.parse(body) != null;
+    } catch (JsonProcessingException | RuntimeException e) {
+      ok = false;
+    }
+    return new Check("JSON", ok, ok ? "parses as JSON" : "does not parse as JSON");
+  }
+
+  private static Check start(String instruction, String word, String answer) {
+    List<String> sentences = Sentences.split(answer);
+    String w = word.toLowerCase(Locale.ROOT);
+    long ok =
+        sentences.stream()
+            .filter(
+                s -> s.replaceAll("^[^\\p{L}\\p{N}]+", "").toLowerCase(Locale.ROOT).startsWith(w))
+            .count();
+    return new Check(
+        instruction,
+        !sentences.isEmpty() && ok == sentences.size(),
+        ok + " of " + sentences.size() + " sentences");
+  }
+
+  private static int number(String s) {
+    String k = s.toLowerCase(Locale.ROOT);
+    Integer w = WORD_NUMBERS.get(k);
+    return w != null ? w : Integer.parseInt(k);
+  }
+
+  private static int count(Pattern p, String text) {
+    return (int) p.matcher(text).results().count();
+  }
+
+  private static String singular(String unit) {
+    return unit.endsWith("s") ? unit.substring(0, unit.length() - 1) : unit;
+  }
+
+  private static String plural(String unit) {
+    return unit.endsWith("s") ? unit : unit + "s";
+  }
+
+  boolean any() {
+    return !checks.isEmpty();
+  }
+
+  int met() {
+    return (int) checks.stream().filter(Check::met).count();
+  }
+
+  /** Share met, 0 to 1; 1 when there is nothing to check. */
+  double share() {
+    return checks.isEmpty() ? 1 : (double) met() / checks.size();
+  }
+
+  /** For the evidence: each instruction, followed or not, and what was measured. */
+  String describe() {
+    List<String> out = new ArrayList<>();
+    for (Check c : checks) {
+      out.add(
+          "\""
+              + c.instruction()
+              + "\" "
+              + (c.met() ? "followed" : "NOT followed")
+              + " ("
+              + c.measured()
+              + ")");
+    }
+    return String.join(", ", out);
+  }
+}

@@ -1,0 +1,206 @@
+package dev.asa.evaluators.embedding;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The deliverable's text as the offline evaluator scores it: sentences that only restate the
+ * request, or that speak to the evaluator rather than the reader, are taken out first. Both are
+ * cheap ways to look relevant to a similarity model (the request's own words are as close to the
+ * request as anything can be) and an instruction to the judge has no place in a deliverable; out of
+ * the text, they can never raise a score, and the evidence says what was taken out.
+ *
+ * <p>A sentence restates the request when at least {@value #RESTATED_SHARE} of its words (at least
+ * {@value #MIN_WORDS} of them, small words aside) are words of the request. When that would leave
+ * nothing (an answer that is all copying: a corrected sentence, a quotation asked for), the text is
+ * scored whole, since it cannot be told from a restatement here. Only whole sentences are taken
+ * out: the request's words woven into the answer's own sentences stay, and still count.
+ *
+ * @param text what is scored; line breaks kept, so lists and paragraphs still count
+ * @param restated sentences taken out as restating the request
+ * @param directives sentences taken out as addressed to the evaluator
+ */
+record ScoredText(String text, List<String> restated, List<String> directives) {
+
+  /** A sentence this much made of the request's words says nothing new. */
+  static final double RESTATED_SHARE = 0.9;
+
+  /** Fewer words than this, small words aside ("Yes, it does."), are no restatement. */
+  static final int MIN_WORDS = 2;
+
+  private static final Pattern DIRECTIVE =
+      Pattern.compile(
+          "(?i)\\b(?:ignore|disregard|forget|override)\\s+(?:all\\s+|any\\s+|the\\s+|your\\s+|previous\\s+|prior\\s+|above\\s+)*(?:rubric|instructions?|criteria|scoring|guidelines|prompt|rules)"
+              + "|\\b(?:score|rate|grade|mark|evaluate)\\s+(?:this|it|the\\s+(?:answer|response|deliverable))\\s+(?:as\\s+)?(?:a\\s+)?(?:100|10/10|perfect|full|highest|maximum|top)"
+              + "|\\b(?:give|assign|award)\\s+(?:this|it|me|the\\s+(?:answer|response|deliverable))\\s+(?:a\\s+)?(?:100|full marks|perfect|the highest|the maximum|a perfect)"
+              + "|\\b(?:dear|note to (?:the)?)\\s+(?:evaluator|judge|grader|reviewer|assessor)"
+              + "|\\b(?:to|for) the (?:evaluator|judge|grader|AI judge|assessor)\\b"
+              + "|\\bthis (?:answer|response|deliverable) (?:deserves|should (?:get|receive|score)|must (?:get|receive|score))\\b");
+
+  private static final Set<String> SMALL =
+      Set.of(
+          "a",
+          "an",
+          "the",
+          "of",
+          "to",
+          "in",
+          "on",
+          "for",
+          "and",
+          "or",
+          "is",
+          "are",
+          "be",
+          "it",
+          "this",
+          "that",
+          "with",
+          "as",
+          "by",
+          "at",
+          "from",
+          "how",
+          "what",
+          "why",
+          "does",
+          "do",
+          "can",
+          "you",
+          "your",
+          "i",
+          "me",
+          "my",
+          "we",
+          "our",
+          "will",
+          "would",
+          "should",
+          "please",
+          "about",
+          "into",
+          "its",
+          "their",
+          "so",
+          "if",
+          "then",
+          "than",
+          "which",
+          "who",
+          "when",
+          // Words that introduce a restatement rather than add to it ("You asked: ...").
+          "question",
+          "asked",
+          "ask",
+          "answer",
+          "here",
+          "request",
+          "task",
+          "prompt",
+          "q");
+
+  static ScoredText of(String request, String content) {
+    Set<String> requestWords = new HashSet<>();
+    for (String w : Sentences.words(request)) {
+      requestWords.add(stem(w));
+    }
+    List<String> restated = new ArrayList<>();
+    List<String> directives = new ArrayList<>();
+    StringBuilder kept = new StringBuilder();
+    boolean any = false;
+    for (String line : content.split("\n", -1)) {
+      List<String> keptHere = new ArrayList<>();
+      List<String> sentences = Sentences.split(line);
+      for (String s : sentences) {
+        if (DIRECTIVE.matcher(s).find()) {
+          directives.add(s);
+        } else if (restates(s, requestWords)) {
+          restated.add(s);
+        } else {
+          keptHere.add(s);
+        }
+      }
+      if (keptHere.size() == sentences.size()) {
+        kept.append(line); // untouched: keep its own spacing and markup
+      } else {
+        kept.append(leadingSpace(line)).append(String.join(" ", keptHere));
+      }
+      kept.append('\n');
+      any |= !keptHere.isEmpty();
+    }
+    if ((restated.isEmpty() && directives.isEmpty())) {
+      return new ScoredText(content, List.of(), List.of());
+    }
+    if (!any) {
+      // Nothing left: scored whole (see the class comment), but directives never count.
+      return directives.isEmpty()
+          ? new ScoredText(content, List.of(), List.of())
+          : new ScoredText("", List.of(), List.copyOf(directives));
+    }
+    kept.setLength(kept.length() - 1);
+    return new ScoredText(kept.toString(), List.copyOf(restated), List.copyOf(directives));
+  }
+
+  /**
+   * Every word from the request (small words too: "an certificate an how."), or, with at least
+   * {@value #MIN_WORDS} words that are not small, {@value #RESTATED_SHARE} of those.
+   */
+  private static boolean restates(String sentence, Set<String> requestWords) {
+    int all = 0;
+    int allFromRequest = 0;
+    int words = 0;
+    int fromRequest = 0;
+    for (String w : Sentences.words(sentence)) {
+      boolean small = SMALL.contains(w.toLowerCase(Locale.ROOT));
+      boolean known = requestWords.contains(stem(w));
+      all++;
+      allFromRequest += known ? 1 : 0;
+      if (!small) {
+        words++;
+        fromRequest += known ? 1 : 0;
+      }
+    }
+    return (all > 0 && allFromRequest == all)
+        || (words >= MIN_WORDS && fromRequest >= RESTATED_SHARE * words);
+  }
+
+  /** Crude stemming: "validates", "validated", "validating" and "validate" are one word here. */
+  static String stem(String word) {
+    String w = word.toLowerCase(Locale.ROOT);
+    return w.length() <= 5 ? w : w.substring(0, 5);
+  }
+
+  private static String leadingSpace(String line) {
+    int i = 0;
+    while (i < line.length() && Character.isWhitespace(line.charAt(i))) {
+      i++;
+    }
+    return line.substring(0, i);
+  }
+
+  boolean changed() {
+    return !restated.isEmpty() || !directives.isEmpty();
+  }
+
+  /** For the evidence. */
+  String describe() {
+    List<String> out = new ArrayList<>();
+    if (!restated.isEmpty()) {
+      out.add(
+          restated.size()
+              + (restated.size() == 1 ? " sentence" : " sentences")
+              + " restating the request");
+    }
+    if (!directives.isEmpty()) {
+      out.add(
+          directives.size()
+              + (directives.size() == 1 ? " sentence" : " sentences")
+              + " addressed to the evaluator");
+    }
+    return "not scored: " + String.join(", ", out);
+  }
+}

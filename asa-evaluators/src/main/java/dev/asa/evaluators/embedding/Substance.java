@@ -1,0 +1,94 @@
+package dev.asa.evaluators.embedding;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Substance against vagueness: among the sentences that are either concrete (a number, a name,
+ * code, an example, a definition) or vague (a hedge or filler, "various", "in some ways", "it
+ * depends", "basically", with nothing concrete), the share that are vague. A vague paragraph can
+ * sit as close to the request in embedding space as a precise one, and similarity alone then ranks
+ * them level.
+ *
+ * <p>Plain sentences, neither, do not count either way: were they in the denominator, padding a
+ * vague answer with bland sentences would dilute its vagueness and raise its score.
+ *
+ * <p>Only vagueness costs; concreteness earns nothing by itself. Measured on the development
+ * corpus, rewarding concrete sentences picked the wrong answer of a pair more often than the right
+ * one (84 right, 131 wrong: the adversarial answers are richly specific about the wrong thing),
+ * while vague sentences marked the worse answer (29 right, 16 wrong); and a reward for numbers and
+ * names would be one more thing to stuff. A concrete marker only keeps a sentence from counting as
+ * vague.
+ *
+ * @param sentences sentences counted
+ * @param concrete sentences with at least one concrete marker
+ * @param vague sentences with a hedge or filler phrase and no concrete marker
+ */
+record Substance(int sentences, int concrete, int vague) {
+
+  private static final Pattern NUMBER = Pattern.compile("(?<![\\p{L}])\\d+(?:[.,:]\\d+)*");
+  private static final Pattern NAME = Pattern.compile("(?<=\\S\\s)\\p{Lu}[\\p{L}\\p{N}]+");
+  private static final Pattern CODE = Pattern.compile("`[^`]+`|[A-Za-z_]+\\([^)]*\\)|\\w+_\\w+");
+  private static final Pattern EXAMPLE =
+      Pattern.compile(
+          "(?i)\\b(?:for example|for instance|e\\.g\\.|such as|namely|i\\.e\\.|specifically|is defined as|refers to|means that|consists of|because|therefore)\\b");
+
+  private static final Pattern HEDGE =
+      Pattern.compile(
+          "(?i)\\b(?:various|variety of|in (?:some|many|several|different) ways|some (?:things|ways|aspects)|certain (?:things|aspects|ways)|it depends|depending on many|things like that|and so on|etc\\b|basically|generally speaking|in general|kind of|sort of|a lot of things|many things|stuff|somehow|more or less|it is important to note|it is worth noting|plays? an? (?:important|key|crucial) role|there are many|in today's world|at the end of the day|needless to say)");
+
+  /** Below this many sentences there is too little to count; the signal is not used. */
+  static final int MIN_SENTENCES = 2;
+
+  private static final Set<String> SENTENCE_STARTERS = Set.of("the", "a", "an", "i", "it");
+
+  static Substance of(String text) {
+    List<String> sentences = Sentences.split(text);
+    int concrete = 0;
+    int vague = 0;
+    for (String s : sentences) {
+      boolean c = isConcrete(s);
+      if (c) {
+        concrete++;
+      } else if (HEDGE.matcher(s).find()) {
+        vague++;
+      }
+    }
+    return new Substance(sentences.size(), concrete, vague);
+  }
+
+  private static boolean isConcrete(String sentence) {
+    if (NUMBER.matcher(sentence).find()
+        || CODE.matcher(sentence).find()
+        || EXAMPLE.matcher(sentence).find()) {
+      return true;
+    }
+    var names = NAME.matcher(sentence);
+    while (names.find()) {
+      if (!SENTENCE_STARTERS.contains(names.group().toLowerCase(Locale.ROOT))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  boolean measurable() {
+    return sentences >= MIN_SENTENCES;
+  }
+
+  /** 0 to 1: vague sentences among the concrete and the vague ones; 0 when there are neither. */
+  double vagueShare() {
+    return concrete + vague == 0 ? 0 : (double) vague / (concrete + vague);
+  }
+
+  String describe() {
+    return String.format(
+        Locale.ROOT,
+        "%d of %d sentences concrete (numbers, names, code, examples, definitions), %d vague (hedges, filler)",
+        concrete,
+        sentences,
+        vague);
+  }
+}

@@ -1,0 +1,110 @@
+package dev.asa.evaluators.embedding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.asa.evaluators.embedding.Constraints.Check;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** The request's explicit instructions, each found and checked against a count made by hand. */
+class ConstraintsTest {
+
+  private static List<Boolean> met(String request, String answer) {
+    return Constraints.of(request, answer).checks().stream().map(Check::met).toList();
+  }
+
+  @Test
+  void wordLimitsAllowALittleSlack() {
+    String request = "Describe a heat pump in under 10 words.";
+    assertThat(met(request, "It moves heat from outside air into the house."))
+        .containsExactly(true);
+    // 12 words: within 10 and a fifth.
+    assertThat(met(request, "It moves heat from cold outside air into the warm house, cheaply."))
+        .containsExactly(true);
+    assertThat(
+            met(
+                request,
+                "A heat pump is a machine that moves heat from the cold outside air into a warm"
+                    + " house using a refrigerant cycle."))
+        .containsExactly(false);
+  }
+
+  @Test
+  void sentenceAndParagraphLimitsAreExact() {
+    assertThat(met("Explain TCP in one sentence.", "TCP delivers bytes in order, reliably."))
+        .containsExactly(true);
+    assertThat(met("Explain TCP in one sentence.", "TCP is reliable. It orders bytes."))
+        .containsExactly(false);
+    assertThat(met("Answer in no more than two paragraphs.", "One.\n\nTwo.\n\nThree."))
+        .containsExactly(false);
+    assertThat(met("Answer in no more than two paragraphs.", "One.\n\nTwo.")).containsExactly(true);
+  }
+
+  @Test
+  void countsAreTheNumberAskedFor() {
+    String request = "List 3 prime numbers.";
+    assertThat(met(request, "- 2\n- 3\n- 5")).containsExactly(true);
+    assertThat(met(request, "2, 3, 5")).containsExactly(true);
+    assertThat(met(request, "1. 2\n2. 3\n3. 5\n4. 7")).containsExactly(false);
+    assertThat(met("Name two countries in Africa.", "Kenya and Ghana, Egypt, Chad"))
+        .containsExactly(false);
+  }
+
+  @Test
+  void layoutsAreRecognisedInTheAnswer() {
+    assertThat(met("Return the result as JSON.", "{\"a\": 1}")).containsExactly(true);
+    assertThat(met("Return the result as JSON.", "```json\n[1, 2]\n```")).containsExactly(true);
+    assertThat(met("Return the result as JSON.", "a: 1")).containsExactly(false);
+    assertThat(met("Show it in a table.", "| a | b |\n|---|---|\n| 1 | 2 |")).containsExactly(true);
+    assertThat(met("Show it in a table.", "a is 1 and b is 2")).containsExactly(false);
+    assertThat(met("Answer in bullet points.", "- one\n- two")).containsExactly(true);
+    assertThat(met("Answer in bullet points.", "One and two.")).containsExactly(false);
+    assertThat(met("Use a numbered list.", "1. one\n2. two")).containsExactly(true);
+  }
+
+  @Test
+  void startingWordsAndForbiddenWords() {
+    String start = "Write three sentences about rain. Start every sentence with \"Rain\".";
+    assertThat(met(start, "Rain falls. Rain feeds rivers. Rain cools the air."))
+        .containsExactly(true);
+    assertThat(met(start, "Rain falls. It feeds rivers. Rain cools the air."))
+        .containsExactly(false);
+    String avoid = "Describe the sea without using the word \"blue\".";
+    assertThat(met(avoid, "The sea is deep and salty.")).containsExactly(true);
+    assertThat(met(avoid, "The sea is deep, salty and Blue.")).containsExactly(false);
+    // "blueprint" is another word.
+    assertThat(met(avoid, "The sea is a blueprint of calm.")).containsExactly(true);
+  }
+
+  @Test
+  void aRequestWithoutExplicitInstructionsChecksNothing() {
+    Constraints c =
+        Constraints.of(
+            "Explain how a web browser validates an HTTPS server certificate.", "Anything.");
+    assertThat(c.any()).isFalse();
+    assertThat(c.share()).isEqualTo(1.0);
+  }
+
+  /**
+   * Whatever is appended to an answer that is over a word limit, it stays over: padding never turns
+   * a broken length instruction into a followed one.
+   */
+  @Test
+  void paddingNeverMeetsALengthLimitItBroke() {
+    Random random = new Random(15);
+    String request = "Summarise the plot in at most 20 words.";
+    String answer =
+        "A farmer finds a map, crosses the mountains with his daughter, loses the map, and still"
+            + " finds the lost valley and the hidden river beyond it at dawn.";
+    assertThat(met(request, answer)).containsExactly(false);
+    String[] filler = {"Indeed.", "The plot is summarised.", "Words words words.", "In short."};
+    for (int trial = 0; trial < 50; trial++) {
+      StringBuilder padded = new StringBuilder(answer);
+      for (int k = 0, n = 1 + random.nextInt(6); k < n; k++) {
+        padded.append(' ').append(filler[random.nextInt(filler.length)]);
+      }
+      assertThat(met(request, padded.toString())).containsExactly(false);
+    }
+  }
+}

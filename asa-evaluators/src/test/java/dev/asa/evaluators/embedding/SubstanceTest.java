@@ -1,0 +1,56 @@
+package dev.asa.evaluators.embedding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import org.junit.jupiter.api.Test;
+
+/** Vague sentences counted by hand. */
+class SubstanceTest {
+
+  @Test
+  void hedgesWithoutAnythingConcreteAreVague() {
+    Substance s =
+        Substance.of(
+            "Certificates are used and browsers check them in various ways. It depends on many"
+                + " factors. Basically the browser trusts some things.");
+    assertThat(s.sentences()).isEqualTo(3);
+    assertThat(s.vague()).isEqualTo(3);
+    assertThat(s.vagueShare()).isCloseTo(1.0, within(1e-9));
+  }
+
+  @Test
+  void aConcreteMarkerKeepsAHedgedSentenceFromCountingAsVague() {
+    Substance s =
+        Substance.of(
+            "In general the chain is checked up to a root in the trust store, for example ISRG Root"
+                + " X1. The hostname must match a subjectAltName entry (RFC 6125). Revocation is"
+                + " checked in various ways.");
+    assertThat(s.sentences()).isEqualTo(3);
+    assertThat(s.concrete()).isEqualTo(2);
+    assertThat(s.vague()).isEqualTo(1);
+    assertThat(s.vagueShare()).isCloseTo(1 / 3.0, within(1e-9));
+  }
+
+  @Test
+  void blandSentencesDoNotDiluteVagueness() {
+    String vague = "It works in various ways. Basically it depends.";
+    double before = Substance.of(vague).vagueShare();
+    double after = Substance.of(vague + " The sky was grey. We walked home.").vagueShare();
+    assertThat(after).isEqualTo(before).isEqualTo(1.0);
+  }
+
+  @Test
+  void plainSentencesAreNeitherConcreteNorVague() {
+    Substance s = Substance.of("The sky was grey. We walked home slowly.");
+    assertThat(s.concrete()).isZero();
+    assertThat(s.vague()).isZero();
+    assertThat(s.vagueShare()).isZero();
+  }
+
+  @Test
+  void oneSentenceIsTooLittleToMeasure() {
+    assertThat(Substance.of("It depends.").measurable()).isFalse();
+    assertThat(Substance.of("It depends. Basically stuff.").measurable()).isTrue();
+  }
+}
