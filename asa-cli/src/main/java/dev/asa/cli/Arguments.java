@@ -31,7 +31,11 @@ final class Arguments {
     boolean onlyPositionals = false;
     for (int i = 0; i < tokens.size(); i++) {
       String token = tokens.get(i);
-      if (onlyPositionals || !token.startsWith("-") || token.equals("-")) {
+      // A single-dash word that names no option is an argument: base64url keys and ids may start
+      // with "-" (one key in 64 does), and every option is spelled --long.
+      boolean dashedArgument =
+          token.startsWith("-") && !token.startsWith("--") && usage.find(token) == null;
+      if (onlyPositionals || !token.startsWith("-") || token.equals("-") || dashedArgument) {
         positionals.add(token);
         continue;
       }

@@ -51,6 +51,16 @@ class ArgumentsTest {
   }
 
   @Test
+  void aKeyThatStartsWithADashIsAnArgumentNotAnOption() throws Exception {
+    // One base64url key in 64 starts with "-": it must still be taken as the argument it is.
+    Arguments args = parse("-bk_WYDfSb_roIRj-PfGOKHyz-_ISa0klQ9QEgKxuUwk", "--key", "k");
+    assertThat(args.positional(0)).isEqualTo("-bk_WYDfSb_roIRj-PfGOKHyz-_ISa0klQ9QEgKxuUwk");
+    assertThatThrownBy(() -> parse("asa-1", "--key", "k", "--colour"))
+        .isInstanceOf(UsageException.class)
+        .hasMessage("unknown option --colour");
+  }
+
+  @Test
   void optionalPositionalsMayBeLeftOut() throws Exception {
     assertThat(parse("asa-1", "--key", "k").positional(1)).isNull();
   }
