@@ -167,7 +167,9 @@ class PoolAssignmentEndToEndTest {
     start(new RotationTerms(2)); // the server's default, for agreements that set none
     List<String> sequence = new ArrayList<>();
     int rotatedAway = 0;
-    for (int i = 0; i < 14; i++) {
+    // At least 14 deliveries, and on until rotation has had to exclude someone (the draws follow
+    // the server's key, made fresh for each run: two in a row happens in ~95% of 14-delivery runs).
+    for (int i = 0; i < 14 || (rotatedAway == 0 && i < 80); i++) {
       String id = "asa-rot-%02d".formatted(i);
       activate(client, provider, pooled(id));
       PoolAgreements.Recorded r = recompute(server, client, id);
@@ -194,9 +196,9 @@ class PoolAssignmentEndToEndTest {
     }
     // Every recorded result was reported to the pool, by the evaluator that gave it.
     List<InMemoryPool.Assessment> reported = pool.assessments();
-    assertThat(reported).hasSize(14);
+    assertThat(reported).hasSize(sequence.size());
     String bob = Fixtures.key("bob").publicKey().toBase64Url();
-    for (int i = 0; i < 14; i++) {
+    for (int i = 0; i < sequence.size(); i++) {
       assertThat(reported.get(i).evaluatorKeyId())
           .isEqualTo(Fixtures.key(sequence.get(i)).publicKey().toBase64Url());
       assertThat(reported.get(i).providerKeyId()).isEqualTo(bob);
@@ -211,7 +213,7 @@ class PoolAssignmentEndToEndTest {
     PoolAgreements.Recorded r = recompute(server, client, "asa-rot-strict");
     assertThat(r.candidates()).doesNotContain(Fixtures.key(last).publicKey()).hasSize(4);
     assertThat(r.primaryIdentity()).isNotEqualTo(last);
-    // The run is fixed (ids, clock and keys are), and in it rotation did exclude someone.
+    // Rotation did exclude someone along the way.
     assertThat(rotatedAway).isPositive();
   }
 
