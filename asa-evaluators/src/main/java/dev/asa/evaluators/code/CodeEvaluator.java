@@ -97,7 +97,8 @@ public final class CodeEvaluator implements Evaluator {
     }
     Map<String, CheckResult> checks = new LinkedHashMap<>();
     checks.put(CODE_PARSES, scores.parsesCheck());
-    if (outcome instanceof TestRunner.Outcome.Ran ran) {
+    // Only the client's tests can pass the gate: a provider's own tests prove what it chose to.
+    if (outcome instanceof TestRunner.Outcome.Ran ran && ran.results().agreed()) {
       checks.put(TESTS_PASS, CodeScores.testsPass(ran.results()));
     }
     task.progress().update("done", 3, 3);

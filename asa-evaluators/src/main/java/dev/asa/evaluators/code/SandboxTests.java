@@ -18,9 +18,10 @@ import java.util.stream.Collectors;
  * run against the delivered tree in {@link dev.asa.evaluators.code.sandbox.TestRunner}, within the
  * operator's limits.
  *
- * <p>Only the tests the client gave count: tests a provider ships with its own code prove what the
- * provider chose to prove. A tree with no agreed tests is left unscored on what only tests can
- * measure, with that reason.
+ * <p>The client's tests decide the {@code tests_pass} gate. Without them, tests the provider
+ * shipped in its tree still run and inform the scores, labelled as the provider's, but never pass
+ * the gate: they prove what the provider chose to prove. With neither, what only tests can measure
+ * is left unscored, with that reason.
  */
 public final class SandboxTests implements TestRunner {
   private final dev.asa.evaluators.code.sandbox.TestRunner runner;
@@ -35,9 +36,7 @@ public final class SandboxTests implements TestRunner {
   public Outcome run(CodeTree tree, EvaluationTask task) throws EvaluationException {
     Optional<CodeTests> agreed = task.criteria().codeTests();
     if (agreed.isEmpty()) {
-      return new Outcome.NotRun(
-          "no tests were given to run (quality_criteria.tests in an agreement,"
-              + " original_request.tests in a standalone request)");
+      return shipped(tree);
     }
     CodeTests tests = agreed.get();
     if (!tests.language().equals(tree.language().wireName())) {
@@ -53,11 +52,47 @@ public final class SandboxTests implements TestRunner {
     if (language.isEmpty()) {
       return new Outcome.NotRun("the sandbox does not run " + tests.language() + " tests");
     }
+    return ran(language.get(), tree.files(), TestFile.of(language.get(), tests.content()), true);
+  }
+
+  /**
+   * Without the client's tests, the tests the provider shipped in its tree, found by convention
+   * ({@code test_*.py} or {@code *_test.py}, {@code *.test.js}, {@code *Test.java}; the first by
+   * path): they inform correctness, coverage and performance, labelled as the provider's, and never
+   * pass the {@code tests_pass} gate.
+   */
+  private Outcome shipped(CodeTree tree) throws EvaluationException {
+    Optional<dev.asa.evaluators.code.sandbox.Language> language =
+        dev.asa.evaluators.code.sandbox.Language.fromFormat(tree.language().wireName());
+    Optional<String> testPath =
+        tree.files().keySet().stream().sorted().filter(SandboxTests::isTestFile).findFirst();
+    if (language.isEmpty() || testPath.isEmpty()) {
+      return new Outcome.NotRun(
+          "no tests were given to run (quality_criteria.tests in an agreement,"
+              + " original_request.tests in a standalone request), and the deliverable ships none");
+    }
+    java.util.Map<String, String> code = new java.util.TreeMap<>(tree.files());
+    String content = code.remove(testPath.get());
+    return ran(language.get(), code, new TestFile(testPath.get(), content), false);
+  }
+
+  static boolean isTestFile(String path) {
+    String name = path.substring(path.lastIndexOf('/') + 1);
+    return (name.startsWith("test_") && name.endsWith(".py"))
+        || name.endsWith("_test.py")
+        || name.endsWith(".test.js")
+        || (name.endsWith("Test.java") && name.length() > "Test.java".length());
+  }
+
+  private Outcome ran(
+      dev.asa.evaluators.code.sandbox.Language language,
+      java.util.Map<String, String> files,
+      TestFile testFile,
+      boolean agreed)
+      throws EvaluationException {
     TestRun run;
     try {
-      run =
-          runner.run(
-              language.get(), tree.files(), TestFile.of(language.get(), tests.content()), limits);
+      run = runner.run(language, files, testFile, limits);
     } catch (RejectedFilesException e) {
       throw new EvaluationException(
           EvaluationException.Reason.INVALID_TASK,
@@ -78,7 +113,8 @@ public final class SandboxTests implements TestRunner {
             run.coverage().isPresent() ? run.coverage().getAsDouble() : null,
             run.wallTime(),
             limits.wallClock(),
-            summary(run)));
+            (agreed ? "" : "the provider's own tests (" + testFile.path() + "): ") + summary(run),
+            agreed));
   }
 
   private static String summary(TestRun run) {

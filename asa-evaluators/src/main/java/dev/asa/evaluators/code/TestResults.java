@@ -16,6 +16,8 @@ import java.util.Objects;
  * @param elapsed how long the tests ran
  * @param timeLimit the limit the criteria set on the run, or null for none
  * @param summary what ran and how, with failing tests' names, for the evidence
+ * @param agreed whether the tests were the client's (the criteria's); a provider's own tests,
+ *     shipped with its code, inform the scores but never pass the {@code tests_pass} gate
  */
 public record TestResults(
     int passed,
@@ -23,7 +25,19 @@ public record TestResults(
     Double coveragePercent,
     Duration elapsed,
     Duration timeLimit,
-    String summary) {
+    String summary,
+    boolean agreed) {
+
+  /** Results of the client's tests. */
+  public TestResults(
+      int passed,
+      int failed,
+      Double coveragePercent,
+      Duration elapsed,
+      Duration timeLimit,
+      String summary) {
+    this(passed, failed, coveragePercent, elapsed, timeLimit, summary, true);
+  }
 
   public TestResults {
     if (passed < 0 || failed < 0) {
