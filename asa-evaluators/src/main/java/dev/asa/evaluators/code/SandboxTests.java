@@ -102,13 +102,20 @@ public final class SandboxTests implements TestRunner {
       throw new EvaluationException(
           EvaluationException.Reason.UNAVAILABLE, "the code sandbox failed: " + e.getMessage(), e);
     }
+    int passed = run.passed();
     int failed = run.failed() + run.errored();
-    if (run.problem().isPresent() && failed == 0 && run.passed() == 0) {
+    if (run.tampered().isPresent()) {
+      // A tripwire fired: nothing the run reported is believed. TestRun already errors every
+      // reported pass; this holds even if it did not, and when nothing was reported at all.
+      passed = 0;
+      failed = Math.max(1, run.run());
+    }
+    if (run.problem().isPresent() && failed == 0 && passed == 0) {
       failed = 1; // nothing could run as a test (code that does not compile, say): none passed
     }
     return new Outcome.Ran(
         new TestResults(
-            run.passed(),
+            passed,
             failed,
             run.coverage().isPresent() ? run.coverage().getAsDouble() : null,
             run.wallTime(),
@@ -119,7 +126,10 @@ public final class SandboxTests implements TestRunner {
 
   private static String summary(TestRun run) {
     StringBuilder s = new StringBuilder();
-    s.append(run.passed())
+    run.tampered()
+        .ifPresent(
+            t -> s.append("TAMPERED, so no test counts as passed (").append(t).append("); "));
+    s.append(run.tampered().isPresent() ? 0 : run.passed())
         .append(" of ")
         .append(run.run())
         .append(" ")

@@ -15,15 +15,26 @@ import java.util.Objects;
  *     outside {@code /usr} (a JDK under {@code /opt}, say); never a data directory
  * @param collect work-directory files to read back after the run (regular files only, never through
  *     a link, capped at the output cap), for a harness's result file
+ * @param seeds what some collected files hold when the command starts (path -> text), for a secret
+ *     the harness reads and then erases: a collected file is bound from outside the input, so once
+ *     the harness has truncated it the secret is nowhere in the sandbox's files
  */
 public record Command(
-    List<String> argv, Map<String, String> env, List<Path> readOnly, List<String> collect) {
+    List<String> argv,
+    Map<String, String> env,
+    List<Path> readOnly,
+    List<String> collect,
+    Map<String, String> seeds) {
 
   public Command {
     argv = List.copyOf(argv);
     env = Map.copyOf(env);
     readOnly = List.copyOf(readOnly);
     collect = List.copyOf(collect);
+    seeds = Map.copyOf(seeds);
+    if (!collect.containsAll(seeds.keySet())) {
+      throw new IllegalArgumentException("a seeded file must be collected: " + seeds.keySet());
+    }
     if (argv.isEmpty()) {
       throw new IllegalArgumentException("empty command");
     }
@@ -35,21 +46,39 @@ public record Command(
     collect.forEach(WorkFiles::checkPath);
   }
 
+  public Command(
+      List<String> argv, Map<String, String> env, List<Path> readOnly, List<String> collect) {
+    this(argv, env, readOnly, collect, Map.of());
+  }
+
   /** Just a program and its arguments. */
   public static Command of(String... argv) {
     return new Command(List.of(argv), Map.of(), List.of(), List.of());
   }
 
   public Command withEnv(Map<String, String> value) {
-    return new Command(argv, value, readOnly, collect);
+    return new Command(argv, value, readOnly, collect, seeds);
   }
 
   public Command withReadOnly(List<Path> value) {
-    return new Command(argv, env, value, collect);
+    return new Command(argv, env, value, collect, seeds);
   }
 
   public Command withCollect(List<String> value) {
-    return new Command(argv, env, readOnly, value);
+    return new Command(argv, env, readOnly, value, seeds);
+  }
+
+  /** This command with {@code path} collected too, holding {@code seed} when it starts. */
+  public Command withCollectAlso(String path, String seed) {
+    List<String> c = new java.util.ArrayList<>(collect);
+    c.add(path);
+    Map<String, String> s = new java.util.HashMap<>(seeds);
+    s.put(path, seed);
+    return new Command(argv, env, readOnly, c, s);
+  }
+
+  public Command withSeeds(Map<String, String> value) {
+    return new Command(argv, env, readOnly, collect, value);
   }
 
   @Override

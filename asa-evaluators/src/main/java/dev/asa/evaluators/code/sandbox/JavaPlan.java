@@ -54,7 +54,9 @@ record JavaPlan() implements LanguagePlan {
             + JAVAC_HEAP / (1024 * 1024)
             + "m "
             + jflags()
-            + " -encoding UTF-8 -nowarn -d "
+            // No annotation processors: javac would otherwise look for them on the class path,
+            // which is the deliverable's directory.
+            + " -proc:none -encoding UTF-8 -nowarn -d "
             + HARNESS_DIR
             + "/classes \"$@\""
             + " || exit "

@@ -22,6 +22,35 @@ record JavaScriptPlan() implements LanguagePlan {
     return Map.of(HARNESS_DIR + "/reporter.mjs", LanguagePlan.resource("reporter.mjs"));
   }
 
+  /**
+   * The tests run in node's child process, out of the reporter's reach, so the control tests go
+   * there too: appended to the test file, registered once it (and the deliverable it imports) has
+   * loaded, comparing values drawn when they run. Their names are fresh per run, but the
+   * deliverable can read them from the test file once it runs: a disarmed {@code node:assert} that
+   * spares them takes reading and matching them, deliberately.
+   */
+  @Override
+  public TestFile withControls(TestFile tests, Tripwire tripwire) {
+    String controls =
+        "\n;import('node:test').then(({ test }) => {\n"
+            + "  const pick = () => globalThis.crypto.randomUUID();\n"
+            + "  test('"
+            + tripwire.mustFail().get(0)
+            + "', async () => { const assert = (await import('node:assert')).default;"
+            + " assert.strictEqual(pick(), pick()); });\n"
+            + "  test('"
+            + tripwire.mustFail().get(1)
+            + "', async () => { const assert = (await import('node:assert/strict')).default;"
+            + " assert.ok(pick() === pick()); assert.equal(pick(), pick()); });\n"
+            + "  test('"
+            + tripwire.mustPass()
+            + "', async () => { const assert = (await import('node:assert')).default;"
+            + " const a = pick(); assert.strictEqual(a, a); assert.deepStrictEqual({ a }, { a });"
+            + " });\n"
+            + "});\n";
+    return new TestFile(tests.path(), tests.content() + controls);
+  }
+
   @Override
   public Command command(Map<String, String> files, TestFile tests, long memoryBytes) {
     long heapMiB = Math.max(16, memoryBytes / (1024 * 1024));

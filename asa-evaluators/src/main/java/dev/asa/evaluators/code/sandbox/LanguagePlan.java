@@ -33,6 +33,14 @@ sealed interface LanguagePlan permits PythonPlan, JavaScriptPlan, JavaPlan {
    */
   Command command(Map<String, String> files, TestFile tests, long memoryBytes);
 
+  /**
+   * The test file as run: for a harness that cannot add its control tests itself, with them
+   * appended.
+   */
+  default TestFile withControls(TestFile tests, Tripwire tripwire) {
+    return tests;
+  }
+
   /** Address space the runtime reserves beyond what the program uses, added to RLIMIT_AS. */
   long runtimeReserve(long memoryBytes);
 

@@ -125,7 +125,11 @@ public final class Sandbox {
       checked.writeTo(input);
       Path output = Files.createDirectory(dir.resolve("out"));
       for (int i = 0; i < command.collect().size(); i++) {
-        Files.createFile(output.resolve(Integer.toString(i)));
+        Path collected = Files.createFile(output.resolve(Integer.toString(i)));
+        String seed = command.seeds().get(command.collect().get(i));
+        if (seed != null) {
+          Files.writeString(collected, seed, java.nio.charset.StandardCharsets.UTF_8);
+        }
       }
       if (setpriv.isPresent()) {
         chownTree(dir, NOBODY);

@@ -21,6 +21,10 @@ import java.util.OptionalDouble;
  *     none)
  * @param problem why the tests could not run as tests (compilation failed, the test file did not
  *     load, no tests found, the runtime is missing), when that is so
+ * @param tampered why the results cannot be trusted, when a tripwire fired (see {@link Tripwire}
+ *     and {@link TestNames}): an unauthenticated result line, a disarmed assertion, a control test
+ *     missing or reported wrongly, a reported test the file does not define. A tampered run counts
+ *     as all failed: every test it reported as passing is errored here, so nothing passes
  */
 public record TestRun(
     Language language,
@@ -31,10 +35,46 @@ public record TestRun(
     int exitCode,
     String output,
     OptionalDouble coverage,
-    Optional<String> problem) {
+    Optional<String> problem,
+    Optional<String> tampered) {
 
   public TestRun {
     tests = List.copyOf(tests);
+    if (tampered.isPresent()) {
+      String why = "reported as passed, but the run was tampered with: " + tampered.get();
+      tests =
+          tests.stream()
+              .map(t ->
+                  t.outcome() == TestCaseResult.Outcome.PASSED
+                      ? new TestCaseResult(
+                          t.name(), TestCaseResult.Outcome.ERRORED, t.duration(), why)
+                      : t)
+              .toList();
+    }
+  }
+
+  /** A run no tripwire fired on. */
+  public TestRun(
+      Language language,
+      List<TestCaseResult> tests,
+      Duration wallTime,
+      boolean timedOut,
+      boolean killed,
+      int exitCode,
+      String output,
+      OptionalDouble coverage,
+      Optional<String> problem) {
+    this(
+        language,
+        tests,
+        wallTime,
+        timedOut,
+        killed,
+        exitCode,
+        output,
+        coverage,
+        problem,
+        Optional.empty());
   }
 
   public int run() {
@@ -53,9 +93,16 @@ public record TestRun(
     return count(TestCaseResult.Outcome.ERRORED);
   }
 
-  /** Every test passed, at least one ran, and nothing was killed or went wrong around them. */
+  /**
+   * Every test passed, at least one ran, nothing was killed or went wrong around them, and no
+   * tripwire fired.
+   */
   public boolean allPassed() {
-    return !tests.isEmpty() && passed() == tests.size() && !killed && problem.isEmpty();
+    return !tests.isEmpty()
+        && passed() == tests.size()
+        && !killed
+        && problem.isEmpty()
+        && tampered.isEmpty();
   }
 
   /** Share of tests passing, 0 to 1; 0 when none ran. */

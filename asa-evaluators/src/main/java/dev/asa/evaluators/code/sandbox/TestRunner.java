@@ -1,6 +1,7 @@
 package dev.asa.evaluators.code.sandbox;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -77,8 +78,15 @@ public final class TestRunner {
     Map<String, String> all = new HashMap<>(files);
     all.put(tests.path(), tests.content());
     WorkFiles.of(all, limits);
+    Tripwire tripwire = Tripwire.fresh();
+    // JavaScript's controls run in node's test process, so they are appended to the test file
+    // (after its own lines, so line numbers hold); the other harnesses add them themselves.
+    TestFile run = plan.withControls(tests, tripwire);
+    all.put(run.path(), run.content());
     all.putAll(plan.harness());
-    Command command = plan.command(all, tests, limits.memoryBytes());
+    Command command =
+        plan.command(all, run, limits.memoryBytes())
+            .withCollectAlso(Tripwire.KEY_FILE, tripwire.seed());
     Limits sandboxLimits =
         limits
             .withMemoryBytes(limits.memoryBytes() + plan.runtimeReserve(limits.memoryBytes()))
@@ -89,31 +97,82 @@ public final class TestRunner {
             // The harness files are ours: they do not count against the deliverable's caps.
             .withInputCaps(
                 limits.maxFiles() + plan.harness().size(),
-                limits.maxInputBytes() + harnessBytes(plan));
+                limits.maxInputBytes()
+                    + harnessBytes(plan)
+                    + (run.content().length() - tests.content().length()));
     SandboxResult result = sandbox.run(all, command, sandboxLimits);
-    return toRun(language, result);
+    return toRun(language, result, tests, tripwire);
   }
 
-  private static TestRun toRun(Language language, SandboxResult result) {
-    HarnessReport report =
-        HarnessReport.parse(
-            result.collected().getOrDefault(LanguagePlan.RESULTS, ""), unfinished(result));
+  private static TestRun toRun(
+      Language language, SandboxResult result, TestFile testFile, Tripwire tripwire) {
     boolean killedBySignal =
         result.apparentSignal().isPresent() && result.apparentSignal().getAsInt() != 0;
+    boolean killed = result.killed() || killedBySignal;
+    Tripwire.Verified verified =
+        tripwire.verify(result.collected().getOrDefault(LanguagePlan.RESULTS, ""), killed);
+    HarnessReport report = HarnessReport.parse(verified.text(), unfinished(result));
+    List<String> tampering = new ArrayList<>(verified.tampering());
+    List<TestCaseResult> tests = new ArrayList<>();
+    Map<String, TestCaseResult.Outcome> controls = new HashMap<>();
+    for (TestCaseResult t : report.tests()) {
+      if (tripwire.mustFail().contains(t.name()) || tripwire.mustPass().equals(t.name())) {
+        if (controls.put(t.name(), t.outcome()) != null) {
+          tampering.add("a control test was reported twice");
+        }
+      } else {
+        tests.add(t);
+      }
+    }
+    for (String name : tripwire.mustFail()) {
+      TestCaseResult.Outcome o = controls.get(name);
+      if (o == TestCaseResult.Outcome.PASSED) {
+        tampering.add(
+            "a control test that must fail (a known-false assertion) was reported as passing:"
+                + " the assertions were disarmed");
+      }
+    }
+    TestCaseResult.Outcome pass = controls.get(tripwire.mustPass());
+    if (pass != null && pass != TestCaseResult.Outcome.PASSED) {
+      tampering.add("the control test that must pass did not");
+    }
+    boolean finished = verified.ended() && !killed;
+    if (finished && report.problem().isEmpty() && controls.size() != 3) {
+      tampering.add("the harness finished but its control tests were not all reported");
+    }
+    if (!verified.ended() && !killed && result.exitCode() == 0) {
+      tampering.add("the test process exited with status 0 before the harness wrote its end line");
+    }
+    if (finished && report.problem().isEmpty()) {
+      TestNames.check(language, testFile, tests.stream().map(TestCaseResult::name).toList())
+          .ifPresent(tampering::add);
+    }
     Optional<String> problem = report.problem();
-    if (problem.isEmpty() && report.tests().isEmpty()) {
+    if (problem.isEmpty() && tests.isEmpty()) {
       problem = Optional.of(why(language, result));
     }
+    if (problem.isEmpty() && !verified.ended() && !killed) {
+      problem =
+          Optional.of(
+              "the harness did not finish: the test process exited (status "
+                  + result.exitCode()
+                  + ") before its end line");
+    }
+    Optional<String> tampered =
+        tampering.isEmpty()
+            ? Optional.empty()
+            : Optional.of(String.join("; ", new java.util.LinkedHashSet<>(tampering)));
     return new TestRun(
         language,
-        report.tests(),
+        tests,
         result.wallTime(),
         result.timedOut(),
-        result.killed() || killedBySignal,
+        killed,
         result.exitCode(),
         trim(result),
         report.coverage(),
-        problem);
+        problem,
+        tampered);
   }
 
   /** What to say of a test that started and never finished. */

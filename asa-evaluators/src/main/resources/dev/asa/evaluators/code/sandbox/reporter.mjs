@@ -1,7 +1,26 @@
 // ASA test reporter for node:test, run inside the sandbox. One line per event, like the Python
 // harness: START/PASS/FAIL/ERROR name ms message, and COVERAGE percent over the deliverable's files.
+//
+// Tripwires (see Tripwire.java): this reporter runs in node's parent test-runner process, the tests
+// and the deliverable in a child process. It reads the per-run key from __asa__/key and truncates
+// the file as it loads, before the child starts; every line it writes carries an HMAC-SHA256 over a
+// sequence number and its content, and an END line closes the run. The child cannot reach the key,
+// but it can still disarm node:assert or forge the events it sends this process: the control tests
+// appended to the test file and the Java side's name check are there for that.
+import { createHmac } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+
+const KEY = '__asa__/key';
+const key = Buffer.from(readFileSync(KEY, 'utf8').split('\n')[0], 'hex');
+writeFileSync(KEY, '');
+let seq = 0;
+let results = 0;
 const esc = (s) => String(s).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r/g, '').replace(/\n/g, '\\n');
-const line = (...fields) => fields.map(esc).join('\t') + '\n';
+const line = (...fields) => {
+  const body = [String(seq++), ...fields.map(esc)].join('\t');
+  if (fields[0] === 'PASS' || fields[0] === 'FAIL' || fields[0] === 'ERROR') results++;
+  return createHmac('sha256', key).update(body, 'utf8').digest('hex') + '\t' + body + '\n';
+};
 const isTestFile = (p) => p.includes('/__asa__/') || (process.env.ASA_TEST_FILE && p.endsWith('/' + process.env.ASA_TEST_FILE));
 
 export default async function* reporter(source) {
@@ -38,4 +57,5 @@ export default async function* reporter(source) {
         break;
     }
   }
+  yield line('END', results);
 }

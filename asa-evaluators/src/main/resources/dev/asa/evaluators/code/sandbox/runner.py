@@ -1,28 +1,66 @@
 # ASA test harness for Python, run inside the sandbox: python3 runner.py TESTS RESULTS [SOURCES...]
 # Runs unittest.TestCase tests and pytest-style test_* functions / Test* classes without pytest,
 # measures line coverage of SOURCES with a tracer, and writes one line per event to RESULTS.
+#
+# Tripwires (see Tripwire.java): the per-run key and control-test names are read from KEY and the
+# file truncated before the test file or the deliverable is loaded; every line carries an
+# HMAC-SHA256 over a sequence number and its content; two must-fail controls and a must-pass one
+# run after the tests through the same path; an END line closes the run. The deliverable runs in
+# this process and could still dig the key out of memory (gc, frames): that takes deliberate
+# effort, and anything it forges short of that is caught on the Java side, which fails closed.
+import hashlib
+import hmac
 import importlib.util
 import inspect
 import os
 import sys
 import threading
 import time
+import secrets
 import traceback
 import unittest
+
+KEY = "__asa__/key"
 
 
 def esc(text):
     return str(text).replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "")
 
 
-class Results:
-    def __init__(self, path):
-        self.out = open(path, "w", encoding="utf-8")
+def Results(path, key):
+    # A closure, not an object with attributes: the key is not one getattr away.
+    out = open(path, "w", encoding="utf-8")
+    state = {"seq": 0, "results": 0}
+    new, sha256, join = hmac.new, hashlib.sha256, "\t".join
 
-    def line(self, *fields):
+    def line(*fields):
+        body = join([str(state["seq"])] + [esc(f) for f in fields])
+        state["seq"] += 1
+        if fields[0] in ("PASS", "FAIL", "ERROR"):
+            state["results"] += 1
         # Flushed at once: a run killed midway keeps what it had.
-        self.out.write("\t".join(esc(f) for f in fields) + "\n")
-        self.out.flush()
+        out.write(new(key, body.encode("utf-8"), sha256).hexdigest() + "\t" + body + "\n")
+        out.flush()
+
+    def end():
+        line("END", state["results"])
+
+    return line, end
+
+
+def read_key():
+    with open(KEY, encoding="utf-8") as f:
+        seed = f.read().split("\n")
+    with open(KEY, "w", encoding="utf-8"):
+        pass  # erased before anything of the deliverable's is loaded
+    return bytes.fromhex(seed[0]), seed[1:3], seed[3]
+
+
+PRIMITIVES = sorted(a for a in vars(unittest.TestCase) if a.startswith("assert") or a in ("fail", "run"))
+
+
+def primitives():
+    return {a: vars(unittest.TestCase).get(a) for a in PRIMITIVES}
 
 
 def executable_lines(path):
@@ -38,7 +76,17 @@ def executable_lines(path):
 
 def main():
     tests_path, results_path, sources = sys.argv[1], sys.argv[2], sys.argv[3:]
-    results = Results(results_path)
+    key, must_fail, must_pass = read_key()
+    line, end = Results(results_path, key)
+    del key
+    try:
+        return run(tests_path, line, sources, must_fail, must_pass)
+    finally:
+        end()
+
+
+def run(tests_path, line, sources, must_fail, must_pass):
+    originals = primitives()
     root = os.getcwd()
     sys.path.insert(0, root)
     test_dir = os.path.dirname(os.path.abspath(tests_path))
@@ -70,7 +118,7 @@ def main():
         sys.modules[name] = module
         spec.loader.exec_module(module)
     except BaseException:
-        results.line("PROBLEM", "the test file did not load:\n" + traceback.format_exc(limit=8))
+        line("PROBLEM", "the test file did not load:\n" + traceback.format_exc(limit=8))
         return 3
 
     cases = []
@@ -86,18 +134,22 @@ def main():
                 if inspect.isfunction(getattr(value, method)):
                     cases.append((attr + "." + method, plain_method(value, method)))
     if not cases:
-        results.line("PROBLEM", "no tests found in " + tests_path)
+        line("PROBLEM", "no tests found in " + tests_path)
         return 4
 
     for case_name, case in cases:
-        results.line("START", case_name)
+        line("START", case_name)
         began = time.perf_counter()
         outcome, message = run_case(case)
         ms = int((time.perf_counter() - began) * 1000)
-        results.line(outcome, case_name, ms, message)
+        line(outcome, case_name, ms, message)
 
     sys.settrace(None)
     threading.settrace(None)
+    controls(line, must_fail, must_pass)
+    changed = [a for a, f in primitives().items() if originals.get(a) is not f]
+    if changed:
+        line("TAMPER", "unittest.TestCase." + ", ".join(changed) + " replaced while the tests ran")
     if targets:
         total = covered = 0
         for path in targets:
@@ -108,8 +160,32 @@ def main():
             total += len(lines)
             covered += sum(1 for l in lines if (path, l) in hits)
         if total:
-            results.line("COVERAGE", "%.2f" % (100.0 * covered / total))
+            line("COVERAGE", "%.2f" % (100.0 * covered / total))
     return 0
+
+
+def controls(line, must_fail, must_pass):
+    # Through the same path as the tests (run_case, unittest), so what disarms theirs disarms these;
+    # the values are drawn now, after the deliverable loaded.
+    a, b = secrets.token_hex(16), secrets.token_hex(16)
+
+    class Control(unittest.TestCase):
+        def test_fail(self):
+            self.assertEqual(a, b)
+
+        def test_pass(self):
+            self.assertEqual(a, a)
+            self.assertTrue(a != b)
+
+    def plain_fail():
+        assert a == b, "control"
+
+    for name, case in ((must_fail[0], Control("test_fail")), (must_fail[1], plain_fail),
+                       (must_pass, Control("test_pass"))):
+        line("START", name)
+        began = time.perf_counter()
+        outcome, message = run_case(case)
+        line(outcome, name, int((time.perf_counter() - began) * 1000), message)
 
 
 def iterate(suite):
