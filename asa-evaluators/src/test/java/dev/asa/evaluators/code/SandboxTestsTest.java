@@ -74,6 +74,18 @@ class SandboxTestsTest {
   }
 
   @Test
+  void aDeliverableThatDisarmsTheAssertionsFailsTheGateAsTampered() throws Exception {
+    String forged =
+        "import unittest\n"
+            + "unittest.TestCase.assertEqual = lambda self, a, b, msg=None: None\n\n\n"
+            + "def add(a, b):\n    return a - b\n";
+    Evaluation e = evaluate(Map.of("calc.py", forged), new CodeTests("python", TESTS));
+    assertThat(e.dimensions().get("correctness").score()).isEqualByComparingTo("0");
+    assertThat(e.dimensions().get("correctness").evidence()).contains("TAMPERED");
+    assertThat(e.checks().get(CodeEvaluator.TESTS_PASS).passed()).isFalse();
+  }
+
+  @Test
   void aProvidersOwnTestsInformTheScoresButNeverPassTheGate() throws Exception {
     Evaluation e = evaluate(Map.of("calc.py", CODE, "test_calc.py", TRIVIAL), null);
     assertThat(e.dimensions().get("correctness").evidence()).contains("the provider's own tests");
