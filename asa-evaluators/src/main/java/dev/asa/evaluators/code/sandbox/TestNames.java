@@ -48,8 +48,8 @@ final class TestNames {
     Matcher m = PY_DEF.matcher(source);
     while (m.find()) {
       defined.add(m.group(2));
-      if (m.group(1).isEmpty() && m.group(3).isBlank()) {
-        certain.add(m.group(2)); // a module-level test function without parameters: it runs
+      if (m.group(1).isEmpty() && m.group(3).isBlank() && !decorated(source, m.start())) {
+        certain.add(m.group(2)); // a plain module-level test function without parameters: it runs
       }
     }
     Set<String> seen = new HashSet<>();
@@ -125,6 +125,16 @@ final class TestNames {
       }
     }
     return Optional.empty();
+  }
+
+  /** The line before {@code start} is a decorator, which may have made the function anything. */
+  private static boolean decorated(String source, int start) {
+    int end = source.lastIndexOf('\n', start - 1);
+    if (end < 0) {
+      return false;
+    }
+    int begin = source.lastIndexOf('\n', end - 1) + 1;
+    return source.substring(begin, end).strip().startsWith("@");
   }
 
   private static int count(Matcher m) {

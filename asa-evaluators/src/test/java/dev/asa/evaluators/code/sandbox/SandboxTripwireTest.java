@@ -140,6 +140,24 @@ class SandboxTripwireTest {
   }
 
   @Test
+  void aJavascriptDeliverableThatThrowsOnImportFailsWithoutBeingCalledTampered() {
+    TestRunner runner = SandboxRequired.runner();
+    SandboxRequired.runtime(Language.JAVASCRIPT);
+    TestRun run =
+        runner.run(
+            Language.JAVASCRIPT,
+            Map.of("sol.js", "throw new Error('broken at import');\n"),
+            TestFile.of(
+                Language.JAVASCRIPT,
+                "const test = require('node:test');\n"
+                    + "const { add } = require('./sol.js');\n"
+                    + "test('adds', () => {});\n"),
+            Limits.defaults());
+    assertFalse(run.allPassed());
+    assertTrue(run.tampered().isEmpty(), () -> run.tampered().orElse(""));
+  }
+
+  @Test
   void javaFakeLinesThenExitIsTampering() {
     TestRunner runner = SandboxRequired.runner();
     SandboxRequired.runtime(Language.JAVA);
@@ -204,7 +222,7 @@ class SandboxTripwireTest {
         new TestFile(
             "test_x.py",
             "def test_a():\n    pass\n\nclass T:\n    def test_b(self):\n        pass\n"
-                + "\ndef test_helper(x):\n    pass\n");
+                + "\ndef test_helper(x):\n    pass\n\n@odd\ndef test_odd():\n    pass\n");
     assertTrue(TestNames.check(Language.PYTHON, py, List.of("test_a", "T.test_b")).isEmpty());
     assertTrue(TestNames.check(Language.PYTHON, py, List.of("test_a", "test_zzz")).isPresent());
     assertTrue(TestNames.check(Language.PYTHON, py, List.of("T.test_b")).isPresent());
