@@ -96,6 +96,27 @@ class SandboxTripwireTest {
     assertTampered(run, "status 0");
   }
 
+  /**
+   * The limit, shown: code that digs the harness's signing function out of memory writes lines that
+   * verify. Here the forged pass sits beside the real failure, and the name check catches the test
+   * reported twice; a forger who also suppressed the real line would need more digging.
+   */
+  @Test
+  void pythonUsingTheHarnessesOwnSignerIsCaughtByTheNameCheck() {
+    TestRun run =
+        python(
+            "import gc\n"
+                + "def add(a, b):\n"
+                + "    for o in gc.get_objects():\n"
+                + "        code = getattr(o, '__code__', None)\n"
+                + "        if code and o.__name__ == 'line' and 'sha256' in code.co_freevars:\n"
+                + "            o('START', 'AddTest.test_add')\n"
+                + "            o('PASS', 'AddTest.test_add', 1, '')\n"
+                + "    return a - b\n",
+            PY_TESTS);
+    assertTampered(run, "reported twice");
+  }
+
   @Test
   void pythonReadsNoKey() {
     TestRun run =
@@ -238,7 +259,8 @@ class SandboxTripwireTest {
     TestFile java =
         new TestFile(
             "XTest.java",
-            "public class XTest {\n  public void testA() {}\n  public static void testB() {}\n}\n");
+            "public class XTest {\n  public void testA() {}\n  public static void testB() {}\n"
+                + "  // public void testOld() {}\n  /* public void testOlder() {} */\n}\n");
     assertTrue(
         TestNames.check(Language.JAVA, java, List.of("XTest.testA", "XTest.testB")).isEmpty());
     assertTrue(TestNames.check(Language.JAVA, java, List.of("XTest.testA")).isPresent());
