@@ -23,8 +23,10 @@ import javax.crypto.spec.SecretKeySpec;
  *       deliverable. Every result line carries an HMAC-SHA256 over a sequence number and its
  *       content; a line without a valid MAC, or out of sequence, marks the run tampered. The key
  *       stays in the harness's memory (Python: a closure; Java: a local; JavaScript: the parent
- *       test-runner process, which the tests' child process does not share), where code in the same
- *       process can in principle still find it: this raises the bar, it is not a boundary.
+ *       test-runner process, of which the tests' child process has no copy), where code in the same
+ *       process can in principle still find it (and a JavaScript child can read its parent's memory
+ *       through {@code /proc} where the kernel's ptrace rules allow): this raises the bar, it is
+ *       not a boundary.
  *   <li><b>An end line.</b> The harness ends with {@code END n}, the number of results it wrote; a
  *       different count, or a process that exited with status 0 without it (the {@code os._exit(0)}
  *       after fake lines), marks the run tampered.

@@ -4,8 +4,9 @@
 // Tripwires (see Tripwire.java): this reporter runs in node's parent test-runner process, the tests
 // and the deliverable in a child process. It reads the per-run key from __asa__/key and truncates
 // the file as it loads, before the child starts; every line it writes carries an HMAC-SHA256 over a
-// sequence number and its content, and an END line closes the run. The child cannot reach the key,
-// but it can still disarm node:assert or forge the events it sends this process: the control tests
+// sequence number and its content, and an END line closes the run. The child has no copy of the
+// key (it could still read this process's memory through /proc where the kernel's ptrace rules
+// allow it: deliberate effort), and it can disarm node:assert or forge the events it sends this process: the control tests
 // appended to the test file and the Java side's name check are there for that.
 import { createHmac } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
