@@ -1,7 +1,10 @@
 package dev.asa.evaluators.embedding;
 
+import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -77,11 +80,24 @@ record Facets(String form, String calledFor, int count, String counted) {
     return Optional.empty();
   }
 
+  /**
+   * Occurrences of the pattern, each distinct line (for list items) or sentence counted once, so
+   * that repeating a step or a list item never raises the count.
+   */
   private static int count(Pattern p, String text) {
-    Matcher m = p.matcher(text);
+    boolean lines = p == ITEM;
+    Set<String> seen = new HashSet<>();
     int n = 0;
-    while (m.find()) {
-      n++;
+    for (String piece : lines ? List.of(text.split("\\n")) : Sentences.split(text)) {
+      String key =
+          piece.strip().toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N}]+", " ").strip();
+      if (!seen.add(key)) {
+        continue;
+      }
+      Matcher m = p.matcher(piece);
+      while (m.find()) {
+        n++;
+      }
     }
     return n;
   }

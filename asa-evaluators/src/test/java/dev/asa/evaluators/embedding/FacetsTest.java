@@ -71,6 +71,30 @@ class FacetsTest {
   }
 
   @Test
+  void repeatingAStepOrAnItemNeverRaisesTheCount() {
+    String q = "How does a refrigerator keep food cold?";
+    String once =
+        "First the compressor squeezes the refrigerant. Then it condenses outside the box.";
+    int original = Facets.of(q, once).orElseThrow().count();
+    assertThat(original).isEqualTo(2);
+    assertThat(
+            Facets.of(
+                    q,
+                    once + " Then it condenses outside the box. THEN it condenses outside the box!")
+                .orElseThrow()
+                .count())
+        .isEqualTo(original);
+    String list = "- Bake bread\n- Visit a museum\n";
+    assertThat(
+            Facets.of(
+                    "Give me some ideas for a rainy weekend.",
+                    list + "- Bake bread\n- bake bread.\n")
+                .orElseThrow()
+                .count())
+        .isEqualTo(2);
+  }
+
+  @Test
   void aListQuestionCallsForItems() {
     Facets f =
         Facets.of("Give me some ideas for a rainy weekend.", "- Bake bread\n- Visit a museum\n")
