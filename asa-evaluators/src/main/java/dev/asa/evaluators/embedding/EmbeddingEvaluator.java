@@ -29,9 +29,10 @@ import java.util.Set;
  *   <li>{@code relevance}: similarity of the deliverable's best passages to the request, mapped by
  *       {@link Calibration}, and the share of passages on topic;
  *   <li>{@code completeness} / {@code coverage}: the request split into its asks ({@link
- *       RequestParts}); each ask earns credit from the similarity of its best passage; scaled by
- *       the share of the request's explicit instructions followed ({@link Constraints}) and by the
- *       share of vague sentences ({@link Substance});
+ *       RequestParts}); each ask earns credit from the similarity of its best passage; a
+ *       single-part question is also scaled by the parts its form calls for ({@link Facets}: steps
+ *       for "how", items for "list"); scaled by the share of the request's explicit instructions
+ *       followed ({@link Constraints}) and by the share of vague sentences ({@link Substance});
  *   <li>{@code sources} / {@code source_quality} / {@code citations}: citations counted ({@link
  *       Citations}); 15 points a source, 10 more for a reference list, at most 100;
  *   <li>{@code writing} / {@code writing_quality} / {@code clarity} / {@code fluency} / {@code
@@ -90,6 +91,13 @@ public final class EmbeddingEvaluator implements Evaluator {
    * signal).
    */
   static final double VAGUENESS_WEIGHT = 0.75;
+
+  /**
+   * How much the parts a single-part question calls for ({@link Facets}) weigh in its coverage: an
+   * answer to "explain how X works" with no step, mechanism or list keeps 1 - this of its coverage.
+   * 0.5 measured best on the development corpus (0.25, 0.5 and 0.75 tried).
+   */
+  static final double FACETS_WEIGHT = 0.5;
 
   private static final int STEPS = 4;
   private static final BigDecimal HUNDRED = BigDecimal.valueOf(100);
@@ -337,10 +345,13 @@ public final class EmbeddingEvaluator implements Evaluator {
     Constraints instructions = Constraints.of(m.request, m.content);
     double instructionFactor =
         instructions.any() ? 1 - INSTRUCTIONS_WEIGHT * (1 - instructions.share()) : 1;
+    // A single-part question still calls for parts of an answer ("how": steps; "list": items).
+    Facets facets = asks.single() && m.prose ? Facets.of(m.request, m.content).orElse(null) : null;
+    double facetFactor = facets != null ? 1 - FACETS_WEIGHT * (1 - facets.share()) : 1;
     Substance substance = Substance.of(m.content);
     double substanceFactor =
         m.prose && substance.measurable() ? 1 - VAGUENESS_WEIGHT * substance.vagueShare() : 1;
-    double score = 100 * base * lengthFactor * instructionFactor * substanceFactor;
+    double score = 100 * base * facetFactor * lengthFactor * instructionFactor * substanceFactor;
 
     StringBuilder e = new StringBuilder();
     if (asks.single()) {
@@ -351,6 +362,10 @@ public final class EmbeddingEvaluator implements Evaluator {
               covered.isEmpty()
                   ? "not covered: " + missing.getFirst()
                   : "covered: " + covered.getFirst()));
+      e.append(
+          facets != null
+              ? String.format(Locale.ROOT, "; %s; scaled by %.2f", facets.describe(), facetFactor)
+              : "; its form (neither \"how\" nor \"list\") calls for no parts that can be counted");
     } else {
       e.append(
           String.format(
@@ -404,7 +419,8 @@ public final class EmbeddingEvaluator implements Evaluator {
               substanceFactor));
     }
     String factors =
-        (lengthFactor < 1 ? " x length" : "")
+        (facets != null ? " x parts called for" : "")
+            + (lengthFactor < 1 ? " x length" : "")
             + (instructions.any() ? " x instructions" : "")
             + (m.prose && substance.measurable() ? " x substance" : "");
     e.append(
