@@ -40,8 +40,8 @@ import java.util.Set;
  * </ul>
  *
  * <p>Before anything is measured, sentences of prose that only restate the request or speak to the
- * evaluator are taken out ({@link ScoredText}), so that neither can raise a score; the evidence
- * says how many.
+ * evaluator, and empty steps and list items ("Then, think about the details."), are taken out
+ * ({@link ScoredText}), so that none can raise a score; the evidence says how many.
  *
  * <p>Shadow metrics it measures, when a scored dimension names one: {@code verbosity} (the
  * percentage of words off topic or repeated), {@code repetition_rate} and {@code word_count}. Every
@@ -131,7 +131,9 @@ public final class EmbeddingEvaluator implements Evaluator {
     ScoredText scored =
         prose && !task.deliverableType().equals("translation")
             ? ScoredText.of(task.request(), content)
-            : prose ? ScoredText.of("", content) : new ScoredText(content, List.of(), List.of());
+            : prose
+                ? ScoredText.of("", content)
+                : new ScoredText(content, List.of(), List.of(), List.of());
     if (content.isBlank() || scored.text().isBlank()) {
       String why =
           content.isBlank()

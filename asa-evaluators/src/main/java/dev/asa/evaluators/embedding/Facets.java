@@ -25,6 +25,9 @@ import java.util.regex.Pattern;
  *       {@value #ENOUGH} for full credit.
  * </ul>
  *
+ * <p>An empty step ({@link #emptyStep}: a hedge, or nothing but generic words, "Then, think about
+ * the details.") is neither a step nor an item.
+ *
  * <p>Measured on the development corpus, three more forms were tried and left out, each lowering
  * agreement or changing nothing: "why" (reasons by causal links), "compare" (both sides by contrast
  * markers) and "what is" (a definition and an example).
@@ -55,6 +58,53 @@ record Facets(String form, String calledFor, int count, String counted) {
       Pattern.compile(
           "(?i)\\b(?:because|since|due to|as a result|so that|leads? to|causes?|caused by|therefore|thus|hence|which means|results? in|in order to)\\b");
 
+  /** How a step begins: a list marker, or a sequence word ("First, ...", "Then ..."). */
+  private static final Pattern STEP_START =
+      Pattern.compile(
+          "(?i)^\\s*(?:(?:[-*+•]|\\d{1,3}[.)]|#{1,6})\\s+|(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|then|next|after (?:that|this)|afterwards|finally|lastly|subsequently)\\b)");
+
+  /**
+   * Words too general to carry the content of a step on any topic ("consider the situation", "keep
+   * the important aspects in mind"), compared by {@link ScoredText#stem}. A step made of these and
+   * small words only says that there is a step, not what it is.
+   */
+  private static final Set<String> GENERIC =
+      Set.of(
+          "thing", "stuff", "aspec", "facto", "detai", "situa", "circu", "matte", "issue", "point",
+          "part", "parts", "consi", "think", "keep", "mind", "look", "looks", "take", "takes",
+          "accou", "relev", "impor", "invol", "vario", "sever", "many", "some", "every", "toget",
+          "come", "comes", "all", "other", "depen", "caref", "good", "well", "just", "also",
+          "there", "here", "now", "way", "ways", "make", "makes", "sure", "step", "steps", "first",
+          "secon", "third", "next", "final", "lastl", "after", "once", "subse", "use", "them",
+          "they", "these", "those", "not", "have", "has", "was", "were", "been", "being", "get",
+          "gets", "done", "do", "does", "did", "very", "really", "overa");
+
+  /**
+   * An empty step: shaped like a step (a list line, or a sentence led by a sequence word) but a
+   * hedge ({@link Substance#hedged}) or with no word beyond small and {@link #GENERIC} ones ("Then,
+   * think about the details.", "- Several things matter here."). Empty steps are not counted as
+   * steps or items, and {@link ScoredText} takes them out before anything is scored, so padding an
+   * answer with them never raises a score. An honest short step ("First the compressor squeezes the
+   * refrigerant.", "- Bake bread") names something and counts.
+   */
+  static boolean emptyStep(String sentence) {
+    if (!STEP_START.matcher(sentence).find()) {
+      return false;
+    }
+    if (Substance.hedged(sentence)) {
+      return true;
+    }
+    for (String w : Sentences.words(sentence)) {
+      String lower = w.toLowerCase(Locale.ROOT);
+      if (!lower.chars().allMatch(Character::isDigit)
+          && !ScoredText.small(lower)
+          && !GENERIC.contains(ScoredText.stem(lower))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** The facets the question calls for, or empty when its form is neither "how" nor "list". */
   static Optional<Facets> of(String question, String answer) {
     if (HOW.matcher(question).find()) {
@@ -82,7 +132,8 @@ record Facets(String form, String calledFor, int count, String counted) {
 
   /**
    * Occurrences of the pattern, each distinct line (for list items) or sentence counted once, so
-   * that repeating a step or a list item never raises the count.
+   * that repeating a step or a list item never raises the count; an {@link #emptyStep} never
+   * counts.
    */
   private static int count(Pattern p, String text) {
     boolean lines = p == ITEM;
@@ -91,7 +142,7 @@ record Facets(String form, String calledFor, int count, String counted) {
     for (String piece : lines ? List.of(text.split("\\n")) : Sentences.split(text)) {
       String key =
           piece.strip().toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N}]+", " ").strip();
-      if (!seen.add(key)) {
+      if (!seen.add(key) || emptyStep(piece.strip())) {
         continue;
       }
       Matcher m = p.matcher(piece);

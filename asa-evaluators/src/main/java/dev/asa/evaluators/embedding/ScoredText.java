@@ -20,11 +20,20 @@ import java.util.regex.Pattern;
  * scored whole, since it cannot be told from a restatement here. Only whole sentences are taken
  * out: the request's words woven into the answer's own sentences stay, and still count.
  *
+ * <p>Empty steps are taken out too ({@link Facets#emptyStep}): a list line or a sentence led by
+ * "first", "then", "finally" that is a hedge or says nothing beyond generic words ("Then, think
+ * about the details.", "- Several things matter here."). Padding an answer with them would
+ * otherwise raise the steps counted for a "how" question and, as each list marker passed for a
+ * number or a name, dilute the vagueness {@link Substance} measures.
+ *
  * @param text what is scored; line breaks kept, so lists and paragraphs still count
  * @param restated sentences taken out as restating the request
  * @param directives sentences taken out as addressed to the evaluator
+ * @param emptySteps steps and list items with nothing in them, taken out ({@link Facets#emptyStep}:
+ *     "Then, think about the details.", "- Several things matter here.")
  */
-record ScoredText(String text, List<String> restated, List<String> directives) {
+record ScoredText(
+    String text, List<String> restated, List<String> directives, List<String> emptySteps) {
 
   /** A sentence this much made of the request's words says nothing new. */
   static final double RESTATED_SHARE = 0.9;
@@ -110,9 +119,15 @@ record ScoredText(String text, List<String> restated, List<String> directives) {
     }
     List<String> restated = new ArrayList<>();
     List<String> directives = new ArrayList<>();
+    List<String> emptySteps = new ArrayList<>();
     StringBuilder kept = new StringBuilder();
     boolean any = false;
     for (String line : content.split("\n", -1)) {
+      if (Facets.emptyStep(line.strip())) {
+        // Whole, as a list line: "1. Look at it." would split after "1." as two sentences.
+        emptySteps.add(line.strip());
+        continue;
+      }
       List<String> keptHere = new ArrayList<>();
       List<String> sentences = Sentences.split(line);
       for (String s : sentences) {
@@ -120,9 +135,14 @@ record ScoredText(String text, List<String> restated, List<String> directives) {
           directives.add(s);
         } else if (restates(s, requestWords)) {
           restated.add(s);
+        } else if (Facets.emptyStep(s)) {
+          emptySteps.add(s);
         } else {
           keptHere.add(s);
         }
+      }
+      if (keptHere.isEmpty() && !sentences.isEmpty() && emptySteps.containsAll(sentences)) {
+        continue; // a line of empty steps only: gone, line and all
       }
       if (keptHere.size() == sentences.size()) {
         kept.append(line); // untouched: keep its own spacing and markup
@@ -132,17 +152,20 @@ record ScoredText(String text, List<String> restated, List<String> directives) {
       kept.append('\n');
       any |= !keptHere.isEmpty();
     }
-    if ((restated.isEmpty() && directives.isEmpty())) {
-      return new ScoredText(content, List.of(), List.of());
+    if (restated.isEmpty() && directives.isEmpty() && emptySteps.isEmpty()) {
+      return new ScoredText(content, List.of(), List.of(), List.of());
     }
     if (!any) {
       // Nothing left: scored whole (see the class comment), but directives never count.
       return directives.isEmpty()
-          ? new ScoredText(content, List.of(), List.of())
-          : new ScoredText("", List.of(), List.copyOf(directives));
+          ? new ScoredText(content, List.of(), List.of(), List.of())
+          : new ScoredText("", List.of(), List.copyOf(directives), List.of());
     }
-    kept.setLength(kept.length() - 1);
-    return new ScoredText(kept.toString(), List.copyOf(restated), List.copyOf(directives));
+    if (!kept.isEmpty()) {
+      kept.setLength(kept.length() - 1);
+    }
+    return new ScoredText(
+        kept.toString(), List.copyOf(restated), List.copyOf(directives), List.copyOf(emptySteps));
   }
 
   /**
@@ -168,6 +191,11 @@ record ScoredText(String text, List<String> restated, List<String> directives) {
         || (words >= MIN_WORDS && fromRequest >= RESTATED_SHARE * words);
   }
 
+  /** A small word, as {@link #restates} counts words (articles, pronouns, "how", "what"...). */
+  static boolean small(String lowerCaseWord) {
+    return SMALL.contains(lowerCaseWord);
+  }
+
   /** Crude stemming: "validates", "validated", "validating" and "validate" are one word here. */
   static String stem(String word) {
     String w = word.toLowerCase(Locale.ROOT);
@@ -183,7 +211,7 @@ record ScoredText(String text, List<String> restated, List<String> directives) {
   }
 
   boolean changed() {
-    return !restated.isEmpty() || !directives.isEmpty();
+    return !restated.isEmpty() || !directives.isEmpty() || !emptySteps.isEmpty();
   }
 
   /** For the evidence. */
@@ -200,6 +228,12 @@ record ScoredText(String text, List<String> restated, List<String> directives) {
           directives.size()
               + (directives.size() == 1 ? " sentence" : " sentences")
               + " addressed to the evaluator");
+    }
+    if (!emptySteps.isEmpty()) {
+      out.add(
+          emptySteps.size()
+              + (emptySteps.size() == 1 ? " empty step or list item" : " empty steps or list items")
+              + " (nothing but generic words or a hedge)");
     }
     return "not scored: " + String.join(", ", out);
   }

@@ -59,7 +59,22 @@ record Substance(int sentences, int concrete, int vague) {
     return new Substance(sentences.size(), concrete, vague);
   }
 
-  private static boolean isConcrete(String sentence) {
+  /** A hedge or filler phrase ("various", "it depends", "basically") anywhere in the text. */
+  static boolean hedged(String text) {
+    return HEDGE.matcher(text).find();
+  }
+
+  /**
+   * A list marker ("- ", "1. ") leading a sentence: neither a number nor, for the capital after it,
+   * a name; otherwise "1. Look at it carefully." and "- Several things matter." would pass for
+   * concrete and dilute the vagueness of the answer they pad. (A bare "1." is what the sentence
+   * splitter leaves of "1. Look ...".)
+   */
+  private static final Pattern LIST_MARKER =
+      Pattern.compile("^\\s*(?:[-*+•]|\\d{1,3}[.)]|#{1,6})(?:\\s+|$)");
+
+  private static boolean isConcrete(String listSentence) {
+    String sentence = LIST_MARKER.matcher(listSentence).replaceFirst("");
     if (NUMBER.matcher(sentence).find()
         || CODE.matcher(sentence).find()
         || EXAMPLE.matcher(sentence).find()) {

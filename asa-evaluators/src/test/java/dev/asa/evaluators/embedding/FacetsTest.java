@@ -95,6 +95,24 @@ class FacetsTest {
   }
 
   @Test
+  void emptyStepsAndBulletsAreNotCounted() {
+    String q = "How does a refrigerator keep food cold?";
+    String honest =
+        "First the compressor squeezes the refrigerant. Then it condenses outside the box.";
+    String filler =
+        "\nFirst, consider the situation.\nThen, think about the details.\n"
+            + "- Several things matter here.\n- It depends on the circumstances.\n"
+            + "1. Look at it carefully.\n";
+    assertThat(Facets.of(q, honest + filler).orElseThrow().count()).isEqualTo(2);
+    assertThat(Facets.emptyStep("Next, keep the important aspects in mind.")).isTrue();
+    assertThat(Facets.emptyStep("- Various factors are involved.")).isTrue();
+    assertThat(Facets.emptyStep("- Bake bread")).isFalse();
+    assertThat(Facets.emptyStep("Finally it evaporates inside, which absorbs heat.")).isFalse();
+    // Not shaped like a step: left to Substance and the rest.
+    assertThat(Facets.emptyStep("Several things matter here.")).isFalse();
+  }
+
+  @Test
   void aListQuestionCallsForItems() {
     Facets f =
         Facets.of("Give me some ideas for a rainy weekend.", "- Bake bread\n- Visit a museum\n")

@@ -147,6 +147,36 @@ class GamingResistanceTest {
   }
 
   @Test
+  void fillerStepsAndBulletsNeverRaiseTheScore() throws Exception {
+    Random random = new Random(15);
+    String[] steps = {
+      "First, consider the situation.",
+      "Then, think about the details.",
+      "Next, keep the important aspects in mind.",
+      "Finally, everything comes together.",
+      "- Various factors are involved.",
+      "- Several things matter here.",
+      "- It depends on the circumstances.",
+      "1. Look at it carefully.",
+      "2. Take the relevant aspects into account."
+    };
+    for (Topic t : TOPICS) {
+      for (String answer : List.of(t.good(), t.vague())) {
+        double original = score(t.request(), answer);
+        for (int trial = 0; trial < TRIALS; trial++) {
+          StringBuilder padded = new StringBuilder(answer).append("\n\n");
+          for (int k = 0, n = 2 + random.nextInt(5); k < n; k++) {
+            padded.append(steps[random.nextInt(steps.length)]).append('\n');
+          }
+          assertThat(score(t.request(), padded.toString()))
+              .as("with filler steps: %s", padded)
+              .isLessThanOrEqualTo(original);
+        }
+      }
+    }
+  }
+
+  @Test
   void stuffingTheRequestsOwnWordsNeverRaisesTheScore() throws Exception {
     Random random = new Random(15);
     for (Topic t : TOPICS) {
