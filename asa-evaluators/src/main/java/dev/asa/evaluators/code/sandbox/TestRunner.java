@@ -121,7 +121,7 @@ public final class TestRunner {
           tampering.add("a control test was reported twice");
         }
       } else {
-        tests.add(t);
+        tests.add(blamingTheLimit(t, result));
       }
     }
     for (String name : tripwire.mustFail()) {
@@ -181,6 +181,25 @@ public final class TestRunner {
         report.coverage(),
         problem,
         tampered);
+  }
+
+  /**
+   * A test that did not pass in a run killed at the output cap says so first: the harness may have
+   * recorded it as an error of its own (a broken pipe, as the server stopped reading) a moment
+   * before the kill, and the cause is the flood, not the pipe.
+   */
+  private static TestCaseResult blamingTheLimit(TestCaseResult t, SandboxResult result) {
+    if (!result.outputOverrun()
+        || t.outcome() == TestCaseResult.Outcome.PASSED
+        || (t.message() != null && t.message().contains("output limit"))) {
+      return t;
+    }
+    String reason = unfinished(result);
+    return new TestCaseResult(
+        t.name(),
+        t.outcome(),
+        t.duration(),
+        t.message() == null ? reason : reason + "; " + t.message());
   }
 
   /** What to say of a test that started and never finished. */
