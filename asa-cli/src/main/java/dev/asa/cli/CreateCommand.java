@@ -211,15 +211,16 @@ final class CreateCommand implements Command {
     if (args.has("--tests")) {
       String file = args.value("--tests");
       String language =
-          file.endsWith(".py")
-              ? "python"
-              : file.endsWith(".js") || file.endsWith(".mjs")
-                  ? "javascript"
-                  : file.endsWith(".java") ? "java" : null;
-      if (language == null) {
-        throw new UsageException(
-            "--tests " + file + ": name the test file .py, .js or .java (its language)");
-      }
+          dev.asa.evaluators.code.Language.ofPath(file)
+              .map(dev.asa.evaluators.code.Language::wireName)
+              .filter(dev.asa.agreement.CodeTests.LANGUAGES::contains)
+              .orElseThrow(() ->
+                  new UsageException(
+                      "--tests "
+                          + file
+                          + ": name the test file .py, .js or .java (its language: one of "
+                          + String.join(", ", dev.asa.agreement.CodeTests.LANGUAGES)
+                          + ")"));
       builder.tests(language, Inputs.textFile(file));
     }
     if (args.has("--depth")) {

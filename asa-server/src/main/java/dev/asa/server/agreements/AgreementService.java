@@ -81,7 +81,7 @@ public final class AgreementService {
             subcontracts,
             assignments,
             ids,
-            new EvaluatorTermsCheck(registry, evaluators != null && evaluators.runsCode()),
+            new EvaluatorTermsCheck(registry, evaluators),
             tasks);
     ResultEnforcement results = new ResultEnforcement(closing, disputes, serverKeyId);
     this.engine =

@@ -32,6 +32,11 @@ record Change(
     return new Change(next, allEvents, allWrites, response, status);
   }
 
+  /** The agreement as it is: a base for events and writes that change nothing else. */
+  static Change unchanged(Agreement a) {
+    return new Change(a, List.of(), List.of(), null);
+  }
+
   /** {@code change} with {@code before} ahead of its events. */
   static Change prepending(List<EventLog.Draft> before, Change change) {
     return change.with(before, List.of());

@@ -179,11 +179,7 @@ public final class EvaluatorQueue {
    */
   private void settleIfComplete(TaskRow answered, Instant now) {
     if (answered.agreementId() == null) {
-      TaskRow held = tasks.find(answered.id()).orElseThrow();
-      List<Write> ends = new ArrayList<>();
-      TaskSettlement.Graded graded = settlement.settleAlone(held, now, ends);
-      writes.apply(ends);
-      assignments.recordCanary(graded.evaluatorKey(), graded.check(), now);
+      settleQualificationCanary(tasks.find(answered.id()).orElseThrow(), now);
       return;
     }
     try {
@@ -215,10 +211,7 @@ public final class EvaluatorQueue {
         pending = true;
         continue;
       }
-      List<Write> ends = new ArrayList<>();
-      TaskSettlement.Graded graded = settlement.settleAlone(t, now, ends);
-      writes.apply(ends);
-      assignments.recordCanary(graded.evaluatorKey(), graded.check(), now);
+      settleQualificationCanary(t, now);
       member = registry.find(key).orElseThrow().member();
     }
     int needed = registry.policy().minEvaluations();
@@ -231,6 +224,17 @@ public final class EvaluatorQueue {
         .qualificationCanary(
             set.get(), key, member.profile().serviceTypes(), now, now.plus(QUALIFICATION_DEADLINE))
         .ifPresent(t -> writes.apply(List.of(new Write.PutTask(t))));
+  }
+
+  /**
+   * Grades a qualification canary (answered, or unanswered past its deadline), ends it and records
+   * the outcome in the evaluator's record: no agreement is involved.
+   */
+  private void settleQualificationCanary(TaskRow canary, Instant now) {
+    List<Write> ends = new ArrayList<>();
+    TaskSettlement.Graded graded = settlement.settleAlone(canary, now, ends);
+    writes.apply(ends);
+    assignments.recordCanary(graded.evaluatorKey(), graded.check(), now);
   }
 
   private static String keyOf(Caller caller) {

@@ -3,6 +3,7 @@ package dev.asa.server.agreements;
 import dev.asa.agreement.Agreement;
 import dev.asa.agreement.CanaryTerms;
 import dev.asa.agreement.InvalidDocumentException;
+import dev.asa.server.evaluation.EvaluatorPool;
 import dev.asa.server.evaluators.CanarySetInfo;
 import dev.asa.server.evaluators.EvaluatorRegistry;
 import java.util.Optional;
@@ -20,23 +21,19 @@ final class EvaluatorTermsCheck {
   static final String TESTS = "/quality_criteria/tests";
 
   private final EvaluatorRegistry registry;
-  private final boolean runsCode;
+  private final EvaluatorPool pool;
 
   /**
-   * @param runsCode whether this server runs code deliverables' tests (the code sandbox is on)
+   * @param pool the server's semantic evaluators (null: none), which say whether code runs here
    */
-  EvaluatorTermsCheck(EvaluatorRegistry registry, boolean runsCode) {
+  EvaluatorTermsCheck(EvaluatorRegistry registry, EvaluatorPool pool) {
     this.registry = registry;
-    this.runsCode = runsCode;
+    this.pool = pool;
   }
 
   void check(Agreement a) {
-    if (a.terms().qualityCriteria().codeTests().isPresent() && !runsCode) {
-      throw new InvalidDocumentException(
-          TESTS,
-          "this server runs no code (its operator has not turned the code sandbox on: asa serve"
-              + " --code-sandbox on), so these tests would never run and a tests_pass gate could"
-              + " never pass; leave tests out, or agree on a server that runs them");
+    if (a.terms().qualityCriteria().codeTests().isPresent()) {
+      EvaluatorPool.requireRunsCode(pool, TESTS);
     }
     checkCanaries(a);
   }

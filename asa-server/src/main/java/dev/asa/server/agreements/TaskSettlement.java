@@ -135,8 +135,7 @@ final class TaskSettlement {
     });
     boolean delivered = a.state() == State.DELIVERED;
     if (groups.isEmpty()) {
-      Change change =
-          delivered && due ? timeouts.timedOut(current) : new Change(a, List.of(), List.of(), null);
+      Change change = delivered && due ? timeouts.timedOut(current) : Change.unchanged(a);
       return new Settled(change.with(List.of(), writes), List.of(), List.of(), Map.of());
     }
     List<EventLog.Draft> events = new ArrayList<>();
@@ -167,8 +166,7 @@ final class TaskSettlement {
     }
     if (delivered && reals.isEmpty()) {
       // Only canaries were left (the real work ended another way): nothing to decide.
-      Change none = new Change(a, List.of(), List.of(), null);
-      return new Settled(none.with(events, writes), graded, List.of(), Map.of());
+      return new Settled(Change.unchanged(a).with(events, writes), graded, List.of(), Map.of());
     }
     if (!delivered) {
       reals
@@ -180,8 +178,7 @@ final class TaskSettlement {
                       TaskRow.Status.WITHDRAWN,
                       "the agreement moved on (" + a.state() + ")",
                       current)));
-      Change none = new Change(a, List.of(), List.of(), null);
-      return new Settled(none.with(events, writes), graded, List.of(), Map.of());
+      return new Settled(Change.unchanged(a).with(events, writes), graded, List.of(), Map.of());
     }
     Decision decision = decide(current, reals, failedCanary, terms, due, writes);
     return new Settled(

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 
 /**
  * Verification of an agreement's deliverable from request to enforcement: an evaluator's submitted
@@ -180,20 +181,7 @@ public final class VerificationFlow {
    * about the evaluators goes to the pool once committed.
    */
   Outcome atDeadline(String id, Caller caller) {
-    AtomicReference<TaskSettlement.Settled> settled = new AtomicReference<>();
-    Outcome outcome =
-        work.mutate(
-            id,
-            null,
-            caller,
-            Operation.TRIGGER_VERIFICATION,
-            current -> {
-              TaskSettlement.Settled s = settlement.settle(current, true);
-              settled.set(s);
-              return s.change();
-            });
-    recordInPool(work.agreement(work.load(id)), settled.get());
-    return outcome;
+    return settleInUnit(id, caller, current -> settlement.settle(current, true));
   }
 
   /**
@@ -202,21 +190,33 @@ public final class VerificationFlow {
    * happens while one of them is still open.
    */
   void settleAnswered(String id) {
-    AtomicReference<TaskSettlement.Settled> settled = new AtomicReference<>();
-    work.mutate(
+    settleInUnit(
         id,
-        null,
         Caller.SERVER,
-        Operation.TRIGGER_VERIFICATION,
-        current -> {
-          if (!settlement.allAnswered(current.agreement())) {
-            return null;
-          }
-          TaskSettlement.Settled s = settlement.settle(current, false);
-          settled.set(s);
-          return s.change();
-        });
+        current ->
+            settlement.allAnswered(current.agreement()) ? settlement.settle(current, false) : null);
+  }
+
+  /**
+   * Runs a settlement in the agreement's unit of work (null: nothing to do), then tells the pool
+   * what the committed settlement taught.
+   */
+  private Outcome settleInUnit(
+      String id, Caller caller, Function<Current, TaskSettlement.Settled> decide) {
+    AtomicReference<TaskSettlement.Settled> settled = new AtomicReference<>();
+    Outcome outcome =
+        work.mutate(
+            id,
+            null,
+            caller,
+            Operation.TRIGGER_VERIFICATION,
+            current -> {
+              TaskSettlement.Settled s = decide.apply(current);
+              settled.set(s);
+              return s == null ? null : s.change();
+            });
     recordInPool(work.agreement(work.load(id)), settled.get());
+    return outcome;
   }
 
   /**

@@ -60,6 +60,20 @@ public final class EvaluatorPool {
     return runsCode;
   }
 
+  /**
+   * Refuses tests at {@code pointer} when {@code pool} (null: no semantic evaluators) runs no code:
+   * they would never run, and a {@code tests_pass} gate could never pass.
+   */
+  public static void requireRunsCode(EvaluatorPool pool, String pointer) {
+    if (pool == null || !pool.runsCode()) {
+      throw new InvalidDocumentException(
+          pointer,
+          "this server runs no code (its operator has not turned the code sandbox on: asa serve"
+              + " --code-sandbox on), so these tests would never run and a tests_pass gate could"
+              + " never pass; leave tests out, or use a server that runs them");
+    }
+  }
+
   /** The type of the offline code evaluator. */
   public static final String CODE = "code";
 

@@ -115,12 +115,8 @@ public final class VerificationService {
               caller,
               ticket);
     }
-    if (request.tests() != null && (evaluators == null || !evaluators.runsCode())) {
-      throw new InvalidDocumentException(
-          "/original_request/tests",
-          "this server runs no code (its operator has not turned the code sandbox on: asa serve"
-              + " --code-sandbox on), so these tests would never run; leave tests out for the"
-              + " static checks alone");
+    if (request.tests() != null) {
+      EvaluatorPool.requireRunsCode(evaluators, "/original_request/tests");
     }
     Depth depth =
         request.config().depth() != null
