@@ -131,14 +131,16 @@ public final class EmbeddingEvaluator implements Evaluator {
     ScoredText scored =
         prose && !task.deliverableType().equals("translation")
             ? ScoredText.of(task.request(), content)
-            : prose
-                ? ScoredText.of("", content)
-                : new ScoredText(content, List.of(), List.of(), List.of());
+            : prose ? ScoredText.of("", content) : ScoredText.whole(content);
     if (content.isBlank() || scored.text().isBlank()) {
       String why =
           content.isBlank()
               ? "the deliverable is empty (no text once whitespace is removed)"
-              : "nothing is left to score once the sentences addressed to the evaluator are taken out";
+              : scored.copied()
+                  ? "the deliverable is a verbatim copy of the request's own text: nothing of its"
+                      + " own is left to score"
+                  : "nothing is left to score once the sentences addressed to the evaluator are"
+                      + " taken out";
       for (Dimension d : dimensions) {
         inputs.put(d.name(), empty(d, why));
       }
@@ -543,7 +545,7 @@ public final class EmbeddingEvaluator implements Evaluator {
   }
 
   private static DimensionInput writing(String name, Writing w) {
-    int words = w.readability().words();
+    int words = w.words();
     // Surface signals are a weak proxy for good writing, and weaker still on a short text.
     double confidence = 0.35 + 0.4 * Math.min(1, words / 400.0);
     String evidence =
@@ -561,7 +563,7 @@ public final class EmbeddingEvaluator implements Evaluator {
       return input;
     }
     Repetition r = m.writing.repetition();
-    int words = m.writing.readability().words();
+    int words = m.writing.words();
     return switch (d.shadowMetric()) {
       case "word_count" ->
           input.withShadow(

@@ -1,27 +1,69 @@
 package dev.asa.evaluators.embedding;
 
-import java.util.List;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * Flesch reading ease and sentence length, from counts of sentences, words and syllables.
  *
  * <p>Syllables are estimated the usual way (runs of vowels, less a silent final "e", at least one a
  * word), so the ease is an estimate too; it is meant for English prose, and the evidence says so.
+ *
+ * <p>Short list items that are not sentences ("2. Neural Networks", "- Flour, 200 g") are left out:
+ * a formula for prose reads a list of names as very short, very hard sentences, and would mark down
+ * the plainest layout there is. A text that is only such a list has no prose to measure.
+ *
+ * @param sentences the sentences measured
+ * @param words their words
+ * @param syllables their syllables
+ * @param listItems list items left out as not sentences
  */
-record Readability(int sentences, int words, int syllables) {
+record Readability(int sentences, int words, int syllables, int listItems) {
+
+  /**
+   * A list item shorter than this, in words, and without a full stop, is a name, not a sentence.
+   */
+  static final int LIST_ITEM_WORDS = 8;
+
+  private static final Pattern LIST_MARKER = Pattern.compile("^(?:[-*+•]|\\d{1,3}[.)])\\s");
 
   static Readability of(String text) {
-    List<String> sentences = Sentences.split(text);
-    int words = 0;
-    int syllables = 0;
-    for (String w : Sentences.words(text)) {
-      if (w.chars().anyMatch(Character::isLetter)) {
-        words++;
-        syllables += syllables(w);
+    StringBuilder prose = new StringBuilder();
+    int listItems = 0;
+    for (String line : text.split("\n", -1)) {
+      if (isListItem(line.strip())) {
+        listItems++;
+        prose.append('\n'); // a blank line keeps the sentences on either side apart
+      } else {
+        prose.append(line).append('\n');
       }
     }
-    return new Readability(sentences.size(), words, syllables);
+    int sentences = 0;
+    int words = 0;
+    int syllables = 0;
+    for (String sentence : Sentences.split(prose.toString())) {
+      int before = words;
+      for (String w : Sentences.words(sentence)) {
+        if (w.chars().anyMatch(Character::isLetter)) {
+          words++;
+          syllables += syllables(w);
+        }
+      }
+      sentences += words > before ? 1 : 0; // "1." alone, split off its item, is no sentence
+    }
+    return new Readability(sentences, words, syllables, listItems);
+  }
+
+  private static boolean isListItem(String line) {
+    return System.getProperty("asa.x.nolist") == null
+        && LIST_MARKER.matcher(line).find()
+        && Sentences.wordCount(line) <= LIST_ITEM_WORDS
+        && !line.matches(".*[.!?][\"')\\]]*$");
+  }
+
+  /** Whether there is prose to measure: not only list items, not nothing. */
+  boolean hasProse() {
+    return sentences > 0 && words > 0;
   }
 
   /**

@@ -17,7 +17,9 @@ import java.util.regex.Pattern;
  * <p>A sentence restates the request when at least {@value #RESTATED_SHARE} of its words (at least
  * {@value #MIN_WORDS} of them, small words aside) are words of the request. When that would leave
  * nothing (an answer that is all copying: a corrected sentence, a quotation asked for), the text is
- * scored whole, since it cannot be told from a restatement here. Only whole sentences are taken
+ * scored whole, since it cannot be told from a restatement here, unless it is a verbatim copy of
+ * the request's own text ({@link #copies}): the source pasted back for a translation, a rewrite or
+ * an extraction has done none of the work, and is scored as nothing. Only whole sentences are taken
  * out: the request's words woven into the answer's own sentences stay, and still count.
  *
  * <p>Empty steps are taken out too ({@link Facets#emptyStep}): a list line or a sentence led by
@@ -31,9 +33,34 @@ import java.util.regex.Pattern;
  * @param directives sentences taken out as addressed to the evaluator
  * @param emptySteps steps and list items with nothing in them, taken out ({@link Facets#emptyStep}:
  *     "Then, think about the details.", "- Several things matter here.")
+ * @param copied the whole deliverable is a verbatim copy of the request's text, and nothing is left
  */
 record ScoredText(
-    String text, List<String> restated, List<String> directives, List<String> emptySteps) {
+    String text,
+    List<String> restated,
+    List<String> directives,
+    List<String> emptySteps,
+    boolean copied) {
+
+  /** A copy this long, in words, or longer is no short quotation. */
+  static final int COPY_MIN_WORDS = 8;
+
+  /** Runs of this many words are compared: shorter ones recur in any two texts on one topic. */
+  static final int COPY_RUN = 4;
+
+  /**
+   * An answer with this share of its word runs found in the request is a copy of it. Measured on
+   * the development corpus: at 0.95, answers that change one word of a pasted source ("you had" for
+   * "you'd", all else left wrong) passed for work, eight PandaLM pairs lost; at 0.8 the one LLMBar
+   * pair that asks for a paraphrase "with one word changed" is lost instead.
+   */
+  static final double COPIED_SHARE = 0.8;
+
+  /**
+   * Below this share of runs matching in the same case, the text was recased (put in capitals as
+   * asked), which is work, not a copy.
+   */
+  static final double SAME_CASE_SHARE = 0.5;
 
   /** A sentence this much made of the request's words says nothing new. */
   static final double RESTATED_SHARE = 0.9;
@@ -153,19 +180,67 @@ record ScoredText(
       any |= !keptHere.isEmpty();
     }
     if (restated.isEmpty() && directives.isEmpty() && emptySteps.isEmpty()) {
-      return new ScoredText(content, List.of(), List.of(), List.of());
+      return whole(content);
     }
     if (!any) {
-      // Nothing left: scored whole (see the class comment), but directives never count.
-      return directives.isEmpty()
-          ? new ScoredText(content, List.of(), List.of(), List.of())
-          : new ScoredText("", List.of(), List.copyOf(directives), List.of());
+      // Nothing left: scored whole (see the class comment), but directives never count, and
+      // neither does a verbatim copy of the request.
+      if (!directives.isEmpty()) {
+        return new ScoredText("", List.of(), List.copyOf(directives), List.of(), false);
+      }
+      return copies(request, content)
+          ? new ScoredText("", List.copyOf(restated), List.of(), List.of(), true)
+          : whole(content);
     }
     if (!kept.isEmpty()) {
       kept.setLength(kept.length() - 1);
     }
     return new ScoredText(
-        kept.toString(), List.copyOf(restated), List.copyOf(directives), List.copyOf(emptySteps));
+        kept.toString(),
+        List.copyOf(restated),
+        List.copyOf(directives),
+        List.copyOf(emptySteps),
+        false);
+  }
+
+  /** The content as it is, nothing taken out. */
+  static ScoredText whole(String content) {
+    return new ScoredText(content, List.of(), List.of(), List.of(), false);
+  }
+
+  /**
+   * Whether the content is the request's own text given back: at least {@value #COPY_MIN_WORDS}
+   * words, and {@value #COPIED_SHARE} of its runs of {@value #COPY_RUN} words found, in order, in
+   * the request, ignoring case, and at least {@value #SAME_CASE_SHARE} of them in the same case. A
+   * shortened or corrected text breaks many runs ("If you have any questions, please let me know."
+   * keeps half of them), a text put in capitals as asked keeps them only without case, and a pasted
+   * source keeps them all.
+   */
+  static boolean copies(String request, String content) {
+    List<String> answer = Sentences.words(content);
+    if (answer.size() < COPY_MIN_WORDS) {
+      return false;
+    }
+    List<String> source = Sentences.words(request);
+    Set<List<String>> sameCase = new HashSet<>(runs(source));
+    Set<List<String>> anyCase = new HashSet<>(runs(lower(source)));
+    List<List<String>> answerRuns = runs(answer);
+    long found = answerRuns.stream().filter(r -> anyCase.contains(lower(r))).count();
+    long foundInCase = answerRuns.stream().filter(sameCase::contains).count();
+    return found >= COPIED_SHARE * answerRuns.size()
+        && foundInCase >= SAME_CASE_SHARE * answerRuns.size();
+  }
+
+  private static List<String> lower(List<String> words) {
+    return words.stream().map(w -> w.toLowerCase(Locale.ROOT)).toList();
+  }
+
+  private static List<List<String>> runs(List<String> words) {
+    List<List<String>> out = new ArrayList<>();
+    for (int i = 0; i + COPY_RUN <= words.size(); i++) {
+      out.add(words.subList(i, i + COPY_RUN));
+    }
+    return out;
   }
 
   /**
@@ -211,7 +286,7 @@ record ScoredText(
   }
 
   boolean changed() {
-    return !restated.isEmpty() || !directives.isEmpty() || !emptySteps.isEmpty();
+    return copied || !restated.isEmpty() || !directives.isEmpty() || !emptySteps.isEmpty();
   }
 
   /** For the evidence. */

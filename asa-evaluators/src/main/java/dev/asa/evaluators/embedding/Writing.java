@@ -24,14 +24,16 @@ import java.util.Locale;
  * @param readability sentence, word and syllable counts
  * @param structure paragraphs, headings, list items
  * @param repetition repeated sentences and three-grams
+ * @param words all the text's words, list items included
  */
-record Writing(Readability readability, Structure structure, Repetition repetition) {
+record Writing(Readability readability, Structure structure, Repetition repetition, int words) {
 
   static final int LAYOUT_MIN_WORDS = 120;
   static final int WORDS_PER_PARAGRAPH = 180;
 
   static Writing of(String text) {
-    return new Writing(Readability.of(text), Structure.of(text), Repetition.of(text));
+    return new Writing(
+        Readability.of(text), Structure.of(text), Repetition.of(text), Sentences.wordCount(text));
   }
 
   double ease() {
@@ -46,7 +48,6 @@ record Writing(Readability readability, Structure structure, Repetition repetiti
 
   /** Null when the text is too short for layout to matter. */
   Double layout() {
-    int words = readability.words();
     if (words < LAYOUT_MIN_WORDS) {
       return null;
     }
@@ -59,8 +60,12 @@ record Writing(Readability readability, Structure structure, Repetition repetiti
   }
 
   double score() {
-    double sum = 0.25 * ease() + 0.25 * sentenceLength() + 0.3 * repetitionScore();
-    double weight = 0.8;
+    double sum = 0.3 * repetitionScore();
+    double weight = 0.3;
+    if (readability.hasProse()) {
+      sum += 0.25 * ease() + 0.25 * sentenceLength();
+      weight += 0.5;
+    }
     Double layout = layout();
     if (layout != null) {
       sum += 0.2 * layout;
@@ -77,19 +82,27 @@ record Writing(Readability readability, Structure structure, Repetition repetiti
   /** Each signal with its value and its part score. */
   String describe() {
     List<String> parts = new ArrayList<>();
-    parts.add(
-        String.format(
-            Locale.ROOT,
-            "Flesch reading ease %.0f (score %.0f; 20-75 is full marks)",
-            readability.fleschReadingEase(),
-            ease()));
-    parts.add(
-        String.format(
-            Locale.ROOT,
-            "%.1f words a sentence over %d sentences (score %.0f; 8-25 is full marks)",
-            readability.averageSentenceLength(),
-            readability.sentences(),
-            sentenceLength()));
+    if (readability.hasProse()) {
+      parts.add(
+          String.format(
+              Locale.ROOT,
+              "Flesch reading ease %.0f (score %.0f; 20-75 is full marks)",
+              readability.fleschReadingEase(),
+              ease()));
+      parts.add(
+          String.format(
+              Locale.ROOT,
+              "%.1f words a sentence over %d sentences (score %.0f; 8-25 is full marks)",
+              readability.averageSentenceLength(),
+              readability.sentences(),
+              sentenceLength()));
+    } else {
+      parts.add(
+          "no prose to read, only short list items: reading ease and sentence length not scored");
+    }
+    if (readability.listItems() > 0 && readability.hasProse()) {
+      parts.add(readability.listItems() + " short list items left out of reading ease");
+    }
     Double layout = layout();
     String shape =
         structure.paragraphs()

@@ -101,6 +101,30 @@ class TextSignalsTest {
     }
 
     @Test
+    void aListOfNamesIsNotReadAsHardProse() {
+      String list =
+          "1. Machine Learning Theory\n2. Neural Networks\n3. Convolutional Neural Networks\n"
+              + "4. Recurrent Neural Networks\n5. Generative Adversarial Networks";
+      Writing names = Writing.of(list);
+      assertThat(names.readability().hasProse()).isFalse();
+      assertThat(names.readability().listItems()).isEqualTo(5);
+      assertThat(names.words()).isEqualTo(19); // 14 words and the 5 item numbers
+      assertThat(names.score()).isEqualTo(100.0); // no repetition, and nothing else to measure
+      assertThat(names.describe()).contains("no prose to read, only short list items");
+
+      // With prose around it, the prose is measured and the short items are left out of it.
+      Readability mixed = Readability.of("You need these first.\n" + list + "\nStart with them.");
+      assertThat(mixed.sentences()).isEqualTo(2);
+      assertThat(mixed.words()).isEqualTo(7);
+      assertThat(mixed.listItems()).isEqualTo(5);
+
+      // A list item that is a sentence stays a sentence.
+      Readability steps = Readability.of("1. Pour the water into the kettle and boil it.");
+      assertThat(steps.sentences()).isEqualTo(1);
+      assertThat(steps.listItems()).isZero();
+    }
+
+    @Test
     void structureCountsParagraphsHeadingsAndLists() {
       Structure s = Structure.of("# Title\n\nIntro text.\n\n- one\n- two\n1. three\n");
       assertThat(s.paragraphs()).isEqualTo(3);
