@@ -96,9 +96,10 @@ public final class AccessPolicy {
     if (roles.isEmpty() && !(operator && op == Operation.RULE)) {
       throw AccessDeniedException.notFound(agreement.id());
     }
+    String who = describe(roles);
     throw AccessDeniedException.forbidden(
-        "a "
-            + describe(roles)
+        ("aeiou".indexOf(who.charAt(0)) >= 0 ? "an " : "a ")
+            + who
             + " may not "
             + verb(op)
             + " this agreement; that is for the "

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.facts.ServerFacts;
 import dev.asa.json.Json;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -30,16 +31,54 @@ public final class AgreementDocuments {
     }
     AsaVersion version = version(object);
     List<Violation> schemaViolations = AgreementSchemas.validate(object, version.major());
-    if (!schemaViolations.isEmpty()) {
-      throw new InvalidDocumentException(schemaViolations);
-    }
     Violations violations = new Violations();
-    AgreementTerms terms = new TermsReader(violations).read(object);
-    if (terms != null) {
-      new SemanticRules(violations).check(terms);
+    AgreementTerms terms = readTerms(object, violations, !schemaViolations.isEmpty());
+    if (!schemaViolations.isEmpty()) {
+      throw new InvalidDocumentException(alongside(schemaViolations, violations.list()));
     }
     violations.throwIfAny();
     return new Agreement(object.deepCopy(), terms, ServerFacts.NONE);
+  }
+
+  /**
+   * The terms and the rules a schema cannot express. They run even when the schema found problems,
+   * so that the sender learns every problem in one answer; the reader expects a document the schema
+   * accepted, so on one it refused it may stop short, and then the schema's findings are the
+   * answer.
+   */
+  private static AgreementTerms readTerms(
+      ObjectNode object, Violations violations, boolean schemaRefused) {
+    try {
+      AgreementTerms terms = new TermsReader(violations).read(object);
+      if (terms != null) {
+        new SemanticRules(violations).check(terms);
+      }
+      return terms;
+    } catch (RuntimeException e) {
+      if (!schemaRefused) {
+        throw e; // a document the schema accepted must read: a bug, not the sender's problem
+      }
+      return null;
+    }
+  }
+
+  /**
+   * The schema's violations, then each other one not at or inside a member the schema already
+   * refused: a member of the wrong type is not also reported as out of range.
+   */
+  private static List<Violation> alongside(List<Violation> schema, List<Violation> rules) {
+    List<Violation> all = new ArrayList<>(schema);
+    for (Violation v : rules) {
+      if (schema.stream().noneMatch(s -> within(v.pointer(), s.pointer()))) {
+        all.add(v);
+      }
+    }
+    return all;
+  }
+
+  /** The same place, or inside it; everything is inside the whole document (""). */
+  private static boolean within(String pointer, String container) {
+    return (pointer + "/").startsWith(container + "/");
   }
 
   /**

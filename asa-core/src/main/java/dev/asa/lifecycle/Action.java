@@ -46,4 +46,13 @@ public enum Action {
   public String wireName() {
     return name().toLowerCase(Locale.ROOT);
   }
+
+  /**
+   * Whether a caller can ask for this action through the API. Quarantine, escalation and expiry are
+   * the server's own moves (the Shadow Scoring gate, an evaluator timeout, a timer), so a refusal
+   * never offers them as something to do.
+   */
+  public boolean requestable() {
+    return this != QUARANTINE && this != ESCALATE && this != EXPIRE;
+  }
 }

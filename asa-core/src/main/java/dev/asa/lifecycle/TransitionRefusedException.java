@@ -4,7 +4,8 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * An action that the lifecycle does not allow now; says which state we are in and what is allowed.
+ * An action that the lifecycle does not allow now; says which state we are in and what a caller may
+ * ask for instead ({@link Action#requestable()}: never the server's own moves).
  */
 public final class TransitionRefusedException extends RuntimeException {
   private final State current;
@@ -21,10 +22,18 @@ public final class TransitionRefusedException extends RuntimeException {
 
   private static String message(
       State current, Action attempted, Set<Action> allowed, String reason) {
+    String requestable =
+        allowed.stream()
+            .filter(Action::requestable)
+            .map(Action::wireName)
+            .sorted()
+            .collect(Collectors.joining(", "));
     String allowedText =
         allowed.isEmpty()
             ? "nothing: " + current + " is final"
-            : allowed.stream().map(Action::wireName).sorted().collect(Collectors.joining(", "));
+            : requestable.isEmpty()
+                ? "nothing a caller can ask for; the server moves it on (a ruling or a timer)"
+                : requestable;
     return "cannot "
         + attempted.wireName()
         + " an agreement in state "

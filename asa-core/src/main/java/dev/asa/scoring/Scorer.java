@@ -42,6 +42,14 @@ import java.util.stream.Collectors;
  */
 public final class Scorer {
 
+  /**
+   * The structural check that a deliverable is what its declared format says. It always counts: a
+   * deliverable that fails it fails the verification, whatever the criteria's dimensions and gates,
+   * as if every agreement carried the gate {@code format_valid}; the README promises format checks
+   * that always run, and a check that could be ignored would not be one.
+   */
+  public static final String FORMAT_VALID = "format_valid";
+
   /** Decimals of the reported composite and confidence. */
   static final int SCALE = 3;
 
@@ -99,7 +107,12 @@ public final class Scorer {
     for (QualityGate gate : criteria.gates()) {
       gates.add(gate(gate, scored, composite, misses, checks));
     }
-    boolean gatesPassed = gatesPass(gates, criteria.gateLogic());
+    boolean criteriaGatesPassed = gatesPass(gates, criteria.gateLogic());
+    GateResult formatFailure = formatFailure(checks);
+    if (formatFailure != null && !hasCheckGate(criteria, FORMAT_VALID)) {
+      gates.add(formatFailure);
+    }
+    boolean gatesPassed = criteriaGatesPassed && formatFailure == null;
 
     boolean passed = gatesPassed && composite.passed();
     Determination determination =
@@ -107,7 +120,13 @@ public final class Scorer {
             passed ? Determination.PASS : Determination.FAIL,
             Release.percent(payment, compositeScore, gatesPassed, passed),
             confidence(scored),
-            notes(gates, criteria.gateLogic(), gatesPassed, composite, misses));
+            notes(
+                gates.stream().filter(g -> g != formatFailure).toList(),
+                criteria.gateLogic(),
+                criteriaGatesPassed,
+                formatFailure,
+                composite,
+                misses));
 
     return new Scorecard(
         scored.stream().map(Scored::result).toList(),
@@ -116,6 +135,28 @@ public final class Scorer {
         criteria.gateLogic(),
         gatesPassed,
         determination);
+  }
+
+  /**
+   * A failed {@value #FORMAT_VALID} check (JSON that does not parse, CSV with uneven rows: the
+   * deliverable is not what its declared format says), as the gate every agreement carries whether
+   * or not its criteria name it; null when the check passed or was not reported.
+   */
+  private static GateResult formatFailure(Map<String, CheckResult> checks) {
+    CheckResult format = checks.get(FORMAT_VALID);
+    if (format == null || format.passed()) {
+      return null;
+    }
+    return new GateResult(
+        FORMAT_VALID,
+        false,
+        format.evidence() != null ? format.evidence() : FORMAT_VALID + " failed");
+  }
+
+  private static boolean hasCheckGate(QualityCriteria criteria, String name) {
+    return criteria.gates().stream()
+        .anyMatch(
+            g -> g.condition() instanceof QualityGate.Condition.Check c && c.name().equals(name));
   }
 
   // ------------------------------------------------------------------ dimensions
@@ -467,9 +508,18 @@ public final class Scorer {
       List<GateResult> gates,
       QualityGate.Logic logic,
       boolean gatesPassed,
+      GateResult formatFailure,
       CompositeResult composite,
       Misses misses) {
     List<String> sentences = new ArrayList<>();
+    if (formatFailure != null) {
+      sentences.add(
+          "The deliverable is not what its declared format says ("
+              + FORMAT_VALID
+              + ", always checked): "
+              + clause(formatFailure.evidence())
+              + ".");
+    }
     if (!gatesPassed) {
       sentences.add(gateSentence(gates, logic));
     }

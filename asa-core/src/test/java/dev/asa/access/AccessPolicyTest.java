@@ -51,7 +51,7 @@ class AccessPolicyTest {
             AccessDeniedException.class,
             e -> {
               assertThat(e.hidesExistence()).isFalse();
-              assertThat(e.getMessage()).contains("a evaluator may not challenge");
+              assertThat(e.getMessage()).contains("an evaluator may not challenge");
             });
     assertThat(assigned.evaluators())
         .singleElement()

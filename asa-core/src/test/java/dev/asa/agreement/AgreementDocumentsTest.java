@@ -156,6 +156,23 @@ class AgreementDocumentsTest {
   }
 
   @Test
+  void schemaProblemsAndRuleProblemsComeInOneAnswer() {
+    // A description over the schema's 10,000 characters and weights that do not sum to 1 (a rule
+    // the schema cannot express): the sender learns both at once, not one per round.
+    ObjectNode doc = full();
+    doc.remove("status");
+    ((ObjectNode) doc.path("service")).put("description", "x".repeat(10_001));
+    ArrayNode dimensions = (ArrayNode) doc.path("quality_criteria").path("dimensions");
+    ((ObjectNode) dimensions.get(0)).put("weight", 0.9);
+    assertThatThrownBy(() -> AgreementDocuments.read(doc))
+        .isInstanceOf(InvalidDocumentException.class)
+        .satisfies(e ->
+            assertThat(((InvalidDocumentException) e).violations())
+                .extracting(Violation::pointer)
+                .containsExactly("/service/description", "/quality_criteria/dimensions"));
+  }
+
+  @Test
   void anUnknownSloOperatorIsRefusedByTheSchema() {
     assertViolation(
         d ->

@@ -51,6 +51,20 @@ class LifecycleTest {
   }
 
   @Test
+  void aRefusalOffersOnlyWhatACallerCanAskFor() {
+    // DELIVERED also allows the server's own escalate and expire; a caller is never told to try
+    // them.
+    assertThatThrownBy(() -> Lifecycle.next(State.DELIVERED, Action.CLOSE, Lifecycle.Facts.NONE))
+        .isInstanceOf(TransitionRefusedException.class)
+        .hasMessageEndingWith("allowed from DELIVERED: redeliver, verify")
+        .satisfies(e ->
+            assertThat(((TransitionRefusedException) e).allowed())
+                .contains(Action.ESCALATE, Action.EXPIRE));
+    assertThatThrownBy(() -> Lifecycle.next(State.CLOSED, Action.CLOSE, Lifecycle.Facts.NONE))
+        .hasMessageEndingWith("allowed from CLOSED: nothing: CLOSED is final");
+  }
+
+  @Test
   void aRedeliveryNeedsAnOpenHardeningCycleAndAQuarantineDisputesAResult() {
     assertThat(Lifecycle.next(State.DELIVERED, Action.REDELIVER, Lifecycle.Facts.hardening(true)))
         .isEqualTo(State.DELIVERED);

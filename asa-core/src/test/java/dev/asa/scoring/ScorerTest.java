@@ -349,6 +349,28 @@ class ScorerTest {
     }
 
     @Test
+    void aDeliverableThatIsNotItsDeclaredFormatFailsWithoutAnyGateNamingIt() {
+      Map<String, CheckResult> broken =
+          Map.of("format_valid", CheckResult.failed("not valid JSON: unexpected end at line 1"));
+      Scorecard card = Scorer.score(base, good(), broken);
+      assertThat(card.gatesPassed()).isFalse();
+      assertThat(card.determination().result()).isEqualTo(Determination.FAIL);
+      assertThat(card.gates())
+          .singleElement()
+          .satisfies(g -> assertThat(g.condition()).isEqualTo("format_valid"));
+      assertThat(card.determination().notes())
+          .startsWith(
+              "The deliverable is not what its declared format says (format_valid, always"
+                  + " checked): not valid JSON: unexpected end at line 1.");
+      // A passing check changes nothing, and an explicit gate on it is not doubled.
+      assertThat(
+              Scorer.score(base, good(), Map.of("format_valid", CheckResult.passed("JSON")))
+                  .gatesPassed())
+          .isTrue();
+      assertThat(onlyGate("format_valid", good(), broken).passed()).isFalse();
+    }
+
+    @Test
     void noGatesMeansTheGatesPass() {
       Scorecard card = Scorer.score(base, good(), NO_CHECKS);
       assertThat(card.gates()).isEmpty();

@@ -171,6 +171,30 @@ class VerificationApiEndToEndTest {
   }
 
   @Test
+  void jsonThatDoesNotParseFailsEvenWhenTheCriteriaScoreOnlyTimeliness() {
+    // The format check always runs and always counts: criteria without format_compliance cannot
+    // turn a broken JSON deliverable into a PASS.
+    ObjectNode request = standalone("{\"findings\": [\"lithium\", ", "structural");
+    ((ObjectNode) request.get("deliverable")).put("format", "json");
+    ObjectNode criteria = request.putObject("quality_criteria");
+    criteria
+        .putArray("dimensions")
+        .addObject()
+        .put("name", "timeliness")
+        .put("weight", 1)
+        .put("metric", "boolean")
+        .putObject("slo")
+        .put("operator", "eq")
+        .put("value", true);
+    criteria.put("composite_method", "weighted_average").put("composite_threshold", 70);
+    ObjectNode result = client.requestVerification(request);
+    assertThat(result.path("dimensions").findValuesAsText("name")).containsExactly("timeliness");
+    assertThat(result.path("determination").path("result").asText()).isEqualTo("FAIL");
+    assertThat(result.path("determination").path("notes").asText())
+        .startsWith("The deliverable is not what its declared format says (format_valid");
+  }
+
+  @Test
   void semanticStandaloneRunsAsAJobWithConsensusAndKeepsNoContent() throws Exception {
     ObjectNode request =
         standalone("# Findings\n\nRecycling recovers lithium and cobalt.\n", "semantic");
