@@ -16,6 +16,7 @@ import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.CoreErrorCode;
 import org.flywaydb.core.api.FlywayException;
 import org.flywaydb.core.api.MigrationInfo;
+import org.flywaydb.core.api.MigrationState;
 import org.flywaydb.core.api.MigrationVersion;
 import org.flywaydb.core.api.configuration.FluentConfiguration;
 import org.flywaydb.core.api.exception.FlywayValidateException;
@@ -81,17 +82,7 @@ final class Migrations {
   static void migrate(Database database, String location) {
     database.withDataSource(dataSource -> {
       OptionalInt legacy = legacyVersion(database, dataSource);
-      FluentConfiguration config =
-          Flyway.configure(Migrations.class.getClassLoader())
-              .dataSource(dataSource)
-              .locations(location)
-              .failOnMissingLocations(true)
-              .validateMigrationNaming(true)
-              // Flyway's default ignores versions applied by a newer build ("*:future"); nothing is
-              // ignored here, so such a database fails validation and the server refuses to start.
-              .ignoreMigrationPatterns(new ValidatePattern[0])
-              .validateOnMigrate(true)
-              .loggers("slf4j");
+      FluentConfiguration config = configure(dataSource, location);
       if (legacy.isPresent()) {
         config
             .baselineOnMigrate(true)
@@ -125,6 +116,33 @@ final class Migrations {
       }
       return null;
     });
+  }
+
+  private static FluentConfiguration configure(DataSource dataSource, String location) {
+    return Flyway.configure(Migrations.class.getClassLoader())
+        .dataSource(dataSource)
+        .locations(location)
+        .failOnMissingLocations(true)
+        .validateMigrationNaming(true)
+        // Flyway's default ignores versions applied by a newer build ("*:future"); nothing is
+        // ignored here, so such a database fails validation and the server refuses to start.
+        .ignoreMigrationPatterns(new ValidatePattern[0])
+        .validateOnMigrate(true)
+        .loggers("slf4j");
+  }
+
+  /**
+   * The scripts of this build that the database does not have applied (pending, or recorded as
+   * failed), for readiness; empty when its schema is up to date. The server migrates when it
+   * starts, so this is not empty only when the database changed under a running server: restored
+   * from an older backup, or its history edited by hand.
+   */
+  static List<String> unapplied(Database database) {
+    return database.withDataSource(dataSource ->
+        Stream.of(configure(dataSource, location(database.dialect())).load().info().all())
+            .filter(m -> m.getState() == MigrationState.PENDING || m.getState().isFailed())
+            .map(m -> m.getScript() + (m.getState().isFailed() ? " (failed)" : " (not applied)"))
+            .toList());
   }
 
   /**

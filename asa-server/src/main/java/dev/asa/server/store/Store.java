@@ -2,6 +2,7 @@ package dev.asa.server.store;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The server's data, one store per concern over one shared database: what the composition root
@@ -49,6 +50,34 @@ public final class Store implements AutoCloseable {
     this.evaluators = new EvaluatorStore(database);
     this.canarySets = new CanarySetStore(database);
     this.tasks = new TaskStore(database);
+  }
+
+  /**
+   * Whether the store can serve: the database answers a query, and every migration of this build is
+   * applied. Never throws; a check that cannot be made counts as failed, with the reason.
+   */
+  public Readiness readiness() {
+    try {
+      database.read(
+          "checking readiness", h -> h.createQuery("SELECT 1").mapTo(Integer.class).one());
+    } catch (RuntimeException e) {
+      return new Readiness(
+          Readiness.Check.failed("the database does not answer: " + e.getMessage()),
+          Readiness.Check.failed("not checked: the database does not answer"));
+    }
+    try {
+      List<String> unapplied = Migrations.unapplied(database);
+      return new Readiness(
+          Readiness.Check.passed(),
+          unapplied.isEmpty()
+              ? Readiness.Check.passed()
+              : Readiness.Check.failed(
+                  "this build's migrations are not all applied: " + String.join(", ", unapplied)));
+    } catch (RuntimeException e) {
+      return new Readiness(
+          Readiness.Check.passed(),
+          Readiness.Check.failed("the migration history cannot be read: " + e.getMessage()));
+    }
   }
 
   public AgreementStore agreements() {
