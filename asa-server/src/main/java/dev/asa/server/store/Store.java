@@ -3,6 +3,7 @@ package dev.asa.server.store;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The server's data, one store per concern over one shared database: what the composition root
@@ -19,6 +20,7 @@ import java.util.List;
 public final class Store implements AutoCloseable {
 
   private final Database database;
+  private final Map<String, String> migrations;
   private final AgreementStore agreements;
   private final EventStore events;
   private final Writes writes;
@@ -34,8 +36,13 @@ public final class Store implements AutoCloseable {
   private final CanarySetStore canarySets;
   private final TaskStore tasks;
 
-  Store(Database database) {
+  /**
+   * @param migrations the migrations applied at start-up, version to script ({@link
+   *     Migrations#migrate}): what {@link #readiness()} checks the database still has
+   */
+  Store(Database database, Map<String, String> migrations) {
     this.database = database;
+    this.migrations = Map.copyOf(migrations);
     this.agreements = new AgreementStore(database);
     this.events = new EventStore(database);
     this.writes = new Writes(database);
@@ -66,13 +73,13 @@ public final class Store implements AutoCloseable {
           Readiness.Check.failed("not checked: the database does not answer"));
     }
     try {
-      List<String> unapplied = Migrations.unapplied(database);
+      List<String> missing = Migrations.missing(database, migrations);
       return new Readiness(
           Readiness.Check.passed(),
-          unapplied.isEmpty()
+          missing.isEmpty()
               ? Readiness.Check.passed()
               : Readiness.Check.failed(
-                  "this build's migrations are not all applied: " + String.join(", ", unapplied)));
+                  "this build's migrations are not all applied: " + String.join(", ", missing)));
     } catch (RuntimeException e) {
       return new Readiness(
           Readiness.Check.passed(),

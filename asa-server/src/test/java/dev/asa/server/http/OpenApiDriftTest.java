@@ -26,6 +26,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
@@ -83,15 +84,18 @@ class OpenApiDriftTest {
   /** The validator is not a rubber stamp: each of these breaks the OpenAPI 3.1 schema. */
   @Test
   void theOfficialSchemaRejectsABrokenDocument() {
-    ObjectNode noResponses = document.deepCopy();
-    ((ObjectNode) noResponses.at("/paths/~1health/get")).remove("responses");
+    ObjectNode noDescription = document.deepCopy();
+    ((ObjectNode) noDescription.at("/paths/~1health/get/responses/200")).remove("description");
     ObjectNode noTitle = document.deepCopy();
     ((ObjectNode) noTitle.path("info")).remove("title");
     ObjectNode badSchema = document.deepCopy();
     ((ObjectNode) badSchema.at("/components/schemas/Health")).put("type", "thing");
-    for (ObjectNode broken : List.of(noResponses, noTitle, badSchema)) {
-      assertThat(OpenApiContract.oasViolations(broken)).isNotEmpty();
-    }
+    Map.of(
+            "a response without a description", noDescription,
+            "info without a title", noTitle,
+            "a schema of type 'thing'", badSchema)
+        .forEach((what, broken) ->
+            assertThat(OpenApiContract.oasViolations(broken)).as(what).isNotEmpty());
   }
 
   @Test
