@@ -352,19 +352,25 @@ class OpenApiDriftTest {
       ok(ALICE, "GET", "/market/general", null);
     }
 
+    /** A refusal, which must come with the status expected (and then match the document). */
+    void refused(int status, Ed25519PrivateKey key, String method, String path, JsonNode body)
+        throws Exception {
+      Exchange e = go(key, method, path, body);
+      assertThat(e.status()).as(method + " " + path + " " + e.body()).isEqualTo(status);
+      assertThat(e.contentType()).isEqualTo("application/problem+json");
+    }
+
     void refusals(String disputed) throws Exception {
       String a = "/agreements/" + disputed;
-      go(null, "GET", a, null); // 401
-      go(Fixtures.key("mallory"), "GET", "/admin/config", null); // 403
-      go(Fixtures.key("mallory"), "GET", a, null); // 404, hides that it exists
-      go(ALICE, "POST", a + "/close", null); // 409, closed already
-      go(ALICE, "POST", "/agreements", Json.object().put("asa_version", "1.0.0")); // 422
-      go(ALICE, "GET", "/agreements", null); // 400, no party
-      go(
-          null,
-          "POST",
-          "/agreements",
-          Json.object().put("pad", "x".repeat((int) ServerConfig.DEFAULT_MAX_BODY_BYTES))); // 413
+      refused(401, null, "GET", a, null);
+      refused(403, Fixtures.key("mallory"), "GET", "/admin/config", null);
+      refused(404, Fixtures.key("mallory"), "GET", a, null); // hides that it exists
+      refused(409, ALICE, "POST", a + "/close", null); // closed already
+      refused(422, ALICE, "POST", "/agreements", Json.object().put("asa_version", "1.0.0"));
+      refused(400, ALICE, "GET", "/agreements", null); // no party
+      refused(422, ALICE, "GET", "/market/general%01", null); // names the path parameter
+      String huge = "x".repeat((int) ServerConfig.DEFAULT_MAX_BODY_BYTES);
+      refused(413, null, "POST", "/agreements", Json.object().put("pad", huge));
     }
 
     void standalone() throws Exception {
