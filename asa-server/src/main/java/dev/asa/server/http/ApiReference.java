@@ -51,9 +51,9 @@ public final class ApiReference {
     List<String> versions = AgreementSchemas.versions();
     ObjectNode agreement =
         (ObjectNode) AgreementSchemas.schemaJson(versions.get(versions.size() - 1));
-    // Inside the document a schema speaks the document's dialect (jsonSchemaDialect, the OAS base
-    // dialect: JSON Schema 2020-12 and a few annotations), which OpenAPI 3.1 requires to be
-    // declared once for the document rather than by each schema.
+    // Inside the document the schema speaks the document's dialect (jsonSchemaDialect: OpenAPI's
+    // base dialect, JSON Schema 2020-12 with OpenAPI's annotations) rather than naming its own;
+    // the official schema for documents of that dialect refuses any other $schema.
     agreement.remove("$schema");
     ((ObjectNode) doc.path("components").path("schemas")).set("AgreementDocument", agreement);
     this.document = Json.writeBytes(doc);
