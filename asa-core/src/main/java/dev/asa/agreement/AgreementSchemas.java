@@ -73,6 +73,14 @@ public final class AgreementSchemas {
                             .build()));
   }
 
+  /**
+   * The schema versions bundled, one per supported major version of {@code asa_version}, oldest
+   * first (what a server announces as the protocol versions it speaks).
+   */
+  public static List<String> versions() {
+    return SCHEMA_FOR_MAJOR.values().stream().sorted().toList();
+  }
+
   /** Whether a schema is bundled for documents whose {@code asa_version} has this major version. */
   public static boolean knowsMajor(int major) {
     return SCHEMA_FOR_MAJOR.containsKey(major);

@@ -23,10 +23,14 @@ import dev.asa.server.evaluation.EvaluatorPool;
 import dev.asa.server.evaluation.JobRunner;
 import dev.asa.server.evaluators.EvaluatorRegistry;
 import dev.asa.server.http.Admin;
+import dev.asa.server.http.ApiReference;
 import dev.asa.server.http.Authentication;
+import dev.asa.server.http.BuildInfo;
 import dev.asa.server.http.DeadlineHandler;
+import dev.asa.server.http.Operations;
 import dev.asa.server.http.ReadDeadlines;
 import dev.asa.server.http.Requests;
+import dev.asa.server.http.RouteInfo;
 import dev.asa.server.http.Routes;
 import dev.asa.server.market.MarketData;
 import dev.asa.server.net.GuardedHttpClient;
@@ -51,6 +55,7 @@ import org.eclipse.jetty.server.ServerConnector;
 public final class AsaServer implements AutoCloseable {
   private final Store store;
   private final Javalin http;
+  private final Routes routes;
   private final Ed25519PublicKey serverKey;
   private final Timers timers;
   private final Outbox outbox;
@@ -60,6 +65,7 @@ public final class AsaServer implements AutoCloseable {
   private AsaServer(
       Store store,
       Javalin http,
+      Routes routes,
       Ed25519PublicKey serverKey,
       Timers timers,
       Outbox outbox,
@@ -69,6 +75,7 @@ public final class AsaServer implements AutoCloseable {
     this.outbound = outbound;
     this.store = store;
     this.http = http;
+    this.routes = routes;
     this.serverKey = serverKey;
     this.timers = timers;
     this.outbox = outbox;
@@ -186,6 +193,7 @@ public final class AsaServer implements AutoCloseable {
                   config.clock(), config.requestsPerSecondPerKey() * 10, config.burstPerKey() * 10),
               config.operatorKey(),
               config.publicUrls());
+      BuildInfo build = BuildInfo.current();
       Admin admin = new Admin(config, serverKey.publicKey(), store.describe(), registry);
       Routes routes =
           new Routes(
@@ -196,7 +204,9 @@ public final class AsaServer implements AutoCloseable {
               auth,
               config.maxBodyBytes(),
               admin,
-              market);
+              market,
+              new Operations(build, store::readiness),
+              new ApiReference(build));
       DeadlineHandler deadlined = new DeadlineHandler(deadlines);
       Javalin http =
           Javalin.create(c -> {
@@ -246,7 +256,8 @@ public final class AsaServer implements AutoCloseable {
       if (evaluators != null) {
         verifications.resumeUnfinished(); // a restarted node finishes what it had started
       }
-      return new AsaServer(store, http, serverKey.publicKey(), timers, outbox, jobs, outbound);
+      return new AsaServer(
+          store, http, routes, serverKey.publicKey(), timers, outbox, jobs, outbound);
     } catch (RuntimeException e) {
       outbound.close();
       store.close();
@@ -271,6 +282,14 @@ public final class AsaServer implements AutoCloseable {
         .map(parsed -> parsed.endpoint)
         .filter(e -> e.method.isHttpMethod())
         .toList();
+  }
+
+  /**
+   * The routes as {@link Routes} registered them: method, path and access, in the table's order
+   * (what the OpenAPI document must describe, route for route).
+   */
+  public List<RouteInfo> routes() {
+    return routes.table();
   }
 
   /** Where the data lives, as the store describes itself. */

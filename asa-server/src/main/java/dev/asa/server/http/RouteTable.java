@@ -3,14 +3,18 @@ package dev.asa.server.http;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Handler;
 import io.javalin.http.HandlerType;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
  * Where {@link Routes} registers its routes: method, path, {@link Access} and handler, none of them
  * optional (Javalin's own {@code get(path, handler, roles...)} would take a route without roles).
+ * It remembers each row, in order, so that the routes can be listed ({@link #rows()}).
  */
 final class RouteTable {
   private final RoutesConfig routes;
+  private final List<RouteInfo> rows = new ArrayList<>();
 
   RouteTable(RoutesConfig routes) {
     this.routes = routes;
@@ -35,6 +39,12 @@ final class RouteTable {
   private RouteTable add(HandlerType method, String path, Access access, Handler handler) {
     Objects.requireNonNull(access, () -> method + " " + path + " needs an Access");
     routes.addHttpHandler(method, path, handler, access);
+    rows.add(new RouteInfo(method.name(), path, access));
     return this;
+  }
+
+  /** The routes registered so far, in the order of the table. */
+  List<RouteInfo> rows() {
+    return List.copyOf(rows);
   }
 }

@@ -25,6 +25,7 @@ import dev.asa.template.Template;
 import dev.asa.template.Templates;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
+import java.util.List;
 
 /**
  * The HTTP API on one screen: section 4.3's eleven endpoints, the event log, the verification
@@ -46,6 +47,9 @@ public final class Routes {
   private final VerificationService verifications;
   private final RegistryService registry;
   private final EvaluatorQueue queue;
+  private final Operations operations;
+  private final ApiReference reference;
+  private List<RouteInfo> table = List.of();
 
   public Routes(
       AgreementService agreements,
@@ -55,7 +59,9 @@ public final class Routes {
       Authentication auth,
       long maxBodyBytes,
       Admin admin,
-      MarketData market) {
+      MarketData market,
+      Operations operations,
+      ApiReference reference) {
     this.queries = agreements.queries();
     this.commands = agreements.commands();
     this.disputeCommands = agreements.disputes();
@@ -67,12 +73,19 @@ public final class Routes {
     this.gate = new AccessGate(auth, maxBodyBytes);
     this.admin = admin;
     this.market = market;
+    this.operations = operations;
+    this.reference = reference;
   }
 
   public void register(JavalinConfig config) {
     Problems.register(config.routes);
     RouteTable r = gate.install(config);
     r.get("/health", PUBLIC, ctx -> json(ctx, 200, Json.object().put("status", "ok")));
+    r.get("/ready", PUBLIC, ctx -> json(ctx, 200, operations.ready()));
+    r.get("/version", PUBLIC, ctx -> json(ctx, 200, operations.version()));
+    r.get("/openapi.json", PUBLIC, reference::serveDocument);
+    r.get("/docs", PUBLIC, reference::servePage);
+    r.get("/docs/assets/{file}", PUBLIC, reference::serveAsset);
     r.get("/templates", PUBLIC, this::listTemplates);
     r.get(
         "/templates/{type}",
@@ -274,6 +287,12 @@ public final class Routes {
         ctx ->
             requests.mutation(
                 ctx, CommandBodies::canaries, (b, c, t) -> registry.canaries().load(b, c)));
+    table = r.rows();
+  }
+
+  /** The routes {@link #register} registered, in the order of the table (empty before). */
+  public List<RouteInfo> table() {
+    return table;
   }
 
   /** Jetty's own errors (bad URIs, oversized headers) as problem+json too. */

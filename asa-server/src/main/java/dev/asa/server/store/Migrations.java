@@ -6,9 +6,13 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import javax.sql.DataSource;
@@ -70,28 +74,20 @@ final class Migrations {
   /**
    * Applies the missing migrations.
    *
+   * @return the migrations the database now has applied, version to script (what {@link #missing}
+   *     later checks it still has)
    * @throws IllegalStateException if the database was migrated by a newer build, a released script
    *     was edited, or a migration failed
    */
-  static void migrate(Database database) {
-    migrate(database, location(database.dialect()));
+  static Map<String, String> migrate(Database database) {
+    return migrate(database, location(database.dialect()));
   }
 
   /** {@link #migrate(Database)} with the scripts taken from {@code location} (for tests). */
-  static void migrate(Database database, String location) {
-    database.withDataSource(dataSource -> {
+  static Map<String, String> migrate(Database database, String location) {
+    return database.withDataSource(dataSource -> {
       OptionalInt legacy = legacyVersion(database, dataSource);
-      FluentConfiguration config =
-          Flyway.configure(Migrations.class.getClassLoader())
-              .dataSource(dataSource)
-              .locations(location)
-              .failOnMissingLocations(true)
-              .validateMigrationNaming(true)
-              // Flyway's default ignores versions applied by a newer build ("*:future"); nothing is
-              // ignored here, so such a database fails validation and the server refuses to start.
-              .ignoreMigrationPatterns(new ValidatePattern[0])
-              .validateOnMigrate(true)
-              .loggers("slf4j");
+      FluentConfiguration config = configure(dataSource, location);
       if (legacy.isPresent()) {
         config
             .baselineOnMigrate(true)
@@ -123,8 +119,55 @@ final class Migrations {
       if (legacy.isPresent()) {
         retireLegacyTable(database, dataSource);
       }
-      return null;
+      return applied(flyway);
     });
+  }
+
+  /** The successful migrations recorded in the history, version to script (or to the baseline). */
+  private static Map<String, String> applied(Flyway flyway) {
+    Map<String, String> applied = new TreeMap<>();
+    for (MigrationInfo m : flyway.info().all()) {
+      if (m.getVersion() != null && m.getState().isApplied() && !m.getState().isFailed()) {
+        applied.put(
+            m.getVersion().getVersion(),
+            m.getScript() == null ? "baseline " + m.getVersion() : m.getScript());
+      }
+    }
+    return applied;
+  }
+
+  /**
+   * The migrations of {@code expected} (what {@link #migrate} applied at start-up) that the
+   * database no longer records as applied, for readiness; empty when it has them all. Not empty
+   * only when the database changed under a running server: restored from an older backup, or its
+   * history edited by hand. A plain read of the history table: no lock, no scan of the scripts.
+   */
+  static List<String> missing(Database database, Map<String, String> expected) {
+    Set<String> recorded =
+        new HashSet<>(
+            database.read(
+                "reading " + HISTORY_TABLE,
+                h ->
+                    h.createQuery("SELECT version FROM " + HISTORY_TABLE + " WHERE success")
+                        .mapTo(String.class)
+                        .list()));
+    return expected.entrySet().stream()
+        .filter(e -> !recorded.contains(e.getKey()))
+        .map(e -> e.getValue() + " (not applied)")
+        .toList();
+  }
+
+  private static FluentConfiguration configure(DataSource dataSource, String location) {
+    return Flyway.configure(Migrations.class.getClassLoader())
+        .dataSource(dataSource)
+        .locations(location)
+        .failOnMissingLocations(true)
+        .validateMigrationNaming(true)
+        // Flyway's default ignores versions applied by a newer build ("*:future"); nothing is
+        // ignored here, so such a database fails validation and the server refuses to start.
+        .ignoreMigrationPatterns(new ValidatePattern[0])
+        .validateOnMigrate(true)
+        .loggers("slf4j");
   }
 
   /**

@@ -2,6 +2,8 @@ package dev.asa.server.store;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The server's data, one store per concern over one shared database: what the composition root
@@ -18,6 +20,7 @@ import java.time.Duration;
 public final class Store implements AutoCloseable {
 
   private final Database database;
+  private final Map<String, String> migrations;
   private final AgreementStore agreements;
   private final EventStore events;
   private final Writes writes;
@@ -33,8 +36,13 @@ public final class Store implements AutoCloseable {
   private final CanarySetStore canarySets;
   private final TaskStore tasks;
 
-  Store(Database database) {
+  /**
+   * @param migrations the migrations applied at start-up, version to script ({@link
+   *     Migrations#migrate}): what {@link #readiness()} checks the database still has
+   */
+  Store(Database database, Map<String, String> migrations) {
     this.database = database;
+    this.migrations = Map.copyOf(migrations);
     this.agreements = new AgreementStore(database);
     this.events = new EventStore(database);
     this.writes = new Writes(database);
@@ -49,6 +57,34 @@ public final class Store implements AutoCloseable {
     this.evaluators = new EvaluatorStore(database);
     this.canarySets = new CanarySetStore(database);
     this.tasks = new TaskStore(database);
+  }
+
+  /**
+   * Whether the store can serve: the database answers a query, and every migration of this build is
+   * applied. Never throws; a check that cannot be made counts as failed, with the reason.
+   */
+  public Readiness readiness() {
+    try {
+      database.read(
+          "checking readiness", h -> h.createQuery("SELECT 1").mapTo(Integer.class).one());
+    } catch (RuntimeException e) {
+      return new Readiness(
+          Readiness.Check.failed("the database does not answer: " + e.getMessage()),
+          Readiness.Check.failed("not checked: the database does not answer"));
+    }
+    try {
+      List<String> missing = Migrations.missing(database, migrations);
+      return new Readiness(
+          Readiness.Check.passed(),
+          missing.isEmpty()
+              ? Readiness.Check.passed()
+              : Readiness.Check.failed(
+                  "this build's migrations are not all applied: " + String.join(", ", missing)));
+    } catch (RuntimeException e) {
+      return new Readiness(
+          Readiness.Check.passed(),
+          Readiness.Check.failed("the migration history cannot be read: " + e.getMessage()));
+    }
   }
 
   public AgreementStore agreements() {

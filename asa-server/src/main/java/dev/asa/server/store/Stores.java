@@ -26,8 +26,7 @@ public final class Stores {
           case DatabaseUrl.Postgres postgres -> PostgresDatabase.open(postgres);
         };
     try {
-      Migrations.migrate(database);
-      return new Store(database);
+      return new Store(database, Migrations.migrate(database));
     } catch (RuntimeException e) {
       database.close();
       throw e;
