@@ -254,6 +254,6 @@ final class Problems {
   static void send(Context ctx, Problem p) {
     ctx.status(p.status());
     ctx.contentType(CONTENT_TYPE);
-    ctx.result(Json.writeBytes(p.toJson(ctx.path())));
+    ctx.result(Json.writeBytes(p.toJson(ctx.path(), RequestIds.of(ctx))));
   }
 }

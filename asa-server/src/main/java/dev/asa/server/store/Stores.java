@@ -20,6 +20,14 @@ public final class Stores {
    * @throws IllegalStateException when the database was migrated by a newer build
    */
   public static Store open(String dbUrl, Path dataDir) {
+    return open(dbUrl, dataDir, CommitListener.NONE);
+  }
+
+  /**
+   * As {@link #open(String, Path)}, telling {@code listener} about each write after it committed
+   * (the server's event log lines and metrics).
+   */
+  public static Store open(String dbUrl, Path dataDir, CommitListener listener) {
     Database database =
         switch (DatabaseUrl.parse(dbUrl, dataDir)) {
           case DatabaseUrl.Sqlite sqlite -> SqliteDatabase.open(sqlite.file());
@@ -27,7 +35,7 @@ public final class Stores {
         };
     try {
       Migrations.migrate(database);
-      return new Store(database);
+      return new Store(database, listener);
     } catch (RuntimeException e) {
       database.close();
       throw e;
