@@ -247,6 +247,12 @@ class ObservabilityEndToEndTest {
   @Test
   void aSeparateMetricsPortAnswersWithoutASignatureAndTheMainPortNoLonger() throws Exception {
     server.close();
+    assertThat(logs.of("dev.asa.server.AsaServer"))
+        .extracting(LogCapture.Line::message)
+        .anySatisfy(m -> assertThat(m).startsWith("asa server dev listening on 127.0.0.1:"))
+        .anySatisfy(m ->
+            assertThat(m)
+                .matches("asa server stopped in \\d+ ms .*; drained 0 in-flight request\\(s\\)"));
     server =
         AsaServer.start(
             ServerConfig.defaults()

@@ -41,17 +41,18 @@ class RouteAccessTest {
 
   /** Written out, not derived from Routes: every route not listed here must be SIGNED. */
   static final Map<String, Access> NOT_SIGNED =
-      Map.of(
-          "GET /health", Access.PUBLIC,
-          "GET /templates", Access.PUBLIC,
-          "GET /templates/{type}", Access.PUBLIC,
-          "GET /schemas/asa/{version}/agreement.json", Access.PUBLIC,
-          "GET /.well-known/asa/server-key", Access.PUBLIC,
-          "GET /agreements/{id}/verification", Access.SIGNED_OR_PUBLIC_RESULT,
-          "GET /admin/config", Access.OPERATOR,
-          "PUT /admin/canaries", Access.OPERATOR,
-          "POST /evaluators/{key}/suspend", Access.OPERATOR,
-          "POST /evaluators/{key}/reinstate", Access.OPERATOR);
+      Map.ofEntries(
+          Map.entry("GET /health", Access.PUBLIC),
+          Map.entry("GET /templates", Access.PUBLIC),
+          Map.entry("GET /templates/{type}", Access.PUBLIC),
+          Map.entry("GET /schemas/asa/{version}/agreement.json", Access.PUBLIC),
+          Map.entry("GET /.well-known/asa/server-key", Access.PUBLIC),
+          Map.entry("GET /agreements/{id}/verification", Access.SIGNED_OR_PUBLIC_RESULT),
+          Map.entry("GET /admin/config", Access.OPERATOR),
+          Map.entry("GET /metrics", Access.OPERATOR),
+          Map.entry("PUT /admin/canaries", Access.OPERATOR),
+          Map.entry("POST /evaluators/{key}/suspend", Access.OPERATOR),
+          Map.entry("POST /evaluators/{key}/reinstate", Access.OPERATOR));
 
   @BeforeAll
   static void start() {
