@@ -125,7 +125,7 @@ public final class Outbox implements AutoCloseable {
             null,
             "HTTP " + d.status() + (d.response() == null ? "" : " " + d.response()),
             now);
-        attempted(message, "delivered", "HTTP " + d.status());
+        attempted(message, "delivered");
         return true;
       }
       case Courier.Attempt.Failed f -> {
@@ -133,7 +133,7 @@ public final class Outbox implements AutoCloseable {
             "outbox message {} ({}) failed for good: {}", message.id(), message.kind(), f.reason());
         store.recordAttempt(
             message.id(), node, OutboxRow.Status.FAILED, now, f.reason(), null, null);
-        attempted(message, "failed", f.reason());
+        attempted(message, "failed");
       }
       case Courier.Attempt.Retry r -> {
         int attempts = message.attempts() + 1;
@@ -141,7 +141,7 @@ public final class Outbox implements AutoCloseable {
         if (next.isPresent()) {
           store.recordAttempt(
               message.id(), node, OutboxRow.Status.PENDING, next.get(), r.reason(), null, null);
-          attempted(message, "retry", r.reason());
+          attempted(message, "retry");
         } else {
           log.error(
               "outbox message {} ({}) to {} is dead after {} attempts, never to be sent again;"
@@ -153,7 +153,7 @@ public final class Outbox implements AutoCloseable {
               r.reason());
           store.recordAttempt(
               message.id(), node, OutboxRow.Status.DEAD, now, r.reason(), null, null);
-          attempted(message, "dead", r.reason());
+          attempted(message, "dead");
         }
       }
     }
@@ -161,20 +161,19 @@ public final class Outbox implements AutoCloseable {
   }
 
   /**
-   * Counts and logs an attempt once its outcome is recorded. The reason is the courier's summary (a
-   * status, a refusal), never the message body.
+   * Counts and logs an attempt once its outcome is recorded. Neither the message's body nor the
+   * destination's answer is logged (a summary of the answer is the message's {@code last_error}).
    */
-  private void attempted(OutboxMessage message, String outcome, String reason) {
+  private void attempted(OutboxMessage message, String outcome) {
     metrics.outboxAttempt(outcome);
     int attempt = message.attempts() + 1;
     attemptLog
         .atInfo()
-        .setMessage("outbox message {} ({}) attempt {}: {} ({})")
+        .setMessage("outbox message {} ({}) attempt {}: {}")
         .addArgument(message.id())
         .addArgument(message.kind())
         .addArgument(attempt)
         .addArgument(outcome)
-        .addArgument(reason)
         .addKeyValue("event", "outbox_attempt")
         .addKeyValue("message_id", message.id())
         .addKeyValue("kind", message.kind())
