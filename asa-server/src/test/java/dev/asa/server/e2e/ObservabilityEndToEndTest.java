@@ -14,6 +14,7 @@ import dev.asa.server.AsaServer;
 import dev.asa.server.config.ServerConfig;
 import dev.asa.server.escrow.EscrowConfig;
 import dev.asa.server.escrow.WebhookReceiver;
+import dev.asa.server.evaluation.VerificationConfig;
 import dev.asa.server.logging.LogCapture;
 import dev.asa.server.net.FetchPolicy;
 import dev.asa.testing.Fixtures;
@@ -283,6 +284,47 @@ class ObservabilityEndToEndTest {
                 signedGet(Fixtures.key("operator"), "/metrics"),
                 HttpResponse.BodyHandlers.ofString());
     assertThat(main.statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void aSemanticJobShowsAsQueuedRunningFinishedWithItsEvaluatorsLatency() throws Exception {
+    server.close();
+    server =
+        AsaServer.start(
+            ServerConfig.defaults()
+                .withPort(0)
+                .withDataDir(dataDir)
+                .withClock(clock)
+                .withOperatorKey(Fixtures.key("operator").publicKey())
+                .withVerification(
+                    new VerificationConfig(
+                        Map.of(
+                            "agent_as_judge",
+                            () -> new VerificationApiEndToEndTest.WordJudge("fake/judge", 0)),
+                        "agent_as_judge",
+                        1,
+                        Map.of())));
+    AsaClient alice =
+        AsaClient.connect(URI.create(server.url("127.0.0.1")))
+            .withKey(Fixtures.key("alice"), clock);
+    ObjectNode request = Json.object();
+    request
+        .putObject("deliverable")
+        .put("content", DELIVERABLE)
+        .put("format", "markdown")
+        .put("type", "general");
+    request.putObject("original_request").put("description", "Summarise lithium recovery");
+    request.putObject("verification_config").put("depth", "semantic");
+    String id = alice.requestVerification(request).path("verification_id").asText();
+    alice.awaitVerification(id, Duration.ofSeconds(20), progress -> {});
+
+    String metrics = scrape(Fixtures.key("operator"));
+    assertThat(metrics)
+        .contains("asa_verification_jobs_seconds_count{outcome=\"completed\"} 1")
+        .contains("asa_verification_jobs_queued 0")
+        .contains("asa_verification_jobs_running 0")
+        .contains("asa_evaluator_seconds_count{kind=\"agent_as_judge\"} 1");
+    assertThat(logs.everything()).doesNotContain("CONFIDENTIAL-DELIVERABLE-5c1e9a");
   }
 
   private String scrape(Ed25519PrivateKey key) throws Exception {
