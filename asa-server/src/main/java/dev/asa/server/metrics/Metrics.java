@@ -12,9 +12,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The server's metrics: one Prometheus registry and every series the server records, named here and
- * nowhere else. The composition root creates one and hands it to the parts that record; {@code GET
- * /metrics} renders it ({@link #scrape}).
+ * The server's metrics: one Prometheus registry and every series the server records, named here
+ * (and, for the gauges read from the database, in {@link StoreGauges}). The composition root
+ * creates one and hands it to the parts that record; {@code GET /metrics} renders it ({@link
+ * #scrape}).
  *
  * <p>Tags are bounded on purpose: HTTP requests are tagged with the route template ({@code
  * /agreements/{id}}), never the path, and states, kinds and outcomes come from closed sets. Meters
