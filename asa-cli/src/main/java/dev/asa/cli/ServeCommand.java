@@ -6,6 +6,7 @@ import dev.asa.integrity.QualificationPolicy;
 import dev.asa.negotiation.NegotiationPolicy;
 import dev.asa.server.AsaServer;
 import dev.asa.server.agreements.AssignmentConfig;
+import dev.asa.server.config.Observability;
 import dev.asa.server.config.ServerConfig;
 import dev.asa.server.escrow.EscrowConfig;
 import dev.asa.server.evaluators.CanaryFile;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /** {@code asa serve}: runs the server in the foreground until SIGINT or SIGTERM. */
@@ -136,7 +138,27 @@ final class ServeCommand implements Command {
                       "SECONDS",
                       "longest wait for one payment webhook or facilitator call (default "
                           + EscrowConfig.DEFAULTS.deliveryTimeout().toSeconds()
-                          + ")")));
+                          + ")"))
+              .option(
+                  Option.value(
+                      "--log-format",
+                      "text|json",
+                      "log lines for people (text) or one JSON object a line (default text; $ASA_LOG_FORMAT)"))
+              .option(
+                  Option.value(
+                      "--log-level",
+                      "LEVEL",
+                      "error, warn, info, debug or trace (default info; $ASA_LOG_LEVEL)"))
+              .option(
+                  Option.value(
+                      "--metrics-port",
+                      "N",
+                      "serve GET /metrics unauthenticated on this port of its own (default: on the main port, for the operator key; $ASA_METRICS_PORT)"))
+              .option(
+                  Option.value(
+                      "--metrics-bind",
+                      "H",
+                      "address of the metrics port (default 127.0.0.1; $ASA_METRICS_BIND)")));
 
   private static Usage withJudge(Usage usage) {
     Usage u =
@@ -243,6 +265,8 @@ final class ServeCommand implements Command {
       }
     }
 
+    config = config.withObservability(observability(args, session::env));
+
     AsaServer server;
     try {
       server = AsaServer.start(config);
@@ -304,6 +328,48 @@ final class ServeCommand implements Command {
     session.out().flush();
     stopped.await();
     return 0;
+  }
+
+  /**
+   * --log-format, --log-level, --metrics-port, --metrics-bind, each defaulting to its ASA_
+   * variable.
+   */
+  static Observability observability(Arguments args, Function<String, String> env)
+      throws UsageException {
+    Observability.Logging logging;
+    try {
+      logging =
+          new Observability.Logging(
+              Observability.LogFormat.fromWire(
+                  args.value("--log-format", envOr(env, "ASA_LOG_FORMAT", "text"))),
+              args.value("--log-level", envOr(env, "ASA_LOG_LEVEL", "info")));
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
+    }
+    Observability o = Observability.DEFAULTS.withLogging(logging);
+    String port = args.value("--metrics-port", env.apply("ASA_METRICS_PORT"));
+    if (port == null) {
+      return o;
+    }
+    int n;
+    try {
+      n = Integer.parseInt(port.trim());
+    } catch (NumberFormatException e) {
+      n = -1;
+    }
+    if (n < 0 || n > 65535) {
+      throw new UsageException("--metrics-port must be a port number 0..65535, not '" + port + "'");
+    }
+    String bind =
+        args.value(
+            "--metrics-bind",
+            envOr(env, "ASA_METRICS_BIND", Observability.MetricsEndpoint.DEFAULT_BIND));
+    return o.withMetrics(Observability.MetricsEndpoint.separate(bind, n));
+  }
+
+  private static String envOr(Function<String, String> env, String name, String fallback) {
+    String v = env.apply(name);
+    return v == null || v.isBlank() ? fallback : v;
   }
 
   private static NegotiationPolicy negotiationPolicy(Arguments args, NegotiationPolicy d)

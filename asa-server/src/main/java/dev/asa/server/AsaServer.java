@@ -12,6 +12,7 @@ import dev.asa.http.RequestVerifier;
 import dev.asa.server.agreements.AgreementService;
 import dev.asa.server.agreements.DeliverableFetcher;
 import dev.asa.server.agreements.VerificationRunner;
+import dev.asa.server.config.Observability;
 import dev.asa.server.config.ServerConfig;
 import dev.asa.server.escrow.Disputes;
 import dev.asa.server.escrow.Enforcement;
@@ -22,6 +23,7 @@ import dev.asa.server.escrow.X402Facilitator;
 import dev.asa.server.evaluation.EvaluatorPool;
 import dev.asa.server.evaluation.JobRunner;
 import dev.asa.server.evaluators.EvaluatorRegistry;
+import dev.asa.server.http.AccessLog;
 import dev.asa.server.http.Admin;
 import dev.asa.server.http.ApiReference;
 import dev.asa.server.http.Authentication;
@@ -32,7 +34,12 @@ import dev.asa.server.http.ReadDeadlines;
 import dev.asa.server.http.Requests;
 import dev.asa.server.http.RouteInfo;
 import dev.asa.server.http.Routes;
+import dev.asa.server.logging.ActivityLog;
+import dev.asa.server.logging.LogSetup;
 import dev.asa.server.market.MarketData;
+import dev.asa.server.metrics.Metrics;
+import dev.asa.server.metrics.MetricsServer;
+import dev.asa.server.metrics.StoreGauges;
 import dev.asa.server.net.GuardedHttpClient;
 import dev.asa.server.registry.RegistryService;
 import dev.asa.server.store.Store;
@@ -43,16 +50,25 @@ import dev.asa.shadow.Judge;
 import io.javalin.Javalin;
 import io.javalin.router.Endpoint;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The composition root: builds the store, the services and the HTTP server from a {@link
  * ServerConfig}, by hand, in one place. No container, no reflection.
  */
 public final class AsaServer implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(AsaServer.class);
+
+  /** How long a stopping server waits for requests in flight to finish. */
+  static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(10);
+
   private final Store store;
   private final Javalin http;
   private final Routes routes;
@@ -61,6 +77,9 @@ public final class AsaServer implements AutoCloseable {
   private final Outbox outbox;
   private final JobRunner jobs;
   private final GuardedHttpClient outbound;
+  private final GracefulHandler inFlight;
+  private final MetricsServer metricsServer;
+  private final Instant startedAt = Instant.now();
 
   private AsaServer(
       Store store,
@@ -70,7 +89,11 @@ public final class AsaServer implements AutoCloseable {
       Timers timers,
       Outbox outbox,
       JobRunner jobs,
-      GuardedHttpClient outbound) {
+      GuardedHttpClient outbound,
+      GracefulHandler inFlight,
+      MetricsServer metricsServer) {
+    this.inFlight = inFlight;
+    this.metricsServer = metricsServer;
     this.jobs = jobs;
     this.outbound = outbound;
     this.store = store;
@@ -109,8 +132,13 @@ public final class AsaServer implements AutoCloseable {
    * As {@link #start(ServerConfig)}, with other deadlines for slow clients (tests shorten them).
    */
   public static AsaServer start(ServerConfig config, ReadDeadlines deadlines) {
+    Observability observability = config.observability();
+    if (observability.logging() != null) { // before anything logs
+      LogSetup.apply(observability.logging());
+    }
+    Metrics metrics = new Metrics();
     Ed25519PrivateKey serverKey = ServerKey.loadOrCreate(config.dataDir());
-    Store store = Stores.open(config.dbUrl(), config.dataDir());
+    Store store = Stores.open(config.dbUrl(), config.dataDir(), new ActivityLog(metrics));
     // Every outbound request (deliverables, webhooks, facilitator, disputes) goes through this one.
     GuardedHttpClient outbound = new GuardedHttpClient(config.fetchPolicy());
     try {
@@ -131,7 +159,8 @@ public final class AsaServer implements AutoCloseable {
               store.ledger(),
               store.outbox(),
               Enforcement.bindings(escrow, store.ledger(), facilitator));
-      EvaluatorPool evaluators = config.verification().pool();
+      EvaluatorPool evaluators =
+          config.verification().pool() == null ? null : config.verification().pool().timed(metrics);
       // Sealed "judged" criteria go to the LLM judge when one is configured.
       Judge assertionJudge =
           evaluators == null
@@ -146,8 +175,10 @@ public final class AsaServer implements AutoCloseable {
               new StructuralEvaluator(),
               new DeliverableFetcher(outbound, config.maxBodyBytes()),
               serverKey,
-              assertionJudge);
-      JobRunner jobs = new JobRunner(store.jobs(), config.clock(), config.verification().workers());
+              assertionJudge,
+              metrics);
+      JobRunner jobs =
+          new JobRunner(store.jobs(), config.clock(), config.verification().workers(), metrics);
       AgreementService agreements =
           new AgreementService(
               store,
@@ -176,6 +207,8 @@ public final class AsaServer implements AutoCloseable {
               new VerificationEngine(new StructuralEvaluator()),
               new DeliverableFetcher(outbound, config.maxBodyBytes()),
               serverKey.publicKey().toBase64Url());
+      NonceCache nonceCache = new NonceCache(config.clock(), RequestVerifier.DEFAULT_MAX_SKEW);
+      metrics.watch(new StoreGauges(store.statistics(), nonceCache::size, config.clock()));
       Authentication auth =
           new Authentication(
               // Nonces are remembered in memory (a replay to this node never reaches the database)
@@ -185,8 +218,7 @@ public final class AsaServer implements AutoCloseable {
                   config.clock(),
                   RequestVerifier.DEFAULT_MAX_SKEW,
                   NonceRegistry.layered(
-                      new NonceCache(config.clock(), RequestVerifier.DEFAULT_MAX_SKEW),
-                      store.nonces(config.clock(), RequestVerifier.DEFAULT_MAX_SKEW))),
+                      nonceCache, store.nonces(config.clock(), RequestVerifier.DEFAULT_MAX_SKEW))),
               new RateLimiter(
                   config.clock(), config.requestsPerSecondPerKey(), config.burstPerKey()),
               new RateLimiter(
@@ -206,8 +238,12 @@ public final class AsaServer implements AutoCloseable {
               admin,
               market,
               new Operations(build, store::readiness),
-              new ApiReference(build));
+              new ApiReference(build),
+              observability.metrics().isSeparate() ? null : metrics);
+      AccessLog accessLog = new AccessLog(metrics);
       DeadlineHandler deadlined = new DeadlineHandler(deadlines);
+      // Counts the requests in flight, so that stopping waits for them (up to DRAIN_TIMEOUT).
+      GracefulHandler inFlight = new GracefulHandler();
       Javalin http =
           Javalin.create(c -> {
             c.startup.showJavalinBanner = false;
@@ -228,16 +264,19 @@ public final class AsaServer implements AutoCloseable {
             });
             c.jetty.modifyServer(server -> {
               server.setErrorHandler(Routes.jettyErrorHandler());
-              deadlined.setHandler(
-                  Objects.requireNonNull(server.getHandler(), "Javalin's handler"));
+              inFlight.setHandler(Objects.requireNonNull(server.getHandler(), "Javalin's handler"));
+              deadlined.setHandler(inFlight);
               server.setHandler(deadlined);
+              server.setStopTimeout(DRAIN_TIMEOUT.toMillis());
             });
             c.jetty.modifyServletContextHandler(
                 context -> context.setErrorHandler(Routes.jettyErrorHandler()));
+            accessLog.install(c);
             routes.register(c);
           });
       http.start();
-      Timers timers = new Timers(store.timers(), config.clock(), agreements.timers()::fire);
+      Timers timers =
+          new Timers(store.timers(), config.clock(), agreements.timers()::fire, metrics);
       if (config.pollTimers()) {
         timers.start(Duration.ofSeconds(1));
       }
@@ -251,13 +290,41 @@ public final class AsaServer implements AutoCloseable {
               message ->
                   message.kind().equals("x402.settle") && facilitator != null
                       ? facilitator
-                      : webhooks);
+                      : webhooks,
+              metrics);
       outbox.start(Duration.ofSeconds(1));
       if (evaluators != null) {
         verifications.resumeUnfinished(); // a restarted node finishes what it had started
       }
+      MetricsServer metricsServer =
+          observability.metrics().isSeparate()
+              ? MetricsServer.start(
+                  observability.metrics().bind(), observability.metrics().port(), metrics)
+              : null;
+      log.info(
+          "asa server {} listening on {}:{}; store: {}; metrics: {}",
+          build.version(),
+          config.host(),
+          http.port(),
+          store.describe(),
+          metricsServer == null
+              ? "GET /metrics, signed by the operator key"
+              : "http://"
+                  + observability.metrics().bind()
+                  + ":"
+                  + metricsServer.port()
+                  + "/metrics");
       return new AsaServer(
-          store, http, routes, serverKey.publicKey(), timers, outbox, jobs, outbound);
+          store,
+          http,
+          routes,
+          serverKey.publicKey(),
+          timers,
+          outbox,
+          jobs,
+          outbound,
+          inFlight,
+          metricsServer);
     } catch (RuntimeException e) {
       outbound.close();
       store.close();
@@ -297,13 +364,33 @@ public final class AsaServer implements AutoCloseable {
     return store.describe();
   }
 
+  /** The port of the separate metrics endpoint ({@code --metrics-port}), or -1 without one. */
+  public int metricsPort() {
+    return metricsServer == null ? -1 : metricsServer.port();
+  }
+
+  /**
+   * Stops gracefully: stops accepting connections, lets the requests in flight finish (up to {@link
+   * #DRAIN_TIMEOUT}), then stops the background work and closes the store, and says so in one log
+   * line.
+   */
   @Override
   public void close() {
+    long began = System.nanoTime();
+    long draining = inFlight.getCurrentRequestCount();
+    http.stop(); // first: the requests in flight still use everything below
     jobs.close();
     outbox.close();
     timers.close();
     outbound.close(); // after the outbox and the jobs, which send through it
-    http.stop();
+    if (metricsServer != null) {
+      metricsServer.close();
+    }
     store.close();
+    log.info(
+        "asa server stopped in {} ms after {} s up; drained {} in-flight request(s)",
+        Duration.ofNanos(System.nanoTime() - began).toMillis(),
+        Duration.between(startedAt, Instant.now()).toSeconds(),
+        draining);
   }
 }

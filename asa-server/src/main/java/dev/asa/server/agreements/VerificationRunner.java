@@ -20,6 +20,7 @@ import dev.asa.scoring.ShadowGate;
 import dev.asa.scoring.Verdict;
 import dev.asa.scoring.VerdictInputs;
 import dev.asa.scoring.Verdicts;
+import dev.asa.server.metrics.Metrics;
 import dev.asa.server.store.DeliverableRow;
 import dev.asa.server.store.SealStore;
 import dev.asa.server.store.Store;
@@ -54,6 +55,7 @@ public final class VerificationRunner {
   private final StandaloneSeals standalone;
   private final SealReads sealReads;
   private final CanarySchedule canarySchedule;
+  private final Metrics metrics;
 
   public VerificationRunner(
       Store store,
@@ -74,6 +76,20 @@ public final class VerificationRunner {
       DeliverableFetcher fetcher,
       Ed25519PrivateKey serverKey,
       Judge judge) {
+    this(store, structural, fetcher, serverKey, judge, new Metrics());
+  }
+
+  /**
+   * @param metrics where the structural evaluator's latency is recorded
+   */
+  public VerificationRunner(
+      Store store,
+      StructuralEvaluator structural,
+      DeliverableFetcher fetcher,
+      Ed25519PrivateKey serverKey,
+      Judge judge,
+      Metrics metrics) {
+    this.metrics = metrics;
     this.seals = store.seals();
     this.series = new ProviderSeries(store.verifications());
     this.engine = new VerificationEngine(structural);
@@ -159,6 +175,7 @@ public final class VerificationRunner {
     } catch (EvaluationException e) {
       throw new IllegalStateException("the structural evaluator does not fail", e);
     }
+    metrics.evaluation("structural", System.nanoTime() - started);
     Assessed assessed =
         new Assessed(
             submitted.over(assessment),

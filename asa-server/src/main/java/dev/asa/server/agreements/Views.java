@@ -60,9 +60,16 @@ final class Views {
     return o;
   }
 
+  /**
+   * What a caller may ask for now; the server's own moves (expire, escalate...) are not offered.
+   */
   static ArrayNode allowed(Agreement a) {
     ArrayNode arr = Json.mapper().createArrayNode();
-    Lifecycle.allowed(a.state()).stream().map(Action::wireName).sorted().forEach(arr::add);
+    Lifecycle.allowed(a.state()).stream()
+        .filter(Action::requestable)
+        .map(Action::wireName)
+        .sorted()
+        .forEach(arr::add);
     return arr;
   }
 

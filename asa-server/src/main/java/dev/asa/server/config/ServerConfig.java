@@ -27,6 +27,7 @@ import java.util.Set;
  * @param qualification the bar a pool evaluator must clear to be assigned (whitepaper 3.6.1)
  * @param canaries the canary file given at start-up, loaded into the store (replacing the set
  *     stored before); null to keep the stored set, if any
+ * @param observability the log format and level, and where the metrics are served
  */
 public record ServerConfig(
     String host,
@@ -47,7 +48,8 @@ public record ServerConfig(
     PublicUrls publicUrls,
     AssignmentConfig assignment,
     QualificationPolicy qualification,
-    CanaryFile canaries) {
+    CanaryFile canaries,
+    Observability observability) {
 
   public static final int DEFAULT_PORT = 8080;
   public static final long DEFAULT_MAX_BODY_BYTES = 16L * 1024 * 1024;
@@ -67,6 +69,7 @@ public record ServerConfig(
     Objects.requireNonNull(publicUrls, "publicUrls");
     Objects.requireNonNull(assignment, "assignment");
     Objects.requireNonNull(qualification, "qualification");
+    Objects.requireNonNull(observability, "observability");
     if (requestsPerSecondPerKey <= 0 || burstPerKey < 1) {
       throw new IllegalArgumentException("the rate limit must allow at least one request");
     }
@@ -92,7 +95,8 @@ public record ServerConfig(
         PublicUrls.DEFAULTS,
         AssignmentConfig.DEFAULTS,
         QualificationPolicy.DEFAULTS,
-        null);
+        null,
+        Observability.DEFAULTS);
   }
 
   public ServerConfig withPort(int p) {
@@ -186,6 +190,11 @@ public record ServerConfig(
     return copy().canaries(file).build();
   }
 
+  /** The log format and level, and where the metrics are served. */
+  public ServerConfig withObservability(Observability o) {
+    return copy().observability(o).build();
+  }
+
   /** A copy to change one setting at a time: each {@code with...} above is one line through it. */
   private Builder copy() {
     return new Builder(this);
@@ -212,6 +221,7 @@ public record ServerConfig(
     private AssignmentConfig assignment;
     private QualificationPolicy qualification;
     private CanaryFile canaries;
+    private Observability observability;
 
     Builder(ServerConfig c) {
       host = c.host;
@@ -233,6 +243,7 @@ public record ServerConfig(
       assignment = c.assignment;
       qualification = c.qualification;
       canaries = c.canaries;
+      observability = c.observability;
     }
 
     Builder host(String value) {
@@ -330,6 +341,11 @@ public record ServerConfig(
       return this;
     }
 
+    Builder observability(Observability value) {
+      observability = value;
+      return this;
+    }
+
     ServerConfig build() {
       return new ServerConfig(
           host,
@@ -350,7 +366,8 @@ public record ServerConfig(
           publicUrls,
           assignment,
           qualification,
-          canaries);
+          canaries,
+          observability);
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.asa.server.escrow;
 
+import dev.asa.server.metrics.Metrics;
 import dev.asa.server.store.OutboxMessage;
 import dev.asa.server.store.OutboxRow;
 import dev.asa.server.store.OutboxStore;
@@ -31,6 +32,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class Outbox implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Outbox.class);
+  private static final Logger attemptLog = LoggerFactory.getLogger("dev.asa.server.events.outbox");
   static final Duration LEASE = Duration.ofSeconds(60);
   private static final int BATCH = 50;
 
@@ -39,6 +41,7 @@ public final class Outbox implements AutoCloseable {
   private final Function<OutboxMessage, Courier> couriers;
   private final RetryPolicy policy;
   private final RandomGenerator random;
+  private final Metrics metrics;
   private final String node = "node-" + UUID.randomUUID();
   private final ScheduledExecutorService poller =
       Executors.newSingleThreadScheduledExecutor(r -> {
@@ -50,25 +53,29 @@ public final class Outbox implements AutoCloseable {
   /**
    * @param couriers the courier for a message (by its kind)
    */
-  public Outbox(OutboxStore store, Clock clock, Function<OutboxMessage, Courier> couriers) {
-    this(store, clock, couriers, RetryPolicy.OUTBOX, new SplittableRandom());
+  public Outbox(
+      OutboxStore store, Clock clock, Function<OutboxMessage, Courier> couriers, Metrics metrics) {
+    this(store, clock, couriers, RetryPolicy.OUTBOX, new SplittableRandom(), metrics);
   }
 
   /**
    * @param policy when an undelivered message is retried, and when it is given up as dead
    * @param random the jitter of the backoff (tests pass a seeded one)
+   * @param metrics where each attempt's outcome is counted
    */
   public Outbox(
       OutboxStore store,
       Clock clock,
       Function<OutboxMessage, Courier> couriers,
       RetryPolicy policy,
-      RandomGenerator random) {
+      RandomGenerator random,
+      Metrics metrics) {
     this.store = store;
     this.clock = clock;
     this.couriers = couriers;
     this.policy = policy;
     this.random = random;
+    this.metrics = metrics;
   }
 
   public void start(Duration every) {
@@ -118,6 +125,7 @@ public final class Outbox implements AutoCloseable {
             null,
             "HTTP " + d.status() + (d.response() == null ? "" : " " + d.response()),
             now);
+        attempted(message, "delivered");
         return true;
       }
       case Courier.Attempt.Failed f -> {
@@ -125,19 +133,15 @@ public final class Outbox implements AutoCloseable {
             "outbox message {} ({}) failed for good: {}", message.id(), message.kind(), f.reason());
         store.recordAttempt(
             message.id(), node, OutboxRow.Status.FAILED, now, f.reason(), null, null);
+        attempted(message, "failed");
       }
       case Courier.Attempt.Retry r -> {
         int attempts = message.attempts() + 1;
         Optional<Instant> next = policy.next(attempts, now, random);
         if (next.isPresent()) {
-          log.info(
-              "outbox message {} ({}) not delivered ({}); next attempt at {}",
-              message.id(),
-              message.kind(),
-              r.reason(),
-              next.get());
           store.recordAttempt(
               message.id(), node, OutboxRow.Status.PENDING, next.get(), r.reason(), null, null);
+          attempted(message, "retry");
         } else {
           log.error(
               "outbox message {} ({}) to {} is dead after {} attempts, never to be sent again;"
@@ -149,10 +153,34 @@ public final class Outbox implements AutoCloseable {
               r.reason());
           store.recordAttempt(
               message.id(), node, OutboxRow.Status.DEAD, now, r.reason(), null, null);
+          attempted(message, "dead");
         }
       }
     }
     return false;
+  }
+
+  /**
+   * Counts and logs an attempt once its outcome is recorded. Neither the message's body nor the
+   * destination's answer is logged (a summary of the answer is the message's {@code last_error}).
+   */
+  private void attempted(OutboxMessage message, String outcome) {
+    metrics.outboxAttempt(outcome);
+    int attempt = message.attempts() + 1;
+    attemptLog
+        .atInfo()
+        .setMessage("outbox message {} ({}) attempt {}: {}")
+        .addArgument(message.id())
+        .addArgument(message.kind())
+        .addArgument(attempt)
+        .addArgument(outcome)
+        .addKeyValue("event", "outbox_attempt")
+        .addKeyValue("message_id", message.id())
+        .addKeyValue("kind", message.kind())
+        .addKeyValue("agreement_id", message.agreementId())
+        .addKeyValue("outcome", outcome)
+        .addKeyValue("attempt", attempt)
+        .log();
   }
 
   @Override

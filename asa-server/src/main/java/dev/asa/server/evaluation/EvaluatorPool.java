@@ -4,6 +4,7 @@ import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.evaluators.Evaluator;
 import dev.asa.evaluators.VerificationEngine;
 import dev.asa.evaluators.VerificationEngine.Depth;
+import dev.asa.server.metrics.Metrics;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,6 +45,17 @@ public final class EvaluatorPool {
           "default evaluator type '" + defaultType + "' is not among " + byType.keySet());
     }
     this.defaultType = defaultType;
+  }
+
+  /**
+   * This pool with each evaluator's latency recorded by {@code metrics}, by evaluator type (the
+   * composition root wraps the configured pool once).
+   */
+  public EvaluatorPool timed(Metrics metrics) {
+    Map<String, Supplier<Evaluator>> wrapped = new LinkedHashMap<>();
+    byType.forEach(
+        (type, lazy) -> wrapped.put(type, () -> new TimedEvaluator(lazy.get(), metrics)));
+    return new EvaluatorPool(wrapped, defaultType, runsCode);
   }
 
   /** The evaluator of a type, created on first use; empty when this server does not offer it. */

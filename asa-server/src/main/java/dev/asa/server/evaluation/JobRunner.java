@@ -2,6 +2,7 @@ package dev.asa.server.evaluation;
 
 import dev.asa.evaluators.EvaluationException;
 import dev.asa.evaluators.Progress;
+import dev.asa.server.metrics.Metrics;
 import dev.asa.server.store.JobRow;
 import dev.asa.server.store.JobStore;
 import java.time.Clock;
@@ -38,18 +39,21 @@ public final class JobRunner implements AutoCloseable {
   private final JobStore store;
   private final Clock clock;
   private final Semaphore slots;
+  private final Metrics metrics;
   private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
 
   /**
    * @param concurrency how many evaluations run at once; the rest wait, queued
+   * @param metrics where queued, running and finished jobs are counted
    */
-  public JobRunner(JobStore store, Clock clock, int concurrency) {
+  public JobRunner(JobStore store, Clock clock, int concurrency, Metrics metrics) {
     if (concurrency < 1) {
       throw new IllegalArgumentException("concurrency must be at least 1");
     }
     this.store = store;
     this.clock = clock;
     this.slots = new Semaphore(concurrency, true);
+    this.metrics = metrics;
   }
 
   /**
@@ -57,6 +61,7 @@ public final class JobRunner implements AutoCloseable {
    * out of time; it must record the failure (the job's row is still unfinished then).
    */
   public void submit(JobRow job, Work work, Consumer<String> onFailure) {
+    metrics.jobQueued();
     threads.submit(() -> run(job, work, onFailure));
   }
 
@@ -64,9 +69,13 @@ public final class JobRunner implements AutoCloseable {
     try {
       slots.acquire();
     } catch (InterruptedException e) {
+      metrics.jobAbandoned();
       Thread.currentThread().interrupt();
       return; // shutting down: the job stays queued and resumes after a restart
     }
+    metrics.jobStarted();
+    long started = System.nanoTime();
+    String outcome = "failed";
     try {
       ProgressRecorder progress = new ProgressRecorder(job.id());
       progress.update("started", 0, 1);
@@ -78,7 +87,9 @@ public final class JobRunner implements AutoCloseable {
       long remaining = Duration.between(clock.instant(), job.deadlineAt()).toMillis();
       try {
         running.get(Math.max(remaining, 1), TimeUnit.MILLISECONDS);
+        outcome = "completed";
       } catch (TimeoutException e) {
+        outcome = "timed_out";
         running.cancel(true);
         long seconds = Duration.between(job.createdAt(), job.deadlineAt()).toSeconds();
         onFailure.accept(
@@ -98,6 +109,7 @@ public final class JobRunner implements AutoCloseable {
     } catch (RuntimeException e) {
       LOG.error("verification job {} could not be finished", job.id(), e);
     } finally {
+      metrics.jobFinished(outcome, System.nanoTime() - started);
       slots.release();
     }
   }

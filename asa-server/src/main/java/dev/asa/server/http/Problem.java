@@ -8,7 +8,8 @@ import java.util.List;
 
 /**
  * An RFC 9457 problem detail. {@code type} is a stable URI per kind of problem; {@code errors}
- * lists JSON pointers into the request body with what is wrong at each.
+ * lists JSON pointers into the request body with what is wrong at each; {@code request_id} is the
+ * request's id ({@link RequestIds}), to quote when reporting it.
  */
 record Problem(
     String slug,
@@ -24,13 +25,14 @@ record Problem(
     return new Problem(slug, title, status, detail, List.of(), null);
   }
 
-  ObjectNode toJson(String instance) {
+  ObjectNode toJson(String instance, String requestId) {
     ObjectNode o = Json.object();
     o.put("type", TYPE_BASE + slug);
     o.put("title", title);
     o.put("status", status);
     o.put("detail", detail);
     o.put("instance", instance);
+    o.put("request_id", requestId);
     if (!errors.isEmpty()) {
       ArrayNode arr = o.putArray("errors");
       for (Violation v : errors) {

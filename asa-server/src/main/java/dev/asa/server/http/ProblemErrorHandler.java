@@ -36,8 +36,12 @@ final class ProblemErrorHandler extends ErrorHandler {
     // Jetty drops the connection after answering a request it could not take in; saying so keeps a
     // client from sending its next request down a connection that is about to close.
     response.getHeaders().put(HttpHeader.CONNECTION, "close");
+    String requestId = RequestIds.accept(request.getHeaders().get(RequestIds.HEADER));
+    response.getHeaders().put(RequestIds.HEADER, requestId);
     response.write(
-        true, ByteBuffer.wrap(body(code, message, request.getHttpURI().getPath())), callback);
+        true,
+        ByteBuffer.wrap(body(code, message, request.getHttpURI().getPath(), requestId)),
+        callback);
   }
 
   // Deprecated in Jetty 12.1 but still the hook for errors found while parsing the request line and
@@ -47,10 +51,13 @@ final class ProblemErrorHandler extends ErrorHandler {
   public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
     fields.put(HttpHeader.CONTENT_TYPE, Problems.CONTENT_TYPE);
     fields.put(HttpHeader.CONNECTION, "close");
-    return ByteBuffer.wrap(body(status, reason, null));
+    // The request could not be parsed, so any id it carried is unreadable: a new one.
+    String requestId = RequestIds.generate();
+    fields.put(RequestIds.HEADER, requestId);
+    return ByteBuffer.wrap(body(status, reason, null, requestId));
   }
 
-  private static byte[] body(int status, String reason, String path) {
+  private static byte[] body(int status, String reason, String path, String requestId) {
     String detail =
         switch (status) {
           case 414 -> "the request target is longer than this server accepts";
@@ -61,6 +68,6 @@ final class ProblemErrorHandler extends ErrorHandler {
     Problem p =
         Problem.of(
             status == 400 ? "bad-request" : "http-" + status, "Unreadable request", status, detail);
-    return Json.writeBytes(p.toJson(path == null ? "" : path));
+    return Json.writeBytes(p.toJson(path == null ? "" : path, requestId));
   }
 }

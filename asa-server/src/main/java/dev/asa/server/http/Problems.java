@@ -139,7 +139,11 @@ final class Problems {
           ObjectNode ext = Json.object();
           ext.put("current_state", e.current().name());
           ArrayNode allowed = ext.putArray("allowed_actions");
-          e.allowed().stream().map(Action::wireName).sorted().forEach(allowed::add);
+          e.allowed().stream()
+              .filter(Action::requestable)
+              .map(Action::wireName)
+              .sorted()
+              .forEach(allowed::add);
           send(
               ctx,
               new Problem(
@@ -254,6 +258,6 @@ final class Problems {
   static void send(Context ctx, Problem p) {
     ctx.status(p.status());
     ctx.contentType(CONTENT_TYPE);
-    ctx.result(Json.writeBytes(p.toJson(ctx.path())));
+    ctx.result(Json.writeBytes(p.toJson(ctx.path(), RequestIds.of(ctx))));
   }
 }

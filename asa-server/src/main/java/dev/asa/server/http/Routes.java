@@ -19,6 +19,7 @@ import dev.asa.server.agreements.NotFoundException;
 import dev.asa.server.agreements.Outcome;
 import dev.asa.server.agreements.VerificationFlow;
 import dev.asa.server.market.MarketData;
+import dev.asa.server.metrics.Metrics;
 import dev.asa.server.registry.RegistryService;
 import dev.asa.server.verification.VerificationService;
 import dev.asa.template.Template;
@@ -50,7 +51,12 @@ public final class Routes {
   private final Operations operations;
   private final ApiReference reference;
   private List<RouteInfo> table = List.of();
+  private final Metrics metrics;
 
+  /**
+   * @param metrics served at {@code GET /metrics} for the operator key; null when the metrics have
+   *     a port of their own ({@code --metrics-port})
+   */
   public Routes(
       AgreementService agreements,
       VerificationService verifications,
@@ -61,7 +67,8 @@ public final class Routes {
       Admin admin,
       MarketData market,
       Operations operations,
-      ApiReference reference) {
+      ApiReference reference,
+      Metrics metrics) {
     this.queries = agreements.queries();
     this.commands = agreements.commands();
     this.disputeCommands = agreements.disputes();
@@ -75,6 +82,7 @@ public final class Routes {
     this.market = market;
     this.operations = operations;
     this.reference = reference;
+    this.metrics = metrics;
   }
 
   public void register(JavalinConfig config) {
@@ -281,6 +289,15 @@ public final class Routes {
                 (b, c, t) -> queue.submit(TextParameters.path(ctx, "task_id"), b, c, t)));
 
     r.get("/admin/config", OPERATOR, ctx -> json(ctx, 200, admin.config()));
+    if (metrics != null) {
+      r.get(
+          "/metrics",
+          OPERATOR,
+          ctx -> {
+            ctx.contentType(Metrics.CONTENT_TYPE);
+            ctx.result(metrics.scrape());
+          });
+    }
     r.put(
         "/admin/canaries",
         OPERATOR,

@@ -32,7 +32,7 @@ public final class AgreementStore {
           + " :provider_identity, :evaluator_identity, :created_at, :updated_at)"
           + " RETURNING row_seq";
   private static final String SELECT_BEFORE_COMMIT =
-      "SELECT row_seq, version, client_identity, provider_identity, evaluator_identity"
+      "SELECT row_seq, version, state, client_identity, provider_identity, evaluator_identity"
           + " FROM agreements WHERE id = :id";
   // created_at is deliberately not updated: it is when the agreement came to be.
   private static final String UPDATE =
@@ -89,9 +89,11 @@ public final class AgreementStore {
               EpochMillis.instant(rs, "updated_at"));
 
   private final Database database;
+  private final CommitListener listener;
 
-  AgreementStore(Database database) {
+  AgreementStore(Database database, CommitListener listener) {
     this.database = database;
+    this.listener = listener;
   }
 
   /** Inserts a new agreement (version as given, normally 1), its first events and side writes. */
@@ -112,6 +114,8 @@ public final class AgreementStore {
           Writes.applyIn(handle, writeList);
           return null;
         });
+    Listeners.tell(
+        () -> listener.agreementCommitted(row.id(), null, row.state(), eventList, writeList));
   }
 
   /**
@@ -123,37 +127,46 @@ public final class AgreementStore {
     AgreementRow row = commit.updated();
     long expected = commit.expectedVersion();
     EventStore.requireBelongTo(row.id(), commit.events());
-    database.write(
-        "committing agreement " + row.id(),
-        handle -> {
-          // Reading first costs one indexed lookup and buys two things: a stale commit is refused
-          // before anything is written, and we learn the old parties without another query later.
-          Optional<Before> before =
-              handle.createQuery(SELECT_BEFORE_COMMIT).bind("id", row.id()).map(BEFORE).findOne();
-          if (before.isEmpty() || before.get().version() != expected) {
-            throw new StaleVersionException(row.id(), expected);
-          }
-          // The version condition is what actually guarantees "one winner": on PostgreSQL a
-          // concurrent writer blocks on the row lock and then re-evaluates it against the new
-          // version.
-          int updated =
-              bindColumns(handle.createUpdate(UPDATE), row)
-                  .bind("expected_version", expected)
-                  .execute();
-          if (updated == 0) {
-            throw new StaleVersionException(row.id(), expected);
-          }
-          long rowSeq = before.get().rowSeq();
-          Map<String, String> oldParties = before.get().parties();
-          Map<String, String> newParties = parties(row);
-          if (!oldParties.equals(newParties)) {
-            deleteParties(handle, rowSeq, oldParties);
-            insertParties(handle, row, rowSeq, newParties);
-          }
-          EventStore.append(handle, row.id(), commit.events());
-          Writes.applyIn(handle, commit.writes());
-          return null;
-        });
+    State from =
+        database.write(
+            "committing agreement " + row.id(),
+            handle -> {
+              // Reading first costs one indexed lookup and buys two things: a stale commit is
+              // refused
+              // before anything is written, and we learn the old parties without another query
+              // later.
+              Optional<Before> before =
+                  handle
+                      .createQuery(SELECT_BEFORE_COMMIT)
+                      .bind("id", row.id())
+                      .map(BEFORE)
+                      .findOne();
+              if (before.isEmpty() || before.get().version() != expected) {
+                throw new StaleVersionException(row.id(), expected);
+              }
+              // The version condition is what actually guarantees "one winner": on PostgreSQL a
+              // concurrent writer blocks on the row lock and then re-evaluates it against the new
+              // version.
+              int updated =
+                  bindColumns(handle.createUpdate(UPDATE), row)
+                      .bind("expected_version", expected)
+                      .execute();
+              if (updated == 0) {
+                throw new StaleVersionException(row.id(), expected);
+              }
+              long rowSeq = before.get().rowSeq();
+              Map<String, String> oldParties = before.get().parties();
+              Map<String, String> newParties = parties(row);
+              if (!oldParties.equals(newParties)) {
+                deleteParties(handle, rowSeq, oldParties);
+                insertParties(handle, row, rowSeq, newParties);
+              }
+              EventStore.append(handle, row.id(), commit.events());
+              Writes.applyIn(handle, commit.writes());
+              return before.get().state();
+            });
+    Listeners.tell(() ->
+        listener.agreementCommitted(row.id(), from, row.state(), commit.events(), commit.writes()));
   }
 
   public Optional<AgreementRow> find(String id) {
@@ -230,13 +243,14 @@ public final class AgreementStore {
 
   private record Listed(long rowSeq, AgreementRow row) {}
 
-  private record Before(long rowSeq, long version, Map<String, String> parties) {}
+  private record Before(long rowSeq, long version, State state, Map<String, String> parties) {}
 
   private static final RowMapper<Before> BEFORE =
       (rs, context) ->
           new Before(
               rs.getLong("row_seq"),
               rs.getLong("version"),
+              State.fromWire(rs.getString("state")),
               parties(
                   rs.getString("client_identity"),
                   rs.getString("provider_identity"),

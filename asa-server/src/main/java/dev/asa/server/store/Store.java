@@ -36,16 +36,20 @@ public final class Store implements AutoCloseable {
   private final CanarySetStore canarySets;
   private final TaskStore tasks;
 
+  private final StoreStatistics statistics;
+
   /**
    * @param migrations the migrations applied at start-up, version to script ({@link
    *     Migrations#migrate}): what {@link #readiness()} checks the database still has
+   * @param listener told about each write after it committed
    */
-  Store(Database database, Map<String, String> migrations) {
+  Store(Database database, Map<String, String> migrations, CommitListener listener) {
     this.database = database;
     this.migrations = Map.copyOf(migrations);
-    this.agreements = new AgreementStore(database);
+    this.agreements = new AgreementStore(database, listener);
     this.events = new EventStore(database);
-    this.writes = new Writes(database);
+    this.writes = new Writes(database, listener);
+    this.statistics = new StoreStatistics(database);
     this.timers = new TimerStore(database);
     this.outbox = new OutboxStore(database);
     this.ledger = new LedgerStore(database);
@@ -153,6 +157,11 @@ public final class Store implements AutoCloseable {
    */
   public NonceTable nonces(Clock clock, Duration maxSkew) {
     return new NonceTable(database, clock, maxSkew);
+  }
+
+  /** Counts and totals for the metrics: pending messages and timers, ledger totals, nonces. */
+  public StoreStatistics statistics() {
+    return statistics;
   }
 
   /** Where the data lives, for logs and the console, e.g. "SQLite /srv/asa-data/asa.db (WAL)". */

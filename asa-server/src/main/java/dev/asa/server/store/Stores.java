@@ -20,13 +20,21 @@ public final class Stores {
    * @throws IllegalStateException when the database was migrated by a newer build
    */
   public static Store open(String dbUrl, Path dataDir) {
+    return open(dbUrl, dataDir, CommitListener.NONE);
+  }
+
+  /**
+   * As {@link #open(String, Path)}, telling {@code listener} about each write after it committed
+   * (the server's event log lines and metrics).
+   */
+  public static Store open(String dbUrl, Path dataDir, CommitListener listener) {
     Database database =
         switch (DatabaseUrl.parse(dbUrl, dataDir)) {
           case DatabaseUrl.Sqlite sqlite -> SqliteDatabase.open(sqlite.file());
           case DatabaseUrl.Postgres postgres -> PostgresDatabase.open(postgres);
         };
     try {
-      return new Store(database, Migrations.migrate(database));
+      return new Store(database, Migrations.migrate(database), listener);
     } catch (RuntimeException e) {
       database.close();
       throw e;

@@ -11,9 +11,11 @@ import org.jdbi.v3.core.Handle;
 public final class Writes {
 
   private final Database database;
+  private final CommitListener listener;
 
-  Writes(Database database) {
+  Writes(Database database, CommitListener listener) {
     this.database = database;
+    this.listener = listener;
   }
 
   /** Applies writes not tied to an agreement change, in one transaction. */
@@ -28,6 +30,7 @@ public final class Writes {
           applyIn(handle, writeList);
           return null;
         });
+    Listeners.tell(() -> listener.writesApplied(writeList));
   }
 
   static void applyIn(Handle handle, List<Write> writes) {

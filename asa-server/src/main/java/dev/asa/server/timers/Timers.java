@@ -1,5 +1,6 @@
 package dev.asa.server.timers;
 
+import dev.asa.server.metrics.Metrics;
 import dev.asa.server.store.TimerRow;
 import dev.asa.server.store.TimerStore;
 import java.time.Clock;
@@ -27,6 +28,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class Timers implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Timers.class);
+  private static final Logger fired = LoggerFactory.getLogger("dev.asa.server.events.timer");
   static final Duration LEASE = Duration.ofSeconds(60);
   static final int BATCH = 100;
 
@@ -40,6 +42,7 @@ public final class Timers implements AutoCloseable {
   private final Handler handler;
   private final RetryPolicy policy;
   private final RandomGenerator random;
+  private final Metrics metrics;
   private final String node = "node-" + UUID.randomUUID();
   private final ScheduledExecutorService poller =
       Executors.newSingleThreadScheduledExecutor(r -> {
@@ -48,21 +51,28 @@ public final class Timers implements AutoCloseable {
         return t;
       });
 
-  public Timers(TimerStore store, Clock clock, Handler handler) {
-    this(store, clock, handler, RetryPolicy.TIMERS, new SplittableRandom());
+  public Timers(TimerStore store, Clock clock, Handler handler, Metrics metrics) {
+    this(store, clock, handler, RetryPolicy.TIMERS, new SplittableRandom(), metrics);
   }
 
   /**
    * @param policy when a timer whose action failed is retried, and when it is given up as dead
    * @param random the jitter of the backoff (tests pass a seeded one)
+   * @param metrics where each firing's lag is recorded
    */
   public Timers(
-      TimerStore store, Clock clock, Handler handler, RetryPolicy policy, RandomGenerator random) {
+      TimerStore store,
+      Clock clock,
+      Handler handler,
+      RetryPolicy policy,
+      RandomGenerator random,
+      Metrics metrics) {
     this.store = store;
     this.clock = clock;
     this.handler = handler;
     this.policy = policy;
     this.random = random;
+    this.metrics = metrics;
   }
 
   /** Polls for due timers every {@code every}. */
@@ -82,21 +92,41 @@ public final class Timers implements AutoCloseable {
 
   /** Fires every timer due now; returns how many fired. Tests call it after moving the clock. */
   public synchronized int pollOnce() {
-    int fired = 0;
+    int count = 0;
     List<TimerRow> due;
     do {
-      due = store.claimDue(clock.instant(), node, LEASE, BATCH);
+      Instant claimedAt = clock.instant();
+      due = store.claimDue(claimedAt, node, LEASE, BATCH);
       for (TimerRow timer : due) {
         try {
           handler.fire(timer);
           store.finish(timer.id(), node, clock.instant());
-          fired++;
+          count++;
         } catch (RuntimeException e) {
           failed(timer, e);
+          continue;
         }
+        firedLate(timer, Duration.between(timer.dueAt(), claimedAt));
       }
     } while (due.size() == BATCH);
-    return fired;
+    return count;
+  }
+
+  /** Records and logs a firing, once its action and the timer's end have committed. */
+  private void firedLate(TimerRow timer, Duration lag) {
+    metrics.timerFired(timer.kind(), lag);
+    long lagMs = Math.max(lag.toMillis(), 0);
+    fired
+        .atInfo()
+        .setMessage("timer {} fired for agreement {}, {} ms after it was due")
+        .addArgument(timer.kind())
+        .addArgument(timer.agreementId())
+        .addArgument(lagMs)
+        .addKeyValue("event", "timer")
+        .addKeyValue("kind", timer.kind())
+        .addKeyValue("agreement_id", timer.agreementId())
+        .addKeyValue("lag_ms", lagMs)
+        .log();
   }
 
   /**

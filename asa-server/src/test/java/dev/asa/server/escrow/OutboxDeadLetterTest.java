@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.lifecycle.State;
 import dev.asa.server.escrow.WebhookReceiver.Mode;
+import dev.asa.server.metrics.Metrics;
 import dev.asa.server.net.FetchPolicy;
 import dev.asa.server.net.GuardedHttpClient;
 import dev.asa.server.store.AgreementRow;
@@ -78,7 +79,12 @@ class OutboxDeadLetterTest {
     Instant first = clock.instant();
     try (Outbox outbox =
         new Outbox(
-            store.outbox(), clock, x -> courier, RetryPolicy.OUTBOX, new SplittableRandom(5))) {
+            store.outbox(),
+            clock,
+            x -> courier,
+            RetryPolicy.OUTBOX,
+            new SplittableRandom(5),
+            new Metrics())) {
       for (int i = 0; i < RetryPolicy.OUTBOX.maxAttempts() + 5; i++) {
         OutboxRow row = store.outbox().messagesOf(agreement.id()).getFirst();
         if (row.status() != OutboxRow.Status.PENDING) break;

@@ -430,6 +430,7 @@ class OpenApiDriftTest {
       canary.put("tolerance", 15);
       ok(OPERATOR, "PUT", "/admin/canaries", Json.mapper().createArrayNode().add(canary));
       ok(OPERATOR, "GET", "/admin/config", null);
+      ok(OPERATOR, "GET", "/metrics", null);
 
       // A new evaluator, short of the qualification bar, finds a qualification canary in its queue.
       String judge = JUDGE.publicKey().toBase64Url();

@@ -3,6 +3,7 @@ package dev.asa.server.timers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.asa.lifecycle.State;
+import dev.asa.server.metrics.Metrics;
 import dev.asa.server.store.AgreementRow;
 import dev.asa.server.store.Store;
 import dev.asa.server.store.Stores;
@@ -53,7 +54,13 @@ class TimersRetryTest {
     Instant due = TestRows.T0.plusSeconds(10);
     store.writes().apply(List.of(new Write.SetTimer(TimerRow.of(agreement.id(), "t", due))));
     try (Timers timers =
-        new Timers(store.timers(), clock, failing, RetryPolicy.TIMERS, new SplittableRandom(42))) {
+        new Timers(
+            store.timers(),
+            clock,
+            failing,
+            RetryPolicy.TIMERS,
+            new SplittableRandom(42),
+            new Metrics())) {
       // Move the clock to a millisecond before each retry (nothing fires), then to it (it fires
       // and fails again), until the timer is no longer pending.
       for (int polls = 0; polls < 100; polls++) {
@@ -102,7 +109,13 @@ class TimersRetryTest {
         .writes()
         .apply(List.of(new Write.SetTimer(TimerRow.of(agreement.id(), "t", TestRows.T0))));
     try (Timers timers =
-        new Timers(store.timers(), clock, flaky, RetryPolicy.TIMERS, new SplittableRandom(42))) {
+        new Timers(
+            store.timers(),
+            clock,
+            flaky,
+            RetryPolicy.TIMERS,
+            new SplittableRandom(42),
+            new Metrics())) {
       int fired = 0;
       for (int i = 0; i < 100; i++) {
         fired += timers.pollOnce();

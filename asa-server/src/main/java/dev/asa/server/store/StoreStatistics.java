@@ -1,0 +1,65 @@
+package dev.asa.server.store;
+
+import java.math.BigDecimal;
+import java.util.List;
+
+/**
+ * What the metrics read from the database: each a single aggregate query over an indexed or small
+ * table. The caller decides how often to ask (the metrics cache the answers between scrapes).
+ */
+public final class StoreStatistics {
+
+  private static final String PENDING_OUTBOX =
+      "SELECT count(*) FROM outbox WHERE status = 'pending'";
+  private static final String PENDING_TIMERS =
+      "SELECT count(*) FROM timers WHERE done_at IS NULL AND dead_at IS NULL";
+  private static final String NONCES = "SELECT count(*) FROM request_nonces";
+  // Every transfer has one credit leg, so summing credits counts each transfer once. Amounts are
+  // stored as decimal text; both databases cast it to a number for the sum.
+  private static final String LEDGER_TOTALS =
+      "SELECT kind, currency, SUM(CAST(amount AS NUMERIC)) AS total FROM ledger_entries"
+          + " WHERE direction = 'credit' GROUP BY kind, currency ORDER BY kind, currency";
+
+  /** The amount moved by all transfers of one kind in one currency, ever. */
+  public record LedgerTotal(String kind, String currency, BigDecimal amount) {}
+
+  private final Database database;
+
+  StoreStatistics(Database database) {
+    this.database = database;
+  }
+
+  /** Outbox messages still to be delivered (due or waiting for their next attempt). */
+  public long pendingOutboxMessages() {
+    return count("counting pending outbox messages", PENDING_OUTBOX);
+  }
+
+  /** Timers that have not fired yet (nor been given up as dead). */
+  public long pendingTimers() {
+    return count("counting pending timers", PENDING_TIMERS);
+  }
+
+  /** Request nonces remembered in the database (expired ones until the next prune). */
+  public long nonces() {
+    return count("counting request nonces", NONCES);
+  }
+
+  /** The ledger's totals by transfer kind and currency. */
+  public List<LedgerTotal> ledgerTotals() {
+    return database.read(
+        "summing the ledger",
+        handle ->
+            handle
+                .createQuery(LEDGER_TOTALS)
+                .map((rs, context) ->
+                    new LedgerTotal(
+                        rs.getString("kind"),
+                        rs.getString("currency"),
+                        new BigDecimal(rs.getString("total"))))
+                .list());
+  }
+
+  private long count(String doing, String sql) {
+    return database.read(doing, handle -> handle.createQuery(sql).mapTo(Long.class).one());
+  }
+}
