@@ -275,7 +275,7 @@ class JudgeEvalCommandTest {
             {"request": "q", "answer_a": "x", "answer_b": "y", "human": "b"
             """);
     Result r = run(Map.of(), "judge-eval", file.toString());
-    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.status()).isEqualTo(5);
     assertThat(r.out()).isEmpty();
     assertThat(r.err())
         .contains("cannot be used (3 problems); nothing was scored")
@@ -296,10 +296,10 @@ class JudgeEvalCommandTest {
             {"request": "q", "answer": "x", "human_score": 3}
             """);
     Result r = run(Map.of(), "judge-eval", mixed.toString());
-    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.status()).isEqualTo(5);
     assertThat(r.err()).contains("mixes pairwise records (the first at line 1)");
     Result missing = run(Map.of(), "judge-eval", dir.resolve("nope.jsonl").toString());
-    assertThat(missing.status()).isEqualTo(2);
+    assertThat(missing.status()).isEqualTo(5);
     assertThat(missing.err()).contains("no such file");
   }
 
@@ -383,7 +383,7 @@ class JudgeEvalCommandTest {
               "--judge-model",
               "gpt-4o-mini",
               "--judge-free");
-      assertThat(r.status()).isEqualTo(1);
+      assertThat(r.status()).isEqualTo(4);
       assertThat(r.err()).contains("no figure is given").contains("line 1, answer_");
       assertThat(r.out()).isEmpty();
     }

@@ -136,7 +136,7 @@ class LifecycleEndToEndTest {
     // The provider cannot deliver before the client's money is held in escrow.
     Result early =
         run("agreements", "deliver", id, "--key", providerKey, "--content", "# Too early");
-    assertThat(early.status()).isEqualTo(1);
+    assertThat(early.status()).isEqualTo(3);
     assertThat(early.err())
         .startsWith(
             "asa agreements deliver: the client has not funded the escrow of agreement " + id);
@@ -321,7 +321,7 @@ class LifecycleEndToEndTest {
             "100",
             "--reason",
             "mine");
-    assertThat(refused.status()).isEqualTo(1);
+    assertThat(refused.status()).isEqualTo(3);
     assertThat(refused.err()).startsWith("asa agreements ruling: ").contains("HTTP 403");
 
     assertThat(
@@ -359,7 +359,7 @@ class LifecycleEndToEndTest {
                 .asText())
         .isEqualTo("4.000000");
     Result stranger = run("accounts", "show", providerPub, "--key", clientKey);
-    assertThat(stranger.status()).isEqualTo(1);
+    assertThat(stranger.status()).isEqualTo(3);
     assertThat(stranger.err())
         .contains("an account is readable by its own key and the operator only");
   }
