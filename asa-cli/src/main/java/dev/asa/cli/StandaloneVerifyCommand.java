@@ -321,15 +321,24 @@ final class StandaloneVerifyCommand implements Callable<Integer> {
                   Instant.now().truncatedTo(ChronoUnit.MILLIS),
                   new Identity("local", System.getProperty("user.name", "cli"), null));
     } catch (EvaluationException e) {
-      throw new CliException(
-          "the evaluation failed: " + e.getMessage(),
-          e.reason() == EvaluationException.Reason.UNAVAILABLE ? Exit.UNREACHABLE : Exit.REFUSED);
+      throw new CliException("the evaluation failed: " + e.getMessage(), exitCode(e.reason()));
     } catch (InvalidDocumentException e) {
       throw new CliException(e.getMessage());
     } finally {
       progress.finish();
     }
     return result.toJson();
+  }
+
+  /**
+   * A judge that cannot be reached or answers nothing usable is exit status 4; a verification the
+   * options themselves rule out (over --max-cost, the judge is the provider's own model) is 2.
+   */
+  static int exitCode(EvaluationException.Reason reason) {
+    return switch (reason) {
+      case UNAVAILABLE, UNUSABLE_OUTPUT -> Exit.UNREACHABLE;
+      case COST_CAP, SELF_JUDGING, INVALID_TASK -> Exit.USAGE;
+    };
   }
 
   private static String formatOf(String file) {

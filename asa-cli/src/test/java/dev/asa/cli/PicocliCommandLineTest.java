@@ -130,6 +130,30 @@ class PicocliCommandLineTest {
   }
 
   @Test
+  void serveHelpStatesTheDefaultsTheServerActuallyUses() {
+    String help = run("serve", "--help").out().replaceAll("\\s+", " ");
+    var q = dev.asa.integrity.QualificationPolicy.DEFAULTS;
+    var n = dev.asa.negotiation.NegotiationPolicy.DEFAULTS;
+    assertThat(help)
+        .contains("(default " + q.minEvaluations() + ")")
+        .contains("(default " + q.minCanaryPassRate().toPlainString() + ")")
+        .contains("(default " + q.maxDeviationPoints().toPlainString() + ")")
+        .contains("(default " + n.maxRounds() + ")")
+        .contains("(default " + n.timeoutSeconds() + ")")
+        .contains(
+            "(default "
+                + dev.asa.server.escrow.EscrowConfig.DEFAULTS.deliveryTimeout().toSeconds()
+                + ")");
+  }
+
+  @Test
+  void helpOfACommandThatDoesNotExistIsAUsageError() {
+    Result r = run("help", "agreements", "frobnicate");
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err()).contains("no command 'agreements frobnicate'");
+  }
+
+  @Test
   void serveReadsItsFlagsFromTheEnvironment() {
     Result r = run(Map.of("ASA_PORT", "99999"), "serve");
     assertThat(r.status()).isEqualTo(2);
