@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
       FundCommand.class,
       DeliverCommand.class,
       VerifyCommand.class,
+      VerificationCommand.class,
       ChallengeCommand.class,
       CloseCommand.class,
       RulingCommand.class,

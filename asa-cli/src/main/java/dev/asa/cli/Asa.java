@@ -30,6 +30,7 @@ import picocli.CommandLine.Spec;
       EvaluatorsCommands.class,
       EvaluatorTaskCommands.class,
       StandaloneVerifyCommand.class,
+      VerificationsCommands.class,
       JudgeEvalCommand.class,
       ShadowCommands.class,
       MarketCommand.class,

@@ -199,6 +199,11 @@ class ExitCodesAndNewCommandsTest {
         .containsPattern("determination +FAIL")
         .containsPattern("confidence +0\\.\\d+ is each dimension's confidence averaged");
 
+    // The result can be read again, with the same exit status.
+    Result again = run("agreements", "verification", id, "--key", client);
+    assertThat(again.status()).isEqualTo(1);
+    assertThat(again.out()).containsPattern("determination +FAIL");
+
     // 0: success.
     assertThat(run("agreements", "status", id, "--key", client).status()).isZero();
   }
@@ -262,6 +267,10 @@ class ExitCodesAndNewCommandsTest {
     assertThat(standalone.out())
         .contains("format_compliance")
         .containsPattern("determination +PASS");
+    String verificationId = standalone.out().lines().findFirst().orElseThrow().split(" ")[1];
+    Result byId = run("verifications", "show", verificationId, "--key", client);
+    assertThat(byId.status()).as(byId.err()).isZero();
+    assertThat(byId.out()).startsWith("verification " + verificationId);
 
     String provider = key("provider");
     String id = delivered(client, provider, key("evaluator"));
