@@ -23,6 +23,9 @@ import picocli.CommandLine.Command;
       ChallengeCommand.class,
       CloseCommand.class,
       RulingCommand.class,
-      EscrowCommand.class
+      EscrowCommand.class,
+      SealCommands.Seal.class,
+      SealCommands.Sealed.class,
+      SealCommands.Hardening.class
     })
 final class AgreementsCommands extends Group {}

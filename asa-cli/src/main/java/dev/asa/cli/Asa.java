@@ -33,6 +33,7 @@ import picocli.CommandLine.Spec;
       VerificationsCommands.class,
       JudgeEvalCommand.class,
       ShadowCommands.class,
+      SealCommands.Seals.class,
       MarketCommand.class,
       AdminCommands.class,
       CompletionCommand.class,

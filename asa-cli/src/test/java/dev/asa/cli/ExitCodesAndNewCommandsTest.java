@@ -280,4 +280,68 @@ class ExitCodesAndNewCommandsTest {
     assertThat(run("agreements", "verify", id, "--depth", "deep", "--key", client).status())
         .isEqualTo(2);
   }
+
+  @Test
+  void aStandaloneSealIsCreatedValidatedAndReported() throws Exception {
+    String client = key("client");
+    Path request = sealRequest();
+    JsonNode sealed = asa("seals", "create", request.toString(), "--key", client).json();
+    String sealId = sealed.path("seal_id").asText();
+    assertThat(sealed.path("commitment").asText()).startsWith("sha256:");
+    assertThat(sealed.toString()).doesNotContain("tok-1-x");
+
+    Path work = Files.writeString(dir.resolve("work.md"), "# Work\n\ntok-1-x tok-2-x tok-3-x\n");
+    JsonNode validated =
+        asa("seals", "validate", sealId, "--file", work.toString(), "--key", client).json();
+    assertThat(validated.has("gate")).isTrue();
+    assertThat(asa("seals", "report", sealId, "--key", client).json().path("report"))
+        .isEqualTo(validated.path("report"));
+    assertThat(run("seals", "report", sealId, "--key", key("stranger")).status()).isEqualTo(3);
+  }
+
+  /** A seal request of four criteria, each that the work contains a token. */
+  private Path sealRequest() throws Exception {
+    StringBuilder criteria = new StringBuilder("{\"criteria\": [");
+    for (int i = 1; i <= 4; i++) {
+      criteria
+          .append(i > 1 ? "," : "")
+          .append("{\"id\": \"sc-")
+          .append(i)
+          .append("\", \"category\": \"happy_path\", \"assertion\": \"names token ")
+          .append(i)
+          .append("\", \"expected\": \"the token\", \"message\": \"token ")
+          .append(i)
+          .append(" missing\", \"check\": {\"type\": \"contains\", \"value\": \"tok-")
+          .append(i)
+          .append("-x\"}}");
+    }
+    return Files.writeString(dir.resolve("seal.json"), criteria.append("]}").toString());
+  }
+
+  @Test
+  void anAgreementIsSealedAndItsEnvelopeReadByTheSealer() throws Exception {
+    String client = key("client");
+    String provider = key("provider");
+    String id =
+        asa(
+                "agreements",
+                "create",
+                "--template",
+                "general",
+                "--client-key",
+                client,
+                "--provider-key",
+                provider,
+                "--description",
+                "Summarise recent work",
+                "--json")
+            .json()
+            .path("agreement_id")
+            .asText();
+    JsonNode sealed =
+        asa("agreements", "seal", id, sealRequest().toString(), "--key", client).json();
+    assertThat(sealed.path("commitment").asText()).startsWith("sha256:");
+    assertThat(asa("agreements", "sealed", id, "--key", client).out()).contains("tok-1-x");
+    assertThat(run("agreements", "sealed", id, "--key", provider).status()).isEqualTo(3);
+  }
 }
