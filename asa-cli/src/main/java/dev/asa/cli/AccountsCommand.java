@@ -29,7 +29,7 @@ final class AccountsCommand implements Callable<Integer> {
     Session session = server.session();
     ObjectNode account = session.client().account(key(key, session));
     session.print(account, AccountsCommand::summary);
-    return 0;
+    return Exit.OK;
   }
 
   /** The account's key in base64url: the one given, else the public half of the signing key. */

@@ -47,7 +47,7 @@ final class ChallengeCommand implements Callable<Integer> {
     ObjectNode answer = session.client().challenge(id, role, reason);
     if (session.json()) {
       session.printJson(answer);
-      return 0;
+      return Exit.OK;
     }
     session
         .out()
@@ -58,6 +58,6 @@ final class ChallengeCommand implements Callable<Integer> {
                 + reason
                 + "); state "
                 + answer.path("state").asText());
-    return 0;
+    return Exit.OK;
   }
 }

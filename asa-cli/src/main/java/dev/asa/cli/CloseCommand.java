@@ -29,7 +29,7 @@ final class CloseCommand implements Callable<Integer> {
     ObjectNode answer = session.client().close(id);
     if (session.json()) {
       session.printJson(answer);
-      return 0;
+      return Exit.OK;
     }
     session.out().println("closed " + id + "; state " + answer.path("state").asText());
     JsonNode settlement = answer.path("agreement").path("metadata").path("settlement");
@@ -48,6 +48,6 @@ final class CloseCommand implements Callable<Integer> {
                   + currency
                   + " back to the client");
     }
-    return 0;
+    return Exit.OK;
   }
 }

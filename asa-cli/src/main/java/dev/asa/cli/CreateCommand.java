@@ -170,7 +170,7 @@ final class CreateCommand implements Callable<Integer> {
     ObjectNode created = client.createAgreement(doc, idempotencyKey);
     if (session.json()) {
       session.printJson(created);
-      return 0;
+      return Exit.OK;
     }
     String id = created.path("agreement_id").asText();
     session.out().println("created agreement " + id);
@@ -187,7 +187,7 @@ final class CreateCommand implements Callable<Integer> {
             "next: each party signs with  asa agreements sign "
                 + id
                 + " --key FILE --as client|provider");
-    return 0;
+    return Exit.OK;
   }
 
   private JsonNode fromFile() throws UsageException, CliException {

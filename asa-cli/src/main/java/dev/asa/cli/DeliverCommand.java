@@ -51,7 +51,7 @@ final class DeliverCommand implements Callable<Integer> {
     ObjectNode answer = session.client().deliver(id, text, format);
     if (session.json()) {
       session.printJson(answer);
-      return 0;
+      return Exit.OK;
     }
     byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
     session
@@ -65,6 +65,6 @@ final class DeliverCommand implements Callable<Integer> {
                 + id
                 + "; state "
                 + answer.path("state").asText());
-    return 0;
+    return Exit.OK;
   }
 }

@@ -31,7 +31,7 @@ final class EscrowCommand implements Callable<Integer> {
     Session session = server.session();
     ObjectNode escrow = session.client().escrow(id);
     session.print(escrow, EscrowCommand::summary);
-    return 0;
+    return Exit.OK;
   }
 
   static String summary(JsonNode e) {

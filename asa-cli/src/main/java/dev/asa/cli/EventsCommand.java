@@ -42,7 +42,7 @@ final class EventsCommand implements Callable<Integer> {
                   .map(b -> "chain BROKEN: " + b)
                   .orElse("chain verifies (" + answer.path("events").size() + " events)"));
     }
-    return broken.isPresent() ? 1 : 0;
+    return broken.isPresent() ? Exit.FAIL : Exit.OK;
   }
 
   static String table(JsonNode answer) {

@@ -38,7 +38,7 @@ final class FundCommand implements Callable<Integer> {
     ObjectNode body = x402Payload != null ? body(x402Payload) : null;
     ObjectNode answer = body == null ? session.client().fund(id) : session.client().fund(id, body);
     session.print(answer, FundCommand::summary);
-    return 0;
+    return Exit.OK;
   }
 
   /** {@code {"x402": <the file's PaymentPayload>}}. */

@@ -26,7 +26,7 @@ final class GetCommand implements Callable<Integer> {
     Session session = server.session();
     ObjectNode envelope = session.client().agreement(id);
     session.print(envelope, GetCommand::summary);
-    return 0;
+    return Exit.OK;
   }
 
   static String summary(JsonNode envelope) {

@@ -196,7 +196,7 @@ final class JudgeEvalCommand implements Callable<Integer> {
     } else {
       session.out().print(JudgeEvalText.render(report, file, evaluatorIds));
     }
-    return 0;
+    return Exit.OK;
   }
 
   private static long seed(String s) throws UsageException {

@@ -42,7 +42,7 @@ final class ListCommand implements Callable<Integer> {
         session.client().list(party, cursor, Inputs.intValue("--limit", limit, 0, 1, 200));
     if (session.json()) {
       session.printJson(page);
-      return 0;
+      return Exit.OK;
     }
     Table table = Table.withHeaders("AGREEMENT", "STATE", "SERVICE", "CREATED", "UPDATED");
     for (JsonNode item : page.path("items")) {
@@ -64,7 +64,7 @@ final class ListCommand implements Callable<Integer> {
           .out()
           .println("more: asa agreements list --party " + party + " --cursor " + next.asText());
     }
-    return 0;
+    return Exit.OK;
   }
 
   /**

@@ -76,7 +76,7 @@ final class NegotiateCommand implements Callable<Integer> {
     ObjectNode answer = session.client().negotiate(id, message);
     if (session.json()) {
       session.printJson(answer);
-      return 0;
+      return Exit.OK;
     }
     String state = answer.path("state").asText();
     switch (message.path("action").asText()) {
@@ -110,7 +110,7 @@ final class NegotiateCommand implements Callable<Integer> {
                       + "; now sign them");
       default -> session.out().println("rejected " + id + "; state " + state);
     }
-    return 0;
+    return Exit.OK;
   }
 
   ObjectNode message(Role role) throws UsageException {

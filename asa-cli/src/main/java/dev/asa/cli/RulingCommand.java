@@ -52,7 +52,7 @@ final class RulingCommand implements Callable<Integer> {
     BigDecimal percent = releasePercent(releasePercent);
     ObjectNode answer = session.client().rule(id, percent, reason(reason));
     session.print(answer, a -> summary(id, a));
-    return 0;
+    return Exit.OK;
   }
 
   /**

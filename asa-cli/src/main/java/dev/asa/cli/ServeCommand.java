@@ -340,7 +340,7 @@ final class ServeCommand implements Callable<Integer> {
     }
     session.out().flush();
     stopped.await();
-    return 0;
+    return Exit.OK;
   }
 
   private NegotiationPolicy negotiationPolicy(NegotiationPolicy d) throws UsageException {

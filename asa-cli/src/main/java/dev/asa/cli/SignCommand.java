@@ -45,7 +45,7 @@ final class SignCommand implements Callable<Integer> {
     ObjectNode answer = session.client().sign(id, role, Inputs.keyFile(keyFile));
     if (session.json()) {
       session.printJson(answer);
-      return 0;
+      return Exit.OK;
     }
     String state = answer.path("state").asText();
     session.out().println("signed " + id + " as " + role.wireName() + "; state " + state);
@@ -53,6 +53,6 @@ final class SignCommand implements Callable<Integer> {
     if (!answer.path("agreement").path("signatures").has(other.wireName())) {
       session.out().println("waiting for the " + other.wireName() + "'s signature");
     }
-    return 0;
+    return Exit.OK;
   }
 }

@@ -25,7 +25,7 @@ final class StatusCommand implements Callable<Integer> {
     Session session = server.session();
     ObjectNode status = session.client().status(id);
     session.print(status, StatusCommand::summary);
-    return 0;
+    return Exit.OK;
   }
 
   static String summary(JsonNode s) {

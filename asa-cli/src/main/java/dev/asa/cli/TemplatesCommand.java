@@ -30,14 +30,14 @@ final class TemplatesCommand implements Callable<Integer> {
         type == null ? session.client().templates() : session.client().template(type);
     if (session.json()) {
       session.printJson(answer);
-      return 0;
+      return Exit.OK;
     }
     List<JsonNode> templates = type == null ? list(answer.path("templates")) : List.of(answer);
     session.out().print(table(templates));
     if (type != null) {
       session.out().print(details(answer));
     }
-    return 0;
+    return Exit.OK;
   }
 
   /** One line per dimension; the template's own columns only on its first line. */
