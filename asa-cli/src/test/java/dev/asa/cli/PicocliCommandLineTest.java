@@ -270,6 +270,31 @@ class PicocliCommandLineTest {
   }
 
   @Test
+  void verifyTellsAFailedVerdictFromAMissingFileAndAnUnreachableJudge(@TempDir Path dir)
+      throws Exception {
+    Result missing = run("verify", dir.resolve("nope.md").toString(), "--request", "x");
+    assertThat(missing.status()).isEqualTo(5);
+    assertThat(missing.err()).contains("no such file");
+
+    Path report = Files.writeString(dir.resolve("r.md"), "# Findings\n\nRecycling works.\n");
+    Result unreachable =
+        run(
+            "verify",
+            report.toString(),
+            "--request",
+            "Summarise battery recycling",
+            "--judge",
+            "openai",
+            "--judge-model",
+            "m",
+            "--judge-url",
+            "http://127.0.0.1:1/v1",
+            "--judge-free");
+    assertThat(unreachable.status()).isEqualTo(4);
+    assertThat(unreachable.err()).contains("unavailable");
+  }
+
+  @Test
   void theKeyFilesOfTheWalkThroughAreIgnoredByGit() throws Exception {
     Path gitignore = Path.of("..", ".gitignore");
     assertThat(Files.readAllLines(gitignore)).contains("*.key");
