@@ -27,20 +27,11 @@ final class CompletionCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws UsageException {
-    String script = AutoComplete.bash("asa", spec.root().commandLine());
-    switch (shell) {
-      case "bash" -> Asa.of(spec).io().out().print(script);
-      // zsh runs the bash script through its bashcompinit emulation.
-      case "zsh" ->
-          Asa.of(spec)
-              .io()
-              .out()
-              .print(
-                  "autoload -U +X compinit && compinit\n"
-                      + "autoload -U +X bashcompinit && bashcompinit\n"
-                      + script);
-      default -> throw new UsageException("SHELL must be bash or zsh, not '" + shell + "'");
+    if (!shell.equals("bash") && !shell.equals("zsh")) {
+      throw new UsageException("SHELL must be bash or zsh, not '" + shell + "'");
     }
+    // One script serves both: under zsh it loads zsh's bash-completion emulation itself.
+    Asa.of(spec).io().out().print(AutoComplete.bash("asa", spec.root().commandLine()));
     return Exit.OK;
   }
 }
