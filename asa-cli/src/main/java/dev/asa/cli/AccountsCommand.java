@@ -2,31 +2,34 @@ package dev.asa.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
 
 /** {@code asa accounts show [KEY]}: a key's ledger account, its balances and its newest entries. */
-final class AccountsCommand implements Command {
+@Command(
+    name = "show",
+    header = "Shows a key's ledger account: balances and newest entries.",
+    customSynopsis = "asa accounts show [KEY]",
+    description =
+        "KEY is a public key in base64url or a did:key; without it, the key of --key (or $ASA_KEY). Only that key itself, or the operator, may read an account.")
+final class AccountsCommand implements Callable<Integer> {
 
-  private static final Usage USAGE =
-      Usage.of(
-              "accounts show",
-              "[KEY]",
-              "Shows a key's ledger account: balances and newest entries.\n"
-                  + "KEY is a public key in base64url or a did:key; without it, the key of --key (or $ASA_KEY).\n"
-                  + "Only that key itself, or the operator, may read an account.")
-          .positional("[KEY]")
-          .server();
+  @Mixin ServerOptions server;
+
+  @Parameters(
+      paramLabel = "KEY",
+      arity = "0..1",
+      description = "a public key in base64url or a did:key")
+  String key;
 
   @Override
-  public Usage usage() {
-    return USAGE;
-  }
-
-  @Override
-  public int run(Arguments args, Session session) throws Exception {
-    String key = key(args.positional(0), session);
-    ObjectNode account = session.client().account(key);
+  public Integer call() throws Exception {
+    Session session = server.session();
+    ObjectNode account = session.client().account(key(key, session));
     session.print(account, AccountsCommand::summary);
-    return 0;
+    return Exit.OK;
   }
 
   /** The account's key in base64url: the one given, else the public half of the signing key. */

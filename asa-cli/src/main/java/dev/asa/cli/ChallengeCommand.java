@@ -1,41 +1,53 @@
 package dev.asa.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.asa.agreement.ChallengeReason;
 import dev.asa.agreement.Role;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code asa agreements challenge}: contests a verification result while the challenge window is
  * open.
  */
-final class ChallengeCommand implements Command {
+@Command(
+    name = "challenge",
+    header = "Disputes a verification result during the challenge window.",
+    customSynopsis = "asa agreements challenge ID --as client|provider --reason CODE",
+    description = "The payment stays frozen until the dispute is resolved.")
+final class ChallengeCommand implements Callable<Integer> {
 
-  private static final Usage USAGE =
-      Usage.of(
-              "agreements challenge",
-              "ID --as client|provider --reason CODE",
-              "Disputes a verification result during the challenge window.\n"
-                  + "The payment stays frozen until the dispute is resolved. CODE is one of: "
-                  + ChallengeReason.allWireNames()
-                  + ".")
-          .positional("ID")
-          .option(Option.required("--as", "ROLE", "the party challenging: client or provider"))
-          .option(Option.required("--reason", "CODE", "why, as a reason code"))
-          .server();
+  @Mixin ServerOptions server;
+
+  @Parameters(paramLabel = "ID", description = "the agreement id")
+  String id;
+
+  @Option(
+      names = "--as",
+      paramLabel = "ROLE",
+      required = true,
+      completionCandidates = Candidates.SigningRoles.class,
+      description = "the party challenging: ${COMPLETION-CANDIDATES}")
+  String as;
+
+  @Option(
+      names = "--reason",
+      paramLabel = "CODE",
+      required = true,
+      completionCandidates = Candidates.ChallengeReasons.class,
+      description = "why, one of: ${COMPLETION-CANDIDATES}")
+  String reason;
 
   @Override
-  public Usage usage() {
-    return USAGE;
-  }
-
-  @Override
-  public int run(Arguments args, Session session) throws Exception {
-    Role role = Inputs.signingRole("--as", args.value("--as"));
-    String id = args.positional(0);
-    ObjectNode answer = session.client().challenge(id, role, args.value("--reason"));
+  public Integer call() throws Exception {
+    Session session = server.session();
+    Role role = Inputs.signingRole("--as", as);
+    ObjectNode answer = session.client().challenge(id, role, reason);
     if (session.json()) {
       session.printJson(answer);
-      return 0;
+      return Exit.OK;
     }
     session
         .out()
@@ -43,9 +55,9 @@ final class ChallengeCommand implements Command {
             "challenge filed by the "
                 + role.wireName()
                 + " ("
-                + args.value("--reason")
+                + reason
                 + "); state "
                 + answer.path("state").asText());
-    return 0;
+    return Exit.OK;
   }
 }

@@ -2,34 +2,34 @@ package dev.asa.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code asa agreements close ID}: settles a verified agreement once nobody can challenge it any
  * more.
  */
-final class CloseCommand implements Command {
+@Command(
+    name = "close",
+    header = "Closes a verified agreement and settles the payment.",
+    customSynopsis = "asa agreements close ID",
+    description = "Allowed once the challenge window has passed without a challenge.")
+final class CloseCommand implements Callable<Integer> {
 
-  private static final Usage USAGE =
-      Usage.of(
-              "agreements close",
-              "ID",
-              "Closes a verified agreement and settles the payment.\n"
-                  + "Allowed once the challenge window has passed without a challenge.")
-          .positional("ID")
-          .server();
+  @Mixin ServerOptions server;
 
-  @Override
-  public Usage usage() {
-    return USAGE;
-  }
+  @Parameters(paramLabel = "ID", description = "the agreement id")
+  String id;
 
   @Override
-  public int run(Arguments args, Session session) throws Exception {
-    String id = args.positional(0);
+  public Integer call() throws Exception {
+    Session session = server.session();
     ObjectNode answer = session.client().close(id);
     if (session.json()) {
       session.printJson(answer);
-      return 0;
+      return Exit.OK;
     }
     session.out().println("closed " + id + "; state " + answer.path("state").asText());
     JsonNode settlement = answer.path("agreement").path("metadata").path("settlement");
@@ -48,6 +48,6 @@ final class CloseCommand implements Command {
                   + currency
                   + " back to the client");
     }
-    return 0;
+    return Exit.OK;
   }
 }

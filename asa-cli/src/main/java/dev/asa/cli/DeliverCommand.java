@@ -3,46 +3,57 @@ package dev.asa.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.crypto.Digest;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /** {@code asa agreements deliver}: the provider hands in the work. */
-final class DeliverCommand implements Command {
+@Command(
+    name = "deliver",
+    header = "Hands in the work for an ACTIVE agreement.",
+    customSynopsis = "asa agreements deliver ID (--file F | --content TEXT) [--format F]",
+    description =
+        "The server keeps the content only until it is verified; its SHA-256 digest stays for good.")
+final class DeliverCommand implements Callable<Integer> {
 
-  private static final Usage USAGE =
-      Usage.of(
-              "agreements deliver",
-              "ID (--file F | --content TEXT) [--format F]",
-              "Hands in the work for an ACTIVE agreement.\n"
-                  + "The server keeps the content only until it is verified; its SHA-256 digest stays for good.")
-          .positional("ID")
-          .option(Option.value("--file", "F", "a UTF-8 text file with the deliverable"))
-          .option(Option.value("--content", "TEXT", "the deliverable itself"))
-          .option(
-              Option.value(
-                  "--format",
-                  "F",
-                  "markdown, json, csv, code... (default: the agreement's deliverable_format)"))
-          .server();
+  @Mixin ServerOptions server;
+
+  @Parameters(paramLabel = "ID", description = "the agreement id")
+  String id;
+
+  @Option(
+      names = "--file",
+      paramLabel = "F",
+      description = "a UTF-8 text file with the deliverable")
+  String file;
+
+  @Option(names = "--content", paramLabel = "TEXT", description = "the deliverable itself")
+  String content;
+
+  @Option(
+      names = "--format",
+      paramLabel = "F",
+      description = "markdown, json, csv, code... (default: the agreement's deliverable_format)")
+  String format;
 
   @Override
-  public Usage usage() {
-    return USAGE;
-  }
-
-  @Override
-  public int run(Arguments args, Session session) throws Exception {
-    args.exclusive("--file", "--content");
-    if (!args.has("--file") && !args.has("--content")) {
+  public Integer call() throws Exception {
+    Session session = server.session();
+    if (file != null && content != null) {
+      throw new UsageException("--file and --content cannot be used together");
+    }
+    if (file == null && content == null) {
       throw new UsageException("missing --file F or --content TEXT");
     }
-    String content =
-        args.has("--file") ? Inputs.textFile(args.value("--file")) : args.value("--content");
-    String id = args.positional(0);
-    ObjectNode answer = session.client().deliver(id, content, args.value("--format"));
+    String text = file != null ? Inputs.textFile(file) : content;
+    ObjectNode answer = session.client().deliver(id, text, format);
     if (session.json()) {
       session.printJson(answer);
-      return 0;
+      return Exit.OK;
     }
-    byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
+    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
     session
         .out()
         .println(
@@ -54,6 +65,6 @@ final class DeliverCommand implements Command {
                 + id
                 + "; state "
                 + answer.path("state").asText());
-    return 0;
+    return Exit.OK;
   }
 }

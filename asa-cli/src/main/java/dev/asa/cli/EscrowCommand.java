@@ -4,33 +4,34 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code asa agreements escrow ID}: where the agreement's money is, how it moved, and the payment
  * messages sent.
  */
-final class EscrowCommand implements Command {
+@Command(
+    name = "escrow",
+    header = "Shows where an agreement's escrow money is and how it moved.",
+    customSynopsis = "asa agreements escrow ID",
+    description =
+        "Its status and balance, every transfer, and each payment message with its delivery attempts. Status is unfunded, held, frozen (a dispute is open), settled, nothing_held or not_required.")
+final class EscrowCommand implements Callable<Integer> {
 
-  private static final Usage USAGE =
-      Usage.of(
-              "agreements escrow",
-              "ID",
-              "Shows where an agreement's escrow money is and how it moved.\n"
-                  + "Its status and balance, every transfer, and each payment message with its delivery attempts.\n"
-                  + "Status is unfunded, held, frozen (a dispute is open), settled, nothing_held or not_required.")
-          .positional("ID")
-          .server();
+  @Mixin ServerOptions server;
 
-  @Override
-  public Usage usage() {
-    return USAGE;
-  }
+  @Parameters(paramLabel = "ID", description = "the agreement id")
+  String id;
 
   @Override
-  public int run(Arguments args, Session session) throws Exception {
-    ObjectNode escrow = session.client().escrow(args.positional(0));
+  public Integer call() throws Exception {
+    Session session = server.session();
+    ObjectNode escrow = session.client().escrow(id);
     session.print(escrow, EscrowCommand::summary);
-    return 0;
+    return Exit.OK;
   }
 
   static String summary(JsonNode e) {

@@ -9,9 +9,15 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code asa evaluator tasks|show|submit}: an evaluator's work queue, read and answered with its
@@ -19,55 +25,58 @@ import java.util.Map;
  * acknowledged, and the verdict appears on the agreement once every task of the delivery is
  * answered.
  */
-final class EvaluatorTaskCommands {
-  private EvaluatorTaskCommands() {}
+@Command(
+    name = "evaluator",
+    header = "Reads and answers your evaluator work queue, with your evaluator key.",
+    customSynopsis = "asa evaluator COMMAND ...",
+    subcommands = {
+      EvaluatorTaskCommands.Tasks.class,
+      EvaluatorTaskCommands.ShowTask.class,
+      EvaluatorTaskCommands.Submit.class
+    })
+final class EvaluatorTaskCommands extends Group {
 
   /** {@code asa evaluator tasks}: the caller's open tasks, soonest due first. */
-  static final class Tasks implements Command {
-    private static final Usage USAGE =
-        Usage.of(
-                "evaluator tasks",
-                "",
-                "Lists your open evaluation tasks, soonest due first.\n"
-                    + "The queue is your evaluator key's (--key, or $ASA_KEY). Each task shows its service\n"
-                    + "type, deadline, deliverable, the dimensions to score and the request. Real work and\n"
-                    + "canary tasks look alike: judge each with care. Show one whole with\n"
-                    + "'asa evaluator show TASK_ID'; answer it with 'asa evaluator submit'.")
-            .server();
+  @Command(
+      name = "tasks",
+      header = "Lists your open evaluation tasks, soonest due first.",
+      customSynopsis = "asa evaluator tasks",
+      description =
+          "The queue is your evaluator key's (--key, or $ASA_KEY). Each task shows its service"
+              + " type, deadline, deliverable, the dimensions to score and the request. Real work"
+              + " and canary tasks look alike: judge each with care. Show one whole with 'asa"
+              + " evaluator show TASK_ID'; answer it with 'asa evaluator submit'.")
+  static final class Tasks implements Callable<Integer> {
+
+    @Mixin ServerOptions server;
 
     @Override
-    public Usage usage() {
-      return USAGE;
-    }
-
-    @Override
-    public int run(Arguments args, Session session) throws Exception {
+    public Integer call() throws Exception {
+      Session session = server.session();
       requireKey(session);
       session.print(session.client().evaluatorTasks(), EvaluatorTaskCommands::table);
-      return 0;
+      return Exit.OK;
     }
   }
 
   /** {@code asa evaluator show TASK_ID}: one open task, whole: criteria and deliverable. */
-  static final class ShowTask implements Command {
-    private static final Usage USAGE =
-        Usage.of(
-                "evaluator show",
-                "TASK_ID",
-                "Shows one of your open tasks whole.\n"
-                    + "The request, the criteria of each dimension to score, and the deliverable's content\n"
-                    + "(or its URL and digest), then how to answer it.")
-            .positional("TASK_ID")
-            .server();
+  @Command(
+      name = "show",
+      header = "Shows one of your open tasks whole.",
+      customSynopsis = "asa evaluator show TASK_ID",
+      description =
+          "The request, the criteria of each dimension to score, and the deliverable's content (or"
+              + " its URL and digest), then how to answer it.")
+  static final class ShowTask implements Callable<Integer> {
+
+    @Mixin ServerOptions server;
+
+    @Parameters(paramLabel = "TASK_ID", description = "the task, as 'asa evaluator tasks' lists it")
+    String id;
 
     @Override
-    public Usage usage() {
-      return USAGE;
-    }
-
-    @Override
-    public int run(Arguments args, Session session) throws Exception {
-      String id = args.positional(0);
+    public Integer call() throws Exception {
+      Session session = server.session();
       requireKey(session);
       JsonNode task = null;
       for (JsonNode t : session.client().evaluatorTasks().path("tasks")) {
@@ -80,70 +89,81 @@ final class EvaluatorTaskCommands {
             "no open task '"
                 + id
                 + "' in your work queue (answered, past its deadline, or not yours);"
-                + " 'asa evaluator tasks' lists your open tasks");
+                + " 'asa evaluator tasks' lists your open tasks",
+            Exit.REFUSED);
       }
       session.print(task, EvaluatorTaskCommands::whole);
-      return 0;
+      return Exit.OK;
     }
   }
 
   /** {@code asa evaluator submit TASK_ID ...}: answers one task with the evaluator's scores. */
-  static final class Submit implements Command {
-    private static final List<String> COMMAND_LINE_SCORES =
-        List.of("--score", "--evidence", "--check");
+  @Command(
+      name = "submit",
+      header = "Answers one of your open tasks with your scores.",
+      customSynopsis =
+          "asa evaluator submit TASK_ID (--scores FILE|- | --score NAME=SCORE[:EVIDENCE] [--evidence"
+              + " NAME=TEXT] ...) [--check NAME=true|false ...] [--model M] [--confidence C]",
+      description =
+          "Score every dimension the task lists, each once, from 0 to 100 (true or false for a"
+              + " boolean dimension), each with the evidence it rests on. The server acknowledges"
+              + " the answer; the verdict is recorded on the agreement once every task of that"
+              + " delivery is answered, never in this answer. A task takes one answer, before its"
+              + " deadline.")
+  static final class Submit implements Callable<Integer> {
 
-    private static final Usage USAGE =
-        Usage.of(
-                "evaluator submit",
-                "TASK_ID (--scores FILE|- | --score NAME=SCORE[:EVIDENCE] [--evidence NAME=TEXT] ...)"
-                    + " [--check NAME=true|false ...] [--model M] [--confidence C]",
-                "Answers one of your open tasks with your scores.\n"
-                    + "Score every dimension the task lists, each once, from 0 to 100 (true or false for a\n"
-                    + "boolean dimension), each with the evidence it rests on. The server acknowledges the answer; the verdict is recorded on the agreement\n"
-                    + "once every task of that delivery is answered, never in this answer. A task takes one\n"
-                    + "answer, before its deadline.")
-            .positional("TASK_ID")
-            .option(
-                Option.value(
-                    "--scores",
-                    "FILE|-",
-                    "the evaluator_result as JSON, from a file or standard input (-):"
-                        + " {\"dimensions\": [{\"name\", \"score\", \"evidence\"}, ...], \"checks\"?,"
-                        + " \"model\"?, \"confidence\"?}"))
-            .option(
-                Option.repeated(
-                    "--score",
-                    "NAME=SCORE[:EVIDENCE]",
-                    "a dimension's score, e.g. accuracy=88, relevance=90:'on topic throughout' or"
-                        + " timeliness=true"))
-            .option(
-                Option.repeated(
-                    "--evidence",
-                    "NAME=TEXT",
-                    "what a score rests on, e.g. accuracy='3 of 3 claims check out'"))
-            .option(
-                Option.repeated(
-                    "--check",
-                    "NAME=true|false",
-                    "a named check the criteria's quality gates use, e.g. all_tests_pass=true"))
-            .option(Option.value("--model", "M", "the model that judged"))
-            .option(Option.value("--confidence", "C", "your confidence in the scores, 0 to 1"))
-            .server();
+    @Mixin ServerOptions server;
+
+    @Parameters(paramLabel = "TASK_ID", description = "the task, as 'asa evaluator tasks' lists it")
+    String id;
+
+    @Option(
+        names = "--scores",
+        paramLabel = "FILE|-",
+        description =
+            "the evaluator_result as JSON, from a file or standard input (-): {\"dimensions\":"
+                + " [{\"name\", \"score\", \"evidence\"}, ...], \"checks\"?, \"model\"?,"
+                + " \"confidence\"?}")
+    String scoresFile;
+
+    @Option(
+        names = "--score",
+        paramLabel = "NAME=SCORE[:EVIDENCE]",
+        description =
+            "a dimension's score, e.g. accuracy=88, relevance=90:'on topic throughout' or"
+                + " timeliness=true")
+    List<String> scores = new ArrayList<>();
+
+    @Option(
+        names = "--evidence",
+        paramLabel = "NAME=TEXT",
+        description = "what a score rests on, e.g. accuracy='3 of 3 claims check out'")
+    List<String> evidence = new ArrayList<>();
+
+    @Option(
+        names = "--check",
+        paramLabel = "NAME=true|false",
+        description = "a named check the criteria's quality gates use, e.g. all_tests_pass=true")
+    List<String> checks = new ArrayList<>();
+
+    @Option(names = "--model", paramLabel = "M", description = "the model that judged")
+    String model;
+
+    @Option(
+        names = "--confidence",
+        paramLabel = "C",
+        description = "your confidence in the scores, 0 to 1")
+    String confidence;
 
     @Override
-    public Usage usage() {
-      return USAGE;
-    }
-
-    @Override
-    public int run(Arguments args, Session session) throws Exception {
-      String id = args.positional(0);
-      ObjectNode result = evaluatorResult(args, session);
+    public Integer call() throws Exception {
+      Session session = server.session();
+      ObjectNode result = evaluatorResult(session);
       requireKey(session);
       JsonNode ack = session.client().answerTask(id, result);
       if (session.json()) {
         session.printJson(ack);
-        return 0;
+        return Exit.OK;
       }
       session
           .out()
@@ -158,47 +178,50 @@ final class EvaluatorTaskCommands {
           .out()
           .println(
               "the verdict is recorded on the agreement once every task of the delivery is answered");
-      return 0;
+      return Exit.OK;
     }
 
     /** The evaluator_result the options describe, checked as far as it can be without the task. */
-    static ObjectNode evaluatorResult(Arguments args, Session session)
-        throws UsageException, CliException {
-      if (args.has("--scores")) {
-        for (String option : COMMAND_LINE_SCORES) {
-          args.exclusive("--scores", option);
+    ObjectNode evaluatorResult(Session session) throws UsageException, CliException {
+      if (scoresFile != null) {
+        String other =
+            !scores.isEmpty()
+                ? "--score"
+                : !evidence.isEmpty() ? "--evidence" : !checks.isEmpty() ? "--check" : null;
+        if (other != null) {
+          throw new UsageException("--scores and " + other + " cannot be used together");
         }
-        ObjectNode result = fromFile(args.value("--scores"), session);
-        if (args.has("--model")) {
-          requireAbsent(result, "model", "--model", args.value("--scores"));
-          result.put("model", args.value("--model"));
+        ObjectNode result = fromFile(scoresFile, session);
+        if (model != null) {
+          requireAbsent(result, "model", "--model", scoresFile);
+          result.put("model", model);
         }
-        if (args.has("--confidence")) {
-          requireAbsent(result, "confidence", "--confidence", args.value("--scores"));
-          result.put("confidence", confidence(args.value("--confidence")));
+        if (confidence != null) {
+          requireAbsent(result, "confidence", "--confidence", scoresFile);
+          result.put("confidence", confidence(confidence));
         }
         return result;
       }
-      if (!args.has("--score")) {
+      if (scores.isEmpty()) {
         throw new UsageException(
             "missing --scores FILE or --score NAME=SCORE: score every dimension the task lists");
       }
-      Map<String, ObjectNode> scores = new LinkedHashMap<>();
-      for (String text : args.values("--score")) {
+      Map<String, ObjectNode> byName = new LinkedHashMap<>();
+      for (String text : scores) {
         ObjectNode d = score(text);
         String name = d.path("name").asText();
-        if (scores.putIfAbsent(name, d) != null) {
+        if (byName.putIfAbsent(name, d) != null) {
           throw new UsageException("--score " + name + " is given more than once");
         }
       }
-      for (String text : args.values("--evidence")) {
+      for (String text : evidence) {
         int eq = text.indexOf('=');
         if (eq <= 0 || text.substring(eq + 1).isBlank()) {
           throw new UsageException(
               "--evidence needs NAME=TEXT (what the score rests on), not '" + text + "'");
         }
         String name = text.substring(0, eq);
-        ObjectNode d = scores.get(name);
+        ObjectNode d = byName.get(name);
         if (d == null) {
           throw new UsageException(
               "--evidence " + name + " has no score: add --score " + name + "=SCORE");
@@ -211,7 +234,7 @@ final class EvaluatorTaskCommands {
       }
       ObjectNode result = Json.object();
       ArrayNode dimensions = result.putArray("dimensions");
-      for (ObjectNode d : scores.values()) {
+      for (ObjectNode d : byName.values()) {
         if (!d.has("evidence")) {
           String name = d.path("name").asText();
           throw new UsageException(
@@ -223,9 +246,9 @@ final class EvaluatorTaskCommands {
         }
         dimensions.add(d);
       }
-      if (args.has("--check")) {
+      if (!checks.isEmpty()) {
         ObjectNode checks = result.putObject("checks");
-        for (String check : args.values("--check")) {
+        for (String check : this.checks) {
           int eq = check.indexOf('=');
           String value = eq > 0 ? check.substring(eq + 1) : "";
           if (!value.equals("true") && !value.equals("false")) {
@@ -234,11 +257,11 @@ final class EvaluatorTaskCommands {
           checks.put(check.substring(0, eq), Boolean.parseBoolean(value));
         }
       }
-      if (args.has("--model")) {
-        result.put("model", args.value("--model"));
+      if (model != null) {
+        result.put("model", model);
       }
-      if (args.has("--confidence")) {
-        result.put("confidence", confidence(args.value("--confidence")));
+      if (confidence != null) {
+        result.put("confidence", confidence(confidence));
       }
       return result;
     }

@@ -5,99 +5,139 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.client.AsaClient;
 import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code asa evaluators register|list|show|suspend|reinstate}: the evaluator registry. An evaluator
  * registers itself with its own key ({@code --key}); anyone with a key reads the registry; the
  * operator (its key) suspends and reinstates.
  */
-final class EvaluatorsCommands {
-  private EvaluatorsCommands() {}
+@Command(
+    name = "evaluators",
+    header = "Registers evaluators in the pool and reads or rules on the registry.",
+    customSynopsis = "asa evaluators COMMAND ...",
+    subcommands = {
+      EvaluatorsCommands.Register.class,
+      EvaluatorsCommands.ListEvaluators.class,
+      EvaluatorsCommands.Show.class,
+      EvaluatorsCommands.Suspend.class,
+      EvaluatorsCommands.Reinstate.class
+    })
+final class EvaluatorsCommands extends Group {
 
   /** {@code asa evaluators register}: the evaluator whose key signs registers itself. */
-  static final class Register implements Command {
-    private static final Usage USAGE =
-        Usage.of(
-                "evaluators register",
-                "--identity VALUE --name NAME --service-type TYPE... [--organization ORG] [--model M] [--price-usd P]",
-                "Registers the evaluator whose key signs the request (--key, or $ASA_KEY) in the server's\n"
-                    + "evaluator pool. It starts with no record, so it is not yet qualified: it earns its\n"
-                    + "evaluations from qualification canaries. A key is registered once.")
-            .option(
-                Option.required(
-                    "--identity",
-                    "VALUE",
-                    "who the evaluator is, e.g. judge-7 or a did:key (its identity.value)"))
-            .option(
-                Option.value(
-                    "--scheme",
-                    "SCHEME",
-                    "the identity's scheme (default: did for a did:..., else api_key)"))
-            .option(Option.required("--name", "NAME", "the display name"))
-            .option(
-                new Option(
-                    "--service-type",
-                    "TYPE",
-                    "a service type it evaluates, e.g. research (at least one)",
-                    true,
-                    true))
-            .option(
-                Option.value(
-                    "--organization",
-                    "ORG",
-                    "whom it belongs to (compared with the parties' for independence)"))
-            .option(Option.value("--lineage", "LINEAGE", "its CoC lineage, if it has one"))
-            .option(Option.value("--model", "MODEL", "the judge model it runs"))
-            .option(
-                Option.value(
-                    "--price-usd", "P", "what it charges per evaluation in USD, e.g. 0.30"))
-            .option(
-                Option.repeated(
-                    "--domain", "DOMAIN", "a domain of expertise, e.g. medicine (marketplace)"))
-            .server();
+  @Command(
+      name = "register",
+      header =
+          "Registers the evaluator whose key signs the request (--key, or $ASA_KEY) in the"
+              + " server's evaluator pool.",
+      customSynopsis =
+          "asa evaluators register --identity VALUE --name NAME --service-type TYPE..."
+              + " [--organization ORG] [--model M] [--price-usd P]",
+      description =
+          "It starts with no record, so it is not yet qualified: it earns its evaluations from"
+              + " qualification canaries. A key is registered once.")
+  static final class Register implements Callable<Integer> {
+
+    @Mixin ServerOptions server;
+
+    @Option(
+        names = "--identity",
+        paramLabel = "VALUE",
+        required = true,
+        description = "who the evaluator is, e.g. judge-7 or a did:key (its identity.value)")
+    String identity;
+
+    @Option(
+        names = "--scheme",
+        paramLabel = "SCHEME",
+        description = "the identity's scheme (default: did for a did:..., else api_key)")
+    String scheme;
+
+    @Option(
+        names = "--name",
+        paramLabel = "NAME",
+        required = true,
+        description = "the display name")
+    String name;
+
+    @Option(
+        names = "--service-type",
+        paramLabel = "TYPE",
+        required = true,
+        description = "a service type it evaluates, e.g. research (at least one)")
+    List<String> serviceTypes = new ArrayList<>();
+
+    @Option(
+        names = "--organization",
+        paramLabel = "ORG",
+        description = "whom it belongs to (compared with the parties' for independence)")
+    String organization;
+
+    @Option(
+        names = "--lineage",
+        paramLabel = "LINEAGE",
+        description = "its CoC lineage, if it has one")
+    String lineage;
+
+    @Option(names = "--model", paramLabel = "MODEL", description = "the judge model it runs")
+    String model;
+
+    @Option(
+        names = "--price-usd",
+        paramLabel = "P",
+        description = "what it charges per evaluation in USD, e.g. 0.30")
+    String priceUsd;
+
+    @Option(
+        names = "--domain",
+        paramLabel = "DOMAIN",
+        description = "a domain of expertise, e.g. medicine (marketplace)")
+    List<String> domains = new ArrayList<>();
 
     @Override
-    public Usage usage() {
-      return USAGE;
-    }
-
-    @Override
-    public int run(Arguments args, Session session) throws Exception {
-      ObjectNode body = body(args);
+    public Integer call() throws Exception {
+      Session session = server.session();
+      ObjectNode body = body();
       if (session.keyFileName() == null) {
         throw new UsageException(
-            "missing --key FILE: an evaluator registers itself, signing with its own key");
+            "missing --key FILE: an evaluator registers itself, signing with its own key (pass"
+                + " --key FILE or set ASA_KEY)");
       }
       JsonNode registered = session.client().registerEvaluator(body);
       session.print(registered, EvaluatorsCommands::summary);
-      return 0;
+      return Exit.OK;
     }
 
     /** The registration body the options describe, exactly as the server reads it. */
-    static ObjectNode body(Arguments args) throws UsageException {
-      String identity = args.value("--identity");
-      String scheme = args.value("--scheme", identity.startsWith("did:") ? "did" : "api_key");
+    ObjectNode body() throws UsageException {
       ObjectNode body =
           AsaClient.evaluatorRegistration(
-              scheme, identity, args.value("--name"), args.values("--service-type"));
-      for (Map.Entry<String, String> optional :
-          Map.of(
-                  "--organization", "organization",
-                  "--lineage", "lineage",
-                  "--model", "model")
-              .entrySet()) {
-        if (args.has(optional.getKey())) {
-          body.put(optional.getValue(), args.value(optional.getKey()));
-        }
+              scheme != null ? scheme : identity.startsWith("did:") ? "did" : "api_key",
+              identity,
+              name,
+              serviceTypes);
+      if (organization != null) {
+        body.put("organization", organization);
       }
-      if (args.has("--price-usd")) {
-        body.put("price_usd", price(args.value("--price-usd")));
+      if (lineage != null) {
+        body.put("lineage", lineage);
       }
-      if (args.has("--domain")) {
-        ArrayNode domains = body.putArray("domains");
-        args.values("--domain").forEach(domains::add);
+      if (model != null) {
+        body.put("model", model);
+      }
+      if (priceUsd != null) {
+        body.put("price_usd", price(priceUsd));
+      }
+      if (!domains.isEmpty()) {
+        ArrayNode array = body.putArray("domains");
+        domains.forEach(array::add);
       }
       return body;
     }
@@ -119,108 +159,128 @@ final class EvaluatorsCommands {
   }
 
   /** {@code asa evaluators list}: one page of the registry. */
-  static final class ListEvaluators implements Command {
-    private static final Usage USAGE =
-        Usage.of(
-                "evaluators list",
-                "[--service-type TYPE] [--limit N] [--cursor C]",
-                "Lists registered evaluators with their track records and whether each qualifies now.")
-            .option(Option.value("--service-type", "TYPE", "only evaluators of this service type"))
-            .option(Option.value("--limit", "N", "how many to list (1 to 500, default 100)"))
-            .option(
-                Option.value("--cursor", "C", "continue after a previous page (its next cursor)"))
-            .server();
+  @Command(
+      name = "list",
+      header =
+          "Lists registered evaluators with their track records and whether each qualifies now.",
+      customSynopsis = "asa evaluators list [--service-type TYPE] [--limit N] [--cursor C]")
+  static final class ListEvaluators implements Callable<Integer> {
+
+    @Mixin ServerOptions server;
+
+    @Option(
+        names = "--service-type",
+        paramLabel = "TYPE",
+        description = "only evaluators of this service type")
+    String serviceType;
+
+    @Option(
+        names = "--limit",
+        paramLabel = "N",
+        description = "how many to list (1 to 500, default 100)")
+    String limit;
+
+    @Option(
+        names = "--cursor",
+        paramLabel = "C",
+        description = "continue after a previous page (its next cursor)")
+    String cursor;
 
     @Override
-    public Usage usage() {
-      return USAGE;
-    }
-
-    @Override
-    public int run(Arguments args, Session session) throws Exception {
-      int limit = args.intValue("--limit", 0, 1, 500);
-      JsonNode page =
-          session.client().evaluators(args.value("--service-type"), args.value("--cursor"), limit);
+    public Integer call() throws Exception {
+      Session session = server.session();
+      int n = Inputs.intValue("--limit", limit, 0, 1, 500);
+      JsonNode page = session.client().evaluators(serviceType, cursor, n);
       session.print(page, EvaluatorsCommands::table);
-      return 0;
+      return Exit.OK;
     }
   }
 
   /** {@code asa evaluators show [KEY]}: one evaluator, by default the signer's own. */
-  static final class Show implements Command {
-    private static final Usage USAGE =
-        Usage.of(
-                "evaluators show",
-                "[KEY]",
-                "Shows a registered evaluator: what it registered, its standing, its track record, and\n"
-                    + "whether it qualifies for the pool now (with every reason when it does not).\n"
-                    + "KEY is a public key in base64url or a did:key; without it, the key of --key.")
-            .positional("[KEY]")
-            .server();
+  @Command(
+      name = "show",
+      header =
+          "Shows a registered evaluator: its registration, standing and track record, and whether"
+              + " it qualifies for the pool now.",
+      customSynopsis = "asa evaluators show [KEY]",
+      description =
+          "Every reason is listed when it does not qualify. KEY is a public key in base64url or a"
+              + " did:key; without it, the key of --key.")
+  static final class Show implements Callable<Integer> {
+
+    @Mixin ServerOptions server;
+
+    @Parameters(
+        paramLabel = "KEY",
+        arity = "0..1",
+        description = "the evaluator's public key or did:key")
+    String key;
 
     @Override
-    public Usage usage() {
-      return USAGE;
-    }
-
-    @Override
-    public int run(Arguments args, Session session) throws Exception {
-      String key = AccountsCommand.key(args.positional(0), session);
-      session.print(session.client().evaluator(key), EvaluatorsCommands::summary);
-      return 0;
+    public Integer call() throws Exception {
+      Session session = server.session();
+      String evaluator = AccountsCommand.key(key, session);
+      session.print(session.client().evaluator(evaluator), EvaluatorsCommands::summary);
+      return Exit.OK;
     }
   }
 
   /** {@code asa evaluators suspend KEY --reason TEXT}: the operator takes it out of the pool. */
-  static final class Suspend implements Command {
-    private static final Usage USAGE =
-        Usage.of(
-                "evaluators suspend",
-                "KEY --reason TEXT",
-                "Suspends an evaluator (the operator's key): it is never assigned, whatever its record,\n"
-                    + "until reinstated. The reason is shown to the evaluator and in the registry.")
-            .positional("KEY")
-            .option(Option.required("--reason", "TEXT", "why (shown to everyone)"))
-            .server();
+  @Command(
+      name = "suspend",
+      header = "Suspends an evaluator (the operator's key): it is never assigned until reinstated.",
+      customSynopsis = "asa evaluators suspend KEY --reason TEXT",
+      description =
+          "Whatever its record, a suspended evaluator is not assigned. The reason is shown to the"
+              + " evaluator and in the registry.")
+  static final class Suspend implements Callable<Integer> {
+
+    @Mixin ServerOptions server;
+
+    @Parameters(paramLabel = "KEY", description = "the evaluator's public key or did:key")
+    String key;
+
+    @Option(
+        names = "--reason",
+        paramLabel = "TEXT",
+        required = true,
+        description = "why (shown to everyone)")
+    String reason;
 
     @Override
-    public Usage usage() {
-      return USAGE;
-    }
-
-    @Override
-    public int run(Arguments args, Session session) throws Exception {
-      String key = Inputs.publicKey("KEY", args.positional(0)).toBase64Url();
-      String reason = args.value("--reason");
+    public Integer call() throws Exception {
+      Session session = server.session();
+      String evaluator = Inputs.publicKey("KEY", key).toBase64Url();
       if (reason.isBlank()) {
         throw new UsageException("--reason must not be blank: say why the evaluator is suspended");
       }
       session.print(
-          session.client().suspendEvaluator(key, reason.strip()), EvaluatorsCommands::summary);
-      return 0;
+          session.client().suspendEvaluator(evaluator, reason.strip()),
+          EvaluatorsCommands::summary);
+      return Exit.OK;
     }
   }
 
   /** {@code asa evaluators reinstate KEY}: the operator lifts a suspension. */
-  static final class Reinstate implements Command {
-    private static final Usage USAGE =
-        Usage.of(
-                "evaluators reinstate",
-                "KEY",
-                "Lifts an evaluator's suspension (the operator's key); it is assigned again when qualified.")
-            .positional("KEY")
-            .server();
+  @Command(
+      name = "reinstate",
+      header =
+          "Lifts an evaluator's suspension (the operator's key); it is assigned again when"
+              + " qualified.",
+      customSynopsis = "asa evaluators reinstate KEY")
+  static final class Reinstate implements Callable<Integer> {
+
+    @Mixin ServerOptions server;
+
+    @Parameters(paramLabel = "KEY", description = "the evaluator's public key or did:key")
+    String key;
 
     @Override
-    public Usage usage() {
-      return USAGE;
-    }
-
-    @Override
-    public int run(Arguments args, Session session) throws Exception {
-      String key = Inputs.publicKey("KEY", args.positional(0)).toBase64Url();
-      session.print(session.client().reinstateEvaluator(key), EvaluatorsCommands::summary);
-      return 0;
+    public Integer call() throws Exception {
+      Session session = server.session();
+      String evaluator = Inputs.publicKey("KEY", key).toBase64Url();
+      session.print(session.client().reinstateEvaluator(evaluator), EvaluatorsCommands::summary);
+      return Exit.OK;
     }
   }
 

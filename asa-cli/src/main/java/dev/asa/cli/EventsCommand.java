@@ -4,30 +4,31 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.lifecycle.EventChain;
 import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code asa agreements events ID}: the agreement's evidence trail, with the hash chain checked
  * here rather than taken on the server's word. Exit status 1 when the chain is broken.
  */
-final class EventsCommand implements Command {
+@Command(
+    name = "events",
+    header = "Lists the agreement's event log and checks its hash chain here.",
+    customSynopsis = "asa agreements events ID",
+    description = "Prints \"chain verifies\", or where the chain breaks (exit status 1).")
+final class EventsCommand implements Callable<Integer> {
 
-  private static final Usage USAGE =
-      Usage.of(
-              "agreements events",
-              "ID",
-              "Lists the agreement's event log and checks its hash chain here.\n"
-                  + "Prints \"chain verifies\", or where the chain breaks (exit status 1).")
-          .positional("ID")
-          .server();
+  @Mixin ServerOptions server;
 
-  @Override
-  public Usage usage() {
-    return USAGE;
-  }
+  @Parameters(paramLabel = "ID", description = "the agreement id")
+  String id;
 
   @Override
-  public int run(Arguments args, Session session) throws Exception {
-    ObjectNode answer = session.client().events(args.positional(0));
+  public Integer call() throws Exception {
+    Session session = server.session();
+    ObjectNode answer = session.client().events(id);
     Optional<String> broken = firstBreak(answer);
     if (session.json()) {
       session.printJson(answer);
@@ -41,7 +42,7 @@ final class EventsCommand implements Command {
                   .map(b -> "chain BROKEN: " + b)
                   .orElse("chain verifies (" + answer.path("events").size() + " events)"));
     }
-    return broken.isPresent() ? 1 : 0;
+    return broken.isPresent() ? Exit.FAIL : Exit.OK;
   }
 
   static String table(JsonNode answer) {

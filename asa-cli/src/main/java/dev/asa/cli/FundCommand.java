@@ -3,40 +3,42 @@ package dev.asa.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.json.Json;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code asa agreements fund ID}: the client puts the agreement's amount into escrow, so the
  * provider may deliver.
  */
-final class FundCommand implements Command {
+@Command(
+    name = "fund",
+    header = "Funds the escrow of an ACTIVE agreement (the client's call).",
+    customSynopsis = "asa agreements fund ID [--x402-payload FILE]",
+    description =
+        "The agreement's amount is held until the agreement closes; the provider can deliver only once it is funded. A ledger or http_callback escrow needs nothing more; an x402 escrow needs the signed payment.")
+final class FundCommand implements Callable<Integer> {
 
-  private static final Usage USAGE =
-      Usage.of(
-              "agreements fund",
-              "ID [--x402-payload FILE]",
-              "Funds the escrow of an ACTIVE agreement (the client's call).\n"
-                  + "The agreement's amount is held until the agreement closes; the provider can deliver only once it is funded.\n"
-                  + "A ledger or http_callback escrow needs nothing more; an x402 escrow needs the signed payment.")
-          .positional("ID")
-          .option(
-              Option.value(
-                  "--x402-payload",
-                  "FILE",
-                  "a JSON file with the x402 PaymentPayload, for an x402 escrow"))
-          .server();
+  @Mixin ServerOptions server;
 
-  @Override
-  public Usage usage() {
-    return USAGE;
-  }
+  @Parameters(paramLabel = "ID", description = "the agreement id")
+  String id;
+
+  @Option(
+      names = "--x402-payload",
+      paramLabel = "FILE",
+      description = "a JSON file with the x402 PaymentPayload, for an x402 escrow")
+  String x402Payload;
 
   @Override
-  public int run(Arguments args, Session session) throws Exception {
-    String id = args.positional(0);
-    ObjectNode body = args.has("--x402-payload") ? body(args.value("--x402-payload")) : null;
+  public Integer call() throws Exception {
+    Session session = server.session();
+    ObjectNode body = x402Payload != null ? body(x402Payload) : null;
     ObjectNode answer = body == null ? session.client().fund(id) : session.client().fund(id, body);
     session.print(answer, FundCommand::summary);
-    return 0;
+    return Exit.OK;
   }
 
   /** {@code {"x402": <the file's PaymentPayload>}}. */

@@ -2,30 +2,31 @@ package dev.asa.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
 
 /** {@code asa agreements get ID}: the agreement's terms and where it stands. */
-final class GetCommand implements Command {
+@Command(
+    name = "get",
+    header = "Shows an agreement's terms and state.",
+    customSynopsis = "asa agreements get ID",
+    description =
+        "Its state, hash, parties, service, payment and quality dimensions. --json prints the whole envelope, with the full document under \"agreement\".")
+final class GetCommand implements Callable<Integer> {
 
-  private static final Usage USAGE =
-      Usage.of(
-              "agreements get",
-              "ID",
-              "Shows an agreement's terms and state.\n"
-                  + "Its state, hash, parties, service, payment and quality dimensions.\n"
-                  + "--json prints the whole envelope, with the full document under \"agreement\".")
-          .positional("ID")
-          .server();
+  @Mixin ServerOptions server;
 
-  @Override
-  public Usage usage() {
-    return USAGE;
-  }
+  @Parameters(paramLabel = "ID", description = "the agreement id")
+  String id;
 
   @Override
-  public int run(Arguments args, Session session) throws Exception {
-    ObjectNode envelope = session.client().agreement(args.positional(0));
+  public Integer call() throws Exception {
+    Session session = server.session();
+    ObjectNode envelope = session.client().agreement(id);
     session.print(envelope, GetCommand::summary);
-    return 0;
+    return Exit.OK;
   }
 
   static String summary(JsonNode envelope) {

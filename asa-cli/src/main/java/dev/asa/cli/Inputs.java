@@ -116,6 +116,27 @@ final class Inputs {
     return publicKey(option, text);
   }
 
+  /**
+   * A whole number from {@code min} to {@code max} given to {@code option}, or {@code fallback}
+   * when the option is absent.
+   */
+  static int intValue(String option, String text, int fallback, int min, int max)
+      throws UsageException {
+    if (text == null) {
+      return fallback;
+    }
+    try {
+      int n = Integer.parseInt(text.strip());
+      if (n >= min && n <= max) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new UsageException(
+        option + " must be a whole number from " + min + " to " + max + ", not '" + text + "'");
+  }
+
   static long nonNegativeLong(String option, String text) throws UsageException {
     try {
       long n = Long.parseLong(text);

@@ -23,6 +23,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code asa judge-eval FILE.jsonl}: how far a judge agrees with people, measured on records people
@@ -32,85 +39,99 @@ import java.util.List;
  * correlations (pointwise), overall and per category, with bootstrap intervals, and on request the
  * length baseline beside them.
  *
- * <p>Exit status: 0 done; 2 for a wrong command line or a file that cannot be used (missing, or any
- * bad line: nothing is scored then); 1 when an answer could not be evaluated (the judge failed).
+ * <p>Exit status: 0 done; 2 for a wrong command line; 5 for a file that cannot be used (missing, or
+ * any bad line: nothing is scored then); 4 when an answer could not be evaluated (the judge
+ * failed).
  */
-final class JudgeEvalCommand implements Command {
+@Command(
+    name = "judge-eval",
+    header =
+        "Measures how far a judge agrees with people, on records they labelled, before you trust"
+            + " it with payments.",
+    customSynopsis =
+        "asa judge-eval FILE.jsonl [--evaluators N|TYPE,...] [--judge openai|anthropic ...]"
+            + " [--baseline length] [--json]",
+    description = {
+      "FILE.jsonl holds one JSON object a line, all pairwise or all pointwise:",
+      "  {\"request\", \"answer_a\", \"answer_b\", \"human\": \"a\"|\"b\", \"category\"?}"
+          + "   agreement with the human pick",
+      "  {\"request\", \"answer\", \"human_score\", \"category\"?}"
+          + "                     Spearman and Kendall tau-b",
+      "optionally with \"type\" (the deliverable type whose default dimensions score it;"
+          + " general), \"format\" and \"id\".",
+      "",
+      "Each answer is verified standalone at semantic depth, as POST /verifications does; the pick"
+          + " is the higher composite (a tie is a miss). A bad line stops the run before anything"
+          + " is scored (exit 5), naming its line and member; a file mixing both kinds is refused."
+          + " Intervals: percentile bootstrap, 95%. The judge is the server's default evaluator:"
+          + " the LLM judge with --judge, else the offline embedding model."
+    })
+final class JudgeEvalCommand implements Callable<Integer> {
 
   /** Problems of a bad file printed before "... and N more". */
   static final int PROBLEMS_SHOWN = 20;
 
-  private static final Usage USAGE = buildUsage();
+  @Spec CommandSpec spec;
 
-  private static Usage buildUsage() {
-    Usage u =
-        Usage.of(
-                "judge-eval",
-                "FILE.jsonl [--evaluators N|TYPE,...] [--judge openai|anthropic ...] [--baseline length] [--json]",
-                "Measures how far a judge agrees with people, on records they labelled, before you trust it with payments.\n"
-                    + "FILE.jsonl holds one JSON object a line, all pairwise or all pointwise:\n"
-                    + "  {\"request\", \"answer_a\", \"answer_b\", \"human\": \"a\"|\"b\", \"category\"?}   agreement with the human pick\n"
-                    + "  {\"request\", \"answer\", \"human_score\", \"category\"?}                     Spearman and Kendall tau-b\n"
-                    + "optionally with \"type\" (the deliverable type whose default dimensions score it; general), \"format\" and \"id\".\n"
-                    + "Each answer is verified standalone at semantic depth, as POST /verifications does; the pick is the higher\n"
-                    + "composite (a tie is a miss). A bad line stops the run before anything is scored (exit 2), naming its\n"
-                    + "line and member; a file mixing both kinds is refused. Intervals: percentile bootstrap, 95%.\n"
-                    + "The judge is the server's default evaluator: the LLM judge with --judge, else the offline embedding model.")
-            .positional("FILE")
-            .option(
-                Option.value(
-                    "--evaluators",
-                    "N|TYPE,...",
-                    "N runs of the default evaluator, or types such as embedding,agent_as_judge (as verification_config.evaluators)"))
-            .option(
-                Option.value(
-                    "--baseline",
-                    "length",
-                    "also the longer-answer baseline (pairwise) or the length's correlation (pointwise)"))
-            .option(
-                Option.value(
-                    "--resamples",
-                    "N",
-                    "bootstrap resamples (default " + Bootstrap.DEFAULT.resamples() + ")"))
-            .option(
-                Option.value(
-                    "--seed", "S", "bootstrap seed (default " + Bootstrap.DEFAULT.seed() + ")"))
-            .option(
-                Option.value(
-                    "--workers",
-                    "N",
-                    "answers verified at once (default 2, as asa serve --verification-workers)"))
-            .option(
-                Option.flag(
-                    "--json",
-                    "print one JSON document: every figure, and each record's scores and picks"));
-    for (Option o : JudgeOptions.options()) {
-      u = u.option(o);
-    }
-    return u;
-  }
+  @Mixin JudgeOptions judgeOptions;
+
+  @Parameters(paramLabel = "FILE", description = "the labelled records, JSON Lines")
+  String file;
+
+  @Option(
+      names = "--evaluators",
+      paramLabel = "N|TYPE,...",
+      description =
+          "N runs of the default evaluator, or types such as embedding,agent_as_judge (as"
+              + " verification_config.evaluators)")
+  String evaluators;
+
+  @Option(
+      names = "--baseline",
+      paramLabel = "length",
+      description =
+          "also the longer-answer baseline (pairwise) or the length's correlation (pointwise)")
+  String baseline;
+
+  @Option(
+      names = "--resamples",
+      paramLabel = "N",
+      description = "bootstrap resamples (default ${DEFAULT-VALUE})")
+  String resamples = String.valueOf(Bootstrap.DEFAULT.resamples());
+
+  @Option(
+      names = "--seed",
+      paramLabel = "S",
+      description = "bootstrap seed (default ${DEFAULT-VALUE})")
+  String seed = String.valueOf(Bootstrap.DEFAULT.seed());
+
+  @Option(
+      names = "--workers",
+      paramLabel = "N",
+      description = "answers verified at once (default 2, as asa serve --verification-workers)")
+  String workers;
+
+  @Option(
+      names = "--json",
+      description = "print one JSON document: every figure, and each record's scores and picks")
+  boolean json;
 
   @Override
-  public Usage usage() {
-    return USAGE;
-  }
-
-  @Override
-  public int run(Arguments args, Session session) throws Exception {
-    String file = args.positional(0);
-    boolean baseline = false;
-    if (args.has("--baseline")) {
-      if (!args.value("--baseline").equals("length")) {
-        throw new UsageException(
-            "--baseline must be length, not '" + args.value("--baseline") + "'");
+  public Integer call() throws Exception {
+    Session session = new Session(Asa.of(spec).io(), null, null, json);
+    boolean withBaseline = false;
+    if (baseline != null) {
+      if (!baseline.equals("length")) {
+        throw new UsageException("--baseline must be length, not '" + baseline + "'");
       }
-      baseline = true;
+      withBaseline = true;
     }
-    int resamples = args.intValue("--resamples", Bootstrap.DEFAULT.resamples(), 100, 100_000);
-    long seed = seed(args);
-    int workers = args.intValue("--workers", 2, 1, 16);
-    JudgeConfig judge = JudgeOptions.config(args, session);
-    List<String> types = evaluatorTypes(args);
+    int resamples =
+        Inputs.intValue("--resamples", this.resamples, Bootstrap.DEFAULT.resamples(), 100, 100_000);
+    long seed = seed(this.seed);
+    int workers = Inputs.intValue("--workers", this.workers, 2, 1, 16);
+    JudgeConfig judge = judgeOptions.config(session);
+    List<String> types = evaluatorTypes(evaluators);
 
     LabelledFile labelled;
     try {
@@ -158,12 +179,14 @@ final class JudgeEvalCommand implements Command {
     } catch (JudgeRun.FailedException e) {
       progress.finish();
       throw new CliException(
-          "stopped: an answer could not be evaluated, so no figure is given: " + e.getMessage());
+          "stopped: an answer could not be evaluated, so no figure is given: " + e.getMessage(),
+          Exit.UNREACHABLE);
     }
     progress.finish();
-    JudgeReport report = JudgeReport.of(labelled, scores, new Bootstrap(resamples, seed), baseline);
+    JudgeReport report =
+        JudgeReport.of(labelled, scores, new Bootstrap(resamples, seed), withBaseline);
 
-    if (args.flag("--json")) {
+    if (json) {
       ObjectNode root = Json.object();
       root.put("file", file);
       root.put("depth", "semantic");
@@ -173,11 +196,10 @@ final class JudgeEvalCommand implements Command {
     } else {
       session.out().print(JudgeEvalText.render(report, file, evaluatorIds));
     }
-    return 0;
+    return Exit.OK;
   }
 
-  private static long seed(Arguments args) throws UsageException {
-    String s = args.value("--seed");
+  private static long seed(String s) throws UsageException {
     if (s == null) {
       return Bootstrap.DEFAULT.seed();
     }
@@ -192,13 +214,12 @@ final class JudgeEvalCommand implements Command {
    * The types of {@code --evaluators}, one entry a run, null for the default type; empty for one
    * run of the default, as a request without {@code evaluators}.
    */
-  static List<String> evaluatorTypes(Arguments args) throws UsageException {
-    String v = args.value("--evaluators");
+  static List<String> evaluatorTypes(String v) throws UsageException {
     if (v == null) {
       return List.of();
     }
     if (v.chars().allMatch(Character::isDigit) && !v.isEmpty()) {
-      int n = args.intValue("--evaluators", 1, 1, EvaluationConfig.MAX_EVALUATORS);
+      int n = Inputs.intValue("--evaluators", v, 1, 1, EvaluationConfig.MAX_EVALUATORS);
       return Collections.nCopies(n, null);
     }
     List<String> types = new ArrayList<>();
@@ -218,7 +239,7 @@ final class JudgeEvalCommand implements Command {
 
   private static int badFile(Session session, String message) {
     session.err().println("asa judge-eval: " + message);
-    return 2;
+    return Exit.LOCAL_IO;
   }
 
   private static int badFile(Session session, LabelledFileException e, String file) {
@@ -236,6 +257,6 @@ final class JudgeEvalCommand implements Command {
     if (problems.size() > PROBLEMS_SHOWN) {
       session.err().println("  ... and " + (problems.size() - PROBLEMS_SHOWN) + " more");
     }
-    return 2;
+    return Exit.LOCAL_IO;
   }
 }

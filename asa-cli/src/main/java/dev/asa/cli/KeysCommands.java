@@ -8,32 +8,43 @@ import dev.asa.json.Json;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code asa keys new} and {@code asa keys show}: the Ed25519 key a party signs agreements with.
  */
-final class KeysCommands {
-  private KeysCommands() {}
+@Command(
+    name = "keys",
+    header = "Creates and reads the key files parties sign with.",
+    customSynopsis = "asa keys COMMAND ...",
+    subcommands = {KeysCommands.New.class, KeysCommands.Show.class})
+final class KeysCommands extends Group {
 
-  static final class New implements Command {
-    private static final Usage USAGE =
-        Usage.of(
-                "keys new",
-                "--out FILE",
-                "Creates an Ed25519 key pair in a new key file.\n"
-                    + "FILE holds a JSON Web Key readable by you only; an existing file is never overwritten.\n"
-                    + "Prints the public key and its did:key, which identify you in agreements.")
-            .option(Option.required("--out", "FILE", "where to write the private key"))
-            .json();
+  @Command(
+      name = "new",
+      header = "Creates an Ed25519 key pair in a new key file.",
+      customSynopsis = "asa keys new --out FILE",
+      description =
+          "FILE holds a JSON Web Key readable by you only; an existing file is never overwritten."
+              + " Prints the public key and its did:key, which identify you in agreements.")
+  static final class New implements Callable<Integer> {
+
+    @Mixin JsonOption json;
+
+    @Option(
+        names = "--out",
+        paramLabel = "FILE",
+        required = true,
+        description = "where to write the private key")
+    String file;
 
     @Override
-    public Usage usage() {
-      return USAGE;
-    }
-
-    @Override
-    public int run(Arguments args, Session session) throws Exception {
-      String file = args.value("--out");
+    public Integer call() throws Exception {
+      Session session = json.session();
       Ed25519PrivateKey key = Ed25519PrivateKey.generate(new SecureRandom());
       try {
         KeyFile.write(Path.of(file), key);
@@ -41,26 +52,25 @@ final class KeysCommands {
         throw Inputs.fileProblem(file, e);
       }
       describe(session, file, key, "wrote " + file + " (the private key: keep it to yourself)");
-      return 0;
+      return Exit.OK;
     }
   }
 
-  static final class Show implements Command {
-    private static final Usage USAGE =
-        Usage.of("keys show", "FILE", "Prints the public key and did:key of a key file.")
-            .positional("FILE")
-            .json();
+  @Command(
+      name = "show",
+      header = "Prints the public key and did:key of a key file.",
+      customSynopsis = "asa keys show FILE")
+  static final class Show implements Callable<Integer> {
+
+    @Mixin JsonOption json;
+
+    @Parameters(paramLabel = "FILE", description = "a key file made by asa keys new")
+    String file;
 
     @Override
-    public Usage usage() {
-      return USAGE;
-    }
-
-    @Override
-    public int run(Arguments args, Session session) throws Exception {
-      String file = args.positional(0);
-      describe(session, file, Inputs.keyFile(file), null);
-      return 0;
+    public Integer call() throws Exception {
+      describe(json.session(), file, Inputs.keyFile(file), null);
+      return Exit.OK;
     }
   }
 

@@ -2,37 +2,47 @@ package dev.asa.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.crypto.DidKey;
+import dev.asa.crypto.Ed25519PublicKey;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /** {@code asa agreements list --party VALUE}: one page of a party's agreements. */
-final class ListCommand implements Command {
+@Command(
+    name = "list",
+    header = "Lists the agreements a party takes part in, a page at a time.",
+    customSynopsis = "asa agreements list [--party VALUE] [--cursor C] [--limit N]")
+final class ListCommand implements Callable<Integer> {
 
-  private static final Usage USAGE =
-      Usage.of(
-              "agreements list",
-              "--party VALUE [--cursor C] [--limit N]",
-              "Lists the agreements a party takes part in, a page at a time.")
-          .option(
-              Option.required(
-                  "--party",
-                  "VALUE",
-                  "the identity value of a client, provider or evaluator (e.g. its did:key)"))
-          .option(Option.value("--cursor", "C", "where the previous page ended (printed under it)"))
-          .option(Option.value("--limit", "N", "page size, 1 to 200 (default 50)"))
-          .server();
+  @Mixin ServerOptions server;
+
+  @Option(
+      names = "--party",
+      paramLabel = "VALUE",
+      description =
+          "the did:key of a client, provider or evaluator (default: the did:key of your --key)")
+  String party;
+
+  @Option(
+      names = "--cursor",
+      paramLabel = "C",
+      description = "where the previous page ended (printed under it)")
+  String cursor;
+
+  @Option(names = "--limit", paramLabel = "N", description = "page size, 1 to 200 (default 50)")
+  String limit;
 
   @Override
-  public Usage usage() {
-    return USAGE;
-  }
-
-  @Override
-  public int run(Arguments args, Session session) throws Exception {
-    String party = args.value("--party");
+  public Integer call() throws Exception {
+    Session session = server.session();
+    String party = party(this.party, session);
     ObjectNode page =
-        session.client().list(party, args.value("--cursor"), args.intValue("--limit", 0, 1, 200));
+        session.client().list(party, cursor, Inputs.intValue("--limit", limit, 0, 1, 200));
     if (session.json()) {
       session.printJson(page);
-      return 0;
+      return Exit.OK;
     }
     Table table = Table.withHeaders("AGREEMENT", "STATE", "SERVICE", "CREATED", "UPDATED");
     for (JsonNode item : page.path("items")) {
@@ -54,6 +64,35 @@ final class ListCommand implements Command {
           .out()
           .println("more: asa agreements list --party " + party + " --cursor " + next.asText());
     }
-    return 0;
+    return Exit.OK;
+  }
+
+  /**
+   * The party to list: the one given, else the did:key of the signing key. Agreements name parties
+   * by identity (a did:key), so a bare base64url public key would match nothing: it is refused,
+   * with the did:key it stands for.
+   */
+  static String party(String given, Session session) throws UsageException, CliException {
+    if (given == null) {
+      String keyFile = session.keyFileName();
+      if (keyFile == null) {
+        throw new UsageException(
+            "missing --party VALUE: give a party's did:key, or pass --key FILE or set ASA_KEY to"
+                + " list your own agreements");
+      }
+      return DidKey.of(Inputs.keyFile(keyFile).publicKey());
+    }
+    if (!given.startsWith("did:")) {
+      try {
+        Ed25519PublicKey key = Ed25519PublicKey.fromBase64Url(given);
+        throw new UsageException(
+            "--party takes the party's identity, such as its did:key, not a raw public key: for"
+                + " this key that is --party "
+                + DidKey.of(key));
+      } catch (IllegalArgumentException notAKey) {
+        // an identity of another scheme, such as an evaluator's api_key name
+      }
+    }
+    return given;
   }
 }

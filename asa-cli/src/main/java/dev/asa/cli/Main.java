@@ -3,64 +3,38 @@ package dev.asa.cli;
 import dev.asa.client.AsaApiException;
 import dev.asa.json.Json;
 import java.io.InputStream;
+import java.io.OutputStreamWriter;
 import java.io.PrintStream;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import picocli.CommandLine;
+import picocli.CommandLine.Help;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Model.PositionalParamSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
 
 /**
- * The {@code asa} command: finds the command named on the command line, checks its arguments and
- * runs it, and turns every failure into a message and an exit status: 0 done, 1 could not be done
- * (the server refused, a file is missing...), 2 the command line is wrong.
+ * The {@code asa} command: picocli finds the command named on the command line and fills in its
+ * options; this class sets the tree up and turns every failure into a message and an exit status
+ * (see {@link Exit}).
  *
  * <p>{@link #run} never calls {@code System.exit}, so tests can run commands in-process.
  */
 public final class Main {
 
-  private static final List<Command> COMMANDS =
-      List.of(
-          new ServeCommand(),
-          new KeysCommands.New(),
-          new KeysCommands.Show(),
-          new TemplatesCommand(),
-          new CreateCommand(),
-          new GetCommand(),
-          new StatusCommand(),
-          new ListCommand(),
-          new EventsCommand(),
-          new SignCommand(),
-          new NegotiateCommand(),
-          new FundCommand(),
-          new DeliverCommand(),
-          new VerifyCommand(),
-          new StandaloneVerifyCommand(),
-          new JudgeEvalCommand(),
-          new ChallengeCommand(),
-          new CloseCommand(),
-          new RulingCommand(),
-          new EscrowCommand(),
-          new AccountsCommand(),
-          new EvaluatorsCommands.Register(),
-          new EvaluatorsCommands.ListEvaluators(),
-          new EvaluatorsCommands.Show(),
-          new EvaluatorsCommands.Suspend(),
-          new EvaluatorsCommands.Reinstate(),
-          new EvaluatorTaskCommands.Tasks(),
-          new EvaluatorTaskCommands.ShowTask(),
-          new EvaluatorTaskCommands.Submit(),
-          new ShadowCommand(),
-          new VerifySealCommand());
-
   private final Map<String, String> env;
-  private final Map<String, Command> commands = new LinkedHashMap<>();
 
   /**
-   * @param env the environment ({@code ASA_SERVER}, {@code ASA_DB_URL}); tests pass their own
+   * @param env the environment ({@code ASA_SERVER}, {@code ASA_KEY}, {@code ASA_PORT}...); tests
+   *     pass their own
    */
   public Main(Map<String, String> env) {
     this.env = Map.copyOf(env);
-    COMMANDS.forEach(c -> commands.put(c.usage().command(), c));
   }
 
   public static void main(String[] args) {
@@ -76,119 +50,231 @@ public final class Main {
    * {@code in}.
    */
   public int run(String[] argv, InputStream in, PrintStream out, PrintStream err) {
-    List<String> tokens = List.of(argv);
-    // Options before the command word apply to the command: asa --server URL agreements get ID.
-    List<String> leading = new ArrayList<>();
-    int i = 0;
-    while (i < tokens.size() && tokens.get(i).startsWith("-")) {
-      String t = tokens.get(i);
-      if (t.equals("--help") || t.equals("-h")) {
-        out.print(overview());
-        return 0;
-      }
-      if ((t.equals("--server") || t.equals("--key")) && i + 1 < tokens.size()) {
-        leading.add(t);
-        leading.add(tokens.get(i + 1));
-        i += 2;
-      } else if (t.equals("--json") || t.startsWith("--server=") || t.startsWith("--key=")) {
-        leading.add(t);
-        i++;
-      } else {
-        return usageError(
-            err,
-            "asa",
-            t.equals("--server") || t.equals("--key")
-                ? t + " needs a value"
-                : "unknown option " + t,
-            "usage: asa [--server URL] [--key FILE] COMMAND ...",
-            "asa --help");
-      }
-    }
-    if (i == tokens.size()) {
-      err.print(overview());
-      return 2;
-    }
-    String word = tokens.get(i);
-    String next = i + 1 < tokens.size() ? tokens.get(i + 1) : null;
-    Command command = commands.get(word);
-    int rest = i + 1;
-    if (command == null && isGroup(word)) {
-      if (next == null || next.equals("--help") || next.equals("-h")) {
-        (next == null ? err : out).print(groupHelp(word));
-        return next == null ? 2 : 0;
-      }
-      command = commands.get(word + " " + next);
-      rest = i + 2;
-      if (command == null) {
-        return usageError(
-            err,
-            "asa",
-            "unknown command '" + word + " " + next + "'",
-            groupHelp(word).strip(),
-            null);
-      }
-    }
-    if (command == null) {
-      return usageError(
-          err,
-          "asa",
-          "unknown command '" + word + "'",
-          "commands: " + topLevelWords(),
-          "asa --help");
-    }
-    List<String> arguments = new ArrayList<>(leading);
-    arguments.addAll(tokens.subList(rest, tokens.size()));
-    return execute(command, arguments, in, out, err);
+    CommandLine asa = commandLine(new Io(in, out, err, env));
+    asa.setOut(new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true));
+    asa.setErr(new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true));
+    int status = asa.execute(argv);
+    out.flush();
+    err.flush();
+    return status;
   }
 
-  private int execute(
-      Command command, List<String> arguments, InputStream in, PrintStream out, PrintStream err) {
-    Usage usage = command.usage();
-    String prefix = "asa " + usage.command() + ": ";
-    boolean json = false;
-    try {
-      Arguments args = Arguments.parse(usage, arguments);
-      if (args.helpRequested()) {
-        out.print(usage.help());
-        return 0;
-      }
-      json = args.flag("--json");
-      return command.run(args, new Session(in, out, err, env, args));
-    } catch (UsageException e) {
-      return usageError(
-          err,
-          "asa " + usage.command(),
-          e.getMessage(),
-          usage.line(),
-          "asa " + usage.command() + " --help");
-    } catch (AsaApiException e) {
-      if (json && e.problem().isObject()) {
-        out.println(Json.writePretty(e.problem()));
-      }
-      printProblem(err, prefix, e);
-      return 1;
-    } catch (CliException | IllegalArgumentException e) {
-      err.println(prefix + e.getMessage());
-      return 1;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      err.println(prefix + "interrupted");
-      return 1;
-    } catch (Exception e) {
-      // Not the user's doing: a bug. The stack trace is for the bug report.
-      err.println(prefix + "unexpected error: " + e);
-      e.printStackTrace(err);
-      return 1;
+  /** The whole command tree, set up the same way at every level. */
+  static CommandLine commandLine(Io io) {
+    CommandLine asa = new CommandLine(new Asa(io));
+    asa.setUnmatchedOptionsArePositionalParams(true);
+    asa.setUsageHelpWidth(100);
+    asa.setHelpFactory(HelpLayout::new);
+    asa.setColorScheme(Help.defaultColorScheme(Help.Ansi.OFF));
+    asa.setParameterExceptionHandler(Main::usageError);
+    asa.setExecutionExceptionHandler(Main::failure);
+    asa.setExecutionStrategy(Main::execute);
+    HelpLayout.apply(asa);
+    asa.getSubcommands().get("serve").setDefaultValueProvider(new EnvDefaults(io));
+    return asa;
+  }
+
+  /**
+   * Runs the command picocli found, once the arguments it took as positional (to let keys that
+   * start with '-' through) have been checked for misspelled options.
+   */
+  private static int execute(ParseResult parsed) {
+    ParseResult leaf = parsed;
+    while (leaf.hasSubcommand()) {
+      leaf = leaf.subcommand();
     }
+    List<String> argv = parsed.originalArgs();
+    int end = argv.indexOf("--");
+    for (PositionalParamSpec p : leaf.matchedPositionals()) {
+      for (String value : p.originalStringValues()) {
+        int at = argv.indexOf(value);
+        if (value.startsWith("--") && value.length() > 2 && (end < 0 || at < end)) {
+          throw new ParameterException(
+              leaf.commandSpec().commandLine(), "unknown option " + optionName(value));
+        }
+      }
+    }
+    return new CommandLine.RunLast().execute(parsed);
+  }
+
+  /** A mistake on the command line: the message, the usage line and where to read more. */
+  private static int usageError(ParameterException e, String[] argv) {
+    CommandLine where = e.getCommandLine();
+    if (asksForHelp(argv)) {
+      where.usage(where.getOut());
+      return Exit.OK;
+    }
+    PrintWriter err = where.getErr();
+    CommandSpec spec = where.getCommandSpec();
+    if (e instanceof CommandLine.UnmatchedArgumentException u
+        && !spec.subcommands().isEmpty()
+        && !u.getUnmatched().isEmpty()
+        && !u.getUnmatched().get(0).startsWith("-")) {
+      String words = spec.qualifiedName().replaceFirst("^asa ?", "");
+      err.println(
+          "asa: unknown command '"
+              + (words.isEmpty() ? "" : words + " ")
+              + u.getUnmatched().get(0)
+              + "'");
+      if (spec.parent() == null) {
+        err.println("commands: " + String.join(", ", spec.subcommands().keySet()));
+        err.println("Run 'asa --help' for details.");
+      } else {
+        where.usage(err);
+      }
+      return Exit.USAGE;
+    }
+    String misspelt = misspeltOption(spec, argv);
+    err.println(
+        spec.qualifiedName()
+            + ": "
+            + (misspelt != null ? "unknown option " + misspelt : message(e)));
+    err.println("usage: " + HelpLayout.synopsis(where));
+    err.println("Run '" + spec.qualifiedName() + " --help' for details.");
+    return Exit.USAGE;
+  }
+
+  /** picocli's message, in the words the rest of asa uses. */
+  private static String message(ParameterException e) {
+    String text = e.getMessage();
+    if (e instanceof CommandLine.UnmatchedArgumentException u && !u.getUnmatched().isEmpty()) {
+      String first = u.getUnmatched().get(0);
+      return first.startsWith("--")
+          ? "unknown option " + optionName(first)
+          : "unexpected argument '" + first + "'";
+    }
+    if (e instanceof CommandLine.MissingParameterException m && !m.getMissing().isEmpty()) {
+      ArgSpec arg = m.getMissing().get(0);
+      if (arg instanceof OptionSpec o) {
+        return text.startsWith("Missing required option")
+            ? "missing " + HelpLayout.spelled(o)
+            : o.longestName() + " needs a value: " + HelpLayout.spelled(o);
+      }
+      return "missing " + arg.paramLabel();
+    }
+    if (e instanceof CommandLine.OverwrittenOptionException o && o.getOverwritten().isOption()) {
+      return ((OptionSpec) o.getOverwritten()).longestName() + " is given more than once";
+    }
+    if (text.startsWith("Expected parameter for option '")) {
+      String name = text.substring(31, text.indexOf('\'', 31));
+      OptionSpec o = e.getCommandLine().getCommandSpec().findOption(name);
+      return name + " needs a value" + (o == null ? "" : ": " + HelpLayout.spelled(o));
+    }
+    return text.isEmpty() ? text : Character.toLowerCase(text.charAt(0)) + text.substring(1);
+  }
+
+  /**
+   * An {@code --option} on the command line that this command does not have: picocli may have taken
+   * it as an argument (so that keys starting with '-' get through) and then complained about what
+   * came after it.
+   */
+  private static String misspeltOption(CommandSpec spec, String[] argv) {
+    for (String token : argv) {
+      if (token.equals("--")) {
+        return null;
+      }
+      String name = optionName(token);
+      if (name.matches("--[a-z][a-z0-9-]*")
+          && spec.findOption(name) == null
+          && spec.root().findOption(name) == null) {
+        return name;
+      }
+    }
+    return null;
+  }
+
+  private static String optionName(String token) {
+    int eq = token.indexOf('=');
+    return eq > 0 ? token.substring(0, eq) : token;
+  }
+
+  /** {@code --help} or {@code -h} anywhere before {@code --} wins over every other mistake. */
+  private static boolean asksForHelp(String[] argv) {
+    for (String t : argv) {
+      if (t.equals("--")) {
+        return false;
+      }
+      if (t.equals("--help") || t.equals("-h")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** What a command threw: the message, and the exit status its kind calls for. */
+  private static int failure(Exception e, CommandLine where, ParseResult parsed) {
+    String prefix = where.getCommandSpec().qualifiedName() + ": ";
+    PrintWriter err = where.getErr();
+    return switch (e) {
+      case UsageException u -> {
+        err.println(prefix + u.getMessage());
+        err.println("usage: " + HelpLayout.synopsis(where));
+        err.println("Run '" + where.getCommandSpec().qualifiedName() + " --help' for details.");
+        yield Exit.USAGE;
+      }
+      case AsaApiException api -> {
+        if (json(parsed) && api.problem().isObject()) {
+          where.getOut().println(Json.writePretty(api.problem()));
+        }
+        printProblem(err, prefix, api, keyGiven(where, parsed));
+        yield api.isUnreachable() || api.status() >= 500 ? Exit.UNREACHABLE : Exit.REFUSED;
+      }
+      case CliException c -> {
+        err.println(prefix + c.getMessage());
+        yield c.exitCode();
+      }
+      case IllegalArgumentException i -> {
+        // What the SDK's builders refuse (an amount, a currency): the user's input, not a bug.
+        err.println(prefix + i.getMessage());
+        yield Exit.USAGE;
+      }
+      case InterruptedException i -> {
+        Thread.currentThread().interrupt();
+        err.println(prefix + "interrupted");
+        yield Exit.UNREACHABLE;
+      }
+      default -> {
+        // Not the user's doing: a bug. The stack trace is for the bug report.
+        err.println(prefix + "unexpected error: " + e);
+        e.printStackTrace(err);
+        yield Exit.BUG;
+      }
+    };
+  }
+
+  private static boolean json(ParseResult parsed) {
+    for (ParseResult p = parsed; p != null; p = p.subcommand()) {
+      if (p.hasMatchedOption("--json")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean keyGiven(CommandLine where, ParseResult parsed) {
+    for (ParseResult p = parsed; p != null; p = p.subcommand()) {
+      if (p.hasMatchedOption("--key")) {
+        return true;
+      }
+    }
+    return Asa.of(where.getCommandSpec()).io().env("ASA_KEY") != null;
   }
 
   /**
    * The server's problem: its detail, then each field at fault (unless the detail already is that
-   * one field).
+   * one field). A request the server wanted signed, sent without a key, says how to give one.
    */
-  static void printProblem(PrintStream err, String prefix, AsaApiException e) {
+  static void printProblem(PrintWriter err, String prefix, AsaApiException e, boolean keyGiven) {
     if (e.isUnreachable()) {
       err.println(prefix + e.detail());
+      return;
+    }
+    if (e.status() == 401 && !keyGiven) {
+      err.println(
+          prefix
+              + "this request must be signed: pass --key FILE or set ASA_KEY (HTTP 401"
+              + (e.kind() == null ? "" : ", " + e.kind())
+              + ")");
       return;
     }
     err.println(
@@ -205,63 +291,5 @@ public final class Main {
     for (AsaApiException.FieldError field : errors) {
       err.println("  " + field);
     }
-  }
-
-  private static int usageError(
-      PrintStream err, String who, String message, String usageLine, String helpCommand) {
-    err.println(who + ": " + message);
-    err.println(usageLine);
-    if (helpCommand != null) {
-      err.println("Run '" + helpCommand + "' for details.");
-    }
-    return 2;
-  }
-
-  private boolean isGroup(String word) {
-    return commands.keySet().stream().anyMatch(name -> name.startsWith(word + " "));
-  }
-
-  private String topLevelWords() {
-    return String.join(
-        ", ", commands.keySet().stream().map(n -> n.split(" ")[0]).distinct().toList());
-  }
-
-  String overview() {
-    StringBuilder s =
-        new StringBuilder(
-            """
-            asa: Agent Service Agreements from the command line
-
-            usage: asa [--server URL] COMMAND [ARGUMENTS] [--json] [--help]
-
-            commands:
-            """);
-    s.append(commandTable(commands.keySet().stream().toList()));
-    s.append(
-            "\nRun 'asa COMMAND --help' for a command's options. The server is --server URL, else $ASA_SERVER,\nelse ")
-        .append(Session.DEFAULT_SERVER)
-        .append(".\n");
-    return s.toString();
-  }
-
-  private String groupHelp(String group) {
-    List<String> names = commands.keySet().stream().filter(n -> n.startsWith(group + " ")).toList();
-    return "usage: asa "
-        + group
-        + " COMMAND ...\n\ncommands:\n"
-        + commandTable(names)
-        + "\nRun 'asa "
-        + group
-        + " COMMAND --help' for a command's options.\n";
-  }
-
-  private String commandTable(List<String> names) {
-    Table table = Table.plain();
-    for (String name : names) {
-      String summary = commands.get(name).usage().summary();
-      int end = summary.indexOf('\n');
-      table.row("  " + name, end < 0 ? summary : summary.substring(0, end));
-    }
-    return table.render();
   }
 }

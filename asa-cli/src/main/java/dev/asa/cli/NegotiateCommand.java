@@ -5,41 +5,67 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Role;
 import dev.asa.json.Json;
-import dev.asa.negotiation.RationaleCode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /** {@code asa agreements negotiate}: a counter-proposal, or the answer to one. */
-final class NegotiateCommand implements Command {
+@Command(
+    name = "negotiate",
+    header = "Proposes changes to the terms, or accepts or rejects them.",
+    customSynopsis =
+        "asa agreements negotiate ID --as client|provider --rationale CODE (--set PATH=VALUE ... |"
+            + " --accept | --reject)",
+    description = {
+      "PATH is dotted, e.g. quality_criteria.composite_threshold or"
+          + " quality_criteria.dimensions[0].slo.value. VALUE is read as JSON when it is JSON, else"
+          + " as a string: amounts are strings, so write --set 'escrow.payment.amount=\"12.00\"'."
+          + " A change clears both signatures: the new terms need signing.",
+      "",
+      "The round number and negotiation id are read from the agreement; turns alternate, at most 5"
+          + " rounds, and no numeric term may move more than 25% in one round."
+    })
+final class NegotiateCommand implements Callable<Integer> {
 
-  private static final Usage USAGE =
-      Usage.of(
-              "agreements negotiate",
-              "ID --as client|provider --rationale CODE (--set PATH=VALUE ... | --accept | --reject)",
-              "Proposes changes to the terms, or accepts or rejects them.\n"
-                  + "PATH is dotted, e.g. quality_criteria.composite_threshold or quality_criteria.dimensions[0].slo.value.\n"
-                  + "VALUE is read as JSON when it is JSON, else as a string: amounts are strings, so write\n"
-                  + "--set 'escrow.payment.amount=\"12.00\"'. A change clears both signatures: the new terms need signing.\n"
-                  + "The round number and negotiation id are read from the agreement; turns alternate, at most 5 rounds,\n"
-                  + "and no numeric term may move more than 25% in one round.")
-          .positional("ID")
-          .option(Option.required("--as", "ROLE", "the party speaking: client or provider"))
-          .option(
-              Option.required(
-                  "--rationale", "CODE", "why, from a fixed list: " + RationaleCode.wireNames()))
-          .option(Option.repeated("--set", "PATH=VALUE", "a term and its proposed value"))
-          .option(Option.flag("--accept", "accept the current terms"))
-          .option(Option.flag("--reject", "reject the agreement (final)"))
-          .server();
+  @Mixin ServerOptions server;
+
+  @Parameters(paramLabel = "ID", description = "the agreement id")
+  String id;
+
+  @Option(
+      names = "--as",
+      paramLabel = "ROLE",
+      required = true,
+      completionCandidates = Candidates.SigningRoles.class,
+      description = "the party speaking: ${COMPLETION-CANDIDATES}")
+  String as;
+
+  @Option(
+      names = "--rationale",
+      paramLabel = "CODE",
+      required = true,
+      completionCandidates = Candidates.Rationales.class,
+      description = "why, one of: ${COMPLETION-CANDIDATES}")
+  String rationale;
+
+  @Option(names = "--set", paramLabel = "PATH=VALUE", description = "a term and its proposed value")
+  List<String> set = new ArrayList<>();
+
+  @Option(names = "--accept", description = "accept the current terms")
+  boolean accept;
+
+  @Option(names = "--reject", description = "reject the agreement (final)")
+  boolean reject;
 
   @Override
-  public Usage usage() {
-    return USAGE;
-  }
-
-  @Override
-  public int run(Arguments args, Session session) throws Exception {
-    Role role = Inputs.signingRole("--as", args.value("--as"));
-    ObjectNode message = message(role, args);
-    String id = args.positional(0);
+  public Integer call() throws Exception {
+    Session session = server.session();
+    Role role = Inputs.signingRole("--as", as);
+    ObjectNode message = message(role);
     // The next round and the negotiation's id come from the agreement itself (its metadata).
     JsonNode negotiation =
         session.client().agreement(id).path("agreement").path("metadata").path("negotiation");
@@ -50,7 +76,7 @@ final class NegotiateCommand implements Command {
     ObjectNode answer = session.client().negotiate(id, message);
     if (session.json()) {
       session.printJson(answer);
-      return 0;
+      return Exit.OK;
     }
     String state = answer.path("state").asText();
     switch (message.path("action").asText()) {
@@ -84,29 +110,26 @@ final class NegotiateCommand implements Command {
                       + "; now sign them");
       default -> session.out().println("rejected " + id + "; state " + state);
     }
-    return 0;
+    return Exit.OK;
   }
 
-  static ObjectNode message(Role role, Arguments args) throws UsageException {
-    int modes =
-        (args.has("--set") ? 1 : 0)
-            + (args.flag("--accept") ? 1 : 0)
-            + (args.flag("--reject") ? 1 : 0);
+  ObjectNode message(Role role) throws UsageException {
+    int modes = (set.isEmpty() ? 0 : 1) + (accept ? 1 : 0) + (reject ? 1 : 0);
     if (modes != 1) {
       throw new UsageException("give exactly one of --set PATH=VALUE, --accept or --reject");
     }
     ObjectNode message = Json.object();
     message.put("party", role.wireName());
-    message.put("rationale_code", args.value("--rationale"));
-    if (args.flag("--accept")) {
+    message.put("rationale_code", rationale);
+    if (accept) {
       return message.put("action", "accept");
     }
-    if (args.flag("--reject")) {
+    if (reject) {
       return message.put("action", "reject");
     }
     message.put("action", "counter");
     ObjectNode changes = message.putObject("proposed_changes");
-    for (String assignment : args.values("--set")) {
+    for (String assignment : set) {
       int eq = assignment.indexOf('=');
       if (eq <= 0) {
         throw new UsageException("--set needs PATH=VALUE, not '" + assignment + "'");
@@ -115,7 +138,18 @@ final class NegotiateCommand implements Command {
       if (changes.has(path)) {
         throw new UsageException("--set gives " + path + " twice");
       }
-      changes.set(path, value(assignment.substring(eq + 1)));
+      JsonNode value = value(assignment.substring(eq + 1));
+      if ((path.equals("amount") || path.endsWith(".amount")) && value.isNumber()) {
+        throw new UsageException(
+            "--set "
+                + path
+                + ": amounts are decimal strings, so quote the number as JSON: --set '"
+                + path
+                + "=\""
+                + assignment.substring(eq + 1)
+                + "\"'");
+      }
+      changes.set(path, value);
     }
     return message;
   }

@@ -10,7 +10,7 @@ import java.util.Locale;
  * run.log}), where carriage returns would pile up into one unreadable line.
  */
 sealed interface ProgressDisplay extends Progress
-    permits ProgressDisplay.Bar, ProgressDisplay.Lines {
+    permits ProgressDisplay.Bar, ProgressDisplay.Lines, ProgressDisplay.Silent {
 
   /** Leaves the terminal clean (or says the last word) once the run is over. */
   void finish();
@@ -18,6 +18,24 @@ sealed interface ProgressDisplay extends Progress
   /** The display that suits {@code err}: a bar when it is this process's terminal. */
   static ProgressDisplay on(PrintStream err, String label) {
     return err == System.err && Terminals.stderr() ? new Bar(err, label) : new Lines(err, label);
+  }
+
+  /** No display at all: for {@code --json}, where standard error stays quiet. */
+  static ProgressDisplay silent() {
+    return new Silent();
+  }
+
+  /** Says nothing. */
+  final class Silent implements ProgressDisplay {
+    @Override
+    public void update(String stage, int done, int total) {
+      // quiet
+    }
+
+    @Override
+    public void finish() {
+      // nothing drawn
+    }
   }
 
   /** {@code label [#########-----------] 37/76 48% 0:12}, redrawn at most ten times a second. */

@@ -3,48 +3,56 @@ package dev.asa.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.math.BigDecimal;
+import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code asa agreements ruling ID}: the operator or an arbiter settles a dispute, and the agreement
  * closes.
  */
-final class RulingCommand implements Command {
+@Command(
+    name = "ruling",
+    header = "Rules on a dispute and closes the agreement (the operator or an arbiter).",
+    customSynopsis = "asa agreements ruling ID --release-percent N --reason TEXT",
+    description =
+        "N% of the escrow goes to the provider, the rest back to the client. The agreement must be"
+            + " DISPUTED; only the operator key, or an arbiter key the server was started with"
+            + " (--arbiter-key), may rule.")
+final class RulingCommand implements Callable<Integer> {
 
-  private static final Usage USAGE =
-      Usage.of(
-              "agreements ruling",
-              "ID --release-percent N --reason TEXT",
-              "Rules on a dispute and closes the agreement (the operator or an arbiter).\n"
-                  + "N% of the escrow goes to the provider, the rest back to the client. The agreement must be DISPUTED;\n"
-                  + "only the operator key, or an arbiter key the server was started with (--arbiter-key), may rule.")
-          .positional("ID")
-          .option(
-              Option.required(
-                  "--release-percent",
-                  "N",
-                  "the share released to the provider, 0 to 100 (at most 2 decimals)"))
-          .option(
-              Option.required(
-                  "--reason", "TEXT", "why the ruling decides so (kept in the agreement's record)"))
-          .server();
+  @Mixin ServerOptions server;
+
+  @Parameters(paramLabel = "ID", description = "the agreement id")
+  String id;
+
+  @Option(
+      names = "--release-percent",
+      paramLabel = "N",
+      required = true,
+      description = "the share released to the provider, 0 to 100 (at most 2 decimals)")
+  String releasePercent;
+
+  @Option(
+      names = "--reason",
+      paramLabel = "TEXT",
+      required = true,
+      description = "why the ruling decides so (kept in the agreement's record)")
+  String reason;
 
   private static final Pattern PERCENT = Pattern.compile("\\d{1,3}(\\.\\d{1,2})?");
   private static final BigDecimal HUNDRED = BigDecimal.valueOf(100);
 
   @Override
-  public Usage usage() {
-    return USAGE;
-  }
-
-  @Override
-  public int run(Arguments args, Session session) throws Exception {
-    BigDecimal percent = releasePercent(args.value("--release-percent"));
-    String reason = reason(args.value("--reason"));
-    String id = args.positional(0);
-    ObjectNode answer = session.client().rule(id, percent, reason);
+  public Integer call() throws Exception {
+    Session session = server.session();
+    BigDecimal percent = releasePercent(releasePercent);
+    ObjectNode answer = session.client().rule(id, percent, reason(reason));
     session.print(answer, a -> summary(id, a));
-    return 0;
+    return Exit.OK;
   }
 
   /**

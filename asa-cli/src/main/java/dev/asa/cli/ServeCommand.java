@@ -21,184 +21,233 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import java.util.function.Function;
 import java.util.regex.Pattern;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code asa serve}: runs the server in the foreground until SIGINT or SIGTERM. */
-final class ServeCommand implements Command {
+@Command(
+    name = "serve",
+    header = "Starts the ASA server and runs it until Ctrl-C or SIGTERM.",
+    customSynopsis =
+        "asa serve [--host H] [--port N] [--data-dir DIR] [--db URL] [--operator-key FILE] ...",
+    description =
+        "With no options it listens on 127.0.0.1:8080 and keeps its data in SQLite under"
+            + " ./asa-data. Every option may also be set in the environment: --some-option as"
+            + " ASA_SOME_OPTION (one value for a repeatable option); the command line wins.")
+final class ServeCommand implements Callable<Integer> {
 
-  private static final Usage USAGE =
-      withJudge(
-          Usage.of(
-                  "serve",
-                  "[--host H] [--port N] [--data-dir DIR] [--db URL] [--operator-key FILE]",
-                  "Starts the ASA server and runs it until Ctrl-C or SIGTERM.\n"
-                      + "With no options it listens on 127.0.0.1:8080 and keeps its data in SQLite under ./asa-data.")
-              .option(
-                  Option.value(
-                      "--host",
-                      "H",
-                      "address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)"))
-              .option(
-                  Option.value(
-                      "--port",
-                      "N",
-                      "port to listen on (default "
-                          + ServerConfig.DEFAULT_PORT
-                          + "; 0 picks a free one)"))
-              .option(
-                  Option.value(
-                      "--data-dir", "DIR", "where the SQLite database lives (default ./asa-data)"))
-              .option(
-                  Option.value(
-                      "--db",
-                      "URL",
-                      "a PostgreSQL database instead, e.g. postgresql://user@127.0.0.1:5432/asa (default: $ASA_DB_URL)"))
-              .option(
-                  Option.value(
-                      "--operator-key",
-                      "FILE",
-                      "the operator's public key (a key file, its public part, a base64url key or a did:key) for admin routes"))
-              .option(
-                  Option.repeated(
-                      "--market-source",
-                      "NAME",
-                      "a market_reference source negotiations may cite for price bounds (repeatable)"))
-              .option(
-                  Option.value(
-                      "--negotiation-max-rounds",
-                      "N",
-                      "rounds before a negotiation ends in REJECTED (default 5)"))
-              .option(
-                  Option.value(
-                      "--negotiation-max-shift",
-                      "F",
-                      "largest move of a numeric term per round, as a fraction (default 0.25)"))
-              .option(
-                  Option.value(
-                      "--price-band",
-                      "LOW,HIGH",
-                      "prices outside LOW..HIGH x the market median are flagged (default 0.5,3.0)"))
-              .option(
-                  Option.value(
-                      "--negotiation-timeout",
-                      "SECONDS",
-                      "a negotiation with no message this long is rejected (default 3600)"))
-              .option(
-                  Option.value(
-                      "--rate-limit",
-                      "N",
-                      "requests per second allowed per key (default 50, bursts of twice that)"))
-              .option(
-                  Option.repeated(
-                      "--callback-url-prefix",
-                      "URL",
-                      "an http(s) URL prefix an http_callback escrow's webhook URL may start with"))
-              .option(
-                  Option.value(
-                      "--x402-facilitator",
-                      "URL",
-                      "the x402 facilitator's base URL; without it x402 escrows are refused"))
-              .option(
-                  Option.repeated(
-                      "--dispute-endpoint",
-                      "PROTOCOL=URL",
-                      "where disputes under a dispute protocol are filed, e.g. ajp=https://disputes.example/ajp"))
-              .option(
-                  Option.value(
-                      "--code-sandbox",
-                      "on|off",
-                      "run the tests of code deliverables in a bubblewrap sandbox (no network, read-only system, CPU, memory, process and time limits); off by default, and then criteria that carry tests are refused"))
-              .option(
-                  Option.repeated(
-                      "--arbiter-key",
-                      "FILE",
-                      "a public key (as for --operator-key) that may rule on disputes besides the operator's"))
-              .option(
-                  Option.repeated(
-                      "--public-url",
-                      "URL",
-                      "a URL clients reach this server under, e.g. https://asa.example.com behind a TLS proxy (repeatable; default: the listen address and its localhost forms)"))
-              .option(
-                  Option.repeated(
-                      "--allow-fetch",
-                      "URL-PREFIX",
-                      "an internal URL prefix the server may fetch from or post to (repeatable; by default internal addresses are refused)"))
-              .option(
-                  Option.value(
-                      "--rotation-max-consecutive",
-                      "N",
-                      "at most N consecutive deliveries of one provider per evaluator, for agreements whose verification.rotation sets none (default "
-                          + AssignmentConfig.DEFAULT_MAX_CONSECUTIVE
-                          + ")"))
-              .option(
-                  Option.value(
-                      "--delivery-timeout",
-                      "SECONDS",
-                      "longest wait for one payment webhook or facilitator call (default "
-                          + EscrowConfig.DEFAULTS.deliveryTimeout().toSeconds()
-                          + ")"))
-              .option(
-                  Option.value(
-                      "--log-format",
-                      "text|json",
-                      "log lines for people (text) or one JSON object a line (default text; $ASA_LOG_FORMAT)"))
-              .option(
-                  Option.value(
-                      "--log-level",
-                      "LEVEL",
-                      "error, warn, info, debug or trace (default info; $ASA_LOG_LEVEL)"))
-              .option(
-                  Option.value(
-                      "--metrics-port",
-                      "N",
-                      "serve GET /metrics unauthenticated on this port of its own (default: on the main port, for the operator key; $ASA_METRICS_PORT)"))
-              .option(
-                  Option.value(
-                      "--metrics-bind",
-                      "H",
-                      "address of the metrics port (default 127.0.0.1; $ASA_METRICS_BIND)")));
+  @Spec CommandSpec spec;
 
-  private static Usage withJudge(Usage usage) {
-    Usage u =
-        usage
-            .option(
-                Option.value(
-                    "--verification-workers",
-                    "N",
-                    "semantic verifications run at once (default 2)"))
-            .option(
-                Option.value(
-                    "--qualify-min-evaluations",
-                    "N",
-                    "evaluations a pool evaluator needs to be assigned (default "
-                        + QualificationPolicy.DEFAULTS.minEvaluations()
-                        + ")"))
-            .option(
-                Option.value(
-                    "--qualify-canary-pass-rate",
-                    "F",
-                    "lowest canary pass rate of a pool evaluator, a fraction from 0 to 1 (default "
-                        + QualificationPolicy.DEFAULTS.minCanaryPassRate().toPlainString()
-                        + ")"))
-            .option(
-                Option.value(
-                    "--qualify-max-deviation",
-                    "POINTS",
-                    "largest mean calibration deviation of a pool evaluator, in score points (default "
-                        + QualificationPolicy.DEFAULTS.maxDeviationPoints().toPlainString()
-                        + ")"))
-            .option(
-                Option.value(
-                    "--canaries",
-                    "FILE",
-                    "the canary set (a JSON array or JSON Lines of canaries), loaded at start in place of the stored one"));
-    for (Option o : JudgeOptions.options()) {
-      u = u.option(o);
-    }
-    return u;
-  }
+  @Option(
+      names = "--host",
+      paramLabel = "H",
+      description =
+          "address to listen on (default 127.0.0.1; 0.0.0.0 for every interface); env ASA_HOST")
+  String host;
+
+  @Option(
+      names = "--port",
+      paramLabel = "N",
+      description =
+          "port to listen on (default "
+              + ServerConfig.DEFAULT_PORT
+              + "; 0 picks a free one); env ASA_PORT")
+  String port;
+
+  @Option(
+      names = "--data-dir",
+      paramLabel = "DIR",
+      description = "where the SQLite database lives (default ./asa-data); env ASA_DATA_DIR")
+  String dataDir;
+
+  @Option(
+      names = "--db",
+      paramLabel = "URL",
+      description =
+          "a PostgreSQL database instead, e.g. postgresql://user@127.0.0.1:5432/asa (also $ASA_DB_URL); env ASA_DB")
+  String db;
+
+  @Option(
+      names = "--operator-key",
+      paramLabel = "FILE",
+      description =
+          "the operator's public key (a key file, its public part, a base64url key or a did:key) for admin routes; env ASA_OPERATOR_KEY")
+  String operatorKey;
+
+  @Option(
+      names = "--market-source",
+      paramLabel = "NAME",
+      description =
+          "a market_reference source negotiations may cite for price bounds; env ASA_MARKET_SOURCE")
+  List<String> marketSources = new ArrayList<>();
+
+  @Option(
+      names = "--negotiation-max-rounds",
+      paramLabel = "N",
+      description =
+          "rounds before a negotiation ends in REJECTED (default 5); env ASA_NEGOTIATION_MAX_ROUNDS")
+  String negotiationMaxRounds;
+
+  @Option(
+      names = "--negotiation-max-shift",
+      paramLabel = "F",
+      description =
+          "largest move of a numeric term per round, as a fraction (default 0.25); env ASA_NEGOTIATION_MAX_SHIFT")
+  String negotiationMaxShift;
+
+  @Option(
+      names = "--price-band",
+      paramLabel = "LOW,HIGH",
+      description =
+          "prices outside LOW..HIGH x the market median are flagged (default 0.5,3.0); env ASA_PRICE_BAND")
+  String priceBand;
+
+  @Option(
+      names = "--negotiation-timeout",
+      paramLabel = "SECONDS",
+      description =
+          "a negotiation with no message this long is rejected (default 3600); env ASA_NEGOTIATION_TIMEOUT")
+  String negotiationTimeout;
+
+  @Option(
+      names = "--rate-limit",
+      paramLabel = "N",
+      description =
+          "requests per second allowed per key (default 50, bursts of twice that); env ASA_RATE_LIMIT")
+  String rateLimit;
+
+  @Option(
+      names = "--callback-url-prefix",
+      paramLabel = "URL",
+      description =
+          "an http(s) URL prefix an http_callback escrow's webhook URL may start with; env ASA_CALLBACK_URL_PREFIX")
+  List<String> callbackUrlPrefixes = new ArrayList<>();
+
+  @Option(
+      names = "--x402-facilitator",
+      paramLabel = "URL",
+      description =
+          "the x402 facilitator's base URL; without it x402 escrows are refused; env ASA_X402_FACILITATOR")
+  String x402Facilitator;
+
+  @Option(
+      names = "--dispute-endpoint",
+      paramLabel = "PROTOCOL=URL",
+      description =
+          "where disputes under a dispute protocol are filed, e.g. ajp=https://disputes.example/ajp; env ASA_DISPUTE_ENDPOINT")
+  List<String> disputeEndpoints = new ArrayList<>();
+
+  @Option(
+      names = "--code-sandbox",
+      paramLabel = "on|off",
+      description =
+          "run the tests of code deliverables in a bubblewrap sandbox (no network, read-only system, CPU, memory, process and time limits); off by default, and then criteria that carry tests are refused; env ASA_CODE_SANDBOX")
+  String codeSandbox;
+
+  @Option(
+      names = "--arbiter-key",
+      paramLabel = "FILE",
+      description =
+          "a public key (as for --operator-key) that may rule on disputes besides the operator's; env ASA_ARBITER_KEY")
+  List<String> arbiterKeys = new ArrayList<>();
+
+  @Option(
+      names = "--public-url",
+      paramLabel = "URL",
+      description =
+          "a URL clients reach this server under, e.g. https://asa.example.com behind a TLS proxy (default: the listen address and its localhost forms); env ASA_PUBLIC_URL")
+  List<String> publicUrls = new ArrayList<>();
+
+  @Option(
+      names = "--allow-fetch",
+      paramLabel = "URL-PREFIX",
+      description =
+          "an internal URL prefix the server may fetch from or post to (by default internal addresses are refused); env ASA_ALLOW_FETCH")
+  List<String> allowFetch = new ArrayList<>();
+
+  @Option(
+      names = "--rotation-max-consecutive",
+      paramLabel = "N",
+      description =
+          "at most N consecutive deliveries of one provider per evaluator, for agreements whose verification.rotation sets none (default "
+              + AssignmentConfig.DEFAULT_MAX_CONSECUTIVE
+              + "); env ASA_ROTATION_MAX_CONSECUTIVE")
+  String rotationMaxConsecutive;
+
+  @Option(
+      names = "--delivery-timeout",
+      paramLabel = "SECONDS",
+      description =
+          "longest wait for one payment webhook or facilitator call (default 10); env ASA_DELIVERY_TIMEOUT")
+  String deliveryTimeout;
+
+  @Option(
+      names = "--log-format",
+      paramLabel = "text|json",
+      description =
+          "log lines for people (text) or one JSON object a line (default text); env ASA_LOG_FORMAT")
+  String logFormat;
+
+  @Option(
+      names = "--log-level",
+      paramLabel = "LEVEL",
+      description = "error, warn, info, debug or trace (default info); env ASA_LOG_LEVEL")
+  String logLevel;
+
+  @Option(
+      names = "--metrics-port",
+      paramLabel = "N",
+      description =
+          "serve GET /metrics unauthenticated on this port of its own (default: on the main port, for the operator key); env ASA_METRICS_PORT")
+  String metricsPort;
+
+  @Option(
+      names = "--metrics-bind",
+      paramLabel = "H",
+      description = "address of the metrics port (default 127.0.0.1); env ASA_METRICS_BIND")
+  String metricsBind;
+
+  @Option(
+      names = "--verification-workers",
+      paramLabel = "N",
+      description = "semantic verifications run at once (default 2); env ASA_VERIFICATION_WORKERS")
+  String verificationWorkers;
+
+  @Option(
+      names = "--qualify-min-evaluations",
+      paramLabel = "N",
+      description =
+          "evaluations a pool evaluator needs to be assigned (default 50); env ASA_QUALIFY_MIN_EVALUATIONS")
+  String qualifyMinEvaluations;
+
+  @Option(
+      names = "--qualify-canary-pass-rate",
+      paramLabel = "F",
+      description =
+          "lowest canary pass rate of a pool evaluator, a fraction from 0 to 1 (default 0.90); env ASA_QUALIFY_CANARY_PASS_RATE")
+  String qualifyCanaryPassRate;
+
+  @Option(
+      names = "--qualify-max-deviation",
+      paramLabel = "POINTS",
+      description =
+          "largest mean calibration deviation of a pool evaluator, in score points (default 10); env ASA_QUALIFY_MAX_DEVIATION")
+  String qualifyMaxDeviation;
+
+  @Option(
+      names = "--canaries",
+      paramLabel = "FILE",
+      description =
+          "the canary set (a JSON array or JSON Lines of canaries), loaded at start in place of the stored one; env ASA_CANARIES")
+  String canaries;
+
+  @Mixin JudgeOptions judgeOptions;
 
   /**
    * A dispute protocol's name as agreements write it in {@code dispute.protocol}: {@code ajp},
@@ -207,45 +256,38 @@ final class ServeCommand implements Command {
   private static final Pattern PROTOCOL = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
 
   @Override
-  public Usage usage() {
-    return USAGE;
-  }
-
-  @Override
-  public int run(Arguments args, Session session) throws Exception {
+  public Integer call() throws Exception {
+    Session session = new Session(Asa.of(spec).io(), null, null, false);
     ServerConfig defaults = ServerConfig.defaults();
     ServerConfig config =
         defaults
-            .withHost(args.value("--host", defaults.host()))
-            .withPort(args.intValue("--port", defaults.port(), 0, 65535))
-            .withDataDir(
-                args.has("--data-dir") ? Path.of(args.value("--data-dir")) : defaults.dataDir())
-            .withDbUrl(args.value("--db", session.env("ASA_DB_URL")));
-    if (args.has("--operator-key")) {
-      config =
-          config.withOperatorKey(
-              Inputs.publicKeyFile("--operator-key", args.value("--operator-key")));
+            .withHost(host != null ? host : defaults.host())
+            .withPort(Inputs.intValue("--port", port, defaults.port(), 0, 65535))
+            .withDataDir(dataDir != null ? Path.of(dataDir) : defaults.dataDir())
+            .withDbUrl(db);
+    if (operatorKey != null) {
+      config = config.withOperatorKey(Inputs.publicKeyFile("--operator-key", operatorKey));
     }
-    config = config.withNegotiationPolicy(negotiationPolicy(args, config.negotiationPolicy()));
-    if (args.has("--market-source")) {
-      config =
-          config.withTrustedMarketSources(java.util.Set.copyOf(args.values("--market-source")));
+    config = config.withNegotiationPolicy(negotiationPolicy(config.negotiationPolicy()));
+    if (!marketSources.isEmpty()) {
+      config = config.withTrustedMarketSources(Set.copyOf(marketSources));
     }
-    if (args.has("--rate-limit")) {
-      int perSecond = args.intValue("--rate-limit", 50, 1, 1_000_000);
+    if (rateLimit != null) {
+      int perSecond = Inputs.intValue("--rate-limit", rateLimit, 50, 1, 1_000_000);
       config = config.withRateLimit(perSecond, perSecond * 2);
     }
-    config = config.withEscrow(escrow(args, config.escrow()));
-    config = config.withPublicUrls(publicUrls(args)).withFetchPolicy(fetchPolicy(args));
-    if (args.has("--rotation-max-consecutive")) {
+    config = config.withEscrow(escrow(config.escrow()));
+    config = config.withPublicUrls(publicUrls()).withFetchPolicy(fetchPolicy(allowFetch));
+    if (rotationMaxConsecutive != null) {
       config =
           config.withAssignment(
               config
                   .assignment()
                   .withDefaultRotation(
                       new RotationTerms(
-                          args.intValue(
+                          Inputs.intValue(
                               "--rotation-max-consecutive",
+                              rotationMaxConsecutive,
                               AssignmentConfig.DEFAULT_MAX_CONSECUTIVE,
                               1,
                               RotationTerms.MAX))));
@@ -253,25 +295,24 @@ final class ServeCommand implements Command {
     config =
         config.withVerification(
             dev.asa.server.evaluation.VerificationConfig.standard(
-                JudgeOptions.config(args, session),
-                args.intValue("--verification-workers", 2, 1, 64)));
-    config = config.withVerification(codeSandbox(args, config));
-    config = config.withQualification(qualification(args, config.qualification()));
-    if (args.has("--canaries")) {
+                judgeOptions.config(session),
+                Inputs.intValue("--verification-workers", verificationWorkers, 2, 1, 64)));
+    config = config.withVerification(codeSandbox(config));
+    config = config.withQualification(qualification(config.qualification()));
+    config = config.withObservability(observability());
+    if (canaries != null) {
       try {
-        config = config.withCanaries(CanaryFile.read(Path.of(args.value("--canaries"))));
+        config = config.withCanaries(CanaryFile.read(Path.of(canaries)));
       } catch (IllegalArgumentException e) {
         throw new CliException(e.getMessage(), e);
       }
     }
 
-    config = config.withObservability(observability(args, session::env));
-
     AsaServer server;
     try {
       server = AsaServer.start(config);
     } catch (RuntimeException e) {
-      throw new CliException("could not start the server: " + rootMessage(e), e);
+      throw new CliException("could not start the server: " + rootMessage(e), Exit.UNREACHABLE);
     }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
@@ -327,58 +368,15 @@ final class ServeCommand implements Command {
     }
     session.out().flush();
     stopped.await();
-    return 0;
+    return Exit.OK;
   }
 
-  /**
-   * --log-format, --log-level, --metrics-port, --metrics-bind, each defaulting to its ASA_
-   * variable.
-   */
-  static Observability observability(Arguments args, Function<String, String> env)
-      throws UsageException {
-    Observability.Logging logging;
-    try {
-      logging =
-          new Observability.Logging(
-              Observability.LogFormat.fromWire(
-                  args.value("--log-format", envOr(env, "ASA_LOG_FORMAT", "text"))),
-              args.value("--log-level", envOr(env, "ASA_LOG_LEVEL", "info")));
-    } catch (IllegalArgumentException e) {
-      throw new UsageException(e.getMessage());
-    }
-    Observability o = Observability.DEFAULTS.withLogging(logging);
-    String port = args.value("--metrics-port", env.apply("ASA_METRICS_PORT"));
-    if (port == null) {
-      return o;
-    }
-    int n;
-    try {
-      n = Integer.parseInt(port.trim());
-    } catch (NumberFormatException e) {
-      n = -1;
-    }
-    if (n < 0 || n > 65535) {
-      throw new UsageException("--metrics-port must be a port number 0..65535, not '" + port + "'");
-    }
-    String bind =
-        args.value(
-            "--metrics-bind",
-            envOr(env, "ASA_METRICS_BIND", Observability.MetricsEndpoint.DEFAULT_BIND));
-    return o.withMetrics(Observability.MetricsEndpoint.separate(bind, n));
-  }
-
-  private static String envOr(Function<String, String> env, String name, String fallback) {
-    String v = env.apply(name);
-    return v == null || v.isBlank() ? fallback : v;
-  }
-
-  private static NegotiationPolicy negotiationPolicy(Arguments args, NegotiationPolicy d)
-      throws UsageException {
+  private NegotiationPolicy negotiationPolicy(NegotiationPolicy d) throws UsageException {
     try {
       BigDecimal low = d.priceBandLow();
       BigDecimal high = d.priceBandHigh();
-      if (args.has("--price-band")) {
-        String[] parts = args.value("--price-band").split(",", -1);
+      if (priceBand != null) {
+        String[] parts = priceBand.split(",", -1);
         if (parts.length != 2) {
           throw new UsageException("--price-band takes LOW,HIGH such as 0.5,3.0");
         }
@@ -386,14 +384,12 @@ final class ServeCommand implements Command {
         high = new BigDecimal(parts[1].trim());
       }
       return new NegotiationPolicy(
-          args.intValue("--negotiation-max-rounds", d.maxRounds(), 1, 100),
-          args.has("--negotiation-max-shift")
-              ? new BigDecimal(args.value("--negotiation-max-shift"))
-              : d.maxShift(),
+          Inputs.intValue("--negotiation-max-rounds", negotiationMaxRounds, d.maxRounds(), 1, 100),
+          negotiationMaxShift != null ? new BigDecimal(negotiationMaxShift) : d.maxShift(),
           low,
           high,
-          args.has("--negotiation-timeout")
-              ? Inputs.nonNegativeLong("--negotiation-timeout", args.value("--negotiation-timeout"))
+          negotiationTimeout != null
+              ? Inputs.nonNegativeLong("--negotiation-timeout", negotiationTimeout)
               : d.timeoutSeconds(),
           d.minClosedForMedian());
     } catch (NumberFormatException e) {
@@ -405,18 +401,18 @@ final class ServeCommand implements Command {
   }
 
   /** The qualification bar, each bound named when it is out of range. */
-  static QualificationPolicy qualification(Arguments args, QualificationPolicy d)
-      throws UsageException {
+  QualificationPolicy qualification(QualificationPolicy d) throws UsageException {
     return new QualificationPolicy(
-        args.intValue("--qualify-min-evaluations", d.minEvaluations(), 0, 1_000_000),
+        Inputs.intValue(
+            "--qualify-min-evaluations", qualifyMinEvaluations, d.minEvaluations(), 0, 1_000_000),
         decimal(
-            args,
+            qualifyCanaryPassRate,
             "--qualify-canary-pass-rate",
             d.minCanaryPassRate(),
             BigDecimal.ONE,
             "a fraction from 0 to 1, such as 0.9 for 90%"),
         decimal(
-            args,
+            qualifyMaxDeviation,
             "--qualify-max-deviation",
             d.maxDeviationPoints(),
             BigDecimal.valueOf(100),
@@ -424,9 +420,8 @@ final class ServeCommand implements Command {
   }
 
   private static BigDecimal decimal(
-      Arguments args, String option, BigDecimal fallback, BigDecimal max, String expected)
+      String text, String option, BigDecimal fallback, BigDecimal max, String expected)
       throws UsageException {
-    String text = args.value(option);
     if (text == null) {
       return fallback;
     }
@@ -441,12 +436,11 @@ final class ServeCommand implements Command {
     throw new UsageException(option + " must be " + expected + ", not '" + text + "'");
   }
 
-  private static EscrowConfig escrow(Arguments args, EscrowConfig d)
-      throws UsageException, CliException {
+  private EscrowConfig escrow(EscrowConfig d) throws UsageException, CliException {
     EscrowConfig escrow = d;
-    if (args.has("--callback-url-prefix")) {
+    if (!callbackUrlPrefixes.isEmpty()) {
       List<String> prefixes = new ArrayList<>();
-      for (String prefix : args.values("--callback-url-prefix")) {
+      for (String prefix : callbackUrlPrefixes) {
         URI uri = httpUrl("--callback-url-prefix", prefix);
         // The server matches URLs by their text: without a path, https://pay.example would let in
         // https://pay.example.evil/.
@@ -462,14 +456,12 @@ final class ServeCommand implements Command {
       }
       escrow = escrow.withCallbackUrlPrefixes(prefixes);
     }
-    if (args.has("--x402-facilitator")) {
-      escrow =
-          escrow.withX402Facilitator(
-              httpUrl("--x402-facilitator", args.value("--x402-facilitator")));
+    if (x402Facilitator != null) {
+      escrow = escrow.withX402Facilitator(httpUrl("--x402-facilitator", x402Facilitator));
     }
-    if (args.has("--dispute-endpoint")) {
+    if (!disputeEndpoints.isEmpty()) {
       Map<String, URI> endpoints = new LinkedHashMap<>();
-      for (String given : args.values("--dispute-endpoint")) {
+      for (String given : disputeEndpoints) {
         int eq = given.indexOf('=');
         String protocol = eq < 0 ? "" : given.substring(0, eq).strip();
         if (!PROTOCOL.matcher(protocol).matches()) {
@@ -488,25 +480,52 @@ final class ServeCommand implements Command {
       }
       escrow = escrow.withDisputeEndpoints(endpoints);
     }
-    if (args.has("--arbiter-key")) {
+    if (!arbiterKeys.isEmpty()) {
       Set<Ed25519PublicKey> arbiters = new LinkedHashSet<>();
-      for (String file : args.values("--arbiter-key")) {
+      for (String file : arbiterKeys) {
         arbiters.add(Inputs.publicKeyFile("--arbiter-key", file));
       }
       escrow = escrow.withArbiterKeys(arbiters);
     }
-    if (args.has("--delivery-timeout")) {
+    if (deliveryTimeout != null) {
       escrow =
           escrow.withDeliveryTimeout(
-              Duration.ofSeconds(args.intValue("--delivery-timeout", 0, 1, 3600)));
+              Duration.ofSeconds(
+                  Inputs.intValue("--delivery-timeout", deliveryTimeout, 0, 1, 3600)));
     }
     return escrow;
   }
 
-  private static dev.asa.server.config.PublicUrls publicUrls(Arguments args) throws UsageException {
+  /**
+   * --log-format, --log-level, --metrics-port and --metrics-bind (each also from its ASA_
+   * variable).
+   */
+  Observability observability() throws UsageException {
+    Observability.Logging logging;
+    try {
+      logging =
+          new Observability.Logging(
+              Observability.LogFormat.fromWire(logFormat == null ? "text" : logFormat),
+              logLevel == null ? "info" : logLevel);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage());
+    }
+    Observability o = Observability.DEFAULTS.withLogging(logging);
+    if (metricsPort == null) {
+      if (metricsBind != null) {
+        throw new UsageException(
+            "--metrics-bind needs --metrics-port: the address is the metrics port's");
+      }
+      return o;
+    }
+    int port = Inputs.intValue("--metrics-port", metricsPort, 0, 0, 65535);
+    String bind = metricsBind == null ? Observability.MetricsEndpoint.DEFAULT_BIND : metricsBind;
+    return o.withMetrics(Observability.MetricsEndpoint.separate(bind, port));
+  }
+
+  private dev.asa.server.config.PublicUrls publicUrls() throws UsageException {
     List<URI> urls = new ArrayList<>();
-    for (String given :
-        args.has("--public-url") ? args.values("--public-url") : List.<String>of()) {
+    for (String given : publicUrls) {
       URI uri = httpUrl("--public-url", given);
       String path = uri.getRawPath();
       if ((path != null && !path.isEmpty() && !"/".equals(path))
@@ -522,10 +541,9 @@ final class ServeCommand implements Command {
     return new dev.asa.server.config.PublicUrls(urls);
   }
 
-  static dev.asa.server.net.FetchPolicy fetchPolicy(Arguments args) throws UsageException {
+  static dev.asa.server.net.FetchPolicy fetchPolicy(List<String> allowFetch) throws UsageException {
     List<String> prefixes = new ArrayList<>();
-    for (String given :
-        args.has("--allow-fetch") ? args.values("--allow-fetch") : List.<String>of()) {
+    for (String given : allowFetch) {
       URI uri = httpUrl("--allow-fetch", given);
       if (uri.getRawPath() == null || uri.getRawPath().isEmpty()) {
         throw new UsageException(
@@ -575,9 +593,9 @@ final class ServeCommand implements Command {
    * directory hidden from them. Refused at start when the sandbox cannot run here, with the reason:
    * a server that said it runs tests and then could not would fail every code verification.
    */
-  private static dev.asa.server.evaluation.VerificationConfig codeSandbox(
-      Arguments args, ServerConfig config) throws UsageException, CliException {
-    String value = args.has("--code-sandbox") ? args.value("--code-sandbox") : "off";
+  private dev.asa.server.evaluation.VerificationConfig codeSandbox(ServerConfig config)
+      throws UsageException, CliException {
+    String value = codeSandbox != null ? codeSandbox : "off";
     switch (value) {
       case "off" -> {
         return config.verification();

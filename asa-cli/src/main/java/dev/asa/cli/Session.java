@@ -15,47 +15,52 @@ final class Session {
 
   static final String DEFAULT_SERVER = "http://127.0.0.1:8080";
 
-  private final InputStream in;
-  private final PrintStream out;
-  private final PrintStream err;
-  private final Map<String, String> env;
-  private final Arguments args;
+  private final Io io;
+  private final String server;
+  private final String key;
+  private final boolean json;
   private AsaClient client;
 
-  Session(
-      InputStream in, PrintStream out, PrintStream err, Map<String, String> env, Arguments args) {
-    this.in = in;
-    this.out = out;
-    this.err = err;
-    this.env = env;
-    this.args = args;
+  /**
+   * @param server {@code --server}, or null for {@code $ASA_SERVER} or the default
+   * @param key {@code --key}, or null for {@code $ASA_KEY} or none
+   */
+  Session(Io io, String server, String key, boolean json) {
+    this.io = io;
+    this.server = server;
+    this.key = key;
+    this.json = json;
+  }
+
+  /** A session for tests and offline commands: no server options. */
+  static Session of(InputStream in, PrintStream out, PrintStream err, Map<String, String> env) {
+    return new Session(new Io(in, out, err, env), null, null, false);
   }
 
   /** Standard input, for a file given as {@code -}. */
   InputStream in() {
-    return in;
+    return io.in();
   }
 
   PrintStream out() {
-    return out;
+    return io.out();
   }
 
   PrintStream err() {
-    return err;
+    return io.err();
   }
 
   String env(String name) {
-    String v = env.get(name);
-    return v == null || v.isBlank() ? null : v;
+    return io.env(name);
   }
 
   /** Whether the user asked for JSON rather than a summary. */
   boolean json() {
-    return args.flag("--json");
+    return json;
   }
 
   void printJson(JsonNode node) {
-    out.println(Json.writePretty(node));
+    io.out().println(Json.writePretty(node));
   }
 
   /** The server's answer: as JSON with {@code --json}, else as the command's readable summary. */
@@ -63,7 +68,7 @@ final class Session {
     if (json()) {
       printJson(answer);
     } else {
-      out.print(summary.apply(answer));
+      io.out().print(summary.apply(answer));
     }
   }
 
@@ -79,13 +84,12 @@ final class Session {
 
   /** The request-signing key file named by {@code --key} or {@code $ASA_KEY}, or null. */
   String keyFileName() {
-    String file = args.has("--key") ? args.value("--key") : null;
-    return file != null ? file : env("ASA_KEY");
+    return key != null ? key : env("ASA_KEY");
   }
 
   private AsaClient unsignedClient() throws UsageException {
     if (client == null) {
-      String server = args.value("--server");
+      String server = this.server;
       String source = "--server";
       if (server == null) {
         server = env("ASA_SERVER");

@@ -7,63 +7,72 @@ import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code asa shadow score}: the Shadow Score Spec's validator, offline. Its exit statuses are the
  * spec's CLI contract, not the rest of the CLI's: 1 means the score exceeds {@code --threshold} (a
  * CI gate), so input that cannot be scored must not also be 1; it is 2, like a usage error.
  */
-final class ShadowCommand implements Command {
+@Command(
+    name = "score",
+    header = "Computes the Shadow Score of sealed test results and prints the Shadow Report.",
+    customSynopsis =
+        "asa shadow score --sealed FILE [--open FILE] [--threshold N] [--format json|summary]",
+    description =
+        "Input files are {\"tests\":[{name, status, category, expected, actual, message}]};"
+            + " status is passed, failed, error or skipped (only passed counts as a pass). Exit 0,"
+            + " or 1 when the reported score is strictly above --threshold, or 2 when an input"
+            + " cannot be used.")
+final class ShadowCommand implements Callable<Integer> {
 
-  private static final Usage USAGE =
-      Usage.of(
-              "shadow score",
-              "--sealed FILE [--open FILE] [--threshold N] [--format json|summary]",
-              "Computes the Shadow Score of sealed test results and prints the Shadow Report.\n"
-                  + "Input files are {\"tests\":[{name, status, category, expected, actual, message}]}; status is passed,\n"
-                  + "failed, error or skipped (only passed counts as a pass). Exit 0, or 1 when the reported score is\n"
-                  + "strictly above --threshold, or 2 when an input cannot be used.")
-          .option(
-              Option.required(
-                  "--sealed",
-                  "FILE",
-                  "results of the sealed suite, the one the implementer never saw"))
-          .option(
-              Option.value(
-                  "--open",
-                  "FILE",
-                  "results of the implementer's own suite: adds open_tests and coverage_comparison"))
-          .option(
-              Option.value(
-                  "--threshold",
-                  "N",
-                  "exit 1 when the score (as reported, one decimal) is above N, 0 to 100"))
-          .option(
-              Option.value(
-                  "--format",
-                  "FORMAT",
-                  "json (the report, default) or summary (a few lines for a person)"));
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--sealed",
+      paramLabel = "FILE",
+      required = true,
+      description = "results of the sealed suite, the one the implementer never saw")
+  String sealed;
+
+  @Option(
+      names = "--open",
+      paramLabel = "FILE",
+      description =
+          "results of the implementer's own suite: adds open_tests and coverage_comparison")
+  String open;
+
+  @Option(
+      names = "--threshold",
+      paramLabel = "N",
+      description = "exit 1 when the score (as reported, one decimal) is above N, 0 to 100")
+  String threshold;
+
+  @Option(
+      names = "--format",
+      paramLabel = "FORMAT",
+      description = "json (the report, default) or summary (a few lines for a person)")
+  String format = "json";
 
   @Override
-  public Usage usage() {
-    return USAGE;
-  }
-
-  @Override
-  public int run(Arguments args, Session session) throws Exception {
-    String format = args.value("--format", "json");
+  public Integer call() throws Exception {
+    Session session = new Session(Asa.of(spec).io(), null, null, false);
     if (!format.equals("json") && !format.equals("summary")) {
       throw new UsageException("--format must be json or summary, not '" + format + "'");
     }
-    BigDecimal threshold = threshold(args.value("--threshold"));
+    BigDecimal threshold = threshold(this.threshold);
     ShadowReport report;
     try {
-      report = ShadowReport.of(suite("--sealed", args.value("--sealed")));
-      if (args.has("--open")) {
-        report = report.withOpen(suite("--open", args.value("--open")));
+      report = ShadowReport.of(suite("--sealed", sealed));
+      if (open != null) {
+        report = report.withOpen(suite("--open", open));
       }
     } catch (CliException e) {
-      session.err().println("asa " + USAGE.command() + ": " + e.getMessage());
+      session.err().println(spec.qualifiedName() + ": " + e.getMessage());
       return 2;
     }
     if (format.equals("summary")) {

@@ -2,41 +2,50 @@ package dev.asa.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Role;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code asa agreements sign ID --key FILE --as client|provider}: the private key never leaves this
  * machine.
  */
-final class SignCommand implements Command {
+@Command(
+    name = "sign",
+    header = "Signs the agreement's current terms with your key.",
+    customSynopsis = "asa agreements sign ID --key FILE --as client|provider",
+    description =
+        "Reads its agreement_hash, signs it here and sends only the signature: the private key stays on this machine. The agreement turns ACTIVE once both parties have signed.")
+final class SignCommand implements Callable<Integer> {
 
-  private static final Usage USAGE =
-      Usage.of(
-              "agreements sign",
-              "ID --key FILE --as client|provider",
-              "Signs the agreement's current terms with your key.\n"
-                  + "Reads its agreement_hash, signs it here and sends only the signature: the private key stays on\n"
-                  + "this machine. The agreement turns ACTIVE once both parties have signed.")
-          .positional("ID")
-          .option(Option.required("--as", "ROLE", "the party you sign for: client or provider"))
-          .server();
+  @Mixin ServerOptions server;
+
+  @Parameters(paramLabel = "ID", description = "the agreement id")
+  String id;
+
+  @Option(
+      names = "--as",
+      paramLabel = "ROLE",
+      required = true,
+      completionCandidates = Candidates.SigningRoles.class,
+      description = "the party you sign for: ${COMPLETION-CANDIDATES}")
+  String as;
 
   @Override
-  public Usage usage() {
-    return USAGE;
-  }
-
-  @Override
-  public int run(Arguments args, Session session) throws Exception {
-    Role role = Inputs.signingRole("--as", args.value("--as"));
-    String id = args.positional(0);
+  public Integer call() throws Exception {
+    Session session = server.session();
+    Role role = Inputs.signingRole("--as", as);
     String keyFile = session.keyFileName();
     if (keyFile == null) {
-      throw new UsageException("missing --key FILE (or $ASA_KEY): the key of the party that signs");
+      throw new UsageException(
+          "missing --key FILE: the key of the party that signs (pass --key FILE or set ASA_KEY)");
     }
     ObjectNode answer = session.client().sign(id, role, Inputs.keyFile(keyFile));
     if (session.json()) {
       session.printJson(answer);
-      return 0;
+      return Exit.OK;
     }
     String state = answer.path("state").asText();
     session.out().println("signed " + id + " as " + role.wireName() + "; state " + state);
@@ -44,6 +53,6 @@ final class SignCommand implements Command {
     if (!answer.path("agreement").path("signatures").has(other.wireName())) {
       session.out().println("waiting for the " + other.wireName() + "'s signature");
     }
-    return 0;
+    return Exit.OK;
   }
 }

@@ -2,29 +2,30 @@ package dev.asa.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
 
 /** {@code asa agreements status ID}: where the agreement, and the money, stand. */
-final class StatusCommand implements Command {
+@Command(
+    name = "status",
+    header = "Shows where an agreement and its payment stand.",
+    customSynopsis = "asa agreements status ID",
+    description = "State, signatures, deadlines, delivery, verification, dispute and payment.")
+final class StatusCommand implements Callable<Integer> {
 
-  private static final Usage USAGE =
-      Usage.of(
-              "agreements status",
-              "ID",
-              "Shows where an agreement and its payment stand.\n"
-                  + "State, signatures, deadlines, delivery, verification, dispute and payment.")
-          .positional("ID")
-          .server();
+  @Mixin ServerOptions server;
 
-  @Override
-  public Usage usage() {
-    return USAGE;
-  }
+  @Parameters(paramLabel = "ID", description = "the agreement id")
+  String id;
 
   @Override
-  public int run(Arguments args, Session session) throws Exception {
-    ObjectNode status = session.client().status(args.positional(0));
+  public Integer call() throws Exception {
+    Session session = server.session();
+    ObjectNode status = session.client().status(id);
     session.print(status, StatusCommand::summary);
-    return 0;
+    return Exit.OK;
   }
 
   static String summary(JsonNode s) {
@@ -82,8 +83,8 @@ final class StatusCommand implements Command {
     if (!dispute.isMissingNode()) {
       facts.row(
           "dispute",
-          "filed by the "
-              + dispute.path("party").asText()
+          "filed by "
+              + filer(dispute)
               + " at "
               + dispute.path("filed_at").asText()
               + ": "
@@ -91,6 +92,12 @@ final class StatusCommand implements Command {
     }
     facts.row("payment", payment(s.path("payment")));
     return facts.render();
+  }
+
+  /** {@code the client}, or {@code a party} when the record does not say who. */
+  static String filer(JsonNode dispute) {
+    String by = dispute.path("filed_by").asText(dispute.path("party").asText(""));
+    return by.isBlank() ? "a party" : "the " + by;
   }
 
   private static String payment(JsonNode p) {

@@ -4,39 +4,40 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
 
 /** {@code asa templates [TYPE]}: the starting points for new agreements and their quality terms. */
-final class TemplatesCommand implements Command {
+@Command(
+    name = "templates",
+    header = "Lists the agreement templates and their quality terms.",
+    customSynopsis = "asa templates [TYPE]",
+    description =
+        "Each dimension with its weight and SLO, and the composite threshold; with TYPE, that template in detail.")
+final class TemplatesCommand implements Callable<Integer> {
 
-  private static final Usage USAGE =
-      Usage.of(
-              "templates",
-              "[TYPE]",
-              "Lists the agreement templates and their quality terms.\n"
-                  + "Each dimension with its weight and SLO, and the composite threshold; with TYPE, that template in detail.")
-          .positional("[TYPE]")
-          .server();
+  @Mixin ServerOptions server;
 
-  @Override
-  public Usage usage() {
-    return USAGE;
-  }
+  @Parameters(paramLabel = "TYPE", arity = "0..1", description = "a template type, e.g. general")
+  String type;
 
   @Override
-  public int run(Arguments args, Session session) throws Exception {
-    String type = args.positional(0);
+  public Integer call() throws Exception {
+    Session session = server.session();
     ObjectNode answer =
         type == null ? session.client().templates() : session.client().template(type);
     if (session.json()) {
       session.printJson(answer);
-      return 0;
+      return Exit.OK;
     }
     List<JsonNode> templates = type == null ? list(answer.path("templates")) : List.of(answer);
     session.out().print(table(templates));
     if (type != null) {
       session.out().print(details(answer));
     }
-    return 0;
+    return Exit.OK;
   }
 
   /** One line per dimension; the template's own columns only on its first line. */

@@ -42,17 +42,26 @@ final class VerificationReport {
     return heading + body(v);
   }
 
+  /** {@link Exit#FAIL} when the verdict is FAIL, else {@link Exit#OK}. */
+  static int exitCode(JsonNode verification) {
+    return "FAIL".equals(verification.path("determination").path("result").asText())
+        ? Exit.FAIL
+        : Exit.OK;
+  }
+
   private static String body(JsonNode v) {
     StringBuilder s = new StringBuilder();
 
     Table dimensions = Table.withHeaders("DIMENSION", "SCORE", "SLO TARGET", "MET", "EVIDENCE");
     Table shadows = Table.withHeaders("SHADOW METRIC", "OF", "VALUE", "TARGET", "MET");
     for (JsonNode d : v.path("dimensions")) {
+      // A dimension nobody scored has no score: its SLO was not missed, it was not looked at.
+      boolean evaluated = !d.path("score").isNull() && !d.path("score").isMissingNode();
       dimensions.row(
           d.path("name").asText(),
-          Formats.number(d.path("score")),
+          evaluated ? Formats.number(d.path("score")) : "-",
           Formats.target(d.path("slo_target")),
-          Formats.yesNo(d.path("slo_met").asBoolean()),
+          evaluated ? Formats.yesNo(d.path("slo_met").asBoolean()) : "not evaluated",
           Formats.cut(d.path("evidence").asText(), EVIDENCE_WIDTH));
       JsonNode shadow = d.path("shadow_metric");
       if (shadow.isObject()) {
@@ -98,6 +107,15 @@ final class VerificationReport {
             + Formats.number(det.path("payment_release_percent"))
             + "% of the payment"
             + (confidence.isNumber() ? ", confidence " + Formats.number(confidence) : ""));
+    if (confidence.isNumber()) {
+      // Not the evaluator's figure as given: the scorer weighs each dimension's confidence.
+      verdict.row(
+          "confidence",
+          Formats.number(confidence)
+              + " is each dimension's confidence averaged by the dimension's weight: the"
+              + " evaluator's stated confidence for what it scored, 1 for what the server measured"
+              + " itself (format, timeliness)");
+    }
     if (!det.path("notes").asText().isEmpty()) {
       verdict.row("notes", det.path("notes").asText());
     }

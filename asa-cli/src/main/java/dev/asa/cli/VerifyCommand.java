@@ -5,97 +5,134 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.json.Json;
 import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code asa agreements verify}: scores the delivered work. The server measures what it can by
  * itself (format, timeliness...); the judgement dimensions come from the evaluator, here on the
  * command line with {@code --score} or as a whole {@code evaluator_result} with {@code --result}.
  */
-final class VerifyCommand implements Command {
+@Command(
+    name = "verify",
+    header = "Scores the delivered work and prints the verdict.",
+    customSynopsis =
+        "asa agreements verify ID [--score NAME=SCORE:EVIDENCE ...] [--check NAME=true|false ...]"
+            + " [--confidence C] [--model M] [--result FILE.json] [--depth D]",
+    description =
+        "Prints each dimension's score against its SLO, the composite, the determination and the"
+            + " share of the payment released. Without scores the server scores only what it can"
+            + " measure itself and names any dimension still missing a score; with --depth its own"
+            + " evaluators verify at that depth (semantic and composite run as a job, awaited"
+            + " here). Exit status 1 when the verdict is FAIL.")
+final class VerifyCommand implements Callable<Integer> {
 
-  private static final List<String> SCORE_OPTIONS =
-      List.of("--score", "--check", "--confidence", "--model");
+  @Mixin ServerOptions server;
 
-  private static final Usage USAGE =
-      Usage.of(
-              "agreements verify",
-              "ID [--score NAME=SCORE:EVIDENCE ...] [--check NAME=true|false ...] [--confidence C] [--model M] [--result FILE.json]",
-              "Scores the delivered work and prints the verdict.\n"
-                  + "Each dimension's score against its SLO, the composite, the determination and the share of the\n"
-                  + "payment released. Without scores the server scores only\n"
-                  + "what it can measure itself; it names any dimension still missing a score.")
-          .positional("ID")
-          .option(
-              Option.repeated(
-                  "--score",
-                  "NAME=SCORE:EVIDENCE",
-                  "the evaluator's score for a dimension and what it rests on, e.g. accuracy=88:'3 of 3 claims check out'"))
-          .option(
-              Option.repeated(
-                  "--check",
-                  "NAME=true|false",
-                  "a named check used by quality gates, e.g. all_tests_pass=true"))
-          .option(Option.value("--confidence", "C", "the evaluator's confidence, 0 to 1"))
-          .option(Option.value("--model", "M", "the model that judged"))
-          .option(
-              Option.value(
-                  "--result",
-                  "FILE.json",
-                  "a whole evaluator_result {dimensions, checks, model, confidence} instead"))
-          .server();
+  @Parameters(paramLabel = "ID", description = "the agreement id")
+  String id;
+
+  @Option(
+      names = "--score",
+      paramLabel = "NAME=SCORE:EVIDENCE",
+      description =
+          "the evaluator's score for a dimension and what it rests on, e.g. accuracy=88:'3 of 3"
+              + " claims check out'")
+  List<String> scores = new ArrayList<>();
+
+  @Option(
+      names = "--check",
+      paramLabel = "NAME=true|false",
+      description = "a named check used by quality gates, e.g. all_tests_pass=true")
+  List<String> checks = new ArrayList<>();
+
+  @Option(
+      names = "--confidence",
+      paramLabel = "C",
+      description = "the evaluator's confidence, 0 to 1")
+  String confidence;
+
+  @Option(names = "--model", paramLabel = "M", description = "the model that judged")
+  String model;
+
+  @Option(
+      names = "--result",
+      paramLabel = "FILE.json",
+      description = "a whole evaluator_result {dimensions, checks, model, confidence} instead")
+  String result;
+
+  @Option(
+      names = "--depth",
+      paramLabel = "D",
+      description =
+          "no scores: let the server's own evaluators verify at this depth: structural, semantic"
+              + " or composite")
+  String depth;
 
   @Override
-  public Usage usage() {
-    return USAGE;
-  }
-
-  @Override
-  public int run(Arguments args, Session session) throws Exception {
-    JsonNode evaluatorResult = evaluatorResult(args);
-    String id = args.positional(0);
-    ObjectNode answer =
-        evaluatorResult == null
-            ? session.client().verify(id)
-            : session.client().verify(id, evaluatorResult);
+  public Integer call() throws Exception {
+    Session session = server.session();
+    JsonNode evaluatorResult = evaluatorResult();
+    ObjectNode answer;
+    if (depth != null) {
+      if (evaluatorResult != null) {
+        throw new UsageException("--depth asks the server's evaluators: give it without scores");
+      }
+      if (!List.of("structural", "semantic", "composite").contains(depth)) {
+        throw new UsageException(
+            "--depth must be structural, semantic or composite, not '" + depth + "'");
+      }
+      answer = session.client().verifyWith(id, Json.object().put("depth", depth));
+    } else {
+      answer =
+          evaluatorResult == null
+              ? session.client().verify(id)
+              : session.client().verify(id, evaluatorResult);
+    }
     if (dev.asa.client.AsaClient.isPending(answer)) {
       // The server's own evaluators work in the background (semantic or composite depth): wait for
       // the verdict, then report it as a verification at structural depth is reported.
       String verificationId = answer.path("verification_id").asText();
-      session.err().println("verification " + verificationId + " is running on the server...");
-      JsonNode result =
-          session
-              .client()
-              .awaitVerification(verificationId, java.time.Duration.ofMinutes(15), p -> {});
-      ObjectNode done = dev.asa.json.Json.object();
-      done.put("agreement_id", id);
-      done.put("state", session.client().agreement(id).path("state").asText());
-      done.set("verification", result);
-      answer = done;
+      JsonNode done = VerificationJobs.await(session, verificationId);
+      ObjectNode report = Json.object();
+      report.put("agreement_id", id);
+      report.put("state", session.client().agreement(id).path("state").asText());
+      report.set("verification", done);
+      answer = report;
     }
     session.print(answer, VerificationReport::format);
-    return 0;
+    return VerificationReport.exitCode(answer.path("verification"));
   }
 
   /** The evaluator's result from the options, or null when none was given. */
-  static JsonNode evaluatorResult(Arguments args) throws UsageException, CliException {
-    if (args.has("--result")) {
-      for (String option : SCORE_OPTIONS) {
-        args.exclusive("--result", option);
+  JsonNode evaluatorResult() throws UsageException, CliException {
+    boolean scored = !scores.isEmpty() || !checks.isEmpty() || confidence != null || model != null;
+    if (this.result != null) {
+      if (scored) {
+        String other =
+            !scores.isEmpty()
+                ? "--score"
+                : !checks.isEmpty() ? "--check" : confidence != null ? "--confidence" : "--model";
+        throw new UsageException("--result and " + other + " cannot be used together");
       }
-      return Inputs.jsonFile(args.value("--result"));
+      return Inputs.jsonFile(this.result);
     }
-    if (SCORE_OPTIONS.stream().noneMatch(args::has)) {
+    if (!scored) {
       return null;
     }
     ObjectNode result = Json.object();
     ArrayNode dimensions = result.putArray("dimensions");
-    for (String score : args.values("--score")) {
+    for (String score : scores) {
       dimensions.add(score(score));
     }
-    if (args.has("--check")) {
+    if (!checks.isEmpty()) {
       ObjectNode checks = result.putObject("checks");
-      for (String check : args.values("--check")) {
+      for (String check : this.checks) {
         int eq = check.indexOf('=');
         String value = eq > 0 ? check.substring(eq + 1) : "";
         if (!value.equals("true") && !value.equals("false")) {
@@ -104,11 +141,11 @@ final class VerifyCommand implements Command {
         checks.put(check.substring(0, eq), Boolean.parseBoolean(value));
       }
     }
-    if (args.has("--confidence")) {
-      result.put("confidence", decimal("--confidence", args.value("--confidence")));
+    if (confidence != null) {
+      result.put("confidence", decimal("--confidence", confidence));
     }
-    if (args.has("--model")) {
-      result.put("model", args.value("--model"));
+    if (model != null) {
+      result.put("model", model);
     }
     return result;
   }

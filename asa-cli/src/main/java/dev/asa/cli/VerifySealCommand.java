@@ -14,6 +14,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code asa shadow verify-seal FILE}: checks a revealed seal (the bundle of {@code GET
@@ -21,55 +26,54 @@ import java.util.Optional;
  * from the revealed nonce and criteria. Exit statuses follow {@code shadow score}: 1 is the answer
  * "the seal does not hold", so input that cannot be checked at all is 2, not 1.
  */
-final class VerifySealCommand implements Command {
+@Command(
+    name = "verify-seal",
+    header = "Verifies a revealed shadow seal offline and prints each check.",
+    customSynopsis = "asa shadow verify-seal FILE [--signer KEY] [--commitment HASH]",
+    description =
+        "Checks the Ed25519 signature over its statement, and that its nonce and criteria"
+            + " recompute to the commitment it states (sha256 over JCS {nonce, criteria}). Exit 0"
+            + " when the seal holds, 1 when it does not (tampered, or not the expected signer or"
+            + " commitment), 2 when the file cannot be used.")
+final class VerifySealCommand implements Callable<Integer> {
 
-  private static final Usage USAGE =
-      Usage.of(
-              "shadow verify-seal",
-              "FILE [--signer KEY] [--commitment HASH]",
-              "Verifies a revealed shadow seal offline: the Ed25519 signature over its statement, and that its nonce and\n"
-                  + "criteria recompute to the commitment it states (sha256 over JCS {nonce, criteria}). Prints each check.\n"
-                  + "Exit 0 when the seal holds, 1 when it does not (tampered, or not the expected signer or commitment),\n"
-                  + "2 when the file cannot be used.")
-          .positional("FILE")
-          .option(
-              Option.value(
-                  "--signer",
-                  "KEY",
-                  "the key that must have signed it (the server's), did:key or base64url;"
-                      + " without it, any self-consistent bundle passes"))
-          .option(
-              Option.value(
-                  "--commitment",
-                  "HASH",
-                  "the commitment recorded elsewhere (the agreement's terms or event log)"))
-          .json();
+  @Mixin JsonOption json;
+
+  @Parameters(paramLabel = "FILE", description = "the bundle of GET /agreements/{id}/seal")
+  String file;
+
+  @Option(
+      names = "--signer",
+      paramLabel = "KEY",
+      description =
+          "the key that must have signed it (the server's), did:key or base64url; without it, any"
+              + " self-consistent bundle passes")
+  String signerKey;
+
+  @Option(
+      names = "--commitment",
+      paramLabel = "HASH",
+      description = "the commitment recorded elsewhere (the agreement's terms or event log)")
+  String expectedCommitment;
 
   @Override
-  public Usage usage() {
-    return USAGE;
-  }
-
-  @Override
-  public int run(Arguments args, Session session) throws Exception {
+  public Integer call() throws Exception {
+    Session session = json.session();
     Optional<Ed25519PublicKey> signer =
-        args.has("--signer")
-            ? Optional.of(Inputs.publicKey("--signer", args.value("--signer")))
-            : Optional.empty();
+        signerKey != null ? Optional.of(Inputs.publicKey("--signer", signerKey)) : Optional.empty();
     Optional<Commitment> commitment = Optional.empty();
-    if (args.has("--commitment")) {
+    if (expectedCommitment != null) {
       try {
-        commitment = Optional.of(Commitment.parse(args.value("--commitment")));
+        commitment = Optional.of(Commitment.parse(expectedCommitment));
       } catch (IllegalArgumentException e) {
         throw new UsageException("--commitment: " + e.getMessage());
       }
     }
-    String file = args.positional(0);
     SealedEnvelope envelope;
     try {
       envelope = read(file);
     } catch (CliException e) {
-      session.err().println("asa " + USAGE.command() + ": " + e.getMessage());
+      session.err().println("asa shadow verify-seal: " + e.getMessage());
       return 2;
     }
     SealVerification v = SealVerification.check(envelope, signer, commitment);

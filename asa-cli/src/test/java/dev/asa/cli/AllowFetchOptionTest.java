@@ -7,7 +7,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -15,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class AllowFetchOptionTest {
 
   private static FetchPolicy policy(String... tokens) throws UsageException {
-    return ServeCommand.fetchPolicy(Arguments.parse(new ServeCommand().usage(), List.of(tokens)));
+    return ServeCommand.fetchPolicy(Parsed.parse(new ServeCommand(), tokens).allowFetch);
   }
 
   private static String err(String... args) {

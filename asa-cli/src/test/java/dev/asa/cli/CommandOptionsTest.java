@@ -9,22 +9,27 @@ import dev.asa.json.Json;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** How the options of verify and negotiate become request bodies. */
 class CommandOptionsTest {
 
-  private static Arguments args(Command command, String... tokens) throws UsageException {
-    return Arguments.parse(command.usage(), List.of(tokens));
+  private static VerifyCommand verify(String... tokens) {
+    return Parsed.parse(new VerifyCommand(), tokens);
+  }
+
+  private static NegotiateCommand negotiate(String... tokens) {
+    return Parsed.parse(new NegotiateCommand(), tokens);
+  }
+
+  private static EvaluatorTaskCommands.Submit submit(String... tokens) {
+    return Parsed.parse(new EvaluatorTaskCommands.Submit(), tokens);
   }
 
   @Test
   void scoresCarryNameNumberAndEvidenceWhichMayHoldColons() throws Exception {
     JsonNode result =
-        VerifyCommand.evaluatorResult(
-            args(
-                new VerifyCommand(),
+        verify(
                 "asa-1",
                 "--score",
                 "accuracy=88.5:3 of 3 claims check out: see notes",
@@ -35,7 +40,8 @@ class CommandOptionsTest {
                 "--confidence",
                 "0.9",
                 "--model",
-                "judge-1"));
+                "judge-1")
+            .evaluatorResult();
 
     assertThat(Json.write(result))
         .isEqualTo(
@@ -47,9 +53,8 @@ class CommandOptionsTest {
 
   @Test
   void aTaskAnswerCarriesEachScoreWithItsEvidenceGivenEitherWay() throws Exception {
-    Arguments a =
-        args(
-            new EvaluatorTaskCommands.Submit(),
+    EvaluatorTaskCommands.Submit a =
+        submit(
             "tsk-1",
             "--score",
             "accuracy=88.5:3 of 3 claims check out: see notes",
@@ -64,10 +69,8 @@ class CommandOptionsTest {
             "--confidence",
             "0.9");
     JsonNode result =
-        EvaluatorTaskCommands.Submit.evaluatorResult(
-            a,
-            new Session(
-                InputStream.nullInputStream(), System.out, System.err, java.util.Map.of(), a));
+        a.evaluatorResult(
+            Session.of(InputStream.nullInputStream(), System.out, System.err, java.util.Map.of()));
 
     assertThat(Json.write(result))
         .isEqualTo(
@@ -79,20 +82,17 @@ class CommandOptionsTest {
 
   @Test
   void aTaskAnswerFromStandardInputMayBeTheWholeRequestBody() throws Exception {
-    Arguments a =
-        args(new EvaluatorTaskCommands.Submit(), "tsk-1", "--scores", "-", "--model", "judge-1");
+    EvaluatorTaskCommands.Submit a = submit("tsk-1", "--scores", "-", "--model", "judge-1");
     String body =
         "{\"evaluator_result\": {\"dimensions\": [{\"name\": \"accuracy\", \"score\": 80,"
             + " \"evidence\": \"checked\"}]}}";
     JsonNode result =
-        EvaluatorTaskCommands.Submit.evaluatorResult(
-            a,
-            new Session(
+        a.evaluatorResult(
+            Session.of(
                 new ByteArrayInputStream(body.getBytes(StandardCharsets.UTF_8)),
                 System.out,
                 System.err,
-                java.util.Map.of(),
-                a));
+                java.util.Map.of()));
     assertThat(Json.write(result))
         .isEqualTo(
             "{\"dimensions\":[{\"name\":\"accuracy\",\"score\":80,\"evidence\":\"checked\"}],"
@@ -101,7 +101,7 @@ class CommandOptionsTest {
 
   @Test
   void withoutScoresThereIsNoEvaluatorResult() throws Exception {
-    assertThat(VerifyCommand.evaluatorResult(args(new VerifyCommand(), "asa-1"))).isNull();
+    assertThat(verify("asa-1").evaluatorResult()).isNull();
   }
 
   @Test
@@ -112,13 +112,10 @@ class CommandOptionsTest {
     assertThatThrownBy(() -> VerifyCommand.score("accuracy=88:"))
         .isInstanceOf(UsageException.class)
         .hasMessageStartingWith("--score needs NAME=SCORE:EVIDENCE");
-    assertThatThrownBy(() ->
-            VerifyCommand.evaluatorResult(args(new VerifyCommand(), "a", "--check", "x=maybe")))
+    assertThatThrownBy(() -> verify("a", "--check", "x=maybe").evaluatorResult())
         .isInstanceOf(UsageException.class)
         .hasMessage("--check needs NAME=true or NAME=false, not 'x=maybe'");
-    assertThatThrownBy(() ->
-            VerifyCommand.evaluatorResult(
-                args(new VerifyCommand(), "a", "--result", "r.json", "--model", "m")))
+    assertThatThrownBy(() -> verify("a", "--result", "r.json", "--model", "m").evaluatorResult())
         .isInstanceOf(UsageException.class)
         .hasMessage("--result and --model cannot be used together");
   }
@@ -126,10 +123,7 @@ class CommandOptionsTest {
   @Test
   void negotiationValuesAreJsonWhenTheyAreJsonAndTextOtherwise() throws Exception {
     JsonNode message =
-        NegotiateCommand.message(
-            Role.PROVIDER,
-            args(
-                new NegotiateCommand(),
+        negotiate(
                 "asa-1",
                 "--as",
                 "provider",
@@ -140,7 +134,8 @@ class CommandOptionsTest {
                 "--set",
                 "escrow.payment.amount=\"12.00\"",
                 "--set",
-                "escrow.payment.graduated_release.mode=continuous"));
+                "escrow.payment.graduated_release.mode=continuous")
+            .message(Role.PROVIDER);
 
     assertThat(Json.write(message))
         .isEqualTo(
@@ -155,30 +150,13 @@ class CommandOptionsTest {
   void acceptAndRejectCarryNoChanges() throws Exception {
     assertThat(
             Json.write(
-                NegotiateCommand.message(
-                    Role.CLIENT,
-                    args(
-                        new NegotiateCommand(),
-                        "a",
-                        "--as",
-                        "client",
-                        "--rationale",
-                        "accept_as_proposed",
-                        "--accept"))))
+                negotiate("a", "--as", "client", "--rationale", "accept_as_proposed", "--accept")
+                    .message(Role.CLIENT)))
         .isEqualTo(
             "{\"party\":\"client\",\"rationale_code\":\"accept_as_proposed\",\"action\":\"accept\"}");
     assertThatThrownBy(() ->
-            NegotiateCommand.message(
-                Role.CLIENT,
-                args(
-                    new NegotiateCommand(),
-                    "a",
-                    "--as",
-                    "client",
-                    "--rationale",
-                    "budget_limit",
-                    "--set",
-                    "x")))
+            negotiate("a", "--as", "client", "--rationale", "budget_limit", "--set", "x")
+                .message(Role.CLIENT))
         .isInstanceOf(UsageException.class)
         .hasMessage("--set needs PATH=VALUE, not 'x'");
   }

@@ -127,7 +127,7 @@ class EscrowCommandsTest {
         .startsWith("asa serve: --x402-facilitator is given more than once");
 
     Result noKey = run("serve", "--arbiter-key", dir.resolve("arbiter.pub").toString());
-    assertThat(noKey.status()).isEqualTo(1);
+    assertThat(noKey.status()).isEqualTo(5);
     assertThat(noKey.err())
         .isEqualTo("asa serve: no such file: " + dir.resolve("arbiter.pub") + "\n");
   }
@@ -136,7 +136,7 @@ class EscrowCommandsTest {
   void fundRefusesAPayloadFileThatIsNotAJsonObject(@TempDir Path dir) throws Exception {
     Path array = Files.writeString(dir.resolve("payload.json"), "[1, 2]");
     Result r = run("agreements", "fund", "asa-1", "--x402-payload", array.toString());
-    assertThat(r.status()).isEqualTo(1);
+    assertThat(r.status()).isEqualTo(5);
     assertThat(r.err())
         .isEqualTo(
             "asa agreements fund: --x402-payload "

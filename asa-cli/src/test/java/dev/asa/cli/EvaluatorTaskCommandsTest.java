@@ -291,7 +291,7 @@ class EvaluatorTaskCommandsTest {
     // One answer per task; a task that is not in the queue is not found.
     Result again =
         run("evaluator", "submit", task, "--key", evaluator, "--score", "accuracy=10:late");
-    refused(again, 1, "asa evaluator submit: ", "a task takes one answer", "HTTP 409");
+    refused(again, 3, "asa evaluator submit: ", "a task takes one answer", "HTTP 409");
     Result unknown =
         run(
             "evaluator",
@@ -303,12 +303,12 @@ class EvaluatorTaskCommandsTest {
             "accuracy=10:x");
     refused(
         unknown,
-        1,
+        3,
         "no task 'tsk-00000000000000000000000000000000' in your work queue",
         "HTTP 404");
     refused(
         run("evaluator", "show", "tsk-00000000000000000000000000000000", "--key", evaluator),
-        1,
+        3,
         "asa evaluator show: no open task 'tsk-00000000000000000000000000000000' in your work"
             + " queue");
   }
@@ -336,7 +336,7 @@ class EvaluatorTaskCommandsTest {
             "timeliness=50:half on time");
     refused(
         halfTrue,
-        1,
+        3,
         "HTTP 422",
         "/evaluator_result/dimensions/3/score",
         "'timeliness' is a boolean dimension");
@@ -353,7 +353,7 @@ class EvaluatorTaskCommandsTest {
         """);
     refused(
         run("evaluator", "submit", task, "--key", evaluator, "--scores", missing.toString()),
-        1,
+        3,
         "/evaluator_result/dimensions",
         "missing: completeness");
 
@@ -370,7 +370,7 @@ class EvaluatorTaskCommandsTest {
         """);
     Result high =
         run("evaluator", "submit", task, "--key", evaluator, "--scores", tooHigh.toString());
-    refused(high, 1, "HTTP 422", "/evaluator_result/dimensions/0/score", "must be from 0 to 100");
+    refused(high, 3, "HTTP 422", "/evaluator_result/dimensions/0/score", "must be from 0 to 100");
     Result highJson =
         run(
             "evaluator",
@@ -381,7 +381,7 @@ class EvaluatorTaskCommandsTest {
             "--scores",
             tooHigh.toString(),
             "--json");
-    assertThat(highJson.status()).isEqualTo(1);
+    assertThat(highJson.status()).isEqualTo(3);
     assertThat(highJson.json().path("status").asInt()).isEqualTo(422);
 
     // A name the criteria do not have.
@@ -400,7 +400,7 @@ class EvaluatorTaskCommandsTest {
             "relevance=90:on topic",
             "--score",
             "timeliness=true:on time"),
-        1,
+        3,
         "/evaluator_result/dimensions/0/name",
         "no dimension 'charm'");
 
@@ -531,15 +531,15 @@ class EvaluatorTaskCommandsTest {
             key,
             "--scores",
             dir.resolve("none.json").toString()),
-        1,
+        5,
         "no such file: ");
     refused(
         run(Map.of(), "[1, 2]", "evaluator", "submit", t, "--key", key, "--scores", "-"),
-        1,
+        5,
         "standard input must hold a JSON object, the evaluator_result");
     refused(
         run(Map.of(), "{not json", "evaluator", "submit", t, "--key", key, "--scores", "-"),
-        1,
+        5,
         "standard input is not valid JSON");
 
     Result group = run("evaluator");
@@ -551,7 +551,6 @@ class EvaluatorTaskCommandsTest {
     assertThat(run("evaluator", "submit", "--help").out())
         .contains("--scores FILE|-")
         .contains("--score NAME=SCORE[:EVIDENCE]")
-        .contains("--evidence NAME=TEXT")
-        .contains("(repeatable)");
+        .contains("--evidence NAME=TEXT ...");
   }
 }

@@ -135,11 +135,11 @@ class EvaluatorsCommandsTest {
             "Judge Seven",
             "--service-type",
             "research");
-    assertThat(again.status()).isEqualTo(1);
+    assertThat(again.status()).isEqualTo(3);
     assertThat(again.err()).contains("is already registered").contains("HTTP 409");
 
     Result stranger = run("evaluators", "suspend", judge, "--key", judgeKey, "--reason", "mine");
-    assertThat(stranger.status()).isEqualTo(1);
+    assertThat(stranger.status()).isEqualTo(3);
     assertThat(stranger.err()).contains("HTTP 403");
 
     Result suspended =
@@ -185,7 +185,7 @@ class EvaluatorsCommandsTest {
     // Nobody in the pool qualifies yet: the activating signature is refused, naming why.
     asa("agreements", "sign", id, "--key", client, "--as", "client");
     Result none = run("agreements", "sign", id, "--key", provider, "--as", "provider");
-    assertThat(none.status()).isEqualTo(1);
+    assertThat(none.status()).isEqualTo(3);
     assertThat(none.err()).contains("HTTP 409");
 
     Result stray =
@@ -270,7 +270,7 @@ class EvaluatorsCommandsTest {
             dir.toString(),
             "--canaries",
             canaries.toString());
-    assertThat(bad.status()).isEqualTo(1);
+    assertThat(bad.status()).isEqualTo(5);
     assertThat(bad.err())
         .startsWith("asa serve: the canary file " + canaries + " has ")
         .contains("\n  /0/request: is missing")

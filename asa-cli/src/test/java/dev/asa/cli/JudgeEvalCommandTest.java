@@ -139,6 +139,7 @@ class JudgeEvalCommandTest {
           "llmbar-gptinst", 92,
           "llmbar-gptout", 47,
           "llmbar-manual", 46,
+          "pandalm", 888,
           "asa-own", 38);
 
   private static List<String> corpusLines() throws IOException {
@@ -160,18 +161,18 @@ class JudgeEvalCommandTest {
   }
 
   /**
-   * The first two pairs of each LLMBar set: the report has one row per set, and the length
-   * baseline's hits match a count made here from the records themselves.
+   * The first two pairs of each LLMBar set and of PandaLM: the report has one row per set, and the
+   * length baseline's hits match a count made here from the records themselves.
    */
   @Test
-  void anLlmbarSliceIsScoredPerSet() throws Exception {
+  void aSliceOfEachSetIsScoredPerSet() throws Exception {
     List<String> picked = new ArrayList<>();
     Map<String, Integer> taken = new java.util.HashMap<>();
     int longerHits = 0;
     for (String line : corpusLines()) {
       JsonNode rec = Json.parse(line);
       String category = rec.path("category").asText();
-      if (category.startsWith("llmbar-") && taken.merge(category, 1, Integer::sum) <= 2) {
+      if (!category.equals("asa-own") && taken.merge(category, 1, Integer::sum) <= 2) {
         picked.add(line);
         int a =
             rec.path("answer_a")
@@ -187,11 +188,11 @@ class JudgeEvalCommandTest {
         longerHits += longer.equals(rec.path("human").asText()) ? 1 : 0;
       }
     }
-    Path file = Files.write(dir.resolve("llmbar-slice.jsonl"), picked, StandardCharsets.UTF_8);
+    Path file = Files.write(dir.resolve("set-slice.jsonl"), picked, StandardCharsets.UTF_8);
     Result r = run(Map.of(), "judge-eval", file.toString(), "--baseline", "length", "--json");
     assertThat(r.status()).as(r.err()).isZero();
     JsonNode report = Json.parse(r.out());
-    assertThat(report.path("n").asInt()).isEqualTo(10);
+    assertThat(report.path("n").asInt()).isEqualTo(12);
     assertThat(report.path("categories"))
         .extracting(c -> c.path("category").asText())
         .containsExactly(
@@ -199,7 +200,8 @@ class JudgeEvalCommandTest {
             "llmbar-gptout",
             "llmbar-manual",
             "llmbar-natural",
-            "llmbar-neighbor");
+            "llmbar-neighbor",
+            "pandalm");
     assertThat(report.path("categories")).extracting(c -> c.path("n").asInt()).containsOnly(2);
     assertThat(report.path("overall").path("length_baseline").path("hits").asInt())
         .isEqualTo(longerHits);
@@ -275,7 +277,7 @@ class JudgeEvalCommandTest {
             {"request": "q", "answer_a": "x", "answer_b": "y", "human": "b"
             """);
     Result r = run(Map.of(), "judge-eval", file.toString());
-    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.status()).isEqualTo(5);
     assertThat(r.out()).isEmpty();
     assertThat(r.err())
         .contains("cannot be used (3 problems); nothing was scored")
@@ -296,10 +298,10 @@ class JudgeEvalCommandTest {
             {"request": "q", "answer": "x", "human_score": 3}
             """);
     Result r = run(Map.of(), "judge-eval", mixed.toString());
-    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.status()).isEqualTo(5);
     assertThat(r.err()).contains("mixes pairwise records (the first at line 1)");
     Result missing = run(Map.of(), "judge-eval", dir.resolve("nope.jsonl").toString());
-    assertThat(missing.status()).isEqualTo(2);
+    assertThat(missing.status()).isEqualTo(5);
     assertThat(missing.err()).contains("no such file");
   }
 
@@ -383,7 +385,7 @@ class JudgeEvalCommandTest {
               "--judge-model",
               "gpt-4o-mini",
               "--judge-free");
-      assertThat(r.status()).isEqualTo(1);
+      assertThat(r.status()).isEqualTo(4);
       assertThat(r.err()).contains("no figure is given").contains("line 1, answer_");
       assertThat(r.out()).isEmpty();
     }

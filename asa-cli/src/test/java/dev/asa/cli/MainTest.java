@@ -114,7 +114,7 @@ class MainTest {
   }
 
   @Test
-  void anUnreachableServerExitsOneAndSaysHowToStartIt() throws Exception {
+  void anUnreachableServerExitsFourAndSaysHowToStartIt() throws Exception {
     int port;
     try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       port = probe.getLocalPort();
@@ -122,7 +122,7 @@ class MainTest {
 
     Result r = run("--server", "http://127.0.0.1:" + port, "agreements", "status", "asa-1");
 
-    assertThat(r.status()).isEqualTo(1);
+    assertThat(r.status()).isEqualTo(4);
     assertThat(r.err())
         .startsWith(
             "asa agreements status: could not reach the ASA server at http://127.0.0.1:" + port)
@@ -159,20 +159,20 @@ class MainTest {
     assertThat(shown.out()).contains("\"public_key\" : \"" + publicKey + "\"");
 
     Result again = run("keys", "new", "--out", file);
-    assertThat(again.status()).isEqualTo(1);
+    assertThat(again.status()).isEqualTo(5);
     assertThat(again.err()).contains("refusing to overwrite");
   }
 
   @Test
   void fileProblemsAreNamedWithoutAStackTrace(@TempDir Path dir) throws Exception {
     Result missing = run("keys", "show", dir.resolve("nope.jwk").toString());
-    assertThat(missing.status()).isEqualTo(1);
+    assertThat(missing.status()).isEqualTo(5);
     assertThat(missing.err())
         .isEqualTo("asa keys show: no such file: " + dir.resolve("nope.jwk") + "\n");
 
     Path notJson = Files.writeString(dir.resolve("doc.json"), "{\"template\": ");
     Result bad = run("agreements", "create", "--file", notJson.toString());
-    assertThat(bad.status()).isEqualTo(1);
+    assertThat(bad.status()).isEqualTo(5);
     assertThat(bad.err()).startsWith("asa agreements create: " + notJson + " is not valid JSON");
   }
 }

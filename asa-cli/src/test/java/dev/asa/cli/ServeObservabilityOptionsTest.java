@@ -5,19 +5,22 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.asa.server.config.Observability;
 import dev.asa.server.config.Observability.LogFormat;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 /**
  * {@code asa serve --log-format --log-level --metrics-port --metrics-bind}, and their ASA_ vars.
  */
 class ServeObservabilityOptionsTest {
 
+  /** The options as picocli fills them in, the environment as {@code asa} gives it. */
   private static Observability parse(Map<String, String> env, String... tokens)
       throws UsageException {
-    return ServeCommand.observability(
-        Arguments.parse(new ServeCommand().usage(), List.of(tokens)), env::get);
+    ServeCommand serve = new ServeCommand();
+    Io io = new Io(System.in, System.out, System.err, env);
+    new CommandLine(serve).setDefaultValueProvider(new EnvDefaults(io)).parseArgs(tokens);
+    return serve.observability();
   }
 
   @Test
@@ -57,6 +60,9 @@ class ServeObservabilityOptionsTest {
         .hasMessageContaining("error, warn, info, debug, trace");
     assertThatThrownBy(() -> parse(Map.of(), "--metrics-port", "70000"))
         .isInstanceOf(UsageException.class)
-        .hasMessageContaining("--metrics-port must be a port number");
+        .hasMessageContaining("--metrics-port");
+    assertThatThrownBy(() -> parse(Map.of(), "--metrics-bind", "0.0.0.0"))
+        .isInstanceOf(UsageException.class)
+        .hasMessageContaining("--metrics-bind needs --metrics-port");
   }
 }
