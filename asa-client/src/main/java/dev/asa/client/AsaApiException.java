@@ -21,6 +21,10 @@ public final class AsaApiException extends RuntimeException {
   /**
    * One entry of the problem's {@code errors}: a JSON pointer into the request body and what is
    * wrong there.
+   *
+   * @param pointer an RFC 6901 pointer into the request body, e.g. {@code /escrow/payment/amount};
+   *     empty for the document as a whole
+   * @param detail what is wrong there
    */
   public record FieldError(String pointer, String detail) {
     @Override
@@ -31,10 +35,19 @@ public final class AsaApiException extends RuntimeException {
 
   private static final String PROBLEM_TYPE_BASE = "https://asa.dev/problems/";
 
+  /** HTTP status, 0 when nothing came back. */
   private final int status;
+
+  /** The problem's type URI; null when the answer was not a problem document. */
   private final String type;
+
+  /** What went wrong, for a person. */
   private final String detail;
+
+  /** The problem's field errors. */
   private final List<FieldError> errors;
+
+  /** The body as received. */
   private final String body;
 
   private AsaApiException(
@@ -113,18 +126,45 @@ public final class AsaApiException extends RuntimeException {
         null);
   }
 
-  /** HTTP status, or 0 when the server could not be reached. */
+  /**
+   * A 2xx answer that lacks what its typed view needs (see {@link Agreements}): a server of another
+   * version, or something other than an ASA server.
+   */
+  static AsaApiException unusable(String route, JsonNode answer, IllegalArgumentException why) {
+    return new AsaApiException(
+        200,
+        null,
+        route + " answered, but its answer cannot be read: " + why.getMessage(),
+        List.of(),
+        Json.write(answer),
+        why);
+  }
+
+  /**
+   * The HTTP status.
+   *
+   * @return 4xx or 5xx for a refusal; 200 for a success answer this client cannot read; 0 when the
+   *     server could not be reached or did not answer in time
+   */
   public int status() {
     return status;
   }
 
-  /** The problem's {@code type} URI, or null when the answer was not a problem document. */
+  /**
+   * The problem's {@code type}, stable per kind of problem.
+   *
+   * @return a URI such as {@code https://asa.dev/problems/invalid-document}, or null when the
+   *     answer was not a problem document
+   */
   public String type() {
     return type;
   }
 
   /**
-   * The last segment of {@link #type()}, e.g. {@code invalid-document}; null when there is no type.
+   * The kind of problem: what to switch on.
+   *
+   * @return the last segment of {@link #type()}, e.g. {@code invalid-document} or {@code
+   *     transition-refused}; null when there is no type
    */
   public String kind() {
     if (type == null) {
@@ -133,28 +173,49 @@ public final class AsaApiException extends RuntimeException {
     return type.startsWith(PROBLEM_TYPE_BASE) ? type.substring(PROBLEM_TYPE_BASE.length()) : type;
   }
 
-  /** What went wrong, in words a person can act on. */
+  /**
+   * What went wrong.
+   *
+   * @return the problem's {@code detail}, in words a person can act on
+   */
   public String detail() {
     return detail;
   }
 
-  /** The problem's field errors; empty when there are none. */
+  /**
+   * What is wrong in the request body, field by field.
+   *
+   * @return the problem's {@code errors}; empty when there are none
+   */
   public List<FieldError> errors() {
     return errors;
   }
 
-  /** The response body as received (empty when nothing was received). */
+  /**
+   * The response body.
+   *
+   * @return the body as received; empty when nothing was received
+   */
   public String body() {
     return body;
   }
 
   /**
-   * The body as JSON (for extension members such as {@code allowed_actions}), or a missing node.
+   * The body as JSON, for extension members such as {@code current_state}, {@code allowed_actions}
+   * or {@code request_id}.
+   *
+   * @return the problem document, or a missing node when the body is not a JSON object
    */
   public JsonNode problem() {
     return parseQuietly(body);
   }
 
+  /**
+   * Whether the server could not be reached at all (not started, wrong address, no answer in time):
+   * then {@link #getCause()} is the I/O failure, and retrying later may help.
+   *
+   * @return true when {@link #status()} is 0
+   */
   public boolean isUnreachable() {
     return status == 0;
   }

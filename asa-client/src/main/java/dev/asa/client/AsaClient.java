@@ -24,25 +24,35 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * The ASA HTTP API as Java calls: one method per endpoint, JSON in and out as Jackson trees.
+ * The ASA HTTP API as Java calls: one method per endpoint, JSON in and out as Jackson trees. For
+ * the agreement routes with typed answers ({@link AgreementView}, {@link AgreementStatus}, {@link
+ * VerificationView}, {@link EscrowView}), use {@link #agreements()}.
  *
- * <p>Every answer outside 2xx becomes an {@link AsaApiException} carrying the server's problem
- * document; so does a server that cannot be reached (status 0). Nothing is retried behind the
- * caller's back: a retried mutation is only safe with an idempotency key, and only the caller knows
- * whether it wants one.
+ * <p>Every method that calls the server throws {@link AsaApiException}: for an answer outside 2xx,
+ * carrying the server's problem document ({@link AsaApiException#status()}, {@link
+ * AsaApiException#kind()} such as {@code invalid-document}, {@link AsaApiException#detail()}, the
+ * field {@link AsaApiException#errors()}); for a server that cannot be reached, does not answer in
+ * time or is interrupted (status 0, {@link AsaApiException#isUnreachable()}, the I/O failure as its
+ * cause); and for a 2xx answer that is not a JSON object. Nothing is retried behind the caller's
+ * back: a retried mutation is only safe with an idempotency key, and only the caller knows whether
+ * it wants one.
+ *
+ * <p>Instances are immutable and thread-safe; {@link #withKey} makes another one that shares the
+ * connections.
  *
  * <pre>{@code
- * AsaClient asa = AsaClient.connect(URI.create("http://127.0.0.1:8080"));
+ * AsaClient asa = AsaClient.connect(URI.create("http://127.0.0.1:8080"), clientKey);
  * ObjectNode created = asa.createAgreement(AgreementBuilder.template("general")...build());
  * asa.sign(created.get("agreement_id").asText(), Role.CLIENT, clientKey);
  * }</pre>
  */
 public final class AsaClient {
 
+  /** How long to wait for a connection to the server. */
   public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
 
   /** Generous, because verification may wait for an evaluator model on the server side. */
-  public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(120);
+  public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofMinutes(2);
 
   private static final String USER_AGENT = "asa-client/0.1";
 
@@ -50,17 +60,27 @@ public final class AsaClient {
   private final HttpClient http;
   private final Duration requestTimeout;
   private final RequestSigner signer; // null: requests go unsigned (public routes only)
+  private final Ed25519PrivateKey key; // the signer's key, for Agreements.sign; null with no signer
 
-  private AsaClient(URI server, HttpClient http, Duration requestTimeout, RequestSigner signer) {
+  private AsaClient(
+      URI server,
+      HttpClient http,
+      Duration requestTimeout,
+      RequestSigner signer,
+      Ed25519PrivateKey key) {
     this.server = server;
     this.http = http;
     this.requestTimeout = requestTimeout;
     this.signer = signer;
+    this.key = key;
   }
 
   /**
    * A client that signs every request with {@code key} (RFC 9421, as the server requires for all
    * but its public routes). Shares this client's connections.
+   *
+   * @param key the caller's Ed25519 key: the server knows the caller by its public key
+   * @return a new client; this one is unchanged
    */
   public AsaClient withKey(Ed25519PrivateKey key) {
     return withKey(key, Clock.systemUTC());
@@ -70,28 +90,53 @@ public final class AsaClient {
    * As {@link #withKey(Ed25519PrivateKey)}, stamping signatures with {@code clock}'s time (the
    * server refuses a {@code created} more than 300 s from its own clock; tests that move the
    * server's clock sign with the same one).
+   *
+   * @param key the caller's Ed25519 key
+   * @param clock the time written into each signature's {@code created}
+   * @return a new client; this one is unchanged
    */
   public AsaClient withKey(Ed25519PrivateKey key, Clock clock) {
     return new AsaClient(
         server,
         http,
         requestTimeout,
-        new RequestSigner(Objects.requireNonNull(key, "key"), clock, new SecureRandom()));
+        new RequestSigner(Objects.requireNonNull(key, "key"), clock, new SecureRandom()),
+        key);
   }
 
-  /** A client for {@code server} that signs every request with {@code key}. */
+  /**
+   * A client for {@code server} that signs every request with {@code key}. Does not connect yet.
+   *
+   * @param server the server's address, e.g. {@code http://127.0.0.1:8080}
+   * @param key the caller's Ed25519 key
+   * @return the client
+   * @throws IllegalArgumentException if {@code server} is not an http(s) URL with a host
+   */
   public static AsaClient connect(URI server, Ed25519PrivateKey key) {
     return connect(server).withKey(key);
   }
 
   /**
-   * A client for the server at {@code server}, e.g. {@code http://127.0.0.1:8080}. Does not connect
-   * yet.
+   * A client for the server at {@code server} that signs nothing (public routes only, until {@link
+   * #withKey}). Does not connect yet.
+   *
+   * @param server the server's address, e.g. {@code http://127.0.0.1:8080}
+   * @return the client
+   * @throws IllegalArgumentException if {@code server} is not an http(s) URL with a host
    */
   public static AsaClient connect(URI server) {
     return connect(server, DEFAULT_REQUEST_TIMEOUT);
   }
 
+  /**
+   * As {@link #connect(URI)}, waiting up to {@code requestTimeout} for each answer (default {@link
+   * #DEFAULT_REQUEST_TIMEOUT}).
+   *
+   * @param server the server's address
+   * @param requestTimeout how long to wait for one answer; past it a call fails with status 0
+   * @return the client
+   * @throws IllegalArgumentException if {@code server} is not an http(s) URL with a host
+   */
   public static AsaClient connect(URI server, Duration requestTimeout) {
     HttpClient http =
         HttpClient.newBuilder()
@@ -100,30 +145,80 @@ public final class AsaClient {
             .followRedirects(HttpClient.Redirect.NEVER)
             .build();
     return new AsaClient(
-        baseUri(server), http, Objects.requireNonNull(requestTimeout, "requestTimeout"), null);
+        baseUri(server),
+        http,
+        Objects.requireNonNull(requestTimeout, "requestTimeout"),
+        null,
+        null);
   }
 
-  /** The server's base address, without a trailing slash. */
+  /**
+   * The server's base address.
+   *
+   * @return the address, without a trailing slash
+   */
   public URI server() {
     return server;
   }
 
+  /**
+   * The agreement routes with typed answers, acting with this client's key.
+   *
+   * @return a view of the agreement routes; cheap, make one whenever convenient
+   */
+  public Agreements agreements() {
+    return new Agreements(this, key);
+  }
+
+  /** How long a call waits for its answer. */
+  Duration requestTimeout() {
+    return requestTimeout;
+  }
+
   // ---- reads ------------------------------------------------------------------------------
 
+  /**
+   * {@code GET /health}: whether the server is alive.
+   *
+   * @return {@code {"status": "ok"}}
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
+   */
   public ObjectNode health() {
     return get("/health");
   }
 
-  /** {@code {"templates": [...]}}. */
+  /**
+   * {@code {"templates": [...]}}.
+   *
+   * @return {@code {"templates": [...]}}
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
+   */
   public ObjectNode templates() {
     return get("/templates");
   }
 
+  /**
+   * {@code GET /templates/{type}}: one service template.
+   *
+   * @param type the service type, e.g. {@code general}
+   * @return the template: its defaults
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
+   */
   public ObjectNode template(String type) {
     return get("/templates/" + segment(type));
   }
 
-  /** The JSON Schema of agreement documents of {@code asa_version} {@code version}. */
+  /**
+   * The JSON Schema of agreement documents of {@code asa_version} {@code version}.
+   *
+   * @param version an {@code asa_version}, e.g. {@code 1.0.0}
+   * @return the JSON Schema
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
+   */
   public ObjectNode schema(String version) {
     return get("/schemas/asa/" + segment(version) + "/agreement.json");
   }
@@ -131,16 +226,37 @@ public final class AsaClient {
   /**
    * The envelope {@code {agreement_id, state, version, agreement_hash, allowed_actions,
    * agreement}}.
+   *
+   * @param id the agreement's id
+   * @return the envelope
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
    */
   public ObjectNode agreement(String id) {
     return get(agreementPath(id));
   }
 
+  /**
+   * {@code GET /agreements/{id}/status}: where the agreement stands.
+   *
+   * @param id the agreement's id
+   * @return state, signatures, deadlines, deliverable, verification and payment (typed: {@link
+   *     Agreements#status})
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
+   */
   public ObjectNode status(String id) {
     return get(agreementPath(id) + "/status");
   }
 
-  /** {@code {agreement_id, state, rounds: [...], negotiation}}: the negotiation as a transcript. */
+  /**
+   * {@code {agreement_id, state, rounds: [...], negotiation}}: the negotiation as a transcript.
+   *
+   * @param id the agreement's id
+   * @return the transcript
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
+   */
   public ObjectNode negotiation(String id) {
     return get(agreementPath(id) + "/negotiation");
   }
@@ -148,6 +264,11 @@ public final class AsaClient {
   /**
    * The market median price of a service type, from the server's closed agreements (when it has
    * enough).
+   *
+   * @param serviceType a service type, e.g. {@code general}
+   * @return {@code {service_type, medians, ...}}
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
    */
   public ObjectNode market(String serviceType) {
     return get("/market/" + segment(serviceType));
@@ -156,12 +277,24 @@ public final class AsaClient {
   /**
    * The latest verification result (section 5.2); readable unsigned when the agreement made it
    * public.
+   *
+   * @param id the agreement's id
+   * @return the result (typed: {@link Agreements#verification})
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
    */
   public ObjectNode verification(String id) {
     return get(agreementPath(id) + "/verification");
   }
 
-  /** {@code {agreement_id, chain_valid, events: [...]}}, oldest first. */
+  /**
+   * {@code {agreement_id, chain_valid, events: [...]}}, oldest first.
+   *
+   * @param id the agreement's id
+   * @return the log and whether its chain verifies
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
+   */
   public ObjectNode events(String id) {
     return get(agreementPath(id) + "/events");
   }
@@ -171,6 +304,10 @@ public final class AsaClient {
    *
    * @param cursor the {@code next_cursor} of the previous page, or null for the first page
    * @param limit page size; 0 or less lets the server choose
+   * @param party an identity value, e.g. the {@code did:key} of a party
+   * @return {@code {items: [...], next_cursor}} (typed: {@link Agreements#list})
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
    */
   public ObjectNode list(String party, String cursor, int limit) {
     StringBuilder path =
@@ -187,7 +324,15 @@ public final class AsaClient {
 
   // ---- writes -----------------------------------------------------------------------------
 
-  /** Proposes a new agreement; {@code doc} may be partial and name a {@code template}. */
+  /**
+   * Proposes a new agreement; {@code doc} may be partial and name a {@code template}.
+   *
+   * @param doc the agreement document, e.g. from {@link AgreementBuilder}; may be partial and name
+   *     a {@code template}
+   * @return the envelope of the new agreement (201)
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
+   */
   public ObjectNode createAgreement(JsonNode doc) {
     return createAgreement(doc, null);
   }
@@ -195,12 +340,27 @@ public final class AsaClient {
   /**
    * As {@link #createAgreement(JsonNode)}; a repeat with the same key and body replays the first
    * answer.
+   *
+   * @param doc the agreement document, e.g. from {@link AgreementBuilder}; may be partial and name
+   *     a {@code template}
+   * @param idempotencyKey the {@code Idempotency-Key}, or null for none
+   * @return the envelope of the new agreement (201)
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
    */
   public ObjectNode createAgreement(JsonNode doc, String idempotencyKey) {
     return send("POST", "/agreements", Objects.requireNonNull(doc, "doc"), idempotencyKey);
   }
 
-  /** Sends a negotiation message: {@code {party, action, proposed_changes?, ...}}. */
+  /**
+   * Sends a negotiation message: {@code {party, action, proposed_changes?, ...}}.
+   *
+   * @param id the agreement's id
+   * @param message the negotiation message
+   * @return the envelope after the message
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
+   */
   public ObjectNode negotiate(String id, JsonNode message) {
     return send(
         "PATCH",
@@ -212,6 +372,13 @@ public final class AsaClient {
   /**
    * Signs the agreement's current terms as {@code role}: reads its {@code agreement_hash}, signs it
    * here (the private key never leaves this process) and posts the signature.
+   *
+   * @param id the agreement's id
+   * @param role {@link Role#CLIENT} or {@link Role#PROVIDER}
+   * @param key the key to sign with: the private key never leaves this process
+   * @return the envelope after the signature
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
    */
   public ObjectNode sign(String id, Role role, Ed25519PrivateKey key) {
     String party = RequestBodies.signingParty(role);
@@ -234,7 +401,17 @@ public final class AsaClient {
         null);
   }
 
-  /** Posts a signature made elsewhere, e.g. by a hardware key. */
+  /**
+   * Posts a signature made elsewhere, e.g. by a hardware key.
+   *
+   * @param id the agreement's id
+   * @param party an identity value, e.g. the {@code did:key} of a party
+   * @param signatureBase64Url an Ed25519 signature over the UTF-8 bytes of the {@code
+   *     agreement_hash}, base64url
+   * @return the envelope after the signature
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
+   */
   public ObjectNode signRaw(String id, String party, String signatureBase64Url) {
     return send(
         "POST", agreementPath(id) + "/sign", RequestBodies.sign(party, signatureBase64Url), null);
@@ -242,6 +419,14 @@ public final class AsaClient {
 
   /**
    * Delivers inline content; {@code format} may be null to use the agreement's deliverable_format.
+   *
+   * @param id the agreement's id
+   * @param content the deliverable's text
+   * @param format e.g. {@code markdown} or {@code json}; null for the agreement's deliverable
+   *     format
+   * @return the envelope, {@code DELIVERED}
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
    */
   public ObjectNode deliver(String id, String content, String format) {
     return send(
@@ -250,13 +435,28 @@ public final class AsaClient {
 
   /**
    * Delivers by reference: the server fetches {@code url} when it verifies and checks the digest.
+   *
+   * @param id the agreement's id
+   * @param url where the server fetches the deliverable
+   * @param hash the deliverable's SHA-256 digest
+   * @return the envelope, {@code DELIVERED}
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
    */
   public ObjectNode deliverByUrl(String id, String url, Digest hash) {
     return send(
         "POST", agreementPath(id) + "/deliver", RequestBodies.deliverByUrl(url, hash), null);
   }
 
-  /** Asks the server to verify with what it can measure by itself. */
+  /**
+   * Asks the server to verify with what it can measure by itself.
+   *
+   * @param id the agreement's id
+   * @return {@code {agreement_id, state, verification}}, or the job (202) at semantic or composite
+   *     depth
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
+   */
   public ObjectNode verify(String id) {
     return verify(id, null);
   }
@@ -264,6 +464,14 @@ public final class AsaClient {
   /**
    * Verifies with the assigned evaluator's scores: {@code {dimensions: [{name, score, evidence}],
    * checks, model, confidence}}.
+   *
+   * @param id the agreement's id
+   * @param evaluatorResult the evaluator's scores (see {@link EvaluatorScores#toJson()}); null to
+   *     let the server score what it can
+   * @return {@code {agreement_id, state, verification}}, or the job (202) at semantic or composite
+   *     depth
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
    */
   public ObjectNode verify(String id, JsonNode evaluatorResult) {
     return send("POST", agreementPath(id) + "/verify", RequestBodies.verify(evaluatorResult), null);
@@ -274,6 +482,13 @@ public final class AsaClient {
    * {depth, evaluator_type, evaluators, evaluator_timeout_seconds, evaluator_config}}). Structural
    * depth answers with the verified agreement; semantic and composite depth answer with the job
    * ({@code status} queued or running): follow it with {@link #awaitVerification}.
+   *
+   * @param id the agreement's id
+   * @param verificationConfig {@code {depth, evaluator_type, evaluators, evaluator_timeout_seconds,
+   *     evaluator_config}}
+   * @return {@code {agreement_id, state, verification}}, or the job
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
    */
   public ObjectNode verifyWith(String id, JsonNode verificationConfig) {
     ObjectNode body = Json.object();
@@ -285,23 +500,45 @@ public final class AsaClient {
    * {@code POST /verifications}: a Verification Request (section 5.1), with or without an
    * agreement. Answers the result (section 5.2) or, for a slow verification, the job ({@code
    * status} queued or running).
+   *
+   * @param request a section 5.1 Verification Request
+   * @return the result, or the job
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
    */
   public ObjectNode requestVerification(JsonNode request) {
     return send("POST", "/verifications", request, null);
   }
 
-  /** {@code GET /verifications/{id}}: the result, or the job while it runs. */
+  /**
+   * {@code GET /verifications/{id}}: the result, or the job while it runs.
+   *
+   * @param verificationId the verification's id
+   * @return the result, or the job while it runs
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
+   */
   public ObjectNode verificationResult(String verificationId) {
     return get("/verifications/" + segment(verificationId));
   }
 
-  /** {@code GET /verifications/{id}/status}: the job's status and progress. */
+  /**
+   * {@code GET /verifications/{id}/status}: the job's status and progress.
+   *
+   * @param verificationId the verification's id
+   * @return the job
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
+   */
   public ObjectNode verificationStatus(String verificationId) {
     return get("/verifications/" + segment(verificationId) + "/status");
   }
 
   /**
    * Whether an answer of {@link #verificationResult} is a job still running rather than a result.
+   *
+   * @param answer an answer of {@link #verificationResult}
+   * @return true while the job is queued or running
    */
   public static boolean isPending(JsonNode answer) {
     String status = answer.path("status").asText("");
@@ -312,6 +549,13 @@ public final class AsaClient {
    * Polls {@code GET /verifications/{id}} until the result is there (or the job failed: an {@link
    * AsaApiException} with status 422 says why), calling {@code onProgress} with each job status
    * seen.
+   *
+   * @param verificationId the verification's id
+   * @param timeout how long to wait in all
+   * @param onProgress called with the job each time it is seen still running
+   * @return the result
+   * @throws AsaApiException 422 when the job failed (its detail says why); status 0 when it did not
+   *     finish within {@code timeout} or the wait was interrupted; as any call otherwise
    */
   public ObjectNode awaitVerification(
       String verificationId, Duration timeout, java.util.function.Consumer<JsonNode> onProgress) {
@@ -341,13 +585,27 @@ public final class AsaClient {
   /**
    * Contests the verification result during the challenge window; {@code reasonCode} e.g. {@code
    * evaluator_error}.
+   *
+   * @param id the agreement's id
+   * @param role {@link Role#CLIENT} or {@link Role#PROVIDER}
+   * @param reasonCode e.g. {@code quality_below_agreed_slo} or {@code evaluator_error}
+   * @return the envelope, {@code DISPUTED}
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
    */
   public ObjectNode challenge(String id, Role role, String reasonCode) {
     return send(
         "POST", agreementPath(id) + "/challenge", RequestBodies.challenge(role, reasonCode), null);
   }
 
-  /** Closes a verified agreement once its challenge window has passed, settling the payment. */
+  /**
+   * Closes a verified agreement once its challenge window has passed, settling the payment.
+   *
+   * @param id the agreement's id
+   * @return the envelope, {@code CLOSED}
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
+   */
   public ObjectNode close(String id) {
     return send("POST", agreementPath(id) + "/close", null, null);
   }
@@ -355,22 +613,50 @@ public final class AsaClient {
   /**
    * Funds the escrow with the agreement's amount (the client's call); a ledger or http_callback
    * binding needs no body.
+   *
+   * @param id the agreement's id
+   * @return the envelope after funding
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
    */
   public ObjectNode fund(String id) {
     return fund(id, null);
   }
 
-  /** Funds the escrow with a binding-specific body, e.g. {@code {"x402": <PaymentPayload>}}. */
+  /**
+   * Funds the escrow with a binding-specific body, e.g. {@code {"x402": <PaymentPayload>}}.
+   *
+   * @param id the agreement's id
+   * @param body the binding's body, e.g. {@code {"x402": <PaymentPayload>}}; null for none
+   * @return the envelope after funding
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
+   */
   public ObjectNode fund(String id, JsonNode body) {
     return send("POST", agreementPath(id) + "/fund", body, null);
   }
 
-  /** Seals Shadow Scoring criteria into the agreement (the client's call, before anyone signs). */
+  /**
+   * Seals Shadow Scoring criteria into the agreement (the client's call, before anyone signs).
+   *
+   * @param id the agreement's id
+   * @param body {@code {criteria, scale?, sealer?}}
+   * @return the seal: id, commitment, signed statement (201)
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
+   */
   public ObjectNode seal(String id, com.fasterxml.jackson.databind.JsonNode body) {
     return send("POST", agreementPath(id) + "/seal", body, null);
   }
 
-  /** The sealed envelope: for the sealer before the reveal, for any party after it. */
+  /**
+   * The sealed envelope: for the sealer before the reveal, for any party after it.
+   *
+   * @param id the agreement's id
+   * @return the sealed envelope
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
+   */
   public ObjectNode sealOf(String id) {
     return get(agreementPath(id) + "/seal");
   }
@@ -378,35 +664,76 @@ public final class AsaClient {
   /**
    * A standalone seal ({@code POST /shadow/seals}): answers the seal id, commitment and signed
    * statement.
+   *
+   * @param body {@code {criteria, scale?}}
+   * @return the seal id, commitment and signed statement
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
    */
   public ObjectNode sealStandalone(JsonNode body) {
     return send("POST", "/shadow/seals", body, null);
   }
 
-  /** Validates {@code content} against a standalone seal (the sealer's call). */
+  /**
+   * Validates {@code content} against a standalone seal (the sealer's call).
+   *
+   * @param sealId the standalone seal's id
+   * @param content the deliverable's text
+   * @param format e.g. {@code markdown} or {@code json}; null for the agreement's deliverable
+   *     format
+   * @return the report and the gate
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
+   */
   public ObjectNode validateSeal(String sealId, String content, String format) {
     ObjectNode body = Json.object().put("content", content);
     if (format != null) body.put("format", format);
     return send("POST", "/shadow/seals/" + sealId + "/validate", body, null);
   }
 
-  /** The latest report of a standalone seal. */
+  /**
+   * The latest report of a standalone seal.
+   *
+   * @param sealId the standalone seal's id
+   * @return the latest report
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
+   */
   public ObjectNode sealReport(String sealId) {
     return get("/shadow/seals/" + sealId + "/report");
   }
 
-  /** The failure messages of an open shadow hardening cycle. */
+  /**
+   * The failure messages of an open shadow hardening cycle.
+   *
+   * @param id the agreement's id
+   * @return the failure messages (opaque ids)
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
+   */
   public ObjectNode hardening(String id) {
     return get(agreementPath(id) + "/hardening");
   }
 
-  /** The escrow's status, balance, transfers and payment messages. */
+  /**
+   * The escrow's status, balance, transfers and payment messages.
+   *
+   * @param id the agreement's id
+   * @return status, balance, transfers and payment messages (typed: {@link Agreements#escrow})
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
+   */
   public ObjectNode escrow(String id) {
     return get(agreementPath(id) + "/escrow");
   }
 
   /**
    * A key's ledger account: balances and newest entries (readable by that key and the operator).
+   *
+   * @param key a key, base64url or did:key (the caller's own, unless it is the operator)
+   * @return {@code {account, balances, complete, entries}}
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
    */
   public ObjectNode account(String key) {
     return get("/accounts/" + URLEncoder.encode(key, StandardCharsets.UTF_8));
@@ -415,6 +742,13 @@ public final class AsaClient {
   /**
    * Rules on a dispute (the operator or a configured arbiter): {@code releasePercent} to the
    * provider.
+   *
+   * @param id the agreement's id
+   * @param releasePercent the share released to the provider, 0 to 100
+   * @param reason why, in words
+   * @return the envelope after the ruling
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
    */
   public ObjectNode rule(String id, java.math.BigDecimal releasePercent, String reason) {
     ObjectNode body = Json.object();
@@ -430,6 +764,11 @@ public final class AsaClient {
    * organization?, lineage?, service_types, model?, price_usd?, domains?}} (see {@link
    * #evaluatorRegistration}). Answers the registered evaluator (201): active, with an empty track
    * record, not yet qualified.
+   *
+   * @param registration the registration, e.g. from {@link #evaluatorRegistration}
+   * @return the registered evaluator
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
    */
   public ObjectNode registerEvaluator(JsonNode registration) {
     return send("POST", "/evaluators", Objects.requireNonNull(registration, "registration"), null);
@@ -438,6 +777,12 @@ public final class AsaClient {
   /**
    * The body of {@link #registerEvaluator} with its required members; add {@code organization},
    * {@code lineage}, {@code model}, {@code price_usd} and {@code domains} as needed.
+   *
+   * @param identityScheme the evaluator's identity scheme, e.g. {@code api_key}
+   * @param identityValue the evaluator's identity value
+   * @param displayName the name shown in the registry
+   * @param serviceTypes the service types it judges
+   * @return a new body, free to change
    */
   public static ObjectNode evaluatorRegistration(
       String identityScheme,
@@ -455,6 +800,9 @@ public final class AsaClient {
    * @param serviceType only evaluators of this service type; null for all
    * @param cursor the {@code next_cursor} of the previous page, or null for the first page
    * @param limit page size; 0 or less lets the server choose
+   * @return the page
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
    */
   public ObjectNode evaluators(String serviceType, String cursor, int limit) {
     java.util.List<String> query = new java.util.ArrayList<>();
@@ -473,12 +821,25 @@ public final class AsaClient {
   /**
    * A registered evaluator by its key (base64url or did:key): profile, standing, track record,
    * {@code qualified} and, when not, {@code why}.
+   *
+   * @param key the evaluator's key, base64url or did:key
+   * @return the evaluator
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
    */
   public ObjectNode evaluator(String key) {
     return get(evaluatorPath(key));
   }
 
-  /** Suspends an evaluator (the operator's call): it is never assigned until reinstated. */
+  /**
+   * Suspends an evaluator (the operator's call): it is never assigned until reinstated.
+   *
+   * @param key the evaluator's key, base64url or did:key
+   * @param reason why, in words
+   * @return the evaluator
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
+   */
   public ObjectNode suspendEvaluator(String key, String reason) {
     return send(
         "POST",
@@ -487,7 +848,14 @@ public final class AsaClient {
         null);
   }
 
-  /** Lifts an evaluator's suspension (the operator's call). */
+  /**
+   * Lifts an evaluator's suspension (the operator's call).
+   *
+   * @param key the evaluator's key, base64url or did:key
+   * @return the evaluator
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
+   */
   public ObjectNode reinstateEvaluator(String key) {
     return send("POST", evaluatorPath(key) + "/reinstate", null, null);
   }
@@ -495,6 +863,11 @@ public final class AsaClient {
   /**
    * Replaces the server's canary set (the operator's call) with {@code canaries}, a JSON array of
    * canaries as in a canary file. Answers what is in force: count, service types, digest.
+   *
+   * @param canaries a JSON array of canaries
+   * @return the canary set in force
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
    */
   public ObjectNode loadCanaries(JsonNode canaries) {
     return send("PUT", "/admin/canaries", Objects.requireNonNull(canaries, "canaries"), null);
@@ -504,6 +877,10 @@ public final class AsaClient {
    * {@code GET /evaluator/tasks}: the calling evaluator's open tasks, soonest due first ({@code
    * {"tasks": [{task_id, service_type, request, deliverable, criteria, dimensions, deadline}]}}).
    * Real work and canaries look alike; answer each the same way.
+   *
+   * @return the open tasks
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
    */
   public ObjectNode evaluatorTasks() {
     return get("/evaluator/tasks");
@@ -514,6 +891,13 @@ public final class AsaClient {
    * evaluator_result} ({@code {dimensions: [{name, score, evidence}], ...}}, a score for every
    * dimension of the task). Answers {@code {"status": "received"}}; the verdict follows on the
    * agreement once the evaluator's tasks of that delivery are all answered.
+   *
+   * @param taskId the task's id ({@code task_id})
+   * @param evaluatorResult the evaluator's scores (see {@link EvaluatorScores#toJson()}); null to
+   *     let the server score what it can
+   * @return {@code {task_id, status, received_at}}
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
    */
   public ObjectNode answerTask(String taskId, JsonNode evaluatorResult) {
     ObjectNode body = Json.object();
@@ -525,7 +909,13 @@ public final class AsaClient {
         null);
   }
 
-  /** The configuration in force (the operator's call). */
+  /**
+   * The configuration in force (the operator's call).
+   *
+   * @return the configuration
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
+   */
   public ObjectNode adminConfig() {
     return get("/admin/config");
   }

@@ -272,4 +272,95 @@ class AsaClientTest {
     assertThat(AsaClient.connect(URI.create("http://h:1//")).server())
         .isEqualTo(URI.create("http://h:1"));
   }
+
+  // ---- the typed agreement routes --------------------------------------------------------
+
+  private static String envelope(String state) {
+    return "{\"agreement_id\":\"asa-1\",\"state\":\""
+        + state
+        + "\",\"version\":2,\"agreement_hash\":\"sha256:"
+        + "ab".repeat(32)
+        + "\",\"allowed_actions\":[],\"agreement\":{}}";
+  }
+
+  @Test
+  void typedSignUsesTheClientsOwnKeyAndAnswersTheEnvelope() throws IOException {
+    Ed25519PrivateKey key = Ed25519PrivateKey.generate(new SecureRandom());
+    answer(200, envelope("PROPOSED"));
+    answer(200, envelope("ACTIVE"));
+
+    AgreementView active = client.withKey(key).agreements().sign("asa-1", Role.PROVIDER);
+
+    assertThat(active.state()).isEqualTo(dev.asa.lifecycle.State.ACTIVE);
+    Ed25519Signature signature =
+        Ed25519Signature.fromBase64Url(seen.get(1).json().at("/signature/value").asText());
+    assertThat(
+            key.publicKey()
+                .verify(("sha256:" + "ab".repeat(32)).getBytes(StandardCharsets.UTF_8), signature))
+        .isTrue();
+  }
+
+  @Test
+  void typedSignWithoutAKeySaysHowToGiveOne() {
+    assertThatThrownBy(() -> client.agreements().sign("asa-1", Role.CLIENT))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("AsaClient.connect(server, key)");
+    assertThat(seen).isEmpty();
+  }
+
+  @Test
+  void anAnswerWithoutWhatTheViewNeedsIsAnApiExceptionNamingTheRouteAndMember() {
+    answer(200, "{\"agreement_id\":\"asa-1\"}");
+
+    assertThatThrownBy(() -> client.agreements().status("asa-1"))
+        .isInstanceOfSatisfying(
+            AsaApiException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(200);
+              assertThat(e.detail())
+                  .startsWith("GET /agreements/asa-1/status answered, but")
+                  .contains("member 'state'");
+              assertThat(e.body()).isEqualTo("{\"agreement_id\":\"asa-1\"}");
+            });
+  }
+
+  @Test
+  void aRefusalStaysTheServersProblem() {
+    answer(
+        409,
+        "{\"type\":\"https://asa.dev/problems/transition-refused\",\"title\":\"Conflict\","
+            + "\"status\":409,\"detail\":\"fund needs ACTIVE\",\"instance\":\"/x\"}");
+
+    assertThatThrownBy(() -> client.agreements().fund("asa-1"))
+        .isInstanceOfSatisfying(
+            AsaApiException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(409);
+              assertThat(e.kind()).isEqualTo("transition-refused");
+            });
+  }
+
+  @Test
+  void typedVerifyWithoutScoresFollowsAJobToItsResult() {
+    String result =
+        "{\"verification_id\":\"ver-1\",\"dimensions\":[],"
+            + "\"composite\":{\"score\":90,\"threshold\":70,\"passed\":true},"
+            + "\"determination\":{\"result\":\"PASS\",\"payment_release_percent\":100}}";
+    answer(202, "{\"verification_id\":\"ver-1\",\"status\":\"queued\"}");
+    answer(200, "{\"verification_id\":\"ver-1\",\"status\":\"running\"}");
+    answer(200, result);
+    answer(200, envelope("VERIFIED"));
+
+    VerifyOutcome outcome = client.agreements().verify("asa-1");
+
+    assertThat(outcome.state()).isEqualTo(dev.asa.lifecycle.State.VERIFIED);
+    assertThat(outcome.verification().releasePercent()).isEqualByComparingTo("100");
+    assertThat(seen)
+        .extracting(Seen::method, Seen::target)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("POST", "/agreements/asa-1/verify"),
+            org.assertj.core.groups.Tuple.tuple("GET", "/verifications/ver-1"),
+            org.assertj.core.groups.Tuple.tuple("GET", "/verifications/ver-1"),
+            org.assertj.core.groups.Tuple.tuple("GET", "/agreements/asa-1"));
+  }
 }

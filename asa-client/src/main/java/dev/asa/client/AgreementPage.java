@@ -1,0 +1,93 @@
+package dev.asa.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.lifecycle.State;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One page of a listing of agreements ({@code GET /agreements?party=}), newest first.
+ *
+ * @param items the agreements of this page
+ * @param nextCursor what to pass for the next page; empty on the last page
+ * @param json the whole answer, a copy
+ */
+public record AgreementPage(List<Summary> items, Optional<String> nextCursor, ObjectNode json) {
+
+  private static final String WHAT = "a page of agreements";
+
+  /** Checks that nothing is null and keeps private copies. */
+  public AgreementPage {
+    items = List.copyOf(items);
+    Objects.requireNonNull(nextCursor, "nextCursor");
+    json = Objects.requireNonNull(json, "json").deepCopy();
+  }
+
+  /**
+   * One agreement of a listing.
+   *
+   * @param id the agreement's id
+   * @param state its lifecycle state
+   * @param version grows with every change
+   * @param serviceType e.g. {@code general}
+   * @param createdAt when it was proposed
+   * @param updatedAt when it last changed
+   */
+  public record Summary(
+      String id,
+      State state,
+      long version,
+      String serviceType,
+      Instant createdAt,
+      Instant updatedAt) {
+
+    /** Checks that nothing is null. */
+    public Summary {
+      Objects.requireNonNull(id, "id");
+      Objects.requireNonNull(state, "state");
+      Objects.requireNonNull(serviceType, "serviceType");
+      Objects.requireNonNull(createdAt, "createdAt");
+      Objects.requireNonNull(updatedAt, "updatedAt");
+    }
+
+    static Summary from(JsonNode s) {
+      String what = "an agreement of " + WHAT;
+      return new Summary(
+          Members.text(s, "agreement_id", what),
+          Members.state(s, "state", what),
+          Members.integer(s, "version", what),
+          Members.text(s, "service_type", what),
+          Members.instant(s, "created_at", what),
+          Members.instant(s, "updated_at", what));
+    }
+  }
+
+  /**
+   * Reads a listing.
+   *
+   * @param answer the body of {@code GET /agreements?party=...}
+   * @return the view
+   * @throws IllegalArgumentException if a member named above is missing or of the wrong kind; the
+   *     message names it
+   */
+  public static AgreementPage from(JsonNode answer) {
+    ObjectNode o = Members.object(answer, WHAT);
+    return new AgreementPage(
+        Members.requiredObjects(o, "items", WHAT).stream().map(Summary::from).toList(),
+        Members.optionalText(o, "next_cursor"),
+        o);
+  }
+
+  /**
+   * The whole answer, a copy: change it freely.
+   *
+   * @return the answer as received
+   */
+  @Override
+  public ObjectNode json() {
+    return json.deepCopy();
+  }
+}

@@ -1,0 +1,285 @@
+package dev.asa.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.Role;
+import dev.asa.crypto.Ed25519PrivateKey;
+import dev.asa.json.Json;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The agreement routes with typed answers: one party's view of its agreements, acting with the key
+ * of the {@link AsaClient} it came from ({@link AsaClient#agreements()}).
+ *
+ * <pre>{@code
+ * Agreements client = AsaClient.connect(server, clientKey).agreements();
+ * AgreementView created = client.create(AgreementBuilder.template("general")...build());
+ * client.sign(created.id(), Role.CLIENT);
+ * AgreementStatus status = client.status(created.id());
+ * }</pre>
+ *
+ * <p>Every method throws {@link AsaApiException} when the server refuses the request ({@link
+ * AsaApiException#status()} 4xx or 5xx, with the problem's {@link AsaApiException#kind()} and
+ * {@link AsaApiException#detail()}), when it cannot be reached or does not answer in time (status
+ * 0, {@link AsaApiException#isUnreachable()}), and when its answer is not what the route answers
+ * (an answer without a member the typed view needs: the message names the member). The untyped
+ * {@link AsaClient} methods remain for routes and members these views do not cover; every view
+ * keeps the whole answer in its {@code json()}.
+ */
+public final class Agreements {
+
+  private final AsaClient asa;
+  private final Ed25519PrivateKey key; // null: unsigned, public routes only
+
+  Agreements(AsaClient asa, Ed25519PrivateKey key) {
+    this.asa = asa;
+    this.key = key;
+  }
+
+  /**
+   * Proposes a new agreement ({@code POST /agreements}); the signing key must be the one in {@code
+   * parties.client}.
+   *
+   * @param doc the document, e.g. from {@link AgreementBuilder}; may be partial and name a {@code
+   *     template}
+   * @return the created agreement, {@code PROPOSED}
+   * @throws AsaApiException e.g. 422 {@code invalid-document} with one field error per problem, 403
+   *     when the key is not the client's
+   */
+  public AgreementView create(JsonNode doc) {
+    return create(doc, null);
+  }
+
+  /**
+   * As {@link #create(JsonNode)}; a repeat with the same key and body replays the first answer.
+   *
+   * @param doc the document
+   * @param idempotencyKey the {@code Idempotency-Key}; null for none
+   * @return the created agreement
+   * @throws AsaApiException as for {@link #create(JsonNode)}, and 422 when the idempotency key was
+   *     used with another body
+   */
+  public AgreementView create(JsonNode doc, String idempotencyKey) {
+    return typed(
+        "POST /agreements", () -> asa.createAgreement(doc, idempotencyKey), AgreementView::from);
+  }
+
+  /**
+   * Reads an agreement ({@code GET /agreements/{id}}).
+   *
+   * @param id the agreement's id
+   * @return the agreement, its state, version, hash and allowed actions
+   * @throws AsaApiException 404 when there is no such agreement or this key takes no part in it
+   */
+  public AgreementView get(String id) {
+    return typed("GET /agreements/" + id, () -> asa.agreement(id), AgreementView::from);
+  }
+
+  /**
+   * Where an agreement stands ({@code GET /agreements/{id}/status}).
+   *
+   * @param id the agreement's id
+   * @return state, signatures, deadlines, the latest verdict and the payment
+   * @throws AsaApiException 404 when there is no such agreement or this key takes no part in it
+   */
+  public AgreementStatus status(String id) {
+    return typed("GET /agreements/" + id + "/status", () -> asa.status(id), AgreementStatus::from);
+  }
+
+  /**
+   * Signs the agreement's current terms as {@code role} with this client's own key: reads the
+   * {@code agreement_hash}, signs it here (the private key never leaves this process) and posts the
+   * signature naming that hash, so terms that changed in between give 409 rather than a signature
+   * over terms never read. The second signature makes the agreement {@code ACTIVE}.
+   *
+   * @param id the agreement's id
+   * @param role {@link Role#CLIENT} or {@link Role#PROVIDER}: the slot this key holds
+   * @return the agreement after the signature
+   * @throws IllegalArgumentException if {@code role} is the evaluator (it judges, it does not sign)
+   * @throws IllegalStateException if this client has no key
+   * @throws AsaApiException 403 when the key is not that party's, 409 when the terms moved or the
+   *     state does not allow signing
+   */
+  public AgreementView sign(String id, Role role) {
+    Ed25519PrivateKey signingKey = requireKey("sign");
+    return typed(
+        "POST /agreements/" + id + "/sign",
+        () -> asa.sign(id, role, signingKey),
+        AgreementView::from);
+  }
+
+  /**
+   * Funds the escrow with the agreement's amount ({@code POST /agreements/{id}/fund}, the client's
+   * call; the ledger and http_callback bindings need nothing more).
+   *
+   * @param id the agreement's id
+   * @return the agreement after funding
+   * @throws AsaApiException 403 when the key is not the client's, 409 when it is not {@code ACTIVE}
+   *     or is funded already, 503 when the payment system is unavailable
+   */
+  public AgreementView fund(String id) {
+    return typed("POST /agreements/" + id + "/fund", () -> asa.fund(id), AgreementView::from);
+  }
+
+  /**
+   * Delivers inline content ({@code POST /agreements/{id}/deliver}, the provider's call).
+   *
+   * @param id the agreement's id
+   * @param content the deliverable
+   * @param format e.g. {@code markdown}, {@code json}; null for the agreement's deliverable format
+   * @return the agreement, {@code DELIVERED}
+   * @throws AsaApiException 403 when the key is not the provider's, 409 when the escrow is not
+   *     funded yet or the state does not allow delivery, 422 when the content is not of its format
+   */
+  public AgreementView deliver(String id, String content, String format) {
+    return typed(
+        "POST /agreements/" + id + "/deliver",
+        () -> asa.deliver(id, content, format),
+        AgreementView::from);
+  }
+
+  /**
+   * Submits the evaluator's scores ({@code POST /agreements/{id}/verify} with an {@code
+   * evaluator_result}, the evaluator's call); the server adds what it measures itself (format,
+   * timeliness) and decides.
+   *
+   * @param id the agreement's id
+   * @param scores the evaluator's scores
+   * @return the agreement's new state and the result
+   * @throws AsaApiException 403 when the key is not the evaluator's, 409 when the agreement is not
+   *     {@code DELIVERED} or its evaluator answers through its work queue, 422 naming the pointer
+   *     of a score that does not fit the criteria
+   */
+  public VerifyOutcome verify(String id, EvaluatorScores scores) {
+    Objects.requireNonNull(scores, "scores");
+    return typed(
+        "POST /agreements/" + id + "/verify",
+        () -> asa.verify(id, scores.toJson()),
+        VerifyOutcome::from);
+  }
+
+  /**
+   * Asks the server's own evaluators to verify ({@code POST /agreements/{id}/verify} without
+   * scores) at the depth the terms set. When the server runs it as a job (semantic and composite
+   * depth), waits for the job, up to the client's request timeout.
+   *
+   * @param id the agreement's id
+   * @return the agreement's new state and the result
+   * @throws AsaApiException 409 when the agreement is not {@code DELIVERED}; 422 when the job
+   *     failed, saying why; status 0 when the job did not finish in time
+   */
+  public VerifyOutcome verify(String id) {
+    ObjectNode answer = asa.verify(id);
+    if (!AsaClient.isPending(answer)) {
+      return typed("POST /agreements/" + id + "/verify", () -> answer, VerifyOutcome::from);
+    }
+    ObjectNode result =
+        asa.awaitVerification(
+            answer.path("verification_id").asText(), asa.requestTimeout(), progress -> {});
+    VerificationView verification =
+        typed(
+            "GET /verifications/" + answer.path("verification_id").asText(),
+            () -> result,
+            VerificationView::from);
+    AgreementView after = get(id);
+    ObjectNode outcome = Json.object();
+    outcome.put("agreement_id", after.id());
+    outcome.put("state", after.state().name());
+    outcome.set("verification", result);
+    return new VerifyOutcome(after.id(), after.state(), verification, outcome);
+  }
+
+  /**
+   * The latest verification result of an agreement ({@code GET /agreements/{id}/verification}).
+   *
+   * @param id the agreement's id
+   * @return the result
+   * @throws AsaApiException 404 when it has none yet, or this key may not read it
+   */
+  public VerificationView verification(String id) {
+    return typed(
+        "GET /agreements/" + id + "/verification",
+        () -> asa.verification(id),
+        VerificationView::from);
+  }
+
+  /**
+   * The agreement's escrow ({@code GET /agreements/{id}/escrow}).
+   *
+   * @param id the agreement's id
+   * @return status, balances and transfers
+   * @throws AsaApiException 404 when there is no such agreement or this key takes no part in it
+   */
+  public EscrowView escrow(String id) {
+    return typed("GET /agreements/" + id + "/escrow", () -> asa.escrow(id), EscrowView::from);
+  }
+
+  /**
+   * Contests the verification result inside the challenge window ({@code POST
+   * /agreements/{id}/challenge}).
+   *
+   * @param id the agreement's id
+   * @param role the slot this key holds, client or provider
+   * @param reasonCode e.g. {@code quality_below_agreed_slo}, {@code evaluator_error}
+   * @return the agreement, {@code DISPUTED}
+   * @throws AsaApiException 409 when the window is closed or the state does not allow it
+   */
+  public AgreementView challenge(String id, Role role, String reasonCode) {
+    return typed(
+        "POST /agreements/" + id + "/challenge",
+        () -> asa.challenge(id, role, reasonCode),
+        AgreementView::from);
+  }
+
+  /**
+   * Closes a verified agreement once its challenge window has passed, settling the payment ({@code
+   * POST /agreements/{id}/close}); the server also closes it by itself when the window ends.
+   *
+   * @param id the agreement's id
+   * @return the agreement, {@code CLOSED}
+   * @throws AsaApiException 409 while the window is open
+   */
+  public AgreementView close(String id) {
+    return typed("POST /agreements/" + id + "/close", () -> asa.close(id), AgreementView::from);
+  }
+
+  /**
+   * One page of the agreements in which {@code party} takes part and this key holds a party's key
+   * ({@code GET /agreements?party=}), newest first.
+   *
+   * @param party an identity value, e.g. a {@code did:key}
+   * @param cursor the previous page's {@link AgreementPage#nextCursor()}, or null for the first
+   * @param limit the page size; 0 or less lets the server choose
+   * @return the page
+   * @throws AsaApiException 400 for a bad cursor or limit
+   */
+  public AgreementPage list(String party, String cursor, int limit) {
+    return typed("GET /agreements", () -> asa.list(party, cursor, limit), AgreementPage::from);
+  }
+
+  private Ed25519PrivateKey requireKey(String what) {
+    if (key == null) {
+      throw new IllegalStateException(
+          "cannot "
+              + what
+              + " without a key; connect with AsaClient.connect(server, key) or"
+              + " asa.withKey(key)");
+    }
+    return key;
+  }
+
+  /**
+   * Calls the route and reads its answer; an answer without what the view needs becomes an {@link
+   * AsaApiException} naming the route, since the caller can do nothing about it but look.
+   */
+  private <T> T typed(String route, Supplier<ObjectNode> call, Function<JsonNode, T> from) {
+    ObjectNode answer = call.get();
+    try {
+      return from.apply(answer);
+    } catch (IllegalArgumentException e) {
+      throw AsaApiException.unusable(route, answer, e);
+    }
+  }
+}
