@@ -36,36 +36,75 @@ public final class AgreementBuilder {
   /**
    * A document that takes every term it does not state from the named template, e.g. {@code
    * general}.
+   *
+   * @param type the template's service type, e.g. {@code general}
+   * @return a new builder
    */
   public static AgreementBuilder template(String type) {
     return new AgreementBuilder(Objects.requireNonNull(type, "type"));
   }
 
-  /** A document without a template: every required term must then be given. */
+  /**
+   * A document without a template: every required term must then be given.
+   *
+   * @return a new builder
+   */
   public static AgreementBuilder blank() {
     return new AgreementBuilder(null);
   }
 
+  /**
+   * The agreement's id ({@code agreement_id}); without it the server makes one.
+   *
+   * @param id the id the agreement will have ({@code agreement_id}); without one the server chooses
+   * @return this builder
+   */
   public AgreementBuilder agreementId(String id) {
     doc.put("agreement_id", Objects.requireNonNull(id, "id"));
     return this;
   }
 
-  /** The client, identified by the {@code did:key} of its key. */
+  /**
+   * The client, identified by the {@code did:key} of its key.
+   *
+   * @param key its Ed25519 public key: the key its signatures and requests are made with
+   * @return this builder
+   */
   public AgreementBuilder client(Ed25519PublicKey key) {
     return client("did", DidKey.of(key), key);
   }
 
+  /**
+   * The client, identified by {@code scheme} and {@code value}, signing with {@code key}.
+   *
+   * @param scheme the identity scheme, e.g. {@code did} or {@code api_key}
+   * @param value the identity value, e.g. a {@code did:key}
+   * @param key its Ed25519 public key: the key its signatures and requests are made with
+   * @return this builder
+   */
   public AgreementBuilder client(String scheme, String value, Ed25519PublicKey key) {
     signingParty("client", scheme, value, key);
     return this;
   }
 
-  /** The provider, identified by the {@code did:key} of its key. */
+  /**
+   * The provider, identified by the {@code did:key} of its key.
+   *
+   * @param key its Ed25519 public key: the key its signatures and requests are made with
+   * @return this builder
+   */
   public AgreementBuilder provider(Ed25519PublicKey key) {
     return provider("did", DidKey.of(key), key);
   }
 
+  /**
+   * The provider, identified by {@code scheme} and {@code value}, signing with {@code key}.
+   *
+   * @param scheme the identity scheme, e.g. {@code did} or {@code api_key}
+   * @param value the identity value, e.g. a {@code did:key}
+   * @param key its Ed25519 public key: the key its signatures and requests are made with
+   * @return this builder
+   */
   public AgreementBuilder provider(String scheme, String value, Ed25519PublicKey key) {
     signingParty("provider", scheme, value, key);
     return this;
@@ -74,6 +113,11 @@ public final class AgreementBuilder {
   /**
    * The evaluator: its identity and its kind, e.g. {@code agent_as_judge}; {@code type} may be
    * null. Without a key only the server's built-in evaluator can act for it.
+   *
+   * @param scheme the identity scheme, e.g. {@code did} or {@code api_key}
+   * @param value the identity value, e.g. a {@code did:key}
+   * @param type the evaluator's kind, e.g. {@code agent_as_judge}; null to leave it out
+   * @return this builder
    */
   public AgreementBuilder evaluator(String scheme, String value, String type) {
     return evaluator(scheme, value, type, null);
@@ -82,6 +126,12 @@ public final class AgreementBuilder {
   /**
    * As {@link #evaluator(String, String, String)}, with the evaluator's key: the key its
    * verification results must be signed with (it does not sign the terms).
+   *
+   * @param scheme the identity scheme, e.g. {@code did} or {@code api_key}
+   * @param value the identity value, e.g. a {@code did:key}
+   * @param type the evaluator's kind, e.g. {@code agent_as_judge}; null to leave it out
+   * @param key the key its verification results are signed with; null for none
+   * @return this builder
    */
   public AgreementBuilder evaluator(
       String scheme, String value, String type, Ed25519PublicKey key) {
@@ -99,7 +149,12 @@ public final class AgreementBuilder {
     return this;
   }
 
-  /** The task, in words ({@code service.description}). */
+  /**
+   * The task, in words ({@code service.description}).
+   *
+   * @param text what is to be done
+   * @return this builder
+   */
   public AgreementBuilder description(String text) {
     object(doc, "service").put("description", Objects.requireNonNull(text, "text"));
     return this;
@@ -108,6 +163,10 @@ public final class AgreementBuilder {
   /**
    * What escrow holds: {@code amount} is a decimal string such as {@code "10.00"}, never a float,
    * so that no cent is lost in a binary fraction.
+   *
+   * @param amount a decimal string such as {@code "10.00"}
+   * @param currency an ISO 4217 code such as {@code USD}
+   * @return this builder
    */
   public AgreementBuilder payment(String amount, String currency) {
     ObjectNode payment = object(object(doc, "escrow"), "payment");
@@ -119,6 +178,9 @@ public final class AgreementBuilder {
   /**
    * How long after verification either party may challenge the result; 0 makes the result final as
    * soon as it is recorded (the agreement can then be closed at once).
+   *
+   * @param seconds 0 or more
+   * @return this builder
    */
   public AgreementBuilder challengeWindowSeconds(long seconds) {
     if (seconds < 0) {
@@ -134,6 +196,7 @@ public final class AgreementBuilder {
    *
    * @param language python, javascript or java
    * @param content the test file's text
+   * @return this builder
    */
   public AgreementBuilder tests(String language, String content) {
     object(object(doc, "quality_criteria"), "tests")
@@ -145,13 +208,20 @@ public final class AgreementBuilder {
   /**
    * How deep the server's own evaluators verify when nobody submits scores ({@code
    * verification.depth}: structural, semantic or composite).
+   *
+   * @param depth {@code structural}, {@code semantic} or {@code composite}
+   * @return this builder
    */
   public AgreementBuilder verificationDepth(String depth) {
     object(doc, "verification").put("depth", Objects.requireNonNull(depth, "depth"));
     return this;
   }
 
-  /** A copy of the document as built so far. */
+  /**
+   * A copy of the document as built so far.
+   *
+   * @return the document, a copy: the builder can go on
+   */
   public ObjectNode build() {
     return doc.deepCopy();
   }
