@@ -141,7 +141,7 @@ public final class EvaluatorScores {
      * Scores one dimension.
      *
      * @param name the dimension, as the agreement's criteria name it
-     * @param score 0 to 100
+     * @param score 0 to 100; a boolean dimension takes 100 for true and 0 for false
      * @param evidence why this score
      * @return this builder
      * @throws IllegalArgumentException if the score is outside 0-100 or the dimension was scored
