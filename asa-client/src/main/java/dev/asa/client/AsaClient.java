@@ -170,6 +170,15 @@ public final class AsaClient {
     return new Agreements(this, key);
   }
 
+  /**
+   * The evaluator work queue with typed answers, acting with this client's key (the evaluator's).
+   *
+   * @return a view of the work-queue routes; cheap, make one whenever convenient
+   */
+  public EvaluatorQueue evaluatorQueue() {
+    return new EvaluatorQueue(this);
+  }
+
   /** How long a call waits for its answer. */
   Duration requestTimeout() {
     return requestTimeout;

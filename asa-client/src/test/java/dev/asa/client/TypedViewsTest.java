@@ -235,4 +235,29 @@ class TypedViewsTest {
     assertThatThrownBy(() -> AgreementPage.from(json("{'next_cursor':'c'}")))
         .hasMessageContaining("member 'items' as an array of objects, but it is missing");
   }
+
+  @Test
+  void aQueueReadsEachTaskAndNamesWhatATaskLacks() throws IOException {
+    ObjectNode queue =
+        json(
+            "{'tasks':[{'task_id':'tsk-1','service_type':'general',"
+                + "'request':{'description':'Explain TLS'},"
+                + "'deliverable':{'content':'# TLS','content_hash':'"
+                + HASH
+                + "','format':'markdown'},'criteria':{},"
+                + "'dimensions':['accuracy','timeliness'],'deadline':'2026-11-22T11:00:00Z',"
+                + "'created_at':'2026-11-22T10:00:00Z'}]}");
+
+    EvaluatorTask task = EvaluatorTask.listFrom(queue).get(0);
+
+    assertThat(task.taskId()).isEqualTo("tsk-1");
+    assertThat(task.description()).isEqualTo("Explain TLS");
+    assertThat(task.content()).hasValue("# TLS");
+    assertThat(task.contentUrl()).isEmpty();
+    assertThat(task.dimensions()).containsExactly("accuracy", "timeliness");
+    assertThat(task.deadline()).isEqualTo(Instant.parse("2026-11-22T11:00:00Z"));
+    assertThat(EvaluatorTask.listFrom(json("{'tasks':[]}"))).isEmpty();
+    assertThatThrownBy(() -> EvaluatorTask.listFrom(json("{'tasks':[{'task_id':'tsk-1'}]}")))
+        .hasMessageContaining("member 'service_type' as a string, but it is missing");
+  }
 }
