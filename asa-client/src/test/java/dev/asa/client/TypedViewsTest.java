@@ -258,6 +258,7 @@ class TypedViewsTest {
     assertThat(task.deadline()).isEqualTo(Instant.parse("2026-11-22T11:00:00Z"));
     assertThat(EvaluatorTask.listFrom(json("{'tasks':[]}"))).isEmpty();
     assertThatThrownBy(() -> EvaluatorTask.listFrom(json("{'tasks':[{'task_id':'tsk-1'}]}")))
-        .hasMessageContaining("member 'service_type' as a string, but it is missing");
+        .hasMessageContaining(
+            "an evaluator task needs member 'request' as an object, but it is missing");
   }
 }
