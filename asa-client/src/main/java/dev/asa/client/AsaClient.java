@@ -114,6 +114,32 @@ public final class AsaClient {
     return get("/health");
   }
 
+  /**
+   * {@code {"status": "ready", "checks": {...}}}; a server that is not ready answers 503, thrown as
+   * an {@link AsaApiException} whose problem names the failing check.
+   */
+  public ObjectNode ready() {
+    return get("/ready");
+  }
+
+  /** {@code {"version", "build_time", "java", "protocol_versions"}}: which build answers. */
+  public ObjectNode version() {
+    return get("/version");
+  }
+
+  /**
+   * {@code {"scheme": "ed25519", "value"}}: the server's own key, which signs its evaluator's
+   * results.
+   */
+  public ObjectNode serverKey() {
+    return get("/.well-known/asa/server-key");
+  }
+
+  /** The OpenAPI 3.1 description of the server's HTTP API. */
+  public ObjectNode openApi() {
+    return get("/openapi.json");
+  }
+
   /** {@code {"templates": [...]}}. */
   public ObjectNode templates() {
     return get("/templates");
