@@ -248,6 +248,21 @@ class ExitCodesAndNewCommandsTest {
   }
 
   @Test
+  void theServersUnsignedRoutesHaveCommands() throws Exception {
+    assertThat(asa("server", "health").out()).isEqualTo("ok\n");
+    assertThat(asa("server", "ready").out()).isEqualTo("ready\n  database: ok\n  migrations: ok\n");
+    assertThat(asa("server", "version").out())
+        .startsWith("asa server 0.")
+        .contains("ASA versions 1.0.0");
+    assertThat(asa("server", "key").json().path("value").asText())
+        .isEqualTo(server.serverKey().toBase64Url());
+    assertThat(asa("server", "openapi").json().path("openapi").asText()).startsWith("3.1");
+    assertThat(asa("server", "schema").json().path("$id").asText()).contains("1.0.0");
+    // An ASA version the server has no schema for is the server's refusal (404), exit 3.
+    assertThat(run("server", "schema", "9.0.0").status()).isEqualTo(3);
+  }
+
+  @Test
   void theServerVerifiesAStandaloneDeliverableAndAnAgreementAtADepth() throws Exception {
     String client = key("client");
     Path report = Files.writeString(dir.resolve("report.md"), "# Findings\n\nRecycling works.\n");

@@ -198,7 +198,52 @@ public final class AsaClient {
   }
 
   /**
-   * {@code {"templates": [...]}}.
+   * {@code GET /ready}: whether the server can serve (database reachable, migrations applied).
+   *
+   * @return {@code {"status": "ready", "checks": {...}}}
+   * @throws AsaApiException 503 {@code not-ready} when it is not, the problem's {@code checks}
+   *     naming the failing check; status 0 when it cannot be reached
+   */
+  public ObjectNode ready() {
+    return get("/ready");
+  }
+
+  /**
+   * {@code GET /version}: which build answers.
+   *
+   * @return {@code {version, build_time, java, protocol_versions}}
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
+   */
+  public ObjectNode version() {
+    return get("/version");
+  }
+
+  /**
+   * {@code GET /.well-known/asa/server-key}: the server's own key, which signs its evaluator's
+   * results.
+   *
+   * @return {@code {"scheme": "ed25519", "value"}}
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
+   */
+  public ObjectNode serverKey() {
+    return get("/.well-known/asa/server-key");
+  }
+
+  /**
+   * {@code GET /openapi.json}: the OpenAPI 3.1 description of the server's HTTP API.
+   *
+   * @return the OpenAPI document
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
+   */
+  public ObjectNode openApi() {
+    return get("/openapi.json");
+  }
+
+  /**
+   * {@code GET /templates}: the service templates.
    *
    * @return {@code {"templates": [...]}}
    * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached

@@ -160,9 +160,12 @@ class HttpApiTest {
     assertThat(deliver.status()).isEqualTo(409);
     assertThat(deliver.body().path("type").asText()).endsWith("/transition-refused");
     assertThat(deliver.body().path("current_state").asText()).isEqualTo("PROPOSED");
+    // What a caller may ask for: the server's own expiry of a PROPOSED agreement is not offered.
     assertThat(deliver.body().path("allowed_actions"))
         .extracting(JsonNode::asText)
-        .containsExactly("expire", "negotiate", "reject", "sign");
+        .containsExactly("negotiate", "reject", "sign");
+    assertThat(deliver.body().path("detail").asText())
+        .endsWith("allowed from PROPOSED: negotiate, reject, sign");
     assertThat(call("POST", "/agreements/" + id + "/verify", null).status()).isEqualTo(409);
     assertThat(call("POST", "/agreements/" + id + "/close", null).status()).isEqualTo(409);
     assertThat(
