@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
 record Readability(int sentences, int words, int syllables, int listItems) {
 
   /**
-   * A list item shorter than this, in words, and without a full stop, is a name, not a sentence.
+   * A list item of at most this many words (its number included) and without a full stop is a name,
+   * not a sentence.
    */
   static final int LIST_ITEM_WORDS = 8;
 
@@ -55,8 +56,7 @@ record Readability(int sentences, int words, int syllables, int listItems) {
   }
 
   private static boolean isListItem(String line) {
-    return System.getProperty("asa.x.nolist") == null
-        && LIST_MARKER.matcher(line).find()
+    return LIST_MARKER.matcher(line).find()
         && Sentences.wordCount(line) <= LIST_ITEM_WORDS
         && !line.matches(".*[.!?][\"')\\]]*$");
   }
