@@ -50,6 +50,7 @@ public final class Routes {
   private final EvaluatorQueue queue;
   private final Operations operations;
   private final ApiReference reference;
+  private final Console console = new Console();
   private List<RouteInfo> table = List.of();
   private final Metrics metrics;
 
@@ -94,6 +95,8 @@ public final class Routes {
     r.get("/openapi.json", PUBLIC, reference::serveDocument);
     r.get("/docs", PUBLIC, reference::servePage);
     r.get("/docs/assets/{file}", PUBLIC, reference::serveAsset);
+    r.get("/console", PUBLIC, console::servePage);
+    r.get("/console/assets/{file}", PUBLIC, console::serveAsset);
     r.get("/templates", PUBLIC, this::listTemplates);
     r.get(
         "/templates/{type}",

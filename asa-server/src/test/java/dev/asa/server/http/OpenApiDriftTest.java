@@ -219,6 +219,8 @@ class OpenApiDriftTest {
               "/openapi.json",
               "/docs",
               "/docs/assets/swagger-ui.css",
+              "/console",
+              "/console/assets/console.js",
               "/templates",
               "/templates/general",
               "/schemas/asa/1.0.0/agreement.json",
@@ -228,6 +230,7 @@ class OpenApiDriftTest {
       go(null, "GET", "/templates/poetry", null);
       go(null, "GET", "/schemas/asa/9.0.0/agreement.json", null);
       go(null, "GET", "/docs/assets/secrets.txt", null);
+      go(null, "GET", "/console/assets/secrets.txt", null);
     }
 
     String created(Ed25519PrivateKey key) throws Exception {

@@ -48,6 +48,8 @@ class RouteAccessTest {
           Map.entry("GET /openapi.json", Access.PUBLIC),
           Map.entry("GET /docs", Access.PUBLIC),
           Map.entry("GET /docs/assets/{file}", Access.PUBLIC),
+          Map.entry("GET /console", Access.PUBLIC),
+          Map.entry("GET /console/assets/{file}", Access.PUBLIC),
           Map.entry("GET /templates", Access.PUBLIC),
           Map.entry("GET /templates/{type}", Access.PUBLIC),
           Map.entry("GET /schemas/asa/{version}/agreement.json", Access.PUBLIC),
