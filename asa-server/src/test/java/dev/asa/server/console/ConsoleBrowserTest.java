@@ -198,6 +198,48 @@ class ConsoleBrowserTest {
     }
   }
 
+  /**
+   * The page's own chain check (its JCS and SHA-256, in the browser) against the server's real
+   * events: it agrees with the server on the intact log and catches one changed field or a broken
+   * link.
+   */
+  @Test
+  void thePagesChainCheckRecomputesTheServersHashesAndCatchesATamperedEvent() throws Exception {
+    var events =
+        AsaClient.connect(URI.create(base))
+            .withKey(Fixtures.key("alice"))
+            .events(agreementId)
+            .path("events");
+    var tampered = events.deepCopy();
+    ((com.fasterxml.jackson.databind.node.ObjectNode) tampered.get(1)).put("type", "fundedd");
+    var relinked = events.deepCopy();
+    ((com.fasterxml.jackson.databind.node.ObjectNode) relinked.get(2))
+        .put("prev_hash", events.get(0).path("hash").asText());
+    WebDriver driver = browser();
+    try {
+      driver.get(base + "/console");
+      new WebDriverWait(driver, WAIT)
+          .until(ExpectedConditions.visibilityOfElementLocated(By.id("party")));
+      String script =
+          "const done = arguments[arguments.length - 1];"
+              + "import('./console/assets/console.js')"
+              + ".then(m => m.checkChain(arguments[0], JSON.parse(arguments[1])))"
+              + ".then(r => done(JSON.stringify(r.map(c => c.ok))), e => done('error: ' + e));";
+      JavascriptExecutor js = (JavascriptExecutor) driver;
+      assertThat(js.executeAsyncScript(script, agreementId, events.toString()))
+          .isEqualTo("[true,true,true]");
+      assertThat(js.executeAsyncScript(script, agreementId, tampered.toString()))
+          .isEqualTo("[true,false,true]");
+      assertThat(js.executeAsyncScript(script, agreementId, relinked.toString()))
+          .isEqualTo("[true,true,false]");
+      assertThat(js.executeAsyncScript(script, "asa-another-id", events.toString()))
+          .as("the agreement id is part of each hash")
+          .isEqualTo("[false,false,false]");
+    } finally {
+      driver.quit();
+    }
+  }
+
   @Test
   void aFileThatIsNotAKeyIsRefusedInThePage() throws Exception {
     Path notAKey = keys.resolve("notes.json");
