@@ -30,6 +30,43 @@ function hex(bytes) {
   return Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+function base64UrlDecode(text) {
+  const b64 = text.replace(/-/g, '+').replace(/_/g, '/');
+  return Uint8Array.from(atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4)), (c) => c.charCodeAt(0));
+}
+
+const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+
+function base58(bytes) {
+  const digits = [0];
+  for (const byte of bytes) {
+    let carry = byte;
+    for (let i = 0; i < digits.length; i++) {
+      carry += digits[i] << 8;
+      digits[i] = carry % 58;
+      carry = Math.floor(carry / 58);
+    }
+    while (carry > 0) {
+      digits.push(carry % 58);
+      carry = Math.floor(carry / 58);
+    }
+  }
+  let out = '';
+  for (const byte of bytes) {
+    if (byte !== 0) break;
+    out += '1';
+  }
+  for (let i = digits.length - 1; i >= 0; i--) out += BASE58[digits[i]];
+  return out;
+}
+
+/** The did:key of a public key given as base64url (as dev.asa.crypto.DidKey writes it). */
+export function didKey(x) {
+  const raw = base64UrlDecode(x);
+  if (raw.length !== 32) throw new Error('a public key is 32 bytes; this one is ' + raw.length);
+  return 'did:key:z' + base58(Uint8Array.of(0xed, 0x01, ...raw));
+}
+
 /** RFC 8785 (JCS): JSON.stringify already writes numbers and strings as JCS does; sort members. */
 export function canonicalize(value) {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
@@ -165,11 +202,11 @@ async function onKeyChosen() {
   const error = $('sign-in-error');
   error.hidden = true;
   const file = $('key-file').files[0];
-  const party = $('party').value.trim();
   if (!file) return;
   try {
-    if (!party) throw new Error('first type your identity as agreements name it');
     const { key, keyId } = await importKeyFile(file);
+    // As "asa agreements list" does: without an identity, the key's own did:key.
+    const party = $('party').value.trim() || didKey(keyId);
     session = { key, keyId, party };
   } catch (e) {
     error.textContent = 'Sign-in failed: ' + e.message;

@@ -125,7 +125,11 @@ class ConsoleBrowserTest {
   static void signIn(WebDriver driver, String party, String keyName) {
     driver.get(base + "/console");
     WebDriverWait wait = new WebDriverWait(driver, WAIT);
-    wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("party"))).sendKeys(party);
+    WebElement partyField =
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("party")));
+    if (!party.isEmpty()) {
+      partyField.sendKeys(party);
+    }
     driver.findElement(By.id("key-file")).sendKeys(keys.resolve(keyName + ".key").toString());
     wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("list")));
     wait.until(
@@ -235,6 +239,22 @@ class ConsoleBrowserTest {
       assertThat(js.executeAsyncScript(script, "asa-another-id", events.toString()))
           .as("the agreement id is part of each hash")
           .isEqualTo("[false,false,false]");
+    } finally {
+      driver.quit();
+    }
+  }
+
+  /** Without a typed identity the page lists the key's did:key, computed as DidKey computes it. */
+  @Test
+  void thePagesDidKeyIsTheServersAndIsTheDefaultIdentity() throws Exception {
+    WebDriver driver = browser();
+    try {
+      signIn(driver, "", "mallory");
+      assertThat(driver.findElement(By.id("who")).getText())
+          .startsWith(
+              dev.asa.crypto.DidKey.of(Fixtures.key("mallory").publicKey())
+                  + " · key "
+                  + Fixtures.key("mallory").publicKey().toBase64Url());
     } finally {
       driver.quit();
     }
