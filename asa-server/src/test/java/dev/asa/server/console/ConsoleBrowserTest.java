@@ -115,10 +115,12 @@ class ConsoleBrowserTest {
     ChromeOptions options = new ChromeOptions();
     options.setBinary(CHROMIUM.toFile());
     options.addArguments(
-        "--headless=new", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1000");
+        "--headless=new", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,1800");
     if ("root".equals(System.getProperty("user.name"))) {
       options.addArguments("--no-sandbox"); // Chromium refuses to run its sandbox as root
     }
+    options.setCapability(
+        "goog:loggingPrefs", java.util.Map.of("browser", "ALL")); // to see CSP or script errors
     return new ChromeDriver(service, options);
   }
 
@@ -164,13 +166,26 @@ class ConsoleBrowserTest {
       assertThat(chain.getText()).startsWith("Hash chain checked in this page: intact");
       assertThat(chain.getText()).contains("chain_valid = true");
       assertThat(page)
-          .contains("ACTIVE", "10.00 USD", "accuracy", "0.3", "gte 80", "alice", "bob")
+          .contains("ACTIVE", "10.00 USD", "accuracy", "0.3", "gte 80", "alice", "bob", "unfunded")
           .doesNotContain("✗");
       assertThat(driver.findElements(By.cssSelector("#agreement-body table")).get(1).getText())
           .as("the events, one row each")
           .contains("✓ hash recomputed");
       assertThat(driver.findElement(By.id("agreement-error")).isDisplayed()).isFalse();
       screenshot(driver, "agreement");
+      assertThat(
+              driver
+                  .manage()
+                  .logs()
+                  .get(org.openqa.selenium.logging.LogType.BROWSER)
+                  .getAll()
+                  .stream()
+                  .filter(
+                      e -> e.getLevel().intValue() >= java.util.logging.Level.WARNING.intValue())
+                  .map(org.openqa.selenium.logging.LogEntry::getMessage)
+                  .filter(m -> !m.contains("favicon.ico")))
+          .as("no script error and no Content-Security-Policy violation in the page")
+          .isEmpty();
     } finally {
       driver.quit();
     }
