@@ -1,6 +1,8 @@
 package dev.asa.lifecycle;
 
+import java.util.Comparator;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -32,6 +34,17 @@ public final class Lifecycle {
       case DISPUTED -> EnumSet.of(Action.RULE);
       case CLOSED, REJECTED, EXPIRED -> EnumSet.noneOf(Action.class);
     };
+  }
+
+  /**
+   * What a caller may ask for in a state, in wire-name order: the allowed actions less the server's
+   * own moves ({@link Action#requestable()}). Refusals and status views offer exactly these.
+   */
+  public static List<Action> offered(State state) {
+    return allowed(state).stream()
+        .filter(Action::requestable)
+        .sorted(Comparator.comparing(Action::wireName))
+        .toList();
   }
 
   /**

@@ -1,11 +1,12 @@
 package dev.asa.lifecycle;
 
+import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
  * An action that the lifecycle does not allow now; says which state we are in and what a caller may
- * ask for instead ({@link Action#requestable()}: never the server's own moves).
+ * ask for instead ({@link Lifecycle#offered}: never the server's own moves).
  */
 public final class TransitionRefusedException extends RuntimeException {
   private final State current;
@@ -22,18 +23,13 @@ public final class TransitionRefusedException extends RuntimeException {
 
   private static String message(
       State current, Action attempted, Set<Action> allowed, String reason) {
-    String requestable =
-        allowed.stream()
-            .filter(Action::requestable)
-            .map(Action::wireName)
-            .sorted()
-            .collect(Collectors.joining(", "));
+    List<Action> offered = Lifecycle.offered(current);
     String allowedText =
         allowed.isEmpty()
             ? "nothing: " + current + " is final"
-            : requestable.isEmpty()
+            : offered.isEmpty()
                 ? "nothing a caller can ask for; the server moves it on (a ruling or a timer)"
-                : requestable;
+                : offered.stream().map(Action::wireName).collect(Collectors.joining(", "));
     return "cannot "
         + attempted.wireName()
         + " an agreement in state "
@@ -55,5 +51,10 @@ public final class TransitionRefusedException extends RuntimeException {
 
   public Set<Action> allowed() {
     return allowed;
+  }
+
+  /** What the caller may ask for instead, in wire-name order ({@link Lifecycle#offered}). */
+  public List<Action> offered() {
+    return Lifecycle.offered(current);
   }
 }

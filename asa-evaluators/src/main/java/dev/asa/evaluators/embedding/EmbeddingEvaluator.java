@@ -565,9 +565,7 @@ public final class EmbeddingEvaluator implements Evaluator {
     Repetition r = m.writing.repetition();
     int words = m.writing.words();
     return switch (d.shadowMetric()) {
-      case "word_count" ->
-          input.withShadow(
-              BigDecimal.valueOf(Sentences.wordCount(m.content)), "words in the deliverable");
+      case "word_count" -> input.withShadow(BigDecimal.valueOf(words), "words in the deliverable");
       case "repetition_rate", "repetition" ->
           input.withShadow(
               decimal(r.ratePercent(), 1),

@@ -7,7 +7,6 @@ import dev.asa.agreement.Role;
 import dev.asa.facts.EscrowStatus;
 import dev.asa.facts.Fact;
 import dev.asa.json.Json;
-import dev.asa.lifecycle.Action;
 import dev.asa.lifecycle.Lifecycle;
 import dev.asa.server.escrow.Enforcement;
 import dev.asa.server.store.AgreementRow;
@@ -65,11 +64,7 @@ final class Views {
    */
   static ArrayNode allowed(Agreement a) {
     ArrayNode arr = Json.mapper().createArrayNode();
-    Lifecycle.allowed(a.state()).stream()
-        .filter(Action::requestable)
-        .map(Action::wireName)
-        .sorted()
-        .forEach(arr::add);
+    Lifecycle.offered(a.state()).forEach(action -> arr.add(action.wireName()));
     return arr;
   }
 

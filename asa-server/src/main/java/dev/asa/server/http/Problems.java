@@ -9,7 +9,6 @@ import dev.asa.agreement.SignatureRefusedException;
 import dev.asa.agreement.UnsupportedVersionException;
 import dev.asa.http.RequestAuthException;
 import dev.asa.json.Json;
-import dev.asa.lifecycle.Action;
 import dev.asa.lifecycle.TransitionRefusedException;
 import dev.asa.negotiation.NegotiationRefusedException;
 import dev.asa.server.agreements.ConflictException;
@@ -139,11 +138,7 @@ final class Problems {
           ObjectNode ext = Json.object();
           ext.put("current_state", e.current().name());
           ArrayNode allowed = ext.putArray("allowed_actions");
-          e.allowed().stream()
-              .filter(Action::requestable)
-              .map(Action::wireName)
-              .sorted()
-              .forEach(allowed::add);
+          e.offered().forEach(action -> allowed.add(action.wireName()));
           send(
               ctx,
               new Problem(
