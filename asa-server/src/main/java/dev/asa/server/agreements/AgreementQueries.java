@@ -20,6 +20,8 @@ import dev.asa.server.store.EventRecord;
 import dev.asa.server.store.EventStore;
 import dev.asa.server.store.OutboxStore;
 import dev.asa.server.store.Page;
+import dev.asa.server.store.TimerRow;
+import dev.asa.server.store.TimerStore;
 import dev.asa.server.store.VerificationRow;
 import dev.asa.server.store.VerificationStore;
 import java.time.Instant;
@@ -39,6 +41,7 @@ public final class AgreementQueries {
   private final EventStore events;
   private final VerificationStore verifications;
   private final OutboxStore outbox;
+  private final TimerStore timers;
   private final Enforcement enforcement;
   private final VerificationRunner verifier;
 
@@ -47,12 +50,14 @@ public final class AgreementQueries {
       EventStore events,
       VerificationStore verifications,
       OutboxStore outbox,
+      TimerStore timers,
       Enforcement enforcement,
       VerificationRunner verifier) {
     this.work = work;
     this.events = events;
     this.verifications = verifications;
     this.outbox = outbox;
+    this.timers = timers;
     this.enforcement = enforcement;
     this.verifier = verifier;
   }
@@ -144,6 +149,15 @@ public final class AgreementQueries {
     AgreementRow row = work.loadFor(id, caller, Operation.READ);
     Agreement a = work.agreement(row);
     ObjectNode status = Views.status(a, row.version(), work.now());
+    // The server's own clocks for this agreement, as its timers will act on them: what a party
+    // must do by when (fund, deliver, judge) and when the challenge window ends. A timer whose
+    // step was already taken still waits in the table, to fire as a no-op; it is not a deadline.
+    ArrayNode pending = status.with("deadlines").putArray("timers");
+    for (TimerRow timer : timers.pending(id)) {
+      if (Deadlines.binds(TimerKind.fromWire(timer.kind()), a)) {
+        pending.addObject().put("kind", timer.kind()).put("due_at", timer.dueAt().toString());
+      }
+    }
     if (!outbox.messagesOf(id).isEmpty()) {
       status.with("payment").set("messages", enforcement.view(a).path("messages"));
     }

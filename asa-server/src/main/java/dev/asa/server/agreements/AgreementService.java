@@ -69,7 +69,13 @@ public final class AgreementService {
     this.disputeCommands = new DisputeCommands(work, disputes, closing, arbiters);
     this.queries =
         new AgreementQueries(
-            work, store.events(), store.verifications(), store.outbox(), enforcement, verifier);
+            work,
+            store.events(),
+            store.verifications(),
+            store.outbox(),
+            store.timers(),
+            enforcement,
+            verifier);
     this.commands =
         new AgreementCommands(
             work,

@@ -5,6 +5,7 @@ import dev.asa.agreement.DeadMansSwitch;
 import dev.asa.agreement.VerificationTerms;
 import dev.asa.facts.EvaluatorAssignmentFact;
 import dev.asa.lifecycle.ChallengeWindow;
+import dev.asa.lifecycle.State;
 import dev.asa.server.escrow.Enforcement;
 import dev.asa.server.store.TimerRow;
 import dev.asa.server.store.Write;
@@ -88,6 +89,27 @@ final class Deadlines {
       return List.of();
     }
     return List.of(timer(a, TimerKind.CHALLENGE_WINDOW, windowClosesAt));
+  }
+
+  /**
+   * Whether a timer of this kind still binds the agreement in its present state: when it fires it
+   * would act, rather than find its step already taken. Timers are not deleted when their step is
+   * taken (a fired no-op is cheaper than a delete on every step); this is what a reader of the
+   * deadlines, and {@link TimerHandlers#fire}, ask instead.
+   */
+  static boolean binds(TimerKind kind, Agreement a) {
+    return switch (kind) {
+      case NEGOTIATION_TIMEOUT -> a.state() == State.NEGOTIATING;
+      case EXPIRES_AT ->
+          switch (a.state()) {
+            case PROPOSED, NEGOTIATING, ACTIVE -> true;
+            default -> false; // delivered work, or an agreement already ended
+          };
+      case CLIENT_FUNDING_TIMEOUT -> a.state() == State.ACTIVE && !Enforcement.isFunded(a);
+      case PROVIDER_DELIVERY_TIMEOUT -> a.state() == State.ACTIVE;
+      case EVALUATOR_TIMEOUT -> a.state() == State.DELIVERED;
+      case CHALLENGE_WINDOW -> a.state() == State.VERIFIED;
+    };
   }
 
   private static List<Write> deliveryClock(Agreement a, Instant now) {

@@ -3,8 +3,6 @@ package dev.asa.server.agreements;
 import dev.asa.access.Caller;
 import dev.asa.access.Operation;
 import dev.asa.agreement.Agreement;
-import dev.asa.lifecycle.State;
-import dev.asa.server.escrow.Enforcement;
 import dev.asa.server.store.TimerRow;
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -51,7 +49,7 @@ public final class TimerHandlers {
               Operation.FUND,
               current -> {
                 Agreement a = current.agreement();
-                return a.state() == State.ACTIVE && !Enforcement.isFunded(a)
+                return Deadlines.binds(TimerKind.CLIENT_FUNDING_TIMEOUT, a)
                     ? closing.onTimeout(
                         a,
                         BigDecimal.ZERO,
@@ -68,7 +66,7 @@ public final class TimerHandlers {
               Operation.DELIVER,
               current -> {
                 Agreement a = current.agreement();
-                return a.state() == State.ACTIVE
+                return Deadlines.binds(TimerKind.PROVIDER_DELIVERY_TIMEOUT, a)
                     ? closing.onTimeout(
                         a,
                         BigDecimal.ZERO,
@@ -88,7 +86,7 @@ public final class TimerHandlers {
                 Agreement a = current.agreement();
                 boolean open =
                     Deadlines.window(a).map(w -> w.isOpenAt(current.now())).orElse(false);
-                return a.state() == State.VERIFIED && !open
+                return Deadlines.binds(TimerKind.CHALLENGE_WINDOW, a) && !open
                     ? closing.onResult(a, current.now(), current.actor())
                     : null;
               });
@@ -109,13 +107,7 @@ public final class TimerHandlers {
         current -> {
           Agreement a = current.agreement();
           Instant expiresAt = a.terms().expiry().orElse(null);
-          boolean expires =
-              switch (a.state()) {
-                case PROPOSED, NEGOTIATING, ACTIVE -> true;
-                default -> false; // delivered work, or an agreement already ended: expiry no longer
-                  // applies
-              };
-          if (expiresAt == null || !expires) {
+          if (expiresAt == null || !Deadlines.binds(TimerKind.EXPIRES_AT, a)) {
             return null;
           }
           if (current.now().isBefore(expiresAt)) {
