@@ -10,8 +10,8 @@ import java.util.Map;
 
 /**
  * The browser console (issue 18): {@code GET /console}, one HTML page, and {@code GET
- * /console/assets/{file}}, its stylesheet and script, all from this server's own resources (no CDN,
- * no build step).
+ * /console/assets/{file}}, its stylesheet and script modules, all from this server's own resources
+ * (no CDN, no build step).
  *
  * <p>The console adds no access of its own. The page imports the caller's key file with WebCrypto,
  * keeps the key in memory, and signs every API request exactly as the SDK does (RFC 9421, see
@@ -34,7 +34,14 @@ final class Console {
   private static final Map<String, String> ASSET_TYPES =
       Map.of(
           "console.css", "text/css; charset=utf-8",
-          "console.js", "text/javascript; charset=utf-8");
+          "console.js", "text/javascript; charset=utf-8",
+          "api.js", "text/javascript; charset=utf-8",
+          "dom.js", "text/javascript; charset=utf-8",
+          "list.js", "text/javascript; charset=utf-8",
+          "agreement.js", "text/javascript; charset=utf-8",
+          "actions.js", "text/javascript; charset=utf-8",
+          "evaluators.js", "text/javascript; charset=utf-8",
+          "health.js", "text/javascript; charset=utf-8");
 
   private final byte[] page;
   private final Map<String, byte[]> assets = new LinkedHashMap<>();

@@ -37,6 +37,17 @@ class ConsolePageTest {
     server.close();
   }
 
+  static final List<String> MODULES =
+      List.of(
+          "console.js",
+          "api.js",
+          "dom.js",
+          "list.js",
+          "agreement.js",
+          "actions.js",
+          "evaluators.js",
+          "health.js");
+
   static HttpResponse<String> get(String path) throws Exception {
     return http.send(
         HttpRequest.newBuilder(URI.create(server.url("127.0.0.1") + path)).build(),
@@ -45,11 +56,13 @@ class ConsolePageTest {
 
   @Test
   void thePageAndItsFilesAreServedWithAStrictPolicy() throws Exception {
-    for (String[] file :
-        List.of(
-            new String[] {"/console", "text/html"},
-            new String[] {"/console/assets/console.js", "text/javascript"},
-            new String[] {"/console/assets/console.css", "text/css"})) {
+    List<String[]> files = new java.util.ArrayList<>();
+    files.add(new String[] {"/console", "text/html"});
+    files.add(new String[] {"/console/assets/console.css", "text/css"});
+    for (String module : MODULES) {
+      files.add(new String[] {"/console/assets/" + module, "text/javascript"});
+    }
+    for (String[] file : files) {
       HttpResponse<String> r = get(file[0]);
       assertThat(r.statusCode()).as(file[0]).isEqualTo(200);
       assertThat(r.headers().firstValue("content-type").orElseThrow()).startsWith(file[1]);
@@ -73,12 +86,32 @@ class ConsolePageTest {
   }
 
   @Test
-  void theScriptNeverStoresTheKeyAndWritesDataAsTextOnly() throws Exception {
-    String js = get("/console/assets/console.js").body();
-    assertThat(js)
-        .contains("importKey('jwk'", "false, ['sign']")
-        .doesNotContain("localStorage", "sessionStorage", "indexedDB", "document.cookie")
-        .doesNotContain("innerHTML", "outerHTML", "insertAdjacentHTML", "eval(", "new Function");
+  void theScriptsNeverStoreTheKeyAndWriteDataAsTextOnly() throws Exception {
+    assertThat(get("/console/assets/api.js").body())
+        .as("the key is imported non-extractable, for signing only")
+        .contains("importKey('jwk', clean, { name: 'Ed25519' }, false, ['sign'])");
+    for (String module : MODULES) {
+      String js = get("/console/assets/" + module).body();
+      assertThat(js)
+          .as(module)
+          .doesNotContain("localStorage", "sessionStorage", "indexedDB", "document.cookie")
+          .doesNotContain("innerHTML", "outerHTML", "insertAdjacentHTML", "eval(", "new Function")
+          .doesNotContain("http://", "https://");
+    }
+  }
+
+  /**
+   * Every module the page imports, directly or through another module, is one the server serves.
+   */
+  @Test
+  void everyImportedModuleIsServed() throws Exception {
+    var imports = java.util.regex.Pattern.compile("from '\\./([a-z]+\\.js)'");
+    for (String module : MODULES) {
+      var m = imports.matcher(get("/console/assets/" + module).body());
+      while (m.find()) {
+        assertThat(MODULES).as(module + " imports " + m.group(1)).contains(m.group(1));
+      }
+    }
   }
 
   @Test

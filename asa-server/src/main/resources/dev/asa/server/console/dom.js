@@ -1,0 +1,93 @@
+// Small DOM helpers. Data from the server is only ever written as text (textContent), never as
+// HTML, so nothing in an agreement can become markup or script in the page.
+
+export const $ = (id) => document.getElementById(id);
+
+export function el(tag, text, className) {
+  const e = document.createElement(tag);
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  if (className) e.className = className;
+  return e;
+}
+
+function fill(cell, value) {
+  if (value instanceof Node) cell.append(value);
+  else cell.textContent = value === undefined || value === null || value === '' ? '—' : String(value);
+}
+
+export function definitionList(pairs) {
+  const dl = el('dl');
+  for (const [term, value] of pairs) {
+    dl.append(el('dt', term));
+    const dd = el('dd');
+    fill(dd, value);
+    dl.append(dd);
+  }
+  return dl;
+}
+
+/** A table in a horizontally scrolling box (narrow screens), with a caption for screen readers. */
+export function table(caption, headers, rows) {
+  const t = el('table');
+  t.createCaption().textContent = caption;
+  const head = t.createTHead().insertRow();
+  for (const h of headers) {
+    const th = el('th', h);
+    th.scope = 'col';
+    head.append(th);
+  }
+  const tbody = t.createTBody();
+  for (const row of rows) {
+    const tr = tbody.insertRow();
+    for (const cell of row) fill(tr.insertCell(), cell);
+  }
+  const box = el('div', null, 'table-box');
+  box.tabIndex = 0; // a scrolling region must be reachable by keyboard
+  box.setAttribute('role', 'region');
+  box.setAttribute('aria-label', caption);
+  box.append(t);
+  return box;
+}
+
+/** A labelled <meter>, with its value also written out (a meter alone is not read by everyone). */
+export function meter(label, value, { min = 0, max = 100, low, high, optimum, text } = {}) {
+  const wrap = el('span', null, 'meter');
+  const m = el('meter');
+  m.min = min;
+  m.max = max;
+  if (low !== undefined) m.low = low;
+  if (high !== undefined) m.high = high;
+  if (optimum !== undefined) m.optimum = optimum;
+  m.value = Number(value) || 0;
+  m.setAttribute('aria-label', label);
+  wrap.append(m, el('span', text ?? String(value)));
+  return wrap;
+}
+
+/** A heading with an id, for sections of a page. */
+export function heading(level, text, id) {
+  const h = el('h' + level, text);
+  if (id) h.id = id;
+  return h;
+}
+
+/** "3 h 04 min", "42 s", or "overdue by 5 min". */
+export function countdown(dueAt, now = Date.now()) {
+  let ms = Date.parse(dueAt) - now;
+  const overdue = ms < 0;
+  ms = Math.abs(ms);
+  const s = Math.floor(ms / 1000);
+  const d = Math.floor(s / 86400);
+  const h = Math.floor((s % 86400) / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const text = d > 0 ? d + ' d ' + h + ' h' : h > 0 ? h + ' h ' + String(m).padStart(2, '0') + ' min'
+    : m > 0 ? m + ' min ' + String(s % 60).padStart(2, '0') + ' s' : (s % 60) + ' s';
+  return overdue ? 'due ' + text + ' ago' : 'in ' + text;
+}
+
+/** Writes a refusal (or any message) into an alert region; clears it with null. */
+export function say(region, message, kind = 'error') {
+  region.textContent = message ?? '';
+  region.className = message ? kind : '';
+  region.hidden = !message;
+}
