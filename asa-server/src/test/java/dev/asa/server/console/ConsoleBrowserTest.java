@@ -51,8 +51,27 @@ class ConsoleBrowserTest {
     anonymous = AsaClient.connect(URI.create(base));
     AsaClient alice = anonymous.withKey(Fixtures.key("alice"));
     agreementId = alice.createAgreement(Fixtures.general()).path("agreement_id").asText();
+    // One round of negotiation, for the transcript: the provider asks 11.00, the client accepts.
+    AsaClient bob = anonymous.withKey(Fixtures.key("bob"));
+    ObjectNode counter = dev.asa.json.Json.object().put("round", 1).put("action", "propose");
+    counter.putObject("proposed_changes").put("escrow.payment.amount", "11.00");
+    counter.put("rationale_code", "risk_adjustment");
+    String negotiationId =
+        bob.negotiate(agreementId, counter)
+            .path("agreement")
+            .path("metadata")
+            .path("negotiation")
+            .path("negotiation_id")
+            .asText();
+    alice.negotiate(
+        agreementId,
+        dev.asa.json.Json.object()
+            .put("negotiation_id", negotiationId)
+            .put("round", 2)
+            .put("action", "accept")
+            .put("rationale_code", "accept_as_proposed"));
     alice.sign(agreementId, Role.CLIENT, Fixtures.key("alice"));
-    anonymous.withKey(Fixtures.key("bob")).sign(agreementId, Role.PROVIDER, Fixtures.key("bob"));
+    bob.sign(agreementId, Role.PROVIDER, Fixtures.key("bob"));
     ConsoleBrowser.writeKeys(
         keys,
         Map.of(
@@ -92,11 +111,15 @@ class ConsoleBrowserTest {
           .startsWith("Hash chain checked in this page: intact")
           .contains("chain_valid = true");
       assertThat(page)
-          .contains("ACTIVE", "10.00 USD", "accuracy", "0.3", "gte 80", "alice", "bob", "unfunded")
+          .contains("ACTIVE", "11.00 USD", "accuracy", "0.3", "gte 80", "alice", "bob", "unfunded")
           .contains("the client must have funded the escrow", "in 23 h")
           .doesNotContain("✗");
       assertThat(b.table("Events")).contains("✓ hash recomputed");
       assertThat(b.table("Payment release by composite score")).contains("≥ 75", "85 %");
+      assertThat(b.table("Negotiation, round by round"))
+          .contains("provider", "propose", "risk_adjustment")
+          .contains("escrow.payment.amount: \"10.00\" → \"11.00\"")
+          .contains("client", "accept");
       assertThat(b.driver.findElement(By.id("agreement-error")).isDisplayed()).isFalse();
       assertThat(b.browserErrors())
           .as("no script error and no Content-Security-Policy violation in the page")
@@ -258,16 +281,26 @@ class ConsoleBrowserTest {
               + ".then(m => m.checkChain(arguments[0], JSON.parse(arguments[1])))"
               + ".then(r => done(JSON.stringify(r.map(c => c.ok))), e => done('error: ' + e));";
       JavascriptExecutor js = (JavascriptExecutor) b.driver;
+      int n = events.size();
       assertThat(js.executeAsyncScript(script, agreementId, events.toString()))
-          .isEqualTo("[true,true,true]");
+          .isEqualTo(oks(n, -1, true));
       assertThat(js.executeAsyncScript(script, agreementId, tampered.toString()))
-          .isEqualTo("[true,false,true]");
+          .isEqualTo(oks(n, 1, true));
       assertThat(js.executeAsyncScript(script, agreementId, relinked.toString()))
-          .isEqualTo("[true,true,false]");
+          .isEqualTo(oks(n, 2, true));
       assertThat(js.executeAsyncScript(script, "asa-another-id", events.toString()))
           .as("the agreement id is part of each hash")
-          .isEqualTo("[false,false,false]");
+          .isEqualTo(oks(n, -1, false));
     }
+  }
+
+  /** "[true,...]" for n events, the one at {@code broken} (if any) the opposite. */
+  private static String oks(int n, int broken, boolean ok) {
+    java.util.List<String> out = new java.util.ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      out.add(String.valueOf(i == broken ? !ok : ok));
+    }
+    return "[" + String.join(",", out) + "]";
   }
 
   /** Without a typed identity the page lists the key's did:key, computed as DidKey computes it. */
