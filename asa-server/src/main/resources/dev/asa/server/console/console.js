@@ -63,6 +63,7 @@ async function onKeyChosen() {
 
 function signOut() {
   endSession();
+  $('filters').reset();
   stopTicking();
   resetList();
   for (const id of ['agreement-body', 'evaluators-body', 'health-body']) $(id).replaceChildren();

@@ -114,7 +114,8 @@ export function installList(navigate) {
     e.preventDefault();
     loadList(false);
   });
-  $('filters').addEventListener('reset', () => setTimeout(() => loadList(false), 0));
+  // A reset clears the fields after this event: list again once it has (unless signed out).
+  $('filters').addEventListener('reset', () => setTimeout(() => currentSession() && loadList(false), 0));
   $('more').addEventListener('click', () => loadList(true));
   $('open-form').addEventListener('submit', (e) => {
     e.preventDefault();
