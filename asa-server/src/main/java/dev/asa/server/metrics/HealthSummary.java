@@ -92,7 +92,8 @@ public final class HealthSummary {
       ObjectNode entry = states.get(total.state());
       entry.put("count", entry.path("count").asLong() + total.count());
       if (total.currency() != null) {
-        entry.with("amounts").put(total.currency(), decimal(total.amount(), total.currency()));
+        ((ObjectNode) entry.get("amounts"))
+            .put(total.currency(), decimal(total.amount(), total.currency()));
       }
     }
     return byState;
