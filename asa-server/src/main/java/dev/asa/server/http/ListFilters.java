@@ -88,7 +88,9 @@ final class ListFilters {
     } catch (DateTimeParseException e) {
       throw invalid(
           name,
-          name + " must be an RFC 3339 instant with its offset, such as 2026-11-22T10:00:00Z");
+          name
+              + " must be an RFC 3339 instant with its offset, such as 2026-11-22T10:00:00Z (in a"
+              + " URL, write the + of an offset as %2B)");
     }
   }
 
