@@ -81,6 +81,14 @@ public final class AccessPolicy {
     return roles.stream().anyMatch(ALLOWED.get(op)::contains);
   }
 
+  /**
+   * Whether the caller signed with the operator key: it reads every agreement, and alone lists and
+   * counts them all without naming a party.
+   */
+  public static boolean isOperator(Caller caller) {
+    return caller instanceof Caller.Key k && k.operator();
+  }
+
   /** Whether the caller may read the agreement: a party, its evaluator or the operator. */
   public static boolean mayRead(Agreement agreement, Caller caller) {
     return caller instanceof Caller.Server
@@ -124,10 +132,6 @@ public final class AccessPolicy {
     throw AccessDeniedException.forbidden(
         "only the client may propose an agreement: sign the request with the key in"
             + " parties.client.verification_key");
-  }
-
-  private static boolean isOperator(Caller caller) {
-    return caller instanceof Caller.Key k && k.operator();
   }
 
   private static String describe(Set<Role> roles) {

@@ -121,7 +121,7 @@ public final class AgreementQueries {
    */
   public ObjectNode counts(String party, AgreementFilter filter, Caller caller) {
     AgreementFilter anyState = filter.anyState();
-    if (isOperator(caller)) {
+    if (AccessPolicy.isOperator(caller)) {
       return Views.counts(work.agreements().countByState(party, anyState), true);
     }
     if (party == null) {
@@ -144,12 +144,8 @@ public final class AgreementQueries {
     return Views.counts(counts, next == null);
   }
 
-  private static boolean isOperator(Caller caller) {
-    return caller instanceof Caller.Key k && k.operator();
-  }
-
   private static void requireOperator(Caller caller, String what) {
-    if (!isOperator(caller)) {
+    if (!AccessPolicy.isOperator(caller)) {
       throw AccessDeniedException.forbidden(
           "only the operator key may " + what + "; name a party (party=<identity value>)");
     }

@@ -7,6 +7,7 @@ import static dev.asa.server.http.Access.SIGNED_OR_PUBLIC_RESULT;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.asa.access.AccessPolicy;
 import dev.asa.access.Caller;
 import dev.asa.agreement.AgreementSchemas;
 import dev.asa.json.Json;
@@ -397,7 +398,7 @@ public final class Routes {
     if (party != null && !party.isBlank()) {
       return party;
     }
-    if (caller instanceof Caller.Key k && k.operator() && party == null) {
+    if (party == null && AccessPolicy.isOperator(caller)) {
       return null;
     }
     throw new RequestException(
