@@ -1,6 +1,9 @@
 package dev.asa.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -9,9 +12,15 @@ import picocli.CommandLine.Parameters;
 /** {@code asa admin ...}: the operator's routes, signed with the operator key. */
 @Command(
     name = "admin",
-    header = "Reads the server's configuration and loads its canary set (the operator's key).",
+    header =
+        "Reads the server's configuration and health and loads its canary set (the operator's"
+            + " key).",
     customSynopsis = "asa admin COMMAND ...",
-    subcommands = {AdminCommands.Config.class, AdminCommands.Canaries.class})
+    subcommands = {
+      AdminCommands.Config.class,
+      AdminCommands.Health.class,
+      AdminCommands.Canaries.class
+    })
 final class AdminCommands extends Group {
 
   /** {@code asa admin config}: {@code GET /admin/config}. */
@@ -30,6 +39,74 @@ final class AdminCommands extends Group {
     public Integer call() throws Exception {
       Session session = server.session();
       session.printJson(session.client().adminConfig());
+      return Exit.OK;
+    }
+  }
+
+  /** {@code asa admin health}: {@code GET /admin/health}. */
+  @Command(
+      name = "health",
+      header = "Shows the server's health summary (GET /admin/health).",
+      customSynopsis = "asa admin health --key OPERATOR_KEY_FILE",
+      description =
+          "Agreements by state with their amounts, the ledger's totals, verification jobs, the"
+              + " outbox, timers and requests: the figures /metrics serves, in one JSON summary."
+              + " Only the operator key may read it.")
+  static final class Health implements Callable<Integer> {
+
+    @Mixin ServerOptions server;
+
+    @Override
+    public Integer call() throws Exception {
+      Session session = server.session();
+      JsonNode health = session.client().adminHealth();
+      if (session.json()) {
+        session.printJson(health);
+        return Exit.OK;
+      }
+      Table table = Table.withHeaders("STATE", "AGREEMENTS", "AMOUNTS");
+      for (Map.Entry<String, JsonNode> e :
+          health.path("agreements").path("by_state").properties()) {
+        List<String> amounts = new ArrayList<>();
+        e.getValue()
+            .path("amounts")
+            .properties()
+            .forEach(a -> amounts.add(a.getValue().asText() + " " + a.getKey()));
+        table.row(e.getKey(), e.getValue().path("count").asText(), String.join(", ", amounts));
+      }
+      session.out().print(table.render());
+      JsonNode jobs = health.path("verification_jobs");
+      JsonNode outbox = health.path("outbox");
+      JsonNode timers = health.path("timers");
+      JsonNode requests = health.path("requests");
+      session
+          .out()
+          .println(
+              "verification jobs: "
+                  + jobs.path("queued").asText()
+                  + " queued, "
+                  + jobs.path("running").asText()
+                  + " running, "
+                  + jobs.path("finished").asText()
+                  + " finished");
+      session
+          .out()
+          .println(
+              "outbox: "
+                  + outbox.path("pending").asText()
+                  + " pending; timers: "
+                  + timers.path("pending").asText()
+                  + " pending, "
+                  + timers.path("fired").asText()
+                  + " fired");
+      session
+          .out()
+          .println(
+              "requests: "
+                  + requests.path("count").asText()
+                  + ", "
+                  + requests.path("errors_5xx").asText()
+                  + " answered 5xx");
       return Exit.OK;
     }
   }

@@ -12,6 +12,7 @@ import picocli.CommandLine.Command;
       GetCommand.class,
       StatusCommand.class,
       ListCommand.class,
+      CountsCommand.class,
       EventsCommand.class,
       SignCommand.class,
       NegotiateCommand.class,

@@ -9,14 +9,25 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code asa agreements list --party VALUE}: one page of a party's agreements. */
+/**
+ * {@code asa agreements list [--party VALUE | --all] [filters]}: one page of a party's agreements
+ * (or, with the operator key and {@code --all}, of every agreement), filtered.
+ */
 @Command(
     name = "list",
-    header = "Lists the agreements a party takes part in, a page at a time.",
-    customSynopsis = "asa agreements list [--party VALUE] [--cursor C] [--limit N]")
+    header = "Lists the agreements a party takes part in, filtered, a page at a time.",
+    customSynopsis =
+        "asa agreements list [--party VALUE | --all] [--state S] [--service-type TYPE]"
+            + " [--created-after INSTANT] [--created-before INSTANT] [--min-amount AMOUNT]"
+            + " [--max-amount AMOUNT] [--currency CODE] [--cursor C] [--limit N]",
+    description =
+        "A page covers --limit of the party's agreements and shows those the filters keep, so it"
+            + " may show fewer (even none) and still say where the next page starts.")
 final class ListCommand implements Callable<Integer> {
 
   @Mixin ServerOptions server;
+
+  @Mixin ListFilterOptions filters;
 
   @Option(
       names = "--party",
@@ -24,6 +35,17 @@ final class ListCommand implements Callable<Integer> {
       description =
           "the did:key of a client, provider or evaluator (default: the did:key of your --key)")
   String party;
+
+  @Option(
+      names = "--all",
+      description = "every agreement, whoever takes part (the operator key only; no --party)")
+  boolean all;
+
+  @Option(
+      names = "--state",
+      paramLabel = "S",
+      description = "only agreements in this state, such as active or CLOSED")
+  String state;
 
   @Option(
       names = "--cursor",
@@ -37,24 +59,38 @@ final class ListCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Session session = server.session();
-    String party = party(this.party, session);
+    String party = all ? null : party(this.party, session);
+    if (all && this.party != null) {
+      throw new UsageException("--all lists every agreement; leave --party out");
+    }
     ObjectNode page =
-        session.client().list(party, cursor, Inputs.intValue("--limit", limit, 0, 1, 200));
+        session
+            .client()
+            .list(
+                party,
+                filters.filter(ListFilterOptions.state(state)),
+                cursor,
+                Inputs.intValue("--limit", limit, 0, 1, 200));
     if (session.json()) {
       session.printJson(page);
       return Exit.OK;
     }
-    Table table = Table.withHeaders("AGREEMENT", "STATE", "SERVICE", "CREATED", "UPDATED");
+    Table table =
+        Table.withHeaders("AGREEMENT", "STATE", "SERVICE", "AMOUNT", "CREATED", "UPDATED");
     for (JsonNode item : page.path("items")) {
       table.row(
           item.path("agreement_id").asText(),
           item.path("state").asText(),
           item.path("service_type").asText(),
+          item.path("amount").isTextual()
+              ? item.path("amount").asText() + " " + item.path("currency").asText()
+              : "-",
           item.path("created_at").asText(),
           item.path("updated_at").asText());
     }
+    String whose = party == null ? "" : " for " + party;
     if (table.isEmpty()) {
-      session.out().println("no agreements for " + party);
+      session.out().println("no agreements" + whose + " on this page");
     } else {
       session.out().print(table.render());
     }
@@ -62,7 +98,11 @@ final class ListCommand implements Callable<Integer> {
     if (next.isTextual()) {
       session
           .out()
-          .println("more: asa agreements list --party " + party + " --cursor " + next.asText());
+          .println(
+              "more: asa agreements list "
+                  + (party == null ? "--all" : "--party " + party)
+                  + " (with the same filters) --cursor "
+                  + next.asText());
     }
     return Exit.OK;
   }

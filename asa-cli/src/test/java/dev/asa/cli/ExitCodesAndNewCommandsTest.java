@@ -236,6 +236,78 @@ class ExitCodesAndNewCommandsTest {
   }
 
   @Test
+  void listFiltersCountsAndTheOperatorsViews() throws Exception {
+    String client = key("client");
+    String id = delivered(client, key("provider"), key("evaluator"));
+
+    assertThat(asa("agreements", "list", "--key", client, "--state", "delivered").out())
+        .containsPattern(id + " +DELIVERED +general +11\\.00 USD");
+    assertThat(asa("agreements", "list", "--key", client, "--state", "ACTIVE").out())
+        .startsWith("no agreements for did:key:");
+    assertThat(
+            asa("agreements", "list", "--key", client, "--min-amount", "11", "--max-amount", "11")
+                .out())
+        .contains(id);
+    assertThat(asa("agreements", "list", "--key", client, "--currency", "EUR").out())
+        .doesNotContain(id);
+    assertThat(
+            asa(
+                    "agreements",
+                    "list",
+                    "--key",
+                    client,
+                    "--service-type",
+                    "general",
+                    "--created-after",
+                    "2000-01-01T00:00:00Z")
+                .out())
+        .contains(id);
+    // Values the CLI can tell are wrong never reach the server.
+    assertThat(run("agreements", "list", "--key", client, "--state", "open").status()).isEqualTo(2);
+    assertThat(run("agreements", "list", "--key", client, "--created-before", "today").status())
+        .isEqualTo(2);
+    assertThat(run("agreements", "list", "--key", client, "--min-amount", "-1").status())
+        .isEqualTo(2);
+    // The server refuses what only it can judge: a currency code it cannot have.
+    assertThat(run("agreements", "list", "--key", client, "--currency", "usd").status())
+        .isEqualTo(3);
+
+    JsonNode counts = asa("agreements", "counts", "--key", client, "--json").json();
+    assertThat(counts.path("counts").path("DELIVERED").asLong()).isEqualTo(1);
+    assertThat(counts.path("total").asLong()).isEqualTo(1);
+    assertThat(asa("agreements", "counts", "--key", client).out())
+        .containsPattern("DELIVERED +1")
+        .containsPattern("total +1");
+
+    // Only the operator lists and counts every agreement.
+    assertThat(asa("agreements", "list", "--all", "--key", operatorKey).out()).contains(id);
+    assertThat(run("agreements", "list", "--all", "--key", client).status()).isEqualTo(3);
+    assertThat(
+            asa(
+                    "agreements",
+                    "counts",
+                    "--all",
+                    "--key",
+                    operatorKey,
+                    "--currency",
+                    "USD",
+                    "--json")
+                .json()
+                .path("total")
+                .asLong())
+        .isEqualTo(1);
+    assertThat(asa("agreements", "get", id, "--key", operatorKey).status()).isZero();
+
+    JsonNode health = asa("admin", "health", "--key", operatorKey, "--json").json();
+    assertThat(health.path("agreements").path("by_state").path("DELIVERED").path("amounts"))
+        .isEqualTo(Json.object().put("USD", "11.00"));
+    assertThat(asa("admin", "health", "--key", operatorKey).out())
+        .containsPattern("DELIVERED +1 +11\\.00 USD")
+        .contains("verification jobs: 0 queued");
+    assertThat(run("admin", "health", "--key", client).status()).isEqualTo(3);
+  }
+
+  @Test
   void marketAndAdminConfig() throws Exception {
     String client = key("client");
     assertThat(asa("market", "general", "--key", client).out())

@@ -259,6 +259,23 @@ public final class Agreements {
     return typed("GET /agreements", () -> asa.list(party, cursor, limit), AgreementPage::from);
   }
 
+  /**
+   * As {@link #list(String, String, int)}, keeping the agreements the filter keeps; with the
+   * operator's key {@code party} may be null for every agreement. A page may hold fewer items than
+   * {@code limit} and still have a next cursor.
+   *
+   * @param party an identity value, or null (the operator key only)
+   * @param filter what to narrow to, {@link ListFilter#NONE} for nothing
+   * @param cursor the previous page's {@link AgreementPage#nextCursor()}, or null for the first
+   * @param limit the page size; 0 or less lets the server choose
+   * @return the page
+   * @throws AsaApiException 400 naming a parameter whose value the server cannot use
+   */
+  public AgreementPage list(String party, ListFilter filter, String cursor, int limit) {
+    return typed(
+        "GET /agreements", () -> asa.list(party, filter, cursor, limit), AgreementPage::from);
+  }
+
   private Ed25519PrivateKey requireKey(String what) {
     if (key == null) {
       throw new IllegalStateException(

@@ -364,16 +364,63 @@ public final class AsaClient {
    *     (status 0)
    */
   public ObjectNode list(String party, String cursor, int limit) {
-    StringBuilder path =
-        new StringBuilder("/agreements?party=")
-            .append(query(Objects.requireNonNull(party, "party")));
+    return list(Objects.requireNonNull(party, "party"), ListFilter.NONE, cursor, limit);
+  }
+
+  /**
+   * One page of the agreements in which {@code party} takes part that the filter keeps; with the
+   * operator's key, {@code party} may be null for every agreement. A page may hold fewer items than
+   * {@code limit} (even none) and still have a {@code next_cursor}: follow it.
+   *
+   * @param party an identity value, or null (the operator key only) for every agreement
+   * @param filter what to narrow to, {@link ListFilter#NONE} for nothing
+   * @param cursor the {@code next_cursor} of the previous page, or null for the first page
+   * @param limit page size; 0 or less lets the server choose
+   * @return {@code {items: [...], next_cursor}}; each item carries {@code amount} and {@code
+   *     currency} (null without payment terms)
+   * @throws AsaApiException 400 naming the parameter whose value the server cannot use
+   */
+  public ObjectNode list(String party, ListFilter filter, String cursor, int limit) {
+    StringBuilder q = new StringBuilder();
+    if (party != null) {
+      q.append("&party=").append(query(party));
+    }
+    q.append(filter.query(true));
     if (cursor != null) {
-      path.append("&cursor=").append(query(cursor));
+      q.append("&cursor=").append(query(cursor));
     }
     if (limit > 0) {
-      path.append("&limit=").append(limit);
+      q.append("&limit=").append(limit);
     }
-    return get(path.toString());
+    return get(withQuery("/agreements", q));
+  }
+
+  /**
+   * How many agreements the listing with this party and filter would hold, by state ({@code GET
+   * /agreements/counts}; the filter's state is not sent).
+   *
+   * @param party an identity value, or null (the operator key only) for every agreement
+   * @param filter what to narrow to, {@link ListFilter#NONE} for nothing
+   * @return {@code {counts: {STATE: n, ...}, total, complete}}; {@code complete} is false when a
+   *     party's count stopped after 5,000 agreements
+   * @throws AsaApiException 400 naming the parameter whose value the server cannot use
+   */
+  public ObjectNode counts(String party, ListFilter filter) {
+    StringBuilder q = new StringBuilder();
+    if (party != null) {
+      q.append("&party=").append(query(party));
+    }
+    q.append(filter.query(false));
+    return get(withQuery("/agreements/counts", q));
+  }
+
+  /**
+   * {@code path}, then {@code ?} and the parameters (each given as {@code &name=value}), if any.
+   */
+  private static String withQuery(String path, CharSequence parameters) {
+    return parameters.isEmpty()
+        ? path
+        : path + "?" + parameters.subSequence(1, parameters.length());
   }
 
   // ---- writes -----------------------------------------------------------------------------
@@ -972,6 +1019,17 @@ public final class AsaClient {
    */
   public ObjectNode adminConfig() {
     return get("/admin/config");
+  }
+
+  /**
+   * {@code GET /admin/health}: the operator's summary (agreements by state with their amounts, the
+   * ledger's totals, verification jobs, outbox, timers, requests).
+   *
+   * @return the summary
+   * @throws AsaApiException 403 unless this client signs with the operator key
+   */
+  public ObjectNode adminHealth() {
+    return get("/admin/health");
   }
 
   static String evaluatorPath(String key) {

@@ -211,6 +211,37 @@ class AsaClientTest {
   }
 
   @Test
+  void filtersCountsAndHealthGoOnTheWireAsTheServerNamesThem() {
+    ListFilter filter =
+        ListFilter.NONE
+            .withState(dev.asa.lifecycle.State.ACTIVE)
+            .withServiceType("research")
+            .withCreated(java.time.Instant.parse("2026-11-22T10:00:00Z"), null)
+            .withAmounts(new java.math.BigDecimal("10.00"), new java.math.BigDecimal("250"))
+            .withCurrency("USD");
+    client.list("alice", filter, null, 10);
+    client.list(null, ListFilter.NONE, null, 0); // the operator's listing of everything
+    client.counts("alice", filter);
+    client.counts(null, ListFilter.NONE);
+    client.adminHealth();
+
+    assertThat(seen.get(0).target())
+        .isEqualTo(
+            "/agreements?party=alice&state=ACTIVE&service_type=research"
+                + "&created_after=2026-11-22T10%3A00%3A00Z&min_amount=10.00&max_amount=250"
+                + "&currency=USD&limit=10");
+    assertThat(seen.get(1).target()).isEqualTo("/agreements");
+    assertThat(seen.get(2).target())
+        .as("a count takes no state")
+        .isEqualTo(
+            "/agreements/counts?party=alice&service_type=research"
+                + "&created_after=2026-11-22T10%3A00%3A00Z&min_amount=10.00&max_amount=250"
+                + "&currency=USD");
+    assertThat(seen.get(3).target()).isEqualTo("/agreements/counts");
+    assertThat(seen.get(4).target()).isEqualTo("/admin/health");
+  }
+
+  @Test
   void idsAreEncodedAsOnePathSegment() {
     client.agreement("a/b c");
 

@@ -20,7 +20,7 @@ import java.util.Set;
  *
  * <pre>
  * operation                   client provider evaluator operator
- * READ (agreement, events...)   yes     yes      yes        -
+ * READ (agreement, events...)   yes     yes      yes       yes
  * NEGOTIATE                     yes     yes       -         -
  * SIGN_AS_CLIENT                yes      -        -         -
  * SIGN_AS_PROVIDER               -      yes       -         -
@@ -34,7 +34,8 @@ import java.util.Set;
  * </pre>
  *
  * Creating an agreement is the client's: the caller's key must be the document's client key ({@link
- * #requireProposer}). The operator reaches agreements only through admin routes.
+ * #requireProposer}). The operator reads every agreement (it runs the server and answers for it:
+ * the console shows it everything a party could read) but acts on none except to rule on a dispute.
  */
 public final class AccessPolicy {
   private AccessPolicy() {}
@@ -74,21 +75,36 @@ public final class AccessPolicy {
 
   /** Whether the table allows the operation to anyone holding these roles. */
   public static boolean allows(Operation op, Set<Role> roles, boolean operator) {
-    if (op == Operation.RULE) {
-      return operator;
+    if (operator && (op == Operation.READ || op == Operation.RULE)) {
+      return true;
     }
     return roles.stream().anyMatch(ALLOWED.get(op)::contains);
   }
 
   /**
+   * Whether the caller signed with the operator key: it reads every agreement, and alone lists and
+   * counts them all without naming a party.
+   */
+  public static boolean isOperator(Caller caller) {
+    return caller instanceof Caller.Key k && k.operator();
+  }
+
+  /** Whether the caller may read the agreement: a party, its evaluator or the operator. */
+  public static boolean mayRead(Agreement agreement, Caller caller) {
+    return caller instanceof Caller.Server
+        || allows(Operation.READ, rolesOf(agreement, caller), isOperator(caller));
+  }
+
+  /**
    * Allows the operation or throws: 404-style for a caller with no role (and not the server), 403
-   * with the reason for a party out of its role.
+   * with the reason for a party out of its role. The operator, holding no role, reads and rules;
+   * anything else it tries is answered as to a stranger.
    */
   public static void require(Agreement agreement, Caller caller, Operation op) {
     if (caller instanceof Caller.Server) {
       return; // the server acts for the built-in evaluator and its timers; routes never pass it
     }
-    boolean operator = caller instanceof Caller.Key k && k.operator();
+    boolean operator = isOperator(caller);
     Set<Role> roles = rolesOf(agreement, caller);
     if (allows(op, roles, operator)) {
       return;

@@ -84,6 +84,25 @@ class AccessPolicyTest {
     assertThat(AccessPolicy.rolesOf(replaced, Fixtures.caller("eval-1"))).isEmpty();
   }
 
+  @Test
+  void theOperatorReadsEveryAgreementAndActsOnNone() {
+    Agreement a = AgreementDrafts.propose(Fixtures.general(), NOW, () -> "asa-access-4");
+    Caller operator = new Caller.Key(Fixtures.key("operator").publicKey(), true);
+    assertThat(AccessPolicy.rolesOf(a, operator)).isEmpty();
+    assertThat(AccessPolicy.mayRead(a, operator)).isTrue();
+    AccessPolicy.require(a, operator, Operation.READ);
+    for (Operation op : Operation.values()) {
+      if (op != Operation.READ && op != Operation.RULE) {
+        assertThatThrownBy(() -> AccessPolicy.require(a, operator, op))
+            .as(op.name())
+            .isInstanceOfSatisfying(
+                AccessDeniedException.class, e -> assertThat(e.hidesExistence()).isTrue());
+      }
+    }
+    assertThat(AccessPolicy.mayRead(a, Fixtures.caller("mallory"))).isFalse();
+    assertThat(AccessPolicy.mayRead(a, Fixtures.caller("bob"))).isTrue();
+  }
+
   private static Agreement withoutEvaluator() {
     ObjectNode doc = Fixtures.general();
     ((ObjectNode) doc.get("parties")).remove("evaluator");

@@ -37,6 +37,7 @@ import dev.asa.server.http.Routes;
 import dev.asa.server.logging.ActivityLog;
 import dev.asa.server.logging.LogSetup;
 import dev.asa.server.market.MarketData;
+import dev.asa.server.metrics.HealthSummary;
 import dev.asa.server.metrics.Metrics;
 import dev.asa.server.metrics.MetricsServer;
 import dev.asa.server.metrics.StoreGauges;
@@ -239,7 +240,8 @@ public final class AsaServer implements AutoCloseable {
               market,
               new Operations(build, store::readiness),
               new ApiReference(build),
-              observability.metrics().isSeparate() ? null : metrics);
+              observability.metrics().isSeparate() ? null : metrics,
+              new HealthSummary(metrics, store.statistics(), config.clock()));
       AccessLog accessLog = new AccessLog(metrics);
       DeadlineHandler deadlined = new DeadlineHandler(deadlines);
       // Counts the requests in flight, so that stopping waits for them (up to DRAIN_TIMEOUT).

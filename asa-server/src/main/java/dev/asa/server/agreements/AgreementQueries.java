@@ -14,7 +14,9 @@ import dev.asa.facts.Fact;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.Event;
 import dev.asa.lifecycle.EventChain;
+import dev.asa.lifecycle.State;
 import dev.asa.server.escrow.Enforcement;
+import dev.asa.server.store.AgreementFilter;
 import dev.asa.server.store.AgreementRow;
 import dev.asa.server.store.EventRecord;
 import dev.asa.server.store.EventStore;
@@ -25,7 +27,10 @@ import dev.asa.server.store.TimerStore;
 import dev.asa.server.store.VerificationRow;
 import dev.asa.server.store.VerificationStore;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -36,6 +41,14 @@ import java.util.Optional;
 public final class AgreementQueries {
   /** How many store pages one list call may scan for the caller's own agreements. */
   private static final int MAX_PAGES_SCANNED = 10;
+
+  /**
+   * How many of a party's agreements one count may examine (each is parsed for the access check);
+   * past that the count says it is incomplete.
+   */
+  static final int MAX_COUNTED = 5_000;
+
+  private static final int COUNT_PAGE_SIZE = 200;
 
   private final UnitOfWork work;
   private final EventStore events;
@@ -73,32 +86,74 @@ public final class AgreementQueries {
   }
 
   /**
-   * The caller's own agreements among those where {@code party} is an identity: only agreements in
-   * which the caller's key is the key of a party. A stranger naming someone else's identity gets an
-   * empty list, not theirs.
+   * The agreements the caller may read among those where {@code party} is an identity and the
+   * filter keeps, newest first: a party's only those in which its key holds a role (a stranger
+   * naming someone else's identity gets an empty list, not theirs), the operator's all of them.
+   * Without {@code party}, every agreement the filter keeps: the operator's listing alone.
+   *
+   * @param party an identity value, or null for every agreement (the operator only)
    */
-  public ObjectNode list(String party, String cursor, int limit, Caller caller) {
-    ArrayNode items = Json.mapper().createArrayNode();
+  public ObjectNode list(
+      String party, AgreementFilter filter, String cursor, int limit, Caller caller) {
+    if (party == null) {
+      requireOperator(caller, "list every agreement");
+      Page<AgreementRow> page = work.agreements().listAll(filter, cursor, limit);
+      return Views.page(page.items(), page.nextCursor());
+    }
+    List<AgreementRow> items = new ArrayList<>();
     String next = cursor;
     int scanned = 0;
     do {
-      Page<AgreementRow> page = work.agreements().listByParty(party, next, limit);
+      Page<AgreementRow> page = work.agreements().listByParty(party, filter, next, limit);
       for (AgreementRow row : page.items()) {
-        if (!AccessPolicy.rolesOf(work.agreement(row), caller).isEmpty() && items.size() < limit) {
-          items.add(Views.summary(row));
+        if (AccessPolicy.mayRead(work.agreement(row), caller) && items.size() < limit) {
+          items.add(row);
         }
       }
       next = page.nextCursor();
       scanned++;
     } while (next != null && items.size() < limit && scanned < MAX_PAGES_SCANNED);
-    ObjectNode out = Json.object();
-    out.set("items", items);
-    if (next != null) {
-      out.put("next_cursor", next);
-    } else {
-      out.putNull("next_cursor");
+    return Views.page(items, next);
+  }
+
+  /**
+   * {@code GET /agreements/counts}: how many agreements the filter keeps in each state, among those
+   * the caller may read. The operator's is one query (of {@code party}'s agreements when it is not
+   * null); a party's walks the party's listing with the access check, for at most {@link
+   * #MAX_COUNTED} rows, and says {@code complete: false} when there were more.
+   *
+   * @param party an identity value, or null for every agreement (the operator only)
+   */
+  public ObjectNode counts(String party, AgreementFilter filter, Caller caller) {
+    AgreementFilter anyState = filter.anyState();
+    if (AccessPolicy.isOperator(caller)) {
+      return Views.counts(work.agreements().countByState(party, anyState), true);
     }
-    return out;
+    if (party == null) {
+      requireOperator(caller, "count every agreement");
+    }
+    Map<State, Long> counts = new EnumMap<>(State.class);
+    String next = null;
+    int scanned = 0;
+    do {
+      Page<AgreementRow> page =
+          work.agreements().listByParty(party, anyState, next, COUNT_PAGE_SIZE);
+      for (AgreementRow row : page.items()) {
+        if (AccessPolicy.mayRead(work.agreement(row), caller)) {
+          counts.merge(row.state(), 1L, Long::sum);
+        }
+      }
+      next = page.nextCursor();
+      scanned += COUNT_PAGE_SIZE;
+    } while (next != null && scanned < MAX_COUNTED);
+    return Views.counts(counts, next == null);
+  }
+
+  private static void requireOperator(Caller caller, String what) {
+    if (!AccessPolicy.isOperator(caller)) {
+      throw AccessDeniedException.forbidden(
+          "only the operator key may " + what + "; name a party (party=<identity value>)");
+    }
   }
 
   public ObjectNode events(String id, Caller caller) {

@@ -59,10 +59,9 @@ final class SealReads {
     return caller instanceof Caller.Key k && (k.operator() || k.keyId().equals(row.sealerKey()));
   }
 
-  /** A party of the agreement or the operator; anyone else is told the agreement does not exist. */
+  /** A reader of the agreement (a party or the operator); anyone else is told it does not exist. */
   static void requireParticipant(Agreement a, Caller caller) {
-    boolean operator = caller instanceof Caller.Key k && k.operator();
-    if (!operator && AccessPolicy.rolesOf(a, caller).isEmpty()) {
+    if (!AccessPolicy.mayRead(a, caller)) {
       throw new NotFoundException("no agreement with id '" + a.id() + "'");
     }
   }

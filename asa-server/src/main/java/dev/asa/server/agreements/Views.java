@@ -3,21 +3,32 @@ package dev.asa.server.agreements;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
+import dev.asa.agreement.Escrow;
+import dev.asa.agreement.Money;
 import dev.asa.agreement.Role;
 import dev.asa.facts.EscrowStatus;
 import dev.asa.facts.Fact;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.Lifecycle;
+import dev.asa.lifecycle.State;
 import dev.asa.server.escrow.Enforcement;
 import dev.asa.server.store.AgreementRow;
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /** How agreements look on the wire and in the store. */
 final class Views {
   private Views() {}
 
+  /**
+   * The stored row of an agreement: the document and facts, and the columns listings query by, all
+   * read from the agreement here and nowhere else.
+   */
   static AgreementRow row(Agreement a, long version, Instant createdAt, Instant updatedAt) {
     var p = a.terms().parties();
+    Optional<Money> amount = a.terms().escrow().paymentTerms().map(Escrow.Payment::amount);
     return new AgreementRow(
         a.id(),
         version,
@@ -30,7 +41,9 @@ final class Views {
         // The named evaluator, or the pool's primary once assigned (null before): listed by party.
         a.evaluators().stream().findFirst().map(e -> e.identity().value()).orElse(null),
         createdAt,
-        updatedAt);
+        updatedAt,
+        amount.map(Money::toWire).orElse(null),
+        amount.map(m -> m.currency().code()).orElse(null));
   }
 
   /** {@code GET /agreements/{id}}: the document plus what a reader needs to act on it. */
@@ -56,7 +69,36 @@ final class Views {
     o.put("evaluator", row.evaluatorIdentity());
     o.put("created_at", row.createdAt().toString());
     o.put("updated_at", row.updatedAt().toString());
+    o.put("amount", row.amount());
+    o.put("currency", row.currency());
     return o;
+  }
+
+  /** A page of a listing: {@code {items: [summary...], next_cursor}} (null on the last page). */
+  static ObjectNode page(List<AgreementRow> rows, String nextCursor) {
+    ObjectNode out = Json.object();
+    ArrayNode items = out.putArray("items");
+    rows.forEach(row -> items.add(summary(row)));
+    out.put("next_cursor", nextCursor);
+    return out;
+  }
+
+  /**
+   * {@code GET /agreements/counts}: {@code {counts: {STATE: n, ...}, total, complete}}, every state
+   * present (zero included) in the order of the lifecycle.
+   */
+  static ObjectNode counts(Map<State, Long> byState, boolean complete) {
+    ObjectNode out = Json.object();
+    ObjectNode counts = out.putObject("counts");
+    long total = 0;
+    for (State state : State.values()) {
+      long n = byState.getOrDefault(state, 0L);
+      counts.put(state.name(), n);
+      total += n;
+    }
+    out.put("total", total);
+    out.put("complete", complete);
+    return out;
   }
 
   /**

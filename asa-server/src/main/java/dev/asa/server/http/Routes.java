@@ -7,6 +7,7 @@ import static dev.asa.server.http.Access.SIGNED_OR_PUBLIC_RESULT;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.asa.access.AccessPolicy;
 import dev.asa.access.Caller;
 import dev.asa.agreement.AgreementSchemas;
 import dev.asa.json.Json;
@@ -19,8 +20,10 @@ import dev.asa.server.agreements.NotFoundException;
 import dev.asa.server.agreements.Outcome;
 import dev.asa.server.agreements.VerificationFlow;
 import dev.asa.server.market.MarketData;
+import dev.asa.server.metrics.HealthSummary;
 import dev.asa.server.metrics.Metrics;
 import dev.asa.server.registry.RegistryService;
+import dev.asa.server.store.AgreementFilter;
 import dev.asa.server.verification.VerificationService;
 import dev.asa.template.Template;
 import dev.asa.template.Templates;
@@ -53,10 +56,13 @@ public final class Routes {
   private final Console console = new Console();
   private List<RouteInfo> table = List.of();
   private final Metrics metrics;
+  private final HealthSummary health;
 
   /**
    * @param metrics served at {@code GET /metrics} for the operator key; null when the metrics have
    *     a port of their own ({@code --metrics-port})
+   * @param health served at {@code GET /admin/health} for the operator key, wherever the metrics
+   *     are served
    */
   public Routes(
       AgreementService agreements,
@@ -69,7 +75,8 @@ public final class Routes {
       MarketData market,
       Operations operations,
       ApiReference reference,
-      Metrics metrics) {
+      Metrics metrics,
+      HealthSummary health) {
     this.queries = agreements.queries();
     this.commands = agreements.commands();
     this.disputeCommands = agreements.disputes();
@@ -84,6 +91,7 @@ public final class Routes {
     this.operations = operations;
     this.reference = reference;
     this.metrics = metrics;
+    this.health = health;
   }
 
   public void register(JavalinConfig config) {
@@ -110,6 +118,8 @@ public final class Routes {
         SIGNED,
         ctx -> requests.mutation(ctx, CommandBodies::document, commands::create));
     r.get("/agreements", SIGNED, this::list);
+    // Before /agreements/{id}, which would otherwise take "counts" for an id.
+    r.get("/agreements/counts", SIGNED, this::counts);
     r.get(
         "/agreements/{id}",
         SIGNED,
@@ -292,6 +302,7 @@ public final class Routes {
                 (b, c, t) -> queue.submit(TextParameters.path(ctx, "task_id"), b, c, t)));
 
     r.get("/admin/config", OPERATOR, ctx -> json(ctx, 200, admin.config()));
+    r.get("/admin/health", OPERATOR, ctx -> json(ctx, 200, health.summary()));
     if (metrics != null) {
       r.get(
           "/metrics",
@@ -356,28 +367,50 @@ public final class Routes {
     ctx.result(Json.writeBytes(schema));
   }
 
+  /**
+   * {@code GET /agreements}: one page of the agreements the caller may read, filtered ({@link
+   * ListFilters}); {@code party} is required but for the operator, who without it lists them all.
+   */
   private void list(Context ctx) {
-    String party = TextParameters.query(ctx, "party");
-    if (party == null || party.isBlank()) {
-      throw new RequestException(
-          Problem.of(
-              "missing-parameter",
-              "Missing query parameter",
-              400,
-              "GET /agreements needs ?party=<identity value> (the identity.value of a client, provider or evaluator)"));
-    }
+    Caller caller = caller(ctx);
+    String party = party(ctx, caller, "GET /agreements");
+    AgreementFilter filter = ListFilters.of(ctx);
     int limit = Requests.intParam(ctx, "limit", 50, 1, 200);
-    var caller = caller(ctx);
     try {
-      json(ctx, 200, queries.list(party, ctx.queryParam("cursor"), limit, caller));
+      json(ctx, 200, queries.list(party, filter, ctx.queryParam("cursor"), limit, caller));
     } catch (IllegalArgumentException e) { // the store's answer to a cursor it did not issue
-      throw new RequestException(
-          Problem.of(
-              "invalid-parameter",
-              "Invalid query parameter",
-              400,
-              "cursor is not one this server issued; start again without it and follow next_cursor"));
+      throw ListFilters.invalid(
+          "cursor",
+          "cursor is not one this server issued; start again without it and follow next_cursor");
     }
+  }
+
+  /** {@code GET /agreements/counts}: the listing's agreements counted by state. */
+  private void counts(Context ctx) {
+    Caller caller = caller(ctx);
+    String party = party(ctx, caller, "GET /agreements/counts");
+    json(ctx, 200, queries.counts(party, ListFilters.ofAnyState(ctx), caller));
+  }
+
+  /** The {@code party} parameter: required, except that the operator may leave it out (null). */
+  private static String party(Context ctx, Caller caller, String route) {
+    String party = TextParameters.query(ctx, "party");
+    if (party != null && !party.isBlank()) {
+      return party;
+    }
+    if (party == null && AccessPolicy.isOperator(caller)) {
+      return null;
+    }
+    throw new RequestException(
+        new Problem(
+            "missing-parameter",
+            "Missing query parameter",
+            400,
+            route
+                + " needs ?party=<identity value> (the identity.value of a client, provider or"
+                + " evaluator); only the operator key may leave it out",
+            List.of(),
+            Json.object().put("query_parameter", "party")));
   }
 
   private void listEvaluators(Context ctx) {

@@ -182,11 +182,19 @@ public final class Metrics {
 
   /** Every series in the Prometheus text format (the store's gauges read again if stale). */
   public String scrape() {
+    return fresh().scrape();
+  }
+
+  /**
+   * The registry, its store gauges read again if stale: what {@link HealthSummary} reads its
+   * figures from, the very meters a scrape renders.
+   */
+  PrometheusMeterRegistry fresh() {
     StoreGauges gauges = storeGauges;
     if (gauges != null) {
       gauges.refresh();
     }
-    return registry.scrape();
+    return registry;
   }
 
   /** The content type of {@link #scrape}'s answer. */

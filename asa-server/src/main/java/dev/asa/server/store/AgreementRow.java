@@ -18,6 +18,9 @@ import java.util.Objects;
  * @param facts what the server knows about the agreement (negotiation, escrow, verification...), as
  *     JSON text in a column of its own, written only by the server
  * @param evaluatorIdentity may be null while no evaluator is named
+ * @param amount the escrowed amount of the payment terms as decimal text ("10.00"), null without
+ *     payment terms; a column so that listings filter and sum by it without parsing documents
+ * @param currency the amount's currency code ("USD"), null exactly when {@code amount} is
  */
 public record AgreementRow(
     String id,
@@ -30,7 +33,9 @@ public record AgreementRow(
     String providerIdentity,
     String evaluatorIdentity,
     Instant createdAt,
-    Instant updatedAt) {
+    Instant updatedAt,
+    String amount,
+    String currency) {
 
   public AgreementRow {
     Objects.requireNonNull(id, "id");
@@ -39,9 +44,42 @@ public record AgreementRow(
     Objects.requireNonNull(facts, "facts");
     createdAt = Objects.requireNonNull(createdAt, "createdAt").truncatedTo(ChronoUnit.MILLIS);
     updatedAt = Objects.requireNonNull(updatedAt, "updatedAt").truncatedTo(ChronoUnit.MILLIS);
+    if ((amount == null) != (currency == null)) {
+      throw new IllegalArgumentException(
+          "amount and currency come together: " + amount + " " + currency);
+    }
   }
 
-  /** A row with no server facts yet. */
+  /** A row without payment terms. */
+  public AgreementRow(
+      String id,
+      long version,
+      State state,
+      String document,
+      String facts,
+      String serviceType,
+      String clientIdentity,
+      String providerIdentity,
+      String evaluatorIdentity,
+      Instant createdAt,
+      Instant updatedAt) {
+    this(
+        id,
+        version,
+        state,
+        document,
+        facts,
+        serviceType,
+        clientIdentity,
+        providerIdentity,
+        evaluatorIdentity,
+        createdAt,
+        updatedAt,
+        null,
+        null);
+  }
+
+  /** A row with no server facts yet and no payment terms. */
   public AgreementRow(
       String id,
       long version,

@@ -1,5 +1,6 @@
 package dev.asa.server.store;
 
+import dev.asa.lifecycle.State;
 import java.math.BigDecimal;
 import java.util.List;
 
@@ -19,6 +20,20 @@ public final class StoreStatistics {
   private static final String LEDGER_TOTALS =
       "SELECT kind, currency, SUM(CAST(amount AS NUMERIC)) AS total FROM ledger_entries"
           + " WHERE direction = 'credit' GROUP BY kind, currency ORDER BY kind, currency";
+
+  // One row per state and currency (currency NULL for agreements without payment terms, whose sum
+  // is NULL too).
+  private static final String AGREEMENT_TOTALS =
+      "SELECT state, currency, count(*) AS n, SUM(CAST(amount AS NUMERIC)) AS total"
+          + " FROM agreements GROUP BY state, currency ORDER BY state, currency";
+
+  /**
+   * The agreements in one state with one currency: how many, and their amounts added up.
+   *
+   * @param currency null for the agreements without payment terms
+   * @param amount null exactly when {@code currency} is
+   */
+  public record AgreementTotal(State state, String currency, long count, BigDecimal amount) {}
 
   /** The amount moved by all transfers of one kind in one currency, ever. */
   public record LedgerTotal(String kind, String currency, BigDecimal amount) {}
@@ -56,6 +71,24 @@ public final class StoreStatistics {
                         rs.getString("kind"),
                         rs.getString("currency"),
                         new BigDecimal(rs.getString("total"))))
+                .list());
+  }
+
+  /** The agreements by state and currency, with their amounts summed. */
+  public List<AgreementTotal> agreementTotals() {
+    return database.read(
+        "summing the agreements by state",
+        handle ->
+            handle
+                .createQuery(AGREEMENT_TOTALS)
+                .map((rs, context) -> {
+                  String total = rs.getString("total");
+                  return new AgreementTotal(
+                      State.fromWire(rs.getString("state")),
+                      rs.getString("currency"),
+                      rs.getLong("n"),
+                      total == null ? null : new BigDecimal(total));
+                })
                 .list());
   }
 

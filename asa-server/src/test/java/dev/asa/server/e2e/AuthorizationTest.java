@@ -73,9 +73,9 @@ class AuthorizationTest {
     String[] callers = {CLIENT, PROVIDER, EVALUATOR, STRANGER, OPERATOR};
     Object[][] rows = {
       //  operation                      client provider evaluator stranger operator
-      {"read agreement", "A", "A", "A", "N", "N"},
-      {"read status", "A", "A", "A", "N", "N"},
-      {"read events", "A", "A", "A", "N", "N"},
+      {"read agreement", "A", "A", "A", "N", "A"},
+      {"read status", "A", "A", "A", "N", "A"},
+      {"read events", "A", "A", "A", "N", "A"},
       {"negotiate", "A", "A", "F", "N", "N"},
       {"sign client slot", "A", "F", "F", "N", "N"},
       {"sign provider slot", "F", "A", "F", "N", "N"},
@@ -85,7 +85,7 @@ class AuthorizationTest {
       {"challenge", "A", "A", "F", "N", "N"},
       {"close", "A", "A", "A", "N", "N"},
       {"fund", "A", "F", "F", "N", "N"},
-      {"read escrow", "A", "A", "A", "N", "N"},
+      {"read escrow", "A", "A", "A", "N", "A"},
       {"rule", "F", "F", "F", "N", "A"},
     };
     List<Arguments> cells = new ArrayList<>();
@@ -136,6 +136,35 @@ class AuthorizationTest {
         .contains(id);
     // Mallory names alice's identity: she gets none of alice's agreements.
     assertThat(as(STRANGER).list("alice", null, 200).path("items")).isEmpty();
+  }
+
+  /**
+   * The console's operator view: everything a party may read, of agreements it takes no part in.
+   */
+  @Test
+  void theOperatorReadsAnyAgreementAndAStrangerStillGetsNothing() throws Exception {
+    String id = funded(Fixtures.general());
+    String base = "/agreements/" + id;
+    for (String path :
+        List.of(
+            base, base + "/status", base + "/events", base + "/negotiation", base + "/escrow")) {
+      HttpResponse<String> read = send(OPERATOR, "GET", path, null);
+      assertThat(read.statusCode()).as(path + " " + read.body()).isEqualTo(200);
+      assertThat(Json.parse(read.body()).path("agreement_id").asText()).as(path).isEqualTo(id);
+      assertThat(send("someone-random", "GET", path, null).statusCode()).as(path).isEqualTo(404);
+    }
+    assertThat(
+            Json.parse(send(OPERATOR, "GET", base + "/escrow", null).body())
+                .path("status")
+                .asText())
+        .isEqualTo("held");
+    assertThat(
+            Json.parse(send(OPERATOR, "GET", base + "/events", null).body())
+                .path("chain_valid")
+                .asBoolean())
+        .isTrue();
+    // Reading is all: the operator still cannot act as a party.
+    assertThat(send(OPERATOR, "POST", base + "/close", null).statusCode()).isEqualTo(404);
   }
 
   @Test

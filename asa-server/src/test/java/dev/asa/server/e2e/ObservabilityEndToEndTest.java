@@ -3,6 +3,7 @@ package dev.asa.server.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Role;
 import dev.asa.client.AsaApiException;
@@ -284,6 +285,14 @@ class ObservabilityEndToEndTest {
                 signedGet(Fixtures.key("operator"), "/metrics"),
                 HttpResponse.BodyHandlers.ofString());
     assertThat(main.statusCode()).isEqualTo(404);
+    // The operator's summary stays on the main port: it reads the same registry.
+    HttpResponse<String> health =
+        HttpClient.newHttpClient()
+            .send(
+                signedGet(Fixtures.key("operator"), "/admin/health"),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
+    assertThat(Json.parse(health.body()).path("requests").path("count").asLong()).isPositive();
   }
 
   @Test
@@ -324,6 +333,17 @@ class ObservabilityEndToEndTest {
         .contains("asa_verification_jobs_queued 0")
         .contains("asa_verification_jobs_running 0")
         .contains("asa_evaluator_seconds_count{kind=\"agent_as_judge\"} 1");
+    // The operator's summary reads the very meters the scrape rendered.
+    HttpResponse<String> health =
+        HttpClient.newHttpClient()
+            .send(
+                signedGet(Fixtures.key("operator"), "/admin/health"),
+                HttpResponse.BodyHandlers.ofString());
+    JsonNode jobs = Json.parse(health.body()).path("verification_jobs");
+    assertThat(jobs.path("finished").asLong()).isEqualTo(1);
+    assertThat(jobs.path("queued").asLong()).isZero();
+    assertThat(jobs.path("running").asLong()).isZero();
+    assertThat(jobs.path("mean_ms").isNumber()).isTrue();
     assertThat(logs.everything()).doesNotContain("CONFIDENTIAL-DELIVERABLE-5c1e9a");
   }
 

@@ -39,9 +39,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The OpenAPI document cannot drift from the server (issue 17): it is a valid OpenAPI 3.1 document;
  * it describes exactly the routes of {@link Routes}' table; and a real answer of every route, from
  * a lifecycle driven over the wire (create, negotiate, seal, sign, fund, deliver, verify,
- * challenge, ruling, close, escrow, events, standalone seals and verifications, the market, the
- * evaluator registry and queue, the admin routes) and a few refusals, has a documented status and
- * content type and a body the declared schema accepts.
+ * challenge, ruling, close, escrow, events, the filtered list and its counts, standalone seals and
+ * verifications, the market, the evaluator registry and queue, the admin routes and health) and a
+ * few refusals, has a documented status and content type and a body the declared schema accepts.
  */
 class OpenApiDriftTest {
   @TempDir static Path dataDir;
@@ -279,6 +279,8 @@ class OpenApiDriftTest {
       String id = created(ALICE);
       String a = "/agreements/" + id;
       ok(ALICE, "GET", "/agreements?party=alice&limit=5", null);
+      ok(ALICE, "GET", "/agreements?party=alice&state=proposed&currency=USD&min_amount=1", null);
+      ok(ALICE, "GET", "/agreements/counts?party=alice&service_type=general", null);
       ObjectNode counter =
           Json.object()
               .put("round", 1)
@@ -336,6 +338,9 @@ class OpenApiDriftTest {
       ok(ALICE, "GET", a + "/status", null);
       ok(BOB, "GET", a + "/events", null);
       ok(ALICE, "GET", a + "/escrow", null);
+      ok(OPERATOR, "GET", a + "/escrow", null); // the operator reads every agreement
+      ok(OPERATOR, "GET", "/agreements?limit=5", null); // and lists them all
+      ok(OPERATOR, "GET", "/agreements/counts", null);
       ok(
           BOB,
           "GET",
@@ -371,6 +376,9 @@ class OpenApiDriftTest {
       refused(409, ALICE, "POST", a + "/close", null); // closed already
       refused(422, ALICE, "POST", "/agreements", Json.object().put("asa_version", "1.0.0"));
       refused(400, ALICE, "GET", "/agreements", null); // no party
+      refused(400, ALICE, "GET", "/agreements?party=alice&state=open", null);
+      refused(400, OPERATOR, "GET", "/agreements/counts?created_after=today", null);
+      refused(403, ALICE, "GET", "/admin/health", null);
       refused(422, ALICE, "GET", "/market/general%01", null); // names the path parameter
       String huge = "x".repeat((int) ServerConfig.DEFAULT_MAX_BODY_BYTES);
       refused(413, null, "POST", "/agreements", Json.object().put("pad", huge));
@@ -434,6 +442,7 @@ class OpenApiDriftTest {
       ok(OPERATOR, "PUT", "/admin/canaries", Json.mapper().createArrayNode().add(canary));
       ok(OPERATOR, "GET", "/admin/config", null);
       ok(OPERATOR, "GET", "/metrics", null);
+      ok(OPERATOR, "GET", "/admin/health", null);
 
       // A new evaluator, short of the qualification bar, finds a qualification canary in its queue.
       String judge = JUDGE.publicKey().toBase64Url();

@@ -56,6 +56,7 @@ class RouteAccessTest {
           Map.entry("GET /.well-known/asa/server-key", Access.PUBLIC),
           Map.entry("GET /agreements/{id}/verification", Access.SIGNED_OR_PUBLIC_RESULT),
           Map.entry("GET /admin/config", Access.OPERATOR),
+          Map.entry("GET /admin/health", Access.OPERATOR),
           Map.entry("GET /metrics", Access.OPERATOR),
           Map.entry("PUT /admin/canaries", Access.OPERATOR),
           Map.entry("POST /evaluators/{key}/suspend", Access.OPERATOR),

@@ -20,6 +20,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
@@ -1032,6 +1033,137 @@ abstract class StoreContract {
     Page<AgreementRow> exact = store.agreements().listByParty(party, null, 25);
     assertThat(exact.items()).hasSize(25);
     assertThat(exact.nextCursor()).isNull();
+  }
+
+  /** A row of {@code serviceType} created {@code second}s after T0, with an amount or none. */
+  private AgreementRow priced(
+      String serviceType, String client, State state, int second, String amount, String currency) {
+    String id = uniqueId("priced");
+    Instant at = T0.plusSeconds(second);
+    AgreementRow row =
+        new AgreementRow(
+            id,
+            1,
+            state,
+            "{}",
+            "{}",
+            serviceType,
+            client,
+            uniqueId("p"),
+            null,
+            at,
+            at,
+            amount,
+            currency);
+    store.agreements().create(row, List.of(event(id, 1)), List.of());
+    return row;
+  }
+
+  @Test
+  void filtersNarrowListingsAndCountsInTheDatabase() {
+    // A service type of this test's own: the all-agreements listing shares the database with the
+    // other tests (on PostgreSQL).
+    String type = "t_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    String party = uniqueId("filtered");
+    AgreementRow cheap = priced(type, party, State.PROPOSED, 1, "9.50", "USD");
+    AgreementRow middle = priced(type, party, State.ACTIVE, 2, "10.00", "USD");
+    AgreementRow dear = priced(type, party, State.ACTIVE, 3, "100.00", "USD");
+    AgreementRow euros = priced(type, party, State.CLOSED, 4, "20.00", "EUR");
+    AgreementRow unpriced = priced(type, party, State.ACTIVE, 5, null, null);
+    AgreementRow elsewhere = priced(type + "_x", party, State.ACTIVE, 6, "10.00", "USD");
+    assertThat(store.agreements().find(middle.id())).contains(middle);
+
+    AgreementFilter any = AgreementFilter.NONE;
+    AgreementFilter ofType = new AgreementFilter(null, type, null, null, null, null, null);
+    assertThat(ids(store.agreements().listByParty(party, any, null, 10)))
+        .containsExactly(
+            elsewhere.id(), unpriced.id(), euros.id(), dear.id(), middle.id(), cheap.id());
+    assertThat(ids(store.agreements().listByParty(party, ofType, null, 10)))
+        .containsExactly(unpriced.id(), euros.id(), dear.id(), middle.id(), cheap.id());
+    assertThat(ids(store.agreements().listAll(ofType, null, 10)))
+        .containsExactly(unpriced.id(), euros.id(), dear.id(), middle.id(), cheap.id());
+
+    AgreementFilter active = new AgreementFilter(State.ACTIVE, type, null, null, null, null, null);
+    assertThat(ids(store.agreements().listAll(active, null, 10)))
+        .containsExactly(unpriced.id(), dear.id(), middle.id());
+    AgreementFilter window =
+        new AgreementFilter(null, type, T0.plusSeconds(1), T0.plusSeconds(4), null, null, null);
+    assertThat(ids(store.agreements().listAll(window, null, 10)))
+        .as("both bounds exclusive")
+        .containsExactly(dear.id(), middle.id());
+    // As numbers, not text: "100.00" sorts before "9.50" as text.
+    AgreementFilter range =
+        new AgreementFilter(
+            null, type, null, null, new BigDecimal("9.75"), new BigDecimal("100"), null);
+    assertThat(ids(store.agreements().listAll(range, null, 10)))
+        .containsExactly(euros.id(), dear.id(), middle.id());
+    AgreementFilter dollars = new AgreementFilter(null, type, null, null, null, null, "USD");
+    assertThat(ids(store.agreements().listAll(dollars, null, 10)))
+        .containsExactly(dear.id(), middle.id(), cheap.id());
+    assertThat(ids(store.agreements().listByParty(party, dollars, null, 10)))
+        .containsExactly(dear.id(), middle.id(), cheap.id());
+
+    // A party's page covers `limit` of its agreements and keeps those the filter keeps.
+    Page<AgreementRow> first = store.agreements().listByParty(party, active, null, 2);
+    assertThat(ids(first)).containsExactly(unpriced.id());
+    Page<AgreementRow> second =
+        store.agreements().listByParty(party, active, first.nextCursor(), 2);
+    assertThat(ids(second)).containsExactly(dear.id());
+    Page<AgreementRow> third =
+        store.agreements().listByParty(party, active, second.nextCursor(), 2);
+    assertThat(ids(third)).containsExactly(middle.id());
+    assertThat(third.nextCursor()).isNull();
+    // The operator's pages are full.
+    Page<AgreementRow> full = store.agreements().listAll(ofType, null, 2);
+    assertThat(ids(full)).containsExactly(unpriced.id(), euros.id());
+    assertThat(ids(store.agreements().listAll(ofType, full.nextCursor(), 10)))
+        .containsExactly(dear.id(), middle.id(), cheap.id());
+
+    assertThat(store.agreements().countByState(null, active))
+        .as("the state is not a filter of a count")
+        .containsOnly(
+            Map.entry(State.PROPOSED, 1L),
+            Map.entry(State.ACTIVE, 3L),
+            Map.entry(State.CLOSED, 1L));
+    assertThat(store.agreements().countByState(party, dollars))
+        .containsOnly(Map.entry(State.PROPOSED, 1L), Map.entry(State.ACTIVE, 2L));
+    assertThat(store.agreements().countByState(uniqueId("nobody"), any)).isEmpty();
+  }
+
+  @Test
+  void agreementTotalsCountAndSumEachStateByCurrency() {
+    // A currency of this test's own, so that other tests' agreements do not count.
+    String currency =
+        "T"
+            + UUID.randomUUID()
+                .toString()
+                .replace("-", "")
+                .substring(0, 8)
+                .toUpperCase(java.util.Locale.ROOT);
+    String party = uniqueId("totals");
+    priced("general", party, State.ACTIVE, 1, "0.10", currency);
+    priced("general", party, State.ACTIVE, 2, "0.20", currency);
+    priced("general", party, State.CLOSED, 3, "5", currency);
+    List<StoreStatistics.AgreementTotal> ours =
+        store.statistics().agreementTotals().stream()
+            .filter(t -> currency.equals(t.currency()))
+            .toList();
+    assertThat(ours).hasSize(2);
+    assertThat(ours.get(0).state()).isEqualTo(State.ACTIVE);
+    assertThat(ours.get(0).count()).isEqualTo(2);
+    assertThat(ours.get(0).amount())
+        .isCloseTo(
+            new BigDecimal("0.30"),
+            org.assertj.core.data.Offset.offset(new BigDecimal("0.000001")));
+    assertThat(ours.get(1).state()).isEqualTo(State.CLOSED);
+    assertThat(ours.get(1).amount()).isEqualByComparingTo("5");
+    assertThat(store.statistics().agreementTotals())
+        .filteredOn(t -> t.currency() == null)
+        .allSatisfy(t -> assertThat(t.amount()).isNull());
+  }
+
+  private static List<String> ids(Page<AgreementRow> page) {
+    return page.items().stream().map(AgreementRow::id).toList();
   }
 
   @Test
