@@ -86,6 +86,7 @@ export async function showAgreement(id, lastOutcome) {
   body.append(negotiationSection(negotiation));
   body.append(deliverable(status));
   body.append(verificationSection(verification));
+  if (status.dispute) body.append(disputeSection(status.dispute));
   body.append(await eventsSection(id, events));
   body.append(escrowSection(escrow));
   if (lastOutcome) {
@@ -170,7 +171,7 @@ function terms(doc) {
   if (release && release.enabled && Array.isArray(release.tiers)) {
     s.append(table('Payment release by composite score', ['Composite score', 'Released to the provider'],
       release.tiers.map((t) => [
-        t.composite_score_gte !== undefined ? '≥ ' + t.composite_score_gte : '< ' + t.composite_score_lt,
+        t.composite_score_gte != null ? '≥ ' + t.composite_score_gte : '< ' + t.composite_score_lt,
         meter('release for this tier', t.release_percent, { text: t.release_percent + ' %' })])));
   } else if (release && release.enabled) {
     s.append(el('p', 'Release: ' + (release.mode || 'graduated') + ' ' + canonicalize(release)));
@@ -178,9 +179,9 @@ function terms(doc) {
   const dms = (doc.escrow || {}).dead_mans_switch;
   if (dms) {
     s.append(definitionList([
-      ['Client must fund within', dms.client_timeout_seconds !== undefined ? dms.client_timeout_seconds + ' s' : '—'],
-      ['Provider must deliver within', dms.provider_timeout_seconds !== undefined ? dms.provider_timeout_seconds + ' s' : '—'],
-      ['Evaluator must judge within', dms.evaluator_timeout_seconds !== undefined ? dms.evaluator_timeout_seconds + ' s' : '—'],
+      ['Client must fund within', dms.client_timeout_seconds != null ? dms.client_timeout_seconds + ' s' : '—'],
+      ['Provider must deliver within', dms.provider_timeout_seconds != null ? dms.provider_timeout_seconds + ' s' : '—'],
+      ['Evaluator must judge within', dms.evaluator_timeout_seconds != null ? dms.evaluator_timeout_seconds + ' s' : '—'],
       ['If the evaluator does not', dms.timeout_action],
       ['Challenge window', ((doc.verification || {}).challenge_window_seconds ?? '—') + ' s'],
     ]));
@@ -220,7 +221,7 @@ function deliverable(status) {
   }
   s.append(definitionList([
     ['Content digest', el('span', d.content_hash, 'mono')],
-    ['Size', d.size_bytes !== undefined ? d.size_bytes + ' bytes' : '—'],
+    ['Size', d.size_bytes != null ? d.size_bytes + ' bytes' : '—'],
     ['Format', d.format],
     ['Delivered at', d.delivered_at],
   ]));
@@ -239,7 +240,7 @@ function verificationSection(result) {
     ['Result', el('strong', det.result, det.result === 'PASS' ? 'ok' : 'error')],
     ['Composite', meter('composite score', composite.score, { low: composite.threshold, optimum: 100,
       text: composite.score + ' (threshold ' + composite.threshold + ', ' + composite.method + ')' })],
-    ['Payment released', det.payment_release_percent !== undefined ? det.payment_release_percent + ' %' : '—'],
+    ['Payment released', det.payment_release_percent != null ? det.payment_release_percent + ' %' : '—'],
     ['Confidence', det.confidence],
     ['Notes', det.notes],
     ['Evaluator', result.evaluator ? partyText(result.evaluator) + ' · ' + (result.evaluator.type || '') : '—'],
@@ -288,8 +289,15 @@ function verificationSection(result) {
   s.append(definitionList([
     ['Deliverable hash', el('span', trail.deliverable_hash, 'mono')],
     ['Evaluation hash', el('span', trail.evaluation_hash, 'mono')],
-    ['Evaluation took', trail.evaluation_duration_ms !== undefined ? trail.evaluation_duration_ms + ' ms' : '—'],
+    ['Evaluation took', trail.evaluation_duration_ms != null ? trail.evaluation_duration_ms + ' ms' : '—'],
   ]));
+  return s;
+}
+
+function disputeSection(dispute) {
+  const s = section('Dispute', 'h-dispute');
+  s.append(definitionList(Object.entries(dispute).map(([k, v]) =>
+    [k.replace(/_/g, ' '), v !== null && typeof v === 'object' ? jsonText(v) : v])));
   return s;
 }
 

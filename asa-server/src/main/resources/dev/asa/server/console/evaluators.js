@@ -60,7 +60,7 @@ export async function showEvaluator(key) {
     ['Qualified', e.qualified ? 'yes' : 'no'],
     ['Registered', e.registered_at],
     ['Evaluations', r.evaluations],
-    ['Canary tasks', r.canary_tasks !== undefined ? r.canary_passes + ' of ' + r.canary_tasks + ' passed (' + percent(r.canary_pass_rate) + ')' : '—'],
+    ['Canary tasks', r.canary_tasks != null ? r.canary_passes + ' of ' + r.canary_tasks + ' passed (' + percent(r.canary_pass_rate) + ')' : '—'],
     ['Calibration deviation', r.calibration_deviation ?? 'no calibration yet'],
   ]));
   if ((e.why || []).length) {

@@ -40,12 +40,12 @@ export async function showHealth() {
     ['Verification jobs queued', jobs.queued],
     ['Verification jobs running', jobs.running],
     ['Verification jobs finished', jobs.finished],
-    ['Verification latency', jobs.mean_ms !== undefined ? 'mean ' + jobs.mean_ms + ' ms, max ' + jobs.max_ms + ' ms' : '—'],
+    ['Verification latency', jobs.mean_ms != null ? 'mean ' + jobs.mean_ms + ' ms, max ' + jobs.max_ms + ' ms' : 'nothing measured yet'],
     ['Outbox messages pending', outbox.pending],
     ['Outbox attempts', Object.entries(outbox.attempts || {}).map(([k, v]) => k + ' ' + v).join(', ') || 'none'],
     ['Timers pending', timers.pending],
     ['Timers fired', timers.fired],
-    ['Timer lag', timers.mean_lag_ms !== undefined ? 'mean ' + timers.mean_lag_ms + ' ms, max ' + timers.max_lag_ms + ' ms' : '—'],
-    ['Requests served', requests.count !== undefined ? requests.count + ' (' + (requests.errors_5xx ?? 0) + ' server errors)' : '—'],
+    ['Timer lag', timers.mean_lag_ms != null ? 'mean ' + timers.mean_lag_ms + ' ms, max ' + timers.max_lag_ms + ' ms' : 'nothing measured yet'],
+    ['Requests served', requests.count != null ? requests.count + ' (' + (requests.errors_5xx ?? 0) + ' server errors)' : '—'],
   ]));
 }

@@ -71,7 +71,9 @@ async function loadCounts() {
   const box = $('state-counts');
   box.replaceChildren();
   try {
-    const answer = await api('GET', '/agreements/counts?' + filterQuery(false));
+    // Never a bare "?": the server checks the signature against the URI without it.
+    const query = filterQuery(false).toString();
+    const answer = await api('GET', '/agreements/counts' + (query ? '?' + query : ''));
     for (const state of STATES) {
       const n = (answer.counts || {})[state] || 0;
       const b = el('button', state + ' ' + n, 'count');

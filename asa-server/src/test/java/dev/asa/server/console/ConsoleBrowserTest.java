@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 
 /**
@@ -236,7 +237,85 @@ class ConsoleBrowserTest {
       assertThat(b.act("rule")).contains("the agreement is now CLOSED");
       b.waitForAgreement();
       assertThat(b.table("Ledger transfers")).contains("4.00 USD", "6.00 USD");
+      assertThat(b.text("agreement-body"))
+          .contains("Dispute", "filed by\nclient", "reason code\nquality_below_agreed_slo");
       b.screenshot("agreement-ruled");
+    }
+  }
+
+  /**
+   * The operator's key lists every agreement (no identity typed), counts them by state, filters on
+   * the server (a state chosen from the counts, an amount range), and reads the health page.
+   */
+  @Test
+  void theOperatorListsEveryAgreementCountsThemByStateAndFiltersOnTheServer() {
+    try (ConsoleBrowser b = new ConsoleBrowser(base, keys)) {
+      b.signIn("", "operator");
+      assertThat(b.text("who")).startsWith("operator · key ");
+      b.waiting().until(ExpectedConditions.elementToBeClickable(By.linkText(agreementId)));
+      WebElement active =
+          b.waiting()
+              .until(
+                  ExpectedConditions.elementToBeClickable(
+                      By.xpath("//div[@id='state-counts']/button[starts-with(., 'ACTIVE ')]")));
+      int activeCount = Integer.parseInt(active.getText().substring("ACTIVE ".length()));
+      assertThat(activeCount).isPositive();
+      assertThat(b.text("state-counts")).contains("PROPOSED ", "CLOSED ", "total ");
+      b.screenshot("operator-agreements");
+
+      active.click();
+      b.waiting()
+          .until(d ->
+              d.findElements(By.cssSelector("#agreements-rows tr")).size()
+                  == Math.min(activeCount, 50));
+      assertThat(b.driver.findElements(By.cssSelector("#agreements-rows tr .state")))
+          .allMatch(e -> e.getText().equals("ACTIVE"), "ACTIVE");
+      assertThat(
+              b.driver
+                  .findElement(
+                      By.xpath("//div[@id='state-counts']/button[starts-with(., 'ACTIVE ')]"))
+                  .getAttribute("aria-pressed"))
+          .isEqualTo("true");
+
+      b.driver.findElement(By.id("f-min-amount")).sendKeys("100");
+      b.driver.findElement(By.cssSelector("#filters button[type=submit]")).click();
+      b.waiting().until(ExpectedConditions.textToBe(By.id("list-status"), "0 agreement(s) shown"));
+      b.driver.findElement(By.id("f-min-amount")).clear();
+      b.driver.findElement(By.id("f-min-amount")).sendKeys("1,5");
+      b.driver.findElement(By.cssSelector("#filters button[type=submit]")).click();
+      assertThat(
+              b.waiting()
+                  .until(ExpectedConditions.visibilityOfElementLocated(By.id("list-error")))
+                  .getText())
+          .as("a bad filter value gets the API's refusal, naming the parameter")
+          .startsWith("The server refused the list: 400")
+          .contains("min_amount");
+
+      b.go("#/health");
+      b.waiting()
+          .until(
+              ExpectedConditions.textToBePresentInElementLocated(
+                  By.id("health-body"), "Agreements and money by state"));
+      assertThat(b.table("Agreements and the amounts they carry")).contains("ACTIVE", "USD");
+      assertThat(b.text("health-body")).contains("Outbox messages pending", "Timers pending");
+      b.assertAccessible("the health page");
+      b.screenshot("health");
+      assertThat(b.browserErrors()).isEmpty();
+    }
+  }
+
+  /** The health page is the operator's: a party sees the API's refusal there, and no figure. */
+  @Test
+  void aPartysHealthPageShowsTheApisRefusal() {
+    try (ConsoleBrowser b = new ConsoleBrowser(base, keys)) {
+      b.signIn("alice", "alice");
+      b.go("#/health");
+      assertThat(
+              b.waiting()
+                  .until(ExpectedConditions.visibilityOfElementLocated(By.id("health-error")))
+                  .getText())
+          .startsWith("The server refused: 403");
+      assertThat(b.text("health-body")).isEmpty();
     }
   }
 
