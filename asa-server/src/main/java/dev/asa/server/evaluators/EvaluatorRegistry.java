@@ -145,6 +145,11 @@ public final class EvaluatorRegistry {
     return evaluators.find(keyId);
   }
 
+  /** The evaluator's record after each of its latest changes, oldest first (at most limit). */
+  public List<EvaluatorStore.RecordPoint> history(String keyId, int limit) {
+    return evaluators.history(keyId, limit);
+  }
+
   /**
    * One page of the registry in key order.
    *

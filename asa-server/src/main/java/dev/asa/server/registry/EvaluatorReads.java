@@ -21,7 +21,10 @@ public final class EvaluatorReads {
     this.registry = registry;
   }
 
-  /** One evaluator by its key (base64url). */
+  /** How many points of an evaluator's record over time {@link #one} shows, the latest. */
+  static final int HISTORY_POINTS = 100;
+
+  /** One evaluator by its key (base64url), with its record over time. */
   public ObjectNode one(String keyId) {
     EvaluatorRow row =
         registry
@@ -32,7 +35,7 @@ public final class EvaluatorReads {
                         + keyId
                         + "; an evaluator registers itself with POST /evaluators, signed with that"
                         + " key"));
-    return view(row);
+    return EvaluatorViews.withHistory(view(row), registry.history(keyId, HISTORY_POINTS));
   }
 
   /**

@@ -16,6 +16,7 @@ import dev.asa.server.store.EvaluatorRow;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 
 /**
  * {@code POST /evaluators}: an evaluator registers itself. The key it registers is the key that
@@ -49,7 +50,10 @@ public final class EvaluatorRegistrations {
     EvaluatorRow fresh =
         new EvaluatorRow(new PoolMember(profile, TrackRecord.NEW, Standing.ACTIVE), now, now, 1);
     Outcome outcome =
-        new Outcome(201, EvaluatorViews.of(fresh, registry.qualification(fresh.member())));
+        new Outcome(
+            201,
+            EvaluatorViews.withHistory(
+                EvaluatorViews.of(fresh, registry.qualification(fresh.member())), List.of()));
     try {
       registry.register(profile, now, IdempotencyTicket.writes(ticket, outcome, now));
     } catch (DuplicateKeyException e) {

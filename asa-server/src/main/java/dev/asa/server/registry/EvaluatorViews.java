@@ -7,6 +7,7 @@ import dev.asa.integrity.Qualification;
 import dev.asa.integrity.Standing;
 import dev.asa.json.Json;
 import dev.asa.server.store.EvaluatorRow;
+import dev.asa.server.store.EvaluatorStore;
 import java.util.List;
 
 /**
@@ -52,5 +53,27 @@ final class EvaluatorViews {
       qualification.reasons().forEach(why::add);
     }
     return o;
+  }
+
+  /**
+   * The view with the record over time ({@code history}, oldest first): the single-evaluator reads
+   * and a registration (whose history is empty) carry it; the list does not.
+   */
+  static ObjectNode withHistory(ObjectNode view, List<EvaluatorStore.RecordPoint> points) {
+    ArrayNode history = view.putArray("history");
+    for (EvaluatorStore.RecordPoint point : points) {
+      ObjectNode p = history.addObject();
+      p.put("at", point.at().toString());
+      p.put("evaluations", point.evaluations());
+      p.put("canary_tasks", point.canaryTasks());
+      p.put("canary_passes", point.canaryPasses());
+      p.put("calibration_samples", point.calibrationSamples());
+      if (point.calibrationDeviation() != null) {
+        p.put("calibration_deviation", point.calibrationDeviation());
+      } else {
+        p.putNull("calibration_deviation");
+      }
+    }
+    return view;
   }
 }

@@ -8,6 +8,7 @@ import dev.asa.integrity.PoolMember;
 import dev.asa.integrity.Standing;
 import dev.asa.integrity.TrackRecord;
 import dev.asa.json.Json;
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -75,6 +76,15 @@ public final class EvaluatorStore {
       "UPDATE evaluators SET evaluations = :evaluations, canary_tasks = :canary_tasks,"
           + " canary_passes = :canary_passes, calibration = :calibration, standing = :standing,"
           + " standing_note = :standing_note WHERE key_id = :key_id";
+  private static final String INSERT_HISTORY =
+      "INSERT INTO evaluator_record_history (key_id, version, at, evaluations, canary_tasks,"
+          + " canary_passes, calibration_samples, calibration_deviation) VALUES (:key_id, :version,"
+          + " :at, :evaluations, :canary_tasks, :canary_passes, :calibration_samples,"
+          + " :calibration_deviation)";
+  private static final String SELECT_HISTORY =
+      "SELECT at, evaluations, canary_tasks, canary_passes, calibration_samples,"
+          + " calibration_deviation FROM evaluator_record_history WHERE key_id = :key_id"
+          + " ORDER BY version DESC LIMIT :limit";
   private static final String LOCK_PROVIDER =
       "INSERT INTO provider_assessments (provider_key, assessments, last_assessed_at)"
           + " VALUES (:provider_key, 1, :at) ON CONFLICT (provider_key) DO UPDATE SET"
@@ -352,10 +362,70 @@ public final class EvaluatorStore {
                   next.standing() instanceof Standing.Suspended s ? s.note() : null)
               .bind("key_id", keyId)
               .execute();
+          TrackRecord before = row.member().record();
+          if (record.canaryTasks() != before.canaryTasks()
+              || record.canaryPasses() != before.canaryPasses()
+              || !record.calibration().equals(before.calibration())) {
+            insertHistory(handle, keyId, row.version(), stamp, record);
+          }
           EvaluatorRow updated = new EvaluatorRow(next, row.registeredAt(), stamp, row.version());
           Writes.applyIn(handle, alongside.apply(updated));
           return updated;
         });
+  }
+
+  /** One point of an evaluator's record over time: its figures after one change. */
+  public record RecordPoint(
+      Instant at,
+      int evaluations,
+      int canaryTasks,
+      int canaryPasses,
+      int calibrationSamples,
+      BigDecimal calibrationDeviation) {}
+
+  /**
+   * The evaluator's record after each of its latest changes of canary results or calibration,
+   * oldest first: at most {@code limit} points.
+   */
+  public List<RecordPoint> history(String keyId, int limit) {
+    List<RecordPoint> newestFirst =
+        database.read(
+            "reading the record history of evaluator " + keyId,
+            handle ->
+                handle
+                    .createQuery(SELECT_HISTORY)
+                    .bind("key_id", keyId)
+                    .bind("limit", limit)
+                    .map((rs, context) ->
+                        new RecordPoint(
+                            Instant.ofEpochMilli(rs.getLong("at")),
+                            rs.getInt("evaluations"),
+                            rs.getInt("canary_tasks"),
+                            rs.getInt("canary_passes"),
+                            rs.getInt("calibration_samples"),
+                            rs.getString("calibration_deviation") == null
+                                ? null
+                                : new BigDecimal(rs.getString("calibration_deviation"))))
+                    .list());
+    return newestFirst.reversed();
+  }
+
+  private static void insertHistory(
+      Handle handle, String keyId, long version, Instant at, TrackRecord record) {
+    var overall = record.calibration().overall();
+    handle
+        .createUpdate(INSERT_HISTORY)
+        .bind("key_id", keyId)
+        .bind("version", version)
+        .bind("at", at.toEpochMilli())
+        .bind("evaluations", record.evaluations())
+        .bind("canary_tasks", record.canaryTasks())
+        .bind("canary_passes", record.canaryPasses())
+        .bind("calibration_samples", overall.samples())
+        .bind(
+            "calibration_deviation",
+            overall.meanAbsolute().map(BigDecimal::toPlainString).orElse(null))
+        .execute();
   }
 
   /**

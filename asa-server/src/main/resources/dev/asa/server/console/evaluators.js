@@ -71,9 +71,20 @@ export async function showEvaluator(key) {
   const calibration = r.calibration || {};
   const dims = Object.entries(calibration.dimensions || {});
   if (dims.length) {
-    body.append(table('Calibration by dimension (points of deviation from the known or consensus score)', ['Dimension', 'Calibration'],
-      dims.map(([name, v]) => [name, typeof v === 'object' ? JSON.stringify(v) : v])));
+    body.append(table('Calibration by dimension (points of deviation from the known or consensus score)', ['Dimension', 'Samples', 'Mean absolute deviation', 'Bias'],
+      dims.map(([name, v]) => [name, v.samples, v.mean_absolute, v.bias])));
   }
+  const history = e.history || [];
+  body.append(heading(4, 'Canary pass rate and calibration over time', 'h-history'));
+  body.append(history.length
+    ? table('The record after each change of its canaries or calibration, oldest first', ['At', 'Canary tasks', 'Canary pass rate', 'Calibration samples', 'Calibration deviation'],
+      history.map((p) => {
+        const rate = p.canary_tasks > 0 ? p.canary_passes / p.canary_tasks : null;
+        return [p.at, p.canary_passes + ' of ' + p.canary_tasks,
+          rate === null ? '—' : meter('canary pass rate at ' + p.at, Math.round(rate * 100), { low: 90, optimum: 100, text: percent(rate) }),
+          p.calibration_samples, p.calibration_deviation ?? '—'];
+      }))
+    : el('p', 'No canary result or calibration yet.'));
   const streaks = Object.entries(r.consecutive_by_provider || {});
   body.append(streaks.length
     ? table('Rotation: consecutive deliveries judged per provider', ['Provider', 'Consecutive deliveries'], streaks)

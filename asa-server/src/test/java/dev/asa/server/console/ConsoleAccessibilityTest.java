@@ -59,6 +59,35 @@ class ConsoleAccessibilityTest {
         .registerEvaluator(
             AsaClient.evaluatorRegistration(
                 "api_key", "eval-1", "Evaluator One", List.of("general")));
+    // The record changes twice (as canary results and calibration would change it), for its
+    // history.
+    String evaluatorKey = Fixtures.key("eval-1").publicKey().toBase64Url();
+    try (dev.asa.server.store.Store other = dev.asa.server.store.Stores.open(null, dataDir)) {
+      for (int[] canaries : new int[][] {{10, 9}, {20, 19}}) {
+        other
+            .evaluators()
+            .update(
+                evaluatorKey,
+                m ->
+                    new dev.asa.integrity.PoolMember(
+                        m.profile(),
+                        new dev.asa.integrity.TrackRecord(
+                            0,
+                            canaries[0],
+                            canaries[1],
+                            new dev.asa.integrity.Calibration(
+                                Map.of(
+                                    "accuracy",
+                                    new dev.asa.integrity.Deviation(
+                                        canaries[0],
+                                        java.math.BigDecimal.valueOf(canaries[0] * 4L),
+                                        java.math.BigDecimal.ZERO)),
+                                Map.of()),
+                            Map.of()),
+                        m.standing()),
+                java.time.Instant.now());
+      }
+    }
     ConsoleBrowser.writeKeys(
         keys, Map.of("alice", Fixtures.key("alice"), "operator", Fixtures.key("operator")));
   }
@@ -92,6 +121,17 @@ class ConsoleAccessibilityTest {
                   By.id("evaluators-body"), "Evaluator One"));
       b.assertAccessible("the evaluators page");
       b.screenshot("evaluators");
+
+      b.driver.findElement(By.linkText("Evaluator One")).click();
+      b.waiting()
+          .until(
+              ExpectedConditions.textToBePresentInElementLocated(
+                  By.id("evaluators-body"), "over time"));
+      assertThat(b.table("The record after each change"))
+          .contains("9 of 10", "90 %", "19 of 20", "95 %");
+      assertThat(b.text("evaluators-body")).contains("Why it is not qualified");
+      b.assertAccessible("an evaluator's page");
+      b.screenshot("evaluator");
       assertThat(b.browserErrors()).isEmpty();
     }
   }

@@ -229,6 +229,14 @@ class EvaluatorRegistryEndToEndTest {
         .isEqualByComparingTo("4");
     assertThat(shown.at("/track_record/consecutive_by_provider/" + keyOf("bob")).asInt())
         .isEqualTo(1);
+    assertThat(shown.path("history"))
+        .as("the record over time: one change of canaries and calibration so far")
+        .hasSize(1);
+    assertThat(shown.at("/history/0/canary_tasks").asInt()).isEqualTo(20);
+    assertThat(shown.at("/history/0/canary_passes").asInt()).isEqualTo(19);
+    assertThat(shown.at("/history/0/calibration_samples").asInt()).isEqualTo(20);
+    assertThat(shown.at("/history/0/calibration_deviation").decimalValue())
+        .isEqualByComparingTo("4");
 
     JsonNode suspended =
         as("operator").suspendEvaluator(keyOf("judge"), "scored known-bad canaries as good");
@@ -238,7 +246,9 @@ class EvaluatorRegistryEndToEndTest {
     assertThat(suspended.at("/standing/status").asText()).isEqualTo("suspended");
     assertThat(suspended.at("/standing/note").asText())
         .isEqualTo("scored known-bad canaries as good");
-    assertThat(as("bob").evaluator(keyOf("judge"))).isEqualTo(suspended);
+    JsonNode read = as("bob").evaluator(keyOf("judge"));
+    assertThat(read.path("history")).as("a suspension is not a change of the record").hasSize(1);
+    assertThat((JsonNode) ((ObjectNode) read.deepCopy()).without("history")).isEqualTo(suspended);
 
     JsonNode reinstated = as("operator").reinstateEvaluator(keyOf("judge"));
     assertThat(reinstated.path("qualified").asBoolean()).isTrue();
