@@ -291,6 +291,11 @@ class ConsoleBrowserTest {
           .startsWith("The server refused the list: 400")
           .contains("min_amount");
 
+      b.driver.findElement(By.id("open-id")).sendKeys(agreementId);
+      b.driver.findElement(By.cssSelector("#open-form button[type=submit]")).click();
+      b.waitForAgreement();
+      assertThat(b.text("agreement-title")).isEqualTo("Agreement " + agreementId);
+
       b.go("#/health");
       b.waiting()
           .until(
