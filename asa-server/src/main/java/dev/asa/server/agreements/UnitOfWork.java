@@ -96,6 +96,11 @@ final class UnitOfWork {
         change.response() != null ? change.response() : Views.envelope(change.next(), version);
     Outcome outcome = new Outcome(change.status(), body);
     List<Write> sideWrites = new ArrayList<>(change.writes());
+    if (change.next().state().isFinal() && !agreement.state().isFinal()) {
+      // Whatever was still timed (an expiry, a dead-man's switch) no longer applies: an ended
+      // agreement keeps no timer rows.
+      sideWrites.add(new Write.ClearTimers(id));
+    }
     sideWrites.addAll(IdempotencyTicket.writes(ticket, outcome, now));
     try {
       agreements.commit(new Commit(updated, row.version(), chained, sideWrites));

@@ -30,8 +30,12 @@ public final class TimerStore {
       "UPDATE timers SET claimed_until = :until, claimed_by = :node WHERE id = :id"
           + " AND done_at IS NULL AND dead_at IS NULL"
           + " AND (claimed_until IS NULL OR claimed_until < :now)";
-  private static final String FINISH =
-      "UPDATE timers SET done_at = :at WHERE id = :id AND claimed_by = :node";
+  // A fired timer is deleted, not kept: nothing reads it again, and a closed agreement should
+  // leave no timer rows behind (storage per agreement, issue 19). Setting it again inserts afresh.
+  private static final String FINISH = "DELETE FROM timers WHERE id = :id AND claimed_by = :node";
+  // Dead timers stay: they are the operator's to inspect (dead()).
+  private static final String CLEAR =
+      "DELETE FROM timers WHERE agreement_id = :agreement_id AND dead_at IS NULL";
   private static final String FAIL =
       "UPDATE timers SET attempts = attempts + 1, last_error = :error,"
           + " due_at = COALESCE(:retry_at, due_at), dead_at = :dead_at, claimed_until = NULL,"
@@ -98,17 +102,22 @@ public final class TimerStore {
         });
   }
 
-  /** Marks a claimed timer fired (only the node holding it can). */
+  /**
+   * Removes a claimed timer that fired (only the node holding it can; a timer the agreement's
+   * ending already cleared is simply gone).
+   */
   public void finish(String id, String node, Instant at) {
     database.write(
         "finishing timer " + id,
-        handle ->
-            handle
-                .createUpdate(FINISH)
-                .bind("at", at.toEpochMilli())
-                .bind("id", id)
-                .bind("node", node)
-                .execute());
+        handle -> handle.createUpdate(FINISH).bind("id", id).bind("node", node).execute());
+  }
+
+  /**
+   * Removes every live timer of an agreement (a {@link Write.ClearTimers}): an ended agreement has
+   * nothing left to time.
+   */
+  static void clear(Handle handle, String agreementId) {
+    handle.createUpdate(CLEAR).bind("agreement_id", agreementId).execute();
   }
 
   /**

@@ -16,6 +16,7 @@ public sealed interface Write
         Write.PutIdempotency,
         Write.LinkToParent,
         Write.SetTimer,
+        Write.ClearTimers,
         Write.PostTransfer,
         Write.Enqueue,
         Write.PutAuthorization,
@@ -150,6 +151,13 @@ public sealed interface Write
   record SetTimer(TimerRow row) implements Write {
     public SetTimer {
       Objects.requireNonNull(row, "row");
+    }
+  }
+
+  /** Removes an agreement's live timers (its dead ones stay): the agreement has ended. */
+  record ClearTimers(String agreementId) implements Write {
+    public ClearTimers {
+      Objects.requireNonNull(agreementId, "agreementId");
     }
   }
 

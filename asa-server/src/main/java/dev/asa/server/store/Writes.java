@@ -43,6 +43,7 @@ public final class Writes {
         case Write.PutIdempotency put -> IdempotencyStore.put(handle, put.row());
         case Write.LinkToParent link -> AgreementStore.link(handle, link);
         case Write.SetTimer set -> TimerStore.set(handle, set.row());
+        case Write.ClearTimers clear -> TimerStore.clear(handle, clear.agreementId());
         case Write.PostTransfer post -> LedgerStore.post(handle, post.transfer());
         case Write.PutAuthorization put -> LedgerStore.putAuthorization(handle, put);
         case Write.Enqueue enqueue -> OutboxStore.enqueue(handle, enqueue.message());

@@ -47,7 +47,7 @@ class DeadlinesEndToEndTest {
   }
 
   @Test
-  void eachStepShowsOnlyTheDeadlinesThatStillBind() {
+  void eachStepShowsOnlyTheDeadlinesThatStillBind() throws Exception {
     server =
         AsaServer.start(
             ServerConfig.defaults()
@@ -97,5 +97,22 @@ class DeadlinesEndToEndTest {
     clock.advance(java.time.Duration.ofMinutes(2));
     alice.close(id);
     assertThat(timers(alice.status(id))).as("closed: nothing is due").isEmpty();
+    assertThat(timerRows(id))
+        .as("an ended agreement keeps no timer rows: none fired, all cleared at the end")
+        .isZero();
+  }
+
+  /** The timers table's rows of one agreement, fired or not, read from the database itself. */
+  private long timerRows(String agreementId) throws java.sql.SQLException {
+    try (var connection =
+            java.sql.DriverManager.getConnection("jdbc:sqlite:" + dataDir.resolve("asa.db"));
+        var statement =
+            connection.prepareStatement("SELECT count(*) FROM timers WHERE agreement_id = ?")) {
+      statement.setString(1, agreementId);
+      try (var rs = statement.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
   }
 }
