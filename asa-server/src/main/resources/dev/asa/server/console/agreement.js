@@ -7,6 +7,8 @@ import { actionPanel } from './actions.js';
 import { $, countdown, definitionList, el, heading, meter, say, table } from './dom.js';
 
 let ticking = null;
+/** Counts the page's draws: an answer that arrives after the user moved on is dropped. */
+let drawing = 0;
 
 /** The roles the caller's key holds in the agreement, as the server's access policy reads them. */
 export function rolesOf(doc, keyId) {
@@ -51,6 +53,7 @@ function jsonText(v) {
  */
 export async function showAgreement(id, lastOutcome) {
   stopTicking();
+  const draw = drawing;
   const error = $('agreement-error');
   const body = $('agreement-body');
   say(error, null);
@@ -67,11 +70,11 @@ export async function showAgreement(id, lastOutcome) {
     say(error, 'The server refused: ' + e.message);
     return;
   }
-  if (location.hash !== '#/agreements/' + encodeURIComponent(id)) return; // navigated away
+  if (draw !== drawing) return; // navigated away meanwhile
   const optional = (p) => api('GET', path + p).catch((e) => ({ refused: e }));
   const [negotiation, verification, escrow] = await Promise.all([
     optional('/negotiation'), optional('/verification'), optional('/escrow')]);
-  if (location.hash !== '#/agreements/' + encodeURIComponent(id)) return;
+  if (draw !== drawing) return;
 
   const doc = envelope.agreement || {};
   const session = currentSession();
@@ -97,9 +100,11 @@ export async function showAgreement(id, lastOutcome) {
   }
 }
 
+/** Leaves the page: stops its countdowns and drops any answer still on its way. */
 export function stopTicking() {
   if (ticking) clearInterval(ticking);
   ticking = null;
+  drawing++;
 }
 
 function section(title, id) {

@@ -79,6 +79,15 @@ function navigate(hash) {
   location.hash = hash;
 }
 
+/** A path segment of the hash, decoded; a malformed escape (a hand-typed %E0) stays as typed. */
+function segment(text) {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 function route(focus) {
   stopTicking();
   if (!currentSession()) {
@@ -89,10 +98,10 @@ function route(focus) {
   let m;
   if ((m = /^#\/agreements\/([^/]+)$/.exec(hash))) {
     show('agreement', focus);
-    showAgreement(decodeURIComponent(m[1]));
+    showAgreement(segment(m[1]));
   } else if ((m = /^#\/evaluators\/([^/]+)$/.exec(hash))) {
     show('evaluators', focus);
-    showEvaluator(decodeURIComponent(m[1]));
+    showEvaluator(segment(m[1]));
   } else if (hash === '#/evaluators') {
     show('evaluators', focus);
     showEvaluators();
