@@ -2,7 +2,7 @@
 // are shown follows the server's own answer (allowed_actions for the agreement's state) and the
 // caller's roles in it; the server still decides, and a refusal is shown as the API wrote it.
 
-import { api, signAgreementHash } from './api.js';
+import { agreementHash, api, signAgreementHash } from './api.js';
 import { el, heading, say } from './dom.js';
 
 const REASONS = ['quality_below_agreed_slo', 'evaluator_error', 'evaluator_bias',
@@ -89,12 +89,21 @@ export function actionPanel(ctx) {
     for (const role of ['client', 'provider']) {
       if (has(role) && !(ctx.status.signatures || {})[role]) {
         forms.push(actionForm(c, 'sign', 'Sign as ' + role, [
-          el('p', 'Signs the agreement_hash ' + ctx.envelope.agreement_hash + ' with your key, in this page.', 'hint')],
-        async () => post('/sign', {
-          party: role,
-          signature: { scheme: 'ed25519', value: await signAgreementHash(ctx.envelope.agreement_hash) },
-          agreement_hash: ctx.envelope.agreement_hash,
-        })));
+          el('p', 'Checks that the terms shown hash to ' + ctx.envelope.agreement_hash
+            + ', then signs that hash with your key, in this page.', 'hint')],
+        async () => {
+          // Sign only the terms this page shows: their hash, computed here, must be the server's.
+          const local = await agreementHash(ctx.doc);
+          if (local !== ctx.envelope.agreement_hash) {
+            throw new Error('the terms shown hash to ' + local + ', not to the agreement_hash the server'
+              + ' gave (' + ctx.envelope.agreement_hash + '); nothing was signed');
+          }
+          return post('/sign', {
+            party: role,
+            signature: { scheme: 'ed25519', value: await signAgreementHash(local) },
+            agreement_hash: local,
+          });
+        }));
       }
     }
   }

@@ -89,6 +89,19 @@ async function sha256(text) {
   return 'sha256:' + hex(await crypto.subtle.digest('SHA-256', encoder.encode(text)));
 }
 
+/** The members outside the signed terms, as dev.asa.agreement.Agreement.UNSIGNED_MEMBERS. */
+const UNSIGNED_MEMBERS = ['status', 'signatures', 'metadata'];
+
+/**
+ * The agreement_hash of a document, computed here as the server computes it: SHA-256 over the JCS
+ * form of the document without status, signatures and metadata.
+ */
+export async function agreementHash(doc) {
+  const terms = { ...doc };
+  for (const member of UNSIGNED_MEMBERS) delete terms[member];
+  return sha256(canonicalize(terms));
+}
+
 /** Recomputes each event's hash and link, as dev.asa.lifecycle.EventChain does: [{ok, why}]. */
 export async function checkChain(agreementId, events) {
   const out = [];

@@ -378,6 +378,34 @@ class ConsoleBrowserTest {
     }
   }
 
+  /**
+   * The page signs only the terms it shows: its own JCS and SHA-256 give the server's
+   * agreement_hash for a real (negotiated) agreement, and another hash for terms changed by one
+   * member, so the sign button refuses them.
+   */
+  @Test
+  void thePageComputesTheAgreementHashItSignsAndTellsChangedTermsApart() {
+    var envelope = anonymous.withKey(Fixtures.key("alice")).agreement(agreementId);
+    var doc = envelope.path("agreement");
+    var changed = doc.deepCopy();
+    ((ObjectNode) changed.path("escrow").path("payment")).put("amount", "11.01");
+    try (ConsoleBrowser b = new ConsoleBrowser(base, keys)) {
+      b.driver.get(base + "/console");
+      b.waiting().until(ExpectedConditions.visibilityOfElementLocated(By.id("party")));
+      String script =
+          "const done = arguments[arguments.length - 1];"
+              + "import('./console/assets/api.js')"
+              + ".then(m => m.agreementHash(JSON.parse(arguments[0])))"
+              + ".then(h => done(h), e => done('error: ' + e));";
+      JavascriptExecutor js = (JavascriptExecutor) b.driver;
+      assertThat(js.executeAsyncScript(script, doc.toString()))
+          .isEqualTo(envelope.path("agreement_hash").asText());
+      assertThat((String) js.executeAsyncScript(script, changed.toString()))
+          .startsWith("sha256:")
+          .isNotEqualTo(envelope.path("agreement_hash").asText());
+    }
+  }
+
   /** "[true,...]" for n events, the one at {@code broken} (if any) the opposite. */
   private static String oks(int n, int broken, boolean ok) {
     java.util.List<String> out = new java.util.ArrayList<>();
