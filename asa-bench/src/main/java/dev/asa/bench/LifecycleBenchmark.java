@@ -76,10 +76,24 @@ public final class LifecycleBenchmark {
       Path dir = Files.createDirectory(base.resolve("data"));
       String dbUrl = null;
       String schema = null;
+      Thread dropper = null;
       if (store.equals("postgresql")) {
         schema = "asa_bench_" + Long.toHexString(new SecureRandom().nextLong() & Long.MAX_VALUE);
         createSchema(o.pg(), schema);
         dbUrl = o.pg() + (o.pg().contains("?") ? "&" : "?") + "currentSchema=" + schema;
+        // An interrupted run (Ctrl-C) leaves no schema behind either.
+        String doomed = schema;
+        dropper =
+            new Thread(
+                () -> {
+                  try {
+                    dropSchema(o.pg(), doomed);
+                  } catch (Exception e) {
+                    System.err.println("could not drop schema " + doomed + ": " + e);
+                  }
+                },
+                "asa-bench-drop-schema");
+        Runtime.getRuntime().addShutdownHook(dropper);
       }
       try {
         ServerProcess server =
@@ -114,6 +128,7 @@ public final class LifecycleBenchmark {
         print(r, disk);
       } finally {
         if (schema != null) {
+          Runtime.getRuntime().removeShutdownHook(dropper);
           dropSchema(o.pg(), schema);
         }
         deleteTree(dir); // the server's log stays beside it
@@ -241,6 +256,9 @@ public final class LifecycleBenchmark {
         disk.closed() == 0
             ? "n/a (none closed)"
             : String.format(Locale.ROOT, "%,d", disk.bytesPerClosed()));
+    if (!disk.largestPerClosed(1).isEmpty()) {
+      System.out.printf("  %-28s %s%n", "  of which (tables+indexes)", disk.largestPerClosed(6));
+    }
   }
 
   static double perLifecycleMs(Duration cpu, long lifecycles) {

@@ -9,7 +9,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What a run left on disk: the store's bytes and its agreements (all, and those that reached
@@ -17,8 +19,11 @@ import java.util.List;
  *
  * @param bytes the store's size on disk
  * @param what how the bytes were counted, e.g. "asa.db (clean stop, WAL checkpointed)"
+ * @param byTable bytes of each table with its indexes, largest first (empty if the store cannot
+ *     tell)
  */
-record StoreFootprint(long bytes, long agreements, long closed, String what) {
+record StoreFootprint(
+    long bytes, long agreements, long closed, String what, Map<String, Long> byTable) {
 
   /** Bytes per closed agreement, rounded; -1 when none closed. */
   long bytesPerClosed() {
@@ -41,17 +46,18 @@ record StoreFootprint(long bytes, long agreements, long closed, String what) {
       }
     }
     long[] counts;
+    Map<String, Long> byTable;
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:file:" + db + "?mode=ro")) {
       counts = counts(c, "agreements");
+      byTable = sqliteTables(c);
     }
     return new StoreFootprint(
         bytes,
         counts[0],
         counts[1],
         String.join(" + ", files)
-            + (cleanStop
-                ? " after a clean stop"
-                : " after a KILLED server (WAL not checkpointed)"));
+            + (cleanStop ? " after a clean stop" : " after a KILLED server (WAL not checkpointed)"),
+        byTable);
   }
 
   /** PostgreSQL: pg_total_relation_size (heap, TOAST, indexes) of every table of the schema. */
@@ -76,8 +82,57 @@ record StoreFootprint(long bytes, long agreements, long closed, String what) {
           bytes,
           counts[0],
           counts[1],
-          "pg_total_relation_size of the " + tables + " tables of schema " + schema);
+          "pg_total_relation_size of the " + tables + " tables of schema " + schema,
+          sizes(
+              c,
+              "SELECT c.relname, pg_total_relation_size(c.oid) FROM pg_class c"
+                  + " JOIN pg_namespace n ON n.oid = c.relnamespace"
+                  + " WHERE n.nspname = '"
+                  + schema
+                  + "' AND c.relkind IN ('r', 'p', 'm') ORDER BY 2 DESC"));
     }
+  }
+
+  /**
+   * Pages of each table and its indexes, from SQLite's dbstat table (compiled into sqlite-jdbc);
+   * empty where it is missing.
+   */
+  private static Map<String, Long> sqliteTables(Connection c) {
+    try {
+      return sizes(
+          c,
+          "SELECT m.tbl_name, sum(d.pgsize) FROM dbstat d JOIN sqlite_master m ON m.name = d.name"
+              + " GROUP BY m.tbl_name ORDER BY 2 DESC");
+    } catch (SQLException e) {
+      return Map.of();
+    }
+  }
+
+  private static Map<String, Long> sizes(Connection c, String sql) throws SQLException {
+    Map<String, Long> m = new LinkedHashMap<>();
+    try (PreparedStatement s = c.prepareStatement(sql);
+        ResultSet r = s.executeQuery()) {
+      while (r.next()) {
+        m.put(r.getString(1), r.getLong(2));
+      }
+    }
+    return m;
+  }
+
+  /** The largest tables' bytes per closed agreement: "agreement_events 7,100, agreements ...". */
+  String largestPerClosed(int n) {
+    if (closed == 0 || byTable.isEmpty()) {
+      return "";
+    }
+    List<String> parts = new ArrayList<>();
+    for (Map.Entry<String, Long> e : byTable.entrySet()) {
+      if (parts.size() == n) {
+        break;
+      }
+      parts.add(
+          e.getKey() + " " + String.format(java.util.Locale.ROOT, "%,d", e.getValue() / closed));
+    }
+    return String.join(", ", parts);
   }
 
   private static long[] counts(Connection c, String table) throws SQLException {

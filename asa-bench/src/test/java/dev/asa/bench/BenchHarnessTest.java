@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The lifecycle benchmark's arithmetic and arguments (its figures are printed, not tested). */
@@ -80,9 +82,16 @@ class BenchHarnessTest {
 
   @Test
   void bytesPerClosedAgreement() {
-    assertThat(new StoreFootprint(83_600_000, 4_700, 4_691, "asa.db").bytesPerClosed())
+    assertThat(new StoreFootprint(83_600_000, 4_700, 4_691, "asa.db", Map.of()).bytesPerClosed())
         .isEqualTo(17_821);
-    assertThat(new StoreFootprint(8_000_000, 12, 0, "asa.db").bytesPerClosed()).isEqualTo(-1);
+    assertThat(new StoreFootprint(8_000_000, 12, 0, "asa.db", Map.of()).bytesPerClosed())
+        .isEqualTo(-1);
+    Map<String, Long> tables = new LinkedHashMap<>();
+    tables.put("agreement_events", 40_000_000L);
+    tables.put("agreements", 20_000_000L);
+    tables.put("timers", 5_000_000L);
+    assertThat(new StoreFootprint(65_000_000, 5_000, 5_000, "asa.db", tables).largestPerClosed(2))
+        .isEqualTo("agreement_events 8,000, agreements 4,000");
     assertThat(LifecycleBenchmark.perLifecycleMs(Duration.ofSeconds(8), 1_000)).isEqualTo(8.0);
   }
 }
