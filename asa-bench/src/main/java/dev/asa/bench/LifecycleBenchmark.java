@@ -3,8 +3,6 @@ package dev.asa.bench;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.client.AsaClient;
 import dev.asa.crypto.Ed25519PrivateKey;
-import dev.asa.server.AsaServer;
-import dev.asa.server.config.ServerConfig;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,9 +11,9 @@ import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -26,18 +24,20 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Full agreement lifecycles per second through the HTTP API, for each store, with p50/p99 latency
- * per call. A benchmark that prints numbers, not a test: run it with {@code ./asa bench}.
+ * per call, the server's CPU time per lifecycle and the bytes on disk per closed agreement. A
+ * benchmark that prints numbers, not a test: run it with {@code ./asa bench}.
  *
  * <p>One lifecycle = create (from a template) -> sign as client -> sign as provider (each signing
  * the agreement_hash of the create answer) -> fund the escrow as client -> deliver -> verify (with
  * the evaluator's scores; the verification is pessimistic, so it is enforced at once: the agreement
  * closes and the ledger releases and refunds in that call): six HTTP calls. (With an optimistic
  * window of 0 s an explicit close would race the server's own challenge-window timer.) The server
- * runs in this process on a loopback port; clients are concurrent threads over real HTTP.
+ * runs as a child process ({@code asa serve} on the benchmark's classpath, see {@link
+ * ServerProcess}) on a loopback port, so that its own CPU time can be read; clients are concurrent
+ * threads of this process over real HTTP.
  *
- * <p>Arguments: {@code [--seconds N] [--warmup N] [--clients N] [--stores sqlite,postgresql] [--pg
- * postgresql://user@127.0.0.1:5432/test] [--server URL]}. With {@code --server} the benchmark
- * drives a server running in another process instead of starting its own.
+ * <p>Arguments: see {@link BenchOptions}. With {@code --server} the benchmark drives a server
+ * running elsewhere instead of starting its own (then it knows neither its CPU time nor its store).
  */
 public final class LifecycleBenchmark {
 
@@ -45,58 +45,112 @@ public final class LifecycleBenchmark {
       List.of("create", "sign_client", "sign_provider", "fund", "deliver", "verify");
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> opts = options(args);
-    int seconds = Integer.parseInt(opts.getOrDefault("seconds", "20"));
-    int warmup = Integer.parseInt(opts.getOrDefault("warmup", "60"));
-    int clients = Integer.parseInt(opts.getOrDefault("clients", "16"));
-    String pg =
-        opts.getOrDefault(
-            "pg",
-            System.getenv()
-                .getOrDefault("ASA_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test"));
-    System.out.printf(
-        "ASA lifecycle benchmark: %d client threads, %d s warm-up, %d s measured, %d cores, Java %s%n",
-        clients, warmup, seconds, Runtime.getRuntime().availableProcessors(), Runtime.version());
-    if (opts.containsKey("server")) {
-      // A server started elsewhere (./asa serve), so that client and server do not share a JVM.
-      AsaClient client = AsaClient.connect(URI.create(opts.get("server")));
-      System.out.println();
-      System.out.println("server: " + opts.get("server") + " (external process)");
-      run(client, clients, Duration.ofSeconds(warmup), false);
-      run(client, clients, Duration.ofSeconds(seconds), true);
+    BenchOptions o;
+    try {
+      o = BenchOptions.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      System.exit(2);
       return;
     }
-    for (String store : opts.getOrDefault("stores", "sqlite,postgresql").split(",")) {
-      Path dir = Files.createTempDirectory("asa-bench");
+    String taskset = o.serverCores() == null ? null : ServerProcess.taskset();
+    System.out.printf(
+        "ASA lifecycle benchmark: %d client threads, %d s warm-up, %d s measured, %d cores, Java %s%n",
+        o.clients(),
+        o.warmup(),
+        o.seconds(),
+        Runtime.getRuntime().availableProcessors(),
+        Runtime.version());
+    if (o.server() != null) {
+      // A server started elsewhere (./asa serve): no PID to read its CPU from, no store to size.
+      AsaClient client = AsaClient.connect(URI.create(o.server()));
+      System.out.println();
+      System.out.println("server: " + o.server() + " (external process)");
+      run(client, o.clients(), Duration.ofSeconds(o.warmup()), null);
+      Result r = run(client, o.clients(), Duration.ofSeconds(o.seconds()), null);
+      print(r, null);
+      return;
+    }
+    for (String store : o.stores()) {
+      Path base = Files.createTempDirectory("asa-bench");
+      Path dir = Files.createDirectory(base.resolve("data"));
       String dbUrl = null;
       String schema = null;
+      Thread dropper = null;
       if (store.equals("postgresql")) {
         schema = "asa_bench_" + Long.toHexString(new SecureRandom().nextLong() & Long.MAX_VALUE);
-        createSchema(pg, schema);
-        dbUrl = pg + (pg.contains("?") ? "&" : "?") + "currentSchema=" + schema;
+        createSchema(o.pg(), schema);
+        dbUrl = o.pg() + (o.pg().contains("?") ? "&" : "?") + "currentSchema=" + schema;
+        // An interrupted run (Ctrl-C) leaves no schema behind either.
+        String doomed = schema;
+        dropper =
+            new Thread(
+                () -> {
+                  try {
+                    dropSchema(o.pg(), doomed);
+                  } catch (Exception e) {
+                    System.err.println("could not drop schema " + doomed + ": " + e);
+                  }
+                },
+                "asa-bench-drop-schema");
+        Runtime.getRuntime().addShutdownHook(dropper);
       }
-      // The per-key rate limit is raised: the benchmark's three keys are its whole load.
-      try (AsaServer server =
-          AsaServer.start(
-              ServerConfig.defaults()
-                  .withPort(0)
-                  .withDataDir(dir)
-                  .withDbUrl(dbUrl)
-                  .withRateLimit(1_000_000, 1_000_000))) {
-        System.out.println();
-        System.out.println("store: " + server.storeDescription());
-        AsaClient client = AsaClient.connect(URI.create(server.url("127.0.0.1")));
-        run(client, clients, Duration.ofSeconds(warmup), false);
-        run(client, clients, Duration.ofSeconds(seconds), true);
+      try {
+        ServerProcess server =
+            ServerProcess.start(
+                dir,
+                dbUrl,
+                o.serverCores(),
+                o.serverJavaOpts(),
+                o.serverLogLevel(),
+                base.resolve("server.log"));
+        Result r;
+        boolean clean;
+        try {
+          System.out.println();
+          System.out.println("store: " + server.store());
+          System.out.printf(
+              "server: pid %d, %s, %s, log %s%n",
+              server.pid(),
+              o.serverCores() == null ? "all cores" : taskset + " -c " + o.serverCores(),
+              String.join(" ", o.serverJavaOpts()),
+              server.log());
+          AsaClient client = AsaClient.connect(URI.create(server.url()));
+          run(client, o.clients(), Duration.ofSeconds(o.warmup()), server);
+          r = run(client, o.clients(), Duration.ofSeconds(o.seconds()), server);
+        } finally {
+          clean = server.stopCleanly();
+        }
+        StoreFootprint disk =
+            schema == null
+                ? StoreFootprint.sqlite(dir.resolve("asa.db"), clean)
+                : StoreFootprint.postgres(jdbc(o.pg()), schema);
+        print(r, disk);
       } finally {
         if (schema != null) {
-          dropSchema(pg, schema);
+          Runtime.getRuntime().removeShutdownHook(dropper);
+          dropSchema(o.pg(), schema);
         }
+        deleteTree(dir); // the server's log stays beside it
       }
     }
   }
 
-  private static void run(AsaClient client, int clients, Duration duration, boolean report)
+  /**
+   * What one measured window gave.
+   *
+   * @param serverCpu the server's CPU time in the window; null for an external server
+   * @param clientCpu this process's CPU time in the window (the client threads, and its JIT and GC)
+   */
+  private record Result(
+      long done,
+      long failed,
+      double elapsed,
+      Map<String, long[]> latencies,
+      Duration serverCpu,
+      Duration clientCpu) {}
+
+  private static Result run(AsaClient client, int clients, Duration duration, ServerProcess server)
       throws Exception {
     Map<String, ConcurrentLinkedQueue<Long>> latencies = new ConcurrentHashMap<>();
     CALLS.forEach(c -> latencies.put(c, new ConcurrentLinkedQueue<>()));
@@ -115,6 +169,10 @@ public final class LifecycleBenchmark {
             providerKey,
             evaluatorKey);
     ExecutorService pool = Executors.newFixedThreadPool(clients);
+    // The window: from before the first call to after the last lifecycle has finished, so every
+    // CPU second of the server in it belongs to a lifecycle counted (or to a failure).
+    Duration serverCpu0 = server == null ? null : server.cpu();
+    Duration clientCpu0 = ownCpu();
     long start = System.nanoTime();
     for (int i = 0; i < clients; i++) {
       pool.submit(() -> {
@@ -135,22 +193,76 @@ public final class LifecycleBenchmark {
     pool.shutdown();
     pool.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES);
     double elapsed = (System.nanoTime() - start) / 1e9;
-    if (!report) {
-      return;
+    Duration serverCpu = server == null ? null : server.cpu().minus(serverCpu0);
+    Duration clientCpu = ownCpu().minus(clientCpu0);
+    Map<String, long[]> sorted = new LinkedHashMap<>();
+    for (String call : CALLS) {
+      sorted.put(call, latencies.get(call).stream().mapToLong(Long::longValue).sorted().toArray());
     }
+    return new Result(done.get(), failed.get(), elapsed, sorted, serverCpu, clientCpu);
+  }
+
+  private static Duration ownCpu() {
+    return ServerProcess.cpuOf(ProcessHandle.current().pid()).orElse(Duration.ZERO);
+  }
+
+  /** One table per store: throughput and latency per call, then CPU and disk per lifecycle. */
+  private static void print(Result r, StoreFootprint disk) {
     System.out.printf(
         "lifecycles: %d in %.1f s = %.1f lifecycles/s (%.0f HTTP calls/s), failures: %d%n",
-        done.get(),
-        elapsed,
-        done.get() / elapsed,
-        done.get() * CALLS.size() / elapsed,
-        failed.get());
+        r.done(),
+        r.elapsed(),
+        r.done() / r.elapsed(),
+        r.done() * CALLS.size() / r.elapsed(),
+        r.failed());
     System.out.printf("  %-14s %8s %8s %8s%n", "call", "p50 ms", "p99 ms", "count");
     for (String call : CALLS) {
-      long[] sorted = latencies.get(call).stream().mapToLong(Long::longValue).sorted().toArray();
+      long[] sorted = r.latencies().get(call);
       System.out.printf(
           "  %-14s %8.2f %8.2f %8d%n", call, pct(sorted, 0.50), pct(sorted, 0.99), sorted.length);
     }
+    String serverCpu =
+        r.serverCpu() == null
+            ? "n/a (external server)"
+            : String.format(
+                Locale.ROOT,
+                "%.2f ms  (%.1f s CPU in %.1f s: %.2f cores busy)",
+                perLifecycleMs(r.serverCpu(), r.done()),
+                r.serverCpu().toNanos() / 1e9,
+                r.elapsed(),
+                r.serverCpu().toNanos() / 1e9 / r.elapsed());
+    System.out.printf("  %-28s %s%n", "server CPU per lifecycle", serverCpu);
+    System.out.printf(
+        Locale.ROOT,
+        "  %-28s %.2f ms  (the benchmark's own process: client threads, JIT, GC)%n",
+        "client CPU per lifecycle",
+        perLifecycleMs(r.clientCpu(), r.done()));
+    if (disk == null) {
+      System.out.printf("  %-28s %s%n", "bytes per closed agreement", "n/a (external server)");
+      return;
+    }
+    System.out.printf(
+        Locale.ROOT,
+        "  %-28s %,d (%,d CLOSED), warm-up included%n",
+        "agreements in the store",
+        disk.agreements(),
+        disk.closed());
+    System.out.printf(
+        Locale.ROOT, "  %-28s %,d  (%s)%n", "bytes on disk", disk.bytes(), disk.what());
+    System.out.printf(
+        Locale.ROOT,
+        "  %-28s %s%n",
+        "bytes per closed agreement",
+        disk.closed() == 0
+            ? "n/a (none closed)"
+            : String.format(Locale.ROOT, "%,d", disk.bytesPerClosed()));
+    if (!disk.largestPerClosed(1).isEmpty()) {
+      System.out.printf("  %-28s %s%n", "  of which (tables+indexes)", disk.largestPerClosed(6));
+    }
+  }
+
+  static double perLifecycleMs(Duration cpu, long lifecycles) {
+    return lifecycles == 0 ? Double.NaN : cpu.toNanos() / 1e6 / lifecycles;
   }
 
   /** Each party's client signs its requests with its own key (RFC 9421), as the server requires. */
@@ -222,8 +334,16 @@ public final class LifecycleBenchmark {
     }
   }
 
+  private static void deleteTree(Path dir) throws java.io.IOException {
+    try (var paths = Files.walk(dir)) {
+      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+
   /** postgresql://user@host:port/db -> jdbc:postgresql://host:port/db?user=user */
-  private static String jdbc(String url) {
+  static String jdbc(String url) {
     URI u = URI.create(url);
     String user = u.getUserInfo() == null ? "" : "?user=" + u.getUserInfo().split(":")[0];
     return "jdbc:postgresql://"
@@ -232,18 +352,5 @@ public final class LifecycleBenchmark {
         + (u.getPort() < 0 ? 5432 : u.getPort())
         + u.getPath()
         + user;
-  }
-
-  private static Map<String, String> options(String[] args) {
-    Map<String, String> m = new LinkedHashMap<>();
-    for (int i = 0; i < args.length; i++) {
-      if (!args[i].startsWith("--") || i + 1 >= args.length) {
-        throw new IllegalArgumentException(
-            "usage: [--seconds N] [--warmup N] [--clients N] [--stores sqlite,postgresql] [--pg URL]; bad: "
-                + Arrays.toString(args));
-      }
-      m.put(args[i].substring(2), args[++i]);
-    }
-    return m;
   }
 }

@@ -1,0 +1,113 @@
+package dev.asa.bench;
+
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The lifecycle benchmark's arguments, each {@code --name value}.
+ *
+ * @param server null to start the server as a child process, else the URL of one running
+ * @param serverCores null for no pinning, else a CPU list for {@code taskset -c} (e.g. 0 or 0,2-3)
+ * @param serverJavaOpts the child JVM's options (default {@code -XX:+UseSerialGC}, as {@code ./asa
+ *     serve})
+ * @param serverLogLevel the child's {@code --log-level} (default info, as {@code asa serve}: one
+ *     access-log line per request, into the run's server.log)
+ */
+record BenchOptions(
+    int seconds,
+    int warmup,
+    int clients,
+    List<String> stores,
+    String pg,
+    String server,
+    String serverCores,
+    List<String> serverJavaOpts,
+    String serverLogLevel) {
+
+  static final String USAGE =
+      "usage: ./asa bench [--seconds N] [--warmup N] [--clients N] [--stores sqlite,postgresql]"
+          + " [--pg postgresql://user@host:port/db] [--server-cores LIST]"
+          + " [--server-java-opts 'OPTS'] [--server-log-level LEVEL] [--server URL]";
+
+  private static final Set<String> NAMES =
+      Set.of(
+          "seconds",
+          "warmup",
+          "clients",
+          "stores",
+          "pg",
+          "server",
+          "server-cores",
+          "server-java-opts",
+          "server-log-level");
+
+  /** What taskset -c accepts: CPU numbers and ranges, comma-separated (0, 1-3, 0,2). */
+  private static final Pattern CPU_LIST = Pattern.compile("\\d+(-\\d+)?(,\\d+(-\\d+)?)*");
+
+  static BenchOptions parse(String... args) {
+    Map<String, String> m = new LinkedHashMap<>();
+    for (int i = 0; i < args.length; i++) {
+      if (!args[i].startsWith("--") || i + 1 >= args.length) {
+        throw new IllegalArgumentException(USAGE + "\nbad: " + Arrays.toString(args));
+      }
+      String name = args[i].substring(2);
+      if (!NAMES.contains(name)) {
+        throw new IllegalArgumentException(USAGE + "\nunknown option: " + args[i]);
+      }
+      m.put(name, args[++i]);
+    }
+    List<String> stores = List.of(m.getOrDefault("stores", "sqlite,postgresql").split(","));
+    for (String s : stores) {
+      if (!s.equals("sqlite") && !s.equals("postgresql")) {
+        throw new IllegalArgumentException(
+            "--stores takes sqlite, postgresql or both (comma-separated), not '" + s + "'");
+      }
+    }
+    String cores = m.get("server-cores");
+    if (cores != null && !CPU_LIST.matcher(cores).matches()) {
+      throw new IllegalArgumentException(
+          "--server-cores takes a CPU list as taskset -c does, such as 0 or 0,2-3, not '"
+              + cores
+              + "'");
+    }
+    if (cores != null && m.containsKey("server")) {
+      throw new IllegalArgumentException(
+          "--server-cores pins the server the benchmark starts; with --server URL pin that server"
+              + " yourself (taskset -c LIST ./asa serve ...)");
+    }
+    String javaOpts = m.getOrDefault("server-java-opts", "-XX:+UseSerialGC").strip();
+    return new BenchOptions(
+        wholeNumber(m, "seconds", 20),
+        wholeNumber(m, "warmup", 60),
+        wholeNumber(m, "clients", 16),
+        stores,
+        m.getOrDefault(
+            "pg",
+            System.getenv()
+                .getOrDefault("ASA_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test")),
+        m.get("server"),
+        cores,
+        javaOpts.isEmpty() ? List.of() : List.of(javaOpts.split("\\s+")),
+        m.getOrDefault("server-log-level", "info"));
+  }
+
+  private static int wholeNumber(Map<String, String> m, String name, int dflt) {
+    String v = m.get(name);
+    if (v == null) {
+      return dflt;
+    }
+    try {
+      int n = Integer.parseInt(v);
+      if (n >= 0) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // below
+    }
+    throw new IllegalArgumentException("--" + name + " takes a whole number, not '" + v + "'");
+  }
+}

@@ -1,0 +1,97 @@
+package dev.asa.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The lifecycle benchmark's arithmetic and arguments (its figures are printed, not tested). */
+class BenchHarnessTest {
+
+  @Test
+  void defaultsAreTheDocumentedOnes() {
+    BenchOptions o = BenchOptions.parse();
+    assertThat(o.seconds()).isEqualTo(20);
+    assertThat(o.warmup()).isEqualTo(60);
+    assertThat(o.clients()).isEqualTo(16);
+    assertThat(o.stores()).containsExactly("sqlite", "postgresql");
+    assertThat(o.server()).isNull();
+    assertThat(o.serverCores()).isNull();
+    assertThat(o.serverJavaOpts()).containsExactly("-XX:+UseSerialGC");
+    assertThat(o.serverLogLevel()).isEqualTo("info");
+  }
+
+  @Test
+  void serverCoresTakesATasksetCpuList() {
+    assertThat(BenchOptions.parse("--server-cores", "0").serverCores()).isEqualTo("0");
+    assertThat(BenchOptions.parse("--server-cores", "0,2-3").serverCores()).isEqualTo("0,2-3");
+    assertThatThrownBy(() -> BenchOptions.parse("--server-cores", "zero"))
+        .hasMessageContaining("CPU list");
+    assertThatThrownBy(
+            () -> BenchOptions.parse("--server-cores", "0", "--server", "http://127.0.0.1:8097"))
+        .hasMessageContaining("--server URL");
+  }
+
+  @Test
+  void refusesWhatItDoesNotKnow() {
+    assertThatThrownBy(() -> BenchOptions.parse("--second", "5"))
+        .hasMessageContaining("unknown option: --second");
+    assertThatThrownBy(() -> BenchOptions.parse("--stores", "sqlite,mysql"))
+        .hasMessageContaining("'mysql'");
+    assertThatThrownBy(() -> BenchOptions.parse("--seconds", "-1"))
+        .hasMessageContaining("whole number");
+    assertThatThrownBy(() -> BenchOptions.parse("--seconds")).hasMessageContaining("usage");
+  }
+
+  @Test
+  void theChildIsAsaServePinnedByTaskset() {
+    List<String> c =
+        ServerProcess.command(
+            "0",
+            "/jdk/bin/java",
+            List.of("-XX:+UseSerialGC"),
+            "a.jar:b.jar",
+            "/tmp/d",
+            "postgresql://u@h/db?currentSchema=s",
+            "info",
+            "/usr/bin/taskset");
+    assertThat(c)
+        .containsSubsequence("/usr/bin/taskset", "-c", "0", "/jdk/bin/java", "-XX:+UseSerialGC")
+        .containsSubsequence("-cp", "a.jar:b.jar", "dev.asa.cli.Main", "serve")
+        .containsSubsequence("--data-dir", "/tmp/d")
+        .containsSubsequence("--db", "postgresql://u@h/db?currentSchema=s")
+        .containsSubsequence("--rate-limit", "1000000");
+    assertThat(
+            ServerProcess.command(
+                null, "java", List.of(), "cp", "/tmp/d", null, "warn", "/usr/bin/taskset"))
+        .startsWith("java")
+        .doesNotContain("--db", "/usr/bin/taskset");
+  }
+
+  @Test
+  void procStatCountsUserAndSystemTicks() {
+    // utime (field 14) 1234 and stime (field 15) 66 ticks of 10 ms; a name with a space and ')'.
+    String stat =
+        "4242 (java (x) y) S 1 4242 4242 0 -1 4194560 100 0 0 0 1234 66 0 0 20 0 40 0 100 0 0";
+    assertThat(ServerProcess.procStatCpu(stat)).isEqualTo(Duration.ofMillis(13_000));
+  }
+
+  @Test
+  void bytesPerClosedAgreement() {
+    assertThat(new StoreFootprint(83_600_000, 4_700, 4_691, "asa.db", Map.of()).bytesPerClosed())
+        .isEqualTo(17_821);
+    assertThat(new StoreFootprint(8_000_000, 12, 0, "asa.db", Map.of()).bytesPerClosed())
+        .isEqualTo(-1);
+    Map<String, Long> tables = new LinkedHashMap<>();
+    tables.put("agreement_events", 40_000_000L);
+    tables.put("agreements", 20_000_000L);
+    tables.put("timers", 5_000_000L);
+    assertThat(new StoreFootprint(65_000_000, 5_000, 5_000, "asa.db", tables).largestPerClosed(2))
+        .isEqualTo("agreement_events 8,000, agreements 4,000");
+    assertThat(LifecycleBenchmark.perLifecycleMs(Duration.ofSeconds(8), 1_000)).isEqualTo(8.0);
+  }
+}
