@@ -25,7 +25,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * party's signature over the hash (checked alone, and added as {@code POST .../sign} adds it). Run
  * with {@code ./asa bench-core AgreementBenchmark}.
  */
-@BenchmarkMode(Mode.AverageTime)
+@BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Fork(1)
 @Warmup(iterations = 2, time = 2)

@@ -43,7 +43,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * The setup checks that all three make the same (deterministic) signature and verify it. Run with
  * {@code ./asa bench-core Ed25519Benchmark}.
  */
-@BenchmarkMode(Mode.AverageTime)
+@BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Fork(1)
 @Warmup(iterations = 2, time = 2)

@@ -29,7 +29,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * again and again; recording nonces is the store's work, not measured here. Run with {@code ./asa
  * bench-core RequestVerifierBenchmark}.
  */
-@BenchmarkMode(Mode.AverageTime)
+@BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Fork(1)
 @Warmup(iterations = 2, time = 2)

@@ -22,7 +22,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * with the test parties, about 3 KB canonical), alone and with its SHA-256 digest: the work under
  * every agreement hash and event digest. Run with {@code ./asa bench-core JcsBenchmark}.
  */
-@BenchmarkMode(Mode.AverageTime)
+@BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Fork(1)
 @Warmup(iterations = 2, time = 2)

@@ -28,7 +28,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * and SHA-256 of each); {@code verify8} checks the chain end to end as anyone holding the log can
  * ({@link EventChain#firstBreak}). Run with {@code ./asa bench-core EventChainBenchmark}.
  */
-@BenchmarkMode(Mode.AverageTime)
+@BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Fork(1)
 @Warmup(iterations = 2, time = 2)

@@ -26,7 +26,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * the 10.00 USD payment ({@link Release#split}). Run with {@code ./asa bench-core
  * VerdictsBenchmark}.
  */
-@BenchmarkMode(Mode.AverageTime)
+@BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Fork(1)
 @Warmup(iterations = 2, time = 2)
