@@ -32,6 +32,8 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.IntSupplier;
 
 /**
  * The read side of the agreements API: every {@code GET} about an agreement, its events, status,
@@ -101,18 +103,16 @@ public final class AgreementQueries {
       return Views.page(page.items(), page.nextCursor());
     }
     List<AgreementRow> items = new ArrayList<>();
-    String next = cursor;
-    int scanned = 0;
-    do {
-      Page<AgreementRow> page = work.agreements().listByParty(party, filter, next, limit);
-      for (AgreementRow row : page.items()) {
-        if (AccessPolicy.mayRead(work.agreement(row), caller) && items.size() < limit) {
-          items.add(row);
-        }
-      }
-      next = page.nextCursor();
-      scanned++;
-    } while (next != null && items.size() < limit && scanned < MAX_PAGES_SCANNED);
+    // Each page asks only for the room left, so that no readable row of it is passed over.
+    String next =
+        walkReadable(
+            party,
+            filter,
+            cursor,
+            () -> limit - items.size(),
+            MAX_PAGES_SCANNED,
+            caller,
+            items::add);
     return Views.page(items, next);
   }
 
@@ -133,20 +133,46 @@ public final class AgreementQueries {
       requireOperator(caller, "count every agreement");
     }
     Map<State, Long> counts = new EnumMap<>(State.class);
-    String next = null;
-    int scanned = 0;
-    do {
+    String next =
+        walkReadable(
+            party,
+            anyState,
+            null,
+            () -> COUNT_PAGE_SIZE,
+            MAX_COUNTED / COUNT_PAGE_SIZE,
+            caller,
+            row -> counts.merge(row.state(), 1L, Long::sum));
+    return Views.counts(counts, next == null);
+  }
+
+  /**
+   * Walks {@code party}'s listing from {@code cursor}, page by page, handing each row the caller
+   * may read to {@code take}; stops when a page would be empty ({@code pageSize} is 0), after
+   * {@code maxPages}, or at the end. Answers the cursor to go on from, or null at the end.
+   */
+  private String walkReadable(
+      String party,
+      AgreementFilter filter,
+      String cursor,
+      IntSupplier pageSize,
+      int maxPages,
+      Caller caller,
+      Consumer<AgreementRow> take) {
+    String next = cursor;
+    for (int pages = 0; pages < maxPages && pageSize.getAsInt() > 0; pages++) {
       Page<AgreementRow> page =
-          work.agreements().listByParty(party, anyState, next, COUNT_PAGE_SIZE);
+          work.agreements().listByParty(party, filter, next, pageSize.getAsInt());
       for (AgreementRow row : page.items()) {
         if (AccessPolicy.mayRead(work.agreement(row), caller)) {
-          counts.merge(row.state(), 1L, Long::sum);
+          take.accept(row);
         }
       }
       next = page.nextCursor();
-      scanned += COUNT_PAGE_SIZE;
-    } while (next != null && scanned < MAX_COUNTED);
-    return Views.counts(counts, next == null);
+      if (next == null) {
+        break;
+      }
+    }
+    return next;
   }
 
   private static void requireOperator(Caller caller, String what) {

@@ -295,6 +295,35 @@ class HttpApiTest {
     assertThat(call("GET", "/agreements?party=x&limit=0", null).status()).isEqualTo(400);
   }
 
+  /**
+   * Another key's agreement under the same identity is skipped, and no agreement of the caller's is
+   * lost with it: a later page asks only for the room its first pages left, so none of its rows is
+   * passed over by the cursor unread.
+   */
+  @Test
+  void pagingPastAnotherKeysAgreementUnderTheSameIdentityLosesNone() {
+    ObjectNode mine = Fixtures.general();
+    ((ObjectNode) mine.path("parties").path("client").path("identity")).put("value", "shared");
+    List<String> created = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      created.add(client.createAgreement(mine).path("agreement_id").asText());
+    }
+    ObjectNode theirs = Fixtures.general();
+    ((ObjectNode) theirs.path("parties"))
+        .set("client", Fixtures.party("shared", Fixtures.key("mallory")));
+    client.withKey(Fixtures.key("mallory")).createAgreement(theirs);
+    created.add(client.createAgreement(mine).path("agreement_id").asText());
+
+    List<String> seen = new ArrayList<>();
+    String cursor = null;
+    do {
+      JsonNode page = client.list("shared", cursor, 2);
+      page.path("items").forEach(i -> seen.add(i.path("agreement_id").asText()));
+      cursor = page.path("next_cursor").isNull() ? null : page.path("next_cursor").asText();
+    } while (cursor != null);
+    assertThat(seen).as("newest first, each of alice's once").isEqualTo(created.reversed());
+  }
+
   @Test
   void unknownIdsAndRoutesGet404ProblemDetails() throws Exception {
     Answer a = call("GET", "/agreements/asa-nope", null);
