@@ -93,9 +93,9 @@ final class Deadlines {
 
   /**
    * Whether a timer of this kind still binds the agreement in its present state: when it fires it
-   * would act, rather than find its step already taken. Timers are not deleted when their step is
-   * taken (a fired no-op is cheaper than a delete on every step); this is what a reader of the
-   * deadlines, and {@link TimerHandlers#fire}, ask instead.
+   * would act, rather than find its step already taken. A timer is not deleted when its step is
+   * taken (a fired no-op is cheaper than a delete on every step; all go when the agreement ends);
+   * this is what a reader of the deadlines, and {@link TimerHandlers#fire}, ask instead.
    */
   static boolean binds(TimerKind kind, Agreement a) {
     return switch (kind) {

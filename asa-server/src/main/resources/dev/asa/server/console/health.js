@@ -5,6 +5,11 @@
 import { api } from './api.js';
 import { $, definitionList, el, heading, say, table } from './dom.js';
 
+/** "mean 12 ms, max 40 ms", or a word while nothing is measured. */
+function latency(mean, max) {
+  return mean != null ? 'mean ' + mean + ' ms, max ' + max + ' ms' : 'nothing measured yet';
+}
+
 export async function showHealth() {
   const body = $('health-body');
   const error = $('health-error');
@@ -40,12 +45,12 @@ export async function showHealth() {
     ['Verification jobs queued', jobs.queued],
     ['Verification jobs running', jobs.running],
     ['Verification jobs finished', jobs.finished],
-    ['Verification latency', jobs.mean_ms != null ? 'mean ' + jobs.mean_ms + ' ms, max ' + jobs.max_ms + ' ms' : 'nothing measured yet'],
+    ['Verification latency', latency(jobs.mean_ms, jobs.max_ms)],
     ['Outbox messages pending', outbox.pending],
     ['Outbox attempts', Object.entries(outbox.attempts || {}).map(([k, v]) => k + ' ' + v).join(', ') || 'none'],
     ['Timers pending', timers.pending],
     ['Timers fired', timers.fired],
-    ['Timer lag', timers.mean_lag_ms != null ? 'mean ' + timers.mean_lag_ms + ' ms, max ' + timers.max_lag_ms + ' ms' : 'nothing measured yet'],
+    ['Timer lag', latency(timers.mean_lag_ms, timers.max_lag_ms)],
     ['Requests served', requests.count != null ? requests.count + ' (' + (requests.errors_5xx ?? 0) + ' server errors)' : '—'],
   ]));
 }

@@ -89,6 +89,21 @@ final class ConsoleBrowser implements AutoCloseable {
             + " without it, under CI=true");
   }
 
+  /**
+   * The server the console tests drive: SQLite in {@code dataDir}, the fixture key "operator" as
+   * the operator's, timers left to the tests (nothing fires behind their back), no rate limit in
+   * reach.
+   */
+  static dev.asa.server.AsaServer startServer(Path dataDir) {
+    return dev.asa.server.AsaServer.start(
+        dev.asa.server.config.ServerConfig.defaults()
+            .withPort(0)
+            .withDataDir(dataDir)
+            .withRateLimit(10_000, 10_000)
+            .withTimerPolling(false)
+            .withOperatorKey(dev.asa.testing.Fixtures.key("operator").publicKey()));
+  }
+
   /** Writes each named fixture key as a key file, as {@code asa keys new} would. */
   static void writeKeys(Path dir, Map<String, Ed25519PrivateKey> named) {
     named.forEach((name, key) -> {

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Role;
 import dev.asa.client.AsaClient;
 import dev.asa.server.AsaServer;
-import dev.asa.server.config.ServerConfig;
 import dev.asa.testing.Fixtures;
 import java.net.URI;
 import java.nio.file.Files;
@@ -40,14 +39,7 @@ class ConsoleBrowserTest {
   @BeforeAll
   static void start() {
     ConsoleBrowser.requireBrowser();
-    server =
-        AsaServer.start(
-            ServerConfig.defaults()
-                .withPort(0)
-                .withDataDir(dataDir)
-                .withRateLimit(10_000, 10_000)
-                .withTimerPolling(false)
-                .withOperatorKey(Fixtures.key("operator").publicKey()));
+    server = ConsoleBrowser.startServer(dataDir);
     base = server.url("127.0.0.1");
     anonymous = AsaClient.connect(URI.create(base));
     AsaClient alice = anonymous.withKey(Fixtures.key("alice"));
