@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
  *     serve})
  * @param serverLogLevel the child's {@code --log-level} (default info, as {@code asa serve}: one
  *     access-log line per request, into the run's server.log)
+ * @param keepStore keep the run's SQLite file or PostgreSQL schema afterwards, to look inside
  */
 record BenchOptions(
     int seconds,
@@ -26,12 +27,14 @@ record BenchOptions(
     String server,
     String serverCores,
     List<String> serverJavaOpts,
-    String serverLogLevel) {
+    String serverLogLevel,
+    boolean keepStore) {
 
   static final String USAGE =
       "usage: ./asa bench [--seconds N] [--warmup N] [--clients N] [--stores sqlite,postgresql]"
           + " [--pg postgresql://user@host:port/db] [--server-cores LIST]"
-          + " [--server-java-opts 'OPTS'] [--server-log-level LEVEL] [--server URL]";
+          + " [--server-java-opts 'OPTS'] [--server-log-level LEVEL] [--server URL]"
+          + " [--keep-store true]";
 
   private static final Set<String> NAMES =
       Set.of(
@@ -43,7 +46,8 @@ record BenchOptions(
           "server",
           "server-cores",
           "server-java-opts",
-          "server-log-level");
+          "server-log-level",
+          "keep-store");
 
   /** What taskset -c accepts: CPU numbers and ranges, comma-separated (0, 1-3, 0,2). */
   private static final Pattern CPU_LIST = Pattern.compile("\\d+(-\\d+)?(,\\d+(-\\d+)?)*");
@@ -92,7 +96,16 @@ record BenchOptions(
         m.get("server"),
         cores,
         javaOpts.isEmpty() ? List.of() : List.of(javaOpts.split("\\s+")),
-        m.getOrDefault("server-log-level", "info"));
+        m.getOrDefault("server-log-level", "info"),
+        yesNo(m, "keep-store"));
+  }
+
+  private static boolean yesNo(Map<String, String> m, String name) {
+    String v = m.getOrDefault(name, "false");
+    if (v.equals("true") || v.equals("false")) {
+      return v.equals("true");
+    }
+    throw new IllegalArgumentException("--" + name + " takes true or false, not '" + v + "'");
   }
 
   private static int wholeNumber(Map<String, String> m, String name, int dflt) {

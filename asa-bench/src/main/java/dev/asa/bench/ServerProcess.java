@@ -16,8 +16,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -180,6 +182,43 @@ final class ServerProcess implements AutoCloseable {
     }
     process.destroyForcibly();
     return false;
+  }
+
+  /**
+   * The server's CPU time so far by kind of thread, read from /proc/PID/task (Linux; empty
+   * elsewhere): "jit" for the compiler threads, "gc+vm" for the collector and the VM thread (which
+   * runs the serial collector and safepoint work), "work" for everything else (request handling,
+   * background loops). A lifecycle's cost is "work"; JIT time is a warm-up that a short run still
+   * pays, which is why it is shown apart.
+   */
+  Map<String, Duration> cpuByKind() {
+    Map<String, Duration> kinds = new TreeMap<>();
+    try (var tasks = Files.list(Path.of("/proc/" + pid() + "/task"))) {
+      for (Path task : tasks.toList()) {
+        try {
+          String name = Files.readString(task.resolve("comm"), StandardCharsets.UTF_8).strip();
+          Duration cpu =
+              procStatCpu(Files.readString(task.resolve("stat"), StandardCharsets.UTF_8));
+          kinds.merge(threadKind(name), cpu, Duration::plus);
+        } catch (IOException | RuntimeException e) {
+          // the thread ended between the listing and the read: its time is gone from both ends
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      return Map.of();
+    }
+    return kinds;
+  }
+
+  /** The kind of a JVM thread by its name as the kernel knows it (15 characters at most). */
+  static String threadKind(String name) {
+    if (name.contains("CompilerThre") || name.startsWith("C1 ") || name.startsWith("C2 ")) {
+      return "jit";
+    }
+    if (name.equals("VM Thread") || name.startsWith("GC ") || name.startsWith("G1 ")) {
+      return "gc+vm";
+    }
+    return "work";
   }
 
   /** CPU time of a process: from the JDK, or from /proc/PID/stat (utime + stime, 100 Hz). */

@@ -23,6 +23,20 @@ class BenchHarnessTest {
     assertThat(o.serverCores()).isNull();
     assertThat(o.serverJavaOpts()).containsExactly("-XX:+UseSerialGC");
     assertThat(o.serverLogLevel()).isEqualTo("info");
+    assertThat(o.keepStore()).isFalse();
+    assertThat(BenchOptions.parse("--keep-store", "true").keepStore()).isTrue();
+    assertThatThrownBy(() -> BenchOptions.parse("--keep-store", "yes"))
+        .hasMessageContaining("true or false");
+  }
+
+  @Test
+  void serverThreadsAreToldApartByName() {
+    assertThat(ServerProcess.threadKind("C2 CompilerThre")).isEqualTo("jit");
+    assertThat(ServerProcess.threadKind("C1 CompilerThre")).isEqualTo("jit");
+    assertThat(ServerProcess.threadKind("VM Thread")).isEqualTo("gc+vm");
+    assertThat(ServerProcess.threadKind("GC Thread#0")).isEqualTo("gc+vm");
+    assertThat(ServerProcess.threadKind("ForkJoinPool-1-")).isEqualTo("work");
+    assertThat(ServerProcess.threadKind("asa-timers")).isEqualTo("work");
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.asa.server.store;
 
 import dev.asa.lifecycle.State;
+import dev.asa.server.store.PackedText.Dictionary;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -98,8 +99,8 @@ public final class AgreementStore {
               rs.getString("id"),
               rs.getLong("version"),
               State.fromWire(rs.getString("state")),
-              rs.getString("document"),
-              rs.getString("facts"),
+              PackedText.unpack(rs.getBytes("document")),
+              PackedText.unpack(rs.getBytes("facts")),
               rs.getString("service_type"),
               rs.getString("client_identity"),
               rs.getString("provider_identity"),
@@ -404,8 +405,9 @@ public final class AgreementStore {
         .bind("id", row.id())
         .bind("version", row.version())
         .bind("state", row.state().wireName())
-        .bind("document", row.document())
-        .bind("facts", row.facts())
+        .bind(
+            "document", PackedText.pack(row.document(), Dictionary.forDocument(row.serviceType())))
+        .bind("facts", PackedText.pack(row.facts(), Dictionary.VOCABULARY))
         .bind("service_type", row.serviceType())
         .bind("client_identity", row.clientIdentity())
         .bind("provider_identity", row.providerIdentity())

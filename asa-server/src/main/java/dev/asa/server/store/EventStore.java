@@ -1,5 +1,6 @@
 package dev.asa.server.store;
 
+import dev.asa.server.store.PackedText.Dictionary;
 import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
@@ -36,9 +37,9 @@ public final class EventStore {
               rs.getString("agreement_id"),
               rs.getLong("seq"),
               rs.getString("type"),
-              rs.getString("actor"),
+              PackedText.unpack(rs.getBytes("actor")),
               EpochMillis.instant(rs, "occurred_at"),
-              rs.getString("payload"),
+              PackedText.unpack(rs.getBytes("payload")),
               rs.getString("prev_hash"),
               rs.getString("hash"));
 
@@ -88,9 +89,9 @@ public final class EventStore {
           .bind("agreement_id", e.agreementId())
           .bind("seq", e.seq())
           .bind("type", e.type())
-          .bind("actor", e.actor())
+          .bind("actor", PackedText.pack(e.actor(), Dictionary.VOCABULARY))
           .bind("occurred_at", e.at().toEpochMilli())
-          .bind("payload", e.payload())
+          .bind("payload", PackedText.pack(e.payload(), Dictionary.VOCABULARY))
           .bind("prev_hash", e.prevHash())
           .bind("hash", e.hash())
           .add();

@@ -1,5 +1,6 @@
 package dev.asa.server.store;
 
+import dev.asa.server.store.PackedText.Dictionary;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Optional;
@@ -57,7 +58,7 @@ public final class VerificationStore {
               rs.getString("id"),
               rs.getString("agreement_id"),
               rs.getString("deliverable_hash"),
-              rs.getString("result"),
+              PackedText.unpack(rs.getBytes("result")),
               decimal(rs.getString("composite")),
               EpochMillis.instant(rs, "created_at"));
 
@@ -140,7 +141,7 @@ public final class VerificationStore {
                 .bind("id", row.id())
                 .bind("agreement_id", row.agreementId())
                 .bind("deliverable_hash", row.deliverableHash())
-                .bind("result", row.result())
+                .bind("result", PackedText.pack(row.result(), Dictionary.VOCABULARY))
                 .bind("composite", row.composite() == null ? null : row.composite().toPlainString())
                 .bind("created_at", row.createdAt().toEpochMilli())
                 .execute());
