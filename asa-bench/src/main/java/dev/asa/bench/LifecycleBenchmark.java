@@ -275,6 +275,14 @@ public final class LifecycleBenchmark {
         disk.closed() == 0
             ? "n/a (none closed)"
             : String.format(Locale.ROOT, "%,d", disk.bytesPerClosed()));
+    if (disk.closed() > 0 && disk.keptBytesPerClosed() != disk.bytesPerClosed()) {
+      System.out.printf(
+          Locale.ROOT,
+          "  %-28s %,d  (without %s: pruned after their window, so bounded by the request rate)%n",
+          "  kept per agreement",
+          disk.keptBytesPerClosed(),
+          String.join(", ", StoreFootprint.TRANSIENT));
+    }
     if (!disk.largestPerClosed(1).isEmpty()) {
       System.out.printf("  %-28s %s%n", "  of which (tables+indexes)", disk.largestPerClosed(6));
     }

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What a run left on disk: the store's bytes and its agreements (all, and those that reached
@@ -25,9 +26,26 @@ import java.util.Map;
 record StoreFootprint(
     long bytes, long agreements, long closed, String what, Map<String, Long> byTable) {
 
+  /**
+   * Tables whose rows are deleted after a fixed time, whatever happens to agreements: a
+   * long-running server holds as many of them as its request rate fills in that time, not a number
+   * per agreement (request nonces are pruned once their signature window has passed).
+   */
+  static final Set<String> TRANSIENT = Set.of("request_nonces");
+
   /** Bytes per closed agreement, rounded; -1 when none closed. */
   long bytesPerClosed() {
     return closed == 0 ? -1 : Math.round((double) bytes / closed);
+  }
+
+  /** Bytes per closed agreement without the {@link #TRANSIENT} tables; -1 when none closed. */
+  long keptBytesPerClosed() {
+    long transientBytes =
+        byTable.entrySet().stream()
+            .filter(e -> TRANSIENT.contains(e.getKey()))
+            .mapToLong(Map.Entry::getValue)
+            .sum();
+    return closed == 0 ? -1 : Math.round((double) (bytes - transientBytes) / closed);
   }
 
   /**

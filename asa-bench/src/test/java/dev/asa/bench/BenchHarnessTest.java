@@ -106,6 +106,11 @@ class BenchHarnessTest {
     tables.put("timers", 5_000_000L);
     assertThat(new StoreFootprint(65_000_000, 5_000, 5_000, "asa.db", tables).largestPerClosed(2))
         .isEqualTo("agreement_events 8,000, agreements 4,000");
+    Map<String, Long> withNonces = new LinkedHashMap<>(tables);
+    withNonces.put("request_nonces", 5_000_000L);
+    StoreFootprint nonces = new StoreFootprint(70_000_000, 5_000, 5_000, "asa.db", withNonces);
+    assertThat(nonces.bytesPerClosed()).isEqualTo(14_000);
+    assertThat(nonces.keptBytesPerClosed()).isEqualTo(13_000);
     assertThat(LifecycleBenchmark.perLifecycleMs(Duration.ofSeconds(8), 1_000)).isEqualTo(8.0);
   }
 }

@@ -40,8 +40,8 @@ public final class EventStore {
               PackedText.unpack(rs.getBytes("actor")),
               EpochMillis.instant(rs, "occurred_at"),
               PackedText.unpack(rs.getBytes("payload")),
-              rs.getString("prev_hash"),
-              rs.getString("hash"));
+              PackedDigest.unpack(rs.getBytes("prev_hash")),
+              PackedDigest.unpack(rs.getBytes("hash")));
 
   private final Database database;
 
@@ -92,8 +92,8 @@ public final class EventStore {
           .bind("actor", PackedText.pack(e.actor(), Dictionary.VOCABULARY))
           .bind("occurred_at", e.at().toEpochMilli())
           .bind("payload", PackedText.pack(e.payload(), Dictionary.VOCABULARY))
-          .bind("prev_hash", e.prevHash())
-          .bind("hash", e.hash())
+          .bind("prev_hash", PackedDigest.pack(e.prevHash()))
+          .bind("hash", PackedDigest.pack(e.hash()))
           .add();
     }
     SqlErrors.naming(

@@ -1,5 +1,6 @@
 package dev.asa.server.store;
 
+import dev.asa.server.store.PackedText.Dictionary;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -76,8 +77,8 @@ public final class TaskStore {
             rs.getString("service_type"),
             rs.getInt("scheduled") == 1,
             realBeforeOrNull,
-            rs.getString("content"),
-            rs.getString("answer"),
+            PackedText.unpack(rs.getBytes("content")),
+            PackedText.unpack(rs.getBytes("answer")),
             TaskRow.Status.fromColumn(rs.getString("status")),
             rs.getString("outcome"),
             EpochMillis.instant(rs, "created_at"),
@@ -153,7 +154,7 @@ public final class TaskStore {
         handle ->
             handle
                     .createUpdate(ANSWER)
-                    .bind("answer", answer)
+                    .bind("answer", PackedText.pack(answer, Dictionary.VOCABULARY))
                     .bind("at", at.toEpochMilli())
                     .bind("id", id)
                     .bind("evaluator_key", evaluatorKey)
@@ -216,7 +217,7 @@ public final class TaskStore {
         .bind("service_type", row.serviceType())
         .bind("scheduled", row.scheduled() ? 1 : 0)
         .bind("real_before", row.realBefore())
-        .bind("content", row.content())
+        .bind("content", PackedText.pack(row.content(), Dictionary.forDocument(row.serviceType())))
         .bind("created_at", row.createdAt().toEpochMilli())
         .bind("deadline_at", row.deadlineAt().toEpochMilli())
         .execute();

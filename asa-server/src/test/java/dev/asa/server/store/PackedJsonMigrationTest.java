@@ -111,6 +111,8 @@ class PackedJsonMigrationTest {
     EventRecord event = store.events().log("asa-old").getFirst();
     assertThat(event.actor()).isEqualTo(ACTOR);
     assertThat(event.payload()).isEqualTo(PAYLOAD);
+    assertThat(event.prevHash()).isEqualTo("sha256:0");
+    assertThat(event.hash()).isEqualTo("sha256:1");
     assertThat(store.verifications().find("ver-old").orElseThrow().result()).isEqualTo(RESULT);
   }
 

@@ -29,6 +29,26 @@ class PackedTextTest {
   }
 
   @Test
+  void aSha256DigestIsKeptAsItsBytesAndAnythingElseAsItIs() {
+    String digest = "sha256:" + "0123456789abcdef".repeat(4);
+    byte[] packed = PackedDigest.pack(digest);
+    assertThat(packed).hasSize(33);
+    assertThat(PackedDigest.unpack(packed)).isEqualTo(digest);
+    for (String other :
+        new String[] {
+          "sha256:" + "0123456789ABCDEF".repeat(4), // upper case would not come back as written
+          "sha256:0",
+          "sha512:" + "ab".repeat(64),
+          "x".repeat(33),
+          ""
+        }) {
+      assertThat(PackedDigest.unpack(PackedDigest.pack(other))).isEqualTo(other);
+    }
+    assertThat(PackedDigest.pack(null)).isNull();
+    assertThat(PackedDigest.unpack(null)).isNull();
+  }
+
+  @Test
   void textStoredBeforePackingIsReadAsItIs() {
     String json = "{\"state\":\"ACTIVE\",\"note\":\"caf\u00e9 \u2713\"}";
     assertThat(PackedText.unpack(json.getBytes(StandardCharsets.UTF_8))).isEqualTo(json);
