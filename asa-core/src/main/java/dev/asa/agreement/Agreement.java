@@ -7,6 +7,7 @@ import dev.asa.crypto.Ed25519Signature;
 import dev.asa.facts.Fact;
 import dev.asa.facts.ServerFacts;
 import dev.asa.json.Jcs;
+import dev.asa.json.Json;
 import dev.asa.lifecycle.State;
 import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
@@ -75,9 +76,21 @@ public final class Agreement {
    * metadata.
    */
   public static Digest computeHash(JsonNode document) {
-    ObjectNode terms = ((ObjectNode) document).deepCopy();
+    ObjectNode terms = shallowCopy((ObjectNode) document);
     terms.remove(UNSIGNED_MEMBERS);
     return Digest.sha256(Jcs.canonicalize(terms));
+  }
+
+  /**
+   * A new top-level object sharing the members' values. Safe because an agreement never changes a
+   * node it holds: a change replaces top-level members of a copy (and copies a member it must edit
+   * inside, as {@link #withSignature} does), and {@link #toJson} hands out deep copies. A deep copy
+   * of the whole document on every state change was the largest allocation on the request path.
+   */
+  private static ObjectNode shallowCopy(ObjectNode document) {
+    ObjectNode copy = document.objectNode();
+    copy.setAll(document);
+    return copy;
   }
 
   private static Map<Role, Ed25519Signature> readSignatures(ObjectNode document) {
@@ -131,6 +144,11 @@ public final class Agreement {
    */
   public ObjectNode toJson() {
     return document.deepCopy();
+  }
+
+  /** The document as {@link #toJson} gives it, as JSON text (written without copying it first). */
+  public String toJsonText() {
+    return Json.write(document);
   }
 
   /** The document with the server's facts rendered under {@code metadata}, as responses show it. */
@@ -198,9 +216,10 @@ public final class Agreement {
               + role.wireName()
               + ".verification_key");
     }
-    ObjectNode copy = document.deepCopy();
+    ObjectNode copy = shallowCopy(document);
     ObjectNode sigs =
-        copy.has("signatures") ? (ObjectNode) copy.get("signatures") : copy.putObject("signatures");
+        copy.get("signatures") instanceof ObjectNode signed ? signed.deepCopy() : copy.objectNode();
+    copy.set("signatures", sigs);
     ObjectNode entry = sigs.putObject(role.wireName());
     entry.put("scheme", "ed25519");
     entry.put("value", signature.toBase64Url());
@@ -212,7 +231,7 @@ public final class Agreement {
    * allowed).
    */
   public Agreement withState(State next) {
-    ObjectNode copy = document.deepCopy();
+    ObjectNode copy = shallowCopy(document);
     copy.put("status", next.wireName());
     return new Agreement(copy, terms, hash, facts);
   }

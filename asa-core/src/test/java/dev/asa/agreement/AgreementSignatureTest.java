@@ -49,6 +49,28 @@ class AgreementSignatureTest {
   }
 
   @Test
+  void aChangeLeavesTheAgreementItWasMadeFromAsItWas() {
+    String before = proposed.toJsonText();
+    Agreement clientSigned =
+        proposed.withSignature(Role.CLIENT, Fixtures.key("alice").sign(proposed.signingInput()));
+    String clientOnly = clientSigned.toJsonText();
+    Agreement both =
+        clientSigned.withSignature(
+            Role.PROVIDER, Fixtures.key("bob").sign(proposed.signingInput()));
+    Agreement active = both.withState(State.ACTIVE);
+    assertThat(proposed.toJsonText()).isEqualTo(before);
+    assertThat(clientSigned.toJsonText()).isEqualTo(clientOnly);
+    assertThat(clientSigned.isSignedBy(Role.PROVIDER)).isFalse();
+    assertThat(both.state()).isEqualTo(State.PROPOSED);
+    assertThat(active.toJson().path("signatures").size()).isEqualTo(2);
+    assertThat(active.toJsonText()).isEqualTo(Json.write(active.toJson()));
+    // what a caller does to a copy it was given never reaches the agreement
+    ((ObjectNode) active.toJson().path("signatures")).removeAll();
+    assertThat(active.isFullySigned()).isTrue();
+    assertThat(active.toJson().path("signatures").size()).isEqualTo(2);
+  }
+
+  @Test
   void aSignatureByTheWrongKeyIsRefusedAndChangesNothing() {
     Ed25519Signature byBob = Fixtures.key("bob").sign(proposed.signingInput());
     assertThatThrownBy(() -> proposed.withSignature(Role.CLIENT, byBob))

@@ -33,7 +33,7 @@ final class Views {
         a.id(),
         version,
         a.state(),
-        Json.write(a.toJson()),
+        a.toJsonText(),
         a.facts().toStored(),
         a.terms().service().type(),
         p.client().identity().value(),
