@@ -32,7 +32,8 @@ import org.sqlite.SQLiteDataSource;
  * with the writer and see the last committed state.
  *
  * <p>The writer's JDBI handle lives as long as its connection, and keeps its prepared statements
- * (see {@link CachingStatementBuilder}); readers get a handle per read, from the pool.
+ * (see {@link CachingStatementBuilder}); readers get a handle per read, from the pool, and each
+ * reader connection keeps its prepared statements too (see {@link ReaderStatementBuilder}).
  */
 final class SqliteDatabase implements Database {
 
@@ -52,6 +53,7 @@ final class SqliteDatabase implements Database {
   private final PreparedStatement rollback;
   private final HikariDataSource readerPool;
   private final Jdbi readers;
+  private final ReaderStatementBuilder readerStatements;
   private volatile boolean closed;
 
   private SqliteDatabase(Path file, Connection writer, HikariDataSource readerPool)
@@ -66,6 +68,8 @@ final class SqliteDatabase implements Database {
     this.writerHandle = writerJdbi.open();
     this.readerPool = readerPool;
     this.readers = Database.configured(Jdbi.create(readerPool));
+    this.readerStatements = new ReaderStatementBuilder();
+    readers.setStatementBuilderFactory(connection -> readerStatements);
   }
 
   static SqliteDatabase open(Path file) {
@@ -93,7 +97,11 @@ final class SqliteDatabase implements Database {
       pool.setDataSource(readerSource);
       int readersCount = Math.max(2, Math.min(8, Runtime.getRuntime().availableProcessors()));
       pool.setMaximumPoolSize(readersCount);
-      pool.setMinimumIdle(1);
+      // A fixed set, kept for the life of the database: each connection keeps its prepared
+      // statements (ReaderStatementBuilder), which retiring it for age or idleness would strand.
+      pool.setMinimumIdle(readersCount);
+      pool.setMaxLifetime(0);
+      pool.setIdleTimeout(0);
       pool.setConnectionTimeout(10_000);
       pool.setAutoCommit(true);
       readerPool = new HikariDataSource(pool);
@@ -318,6 +326,7 @@ final class SqliteDatabase implements Database {
       return;
     }
     closed = true;
+    readerStatements.closeAll();
     readerPool.close();
     writeLock.lock(); // let a write in progress finish
     try {
