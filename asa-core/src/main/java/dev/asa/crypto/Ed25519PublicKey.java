@@ -46,12 +46,15 @@ public record Ed25519PublicKey(byte[] bytes) {
    * Whether {@code signature} is this key's Ed25519 signature of exactly {@code message}.
    *
    * <p>Uses BouncyCastle's RFC 8032 implementation directly, which rejects non-canonical signatures
-   * (S not reduced) and is considerably faster than going through JCA.
+   * (S not reduced) and is considerably faster than going through JCA; the key's decoded point is
+   * kept for the next verification by the same key ({@link DecodedPoints}).
    */
   public boolean verify(byte[] message, Ed25519Signature signature) {
     Objects.requireNonNull(message, "message");
     Objects.requireNonNull(signature, "signature");
-    return Ed25519.verify(signature.unsafeBytes(), 0, bytes, 0, message, 0, message.length);
+    Ed25519.PublicPoint point = DecodedPoints.of(bytes);
+    return point != null
+        && Ed25519.verify(signature.unsafeBytes(), 0, point, message, 0, message.length);
   }
 
   /** The key bytes (a copy). */

@@ -101,6 +101,32 @@ class Ed25519Test {
     }
   }
 
+  /**
+   * Keys are decoded once and kept (DecodedPoints): verifying with a kept key gives what a fresh
+   * decoding gives, for valid and invalid keys alike, also across the bound where the keys kept are
+   * forgotten.
+   */
+  @Test
+  void aKeptDecodingVerifiesAsAFreshOne() {
+    java.util.Random random = new java.util.Random(19);
+    byte[] message = "the same request".getBytes(StandardCharsets.UTF_8);
+    for (int i = 0; i < DecodedPoints.MAX_KEYS + 100; i++) {
+      byte[] seed = new byte[32];
+      random.nextBytes(seed);
+      Ed25519PrivateKey key = Ed25519PrivateKey.fromSeed(seed);
+      Ed25519Signature signature = key.sign(message);
+      assertThat(key.publicKey().verify(message, signature)).isTrue();
+      assertThat(key.publicKey().verify(message, signature)).as("kept").isTrue();
+      assertThat(key.publicKey().verify(flip(message, i % 64), signature)).isFalse();
+      byte[] garbage = new byte[32];
+      random.nextBytes(garbage);
+      boolean fresh =
+          org.bouncycastle.math.ec.rfc8032.Ed25519.verify(
+              signature.bytes(), 0, garbage, 0, message, 0, message.length);
+      assertThat(new Ed25519PublicKey(garbage).verify(message, signature)).isEqualTo(fresh);
+    }
+  }
+
   @Test
   void generatedKeysSignAndVerify() {
     Ed25519PrivateKey key = Ed25519PrivateKey.generate(new SecureRandom());
