@@ -13,9 +13,10 @@ import java.util.zip.Deflater;
 import java.util.zip.Inflater;
 
 /**
- * The JSON the store keeps (documents, facts, verification results, event payloads), packed:
- * deflated against a preset dictionary of the protocol's own text, so that a 3 KB agreement made
- * from a template takes about 550 bytes and a 1.5 KB verification result about 250.
+ * The JSON the store keeps (documents, facts, verification results, event actors and payloads,
+ * evaluator tasks), packed: deflated against a preset dictionary of the protocol's own text, so
+ * that a 3 KB agreement made from a template takes about 550 bytes and a 1.5 KB verification result
+ * about 250.
  *
  * <p>Why a dictionary: most of an agreement is text every agreement shares (field names, the
  * template's dimensions and their descriptions), and a few hundred bytes are too short for deflate
@@ -25,10 +26,11 @@ import java.util.zip.Inflater;
  * stored value names its dictionary by number, so editing one would make stored values unreadable.
  * A new dictionary is a new number.
  *
- * <p>The stored form: one byte, the dictionary's number (1 to 31, a control character that no JSON
- * text starts with); the text's UTF-8 length as an unsigned LEB128 varint; the raw deflate stream.
- * A value whose first byte is not a dictionary number is UTF-8 text written before values were
- * packed, and is read as it is: old rows need no rewriting.
+ * <p>The stored form: one byte, the dictionary's number (1 to 8: control characters that no text
+ * the store kept begins with, below the tab, newline and carriage return a JSON text may begin
+ * with); the text's UTF-8 length as an unsigned LEB128 varint; the raw deflate stream. A value
+ * whose first byte is anything else is UTF-8 text written before values were packed, and is read as
+ * it is: old rows need no rewriting.
  *
  * <p>Speed: deflate level 1 (the dictionary does the work; higher levels gain a few bytes for twice
  * the time); loading the dictionary costs about as much as compressing, which is why dictionaries
@@ -108,8 +110,10 @@ public final class PackedText {
     }
   }
 
-  /** Below this the first byte of a stored value is a dictionary number, not text. */
-  private static final int FIRST_TEXT_BYTE = 0x20;
+  /** The first byte of a packed value is a dictionary number in this range; of text, never. */
+  static final int FIRST_NUMBER = 1;
+
+  static final int LAST_NUMBER = 8;
 
   /** A stored value never unpacks to more than this (64 MiB): a corrupt length is refused. */
   private static final int MAX_TEXT_BYTES = 64 << 20;
@@ -163,7 +167,7 @@ public final class PackedText {
     if (stored == null) {
       return null;
     }
-    if (stored.length == 0 || (stored[0] & 0xff) >= FIRST_TEXT_BYTE) {
+    if (stored.length == 0 || stored[0] < FIRST_NUMBER || stored[0] > LAST_NUMBER) {
       return new String(stored, StandardCharsets.UTF_8);
     }
     Dictionary dictionary = Dictionary.numbered(stored[0]);

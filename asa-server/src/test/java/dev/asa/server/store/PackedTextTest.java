@@ -53,6 +53,10 @@ class PackedTextTest {
     String json = "{\"state\":\"ACTIVE\",\"note\":\"caf\u00e9 \u2713\"}";
     assertThat(PackedText.unpack(json.getBytes(StandardCharsets.UTF_8))).isEqualTo(json);
     assertThat(PackedText.unpack(new byte[0])).isEmpty();
+    for (String leading : new String[] {"\t", "\n", "\r", " ", "\u0000"}) {
+      String text = leading + json;
+      assertThat(PackedText.unpack(text.getBytes(StandardCharsets.UTF_8))).isEqualTo(text);
+    }
     assertThat(PackedText.pack(json, Dictionary.VOCABULARY)[0]).isLessThan((byte) 0x20);
   }
 
@@ -111,7 +115,7 @@ class PackedTextTest {
       String digest =
           HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(d.bytes()));
       assertThat(digest).as("dictionary %s (%d)", d, d.number()).isEqualTo(expected.get(d));
-      assertThat(d.number()).isBetween(1, 31);
+      assertThat(d.number()).isBetween(PackedText.FIRST_NUMBER, PackedText.LAST_NUMBER);
     }
   }
 
