@@ -62,9 +62,9 @@ class PackedTextTest {
 
   @Test
   void aValueFromANewerBuildOrACorruptOneIsRefusedWithTheReason() {
-    assertThatThrownBy(() -> PackedText.unpack(new byte[] {9, 3, 1, 2, 3}))
+    assertThatThrownBy(() -> PackedText.unpack(new byte[] {8, 3, 1, 2, 3}))
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("dictionary 9")
+        .hasMessageContaining("dictionary 8")
         .hasMessageContaining("newer server");
     byte[] packed = PackedText.pack("{\"a\":\"" + "x".repeat(500) + "\"}", Dictionary.VOCABULARY);
     byte[] cut = java.util.Arrays.copyOf(packed, packed.length - 3);
