@@ -1,7 +1,6 @@
 package dev.asa.server.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -11,7 +10,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,35 +47,16 @@ class PackedJsonMigrationTest {
 
   @Test
   void postgresqlReadsOldTextAndPacksNewValues() throws SQLException {
-    String schema = "asa_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-    String server =
-        System.getenv()
-            .getOrDefault("ASA_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test");
-    String jdbc = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
-    try (Connection admin = DriverManager.getConnection(jdbc)) {
-      admin.createStatement().execute("CREATE SCHEMA " + schema);
-    } catch (SQLException e) {
-      assumeTrue(
-          !"true".equalsIgnoreCase(System.getenv("CI")),
-          "PostgreSQL is required on CI: " + e.getMessage());
-      assumeTrue(false, "PostgreSQL is not reachable: " + e.getMessage());
-    }
-    try {
-      try (Connection c = DriverManager.getConnection(jdbc + "&currentSchema=" + schema)) {
+    try (TestPostgres postgres = TestPostgres.freshSchema()) {
+      try (Connection c = postgres.connection()) {
         fillAsAnOlderBuild(c, Dialect.POSTGRESQL);
       }
-      try (Store store =
-          Stores.open(
-              server + (server.contains("?") ? "&" : "?") + "currentSchema=" + schema, dataDir)) {
+      try (Store store = Stores.open(postgres.url(), dataDir)) {
         assertOldRowsReadBack(store);
         writeANewVerification(store);
       }
-      try (Connection c = DriverManager.getConnection(jdbc + "&currentSchema=" + schema)) {
+      try (Connection c = postgres.connection()) {
         assertStoredPacked(c, "SELECT result FROM verifications WHERE id = 'ver-new'");
-      }
-    } finally {
-      try (Connection admin = DriverManager.getConnection(jdbc)) {
-        admin.createStatement().execute("DROP SCHEMA " + schema + " CASCADE");
       }
     }
   }

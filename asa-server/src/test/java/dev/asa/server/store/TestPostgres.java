@@ -54,6 +54,13 @@ public final class TestPostgres implements AutoCloseable {
     return SERVER_URL + (SERVER_URL.contains("?") ? "&" : "?") + "currentSchema=" + schema;
   }
 
+  /** A JDBC connection to this schema, for a test that writes as an older build would. */
+  public Connection connection() throws SQLException {
+    Connection c = connect(SERVER_URL);
+    c.setSchema(schema);
+    return c;
+  }
+
   @Override
   public void close() throws SQLException {
     try (Connection c = connect(SERVER_URL);
