@@ -16,9 +16,12 @@ import java.util.regex.Pattern;
  * sentence with X", "do not use the word X". Similarity cannot see any of these: an answer of 400
  * words reads as much like "describe X in 50 words" as one of 50.
  *
+ * <p>The language asked for ("answer in French", "translate ... into German") is checked too, when
+ * the answer is long enough for {@link Languages} to tell.
+ *
  * <p>Only instructions a pattern states unambiguously are checked; anything else about form (tone,
- * language, style) is left to a judge and stays out of the count, so an answer is never marked down
- * for an instruction this class only guessed at.
+ * style) is left to a judge and stays out of the count, so an answer is never marked down for an
+ * instruction this class only guessed at.
  *
  * @param checks one per instruction found, in request order
  */
@@ -75,6 +78,24 @@ record Constraints(List<Check> checks) {
       Pattern.compile(
           "(?i)\\b(?:do not|don't|never|without)\\s+(?:use|using|mention|mentioning|include|including|say|saying)\\s+(?:the\\s+(?:word|term|phrase)s?\\s+)[\"'“‘]?([\\p{L}\\p{N}][\\p{L}\\p{N} -]{0,30}?)[\"'”’]?(?=[\\s.,;!?)]|$)");
 
+  private static final String LANGUAGE_NAME = "(" + String.join("|", Languages.known()) + ")";
+
+  /**
+   * "answer in French", "respond only in Spanish", "reply in German", "write it in Italian",
+   * "translate ... into Portuguese", "in Dutch only", "your answer must be in Japanese". A language
+   * named in passing ("what is 'hello' in French?") is not an instruction about the answer.
+   */
+  private static final Pattern LANGUAGE =
+      Pattern.compile(
+          "(?i)\\b(?:(?:answer|respond|reply|write|explain|summari[sz]e)"
+              + "(?:\\s+(?:it|this|everything|only|entirely))*\\s+in\\s+"
+              + "|translate\\b[^.?!\\n]{0,200}?\\b(?:into|to)\\s+"
+              + "|(?:answer|response|reply)\\s+(?:should|must)\\s+be\\s+(?:written\\s+)?in\\s+)"
+              + LANGUAGE_NAME
+              + "\\b|\\b(?:in|using)\\s+"
+              + LANGUAGE_NAME
+              + "\\s+only\\b");
+
   private static final Pattern BULLET_LINE = Pattern.compile("(?m)^\\s*[-*+•]\\s+\\S");
   private static final Pattern NUMBERED_LINE = Pattern.compile("(?m)^\\s*\\d{1,3}[.)]\\s+\\S");
   private static final Pattern TABLE_ROW = Pattern.compile("(?m)^\\s*\\|.*\\|\\s*$");
@@ -115,6 +136,15 @@ record Constraints(List<Check> checks) {
     m = START.matcher(request);
     if (m.find()) {
       checks.add(start(m.group(0).strip(), m.group(1), answer));
+    }
+    m = LANGUAGE.matcher(request);
+    if (m.find()) {
+      String language = (m.group(1) != null ? m.group(1) : m.group(2)).toLowerCase(Locale.ROOT);
+      Languages.isWrittenIn(answer, language)
+          .ifPresent(ok ->
+              checks.add(
+                  new Check(
+                      "in " + language, ok, ok ? "written in " + language : "another language")));
     }
     m = AVOID.matcher(request);
     while (m.find()) {

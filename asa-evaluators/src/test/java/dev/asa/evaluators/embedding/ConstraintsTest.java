@@ -78,6 +78,47 @@ class ConstraintsTest {
   }
 
   @Test
+  void theLanguageAskedForIsTheLanguageOfTheAnswer() {
+    String french = "Explain why the sky is blue. Answer in French.";
+    assertThat(
+            met(
+                french,
+                "Le ciel est bleu parce que la lumière du soleil est diffusée par les molécules"
+                    + " de l'air, et le bleu est diffusé plus que le rouge."))
+        .containsExactly(true);
+    assertThat(
+            met(
+                french,
+                "The sky is blue because sunlight is scattered by the molecules of the air, and"
+                    + " blue light is scattered more than red."))
+        .containsExactly(false);
+    String german =
+        "Translate this sentence into German: the house is small and the garden is large.";
+    assertThat(met(german, "Das Haus ist klein und der Garten ist groß, und das ist gut."))
+        .containsExactly(true);
+    assertThat(met(german, "The house is small and the garden is large, and that is fine."))
+        .containsExactly(false);
+    assertThat(met("Reply in Japanese only.", "これは日本語の文章です。東京は大きい都市です。")).containsExactly(true);
+    assertThat(met("Reply in Japanese only.", "这是中文的句子。北京是一个很大的城市。"))
+        .as("Chinese is not Japanese")
+        .containsExactly(false);
+    assertThat(met("Respond in Russian.", "Москва является столицей России и большим городом."))
+        .containsExactly(true);
+  }
+
+  @Test
+  void aLanguageIsNotJudgedOnTooLittleTextNorWhenOnlyNamed() {
+    // one word cannot tell French from anything else: no check, rather than a guess
+    assertThat(met("Translate 'good morning' into French.", "Bonjour")).isEmpty();
+    // naming a language is not asking for the answer in it
+    assertThat(
+            met(
+                "What is 'thank you' in French?",
+                "It is \"merci\", which is said in France and in many other countries."))
+        .isEmpty();
+  }
+
+  @Test
   void aRequestWithoutExplicitInstructionsChecksNothing() {
     Constraints c =
         Constraints.of(
