@@ -99,9 +99,7 @@ final class Languages {
     Map<String, Integer> hits = new LinkedHashMap<>();
     FUNCTION_WORDS.keySet().forEach(k -> hits.put(k, 0));
     Matcher m = WORD.matcher(text.toLowerCase(Locale.ROOT));
-    int letters = 0;
     while (m.find()) {
-      letters++;
       for (Map.Entry<String, Set<String>> e : FUNCTION_WORDS.entrySet()) {
         if (e.getValue().contains(m.group())) {
           hits.merge(e.getKey(), 1, Integer::sum);
@@ -109,16 +107,11 @@ final class Languages {
       }
     }
     int best = hits.values().stream().mapToInt(Integer::intValue).max().orElse(0);
-    if (best < MIN_FUNCTION_WORDS || letters == 0) {
+    if (best < MIN_FUNCTION_WORDS) {
       return Optional.empty();
     }
-    String top =
-        hits.entrySet().stream()
-            .filter(e -> e.getValue() == best)
-            .findFirst()
-            .orElseThrow()
-            .getKey();
-    return Optional.of(top.equals(lang) || hits.get(lang) == best);
+    // Written in the language asked for when no other shows more of its function words.
+    return Optional.of(hits.get(lang) == best);
   }
 
   /** Written in a non-Latin script: at least half of its letters are in that script. */

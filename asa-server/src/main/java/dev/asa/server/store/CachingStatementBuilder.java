@@ -13,15 +13,16 @@ import org.jdbi.v3.core.statement.DefaultStatementBuilder;
 import org.jdbi.v3.core.statement.StatementContext;
 
 /**
- * Hands JDBI the SQLite writer's prepared statements: each SQL text is prepared once and kept for
- * the life of the connection, instead of being prepared and closed by every statement.
+ * Hands JDBI the prepared statements of one SQLite connection: each SQL text is prepared once and
+ * kept for the life of the connection, instead of being prepared and closed by every statement. The
+ * writer has one; each reader connection has its own, through {@link ReaderStatementBuilder}.
  *
- * <p>Why: the SQLite driver does not cache statements, and preparing one costs about 10 us of the
- * single writer's time, a fifth of a typical commit. Readers and PostgreSQL use JDBI's default
- * builder (PostgreSQL's driver caches the server-side plans itself).
+ * <p>Why: the SQLite driver does not cache statements, and preparing one costs about 10 us, a fifth
+ * of a typical commit of the single writer. PostgreSQL uses JDBI's default builder (its driver
+ * caches the server-side plans itself).
  *
- * <p>Used by one thread at a time (the writer's lock). A cached statement may still hold the
- * parameters of its last use; JDBI binds every one again.
+ * <p>Used by one thread at a time (the writer's lock, or the reader connection's borrower). A
+ * cached statement may still hold the parameters of its last use; JDBI binds every one again.
  */
 final class CachingStatementBuilder extends DefaultStatementBuilder {
 
