@@ -10,6 +10,7 @@ import com.networknt.schema.SpecificationVersion;
 import com.networknt.schema.path.NodePath;
 import com.networknt.schema.path.PathType;
 import dev.asa.json.Json;
+import dev.asa.json.JsonTree;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -167,7 +168,7 @@ public final class AgreementSchemas {
       String pointer = pointer(error.getInstanceLocation());
       String message = message(error);
       if ("required".equals(error.getKeyword()) && error.getProperty() != null) {
-        pointer = pointer + "/" + escape(error.getProperty());
+        pointer = pointer + "/" + JsonTree.pointerToken(error.getProperty());
       }
       String description = rawSchema == null ? null : describe(error, rawSchema);
       if (description != null) {
@@ -287,12 +288,8 @@ public final class AgreementSchemas {
     }
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < path.getNameCount(); i++) {
-      sb.append('/').append(escape(String.valueOf(path.getElement(i))));
+      sb.append('/').append(JsonTree.pointerToken(String.valueOf(path.getElement(i))));
     }
     return sb.toString();
-  }
-
-  private static String escape(String token) {
-    return token.replace("~", "~0").replace("/", "~1");
   }
 }

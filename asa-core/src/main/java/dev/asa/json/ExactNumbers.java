@@ -2,11 +2,8 @@ package dev.asa.json;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.math.BigDecimal;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The I-JSON rule for numbers (RFC 7493 section 2.2), made exact: a number is accepted only if the
@@ -30,32 +27,13 @@ public final class ExactNumbers {
    */
   public static List<String> inexact(JsonNode root) {
     List<String> found = new ArrayList<>();
-    // Depth-first, children in document order; the parser already bounds the depth.
-    ArrayDeque<Map.Entry<String, JsonNode>> todo = new ArrayDeque<>();
-    todo.push(Map.entry("", root));
-    while (!todo.isEmpty()) {
-      Map.Entry<String, JsonNode> e = todo.pop();
-      String at = e.getKey();
-      JsonNode n = e.getValue();
-      if (n.isNumber()) {
-        if (!isExact(n)) {
-          found.add(at);
-        }
-      } else if (n.isObject()) {
-        List<Map.Entry<String, JsonNode>> children = new ArrayList<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
-          Map.Entry<String, JsonNode> m = it.next();
-          children.add(Map.entry(at + "/" + escape(m.getKey()), m.getValue()));
-        }
-        pushReversed(todo, children);
-      } else if (n.isArray()) {
-        List<Map.Entry<String, JsonNode>> children = new ArrayList<>();
-        for (int i = 0; i < n.size(); i++) {
-          children.add(Map.entry(at + "/" + i, n.get(i)));
-        }
-        pushReversed(todo, children);
-      }
-    }
+    JsonTree.walk(
+        root,
+        (at, name, n) -> {
+          if (n.isNumber() && !isExact(n)) {
+            found.add(at);
+          }
+        });
     return found;
   }
 
@@ -81,17 +59,5 @@ public final class ExactNumbers {
     }
     // Also refuses what underflows: 1e-400 is hashed as 0.
     return new BigDecimal(Jcs.numberToString(nearest)).compareTo(written) == 0;
-  }
-
-  private static void pushReversed(
-      ArrayDeque<Map.Entry<String, JsonNode>> todo, List<Map.Entry<String, JsonNode>> children) {
-    for (int i = children.size() - 1; i >= 0; i--) {
-      todo.push(children.get(i));
-    }
-  }
-
-  /** RFC 6901: '~' becomes "~0" and '/' becomes "~1". */
-  private static String escape(String name) {
-    return name.replace("~", "~0").replace("/", "~1");
   }
 }

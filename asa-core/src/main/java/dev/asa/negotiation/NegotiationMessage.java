@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Violation;
 import dev.asa.crypto.Ed25519PublicKey;
+import dev.asa.json.JsonTree;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -148,7 +149,7 @@ public record NegotiationMessage(
       if (!MEMBERS.contains(e.getKey())) {
         v.add(
             new Violation(
-                "/" + escape(e.getKey()),
+                "/" + JsonTree.pointerToken(e.getKey()),
                 "unknown member; a message has only " + String.join(", ", sorted(MEMBERS))));
       }
     }
@@ -249,7 +250,7 @@ public record NegotiationMessage(
           if (!e.getKey().equals("median_price_for_service_type") && !e.getKey().equals("source")) {
             v.add(
                 new Violation(
-                    "/market_reference/" + escape(e.getKey()),
+                    "/market_reference/" + JsonTree.pointerToken(e.getKey()),
                     "unknown member; only median_price_for_service_type and source"));
           }
         }
@@ -374,10 +375,6 @@ public record NegotiationMessage(
       }
     }
     return ok ? Optional.of(keys) : Optional.empty();
-  }
-
-  private static String escape(String token) {
-    return token.replace("~", "~0").replace("/", "~1");
   }
 
   private static List<String> sorted(Set<String> s) {

@@ -39,4 +39,13 @@ public final class ControlCharacters {
             + "U+0000 to U+001F or U+007F",
         (int) s.charAt(at.getAsInt()), at.getAsInt());
   }
+
+  /**
+   * {@code s} with each NUL (U+0000) written as its JSON escape (a backslash, then {@code u0000}),
+   * for text from outside that is kept for the record (a webhook's answer, an error message) rather
+   * than refused: PostgreSQL cannot store the character. Null stays null.
+   */
+  public static String escapeNul(String s) {
+    return s == null || s.indexOf('\u0000') < 0 ? s : s.replace("\u0000", "\\u0000");
+  }
 }

@@ -10,6 +10,7 @@ import com.networknt.schema.SpecificationVersion;
 import com.networknt.schema.path.NodePath;
 import com.networknt.schema.path.PathType;
 import dev.asa.json.Json;
+import dev.asa.json.JsonTree;
 import dev.asa.scoring.CheckResult;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,15 +81,11 @@ final class DeliverableSchema {
     StringBuilder sb = new StringBuilder();
     NodePath path = error.getInstanceLocation();
     for (int i = 0; path != null && i < path.getNameCount(); i++) {
-      sb.append('/').append(escape(String.valueOf(path.getElement(i))));
+      sb.append('/').append(JsonTree.pointerToken(String.valueOf(path.getElement(i))));
     }
     if ("required".equals(error.getKeyword()) && error.getProperty() != null) {
-      sb.append('/').append(escape(error.getProperty()));
+      sb.append('/').append(JsonTree.pointerToken(error.getProperty()));
     }
     return sb.isEmpty() ? "(document root)" : sb.toString();
-  }
-
-  private static String escape(String token) {
-    return token.replace("~", "~0").replace("/", "~1");
   }
 }

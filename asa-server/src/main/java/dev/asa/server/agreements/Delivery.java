@@ -38,16 +38,6 @@ public record Delivery(
           prefix + "/format", "a short lower-case name such as markdown, json, csv or code");
     }
     if (content != null) {
-      int nul = content.indexOf('\u0000');
-      if (nul >= 0) {
-        // A deliverable is text for the evaluators; no text format carries NUL, and PostgreSQL
-        // cannot store it.
-        throw new InvalidDocumentException(
-            prefix + "/content",
-            "contains a NUL character (U+0000) at index "
-                + nul
-                + "; a deliverable is text: send it without NUL, or as content_url with content_hash");
-      }
       if (url != null) {
         throw new InvalidDocumentException(
             prefix + "/content_url", "give either content or content_url, not both");

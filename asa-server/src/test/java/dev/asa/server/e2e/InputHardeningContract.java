@@ -237,6 +237,38 @@ abstract class InputHardeningContract {
         .containsExactly("/content");
   }
 
+  @Test
+  void aNulInAnyStringOrMemberNameGets422WithItsPointerAndNothingIsStored() throws Exception {
+    // One rule for every body (issue 21): a fuzzer found NULs reaching PostgreSQL text columns
+    // through fields no per-field check covered.
+    String who = unique("nul-anywhere");
+    ObjectNode doc = freshDoc(who);
+    ((ObjectNode) doc.at("/service")).put("description", "Summarise the findings\u0000");
+    ((ObjectNode) doc.at("/parties/provider/identity")).put("value", "bob\u0000");
+    ((ObjectNode) doc.at("/service")).put("tag\u0000/x", "y");
+    Answer created = create(doc);
+    assertThat(created.status()).isEqualTo(422);
+    assertThat(created.pointers())
+        .containsExactlyInAnyOrder(
+            "/parties/provider/identity/value", "/service/description", "/service/tag\u0000~1x");
+    assertThat(created.body().path("errors").toString())
+        .contains("holds a NUL character (U+0000) at index 3;")
+        .contains("the member name holds a NUL character (U+0000) at index 3;");
+    assertThat(agreementsOf(who)).isZero();
+
+    ObjectNode request = Json.object();
+    request.putObject("deliverable").put("content", "# Findings\n").put("format", "markdown");
+    request.putObject("original_request").put("description", "Summarise \u0000the findings");
+    Answer verification =
+        send(
+            Fixtures.key("alice"),
+            "POST",
+            "/verifications",
+            Json.write(request).getBytes(StandardCharsets.UTF_8));
+    assertThat(verification.status()).isEqualTo(422);
+    assertThat(verification.pointers()).containsExactly("/original_request/description");
+  }
+
   // ---- control characters -------------------------------------------------------------------
 
   @Test

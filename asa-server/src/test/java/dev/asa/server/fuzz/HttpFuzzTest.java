@@ -36,9 +36,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -64,8 +66,11 @@ import org.junit.jupiter.api.io.TempDir;
  * state aside).
  */
 class HttpFuzzTest {
-  /** Random cases after the systematic sweep; keep the whole test under a minute on two cores. */
-  static final int RANDOM_CASES = 5000;
+  /**
+   * Random cases after the systematic sweep; keep the whole test under a minute on two cores.
+   * {@code -Dasa.fuzz.cases=N} runs more (./asa bench-fuzz).
+   */
+  static final int RANDOM_CASES = Integer.getInteger("asa.fuzz.cases", 5000);
 
   static final int THREADS = 4;
   static final long SEED = Long.getLong("asa.seed", System.nanoTime());
@@ -106,19 +111,35 @@ class HttpFuzzTest {
           "VERIFIED",
           "DISPUTED");
 
+  /** The store this run uses, for the summary line. */
+  static String storeName;
+
+  /** On SQLite; a subclass that runs the suite on another store starts its own server instead. */
   @BeforeAll
-  static void start() {
-    System.out.println("HttpFuzzTest seed=" + SEED + " (replay with -Dasa.seed=" + SEED + ")");
+  static void start(TestInfo test) {
+    if (test.getTestClass().orElseThrow() == HttpFuzzTest.class) {
+      startWith("SQLite", config -> config.withDataDir(dataDir));
+    }
+  }
+
+  /** Starts the server on the store {@code store} configures and sets the agreements up. */
+  static void startWith(String name, UnaryOperator<ServerConfig> store) {
+    storeName = name;
+    guarded.clear();
+    scratch.clear();
+    snapshots.clear();
+    System.out.println(
+        "HttpFuzzTest on " + name + ": seed=" + SEED + " (replay with -Dasa.seed=" + SEED + ")");
     // The rate limits would turn most of the run into 429s (and the fixed clock never refills
     // them).
     server =
         AsaServer.start(
-            ServerConfig.defaults()
-                .withPort(0)
-                .withDataDir(dataDir)
-                .withClock(clock)
-                .withOperatorKey(Fixtures.key("operator").publicKey())
-                .withRateLimit(1_000_000, 100_000_000));
+            store.apply(
+                ServerConfig.defaults()
+                    .withPort(0)
+                    .withClock(clock)
+                    .withOperatorKey(Fixtures.key("operator").publicKey())
+                    .withRateLimit(1_000_000, 100_000_000)));
     AsaClient anonymous = AsaClient.connect(URI.create(server.url("127.0.0.1")));
     client = anonymous.withKey(Fixtures.key("alice"), clock);
     provider = anonymous.withKey(Fixtures.key("bob"), clock);
@@ -130,6 +151,7 @@ class HttpFuzzTest {
   @AfterAll
   static void stop() {
     if (server != null) server.close();
+    server = null;
   }
 
   // ---- set-up ---------------------------------------------------------------------------------
@@ -839,6 +861,8 @@ class HttpFuzzTest {
           "type-confusion",
           "type-confusion",
           "duplicate-key",
+          "nul-text",
+          "nul-text",
           "unknown-field",
           "mutated",
           "mutated",
@@ -897,6 +921,26 @@ class HttpFuzzTest {
       }
       case "duplicate-key" -> {
         return FuzzBodies.duplicateKey(r, base);
+      }
+      case "nul-text" -> {
+        // A NUL in an otherwise untouched string or member name: PostgreSQL cannot store it, and
+        // before issue 21 some reached a text column there (500).
+        List<FuzzBodies.Slot> texts = slots.stream().filter(t -> t.get().isTextual()).toList();
+        if (!texts.isEmpty() && r.nextInt(4) != 0) {
+          FuzzBodies.Slot t = FuzzBodies.pick(r, texts);
+          String text = t.get().textValue();
+          int at = r.nextInt(text.length() + 1);
+          t.set(
+              Json.mapper()
+                  .getNodeFactory()
+                  .textNode(text.substring(0, at) + "\u0000" + text.substring(at)));
+        } else if (slot != null && slot.field() != null) {
+          ObjectNode parent = (ObjectNode) slot.parent();
+          parent.set(slot.field() + "\u0000", parent.remove(slot.field()));
+        } else if (base instanceof ObjectNode o) {
+          o.put("note\u0000", "x");
+        }
+        return FuzzBodies.write(base, null);
       }
       case "unknown-field" -> {
         ObjectNode into = (ObjectNode) base;
@@ -1348,8 +1392,9 @@ class HttpFuzzTest {
     }
     long totalMillis = (System.nanoTime() - started) / 1_000_000;
     System.out.printf(
-        "HttpFuzzTest seed=%d: %d cases (%d sweep, %d random, %d unsendable, %d retried) in %d ms (%d ms with the final checks)%n"
+        "HttpFuzzTest on %s, seed=%d: %d cases (%d sweep, %d random, %d unsendable, %d retried) in %d ms (%d ms with the final checks), %d server errors (5xx)%n"
             + "  statuses %s%n  kinds %s%n  %d agreements created, %d accepted changes to scratch agreements%n  slowest: %s%n",
+        storeName,
         SEED,
         futures.size(),
         SWEEP.size(),
@@ -1358,6 +1403,10 @@ class HttpFuzzTest {
         retries.sum(),
         fuzzMillis,
         totalMillis,
+        statuses.entrySet().stream()
+            .filter(e -> e.getKey().startsWith("5"))
+            .mapToLong(e -> e.getValue().sum())
+            .sum(),
         new TreeMap<>(statuses),
         new TreeMap<>(kinds),
         created.size(),
