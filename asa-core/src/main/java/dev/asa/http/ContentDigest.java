@@ -20,6 +20,9 @@ public final class ContentDigest {
   /** Header name. */
   public static final String HEADER = "Content-Digest";
 
+  /** Its name as an RFC 9421 component identifier. */
+  static final String COMPONENT = "content-digest";
+
   /** Longest header value accepted; a SHA-256 member is 52 characters. */
   static final int MAX_LENGTH = 4096;
 

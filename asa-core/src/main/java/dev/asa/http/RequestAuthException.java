@@ -27,7 +27,7 @@ public final class RequestAuthException extends RuntimeException {
     MALFORMED_SIGNATURE_INPUT,
     /** Signature is not a dictionary holding one 64-byte byte sequence. */
     MALFORMED_SIGNATURE,
-    /** The signature is not labelled {@code sig1}, or the two headers use different labels. */
+    /** Signature has no member with the label of the Signature-Input member checked. */
     UNKNOWN_LABEL,
     /**
      * {@code alg} is not {@code "ed25519"}, or Content-Digest uses an algorithm other than sha-256.
@@ -35,7 +35,10 @@ public final class RequestAuthException extends RuntimeException {
     UNSUPPORTED_ALGORITHM,
     /** {@code keyid} is not the base64url of a 32-byte Ed25519 public key. */
     BAD_KEY_ID,
-    /** The covered components are not exactly the profile's list for this request. */
+    /**
+     * The covered components miss one the profile requires, name one twice, or name one the server
+     * cannot derive (an unknown derived component, a header field the request lacks).
+     */
     WRONG_COMPONENTS,
     /** The request has a body but no Content-Digest header. */
     MISSING_CONTENT_DIGEST,
@@ -45,6 +48,8 @@ public final class RequestAuthException extends RuntimeException {
     CONTENT_DIGEST_MISMATCH,
     /** {@code created} is further from the server's clock than the allowed skew. */
     STALE_CREATED,
+    /** The signer's {@code expires} has passed. */
+    EXPIRED,
     /** This key already used this nonce within the replay window. */
     REPLAYED_NONCE,
     /** The signature does not verify with the key named by {@code keyid}. */

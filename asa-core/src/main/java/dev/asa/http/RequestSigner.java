@@ -8,6 +8,7 @@ import java.time.Clock;
 import java.util.Base64;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * Signs ASA HTTP API requests with the caller's Ed25519 key: an RFC 9421 HTTP Message Signature in
@@ -111,6 +112,9 @@ public final class RequestSigner {
     return keyId;
   }
 
+  /** The profile's components are derived or the digest: no other header field is signed. */
+  private static final Function<String, String> NO_HEADERS = name -> null;
+
   /**
    * Signs one request. Call it for every request, retries included: each signature carries a fresh
    * nonce, and the server accepts each nonce once.
@@ -125,7 +129,7 @@ public final class RequestSigner {
    */
   public SignedHeaders sign(String method, URI targetUri, byte[] body) {
     String methodValue = SignatureProfile.methodValue(method);
-    String uriValue = SignatureProfile.targetUriValue(targetUri);
+    SignatureProfile.targetUriValue(targetUri); // refuses a URI a request cannot be sent to
     boolean hasBody = SignatureProfile.hasBody(body);
     String contentDigest = hasBody ? ContentDigest.of(body) : null;
 
@@ -138,7 +142,8 @@ public final class RequestSigner {
     String params = SignatureProfile.serializeParams(covered, created, nonce, keyId);
     SignatureBase base =
         SignatureBase.of(
-            SignatureProfile.components(covered, methodValue, uriValue, contentDigest), params);
+            SignatureProfile.components(covered, methodValue, targetUri, NO_HEADERS, contentDigest),
+            params);
     byte[] signature = key.sign(base.utf8()).bytes();
     return new SignedHeaders(
         contentDigest,

@@ -7,7 +7,6 @@ import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
@@ -127,33 +126,16 @@ public final class RequestVerifier {
     checkLength(SignatureProfile.SIGNATURE_INPUT, inputHeader, Reason.MALFORMED_SIGNATURE_INPUT);
     checkLength(SignatureProfile.SIGNATURE, signatureHeader, Reason.MALFORMED_SIGNATURE);
 
-    StructuredFields.Member input =
-        soleSig1(
-            SignatureProfile.SIGNATURE_INPUT,
-            Reason.MALFORMED_SIGNATURE_INPUT,
-            StructuredFields.parseDictionary(
-                SignatureProfile.SIGNATURE_INPUT, Reason.MALFORMED_SIGNATURE_INPUT, inputHeader));
-    if (!input.isInnerList()) {
-      throw new RequestAuthException(
-          Reason.MALFORMED_SIGNATURE_INPUT,
-          "Signature-Input sig1 must be an inner list of components such as (\"@method\""
-              + " \"@target-uri\") followed by its parameters");
-    }
-    Ed25519Signature signature = parseSignature(signatureHeader);
+    List<StructuredFields.Member> inputs =
+        StructuredFields.parseDictionary(
+            SignatureProfile.SIGNATURE_INPUT, Reason.MALFORMED_SIGNATURE_INPUT, inputHeader);
+    List<StructuredFields.Member> signatures =
+        StructuredFields.parseDictionary(
+            SignatureProfile.SIGNATURE, Reason.MALFORMED_SIGNATURE, signatureHeader);
+    StructuredFields.Member input = chosenInput(inputs, hasBody);
+    Ed25519Signature signature = parseSignature(input.key(), signatures);
     Params params = Params.of(input);
-
     List<String> covered = ((StructuredFields.InnerList) input.value()).strings();
-    List<String> required = SignatureProfile.coveredComponents(hasBody);
-    if (!covered.equals(required)) {
-      throw new RequestAuthException(
-          Reason.WRONG_COMPONENTS,
-          "Signature-Input must cover "
-              + SignatureProfile.serializeList(required)
-              + " for a request "
-              + (hasBody ? "with" : "without")
-              + " a body; it covers "
-              + abbreviate(SignatureProfile.serializeList(covered)));
-    }
 
     long distance = Math.abs(clock.instant().getEpochSecond() - params.created());
     if (distance > maxSkewSeconds) {
@@ -167,9 +149,18 @@ public final class RequestVerifier {
               + maxSkewSeconds
               + " s); sign with the current time, and check that the client's clock is set");
     }
+    if (params.expires() != null && clock.instant().getEpochSecond() > params.expires()) {
+      throw new RequestAuthException(
+          Reason.EXPIRED,
+          "the signature expired at "
+              + params.expires()
+              + " (expires), before the server received it; sign again, with a later expires");
+    }
 
     String contentDigest = null;
-    if (hasBody) {
+    // A covered Content-Digest must describe what arrived: with no body, the empty content. So a
+    // signed request cannot lose its body on the way and still verify.
+    if (hasBody || covered.contains(ContentDigest.COMPONENT)) {
       contentDigest = header.apply(ContentDigest.HEADER);
       if (contentDigest != null) {
         // RFC 9421 section 2.1: a header's component value is its field value without leading
@@ -177,11 +168,12 @@ public final class RequestVerifier {
         // refuse).
         contentDigest = trimOws(contentDigest);
       }
-      if (!ContentDigest.matches(contentDigest, body)) {
+      byte[] received = hasBody ? body : new byte[0];
+      if (!ContentDigest.matches(contentDigest, received)) {
         throw new RequestAuthException(
             Reason.CONTENT_DIGEST_MISMATCH,
             "Content-Digest does not match the body the server received ("
-                + body.length
+                + received.length
                 + " bytes); compute it over the exact bytes sent, after any compression or"
                 + " encoding, and do not change the body after signing");
       }
@@ -189,7 +181,7 @@ public final class RequestVerifier {
 
     SignatureBase base =
         SignatureBase.of(
-            SignatureProfile.components(covered, methodValue, uriValue, contentDigest),
+            SignatureProfile.components(covered, methodValue, targetUri, header, contentDigest),
             input.rawValue());
     if (!params.key().verify(base.utf8(), signature)) {
       throw new RequestAuthException(
@@ -203,7 +195,9 @@ public final class RequestVerifier {
               + "; sign with the private key of that keyid, over the method and the exact"
               + " target URI you send (scheme, host, port, path and query)"
               + (hasBody ? " and the Content-Digest header value" : "")
-              + ", then the Signature-Input text after sig1=");
+              + ", then the Signature-Input text after "
+              + input.key()
+              + "=");
     }
 
     if (!nonces.firstUse(params.keyId(), params.nonce(), Instant.ofEpochSecond(params.created()))) {
@@ -227,59 +221,77 @@ public final class RequestVerifier {
               + value.length()
               + " characters, over the limit of "
               + SignatureProfile.MAX_HEADER_LENGTH
-              + "; send one signature labelled sig1 in the ASA profile");
+              + "; send one signature in the ASA profile");
     }
   }
 
-  /** The {@code sig1} member, refusing other labels and extra signatures. */
-  private static StructuredFields.Member soleSig1(
-      String field, Reason malformed, List<StructuredFields.Member> members) {
-    List<String> labels = new ArrayList<>();
-    StructuredFields.Member sig1 = null;
-    for (StructuredFields.Member member : members) {
-      labels.add(member.key());
-      if (member.key().equals(SignatureProfile.LABEL)) {
-        sig1 = member;
+  /**
+   * The signature the server checks, whatever its label (RFC 9421 leaves labels to the signer): the
+   * first Signature-Input member that covers every component the profile requires. A request may
+   * carry other signatures (a proxy's, say); they are not checked, and need not verify.
+   */
+  private static StructuredFields.Member chosenInput(
+      List<StructuredFields.Member> inputs, boolean hasBody) {
+    List<String> required = SignatureProfile.coveredComponents(hasBody);
+    for (StructuredFields.Member member : inputs) {
+      if (member.isInnerList()
+          && ((StructuredFields.InnerList) member.value()).strings().containsAll(required)) {
+        return member;
       }
     }
-    if (sig1 == null) {
+    if (inputs.size() == 1 && !inputs.get(0).isInnerList()) {
       throw new RequestAuthException(
-          Reason.UNKNOWN_LABEL,
-          field
-              + " labels its signature "
-              + abbreviate(String.join(", ", labels))
-              + "; the ASA API accepts only the label sig1");
+          Reason.MALFORMED_SIGNATURE_INPUT,
+          "Signature-Input "
+              + inputs.get(0).key()
+              + " must be an inner list of components such as (\"@method\" \"@target-uri\")"
+              + " followed by its parameters");
     }
-    if (members.size() > 1) {
-      throw new RequestAuthException(
-          malformed,
-          field
-              + " carries "
-              + members.size()
-              + " signatures ("
-              + abbreviate(String.join(", ", labels))
-              + "); send exactly one, labelled sig1");
-    }
-    return sig1;
+    List<String> labels = inputs.stream().map(StructuredFields.Member::key).toList();
+    throw new RequestAuthException(
+        Reason.WRONG_COMPONENTS,
+        "no signature in Signature-Input ("
+            + abbreviate(String.join(", ", labels))
+            + ") covers "
+            + SignatureProfile.serializeList(required)
+            + ", which a request "
+            + (hasBody ? "with" : "without")
+            + " a body must cover"
+            + (inputs.size() == 1 && inputs.get(0).isInnerList()
+                ? "; it covers "
+                    + abbreviate(
+                        SignatureProfile.serializeList(
+                            ((StructuredFields.InnerList) inputs.get(0).value()).strings()))
+                : ""));
   }
 
-  private static Ed25519Signature parseSignature(String signatureHeader) {
+  /** The Signature member labelled {@code label}: one 64-byte byte sequence. */
+  private static Ed25519Signature parseSignature(
+      String label, List<StructuredFields.Member> signatures) {
     StructuredFields.Member member =
-        soleSig1(
-            SignatureProfile.SIGNATURE,
-            Reason.MALFORMED_SIGNATURE,
-            StructuredFields.parseDictionary(
-                SignatureProfile.SIGNATURE, Reason.MALFORMED_SIGNATURE, signatureHeader));
+        signatures.stream().filter(m -> m.key().equals(label)).findFirst().orElse(null);
+    if (member == null) {
+      throw new RequestAuthException(
+          Reason.UNKNOWN_LABEL,
+          "Signature has no member labelled "
+              + label
+              + " (it has "
+              + abbreviate(
+                  String.join(", ", signatures.stream().map(StructuredFields.Member::key).toList()))
+              + "); label the signature as its Signature-Input");
+    }
     if (!member.isByteSequence() || !member.params().isEmpty()) {
       throw new RequestAuthException(
           Reason.MALFORMED_SIGNATURE,
-          "Signature sig1 must be a byte sequence :<standard base64>: without parameters");
+          "Signature " + label + " must be a byte sequence :<standard base64>: without parameters");
     }
     byte[] bytes = (byte[]) member.value();
     if (bytes.length != Ed25519Signature.LENGTH) {
       throw new RequestAuthException(
           Reason.MALFORMED_SIGNATURE,
-          "Signature sig1 holds "
+          "Signature "
+              + label
+              + " holds "
               + bytes.length
               + " bytes; an Ed25519 signature is "
               + Ed25519Signature.LENGTH);
@@ -304,33 +316,43 @@ public final class RequestVerifier {
   }
 
   /** The checked parameters of Signature-Input. */
-  private record Params(long created, String nonce, String keyId, Ed25519PublicKey key) {
+  private record Params(
+      long created, Long expires, String nonce, String keyId, Ed25519PublicKey key) {
 
     static Params of(StructuredFields.Member input) {
       Long created = null;
+      Long expires = null;
       String nonce = null;
       String keyId = null;
       String alg = null;
       for (StructuredFields.Param param : input.params()) {
         switch (param.key()) {
           case "created" -> created = integer(param);
+          case "expires" -> expires = integer(param);
           case "nonce" -> nonce = string(param);
           case "keyid" -> keyId = string(param);
           case "alg" -> alg = string(param);
+          case "tag" ->
+              string(param); // the signer's own use (RFC 9421 section 2.3); no meaning here
           default ->
               throw new RequestAuthException(
                   Reason.MALFORMED_SIGNATURE_INPUT,
                   "Signature-Input has the parameter "
                       + RequestAuthException.quote(param.key())
-                      + ", which the ASA profile does not use; send only created, nonce, keyid"
-                      + " and alg");
+                      + ", which RFC 9421 does not define; send only created, expires, nonce,"
+                      + " keyid, alg and tag");
         }
       }
       requirePresent(created, "created", "created=<unix seconds>");
       requirePresent(nonce, "nonce", "nonce=\"<16 to 128 characters of A-Z a-z 0-9 - _>\"");
       requirePresent(keyId, "keyid", "keyid=\"<base64url of your Ed25519 public key>\"");
-      requirePresent(alg, "alg", "alg=\"ed25519\"");
-      if (!alg.equals(SignatureProfile.ALG)) {
+      if (expires != null && expires < created) {
+        throw new RequestAuthException(
+            Reason.MALFORMED_SIGNATURE_INPUT,
+            "Signature-Input has expires=" + expires + ", before created=" + created);
+      }
+      // alg is optional in RFC 9421 (the key decides); when sent it must name the key's algorithm.
+      if (alg != null && !alg.equals(SignatureProfile.ALG)) {
         throw new RequestAuthException(
             Reason.UNSUPPORTED_ALGORITHM,
             "Signature-Input has alg="
@@ -360,7 +382,7 @@ public final class RequestVerifier {
                 + SignatureProfile.MAX_NONCE_LENGTH
                 + " characters of A-Z a-z 0-9 - _; send at least 16 random bytes in base64url");
       }
-      return new Params(created, nonce, keyId, key);
+      return new Params(created, expires, nonce, keyId, key);
     }
 
     private static long integer(StructuredFields.Param param) {

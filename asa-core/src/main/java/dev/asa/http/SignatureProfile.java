@@ -1,10 +1,15 @@
 package dev.asa.http;
 
+import dev.asa.http.RequestAuthException.Reason;
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.regex.Pattern;
 
 /**
  * The fixed choices of the ASA request-signature profile, shared by {@link RequestSigner} and
@@ -136,20 +141,94 @@ final class SignatureProfile {
     return out.append(')').toString();
   }
 
-  /** The lines of the signature base, in the order of {@code covered}. */
+  /**
+   * The lines of the signature base, in the order of {@code covered}: the profile's components
+   * (which {@code covered} holds, see {@link #coveredComponents}) and any others a signer chose to
+   * add, in any order: the derived components {@code @authority}, {@code @scheme}, {@code @path}
+   * and {@code @query}, and header fields the request carries.
+   *
+   * @throws RequestAuthException for a component named twice, one this server cannot derive, or a
+   *     header field the request does not carry
+   */
   static List<SignatureBase.Component> components(
-      List<String> covered, String method, String targetUri, String contentDigest) {
+      List<String> covered,
+      String method,
+      URI targetUri,
+      Function<String, String> header,
+      String contentDigest) {
     List<SignatureBase.Component> out = new ArrayList<>(covered.size());
+    Set<String> seen = new HashSet<>();
     for (String name : covered) {
+      if (!seen.add(name)) {
+        throw new RequestAuthException(
+            Reason.WRONG_COMPONENTS,
+            "Signature-Input covers " + RequestAuthException.quote(name) + " twice; cover it once");
+      }
       String value =
           switch (name) {
             case "@method" -> method;
-            case "@target-uri" -> targetUri;
-            case "content-digest" -> contentDigest;
-            default -> throw new IllegalStateException("not in the profile: " + name);
+            case "@target-uri" -> targetUriValue(targetUri);
+            case "@authority" -> authorityValue(targetUri);
+            case "@scheme" -> targetUri.getScheme().toLowerCase(Locale.ROOT);
+            case "@path" ->
+                targetUri.getRawPath() == null || targetUri.getRawPath().isEmpty()
+                    ? "/"
+                    : targetUri.getRawPath();
+            case "@query" -> "?" + (targetUri.getRawQuery() == null ? "" : targetUri.getRawQuery());
+            case "content-digest" ->
+                contentDigest != null ? contentDigest : headerValue(header, name);
+            default -> {
+              if (name.startsWith("@") || !FIELD_NAME.matcher(name).matches()) {
+                throw new RequestAuthException(
+                    Reason.WRONG_COMPONENTS,
+                    "Signature-Input covers "
+                        + RequestAuthException.quote(name)
+                        + ", which this server does not derive; cover @method, @target-uri,"
+                        + " content-digest (with a body) and, if you like, @authority, @scheme,"
+                        + " @path, @query or header fields by their lower-case names");
+              }
+              yield headerValue(header, name);
+            }
           };
       out.add(new SignatureBase.Component(name, value));
     }
     return out;
+  }
+
+  /** A header field name as a component identifier: lower case (RFC 9421 section 2.1). */
+  private static final Pattern FIELD_NAME = Pattern.compile("[a-z0-9!#$%&'*+.^_`|~-]{1,64}");
+
+  /** A covered header field's value: its field value without surrounding spaces and tabs. */
+  private static String headerValue(Function<String, String> header, String name) {
+    String value = header.apply(name);
+    if (value == null) {
+      throw new RequestAuthException(
+          Reason.WRONG_COMPONENTS,
+          "Signature-Input covers the header field "
+              + RequestAuthException.quote(name)
+              + ", which the request does not carry; send it, or do not cover it");
+    }
+    int start = 0;
+    int end = value.length();
+    while (start < end && (value.charAt(start) == ' ' || value.charAt(start) == '\t')) {
+      start++;
+    }
+    while (end > start && (value.charAt(end - 1) == ' ' || value.charAt(end - 1) == '\t')) {
+      end--;
+    }
+    return value.substring(start, end);
+  }
+
+  /** {@code @authority}: host in lower case, and the port unless it is the scheme's default. */
+  private static String authorityValue(URI uri) {
+    String host = uri.getHost() == null ? uri.getRawAuthority() : uri.getHost();
+    host = host.toLowerCase(Locale.ROOT);
+    int port = uri.getPort();
+    String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
+    boolean defaultPort =
+        port < 0
+            || (scheme.equals("http") && port == 80)
+            || (scheme.equals("https") && port == 443);
+    return defaultPort ? host : host + ":" + port;
   }
 }
