@@ -17,6 +17,8 @@ import java.util.regex.Pattern;
  * @param serverLogLevel the child's {@code --log-level} (default info, as {@code asa serve}: one
  *     access-log line per request, into the run's server.log)
  * @param keepStore keep the run's SQLite file or PostgreSQL schema afterwards, to look inside
+ * @param scenario what one unit of work is: a whole agreement lifecycle (default), or one
+ *     structural standalone verification
  */
 record BenchOptions(
     int seconds,
@@ -28,13 +30,32 @@ record BenchOptions(
     String serverCores,
     List<String> serverJavaOpts,
     String serverLogLevel,
-    boolean keepStore) {
+    boolean keepStore,
+    Scenario scenario) {
+
+  /** What the clients repeat, and the calls it is made of. */
+  enum Scenario {
+    /** create, sign twice, fund, deliver, verify: six calls, the agreement CLOSED at the end. */
+    LIFECYCLE(
+        "lifecycle",
+        List.of("create", "sign_client", "sign_provider", "fund", "deliver", "verify")),
+    /** One signed POST /verifications at structural depth, with no agreement. */
+    STRUCTURAL("verification", List.of("verify_structural"));
+
+    final String unit;
+    final List<String> calls;
+
+    Scenario(String unit, List<String> calls) {
+      this.unit = unit;
+      this.calls = calls;
+    }
+  }
 
   static final String USAGE =
       "usage: ./asa bench [--seconds N] [--warmup N] [--clients N] [--stores sqlite,postgresql]"
           + " [--pg postgresql://user@host:port/db] [--server-cores LIST]"
           + " [--server-java-opts 'OPTS'] [--server-log-level LEVEL] [--server URL]"
-          + " [--keep-store true]";
+          + " [--keep-store true] [--scenario lifecycle|structural]";
 
   private static final Set<String> NAMES =
       Set.of(
@@ -47,7 +68,8 @@ record BenchOptions(
           "server-cores",
           "server-java-opts",
           "server-log-level",
-          "keep-store");
+          "keep-store",
+          "scenario");
 
   /** What taskset -c accepts: CPU numbers and ranges, comma-separated (0, 1-3, 0,2). */
   private static final Pattern CPU_LIST = Pattern.compile("\\d+(-\\d+)?(,\\d+(-\\d+)?)*");
@@ -97,7 +119,18 @@ record BenchOptions(
         cores,
         javaOpts.isEmpty() ? List.of() : List.of(javaOpts.split("\\s+")),
         m.getOrDefault("server-log-level", "info"),
-        yesNo(m, "keep-store"));
+        yesNo(m, "keep-store"),
+        scenario(m.getOrDefault("scenario", "lifecycle")));
+  }
+
+  private static Scenario scenario(String v) {
+    return switch (v) {
+      case "lifecycle" -> Scenario.LIFECYCLE;
+      case "structural" -> Scenario.STRUCTURAL;
+      default ->
+          throw new IllegalArgumentException(
+              "--scenario takes lifecycle or structural, not '" + v + "'");
+    };
   }
 
   private static boolean yesNo(Map<String, String> m, String name) {

@@ -32,7 +32,7 @@ import java.util.Map;
  */
 public final class EvaluatorBenchmark {
 
-  private static final String REQUEST =
+  static final String REQUEST =
       "Write a research brief on air-source heat pumps in cold climates: report efficiency at low temperatures, "
           + "compare running costs with gas and oil heating, and explain the main limitations with recommendations. Cite sources.";
 

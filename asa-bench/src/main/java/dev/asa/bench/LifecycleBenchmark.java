@@ -1,6 +1,7 @@
 package dev.asa.bench;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.bench.BenchOptions.Scenario;
 import dev.asa.client.AsaClient;
 import dev.asa.crypto.Ed25519PrivateKey;
 import java.net.URI;
@@ -36,13 +37,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * ServerProcess}) on a loopback port, so that its own CPU time can be read; clients are concurrent
  * threads of this process over real HTTP.
  *
+ * <p>With {@code --scenario structural} the unit is instead one signed {@code POST /verifications}
+ * at structural depth, without an agreement, on the evaluator benchmark's kind of deliverable.
+ *
  * <p>Arguments: see {@link BenchOptions}. With {@code --server} the benchmark drives a server
  * running elsewhere instead of starting its own (then it knows neither its CPU time nor its store).
  */
 public final class LifecycleBenchmark {
-
-  private static final List<String> CALLS =
-      List.of("create", "sign_client", "sign_provider", "fund", "deliver", "verify");
 
   public static void main(String[] args) throws Exception {
     BenchOptions o;
@@ -66,9 +67,9 @@ public final class LifecycleBenchmark {
       AsaClient client = AsaClient.connect(URI.create(o.server()));
       System.out.println();
       System.out.println("server: " + o.server() + " (external process)");
-      run(client, o.clients(), Duration.ofSeconds(o.warmup()), null);
-      Result r = run(client, o.clients(), Duration.ofSeconds(o.seconds()), null);
-      print(r, null);
+      run(o.scenario(), client, o.clients(), Duration.ofSeconds(o.warmup()), null);
+      Result r = run(o.scenario(), client, o.clients(), Duration.ofSeconds(o.seconds()), null);
+      print(o.scenario(), r, null);
       return;
     }
     for (String store : o.stores()) {
@@ -116,8 +117,8 @@ public final class LifecycleBenchmark {
               String.join(" ", o.serverJavaOpts()),
               server.log());
           AsaClient client = AsaClient.connect(URI.create(server.url()));
-          run(client, o.clients(), Duration.ofSeconds(o.warmup()), server);
-          r = run(client, o.clients(), Duration.ofSeconds(o.seconds()), server);
+          run(o.scenario(), client, o.clients(), Duration.ofSeconds(o.warmup()), server);
+          r = run(o.scenario(), client, o.clients(), Duration.ofSeconds(o.seconds()), server);
         } finally {
           clean = server.stopCleanly();
         }
@@ -125,7 +126,7 @@ public final class LifecycleBenchmark {
             schema == null
                 ? StoreFootprint.sqlite(dir.resolve("asa.db"), clean)
                 : StoreFootprint.postgres(jdbc(o.pg()), schema);
-        print(r, disk);
+        print(o.scenario(), r, disk);
       } finally {
         if (schema != null) {
           Runtime.getRuntime().removeShutdownHook(dropper);
@@ -159,10 +160,11 @@ public final class LifecycleBenchmark {
       Map<String, Duration> serverCpuByKind,
       Duration clientCpu) {}
 
-  private static Result run(AsaClient client, int clients, Duration duration, ServerProcess server)
+  private static Result run(
+      Scenario scenario, AsaClient client, int clients, Duration duration, ServerProcess server)
       throws Exception {
     Map<String, ConcurrentLinkedQueue<Long>> latencies = new ConcurrentHashMap<>();
-    CALLS.forEach(c -> latencies.put(c, new ConcurrentLinkedQueue<>()));
+    scenario.calls.forEach(c -> latencies.put(c, new ConcurrentLinkedQueue<>()));
     AtomicLong done = new AtomicLong();
     AtomicLong failed = new AtomicLong();
     AtomicBoolean stop = new AtomicBoolean();
@@ -188,7 +190,10 @@ public final class LifecycleBenchmark {
       pool.submit(() -> {
         while (!stop.get()) {
           try {
-            lifecycle(parties, latencies);
+            switch (scenario) {
+              case LIFECYCLE -> lifecycle(parties, latencies);
+              case STRUCTURAL -> structural(parties, latencies);
+            }
             done.incrementAndGet();
           } catch (RuntimeException e) {
             if (failed.incrementAndGet() < 3) {
@@ -212,7 +217,7 @@ public final class LifecycleBenchmark {
     }
     Duration clientCpu = ownCpu().minus(clientCpu0);
     Map<String, long[]> sorted = new LinkedHashMap<>();
-    for (String call : CALLS) {
+    for (String call : scenario.calls) {
       sorted.put(call, latencies.get(call).stream().mapToLong(Long::longValue).sorted().toArray());
     }
     return new Result(done.get(), failed.get(), elapsed, sorted, serverCpu, byKind, clientCpu);
@@ -223,16 +228,19 @@ public final class LifecycleBenchmark {
   }
 
   /** One table per store: throughput and latency per call, then CPU and disk per lifecycle. */
-  private static void print(Result r, StoreFootprint disk) {
+  private static void print(Scenario scenario, Result r, StoreFootprint disk) {
+    String unit = scenario.unit;
     System.out.printf(
-        "lifecycles: %d in %.1f s = %.1f lifecycles/s (%.0f HTTP calls/s), failures: %d%n",
+        "%ss: %d in %.1f s = %.1f %ss/s (%.0f HTTP calls/s), failures: %d%n",
+        unit,
         r.done(),
         r.elapsed(),
         r.done() / r.elapsed(),
-        r.done() * CALLS.size() / r.elapsed(),
+        unit,
+        r.done() * scenario.calls.size() / r.elapsed(),
         r.failed());
     System.out.printf("  %-14s %8s %8s %8s%n", "call", "p50 ms", "p99 ms", "count");
-    for (String call : CALLS) {
+    for (String call : scenario.calls) {
       long[] sorted = r.latencies().get(call);
       System.out.printf(
           "  %-14s %8.2f %8.2f %8d%n", call, pct(sorted, 0.50), pct(sorted, 0.99), sorted.length);
@@ -247,15 +255,18 @@ public final class LifecycleBenchmark {
                 r.serverCpu().toNanos() / 1e9,
                 r.elapsed(),
                 r.serverCpu().toNanos() / 1e9 / r.elapsed());
-    System.out.printf("  %-28s %s%n", "server CPU per lifecycle", serverCpu);
+    System.out.printf("  %-28s %s%n", "server CPU per " + unit, serverCpu);
     if (!r.serverCpuByKind().isEmpty()) {
       System.out.printf("  %-28s %s%n", "  of which (threads)", byKind(r));
     }
     System.out.printf(
         Locale.ROOT,
         "  %-28s %.2f ms  (the benchmark's own process: client threads, JIT, GC)%n",
-        "client CPU per lifecycle",
+        "client CPU per " + unit,
         perLifecycleMs(r.clientCpu(), r.done()));
+    if (scenario != Scenario.LIFECYCLE) {
+      return; // no agreements: bytes per agreement mean nothing here
+    }
     if (disk == null) {
       System.out.printf("  %-28s %s%n", "bytes per closed agreement", "n/a (external server)");
       return;
@@ -343,6 +354,20 @@ public final class LifecycleBenchmark {
         timed(latencies, "verify", () -> p.evaluator().verify(id, LifecycleBenchmarkDocs.SCORES));
     if (!closed.path("state").asText().equals("CLOSED")) {
       throw new IllegalStateException("lifecycle ended in " + closed.path("state").asText());
+    }
+  }
+
+  private static final AtomicLong UNIQUE = new AtomicLong();
+
+  private static void structural(Parties p, Map<String, ConcurrentLinkedQueue<Long>> latencies) {
+    // Each request unique: the server answers a repeated one from its first job without evaluating.
+    ObjectNode request = LifecycleBenchmarkDocs.STRUCTURAL_REQUEST.deepCopy();
+    ((ObjectNode) request.get("original_request"))
+        .put("description", EvaluatorBenchmark.REQUEST + " Run " + UNIQUE.incrementAndGet() + ".");
+    ObjectNode answer =
+        timed(latencies, "verify_structural", () -> p.client().requestVerification(request));
+    if (!answer.path("composite").path("score").isNumber()) {
+      throw new IllegalStateException("not a result: " + answer);
     }
   }
 

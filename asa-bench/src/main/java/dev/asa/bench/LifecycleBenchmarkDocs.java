@@ -43,6 +43,23 @@ final class LifecycleBenchmarkDocs {
 
   static final ObjectNode SCORES = scores();
 
+  /**
+   * A standalone Verification Request at structural depth, on the ~1,000-token Markdown deliverable
+   * {@code ./asa bench-evaluators} checks in process, so the two figures compare.
+   */
+  static final ObjectNode STRUCTURAL_REQUEST = structuralRequest();
+
+  private static ObjectNode structuralRequest() {
+    ObjectNode r = Json.object();
+    r.putObject("deliverable")
+        .put("content", EvaluatorBenchmark.deliverable())
+        .put("format", "markdown")
+        .put("type", "text/research");
+    r.putObject("original_request").put("description", EvaluatorBenchmark.REQUEST);
+    r.putObject("verification_config").put("depth", "structural");
+    return r;
+  }
+
   static ObjectNode scores() {
     ObjectNode r = Json.object();
     r.put("confidence", 0.9);

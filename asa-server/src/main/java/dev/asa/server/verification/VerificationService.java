@@ -181,7 +181,11 @@ public final class VerificationService {
               VerificationRow.of(job.id(), null, job.deliverableHash(), result, now)));
       writes.add(new Write.FinishJob(job.id(), JobRow.Status.COMPLETED, null, now));
       writes.addAll(IdempotencyTicket.writes(ticket, outcome, now));
-      this.writes.apply(writes);
+      try {
+        this.writes.apply(writes);
+      } catch (DuplicateKeyException e) {
+        return sameRequestAnswered(baseKey, e);
+      }
       return outcome;
     }
     Outcome outcome = new Outcome(202, Jobs.describe(job));
@@ -191,13 +195,18 @@ public final class VerificationService {
     try {
       this.writes.apply(writes);
     } catch (DuplicateKeyException e) {
-      return jobStore
-          .latestAttempt(baseKey)
-          .map(this::answer)
-          .orElseThrow(() -> e); // the same request, concurrently
+      return sameRequestAnswered(baseKey, e);
     }
     start(job, request, plan);
     return outcome;
+  }
+
+  /**
+   * The same request from the same caller, sent concurrently, won the race to its job: answer as
+   * that job does, as a replay would.
+   */
+  private Outcome sameRequestAnswered(String baseKey, DuplicateKeyException e) {
+    return jobStore.latestAttempt(baseKey).map(this::answer).orElseThrow(() -> e);
   }
 
   private Outcome answer(JobRow job) {
