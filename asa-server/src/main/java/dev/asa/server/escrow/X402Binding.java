@@ -35,6 +35,14 @@ final class X402Binding implements EscrowBinding {
 
   private static final Duration DEFAULT_DELIVERY = Duration.ofDays(7);
 
+  /**
+   * What {@code maxTimeoutSeconds} offers beyond the settlement horizon. The official x402 clients
+   * sign an authorization valid until their own clock's whole second plus {@code
+   * maxTimeoutSeconds}; the slack covers that rounding, the time between their signing and this
+   * server's check, and a client clock up to five minutes behind.
+   */
+  static final Duration CLOCK_SLACK = Duration.ofMinutes(5);
+
   private final X402Facilitator facilitator;
   private final LedgerStore ledger;
 
@@ -69,9 +77,10 @@ final class X402Binding implements EscrowBinding {
               + " escrow amount (GET /agreements/{id}/escrow shows the requirements it must accept)");
     }
     Duration horizon = settlementHorizon(a);
-    Requirements requirements = requirements(a, horizon);
+    Requirements requirements = offered(a);
     ObjectNode checked = X402.parsePayload(payload, requirements, now);
-    Instant mustLast = now.plus(horizon);
+    // Whole seconds, as the authorization's own times are.
+    Instant mustLast = Instant.ofEpochSecond(now.getEpochSecond()).plus(horizon);
     Instant expires = Authorization.of(checked).expiresAt();
     if (expires.isBefore(mustLast)) {
       throw new InvalidDocumentException(
@@ -115,8 +124,7 @@ final class X402Binding implements EscrowBinding {
                             "agreement "
                                 + a.id()
                                 + " is funded by x402 but has no authorization")));
-    Requirements atAmount =
-        requirements(a, settlementHorizon(a)).withAmount(X402.atomicAmount(split.released()));
+    Requirements atAmount = offered(a).withAmount(X402.atomicAmount(split.released()));
     writes.add(
         new Write.Enqueue(
             new OutboxMessage(
@@ -134,15 +142,16 @@ final class X402Binding implements EscrowBinding {
   @Override
   public ObjectNode describe(Agreement a) {
     ObjectNode o = Json.object();
-    o.set("x402_requirements", requirements(a, settlementHorizon(a)).toJson());
+    o.set("x402_requirements", offered(a).toJson());
     return o;
   }
 
-  private static Requirements requirements(Agreement a, Duration horizon) {
+  /** The requirements this escrow offers: the whole amount, for the horizon and its slack. */
+  private static Requirements offered(Agreement a) {
     return X402.requirements(
         a.toJson().path("escrow").path("binding"),
         a.terms().escrow().paymentTerms().orElseThrow().amount(),
-        (int) Math.min(Integer.MAX_VALUE, horizon.toSeconds()));
+        (int) Math.min(Integer.MAX_VALUE, settlementHorizon(a).plus(CLOCK_SLACK).toSeconds()));
   }
 
   /**
