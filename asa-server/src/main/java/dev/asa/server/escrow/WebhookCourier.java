@@ -201,7 +201,7 @@ public final class WebhookCourier implements Courier, AutoCloseable {
   }
 
   /** Text from the other side made safe for one log line: control characters escaped, shortened. */
-  private static String printable(String text, int max) {
+  static String printable(String text, int max) {
     String cut = truncate(text, max);
     StringBuilder out = new StringBuilder(cut.length() + 8);
     for (int i = 0; i < cut.length(); i++) {

@@ -133,10 +133,7 @@ public final class X402Facilitator implements Courier {
     }
     boolean valid = json.get("isValid").booleanValue();
     String reason =
-        json.path("invalidReason").isTextual() ? json.get("invalidReason").textValue() : null;
-    if (!valid && reason == null) {
-      reason = "the facilitator gave no reason";
-    }
+        explained(json, "invalidReason", "invalidMessage", "the facilitator gave no reason");
     String payer = json.path("payer").isTextual() ? json.get("payer").textValue() : null;
     return new VerifyResult(valid, valid ? null : reason, payer);
   }
@@ -193,13 +190,38 @@ public final class X402Facilitator implements Courier {
   }
 
   private static String reasonOf(JsonNode settleResponse) {
+    return explained(
+        settleResponse,
+        "errorReason",
+        "errorMessage",
+        "the facilitator refused the settlement without a reason");
+  }
+
+  /**
+   * The facilitator's machine-readable reason and, when it sent one, its message for people
+   * ("invalid_exact_evm_payload_signature: the signature does not match the payer"), each made
+   * printable and kept short: it is quoted in an error answer and kept in the outbox.
+   */
+  static String explained(JsonNode response, String reasonField, String messageField, String none) {
     String reason =
-        settleResponse.path("errorReason").isTextual()
-            ? settleResponse.get("errorReason").textValue()
-            : null;
-    return reason == null || reason.isBlank()
-        ? "the facilitator refused the settlement without a reason"
-        : reason;
+        printable(
+            response.path(reasonField).isTextual() ? response.get(reasonField).textValue() : null);
+    String message =
+        printable(
+            response.path(messageField).isTextual()
+                ? response.get(messageField).textValue()
+                : null);
+    if (reason == null) {
+      return message == null ? none : message;
+    }
+    return message == null ? reason : reason + ": " + message;
+  }
+
+  /**
+   * The facilitator's text shortened and made printable, as a webhook's answer is; null for blank.
+   */
+  private static String printable(String text) {
+    return text == null || text.isBlank() ? null : WebhookCourier.printable(text.strip(), 300);
   }
 
   // ---------------------------------------------------------------------------------------------

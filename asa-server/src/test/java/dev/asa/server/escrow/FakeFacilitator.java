@@ -117,6 +117,12 @@ public final class FakeFacilitator implements AutoCloseable {
   private volatile Duration hangFor = Duration.ZERO;
   private volatile String settleRefusal;
   private volatile String verifyRefusal;
+
+  /**
+   * The text for people a refusal carries beside its reason (x402's invalidMessage, errorMessage).
+   */
+  private volatile String refusalMessage;
+
   private volatile Instant now;
 
   public FakeFacilitator() {
@@ -178,6 +184,11 @@ public final class FakeFacilitator implements AutoCloseable {
   /** Verifications answer {@code isValid:false} with this reason; null stops refusing. */
   public void refuseVerifications(String invalidReason) {
     verifyRefusal = invalidReason;
+  }
+
+  /** Refusals from now on carry this {@code invalidMessage} or {@code errorMessage}; null: none. */
+  public void refuseWithMessage(String message) {
+    refusalMessage = message;
   }
 
   /**
@@ -536,6 +547,9 @@ public final class FakeFacilitator implements AutoCloseable {
     o.put("isValid", reason == null);
     if (reason != null) {
       o.put("invalidReason", reason);
+      if (refusalMessage != null) {
+        o.put("invalidMessage", refusalMessage);
+      }
     }
     o.put("payer", p.authorization().from());
     return new Answer(200, o);
@@ -587,10 +601,13 @@ public final class FakeFacilitator implements AutoCloseable {
     }
   }
 
-  private static ObjectNode settleFailure(Parsed p, String reason) {
+  private ObjectNode settleFailure(Parsed p, String reason) {
     ObjectNode o = Json.object();
     o.put("success", false);
     o.put("errorReason", reason);
+    if (refusalMessage != null) {
+      o.put("errorMessage", refusalMessage);
+    }
     o.put("payer", p.authorization().from());
     o.put("transaction", "");
     o.put("network", p.requirements().network());

@@ -113,6 +113,17 @@ class X402FacilitatorTest {
   }
 
   @Test
+  void theFacilitatorsMessageForPeopleIsKeptBesideItsReasonMadePrintableAndShort() {
+    fake.refuseVerifications("insufficient_funds");
+    fake.refuseWithMessage("the payer holds 3.00 USDC\u0000\n" + "x".repeat(1000));
+    String reason = client.verify(funded(upto()), upto()).invalidReason();
+    assertThat(reason)
+        .startsWith("insufficient_funds: the payer holds 3.00 USDC\\u0000\\u000A")
+        .endsWith("…")
+        .hasSizeLessThan(360);
+  }
+
+  @Test
   void verifyingMoreThanWasAuthorizedIsInvalid() {
     Requirements r = upto();
     assertThat(client.verify(funded(r), r.withAmount("10000001")).invalidReason())
@@ -266,6 +277,10 @@ class X402FacilitatorTest {
     assertThat(client.deliver(settlement(funded(r), r.withAmount("1"))))
         .isEqualTo(new Attempt.Failed("insufficient_funds"));
     assertThat(fake.settlements()).isEmpty();
+
+    fake.refuseWithMessage("balance 0.99 below 1.00");
+    assertThat(client.deliver(settlement(funded(r), r.withAmount("1"))))
+        .isEqualTo(new Attempt.Failed("insufficient_funds: balance 0.99 below 1.00"));
   }
 
   @Test
