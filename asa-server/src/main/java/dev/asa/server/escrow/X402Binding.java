@@ -70,6 +70,15 @@ final class X402Binding implements EscrowBinding {
   @Override
   public Funded fund(Agreement a, ObjectNode body, Instant now) {
     JsonNode payload = body.get("x402");
+    if (body.isEmpty()) {
+      throw new PaymentRequiredException(
+          "this escrow is funded by an x402 payment: send the PaymentPayload in the "
+              + X402.PAYMENT_SIGNATURE_HEADER
+              + " header (base64 of its JSON) or as {\"x402\": PaymentPayload}, accepting the"
+              + " requirements in "
+              + X402.PAYMENT_REQUIRED_HEADER,
+          paymentRequired(a, "payment required to fund the escrow"));
+    }
     if (payload == null || body.size() != 1) {
       throw new InvalidDocumentException(
           "/x402",
@@ -143,7 +152,20 @@ final class X402Binding implements EscrowBinding {
   public ObjectNode describe(Agreement a) {
     ObjectNode o = Json.object();
     o.set("x402_requirements", offered(a).toJson());
+    o.set("x402_payment_required", paymentRequired(a, null));
     return o;
+  }
+
+  /**
+   * What an x402 client reads to pay: the offered requirements, for the agreement's fund route (a
+   * path: the server may be reached under several URLs).
+   */
+  private static ObjectNode paymentRequired(Agreement a, String error) {
+    return X402.paymentRequired(
+        offered(a),
+        "/agreements/" + a.id() + "/fund",
+        "the escrow of ASA agreement " + a.id(),
+        error);
   }
 
   /** The requirements this escrow offers: the whole amount, for the horizon and its slack. */

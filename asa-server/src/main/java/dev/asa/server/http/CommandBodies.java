@@ -1,5 +1,6 @@
 package dev.asa.server.http;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.ChallengeReason;
@@ -14,11 +15,13 @@ import dev.asa.server.agreements.Command;
 import dev.asa.server.agreements.Delivery;
 import dev.asa.server.agreements.SubmittedResult;
 import dev.asa.server.escrow.FundRequest;
+import dev.asa.server.escrow.x402.X402;
 import dev.asa.server.evaluation.EvaluationConfig;
 import dev.asa.server.registry.Suspension;
 import dev.asa.shadow.SealRequest;
 import dev.asa.text.ControlCharacters;
 import java.math.BigDecimal;
+import java.util.Base64;
 import java.util.Optional;
 
 /**
@@ -93,6 +96,59 @@ public final class CommandBodies {
         Optional.ofNullable(amount).map(JsonNode::asText),
         Optional.ofNullable(currency).map(JsonNode::asText),
         b);
+  }
+
+  /**
+   * As {@link #fund(JsonNode)}, with an x402 PaymentPayload that may come in the {@code
+   * PAYMENT-SIGNATURE} header (x402's HTTP transport: base64 of its JSON) instead of the body.
+   *
+   * @param paymentSignature the header's value, or null when absent
+   */
+  public static FundRequest fund(JsonNode body, String paymentSignature) {
+    FundRequest request = fund(body);
+    if (paymentSignature == null) {
+      return request;
+    }
+    ObjectNode b = request.bindingPayload();
+    if (b.has("x402")) {
+      throw new InvalidDocumentException(
+          "/x402",
+          "the payment payload came twice, in the body and in "
+              + X402.PAYMENT_SIGNATURE_HEADER
+              + ": send it once");
+    }
+    b.set("x402", paymentHeader(paymentSignature));
+    return new FundRequest(request.amount(), request.currency(), b);
+  }
+
+  /** The header's PaymentPayload: base64 of UTF-8 JSON, read by the same rules as a body. */
+  private static JsonNode paymentHeader(String value) {
+    byte[] json;
+    try {
+      json = Base64.getDecoder().decode(value.strip());
+    } catch (IllegalArgumentException e) {
+      throw badPaymentHeader("is not base64 (RFC 4648, standard alphabet): " + e.getMessage());
+    }
+    try {
+      return RequestBodies.parse(json);
+    } catch (JsonProcessingException e) {
+      throw badPaymentHeader("does not hold JSON: " + e.getOriginalMessage());
+    } catch (RequestException e) {
+      throw badPaymentHeader("is not UTF-8: " + e.problem().detail());
+    }
+  }
+
+  private static RequestException badPaymentHeader(String why) {
+    return new RequestException(
+        Problem.of(
+            "invalid-header",
+            "Malformed " + X402.PAYMENT_SIGNATURE_HEADER + " header",
+            400,
+            "the "
+                + X402.PAYMENT_SIGNATURE_HEADER
+                + " header "
+                + why
+                + "; send base64 of the PaymentPayload's JSON"));
   }
 
   public static Command.Deliver deliver(JsonNode body) {

@@ -14,7 +14,9 @@ import dev.asa.negotiation.NegotiationRefusedException;
 import dev.asa.server.agreements.ConflictException;
 import dev.asa.server.agreements.NotFoundException;
 import dev.asa.server.agreements.UnauthenticatedException;
+import dev.asa.server.escrow.PaymentRequiredException;
 import dev.asa.server.escrow.X402Facilitator;
+import dev.asa.server.escrow.x402.X402;
 import dev.asa.server.store.StoreUnavailableException;
 import dev.asa.server.verification.VerificationFailedException;
 import io.javalin.config.RoutesConfig;
@@ -47,6 +49,20 @@ final class Problems {
                         : e.violations().size() + " problems; see errors",
                     e.violations(),
                     null)));
+    routes.exception(
+        PaymentRequiredException.class,
+        (e, ctx) -> {
+          ctx.header(X402.PAYMENT_REQUIRED_HEADER, X402.header(e.paymentRequired()));
+          send(
+              ctx,
+              new Problem(
+                  "payment-required",
+                  "Payment required",
+                  402,
+                  e.getMessage(),
+                  List.of(),
+                  Json.object().set("x402_payment_required", e.paymentRequired())));
+        });
     routes.exception(
         UnsupportedVersionException.class,
         (e, ctx) ->

@@ -19,6 +19,7 @@ import dev.asa.server.agreements.EvaluatorQueue;
 import dev.asa.server.agreements.NotFoundException;
 import dev.asa.server.agreements.Outcome;
 import dev.asa.server.agreements.VerificationFlow;
+import dev.asa.server.escrow.x402.X402;
 import dev.asa.server.market.MarketData;
 import dev.asa.server.metrics.HealthSummary;
 import dev.asa.server.metrics.Metrics;
@@ -189,7 +190,17 @@ public final class Routes {
         SIGNED,
         ctx ->
             requests.mutation(
-                ctx, CommandBodies::fund, (b, c, t) -> commands.fund(id(ctx), b, c, t)));
+                ctx,
+                body -> CommandBodies.fund(body, ctx.header(X402.PAYMENT_SIGNATURE_HEADER)),
+                (b, c, t) -> {
+                  Outcome funded = commands.fund(id(ctx), b, c, t);
+                  if (b.bindingPayload().has("x402")) {
+                    ctx.header(
+                        X402.PAYMENT_RESPONSE_HEADER,
+                        X402.header(X402.fundedResponse(b.bindingPayload().get("x402"))));
+                  }
+                  return funded;
+                }));
     r.post(
         "/agreements/{id}/ruling",
         SIGNED,

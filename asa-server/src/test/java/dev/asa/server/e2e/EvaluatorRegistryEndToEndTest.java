@@ -451,6 +451,11 @@ class EvaluatorRegistryEndToEndTest {
         422,
         "/reason",
         "control character",
+        () -> as("operator").suspendEvaluator(keyOf("judge"), "bad\u0001note"));
+    assertRefused(
+        422,
+        "/reason",
+        "NUL character",
         () -> as("operator").suspendEvaluator(keyOf("judge"), "bad\u0000note"));
     HttpResponse<String> noReason =
         send(

@@ -189,12 +189,70 @@ public final class X402 {
     return FacilitatorRequests.settleBody(payload, atAmount);
   }
 
+  /** The header an unpaid request is answered with (x402 v2 HTTP transport). */
+  public static final String PAYMENT_REQUIRED_HEADER = "PAYMENT-REQUIRED";
+
+  /** The header a client may send its PaymentPayload in instead of the JSON body. */
+  public static final String PAYMENT_SIGNATURE_HEADER = "PAYMENT-SIGNATURE";
+
+  /** The header a paid request is answered with. */
+  public static final String PAYMENT_RESPONSE_HEADER = "PAYMENT-RESPONSE";
+
+  /**
+   * A v2 PaymentRequired: {@code {"x402Version":2, "resource":{...}, "accepts":[requirements]}},
+   * with {@code error} when one is given.
+   *
+   * @param resource the URL of what is paid for (here the agreement's fund route)
+   */
+  public static ObjectNode paymentRequired(
+      Requirements requirements, String resource, String description, String error) {
+    ObjectNode o = Json.object();
+    o.put("x402Version", VERSION);
+    if (error != null) {
+      o.put("error", error);
+    }
+    o.putObject("resource")
+        .put("url", resource)
+        .put("description", description)
+        .put("mimeType", "application/json");
+    o.putArray("accepts").add(requirements.toJson());
+    return o;
+  }
+
+  /**
+   * What {@code PAYMENT-RESPONSE} says when an escrow is funded: a SettleResponse with {@code
+   * success} and nothing settled yet ({@code amount} "0", no transaction). The authorization is
+   * held; the released amount is settled when the agreement is enforced, and shows in {@code GET
+   * /agreements/{id}/escrow}.
+   *
+   * @param payload a PaymentPayload {@link #parsePayload} accepted
+   */
+  public static ObjectNode fundedResponse(JsonNode payload) {
+    JsonNode inner = payload.path("payload");
+    JsonNode authorization =
+        inner.has("permit2Authorization")
+            ? inner.get("permit2Authorization")
+            : inner.path("authorization");
+    ObjectNode o = Json.object();
+    o.put("success", true);
+    o.put("transaction", "");
+    o.put("network", payload.path("accepted").path("network").asText());
+    o.put("payer", authorization.path("from").asText());
+    o.put("amount", "0");
+    o.putObject("extra").put("escrow", "held").put("settled", "when the agreement is enforced");
+    return o;
+  }
+
+  /** A JSON value as an x402 header carries it: its UTF-8 JSON text, base64 (RFC 4648, padded). */
+  public static String header(JsonNode value) {
+    return Base64.getEncoder().encodeToString(Json.write(value).getBytes(StandardCharsets.UTF_8));
+  }
+
   /**
    * The {@code PAYMENT-RESPONSE} header value: the SettleResponse JSON, base64 (RFC 4648, padded).
    */
   public static String paymentResponseHeader(JsonNode settleResponse) {
-    return Base64.getEncoder()
-        .encodeToString(Json.write(settleResponse).getBytes(StandardCharsets.UTF_8));
+    return header(settleResponse);
   }
 
   /** EVM addresses compare without case: mixed case is only an EIP-55 checksum. */
