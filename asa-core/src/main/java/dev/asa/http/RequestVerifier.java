@@ -20,12 +20,18 @@ import java.util.function.Function;
  *
  * <ol>
  *   <li>both Signature-Input and Signature are present and at most 4096 characters;
- *   <li>both parse as the profile's RFC 8941 subset, with the single label {@code sig1};
- *   <li>the parameters are exactly created, nonce, keyid and alg (in any order), with {@code
- *       alg="ed25519"}, a keyid that decodes to a 32-byte key, and a well-formed nonce;
- *   <li>the covered components are exactly the profile's list for a request with or without body;
- *   <li>{@code created} is at most {@code maxSkew} from the server's clock, either way;
- *   <li>for a body, Content-Digest is present, well formed, and matches the body;
+ *   <li>both parse as the profile's RFC 8941 subset; the signature checked is the first
+ *       Signature-Input member, whatever its label, that covers the profile's components for a
+ *       request with or without body (in any order, others beside them allowed), with the Signature
+ *       member of the same label;
+ *   <li>its parameters are created, nonce and keyid, and optionally expires, alg (then {@code
+ *       "ed25519"}) and tag, in any order, with a keyid that decodes to a 32-byte key and a
+ *       well-formed nonce;
+ *   <li>{@code created} is at most {@code maxSkew} from the server's clock, either way, and {@code
+ *       expires}, when sent, has not passed;
+ *   <li>for a body, or a covered content-digest, Content-Digest is present, well formed, and
+ *       matches the body received (the empty one when there is none);
+ *   <li>every covered component can be derived: a header field it names is present;
  *   <li>the Ed25519 signature verifies over the signature base the server rebuilds;
  *   <li>the (keyid, nonce) pair is new, recorded atomically.
  * </ol>
@@ -166,7 +172,7 @@ public final class RequestVerifier {
         // RFC 9421 section 2.1: a header's component value is its field value without leading
         // and trailing whitespace (SP and HTAB only; anything else is left for the parser to
         // refuse).
-        contentDigest = trimOws(contentDigest);
+        contentDigest = SignatureProfile.trimOws(contentDigest);
       }
       byte[] received = hasBody ? body : new byte[0];
       if (!ContentDigest.matches(contentDigest, received)) {
@@ -297,18 +303,6 @@ public final class RequestVerifier {
               + Ed25519Signature.LENGTH);
     }
     return new Ed25519Signature(bytes);
-  }
-
-  private static String trimOws(String text) {
-    int start = 0;
-    int end = text.length();
-    while (start < end && (text.charAt(start) == ' ' || text.charAt(start) == '\t')) {
-      start++;
-    }
-    while (end > start && (text.charAt(end - 1) == ' ' || text.charAt(end - 1) == '\t')) {
-      end--;
-    }
-    return text.substring(start, end);
   }
 
   private static String abbreviate(String text) {

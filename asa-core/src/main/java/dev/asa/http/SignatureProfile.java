@@ -208,15 +208,23 @@ final class SignatureProfile {
               + RequestAuthException.quote(name)
               + ", which the request does not carry; send it, or do not cover it");
     }
+    return trimOws(value);
+  }
+
+  /**
+   * A field value without leading and trailing whitespace (SP and HTAB only, RFC 9421 section 2.1;
+   * anything else is left for a parser to refuse).
+   */
+  static String trimOws(String text) {
     int start = 0;
-    int end = value.length();
-    while (start < end && (value.charAt(start) == ' ' || value.charAt(start) == '\t')) {
+    int end = text.length();
+    while (start < end && (text.charAt(start) == ' ' || text.charAt(start) == '\t')) {
       start++;
     }
-    while (end > start && (value.charAt(end - 1) == ' ' || value.charAt(end - 1) == '\t')) {
+    while (end > start && (text.charAt(end - 1) == ' ' || text.charAt(end - 1) == '\t')) {
       end--;
     }
-    return value.substring(start, end);
+    return text.substring(start, end);
   }
 
   /** {@code @authority}: host in lower case, and the port unless it is the scheme's default. */
