@@ -26,6 +26,11 @@ import java.util.List;
  * the released amount only, through the outbox; what is not settled is never taken from the client,
  * which is how the refund happens on this rail.
  *
+ * <p>The requirements offered carry what the facilitator's {@code GET /supported} adds for its kind
+ * (for {@code upto}, the {@code facilitatorAddress} a payer's Permit2 witness must name), as an
+ * x402 resource server fills them in; an agreement whose binding the facilitator cannot serve is
+ * refused at creation.
+ *
  * <p>The {@code exact} scheme is refused: it can only settle the whole signed amount, and an escrow
  * may release part of it (tiers, rulings, a 50/50 split).
  */
@@ -65,6 +70,57 @@ final class X402Binding implements EscrowBinding {
           "an escrow may release part of the amount, which the"
               + " \"exact\" scheme cannot settle; use \"upto\" (the default)");
     }
+    facilitatorExtra(r);
+  }
+
+  /**
+   * What the facilitator adds to requirements like {@code r}: the {@code extra} of its kind.
+   *
+   * @throws InvalidDocumentException when it does not support the kind, or an {@code upto} kind
+   *     names no {@code facilitatorAddress} (no payer could then sign a Permit2 witness it can
+   *     settle), or the binding names another one
+   */
+  private ObjectNode facilitatorExtra(Requirements r) {
+    X402Facilitator.Kind kind =
+        facilitator
+            .kind(r.scheme(), r.network())
+            .orElseThrow(() ->
+                new InvalidDocumentException(
+                    "/escrow/binding/network",
+                    "the x402 facilitator at "
+                        + facilitator.supportedUri()
+                        + " does not support the "
+                        + r.scheme()
+                        + " scheme on "
+                        + r.network()
+                        + " (it supports: "
+                        + String.join(", ", facilitator.kindsSupported())
+                        + "); choose a network and scheme it supports"));
+    ObjectNode extra = kind.extra() == null ? Json.object() : kind.extra();
+    JsonNode address = extra.get("facilitatorAddress");
+    if (r.scheme().equals(X402.UPTO) && (address == null || !address.isTextual())) {
+      throw new InvalidDocumentException(
+          "/escrow/binding/scheme",
+          "the x402 facilitator at "
+              + facilitator.supportedUri()
+              + " names no facilitatorAddress for upto on "
+              + r.network()
+              + ", which the payer's Permit2 witness must name: this server could never settle"
+              + " such a payment");
+    }
+    ObjectNode own = r.extra();
+    if (own != null
+        && own.path("facilitatorAddress").isTextual()
+        && !X402.sameAddress(own.get("facilitatorAddress").textValue(), address.textValue())) {
+      throw new InvalidDocumentException(
+          "/escrow/binding/extra/facilitatorAddress",
+          "names "
+              + own.get("facilitatorAddress").textValue()
+              + ", but the facilitator this server settles with is "
+              + address.textValue()
+              + "; leave it out: the server fills it in");
+    }
+    return extra;
   }
 
   @Override
@@ -77,7 +133,7 @@ final class X402Binding implements EscrowBinding {
               + " header (base64 of its JSON) or as {\"x402\": PaymentPayload}, accepting the"
               + " requirements in "
               + X402.PAYMENT_REQUIRED_HEADER,
-          paymentRequired(a, "payment required to fund the escrow"));
+          paymentRequired(a, offered(a), "payment required to fund the escrow"));
     }
     if (payload == null || body.size() != 1) {
       throw new InvalidDocumentException(
@@ -133,7 +189,11 @@ final class X402Binding implements EscrowBinding {
                             "agreement "
                                 + a.id()
                                 + " is funded by x402 but has no authorization")));
-    Requirements atAmount = offered(a).withAmount(X402.atomicAmount(split.released()));
+    // What the client accepted at funding, whatever the facilitator says today: its upto kind may
+    // name another of its signers by now, and the authorization names the one it named then.
+    Requirements atAmount =
+        Requirements.fromJson(payload.get("accepted"), X402.PAYLOAD_POINTER + "/accepted")
+            .withAmount(X402.atomicAmount(split.released()));
     writes.add(
         new Write.Enqueue(
             new OutboxMessage(
@@ -151,8 +211,16 @@ final class X402Binding implements EscrowBinding {
   @Override
   public ObjectNode describe(Agreement a) {
     ObjectNode o = Json.object();
-    o.set("x402_requirements", offered(a).toJson());
-    o.set("x402_payment_required", paymentRequired(a, null));
+    Requirements offered;
+    try {
+      offered = offered(a);
+    } catch (X402Facilitator.FacilitatorUnavailableException | InvalidDocumentException e) {
+      // The view still shows the escrow; what cannot be offered now says why.
+      o.put("x402_unavailable", e.getMessage());
+      return o;
+    }
+    o.set("x402_requirements", offered.toJson());
+    o.set("x402_payment_required", paymentRequired(a, offered, null));
     return o;
   }
 
@@ -160,20 +228,30 @@ final class X402Binding implements EscrowBinding {
    * What an x402 client reads to pay: the offered requirements, for the agreement's fund route (a
    * path: the server may be reached under several URLs).
    */
-  private static ObjectNode paymentRequired(Agreement a, String error) {
+  private static ObjectNode paymentRequired(Agreement a, Requirements offered, String error) {
     return X402.paymentRequired(
-        offered(a),
-        "/agreements/" + a.id() + "/fund",
-        "the escrow of ASA agreement " + a.id(),
-        error);
+        offered, "/agreements/" + a.id() + "/fund", "the escrow of ASA agreement " + a.id(), error);
   }
 
-  /** The requirements this escrow offers: the whole amount, for the horizon and its slack. */
-  private static Requirements offered(Agreement a) {
-    return X402.requirements(
-        a.toJson().path("escrow").path("binding"),
-        a.terms().escrow().paymentTerms().orElseThrow().amount(),
-        (int) Math.min(Integer.MAX_VALUE, settlementHorizon(a).plus(CLOCK_SLACK).toSeconds()));
+  /**
+   * The requirements this escrow offers: the whole amount, for the horizon and its slack, with the
+   * binding's {@code extra} and then what the facilitator adds for the kind ({@code upto}: {@code
+   * assetTransferMethod} "permit2" and its {@code facilitatorAddress}), as the official x402 server
+   * fills them in.
+   */
+  private Requirements offered(Agreement a) {
+    Requirements r =
+        X402.requirements(
+            a.toJson().path("escrow").path("binding"),
+            a.terms().escrow().paymentTerms().orElseThrow().amount(),
+            (int) Math.min(Integer.MAX_VALUE, settlementHorizon(a).plus(CLOCK_SLACK).toSeconds()));
+    ObjectNode extra = r.extra() == null ? Json.object() : r.extra();
+    if (r.scheme().equals(X402.UPTO)) {
+      extra.put("assetTransferMethod", "permit2");
+    }
+    facilitatorExtra(r).properties().forEach(e -> extra.putIfAbsent(e.getKey(), e.getValue()));
+    return new Requirements(
+        r.scheme(), r.network(), r.amount(), r.asset(), r.payTo(), r.maxTimeoutSeconds(), extra);
   }
 
   /**

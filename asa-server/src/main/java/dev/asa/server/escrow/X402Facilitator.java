@@ -3,6 +3,8 @@ package dev.asa.server.escrow;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.LoadingCache;
 import dev.asa.json.Json;
 import dev.asa.server.escrow.x402.Requirements;
 import dev.asa.server.escrow.x402.X402;
@@ -17,9 +19,13 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletionException;
 
 /**
  * Client of an x402 (protocol version 2) facilitator: {@code POST /verify} synchronously when an
@@ -42,6 +48,38 @@ public final class X402Facilitator implements Courier {
 
   /** What the facilitator said about a payment authorization. */
   public record VerifyResult(boolean isValid, String invalidReason, String payer) {}
+
+  /**
+   * One payment kind the facilitator supports ({@code GET /supported}, x402 version 2 only).
+   *
+   * @param extra what the facilitator adds to requirements of this kind (for {@code upto}, its
+   *     {@code facilitatorAddress}), or null
+   */
+  public record Kind(String scheme, String network, ObjectNode extra) {
+    public Kind {
+      Objects.requireNonNull(scheme, "scheme");
+      Objects.requireNonNull(network, "network");
+      extra = extra == null ? null : extra.deepCopy();
+    }
+
+    @Override
+    public ObjectNode extra() {
+      return extra == null ? null : extra.deepCopy();
+    }
+  }
+
+  /**
+   * How long an answer of {@code GET /supported} is used before it is asked again in the
+   * background; meanwhile, and for an hour if the facilitator stops answering, the last answer
+   * stands.
+   */
+  static final Duration SUPPORTED_REFRESH = Duration.ofMinutes(10);
+
+  private final LoadingCache<String, List<Kind>> supported =
+      Caffeine.newBuilder()
+          .refreshAfterWrite(SUPPORTED_REFRESH)
+          .expireAfterWrite(Duration.ofHours(1))
+          .build(key -> fetchSupported());
 
   /**
    * The facilitator could not give an answer (unreachable, timed out, non-2xx, unreadable): the
@@ -89,6 +127,72 @@ public final class X402Facilitator implements Courier {
 
   public URI verifyUri() {
     return URI.create(baseUrl + "/verify");
+  }
+
+  public URI supportedUri() {
+    return URI.create(baseUrl + "/supported");
+  }
+
+  /**
+   * The kind the facilitator supports for {@code scheme} on {@code network}, if it does; from its
+   * {@code GET /supported}, kept for {@link #SUPPORTED_REFRESH}.
+   *
+   * @throws FacilitatorUnavailableException when the facilitator has not answered (and no earlier
+   *     answer is at hand)
+   */
+  public Optional<Kind> kind(String scheme, String network) {
+    List<Kind> kinds;
+    try {
+      kinds = supported.get("supported");
+    } catch (CompletionException | IllegalStateException e) {
+      throw e.getCause() instanceof FacilitatorUnavailableException u
+          ? u
+          : new FacilitatorUnavailableException(
+              "the x402 facilitator at " + supportedUri() + " failed: " + e.getMessage(), e);
+    }
+    return kinds.stream()
+        .filter(k -> k.scheme().equals(scheme) && k.network().equals(network))
+        .findFirst();
+  }
+
+  /** What {@link #kind} says the facilitator supports, for messages: "upto on eip155:84532". */
+  public List<String> kindsSupported() {
+    return supported.get("supported").stream().map(k -> k.scheme() + " on " + k.network()).toList();
+  }
+
+  private List<Kind> fetchSupported() {
+    OutboundResponse response;
+    try {
+      response =
+          http.send(
+              OutboundRequest.get(supportedUri(), Map.of("Accept", "application/json")), limits);
+    } catch (IOException | RuntimeException e) {
+      throw new FacilitatorUnavailableException(
+          "the x402 facilitator at " + supportedUri() + " could not be reached: " + describe(e), e);
+    }
+    JsonNode json = response.truncated() ? null : parse(response.body());
+    if (response.status() / 100 != 2 || json == null || !json.path("kinds").isArray()) {
+      throw new FacilitatorUnavailableException(
+          "the x402 facilitator at "
+              + supportedUri()
+              + " answered HTTP "
+              + response.status()
+              + " without a SupportedResponse (an object with a kinds array)"
+              + snippet(response.body()));
+    }
+    List<Kind> kinds = new ArrayList<>();
+    for (JsonNode k : json.get("kinds")) {
+      if (k.path("x402Version").asInt() == X402.VERSION
+          && k.path("scheme").isTextual()
+          && k.path("network").isTextual()) {
+        kinds.add(
+            new Kind(
+                k.get("scheme").textValue(),
+                k.get("network").textValue(),
+                k.path("extra").isObject() ? (ObjectNode) k.get("extra") : null));
+      }
+    }
+    return List.copyOf(kinds);
   }
 
   /**

@@ -2,10 +2,12 @@ package dev.asa.server.e2e;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Role;
+import dev.asa.client.AsaApiException;
 import dev.asa.client.AsaClient;
 import dev.asa.http.RequestSigner;
 import dev.asa.json.Json;
@@ -171,7 +173,62 @@ class X402HttpTransportTest {
         .contains("insufficient_funds: the payer holds 3.00 USDC of the 10.00 authorized");
   }
 
-  private String activeX402Agreement() {
+  @Test
+  void theRequirementsCarryWhatTheFacilitatorsSupportedAnswerAddsForUpto() {
+    // The README's binding names no facilitatorAddress; the official upto client needs one, and the
+    // official server fills it in from the facilitator's GET /supported. So does this one.
+    String id = activeX402Agreement();
+    JsonNode extra = client.escrow(id).path("x402_requirements").path("extra");
+    assertThat(extra.path("facilitatorAddress").asText()).isEqualTo(FakeFacilitator.ADDRESS);
+    assertThat(extra.path("assetTransferMethod").asText()).isEqualTo("permit2");
+    assertThat(client.agreement(id).path("agreement").toString())
+        .as("filled in for payers, not written into the signed terms")
+        .doesNotContain("facilitatorAddress");
+  }
+
+  @Test
+  void aBindingTheFacilitatorCannotServeIsRefusedAtCreationWithTheReason() {
+    ObjectNode otherChain = x402Document();
+    ((ObjectNode) otherChain.at("/escrow/binding")).put("network", "eip155:8453");
+    assertThatThrownBy(() -> client.createAgreement(otherChain))
+        .isInstanceOfSatisfying(
+            AsaApiException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(422);
+              assertThat(e.body())
+                  .contains("/escrow/binding/network")
+                  .contains("does not support the upto scheme on eip155:8453")
+                  .contains("it supports: exact on eip155:84532, upto on eip155:84532");
+            });
+
+    ObjectNode otherSigner = x402Document();
+    ((ObjectNode) otherSigner.at("/escrow/binding"))
+        .putObject("extra")
+        .put("facilitatorAddress", "0x2222222222222222222222222222222222222222");
+    assertThatThrownBy(() -> client.createAgreement(otherSigner))
+        .isInstanceOfSatisfying(
+            AsaApiException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(422);
+              assertThat(e.body()).contains("/escrow/binding/extra/facilitatorAddress");
+            });
+  }
+
+  @Test
+  void anUnreachableFacilitatorAtCreationIsA503AndNothingIsStored() throws Exception {
+    facilitator.close(); // its port now refuses connections
+    ObjectNode doc = x402Document();
+    assertThatThrownBy(() -> client.createAgreement(doc))
+        .isInstanceOfSatisfying(
+            AsaApiException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(503);
+              assertThat(e.body()).contains("/supported");
+            });
+    assertThat(client.list("alice", null, 10).path("items").size()).isZero();
+  }
+
+  private static ObjectNode x402Document() {
     ObjectNode doc = Fixtures.general();
     doc.withObject("/escrow/payment").put("amount", "10.00").put("currency", "USDC");
     ((ObjectNode) doc.path("escrow"))
@@ -180,6 +237,11 @@ class X402HttpTransportTest {
         .put("network", "eip155:84532")
         .put("asset", "0x036CbD53842c5426634e7929541eC2318f3dCF7e")
         .put("pay_to", "0x209693Bc6afc0C5328bA36FaF03C514EF312287C");
+    return doc;
+  }
+
+  private String activeX402Agreement() {
+    ObjectNode doc = x402Document();
     String id = client.createAgreement(doc).path("agreement_id").asText();
     client.sign(id, Role.CLIENT, Fixtures.key("alice"));
     provider.sign(id, Role.PROVIDER, Fixtures.key("bob"));

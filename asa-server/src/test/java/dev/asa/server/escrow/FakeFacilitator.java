@@ -115,6 +115,8 @@ public final class FakeFacilitator implements AutoCloseable {
   private final AtomicInteger unavailableCalls = new AtomicInteger();
   private final AtomicInteger hangingCalls = new AtomicInteger();
   private volatile Duration hangFor = Duration.ZERO;
+  private final java.util.concurrent.atomic.AtomicBoolean closed =
+      new java.util.concurrent.atomic.AtomicBoolean();
   private volatile String settleRefusal;
   private volatile String verifyRefusal;
 
@@ -151,6 +153,9 @@ public final class FakeFacilitator implements AutoCloseable {
 
   @Override
   public void close() {
+    if (closed.getAndSet(true)) {
+      return;
+    }
     server.stop(0);
     executor.shutdownNow(); // wakes handlers that hang on purpose
   }
@@ -349,6 +354,10 @@ public final class FakeFacilitator implements AutoCloseable {
       kind.put("x402Version", X402.VERSION);
       kind.put("scheme", scheme);
       kind.put("network", "eip155:84532");
+      if (scheme.equals(X402.UPTO)) {
+        // As the official upto facilitator's getExtra(): the signer a Permit2 witness must name.
+        kind.putObject("extra").put("facilitatorAddress", ADDRESS);
+      }
     }
     o.putArray("extensions");
     o.putObject("signers").putArray("eip155:*").add(ADDRESS);
