@@ -1,7 +1,6 @@
 package dev.asa.server.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -10,19 +9,16 @@ import dev.asa.json.Json;
 import dev.asa.server.AsaServer;
 import dev.asa.server.config.ServerConfig;
 import dev.asa.testing.Fixtures;
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -53,7 +49,7 @@ class StandardRfc9421ClientTest {
 
   @BeforeAll
   static void start() throws Exception {
-    installSigner();
+    NodeScripts.install(SIGNER, "http-message-signatures");
     server =
         AsaServer.start(
             ServerConfig.defaults().withPort(0).withDataDir(dataDir).withRateLimit(10_000, 10_000));
@@ -112,7 +108,7 @@ class StandardRfc9421ClientTest {
     if (fields != null) {
       fields.forEach(input.putArray("fields")::add);
     }
-    JsonNode headers = Json.parse(node(Json.write(input)));
+    JsonNode headers = Json.parse(NodeScripts.run(SIGNER, "sign.mjs", Json.write(input)));
     HttpRequest.Builder request =
         HttpRequest.newBuilder(uri)
             .method(
@@ -120,7 +116,7 @@ class StandardRfc9421ClientTest {
                 body == null
                     ? HttpRequest.BodyPublishers.noBody()
                     : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
-    headers.fields().forEachRemaining(h -> request.header(h.getKey(), h.getValue().asText()));
+    headers.properties().forEach(h -> request.header(h.getKey(), h.getValue().asText()));
     return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
@@ -131,47 +127,5 @@ class StandardRfc9421ClientTest {
     System.arraycopy(prefix, 0, out, 0, prefix.length);
     System.arraycopy(seed, 0, out, prefix.length, seed.length);
     return out;
-  }
-
-  private static String node(String stdin) throws Exception {
-    Process p =
-        new ProcessBuilder("node", "sign.mjs")
-            .directory(SIGNER.toFile())
-            .redirectError(ProcessBuilder.Redirect.INHERIT)
-            .start();
-    try (var in = p.getOutputStream()) {
-      in.write(stdin.getBytes(StandardCharsets.UTF_8));
-    }
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("node finished").isTrue();
-    assertThat(p.exitValue()).as("node sign.mjs: %s", out).isZero();
-    return out;
-  }
-
-  /** npm ci, pinned by the lock file, unless the package is already installed. */
-  private static void installSigner() throws Exception {
-    if (Files.isDirectory(SIGNER.resolve("node_modules/http-message-signatures"))) {
-      return;
-    }
-    boolean ci = "true".equalsIgnoreCase(System.getenv("CI"));
-    int exit;
-    try {
-      Process npm =
-          new ProcessBuilder("npm", "ci", "--no-audit", "--no-fund")
-              .directory(SIGNER.toFile())
-              .redirectErrorStream(true)
-              .start();
-      String log = new String(npm.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      exit = npm.waitFor(5, TimeUnit.MINUTES) ? npm.exitValue() : -1;
-      if (exit != 0) {
-        System.err.println("npm ci in " + SIGNER + " failed:\n" + log);
-      }
-    } catch (IOException e) {
-      exit = -1; // no npm on this machine
-    }
-    if (ci) {
-      assertThat(exit).as("npm ci in %s (CI=true: fails instead of skipping)", SIGNER).isZero();
-    }
-    assumeTrue(exit == 0, "npm ci in " + SIGNER + " did not succeed: skipping");
   }
 }
