@@ -68,6 +68,7 @@ final class Closing {
 
   /** A ruling closes a dispute: {@code percent} to the provider, the rest to the client. */
   Change onRuling(Agreement a, BigDecimal percent, String reason, Instant now, Actor actor) {
+    enforcement.checkRuling(a, percent);
     State next = Lifecycle.next(a.state(), Action.RULE, Lifecycle.Facts.NONE);
     Enforcement.Settling step = enforcement.settle(a, percent, "ruling", now);
     ObjectNode ruling = Json.object();

@@ -1,10 +1,13 @@
 package dev.asa.server.escrow;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
 import dev.asa.agreement.AgreementTerms;
+import dev.asa.agreement.DeadMansSwitch;
 import dev.asa.agreement.Escrow;
+import dev.asa.agreement.GraduatedRelease;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Money;
 import dev.asa.escrow.Accounts;
@@ -87,10 +90,50 @@ public final class Enforcement {
     if (!requiresFunding(a.terms())) {
       return;
     }
-    binding(a)
-        .check(
-            a.toJson().path("escrow").path("binding"),
-            a.terms().escrow().paymentTerms().orElseThrow().amount());
+    JsonNode binding = a.toJson().path("escrow").path("binding");
+    binding(a).check(binding, a.terms().escrow().paymentTerms().orElseThrow().amount());
+    Optional<String> whole = binding(a).wholeReleasesOnly(binding);
+    if (whole.isEmpty()) {
+      return;
+    }
+    GraduatedRelease release = a.terms().escrow().paymentTerms().orElseThrow().release();
+    if (release.enabled()
+        && (release.mode() == GraduatedRelease.Mode.CONTINUOUS
+            || release.tiers().stream().anyMatch(t -> !isWhole(t.releasePercent())))) {
+      throw new InvalidDocumentException(
+          "/escrow/payment/graduated_release",
+          "releases a part of the amount for some scores, but "
+              + whole.get()
+              + ": use tiers that release 0 or 100 percent, or the upto scheme");
+    }
+    if (a.terms().escrow().deadMansSwitch().timeoutAction()
+        == DeadMansSwitch.TimeoutAction.SPLIT_50_50) {
+      throw new InvalidDocumentException(
+          "/escrow/dead_mans_switch/timeout_action",
+          "split_50_50 releases half of the amount, but "
+              + whole.get()
+              + ": choose another action, or the upto scheme");
+    }
+  }
+
+  /**
+   * Refuses a ruling that would release a part of an escrow that can only release all or nothing
+   * (pointer {@code /release_percent}, the ruling's own field).
+   */
+  public void checkRuling(Agreement a, BigDecimal percent) {
+    if (!requiresFunding(a.terms()) || isWhole(percent)) {
+      return;
+    }
+    Optional<String> whole =
+        binding(a).wholeReleasesOnly(a.toJson().path("escrow").path("binding"));
+    if (whole.isPresent()) {
+      throw new InvalidDocumentException(
+          "/release_percent", "must be 0 or 100 for this agreement: " + whole.get());
+    }
+  }
+
+  private static boolean isWhole(BigDecimal percent) {
+    return percent.signum() == 0 || percent.compareTo(BigDecimal.valueOf(100)) == 0;
   }
 
   /** The result of funding: writes to commit and the escrow fact to record. */

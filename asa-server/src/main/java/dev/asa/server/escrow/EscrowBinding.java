@@ -8,6 +8,7 @@ import dev.asa.scoring.Settlement;
 import dev.asa.server.store.Write;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The link to a payment rail (section 8.1), chosen by {@code escrow.binding.type}. Every binding's
@@ -26,6 +27,15 @@ public interface EscrowBinding {
    * naming the field).
    */
   void check(JsonNode binding, Money amount);
+
+  /**
+   * Why this escrow can release only all of its amount or none of it, if so (an x402 {@code exact}
+   * authorization moves its whole value or nothing); empty when any share can be released. The
+   * caller then refuses terms, and rulings, that could release a part.
+   */
+  default Optional<String> wholeReleasesOnly(JsonNode binding) {
+    return Optional.empty();
+  }
 
   /**
    * What funding adds to the ledger's transfers: writes and facts for the agreement's {@code

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * {@code x402}: the client pays through an x402 facilitator (protocol version 2, scheme {@code
@@ -31,8 +32,10 @@ import java.util.List;
  * x402 resource server fills them in; an agreement whose binding the facilitator cannot serve is
  * refused at creation.
  *
- * <p>The {@code exact} scheme is refused: it can only settle the whole signed amount, and an escrow
- * may release part of it (tiers, rulings, a 50/50 split).
+ * <p>The {@code exact} scheme (EIP-3009) settles the whole signed amount or nothing, so it serves
+ * only agreements whose every release is all or nothing: {@link Enforcement#check} refuses terms
+ * that could release a part (tiers between 0 and 100 percent, continuous release, a 50/50 split on
+ * timeout), and rulings must then release 0 or 100 percent.
  */
 final class X402Binding implements EscrowBinding {
   /** Settlement may come this long after funding at most, beyond the agreement's own timeouts. */
@@ -63,14 +66,16 @@ final class X402Binding implements EscrowBinding {
 
   @Override
   public void check(JsonNode binding, Money amount) {
-    Requirements r = X402.requirements(binding, amount, 60);
-    if (!r.scheme().equals(X402.UPTO)) {
-      throw new InvalidDocumentException(
-          "/escrow/binding/scheme",
-          "an escrow may release part of the amount, which the"
-              + " \"exact\" scheme cannot settle; use \"upto\" (the default)");
-    }
-    facilitatorExtra(r);
+    facilitatorExtra(X402.requirements(binding, amount, 60));
+  }
+
+  /** An {@code exact} authorization (EIP-3009) moves its whole value or nothing. */
+  @Override
+  public Optional<String> wholeReleasesOnly(JsonNode binding) {
+    return binding.path("scheme").asText(X402.UPTO).equals(X402.EXACT)
+        ? Optional.of(
+            "its x402 exact authorization (EIP-3009) can only move the whole amount or nothing")
+        : Optional.empty();
   }
 
   /**

@@ -517,6 +517,49 @@ class EnforcementEndToEndTest {
     assertLedger(id, "8.500000", "1.500000");
   }
 
+  @Test
+  void anExactX402EscrowIsRuledWholeOrNothing() {
+    ObjectNode doc = Fixtures.general();
+    doc.withObject("/escrow/payment")
+        .put("amount", "10.00")
+        .put("currency", "USDC")
+        .putObject("graduated_release")
+        .put("enabled", false);
+    ((ObjectNode) doc.path("escrow"))
+        .putObject("binding")
+        .put("type", "x402")
+        .put("scheme", "exact")
+        .put("network", "eip155:84532")
+        .put("asset", "0x036CbD53842c5426634e7929541eC2318f3dCF7e")
+        .put("pay_to", "0x209693Bc6afc0C5328bA36FaF03C514EF312287C")
+        .putObject("extra")
+        .put("name", "USDC")
+        .put("version", "2");
+    String id = active(doc);
+    Requirements requirements =
+        Requirements.fromJson(client.escrow(id).path("x402_requirements"), "/x402_requirements");
+    ObjectNode body = Json.object();
+    body.set("x402", FakeFacilitator.paymentPayload(requirements, clock.instant()));
+    client.fund(id, body);
+    provider.deliver(id, "# Findings\n", "markdown");
+    evaluator.verify(id, LifecycleEndToEndTest.judgedScores(75, 80, 75));
+    provider.challenge(id, Role.PROVIDER, "quality_below_agreed_slo");
+
+    assertThatThrownBy(() -> operator.rule(id, new BigDecimal("50"), "half of it"))
+        .isInstanceOfSatisfying(
+            AsaApiException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(422);
+              assertThat(e.body()).contains("/release_percent").contains("whole amount or nothing");
+            });
+    assertThat(client.agreement(id).path("state").asText()).isEqualTo("DISPUTED");
+    assertThat(operator.rule(id, new BigDecimal("100"), "all of it").path("state").asText())
+        .isEqualTo("CLOSED");
+    assertThat(server.deliverDueMessages()).isEqualTo(2); // the dispute filing, the settlement
+    assertThat(facilitator.settlements()).hasSize(1);
+    assertThat(facilitator.settlements().getFirst().amount()).isEqualTo("10000000");
+  }
+
   // ---- helpers
   // ------------------------------------------------------------------------------------
 

@@ -228,6 +228,70 @@ class X402HttpTransportTest {
     assertThat(client.list("alice", null, 10).path("items").size()).isZero();
   }
 
+  @Test
+  void anExactEscrowWhoseEveryReleaseIsWholeSettlesAllOfIt() throws Exception {
+    ObjectNode doc = exactDocument();
+    String id = client.createAgreement(doc).path("agreement_id").asText();
+    client.sign(id, Role.CLIENT, Fixtures.key("alice"));
+    provider.sign(id, Role.PROVIDER, Fixtures.key("bob"));
+    Requirements offered =
+        Requirements.fromJson(client.escrow(id).path("x402_requirements"), "/x402_requirements");
+    assertThat(offered.scheme()).isEqualTo("exact");
+    ObjectNode body = Json.object();
+    body.set("x402", FakeFacilitator.paymentPayload(offered, Instant.now()));
+    assertThat(body.at("/x402/payload/authorization/value").asText()).isEqualTo("10000000");
+    client.fund(id, body);
+
+    provider.deliver(id, "# Findings\n", "markdown");
+    AsaClient evaluator =
+        AsaClient.connect(URI.create(server.url("127.0.0.1"))).withKey(Fixtures.key("eval-1"));
+    assertThat(
+            evaluator
+                .verify(id, LifecycleEndToEndTest.judgedScores(75, 80, 75))
+                .path("state")
+                .asText())
+        .isEqualTo("CLOSED");
+    server.deliverDueMessages();
+    assertThat(facilitator.settlements()).hasSize(1);
+    assertThat(facilitator.settlements().getFirst().amount()).isEqualTo("10000000");
+  }
+
+  @Test
+  void anExactEscrowWhoseTermsCouldReleaseAPartIsRefusedAtCreation() {
+    ObjectNode tiers = exactDocument();
+    tiers.withObject("/escrow/payment").remove("graduated_release"); // the template's 100/85/50
+    assertRefusedAt(tiers, "/escrow/payment/graduated_release");
+
+    ObjectNode split = exactDocument();
+    split.withObject("/escrow/dead_mans_switch").put("timeout_action", "split_50_50");
+    assertRefusedAt(split, "/escrow/dead_mans_switch/timeout_action");
+  }
+
+  private void assertRefusedAt(ObjectNode doc, String pointer) {
+    assertThatThrownBy(() -> client.createAgreement(doc))
+        .isInstanceOfSatisfying(
+            AsaApiException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(422);
+              assertThat(e.body()).contains(pointer).contains("whole amount or nothing");
+            });
+  }
+
+  /** An exact binding, all-or-nothing release, enforced as soon as it is verified. */
+  private static ObjectNode exactDocument() {
+    ObjectNode doc = x402Document();
+    ((ObjectNode) doc.at("/escrow/binding"))
+        .put("scheme", "exact")
+        .putObject("extra")
+        .put("name", "USDC")
+        .put("version", "2");
+    doc.withObject("/escrow/payment").putObject("graduated_release").put("enabled", false);
+    doc.withObject("/verification")
+        .put("strategy", "pessimistic")
+        .put("challenge_window_seconds", 0);
+    return doc;
+  }
+
   private static ObjectNode x402Document() {
     ObjectNode doc = Fixtures.general();
     doc.withObject("/escrow/payment").put("amount", "10.00").put("currency", "USDC");
