@@ -114,7 +114,8 @@ final class X402Binding implements EscrowBinding {
               + " such a payment");
     }
     ObjectNode own = r.extra();
-    if (own != null
+    if (address != null
+        && own != null
         && own.path("facilitatorAddress").isTextual()
         && !X402.sameAddress(own.get("facilitatorAddress").textValue(), address.textValue())) {
       throw new InvalidDocumentException(
