@@ -1,0 +1,1 @@
+module.exports = { networks: { hardhat: { chainId: 31337 } } };
