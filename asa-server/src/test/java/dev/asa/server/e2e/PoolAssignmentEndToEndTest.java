@@ -62,6 +62,9 @@ class PoolAssignmentEndToEndTest {
                 .withPort(0)
                 .withDataDir(dataDir)
                 .withClock(clock)
+                // Not a rate-limit test: the rotation cases send dozens of calls from one key at
+                // once, and on a fast run the default per-key limit answered 429 (CI, 2026-11-24).
+                .withRateLimit(10_000, 10_000)
                 .withAssignment(
                     AssignmentConfig.DEFAULTS.withPool(pool).withDefaultRotation(defaultRotation)));
     anonymous = AsaClient.connect(URI.create(server.url("127.0.0.1")));
@@ -255,7 +258,12 @@ class PoolAssignmentEndToEndTest {
   @Test
   void aServerWithoutAPoolRefusesToActivateAnAgreementThatNamesNoEvaluator() {
     server =
-        AsaServer.start(ServerConfig.defaults().withPort(0).withDataDir(dataDir).withClock(clock));
+        AsaServer.start(
+            ServerConfig.defaults()
+                .withPort(0)
+                .withDataDir(dataDir)
+                .withClock(clock)
+                .withRateLimit(10_000, 10_000));
     anonymous = AsaClient.connect(URI.create(server.url("127.0.0.1")));
     client = as("alice");
     provider = as("bob");
