@@ -481,15 +481,7 @@ class EnforcementEndToEndTest {
 
   @Test
   void x402CapturesTheAuthorizationAtFundingAndSettlesTheReleasedAmount() {
-    ObjectNode doc = Fixtures.general();
-    ObjectNode payment = doc.withObject("/escrow/payment");
-    payment.put("amount", "10.00").put("currency", "USDC");
-    ((ObjectNode) doc.path("escrow"))
-        .putObject("binding")
-        .put("type", "x402")
-        .put("network", "eip155:84532")
-        .put("asset", "0x036CbD53842c5426634e7929541eC2318f3dCF7e")
-        .put("pay_to", "0x209693Bc6afc0C5328bA36FaF03C514EF312287C");
+    ObjectNode doc = X402Documents.upto();
     String id = active(doc);
     Requirements requirements =
         Requirements.fromJson(client.escrow(id).path("x402_requirements"), "/x402_requirements");
@@ -519,22 +511,7 @@ class EnforcementEndToEndTest {
 
   @Test
   void anExactX402EscrowIsRuledWholeOrNothing() {
-    ObjectNode doc = Fixtures.general();
-    doc.withObject("/escrow/payment")
-        .put("amount", "10.00")
-        .put("currency", "USDC")
-        .putObject("graduated_release")
-        .put("enabled", false);
-    ((ObjectNode) doc.path("escrow"))
-        .putObject("binding")
-        .put("type", "x402")
-        .put("scheme", "exact")
-        .put("network", "eip155:84532")
-        .put("asset", "0x036CbD53842c5426634e7929541eC2318f3dCF7e")
-        .put("pay_to", "0x209693Bc6afc0C5328bA36FaF03C514EF312287C")
-        .putObject("extra")
-        .put("name", "USDC")
-        .put("version", "2");
+    ObjectNode doc = X402Documents.exact();
     String id = active(doc);
     Requirements requirements =
         Requirements.fromJson(client.escrow(id).path("x402_requirements"), "/x402_requirements");

@@ -99,14 +99,7 @@ class OfficialX402ClientTest {
     AsaClient evaluator = anonymous.withKey(Fixtures.key("eval-1"), clock);
 
     // The README's binding: no extra, no facilitatorAddress.
-    ObjectNode doc = Fixtures.general();
-    doc.withObject("/escrow/payment").put("amount", "10.00").put("currency", "USDC");
-    ((ObjectNode) doc.path("escrow"))
-        .putObject("binding")
-        .put("type", "x402")
-        .put("network", "eip155:84532")
-        .put("asset", "0x036CbD53842c5426634e7929541eC2318f3dCF7e")
-        .put("pay_to", "0x209693Bc6afc0C5328bA36FaF03C514EF312287C");
+    ObjectNode doc = X402Documents.upto();
     String id = client.createAgreement(doc).path("agreement_id").asText();
     client.sign(id, Role.CLIENT, Fixtures.key("alice"));
     provider.sign(id, Role.PROVIDER, Fixtures.key("bob"));

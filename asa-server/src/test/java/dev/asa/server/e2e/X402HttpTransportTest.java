@@ -188,7 +188,7 @@ class X402HttpTransportTest {
 
   @Test
   void aBindingTheFacilitatorCannotServeIsRefusedAtCreationWithTheReason() {
-    ObjectNode otherChain = x402Document();
+    ObjectNode otherChain = X402Documents.upto();
     ((ObjectNode) otherChain.at("/escrow/binding")).put("network", "eip155:8453");
     assertThatThrownBy(() -> client.createAgreement(otherChain))
         .isInstanceOfSatisfying(
@@ -201,7 +201,7 @@ class X402HttpTransportTest {
                   .contains("it supports: exact on eip155:84532, upto on eip155:84532");
             });
 
-    ObjectNode otherSigner = x402Document();
+    ObjectNode otherSigner = X402Documents.upto();
     ((ObjectNode) otherSigner.at("/escrow/binding"))
         .putObject("extra")
         .put("facilitatorAddress", "0x2222222222222222222222222222222222222222");
@@ -217,7 +217,7 @@ class X402HttpTransportTest {
   @Test
   void anUnreachableFacilitatorAtCreationIsA503AndNothingIsStored() throws Exception {
     facilitator.close(); // its port now refuses connections
-    ObjectNode doc = x402Document();
+    ObjectNode doc = X402Documents.upto();
     assertThatThrownBy(() -> client.createAgreement(doc))
         .isInstanceOfSatisfying(
             AsaApiException.class,
@@ -278,34 +278,17 @@ class X402HttpTransportTest {
   }
 
   /** An exact binding, all-or-nothing release, enforced as soon as it is verified. */
+  /** An exact escrow, enforced as soon as it is verified. */
   private static ObjectNode exactDocument() {
-    ObjectNode doc = x402Document();
-    ((ObjectNode) doc.at("/escrow/binding"))
-        .put("scheme", "exact")
-        .putObject("extra")
-        .put("name", "USDC")
-        .put("version", "2");
-    doc.withObject("/escrow/payment").putObject("graduated_release").put("enabled", false);
+    ObjectNode doc = X402Documents.exact();
     doc.withObject("/verification")
         .put("strategy", "pessimistic")
         .put("challenge_window_seconds", 0);
     return doc;
   }
 
-  private static ObjectNode x402Document() {
-    ObjectNode doc = Fixtures.general();
-    doc.withObject("/escrow/payment").put("amount", "10.00").put("currency", "USDC");
-    ((ObjectNode) doc.path("escrow"))
-        .putObject("binding")
-        .put("type", "x402")
-        .put("network", "eip155:84532")
-        .put("asset", "0x036CbD53842c5426634e7929541eC2318f3dCF7e")
-        .put("pay_to", "0x209693Bc6afc0C5328bA36FaF03C514EF312287C");
-    return doc;
-  }
-
   private String activeX402Agreement() {
-    ObjectNode doc = x402Document();
+    ObjectNode doc = X402Documents.upto();
     String id = client.createAgreement(doc).path("agreement_id").asText();
     client.sign(id, Role.CLIENT, Fixtures.key("alice"));
     provider.sign(id, Role.PROVIDER, Fixtures.key("bob"));

@@ -377,7 +377,7 @@ class X402FacilitatorTest {
     Attempt.Delivered delivered =
         (Attempt.Delivered) client.deliver(settlement(funded(r), r.withAmount("3000000")));
     JsonNode response = Json.parseTrusted(delivered.response());
-    String header = X402.paymentResponseHeader(response);
+    String header = X402.header(response);
     JsonNode decoded =
         Json.parseTrusted(new String(Base64.getDecoder().decode(header), StandardCharsets.UTF_8));
     assertThat(decoded).isEqualTo(response);

@@ -486,7 +486,7 @@ class X402Test {
             {"success":true,"transaction":"0x1234567890abcdef1234567890abcdef1234567890abcdef1234567890abcdef",
              "network":"eip155:84532","payer":"0x857b06519E91e3A54538791bDbb0E22373e36b66"}\
             """);
-    String header = X402.paymentResponseHeader(response);
+    String header = X402.header(response);
     assertThat(header).matches("[A-Za-z0-9+/]+=*");
     assertThat(
             Json.parseTrusted(

@@ -243,16 +243,12 @@ public final class X402 {
     return o;
   }
 
-  /** A JSON value as an x402 header carries it: its UTF-8 JSON text, base64 (RFC 4648, padded). */
+  /**
+   * A JSON value as an x402 header carries it ({@code PAYMENT-REQUIRED}, {@code PAYMENT-RESPONSE}):
+   * its UTF-8 JSON text, base64 (RFC 4648, padded).
+   */
   public static String header(JsonNode value) {
     return Base64.getEncoder().encodeToString(Json.write(value).getBytes(StandardCharsets.UTF_8));
-  }
-
-  /**
-   * The {@code PAYMENT-RESPONSE} header value: the SettleResponse JSON, base64 (RFC 4648, padded).
-   */
-  public static String paymentResponseHeader(JsonNode settleResponse) {
-    return header(settleResponse);
   }
 
   /** EVM addresses compare without case: mixed case is only an EIP-55 checksum. */
