@@ -9,6 +9,7 @@ import dev.asa.server.agreements.AssignmentConfig;
 import dev.asa.server.config.Observability;
 import dev.asa.server.config.ServerConfig;
 import dev.asa.server.escrow.EscrowConfig;
+import dev.asa.server.escrow.erc8183.Erc8183Settings;
 import dev.asa.server.evaluators.CanaryFile;
 import java.math.BigDecimal;
 import java.net.URI;
@@ -135,6 +136,30 @@ final class ServeCommand implements Callable<Integer> {
       description =
           "the x402 facilitator's base URL; without it x402 escrows are refused; env ASA_X402_FACILITATOR")
   String x402Facilitator;
+
+  @Option(
+      names = "--erc8183-rpc",
+      paramLabel = "URL",
+      description =
+          "the JSON-RPC URL of the chain whose ERC-8183 jobs this server attests as evaluator; with"
+              + " --erc8183-key, erc8183 escrows are offered; env ASA_ERC8183_RPC")
+  String erc8183Rpc;
+
+  @Option(
+      names = "--erc8183-key",
+      paramLabel = "FILE",
+      description =
+          "a file holding the attestor's secp256k1 private key (0x and 64 hex digits): the job's"
+              + " evaluator, which signs complete, reject and claimRefund; env ASA_ERC8183_KEY")
+  Path erc8183Key;
+
+  @Option(
+      names = "--erc8183-confirmations",
+      paramLabel = "N",
+      description =
+          "blocks deep a funding, submission or settlement must be before it counts (default"
+              + " ${DEFAULT-VALUE}); env ASA_ERC8183_CONFIRMATIONS")
+  int erc8183Confirmations = Erc8183Settings.DEFAULT_CONFIRMATIONS;
 
   @Option(
       names = "--dispute-endpoint",
@@ -333,6 +358,16 @@ final class ServeCommand implements Callable<Integer> {
     if (escrow.x402Facilitator() != null) {
       session.out().println("x402 facilitator: " + escrow.x402Facilitator());
     }
+    if (escrow.erc8183() != null) {
+      session
+          .out()
+          .println(
+              "erc8183 chain: "
+                  + escrow.erc8183().rpc()
+                  + " ("
+                  + escrow.erc8183().confirmations()
+                  + " confirmations)");
+    }
     config
         .verification()
         .description()
@@ -458,6 +493,21 @@ final class ServeCommand implements Callable<Integer> {
     }
     if (x402Facilitator != null) {
       escrow = escrow.withX402Facilitator(httpUrl("--x402-facilitator", x402Facilitator));
+    }
+    if ((erc8183Rpc == null) != (erc8183Key == null)) {
+      throw new UsageException(
+          "--erc8183-rpc and --erc8183-key go together: the chain, and the key the server attests"
+              + " with on it");
+    }
+    if (erc8183Rpc != null) {
+      if (erc8183Confirmations < 1) {
+        throw new UsageException(
+            "--erc8183-confirmations is at least 1, not " + erc8183Confirmations);
+      }
+      escrow =
+          escrow.withErc8183(
+              Erc8183Settings.of(httpUrl("--erc8183-rpc", erc8183Rpc), erc8183Key)
+                  .withConfirmations(erc8183Confirmations));
     }
     if (!disputeEndpoints.isEmpty()) {
       Map<String, URI> endpoints = new LinkedHashMap<>();

@@ -14,12 +14,14 @@ import dev.asa.server.agreements.DeliverableFetcher;
 import dev.asa.server.agreements.VerificationRunner;
 import dev.asa.server.config.Observability;
 import dev.asa.server.config.ServerConfig;
+import dev.asa.server.escrow.Courier;
 import dev.asa.server.escrow.Disputes;
 import dev.asa.server.escrow.Enforcement;
 import dev.asa.server.escrow.EscrowConfig;
 import dev.asa.server.escrow.Outbox;
 import dev.asa.server.escrow.WebhookCourier;
 import dev.asa.server.escrow.X402Facilitator;
+import dev.asa.server.escrow.erc8183.Erc8183Chain;
 import dev.asa.server.evaluation.EvaluatorPool;
 import dev.asa.server.evaluation.JobRunner;
 import dev.asa.server.evaluators.EvaluatorRegistry;
@@ -81,6 +83,7 @@ public final class AsaServer implements AutoCloseable {
   private final GracefulHandler inFlight;
   private final MetricsServer metricsServer;
   private final Instant startedAt = Instant.now();
+  private final Erc8183Chain chain;
 
   private AsaServer(
       Store store,
@@ -92,7 +95,9 @@ public final class AsaServer implements AutoCloseable {
       JobRunner jobs,
       GuardedHttpClient outbound,
       GracefulHandler inFlight,
-      MetricsServer metricsServer) {
+      MetricsServer metricsServer,
+      Erc8183Chain chain) {
+    this.chain = chain;
     this.inFlight = inFlight;
     this.metricsServer = metricsServer;
     this.jobs = jobs;
@@ -155,11 +160,13 @@ public final class AsaServer implements AutoCloseable {
           escrow.x402Facilitator() == null
               ? null
               : new X402Facilitator(escrow.x402Facilitator(), escrow.deliveryTimeout(), outbound);
+      Erc8183Chain chain = escrow.erc8183() == null ? null : Erc8183Chain.connect(escrow.erc8183());
       Enforcement enforcement =
           new Enforcement(
               store.ledger(),
               store.outbox(),
-              Enforcement.bindings(escrow, store.ledger(), facilitator));
+              Enforcement.bindings(
+                  escrow, store.ledger(), facilitator, chain, store.chainTransactions()));
       EvaluatorPool evaluators =
           config.verification().pool() == null ? null : config.verification().pool().timed(metrics);
       // Sealed "judged" criteria go to the LLM judge when one is configured.
@@ -284,15 +291,25 @@ public final class AsaServer implements AutoCloseable {
       }
       WebhookCourier webhooks =
           new WebhookCourier(serverKey, config.clock(), escrow.deliveryTimeout(), outbound);
-      // x402 settlements go to the facilitator; every other message is a signed webhook.
+      Courier chainCourier =
+          chain == null
+              ? null
+              : Enforcement.chainCourier(chain, store.chainTransactions(), config.clock());
+      // x402 settlements go to the facilitator, ERC-8183 settlements to the chain; every other
+      // message is a signed webhook.
       Outbox outbox =
           new Outbox(
               store.outbox(),
               config.clock(),
-              message ->
-                  message.kind().equals("x402.settle") && facilitator != null
-                      ? facilitator
-                      : webhooks,
+              message -> {
+                if (message.kind().equals("x402.settle") && facilitator != null) {
+                  return facilitator;
+                }
+                if (Enforcement.isChainMessage(message) && chainCourier != null) {
+                  return chainCourier;
+                }
+                return webhooks;
+              },
               metrics);
       outbox.start(Duration.ofSeconds(1));
       if (evaluators != null) {
@@ -326,7 +343,8 @@ public final class AsaServer implements AutoCloseable {
           jobs,
           outbound,
           inFlight,
-          metricsServer);
+          metricsServer,
+          chain);
     } catch (RuntimeException e) {
       outbound.close();
       store.close();
@@ -385,6 +403,9 @@ public final class AsaServer implements AutoCloseable {
     outbox.close();
     timers.close();
     outbound.close(); // after the outbox and the jobs, which send through it
+    if (chain != null) {
+      chain.close(); // after the outbox, which sends through it
+    }
     if (metricsServer != null) {
       metricsServer.close();
     }

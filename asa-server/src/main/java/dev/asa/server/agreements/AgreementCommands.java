@@ -260,6 +260,9 @@ public final class AgreementCommands {
                     + id
                     + "/escrow shows its status)");
           }
+          if (!redelivery) { // a re-delivery replaces content the rail has already seen
+            enforcement.checkDelivery(a, delivery.contentHash());
+          }
           String format =
               delivery.format() != null
                   ? delivery.format()

@@ -174,7 +174,7 @@ public final class AgreementService {
         new Enforcement(
             store.ledger(),
             store.outbox(),
-            Enforcement.bindings(EscrowConfig.DEFAULTS, store.ledger(), null)),
+            Enforcement.bindings(EscrowConfig.DEFAULTS, store.ledger(), null, null, null)),
         new Disputes(store.verifications(), store.events(), Map.of()),
         Set.of());
   }

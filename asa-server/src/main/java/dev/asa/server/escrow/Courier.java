@@ -18,7 +18,10 @@ public interface Courier {
    * sent again and again).
    */
   sealed interface Attempt {
-    /** The destination accepted the message (2xx); {@code response} is kept for the record. */
+    /**
+     * The destination accepted the message (2xx, or 0 for a destination that is not HTTP, such as a
+     * chain); {@code response} is kept for the record.
+     */
     record Delivered(int status, String response) implements Attempt {
       public Delivered {
         response = ControlCharacters.escapeNul(response);

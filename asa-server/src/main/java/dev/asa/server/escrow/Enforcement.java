@@ -10,6 +10,7 @@ import dev.asa.agreement.Escrow;
 import dev.asa.agreement.GraduatedRelease;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Money;
+import dev.asa.crypto.Digest;
 import dev.asa.escrow.Accounts;
 import dev.asa.escrow.Transfer;
 import dev.asa.facts.EscrowFact;
@@ -18,12 +19,16 @@ import dev.asa.facts.SettlementFact;
 import dev.asa.json.Json;
 import dev.asa.scoring.Release;
 import dev.asa.scoring.Settlement;
+import dev.asa.server.escrow.erc8183.Erc8183Chain;
+import dev.asa.server.store.ChainTransactionStore;
 import dev.asa.server.store.LedgerEntry;
 import dev.asa.server.store.LedgerStore;
+import dev.asa.server.store.OutboxMessage;
 import dev.asa.server.store.OutboxRow;
 import dev.asa.server.store.OutboxStore;
 import dev.asa.server.store.Write;
 import java.math.BigDecimal;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,14 +67,32 @@ public final class Enforcement {
 
   /** The bindings this server offers with its configuration. */
   public static List<EscrowBinding> bindings(
-      EscrowConfig config, LedgerStore ledger, X402Facilitator facilitator) {
+      EscrowConfig config,
+      LedgerStore ledger,
+      X402Facilitator facilitator,
+      Erc8183Chain chain,
+      ChainTransactionStore transactions) {
     List<EscrowBinding> list = new ArrayList<>();
     list.add(new LedgerBinding());
     list.add(new HttpCallbackBinding(config.callbackUrlPrefixes()));
     if (facilitator != null) {
       list.add(new X402Binding(facilitator, ledger));
     }
+    if (chain != null) {
+      list.add(new Erc8183Binding(chain, transactions));
+    }
     return list;
+  }
+
+  /** The courier of {@code erc8183} settlements (the outbox's kinds {@code erc8183.*}). */
+  public static Courier chainCourier(
+      Erc8183Chain chain, ChainTransactionStore transactions, Clock clock) {
+    return new Erc8183Courier(chain, transactions, clock);
+  }
+
+  /** Whether an outbox message is an {@code erc8183} settlement, for {@link #chainCourier}. */
+  public static boolean isChainMessage(OutboxMessage message) {
+    return Erc8183Courier.carries(message);
   }
 
   /**
@@ -129,6 +152,16 @@ public final class Enforcement {
     if (whole.isPresent()) {
       throw new InvalidDocumentException(
           "/release_percent", "must be 0 or 100 for this agreement: " + whole.get());
+    }
+  }
+
+  /**
+   * Refuses a first delivery the escrow's rail does not show yet (see {@link
+   * EscrowBinding#checkDelivery}); nothing to check when nothing is held.
+   */
+  public void checkDelivery(Agreement a, Digest contentHash) {
+    if (requiresFunding(a.terms()) && isFunded(a)) {
+      binding(a).checkDelivery(a, contentHash);
     }
   }
 

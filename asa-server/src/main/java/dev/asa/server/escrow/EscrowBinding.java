@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
 import dev.asa.agreement.Money;
+import dev.asa.crypto.Digest;
 import dev.asa.scoring.Settlement;
 import dev.asa.server.store.Write;
 import java.time.Instant;
@@ -45,6 +46,12 @@ public interface EscrowBinding {
    *     object)
    */
   Funded fund(Agreement agreement, ObjectNode body, Instant now);
+
+  /**
+   * Refuses a first delivery the rail does not show yet (an ERC-8183 provider submits on chain
+   * itself): {@link ChainNotReadyException}, or InvalidDocumentException when it shows another one.
+   */
+  default void checkDelivery(Agreement agreement, Digest contentHash) {}
 
   /** What moving the held money adds to the ledger's release and refund transfers. */
   List<Write> settle(Agreement agreement, Settlement split, String reason, Instant now);

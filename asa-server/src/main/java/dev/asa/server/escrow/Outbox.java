@@ -123,7 +123,9 @@ public final class Outbox implements AutoCloseable {
             OutboxRow.Status.DELIVERED,
             now,
             null,
-            "HTTP " + d.status() + (d.response() == null ? "" : " " + d.response()),
+            // A status of 0 is an answer that is not HTTP's (a chain's receipt).
+            (d.status() > 0 ? "HTTP " + d.status() : "")
+                + (d.response() == null ? "" : (d.status() > 0 ? " " : "") + d.response()),
             now);
         attempted(message, "delivered");
         return true;

@@ -14,8 +14,10 @@ import dev.asa.negotiation.NegotiationRefusedException;
 import dev.asa.server.agreements.ConflictException;
 import dev.asa.server.agreements.NotFoundException;
 import dev.asa.server.agreements.UnauthenticatedException;
+import dev.asa.server.escrow.ChainNotReadyException;
 import dev.asa.server.escrow.PaymentRequiredException;
 import dev.asa.server.escrow.X402Facilitator;
+import dev.asa.server.escrow.erc8183.ChainUnavailableException;
 import dev.asa.server.escrow.x402.X402;
 import dev.asa.server.store.StoreUnavailableException;
 import dev.asa.server.verification.VerificationFailedException;
@@ -217,6 +219,22 @@ final class Problems {
                   503,
                   "the database cannot be reached; retry later"));
         });
+    routes.exception(
+        ChainNotReadyException.class,
+        (e, ctx) -> {
+          ctx.header("Retry-After", String.valueOf(e.retryAfter().toSeconds()));
+          send(ctx, Problem.of("chain-not-ready", "Not yet on chain", 409, e.getMessage()));
+        });
+    routes.exception(
+        ChainUnavailableException.class,
+        (e, ctx) ->
+            send(
+                ctx,
+                Problem.of(
+                    "payment-rail-unavailable",
+                    "Payment rail unavailable",
+                    503,
+                    e.getMessage() + "; nothing was recorded, retry later")));
     routes.exception(
         X402Facilitator.FacilitatorUnavailableException.class,
         (e, ctx) ->

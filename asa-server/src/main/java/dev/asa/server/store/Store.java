@@ -35,6 +35,7 @@ public final class Store implements AutoCloseable {
   private final EvaluatorStore evaluators;
   private final CanarySetStore canarySets;
   private final TaskStore tasks;
+  private final ChainTransactionStore chainTransactions;
 
   private final StoreStatistics statistics;
 
@@ -61,6 +62,7 @@ public final class Store implements AutoCloseable {
     this.evaluators = new EvaluatorStore(database);
     this.canarySets = new CanarySetStore(database);
     this.tasks = new TaskStore(database);
+    this.chainTransactions = new ChainTransactionStore(database);
   }
 
   /**
@@ -110,6 +112,11 @@ public final class Store implements AutoCloseable {
 
   public TimerStore timers() {
     return timers;
+  }
+
+  /** The transactions this server signed on a chain (the erc8183 binding's). */
+  public ChainTransactionStore chainTransactions() {
+    return chainTransactions;
   }
 
   public OutboxStore outbox() {

@@ -1,0 +1,481 @@
+package dev.asa.server.e2e;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.Role;
+import dev.asa.client.AsaApiException;
+import dev.asa.client.AsaClient;
+import dev.asa.crypto.Digest;
+import dev.asa.json.Json;
+import dev.asa.server.AsaServer;
+import dev.asa.server.config.ServerConfig;
+import dev.asa.server.escrow.EscrowConfig;
+import dev.asa.server.escrow.erc8183.Erc8183Settings;
+import dev.asa.testing.Fixtures;
+import dev.asa.testing.MutableClock;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+import org.web3j.crypto.Credentials;
+import org.web3j.crypto.Keys;
+import org.web3j.utils.Numeric;
+
+/**
+ * Issue 20's done-when, through HTTP, with a real local chain ({@link LocalChain}: a hardhat node
+ * from npm, the project's ERC-8183 contract and a test token): an agreement goes from creation to
+ * CLOSED with the provider paid on chain; a failing result refunds the client on chain; an
+ * undelivered job is refunded by {@code claimRefund} after the provider timeout; a server stopped
+ * between sending a transaction and seeing its receipt resumes without sending it twice; a reorg
+ * that drops the settlement makes the server send the same transaction again. In each case the
+ * balances on chain match the agreement's escrow view. The attacks a client or provider could try
+ * through the fund and deliver routes are refused, each by name.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class) // the chain's clock only moves forward
+class Erc8183EndToEndTest {
+  private static final BigInteger BUDGET = BigInteger.valueOf(10_000_000); // 10.00 of 6 decimals
+  private static final int CONFIRMATIONS = 2;
+
+  @TempDir static Path dataDir;
+  @TempDir static Path keys;
+  static final MutableClock clock = new MutableClock(Instant.now());
+  static LocalChain chain;
+  static AsaServer server;
+  static Path keyFile;
+  static String attestor;
+
+  @BeforeAll
+  static void start() throws Exception {
+    chain = LocalChain.start();
+    Credentials key = Credentials.create(Keys.createEcKeyPair());
+    keyFile = keys.resolve("attestor.key");
+    Files.writeString(
+        keyFile, Numeric.toHexStringWithPrefixZeroPadded(key.getEcKeyPair().getPrivateKey(), 64));
+    attestor = key.getAddress();
+    chain.fundWithEther(attestor);
+    chain.mint(chain.client, BUDGET.multiply(BigInteger.valueOf(100)));
+    chain.approve(chain.client, BUDGET.multiply(BigInteger.valueOf(100)));
+    server = startServer();
+  }
+
+  private static AsaServer startServer() {
+    return AsaServer.start(
+        ServerConfig.defaults()
+            .withPort(0)
+            .withDataDir(dataDir)
+            .withClock(clock)
+            .withTimerPolling(false)
+            .withRateLimit(10_000, 10_000)
+            .withEscrow(
+                EscrowConfig.DEFAULTS.withErc8183(
+                    Erc8183Settings.of(URI.create(chain.rpc), keyFile)
+                        .withConfirmations(CONFIRMATIONS))));
+  }
+
+  @AfterAll
+  static void stop() {
+    if (server != null) {
+      server.close();
+    }
+    if (chain != null) {
+      chain.close();
+    }
+  }
+
+  // --- the done-when, case by case -------------------------------------------------------------
+
+  @Test
+  @Order(4)
+  void aPassingResultPaysTheProviderOnChainAndTheAgreementCloses() throws Exception {
+    Parties p = parties();
+    String id = active(p, document());
+    BigInteger job = fundedJob(p, id);
+    deliverOnChainAndToServer(p, id, job, "# Findings\n");
+    p.evaluator.verify(id, LifecycleEndToEndTest.judgedScores(95, 95, 95));
+    BigInteger provider = chain.balance(chain.provider);
+    closeAfterChallengeWindow(id, p);
+
+    JsonNode tx = settleOnChain(p, id);
+    assertThat(tx.path("call").asText()).isEqualTo("complete");
+    assertThat(chain.status(job)).as("Completed").isEqualTo(3);
+    assertThat(chain.balance(chain.provider).subtract(provider)).isEqualTo(BUDGET);
+    assertMatchesChain(p, id, BUDGET, BigInteger.ZERO);
+  }
+
+  @Test
+  @Order(5)
+  void aFailingResultRefundsTheClientOnChainByReject() throws Exception {
+    Parties p = parties();
+    String id = active(p, document());
+    BigInteger job = fundedJob(p, id);
+    deliverOnChainAndToServer(p, id, job, "# Too thin\n");
+    p.evaluator.verify(id, LifecycleEndToEndTest.judgedScores(10, 10, 10));
+    BigInteger client = chain.balance(chain.client);
+    closeAfterChallengeWindow(id, p);
+
+    JsonNode tx = settleOnChain(p, id);
+    assertThat(tx.path("call").asText()).isEqualTo("reject");
+    assertThat(chain.status(job)).as("Rejected").isEqualTo(4);
+    assertThat(chain.balance(chain.client).subtract(client)).isEqualTo(BUDGET);
+    assertMatchesChain(p, id, BigInteger.ZERO, BUDGET);
+  }
+
+  @Test
+  @Order(8)
+  void anUndeliveredJobIsRefundedByClaimRefundAfterTheProviderTimeout() throws Exception {
+    Parties p = parties();
+    String id = active(p, document());
+    BigInteger job = fundedJob(p, id);
+    BigInteger client = chain.balance(chain.client);
+    // The provider never delivers, and the server is away until the job has expired on chain.
+    chain.travel(Duration.ofDays(4).toSeconds());
+    clock.advance(Duration.ofSeconds(3601));
+    server.fireDueTimers();
+    assertThat(p.client.status(id).path("state").asText()).isEqualTo("EXPIRED");
+
+    JsonNode tx = settleOnChain(p, id);
+    assertThat(tx.path("call").asText()).isEqualTo("claimRefund");
+    assertThat(chain.status(job)).as("Expired").isEqualTo(5);
+    assertThat(chain.balance(chain.client).subtract(client)).isEqualTo(BUDGET);
+    assertMatchesChain(p, id, BigInteger.ZERO, BUDGET);
+  }
+
+  @Test
+  @Order(6)
+  void aServerStoppedBetweenSendingAndTheReceiptResumesWithoutSendingTwice() throws Exception {
+    Parties p = parties();
+    String id = active(p, document());
+    BigInteger job = fundedJob(p, id);
+    deliverOnChainAndToServer(p, id, job, "# Findings, again\n");
+    p.evaluator.verify(id, LifecycleEndToEndTest.judgedScores(95, 95, 95));
+    BigInteger provider = chain.balance(chain.provider);
+    long sentBefore = chain.transactionCount(attestor);
+    chain.automine(false);
+    try {
+      closeAfterChallengeWindow(id, p);
+      server.deliverDueMessages(); // signs, stores and sends; the node holds it, unmined
+      JsonNode sent = transaction(p, id);
+      assertThat(sent.path("status").asText()).isEqualTo("sent");
+      assertThat(chain.pending()).isEqualTo(1);
+
+      server.close(); // stopped before it could see a receipt
+      clock.advance(Duration.ofMinutes(2)); // any claim on the message has lapsed
+      server = startServer();
+      server.deliverDueMessages(); // sends the same bytes again: the node already has them
+      assertThat(chain.pending()).isEqualTo(1);
+      chain.mine(1);
+    } finally {
+      chain.automine(true);
+    }
+    p = parties(); // the restarted server listens on another port
+    JsonNode tx = settleOnChain(p, id);
+    assertThat(chain.transactionCount(attestor) - sentBefore)
+        .as("transactions the attestor had mined")
+        .isEqualTo(1);
+    assertThat(chain.balance(chain.provider).subtract(provider)).isEqualTo(BUDGET);
+    assertThat(tx.path("call").asText()).isEqualTo("complete");
+    assertMatchesChain(p, id, BUDGET, BigInteger.ZERO);
+  }
+
+  @Test
+  @Order(7)
+  void aReorgThatDropsTheSettlementSendsTheSameTransactionAgain() throws Exception {
+    Parties p = parties();
+    String id = active(p, document());
+    BigInteger job = fundedJob(p, id);
+    deliverOnChainAndToServer(p, id, job, "# Findings, reorged\n");
+    p.evaluator.verify(id, LifecycleEndToEndTest.judgedScores(95, 95, 95));
+    BigInteger provider = chain.balance(chain.provider);
+    closeAfterChallengeWindow(id, p);
+    String beforeMining = chain.snapshot();
+    server.deliverDueMessages(); // sent and mined at once: one confirmation of two
+    clock.advance(Duration.ofMinutes(20));
+    server.deliverDueMessages();
+    JsonNode mined = transaction(p, id);
+    assertThat(mined.path("status").asText()).isEqualTo("mined");
+
+    chain.revert(beforeMining); // the block holding it is gone
+    assertThat(chain.status(job)).as("Submitted again").isEqualTo(2);
+    JsonNode tx = settleOnChain(p, id);
+    assertThat(tx.path("tx_hash").asText()).isEqualTo(mined.path("tx_hash").asText());
+    assertThat(chain.balance(chain.provider).subtract(provider)).isEqualTo(BUDGET);
+    assertMatchesChain(p, id, BUDGET, BigInteger.ZERO);
+  }
+
+  // --- attacks through HTTP --------------------------------------------------------------------
+
+  @Test
+  @Order(2)
+  void fundingIsReadFromTheChainAndAJobThatDoesNotMatchTheAgreementIsRefused() throws Exception {
+    Parties p = parties();
+    String id = active(p, document());
+    String description = "ASA agreement " + id;
+    Instant expires = now().plus(Duration.ofDays(3));
+
+    BigInteger otherEvaluator =
+        chain.createAndFund(
+            chain.client, chain.provider, chain.stranger, expires, description, BUDGET);
+    BigInteger smallBudget =
+        chain.createAndFund(
+            chain.client, chain.provider, attestor, expires, description, BigInteger.valueOf(1));
+    BigInteger otherAgreement =
+        chain.createAndFund(
+            chain.client, chain.provider, attestor, expires, "ASA agreement another", BUDGET);
+    BigInteger expiresTooSoon =
+        chain.createAndFund(
+            chain.client,
+            chain.provider,
+            attestor,
+            now().plus(Duration.ofHours(2)),
+            description,
+            BUDGET);
+    BigInteger otherProvider =
+        chain.createAndFund(chain.client, chain.stranger, attestor, expires, description, BUDGET);
+    BigInteger unfunded =
+        chain.createJob(chain.client, chain.provider, attestor, expires, description);
+    chain.mine(CONFIRMATIONS);
+
+    assertRefused(p, id, otherEvaluator, 422, "evaluator is");
+    assertRefused(p, id, smallBudget, 422, "holds 1 atomic units");
+    assertRefused(p, id, otherAgreement, 422, "description must be");
+    assertRefused(p, id, expiresTooSoon, 422, "before this agreement may have to settle");
+    assertRefused(p, id, otherProvider, 422, "provider is");
+    assertRefused(p, id, unfunded, 422, "is Open, not Funded");
+    assertRefused(p, id, BigInteger.valueOf(999_999), 422, "has no job 999999");
+    // A body that names no job, or claims funding without one, is refused by field.
+    assertThatThrownBy(() -> p.client.fund(id, Json.object().put("amount", "10.00")))
+        .isInstanceOfSatisfying(AsaApiException.class, e -> assertThat(e.status()).isEqualTo(422))
+        .hasMessageContaining("/erc8183/job_id");
+    assertThat(p.client.escrow(id).path("status").asText()).isEqualTo("unfunded");
+    // The provider cannot fund on the client's behalf either.
+    BigInteger good =
+        chain.createAndFund(chain.client, chain.provider, attestor, expires, description, BUDGET);
+    chain.mine(CONFIRMATIONS);
+    assertThatThrownBy(() -> p.provider.fund(id, fundBody(good)))
+        .isInstanceOfSatisfying(AsaApiException.class, e -> assertThat(e.status()).isEqualTo(403));
+    assertThat(p.client.fund(id, fundBody(good)).path("state").asText()).isEqualTo("ACTIVE");
+  }
+
+  @Test
+  @Order(3)
+  void aDeliveryWhoseContentIsNotTheOneSubmittedOnChainIsRefused() throws Exception {
+    Parties p = parties();
+    String id = active(p, document());
+    BigInteger job = fundedJob(p, id);
+    assertThatThrownBy(() -> p.provider.deliver(id, "# Findings\n", "markdown"))
+        .isInstanceOfSatisfying(AsaApiException.class, e -> assertThat(e.status()).isEqualTo(409))
+        .hasMessageContaining("no submission on chain");
+    chain.submit(job, Digest.sha256("# The submitted one\n".getBytes(UTF_8)).bytes());
+    chain.mine(CONFIRMATIONS);
+    assertThatThrownBy(() -> p.provider.deliver(id, "# Another one\n", "markdown"))
+        .isInstanceOfSatisfying(AsaApiException.class, e -> assertThat(e.status()).isEqualTo(422))
+        .hasMessageContaining("/content_hash");
+    assertThat(p.provider.deliver(id, "# The submitted one\n", "markdown").path("state").asText())
+        .isEqualTo("DELIVERED");
+  }
+
+  @Test
+  @Order(1)
+  void termsThatCouldReleaseAPartAndBindingsTheServerCannotHonourAreRefusedAtCreation() {
+    Parties p = parties();
+    ObjectNode tiers = document();
+    tiers.withObject("/escrow/payment").remove("graduated_release");
+    ObjectNode wrongChain = document();
+    ((ObjectNode) wrongChain.at("/escrow/binding")).put("chain", "base");
+    ObjectNode notTheServer = document();
+    ((ObjectNode) notTheServer.at("/escrow/binding")).put("evaluator_address", chain.stranger);
+    ObjectNode noContract = document();
+    ((ObjectNode) noContract.at("/escrow/binding")).put("contract_address", chain.stranger);
+    ObjectNode unknownMember = document();
+    ((ObjectNode) unknownMember.at("/escrow/binding")).put("hook", chain.stranger);
+
+    assertCreationRefused(p, withTemplateTiers(tiers), "/escrow/payment/graduated_release");
+    assertCreationRefused(p, wrongChain, "/escrow/binding/chain");
+    assertCreationRefused(p, notTheServer, "/escrow/binding/evaluator_address");
+    assertCreationRefused(p, noContract, "/escrow/binding/contract_address");
+    assertCreationRefused(p, unknownMember, "/escrow/binding/hook");
+  }
+
+  // --- helpers ---------------------------------------------------------------------------------
+
+  record Parties(AsaClient client, AsaClient provider, AsaClient evaluator) {}
+
+  private static Parties parties() {
+    AsaClient anonymous = AsaClient.connect(URI.create(server.url("127.0.0.1")));
+    return new Parties(
+        anonymous.withKey(Fixtures.key("alice"), clock),
+        anonymous.withKey(Fixtures.key("bob"), clock),
+        anonymous.withKey(Fixtures.key("eval-1"), clock));
+  }
+
+  /**
+   * The general template, 10.00 USDC held by the test contract's job, released all or nothing, the
+   * provider given an hour.
+   */
+  private static ObjectNode document() {
+    ObjectNode doc = Fixtures.general();
+    doc.withObject("/escrow/payment").put("amount", "10.00").put("currency", "USDC");
+    doc.withObject("/escrow/payment").putObject("graduated_release").put("enabled", false);
+    doc.withObject("/escrow/dead_mans_switch").put("provider_timeout_seconds", 3600);
+    ((ObjectNode) doc.path("escrow"))
+        .putObject("binding")
+        .put("type", "erc8183")
+        .put("contract_address", chain.contract)
+        .put("chain", "eip155:31337")
+        .put("provider_address", chain.provider)
+        .put("client_address", chain.client);
+    return doc;
+  }
+
+  /** The template's own graduated tiers (85 and 50 percent among them). */
+  private static ObjectNode withTemplateTiers(ObjectNode doc) {
+    doc.withObject("/escrow/payment")
+        .set("graduated_release", Fixtures.general().at("/escrow/payment/graduated_release"));
+    return doc;
+  }
+
+  private static String active(Parties p, ObjectNode doc) {
+    String id = p.client.createAgreement(doc).path("agreement_id").asText();
+    p.client.sign(id, Role.CLIENT, Fixtures.key("alice"));
+    p.provider.sign(id, Role.PROVIDER, Fixtures.key("bob"));
+    return id;
+  }
+
+  /**
+   * The client creates and funds the job on chain and names it to the server, which refuses it
+   * until the funding is {@value #CONFIRMATIONS} blocks deep.
+   */
+  private static BigInteger fundedJob(Parties p, String id) throws Exception {
+    JsonNode terms = p.client.escrow(id).path("erc8183");
+    assertThat(terms.path("evaluator_address").asText()).isEqualToIgnoringCase(attestor);
+    BigInteger job =
+        chain.createAndFund(
+            chain.client,
+            terms.path("provider_address").asText(),
+            terms.path("evaluator_address").asText(),
+            now()
+                .plusSeconds(terms.path("expired_at_min_seconds_after_funding").asLong())
+                .plus(Duration.ofHours(1)),
+            terms.path("description").asText(),
+            new BigInteger(terms.path("budget_atomic").asText()));
+    assertThatThrownBy(() -> p.client.fund(id, fundBody(job)))
+        .isInstanceOfSatisfying(
+            AsaApiException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(409);
+              assertThat(e.problem().path("type").asText()).contains("chain-not-ready");
+            });
+    chain.mine(CONFIRMATIONS - 1);
+    p.client.fund(id, fundBody(job));
+    JsonNode escrow = p.client.escrow(id);
+    assertThat(escrow.path("status").asText()).isEqualTo("held");
+    assertThat(escrow.at("/erc8183/job_id").asText()).isEqualTo(job.toString());
+    return job;
+  }
+
+  /**
+   * Now for a party: the later of the server's clock (which the tests move) and the chain's (which
+   * createJob checks expiredAt against).
+   */
+  private static Instant now() throws Exception {
+    Instant chainTime = chain.time();
+    return chainTime.isAfter(clock.instant()) ? chainTime : clock.instant();
+  }
+
+  private static ObjectNode fundBody(BigInteger job) {
+    ObjectNode body = Json.object();
+    body.putObject("erc8183").put("job_id", job.toString());
+    return body;
+  }
+
+  private static void deliverOnChainAndToServer(
+      Parties p, String id, BigInteger job, String content) throws Exception {
+    chain.submit(job, Digest.sha256(content.getBytes(UTF_8)).bytes());
+    chain.mine(CONFIRMATIONS - 1);
+    assertThat(p.provider.deliver(id, content, "markdown").path("state").asText())
+        .isEqualTo("DELIVERED");
+  }
+
+  private static void closeAfterChallengeWindow(String id, Parties p) {
+    clock.advance(Duration.ofSeconds(7201));
+    server.fireDueTimers();
+    assertThat(p.client.status(id).path("state").asText()).isEqualTo("CLOSED");
+  }
+
+  /**
+   * Lets the outbox carry the settlement (mining a block between attempts) until it is delivered;
+   * its transaction as the escrow view shows it.
+   */
+  private static JsonNode settleOnChain(Parties p, String id) throws Exception {
+    for (int round = 0; round < 30; round++) {
+      server.deliverDueMessages();
+      JsonNode message = p.client.escrow(id).path("messages").get(0);
+      if (message != null && !message.path("status").asText().equals("pending")) {
+        assertThat(message.path("status").asText()).as(message.toString()).isEqualTo("delivered");
+        JsonNode tx = transaction(p, id);
+        assertThat(tx.path("status").asText()).isEqualTo("confirmed");
+        assertThat(tx.path("confirmations").asInt()).isGreaterThanOrEqualTo(CONFIRMATIONS);
+        return tx;
+      }
+      chain.mine(1);
+      clock.advance(Duration.ofMinutes(20));
+    }
+    throw new AssertionError("not settled: " + p.client.escrow(id).toPrettyString());
+  }
+
+  private static JsonNode transaction(Parties p, String id) {
+    JsonNode list = p.client.escrow(id).at("/erc8183/transactions");
+    assertThat(list.size()).as("one transaction for one instruction: %s", list).isEqualTo(1);
+    return list.get(0);
+  }
+
+  /** The escrow view's released and refunded amounts are what the chain moved. */
+  private static void assertMatchesChain(
+      Parties p, String id, BigInteger released, BigInteger refunded) {
+    JsonNode view = p.client.escrow(id);
+    BigInteger viewReleased = BigInteger.ZERO;
+    BigInteger viewRefunded = BigInteger.ZERO;
+    for (JsonNode t : view.path("transfers")) {
+      BigInteger atomic =
+          new BigDecimal(t.path("amount").asText()).movePointRight(6).toBigIntegerExact();
+      switch (t.path("kind").asText()) {
+        case "release" -> viewReleased = viewReleased.add(atomic);
+        case "refund" -> viewRefunded = viewRefunded.add(atomic);
+        default -> {}
+      }
+    }
+    assertThat(viewReleased).as("released in the view: %s", view).isEqualTo(released);
+    assertThat(viewRefunded).as("refunded in the view: %s", view).isEqualTo(refunded);
+    assertThat(view.path("status").asText()).isEqualTo("settled");
+  }
+
+  private static void assertRefused(
+      Parties p, String id, BigInteger job, int status, String because) {
+    assertThatThrownBy(() -> p.client.fund(id, fundBody(job)))
+        .as("job %s", job)
+        .isInstanceOfSatisfying(
+            AsaApiException.class, e -> assertThat(e.status()).isEqualTo(status))
+        .hasMessageContaining(because);
+  }
+
+  private static void assertCreationRefused(Parties p, ObjectNode doc, String pointer) {
+    assertThatThrownBy(() -> p.client.createAgreement(doc))
+        .as(pointer)
+        .isInstanceOfSatisfying(AsaApiException.class, e -> assertThat(e.status()).isEqualTo(422))
+        .hasMessageContaining(pointer);
+  }
+}
