@@ -5,16 +5,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Role;
 import dev.asa.client.AsaApiException;
 import dev.asa.client.AsaClient;
+import dev.asa.client.EvaluatorScores;
+import dev.asa.client.EvaluatorTask;
 import dev.asa.crypto.Digest;
 import dev.asa.json.Json;
 import dev.asa.server.AsaServer;
 import dev.asa.server.config.ServerConfig;
 import dev.asa.server.escrow.EscrowConfig;
 import dev.asa.server.escrow.erc8183.Erc8183Settings;
+import dev.asa.server.evaluators.CanaryFile;
 import dev.asa.testing.Fixtures;
 import dev.asa.testing.MutableClock;
 import java.math.BigDecimal;
@@ -57,6 +61,7 @@ class Erc8183EndToEndTest {
   static AsaServer server;
   static Path keyFile;
   static String attestor;
+  static Path canaries;
 
   @BeforeAll
   static void start() throws Exception {
@@ -69,6 +74,17 @@ class Erc8183EndToEndTest {
     chain.fundWithEther(attestor);
     chain.mint(chain.client, BUDGET.multiply(BigInteger.valueOf(100)));
     chain.approve(chain.client, BUDGET.multiply(BigInteger.valueOf(100)));
+    // The example asks for canary tasks, which a server offers with a canary set.
+    canaries = keys.resolve("canaries.jsonl");
+    Files.writeString(
+        canaries,
+        "{\"id\": \"canary-1\", \"service_type\": \"research_synthesis\","
+            + " \"request\": {\"description\": \"Summarise it\"},"
+            + " \"deliverable\": {\"content\": \"# Summary\", \"format\": \"markdown\"},"
+            + " \"criteria\": {\"dimensions\": [{\"name\": \"accuracy\", \"weight\": 1,"
+            + " \"metric\": \"score\", \"slo\": {\"operator\": \"gte\", \"value\": 70}}],"
+            + " \"composite_threshold\": 70}, \"known_scores\": {\"accuracy\": 20},"
+            + " \"tolerance\": 10}\n");
     server = startServer();
   }
 
@@ -80,10 +96,15 @@ class Erc8183EndToEndTest {
             .withClock(clock)
             .withTimerPolling(false)
             .withRateLimit(10_000, 10_000)
+            .withCanaries(readCanaries())
             .withEscrow(
                 EscrowConfig.DEFAULTS.withErc8183(
                     Erc8183Settings.of(URI.create(chain.rpc), keyFile)
                         .withConfirmations(CONFIRMATIONS))));
+  }
+
+  private static CanaryFile readCanaries() {
+    return CanaryFile.read(canaries);
   }
 
   @AfterAll
@@ -219,6 +240,45 @@ class Erc8183EndToEndTest {
   // --- attacks through HTTP --------------------------------------------------------------------
 
   @Test
+  @Order(0)
+  void theWhitepaperExampleAgreementGoesFromCreationToClosedWithTheProviderPaidOnChain()
+      throws Exception {
+    Parties p = parties();
+    ObjectNode example = whitepaperExample();
+    // As printed, its tiers release 85 or 50 percent for some scores, which a job cannot.
+    assertCreationRefused(p, example.deepCopy(), "/escrow/payment/graduated_release");
+    // Its tiers made all or nothing at its own composite threshold (75): everything else as
+    // printed.
+    ArrayNode tiers = example.withArray("/escrow/payment/graduated_release/tiers");
+    tiers.removeAll();
+    tiers.addObject().put("composite_score_gte", 75).put("release_percent", 100);
+    tiers.addObject().put("composite_score_lt", 75).put("release_percent", 0);
+    String id = active(p, example);
+    BigInteger job = fundedJob(p, id);
+    deliverOnChainAndToServer(p, id, job, "# Federated learning privacy guarantees\n");
+    // With canary tasks on, the evaluator answers through its work queue, where a canary may
+    // wait beside the real task (the evaluator cannot tell them apart; it scores each honestly).
+    var queue = p.evaluator.evaluatorQueue();
+    for (EvaluatorTask task : queue.tasks()) {
+      boolean canary = task.description().equals("Summarise it");
+      EvaluatorScores.Builder scores = EvaluatorScores.builder();
+      for (String dimension : task.dimensions()) {
+        double score = dimension.equals("timeliness") ? 100 : canary ? 20 : 92; // boolean: 100
+        scores.score(dimension, score, canary ? "a one-line summary" : "checked");
+      }
+      queue.answer(task.taskId(), scores.build());
+    }
+    BigInteger provider = chain.balance(chain.provider);
+    closeAfterChallengeWindow(id, p);
+
+    JsonNode tx = settleOnChain(p, id);
+    assertThat(tx.path("call").asText()).isEqualTo("complete");
+    BigInteger budget = BigInteger.valueOf(5_000_000); // the example's 5.00 USDC
+    assertThat(chain.balance(chain.provider).subtract(provider)).isEqualTo(budget);
+    assertMatchesChain(p, id, budget, BigInteger.ZERO);
+  }
+
+  @Test
   @Order(2)
   void fundingIsReadFromTheChainAndAJobThatDoesNotMatchTheAgreementIsRefused() throws Exception {
     Parties p = parties();
@@ -338,6 +398,31 @@ class Erc8183EndToEndTest {
         .put("chain", "eip155:31337")
         .put("provider_address", chain.provider)
         .put("client_address", chain.client);
+    return doc;
+  }
+
+  /**
+   * Section 4.1's example as printed, with what cannot be taken literally replaced: its placeholder
+   * identities and keys (alice, bob and eval-1 of the test fixtures), its dates and signatures (the
+   * server sets and collects them), and its binding pointed at the test contract (with the
+   * provider's address, which the placeholder "0xdef456..." binding could not name).
+   */
+  private static ObjectNode whitepaperExample() throws Exception {
+    ObjectNode doc;
+    try (var in =
+        Erc8183EndToEndTest.class.getResourceAsStream("/dev/asa/examples/whitepaper-4.1.json")) {
+      doc = (ObjectNode) Json.parse(in.readAllBytes());
+    }
+    for (String server :
+        new String[] {"agreement_id", "created_at", "expires_at", "status", "signatures"}) {
+      doc.remove(server);
+    }
+    doc.set("parties", Fixtures.general().get("parties"));
+    doc.set("escrow", doc.get("escrow").deepCopy());
+    ((ObjectNode) doc.at("/escrow/binding"))
+        .put("contract_address", chain.contract)
+        .put("chain", "eip155:31337")
+        .put("provider_address", chain.provider);
     return doc;
   }
 
