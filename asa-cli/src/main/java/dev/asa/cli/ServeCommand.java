@@ -366,7 +366,8 @@ final class ServeCommand implements Callable<Integer> {
                   + escrow.erc8183().rpc()
                   + " ("
                   + escrow.erc8183().confirmations()
-                  + " confirmations)");
+                  + " confirmations), attestor (every job's evaluator; it pays gas): "
+                  + escrow.erc8183().attestorAddress());
     }
     config
         .verification()
@@ -504,10 +505,15 @@ final class ServeCommand implements Callable<Integer> {
         throw new UsageException(
             "--erc8183-confirmations is at least 1, not " + erc8183Confirmations);
       }
-      escrow =
-          escrow.withErc8183(
-              Erc8183Settings.of(httpUrl("--erc8183-rpc", erc8183Rpc), erc8183Key)
-                  .withConfirmations(erc8183Confirmations));
+      Erc8183Settings settings =
+          Erc8183Settings.of(httpUrl("--erc8183-rpc", erc8183Rpc), erc8183Key)
+              .withConfirmations(erc8183Confirmations);
+      try {
+        settings.attestorAddress(); // a bad key file is a usage error, before anything starts
+      } catch (IllegalArgumentException e) {
+        throw new UsageException("--erc8183-key: " + e.getMessage());
+      }
+      escrow = escrow.withErc8183(settings);
     }
     if (!disputeEndpoints.isEmpty()) {
       Map<String, URI> endpoints = new LinkedHashMap<>();

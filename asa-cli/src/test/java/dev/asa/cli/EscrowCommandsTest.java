@@ -77,7 +77,7 @@ class EscrowCommandsTest {
   }
 
   @Test
-  void badServeEscrowOptionsExitTwoNamingTheOption(@TempDir Path dir) {
+  void badServeEscrowOptionsExitTwoNamingTheOption(@TempDir Path dir) throws Exception {
     Result noEquals =
         run("serve", "--port", "0", "--data-dir", dir.toString(), "--dispute-endpoint", "ajp");
     assertThat(noEquals.status()).isEqualTo(2);
@@ -125,6 +125,34 @@ class EscrowCommandsTest {
                     "https://b.example/")
                 .err())
         .startsWith("asa serve: --x402-facilitator is given more than once");
+
+    assertThat(run("serve", "--erc8183-rpc", "https://rpc.example/").err())
+        .startsWith("asa serve: --erc8183-rpc and --erc8183-key go together");
+    Path notAKey = Files.writeString(dir.resolve("attestor.key"), "not a key\n");
+    assertThat(run("serve", "--erc8183-rpc", "http://", "--erc8183-key", notAKey.toString()).err())
+        .startsWith("asa serve: --erc8183-rpc must be an http(s) URL with a host");
+    assertThat(
+            run(
+                    "serve",
+                    "--erc8183-rpc",
+                    "https://rpc.example/",
+                    "--erc8183-key",
+                    notAKey.toString())
+                .err())
+        .startsWith("asa serve: --erc8183-key: the ERC-8183 key file " + notAKey)
+        .contains("0x and 64 hex digits")
+        .doesNotContain("not a key");
+    assertThat(
+            run(
+                    "serve",
+                    "--erc8183-rpc",
+                    "https://rpc.example/",
+                    "--erc8183-key",
+                    notAKey.toString(),
+                    "--erc8183-confirmations",
+                    "0")
+                .err())
+        .startsWith("asa serve: --erc8183-confirmations is at least 1, not 0");
 
     Result noKey = run("serve", "--arbiter-key", dir.resolve("arbiter.pub").toString());
     assertThat(noKey.status()).isEqualTo(5);

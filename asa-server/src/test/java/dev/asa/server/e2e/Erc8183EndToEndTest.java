@@ -23,6 +23,7 @@ import dev.asa.testing.Fixtures;
 import dev.asa.testing.MutableClock;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -368,6 +369,35 @@ class Erc8183EndToEndTest {
     assertCreationRefused(p, notTheServer, "/escrow/binding/evaluator_address");
     assertCreationRefused(p, noContract, "/escrow/binding/contract_address");
     assertCreationRefused(p, unknownMember, "/escrow/binding/hook");
+  }
+
+  @Test
+  @Order(9)
+  void anUnreachableChainIsA503AndNothingIsRecorded(@TempDir Path otherData) throws Exception {
+    int closed;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      closed = socket.getLocalPort();
+    }
+    AsaServer down =
+        AsaServer.start(
+            ServerConfig.defaults()
+                .withPort(0)
+                .withDataDir(otherData)
+                .withClock(clock)
+                .withTimerPolling(false)
+                .withEscrow(
+                    EscrowConfig.DEFAULTS.withErc8183(
+                        Erc8183Settings.of(URI.create("http://127.0.0.1:" + closed), keyFile))));
+    try {
+      AsaClient client =
+          AsaClient.connect(URI.create(down.url("127.0.0.1")))
+              .withKey(Fixtures.key("alice"), clock);
+      assertThatThrownBy(() -> client.createAgreement(document()))
+          .isInstanceOfSatisfying(AsaApiException.class, e -> assertThat(e.status()).isEqualTo(503))
+          .hasMessageContaining("nothing was recorded");
+    } finally {
+      down.close();
+    }
   }
 
   // --- helpers ---------------------------------------------------------------------------------

@@ -49,6 +49,15 @@ public record Erc8183Settings(URI rpc, Path keyFile, int confirmations, long gas
     return new Erc8183Settings(rpc, keyFile, n, gasLimit);
   }
 
+  /**
+   * The attestor's address (the evaluator every job must name), read from the key file.
+   *
+   * @throws IllegalArgumentException naming the file when it cannot be read or holds no key
+   */
+  public String attestorAddress() {
+    return credentials().getAddress();
+  }
+
   /** The attestor key read from its file; the error names the file, never its content. */
   Credentials credentials() {
     String text;
