@@ -57,6 +57,13 @@ record ScoredText(
   static final double COPIED_SHARE = 0.8;
 
   /**
+   * A copy gives back at least this share of the request's own word runs: the source pasted back
+   * whole. An answer that quotes a passage of a longer request (the sentence an extraction asks
+   * for, the row a lookup asks for) has picked it out, which is the work asked.
+   */
+  static final double COVERED_SHARE = 0.5;
+
+  /**
    * Below this share of runs matching in the same case, the text was recased (put in capitals as
    * asked), which is work, not a copy.
    */
@@ -227,8 +234,12 @@ record ScoredText(
     List<List<String>> answerRuns = runs(answer);
     long found = answerRuns.stream().filter(r -> anyCase.contains(lower(r))).count();
     long foundInCase = answerRuns.stream().filter(sameCase::contains).count();
+    Set<List<String>> given = new HashSet<>();
+    answerRuns.forEach(r -> given.add(lower(r)));
+    long covered = anyCase.stream().filter(given::contains).count();
     return found >= COPIED_SHARE * answerRuns.size()
-        && foundInCase >= SAME_CASE_SHARE * answerRuns.size();
+        && foundInCase >= SAME_CASE_SHARE * answerRuns.size()
+        && covered >= COVERED_SHARE * anyCase.size();
   }
 
   private static List<String> lower(List<String> words) {

@@ -69,6 +69,27 @@ class ScoredTextTest {
   }
 
   @Test
+  void aPassageQuotedOutOfALongerRequestIsAnExtractionNotACopy() {
+    String article =
+        "Development studies is an interdisciplinary branch of social science. It has grown in"
+            + " popularity as a subject of research since the 1990s. Students of development"
+            + " studies often choose careers in international organisations such as the United"
+            + " Nations and the World Bank, in non-governmental organisations, or in research"
+            + " centres. Notable universities offer it as a specialised master's degree.";
+    String request =
+        "Answer the question from the article: what careers do its students choose?\n\n" + article;
+    String quoted =
+        "Students of development studies often choose careers in international organisations such"
+            + " as the United Nations and the World Bank, in non-governmental organisations, or in"
+            + " research centres.";
+    // The sentence asked for, picked out of the article: the work of an extraction, scored.
+    assertThat(ScoredText.copies(request, quoted)).isFalse();
+    assertThat(ScoredText.of(request, quoted).text()).isEqualTo(quoted);
+    // The whole article given back is still a copy.
+    assertThat(ScoredText.copies(request, article)).isTrue();
+  }
+
+  @Test
   void aShortenedOrCorrectedSentenceIsNoCopy() {
     String request =
         "Rewrite the sentence to be concise.\n\nIf you have any questions about my rate or if you"
