@@ -402,9 +402,10 @@ final class Erc8183Binding implements EscrowBinding {
           "agreement " + a.id() + " would release a part of an ERC-8183 job, which cannot");
     }
     Terms terms = Terms.of(binding(a));
+    // The binding's chain (checked at creation to be the node's): closing never waits on the node.
     Erc8183Courier.Instruction instruction =
         new Erc8183Courier.Instruction(
-            chain.chainId(),
+            terms.chainId(),
             terms.contract(),
             jobId(a),
             complete ? Erc8183Courier.Call.COMPLETE : Erc8183Courier.Call.REFUND,
