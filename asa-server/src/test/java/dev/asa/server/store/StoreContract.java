@@ -1300,4 +1300,58 @@ abstract class StoreContract {
         .isInstanceOf(IllegalStateException.class);
     other.close(); // closing twice is harmless
   }
+
+  // ---- chain transactions (the erc8183 binding's) ----
+
+  @Test
+  void aChainTransactionIsStoredOncePerMessageAndANonceOncePerSenderAndChain() {
+    String sender =
+        "0x" + UUID.randomUUID().toString().replace("-", "").substring(0, 32) + "00000000";
+    ChainTransactionStore txs = store.chainTransactions();
+    assertThat(txs.nextNonce(31337, sender)).isZero();
+    ChainTransaction first = chainTx(uniqueId("msg"), sender, 0);
+    txs.insert(first);
+    assertThat(txs.ofMessage(first.messageId())).contains(first);
+    assertThat(txs.nextNonce(31337, sender)).isEqualTo(1);
+    assertThat(txs.nextNonce(1, sender)).as("another chain").isZero();
+
+    // A second transaction for the message, or another message on the same nonce, is refused.
+    assertThatThrownBy(() -> txs.insert(chainTx(first.messageId(), sender, 1)))
+        .isInstanceOf(DuplicateKeyException.class);
+    assertThatThrownBy(() -> txs.insert(chainTx(uniqueId("msg"), sender, 0)))
+        .isInstanceOf(DuplicateKeyException.class)
+        .hasMessageContaining("nonce 0");
+    ChainTransaction second = chainTx(uniqueId("msg"), sender, 1);
+    txs.insert(second);
+    assertThat(txs.ofSender(31337, sender, 0, 2)).containsExactly(first, second);
+    assertThat(txs.ofSender(31337, sender, 1, 2)).containsExactly(second);
+
+    txs.observe(first.messageId(), ChainTransaction.Status.MINED, 42L, 1, T0.plusSeconds(5));
+    ChainTransaction seen = txs.ofMessage(first.messageId()).orElseThrow();
+    assertThat(seen.status()).isEqualTo(ChainTransaction.Status.MINED);
+    assertThat(seen.blockNumber()).isEqualTo(42L);
+    assertThat(seen.confirmations()).isEqualTo(1);
+    assertThat(seen.rawTx()).isEqualTo(first.rawTx());
+    assertThat(txs.ofMessage(second.messageId()).orElseThrow().blockNumber())
+        .as("not yet mined")
+        .isNull();
+    assertThat(txs.ofAgreement(first.agreementId())).hasSize(2);
+  }
+
+  private static ChainTransaction chainTx(String messageId, String sender, long nonce) {
+    return new ChainTransaction(
+        messageId,
+        "agreement-of-" + sender,
+        31337,
+        sender,
+        nonce,
+        "complete",
+        "0x" + "ab".repeat(32),
+        "0xf86b" + "cd".repeat(100),
+        T0,
+        ChainTransaction.Status.SIGNED,
+        null,
+        0,
+        T0);
+  }
 }
