@@ -358,9 +358,9 @@ final class Erc8183Binding implements EscrowBinding {
     Terms terms = Terms.of(binding(a));
     BigInteger jobId = jobId(a);
     List<Erc8183Chain.JobEvent> submitted =
-        chain.submittedEvents(terms.contract(), jobId, chain.confirmedBlock());
+        chain.submittedEvents(terms.contract(), jobId, fundedBlock(a), chain.confirmedBlock());
     if (submitted.isEmpty()) {
-      if (!chain.submittedEvents(terms.contract(), jobId, chain.head()).isEmpty()) {
+      if (!chain.submittedEvents(terms.contract(), jobId, fundedBlock(a), chain.head()).isEmpty()) {
         throw notYetConfirmed("job " + jobId + "'s JobSubmitted event");
       }
       throw new ChainNotReadyException(
@@ -528,6 +528,16 @@ final class Erc8183Binding implements EscrowBinding {
         .orElseThrow(() ->
             new IllegalStateException(
                 "agreement " + a.id() + " is funded by erc8183 but records no job"));
+  }
+
+  /** The block the job's funding was seen in (recorded at funding). */
+  private static long fundedBlock(Agreement a) {
+    return a.facts()
+        .escrow()
+        .map(e -> e.bindingDetails())
+        .filter(d -> d != null && d.path("funded_block").canConvertToLong())
+        .map(d -> d.get("funded_block").asLong())
+        .orElse(0L);
   }
 
   private ChainNotReadyException notYetConfirmed(String what) {

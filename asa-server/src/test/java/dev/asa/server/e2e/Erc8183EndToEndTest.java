@@ -199,6 +199,16 @@ class Erc8183EndToEndTest {
       server = startServer();
       server.deliverDueMessages(); // sends the same bytes again: the node already has them
       assertThat(chain.pending()).isEqualTo(1);
+
+      // Stopped again, and this time the node lost the transaction too: as if the server had died
+      // after storing it and before sending it. It sends the stored bytes, not a new transaction.
+      server.close();
+      chain.drop(sent.path("tx_hash").asText());
+      assertThat(chain.pending()).isZero();
+      clock.advance(Duration.ofMinutes(20));
+      server = startServer();
+      server.deliverDueMessages();
+      assertThat(chain.pending()).isEqualTo(1);
       chain.mine(1);
     } finally {
       chain.automine(true);

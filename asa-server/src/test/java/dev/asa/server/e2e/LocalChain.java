@@ -215,6 +215,11 @@ final class LocalChain implements AutoCloseable {
     node("evm_revert", snapshot);
   }
 
+  /** Takes a transaction out of the node's pool, as a node that never received it. */
+  void drop(String txHash) throws IOException {
+    node("hardhat_dropTransaction", txHash);
+  }
+
   void fundWithEther(String who) throws IOException {
     node("hardhat_setBalance", who, "0x56BC75E2D63100000"); // 100 ether
   }

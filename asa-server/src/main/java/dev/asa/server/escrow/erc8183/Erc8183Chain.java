@@ -177,22 +177,32 @@ public final class Erc8183Chain implements AutoCloseable {
     }
   }
 
-  /** The job's {@code JobFunded} events up to {@code toBlock}; the value is the amount. */
+  /**
+   * The job's {@code JobFunded} events up to {@code toBlock}, searched from the chain's first block
+   * (the server does not know when the client funded); the value is the amount.
+   */
   public List<JobEvent> fundedEvents(String contract, BigInteger jobId, long toBlock) {
-    return events(contract, JOB_FUNDED, jobId, toBlock);
+    return events(contract, JOB_FUNDED, jobId, DefaultBlockParameterName.EARLIEST, toBlock);
   }
 
-  /** The job's {@code JobSubmitted} events up to {@code toBlock}; the value is the deliverable. */
-  public List<JobEvent> submittedEvents(String contract, BigInteger jobId, long toBlock) {
-    return events(contract, JOB_SUBMITTED, jobId, toBlock);
+  /**
+   * The job's {@code JobSubmitted} events from {@code fromBlock} (its funding's: a job is submitted
+   * after it is funded) up to {@code toBlock}; the value is the deliverable.
+   */
+  public List<JobEvent> submittedEvents(
+      String contract, BigInteger jobId, long fromBlock, long toBlock) {
+    return events(
+        contract,
+        JOB_SUBMITTED,
+        jobId,
+        DefaultBlockParameter.valueOf(BigInteger.valueOf(fromBlock)),
+        toBlock);
   }
 
-  private List<JobEvent> events(String contract, Event event, BigInteger jobId, long toBlock) {
+  private List<JobEvent> events(
+      String contract, Event event, BigInteger jobId, DefaultBlockParameter from, long toBlock) {
     EthFilter filter =
-        new EthFilter(
-            DefaultBlockParameterName.EARLIEST,
-            DefaultBlockParameter.valueOf(BigInteger.valueOf(toBlock)),
-            contract);
+        new EthFilter(from, DefaultBlockParameter.valueOf(BigInteger.valueOf(toBlock)), contract);
     filter.addSingleTopic(EventEncoder.encode(event));
     filter.addSingleTopic(Numeric.toHexStringWithPrefixZeroPadded(jobId, 64));
     List<JobEvent> found = new ArrayList<>();
