@@ -480,6 +480,10 @@ final class Erc8183Binding implements EscrowBinding {
         t.put("block_number", tx.blockNumber());
       }
       t.put("confirmations", tx.confirmations());
+      if (!tx.replacedHashes().isEmpty()) {
+        ArrayNode replaced = t.putArray("replaced_hashes"); // same nonce, a lower fee: never mined
+        tx.replacedHashes().forEach(replaced::add);
+      }
       t.put("signed_at", tx.signedAt().toString());
       t.put("observed_at", tx.observedAt().toString());
     }

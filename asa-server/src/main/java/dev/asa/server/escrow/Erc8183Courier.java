@@ -12,8 +12,10 @@ import dev.asa.server.store.DuplicateKeyException;
 import dev.asa.server.store.OutboxMessage;
 import java.math.BigInteger;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -89,6 +91,12 @@ final class Erc8183Courier implements Courier {
           HexFormat.of().parseHex(o.get("reason").textValue().substring(2)));
     }
   }
+
+  /**
+   * How long a sent transaction may wait unmined before it is replaced with a higher fee (the base
+   * fee rose past what it offers, say).
+   */
+  static final Duration STUCK_AFTER = Duration.ofMinutes(5);
 
   private final Erc8183Chain chain;
   private final ChainTransactionStore transactions;
@@ -207,7 +215,8 @@ final class Erc8183Courier implements Courier {
             ChainTransaction.Status.SIGNED,
             null,
             0,
-            now);
+            now,
+            List.of());
     transactions.insert(tx);
     log.info(
         "signed {} of job {} for {}: transaction {} (nonce {})",
@@ -217,6 +226,16 @@ final class Erc8183Courier implements Courier {
         signed.txHash(),
         nonce);
     return tx;
+  }
+
+  /**
+   * Whether a transaction the node accepted has waited long enough unmined to be replaced with a
+   * higher fee: sent, none of its nonce mined yet, and signed {@link #STUCK_AFTER} ago.
+   */
+  private boolean stuck(ChainTransaction tx) {
+    return tx.status() == ChainTransaction.Status.SENT
+        && !clock.instant().isBefore(tx.signedAt().plus(STUCK_AFTER))
+        && chain.minedNonce() <= tx.nonce();
   }
 
   /**
@@ -242,9 +261,36 @@ final class Erc8183Courier implements Courier {
     return !gap.isEmpty();
   }
 
-  /** Sends the stored transaction if the chain has no receipt for it, and reads how deep it is. */
+  /**
+   * Sends the stored transaction if the chain has no receipt for it (replacing it first if it has
+   * waited {@link #STUCK_AFTER} unmined), and reads how deep it is.
+   */
   private Attempt follow(ChainTransaction tx, Instruction instruction) {
-    Optional<Erc8183Chain.Receipt> receipt = chain.receipt(tx.txHash());
+    Optional<Erc8183Chain.Receipt> receipt = Optional.empty();
+    for (String hash : tx.allHashes()) {
+      receipt = chain.receipt(hash);
+      if (receipt.isPresent()) {
+        if (!hash.equals(tx.txHash())) {
+          transactions.minedAs(tx, hash);
+          tx = transactions.ofMessage(tx.messageId()).orElseThrow();
+        }
+        break;
+      }
+    }
+    if (receipt.isEmpty() && stuck(tx)) {
+      Erc8183Chain.Signed replacement = chain.replacement(tx.rawTx());
+      log.warn(
+          "transaction {} (nonce {}) has waited since {} unmined at a gas price of {}: replacing"
+              + " it with {} at {}",
+          tx.txHash(),
+          tx.nonce(),
+          tx.signedAt(),
+          Erc8183Chain.gasPriceOf(tx.rawTx()),
+          replacement.txHash(),
+          Erc8183Chain.gasPriceOf(replacement.rawTx()));
+      transactions.replace(tx, replacement.txHash(), replacement.rawTx(), clock.instant());
+      tx = transactions.ofMessage(tx.messageId()).orElseThrow();
+    }
     if (receipt.isEmpty()) {
       Optional<String> refused = chain.broadcast(tx.rawTx());
       if (refused.isPresent() && refill(tx)) {

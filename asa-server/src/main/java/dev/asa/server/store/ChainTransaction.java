@@ -1,6 +1,8 @@
 package dev.asa.server.store;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -10,6 +12,8 @@ import java.util.Objects;
  *     claimRefund})
  * @param rawTx the signed transaction, hex: broadcast as it is, as often as needed
  * @param blockNumber the block it was last seen mined in, or null
+ * @param replacedHashes earlier transactions with the same nonce that this one replaced for a
+ *     higher fee, oldest first: at most one of them all can be mined
  */
 public record ChainTransaction(
     String messageId,
@@ -24,7 +28,8 @@ public record ChainTransaction(
     Status status,
     Long blockNumber,
     int confirmations,
-    Instant observedAt) {
+    Instant observedAt,
+    List<String> replacedHashes) {
 
   public ChainTransaction {
     Objects.requireNonNull(messageId, "messageId");
@@ -36,6 +41,15 @@ public record ChainTransaction(
     Objects.requireNonNull(signedAt, "signedAt");
     Objects.requireNonNull(status, "status");
     Objects.requireNonNull(observedAt, "observedAt");
+    replacedHashes = List.copyOf(replacedHashes);
+  }
+
+  /** Every hash signed for this instruction, the current one first. */
+  public List<String> allHashes() {
+    List<String> all = new ArrayList<>();
+    all.add(txHash);
+    all.addAll(replacedHashes.reversed());
+    return all;
   }
 
   public enum Status {

@@ -16,12 +16,12 @@ public final class ChainTransactionStore {
 
   private static final String COLUMNS =
       "message_id, agreement_id, chain_id, sender, nonce, call, tx_hash, raw_tx, signed_at,"
-          + " status, block_number, confirmations, observed_at";
+          + " status, block_number, confirmations, observed_at, replaced_hashes";
   private static final String INSERT =
       "INSERT INTO chain_transactions ("
           + COLUMNS
           + ") VALUES (:message_id, :agreement_id, :chain_id, :sender, :nonce, :call, :tx_hash,"
-          + " :raw_tx, :signed_at, :status, NULL, 0, :signed_at)";
+          + " :raw_tx, :signed_at, :status, NULL, 0, :signed_at, '')";
   private static final String OBSERVE =
       "UPDATE chain_transactions SET status = :status, block_number = :block_number,"
           + " confirmations = :confirmations, observed_at = :observed_at WHERE message_id = :id";
@@ -43,8 +43,13 @@ public final class ChainTransactionStore {
             ChainTransaction.Status.valueOf(rs.getString("status").toUpperCase(Locale.ROOT)),
             blockNumber,
             rs.getInt("confirmations"),
-            EpochMillis.instant(rs, "observed_at"));
+            EpochMillis.instant(rs, "observed_at"),
+            hashes(rs.getString("replaced_hashes")));
       };
+
+  private static List<String> hashes(String text) {
+    return text == null || text.isEmpty() ? List.of() : List.of(text.split(","));
+  }
 
   private final Database database;
 
@@ -146,6 +151,52 @@ public final class ChainTransactionStore {
                         .bind("signed_at", tx.signedAt().toEpochMilli())
                         .bind("status", tx.status().name().toLowerCase(Locale.ROOT))
                         .execute()));
+  }
+
+  /**
+   * Replaces a stored transaction by another with the same nonce and a higher fee, signed and not
+   * yet sent; the one replaced joins {@link ChainTransaction#replacedHashes}.
+   */
+  public void replace(ChainTransaction current, String txHash, String rawTx, Instant at) {
+    List<String> replaced = new java.util.ArrayList<>(current.replacedHashes());
+    replaced.add(current.txHash());
+    database.write(
+        "replacing chain transaction " + current.txHash(),
+        h ->
+            h.createUpdate(
+                    "UPDATE chain_transactions SET tx_hash = :tx_hash, raw_tx = :raw_tx,"
+                        + " signed_at = :at, observed_at = :at, status = 'signed',"
+                        + " replaced_hashes = :replaced WHERE message_id = :id AND tx_hash = :old")
+                .bind("tx_hash", txHash)
+                .bind("raw_tx", rawTx)
+                .bind("at", at.toEpochMilli())
+                .bind("replaced", String.join(",", replaced))
+                .bind("id", current.messageId())
+                .bind("old", current.txHash())
+                .execute());
+  }
+
+  /**
+   * Records that {@code minedHash}, one of the hashes signed for the message, is the one the chain
+   * mined: it becomes the transaction's hash, the others stay as replaced.
+   */
+  public void minedAs(ChainTransaction current, String minedHash) {
+    if (current.txHash().equals(minedHash)) {
+      return;
+    }
+    List<String> others = new java.util.ArrayList<>(current.replacedHashes());
+    others.remove(minedHash);
+    others.add(current.txHash());
+    database.write(
+        "recording which transaction of " + current.messageId() + " was mined",
+        h ->
+            h.createUpdate(
+                    "UPDATE chain_transactions SET tx_hash = :mined, replaced_hashes = :others"
+                        + " WHERE message_id = :id")
+                .bind("mined", minedHash)
+                .bind("others", String.join(",", others))
+                .bind("id", current.messageId())
+                .execute());
   }
 
   /** Records what the chain shows of a stored transaction now. */

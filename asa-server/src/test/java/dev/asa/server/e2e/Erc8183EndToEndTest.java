@@ -157,7 +157,7 @@ class Erc8183EndToEndTest {
   }
 
   @Test
-  @Order(8)
+  @Order(9)
   void anUndeliveredJobIsRefundedByClaimRefundAfterTheProviderTimeout() throws Exception {
     Parties p = parties();
     String id = active(p, document());
@@ -244,6 +244,53 @@ class Erc8183EndToEndTest {
     assertThat(chain.status(job)).as("Submitted again").isEqualTo(2);
     JsonNode tx = settleOnChain(p, id);
     assertThat(tx.path("tx_hash").asText()).isEqualTo(mined.path("tx_hash").asText());
+    assertThat(chain.balance(chain.provider).subtract(provider)).isEqualTo(BUDGET);
+    assertMatchesChain(p, id, BUDGET, BigInteger.ZERO);
+  }
+
+  @Test
+  @Order(8)
+  void aTransactionStuckForItsFeeIsReplacedWithTheSameNonceAndMinedOnce() throws Exception {
+    Parties p = parties();
+    String id = active(p, document());
+    BigInteger job = fundedJob(p, id);
+    deliverOnChainAndToServer(p, id, job, "# Findings, stuck for a while\n");
+    p.evaluator.verify(id, LifecycleEndToEndTest.judgedScores(95, 95, 95));
+    BigInteger provider = chain.balance(chain.provider);
+    long sentBefore = chain.transactionCount(attestor);
+    chain.automine(false);
+    try {
+      closeAfterChallengeWindow(id, p);
+      server.deliverDueMessages(); // signed and sent at twice the node's gas price
+      JsonNode sent = transaction(p, id);
+      // The base fee jumps far past what it offers: blocks leave it out.
+      chain.nextBaseFee(chain.gasPrice().multiply(BigInteger.valueOf(100)));
+      chain.mine(1);
+      assertThat(chain.mined(sent.path("tx_hash").asText())).as("left out").isFalse();
+      clock.advance(Duration.ofMinutes(1));
+      server.deliverDueMessages(); // not yet stuck: the same transaction is waited for
+      assertThat(transaction(p, id).path("tx_hash").asText())
+          .isEqualTo(sent.path("tx_hash").asText());
+
+      clock.advance(Duration.ofMinutes(5));
+      server.deliverDueMessages(); // replaced: the same nonce and call, a higher fee
+      JsonNode replaced = transaction(p, id);
+      assertThat(replaced.path("tx_hash").asText()).isNotEqualTo(sent.path("tx_hash").asText());
+      assertThat(replaced.path("nonce").asLong()).isEqualTo(sent.path("nonce").asLong());
+      assertThat(replaced.path("replaced_hashes").get(0).asText())
+          .isEqualTo(sent.path("tx_hash").asText());
+      assertThat(chain.pending()).as("the replacement, minable at its fee").isEqualTo(1);
+      chain.mine(1);
+      assertThat(chain.mined(replaced.path("tx_hash").asText())).isTrue();
+      assertThat(chain.mined(sent.path("tx_hash").asText())).isFalse();
+    } finally {
+      chain.automine(true);
+    }
+    JsonNode tx = settleOnChain(p, id);
+    assertThat(tx.path("replaced_hashes")).hasSize(1);
+    assertThat(chain.transactionCount(attestor) - sentBefore)
+        .as("transactions the attestor had mined")
+        .isEqualTo(1);
     assertThat(chain.balance(chain.provider).subtract(provider)).isEqualTo(BUDGET);
     assertMatchesChain(p, id, BUDGET, BigInteger.ZERO);
   }
@@ -382,7 +429,7 @@ class Erc8183EndToEndTest {
   }
 
   @Test
-  @Order(9)
+  @Order(10)
   void anUnreachableChainIsA503AndNothingIsRecorded(@TempDir Path otherData) throws Exception {
     int closed;
     try (ServerSocket socket = new ServerSocket(0)) {

@@ -215,6 +215,21 @@ final class LocalChain implements AutoCloseable {
     node("evm_revert", snapshot);
   }
 
+  /** Whether the transaction is in a block. */
+  boolean mined(String txHash) throws IOException {
+    return web3j.ethGetTransactionReceipt(txHash).send().getTransactionReceipt().isPresent();
+  }
+
+  /** The node's suggested gas price. */
+  BigInteger gasPrice() throws IOException {
+    return web3j.ethGasPrice().send().getGasPrice();
+  }
+
+  /** The base fee of the next block (later blocks move from it as EIP-1559 says). */
+  void nextBaseFee(BigInteger wei) throws IOException {
+    node("hardhat_setNextBlockBaseFeePerGas", Numeric.toHexStringWithPrefix(wei));
+  }
+
   /** Takes a transaction out of the node's pool, as a node that never received it. */
   void drop(String txHash) throws IOException {
     node("hardhat_dropTransaction", txHash);

@@ -1336,6 +1336,20 @@ abstract class StoreContract {
         .as("not yet mined")
         .isNull();
     assertThat(txs.ofAgreement(first.agreementId())).hasSize(2);
+
+    // Replaced for a higher fee, then found mined under the first hash after all.
+    ChainTransaction current = txs.ofMessage(second.messageId()).orElseThrow();
+    txs.replace(current, "0x" + "ef".repeat(32), "0xf86c" + "01".repeat(100), T0.plusSeconds(300));
+    ChainTransaction replaced = txs.ofMessage(second.messageId()).orElseThrow();
+    assertThat(replaced.txHash()).isEqualTo("0x" + "ef".repeat(32));
+    assertThat(replaced.replacedHashes()).containsExactly(second.txHash());
+    assertThat(replaced.allHashes()).containsExactly("0x" + "ef".repeat(32), second.txHash());
+    assertThat(replaced.status()).isEqualTo(ChainTransaction.Status.SIGNED);
+    assertThat(replaced.nonce()).isEqualTo(1);
+    txs.minedAs(replaced, second.txHash());
+    ChainTransaction mined = txs.ofMessage(second.messageId()).orElseThrow();
+    assertThat(mined.txHash()).isEqualTo(second.txHash());
+    assertThat(mined.replacedHashes()).containsExactly("0x" + "ef".repeat(32));
   }
 
   private static ChainTransaction chainTx(String messageId, String sender, long nonce) {
@@ -1352,6 +1366,7 @@ abstract class StoreContract {
         ChainTransaction.Status.SIGNED,
         null,
         0,
-        T0);
+        T0,
+        List.of());
   }
 }

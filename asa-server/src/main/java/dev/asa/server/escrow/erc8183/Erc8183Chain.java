@@ -24,6 +24,7 @@ import org.web3j.abi.datatypes.generated.Uint8;
 import org.web3j.crypto.Credentials;
 import org.web3j.crypto.Hash;
 import org.web3j.crypto.RawTransaction;
+import org.web3j.crypto.TransactionDecoder;
 import org.web3j.crypto.TransactionEncoder;
 import org.web3j.protocol.Web3j;
 import org.web3j.protocol.core.DefaultBlockParameter;
@@ -275,6 +276,34 @@ public final class Erc8183Chain implements AutoCloseable {
             data);
     String raw = Numeric.toHexString(TransactionEncoder.signMessage(tx, chainId(), attestor));
     return new Signed(nonce, raw, Hash.sha3(raw));
+  }
+
+  /**
+   * A transaction to take the place of {@code rawTx} (one this attestor signed): the same nonce,
+   * recipient and call, at a quarter more than its gas price, or twice the node's if that is more.
+   * Only one of the two can ever be mined, since they share the nonce.
+   */
+  public Signed replacement(String rawTx) {
+    RawTransaction old = TransactionDecoder.decode(rawTx);
+    BigInteger bumped =
+        old.getGasPrice().multiply(BigInteger.valueOf(5)).shiftRight(2).add(BigInteger.ONE);
+    BigInteger gasPrice =
+        bumped.max(answer("eth_gasPrice", web3j.ethGasPrice()).getGasPrice().shiftLeft(1));
+    RawTransaction tx =
+        RawTransaction.createTransaction(
+            old.getNonce(),
+            gasPrice,
+            old.getGasLimit(),
+            old.getTo(),
+            BigInteger.ZERO,
+            old.getData());
+    String raw = Numeric.toHexString(TransactionEncoder.signMessage(tx, chainId(), attestor));
+    return new Signed(old.getNonce().longValueExact(), raw, Hash.sha3(raw));
+  }
+
+  /** The gas price a signed transaction offers. */
+  public static BigInteger gasPriceOf(String rawTx) {
+    return TransactionDecoder.decode(rawTx).getGasPrice();
   }
 
   /**
