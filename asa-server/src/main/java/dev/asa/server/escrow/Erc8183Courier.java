@@ -368,7 +368,9 @@ final class Erc8183Courier implements Courier {
             + confirmations
             + " of "
             + chain.confirmations()
-            + " confirmation(s)";
+            + " confirmation(s), "
+            + r.gasUsed()
+            + " gas";
     return deep ? new Attempt.Delivered(0, where) : new Attempt.Retry("mined: " + where);
   }
 }

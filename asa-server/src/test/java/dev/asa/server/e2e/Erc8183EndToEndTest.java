@@ -601,6 +601,8 @@ class Erc8183EndToEndTest {
         JsonNode tx = transaction(p, id);
         assertThat(tx.path("status").asText()).isEqualTo("confirmed");
         assertThat(tx.path("confirmations").asInt()).isGreaterThanOrEqualTo(CONFIRMATIONS);
+        assertThat(message.path("response").asText()).contains(tx.path("tx_hash").asText());
+        System.out.println("settled on chain: " + message.path("response").asText());
         return tx;
       }
       chain.mine(1);

@@ -330,14 +330,16 @@ public final class Erc8183Chain implements AutoCloseable {
   }
 
   /** A transaction's receipt, as the node shows it now. */
-  public record Receipt(long block, boolean succeeded) {}
+  public record Receipt(long block, boolean succeeded, long gasUsed) {}
 
   /** The receipt, or empty while the transaction is not in a block (or was dropped by a reorg). */
   public Optional<Receipt> receipt(String txHash) {
     Optional<TransactionReceipt> r =
         answer("eth_getTransactionReceipt", web3j.ethGetTransactionReceipt(txHash))
             .getTransactionReceipt();
-    return r.map(t -> new Receipt(t.getBlockNumber().longValueExact(), t.isStatusOK()));
+    return r.map(t ->
+        new Receipt(
+            t.getBlockNumber().longValueExact(), t.isStatusOK(), t.getGasUsed().longValueExact()));
   }
 
   /** The answer to an eth_call, or empty when the call reverted (no such function, say). */
