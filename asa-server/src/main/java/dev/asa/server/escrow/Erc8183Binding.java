@@ -21,11 +21,14 @@ import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
@@ -112,7 +115,7 @@ final class Erc8183Binding implements EscrowBinding {
         if (!MEMBERS.contains(name)) {
           throw new InvalidDocumentException(
               "/escrow/binding/" + name,
-              "is not a member of an erc8183 binding; it has " + new java.util.TreeSet<>(MEMBERS));
+              "is not a member of an erc8183 binding; it has " + new TreeSet<>(MEMBERS));
         }
       }
       String contract = address(binding, "contract_address", true);
@@ -158,7 +161,7 @@ final class Erc8183Binding implements EscrowBinding {
           "/escrow/binding/chain",
           "is required: the chain the contract is on, \"eip155:<chain id>\" (e.g. \"eip155:8453\")"
               + " or one of "
-              + new java.util.TreeSet<>(CHAINS.keySet()));
+              + new TreeSet<>(CHAINS.keySet()));
     }
   }
 
@@ -380,13 +383,13 @@ final class Erc8183Binding implements EscrowBinding {
           retryAfter());
     }
     byte[] onChain = submitted.get(0).value();
-    if (!java.util.Arrays.equals(onChain, contentHash.bytes())) {
+    if (!Arrays.equals(onChain, contentHash.bytes())) {
       throw new InvalidDocumentException(
           "/content_hash",
           "job "
               + jobId
               + " was submitted on chain with deliverable 0x"
-              + java.util.HexFormat.of().formatHex(onChain)
+              + HexFormat.of().formatHex(onChain)
               + ", but this deliverable's SHA-256 is 0x"
               + contentHash.hex()
               + ": deliver the content that was submitted");

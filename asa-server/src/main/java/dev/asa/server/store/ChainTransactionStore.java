@@ -1,6 +1,7 @@
 package dev.asa.server.store;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -158,7 +159,7 @@ public final class ChainTransactionStore {
    * yet sent; the one replaced joins {@link ChainTransaction#replacedHashes}.
    */
   public void replace(ChainTransaction current, String txHash, String rawTx, Instant at) {
-    List<String> replaced = new java.util.ArrayList<>(current.replacedHashes());
+    List<String> replaced = new ArrayList<>(current.replacedHashes());
     replaced.add(current.txHash());
     database.write(
         "replacing chain transaction " + current.txHash(),
@@ -184,7 +185,7 @@ public final class ChainTransactionStore {
     if (current.txHash().equals(minedHash)) {
       return;
     }
-    List<String> others = new java.util.ArrayList<>(current.replacedHashes());
+    List<String> others = new ArrayList<>(current.replacedHashes());
     others.remove(minedHash);
     others.add(current.txHash());
     database.write(
