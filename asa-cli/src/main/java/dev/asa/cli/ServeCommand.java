@@ -162,6 +162,14 @@ final class ServeCommand implements Callable<Integer> {
   int erc8183Confirmations = Erc8183Settings.DEFAULT_CONFIRMATIONS;
 
   @Option(
+      names = "--erc8183-contract",
+      paramLabel = "ADDRESS",
+      description =
+          "an ERC-8183 job contract this server attests jobs on (repeatable); without it, any"
+              + " contract on the chain; env ASA_ERC8183_CONTRACT")
+  List<String> erc8183Contracts = new ArrayList<>();
+
+  @Option(
       names = "--dispute-endpoint",
       paramLabel = "PROTOCOL=URL",
       description =
@@ -367,7 +375,11 @@ final class ServeCommand implements Callable<Integer> {
                   + " ("
                   + escrow.erc8183().confirmations()
                   + " confirmations), attestor (every job's evaluator; it pays gas): "
-                  + escrow.erc8183().attestorAddress());
+                  + escrow.erc8183().attestorAddress()
+                  + ", job contracts: "
+                  + (escrow.erc8183().contracts().isEmpty()
+                      ? "any (name the reviewed ones with --erc8183-contract)"
+                      : String.join(", ", escrow.erc8183().contracts())));
     }
     config
         .verification()
@@ -505,9 +517,15 @@ final class ServeCommand implements Callable<Integer> {
         throw new UsageException(
             "--erc8183-confirmations is at least 1, not " + erc8183Confirmations);
       }
-      Erc8183Settings settings =
-          Erc8183Settings.of(httpUrl("--erc8183-rpc", erc8183Rpc), erc8183Key)
-              .withConfirmations(erc8183Confirmations);
+      Erc8183Settings settings;
+      try {
+        settings =
+            Erc8183Settings.of(httpUrl("--erc8183-rpc", erc8183Rpc), erc8183Key)
+                .withConfirmations(erc8183Confirmations)
+                .withContracts(new LinkedHashSet<>(erc8183Contracts));
+      } catch (IllegalArgumentException e) {
+        throw new UsageException("--erc8183-contract: " + e.getMessage());
+      }
       try {
         settings.attestorAddress(); // a bad key file is a usage error, before anything starts
       } catch (IllegalArgumentException e) {

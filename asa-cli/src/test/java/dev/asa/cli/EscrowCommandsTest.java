@@ -153,6 +153,19 @@ class EscrowCommandsTest {
                     "0")
                 .err())
         .startsWith("asa serve: --erc8183-confirmations is at least 1, not 0");
+    assertThat(
+            run(
+                    "serve",
+                    "--erc8183-rpc",
+                    "https://rpc.example/",
+                    "--erc8183-key",
+                    notAKey.toString(),
+                    "--erc8183-contract",
+                    "0xdef456")
+                .err())
+        .startsWith(
+            "asa serve: --erc8183-contract: a job contract is an EVM address, 0x and 40 hex digits,"
+                + " not '0xdef456'");
 
     Result noKey = run("serve", "--arbiter-key", dir.resolve("arbiter.pub").toString());
     assertThat(noKey.status()).isEqualTo(5);

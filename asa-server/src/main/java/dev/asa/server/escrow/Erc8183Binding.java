@@ -177,6 +177,13 @@ final class Erc8183Binding implements EscrowBinding {
               + chain.attestor()
               + " (the job's evaluator), or left out");
     }
+    if (!chain.settings().attests(terms.contract())) {
+      throw new InvalidDocumentException(
+          "/escrow/binding/contract_address",
+          "is not a job contract this server attests jobs on (the operator lists "
+              + chain.settings().contracts()
+              + "); name one of them");
+    }
     if (terms.chainId() != chain.chainId()) {
       throw new InvalidDocumentException(
           "/escrow/binding/chain",
@@ -246,6 +253,15 @@ final class Erc8183Binding implements EscrowBinding {
               + "/escrow shows its terms)");
     }
     Terms terms = Terms.of(binding(a));
+    if (!chain.settings().attests(terms.contract())) {
+      throw new InvalidDocumentException(
+          "/erc8183/job_id",
+          "this server no longer attests jobs on contract "
+              + terms.contract()
+              + " (the operator lists "
+              + chain.settings().contracts()
+              + "): it cannot fund this agreement");
+    }
     BigInteger jobId = new BigInteger(jobText.textValue());
     long confirmed = chain.confirmedBlock();
     Job job = chain.job(terms.contract(), jobId, confirmed);

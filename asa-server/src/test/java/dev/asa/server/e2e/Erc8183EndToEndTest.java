@@ -29,6 +29,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -101,7 +102,8 @@ class Erc8183EndToEndTest {
             .withEscrow(
                 EscrowConfig.DEFAULTS.withErc8183(
                     Erc8183Settings.of(URI.create(chain.rpc), keyFile)
-                        .withConfirmations(CONFIRMATIONS))));
+                        .withConfirmations(CONFIRMATIONS)
+                        .withContracts(Set.of(chain.contract)))));
   }
 
   private static CanaryFile readCanaries() {
@@ -418,6 +420,8 @@ class Erc8183EndToEndTest {
     ((ObjectNode) notTheServer.at("/escrow/binding")).put("evaluator_address", chain.stranger);
     ObjectNode noContract = document();
     ((ObjectNode) noContract.at("/escrow/binding")).put("contract_address", chain.stranger);
+    ObjectNode notAttested = document(); // a contract, but not one the operator listed
+    ((ObjectNode) notAttested.at("/escrow/binding")).put("contract_address", chain.token);
     ObjectNode unknownMember = document();
     ((ObjectNode) unknownMember.at("/escrow/binding")).put("hook", chain.stranger);
 
@@ -426,6 +430,7 @@ class Erc8183EndToEndTest {
     assertCreationRefused(p, notTheServer, "/escrow/binding/evaluator_address");
     assertCreationRefused(p, noContract, "/escrow/binding/contract_address");
     assertCreationRefused(p, unknownMember, "/escrow/binding/hook");
+    assertCreationRefused(p, notAttested, "not a job contract this server attests");
   }
 
   @Test

@@ -88,6 +88,11 @@ public final class Erc8183Chain implements AutoCloseable {
     return settings.confirmations();
   }
 
+  /** The operator's settings (which contracts it attests jobs on, among them). */
+  public Erc8183Settings settings() {
+    return settings;
+  }
+
   /** The chain id the node serves ({@code eth_chainId}), asked once. */
   public long chainId() {
     Long id = chainId;

@@ -5,7 +5,11 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 import org.web3j.crypto.Credentials;
 
@@ -19,8 +23,13 @@ import org.web3j.crypto.Credentials;
  * @param confirmations how deep a block must be before the server trusts what it shows (funding, a
  *     submission, its own transactions); a reorg shallower than this changes nothing it decided
  * @param gasLimit the gas limit of each transaction it sends (unused gas is not charged)
+ * @param contracts the job contracts this server attests jobs on, lower-case; empty for any. A job
+ *     contract is code the escrow's money depends on (one that lies in {@code getJob} holds
+ *     nothing), and the server spends gas on every contract it attests: an operator names the ones
+ *     it has reviewed
  */
-public record Erc8183Settings(URI rpc, Path keyFile, int confirmations, long gasLimit) {
+public record Erc8183Settings(
+    URI rpc, Path keyFile, int confirmations, long gasLimit, Set<String> contracts) {
   public static final int DEFAULT_CONFIRMATIONS = 3;
   public static final long DEFAULT_GAS_LIMIT = 300_000;
   private static final Pattern PRIVATE_KEY = Pattern.compile("(0x)?[0-9a-fA-F]{64}");
@@ -39,14 +48,33 @@ public record Erc8183Settings(URI rpc, Path keyFile, int confirmations, long gas
     if (gasLimit < 21_000) {
       throw new IllegalArgumentException("a gas limit under 21000 cannot pay for any call");
     }
+    Set<String> lower = new TreeSet<>();
+    for (String c : contracts) {
+      if (!Addresses.isAddress(c)) {
+        throw new IllegalArgumentException(
+            "a job contract is an EVM address, 0x and 40 hex digits, not '" + c + "'");
+      }
+      lower.add(c.toLowerCase(Locale.ROOT));
+    }
+    contracts = Collections.unmodifiableSet(lower);
   }
 
   public static Erc8183Settings of(URI rpc, Path keyFile) {
-    return new Erc8183Settings(rpc, keyFile, DEFAULT_CONFIRMATIONS, DEFAULT_GAS_LIMIT);
+    return new Erc8183Settings(rpc, keyFile, DEFAULT_CONFIRMATIONS, DEFAULT_GAS_LIMIT, Set.of());
   }
 
   public Erc8183Settings withConfirmations(int n) {
-    return new Erc8183Settings(rpc, keyFile, n, gasLimit);
+    return new Erc8183Settings(rpc, keyFile, n, gasLimit, contracts);
+  }
+
+  /** Only jobs on these contracts are attested (none given: any contract). */
+  public Erc8183Settings withContracts(Set<String> addresses) {
+    return new Erc8183Settings(rpc, keyFile, confirmations, gasLimit, addresses);
+  }
+
+  /** Whether this server attests jobs on the contract at {@code address}. */
+  public boolean attests(String address) {
+    return contracts.isEmpty() || contracts.contains(address.toLowerCase(Locale.ROOT));
   }
 
   /**
