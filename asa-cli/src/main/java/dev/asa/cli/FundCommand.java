@@ -16,9 +16,9 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "fund",
     header = "Funds the escrow of an ACTIVE agreement (the client's call).",
-    customSynopsis = "asa agreements fund ID [--x402-payload FILE]",
+    customSynopsis = "asa agreements fund ID [--x402-payload FILE | --erc8183-job JOB_ID]",
     description =
-        "The agreement's amount is held until the agreement closes; the provider can deliver only once it is funded. A ledger or http_callback escrow needs nothing more; an x402 escrow needs the signed payment.")
+        "The agreement's amount is held until the agreement closes; the provider can deliver only once it is funded. A ledger or http_callback escrow needs nothing more; an x402 escrow needs the signed payment; an erc8183 escrow needs the job you created and funded on chain (asa agreements escrow ID shows its terms).")
 final class FundCommand implements Callable<Integer> {
 
   @Mixin ServerOptions server;
@@ -32,10 +32,23 @@ final class FundCommand implements Callable<Integer> {
       description = "a JSON file with the x402 PaymentPayload, for an x402 escrow")
   String x402Payload;
 
+  @Option(
+      names = "--erc8183-job",
+      paramLabel = "JOB_ID",
+      description =
+          "the ERC-8183 job you created and funded for this agreement, for an erc8183 escrow")
+  String erc8183Job;
+
   @Override
   public Integer call() throws Exception {
+    if (x402Payload != null && erc8183Job != null) {
+      throw new UsageException(
+          "--x402-payload and --erc8183-job fund different escrows: give the one the agreement's"
+              + " binding takes");
+    }
     Session session = server.session();
-    ObjectNode body = x402Payload != null ? body(x402Payload) : null;
+    ObjectNode body =
+        x402Payload != null ? body(x402Payload) : erc8183Job != null ? jobBody(erc8183Job) : null;
     ObjectNode answer = body == null ? session.client().fund(id) : session.client().fund(id, body);
     session.print(answer, FundCommand::summary);
     return Exit.OK;
@@ -50,6 +63,17 @@ final class FundCommand implements Callable<Integer> {
     }
     ObjectNode body = Json.object();
     body.set("x402", payload);
+    return body;
+  }
+
+  /** {@code {"erc8183": {"job_id": "7"}}}: the server checks the job on chain. */
+  static ObjectNode jobBody(String jobId) throws UsageException {
+    if (!jobId.matches("[1-9][0-9]{0,76}")) {
+      throw new UsageException(
+          "--erc8183-job is the job's id, a whole number from 1, not '" + jobId + "'");
+    }
+    ObjectNode body = Json.object();
+    body.putObject("erc8183").put("job_id", jobId);
     return body;
   }
 

@@ -188,6 +188,23 @@ class EscrowCommandsTest {
         Files.writeString(dir.resolve("ok.json"), "{\"x402Version\": 1, \"payload\": {}}");
     assertThat(Json.write(FundCommand.body(payload.toString())))
         .isEqualTo("{\"x402\":{\"x402Version\":1,\"payload\":{}}}");
+
+    assertThat(Json.write(FundCommand.jobBody("7"))).isEqualTo("{\"erc8183\":{\"job_id\":\"7\"}}");
+    Result notAJob = run("agreements", "fund", "asa-1", "--erc8183-job", "0x07");
+    assertThat(notAJob.status()).isEqualTo(2);
+    assertThat(notAJob.err())
+        .startsWith("asa agreements fund: --erc8183-job is the job's id, a whole number from 1");
+    Result both =
+        run(
+            "agreements",
+            "fund",
+            "asa-1",
+            "--erc8183-job",
+            "7",
+            "--x402-payload",
+            payload.toString());
+    assertThat(both.status()).isEqualTo(2);
+    assertThat(both.err()).contains("fund different escrows");
   }
 
   @Test
@@ -212,12 +229,15 @@ class EscrowCommandsTest {
         .contains("agreements ruling");
     assertThat(run("accounts", "--help").out()).contains("accounts show");
     assertThat(run("agreements", "fund", "--help").out())
-        .startsWith("usage: asa agreements fund ID [--x402-payload FILE]\n");
+        .startsWith("usage: asa agreements fund ID [--x402-payload FILE | --erc8183-job JOB_ID]\n");
     assertThat(run("serve", "--help").out())
         .contains("--dispute-endpoint PROTOCOL=URL")
         .contains("--arbiter-key FILE")
         .contains("--callback-url-prefix URL")
         .contains("--x402-facilitator URL")
+        .contains("--erc8183-rpc URL")
+        .contains("--erc8183-key FILE")
+        .contains("--erc8183-contract ADDRESS")
         .contains("--delivery-timeout SECONDS");
   }
 
