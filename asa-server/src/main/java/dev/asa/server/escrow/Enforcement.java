@@ -29,6 +29,7 @@ import dev.asa.server.store.OutboxStore;
 import dev.asa.server.store.Write;
 import java.math.BigDecimal;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -106,6 +107,29 @@ public final class Enforcement {
 
   public static boolean isFunded(Agreement a) {
     return a.facts().fundedAt().isPresent();
+  }
+
+  /** Settlement may come this long after funding at most, beyond the agreement's own timeouts. */
+  private static final Duration SETTLEMENT_MARGIN = Duration.ofDays(1);
+
+  /** The delivery time assumed when the terms set no provider timeout. */
+  private static final Duration DEFAULT_DELIVERY = Duration.ofDays(7);
+
+  /**
+   * The longest an escrow can wait between funding and settlement under the agreement's own
+   * timeouts (delivery, evaluation, challenge window), plus a day: how long an x402 authorization
+   * must stay valid, and how late an ERC-8183 job may expire at the earliest.
+   */
+  static Duration settlementHorizon(Agreement a) {
+    var dms = a.terms().escrow().deadMansSwitch();
+    Duration delivery =
+        dms.providerTimeoutSeconds() != null
+            ? Duration.ofSeconds(dms.providerTimeoutSeconds())
+            : DEFAULT_DELIVERY;
+    return delivery
+        .plus(Duration.ofSeconds(a.terms().evaluatorDeadlineSeconds()))
+        .plus(Duration.ofSeconds(a.terms().verification().challengeWindowSeconds()))
+        .plus(SETTLEMENT_MARGIN);
   }
 
   /** Refuses, at creation, an escrow this server cannot operate, naming the field. */

@@ -66,10 +66,6 @@ import java.util.regex.Pattern;
 final class Erc8183Binding implements EscrowBinding {
   static final String TYPE = "erc8183";
 
-  /** Time beyond the agreement's own timeouts for the settlement to be sent and mined. */
-  private static final Duration MARGIN = Duration.ofDays(1);
-
-  private static final Duration DEFAULT_DELIVERY = Duration.ofDays(7);
   private static final Set<String> MEMBERS =
       Set.of(
           "type",
@@ -337,7 +333,8 @@ final class Erc8183Binding implements EscrowBinding {
               + description(a)
               + "\", so that it funds this agreement and no other");
     }
-    Instant mustLast = Instant.ofEpochSecond(now.getEpochSecond()).plus(horizon(a));
+    Instant mustLast =
+        Instant.ofEpochSecond(now.getEpochSecond()).plus(Enforcement.settlementHorizon(a));
     if (job.expiredAt().isBefore(mustLast)) {
       throw new InvalidDocumentException(
           pointer,
@@ -480,7 +477,7 @@ final class Erc8183Binding implements EscrowBinding {
     }
     job.put("budget_atomic", atomic(a).toString());
     job.put("description", description(a));
-    job.put("expired_at_min_seconds_after_funding", horizon(a).toSeconds());
+    job.put("expired_at_min_seconds_after_funding", Enforcement.settlementHorizon(a).toSeconds());
     job.put("confirmations", chain.confirmations());
     a.facts()
         .escrow()
@@ -512,22 +509,6 @@ final class Erc8183Binding implements EscrowBinding {
   /** The description a job must carry to fund this agreement, and no other. */
   static String description(Agreement a) {
     return "ASA agreement " + a.id();
-  }
-
-  /**
-   * The longest the escrow can wait between funding and settlement under its own timeouts, plus a
-   * margin: the least a job's {@code expiredAt} may be after funding.
-   */
-  static Duration horizon(Agreement a) {
-    var dms = a.terms().escrow().deadMansSwitch();
-    Duration delivery =
-        dms.providerTimeoutSeconds() != null
-            ? Duration.ofSeconds(dms.providerTimeoutSeconds())
-            : DEFAULT_DELIVERY;
-    return delivery
-        .plus(Duration.ofSeconds(a.terms().evaluatorDeadlineSeconds()))
-        .plus(Duration.ofSeconds(a.terms().verification().challengeWindowSeconds()))
-        .plus(MARGIN);
   }
 
   private static JsonNode binding(Agreement a) {

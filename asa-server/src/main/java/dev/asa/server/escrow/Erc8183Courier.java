@@ -127,13 +127,7 @@ final class Erc8183Courier implements Courier {
     if (stored.isEmpty()) {
       Job job = chain.job(instruction.contract(), instruction.jobId(), chain.head());
       if (instruction.call().doneAt(job.status())) {
-        return new Attempt.Delivered(
-            0,
-            "job "
-                + job.id()
-                + " is already "
-                + job.status().displayName()
-                + " on chain: nothing sent");
+        return alreadySettled(job, "nothing sent");
       }
       Optional<Attempt> refused = refusal(instruction, job);
       if (refused.isPresent()) {
@@ -147,6 +141,16 @@ final class Erc8183Courier implements Courier {
       }
     }
     return follow(stored.get(), instruction);
+  }
+
+  /**
+   * Done without a transaction of this server's (or without the one that failed): the job is
+   * already settled the way the instruction asks, by another transaction.
+   */
+  private static Attempt alreadySettled(Job job, String detail) {
+    return new Attempt.Delivered(
+        0,
+        "job " + job.id() + " is already " + job.status().displayName() + " on chain; " + detail);
   }
 
   /** Why the job cannot take the call now, if so (read at the latest block). */
@@ -299,17 +303,8 @@ final class Erc8183Courier implements Courier {
       if (refused.isPresent()) {
         Job job = chain.job(instruction.contract(), instruction.jobId(), chain.head());
         if (instruction.call().doneAt(job.status())) {
-          return new Attempt.Delivered(
-              0,
-              "job "
-                  + job.id()
-                  + " is already "
-                  + job.status().displayName()
-                  + " on chain; transaction "
-                  + tx.txHash()
-                  + " was refused ("
-                  + refused.get()
-                  + ")");
+          return alreadySettled(
+              job, "transaction " + tx.txHash() + " was refused (" + refused.get() + ")");
         }
         return new Attempt.Retry(
             "the node refused transaction " + tx.txHash() + ": " + refused.get());
@@ -331,15 +326,7 @@ final class Erc8183Courier implements Courier {
           clock.instant());
       Job job = chain.job(instruction.contract(), instruction.jobId(), chain.head());
       if (instruction.call().doneAt(job.status())) {
-        return new Attempt.Delivered(
-            0,
-            "transaction "
-                + tx.txHash()
-                + " reverted, but job "
-                + job.id()
-                + " is already "
-                + job.status().displayName()
-                + " on chain");
+        return alreadySettled(job, "transaction " + tx.txHash() + " reverted");
       }
       String reason =
           "transaction "

@@ -38,11 +38,6 @@ import java.util.Optional;
  * timeout), and rulings must then release 0 or 100 percent.
  */
 final class X402Binding implements EscrowBinding {
-  /** Settlement may come this long after funding at most, beyond the agreement's own timeouts. */
-  private static final Duration MARGIN = Duration.ofDays(1);
-
-  private static final Duration DEFAULT_DELIVERY = Duration.ofDays(7);
-
   /**
    * What {@code maxTimeoutSeconds} offers beyond the settlement horizon. The official x402 clients
    * sign an authorization valid until their own clock's whole second plus {@code
@@ -147,7 +142,7 @@ final class X402Binding implements EscrowBinding {
           "required, and alone: the client's x402 v2 PaymentPayload authorizing the"
               + " escrow amount (GET /agreements/{id}/escrow shows the requirements it must accept)");
     }
-    Duration horizon = settlementHorizon(a);
+    Duration horizon = Enforcement.settlementHorizon(a);
     Requirements requirements = offered(a);
     ObjectNode checked = X402.parsePayload(payload, requirements, now);
     // Whole seconds, as the authorization's own times are.
@@ -250,7 +245,10 @@ final class X402Binding implements EscrowBinding {
         X402.requirements(
             a.toJson().path("escrow").path("binding"),
             a.terms().escrow().paymentTerms().orElseThrow().amount(),
-            (int) Math.min(Integer.MAX_VALUE, settlementHorizon(a).plus(CLOCK_SLACK).toSeconds()));
+            (int)
+                Math.min(
+                    Integer.MAX_VALUE,
+                    Enforcement.settlementHorizon(a).plus(CLOCK_SLACK).toSeconds()));
     ObjectNode extra = r.extra() == null ? Json.object() : r.extra();
     if (r.scheme().equals(X402.UPTO)) {
       extra.put("assetTransferMethod", "permit2");
@@ -258,20 +256,5 @@ final class X402Binding implements EscrowBinding {
     facilitatorExtra(r).properties().forEach(e -> extra.putIfAbsent(e.getKey(), e.getValue()));
     return new Requirements(
         r.scheme(), r.network(), r.amount(), r.asset(), r.payTo(), r.maxTimeoutSeconds(), extra);
-  }
-
-  /**
-   * The longest the escrow can wait between funding and settlement under its own timeouts, plus a
-   * margin.
-   */
-  static Duration settlementHorizon(Agreement a) {
-    var dms = a.terms().escrow().deadMansSwitch();
-    Duration delivery =
-        dms.providerTimeoutSeconds() != null
-            ? Duration.ofSeconds(dms.providerTimeoutSeconds())
-            : DEFAULT_DELIVERY;
-    Duration evaluation = Duration.ofSeconds(a.terms().evaluatorDeadlineSeconds());
-    Duration challenge = Duration.ofSeconds(a.terms().verification().challengeWindowSeconds());
-    return delivery.plus(evaluation).plus(challenge).plus(MARGIN);
   }
 }

@@ -225,26 +225,10 @@ final class Problems {
           ctx.header("Retry-After", String.valueOf(e.retryAfter().toSeconds()));
           send(ctx, Problem.of("chain-not-ready", "Not yet on chain", 409, e.getMessage()));
         });
+    // An x402 facilitator or a chain's node that gave no answer: nothing was decided.
+    routes.exception(ChainUnavailableException.class, Problems::railUnavailable);
     routes.exception(
-        ChainUnavailableException.class,
-        (e, ctx) ->
-            send(
-                ctx,
-                Problem.of(
-                    "payment-rail-unavailable",
-                    "Payment rail unavailable",
-                    503,
-                    e.getMessage() + "; nothing was recorded, retry later")));
-    routes.exception(
-        X402Facilitator.FacilitatorUnavailableException.class,
-        (e, ctx) ->
-            send(
-                ctx,
-                Problem.of(
-                    "payment-rail-unavailable",
-                    "Payment rail unavailable",
-                    503,
-                    e.getMessage() + "; nothing was recorded, retry later")));
+        X402Facilitator.FacilitatorUnavailableException.class, Problems::railUnavailable);
     routes.exception(
         Exception.class,
         (e, ctx) -> {
@@ -282,6 +266,16 @@ final class Problems {
                     "Method not allowed",
                     405,
                     ctx.method() + " is not allowed on " + ctx.path())));
+  }
+
+  private static void railUnavailable(Exception e, Context ctx) {
+    send(
+        ctx,
+        Problem.of(
+            "payment-rail-unavailable",
+            "Payment rail unavailable",
+            503,
+            e.getMessage() + "; nothing was recorded, retry later"));
   }
 
   static void send(Context ctx, Problem p) {

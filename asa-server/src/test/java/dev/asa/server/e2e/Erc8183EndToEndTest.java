@@ -125,11 +125,10 @@ class Erc8183EndToEndTest {
   @Test
   @Order(4)
   void aPassingResultPaysTheProviderOnChainAndTheAgreementCloses() throws Exception {
-    Parties p = parties();
-    String id = active(p, document());
-    BigInteger job = fundedJob(p, id);
-    deliverOnChainAndToServer(p, id, job, "# Findings\n");
-    p.evaluator.verify(id, LifecycleEndToEndTest.judgedScores(95, 95, 95));
+    Verified v = verifiedAgreement("# Findings\n", 95);
+    Parties p = v.parties();
+    String id = v.id();
+    BigInteger job = v.job();
     BigInteger provider = chain.balance(chain.provider);
     closeAfterChallengeWindow(id, p);
 
@@ -143,11 +142,10 @@ class Erc8183EndToEndTest {
   @Test
   @Order(5)
   void aFailingResultRefundsTheClientOnChainByReject() throws Exception {
-    Parties p = parties();
-    String id = active(p, document());
-    BigInteger job = fundedJob(p, id);
-    deliverOnChainAndToServer(p, id, job, "# Too thin\n");
-    p.evaluator.verify(id, LifecycleEndToEndTest.judgedScores(10, 10, 10));
+    Verified v = verifiedAgreement("# Too thin\n", 10);
+    Parties p = v.parties();
+    String id = v.id();
+    BigInteger job = v.job();
     BigInteger client = chain.balance(chain.client);
     closeAfterChallengeWindow(id, p);
 
@@ -181,11 +179,9 @@ class Erc8183EndToEndTest {
   @Test
   @Order(6)
   void aServerStoppedBetweenSendingAndTheReceiptResumesWithoutSendingTwice() throws Exception {
-    Parties p = parties();
-    String id = active(p, document());
-    BigInteger job = fundedJob(p, id);
-    deliverOnChainAndToServer(p, id, job, "# Findings, again\n");
-    p.evaluator.verify(id, LifecycleEndToEndTest.judgedScores(95, 95, 95));
+    Verified v = verifiedAgreement("# Findings, again\n", 95);
+    Parties p = v.parties();
+    String id = v.id();
     BigInteger provider = chain.balance(chain.provider);
     long sentBefore = chain.transactionCount(attestor);
     chain.automine(false);
@@ -228,11 +224,10 @@ class Erc8183EndToEndTest {
   @Test
   @Order(7)
   void aReorgThatDropsTheSettlementSendsTheSameTransactionAgain() throws Exception {
-    Parties p = parties();
-    String id = active(p, document());
-    BigInteger job = fundedJob(p, id);
-    deliverOnChainAndToServer(p, id, job, "# Findings, reorged\n");
-    p.evaluator.verify(id, LifecycleEndToEndTest.judgedScores(95, 95, 95));
+    Verified v = verifiedAgreement("# Findings, reorged\n", 95);
+    Parties p = v.parties();
+    String id = v.id();
+    BigInteger job = v.job();
     BigInteger provider = chain.balance(chain.provider);
     closeAfterChallengeWindow(id, p);
     String beforeMining = chain.snapshot();
@@ -253,11 +248,9 @@ class Erc8183EndToEndTest {
   @Test
   @Order(8)
   void aTransactionStuckForItsFeeIsReplacedWithTheSameNonceAndMinedOnce() throws Exception {
-    Parties p = parties();
-    String id = active(p, document());
-    BigInteger job = fundedJob(p, id);
-    deliverOnChainAndToServer(p, id, job, "# Findings, stuck for a while\n");
-    p.evaluator.verify(id, LifecycleEndToEndTest.judgedScores(95, 95, 95));
+    Verified v = verifiedAgreement("# Findings, stuck for a while\n", 95);
+    Parties p = v.parties();
+    String id = v.id();
     BigInteger provider = chain.balance(chain.provider);
     long sentBefore = chain.transactionCount(attestor);
     chain.automine(false);
@@ -577,6 +570,18 @@ class Erc8183EndToEndTest {
     ObjectNode body = Json.object();
     body.putObject("erc8183").put("job_id", job.toString());
     return body;
+  }
+
+  /** An agreement funded, delivered and verified with the same score on every dimension. */
+  record Verified(Parties parties, String id, BigInteger job) {}
+
+  private static Verified verifiedAgreement(String content, int score) throws Exception {
+    Parties p = parties();
+    String id = active(p, document());
+    BigInteger job = fundedJob(p, id);
+    deliverOnChainAndToServer(p, id, job, content);
+    p.evaluator.verify(id, LifecycleEndToEndTest.judgedScores(score, score, score));
+    return new Verified(p, id, job);
   }
 
   private static void deliverOnChainAndToServer(

@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.asa.json.Json;
+import dev.asa.server.escrow.erc8183.Erc8183Chain;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -125,37 +126,16 @@ final class LocalChain implements AutoCloseable {
 
   /** The job's status, in the contract's enum order (1 Funded ... 5 Expired). */
   int status(BigInteger jobId) throws IOException {
-    Function f =
-        new Function(
-            "getJob",
-            List.of(new Uint256(jobId)),
-            List.of(new TypeReference<dev.asa.server.escrow.erc8183.Erc8183Chain.JobTuple>() {}));
-    String out =
-        web3j
-            .ethCall(
-                Transaction.createEthCallTransaction(client, contract, FunctionEncoder.encode(f)),
-                DefaultBlockParameterName.LATEST)
-            .send()
-            .getValue();
-    List<Type> values = FunctionReturnDecoder.decode(out, f.getOutputParameters());
+    Type<?> tuple =
+        call(contract, "getJob", new TypeReference<Erc8183Chain.JobTuple>() {}, new Uint256(jobId));
     @SuppressWarnings("unchecked")
-    List<Type> job = (List<Type>) values.get(0).getValue();
+    List<Type<?>> job = (List<Type<?>>) tuple.getValue();
     return ((BigInteger) job.get(6).getValue()).intValueExact();
   }
 
   BigInteger balance(String who) throws IOException {
-    Function f =
-        new Function(
-            "balanceOf", List.of(new Address(who)), List.of(new TypeReference<Uint256>() {}));
-    String out =
-        web3j
-            .ethCall(
-                Transaction.createEthCallTransaction(client, token, FunctionEncoder.encode(f)),
-                DefaultBlockParameterName.LATEST)
-            .send()
-            .getValue();
     return (BigInteger)
-        FunctionReturnDecoder.decode(out, f.getOutputParameters()).get(0).getValue();
+        call(token, "balanceOf", new TypeReference<Uint256>() {}, new Address(who)).getValue();
   }
 
   /** How many transactions {@code who} has had mined. */
@@ -254,7 +234,13 @@ final class LocalChain implements AutoCloseable {
   }
 
   private BigInteger uint(String to, String name) throws IOException {
-    Function f = new Function(name, List.of(), List.of(new TypeReference<Uint256>() {}));
+    return (BigInteger) call(to, name, new TypeReference<Uint256>() {}).getValue();
+  }
+
+  /** The one value a view function answers, read at the latest block. */
+  private Type<?> call(String to, String name, TypeReference<?> answer, Type<?>... args)
+      throws IOException {
+    Function f = new Function(name, List.of(args), List.of(answer));
     String out =
         web3j
             .ethCall(
@@ -262,8 +248,7 @@ final class LocalChain implements AutoCloseable {
                 DefaultBlockParameterName.LATEST)
             .send()
             .getValue();
-    return (BigInteger)
-        FunctionReturnDecoder.decode(out, f.getOutputParameters()).get(0).getValue();
+    return FunctionReturnDecoder.decode(out, f.getOutputParameters()).get(0);
   }
 
   /** Sends from an unlocked account; with automine it is mined at once, and must succeed. */
@@ -285,10 +270,6 @@ final class LocalChain implements AutoCloseable {
             .getTransactionReceipt()
             .orElseThrow();
     assertThat(receipt.isStatusOK()).as("transaction %s succeeded", data.substring(0, 10)).isTrue();
-  }
-
-  static byte[] hex(String s) {
-    return Numeric.hexStringToByteArray(s);
   }
 
   @Override
