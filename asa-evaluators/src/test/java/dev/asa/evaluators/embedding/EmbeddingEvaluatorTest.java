@@ -163,6 +163,49 @@ class EmbeddingEvaluatorTest {
     assertThat(e.dimensions().get("relevance").score()).isLessThan(new BigDecimal("20"));
   }
 
+  /**
+   * An answer of a few words of its own is scaled on the prose dimensions, and says so; a writing
+   * score is the same whether or not relevance is asked for beside it.
+   */
+  @Test
+  void anAnswerThatSaysLittleOfItsOwnIsScaledAndSaysSo() throws Exception {
+    String request = "How does a refrigerator keep food cold?";
+    String thin = "A refrigerator keeps food cold.";
+    String full =
+        "A pump compresses refrigerant gas, which heats up and sheds that heat through coils at the"
+            + " back. The refrigerant then expands inside, evaporates and absorbs heat from the air"
+            + " around the food, so the cabinet stays near four degrees.";
+    Dimension relevance = dim("relevance", MetricType.PERCENTAGE, null);
+    Dimension clarity = dim("clarity", MetricType.PERCENTAGE, null);
+    Evaluation thinAnswer = evaluateFor(request, thin, relevance, clarity);
+    assertThat(thinAnswer.dimensions().get("relevance").evidence())
+        // "keeps" is not the request's "keep" to the crude stemmer: one word of its own.
+        .contains("says little of its own: 1 distinct content word beyond the request's")
+        .contains("scaled by 0.47");
+    assertThat(thinAnswer.dimensions().get("clarity").score())
+        .isEqualByComparingTo(
+            evaluateFor(request, thin, clarity).dimensions().get("clarity").score());
+    assertThat(evaluateFor(request, full, relevance).dimensions().get("relevance").score())
+        .isGreaterThan(thinAnswer.dimensions().get("relevance").score());
+    assertThat(evaluateFor(request, full, relevance).dimensions().get("relevance").evidence())
+        .doesNotContain("says little of its own");
+    assertThat(
+            evaluateFor(
+                    "Rewrite this sentence in the passive: we fixed it.",
+                    "It was fixed.",
+                    relevance)
+                .dimensions()
+                .get("relevance")
+                .evidence())
+        .contains("the request asks for its own text reworked");
+  }
+
+  private static Evaluation evaluateFor(String request, String content, Dimension... dims)
+      throws Exception {
+    return EVALUATOR.evaluate(
+        EvaluationTask.of(Deliverable.of(content, null, NOW), request, "general", criteria(dims)));
+  }
+
   @Test
   void emptyDeliverableScoresZeroAndSaysSo() throws Exception {
     for (String empty : List.of("", "   \n\t ")) {

@@ -1,0 +1,118 @@
+package dev.asa.evaluators.embedding;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * How much an answer says of its own: the distinct content words it adds beyond the request's, each
+ * weighted by how on topic its passage is. An answer of a few words, or one that gives the
+ * request's own words back, can sit as close to the request in embedding space as a full answer
+ * (closer, when it copies), and similarity alone then ranks it level or above; people do not.
+ *
+ * <p>The credit saturates at {@value #FULL} such words on a logarithmic scale (1 word 0.29, 3 words
+ * 0.58, 5 words 0.75, 10 words 1): it tells a thin answer from a real one and never rewards length
+ * beyond that, so a longer answer earns nothing more than a sufficient one. Chosen with {@code asa
+ * judge-eval} on the development corpus (see {@link EmbeddingEvaluator#OWN_WEIGHT}).
+ *
+ * <p>It cannot be gamed by what the other signals already refuse: words of the request (keyword
+ * stuffing, restating the question) are not the answer's own; a repeated word counts once; a
+ * function word ("the", "which") counts nothing; and a word counts by how close its sentence is to
+ * the request, from nothing at {@link Calibration#PART_ZERO} of similarity to in full at {@link
+ * Calibration#PART_FULL} (as a part of the request is covered), so that filler ("this is an
+ * important point to keep in mind") brings no words of its own. Sentences, not passages: a filler
+ * sentence inside an on-topic paragraph would borrow the paragraph's similarity.
+ *
+ * <p>A request that hands over its own text to rewrite ("paraphrase", "summarize", "translate",
+ * "edit" ...) is answered in few new words by design: the measure is not applied to it.
+ *
+ * @param words the weighted count of distinct content words beyond the request
+ * @param distinct how many distinct content words beyond the request, unweighted
+ * @param rewrite whether the request asks for its own text rewritten, so that the measure does not
+ *     apply
+ */
+record OwnContent(double words, int distinct, boolean rewrite) {
+
+  /** Weighted words at which an answer says enough of its own: full credit. */
+  static final int FULL = 10;
+
+  /**
+   * Requests that open by asking for a text of theirs reworked. Read at the start only: "explain
+   * why people summarize" asks for something new.
+   */
+  private static final Pattern REWRITE =
+      Pattern.compile(
+          "^\\W*(?:please\\s+)?(?:paraphrase|rewrite|re-write|rephrase|reword|edit|proofread"
+              + "|correct|fix|translate|convert|change|summari[sz]e|shorten|simplify|condense"
+              + "|make (?:this|the|it)|turn (?:this|the)|transform)\\b",
+          Pattern.CASE_INSENSITIVE);
+
+  static final double SENTENCE_ZERO = 0.30;
+  static final double SENTENCE_FULL = 0.45;
+
+  /** Sentences read, at most: enough for any answer to reach {@link #FULL} words of its own. */
+  static final int MAX_SENTENCES = 48;
+
+  /**
+   * Embeds the request and the answer's sentences (one call to the model) and counts.
+   *
+   * @param content the answer, with restatements and words to the evaluator already taken out
+   */
+  static OwnContent of(String request, String content) {
+    List<String> sentences = Sentences.split(content);
+    if (sentences.size() > MAX_SENTENCES) {
+      sentences = sentences.subList(0, MAX_SENTENCES);
+    }
+    List<String> texts = new ArrayList<>(1 + sentences.size());
+    texts.add(request);
+    texts.addAll(sentences);
+    Model.Vectors v = Model.embed(texts);
+    double[] toRequest = new double[sentences.size()];
+    for (int i = 0; i < toRequest.length; i++) {
+      toRequest[i] = Model.cosine(v.get(0), v.get(1 + i));
+    }
+    return count(request, sentences, toRequest);
+  }
+
+  /** Counts with the similarities given: each sentence's to the request. */
+  static OwnContent count(String request, List<String> sentences, double[] toRequest) {
+    Set<String> asked = new HashSet<>();
+    for (String word : Sentences.words(request)) {
+      asked.add(ScoredText.stem(word));
+    }
+    Map<String, Double> own = new HashMap<>();
+    for (int i = 0; i < sentences.size(); i++) {
+      double weight = Calibration.ramp(toRequest[i], SENTENCE_ZERO, SENTENCE_FULL);
+      for (String word : Sentences.words(sentences.get(i))) {
+        String lower = word.toLowerCase(Locale.ROOT);
+        String stem = ScoredText.stem(lower);
+        if (!ScoredText.small(lower) && !asked.contains(stem)) {
+          own.merge(stem, weight, Math::max);
+        }
+      }
+    }
+    double words = own.values().stream().mapToDouble(Double::doubleValue).sum();
+    return new OwnContent(words, own.size(), REWRITE.matcher(request).find());
+  }
+
+  /** 0 to 1: {@code ln(1 + words) / ln(1 + FULL)}, capped at 1. */
+  double share() {
+    return Math.min(1, Math.log1p(words) / Math.log1p(FULL));
+  }
+
+  String describe() {
+    return String.format(
+        Locale.ROOT,
+        "%d distinct content %s beyond the request's, %.1f once weighted by how on topic their"
+            + " sentence is (full credit from %d)",
+        distinct,
+        distinct == 1 ? "word" : "words",
+        words,
+        FULL);
+  }
+}

@@ -1,0 +1,88 @@
+package dev.asa.evaluators.embedding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** What counts as an answer's own words, and what cannot buy any. */
+class OwnContentTest {
+
+  private static final String REQUEST =
+      "Explain how a web browser validates an HTTPS server certificate.";
+
+  /** Counted with every sentence fully on topic, to test the counting alone. */
+  private static OwnContent onTopic(String request, String answer) {
+    List<String> sentences = Sentences.split(answer);
+    double[] close = new double[sentences.size()];
+    java.util.Arrays.fill(close, 0.9);
+    return OwnContent.count(request, sentences, close);
+  }
+
+  @Test
+  void countsDistinctContentWordsBeyondTheRequest() {
+    OwnContent own = onTopic(REQUEST, "The browser checks the chain to a trusted root.");
+    // browser is the request's; the, to, a are function words: checks chain trusted root.
+    assertThat(own.distinct()).isEqualTo(4);
+    assertThat(own.words()).isEqualTo(4.0);
+  }
+
+  @Test
+  void theRequestsOwnWordsAndRepetitionEarnNothing() {
+    OwnContent thin = onTopic(REQUEST, "The browser checks the chain up to a trusted root.");
+    OwnContent stuffed =
+        onTopic(
+            REQUEST,
+            "The browser checks the chain up to a trusted root. Browser validates HTTPS server"
+                + " certificate. The browser checks the chain up to a trusted root. Validating"
+                + " certificates, explained.");
+    assertThat(stuffed.words()).isEqualTo(thin.words());
+  }
+
+  @Test
+  void aWordCountsByHowCloseItsSentenceIsToTheRequest() {
+    List<String> sentences = List.of("Chains end at roots.", "Bread needs flour.");
+    OwnContent own = OwnContent.count(REQUEST, sentences, new double[] {0.9, 0.1});
+    assertThat(own.words()).isEqualTo(3.0); // chains end roots; bread needs flour earn nothing
+    assertThat(own.distinct()).isEqualTo(6);
+    OwnContent halfway =
+        OwnContent.count(
+            REQUEST,
+            List.of("Chains end at roots."),
+            new double[] {(OwnContent.SENTENCE_ZERO + OwnContent.SENTENCE_FULL) / 2});
+    assertThat(halfway.words()).isCloseTo(1.5, within(1e-9));
+  }
+
+  @Test
+  void creditSaturatesSoLengthBeyondEnoughEarnsNothing() {
+    assertThat(new OwnContent(0, 0, false).share()).isZero();
+    assertThat(new OwnContent(5, 5, false).share()).isCloseTo(0.75, within(0.01));
+    assertThat(new OwnContent(OwnContent.FULL, 10, false).share()).isEqualTo(1.0);
+    assertThat(new OwnContent(400, 400, false).share()).isEqualTo(1.0);
+  }
+
+  /** Through the model: sentences of filler sit far from the request and bring no words. */
+  @Test
+  void fillerBringsNoWordsOfItsOwn() {
+    String thin = "The browser checks the chain up to a trusted root.";
+    String padded =
+        thin
+            + " As mentioned above, this matters a great deal. Everyone should know this, since it"
+            + " comes up often in everyday life.";
+    assertThat(OwnContent.of(REQUEST, padded).words())
+        .isCloseTo(OwnContent.of(REQUEST, thin).words(), within(1e-6));
+  }
+
+  @Test
+  void aRequestToReworkItsOwnTextIsExempt() {
+    assertThat(
+            onTopic("Paraphrase the following sentence: he is an excellent student.", "x")
+                .rewrite())
+        .isTrue();
+    assertThat(onTopic("Please summarize this article: ...", "x").rewrite()).isTrue();
+    assertThat(onTopic("Make this more punchy: Get 1 guide every Sunday.", "x").rewrite()).isTrue();
+    assertThat(onTopic("Explain why people summarize articles.", "x").rewrite()).isFalse();
+    assertThat(onTopic(REQUEST, "x").rewrite()).isFalse();
+  }
+}
