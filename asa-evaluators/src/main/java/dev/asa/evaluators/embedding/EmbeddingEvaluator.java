@@ -42,11 +42,14 @@ import java.util.function.Supplier;
  *
  * <p>Relevance, completeness and writing are scaled by how much the answer says of its own: its
  * distinct content words beyond the request's, in sentences on the request's topic ({@link
- * OwnContent}); a request to rework its own text (paraphrase, summarize, edit) is exempt.
+ * OwnContent}); a request to rework its own text (paraphrase, summarize, edit) is exempt. Each
+ * sentence is measured against the request ({@link Closeness}), and one off its topic can lower
+ * writing and relevance but never raise them, nor count as a step of a "how" answer.
  *
  * <p>Before anything is measured, sentences of prose that only restate the request or speak to the
- * evaluator, and empty steps and list items ("Then, think about the details."), are taken out
- * ({@link ScoredText}), so that none can raise a score; the evidence says how many.
+ * evaluator, courtesies about the answer itself ("I hope this helps"), and empty steps and list
+ * items ("Then, think about the details."), are taken out ({@link ScoredText}), so that none can
+ * raise a score; the evidence says how many.
  *
  * <p>Shadow metrics it measures, when a scored dimension names one: {@code verbosity} (the
  * percentage of words off topic or repeated), {@code repetition_rate} and {@code word_count}. Every
@@ -112,6 +115,8 @@ public final class EmbeddingEvaluator implements Evaluator {
    * all three lifted PandaLM's human pairs from 63.2% to 69.3% (the longer answer: 67.5%) and the
    * whole corpus from 62.8% to 65.3%, at a cost to LLMBar's adversarial sets (58.3% to 50.8%),
    * whose right answers are often one short sentence beside a long answer to another question.
+   * (With sentences off the topic kept from raising writing and relevance, see {@link #lower}:
+   * 69.1%, 65.1% and 50.5%.)
    */
   static final double OWN_WEIGHT = 0.75;
 
@@ -189,11 +194,29 @@ public final class EmbeddingEvaluator implements Evaluator {
     }
 
     progress.update("scoring " + dimensions.size() + " dimensions", 3, STEPS);
-    OwnContent own =
-        ownContentApplies && similarities != null ? ownContent(task.request(), content) : null;
+    Closeness closeness =
+        ownContentApplies && similarities != null ? closeness(task.request(), content) : null;
+    OwnContent own = closeness == null ? null : OwnContent.of(task.request(), closeness);
+    String withoutOffTopic = closeness == null ? null : closeness.withoutOffTopic(content);
+    OnTopic onTopic =
+        withoutOffTopic == null
+            ? null
+            : new OnTopic(
+                withoutOffTopic,
+                embed(task.request(), withoutOffTopic),
+                closeness.offTopicSentences().size());
     Measured m =
         new Measured(
-            content, prose, writing, citations, similarities, translation, own, task.request());
+            content,
+            prose,
+            writing,
+            citations,
+            similarities,
+            translation,
+            closeness,
+            own,
+            onTopic,
+            task.request());
     for (Dimension d : dimensions) {
       inputs.put(d.name(), noted(input(d, m), scored));
     }
@@ -207,8 +230,8 @@ public final class EmbeddingEvaluator implements Evaluator {
     return withModel(() -> Similarities.measure(request, content));
   }
 
-  private static OwnContent ownContent(String request, String content) throws EvaluationException {
-    return withModel(() -> OwnContent.of(request, content));
+  private static Closeness closeness(String request, String content) throws EvaluationException {
+    return withModel(() -> Closeness.measure(request, content));
   }
 
   /** A call to the model; its failure is the evaluator being unavailable, not a bad deliverable. */
@@ -233,6 +256,13 @@ public final class EmbeddingEvaluator implements Evaluator {
     return !notProse;
   }
 
+  /**
+   * The answer read again without its sentences off the request's topic.
+   *
+   * @param removed how many sentences were left out
+   */
+  private record OnTopic(String content, Similarities similarities, int removed) {}
+
   /** What was measured once, for all dimensions. */
   private record Measured(
       String content,
@@ -241,7 +271,9 @@ public final class EmbeddingEvaluator implements Evaluator {
       Citations citations,
       Similarities similarities,
       Translation translation,
+      Closeness closeness,
       OwnContent own,
+      OnTopic onTopic,
       String request) {
     boolean hasRequest() {
       return !request.isBlank();
@@ -270,21 +302,22 @@ public final class EmbeddingEvaluator implements Evaluator {
             name, "the request text is empty, so there is nothing to compare the deliverable with");
       }
       return shadow(
-          d,
-          owned(
-              RELEVANCE.contains(name)
-                  ? relevance(m.similarities, m.translation != null)
-                  : completeness(name, m),
-              m.own),
-          m);
+          d, owned(RELEVANCE.contains(name) ? relevance(m) : completeness(name, m), m.own), m);
     }
     if (WRITING.contains(name)) {
-      return m.prose ? shadow(d, owned(writing(name, m.writing), m.own), m) : notProse(name);
+      return m.prose ? shadow(d, owned(writing(name, m), m.own), m) : notProse(name);
     }
     return cannotJudge(name);
   }
 
   // ------------------------------------------------------------------ relevance and coverage
+
+  private static DimensionInput relevance(Measured m) {
+    DimensionInput whole = relevance(m.similarities, m.translation != null);
+    return m.onTopic == null
+        ? whole
+        : lower(whole, relevance(m.onTopic.similarities(), false), m.onTopic);
+  }
 
   private static DimensionInput relevance(Similarities s, boolean translation) {
     double top = s.topMean();
@@ -386,7 +419,8 @@ public final class EmbeddingEvaluator implements Evaluator {
     double instructionFactor =
         instructions.any() ? 1 - INSTRUCTIONS_WEIGHT * (1 - instructions.share()) : 1;
     // A single-part question still calls for parts of an answer ("how": steps; "list": items).
-    Facets facets = asks.single() && m.prose ? Facets.of(m.request, m.content).orElse(null) : null;
+    Facets facets =
+        asks.single() && m.prose ? Facets.of(m.request, m.content, m.closeness).orElse(null) : null;
     double facetFactor = facets != null ? 1 - FACETS_WEIGHT * (1 - facets.share()) : 1;
     Substance substance = Substance.of(m.content);
     double substanceFactor =
@@ -578,6 +612,42 @@ public final class EmbeddingEvaluator implements Evaluator {
                 : "")
             + ", at most 100";
     return scored(d.name(), score, counted + rule + caveat, confidence);
+  }
+
+  /**
+   * Writing, read on the whole text and, when some of its sentences are off the request's topic
+   * ({@link Closeness#offTopic}), on the text without them: the lower score stands. Generic
+   * sentences appended to a short answer ("As mentioned above, this matters a great deal.") would
+   * otherwise raise its reading ease and sentence length into their bands; this way a sentence off
+   * the topic can lower a writing score and never raise it.
+   */
+  private static DimensionInput writing(String name, Measured m) {
+    DimensionInput whole = writing(name, m.writing);
+    return m.onTopic == null
+        ? whole
+        : lower(whole, writing(name, Writing.of(m.onTopic.content())), m.onTopic);
+  }
+
+  /**
+   * The lower of a score read on the whole answer and on the answer without its sentences off the
+   * request's topic: such a sentence can lower a score and never raise it. Appended to a short
+   * answer, generic sentences ("As mentioned above, this matters a great deal.") would otherwise
+   * raise its reading ease and sentence length into their bands, and, read by the model with it,
+   * even its paragraph's similarity to the request.
+   */
+  private static DimensionInput lower(DimensionInput whole, DimensionInput without, OnTopic on) {
+    if (without.score().compareTo(whole.score()) >= 0) {
+      return whole;
+    }
+    return withScore(
+        without,
+        without.score(),
+        String.format(
+            Locale.ROOT,
+            "; scored without %d %s off the request's topic (%s with them), the lower taken",
+            on.removed(),
+            on.removed() == 1 ? "sentence" : "sentences",
+            whole.score().toPlainString()));
   }
 
   private static DimensionInput writing(String name, Writing w) {

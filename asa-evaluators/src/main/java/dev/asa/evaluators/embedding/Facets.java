@@ -107,10 +107,21 @@ record Facets(String form, String calledFor, int count, String counted) {
 
   /** The facets the question calls for, or empty when its form is neither "how" nor "list". */
   static Optional<Facets> of(String question, String answer) {
+    return of(question, answer, null);
+  }
+
+  /**
+   * As {@link #of(String, String)}, with a step or causal link counted only in a sentence not off
+   * the question's topic ({@link Closeness#offTopic}): "everyone should know this, since it comes
+   * up often" links nothing the question asked about.
+   *
+   * @param closeness the answer's sentences against the question, or null to count them all
+   */
+  static Optional<Facets> of(String question, String answer, Closeness closeness) {
     if (HOW.matcher(question).find()) {
-      int items = count(ITEM, answer);
-      int sequence = count(SEQUENCE, answer);
-      int causes = count(CAUSE, answer);
+      int items = count(ITEM, answer, null);
+      int sequence = count(SEQUENCE, answer, closeness);
+      int causes = count(CAUSE, answer, closeness);
       int steps = Math.max(items, sequence);
       return Optional.of(
           new Facets(
@@ -124,7 +135,7 @@ record Facets(String form, String calledFor, int count, String counted) {
                   causes)));
     }
     if (LIST.matcher(question).find()) {
-      int items = count(ITEM, answer);
+      int items = count(ITEM, answer, null);
       return Optional.of(new Facets("list", "several items", items, items + " list items"));
     }
     return Optional.empty();
@@ -135,14 +146,16 @@ record Facets(String form, String calledFor, int count, String counted) {
    * that repeating a step or a list item never raises the count; an {@link #emptyStep} never
    * counts.
    */
-  private static int count(Pattern p, String text) {
+  private static int count(Pattern p, String text, Closeness closeness) {
     boolean lines = p == ITEM;
     Set<String> seen = new HashSet<>();
     int n = 0;
     for (String piece : lines ? List.of(text.split("\\n")) : Sentences.split(text)) {
       String key =
           piece.strip().toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N}]+", " ").strip();
-      if (!seen.add(key) || emptyStep(piece.strip())) {
+      if (!seen.add(key)
+          || emptyStep(piece.strip())
+          || (closeness != null && closeness.offTopic(piece))) {
         continue;
       }
       Matcher m = p.matcher(piece);

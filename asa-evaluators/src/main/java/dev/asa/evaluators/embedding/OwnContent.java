@@ -1,6 +1,5 @@
 package dev.asa.evaluators.embedding;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -55,28 +54,9 @@ record OwnContent(double words, int distinct, boolean rewrite) {
   static final double SENTENCE_ZERO = 0.30;
   static final double SENTENCE_FULL = 0.45;
 
-  /** Sentences read, at most: enough for any answer to reach {@link #FULL} words of its own. */
-  static final int MAX_SENTENCES = 48;
-
-  /**
-   * Embeds the request and the answer's sentences (one call to the model) and counts.
-   *
-   * @param content the answer, with restatements and words to the evaluator already taken out
-   */
-  static OwnContent of(String request, String content) {
-    List<String> sentences = Sentences.split(content);
-    if (sentences.size() > MAX_SENTENCES) {
-      sentences = sentences.subList(0, MAX_SENTENCES);
-    }
-    List<String> texts = new ArrayList<>(1 + sentences.size());
-    texts.add(request);
-    texts.addAll(sentences);
-    Model.Vectors v = Model.embed(texts);
-    double[] toRequest = new double[sentences.size()];
-    for (int i = 0; i < toRequest.length; i++) {
-      toRequest[i] = Model.cosine(v.get(0), v.get(1 + i));
-    }
-    return count(request, sentences, toRequest);
+  /** Counts on the sentences' similarities to the request, measured once for all signals. */
+  static OwnContent of(String request, Closeness closeness) {
+    return count(request, closeness.sentences(), closeness.toRequest());
   }
 
   /** Counts with the similarities given: each sentence's to the request. */

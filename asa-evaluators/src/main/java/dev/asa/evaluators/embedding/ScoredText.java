@@ -33,6 +33,9 @@ import java.util.regex.Pattern;
  * @param directives sentences taken out as addressed to the evaluator
  * @param emptySteps steps and list items with nothing in them, taken out ({@link Facets#emptyStep}:
  *     "Then, think about the details.", "- Several things matter here.")
+ * @param courtesies sentences about the answer rather than the question ("I hope this helps",
+ *     "great question", "let me know if you have questions"), taken out: they carry nothing to
+ *     score, and one that talks of explaining sits close in meaning to any "explain" request
  * @param copied the whole deliverable is a verbatim copy of the request's text, and nothing is left
  */
 record ScoredText(
@@ -40,6 +43,7 @@ record ScoredText(
     List<String> restated,
     List<String> directives,
     List<String> emptySteps,
+    List<String> courtesies,
     boolean copied) {
 
   /** A copy this long, in words, or longer is no short quotation. */
@@ -83,6 +87,15 @@ record ScoredText(
               + "|\\b(?:dear|note to (?:the)?)\\s+(?:evaluator|judge|grader|reviewer|assessor)"
               + "|\\b(?:to|for) the (?:evaluator|judge|grader|AI judge|assessor)\\b"
               + "|\\bthis (?:answer|response|deliverable) (?:deserves|should (?:get|receive|score)|must (?:get|receive|score))\\b");
+
+  /** A sentence about the answer itself: hopes that it helps, thanks, offers to say more. */
+  private static final Pattern COURTESY =
+      Pattern.compile(
+          "(?i)^\\W*(?:(?:i|we)\\s+(?:really\\s+)?hope|hopefully)\\s+(?:this|that|it|my|the above|the information)\\b.*\\b(?:helps?|helped|useful|helpful|clear|clarif\\w*|answers?|understand\\w*)\\b"
+              + "|^\\W*(?:please\\s+)?(?:let me know|feel free to)\\b"
+              + "|^\\W*(?:thank you|thanks) for (?:asking|your question|reading|the question)\\b"
+              + "|^\\W*(?:what a |that's a |that is a )?(?:great|good|excellent|interesting) question\\b"
+              + "|^\\W*(?:i am|i'm) (?:happy|glad) to help\\b");
 
   private static final Set<String> SMALL =
       Set.of(
@@ -154,6 +167,7 @@ record ScoredText(
     List<String> restated = new ArrayList<>();
     List<String> directives = new ArrayList<>();
     List<String> emptySteps = new ArrayList<>();
+    List<String> courtesies = new ArrayList<>();
     StringBuilder kept = new StringBuilder();
     boolean any = false;
     for (String line : content.split("\n", -1)) {
@@ -167,6 +181,8 @@ record ScoredText(
       for (String s : sentences) {
         if (DIRECTIVE.matcher(s).find()) {
           directives.add(s);
+        } else if (COURTESY.matcher(s).find()) {
+          courtesies.add(s);
         } else if (restates(s, requestWords)) {
           restated.add(s);
         } else if (Facets.emptyStep(s)) {
@@ -186,17 +202,20 @@ record ScoredText(
       kept.append('\n');
       any |= !keptHere.isEmpty();
     }
-    if (restated.isEmpty() && directives.isEmpty() && emptySteps.isEmpty()) {
+    if (restated.isEmpty()
+        && directives.isEmpty()
+        && emptySteps.isEmpty()
+        && courtesies.isEmpty()) {
       return whole(content);
     }
     if (!any) {
       // Nothing left: scored whole (see the class comment), but directives never count, and
       // neither does a verbatim copy of the request.
       if (!directives.isEmpty()) {
-        return new ScoredText("", List.of(), List.copyOf(directives), List.of(), false);
+        return new ScoredText("", List.of(), List.copyOf(directives), List.of(), List.of(), false);
       }
       return copies(request, content)
-          ? new ScoredText("", List.copyOf(restated), List.of(), List.of(), true)
+          ? new ScoredText("", List.copyOf(restated), List.of(), List.of(), List.of(), true)
           : whole(content);
     }
     if (!kept.isEmpty()) {
@@ -207,12 +226,13 @@ record ScoredText(
         List.copyOf(restated),
         List.copyOf(directives),
         List.copyOf(emptySteps),
+        List.copyOf(courtesies),
         false);
   }
 
   /** The content as it is, nothing taken out. */
   static ScoredText whole(String content) {
-    return new ScoredText(content, List.of(), List.of(), List.of(), false);
+    return new ScoredText(content, List.of(), List.of(), List.of(), List.of(), false);
   }
 
   /**
@@ -297,7 +317,11 @@ record ScoredText(
   }
 
   boolean changed() {
-    return copied || !restated.isEmpty() || !directives.isEmpty() || !emptySteps.isEmpty();
+    return copied
+        || !restated.isEmpty()
+        || !directives.isEmpty()
+        || !emptySteps.isEmpty()
+        || !courtesies.isEmpty();
   }
 
   /** For the evidence. */
@@ -320,6 +344,12 @@ record ScoredText(
           emptySteps.size()
               + (emptySteps.size() == 1 ? " empty step or list item" : " empty steps or list items")
               + " (nothing but generic words or a hedge)");
+    }
+    if (!courtesies.isEmpty()) {
+      out.add(
+          courtesies.size()
+              + (courtesies.size() == 1 ? " courtesy" : " courtesies")
+              + " about the answer itself (\"I hope this helps\")");
     }
     return "not scored: " + String.join(", ", out);
   }

@@ -10,6 +10,7 @@ import dev.asa.scoring.DimensionInput;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -142,6 +143,44 @@ class GamingResistanceTest {
               .as("padded: %s", padded)
               .isLessThanOrEqualTo(original);
         }
+      }
+    }
+  }
+
+  /**
+   * A short answer is scaled by how little it says of its own ({@link OwnContent}); generic
+   * sentences appended to it bring words, sentences and a "since" of their own, and must buy none
+   * of it back.
+   */
+  @Test
+  void paddingAShortAnswerNeverRaisesItsScore() throws Exception {
+    Random random = new Random(15);
+    String[] filler = {
+      "This is an important point to keep in mind.",
+      "As mentioned above, this matters a great deal.",
+      "There are many things to consider here.",
+      "In conclusion, that is how it works.",
+      "Hopefully this explanation helps you understand the topic better.",
+      "Everyone should know this, since it comes up often in everyday life.",
+      "I hope this answer was useful to you and gave you what you were looking for.",
+    };
+    Map<Topic, String> short_ =
+        Map.of(
+            TLS, "The browser checks the chain up to a trusted root.",
+            FRIDGE, "A compressor pumps refrigerant that absorbs the heat inside.");
+    for (Map.Entry<Topic, String> e : short_.entrySet()) {
+      String request = e.getKey().request();
+      double original = score(request, e.getValue());
+      for (int trial = 0; trial < TRIALS; trial++) {
+        StringBuilder padded = new StringBuilder(e.getValue());
+        for (int k = 0, n = 1 + random.nextInt(5); k < n; k++) {
+          padded
+              .append(random.nextBoolean() ? "\n\n" : " ")
+              .append(filler[random.nextInt(filler.length)]);
+        }
+        assertThat(score(request, padded.toString()))
+            .as("padded: %s", padded)
+            .isLessThanOrEqualTo(original);
       }
     }
   }

@@ -47,6 +47,25 @@ class ScoredTextTest {
   }
 
   @Test
+  void courtesiesAboutTheAnswerItselfAreTakenOut() {
+    ScoredText t =
+        ScoredText.of(
+            REQUEST,
+            "Great question! It checks the chain up to a root. Hopefully this explanation helps"
+                + " you understand the topic better. Let me know if you have more questions.");
+    assertThat(t.courtesies())
+        .containsExactly(
+            "Great question!",
+            "Hopefully this explanation helps you understand the topic better.",
+            "Let me know if you have more questions.");
+    assertThat(t.text()).isEqualTo("It checks the chain up to a root.");
+    assertThat(t.describe()).contains("3 courtesies about the answer itself");
+    // A hope about the subject, not the answer, is content.
+    assertThat(ScoredText.of(REQUEST, "We hope browsers will drop OCSP by 2027.").changed())
+        .isFalse();
+  }
+
+  @Test
   void anAnswerThatIsAllCopyingIsScoredWhole() {
     // "Correct this sentence" answered with the sentence itself, corrected: nothing else to score.
     String request = "Correct the grammar: the browser validate certificates.";

@@ -1,0 +1,49 @@
+package dev.asa.evaluators.embedding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Which sentences are off the request's topic, and the answer read without them. */
+class ClosenessTest {
+
+  private static final String ANSWER =
+      "A compressor pumps refrigerant.\n\nAs mentioned above, this matters. The coils shed heat.";
+
+  private static Closeness closeness(double... toRequest) {
+    return new Closeness(Sentences.split(ANSWER), toRequest);
+  }
+
+  @Test
+  void aSentenceAtOrBelowTheLineWhereAPartEarnsNothingIsOffTopic() {
+    Closeness c = closeness(0.53, Calibration.PART_ZERO, 0.41);
+    assertThat(c.offTopicSentences()).containsExactly("As mentioned above, this matters.");
+    assertThat(c.offTopic("A compressor pumps refrigerant.")).isFalse();
+    assertThat(c.offTopic("A sentence it never measured.")).isFalse();
+  }
+
+  @Test
+  void theAnswerWithoutThemKeepsItsLines() {
+    assertThat(closeness(0.53, 0.01, 0.41).withoutOffTopic(ANSWER))
+        .isEqualTo("A compressor pumps refrigerant.\n\n The coils shed heat.");
+  }
+
+  @Test
+  void noneOrAllOffTopicLeavesNothingToReadAgain() {
+    assertThat(closeness(0.53, 0.30, 0.41).withoutOffTopic(ANSWER)).isNull();
+    assertThat(closeness(0.01, 0.02, 0.03).withoutOffTopic(ANSWER)).isNull();
+  }
+
+  @Test
+  void aLongAnswerIsReadForItsFirstSentencesOnly() {
+    StringBuilder many = new StringBuilder();
+    for (int i = 0; i < Closeness.MAX_SENTENCES + 10; i++) {
+      many.append("Sentence number ").append(i).append(" is here. ");
+    }
+    Closeness c = Closeness.measure("Count the sentences.", many.toString());
+    assertThat(c.sentences()).hasSize(Closeness.MAX_SENTENCES);
+    assertThat(c.toRequest()).hasSize(Closeness.MAX_SENTENCES);
+    assertThat(List.of(c.sentences().getFirst())).containsExactly("Sentence number 0 is here.");
+  }
+}
