@@ -614,13 +614,7 @@ public final class EmbeddingEvaluator implements Evaluator {
     return scored(d.name(), score, counted + rule + caveat, confidence);
   }
 
-  /**
-   * Writing, read on the whole text and, when some of its sentences are off the request's topic
-   * ({@link Closeness#offTopic}), on the text without them: the lower score stands. Generic
-   * sentences appended to a short answer ("As mentioned above, this matters a great deal.") would
-   * otherwise raise its reading ease and sentence length into their bands; this way a sentence off
-   * the topic can lower a writing score and never raise it.
-   */
+  /** Writing, read with and without the sentences off the request's topic: see {@link #lower}. */
   private static DimensionInput writing(String name, Measured m) {
     DimensionInput whole = writing(name, m.writing);
     return m.onTopic == null
