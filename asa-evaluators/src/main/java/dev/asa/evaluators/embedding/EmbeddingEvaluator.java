@@ -42,9 +42,10 @@ import java.util.function.Supplier;
  *
  * <p>Relevance, completeness and writing are scaled by how much the answer says of its own: its
  * distinct content words beyond the request's, in sentences on the request's topic ({@link
- * OwnContent}); a request to rework its own text (paraphrase, summarize, edit) is exempt. Each
- * sentence is measured against the request ({@link Closeness}), and one off its topic can lower
- * writing and relevance but never raise them, nor count as a step of a "how" answer.
+ * OwnContent}); a request to rework its own text (paraphrase, summarize, edit) or for a short
+ * answer is exempt. Each sentence is measured against the request ({@link Closeness}), and one off
+ * its topic can lower relevance, completeness and writing but never raise them, nor count as a step
+ * of a "how" answer.
  *
  * <p>Before anything is measured, sentences of prose that only restate the request or speak to the
  * evaluator, courtesies about the answer itself ("I hope this helps"), and empty steps and list
@@ -115,8 +116,8 @@ public final class EmbeddingEvaluator implements Evaluator {
    * all three lifted PandaLM's human pairs from 63.2% to 69.3% (the longer answer: 67.5%) and the
    * whole corpus from 62.8% to 65.3%, at a cost to LLMBar's adversarial sets (58.3% to 50.8%),
    * whose right answers are often one short sentence beside a long answer to another question.
-   * (With sentences off the topic kept from raising writing and relevance, see {@link #lower}:
-   * 69.1%, 65.1% and 50.5%.)
+   * (With sentences off the topic kept from raising a score, see {@link #lower}, and requests for a
+   * short answer exempt: 68.8%, 65.3% and 52.4%.)
    */
   static final double OWN_WEIGHT = 0.75;
 
@@ -278,6 +279,21 @@ public final class EmbeddingEvaluator implements Evaluator {
     boolean hasRequest() {
       return !request.isBlank();
     }
+
+    /** The same answer read without its sentences off the request's topic. */
+    Measured onTopicOnly() {
+      return new Measured(
+          onTopic.content(),
+          prose,
+          Writing.of(onTopic.content()),
+          Citations.of(onTopic.content()),
+          onTopic.similarities(),
+          translation,
+          closeness,
+          own,
+          null,
+          request);
+    }
   }
 
   private static DimensionInput input(Dimension d, Measured m) {
@@ -378,6 +394,11 @@ public final class EmbeddingEvaluator implements Evaluator {
    * score shrinks in proportion.
    */
   private static DimensionInput completeness(String name, Measured m) {
+    DimensionInput whole = coverage(name, m);
+    return m.onTopic == null ? whole : lower(whole, coverage(name, m.onTopicOnly()), m.onTopic);
+  }
+
+  private static DimensionInput coverage(String name, Measured m) {
     if (m.translation != null) {
       return translationCompleteness(name, m);
     }
@@ -619,15 +640,16 @@ public final class EmbeddingEvaluator implements Evaluator {
     DimensionInput whole = writing(name, m.writing);
     return m.onTopic == null
         ? whole
-        : lower(whole, writing(name, Writing.of(m.onTopic.content())), m.onTopic);
+        : lower(whole, writing(name, m.onTopicOnly().writing), m.onTopic);
   }
 
   /**
    * The lower of a score read on the whole answer and on the answer without its sentences off the
-   * request's topic: such a sentence can lower a score and never raise it. Appended to a short
-   * answer, generic sentences ("As mentioned above, this matters a great deal.") would otherwise
-   * raise its reading ease and sentence length into their bands, and, read by the model with it,
-   * even its paragraph's similarity to the request.
+   * request's topic (relevance, completeness and writing are read both ways): such a sentence can
+   * lower a score and never raise it. Appended to a short answer, generic sentences ("As mentioned
+   * above, this matters a great deal.") would otherwise raise its reading ease and sentence length
+   * into their bands, and, read by the model with it, even its paragraph's similarity to the
+   * request.
    */
   private static DimensionInput lower(DimensionInput whole, DimensionInput without, OnTopic on) {
     if (without.score().compareTo(whole.score()) >= 0) {
@@ -716,12 +738,11 @@ public final class EmbeddingEvaluator implements Evaluator {
     if (own == null || !input.isEvaluated()) {
       return input;
     }
-    if (own.rewrite()) {
+    if (own.exemptBecause() != null) {
       return withScore(
           input,
           input.score(),
-          "; the request asks for its own text reworked, so how much the answer adds of its own"
-              + " is not counted");
+          "; " + own.exemptBecause() + ", so how much the answer adds of its own is not counted");
     }
     double factor = 1 - OWN_WEIGHT * (1 - own.share());
     if (factor >= 1) {

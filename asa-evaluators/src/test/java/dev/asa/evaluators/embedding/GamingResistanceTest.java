@@ -164,14 +164,15 @@ class GamingResistanceTest {
       "Everyone should know this, since it comes up often in everyday life.",
       "I hope this answer was useful to you and gave you what you were looking for.",
     };
-    Map<Topic, String> short_ =
-        Map.of(
-            TLS, "The browser checks the chain up to a trusted root.",
-            FRIDGE, "A compressor pumps refrigerant that absorbs the heat inside.");
-    for (Map.Entry<Topic, String> e : short_.entrySet()) {
+    // In a fixed order: each topic's draws come from the one seeded generator.
+    List<Map.Entry<Topic, String>> shortAnswers =
+        List.of(
+            Map.entry(TLS, "The browser checks the chain up to a trusted root."),
+            Map.entry(FRIDGE, "A compressor pumps refrigerant that absorbs the heat inside."));
+    for (Map.Entry<Topic, String> e : shortAnswers) {
       String request = e.getKey().request();
       double original = score(request, e.getValue());
-      for (int trial = 0; trial < TRIALS; trial++) {
+      for (int trial = 0; trial < 2 * TRIALS; trial++) {
         StringBuilder padded = new StringBuilder(e.getValue());
         for (int k = 0, n = 1 + random.nextInt(5); k < n; k++) {
           padded

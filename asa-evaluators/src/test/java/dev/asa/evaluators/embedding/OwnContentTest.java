@@ -56,10 +56,10 @@ class OwnContentTest {
 
   @Test
   void creditSaturatesSoLengthBeyondEnoughEarnsNothing() {
-    assertThat(new OwnContent(0, 0, false).share()).isZero();
-    assertThat(new OwnContent(5, 5, false).share()).isCloseTo(0.75, within(0.01));
-    assertThat(new OwnContent(OwnContent.FULL, 10, false).share()).isEqualTo(1.0);
-    assertThat(new OwnContent(400, 400, false).share()).isEqualTo(1.0);
+    assertThat(new OwnContent(0, 0, null).share()).isZero();
+    assertThat(new OwnContent(5, 5, null).share()).isCloseTo(0.75, within(0.01));
+    assertThat(new OwnContent(OwnContent.FULL, 10, null).share()).isEqualTo(1.0);
+    assertThat(new OwnContent(400, 400, null).share()).isEqualTo(1.0);
   }
 
   /** Through the model: sentences of filler sit far from the request and bring no words. */
@@ -76,13 +76,32 @@ class OwnContentTest {
 
   @Test
   void aRequestToReworkItsOwnTextIsExempt() {
-    assertThat(
-            onTopic("Paraphrase the following sentence: he is an excellent student.", "x")
-                .rewrite())
-        .isTrue();
-    assertThat(onTopic("Please summarize this article: ...", "x").rewrite()).isTrue();
-    assertThat(onTopic("Make this more punchy: Get 1 guide every Sunday.", "x").rewrite()).isTrue();
-    assertThat(onTopic("Explain why people summarize articles.", "x").rewrite()).isFalse();
-    assertThat(onTopic(REQUEST, "x").rewrite()).isFalse();
+    for (String rework :
+        List.of(
+            "Paraphrase the following sentence: he is an excellent student.",
+            "Please summarize this article: ...",
+            "Make this more punchy: Get 1 guide every Sunday.")) {
+      assertThat(onTopic(rework, "x").exemptBecause())
+          .as(rework)
+          .isEqualTo("the request asks for its own text reworked");
+    }
+    assertThat(onTopic("Explain why people summarize articles.", "x").exemptBecause()).isNull();
+    assertThat(onTopic(REQUEST, "x").exemptBecause()).isNull();
+  }
+
+  @Test
+  void aRequestForAShortAnswerIsExempt() {
+    for (String brief :
+        List.of(
+            "Name two countries that use the Euro. Answer in one word each.",
+            "Describe photosynthesis briefly.",
+            "Is the Earth flat? Answer yes or no.",
+            "Summarise the plot in 20 words.",
+            "Give me a short answer: what is TLS?")) {
+      assertThat(onTopic("Tell me. " + brief, "x").exemptBecause())
+          .as(brief)
+          .isEqualTo("the request asks for a short answer");
+    }
+    assertThat(onTopic("Write a short story about a lighthouse.", "x").exemptBecause()).isNull();
   }
 }
