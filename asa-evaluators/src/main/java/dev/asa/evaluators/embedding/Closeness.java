@@ -21,6 +21,12 @@ record Closeness(List<String> sentences, double[] toRequest) {
   static final int MAX_SENTENCES = 48;
 
   /**
+   * A sentence of fewer words is never called off topic: the splitter leaves a list's "1." as a
+   * sentence of its own, and taking those out would take the list apart.
+   */
+  static final int MIN_WORDS = 3;
+
+  /**
    * @param content the answer, with restatements and words to the evaluator already taken out
    */
   static Closeness measure(String request, String content) {
@@ -42,9 +48,13 @@ record Closeness(List<String> sentences, double[] toRequest) {
   /**
    * Whether a sentence of the answer is off the request's topic (at or below {@link
    * Calibration#PART_ZERO}, where a part of the request earns nothing). A sentence past the first
-   * {@value #MAX_SENTENCES}, not measured, is not called off topic.
+   * {@value #MAX_SENTENCES}, not measured, or of fewer than {@value #MIN_WORDS} words is not called
+   * off topic.
    */
   boolean offTopic(String sentence) {
+    if (Sentences.wordCount(sentence) < MIN_WORDS) {
+      return false; // "1." of a numbered list, "Yes.": nothing for the model to place
+    }
     for (int i = 0; i < sentences.size(); i++) {
       if (sentences.get(i).equals(sentence) && toRequest[i] > Calibration.PART_ZERO) {
         return false;

@@ -30,6 +30,15 @@ class ClosenessTest {
   }
 
   @Test
+  void aListMarkerLeftAsASentenceIsNeverOffTopic() {
+    String list = "Steps:\n1. It builds the chain to a root.\n2. It checks each signature.";
+    Closeness c = new Closeness(Sentences.split(list), new double[] {0.05, 0.05, 0.6, 0.05, 0.6});
+    assertThat(Sentences.split(list)).contains("1.", "2.");
+    assertThat(c.offTopicSentences()).isEmpty();
+    assertThat(c.withoutOffTopic(list)).isNull();
+  }
+
+  @Test
   void noneOrAllOffTopicLeavesNothingToReadAgain() {
     assertThat(closeness(0.53, 0.30, 0.41).withoutOffTopic(ANSWER)).isNull();
     assertThat(closeness(0.01, 0.02, 0.03).withoutOffTopic(ANSWER)).isNull();
