@@ -11,8 +11,9 @@ import java.util.List;
  *
  * @param sentences the answer's first {@value #MAX_SENTENCES} sentences
  * @param toRequest for each, its cosine similarity to the request
+ * @param tokens word pieces the model read
  */
-record Closeness(List<String> sentences, double[] toRequest) {
+record Closeness(List<String> sentences, double[] toRequest, long tokens) {
 
   /**
    * Sentences read, at most: enough for any answer to show what it says of its own; a longer answer
@@ -42,7 +43,7 @@ record Closeness(List<String> sentences, double[] toRequest) {
     for (int i = 0; i < toRequest.length; i++) {
       toRequest[i] = Model.cosine(v.get(0), v.get(1 + i));
     }
-    return new Closeness(sentences, toRequest);
+    return new Closeness(sentences, toRequest, v.tokens());
   }
 
   /**

@@ -222,7 +222,12 @@ public final class EmbeddingEvaluator implements Evaluator {
       inputs.put(d.name(), noted(input(d, m), scored));
     }
     progress.update("done", STEPS, STEPS);
-    long tokens = similarities == null ? 0 : similarities.tokens();
+    // Every word piece the model read: the passages, each sentence, and the answer read again
+    // without its sentences off the request's topic.
+    long tokens =
+        (similarities == null ? 0 : similarities.tokens())
+            + (closeness == null ? 0 : closeness.tokens())
+            + (onTopic == null ? 0 : onTopic.similarities().tokens());
     return new Evaluation(
         ID, TYPE, MODEL, inputs, Map.of(), new Evaluation.Usage(tokens, 0, BigDecimal.ZERO));
   }

@@ -12,7 +12,7 @@ class ClosenessTest {
       "A compressor pumps refrigerant.\n\nAs mentioned above, this matters. The coils shed heat.";
 
   private static Closeness closeness(double... toRequest) {
-    return new Closeness(Sentences.split(ANSWER), toRequest);
+    return new Closeness(Sentences.split(ANSWER), toRequest, 0);
   }
 
   @Test
@@ -32,7 +32,8 @@ class ClosenessTest {
   @Test
   void aListMarkerLeftAsASentenceIsNeverOffTopic() {
     String list = "Steps:\n1. It builds the chain to a root.\n2. It checks each signature.";
-    Closeness c = new Closeness(Sentences.split(list), new double[] {0.05, 0.05, 0.6, 0.05, 0.6});
+    Closeness c =
+        new Closeness(Sentences.split(list), new double[] {0.05, 0.05, 0.6, 0.05, 0.6}, 0);
     assertThat(Sentences.split(list)).contains("1.", "2.");
     assertThat(c.offTopicSentences()).isEmpty();
     assertThat(c.withoutOffTopic(list)).isNull();
