@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -131,38 +132,17 @@ class EscrowCommandsTest {
     Path notAKey = Files.writeString(dir.resolve("attestor.key"), "not a key\n");
     assertThat(run("serve", "--erc8183-rpc", "http://", "--erc8183-key", notAKey.toString()).err())
         .startsWith("asa serve: --erc8183-rpc must be an http(s) URL with a host");
-    assertThat(
-            run(
-                    "serve",
-                    "--erc8183-rpc",
-                    "https://rpc.example/",
-                    "--erc8183-key",
-                    notAKey.toString())
-                .err())
+    // Each with a reachable-looking RPC and the key file above, and one more flag.
+    String[] erc8183 = {
+      "serve", "--erc8183-rpc", "https://rpc.example/", "--erc8183-key", notAKey.toString()
+    };
+    assertThat(run(erc8183).err())
         .startsWith("asa serve: --erc8183-key: the ERC-8183 key file " + notAKey)
         .contains("0x and 64 hex digits")
         .doesNotContain("not a key");
-    assertThat(
-            run(
-                    "serve",
-                    "--erc8183-rpc",
-                    "https://rpc.example/",
-                    "--erc8183-key",
-                    notAKey.toString(),
-                    "--erc8183-confirmations",
-                    "0")
-                .err())
+    assertThat(run(with(erc8183, "--erc8183-confirmations", "0")).err())
         .startsWith("asa serve: --erc8183-confirmations is at least 1, not 0");
-    assertThat(
-            run(
-                    "serve",
-                    "--erc8183-rpc",
-                    "https://rpc.example/",
-                    "--erc8183-key",
-                    notAKey.toString(),
-                    "--erc8183-contract",
-                    "0xdef456")
-                .err())
+    assertThat(run(with(erc8183, "--erc8183-contract", "0xdef456")).err())
         .startsWith(
             "asa serve: --erc8183-contract: a job contract is an EVM address, 0x and 40 hex digits,"
                 + " not '0xdef456'");
@@ -310,5 +290,11 @@ class EscrowCommandsTest {
         .isEqualTo(
             "ruled on a; state CLOSED\nreleased 2.50 USD to the provider (25%), 7.50 USD back to the client\n"
                 + "the escrow was never funded: nothing was held, nothing moved\n");
+  }
+
+  private static String[] with(String[] args, String... more) {
+    String[] all = Arrays.copyOf(args, args.length + more.length);
+    System.arraycopy(more, 0, all, args.length, more.length);
+    return all;
   }
 }

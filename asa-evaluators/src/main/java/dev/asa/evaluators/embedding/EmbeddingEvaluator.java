@@ -198,14 +198,7 @@ public final class EmbeddingEvaluator implements Evaluator {
     Closeness closeness =
         ownContentApplies && similarities != null ? closeness(task.request(), content) : null;
     OwnContent own = closeness == null ? null : OwnContent.of(task.request(), closeness);
-    String withoutOffTopic = closeness == null ? null : closeness.withoutOffTopic(content);
-    OnTopic onTopic =
-        withoutOffTopic == null
-            ? null
-            : new OnTopic(
-                withoutOffTopic,
-                embed(task.request(), withoutOffTopic),
-                closeness.offTopicSentences().size());
+    OnTopic onTopic = closeness == null ? null : onTopic(task.request(), content, closeness);
     Measured m =
         new Measured(
             content,
@@ -234,6 +227,15 @@ public final class EmbeddingEvaluator implements Evaluator {
 
   private static Similarities embed(String request, String content) throws EvaluationException {
     return withModel(() -> Similarities.measure(request, content));
+  }
+
+  /** The answer read again without its sentences off the topic, or null when there is none. */
+  private static OnTopic onTopic(String request, String content, Closeness closeness)
+      throws EvaluationException {
+    String without = closeness.withoutOffTopic(content);
+    return without == null
+        ? null
+        : new OnTopic(without, embed(request, without), closeness.offTopicSentences().size());
   }
 
   private static Closeness closeness(String request, String content) throws EvaluationException {
@@ -778,14 +780,7 @@ public final class EmbeddingEvaluator implements Evaluator {
     if (!scored.changed() || !input.isEvaluated()) {
       return input;
     }
-    return new DimensionInput(
-        input.name(),
-        input.score(),
-        input.evidence() + "; " + scored.describe(),
-        input.shadowValue(),
-        input.shadowEvidence(),
-        input.confidence(),
-        input.source());
+    return withScore(input, input.score(), "; " + scored.describe());
   }
 
   private static DimensionInput empty(Dimension d, String why) {
