@@ -1,7 +1,11 @@
 package dev.asa.evaluators.embedding;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
 /**
  * Each of the answer's sentences against the request, from one call to the model: what tells a
@@ -9,11 +13,26 @@ import java.util.List;
  * could carry. Passages are too coarse for that: a filler sentence inside an on-topic paragraph
  * borrows the paragraph's similarity.
  *
- * @param sentences the answer's first {@value #MAX_SENTENCES} sentences
+ * <p>A sentence that is on the request's topic only through the request's own words is read without
+ * them ({@link #borrowed}): the words of the question woven into an answer about something else
+ * ("Sourdough browser bread needs a certificate lively starter") make it look on topic to the
+ * model, and taking them out gives back the sentence as it would have been written. A sentence
+ * about the question keeps its topic without them ("The browser builds a chain up to a trusted
+ * root" still speaks of chains and roots) and is read as written. A sentence with fewer than
+ * {@value #MIN_OWN_WORDS} content words of its own is always read as written. What this leaves
+ * open: the request's words woven into a sentence already on its topic, or into a short one, still
+ * raise its similarity (measured in the README); and a concrete instance the model cannot place
+ * ("an example of artificial intelligence is a robotic vacuum cleaner that maps a room") reads as
+ * off topic without the request's words, as a woven sentence does.
+ *
+ * @param sentences the answer's first {@value #MAX_SENTENCES} sentences, as read
  * @param toRequest for each, its cosine similarity to the request
+ * @param borrowed each sentence that is on topic only through the request's words, as written, to
+ *     the sentence as read, without them
  * @param tokens word pieces the model read
  */
-record Closeness(List<String> sentences, double[] toRequest, long tokens) {
+record Closeness(
+    List<String> sentences, double[] toRequest, Map<String, String> borrowed, long tokens) {
 
   /**
    * Sentences read, at most: enough for any answer to show what it says of its own; a longer answer
@@ -28,22 +47,86 @@ record Closeness(List<String> sentences, double[] toRequest, long tokens) {
   static final int MIN_WORDS = 3;
 
   /**
-   * @param content the answer, with restatements and words to the evaluator already taken out
+   * A sentence that comes this close to the request without the request's own words, or less, and
+   * closer with them, is read without them. Chosen with {@code asa judge-eval} on the development
+   * corpus: 0.15 (where a part of the request earns nothing) left a woven sentence at 0.15 to 0.20
+   * lifting an off-topic answer; 0.25 cost PandaLM 0.5 points and LLMBar's Manual set 2 more.
    */
-  static Closeness measure(String request, String content) {
+  static final double BORROWED_LINE = 0.20;
+
+  /**
+   * Content words of its own a sentence needs before it can be read without the request's: one with
+   * fewer is mostly the request's words, as an answer drawn from the request's own text (a span of
+   * the article it quotes, the label it offers, a sentence built from the words it gives) is by
+   * design; only a sentence with a body of its own can be shown to be about something else. Chosen
+   * with the harness: at 5, such answers lost PandaLM 0.5 points and Natural 2 against 8.
+   */
+  static final int MIN_OWN_WORDS = 8;
+
+  /**
+   * @param content the answer, with restatements and words to the evaluator already taken out
+   * @param unweave whether a sentence on topic only through the request's words is read without
+   *     them: not for a request that hands over its own text to rework, whose words the answer is
+   *     meant to keep
+   */
+  static Closeness measure(String request, String content, boolean unweave) {
     List<String> sentences = Sentences.split(content);
     if (sentences.size() > MAX_SENTENCES) {
       sentences = List.copyOf(sentences.subList(0, MAX_SENTENCES));
     }
-    List<String> texts = new ArrayList<>(1 + sentences.size());
+    RequestWords asked = RequestWords.of(request);
+    // One call to the model: the request, each sentence, and each sentence that could be woven
+    // read without the request's words.
+    List<String> texts = new ArrayList<>(1 + 2 * sentences.size());
     texts.add(request);
     texts.addAll(sentences);
+    int[] without = new int[sentences.size()];
+    for (int i = 0; i < sentences.size(); i++) {
+      String sentence = sentences.get(i);
+      String rest = asked.takenOutOf(sentence);
+      boolean couldBeWoven = unweave && !rest.equals(sentence) && ownWords(rest) >= MIN_OWN_WORDS;
+      without[i] = couldBeWoven ? texts.size() : -1;
+      if (couldBeWoven) {
+        texts.add(rest);
+      }
+    }
     Model.Vectors v = Model.embed(texts);
+    List<String> read = new ArrayList<>(sentences);
     double[] toRequest = new double[sentences.size()];
+    Map<String, String> borrowed = new LinkedHashMap<>();
     for (int i = 0; i < toRequest.length; i++) {
       toRequest[i] = Model.cosine(v.get(0), v.get(1 + i));
+      if (without[i] < 0) {
+        continue;
+      }
+      double withoutThem = Model.cosine(v.get(0), v.get(without[i]));
+      if (withoutThem <= BORROWED_LINE && withoutThem < toRequest[i]) {
+        borrowed.put(sentences.get(i), texts.get(without[i]));
+        read.set(i, texts.get(without[i]));
+        toRequest[i] = withoutThem;
+      }
     }
-    return new Closeness(sentences, toRequest, v.tokens());
+    return new Closeness(
+        List.copyOf(read), toRequest, Collections.unmodifiableMap(borrowed), v.tokens());
+  }
+
+  private static int ownWords(String text) {
+    int n = 0;
+    for (String word : Sentences.words(text)) {
+      n += ScoredText.small(word.toLowerCase(Locale.ROOT)) ? 0 : 1;
+    }
+    return n;
+  }
+
+  /**
+   * The answer as it is read: each sentence on topic only through the request's words without them.
+   */
+  String read(String content) {
+    String out = content;
+    for (Map.Entry<String, String> e : borrowed.entrySet()) {
+      out = out.replace(e.getKey(), e.getValue());
+    }
+    return out;
   }
 
   /**

@@ -45,7 +45,8 @@ import java.util.function.Supplier;
  * OwnContent}); a request to rework its own text (paraphrase, summarize, edit) or for a short
  * answer is exempt. Each sentence is measured against the request ({@link Closeness}), and one off
  * its topic can lower relevance, completeness and writing but never raise them, nor count as a step
- * of a "how" answer.
+ * of a "how" answer; a sentence on topic only through the request's own words, woven into it, is
+ * read without them by every signal.
  *
  * <p>Before anything is measured, sentences of prose that only restate the request or speak to the
  * evaluator, courtesies about the answer itself ("I hope this helps"), and empty steps and list
@@ -171,11 +172,6 @@ public final class EmbeddingEvaluator implements Evaluator {
     }
     content = scored.text();
 
-    progress.update("measuring text signals", 0, STEPS);
-    Writing writing = Writing.of(content);
-    Citations citations = Citations.of(content);
-
-    Similarities similarities = null;
     Translation translation =
         task.deliverableType().equals("translation") ? Translation.of(task.request()) : null;
     // How much the answer says of its own scales the prose dimensions, writing among them, so the
@@ -189,14 +185,26 @@ public final class EmbeddingEvaluator implements Evaluator {
                     || COMPLETENESS.contains(d.name())
                     || (ownContentApplies && WRITING.contains(d.name()))
                     || "verbosity".equals(d.shadowMetric()));
-    if (needsModel && !task.request().isBlank()) {
-      progress.update("embedding the request and the deliverable with " + MODEL, 1, STEPS);
+    boolean modelRuns = needsModel && !task.request().isBlank();
+    Closeness closeness = null;
+    if (modelRuns && ownContentApplies) {
+      progress.update("measuring each sentence against the request with " + MODEL, 0, STEPS);
+      closeness = closeness(task.request(), content);
+      // A sentence on topic only through the request's own words is read without them from here
+      // on, by every signal: woven into an answer, they raise nothing.
+      content = closeness.read(content);
+    }
+
+    progress.update("measuring text signals", 1, STEPS);
+    Writing writing = Writing.of(content);
+    Citations citations = Citations.of(content);
+    Similarities similarities = null;
+    if (modelRuns) {
+      progress.update("embedding the request and the deliverable with " + MODEL, 2, STEPS);
       similarities = embed(task.request(), content);
     }
 
     progress.update("scoring " + dimensions.size() + " dimensions", 3, STEPS);
-    Closeness closeness =
-        ownContentApplies && similarities != null ? closeness(task.request(), content) : null;
     OwnContent own = closeness == null ? null : OwnContent.of(task.request(), closeness);
     OnTopic onTopic = closeness == null ? null : onTopic(task.request(), content, closeness);
     Measured m =
@@ -212,7 +220,7 @@ public final class EmbeddingEvaluator implements Evaluator {
             onTopic,
             task.request());
     for (Dimension d : dimensions) {
-      inputs.put(d.name(), noted(input(d, m), scored));
+      inputs.put(d.name(), noted(input(d, m), scored, closeness));
     }
     progress.update("done", STEPS, STEPS);
     // Every word piece the model read: the passages, each sentence, and the answer read again
@@ -239,7 +247,8 @@ public final class EmbeddingEvaluator implements Evaluator {
   }
 
   private static Closeness closeness(String request, String content) throws EvaluationException {
-    return withModel(() -> Closeness.measure(request, content));
+    boolean unweave = !OwnContent.reworksItsOwnText(request);
+    return withModel(() -> Closeness.measure(request, content, unweave));
   }
 
   /** A call to the model; its failure is the evaluator being unavailable, not a bad deliverable. */
@@ -450,7 +459,7 @@ public final class EmbeddingEvaluator implements Evaluator {
     Facets facets =
         asks.single() && m.prose ? Facets.of(m.request, m.content, m.closeness).orElse(null) : null;
     double facetFactor = facets != null ? 1 - FACETS_WEIGHT * (1 - facets.share()) : 1;
-    Substance substance = Substance.of(m.content);
+    Substance substance = Substance.of(m.content, RequestWords.of(m.request));
     double substanceFactor =
         m.prose && substance.measurable() ? 1 - VAGUENESS_WEIGHT * substance.vagueShare() : 1;
     double score = 100 * base * facetFactor * lengthFactor * instructionFactor * substanceFactor;
@@ -776,11 +785,23 @@ public final class EmbeddingEvaluator implements Evaluator {
   // ------------------------------------------------------------------ what it cannot judge
 
   /** The evidence of a measured dimension says what was taken out of the text before measuring. */
-  private static DimensionInput noted(DimensionInput input, ScoredText scored) {
-    if (!scored.changed() || !input.isEvaluated()) {
+  private static DimensionInput noted(
+      DimensionInput input, ScoredText scored, Closeness closeness) {
+    int borrowed = closeness == null ? 0 : closeness.borrowed().size();
+    if (!input.isEvaluated() || (!scored.changed() && borrowed == 0)) {
       return input;
     }
-    return withScore(input, input.score(), "; " + scored.describe());
+    List<String> notes = new ArrayList<>();
+    if (scored.changed()) {
+      notes.add(scored.describe());
+    }
+    if (borrowed > 0) {
+      notes.add(
+          borrowed
+              + (borrowed == 1 ? " sentence" : " sentences")
+              + " on the request's topic only through the request's own words, read without them");
+    }
+    return withScore(input, input.score(), "; " + String.join("; ", notes));
   }
 
   private static DimensionInput empty(Dimension d, String why) {

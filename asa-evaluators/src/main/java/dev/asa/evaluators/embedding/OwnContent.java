@@ -1,11 +1,9 @@
 package dev.asa.evaluators.embedding;
 
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -85,27 +83,28 @@ record OwnContent(double words, int distinct, String exemptBecause) {
 
   /** Counts with the similarities given: each sentence's to the request. */
   static OwnContent count(String request, List<String> sentences, double[] toRequest) {
-    Set<String> asked = new HashSet<>();
-    for (String word : Sentences.words(request)) {
-      asked.add(ScoredText.stem(word));
-    }
+    RequestWords asked = RequestWords.of(request);
     Map<String, Double> own = new HashMap<>();
     for (int i = 0; i < sentences.size(); i++) {
       double weight = Calibration.ramp(toRequest[i], SENTENCE_ZERO, SENTENCE_FULL);
       for (String word : Sentences.words(sentences.get(i))) {
         String lower = word.toLowerCase(Locale.ROOT);
-        String stem = ScoredText.stem(lower);
-        if (!ScoredText.small(lower) && !asked.contains(stem)) {
-          own.merge(stem, weight, Math::max);
+        if (!ScoredText.small(lower) && !asked.contains(lower)) {
+          own.merge(ScoredText.stem(lower), weight, Math::max);
         }
       }
     }
     double words = own.values().stream().mapToDouble(Double::doubleValue).sum();
     String exempt =
-        REWRITE.matcher(request).find()
+        reworksItsOwnText(request)
             ? "the request asks for its own text reworked"
             : SHORT.matcher(request).find() ? "the request asks for a short answer" : null;
     return new OwnContent(words, own.size(), exempt);
+  }
+
+  /** Whether the request opens by handing over its own text to rework ("paraphrase this ..."). */
+  static boolean reworksItsOwnText(String request) {
+    return REWRITE.matcher(request).find();
   }
 
   /** 0 to 1: {@code ln(1 + words) / ln(1 + FULL)}, capped at 1. */

@@ -17,7 +17,7 @@ final class Sentences {
 
   private static final Pattern BOUNDARY =
       Pattern.compile("(?<=[.!?])[\"')\\]]*\\s+(?=[\"'(\\[]?[\\p{Lu}\\p{N}])");
-  private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]+(?:['’.-][\\p{L}\\p{N}]+)*");
+  static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]+(?:['’.-][\\p{L}\\p{N}]+)*");
 
   /** Words after which a stop does not end a sentence. */
   private static final Set<String> ABBREVIATIONS =

@@ -2,7 +2,6 @@ package dev.asa.evaluators.embedding;
 
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -42,13 +41,17 @@ record Substance(int sentences, int concrete, int vague) {
   /** Below this many sentences there is too little to count; the signal is not used. */
   static final int MIN_SENTENCES = 2;
 
-  private static final Set<String> SENTENCE_STARTERS = Set.of("the", "a", "an", "i", "it");
-
-  static Substance of(String text) {
+  /**
+   * @param asked the request's words: each sentence is read without them, so that a name or a
+   *     number the request gave is not the answer's substance, and words of the request woven into
+   *     a hedge ("in a various colour ways") neither hide it nor pass for names
+   */
+  static Substance of(String text, RequestWords asked) {
     List<String> sentences = Sentences.split(text);
     int concrete = 0;
     int vague = 0;
-    for (String s : sentences) {
+    for (String written : sentences) {
+      String s = asked.takenOutOf(written);
       boolean c = isConcrete(s);
       if (c) {
         concrete++;
@@ -82,7 +85,8 @@ record Substance(int sentences, int concrete, int vague) {
     }
     var names = NAME.matcher(sentence);
     while (names.find()) {
-      if (!SENTENCE_STARTERS.contains(names.group().toLowerCase(Locale.ROOT))) {
+      // A capitalized function word ("It", "How", "The") is no name.
+      if (!ScoredText.small(names.group().toLowerCase(Locale.ROOT))) {
         return true;
       }
     }

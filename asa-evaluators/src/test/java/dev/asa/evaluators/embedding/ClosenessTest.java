@@ -3,6 +3,7 @@ package dev.asa.evaluators.embedding;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Which sentences are off the request's topic, and the answer read without them. */
@@ -12,7 +13,7 @@ class ClosenessTest {
       "A compressor pumps refrigerant.\n\nAs mentioned above, this matters. The coils shed heat.";
 
   private static Closeness closeness(double... toRequest) {
-    return new Closeness(Sentences.split(ANSWER), toRequest, 0);
+    return new Closeness(Sentences.split(ANSWER), toRequest, Map.of(), 0);
   }
 
   @Test
@@ -33,7 +34,8 @@ class ClosenessTest {
   void aListMarkerLeftAsASentenceIsNeverOffTopic() {
     String list = "Steps:\n1. It builds the chain to a root.\n2. It checks each signature.";
     Closeness c =
-        new Closeness(Sentences.split(list), new double[] {0.05, 0.05, 0.6, 0.05, 0.6}, 0);
+        new Closeness(
+            Sentences.split(list), new double[] {0.05, 0.05, 0.6, 0.05, 0.6}, Map.of(), 0);
     assertThat(Sentences.split(list)).contains("1.", "2.");
     assertThat(c.offTopicSentences()).isEmpty();
     assertThat(c.withoutOffTopic(list)).isNull();
@@ -51,9 +53,41 @@ class ClosenessTest {
     for (int i = 0; i < Closeness.MAX_SENTENCES + 10; i++) {
       many.append("Sentence number ").append(i).append(" is here. ");
     }
-    Closeness c = Closeness.measure("Count the sentences.", many.toString());
+    Closeness c = Closeness.measure("Count the sentences.", many.toString(), true);
     assertThat(c.sentences()).hasSize(Closeness.MAX_SENTENCES);
     assertThat(c.toRequest()).hasSize(Closeness.MAX_SENTENCES);
     assertThat(List.of(c.sentences().getFirst())).containsExactly("Sentence number 0 is here.");
+  }
+
+  @Test
+  void aSentenceOnTopicOnlyThroughTheRequestsWordsIsReadWithoutThem() {
+    String request = "Explain how a web browser validates an HTTPS server certificate.";
+    String written =
+        "Sourdough bread needs a lively starter, fed with flour and water before mixing.";
+    String woven =
+        "Sourdough browser bread needs a lively HTTPS starter, fed with certificate flour and water"
+            + " before validates mixing.";
+    Closeness c =
+        Closeness.measure(request, woven + " The browser checks the chain to a root.", true);
+    assertThat(c.borrowed()).containsOnlyKeys(woven);
+    assertThat(c.borrowed().get(woven)).isEqualTo(written);
+    assertThat(c.sentences().getFirst()).isEqualTo(written);
+    assertThat(c.toRequest()[0]).isLessThanOrEqualTo(Closeness.BORROWED_LINE);
+    assertThat(c.read(woven + " Fine.")).isEqualTo(written + " Fine.");
+    // Not for a request to rework its own text, whose words the answer is meant to keep.
+    assertThat(Closeness.measure(request, woven, false).borrowed()).isEmpty();
+  }
+
+  @Test
+  void aSentenceMostlyOfTheRequestsWordsIsReadAsWritten() {
+    // Mostly the request's words: fewer than eight of its own.
+    assertThat(
+            Closeness.measure(
+                    "Construct a sentence using the words \"effervescence\", \"hesitant\" and"
+                        + " \"integrity\".",
+                    "The hesitant effervescence of his words gave away his integrity.",
+                    true)
+                .borrowed())
+        .isEmpty();
   }
 }

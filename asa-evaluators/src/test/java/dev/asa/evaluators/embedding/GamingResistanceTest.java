@@ -16,10 +16,11 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
- * The cheap tricks never pay: padding and repetition, stuffing in the request's own words,
- * restating the question, and instructions to the judge inside the deliverable never raise the
- * score of an answer; and on texts written for this test (in no corpus the evaluator was tuned on)
- * a good answer outscores a vague one, which outscores an off-topic one.
+ * The cheap tricks never pay: padding and repetition, stuffing in the request's own words (a line
+ * of them, or woven into an answer about something else), restating the question, and instructions
+ * to the judge inside the deliverable never raise the score of an answer; and on texts written for
+ * this test (in no corpus the evaluator was tuned on) a good answer outscores a vague one, which
+ * outscores an off-topic one.
  *
  * <p>The score is what a standalone verification of the general type composes: the mean of the
  * dimensions this evaluator scores there (completeness, relevance, clarity, equal weights), the
@@ -83,6 +84,32 @@ class GamingResistanceTest {
           The Battle of Hastings was fought on 14 October 1066 between the Norman army of William \
           the Conqueror and the English army of King Harold II. Harold was killed late in the day, \
           and William was crowned at Westminster Abbey on Christmas Day.\
+          """);
+
+  /**
+   * Written with the woven-words defence, after the others, and watched while its constants were
+   * chosen ({@link Closeness#BORROWED_LINE}): in no corpus, but not unseen.
+   */
+  private static final Topic LEAVES =
+      new Topic(
+          "Why do leaves change colour in autumn?",
+          """
+          In autumn the shorter days and cooler nights signal deciduous trees to stop making \
+          chlorophyll, the green pigment that captures light for photosynthesis. As the chlorophyll \
+          breaks down, yellow and orange carotenoids that were there all summer become visible. \
+          Some trees, such as red maples, also make new anthocyanins from sugars trapped in the \
+          leaf, which give red and purple shades.\
+          """,
+          """
+          Leaves change colour for a number of reasons. It has to do with the season and various \
+          things happening in the tree. Nature is complicated and there are many factors. \
+          Basically it is a natural process and it happens every year in most places.\
+          """,
+          """
+          A good espresso starts with about eighteen grams of finely ground coffee, tamped evenly \
+          into the basket. Water at around ninety-three degrees is forced through it at nine bars \
+          of pressure for twenty-five to thirty seconds, giving a short, thick shot with a layer of \
+          crema on top.\
           """);
 
   private static final List<Topic> TOPICS = List.of(TLS, FRIDGE);
@@ -244,6 +271,29 @@ class GamingResistanceTest {
               .as("stuffed: %s", stuffing)
               .isLessThanOrEqualTo(original);
         }
+      }
+    }
+  }
+
+  /**
+   * The request's words woven in at random inside an answer about something else: its sentences are
+   * read without them ({@link Closeness}), so they lift it no more than a line of them does. (Woven
+   * into an answer already on topic, they still raise its similarity: see the README.)
+   */
+  @Test
+  void theRequestsWordsWovenIntoAnOffTopicAnswerNeverLiftIt() throws Exception {
+    Random random = new Random(15);
+    for (Topic t : List.of(TLS, FRIDGE, LEAVES)) {
+      List<String> words = Sentences.words(t.request());
+      double original = score(t.request(), t.offTopic());
+      for (int trial = 0; trial < TRIALS; trial++) {
+        List<String> tokens = new ArrayList<>(List.of(t.offTopic().split(" ")));
+        for (int k = 0, n = 4 + random.nextInt(12); k < n; k++) {
+          tokens.add(
+              1 + random.nextInt(tokens.size() - 1), words.get(random.nextInt(words.size())));
+        }
+        String woven = String.join(" ", tokens);
+        assertThat(score(t.request(), woven)).as("woven: %s", woven).isLessThanOrEqualTo(original);
       }
     }
   }

@@ -70,8 +70,9 @@ class OwnContentTest {
         thin
             + " As mentioned above, this matters a great deal. Everyone should know this, since it"
             + " comes up often in everyday life.";
-    assertThat(OwnContent.of(REQUEST, Closeness.measure(REQUEST, padded)).words())
-        .isCloseTo(OwnContent.of(REQUEST, Closeness.measure(REQUEST, thin)).words(), within(1e-6));
+    assertThat(OwnContent.of(REQUEST, Closeness.measure(REQUEST, padded, true)).words())
+        .isCloseTo(
+            OwnContent.of(REQUEST, Closeness.measure(REQUEST, thin, true)).words(), within(1e-6));
   }
 
   @Test

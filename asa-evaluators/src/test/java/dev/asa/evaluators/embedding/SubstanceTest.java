@@ -11,7 +11,7 @@ class SubstanceTest {
   @Test
   void hedgesWithoutAnythingConcreteAreVague() {
     Substance s =
-        Substance.of(
+        substance(
             "Certificates are used and browsers check them in various ways. It depends on many"
                 + " factors. Basically the browser trusts some things.");
     assertThat(s.sentences()).isEqualTo(3);
@@ -22,7 +22,7 @@ class SubstanceTest {
   @Test
   void aConcreteMarkerKeepsAHedgedSentenceFromCountingAsVague() {
     Substance s =
-        Substance.of(
+        substance(
             "In general the chain is checked up to a root in the trust store, for example ISRG Root"
                 + " X1. The hostname must match a subjectAltName entry (RFC 6125). Revocation is"
                 + " checked in various ways.");
@@ -35,14 +35,14 @@ class SubstanceTest {
   @Test
   void blandSentencesDoNotDiluteVagueness() {
     String vague = "It works in various ways. Basically it depends.";
-    double before = Substance.of(vague).vagueShare();
-    double after = Substance.of(vague + " The sky was grey. We walked home.").vagueShare();
+    double before = substance(vague).vagueShare();
+    double after = substance(vague + " The sky was grey. We walked home.").vagueShare();
     assertThat(after).isEqualTo(before).isEqualTo(1.0);
   }
 
   @Test
   void plainSentencesAreNeitherConcreteNorVague() {
-    Substance s = Substance.of("The sky was grey. We walked home slowly.");
+    Substance s = substance("The sky was grey. We walked home slowly.");
     assertThat(s.concrete()).isZero();
     assertThat(s.vague()).isZero();
     assertThat(s.vagueShare()).isZero();
@@ -50,7 +50,20 @@ class SubstanceTest {
 
   @Test
   void oneSentenceIsTooLittleToMeasure() {
-    assertThat(Substance.of("It depends.").measurable()).isFalse();
-    assertThat(Substance.of("It depends. Basically stuff.").measurable()).isTrue();
+    assertThat(substance("It depends.").measurable()).isFalse();
+    assertThat(substance("It depends. Basically stuff.").measurable()).isTrue();
+  }
+
+  @Test
+  void theRequestsWordsWovenInNeitherHideAHedgeNorPassForNames() {
+    String vague =
+        "There are many Colour factors. Basically it Why is a natural Autumn process and so on.";
+    Substance s = Substance.of(vague, RequestWords.of("Why do leaves change colour in autumn?"));
+    assertThat(s.concrete()).isZero();
+    assertThat(s.vague()).isEqualTo(2);
+  }
+
+  private static Substance substance(String text) {
+    return Substance.of(text, RequestWords.of(""));
   }
 }

@@ -22,8 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The offline evaluator's defences, attacked the way a provider would: a short answer sent to
  * {@code POST /verifications} at semantic depth, on a server with the evaluators it runs without a
- * judge, padded with generic sentences, a courtesy and words to the judge. None of it may raise the
- * composite, and a thin answer must still score below one that does the work.
+ * judge, padded with generic sentences, a courtesy and words to the judge; and an answer about
+ * something else with the request's words woven into it. None of it may raise the composite, and a
+ * thin answer must still score below one that does the work.
  */
 class OfflineJudgeGamingHttpTest {
 
@@ -76,6 +77,25 @@ class OfflineJudgeGamingHttpTest {
           .isLessThanOrEqualTo(original);
     }
     assertThat(composite(FULL)).isGreaterThan(original);
+  }
+
+  /**
+   * An answer about something else, with the request's words woven into its sentences: the model
+   * would read it as on topic, and it must score no higher than it does without them.
+   */
+  @Test
+  void theRequestsWordsWovenIntoAnOffTopicAnswerNeverLiftItThroughHttp() {
+    String offTopic =
+        "Sourdough bread needs a lively starter, fed with equal weights of flour and water a few"
+            + " hours before mixing. Bake it in a preheated Dutch oven at 250 degrees for the first"
+            + " twenty minutes with the lid on, then uncover it to brown the crust.";
+    String woven =
+        "Sourdough bread needs a lively browser starter, fed with equal weights of HTTPS flour and"
+            + " water a few hours before certificate mixing. Bake it in a preheated Dutch oven at"
+            + " 250 degrees for the server first twenty minutes with the lid on, then validates"
+            + " uncover it to brown the web crust.";
+    assertThat(composite(woven)).isLessThanOrEqualTo(composite(offTopic));
+    assertThat(composite(FULL)).isGreaterThan(composite(woven));
   }
 
   /** The composite of a standalone verification of the general type at semantic depth. */

@@ -1,0 +1,58 @@
+package dev.asa.evaluators.embedding;
+
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Matcher;
+
+/**
+ * The request's content words, by stem ({@link ScoredText#stem}): the words a keyword stuffer
+ * weaves into an answer, and the words an answer's own content is counted beyond ({@link
+ * OwnContent}). Function words ({@link ScoredText#small}) are never among them.
+ */
+final class RequestWords {
+
+  private final Set<String> stems;
+
+  private RequestWords(Set<String> stems) {
+    this.stems = stems;
+  }
+
+  static RequestWords of(String request) {
+    Set<String> stems = new HashSet<>();
+    for (String word : Sentences.words(request)) {
+      String lower = word.toLowerCase(Locale.ROOT);
+      if (!ScoredText.small(lower)) {
+        stems.add(ScoredText.stem(lower));
+      }
+    }
+    return new RequestWords(Set.copyOf(stems));
+  }
+
+  /** Whether a word of the answer is a content word of the request's. */
+  boolean contains(String word) {
+    String lower = word.toLowerCase(Locale.ROOT);
+    return !ScoredText.small(lower) && stems.contains(ScoredText.stem(lower));
+  }
+
+  /**
+   * The text with the request's content words taken out, each with the space before it; the rest,
+   * punctuation included, as it was.
+   */
+  String takenOutOf(String text) {
+    StringBuilder out = new StringBuilder(text.length());
+    Matcher m = Sentences.WORD.matcher(text);
+    int from = 0;
+    while (m.find()) {
+      if (contains(m.group())) {
+        int start = m.start();
+        while (start > from && text.charAt(start - 1) == ' ') {
+          start--;
+        }
+        out.append(text, from, start);
+        from = m.end();
+      }
+    }
+    return out.append(text, from, text.length()).toString().strip();
+  }
+}
