@@ -70,6 +70,10 @@ record Closeness(
    *     meant to keep
    */
   static Closeness measure(String request, String content, boolean unweave) {
+    return measure(request, content, unweave, new Model.Memo());
+  }
+
+  static Closeness measure(String request, String content, boolean unweave, Model.Memo memo) {
     List<String> sentences = Sentences.split(content);
     if (sentences.size() > MAX_SENTENCES) {
       sentences = List.copyOf(sentences.subList(0, MAX_SENTENCES));
@@ -90,7 +94,7 @@ record Closeness(
         texts.add(rest);
       }
     }
-    Model.Vectors v = Model.embed(texts);
+    Model.Vectors v = memo.embed(texts);
     List<String> read = new ArrayList<>(sentences);
     double[] toRequest = new double[sentences.size()];
     Map<String, String> borrowed = new LinkedHashMap<>();

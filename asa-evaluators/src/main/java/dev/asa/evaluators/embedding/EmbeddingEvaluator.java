@@ -137,7 +137,7 @@ public final class EmbeddingEvaluator implements Evaluator {
 
   /** Loads the model now (about a second) rather than in the first evaluation. */
   public void warmUp() throws EvaluationException {
-    embed("warm-up", "warm-up");
+    embed("warm-up", "warm-up", new Model.Memo());
   }
 
   @Override
@@ -186,10 +186,11 @@ public final class EmbeddingEvaluator implements Evaluator {
                     || (ownContentApplies && WRITING.contains(d.name()))
                     || "verbosity".equals(d.shadowMetric()));
     boolean modelRuns = needsModel && !task.request().isBlank();
+    Model.Memo memo = new Model.Memo(); // each text of this evaluation embedded once
     Closeness closeness = null;
     if (modelRuns && ownContentApplies) {
       progress.update("measuring each sentence against the request with " + MODEL, 0, STEPS);
-      closeness = closeness(task.request(), content);
+      closeness = closeness(task.request(), content, memo);
       // A sentence on topic only through the request's own words is read without them from here
       // on, by every signal: woven into an answer, they raise nothing.
       content = closeness.read(content);
@@ -201,12 +202,12 @@ public final class EmbeddingEvaluator implements Evaluator {
     Similarities similarities = null;
     if (modelRuns) {
       progress.update("embedding the request and the deliverable with " + MODEL, 2, STEPS);
-      similarities = embed(task.request(), content);
+      similarities = embed(task.request(), content, memo);
     }
 
     progress.update("scoring " + dimensions.size() + " dimensions", 3, STEPS);
     OwnContent own = closeness == null ? null : OwnContent.of(task.request(), closeness);
-    OnTopic onTopic = closeness == null ? null : onTopic(task.request(), content, closeness);
+    OnTopic onTopic = closeness == null ? null : onTopic(task.request(), content, closeness, memo);
     Measured m =
         new Measured(
             content,
@@ -223,8 +224,9 @@ public final class EmbeddingEvaluator implements Evaluator {
       inputs.put(d.name(), noted(input(d, m), scored, closeness));
     }
     progress.update("done", STEPS, STEPS);
-    // Every word piece the model read: the passages, each sentence, and the answer read again
-    // without its sentences off the request's topic.
+    // Every word piece the model read: each sentence (and each read without the request's words),
+    // the passages, and those the answer read again without its sentences off the request's topic
+    // did not share with it; a text embedded once is counted once.
     long tokens =
         (similarities == null ? 0 : similarities.tokens())
             + (closeness == null ? 0 : closeness.tokens())
@@ -233,22 +235,25 @@ public final class EmbeddingEvaluator implements Evaluator {
         ID, TYPE, MODEL, inputs, Map.of(), new Evaluation.Usage(tokens, 0, BigDecimal.ZERO));
   }
 
-  private static Similarities embed(String request, String content) throws EvaluationException {
-    return withModel(() -> Similarities.measure(request, content));
+  private static Similarities embed(String request, String content, Model.Memo memo)
+      throws EvaluationException {
+    return withModel(() -> Similarities.measure(request, content, memo));
   }
 
   /** The answer read again without its sentences off the topic, or null when there is none. */
-  private static OnTopic onTopic(String request, String content, Closeness closeness)
+  private static OnTopic onTopic(
+      String request, String content, Closeness closeness, Model.Memo memo)
       throws EvaluationException {
     String without = closeness.withoutOffTopic(content);
     return without == null
         ? null
-        : new OnTopic(without, embed(request, without), closeness.offTopicSentences().size());
+        : new OnTopic(without, embed(request, without, memo), closeness.offTopicSentences().size());
   }
 
-  private static Closeness closeness(String request, String content) throws EvaluationException {
+  private static Closeness closeness(String request, String content, Model.Memo memo)
+      throws EvaluationException {
     boolean unweave = !OwnContent.reworksItsOwnText(request);
-    return withModel(() -> Closeness.measure(request, content, unweave));
+    return withModel(() -> Closeness.measure(request, content, unweave, memo));
   }
 
   /** A call to the model; its failure is the evaluator being unavailable, not a bad deliverable. */

@@ -5,7 +5,9 @@ import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
 import dev.langchain4j.model.output.Response;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The one all-MiniLM-L6-v2 (quantized) model of this process, loaded on first use.
@@ -42,6 +44,31 @@ final class Model {
     }
     Integer tokens = r.tokenUsage() == null ? null : r.tokenUsage().inputTokenCount();
     return new Vectors(vectors, tokens == null ? 0 : tokens);
+  }
+
+  /**
+   * The texts of one evaluation, each embedded once. The request is read for each measure, and an
+   * answer read again without a sentence off its topic gives back most of its passages unchanged; a
+   * short answer's one passage is its one sentence. Kept for one evaluation only, never shared: a
+   * score must not depend on what was evaluated before it. Not thread-safe; one evaluation runs on
+   * one thread.
+   */
+  static final class Memo {
+    private final Map<String, float[]> vectors = new HashMap<>();
+
+    /** As {@link Model#embed}, reading only the texts this evaluation has not embedded yet. */
+    Vectors embed(List<String> texts) {
+      List<String> unseen = texts.stream().filter(t -> !vectors.containsKey(t)).distinct().toList();
+      long tokens = 0;
+      if (!unseen.isEmpty()) {
+        Vectors read = Model.embed(unseen);
+        for (int i = 0; i < unseen.size(); i++) {
+          vectors.put(unseen.get(i), read.get(i));
+        }
+        tokens = read.tokens();
+      }
+      return new Vectors(texts.stream().map(vectors::get).toArray(float[][]::new), tokens);
+    }
   }
 
   /** The vectors of one call, and how many word pieces the model read for them. */

@@ -18,6 +18,10 @@ record Similarities(
     Passages passages, double[] toRequest, RequestParts parts, double[] partBest, long tokens) {
 
   static Similarities measure(String request, String content) {
+    return measure(request, content, new Model.Memo());
+  }
+
+  static Similarities measure(String request, String content, Model.Memo memo) {
     Passages passages = Passages.of(content);
     RequestParts parts = RequestParts.of(request);
     if (parts.asks() == 0) {
@@ -28,7 +32,7 @@ record Similarities(
     texts.add(request);
     texts.addAll(parts.content());
     texts.addAll(passages.passages());
-    Model.Vectors v = Model.embed(texts);
+    Model.Vectors v = memo.embed(texts);
 
     int first = 1 + parts.content().size();
     int n = passages.passages().size();
