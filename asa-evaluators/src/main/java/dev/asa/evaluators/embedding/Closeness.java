@@ -69,11 +69,8 @@ record Closeness(
    * @param unweave whether a sentence on topic only through the request's words is read without
    *     them: not for a request that hands over its own text to rework, whose words the answer is
    *     meant to keep
+   * @param memo the evaluation's embeddings, so that a text it has read is not read again
    */
-  static Closeness measure(String request, String content, boolean unweave) {
-    return measure(request, content, unweave, new Model.Memo());
-  }
-
   static Closeness measure(String request, String content, boolean unweave, Model.Memo memo) {
     List<String> sentences = Sentences.split(content);
     if (sentences.size() > MAX_SENTENCES) {

@@ -17,10 +17,6 @@ import java.util.List;
 record Similarities(
     Passages passages, double[] toRequest, RequestParts parts, double[] partBest, long tokens) {
 
-  static Similarities measure(String request, String content) {
-    return measure(request, content, new Model.Memo());
-  }
-
   static Similarities measure(String request, String content, Model.Memo memo) {
     Passages passages = Passages.of(content);
     RequestParts parts = RequestParts.of(request);

@@ -53,7 +53,8 @@ class ClosenessTest {
     for (int i = 0; i < Closeness.MAX_SENTENCES + 10; i++) {
       many.append("Sentence number ").append(i).append(" is here. ");
     }
-    Closeness c = Closeness.measure("Count the sentences.", many.toString(), true);
+    Closeness c =
+        Closeness.measure("Count the sentences.", many.toString(), true, new Model.Memo());
     assertThat(c.sentences()).hasSize(Closeness.MAX_SENTENCES);
     assertThat(c.toRequest()).hasSize(Closeness.MAX_SENTENCES);
     assertThat(List.of(c.sentences().getFirst())).containsExactly("Sentence number 0 is here.");
@@ -68,14 +69,15 @@ class ClosenessTest {
         "Sourdough browser bread needs a lively HTTPS starter, fed with certificate flour and water"
             + " before validates mixing.";
     Closeness c =
-        Closeness.measure(request, woven + " The browser checks the chain to a root.", true);
+        Closeness.measure(
+            request, woven + " The browser checks the chain to a root.", true, new Model.Memo());
     assertThat(c.borrowed()).containsOnlyKeys(woven);
     assertThat(c.borrowed().get(woven)).isEqualTo(written);
     assertThat(c.sentences().getFirst()).isEqualTo(written);
     assertThat(c.toRequest()[0]).isLessThanOrEqualTo(Closeness.BORROWED_LINE);
     assertThat(c.read(woven + " Fine.")).isEqualTo(written + " Fine.");
     // Not for a request to rework its own text, whose words the answer is meant to keep.
-    assertThat(Closeness.measure(request, woven, false).borrowed()).isEmpty();
+    assertThat(Closeness.measure(request, woven, false, new Model.Memo()).borrowed()).isEmpty();
   }
 
   @Test
@@ -86,7 +88,8 @@ class ClosenessTest {
                     "Construct a sentence using the words \"effervescence\", \"hesitant\" and"
                         + " \"integrity\".",
                     "The hesitant effervescence of his words gave away his integrity.",
-                    true)
+                    true,
+                    new Model.Memo())
                 .borrowed())
         .isEmpty();
   }

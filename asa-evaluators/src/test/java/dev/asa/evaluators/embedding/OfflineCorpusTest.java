@@ -332,7 +332,8 @@ class OfflineCorpusTest {
       if (s.item().content().isBlank()) {
         continue;
       }
-      Similarities sim = Similarities.measure(s.item().request(), s.item().content());
+      Similarities sim =
+          Similarities.measure(s.item().request(), s.item().content(), new Model.Memo());
       String label = s.item().label();
       top.computeIfAbsent(label, k -> new ArrayList<>()).add(sim.topMean());
       for (double d : sim.toRequest()) {

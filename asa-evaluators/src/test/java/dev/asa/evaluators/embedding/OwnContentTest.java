@@ -70,9 +70,13 @@ class OwnContentTest {
         thin
             + " As mentioned above, this matters a great deal. Everyone should know this, since it"
             + " comes up often in everyday life.";
-    assertThat(OwnContent.of(REQUEST, Closeness.measure(REQUEST, padded, true)).words())
+    assertThat(
+            OwnContent.of(REQUEST, Closeness.measure(REQUEST, padded, true, new Model.Memo()))
+                .words())
         .isCloseTo(
-            OwnContent.of(REQUEST, Closeness.measure(REQUEST, thin, true)).words(), within(1e-6));
+            OwnContent.of(REQUEST, Closeness.measure(REQUEST, thin, true, new Model.Memo()))
+                .words(),
+            within(1e-6));
   }
 
   @Test
