@@ -63,7 +63,7 @@ import picocli.CommandLine.Spec;
       "Each answer is verified standalone at semantic depth, as POST /verifications does; the pick"
           + " is the higher composite (a tie is a miss). A bad line stops the run before anything"
           + " is scored (exit 5), naming its line and member; a file mixing both kinds is refused."
-          + " Intervals: percentile bootstrap, 95%. The judge is the server's default evaluator:"
+          + " Intervals: percentile bootstrap, 95%%. The judge is the server's default evaluator:"
           + " the LLM judge with --judge, else the offline embedding model."
     })
 final class JudgeEvalCommand implements Callable<Integer> {

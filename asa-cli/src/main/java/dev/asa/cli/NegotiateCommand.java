@@ -27,7 +27,7 @@ import picocli.CommandLine.Parameters;
           + " A change clears both signatures: the new terms need signing.",
       "",
       "The round number and negotiation id are read from the agreement; turns alternate, at most 5"
-          + " rounds, and no numeric term may move more than 25% in one round."
+          + " rounds, and no numeric term may move more than 25%% in one round."
     })
 final class NegotiateCommand implements Callable<Integer> {
 

@@ -19,7 +19,7 @@ import picocli.CommandLine.Parameters;
     header = "Rules on a dispute and closes the agreement (the operator or an arbiter).",
     customSynopsis = "asa agreements ruling ID --release-percent N --reason TEXT",
     description =
-        "N% of the escrow goes to the provider, the rest back to the client. The agreement must be"
+        "N%% of the escrow goes to the provider, the rest back to the client. The agreement must be"
             + " DISPUTED; only the operator key, or an arbiter key the server was started with"
             + " (--arbiter-key), may rule.")
 final class RulingCommand implements Callable<Integer> {

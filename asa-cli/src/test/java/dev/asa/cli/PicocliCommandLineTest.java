@@ -7,9 +7,13 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /**
  * The command line as picocli reads it, without a server: the parsing rules asa keeps (keys that
@@ -107,6 +111,36 @@ class PicocliCommandLineTest {
     }
     Result serve = run("serve", "--help");
     assertThat(serve.out()).doesNotContain("(repeatable) (repeatable)").contains("--port N");
+  }
+
+  @Test
+  void everyCommandsHelpRendersWithoutAFormatWarning() {
+    // picocli reads help text as a format string: a lone '%' ("95%.") makes it print a warning
+    // to the process's standard error and show the raw text, "%n" and all.
+    CommandLine asa = Main.commandLine(new Io(System.in, System.out, System.err, Map.of()));
+    PrintStream realErr = System.err;
+    ByteArrayOutputStream warnings = new ByteArrayOutputStream();
+    List<String> shown = new ArrayList<>();
+    System.setErr(new PrintStream(warnings, true, StandardCharsets.UTF_8));
+    try {
+      everyCommand(asa, shown);
+    } finally {
+      System.setErr(realErr);
+    }
+    assertThat(shown).hasSizeGreaterThan(40);
+    assertThat(warnings.toString(StandardCharsets.UTF_8)).isEmpty();
+    assertThat(run("judge-eval", "--help").out().replaceAll("\\s+", " "))
+        .contains("percentile bootstrap, 95%.");
+    assertThat(run("agreements", "ruling", "--help").out()).contains("N% of the escrow");
+  }
+
+  private static void everyCommand(CommandLine command, List<String> shown) {
+    String usage = command.getUsageMessage();
+    assertThat(usage).as(command.getCommandName()).doesNotContain("%n");
+    shown.add(command.getCommandName());
+    for (CommandLine sub : new LinkedHashSet<>(command.getSubcommands().values())) {
+      everyCommand(sub, shown);
+    }
   }
 
   @Test
