@@ -36,6 +36,8 @@ import java.util.regex.Pattern;
  * @param courtesies sentences about the answer rather than the question ("I hope this helps",
  *     "great question", "let me know if you have questions"), taken out: they carry nothing to
  *     score, and one that talks of explaining sits close in meaning to any "explain" request
+ * @param countingRuns runs of whole numbers counting by one step ("2020, 2021, 2022, ..."), each
+ *     read as its two ends ({@link CountingRuns})
  * @param copied the whole deliverable is a verbatim copy of the request's text, and nothing is left
  */
 record ScoredText(
@@ -44,6 +46,7 @@ record ScoredText(
     List<String> directives,
     List<String> emptySteps,
     List<String> courtesies,
+    List<String> countingRuns,
     boolean copied) {
 
   /** A copy this long, in words, or longer is no short quotation. */
@@ -159,7 +162,20 @@ record ScoredText(
           "prompt",
           "q");
 
-  static ScoredText of(String request, String content) {
+  static ScoredText of(String request, String written) {
+    return of(request, written, CountingRuns.of(written));
+  }
+
+  /**
+   * A translation: only words to the evaluator are taken out. Its numbers are meant to carry over
+   * from the source as they are, so counting runs are read as written too.
+   */
+  static ScoredText ofTranslation(String written) {
+    return of("", written, new CountingRuns.Read(written, List.of()));
+  }
+
+  private static ScoredText of(String request, String written, CountingRuns.Read counted) {
+    String content = counted.text();
     Set<String> requestWords = new HashSet<>();
     for (String w : Sentences.words(request)) {
       requestWords.add(stem(w));
@@ -206,17 +222,21 @@ record ScoredText(
         && directives.isEmpty()
         && emptySteps.isEmpty()
         && courtesies.isEmpty()) {
-      return whole(content);
+      return new ScoredText(
+          content, List.of(), List.of(), List.of(), List.of(), counted.runs(), false);
     }
     if (!any) {
       // Nothing left: scored whole (see the class comment), but directives never count, and
       // neither does a verbatim copy of the request.
       if (!directives.isEmpty()) {
-        return new ScoredText("", List.of(), List.copyOf(directives), List.of(), List.of(), false);
+        return new ScoredText(
+            "", List.of(), List.copyOf(directives), List.of(), List.of(), List.of(), false);
       }
-      return copies(request, content)
-          ? new ScoredText("", List.copyOf(restated), List.of(), List.of(), List.of(), true)
-          : whole(content);
+      return copies(request, written)
+          ? new ScoredText(
+              "", List.copyOf(restated), List.of(), List.of(), List.of(), List.of(), true)
+          : new ScoredText(
+              content, List.of(), List.of(), List.of(), List.of(), counted.runs(), false);
     }
     if (!kept.isEmpty()) {
       kept.setLength(kept.length() - 1);
@@ -227,12 +247,13 @@ record ScoredText(
         List.copyOf(directives),
         List.copyOf(emptySteps),
         List.copyOf(courtesies),
+        counted.runs(),
         false);
   }
 
   /** The content as it is, nothing taken out. */
   static ScoredText whole(String content) {
-    return new ScoredText(content, List.of(), List.of(), List.of(), List.of(), false);
+    return new ScoredText(content, List.of(), List.of(), List.of(), List.of(), List.of(), false);
   }
 
   /**
@@ -308,6 +329,12 @@ record ScoredText(
     return w.length() <= 5 ? w : w.substring(0, 5);
   }
 
+  private static String abridged(String run) {
+    return run.length() <= 40
+        ? run
+        : run.substring(0, 20) + " ... " + run.substring(run.length() - 12);
+  }
+
   private static String leadingSpace(String line) {
     int i = 0;
     while (i < line.length() && Character.isWhitespace(line.charAt(i))) {
@@ -321,7 +348,8 @@ record ScoredText(
         || !restated.isEmpty()
         || !directives.isEmpty()
         || !emptySteps.isEmpty()
-        || !courtesies.isEmpty();
+        || !courtesies.isEmpty()
+        || !countingRuns.isEmpty();
   }
 
   /** For the evidence. */
@@ -350,6 +378,16 @@ record ScoredText(
           courtesies.size()
               + (courtesies.size() == 1 ? " courtesy" : " courtesies")
               + " about the answer itself (\"I hope this helps\")");
+    }
+    if (!countingRuns.isEmpty()) {
+      out.add(
+          "the numbers between the two ends of "
+              + (countingRuns.size() == 1
+                  ? "a counting run"
+                  : countingRuns.size() + " counting runs")
+              + " (\""
+              + abridged(countingRuns.get(0))
+              + "\")");
     }
     return "not scored: " + String.join(", ", out);
   }
