@@ -2,10 +2,12 @@ package dev.asa.evaluators.embedding;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * Each of the answer's sentences against the request, from one call to the model: what tells a
@@ -25,14 +27,26 @@ import java.util.Map;
  * ("an example of artificial intelligence is a robotic vacuum cleaner that maps a room") reads as
  * off topic without the request's words, as a woven sentence does.
  *
+ * <p>A list of names is placed by the list as a whole ({@link #namedLists}): the model cannot tell
+ * that "School Daze (1988)" answers a request for Spike Lee's films, but it can tell that the list
+ * of them does. Each item is as close to the request as its list, if that is closer than the item
+ * alone; and an item of a list that is off the request's topic as a whole is off topic however
+ * short (a list of cheeses after an answer about certificates is neither steps nor content).
+ *
  * @param sentences the answer's first {@value #MAX_SENTENCES} sentences, as read
  * @param toRequest for each, its cosine similarity to the request
  * @param borrowed each sentence that is on topic only through the request's words, as written, to
  *     the sentence as read, without them
+ * @param listed each item of a list of names, as a sentence and as its line, to its list's cosine
+ *     similarity to the request
  * @param tokens word pieces the model read
  */
 record Closeness(
-    List<String> sentences, double[] toRequest, Map<String, String> borrowed, long tokens) {
+    List<String> sentences,
+    double[] toRequest,
+    Map<String, String> borrowed,
+    Map<String, Double> listed,
+    long tokens) {
 
   /**
    * Sentences read, at most: enough for any answer to show what it says of its own; a longer answer
@@ -64,6 +78,11 @@ record Closeness(
    */
   static final int MIN_OWN_WORDS = 8;
 
+  /** List items of names in a row, at least, that are placed as a list: fewer are no list. */
+  static final int MIN_LIST_ITEMS = 3;
+
+  private static final Pattern LIST_MARKER = Pattern.compile("^(?:[-*+•]|\\d{1,3}[.)])\\s+");
+
   /**
    * @param content the answer, with restatements and words to the evaluator already taken out
    * @param unweave whether a sentence on topic only through the request's words is read without
@@ -92,6 +111,11 @@ record Closeness(
         texts.add(rest);
       }
     }
+    List<List<String>> lists = namedLists(content);
+    int firstList = texts.size();
+    for (List<String> items : lists) {
+      texts.add(String.join("\n", items));
+    }
     Model.Vectors v = memo.embed(texts);
     List<String> read = new ArrayList<>(sentences);
     double[] toRequest = new double[sentences.size()];
@@ -108,8 +132,54 @@ record Closeness(
         toRequest[i] = withoutThem;
       }
     }
+    Map<String, Double> listed = new HashMap<>();
+    for (int l = 0; l < lists.size(); l++) {
+      double listToRequest = Model.cosine(v.get(0), v.get(firstList + l));
+      for (String item : lists.get(l)) {
+        String line = item.replaceAll("\\s+", " ");
+        listed.merge(line, listToRequest, Math::max);
+        listed.merge(LIST_MARKER.matcher(line).replaceFirst(""), listToRequest, Math::max);
+      }
+    }
+    for (int i = 0; i < toRequest.length; i++) {
+      Double list = listed.get(read.get(i));
+      if (list != null) {
+        toRequest[i] = Math.max(toRequest[i], list);
+      }
+    }
     return new Closeness(
-        List.copyOf(read), toRequest, Collections.unmodifiableMap(borrowed), v.tokens());
+        List.copyOf(read),
+        toRequest,
+        Collections.unmodifiableMap(borrowed),
+        Map.copyOf(listed),
+        v.tokens());
+  }
+
+  /**
+   * The answer's lists of names: runs of at least {@value #MIN_LIST_ITEMS} lines that are list
+   * items too short to be sentences ({@link Readability#isListItem}), blank lines between them
+   * allowed, each run's items stripped, in order.
+   */
+  static List<List<String>> namedLists(String content) {
+    List<List<String>> lists = new ArrayList<>();
+    List<String> run = new ArrayList<>();
+    for (String line : content.split("\n", -1)) {
+      String item = line.strip();
+      if (Readability.isListItem(item)) {
+        run.add(item);
+      } else if (!item.isEmpty()) { // a blank line between items keeps the list whole
+        endList(run, lists);
+      }
+    }
+    endList(run, lists);
+    return lists;
+  }
+
+  private static void endList(List<String> run, List<List<String>> lists) {
+    if (run.size() >= MIN_LIST_ITEMS) {
+      lists.add(List.copyOf(run));
+    }
+    run.clear();
   }
 
   private static int ownWords(String text) {
@@ -138,7 +208,11 @@ record Closeness(
    * off topic.
    */
   boolean offTopic(String sentence) {
-    if (Sentences.wordCount(sentence) < MIN_WORDS) {
+    Double list = listed.get(sentence);
+    if (list != null && list > Calibration.PART_ZERO) {
+      return false; // on topic as its list is
+    }
+    if (list == null && Sentences.wordCount(sentence) < MIN_WORDS) {
       return false; // "1." of a numbered list, "Yes.": nothing for the model to place
     }
     for (int i = 0; i < sentences.size(); i++) {
@@ -147,6 +221,20 @@ record Closeness(
       }
     }
     return sentences.contains(sentence);
+  }
+
+  /**
+   * Whether a line of the answer is a list item off the request's topic: an item of a list of names
+   * off topic as a whole, or an item that is a sentence off topic by itself.
+   */
+  boolean offTopicItem(String line) {
+    String item = line.strip().replaceAll("\\s+", " ");
+    Double list = listed.get(item);
+    if (list != null) {
+      return list <= Calibration.PART_ZERO;
+    }
+    String text = LIST_MARKER.matcher(item).replaceFirst("");
+    return offTopic(item) || offTopic(text);
   }
 
   /** The answer's sentences off the request's topic, in order. */

@@ -119,7 +119,7 @@ record Facets(String form, String calledFor, int count, String counted) {
    */
   static Optional<Facets> of(String question, String answer, Closeness closeness) {
     if (HOW.matcher(question).find()) {
-      int items = count(ITEM, answer, null);
+      int items = count(ITEM, answer, closeness);
       int sequence = count(SEQUENCE, answer, closeness);
       int causes = count(CAUSE, answer, closeness);
       int steps = Math.max(items, sequence);
@@ -155,7 +155,8 @@ record Facets(String form, String calledFor, int count, String counted) {
           piece.strip().toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N}]+", " ").strip();
       if (!seen.add(key)
           || emptyStep(piece.strip())
-          || (closeness != null && closeness.offTopic(piece))) {
+          || (closeness != null
+              && (lines ? closeness.offTopicItem(piece) : closeness.offTopic(piece)))) {
         continue;
       }
       Matcher m = p.matcher(piece);

@@ -55,7 +55,8 @@ record Readability(int sentences, int words, int syllables, int listItems) {
     return new Readability(sentences, words, syllables, listItems);
   }
 
-  private static boolean isListItem(String line) {
+  /** A list item that is a name rather than a sentence: "2. Neural Networks", "- Flour, 200 g". */
+  static boolean isListItem(String line) {
     return LIST_MARKER.matcher(line).find()
         && Sentences.wordCount(line) <= LIST_ITEM_WORDS
         && !line.matches(".*[.!?][\"')\\]]*$");

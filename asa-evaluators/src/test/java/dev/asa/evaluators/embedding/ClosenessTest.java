@@ -13,7 +13,7 @@ class ClosenessTest {
       "A compressor pumps refrigerant.\n\nAs mentioned above, this matters. The coils shed heat.";
 
   private static Closeness closeness(double... toRequest) {
-    return new Closeness(Sentences.split(ANSWER), toRequest, Map.of(), 0);
+    return new Closeness(Sentences.split(ANSWER), toRequest, Map.of(), Map.of(), 0);
   }
 
   @Test
@@ -35,7 +35,11 @@ class ClosenessTest {
     String list = "Steps:\n1. It builds the chain to a root.\n2. It checks each signature.";
     Closeness c =
         new Closeness(
-            Sentences.split(list), new double[] {0.05, 0.05, 0.6, 0.05, 0.6}, Map.of(), 0);
+            Sentences.split(list),
+            new double[] {0.05, 0.05, 0.6, 0.05, 0.6},
+            Map.of(),
+            Map.of(),
+            0);
     assertThat(Sentences.split(list)).contains("1.", "2.");
     assertThat(c.offTopicSentences()).isEmpty();
     assertThat(c.withoutOffTopic(list)).isNull();

@@ -220,6 +220,90 @@ class GamingResistanceTest {
     }
   }
 
+  /**
+   * A counting run ("2020, 2021, 2022, ...") inside a sentence or after it, the loop a language
+   * model falls into: read number by number it passed for dozens of concrete facts and words of the
+   * answer's own (a film list request scored a 48-year loop 96.7). Read as its two ends ({@link
+   * CountingRuns}), it is worth what "2020 to 2067" is worth; without that, these runs raised the
+   * score by up to 15 points over their ends. (Two numbers in a hedged sentence still keep it from
+   * counting as vague, run or not: see {@link Substance} and the README.)
+   */
+  @Test
+  void aCountingRunIsWorthNoMoreThanItsTwoEnds() throws Exception {
+    Random random = new Random(15);
+    List<Map.Entry<Topic, String>> answers = new ArrayList<>();
+    for (Topic t : TOPICS) {
+      answers.add(Map.entry(t, t.good()));
+      answers.add(Map.entry(t, t.vague()));
+    }
+    answers.add(Map.entry(TLS, "The browser checks the chain up to a trusted root."));
+    answers.add(Map.entry(FRIDGE, "A compressor pumps refrigerant that absorbs the heat inside."));
+    for (Map.Entry<Topic, String> e : answers) {
+      String request = e.getKey().request();
+      String answer = e.getValue();
+      for (int trial = 0; trial < TRIALS; trial++) {
+        long start = random.nextBoolean() ? 1 + random.nextInt(20) : 1990 + random.nextInt(40);
+        int step = 1 + random.nextInt(random.nextBoolean() ? 1 : 5);
+        List<String> numbers = new ArrayList<>();
+        for (int k = 0, n = CountingRuns.MIN_NUMBERS + random.nextInt(40); k < n; k++) {
+          numbers.add(Long.toString(start + (long) k * step));
+        }
+        String run = String.join(random.nextBoolean() ? ", " : " ", numbers);
+        String ends = numbers.get(0) + " to " + numbers.get(numbers.size() - 1);
+        boolean inside = random.nextBoolean();
+        String space = random.nextBoolean() ? "\n\n" : " ";
+        String stem = inside ? answer.substring(0, answer.length() - 1) + " in " : answer + space;
+        String padded = stem + (inside ? "" : "See ") + run + ".";
+        String withEnds = stem + (inside ? "" : "See ") + ends + ".";
+        assertThat(score(request, padded))
+            .as("padded: %s", padded)
+            .isLessThanOrEqualTo(score(request, withEnds));
+      }
+    }
+  }
+
+  /**
+   * A list of names the model cannot place one by one is placed by the list as a whole ({@link
+   * Closeness}): a list of things about something else, appended to an answer, stays off its topic
+   * and buys nothing.
+   */
+  @Test
+  void anOffTopicListOfNamesNeverRaisesTheScore() throws Exception {
+    Random random = new Random(15);
+    String[] names = {
+      "Gruyère",
+      "Comté",
+      "Roquefort",
+      "Brie de Meaux",
+      "Manchego",
+      "Gorgonzola",
+      "Stilton",
+      "Camembert",
+      "Emmental",
+      "Pecorino Romano",
+      "Red Leicester",
+      "Wensleydale"
+    };
+    for (Topic t : TOPICS) {
+      for (String answer : List.of(t.good(), t.vague())) {
+        double original = score(t.request(), answer);
+        for (int trial = 0; trial < TRIALS; trial++) {
+          StringBuilder padded = new StringBuilder(answer).append("\n\n");
+          boolean numbered = random.nextBoolean();
+          for (int k = 0, n = 3 + random.nextInt(8); k < n; k++) {
+            padded
+                .append(numbered ? (k + 1) + ". " : "- ")
+                .append(names[random.nextInt(names.length)])
+                .append('\n');
+          }
+          assertThat(score(t.request(), padded.toString()))
+              .as("with a list of names: %s", padded)
+              .isLessThanOrEqualTo(original);
+        }
+      }
+    }
+  }
+
   @Test
   void fillerStepsAndBulletsNeverRaiseTheScore() throws Exception {
     Random random = new Random(15);
