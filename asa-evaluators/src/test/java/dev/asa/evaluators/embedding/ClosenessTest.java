@@ -97,4 +97,46 @@ class ClosenessTest {
                 .borrowed())
         .isEmpty();
   }
+
+  @Test
+  void aListOfNamesIsFoundWholeAndProseIsNoList() {
+    String answer =
+        "Films by release date:\n- She's Gotta Have It (1986)\n\n- School Daze (1988)\n"
+            + "- Do the Right Thing (1989)\nThat is the start.\n1. Only\n2. Two";
+    assertThat(Closeness.namedLists(answer))
+        .containsExactly(
+            List.of(
+                "- She's Gotta Have It (1986)",
+                "- School Daze (1988)",
+                "- Do the Right Thing (1989)"));
+    assertThat(
+            Closeness.namedLists(
+                "- The browser builds a chain up to a root in its store.\n"
+                    + "- It checks every signature on the way.\n- It checks the dates."))
+        .isEmpty();
+  }
+
+  @Test
+  void anItemIsAsCloseAsItsListAndAnOffTopicListsItemsAreOffTopic() {
+    String answer = "1. Red Leicester\n2. Comté\n3. Emmental";
+    List<String> sentences = Sentences.split(answer);
+    Closeness offList =
+        new Closeness(
+            sentences,
+            new double[sentences.size()],
+            Map.of(),
+            Map.of("1. Red Leicester", 0.02, "Red Leicester", 0.02),
+            0);
+    assertThat(offList.offTopicItem("1. Red Leicester")).isTrue();
+    assertThat(offList.offTopicItem("3. Emmental")).isFalse(); // not in a list: too short to place
+    Closeness onList =
+        new Closeness(
+            sentences,
+            new double[sentences.size()],
+            Map.of(),
+            Map.of("1. Red Leicester", 0.5, "Red Leicester", 0.5),
+            0);
+    assertThat(onList.offTopicItem("1. Red Leicester")).isFalse();
+    assertThat(onList.offTopic("Red Leicester")).isFalse();
+  }
 }

@@ -98,6 +98,28 @@ class OfflineJudgeGamingHttpTest {
     assertThat(composite(FULL)).isGreaterThan(composite(woven));
   }
 
+  /**
+   * Two ways to pass for content without saying anything: a list of names about something else (it
+   * counted as steps of a "how" answer: 85.4 -> 88.5 on the test suite's texts) and a counting run,
+   * the loop a language model falls into (each number passed for a fact and a word of its own).
+   */
+  @Test
+  void aListOfNamesAboutSomethingElseOrACountingRunNeverPaysThroughHttp() {
+    BigDecimal original = composite(FULL);
+    String cheeses = "\n\n1. Red Leicester\n2. Brie de Meaux\n3. Comté\n4. Emmental\n5. Manchego\n";
+    assertThat(composite(FULL + cheeses)).isLessThanOrEqualTo(original);
+
+    StringBuilder loop = new StringBuilder(" It has worked this way since 1995");
+    for (int year = 1996; year <= 2040; year++) {
+      loop.append(", ").append(year);
+    }
+    String looped = SHORT.substring(0, SHORT.length() - 1) + "." + loop + ".";
+    String ends =
+        SHORT.substring(0, SHORT.length() - 1) + ". It has worked this way since 1995 to 2040.";
+    assertThat(composite(looped)).isLessThanOrEqualTo(composite(ends));
+    assertThat(composite(FULL)).isGreaterThan(composite(looped));
+  }
+
   /** The composite of a standalone verification of the general type at semantic depth. */
   private BigDecimal composite(String content) {
     ObjectNode request = Json.object();
