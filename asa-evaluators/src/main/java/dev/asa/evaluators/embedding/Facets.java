@@ -54,9 +54,11 @@ record Facets(String form, String calledFor, int count, String counted) {
           "(?i)\\b(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|then|next|after (?:that|this)|afterwards|finally|lastly|once|step \\d+|subsequently)\\b");
   private static final Pattern ITEM =
       Pattern.compile("(?m)^\\s*(?:[-*+•]|\\d{1,3}[.)]|#{1,6})\\s+\\S");
+
+  /** A causal link; "since" followed by a number ("since 1995") is a time, not a cause. */
   private static final Pattern CAUSE =
       Pattern.compile(
-          "(?i)\\b(?:because|since|due to|as a result|so that|leads? to|causes?|caused by|therefore|thus|hence|which means|results? in|in order to)\\b");
+          "(?i)\\b(?:because|since(?!\\s+\\d)|due to|as a result|so that|leads? to|causes?|caused by|therefore|thus|hence|which means|results? in|in order to)\\b");
 
   /** How a step begins: a list marker, or a sequence word ("First, ...", "Then ..."). */
   private static final Pattern STEP_START =

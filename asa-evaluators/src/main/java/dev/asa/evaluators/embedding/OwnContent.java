@@ -85,11 +85,15 @@ record OwnContent(double words, int distinct, String exemptBecause) {
   static OwnContent count(String request, List<String> sentences, double[] toRequest) {
     RequestWords asked = RequestWords.of(request);
     Map<String, Double> own = new HashMap<>();
+    // A number is content of the answer's own where the request deals in numbers; elsewhere it is
+    // the cheapest word to add ("it works more or less in 7 to 103").
+    boolean numbersCount = request.chars().anyMatch(Character::isDigit);
     for (int i = 0; i < sentences.size(); i++) {
       double weight = Calibration.ramp(toRequest[i], SENTENCE_ZERO, SENTENCE_FULL);
       for (String word : Sentences.words(sentences.get(i))) {
         String lower = word.toLowerCase(Locale.ROOT);
-        if (!ScoredText.small(lower) && !asked.contains(lower)) {
+        boolean counts = numbersCount || lower.chars().anyMatch(Character::isLetter);
+        if (counts && !ScoredText.small(lower) && !asked.contains(lower)) {
           own.merge(ScoredText.stem(lower), weight, Math::max);
         }
       }

@@ -19,7 +19,9 @@ import java.util.regex.Pattern;
  * one (84 right, 131 wrong: the adversarial answers are richly specific about the wrong thing),
  * while vague sentences marked the worse answer (29 right, 16 wrong); and a reward for numbers and
  * names would be one more thing to stuff. A concrete marker only keeps a sentence from counting as
- * vague.
+ * vague, and a number alone does not keep a hedged one: two numbers added to the test topics' vague
+ * sentences raised their score by up to 7 points, and reading them so changed no pair of the
+ * corpus.
  *
  * @param sentences sentences counted
  * @param concrete sentences with at least one concrete marker
@@ -52,10 +54,12 @@ record Substance(int sentences, int concrete, int vague) {
     int vague = 0;
     for (String written : sentences) {
       String s = asked.takenOutOf(written);
-      boolean c = isConcrete(s);
-      if (c) {
+      boolean hedged = HEDGE.matcher(s).find();
+      // A number alone does not make a hedge concrete: "it works more or less in 7 to 103" is as
+      // vague as without them, and numbers are the cheapest marker to add.
+      if (isConcrete(hedged ? NUMBER.matcher(s).replaceAll("") : s)) {
         concrete++;
-      } else if (HEDGE.matcher(s).find()) {
+      } else if (hedged) {
         vague++;
       }
     }

@@ -68,6 +68,12 @@ class FacetsTest {
             .orElseThrow();
     assertThat(causes.count()).isEqualTo(2);
     assertThat(causes.share()).isCloseTo(2 / 3.0, org.assertj.core.api.Assertions.within(1e-9));
+    Facets time =
+        Facets.of(
+                "How does a refrigerator keep food cold?",
+                "Fridges have worked this way since 1920, since the gas is safe.")
+            .orElseThrow();
+    assertThat(time.count()).as("'since 1920' is a time, not a cause").isEqualTo(1);
   }
 
   @Test

@@ -263,6 +263,40 @@ class GamingResistanceTest {
   }
 
   /**
+   * Numbers added to a vague answer's hedged sentences ("it depends on many things, 3 or 4"): the
+   * cheapest concrete marker there is, they raised the test topics' vague answers by up to 7 points
+   * when a number kept a hedge from counting as vague ({@link Substance}) and each number counted
+   * as a word of the answer's own ({@link OwnContent}). Only numbers and small words are added here
+   * (a word such as "since" or "percent" is a word of the answer's own, the hole the README names);
+   * what is left is the model's response to any added text, a few tenths of a point either way, and
+   * half a point is allowed for it.
+   */
+  @Test
+  void numbersInAHedgedSentenceNeverRaiseTheScore() throws Exception {
+    Random random = new Random(15);
+    String[] numbers = {" in 7 to 103", ", 3 or 4", " from 1995", " in 2 and 5", " at 40"};
+    for (Topic t : TOPICS) {
+      double original = score(t.request(), t.vague());
+      List<String> sentences = Sentences.split(t.vague());
+      for (int trial = 0; trial < TRIALS; trial++) {
+        StringBuilder padded = new StringBuilder();
+        for (String sentence : sentences) {
+          String body = sentence.substring(0, sentence.length() - 1);
+          String end = sentence.substring(sentence.length() - 1);
+          padded
+              .append(random.nextBoolean() ? body + numbers[random.nextInt(numbers.length)] : body)
+              .append(end)
+              .append(' ');
+        }
+        String text = padded.toString().strip();
+        assertThat(score(t.request(), text))
+            .as("with numbers: %s", text)
+            .isLessThanOrEqualTo(original + 0.5);
+      }
+    }
+  }
+
+  /**
    * A list of names the model cannot place one by one is placed by the list as a whole ({@link
    * Closeness}): a list of things about something else, appended to an answer, stays off its topic
    * and buys nothing.

@@ -29,6 +29,14 @@ class OwnContentTest {
   }
 
   @Test
+  void numbersAreWordsOfItsOwnOnlyWhereTheRequestDealsInNumbers() {
+    String answer = "The browser checks the chain to a trusted root in 7 to 103, 1995 and 40.";
+    assertThat(onTopic(REQUEST, answer).distinct()).isEqualTo(4);
+    assertThat(onTopic("What is 14% of $47.50?", "It is $6.65, 14 cents a dime.").distinct())
+        .isEqualTo(3); // 6.65, cents, dime: 14 is the request's
+  }
+
+  @Test
   void theRequestsOwnWordsAndRepetitionEarnNothing() {
     OwnContent thin = onTopic(REQUEST, "The browser checks the chain up to a trusted root.");
     OwnContent stuffed =

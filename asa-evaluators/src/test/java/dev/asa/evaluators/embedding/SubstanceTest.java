@@ -33,6 +33,17 @@ class SubstanceTest {
   }
 
   @Test
+  void numbersAloneDoNotKeepAHedgedSentenceFromCountingAsVague() {
+    Substance s =
+        substance(
+            "It works in various ways in 7 to 103. Basically it depends, 3 or 4. It is more or"
+                + " less checked since 1995 by Chrome. Browsers check 3 dates.");
+    assertThat(s.sentences()).isEqualTo(4);
+    assertThat(s.vague()).isEqualTo(2); // the third has a name, the fourth no hedge
+    assertThat(s.concrete()).isEqualTo(2);
+  }
+
+  @Test
   void blandSentencesDoNotDiluteVagueness() {
     String vague = "It works in various ways. Basically it depends.";
     double before = substance(vague).vagueShare();
