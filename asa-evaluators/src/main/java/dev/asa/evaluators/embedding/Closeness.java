@@ -81,6 +81,12 @@ record Closeness(
   /** List items of names in a row, at least, that are placed as a list: fewer are no list. */
   static final int MIN_LIST_ITEMS = 3;
 
+  /**
+   * Lists placed, at most, each one more text for the model: as with {@link #MAX_SENTENCES}, a
+   * deliverable cut into thousands of short lists must not buy thousands of model calls.
+   */
+  static final int MAX_LISTS = 12;
+
   private static final Pattern LIST_MARKER = Pattern.compile("^(?:[-*+•]|\\d{1,3}[.)])\\s+");
 
   /**
@@ -156,14 +162,18 @@ record Closeness(
   }
 
   /**
-   * The answer's lists of names: runs of at least {@value #MIN_LIST_ITEMS} lines that are list
-   * items too short to be sentences ({@link Readability#isListItem}), blank lines between them
-   * allowed, each run's items stripped, in order.
+   * The answer's first {@value #MAX_LISTS} lists of names: runs of at least {@value
+   * #MIN_LIST_ITEMS} lines that are list items too short to be sentences ({@link
+   * Readability#isListItem}), blank lines between them allowed, each run's items stripped, in
+   * order.
    */
   static List<List<String>> namedLists(String content) {
     List<List<String>> lists = new ArrayList<>();
     List<String> run = new ArrayList<>();
     for (String line : content.split("\n", -1)) {
+      if (lists.size() == MAX_LISTS) {
+        return lists;
+      }
       String item = line.strip();
       if (Readability.isListItem(item)) {
         run.add(item);
@@ -205,7 +215,8 @@ record Closeness(
    * Whether a sentence of the answer is off the request's topic (at or below {@link
    * Calibration#PART_ZERO}, where a part of the request earns nothing). A sentence past the first
    * {@value #MAX_SENTENCES}, not measured, or of fewer than {@value #MIN_WORDS} words is not called
-   * off topic.
+   * off topic, unless it is an item of a list of names off topic as a whole; an item of a list on
+   * topic never is.
    */
   boolean offTopic(String sentence) {
     Double list = listed.get(sentence);

@@ -149,10 +149,9 @@ public final class EmbeddingEvaluator implements Evaluator {
     boolean prose = isProse(task);
     // Restatements of the request and words to the evaluator are taken out of prose before anything
     // is measured, so neither can raise a score; a counting run ("2020, 2021, 2022, ...") is read
-    // as
-    // its two ends. Code and data are left as they are, and so is a translation, whose request is
-    // the source text: names, numbers and cognates are meant to carry over, and only words to the
-    // evaluator are taken out of it.
+    // as its two ends. Code and data are left as they are, and so is a translation, whose request
+    // is the source text: names, numbers and cognates are meant to carry over, and only words to
+    // the evaluator are taken out of it.
     ScoredText scored =
         prose && !task.deliverableType().equals("translation")
             ? ScoredText.of(task.request(), content)

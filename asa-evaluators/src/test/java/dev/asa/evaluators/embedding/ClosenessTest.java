@@ -117,6 +117,12 @@ class ClosenessTest {
   }
 
   @Test
+  void aDeliverableCutIntoManyListsBuysNoMoreThanTwelveModelCalls() {
+    String many = "- Red Leicester\n- Comté\n- Emmental\nAnd then:\n".repeat(5_000);
+    assertThat(Closeness.namedLists(many)).hasSize(Closeness.MAX_LISTS);
+  }
+
+  @Test
   void anItemIsAsCloseAsItsListAndAnOffTopicListsItemsAreOffTopic() {
     String answer = "1. Red Leicester\n2. Comté\n3. Emmental";
     List<String> sentences = Sentences.split(answer);
