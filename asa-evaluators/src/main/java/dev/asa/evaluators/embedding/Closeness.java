@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * Each of the answer's sentences against the request, from one call to the model: what tells a
@@ -87,8 +86,6 @@ record Closeness(
    */
   static final int MAX_LISTS = 12;
 
-  private static final Pattern LIST_MARKER = Pattern.compile("^(?:[-*+•]|\\d{1,3}[.)])\\s+");
-
   /**
    * @param content the answer, with restatements and words to the evaluator already taken out
    * @param unweave whether a sentence on topic only through the request's words is read without
@@ -142,9 +139,9 @@ record Closeness(
     for (int l = 0; l < lists.size(); l++) {
       double listToRequest = Model.cosine(v.get(0), v.get(firstList + l));
       for (String item : lists.get(l)) {
-        String line = item.replaceAll("\\s+", " ");
+        String line = oneLine(item);
         listed.merge(line, listToRequest, Math::max);
-        listed.merge(LIST_MARKER.matcher(line).replaceFirst(""), listToRequest, Math::max);
+        listed.merge(withoutMarker(line), listToRequest, Math::max);
       }
     }
     for (int i = 0; i < toRequest.length; i++) {
@@ -239,13 +236,24 @@ record Closeness(
    * off topic as a whole, or an item that is a sentence off topic by itself.
    */
   boolean offTopicItem(String line) {
-    String item = line.strip().replaceAll("\\s+", " ");
+    String item = oneLine(line);
     Double list = listed.get(item);
     if (list != null) {
       return list <= Calibration.PART_ZERO;
     }
-    String text = LIST_MARKER.matcher(item).replaceFirst("");
-    return offTopic(item) || offTopic(text);
+    return offTopic(item) || offTopic(withoutMarker(item));
+  }
+
+  /**
+   * A list item as the sentence splitter gives it back: stripped, white space runs as one space.
+   */
+  private static String oneLine(String item) {
+    return item.strip().replaceAll("\\s+", " ");
+  }
+
+  /** The item without its bullet or number: what the splitter leaves of "1. Red Leicester". */
+  private static String withoutMarker(String item) {
+    return Readability.LIST_MARKER.matcher(item).replaceFirst("");
   }
 
   /** The answer's sentences off the request's topic, in order. */

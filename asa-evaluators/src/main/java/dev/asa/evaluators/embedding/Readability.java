@@ -26,7 +26,8 @@ record Readability(int sentences, int words, int syllables, int listItems) {
    */
   static final int LIST_ITEM_WORDS = 8;
 
-  private static final Pattern LIST_MARKER = Pattern.compile("^(?:[-*+•]|\\d{1,3}[.)])\\s");
+  /** A bullet or a number leading a list item, with the white space after it. */
+  static final Pattern LIST_MARKER = Pattern.compile("^(?:[-*+•]|\\d{1,3}[.)])\\s");
 
   static Readability of(String text) {
     StringBuilder prose = new StringBuilder();

@@ -124,25 +124,22 @@ class ClosenessTest {
 
   @Test
   void anItemIsAsCloseAsItsListAndAnOffTopicListsItemsAreOffTopic() {
-    String answer = "1. Red Leicester\n2. Comté\n3. Emmental";
-    List<String> sentences = Sentences.split(answer);
-    Closeness offList =
-        new Closeness(
-            sentences,
-            new double[sentences.size()],
-            Map.of(),
-            Map.of("1. Red Leicester", 0.02, "Red Leicester", 0.02),
-            0);
+    Closeness offList = cheeses(0.02);
     assertThat(offList.offTopicItem("1. Red Leicester")).isTrue();
     assertThat(offList.offTopicItem("3. Emmental")).isFalse(); // not in a list: too short to place
-    Closeness onList =
-        new Closeness(
-            sentences,
-            new double[sentences.size()],
-            Map.of(),
-            Map.of("1. Red Leicester", 0.5, "Red Leicester", 0.5),
-            0);
+    Closeness onList = cheeses(0.5);
     assertThat(onList.offTopicItem("1. Red Leicester")).isFalse();
     assertThat(onList.offTopic("Red Leicester")).isFalse();
+  }
+
+  /** Three cheeses, the first placed by a list this close to the request, as line and sentence. */
+  private static Closeness cheeses(double listToRequest) {
+    List<String> sentences = Sentences.split("1. Red Leicester\n2. Comté\n3. Emmental");
+    return new Closeness(
+        sentences,
+        new double[sentences.size()],
+        Map.of(),
+        Map.of("1. Red Leicester", listToRequest, "Red Leicester", listToRequest),
+        0);
   }
 }
