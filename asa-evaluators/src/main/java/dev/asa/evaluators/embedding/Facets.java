@@ -153,8 +153,14 @@ record Facets(String form, String calledFor, int count, String counted) {
     Set<String> seen = new HashSet<>();
     int n = 0;
     for (String piece : lines ? List.of(text.split("\\n")) : Sentences.split(text)) {
+      // Without its list marker: an item repeated under a new number is the same item.
       String key =
-          piece.strip().toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N}]+", " ").strip();
+          Readability.LIST_MARKER
+              .matcher(piece.strip())
+              .replaceFirst("")
+              .toLowerCase(Locale.ROOT)
+              .replaceAll("[^\\p{L}\\p{N}]+", " ")
+              .strip();
       if (!seen.add(key)
           || emptyStep(piece.strip())
           || (closeness != null

@@ -98,6 +98,14 @@ class FacetsTest {
                 .orElseThrow()
                 .count())
         .isEqualTo(2);
+    // A numbered list repeats an item under a new number: the same item all the same.
+    assertThat(
+            Facets.of(
+                    "List a few popular songs from the given album.",
+                    "1. \"Rehab\"\n2. \"Valerie\"\n3. \"Rehab\"\n4) \"Valerie\"\n5. Rehab")
+                .orElseThrow()
+                .count())
+        .isEqualTo(2);
   }
 
   @Test
