@@ -161,8 +161,8 @@ public final class EmbeddingEvaluator implements Evaluator {
           content.isBlank()
               ? "the deliverable is empty (no text once whitespace is removed)"
               : scored.copied()
-                  ? "the deliverable is a verbatim copy of the request's own text: nothing of its"
-                      + " own is left to score"
+                  ? "the deliverable is the request's own text given back as it was: nothing of"
+                      + " its own is left to score"
                   : "nothing is left to score once the sentences addressed to the evaluator are"
                       + " taken out";
       for (Dimension d : dimensions) {

@@ -51,6 +51,14 @@ record OwnContent(double words, int distinct, String exemptBecause) {
           Pattern.CASE_INSENSITIVE);
 
   /**
+   * Reworking by picking out rather than rewriting: a summary may keep the text's own lead sentence
+   * as it was, and that choice is the work.
+   */
+  private static final Pattern SELECT =
+      Pattern.compile(
+          "^\\W*(?:please\\s+)?(?:summari[sz]e|shorten|condense)\\b", Pattern.CASE_INSENSITIVE);
+
+  /**
    * Requests that ask for a short answer, anywhere in them. Measured on the development corpus:
    * exempting them raised every set or left it level (PandaLM 69.1% to 69.4%, GPTOut 44.7% to
    * 46.8%, Neighbor 48.5% to 50.0%).
@@ -109,6 +117,15 @@ record OwnContent(double words, int distinct, String exemptBecause) {
   /** Whether the request opens by handing over its own text to rework ("paraphrase this ..."). */
   static boolean reworksItsOwnText(String request) {
     return REWRITE.matcher(request).find();
+  }
+
+  /**
+   * Whether the request hands over its own text to be rewritten word by word (rewrite, correct,
+   * change, translate ...) rather than picked from (summarize, shorten): any of its text given back
+   * as it was, whole or in part, is a part left undone.
+   */
+  static boolean rewritesItsOwnText(String request) {
+    return reworksItsOwnText(request) && !SELECT.matcher(request).find();
   }
 
   /** 0 to 1: {@code ln(1 + words) / ln(1 + FULL)}, capped at 1. */

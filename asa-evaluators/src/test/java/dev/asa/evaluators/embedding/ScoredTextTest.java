@@ -109,6 +109,51 @@ class ScoredTextTest {
   }
 
   @Test
+  void aRequestToRewriteItsOwnTextIsNotAnsweredByAnyOfItGivenBack() {
+    String sentence =
+        "We were recently able to increase the amount of stock we hold with the same supplier"
+            + " thereby reducing our risk.";
+    String request =
+        "Change the first person to the third person in the given sentence. The meaning should be"
+            + " kept, but you can paraphrase it or expand it in order to have a better pose.\n\n"
+            + sentence;
+    // The long instruction leaves the sentence under half the request, but it is what was to be
+    // rewritten: given back as it was, it is a copy.
+    ScoredText given = ScoredText.of(request, sentence);
+    assertThat(given.copied()).isTrue();
+    assertThat(given.text()).isEmpty();
+    String rewritten =
+        "They were recently able to increase the amount of stock they hold with the same supplier,"
+            + " thereby reducing their risk.";
+    assertThat(ScoredText.of(request, rewritten).copied()).isFalse();
+
+    // Part of the text given back is a copy too: a correction left undone.
+    String transcript =
+        "I got got charged interest on ly credit card but I paid my pull balance one day due date."
+            + " I not missed a pavement year yet. Man you reverse the interest charge?";
+    String correct = "Correct the transcription of an excerpt containing errors.\n\n" + transcript;
+    assertThat(
+            ScoredText.of(
+                    correct,
+                    "I got got charged interest on ly credit card but I paid my pull balance one day"
+                        + " due date.")
+                .copied())
+        .isTrue();
+
+    // A summary that keeps the article's lead sentence has chosen it: the work of a summary.
+    String lead =
+        "Mathematics and art are related in a variety of ways, and mathematics has itself been"
+            + " described as an art motivated by beauty.";
+    String summarize =
+        "Summarize the article you have been given in a brief manner.\n\n"
+            + lead
+            + " Artists have used mathematics since the 4th century BC, when the Greek sculptor"
+            + " Polykleitos wrote his Canon. In the Italian Renaissance, Luca Pacioli wrote the"
+            + " influential treatise De divina proportione, illustrated by Leonardo da Vinci.";
+    assertThat(ScoredText.of(summarize, lead).copied()).isFalse();
+  }
+
+  @Test
   void aShortenedOrCorrectedSentenceIsNoCopy() {
     String request =
         "Rewrite the sentence to be concise.\n\nIf you have any questions about my rate or if you"

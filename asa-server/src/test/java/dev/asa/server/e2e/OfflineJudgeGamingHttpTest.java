@@ -120,17 +120,54 @@ class OfflineJudgeGamingHttpTest {
     assertThat(composite(FULL)).isGreaterThan(composite(looped));
   }
 
+  /**
+   * A request to rewrite a sentence, answered with the sentence as given: the instruction before it
+   * is long, so the sentence is under half the request, which let it pass for a quotation (78.9,
+   * above the real rewrite's 77.0, on the development corpus).
+   */
+  @Test
+  void theSentenceToRewriteGivenBackAsItWasEarnsNothingThroughHttp() {
+    String sentence =
+        "We were recently able to increase the amount of stock we hold with the same supplier"
+            + " thereby reducing our risk.";
+    String change =
+        "Change the first person to the third person in the given sentence. The meaning should be"
+            + " kept, but you can paraphrase it or expand it in order to have a better pose.\n\n"
+            + sentence;
+    String rewritten =
+        "They were recently able to increase the amount of stock they hold with the same supplier,"
+            + " thereby reducing their risk.";
+    JsonNode given = verify(change, sentence);
+    assertThat(given.path("dimensions").findValuesAsText("evidence"))
+        .contains(
+            "the deliverable is the request's own text given back as it was: nothing of its own is"
+                + " left to score");
+    assertThat(composite(change, rewritten)).isGreaterThan(scoreOf(given));
+  }
+
   /** The composite of a standalone verification of the general type at semantic depth. */
   private BigDecimal composite(String content) {
+    return composite(REQUEST, content);
+  }
+
+  private BigDecimal composite(String description, String content) {
+    return scoreOf(verify(description, content));
+  }
+
+  private static BigDecimal scoreOf(JsonNode result) {
+    JsonNode score = result.path("composite").path("score");
+    assertThat(score.isNumber()).as("a composite score in %s", result).isTrue();
+    return score.decimalValue();
+  }
+
+  private JsonNode verify(String description, String content) {
     ObjectNode request = Json.object();
     request.putObject("deliverable").put("content", content).put("type", "general");
-    request.putObject("original_request").put("description", REQUEST);
+    request.putObject("original_request").put("description", description);
     request.putObject("verification_config").put("depth", "semantic");
     String id = client.requestVerification(request).path("verification_id").asText();
     JsonNode result = client.awaitVerification(id, Duration.ofSeconds(30), progress -> {});
     assertThat(result.path("evaluator").path("type").asText()).isEqualTo("embedding");
-    JsonNode score = result.path("composite").path("score");
-    assertThat(score.isNumber()).as("a composite score in %s", result).isTrue();
-    return score.decimalValue();
+    return result;
   }
 }
