@@ -12,9 +12,10 @@ import java.util.regex.Pattern;
 /**
  * The request's explicit, countable instructions and whether the deliverable follows them: a length
  * in words, sentences or paragraphs ("in under 50 words", "in one sentence"), a number of items
- * ("list 3 ..."), a required layout (JSON, a table, bullet points, a numbered list), "start every
- * sentence with X", "do not use the word X". Similarity cannot see any of these: an answer of 400
- * words reads as much like "describe X in 50 words" as one of 50.
+ * ("list 3 ..."), a required layout (JSON, a table, bullet points, a numbered list), a title ("with
+ * a title and a summary"), "start every sentence with X", "do not use the word X". Similarity
+ * cannot see any of these: an answer of 400 words reads as much like "describe X in 50 words" as
+ * one of 50.
  *
  * <p>The language asked for ("answer in French", "translate ... into German") is checked too, when
  * the answer is long enough for {@link Languages} to tell.
@@ -48,17 +49,20 @@ record Constraints(List<Check> checks) {
           Map.entry("nine", 9),
           Map.entry("ten", 10));
 
-  /** "in under 50 words", "no more than two sentences", "in one paragraph", "in 3 sentences". */
+  /**
+   * "in under 50 words", "no more than two sentences", "in one paragraph", "in 3 sentences", "in
+   * four lines".
+   */
   private static final Pattern LIMIT =
       Pattern.compile(
           "(?i)\\b(in|under|below|at most|no more than|not more than|less than|fewer than|within|up to|maximum of|max\\.?|(?:in|using|with) (?:less|fewer) than|(?:in|using) (?:at most|no more than|under|only|just|exactly))\\s+"
               + NUMBER
-              + "\\s+(words?|sentences?|paragraphs?)\\b");
+              + "\\s+(words?|sentences?|paragraphs?|lines?)\\b");
 
   /** "list 3 ...", "give me five examples", "name two ...", "provide 4 tips". */
   private static final Pattern COUNT =
       Pattern.compile(
-          "(?i)\\b(?:list|give(?: me)?|name|provide|suggest|write|generate|come up with|create|identify|recommend|offer)\\s+(?:exactly\\s+)?(\\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\\s+(?![a-z]*\\s*(?:words?|sentences?|paragraphs?)\\b)([a-z-]+)");
+          "(?i)\\b(?:list|give(?: me)?|name|provide|suggest|write|generate|come up with|create|identify|recommend|offer)\\s+(?:exactly\\s+)?(\\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\\s+(?![a-z]*\\s*(?:words?|sentences?|paragraphs?|lines?)\\b)([a-z-]+)");
 
   private static final Pattern JSON =
       Pattern.compile(
@@ -71,6 +75,23 @@ record Constraints(List<Check> checks) {
           "(?i)\\b(?:in|as|using|with|use)\\s+(?:a\\s+)?(?:bullet(?:ed)?\\s*(?:points?|list)|bullets)\\b");
   private static final Pattern NUMBERED =
       Pattern.compile("(?i)\\b(?:in|as|using|with|use)\\s+(?:a\\s+)?numbered\\s+list\\b");
+
+  /** "with a title", "include a catchy title", "give it a title", "a title and a summary". */
+  private static final Pattern TITLE =
+      Pattern.compile(
+          "(?i)\\b(?:with|include|including|includes|give it|add)\\s+(?:a|an)\\s+(?:[a-z]+\\s+)?title\\b"
+              + "|\\ba\\s+title\\s+and\\s+(?:a|an)\\b");
+
+  /**
+   * A title line: labelled ("Title: ..."), a markdown heading, bold, or a short line without a
+   * closing stop at the head of the answer with more after it.
+   */
+  private static final Pattern TITLE_LINE =
+      Pattern.compile("(?i)^\\s*(?:title\\s*:|#{1,6}\\s+\\S|\\*\\*[^*]+\\*\\*\\s*$)");
+
+  /** A title is a heading, not a sentence: at most this many words. */
+  static final int TITLE_WORDS = 12;
+
   private static final Pattern START =
       Pattern.compile(
           "(?i)\\b(?:start|begin)s?\\s+(?:each|every|all)\\s+(?:of\\s+(?:the|your)\\s+)?sentences?\\s+with\\s+(?:the\\s+(?:word|letter)\\s+)?[\"'“‘]?([\\p{L}\\p{N}]+)");
@@ -133,6 +154,9 @@ record Constraints(List<Check> checks) {
       int items = count(NUMBERED_LINE, answer);
       checks.add(new Check("a numbered list", items >= 2, items + " numbered items"));
     }
+    if (TITLE.matcher(request).find()) {
+      checks.add(title(answer));
+    }
     m = START.matcher(request);
     if (m.find()) {
       checks.add(start(m.group(0).strip(), m.group(1), answer));
@@ -166,6 +190,8 @@ record Constraints(List<Check> checks) {
       measured = Sentences.wordCount(answer);
     } else if (u.startsWith("sentence")) {
       measured = Sentences.split(answer).size();
+    } else if (u.startsWith("line")) {
+      measured = (int) answer.lines().filter(l -> !l.isBlank()).count();
     } else {
       measured = Structure.of(answer).paragraphs();
     }
@@ -204,6 +230,18 @@ record Constraints(List<Check> checks) {
       ok = false;
     }
     return new Check("JSON", ok, ok ? "parses as JSON" : "does not parse as JSON");
+  }
+
+  private static Check title(String answer) {
+    List<String> lines = answer.lines().filter(l -> !l.isBlank()).toList();
+    boolean labelled = lines.stream().anyMatch(l -> TITLE_LINE.matcher(l).find());
+    boolean headed =
+        lines.size() > 1
+            && Sentences.wordCount(lines.getFirst()) <= TITLE_WORDS
+            && !lines.getFirst().strip().matches(".*[.!?,;:]$");
+    boolean ok = labelled || headed;
+    return new Check(
+        "a title", ok, ok ? "a title line heads the answer" : "no title line (short, no stop)");
   }
 
   private static Check start(String instruction, String word, String answer) {

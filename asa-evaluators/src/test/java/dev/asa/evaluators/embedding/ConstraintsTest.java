@@ -42,6 +42,45 @@ class ConstraintsTest {
   }
 
   @Test
+  void lineLimitsCountTheAnswersLines() {
+    String poem = "Write a poem about the sea in four lines.";
+    assertThat(met(poem, "Grey waves fold\nover the stones\n\nsalt in the air\nand gulls"))
+        .containsExactly(true);
+    assertThat(met(poem, "Grey waves fold\nover the stones\nsalt in the air\nand gulls\ncry"))
+        .containsExactly(false);
+  }
+
+  @Test
+  void aTitleAskedForHeadsTheAnswer() {
+    String plot =
+        "Come up with an idea for a new movie plot, described with a title and a summary.";
+    assertThat(
+            met(
+                plot,
+                "The Last Lighthouse\nA keeper on a dying island finds a radio that receives"
+                    + " tomorrow's storms."))
+        .containsExactly(true);
+    assertThat(met(plot, "Title: The Last Lighthouse. A keeper finds a radio from tomorrow."))
+        .containsExactly(true);
+    assertThat(met(plot, "## The Last Lighthouse\n\nA keeper finds a radio from tomorrow."))
+        .containsExactly(true);
+    // A summary alone, in one line or two, has no title.
+    assertThat(
+            met(
+                plot,
+                "A group of friends embark on a road trip across the United States in search of a"
+                    + " mysterious treasure."))
+        .containsExactly(false);
+    assertThat(
+            met(
+                plot,
+                "A group of friends embark on a road trip in search of a treasure.\nThey meet"
+                    + " strange creatures on the way."))
+        .containsExactly(false);
+    assertThat(met("Write a blog post about tides.", "Tides\nThe moon pulls the sea.")).isEmpty();
+  }
+
+  @Test
   void countsAreTheNumberAskedFor() {
     String request = "List 3 prime numbers.";
     assertThat(met(request, "- 2\n- 3\n- 5")).containsExactly(true);
