@@ -241,7 +241,12 @@ record Constraints(List<Check> checks) {
             && !lines.getFirst().strip().matches(".*[.!?,;:]$");
     boolean ok = labelled || headed;
     return new Check(
-        "a title", ok, ok ? "a title line heads the answer" : "no title line (short, no stop)");
+        "a title",
+        ok,
+        ok
+            ? "a title line heads the answer"
+            : "no title: no labelled or heading line, and the first line is a sentence or stands"
+                + " alone");
   }
 
   private static Check start(String instruction, String word, String answer) {
