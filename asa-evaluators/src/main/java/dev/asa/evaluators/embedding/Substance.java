@@ -30,7 +30,10 @@ import java.util.regex.Pattern;
 record Substance(int sentences, int concrete, int vague) {
 
   private static final Pattern NUMBER = Pattern.compile("(?<![\\p{L}])\\d+(?:[.,:]\\d+)*");
-  private static final Pattern NAME = Pattern.compile("(?<=\\S\\s)\\p{Lu}[\\p{L}\\p{N}]+");
+
+  /** Where a sentence may start inside what the splitter left as one. */
+  private static final Pattern STOP = Pattern.compile("(?<=[.!?])\\s+");
+
   private static final Pattern CODE = Pattern.compile("`[^`]+`|[A-Za-z_]+\\([^)]*\\)|\\w+_\\w+");
   private static final Pattern EXAMPLE =
       Pattern.compile(
@@ -87,12 +90,31 @@ record Substance(int sentences, int concrete, int vague) {
         || EXAMPLE.matcher(sentence).find()) {
       return true;
     }
-    var names = NAME.matcher(sentence);
-    while (names.find()) {
-      // A capitalized function word ("It", "How", "The") is no name.
-      if (!ScoredText.small(names.group().toLowerCase(Locale.ROOT))) {
+    for (String piece : STOP.split(sentence)) {
+      if (hasName(piece)) {
         return true;
       }
+    }
+    return false;
+  }
+
+  /**
+   * A capitalized word that is not where a sentence starts: not a function word ("It", "How"), and
+   * not the first word after the small words that open a sentence ("In the Morning", "a
+   * Basically"). The splitter leaves "factors. colour Basically it is" as one sentence, and a word
+   * slipped in after the stop would otherwise make the next sentence's first word pass for a name.
+   */
+  private static boolean hasName(String sentence) {
+    boolean opened = false;
+    for (String word : Sentences.words(sentence)) {
+      String lower = word.toLowerCase(Locale.ROOT);
+      if (ScoredText.small(lower)) {
+        continue;
+      }
+      if (opened && word.length() > 1 && Character.isUpperCase(word.charAt(0))) {
+        return true;
+      }
+      opened = true;
     }
     return false;
   }

@@ -33,6 +33,9 @@ class GamingResistanceTest {
   private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
   private static final int TRIALS = 12;
 
+  /** Points the request's words woven into an on-topic answer may add at most, for now. */
+  private static final double WOVEN_ON_TOPIC_BOUND = 8;
+
   record Topic(String request, String good, String vague, String offTopic) {}
 
   private static final Topic TLS =
@@ -414,6 +417,34 @@ class GamingResistanceTest {
         assertThat(score(t.request(), woven)).as("woven: %s", woven).isLessThanOrEqualTo(original);
       }
     }
+  }
+
+  /**
+   * The request's words woven at random into an answer already on its topic: the open part of the
+   * hole (see the README). They still raise such an answer's similarity to the request, in most
+   * trials by a point or two; what this bounds is how far. A word slipped in after a stop once made
+   * the next sentence's first word pass for a name, the hedge around it concrete, and a vague
+   * answer 18.6 points better ({@link Substance}); the worst is now 6.4.
+   */
+  @Test
+  void theRequestsWordsWovenIntoAnOnTopicAnswerRaiseItLittle() throws Exception {
+    Random random = new Random(15);
+    double worst = 0;
+    for (Topic t : List.of(TLS, FRIDGE, LEAVES)) {
+      List<String> words = Sentences.words(t.request());
+      for (String answer : List.of(t.good(), t.vague())) {
+        double original = score(t.request(), answer);
+        for (int trial = 0; trial < TRIALS; trial++) {
+          List<String> tokens = new ArrayList<>(List.of(answer.split(" ")));
+          for (int k = 0, n = 4 + random.nextInt(12); k < n; k++) {
+            tokens.add(
+                1 + random.nextInt(tokens.size() - 1), words.get(random.nextInt(words.size())));
+          }
+          worst = Math.max(worst, score(t.request(), String.join(" ", tokens)) - original);
+        }
+      }
+    }
+    assertThat(worst).isLessThan(WOVEN_ON_TOPIC_BOUND);
   }
 
   @Test
