@@ -79,7 +79,8 @@ record Facets(String form, String calledFor, int count, String counted) {
           "there", "here", "now", "way", "ways", "make", "makes", "sure", "step", "steps", "first",
           "secon", "third", "next", "final", "lastl", "after", "once", "subse", "use", "them",
           "they", "these", "those", "not", "have", "has", "was", "were", "been", "being", "get",
-          "gets", "done", "do", "does", "did", "very", "really", "overa");
+          "gets", "done", "do", "does", "did", "very", "really", "overa", "case", "cases", "reaso",
+          "certa", "examp", "diffe", "somet", "anyth", "it's", "such");
 
   /**
    * An empty step: shaped like a step (a list line, or a sentence led by a sequence word) but a
@@ -93,18 +94,32 @@ record Facets(String form, String calledFor, int count, String counted) {
     if (!STEP_START.matcher(sentence).find()) {
       return false;
     }
-    if (Substance.hedged(sentence)) {
-      return true;
-    }
-    for (String w : Sentences.words(sentence)) {
+    return Substance.hedged(sentence) || !saysSomething(sentence);
+  }
+
+  /**
+   * Whether the text has a word beyond small and {@link #GENERIC} ones and bare numbers: what
+   * follows "for example" or "because" must, for there to be an example or a cause ("because of
+   * various reasons", "for example in some cases" have none).
+   */
+  static boolean saysSomething(String text) {
+    for (String w : Sentences.words(text)) {
       String lower = w.toLowerCase(Locale.ROOT);
       if (!lower.chars().allMatch(Character::isDigit)
           && !ScoredText.small(lower)
-          && !GENERIC.contains(ScoredText.stem(lower))) {
-        return false;
+          && !generic(lower)) {
+        return true;
       }
     }
-    return true;
+    return false;
+  }
+
+  /**
+   * A word too general to say anything on any topic ("things", "various", "reasons", "basically"),
+   * by {@link #GENERIC} or as a hedge of {@link Substance}.
+   */
+  static boolean generic(String lowerCaseWord) {
+    return GENERIC.contains(ScoredText.stem(lowerCaseWord)) || Substance.hedged(lowerCaseWord);
   }
 
   /** The facets the question calls for, or empty when its form is neither "how" nor "list". */
@@ -169,7 +184,10 @@ record Facets(String form, String calledFor, int count, String counted) {
       }
       Matcher m = p.matcher(piece);
       while (m.find()) {
-        n++;
+        // A causal link with nothing after it ("because of various reasons") links nothing.
+        if (p != CAUSE || saysSomething(piece.substring(m.end()))) {
+          n++;
+        }
       }
     }
     return n;

@@ -23,7 +23,10 @@ import java.util.regex.Pattern;
  * the request ({@link Closeness}), from nothing at {@value #SENTENCE_ZERO} of similarity to in full
  * at {@value #SENTENCE_FULL}, so that filler ("as mentioned above, this matters a great deal")
  * brings no words of its own. Sentences, not passages: a filler sentence inside an on-topic
- * paragraph would borrow the paragraph's similarity.
+ * paragraph would borrow the paragraph's similarity. A vague sentence ({@link Substance#vague}: a
+ * hedge with nothing concrete) brings none either, in an answer of two sentences or more: words
+ * dressing a hedge ("it depends on many factors, because of various reasons") are not content.
+ * Measured on the development corpus: no pick changed.
  *
  * <p>Two kinds of request are answered in few words of one's own by design, and the measure is not
  * applied to them: one that hands over its own text to rework ("paraphrase", "summarize",
@@ -97,6 +100,12 @@ record OwnContent(double words, int distinct, String exemptBecause) {
     // the cheapest word to add ("it works more or less in 7 to 103").
     boolean numbersCount = request.chars().anyMatch(Character::isDigit);
     for (int i = 0; i < sentences.size(); i++) {
+      // A vague sentence (a hedge with nothing concrete) says nothing of its own, whatever words
+      // dress it: "it depends on many factors, because of various reasons" adds no content. As for
+      // Substance, one sentence alone is too little to call vague.
+      if (sentences.size() >= Substance.MIN_SENTENCES && Substance.vague(sentences.get(i), asked)) {
+        continue;
+      }
       double weight = Calibration.ramp(toRequest[i], SENTENCE_ZERO, SENTENCE_FULL);
       for (String word : Sentences.words(sentences.get(i))) {
         String lower = word.toLowerCase(Locale.ROOT);

@@ -8,25 +8,32 @@ import java.util.regex.Matcher;
 /**
  * The request's content words, by stem ({@link ScoredText#stem}): the words a keyword stuffer
  * weaves into an answer, and the words an answer's own content is counted beyond ({@link
- * OwnContent}). Function words ({@link ScoredText#small}) are never among them.
+ * OwnContent}). Function words ({@link ScoredText#small}) are never among them; the request's own
+ * are kept apart, only to read a phrase without every word the request could have lent it ({@link
+ * #everyWordTakenOutOf}).
  */
 final class RequestWords {
 
   private final Set<String> stems;
+  private final Set<String> smallWords;
 
-  private RequestWords(Set<String> stems) {
+  private RequestWords(Set<String> stems, Set<String> smallWords) {
     this.stems = stems;
+    this.smallWords = smallWords;
   }
 
   static RequestWords of(String request) {
     Set<String> stems = new HashSet<>();
+    Set<String> smallWords = new HashSet<>();
     for (String word : Sentences.words(request)) {
       String lower = word.toLowerCase(Locale.ROOT);
-      if (!ScoredText.small(lower)) {
+      if (ScoredText.small(lower)) {
+        smallWords.add(lower);
+      } else {
         stems.add(ScoredText.stem(lower));
       }
     }
-    return new RequestWords(Set.copyOf(stems));
+    return new RequestWords(Set.copyOf(stems), Set.copyOf(smallWords));
   }
 
   /** Whether a word of the answer is a content word of the request's. */
@@ -40,11 +47,24 @@ final class RequestWords {
    * punctuation included, as it was.
    */
   String takenOutOf(String text) {
+    return takenOutOf(text, false);
+  }
+
+  /**
+   * As {@link #takenOutOf(String)}, with the request's small words ("how", "do", "in") taken out
+   * too: what a phrase of the answer reads like without anything the request could have lent it.
+   */
+  String everyWordTakenOutOf(String text) {
+    return takenOutOf(text, true);
+  }
+
+  private String takenOutOf(String text, boolean smallToo) {
     StringBuilder out = new StringBuilder(text.length());
     Matcher m = Sentences.WORD.matcher(text);
     int from = 0;
     while (m.find()) {
-      if (contains(m.group())) {
+      if (contains(m.group())
+          || (smallToo && smallWords.contains(m.group().toLowerCase(Locale.ROOT)))) {
         int start = m.start();
         while (start > from && text.charAt(start - 1) == ' ') {
           start--;

@@ -2,6 +2,7 @@ package dev.asa.evaluators.embedding;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -57,7 +58,7 @@ record Substance(int sentences, int concrete, int vague) {
     int vague = 0;
     for (String written : sentences) {
       String s = asked.takenOutOf(written);
-      boolean hedged = HEDGE.matcher(s).find();
+      boolean hedged = hedged(written, s, asked);
       // A number alone does not make a hedge concrete: "it works more or less in 7 to 103" is as
       // vague as without them, and numbers are the cheapest marker to add.
       if (isConcrete(hedged ? NUMBER.matcher(s).replaceAll("") : s)) {
@@ -67,6 +68,24 @@ record Substance(int sentences, int concrete, int vague) {
       }
     }
     return new Substance(sentences.size(), concrete, vague);
+  }
+
+  /**
+   * Whether one sentence is vague: a hedge or filler phrase and, read without the request's words,
+   * nothing concrete but numbers, as {@link #of} counts it.
+   */
+  static boolean vague(String written, RequestWords asked) {
+    String s = asked.takenOutOf(written);
+    return hedged(written, s, asked) && !isConcrete(NUMBER.matcher(s).replaceAll(""));
+  }
+
+  /**
+   * A hedge in the sentence read without the request's content words, or without every word of the
+   * request: its small words woven in ("there in are do many factors") would break the phrase.
+   */
+  private static boolean hedged(String written, String withoutContent, RequestWords asked) {
+    return HEDGE.matcher(withoutContent).find()
+        || HEDGE.matcher(asked.everyWordTakenOutOf(written)).find();
   }
 
   /** A hedge or filler phrase ("various", "it depends", "basically") anywhere in the text. */
@@ -85,10 +104,16 @@ record Substance(int sentences, int concrete, int vague) {
 
   private static boolean isConcrete(String listSentence) {
     String sentence = LIST_MARKER.matcher(listSentence).replaceFirst("");
-    if (NUMBER.matcher(sentence).find()
-        || CODE.matcher(sentence).find()
-        || EXAMPLE.matcher(sentence).find()) {
+    if (NUMBER.matcher(sentence).find() || CODE.matcher(sentence).find()) {
       return true;
+    }
+    // "for example", "because": an example or a reason only with something after it ("for example
+    // in some cases", "because of various reasons" are hedges dressed as examples).
+    Matcher example = EXAMPLE.matcher(sentence);
+    while (example.find()) {
+      if (Facets.saysSomething(sentence.substring(example.end()))) {
+        return true;
+      }
     }
     for (String piece : STOP.split(sentence)) {
       if (hasName(piece)) {

@@ -109,6 +109,21 @@ class FacetsTest {
   }
 
   @Test
+  void aCausalLinkWithNothingAfterItLinksNothing() {
+    String q = "How does a refrigerator keep food cold?";
+    assertThat(
+            Facets.of(q, "It keeps food cold because of various reasons, therefore it is good.")
+                .orElseThrow()
+                .count())
+        .isZero();
+    assertThat(
+            Facets.of(q, "It stays cold because the compressor pumps heat out of the box.")
+                .orElseThrow()
+                .count())
+        .isEqualTo(1);
+  }
+
+  @Test
   void emptyStepsAndBulletsAreNotCounted() {
     String q = "How does a refrigerator keep food cold?";
     String honest =

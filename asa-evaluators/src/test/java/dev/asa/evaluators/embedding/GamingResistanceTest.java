@@ -34,7 +34,7 @@ class GamingResistanceTest {
   private static final int TRIALS = 12;
 
   /** Points the request's words woven into an on-topic answer may add at most, for now. */
-  private static final double WOVEN_ON_TOPIC_BOUND = 8;
+  private static final double WOVEN_ON_TOPIC_BOUND = 3;
 
   record Topic(String request, String good, String vague, String offTopic) {}
 
@@ -157,6 +157,39 @@ class GamingResistanceTest {
       padded.append(random.nextBoolean() ? "\n\n" : " ").append(piece.get());
     }
     return padded.toString();
+  }
+
+  /**
+   * Hedges dressed as examples or reasons ("for example in some cases", "because of various
+   * reasons"): the markers once made a vague sentence concrete, a "because" a causal link of a
+   * "how" answer, and the words a vague answer's own; together they raised the refrigerator's vague
+   * answer from 72.0 to 90.6. What follows a marker must say something, and a vague sentence says
+   * nothing of its own ({@link OwnContent}). What is left is the model's response to any added
+   * text, a fraction of a point.
+   */
+  @Test
+  void hedgesDressedAsExamplesNeverRaiseTheScore() throws Exception {
+    Random random = new Random(15);
+    String[] dressing = {
+      ", for example in some cases", ", such as certain things", ", because of various reasons",
+      ", therefore it depends", ", for instance in many ways", ", which means various things",
+    };
+    for (Topic t : List.of(TLS, FRIDGE, LEAVES)) {
+      double original = score(t.request(), t.vague());
+      for (int trial = 0; trial < TRIALS; trial++) {
+        StringBuilder dressed = new StringBuilder();
+        for (String sentence : Sentences.split(t.vague())) {
+          String body = sentence.substring(0, sentence.length() - 1);
+          dressed
+              .append(
+                  random.nextBoolean() ? body + dressing[random.nextInt(dressing.length)] : body)
+              .append(". ");
+        }
+        assertThat(score(t.request(), dressed.toString().strip()))
+            .as("dressed: %s", dressed)
+            .isLessThanOrEqualTo(original + 0.5);
+      }
+    }
   }
 
   @Test
@@ -424,7 +457,8 @@ class GamingResistanceTest {
    * hole (see the README). They still raise such an answer's similarity to the request, in most
    * trials by a point or two; what this bounds is how far. A word slipped in after a stop once made
    * the next sentence's first word pass for a name, the hedge around it concrete, and a vague
-   * answer 18.6 points better ({@link Substance}); the worst is now 6.4.
+   * answer 18.6 points better ({@link Substance}); then the request's small words woven into a
+   * hedge ("there in are do many factors") hid it, 10.8; the worst is now 1.9.
    */
   @Test
   void theRequestsWordsWovenIntoAnOnTopicAnswerRaiseItLittle() throws Exception {

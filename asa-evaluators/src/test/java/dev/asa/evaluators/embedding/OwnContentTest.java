@@ -88,6 +88,19 @@ class OwnContentTest {
   }
 
   @Test
+  void aVagueSentenceSaysNothingOfItsOwnWhateverDressesIt() {
+    OwnContent own =
+        onTopic(
+            REQUEST,
+            "It depends on many factors, because of certain reasons such as various details."
+                + " The browser checks the chain to a trusted root.");
+    assertThat(own.distinct()).isEqualTo(4); // checks chain trusted root
+    // One sentence alone is too little to call vague, as for Substance.
+    assertThat(onTopic(REQUEST, "It depends on many factors, such as the chain.").distinct())
+        .isPositive();
+  }
+
+  @Test
   void aRequestToReworkItsOwnTextIsExempt() {
     for (String rework :
         List.of(

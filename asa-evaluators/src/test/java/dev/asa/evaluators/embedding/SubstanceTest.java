@@ -97,6 +97,24 @@ class SubstanceTest {
         .isEqualTo(1);
   }
 
+  @Test
+  void anExampleOrAReasonWithNothingAfterItIsAHedgeStill() {
+    Substance s =
+        substance(
+            "It works in various ways, for example in some cases. Basically it depends, because of"
+                + " various reasons. It is checked in various ways, for example by OCSP stapling.");
+    assertThat(s.vague()).isEqualTo(2);
+    assertThat(s.concrete()).isEqualTo(1); // OCSP stapling is an example
+  }
+
+  @Test
+  void theRequestsSmallWordsWovenIntoAHedgeDoNotHideIt() {
+    RequestWords asked = RequestWords.of("Why do leaves change colour in autumn?");
+    assertThat(Substance.vague("Nature is complicated and there in are do many factors.", asked))
+        .isTrue();
+    assertThat(Substance.vague("Chlorophyll breaks down in the cold.", asked)).isFalse();
+  }
+
   private static Substance substance(String text) {
     return Substance.of(text, RequestWords.of(""));
   }

@@ -121,6 +121,26 @@ class OfflineJudgeGamingHttpTest {
   }
 
   /**
+   * A vague answer's hedges dressed as examples and reasons: the markers made its sentences
+   * concrete, a "because" a causal link, and the dressing words its own, and paid for it.
+   */
+  @Test
+  void hedgesDressedAsExamplesNeverPayThroughHttp() {
+    String vague =
+        "Certificates are used on the web and browsers check them in various ways. It depends on"
+            + " many things. Basically the browser looks at the certificate and decides if it"
+            + " trusts it or not.";
+    String dressed =
+        "Certificates are used on the web and browsers check them in various ways, for example in"
+            + " some cases. It depends on many things, because of various reasons. Basically the"
+            + " browser looks at the certificate and decides if it trusts it or not, such as in"
+            + " certain situations.";
+    BigDecimal original = composite(vague);
+    assertThat(composite(dressed)).isLessThanOrEqualTo(original.add(new BigDecimal("0.5")));
+    assertThat(composite(FULL)).isGreaterThan(original);
+  }
+
+  /**
    * A request to rewrite a sentence, answered with the sentence as given: the instruction before it
    * is long, so the sentence is under half the request, which let it pass for a quotation (78.9,
    * above the real rewrite's 77.0, on the development corpus).
