@@ -143,7 +143,10 @@ public final class EmbeddingEvaluator implements Evaluator {
   @Override
   public Evaluation evaluate(EvaluationTask task) throws EvaluationException {
     Progress progress = task.progress();
-    String content = task.deliverable().content();
+    // Read as a person reads it: no zero-width characters inside words, no look-alike letters
+    // from another script, which would hide a hedge or a restatement from every pattern below.
+    String request = PlainText.of(task.request());
+    String content = PlainText.of(task.deliverable().content());
     List<Dimension> dimensions = task.criteria().dimensions();
     Map<String, DimensionInput> inputs = new LinkedHashMap<>();
     boolean prose = isProse(task);
@@ -154,7 +157,7 @@ public final class EmbeddingEvaluator implements Evaluator {
     // the evaluator are taken out of it.
     ScoredText scored =
         prose && !task.deliverableType().equals("translation")
-            ? ScoredText.of(task.request(), content)
+            ? ScoredText.of(request, content)
             : prose ? ScoredText.ofTranslation(content) : ScoredText.whole(content);
     if (content.isBlank() || scored.text().isBlank()) {
       String why =
@@ -174,7 +177,7 @@ public final class EmbeddingEvaluator implements Evaluator {
     content = scored.text();
 
     Translation translation =
-        task.deliverableType().equals("translation") ? Translation.of(task.request()) : null;
+        task.deliverableType().equals("translation") ? Translation.of(request) : null;
     // How much the answer says of its own scales the prose dimensions, writing among them, so the
     // model runs for those too: a writing score must not depend on which other dimensions are
     // asked for.
@@ -186,12 +189,12 @@ public final class EmbeddingEvaluator implements Evaluator {
                     || COMPLETENESS.contains(d.name())
                     || (ownContentApplies && WRITING.contains(d.name()))
                     || "verbosity".equals(d.shadowMetric()));
-    boolean modelRuns = needsModel && !task.request().isBlank();
+    boolean modelRuns = needsModel && !request.isBlank();
     Model.Memo memo = new Model.Memo(); // each text of this evaluation embedded once
     Closeness closeness = null;
     if (modelRuns && ownContentApplies) {
       progress.update("measuring each sentence against the request with " + MODEL, 0, STEPS);
-      closeness = closeness(task.request(), content, memo);
+      closeness = closeness(request, content, memo);
       // A sentence on topic only through the request's own words is read without them from here
       // on, by every signal: woven into an answer, they raise nothing.
       content = closeness.read(content);
@@ -203,12 +206,12 @@ public final class EmbeddingEvaluator implements Evaluator {
     Similarities similarities = null;
     if (modelRuns) {
       progress.update("embedding the request and the deliverable with " + MODEL, 2, STEPS);
-      similarities = embed(task.request(), content, memo);
+      similarities = embed(request, content, memo);
     }
 
     progress.update("scoring " + dimensions.size() + " dimensions", 3, STEPS);
-    OwnContent own = closeness == null ? null : OwnContent.of(task.request(), closeness);
-    OnTopic onTopic = closeness == null ? null : onTopic(task.request(), content, closeness, memo);
+    OwnContent own = closeness == null ? null : OwnContent.of(request, closeness);
+    OnTopic onTopic = closeness == null ? null : onTopic(request, content, closeness, memo);
     Measured m =
         new Measured(
             content,
@@ -220,7 +223,7 @@ public final class EmbeddingEvaluator implements Evaluator {
             closeness,
             own,
             onTopic,
-            task.request());
+            request);
     for (Dimension d : dimensions) {
       inputs.put(d.name(), noted(input(d, m), scored, closeness));
     }

@@ -67,8 +67,8 @@ record Facets(String form, String calledFor, int count, String counted) {
 
   /**
    * Words too general to carry the content of a step on any topic ("consider the situation", "keep
-   * the important aspects in mind"), compared by {@link ScoredText#stem}. A step made of these and
-   * small words only says that there is a step, not what it is.
+   * the important aspects in mind", a heading "## Overview"), compared by {@link ScoredText#stem}.
+   * A step made of these and small words only says that there is a step, not what it is.
    */
   private static final Set<String> GENERIC =
       Set.of(
@@ -80,7 +80,8 @@ record Facets(String form, String calledFor, int count, String counted) {
           "secon", "third", "next", "final", "lastl", "after", "once", "subse", "use", "them",
           "they", "these", "those", "not", "have", "has", "was", "were", "been", "being", "get",
           "gets", "done", "do", "does", "did", "very", "really", "overa", "case", "cases", "reaso",
-          "certa", "examp", "diffe", "somet", "anyth", "it's", "such");
+          "certa", "examp", "diffe", "somet", "anyth", "it's", "such", "overv", "intro", "concl",
+          "summa", "backg");
 
   /**
    * An empty step: shaped like a step (a list line, or a sentence led by a sequence word) but a

@@ -109,6 +109,21 @@ class FacetsTest {
   }
 
   @Test
+  void aHeadingThatNamesNoPartIsNoStep() {
+    String answer = "The browser checks the chain up to a trusted root.";
+    assertThat(
+            Facets.of(HTTPS, answer + "\n\n## Overview\n\n## Background\n\n### Conclusion\n")
+                .orElseThrow()
+                .count())
+        .isZero();
+    assertThat(
+            Facets.of(HTTPS, "## Chain building\n\n## Signatures\n\n## Revocation\n\n" + answer)
+                .orElseThrow()
+                .count())
+        .isEqualTo(3);
+  }
+
+  @Test
   void aCausalLinkWithNothingAfterItLinksNothing() {
     String q = "How does a refrigerator keep food cold?";
     assertThat(

@@ -192,6 +192,32 @@ class GamingResistanceTest {
     }
   }
 
+  /**
+   * The hedges of a vague answer hidden from every pattern by characters a reader never sees: a
+   * zero-width space inside a word, a soft hyphen, or a Cyrillic letter drawn like a Latin one. The
+   * refrigerator's vague answer so written scored 73.3 where it scored 33.3 ({@link PlainText}).
+   */
+  @Test
+  void hedgesHiddenByInvisibleOrLookAlikeCharactersNeverRaiseTheScore() throws Exception {
+    Random random = new Random(15);
+    String[] hidden = {"\u200B", "\u00AD", "\u2060", "\uFEFF"};
+    for (Topic t : List.of(TLS, FRIDGE, LEAVES)) {
+      double original = score(t.request(), t.vague());
+      for (int trial = 0; trial < TRIALS; trial++) {
+        StringBuilder disguised = new StringBuilder();
+        for (char c : t.vague().toCharArray()) {
+          disguised.append(c == 'a' && random.nextInt(3) == 0 ? '\u0430' : c);
+          if (Character.isLetter(c) && random.nextInt(4) == 0) {
+            disguised.append(hidden[random.nextInt(hidden.length)]);
+          }
+        }
+        assertThat(score(t.request(), disguised.toString()))
+            .as("disguised: %s", disguised)
+            .isLessThanOrEqualTo(original + 1e-9);
+      }
+    }
+  }
+
   @Test
   void paddingAndRepetitionNeverRaiseTheScore() throws Exception {
     Random random = new Random(15);
@@ -386,7 +412,11 @@ class GamingResistanceTest {
       "- Several things matter here.",
       "- It depends on the circumstances.",
       "1. Look at it carefully.",
-      "2. Take the relevant aspects into account."
+      "2. Take the relevant aspects into account.",
+      "## Overview",
+      "## Background",
+      "### Conclusion",
+      "## Summary"
     };
     for (Topic t : TOPICS) {
       for (String answer : List.of(t.good(), t.vague())) {

@@ -140,6 +140,22 @@ class OfflineJudgeGamingHttpTest {
     assertThat(composite(FULL)).isGreaterThan(original);
   }
 
+  /** The same vague answer with its hedges hidden by zero-width spaces and a look-alike letter. */
+  @Test
+  void hedgesHiddenByInvisibleCharactersNeverPayThroughHttp() {
+    String vague =
+        "Certificates are used on the web and browsers check them in various ways. It depends on"
+            + " many things. Basically the browser looks at the certificate and decides if it"
+            + " trusts it or not.";
+    String hidden =
+        vague
+            .replace("various", "vari\u200Bous")
+            .replace("It depends", "It dep\u200Bends")
+            .replace("many things", "m\u0430ny things")
+            .replace("Basically", "Basi\u00ADcally");
+    assertThat(composite(hidden)).isEqualByComparingTo(composite(vague));
+  }
+
   /**
    * A request to rewrite a sentence, answered with the sentence as given: the instruction before it
    * is long, so the sentence is under half the request, which let it pass for a quotation (78.9,
