@@ -150,6 +150,10 @@ public final class EmbeddingEvaluator implements Evaluator {
     List<Dimension> dimensions = task.criteria().dimensions();
     Map<String, DimensionInput> inputs = new LinkedHashMap<>();
     boolean prose = isProse(task);
+    int comments = prose ? PlainText.comments(content) : 0;
+    if (comments > 0) {
+      content = PlainText.withoutComments(content);
+    }
     // Restatements of the request and words to the evaluator are taken out of prose before anything
     // is measured, so neither can raise a score; a counting run ("2020, 2021, 2022, ...") is read
     // as its two ends. Code and data are left as they are, and so is a translation, whose request
@@ -161,13 +165,15 @@ public final class EmbeddingEvaluator implements Evaluator {
             : prose ? ScoredText.ofTranslation(content) : ScoredText.whole(content);
     if (content.isBlank() || scored.text().isBlank()) {
       String why =
-          content.isBlank()
-              ? "the deliverable is empty (no text once whitespace is removed)"
-              : scored.copied()
-                  ? "the deliverable is the request's own text given back as it was: nothing of"
-                      + " its own is left to score"
-                  : "nothing is left to score once the sentences addressed to the evaluator are"
-                      + " taken out";
+          content.isBlank() && comments > 0
+              ? "nothing is left once its HTML comments, which a reader never sees, are taken out"
+              : content.isBlank()
+                  ? "the deliverable is empty (no text once whitespace is removed)"
+                  : scored.copied()
+                      ? "the deliverable is the request's own text given back as it was: nothing of"
+                          + " its own is left to score"
+                      : "nothing is left to score once the sentences addressed to the evaluator are"
+                          + " taken out";
       for (Dimension d : dimensions) {
         inputs.put(d.name(), empty(d, why));
       }
@@ -225,7 +231,7 @@ public final class EmbeddingEvaluator implements Evaluator {
             onTopic,
             request);
     for (Dimension d : dimensions) {
-      inputs.put(d.name(), noted(input(d, m), scored, closeness));
+      inputs.put(d.name(), noted(input(d, m), scored, closeness, comments));
     }
     progress.update("done", STEPS, STEPS);
     // Every word piece the model read: each sentence (and each read without the request's words),
@@ -795,12 +801,18 @@ public final class EmbeddingEvaluator implements Evaluator {
 
   /** The evidence of a measured dimension says what was taken out of the text before measuring. */
   private static DimensionInput noted(
-      DimensionInput input, ScoredText scored, Closeness closeness) {
+      DimensionInput input, ScoredText scored, Closeness closeness, int comments) {
     int borrowed = closeness == null ? 0 : closeness.borrowed().size();
-    if (!input.isEvaluated() || (!scored.changed() && borrowed == 0)) {
+    if (!input.isEvaluated() || (!scored.changed() && borrowed == 0 && comments == 0)) {
       return input;
     }
     List<String> notes = new ArrayList<>();
+    if (comments > 0) {
+      notes.add(
+          comments
+              + (comments == 1 ? " HTML comment" : " HTML comments")
+              + " not scored (a reader never sees them)");
+    }
     if (scored.changed()) {
       notes.add(scored.describe());
     }

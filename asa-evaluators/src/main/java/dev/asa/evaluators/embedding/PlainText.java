@@ -29,6 +29,22 @@ final class PlainText {
 
   private static final Pattern FORMAT = Pattern.compile("\\p{Cf}+");
 
+  /** An HTML comment, which markdown and HTML never show a reader. */
+  private static final Pattern COMMENT = Pattern.compile("(?s)<!--.*?-->");
+
+  /** How many HTML comments the prose holds. */
+  static int comments(String prose) {
+    return (int) COMMENT.matcher(prose).results().count();
+  }
+
+  /**
+   * The prose without its HTML comments: a rendered answer never shows them, so words hidden there
+   * (the request's terms, a better answer than the one shown) must not be scored as if read.
+   */
+  static String withoutComments(String prose) {
+    return COMMENT.matcher(prose).replaceAll("");
+  }
+
   /** Cyrillic and Greek letters drawn like Latin ones, to the Latin letter. */
   private static final Map<Character, Character> LOOK_ALIKES =
       Map.ofEntries(

@@ -218,6 +218,20 @@ class GamingResistanceTest {
     }
   }
 
+  /**
+   * A better answer hidden in an HTML comment, which a rendered answer never shows: it raised the
+   * HTTPS topic's vague answer from 33.3 to 74.9. Comments are not scored.
+   */
+  @Test
+  void wordsHiddenInAnHtmlCommentNeverRaiseTheScore() throws Exception {
+    for (Topic t : List.of(TLS, FRIDGE, LEAVES)) {
+      double original = score(t.request(), t.vague());
+      String hidden = t.vague() + "\n\n<!-- " + t.good() + " -->\n";
+      assertThat(score(t.request(), hidden)).isEqualTo(original);
+      assertThat(score(t.request(), "<!-- " + t.good() + " -->\n" + t.vague())).isEqualTo(original);
+    }
+  }
+
   @Test
   void paddingAndRepetitionNeverRaiseTheScore() throws Exception {
     Random random = new Random(15);

@@ -42,6 +42,14 @@ class PlainTextTest {
   }
 
   @Test
+  void htmlCommentsAreWhatAReaderNeverSees() {
+    String prose = "Shown.<!-- hidden\nover lines --> Also shown. <!-- more -->";
+    assertThat(PlainText.comments(prose)).isEqualTo(2);
+    assertThat(PlainText.withoutComments(prose)).isEqualTo("Shown. Also shown. ");
+    assertThat(PlainText.comments("a <!-- never closed")).isZero();
+  }
+
+  @Test
   void aLongRunOfLettersIsReadInOnePass() {
     String run = "a".repeat(200_000) + "\u0430";
     long start = System.nanoTime();

@@ -140,7 +140,10 @@ class OfflineJudgeGamingHttpTest {
     assertThat(composite(FULL)).isGreaterThan(original);
   }
 
-  /** The same vague answer with its hedges hidden by zero-width spaces and a look-alike letter. */
+  /**
+   * The same vague answer with its hedges hidden by zero-width spaces and a look-alike letter, or
+   * with a better answer hidden in an HTML comment.
+   */
   @Test
   void hedgesHiddenByInvisibleCharactersNeverPayThroughHttp() {
     String vague =
@@ -154,6 +157,9 @@ class OfflineJudgeGamingHttpTest {
             .replace("many things", "m\u0430ny things")
             .replace("Basically", "Basi\u00ADcally");
     assertThat(composite(hidden)).isEqualByComparingTo(composite(vague));
+    // A better answer in an HTML comment, which a rendered answer never shows, is not read either.
+    assertThat(composite(vague + "\n\n<!-- " + FULL + " -->\n"))
+        .isEqualByComparingTo(composite(vague));
   }
 
   /**
