@@ -29,20 +29,39 @@ final class PlainText {
 
   private static final Pattern FORMAT = Pattern.compile("\\p{Cf}+");
 
-  /** An HTML comment, which markdown and HTML never show a reader. */
-  private static final Pattern COMMENT = Pattern.compile("(?s)<!--.*?-->");
-
-  /** How many HTML comments the prose holds. */
+  /** How many HTML comments ({@code <!-- ... -->}, which no reader sees) the prose holds. */
   static int comments(String prose) {
-    return (int) COMMENT.matcher(prose).results().count();
+    int n = 0;
+    for (int at = prose.indexOf("<!--"); at >= 0; ) {
+      int end = prose.indexOf("-->", at + 4);
+      if (end < 0) {
+        break; // never closed: no comment from here on
+      }
+      n++;
+      at = prose.indexOf("<!--", end + 3);
+    }
+    return n;
   }
 
   /**
    * The prose without its HTML comments: a rendered answer never shows them, so words hidden there
-   * (the request's terms, a better answer than the one shown) must not be scored as if read.
+   * (the request's terms, a better answer than the one shown) must not be scored as if read. A
+   * scan, not a pattern: a lazy pattern would rescan to the end from each of many unclosed
+   * openings.
    */
   static String withoutComments(String prose) {
-    return COMMENT.matcher(prose).replaceAll("");
+    StringBuilder out = new StringBuilder(prose.length());
+    int from = 0;
+    for (int at = prose.indexOf("<!--"); at >= 0; ) {
+      int end = prose.indexOf("-->", at + 4);
+      if (end < 0) {
+        break;
+      }
+      out.append(prose, from, at);
+      from = end + 3;
+      at = prose.indexOf("<!--", from);
+    }
+    return out.append(prose, from, prose.length()).toString();
   }
 
   /** Cyrillic and Greek letters drawn like Latin ones, to the Latin letter. */

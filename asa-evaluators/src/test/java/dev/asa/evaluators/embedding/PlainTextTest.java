@@ -47,6 +47,13 @@ class PlainTextTest {
     assertThat(PlainText.comments(prose)).isEqualTo(2);
     assertThat(PlainText.withoutComments(prose)).isEqualTo("Shown. Also shown. ");
     assertThat(PlainText.comments("a <!-- never closed")).isZero();
+    assertThat(PlainText.withoutComments("a <!-- x --> b <!-- never closed"))
+        .isEqualTo("a  b <!-- never closed");
+    // Many openings never closed are read in one pass.
+    String openings = "<!--".repeat(100_000) + "-";
+    long start = System.nanoTime();
+    assertThat(PlainText.withoutComments(openings)).isEqualTo(openings);
+    assertThat(System.nanoTime() - start).isLessThan(2_000_000_000L);
   }
 
   @Test
