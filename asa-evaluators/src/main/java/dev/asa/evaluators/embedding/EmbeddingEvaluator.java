@@ -164,16 +164,7 @@ public final class EmbeddingEvaluator implements Evaluator {
             ? ScoredText.of(request, content)
             : prose ? ScoredText.ofTranslation(content) : ScoredText.whole(content);
     if (content.isBlank() || scored.text().isBlank()) {
-      String why =
-          content.isBlank() && comments > 0
-              ? "nothing is left once its HTML comments, which a reader never sees, are taken out"
-              : content.isBlank()
-                  ? "the deliverable is empty (no text once whitespace is removed)"
-                  : scored.copied()
-                      ? "the deliverable is the request's own text given back as it was: nothing of"
-                          + " its own is left to score"
-                      : "nothing is left to score once the sentences addressed to the evaluator are"
-                          + " taken out";
+      String why = nothingToScore(content, comments, scored);
       for (Dimension d : dimensions) {
         inputs.put(d.name(), empty(d, why));
       }
@@ -243,6 +234,19 @@ public final class EmbeddingEvaluator implements Evaluator {
             + (onTopic == null ? 0 : onTopic.similarities().tokens());
     return new Evaluation(
         ID, TYPE, MODEL, inputs, Map.of(), new Evaluation.Usage(tokens, 0, BigDecimal.ZERO));
+  }
+
+  /** Why nothing of the deliverable is left to score. */
+  private static String nothingToScore(String content, int comments, ScoredText scored) {
+    if (content.isBlank()) {
+      return comments > 0
+          ? "nothing is left once its HTML comments, which a reader never sees, are taken out"
+          : "the deliverable is empty (no text once whitespace is removed)";
+    }
+    return scored.copied()
+        ? "the deliverable is the request's own text given back as it was: nothing of its own is"
+            + " left to score"
+        : "nothing is left to score once the sentences addressed to the evaluator are taken out";
   }
 
   private static Similarities embed(String request, String content, Model.Memo memo)

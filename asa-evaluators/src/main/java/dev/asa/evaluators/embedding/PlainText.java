@@ -129,43 +129,20 @@ final class PlainText {
 
   static String of(String text) {
     String s = FORMAT.matcher(Normalizer.normalize(text, Normalizer.Form.NFKC)).replaceAll("");
-    // The runs of letters, in one pass (a loop, not a pattern: a look-ahead for both scripts would
-    // rescan a long run from each of its letters).
-    List<int[]> runs = new ArrayList<>(); // start, end, kind
-    for (int i = 0; i < s.length(); ) {
-      if (!Character.isLetter(s.charAt(i))) {
-        i++;
-        continue;
-      }
-      int start = i;
-      boolean latin = false;
-      boolean other = false;
-      boolean lookAlikes = true;
-      for (; i < s.length() && Character.isLetter(s.charAt(i)); i++) {
-        Character.UnicodeScript script = Character.UnicodeScript.of(s.charAt(i));
-        latin |= script == Character.UnicodeScript.LATIN;
-        other |=
-            script == Character.UnicodeScript.CYRILLIC || script == Character.UnicodeScript.GREEK;
-        lookAlikes &= LOOK_ALIKES.containsKey(s.charAt(i));
-      }
-      int kind = latin ? (other ? MIXED : LATIN) : lookAlikes ? LOOK_ALIKE : FOREIGN;
-      runs.add(new int[] {start, i, kind});
-    }
+    List<Run> runs = runsOfLetters(s);
     StringBuilder out = null;
     for (int r = 0; r < runs.size(); r++) {
-      int kind = runs.get(r)[2];
+      Run run = runs.get(r);
       // A word of look-alikes only ("а", "то") is read as Latin beside a Latin word: in a Russian
       // sentence it stays Russian.
       boolean besideLatin =
-          (r > 0 && runs.get(r - 1)[2] != FOREIGN && runs.get(r - 1)[2] != LOOK_ALIKE)
-              || (r + 1 < runs.size()
-                  && runs.get(r + 1)[2] != FOREIGN
-                  && runs.get(r + 1)[2] != LOOK_ALIKE);
-      if (kind == MIXED || (kind == LOOK_ALIKE && besideLatin)) {
+          (r > 0 && runs.get(r - 1).hasLatin())
+              || (r + 1 < runs.size() && runs.get(r + 1).hasLatin());
+      if (run.script() == Script.MIXED || (run.script() == Script.LOOK_ALIKES && besideLatin)) {
         if (out == null) {
           out = new StringBuilder(s);
         }
-        for (int k = runs.get(r)[0]; k < runs.get(r)[1]; k++) {
+        for (int k = run.start(); k < run.end(); k++) {
           out.setCharAt(k, LOOK_ALIKES.getOrDefault(s.charAt(k), s.charAt(k)));
         }
       }
@@ -173,8 +150,51 @@ final class PlainText {
     return out == null ? s : out.toString();
   }
 
-  private static final int LATIN = 0;
-  private static final int MIXED = 1;
-  private static final int LOOK_ALIKE = 2;
-  private static final int FOREIGN = 3;
+  /** What a run of letters is written in, as far as look-alikes go. */
+  private enum Script {
+    LATIN,
+    /** Latin letters with Cyrillic or Greek ones among them. */
+    MIXED,
+    /** Cyrillic or Greek letters only, each drawn like a Latin one. */
+    LOOK_ALIKES,
+    /** Anything else: a word of another language. */
+    OTHER
+  }
+
+  private record Run(int start, int end, Script script) {
+    boolean hasLatin() {
+      return script == Script.LATIN || script == Script.MIXED;
+    }
+  }
+
+  /**
+   * The text's runs of letters, in one pass (a loop, not a pattern: a look-ahead for both scripts
+   * would rescan a long run from each of its letters).
+   */
+  private static List<Run> runsOfLetters(String s) {
+    List<Run> runs = new ArrayList<>();
+    for (int i = 0; i < s.length(); ) {
+      if (!Character.isLetter(s.charAt(i))) {
+        i++;
+        continue;
+      }
+      int start = i;
+      boolean latin = false;
+      boolean cyrillicOrGreek = false;
+      boolean lookAlikes = true;
+      for (; i < s.length() && Character.isLetter(s.charAt(i)); i++) {
+        Character.UnicodeScript script = Character.UnicodeScript.of(s.charAt(i));
+        latin |= script == Character.UnicodeScript.LATIN;
+        cyrillicOrGreek |=
+            script == Character.UnicodeScript.CYRILLIC || script == Character.UnicodeScript.GREEK;
+        lookAlikes &= LOOK_ALIKES.containsKey(s.charAt(i));
+      }
+      Script script =
+          latin
+              ? (cyrillicOrGreek ? Script.MIXED : Script.LATIN)
+              : lookAlikes ? Script.LOOK_ALIKES : Script.OTHER;
+      runs.add(new Run(start, i, script));
+    }
+    return runs;
+  }
 }
