@@ -150,9 +150,11 @@ public final class EmbeddingEvaluator implements Evaluator {
     List<Dimension> dimensions = task.criteria().dimensions();
     Map<String, DimensionInput> inputs = new LinkedHashMap<>();
     boolean prose = isProse(task);
-    int comments = prose ? PlainText.comments(content) : 0;
-    if (comments > 0) {
-      content = PlainText.withoutComments(content);
+    int comments = 0;
+    if (prose) {
+      PlainText.Shown shown = PlainText.shown(content);
+      content = shown.text();
+      comments = shown.comments();
     }
     // Restatements of the request and words to the evaluator are taken out of prose before anything
     // is measured, so neither can raise a score; a counting run ("2020, 2021, 2022, ...") is read

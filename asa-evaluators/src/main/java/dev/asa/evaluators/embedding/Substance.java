@@ -57,14 +57,10 @@ record Substance(int sentences, int concrete, int vague) {
     int concrete = 0;
     int vague = 0;
     for (String written : sentences) {
-      String s = asked.takenOutOf(written);
-      boolean hedged = hedged(written, s, asked);
-      // A number alone does not make a hedge concrete: "it works more or less in 7 to 103" is as
-      // vague as without them, and numbers are the cheapest marker to add.
-      if (isConcrete(hedged ? NUMBER.matcher(s).replaceAll("") : s)) {
-        concrete++;
-      } else if (hedged) {
-        vague++;
+      switch (reading(written, asked)) {
+        case CONCRETE -> concrete++;
+        case VAGUE -> vague++;
+        case PLAIN -> {}
       }
     }
     return new Substance(sentences.size(), concrete, vague);
@@ -75,8 +71,25 @@ record Substance(int sentences, int concrete, int vague) {
    * nothing concrete but numbers, as {@link #of} counts it.
    */
   static boolean vague(String written, RequestWords asked) {
+    return reading(written, asked) == Reading.VAGUE;
+  }
+
+  private enum Reading {
+    CONCRETE,
+    VAGUE,
+    PLAIN
+  }
+
+  /** What one sentence is, read without the request's words: the one place that decides it. */
+  private static Reading reading(String written, RequestWords asked) {
     String s = asked.takenOutOf(written);
-    return hedged(written, s, asked) && !isConcrete(NUMBER.matcher(s).replaceAll(""));
+    boolean hedged = hedged(written, s, asked);
+    // A number alone does not make a hedge concrete: "it works more or less in 7 to 103" is as
+    // vague as without them, and numbers are the cheapest marker to add.
+    if (isConcrete(hedged ? NUMBER.matcher(s).replaceAll("") : s)) {
+      return Reading.CONCRETE;
+    }
+    return hedged ? Reading.VAGUE : Reading.PLAIN;
   }
 
   /**

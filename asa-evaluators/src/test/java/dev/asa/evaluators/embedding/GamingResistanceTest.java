@@ -485,12 +485,7 @@ class GamingResistanceTest {
       List<String> words = Sentences.words(t.request());
       double original = score(t.request(), t.offTopic());
       for (int trial = 0; trial < TRIALS; trial++) {
-        List<String> tokens = new ArrayList<>(List.of(t.offTopic().split(" ")));
-        for (int k = 0, n = 4 + random.nextInt(12); k < n; k++) {
-          tokens.add(
-              1 + random.nextInt(tokens.size() - 1), words.get(random.nextInt(words.size())));
-        }
-        String woven = String.join(" ", tokens);
+        String woven = woven(random, t.offTopic(), words);
         assertThat(score(t.request(), woven)).as("woven: %s", woven).isLessThanOrEqualTo(original);
       }
     }
@@ -513,16 +508,20 @@ class GamingResistanceTest {
       for (String answer : List.of(t.good(), t.vague())) {
         double original = score(t.request(), answer);
         for (int trial = 0; trial < TRIALS; trial++) {
-          List<String> tokens = new ArrayList<>(List.of(answer.split(" ")));
-          for (int k = 0, n = 4 + random.nextInt(12); k < n; k++) {
-            tokens.add(
-                1 + random.nextInt(tokens.size() - 1), words.get(random.nextInt(words.size())));
-          }
-          worst = Math.max(worst, score(t.request(), String.join(" ", tokens)) - original);
+          worst = Math.max(worst, score(t.request(), woven(random, answer, words)) - original);
         }
       }
     }
     assertThat(worst).isLessThan(WOVEN_ON_TOPIC_BOUND);
+  }
+
+  /** The answer with 4 to 15 of the words drawn from {@code words} inserted at random places. */
+  private static String woven(Random random, String answer, List<String> words) {
+    List<String> tokens = new ArrayList<>(List.of(answer.split(" ")));
+    for (int k = 0, n = 4 + random.nextInt(12); k < n; k++) {
+      tokens.add(1 + random.nextInt(tokens.size() - 1), words.get(random.nextInt(words.size())));
+    }
+    return String.join(" ", tokens);
   }
 
   @Test

@@ -41,6 +41,12 @@ class OfflineJudgeGamingHttpTest {
       stapling or a CRL. If any step fails, the page is blocked with a warning.\
       """;
 
+  /** Hedges and filler about the topic, nothing concrete: the answer the hiding tricks dress up. */
+  private static final String VAGUE =
+      "Certificates are used on the web and browsers check them in various ways. It depends on"
+          + " many things. Basically the browser looks at the certificate and decides if it trusts"
+          + " it or not.";
+
   @TempDir Path dataDir;
   private AsaServer server;
   private AsaClient client;
@@ -126,16 +132,12 @@ class OfflineJudgeGamingHttpTest {
    */
   @Test
   void hedgesDressedAsExamplesNeverPayThroughHttp() {
-    String vague =
-        "Certificates are used on the web and browsers check them in various ways. It depends on"
-            + " many things. Basically the browser looks at the certificate and decides if it"
-            + " trusts it or not.";
     String dressed =
         "Certificates are used on the web and browsers check them in various ways, for example in"
             + " some cases. It depends on many things, because of various reasons. Basically the"
             + " browser looks at the certificate and decides if it trusts it or not, such as in"
             + " certain situations.";
-    BigDecimal original = composite(vague);
+    BigDecimal original = composite(VAGUE);
     assertThat(composite(dressed)).isLessThanOrEqualTo(original.add(new BigDecimal("0.5")));
     assertThat(composite(FULL)).isGreaterThan(original);
   }
@@ -146,20 +148,16 @@ class OfflineJudgeGamingHttpTest {
    */
   @Test
   void hedgesHiddenByInvisibleCharactersNeverPayThroughHttp() {
-    String vague =
-        "Certificates are used on the web and browsers check them in various ways. It depends on"
-            + " many things. Basically the browser looks at the certificate and decides if it"
-            + " trusts it or not.";
     String hidden =
-        vague
+        VAGUE
             .replace("various", "vari\u200Bous")
             .replace("It depends", "It dep\u200Bends")
             .replace("many things", "m\u0430ny things")
             .replace("Basically", "Basi\u00ADcally");
-    assertThat(composite(hidden)).isEqualByComparingTo(composite(vague));
+    assertThat(composite(hidden)).isEqualByComparingTo(composite(VAGUE));
     // A better answer in an HTML comment, which a rendered answer never shows, is not read either.
-    assertThat(composite(vague + "\n\n<!-- " + FULL + " -->\n"))
-        .isEqualByComparingTo(composite(vague));
+    assertThat(composite(VAGUE + "\n\n<!-- " + FULL + " -->\n"))
+        .isEqualByComparingTo(composite(VAGUE));
   }
 
   /**
