@@ -507,7 +507,8 @@ public final class EmbeddingEvaluator implements Evaluator {
     e.append(
         String.format(
             Locale.ROOT,
-            "; a part is covered when its best passage has similarity at least %.2f, and earns credit from %.2f (none) to %.2f (full)",
+            "; a part is covered when its best passage, list item or sentence of %d words or more has similarity at least %.2f, and earns credit from %.2f (none) to %.2f (full)",
+            Passages.STATEMENT_WORDS,
             Calibration.partCovered(),
             Calibration.PART_ZERO,
             Calibration.PART_FULL));
@@ -516,11 +517,15 @@ public final class EmbeddingEvaluator implements Evaluator {
           .append(terms.found().size())
           .append(" of ")
           .append(terms.total())
-          .append(" key terms of the request found")
-          .append(
-              terms.missing().isEmpty()
-                  ? ""
-                  : " (missing: " + String.join(", ", terms.missing()) + ")");
+          .append(" key terms of the request found");
+      List<String> notes = new ArrayList<>();
+      if (!terms.spelledOut().isEmpty()) {
+        notes.add(terms.describeSpelledOut());
+      }
+      if (!terms.missing().isEmpty()) {
+        notes.add("missing: " + String.join(", ", terms.missing()));
+      }
+      e.append(notes.isEmpty() ? "" : " (" + String.join("; ", notes) + ")");
     }
     if (lengthFactor < 1) {
       e.append(

@@ -25,7 +25,8 @@ record RequestParts(List<String> content, List<String> citation, List<String> fo
   static final int MAX_PARTS = 40;
 
   /**
-   * A clause shorter than this has too little to embed on its own; it stays with the one before.
+   * A clause shorter than this has too little to embed on its own; it stays with the one before,
+   * unless it is an item of a list after a colon, which names a part ({@link Piece#named}).
    */
   static final int MIN_WORDS = 3;
 
@@ -70,14 +71,15 @@ record RequestParts(List<String> content, List<String> citation, List<String> fo
   }
 
   static List<String> clauses(String sentence) {
-    List<String> pieces = new ArrayList<>();
+    List<Piece> pieces = new ArrayList<>();
     for (String ask : ASK.split(sentence)) {
       pieces.addAll(listItems(ask));
     }
     List<String> out = new ArrayList<>();
-    for (String piece : pieces) {
+    for (Piece piece : pieces) {
       String clause =
           piece
+              .text()
               .strip()
               .replaceAll("^(?:and|or)\\s+", "")
               .replaceAll("^[,;:]\\s*|[,;:.]$", "")
@@ -85,7 +87,7 @@ record RequestParts(List<String> content, List<String> citation, List<String> fo
       if (clause.isEmpty()) {
         continue;
       }
-      if (!out.isEmpty() && Sentences.wordCount(clause) < MIN_WORDS) {
+      if (!piece.named() && !out.isEmpty() && Sentences.wordCount(clause) < MIN_WORDS) {
         out.set(out.size() - 1, out.getLast() + ", " + clause);
       } else {
         out.add(clause);
@@ -100,20 +102,37 @@ record RequestParts(List<String> content, List<String> citation, List<String> fo
   }
 
   /**
+   * A piece of a sentence that may be an ask of its own.
+   *
+   * @param named an item of a list the request introduces with a colon ("the validity period,
+   *     hostname matching against the SAN, and revocation"): each names a part to cover, however
+   *     short, so it stands alone rather than joining the clause before it
+   */
+  private record Piece(String text, boolean named) {}
+
+  /**
    * The items of a list: after a colon, everything comma-separated; without one, only a list of
    * three or more (two commas), since one comma is as often a pause as a list. Commas inside
-   * brackets ("(North, South, East, West)") never split.
+   * brackets ("(North, South, East, West)") never split. The items after a colon are named parts
+   * when each has a word of letters: "November 29, 2020" after a colon is a date, not two parts.
    */
-  private static List<String> listItems(String clause) {
-    List<String> commas = splitOutsideBrackets(clause, ',');
+  private static List<Piece> listItems(String clause) {
     int colon = indexOutsideBrackets(clause, ':');
     if (colon > 0) {
-      List<String> out = new ArrayList<>();
-      out.add(clause.substring(0, colon));
-      out.addAll(splitOutsideBrackets(clause.substring(colon + 1), ','));
+      List<String> items = splitOutsideBrackets(clause.substring(colon + 1), ',');
+      boolean named = items.size() > 1 && items.stream().allMatch(RequestParts::hasLetters);
+      List<Piece> out = new ArrayList<>();
+      out.add(new Piece(clause.substring(0, colon), false));
+      items.forEach(item -> out.add(new Piece(item, named)));
       return out;
     }
-    return commas.size() >= 3 ? commas : List.of(clause);
+    List<String> commas = splitOutsideBrackets(clause, ',');
+    return (commas.size() >= 3 ? commas : List.of(clause))
+        .stream().map(piece -> new Piece(piece, false)).toList();
+  }
+
+  private static boolean hasLetters(String item) {
+    return Sentences.words(item).stream().anyMatch(w -> w.chars().anyMatch(Character::isLetter));
   }
 
   private static List<String> splitOutsideBrackets(String s, char separator) {

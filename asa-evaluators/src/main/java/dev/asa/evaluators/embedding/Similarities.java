@@ -6,12 +6,13 @@ import java.util.List;
 
 /**
  * The similarities the semantic dimensions rest on, from one call to the model: each passage of the
- * deliverable against the whole request, and each part of the request against its best passage.
+ * deliverable against the whole request, and each part of the request against its best passage or,
+ * when there are several parts, statement (a list item or a long sentence, {@link Passages}).
  *
- * @param passages the deliverable's passages (possibly a sample)
+ * @param passages the deliverable's passages (possibly a sample) and its statements
  * @param toRequest for each passage, its cosine similarity to the whole request
  * @param parts the request's parts
- * @param partBest for each content part, the similarity of its best-matching passage
+ * @param partBest for each content part, the similarity of its best-matching passage or statement
  * @param tokens word pieces the model read
  */
 record Similarities(
@@ -28,10 +29,15 @@ record Similarities(
     texts.add(request);
     texts.addAll(parts.content());
     texts.addAll(passages.passages());
+    // A part among others is often covered by one statement of the answer; a request of one part,
+    // by the answer as a whole, which its passages already show.
+    List<String> statements = parts.content().size() > 1 ? passages.statements() : List.of();
+    texts.addAll(statements);
     Model.Vectors v = memo.embed(texts);
 
     int first = 1 + parts.content().size();
     int n = passages.passages().size();
+    int units = n + statements.size(); // the passages, then the statements
     double[] toRequest = new double[n];
     for (int i = 0; i < n; i++) {
       toRequest[i] = Model.cosine(v.get(0), v.get(first + i));
@@ -39,7 +45,7 @@ record Similarities(
     double[] partBest = new double[parts.content().size()];
     for (int p = 0; p < partBest.length; p++) {
       double best = -1;
-      for (int i = 0; i < n; i++) {
+      for (int i = 0; i < units; i++) {
         best = Math.max(best, Model.cosine(v.get(1 + p), v.get(first + i)));
       }
       partBest[p] = best;

@@ -195,13 +195,40 @@ class FacetsTest {
         .doesNotContain("completeness 100");
   }
 
+  /**
+   * The issue's multi-part example: each step covers one named part in other words ("the subject
+   * alternative name entries" for "the SAN"), and a list as one passage blurred it: "hostname
+   * matching against the SAN, revocation" (0.23) and "the validity period" (0.25) were reported not
+   * covered, and SAN missing.
+   */
+  @Test
+  void eachNamedPartIsFoundCoveredByTheStepThatCoversIt() throws Exception {
+    String parts =
+        "Explain how a web browser validates an HTTPS server certificate: chain building,"
+            + " signature checks, the validity period, hostname matching against the SAN, and"
+            + " revocation.";
+    DimensionInput good = completeness(parts, DETAILED);
+    assertThat(good.evidence())
+        .contains("6 of 6 parts of the request covered")
+        .doesNotContain("not covered")
+        .contains("SAN as \"subject alternative name\"");
+    assertThat(good.score()).isGreaterThan(new BigDecimal("70"));
+    DimensionInput vague = completeness(parts, VAGUE);
+    assertThat(vague.evidence()).contains("not covered: \"chain building\"");
+    assertThat(vague.score()).isLessThan(new BigDecimal("10"));
+  }
+
   private static DimensionInput completeness(String answer) throws Exception {
+    return completeness(HTTPS, answer);
+  }
+
+  private static DimensionInput completeness(String request, String answer) throws Exception {
     Evaluation e =
         new EmbeddingEvaluator()
             .evaluate(
                 EvaluationTask.of(
                     Deliverable.of(answer, "markdown", Instant.parse("2026-03-26T15:00:00Z")),
-                    HTTPS,
+                    request,
                     "general",
                     EmbeddingEvaluatorTest.criteria(
                         EmbeddingEvaluatorTest.dim("completeness", MetricType.PERCENTAGE, null))));

@@ -187,7 +187,7 @@ class TextSignalsTest {
     }
 
     @Test
-    void listAfterAColonIsSplitAndShortItemsJoinThePreviousOne() {
+    void eachItemOfAListAfterAColonIsAPartHoweverShort() {
       RequestParts p =
           RequestParts.of(
               "Explain how to set up a simple backup routine for a home computer: what to back up, "
@@ -195,9 +195,45 @@ class TextSignalsTest {
       assertThat(p.content())
           .containsExactly(
               "Explain how to set up a simple backup routine for a home computer",
-              "what to back up, how often",
+              "what to back up",
+              "how often",
               "where to keep the copies",
               "how to check that the backups actually work");
+      // The example: before, "chain building" and "signature checks" joined the lead-in,
+      // and "revocation" the SAN, so that neither could be found covered on its own.
+      assertThat(
+              RequestParts.of(
+                      "Explain how a web browser validates an HTTPS server certificate: chain"
+                          + " building, signature checks, the validity period, hostname matching"
+                          + " against the SAN, and revocation.")
+                  .content())
+          .containsExactly(
+              "Explain how a web browser validates an HTTPS server certificate",
+              "chain building",
+              "signature checks",
+              "the validity period",
+              "hostname matching against the SAN",
+              "revocation");
+    }
+
+    @Test
+    void aDateAfterAColonIsNoList() {
+      assertThat(
+              RequestParts.of(
+                      "Convert the following date from the Gregorian calendar to the Julian"
+                          + " calendar: November 29, 2020")
+                  .content())
+          .containsExactly(
+              "Convert the following date from the Gregorian calendar to the Julian calendar,"
+                  + " November 29, 2020");
+    }
+
+    @Test
+    void aShortItemOfAListWithoutAColonJoinsThePreviousOne() {
+      assertThat(
+              RequestParts.of("Describe what to back up, how often, and where to keep the copies.")
+                  .content())
+          .containsExactly("Describe what to back up, how often", "where to keep the copies");
     }
 
     @Test
@@ -238,10 +274,72 @@ class TextSignalsTest {
       assertThat(t.missing()).containsExactly("revenue_eur", "South");
       assertThat(t.share()).isEqualTo(0.6);
     }
+
+    @Test
+    void anAcronymIsFoundSpelledOutByTheWordsItsLettersBegin() {
+      KeyTerms t =
+          KeyTerms.of(
+              List.of("hostname matching against the SAN", "OCSP stapling and the CRL"),
+              "It matches the hostname against the Subject Alternative Name entries and checks the"
+                  + " certificate revocation list.");
+      assertThat(t.found()).containsExactly("SAN", "CRL");
+      assertThat(t.missing()).containsExactly("OCSP");
+      assertThat(t.spelledOut())
+          .containsEntry("SAN", "subject alternative name")
+          .containsEntry("CRL", "certificate revocation list");
+      assertThat(t.describeSpelledOut()).contains("SAN as \"subject alternative name\"");
+    }
+
+    @Test
+    void smallWordsAndTwoLetterAcronymsAreNotSpelledOut() {
+      // "such as nitrogen" begins with s, a, n, but "as" is a small word.
+      assertThat(KeyTerms.of(List.of("the SAN"), "gases such as nitrogen").missing())
+          .containsExactly("SAN");
+      // Two initials in a row happen by chance in any long text.
+      assertThat(KeyTerms.of(List.of("the AI"), "an artificial intelligence").missing())
+          .containsExactly("AI");
+    }
   }
 
   @Nested
   class Chunking {
+
+    @Test
+    void statementsAreListItemsWholeAndLongSentences() {
+      String long1 =
+          "The browser builds a chain from the leaf certificate through the intermediates to a"
+              + " trusted root.";
+      String item =
+          "It matches the hostname against the subject alternative name entries, allowing a"
+              + " wildcard only in the left-most label.";
+      Passages p =
+          Passages.of(
+              "Intro line.\n\n"
+                  + long1
+                  + " Short one.\n\n1. "
+                  + item
+                  + "\n2. It checks revocation through OCSP stapling,\n   or through a"
+                  + " CRL that the issuer publishes. Then it is done with it.\n- Kale\n");
+      assertThat(p.statements())
+          .containsExactly(
+              item,
+              "It checks revocation through OCSP stapling, or through a CRL that the issuer"
+                  + " publishes. Then it is done with it.",
+              long1);
+      // The list is still one passage: relevance reads the answer's units as they were.
+      assertThat(p.passages()).hasSize(2);
+    }
+
+    @Test
+    void statementsAreCapped() {
+      String sentence =
+          "This sentence has exactly fifteen words in it, all told, and then some more. ";
+      StringBuilder many = new StringBuilder();
+      for (int i = 0; i < 200; i++) {
+        many.append("- ").append(i).append(' ').append(sentence).append('\n');
+      }
+      assertThat(Passages.of(many.toString()).statements()).hasSize(Passages.MAX_STATEMENTS);
+    }
 
     @Test
     void longParagraphsAreCutAtSentenceEnds() {

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code POST /verifications} at semantic depth, on a server with the evaluators it runs without a
  * judge, padded with generic sentences, a courtesy and words to the judge; and an answer about
  * something else with the request's words woven into it. None of it may raise the composite, and a
- * thin answer must still score below one that does the work.
+ * thin answer must still score below one that does the work; nor may the defences keep an honest
+ * answer from being seen to cover what it covers.
  */
 class OfflineJudgeGamingHttpTest {
 
@@ -183,6 +184,39 @@ class OfflineJudgeGamingHttpTest {
             "the deliverable is the request's own text given back as it was: nothing of its own is"
                 + " left to score");
     assertThat(composite(change, rewritten)).isGreaterThan(scoreOf(given));
+  }
+
+  /**
+   * The other side of the defences: an honest answer that covers each named part in its own words
+   * must be found to. The issue's example reported "hostname matching against the SAN" not covered
+   * by a step about "the subject alternative name entries", the list of steps being read as one.
+   */
+  @Test
+  void aStepCoveringANamedPartInOtherWordsIsFoundCoveringItThroughHttp() {
+    String parts =
+        "Explain how a web browser validates an HTTPS server certificate: chain building,"
+            + " signature checks, the validity period, hostname matching against the SAN, and"
+            + " revocation.";
+    String steps =
+        """
+        1. It builds a chain from the leaf certificate through any intermediates to a root in \
+        its trust store, following the issuer and authority key identifier fields.
+        2. It verifies each signature in the chain with the issuer's public key, so a forged or \
+        altered certificate fails.
+        3. It checks that the current time lies between notBefore and notAfter for every \
+        certificate in the chain.
+        4. It matches the hostname in the address bar against the subject alternative name \
+        entries, allowing a wildcard only in the left-most label (RFC 6125).
+        5. It checks revocation, for example through a stapled OCSP response (RFC 6960) or a \
+        CRLite filter, and applies the basic constraints and key usage extensions.
+        """;
+    JsonNode result = verify(parts, steps);
+    assertThat(result.path("dimensions").findValuesAsText("evidence"))
+        .anySatisfy(evidence ->
+            assertThat(evidence)
+                .contains("6 of 6 parts of the request covered")
+                .contains("SAN as \"subject alternative name\""));
+    assertThat(scoreOf(result)).isGreaterThan(composite(parts, VAGUE));
   }
 
   /** The composite of a standalone verification of the general type at semantic depth. */
