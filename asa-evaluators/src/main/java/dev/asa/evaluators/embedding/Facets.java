@@ -68,7 +68,9 @@ record Facets(String form, String calledFor, int count, String counted) {
   /**
    * Words too general to carry the content of a step on any topic ("consider the situation", "keep
    * the important aspects in mind", a heading "## Overview"), compared by {@link ScoredText#stem}.
-   * A step made of these and small words only says that there is a step, not what it is.
+   * A step made of these and small words only says that there is a step, not what it is. The
+   * function words beyond {@link ScoredText#small} ("may", "could", "another", "among") are here
+   * too, so that filler ({@link Substance}) says nothing: "another thing that could matter".
    */
   private static final Set<String> GENERIC =
       Set.of(
@@ -81,7 +83,10 @@ record Facets(String form, String calledFor, int count, String counted) {
           "they", "these", "those", "not", "have", "has", "was", "were", "been", "being", "get",
           "gets", "done", "do", "does", "did", "very", "really", "overa", "case", "cases", "reaso",
           "certa", "examp", "diffe", "somet", "anyth", "it's", "such", "overv", "intro", "concl",
-          "summa", "backg");
+          "summa", "backg", "may", "might", "could", "must", "shall", "among", "anoth", "each",
+          "any", "both", "eithe", "neith", "more", "most", "less", "much", "one", "ones", "even",
+          "still", "too", "yet", "only", "wheth", "while", "where", "whose", "whom", "upon",
+          "withi", "witho", "betwe", "again", "alway", "never", "often", "usual", "typic");
 
   /**
    * An empty step: shaped like a step (a list line, or a sentence led by a sequence word) but a

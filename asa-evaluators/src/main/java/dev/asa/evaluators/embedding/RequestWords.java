@@ -16,10 +16,12 @@ final class RequestWords {
 
   private final Set<String> stems;
   private final Set<String> smallWords;
+  private final boolean handsOverItsText;
 
-  private RequestWords(Set<String> stems, Set<String> smallWords) {
+  private RequestWords(Set<String> stems, Set<String> smallWords, boolean handsOverItsText) {
     this.stems = stems;
     this.smallWords = smallWords;
+    this.handsOverItsText = handsOverItsText;
   }
 
   static RequestWords of(String request) {
@@ -33,7 +35,16 @@ final class RequestWords {
         stems.add(ScoredText.stem(lower));
       }
     }
-    return new RequestWords(Set.copyOf(stems), Set.copyOf(smallWords));
+    return new RequestWords(
+        Set.copyOf(stems), Set.copyOf(smallWords), OwnContent.reworksItsOwnText(request));
+  }
+
+  /**
+   * Whether the request hands over its own text to rework ("paraphrase this ..."): an answer made
+   * of its words is then the work, not a restatement.
+   */
+  boolean handsOverItsText() {
+    return handsOverItsText;
   }
 
   /** Whether a word of the answer is a content word of the request's. */

@@ -12,6 +12,13 @@ import java.util.regex.Pattern;
  * sit as close to the request in embedding space as a precise one, and similarity alone then ranks
  * them level.
  *
+ * <p>Filler is vague too: a sentence with no word beyond the request's, function words and generic
+ * ones ("The validity period is something that browsers may look at in some situations."). Each
+ * part of a request restated in such a sentence lifted the issue's vague HTTPS paragraph from 32.6
+ * to 73.1, a pass; it now stays at 33, and at 61 when one sentence slips in a real word
+ * ("website"). Measured on the development corpus: PandaLM unchanged (one pair each way), all 1,345
+ * pairs one fewer right (LLMBar's GPTOut +2, GPTInst -2, Neighbor -1).
+ *
  * <p>Plain sentences, neither, do not count either way: were they in the denominator, padding a
  * vague answer with bland sentences would dilute its vagueness and raise its score.
  *
@@ -43,6 +50,12 @@ record Substance(int sentences, int concrete, int vague) {
   private static final Pattern HEDGE =
       Pattern.compile(
           "(?i)\\b(?:various|variety of|in (?:some|many|several|different) ways|some (?:things|ways|aspects)|certain (?:things|aspects|ways)|it depends|depending on many|things like that|and so on|etc\\b|basically|generally speaking|in general|kind of|sort of|a lot of things|many things|stuff|somehow|more or less|it is important to note|it is worth noting|plays? an? (?:important|key|crucial) role|there are many|in today's world|at the end of the day|needless to say)");
+
+  /**
+   * Words a sentence needs before it can be filler: what the splitter leaves of a list ("1.", "Step
+   * 2:") and a bare answer ("Yes.", "Paris.") are not.
+   */
+  static final int FILLER_WORDS = 3;
 
   /** Below this many sentences there is too little to count; the signal is not used. */
   static final int MIN_SENTENCES = 2;
@@ -89,7 +102,20 @@ record Substance(int sentences, int concrete, int vague) {
     if (isConcrete(hedged ? NUMBER.matcher(s).replaceAll("") : s)) {
       return Reading.CONCRETE;
     }
-    return hedged ? Reading.VAGUE : Reading.PLAIN;
+    return hedged || filler(written, s, asked) ? Reading.VAGUE : Reading.PLAIN;
+  }
+
+  /**
+   * Filler: a sentence of {@value #FILLER_WORDS} words or more with nothing beyond the request's
+   * words, function words and generic ones ({@link Facets#saysSomething}): "Signature checks are
+   * also among the things that can matter depending on the case." names a part of the request and
+   * says nothing of it. Not for a request that hands over its own text to rework, whose answer is
+   * meant to be made of its words.
+   */
+  private static boolean filler(String written, String withoutContent, RequestWords asked) {
+    return !asked.handsOverItsText()
+        && Sentences.wordCount(written) >= FILLER_WORDS
+        && !Facets.saysSomething(withoutContent);
   }
 
   /**

@@ -193,6 +193,49 @@ class GamingResistanceTest {
   }
 
   /**
+   * Each part of a request of several parts restated in a filler sentence, which names the part and
+   * says nothing of it ("Signature checks are also among the things that can matter depending on
+   * the case."): added to the vague answer, as sentences or as list items, they raised it from 32.6
+   * to 73.1, a pass, since each counted as a plain sentence with words of its own ({@link
+   * Substance}: filler is vague). What is left is the model's response to any added text.
+   */
+  @Test
+  void theRequestsPartsRestatedInFillerNeverPay() throws Exception {
+    Random random = new Random(15);
+    String request =
+        "Explain how a web browser validates an HTTPS server certificate: chain building,"
+            + " signature checks, the validity period, hostname matching against the SAN, and"
+            + " revocation.";
+    List<String> parts =
+        List.of(
+            "Chain building",
+            "Signature checks",
+            "The validity period",
+            "Hostname matching against the SAN",
+            "Revocation");
+    String[] filler = {
+      "%s is also among the things that can matter depending on the case.",
+      "%s is something that may come into it in some situations.",
+      "%s is another thing that could matter here as well.",
+      "%s is one of the aspects that each case may involve.",
+    };
+    double original = score(request, TLS.vague());
+    for (int trial = 0; trial < TRIALS; trial++) {
+      boolean listed = random.nextBoolean();
+      StringBuilder restated = new StringBuilder(TLS.vague()).append("\n\n");
+      for (String part : parts) {
+        restated
+            .append(listed ? "- " : "")
+            .append(String.format(filler[random.nextInt(filler.length)], part))
+            .append(listed ? "\n" : " ");
+      }
+      assertThat(score(request, restated.toString().strip()))
+          .as("restated: %s", restated)
+          .isLessThanOrEqualTo(original + 1);
+    }
+  }
+
+  /**
    * The hedges of a vague answer hidden from every pattern by characters a reader never sees: a
    * zero-width space inside a word, a soft hyphen, or a Cyrillic letter drawn like a Latin one. The
    * refrigerator's vague answer so written scored 73.3 where it scored 33.3 ({@link PlainText}).

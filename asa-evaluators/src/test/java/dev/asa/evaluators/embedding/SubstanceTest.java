@@ -115,6 +115,42 @@ class SubstanceTest {
     assertThat(Substance.vague("Chlorophyll breaks down in the cold.", asked)).isFalse();
   }
 
+  @Test
+  void aSentenceThatNamesAPartAndSaysNothingOfItIsFiller() {
+    RequestWords asked =
+        RequestWords.of(
+            "Explain how a web browser validates an HTTPS server certificate: chain building,"
+                + " signature checks, the validity period, and revocation.");
+    assertThat(
+            Substance.vague(
+                "Signature checks are also among the things that can matter depending on the case.",
+                asked))
+        .isTrue();
+    assertThat(
+            Substance.vague(
+                "The validity period is something that browsers may look at in some situations.",
+                asked))
+        .isTrue();
+    // One word of its own makes it a plain sentence; a short one is too little to call filler.
+    assertThat(Substance.vague("Revocation is one of the aspects that depend on OCSP.", asked))
+        .isFalse();
+    assertThat(Substance.vague("Signature checks.", asked)).isFalse();
+    // Bland but about something: neither concrete nor vague.
+    assertThat(substance("The sky was grey. We walked home slowly.").vague()).isZero();
+  }
+
+  @Test
+  void aRequestThatHandsOverItsTextIsAnsweredInItsWordsWithoutFiller() {
+    String request = "Rewrite this sentence in the passive voice: the committee approved the plan.";
+    assertThat(Substance.vague("The plan was approved by the committee.", RequestWords.of(request)))
+        .isFalse();
+    assertThat(
+            Substance.vague(
+                "The plan was approved by the committee.",
+                RequestWords.of("Who approved the plan of the committee?")))
+        .isTrue();
+  }
+
   private static Substance substance(String text) {
     return Substance.of(text, RequestWords.of(""));
   }

@@ -187,6 +187,28 @@ class OfflineJudgeGamingHttpTest {
   }
 
   /**
+   * Each part of the request restated in a sentence that says nothing of it lifted the vague answer
+   * from 32.6 to 73.1, a pass: filler counted as plain sentences with words of their own.
+   */
+  @Test
+  void theRequestsPartsRestatedInFillerNeverPayThroughHttp() {
+    String parts =
+        "Explain how a web browser validates an HTTPS server certificate: chain building,"
+            + " signature checks, the validity period, hostname matching against the SAN, and"
+            + " revocation.";
+    String restated =
+        VAGUE
+            + "\n\n- Chain building is one of the many things that matter here overall."
+            + "\n- Signature checks are also among the things that can matter depending on the"
+            + " case.\n- The validity period is something that may come into it in some"
+            + " situations.\n- Hostname matching against the SAN is another thing that could"
+            + " matter here as well.\n- Revocation is one of the aspects that each case may"
+            + " involve.";
+    assertThat(composite(parts, restated))
+        .isLessThanOrEqualTo(composite(parts, VAGUE).add(BigDecimal.ONE));
+  }
+
+  /**
    * The other side of the defences: an honest answer that covers each named part in its own words
    * must be found to. The issue's example reported "hostname matching against the SAN" not covered
    * by a step about "the subject alternative name entries", the list of steps being read as one.
