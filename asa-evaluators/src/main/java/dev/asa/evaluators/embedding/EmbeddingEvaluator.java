@@ -150,11 +150,11 @@ public final class EmbeddingEvaluator implements Evaluator {
     List<Dimension> dimensions = task.criteria().dimensions();
     Map<String, DimensionInput> inputs = new LinkedHashMap<>();
     boolean prose = isProse(task);
-    int comments = 0;
+    int hidden = 0;
     if (prose) {
-      PlainText.Shown shown = PlainText.shown(content);
+      Rendered shown = Rendered.of(content);
       content = shown.text();
-      comments = shown.comments();
+      hidden = shown.hidden();
     }
     // Restatements of the request and words to the evaluator are taken out of prose before anything
     // is measured, so neither can raise a score; a counting run ("2020, 2021, 2022, ...") is read
@@ -166,7 +166,7 @@ public final class EmbeddingEvaluator implements Evaluator {
             ? ScoredText.of(request, content)
             : prose ? ScoredText.ofTranslation(content) : ScoredText.whole(content);
     if (content.isBlank() || scored.text().isBlank()) {
-      String why = nothingToScore(content, comments, scored);
+      String why = nothingToScore(content, hidden, scored);
       for (Dimension d : dimensions) {
         inputs.put(d.name(), empty(d, why));
       }
@@ -224,7 +224,7 @@ public final class EmbeddingEvaluator implements Evaluator {
             onTopic,
             request);
     for (Dimension d : dimensions) {
-      inputs.put(d.name(), noted(input(d, m), scored, closeness, comments));
+      inputs.put(d.name(), noted(input(d, m), scored, closeness, hidden));
     }
     progress.update("done", STEPS, STEPS);
     // Every word piece the model read: each sentence (and each read without the request's words),
@@ -239,10 +239,11 @@ public final class EmbeddingEvaluator implements Evaluator {
   }
 
   /** Why nothing of the deliverable is left to score. */
-  private static String nothingToScore(String content, int comments, ScoredText scored) {
+  private static String nothingToScore(String content, int hidden, ScoredText scored) {
     if (content.isBlank()) {
-      return comments > 0
-          ? "nothing is left once its HTML comments, which a reader never sees, are taken out"
+      return hidden > 0
+          ? "nothing is left once what a reader never sees (HTML comments, hidden elements, link"
+              + " definitions) is taken out"
           : "the deliverable is empty (no text once whitespace is removed)";
     }
     return scored.copied()
@@ -812,17 +813,18 @@ public final class EmbeddingEvaluator implements Evaluator {
 
   /** The evidence of a measured dimension says what was taken out of the text before measuring. */
   private static DimensionInput noted(
-      DimensionInput input, ScoredText scored, Closeness closeness, int comments) {
+      DimensionInput input, ScoredText scored, Closeness closeness, int hidden) {
     int borrowed = closeness == null ? 0 : closeness.borrowed().size();
-    if (!input.isEvaluated() || (!scored.changed() && borrowed == 0 && comments == 0)) {
+    if (!input.isEvaluated() || (!scored.changed() && borrowed == 0 && hidden == 0)) {
       return input;
     }
     List<String> notes = new ArrayList<>();
-    if (comments > 0) {
+    if (hidden > 0) {
       notes.add(
-          comments
-              + (comments == 1 ? " HTML comment" : " HTML comments")
-              + " not scored (a reader never sees them)");
+          hidden
+              + (hidden == 1 ? " hidden part" : " hidden parts")
+              + " not scored (HTML comments, hidden elements, link definitions: a reader never"
+              + " sees them)");
     }
     if (scored.changed()) {
       notes.add(scored.describe());

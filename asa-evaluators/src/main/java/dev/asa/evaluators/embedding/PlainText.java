@@ -29,44 +29,6 @@ final class PlainText {
 
   private static final Pattern FORMAT = Pattern.compile("\\p{Cf}+");
 
-  /**
-   * Prose as shown: without its HTML comments ({@code <!-- ... -->}), which a rendered answer never
-   * shows, so that words hidden there (the request's terms, a better answer than the one shown) are
-   * not scored as if read.
-   *
-   * @param comments how many were taken out
-   */
-  record Shown(String text, int comments) {}
-
-  /**
-   * The prose as shown. A scan, not a pattern: a lazy pattern would rescan to the end from each of
-   * many unclosed openings; an opening never closed hides nothing here.
-   */
-  static Shown shown(String prose) {
-    StringBuilder out = new StringBuilder(prose.length());
-    int comments = 0;
-    int from = 0;
-    for (int at = prose.indexOf("<!--"); at >= 0; ) {
-      int end = prose.indexOf("-->", at + 4);
-      if (end < 0) {
-        break;
-      }
-      out.append(prose, from, at);
-      comments++;
-      from = end + 3;
-      at = prose.indexOf("<!--", from);
-    }
-    return new Shown(out.append(prose, from, prose.length()).toString(), comments);
-  }
-
-  static int comments(String prose) {
-    return shown(prose).comments();
-  }
-
-  static String withoutComments(String prose) {
-    return shown(prose).text();
-  }
-
   /** Cyrillic and Greek letters drawn like Latin ones, to the Latin letter. */
   private static final Map<Character, Character> LOOK_ALIKES =
       Map.ofEntries(

@@ -262,16 +262,26 @@ class GamingResistanceTest {
   }
 
   /**
-   * A better answer hidden in an HTML comment, which a rendered answer never shows: it raised the
-   * HTTPS topic's vague answer from 33.3 to 74.9. Comments are not scored.
+   * A better answer hidden where a rendered answer never shows it ({@link Rendered}): in an HTML
+   * comment it raised the HTTPS topic's vague answer from 33.3 to 74.9; in an element hidden by
+   * attribute or style, or in a Markdown link reference definition (the usual Markdown "comment"),
+   * it did the same until those were taken out too.
    */
   @Test
-  void wordsHiddenInAnHtmlCommentNeverRaiseTheScore() throws Exception {
+  void wordsHiddenFromTheReaderNeverRaiseTheScore() throws Exception {
     for (Topic t : List.of(TLS, FRIDGE, LEAVES)) {
       double original = score(t.request(), t.vague());
-      String hidden = t.vague() + "\n\n<!-- " + t.good() + " -->\n";
-      assertThat(score(t.request(), hidden)).isEqualTo(original);
-      assertThat(score(t.request(), "<!-- " + t.good() + " -->\n" + t.vague())).isEqualTo(original);
+      String good = t.good().replace("\n\n", " ");
+      for (String hidden :
+          List.of(
+              t.vague() + "\n\n<!-- " + good + " -->\n",
+              "<!-- " + good + " -->\n" + t.vague(),
+              t.vague() + "\n\n<!-- " + good, // never closed
+              t.vague() + "\n\n<div hidden>" + good + "</div>\n",
+              t.vague() + "\n\n<span style=\"display: none\">" + good + "</span>\n",
+              t.vague() + "\n\n[//]: # (" + good + ")\n")) {
+        assertThat(score(t.request(), hidden)).as("hidden: %s", hidden).isEqualTo(original);
+      }
     }
   }
 

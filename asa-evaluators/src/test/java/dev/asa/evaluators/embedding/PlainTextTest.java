@@ -42,21 +42,6 @@ class PlainTextTest {
   }
 
   @Test
-  void htmlCommentsAreWhatAReaderNeverSees() {
-    String prose = "Shown.<!-- hidden\nover lines --> Also shown. <!-- more -->";
-    assertThat(PlainText.comments(prose)).isEqualTo(2);
-    assertThat(PlainText.withoutComments(prose)).isEqualTo("Shown. Also shown. ");
-    assertThat(PlainText.comments("a <!-- never closed")).isZero();
-    assertThat(PlainText.withoutComments("a <!-- x --> b <!-- never closed"))
-        .isEqualTo("a  b <!-- never closed");
-    // Many openings never closed are read in one pass.
-    String openings = "<!--".repeat(100_000) + "-";
-    long start = System.nanoTime();
-    assertThat(PlainText.withoutComments(openings)).isEqualTo(openings);
-    assertThat(System.nanoTime() - start).isLessThan(2_000_000_000L);
-  }
-
-  @Test
   void aLongRunOfLettersIsReadInOnePass() {
     String run = "a".repeat(200_000) + "\u0430";
     long start = System.nanoTime();

@@ -145,7 +145,7 @@ class OfflineJudgeGamingHttpTest {
 
   /**
    * The same vague answer with its hedges hidden by zero-width spaces and a look-alike letter, or
-   * with a better answer hidden in an HTML comment.
+   * with a better answer hidden where a rendered answer never shows it.
    */
   @Test
   void hedgesHiddenByInvisibleCharactersNeverPayThroughHttp() {
@@ -156,8 +156,14 @@ class OfflineJudgeGamingHttpTest {
             .replace("many things", "m\u0430ny things")
             .replace("Basically", "Basi\u00ADcally");
     assertThat(composite(hidden)).isEqualByComparingTo(composite(VAGUE));
-    // A better answer in an HTML comment, which a rendered answer never shows, is not read either.
-    assertThat(composite(VAGUE + "\n\n<!-- " + FULL + " -->\n"))
+    // A better answer where a rendered answer never shows it is not read either: in an HTML
+    // comment, an element hidden by its style, or a Markdown link reference definition.
+    String full = FULL.replace("\n\n", " ");
+    assertThat(composite(VAGUE + "\n\n<!-- " + full + " -->\n"))
+        .isEqualByComparingTo(composite(VAGUE));
+    assertThat(composite(VAGUE + "\n\n<div style=\"display:none\">" + full + "</div>\n"))
+        .isEqualByComparingTo(composite(VAGUE));
+    assertThat(composite(VAGUE + "\n\n[//]: # (" + full + ")\n"))
         .isEqualByComparingTo(composite(VAGUE));
   }
 

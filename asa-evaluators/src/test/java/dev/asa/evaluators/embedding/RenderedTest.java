@@ -1,0 +1,78 @@
+package dev.asa.evaluators.embedding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** What a rendered answer never shows, taken out by hand-checked cases and hostile inputs. */
+class RenderedTest {
+
+  @Test
+  void htmlCommentsAreNotShown() {
+    Rendered r = Rendered.of("Shown.<!-- hidden\nover lines --> Also shown. <!-- more -->");
+    assertThat(r.text()).isEqualTo("Shown. Also shown. ");
+    assertThat(r.hidden()).isEqualTo(2);
+    // Never closed, a comment hides the rest, as it does in a browser and in CommonMark.
+    Rendered open = Rendered.of("a <!-- x --> b <!-- never closed, a better answer");
+    assertThat(open.text()).isEqualTo("a  b ");
+    assertThat(open.hidden()).isEqualTo(2);
+    assertThat(Rendered.of("x < 5 and <!-- never closed").text()).isEqualTo("x < 5 and ");
+  }
+
+  @Test
+  void elementsHiddenByAttributeOrStyleAreNotShownWithWhatTheyHold() {
+    String prose =
+        "Shown. <div hidden>a better answer <div>nested</div> still hidden</div> Shown too."
+            + " <span style=\"color: red; display:none\">styled away</span>"
+            + " <p style='visibility: hidden'>invisible</p>"
+            + " <script>var words = 1;</script><style>p {}</style><template>later</template>"
+            + " <b>bold is shown</b> <input hidden value=\"x\"> end.";
+    Rendered r = Rendered.of(prose);
+    assertThat(r.text()).isEqualTo("Shown.  Shown too.    <b>bold is shown</b>  end.");
+    assertThat(r.hidden()).isEqualTo(7);
+    // Never closed, a hidden element hides the rest.
+    assertThat(Rendered.of("Shown. <DIV HIDDEN>a better answer").text()).isEqualTo("Shown. ");
+    // "hidden" in an attribute's value or a word is not the attribute.
+    assertThat(Rendered.of("<p class=\"not-hidden\">shown</p> a hidden gem").hidden()).isZero();
+  }
+
+  @Test
+  void linkReferenceDefinitionsAreNotShownButAWebAddressIsKept() {
+    String prose =
+        "See [RFC 5280][1] for the details.\n\n"
+            + "[1]: https://www.rfc-editor.org/rfc/rfc5280 \"a better answer in a title\"\n"
+            + "[//]: # (the browser builds a chain to a trusted root, hidden)\n"
+            + "[comment]: <> (more hidden words)\n\n"
+            + "A paragraph.\n[x]: this line is text, since a definition cannot interrupt one";
+    Rendered r = Rendered.of(prose);
+    assertThat(r.text())
+        .isEqualTo(
+            "See [RFC 5280][1] for the details.\n\n"
+                + "https://www.rfc-editor.org/rfc/rfc5280\n\n"
+                + "A paragraph.\n[x]: this line is text, since a definition cannot interrupt one");
+    assertThat(r.hidden()).isEqualTo(3);
+  }
+
+  @Test
+  void plainProseIsShownAsItIs() {
+    String prose = "The browser checks that 3 < 5 and that a > b. Use <b>bold</b>, [a link](x).";
+    assertThat(Rendered.of(prose)).isEqualTo(new Rendered(prose, 0));
+  }
+
+  @Test
+  void hostileInputsAreReadInBoundedTime() {
+    String[] hostile = {
+      "<!--".repeat(100_000) + "-", // many comment openings, never closed
+      "<a".repeat(100_000) + ">", // many '<' before one far '>'
+      "<div hidden>".repeat(50_000) + "x", // many hidden openings, never closed
+      "<div hidden></div>".repeat(50_000), // many hidden elements, each closed
+      "[x]: y\n".repeat(100_000), // many definitions
+      "<".repeat(200_000), // no tag at all
+    };
+    for (String text : hostile) {
+      long start = System.nanoTime();
+      Rendered.of(text);
+      assertThat(System.nanoTime() - start).as("%.20s...", text).isLessThan(2_000_000_000L);
+    }
+  }
+}
