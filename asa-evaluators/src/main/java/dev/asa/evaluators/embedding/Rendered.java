@@ -34,9 +34,15 @@ record Rendered(String text, int hidden) {
   /** An HTML opening tag's name. */
   private static final Pattern TAG_NAME = Pattern.compile("^<([A-Za-z][A-Za-z0-9-]*)");
 
-  /** What hides an element, anywhere in its opening tag. */
-  private static final Pattern HIDING =
-      Pattern.compile("(?i)\\shidden(?=[\\s=/>])|display\\s*:\\s*none|visibility\\s*:\\s*hidden");
+  /** The {@code hidden} attribute, in an opening tag whose quoted values are taken out. */
+  private static final Pattern HIDDEN_ATTRIBUTE = Pattern.compile("(?i)\\shidden(?=[\\s=/>])");
+
+  /** A style that hides, inside a quoted value. */
+  private static final Pattern HIDING_STYLE =
+      Pattern.compile("(?i)display\\s*:\\s*none|visibility\\s*:\\s*hidden");
+
+  /** A quoted attribute value; bounded by the tag it is read in. */
+  private static final Pattern QUOTED = Pattern.compile("\"[^\"]*\"|'[^']*'");
 
   /** Elements whose contents are never shown, whatever their attributes. */
   private static final Set<String> UNSHOWN = Set.of("script", "style", "template");
@@ -110,7 +116,11 @@ record Rendered(String text, int hidden) {
       return -1;
     }
     String element = name.group(1).toLowerCase(Locale.ROOT);
-    if (!UNSHOWN.contains(element) && !HIDING.matcher(tag).find()) {
+    // "hidden" inside a value ("a hidden gem") is no attribute; a hiding style is inside one.
+    boolean hides =
+        HIDDEN_ATTRIBUTE.matcher(QUOTED.matcher(tag).replaceAll("\"\"")).find()
+            || HIDING_STYLE.matcher(tag).find();
+    if (!UNSHOWN.contains(element) && !hides) {
       return -1;
     }
     if (VOID.contains(element) || tag.endsWith("/>")) {

@@ -34,6 +34,8 @@ class RenderedTest {
     assertThat(Rendered.of("Shown. <DIV HIDDEN>a better answer").text()).isEqualTo("Shown. ");
     // "hidden" in an attribute's value or a word is not the attribute.
     assertThat(Rendered.of("<p class=\"not-hidden\">shown</p> a hidden gem").hidden()).isZero();
+    assertThat(Rendered.of("<p title=\"a hidden gem\">shown</p>").hidden()).isZero();
+    assertThat(Rendered.of("<p title='x' hidden>not shown</p>").text()).isEmpty();
   }
 
   @Test
