@@ -4,11 +4,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Pattern;
+import java.util.regex.Matcher;
 
 /**
  * A deliverable cut into passages the model can embed whole: paragraphs, with a short heading
- * joined to the paragraph under it, and a long paragraph cut at sentence ends; and, apart, its
+ * joined to the paragraph under it, and a long paragraph cut at sentence ends; and, on demand, its
  * statements: list items and sentences long enough to cover a part of the request on their own.
  *
  * <p>all-MiniLM-L6-v2 was trained on inputs of at most 256 word pieces and truncates beyond that;
@@ -20,15 +20,13 @@ import java.util.regex.Pattern;
  * by one item of a list or one sentence of a paragraph ("hostname matching against the SAN" by the
  * fourth of six steps: "It matches the hostname in the address bar against the subject alternative
  * name entries"), and the passage as a whole blurs that statement into the others: 0.23 from the
- * part, where the step alone is 0.49. Only the request's parts are matched against statements;
- * relevance still reads passages.
+ * part, where the step alone is 0.49. Only the parts of a request of several parts are matched
+ * against statements, so they are found only then ({@link #statements}); relevance reads passages.
  *
  * @param passages the passages embedded, in document order
  * @param total how many passages the whole deliverable has ({@code > passages.size()} when sampled)
- * @param statements list items (each whole, its lines joined, its marker left out) and sentences of
- *     at least {@value #STATEMENT_WORDS} words, at most {@value #MAX_STATEMENTS}, items first
  */
-record Passages(List<String> passages, int total, List<String> statements) {
+record Passages(List<String> passages, int total) {
 
   static final int MAX_WORDS = 160;
   static final int MAX_PASSAGES = 256;
@@ -50,11 +48,6 @@ record Passages(List<String> passages, int total, List<String> statements) {
    * into thousands of items cannot buy thousands of calls.
    */
   static final int MAX_STATEMENTS = Closeness.MAX_SENTENCES;
-
-  /** A line that opens a list item, after any indent. */
-  private static final Pattern ITEM = Pattern.compile("^\\s*(?:[-*+•]|\\d{1,3}[.)])\\s+\\S");
-
-  private static final Pattern ITEM_MARKER = Pattern.compile("^\\s*(?:[-*+•]|\\d{1,3}[.)])\\s+");
 
   /** A block this short (a heading, a label) is context for the next block, not a passage. */
   private static final int HEADING_WORDS = 8;
@@ -81,18 +74,21 @@ record Passages(List<String> passages, int total, List<String> statements) {
         all.set(all.size() - 1, all.getLast() + "\n" + carry);
       }
     }
-    List<String> statements = statements(text);
     if (all.size() <= MAX_PASSAGES) {
-      return new Passages(List.copyOf(all), all.size(), statements);
+      return new Passages(List.copyOf(all), all.size());
     }
     List<String> sample = new ArrayList<>(MAX_PASSAGES);
     for (int i = 0; i < MAX_PASSAGES; i++) {
       sample.add(all.get((int) ((long) i * all.size() / MAX_PASSAGES)));
     }
-    return new Passages(List.copyOf(sample), all.size(), statements);
+    return new Passages(List.copyOf(sample), all.size());
   }
 
-  /** The list items, then the sentences, of at least {@value #STATEMENT_WORDS} words each. */
+  /**
+   * The text's statements: its list items (each whole, its lines joined, its marker left out), then
+   * its sentences, of at least {@value #STATEMENT_WORDS} words each, at most {@value
+   * #MAX_STATEMENTS}.
+   */
   static List<String> statements(String text) {
     Set<String> statements = new LinkedHashSet<>();
     for (String item : items(text)) {
@@ -118,13 +114,14 @@ record Passages(List<String> passages, int total, List<String> statements) {
     List<String> items = new ArrayList<>();
     StringBuilder current = null;
     for (String line : text.split("\n")) {
-      boolean opens = ITEM.matcher(line).find();
+      Matcher marker = Readability.LIST_MARKER.matcher(line.strip());
+      boolean opens = marker.find();
       if ((opens || line.isBlank()) && current != null) {
         items.add(current.toString().replaceAll("\\s+", " ").strip());
         current = null;
       }
       if (opens) {
-        current = new StringBuilder(ITEM_MARKER.matcher(line).replaceFirst(""));
+        current = new StringBuilder(line.strip().substring(marker.end()));
       } else if (current != null) {
         current.append(' ').append(line);
       }

@@ -9,7 +9,7 @@ import java.util.List;
  * deliverable against the whole request, and each part of the request against its best passage or,
  * when there are several parts, statement (a list item or a long sentence, {@link Passages}).
  *
- * @param passages the deliverable's passages (possibly a sample) and its statements
+ * @param passages the deliverable's passages (possibly a sample)
  * @param toRequest for each passage, its cosine similarity to the whole request
  * @param parts the request's parts
  * @param partBest for each content part, the similarity of its best-matching passage or statement
@@ -31,7 +31,7 @@ record Similarities(
     texts.addAll(passages.passages());
     // A part among others is often covered by one statement of the answer; a request of one part,
     // by the answer as a whole, which its passages already show.
-    List<String> statements = parts.content().size() > 1 ? passages.statements() : List.of();
+    List<String> statements = parts.content().size() > 1 ? Passages.statements(content) : List.of();
     texts.addAll(statements);
     Model.Vectors v = memo.embed(texts);
 

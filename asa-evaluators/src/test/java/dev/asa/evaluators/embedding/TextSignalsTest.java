@@ -312,22 +312,21 @@ class TextSignalsTest {
       String item =
           "It matches the hostname against the subject alternative name entries, allowing a"
               + " wildcard only in the left-most label.";
-      Passages p =
-          Passages.of(
-              "Intro line.\n\n"
-                  + long1
-                  + " Short one.\n\n1. "
-                  + item
-                  + "\n2. It checks revocation through OCSP stapling,\n   or through a"
-                  + " CRL that the issuer publishes. Then it is done with it.\n- Kale\n");
-      assertThat(p.statements())
+      String text =
+          "Intro line.\n\n"
+              + long1
+              + " Short one.\n\n1. "
+              + item
+              + "\n2. It checks revocation through OCSP stapling,\n   or through a"
+              + " CRL that the issuer publishes. Then it is done with it.\n- Kale\n";
+      assertThat(Passages.statements(text))
           .containsExactly(
               item,
               "It checks revocation through OCSP stapling, or through a CRL that the issuer"
                   + " publishes. Then it is done with it.",
               long1);
       // The list is still one passage: relevance reads the answer's units as they were.
-      assertThat(p.passages()).hasSize(2);
+      assertThat(Passages.of(text).passages()).hasSize(2);
     }
 
     @Test
@@ -338,7 +337,7 @@ class TextSignalsTest {
       for (int i = 0; i < 200; i++) {
         many.append("- ").append(i).append(' ').append(sentence).append('\n');
       }
-      assertThat(Passages.of(many.toString()).statements()).hasSize(Passages.MAX_STATEMENTS);
+      assertThat(Passages.statements(many.toString())).hasSize(Passages.MAX_STATEMENTS);
     }
 
     @Test
