@@ -221,7 +221,7 @@ record Closeness(
       return false; // on topic as its list is
     }
     if (list == null && Sentences.wordCount(sentence) < MIN_WORDS) {
-      return false; // "1." of a numbered list, "Yes.": nothing for the model to place
+      return false; // "Yes.", "Done.": nothing for the model to place
     }
     for (int i = 0; i < sentences.size(); i++) {
       if (sentences.get(i).equals(sentence) && toRequest[i] > Calibration.PART_ZERO) {

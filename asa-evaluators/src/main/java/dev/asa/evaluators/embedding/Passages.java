@@ -97,8 +97,10 @@ record Passages(List<String> passages, int total) {
       }
     }
     for (String sentence : Sentences.split(text)) {
-      if (statements.size() < MAX_STATEMENTS && Sentences.wordCount(sentence) >= STATEMENT_WORDS) {
-        statements.add(sentence);
+      // An item's sentence without its marker is the item itself, already a statement.
+      String statement = Readability.LIST_MARKER.matcher(sentence).replaceFirst("");
+      if (statements.size() < MAX_STATEMENTS && Sentences.wordCount(statement) >= STATEMENT_WORDS) {
+        statements.add(statement);
       }
     }
     return List.copyOf(statements);
@@ -107,8 +109,8 @@ record Passages(List<String> passages, int total) {
   /**
    * The list items: each line that opens one, with the lines under it up to the next item or a
    * blank line, without its marker and with its spaces made one, as {@link Sentences#split} leaves
-   * a sentence: a one-sentence item is then a text the evaluation has already embedded, and not a
-   * second statement beside its sentence.
+   * a sentence: a one-sentence item is then the same statement as its sentence without the marker,
+   * not a second one beside it.
    */
   private static List<String> items(String text) {
     List<String> items = new ArrayList<>();

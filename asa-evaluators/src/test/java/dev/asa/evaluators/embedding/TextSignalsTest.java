@@ -93,6 +93,20 @@ class TextSignalsTest {
     }
 
     @Test
+    void aListItemsNumberOpensItsSentence() {
+      assertThat(
+              Sentences.split(
+                  "1. The Constitution was ratified in 1787.\n2) The Civil War ended in 1865. It"
+                      + " was fought for four years.\n(3) Done in 1789. 10. Then more."))
+          .containsExactly(
+              "1. The Constitution was ratified in 1787.",
+              "2) The Civil War ended in 1865.",
+              "It was fought for four years.",
+              "(3) Done in 1789.",
+              "10. Then more.");
+    }
+
+    @Test
     void layoutIsNotScoredOnShortTexts() {
       assertThat(Writing.of("A short answer of a few words.").layout()).isNull();
       // 200 words in one paragraph, where ceil(200 / 180) = 2 are expected: half marks.
