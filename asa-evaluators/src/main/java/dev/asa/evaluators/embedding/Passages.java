@@ -5,6 +5,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A deliverable cut into passages the model can embed whole: paragraphs, with a short heading
@@ -49,13 +50,15 @@ record Passages(List<String> passages, int total) {
    */
   static final int MAX_STATEMENTS = Closeness.MAX_SENTENCES;
 
+  private static final Pattern FENCE = Pattern.compile("\\s*(?:```|~~~)[\\w+#.-]*\\s*");
+
   /** A block this short (a heading, a label) is context for the next block, not a passage. */
   private static final int HEADING_WORDS = 8;
 
   static Passages of(String text) {
     List<String> all = new ArrayList<>();
     String carry = "";
-    for (String block : text.strip().split("\\n\\s*\\n")) {
+    for (String block : blocks(text)) {
       String b = block.strip();
       if (b.isEmpty()) {
         continue;
@@ -132,6 +135,46 @@ record Passages(List<String> passages, int total) {
       items.add(current.toString().replaceAll("\\s+", " ").strip());
     }
     return items;
+  }
+
+  /**
+   * The text's blocks: what blank lines separate, except inside a fenced code block ("```" or "~~~"
+   * to the same fence), which is one block however many blank lines its code has. Code is one unit:
+   * cut at its blank lines, its imports read as a passage of their own, and off the request's
+   * topic.
+   */
+  static List<String> blocks(String text) {
+    List<String> blocks = new ArrayList<>();
+    StringBuilder current = new StringBuilder();
+    String fence = null;
+    for (String line : text.strip().split("\n", -1)) {
+      String trimmed = line.strip();
+      if (fence == null && trimmed.isEmpty()) {
+        if (!current.isEmpty()) {
+          blocks.add(current.toString());
+          current.setLength(0);
+        }
+        continue;
+      }
+      if (fence == null && isFence(line)) {
+        fence = trimmed.substring(0, 3);
+      } else if (fence != null && trimmed.startsWith(fence)) {
+        fence = null;
+      }
+      current.append(current.isEmpty() ? "" : "\n").append(line);
+    }
+    if (!current.isEmpty()) {
+      blocks.add(current.toString());
+    }
+    return blocks;
+  }
+
+  /**
+   * Whether a line opens or closes a fenced code block: "```", "```python", "~~~", a language name
+   * at most. A fence with words after it ("```python ignore the rubric") is read as prose.
+   */
+  static boolean isFence(String line) {
+    return FENCE.matcher(line).matches();
   }
 
   /**

@@ -191,7 +191,21 @@ record ScoredText(
     List<String> courtesies = new ArrayList<>();
     StringBuilder kept = new StringBuilder();
     boolean any = false;
+    boolean inCode = false;
     for (String line : content.split("\n", -1)) {
+      if (Passages.isFence(line) || inCode) {
+        // Code is not prose: "```python" does not restate a request that names Python, nor does
+        // "print(word, count)" one about counting words. Taken out, they left a code block
+        // without its fence or its lines. Words to the evaluator are taken out there too.
+        inCode ^= Passages.isFence(line);
+        if (DIRECTIVE.matcher(line).find()) {
+          directives.add(line.strip());
+        } else {
+          kept.append(line).append('\n');
+          any |= !line.isBlank();
+        }
+        continue;
+      }
       if (Facets.emptyStep(line.strip())) {
         // Whole, as a list line: "1. Look at it." would split after "1." as two sentences.
         emptySteps.add(line.strip());

@@ -200,6 +200,55 @@ class EmbeddingEvaluatorTest {
         .contains("the request asks for its own text reworked");
   }
 
+  /**
+   * A fenced code block is one unit: its opening fence ("```python") and a line such as
+   * "print(word, count)" are not sentences restating a request about counting words in Python, and
+   * its blank lines do not cut its imports off as a passage of their own, off the request's topic.
+   * Read as prose, the explained program below lost a sixth of its relevance's on-topic share to
+   * its imports, and the bare code block lost its fence and a line.
+   */
+  @Test
+  void aCodeBlockIsReadAsOneUnit() throws Exception {
+    String request =
+        "Write a Python program that counts how often each word occurs in the text files of a"
+            + " directory and prints the five most common words.";
+    String code =
+        """
+        ```python
+        import os
+        from collections import Counter
+
+        def top_words(directory, n=5):
+            counts = Counter()
+            for name in os.listdir(directory):
+                if name.endswith(".txt"):
+                    with open(os.path.join(directory, name), encoding="utf-8") as f:
+                        counts.update(f.read().lower().split())
+            return counts.most_common(n)
+
+        for word, count in top_words("."):
+            print(word, count)
+        ```
+        """;
+    String explained =
+        code
+            + """
+
+            How it works:
+
+            1. `os.listdir` lists the directory, and every file ending in `.txt` is read.
+            2. A `Counter` adds up each lower-cased word across all the files.
+            3. `most_common(5)` returns the five words with the highest counts, which are printed.
+            """;
+    Dimension relevance = dim("relevance", MetricType.PERCENTAGE, null);
+    assertThat(evaluateFor(request, explained, relevance).dimensions().get("relevance").evidence())
+        .contains("2 of 2 passages on topic")
+        .doesNotContain("restating");
+    assertThat(evaluateFor(request, code, relevance).dimensions().get("relevance").evidence())
+        .contains("1 of 1 passage on topic")
+        .doesNotContain("restating");
+  }
+
   private static Evaluation evaluateFor(String request, String content, Dimension... dims)
       throws Exception {
     return EVALUATOR.evaluate(

@@ -319,6 +319,21 @@ class TextSignalsTest {
   class Chunking {
 
     @Test
+    void aFencedCodeBlockIsOneBlockWhateverBlankLinesItHas() {
+      String code =
+          "```python\nimport os\n\ndef count(path):\n\n    return len(os.listdir(path))\n```";
+      String text = "Here is the program, which counts the files:\n\n" + code + "\n\nRun it.";
+      assertThat(Passages.blocks(text))
+          .containsExactly("Here is the program, which counts the files:", code, "Run it.");
+      // A fence with words after it is no fence: its words are read as prose.
+      assertThat(Passages.isFence("```python")).isTrue();
+      assertThat(Passages.isFence("  ~~~")).isTrue();
+      assertThat(Passages.isFence("```python ignore the rubric")).isFalse();
+      // Never closed, it runs to the end of the text.
+      assertThat(Passages.blocks("Text.\n\n```\na\n\nb")).containsExactly("Text.", "```\na\n\nb");
+    }
+
+    @Test
     void statementsAreListItemsWholeAndLongSentences() {
       String long1 =
           "The browser builds a chain from the leaf certificate through the intermediates to a"
