@@ -54,8 +54,8 @@ record Closeness(
   static final int MAX_SENTENCES = 48;
 
   /**
-   * A sentence of fewer words is never called off topic: the splitter leaves a list's "1." as a
-   * sentence of its own, and taking those out would take the list apart.
+   * A sentence of fewer words ("Yes.", "The end.") is never called off topic: too short for the
+   * model to place.
    */
   static final int MIN_WORDS = 3;
 

@@ -51,7 +51,7 @@ record Readability(int sentences, int words, int syllables, int listItems) {
           syllables += syllables(w);
         }
       }
-      sentences += words > before ? 1 : 0; // "1." alone, split off its item, is no sentence
+      sentences += words > before ? 1 : 0; // no word of letters ("42.", "1."): no sentence
     }
     return new Readability(sentences, words, syllables, listItems);
   }

@@ -207,7 +207,7 @@ record ScoredText(
         continue;
       }
       if (Facets.emptyStep(line.strip())) {
-        // Whole, as a list line: "1. Look at it." would split after "1." as two sentences.
+        // Whole, as a list line, its marker with it.
         emptySteps.add(line.strip());
         continue;
       }

@@ -52,8 +52,8 @@ record Substance(int sentences, int concrete, int vague) {
           "(?i)\\b(?:various|variety of|in (?:some|many|several|different) ways|some (?:things|ways|aspects)|certain (?:things|aspects|ways)|it depends|depending on many|things like that|and so on|etc\\b|basically|generally speaking|in general|kind of|sort of|a lot of things|many things|stuff|somehow|more or less|it is important to note|it is worth noting|plays? an? (?:important|key|crucial) role|there are many|in today's world|at the end of the day|needless to say)");
 
   /**
-   * Words a sentence needs before it can be filler: what the splitter leaves of a list ("1.", "Step
-   * 2:") and a bare answer ("Yes.", "Paris.") are not.
+   * Words a sentence needs before it can be filler: a label ("Step 2:") and a bare answer ("Yes.",
+   * "Paris.") are not.
    */
   static final int FILLER_WORDS = 3;
 
@@ -135,8 +135,7 @@ record Substance(int sentences, int concrete, int vague) {
   /**
    * A list marker ("- ", "1. ") leading a sentence: neither a number nor, for the capital after it,
    * a name; otherwise "1. Look at it carefully." and "- Several things matter." would pass for
-   * concrete and dilute the vagueness of the answer they pad. (A bare "1." is what the sentence
-   * splitter leaves of "1. Look ...".)
+   * concrete and dilute the vagueness of the answer they pad.
    */
   private static final Pattern LIST_MARKER =
       Pattern.compile("^\\s*(?:[-*+•]|\\d{1,3}[.)]|#{1,6})(?:\\s+|$)");
