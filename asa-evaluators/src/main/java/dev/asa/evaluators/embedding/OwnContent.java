@@ -13,9 +13,12 @@ import java.util.regex.Pattern;
  * (closer, when it copies), and similarity alone then ranks it level or above; people do not.
  *
  * <p>The credit saturates at {@value #FULL} such words on a logarithmic scale (1 word 0.29, 3 words
- * 0.58, 5 words 0.75, 10 words 1): it tells a thin answer from a real one and never rewards length
- * beyond that, so a longer answer earns nothing more than a sufficient one. Chosen with {@code asa
- * judge-eval} on the development corpus (see {@link EmbeddingEvaluator#OWN_WEIGHT}).
+ * 0.58, 5 words 0.75, 10 words 1): it tells a thin answer from a real one. Past it, depth ({@link
+ * #depth}) goes on to {@value #DEPTH_FULL} words and weighs a tenth as much, so that of two
+ * sufficient answers the one that says more of its own on the topic is ahead by a few points, never
+ * by more; length with nothing of its own (repeated, off the topic, vague, the request's words)
+ * earns nothing at all. Both chosen with {@code asa judge-eval} (see {@link
+ * EmbeddingEvaluator#OWN_WEIGHT} and {@link EmbeddingEvaluator#DEPTH_WEIGHT}).
  *
  * <p>It cannot be gamed by what the other signals already refuse: words of the request (keyword
  * stuffing, restating the question) are not the answer's own; a repeated word counts once; a
@@ -41,6 +44,14 @@ record OwnContent(double words, int distinct, String exemptBecause) {
 
   /** Weighted words at which an answer says enough of its own: full credit. */
   static final int FULL = 10;
+
+  /**
+   * Weighted words at which an answer's depth is full: past {@link #FULL}, an answer that says more
+   * of its own on the request's topic still earns a little more ({@link
+   * EmbeddingEvaluator#DEPTH_WEIGHT}), so that two sufficient answers are not left level and then
+   * told apart by noise. 50 words: the same scale (1 word 0.18, 10 words 0.61, 25 words 0.83).
+   */
+  static final int DEPTH_FULL = 50;
 
   /**
    * Requests that open by asking for a text of theirs reworked. Read at the start only: "explain
@@ -142,14 +153,20 @@ record OwnContent(double words, int distinct, String exemptBecause) {
     return Math.min(1, Math.log1p(words) / Math.log1p(FULL));
   }
 
+  /** 0 to 1: {@code ln(1 + words) / ln(1 + DEPTH_FULL)}, capped at 1 (see {@link #DEPTH_FULL}). */
+  double depth() {
+    return Math.min(1, Math.log1p(words) / Math.log1p(DEPTH_FULL));
+  }
+
   String describe() {
     return String.format(
         Locale.ROOT,
         "%d distinct content %s beyond the request's, %.1f once weighted by how on topic their"
-            + " sentence is (full credit from %d)",
+            + " sentence is (full credit from %d, full depth from %d)",
         distinct,
         distinct == 1 ? "word" : "words",
         words,
-        FULL);
+        FULL,
+        DEPTH_FULL);
   }
 }

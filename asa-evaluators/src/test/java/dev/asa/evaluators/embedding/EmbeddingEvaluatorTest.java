@@ -181,14 +181,17 @@ class EmbeddingEvaluatorTest {
     assertThat(thinAnswer.dimensions().get("relevance").evidence())
         // "keeps" is not the request's "keep" to the crude stemmer: one word of its own.
         .contains("says little of its own: 1 distinct content word beyond the request's")
-        .contains("scaled by 0.47");
+        // 0.47 for saying little (1 word of 10), times 0.92 for depth (1 word of 50).
+        .contains("scaled by 0.43");
     assertThat(thinAnswer.dimensions().get("clarity").score())
         .isEqualByComparingTo(
             evaluateFor(request, thin, clarity).dimensions().get("clarity").score());
     assertThat(evaluateFor(request, full, relevance).dimensions().get("relevance").score())
         .isGreaterThan(thinAnswer.dimensions().get("relevance").score());
     assertThat(evaluateFor(request, full, relevance).dimensions().get("relevance").evidence())
-        .doesNotContain("says little of its own");
+        .doesNotContain("says little of its own")
+        .contains("how much it says of its own: 21 distinct content words")
+        .contains("scaled by 0.97");
     assertThat(
             evaluateFor(
                     "Rewrite this sentence in the passive: we fixed it.",

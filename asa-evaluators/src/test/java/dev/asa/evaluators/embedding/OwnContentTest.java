@@ -63,11 +63,16 @@ class OwnContentTest {
   }
 
   @Test
-  void creditSaturatesSoLengthBeyondEnoughEarnsNothing() {
+  void creditSaturatesAtFullAndDepthAtItsOwnLine() {
     assertThat(new OwnContent(0, 0, null).share()).isZero();
     assertThat(new OwnContent(5, 5, null).share()).isCloseTo(0.75, within(0.01));
     assertThat(new OwnContent(OwnContent.FULL, 10, null).share()).isEqualTo(1.0);
     assertThat(new OwnContent(400, 400, null).share()).isEqualTo(1.0);
+    // Depth goes on past full credit, on the same scale, to its own line.
+    assertThat(new OwnContent(OwnContent.FULL, 10, null).depth()).isCloseTo(0.61, within(0.01));
+    assertThat(new OwnContent(25, 25, null).depth()).isCloseTo(0.83, within(0.01));
+    assertThat(new OwnContent(OwnContent.DEPTH_FULL, 50, null).depth()).isEqualTo(1.0);
+    assertThat(new OwnContent(400, 400, null).depth()).isEqualTo(1.0);
   }
 
   /** Through the model: sentences of filler sit far from the request and bring no words. */
