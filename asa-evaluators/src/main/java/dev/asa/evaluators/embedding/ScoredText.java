@@ -96,6 +96,14 @@ record ScoredText(
               + "|\\b(?:to|for) the (?:evaluator|judge|grader|AI judge|assessor)\\b"
               + "|\\bthis (?:answer|response|deliverable) (?:deserves|should (?:get|receive|score)|must (?:get|receive|score))\\b");
 
+  /**
+   * A line of three words or more with nothing but letters, digits, spaces and a sentence's
+   * punctuation: prose, even inside a code block. A line of code has brackets, operators or symbols
+   * ("print(word, count)", "x = 1"), or is shorter ("import os").
+   */
+  private static final Pattern PROSE_LINE =
+      Pattern.compile("\\s*[\\p{L}\\p{N}'’\"-]+(?:[ ,;]+[\\p{L}\\p{N}'’\"-]+){2,}[.!?]?\\s*");
+
   /** A sentence about the answer itself: hopes that it helps, thanks, offers to say more. */
   private static final Pattern COURTESY =
       Pattern.compile(
@@ -193,16 +201,19 @@ record ScoredText(
     boolean any = false;
     boolean inCode = false;
     for (String line : content.split("\n", -1)) {
-      if (Passages.isFence(line) || inCode) {
+      boolean fence = Passages.isFence(line);
+      inCode ^= fence;
+      if (fence || (inCode && !PROSE_LINE.matcher(line).matches())) {
         // Code is not prose: "```python" does not restate a request that names Python, nor does
         // "print(word, count)" one about counting words. Taken out, they left a code block
-        // without its fence or its lines. Words to the evaluator are taken out there too.
-        inCode ^= Passages.isFence(line);
+        // without its fence or its lines. Words to the evaluator are taken out there too; and a
+        // line of plain words inside a block is read as prose, so that a fence is no place to
+        // hide a restatement or a copy of the request.
         if (DIRECTIVE.matcher(line).find()) {
           directives.add(line.strip());
         } else {
           kept.append(line).append('\n');
-          any |= !line.isBlank();
+          any |= !fence && !line.isBlank(); // a fence alone says nothing
         }
         continue;
       }

@@ -40,6 +40,21 @@ class ScoredTextTest {
   }
 
   @Test
+  void aFenceIsNoPlaceToHideARestatementOrACopy() {
+    ScoredText padded =
+        ScoredText.of(
+            REQUEST,
+            "It checks the chain up to a root.\n```\nExplain how a browser validates a server"
+                + " certificate.\nx = check(chain)\n```");
+    assertThat(padded.restated())
+        .containsExactly("Explain how a browser validates a server certificate.");
+    assertThat(padded.text()).contains("x = check(chain)");
+    // The request copied inside a fence is a copy as it is outside one: nothing to score.
+    ScoredText copy = ScoredText.of(REQUEST, "```\n" + REQUEST + "\n```");
+    assertThat(copy.text()).isEmpty();
+  }
+
+  @Test
   void aTopicSentenceThatAddsSomethingStays() {
     String answer =
         "A browser validates an HTTPS certificate by building a chain of signatures to a root it"

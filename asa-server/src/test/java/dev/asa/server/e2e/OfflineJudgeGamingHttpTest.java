@@ -277,6 +277,15 @@ class OfflineJudgeGamingHttpTest {
     }
   }
 
+  /** A code fence is no place to hide the request given back: it earns what a plain copy earns. */
+  @Test
+  void theRequestCopiedInsideACodeFenceEarnsNoMoreThanAPlainCopyThroughHttp() {
+    BigDecimal plain = composite(REQUEST);
+    assertThat(composite("```\n" + REQUEST + "\n```")).isLessThanOrEqualTo(plain);
+    assertThat(composite(SHORT + "\n\n```text\n" + REQUEST + "\n```"))
+        .isLessThanOrEqualTo(composite(SHORT));
+  }
+
   /** The composite of a standalone verification of the general type at semantic depth. */
   private BigDecimal composite(String content) {
     return composite(REQUEST, content);
