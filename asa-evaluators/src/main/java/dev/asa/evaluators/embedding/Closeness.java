@@ -141,7 +141,7 @@ record Closeness(
       for (String item : lists.get(l)) {
         String line = oneLine(item);
         listed.merge(line, listToRequest, Math::max);
-        listed.merge(withoutMarker(line), listToRequest, Math::max);
+        listed.merge(Readability.withoutMarker(line), listToRequest, Math::max);
       }
     }
     for (int i = 0; i < toRequest.length; i++) {
@@ -241,7 +241,7 @@ record Closeness(
     if (list != null) {
       return list <= Calibration.PART_ZERO;
     }
-    return offTopic(item) || offTopic(withoutMarker(item));
+    return offTopic(item) || offTopic(Readability.withoutMarker(item));
   }
 
   /**
@@ -249,11 +249,6 @@ record Closeness(
    */
   private static String oneLine(String item) {
     return item.strip().replaceAll("\\s+", " ");
-  }
-
-  /** The item without its bullet or number: what the splitter leaves of "1. Red Leicester". */
-  private static String withoutMarker(String item) {
-    return Readability.LIST_MARKER.matcher(item).replaceFirst("");
   }
 
   /** The answer's sentences off the request's topic, in order. */

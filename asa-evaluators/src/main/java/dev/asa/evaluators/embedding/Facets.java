@@ -176,9 +176,7 @@ record Facets(String form, String calledFor, int count, String counted) {
     for (String piece : lines ? List.of(text.split("\\n")) : Sentences.split(text)) {
       // Without its list marker: an item repeated under a new number is the same item.
       String key =
-          Readability.LIST_MARKER
-              .matcher(piece.strip())
-              .replaceFirst("")
+          Readability.withoutMarker(piece.strip())
               .toLowerCase(Locale.ROOT)
               .replaceAll("[^\\p{L}\\p{N}]+", " ")
               .strip();

@@ -101,7 +101,7 @@ record Passages(List<String> passages, int total) {
     }
     for (String sentence : Sentences.split(text)) {
       // An item's sentence without its marker is the item itself, already a statement.
-      String statement = Readability.LIST_MARKER.matcher(sentence).replaceFirst("");
+      String statement = Readability.withoutMarker(sentence);
       if (statements.size() < MAX_STATEMENTS && Sentences.wordCount(statement) >= STATEMENT_WORDS) {
         statements.add(statement);
       }
@@ -138,29 +138,24 @@ record Passages(List<String> passages, int total) {
   }
 
   /**
-   * The text's blocks: what blank lines separate, except inside a fenced code block ("```" or "~~~"
-   * to the same fence), which is one block however many blank lines its code has. Code is one unit:
-   * cut at its blank lines, its imports read as a passage of their own, and off the request's
-   * topic.
+   * The text's blocks: what blank lines separate, except inside a fenced code block (from a fence,
+   * {@link #isFence}, to the next), which is one block however many blank lines its code has. Code
+   * is one unit: cut at its blank lines, its imports read as a passage of their own, and off the
+   * request's topic.
    */
   static List<String> blocks(String text) {
     List<String> blocks = new ArrayList<>();
     StringBuilder current = new StringBuilder();
-    String fence = null;
+    boolean inCode = false;
     for (String line : text.strip().split("\n", -1)) {
-      String trimmed = line.strip();
-      if (fence == null && trimmed.isEmpty()) {
+      if (!inCode && line.isBlank()) {
         if (!current.isEmpty()) {
           blocks.add(current.toString());
           current.setLength(0);
         }
         continue;
       }
-      if (fence == null && isFence(line)) {
-        fence = trimmed.substring(0, 3);
-      } else if (fence != null && trimmed.startsWith(fence)) {
-        fence = null;
-      }
+      inCode ^= isFence(line); // the same rule as ScoredText's: a fence opens or closes a block
       current.append(current.isEmpty() ? "" : "\n").append(line);
     }
     if (!current.isEmpty()) {

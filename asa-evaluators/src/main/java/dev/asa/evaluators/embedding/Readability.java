@@ -56,6 +56,11 @@ record Readability(int sentences, int words, int syllables, int listItems) {
     return new Readability(sentences, words, syllables, listItems);
   }
 
+  /** The line or sentence without the bullet or number that leads it ("1. Red Leicester"). */
+  static String withoutMarker(String item) {
+    return LIST_MARKER.matcher(item).replaceFirst("");
+  }
+
   /** A list item that is a name rather than a sentence: "2. Neural Networks", "- Flour, 200 g". */
   static boolean isListItem(String line) {
     return LIST_MARKER.matcher(line).find()
