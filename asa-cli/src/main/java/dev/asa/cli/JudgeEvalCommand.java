@@ -11,6 +11,7 @@ import dev.asa.evaluators.judgeeval.JudgeReport;
 import dev.asa.evaluators.judgeeval.JudgeRun;
 import dev.asa.evaluators.judgeeval.LabelledFile;
 import dev.asa.evaluators.judgeeval.LabelledFileException;
+import dev.asa.evaluators.judgeeval.Scored;
 import dev.asa.evaluators.judgeeval.StandaloneScorer;
 import dev.asa.json.Json;
 import dev.asa.server.evaluation.EvaluationConfig;
@@ -173,7 +174,7 @@ final class JudgeEvalCommand implements Callable<Integer> {
             new StandaloneVerifier(new VerificationEngine(new StructuralEvaluator())), plan);
 
     ProgressDisplay progress = ProgressDisplay.on(session.err(), "judge-eval");
-    List<double[]> scores;
+    List<List<Scored>> scores;
     try {
       scores = JudgeRun.score(labelled.records(), scorer, workers, progress);
     } catch (JudgeRun.FailedException e) {

@@ -86,7 +86,29 @@ final class JudgeEvalText {
       }
       table.row(row.toArray());
     }
-    return table.render();
+    return table.render() + pairwiseDimensions(report);
+  }
+
+  /**
+   * Each dimension alone as the judge: where it agrees with people less than the composite does, or
+   * less than the longer answer, its weight is worth a second look before payments rest on it.
+   */
+  private static String pairwiseDimensions(PairwiseReport report) {
+    if (report.dimensions().isEmpty()) {
+      return "";
+    }
+    Table table = Table.withHeaders("DIMENSION", "N", "AGREEMENT", "95% CI", "TIES");
+    for (PairwiseReport.DimensionRate d : report.dimensions()) {
+      table.row(
+          d.dimension(),
+          d.n(),
+          percent(d.judge().agreement().value()),
+          percentInterval(d.judge().agreement().ci()),
+          d.judge().ties());
+    }
+    return "\neach dimension alone as the judge (the answer scoring higher on it; a tie is a miss;"
+        + " records where an answer has no score on it are left out):\n"
+        + table.render();
   }
 
   private static String pointwise(PointwiseReport report) {
@@ -120,7 +142,25 @@ final class JudgeEvalText {
       }
       table.row(row.toArray());
     }
-    return table.render();
+    return table.render() + pointwiseDimensions(report);
+  }
+
+  private static String pointwiseDimensions(PointwiseReport report) {
+    if (report.dimensions().isEmpty()) {
+      return "";
+    }
+    Table table =
+        Table.withHeaders("DIMENSION", "N", "SPEARMAN", "95% CI", "KENDALL TAU-B", "95% CI");
+    for (PointwiseReport.DimensionCorrelation d : report.dimensions()) {
+      List<Object> row = new ArrayList<>();
+      row.add(d.dimension());
+      row.add(d.n());
+      addCorrelation(row, d.judge().spearman());
+      addCorrelation(row, d.judge().kendallTauB());
+      table.row(row.toArray());
+    }
+    return "\neach dimension alone (records whose answer has no score on it are left out):\n"
+        + table.render();
   }
 
   private static void addCorrelation(List<Object> row, Estimate e) {

@@ -127,6 +127,28 @@ class JudgeEvalCommandTest {
     }
     assertThat(categoryHits).isEqualTo(hits);
 
+    // Each dimension alone, recounted from the records' own dimension scores.
+    JsonNode dimensions = report.path("dimensions");
+    assertThat(dimensions)
+        .extracting(d -> d.path("dimension").asText())
+        .contains("relevance", "completeness");
+    for (JsonNode d : dimensions) {
+      String name = d.path("dimension").asText();
+      int n = 0;
+      int dimensionHits = 0;
+      for (JsonNode rec : records) {
+        JsonNode a = rec.path("dimensions_a").path(name);
+        JsonNode b = rec.path("dimensions_b").path(name);
+        if (a.isNumber() && b.isNumber()) {
+          n++;
+          String pick = a.asDouble() > b.asDouble() ? "a" : b.asDouble() > a.asDouble() ? "b" : "";
+          dimensionHits += pick.equals(rec.path("human").asText()) ? 1 : 0;
+        }
+      }
+      assertThat(d.path("n").asInt()).as(name).isEqualTo(n);
+      assertThat(d.path("judge").path("hits").asInt()).as(name).isEqualTo(dimensionHits);
+    }
+
     // Progress goes to stderr as whole lines (stderr is not a terminal here), ending at 16/16.
     assertThat(r.err()).doesNotContain("\r").contains("judge-eval: 16/16 answers scored (100%)");
   }
@@ -222,6 +244,9 @@ class JudgeEvalCommandTest {
     assertThat(all).contains("75.0%"); // the length baseline: 6 of 8
     assertThat(r.out().lines().filter(l -> l.startsWith("code ")).findFirst().orElseThrow())
         .matches("code\\s+4\\s+\\d+\\.\\d%\\s+\\[.*");
+    assertThat(r.out()).contains("each dimension alone as the judge");
+    assertThat(r.out().lines().filter(l -> l.startsWith("relevance ")).findFirst().orElseThrow())
+        .matches("relevance\\s+8\\s+\\d+\\.\\d%\\s+\\[.*");
     Result plain = run(Map.of(), "judge-eval", slice().toString());
     assertThat(plain.out()).doesNotContain("LONGER WINS").contains("JUDGE");
   }
@@ -263,7 +288,12 @@ class JudgeEvalCommandTest {
     assertThat(judge).isBetween(-1.0, 1.0);
 
     Result text = run(Map.of(), "judge-eval", file.toString());
-    assertThat(text.out()).contains("4 pointwise records").contains("KENDALL TAU-B");
+    assertThat(text.out())
+        .contains("4 pointwise records")
+        .contains("KENDALL TAU-B")
+        .contains("each dimension alone");
+    assertThat(report.path("dimensions").get(0).path("n").asInt()).isEqualTo(4);
+    assertThat(records.get(0).path("dimensions").path("relevance").isNumber()).isTrue();
   }
 
   @Test

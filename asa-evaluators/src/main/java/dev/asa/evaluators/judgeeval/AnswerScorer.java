@@ -2,7 +2,9 @@ package dev.asa.evaluators.judgeeval;
 
 import dev.asa.evaluators.EvaluationException;
 
-/** The judge under evaluation: one number per answer, higher meaning better. */
+/**
+ * The judge under evaluation: a composite per answer, higher meaning better, and its dimensions.
+ */
 @FunctionalInterface
 public interface AnswerScorer {
 
@@ -11,5 +13,5 @@ public interface AnswerScorer {
    *
    * @throws EvaluationException when the answer could not be judged honestly
    */
-  double score(Answer answer) throws EvaluationException;
+  Scored score(Answer answer) throws EvaluationException;
 }

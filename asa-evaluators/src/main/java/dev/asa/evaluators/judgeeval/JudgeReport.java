@@ -1,6 +1,7 @@
 package dev.asa.evaluators.judgeeval;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
 
 /** What a judge evaluation found: agreement for pairwise files, rank correlation for pointwise. */
 public sealed interface JudgeReport permits PairwiseReport, PointwiseReport {
@@ -19,16 +20,16 @@ public sealed interface JudgeReport permits PairwiseReport, PointwiseReport {
 
   /** The report of scored records of a file. */
   static JudgeReport of(
-      LabelledFile file, java.util.List<double[]> scores, Bootstrap bootstrap, boolean baseline) {
+      LabelledFile file, List<List<Scored>> scores, Bootstrap bootstrap, boolean baseline) {
     return switch (file.kind()) {
       case PAIRWISE ->
-          PairwiseReport.of(
+          PairwiseReport.scored(
               file.records().stream().map(r -> (LabelledRecord.Pairwise) r).toList(),
               scores,
               bootstrap,
               baseline);
       case POINTWISE ->
-          PointwiseReport.of(
+          PointwiseReport.scored(
               file.records().stream().map(r -> (LabelledRecord.Pointwise) r).toList(),
               scores,
               bootstrap,

@@ -40,40 +40,40 @@ public final class JudgeRun {
    * @param progress told "answers scored", done and total, after each answer
    * @throws FailedException when an answer could not be scored; the other answers are abandoned
    */
-  public static List<double[]> score(
+  public static List<List<Scored>> score(
       List<LabelledRecord> records, AnswerScorer scorer, int workers, Progress progress)
       throws FailedException, InterruptedException {
     int total = records.stream().mapToInt(r -> r.answers().size()).sum();
     AtomicInteger done = new AtomicInteger();
     progress.update("answers scored", 0, Math.max(total, 1));
-    List<List<Future<Double>>> futures = new ArrayList<>();
+    List<List<Future<Scored>>> futures = new ArrayList<>();
     try (ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, workers))) {
       try {
         for (LabelledRecord record : records) {
-          List<Future<Double>> answers = new ArrayList<>();
+          List<Future<Scored>> answers = new ArrayList<>();
           for (Answer answer : record.answers()) {
             answers.add(
                 pool.submit(() -> {
-                  double s = scorer.score(answer);
+                  Scored s = scorer.score(answer);
                   progress.update("answers scored", done.incrementAndGet(), total);
                   return s;
                 }));
           }
           futures.add(answers);
         }
-        List<double[]> scores = new ArrayList<>();
+        List<List<Scored>> scores = new ArrayList<>();
         for (int r = 0; r < records.size(); r++) {
-          List<Future<Double>> answers = futures.get(r);
-          double[] s = new double[answers.size()];
-          for (int a = 0; a < s.length; a++) {
+          List<Future<Scored>> answers = futures.get(r);
+          List<Scored> s = new ArrayList<>();
+          for (int a = 0; a < answers.size(); a++) {
             try {
-              s[a] = answers.get(a).get();
+              s.add(answers.get(a).get());
             } catch (ExecutionException e) {
               throw new FailedException(
                   records.get(r).line(), answerName(records.get(r), a), cause(e));
             }
           }
-          scores.add(s);
+          scores.add(List.copyOf(s));
         }
         return scores;
       } finally {

@@ -4,28 +4,35 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.json.Json;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * How often the judge picked the answer people preferred, overall and per category, each with its
  * bootstrap interval; with the baseline, how often the longer answer did, and the difference
- * between the two (paired: the same resamples).
+ * between the two (paired: the same resamples); and how often each dimension alone would have
+ * picked it, which tells an operator which dimension to trust on their data and which misleads.
  *
  * @param outcomes each record with its scores and picks, in the file's order
  * @param categories one group per category, by name; empty when the file has none
+ * @param dimensions one rate per dimension the judge scored, in the judge's order; empty for a
+ *     judge that gives only a composite
  */
 public record PairwiseReport(
     Bootstrap bootstrap,
     boolean withBaseline,
     List<Outcome> outcomes,
     Group overall,
-    List<Group> categories)
+    List<Group> categories,
+    List<DimensionRate> dimensions)
     implements JudgeReport {
 
   public PairwiseReport {
     outcomes = List.copyOf(outcomes);
     categories = List.copyOf(categories);
+    dimensions = List.copyOf(dimensions);
   }
 
   /**
@@ -33,6 +40,8 @@ public record PairwiseReport(
    *
    * @param pick the answer with the higher score; null for a tie (a miss)
    * @param longer the longer answer; null when they are as long (a miss for the baseline)
+   * @param dimensionsA each dimension's score of answer a
+   * @param dimensionsB each dimension's score of answer b
    */
   public record Outcome(
       LabelledRecord.Pairwise record,
@@ -41,12 +50,23 @@ public record PairwiseReport(
       Preference pick,
       int lengthA,
       int lengthB,
-      Preference longer) {
+      Preference longer,
+      Map<String, Double> dimensionsA,
+      Map<String, Double> dimensionsB) {
 
-    static Outcome of(LabelledRecord.Pairwise record, double scoreA, double scoreB) {
+    static Outcome of(LabelledRecord.Pairwise record, Scored a, Scored b) {
       int la = Lengths.of(record.answerA().content());
       int lb = Lengths.of(record.answerB().content());
-      return new Outcome(record, scoreA, scoreB, higher(scoreA, scoreB), la, lb, higher(la, lb));
+      return new Outcome(
+          record,
+          a.composite(),
+          b.composite(),
+          higher(a.composite(), b.composite()),
+          la,
+          lb,
+          higher(la, lb),
+          a.dimensions(),
+          b.dimensions());
     }
 
     public boolean hit() {
@@ -80,24 +100,49 @@ public record PairwiseReport(
    */
   public record Group(String category, int n, Rate judge, Rate baseline, Estimate difference) {}
 
+  /**
+   * How often one dimension alone picked the answer people preferred: the answer with the higher
+   * score on it, a tie a miss.
+   *
+   * @param n the records where both answers have a score on it; the others are left out
+   */
+  public record DimensionRate(String dimension, int n, Rate judge) {}
+
   @Override
   public int size() {
     return outcomes.size();
   }
 
   /**
-   * The report of scored records.
+   * The report of records scored with composites only.
    *
-   * @param scores each record's two scores, a then b
+   * @param scores each record's two composites, a then b
    */
   public static PairwiseReport of(
       List<LabelledRecord.Pairwise> records,
       List<double[]> scores,
       Bootstrap bootstrap,
       boolean baseline) {
+    return scored(
+        records,
+        scores.stream().map(s -> List.of(Scored.composite(s[0]), Scored.composite(s[1]))).toList(),
+        bootstrap,
+        baseline);
+  }
+
+  /**
+   * The report of scored records.
+   *
+   * @param scores each record's two answers as scored, a then b
+   */
+  public static PairwiseReport scored(
+      List<LabelledRecord.Pairwise> records,
+      List<List<Scored>> scores,
+      Bootstrap bootstrap,
+      boolean baseline) {
     List<Outcome> outcomes = new ArrayList<>();
     for (int i = 0; i < records.size(); i++) {
-      outcomes.add(Outcome.of(records.get(i), scores.get(i)[0], scores.get(i)[1]));
+      outcomes.add(Outcome.of(records.get(i), scores.get(i).get(0), scores.get(i).get(1)));
     }
     List<Group> categories = new ArrayList<>();
     for (Map.Entry<String, int[]> c : Categories.of(records).entrySet()) {
@@ -108,7 +153,37 @@ public record PairwiseReport(
       categories.add(group(c.getKey(), in, bootstrap, baseline));
     }
     return new PairwiseReport(
-        bootstrap, baseline, outcomes, group(null, outcomes, bootstrap, baseline), categories);
+        bootstrap,
+        baseline,
+        outcomes,
+        group(null, outcomes, bootstrap, baseline),
+        categories,
+        dimensions(outcomes, bootstrap));
+  }
+
+  private static List<DimensionRate> dimensions(List<Outcome> outcomes, Bootstrap bootstrap) {
+    Set<String> names = new LinkedHashSet<>();
+    outcomes.forEach(o -> names.addAll(o.dimensionsA().keySet()));
+    List<DimensionRate> rates = new ArrayList<>();
+    for (String name : names) {
+      List<Boolean> hits = new ArrayList<>();
+      int ties = 0;
+      for (Outcome o : outcomes) {
+        Double a = o.dimensionsA().get(name);
+        Double b = o.dimensionsB().get(name);
+        if (a != null && b != null) {
+          Preference pick = Outcome.higher(a, b);
+          hits.add(pick == o.record().human());
+          ties += pick == null ? 1 : 0;
+        }
+      }
+      boolean[] h = new boolean[hits.size()];
+      for (int i = 0; i < h.length; i++) {
+        h[i] = hits.get(i);
+      }
+      rates.add(new DimensionRate(name, h.length, rate(h, ties, bootstrap)));
+    }
+    return rates;
   }
 
   private static Group group(
@@ -162,6 +237,13 @@ public record PairwiseReport(
     root.set("overall", groupJson(overall));
     ArrayNode cs = root.putArray("categories");
     categories.forEach(g -> cs.add(groupJson(g)));
+    ArrayNode ds = root.putArray("dimensions");
+    for (DimensionRate d : dimensions) {
+      ObjectNode o = ds.addObject();
+      o.put("dimension", d.dimension());
+      o.put("n", d.n());
+      o.set("judge", rateJson(d.judge()));
+    }
     ArrayNode rs = root.putArray("records");
     for (Outcome o : outcomes) {
       ObjectNode r = rs.addObject();
@@ -179,6 +261,8 @@ public record PairwiseReport(
       r.put("hit", o.hit());
       r.put("length_a", o.lengthA());
       r.put("length_b", o.lengthB());
+      r.set("dimensions_a", Json.mapper().valueToTree(o.dimensionsA()));
+      r.set("dimensions_b", Json.mapper().valueToTree(o.dimensionsB()));
       if (withBaseline) {
         putPick(r, "longer", o.longer());
         r.put("length_hit", o.lengthHit());

@@ -4,32 +4,47 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.json.Json;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * How well the judge's scores rank the answers the way people's scores do: Spearman's coefficient
  * (ties averaged) and Kendall's tau-b, overall and per category, each with its bootstrap interval;
- * with the baseline, the same coefficients of the answers' lengths.
+ * with the baseline, the same coefficients of the answers' lengths; and the coefficients of each
+ * dimension alone, which tell an operator which dimension to trust on their data.
  *
  * @param outcomes each record with its score, in the file's order
  * @param categories one group per category, by name; empty when the file has none
+ * @param dimensions one correlation per dimension the judge scored, in the judge's order; empty for
+ *     a judge that gives only a composite
  */
 public record PointwiseReport(
     Bootstrap bootstrap,
     boolean withBaseline,
     List<Outcome> outcomes,
     Group overall,
-    List<Group> categories)
+    List<Group> categories,
+    List<DimensionCorrelation> dimensions)
     implements JudgeReport {
 
   public PointwiseReport {
     outcomes = List.copyOf(outcomes);
     categories = List.copyOf(categories);
+    dimensions = List.copyOf(dimensions);
   }
 
-  /** One record judged: the judge's score and the answer's length. */
-  public record Outcome(LabelledRecord.Pointwise record, double score, int length) {}
+  /** One record judged: the judge's score, each dimension's, and the answer's length. */
+  public record Outcome(
+      LabelledRecord.Pointwise record, double score, int length, Map<String, Double> dimensions) {}
+
+  /**
+   * How well one dimension alone ranks the answers the way people's scores do.
+   *
+   * @param n the records whose answer has a score on it; the others are left out
+   */
+  public record DimensionCorrelation(String dimension, int n, Correlation judge) {}
 
   /** Both rank correlations with the people's scores. */
   public record Correlation(Estimate spearman, Estimate kendallTauB) {}
@@ -48,19 +63,37 @@ public record PointwiseReport(
   }
 
   /**
-   * The report of scored records.
+   * The report of records scored with composites only.
    *
-   * @param scores each record's one score
+   * @param scores each record's one composite
    */
   public static PointwiseReport of(
       List<LabelledRecord.Pointwise> records,
       List<double[]> scores,
       Bootstrap bootstrap,
       boolean baseline) {
+    return scored(
+        records,
+        scores.stream().map(s -> List.of(Scored.composite(s[0]))).toList(),
+        bootstrap,
+        baseline);
+  }
+
+  /**
+   * The report of scored records.
+   *
+   * @param scores each record's one answer as scored
+   */
+  public static PointwiseReport scored(
+      List<LabelledRecord.Pointwise> records,
+      List<List<Scored>> scores,
+      Bootstrap bootstrap,
+      boolean baseline) {
     List<Outcome> outcomes = new ArrayList<>();
     for (int i = 0; i < records.size(); i++) {
       LabelledRecord.Pointwise r = records.get(i);
-      outcomes.add(new Outcome(r, scores.get(i)[0], Lengths.of(r.answer().content())));
+      Scored s = scores.get(i).getFirst();
+      outcomes.add(new Outcome(r, s.composite(), Lengths.of(r.answer().content()), s.dimensions()));
     }
     List<Group> categories = new ArrayList<>();
     for (Map.Entry<String, int[]> c : Categories.of(records).entrySet()) {
@@ -71,7 +104,27 @@ public record PointwiseReport(
       categories.add(group(c.getKey(), in, bootstrap, baseline));
     }
     return new PointwiseReport(
-        bootstrap, baseline, outcomes, group(null, outcomes, bootstrap, baseline), categories);
+        bootstrap,
+        baseline,
+        outcomes,
+        group(null, outcomes, bootstrap, baseline),
+        categories,
+        dimensions(outcomes, bootstrap));
+  }
+
+  private static List<DimensionCorrelation> dimensions(
+      List<Outcome> outcomes, Bootstrap bootstrap) {
+    Set<String> names = new LinkedHashSet<>();
+    outcomes.forEach(o -> names.addAll(o.dimensions().keySet()));
+    List<DimensionCorrelation> correlations = new ArrayList<>();
+    for (String name : names) {
+      List<Outcome> scored =
+          outcomes.stream().filter(o -> o.dimensions().containsKey(name)).toList();
+      double[] x = scored.stream().mapToDouble(o -> o.dimensions().get(name)).toArray();
+      double[] human = scored.stream().mapToDouble(o -> o.record().humanScore()).toArray();
+      correlations.add(new DimensionCorrelation(name, x.length, correlation(x, human, bootstrap)));
+    }
+    return correlations;
   }
 
   private static Group group(
@@ -114,6 +167,13 @@ public record PointwiseReport(
     root.set("overall", groupJson(overall));
     ArrayNode cs = root.putArray("categories");
     categories.forEach(g -> cs.add(groupJson(g)));
+    ArrayNode ds = root.putArray("dimensions");
+    for (DimensionCorrelation d : dimensions) {
+      ObjectNode o = ds.addObject();
+      o.put("dimension", d.dimension());
+      o.put("n", d.n());
+      o.set("judge", correlationJson(d.judge()));
+    }
     ArrayNode rs = root.putArray("records");
     for (Outcome o : outcomes) {
       ObjectNode r = rs.addObject();
@@ -127,6 +187,7 @@ public record PointwiseReport(
       r.put("human_score", o.record().humanScore());
       r.put("score", o.score());
       r.put("length", o.length());
+      r.set("dimensions", Json.mapper().valueToTree(o.dimensions()));
     }
     return root;
   }

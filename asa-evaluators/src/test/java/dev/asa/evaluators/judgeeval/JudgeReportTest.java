@@ -70,6 +70,88 @@ class JudgeReportTest {
   }
 
   @Test
+  void eachDimensionAlonePicksByItsOwnScoreAndLeavesOutRecordsWithoutIt() {
+    List<LabelledRecord.Pairwise> records =
+        List.of(
+            pair(1, null, "a", "b", Preference.A),
+            pair(2, null, "a", "b", Preference.B),
+            pair(3, null, "a", "b", Preference.A),
+            pair(4, null, "a", "b", Preference.B));
+    List<List<Scored>> scores =
+        List.of(
+            // relevance picks a (hit), clarity b (miss)
+            List.of(answer(60, 90, 10.0), answer(50, 80, 20.0)),
+            // relevance ties (miss), clarity b (hit)
+            List.of(answer(60, 70, 10.0), answer(50, 70, 20.0)),
+            // relevance picks a (hit), clarity a (hit)
+            List.of(answer(60, 90, 30.0), answer(50, 10, 20.0)),
+            // clarity not scored for b: the record is left out of clarity's rate
+            List.of(answer(60, 10, 30.0), answer(50, 90, null)));
+    PairwiseReport report = PairwiseReport.scored(records, scores, Bootstrap.DEFAULT, false);
+
+    assertThat(report.dimensions())
+        .extracting(PairwiseReport.DimensionRate::dimension)
+        .containsExactly("relevance", "clarity");
+    PairwiseReport.DimensionRate relevance = report.dimensions().get(0);
+    assertThat(relevance.n()).isEqualTo(4);
+    assertThat(relevance.judge().hits()).isEqualTo(3);
+    assertThat(relevance.judge().ties()).isEqualTo(1);
+    PairwiseReport.DimensionRate clarity = report.dimensions().get(1);
+    assertThat(clarity.n()).isEqualTo(3);
+    assertThat(clarity.judge().hits()).isEqualTo(2);
+    assertThat(clarity.judge().agreement().value()).isCloseTo(2.0 / 3, within(1e-12));
+
+    JsonNode json = report.toJson();
+    assertThat(json.path("dimensions").get(1).path("dimension").asText()).isEqualTo("clarity");
+    assertThat(json.path("dimensions").get(1).path("n").asInt()).isEqualTo(3);
+    assertThat(json.path("dimensions").get(1).path("judge").path("hits").asInt()).isEqualTo(2);
+    assertThat(json.path("records").get(3).path("dimensions_b").has("clarity")).isFalse();
+    assertThat(json.path("records").get(0).path("dimensions_a").path("relevance").asDouble())
+        .isEqualTo(90);
+  }
+
+  @Test
+  void aJudgeWithOnlyACompositeReportsNoDimensions() {
+    PairwiseReport report =
+        PairwiseReport.of(
+            List.of(pair(1, null, "a", "bb", Preference.A)),
+            List.<double[]>of(new double[] {2, 1}),
+            Bootstrap.DEFAULT,
+            false);
+    assertThat(report.dimensions()).isEmpty();
+    assertThat(report.toJson().path("dimensions").isEmpty()).isTrue();
+  }
+
+  @Test
+  void eachDimensionAloneIsRankedAgainstThePeoplesScores() {
+    List<LabelledRecord.Pointwise> records =
+        List.of(point(1, "x", 1), point(2, "x", 2), point(3, "x", 3), point(4, "x", 4));
+    List<List<Scored>> scores =
+        List.of(
+            List.of(answer(1, 4, 1.0)),
+            List.of(answer(2, 3, 2.0)),
+            List.of(answer(3, 2, null)),
+            List.of(answer(4, 1, 4.0)));
+    PointwiseReport report = PointwiseReport.scored(records, scores, Bootstrap.DEFAULT, false);
+    assertThat(report.overall().judge().spearman().value()).isCloseTo(1, within(1e-12));
+    assertThat(report.dimensions().get(0).dimension()).isEqualTo("relevance");
+    assertThat(report.dimensions().get(0).judge().spearman().value()).isCloseTo(-1, within(1e-12));
+    assertThat(report.dimensions().get(1).n()).isEqualTo(3);
+    assertThat(report.dimensions().get(1).judge().spearman().value()).isCloseTo(1, within(1e-12));
+    assertThat(report.toJson().path("records").get(2).path("dimensions").has("clarity")).isFalse();
+  }
+
+  /** A composite, a relevance score and, unless null, a clarity score. */
+  private static Scored answer(double composite, double relevance, Double clarity) {
+    java.util.Map<String, Double> dimensions = new java.util.LinkedHashMap<>();
+    dimensions.put("relevance", relevance);
+    if (clarity != null) {
+      dimensions.put("clarity", clarity);
+    }
+    return new Scored(composite, dimensions);
+  }
+
+  @Test
   void withoutTheBaselineNoBaselineFigures() {
     PairwiseReport report =
         PairwiseReport.of(
