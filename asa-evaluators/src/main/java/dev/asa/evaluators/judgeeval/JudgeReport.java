@@ -23,13 +23,13 @@ public sealed interface JudgeReport permits PairwiseReport, PointwiseReport {
       LabelledFile file, List<List<Scored>> scores, Bootstrap bootstrap, boolean baseline) {
     return switch (file.kind()) {
       case PAIRWISE ->
-          PairwiseReport.scored(
+          PairwiseReport.of(
               file.records().stream().map(r -> (LabelledRecord.Pairwise) r).toList(),
               scores,
               bootstrap,
               baseline);
       case POINTWISE ->
-          PointwiseReport.scored(
+          PointwiseReport.of(
               file.records().stream().map(r -> (LabelledRecord.Pointwise) r).toList(),
               scores,
               bootstrap,

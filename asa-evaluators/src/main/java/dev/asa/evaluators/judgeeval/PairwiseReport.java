@@ -114,28 +114,11 @@ public record PairwiseReport(
   }
 
   /**
-   * The report of records scored with composites only.
-   *
-   * @param scores each record's two composites, a then b
-   */
-  public static PairwiseReport of(
-      List<LabelledRecord.Pairwise> records,
-      List<double[]> scores,
-      Bootstrap bootstrap,
-      boolean baseline) {
-    return scored(
-        records,
-        scores.stream().map(s -> List.of(Scored.composite(s[0]), Scored.composite(s[1]))).toList(),
-        bootstrap,
-        baseline);
-  }
-
-  /**
    * The report of scored records.
    *
    * @param scores each record's two answers as scored, a then b
    */
-  public static PairwiseReport scored(
+  public static PairwiseReport of(
       List<LabelledRecord.Pairwise> records,
       List<List<Scored>> scores,
       Bootstrap bootstrap,
@@ -166,20 +149,17 @@ public record PairwiseReport(
     outcomes.forEach(o -> names.addAll(o.dimensionsA().keySet()));
     List<DimensionRate> rates = new ArrayList<>();
     for (String name : names) {
-      List<Boolean> hits = new ArrayList<>();
+      List<Outcome> scored =
+          outcomes.stream()
+              .filter(o -> o.dimensionsA().containsKey(name) && o.dimensionsB().containsKey(name))
+              .toList();
+      boolean[] h = new boolean[scored.size()];
       int ties = 0;
-      for (Outcome o : outcomes) {
-        Double a = o.dimensionsA().get(name);
-        Double b = o.dimensionsB().get(name);
-        if (a != null && b != null) {
-          Preference pick = Outcome.higher(a, b);
-          hits.add(pick == o.record().human());
-          ties += pick == null ? 1 : 0;
-        }
-      }
-      boolean[] h = new boolean[hits.size()];
       for (int i = 0; i < h.length; i++) {
-        h[i] = hits.get(i);
+        Outcome o = scored.get(i);
+        Preference pick = Outcome.higher(o.dimensionsA().get(name), o.dimensionsB().get(name));
+        h[i] = pick == o.record().human();
+        ties += pick == null ? 1 : 0;
       }
       rates.add(new DimensionRate(name, h.length, rate(h, ties, bootstrap)));
     }

@@ -63,28 +63,11 @@ public record PointwiseReport(
   }
 
   /**
-   * The report of records scored with composites only.
-   *
-   * @param scores each record's one composite
-   */
-  public static PointwiseReport of(
-      List<LabelledRecord.Pointwise> records,
-      List<double[]> scores,
-      Bootstrap bootstrap,
-      boolean baseline) {
-    return scored(
-        records,
-        scores.stream().map(s -> List.of(Scored.composite(s[0]))).toList(),
-        bootstrap,
-        baseline);
-  }
-
-  /**
    * The report of scored records.
    *
    * @param scores each record's one answer as scored
    */
-  public static PointwiseReport scored(
+  public static PointwiseReport of(
       List<LabelledRecord.Pointwise> records,
       List<List<Scored>> scores,
       Bootstrap bootstrap,

@@ -36,7 +36,7 @@ class JudgeReportTest {
             new double[] {60, 50},
             new double[] {50, 50},
             new double[] {10, 20});
-    PairwiseReport report = PairwiseReport.of(records, scores, Bootstrap.DEFAULT, true);
+    PairwiseReport report = PairwiseReport.of(records, composites(scores), Bootstrap.DEFAULT, true);
 
     assertThat(report.overall().n()).isEqualTo(4);
     assertThat(report.overall().judge().hits()).isEqualTo(3);
@@ -87,7 +87,7 @@ class JudgeReportTest {
             List.of(answer(60, 90, 30.0), answer(50, 10, 20.0)),
             // clarity not scored for b: the record is left out of clarity's rate
             List.of(answer(60, 10, 30.0), answer(50, 90, null)));
-    PairwiseReport report = PairwiseReport.scored(records, scores, Bootstrap.DEFAULT, false);
+    PairwiseReport report = PairwiseReport.of(records, scores, Bootstrap.DEFAULT, false);
 
     assertThat(report.dimensions())
         .extracting(PairwiseReport.DimensionRate::dimension)
@@ -115,7 +115,7 @@ class JudgeReportTest {
     PairwiseReport report =
         PairwiseReport.of(
             List.of(pair(1, null, "a", "bb", Preference.A)),
-            List.<double[]>of(new double[] {2, 1}),
+            composites(List.<double[]>of(new double[] {2, 1})),
             Bootstrap.DEFAULT,
             false);
     assertThat(report.dimensions()).isEmpty();
@@ -132,13 +132,20 @@ class JudgeReportTest {
             List.of(answer(2, 3, 2.0)),
             List.of(answer(3, 2, null)),
             List.of(answer(4, 1, 4.0)));
-    PointwiseReport report = PointwiseReport.scored(records, scores, Bootstrap.DEFAULT, false);
+    PointwiseReport report = PointwiseReport.of(records, scores, Bootstrap.DEFAULT, false);
     assertThat(report.overall().judge().spearman().value()).isCloseTo(1, within(1e-12));
     assertThat(report.dimensions().get(0).dimension()).isEqualTo("relevance");
     assertThat(report.dimensions().get(0).judge().spearman().value()).isCloseTo(-1, within(1e-12));
     assertThat(report.dimensions().get(1).n()).isEqualTo(3);
     assertThat(report.dimensions().get(1).judge().spearman().value()).isCloseTo(1, within(1e-12));
     assertThat(report.toJson().path("records").get(2).path("dimensions").has("clarity")).isFalse();
+  }
+
+  /** Each record's answers scored with composites only, as a judge without dimensions scores. */
+  private static List<List<Scored>> composites(List<double[]> scores) {
+    return scores.stream()
+        .map(s -> java.util.Arrays.stream(s).mapToObj(Scored::composite).toList())
+        .toList();
   }
 
   /** A composite, a relevance score and, unless null, a clarity score. */
@@ -156,7 +163,7 @@ class JudgeReportTest {
     PairwiseReport report =
         PairwiseReport.of(
             List.of(pair(1, null, "a", "bb", Preference.A)),
-            List.of(new double[] {2, 1}),
+            composites(List.of(new double[] {2, 1})),
             Bootstrap.DEFAULT,
             false);
     assertThat(report.overall().baseline()).isNull();
@@ -182,7 +189,8 @@ class JudgeReportTest {
             new double[] {4},
             new double[] {3},
             new double[] {5});
-    PointwiseReport report = PointwiseReport.of(records, scores, Bootstrap.DEFAULT, true);
+    PointwiseReport report =
+        PointwiseReport.of(records, composites(scores), Bootstrap.DEFAULT, true);
     assertThat(report.overall().judge().spearman().value()).isCloseTo(0.8, within(1e-12));
     assertThat(report.overall().judge().kendallTauB().value()).isCloseTo(0.6, within(1e-12));
     assertThat(report.overall().baseline().spearman().value()).isCloseTo(1, within(1e-12));
@@ -210,7 +218,8 @@ class JudgeReportTest {
                 random.nextBoolean() ? Preference.A : Preference.B));
         scores.add(new double[] {random.nextInt(4), random.nextInt(4)});
       }
-      PairwiseReport report = PairwiseReport.of(records, scores, Bootstrap.DEFAULT, true);
+      PairwiseReport report =
+          PairwiseReport.of(records, composites(scores), Bootstrap.DEFAULT, true);
       java.util.List<Integer> order = new java.util.ArrayList<>();
       for (int i = 0; i < n; i++) {
         order.add(i);
@@ -219,7 +228,7 @@ class JudgeReportTest {
       PairwiseReport shuffled =
           PairwiseReport.of(
               order.stream().map(records::get).toList(),
-              order.stream().map(scores::get).toList(),
+              composites(order.stream().map(scores::get).toList()),
               Bootstrap.DEFAULT,
               true);
       assertThat(shuffled.overall().judge().hits()).isEqualTo(report.overall().judge().hits());
