@@ -59,6 +59,58 @@ record Constraints(List<Check> checks) {
               + NUMBER
               + "\\s+(words?|sentences?|paragraphs?|lines?)\\b");
 
+  private static final String UNIT = "(words?|sentences?|paragraphs?|lines?)\\b";
+
+  /** A number of words may be written with a thousands separator: "6,000 words". */
+  private static final String AMOUNT = "(\\d{1,3}(?:,\\d{3})+|" + NUMBER.substring(1);
+
+  /**
+   * A limit stated otherwise: "limited to 200 words", "max 300 words", "word limit is 250", "must
+   * not exceed 100 words", "100 words or less".
+   */
+  private static final Pattern LIMIT_MORE =
+      Pattern.compile(
+          "(?i)\\b(?:(?:limited|restricted|kept|capped) to|(?:not |never )?exceed(?:ing)?|maximum(?: of)?|max\\.?|no longer than|shorter than)\\s+"
+              + AMOUNT
+              + "\\s+"
+              + UNIT
+              + "|\\b(word|sentence|paragraph|line) (?:limit|count) (?:is|of)\\s+"
+              + AMOUNT
+              + "|\\b"
+              + AMOUNT
+              + "\\s+"
+              + UNIT
+              + "\\s+(?:or (?:less|fewer)|max(?:imum)?)\\b");
+
+  /** A floor: "at least 500 words", "a minimum of 3 paragraphs", "no fewer than 5 sentences". */
+  private static final Pattern FLOOR =
+      Pattern.compile(
+          "(?i)\\b(?:at least|minimum(?: of)?|min\\.?|no (?:less|fewer) than|not (?:less|fewer) than)\\s+"
+              + AMOUNT
+              + "\\s+"
+              + UNIT);
+
+  /**
+   * A size to aim at: "a 30 word description", "a 100-word article", "a three paragraph biography",
+   * "a 5-sentence story", "about 500 words", "approximately 6,000 words", or a range, "a 3-5
+   * sentence description", "between 750 and 1000 words", "1 to 2 sentences".
+   */
+  private static final Pattern SIZE =
+      Pattern.compile(
+          "(?i)\\b(?:(?:between\\s+)?"
+              + AMOUNT
+              + "\\s*(?:-|–|to|and)\\s*"
+              + AMOUNT
+              + "[\\s-]+"
+              + UNIT
+              + "|(?:about|around|approximately|roughly|some|circa|of)\\s+"
+              + AMOUNT
+              + "\\s+"
+              + UNIT
+              + "|(?:a|an|the|one|your)\\s+"
+              + AMOUNT
+              + "[\\s-](word|sentence|paragraph|line)\\b(?=\\s+[a-z]))");
+
   /** "list 3 ...", "give me five examples", "name two ...", "provide 4 tips". */
   private static final Pattern COUNT =
       Pattern.compile(
@@ -128,12 +180,76 @@ record Constraints(List<Check> checks) {
    */
   static final int WORD_SLACK_DIVISOR = 5;
 
+  /** A request to make its text shorter: "summarize the following post", "condense this". */
+  private static final Pattern SHORTEN =
+      Pattern.compile("(?i)\\b(?:summari[sz]e|summary|shorten|condense|tl;?dr)\\b");
+
+  /**
+   * A summary is at most this share of the text it summarizes: past it, the text is given back
+   * rather than summarized.
+   */
+  static final double SUMMARY_SHARE = 0.5;
+
+  /**
+   * As {@link #of(String, String)} on the instruction, and, when it asks for the text it hands over
+   * to be summarized or shortened, whether the answer is shorter than that text: half a post given
+   * back as it was otherwise covers the post as well as a summary does.
+   */
+  static Constraints of(Material request, String deliverable) {
+    Constraints checks = of(request.instruction(), deliverable);
+    if (!request.present() || !SHORTEN.matcher(request.instruction()).find()) {
+      return checks;
+    }
+    int source = Sentences.wordCount(request.text());
+    int measured = Sentences.wordCount(deliverable);
+    List<Check> all = new ArrayList<>(checks.checks());
+    all.add(
+        new Check(
+            String.format(
+                Locale.ROOT,
+                "shorter than the text it summarizes (at most half its %d words)",
+                source),
+            measured <= source * SUMMARY_SHARE,
+            measured + (measured == 1 ? " word" : " words")));
+    return new Constraints(List.copyOf(all));
+  }
+
   static Constraints of(String request, String deliverable) {
     List<Check> checks = new ArrayList<>();
     String answer = deliverable.strip();
+    List<int[]> taken = new ArrayList<>();
     Matcher m = LIMIT.matcher(request);
     while (m.find()) {
       checks.add(limit(m.group(0).strip(), number(m.group(2)), m.group(3), answer));
+      taken.add(new int[] {m.start(), m.end()});
+    }
+    m = LIMIT_MORE.matcher(request);
+    while (m.find()) {
+      if (free(taken, m)) {
+        int n = number(firstNonNull(m, 1, 4, 5));
+        String unit = firstNonNull(m, 2, 3, 6);
+        checks.add(size(m.group(0).strip(), 0, n, unit, answer));
+      }
+    }
+    m = FLOOR.matcher(request);
+    while (m.find()) {
+      if (free(taken, m)) {
+        checks.add(
+            size(m.group(0).strip(), number(m.group(1)), Integer.MAX_VALUE, m.group(2), answer));
+      }
+    }
+    m = SIZE.matcher(request);
+    while (m.find()) {
+      if (!free(taken, m)) {
+        continue;
+      }
+      String instruction = m.group(0).strip();
+      if (m.group(1) != null) {
+        checks.add(size(instruction, number(m.group(1)), number(m.group(2)), m.group(3), answer));
+      } else {
+        int n = number(firstNonNull(m, 4, 6));
+        checks.add(size(instruction, n, n, firstNonNull(m, 5, 7), answer));
+      }
     }
     m = COUNT.matcher(request);
     while (m.find()) {
@@ -202,6 +318,64 @@ record Constraints(List<Check> checks) {
         measured + " " + (measured == 1 ? singular(u) : plural(u)));
   }
 
+  /** Whether the match overlaps none of the spans an earlier pattern took, and takes its own. */
+  private static boolean free(List<int[]> taken, Matcher m) {
+    for (int[] span : taken) {
+      if (m.start() < span[1] && span[0] < m.end()) {
+        return false;
+      }
+    }
+    taken.add(new int[] {m.start(), m.end()});
+    return true;
+  }
+
+  private static String firstNonNull(Matcher m, int... groups) {
+    for (int g : groups) {
+      if (m.group(g) != null) {
+        return m.group(g);
+      }
+    }
+    throw new IllegalStateException(
+        "no group of " + java.util.Arrays.toString(groups) + " matched");
+  }
+
+  /**
+   * A size from {@code min} to {@code max} (equal for a size to aim at). Words are met from half
+   * the size below to half above it, for a size asked for ("a 30 word description": 15 to 45), or a
+   * fifth either side of a range or a bound ("at least 500 words": from 400); sentences, lines and
+   * paragraphs, which a reader counts, within one of a size of three or more and exactly below
+   * that.
+   */
+  private static Check size(String instruction, int min, int max, String unit, String answer) {
+    String u = unit.toLowerCase(Locale.ROOT);
+    int measured = measure(u, answer);
+    double low;
+    double high;
+    if (u.startsWith("word")) {
+      double slack = min == max ? 0.5 : 1.0 / WORD_SLACK_DIVISOR;
+      low = min * (1 - slack);
+      high = max == Integer.MAX_VALUE ? Double.MAX_VALUE : max * (1 + slack);
+    } else {
+      low = min >= 3 ? min - 1 : min;
+      high = max == Integer.MAX_VALUE ? Double.MAX_VALUE : max >= 3 ? max + 1 : max;
+    }
+    return new Check(
+        instruction,
+        measured >= low && measured <= high,
+        measured + " " + (measured == 1 ? singular(u) : plural(u)));
+  }
+
+  private static int measure(String unit, String answer) {
+    if (unit.startsWith("word")) {
+      return Sentences.wordCount(answer);
+    } else if (unit.startsWith("sentence")) {
+      return Sentences.split(answer).size();
+    } else if (unit.startsWith("line")) {
+      return (int) answer.lines().filter(l -> !l.isBlank()).count();
+    }
+    return Structure.of(answer).paragraphs();
+  }
+
   /**
    * The items of the answer: list lines when there are any, else its lines, else its
    * comma-separated pieces. Met when the count is the one asked for.
@@ -264,7 +438,7 @@ record Constraints(List<Check> checks) {
   }
 
   private static int number(String s) {
-    String k = s.toLowerCase(Locale.ROOT);
+    String k = s.toLowerCase(Locale.ROOT).replace(",", "");
     Integer w = WORD_NUMBERS.get(k);
     return w != null ? w : Integer.parseInt(k);
   }

@@ -491,12 +491,16 @@ public final class EmbeddingEvaluator implements Evaluator {
     int words = Sentences.wordCount(m.content);
     double needed = WORDS_PER_ASK * asks.asks();
     double lengthFactor = Math.min(1, words / needed);
-    Constraints instructions = Constraints.of(m.request, m.content);
+    // The text a request hands over is not instructions: "a 400-word landing page" in a search
+    // result it quotes asks for nothing.
+    Constraints instructions = Constraints.of(s.material(), m.content);
     double instructionFactor =
         instructions.any() ? 1 - INSTRUCTIONS_WEIGHT * (1 - instructions.share()) : 1;
     // A single-part question still calls for parts of an answer ("how": steps; "list": items).
     Facets facets =
-        asks.single() && m.prose ? Facets.of(m.request, m.content, m.closeness).orElse(null) : null;
+        asks.single() && m.prose
+            ? Facets.of(s.material().instruction(), m.content, m.closeness).orElse(null)
+            : null;
     double facetFactor = facets != null ? 1 - FACETS_WEIGHT * (1 - facets.share()) : 1;
     Substance substance = Substance.of(m.content, RequestWords.of(m.request));
     double substanceFactor =

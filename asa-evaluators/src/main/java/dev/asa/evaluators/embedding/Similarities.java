@@ -11,23 +11,31 @@ import java.util.List;
  *
  * @param passages the deliverable's passages (possibly a sample)
  * @param toRequest for each passage, its cosine similarity to the whole request
+ * @param material the request read as an instruction and the text it hands over ({@link Material}):
+ *     the parts come from the instruction, each measured with that text
  * @param parts the request's parts
  * @param partBest for each content part, the similarity of its best-matching passage or statement
  * @param tokens word pieces the model read
  */
 record Similarities(
-    Passages passages, double[] toRequest, RequestParts parts, double[] partBest, long tokens) {
+    Passages passages,
+    double[] toRequest,
+    Material material,
+    RequestParts parts,
+    double[] partBest,
+    long tokens) {
 
   static Similarities measure(String request, String content, Model.Memo memo) {
     Passages passages = Passages.of(content);
-    RequestParts parts = RequestParts.of(request);
+    Material material = Material.of(request);
+    RequestParts parts = RequestParts.of(material.instruction());
     if (parts.asks() == 0) {
-      // Only form instructions, or nothing splittable: the request as a whole is the one part.
-      parts = new RequestParts(List.of(request.strip()), List.of(), parts.form());
+      // Only form instructions, or nothing splittable: the instruction as a whole is the one part.
+      parts = new RequestParts(List.of(material.instruction()), List.of(), parts.form());
     }
     List<String> texts = new ArrayList<>(1 + parts.content().size() + passages.passages().size());
     texts.add(request);
-    texts.addAll(parts.content());
+    parts.content().forEach(part -> texts.add(material.withMaterial(part)));
     texts.addAll(passages.passages());
     // A part among others is often covered by one statement of the answer; a request of one part,
     // by the answer as a whole, which its passages already show.
@@ -50,7 +58,7 @@ record Similarities(
       }
       partBest[p] = best;
     }
-    return new Similarities(passages, toRequest, parts, partBest, v.tokens());
+    return new Similarities(passages, toRequest, material, parts, partBest, v.tokens());
   }
 
   int passageCount() {

@@ -41,6 +41,79 @@ class ConstraintsTest {
     assertThat(met("Answer in no more than two paragraphs.", "One.\n\nTwo.")).containsExactly(true);
   }
 
+  private static String words(int n) {
+    return "word ".repeat(n).strip() + ".";
+  }
+
+  @Test
+  void aSizeAskedForIsMetFromHalfBelowToHalfAbove() {
+    String request = "Write me a 30 word description for an NFT product strategy";
+    assertThat(Constraints.of(request, words(30)).describe())
+        .isEqualTo("\"a 30 word\" followed (30 words)");
+    assertThat(met(request, words(15))).containsExactly(true);
+    assertThat(met(request, words(45))).containsExactly(true);
+    assertThat(met(request, words(14))).containsExactly(false);
+    assertThat(met(request, words(70))).containsExactly(false);
+    assertThat(met("Generate a 100-word article on sleep.", words(120))).containsExactly(true);
+    assertThat(met("Write a fictional news article of about 500 words.", words(200)))
+        .containsExactly(false);
+    assertThat(met("The paper should be approximately 6,000 words long.", words(5000)))
+        .containsExactly(true);
+  }
+
+  @Test
+  void rangesFloorsAndOtherLimitsAreRead() {
+    String range = "Write a 3-5 sentence description of the condition.";
+    assertThat(met(range, "One. Two. Three. Four.")).containsExactly(true);
+    assertThat(met(range, "One. Two. Three. Four. Five. Six. Seven.")).containsExactly(false);
+    assertThat(met("The pitch must be between 750 and 1000 words.", words(1100)))
+        .containsExactly(true);
+    assertThat(met("The pitch must be between 750 and 1000 words.", words(300)))
+        .containsExactly(false);
+    assertThat(met("Write an essay of at least 500 words on AI.", words(420)))
+        .containsExactly(true);
+    assertThat(met("Write an essay of at least 500 words on AI.", words(250)))
+        .containsExactly(false);
+    assertThat(met("Summarize it. Word limit is 250 words.", words(400))).containsExactly(false);
+    assertThat(met("Keep it limited to 200 words.", words(150))).containsExactly(true);
+    assertThat(met("Describe it (max 300 words).", words(500))).containsExactly(false);
+    assertThat(met("Write a three paragraph biography of Ada Lovelace.", "A.\n\nB.\n\nC."))
+        .containsExactly(true);
+    assertThat(met("Write a three paragraph biography of Ada Lovelace.", "A."))
+        .containsExactly(false);
+  }
+
+  @Test
+  void aNumberOfWordsOrSentencesNamedInPassingIsNoInstruction() {
+    assertThat(
+            met("Combine the two sentences into a single sentence without losing meaning.", "x."))
+        .isEmpty();
+    assertThat(met("You are given three words and you need to generate a joke.", "x.")).isEmpty();
+    assertThat(met("Paraphrase the following sentence with one word changed.", "x.")).isEmpty();
+    // One instruction read once, however many patterns could read it.
+    assertThat(met("Describe it in under 50 words.", words(40))).containsExactly(true);
+  }
+
+  @Test
+  void aSummaryIsShorterThanTheTextItSummarizes() {
+    String text =
+        "The harbour froze in the winter of that year, and the boats stayed in. ".repeat(4);
+    Material request = Material.of("Summarize the following text:\n\n" + text);
+    assertThat(request.present()).isTrue();
+    Constraints summary = Constraints.of(request, "The harbour froze; the boats stayed in.");
+    assertThat(summary.describe())
+        .isEqualTo(
+            "\"shorter than the text it summarizes (at most half its 56 words)\" followed (7"
+                + " words)");
+    String half = text.substring(0, text.length() / 2 + 10);
+    assertThat(Constraints.of(request, half).checks())
+        .extracting(Check::met)
+        .containsExactly(false);
+    // Text handed over for another purpose asks for no summary.
+    Material proofread = Material.of("Proofread the following text:\n\n" + text);
+    assertThat(Constraints.of(proofread, text).checks()).isEmpty();
+  }
+
   @Test
   void lineLimitsCountTheAnswersLines() {
     String poem = "Write a poem about the sea in four lines.";

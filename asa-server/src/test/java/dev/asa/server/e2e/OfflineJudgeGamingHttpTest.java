@@ -286,6 +286,50 @@ class OfflineJudgeGamingHttpTest {
         .isLessThanOrEqualTo(composite(SHORT));
   }
 
+  /**
+   * A post handed over to summarize, retold at full length in other words: it covers the post as
+   * well as a summary does, yet it is no summary. It breaks the instruction to be shorter than the
+   * text it summarizes; and the post's own sentences are not parts of the request, so the real
+   * summary is seen to cover what was asked. (Given back as it was, the post or most of it is the
+   * request's own text and earns nothing, another test's matter.)
+   */
+  @Test
+  void thePostRetoldAtFullLengthNeverOutscoresItsSummaryThroughHttp() {
+    String post =
+        "We moved in together a year ago and at first things were fine. For the last three months"
+            + " the dishes pile up, the bins overflow and the bathroom is a mess. I have asked"
+            + " twice, nicely, and each time it gets better for a week, then slides back. I pay"
+            + " half the rent and I do all of the cleaning, which I resent more every day. My"
+            + " lease runs until June and moving out early would cost me two months of rent."
+            + " Should I move out, talk to the landlord, or try once more to talk to him?";
+    String request =
+        "Summarize the following post\n\nTitle: My roommate never cleans up\n\nPost: " + post;
+    String summary =
+        "The poster's roommate has stopped cleaning for three months despite two requests, and the"
+            + " poster, who pays half the rent and does all the cleaning, wonders whether to move"
+            + " out before the lease ends in June or escalate.";
+    String retold =
+        "A year ago the writer began sharing a flat with a roommate, and in the beginning"
+            + " everything went well. Over the past three months, though, dirty plates have been"
+            + " stacking up, the rubbish bins keep overflowing, and the bathroom has become filthy."
+            + " The writer has raised it politely on two occasions; both times the roommate"
+            + " improved for about a week before slipping back into old habits. Although the rent"
+            + " is split equally, the writer ends up doing every bit of the housework and grows"
+            + " more bitter about it daily. Their tenancy lasts until June, and leaving sooner"
+            + " would mean paying an extra two months. They ask whether to leave, to involve the"
+            + " landlord, or to have one more conversation with the roommate.";
+    JsonNode honest = verify(request, summary);
+    assertThat(honest.path("dimensions").findValuesAsText("evidence"))
+        .anyMatch(e -> e.startsWith("the request is a single part; covered: \"Summarize the"));
+    JsonNode retelling = verify(request, retold);
+    assertThat(retelling.path("dimensions").findValuesAsText("evidence"))
+        .anyMatch(e ->
+            e.contains(
+                "\"shorter than the text it summarizes (at most half its 105 words)\" NOT"
+                    + " followed"));
+    assertThat(scoreOf(retelling)).isLessThan(scoreOf(honest));
+  }
+
   /** The composite of a standalone verification of the general type at semantic depth. */
   private BigDecimal composite(String content) {
     return composite(REQUEST, content);

@@ -1,0 +1,200 @@
+package dev.asa.evaluators.embedding;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * A request read as an instruction and the material it hands over: "Summarize the following post"
+ * and the post, "Proofread this: ..." and the text, a review followed by "What is the sentiment of
+ * the review above?".
+ *
+ * <p>The material's sentences are not asks. Read as parts of the request, the eighteen sentences of
+ * a post to summarize made eighteen parts, and a good three-sentence summary "covered 8 of 18"
+ * (completeness 10); key terms came from names in the post, and the words an answer needs grew with
+ * each sentence of it. So the parts and key terms come from the instruction alone, and the
+ * instruction is measured together with its material: "summarize the following post" alone is
+ * nothing like any summary (similarity 0.04), the instruction and the post are.
+ *
+ * <p>Read conservatively: the instruction must point at material ("the following", "below", "the
+ * text above", "this email", a trailing colon) or open with a verb that reworks text, and what it
+ * points at must be long and not itself a list of asks or questions, which are parts to cover.
+ *
+ * @param instruction what the request asks, the whole request when no material is found
+ * @param text the material handed over, empty when there is none
+ */
+record Material(String instruction, String text) {
+
+  /** Material shorter than this is read as part of the request: a short quote can be an ask. */
+  static final int MIN_WORDS = 30;
+
+  /** An instruction longer than this is not a lead-in to material but a request of its own. */
+  static final int MAX_INSTRUCTION_WORDS = 40;
+
+  private static final String NOUN =
+      "(?:text|post|article|passage|paragraphs?|e-?mail|essay|story|reviews?|conversation|dialog(?:ue)?"
+          + "|sentences?|code|snippet|poem|letter|document|report|message|content|transcript|notes?"
+          + "|abstract|excerpt|lyrics|data|table|information|statement|script|resume|comments?"
+          + "|tweet|news|description|speech|input|context|summary|chapter|extract|draft)";
+
+  /**
+   * The instruction points at material: "the following", "below", "the text above", "this post".
+   */
+  private static final Pattern POINTS =
+      Pattern.compile(
+          "(?i)\\b(?:the following|following|below|above|hereafter|given\\s+"
+              + NOUN
+              + "|(?:this|these|the|my|provided|attached)\\s+(?:\\w+\\s+){0,2}?"
+              + NOUN
+              + ")\\b");
+
+  /** Verbs that rework a text handed over, opening the instruction. */
+  private static final Pattern REWORK =
+      Pattern.compile(
+          "(?i)^\\W*(?:please\\s+)?(?:paraphrase|rewrite|re-write|rephrase|reword|edit|proofread"
+              + "|correct|fix|translate|summari[sz]e|shorten|simplify|condense|polish|improve"
+              + "|extract|classify|analy[sz]e|tl;?dr)\\b");
+
+  /** A line that asks rather than hands over: an instruction verb first, or a short question. */
+  private static final Pattern ASK_LINE =
+      Pattern.compile(
+          "(?i)^\\s*(?:[-*+•]|\\d{1,3}[.)]|\\(?[a-z][.)])?\\s*(?:please\\s+)?(?:also\\s+)?"
+              + "(?:summari[sz]e|compare|contrast|explain|describe|list|include|provide|give|recommend"
+              + "|suggest|propose|identify|discuss|cover|add|write|implement|keep|outline|analy[sz]e"
+              + "|estimate|report|show|note|evaluate|assess|document|test|flag|check|calculate"
+              + "|compute|review|highlight|rank|define|justify|cite|mention|make sure|ensure|use|do not"
+              + "|don't|avoid|answer|what|why|how|when|where|which|who)\\b");
+
+  private static final Material NONE_TEXT = new Material("", "");
+
+  /**
+   * A line of the material that is an instruction by its label ("Instructions: ...", "Prompt:
+   * ..."): prompts that hand over search results or a document often put the ask on such a line.
+   */
+  private static final Pattern LABELLED =
+      Pattern.compile(
+          "(?i)^\\s*(?:instructions?|prompt|query|question|task|request|your task)\\s*:\\s*\\S");
+
+  static Material of(String request) {
+    String stripped = request.strip();
+    if (stripped.isEmpty()) {
+      return NONE_TEXT;
+    }
+    List<String> lines = stripped.lines().toList();
+    Material split = leading(lines);
+    if (split == null) {
+      split = trailing(lines);
+    }
+    return split == null ? new Material(stripped, "") : split.withLabelledAsks();
+  }
+
+  /** The material's labelled instruction lines moved to the instruction. */
+  private Material withLabelledAsks() {
+    List<String> asks = new ArrayList<>();
+    List<String> rest = new ArrayList<>();
+    for (String line : text.lines().toList()) {
+      (LABELLED.matcher(line).find() ? asks : rest).add(line);
+    }
+    String material = String.join("\n", rest).strip();
+    if (asks.isEmpty() || Sentences.wordCount(material) < MIN_WORDS) {
+      return this;
+    }
+    return new Material(instruction + "\n" + String.join("\n", asks).strip(), material);
+  }
+
+  boolean present() {
+    return !text.isEmpty();
+  }
+
+  /** "Summarize the following post\n\n...": the first line, or its part before a colon. */
+  private static Material leading(List<String> lines) {
+    String first = lines.getFirst().strip();
+    String rest = String.join("\n", lines.subList(1, lines.size())).strip();
+    int colon = first.indexOf(": ");
+    if (colon > 0) {
+      String before = first.substring(0, colon + 1);
+      String after = (first.substring(colon + 2) + "\n" + rest).strip();
+      if (instructs(before) && isMaterial(after)) {
+        return new Material(before, after);
+      }
+    }
+    return instructs(first) && isMaterial(rest) ? withTrailingAsk(first, rest) : null;
+  }
+
+  /**
+   * The material's last paragraph joins the instruction when it asks ("Keep it under 50 words."),
+   * so that "Summarize the following text:", the text, and that line make one instruction.
+   */
+  private static Material withTrailingAsk(String instruction, String material) {
+    List<String> lines = material.lines().toList();
+    int start = lines.size() - 1;
+    while (start > 0 && !lines.get(start - 1).isBlank()) {
+      start--;
+    }
+    String last = String.join("\n", lines.subList(start, lines.size())).strip();
+    String before = String.join("\n", lines.subList(0, start)).strip();
+    boolean asks =
+        start > 0
+            && Sentences.wordCount(last) <= MAX_INSTRUCTION_WORDS
+            && (ASK_LINE.matcher(last).find() || last.endsWith("?"))
+            && Sentences.wordCount(before) >= MIN_WORDS;
+    return asks
+        ? new Material(instruction + "\n" + last, before)
+        : new Material(instruction, material);
+  }
+
+  /** "...\n\nWhat is the sentiment of the review above?": the last paragraph. */
+  private static Material trailing(List<String> lines) {
+    int last = lines.size() - 1;
+    while (last > 0 && lines.get(last).isBlank()) {
+      last--;
+    }
+    int start = last;
+    while (start > 0 && !lines.get(start - 1).isBlank()) {
+      start--;
+    }
+    if (start == 0) {
+      return null;
+    }
+    String instruction = String.join("\n", lines.subList(start, last + 1)).strip();
+    String before = String.join("\n", lines.subList(0, start)).strip();
+    return instructs(instruction) && isMaterial(before) ? new Material(instruction, before) : null;
+  }
+
+  private static boolean instructs(String line) {
+    int words = Sentences.wordCount(line);
+    return words > 0
+        && words <= MAX_INSTRUCTION_WORDS
+        && (POINTS.matcher(line).find()
+            || REWORK.matcher(line).find()
+            || (line.endsWith(":") && words >= 3));
+  }
+
+  /** Long enough, and mostly text rather than asks or questions. */
+  private static boolean isMaterial(String text) {
+    int words = Sentences.wordCount(text);
+    if (words < MIN_WORDS) {
+      return false;
+    }
+    int asking = 0;
+    for (String line : nonBlank(text)) {
+      String l = line.strip();
+      boolean ask = ASK_LINE.matcher(l).find() || l.endsWith("?");
+      if (ask && Sentences.wordCount(l) <= MAX_INSTRUCTION_WORDS) {
+        asking += Sentences.wordCount(l);
+      }
+    }
+    return asking * 2 < words;
+  }
+
+  private static List<String> nonBlank(String text) {
+    List<String> out = new ArrayList<>();
+    text.lines().filter(l -> !l.isBlank()).forEach(out::add);
+    return out;
+  }
+
+  /** The text a part of the instruction is measured as: the part with the material it acts on. */
+  String withMaterial(String part) {
+    return present() ? part + "\n\n" + text : part;
+  }
+}

@@ -1,0 +1,92 @@
+package dev.asa.evaluators.embedding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** A request split into what it asks and the text it hands over, or left whole. */
+class MaterialTest {
+
+  private static final String POST =
+      "Title: My roommate never cleans up and I am tired of it.\n\n"
+          + "Post: We moved in together a year ago. At first things were fine, but for the last"
+          + " three months the dishes pile up, the bins overflow and the bathroom is a mess. I have"
+          + " asked twice, nicely, and each time it gets better for a week. I pay half the rent"
+          + " and I do all of the cleaning. Should I move out or talk to the landlord?";
+
+  @Test
+  void anInstructionPointingAtTheTextBelowHandsItOver() {
+    Material m = Material.of("Summarize the following post\n\n" + POST);
+    assertThat(m.present()).isTrue();
+    assertThat(m.instruction()).isEqualTo("Summarize the following post");
+    assertThat(m.text()).startsWith("Title: My roommate").endsWith("talk to the landlord?");
+    assertThat(m.withMaterial("Summarize the following post"))
+        .isEqualTo("Summarize the following post\n\n" + m.text());
+  }
+
+  @Test
+  void theTextMayFollowAColonOnTheSameLine() {
+    Material m = Material.of("Proofread this: " + POST.replace("\n", " "));
+    assertThat(m.instruction()).isEqualTo("Proofread this:");
+    assertThat(m.text()).startsWith("Title: My roommate");
+  }
+
+  @Test
+  void anInstructionAfterTheTextIsReadAsWell() {
+    Material m = Material.of(POST + "\n\nWhat is the author's main complaint in the post above?");
+    assertThat(m.instruction()).isEqualTo("What is the author's main complaint in the post above?");
+    assertThat(m.text()).startsWith("Title:");
+  }
+
+  @Test
+  void aLastLineThatAsksJoinsTheInstruction() {
+    Material m =
+        Material.of("Summarize the following text:\n\n" + POST + "\n\nKeep it under 40 words.");
+    assertThat(m.instruction()).isEqualTo("Summarize the following text:\nKeep it under 40 words.");
+    assertThat(m.text()).endsWith("talk to the landlord?");
+  }
+
+  @Test
+  void labelledInstructionLinesInTheMaterialAreInstructions() {
+    Material m =
+        Material.of(
+            "Web search results:\n\n[1] \"A landing page should focus on one offer; that is the case"
+                + " with a 400-word landing page as much as a long one, and every ad links to it.\"\n"
+                + "Source: https://example.com/landing\nCurrent date: 2023. 01. 14.\n"
+                + "Instructions: Using the provided web search results, write a reply.\n"
+                + "Prompt: write me sales copy for my PPC service landing page");
+    assertThat(m.instruction())
+        .isEqualTo(
+            "Web search results:\nInstructions: Using the provided web search results, write a"
+                + " reply.\nPrompt: write me sales copy for my PPC service landing page");
+    assertThat(m.text()).contains("400-word landing page").doesNotContain("Prompt:");
+  }
+
+  @Test
+  void asksAndQuestionsAfterALeadInAreThePartsNotMaterial() {
+    String asks =
+        "Write a report on our backups, covering the following:\n"
+            + "- Explain what is backed up today and where the copies are kept\n"
+            + "- Compare nightly and hourly snapshots for cost and recovery time\n"
+            + "- Recommend a retention policy for the next two years\n"
+            + "- Estimate the storage we will need by the end of next year";
+    assertThat(Material.of(asks).present()).isFalse();
+    assertThat(Material.of(asks).instruction()).isEqualTo(asks);
+    String questions =
+        "Answer the following questions:\n1. What is a heat pump and how does it work in winter?\n"
+            + "2. Why is it cheaper to run than a gas boiler in most of Europe today?\n"
+            + "3. How long does one usually last, and what maintenance does it need each year?";
+    assertThat(Material.of(questions).present()).isFalse();
+  }
+
+  @Test
+  void aShortQuoteOrAPlainRequestIsLeftWhole() {
+    assertThat(Material.of("Rewrite this sentence: The cat sat on the mat.").present()).isFalse();
+    String plain =
+        "Explain how a web browser validates an HTTPS server certificate, including the chain of"
+            + " trust, hostname matching against the SAN, and revocation checking.";
+    assertThat(Material.of(plain).present()).isFalse();
+    assertThat(Material.of(plain).instruction()).isEqualTo(plain);
+    assertThat(Material.of("   ").present()).isFalse();
+  }
+}
