@@ -2,6 +2,7 @@ package dev.asa.evaluators.embedding;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -27,6 +28,9 @@ record Material(String instruction, String text) {
 
   /** Material shorter than this is read as part of the request: a short quote can be an ask. */
   static final int MIN_WORDS = 30;
+
+  /** Words of the material a part is measured with ({@link #withMaterial}). */
+  static final int CONTEXT_WORDS = 200;
 
   /** An instruction longer than this is not a lead-in to material but a request of its own. */
   static final int MAX_INSTRUCTION_WORDS = 40;
@@ -193,8 +197,24 @@ record Material(String instruction, String text) {
     return out;
   }
 
-  /** The text a part of the instruction is measured as: the part with the material it acts on. */
+  /**
+   * The text a part of the instruction is measured as: the part with the material it acts on, up to
+   * its first {@value #CONTEXT_WORDS} words, about one window of the model (510 word pieces; a
+   * longer text is read window by window and averaged). The cap keeps a request of many parts and a
+   * long text from costing a reading of the whole text for each part.
+   */
   String withMaterial(String part) {
-    return present() ? part + "\n\n" + text : part;
+    if (!present()) {
+      return part;
+    }
+    Matcher words = Sentences.WORD.matcher(text);
+    int end = text.length();
+    for (int n = 0; words.find(); n++) {
+      if (n == CONTEXT_WORDS) {
+        end = words.start();
+        break;
+      }
+    }
+    return part + "\n\n" + text.substring(0, end).strip();
   }
 }

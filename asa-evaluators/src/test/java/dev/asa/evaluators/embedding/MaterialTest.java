@@ -25,6 +25,16 @@ class MaterialTest {
   }
 
   @Test
+  void aPartIsMeasuredWithTheOpeningOfALongTextOnly() {
+    String longText = "The harbour froze that winter and the boats stayed in. ".repeat(100);
+    Material m = Material.of("Summarize the following text:\n\n" + longText);
+    String measured = m.withMaterial("Summarize the following text");
+    assertThat(Sentences.wordCount(measured))
+        .isEqualTo(Sentences.wordCount("Summarize the following text") + Material.CONTEXT_WORDS);
+    assertThat(measured).endsWith("The harbour froze that winter and the boats stayed in.");
+  }
+
+  @Test
   void theTextMayFollowAColonOnTheSameLine() {
     Material m = Material.of("Proofread this: " + POST.replace("\n", " "));
     assertThat(m.instruction()).isEqualTo("Proofread this:");
