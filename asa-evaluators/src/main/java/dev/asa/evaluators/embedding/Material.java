@@ -52,6 +52,16 @@ record Material(String instruction, String text) {
               + NOUN
               + ")\\b");
 
+  /**
+   * What follows is itself the ask: "answer the following question", "solve the problem below". Its
+   * words are the parts to cover, not a text to work on.
+   */
+  private static final Pattern POINTS_AT_ASKS =
+      Pattern.compile(
+          "(?i)\\b(?:following|below|above|this|these|the|given)\\s+(?:\\w+\\s+)?"
+              + "(?:questions?|problems?|exercises?|tasks?|prompts?|quer(?:y|ies)|instructions?"
+              + "|steps?|requirements?|riddles?|puzzles?)\\b");
+
   /** Verbs that rework a text handed over, opening the instruction. */
   private static final Pattern REWORK =
       Pattern.compile(
@@ -59,7 +69,11 @@ record Material(String instruction, String text) {
               + "|correct|fix|translate|summari[sz]e|shorten|simplify|condense|polish|improve"
               + "|extract|classify|analy[sz]e|tl;?dr)\\b");
 
-  /** A line that asks rather than hands over: an instruction verb first, or a short question. */
+  /**
+   * A line or sentence that asks rather than hands over: an instruction verb first, after a bullet
+   * or a number if any. (A question asks too, told by its question mark: "When we moved in, ..."
+   * opens a post's sentence, not an ask.)
+   */
   private static final Pattern ASK_LINE =
       Pattern.compile(
           "(?i)^\\s*(?:[-*+•]|\\d{1,3}[.)]|\\(?[a-z][.)])?\\s*(?:please\\s+)?(?:also\\s+)?"
@@ -67,9 +81,20 @@ record Material(String instruction, String text) {
               + "|suggest|propose|identify|discuss|cover|add|write|implement|keep|outline|analy[sz]e"
               + "|estimate|report|show|note|evaluate|assess|document|test|flag|check|calculate"
               + "|compute|review|highlight|rank|define|justify|cite|mention|make sure|ensure|use|do not"
-              + "|don't|avoid|answer|what|why|how|when|where|which|who)\\b");
+              + "|don't|avoid|answer)\\b");
 
-  private static final Material NONE_TEXT = new Material("", "");
+  /**
+   * A sentence that states what the answer must do, whatever its first word: "The report should
+   * cover ...", "It must be ...", "Make sure ...". Not "I have to decide" nor "we should talk",
+   * which a post says of its writer.
+   */
+  private static final Pattern DIRECTIVE =
+      Pattern.compile(
+          "(?i)\\b(?:(?:it|you|they|(?:the|your|this|each|every|all)\\s+\\w+)\\s+"
+              + "(?:should|must|needs? to|has to|have to|is required to|are required to)"
+              + "|make sure|be sure to|ensure|please)\\b");
+
+  private static final Material EMPTY = new Material("", "");
 
   /**
    * A line of the material that is an instruction by its label ("Instructions: ...", "Prompt:
@@ -82,7 +107,7 @@ record Material(String instruction, String text) {
   static Material of(String request) {
     String stripped = request.strip();
     if (stripped.isEmpty()) {
-      return NONE_TEXT;
+      return EMPTY;
     }
     List<String> lines = stripped.lines().toList();
     Material split = leading(lines);
@@ -167,34 +192,37 @@ record Material(String instruction, String text) {
 
   private static boolean instructs(String line) {
     int words = Sentences.wordCount(line);
-    return words > 0
-        && words <= MAX_INSTRUCTION_WORDS
-        && (POINTS.matcher(line).find()
-            || REWORK.matcher(line).find()
-            || (line.endsWith(":") && words >= 3));
+    if (words == 0 || words > MAX_INSTRUCTION_WORDS) {
+      return false;
+    }
+    boolean reworks = REWORK.matcher(line).find();
+    if (!reworks && POINTS_AT_ASKS.matcher(line).find()) {
+      return false;
+    }
+    return reworks || POINTS.matcher(line).find() || (line.endsWith(":") && words >= 3);
   }
 
-  /** Long enough, and mostly text rather than asks or questions. */
+  /**
+   * Long enough, and mostly text rather than asks: fewer than half its words in sentences that ask
+   * (an instruction verb first, a question, or a directive such as "should", "must", "make sure",
+   * so that requirements written as prose, "The report should cover the budget and the risks.",
+   * stay parts of the request).
+   */
   private static boolean isMaterial(String text) {
     int words = Sentences.wordCount(text);
     if (words < MIN_WORDS) {
       return false;
     }
     int asking = 0;
-    for (String line : nonBlank(text)) {
-      String l = line.strip();
-      boolean ask = ASK_LINE.matcher(l).find() || l.endsWith("?");
-      if (ask && Sentences.wordCount(l) <= MAX_INSTRUCTION_WORDS) {
-        asking += Sentences.wordCount(l);
+    for (String line : text.lines().filter(l -> !l.isBlank()).toList()) {
+      for (String sentence : Sentences.split(line)) {
+        String t = sentence.strip();
+        if (ASK_LINE.matcher(t).find() || t.endsWith("?") || DIRECTIVE.matcher(t).find()) {
+          asking += Sentences.wordCount(t);
+        }
       }
     }
     return asking * 2 < words;
-  }
-
-  private static List<String> nonBlank(String text) {
-    List<String> out = new ArrayList<>();
-    text.lines().filter(l -> !l.isBlank()).forEach(out::add);
-    return out;
   }
 
   /**

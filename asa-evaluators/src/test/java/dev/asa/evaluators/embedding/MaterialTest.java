@@ -87,6 +87,19 @@ class MaterialTest {
             + "2. Why is it cheaper to run than a gas boiler in most of Europe today?\n"
             + "3. How long does one usually last, and what maintenance does it need each year?";
     assertThat(Material.of(questions).present()).isFalse();
+    String requirements =
+        "Write a report about the migration project:\n"
+            + "The report should cover the budget, the timeline and the risks we have found so far."
+            + " It must be written for executives who have not followed the work. Make sure it ends"
+            + " with a recommendation, and please keep it under 500 words.";
+    assertThat(Material.of(requirements).present()).isFalse();
+    // The question it points at is the ask, however plainly its scene is set (pandalm-666).
+    String question =
+        "You will be asked to answer the following question as part of the LinkedIn Skill"
+            + " assessments.\n\nYou find that your project has a tag and branch both named"
+            + " push-notifications, which causes confusion when trying to print out given reference."
+            + " How can you specify which branch you want to look at?";
+    assertThat(Material.of(question).present()).isFalse();
   }
 
   @Test
