@@ -3,6 +3,7 @@ package dev.asa.evaluators.embedding;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.asa.json.Json;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -11,11 +12,12 @@ import java.util.regex.Pattern;
 
 /**
  * The request's explicit, countable instructions and whether the deliverable follows them: a length
- * in words, sentences or paragraphs ("in under 50 words", "in one sentence"), a number of items
- * ("list 3 ..."), a required layout (JSON, a table, bullet points, a numbered list), a title ("with
- * a title and a summary"), "start every sentence with X", "do not use the word X". Similarity
- * cannot see any of these: an answer of 400 words reads as much like "describe X in 50 words" as
- * one of 50.
+ * in words, sentences or paragraphs ("in under 50 words", "in one sentence"), as a floor, a range
+ * or a size to aim at ("at least 500 words", "3-5 sentences", "a 30 word description"), a summary
+ * shorter than the text it summarizes, a number of items ("list 3 ..."), a required layout (JSON, a
+ * table, bullet points, a numbered list), a title ("with a title and a summary"), "start every
+ * sentence with X", "do not use the word X". Similarity cannot see any of these: an answer of 400
+ * words reads as much like "describe X in 50 words" as one of 50.
  *
  * <p>The language asked for ("answer in French", "translate ... into German") is checked too, when
  * the answer is long enough for {@link Languages} to tell.
@@ -192,8 +194,8 @@ record Constraints(List<Check> checks) {
 
   /**
    * As {@link #of(String, String)} on the instruction, and, when it asks for the text it hands over
-   * to be summarized or shortened, whether the answer is shorter than that text: half a post given
-   * back as it was otherwise covers the post as well as a summary does.
+   * to be summarized or shortened, whether the answer is shorter than that text: a post retold at
+   * full length in other words covers it as well as a summary does.
    */
   static Constraints of(Material request, String deliverable) {
     Constraints checks = of(request.instruction(), deliverable);
@@ -335,8 +337,7 @@ record Constraints(List<Check> checks) {
         return m.group(g);
       }
     }
-    throw new IllegalStateException(
-        "no group of " + java.util.Arrays.toString(groups) + " matched");
+    throw new IllegalStateException("no group of " + Arrays.toString(groups) + " matched");
   }
 
   /**

@@ -19,7 +19,9 @@ import java.util.regex.Pattern;
  *
  * <p>Read conservatively: the instruction must point at material ("the following", "below", "the
  * text above", "this email", a trailing colon) or open with a verb that reworks text, and what it
- * points at must be long and not itself a list of asks or questions, which are parts to cover.
+ * points at must be long and not mostly asks, questions or requirements ("The report should cover
+ * ..."), which are parts to cover; nor is it material when the instruction points at a question or
+ * a task ("answer the following question"), which is the ask itself.
  *
  * @param instruction what the request asks, the whole request when no material is found
  * @param text the material handed over, empty when there is none
@@ -144,7 +146,7 @@ record Material(String instruction, String text) {
       String before = first.substring(0, colon + 1);
       String after = (first.substring(colon + 2) + "\n" + rest).strip();
       if (instructs(before) && isMaterial(after)) {
-        return new Material(before, after);
+        return withTrailingAsk(before, after);
       }
     }
     return instructs(first) && isMaterial(rest) ? withTrailingAsk(first, rest) : null;
