@@ -303,21 +303,9 @@ record Constraints(List<Check> checks) {
 
   private static Check limit(String instruction, int n, String unit, String answer) {
     String u = unit.toLowerCase(Locale.ROOT);
-    int measured;
-    if (u.startsWith("word")) {
-      measured = Sentences.wordCount(answer);
-    } else if (u.startsWith("sentence")) {
-      measured = Sentences.split(answer).size();
-    } else if (u.startsWith("line")) {
-      measured = (int) answer.lines().filter(l -> !l.isBlank()).count();
-    } else {
-      measured = Structure.of(answer).paragraphs();
-    }
+    int measured = measure(u, answer);
     int allowed = u.startsWith("word") ? n + n / WORD_SLACK_DIVISOR : n;
-    return new Check(
-        instruction,
-        measured <= allowed,
-        measured + " " + (measured == 1 ? singular(u) : plural(u)));
+    return new Check(instruction, measured <= allowed, counted(measured, u));
   }
 
   /** Whether the match overlaps none of the spans an earlier pattern took, and takes its own. */
@@ -360,12 +348,17 @@ record Constraints(List<Check> checks) {
       low = min >= 3 ? min - 1 : min;
       high = max == Integer.MAX_VALUE ? Double.MAX_VALUE : max >= 3 ? max + 1 : max;
     }
-    return new Check(
-        instruction,
-        measured >= low && measured <= high,
-        measured + " " + (measured == 1 ? singular(u) : plural(u)));
+    return new Check(instruction, measured >= low && measured <= high, counted(measured, u));
   }
 
+  /** "1 word", "12 sentences": what was measured, for the evidence. */
+  private static String counted(int measured, String unit) {
+    return measured + " " + (measured == 1 ? singular(unit) : plural(unit));
+  }
+
+  /**
+   * The answer's length in the unit (lower case): words, sentences, non-blank lines, paragraphs.
+   */
   private static int measure(String unit, String answer) {
     if (unit.startsWith("word")) {
       return Sentences.wordCount(answer);

@@ -158,10 +158,7 @@ record Material(String instruction, String text) {
    */
   private static Material withTrailingAsk(String instruction, String material) {
     List<String> lines = material.lines().toList();
-    int start = lines.size() - 1;
-    while (start > 0 && !lines.get(start - 1).isBlank()) {
-      start--;
-    }
+    int start = paragraphStart(lines, lines.size() - 1);
     String last = String.join("\n", lines.subList(start, lines.size())).strip();
     String before = String.join("\n", lines.subList(0, start)).strip();
     boolean asks =
@@ -180,16 +177,22 @@ record Material(String instruction, String text) {
     while (last > 0 && lines.get(last).isBlank()) {
       last--;
     }
-    int start = last;
-    while (start > 0 && !lines.get(start - 1).isBlank()) {
-      start--;
-    }
+    int start = paragraphStart(lines, last);
     if (start == 0) {
       return null;
     }
     String instruction = String.join("\n", lines.subList(start, last + 1)).strip();
     String before = String.join("\n", lines.subList(0, start)).strip();
     return instructs(instruction) && isMaterial(before) ? new Material(instruction, before) : null;
+  }
+
+  /** The first line of the paragraph that the line at {@code end} closes. */
+  private static int paragraphStart(List<String> lines, int end) {
+    int start = end;
+    while (start > 0 && !lines.get(start - 1).isBlank()) {
+      start--;
+    }
+    return start;
   }
 
   private static boolean instructs(String line) {
