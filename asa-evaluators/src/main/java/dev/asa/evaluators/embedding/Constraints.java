@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -20,7 +21,8 @@ import java.util.regex.Pattern;
  * words reads as much like "describe X in 50 words" as one of 50.
  *
  * <p>The language asked for ("answer in French", "translate ... into German") is checked too, when
- * the answer is long enough for {@link Languages} to tell.
+ * the answer is long enough for {@link Languages} to tell, and so are plain words for a reader ("so
+ * a 10 year old can understand", "in simple terms"), by Flesch reading ease ({@link Readability}).
  *
  * <p>Only instructions a pattern states unambiguously are checked; anything else about form (tone,
  * style) is left to a judge and stays out of the count, so an answer is never marked down for an
@@ -193,27 +195,110 @@ record Constraints(List<Check> checks) {
   static final double SUMMARY_SHARE = 0.5;
 
   /**
+   * A reader who needs plain words: "so a 5 year old can understand", "explain it to a child", "for
+   * a 10-year-old", "like I'm five", "ELI5". Only phrasings that name the reader: "fun things for
+   * kids" names a topic, and is not read.
+   */
+  private static final Pattern CHILD_READER =
+      Pattern.compile(
+          "(?i)\\b(?:so|such)\\s+(?:that\\s+)?(?:a|an|my|any)\\s+(?:\\d{1,2}|five|six|seven|eight|nine"
+              + "|ten|eleven|twelve)[\\s-]+years?[\\s-]+old\\s+(?:child\\s+|kid\\s+)?(?:can|could|would"
+              + "|will)\\s+understand"
+              + "|\\b(?:so|such)\\s+(?:that\\s+)?(?:a|an|my|any)\\s+(?:child|kid|toddler)\\s+(?:can|could"
+              + "|would|will)\\s+understand"
+              + "|\\b(?:explain|describe|teach)\\b[^.?!\\n]{0,80}?\\bto\\s+(?:a|an|my)\\s+(?:child|kid"
+              + "|\\d{1,2}[\\s-]+years?[\\s-]+old)\\b"
+              + "|\\bfor\\s+(?:a|an)\\s+(?:[1-9]|1[0-2]|five|six|seven|eight|nine|ten|eleven|twelve)"
+              + "[\\s-]+years?[\\s-]+old\\b"
+              + "|\\blike\\s+(?:i'?m|i\\s+am)\\s+(?:five|5|a\\s+child)\\b|\\beli5\\b");
+
+  /**
+   * Plain words asked for without naming a reader: "in simple terms", "in plain English", "in
+   * layman's terms", "easy to understand", or a request to simplify a text it hands over.
+   */
+  private static final Pattern PLAIN_WORDS =
+      Pattern.compile(
+          "(?i)\\bin\\s+(?:simple|simpler|plain|everyday|easy|layman'?s'?|lay)\\s+(?:terms|words"
+              + "|language|english)\\b|\\b(?:easy|easier)\\s+to\\s+(?:understand|read)\\b"
+              + "|\\bsimplify\\s+(?:the\\s+following\\s+|this\\s+|the\\s+|my\\s+)?(?:\\w+\\s+)?(?:text"
+              + "|article|paragraph|passage|language|wording|explanation|sentences?|post|story)\\b");
+
+  /**
+   * Flesch reading ease an answer for a child needs at least: below 50 the formula calls a text
+   * difficult (college level). Lenient on purpose: the check marks down only what plainly ignores
+   * the reader, since the ease is an estimate (syllables by vowel groups).
+   */
+  static final double CHILD_EASE = 50;
+
+  /** Below this the formula calls a text very difficult (a graduate's reading). */
+  static final double PLAIN_EASE = 30;
+
+  /** A text reworked for a plainer reader must read at least this much easier than it did. */
+  static final double EASIER_BY = 10;
+
+  /** Fewer words of prose than this say too little for a reading ease. */
+  static final int EASE_MIN_WORDS = 30;
+
+  /**
    * As {@link #of(String, String)} on the instruction, and, when it asks for the text it hands over
    * to be summarized or shortened, whether the answer is shorter than that text: a post retold at
-   * full length in other words covers it as well as a summary does.
+   * full length in other words covers it as well as a summary does. A request for plain words is
+   * checked by reading ease, against the text handed over when there is one.
    */
   static Constraints of(Material request, String deliverable) {
     Constraints checks = of(request.instruction(), deliverable);
-    if (!request.present() || !SHORTEN.matcher(request.instruction()).find()) {
-      return checks;
-    }
-    int source = Sentences.wordCount(request.text());
-    int measured = Sentences.wordCount(deliverable);
     List<Check> all = new ArrayList<>(checks.checks());
-    all.add(
+    if (request.present() && SHORTEN.matcher(request.instruction()).find()) {
+      int source = Sentences.wordCount(request.text());
+      int measured = Sentences.wordCount(deliverable);
+      all.add(
+          new Check(
+              String.format(
+                  Locale.ROOT,
+                  "shorter than the text it summarizes (at most half its %d words)",
+                  source),
+              measured <= source * SUMMARY_SHARE,
+              measured + (measured == 1 ? " word" : " words")));
+    }
+    plainWords(request, deliverable).ifPresent(all::add);
+    return all.size() == checks.checks().size() ? checks : new Constraints(List.copyOf(all));
+  }
+
+  /**
+   * Whether an answer asked to be plain reads plainly: Flesch reading ease at least {@value
+   * #CHILD_EASE} for a child, {@value #PLAIN_EASE} for plain words, and, when the request hands
+   * over a text to rework, {@value #EASIER_BY} points easier than that text. Nothing is checked
+   * when the answer or the text has too little prose to measure.
+   */
+  private static Optional<Check> plainWords(Material request, String deliverable) {
+    String instruction = request.instruction();
+    Matcher child = CHILD_READER.matcher(instruction);
+    Matcher plain = PLAIN_WORDS.matcher(instruction);
+    boolean forChild = child.find();
+    if (!forChild && !plain.find()) {
+      return Optional.empty();
+    }
+    Readability answer = Readability.of(deliverable);
+    if (!answer.hasProse() || answer.words() < EASE_MIN_WORDS) {
+      return Optional.empty();
+    }
+    double floor = forChild ? CHILD_EASE : PLAIN_EASE;
+    String source = "";
+    if (request.present()) {
+      Readability text = Readability.of(request.text());
+      if (text.hasProse() && text.words() >= EASE_MIN_WORDS) {
+        floor = Math.max(floor, text.fleschReadingEase() + EASIER_BY);
+        source = String.format(Locale.ROOT, "; the text's is %.0f", text.fleschReadingEase());
+      }
+    }
+    String asked = (forChild ? child : plain).group(0).strip();
+    String wanted = String.format(Locale.ROOT, "reading ease at least %.0f%s", floor, source);
+    double ease = answer.fleschReadingEase();
+    return Optional.of(
         new Check(
-            String.format(
-                Locale.ROOT,
-                "shorter than the text it summarizes (at most half its %d words)",
-                source),
-            measured <= source * SUMMARY_SHARE,
-            measured + (measured == 1 ? " word" : " words")));
-    return new Constraints(List.copyOf(all));
+            asked + " (" + wanted + ")",
+            ease >= floor,
+            String.format(Locale.ROOT, "Flesch reading ease %.0f", ease)));
   }
 
   static Constraints of(String request, String deliverable) {

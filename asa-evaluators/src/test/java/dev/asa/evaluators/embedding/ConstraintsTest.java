@@ -115,6 +115,47 @@ class ConstraintsTest {
   }
 
   @Test
+  void anAnswerForAChildReadsEasierThanTheTextItRetells() {
+    String text =
+        "Photosynthesis is the physiological mechanism through which chlorophyll-containing"
+            + " organisms convert electromagnetic radiation into chemical energy, synthesizing"
+            + " carbohydrates from atmospheric carbon dioxide and water while liberating molecular"
+            + " oxygen as a metabolic byproduct. This transformation underpins terrestrial"
+            + " ecosystems and regulates atmospheric composition.";
+    Material request =
+        Material.of("Rewrite the following text so a 7 year old can understand:\n\n" + text);
+    assertThat(request.present()).isTrue();
+    String plain =
+        "Plants make their own food. They use light from the sun. They take in air and water."
+            + " Then they make sugar to grow. They also give out the air we breathe. That is why"
+            + " plants are good for us and for the whole world.";
+    Constraints child = Constraints.of(request, plain);
+    assertThat(child.checks()).extracting(Check::met).containsExactly(true);
+    assertThat(child.describe())
+        .startsWith("\"so a 7 year old can understand (reading ease at least")
+        .contains("the text's is");
+    // The text given back in other long words is no rewrite for a child.
+    String learned =
+        "Photosynthesis constitutes the physiological transformation whereby chlorophyll-bearing"
+            + " organisms utilize electromagnetic radiation, generating carbohydrates from"
+            + " atmospheric carbon dioxide and liberating molecular oxygen; consequently, terrestrial"
+            + " ecosystems and atmospheric composition fundamentally depend upon it.";
+    assertThat(Constraints.of(request, learned).checks())
+        .extracting(Check::met)
+        .containsExactly(false);
+    // Without a text, plain words are asked for against fixed levels.
+    Material ask = Material.of("Explain how vaccines work in simple terms.");
+    assertThat(Constraints.of(ask, learned).checks()).extracting(Check::met).containsExactly(false);
+    assertThat(Constraints.of(ask, plain).checks()).extracting(Check::met).containsExactly(true);
+    // Children named as a topic ask for no reading level, and too short an answer is not measured.
+    assertThat(
+            Constraints.of(Material.of("Write an Instagram post on fun things for kids."), learned)
+                .checks())
+        .isEmpty();
+    assertThat(Constraints.of(ask, "Vaccines teach the body to fight germs.").checks()).isEmpty();
+  }
+
+  @Test
   void lineLimitsCountTheAnswersLines() {
     String poem = "Write a poem about the sea in four lines.";
     assertThat(met(poem, "Grey waves fold\nover the stones\n\nsalt in the air\nand gulls"))

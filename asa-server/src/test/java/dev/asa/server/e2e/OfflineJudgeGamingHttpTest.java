@@ -330,6 +330,34 @@ class OfflineJudgeGamingHttpTest {
     assertThat(scoreOf(retelling)).isLessThan(scoreOf(honest));
   }
 
+  @Test
+  void theTextGivenBackInLongWordsIsNoRewriteForAChildThroughHttp() {
+    String text =
+        "Photosynthesis is the physiological mechanism through which chlorophyll-containing"
+            + " organisms convert electromagnetic radiation into chemical energy, synthesizing"
+            + " carbohydrates from atmospheric carbon dioxide and water while liberating molecular"
+            + " oxygen as a metabolic byproduct. This transformation underpins terrestrial"
+            + " ecosystems and regulates the composition of the atmosphere.";
+    String request = "Rewrite the following text so a 7 year old can understand:\n\n" + text;
+    String forAChild =
+        "Plants make their own food. They catch light from the sun with their green leaves. They"
+            + " drink water and take in air. Then they turn it all into sugar so they can grow. They"
+            + " also give out the fresh air we breathe, so plants help every living thing.";
+    String learned =
+        "Photosynthesis constitutes the physiological transformation whereby chlorophyll-bearing"
+            + " organisms utilize electromagnetic radiation, generating carbohydrates from"
+            + " atmospheric carbon dioxide and water and liberating molecular oxygen; consequently,"
+            + " terrestrial ecosystems and atmospheric composition fundamentally depend upon it.";
+    JsonNode plain = verify(request, forAChild);
+    assertThat(plain.path("dimensions").findValuesAsText("evidence"))
+        .anyMatch(e -> e.contains("\"so a 7 year old can understand (reading ease at least"))
+        .noneMatch(e -> e.contains("NOT followed"));
+    JsonNode hard = verify(request, learned);
+    assertThat(hard.path("dimensions").findValuesAsText("evidence"))
+        .anyMatch(e -> e.contains("so a 7 year old can understand") && e.contains("NOT followed"));
+    assertThat(scoreOf(hard)).isLessThan(scoreOf(plain));
+  }
+
   /** The composite of a standalone verification of the general type at semantic depth. */
   private BigDecimal composite(String content) {
     return composite(REQUEST, content);
