@@ -166,6 +166,32 @@ class TextSignalsTest {
     }
 
     @Test
+    void longerProseIsAllowedMoreRepeatedThreeGramsButNoRepeatedSentence() {
+      Repetition trigrams = new Repetition(40, 0, 600, 72); // 12% of three-grams seen before
+      Readability prose = Readability.of("A plain sentence of prose.");
+      Structure shape = Structure.of("A plain sentence of prose.");
+      // At 150 words 12% is past the 8% of full marks; at 600 words the allowance is 6 points.
+      assertThat(new Writing(prose, shape, trigrams, 150).repetitionScore())
+          .isCloseTo(87.5, within(1e-9));
+      assertThat(new Writing(prose, shape, trigrams, 600).trigramAllowance())
+          .isCloseTo(6, within(1e-9));
+      assertThat(new Writing(prose, shape, trigrams, 600).repetitionScore()).isEqualTo(100);
+      // The allowance stops growing at 1,000 words, and repeated sentences get none.
+      assertThat(new Writing(prose, shape, trigrams, 5_000).trigramAllowance())
+          .isEqualTo(Writing.ALLOWANCE_MAX);
+      Repetition sentences = new Repetition(40, 8, 600, 0); // a fifth of the sentences said twice
+      assertThat(new Writing(prose, shape, sentences, 5_000).repetitionScore())
+          .isCloseTo(62.5, within(1e-9));
+      // A text said twice over is repetition at any length.
+      String answer =
+          "Certificates bind a public key to a name. A browser checks the chain up to a root it"
+              + " trusts, then the dates, the host name and whether the certificate was revoked. ";
+      Writing twice = Writing.of(answer.repeat(15));
+      assertThat(twice.words()).isGreaterThan(400);
+      assertThat(twice.repetitionScore()).isZero();
+    }
+
+    @Test
     void shortLinesRepeatInnocently() {
       assertThat(Repetition.of("Yes. No. Yes. No.").repeatedSentences()).isZero();
     }
