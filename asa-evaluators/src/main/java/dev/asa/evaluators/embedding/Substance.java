@@ -49,7 +49,7 @@ record Substance(int sentences, int concrete, int vague) {
 
   private static final Pattern HEDGE =
       Pattern.compile(
-          "(?i)\\b(?:various|variety of|in (?:some|many|several|different) ways|some (?:things|ways|aspects)|certain (?:things|aspects|ways)|it depends|depending on many|things like that|and so on|etc\\b|basically|generally speaking|in general|kind of|sort of|a lot of things|many things|stuff|somehow|more or less|it is important to note|it is worth noting|plays? an? (?:important|key|crucial) role|there are many|in today's world|at the end of the day|needless to say)");
+          "(?i)\\b(?:various|variety of|in (?:some|many|several|different) ways|some (?:things|ways|aspects)|certain (?:things|aspects|ways)|it depends|depending on many|things like that|and so on|etc\\b|basically|generally speaking|in general|kind of|sort of|a lot of things|many things|stuff\\b|somehow|more or less|it is important to note|it is worth noting|plays? an? (?:important|key|crucial) role|there are many|in today's world|at the end of the day|needless to say)");
 
   /**
    * Words a sentence needs before it can be filler: a label ("Step 2:") and a bare answer ("Yes.",

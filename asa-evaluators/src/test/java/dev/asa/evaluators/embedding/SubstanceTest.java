@@ -60,6 +60,15 @@ class SubstanceTest {
   }
 
   @Test
+  void aHedgeIsAWholeWordNotThePrefixOfOne() {
+    // "stuff" is a hedge; "stuffed" and "stuffing" are food.
+    assertThat(substance("You bring the snacks and stuff. We bring drinks and stuff.").vague())
+        .isEqualTo(2);
+    assertThat(substance("Serve the stuffed peppers hot. Keep the stuffing moist.").vague())
+        .isZero();
+  }
+
+  @Test
   void oneSentenceIsTooLittleToMeasure() {
     assertThat(substance("It depends.").measurable()).isFalse();
     assertThat(substance("It depends. Basically stuff.").measurable()).isTrue();
