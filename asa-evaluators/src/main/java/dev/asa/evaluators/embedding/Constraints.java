@@ -267,8 +267,8 @@ record Constraints(List<Check> checks) {
   /**
    * Whether an answer asked to be plain reads plainly: Flesch reading ease at least {@value
    * #CHILD_EASE} for a child, {@value #PLAIN_EASE} for plain words, and, when the request hands
-   * over a text to rework, {@value #EASIER_BY} points easier than that text. Nothing is checked
-   * when the answer or the text has too little prose to measure.
+   * over a text to rework, {@value #EASIER_BY} points easier than that text. Fenced code is left
+   * out of both, and nothing is checked when the answer has too little prose to measure.
    */
   private static Optional<Check> plainWords(Material request, String deliverable) {
     String instruction = request.instruction();
@@ -278,14 +278,14 @@ record Constraints(List<Check> checks) {
     if (!forChild && !plain.find()) {
       return Optional.empty();
     }
-    Readability answer = Readability.of(deliverable);
+    Readability answer = Readability.of(prose(deliverable));
     if (!answer.hasProse() || answer.words() < EASE_MIN_WORDS) {
       return Optional.empty();
     }
     double floor = forChild ? CHILD_EASE : PLAIN_EASE;
     String source = "";
     if (request.present()) {
-      Readability text = Readability.of(request.text());
+      Readability text = Readability.of(prose(request.text()));
       if (text.hasProse() && text.words() >= EASE_MIN_WORDS) {
         floor = Math.max(floor, text.fleschReadingEase() + EASIER_BY);
         source = String.format(Locale.ROOT, "; the text's is %.0f", text.fleschReadingEase());
@@ -299,6 +299,11 @@ record Constraints(List<Check> checks) {
             asked + " (" + wanted + ")",
             ease >= floor,
             String.format(Locale.ROOT, "Flesch reading ease %.0f", ease)));
+  }
+
+  /** The text without its fenced code blocks: code has no reading ease ("easy to read" code). */
+  private static String prose(String text) {
+    return FENCE.matcher(text).replaceAll("\n");
   }
 
   static Constraints of(String request, String deliverable) {

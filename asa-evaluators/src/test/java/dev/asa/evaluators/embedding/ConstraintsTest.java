@@ -153,6 +153,14 @@ class ConstraintsTest {
                 .checks())
         .isEmpty();
     assertThat(Constraints.of(ask, "Vaccines teach the body to fight germs.").checks()).isEmpty();
+    // Code has no reading ease: only the prose around it is read.
+    String code =
+        "Here is the function.\n\n```python\ndef total_price(items, tax_rate):\n"
+            + "    subtotal = sum(item.price * item.quantity for item in items)\n"
+            + "    return round(subtotal * (1 + tax_rate), 2)\n```\n";
+    Material readable =
+        Material.of("Write a Python function for a basket's total in simple terms.");
+    assertThat(Constraints.of(readable, code).checks()).isEmpty();
   }
 
   @Test
