@@ -246,22 +246,27 @@ record Constraints(List<Check> checks) {
    * checked by reading ease, against the text handed over when there is one.
    */
   static Constraints of(Material request, String deliverable) {
-    Constraints checks = of(request.instruction(), deliverable);
-    List<Check> all = new ArrayList<>(checks.checks());
-    if (request.present() && SHORTEN.matcher(request.instruction()).find()) {
-      int source = Sentences.wordCount(request.text());
-      int measured = Sentences.wordCount(deliverable);
-      all.add(
-          new Check(
-              String.format(
-                  Locale.ROOT,
-                  "shorter than the text it summarizes (at most half its %d words)",
-                  source),
-              measured <= source * SUMMARY_SHARE,
-              measured + (measured == 1 ? " word" : " words")));
-    }
+    List<Check> all = new ArrayList<>(of(request.instruction(), deliverable).checks());
+    shorterThanItsText(request, deliverable).ifPresent(all::add);
     plainWords(request, deliverable).ifPresent(all::add);
-    return all.size() == checks.checks().size() ? checks : new Constraints(List.copyOf(all));
+    return new Constraints(List.copyOf(all));
+  }
+
+  /** Whether a summary of the text the request hands over is at most half as long as that text. */
+  private static Optional<Check> shorterThanItsText(Material request, String deliverable) {
+    if (!request.present() || !SHORTEN.matcher(request.instruction()).find()) {
+      return Optional.empty();
+    }
+    int source = Sentences.wordCount(request.text());
+    int measured = Sentences.wordCount(deliverable);
+    return Optional.of(
+        new Check(
+            String.format(
+                Locale.ROOT,
+                "shorter than the text it summarizes (at most half its %d words)",
+                source),
+            measured <= source * SUMMARY_SHARE,
+            counted(measured, "words")));
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.asa.evaluators.embedding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** A request split into what it asks and the text it hands over, or left whole. */
@@ -80,26 +81,25 @@ class MaterialTest {
             + "- Compare nightly and hourly snapshots for cost and recovery time\n"
             + "- Recommend a retention policy for the next two years\n"
             + "- Estimate the storage we will need by the end of next year";
-    assertThat(Material.of(asks).present()).isFalse();
     assertThat(Material.of(asks).instruction()).isEqualTo(asks);
     String questions =
         "Answer the following questions:\n1. What is a heat pump and how does it work in winter?\n"
             + "2. Why is it cheaper to run than a gas boiler in most of Europe today?\n"
             + "3. How long does one usually last, and what maintenance does it need each year?";
-    assertThat(Material.of(questions).present()).isFalse();
     String requirements =
         "Write a report about the migration project:\n"
             + "The report should cover the budget, the timeline and the risks we have found so far."
             + " It must be written for executives who have not followed the work. Make sure it ends"
             + " with a recommendation, and please keep it under 500 words.";
-    assertThat(Material.of(requirements).present()).isFalse();
     // The question it points at is the ask, however plainly its scene is set (pandalm-666).
     String question =
         "You will be asked to answer the following question as part of the LinkedIn Skill"
             + " assessments.\n\nYou find that your project has a tag and branch both named"
             + " push-notifications, which causes confusion when trying to print out given reference."
             + " How can you specify which branch you want to look at?";
-    assertThat(Material.of(question).present()).isFalse();
+    for (String request : List.of(asks, questions, requirements, question)) {
+      assertThat(Material.of(request).present()).as(request).isFalse();
+    }
   }
 
   @Test
