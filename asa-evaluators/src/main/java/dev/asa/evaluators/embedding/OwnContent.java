@@ -31,10 +31,11 @@ import java.util.regex.Pattern;
  * dressing a hedge ("it depends on many factors, because of various reasons") are not content.
  * Measured on the development corpus: no pick changed.
  *
- * <p>Two kinds of request are answered in few words of one's own by design, and the measure is not
- * applied to them: one that hands over its own text to rework ("paraphrase", "summarize",
- * "translate", "edit" ...), and one that asks for a short answer ("in one word", "briefly", "yes or
- * no", "in 20 words").
+ * <p>Three kinds of request are answered in few words of one's own by design, and the measure is
+ * not applied to them: one that hands over its own text to rework ("paraphrase", "summarize",
+ * "translate", "edit" ...), one that asks for words picked out of its own text ("extract the
+ * keywords", "list the key words from the following"), and one that asks for a short answer ("in
+ * one word", "briefly", "yes or no", "in 20 words").
  *
  * @param words the weighted count of distinct content words beyond the request
  * @param distinct how many distinct content words beyond the request, unweighted
@@ -62,6 +63,33 @@ record OwnContent(double words, int distinct, String exemptBecause) {
           "^\\W*(?:please\\s+)?(?:paraphrase|rewrite|re-write|rephrase|reword|edit|proofread"
               + "|correct|fix|translate|convert|change|summari[sz]e|shorten|simplify|condense"
               + "|make (?:this|the|it)|turn (?:this|the)|transform)\\b",
+          Pattern.CASE_INSENSITIVE);
+
+  /**
+   * Requests that ask for words picked out of a text they hand over: keywords, names, entities, the
+   * facts of a paragraph. The answer is made of the text's words by design ("1. Time management 2.
+   * Prioritizing ..." for a job ad's key words), so it says little of its own and that is the work.
+   * Read anywhere in the request: "Please list the key words from the following job requirements".
+   */
+  private static final String TEXT =
+      "(?:text|paragraphs?|passages?|articles?|claims?|records?|reviews?|contracts?|e-?mails?"
+          + "|documents?|data|sentences?|conversation|transcript|report|listing|description|table"
+          + "|post|story|essay|letter|message|content|clause|input)";
+
+  private static final Pattern PICK =
+      Pattern.compile(
+          // "extract the facts from the paragraph", "pull out ... of the following"
+          "\\b(?:extract|pull out|pick out)\\b[^.?!\\n]{0,80}?\\b(?:from|of|in)\\s+(?:the\\s+)?"
+              + "(?:following|given|provided|presented|above|below"
+              + "|(?:this|these|that|an?|the)\\s+(?:\\w+\\s+){0,2}?"
+              + TEXT
+              + ")\\b"
+              // "choose the three most important keywords", "list the key words"
+              + "|\\b(?:extract|list|identify|find|choose|select|pick|give me"
+              + "|make an?\\b[\\w\\s-]{0,30}?\\blist of)\\b[^.?!\\n]{0,40}?"
+              + "\\b(?:key ?words?|key ?phrases?|key ?terms|(?:named )?entities|mentions)\\b"
+              // "identify the companies ... mentioned in the contract clause below"
+              + "|\\b(?:identify|list|find)\\b[^.?!\\n]{0,80}?\\b(?:mentioned|named|found) in\\b",
           Pattern.CASE_INSENSITIVE);
 
   /**
@@ -128,15 +156,22 @@ record OwnContent(double words, int distinct, String exemptBecause) {
     }
     double words = own.values().stream().mapToDouble(Double::doubleValue).sum();
     String exempt =
-        reworksItsOwnText(request)
-            ? "the request asks for its own text reworked"
-            : SHORT.matcher(request).find() ? "the request asks for a short answer" : null;
+        picksFromItsOwnText(request)
+            ? "the request asks for words picked out of its own text"
+            : reworksItsOwnText(request)
+                ? "the request asks for its own text reworked"
+                : SHORT.matcher(request).find() ? "the request asks for a short answer" : null;
     return new OwnContent(words, own.size(), exempt);
   }
 
   /** Whether the request opens by handing over its own text to rework ("paraphrase this ..."). */
   static boolean reworksItsOwnText(String request) {
-    return REWRITE.matcher(request).find();
+    return REWRITE.matcher(request).find() || picksFromItsOwnText(request);
+  }
+
+  /** Whether the request asks for words picked out of its own text ("extract the keywords"). */
+  static boolean picksFromItsOwnText(String request) {
+    return PICK.matcher(request).find();
   }
 
   /**
@@ -145,7 +180,9 @@ record OwnContent(double words, int distinct, String exemptBecause) {
    * as it was, whole or in part, is a part left undone.
    */
   static boolean rewritesItsOwnText(String request) {
-    return reworksItsOwnText(request) && !SELECT.matcher(request).find();
+    return REWRITE.matcher(request).find()
+        && !SELECT.matcher(request).find()
+        && !picksFromItsOwnText(request);
   }
 
   /** 0 to 1: {@code ln(1 + words) / ln(1 + FULL)}, capped at 1. */

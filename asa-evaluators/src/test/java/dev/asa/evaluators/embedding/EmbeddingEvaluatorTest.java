@@ -204,6 +204,51 @@ class EmbeddingEvaluatorTest {
   }
 
   /**
+   * Keywords picked out of a text the request hands over are the text's own words by design: the
+   * list is not "saying little of its own", and its items are not filler. Before, such a list
+   * scored completeness 8, relevance 31 and clarity 41, below a shorter list dressed in a courtesy
+   * sentence of its own.
+   */
+  @Test
+  void keywordsPickedOutOfTheTextHandedOverAreTheWork() throws Exception {
+    String request =
+        """
+        Please list the key words from the following job requirements so that I can use them in \
+        my resume.
+
+        Planning: you manage your time well and set priorities among competing deadlines.
+        Communication: you write and speak clearly about research findings and their assessment.
+        Analysis: you review data in spreadsheets and present what you find to partners.
+        Improvement: you evaluate current processes and raise their standards.\
+        """;
+    String keywords =
+        """
+        1. Time management
+        2. Priorities
+        3. Deadlines
+        4. Written communication
+        5. Research findings
+        6. Data review
+        7. Spreadsheets
+        8. Process evaluation
+        9. Standards\
+        """;
+    Dimension completeness = dim("completeness", MetricType.PERCENTAGE, null);
+    Dimension relevance = dim("relevance", MetricType.PERCENTAGE, null);
+    Dimension clarity = dim("clarity", MetricType.PERCENTAGE, null);
+    Map<String, DimensionInput> scored =
+        evaluateFor(request, keywords, completeness, relevance, clarity).dimensions();
+    for (String name : List.of("completeness", "relevance", "clarity")) {
+      assertThat(scored.get(name).evidence())
+          .as(name)
+          .contains("the request asks for words picked out of its own text")
+          .doesNotContain("says little of its own");
+      assertThat(scored.get(name).score()).as(name).isGreaterThan(BigDecimal.valueOf(60));
+    }
+    assertThat(scored.get("completeness").evidence()).contains(", 0 vague (hedges, filler)");
+  }
+
+  /**
    * A fenced code block is one unit: its opening fence ("```python") and a line such as
    * "print(word, count)" are not sentences restating a request about counting words in Python, and
    * its blank lines do not cut its imports off as a passage of their own, off the request's topic.

@@ -121,6 +121,32 @@ class OwnContentTest {
   }
 
   @Test
+  void aRequestForWordsPickedOutOfItsOwnTextIsExemptAndNoRewrite() {
+    for (String pick :
+        List.of(
+            "Extract five keywords from the text.\n\nNatural language processing is ...",
+            "Please List the key words from the following job requirements: ...",
+            "Choose the three most important keywords from the given text. Text: ...",
+            "Extract all the place names from the paragraph. The 2022 FIFA World Cup ...",
+            "Identify the companies and key dates mentioned in the contract clause below.")) {
+      assertThat(onTopic(pick, "x").exemptBecause())
+          .as(pick)
+          .isEqualTo("the request asks for words picked out of its own text");
+      // Its words given back are the work, not a part left undone as in a rewrite.
+      assertThat(OwnContent.rewritesItsOwnText(pick)).as(pick).isFalse();
+    }
+    for (String notPicking :
+        List.of(
+            "Write an essay on how capitalists extract surplus value from the workers.",
+            "List a few popular songs from the given album.",
+            "Find central ideas or themes in the provided text.",
+            "Write a product description; use these keywords: silver, pendant.")) {
+      assertThat(OwnContent.picksFromItsOwnText(notPicking)).as(notPicking).isFalse();
+    }
+    assertThat(OwnContent.rewritesItsOwnText("Rewrite this: he go to school.")).isTrue();
+  }
+
+  @Test
   void aRequestForAShortAnswerIsExempt() {
     for (String brief :
         List.of(
