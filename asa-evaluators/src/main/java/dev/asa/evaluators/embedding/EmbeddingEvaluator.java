@@ -51,7 +51,8 @@ import java.util.function.Supplier;
  * <p>Before anything is measured, sentences of prose that only restate the request or speak to the
  * evaluator, courtesies about the answer itself ("I hope this helps"), and empty steps and list
  * items ("Then, think about the details."), are taken out ({@link ScoredText}), so that none can
- * raise a score; the evidence says how many.
+ * raise a score; so is a letter's form (salutation, sign-off, placeholders to fill in), which would
+ * otherwise count against a letter as off its topic. The evidence says how many.
  *
  * <p>Shadow metrics it measures, when a scored dimension names one: {@code verbosity} (the
  * percentage of words off topic or repeated), {@code repetition_rate} and {@code word_count}. Every

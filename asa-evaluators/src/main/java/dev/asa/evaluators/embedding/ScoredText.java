@@ -36,6 +36,10 @@ import java.util.regex.Pattern;
  * @param courtesies sentences about the answer rather than the question ("I hope this helps",
  *     "great question", "let me know if you have questions"), taken out: they carry nothing to
  *     score, and one that talks of explaining sits close in meaning to any "explain" request
+ * @param letterForm lines of a letter's form rather than its content: a salutation ("Dear Hiring
+ *     Manager,"), a sign-off ("Best regards,"), placeholders to fill in ("[Your Name] [Your
+ *     Address]"), taken out. A letter or an email asked for is expected to have them; read as
+ *     passages they sat far from any request and counted against the answer as off its topic
  * @param countingRuns runs of whole numbers counting by one step ("2020, 2021, 2022, ..."), each
  *     read as its two ends ({@link CountingRuns})
  * @param copied the whole deliverable is a verbatim copy of the request's text, and nothing is left
@@ -46,6 +50,7 @@ record ScoredText(
     List<String> directives,
     List<String> emptySteps,
     List<String> courtesies,
+    List<String> letterForm,
     List<String> countingRuns,
     boolean copied) {
 
@@ -112,6 +117,24 @@ record ScoredText(
               + "|^\\W*(?:thank you|thanks) for (?:asking|your question|reading|the question)\\b"
               + "|^\\W*(?:what a |that's a |that is a )?(?:great|good|excellent|interesting) question\\b"
               + "|^\\W*(?:i am|i'm) (?:happy|glad) to help\\b");
+
+  /** A placeholder to fill in: "[Your Name]", "[Company's Address]". */
+  private static final Pattern PLACEHOLDER = Pattern.compile("\\[[^\\]\\n]{1,60}\\]");
+
+  /**
+   * A line that opens or closes a letter, and at most a few words of a name or a title after it:
+   * "Dear Hiring Manager,", "Hi team!", "Best regards,", "Sincerely, Jane Doe".
+   */
+  private static final Pattern SALUTATION_OR_SIGN_OFF =
+      Pattern.compile(
+          "(?i)^\\W*(?:dear(?:\\s+[\\w.'’-]+){1,5}\\s*[,:!]?"
+              + "|(?:hi|hello|hey|greetings)(?:\\s+[\\w.'’-]+){0,4}\\s*[,:!]"
+              + "|to whom it may concern\\s*[,:]?"
+              // A sign-off alone, or with a comma and a name: "Best regards," "Best, Jane"; not
+              // "Best practices for Kubernetes".
+              + "|(?:sincerely|(?:best|kind|warm|warmest|kindest) regards|regards|best wishes"
+              + "|yours (?:truly|sincerely|faithfully)|respectfully(?: yours)?|cheers|best"
+              + "|all the best|with gratitude|warmly)\\s*(?:[,.!]\\s*(?:[\\w.'’-]+\\s*){0,4})?)$");
 
   private static final Set<String> SMALL =
       Set.of(
@@ -197,6 +220,7 @@ record ScoredText(
     List<String> directives = new ArrayList<>();
     List<String> emptySteps = new ArrayList<>();
     List<String> courtesies = new ArrayList<>();
+    List<String> letterForm = new ArrayList<>();
     StringBuilder kept = new StringBuilder();
     boolean any = false;
     boolean inCode = false;
@@ -215,6 +239,10 @@ record ScoredText(
           kept.append(line).append('\n');
           any |= !fence && !line.isBlank(); // a fence alone says nothing
         }
+        continue;
+      }
+      if (letterForm(line)) {
+        letterForm.add(line.strip());
         continue;
       }
       if (Facets.emptyStep(line.strip())) {
@@ -251,22 +279,44 @@ record ScoredText(
     if (restated.isEmpty()
         && directives.isEmpty()
         && emptySteps.isEmpty()
-        && courtesies.isEmpty()) {
+        && courtesies.isEmpty()
+        && letterForm.isEmpty()) {
       return new ScoredText(
-          content, List.of(), List.of(), List.of(), List.of(), counted.runs(), false);
+          content, List.of(), List.of(), List.of(), List.of(), List.of(), counted.runs(), false);
     }
     if (!any) {
       // Nothing left: scored whole (see the class comment), but directives never count, and
       // neither does a verbatim copy of the request.
       if (!directives.isEmpty()) {
         return new ScoredText(
-            "", List.of(), List.copyOf(directives), List.of(), List.of(), List.of(), false);
+            "",
+            List.of(),
+            List.copyOf(directives),
+            List.of(),
+            List.of(),
+            List.of(),
+            List.of(),
+            false);
       }
       return copies(request, written)
           ? new ScoredText(
-              "", List.copyOf(restated), List.of(), List.of(), List.of(), List.of(), true)
+              "",
+              List.copyOf(restated),
+              List.of(),
+              List.of(),
+              List.of(),
+              List.of(),
+              List.of(),
+              true)
           : new ScoredText(
-              content, List.of(), List.of(), List.of(), List.of(), counted.runs(), false);
+              content,
+              List.of(),
+              List.of(),
+              List.of(),
+              List.of(),
+              List.of(),
+              counted.runs(),
+              false);
     }
     if (!kept.isEmpty()) {
       kept.setLength(kept.length() - 1);
@@ -277,13 +327,32 @@ record ScoredText(
         List.copyOf(directives),
         List.copyOf(emptySteps),
         List.copyOf(courtesies),
+        List.copyOf(letterForm),
         counted.runs(),
         false);
   }
 
+  /**
+   * Whether a line is a letter's form only: a salutation, a sign-off, or placeholders to fill in
+   * with nothing else but punctuation. A line with words of its own besides ("Dear team, the
+   * release moves to Friday.") is content and stays.
+   */
+  static boolean letterForm(String line) {
+    String bare = line.strip().replace("*", "").replace("_", "");
+    if (bare.isEmpty()) {
+      return false;
+    }
+    String unfilled = PLACEHOLDER.matcher(bare).replaceAll(" ");
+    if (!unfilled.equals(bare) && unfilled.codePoints().noneMatch(Character::isLetterOrDigit)) {
+      return true;
+    }
+    return SALUTATION_OR_SIGN_OFF.matcher(unfilled).matches();
+  }
+
   /** The content as it is, nothing taken out. */
   static ScoredText whole(String content) {
-    return new ScoredText(content, List.of(), List.of(), List.of(), List.of(), List.of(), false);
+    return new ScoredText(
+        content, List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), false);
   }
 
   /**
@@ -382,6 +451,7 @@ record ScoredText(
         || !directives.isEmpty()
         || !emptySteps.isEmpty()
         || !courtesies.isEmpty()
+        || !letterForm.isEmpty()
         || !countingRuns.isEmpty();
   }
 
@@ -411,6 +481,12 @@ record ScoredText(
           courtesies.size()
               + (courtesies.size() == 1 ? " courtesy" : " courtesies")
               + " about the answer itself (\"I hope this helps\")");
+    }
+    if (!letterForm.isEmpty()) {
+      out.add(
+          letterForm.size()
+              + (letterForm.size() == 1 ? " line" : " lines")
+              + " of a letter's form (salutation, sign-off, placeholders to fill in)");
     }
     if (!countingRuns.isEmpty()) {
       out.add(

@@ -2,6 +2,7 @@ package dev.asa.evaluators.embedding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** What is taken out of a deliverable before it is scored, and what is left alone. */
@@ -91,6 +92,47 @@ class ScoredTextTest {
     // A hope about the subject, not the answer, is content.
     assertThat(ScoredText.of(REQUEST, "We hope browsers will drop OCSP by 2027.").changed())
         .isFalse();
+  }
+
+  @Test
+  void aLettersFormIsTakenOutAndItsContentKept() {
+    ScoredText t =
+        ScoredText.of(
+            "Write a cover letter for a junior developer position at Acme.",
+            """
+            [Your Name]
+            [Your Address] | [Email Address]
+
+            Dear Hiring Manager,
+
+            I am applying for the junior developer position at Acme. I built two web shops in Java.
+
+            Best regards,
+            **[Your Name]**\
+            """);
+    assertThat(t.letterForm())
+        .containsExactly(
+            "[Your Name]",
+            "[Your Address] | [Email Address]",
+            "Dear Hiring Manager,",
+            "Best regards,",
+            "**[Your Name]**");
+    assertThat(t.text()).contains("I built two web shops in Java.").doesNotContain("Dear");
+    assertThat(t.describe()).contains("5 lines of a letter's form");
+    for (String form :
+        List.of("Sincerely,", "Best, Jane", "Hi team!", "Kind regards", "Dear Sir")) {
+      assertThat(ScoredText.letterForm(form)).as(form).isTrue();
+    }
+    // Words of its own beside the form, or a heading that opens like one, are content.
+    for (String content :
+        List.of(
+            "Dear team, the release moves to Friday.",
+            "Best practices for Kubernetes",
+            "Hello World in Python",
+            "Use [brackets] for optional arguments.",
+            "Regards to your family are in order, since they helped.")) {
+      assertThat(ScoredText.letterForm(content)).as(content).isFalse();
+    }
   }
 
   @Test
