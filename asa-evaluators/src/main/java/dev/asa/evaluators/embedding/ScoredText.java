@@ -114,6 +114,7 @@ record ScoredText(
       Pattern.compile(
           "(?i)^\\W*(?:(?:i|we)\\s+(?:really\\s+)?hope|hopefully)\\s+(?:this|that|it|my|the above|the information)\\b.*\\b(?:helps?|helped|useful|helpful|clear|clarif\\w*|answers?|understand\\w*)\\b"
               + "|^\\W*(?:please\\s+)?(?:let me know|feel free to)\\b"
+              + "|\\blet me know if (?:you|there)\\b"
               + "|^\\W*(?:thank you|thanks) for (?:asking|your question|reading|the question)\\b"
               + "|^\\W*(?:what a |that's a |that is a )?(?:great|good|excellent|interesting) question\\b"
               + "|^\\W*(?:i am|i'm) (?:happy|glad) to help\\b");

@@ -89,6 +89,14 @@ class ScoredTextTest {
             "Let me know if you have more questions.");
     assertThat(t.text()).isEqualTo("It checks the chain up to a root.");
     assertThat(t.describe()).contains("3 courtesies about the answer itself");
+    // An offer to say more closing a sentence of thanks is one too.
+    assertThat(
+            ScoredText.of(
+                    REQUEST,
+                    "It checks the chain up to a root. Thank you for your patience, and please let"
+                        + " me know if you need any further help.")
+                .courtesies())
+        .hasSize(1);
     // A hope about the subject, not the answer, is content.
     assertThat(ScoredText.of(REQUEST, "We hope browsers will drop OCSP by 2027.").changed())
         .isFalse();
