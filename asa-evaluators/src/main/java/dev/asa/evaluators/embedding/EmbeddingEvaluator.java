@@ -503,7 +503,7 @@ public final class EmbeddingEvaluator implements Evaluator {
             ? Facets.of(s.material().instruction(), m.content, m.closeness).orElse(null)
             : null;
     double facetFactor = facets != null ? 1 - FACETS_WEIGHT * (1 - facets.share()) : 1;
-    Substance substance = Substance.of(m.content, RequestWords.of(m.request));
+    Substance substance = Substance.of(m.content, RequestWords.ofInstruction(m.request));
     double substanceFactor =
         m.prose && substance.measurable() ? 1 - VAGUENESS_WEIGHT * substance.vagueShare() : 1;
     double score = 100 * base * facetFactor * lengthFactor * instructionFactor * substanceFactor;

@@ -41,7 +41,7 @@ record Material(String instruction, String text) {
       "(?:text|post|article|passage|paragraphs?|e-?mail|essay|story|reviews?|conversation|dialog(?:ue)?"
           + "|sentences?|code|snippet|poem|letter|document|report|message|content|transcript|notes?"
           + "|abstract|excerpt|lyrics|data|table|information|statement|script|resume|comments?"
-          + "|tweet|news|description|speech|input|context|summary|chapter|extract|draft)";
+          + "|tweet|news|description|speech|input|context|summary|chapter|extract|draft|paper)";
 
   /**
    * The instruction points at material: "the following", "below", "the text above", "this post".

@@ -133,7 +133,7 @@ record OwnContent(double words, int distinct, String exemptBecause) {
 
   /** Counts with the similarities given: each sentence's to the request. */
   static OwnContent count(String request, List<String> sentences, double[] toRequest) {
-    RequestWords asked = RequestWords.of(request);
+    RequestWords asked = RequestWords.ofInstruction(request);
     Map<String, Double> own = new HashMap<>();
     // A number is content of the answer's own where the request deals in numbers; elsewhere it is
     // the cheapest word to add ("it works more or less in 7 to 103").

@@ -4,6 +4,7 @@ import java.util.HashSet;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The request's content words, by stem ({@link ScoredText#stem}): the words a keyword stuffer
@@ -22,6 +23,36 @@ final class RequestWords {
     this.stems = stems;
     this.smallWords = smallWords;
     this.handsOverItsText = handsOverItsText;
+  }
+
+  /**
+   * A request that hands over a text ({@link Material}) and asks for a summary of it: "Can you
+   * please write a short note summarizing the research paper titled ...", then the paper. A summary
+   * is made of its text's words by design.
+   */
+  private static final Pattern SUMMARY =
+      Pattern.compile(
+          "(?i)\\b(?:summar(?:y|ies|i[sz]e[sd]?|i[sz]ing)|sum up|tl;?dr|key points|main points"
+              + "|main findings)\\b");
+
+  /** Whether the request hands over a text and asks for a summary of it. */
+  static boolean summarizes(String request) {
+    Material m = Material.of(request);
+    return m.present() && SUMMARY.matcher(m.instruction()).find();
+  }
+
+  /**
+   * The words an answer is held not to give back as its own: the request's, or, when the request
+   * hands over a text to summarize ({@link #summarizes}), its instruction's alone. Read against the
+   * whole request, a faithful summary's sentences were filler and it said "little of its own"
+   * (completeness 5 for a 258-word summary of a paper).
+   */
+  static RequestWords ofInstruction(String request) {
+    if (!summarizes(request)) {
+      return of(request);
+    }
+    RequestWords words = of(Material.of(request).instruction());
+    return new RequestWords(words.stems, words.smallWords, OwnContent.reworksItsOwnText(request));
   }
 
   static RequestWords of(String request) {

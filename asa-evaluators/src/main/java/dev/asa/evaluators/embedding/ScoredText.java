@@ -214,7 +214,15 @@ record ScoredText(
   private static ScoredText of(String request, String written, CountingRuns.Read counted) {
     String content = counted.text();
     Set<String> requestWords = new HashSet<>();
-    for (String w : Sentences.words(request)) {
+    // A summary of a text the request hands over is made of that text's words: restating is
+    // giving back the instruction's. The text given back whole is still a copy.
+    boolean summary = RequestWords.summarizes(request);
+    if (summary && copies(request, written)) {
+      return new ScoredText(
+          "", List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), true);
+    }
+    String asked = summary ? Material.of(request).instruction() : request;
+    for (String w : Sentences.words(asked)) {
       requestWords.add(stem(w));
     }
     List<String> restated = new ArrayList<>();

@@ -144,6 +144,42 @@ class ScoredTextTest {
   }
 
   @Test
+  void aSummaryMadeOfTheTextsOwnWordsIsNoRestatementButTheTextGivenBackIsACopy() {
+    String paper =
+        """
+        The Effects of Exercise on Mental Health
+
+        This paper reviews the evidence on exercise and mental health. Regular aerobic exercise \
+        reduced symptoms of depression and anxiety in most of the trials reviewed, and its effect \
+        on mood was comparable to that of medication in mild cases. Exercise also improved \
+        memory and sleep. The paper recommends that clinicians prescribe exercise alongside \
+        conventional treatment and that programmes address the barriers patients face.\
+        """;
+    String request =
+        "Can you please write a short note summarizing the research paper titled 'The Effects of"
+            + " Exercise on Mental Health', focusing on its main findings?\n"
+            + paper;
+    String summary =
+        "Regular aerobic exercise reduced symptoms of depression and anxiety in most trials."
+            + " The paper recommends that clinicians prescribe exercise alongside conventional"
+            + " treatment.";
+    assertThat(RequestWords.summarizes(request)).isTrue();
+    ScoredText t = ScoredText.of(request, summary);
+    assertThat(t.restated()).isEmpty();
+    assertThat(t.text()).isEqualTo(summary);
+    assertThat(ScoredText.of(request, paper).copied()).isTrue();
+    // A sentence that gives back the instruction is a restatement still.
+    assertThat(
+            ScoredText.of(
+                    request,
+                    summary
+                        + " This is a short note summarizing the research paper titled The"
+                        + " Effects of Exercise on Mental Health.")
+                .restated())
+        .hasSize(1);
+  }
+
+  @Test
   void anAnswerThatIsAllCopyingIsScoredWhole() {
     // "Correct this sentence" answered with the sentence itself, corrected: nothing else to score.
     String request = "Correct the grammar: the browser validate certificates.";
