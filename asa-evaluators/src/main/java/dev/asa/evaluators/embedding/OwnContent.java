@@ -65,17 +65,20 @@ record OwnContent(double words, int distinct, String exemptBecause) {
               + "|make (?:this|the|it)|turn (?:this|the)|transform)\\b",
           Pattern.CASE_INSENSITIVE);
 
-  /**
-   * Requests that ask for words picked out of a text they hand over: keywords, names, entities, the
-   * facts of a paragraph. The answer is made of the text's words by design ("1. Time management 2.
-   * Prioritizing ..." for a job ad's key words), so it says little of its own and that is the work.
-   * Read anywhere in the request: "Please list the key words from the following job requirements".
-   */
+  /** What words are picked out of: "from the paragraph", "of the following claim". */
   private static final String TEXT =
       "(?:text|paragraphs?|passages?|articles?|claims?|records?|reviews?|contracts?|e-?mails?"
           + "|documents?|data|sentences?|conversation|transcript|report|listing|description|table"
           + "|post|story|essay|letter|message|content|clause|input)";
 
+  /**
+   * Requests that ask for words picked out of a text they hand over: keywords, names, entities, the
+   * facts of a paragraph. The answer is made of the text's words by design ("1. Time management 2.
+   * Prioritizing ..." for a job ad's key words), so it says little of its own and that is the work.
+   * Read anywhere in the request, "Please list the key words from the following job requirements",
+   * but narrowly: "extract surplus value from the workers", "list a few songs from the given album"
+   * and "use these keywords" pick nothing out of a text.
+   */
   private static final Pattern PICK =
       Pattern.compile(
           // "extract the facts from the paragraph", "pull out ... of the following"
@@ -164,7 +167,10 @@ record OwnContent(double words, int distinct, String exemptBecause) {
     return new OwnContent(words, own.size(), exempt);
   }
 
-  /** Whether the request opens by handing over its own text to rework ("paraphrase this ..."). */
+  /**
+   * Whether the request opens by handing over its own text to rework ("paraphrase this ..."), or
+   * asks for words picked out of it ({@link #picksFromItsOwnText}).
+   */
   static boolean reworksItsOwnText(String request) {
     return REWRITE.matcher(request).find() || picksFromItsOwnText(request);
   }

@@ -218,8 +218,7 @@ record ScoredText(
     // giving back the instruction's. The text given back whole is still a copy.
     boolean summary = RequestWords.summarizes(request);
     if (summary && copies(request, written)) {
-      return new ScoredText(
-          "", List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), true);
+      return copy(List.of());
     }
     String asked = summary ? Material.of(request).instruction() : request;
     for (String w : Sentences.words(asked)) {
@@ -290,8 +289,7 @@ record ScoredText(
         && emptySteps.isEmpty()
         && courtesies.isEmpty()
         && letterForm.isEmpty()) {
-      return new ScoredText(
-          content, List.of(), List.of(), List.of(), List.of(), List.of(), counted.runs(), false);
+      return untouched(content, counted.runs());
     }
     if (!any) {
       // Nothing left: scored whole (see the class comment), but directives never count, and
@@ -307,25 +305,7 @@ record ScoredText(
             List.of(),
             false);
       }
-      return copies(request, written)
-          ? new ScoredText(
-              "",
-              List.copyOf(restated),
-              List.of(),
-              List.of(),
-              List.of(),
-              List.of(),
-              List.of(),
-              true)
-          : new ScoredText(
-              content,
-              List.of(),
-              List.of(),
-              List.of(),
-              List.of(),
-              List.of(),
-              counted.runs(),
-              false);
+      return copies(request, written) ? copy(restated) : untouched(content, counted.runs());
     }
     if (!kept.isEmpty()) {
       kept.setLength(kept.length() - 1);
@@ -360,8 +340,19 @@ record ScoredText(
 
   /** The content as it is, nothing taken out. */
   static ScoredText whole(String content) {
+    return untouched(content, List.of());
+  }
+
+  /** The content with nothing taken out but its counting runs read as their ends. */
+  private static ScoredText untouched(String content, List<String> countingRuns) {
     return new ScoredText(
-        content, List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), false);
+        content, List.of(), List.of(), List.of(), List.of(), List.of(), countingRuns, false);
+  }
+
+  /** The request's own text given back: nothing left to score. */
+  private static ScoredText copy(List<String> restated) {
+    return new ScoredText(
+        "", List.copyOf(restated), List.of(), List.of(), List.of(), List.of(), List.of(), true);
   }
 
   /**
