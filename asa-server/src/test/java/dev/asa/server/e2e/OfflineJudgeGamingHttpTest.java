@@ -358,6 +358,58 @@ class OfflineJudgeGamingHttpTest {
     assertThat(scoreOf(hard)).isLessThan(scoreOf(plain));
   }
 
+  /**
+   * A summary of a handed-over text is now read against the instruction's words only, so that its
+   * sentences built of the text's words are not restatements. The text itself given back as its
+   * "summary" must still earn nothing, and stay below a real summary.
+   */
+  @Test
+  void thePaperGivenBackAsItsOwnSummaryEarnsNothingThroughHttp() {
+    String paper =
+        """
+        The Effects of Exercise on Mental Health
+
+        This paper reviews the evidence on exercise and mental health. Regular aerobic exercise \
+        reduced symptoms of depression and anxiety in most of the trials reviewed, and its effect \
+        on mood was comparable to that of medication in mild cases. Exercise also improved \
+        memory and sleep. The paper recommends that clinicians prescribe exercise alongside \
+        conventional treatment and that programmes address the barriers patients face.\
+        """;
+    String request =
+        "Can you please write a short note summarizing the research paper titled 'The Effects of"
+            + " Exercise on Mental Health', focusing on its main findings?\n"
+            + paper;
+    String summary =
+        "Regular aerobic exercise eased depression and anxiety in most trials, about as well as"
+            + " medication in mild cases, and improved memory and sleep. The authors recommend"
+            + " prescribing exercise alongside conventional treatment.";
+    JsonNode given = verify(request, paper);
+    assertThat(given.path("dimensions").findValuesAsText("evidence"))
+        .contains(
+            "the deliverable is the request's own text given back as it was: nothing of its own is"
+                + " left to score");
+    assertThat(composite(request, summary)).isGreaterThan(scoreOf(given));
+  }
+
+  /**
+   * A letter's form (salutation, sign-off, placeholders) is taken out before scoring: wrapped
+   * around an answer to a question that asks for no letter, it never raises the score.
+   */
+  @Test
+  void aLettersFormWrappedAroundAnAnswerNeverPaysThroughHttp() {
+    String answer =
+        "The browser checks that the certificate chains to a trusted root, that it has not"
+            + " expired or been revoked, and that the server's hostname matches a name in its"
+            + " subject alternative names.";
+    String wrapped =
+        "Dear Reader,\n\n" + answer + "\n\nBest regards,\n[Your Name]\n[Your Title] | [Company]";
+    JsonNode plain = verify(REQUEST, answer);
+    JsonNode letter = verify(REQUEST, wrapped);
+    assertThat(letter.path("dimensions").findValuesAsText("evidence"))
+        .anyMatch(e -> e.contains("4 lines of a letter's form"));
+    assertThat(scoreOf(letter)).isLessThanOrEqualTo(scoreOf(plain));
+  }
+
   /** The composite of a standalone verification of the general type at semantic depth. */
   private BigDecimal composite(String content) {
     return composite(REQUEST, content);
