@@ -41,7 +41,8 @@ record Material(String instruction, String text) {
       "(?:text|post|article|passage|paragraphs?|e-?mail|essay|story|reviews?|conversation|dialog(?:ue)?"
           + "|sentences?|code|snippet|poem|letter|document|report|message|content|transcript|notes?"
           + "|abstract|excerpt|lyrics|data|table|information|statement|script|resume|comments?"
-          + "|tweet|news|description|speech|input|context|summary|chapter|extract|draft|paper)";
+          + "|tweet|news|description|speech|input|context|summary|chapter|extract|draft|paper|guide"
+          + "|contract|clause|claim|assignment|listing)";
 
   /**
    * The instruction points at material: "the following", "below", "the text above", "this post".
@@ -50,7 +51,7 @@ record Material(String instruction, String text) {
       Pattern.compile(
           "(?i)\\b(?:the following|following|below|above|hereafter|given\\s+"
               + NOUN
-              + "|(?:this|these|the|my|provided|attached)\\s+(?:\\w+\\s+){0,2}?"
+              + "|(?:this|these|the|my|provided|attached)\\s+(?:[\\w+#'-]+\\s+){0,2}?"
               + NOUN
               + ")\\b");
 
@@ -64,10 +65,14 @@ record Material(String instruction, String text) {
               + "(?:questions?|problems?|exercises?|tasks?|prompts?|quer(?:y|ies)|instructions?"
               + "|steps?|requirements?|riddles?|puzzles?)\\b");
 
-  /** Verbs that rework a text handed over, opening the instruction. */
+  /**
+   * Verbs that rework a text handed over, opening the instruction, asked for or not ("can you
+   * rewrite and explain this?", "Optimize this C++ code ...").
+   */
   private static final Pattern REWORK =
       Pattern.compile(
-          "(?i)^\\W*(?:please\\s+)?(?:paraphrase|rewrite|re-write|rephrase|reword|edit|proofread"
+          "(?i)^\\W*(?:(?:can|could|would|will) you\\s+)?(?:please\\s+)?(?:paraphrase|rewrite|re-write"
+              + "|rephrase|reword|edit|proofread|revise|revamp|refactor|optimi[sz]e|convert"
               + "|correct|fix|translate|summari[sz]e|shorten|simplify|condense|polish|improve"
               + "|extract|classify|analy[sz]e|tl;?dr)\\b");
 
@@ -200,7 +205,8 @@ record Material(String instruction, String text) {
     if (words == 0 || words > MAX_INSTRUCTION_WORDS) {
       return false;
     }
-    boolean reworks = REWORK.matcher(line).find();
+    // Words picked out of what follows make it a text, even "the following job requirements".
+    boolean reworks = REWORK.matcher(line).find() || OwnContent.picksFromItsOwnText(line);
     if (!reworks && POINTS_AT_ASKS.matcher(line).find()) {
       return false;
     }

@@ -102,6 +102,36 @@ class MaterialTest {
     }
   }
 
+  /**
+   * Found on Auto-J: "a note summarizing the fitness guide" and the guide, "can you rewrite this?"
+   * and the code, "optimize this C++ code" and the code were each read as a request of forty parts,
+   * and an honest summary of the guide scored 57 for restating it.
+   */
+  @Test
+  void moreWaysOfPointingAtTheTextHandedOver() {
+    String guide =
+        "# 30-Day Body Transformation\n\nWelcome to the program. It combines exercise, nutrition and"
+            + " rest. Week one builds the habit with three short workouts; week two adds strength"
+            + " training; weeks three and four raise the intensity and add a longer run on Sundays.";
+    String code =
+        "#include <set>\nint main() {\n  std::set<int> a{1, 2, 3}, b{2, 3, 4};\n  // the"
+            + " intersection is computed by hand below, one element of a at a time, and printed to"
+            + " the standard output with a space after each element found in both sets\n}";
+    for (String instruction :
+        List.of(
+            "Create an upbeat note summarizing the fitness guide '30-Day Body Transformation.'",
+            "Optimize this C++ code for finding the intersection of two sets.",
+            "can you rewrite and explain this?",
+            "Revamp this legal contract so that non-lawyers understand it.",
+            // "the following job requirements" are asks, unless words are picked out of them
+            "Please list the key words from the following job requirements.")) {
+      String text = instruction.contains("code") || instruction.contains("this?") ? code : guide;
+      Material m = Material.of(instruction + "\n" + text);
+      assertThat(m.instruction()).as(instruction).isEqualTo(instruction);
+      assertThat(m.text()).as(instruction).isEqualTo(text);
+    }
+  }
+
   @Test
   void aShortQuoteOrAPlainRequestIsLeftWhole() {
     assertThat(Material.of("Rewrite this sentence: The cat sat on the mat.").present()).isFalse();
