@@ -111,6 +111,11 @@ record Material(String instruction, String text) {
       Pattern.compile(
           "(?i)^\\s*(?:instructions?|prompt|query|question|task|request|your task)\\s*:\\s*\\S");
 
+  /**
+   * Where the first sentence of a line ends: its stop, a closing quote, and the next one's start.
+   */
+  private static final Pattern FIRST_STOP = Pattern.compile("(?<=[.!?])[\"”']?\\s+(?=[\"“A-Z0-9])");
+
   static Material of(String request) {
     String stripped = request.strip();
     if (stripped.isEmpty()) {
@@ -154,7 +159,46 @@ record Material(String instruction, String text) {
         return withTrailingAsk(before, after);
       }
     }
-    return instructs(first) && isMaterial(rest) ? withTrailingAsk(first, rest) : null;
+    if (instructs(first) && isMaterial(rest)) {
+      return withTrailingAsk(first, rest);
+    }
+    return inline(first, rest);
+  }
+
+  /**
+   * "Extract all the place names from the paragraph. Keep them in the order they appear. The 2022
+   * FIFA World Cup ...": the instruction's sentences and the text on one line. Only when the first
+   * sentence opens by reworking a text or picks words out of it: "I am going to give you a bill. I
+   * want you to list ..." says what it wants in its second sentence. The asks right after the first
+   * sentence join it, and the rest is the text.
+   */
+  private static Material inline(String first, String rest) {
+    Matcher stop = FIRST_STOP.matcher(first);
+    if (!stop.find()) {
+      return null;
+    }
+    StringBuilder instruction = new StringBuilder(first.substring(0, stop.start()).strip());
+    String opening = instruction.toString();
+    boolean reworks = REWORK.matcher(opening).find() || OwnContent.picksFromItsOwnText(opening);
+    if (!reworks || !instructs(opening)) {
+      return null;
+    }
+    List<String> sentences = Sentences.split(first.substring(stop.end()));
+    int asks = 0;
+    while (asks < sentences.size() && asks(sentences.get(asks))) {
+      instruction.append(' ').append(sentences.get(asks++));
+    }
+    String text =
+        (String.join(" ", sentences.subList(asks, sentences.size())) + "\n" + rest).strip();
+    return Sentences.wordCount(instruction.toString()) <= MAX_INSTRUCTION_WORDS && isMaterial(text)
+        ? withTrailingAsk(instruction.toString(), text)
+        : null;
+  }
+
+  /** A sentence that asks: an instruction verb first, a question, or a directive. */
+  private static boolean asks(String sentence) {
+    String t = sentence.strip();
+    return ASK_LINE.matcher(t).find() || t.endsWith("?") || DIRECTIVE.matcher(t).find();
   }
 
   /**
@@ -228,7 +272,7 @@ record Material(String instruction, String text) {
     for (String line : text.lines().filter(l -> !l.isBlank()).toList()) {
       for (String sentence : Sentences.split(line)) {
         String t = sentence.strip();
-        if (ASK_LINE.matcher(t).find() || t.endsWith("?") || DIRECTIVE.matcher(t).find()) {
+        if (asks(t)) {
           asking += Sentences.wordCount(t);
         }
       }

@@ -133,6 +133,27 @@ class MaterialTest {
   }
 
   @Test
+  void theInstructionAndTheTextMayShareALine() {
+    String text =
+        "The 2022 FIFA World Cup is scheduled to be played in Qatar, from 20 November to 18"
+            + " December 2022. It is the first World Cup held in the Arab world, and matches are"
+            + " played in Lusail, Al Khor and Doha, all within an hour's drive of one another.";
+    Material m =
+        Material.of(
+            "Extract all the place names from the paragraph. Keep them in the order they appear. "
+                + text);
+    assertThat(m.instruction())
+        .isEqualTo(
+            "Extract all the place names from the paragraph. Keep them in the order they appear.");
+    assertThat(m.text()).isEqualTo(text);
+
+    // Its first sentence must rework the text or pick from it; this one says what it wants later.
+    String announced =
+        "I am going to give you the text of a bill. I want you to list who it affects. " + text;
+    assertThat(Material.of(announced).present()).isFalse();
+  }
+
+  @Test
   void aShortQuoteOrAPlainRequestIsLeftWhole() {
     assertThat(Material.of("Rewrite this sentence: The cat sat on the mat.").present()).isFalse();
     String plain =
