@@ -392,6 +392,32 @@ class OfflineJudgeGamingHttpTest {
   }
 
   /**
+   * A request may now hand over its text on the instruction's own line ("Rewrite this paragraph ...
+   * . The sun, ..."), and a summary or a guide introduced more ways. Each such text given back as
+   * it was must still earn nothing, and stay below a real rework.
+   */
+  @Test
+  void theTextOnTheInstructionsOwnLineGivenBackEarnsNothingThroughHttp() {
+    String text =
+        "The sun, sunlamps, and tanning booths all give off ultraviolet (UV) radiation. Exposure to"
+            + " UV radiation causes early aging of the skin and damage that can lead to skin cancer."
+            + " People of all ages should limit the time they spend in the sun, especially between"
+            + " mid-morning and late afternoon.";
+    String request =
+        "Rewrite this paragraph about sunlight so a 5 year old can understand its danger. " + text;
+    String rewrite =
+        "The sun is very bright and very strong. It sends out light you cannot see, and that light"
+            + " can burn your skin and make it sick later. So wear a hat and sunscreen, and play in"
+            + " the shade when the sun is high in the middle of the day.";
+    JsonNode given = verify(request, text);
+    assertThat(given.path("dimensions").findValuesAsText("evidence"))
+        .contains(
+            "the deliverable is the request's own text given back as it was: nothing of its own is"
+                + " left to score");
+    assertThat(composite(request, rewrite)).isGreaterThan(scoreOf(given));
+  }
+
+  /**
    * A letter's form (salutation, sign-off, placeholders) is taken out before scoring: wrapped
    * around an answer to a question that asks for no letter, it never raises the score.
    */
