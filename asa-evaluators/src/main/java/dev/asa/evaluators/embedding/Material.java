@@ -18,10 +18,11 @@ import java.util.regex.Pattern;
  * nothing like any summary (similarity 0.04), the instruction and the post are.
  *
  * <p>Read conservatively: the instruction must point at material ("the following", "below", "the
- * text above", "this email", a trailing colon) or open with a verb that reworks text, and what it
- * points at must be long and not mostly asks, questions or requirements ("The report should cover
- * ..."), which are parts to cover; nor is it material when the instruction points at a question or
- * a task ("answer the following question"), which is the ask itself.
+ * text above", "this email", a trailing colon), open with a verb that reworks text, or ask for
+ * words picked out of it (it may share its line with the text only then), and what it points at
+ * must be long and not mostly asks, questions or requirements ("The report should cover ..."),
+ * which are parts to cover; nor is it material when the instruction points at a question or a task
+ * ("answer the following question"), which is the ask itself.
  *
  * @param instruction what the request asks, the whole request when no material is found
  * @param text the material handed over, empty when there is none
