@@ -184,9 +184,16 @@ record Constraints(List<Check> checks) {
    */
   static final int WORD_SLACK_DIVISOR = 5;
 
-  /** A request to make its text shorter: "summarize the following post", "condense this". */
-  private static final Pattern SHORTEN =
-      Pattern.compile("(?i)\\b(?:summari[sz]e|summary|shorten|condense|tl;?dr)\\b");
+  /** A request to summarize its text: "summarize the following post", "TL;DR". */
+  private static final Pattern SUMMARIZE =
+      Pattern.compile("(?i)\\b(?:summari[sz]e|summary|tl;?dr)\\b");
+
+  /**
+   * A request to make its text shorter, not to summarize it: "condense the language and sentence
+   * structures of this essay while retaining its depth of thought" asks for the same essay in fewer
+   * words, and a version three quarters as long is one.
+   */
+  private static final Pattern SHORTEN = Pattern.compile("(?i)\\b(?:shorten|condense)\\b");
 
   /**
    * A summary is at most this share of the text it summarizes: past it, the text is given back
@@ -252,21 +259,36 @@ record Constraints(List<Check> checks) {
     return new Constraints(List.copyOf(all));
   }
 
-  /** Whether a summary of the text the request hands over is at most half as long as that text. */
+  /**
+   * Whether a summary of the text the request hands over is at most half as long as that text, and
+   * a text it asks to shorten shorter than it was.
+   */
   private static Optional<Check> shorterThanItsText(Material request, String deliverable) {
-    if (!request.present() || !SHORTEN.matcher(request.instruction()).find()) {
+    if (!request.present()) {
       return Optional.empty();
     }
+    String instruction = request.instruction();
     int source = Sentences.wordCount(request.text());
     int measured = Sentences.wordCount(deliverable);
-    return Optional.of(
-        new Check(
-            String.format(
-                Locale.ROOT,
-                "shorter than the text it summarizes (at most half its %d words)",
-                source),
-            measured <= source * SUMMARY_SHARE,
-            counted(measured, "words")));
+    if (SUMMARIZE.matcher(instruction).find()) {
+      return Optional.of(
+          new Check(
+              String.format(
+                  Locale.ROOT,
+                  "shorter than the text it summarizes (at most half its %d words)",
+                  source),
+              measured <= source * SUMMARY_SHARE,
+              counted(measured, "words")));
+    }
+    if (SHORTEN.matcher(instruction).find()) {
+      return Optional.of(
+          new Check(
+              String.format(
+                  Locale.ROOT, "shorter than the text it shortens (its %d words)", source),
+              measured < source,
+              counted(measured, "words")));
+    }
+    return Optional.empty();
   }
 
   /**

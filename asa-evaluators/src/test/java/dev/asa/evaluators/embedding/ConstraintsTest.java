@@ -114,6 +114,30 @@ class ConstraintsTest {
     assertThat(Constraints.of(proofread, text).checks()).isEmpty();
   }
 
+  /**
+   * Found on Auto-J: "Condense the language and sentence structures of this philosophical essay ...
+   * while retaining its depth of thought" held a 485-word version of a 677-word essay to half its
+   * length, and halved its completeness; people preferred it.
+   */
+  @Test
+  void aTextToShortenIsShorterThanItWasNotASummary() {
+    String text =
+        "The harbour froze in the winter of that year, and the boats stayed in. ".repeat(4);
+    Material request =
+        Material.of("Condense the language of the following text, keeping all of it:\n\n" + text);
+    String threeQuarters = "The harbour froze that winter and the boats stayed in. ".repeat(3);
+    assertThat(Constraints.of(request, threeQuarters).describe())
+        .isEqualTo("\"shorter than the text it shortens (its 56 words)\" followed (30 words)");
+    assertThat(Constraints.of(request, text).checks())
+        .extracting(Check::met)
+        .containsExactly(false);
+    // Asked for a summary as well, it is held to half.
+    Material both = Material.of("Condense the following text into a short summary:\n\n" + text);
+    assertThat(Constraints.of(both, threeQuarters).checks())
+        .extracting(Check::met)
+        .containsExactly(false);
+  }
+
   @Test
   void anAnswerForAChildReadsEasierThanTheTextItRetells() {
     String text =
