@@ -184,12 +184,7 @@ class OfflineJudgeGamingHttpTest {
     String rewritten =
         "They were recently able to increase the amount of stock they hold with the same supplier,"
             + " thereby reducing their risk.";
-    JsonNode given = verify(change, sentence);
-    assertThat(given.path("dimensions").findValuesAsText("evidence"))
-        .contains(
-            "the deliverable is the request's own text given back as it was: nothing of its own is"
-                + " left to score");
-    assertThat(composite(change, rewritten)).isGreaterThan(scoreOf(given));
+    assertGivenBackEarnsNothing(change, sentence, rewritten);
   }
 
   /**
@@ -383,12 +378,7 @@ class OfflineJudgeGamingHttpTest {
         "Regular aerobic exercise eased depression and anxiety in most trials, about as well as"
             + " medication in mild cases, and improved memory and sleep. The authors recommend"
             + " prescribing exercise alongside conventional treatment.";
-    JsonNode given = verify(request, paper);
-    assertThat(given.path("dimensions").findValuesAsText("evidence"))
-        .contains(
-            "the deliverable is the request's own text given back as it was: nothing of its own is"
-                + " left to score");
-    assertThat(composite(request, summary)).isGreaterThan(scoreOf(given));
+    assertGivenBackEarnsNothing(request, paper, summary);
   }
 
   /**
@@ -409,12 +399,7 @@ class OfflineJudgeGamingHttpTest {
         "The sun is very bright and very strong. It sends out light you cannot see, and that light"
             + " can burn your skin and make it sick later. So wear a hat and sunscreen, and play in"
             + " the shade when the sun is high in the middle of the day.";
-    JsonNode given = verify(request, text);
-    assertThat(given.path("dimensions").findValuesAsText("evidence"))
-        .contains(
-            "the deliverable is the request's own text given back as it was: nothing of its own is"
-                + " left to score");
-    assertThat(composite(request, rewrite)).isGreaterThan(scoreOf(given));
+    assertGivenBackEarnsNothing(request, text, rewrite);
   }
 
   /**
@@ -443,6 +428,19 @@ class OfflineJudgeGamingHttpTest {
 
   private BigDecimal composite(String description, String content) {
     return scoreOf(verify(description, content));
+  }
+
+  /**
+   * The request's own text, given back as the deliverable, is reported as a copy and scores below
+   * the real work.
+   */
+  private void assertGivenBackEarnsNothing(String request, String itsText, String realWork) {
+    JsonNode given = verify(request, itsText);
+    assertThat(given.path("dimensions").findValuesAsText("evidence"))
+        .contains(
+            "the deliverable is the request's own text given back as it was: nothing of its own is"
+                + " left to score");
+    assertThat(composite(request, realWork)).isGreaterThan(scoreOf(given));
   }
 
   private static BigDecimal scoreOf(JsonNode result) {
