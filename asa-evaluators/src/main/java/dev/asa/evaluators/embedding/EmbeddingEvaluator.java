@@ -264,9 +264,14 @@ public final class EmbeddingEvaluator implements Evaluator {
               + " definitions) is taken out"
           : "the deliverable is empty (no text once whitespace is removed)";
     }
-    return scored.copied()
-        ? "the deliverable is the request's own text given back as it was: nothing of its own is"
-            + " left to score"
+    if (scored.copied()) {
+      return "the deliverable is the request's own text given back as it was: nothing of its own is"
+          + " left to score";
+    }
+    return scored.directives().isEmpty() && !scored.announced().isEmpty()
+        ? "the deliverable only announces what follows (\""
+            + scored.announced().get(0)
+            + "\") and nothing follows it"
         : "nothing is left to score once the sentences addressed to the evaluator are taken out";
   }
 

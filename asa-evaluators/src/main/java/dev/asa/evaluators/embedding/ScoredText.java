@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -40,6 +41,11 @@ import java.util.regex.Pattern;
  *     Manager,"), a sign-off ("Best regards,"), placeholders to fill in ("[Your Name] [Your
  *     Address]"), taken out. A letter or an email asked for is expected to have them; read as
  *     passages they sat far from any request and counted against the answer as off its topic
+ * @param announced a closing line that announces what follows with nothing after it ("Here are the
+ *     highest and lowest closing prices for each month:"), taken out: it promises what the answer
+ *     does not give, and, made of the request's own words, it sat as close to the request as a full
+ *     answer (93.7 for that line alone, where the request asked for prices picked out of its own
+ *     table and an answer's few words of its own cost nothing)
  * @param countingRuns runs of whole numbers counting by one step ("2020, 2021, 2022, ..."), each
  *     read as its two ends ({@link CountingRuns})
  * @param copied the whole deliverable is a verbatim copy of the request's text, and nothing is left
@@ -51,6 +57,7 @@ record ScoredText(
     List<String> emptySteps,
     List<String> courtesies,
     List<String> letterForm,
+    List<String> announced,
     List<String> countingRuns,
     boolean copied) {
 
@@ -213,6 +220,25 @@ record ScoredText(
 
   private static ScoredText of(String request, String written, CountingRuns.Read counted) {
     String content = counted.text();
+    List<String> announced = new ArrayList<>();
+    Optional<String> announcement = closingAnnouncement(content);
+    if (announcement.isPresent()) {
+      announced.add(announcement.get().strip());
+      String rest = content.strip();
+      content = rest.substring(0, rest.length() - announcement.get().length()).strip();
+      if (content.isEmpty()) {
+        return new ScoredText(
+            "",
+            List.of(),
+            List.of(),
+            List.of(),
+            List.of(),
+            List.of(),
+            List.copyOf(announced),
+            List.of(),
+            false);
+      }
+    }
     Set<String> requestWords = new HashSet<>();
     // A summary of a text the request hands over is made of that text's words: restating is
     // giving back the instruction's. The text given back whole is still a copy.
@@ -288,7 +314,8 @@ record ScoredText(
         && directives.isEmpty()
         && emptySteps.isEmpty()
         && courtesies.isEmpty()
-        && letterForm.isEmpty()) {
+        && letterForm.isEmpty()
+        && announced.isEmpty()) {
       return untouched(content, counted.runs());
     }
     if (!any) {
@@ -299,6 +326,7 @@ record ScoredText(
             "",
             List.of(),
             List.copyOf(directives),
+            List.of(),
             List.of(),
             List.of(),
             List.of(),
@@ -317,6 +345,7 @@ record ScoredText(
         List.copyOf(emptySteps),
         List.copyOf(courtesies),
         List.copyOf(letterForm),
+        List.copyOf(announced),
         counted.runs(),
         false);
   }
@@ -338,6 +367,30 @@ record ScoredText(
     return SALUTATION_OR_SIGN_OFF.matcher(unfilled).matches();
   }
 
+  /**
+   * The answer's last line when it announces what follows and nothing does: a line of {@value
+   * #ANNOUNCEMENT_WORDS} words or more ending with a colon ("Here are the prices for each month:"),
+   * so that a label left to fill in ("Name:", "Due date:") is not one, outside a code block. Plain
+   * string work, not a pattern: a line is as long as a caller makes it, and a pattern with two open
+   * runs would backtrack over it quadratically.
+   */
+  static Optional<String> closingAnnouncement(String content) {
+    String text = content.strip();
+    String last = text.substring(text.lastIndexOf('\n') + 1);
+    int end = last.length();
+    while (end > 0 && (last.charAt(end - 1) == '*' || last.charAt(end - 1) == '_')) {
+      end--; // "**Here are the results:**"
+    }
+    boolean announces = end > 0 && last.charAt(end - 1) == ':';
+    boolean inCode = text.lines().filter(Passages::isFence).count() % 2 == 1;
+    return announces && !inCode && Sentences.wordCount(last) >= ANNOUNCEMENT_WORDS
+        ? Optional.of(last)
+        : Optional.empty();
+  }
+
+  /** Words a closing line needs to announce something rather than label a field to fill in. */
+  static final int ANNOUNCEMENT_WORDS = 3;
+
   /** The content as it is, nothing taken out. */
   static ScoredText whole(String content) {
     return untouched(content, List.of());
@@ -346,13 +399,29 @@ record ScoredText(
   /** The content with nothing taken out but its counting runs read as their ends. */
   private static ScoredText untouched(String content, List<String> countingRuns) {
     return new ScoredText(
-        content, List.of(), List.of(), List.of(), List.of(), List.of(), countingRuns, false);
+        content,
+        List.of(),
+        List.of(),
+        List.of(),
+        List.of(),
+        List.of(),
+        List.of(),
+        countingRuns,
+        false);
   }
 
   /** The request's own text given back: nothing left to score. */
   private static ScoredText copy(List<String> restated) {
     return new ScoredText(
-        "", List.copyOf(restated), List.of(), List.of(), List.of(), List.of(), List.of(), true);
+        "",
+        List.copyOf(restated),
+        List.of(),
+        List.of(),
+        List.of(),
+        List.of(),
+        List.of(),
+        List.of(),
+        true);
   }
 
   /**
@@ -452,6 +521,7 @@ record ScoredText(
         || !emptySteps.isEmpty()
         || !courtesies.isEmpty()
         || !letterForm.isEmpty()
+        || !announced.isEmpty()
         || !countingRuns.isEmpty();
   }
 
@@ -487,6 +557,12 @@ record ScoredText(
           letterForm.size()
               + (letterForm.size() == 1 ? " line" : " lines")
               + " of a letter's form (salutation, sign-off, placeholders to fill in)");
+    }
+    if (!announced.isEmpty()) {
+      out.add(
+          "a closing line announcing what follows with nothing after it (\""
+              + announced.get(0)
+              + "\")");
     }
     if (!countingRuns.isEmpty()) {
       out.add(

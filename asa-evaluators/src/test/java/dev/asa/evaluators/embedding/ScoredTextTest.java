@@ -56,6 +56,32 @@ class ScoredTextTest {
   }
 
   @Test
+  void aClosingLineAnnouncingWhatDoesNotFollowIsTakenOut() {
+    String announcement = "Here are the steps the browser takes to validate the certificate:";
+    ScoredText cut =
+        ScoredText.of(
+            REQUEST,
+            "It builds a chain to a trusted root and checks each signature.\n\n" + announcement);
+    assertThat(cut.announced()).containsExactly(announcement);
+    assertThat(cut.text())
+        .isEqualTo("It builds a chain to a trusted root and checks each signature.");
+    assertThat(cut.describe())
+        .isEqualTo(
+            "not scored: a closing line announcing what follows with nothing after it (\""
+                + announcement
+                + "\")");
+    // Alone, nothing is left to score.
+    assertThat(ScoredText.of(REQUEST, announcement).text()).isEmpty();
+    // What it announces, given, keeps it; a field to fill in ("Name:") announces nothing; and a
+    // colon inside an unclosed code block is code.
+    assertThat(ScoredText.of(REQUEST, announcement + "\n1. Build the chain.").announced())
+        .isEmpty();
+    assertThat(ScoredText.of(REQUEST, "The chain is built first.\n\nSigned by:\nName:").announced())
+        .isEmpty();
+    assertThat(ScoredText.of(REQUEST, "```python\nfor cert in chain:").announced()).isEmpty();
+  }
+
+  @Test
   void aTopicSentenceThatAddsSomethingStays() {
     String answer =
         "A browser validates an HTTPS certificate by building a chain of signatures to a root it"

@@ -421,6 +421,39 @@ class OfflineJudgeGamingHttpTest {
     assertThat(scoreOf(letter)).isLessThanOrEqualTo(scoreOf(plain));
   }
 
+  /**
+   * An answer that only announces the work ("Here are the highest and lowest closing prices for
+   * each month in the year 2022:") and stops: made of the request's words, it sat as close to the
+   * request as a real answer, and a request to pick figures out of its own table expects few words
+   * of the answer's own, so it scored 93.7, a pass (the Auto-J test set has it, twice beaten by a
+   * real table). It is now nothing to score, and a closing announcement never raises an answer.
+   */
+  @Test
+  void anAnnouncementOfTheWorkWithNothingAfterItEarnsNothingThroughHttp() {
+    String request =
+        "Given the following records of stock prices, extract the highest and lowest closing prices"
+            + " for each month in the year 2022. Return the results as a CSV string, with one line"
+            + " allocated for each month's result.\n"
+            + "Date,Open,High,Low,Close,Volume\n"
+            + "2022-01-01,150.02,155.28,148.50,153.80,15678900\n"
+            + "2022-01-02,154.32,157.25,153.48,156.25,19874500\n"
+            + "2022-02-01,160.50,163.28,159.50,161.80,14326700\n"
+            + "2022-02-02,161.80,164.25,161.30,163.90,17689200";
+    String announcement =
+        "Here are the highest and lowest closing prices for each month in the year 2022:";
+    String table = "Month,Highest,Lowest\n2022-01,156.25,153.80\n2022-02,163.90,161.80";
+    JsonNode announced = verify(request, announcement);
+    assertThat(announced.path("dimensions").findValuesAsText("evidence"))
+        .contains(
+            "the deliverable only announces what follows (\""
+                + announcement
+                + "\") and nothing follows it");
+    assertThat(announced.path("composite").path("passed").asBoolean()).isFalse();
+    assertThat(composite(request, table)).isGreaterThan(scoreOf(announced));
+    assertThat(composite(request, table + "\n\n" + announcement))
+        .isLessThanOrEqualTo(composite(request, table));
+  }
+
   /** The composite of a standalone verification of the general type at semantic depth. */
   private BigDecimal composite(String content) {
     return composite(REQUEST, content);
