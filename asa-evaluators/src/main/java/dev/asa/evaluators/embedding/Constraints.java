@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.asa.json.Json;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -15,10 +16,10 @@ import java.util.regex.Pattern;
  * The request's explicit, countable instructions and whether the deliverable follows them: a length
  * in words, sentences or paragraphs ("in under 50 words", "in one sentence"), as a floor, a range
  * or a size to aim at ("at least 500 words", "3-5 sentences", "a 30 word description"), a summary
- * shorter than the text it summarizes, a number of items ("list 3 ..."), a required layout (JSON, a
- * table, bullet points, a numbered list), a title ("with a title and a summary"), "start every
- * sentence with X", "do not use the word X". Similarity cannot see any of these: an answer of 400
- * words reads as much like "describe X in 50 words" as one of 50.
+ * shorter than the text it summarizes, a number of items ("list 3 ..."), a required layout (JSON,
+ * CSV, a table, bullet points, a numbered list), a title ("with a title and a summary"), "start
+ * every sentence with X", "do not use the word X". Similarity cannot see any of these: an answer of
+ * 400 words reads as much like "describe X in 50 words" as one of 50.
  *
  * <p>The language asked for ("answer in French", "translate ... into German") is checked too, when
  * the answer is long enough for {@link Languages} to tell, and so are plain words for a reader ("so
@@ -123,6 +124,22 @@ record Constraints(List<Check> checks) {
   private static final Pattern JSON =
       Pattern.compile(
           "(?i)\\b(?:in|as|into|using|valid|output|return|format(?:ted)?(?: as| in)?)\\s+(?:a\\s+)?json\\b");
+
+  /** "Return the results as a CSV string", "formatted as CSV", "produce a CSV of ...". */
+  private static final Pattern CSV =
+      Pattern.compile(
+          "(?i)\\b(?:in|as|into|using|output|return|format(?:ted)?(?: as| in)?|produce|write"
+              + "|create|generate|give me)\\s+(?:an?\\s+)?csv\\b");
+
+  /**
+   * Characters of code, never of a row of values: "high, low = prices(month)" is a line of a
+   * program that would build the CSV, not the CSV.
+   */
+  private static final Pattern CODE_CHARACTERS = Pattern.compile("[=(){};<>\\[\\]]");
+
+  /** Lines of comma-separated values sharing one count of fields that make a CSV. */
+  static final int CSV_ROWS = 2;
+
   private static final Pattern TABLE =
       Pattern.compile(
           "(?i)\\b(?:in|as|into|using|create|make|draw|format(?:ted)? as)\\s+(?:a\\s+)?(?:markdown\\s+)?table\\b");
@@ -377,6 +394,9 @@ record Constraints(List<Check> checks) {
     if (JSON.matcher(request).find()) {
       checks.add(json(answer));
     }
+    if (CSV.matcher(request).find()) {
+      checks.add(csv(answer));
+    }
     if (TABLE.matcher(request).find()) {
       int rows = count(TABLE_ROW, answer);
       checks.add(new Check("a table", rows >= 2, rows + " table rows"));
@@ -515,6 +535,29 @@ record Constraints(List<Check> checks) {
       ok = false;
     }
     return new Check("JSON", ok, ok ? "parses as JSON" : "does not parse as JSON");
+  }
+
+  /**
+   * Comma-separated values: at least {@value #CSV_ROWS} lines with the same number of fields, two
+   * or more, and neither code nor prose (a line ending in a full stop is a sentence with commas).
+   */
+  private static Check csv(String answer) {
+    Map<Integer, Integer> rowsByFields = new HashMap<>();
+    for (String line : answer.split("\n")) {
+      String row = line.strip();
+      if (row.contains(",") && !row.endsWith(".") && !CODE_CHARACTERS.matcher(row).find()) {
+        rowsByFields.merge(row.split(",", -1).length, 1, Integer::sum);
+      }
+    }
+    Map.Entry<Integer, Integer> most =
+        rowsByFields.entrySet().stream().max(Map.Entry.comparingByValue()).orElse(Map.entry(0, 0));
+    boolean ok = most.getValue() >= CSV_ROWS;
+    return new Check(
+        "CSV",
+        ok,
+        ok
+            ? most.getValue() + " lines of " + most.getKey() + " comma-separated values"
+            : "no lines of comma-separated values sharing a number of fields");
   }
 
   private static Check title(String answer) {

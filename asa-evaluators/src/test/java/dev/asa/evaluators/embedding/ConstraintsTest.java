@@ -249,6 +249,27 @@ class ConstraintsTest {
   }
 
   @Test
+  void aCsvIsRowsOfValuesNotTheProgramThatWouldPrintThem() {
+    String request = "Return the highest and lowest closing prices of each month as a CSV string.";
+    assertThat(met(request, "Month,High,Low\n2022-01,156.25,153.80\n2022-02,163.90,161.80"))
+        .containsExactly(true);
+    assertThat(met(request, "```csv\nJanuary,156.25,153.80\nFebruary,163.90,161.80\n```"))
+        .containsExactly(true);
+    // Code that would build it, a sentence with commas, and one row are not a CSV.
+    assertThat(
+            met(
+                request,
+                "```python\nfor month, rows in data.items():\n    high, low = max(rows), min(rows)\n"
+                    + "    out += f'{month},{high},{low}'\n```"))
+        .containsExactly(false);
+    assertThat(met(request, "January was high, at 156.25, and low, at 153.80.\nFebruary, too."))
+        .containsExactly(false);
+    assertThat(met(request, "Month,High,Low")).containsExactly(false);
+    assertThat(Constraints.of("Write a Rust library for common csv functionality.", "x").checks())
+        .isEmpty();
+  }
+
+  @Test
   void startingWordsAndForbiddenWords() {
     String start = "Write three sentences about rain. Start every sentence with \"Rain\".";
     assertThat(met(start, "Rain falls. Rain feeds rivers. Rain cools the air."))
