@@ -35,8 +35,9 @@ import java.util.regex.Pattern;
  * @param emptySteps steps and list items with nothing in them, taken out ({@link Facets#emptyStep}:
  *     "Then, think about the details.", "- Several things matter here.")
  * @param courtesies sentences about the answer rather than the question ("I hope this helps",
- *     "great question", "let me know if you have questions"), taken out: they carry nothing to
- *     score, and one that talks of explaining sits close in meaning to any "explain" request
+ *     "great question", "let me know if you have questions") or about the one answering ("As an AI
+ *     language model, I do not have feelings."), taken out: they carry nothing to score, and one
+ *     that talks of explaining sits close in meaning to any "explain" request
  * @param letterForm lines of a letter's form rather than its content: a salutation ("Dear Hiring
  *     Manager,"), a sign-off ("Best regards,"), placeholders to fill in ("[Your Name] [Your
  *     Address]"), taken out. A letter or an email asked for is expected to have them; read as
@@ -124,7 +125,12 @@ record ScoredText(
               + "|\\blet me know if (?:you|there)\\b"
               + "|^\\W*(?:thank you|thanks) for (?:asking|your question|reading|the question)\\b"
               + "|^\\W*(?:what a |that's a |that is a )?(?:great|good|excellent|interesting) question\\b"
-              + "|^\\W*(?:i am|i'm) (?:happy|glad) to help\\b");
+              + "|^\\W*(?:i am|i'm) (?:happy|glad) to help\\b"
+              // "As an AI language model, I do not have feelings.": about the answerer, not the
+              // question. Not with a "but" after it, which goes on to answer ("..., but I can
+              // imagine that a 100-year-old tree would ...").
+              + "|^\\W*as an (?:ai|artificial intelligence)(?: language model| assistant| model)?,?"
+              + "\\s+(?!.*\\b(?:but|however|yet)\\b)[^.!?]{0,80}\\b(?:not|no|cannot|can't|don't)\\b");
 
   /** A placeholder to fill in: "[Your Name]", "[Company's Address]". */
   private static final Pattern PLACEHOLDER = Pattern.compile("\\[[^\\]\\n]{1,60}\\]");

@@ -56,6 +56,19 @@ class ScoredTextTest {
   }
 
   @Test
+  void aDisclaimerAboutTheOneAnsweringIsTakenOutUnlessItGoesOnToAnswer() {
+    String answer = "It builds a chain to a trusted root and checks each signature.";
+    String disclaimer = "As an AI language model, I do not have personal opinions.";
+    ScoredText t = ScoredText.of(REQUEST, disclaimer + " " + answer);
+    assertThat(t.courtesies()).containsExactly(disclaimer);
+    assertThat(t.text().strip()).isEqualTo(answer);
+    // "but" goes on to answer: the sentence stays, whole.
+    String goesOn =
+        "As an AI, I do not browse the web, but a browser builds a chain to a trusted root.";
+    assertThat(ScoredText.of(REQUEST, goesOn + " " + answer).courtesies()).isEmpty();
+  }
+
+  @Test
   void aClosingLineAnnouncingWhatDoesNotFollowIsTakenOut() {
     String announcement = "Here are the steps the browser takes to validate the certificate:";
     ScoredText cut =
