@@ -226,23 +226,13 @@ record ScoredText(
 
   private static ScoredText of(String request, String written, CountingRuns.Read counted) {
     String content = counted.text();
-    List<String> announced = new ArrayList<>();
     Optional<String> announcement = closingAnnouncement(content);
+    List<String> announced = announcement.map(line -> List.of(line.strip())).orElse(List.of());
     if (announcement.isPresent()) {
-      announced.add(announcement.get().strip());
       String rest = content.strip();
       content = rest.substring(0, rest.length() - announcement.get().length()).strip();
       if (content.isEmpty()) {
-        return new ScoredText(
-            "",
-            List.of(),
-            List.of(),
-            List.of(),
-            List.of(),
-            List.of(),
-            List.copyOf(announced),
-            List.of(),
-            false);
+        return nothingLeft(List.of(), List.of(), announced, false);
       }
     }
     Set<String> requestWords = new HashSet<>();
@@ -328,16 +318,7 @@ record ScoredText(
       // Nothing left: scored whole (see the class comment), but directives never count, and
       // neither does a verbatim copy of the request.
       if (!directives.isEmpty()) {
-        return new ScoredText(
-            "",
-            List.of(),
-            List.copyOf(directives),
-            List.of(),
-            List.of(),
-            List.of(),
-            List.of(),
-            List.of(),
-            false);
+        return nothingLeft(List.of(), directives, List.of(), false);
       }
       return copies(request, written) ? copy(restated) : untouched(content, counted.runs());
     }
@@ -351,7 +332,7 @@ record ScoredText(
         List.copyOf(emptySteps),
         List.copyOf(courtesies),
         List.copyOf(letterForm),
-        List.copyOf(announced),
+        announced,
         counted.runs(),
         false);
   }
@@ -418,16 +399,22 @@ record ScoredText(
 
   /** The request's own text given back: nothing left to score. */
   private static ScoredText copy(List<String> restated) {
+    return nothingLeft(restated, List.of(), List.of(), true);
+  }
+
+  /** Nothing left to score, with what was taken out to leave nothing. */
+  private static ScoredText nothingLeft(
+      List<String> restated, List<String> directives, List<String> announced, boolean copied) {
     return new ScoredText(
         "",
         List.copyOf(restated),
+        List.copyOf(directives),
         List.of(),
         List.of(),
         List.of(),
+        List.copyOf(announced),
         List.of(),
-        List.of(),
-        List.of(),
-        true);
+        copied);
   }
 
   /**
