@@ -454,6 +454,24 @@ class OfflineJudgeGamingHttpTest {
         .isLessThanOrEqualTo(composite(request, table));
   }
 
+  /**
+   * A disclaimer about the one answering ("As an AI language model, I do not have personal
+   * opinions.") is taken out with the courtesies: put before an answer, it never raises the score.
+   */
+  @Test
+  void aDisclaimerAboutTheOneAnsweringNeverPaysThroughHttp() {
+    String answer =
+        "The browser builds a chain from the server's certificate to a root it trusts, checks each"
+            + " signature and the validity dates, and matches the hostname against the subject"
+            + " alternative names.";
+    JsonNode plain = verify(REQUEST, answer);
+    JsonNode disclaimed =
+        verify(REQUEST, "As an AI language model, I do not have personal opinions. " + answer);
+    assertThat(disclaimed.path("dimensions").findValuesAsText("evidence"))
+        .anyMatch(e -> e.contains("1 courtesy"));
+    assertThat(scoreOf(disclaimed)).isLessThanOrEqualTo(scoreOf(plain));
+  }
+
   /** The composite of a standalone verification of the general type at semantic depth. */
   private BigDecimal composite(String content) {
     return composite(REQUEST, content);
