@@ -268,6 +268,11 @@ public final class EmbeddingEvaluator implements Evaluator {
       return "the deliverable is the request's own text given back as it was: nothing of its own is"
           + " left to score";
     }
+    if (scored.directives().isEmpty() && !scored.declined().isEmpty()) {
+      return "the deliverable declines the work (\""
+          + scored.declined().get(0)
+          + "\") and does nothing else";
+    }
     return scored.directives().isEmpty() && !scored.announced().isEmpty()
         ? "the deliverable only announces what follows (\""
             + scored.announced().get(0)

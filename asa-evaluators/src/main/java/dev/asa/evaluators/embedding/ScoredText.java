@@ -38,6 +38,12 @@ import java.util.regex.Pattern;
  *     "great question", "let me know if you have questions") or about the one answering ("As an AI
  *     language model, I do not have feelings."), taken out: they carry nothing to score, and one
  *     that talks of explaining sits close in meaning to any "explain" request
+ * @param declined sentences that decline the work ("I'm sorry, but I cannot help with that.", "I do
+ *     not have enough information to determine its family."), taken out: a refusal is made of the
+ *     request's words and sat as close to the request as the work itself (97.9, a pass, for "I
+ *     apologize, but I do not have enough information to determine what family Zomaria
+ *     interruptolineana belongs to"). Not one that goes on to answer ("I cannot browse the web, but
+ *     here is what is known"): only whole sentences are taken out
  * @param letterForm lines of a letter's form rather than its content: a salutation ("Dear Hiring
  *     Manager,"), a sign-off ("Best regards,"), placeholders to fill in ("[Your Name] [Your
  *     Address]"), taken out. A letter or an email asked for is expected to have them; read as
@@ -57,6 +63,7 @@ record ScoredText(
     List<String> directives,
     List<String> emptySteps,
     List<String> courtesies,
+    List<String> declined,
     List<String> letterForm,
     List<String> announced,
     List<String> countingRuns,
@@ -131,6 +138,34 @@ record ScoredText(
               // imagine that a 100-year-old tree would ...").
               + "|^\\W*as an (?:ai|artificial intelligence)(?: language model| assistant| model)?,?"
               + "\\s+(?!.*\\b(?:but|however|yet)\\b)[^.!?]{0,80}\\b(?:not|no|cannot|can't|don't)\\b");
+
+  /**
+   * A sentence that declines the work: an apology or "unfortunately" leading to what the answerer
+   * cannot do; "I cannot" with the work it will not do ("help", "write", "determine" ...); or not
+   * enough information to do it. Read at the sentence's start, after at most a short clause ("No, I
+   * cannot help you scam people", "Without more details, I cannot identify its family"): "we cannot
+   * determine what the basket held" concludes a puzzle, "Physical tasks: I can't perform any" lists
+   * an answer, and "I regret to inform you that I will not be able to attend" is the letter asked
+   * for. Not a quotation (a character's line in a story), and not with a "but", "however" or
+   * "instead" after it, which goes on to answer.
+   */
+  private static final Pattern DECLINE =
+      Pattern.compile(
+          "(?i)^[\\s*_#>•-]*(?:"
+              + "(?:(?:i'm|i am|we're|we are) (?:very |truly |so )?sorry|i apologi[sz]e"
+              + "|we apologi[sz]e|unfortunately|regrettably)\\b[^.!?\"“]{0,40}?\\b(?:i|we)\\s+"
+              + "(?:cannot|can't|can not|am unable|'m unable|are unable|am not able|'m not able"
+              + "|won't|will not|do not have|don't have|do not know|don't know)\\b"
+              + "|(?:[^.!?:\"“]{0,80},\\s*)?i\\s+(?:cannot|can't|can not|am unable to|'m unable to"
+              + "|am not able to|'m not able to|won't be able to|will not be able to|won't|will not)"
+              + "\\s+(?:help|assist|comply|provide|fulfil|fulfill|complete|answer|determine"
+              + "|identify|write|create|generate|produce|engage|participate|browse|access|predict"
+              + "|verify|confirm|perform|carry out|do that|do this)\\b"
+              + "|(?:[^.!?:\"“]{0,80},\\s*)?i\\s+(?:do not|don't)\\s+have\\s+(?:enough|sufficient"
+              + "|the necessary|any|access to(?: the)?)\\s+(?:information|context|details|data"
+              + "|knowledge|real-time)\\b)"
+              // Nothing after it that goes on to answer.
+              + "(?!.*\\b(?:but|however|instead|although|though|that said)\\b)");
 
   /** A placeholder to fill in: "[Your Name]", "[Company's Address]". */
   private static final Pattern PLACEHOLDER = Pattern.compile("\\[[^\\]\\n]{1,60}\\]");
@@ -232,7 +267,7 @@ record ScoredText(
       String rest = content.strip();
       content = rest.substring(0, rest.length() - announcement.get().length()).strip();
       if (content.isEmpty()) {
-        return nothingLeft(List.of(), List.of(), announced, false);
+        return nothingLeft(List.of(), List.of(), List.of(), announced, false);
       }
     }
     Set<String> requestWords = new HashSet<>();
@@ -250,6 +285,7 @@ record ScoredText(
     List<String> directives = new ArrayList<>();
     List<String> emptySteps = new ArrayList<>();
     List<String> courtesies = new ArrayList<>();
+    List<String> declined = new ArrayList<>();
     List<String> letterForm = new ArrayList<>();
     StringBuilder kept = new StringBuilder();
     boolean any = false;
@@ -287,6 +323,8 @@ record ScoredText(
           directives.add(s);
         } else if (COURTESY.matcher(s).find()) {
           courtesies.add(s);
+        } else if (DECLINE.matcher(s).find()) {
+          declined.add(s);
         } else if (restates(s, requestWords)) {
           restated.add(s);
         } else if (Facets.emptyStep(s)) {
@@ -310,15 +348,16 @@ record ScoredText(
         && directives.isEmpty()
         && emptySteps.isEmpty()
         && courtesies.isEmpty()
+        && declined.isEmpty()
         && letterForm.isEmpty()
         && announced.isEmpty()) {
       return untouched(content, counted.runs());
     }
     if (!any) {
-      // Nothing left: scored whole (see the class comment), but directives never count, and
-      // neither does a verbatim copy of the request.
-      if (!directives.isEmpty()) {
-        return nothingLeft(List.of(), directives, List.of(), false);
+      // Nothing left: scored whole (see the class comment), but directives never count, a
+      // refusal of the work earns nothing, and neither does a verbatim copy of the request.
+      if (!directives.isEmpty() || !declined.isEmpty()) {
+        return nothingLeft(List.of(), directives, declined, List.of(), false);
       }
       return copies(request, written) ? copy(restated) : untouched(content, counted.runs());
     }
@@ -331,6 +370,7 @@ record ScoredText(
         List.copyOf(directives),
         List.copyOf(emptySteps),
         List.copyOf(courtesies),
+        List.copyOf(declined),
         List.copyOf(letterForm),
         announced,
         counted.runs(),
@@ -393,24 +433,30 @@ record ScoredText(
         List.of(),
         List.of(),
         List.of(),
+        List.of(),
         countingRuns,
         false);
   }
 
   /** The request's own text given back: nothing left to score. */
   private static ScoredText copy(List<String> restated) {
-    return nothingLeft(restated, List.of(), List.of(), true);
+    return nothingLeft(restated, List.of(), List.of(), List.of(), true);
   }
 
   /** Nothing left to score, with what was taken out to leave nothing. */
   private static ScoredText nothingLeft(
-      List<String> restated, List<String> directives, List<String> announced, boolean copied) {
+      List<String> restated,
+      List<String> directives,
+      List<String> declined,
+      List<String> announced,
+      boolean copied) {
     return new ScoredText(
         "",
         List.copyOf(restated),
         List.copyOf(directives),
         List.of(),
         List.of(),
+        List.copyOf(declined),
         List.of(),
         List.copyOf(announced),
         List.of(),
@@ -513,6 +559,7 @@ record ScoredText(
         || !directives.isEmpty()
         || !emptySteps.isEmpty()
         || !courtesies.isEmpty()
+        || !declined.isEmpty()
         || !letterForm.isEmpty()
         || !announced.isEmpty()
         || !countingRuns.isEmpty();
@@ -544,6 +591,14 @@ record ScoredText(
           courtesies.size()
               + (courtesies.size() == 1 ? " courtesy" : " courtesies")
               + " about the answer itself (\"I hope this helps\")");
+    }
+    if (!declined.isEmpty()) {
+      out.add(
+          declined.size()
+              + (declined.size() == 1 ? " sentence" : " sentences")
+              + " declining the work (\""
+              + abridged(declined.get(0))
+              + "\")");
     }
     if (!letterForm.isEmpty()) {
       out.add(

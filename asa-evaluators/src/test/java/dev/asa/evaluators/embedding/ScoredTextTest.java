@@ -69,6 +69,36 @@ class ScoredTextTest {
   }
 
   @Test
+  void aSentenceDecliningTheWorkIsTakenOutAndAloneLeavesNothingToScore() {
+    String declined = "I'm sorry, but I can't help with explaining certificate validation.";
+    ScoredText alone = ScoredText.of(REQUEST, declined);
+    assertThat(alone.declined()).containsExactly(declined);
+    assertThat(alone.text()).isEmpty();
+    assertThat(alone.describe()).contains("1 sentence declining the work");
+    String answer = "It builds a chain to a trusted root and checks each signature.";
+    assertThat(
+            ScoredText.of(
+                    "What family is Zomaria interruptolineana in?",
+                    "I apologize, but I do not have enough information to determine its family. "
+                        + "Without more details, I cannot identify its taxonomic family.")
+                .declined())
+        .hasSize(2);
+    // What is left alone: a refusal that goes on to answer, a puzzle's conclusion, an answer
+    // listing what cannot be done, a letter declining a meeting, a character's line in a story.
+    for (String kept :
+        List.of(
+            "I cannot browse the web, but a browser builds a chain to a trusted root.",
+            "Therefore, we cannot determine what the fifth sister is doing.",
+            "Physical tasks: I can't perform any physical tasks for you.",
+            "I regret to inform you that I will not be able to participate in the meeting.",
+            "\"I'm sorry, I don't know what you're talking about,\" she says.",
+            "I know that it's not fair to her, but I can't help how I feel.")) {
+      ScoredText t = ScoredText.of(REQUEST, kept + " " + answer);
+      assertThat(t.declined()).as(kept).isEmpty();
+    }
+  }
+
+  @Test
   void aClosingLineAnnouncingWhatDoesNotFollowIsTakenOut() {
     String announcement = "Here are the steps the browser takes to validate the certificate:";
     ScoredText cut =

@@ -472,6 +472,37 @@ class OfflineJudgeGamingHttpTest {
     assertThat(scoreOf(disclaimed)).isLessThanOrEqualTo(scoreOf(plain));
   }
 
+  /**
+   * An answer that declines the work ("I apologize, but I do not have enough information to
+   * determine what family Zomaria interruptolineana belongs to.") is made of the request's words
+   * and sat as close to it as the work itself: 97.9, a pass (the Auto-J test set has it, beaten by
+   * a one-line right answer). A provider could be paid for declining. Now it is nothing to score,
+   * and a refusal put before the work never raises it.
+   */
+  @Test
+  void decliningTheWorkEarnsNothingThroughHttp() {
+    String request = "What family is Zomaria interruptolineana in?";
+    String refusal =
+        "I apologize, but I do not have enough information to determine what family Zomaria"
+            + " interruptolineana belongs to. This seems to be a very specific species and without"
+            + " more details about it, I cannot identify its taxonomic family.";
+    JsonNode declined = verify(request, refusal);
+    assertThat(declined.path("dimensions").findValuesAsText("evidence"))
+        .anyMatch(e -> e.startsWith("the deliverable declines the work (\"I apologize, but"));
+    assertThat(declined.path("composite").path("passed").asBoolean()).isFalse();
+    String answer = "Zomaria interruptolineana is a species of moth in the family Tortricidae.";
+    assertThat(composite(request, answer)).isGreaterThan(scoreOf(declined));
+
+    String work =
+        "The browser builds a chain from the server's certificate to a root it trusts, checks each"
+            + " signature and the validity dates, and matches the hostname against the subject"
+            + " alternative names.";
+    JsonNode both = verify(REQUEST, "I'm sorry, but I cannot help with that. " + work);
+    assertThat(both.path("dimensions").findValuesAsText("evidence"))
+        .anyMatch(e -> e.contains("1 sentence declining the work"));
+    assertThat(scoreOf(both)).isLessThanOrEqualTo(composite(work));
+  }
+
   /** The composite of a standalone verification of the general type at semantic depth. */
   private BigDecimal composite(String content) {
     return composite(REQUEST, content);
