@@ -55,6 +55,13 @@ record OwnContent(double words, int distinct, String exemptBecause) {
   static final int DEPTH_FULL = 50;
 
   /**
+   * Weighted words at which an answer's reach is full ({@link #reach}): past depth, how much more
+   * an answer on the request's topic says, on a scale that halves at a third of it (100 words) and
+   * reaches a quarter at 41 words, so that of two long answers the fuller stays ahead.
+   */
+  static final int REACH_FULL = 300;
+
+  /**
    * Requests that open by asking for a text of theirs reworked. Read at the start only: "explain
    * why people summarize" asks for something new.
    */
@@ -199,6 +206,11 @@ record OwnContent(double words, int distinct, String exemptBecause) {
   /** 0 to 1: {@code ln(1 + words) / ln(1 + DEPTH_FULL)}, capped at 1 (see {@link #DEPTH_FULL}). */
   double depth() {
     return Math.min(1, Math.log1p(words) / Math.log1p(DEPTH_FULL));
+  }
+
+  /** 0 to 1: {@code ln(1 + 3 words / REACH_FULL) / ln 4}, capped at 1 (see {@link #REACH_FULL}). */
+  double reach() {
+    return Math.min(1, Math.log1p(3 * words / REACH_FULL) / Math.log(4));
   }
 
   String describe() {
