@@ -204,6 +204,49 @@ class EmbeddingEvaluatorTest {
   }
 
   /**
+   * Of two answers close to the request, the one that says more of its own is the more complete;
+   * saying the same again adds nothing, and an answer far from the request earns nothing for its
+   * length.
+   */
+  @Test
+  void completenessCountsHowFarAnAnswerCloseToTheRequestReaches() throws Exception {
+    String request = "How does a refrigerator keep food cold?";
+    String full =
+        "A pump compresses refrigerant gas, which heats up and sheds that heat through coils at the"
+            + " back. The refrigerant then expands inside, evaporates and absorbs heat from the air"
+            + " around the food, so the cabinet stays near four degrees.";
+    String fuller =
+        full
+            + " A thermostat switches the compressor on when a sensor reads the cabinet warming"
+            + " above its setting. Foam insulation in the walls and a magnetic door gasket slow the"
+            + " heat leaking back in. A defrost heater melts the frost on the evaporator fins every"
+            + " few hours, and the water drains to a pan where the compressor's warmth dries it.";
+    Dimension completeness = dim("completeness", MetricType.PERCENTAGE, null);
+    DimensionInput brief =
+        evaluateFor(request, full, completeness).dimensions().get("completeness");
+    DimensionInput fullerScored =
+        evaluateFor(request, fuller, completeness).dimensions().get("completeness");
+    assertThat(fullerScored.evidence()).contains("how far it reaches");
+    assertThat(fullerScored.score()).isGreaterThan(brief.score());
+    DimensionInput repeated =
+        evaluateFor(request, fuller + "\n\n" + fuller, completeness)
+            .dimensions()
+            .get("completeness");
+    assertThat(repeated.score()).isLessThanOrEqualTo(fullerScored.score());
+    String offTopic =
+        "Sourdough bread rises because wild yeast and lactic acid bacteria ferment the flour's"
+            + " sugars, releasing carbon dioxide that the gluten network traps. Bakers feed the"
+            + " starter daily with equal weights of flour and water and keep it at room temperature."
+            + " A long cold proof in the refrigerator deepens the sour flavour and firms the dough.";
+    assertThat(
+            evaluateFor(request, offTopic, completeness)
+                .dimensions()
+                .get("completeness")
+                .evidence())
+        .contains("counted 0% at relevance");
+  }
+
+  /**
    * Keywords picked out of a text the request hands over are the text's own words by design: the
    * list is not "saying little of its own", and its items are not filler. Before, a job advert's 29
    * key words (Auto-J) scored completeness 8, relevance 31 and clarity 41, below a shorter list

@@ -73,6 +73,14 @@ class OwnContentTest {
     assertThat(new OwnContent(25, 25, null).depth()).isCloseTo(0.83, within(0.01));
     assertThat(new OwnContent(OwnContent.DEPTH_FULL, 50, null).depth()).isEqualTo(1.0);
     assertThat(new OwnContent(400, 400, null).depth()).isEqualTo(1.0);
+    // Reach goes on past depth, halfway at a third of its line.
+    assertThat(new OwnContent(0, 0, null).reach()).isZero();
+    assertThat(new OwnContent(OwnContent.DEPTH_FULL, 50, null).reach())
+        .isCloseTo(0.29, within(0.01));
+    assertThat(new OwnContent(OwnContent.REACH_FULL / 3.0, 100, null).reach())
+        .isCloseTo(0.5, within(1e-9));
+    assertThat(new OwnContent(OwnContent.REACH_FULL, 300, null).reach()).isEqualTo(1.0);
+    assertThat(new OwnContent(1000, 1000, null).reach()).isEqualTo(1.0);
   }
 
   /** Through the model: sentences of filler sit far from the request and bring no words. */
