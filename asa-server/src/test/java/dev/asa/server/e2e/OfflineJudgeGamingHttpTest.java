@@ -503,6 +503,33 @@ class OfflineJudgeGamingHttpTest {
     assertThat(scoreOf(both)).isLessThanOrEqualTo(composite(work));
   }
 
+  /**
+   * Completeness counts how far an answer close to the request reaches, by the distinct words of
+   * its own on the request's topic: the same answer said twice, or lengthened with a paragraph on
+   * something else, buys none of it.
+   */
+  @Test
+  void lengthWithoutNewWordsOnTheTopicBuysNoReachThroughHttp() {
+    String request = "How does a refrigerator keep food cold?";
+    String answer =
+        "A pump compresses refrigerant gas, which heats up and sheds that heat through coils at the"
+            + " back. The refrigerant then expands inside, evaporates and absorbs heat from the air"
+            + " around the food, so the cabinet stays near four degrees. A thermostat switches the"
+            + " compressor on when a sensor reads the cabinet warming above its setting. Foam"
+            + " insulation in the walls and a magnetic door gasket slow the heat leaking back in.";
+    String elsewhere =
+        "Sourdough bread rises because wild yeast and lactic acid bacteria ferment the flour's"
+            + " sugars, releasing carbon dioxide that the gluten network traps. Bakers feed the"
+            + " starter daily with equal weights of flour and water and keep it at room"
+            + " temperature.";
+    JsonNode plain = verify(request, answer);
+    assertThat(plain.path("dimensions").findValuesAsText("evidence"))
+        .anyMatch(e -> e.contains("how far it reaches"));
+    BigDecimal original = scoreOf(plain);
+    assertThat(composite(request, answer + "\n\n" + answer)).isLessThanOrEqualTo(original);
+    assertThat(composite(request, answer + "\n\n" + elsewhere)).isLessThanOrEqualTo(original);
+  }
+
   /** The composite of a standalone verification of the general type at semantic depth. */
   private BigDecimal composite(String content) {
     return composite(REQUEST, content);
