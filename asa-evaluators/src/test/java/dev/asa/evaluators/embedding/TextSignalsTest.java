@@ -93,6 +93,22 @@ class TextSignalsTest {
     }
 
     @Test
+    void emojiAfterAStopStandBetweenSentences() {
+      assertThat(
+              Sentences.split(
+                  "Giving up meat can be tough, but it's worth it! 💪 Let's dive in. 🌱👋 Hey"
+                      + " there! 🤷\u200d♀️ Not everyone agrees. 👍🏽 Fine."))
+          .containsExactly(
+              "Giving up meat can be tough, but it's worth it!",
+              "Let's dive in.",
+              "Hey there!",
+              "Not everyone agrees.",
+              "Fine.");
+      // An emoji before a small word opens no sentence.
+      assertThat(Sentences.split("It works! 🎉 and then it stops.")).hasSize(1);
+    }
+
+    @Test
     void aListItemsNumberOpensItsSentence() {
       assertThat(
               Sentences.split(
