@@ -141,15 +141,15 @@ public final class EmbeddingEvaluator implements Evaluator {
   static final double DEPTH_WEIGHT = 0.1;
 
   /**
-   * How much reach costs completeness ({@link OwnContent#reach}): an answer close to the request
-   * that says little of its own keeps 1 - this of its completeness, one that says {@value
-   * OwnContent#REACH_FULL} words of its own or more keeps all. Depth saturates at {@value
-   * OwnContent#DEPTH_FULL} words, and past it two strong answers to a chat request were left level
-   * and told apart by noise, where people prefer the one that says more (Auto-J's pairs of strong
-   * models: the longer answer wins 71.4% of them). Only an answer at least {@value #REACH_FROM}
-   * relevant counts its reach in full, and one below {@value #REACH_NONE} not at all: LLMBar's
-   * adversarial pairs set a long answer to a neighbouring question beside a short right one, and
-   * every depth measure without this gate lost them what it won on chat (see {@link
+   * How much reach costs completeness ({@link OwnContent#reach}): an answer keeps 1 - this of its
+   * completeness and earns the rest back as it reaches further, in full at {@value
+   * OwnContent#REACH_FULL} words of its own, if it is close to the request. Depth saturates at
+   * {@value OwnContent#DEPTH_FULL} words, and past it two strong answers to a chat request were
+   * left level and told apart by noise, where people prefer the one that says more (Auto-J's pairs
+   * of strong models: the longer answer wins 71.4% of them). Only an answer at least {@value
+   * #REACH_FROM} relevant counts its reach in full, and one below {@value #REACH_NONE} not at all:
+   * LLMBar's adversarial pairs set a long answer to a neighbouring question beside a short right
+   * one, and every depth measure without this gate lost them what it won on chat (see {@link
    * #DEPTH_WEIGHT}). Measured with {@code asa judge-eval}, net pairs: weight 0.1 with the gate from
    * 75 to 85 and full reach at 300 words, Auto-J +6 (61.7% to 62.3%), FairEval +2, LLMEval² +1, the
    * corpus +1 (PandaLM +2, LLMBar Manual -1); full reach at 150, Auto-J +9 and the corpus -1;

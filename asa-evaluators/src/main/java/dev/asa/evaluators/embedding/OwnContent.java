@@ -17,8 +17,10 @@ import java.util.regex.Pattern;
  * #depth}) goes on to {@value #DEPTH_FULL} words and weighs a tenth as much, so that of two
  * sufficient answers the one that says more of its own on the topic is ahead by a few points, never
  * by more; length with nothing of its own (repeated, off the topic, vague, the request's words)
- * earns nothing at all. Both chosen with {@code asa judge-eval} (see {@link
- * EmbeddingEvaluator#OWN_WEIGHT} and {@link EmbeddingEvaluator#DEPTH_WEIGHT}).
+ * earns nothing at all. Past depth, reach ({@link #reach}) goes on to {@value #REACH_FULL} words,
+ * for completeness only and only for an answer close to the request. All chosen with {@code asa
+ * judge-eval} (see {@link EmbeddingEvaluator#OWN_WEIGHT}, {@link EmbeddingEvaluator#DEPTH_WEIGHT}
+ * and {@link EmbeddingEvaluator#REACH_WEIGHT}).
  *
  * <p>It cannot be gamed by what the other signals already refuse: words of the request (keyword
  * stuffing, restating the question) are not the answer's own; a repeated word counts once; a
