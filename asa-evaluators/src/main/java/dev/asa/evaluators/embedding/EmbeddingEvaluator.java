@@ -849,12 +849,9 @@ public final class EmbeddingEvaluator implements Evaluator {
     }
     double thin = 1 - OWN_WEIGHT * (1 - own.share());
     double factor = thin * (1 - DEPTH_WEIGHT * (1 - own.depth()));
-    if (factor >= 1) {
-      return input;
-    }
-    return withScore(
+    return scaled(
         input,
-        decimal(input.score().doubleValue() * factor, 1),
+        factor,
         String.format(
             Locale.ROOT,
             "; %s: %s; scaled by %.2f",
@@ -876,12 +873,9 @@ public final class EmbeddingEvaluator implements Evaluator {
     double close = relevance.isEvaluated() ? relevance.score().doubleValue() : 0;
     double counted = Calibration.ramp(close, REACH_NONE, REACH_FROM);
     double factor = 1 - REACH_WEIGHT * (1 - counted * m.own.reach());
-    if (factor >= 1) {
-      return input;
-    }
-    return withScore(
+    return scaled(
         input,
-        decimal(input.score().doubleValue() * factor, 1),
+        factor,
         String.format(
             Locale.ROOT,
             "; how far it reaches: %.0f%% of full reach (%.1f weighted words of its own, full from"
@@ -895,6 +889,13 @@ public final class EmbeddingEvaluator implements Evaluator {
             REACH_NONE,
             REACH_FROM,
             factor));
+  }
+
+  /** The input's score times a factor below 1, with a note saying why; at 1, as it was. */
+  private static DimensionInput scaled(DimensionInput input, double factor, String note) {
+    return factor >= 1
+        ? input
+        : withScore(input, decimal(input.score().doubleValue() * factor, 1), note);
   }
 
   private static DimensionInput withScore(DimensionInput input, BigDecimal score, String note) {
