@@ -476,8 +476,8 @@ class OfflineJudgeGamingHttpTest {
    * An answer that declines the work ("I apologize, but I do not have enough information to
    * determine what family Zomaria interruptolineana belongs to.") is made of the request's words
    * and sat as close to it as the work itself: 97.9, a pass (the Auto-J test set has it, beaten by
-   * a one-line right answer). A provider could be paid for declining. Now it is nothing to score,
-   * and a refusal put before the work never raises it.
+   * the one-line answer people preferred). A provider could be paid for declining. Now it is
+   * nothing to score, and a refusal put before the work never raises it.
    */
   @Test
   void decliningTheWorkEarnsNothingThroughHttp() {
