@@ -460,16 +460,8 @@ class OfflineJudgeGamingHttpTest {
    */
   @Test
   void aDisclaimerAboutTheOneAnsweringNeverPaysThroughHttp() {
-    String answer =
-        "The browser builds a chain from the server's certificate to a root it trusts, checks each"
-            + " signature and the validity dates, and matches the hostname against the subject"
-            + " alternative names.";
-    JsonNode plain = verify(REQUEST, answer);
-    JsonNode disclaimed =
-        verify(REQUEST, "As an AI language model, I do not have personal opinions. " + answer);
-    assertThat(disclaimed.path("dimensions").findValuesAsText("evidence"))
-        .anyMatch(e -> e.contains("1 courtesy"));
-    assertThat(scoreOf(disclaimed)).isLessThanOrEqualTo(scoreOf(plain));
+    assertPutBeforeTheWorkNeverPays(
+        "As an AI language model, I do not have personal opinions.", "1 courtesy");
   }
 
   /**
@@ -492,15 +484,8 @@ class OfflineJudgeGamingHttpTest {
     assertThat(declined.path("composite").path("passed").asBoolean()).isFalse();
     String answer = "Zomaria interruptolineana is a species of moth in the family Tortricidae.";
     assertThat(composite(request, answer)).isGreaterThan(scoreOf(declined));
-
-    String work =
-        "The browser builds a chain from the server's certificate to a root it trusts, checks each"
-            + " signature and the validity dates, and matches the hostname against the subject"
-            + " alternative names.";
-    JsonNode both = verify(REQUEST, "I'm sorry, but I cannot help with that. " + work);
-    assertThat(both.path("dimensions").findValuesAsText("evidence"))
-        .anyMatch(e -> e.contains("1 sentence declining the work"));
-    assertThat(scoreOf(both)).isLessThanOrEqualTo(composite(work));
+    assertPutBeforeTheWorkNeverPays(
+        "I'm sorry, but I cannot help with that.", "1 sentence declining the work");
   }
 
   /**
@@ -528,6 +513,21 @@ class OfflineJudgeGamingHttpTest {
     BigDecimal original = scoreOf(plain);
     assertThat(composite(request, answer + "\n\n" + answer)).isLessThanOrEqualTo(original);
     assertThat(composite(request, answer + "\n\n" + elsewhere)).isLessThanOrEqualTo(original);
+  }
+
+  /**
+   * A sentence put before a plain answer to {@link #REQUEST} is reported as taken out, its evidence
+   * naming it, and never raises the answer's score.
+   */
+  private void assertPutBeforeTheWorkNeverPays(String sentence, String evidence) {
+    String work =
+        "The browser builds a chain from the server's certificate to a root it trusts, checks each"
+            + " signature and the validity dates, and matches the hostname against the subject"
+            + " alternative names.";
+    JsonNode both = verify(REQUEST, sentence + " " + work);
+    assertThat(both.path("dimensions").findValuesAsText("evidence"))
+        .anyMatch(e -> e.contains(evidence));
+    assertThat(scoreOf(both)).isLessThanOrEqualTo(composite(work));
   }
 
   /** The composite of a standalone verification of the general type at semantic depth. */
