@@ -1,6 +1,10 @@
 package dev.asa.evaluators.embedding;
 
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -22,6 +26,17 @@ import java.util.regex.Pattern;
  *       definition whose destination is a web address keeps the address, which a reader reaches
  *       through the link and the citation count reads; the rest goes.
  * </ul>
+ *
+ * <p>What is shown is then read as it is shown: the tags of HTML elements are not words on the
+ * screen, so they are taken out (with their attributes, which a reader never sees either), and the
+ * five usual character references read as the characters they stand for. A block element ends a
+ * paragraph, a line break a line, and a list item opens a "- " item, so that an answer delivered as
+ * HTML is read with the paragraphs and lists its reader sees. Auto-J's chat answers copied from a
+ * web page ({@code <div><p>Sure, ...</p><ol><li>What are your skills...}) had been read as one line
+ * of tags, and scored below the plain answers people liked less. Code is shown as written, tags and
+ * all: nothing inside a fenced code block or a {@code `code span`} is rendered, and only names of
+ * HTML elements are tags ({@code #include <Arduino.h>}, {@code List<String>} and {@code a <b} are
+ * text).
  *
  * <p>Scans, not patterns over the whole text: a lazy pattern rescans to the end from each of many
  * unclosed openings. Each step moves forward, so the text is read a bounded number of times.
@@ -63,9 +78,70 @@ record Rendered(String text, int hidden) {
 
   private static final Pattern WEB_ADDRESS = Pattern.compile("(?i)^<?https?://\\S+?>?$");
 
+  /**
+   * A tag: an element's name and attributes, on one line. The attributes are bounded, so each '<'
+   * is read at most that far.
+   */
+  private static final Pattern TAG =
+      Pattern.compile("</?([A-Za-z][A-Za-z0-9]{0,10})(?:\\s[^<>\\n]{0,1000})?/?>");
+
+  /** Elements whose tags end a paragraph. */
+  private static final Set<String> BLOCK =
+      Set.of(
+          "address",
+          "article",
+          "aside",
+          "blockquote",
+          "body",
+          "caption",
+          "dd",
+          "details",
+          "div",
+          "dl",
+          "dt",
+          "figcaption",
+          "figure",
+          "footer",
+          "h1",
+          "h2",
+          "h3",
+          "h4",
+          "h5",
+          "h6",
+          "header",
+          "html",
+          "main",
+          "nav",
+          "ol",
+          "p",
+          "pre",
+          "section",
+          "summary",
+          "table",
+          "tbody",
+          "td",
+          "tfoot",
+          "th",
+          "thead",
+          "tr",
+          "ul");
+
+  /** Elements whose tags are taken out and leave their text where it was. */
+  private static final Set<String> INLINE =
+      Set.of(
+          "a", "abbr", "b", "bdi", "bdo", "big", "cite", "code", "del", "dfn", "em", "font", "i",
+          "ins", "kbd", "mark", "q", "s", "samp", "small", "span", "strike", "strong", "sub", "sup",
+          "time", "tt", "u", "var", "img", "head", "title", "label", "center");
+
+  /** The character references a renderer always knows, and what each shows. */
+  private static final Map<String, String> REFERENCES =
+      Map.of("&lt;", "<", "&gt;", ">", "&quot;", "\"", "&#39;", "'", "&nbsp;", " ", "&amp;", "&");
+
+  private static final Pattern REFERENCE = Pattern.compile("&(?:lt|gt|quot|#39|nbsp|amp);");
+
   static Rendered of(String prose) {
     Rendered markup = withoutHiddenMarkup(prose);
-    Rendered definitions = withoutDefinitions(markup.text());
+    Rendered definitions = withoutDefinitions(withTagsRendered(markup.text()));
     return new Rendered(definitions.text(), markup.hidden() + definitions.hidden());
   }
 
@@ -143,6 +219,177 @@ record Rendered(String text, int hidden) {
       at = tagEnd + 1;
     }
     return prose.length();
+  }
+
+  /**
+   * The text with the tags of HTML elements rendered, outside code: block tags end a paragraph, a
+   * line break or list item ends a line, a list item opens a "- " line, and other tags leave
+   * nothing. The runs of breaks tags leave ({@code <div><div><p>}) close up to one blank line. The
+   * text is returned as it was when it holds no tag or reference to render.
+   */
+  static String withTagsRendered(String text) {
+    if (text.indexOf('<') < 0 && text.indexOf('&') < 0) {
+      return text;
+    }
+    Shown shown = new Shown(text.length());
+    boolean inCode = false;
+    for (String line : text.split("\n", -1)) {
+      boolean fence = Passages.isFence(line);
+      inCode ^= fence;
+      if (fence || inCode) {
+        shown.code(line + "\n");
+        continue;
+      }
+      int from = 0;
+      for (int[] span : codeSpans(line)) {
+        shown.prose(line.substring(from, span[0]));
+        shown.code(line.substring(span[0], span[1]));
+        from = span[1];
+      }
+      shown.prose(line.substring(from));
+      shown.lineEnd();
+    }
+    return shown.rendered ? shown.out.toString().strip() : text;
+  }
+
+  /**
+   * Where the code spans of a line are, as [start, end) pairs: a run of backticks and the next run
+   * of the same length. A run with no such partner is text. Each length of run is looked for
+   * without a partner at most once, so a line of many runs is read a bounded number of times.
+   */
+  private static List<int[]> codeSpans(String line) {
+    if (line.indexOf('`') < 0) {
+      return List.of();
+    }
+    List<int[]> spans = new ArrayList<>();
+    Set<Integer> unpartnered = new HashSet<>();
+    int at = line.indexOf('`');
+    while (at >= 0) {
+      int length = run(line, at);
+      int partner = unpartnered.contains(length) ? -1 : partner(line, at + length, length);
+      if (partner < 0) {
+        unpartnered.add(length);
+        at = line.indexOf('`', at + length);
+      } else {
+        spans.add(new int[] {at, partner + length});
+        at = line.indexOf('`', partner + length);
+      }
+    }
+    return spans;
+  }
+
+  private static int run(String line, int at) {
+    int end = at;
+    while (end < line.length() && line.charAt(end) == '`') {
+      end++;
+    }
+    return end - at;
+  }
+
+  /** The start of the next run of exactly {@code length} backticks from {@code from}, or -1. */
+  private static int partner(String line, int from, int length) {
+    for (int at = line.indexOf('`', from); at >= 0; ) {
+      int run = run(line, at);
+      if (run == length) {
+        return at;
+      }
+      at = line.indexOf('`', at + run);
+    }
+    return -1;
+  }
+
+  /** The text as it is shown, built line by line. */
+  private static final class Shown {
+    final StringBuilder out;
+    boolean rendered;
+
+    /** Whether the last thing shown is a break a tag made: the source's own line end adds none. */
+    private boolean brokenByTag;
+
+    Shown(int capacity) {
+      out = new StringBuilder(capacity);
+    }
+
+    void code(String code) {
+      out.append(code);
+      brokenByTag = false;
+    }
+
+    /** A piece of prose outside code, its tags rendered. */
+    void prose(String piece) {
+      Matcher tag = TAG.matcher(piece);
+      int from = 0;
+      while (tag.find()) {
+        String name = tag.group(1).toLowerCase(Locale.ROOT);
+        int breaks;
+        if (BLOCK.contains(name) || name.equals("hr")) {
+          breaks = 2;
+        } else if (name.equals("li") || name.equals("br")) {
+          breaks = 1;
+        } else if (INLINE.contains(name)) {
+          breaks = 0;
+        } else {
+          continue; // not an HTML element's name: text ("#include <Arduino.h>")
+        }
+        text(piece.substring(from, tag.start()));
+        if (breaks > 0) {
+          breakTo(breaks);
+        }
+        if (name.equals("li") && !tag.group().startsWith("</")) {
+          out.append("- ");
+          brokenByTag = false;
+        }
+        from = tag.end();
+        rendered = true;
+      }
+      text(piece.substring(from));
+    }
+
+    void lineEnd() {
+      if (!brokenByTag) {
+        breakTo(trailingBreaks() + 1);
+      }
+      brokenByTag = false;
+    }
+
+    private void text(String text) {
+      String read = references(text);
+      rendered |= !read.equals(text);
+      out.append(read);
+      brokenByTag &= text.isBlank();
+    }
+
+    /**
+     * Ends the text with {@code breaks} line breaks (at most two: one blank line), without the
+     * spaces before them, and never with a break at the very start.
+     */
+    private void breakTo(int breaks) {
+      int end = out.length();
+      while (end > 0 && (out.charAt(end - 1) == ' ' || out.charAt(end - 1) == '\t')) {
+        end--;
+      }
+      out.setLength(end);
+      for (int have = trailingBreaks(); have < Math.min(breaks, 2) && end > 0; have++) {
+        out.append('\n');
+      }
+      brokenByTag = true;
+    }
+
+    private int trailingBreaks() {
+      int n = 0;
+      while (n < 2 && n < out.length() && out.charAt(out.length() - 1 - n) == '\n') {
+        n++;
+      }
+      return n;
+    }
+  }
+
+  private static String references(String text) {
+    return text.indexOf('&') < 0
+        ? text
+        : REFERENCE
+            .matcher(text)
+            .replaceAll(r -> Matcher.quoteReplacement(REFERENCES.get(r.group())));
   }
 
   /**

@@ -28,7 +28,7 @@ class RenderedTest {
             + " <script>var words = 1;</script><style>p {}</style><template>later</template>"
             + " <b>bold is shown</b> <input hidden value=\"x\"> end.";
     Rendered r = Rendered.of(prose);
-    assertThat(r.text()).isEqualTo("Shown.  Shown too.    <b>bold is shown</b>  end.");
+    assertThat(r.text()).isEqualTo("Shown.  Shown too.    bold is shown  end.");
     assertThat(r.hidden()).isEqualTo(7);
     // Never closed, a hidden element hides the rest.
     assertThat(Rendered.of("Shown. <DIV HIDDEN>a better answer").text()).isEqualTo("Shown. ");
@@ -57,8 +57,38 @@ class RenderedTest {
 
   @Test
   void plainProseIsShownAsItIs() {
-    String prose = "The browser checks that 3 < 5 and that a > b. Use <b>bold</b>, [a link](x).";
+    String prose = "The browser checks that 3 < 5 and that a > b. Use [a link](x).\n\n\nEnd ";
     assertThat(Rendered.of(prose)).isEqualTo(new Rendered(prose, 0));
+  }
+
+  @Test
+  void htmlIsReadWithTheParagraphsAndListsItsReaderSees() {
+    // As Auto-J's chat answers copied from a web page arrive.
+    String page =
+        "<div><div></div></div>\n<div><div><p>Sure, I&#39;d be happy to help:</p><ol>"
+            + "<li>What are your <b>skills</b>?</li><li>Where would you like to work?</li></ol>"
+            + "<p>Salt &amp; pepper.<br>A new line.</p></div><div>\n</div></div>";
+    assertThat(Rendered.of(page).text())
+        .isEqualTo(
+            "Sure, I'd be happy to help:\n\n- What are your skills?\n"
+                + "- Where would you like to work?\n\nSalt & pepper.\nA new line.");
+    // Verses kept as their lines, paragraphs as paragraphs.
+    assertThat(Rendered.of("<p>Verse 1:\nI see the lemons</p><p>Chorus:\nOh, lemons</p>").text())
+        .isEqualTo("Verse 1:\nI see the lemons\n\nChorus:\nOh, lemons");
+    // Attributes are never shown: words put there are not read.
+    assertThat(Rendered.of("<span title=\"certificate chain revocation\">Browsers check.</span>"))
+        .isEqualTo(new Rendered("Browsers check.", 0));
+  }
+
+  @Test
+  void codeAndTextThatOnlyLooksLikeTagsAreShownAsWritten() {
+    String code = "Use it so:\n\n```html\n<p>Hello</p>\n\n\n<br>\n```\n\nor `<b>` and `&amp;`.";
+    assertThat(Rendered.of(code).text()).isEqualTo(code);
+    String text = "#include <Arduino.h> and List<String> where a <b and 3 <5>.";
+    assertThat(Rendered.of(text).text()).isEqualTo(text);
+    // Outside the code, the tags are still rendered.
+    assertThat(Rendered.of("<p>Run:</p>\n```\n<p>x</p>\n```").text())
+        .isEqualTo("Run:\n\n```\n<p>x</p>\n```");
   }
 
   @Test
@@ -70,6 +100,9 @@ class RenderedTest {
       "<div hidden></div>".repeat(50_000), // many hidden elements, each closed
       "[x]: y\n".repeat(100_000), // many definitions
       "<".repeat(200_000), // no tag at all
+      "<p ".repeat(100_000) + ">", // many tag openings, each bounded
+      "<p>".repeat(100_000) + "&amp;".repeat(100_000), // many tags and references to render
+      "`".repeat(100_000) + "<b>", // many backticks, no code span
     };
     for (String text : hostile) {
       long start = System.nanoTime();

@@ -168,6 +168,29 @@ class OfflineJudgeGamingHttpTest {
   }
 
   /**
+   * An answer delivered as HTML is read as its reader sees it: its tags are no words, so the same
+   * answer scores the same in HTML as in plain paragraphs, and words put in a tag's attributes,
+   * which no reader sees, raise nothing.
+   */
+  @Test
+  void htmlIsScoredAsItsReaderSeesItThroughHttp() {
+    String[] paragraphs = FULL.split("\n\n");
+    String html =
+        "<div><div></div></div>\n<div><p>"
+            + paragraphs[0]
+            + "</p><p>"
+            + paragraphs[1]
+            + "</p></div>";
+    assertThat(composite(html)).isEqualByComparingTo(composite(FULL));
+    String stuffed =
+        "<p title=\"chain of trust, issuer signature, validity period, subjectAltName hostname,"
+            + " OCSP stapling, CRL revocation\">"
+            + VAGUE
+            + "</p>";
+    assertThat(composite(stuffed)).isEqualByComparingTo(composite(VAGUE));
+  }
+
+  /**
    * A request to rewrite a sentence, answered with the sentence as given: the instruction before it
    * is long, so the sentence is under half the request, which let it pass for a quotation (78.9,
    * above the real rewrite's 77.0, on the development corpus).
