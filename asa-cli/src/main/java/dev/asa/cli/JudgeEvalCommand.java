@@ -6,6 +6,7 @@ import dev.asa.evaluators.StandaloneVerifier;
 import dev.asa.evaluators.StructuralEvaluator;
 import dev.asa.evaluators.VerificationEngine;
 import dev.asa.evaluators.judge.JudgeConfig;
+import dev.asa.evaluators.judgeeval.AnswerScorer;
 import dev.asa.evaluators.judgeeval.Bootstrap;
 import dev.asa.evaluators.judgeeval.JudgeReport;
 import dev.asa.evaluators.judgeeval.JudgeRun;
@@ -51,7 +52,7 @@ import picocli.CommandLine.Spec;
             + " it with payments.",
     customSynopsis =
         "asa judge-eval FILE.jsonl [--evaluators N|TYPE,...] [--judge openai|anthropic ...]"
-            + " [--baseline length] [--json]",
+            + " [--server URL [--key FILE]] [--baseline length] [--json]",
     description = {
       "FILE.jsonl holds one JSON object a line, all pairwise or all pointwise:",
       "  {\"request\", \"answer_a\", \"answer_b\", \"human\": \"a\"|\"b\", \"category\"?}"
@@ -65,7 +66,10 @@ import picocli.CommandLine.Spec;
           + " is the higher composite (a tie is a miss). A bad line stops the run before anything"
           + " is scored (exit 5), naming its line and member; a file mixing both kinds is refused."
           + " Intervals: percentile bootstrap, 95%%. The judge is the server's default evaluator:"
-          + " the LLM judge with --judge, else the offline embedding model."
+          + " the LLM judge with --judge, else the offline embedding model.",
+      "",
+      "With --server URL, each answer is sent to that server's POST /verifications instead,"
+          + " signed with --key, and the figure is its judge's, as configured there."
     })
 final class JudgeEvalCommand implements Callable<Integer> {
 
@@ -113,13 +117,30 @@ final class JudgeEvalCommand implements Callable<Integer> {
   String workers;
 
   @Option(
+      names = "--server",
+      paramLabel = "URL",
+      description =
+          "measure the judge of this ASA server, from outside: each answer through its POST"
+              + " /verifications (--key signs the requests)")
+  String server;
+
+  @Option(
+      names = "--key",
+      paramLabel = "FILE",
+      description = "with --server: your key file (default: $ASA_KEY)")
+  String key;
+
+  @Option(
       names = "--json",
       description = "print one JSON document: every figure, and each record's scores and picks")
   boolean json;
 
   @Override
   public Integer call() throws Exception {
-    Session session = new Session(Asa.of(spec).io(), null, null, json);
+    Asa root = Asa.of(spec);
+    String serverUrl = server != null ? server : root.server;
+    Session session =
+        new Session(root.io(), serverUrl, key != null ? key : root.key, json || root.json);
     boolean withBaseline = false;
     if (baseline != null) {
       if (!baseline.equals("length")) {
@@ -131,7 +152,14 @@ final class JudgeEvalCommand implements Callable<Integer> {
         Inputs.intValue("--resamples", this.resamples, Bootstrap.DEFAULT.resamples(), 100, 100_000);
     long seed = seed(this.seed);
     int workers = Inputs.intValue("--workers", this.workers, 2, 1, 16);
-    JudgeConfig judge = judgeOptions.config(session);
+    if (serverUrl != null && judgeOptions.given() != null) {
+      throw new UsageException(
+          judgeOptions.given() + " chooses a judge here: with --server the server's judge works");
+    }
+    if (serverUrl == null && key != null) {
+      throw new UsageException("--key signs requests to a server: give --server URL too");
+    }
+    JudgeConfig judge = serverUrl == null ? judgeOptions.config(session) : null;
     List<String> types = evaluatorTypes(evaluators);
 
     LabelledFile labelled;
@@ -147,31 +175,23 @@ final class JudgeEvalCommand implements Callable<Integer> {
       return badFile(session, e, file);
     }
 
-    // The server's own evaluators, pool and plan: what POST /verifications at semantic depth runs.
-    EvaluatorPool pool = VerificationConfig.standard(judge, workers).pool();
-    for (String type : types) {
-      if (type != null && pool.evaluator(type).isEmpty()) {
-        throw new UsageException(
-            "--evaluators: there is no '"
-                + type
-                + "' evaluator; there are "
-                + String.join(", ", pool.types())
-                + (judge == null ? " (agent_as_judge needs --judge openai|anthropic)" : ""));
-      }
+    AnswerScorer scorer;
+    List<String> evaluatorIds;
+    ServerScorer remote = null;
+    if (serverUrl != null) {
+      remote = new ServerScorer(session.client(), types);
+      scorer = remote;
+      evaluatorIds = null; // named by the server's results
+    } else {
+      // The server's own evaluators, pool and plan: what POST /verifications at semantic depth
+      // runs.
+      EvaluatorPool pool = VerificationConfig.standard(judge, workers).pool();
+      VerificationEngine.Plan plan = plan(pool, types, judge);
+      scorer =
+          new StandaloneScorer(
+              new StandaloneVerifier(new VerificationEngine(new StructuralEvaluator())), plan);
+      evaluatorIds = plan.semantic().stream().map(Evaluator::id).toList();
     }
-    VerificationEngine.Plan plan =
-        pool.plan(
-            new EvaluationConfig(
-                VerificationEngine.Depth.SEMANTIC,
-                types,
-                true,
-                null,
-                dev.asa.agreement.EvaluatorSettings.NONE),
-            VerificationEngine.Depth.SEMANTIC);
-    List<String> evaluatorIds = plan.semantic().stream().map(Evaluator::id).toList();
-    StandaloneScorer scorer =
-        new StandaloneScorer(
-            new StandaloneVerifier(new VerificationEngine(new StructuralEvaluator())), plan);
 
     ProgressDisplay progress = ProgressDisplay.on(session.err(), "judge-eval");
     List<List<Scored>> scores;
@@ -184,20 +204,49 @@ final class JudgeEvalCommand implements Callable<Integer> {
           Exit.UNREACHABLE);
     }
     progress.finish();
+    if (remote != null) {
+      evaluatorIds = remote.evaluatorsSeen();
+    }
     JudgeReport report =
         JudgeReport.of(labelled, scores, new Bootstrap(resamples, seed), withBaseline);
 
-    if (json) {
-      ObjectNode root = Json.object();
-      root.put("file", file);
-      root.put("depth", "semantic");
-      root.set("evaluators", Json.mapper().valueToTree(evaluatorIds));
-      root.setAll(report.toJson());
-      session.printJson(root);
+    if (session.json()) {
+      ObjectNode document = Json.object();
+      document.put("file", file);
+      if (serverUrl != null) {
+        document.put("server", serverUrl);
+      }
+      document.put("depth", "semantic");
+      document.set("evaluators", Json.mapper().valueToTree(evaluatorIds));
+      document.setAll(report.toJson());
+      session.printJson(document);
     } else {
-      session.out().print(JudgeEvalText.render(report, file, evaluatorIds));
+      session.out().print(JudgeEvalText.render(report, file, evaluatorIds, serverUrl));
     }
     return Exit.OK;
+  }
+
+  /** The plan the server makes for a request naming these evaluator types at semantic depth. */
+  private static VerificationEngine.Plan plan(
+      EvaluatorPool pool, List<String> types, JudgeConfig judge) throws UsageException {
+    for (String type : types) {
+      if (type != null && pool.evaluator(type).isEmpty()) {
+        throw new UsageException(
+            "--evaluators: there is no '"
+                + type
+                + "' evaluator; there are "
+                + String.join(", ", pool.types())
+                + (judge == null ? " (agent_as_judge needs --judge openai|anthropic)" : ""));
+      }
+    }
+    return pool.plan(
+        new EvaluationConfig(
+            VerificationEngine.Depth.SEMANTIC,
+            types,
+            true,
+            null,
+            dev.asa.agreement.EvaluatorSettings.NONE),
+        VerificationEngine.Depth.SEMANTIC);
   }
 
   private static long seed(String s) throws UsageException {

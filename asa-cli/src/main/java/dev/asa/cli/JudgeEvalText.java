@@ -14,7 +14,10 @@ import java.util.Locale;
 final class JudgeEvalText {
   private JudgeEvalText() {}
 
-  static String render(JudgeReport report, String file, List<String> evaluators) {
+  /**
+   * @param server the server whose judge was measured from outside, or null for this machine's
+   */
+  static String render(JudgeReport report, String file, List<String> evaluators, String server) {
     StringBuilder s = new StringBuilder();
     String kind = report instanceof PairwiseReport ? "pairwise" : "pointwise";
     s.append(report.size())
@@ -26,7 +29,12 @@ final class JudgeEvalText {
         .append('\n');
     s.append("judge: ")
         .append(String.join(" + ", evaluators))
-        .append(", each answer verified standalone at semantic depth (POST /verifications)\n");
+        .append(
+            server == null
+                ? ", each answer verified standalone at semantic depth (POST /verifications)\n"
+                : " on "
+                    + server
+                    + ", each answer sent to its POST /verifications at semantic depth\n");
     s.append(
         report instanceof PairwiseReport
             ? "pick: the answer with the higher composite; a tie counts as a miss\n"
