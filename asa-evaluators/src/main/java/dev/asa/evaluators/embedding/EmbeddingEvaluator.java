@@ -192,10 +192,15 @@ public final class EmbeddingEvaluator implements Evaluator {
     Map<String, DimensionInput> inputs = new LinkedHashMap<>();
     boolean prose = isProse(task);
     int hidden = 0;
+    String madeUpTurn = null;
     if (prose) {
       Rendered shown = Rendered.of(content);
       content = shown.text();
       hidden = shown.hidden();
+      // The answer ends where it starts writing the asker's next turn (Transcript).
+      Transcript transcript = Transcript.of(request, content);
+      content = transcript.answer();
+      madeUpTurn = transcript.madeUpTurn();
     }
     // Restatements of the request and words to the evaluator are taken out of prose before anything
     // is measured, so neither can raise a score; a counting run ("2020, 2021, 2022, ...") is read
@@ -207,7 +212,7 @@ public final class EmbeddingEvaluator implements Evaluator {
             ? ScoredText.of(request, content)
             : prose ? ScoredText.ofTranslation(content) : ScoredText.whole(content);
     if (content.isBlank() || scored.text().isBlank()) {
-      String why = nothingToScore(content, hidden, scored);
+      String why = nothingToScore(content, hidden, madeUpTurn, scored);
       for (Dimension d : dimensions) {
         inputs.put(d.name(), empty(d, why));
       }
@@ -265,7 +270,7 @@ public final class EmbeddingEvaluator implements Evaluator {
             onTopic,
             request);
     for (Dimension d : dimensions) {
-      inputs.put(d.name(), noted(input(d, m), scored, closeness, hidden));
+      inputs.put(d.name(), noted(input(d, m), scored, closeness, hidden, madeUpTurn));
     }
     progress.update("done", STEPS, STEPS);
     // Every word piece the model read: each sentence (and each read without the request's words),
@@ -280,7 +285,13 @@ public final class EmbeddingEvaluator implements Evaluator {
   }
 
   /** Why nothing of the deliverable is left to score. */
-  private static String nothingToScore(String content, int hidden, ScoredText scored) {
+  private static String nothingToScore(
+      String content, int hidden, String madeUpTurn, ScoredText scored) {
+    if (content.isBlank() && madeUpTurn != null) {
+      return "the deliverable only writes a made-up next turn of the conversation (\""
+          + snippet(madeUpTurn)
+          + "\" and after), not an answer to the request";
+    }
     if (content.isBlank()) {
       return hidden > 0
           ? "nothing is left once what a reader never sees (HTML comments, hidden elements, link"
@@ -913,12 +924,19 @@ public final class EmbeddingEvaluator implements Evaluator {
 
   /** The evidence of a measured dimension says what was taken out of the text before measuring. */
   private static DimensionInput noted(
-      DimensionInput input, ScoredText scored, Closeness closeness, int hidden) {
+      DimensionInput input, ScoredText scored, Closeness closeness, int hidden, String madeUpTurn) {
     int borrowed = closeness == null ? 0 : closeness.borrowed().size();
-    if (!input.isEvaluated() || (!scored.changed() && borrowed == 0 && hidden == 0)) {
+    if (!input.isEvaluated()
+        || (!scored.changed() && borrowed == 0 && hidden == 0 && madeUpTurn == null)) {
       return input;
     }
     List<String> notes = new ArrayList<>();
+    if (madeUpTurn != null) {
+      notes.add(
+          "a made-up next turn of the conversation not scored (\""
+              + snippet(madeUpTurn)
+              + "\" and all after it: a question the client did not ask, and its answer)");
+    }
     if (hidden > 0) {
       notes.add(
           hidden
