@@ -101,6 +101,22 @@ record ScoredText(
    */
   static final double SAME_CASE_SHARE = 0.5;
 
+  /**
+   * Words a correction must bring that its text did not have before it is no copy. Asked to
+   * proofread, the work is a text given back as it was but for its mistakes: Auto-J's proofread of
+   * a 600-word paragraph, with "raise", "fulfills", "strengthens" and six more words corrected,
+   * kept 87% of the text's word runs and scored 20, a fail, below a free rewrite people liked less.
+   * One word is not enough: PandaLM's "If you had told me year ago ... I would of laughed", the
+   * text with "you'd" spelled out and every mistake left in, is still a copy.
+   */
+  static final int CORRECTED_WORDS = 3;
+
+  /** A request to correct its text: proofreading, or mistakes of grammar, spelling, typing. */
+  private static final Pattern CORRECTS =
+      Pattern.compile(
+          "(?i)\\b(?:proof-?read\\w*|correct(?:s|ed|ing)?|fix(?:es|ed|ing)?|typos?|grammar"
+              + "|grammatical|spelling|punctuation|mistakes?|errors?)\\b");
+
   /** A sentence this much made of the request's words says nothing new. */
   static final double RESTATED_SHARE = 0.9;
 
@@ -488,9 +504,24 @@ record ScoredText(
     long covered = anyCase.stream().filter(given::contains).count();
     // A quotation is an extraction's work, but a request to rewrite its own text is not answered by
     // any of that text given back: there, a part of it is as much a copy as the whole.
+    boolean rewrites = OwnContent.rewritesItsOwnText(request);
     return found >= COPIED_SHARE * answerRuns.size()
         && foundInCase >= SAME_CASE_SHARE * answerRuns.size()
-        && (covered >= COVERED_SHARE * anyCase.size() || OwnContent.rewritesItsOwnText(request));
+        && (covered >= COVERED_SHARE * anyCase.size() || rewrites)
+        && !(rewrites && corrected(request, answer));
+  }
+
+  /**
+   * Whether a text given back for a request to correct it brings at least {@value #CORRECTED_WORDS}
+   * words the request does not have: its corrections, which are the work.
+   */
+  private static boolean corrected(String request, List<String> answer) {
+    if (!CORRECTS.matcher(Material.of(request).instruction()).find()) {
+      return false;
+    }
+    Set<String> known = new HashSet<>(lower(Sentences.words(request)));
+    return lower(answer).stream().filter(w -> !known.contains(w)).distinct().count()
+        >= CORRECTED_WORDS;
   }
 
   private static List<String> lower(List<String> words) {

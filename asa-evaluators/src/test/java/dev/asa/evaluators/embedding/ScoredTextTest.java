@@ -337,6 +337,35 @@ class ScoredTextTest {
   }
 
   @Test
+  void aTextProofreadWithItsMistakesCorrectedIsNoCopyButOneWordChangedStillIs() {
+    String text =
+        "If you'd told me year ago that today I would finish a marathon, I would of laughed. Your"
+            + " support had a huge affect on me!";
+    String request =
+        "Rewrite the given text and correct grammar, spelling, and punctuation errors.\n\n" + text;
+    assertThat(ScoredText.copies(request, text)).isTrue();
+    // "you'd" spelled out, every mistake left: one new word, still the text given back.
+    assertThat(ScoredText.copies(request, text.replace("you'd", "you had"))).isTrue();
+    String corrected =
+        "If you had told me a year ago that today I would finish a marathon, I would have laughed."
+            + " Your support had a huge effect on me!";
+    assertThat(ScoredText.copies(request, corrected)).isFalse();
+    // A paraphrase is not a correction: three words swapped in a long text are still a copy.
+    String long1 =
+        "The committee met on Tuesday to review the budget for the coming year and agreed that the"
+            + " travel costs should be cut by a tenth while the training budget stays as it was,"
+            + " since the new staff will need courses in the spring and the autumn. The chair"
+            + " then asked each team lead to send a short note on what their team spent last"
+            + " quarter, so that the next meeting can compare the figures before any cuts are"
+            + " made, and closed the meeting a little after four.";
+    String paraphrase = "Paraphrase the following text.\n\n" + long1;
+    String swapped =
+        long1.replace("Tuesday", "Monday").replace("tenth", "fifth").replace("spring", "summer");
+    assertThat(ScoredText.copies(paraphrase, swapped)).isTrue();
+    assertThat(ScoredText.copies("Proofread the following text.\n\n" + long1, swapped)).isFalse();
+  }
+
+  @Test
   void aShortenedOrCorrectedSentenceIsNoCopy() {
     String request =
         "Rewrite the sentence to be concise.\n\nIf you have any questions about my rate or if you"

@@ -214,6 +214,37 @@ class OfflineJudgeGamingHttpTest {
   }
 
   /**
+   * Asked to proofread, the text given back as it was earns nothing; given back with its mistakes
+   * corrected, it is the work, and passes. A proofread that kept 87% of a long text's word runs had
+   * been read as a copy, 20, a fail.
+   */
+  @Test
+  void aProofreadTextIsTheWorkButTheTextGivenBackUnchangedEarnsNothingThroughHttp() {
+    String text =
+        "As I studied it more profoundly, conducting research on the market and reading financial"
+            + " news, I eventually found an explanation. The earlier drop in the stock market"
+            + " priced in the possibility that the Fed was going to rise the rates even further."
+            + " Such realization not only fulfill my curiosity towards the effect of policy on"
+            + " financial market but also strengthen my passion for economics. During the"
+            + " internship I worked with the research team on a weekly report about bond yields,"
+            + " and I learned how analysts build their forecasts from the minutes of each meeting,"
+            + " from the data on jobs and prices, and from what the chair says in public. I also"
+            + " wrote short notes for the clients of the firm, which taught me to explain a complex"
+            + " idea in a few plain sentences.";
+    // Three mistakes corrected: 88% of the text's runs of four words are kept as they were.
+    String proofread =
+        text.replace("rise the rates", "raise rates")
+            .replace("Such realization not only fulfill", "This realization not only fulfilled")
+            .replace("strengthen my", "strengthened my");
+    String request = "Proofread this:\n\n" + text;
+    assertGivenBackEarnsNothing(request, text, proofread);
+    JsonNode corrected = verify(request, proofread);
+    assertThat(corrected.path("dimensions").findValuesAsText("evidence"))
+        .noneMatch(e -> e.contains("given back as it was"));
+    assertThat(corrected.path("composite").path("passed").asBoolean()).isTrue();
+  }
+
+  /**
    * A request to rewrite a sentence, answered with the sentence as given: the instruction before it
    * is long, so the sentence is under half the request, which let it pass for a quotation (78.9,
    * above the real rewrite's 77.0, on the development corpus).
