@@ -487,7 +487,8 @@ record ScoredText(
    * its text rewritten. A shortened or corrected text breaks many runs ("If you have any questions,
    * please let me know." keeps half of them), a text put in capitals as asked keeps them only
    * without case, and a pasted source keeps them all. A text given back for a request to correct
-   * it, with {@value #CORRECTED_WORDS} words or more it did not have, is its correction, not a copy.
+   * it, with {@value #CORRECTED_WORDS} words or more it did not have, is its correction, not a
+   * copy.
    */
   static boolean copies(String request, String content) {
     List<String> answer = Sentences.words(content);

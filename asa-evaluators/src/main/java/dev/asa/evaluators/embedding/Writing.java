@@ -15,8 +15,11 @@ import java.util.Locale;
  *   <li>ease (weight 0.25): Flesch reading ease 20 to 75 scores 100 (plain to technical prose),
  *       falling linearly to 0 at -20 (impenetrable) and at 115 (a list of one-syllable words);
  *   <li>sentence length (0.25): 8 to 25 words a sentence scores 100, falling to 0 at 2 and at 50;
- *   <li>layout (0.2): paragraphs against one per 180 words, capped at 100; left out of the mean for
- *       texts under 120 words, where one paragraph is right;
+ *   <li>layout (0.2): the blocks a reader sees (paragraphs, list items, headings) against one per
+ *       180 words, capped at 100; left out of the mean for texts under 120 words, where one
+ *       paragraph is right. A list's items count: an introduction and six numbered items written
+ *       without blank lines between them had been one paragraph of 316 words, half marks, though a
+ *       reader sees seven blocks (FairEval +1 pair, Auto-J +2, the corpus and LLMEval² unchanged);
  *   <li>repetition (0.3): repeated sentences up to 8% score 100, falling to 0 at 40%; repeated word
  *       three-grams the same, with an allowance for length ({@link #trigramAllowance}).
  * </ul>
@@ -52,7 +55,8 @@ record Writing(Readability readability, Structure structure, Repetition repetiti
       return null;
     }
     double expected = Math.ceil((double) words / WORDS_PER_PARAGRAPH);
-    return 100 * Math.min(1, structure.paragraphs() / expected);
+    int blocks = structure.paragraphs() + structure.listItems() + structure.headings();
+    return 100 * Math.min(1, blocks / expected);
   }
 
   /** Repetition, repeated sentences or three-grams, scores 100 up to this percentage. */
@@ -154,7 +158,7 @@ record Writing(Readability readability, Structure structure, Repetition repetiti
             ? shape + " (layout not scored under " + LAYOUT_MIN_WORDS + " words)"
             : String.format(
                 Locale.ROOT,
-                "%s (layout score %.0f; one paragraph per %d words expected)",
+                "%s (layout score %.0f; a paragraph, list item or heading per %d words expected)",
                 shape,
                 layout,
                 WORDS_PER_PARAGRAPH));

@@ -131,6 +131,27 @@ class TextSignalsTest {
     }
 
     @Test
+    void aListsItemsAreBlocksOfTheLayoutWithoutBlankLinesBetweenThem() {
+      // An introduction and four numbered items, no blank line anywhere: five blocks a reader sees.
+      String item = "word ".repeat(45) + "end.";
+      String listed =
+          "Here are the ways, each with its reason:\n1. "
+              + item
+              + "\n2. "
+              + item
+              + "\n3. "
+              + item
+              + "\n4. "
+              + item;
+      Writing w = Writing.of(listed);
+      assertThat(w.structure().paragraphs()).isEqualTo(1);
+      assertThat(w.structure().listItems()).isEqualTo(4);
+      assertThat(w.layout()).isEqualTo(100.0);
+      // The same words as one paragraph keep half marks.
+      assertThat(Writing.of(listed.replaceAll("\\n\\d\\. ", " ")).layout()).isEqualTo(50.0);
+    }
+
+    @Test
     void aListOfNamesIsNotReadAsHardProse() {
       String list =
           "1. Machine Learning Theory\n2. Neural Networks\n3. Convolutional Neural Networks\n"
