@@ -47,9 +47,14 @@ record Substance(int sentences, int concrete, int vague) {
       Pattern.compile(
           "(?i)\\b(?:for example|for instance|e\\.g\\.|such as|namely|i\\.e\\.|specifically|is defined as|refers to|means that|consists of|because|therefore)\\b");
 
+  /**
+   * Hedges and filler phrases. Two are read literally in the places they are no hedge: "some ways"
+   * after "are" or "include" ("Here are some ways X shapes Y:"), which a list is about to name, and
+   * "more or less" after "become" ("traits become more or less common"), a comparison.
+   */
   private static final Pattern HEDGE =
       Pattern.compile(
-          "(?i)\\b(?:various|variety of|in (?:some|many|several|different) ways|some (?:things|ways|aspects)|certain (?:things|aspects|ways)|it depends|depending on many|things like that|and so on|etc\\b|basically|generally speaking|in general|kind of|sort of|a lot of things|many things|stuff\\b|somehow|more or less|it is important to note|it is worth noting|plays? an? (?:important|key|crucial) role|there are many|in today's world|at the end of the day|needless to say)");
+          "(?i)\\b(?:various|variety of|in (?:some|many|several|different) ways|(?<!\\b(?:are|include|includes|including)\\s)some (?:things|ways|aspects)|certain (?:things|aspects|ways)|it depends|depending on many|things like that|and so on|etc\\b|basically|generally speaking|in general|kind of|sort of|a lot of things|many things|stuff\\b|somehow|(?<!\\bbec[oa]me\\s|\\bbecomes\\s|\\bbecoming\\s)more or less|it is important to note|it is worth noting|plays? an? (?:important|key|crucial) role|there are many|in today's world|at the end of the day|needless to say)");
 
   /**
    * Words a sentence needs before it can be filler: a label ("Step 2:") and a bare answer ("Yes.",

@@ -68,6 +68,25 @@ class SubstanceTest {
         .isZero();
   }
 
+  /**
+   * Read literally, two hedges are no hedge: "some ways" a list is about to name, and "more or
+   * less" as a comparison. Vicuna's FairEval answer on natural selection, with no other vague
+   * sentence, lost three quarters of its completeness to "traits become more or less common".
+   */
+  @Test
+  void aListAnnouncedOrAComparisonIsNoHedge() {
+    assertThat(
+            substance(
+                    "Here are some ways platforms shape the news: ranking and sharing. Traits become"
+                        + " more or less common over generations.")
+                .vague())
+        .isZero();
+    assertThat(
+            substance("The check works in some ways. The result is more or less what you expect.")
+                .vague())
+        .isEqualTo(2);
+  }
+
   @Test
   void oneSentenceIsTooLittleToMeasure() {
     assertThat(substance("It depends.").measurable()).isFalse();
