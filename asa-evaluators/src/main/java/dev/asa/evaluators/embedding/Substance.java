@@ -49,12 +49,14 @@ record Substance(int sentences, int concrete, int vague) {
 
   /**
    * Hedges and filler phrases. Two are read literally in the places they are no hedge: "some ways"
-   * after "are" or "include" ("Here are some ways X shapes Y:"), which a list is about to name, and
-   * "more or less" after "become" ("traits become more or less common"), a comparison.
+   * after "are" or "include", or in a sentence ending with a colon ("Here are some ways X shapes
+   * Y:"), which a list is about to name (the colon is what is left when "are" is one of the
+   * request's words, which the sentence is read without); and "more or less" after "become"
+   * ("traits become more or less common"), a comparison.
    */
   private static final Pattern HEDGE =
       Pattern.compile(
-          "(?i)\\b(?:various|variety of|in (?:some|many|several|different) ways|(?<!\\b(?:are|include|includes|including)\\s)some (?:things|ways|aspects)|certain (?:things|aspects|ways)|it depends|depending on many|things like that|and so on|etc\\b|basically|generally speaking|in general|kind of|sort of|a lot of things|many things|stuff\\b|somehow|(?<!\\bbec[oa]me\\s|\\bbecomes\\s|\\bbecoming\\s)more or less|it is important to note|it is worth noting|plays? an? (?:important|key|crucial) role|there are many|in today's world|at the end of the day|needless to say)");
+          "(?i)\\b(?:various|variety of|in (?:some|many|several|different) ways|(?<!\\b(?:are|include|includes|including)\\s)some (?:things|ways|aspects)(?![^.!?]*:\\s*$)|certain (?:things|aspects|ways)|it depends|depending on many|things like that|and so on|etc\\b|basically|generally speaking|in general|kind of|sort of|a lot of things|many things|stuff\\b|somehow|(?<!\\bbec[oa]me\\s|\\bbecomes\\s|\\bbecoming\\s)more or less|it is important to note|it is worth noting|plays? an? (?:important|key|crucial) role|there are many|in today's world|at the end of the day|needless to say)");
 
   /**
    * Words a sentence needs before it can be filler: a label ("Step 2:") and a bare answer ("Yes.",
@@ -74,8 +76,20 @@ record Substance(int sentences, int concrete, int vague) {
     List<String> sentences = Sentences.split(text);
     int concrete = 0;
     int vague = 0;
-    for (String written : sentences) {
-      switch (reading(written, asked)) {
+    for (int i = 0; i < sentences.size(); i++) {
+      String written = sentences.get(i);
+      // "Here are some ways X shapes Y:" before the list of them introduces it: made of the
+      // request's words as it is, it is no filler. Only a sentence with one colon, at its end,
+      // that is no list item itself, right before one: each filler sentence passed off as an
+      // introduction needs a list item after it, read for substance in its turn, and lines of
+      // filler run together ("...news:\n...news:") are no introduction.
+      String stripped = written.strip();
+      boolean introduces =
+          stripped.indexOf(':') == stripped.length() - 1
+              && !LIST_MARKER.matcher(written).lookingAt()
+              && i + 1 < sentences.size()
+              && LIST_MARKER.matcher(sentences.get(i + 1)).lookingAt();
+      switch (reading(written, asked, introduces)) {
         case CONCRETE -> concrete++;
         case VAGUE -> vague++;
         case PLAIN -> {}
@@ -89,7 +103,7 @@ record Substance(int sentences, int concrete, int vague) {
    * nothing concrete but numbers, as {@link #of} counts it.
    */
   static boolean vague(String written, RequestWords asked) {
-    return reading(written, asked) == Reading.VAGUE;
+    return reading(written, asked, false) == Reading.VAGUE;
   }
 
   private enum Reading {
@@ -99,7 +113,7 @@ record Substance(int sentences, int concrete, int vague) {
   }
 
   /** What one sentence is, read without the request's words: the one place that decides it. */
-  private static Reading reading(String written, RequestWords asked) {
+  private static Reading reading(String written, RequestWords asked, boolean introduces) {
     String s = asked.takenOutOf(written);
     boolean hedged = hedged(written, s, asked);
     // A number alone does not make a hedge concrete: "it works more or less in 7 to 103" is as
@@ -107,7 +121,7 @@ record Substance(int sentences, int concrete, int vague) {
     if (isConcrete(hedged ? NUMBER.matcher(s).replaceAll("") : s)) {
       return Reading.CONCRETE;
     }
-    return hedged || filler(written, s, asked) ? Reading.VAGUE : Reading.PLAIN;
+    return hedged || (!introduces && filler(written, s, asked)) ? Reading.VAGUE : Reading.PLAIN;
   }
 
   /**

@@ -103,6 +103,33 @@ class SubstanceTest {
   }
 
   /**
+   * A sentence of the request's words that introduces a list ("Here are some ways social media
+   * platforms influence the way people consume and share news:") is no filler when the list
+   * follows; at the end, with nothing after it, it is. As filler it had been the one vague sentence
+   * of Vicuna's FairEval answer and cost it three quarters of its completeness.
+   */
+  @Test
+  void aSentenceIntroducingWhatFollowsIsNoFiller() {
+    RequestWords asked =
+        RequestWords.of(
+            "How do social media platforms influence the way people consume and share news?");
+    String intro =
+        "Here are some ways social media platforms influence the way people consume and share news:";
+    String listed =
+        intro
+            + "\n1. Personalization: algorithms rank each feed by past clicks."
+            + "\n2. Virality: outrage spreads faster than corrections.";
+    assertThat(Substance.of(listed, asked).vague()).isZero();
+    assertThat(Substance.of(listed + "\n" + intro, asked).vague()).isEqualTo(1);
+    // Filler passed off as introductions, one after another, introduces no list: still filler.
+    String chained =
+        "Social media platforms influence the way people consume news:\n"
+            + "Social media platforms influence the way people share news:\n"
+            + "1. Personalization: algorithms rank each feed by past clicks.";
+    assertThat(Substance.of(chained, asked).vague()).isEqualTo(1);
+  }
+
+  /**
    * A word slipped in after a stop keeps the splitter from parting two sentences ("factors. colour
    * Basically"); the next sentence's first word is still no name. Before, it made the merged hedge
    * concrete, and the request's words woven at random into the test topics' vague answers raised

@@ -284,6 +284,14 @@ class OfflineJudgeGamingHttpTest {
             + " involve.";
     assertThat(composite(parts, restated))
         .isLessThanOrEqualTo(composite(parts, VAGUE).add(BigDecimal.ONE));
+    // Introduced as a list ("...:"), the filler items are still filler, and so is the introduction
+    // passed off between two of them.
+    String introduced =
+        restated.replace(
+            "\n\n- Chain building",
+            "\n\nHere is how a web browser validates an HTTPS server certificate:\n- Chain building");
+    assertThat(composite(parts, introduced))
+        .isLessThanOrEqualTo(composite(parts, VAGUE).add(BigDecimal.ONE));
   }
 
   /**
