@@ -29,7 +29,7 @@ import java.util.regex.Pattern;
  *
  * <p>What is shown is then read as it is shown: the tags of HTML elements are not words on the
  * screen, so they are taken out (with their attributes, which a reader never sees either), and the
- * five usual character references read as the characters they stand for. A block element ends a
+ * six usual character references read as the characters they stand for. A block element ends a
  * paragraph, a line break a line, and a list item opens a "- " item, so that an answer delivered as
  * HTML is read with the paragraphs and lists its reader sees. Auto-J's chat answers copied from a
  * web page ({@code <div><p>Sure, ...</p><ol><li>What are your skills...}) had been read as one line
