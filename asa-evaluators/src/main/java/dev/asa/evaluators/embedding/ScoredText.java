@@ -104,7 +104,7 @@ record ScoredText(
   /**
    * Words a correction must bring that its text did not have before it is no copy. Asked to
    * proofread, the work is a text given back as it was but for its mistakes: Auto-J's proofread of
-   * a 600-word paragraph, with "raise", "fulfills", "strengthens" and six more words corrected,
+   * a 600-word paragraph, with "raise", "fulfills", "strengthens" and eight more words corrected,
    * kept 87% of the text's word runs and scored 20, a fail, below a free rewrite people liked less.
    * One word is not enough: PandaLM's "If you had told me year ago ... I would of laughed", the
    * text with "you'd" spelled out and every mistake left in, is still a copy.
