@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * Scores an answer through a running server, from outside: a signed {@code POST /verifications} at
@@ -111,8 +112,7 @@ final class ServerScorer implements AnswerScorer {
   /**
    * A call to the server, waited out while it is rate-limited; its refusal as the reason to stop.
    */
-  private static JsonNode call(java.util.function.Supplier<ObjectNode> request)
-      throws EvaluationException {
+  private static JsonNode call(Supplier<ObjectNode> request) throws EvaluationException {
     for (int attempt = 0; ; attempt++) {
       try {
         return request.get();

@@ -33,7 +33,7 @@ class JudgeEvalCommandTest {
 
   record Result(int status, String out, String err) {}
 
-  private static Result run(Map<String, String> env, String... args) {
+  static Result run(Map<String, String> env, String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int status =
@@ -56,8 +56,16 @@ class JudgeEvalCommandTest {
   private static final int LENGTH_HITS_BY_HAND = 6;
 
   private Path slice() throws IOException {
+    return slice(dir);
+  }
+
+  /**
+   * {@link #SLICE} of the project's labelled pairs, written to {@code slice.jsonl} in {@code dir}.
+   */
+  static Path slice(Path dir) throws IOException {
     List<String> lines;
-    try (InputStream in = getClass().getResourceAsStream("/judge-eval/dev-pairs.jsonl")) {
+    try (InputStream in =
+        JudgeEvalCommandTest.class.getResourceAsStream("/judge-eval/dev-pairs.jsonl")) {
       lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
     }
     List<String> picked = new ArrayList<>();

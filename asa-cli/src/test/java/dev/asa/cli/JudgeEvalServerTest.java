@@ -3,22 +3,17 @@ package dev.asa.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.asa.cli.JudgeEvalCommandTest.Result;
 import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.crypto.KeyFile;
 import dev.asa.json.Json;
 import dev.asa.server.AsaServer;
 import dev.asa.server.config.ServerConfig;
 import dev.asa.server.evaluation.VerificationConfig;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -35,12 +30,6 @@ class JudgeEvalServerTest {
   @TempDir Path dir;
   private AsaServer server;
   private String url;
-
-  record Result(int status, String out, String err) {
-    JsonNode json() throws IOException {
-      return Json.parse(out);
-    }
-  }
 
   @BeforeEach
   void start() {
@@ -59,16 +48,7 @@ class JudgeEvalServerTest {
   }
 
   private static Result run(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int status =
-        new Main(Map.of())
-            .run(
-                args,
-                new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Result(
-        status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    return JudgeEvalCommandTest.run(Map.of(), args);
   }
 
   /** The caller's key file, made on first use: any key may ask for a standalone verification. */
@@ -80,17 +60,8 @@ class JudgeEvalServerTest {
     return file.toString();
   }
 
-  /** The project's own research and code pairs: lines 1-4 and 8-11 of its labelled pairs. */
   private Path slice() throws IOException {
-    List<String> lines;
-    try (InputStream in = getClass().getResourceAsStream("/judge-eval/dev-pairs.jsonl")) {
-      lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
-    }
-    List<String> picked = new ArrayList<>();
-    for (int line : new int[] {1, 2, 3, 4, 8, 9, 10, 11}) {
-      picked.add(lines.get(line - 1));
-    }
-    return Files.write(dir.resolve("slice.jsonl"), picked, StandardCharsets.UTF_8);
+    return JudgeEvalCommandTest.slice(dir);
   }
 
   @Test
@@ -102,8 +73,8 @@ class JudgeEvalServerTest {
     assertThat(here.status()).as(here.err()).isZero();
     assertThat(there.status()).as(there.err()).isZero();
 
-    JsonNode local = here.json();
-    JsonNode remote = there.json();
+    JsonNode local = Json.parse(here.out());
+    JsonNode remote = Json.parse(there.out());
     assertThat(remote.path("server").asText()).isEqualTo(url);
     assertThat(remote.path("evaluators").get(0).asText()).startsWith("embedding (all-MiniLM");
     assertThat(remote.path("records")).hasSize(8);

@@ -38,8 +38,11 @@ class ServerScorerTest {
       """;
 
   private HttpServer http;
-  private final Queue<int[]> statuses = new ConcurrentLinkedQueue<>();
-  private final Queue<String> bodies = new ConcurrentLinkedQueue<>();
+
+  /** One scripted answer of the server. */
+  private record Reply(int status, String body) {}
+
+  private final Queue<Reply> replies = new ConcurrentLinkedQueue<>();
   private final List<String> requests = new ArrayList<>();
 
   /** Answers each call with the next scripted status and body. */
@@ -56,19 +59,19 @@ class ServerScorerTest {
                     + " "
                     + new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
           }
-          reply(exchange, statuses.remove()[0], bodies.remove());
+          reply(exchange, replies.remove());
         });
     http.start();
     return AsaClient.connect(URI.create("http://127.0.0.1:" + http.getAddress().getPort()));
   }
 
   private void script(int status, String body) {
-    statuses.add(new int[] {status});
-    bodies.add(body);
+    replies.add(new Reply(status, body));
   }
 
-  private static void reply(HttpExchange exchange, int status, String body) throws IOException {
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+  private static void reply(HttpExchange exchange, Reply reply) throws IOException {
+    int status = reply.status();
+    byte[] bytes = reply.body().getBytes(StandardCharsets.UTF_8);
     exchange
         .getResponseHeaders()
         .add("Content-Type", status >= 400 ? "application/problem+json" : "application/json");
