@@ -206,34 +206,26 @@ public record PairwiseReport(
 
   @Override
   public ObjectNode toJson() {
-    ObjectNode root = Json.object();
-    root.put("kind", "pairwise");
-    root.put("n", size());
-    root.put("pick", "the answer with the higher composite; a tie counts as a miss");
-    if (withBaseline) {
-      root.put("baseline", "length: the longer answer (Unicode characters) wins; a tie is a miss");
-    }
-    root.set("bootstrap", bootstrap.toJson());
+    ObjectNode root =
+        ReportJson.head(
+            "pairwise",
+            size(),
+            "pick",
+            "the answer with the higher composite; a tie counts as a miss",
+            withBaseline
+                ? "length: the longer answer (Unicode characters) wins; a tie is a miss"
+                : null,
+            bootstrap);
     root.set("overall", groupJson(overall));
     ArrayNode cs = root.putArray("categories");
     categories.forEach(g -> cs.add(groupJson(g)));
     ArrayNode ds = root.putArray("dimensions");
     for (DimensionRate d : dimensions) {
-      ObjectNode o = ds.addObject();
-      o.put("dimension", d.dimension());
-      o.put("n", d.n());
-      o.set("judge", rateJson(d.judge()));
+      ReportJson.dimension(ds, d.dimension(), d.n(), rateJson(d.judge()));
     }
     ArrayNode rs = root.putArray("records");
     for (Outcome o : outcomes) {
-      ObjectNode r = rs.addObject();
-      r.put("line", o.record().line());
-      if (o.record().id() != null) {
-        r.put("id", o.record().id());
-      }
-      if (o.record().category() != null) {
-        r.put("category", o.record().category());
-      }
+      ObjectNode r = ReportJson.record(rs, o.record());
       r.put("human", o.record().human().wire());
       r.put("score_a", o.scoreA());
       r.put("score_b", o.scoreB());
@@ -259,12 +251,8 @@ public record PairwiseReport(
     }
   }
 
-  private ObjectNode groupJson(Group g) {
-    ObjectNode o = Json.object();
-    if (g.category() != null) {
-      o.put("category", g.category());
-    }
-    o.put("n", g.n());
+  private static ObjectNode groupJson(Group g) {
+    ObjectNode o = ReportJson.group(g.category(), g.n());
     o.set("judge", rateJson(g.judge()));
     if (g.baseline() != null) {
       o.set("length_baseline", rateJson(g.baseline()));

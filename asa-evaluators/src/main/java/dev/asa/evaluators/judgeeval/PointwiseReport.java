@@ -139,34 +139,24 @@ public record PointwiseReport(
 
   @Override
   public ObjectNode toJson() {
-    ObjectNode root = Json.object();
-    root.put("kind", "pointwise");
-    root.put("n", size());
-    root.put("score", "the composite of each answer, ranked against human_score");
-    if (withBaseline) {
-      root.put("baseline", "length: the answer's length in Unicode characters");
-    }
-    root.set("bootstrap", bootstrap.toJson());
+    ObjectNode root =
+        ReportJson.head(
+            "pointwise",
+            size(),
+            "score",
+            "the composite of each answer, ranked against human_score",
+            withBaseline ? "length: the answer's length in Unicode characters" : null,
+            bootstrap);
     root.set("overall", groupJson(overall));
     ArrayNode cs = root.putArray("categories");
     categories.forEach(g -> cs.add(groupJson(g)));
     ArrayNode ds = root.putArray("dimensions");
     for (DimensionCorrelation d : dimensions) {
-      ObjectNode o = ds.addObject();
-      o.put("dimension", d.dimension());
-      o.put("n", d.n());
-      o.set("judge", correlationJson(d.judge()));
+      ReportJson.dimension(ds, d.dimension(), d.n(), correlationJson(d.judge()));
     }
     ArrayNode rs = root.putArray("records");
     for (Outcome o : outcomes) {
-      ObjectNode r = rs.addObject();
-      r.put("line", o.record().line());
-      if (o.record().id() != null) {
-        r.put("id", o.record().id());
-      }
-      if (o.record().category() != null) {
-        r.put("category", o.record().category());
-      }
+      ObjectNode r = ReportJson.record(rs, o.record());
       r.put("human_score", o.record().humanScore());
       r.put("score", o.score());
       r.put("length", o.length());
@@ -176,11 +166,7 @@ public record PointwiseReport(
   }
 
   private static ObjectNode groupJson(Group g) {
-    ObjectNode o = Json.object();
-    if (g.category() != null) {
-      o.put("category", g.category());
-    }
-    o.put("n", g.n());
+    ObjectNode o = ReportJson.group(g.category(), g.n());
     o.set("judge", correlationJson(g.judge()));
     if (g.baseline() != null) {
       o.set("length_baseline", correlationJson(g.baseline()));
