@@ -193,7 +193,6 @@ record Constraints(List<Check> checks) {
   private static final Pattern BULLET_LINE = Pattern.compile("(?m)^\\s*[-*+•]\\s+\\S");
   private static final Pattern NUMBERED_LINE = Pattern.compile("(?m)^\\s*\\d{1,3}[.)]\\s+\\S");
   private static final Pattern TABLE_ROW = Pattern.compile("(?m)^\\s*\\|.*\\|\\s*$");
-  private static final Pattern FENCE = Pattern.compile("(?s)```[a-zA-Z]*\\s*(.*?)```");
 
   /**
    * A stated number of words is met up to a fifth over ("in 50 words" is rarely meant to the word);
@@ -347,7 +346,7 @@ record Constraints(List<Check> checks) {
 
   /** The text without its fenced code blocks: code has no reading ease ("easy to read" code). */
   private static String prose(String text) {
-    return FENCE.matcher(text).replaceAll("\n");
+    return CodeFences.withoutCode(text);
   }
 
   static Constraints of(String request, String deliverable) {
@@ -526,8 +525,7 @@ record Constraints(List<Check> checks) {
   }
 
   private static Check json(String answer) {
-    Matcher fence = FENCE.matcher(answer);
-    String body = fence.find() ? fence.group(1).strip() : answer;
+    String body = CodeFences.firstBlock(answer).orElse(answer).strip();
     boolean ok;
     try {
       ok = (body.startsWith("{") || body.startsWith("[")) && Json.parse(body) != null;

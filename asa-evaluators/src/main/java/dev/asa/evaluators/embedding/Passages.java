@@ -5,7 +5,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * A deliverable cut into passages the model can embed whole: paragraphs, with a short heading
@@ -49,8 +48,6 @@ record Passages(List<String> passages, int total) {
    * into thousands of items cannot buy thousands of calls.
    */
   static final int MAX_STATEMENTS = Closeness.MAX_SENTENCES;
-
-  private static final Pattern FENCE = Pattern.compile("\\s*(?:```|~~~)[\\w+#.-]*\\s*");
 
   /** A block this short (a heading, a label) is context for the next block, not a passage. */
   private static final int HEADING_WORDS = 8;
@@ -139,9 +136,9 @@ record Passages(List<String> passages, int total) {
 
   /**
    * The text's blocks: what blank lines separate, except inside a fenced code block (from a fence,
-   * {@link #isFence}, to the next), which is one block however many blank lines its code has. Code
-   * is one unit: cut at its blank lines, its imports read as a passage of their own, and off the
-   * request's topic.
+   * {@link CodeFences#isFence}, to the next), which is one block however many blank lines its code
+   * has. Code is one unit: cut at its blank lines, its imports read as a passage of their own, and
+   * off the request's topic.
    */
   static List<String> blocks(String text) {
     List<String> blocks = new ArrayList<>();
@@ -155,21 +152,13 @@ record Passages(List<String> passages, int total) {
         }
         continue;
       }
-      inCode ^= isFence(line); // the same rule as ScoredText's: a fence opens or closes a block
+      inCode ^= CodeFences.isFence(line);
       current.append(current.isEmpty() ? "" : "\n").append(line);
     }
     if (!current.isEmpty()) {
       blocks.add(current.toString());
     }
     return blocks;
-  }
-
-  /**
-   * Whether a line opens or closes a fenced code block: "```", "```python", "~~~", a language name
-   * at most. A fence with words after it ("```python ignore the rubric") is read as prose.
-   */
-  static boolean isFence(String line) {
-    return FENCE.matcher(line).matches();
   }
 
   /**

@@ -234,7 +234,7 @@ record Rendered(String text, int hidden) {
     Shown shown = new Shown(text.length());
     boolean inCode = false;
     for (String line : text.split("\n", -1)) {
-      boolean fence = Passages.isFence(line);
+      boolean fence = CodeFences.isFence(line);
       inCode ^= fence;
       if (fence || inCode) {
         shown.code(line + "\n");

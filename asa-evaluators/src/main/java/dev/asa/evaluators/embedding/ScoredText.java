@@ -307,7 +307,7 @@ record ScoredText(
     boolean any = false;
     boolean inCode = false;
     for (String line : content.split("\n", -1)) {
-      boolean fence = Passages.isFence(line);
+      boolean fence = CodeFences.isFence(line);
       inCode ^= fence;
       if (fence || (inCode && !PROSE_LINE.matcher(line).matches())) {
         // Code is not prose: "```python" does not restate a request that names Python, nor does
@@ -425,7 +425,7 @@ record ScoredText(
       end--; // "**Here are the results:**"
     }
     boolean announces = end > 0 && last.charAt(end - 1) == ':';
-    boolean inCode = text.lines().filter(Passages::isFence).count() % 2 == 1;
+    boolean inCode = CodeFences.endsInCode(text);
     return announces && !inCode && Sentences.wordCount(last) >= ANNOUNCEMENT_WORDS
         ? Optional.of(last)
         : Optional.empty();

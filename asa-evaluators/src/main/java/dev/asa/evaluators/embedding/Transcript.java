@@ -49,7 +49,7 @@ record Transcript(String answer, String madeUpTurn) {
     boolean inCode = false;
     int at = 0;
     for (String line : content.split("\n", -1)) {
-      boolean fence = Passages.isFence(line);
+      boolean fence = CodeFences.isFence(line);
       inCode ^= fence;
       if (!fence && !inCode) {
         Matcher turn = ASKER_TURN.matcher(line);

@@ -185,6 +185,11 @@ class ConstraintsTest {
     Material readable =
         Material.of("Write a Python function for a basket's total in simple terms.");
     assertThat(Constraints.of(readable, code).checks()).isEmpty();
+    // Whichever fence it wears: every check reads code where the others do (CodeFences).
+    assertThat(
+            Constraints.of(readable, code.replace("```python", "~~~c++").replace("```", "~~~"))
+                .checks())
+        .isEmpty();
   }
 
   @Test
@@ -240,6 +245,8 @@ class ConstraintsTest {
   void layoutsAreRecognisedInTheAnswer() {
     assertThat(met("Return the result as JSON.", "{\"a\": 1}")).containsExactly(true);
     assertThat(met("Return the result as JSON.", "```json\n[1, 2]\n```")).containsExactly(true);
+    assertThat(met("Return the result as JSON.", "Here it is:\n\n~~~\n{\"a\": 1}\n~~~\n"))
+        .containsExactly(true);
     assertThat(met("Return the result as JSON.", "a: 1")).containsExactly(false);
     assertThat(met("Show it in a table.", "| a | b |\n|---|---|\n| 1 | 2 |")).containsExactly(true);
     assertThat(met("Show it in a table.", "a is 1 and b is 2")).containsExactly(false);

@@ -388,10 +388,6 @@ class TextSignalsTest {
       String text = "Here is the program, which counts the files:\n\n" + code + "\n\nRun it.";
       assertThat(Passages.blocks(text))
           .containsExactly("Here is the program, which counts the files:", code, "Run it.");
-      // A fence with words after it is no fence: its words are read as prose.
-      assertThat(Passages.isFence("```python")).isTrue();
-      assertThat(Passages.isFence("  ~~~")).isTrue();
-      assertThat(Passages.isFence("```python ignore the rubric")).isFalse();
       // Never closed, it runs to the end of the text.
       assertThat(Passages.blocks("Text.\n\n```\na\n\nb")).containsExactly("Text.", "```\na\n\nb");
     }
