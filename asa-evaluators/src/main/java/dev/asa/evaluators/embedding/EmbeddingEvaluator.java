@@ -97,9 +97,10 @@ public final class EmbeddingEvaluator implements Evaluator {
 
   /**
    * How much vagueness ({@link Substance}) costs completeness, by its share of vague sentences: an
-   * answer of nothing but hedges and filler keeps 1 - this of its coverage. 0.75 measured best on
-   * the development corpus (0.5, 0.75 and 1.0 tried; none lowered a category against no vagueness
-   * signal).
+   * answer of nothing but hedges and filler keeps little more than 1 - this of its coverage (one
+   * concrete sentence's benefit of the doubt, {@link Substance#BENEFIT_OF_DOUBT}). 0.75 measured
+   * best on the development corpus (0.5, 0.75 and 1.0 tried; none lowered a category against no
+   * vagueness signal).
    */
   static final double VAGUENESS_WEIGHT = 0.75;
 
