@@ -104,6 +104,13 @@ record Material(String instruction, String text) {
 
   private static final Material EMPTY = new Material("", "");
 
+  /** A block the request sets off between the same triple delimiters. */
+  private static final Pattern DELIMITED =
+      Pattern.compile("(```|~~~|\"\"\")(.*?)\\1", Pattern.DOTALL);
+
+  /** A language name alone on a block's opening line: "```python". */
+  private static final Pattern LANGUAGE = Pattern.compile("^[\\w+#.-]*[ \\t]*\\n");
+
   /**
    * A line of the material that is an instruction by its label ("Instructions: ...", "Prompt:
    * ..."): prompts that hand over search results or a document often put the ask on such a line.
@@ -122,12 +129,54 @@ record Material(String instruction, String text) {
     if (stripped.isEmpty()) {
       return EMPTY;
     }
+    Material split = delimited(stripped);
+    if (split != null) {
+      return split;
+    }
     List<String> lines = stripped.lines().toList();
-    Material split = leading(lines);
+    split = leading(lines);
     if (split == null) {
       split = trailing(lines);
     }
     return split == null ? new Material(stripped, "") : split.withLabelledAsks();
+  }
+
+  /**
+   * "Write a product description based on the specifications delimited by triple backticks. ...
+   * Specifications: ```...```": text the request sets off itself, between triple backticks, tildes
+   * or quotes, is the material, and the rest, however long, the instruction. The delimiters say
+   * where the text is, so no lead-in is needed; what they hold must still be long and mostly not
+   * asks (a fenced list of questions is the ask itself).
+   */
+  private static Material delimited(String request) {
+    Matcher block = DELIMITED.matcher(request);
+    StringBuilder instruction = new StringBuilder();
+    List<String> texts = new ArrayList<>();
+    int end = 0;
+    while (block.find()) {
+      instruction.append(request, end, block.start()).append('\n');
+      String held = block.group(2);
+      // Markdown's fences name a language on the opening line; quotes do not ("""OVERVIEW).
+      texts.add(
+          inner(block.group(1).equals("\"\"\"") ? held : LANGUAGE.matcher(held).replaceFirst("")));
+      end = block.end();
+    }
+    instruction.append(request.substring(end));
+    String text = String.join("\n\n", texts).strip();
+    String rest = instruction.toString().strip();
+    return Sentences.wordCount(rest) >= 3 && isMaterial(text) ? new Material(rest, text) : null;
+  }
+
+  /** The block's text without the delimiters nested in it: ```"""...."""```. */
+  private static String inner(String block) {
+    String text = block.strip();
+    while (text.startsWith("\"\"\"") || text.startsWith("```")) {
+      text = text.substring(3).strip();
+    }
+    while (text.endsWith("\"\"\"") || text.endsWith("```")) {
+      text = text.substring(0, text.length() - 3).strip();
+    }
+    return text;
   }
 
   /** The material's labelled instruction lines moved to the instruction. */

@@ -35,6 +35,53 @@ class MaterialTest {
     assertThat(measured).endsWith("The harbour froze that winter and the boats stayed in.");
   }
 
+  /**
+   * A long instruction around a text it sets off itself: read by the delimiters, the fact sheet's
+   * lines are no longer thirty-nine parts of the request (a good description "covered 17 of 39").
+   */
+  @Test
+  void textBetweenTripleBackticksIsTheMaterialHoweverLongTheInstruction() {
+    String instruction =
+        "Your task is to help a marketing team create a description for a retail website of a"
+            + " product based on a technical fact sheet.\n\nWrite a product description based on"
+            + " the information provided in the technical specifications delimited by triple"
+            + " backticks. The description is intended for furniture retailers, so should be"
+            + " technical in nature and focus on the materials the product is constructed from."
+            + "\n\nUse at most 50 words.\n\nTechnical specifications: ";
+    String sheet =
+        "OVERVIEW\n- Part of a beautiful family of mid-century inspired office furniture,"
+            + " including filing cabinets, desks, bookcases, meeting tables, and more.\n- Several"
+            + " options of shell color and base finishes.\n- Base finish options are: stainless"
+            + " steel, matte black, gloss white, or chrome.\n\nDIMENSIONS\n- WIDTH 53 CM |"
+            + " 20.87\"\n- DEPTH 51 CM | 20.08\"\n\nCOUNTRY OF ORIGIN\n- Italy";
+    for (String fenced :
+        List.of(
+            "```\"\"\"\n" + sheet + "\n\"\"\"```",
+            "```text\n" + sheet + "\n```",
+            "\"\"\"" + sheet + "\"\"\"")) {
+      Material m = Material.of(instruction + fenced);
+      assertThat(m.text()).as(fenced).isEqualTo(sheet);
+      assertThat(m.instruction()).startsWith("Your task is").endsWith("Technical specifications:");
+      assertThat(RequestParts.of(m.instruction()).content()).hasSizeLessThan(8);
+    }
+  }
+
+  @Test
+  void aFencedListOfQuestionsIsTheAskItself() {
+    String questions =
+        "```\n1. What is the capital of France and why was it chosen?\n2. Explain how the Seine"
+            + " shaped the growth of the city over the centuries.\n3. Describe three landmarks"
+            + " that a first-time visitor should see and say why.\n4. List the districts known"
+            + " for food markets.\n```";
+    assertThat(Material.of("Answer these in order: " + questions).present()).isFalse();
+  }
+
+  @Test
+  void aShortQuotedPhraseIsPartOfTheRequest() {
+    assertThat(Material.of("Translate ```good morning, my friend``` into French.").present())
+        .isFalse();
+  }
+
   @Test
   void theTextMayFollowAColonOnTheSameLine() {
     Material m = Material.of("Proofread this: " + POST.replace("\n", " "));
