@@ -248,6 +248,30 @@ class ScoredTextTest {
         .hasSize(1);
   }
 
+  /** The same with the text set off between triple backticks ({@link Material#of}). */
+  @Test
+  void aTextSetOffByBackticksGivenBackIsACopyAndItsSummaryTheWork() {
+    String text =
+        "Regular aerobic exercise reduced symptoms of depression and anxiety in most of the trials"
+            + " reviewed, and its effect on mood was comparable to that of medication in mild"
+            + " cases. Exercise also improved memory and sleep. The paper recommends that"
+            + " clinicians prescribe exercise alongside conventional treatment and that programmes"
+            + " address the barriers patients face.";
+    String request =
+        "Summarize the text delimited by triple backticks in one sentence, for a busy clinician."
+            + " ```"
+            + text
+            + "```";
+    assertThat(Material.of(request).text()).isEqualTo(text);
+    assertThat(ScoredText.of(request, text).copied()).isTrue();
+    String summary =
+        "Aerobic exercise eased depression and anxiety about as well as medication in mild cases,"
+            + " so clinicians should prescribe it beside conventional treatment.";
+    ScoredText t = ScoredText.of(request, summary);
+    assertThat(t.copied()).isFalse();
+    assertThat(t.restated()).isEmpty();
+  }
+
   @Test
   void anAnswerThatIsAllCopyingIsScoredWhole() {
     // "Correct this sentence" answered with the sentence itself, corrected: nothing else to score.
