@@ -108,9 +108,6 @@ record Material(String instruction, String text) {
   private static final Pattern DELIMITED =
       Pattern.compile("(```|~~~|\"\"\")(.*?)\\1", Pattern.DOTALL);
 
-  /** A language name alone on a block's opening line: "```python". */
-  private static final Pattern LANGUAGE = Pattern.compile("^[\\w+#.-]*[ \\t]*\\n");
-
   /**
    * A line of the material that is an instruction by its label ("Instructions: ...", "Prompt:
    * ..."): prompts that hand over search results or a document often put the ask on such a line.
@@ -155,10 +152,7 @@ record Material(String instruction, String text) {
     int end = 0;
     while (block.find()) {
       instruction.append(request, end, block.start()).append('\n');
-      String held = block.group(2);
-      // Markdown's fences name a language on the opening line; quotes do not ("""OVERVIEW).
-      texts.add(
-          inner(block.group(1).equals("\"\"\"") ? held : LANGUAGE.matcher(held).replaceFirst("")));
+      texts.add(held(block.group(1), block.group(2)));
       end = block.end();
     }
     instruction.append(request.substring(end));
@@ -167,9 +161,20 @@ record Material(String instruction, String text) {
     return Sentences.wordCount(rest) >= 3 && isMaterial(text) ? new Material(rest, text) : null;
   }
 
-  /** The block's text without the delimiters nested in it: ```"""...."""```. */
-  private static String inner(String block) {
-    String text = block.strip();
+  /**
+   * The text a block holds: without a language name on a fence's opening line ("```python", by
+   * {@link CodeFences}' one rule; quotes name none, so """OVERVIEW keeps its heading) and without
+   * delimiters nested in it (```"""...."""```).
+   */
+  private static String held(String delimiter, String block) {
+    String text = block;
+    int eol = text.indexOf('\n');
+    if (!delimiter.equals("\"\"\"")
+        && eol >= 0
+        && CodeFences.isFence(delimiter + text.substring(0, eol))) {
+      text = text.substring(eol + 1);
+    }
+    text = text.strip();
     while (text.startsWith("\"\"\"") || text.startsWith("```")) {
       text = text.substring(3).strip();
     }
