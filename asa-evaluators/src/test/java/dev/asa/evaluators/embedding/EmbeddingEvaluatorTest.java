@@ -340,6 +340,45 @@ class EmbeddingEvaluatorTest {
         .doesNotContain("restating");
   }
 
+  /**
+   * A sum worked out wrong costs completeness and the evidence names it; right sums added beside it
+   * buy nothing back, nor raise a right answer.
+   */
+  @Test
+  void aSumWorkedOutWrongCostsCompletenessAndRightOnesEarnNothing() throws Exception {
+    String request =
+        "Benjamin bought 5 sci-fi novels at $20 each, 3 history books at $30 each and 2"
+            + " philosophy books at $45 each. What was the total cost of his purchases?";
+    String right =
+        "The novels cost 5 x $20 = $100, the history books 3 x $30 = $90 and the philosophy"
+            + " books 2 x $45 = $90. In total he paid $100 + $90 + $90 = $280.";
+    String wrong = right.replace("= $280", "= $270");
+    Dimension completeness = dim("completeness", MetricType.PERCENTAGE, null);
+    Evaluation ofRight = evaluateFor(request, right, completeness);
+    Evaluation ofWrong = evaluateFor(request, wrong, completeness);
+    assertThat(ofRight.dimensions().get("completeness").evidence())
+        .contains("arithmetic: 4 sums worked out, none wrong");
+    assertThat(ofWrong.dimensions().get("completeness").evidence())
+        .contains("arithmetic: 1 of 4 sums worked out wrong (\"$100 + $90 + $90 = $270\")")
+        .contains("scaled by 0.75");
+    assertThat(ofWrong.dimensions().get("completeness").score())
+        .isLessThan(ofRight.dimensions().get("completeness").score());
+
+    String padded = " Also 2 + 2 = 4, 3 x 3 = 9 and 10 - 4 = 6.";
+    assertThat(
+            evaluateFor(request, wrong + padded, completeness)
+                .dimensions()
+                .get("completeness")
+                .score())
+        .isLessThanOrEqualTo(ofWrong.dimensions().get("completeness").score());
+    assertThat(
+            evaluateFor(request, right + padded, completeness)
+                .dimensions()
+                .get("completeness")
+                .score())
+        .isLessThanOrEqualTo(ofRight.dimensions().get("completeness").score());
+  }
+
   private static Evaluation evaluateFor(String request, String content, Dimension... dims)
       throws Exception {
     return EVALUATOR.evaluate(
