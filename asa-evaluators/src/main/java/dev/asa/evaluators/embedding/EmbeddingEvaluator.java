@@ -163,8 +163,8 @@ public final class EmbeddingEvaluator implements Evaluator {
    * most {@value #WRONG_SUMS_COUNTED} of them (one wrong step often carries into the next). Right
    * sums earn nothing. Measured with {@code asa judge-eval}: of the 5,260 answers in the corpus,
    * Auto-J, FairEval and LLMEval², 6 scores moved, each for a true mistake ("2+2*2=8", "1 -
-   * 273.15/274.15 = 0.0248", "7 - 3 = 10"); Auto-J +1 pair, nothing lost. Rare in these sets, but the held-out
-   * set has a math and a reasoning category, where a wrong sum is the usual mistake.
+   * 273.15/274.15 = 0.0248", "7 - 3 = 10"); Auto-J +1 pair, nothing lost. Rare in these sets, but
+   * the held-out set has a math and a reasoning category, where a wrong sum is the usual mistake.
    */
   static final double WRONG_SUM_COST = 0.25;
 

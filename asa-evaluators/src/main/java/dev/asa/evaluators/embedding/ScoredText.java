@@ -117,6 +117,13 @@ record ScoredText(
           "(?i)\\b(?:proof-?read\\w*|correct(?:s|ed|ing)?|fix(?:es|ed|ing)?|typos?|grammar"
               + "|grammatical|spelling|punctuation|mistakes?|errors?)\\b");
 
+  /** A list's number opening a sentence: "2. ", "(3) ", "Step 4: ". */
+  private static final Pattern LIST_NUMBER =
+      Pattern.compile("^\\W*(?:step\\s+)?\\(?\\d{1,3}[.):]\\s+", Pattern.CASE_INSENSITIVE);
+
+  /** A word that is a number: "4000", "3.5". */
+  private static final Pattern NUMBER_WORD = Pattern.compile("\\d+(?:[.,]\\d+)*");
+
   /** A sentence this much made of the request's words says nothing new. */
   static final double RESTATED_SHARE = 0.9;
 
@@ -538,15 +545,31 @@ record ScoredText(
     return out;
   }
 
+  /** A number the request does not hold, a list's own number ("2. ", "Step 3: ") aside. */
+  private static boolean holdsANumberOfItsOwn(String sentence, Set<String> requestWords) {
+    for (String w : Sentences.words(LIST_NUMBER.matcher(sentence).replaceFirst(""))) {
+      if (NUMBER_WORD.matcher(w).matches() && !requestWords.contains(stem(w))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /**
    * Every word from the request (small words too: "an certificate an how."), or, with at least
-   * {@value #MIN_WORDS} words that are not small, {@value #RESTATED_SHARE} of those.
+   * {@value #MIN_WORDS} words that are not small, {@value #RESTATED_SHARE} of those; and no number
+   * the request does not hold. A number of its own is what the work found: "The startup invested
+   * $8000 in the first year and half of that amount, which is $4000, in the second year." is made
+   * of the request's words but for its one result.
    */
   private static boolean restates(String sentence, Set<String> requestWords) {
     int all = 0;
     int allFromRequest = 0;
     int words = 0;
     int fromRequest = 0;
+    if (holdsANumberOfItsOwn(sentence, requestWords)) {
+      return false;
+    }
     for (String w : Sentences.words(sentence)) {
       boolean small = SMALL.contains(w.toLowerCase(Locale.ROOT));
       boolean known = requestWords.contains(stem(w));

@@ -11,6 +11,38 @@ class ScoredTextTest {
   private static final String REQUEST =
       "Explain how a web browser validates an HTTPS server certificate.";
 
+  /**
+   * A sentence made of the request's words but for a number of its own gives a result and stays; a
+   * list's number is the list's, and does not keep a restatement in.
+   */
+  @Test
+  void aNumberOfItsOwnIsAResultNotARestatement() {
+    String request =
+        "A tech startup invests $8000 in software development in the first year, and then invests"
+            + " half of that amount in software development in the second year. What's the total"
+            + " amount the startup invested in software development over the two years?";
+    ScoredText worked =
+        ScoredText.of(
+            request,
+            "The startup invested $8000 in the first year and half of that amount, which is $4000,"
+                + " in the second year.\n\n$8000 + $4000 = $12,000");
+    assertThat(worked.restated()).isEmpty();
+    assertThat(
+            ScoredText.of(
+                    request,
+                    "The startup invested $8000 in the first year and half of that amount in the"
+                        + " second year. Together that makes $12,000.")
+                .restated())
+        .hasSize(1);
+    assertThat(
+            ScoredText.of(
+                    request,
+                    "1. The startup invested $8000 in the first year and half of that amount in the"
+                        + " second year.\n2. The total is $12,000.")
+                .restated())
+        .hasSize(1);
+  }
+
   @Test
   void aRestatedQuestionIsTakenOutAndTheAnswerKeptWithItsLines() {
     ScoredText t =
