@@ -136,7 +136,10 @@ class OwnContentTest {
             "Please List the key words from the following job requirements: ...",
             "Choose the three most important keywords from the given text. Text: ...",
             "Extract all the place names from the paragraph. The 2022 FIFA World Cup ...",
-            "Identify the companies and key dates mentioned in the contract clause below.")) {
+            "Identify the companies and key dates mentioned in the contract clause below.",
+            "Given the following records of stock prices, extract the highest and lowest closing"
+                + " prices for each month. Date,Open,High,Low,Close ...",
+            "Create 10 keyword tuples summarizing this text: \"The coach has been ...\"")) {
       assertThat(onTopic(pick, "x").exemptBecause())
           .as(pick)
           .isEqualTo("the request asks for words picked out of its own text");
@@ -168,5 +171,35 @@ class OwnContentTest {
           .isEqualTo("the request asks for a short answer");
     }
     assertThat(onTopic("Write a short story about a lighthouse.", "x").exemptBecause()).isNull();
+  }
+
+  /**
+   * "A number", "a line" or "a sentence" asks for a short answer only as what the answer is to be
+   * ("answer with a single number", "in one sentence"), and only in the request's instruction, not
+   * in the text it hands over.
+   */
+  @Test
+  void aShortAnswerIsAskedForOnlyByTheInstructionAndAsWhatTheAnswerIsToBe() {
+    for (String brief :
+        List.of(
+            "Please answer with a single word what each row is.",
+            "Can you summarize the bible in one sentence?",
+            "Write a sentence explaining how eating healthy helps.",
+            "Output should be a single sentence.",
+            "Combine the two sentences into a single sentence.")) {
+      assertThat(OwnContent.asksForAShortAnswer(brief)).as(brief).isTrue();
+    }
+    for (String notBrief :
+        List.of(
+            "When a number is divided by 10, the remainder is 4. What is the remainder when twice"
+                + " the number is divided by 4?",
+            "Return the results as a CSV string, with one line allocated for each month.",
+            "If the endpoints of a line segment are (2, -2) and (10, 4), what is its length?",
+            "Tell me a joke that involves a word-play with the word rain.",
+            "Reply to this post:\n\nFor a number of reasons, I kept my brief notes short and my"
+                + " concise answers shorter, which is how I have always written to friends and"
+                + " family, and now my manager says my reports leave out what people need.")) {
+      assertThat(OwnContent.asksForAShortAnswer(notBrief)).as(notBrief).isFalse();
+    }
   }
 }
