@@ -107,6 +107,11 @@ record OwnContent(double words, int distinct, String exemptBecause) {
               + "|\\b(?:extract|list|identify|find|choose|select|pick|give me|create|generate"
               + "|make an?\\b[\\w\\s-]{0,30}?\\blist of)\\b[^.?!\\n]{0,40}?"
               + "\\b(?:key ?words?|key ?phrases?|key ?terms|(?:named )?entities|mentions)\\b"
+              // "Identify the countries ... in the following sentences"
+              + "|\\b(?:identify|list|name)\\b[^.?!\\n]{0,80}?\\b(?:in|from)\\s+(?:the\\s+)?"
+              + "(?:following|given|provided|presented|above|below)\\s+(?:\\w+\\s+){0,2}?"
+              + TEXT
+              + "\\b"
               // "identify the companies ... mentioned in the contract clause below"
               + "|\\b(?:identify|list|find)\\b[^.?!\\n]{0,80}?\\b(?:mentioned|named|found) in\\b",
           Pattern.CASE_INSENSITIVE);

@@ -35,10 +35,16 @@ final class RequestWords {
           "(?i)\\b(?:summar(?:y|ies|i[sz]e[sd]?|i[sz]ing)|sum up|tl;?dr|key points|main points"
               + "|main findings)\\b");
 
-  /** Whether the request hands over a text and asks for a summary of it. */
+  /**
+   * Whether the request hands over a text and asks for a summary of it, or for words picked out of
+   * it ({@link OwnContent#picksFromItsOwnText}: "Identify the countries, their capitals and the
+   * languages spoken in the following sentences. Output in JSON format."). Either answer is made of
+   * the text's words by design.
+   */
   static boolean summarizes(String request) {
     Material m = Material.of(request);
-    return m.present() && SUMMARY.matcher(m.instruction()).find();
+    return m.present()
+        && (SUMMARY.matcher(m.instruction()).find() || OwnContent.picksFromItsOwnText(request));
   }
 
   /**

@@ -139,7 +139,9 @@ class OwnContentTest {
             "Identify the companies and key dates mentioned in the contract clause below.",
             "Given the following records of stock prices, extract the highest and lowest closing"
                 + " prices for each month. Date,Open,High,Low,Close ...",
-            "Create 10 keyword tuples summarizing this text: \"The coach has been ...\"")) {
+            "Create 10 keyword tuples summarizing this text: \"The coach has been ...\"",
+            "Identify the countries, their capitals, and the languages spoken in the following"
+                + " sentences. Output in JSON format.")) {
       assertThat(onTopic(pick, "x").exemptBecause())
           .as(pick)
           .isEqualTo("the request asks for words picked out of its own text");

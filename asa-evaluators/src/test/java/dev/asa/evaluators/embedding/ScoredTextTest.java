@@ -43,6 +43,45 @@ class ScoredTextTest {
         .hasSize(1);
   }
 
+  /**
+   * Asked to pick words out of the text it hands over, an answer made of that text's words is the
+   * work: the JSON that names each sentence's country, capital and language lost every line as a
+   * restatement, and with them its braces' meaning, and was read as broken JSON of no words.
+   */
+  @Test
+  void wordsPickedOutOfTheTextHandedOverAreTheWorkNotRestatements() {
+    String request =
+        """
+        Identify the countries, their capitals, and the languages spoken in the following \
+        sentences. Output in JSON format.
+        a) Amidst the idyllic vistas, Copenhagen, Denmark's capital, captivates visitors with its \
+        thriving art scene and the enchanting Danish language spoken by its inhabitants.
+        b) Within the enchanting realm of Eldoria, one discovers Avalore, a grandiose city that \
+        emanates an ethereal aura. Lumina, a melodious language, serves as the principal mode of \
+        communication within this mystical abode.
+        c) Nestled amidst a harmonious blend of age-old customs and contemporary wonders, Buenos \
+        Aires, the capital of Argentina, stands as a bustling metropolis.
+        """;
+    String json =
+        """
+        {
+        "a": {"country": "Denmark", "capital": "Copenhagen", "language": "Danish"},
+        "b": {"country": "Eldoria", "capital": "Avalore", "language": "Lumina"},
+        "c": {"country": "Argentina", "capital": "Buenos Aires", "language": "Spanish"}
+        }\
+        """;
+    ScoredText picked = ScoredText.of(request, json);
+    assertThat(picked.restated()).isEmpty();
+    assertThat(picked.text().strip()).isEqualTo(json);
+    // The instruction's own words given back are still a restatement.
+    assertThat(
+            ScoredText.of(
+                    request,
+                    "Identify the countries, their capitals and the languages spoken.\n" + json)
+                .restated())
+        .hasSize(1);
+  }
+
   @Test
   void aRestatedQuestionIsTakenOutAndTheAnswerKeptWithItsLines() {
     ScoredText t =
