@@ -32,13 +32,19 @@ record Arithmetic(int checked, List<String> wrong) {
     wrong = List.copyOf(wrong);
   }
 
-  private static final String NUMBER = "\\$?(?:\\d{1,3}(?:,\\d{3})+|\\d+)(?:\\.\\d+)?%?";
-  private static final String OPERAND = "(?:[-(]\\s*)*" + NUMBER + "(?:\\s*\\))*";
-  private static final String EXPRESSION = OPERAND + "(?:\\s*[-+*/×÷^xX]\\s*" + OPERAND + ")*";
+  // Every repetition below is bounded and every number read atomically: a deliverable is the
+  // provider's to write, and unbounded, the first form of this pattern overflowed the stack on
+  // "1+1+...+1 x= 5" five thousand terms long (each repetition is a frame of Java's regex
+  // engine), and would have retried each term against all the terms after it.
+  private static final String NUMBER =
+      "(?>\\$?(?:\\d{1,3}(?:,\\d{3}){1,6}(?!\\d)|\\d{1,18})(?:\\.\\d{1,12})?%?)";
+  private static final String OPERAND = "(?:[-(]\\s{0,3}){0,4}" + NUMBER + "(?:\\s{0,3}\\)){0,4}";
+  private static final String EXPRESSION =
+      OPERAND + "(?:\\s{0,3}[-+*/×÷^xX]\\s{0,3}" + OPERAND + "){0,24}+";
 
-  /** Expressions joined by "=": at least two of them. */
+  /** Expressions joined by "=": at least two of them, a sum and what it comes to. */
   private static final Pattern CHAIN =
-      Pattern.compile(EXPRESSION + "(?:\\s*=(?!=)\\s*" + EXPRESSION + ")+");
+      Pattern.compile(EXPRESSION + "(?:\\s{0,3}=(?!=)\\s{0,3}" + EXPRESSION + "){1,8}+");
 
   private static final Pattern TOKEN =
       Pattern.compile(

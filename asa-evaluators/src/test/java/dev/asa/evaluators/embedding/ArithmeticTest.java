@@ -50,6 +50,17 @@ class ArithmeticTest {
     assertThat(read("A ratio 16:9 = 1.78 and the year 2020-2021 ran on.").checked()).isZero();
   }
 
+  /**
+   * A provider writes the deliverable: a sum a hundred thousand terms long with an "=" that breaks
+   * it is read piece by piece (the first, unbounded pattern overflowed the stack at five thousand).
+   */
+  @Test
+  void aHostileRunOfTermsIsReadInOnePass() {
+    String run = "1+".repeat(100_000) + "1 x= 5. Then 2 + 2 = 5.";
+    assertThat(read(run).wrong()).containsExactly("2 + 2 = 5");
+    assertThat(read("9".repeat(200_000) + " + 1 = 3").checked()).isZero();
+  }
+
   @Test
   void aWrongSumQuotedFromTheRequestOrDeniedIsNoMistake() {
     assertThat(Arithmetic.of("Because 2 + 2 = 5 is a slogan.", "Why is 2+2=5 wrong?").wrong())
