@@ -615,6 +615,31 @@ class OfflineJudgeGamingHttpTest {
     assertThat(scoreOf(both)).isLessThanOrEqualTo(composite(work));
   }
 
+  /**
+   * A sum worked out wrong costs the answer and the evidence names it; right sums added buy
+   * nothing; and a run of terms thousands long, which overflowed the stack of the first pattern
+   * that read sums, is a verdict like any other.
+   */
+  @Test
+  void aWrongSumCostsAndAHostileRunOfTermsIsAVerdictThroughHttp() {
+    String problem =
+        "Benjamin bought 5 sci-fi novels at $20 each, 3 history books at $30 each and 2"
+            + " philosophy books at $45 each. What was the total cost of his purchases?";
+    String right =
+        "The novels cost 5 x $20 = $100, the history books 3 x $30 = $90 and the philosophy"
+            + " books 2 x $45 = $90. In total he paid $100 + $90 + $90 = $280.";
+    String wrong = right.replace("= $280", "= $270");
+    JsonNode ofWrong = verify(problem, wrong);
+    assertThat(ofWrong.path("dimensions").findValuesAsText("evidence"))
+        .anyMatch(e -> e.contains("1 of 4 sums worked out wrong (\"$100 + $90 + $90 = $270\")"));
+    assertThat(scoreOf(ofWrong)).isLessThan(composite(problem, right));
+    assertThat(composite(problem, wrong + " Also 2 + 2 = 4 and 3 x 3 = 9."))
+        .isLessThanOrEqualTo(scoreOf(ofWrong));
+
+    JsonNode hostile = verify(problem, right + "\n\n" + "1+".repeat(20_000) + "1 x= 5");
+    assertThat(scoreOf(hostile)).isLessThanOrEqualTo(composite(problem, right));
+  }
+
   /** The composite of a standalone verification of the general type at semantic depth. */
   private BigDecimal composite(String content) {
     return composite(REQUEST, content);
