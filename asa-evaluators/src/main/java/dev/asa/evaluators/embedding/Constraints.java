@@ -269,9 +269,23 @@ record Constraints(List<Check> checks) {
    * checked by reading ease, against the text handed over when there is one.
    */
   static Constraints of(Material request, String deliverable) {
-    List<Check> all = new ArrayList<>(of(request.instruction(), deliverable).checks());
-    shorterThanItsText(request, deliverable).ifPresent(all::add);
-    plainWords(request, deliverable).ifPresent(all::add);
+    return of(request, deliverable, deliverable);
+  }
+
+  /**
+   * As {@link #of(Material, String)}, with the layout asked for (JSON, CSV, a table, bullet points,
+   * a numbered list) read on the deliverable as delivered: a JSON whose lines are made of the
+   * request's words is JSON all the same, though those lines are taken out before the rest is
+   * measured ({@link ScoredText}). Sizes, counts and the rest are read on what is scored, so that
+   * restating the request meets no floor.
+   *
+   * @param scored the text scored
+   * @param delivered the text as its reader sees it
+   */
+  static Constraints of(Material request, String scored, String delivered) {
+    List<Check> all = new ArrayList<>(of(request.instruction(), scored, delivered).checks());
+    shorterThanItsText(request, scored).ifPresent(all::add);
+    plainWords(request, scored).ifPresent(all::add);
     return new Constraints(List.copyOf(all));
   }
 
@@ -350,8 +364,13 @@ record Constraints(List<Check> checks) {
   }
 
   static Constraints of(String request, String deliverable) {
+    return of(request, deliverable, deliverable);
+  }
+
+  private static Constraints of(String request, String deliverable, String delivered) {
     List<Check> checks = new ArrayList<>();
     String answer = deliverable.strip();
+    String laidOut = delivered.strip();
     List<int[]> taken = new ArrayList<>();
     Matcher m = LIMIT.matcher(request);
     while (m.find()) {
@@ -391,21 +410,21 @@ record Constraints(List<Check> checks) {
       checks.add(count(m.group(0).strip(), number(m.group(1)), answer));
     }
     if (JSON.matcher(request).find()) {
-      checks.add(json(answer));
+      checks.add(json(laidOut));
     }
     if (CSV.matcher(request).find()) {
-      checks.add(csv(answer));
+      checks.add(csv(laidOut));
     }
     if (TABLE.matcher(request).find()) {
-      int rows = count(TABLE_ROW, answer);
+      int rows = count(TABLE_ROW, laidOut);
       checks.add(new Check("a table", rows >= 2, rows + " table rows"));
     }
     if (BULLETS.matcher(request).find()) {
-      int items = count(BULLET_LINE, answer) + count(NUMBERED_LINE, answer);
+      int items = count(BULLET_LINE, laidOut) + count(NUMBERED_LINE, laidOut);
       checks.add(new Check("bullet points", items >= 2, items + " list items"));
     }
     if (NUMBERED.matcher(request).find()) {
-      int items = count(NUMBERED_LINE, answer);
+      int items = count(NUMBERED_LINE, laidOut);
       checks.add(new Check("a numbered list", items >= 2, items + " numbered items"));
     }
     if (TITLE.matcher(request).find()) {

@@ -232,6 +232,11 @@ public final class EmbeddingEvaluator implements Evaluator {
       progress.update(why, STEPS, STEPS);
       return new Evaluation(ID, TYPE, MODEL, inputs, Map.of(), Evaluation.Usage.FREE);
     }
+    // What the reader sees, before restatements and the like are taken out: its layout (JSON, a
+    // table, a list) is a fact of the deliverable, and a JSON whose lines repeat the request's
+    // words
+    // is JSON all the same.
+    String delivered = content;
     content = scored.text();
 
     Translation translation =
@@ -281,7 +286,8 @@ public final class EmbeddingEvaluator implements Evaluator {
             closeness,
             own,
             onTopic,
-            request);
+            request,
+            delivered);
     for (Dimension d : dimensions) {
       inputs.put(d.name(), noted(input(d, m), scored, closeness, hidden, madeUpTurn));
     }
@@ -388,7 +394,8 @@ public final class EmbeddingEvaluator implements Evaluator {
       Closeness closeness,
       OwnContent own,
       OnTopic onTopic,
-      String request) {
+      String request,
+      String delivered) {
     boolean hasRequest() {
       return !request.isBlank();
     }
@@ -405,7 +412,8 @@ public final class EmbeddingEvaluator implements Evaluator {
           closeness,
           own,
           null,
-          request);
+          request,
+          delivered);
     }
   }
 
@@ -555,7 +563,7 @@ public final class EmbeddingEvaluator implements Evaluator {
     double lengthFactor = Math.min(1, words / needed);
     // The text a request hands over is not instructions: "a 400-word landing page" in a search
     // result it quotes asks for nothing.
-    Constraints instructions = Constraints.of(s.material(), m.content);
+    Constraints instructions = Constraints.of(s.material(), m.content, m.delivered);
     double instructionFactor =
         instructions.any() ? 1 - INSTRUCTIONS_WEIGHT * (1 - instructions.share()) : 1;
     // A single-part question still calls for parts of an answer ("how": steps; "list": items).

@@ -241,6 +241,29 @@ class ConstraintsTest {
         .containsExactly(false);
   }
 
+  /**
+   * The layout is read on the answer as delivered, sizes on what is scored: a JSON whose lines
+   * restate the request is JSON, though those lines are taken out before scoring, and restated
+   * lines meet no word floor.
+   */
+  @Test
+  void layoutIsReadOnTheAnswerAsDeliveredAndSizesOnWhatIsScored() {
+    Material request =
+        Material.of(
+            "Sort apple, carrot, pear and leek into fruit and vegetables in at least 8 words. Output in JSON format.");
+    String delivered =
+        "{\"note\": \"both lists are sorted alphabetically\",\n"
+            + "\"fruit\": [\"apple\", \"pear\"],\n"
+            + "\"vegetables\": [\"carrot\", \"leek\"]\n}";
+    String scored = "{\"note\": \"both lists are sorted alphabetically\",\n}";
+    List<Check> checks = Constraints.of(request, scored, delivered).checks();
+    assertThat(checks).extracting(Check::instruction).containsExactly("at least 8 words", "JSON");
+    assertThat(checks).extracting(Check::met).containsExactly(false, true);
+    assertThat(Constraints.of(request, scored).checks())
+        .extracting(Check::met)
+        .containsExactly(false, false);
+  }
+
   @Test
   void layoutsAreRecognisedInTheAnswer() {
     assertThat(met("Return the result as JSON.", "{\"a\": 1}")).containsExactly(true);
