@@ -365,18 +365,15 @@ class EmbeddingEvaluatorTest {
         .isLessThan(ofRight.dimensions().get("completeness").score());
 
     String padded = " Also 2 + 2 = 4, 3 x 3 = 9 and 10 - 4 = 6.";
-    assertThat(
-            evaluateFor(request, wrong + padded, completeness)
-                .dimensions()
-                .get("completeness")
-                .score())
-        .isLessThanOrEqualTo(ofWrong.dimensions().get("completeness").score());
-    assertThat(
-            evaluateFor(request, right + padded, completeness)
-                .dimensions()
-                .get("completeness")
-                .score())
-        .isLessThanOrEqualTo(ofRight.dimensions().get("completeness").score());
+    for (Map.Entry<String, Evaluation> answer : Map.of(wrong, ofWrong, right, ofRight).entrySet()) {
+      assertThat(
+              evaluateFor(request, answer.getKey() + padded, completeness)
+                  .dimensions()
+                  .get("completeness")
+                  .score())
+          .as(answer.getKey())
+          .isLessThanOrEqualTo(answer.getValue().dimensions().get("completeness").score());
+    }
   }
 
   private static Evaluation evaluateFor(String request, String content, Dimension... dims)
