@@ -160,6 +160,36 @@ class OwnContentTest {
   }
 
   @Test
+  void aRequestToImproveATextItHandsOverIsARework() {
+    String text =
+        "\n\nPhysics-based three-dimensional modeling, together with data-driven deep learning,"
+            + " can be successfully exploited to extract knowledge to aid drug design and protein"
+            + " engineering, and a huge number of interfaces are available as coordinate files.";
+    for (String improve :
+        List.of(
+            "please improve the following text." + text,
+            "Improve the quality of the following text." + text,
+            "polish the paper below." + text,
+            "refine this text for a scientific paper:" + text,
+            "can you improve this message:" + text,
+            "Could you help me to polish this abstract:" + text,
+            "revise this:" + text)) {
+      assertThat(onTopic(improve, "x").exemptBecause())
+          .as(improve)
+          .isEqualTo("the request asks for its own text reworked");
+      assertThat(OwnContent.rewritesItsOwnText(improve)).as(improve).isTrue();
+    }
+    // Without a text to rework, "improve" asks for advice, and the answer for words of its own.
+    for (String advice :
+        List.of(
+            "Improve my sleep: what should I change in my evening routine?",
+            "Can you help me improve my public speaking?")) {
+      assertThat(onTopic(advice, "x").exemptBecause()).as(advice).isNull();
+      assertThat(OwnContent.rewritesItsOwnText(advice)).as(advice).isFalse();
+    }
+  }
+
+  @Test
   void aRequestForAShortAnswerIsExempt() {
     for (String brief :
         List.of(
