@@ -110,4 +110,21 @@ class RenderedTest {
       assertThat(System.nanoTime() - start).as("%.20s...", text).isLessThan(2_000_000_000L);
     }
   }
+
+  @Test
+  void bulletsWrittenWithoutTheirSpaceAreReadAsAList() {
+    Rendered r =
+        Rendered.of(
+            "Pros:\n-It can be healthier.\n  -It may reduce risk.\nCons:\n-Protein is harder.");
+    assertThat(r.text())
+        .isEqualTo(
+            "Pros:\n- It can be healthier.\n  - It may reduce risk.\nCons:\n- Protein is harder.");
+    // One such line is a dash; a number or a small word after it is no bullet; code stays code.
+    assertThat(Rendered.of("Temperatures:\n-It was cold.\nThat is all.").text())
+        .isEqualTo("Temperatures:\n-It was cold.\nThat is all.");
+    assertThat(Rendered.of("-5 degrees\n-x marks\n-NOTE").text())
+        .isEqualTo("-5 degrees\n-x marks\n-NOTE");
+    String code = "Run it so:\n```\n-Xmx512m\n-Xss2m\n```\n";
+    assertThat(Rendered.of(code).text()).isEqualTo(code);
+  }
 }
