@@ -63,6 +63,26 @@ class OwnContentTest {
   }
 
   @Test
+  void aLooselyRelatedSentenceBringsWhatItNamesButNoNumbersOrGenericWords() {
+    String sums = "What do 5 books at $20 and 3 at $30 cost?";
+    double loose = (OwnContent.SENTENCE_ZERO + OwnContent.GENERIC_ZERO) / 2;
+    // Between the two lines: "novels" and "shelf" name something; "also", "things", the numbers
+    // and the letter "x" do not place the sentence on the topic.
+    OwnContent own =
+        OwnContent.count(
+            sums,
+            List.of("Also novels on a shelf, and things, 2 + 2 = 4 and 3 x 3 = 9."),
+            new double[] {loose});
+    double named =
+        (loose - OwnContent.SENTENCE_ZERO) / (OwnContent.SENTENCE_FULL - OwnContent.SENTENCE_ZERO);
+    assertThat(own.words()).isCloseTo(2 * named, within(1e-9));
+    // At the generic line and above, they count as before.
+    OwnContent close =
+        OwnContent.count(sums, List.of("Also 2 + 2 = 4."), new double[] {OwnContent.SENTENCE_FULL});
+    assertThat(close.words()).isEqualTo(3.0); // also, 2, 4
+  }
+
+  @Test
   void creditSaturatesAtFullAndDepthAtItsOwnLine() {
     assertThat(new OwnContent(0, 0, null).share()).isZero();
     assertThat(new OwnContent(5, 5, null).share()).isCloseTo(0.75, within(0.01));
