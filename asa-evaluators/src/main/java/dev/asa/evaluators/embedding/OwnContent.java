@@ -189,10 +189,9 @@ record OwnContent(double words, int distinct, String exemptBecause) {
   /**
    * Numbers and generic words ("also", "things", "various") count only from this closeness: neither
    * ties a loosely related sentence to the request, and appended to an answer, "Also 2 + 2 = 4, 3 x
-   * 3 = 9" would otherwise buy it words of its own. The line chosen for every word at first, and
-   * measured so: all words from 0.20 and numbers from 0.30, the same pairs right to one on the four
-   * sets; generic words left out at every closeness, Auto-J +5 more and the corpus -6 (the
-   * adversarial sets).
+   * 3 = 9" would otherwise buy it words of its own. Measured with {@code asa judge-eval} against
+   * every word but numbers counted from 0.20: as many pairs right on the four sets, to one; generic
+   * words left out at every closeness instead, Auto-J +5 and the corpus -6 (the adversarial sets).
    */
   static final double GENERIC_ZERO = 0.30;
 
