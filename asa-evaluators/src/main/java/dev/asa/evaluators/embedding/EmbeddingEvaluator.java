@@ -234,8 +234,7 @@ public final class EmbeddingEvaluator implements Evaluator {
     }
     // What the reader sees, before restatements and the like are taken out: its layout (JSON, a
     // table, a list) is a fact of the deliverable, and a JSON whose lines repeat the request's
-    // words
-    // is JSON all the same.
+    // words is JSON all the same.
     String delivered = content;
     content = scored.text();
 

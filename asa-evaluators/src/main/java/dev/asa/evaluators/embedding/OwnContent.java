@@ -64,14 +64,19 @@ record OwnContent(double words, int distinct, String exemptBecause) {
    */
   static final int REACH_FULL = 300;
 
+  /** Verbs that ask for a text's own words reworded, in {@link #REWRITE} and {@link #IMPROVE}. */
+  private static final String REWORDING =
+      "paraphrase|rewrite|re-write|rephrase|reword|edit|proofread|correct|fix";
+
   /**
    * Requests that open by asking for a text of theirs reworked. Read at the start only: "explain
    * why people summarize" asks for something new.
    */
   private static final Pattern REWRITE =
       Pattern.compile(
-          "^\\W*(?:please\\s+)?(?:paraphrase|rewrite|re-write|rephrase|reword|edit|proofread"
-              + "|correct|fix|translate|convert|change|summari[sz]e|shorten|simplify|condense"
+          "^\\W*(?:please\\s+)?(?:"
+              + REWORDING
+              + "|translate|convert|change|summari[sz]e|shorten|simplify|condense"
               + "|make (?:this|the|it)|turn (?:this|the)|transform)\\b",
           Pattern.CASE_INSENSITIVE);
 
@@ -87,8 +92,10 @@ record OwnContent(double words, int distinct, String exemptBecause) {
   private static final Pattern IMPROVE =
       Pattern.compile(
           "^\\W*(?:(?:can|could|would|will) you\\s+)?(?:please\\s+)?(?:help me\\s+(?:to\\s+)?)?"
-              + "(?:paraphrase|rewrite|re-write|rephrase|reword|edit|proofread|correct|fix|polish"
-              + "|improve|revise|revamp|refine|enhance|spell ?check|make (?:this|the|it|my))\\b",
+              + "(?:"
+              + REWORDING
+              + "|polish|improve|revise|revamp|refine|enhance|spell ?check"
+              + "|make (?:this|the|it|my))\\b",
           Pattern.CASE_INSENSITIVE);
 
   /** What words are picked out of: "from the paragraph", "of the following claim". */
