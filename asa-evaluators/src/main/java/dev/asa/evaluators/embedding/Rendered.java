@@ -143,7 +143,8 @@ record Rendered(String text, int hidden) {
     Rendered markup = withoutHiddenMarkup(prose);
     Rendered definitions = withoutDefinitions(withTagsRendered(markup.text()));
     return new Rendered(
-        withBulletsSpaced(definitions.text()), markup.hidden() + definitions.hidden());
+        withBulletsSpaced(UnfencedCode.fenced(definitions.text())),
+        markup.hidden() + definitions.hidden());
   }
 
   /** A line that opens with a dash against a capitalized word ("-It can be healthier."). */

@@ -341,6 +341,49 @@ class EmbeddingEvaluatorTest {
   }
 
   /**
+   * Code given back without its fence is read as the code block its reader sees ({@link
+   * UnfencedCode}): asked to rewrite a method, an answer that pastes the rewrite bare had its lines
+   * the request also holds taken out as restatements, and the rest read as fragments far from the
+   * request (Auto-J's C# rewrite: relevance 33 beside 93 for the same code fenced). Read as prose,
+   * the bare rewrite below lost 3 of its lines as restatements and scored 0.63 against 0.81.
+   */
+  @Test
+  void codeGivenBackWithoutItsFenceIsReadAsCode() throws Exception {
+    String method =
+        """
+        public int divide(int numerator, int denominator) {
+          try {
+            return numerator / denominator;
+          } catch (ArithmeticException e) {
+            return 0;
+          }
+        }\
+        """;
+    String request =
+        "Revise this Java method to improve error handling and reduce code duplication:\n\n"
+            + method;
+    String rewrite =
+        """
+        public int divide(int numerator, int denominator) {
+          if (denominator == 0) {
+            throw new IllegalArgumentException("denominator must not be zero");
+          }
+          return numerator / denominator;
+        }\
+        """;
+    Dimension relevance = dim("relevance", MetricType.PERCENTAGE, null);
+    Evaluation bare = evaluateFor(request, "Here is the revised method:\n\n" + rewrite, relevance);
+    Evaluation fenced =
+        evaluateFor(request, "Here is the revised method:\n\n```\n" + rewrite + "\n```", relevance);
+    // Only the line that introduces the code restates the request, as it does beside a fence.
+    assertThat(bare.dimensions().get("relevance").evidence())
+        .contains("not scored: 1 sentence restating the request")
+        .isEqualTo(fenced.dimensions().get("relevance").evidence());
+    assertThat(bare.dimensions().get("relevance").score())
+        .isEqualByComparingTo(fenced.dimensions().get("relevance").score());
+  }
+
+  /**
    * A sum worked out wrong costs completeness and the evidence names it; right sums added beside it
    * buy nothing back, nor raise a right answer.
    */
