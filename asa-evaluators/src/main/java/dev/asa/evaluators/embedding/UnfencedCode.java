@@ -70,34 +70,33 @@ final class UnfencedCode {
     boolean changed = false;
     int i = 0;
     while (i < lines.length) {
-      int end = runEnd(lines, i);
-      if (end > i) {
+      Run run = runFrom(lines, i);
+      if (run.isCode()) {
         out.add("```");
-        for (int k = i; k < end; k++) {
-          out.add(lines[k]);
-        }
+        out.addAll(List.of(lines).subList(i, run.end()));
         out.add("```");
         changed = true;
-        i = end;
       } else {
-        out.add(lines[i]);
-        i++;
+        out.addAll(List.of(lines).subList(i, run.end()));
       }
+      i = run.end();
     }
     return changed ? String.join("\n", out) : text;
   }
 
   /**
-   * Where a run of code that starts at line {@code from} ends (exclusive), its trailing blank lines
-   * left out; {@code from} itself when no run of code starts there.
+   * The lines from {@code from} that read as one run of code, to where it ends (exclusive, its
+   * trailing blank lines left out), and whether they are enough to be a block. A run that is not
+   * code is passed over whole: each of its later lines would start a run of fewer lines, not code
+   * either, and reading them again one by one took time in the square of a hostile text's lines.
    */
-  private static int runEnd(String[] lines, int from) {
+  private static Run runFrom(String[] lines, int from) {
     if (!structural(lines[from]) && !ASSIGNMENT_OR_CALL.matcher(lines[from]).find()) {
-      return from;
+      return new Run(from + 1, false);
     }
     int code = 0;
     int structure = 0;
-    int end = from;
+    int end = from + 1;
     for (int k = from; k < lines.length; k++) {
       String line = lines[k];
       if (line.isBlank()) {
@@ -116,8 +115,11 @@ final class UnfencedCode {
       structure += structural ? 1 : 0;
       end = k + 1;
     }
-    return code >= MIN_LINES && structure >= MIN_STRUCTURE ? end : from;
+    return new Run(end, code >= MIN_LINES && structure >= MIN_STRUCTURE);
   }
+
+  /** Where a run read from a line ends (exclusive), and whether it is a block of code. */
+  private record Run(int end, boolean isCode) {}
 
   private static boolean structural(String line) {
     return KEYWORD.matcher(line).find()

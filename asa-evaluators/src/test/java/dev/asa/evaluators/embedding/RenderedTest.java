@@ -103,6 +103,8 @@ class RenderedTest {
       "<p ".repeat(100_000) + ">", // many tag openings, each bounded
       "<p>".repeat(100_000) + "&amp;".repeat(100_000), // many tags and references to render
       "`".repeat(100_000) + "<b>", // many backticks, no code span
+      "x = 1\n".repeat(100_000), // a run of assignments, never code
+      "return x;\n".repeat(100_000), // one run of code
     };
     for (String text : hostile) {
       long start = System.nanoTime();
