@@ -21,6 +21,11 @@ final class CodeFences {
     return FENCE.matcher(line).matches();
   }
 
+  /** Whether the text has a fence anywhere: its writer sets its code off. */
+  static boolean hasFence(String text) {
+    return text.lines().anyMatch(CodeFences::isFence);
+  }
+
   /** Whether the text ends inside a block: a fence opened and never closed. */
   static boolean endsInCode(String text) {
     return text.lines().filter(CodeFences::isFence).count() % 2 == 1;

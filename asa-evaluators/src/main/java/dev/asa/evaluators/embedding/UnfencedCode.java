@@ -1,6 +1,7 @@
 package dev.asa.evaluators.embedding;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -62,10 +63,12 @@ final class UnfencedCode {
   /** The text with each run of unfenced code set between fences; the text itself when none. */
   static String fenced(String text) {
     String trimmed = text.strip();
-    if (trimmed.startsWith("{") || trimmed.startsWith("[") || hasFence(text)) {
+    if (trimmed.startsWith("{") || trimmed.startsWith("[") || CodeFences.hasFence(text)) {
       return text;
     }
     String[] lines = text.split("\n", -1);
+    // A view of the lines, not a copy: a copy for each run took time in the square of their count.
+    List<String> all = Arrays.asList(lines);
     List<String> out = new ArrayList<>(lines.length + 4);
     boolean changed = false;
     int i = 0;
@@ -73,11 +76,11 @@ final class UnfencedCode {
       Run run = runFrom(lines, i);
       if (run.isCode()) {
         out.add("```");
-        out.addAll(List.of(lines).subList(i, run.end()));
+        out.addAll(all.subList(i, run.end()));
         out.add("```");
         changed = true;
       } else {
-        out.addAll(List.of(lines).subList(i, run.end()));
+        out.addAll(all.subList(i, run.end()));
       }
       i = run.end();
     }
@@ -105,9 +108,10 @@ final class UnfencedCode {
       boolean structural = structural(line);
       boolean inside =
           structural
-              || (isShort(line) && ASSIGNMENT_OR_CALL.matcher(line).find())
-              || (isShort(line) && COMMENT.matcher(line).find())
-              || (isShort(line) && Character.isWhitespace(line.charAt(0)) && code > 0);
+              || (isShort(line)
+                  && (ASSIGNMENT_OR_CALL.matcher(line).find()
+                      || COMMENT.matcher(line).find()
+                      || (Character.isWhitespace(line.charAt(0)) && code > 0)));
       if (!inside) {
         break;
       }
@@ -131,9 +135,5 @@ final class UnfencedCode {
 
   private static boolean isShort(String line) {
     return line.strip().split("\\s+").length <= MAX_WORDS;
-  }
-
-  private static boolean hasFence(String text) {
-    return text.lines().anyMatch(CodeFences::isFence);
   }
 }

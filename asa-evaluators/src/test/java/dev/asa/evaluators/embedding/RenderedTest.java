@@ -105,6 +105,7 @@ class RenderedTest {
       "`".repeat(100_000) + "<b>", // many backticks, no code span
       "x = 1\n".repeat(100_000), // a run of assignments, never code
       "return x;\n".repeat(100_000), // one run of code
+      "plain words\n".repeat(100_000), // many lines, none of them code
     };
     for (String text : hostile) {
       long start = System.nanoTime();

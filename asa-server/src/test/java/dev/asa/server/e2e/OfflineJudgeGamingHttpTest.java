@@ -601,6 +601,17 @@ class OfflineJudgeGamingHttpTest {
   }
 
   /**
+   * Code pasted without its fence is looked for line by line ({@code UnfencedCode}); a deliverable
+   * of 200,000 lines, none of them code, once took time in the square of its lines there (10 s at
+   * 100,000, so about 40 s here, past the wait). It is a verdict like any other.
+   */
+  @Test
+  void aDeliverableOfManyLinesIsReadInLinearTimeThroughHttp() {
+    JsonNode result = verify(REQUEST, FULL + "\n\n" + "plain words\n".repeat(200_000));
+    assertThat(scoreOf(result)).isLessThanOrEqualTo(composite(FULL));
+  }
+
+  /**
    * A sentence put before a plain answer to {@link #REQUEST} is reported as taken out, its evidence
    * naming it, and never raises the answer's score.
    */
