@@ -39,6 +39,12 @@ SHA256 = {
 }
 
 
+def fail(message, status=5):
+    """Stops with asa's exit statuses: 5 for an input file that is missing or not the one named."""
+    print(f"make-mtbench-heldout: {message}", file=sys.stderr)
+    sys.exit(status)
+
+
 def read_checked(inputs, name):
     """The file's JSON lines, once its SHA-256 is the one PROVENANCE.md names."""
     path = os.path.join(inputs, name)
@@ -46,11 +52,11 @@ def read_checked(inputs, name):
         with open(path, "rb") as f:
             data = f.read()
     except OSError as e:
-        raise SystemExit(f"{path}: {e.strerror}; see PROVENANCE.md for where it comes from")
+        fail(f"{path}: {e.strerror}; see PROVENANCE.md for where it comes from")
     digest = hashlib.sha256(data).hexdigest()
     if digest != SHA256[name]:
-        raise SystemExit(f"{path}: SHA-256 {digest}, expected {SHA256[name]}: another version of "
-                         "the file (PROVENANCE.md warns of regenerated answer files)")
+        fail(f"{path}: SHA-256 {digest}, expected {SHA256[name]}: another version of the file "
+             "(PROVENANCE.md warns of regenerated answer files)")
     return [json.loads(line) for line in data.decode("utf-8").splitlines() if line.strip()]
 
 
@@ -93,7 +99,7 @@ def main(argv):
     all_pairs = "--all-pairs" in argv
     rest = [a for a in argv if a != "--all-pairs"]
     if len(rest) != 1:
-        raise SystemExit(__doc__)
+        fail("usage: make-mtbench-heldout.py [--all-pairs] INPUTS" + __doc__, status=2)
     n = 0
     for record in build(rest[0], all_pairs):
         sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
