@@ -70,21 +70,18 @@ def build(inputs, all_pairs):
                       for r in read_checked(inputs, "gpt4_pair.jsonl") if r["turn"] == 1}
     votes = collections.defaultdict(collections.Counter)
     for r in read_checked(inputs, "human.jsonl"):
-        if r["turn"] != 1:
-            continue
+        if r["turn"] != 1 or r["winner"] == "tie":
+            continue  # a tie vote counts for neither answer
         q, a, b = r["question_id"], r["model_a"], r["model_b"]
         if all_pairs:
             a, b = sorted((a, b))
         elif (q, a, b) not in judged_by_gpt4:
             continue
-        if r["winner"] != "tie":
-            winner = r["model_a"] if r["winner"] == "model_a" else r["model_b"]
-            votes[(q, a, b)]["a" if winner == a else "b"] += 1
-        else:
-            votes[(q, a, b)]["tie"] += 1
+        winner = r["model_a"] if r["winner"] == "model_a" else r["model_b"]
+        votes[(q, a, b)]["a" if winner == a else "b"] += 1
     for (q, a, b), count in sorted(votes.items()):
         if count["a"] == count["b"]:
-            continue  # no majority: an even split, or ties only
+            continue  # no majority: an even split
         yield {
             "id": f"mtbench-{q}-{a}-{b}",
             "request": questions[q]["turns"][0],
