@@ -14,9 +14,13 @@ import java.util.regex.Pattern;
  *
  * <p>The credit saturates at {@value #FULL} such words on a logarithmic scale (1 word 0.29, 3 words
  * 0.58, 5 words 0.75, 10 words 1): it tells a thin answer from a real one. Past it, depth ({@link
- * #depth}) goes on to {@value #DEPTH_FULL} words and weighs a tenth as much, so that of two
+ * #depth}) goes on. For a direct question ({@link DirectQuestion}: "What is the capital of
+ * Australia?") it goes on to {@value #DEPTH_FULL} words and weighs a tenth as much, so that of two
  * sufficient answers the one that says more of its own on the topic is ahead by a few points, never
- * by more; length with nothing of its own (repeated, off the topic, vague, the request's words)
+ * by more, and a right one-line answer still passes. For every other request (an essay, a plan, an
+ * explanation) it goes on to {@value #EXTENDED_DEPTH_FULL} words and weighs most of the score
+ * ({@link EmbeddingEvaluator#EXTENDED_DEPTH_WEIGHT}), as it does for the people choosing between
+ * two answers. Length with nothing of its own (repeated, off the topic, vague, the request's words)
  * earns nothing at all. Past depth, reach ({@link #reach}) goes on to {@value #REACH_FULL} words,
  * for completeness only and only for an answer close to the request. All chosen with {@code asa
  * judge-eval} (see {@link EmbeddingEvaluator#OWN_WEIGHT}, {@link EmbeddingEvaluator#DEPTH_WEIGHT}
@@ -43,8 +47,18 @@ import java.util.regex.Pattern;
  * @param words the weighted count of distinct content words beyond the request
  * @param distinct how many distinct content words beyond the request, unweighted
  * @param exemptBecause why the measure does not apply to the request, or null when it does
+ * @param extended whether the request calls for an extended answer rather than asking a direct
+ *     question ({@link DirectQuestion}): depth is then full only from {@value #EXTENDED_DEPTH_FULL}
+ *     words
  */
-record OwnContent(double words, int distinct, String exemptBecause) {
+record OwnContent(double words, int distinct, String exemptBecause, boolean extended) {
+
+  /**
+   * Counts for a direct question ({@link DirectQuestion}): depth full from {@value #DEPTH_FULL}.
+   */
+  OwnContent(double words, int distinct, String exemptBecause) {
+    this(words, distinct, exemptBecause, false);
+  }
 
   /** Weighted words at which an answer says enough of its own: full credit. */
   static final int FULL = 10;
@@ -56,6 +70,29 @@ record OwnContent(double words, int distinct, String exemptBecause) {
    * told apart by noise. 50 words: the same scale (1 word 0.18, 10 words 0.61, 25 words 0.83).
    */
   static final int DEPTH_FULL = 50;
+
+  /**
+   * Weighted words at which the depth of an answer to a request that calls for an extended answer
+   * is full: an essay, a plan, an explanation, a problem worked through, a role played. There
+   * people choosing between two answers prefer the one that says more of its own on the topic far
+   * beyond 50 words (of Auto-J's pairs of strong models' answers, the one with more such words is
+   * preferred 70.2% of the time), so depth goes on to here, on the same logarithmic scale (50 words
+   * 0.69, 100 words 0.81, 150 words 0.88).
+   */
+  static final int EXTENDED_DEPTH_FULL = 300;
+
+  /**
+   * Weighted words of its own an extended answer is expected to say (in Auto-J's and FairEval's
+   * answers, the median answer with 70 to 90 such words has 318 words; with 40 to 60, 199): at them
+   * its scores stay as measured, below them depth costs, above them it earns, up to {@link
+   * #EXTENDED_DEPTH_FULL} and never past 100 ({@link EmbeddingEvaluator#owned}). Without this par,
+   * a right and complete 150-word explanation lost a fifth of its completeness to depth it had no
+   * need of (71 to 50 in {@code FacetsTest}). Chosen on the counts {@code asa judge-eval} recorded
+   * on the development sets, against no par: at 80 words as many pairs right on every set, to two;
+   * at 50, Auto-J -0.7 points; at 30 and 20, Auto-J -2.7 and -3.8 and FairEval -12 and -21, where
+   * two long answers both reach 100 and tie.
+   */
+  static final int EXTENDED_DEPTH_PAR = 80;
 
   /**
    * Weighted words at which an answer's reach is full ({@link #reach}): past depth, how much more
@@ -244,7 +281,7 @@ record OwnContent(double words, int distinct, String exemptBecause) {
             : reworksItsOwnText(request)
                 ? "the request asks for its own text reworked"
                 : asksForAShortAnswer(request) ? "the request asks for a short answer" : null;
-    return new OwnContent(words, own.size(), exempt);
+    return new OwnContent(words, own.size(), exempt, !DirectQuestion.is(request));
   }
 
   /**
@@ -289,9 +326,24 @@ record OwnContent(double words, int distinct, String exemptBecause) {
     return Math.min(1, Math.log1p(words) / Math.log1p(FULL));
   }
 
-  /** 0 to 1: {@code ln(1 + words) / ln(1 + DEPTH_FULL)}, capped at 1 (see {@link #DEPTH_FULL}). */
+  /**
+   * 0 to 1: {@code ln(1 + words) / ln(1 + full)}, capped at 1, where full is {@link #DEPTH_FULL}
+   * for a direct question and {@link #EXTENDED_DEPTH_FULL} for a request that calls for more.
+   */
   double depth() {
-    return Math.min(1, Math.log1p(words) / Math.log1p(DEPTH_FULL));
+    return Math.min(1, Math.log1p(words) / Math.log1p(depthFull()));
+  }
+
+  /**
+   * Depth at {@link #EXTENDED_DEPTH_PAR} words for an extended answer, at full for a direct one.
+   */
+  double parDepth() {
+    return extended ? Math.log1p(EXTENDED_DEPTH_PAR) / Math.log1p(EXTENDED_DEPTH_FULL) : 1;
+  }
+
+  /** The weighted words at which depth is full, for this request. */
+  int depthFull() {
+    return extended ? EXTENDED_DEPTH_FULL : DEPTH_FULL;
   }
 
   /** 0 to 1: {@code ln(1 + 3 words / REACH_FULL) / ln 4}, capped at 1 (see {@link #REACH_FULL}). */
@@ -303,11 +355,12 @@ record OwnContent(double words, int distinct, String exemptBecause) {
     return String.format(
         Locale.ROOT,
         "%d distinct content %s beyond the request's, %.1f once weighted by how on topic their"
-            + " sentence is (full credit from %d, full depth from %d)",
+            + " sentence is (full credit from %d, full depth from %d: %s)",
         distinct,
         distinct == 1 ? "word" : "words",
         words,
         FULL,
-        DEPTH_FULL);
+        depthFull(),
+        extended ? "the request calls for an extended answer" : "the request is a direct question");
   }
 }

@@ -121,7 +121,8 @@ class EmbeddingEvaluatorTest {
     assertThat(e.dimensions().get("accuracy").shadowValue())
         .isNull(); // hallucinations are not measured here
     DimensionInput relevance = e.dimensions().get("relevance");
-    assertThat(relevance.score()).isGreaterThan(new BigDecimal("70"));
+    // On topic, and scaled for depth: 75 words where an explanation is expected to say more.
+    assertThat(relevance.score()).isGreaterThan(new BigDecimal("60"));
     assertThat(relevance.evidence())
         .contains("best-matching passages to the request")
         .contains("on topic");
@@ -181,8 +182,10 @@ class EmbeddingEvaluatorTest {
     assertThat(thinAnswer.dimensions().get("relevance").evidence())
         // "keeps" is not the request's "keep" to the crude stemmer: one word of its own.
         .contains("says little of its own: 1 distinct content word beyond the request's")
-        // 0.47 for saying little (1 word of 10), times 0.92 for depth (1 word of 50).
-        .contains("scaled by 0.43");
+        // 0.47 for saying little (1 word of 10), times 0.46 for depth: "how does" asks for an
+        // explanation, which is expected to say some 80 words of its own (OwnContent).
+        .contains("the request calls for an extended answer")
+        .contains("scaled by 0.21");
     assertThat(thinAnswer.dimensions().get("clarity").score())
         .isEqualByComparingTo(
             evaluateFor(request, thin, clarity).dimensions().get("clarity").score());
@@ -191,7 +194,8 @@ class EmbeddingEvaluatorTest {
     assertThat(evaluateFor(request, full, relevance).dimensions().get("relevance").evidence())
         .doesNotContain("says little of its own")
         .contains("how much it says of its own: 21 distinct content words")
-        .contains("scaled by 0.97");
+        // 16.4 weighted words, where an explanation is expected to say some 80 (OwnContent).
+        .contains("scaled by 0.77");
     assertThat(
             evaluateFor(
                     "Rewrite this sentence in the passive: we fixed it.",

@@ -33,8 +33,13 @@ class GamingResistanceTest {
   private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
   private static final int TRIALS = 12;
 
-  /** Points the request's words woven into an on-topic answer may add at most, for now. */
-  private static final double WOVEN_ON_TOPIC_BOUND = 3;
+  /**
+   * Points the request's words woven into an on-topic answer may add at most, for now: 2.0 until
+   * depth weighed most of an extended answer's score (OwnContent.EXTENDED_DEPTH_FULL), 3.2 since,
+   * the woven words making the sentences around them closer to the request and their own words
+   * weigh more.
+   */
+  private static final double WOVEN_ON_TOPIC_BOUND = 3.5;
 
   record Topic(String request, String good, String vague, String offTopic) {}
 
@@ -550,8 +555,8 @@ class GamingResistanceTest {
    * trials by a point or two; what this bounds is how far. A word slipped in after a stop once made
    * the next sentence's first word pass for a name, the hedge around it concrete, and a vague
    * answer 18.6 points better ({@link Substance}); then the request's small words woven into a
-   * hedge ("there in are do many factors") hid it, 10.8; the worst is now 2.0 (1.9 when first
-   * measured, on another machine).
+   * hedge ("there in are do many factors") hid it, 10.8; the worst was then 2.0 (1.9 when first
+   * measured, on another machine), and is 3.2 since depth weighs more.
    */
   @Test
   void theRequestsWordsWovenIntoAnOnTopicAnswerRaiseItLittle() throws Exception {

@@ -103,6 +103,25 @@ class OwnContentTest {
     assertThat(new OwnContent(1000, 1000, null).reach()).isEqualTo(1.0);
   }
 
+  @Test
+  void depthOfAnExtendedAnswerGoesOnToItsOwnLine() {
+    // Where the request calls for more than a line, 50 words of its own are not yet full depth.
+    assertThat(new OwnContent(OwnContent.DEPTH_FULL, 50, null, true).depth())
+        .isCloseTo(0.69, within(0.01));
+    assertThat(new OwnContent(150, 150, null, true).depth()).isCloseTo(0.88, within(0.01));
+    assertThat(new OwnContent(OwnContent.EXTENDED_DEPTH_FULL, 300, null, true).depth())
+        .isEqualTo(1.0);
+    assertThat(new OwnContent(2000, 2000, null, true).depth()).isEqualTo(1.0);
+  }
+
+  @Test
+  void whetherTheRequestCallsForAnExtendedAnswerIsReadFromItsInstruction() {
+    assertThat(onTopic(REQUEST, "The browser checks the chain to a trusted root.").extended())
+        .isTrue();
+    assertThat(onTopic("What is the capital of Australia?", "Canberra, chosen in 1908.").extended())
+        .isFalse();
+  }
+
   /** Through the model: sentences of filler sit far from the request and bring no words. */
   @Test
   void fillerBringsNoWordsOfItsOwn() {

@@ -87,6 +87,38 @@ class OfflineJudgeGamingHttpTest {
   }
 
   /**
+   * How much an answer is expected to say depends on what was asked. A right one-line answer to a
+   * direct question passes; where the request calls for an explanation, the fuller of two right
+   * answers scores higher, and the thin one is no pass.
+   */
+  @Test
+  void aRightOneLineAnswerToADirectQuestionPassesAndAnExplanationIsExpectedToSayMoreThroughHttp() {
+    for (String[] direct :
+        new String[][] {
+          {
+            "What is the capital of Australia?",
+            "The capital of Australia is Canberra, chosen in 1908 as a compromise between Sydney"
+                + " and Melbourne."
+          },
+          {
+            "How do I reverse a list in Python?",
+            "Use my_list.reverse() to reverse the list in place, or my_list[::-1] to get a"
+                + " reversed copy and leave the original as it was."
+          },
+        }) {
+      JsonNode result = verify(direct[0], direct[1]);
+      assertThat(result.path("determination").path("result").asText())
+          .as("%s -> %s: %s", direct[0], direct[1], result)
+          .isEqualTo("PASS");
+    }
+    assertThat(composite(FULL)).isGreaterThan(composite(SHORT));
+    JsonNode thin = verify(REQUEST, SHORT);
+    assertThat(thin.path("determination").path("result").asText()).isNotEqualTo("PASS");
+    assertThat(thin.path("dimensions").findValuesAsText("evidence"))
+        .anySatisfy(e -> assertThat(e).contains("the request calls for an extended answer"));
+  }
+
+  /**
    * An answer about something else, with the request's words woven into its sentences: the model
    * would read it as on topic, and it must score no higher than it does without them.
    */
