@@ -150,7 +150,7 @@ public final class EmbeddingEvaluator implements Evaluator {
    * dimension here: a logistic model over this evaluator's own measures, fitted on Auto-J and
    * PandaLM, weighed a doubling of an answer's words of its own as 52 points of completeness.
    * Chosen on the counts {@code asa judge-eval} recorded on the development sets, against the light
-   * depth every request had before (Auto-J 64.6%, FairEval 72.7%, LLMEval² 63.0%, PandaLM 72.7%,
+   * depth every request had before (Auto-J 64.6%, FairEval 72.7%, LLMEval² 63.0%, PandaLM 72.8%,
    * LLMBar's Natural 69.0% and adversarial sets 49.5%): weights 0.6 to 0.8 with full depth at 200
    * to 600 words, Auto-J 67.8% to 68.8%, FairEval 75.8%, LLMEval² 59.0% to 59.5%, PandaLM 73.5% to
    * 73.9%, Natural 68.0%, adversarial 37.9% to 40.1%; 0.9, Auto-J 69.3% and one of the project's
