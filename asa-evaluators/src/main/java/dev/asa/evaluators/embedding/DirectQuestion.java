@@ -53,7 +53,11 @@ final class DirectQuestion {
               + "|strateg\\w*|should|would|think|opinion|feel)\\b",
           Pattern.CASE_INSENSITIVE);
 
-  /** The end of a sentence: a stop followed by a space or the end. */
+  /**
+   * The end of a sentence: a stop followed by a space or the end. Not {@link Sentences#split},
+   * which ends a sentence only before a capital: a question typed in lower case ("what is x? and
+   * y?") is two questions all the same.
+   */
   private static final Pattern SENTENCE_END = Pattern.compile("[.?!](?:\\s|$)");
 
   private DirectQuestion() {}
@@ -64,7 +68,7 @@ final class DirectQuestion {
     if (instruction.isEmpty() || instruction.contains("\n")) {
       return false;
     }
-    if (Sentences.words(instruction).size() > MAX_WORDS) {
+    if (Sentences.wordCount(instruction) > MAX_WORDS) {
       return false;
     }
     if (SENTENCE_END.matcher(instruction).results().count() > 1) {

@@ -930,26 +930,19 @@ public final class EmbeddingEvaluator implements Evaluator {
     // more than that earns, never past 100.
     double factor =
         thin * (1 - depthWeight * (1 - own.depth())) / (1 - depthWeight * (1 - own.parDepth()));
-    if (factor > 1) {
-      return withScore(
-          input,
-          decimal(Math.min(100, input.score().doubleValue() * factor), 1),
-          String.format(
-              Locale.ROOT,
-              "; how much it says of its own: %s; more than expected, scaled by %.2f (at most"
-                  + " 100)",
-              own.describe(),
-              factor));
-    }
-    return scaled(
-        input,
-        factor,
+    boolean earns = factor > 1; // only past the par, so never with thin < 1
+    String note =
         String.format(
             Locale.ROOT,
-            "; %s: %s; scaled by %.2f",
+            "; %s: %s; %sscaled by %.2f%s",
             thin < 1 ? "says little of its own" : "how much it says of its own",
             own.describe(),
-            factor));
+            earns ? "more than expected, " : "",
+            factor,
+            earns ? " (at most 100)" : "");
+    return earns
+        ? withScore(input, decimal(Math.min(100, input.score().doubleValue() * factor), 1), note)
+        : scaled(input, factor, note);
   }
 
   /**

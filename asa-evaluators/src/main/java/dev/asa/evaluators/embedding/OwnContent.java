@@ -53,13 +53,6 @@ import java.util.regex.Pattern;
  */
 record OwnContent(double words, int distinct, String exemptBecause, boolean extended) {
 
-  /**
-   * Counts for a direct question ({@link DirectQuestion}): depth full from {@value #DEPTH_FULL}.
-   */
-  OwnContent(double words, int distinct, String exemptBecause) {
-    this(words, distinct, exemptBecause, false);
-  }
-
   /** Weighted words at which an answer says enough of its own: full credit. */
   static final int FULL = 10;
 

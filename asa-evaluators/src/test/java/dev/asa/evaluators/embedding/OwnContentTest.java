@@ -84,23 +84,24 @@ class OwnContentTest {
 
   @Test
   void creditSaturatesAtFullAndDepthAtItsOwnLine() {
-    assertThat(new OwnContent(0, 0, null).share()).isZero();
-    assertThat(new OwnContent(5, 5, null).share()).isCloseTo(0.75, within(0.01));
-    assertThat(new OwnContent(OwnContent.FULL, 10, null).share()).isEqualTo(1.0);
-    assertThat(new OwnContent(400, 400, null).share()).isEqualTo(1.0);
+    assertThat(new OwnContent(0, 0, null, false).share()).isZero();
+    assertThat(new OwnContent(5, 5, null, false).share()).isCloseTo(0.75, within(0.01));
+    assertThat(new OwnContent(OwnContent.FULL, 10, null, false).share()).isEqualTo(1.0);
+    assertThat(new OwnContent(400, 400, null, false).share()).isEqualTo(1.0);
     // Depth goes on past full credit, on the same scale, to its own line.
-    assertThat(new OwnContent(OwnContent.FULL, 10, null).depth()).isCloseTo(0.61, within(0.01));
-    assertThat(new OwnContent(25, 25, null).depth()).isCloseTo(0.83, within(0.01));
-    assertThat(new OwnContent(OwnContent.DEPTH_FULL, 50, null).depth()).isEqualTo(1.0);
-    assertThat(new OwnContent(400, 400, null).depth()).isEqualTo(1.0);
+    assertThat(new OwnContent(OwnContent.FULL, 10, null, false).depth())
+        .isCloseTo(0.61, within(0.01));
+    assertThat(new OwnContent(25, 25, null, false).depth()).isCloseTo(0.83, within(0.01));
+    assertThat(new OwnContent(OwnContent.DEPTH_FULL, 50, null, false).depth()).isEqualTo(1.0);
+    assertThat(new OwnContent(400, 400, null, false).depth()).isEqualTo(1.0);
     // Reach goes on past depth, halfway at a third of its line.
-    assertThat(new OwnContent(0, 0, null).reach()).isZero();
-    assertThat(new OwnContent(OwnContent.DEPTH_FULL, 50, null).reach())
+    assertThat(new OwnContent(0, 0, null, false).reach()).isZero();
+    assertThat(new OwnContent(OwnContent.DEPTH_FULL, 50, null, false).reach())
         .isCloseTo(0.29, within(0.01));
-    assertThat(new OwnContent(OwnContent.REACH_FULL / 3.0, 100, null).reach())
+    assertThat(new OwnContent(OwnContent.REACH_FULL / 3.0, 100, null, false).reach())
         .isCloseTo(0.5, within(1e-9));
-    assertThat(new OwnContent(OwnContent.REACH_FULL, 300, null).reach()).isEqualTo(1.0);
-    assertThat(new OwnContent(1000, 1000, null).reach()).isEqualTo(1.0);
+    assertThat(new OwnContent(OwnContent.REACH_FULL, 300, null, false).reach()).isEqualTo(1.0);
+    assertThat(new OwnContent(1000, 1000, null, false).reach()).isEqualTo(1.0);
   }
 
   @Test
