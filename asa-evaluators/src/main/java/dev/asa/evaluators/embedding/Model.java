@@ -22,6 +22,10 @@ final class Model {
   private Model() {}
 
   private static final class Holder {
+    static {
+      NoCallHome.ensure(); // before the tokenizer library's class initialiser can run
+    }
+
     static final EmbeddingModel MODEL = new AllMiniLmL6V2QuantizedEmbeddingModel();
   }
 
