@@ -1,6 +1,6 @@
 package dev.asa.cli;
 
-/** The exit status of {@code asa}, the same for every command (and in the README). */
+/** The exit status of {@code asa}, the same for every command (and in docs/cli.md). */
 final class Exit {
   private Exit() {}
 

@@ -24,10 +24,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code asa evaluator tasks|show|submit} against the real server started in this JVM, the way the
- * README's pooled-evaluator walk-through runs them: an evaluator registers, qualifies on a canary
- * from its work queue, is assigned to an agreement that names no evaluator, finds the delivery in
- * its queue and answers it; and every bad answer is named, by the CLI before any request or by the
- * server with its pointer.
+ * pooled-evaluator walk-through of docs/walkthroughs.md runs them: an evaluator registers,
+ * qualifies on a canary from its work queue, is assigned to an agreement that names no evaluator,
+ * finds the delivery in its queue and answers it; and every bad answer is named, by the CLI before
+ * any request or by the server with its pointer.
  */
 class EvaluatorTaskCommandsTest {
 

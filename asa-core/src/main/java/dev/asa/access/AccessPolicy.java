@@ -11,8 +11,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Who may do what to an agreement: the one table of the README's authorization section, and the one
- * place that applies it. A caller's roles come from matching its key to the agreement's {@code
+ * Who may do what to an agreement: the one table of docs/access.md's authorization section, and the
+ * one place that applies it. A caller's roles come from matching its key to the agreement's {@code
  * parties.*.verification_key} and, for an agreement that names no evaluator, to the keys of the
  * pool evaluators assigned at activation ({@link Agreement#evaluators()}): an assigned evaluator
  * holds exactly the role a named one does. A key can hold no role (a stranger, who learns nothing:

@@ -45,8 +45,8 @@ public final class Scorer {
   /**
    * The structural check that a deliverable is what its declared format says. It always counts: a
    * deliverable that fails it fails the verification, whatever the criteria's dimensions and gates,
-   * as if every agreement carried the gate {@code format_valid}; the README promises format checks
-   * that always run, and a check that could be ignored would not be one.
+   * as if every agreement carried the gate {@code format_valid}; docs/verification.md promises
+   * format checks that always run, and a check that could be ignored would not be one.
    */
   public static final String FORMAT_VALID = "format_valid";
 

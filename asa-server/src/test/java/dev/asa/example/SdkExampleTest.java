@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The README's SDK example is {@link SdkExample}, run here against a real server with key files,
- * and pasted into the README verbatim: a change to either without the other fails here.
+ * The SDK example of docs/sdk.md is {@link SdkExample}, run here against a real server with key
+ * files, and pasted into docs/sdk.md verbatim: a change to either without the other fails here.
  */
 class SdkExampleTest {
   @TempDir Path dataDir;
@@ -66,36 +66,36 @@ class SdkExampleTest {
   }
 
   @Test
-  void theReadmeShowsExactlyThisExample() throws IOException {
+  void theSdkPageShowsExactlyThisExample() throws IOException {
     String source =
         Files.readString(
             Path.of("src/test/java/dev/asa/example/SdkExample.java"), StandardCharsets.UTF_8);
     // From the imports on: the package line is the test's, a reader's class has its own.
     String example = source.substring(source.indexOf("import "));
-    String readme = Files.readString(Path.of("..", "README.md"), StandardCharsets.UTF_8);
+    String page = Files.readString(Path.of("..", "docs", "sdk.md"), StandardCharsets.UTF_8);
     Matcher block =
         Pattern.compile("```java\n(.*?public final class SdkExample.*?)```", Pattern.DOTALL)
-            .matcher(readme);
+            .matcher(page);
     assertThat(block.find())
-        .as("README.md has a ```java block with the SdkExample class (section SDK (Java))")
+        .as("docs/sdk.md has a ```java block with the SdkExample class")
         .isTrue();
     assertThat(block.group(1))
         .as(
-            "the README's SDK example must be"
+            "the SDK example in docs/sdk.md must be"
                 + " asa-server/src/test/java/dev/asa/example/SdkExample.java from its imports on;"
-                + " paste the class into the README again")
+                + " paste the class into docs/sdk.md again")
         .isEqualTo(example);
   }
 
   @Test
-  void theReadmeGivesTheCoordinatesOfThisBuild() throws IOException {
+  void theSdkPageGivesTheCoordinatesOfThisBuild() throws IOException {
     String pom = Files.readString(Path.of("..", "pom.xml"), StandardCharsets.UTF_8);
     Matcher version =
         Pattern.compile("<artifactId>asa-parent</artifactId>\\s*<version>([^<]+)</version>")
             .matcher(pom);
     assertThat(version.find()).as("the root pom.xml names asa-parent's version").isTrue();
-    String readme = Files.readString(Path.of("..", "README.md"), StandardCharsets.UTF_8);
-    assertThat(readme)
+    String page = Files.readString(Path.of("..", "docs", "sdk.md"), StandardCharsets.UTF_8);
+    assertThat(page)
         .contains("`dev.asa:asa-client:" + version.group(1) + "`")
         .contains("<version>" + version.group(1) + "</version>")
         .contains("implementation(\"dev.asa:asa-client:" + version.group(1) + "\")");

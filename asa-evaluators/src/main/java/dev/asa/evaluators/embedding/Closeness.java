@@ -22,9 +22,9 @@ import java.util.Map;
  * root" still speaks of chains and roots) and is read as written. A sentence with fewer than
  * {@value #MIN_OWN_WORDS} content words of its own is always read as written. What this leaves
  * open: the request's words woven into a sentence already on its topic, or into a short one, still
- * raise its similarity (measured in the README); and a concrete instance the model cannot place
- * ("an example of artificial intelligence is a robotic vacuum cleaner that maps a room") reads as
- * off topic without the request's words, as a woven sentence does.
+ * raise its similarity (measured in docs/judge-record.md); and a concrete instance the model cannot
+ * place ("an example of artificial intelligence is a robotic vacuum cleaner that maps a room")
+ * reads as off topic without the request's words, as a woven sentence does.
  *
  * <p>A list of names is placed by the list as a whole ({@link #namedLists}): the model cannot tell
  * that "School Daze (1988)" answers a request for Spike Lee's films, but it can tell that the list

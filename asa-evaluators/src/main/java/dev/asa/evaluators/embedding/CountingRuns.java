@@ -18,7 +18,7 @@ final class CountingRuns {
 
   /**
    * A run this long or longer is read as its ends. Chosen with the development corpus (see the
-   * README's Benchmarks): the runs of sudoku answers, 1 to 9, stay as written; the loops of 18 and
+   * docs/judge-record.md): the runs of sudoku answers, 1 to 9, stay as written; the loops of 18 and
    * 48 numbers are read as their ends.
    */
   static final int MIN_NUMBERS = 12;

@@ -551,11 +551,11 @@ class GamingResistanceTest {
 
   /**
    * The request's words woven at random into an answer already on its topic: the open part of the
-   * hole (see the README). They still raise such an answer's similarity to the request, in most
-   * trials by a point or two; what this bounds is how far. A word slipped in after a stop once made
-   * the next sentence's first word pass for a name, the hedge around it concrete, and a vague
-   * answer 18.6 points better ({@link Substance}); then the request's small words woven into a
-   * hedge ("there in are do many factors") hid it, 10.8; the worst was then 2.0 (1.9 when first
+   * hole (see docs/judge-record.md). They still raise such an answer's similarity to the request,
+   * in most trials by a point or two; what this bounds is how far. A word slipped in after a stop
+   * once made the next sentence's first word pass for a name, the hedge around it concrete, and a
+   * vague answer 18.6 points better ({@link Substance}); then the request's small words woven into
+   * a hedge ("there in are do many factors") hid it, 10.8; the worst was then 2.0 (1.9 when first
    * measured, on another machine), and is 3.2 since depth weighs more.
    */
   @Test

@@ -32,7 +32,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The authorization table of the README, cell by cell, through real HTTP with real request
+ * The authorization table of docs/access.md, cell by cell, through real HTTP with real request
  * signatures. The expectations are written out here, not derived from the policy, so that a change
  * to the policy shows up as a failing cell.
  */

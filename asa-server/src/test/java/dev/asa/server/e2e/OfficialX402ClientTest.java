@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue 21's done-when, through HTTP: the official x402 client ({@code @x402/core} and {@code
- * @x402/evm} 2.27 from npm, unmodified) funds an agreement made from the README's binding, and the
+ * @x402/evm} 2.27 from npm, unmodified) funds an agreement made from docs/escrow.md's binding, and the
  * official facilitator from the same packages verifies it and settles the released amount. Only
  * the chain is stubbed (see {@code src/test/node/x402/facilitator.mjs}); signatures are real.
  *
@@ -98,7 +98,7 @@ class OfficialX402ClientTest {
     AsaClient provider = anonymous.withKey(Fixtures.key("bob"), clock);
     AsaClient evaluator = anonymous.withKey(Fixtures.key("eval-1"), clock);
 
-    // The README's binding: no extra, no facilitatorAddress.
+    // The binding of docs/escrow.md: no extra, no facilitatorAddress.
     ObjectNode doc = X402Documents.upto();
     String id = client.createAgreement(doc).path("agreement_id").asText();
     client.sign(id, Role.CLIENT, Fixtures.key("alice"));

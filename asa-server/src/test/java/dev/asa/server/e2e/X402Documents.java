@@ -8,8 +8,8 @@ final class X402Documents {
   private X402Documents() {}
 
   /**
-   * With the README's binding: type, network, asset and pay_to only (USDC on Base Sepolia), scheme
-   * {@code upto} by default.
+   * With docs/escrow.md's binding: type, network, asset and pay_to only (USDC on Base Sepolia),
+   * scheme {@code upto} by default.
    */
   static ObjectNode upto() {
     ObjectNode doc = Fixtures.general();

@@ -175,7 +175,8 @@ class X402HttpTransportTest {
 
   @Test
   void theRequirementsCarryWhatTheFacilitatorsSupportedAnswerAddsForUpto() {
-    // The README's binding names no facilitatorAddress; the official upto client needs one, and the
+    // The binding of docs/escrow.md names no facilitatorAddress; the official upto client needs
+    // one, and the
     // official server fills it in from the facilitator's GET /supported. So does this one.
     String id = activeX402Agreement();
     JsonNode extra = client.escrow(id).path("x402_requirements").path("extra");

@@ -30,8 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every route the running server has, as Javalin registered it: each declares exactly one {@link
- * Access}, the unsigned ones are exactly those the README names, and each is enforced before its
- * handler (an unsigned request to a signed route is a 401 whatever the route).
+ * Access}, the unsigned ones are exactly those docs/access.md names, and each is enforced before
+ * its handler (an unsigned request to a signed route is a 401 whatever the route).
  */
 class RouteAccessTest {
   @TempDir static Path dataDir;
