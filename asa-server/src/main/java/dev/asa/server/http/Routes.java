@@ -95,9 +95,20 @@ public final class Routes {
     this.health = health;
   }
 
+  /**
+   * The root is where a person lands who typed the server's address into a browser: send them to
+   * the console (a program has nothing to find here, and the redirect's body says where to go).
+   */
+  private static void toConsole(Context ctx) {
+    ctx.header("Location", "/console");
+    ctx.contentType("text/plain; charset=utf-8");
+    ctx.status(302).result("The console is at /console, the API reference at /docs.\n");
+  }
+
   public void register(JavalinConfig config) {
     Problems.register(config.routes);
     RouteTable r = gate.install(config);
+    r.get("/", PUBLIC, Routes::toConsole);
     r.get("/health", PUBLIC, ctx -> json(ctx, 200, Json.object().put("status", "ok")));
     r.get("/ready", PUBLIC, ctx -> json(ctx, 200, operations.ready()));
     r.get("/version", PUBLIC, ctx -> json(ctx, 200, operations.version()));

@@ -227,6 +227,7 @@ class OpenApiDriftTest {
               "/.well-known/asa/server-key")) {
         ok(null, "GET", path, null);
       }
+      go(null, "GET", "/", null);
       go(null, "GET", "/templates/poetry", null);
       go(null, "GET", "/schemas/asa/9.0.0/agreement.json", null);
       go(null, "GET", "/docs/assets/secrets.txt", null);
