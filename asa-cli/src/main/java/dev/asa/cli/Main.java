@@ -116,6 +116,8 @@ public final class Main {
               + (words.isEmpty() ? "" : words + " ")
               + u.getUnmatched().get(0)
               + "'");
+      nearest(u.getUnmatched().get(0), spec.subcommands().keySet())
+          .ifPresent(name -> err.println("did you mean '" + name + "'?"));
       if (spec.parent() == null) {
         err.println("commands: " + String.join(", ", spec.subcommands().keySet()));
         err.println("Run 'asa --help' for details.");
@@ -132,6 +134,52 @@ public final class Main {
     err.println("usage: " + HelpLayout.synopsis(where));
     err.println("Run '" + spec.qualifiedName() + " --help' for details.");
     return Exit.USAGE;
+  }
+
+  /**
+   * The one command a typo most likely meant: the closest by edit distance, if it is within a third
+   * of the word's length (at least one edit) and no other is as close.
+   */
+  static java.util.Optional<String> nearest(String typed, java.util.Collection<String> names) {
+    int limit = Math.max(1, typed.length() / 3);
+    String best = null;
+    int bestDistance = Integer.MAX_VALUE;
+    boolean tie = false;
+    for (String name : names) {
+      int d = editDistance(typed.toLowerCase(java.util.Locale.ROOT), name);
+      if (d < bestDistance) {
+        best = name;
+        bestDistance = d;
+        tie = false;
+      } else if (d == bestDistance) {
+        tie = true;
+      }
+    }
+    return bestDistance <= limit && !tie ? java.util.Optional.of(best) : java.util.Optional.empty();
+  }
+
+  /** Levenshtein distance, with an adjacent swap counted as one edit (the commonest typo). */
+  private static int editDistance(String a, String b) {
+    int[][] d = new int[a.length() + 1][b.length() + 1];
+    for (int i = 0; i <= a.length(); i++) {
+      d[i][0] = i;
+    }
+    for (int j = 0; j <= b.length(); j++) {
+      d[0][j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      for (int j = 1; j <= b.length(); j++) {
+        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+        d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+        if (i > 1
+            && j > 1
+            && a.charAt(i - 1) == b.charAt(j - 2)
+            && a.charAt(i - 2) == b.charAt(j - 1)) {
+          d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+      }
+    }
+    return d[a.length()][b.length()];
   }
 
   /** picocli's message, in the words the rest of asa uses. */

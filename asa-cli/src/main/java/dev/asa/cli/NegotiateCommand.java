@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Role;
 import dev.asa.json.Json;
+import dev.asa.negotiation.RationaleCode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -18,7 +19,7 @@ import picocli.CommandLine.Parameters;
     name = "negotiate",
     header = "Proposes changes to the terms, or accepts or rejects them.",
     customSynopsis =
-        "asa agreements negotiate ID --as client|provider --rationale CODE (--set PATH=VALUE ... |"
+        "asa agreements negotiate ID --as client|provider (--rationale CODE --set PATH=VALUE ... |"
             + " --accept | --reject)",
     description = {
       "PATH is dotted, e.g. quality_criteria.composite_threshold or"
@@ -47,9 +48,10 @@ final class NegotiateCommand implements Callable<Integer> {
   @Option(
       names = "--rationale",
       paramLabel = "CODE",
-      required = true,
       completionCandidates = Candidates.Rationales.class,
-      description = "why, one of: ${COMPLETION-CANDIDATES}")
+      description =
+          "why, one of: ${COMPLETION-CANDIDATES}; needed with --set, and by default"
+              + " accept_as_proposed with --accept, no_agreement_possible with --reject")
   String rationale;
 
   @Option(names = "--set", paramLabel = "PATH=VALUE", description = "a term and its proposed value")
@@ -118,9 +120,19 @@ final class NegotiateCommand implements Callable<Integer> {
     if (modes != 1) {
       throw new UsageException("give exactly one of --set PATH=VALUE, --accept or --reject");
     }
+    if (rationale == null && !set.isEmpty()) {
+      throw new UsageException("--set needs --rationale CODE: say why the terms should change");
+    }
     ObjectNode message = Json.object();
     message.put("party", role.wireName());
-    message.put("rationale_code", rationale);
+    // Accepting and rejecting have one natural reason each; the server still checks the code.
+    message.put(
+        "rationale_code",
+        rationale != null
+            ? rationale
+            : accept
+                ? RationaleCode.ACCEPT_AS_PROPOSED.wireName()
+                : RationaleCode.NO_AGREEMENT_POSSIBLE.wireName());
     if (accept) {
       return message.put("action", "accept");
     }

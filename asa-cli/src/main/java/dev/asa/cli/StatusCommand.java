@@ -90,6 +90,19 @@ final class StatusCommand implements Callable<Integer> {
               + ": "
               + dispute.path("reason_code").asText());
     }
+    JsonNode ruling = s.path("ruling");
+    if (!ruling.isMissingNode()) {
+      facts.row(
+          "ruling",
+          Formats.number(ruling.path("release_percent"))
+              + "% to the provider, by the "
+              + ruling.path("ruled_by").asText()
+              + " at "
+              + ruling.path("ruled_at").asText()
+              + (ruling.path("reason").asText("").isBlank()
+                  ? ""
+                  : ": " + ruling.path("reason").asText()));
+    }
     facts.row("payment", payment(s.path("payment")));
     return facts.render();
   }

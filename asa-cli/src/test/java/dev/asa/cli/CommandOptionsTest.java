@@ -160,4 +160,15 @@ class CommandOptionsTest {
         .isInstanceOf(UsageException.class)
         .hasMessage("--set needs PATH=VALUE, not 'x'");
   }
+
+  @Test
+  void acceptAndRejectNeedNoRationaleAChangeDoes() throws Exception {
+    assertThat(negotiate("a", "--as", "client", "--accept").message(Role.CLIENT).toString())
+        .contains("\"rationale_code\":\"accept_as_proposed\"");
+    assertThat(negotiate("a", "--as", "provider", "--reject").message(Role.PROVIDER).toString())
+        .contains("\"rationale_code\":\"no_agreement_possible\"");
+    assertThatThrownBy(() -> negotiate("a", "--as", "client", "--set", "x=1").message(Role.CLIENT))
+        .isInstanceOf(UsageException.class)
+        .hasMessage("--set needs --rationale CODE: say why the terms should change");
+  }
 }

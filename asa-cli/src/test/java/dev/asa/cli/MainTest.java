@@ -95,6 +95,16 @@ class MainTest {
   }
 
   @Test
+  void aMistypedCommandIsNamedWithTheOneItMostLikelyMeant() {
+    Result typo = run("agrements");
+    assertThat(typo.status()).isEqualTo(2);
+    assertThat(typo.err())
+        .startsWith("asa: unknown command 'agrements'\ndid you mean 'agreements'?\n");
+    assertThat(run("agreements", "sgin").err()).contains("did you mean 'sign'?");
+    assertThat(run("agreements", "frobnicate").err()).doesNotContain("did you mean");
+  }
+
+  @Test
   void helpIsAvailableEverywhereAndExitsZero() {
     Result overview = run("--help");
     assertThat(overview.status()).isZero();

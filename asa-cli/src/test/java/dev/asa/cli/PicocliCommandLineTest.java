@@ -270,6 +270,17 @@ class PicocliCommandLineTest {
   }
 
   @Test
+  void aRulingIsShownWithWhoRuledAndWhy() throws Exception {
+    var ruled =
+        dev.asa.json.Json.parse(
+            "{\"ruling\": {\"release_percent\": 95, \"reason\": \"missed section 2\","
+                + " \"ruled_by\": \"arbiter\", \"ruled_at\": \"t\"}}");
+    assertThat(StatusCommand.summary(ruled))
+        .contains("ruling")
+        .contains("95% to the provider, by the arbiter at t: missed section 2");
+  }
+
+  @Test
   void aDimensionNobodyScoredIsNotEvaluatedRatherThanMissed() throws Exception {
     var result =
         dev.asa.json.Json.parse(

@@ -9,6 +9,7 @@ import dev.asa.agreement.Role;
 import dev.asa.facts.EscrowStatus;
 import dev.asa.facts.Fact;
 import dev.asa.json.Json;
+import dev.asa.lifecycle.Action;
 import dev.asa.lifecycle.Lifecycle;
 import dev.asa.lifecycle.State;
 import dev.asa.server.escrow.Enforcement;
@@ -103,10 +104,24 @@ final class Views {
 
   /**
    * What a caller may ask for now; the server's own moves (expire, escalate...) are not offered.
+   * The state allows funding and delivery alike, but the money decides which one can succeed: an
+   * escrow that must be funded is funded first and only once, so {@code fund} is offered until it
+   * is held and {@code deliver} from then on (the commands refuse the other with 409).
    */
   static ArrayNode allowed(Agreement a) {
+    boolean awaitsFunding = Enforcement.requiresFunding(a.terms()) && !Enforcement.isFunded(a);
     ArrayNode arr = Json.mapper().createArrayNode();
-    Lifecycle.offered(a.state()).forEach(action -> arr.add(action.wireName()));
+    for (Action action : Lifecycle.offered(a.state())) {
+      boolean possible =
+          switch (action) {
+            case FUND -> awaitsFunding;
+            case DELIVER -> !awaitsFunding;
+            default -> true;
+          };
+      if (possible) {
+        arr.add(action.wireName());
+      }
+    }
     return arr;
   }
 
@@ -123,15 +138,18 @@ final class Views {
     sigs.put("provider", a.isSignedBy(Role.PROVIDER));
     ObjectNode deadlines = o.putObject("deadlines");
     a.terms().expiry().ifPresent(e -> deadlines.put("expires_at", e.toString()));
+    // The window is open only while the result waits in VERIFIED: a challenge, a quarantine or
+    // the close ends it before its time.
     Deadlines.window(a)
         .ifPresent(w -> {
           deadlines.put("challenge_window_closes_at", w.closesAt().toString());
-          deadlines.put("challenge_window_open", w.isOpenAt(now));
+          deadlines.put("challenge_window_open", a.state() == State.VERIFIED && w.isOpenAt(now));
         });
     copyIfPresent(a, Fact.ACTIVATED_AT, o);
     copyIfPresent(a, Fact.DELIVERABLE, o);
     copyIfPresent(a, Fact.VERIFICATION, o);
     copyIfPresent(a, Fact.DISPUTE, o);
+    copyIfPresent(a, Fact.RULING, o);
     ObjectNode payment = o.putObject("payment");
     a.terms()
         .escrow()

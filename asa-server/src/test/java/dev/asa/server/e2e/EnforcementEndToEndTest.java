@@ -352,6 +352,9 @@ class EnforcementEndToEndTest {
     JsonNode disputed = provider.challenge(id, Role.PROVIDER, "quality_below_agreed_slo");
     assertThat(disputed.path("state").asText()).isEqualTo("DISPUTED");
     assertThat(client.escrow(id).path("status").asText()).isEqualTo("frozen");
+    assertThat(client.status(id).path("deadlines").path("challenge_window_open").asBoolean())
+        .as("the challenge ended the window before its time")
+        .isFalse();
 
     clock.advance(Duration.ofHours(3)); // the window's end no longer enforces anything
     server.fireDueTimers();
@@ -380,6 +383,10 @@ class EnforcementEndToEndTest {
     assertThat(settlement.path("ruling").path("ruled_by").asText()).isEqualTo("arbiter");
     assertThat(settlement.path("verification_id").asText()).startsWith("ver-");
     assertLedger(id, "9.50", "0.50");
+    JsonNode status = client.status(id);
+    assertThat(status.path("ruling").path("ruled_by").asText()).isEqualTo("arbiter");
+    assertThat(status.path("ruling").path("release_percent").decimalValue())
+        .isEqualByComparingTo("95");
     assertThatThrownBy(() -> operator.rule(id, BigDecimal.ZERO, "again"))
         .isInstanceOfSatisfying(AsaApiException.class, e -> assertThat(e.status()).isEqualTo(409));
   }

@@ -104,7 +104,16 @@ public class LifecycleEndToEndTest {
     assertThat(active.path("state").asText()).isEqualTo("ACTIVE");
     assertThat(active.path("agreement").path("signatures").path("client").path("scheme").asText())
         .isEqualTo("ed25519");
+    // The money decides which of fund and deliver can succeed, and only that one is offered.
+    assertThat(client.status(id).path("allowed_actions"))
+        .extracting(JsonNode::asText)
+        .contains("fund")
+        .doesNotContain("deliver");
     client.fund(id);
+    assertThat(client.status(id).path("allowed_actions"))
+        .extracting(JsonNode::asText)
+        .contains("deliver")
+        .doesNotContain("fund");
 
     clock.advance(Duration.ofMinutes(10));
     String report =
