@@ -513,6 +513,11 @@ final class ServeCommand implements Callable<Integer> {
               + " with on it");
     }
     if (erc8183Rpc != null) {
+      if (!Erc8183Settings.inThisBuild()) {
+        throw new UsageException(
+            "--erc8183-rpc: this lean build of asa leaves the ERC-8183 binding out; use the"
+                + " default build");
+      }
       if (erc8183Confirmations < 1) {
         throw new UsageException(
             "--erc8183-confirmations is at least 1, not " + erc8183Confirmations);

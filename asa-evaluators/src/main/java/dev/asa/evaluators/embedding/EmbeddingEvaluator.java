@@ -66,6 +66,11 @@ public final class EmbeddingEvaluator implements Evaluator {
   public static final String TYPE = "embedding";
   public static final String MODEL = "all-MiniLM-L6-v2 (quantized)";
 
+  /** Whether this build carries the model: the lean distribution leaves it out. */
+  public static boolean modelInThisBuild() {
+    return Model.inThisBuild();
+  }
+
   private static final Set<String> RELEVANCE = Set.of("relevance");
   private static final Set<String> COMPLETENESS = Set.of("completeness", "coverage");
   private static final Set<String> SOURCES = Set.of("sources", "source_quality", "citations");

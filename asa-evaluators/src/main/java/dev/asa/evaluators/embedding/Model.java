@@ -29,12 +29,30 @@ final class Model {
     static final EmbeddingModel MODEL = new AllMiniLmL6V2QuantizedEmbeddingModel();
   }
 
+  /** The model's class, which the lean distribution leaves out with its runtime and weights. */
+  private static final String MODEL_CLASS =
+      "dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel";
+
+  /**
+   * Whether this build carries the model (the default distribution does, the lean one does not);
+   * asks without loading it.
+   */
+  static boolean inThisBuild() {
+    return Model.class.getClassLoader().getResource(MODEL_CLASS.replace('.', '/') + ".class")
+        != null;
+  }
+
   /**
    * Unit vectors (the model normalises its output), one per text, and the word pieces read.
    *
    * @throws IllegalStateException if the model cannot be loaded (a broken jar, no native runtime)
    */
   static Vectors embed(List<String> texts) {
+    if (!inThisBuild()) {
+      throw new IllegalStateException(
+          "this is the lean build of asa, without the offline model; semantic verification needs"
+              + " an LLM judge (asa serve --judge ...) or the default build");
+    }
     EmbeddingModel model;
     try {
       model = Holder.MODEL;

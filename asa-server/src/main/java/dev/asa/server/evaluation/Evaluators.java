@@ -8,7 +8,11 @@ import dev.asa.evaluators.embedding.EmbeddingEvaluator;
 final class Evaluators {
   private Evaluators() {}
 
-  static final String EMBEDDING_DESCRIPTION = EmbeddingEvaluator.MODEL + ", in process, offline";
+  static final String EMBEDDING_DESCRIPTION =
+      EmbeddingEvaluator.modelInThisBuild()
+          ? EmbeddingEvaluator.MODEL + ", in process, offline"
+          : "none: this lean build leaves the offline model out (semantic verification needs"
+              + " --judge)";
 
   static final String CODE_DESCRIPTION =
       "static checks of code: JavaParser (Java), tree-sitter (Python, JavaScript, TypeScript);"

@@ -82,6 +82,15 @@ public record Erc8183Settings(
    *
    * @throws IllegalArgumentException naming the file when it cannot be read or holds no key
    */
+  /**
+   * Whether this build carries the chain client (web3j); the lean distribution leaves it out, and
+   * the binding with it. Asks without loading it.
+   */
+  public static boolean inThisBuild() {
+    return Erc8183Settings.class.getClassLoader().getResource("org/web3j/crypto/Credentials.class")
+        != null;
+  }
+
   public String attestorAddress() {
     return credentials().getAddress();
   }
