@@ -32,6 +32,14 @@ function partyText(p) {
   return (p.display_name ? p.display_name + ' ' : '') + '(' + id + ')';
 }
 
+/** The named evaluator, or the ones the pool assigned (a pool agreement names none). */
+function evaluatorText(named, assignment) {
+  if (named) return partyText(named);
+  const assigned = (assignment && assignment.evaluators) || [];
+  if (!assigned.length) return 'from the pool, once the agreement is active';
+  return assigned.map(partyText).join(', ') + ' · assigned from the pool (' + (assignment.mode || '') + ')';
+}
+
 function actorText(actor) {
   if (actor === null || actor === undefined) return '—';
   if (typeof actor !== 'object') return String(actor);
@@ -126,7 +134,7 @@ function summary(envelope, doc, roles) {
     ['Amount', payment.amount ? payment.amount + ' ' + (payment.currency || '') : '—'],
     ['Client', partyText(parties.client)],
     ['Provider', partyText(parties.provider)],
-    ['Evaluator', partyText(parties.evaluator)],
+    ['Evaluator', evaluatorText(parties.evaluator, (doc.metadata || {}).assigned_evaluators)],
     ['You are', you],
     ['Agreement hash', el('span', envelope.agreement_hash, 'mono')],
   ]);

@@ -146,8 +146,8 @@ class ConsoleBrowserTest {
       b.openAgreement(id);
       assertThat(b.act("sign")).contains("the agreement is now ACTIVE");
       assertThat(b.driver.findElements(By.cssSelector("form.action[data-action='deliver']")))
-          .as("the provider may deliver once active")
-          .hasSize(1);
+          .as("the provider is offered no delivery before the escrow is funded")
+          .isEmpty();
       b.signOut();
 
       b.signIn("alice", "alice");
@@ -247,6 +247,20 @@ class ConsoleBrowserTest {
    * The operator's key lists every agreement (no identity typed), counts them by state, filters on
    * the server (a state chosen from the counts, an amount range), and reads the health page.
    */
+  @Test
+  void anAgreementThatLeavesTheEvaluatorToThePoolSaysSoInsteadOfADash() {
+    ObjectNode doc = Fixtures.general();
+    ((ObjectNode) doc.path("parties")).remove("evaluator");
+    String id =
+        anonymous.withKey(Fixtures.key("alice")).createAgreement(doc).path("agreement_id").asText();
+    try (ConsoleBrowser b = new ConsoleBrowser(base, keys)) {
+      b.signIn("alice", "alice");
+      b.openAgreement(id);
+      assertThat(b.text("agreement-body"))
+          .contains("Evaluator\nfrom the pool, once the agreement is active");
+    }
+  }
+
   @Test
   void theOperatorListsEveryAgreementCountsThemByStateAndFiltersOnTheServer() {
     try (ConsoleBrowser b = new ConsoleBrowser(base, keys)) {
