@@ -15,6 +15,7 @@ import dev.asa.server.config.ServerConfig;
 import dev.asa.testing.Fixtures;
 import dev.asa.testing.MutableClock;
 import java.net.URI;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
 import java.util.function.Consumer;
@@ -192,6 +193,186 @@ abstract class VerdictPathContract {
                 .path("result")
                 .asText())
         .isEqualTo("PASS");
+  }
+
+  // ---- item 2: no party picks the judge -----------------------------------------------------
+
+  /**
+   * The ways a caller asks the server's built-in evaluator to decide: the agreement's own depth (no
+   * body), a {@code verification_config} on the agreement route, and {@code POST /verifications}
+   * naming the agreement.
+   */
+  private void assertEveryAskRefused(AsaClient who, String id, String because) {
+    long events = events(id);
+    ObjectNode structural = Json.object().put("depth", "structural");
+    ObjectNode byVerifications = Json.object();
+    byVerifications.put("agreement_id", id);
+    byVerifications
+        .putObject("deliverable")
+        .put("content", REPORT)
+        .put("format", "markdown")
+        .put("type", "general");
+    byVerifications.set("verification_config", structural.deepCopy());
+    for (Runnable ask :
+        new Runnable[] {
+          () -> who.verify(id),
+          () -> who.verifyWith(id, structural),
+          () -> who.verifyWith(id, Json.object().put("depth", "semantic")),
+          () -> who.requestVerification(byVerifications)
+        }) {
+      refused(
+          ask,
+          409,
+          e -> {
+            assertThat(e.detail()).contains("the agreement names its evaluator 'eval-1'");
+            assertThat(e.detail()).contains(because);
+            assertThat(e.detail()).contains("Nothing was changed");
+          });
+    }
+    assertThat(client.agreement(id).path("state").asText()).isEqualTo("DELIVERED");
+    assertThat(events(id)).as("nothing recorded").isEqualTo(events);
+    assertThat(client.escrow(id).path("status").asText()).isEqualTo("held");
+  }
+
+  /**
+   * The named evaluator's verdict, once it answers: the one that counts, labelled as its own. The
+   * server measured every dimension; the evaluator reports the check only it can judge.
+   */
+  private void assertTheNamedEvaluatorDecides(String id) {
+    ObjectNode result = Json.object();
+    result.putObject("checks").put("no_critical_security_vulnerabilities", true);
+    JsonNode verified = evaluator.verify(id, result).path("verification");
+    assertThat(verified.path("evaluator").path("identity").path("value").asText())
+        .isEqualTo("eval-1");
+    assertThat(verified.path("evaluator").path("type").asText()).isEqualTo("agent_as_judge");
+    assertThat(gate(verified, "no_critical_security_vulnerabilities").path("passed").asBoolean())
+        .isTrue();
+    assertPaid(id, "10.00", "0.00");
+  }
+
+  @Test
+  void theClientAskingTheBuiltInEvaluatorFirstIsRefusedAndTheNamedEvaluatorDecides() {
+    String id = delivered(judgedByItsEvaluator(), REPORT, "markdown");
+    assertEveryAskRefused(client, id, "neither party picks another judge");
+    assertTheNamedEvaluatorDecides(id);
+  }
+
+  @Test
+  void theProviderAskingTheBuiltInEvaluatorFirstIsRefusedAndTheNamedEvaluatorDecides() {
+    String id = delivered(judgedByItsEvaluator(), REPORT, "markdown");
+    assertEveryAskRefused(provider, id, "neither party picks another judge");
+    assertTheNamedEvaluatorDecides(id);
+  }
+
+  @Test
+  void theNamedEvaluatorItselfIsToldToSubmitItsScores() {
+    String id = delivered(judgedByItsEvaluator(), REPORT, "markdown");
+    assertEveryAskRefused(evaluator, id, "submit your scores as evaluator_result");
+    assertTheNamedEvaluatorDecides(id);
+  }
+
+  /** The server's key, as the built-in evaluator's results name it. */
+  private String serverKey() {
+    return client.serverKey().path("value").asText();
+  }
+
+  private void assertJudgedByTheBuiltIn(JsonNode verification) {
+    assertThat(verification.path("evaluator").path("identity").path("value").asText())
+        .as("labelled as the evaluator that produced it: %s", verification)
+        .isEqualTo(serverKey());
+    assertThat(verification.path("evaluator").path("type").asText())
+        .isEqualTo("builtin_structural");
+  }
+
+  @Test
+  void anAgreementThatNamesTheBuiltInEvaluatorIsJudgedByItAtEitherPartysRequest() {
+    ObjectNode doc = pessimistic(structuralOnly(Fixtures.general()));
+    ((ObjectNode) doc.at("/parties/evaluator")).put("type", "builtin");
+    String id = delivered(doc, REPORT, "markdown");
+    // Its key reads the agreement, but the verdict is the built-in evaluator's.
+    refused(
+        () -> evaluator.verify(id, LifecycleEndToEndTest.judgedScores(95, 92, 95)),
+        409,
+        e -> assertThat(e.detail()).contains("parties.evaluator.type \"builtin\""));
+    assertThat(client.agreement(id).path("state").asText()).isEqualTo("DELIVERED");
+
+    JsonNode verified = provider.verify(id).path("verification");
+
+    assertJudgedByTheBuiltIn(verified);
+    assertPaid(id, "10.00", "0.00");
+  }
+
+  @Test
+  void anEvaluatorWithoutAKeyIsActedForByTheBuiltInEvaluator() {
+    ObjectNode doc = pessimistic(structuralOnly(Fixtures.general()));
+    ((ObjectNode) doc.at("/parties/evaluator")).remove("verification_key");
+    String id = delivered(doc, REPORT, "markdown");
+
+    JsonNode verified = client.verify(id).path("verification");
+
+    assertJudgedByTheBuiltIn(verified);
+    assertPaid(id, "10.00", "0.00");
+  }
+
+  /**
+   * The named evaluator never answers: at its deadline {@code hold_for_backup_evaluator} finds no
+   * pool evaluator and the built-in evaluator decides, labelled as itself. Before, the result
+   * carried the named evaluator's identity.
+   */
+  @Test
+  void theTimeoutPathReachesTheBuiltInEvaluatorWhichSignsAsItself() {
+    String id = delivered(pessimistic(structuralOnly(Fixtures.general())), REPORT, "markdown");
+
+    clock.advance(Duration.ofSeconds(3601)); // the template's evaluator_timeout_seconds, 3600
+    server.fireDueTimers();
+
+    assertJudgedByTheBuiltIn(client.verification(id));
+    assertPaid(id, "10.00", "0.00");
+  }
+
+  /**
+   * The attack's setting: the server measures every dimension, and a gate only the named evaluator
+   * can judge. Had a party's ask let the built-in evaluator decide, that gate would fail "not
+   * evaluated" and the client would have its money back for work nobody judged.
+   */
+  static ObjectNode judgedByItsEvaluator() {
+    ObjectNode doc = pessimistic(structuralOnly(Fixtures.general()));
+    ObjectNode criteria = (ObjectNode) doc.get("quality_criteria");
+    criteria
+        .putArray("quality_gates")
+        .addObject()
+        .put("condition", "no_critical_security_vulnerabilities")
+        .put("type", "boolean");
+    criteria.put("gate_logic", "all_must_pass");
+    return doc;
+  }
+
+  /**
+   * Criteria the built-in structural evaluator can judge alone (format and timeliness), so that
+   * whether it may decide is the only question.
+   */
+  static ObjectNode structuralOnly(ObjectNode doc) {
+    ObjectNode criteria = Json.object();
+    ArrayNode dims = criteria.putArray("dimensions");
+    dims.addObject()
+        .put("name", "format_compliance")
+        .put("weight", 0.5)
+        .put("metric", "percentage")
+        .putObject("slo")
+        .put("operator", "gte")
+        .put("value", 80);
+    dims.addObject()
+        .put("name", "timeliness")
+        .put("weight", 0.5)
+        .put("metric", "boolean")
+        .putObject("slo")
+        .put("operator", "eq")
+        .put("value", true);
+    criteria.put("composite_threshold", 70);
+    criteria.put("composite_method", "weighted_average");
+    criteria.putArray("quality_gates"); // none: the template's gate is on accuracy
+    doc.set("quality_criteria", criteria);
+    return doc;
   }
 
   // ---- helpers ----------------------------------------------------------------------------------
