@@ -371,8 +371,9 @@ public final class EngineVerifications {
 
   /**
    * While a hardening cycle waits for the provider's re-delivery, only the provider (declining to
-   * re-deliver) may have the delivery verified as it is; the server's evaluator deadline also ends
-   * it.
+   * re-deliver) may have the delivery verified as it is, where the built-in evaluator is the judge
+   * ({@link #requireBuiltInJudges}); elsewhere the provider declines by delivering the same work
+   * again. The server's evaluator deadline also ends it.
    */
   void requireNoPendingRedelivery(Agreement a, Caller caller) {
     String id = a.id();
