@@ -33,9 +33,14 @@ import java.util.Set;
  * RULE                           -       -        -        yes
  * </pre>
  *
- * Creating an agreement is the client's: the caller's key must be the document's client key ({@link
- * #requireProposer}). The operator reads every agreement (it runs the server and answers for it:
- * the console shows it everything a party could read) but acts on none except to rule on a dispute.
+ * TRIGGER_VERIFICATION is a role's right to ask; whether the server's built-in evaluator may then
+ * decide is the terms' ({@link Judging}): where a named or assigned evaluator judges, the ask is
+ * refused whoever makes it.
+ *
+ * <p>Creating an agreement is the client's: the caller's key must be the document's client key
+ * ({@link #requireProposer}). The operator reads every agreement (it runs the server and answers
+ * for it: the console shows it everything a party could read) but acts on none except to rule on a
+ * dispute.
  */
 public final class AccessPolicy {
   private AccessPolicy() {}

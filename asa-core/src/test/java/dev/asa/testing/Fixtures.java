@@ -59,6 +59,16 @@ public final class Fixtures {
     return doc;
   }
 
+  /**
+   * The document with its evaluator slot naming the server's built-in evaluator ({@code
+   * parties.evaluator.type "builtin"}): the terms give it the verdict, so either party may ask it
+   * to run (dev.asa.access.Judging). The slot keeps eval-1's key, which reads the agreement.
+   */
+  public static ObjectNode judgedByBuiltIn(ObjectNode doc) {
+    ((ObjectNode) doc.path("parties").path("evaluator")).put("type", "builtin");
+    return doc;
+  }
+
   /** The caller a request signed with the named fixture key is. */
   public static dev.asa.access.Caller caller(String name) {
     return new dev.asa.access.Caller.Key(key(name).publicKey(), false);

@@ -96,14 +96,10 @@ record DecidedVerification(
       evaluatorType = evaluator.evaluatorType() == null ? "external" : evaluator.evaluatorType();
       model = assessed.submittedModel();
     } else {
-      // The built-in evaluator acts for the named evaluator's slot; with none named, as itself.
-      identity =
-          agreement
-              .terms()
-              .parties()
-              .evaluator()
-              .map(Party::identity)
-              .orElseGet(() -> new Identity("public_key", actor.keyId(), null));
+      // The built-in evaluator is labelled as itself, by the server's key, whichever slot it
+      // fills (the terms named it, or a timeout reached it): a result never carries the identity
+      // of an evaluator that did not produce it.
+      identity = new Identity("public_key", actor.keyId(), null);
       evaluatorType =
           assessment.evaluatorType().equals("structural")
               ? "builtin_structural"

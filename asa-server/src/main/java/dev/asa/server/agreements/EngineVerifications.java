@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.access.AccessPolicy;
 import dev.asa.access.Caller;
+import dev.asa.access.Judging;
 import dev.asa.access.Operation;
 import dev.asa.agreement.Agreement;
 import dev.asa.agreement.EvaluatorSettings;
@@ -128,6 +129,7 @@ public final class EngineVerifications {
     String id = agreement.id();
     requireNoPendingRedelivery(agreement, caller);
     AccessPolicy.require(agreement, caller, Operation.TRIGGER_VERIFICATION);
+    requireBuiltInJudges(agreement, caller);
     Depth fallback = depthOf(agreement);
     if (evaluators == null
         && (requested.depth() != null ? requested.depth() : fallback) != Depth.STRUCTURAL) {
@@ -339,9 +341,39 @@ public final class EngineVerifications {
   }
 
   /**
+   * A caller may have the server's built-in evaluator decide only where the terms give it the
+   * verdict ({@link Judging.BuiltIn}). Elsewhere the verdict is the named or assigned evaluator's,
+   * and a party that asked the built-in evaluator first would have picked the judge (issue 52):
+   * refused, and nothing changes. The server's own paths (the evaluator's deadline and its backup,
+   * a job resumed after a restart) ask as {@link Caller#SERVER} and are not refused.
+   */
+  static void requireBuiltInJudges(Agreement a, Caller caller) {
+    if (caller instanceof Caller.Server || !(Judging.of(a) instanceof Judging.Evaluators judges)) {
+      return;
+    }
+    boolean isEvaluator = AccessPolicy.rolesOf(a, caller).contains(Role.EVALUATOR);
+    throw new ConflictException(
+        "agreement "
+            + a.id()
+            + ": "
+            + judges.because()
+            + ", so the verdict is that evaluator's: "
+            + (isEvaluator
+                ? "submit your scores as evaluator_result"
+                : "it submits its scores, and neither party picks another judge")
+            + ". The server's built-in evaluator decides only where the terms give it the verdict"
+            + " (parties.evaluator.type \""
+            + Judging.BUILTIN_TYPE
+            + "\", or an evaluator without a verification_key), or when the evaluator's deadline"
+            + " passes and escrow.dead_mans_switch.timeout_action hold_for_backup_evaluator"
+            + " reaches it. Nothing was changed");
+  }
+
+  /**
    * While a hardening cycle waits for the provider's re-delivery, only the provider (declining to
-   * re-deliver) may have the delivery verified as it is; the server's evaluator deadline also ends
-   * it.
+   * re-deliver) may have the delivery verified as it is, where the built-in evaluator is the judge
+   * ({@link #requireBuiltInJudges}); elsewhere the provider declines by delivering the same work
+   * again. The server's evaluator deadline also ends it.
    */
   void requireNoPendingRedelivery(Agreement a, Caller caller) {
     String id = a.id();

@@ -1,6 +1,7 @@
 package dev.asa.server.agreements;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.access.Judging;
 import dev.asa.agreement.Agreement;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.facts.EscrowStatus;
@@ -91,6 +92,11 @@ final class EvaluatorTimeouts {
   Change backup(Current current, String why) {
     Agreement a = current.agreement();
     Instant now = current.now();
+    if (Judging.of(a) instanceof Judging.BuiltIn builtIn) {
+      // Nobody asked the judge the terms name before the deadline: it decides now, itself. A
+      // pool evaluator in its place would be a judge the terms did not choose.
+      return builtin(current, builtIn.because());
+    }
     EvaluatorAssignments.Backup backup = assignments.backup(a, why, now);
     if (backup instanceof EvaluatorAssignments.Backup.Assigned assigned) {
       Agreement next = assigned.agreement();
@@ -108,6 +114,9 @@ final class EvaluatorTimeouts {
     return builtin(current, ((EvaluatorAssignments.Backup.None) backup).reason());
   }
 
+  /**
+   * @param noPoolBackup why no pool evaluator judges instead, for the record
+   */
   private Change builtin(Current current, String noPoolBackup) {
     Agreement a = current.agreement();
     Actor server = Actor.server(serverKeyId);

@@ -9,6 +9,7 @@ import dev.asa.agreement.QualityCriteria;
 import dev.asa.agreement.StrictJson;
 import dev.asa.evaluators.Consensus;
 import dev.asa.evaluators.Evaluation;
+import dev.asa.evaluators.StructuralEvaluator;
 import dev.asa.evaluators.VerificationEngine;
 import dev.asa.evaluators.judge.ModelNames;
 import dev.asa.json.Json;
@@ -32,6 +33,31 @@ public record SubmittedResult(
   public boolean isEmpty() {
     return dimensions.isEmpty() && checks.isEmpty();
   }
+
+  /**
+   * The checks only the server measures, with what measures them; an evaluator reporting one is
+   * refused (422), on both routes. Each is exact and concerns bytes or records the server holds:
+   * the structural checks run on the deliverable as delivered, and the series guarantee is computed
+   * from the provider's recorded deliveries. A report of one could pass a gate nobody measured, or
+   * contradict a measurement.
+   *
+   * <p>Every other check is the evaluator's to report, as its judgement: {@code
+   * no_critical_security_vulnerabilities}, {@code all_tests_pass} and {@code tests_pass}, or any
+   * name a gate of the agreement uses. The tests are among them because on this path the server
+   * does not run them: the evaluator does, and answers for its report as for its scores. Where the
+   * server runs the client's tests itself (its code evaluator, when the built-in evaluator judges)
+   * its {@code tests_pass} is a measurement of that verification, and no report is merged into it;
+   * should a report ever meet a measurement of the same name, the measurement wins ({@link #over}),
+   * because the server ran the signed tests on the delivered bytes while a report is a party's
+   * word.
+   */
+  static final Map<String, String> SERVER_MEASURED =
+      Map.of(
+          StructuralEvaluator.FORMAT_VALID, "its structural evaluator",
+          StructuralEvaluator.SCHEMA_VALID, "its structural evaluator",
+          StructuralEvaluator.WITHIN_SIZE_LIMIT, "its structural evaluator",
+          StructuralEvaluator.REQUIRED_SECTIONS_PRESENT, "its structural evaluator",
+          GuaranteeCheck.CHECK, "from the provider's series of recorded deliveries");
 
   /** No scores submitted. */
   public static final SubmittedResult NONE = new SubmittedResult(List.of(), Map.of(), null);
@@ -157,12 +183,11 @@ public record SubmittedResult(
     if (!c.isMissingNode()) {
       ObjectNode co = StrictJson.failFast().object(c, "/evaluator_result/checks", "checks");
       for (Map.Entry<String, JsonNode> e : co.properties()) {
-        if (e.getKey().equals(GuaranteeCheck.CHECK)) {
-          // The series guarantee is the server's to judge, from the provider's recorded
-          // deliveries; an evaluator claiming it could pass a gate nobody measured.
+        String serverOnly = SERVER_MEASURED.get(e.getKey());
+        if (serverOnly != null) {
           throw new InvalidDocumentException(
               StrictJson.child("/evaluator_result/checks", e.getKey()),
-              "is computed by the server from the provider's series of deliveries; leave it out");
+              "is measured by the server (" + serverOnly + "), never reported; leave it out");
         }
         if (!e.getValue().isBoolean()) {
           throw new InvalidDocumentException(
@@ -235,14 +260,27 @@ public record SubmittedResult(
       }
       inputs.put(given.name(), given);
     }
-    Map<String, CheckResult> checks = new LinkedHashMap<>(measured.checks());
-    checks.forEach(checks::putIfAbsent);
+    Map<String, CheckResult> merged = new LinkedHashMap<>(measured.checks());
+    for (Map.Entry<String, CheckResult> reported : checks.entrySet()) {
+      if (merged.containsKey(reported.getKey())) {
+        // The server ran this check on the very bytes delivered: its measurement stands. A task
+        // answer cannot know what the server measures (see parseTaskAnswer), so there the
+        // report is set aside; on the agreement route the evaluator hears why.
+        if (measuredIgnored) {
+          continue;
+        }
+        throw new InvalidDocumentException(
+            StrictJson.child("/evaluator_result/checks", reported.getKey()),
+            "is measured by the server in this verification; its measurement stands, leave it out");
+      }
+      merged.put(reported.getKey(), reported.getValue());
+    }
     ObjectNode details = measured.details();
     if (consensus != null) {
       details = details == null ? Json.object() : details.deepCopy();
       details.set("consensus", consensus);
     }
     return new VerificationEngine.Assessment(
-        inputs, checks, measured.evaluations(), measured.failures(), measured.usage(), details);
+        inputs, merged, measured.evaluations(), measured.failures(), measured.usage(), details);
   }
 }

@@ -2,6 +2,7 @@ package dev.asa.server.agreements;
 
 import dev.asa.access.AccessPolicy;
 import dev.asa.access.Caller;
+import dev.asa.access.Judging;
 import dev.asa.access.Operation;
 import dev.asa.agreement.Agreement;
 import dev.asa.evaluators.VerificationEngine.Depth;
@@ -67,11 +68,14 @@ public final class VerificationFlow {
     }
     engine.requireNoPendingRedelivery(loaded, caller);
     // Submitting scores is the evaluator's; asking the server's built-in evaluator to run is any
-    // party's.
+    // party's, where the terms make it the judge (Judging).
     Operation op =
         submitted.isEmpty() ? Operation.TRIGGER_VERIFICATION : Operation.SUBMIT_VERIFICATION_RESULT;
     AccessPolicy.require(loaded, caller, op);
-    if (!submitted.isEmpty()) {
+    if (submitted.isEmpty()) {
+      EngineVerifications.requireBuiltInJudges(loaded, caller);
+    } else {
+      refuseScoresForTheBuiltIn(loaded);
       refuseLateResult(loaded);
       refuseBesideTheQueue(loaded);
     }
@@ -98,6 +102,22 @@ public final class VerificationFlow {
       assignments.assessed(loaded, caller, work.now());
     }
     return outcome;
+  }
+
+  /**
+   * Where the terms give the verdict to the server's built-in evaluator, a key in the evaluator's
+   * slot reads the agreement but does not judge it: one judge per agreement.
+   */
+  private static void refuseScoresForTheBuiltIn(Agreement a) {
+    if (Judging.of(a) instanceof Judging.BuiltIn builtIn) {
+      throw new ConflictException(
+          "agreement "
+              + a.id()
+              + ": "
+              + builtIn.because()
+              + ", so the verdict is the built-in evaluator's and no scores are taken; any party"
+              + " asks it to run with POST /agreements/{id}/verify without an evaluator_result");
+    }
   }
 
   /**

@@ -81,9 +81,20 @@ class AgreementEvaluatorConfigEndToEndTest {
     llm.close();
   }
 
-  /** The general agreement between alice and bob judged by eval-1, edited, delivered. */
+  /**
+   * The general agreement between alice and bob whose evaluator slot names the server's built-in
+   * evaluator (so that a party may ask it to run), edited, delivered.
+   */
   private String delivered(String id, Consumer<ObjectNode> edit) {
-    ObjectNode doc = Fixtures.general();
+    return delivered(id, Fixtures.judgedByBuiltIn(Fixtures.general()), edit);
+  }
+
+  /** The same judged by eval-1, which submits its own scores. */
+  private String deliveredToItsEvaluator(String id, Consumer<ObjectNode> edit) {
+    return delivered(id, Fixtures.general(), edit);
+  }
+
+  private String delivered(String id, ObjectNode doc, Consumer<ObjectNode> edit) {
     doc.put("agreement_id", id);
     edit.accept(doc);
     client.createAgreement(doc);
@@ -229,17 +240,21 @@ class AgreementEvaluatorConfigEndToEndTest {
     assertThat(llm.requests()).as("the judge was never called").isEmpty();
     assertThat(requested(id)).isNull();
 
-    // The named evaluator's own scores, from a dated name of the same model: refused as well.
+    // A named evaluator's own scores, from a dated name of the same model: refused as well.
+    String judged =
+        deliveredToItsEvaluator(
+            "asa-self-judging-named",
+            doc -> ((ObjectNode) doc.get("parties").get("provider")).put("model", "gpt-4o-mini"));
     ObjectNode selfJudged = LifecycleEndToEndTest.judgedScores(95, 95, 95);
     selfJudged.put("model", "openai/gpt-4o-mini-2024-07-18");
     assertRefused(
-        () -> evaluator.verify(id, selfJudged),
+        () -> evaluator.verify(judged, selfJudged),
         "/evaluator_result/model",
         "is the provider's own model");
     // Another model is an independent judgement.
     ObjectNode other = LifecycleEndToEndTest.judgedScores(88, 82, 94);
     other.put("model", "claude-sonnet-4-5");
-    assertThat(evaluator.verify(id, other).path("state").asText()).isEqualTo("VERIFIED");
+    assertThat(evaluator.verify(judged, other).path("state").asText()).isEqualTo("VERIFIED");
   }
 
   @Test
@@ -255,11 +270,15 @@ class AgreementEvaluatorConfigEndToEndTest {
         () -> client.verifyWith(id, Json.object().put("depth", "semantic")),
         "/parties/evaluator/config/model",
         "provider's own model");
-    // And the named evaluator may not report another model than the signed one.
+    // And a named evaluator may not report another model than the signed one.
+    String judged =
+        deliveredToItsEvaluator(
+            "asa-self-judging-signed-named",
+            doc -> evaluatorConfig(doc).put("model", "gpt-4o-mini"));
     ObjectNode elsewhere = LifecycleEndToEndTest.judgedScores(88, 82, 94);
     elsewhere.put("model", "claude-sonnet-4-5");
     assertRefused(
-        () -> evaluator.verify(id, elsewhere),
+        () -> evaluator.verify(judged, elsewhere),
         "/evaluator_result/model",
         "fixes the judge model 'gpt-4o-mini'");
   }

@@ -238,7 +238,9 @@ class AuthorizationTest {
         as(CLIENT).challenge(id, Role.CLIENT, "quality_below_agreed_slo");
         yield id;
       }
-      case "trigger verification", "submit verification result" -> delivered(Fixtures.general());
+      // Asking the built-in evaluator to run is for agreements whose terms make it the judge.
+      case "trigger verification" -> delivered(Fixtures.judgedByBuiltIn(Fixtures.general()));
+      case "submit verification result" -> delivered(Fixtures.general());
       case "challenge" -> verified(Fixtures.general());
       case "close" -> {
         ObjectNode doc = Fixtures.general();

@@ -115,9 +115,12 @@ class CodeAgreementEndToEndTest {
     return anonymous.withKey(Fixtures.key(name));
   }
 
-  /** The template with the client's tests, judged by the server (semantic depth), 5 s window. */
+  /**
+   * The template with the client's tests, judged by the server's built-in evaluator as the terms
+   * say (semantic depth), 5 s window.
+   */
   static ObjectNode codeAgreement(String id) {
-    ObjectNode doc = Fixtures.fromTemplate("code_generation");
+    ObjectNode doc = Fixtures.judgedByBuiltIn(Fixtures.fromTemplate("code_generation"));
     doc.put("agreement_id", id);
     doc.putObject("verification").put("depth", "semantic").put("challenge_window_seconds", 5);
     ObjectNode criteria =

@@ -238,7 +238,8 @@ public class LifecycleEndToEndTest {
 
   @Test
   void verificationWithoutTheJudgedScoresNamesWhatIsMissingAndChangesNothing() {
-    String id = activeAgreement();
+    // The built-in evaluator, named by the terms, measures what it can and names what it cannot.
+    String id = activeAgreement(Fixtures.judgedByBuiltIn(Fixtures.general()));
     provider.deliver(id, "# Done\n", "markdown");
     assertThatThrownBy(() -> client.verify(id))
         .isInstanceOfSatisfying(
@@ -326,7 +327,11 @@ public class LifecycleEndToEndTest {
   }
 
   private String activeAgreement() {
-    String id = client.createAgreement(Fixtures.general()).path("agreement_id").asText();
+    return activeAgreement(Fixtures.general());
+  }
+
+  private String activeAgreement(ObjectNode doc) {
+    String id = client.createAgreement(doc).path("agreement_id").asText();
     client.sign(id, Role.CLIENT, Fixtures.key("alice"));
     provider.sign(id, Role.PROVIDER, Fixtures.key("bob"));
     client.fund(id);

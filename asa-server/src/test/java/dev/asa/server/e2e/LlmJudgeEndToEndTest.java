@@ -130,7 +130,11 @@ class LlmJudgeEndToEndTest {
   void agreementVerifiedAtCompositeDepthByAnAnthropicJudge() {
     start(true);
     llm.byDefault(Behaviour.replyWith(LITHIUM_JUDGE));
-    String id = client.createAgreement(Fixtures.general()).path("agreement_id").asText();
+    String id =
+        client
+            .createAgreement(Fixtures.judgedByBuiltIn(Fixtures.general()))
+            .path("agreement_id")
+            .asText();
     client.sign(id, Role.CLIENT, Fixtures.key("alice"));
     provider.sign(id, Role.PROVIDER, Fixtures.key("bob"));
     client.fund(id);

@@ -183,7 +183,7 @@ class OutboundFetchAttackTest {
   @Test
   void aDeliveryByUrlToALocalServerIsNeverFetchedWhenVerified() {
     startServer(ServerConfig.defaults());
-    String id = active();
+    String id = active(Fixtures.judgedByBuiltIn(Fixtures.general()));
     bob.deliverByUrl(id, local.base() + "/report.md", DIGEST); // recorded, not fetched
     assertThatThrownBy(() -> alice.verify(id))
         .isInstanceOfSatisfying(

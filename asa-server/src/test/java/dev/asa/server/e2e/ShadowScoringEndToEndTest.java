@@ -128,9 +128,9 @@ class ShadowScoringEndToEndTest {
   void threeOfTenFailedIsThirtyModerateAttachedWithAWarning() {
     String id = sealedAndFunded(sealRequest(10, null));
     provider.deliver(id, work(10, List.of(2, 5, 9)), "markdown");
-    // 30% is above the hardening threshold: the evaluator waits for the provider, who re-delivers
-    // as is.
-    JsonNode opened = provider.verify(id);
+    // 30% is above the hardening threshold: the evaluator's first answer opens a hardening cycle
+    // instead of a verdict, and waits for the provider, who re-delivers as is.
+    JsonNode opened = verifyWithScores(id);
     assertThat(opened.path("state").asText()).isEqualTo("DELIVERED");
     assertThat(opened.toString()).doesNotContain("30.0").doesNotContain(token(1));
     assertThatThrownBy(() -> verifyWithScores(id))
@@ -162,7 +162,7 @@ class ShadowScoringEndToEndTest {
   void fourOfEightFailedIsFiftyQuarantinedWithThePaymentHeld() {
     String id = sealedAndFunded(sealRequest(8, "SS-100"));
     provider.deliver(id, work(8, List.of(1, 3, 6, 8)), "markdown");
-    provider.verify(id); // opens hardening
+    verifyWithScores(id); // opens hardening
     provider.deliver(id, work(8, List.of(1, 3, 6, 8)), "markdown");
     JsonNode verified = verifyWithScores(id);
     JsonNode report = verified.path("verification").path("shadow_score");
@@ -192,7 +192,7 @@ class ShadowScoringEndToEndTest {
   void sixOfTenFailedHardensToTwoOfTenWithVelocityForty() {
     String id = sealedAndFunded(sealRequest(10, "SS-250"));
     provider.deliver(id, work(10, List.of(1, 2, 3, 4, 5, 6)), "markdown");
-    provider.verify(id);
+    verifyWithScores(id); // opens hardening
 
     JsonNode messages = provider.hardening(id);
     assertThat(messages.path("messages").size()).isEqualTo(6);
@@ -224,7 +224,7 @@ class ShadowScoringEndToEndTest {
   void sixOfTenFailedAndNotFixedIsFailWithNothingReleased() {
     String id = sealedAndFunded(sealRequest(10, null));
     provider.deliver(id, work(10, List.of(1, 2, 3, 4, 5, 6)), "markdown");
-    provider.verify(id);
+    verifyWithScores(id); // opens hardening
     provider.deliver(
         id, work(10, List.of(1, 2, 3, 4, 5, 6, 7)), "markdown"); // worse: the better one stands
     JsonNode verified = verifyWithScores(id);

@@ -350,12 +350,12 @@ class VerificationApiEndToEndTest {
   }
 
   @Test
-  void anAgreementOfSemanticDepthRunsTheEngineUnlessTheEvaluatorSubmitsScores() {
+  void anAgreementOfSemanticDepthRunsTheEngineWhereItsTermsNameItElseTheEvaluatorScores() {
     AsaClient evaluator =
         AsaClient.connect(URI.create(server.url("127.0.0.1"))).withKey(Fixtures.key("eval-1"));
     ObjectNode doc = Fixtures.general();
     doc.putObject("verification").put("depth", "semantic");
-    String byEngine = active(doc.deepCopy());
+    String byEngine = active(Fixtures.judgedByBuiltIn(doc.deepCopy()));
     provider.deliver(byEngine, "# Findings\n", "markdown");
     ObjectNode accepted = client.verify(byEngine);
     assertThat(accepted.path("status").asText())
@@ -435,8 +435,9 @@ class VerificationApiEndToEndTest {
     assertThat(guarantees.get(2).path("deliveries").asInt()).isEqualTo(3);
   }
 
+  /** An agreement whose terms name the built-in evaluator, so a party may ask it to run. */
   private String active() {
-    return active(Fixtures.general());
+    return active(Fixtures.judgedByBuiltIn(Fixtures.general()));
   }
 
   private String active(ObjectNode doc) {
