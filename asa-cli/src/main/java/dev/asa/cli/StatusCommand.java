@@ -41,6 +41,9 @@ final class StatusCommand implements Callable<Integer> {
                     + Formats.yesNo(s.path("signatures").path("client").asBoolean())
                     + ", provider "
                     + Formats.yesNo(s.path("signatures").path("provider").asBoolean()));
+    if (s.has("judged_by")) {
+      facts.row("judged by", s.path("judged_by").path("because").asText());
+    }
     if (s.has("activated_at")) {
       facts.row("activated", s.path("activated_at").asText());
     }

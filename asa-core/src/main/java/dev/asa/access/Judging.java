@@ -27,6 +27,9 @@ public sealed interface Judging {
   /** The {@code parties.evaluator.type} that names the server's built-in evaluator. */
   String BUILTIN_TYPE = "builtin";
 
+  /** What in the terms or the assignment names this judge, for the parties to read. */
+  String because();
+
   /**
    * @param because what in the terms names it, for the parties to read
    */

@@ -2,6 +2,7 @@ package dev.asa.server.agreements;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.access.Judging;
 import dev.asa.agreement.Agreement;
 import dev.asa.agreement.Escrow;
 import dev.asa.agreement.Money;
@@ -133,6 +134,12 @@ final class Views {
     o.put("version", version);
     o.put("agreement_hash", a.hash().toString());
     o.set("allowed_actions", allowed(a));
+    // Who gives the verdict, so a party (and the console) knows whether asking the server's
+    // built-in evaluator can succeed: only where the terms make it the judge.
+    Judging judging = Judging.of(a);
+    o.putObject("judged_by")
+        .put("builtin", judging instanceof Judging.BuiltIn)
+        .put("because", judging.because());
     ObjectNode sigs = o.putObject("signatures");
     sigs.put("client", a.isSignedBy(Role.CLIENT));
     sigs.put("provider", a.isSignedBy(Role.PROVIDER));

@@ -110,7 +110,7 @@ export function actionPanel(ctx) {
   const payment = ctx.status.payment || {};
   if (has('client') && payment.status === 'unfunded') {
     if (payment.binding === 'x402') {
-      forms.push(el('p', 'This escrow is funded with an x402 payment from an x402 client; see the README.', 'hint'));
+      forms.push(el('p', 'This escrow is funded with an x402 payment from an x402 client; see docs/escrow.md.', 'hint'));
     } else {
       forms.push(actionForm(c, 'fund', 'Fund the escrow', [
         el('p', 'Holds ' + payment.amount + ' ' + payment.currency + ' in escrow (' + payment.binding + ').', 'hint')],
@@ -144,7 +144,9 @@ export function actionPanel(ctx) {
         confidence: Number(confidence.value),
       },
     })));
-  } else if (offered.has('verify') && (has('client') || has('provider'))) {
+  } else if (offered.has('verify') && (has('client') || has('provider'))
+      && (ctx.status.judged_by || {}).builtin) {
+    // Only where the terms make the built-in evaluator the judge; elsewhere the server refuses.
     forms.push(actionForm(c, 'verify', 'Ask the server\'s evaluator to verify', [], () => post('/verify')));
   }
   if (offered.has('challenge') && (has('client') || has('provider'))) {

@@ -104,6 +104,10 @@ public class LifecycleEndToEndTest {
     assertThat(active.path("state").asText()).isEqualTo("ACTIVE");
     assertThat(active.path("agreement").path("signatures").path("client").path("scheme").asText())
         .isEqualTo("ed25519");
+    // The named evaluator judges; the status says so, and that the built-in evaluator does not.
+    JsonNode judgedBy = client.status(id).path("judged_by");
+    assertThat(judgedBy.path("builtin").asBoolean(true)).isFalse();
+    assertThat(judgedBy.path("because").asText()).contains("names its evaluator");
     // The money decides which of fund and deliver can succeed, and only that one is offered.
     assertThat(client.status(id).path("allowed_actions"))
         .extracting(JsonNode::asText)
