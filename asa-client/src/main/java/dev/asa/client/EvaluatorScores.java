@@ -6,15 +6,18 @@ import dev.asa.json.Json;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
 /**
  * An evaluator's scores for one delivery (an {@code evaluator_result}): a score from 0 to 100 and
- * its evidence for each dimension that needs judgement, and optionally the evaluator's confidence
- * and model. The server measures format and timeliness itself.
+ * its evidence for each dimension that needs judgement, the checks its gates name (such as {@code
+ * all_tests_pass}), and optionally the evaluator's confidence and model. The server measures
+ * format, structure, timeliness and the series guarantee itself, and refuses a report of those.
  *
  * <pre>{@code
  * EvaluatorScores scores = EvaluatorScores.builder()
@@ -46,12 +49,17 @@ public final class EvaluatorScores {
   }
 
   private final List<Score> scores;
+  private final Map<String, Boolean> checks;
   private final Optional<BigDecimal> confidence;
   private final Optional<String> model;
 
   private EvaluatorScores(
-      List<Score> scores, Optional<BigDecimal> confidence, Optional<String> model) {
+      List<Score> scores,
+      Map<String, Boolean> checks,
+      Optional<BigDecimal> confidence,
+      Optional<String> model) {
     this.scores = List.copyOf(scores);
+    this.checks = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(checks));
     this.confidence = confidence;
     this.model = model;
   }
@@ -75,6 +83,15 @@ public final class EvaluatorScores {
   }
 
   /**
+   * The checks reported, in the order they were given.
+   *
+   * @return each check's name and whether it holds
+   */
+  public Map<String, Boolean> checks() {
+    return checks;
+  }
+
+  /**
    * The evaluator's stated confidence.
    *
    * @return 0 to 1, or empty when not stated
@@ -94,7 +111,7 @@ public final class EvaluatorScores {
 
   /**
    * The {@code evaluator_result} as the server reads it: {@code {dimensions: [{name, score,
-   * evidence}], confidence?, model?}}.
+   * evidence}], checks?: {name: bool}, confidence?, model?}}.
    *
    * @return a new tree, free to change
    */
@@ -107,6 +124,10 @@ public final class EvaluatorScores {
           .put("name", s.name())
           .put("score", s.score())
           .put("evidence", s.evidence());
+    }
+    if (!checks.isEmpty()) {
+      ObjectNode c = out.putObject("checks");
+      checks.forEach(c::put);
     }
     confidence.ifPresent(c -> out.put("confidence", c));
     model.ifPresent(m -> out.put("model", m));
@@ -122,6 +143,7 @@ public final class EvaluatorScores {
   public static final class Builder {
     private final List<Score> scores = new ArrayList<>();
     private final Set<String> names = new HashSet<>();
+    private final Map<String, Boolean> checks = new LinkedHashMap<>();
     private Optional<BigDecimal> confidence = Optional.empty();
     private Optional<String> model = Optional.empty();
 
@@ -159,6 +181,24 @@ public final class EvaluatorScores {
             "'" + name + "' is scored twice; give each dimension one score");
       }
       scores.add(new Score(name, decimal(score), evidence));
+      return this;
+    }
+
+    /**
+     * Reports a check that a quality gate names, e.g. {@code all_tests_pass} or {@code
+     * no_critical_security_vulnerabilities}.
+     *
+     * @param name the check, as the agreement's gates name it
+     * @param holds whether it holds; a check reported false fails its gate
+     * @return this builder
+     * @throws IllegalArgumentException if the check was reported already
+     */
+    public Builder check(String name, boolean holds) {
+      Objects.requireNonNull(name, "name");
+      if (checks.putIfAbsent(name, holds) != null) {
+        throw new IllegalArgumentException(
+            "the check '" + name + "' is reported twice; give each check one answer");
+      }
       return this;
     }
 
@@ -201,7 +241,7 @@ public final class EvaluatorScores {
             "no dimension is scored; call score(name, score, evidence) for each dimension that"
                 + " needs judgement");
       }
-      return new EvaluatorScores(scores, confidence, model);
+      return new EvaluatorScores(scores, checks, confidence, model);
     }
   }
 }

@@ -27,6 +27,22 @@ class EvaluatorScoresTest {
   }
 
   @Test
+  void reportsTheChecksTheGatesName() {
+    EvaluatorScores scores =
+        EvaluatorScores.builder()
+            .score("correctness", 98, "all tests pass")
+            .check("all_tests_pass", true)
+            .check("no_critical_security_vulnerabilities", false)
+            .build();
+    assertThat(Json.write(scores.toJson()))
+        .contains(
+            "\"checks\":{\"all_tests_pass\":true,\"no_critical_security_vulnerabilities\":false}");
+    assertThatThrownBy(() ->
+            EvaluatorScores.builder().check("all_tests_pass", true).check("all_tests_pass", false))
+        .hasMessageContaining("'all_tests_pass' is reported twice");
+  }
+
+  @Test
   void refusesWhatTheServerWouldRefuseAtTheLineThatWroteIt() {
     assertThatThrownBy(() -> EvaluatorScores.builder().score("accuracy", 101, "x"))
         .hasMessage("the score of 'accuracy' must be between 0 and 100; got 101.0");
