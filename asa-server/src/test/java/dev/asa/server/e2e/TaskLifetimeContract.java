@@ -240,12 +240,17 @@ abstract class TaskLifetimeContract {
     assertThat(holdingContent(id)).isZero();
   }
 
-  @Test
-  void aPanelThatMissesItsQuorumKeepsNoAnswerOfTheMinority() throws Exception {
+  /**
+   * A panel of three pool evaluators (the whole pool, so no backup is left) judging a delivery; the
+   * first member answers, the other two stay silent past the deadline.
+   *
+   * @return the answered task's id
+   */
+  String panelWithOneAnswer(String id, String timeoutAction) throws Exception {
     List.of("p-1", "p-2", "p-3").forEach(n -> pool.register(InMemoryPool.qualified(n)));
-    String id = "asa-task-life-panel";
     ObjectNode doc = pooled(id);
     verification(doc).putObject("evaluators").put("count", 3).put("method", "median");
+    doc.withObject("/escrow/dead_mans_switch").put("timeout_action", timeoutAction);
     activate(client, provider, doc);
     client.fund(id);
     provider.deliver(id, DELIVERED, "markdown");
@@ -258,14 +263,40 @@ abstract class TaskLifetimeContract {
     String answered = tasks(answering).get(0).path("task_id").asText();
     answering.answerTask(answered, scores(88, 85, 90));
     assertThat(kept(answered).answer()).isTrue();
-
     clock.advance(Duration.ofHours(2)); // past the deadline: one of three answered
     server.fireDueTimers();
-    assertThat(state(id)).isNotEqualTo("DELIVERED").isNotEqualTo("ACTIVE");
+    return answered;
+  }
+
+  @Test
+  void aPanelThatMissesItsQuorumKeepsNoAnswerOfTheMinorityThroughToTheRuling() throws Exception {
+    String id = "asa-task-life-panel";
+    String answered = panelWithOneAnswer(id, "hold_for_backup_evaluator");
+    // No pool backup is left and the server's own evaluator cannot score accuracy: a ruling.
+    assertThat(state(id)).isEqualTo("DISPUTED");
     Kept minority = kept(answered);
     assertThat(minority.status()).isEqualTo("voided");
     assertThat(minority.content()).as("what the task showed").isFalse();
     assertThat(minority.answer()).as("the answer it held").isFalse();
     assertThat(holdingContent(id)).isZero();
+
+    as("operator").rule(id, new java.math.BigDecimal("40"), "partly done");
+    assertThat(state(id)).isEqualTo("CLOSED");
+    assertThat(holdingContent(id)).isZero();
+    for (String member : List.of("p-1", "p-2", "p-3")) {
+      assertThat(tasks(as(member))).as(member).isEmpty();
+    }
+  }
+
+  @Test
+  void aPanelThatMissesItsQuorumAndExpiresKeepsNoTask() throws Exception {
+    String id = "asa-task-life-expired";
+    String answered = panelWithOneAnswer(id, "split_50_50");
+    assertThat(state(id)).isEqualTo("EXPIRED");
+    assertThat(kept(answered)).isEqualTo(new Kept("voided", false, false));
+    assertThat(holdingContent(id)).isZero();
+    for (String member : List.of("p-1", "p-2", "p-3")) {
+      assertThat(tasks(as(member))).as(member).isEmpty();
+    }
   }
 }
