@@ -192,6 +192,32 @@ abstract class TaskLifetimeContract {
   }
 
   @Test
+  void aTaskLeftOpenByAnOlderServerIsWithdrawnWhenMetNotShown() throws Exception {
+    String id = namedAndFunded();
+    provider.deliver(id, DELIVERED, "markdown");
+    AsaClient judge = as("eval-1");
+    String task = tasks(judge).get(0).path("task_id").asText();
+    client.verifyWith(id, Json.object().put("depth", "structural"));
+    assertThat(state(id)).isEqualTo("VERIFIED");
+    // What a server without this rule left behind: the task still open after the agreement moved
+    // on.
+    try (Connection c = database();
+        PreparedStatement s =
+            c.prepareStatement(
+                "UPDATE evaluator_tasks SET status = 'open', outcome = NULL, ended_at = NULL"
+                    + " WHERE id = ?")) {
+      s.setString(1, task);
+      assertThat(s.executeUpdate()).isEqualTo(1);
+    }
+
+    assertThat(tasks(judge)).isEmpty();
+    assertThat(kept(task).status()).as("withdrawn by the listing").isEqualTo("withdrawn");
+    AsaApiException late = refused(() -> judge.answerTask(task, scores(90, 90, 90)));
+    assertThat(late.status()).as(late.body()).isEqualTo(409);
+    assertThat(late.detail()).contains("withdrawn").contains("VERIFIED");
+  }
+
+  @Test
   void aReDeliveryEndsTheTasksOfTheDeliveryItReplaces() throws Exception {
     String id = client.createAgreement(Fixtures.general()).path("agreement_id").asText();
     // One sealed criterion the first delivery misses, so the server's check opens a hardening
