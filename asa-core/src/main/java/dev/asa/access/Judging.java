@@ -12,9 +12,10 @@ import java.util.Objects;
  *
  * <ul>
  *   <li>{@link BuiltIn}: the terms give the verdict to the server's built-in evaluator. The
- *       document names it, as {@code parties.evaluator} with {@code "type": "builtin"}, or names an
- *       evaluator without a {@code verification_key}, which nobody can sign for but the server. Any
- *       party may then ask it to run.
+ *       document names it, as {@code parties.evaluator} with {@code "type": "builtin"} and no key
+ *       (an agreement stored before keys were required may also name an evaluator without a {@code
+ *       verification_key}, which nobody can sign for but the server). Any party may then ask it to
+ *       run.
  *   <li>{@link Evaluators}: the evaluator the document names with its key, or the ones the pool
  *       assigned (at activation, or as a backup). Only they give the verdict: they submit it. The
  *       built-in evaluator decides only when the server itself gets there, by the agreement's
@@ -68,6 +69,8 @@ public sealed interface Judging {
                 + BUILTIN_TYPE
                 + "\")");
       }
+      // Agreements proposed today must give a named evaluator its key (SemanticRules); one stored
+      // before that rule, naming an evaluator nobody can sign for, is judged by the server.
       if (named != null && named.key().isEmpty()) {
         return new BuiltIn(
             "the evaluator the agreement names, '"

@@ -6,8 +6,9 @@ import java.util.Optional;
 
 /**
  * One party of an agreement. Client and provider always carry an Ed25519 {@code verification_key}
- * (part of the signed terms); the evaluator may omit it, in which case only the server's built-in
- * evaluator can act for it.
+ * (part of the signed terms). A named evaluator carries one too, the key its results are signed
+ * with, unless it is the server's own evaluator ({@code "type": "builtin"}), which signs with the
+ * server's key and takes none (the rule is {@link SemanticRules}'s).
  *
  * @param model the model the provider declares its agent runs ({@code parties.provider.model}), or
  *     null: a judge never judges its own model's work (whitepaper 5.6, self-enhancement bias)
@@ -33,6 +34,9 @@ public record Party(
     evaluatorSettings = evaluatorSettings == null ? EvaluatorSettings.NONE : evaluatorSettings;
   }
 
+  /** The {@code parties.evaluator.type} that names the server's own evaluator. */
+  public static final String BUILTIN = "builtin";
+
   /** A party that declares no model and, if the evaluator, no settings. */
   public Party(
       Role role,
@@ -47,6 +51,11 @@ public record Party(
   /** The model the party declares it runs (the provider's, {@code parties.provider.model}). */
   public Optional<String> declaredModel() {
     return Optional.ofNullable(model);
+  }
+
+  /** Whether this is an evaluator naming the server's own ({@code "type": "builtin"}). */
+  public boolean isBuiltin() {
+    return role == Role.EVALUATOR && BUILTIN.equals(evaluatorType);
   }
 
   public Optional<Ed25519PublicKey> key() {

@@ -4,6 +4,7 @@ import dev.asa.crypto.DidKey;
 import dev.asa.crypto.Ed25519PublicKey;
 import dev.asa.text.ControlCharacters;
 import dev.asa.text.Identities;
+import dev.asa.text.ModelNames;
 import java.math.BigDecimal;
 import java.util.HashSet;
 import java.util.List;
@@ -44,6 +45,7 @@ final class SemanticRules {
     checkDimensions(t.qualityCriteria());
     checkGates(t.qualityCriteria());
     t.escrow().paymentTerms().ifPresent(p -> checkRelease(p.release()));
+    t.disputeTerms().ifPresent(this::checkDispute);
   }
 
   /**
@@ -94,7 +96,98 @@ final class SemanticRules {
       v.add("/parties/provider/verification_key", "client and provider must hold different keys");
     }
     // A pool evaluator's independence is checked when it is assigned (dev.asa.integrity.Screening).
-    p.evaluator().ifPresent(ev -> checkIndependence(ev, p));
+    p.evaluator()
+        .ifPresent(ev -> {
+          checkIndependence(ev, p);
+          checkCanAnswer(ev);
+          checkJudgeModel(ev, p.provider());
+        });
+  }
+
+  /**
+   * A named evaluator answers with results signed by its {@code verification_key}; without one it
+   * could never submit, and the agreement would wait for it until the dead-man's switch. Only the
+   * server's own evaluator ({@code "type": "builtin"}) takes none: it signs with the server's key,
+   * so a key beside it would name someone else to act in its name.
+   */
+  private void checkCanAnswer(Party ev) {
+    String at = "/parties/evaluator/verification_key";
+    if (ev.key().isEmpty() && !ev.isBuiltin()) {
+      v.add(
+          at,
+          "required: the evaluator signs its results with this key and, without one, could never"
+              + " submit them; give its key, leave parties.evaluator out to have one assigned from"
+              + " the pool, or name the server's own evaluator with \"type\": \""
+              + Party.BUILTIN
+              + "\"");
+    } else if (ev.key().isPresent() && ev.isBuiltin()) {
+      v.add(
+          at,
+          "the server's own evaluator (type "
+              + Party.BUILTIN
+              + ") signs with the server's key; leave verification_key out, or name another type");
+    }
+  }
+
+  /**
+   * The judge the terms fix never runs the provider's model: models rate their own output higher
+   * (whitepaper 5.6). Refused here, when the parties can still change it, rather than at
+   * verification, after the work is done. Names compare as {@link ModelNames#same} compares them
+   * everywhere else.
+   */
+  private void checkJudgeModel(Party ev, Party provider) {
+    String judge = ev.evaluatorSettings().model();
+    String own = provider.model();
+    if (judge != null && own != null && ModelNames.same(judge, own)) {
+      v.add(
+          EvaluatorSettings.DOCUMENT_POINTER + "/model",
+          "'"
+              + judge
+              + "' is the provider's own model (/parties/provider/model '"
+              + own
+              + "'); models rate their own output higher, so this judge would not be"
+              + " independent: name another model");
+    }
+  }
+
+  /**
+   * What the dispute terms name must happen: an automatic-filing condition the server fires (with
+   * the threshold it needs), and evidence items it can put in the package, each once.
+   */
+  private void checkDispute(DisputeTerms d) {
+    String at = "/dispute";
+    if (d.autoFileOn() != null) {
+      if (!DisputeTerms.AUTO_FILE_CONDITIONS.contains(d.autoFileOn())) {
+        v.add(
+            at + "/auto_file_on",
+            "unknown condition '"
+                + d.autoFileOn()
+                + "': it would never fire; this server files automatically on "
+                + String.join(", ", DisputeTerms.AUTO_FILE_CONDITIONS)
+                + ", or leave auto_file_on out");
+      } else if (d.threshold() == null) {
+        v.add(
+            at + "/threshold",
+            "required with auto_file_on '"
+                + d.autoFileOn()
+                + "': the composite score under which the dispute is filed (0-100)");
+      }
+    }
+    Set<String> seen = new HashSet<>();
+    for (int i = 0; i < d.evidenceIncludes().size(); i++) {
+      String item = d.evidenceIncludes().get(i);
+      String pointer = at + "/evidence_includes/" + i;
+      if (DisputeTerms.Evidence.fromWire(item).isEmpty()) {
+        v.add(
+            pointer,
+            "'"
+                + item
+                + "' is not something a dispute package can hold; name any of "
+                + DisputeTerms.Evidence.names());
+      } else if (!seen.add(item)) {
+        v.add(pointer, "'" + item + "' is named twice");
+      }
+    }
   }
 
   /**

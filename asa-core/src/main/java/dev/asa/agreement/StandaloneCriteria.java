@@ -238,11 +238,8 @@ public final class StandaloneCriteria {
           .put("scheme", "ed25519")
           .put("value", carrierKey(role.equals("client") ? 1 : 2));
     }
-    parties
-        .putObject("evaluator")
-        .putObject("identity")
-        .put("scheme", "api_key")
-        .put("value", "standalone-evaluator");
+    ObjectNode evaluator = parties.putObject("evaluator").put("type", Party.BUILTIN);
+    evaluator.putObject("identity").put("scheme", "api_key").put("value", "standalone-evaluator");
     doc.putObject("service").put("type", "general").put("description", "standalone verification");
     doc.set("quality_criteria", qualityCriteria.deepCopy());
     return doc;

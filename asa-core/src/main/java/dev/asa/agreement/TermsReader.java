@@ -509,6 +509,14 @@ final class TermsReader {
   private DisputeTerms dispute(JsonNode node) {
     List<String> evidence = new ArrayList<>();
     node.path("evidence_includes").forEach(e -> evidence.add(e.asText()));
+    if (node.has("evidence_includes") && evidence.isEmpty()) {
+      // An empty list would file a package with nothing in it: a dispute nobody could judge.
+      violations.add(
+          "/dispute/evidence_includes",
+          "name at least one item of the dispute package ("
+              + DisputeTerms.Evidence.names()
+              + "), or leave evidence_includes out to file all of them");
+    }
     return new DisputeTerms(
         node.path("protocol").asText(),
         textOrNull(node, "auto_file_on"),

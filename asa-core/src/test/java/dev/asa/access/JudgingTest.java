@@ -34,16 +34,11 @@ class JudgingTest {
   }
 
   @Test
-  void theTermsGiveTheVerdictToTheBuiltInEvaluatorByTypeOrByAnEvaluatorWithoutAKey() {
+  void theTermsGiveTheVerdictToTheBuiltInEvaluatorByItsType() {
     assertThat(Judging.of(proposed(Fixtures.judgedByBuiltIn(Fixtures.general()))))
         .isInstanceOfSatisfying(
             Judging.BuiltIn.class,
             b -> assertThat(b.because()).contains("parties.evaluator.type \"builtin\""));
-    ObjectNode keyless = Fixtures.general();
-    ((ObjectNode) keyless.at("/parties/evaluator")).remove("verification_key");
-    assertThat(Judging.of(proposed(keyless)))
-        .isInstanceOfSatisfying(
-            Judging.BuiltIn.class, b -> assertThat(b.because()).contains("no verification_key"));
   }
 
   @Test

@@ -473,10 +473,23 @@ class AgreementDocumentsTest {
   }
 
   @Test
-  void theWhitepaperExampleReads() throws Exception {
+  void theWhitepaperExampleReadsOnceItsEvaluatorHasAKey() throws Exception {
     try (InputStream in = getClass().getResourceAsStream("/dev/asa/examples/whitepaper-4.1.json")) {
       ObjectNode doc = (ObjectNode) Json.parse(in.readAllBytes());
       doc.remove("signatures"); // placeholder signatures are fine for the schema but say nothing
+      // As printed, its agent_as_judge evaluator has no key to sign results with: it could never
+      // submit one, so the terms are refused rather than left waiting for it.
+      assertThatThrownBy(() -> AgreementDocuments.read(doc))
+          .isInstanceOfSatisfying(
+              InvalidDocumentException.class,
+              e ->
+                  assertThat(e.violations())
+                      .extracting(Violation::pointer)
+                      .containsExactly("/parties/evaluator/verification_key"));
+      ((ObjectNode) doc.at("/parties/evaluator"))
+          .putObject("verification_key")
+          .put("scheme", "ed25519")
+          .put("value", Fixtures.key("eval-1").publicKey().toBase64Url());
       Agreement a = AgreementDocuments.read(doc);
       assertThat(a.terms().qualityCriteria().dimensions()).hasSize(6);
       assertThat(a.terms().escrow().payment().amount().toWire()).isEqualTo("5.000000");

@@ -354,7 +354,14 @@ class EvaluatorIntegrityTermsTest {
         EvaluatorIntegrityTermsTest.class
             .getClassLoader()
             .getResourceAsStream("dev/asa/examples/whitepaper-4.1.json")) {
-      return (ObjectNode) Json.parseTrusted(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+      ObjectNode doc =
+          (ObjectNode) Json.parseTrusted(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+      // The example's evaluator names no key; one that is to answer needs one here.
+      ((ObjectNode) doc.at("/parties/evaluator"))
+          .putObject("verification_key")
+          .put("scheme", "ed25519")
+          .put("value", Fixtures.key("eval-1").publicKey().toBase64Url());
+      return doc;
     } catch (IOException e) {
       throw new AssertionError(e);
     }

@@ -61,11 +61,13 @@ public final class Fixtures {
 
   /**
    * The document with its evaluator slot naming the server's built-in evaluator ({@code
-   * parties.evaluator.type "builtin"}): the terms give it the verdict, so either party may ask it
-   * to run (dev.asa.access.Judging). The slot keeps eval-1's key, which reads the agreement.
+   * parties.evaluator.type "builtin"}, with no key: it signs with the server's): the terms give it
+   * the verdict, so either party may ask it to run (dev.asa.access.Judging).
    */
   public static ObjectNode judgedByBuiltIn(ObjectNode doc) {
-    ((ObjectNode) doc.path("parties").path("evaluator")).put("type", "builtin");
+    ObjectNode evaluator = (ObjectNode) doc.path("parties").path("evaluator");
+    evaluator.put("type", "builtin");
+    evaluator.remove("verification_key");
     return doc;
   }
 

@@ -11,6 +11,7 @@ import dev.asa.evaluators.Evaluator;
 import dev.asa.evaluators.Progress;
 import dev.asa.json.Json;
 import dev.asa.scoring.DimensionInput;
+import dev.asa.text.ModelNames;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;

@@ -1,5 +1,6 @@
 package dev.asa.evaluators.judge;
 
+import dev.asa.text.ModelNames;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;

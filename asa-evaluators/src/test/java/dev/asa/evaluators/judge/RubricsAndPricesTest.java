@@ -2,6 +2,7 @@ package dev.asa.evaluators.judge;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.asa.text.ModelNames;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

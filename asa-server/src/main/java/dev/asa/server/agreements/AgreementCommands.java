@@ -286,6 +286,10 @@ public final class AgreementCommands {
           payload.put("state", next.name());
           List<Write> writes = new ArrayList<>();
           DeliverableRow row = delivery.toRow(id, attempt, format, current.now());
+          if (redelivery) {
+            // The delivery it replaces is no longer judged: its tasks end with it.
+            writes.add(TaskEnds.redelivered(id, attempt, current.now()));
+          }
           writes.add(new Write.PutDeliverable(row));
           writes.addAll(Deadlines.atDelivery(result, current.now()));
           writes.addAll(

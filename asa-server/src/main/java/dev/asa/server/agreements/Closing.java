@@ -25,9 +25,6 @@ import java.util.List;
  * records the settlement as its settlement fact; the final state never changes afterwards.
  */
 final class Closing {
-  /** The whitepaper's {@code auto_file_on} value that files a dispute for a low score. */
-  static final String AUTO_FILE_BELOW_THRESHOLD = "verification_failure_below_threshold";
-
   private final Enforcement enforcement;
   private final Disputes disputes;
 
@@ -55,7 +52,8 @@ final class Closing {
     List<Write> writes = new ArrayList<>(step.writes());
     Agreement result = a.withState(next);
     JsonNode autoFiled = null;
-    if (shouldAutoFile(a.terms().dispute(), verification)) {
+    DisputeTerms terms = a.terms().dispute();
+    if (terms != null && terms.autoFiles(verification.composite())) {
       Disputes.Filing filing = disputes.file(a, "quality_below_agreed_slo", "server", now);
       filing.message().ifPresent(writes::add);
       autoFiled = filing.fact().toJson();
@@ -110,15 +108,5 @@ final class Closing {
     ObjectNode payload = settlement.toJson();
     payload.put("state", result.state().name());
     return new Change(result, List.of(new EventLog.Draft(event, actor, payload)), writes, null);
-  }
-
-  private static boolean shouldAutoFile(DisputeTerms terms, VerificationFact verification) {
-    if (terms == null
-        || terms.threshold() == null
-        || !AUTO_FILE_BELOW_THRESHOLD.equals(terms.autoFileOn())) {
-      return false;
-    }
-    return verification.composite() != null
-        && verification.composite().compareTo(terms.threshold()) < 0;
   }
 }

@@ -364,7 +364,7 @@ public final class EngineVerifications {
             + ". The server's built-in evaluator decides only where the terms give it the verdict"
             + " (parties.evaluator.type \""
             + Judging.BUILTIN_TYPE
-            + "\", or an evaluator without a verification_key), or when the evaluator's deadline"
+            + "\", which takes no key), or when the evaluator's deadline"
             + " passes and escrow.dead_mans_switch.timeout_action hold_for_backup_evaluator"
             + " reaches it. Nothing was changed");
   }

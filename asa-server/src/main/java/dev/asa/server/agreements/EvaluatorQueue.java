@@ -22,8 +22,10 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -79,8 +81,35 @@ public final class EvaluatorQueue {
     qualificationCanary(key, now);
     ObjectNode body = Json.object();
     ArrayNode list = body.putArray("tasks");
-    tasks.openFor(key, now, MAX_LISTED).forEach(t -> list.add(TaskContent.view(t)));
+    live(tasks.openFor(key, now, MAX_LISTED), now).forEach(t -> list.add(TaskContent.view(t)));
     return body;
+  }
+
+  /**
+   * The tasks whose agreement still waits for them. A task its agreement has moved past is
+   * withdrawn when that happens ({@link TaskEnds}); one found open here all the same (left by an
+   * older version of the server) is withdrawn now, not shown.
+   */
+  private List<TaskRow> live(List<TaskRow> open, Instant now) {
+    Map<String, Optional<Write.WithdrawTasks>> byAgreement = new HashMap<>();
+    List<TaskRow> live = new ArrayList<>();
+    for (TaskRow t : open) {
+      Optional<Write.WithdrawTasks> due =
+          t.agreementId() == null
+              ? Optional.empty()
+              : byAgreement.computeIfAbsent(t.agreementId(), id -> outlived(t, now));
+      if (due.isEmpty()) {
+        live.add(t);
+      }
+    }
+    List<Write> withdrawals =
+        byAgreement.values().stream().flatMap(Optional::stream).map(w -> (Write) w).toList();
+    writes.apply(withdrawals);
+    return live;
+  }
+
+  private Optional<Write.WithdrawTasks> outlived(TaskRow t, Instant now) {
+    return settlement.outlived(t, work.agreement(work.load(t.agreementId())), now);
   }
 
   /** {@code POST /evaluator/tasks/{task_id}/result}: the evaluator's answer to one of its tasks. */
@@ -96,18 +125,27 @@ public final class EvaluatorQueue {
             .orElseThrow(() ->
                 new NotFoundException(
                     "no task '" + taskId + "' in your work queue (GET /evaluator/tasks lists it)"));
-    if (task.status() != TaskRow.Status.OPEN) {
+    if (task.status() == TaskRow.Status.WITHDRAWN) {
+      throw withdrawn(taskId, task.endedAt(), task.outcome());
+    }
+    if (task.status().isEnd()) {
+      // How else it ended stays unsaid: a voided answer or a graded canary would tell real work
+      // from canaries.
+      throw new ConflictException("task " + taskId + " has ended; a task takes one answer");
+    }
+    if (task.status() == TaskRow.Status.ANSWERED) {
       throw new ConflictException(
-          "task "
-              + taskId
-              + (task.status() == TaskRow.Status.ANSWERED
-                  ? " was answered at " + task.answeredAt()
-                  : " has ended")
-              + "; a task takes one answer");
+          "task " + taskId + " was answered at " + task.answeredAt() + "; a task takes one answer");
     }
     if (!now.isBefore(task.deadlineAt())) {
       throw new ConflictException(
           "the deadline of task " + taskId + " passed at " + task.deadlineAt() + "; it is closed");
+    }
+    Optional<Write.WithdrawTasks> outlived =
+        task.agreementId() == null ? Optional.empty() : outlived(task, now);
+    if (outlived.isPresent()) {
+      writes.apply(List.of(outlived.get()));
+      throw withdrawn(taskId, now, outlived.get().outcome());
     }
     requireEveryDimensionScored(task, answer.result());
     if (!tasks.answer(taskId, key, answer.json().toString(), now)) {
@@ -121,6 +159,16 @@ public final class EvaluatorQueue {
     Outcome outcome = new Outcome(202, body);
     writes.apply(IdempotencyTicket.writes(ticket, outcome, now));
     return outcome;
+  }
+
+  /**
+   * An answer to a task its agreement moved past is refused saying why: the evaluator learns that
+   * its work was not used, rather than hearing "received". The reason is the agreement's (the same
+   * for every task of it, real or canary), so it tells nothing about the task.
+   */
+  private static ConflictException withdrawn(String taskId, Instant at, String why) {
+    return new ConflictException(
+        "task " + taskId + " was withdrawn at " + at + ": " + why + "; it takes no answer");
   }
 
   /**

@@ -103,6 +103,11 @@ final class TaskSettlement {
     return byEvaluator;
   }
 
+  /** The withdrawal due to a task its agreement no longer waits for ({@link TaskEnds#outlived}). */
+  Optional<Write.WithdrawTasks> outlived(TaskRow task, Agreement a, Instant now) {
+    return TaskEnds.outlived(task, a, deliverables, now);
+  }
+
   /**
    * Whether the agreement's evaluators have answered every task of its latest delivery (and at
    * least one is left to settle): then they settle now, without waiting for the deadline.
@@ -227,6 +232,20 @@ final class TaskSettlement {
     int panel = Math.max(1, reals.size());
     int quorum = panel / 2 + 1;
     if (counted.size() < quorum) {
+      // Too few answers to decide: those given are set aside with the rest (a backup or the
+      // timeout action decides), and set aside means erased, not kept for nobody.
+      countedTasks.forEach(r ->
+          writes.add(
+              end(
+                  r,
+                  TaskRow.Status.VOIDED,
+                  counted.size()
+                      + " of the panel's "
+                      + panel
+                      + " answered by the deadline, fewer than the "
+                      + quorum
+                      + " a result needs",
+                  current)));
       Change change =
           anyVoided && panel == 1
               ? timeouts.backup(

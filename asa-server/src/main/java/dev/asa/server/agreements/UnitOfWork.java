@@ -6,6 +6,7 @@ import dev.asa.access.Caller;
 import dev.asa.access.Operation;
 import dev.asa.agreement.Agreement;
 import dev.asa.lifecycle.Event;
+import dev.asa.lifecycle.State;
 import dev.asa.server.store.AgreementRow;
 import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.Commit;
@@ -96,6 +97,13 @@ final class UnitOfWork {
         change.response() != null ? change.response() : Views.envelope(change.next(), version);
     Outcome outcome = new Outcome(change.status(), body);
     List<Write> sideWrites = new ArrayList<>(change.writes());
+    if (agreement.state() == State.DELIVERED && change.next().state() != State.DELIVERED) {
+      // A task ends with the delivery it judges. Whoever decided (an evaluator, a panel, the
+      // server's own evaluator, a backup) or however the agreement left DELIVERED, no task of it
+      // may stay listed, keep the deliverable or take an answer that would be silently dropped.
+      // After the change's own writes, which settle the tasks that counted.
+      sideWrites.add(TaskEnds.movedOn(id, change.next().state(), now));
+    }
     if (change.next().state().isFinal() && !agreement.state().isFinal()) {
       // Whatever was still timed (an expiry, a dead-man's switch) no longer applies: an ended
       // agreement keeps no timer rows.

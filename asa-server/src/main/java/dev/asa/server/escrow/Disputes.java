@@ -3,6 +3,8 @@ package dev.asa.server.escrow;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
+import dev.asa.agreement.DisputeTerms;
+import dev.asa.agreement.DisputeTerms.Evidence;
 import dev.asa.facts.DisputeFact;
 import dev.asa.json.Json;
 import dev.asa.server.store.EventRecord;
@@ -19,9 +21,11 @@ import java.util.Optional;
 
 /**
  * Files a dispute with the protocol named by {@code dispute.protocol} (AJP-style): a signed webhook
- * carrying the evidence package (the agreement, the deliverable's digest, the verification result,
- * the digests of the event log), sent through the outbox. When the operator configured no endpoint
- * for the protocol, the case stays with the operator, who rules on it with {@code POST
+ * naming the agreement (its id and hash) and carrying the evidence package, sent through the
+ * outbox. The package holds exactly what {@code dispute.evidence_includes} asks for ({@link
+ * DisputeTerms#evidence}: the agreement, the deliverable's digest, the verification result, the
+ * digests of the event log), all of it when the terms name nothing. When the operator configured no
+ * endpoint for the protocol, the case stays with the operator, who rules on it with {@code POST
  * /agreements/{id}/ruling}.
  */
 public final class Disputes {
@@ -55,6 +59,8 @@ public final class Disputes {
     body.put("type", "dispute.filed");
     body.put("timestamp", now.toString());
     ObjectNode data = body.putObject("data");
+    data.put("agreement_id", a.id());
+    data.put("agreement_hash", a.hash().toString());
     data.setAll(fact.toJson());
     data.set("evidence", evidence(a));
     return new Filing(
@@ -72,17 +78,27 @@ public final class Disputes {
   }
 
   private ObjectNode evidence(Agreement a) {
+    List<Evidence> asked =
+        a.terms().disputeTerms().map(DisputeTerms::evidence).orElse(List.of(Evidence.values()));
     ObjectNode e = Json.object();
-    e.set("agreement", a.toJson());
-    e.put("agreement_hash", a.hash().toString());
-    a.facts().deliverableHash().ifPresent(hash -> e.put("deliverable_hash", hash));
-    List<VerificationRow> results = verifications.ofAgreement(a.id());
-    if (!results.isEmpty()) {
-      e.set("verification_result", Json.parseTrusted(results.getLast().result()));
-    }
-    ArrayNode log = e.putArray("event_log");
-    for (EventRecord r : events.log(a.id())) {
-      log.addObject().put("seq", r.seq()).put("type", r.type()).put("hash", r.hash());
+    for (Evidence item : asked) {
+      switch (item) {
+        case AGREEMENT -> e.set("agreement", a.toJson());
+        case DELIVERABLE_HASH ->
+            a.facts().deliverableHash().ifPresent(hash -> e.put("deliverable_hash", hash));
+        case VERIFICATION_RESULT -> {
+          List<VerificationRow> results = verifications.ofAgreement(a.id());
+          if (!results.isEmpty()) {
+            e.set("verification_result", Json.parseTrusted(results.getLast().result()));
+          }
+        }
+        case EVENT_LOG -> {
+          ArrayNode log = e.putArray("event_log");
+          for (EventRecord r : events.log(a.id())) {
+            log.addObject().put("seq", r.seq()).put("type", r.type()).put("hash", r.hash());
+          }
+        }
+      }
     }
     return e;
   }

@@ -10,7 +10,8 @@ import org.jdbi.v3.core.mapper.RowMapper;
 /**
  * The evaluator work queue: tasks are put with the agreement change that gives them ({@link
  * Write.PutTask}), answered by their evaluator ({@link #answer}), and ended, their content and
- * answer erased, with the change that settles them ({@link Write.EndTask}).
+ * answer erased, with the change that settles them ({@link Write.EndTask}) or that moves their
+ * agreement past them ({@link Write.WithdrawTasks}).
  */
 public final class TaskStore {
 
@@ -48,6 +49,10 @@ public final class TaskStore {
   private static final String END =
       "UPDATE evaluator_tasks SET status = :status, outcome = :outcome, content = NULL,"
           + " answer = NULL, ended_at = :at WHERE id = :id AND status IN ('open', 'answered')";
+  private static final String WITHDRAW =
+      "UPDATE evaluator_tasks SET status = 'withdrawn', outcome = :outcome, content = NULL,"
+          + " answer = NULL, ended_at = :at WHERE agreement_id = :agreement_id"
+          + " AND delivery < :before AND status IN ('open', 'answered')";
   private static final String SCHEDULED_REAL =
       "SELECT count(*) FROM evaluator_tasks WHERE evaluator_key = :evaluator_key AND kind = 'real'"
           + " AND scheduled = 1";
@@ -220,6 +225,19 @@ public final class TaskStore {
         .bind("content", PackedText.pack(row.content(), Dictionary.forDocument(row.serviceType())))
         .bind("created_at", row.createdAt().toEpochMilli())
         .bind("deadline_at", row.deadlineAt().toEpochMilli())
+        .execute();
+  }
+
+  /** Ends the agreement's unended tasks as withdrawn; tasks already ended are left as they are. */
+  static void withdraw(Handle handle, Write.WithdrawTasks withdraw) {
+    handle
+        .createUpdate(WITHDRAW)
+        .bind("outcome", withdraw.outcome())
+        .bind("at", withdraw.at().toEpochMilli())
+        .bind("agreement_id", withdraw.agreementId())
+        .bind(
+            "before",
+            withdraw.beforeDelivery() != null ? withdraw.beforeDelivery() : Integer.MAX_VALUE)
         .execute();
   }
 

@@ -27,7 +27,8 @@ public sealed interface Write
         Write.RevealSeal,
         Write.LogSealRead,
         Write.PutTask,
-        Write.EndTask {
+        Write.EndTask,
+        Write.WithdrawTasks {
 
   /** Puts a new task in an evaluator's work queue. */
   record PutTask(TaskRow row) implements Write {
@@ -51,6 +52,24 @@ public sealed interface Write
       if (!status.isEnd()) {
         throw new IllegalArgumentException("a task ends settled, expired, voided or withdrawn");
       }
+    }
+  }
+
+  /**
+   * Ends, as withdrawn, every task of an agreement that has not ended yet (those of deliveries
+   * before {@code beforeDelivery} only, when it is given), erasing what each showed and the answer
+   * it held. Tasks that ended already keep how they ended: this runs after the writes that settle
+   * the ones that count, and takes whatever they left.
+   *
+   * @param beforeDelivery the delivery in force, whose tasks stay; null to withdraw them all
+   * @param outcome why, for the record and for an evaluator that answers late
+   */
+  record WithdrawTasks(String agreementId, Integer beforeDelivery, String outcome, Instant at)
+      implements Write {
+    public WithdrawTasks {
+      Objects.requireNonNull(agreementId, "agreementId");
+      Objects.requireNonNull(outcome, "outcome");
+      Objects.requireNonNull(at, "at");
     }
   }
 

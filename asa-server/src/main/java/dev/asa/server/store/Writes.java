@@ -55,6 +55,7 @@ public final class Writes {
         case Write.LogSealRead read -> SealStore.logRead(handle, read);
         case Write.PutTask put -> TaskStore.put(handle, put.row());
         case Write.EndTask end -> TaskStore.end(handle, end);
+        case Write.WithdrawTasks withdraw -> TaskStore.withdraw(handle, withdraw);
       }
     }
   }

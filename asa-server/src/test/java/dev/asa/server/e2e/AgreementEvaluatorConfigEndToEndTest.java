@@ -258,16 +258,14 @@ class AgreementEvaluatorConfigEndToEndTest {
   }
 
   @Test
-  void aSignedJudgeModelThatIsTheProvidersOwnIsRefusedNamingTheDocument() {
-    String id =
-        delivered(
-            "asa-self-judging-signed",
-            doc -> {
-              ((ObjectNode) doc.get("parties").get("provider")).put("model", "gpt-4o-mini");
-              evaluatorConfig(doc).put("model", "gpt-4o-mini");
-            });
+  void aSignedJudgeModelThatIsTheProvidersOwnIsRefusedAtCreationNamingTheDocument() {
+    // Refused when proposed (issue 52, item 7), not after the work is done: no verification could
+    // ever use this judge.
+    ObjectNode selfJudging = Fixtures.general();
+    ((ObjectNode) selfJudging.get("parties").get("provider")).put("model", "gpt-4o-mini");
+    evaluatorConfig(selfJudging).put("model", "gpt-4o-mini");
     assertRefused(
-        () -> client.verifyWith(id, Json.object().put("depth", "semantic")),
+        () -> client.createAgreement(selfJudging),
         "/parties/evaluator/config/model",
         "provider's own model");
     // And a named evaluator may not report another model than the signed one.

@@ -80,7 +80,9 @@ class AuthorizationTest {
       {"sign client slot", "A", "F", "F", "N", "N"},
       {"sign provider slot", "F", "A", "F", "N", "N"},
       {"deliver", "F", "A", "F", "N", "N"},
-      {"trigger verification", "A", "A", "A", "N", "N"},
+      {
+        "trigger verification", "A", "A", "N", "N", "N"
+      }, // eval-1 is no party where the built-in judges
       {"submit verification result", "F", "F", "A", "N", "N"},
       {"challenge", "A", "A", "F", "N", "N"},
       {"close", "A", "A", "A", "N", "N"},

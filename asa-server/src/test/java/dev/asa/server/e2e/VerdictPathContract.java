@@ -286,14 +286,11 @@ abstract class VerdictPathContract {
 
   @Test
   void anAgreementThatNamesTheBuiltInEvaluatorIsJudgedByItAtEitherPartysRequest() {
-    ObjectNode doc = pessimistic(structuralOnly(Fixtures.general()));
-    ((ObjectNode) doc.at("/parties/evaluator")).put("type", "builtin");
+    ObjectNode doc = pessimistic(structuralOnly(Fixtures.judgedByBuiltIn(Fixtures.general())));
     String id = delivered(doc, REPORT, "markdown");
-    // Its key reads the agreement, but the verdict is the built-in evaluator's.
+    // The evaluator slot names the server's own; eval-1 is not in this agreement.
     refused(
-        () -> evaluator.verify(id, LifecycleEndToEndTest.judgedScores(95, 92, 95)),
-        409,
-        e -> assertThat(e.detail()).contains("parties.evaluator.type \"builtin\""));
+        () -> evaluator.verify(id, LifecycleEndToEndTest.judgedScores(95, 92, 95)), 404, e -> {});
     assertThat(client.agreement(id).path("state").asText()).isEqualTo("DELIVERED");
 
     JsonNode verified = provider.verify(id).path("verification");
@@ -303,15 +300,13 @@ abstract class VerdictPathContract {
   }
 
   @Test
-  void anEvaluatorWithoutAKeyIsActedForByTheBuiltInEvaluator() {
+  void anEvaluatorWithoutAKeyIsRefusedAtCreationSoNobodyActsForIt() {
     ObjectNode doc = pessimistic(structuralOnly(Fixtures.general()));
     ((ObjectNode) doc.at("/parties/evaluator")).remove("verification_key");
-    String id = delivered(doc, REPORT, "markdown");
-
-    JsonNode verified = client.verify(id).path("verification");
-
-    assertJudgedByTheBuiltIn(verified);
-    assertPaid(id, "10.00", "0.00");
+    refused(
+        () -> client.createAgreement(doc),
+        422,
+        e -> assertThat(e.body()).contains("/parties/evaluator/verification_key"));
   }
 
   /**

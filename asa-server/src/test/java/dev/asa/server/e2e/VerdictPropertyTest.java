@@ -35,12 +35,12 @@ import org.junit.jupiter.api.io.TempDir;
  * the terms and the assignment name at that moment.
  *
  * <p>Each agreement gets random terms: an evaluator named with its key, the built-in evaluator
- * named ({@code parties.evaluator.type "builtin"}), a named evaluator without a key, or none (the
- * pool assigns one); optimistic or pessimistic. Its criteria are ones the built-in structural
- * evaluator can judge alone, so that a party's ask would decide at once if it were allowed. Then a
- * random walk: the parties asking the built-in evaluator in each of the three ways, evaluators
- * answering, the clock jumping (sometimes past the evaluator's deadline) and the timers firing,
- * then the rest of the timers drained.
+ * named ({@code parties.evaluator.type "builtin"}, no key), or none (the pool assigns one);
+ * optimistic or pessimistic. Its criteria are ones the built-in structural evaluator can judge
+ * alone, so that a party's ask would decide at once if it were allowed. Then a random walk: the
+ * parties asking the built-in evaluator in each of the three ways, evaluators answering, the clock
+ * jumping (sometimes past the evaluator's deadline) and the timers firing, then the rest of the
+ * timers drained.
  *
  * <p>The judge of record is read from the agreement as a party reads it (the named evaluator, the
  * assigned one in {@code metadata.assigned_evaluators}, or the built-in evaluator where the terms
@@ -62,7 +62,6 @@ class VerdictPropertyTest {
   enum Terms {
     NAMED,
     BUILTIN_NAMED,
-    KEYLESS,
     POOLED
   }
 
@@ -195,7 +194,7 @@ class VerdictPropertyTest {
    */
   private static ObjectNode document(String id, Terms terms, String providerName, Random random) {
     ObjectNode doc =
-        terms == Terms.BUILTIN_NAMED || terms == Terms.KEYLESS
+        terms == Terms.BUILTIN_NAMED
             ? VerdictPathContract.structuralOnly(Fixtures.general())
             : VerdictPathContract.judgedByItsEvaluator();
     doc.put("agreement_id", id);
@@ -204,7 +203,6 @@ class VerdictPropertyTest {
     switch (terms) {
       case NAMED -> {}
       case BUILTIN_NAMED -> Fixtures.judgedByBuiltIn(doc);
-      case KEYLESS -> ((ObjectNode) parties.get("evaluator")).remove("verification_key");
       case POOLED -> parties.remove("evaluator");
     }
     doc.putObject("verification")
