@@ -328,6 +328,31 @@ class CodeVerdictEndToEndTest {
   }
 
   @Test
+  void aDeliverableCannotReplaceNodesAssertions() {
+    String tests =
+        """
+        const test = require('node:test');
+        const assert = require('node:assert');
+        const { sortNumbers } = require('./solution');
+
+        test('sorts', () => { assert.deepStrictEqual(sortNumbers([2, 1]), [1, 2]); });
+        test('sorts strictly', () => {
+          assert.strict.deepStrictEqual(sortNumbers([3, 1, 2]), [1, 2, 3]);
+        });
+        """;
+    String disarming =
+        """
+        const assert = require('node:assert');
+        assert.deepStrictEqual = () => {};
+        assert.strict.deepStrictEqual = () => {};
+        exports.sortNumbers = (xs) => xs;
+        """;
+    JsonNode result = standalone(disarming, "javascript", "Sort numbers.", "javascript", tests);
+    assertThat(correctness(result)).as(result.toString()).isEqualByComparingTo("0");
+    assertThat(verdict(result)).isEqualTo("FAIL");
+  }
+
+  @Test
   void theSandboxsDevShmIsASmallCappedTmpfs() {
     String hoarder =
         """
