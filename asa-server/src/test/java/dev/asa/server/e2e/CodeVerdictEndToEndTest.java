@@ -302,6 +302,28 @@ class CodeVerdictEndToEndTest {
   }
 
   @Test
+  void aFailingSubtestFailsItsTest() {
+    // unittest records a failing subtest without calling addFailure; the harness counted the
+    // test as passed.
+    String tests =
+        """
+        import unittest
+        from solution import sort_numbers
+
+        class SortTest(unittest.TestCase):
+            def test_each_case(self):
+                for given, expected in (([], []), ([2, 1], [1, 2]), ([3, 1, 2], [1, 2, 3])):
+                    with self.subTest(given=given):
+                        self.assertEqual(sort_numbers(given), expected)
+        """;
+    JsonNode result = standalone(SORT_STUB, "python", REQUEST, "python", tests);
+    assertThat(dimension(result, "correctness").path("evidence").asText())
+        .as(result.toString())
+        .contains("0 of 1 python tests passed");
+    assertThat(verdict(result)).isEqualTo("FAIL");
+  }
+
+  @Test
   void aDeclaredSkipOrTodoInNodeTestsCountsNeitherWay() {
     String tests =
         """
