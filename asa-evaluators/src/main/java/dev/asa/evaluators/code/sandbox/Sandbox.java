@@ -23,8 +23,10 @@ import java.util.stream.Stream;
  * Runs a command on untrusted files with bubblewrap ({@code bwrap}): a fresh temporary work
  * directory, no network, a read-only view of {@code /usr} and a few files of {@code /etc}, nothing
  * else of the host (no {@code /home}, {@code /root}, {@code /tmp}, {@code /work}, {@code /var} or
- * data directory), rlimits from {@link Limits} set by {@code prlimit} inside, and a wall clock kept
- * by this JVM that kills the whole sandbox (its PID namespace dies with bubblewrap).
+ * data directory), a read-only {@code /dev} whose only writable part is a 16 MiB {@code /dev/shm},
+ * rlimits from {@link Limits} set by {@code prlimit} inside, and a wall clock kept by this JVM that
+ * kills the whole sandbox (its PID namespace dies with bubblewrap). Every writable mount is a
+ * size-capped tmpfs, and what its files hold counts against the total memory.
  *
  * <p>When this JVM runs as root the sandbox runs as {@code nobody} (via {@code setpriv}): the
  * kernel does not apply RLIMIT_NPROC to root, so a fork bomb would only be stopped by the wall
