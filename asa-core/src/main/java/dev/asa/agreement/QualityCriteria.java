@@ -2,6 +2,7 @@ package dev.asa.agreement;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -85,24 +86,38 @@ public record QualityCriteria(
     requiredSections = List.copyOf(requiredSections);
   }
 
+  /** The check the code sandbox reports: the client's tests ran and every one passed. */
+  public static final String TESTS_PASS = "tests_pass";
+
   @Override
   public JsonNode deliverableSchema() {
     return deliverableSchema == null ? null : deliverableSchema.deepCopy();
   }
 
   /**
-   * These criteria with {@code tests} as their tests (a standalone request's); unchanged for null.
+   * These criteria with {@code tests} as their tests (a standalone request's), and the {@code
+   * tests_pass} gate they bring when no gate names it yet; unchanged for null.
+   *
+   * <p>The client's tests are its statement of what done means: without the gate, a stub that fails
+   * four of five tests but is documented, short and free of smells averages above the threshold and
+   * passes. The {@code code_generation} template gives agreements the same gate. Under {@code
+   * any_must_pass} the gate joins the caller's others as one way to pass: that logic is the
+   * caller's own choice.
    */
   public QualityCriteria withCodeTests(CodeTests tests) {
     if (tests == null) {
       return this;
+    }
+    List<QualityGate> withTests = new ArrayList<>(gates);
+    if (withTests.stream().noneMatch(g -> g.text().equals(TESTS_PASS))) {
+      withTests.add(QualityGate.of(TESTS_PASS, QualityGate.Kind.BOOLEAN));
     }
     return new QualityCriteria(
         dimensions,
         compositeThreshold,
         compositeMethod,
         guaranteeType,
-        gates,
+        withTests,
         gateLogic,
         deliverableSchema,
         requiredSections,

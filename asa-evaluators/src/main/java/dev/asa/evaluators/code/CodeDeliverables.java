@@ -47,14 +47,20 @@ public final class CodeDeliverables {
 
   private static final Pattern BASE64 = Pattern.compile("[A-Za-z0-9+/=\\s]{16,}");
   private static final Pattern CODE_TYPE = Pattern.compile("code/(.+)");
-  private static final Pattern PUBLIC_JAVA_TYPE =
-      Pattern.compile(
-          "(?m)^\\s*public\\s+(?:(?:final|abstract|sealed|static|strictfp)\\s+)*(?:class|interface|enum|record|@interface)\\s+([A-Za-z_$][A-Za-z0-9_$]*)");
 
   /** What reading a deliverable gave. */
   public sealed interface Read permits Read.Tree, Read.Refused {
-    /** A tree to check, with how it was packed, for the evidence. */
-    record Tree(CodeTree tree, String packing) implements Read {}
+    /**
+     * A tree to check, with how it was packed, for the evidence.
+     *
+     * @param named false when a single file's name was a guess the client's words did not decide:
+     *     tests that import another name will not load, and the evidence should say why
+     */
+    record Tree(CodeTree tree, String packing, boolean named) implements Read {
+      public Tree(CodeTree tree, String packing) {
+        this(tree, packing, true);
+      }
+    }
 
     /** Not a code deliverable this evaluator can read; the reason says what to change. */
     record Refused(String reason) implements Read {}
@@ -75,6 +81,15 @@ public final class CodeDeliverables {
   }
 
   public static Read read(Deliverable deliverable, String deliverableType) {
+    return read(deliverable, deliverableType, null, "");
+  }
+
+  /**
+   * Reads a deliverable; a single file is named from the client's {@code tests} (null for none) and
+   * {@code request}, as {@link SingleFileName} decides.
+   */
+  public static Read read(
+      Deliverable deliverable, String deliverableType, String tests, String request) {
     Optional<Language> declared = Language.named(deliverable.format());
     String typeProblem = null;
     if (declared.isEmpty() && deliverableType != null) {
@@ -100,7 +115,7 @@ public final class CodeDeliverables {
     try {
       Unpacked unpacked = unpack(content);
       if (unpacked == null) {
-        return single(content, declared);
+        return single(content, declared, tests, request);
       }
       Optional<Language> language =
           declared.or(() -> unpacked.language).or(() -> majority(unpacked.files));
@@ -118,7 +133,8 @@ public final class CodeDeliverables {
     }
   }
 
-  private static Read single(String content, Optional<Language> declared) {
+  private static Read single(
+      String content, Optional<Language> declared, String tests, String request) {
     if (declared.isEmpty()) {
       return new Read.Refused(
           "the deliverable does not declare its language: give format "
@@ -130,14 +146,11 @@ public final class CodeDeliverables {
       return new Read.Refused(
           "the file is larger than the limit of " + MAX_TOTAL_BYTES + " bytes of code");
     }
-    Language l = declared.get();
-    String name = "main" + l.extension();
-    if (l == Language.JAVA) {
-      // javac wants a public class in a file of its name; the sandbox compiles what it is given.
-      Matcher m = PUBLIC_JAVA_TYPE.matcher(content);
-      name = (m.find() ? m.group(1) : "Main") + ".java";
-    }
-    return new Read.Tree(new CodeTree(l, Map.of(name, content)), "a single file, read as " + name);
+    SingleFileName.Choice name = SingleFileName.of(declared.get(), content, tests, request);
+    return new Read.Tree(
+        new CodeTree(declared.get(), Map.of(name.name(), content)),
+        "a single file, read as " + name.name() + ": " + name.how(),
+        name.decided());
   }
 
   private record Unpacked(Map<String, String> files, Optional<Language> language, String packing) {}

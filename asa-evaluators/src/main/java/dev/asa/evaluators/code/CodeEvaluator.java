@@ -1,5 +1,6 @@
 package dev.asa.evaluators.code;
 
+import dev.asa.agreement.CodeTests;
 import dev.asa.agreement.Dimension;
 import dev.asa.agreement.MetricType;
 import dev.asa.evaluators.Evaluation;
@@ -67,14 +68,18 @@ public final class CodeEvaluator implements Evaluator {
   @Override
   public Evaluation evaluate(EvaluationTask task) throws EvaluationException {
     task.progress().update("reading the code", 0, 3);
-    CodeTree tree =
-        switch (CodeDeliverables.read(task.deliverable(), task.deliverableType())) {
-          case CodeDeliverables.Read.Tree t -> t.tree();
+    // A single file is named as the client's tests import it, or as the request names it.
+    String testFile = task.criteria().codeTests().map(CodeTests::content).orElse(null);
+    CodeDeliverables.Read.Tree read =
+        switch (CodeDeliverables.read(
+            task.deliverable(), task.deliverableType(), testFile, task.request())) {
+          case CodeDeliverables.Read.Tree t -> t;
           case CodeDeliverables.Read.Refused r ->
               throw new EvaluationException(
                   EvaluationException.Reason.INVALID_TASK,
                   "the code evaluator cannot read the deliverable: " + r.reason());
         };
+    CodeTree tree = read.tree();
     task.progress().update("parsing and checking " + tree.files().size() + " files", 1, 3);
     CodeReport report = CodeReport.of(tree);
     if (report.files().isEmpty()) {
@@ -90,7 +95,7 @@ public final class CodeEvaluator implements Evaluator {
 
     boolean documentationScoredApart =
         task.criteria().dimensions().stream().anyMatch(d -> DOCUMENTATION.contains(d.name()));
-    CodeScores scores = new CodeScores(report, outcome);
+    CodeScores scores = new CodeScores(report, outcome, read.named() ? "" : read.packing());
     Map<String, DimensionInput> inputs = new LinkedHashMap<>();
     for (Dimension d : task.criteria().dimensions()) {
       inputs.put(d.name(), input(d, scores, documentationScoredApart));

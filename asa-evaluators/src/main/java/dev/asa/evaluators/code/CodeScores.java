@@ -33,10 +33,16 @@ final class CodeScores {
 
   private final CodeReport report;
   private final TestRunner.Outcome tests;
+  private final String naming;
 
-  CodeScores(CodeReport report, TestRunner.Outcome tests) {
+  /**
+   * @param naming how an undecided single file was named ({@link SingleFileName}), said with the
+   *     correctness it may explain; empty when the name was decided
+   */
+  CodeScores(CodeReport report, TestRunner.Outcome tests, String naming) {
     this.report = report;
     this.tests = tests;
+    this.naming = naming;
   }
 
   DimensionInput maintainability(String name, boolean includeDocumentation) {
@@ -184,11 +190,12 @@ final class CodeScores {
           score,
           String.format(
               Locale.ROOT,
-              "%d of %d tests passed in %.2f s%s",
+              "%d of %d tests passed in %.2f s%s%s",
               r.passed(),
               r.total(),
               r.elapsed().toMillis() / 1000.0,
-              r.summary().isEmpty() ? "" : "; " + r.summary()),
+              r.summary().isEmpty() ? "" : "; " + r.summary(),
+              naming.isEmpty() ? "" : "; " + naming),
           0.95);
     }
     List<Finding> syntax = report.syntaxErrors();
@@ -243,6 +250,15 @@ final class CodeScores {
       return DimensionInput.notEvaluated(name, ((TestRunner.Outcome.NotRun) tests).reason());
     }
     TestResults r = ran.results();
+    if (r.coveragePercent() == null && r.total() > 0 && r.passed() == 0) {
+      // Tests that did not load or all failed vouch for nothing they ran; left unscored, the
+      // weight would leave the composite uncomputable and the verdict undecided.
+      return scored(
+          name,
+          0,
+          "no test passed, so the tests cover nothing they could vouch for: " + r.summary(),
+          0.9);
+    }
     if (r.coveragePercent() == null) {
       return DimensionInput.notEvaluated(
           name,

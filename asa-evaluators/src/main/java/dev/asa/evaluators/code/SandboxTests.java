@@ -110,8 +110,10 @@ public final class SandboxTests implements TestRunner {
       passed = 0;
       failed = Math.max(1, run.run());
     }
-    if (run.problem().isPresent() && failed == 0 && passed == 0) {
-      failed = 1; // nothing could run as a test (code that does not compile, say): none passed
+    if (run.problem().isPresent() && failed == 0) {
+      // The tests did not load, did not compile or did not finish: whatever passed, the run as a
+      // whole did not, so it can never lead to a pass (correctness 0 when nothing ran).
+      failed = 1;
     }
     return new Outcome.Ran(
         new TestResults(
@@ -131,10 +133,16 @@ public final class SandboxTests implements TestRunner {
             t -> s.append("TAMPERED, so no test counts as passed (").append(t).append("); "));
     s.append(run.tampered().isPresent() ? 0 : run.passed())
         .append(" of ")
-        .append(run.run())
+        .append(run.run() - run.skipped())
         .append(" ")
         .append(run.language().name().toLowerCase(java.util.Locale.ROOT))
         .append(" tests passed in the sandbox");
+    if (run.skipped() > 0) {
+      s.append("; ")
+          .append(run.skipped())
+          .append(run.skipped() == 1 ? " test" : " tests")
+          .append(" skipped as the test file declares (or not meant to pass yet), not counted");
+    }
     run.problem().ifPresent(p -> s.append("; ").append(p));
     if (run.timedOut()) {
       s.append("; stopped at the time limit");
@@ -143,7 +151,9 @@ public final class SandboxTests implements TestRunner {
     }
     String failing =
         run.tests().stream()
-            .filter(t -> t.outcome() != TestCaseResult.Outcome.PASSED)
+            .filter(t ->
+                t.outcome() == TestCaseResult.Outcome.FAILED
+                    || t.outcome() == TestCaseResult.Outcome.ERRORED)
             .limit(10)
             .map(t -> t.name() + (t.message() == null ? "" : " (" + trim(t.message()) + ")"))
             .collect(Collectors.joining(", "));

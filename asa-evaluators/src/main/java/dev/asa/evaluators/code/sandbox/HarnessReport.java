@@ -10,10 +10,10 @@ import java.util.OptionalDouble;
 
 /**
  * What a harness wrote to its result file, read back: one tab-separated line per event ({@code
- * START name}, {@code PASS|FAIL|ERROR name ms message}, {@code COVERAGE percent}, {@code PROBLEM
- * message}), with {@code \\}, {@code \t} and {@code \n} escaped. The harnesses in this package's
- * resources write it; the code under test could too (it runs in the harness's process), so nothing
- * here trusts a line beyond its own shape.
+ * START name}, {@code PASS|FAIL|ERROR|SKIP name ms message}, {@code COVERAGE percent}, {@code
+ * PROBLEM message}), with {@code \\}, {@code \t} and {@code \n} escaped. The harnesses in this
+ * package's resources write it; the code under test could too (it runs in the harness's process),
+ * so nothing here trusts a line beyond its own shape.
  *
  * @param tests finished tests in order, then tests that started and never finished (errored)
  * @param coverage the harness's coverage line, when it wrote one
@@ -49,7 +49,7 @@ record HarnessReport(
             pending.merge(f.get(1), 1, Integer::sum);
           }
         }
-        case "PASS", "FAIL", "ERROR" -> {
+        case "PASS", "FAIL", "ERROR", "SKIP" -> {
           if (f.size() >= 3) {
             String name = f.get(1);
             pending.computeIfPresent(name, (k, n) -> n > 1 ? n - 1 : null);
@@ -103,6 +103,7 @@ record HarnessReport(
     return switch (tag) {
       case "PASS" -> TestCaseResult.Outcome.PASSED;
       case "FAIL" -> TestCaseResult.Outcome.FAILED;
+      case "SKIP" -> TestCaseResult.Outcome.SKIPPED;
       default -> TestCaseResult.Outcome.ERRORED;
     };
   }

@@ -10,6 +10,9 @@ import java.util.Optional;
  */
 record JavaScriptPlan() implements LanguagePlan {
 
+  /** Freezes node:assert before anything of the deliverable's loads (see the file). */
+  private static final String FREEZE = HARNESS_DIR + "/freeze.cjs";
+
   @Override
   public Optional<String> missing() {
     return Toolchains.node().isPresent()
@@ -19,7 +22,11 @@ record JavaScriptPlan() implements LanguagePlan {
 
   @Override
   public Map<String, String> harness() {
-    return Map.of(HARNESS_DIR + "/reporter.mjs", LanguagePlan.resource("reporter.mjs"));
+    return Map.of(
+        HARNESS_DIR + "/reporter.mjs",
+        LanguagePlan.resource("reporter.mjs"),
+        FREEZE,
+        LanguagePlan.resource("freeze.cjs"));
   }
 
   /**
@@ -65,7 +72,7 @@ record JavaScriptPlan() implements LanguagePlan {
         // NODE_OPTIONS reaches the child process node --test runs each file in.
         Map.of(
             "NODE_OPTIONS",
-            "--max-old-space-size=" + heapMiB,
+            "--max-old-space-size=" + heapMiB + " --require=./" + FREEZE,
             "ASA_TEST_FILE",
             tests.path(),
             "NO_COLOR",

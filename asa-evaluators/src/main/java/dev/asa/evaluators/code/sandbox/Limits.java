@@ -14,9 +14,9 @@ import java.util.Objects;
  * @param memoryBytes for {@link Sandbox}: the address space of each process (RLIMIT_AS); for {@link
  *     TestRunner}: what the program may allocate, to which the runner adds its runtime's own
  *     reservation (a JVM or V8 reserves far more address space than it uses)
- * @param totalMemoryBytes resident memory of all the sandbox's processes together, summed by this
- *     JVM every 100 ms; the sandbox is killed past it (RLIMIT_AS alone would allow processes x
- *     memory)
+ * @param totalMemoryBytes resident memory of all the sandbox's processes together, plus what the
+ *     files in its tmpfs mounts hold (memory no process's RSS shows), summed by this JVM every 100
+ *     ms; the sandbox is killed past it (RLIMIT_AS alone would allow processes x memory)
  * @param processes processes and threads the sandbox's user may have at once (RLIMIT_NPROC, counted
  *     inside the sandbox's own user namespace)
  * @param fileSizeBytes the largest file a process may write (RLIMIT_FSIZE)

@@ -23,8 +23,10 @@ import java.util.stream.Stream;
  * Runs a command on untrusted files with bubblewrap ({@code bwrap}): a fresh temporary work
  * directory, no network, a read-only view of {@code /usr} and a few files of {@code /etc}, nothing
  * else of the host (no {@code /home}, {@code /root}, {@code /tmp}, {@code /work}, {@code /var} or
- * data directory), rlimits from {@link Limits} set by {@code prlimit} inside, and a wall clock kept
- * by this JVM that kills the whole sandbox (its PID namespace dies with bubblewrap).
+ * data directory), a read-only {@code /dev} whose only writable part is a 16 MiB {@code /dev/shm},
+ * rlimits from {@link Limits} set by {@code prlimit} inside, and a wall clock kept by this JVM that
+ * kills the whole sandbox (its PID namespace dies with bubblewrap). Every writable mount is a
+ * size-capped tmpfs, and what its files hold counts against the total memory.
  *
  * <p>When this JVM runs as root the sandbox runs as {@code nobody} (via {@code setpriv}): the
  * kernel does not apply RLIMIT_NPROC to root, so a fork bomb would only be stopped by the wall
@@ -43,6 +45,14 @@ public final class Sandbox {
   private static final int NOBODY = 65534;
   private static final Duration KILL_GRACE = Duration.ofSeconds(10);
   private static final long TMPFS_BYTES = 64L * 1024 * 1024;
+
+  /**
+   * POSIX shared memory (Python's multiprocessing locks, say) needs a writable {@code /dev/shm}; a
+   * few megabytes serve that. bubblewrap's own {@code /dev} is a tmpfs of half the host's RAM,
+   * writable: it is made read-only and this small one mounted on {@code /dev/shm}.
+   */
+  private static final long SHM_BYTES = 16L * 1024 * 1024;
+
   // The few files of /etc a runtime reads; the rest of /etc (and any secret in it) stays out.
   private static final List<String> ETC =
       List.of(
@@ -157,7 +167,14 @@ public final class Sandbox {
         new OutputCapture(process.getErrorStream(), limits.outputBytes(), () -> kill(process));
     Thread outThread = Thread.ofPlatform().daemon().name("sandbox-stdout").start(out);
     Thread errThread = Thread.ofPlatform().daemon().name("sandbox-stderr").start(err);
-    MemoryWatch memory = new MemoryWatch(process, limits.totalMemoryBytes(), () -> kill(process));
+    // Every writable mount is a tmpfs, and what it holds is memory no process's RSS shows.
+    MemoryWatch memory =
+        new MemoryWatch(
+            process,
+            limits.totalMemoryBytes(),
+            Map.of(WORK_DIR, limits.workDirBytes(), "/tmp", TMPFS_BYTES, "/dev/shm", SHM_BYTES),
+            INPUT_DIR,
+            () -> kill(process));
     Thread memoryThread = Thread.ofPlatform().daemon().name("sandbox-memory").start(memory);
     boolean timedOut = false;
     try {
@@ -236,6 +253,12 @@ public final class Sandbox {
             "/proc",
             "--dev",
             "/dev",
+            "--remount-ro",
+            "/dev",
+            "--size",
+            Long.toString(SHM_BYTES),
+            "--tmpfs",
+            "/dev/shm",
             "--size",
             Long.toString(TMPFS_BYTES),
             "--tmpfs",
@@ -270,7 +293,7 @@ public final class Sandbox {
       }
     }
     // bubblewrap builds the root from a writable tmpfs (the mount points for /etc's files, say):
-    // read-only too, once every mount is in place, so only /sandbox and /tmp take writes.
+    // read-only too, once every mount is in place, so only /sandbox, /tmp and /dev/shm take writes.
     a.addAll(List.of("--remount-ro", "/"));
     Map<String, String> env = new LinkedHashMap<>();
     env.put("PATH", "/usr/local/bin:/usr/bin:/bin");

@@ -26,6 +26,12 @@ public record TestCaseResult(String name, Outcome outcome, Duration duration, St
   public enum Outcome {
     PASSED,
     FAILED,
-    ERRORED
+    ERRORED,
+    /**
+     * Not run, or not meant to pass yet, as the test file itself declares (a skip decorator, {@code
+     * test.skip}, {@code todo}, an expected failure): reported and counted neither way. A skip the
+     * deliverable causes is a failure, never this.
+     */
+    SKIPPED
   }
 }

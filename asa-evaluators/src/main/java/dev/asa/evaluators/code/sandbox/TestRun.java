@@ -93,21 +93,27 @@ public record TestRun(
     return count(TestCaseResult.Outcome.ERRORED);
   }
 
+  /** Tests the test file declared skipped (or not meant to pass yet): counted neither way. */
+  public int skipped() {
+    return count(TestCaseResult.Outcome.SKIPPED);
+  }
+
   /**
-   * Every test passed, at least one ran, nothing was killed or went wrong around them, and no
-   * tripwire fired.
+   * Every test that counts passed, at least one did, nothing was killed or went wrong around them,
+   * and no tripwire fired. Declared skips count neither way.
    */
   public boolean allPassed() {
-    return !tests.isEmpty()
-        && passed() == tests.size()
+    return passed() > 0
+        && passed() == tests.size() - skipped()
         && !killed
         && problem.isEmpty()
         && tampered.isEmpty();
   }
 
-  /** Share of tests passing, 0 to 1; 0 when none ran. */
+  /** Share of the tests that count passing, 0 to 1; 0 when none counts. */
   public double passRate() {
-    return tests.isEmpty() ? 0.0 : (double) passed() / tests.size();
+    int counted = tests.size() - skipped();
+    return counted == 0 ? 0.0 : (double) passed() / counted;
   }
 
   private int count(TestCaseResult.Outcome outcome) {

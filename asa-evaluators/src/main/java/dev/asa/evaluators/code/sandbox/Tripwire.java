@@ -140,7 +140,7 @@ final class Tripwire {
       }
       String tag = content.contains("\t") ? content.substring(0, content.indexOf('\t')) : content;
       switch (tag) {
-        case "PASS", "FAIL", "ERROR" -> results++;
+        case "PASS", "FAIL", "ERROR", "SKIP" -> results++;
         case "END" -> {
           ended = true;
           String count = content.substring(Math.min(content.length(), 4));

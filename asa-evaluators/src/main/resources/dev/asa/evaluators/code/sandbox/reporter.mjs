@@ -8,6 +8,11 @@
 // key (it could still read this process's memory through /proc where the kernel's ptrace rules
 // allow it: deliberate effort), and it can disarm node:assert or forge the events it sends this process: the control tests
 // appended to the test file and the Java side's name check are there for that.
+//
+// Skips: a skip is not a pass. A test the file declares skipped or todo (test.skip, { skip },
+// test.todo, { todo }, or t.skip()/t.todo() on the context only the test's own code holds) is
+// reported as SKIP and counted neither way; node reports a failing todo test without failing the
+// run, so it is a SKIP too. A test that skipped and still failed is a failure.
 import { createHmac } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 
@@ -19,10 +24,14 @@ let results = 0;
 const esc = (s) => String(s).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\r/g, '').replace(/\n/g, '\\n');
 const line = (...fields) => {
   const body = [String(seq++), ...fields.map(esc)].join('\t');
-  if (fields[0] === 'PASS' || fields[0] === 'FAIL' || fields[0] === 'ERROR') results++;
+  if (['PASS', 'FAIL', 'ERROR', 'SKIP'].includes(fields[0])) results++;
   return createHmac('sha256', key).update(body, 'utf8').digest('hex') + '\t' + body + '\n';
 };
 const isTestFile = (p) => p.includes('/__asa__/') || (process.env.ASA_TEST_FILE && p.endsWith('/' + process.env.ASA_TEST_FILE));
+
+const declared = (d) => d.todo !== undefined
+  ? 'declared todo by the test file' + (typeof d.todo === 'string' ? ': ' + d.todo : '') + ': not counted'
+  : 'skipped as the test file declares' + (typeof d.skip === 'string' ? ': ' + d.skip : '') + ': not counted';
 
 export default async function* reporter(source) {
   for await (const event of source) {
@@ -32,11 +41,13 @@ export default async function* reporter(source) {
         yield line('START', d.name);
         break;
       case 'test:pass':
-        if (d.details?.type !== 'suite') yield line('PASS', d.name, Math.round(d.details?.duration_ms ?? 0), '');
-        else yield line('SUITE', d.name);
+        if (d.details?.type === 'suite') yield line('SUITE', d.name);
+        else if (d.skip !== undefined || d.todo !== undefined) yield line('SKIP', d.name, Math.round(d.details?.duration_ms ?? 0), declared(d));
+        else yield line('PASS', d.name, Math.round(d.details?.duration_ms ?? 0), '');
         break;
       case 'test:fail': {
         if (d.details?.type === 'suite') { yield line('SUITE', d.name); break; }
+        if (d.todo !== undefined) { yield line('SKIP', d.name, Math.round(d.details?.duration_ms ?? 0), declared(d)); break; }
         const error = d.details?.error;
         const cause = error?.cause ?? error;
         const assertion = cause?.code === 'ERR_ASSERTION' || cause?.name === 'AssertionError';

@@ -8,10 +8,29 @@
 # run after the tests through the same path; an END line closes the run. The deliverable runs in
 # this process and could still dig the key out of memory (gc, frames): that takes deliberate
 # effort, and anything it forges short of that is caught on the Java side, which fails closed.
+#
+# Plain comparisons: an assertion must not be decided by the deliverable's own objects. A returned
+# list subclass whose __eq__ is always true would pass every assertEqual, and `[1] == forged` asks
+# the forged object too (Python tries a subclass's reflected method first). So every comparison the
+# test file makes (its ==, !=, <, in... rewritten in its syntax tree before it runs) and every
+# comparing assert method of unittest.TestCase compares plain data: plain() copies builtins and
+# their subclasses into exact builtins through the builtin types' own methods, recursively, so
+# only CPython's comparison of exact builtins decides. An object of a class the deliverable defines
+# stays itself (behind Foreign): equal to another of its kind by its own __eq__ (when the test asks
+# whether two of the deliverable's objects are equal, only their class can say), never equal to
+# plain data. The comparison runs in this process, but on copies the deliverable's code never sees.
+#
+# Skips: a skip is not a pass. A test the client declared skipped (@unittest.skip..., or
+# @expectedFailure, which says the test is not meant to pass yet) is reported as SKIP and not
+# counted. A unittest.SkipTest raised while a test runs counts as a failure, unless the test file's
+# own code raised it (self.skipTest in the client's test): otherwise a deliverable that raises
+# SkipTest would "pass" every test it cannot do.
+import ast
 import hashlib
 import hmac
 import importlib.util
 import inspect
+import operator
 import os
 import sys
 import threading
@@ -36,7 +55,7 @@ def Results(path, key):
     def line(*fields):
         body = join([str(state["seq"])] + [esc(f) for f in fields])
         state["seq"] += 1
-        if fields[0] in ("PASS", "FAIL", "ERROR"):
+        if fields[0] in ("PASS", "FAIL", "ERROR", "SKIP"):
             state["results"] += 1
         # Flushed at once: a run killed midway keeps what it had.
         out.write(new(key, body.encode("utf-8"), sha256).hexdigest() + "\t" + body + "\n")
@@ -54,6 +73,210 @@ def read_key():
     with open(KEY, "w", encoding="utf-8"):
         pass  # erased before anything of the deliverable's is loaded
     return bytes.fromhex(seed[0]), seed[1:3], seed[3]
+
+
+class Foreign:
+    """A value of a class the deliverable defines, inside a comparison: see plain()."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+    def __eq__(self, other):
+        return type(other) is Foreign and bool(self.value == other.value)
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self):
+        return hash(self.value)
+
+    def __contains__(self, item):
+        # Membership by what the container yields, compared plainly: its __contains__ would be
+        # handed the value sought and could answer yes to anything.
+        return any(x == item for x in self)
+
+    def __iter__(self):
+        return (plain(x) for x in iter(self.value))
+
+    def __len__(self):
+        return len(self.value)
+
+    def __repr__(self):
+        return repr(self.value)
+
+    def _order(self, other, op):
+        if type(other) is not Foreign:
+            return NotImplemented
+        return bool(op(self.value, other.value))
+
+    def __lt__(self, other):
+        return self._order(other, operator.lt)
+
+    def __le__(self, other):
+        return self._order(other, operator.le)
+
+    def __gt__(self, other):
+        return self._order(other, operator.gt)
+
+    def __ge__(self, other):
+        return self._order(other, operator.ge)
+
+
+TRUSTED = {"root": None, "tests": None, "tests_path": None}
+_trust = {}
+
+
+def trusted(t):
+    """Whether every class of t's MRO is Python's own or the test file's, not the deliverable's."""
+    known = _trust.get(id(t))
+    if known is not None and known[0] is t:
+        return known[1]
+    verdict = all(_trusted_class(k) for k in type.__dict__["__mro__"].__get__(t))
+    _trust[id(t)] = (t, verdict)
+    return verdict
+
+
+def _trusted_class(k):
+    module_name = type.__dict__["__module__"].__get__(k)
+    if module_name == "builtins":
+        return True
+    module = sys.modules.get(module_name)
+    if module is None:
+        return False
+    if module is TRUSTED["tests"]:
+        return True
+    if module_name.split(".")[0] not in sys.stdlib_module_names:
+        return False
+    where = getattr(module, "__file__", None)
+    if where and os.path.abspath(where).startswith(TRUSTED["root"] + os.sep):
+        return False  # a deliverable's file named like a standard module
+    found = module
+    for part in type.__dict__["__qualname__"].__get__(k).split("."):
+        found = getattr(found, part, None)
+    return found is k
+
+
+def plain(value, depth=0):
+    """value as plain data: exact builtins copied by the builtin types' own methods."""
+    t = type(value)
+    if value is None or t is bool or t is int or t is float or t is str or t is bytes:
+        return value
+    if depth > 200:
+        raise ValueError("a value nested more than 200 deep cannot be compared")
+    d = depth + 1
+    if issubclass(t, bool):
+        return bool(int.__int__(value))
+    if issubclass(t, int):
+        return int.__int__(value)
+    if issubclass(t, float):
+        return float.__float__(value)
+    if issubclass(t, complex):
+        return complex(complex.real.__get__(value), complex.imag.__get__(value))
+    if issubclass(t, str):
+        return str.__str__(value)
+    if issubclass(t, bytes):
+        return bytes.__getitem__(value, slice(None))
+    if issubclass(t, bytearray):
+        return bytearray.__getitem__(value, slice(None))
+    if issubclass(t, list):
+        return [plain(x, d) for x in list.__iter__(value)]
+    if issubclass(t, tuple):
+        return tuple(plain(x, d) for x in tuple.__iter__(value))
+    if issubclass(t, dict):
+        return {plain(k, d): plain(v, d) for k, v in dict.items(value)}
+    if issubclass(t, frozenset):
+        return frozenset(plain(x, d) for x in frozenset.__iter__(value))
+    if issubclass(t, set):
+        return {plain(x, d) for x in set.__iter__(value)}
+    if trusted(t):
+        return value
+    return Foreign(value)
+
+
+COMPARE = {
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+    ">": operator.gt, ">=": operator.ge,
+    "in": lambda a, b: a in b, "not in": lambda a, b: a not in b,
+    "is": operator.is_, "is not": operator.is_not,
+}
+OP_NAMES = {
+    ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
+    ast.In: "in", ast.NotIn: "not in", ast.Is: "is", ast.IsNot: "is not",
+}
+
+
+def compare(op, a, b):
+    if op in ("is", "is not"):
+        return COMPARE[op](a, b)  # identity: nothing to forge
+    return COMPARE[op](plain(a), plain(b))
+
+
+def compare_chain(left, *rest):
+    # a < b < c: each comparator evaluated once, and only while the chain holds.
+    for op, right in rest:
+        value = right()
+        if not compare(op, left, value):
+            return False
+        left = value
+    return True
+
+
+class PlainComparisons(ast.NodeTransformer):
+    """Rewrites the test file's comparisons into calls of compare() (see the top of the file)."""
+
+    def visit_Compare(self, node):
+        self.generic_visit(node)
+        ops = [OP_NAMES[type(o)] for o in node.ops]
+        if len(ops) == 1:
+            if ops[0] in ("is", "is not"):
+                return node
+            call = ast.Call(ast.Name("__asa_compare__", ast.Load()),
+                            [ast.Constant(ops[0]), node.left, node.comparators[0]], [])
+        else:
+            pairs = [ast.Tuple([ast.Constant(o), ast.Lambda(no_arguments(), c)], ast.Load())
+                     for o, c in zip(ops, node.comparators)]
+            call = ast.Call(ast.Name("__asa_compare_chain__", ast.Load()), [node.left] + pairs, [])
+        return ast.copy_location(call, node)
+
+
+def no_arguments():
+    return ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[],
+                         kwarg=None, defaults=[])
+
+
+def load_tests(path, name):
+    with open(path, encoding="utf-8") as f:
+        source = f.read()
+    tree = ast.fix_missing_locations(PlainComparisons().visit(ast.parse(source, path)))
+    code = compile(tree, path, "exec")
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    module.__asa_compare__ = compare
+    module.__asa_compare_chain__ = compare_chain
+    sys.modules[name] = module
+    TRUSTED["tests"] = module
+    exec(code, module.__dict__)
+    return module
+
+
+COMPARING = ("assertEqual", "assertNotEqual", "assertListEqual", "assertTupleEqual",
+             "assertSequenceEqual", "assertDictEqual", "assertSetEqual", "assertCountEqual",
+             "assertMultiLineEqual", "assertAlmostEqual", "assertNotAlmostEqual", "assertIn",
+             "assertNotIn", "assertGreater", "assertGreaterEqual", "assertLess",
+             "assertLessEqual")
+
+
+def comparing_plainly(original):
+    def method(self, first, second, *args, **kwargs):
+        return original(self, plain(first), plain(second), *args, **kwargs)
+    method.__name__ = original.__name__
+    return method
+
+
+for _name in COMPARING:
+    setattr(unittest.TestCase, _name, comparing_plainly(vars(unittest.TestCase)[_name]))
 
 
 PRIMITIVES = sorted(a for a in vars(unittest.TestCase) if a.startswith("assert") or a in ("fail", "run"))
@@ -88,6 +311,8 @@ def main():
 def run(tests_path, line, sources, must_fail, must_pass):
     originals = primitives()
     root = os.getcwd()
+    TRUSTED["root"] = os.path.abspath(root)
+    TRUSTED["tests_path"] = os.path.abspath(tests_path)
     sys.path.insert(0, root)
     test_dir = os.path.dirname(os.path.abspath(tests_path))
     if test_dir != root:
@@ -113,10 +338,7 @@ def run(tests_path, line, sources, must_fail, must_pass):
 
     name = os.path.splitext(os.path.basename(tests_path))[0]
     try:
-        spec = importlib.util.spec_from_file_location(name, os.path.abspath(tests_path))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
+        module = load_tests(os.path.abspath(tests_path), name)
     except BaseException:
         line("PROBLEM", "the test file did not load:\n" + traceback.format_exc(limit=8))
         return 3
@@ -215,23 +437,66 @@ def plain_method(cls, method):
 
 
 class Outcome(unittest.TestResult):
-    def __init__(self):
+    def __init__(self, tests_path):
         super().__init__()
+        self.tests_path = os.path.abspath(tests_path)
         self.verdict = ("PASS", "")
 
+    def _worse(self, verdict):
+        # A test with subtests ends with its worst part: an error over a failure over a pass.
+        rank = {"PASS": 0, "SKIP": 1, "FAIL": 2, "ERROR": 3}
+        if rank[verdict[0]] >= rank[self.verdict[0]]:
+            self.verdict = verdict
+
     def addFailure(self, test, err):
-        self.verdict = ("FAIL", self._exc_info_to_string(err, test))
+        self._worse(("FAIL", self._exc_info_to_string(err, test)))
 
     def addError(self, test, err):
-        self.verdict = ("ERROR", self._exc_info_to_string(err, test))
+        self._worse(("ERROR", self._exc_info_to_string(err, test)))
+
+    def addSubTest(self, test, subtest, err):
+        # unittest records a failing subtest without calling addFailure: without this, a test
+        # whose every subtest failed would pass.
+        if err is not None:
+            failed = issubclass(err[0], test.failureException)
+            self._worse(("FAIL" if failed else "ERROR", self._exc_info_to_string(err, subtest)))
 
     def addSkip(self, test, reason):
-        self.verdict = ("PASS", "skipped: " + reason)
+        # unittest calls this inside its `except SkipTest` when the test raised it as it ran, and
+        # outside any exception for a skip the test declared (a decorator on it or its class).
+        raised = sys.exc_info()[1]
+        if raised is None:
+            self._worse(("SKIP", "skipped as the test file declares: " + str(reason)))
+        elif self._raised_by_the_tests(raised):
+            self._worse(("SKIP", "the test skipped itself: " + str(reason)))
+        else:
+            self._worse(("FAIL", "unittest.SkipTest was raised by code outside the test file ("
+                         + str(reason) + "): a skip is not a pass\n"
+                         + "".join(traceback.format_exception(raised, limit=8))))
+
+    def _raised_by_the_tests(self, raised):
+        # The innermost frame outside unittest's own code is the one that raised the skip.
+        unittest_dir = os.path.dirname(os.path.abspath(unittest.__file__))
+        origin = None
+        tb = raised.__traceback__
+        while tb is not None:
+            where = os.path.abspath(tb.tb_frame.f_code.co_filename)
+            if not where.startswith(unittest_dir + os.sep):
+                origin = where
+            tb = tb.tb_next
+        return origin == self.tests_path
+
+    def addExpectedFailure(self, test, err):
+        self._worse(("SKIP", "declared an expected failure (@expectedFailure): not counted"))
+
+    def addUnexpectedSuccess(self, test):
+        self._worse(("SKIP", "declared an expected failure (@expectedFailure), and it passed:"
+                     " not counted"))
 
 
 def run_case(case):
     if isinstance(case, unittest.TestCase):
-        result = Outcome()
+        result = Outcome(TRUSTED["tests_path"])
         try:
             case.run(result)
         except BaseException:

@@ -54,6 +54,33 @@ class SandboxTest {
   }
 
   @Test
+  void devIsReadOnlyAndDevShmIsASmallCappedTmpfs() {
+    // bubblewrap's own /dev is a writable tmpfs of half the host's memory, outside every cap.
+    SandboxResult r =
+        sh(
+            "touch /dev/x 2>/dev/null && echo dev;"
+                + " dd if=/dev/zero of=/dev/shm/hoard bs=1M count=64 2>/dev/null;"
+                + " echo shm $(wc -c < /dev/shm/hoard); echo null > /dev/null && echo null");
+    assertEquals("shm 16777216\nnull", r.stdout().strip(), r.stderr());
+  }
+
+  @Test
+  void filesHeldInTheTmpfsMountsCountAgainstTheTotalMemory() {
+    // Files in a tmpfs are memory no process's RSS shows: 45 MiB in /tmp, 45 MiB in the work
+    // directory and 12 MiB in /dev/shm, each within its own mount's size (and each file within
+    // RLIMIT_FSIZE), pass 96 MiB together.
+    SandboxResult r =
+        sh(
+            "for i in 1 2 3; do dd if=/dev/zero of=/tmp/a$i bs=1M count=15 2>/dev/null;"
+                + " dd if=/dev/zero of=b$i bs=1M count=15 2>/dev/null; done;"
+                + " dd if=/dev/zero of=/dev/shm/c bs=1M count=12 2>/dev/null; sleep 5; echo held",
+            Map.of(),
+            Limits.defaults().withTotalMemoryBytes(96L * 1024 * 1024));
+    assertTrue(r.memoryOverrun(), r.stdout() + r.stderr());
+    assertFalse(r.stdout().contains("held"));
+  }
+
+  @Test
   void theHostsHomeWorkAndVarAreNotThere() {
     SandboxResult r = sh("ls -d /root /home /work /var /opt /srv /mnt 2>/dev/null; ls /; true");
     assertEquals(0, r.exitCode());
