@@ -109,7 +109,8 @@ public record QualityCriteria(
       return this;
     }
     List<QualityGate> withTests = new ArrayList<>(gates);
-    if (withTests.stream().noneMatch(g -> g.text().equals(TESTS_PASS))) {
+    if (withTests.stream()
+        .noneMatch(g -> g.text().equals(TESTS_PASS) || g.text().equals("all_tests_pass"))) {
       withTests.add(QualityGate.of(TESTS_PASS, QualityGate.Kind.BOOLEAN));
     }
     return new QualityCriteria(

@@ -35,6 +35,9 @@ public final class CodeEvaluator implements Evaluator {
   /** The check gates can name: the tests ran and all passed (whitepaper 4.4). */
   public static final String TESTS_PASS = "tests_pass";
 
+  /** The whitepaper's name for the same check (section 6.4's gate set), measured the same way. */
+  public static final String ALL_TESTS_PASS = "all_tests_pass";
+
   static final Set<String> MAINTAINABILITY =
       Set.of("maintainability", "code_quality", "readability", "style");
   static final Set<String> DOCUMENTATION =
@@ -104,7 +107,9 @@ public final class CodeEvaluator implements Evaluator {
     checks.put(CODE_PARSES, scores.parsesCheck());
     // Only the client's tests can pass the gate: a provider's own tests prove what it chose to.
     if (outcome instanceof TestRunner.Outcome.Ran ran && ran.results().agreed()) {
-      checks.put(TESTS_PASS, CodeScores.testsPass(ran.results()));
+      CheckResult passed = CodeScores.testsPass(ran.results());
+      checks.put(TESTS_PASS, passed);
+      checks.put(ALL_TESTS_PASS, passed);
     }
     task.progress().update("done", 3, 3);
     return new Evaluation(ID, TYPE, null, inputs, checks, Evaluation.Usage.FREE);

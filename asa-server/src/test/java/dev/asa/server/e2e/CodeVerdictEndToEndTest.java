@@ -431,6 +431,41 @@ class CodeVerdictEndToEndTest {
         .isEqualTo("10.00");
   }
 
+  /**
+   * The whitepaper's gate set names the tests {@code all_tests_pass}; when the server runs them,
+   * its measurement answers that name as it answers {@code tests_pass} (it failed "not evaluated").
+   */
+  @Test
+  void theWhitepapersAllTestsPassGateIsAnsweredByTheServersOwnRun() {
+    ObjectNode r = Json.object();
+    r.putObject("deliverable")
+        .put("content", SORT_CORRECT)
+        .put("format", "python")
+        .put("type", "code");
+    ObjectNode original = r.putObject("original_request").put("description", REQUEST);
+    original.putObject("tests").put("language", "python").put("content", SORT_TESTS);
+    r.putObject("verification_config").put("depth", "semantic");
+    ObjectNode criteria = r.putObject("quality_criteria");
+    ObjectNode correctness = criteria.putArray("dimensions").addObject();
+    correctness.put("name", "correctness").put("weight", 1).put("metric", "percentage");
+    correctness.putObject("slo").put("operator", "gte").put("value", 80);
+    criteria.put("composite_threshold", 75);
+    criteria
+        .putArray("quality_gates")
+        .addObject()
+        .put("type", "boolean")
+        .put("condition", "all_tests_pass");
+    ObjectNode accepted = as("alice").requestVerification(r);
+    JsonNode result =
+        as("alice")
+            .awaitVerification(
+                accepted.path("verification_id").asText(), Duration.ofSeconds(90), p -> {});
+    JsonNode gate = result.path("quality_gates").get(0);
+    assertThat(gate.path("condition").asText()).as(result.toString()).isEqualTo("all_tests_pass");
+    assertThat(gate.path("passed").asBoolean()).as(result.toString()).isTrue();
+    assertThat(verdict(result)).isEqualTo("PASS");
+  }
+
   @Test
   void anAgreementsSkipTestForgeryIsPaidNothing() throws Exception {
     JsonNode result = agreeDeliverAndVerify("asa-code-skiptest", SORT_SKIPS);
