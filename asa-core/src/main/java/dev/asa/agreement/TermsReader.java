@@ -2,6 +2,7 @@ package dev.asa.agreement;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.asa.crypto.Ed25519PublicKey;
+import dev.asa.json.SchemaPatterns;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -161,6 +162,14 @@ final class TermsReader {
     } else if (node.has("guarantee")) {
       violations.add(
           "/quality_criteria/guarantee", "applies only with \"guarantee_type\": \"probabilistic\"");
+    }
+    JsonNode schema = node.get("deliverable_schema");
+    if (schema != null) {
+      // A pattern RE2 cannot run is refused now, by its pointer: the schema is applied in linear
+      // time or not at all (SchemaPatterns).
+      SchemaPatterns.firstUnrunnable(schema)
+          .ifPresent(u ->
+              violations.add("/quality_criteria/deliverable_schema" + u.pointer(), u.reason()));
     }
     return new QualityCriteria(
         dimensions,

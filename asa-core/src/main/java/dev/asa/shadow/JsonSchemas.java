@@ -8,6 +8,7 @@ import com.networknt.schema.SchemaRegistryConfig;
 import com.networknt.schema.SpecificationVersion;
 import com.networknt.schema.path.NodePath;
 import com.networknt.schema.path.PathType;
+import dev.asa.json.SchemaPatterns;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -59,6 +60,7 @@ final class JsonSchemas {
                         .locale(Locale.ENGLISH)
                         .pathType(PathType.JSON_POINTER)
                         .formatAssertionsEnabled(false)
+                        .regularExpressionFactory(SchemaPatterns.LINEAR)
                         .build()));
   }
 

@@ -11,6 +11,7 @@ import com.networknt.schema.path.NodePath;
 import com.networknt.schema.path.PathType;
 import dev.asa.json.Json;
 import dev.asa.json.JsonTree;
+import dev.asa.json.SchemaPatterns;
 import dev.asa.scoring.CheckResult;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +24,8 @@ import java.util.Locale;
  * <p>Each validation gets its own schema registry: the schema comes from the agreement's parties,
  * and a registry caches schemas by {@code $id}, so a shared one would let one agreement's schema
  * stand in for another's. The library's default loader fetches nothing from the network or the file
- * system, so a remote {@code $ref} fails validation instead of being followed.
+ * system, so a remote {@code $ref} fails validation instead of being followed. Its patterns run in
+ * linear time ({@link SchemaPatterns}): this check answers in the request's thread.
  */
 final class DeliverableSchema {
   private DeliverableSchema() {}
@@ -71,6 +73,7 @@ final class DeliverableSchema {
                 SchemaRegistryConfig.builder()
                     .locale(Locale.ENGLISH)
                     .pathType(PathType.JSON_POINTER)
+                    .regularExpressionFactory(SchemaPatterns.LINEAR)
                     .build()));
   }
 

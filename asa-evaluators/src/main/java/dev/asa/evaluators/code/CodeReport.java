@@ -1,5 +1,6 @@
 package dev.asa.evaluators.code;
 
+import dev.asa.evaluators.Deadline;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -29,14 +30,16 @@ public record CodeReport(
     Map<String, String> sources = new LinkedHashMap<>();
     List<String> unread = new ArrayList<>();
     tree.files()
-        .forEach((path, text) ->
-            Language.ofPath(path)
-                .ifPresentOrElse(
-                    l -> {
-                      reports.add(SourceAnalyzer.of(l).analyze(path, text));
-                      sources.put(path, text);
-                    },
-                    () -> unread.add(path)));
+        .forEach((path, text) -> {
+          Deadline.check();
+          Language.ofPath(path)
+              .ifPresentOrElse(
+                  l -> {
+                    reports.add(SourceAnalyzer.of(l).analyze(path, text));
+                    sources.put(path, text);
+                  },
+                  () -> unread.add(path));
+        });
     return new CodeReport(tree, reports, Duplication.of(sources), unread);
   }
 

@@ -35,9 +35,12 @@ import com.github.javaparser.ast.stmt.SwitchStmt;
 import com.github.javaparser.ast.stmt.SynchronizedStmt;
 import com.github.javaparser.ast.stmt.TryStmt;
 import com.github.javaparser.ast.stmt.WhileStmt;
+import dev.asa.evaluators.Deadline;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -154,7 +157,7 @@ final class JavaAnalyzer implements SourceAnalyzer {
       for (ObjectCreationExpr created : cu.findAll(ObjectCreationExpr.class)) {
         String type = created.getType().getNameAsString();
         if (type.equals("ProcessBuilder")
-            && created.getArguments().stream().anyMatch(Walk::isBuilt)) {
+            && created.getArguments().stream().anyMatch(this::isBuilt)) {
           report(
               Check.SHELL_CONCATENATION, created, "new ProcessBuilder(...) given a built string");
         } else if (type.equals("ObjectInputStream") || type.equals("XMLDecoder")) {
@@ -186,6 +189,7 @@ final class JavaAnalyzer implements SourceAnalyzer {
         }
       }
       for (Expression e : cu.findAll(Expression.class)) {
+        Deadline.check();
         if (isBuilt(e)
             && !(e.getParentNode().orElse(null) instanceof Expression p && isBuilt(p))
             && Smells.looksLikeSql(e.toString())) {
@@ -284,7 +288,16 @@ final class JavaAnalyzer implements SourceAnalyzer {
     }
 
     /** A string put together at run time: concatenation with a non-literal, or formatting. */
-    static boolean isBuilt(Expression e) {
+    /**
+     * What {@link #hasString} and {@link #hasDynamic} found for each operation, remembered: every
+     * operation of a chain of concatenations asks them of the chain below it, which took time in
+     * the square of the chain's length.
+     */
+    final Map<BinaryExpr, Boolean> strings = new IdentityHashMap<>();
+
+    final Map<BinaryExpr, Boolean> dynamics = new IdentityHashMap<>();
+
+    boolean isBuilt(Expression e) {
       if (e instanceof EnclosedExpr en) {
         return isBuilt(en.getInner());
       }
@@ -303,17 +316,25 @@ final class JavaAnalyzer implements SourceAnalyzer {
       return false;
     }
 
-    static boolean hasString(Expression e) {
+    boolean hasString(Expression e) {
       if (e instanceof StringLiteralExpr || e instanceof TextBlockLiteralExpr) {
         return true;
       }
       if (e instanceof EnclosedExpr en) {
         return hasString(en.getInner());
       }
-      return e instanceof BinaryExpr b && (hasString(b.getLeft()) || hasString(b.getRight()));
+      if (!(e instanceof BinaryExpr b)) {
+        return false;
+      }
+      Boolean known = strings.get(b);
+      if (known == null) {
+        known = hasString(b.getLeft()) || hasString(b.getRight());
+        strings.put(b, known);
+      }
+      return known;
     }
 
-    static boolean hasDynamic(Expression e) {
+    boolean hasDynamic(Expression e) {
       if (e instanceof LiteralExpr) {
         return false;
       }
@@ -321,7 +342,12 @@ final class JavaAnalyzer implements SourceAnalyzer {
         return hasDynamic(en.getInner());
       }
       if (e instanceof BinaryExpr b) {
-        return hasDynamic(b.getLeft()) || hasDynamic(b.getRight());
+        Boolean known = dynamics.get(b);
+        if (known == null) {
+          known = hasDynamic(b.getLeft()) || hasDynamic(b.getRight());
+          dynamics.put(b, known);
+        }
+        return known;
       }
       return true;
     }

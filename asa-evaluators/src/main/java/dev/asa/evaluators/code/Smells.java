@@ -1,5 +1,6 @@
 package dev.asa.evaluators.code;
 
+import dev.asa.evaluators.Deadline;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
@@ -25,10 +26,13 @@ final class Smells {
       Pattern.compile(
           "AKIA[0-9A-Z]{16}|-----BEGIN (?:RSA |EC |DSA |OPENSSH )?PRIVATE KEY-----|gh[pousr]_[A-Za-z0-9]{36}|xox[abprs]-[A-Za-z0-9-]{10,}|sk-[A-Za-z0-9_-]{20,}|AIza[0-9A-Za-z_-]{35}");
 
-  /** A statement of SQL: a verb and the clause that goes with it. */
-  private static final Pattern SQL =
+  /**
+   * A statement of SQL whose verb and clause stand side by side: "insert into", "drop table".
+   * Found, not matched whole: each start tries a few letters and one run of spaces.
+   */
+  private static final Pattern SQL_ADJACENT =
       Pattern.compile(
-          "(?is).*\\b(?:select\\b.+\\bfrom|insert\\s+into|update\\b.+\\bset|delete\\s+from|drop\\s+table|create\\s+table|alter\\s+table)\\b.*");
+          "(?i)\\b(?:insert\\s+into|delete\\s+from|drop\\s+table|create\\s+table|alter\\s+table)\\b");
 
   /** Values that stand for a secret to be filled in, not a secret: YOUR_API_KEY, changeme, xxxx. */
   private static final Pattern PLACEHOLDER =
@@ -43,7 +47,8 @@ final class Smells {
             .matcher(name.replaceAll("^[\"'`]|[\"'`]$", ""))
             .replaceAll("$1_$2")
             .toLowerCase(Locale.ROOT);
-    return SECRET_NAME.matcher(snake).find() && !NOT_A_SECRET.matcher(snake).find();
+    CharSequence text = Deadline.interruptible(snake);
+    return SECRET_NAME.matcher(text).find() && !NOT_A_SECRET.matcher(text).find();
   }
 
   /**
@@ -61,7 +66,7 @@ final class Smells {
 
   /** Whether a literal is a credential by its shape alone (cloud keys, tokens, private keys). */
   static boolean credentialShaped(String value) {
-    return SECRET_VALUE.matcher(value).find();
+    return SECRET_VALUE.matcher(Deadline.interruptible(value)).find();
   }
 
   /** A clause beyond the verb's own, which prose ("select one option from...") rarely has. */
@@ -77,8 +82,68 @@ final class Smells {
    * further clause, so that a sentence such as "select one option from the list" is not SQL.
    */
   static boolean looksLikeSql(String text) {
-    return SQL.matcher(text).matches()
-        && (SQL_VERB_UPPER.matcher(text).find() || SQL_CLAUSE.matcher(text).find());
+    CharSequence read = Deadline.interruptible(text);
+    return isStatement(text)
+        && (SQL_VERB_UPPER.matcher(read).find() || SQL_CLAUSE.matcher(read).find());
+  }
+
+  /**
+   * A verb and the clause that goes with it: "insert into" and its kind side by side, or "select"
+   * with a "from" somewhere after it, "update" with a "set". In linear time: the pattern this
+   * replaces, {@code .*\\b(?:select\\b.+\\bfrom|...)\\b.*}, ran to the end of the text from each
+   * "select" it met, and a deliverable of 420 KB of built strings of "select " held a core for
+   * minutes. The first verb and the last clause word decide it alone.
+   */
+  private static boolean isStatement(String text) {
+    if (SQL_ADJACENT.matcher(Deadline.interruptible(text)).find()) {
+      return true;
+    }
+    String lower = text.toLowerCase(Locale.ROOT);
+    return before(lower, "select", "from") || before(lower, "update", "set");
+  }
+
+  /**
+   * Whether the word {@code verb} appears, and the word {@code clause} starts at least one
+   * character after it ends (as {@code \\bverb\\b.+\\bclause\\b} would find).
+   */
+  private static boolean before(String lower, String verb, String clause) {
+    int verbAt = wordAt(lower, verb, 0);
+    if (verbAt < 0) {
+      return false;
+    }
+    int clauseAt = lastWordAt(lower, clause);
+    return clauseAt > verbAt + verb.length();
+  }
+
+  /** The first index from {@code from} where {@code word} stands as a whole word, or -1. */
+  private static int wordAt(String text, String word, int from) {
+    for (int i = text.indexOf(word, from); i >= 0; i = text.indexOf(word, i + 1)) {
+      if (isWord(text, i, word.length())) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** The last index where {@code word} stands as a whole word, or -1. */
+  private static int lastWordAt(String text, String word) {
+    for (int i = text.lastIndexOf(word); i >= 0; i = text.lastIndexOf(word, i - 1)) {
+      if (isWord(text, i, word.length())) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static boolean isWord(String text, int at, int length) {
+    int end = at + length;
+    return (at == 0 || !isWordChar(text.charAt(at - 1)))
+        && (end == text.length() || !isWordChar(text.charAt(end)));
+  }
+
+  /** A character of {@code \\w}, as {@link Pattern}'s {@code \\b} reads it. */
+  private static boolean isWordChar(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
   }
 
   /** A literal's text without its quotes and string prefixes (f, r, b, u...). */

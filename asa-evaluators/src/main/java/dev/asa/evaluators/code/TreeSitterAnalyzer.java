@@ -1,11 +1,14 @@
 package dev.asa.evaluators.code;
 
+import dev.asa.evaluators.Deadline;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.treesitter.TSLanguage;
 import org.treesitter.TSNode;
@@ -61,7 +64,7 @@ final class TreeSitterAnalyzer implements SourceAnalyzer {
           if (root.hasError()) {
             w.syntaxErrors(root, syntax);
           }
-          w.walk(root, null, 0);
+          w.walk(root, null, 0, false);
         } catch (StackOverflowError e) {
           syntax.add(new Finding(Check.SYNTAX_ERROR, path, 1, "nested too deeply to analyse"));
         }
@@ -146,7 +149,13 @@ final class TreeSitterAnalyzer implements SourceAnalyzer {
       }
     }
 
-    void walk(TSNode node, Acc fn, int depth) {
+    /**
+     * @param inBuilt whether the parent is a built string ({@link #isBuilt}): a concatenation is
+     *     read for SQL once, at its outermost node. Passed down rather than asked of {@code
+     *     getParent()}, which tree-sitter answers by walking down from the root.
+     */
+    void walk(TSNode node, Acc fn, int depth, boolean inBuilt) {
+      Deadline.check();
       String type = node.getType();
       if (isFunction(type)) {
         function(node, fn);
@@ -166,9 +175,13 @@ final class TreeSitterAnalyzer implements SourceAnalyzer {
           fn.maxNesting = Math.max(fn.maxNesting, d);
         }
       }
+      boolean built = isBuilt(node);
       visit(node, type);
+      if (built && !inBuilt && Smells.looksLikeSql(text(node))) {
+        report(Check.SQL_CONCATENATION, node, snippet(text(node)));
+      }
       for (int i = 0; i < node.getNamedChildCount(); i++) {
-        walk(node.getNamedChild(i), fn, d);
+        walk(node.getNamedChild(i), fn, d, built);
       }
     }
 
@@ -186,7 +199,7 @@ final class TreeSitterAnalyzer implements SourceAnalyzer {
         documentable(node, name, classes.isEmpty() ? "function" : "method");
       }
       for (int i = 0; i < node.getNamedChildCount(); i++) {
-        walk(node.getNamedChild(i), acc, 0);
+        walk(node.getNamedChild(i), acc, 0, false);
       }
       functions.add(
           new FunctionMetrics(
@@ -215,7 +228,7 @@ final class TreeSitterAnalyzer implements SourceAnalyzer {
       classes.push(pub);
       try {
         for (int i = 0; i < node.getNamedChildCount(); i++) {
-          walk(node.getNamedChild(i), fn, 0);
+          walk(node.getNamedChild(i), fn, 0, false);
         }
       } finally {
         classes.pop();
@@ -417,9 +430,6 @@ final class TreeSitterAnalyzer implements SourceAnalyzer {
         }
         default -> {}
       }
-      if (isBuilt(node) && !isBuilt(node.getParent()) && Smells.looksLikeSql(text(node))) {
-        report(Check.SQL_CONCATENATION, node, snippet(text(node)));
-      }
     }
 
     void call(TSNode node, boolean constructor) {
@@ -578,6 +588,16 @@ final class TreeSitterAnalyzer implements SourceAnalyzer {
       };
     }
 
+    /**
+     * What {@link #containsString} and {@link #isDynamic} found for each operator node, by its
+     * span: every node of a chain of concatenations asks them of the chain below it, and
+     * unremembered, a chain of 300 terms took 17 s (the square of its length, each step a call into
+     * the parser).
+     */
+    final Map<Span, Boolean> containsStrings = new HashMap<>();
+
+    final Map<Span, Boolean> dynamics = new HashMap<>();
+
     boolean containsString(TSNode node) {
       String t = node.getType();
       if (t.equals("string") || t.equals("template_string") || t.equals("concatenated_string")) {
@@ -588,12 +608,17 @@ final class TreeSitterAnalyzer implements SourceAnalyzer {
           && !t.equals("parenthesized_expression")) {
         return false;
       }
-      for (int i = 0; i < node.getNamedChildCount(); i++) {
-        if (containsString(node.getNamedChild(i))) {
-          return true;
-        }
+      Span span = Span.of(node, t);
+      Boolean known = containsStrings.get(span);
+      if (known != null) {
+        return known;
       }
-      return false;
+      boolean found = false;
+      for (int i = 0; i < node.getNamedChildCount() && !found; i++) {
+        found = containsString(node.getNamedChild(i));
+      }
+      containsStrings.put(span, found);
+      return found;
     }
 
     /** Whether a value depends on something other than literals. */
@@ -611,16 +636,28 @@ final class TreeSitterAnalyzer implements SourceAnalyzer {
           yield false;
         }
         case "binary_operator", "binary_expression", "parenthesized_expression" -> {
-          for (int i = 0; i < node.getNamedChildCount(); i++) {
-            if (isDynamic(node.getNamedChild(i))) {
-              yield true;
-            }
+          Span span = Span.of(node, node.getType());
+          Boolean known = dynamics.get(span);
+          if (known != null) {
+            yield known;
           }
-          yield false;
+          boolean found = false;
+          for (int i = 0; i < node.getNamedChildCount() && !found; i++) {
+            found = isDynamic(node.getNamedChild(i));
+          }
+          dynamics.put(span, found);
+          yield found;
         }
         case "integer", "float", "number", "true", "false", "none", "null", "comment" -> false;
         default -> true;
       };
+    }
+  }
+
+  /** A node told apart from every other of its tree: no two nodes of one type share a span. */
+  private record Span(int start, int end, String type) {
+    static Span of(TSNode node, String type) {
+      return new Span(node.getStartByte(), node.getEndByte(), type);
     }
   }
 

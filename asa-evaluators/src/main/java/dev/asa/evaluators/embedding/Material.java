@@ -202,6 +202,29 @@ record Material(String instruction, String text) {
     return !text.isEmpty();
   }
 
+  /** Text set off by double quotes or guillemets, three characters or more. */
+  private static final Pattern QUOTED = Pattern.compile("[\"“«][^\"”»]{3,}[\"”»]");
+
+  /**
+   * Whether the request hands over any text at all, long or short: material ({@link #present}),
+   * lines after its first, text after a colon, a quotation, or words pointing at a text ("this
+   * email", "the following"). "Summarise the arguments for and against a four-day week" hands over
+   * none: it asks for something new, whatever its first verb, and was read as reworking a text it
+   * never gave (a vague answer scored 99.9).
+   */
+  static boolean handsOverAny(String request) {
+    String stripped = request.strip();
+    if (of(stripped).present()) {
+      return true;
+    }
+    long lines = stripped.lines().filter(l -> !l.isBlank()).count();
+    int colon = stripped.indexOf(':');
+    return lines > 1
+        || (colon >= 0 && !stripped.substring(colon + 1).isBlank())
+        || QUOTED.matcher(stripped).find()
+        || POINTS.matcher(stripped).find();
+  }
+
   /** "Summarize the following post\n\n...": the first line, or its part before a colon. */
   private static Material leading(List<String> lines) {
     String first = lines.getFirst().strip();

@@ -282,7 +282,16 @@ record OwnContent(double words, int distinct, String exemptBecause, boolean exte
    * asks for words picked out of it ({@link #picksFromItsOwnText}).
    */
   static boolean reworksItsOwnText(String request) {
-    return REWRITE.matcher(request).find() || picksFromItsOwnText(request) || improves(request);
+    return opensWithRework(request) || picksFromItsOwnText(request) || improves(request);
+  }
+
+  /**
+   * Whether the request opens by asking for a text reworked ({@link #REWRITE}) and hands one over
+   * ({@link Material#handsOverAny}): "Summarise the arguments for and against a four-day week"
+   * gives no text to summarise, and is answered with words of one's own like any question.
+   */
+  private static boolean opensWithRework(String request) {
+    return REWRITE.matcher(request).find() && Material.handsOverAny(request);
   }
 
   /**
@@ -309,7 +318,7 @@ record OwnContent(double words, int distinct, String exemptBecause, boolean exte
    * as it was, whole or in part, is a part left undone.
    */
   static boolean rewritesItsOwnText(String request) {
-    return (REWRITE.matcher(request).find() || improves(request))
+    return (opensWithRework(request) || improves(request))
         && !SELECT.matcher(request).find()
         && !picksFromItsOwnText(request);
   }

@@ -1,7 +1,9 @@
 package dev.asa.evaluators.code;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.asa.evaluators.Deadline;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -54,6 +56,58 @@ class CodeChecksHostileInputTest {
         "class D { int f() { return " + "(".repeat(20_000) + "1" + ")".repeat(20_000) + "; } }";
     SourceReport java = SourceAnalyzer.of(Language.JAVA).analyze("D.java", deepJava);
     assertThat(java.file()).isEqualTo("D.java");
+  }
+
+  /**
+   * Text shaped against the checks' own cost, in each language: a built string saying "select"
+   * 60,000 times and never "from" (the SQL pattern ran to the end of the text from each one), and a
+   * chain of 600 concatenations (each node asked the chain below it whether it held a string). Each
+   * is read in well under a second of the minutes it took; the SQL check still finds SQL.
+   */
+  @Test
+  void textShapedAgainstTheChecksIsReadInLinearTime() {
+    String selects = "select ".repeat(60_000);
+    StringBuilder chain = new StringBuilder("(\"select \" + x");
+    for (int i = 0; i < 600; i++) {
+      chain.append(" + \"select \" + x");
+    }
+    chain.append(')');
+    List<String[]> cases =
+        List.of(
+            new String[] {"python", "m.py", "q = \"" + selects + "\" + t\n"},
+            new String[] {"python", "c.py", "q = " + chain + "\n"},
+            new String[] {"javascript", "m.js", "const q = `" + selects + "${t}`;\n"},
+            new String[] {
+              "java", "M.java", "class M { String q(String t) { return \"" + selects + "\" + t; } }"
+            },
+            new String[] {
+              "java", "C.java", "class C { String q(String x) { return " + chain + "; } }"
+            });
+    for (String[] c : cases) {
+      long started = System.nanoTime();
+      SourceReport r = SourceAnalyzer.of(Language.named(c[0]).orElseThrow()).analyze(c[1], c[2]);
+      long millis = (System.nanoTime() - started) / 1_000_000;
+      System.out.printf("%s (%d KB): %d ms%n", c[1], c[2].length() / 1024, millis);
+      assertThat(millis).as(c[1]).isLessThan(5_000);
+      assertThat(r.findings()).noneMatch(f -> f.check() == Check.SQL_CONCATENATION);
+    }
+    SourceReport sql =
+        SourceAnalyzer.of(Language.PYTHON)
+            .analyze("q.py", "q = \"" + selects + "* FROM users WHERE id = \" + uid\n");
+    assertThat(sql.findings()).anyMatch(f -> f.check() == Check.SQL_CONCATENATION);
+  }
+
+  /** An analysis whose thread is interrupted (its job's deadline) stops instead of finishing. */
+  @Test
+  void anInterruptedAnalysisStops() {
+    String code = "q = \"" + "select ".repeat(1_000) + "\" + t\n";
+    Thread.currentThread().interrupt();
+    try {
+      assertThatThrownBy(() -> SourceAnalyzer.of(Language.PYTHON).analyze("m.py", code))
+          .isInstanceOf(Deadline.Passed.class);
+    } finally {
+      Thread.interrupted();
+    }
   }
 
   @Test

@@ -29,6 +29,15 @@ class CodeDeliverablesTest {
     return ((CodeDeliverables.Read.Refused) r).reason();
   }
 
+  /** 200,000 blank lines before the class: its name is found in linear time (it was minutes). */
+  @Test
+  void aJavaFileOfManyBlankLinesIsNamedInLinearTime() {
+    long started = System.nanoTime();
+    CodeTree java = tree(read("\n".repeat(200_000) + "  public class Deep {}\n", "java", "code"));
+    assertThat(java.files()).containsOnlyKeys("Deep.java");
+    assertThat((System.nanoTime() - started) / 1_000_000).isLessThan(2_000);
+  }
+
   @Test
   void aSingleFileTakesItsLanguageFromTheFormatOrTheType() {
     CodeTree py = tree(read("print('hi')\n", "python", "code"));

@@ -451,7 +451,9 @@ class EmbeddingEvaluatorTest {
   void sourcesAsACountAreTheCount() throws Exception {
     Evaluation e =
         evaluate(
-            "As Smith et al. (2024) and [1] show, see https://example.org/x.\n\n## References\n- [1] One\n- [2] Two\n",
+            "As Smith et al. (2024) and [1] show, see https://energy.gov/x.\n\n## References\n"
+                + "- [1] Lee, B. (2023). Backups at home. Consumer Guides.\n"
+                + "- [2] Smith, A. et al. (2024). Restoring files. Data Journal.\n",
             "markdown",
             "text/research",
             dim("sources", MetricType.COUNT, null),

@@ -229,6 +229,31 @@ class OwnContentTest {
     }
   }
 
+  /**
+   * "Summarise", "shorten" or "paraphrase" rework a text only when the request hands one over: "
+   * Summarise the arguments for and against a four-day week" gives none, and a vague answer to it
+   * scored 99.9, exempt from saying anything of its own.
+   */
+  @Test
+  void aReworkVerbWithNoTextHandedOverAsksForSomethingNew() {
+    for (String fresh :
+        List.of(
+            "Summarise the arguments for and against a four-day week.",
+            "Summarize the causes of the First World War",
+            "Paraphrase the main ideas of stoicism for a teenager.")) {
+      assertThat(onTopic(fresh, "x").exemptBecause()).as(fresh).isNull();
+      assertThat(OwnContent.reworksItsOwnText(fresh)).as(fresh).isFalse();
+    }
+    for (String handed :
+        List.of(
+            "Summarize the following post.\n\nWe moved in last May and the heating failed twice.",
+            "Summarise this: the meeting moved to Tuesday.",
+            "Paraphrase \"the cat sat on the mat\" in formal English.",
+            "Shorten this email to two lines")) {
+      assertThat(OwnContent.reworksItsOwnText(handed)).as(handed).isTrue();
+    }
+  }
+
   @Test
   void aRequestForAShortAnswerIsExempt() {
     for (String brief :

@@ -15,7 +15,7 @@ class TextSignalsTest {
 
     private static final String TEXT =
         """
-        See Smith et al. (2024) and (Lee and Park, 2023). Also [1], [2-4], https://example.org/a and
+        See Smith et al. (2024) and (Lee and Park, 2023). Also [1], [2-4], https://energy.gov/a and
         https://doi.org/10.1000/xyz123. In March 2024 the rules changed, as GDPR (2018) requires.
 
         ## References
@@ -24,22 +24,25 @@ class TextSignalsTest {
         """;
 
     @Test
-    void countsEachKindOnce() {
+    void countsEachKindOnceAndOnlyWhatResolves() {
       Citations c = Citations.of(TEXT);
       assertThat(c.urls()).isEqualTo(1); // the doi.org link is a DOI, not a URL
       assertThat(c.dois()).isEqualTo(1);
-      assertThat(c.numbered()).isEqualTo(4); // [1] and [2-4]
-      // Smith 2024 and Lee 2023; "March 2024" is a date and "GDPR (2018)" an acronym.
+      // [1] and [2] name the list's two entries; [3] and [4] name nothing.
+      assertThat(c.numbered()).isEqualTo(2);
+      // Smith 2024 and Lee 2023, each an entry; "March 2024" is a date and "GDPR (2018)" an
+      // acronym.
       assertThat(c.authorYear()).isEqualTo(2);
       assertThat(c.referenceEntries()).isEqualTo(2);
+      assertThat(c.notCounted()).isEqualTo(2);
       assertThat(c.hasReferenceSection()).isTrue();
     }
 
     @Test
     void sourcesAreTheLargestCountNotTheSum() {
-      // max(URLs + DOIs = 2, numbered = 4, author-year = 2, entries = 2): the same source appears
+      // max(URLs + DOIs = 2, numbered = 2, author-year = 2, entries = 2): the same source appears
       // several ways.
-      assertThat(Citations.of(TEXT).sources()).isEqualTo(4);
+      assertThat(Citations.of(TEXT).sources()).isEqualTo(2);
     }
 
     @Test
@@ -54,10 +57,64 @@ class TextSignalsTest {
 
     @Test
     void repeatedUrlsCountOnce() {
-      assertThat(
-              Citations.of("https://a.example/x, https://a.example/x/ and https://b.example.")
-                  .urls())
+      assertThat(Citations.of("https://a.org/x, https://a.org/x/ and https://b.org.").urls())
           .isEqualTo(2);
+    }
+
+    @Test
+    void bareMarkersWithNoListCountNothing() {
+      Citations c = Citations.of("Heat pumps work in cold weather. [1][2][3][4][5][6][7][8]");
+      assertThat(c.sources()).isZero();
+      assertThat(c.notCounted()).isEqualTo(8);
+      assertThat(c.describe()).contains("8 citations not counted");
+    }
+
+    @Test
+    void aListNothingCitesAndNothingLocatesCountsNothing() {
+      Citations c =
+          Citations.of(
+              """
+              Heat pumps work in cold weather.
+
+              ## References
+              1. Smith, A. (2019). Heat pumps. Journal of Heat.
+              2. Jones, B. (2020). Cold climates. Energy Letters.
+              """);
+      assertThat(c.sources()).isZero();
+      assertThat(c.hasReferenceSection()).isFalse();
+    }
+
+    @Test
+    void tenCopiesOfOneSourceCountOnce() {
+      String entry = "Smith, A. (2019). Heat pumps. https://energy.gov/heat-pumps\n";
+      StringBuilder text = new StringBuilder("Heat pumps work [1][2][3][4][5][6][7][8][9][10].");
+      text.append("\n\n## References\n");
+      for (int i = 1; i <= 10; i++) {
+        text.append(i).append(". ").append(entry);
+      }
+      Citations c = Citations.of(text.toString());
+      assertThat(c.urls()).isEqualTo(1);
+      assertThat(c.numbered()).isEqualTo(1);
+      assertThat(c.referenceEntries()).isEqualTo(1);
+      assertThat(c.sources()).isEqualTo(1);
+    }
+
+    @Test
+    void linksRunningOneTwoThreeAreOneSourceAndExampleDomainsNone() {
+      StringBuilder templated = new StringBuilder("Heat pumps work.\n\n## Sources\n");
+      StringBuilder examples = new StringBuilder("Heat pumps work.\n\n## Sources\n");
+      for (int i = 1; i <= 10; i++) {
+        templated.append("- https://papers.org/paper").append(i).append('\n');
+        examples.append("- https://example.com/paper").append(i * 7).append('\n');
+      }
+      assertThat(Citations.of(templated.toString()).sources()).isEqualTo(1);
+      assertThat(Citations.of(examples.toString()).sources()).isZero();
+      // Real sources of one shape do not run 1, 2, 3, and stay apart.
+      Citations arxiv =
+          Citations.of(
+              "See https://arxiv.org/abs/2301.04567, https://arxiv.org/abs/2205.11916 and"
+                  + " https://arxiv.org/abs/1706.03762.");
+      assertThat(arxiv.urls()).isEqualTo(3);
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.asa.server.evaluation;
 
+import dev.asa.evaluators.Deadline;
 import dev.asa.evaluators.EvaluationException;
 import dev.asa.evaluators.Progress;
 import dev.asa.server.metrics.Metrics;
@@ -8,6 +9,7 @@ import dev.asa.server.store.JobStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -24,11 +26,19 @@ import org.slf4j.LoggerFactory;
  * ({@code evaluator_timeout_seconds}): a job still running at its deadline is interrupted and fails
  * with a message saying so. Progress goes to the job's row, at most a few times a second, so {@code
  * GET /verifications/{id}} shows it from any node.
+ *
+ * <p>An interrupt stops only work that looks for it ({@link dev.asa.evaluators.Deadline}), so a job
+ * keeps its slot until its thread has really ended: the bound on concurrent evaluations is a bound
+ * on the cores they burn, and a job answered "stopped" while its thread computes on would let the
+ * next job start beside it.
  */
 public final class JobRunner implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(JobRunner.class);
   private static final Duration PROGRESS_INTERVAL = Duration.ofMillis(250);
+
+  /** How long an interrupted job may take to notice before its overstay is logged. */
+  private static final Duration STOP_GRACE = Duration.ofSeconds(1);
 
   /** A job's work: evaluate, then commit the result (and finish the job) in one transaction. */
   @FunctionalInterface
@@ -79,10 +89,15 @@ public final class JobRunner implements AutoCloseable {
     try {
       ProgressRecorder progress = new ProgressRecorder(job.id());
       progress.update("started", 0, 1);
+      CountDownLatch ended = new CountDownLatch(1);
       Future<?> running =
           threads.submit(() -> {
-            work.run(progress);
-            return null;
+            try {
+              work.run(progress);
+              return null;
+            } finally {
+              ended.countDown();
+            }
           });
       long remaining = Duration.between(clock.instant(), job.deadlineAt()).toMillis();
       try {
@@ -96,6 +111,14 @@ public final class JobRunner implements AutoCloseable {
             "the evaluation did not finish within evaluator_timeout_seconds ("
                 + seconds
                 + " s) and was stopped");
+        if (!ended.await(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+          LOG.warn(
+              "verification job {} still computes {} after its deadline; its slot stays taken"
+                  + " until it ends",
+              job.id(),
+              STOP_GRACE);
+          ended.await();
+        }
       } catch (ExecutionException e) {
         Throwable cause = e.getCause();
         onFailure.accept(
@@ -125,6 +148,9 @@ public final class JobRunner implements AutoCloseable {
 
     @Override
     public synchronized void update(String stage, int done, int total) {
+      // Every evaluator reports progress between its steps, on the job's own thread: the place
+      // where any of them, even one that never looks for an interrupt, stops at its deadline.
+      Deadline.check();
       Instant now = clock.instant();
       boolean finalStep = done >= total;
       if (!finalStep && Duration.between(lastWrite, now).compareTo(PROGRESS_INTERVAL) < 0) {
