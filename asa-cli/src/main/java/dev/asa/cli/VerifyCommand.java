@@ -71,7 +71,8 @@ final class VerifyCommand implements Callable<Integer> {
       paramLabel = "D",
       description =
           "no scores: let the server's own evaluators verify at this depth: structural, semantic"
-              + " or composite")
+              + " or composite (where the terms name the built-in evaluator; else the named or"
+              + " assigned evaluator judges and the server answers 409)")
   String depth;
 
   @Override
