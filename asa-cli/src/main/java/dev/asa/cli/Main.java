@@ -7,8 +7,11 @@ import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import picocli.CommandLine;
 import picocli.CommandLine.Help;
 import picocli.CommandLine.Model.ArgSpec;
@@ -140,13 +143,13 @@ public final class Main {
    * The one command a typo most likely meant: the closest by edit distance, if it is within a third
    * of the word's length (at least one edit) and no other is as close.
    */
-  static java.util.Optional<String> nearest(String typed, java.util.Collection<String> names) {
+  static Optional<String> nearest(String typed, Collection<String> names) {
     int limit = Math.max(1, typed.length() / 3);
     String best = null;
     int bestDistance = Integer.MAX_VALUE;
     boolean tie = false;
     for (String name : names) {
-      int d = editDistance(typed.toLowerCase(java.util.Locale.ROOT), name);
+      int d = editDistance(typed.toLowerCase(Locale.ROOT), name);
       if (d < bestDistance) {
         best = name;
         bestDistance = d;
@@ -155,7 +158,7 @@ public final class Main {
         tie = true;
       }
     }
-    return bestDistance <= limit && !tie ? java.util.Optional.of(best) : java.util.Optional.empty();
+    return bestDistance <= limit && !tie ? Optional.of(best) : Optional.empty();
   }
 
   /** Levenshtein distance, with an adjacent swap counted as one edit (the commonest typo). */

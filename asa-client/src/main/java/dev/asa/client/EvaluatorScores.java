@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.json.Json;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -59,7 +60,7 @@ public final class EvaluatorScores {
       Optional<BigDecimal> confidence,
       Optional<String> model) {
     this.scores = List.copyOf(scores);
-    this.checks = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(checks));
+    this.checks = Collections.unmodifiableMap(new LinkedHashMap<>(checks));
     this.confidence = confidence;
     this.model = model;
   }
