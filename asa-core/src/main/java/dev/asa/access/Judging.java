@@ -25,9 +25,6 @@ import java.util.Objects;
  */
 public sealed interface Judging {
 
-  /** The {@code parties.evaluator.type} that names the server's built-in evaluator. */
-  String BUILTIN_TYPE = "builtin";
-
   /** What in the terms or the assignment names this judge, for the parties to read. */
   String because();
 
@@ -63,10 +60,10 @@ public sealed interface Judging {
     boolean assigned = a.facts().assignedEvaluators().isPresent();
     if (!assigned) {
       Party named = a.terms().parties().evaluator().orElse(null);
-      if (named != null && BUILTIN_TYPE.equals(named.evaluatorType())) {
+      if (named != null && named.isBuiltin()) {
         return new BuiltIn(
             "the agreement names the server's built-in evaluator (parties.evaluator.type \""
-                + BUILTIN_TYPE
+                + Party.BUILTIN
                 + "\")");
       }
       // Agreements proposed today must give a named evaluator its key (SemanticRules); one stored

@@ -89,6 +89,9 @@ public record QualityCriteria(
   /** The check the code sandbox reports: the client's tests ran and every one passed. */
   public static final String TESTS_PASS = "tests_pass";
 
+  /** The whitepaper's name for the same check (section 6.4's gate set). */
+  public static final String ALL_TESTS_PASS = "all_tests_pass";
+
   @Override
   public JsonNode deliverableSchema() {
     return deliverableSchema == null ? null : deliverableSchema.deepCopy();
@@ -110,7 +113,7 @@ public record QualityCriteria(
     }
     List<QualityGate> withTests = new ArrayList<>(gates);
     if (withTests.stream()
-        .noneMatch(g -> g.text().equals(TESTS_PASS) || g.text().equals("all_tests_pass"))) {
+        .noneMatch(g -> g.text().equals(TESTS_PASS) || g.text().equals(ALL_TESTS_PASS))) {
       withTests.add(QualityGate.of(TESTS_PASS, QualityGate.Kind.BOOLEAN));
     }
     return new QualityCriteria(

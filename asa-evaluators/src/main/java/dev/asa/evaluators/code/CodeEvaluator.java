@@ -3,6 +3,7 @@ package dev.asa.evaluators.code;
 import dev.asa.agreement.CodeTests;
 import dev.asa.agreement.Dimension;
 import dev.asa.agreement.MetricType;
+import dev.asa.agreement.QualityCriteria;
 import dev.asa.evaluators.Evaluation;
 import dev.asa.evaluators.EvaluationException;
 import dev.asa.evaluators.EvaluationTask;
@@ -33,10 +34,10 @@ public final class CodeEvaluator implements Evaluator {
   public static final String CODE_PARSES = "code_parses";
 
   /** The check gates can name: the tests ran and all passed (whitepaper 4.4). */
-  public static final String TESTS_PASS = "tests_pass";
+  public static final String TESTS_PASS = QualityCriteria.TESTS_PASS;
 
   /** The whitepaper's name for the same check (section 6.4's gate set), measured the same way. */
-  public static final String ALL_TESTS_PASS = "all_tests_pass";
+  public static final String ALL_TESTS_PASS = QualityCriteria.ALL_TESTS_PASS;
 
   static final Set<String> MAINTAINABILITY =
       Set.of("maintainability", "code_quality", "readability", "style");

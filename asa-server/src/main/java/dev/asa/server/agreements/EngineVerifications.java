@@ -363,7 +363,7 @@ public final class EngineVerifications {
                 : "it submits its scores, and neither party picks another judge")
             + ". The server's built-in evaluator decides only where the terms give it the verdict"
             + " (parties.evaluator.type \""
-            + Judging.BUILTIN_TYPE
+            + Party.BUILTIN
             + "\", which takes no key), or when the evaluator's deadline"
             + " passes and escrow.dead_mans_switch.timeout_action hold_for_backup_evaluator"
             + " reaches it. Nothing was changed");
