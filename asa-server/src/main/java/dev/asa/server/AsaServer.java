@@ -150,11 +150,16 @@ public final class AsaServer implements AutoCloseable {
     try {
       MarketData market = new MarketData(store.agreements(), config.negotiationPolicy());
       EvaluatorRegistry registry =
-          new EvaluatorRegistry(store.evaluators(), store.canarySets(), config.qualification());
+          new EvaluatorRegistry(
+              store.evaluators(),
+              store.canarySets(),
+              config.qualification(),
+              store.tasks()::canariesServed);
       if (config.canaries() != null) { // the file given at start-up replaces the stored set
         registry.loadCanaries(
             config.canaries().set(), config.canaries().source(), config.clock().instant());
       }
+      registry.canaryShortfalls().forEach(log::warn);
       EscrowConfig escrow = config.escrow();
       X402Facilitator facilitator =
           escrow.x402Facilitator() == null

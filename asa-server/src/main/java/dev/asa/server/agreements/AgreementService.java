@@ -121,7 +121,14 @@ public final class AgreementService {
             work, verifier, serverKeyId, ids, engine, results, assignments, settlement);
     this.queue =
         new EvaluatorQueue(
-            work, store.writes(), tasks, settlement, verifications, assignments, registry);
+            work,
+            store.writes(),
+            tasks,
+            settlement,
+            verifications,
+            assignments,
+            registry,
+            verifier.deliverables());
     this.timers = new TimerHandlers(work, negotiation, closing, verifications);
   }
 
@@ -154,7 +161,10 @@ public final class AgreementService {
         null,
         AssignmentConfig.DEFAULTS,
         new EvaluatorRegistry(
-            store.evaluators(), store.canarySets(), QualificationPolicy.DEFAULTS));
+            store.evaluators(),
+            store.canarySets(),
+            QualificationPolicy.DEFAULTS,
+            store.tasks()::canariesServed));
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.asa.server.agreements;
 
 import dev.asa.agreement.Agreement;
+import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.crypto.Digest;
 import dev.asa.evaluators.Deliverable;
 import dev.asa.evaluators.EvaluationTask;
@@ -48,6 +49,15 @@ final class DeliverableSource {
     return row.content() != null
         ? row.content()
         : fetcher.fetch(row.contentUrl(), Digest.parse(row.contentHash()));
+  }
+
+  /**
+   * A deliverable delivered by URL, fetched and checked against the digest recorded at delivery.
+   *
+   * @throws InvalidDocumentException when it cannot be (what went wrong is logged, not said)
+   */
+  String fetched(String url, String hash) {
+    return fetcher.fetch(url, Digest.parse(hash));
   }
 
   /**

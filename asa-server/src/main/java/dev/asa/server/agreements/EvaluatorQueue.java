@@ -55,6 +55,7 @@ public final class EvaluatorQueue {
   private final VerificationFlow flow;
   private final EvaluatorAssignments assignments;
   private final EvaluatorRegistry registry;
+  private final DeliverableSource deliverables;
 
   EvaluatorQueue(
       UnitOfWork work,
@@ -63,7 +64,8 @@ public final class EvaluatorQueue {
       TaskSettlement settlement,
       VerificationFlow flow,
       EvaluatorAssignments assignments,
-      EvaluatorRegistry registry) {
+      EvaluatorRegistry registry,
+      DeliverableSource deliverables) {
     this.work = work;
     this.tasks = issuing.store();
     this.writes = writes;
@@ -72,17 +74,41 @@ public final class EvaluatorQueue {
     this.flow = flow;
     this.assignments = assignments;
     this.registry = registry;
+    this.deliverables = deliverables;
   }
 
   /** {@code GET /evaluator/tasks}: the caller's open tasks, soonest due first. */
   public ObjectNode list(Caller caller) {
     String key = keyOf(caller);
     Instant now = work.now();
+    settleOverdueAlone(key, now);
     qualificationCanary(key, now);
     ObjectNode body = Json.object();
     ArrayNode list = body.putArray("tasks");
-    live(tasks.openFor(key, now, MAX_LISTED), now).forEach(t -> list.add(TaskContent.view(t)));
+    for (TaskRow t : live(tasks.openFor(key, now, MAX_LISTED), now)) {
+      held(t).ifPresent(shown -> list.add(TaskContent.view(shown)));
+    }
     return body;
+  }
+
+  /**
+   * The task with its deliverable held inline: a real deliverable delivered by URL is fetched the
+   * first time its task is listed, checked against its digest, and kept. One that cannot be fetched
+   * now is left out of this listing (the reason is logged) and tried again at the next.
+   */
+  private Optional<TaskRow> held(TaskRow task) {
+    Optional<TaskContent.DeliveredAt> at = TaskContent.deliveredAt(task);
+    if (at.isEmpty()) {
+      return Optional.of(task);
+    }
+    String content;
+    try {
+      content = deliverables.fetched(at.get().url(), at.get().hash());
+    } catch (InvalidDocumentException e) {
+      return Optional.empty();
+    }
+    tasks.replaceContent(task, TaskContent.withContent(task, content));
+    return tasks.find(task.id()).filter(t -> t.status() == TaskRow.Status.OPEN);
   }
 
   /**
@@ -117,11 +143,11 @@ public final class EvaluatorQueue {
       String taskId, Command.TaskAnswer answer, Caller caller, IdempotencyTicket ticket) {
     String key = keyOf(caller);
     Instant now = work.now();
-    // Another evaluator's task is as absent as a task that never was.
+    // Another evaluator's task, or one not shown yet, is as absent as a task that never was.
     TaskRow task =
         tasks
             .find(taskId)
-            .filter(t -> t.evaluatorKey().equals(key))
+            .filter(t -> t.evaluatorKey().equals(key) && !t.createdAt().isAfter(now))
             .orElseThrow(() ->
                 new NotFoundException(
                     "no task '" + taskId + "' in your work queue (GET /evaluator/tasks lists it)"));
@@ -227,7 +253,7 @@ public final class EvaluatorQueue {
    */
   private void settleIfComplete(TaskRow answered, Instant now) {
     if (answered.agreementId() == null) {
-      settleQualificationCanary(tasks.find(answered.id()).orElseThrow(), now);
+      settleAlone(tasks.find(answered.id()).orElseThrow(), now);
       return;
     }
     try {
@@ -238,10 +264,23 @@ public final class EvaluatorQueue {
   }
 
   /**
+   * Grades the evaluator's canaries that came on their own and are past their deadline unanswered:
+   * each counts as a failed canary in its record. (Answered ones are graded on the answer.)
+   */
+  private void settleOverdueAlone(String key, Instant now) {
+    for (TaskRow t : tasks.unendedAlone(key)) {
+      if (!now.isBefore(t.deadlineAt())) {
+        settleAlone(t, now);
+      }
+    }
+  }
+
+  /**
    * Gives a registered, unsuspended evaluator that has fewer evaluations than qualification needs
-   * its next qualification canary, one at a time (an unanswered one past its deadline is graded as
-   * unanswered first), and never more than that number in all: canaries are the operator's secret,
-   * and each one shown is one an evaluator might learn to recognise.
+   * its next qualification canary, one at a time, and never more than that number in all: canaries
+   * are the operator's secret, and each one shown is one an evaluator might learn. Only a canary
+   * nobody has been given before is used; once the set is used up, none is given (qualification
+   * then says so, and the operator loads more).
    */
   private void qualificationCanary(String key, Instant now) {
     Optional<CanarySet> set = registry.canaries();
@@ -253,15 +292,7 @@ public final class EvaluatorQueue {
     if (member.standing() instanceof Standing.Suspended) {
       return;
     }
-    boolean pending = false;
-    for (TaskRow t : tasks.unendedQualification(key)) {
-      if (now.isBefore(t.deadlineAt())) {
-        pending = true;
-        continue;
-      }
-      settleQualificationCanary(t, now);
-      member = registry.find(key).orElseThrow().member();
-    }
+    boolean pending = tasks.unendedAlone(key).stream().anyMatch(t -> !t.scheduled());
     int needed = registry.policy().minEvaluations();
     if (pending
         || member.record().evaluations() >= needed
@@ -275,10 +306,10 @@ public final class EvaluatorQueue {
   }
 
   /**
-   * Grades a qualification canary (answered, or unanswered past its deadline), ends it and records
-   * the outcome in the evaluator's record: no agreement is involved.
+   * Grades a canary that belongs to no agreement (answered, or unanswered past its deadline), ends
+   * it and records the outcome in the evaluator's record.
    */
-  private void settleQualificationCanary(TaskRow canary, Instant now) {
+  private void settleAlone(TaskRow canary, Instant now) {
     List<Write> ends = new ArrayList<>();
     TaskSettlement.Graded graded = settlement.settleAlone(canary, now, ends);
     writes.apply(ends);

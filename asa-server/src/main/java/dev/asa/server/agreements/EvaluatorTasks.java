@@ -13,19 +13,20 @@ import dev.asa.server.store.DeliverableRow;
 import dev.asa.server.store.TaskRow;
 import dev.asa.server.store.TaskStore;
 import dev.asa.server.store.Write;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
  * Gives external evaluators their tasks (whitepaper 6.3): the real work of a delivery and, when the
  * agreement enables canary tasks and the evaluator's schedule says one is due ({@link
- * CanarySchedule}), a canary beside it with the same deadline, so that the two arrive together and
- * look alike. The tasks are writes in the unit of work of the delivery (or of the backup
- * assignment) that gives them: an evaluator never has work the agreement does not know of, and
- * never misses work it does.
+ * CanarySchedule}), a canary, beside the real task or alone and later, as the schedule places it.
+ * The tasks are writes in the unit of work of the delivery (or of the backup assignment) that gives
+ * them: an evaluator never has work the agreement does not know of, and never misses work it does.
  */
 final class EvaluatorTasks {
   private final TaskStore tasks;
@@ -87,24 +88,9 @@ final class EvaluatorTasks {
           pool.member(evaluatorKey).map(PoolMember::record).orElse(TrackRecord.NEW);
       var frequency = CanarySchedule.effectiveFrequency(terms.frequency(), record);
       if (schedule.canaryDue(evaluatorKey, frequency, progress)) {
-        long number = tasks.canariesOfType(evaluatorKey, type);
-        Optional<Canary> canary = schedule.nextCanary(set.get(), evaluatorKey, type, number);
-        canary.ifPresent(c ->
-            writes.add(
-                new Write.PutTask(
-                    TaskRow.open(
-                        ids.taskId(),
-                        evaluatorKey,
-                        a.id(),
-                        delivered.attempt(),
-                        TaskRow.Kind.CANARY,
-                        c.id(),
-                        type,
-                        true,
-                        progress.realTasks(),
-                        TaskContent.canary(c),
-                        now,
-                        deadline))));
+        nextCanary(set.get(), type)
+            .map(c -> scheduledCanary(a, delivered, evaluatorKey, c, progress, deadline, now))
+            .ifPresent(t -> writes.add(new Write.PutTask(t)));
       }
     }
     writes.add(
@@ -125,6 +111,65 @@ final class EvaluatorTasks {
     return writes;
   }
 
+  /** A canary nobody has been given yet, or once the set is used up, one again. */
+  private Optional<Canary> nextCanary(CanarySet set, String type) {
+    return schedule
+        .freshCanary(set, type, tasks.canariesServed())
+        .or(() -> schedule.repeatedCanary(set, type, tasks.canariesOfType(type)));
+  }
+
+  /**
+   * A scheduled canary where its placement puts it: beside the real task (its delivery's, with the
+   * same creation time and deadline, so that a failure can set the real answer aside as the terms
+   * say), or alone, later, with as long to answer, belonging to no agreement and counting in the
+   * evaluator's record only. A lone task is not shown before its creation time.
+   */
+  private TaskRow scheduledCanary(
+      Agreement a,
+      DeliverableRow delivered,
+      String evaluatorKey,
+      Canary canary,
+      CanarySchedule.Progress progress,
+      Instant deadline,
+      Instant now) {
+    Duration timeToAnswer = Duration.between(now, deadline);
+    String type = a.terms().service().type();
+    return switch (schedule.placement(evaluatorKey, progress.canaries(), timeToAnswer)) {
+      case CanarySchedule.Placement.Beside beside ->
+          canaryTask(
+              evaluatorKey, a.id(), delivered.attempt(), type, canary, progress, now, deadline);
+      case CanarySchedule.Placement.Alone alone -> {
+        Instant at = now.plus(alone.after());
+        yield canaryTask(
+            evaluatorKey, null, null, type, canary, progress, at, at.plus(timeToAnswer));
+      }
+    };
+  }
+
+  private TaskRow canaryTask(
+      String evaluatorKey,
+      String agreementId,
+      Integer delivery,
+      String type,
+      Canary canary,
+      CanarySchedule.Progress progress,
+      Instant createdAt,
+      Instant deadline) {
+    return TaskRow.open(
+        ids.taskId(),
+        evaluatorKey,
+        agreementId,
+        delivery,
+        TaskRow.Kind.CANARY,
+        canary.id(),
+        type,
+        true,
+        progress.realTasks(),
+        TaskContent.canary(canary),
+        createdAt,
+        deadline);
+  }
+
   /**
    * A qualification canary for a newly registered evaluator (whitepaper 3.6.1: it earns its first
    * evaluations from canaries); empty when the set has none for its service types.
@@ -132,11 +177,12 @@ final class EvaluatorTasks {
   Optional<TaskRow> qualificationCanary(
       CanarySet set, String evaluatorKey, List<String> serviceTypes, Instant now, Instant due) {
     long given = tasks.qualificationCanaries(evaluatorKey);
+    Set<String> served = tasks.canariesServed();
     for (int i = 0; i < serviceTypes.size(); i++) {
-      // Rotate through the evaluator's service types, one canary each in turn.
+      // Rotate through the evaluator's service types, one canary each in turn; only a canary
+      // nobody has been given proves judgement (one given before may have been learned).
       String type = serviceTypes.get((int) ((given + i) % serviceTypes.size()));
-      long number = tasks.canariesOfType(evaluatorKey, type);
-      Optional<Canary> canary = schedule.nextCanary(set, evaluatorKey, type, number);
+      Optional<Canary> canary = schedule.freshCanary(set, type, served);
       if (canary.isPresent()) {
         return Optional.of(
             TaskRow.open(

@@ -14,6 +14,7 @@ import dev.asa.server.store.DeliverableRow;
 import dev.asa.server.store.TaskRow;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What an evaluator is shown for a task, in one shape whether the task is real work or a canary:
@@ -23,7 +24,10 @@ import java.util.List;
  * pleased.
  *
  * <p>Stored, a real task keeps exactly what it shows; a canary keeps the whole canary (its known
- * scores are needed to grade the answer) and shows only the same three parts.
+ * scores are needed to grade the answer) and shows only the same three parts. A real deliverable
+ * delivered by URL is stored by URL and digest until the evaluator first lists the task; it is then
+ * fetched (checked against the digest) and held inline, so that every task shows its deliverable
+ * the same way, and no evaluator learns the provider's URL.
  */
 final class TaskContent {
   private TaskContent() {}
@@ -50,6 +54,35 @@ final class TaskContent {
     }
     o.set("criteria", doc.get("quality_criteria").deepCopy());
     return o.toString();
+  }
+
+  /**
+   * The URL and digest of a real task's deliverable that was delivered by URL and is not held yet;
+   * empty once it is (and for every other task).
+   */
+  static Optional<DeliveredAt> deliveredAt(TaskRow task) {
+    JsonNode deliverable = parse(task).path("deliverable");
+    return deliverable.has("content_url")
+        ? Optional.of(
+            new DeliveredAt(
+                deliverable.get("content_url").asText(), deliverable.get("content_hash").asText()))
+        : Optional.empty();
+  }
+
+  /** Where a deliverable delivered by URL is, and what its bytes hash to. */
+  record DeliveredAt(String url, String hash) {}
+
+  /**
+   * The task's stored content with its deliverable held inline, as every other task's is: an
+   * evaluator shown a URL for real work and content for canaries would know which was which.
+   */
+  static String withContent(TaskRow task, String content) {
+    ObjectNode stored = parse(task);
+    ObjectNode deliverable = (ObjectNode) stored.get("deliverable");
+    deliverable.remove("content_url");
+    deliverable.remove("content_hash");
+    deliverable.put("content", content);
+    return stored.toString();
   }
 
   /** The stored content of a canary task: the whole canary. */

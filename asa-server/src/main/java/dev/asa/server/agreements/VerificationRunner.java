@@ -26,7 +26,6 @@ import dev.asa.server.store.SealStore;
 import dev.asa.server.store.Store;
 import dev.asa.server.store.Write;
 import dev.asa.shadow.Judge;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -100,18 +99,7 @@ public final class VerificationRunner {
     this.shadow = new ShadowSeals(seals, serverKey, judge);
     this.standalone = new StandaloneSeals(seals, store.writes(), serverKey, judge);
     this.sealReads = new SealReads(seals, store.writes(), shadow);
-    this.canarySchedule = new CanarySchedule(canarySecret(serverKey));
-  }
-
-  /**
-   * The canary schedule's secret: a digest of the server's signature over a purpose label.
-   * Deterministic, so every node and every restart agrees on it; nobody without the server's
-   * private key can compute it, so no evaluator can predict where its canaries fall.
-   */
-  private static byte[] canarySecret(Ed25519PrivateKey key) {
-    byte[] signature =
-        key.sign("asa/canary-schedule-secret/v1".getBytes(StandardCharsets.UTF_8)).bytes();
-    return Digest.sha256(signature).bytes();
+    this.canarySchedule = CanarySchedule.of(serverKey);
   }
 
   /** When evaluators get canaries, and which (keyed by the server's own secret). */

@@ -20,12 +20,17 @@ import dev.asa.server.store.EvaluatorStore;
 import dev.asa.server.store.Write;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -45,17 +50,32 @@ public final class EvaluatorRegistry {
   private final EvaluatorStore evaluators;
   private final CanarySetStore canarySets;
   private final QualificationPolicy policy;
+  private final Supplier<Set<String>> canariesServed;
 
   /** The canary set last read from the store, with its version. */
   private record Loaded(long version, CanarySet set, CanarySetInfo info) {}
 
   private volatile Loaded loaded;
 
+  /** A registry that knows of no canary served (tests that give no canaries). */
   public EvaluatorRegistry(
       EvaluatorStore evaluators, CanarySetStore canarySets, QualificationPolicy policy) {
+    this(evaluators, canarySets, policy, Set::of);
+  }
+
+  /**
+   * @param canariesServed the ids of every canary anyone has been given ({@code
+   *     TaskStore.canariesServed}): what says whether the set can still qualify anyone
+   */
+  public EvaluatorRegistry(
+      EvaluatorStore evaluators,
+      CanarySetStore canarySets,
+      QualificationPolicy policy,
+      Supplier<Set<String>> canariesServed) {
     this.evaluators = Objects.requireNonNull(evaluators, "evaluators");
     this.canarySets = Objects.requireNonNull(canarySets, "canarySets");
     this.policy = Objects.requireNonNull(policy, "policy");
+    this.canariesServed = Objects.requireNonNull(canariesServed, "canariesServed");
   }
 
   // ---- what an assignment needs ----------------------------------------------------------------
@@ -141,11 +161,92 @@ public final class EvaluatorRegistry {
 
   // ---- what the registry's routes need ---------------------------------------------------------
 
+  /**
+   * Whether the evaluator qualifies as it is shown ({@code GET /evaluators/{key}}): judged by its
+   * published record, never by the live one (whose every change would tell it how its last answer
+   * went), with one reason more when the canary set can no longer give it the evaluations it lacks.
+   */
+  public Qualification qualificationShown(EvaluatorRow row) {
+    List<String> reasons =
+        new ArrayList<>(policy.assess(row.published(), row.member().standing()).reasons());
+    canaryShortfall(row.member()).ifPresent(reasons::add);
+    return new Qualification(reasons);
+  }
+
+  /**
+   * Why canaries can no longer earn the evaluator the evaluations it lacks, if they cannot: only a
+   * canary nobody has been given counts for qualification (one given before may have been learned
+   * and passed around), so a set the pool has used up qualifies nobody more.
+   */
+  private Optional<String> canaryShortfall(PoolMember member) {
+    int lacking = policy.minEvaluations() - member.record().evaluations();
+    Optional<CanarySet> set = canaries();
+    if (lacking <= 0 || set.isEmpty()) {
+      return Optional.empty();
+    }
+    Set<String> served = canariesServed.get();
+    long fresh =
+        member.profile().serviceTypes().stream()
+            .flatMap(t -> set.get().forServiceType(t).stream())
+            .map(Canary::id)
+            .distinct()
+            .filter(id -> !served.contains(id))
+            .count();
+    if (fresh >= lacking) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "the canary set has "
+            + fresh
+            + " canar"
+            + (fresh == 1 ? "y" : "ies")
+            + " of its service types that nobody has been given, and it lacks "
+            + lacking
+            + " evaluation"
+            + (lacking == 1 ? "" : "s")
+            + ": it cannot qualify by canaries alone until the operator loads more");
+  }
+
+  /**
+   * What the operator should know about the canary set in force: each service type with fewer
+   * canaries than the evaluations qualification asks for, where nobody can qualify by canaries
+   * alone. Said at start and when a set is loaded.
+   */
+  public List<String> canaryShortfalls() {
+    Optional<CanarySet> set = canaries();
+    if (set.isEmpty() || policy.minEvaluations() == 0) {
+      return List.of();
+    }
+    List<String> out = new ArrayList<>();
+    Map<String, Integer> byType = CanarySetInfo.countByServiceType(set.get());
+    Set<String> types = new TreeSet<>(byType.keySet());
+    if (types.size() > 1) {
+      types.remove(CanarySetInfo.ANY); // those of any type count for each named one
+    }
+    for (String type : types) {
+      int count =
+          byType.getOrDefault(type, 0)
+              + (type.equals(CanarySetInfo.ANY) ? 0 : byType.getOrDefault(CanarySetInfo.ANY, 0));
+      if (count < policy.minEvaluations()) {
+        out.add(
+            "the canary set has "
+                + count
+                + " canaries for service type '"
+                + type
+                + "', fewer than the "
+                + policy.minEvaluations()
+                + " evaluations qualification needs: no evaluator of it can qualify by canaries"
+                + " alone (each canary counts for qualification once, across the pool)");
+      }
+    }
+    return out;
+  }
+
   public Optional<EvaluatorRow> find(String keyId) {
     return evaluators.find(keyId);
   }
 
-  /** The evaluator's record after each of its latest changes, oldest first (at most limit). */
+  /** The evaluator's record as each of its latest publications showed it, oldest first. */
   public List<EvaluatorStore.RecordPoint> history(String keyId, int limit) {
     return evaluators.history(keyId, limit);
   }

@@ -1,10 +1,13 @@
 package dev.asa.server.registry;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.access.Caller;
 import dev.asa.integrity.CanarySet;
 import dev.asa.server.agreements.Outcome;
 import dev.asa.server.evaluators.EvaluatorRegistry;
 import java.time.Clock;
+import java.util.List;
 
 /**
  * {@code PUT /admin/canaries}, the operator's: replaces the canary set in force on every node, as
@@ -21,8 +24,17 @@ public final class CanaryLoading {
     this.clock = clock;
   }
 
+  /**
+   * The answer carries {@code warnings} when the set is too small for anyone to qualify by canaries
+   * alone ({@link EvaluatorRegistry#canaryShortfalls}).
+   */
   public Outcome load(CanarySet set, Caller caller) {
-    return new Outcome(
-        200, registry.loadCanaries(set, caller.describe(), clock.instant()).toJson());
+    ObjectNode body = registry.loadCanaries(set, caller.describe(), clock.instant()).toJson();
+    List<String> shortfalls = registry.canaryShortfalls();
+    if (!shortfalls.isEmpty()) {
+      ArrayNode warnings = body.putArray("warnings");
+      shortfalls.forEach(warnings::add);
+    }
+    return new Outcome(200, body);
   }
 }

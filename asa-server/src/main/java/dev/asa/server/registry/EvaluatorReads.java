@@ -56,6 +56,6 @@ public final class EvaluatorReads {
   }
 
   private ObjectNode view(EvaluatorRow row) {
-    return EvaluatorViews.of(row, registry.qualification(row.member()));
+    return EvaluatorViews.of(row, registry.qualificationShown(row));
   }
 }

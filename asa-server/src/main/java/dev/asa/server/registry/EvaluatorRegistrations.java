@@ -53,7 +53,7 @@ public final class EvaluatorRegistrations {
         new Outcome(
             201,
             EvaluatorViews.withHistory(
-                EvaluatorViews.of(fresh, registry.qualification(fresh.member())), List.of()));
+                EvaluatorViews.of(fresh, registry.qualificationShown(fresh)), List.of()));
     try {
       registry.register(profile, now, IdempotencyTicket.writes(ticket, outcome, now));
     } catch (DuplicateKeyException e) {

@@ -76,6 +76,6 @@ public final class EvaluatorStandings {
   }
 
   private Outcome outcome(EvaluatorRow row) {
-    return new Outcome(200, EvaluatorViews.of(row, registry.qualification(row.member())));
+    return new Outcome(200, EvaluatorViews.of(row, registry.qualificationShown(row)));
   }
 }

@@ -41,11 +41,17 @@ final class EvaluatorViews {
     }
     o.put("registered_at", row.registeredAt().toString());
     o.put("updated_at", row.updatedAt().toString());
-    ObjectNode shown = row.member().record().toJson();
+    // The record as last published, never as it is: see RecordPublication.
+    ObjectNode shown = row.published().toJson();
     ObjectNode record = o.putObject("track_record");
     for (String member : RECORD_MEMBERS) {
       JsonNode value = shown.get(member);
       record.set(member, value == null ? Json.mapper().nullNode() : value);
+    }
+    if (row.publishedAt() != null) {
+      o.put("track_record_as_of", row.publishedAt().toString());
+    } else {
+      o.putNull("track_record_as_of");
     }
     o.put("qualified", qualification.qualified());
     if (!qualification.qualified()) {

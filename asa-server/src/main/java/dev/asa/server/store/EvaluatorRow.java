@@ -1,6 +1,7 @@
 package dev.asa.server.store;
 
 import dev.asa.integrity.PoolMember;
+import dev.asa.integrity.TrackRecord;
 import java.time.Instant;
 import java.util.Objects;
 
@@ -10,13 +11,27 @@ import java.util.Objects;
  *
  * @param updatedAt when its record or standing last changed (its registration, at first)
  * @param version how many times it was written (1 at registration)
+ * @param published the record as others are shown it: its figures as last published ({@code
+ *     RecordPublication}), without rotation streaks; {@link TrackRecord#NEW} before the first
+ * @param publishedAt when it was published; null before the first publication
  */
 public record EvaluatorRow(
-    PoolMember member, Instant registeredAt, Instant updatedAt, long version) {
+    PoolMember member,
+    Instant registeredAt,
+    Instant updatedAt,
+    long version,
+    TrackRecord published,
+    Instant publishedAt) {
   public EvaluatorRow {
     Objects.requireNonNull(member, "member");
     Objects.requireNonNull(registeredAt, "registeredAt");
     Objects.requireNonNull(updatedAt, "updatedAt");
+    Objects.requireNonNull(published, "published");
+  }
+
+  /** A row whose record has not been published yet. */
+  public EvaluatorRow(PoolMember member, Instant registeredAt, Instant updatedAt, long version) {
+    this(member, registeredAt, updatedAt, version, TrackRecord.NEW, null);
   }
 
   /** The key (base64url) that registered it: its id in the registry. */

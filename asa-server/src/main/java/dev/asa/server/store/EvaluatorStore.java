@@ -1,10 +1,13 @@
 package dev.asa.server.store;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.integrity.Calibration;
 import dev.asa.integrity.EvaluatorProfile;
 import dev.asa.integrity.PoolMember;
+import dev.asa.integrity.RecordPublication;
 import dev.asa.integrity.Standing;
 import dev.asa.integrity.TrackRecord;
 import dev.asa.json.Json;
@@ -37,11 +40,11 @@ public final class EvaluatorStore {
 
   private static final String COLUMNS =
       "key_id, profile, standing, standing_note, registered_at, updated_at, evaluations,"
-          + " canary_tasks, canary_passes, calibration, version";
+          + " canary_tasks, canary_passes, calibration, version, published, published_at";
   private static final String INSERT =
-      "INSERT INTO evaluators ("
-          + COLUMNS
-          + ") VALUES (:key_id, :profile, 'active', NULL, :at, :at, 0, 0, 0, :calibration, 1)";
+      "INSERT INTO evaluators (key_id, profile, standing, standing_note, registered_at,"
+          + " updated_at, evaluations, canary_tasks, canary_passes, calibration, version)"
+          + " VALUES (:key_id, :profile, 'active', NULL, :at, :at, 0, 0, 0, :calibration, 1)";
   private static final String INSERT_TYPE =
       "INSERT INTO evaluator_service_types (service_type, key_id) VALUES (:service_type, :key_id)";
   private static final String SELECT_ONE =
@@ -75,7 +78,13 @@ public final class EvaluatorStore {
   private static final String WRITE_RECORD =
       "UPDATE evaluators SET evaluations = :evaluations, canary_tasks = :canary_tasks,"
           + " canary_passes = :canary_passes, calibration = :calibration, standing = :standing,"
-          + " standing_note = :standing_note WHERE key_id = :key_id";
+          + " standing_note = :standing_note, unpublished = unpublished + :changes"
+          + " WHERE key_id = :key_id";
+  private static final String UNPUBLISHED =
+      "SELECT unpublished FROM evaluators WHERE key_id = :key_id";
+  private static final String PUBLISH =
+      "UPDATE evaluators SET published = :published, published_at = :at, unpublished = 0"
+          + " WHERE key_id = :key_id";
   private static final String INSERT_HISTORY =
       "INSERT INTO evaluator_record_history (key_id, version, at, evaluations, canary_tasks,"
           + " canary_passes, calibration_samples, calibration_deviation) VALUES (:key_id, :version,"
@@ -92,7 +101,7 @@ public final class EvaluatorStore {
           + " last_assessed_at = excluded.last_assessed_at";
   private static final String COUNT_EVALUATION =
       "UPDATE evaluators SET evaluations = evaluations + 1, version = version + 1,"
-          + " updated_at = :at WHERE key_id = :key_id";
+          + " updated_at = :at, unpublished = unpublished + 1 WHERE key_id = :key_id";
   private static final String STREAK_HOLDERS =
       "SELECT evaluator_key FROM evaluator_streaks WHERE provider_key = :provider_key";
   private static final String END_STREAK =
@@ -114,13 +123,20 @@ public final class EvaluatorStore {
       int canaryTasks,
       int canaryPasses,
       Calibration calibration,
-      long version) {
+      long version,
+      TrackRecord published,
+      Instant publishedAt) {
 
     EvaluatorRow withStreaks(Map<String, Integer> streaks) {
       TrackRecord record =
           new TrackRecord(evaluations, canaryTasks, canaryPasses, calibration, streaks);
       return new EvaluatorRow(
-          new PoolMember(profile, record, standing), registeredAt, updatedAt, version);
+          new PoolMember(profile, record, standing),
+          registeredAt,
+          updatedAt,
+          version,
+          published,
+          publishedAt);
     }
   }
 
@@ -141,7 +157,9 @@ public final class EvaluatorStore {
             rs.getInt("canary_tasks"),
             rs.getInt("canary_passes"),
             calibration(keyId, rs.getString("calibration")),
-            rs.getLong("version"));
+            rs.getLong("version"),
+            published(keyId, rs.getString("published")),
+            EpochMillis.nullable(rs, "published_at"));
       };
 
   private static final RowMapper<Streak> STREAK_ROW =
@@ -360,15 +378,11 @@ public final class EvaluatorStore {
               .bind(
                   "standing_note",
                   next.standing() instanceof Standing.Suspended s ? s.note() : null)
+              .bind("changes", record.equals(row.member().record()) ? 0 : 1)
               .bind("key_id", keyId)
               .execute();
-          TrackRecord before = row.member().record();
-          if (record.canaryTasks() != before.canaryTasks()
-              || record.canaryPasses() != before.canaryPasses()
-              || !record.calibration().equals(before.calibration())) {
-            insertHistory(handle, keyId, row.version(), stamp, record);
-          }
-          EvaluatorRow updated = new EvaluatorRow(next, row.registeredAt(), stamp, row.version());
+          publishIfDue(handle, keyId, stamp);
+          EvaluatorRow updated = find(handle, keyId).orElseThrow();
           Writes.applyIn(handle, alongside.apply(updated));
           return updated;
         });
@@ -384,8 +398,9 @@ public final class EvaluatorStore {
       BigDecimal calibrationDeviation) {}
 
   /**
-   * The evaluator's record after each of its latest changes of canary results or calibration,
-   * oldest first: at most {@code limit} points.
+   * The evaluator's record as each of its latest publications showed it ({@link
+   * RecordPublication}), oldest first: at most {@code limit} points. (A database migrated from a
+   * build before publication also holds a point per change from before.)
    */
   public List<RecordPoint> history(String keyId, int limit) {
     List<RecordPoint> newestFirst =
@@ -408,6 +423,51 @@ public final class EvaluatorStore {
                                 : new BigDecimal(rs.getString("calibration_deviation"))))
                     .list());
     return newestFirst.reversed();
+  }
+
+  /**
+   * Publishes the evaluator's record when enough has changed since it last was ({@link
+   * RecordPublication}): its figures as they stand become what others are shown, and a point of its
+   * history.
+   */
+  private static void publishIfDue(Handle handle, String keyId, Instant at) {
+    int unpublished =
+        handle.createQuery(UNPUBLISHED).bind("key_id", keyId).mapTo(Integer.class).one();
+    if (!RecordPublication.due(unpublished)) {
+      return;
+    }
+    EvaluatorRow row = find(handle, keyId).orElseThrow();
+    TrackRecord record = row.member().record();
+    ObjectNode published = Json.object();
+    published.put("evaluations", record.evaluations());
+    published.put("canary_tasks", record.canaryTasks());
+    published.put("canary_passes", record.canaryPasses());
+    published.set("calibration", record.calibration().toStored());
+    handle
+        .createUpdate(PUBLISH)
+        .bind("published", Json.write(published))
+        .bind("at", at.toEpochMilli())
+        .bind("key_id", keyId)
+        .execute();
+    insertHistory(handle, keyId, row.version(), at, record);
+  }
+
+  private static TrackRecord published(String keyId, String json) {
+    if (json == null) {
+      return TrackRecord.NEW;
+    }
+    try {
+      JsonNode o = Json.parse(json);
+      return new TrackRecord(
+          o.path("evaluations").asInt(),
+          o.path("canary_tasks").asInt(),
+          o.path("canary_passes").asInt(),
+          Calibration.fromStored(o.path("calibration")),
+          Map.of());
+    } catch (JsonProcessingException | InvalidDocumentException e) {
+      throw new IllegalStateException(
+          "the published record of evaluator " + keyId + " is unreadable: " + e.getMessage(), e);
+    }
   }
 
   private static void insertHistory(
@@ -481,6 +541,7 @@ public final class EvaluatorStore {
                 .bind("provider_key", providerKey)
                 .bind("evaluator_key", key)
                 .execute();
+            publishIfDue(handle, key, EpochMillis.truncate(at));
           }
           return null;
         });

@@ -2,8 +2,10 @@ package dev.asa.server.store;
 
 import dev.asa.server.store.PackedText.Dictionary;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.mapper.RowMapper;
 
@@ -31,7 +33,7 @@ public final class TaskStore {
       "SELECT "
           + COLUMNS
           + " FROM evaluator_tasks WHERE evaluator_key = :evaluator_key AND status = 'open'"
-          + " AND deadline_at > :now ORDER BY deadline_at, id LIMIT :limit";
+          + " AND created_at <= :now AND deadline_at > :now ORDER BY deadline_at, id LIMIT :limit";
   private static final String SELECT_OF_DELIVERY =
       "SELECT "
           + COLUMNS
@@ -46,6 +48,8 @@ public final class TaskStore {
       "UPDATE evaluator_tasks SET status = 'answered', answer = :answer, answered_at = :at"
           + " WHERE id = :id AND evaluator_key = :evaluator_key AND status = 'open'"
           + " AND deadline_at > :at";
+  private static final String REPLACE_CONTENT =
+      "UPDATE evaluator_tasks SET content = :content WHERE id = :id AND status = 'open'";
   private static final String END =
       "UPDATE evaluator_tasks SET status = :status, outcome = :outcome, content = NULL,"
           + " answer = NULL, ended_at = :at WHERE id = :id AND status IN ('open', 'answered')";
@@ -60,11 +64,12 @@ public final class TaskStore {
       "SELECT count(*) AS n, coalesce(max(real_before), 0) AS last FROM evaluator_tasks"
           + " WHERE evaluator_key = :evaluator_key AND kind = 'canary' AND scheduled = 1";
   private static final String CANARIES_OF_TYPE =
-      "SELECT count(*) FROM evaluator_tasks WHERE evaluator_key = :evaluator_key"
-          + " AND kind = 'canary' AND service_type = :service_type";
+      "SELECT count(*) FROM evaluator_tasks WHERE kind = 'canary' AND service_type = :service_type";
+  private static final String CANARIES_SERVED =
+      "SELECT DISTINCT canary_id FROM evaluator_tasks WHERE kind = 'canary'";
   private static final String QUALIFICATION_CANARIES =
       "SELECT count(*) FROM evaluator_tasks WHERE evaluator_key = :evaluator_key"
-          + " AND kind = 'canary' AND agreement_id IS NULL";
+          + " AND kind = 'canary' AND agreement_id IS NULL AND scheduled = 0";
 
   private static final RowMapper<TaskRow> ROW =
       (rs, context) -> {
@@ -137,8 +142,11 @@ public final class TaskStore {
                 .list());
   }
 
-  /** An evaluator's qualification canaries that have not ended. */
-  public List<TaskRow> unendedQualification(String evaluatorKey) {
+  /**
+   * An evaluator's canaries given on their own (qualification canaries, and scheduled canaries that
+   * came alone) that have not ended, including any not yet shown.
+   */
+  public List<TaskRow> unendedAlone(String evaluatorKey) {
     return database.read(
         "reading an evaluator's qualification canaries",
         handle ->
@@ -167,6 +175,24 @@ public final class TaskStore {
                 == 1);
   }
 
+  /**
+   * Replaces what an open task shows (its deliverable fetched and held inline, say); false when the
+   * task is no longer open.
+   */
+  public boolean replaceContent(TaskRow task, String content) {
+    return database.write(
+        "holding the content of evaluator task " + task.id(),
+        handle ->
+            handle
+                    .createUpdate(REPLACE_CONTENT)
+                    .bind(
+                        "content",
+                        PackedText.pack(content, Dictionary.forDocument(task.serviceType())))
+                    .bind("id", task.id())
+                    .execute()
+                == 1);
+  }
+
   public ScheduleCounts scheduleCounts(String evaluatorKey) {
     return database.read(
         "reading an evaluator's canary schedule",
@@ -185,17 +211,26 @@ public final class TaskStore {
         });
   }
 
-  /** How many canaries posing as this service type the evaluator has been given. */
-  public long canariesOfType(String evaluatorKey, String serviceType) {
+  /**
+   * How many canaries posing as this service type the whole pool has been given: the place of the
+   * next one in the pool-wide order ({@code CanarySchedule.nextCanary}).
+   */
+  public long canariesOfType(String serviceType) {
     return database.read(
-        "counting an evaluator's canaries",
+        "counting the canaries served",
         handle ->
             handle
                 .createQuery(CANARIES_OF_TYPE)
-                .bind("evaluator_key", evaluatorKey)
                 .bind("service_type", serviceType)
                 .mapTo(Long.class)
                 .one());
+  }
+
+  /** The ids of every canary anyone has been given, ever (of any service type). */
+  public Set<String> canariesServed() {
+    return database.read(
+        "reading the canaries served",
+        handle -> new HashSet<>(handle.createQuery(CANARIES_SERVED).mapTo(String.class).list()));
   }
 
   /** How many qualification canaries the evaluator has been given, ever. */

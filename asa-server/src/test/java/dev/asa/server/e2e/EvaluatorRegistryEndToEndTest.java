@@ -13,6 +13,7 @@ import dev.asa.http.RequestSigner;
 import dev.asa.integrity.Calibration;
 import dev.asa.integrity.Deviation;
 import dev.asa.integrity.PoolMember;
+import dev.asa.integrity.RecordPublication;
 import dev.asa.integrity.TrackRecord;
 import dev.asa.json.Json;
 import dev.asa.server.AsaServer;
@@ -219,19 +220,30 @@ class EvaluatorRegistryEndToEndTest {
               Instant.now());
       other.evaluators().recordAssessment(List.of(keyOf("judge")), keyOf("bob"), Instant.now());
     }
+    // Two changes: not published yet. What anyone is shown is still the empty record, so that no
+    // single answer can be read off it.
+    JsonNode early = as("alice").evaluator(keyOf("judge"));
+    assertThat(early.at("/track_record/evaluations").asInt()).isZero();
+    assertThat(early.path("track_record_as_of").isNull()).isTrue();
+    assertThat(early.path("qualified").asBoolean()).isFalse();
+    assertThat(early.path("history")).isEmpty();
+    try (Store other = Stores.open(null, dataDir)) {
+      for (int i = 0; i < RecordPublication.BATCH - 2; i++) {
+        other.evaluators().recordAssessment(List.of(keyOf("judge")), keyOf("bob"), Instant.now());
+      }
+    }
+    int evaluations = 60 + RecordPublication.BATCH - 1;
     JsonNode shown = as("alice").evaluator(keyOf("judge"));
     assertThat(shown.path("qualified").asBoolean()).as(shown.toString()).isTrue();
     assertThat(shown.has("why")).isFalse();
-    assertThat(shown.at("/track_record/evaluations").asInt()).isEqualTo(61);
+    assertThat(shown.path("track_record_as_of").isTextual()).isTrue();
+    assertThat(shown.at("/track_record/evaluations").asInt()).isEqualTo(evaluations);
     assertThat(shown.at("/track_record/canary_pass_rate").decimalValue())
         .isEqualByComparingTo("0.95");
     assertThat(shown.at("/track_record/calibration_deviation").decimalValue())
         .isEqualByComparingTo("4");
-    assertThat(shown.at("/track_record/consecutive_by_provider/" + keyOf("bob")).asInt())
-        .isEqualTo(1);
-    assertThat(shown.path("history"))
-        .as("the record over time: one change of canaries and calibration so far")
-        .hasSize(1);
+    assertThat(shown.path("history")).as("the record over time: one publication so far").hasSize(1);
+    assertThat(shown.at("/history/0/evaluations").asInt()).isEqualTo(evaluations);
     assertThat(shown.at("/history/0/canary_tasks").asInt()).isEqualTo(20);
     assertThat(shown.at("/history/0/canary_passes").asInt()).isEqualTo(19);
     assertThat(shown.at("/history/0/calibration_samples").asInt()).isEqualTo(20);
@@ -496,12 +508,17 @@ class EvaluatorRegistryEndToEndTest {
         .isEqualTo(loaded);
     JsonNode replaced = as("operator").loadCanaries(canaries(canary("r2", "research")));
     assertThat(replaced.path("version").asLong()).isEqualTo(loaded.path("version").asLong() + 1);
+    // One canary cannot qualify anyone: the operator is told so.
+    assertThat(replaced.path("warnings").toString())
+        .contains("the canary set has 1 canaries for service type 'research'")
+        .contains("no evaluator of it can qualify by canaries alone");
 
     server.close();
     server = AsaServer.start(config());
     anonymous = AsaClient.connect(URI.create(server.url("127.0.0.1")));
     JsonNode config = as("operator").adminConfig();
-    assertThat(config.at("/evaluators/canary_set")).isEqualTo(replaced);
+    assertThat(config.at("/evaluators/canary_set"))
+        .isEqualTo(((ObjectNode) replaced.deepCopy()).without("warnings"));
     assertThat(config.toString()).doesNotContain("known_scores");
   }
 
@@ -633,20 +650,29 @@ class EvaluatorRegistryEndToEndTest {
         .containsExactly("accuracy", "writing");
 
     newbie.answerTask(first.get(0).path("task_id").asText(), answer(27, 33));
-    JsonNode record = as("alice").evaluator(keyOf("newbie")).path("track_record");
-    assertThat(record.path("evaluations").asInt()).isEqualTo(1);
-    assertThat(record.path("canary_tasks").asInt()).isEqualTo(1);
-    assertThat(record.path("canary_passes").asInt()).isEqualTo(1);
+    // The answer counts, but is not shown on its own: the record anyone sees (the evaluator too)
+    // moves in batches, so it never says whether one answer passed.
+    JsonNode shown = as("newbie").evaluator(keyOf("newbie"));
+    assertThat(shown.at("/track_record/evaluations").asInt()).isZero();
+    assertThat(shown.at("/track_record/canary_tasks").asInt()).isZero();
+    assertThat(shown.path("history")).isEmpty();
 
-    // The next one comes when asked; a wrong answer counts against it.
+    // The next one comes when asked, and it is another canary.
     JsonNode second = newbie.evaluatorTasks().path("tasks");
     assertThat(second).hasSize(1);
     assertThat(second.get(0).path("task_id").asText())
         .isNotEqualTo(first.get(0).path("task_id").asText());
     newbie.answerTask(second.get(0).path("task_id").asText(), answer(95, 95));
-    record = as("alice").evaluator(keyOf("newbie")).path("track_record");
-    assertThat(record.path("canary_tasks").asInt()).isEqualTo(2);
-    assertThat(record.path("canary_passes").asInt()).isEqualTo(1);
+
+    // Both canaries have been given: the set is used up, none is given again, and the evaluator is
+    // told why it cannot qualify by canaries.
+    assertThat(newbie.evaluatorTasks().path("tasks")).isEmpty();
+    assertThat(as("newbie").evaluator(keyOf("newbie")).path("why").toString())
+        .contains("the canary set has 0 canaries of its service types that nobody has been given")
+        .contains("it lacks 48 evaluations");
+    // A second newcomer is given none of them: each was shown once, to somebody.
+    as("other").registerEvaluator(registration("other", "general"));
+    assertThat(as("other").evaluatorTasks().path("tasks")).isEmpty();
 
     // A suspended evaluator gets none.
     as("operator").suspendEvaluator(keyOf("newbie"), "under review");

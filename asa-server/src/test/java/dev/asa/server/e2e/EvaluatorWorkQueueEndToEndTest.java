@@ -91,6 +91,10 @@ class EvaluatorWorkQueueEndToEndTest {
     server.close();
   }
 
+  private CanaryPlacements placements() {
+    return new CanaryPlacements(dataDir);
+  }
+
   private AsaClient as(String name) {
     return anonymous.withKey(Fixtures.key(name), clock);
   }
@@ -177,8 +181,9 @@ class EvaluatorWorkQueueEndToEndTest {
 
   @Test
   void aCanaryAndTheRealWorkArriveAlikeAndSettleTogether() {
-    pool.register(InMemoryPool.qualified("judge-1"));
-    AsaClient judge = as("judge-1");
+    String name = placements().besideFor("judge", 1);
+    pool.register(InMemoryPool.qualified(name));
+    AsaClient judge = as(name);
     String id = "asa-queue-alike";
     activate(client, provider, withCanaries(id, "flag_and_continue"));
     deliver(id);
@@ -220,7 +225,7 @@ class EvaluatorWorkQueueEndToEndTest {
     // Held: nothing anyone can see changes until the canary beside it is answered too.
     assertThat(state(id)).isEqualTo("DELIVERED");
     assertThat(eventTypes(client, id)).doesNotContain("canary_checked", "verified");
-    assertThat(pool.memberNamed("judge-1").record().canaryTasks()).isEqualTo(20);
+    assertThat(pool.memberNamed(name).record().canaryTasks()).isEqualTo(20);
     assertThat(tasks(judge)).singleElement().satisfies(t -> assertThat(isReal(t)).isFalse());
 
     judge.answerTask(canary.path("task_id").asText(), scores(22, 20, 25));
@@ -228,27 +233,27 @@ class EvaluatorWorkQueueEndToEndTest {
     JsonNode checked = event(client, id, "canary_checked").path("payload");
     assertThat(checked.path("passed").asBoolean()).isTrue();
     assertThat(checked.path("evaluator").asText())
-        .isEqualTo(Fixtures.key("judge-1").publicKey().toBase64Url());
+        .isEqualTo(Fixtures.key(name).publicKey().toBase64Url());
     assertThat(checked.toString()).doesNotContain("general-bad-01").doesNotContain("task_id");
     assertThat(eventTypes(client, id))
         .containsSubsequence("delivered", "canary_checked", "verified");
-    assertThat(pool.memberNamed("judge-1").record().canaryTasks()).isEqualTo(21);
-    assertThat(pool.memberNamed("judge-1").record().canaryPasses()).isEqualTo(20);
+    assertThat(pool.memberNamed(name).record().canaryTasks()).isEqualTo(21);
+    assertThat(pool.memberNamed(name).record().canaryPasses()).isEqualTo(20);
     assertThat(tasks(judge)).isEmpty();
     JsonNode result = client.verification(id);
-    assertThat(result.path("evaluator").path("identity").path("value").asText())
-        .isEqualTo("judge-1");
+    assertThat(result.path("evaluator").path("identity").path("value").asText()).isEqualTo(name);
   }
 
   @Test
   void anEvaluatorThatScoresKnownBadCanariesAsGoodDropsOutOfThePool() {
     // 19 of 20 canaries passed (95%), calibrated within 4 points: qualified. Each canary it scores
     // as good costs pass rate and calibration; it is assigned until it falls below a bar.
-    pool.register(InMemoryPool.qualified("colluder"));
-    AsaClient colluder = as("colluder");
+    String name = placements().besideFor("colluder", 3);
+    pool.register(InMemoryPool.qualified(name));
+    AsaClient colluder = as(name);
     int failed = 0;
     while (pool.policy()
-        .assess(pool.memberNamed("colluder").record(), pool.memberNamed("colluder").standing())
+        .assess(pool.memberNamed(name).record(), pool.memberNamed(name).standing())
         .qualified()) {
       assertThat(failed).as("out of the pool within a few failed canaries").isLessThan(3);
       String id = "asa-colluder-" + failed;
@@ -262,7 +267,7 @@ class EvaluatorWorkQueueEndToEndTest {
       assertThat(checked.path("passed").asBoolean()).isFalse();
       assertThat(checked.path("failure_action").asText()).isEqualTo("flag_and_continue");
     }
-    var record = pool.memberNamed("colluder").record();
+    var record = pool.memberNamed(name).record();
     assertThat(record.canaryTasks()).isEqualTo(20 + failed);
     assertThat(record.canaryPasses()).isEqualTo(19);
 
@@ -276,7 +281,7 @@ class EvaluatorWorkQueueEndToEndTest {
     AsaApiException none =
         refused(() -> provider.sign(next, dev.asa.agreement.Role.PROVIDER, Fixtures.key("bob")));
     assertThat(none.status()).isEqualTo(409);
-    assertThat(none.body()).contains("Judge colluder").contains("not qualified");
+    assertThat(none.body()).contains("Judge " + name).contains("not qualified");
 
     // An honest evaluator joins: it is the one assigned.
     pool.register(InMemoryPool.qualified("honest"));
@@ -296,12 +301,13 @@ class EvaluatorWorkQueueEndToEndTest {
 
   @Test
   void aFailedCanaryVoidsTheResultAndABackupJudgesTheDelivery() {
-    pool.register(InMemoryPool.qualified("colluder"));
+    String colluder = placements().besideFor("colluder", 1);
+    pool.register(InMemoryPool.qualified(colluder));
     String id = "asa-queue-void";
     activate(client, provider, withCanaries(id, "void_result_and_reassign"));
     pool.register(InMemoryPool.qualified("honest"));
     deliver(id);
-    answerAll(as("colluder"), scores(95, 95, 95), scores(95, 95, 95));
+    answerAll(as(colluder), scores(95, 95, 95), scores(95, 95, 95));
 
     // The colluder's result is void: the delivery went to a backup with a fresh deadline.
     assertThat(state(id)).isEqualTo("DELIVERED");
@@ -317,9 +323,9 @@ class EvaluatorWorkQueueEndToEndTest {
     assertThat(assigned.path("reason").asText()).contains("void_result_and_reassign");
     assertThat(assigned.path("replaced"))
         .extracting(JsonNode::asText)
-        .containsExactly(Fixtures.key("colluder").publicKey().toBase64Url());
-    assertThat(tasks(as("colluder"))).isEmpty();
-    assertThat(refused(() -> as("colluder").agreement(id)).status()).isEqualTo(404);
+        .containsExactly(Fixtures.key(colluder).publicKey().toBase64Url());
+    assertThat(tasks(as(colluder))).isEmpty();
+    assertThat(refused(() -> as(colluder).agreement(id)).status()).isEqualTo(404);
 
     AsaClient honest = as("honest");
     assertThat(tasks(honest)).isNotEmpty();
