@@ -4,10 +4,13 @@ import dev.asa.agreement.CanaryTerms;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * When an evaluator's next task is a canary, and which one, decided from a server secret and the
@@ -24,9 +27,18 @@ import java.util.Optional;
  * (whitepaper 12.2: 1 per 20 above a 95% pass rate). Changing the frequency never bunches canaries:
  * a window holds at most one whatever N was when the last one was given.
  *
- * <p>Which canary: each evaluator goes through a service type's canaries in its own secret shuffled
- * order, and sees none twice before it has seen them all, so that remembering canaries does not
- * help it spot the next.
+ * <p>Where a due canary goes ({@link #placement}): beside the real task, with the same creation
+ * time and deadline, or alone, later, at a secret moment of its own. Half each: if canaries came
+ * only beside real work, a task that arrived alone would be known to be real, and an evaluator
+ * could judge lone tasks as it pleased and pairs with care (issue 53 reproduced exactly that). So a
+ * lone task may be a canary and a pair holds real work beside another task, and which of the pair
+ * is which nothing in the tasks tells.
+ *
+ * <p>Which canary ({@link #freshCanary}): the whole pool goes through a service type's canaries in
+ * one secret shuffled order, so that no canary is served twice, to anyone, before the set has been
+ * used up; only then do canaries come again ({@link #repeatedCanary}). A per-evaluator order served
+ * every canary to every evaluator: two throwaway keys learned the set's known scores and a third
+ * qualified from the table without judging anything.
  */
 public final class CanarySchedule {
 
@@ -40,7 +52,14 @@ public final class CanarySchedule {
   public static final CanaryTerms.Frequency RELAXED = new CanaryTerms.Frequency(20);
 
   private static final String POSITION_DOMAIN = "asa/canary-position/v1";
-  private static final String ORDER_DOMAIN = "asa/canary-order/v1";
+  private static final String ORDER_DOMAIN = "asa/canary-order/v2";
+  private static final String PLACEMENT_DOMAIN = "asa/canary-placement/v1";
+
+  /** A lone canary comes at most this long after the real task that made it due. */
+  public static final Duration MAX_LONE_DELAY = Duration.ofHours(24);
+
+  /** ... and, for a short deadline, within at least this long. */
+  public static final Duration MIN_LONE_SPREAD = Duration.ofMinutes(1);
 
   private final byte[] secret;
 
@@ -123,35 +142,93 @@ public final class CanarySchedule {
         .below(oneIn);
   }
 
+  /** Where a due canary goes: beside the real task, or alone, {@code after} it. */
+  public sealed interface Placement {
+    /** In the same unit of work as the real task, with its creation time and deadline. */
+    record Beside() implements Placement {}
+
+    /**
+     * On its own, created {@code after} the real task (with a deadline as far from its creation as
+     * the real task's is from its own).
+     */
+    record Alone(Duration after) implements Placement {
+      public Alone {
+        if (after.isNegative() || after.isZero()) {
+          throw new IllegalArgumentException("a lone canary comes after the real task");
+        }
+      }
+    }
+  }
+
   /**
-   * The canary to give as the evaluator's {@code canaryNumber}-th canary (from 0) of this service
-   * type; empty when the set has none for the type.
+   * Where the evaluator's canary number {@code canaryNumber} (its scheduled canaries so far) goes:
+   * beside or alone, one or the other equally often, and when alone, after a delay spread evenly up
+   * to the real task's own time to answer (at least {@link #MIN_LONE_SPREAD}, at most {@link
+   * #MAX_LONE_DELAY}), to the millisecond.
+   *
+   * @param timeToAnswer the real task's deadline minus its creation time
    */
-  public Optional<Canary> nextCanary(
-      CanarySet set, String evaluatorId, String serviceType, long canaryNumber) {
-    List<Canary> pool = set.forServiceType(serviceType);
-    if (pool.isEmpty()) {
+  public Placement placement(String evaluatorId, long canaryNumber, Duration timeToAnswer) {
+    Objects.requireNonNull(evaluatorId, "evaluatorId");
+    HashStream stream =
+        new HashStream(
+            PLACEMENT_DOMAIN,
+            secret,
+            evaluatorId.getBytes(StandardCharsets.UTF_8),
+            ByteBuffer.allocate(8).putLong(canaryNumber).array());
+    if (stream.below(2) == 0) {
+      return new Placement.Beside();
+    }
+    Duration spread = timeToAnswer.compareTo(MIN_LONE_SPREAD) < 0 ? MIN_LONE_SPREAD : timeToAnswer;
+    if (spread.compareTo(MAX_LONE_DELAY) > 0) {
+      spread = MAX_LONE_DELAY;
+    }
+    return new Placement.Alone(Duration.ofMillis(1 + stream.below((int) spread.toMillis())));
+  }
+
+  /**
+   * The first canary of the type, in the pool's secret order, that nobody has been given yet; empty
+   * when the set has been used up (or has none for the type). Pass the ids of every canary of the
+   * type the whole pool has been given, ever: a set the operator loads again is not fresh again.
+   */
+  public Optional<Canary> freshCanary(CanarySet set, String serviceType, Set<String> served) {
+    return shuffled(set, serviceType, 0).stream().filter(c -> !served.contains(c.id())).findFirst();
+  }
+
+  /**
+   * Once the set is used up, the canary at place {@code servedBefore} of a new secret shuffle per
+   * round: canaries come again, each once a round, and catch an evaluator that never learned them.
+   * Empty when the set has none for the type.
+   *
+   * @param servedBefore how many canaries of the type the pool has been given so far
+   */
+  public Optional<Canary> repeatedCanary(CanarySet set, String serviceType, long servedBefore) {
+    if (servedBefore < 0) {
+      throw new IllegalArgumentException("canaries served are never negative");
+    }
+    int size = set.forServiceType(serviceType).size();
+    if (size == 0) {
       return Optional.empty();
     }
-    if (canaryNumber < 0) {
-      throw new IllegalArgumentException("canary numbers start at 0");
-    }
-    int size = pool.size();
-    long round = canaryNumber / size;
+    long round = 1 + servedBefore / size;
+    return Optional.of(shuffled(set, serviceType, round).get((int) (servedBefore % size)));
+  }
+
+  private List<Canary> shuffled(CanarySet set, String serviceType, long round) {
+    List<Canary> shuffled = new ArrayList<>(set.forServiceType(serviceType));
+    shuffled.sort(Comparator.comparing(Canary::id));
     HashStream stream =
         new HashStream(
             ORDER_DOMAIN,
             secret,
-            evaluatorId.getBytes(StandardCharsets.UTF_8),
             serviceType.getBytes(StandardCharsets.UTF_8),
             ByteBuffer.allocate(8).putLong(round).array());
-    List<Canary> shuffled = new ArrayList<>(pool);
-    for (int i = size - 1; i > 0; i--) { // Fisher-Yates
+    for (int i = shuffled.size() - 1; i > 0; i--) { // Fisher-Yates
       int j = stream.below(i + 1);
       Canary t = shuffled.get(i);
       shuffled.set(i, shuffled.get(j));
       shuffled.set(j, t);
     }
-    return Optional.of(shuffled.get((int) (canaryNumber % size)));
+    return shuffled;
   }
 }

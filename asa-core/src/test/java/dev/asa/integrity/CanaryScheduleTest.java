@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.asa.agreement.CanaryTerms.Frequency;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -109,26 +110,62 @@ class CanaryScheduleTest {
   }
 
   @Test
-  void eachEvaluatorSeesEveryCanaryOnceBeforeAnyAgain() {
+  void thePoolIsGivenEveryCanaryOnceBeforeAnyAgain() {
     CanarySet set = Canaries.set(7);
-    for (String evaluator : List.of("judge-1", "judge-2")) {
-      List<String> seen = new ArrayList<>();
-      for (int i = 0; i < 21; i++) {
-        seen.add(SCHEDULE.nextCanary(set, evaluator, "research", i).orElseThrow().id());
-      }
-      for (int r = 0; r < 3; r++) {
-        assertThat(new HashSet<>(seen.subList(7 * r, 7 * r + 7))).hasSize(7);
-      }
-    }
-    List<String> first = new ArrayList<>();
-    List<String> second = new ArrayList<>();
+    Set<String> served = new HashSet<>();
+    List<String> order = new ArrayList<>();
     for (int i = 0; i < 7; i++) {
-      first.add(SCHEDULE.nextCanary(set, "judge-1", "research", i).orElseThrow().id());
-      second.add(SCHEDULE.nextCanary(set, "judge-2", "research", i).orElseThrow().id());
+      Canary next = SCHEDULE.freshCanary(set, "research", served).orElseThrow();
+      assertThat(served.add(next.id())).as("served once").isTrue();
+      order.add(next.id());
     }
-    assertThat(first).as("each evaluator has its own order").isNotEqualTo(second);
-    assertThat(SCHEDULE.nextCanary(set, "judge-1", "translation", 0)).isEmpty();
-    assertThat(SCHEDULE.nextCanary(CanarySet.EMPTY, "judge-1", "research", 0)).isEmpty();
+    assertThat(SCHEDULE.freshCanary(set, "research", served)).as("used up").isEmpty();
+    List<String> sorted = order.stream().sorted().toList();
+    assertThat(order).as("a secret order, not the set's").isNotEqualTo(sorted);
+    for (int r = 0; r < 3; r++) {
+      Set<String> round = new HashSet<>();
+      for (int i = 0; i < 7; i++) {
+        round.add(SCHEDULE.repeatedCanary(set, "research", 7 * r + i).orElseThrow().id());
+      }
+      assertThat(round).as("each round serves each canary once").hasSize(7);
+    }
+    assertThat(SCHEDULE.freshCanary(set, "translation", Set.of())).isEmpty();
+    assertThat(SCHEDULE.repeatedCanary(CanarySet.EMPTY, "research", 0)).isEmpty();
+  }
+
+  @Test
+  void aDueCanaryComesBesideTheRealTaskAsOftenAsAloneAndLater() {
+    int beside = 0;
+    List<Long> delays = new ArrayList<>();
+    Duration toAnswer = Duration.ofHours(2);
+    for (int n = 0; n < 2_000; n++) {
+      switch (SCHEDULE.placement("judge-" + (n % 7), n, toAnswer)) {
+        case CanarySchedule.Placement.Beside b -> beside++;
+        case CanarySchedule.Placement.Alone a -> delays.add(a.after().toMillis());
+      }
+    }
+    System.out.printf(
+        "beside %d of 2000; lone delays %d..%d ms%n",
+        beside,
+        delays.stream().mapToLong(Long::longValue).min().orElse(0),
+        delays.stream().mapToLong(Long::longValue).max().orElse(0));
+    assertThat(beside).as("about half beside").isBetween(900, 1100);
+    assertThat(delays).allMatch(d -> d >= 1 && d <= toAnswer.toMillis());
+    assertThat(delays.stream().filter(d -> d < toAnswer.toMillis() / 2).count())
+        .as("spread evenly over the time to answer")
+        .isBetween(400L, 600L);
+    assertThat(SCHEDULE.placement("j", 1, Duration.ofDays(30)))
+        .isEqualTo(SCHEDULE.placement("j", 1, Duration.ofDays(30)));
+    for (int n = 0; n < 200; n++) {
+      if (SCHEDULE.placement("j", n, Duration.ofDays(30))
+          instanceof CanarySchedule.Placement.Alone a) {
+        assertThat(a.after()).isLessThanOrEqualTo(CanarySchedule.MAX_LONE_DELAY);
+      }
+      if (SCHEDULE.placement("j", n, Duration.ofSeconds(5))
+          instanceof CanarySchedule.Placement.Alone a) {
+        assertThat(a.after()).isLessThanOrEqualTo(CanarySchedule.MIN_LONE_SPREAD);
+      }
+    }
   }
 
   @Test
@@ -139,7 +176,7 @@ class CanaryScheduleTest {
         .hasMessageContaining("no canary given");
     assertThatThrownBy(() -> new CanarySchedule.Progress(1, 1, 2))
         .hasMessageContaining("cannot come after");
-    assertThatThrownBy(() -> SCHEDULE.nextCanary(Canaries.set(1), "j", "research", -1))
-        .hasMessageContaining("start at 0");
+    assertThatThrownBy(() -> SCHEDULE.repeatedCanary(Canaries.set(1), "research", -1))
+        .hasMessageContaining("never negative");
   }
 }

@@ -58,6 +58,11 @@ public final class PoolSimulation {
   private static final RotationTerms ROTATION = new RotationTerms(3);
   private static final QualificationPolicy POLICY = QualificationPolicy.DEFAULTS;
 
+  /** Canaries the pool has been given (once each until the set is used up), and repeats since. */
+  private final Set<String> served = new java.util.HashSet<>();
+
+  private long repeats;
+
   private final Random random;
   private final boolean linkDeclared;
   private final Map<String, Kind> kinds = new LinkedHashMap<>();
@@ -193,8 +198,14 @@ public final class PoolSimulation {
 
   private void giveCanary(String name) {
     Stats st = stats.get(name);
-    long n = progress.get(name).canaries();
-    Canary canary = schedule.nextCanary(canaries, keyId(name), TYPE, n).orElseThrow();
+    Canary canary =
+        schedule
+            .freshCanary(canaries, TYPE, served)
+            .or(() -> schedule.repeatedCanary(canaries, TYPE, served.size() + repeats))
+            .orElseThrow();
+    if (!served.add(canary.id())) {
+      repeats++;
+    }
     Map<String, Integer> known = new LinkedHashMap<>();
     canary.knownScores().forEach((d, v) -> known.put(d, v.intValue()));
     Map<String, BigDecimal> answer = judge(name, known, false);
