@@ -432,5 +432,7 @@ public final class PoolSimulation {
       sim.run(agreements);
       sim.print(agreements);
     }
+    int ringSet = args.length > 2 ? Integer.parseInt(args[2]) : 1000;
+    SybilRingSimulation.print(seed, agreements, ringSet);
   }
 }
