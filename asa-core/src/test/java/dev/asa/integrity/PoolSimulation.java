@@ -29,9 +29,11 @@ import java.util.Set;
  *
  * <p>It runs twice: once with the colluder's link to its partner provider declared (a shared CoC
  * lineage, written another way), so that independence keeps it off the partner's work, and once
- * with the link hidden, so that only the random draw and rotation limit it.
+ * with the link hidden, so that only the random draw and rotation limit it. Then it runs the sybil
+ * ring of issue 53 ({@link SybilRingSimulation}) over as many agreements.
  *
- * <p>Run by hand, not by the test suite (arguments optional: seed, then number of agreements):
+ * <p>Run by hand, not by the test suite (arguments optional: seed, then number of agreements, then
+ * the size of the sybil ring's canary set, 1,000 by default):
  *
  * <pre>
  * ./mvnw -B -o -q -pl asa-core test-compile dependency:build-classpath \
@@ -432,5 +434,7 @@ public final class PoolSimulation {
       sim.run(agreements);
       sim.print(agreements);
     }
+    int ringSet = args.length > 2 ? Integer.parseInt(args[2]) : 1000;
+    SybilRingSimulation.print(seed, agreements, ringSet);
   }
 }
