@@ -23,8 +23,8 @@ import java.util.regex.Pattern;
 
 /**
  * What an evaluator says about itself when it joins the registry ({@code POST /evaluators}): who it
- * is, whom it belongs to (shown to the parties), what it evaluates, with which model and for
- * how much. The key is not in the body: it is the key that signed the registration request, so an
+ * is, whom it belongs to (shown to the parties), what it evaluates, with which model and for how
+ * much. The key is not in the body: it is the key that signed the registration request, so an
  * evaluator can only ever register itself.
  *
  * <p>The body is read strictly, every problem named by its JSON pointer:
