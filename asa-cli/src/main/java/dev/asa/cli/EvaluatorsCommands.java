@@ -39,7 +39,7 @@ final class EvaluatorsCommands extends Group {
               + " server's evaluator pool.",
       customSynopsis =
           "asa evaluators register --identity VALUE --name NAME --service-type TYPE..."
-              + " [--organization ORG] [--model M] [--price-usd P]",
+              + " [--organization ORG] [--model M] [--price-usd P] [--conflict-of-interest KEY]...",
       description =
           "It starts with no record, so it is not yet qualified: it earns its evaluations from"
               + " qualification canaries. A key is registered once.")
@@ -77,7 +77,9 @@ final class EvaluatorsCommands extends Group {
     @Option(
         names = "--organization",
         paramLabel = "ORG",
-        description = "whom it belongs to (compared with the parties' for independence)")
+        description =
+            "whom it belongs to (shown to the parties; a party's own claim never excludes it:"
+                + " declare conflicts with --conflict-of-interest)")
     String organization;
 
     @Option(
@@ -100,6 +102,14 @@ final class EvaluatorsCommands extends Group {
         paramLabel = "DOMAIN",
         description = "a domain of expertise, e.g. medicine (marketplace)")
     List<String> domains = new ArrayList<>();
+
+    @Option(
+        names = "--conflict-of-interest",
+        paramLabel = "KEY",
+        description =
+            "the key (base64url) of a party whose agreements it must not judge, e.g. its"
+                + " employer's; the pool draw leaves it out of theirs. Repeat for more")
+    List<String> conflicts = new ArrayList<>();
 
     @Override
     public Integer call() throws Exception {
@@ -138,6 +148,10 @@ final class EvaluatorsCommands extends Group {
       if (!domains.isEmpty()) {
         ArrayNode array = body.putArray("domains");
         domains.forEach(array::add);
+      }
+      if (!conflicts.isEmpty()) {
+        ArrayNode array = body.putArray("conflicts_of_interest");
+        conflicts.forEach(array::add);
       }
       return body;
     }
@@ -380,6 +394,9 @@ final class EvaluatorsCommands extends Group {
   }
 
   private static String streaks(JsonNode byProvider) {
+    if (byProvider.isMissingNode()) {
+      return "(they name providers: shown to the evaluator itself and the operator only)";
+    }
     if (byProvider.isEmpty()) {
       return "(none)";
     }

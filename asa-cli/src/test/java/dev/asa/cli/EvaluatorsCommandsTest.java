@@ -77,6 +77,10 @@ class EvaluatorsCommandsTest {
     return r;
   }
 
+  /** A party's key the evaluator declares a conflict of interest with. */
+  private static final String BOB =
+      Ed25519PrivateKey.fromSeed(new byte[32]).publicKey().toBase64Url();
+
   @Test
   void anEvaluatorRegistersItselfIsListedShownSuspendedAndReinstated() throws Exception {
     String judgeKey = dir.resolve("judge.jwk").toString();
@@ -104,7 +108,9 @@ class EvaluatorsCommandsTest {
             "--price-usd",
             "0.30",
             "--domain",
-            "medicine");
+            "medicine",
+            "--conflict-of-interest",
+            BOB);
     assertThat(registered.out())
         .contains("key            " + judge)
         .contains("identity       api_key:judge-7")
@@ -117,6 +123,7 @@ class EvaluatorsCommandsTest {
     JsonNode shown = asa("evaluators", "show", "--key", judgeKey, "--json").json();
     assertThat(shown.path("key").asText()).isEqualTo(judge);
     assertThat(shown.path("domains").get(0).asText()).isEqualTo("medicine");
+    assertThat(shown.path("conflicts_of_interest").get(0).asText()).isEqualTo(BOB);
 
     Result list = asa("evaluators", "list", "--key", judgeKey, "--service-type", "research");
     assertThat(list.out()).startsWith("KEY").contains(judge).contains("Judge Seven");

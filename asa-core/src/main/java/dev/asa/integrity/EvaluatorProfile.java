@@ -23,8 +23,8 @@ import java.util.regex.Pattern;
 
 /**
  * What an evaluator says about itself when it joins the registry ({@code POST /evaluators}): who it
- * is, whom it belongs to (for the independence rule), what it evaluates, with which model and for
- * how much. The key is not in the body: it is the key that signed the registration request, so an
+ * is, whom it belongs to (shown to the parties), what it evaluates, with which model and for how
+ * much. The key is not in the body: it is the key that signed the registration request, so an
  * evaluator can only ever register itself.
  *
  * <p>The body is read strictly, every problem named by its JSON pointer:
@@ -32,16 +32,22 @@ import java.util.regex.Pattern;
  * <pre>
  * {"identity": {"scheme": "api_key", "value": "judge-7"}, "display_name": "Judge Seven",
  *  "organization": "Impartial Ltd", "lineage": "sha256:...", "service_types": ["research"],
- *  "model": "judge-large-2", "price_usd": 0.30, "domains": ["medicine"]}
+ *  "model": "judge-large-2", "price_usd": 0.30, "domains": ["medicine"],
+ *  "conflicts_of_interest": ["<a party's key, base64url>"]}
  * </pre>
  *
  * @param key the evaluator's Ed25519 key: it signs the registration and every result
  * @param identity who it is; {@code identity.lineage} is the body's top-level {@code lineage}
- * @param organization whom it belongs to, or null; compared with the parties' for independence
+ * @param organization whom it belongs to, or null; shown to the parties, never compared with what a
+ *     party claims for itself (that claim is unchecked: {@link Independence})
  * @param serviceTypes the service types it evaluates (at least one, no repeats)
  * @param model the judge model it runs, or null (a judge may not judge its own model's work)
  * @param priceUsd what it charges per evaluation, or null when it does not say
  * @param domains domains of expertise it declares, possibly none (marketplace criteria)
+ * @param conflictsOfInterest the keys of parties whose agreements it declares it must not judge
+ *     (its employer's, a partner's), possibly none: the pool draw leaves it out of any agreement
+ *     one of them signs. Keys, not organizations, because a key is what a party proves by signing;
+ *     a party could claim any organization. Only the evaluator itself and the operator see them.
  */
 public record EvaluatorProfile(
     Ed25519PublicKey key,
@@ -51,7 +57,8 @@ public record EvaluatorProfile(
     List<String> serviceTypes,
     String model,
     BigDecimal priceUsd,
-    List<String> domains) {
+    List<String> domains,
+    List<Ed25519PublicKey> conflictsOfInterest) {
 
   /** Longest display name, organization or model name (as for agreement parties). */
   public static final int MAX_NAME = 200;
@@ -61,6 +68,9 @@ public record EvaluatorProfile(
 
   /** Most service types or domains one evaluator may list. */
   public static final int MAX_LIST = 32;
+
+  /** Most party keys one evaluator may declare a conflict of interest with. */
+  public static final int MAX_CONFLICTS = 256;
 
   /** Highest price per evaluation; the whitepaper's costliest judge is about $31. */
   public static final BigDecimal MAX_PRICE_USD = BigDecimal.valueOf(10_000);
@@ -79,7 +89,8 @@ public record EvaluatorProfile(
           "service_types",
           "model",
           "price_usd",
-          "domains");
+          "domains",
+          "conflicts_of_interest");
 
   public EvaluatorProfile {
     Objects.requireNonNull(key, "key");
@@ -87,12 +98,35 @@ public record EvaluatorProfile(
     Objects.requireNonNull(displayName, "displayName");
     serviceTypes = List.copyOf(serviceTypes);
     domains = List.copyOf(domains);
+    conflictsOfInterest = List.copyOf(conflictsOfInterest);
     if (serviceTypes.isEmpty()) {
       throw new IllegalArgumentException("an evaluator evaluates at least one service type");
     }
     if (priceUsd != null && priceUsd.signum() < 0) {
       throw new IllegalArgumentException("price_usd must not be negative");
     }
+  }
+
+  /** A profile that declares no conflict of interest. */
+  public EvaluatorProfile(
+      Ed25519PublicKey key,
+      Identity identity,
+      String displayName,
+      String organization,
+      List<String> serviceTypes,
+      String model,
+      BigDecimal priceUsd,
+      List<String> domains) {
+    this(
+        key,
+        identity,
+        displayName,
+        organization,
+        serviceTypes,
+        model,
+        priceUsd,
+        domains,
+        List.of());
   }
 
   /**
@@ -114,9 +148,18 @@ public record EvaluatorProfile(
     List<String> serviceTypes = names(json, b, "service_types", 1);
     List<String> domains = b.has("domains") ? names(json, b, "domains", 0) : List.of();
     BigDecimal price = price(json, b);
+    List<Ed25519PublicKey> conflicts = conflicts(json, b);
     json.throwIfAny();
     return new EvaluatorProfile(
-        signer, identity, displayName, organization, serviceTypes, model, price, domains);
+        signer,
+        identity,
+        displayName,
+        organization,
+        serviceTypes,
+        model,
+        price,
+        domains,
+        conflicts);
   }
 
   /**
@@ -242,6 +285,47 @@ public record EvaluatorProfile(
     return out;
   }
 
+  private static List<Ed25519PublicKey> conflicts(StrictJson json, ObjectNode b) {
+    JsonNode node = b.get("conflicts_of_interest");
+    if (node == null) {
+      return List.of();
+    }
+    String expected =
+        "a list of up to "
+            + MAX_CONFLICTS
+            + " keys (base64url, as a party's verification_key) of parties whose agreements this"
+            + " evaluator must not judge";
+    if (!(node instanceof ArrayNode array) || array.size() > MAX_CONFLICTS) {
+      json.add(
+          "/conflicts_of_interest",
+          "must be "
+              + expected
+              + ", found "
+              + (node.isArray() ? node.size() + " entries" : StrictJson.kind(node)));
+      return List.of();
+    }
+    List<Ed25519PublicKey> out = new ArrayList<>();
+    for (int i = 0; i < array.size(); i++) {
+      JsonNode e = array.get(i);
+      String p = StrictJson.child("/conflicts_of_interest", i);
+      if (!e.isTextual()) {
+        json.add(p, "must be a party's key (base64url), found " + StrictJson.kind(e));
+        continue;
+      }
+      try {
+        Ed25519PublicKey k = Ed25519PublicKey.fromBase64Url(e.textValue());
+        if (out.contains(k)) {
+          json.add(p, "'" + e.textValue() + "' is listed twice");
+        } else {
+          out.add(k);
+        }
+      } catch (IllegalArgumentException bad) {
+        json.add(p, "is not a key (base64url, as a party's verification_key): " + bad.getMessage());
+      }
+    }
+    return out;
+  }
+
   private static BigDecimal price(StrictJson json, ObjectNode b) {
     JsonNode v = b.get("price_usd");
     if (v == null || v.isNull()) {
@@ -272,6 +356,11 @@ public record EvaluatorProfile(
     return serviceTypes.contains(serviceType);
   }
 
+  /** Whether it declared a conflict of interest with the party holding this key. */
+  public boolean declaresConflictWith(Ed25519PublicKey party) {
+    return conflictsOfInterest.contains(party);
+  }
+
   /** The key as written everywhere (unpadded base64url): the evaluator's id in the registry. */
   public String keyId() {
     return key.toBase64Url();
@@ -286,7 +375,12 @@ public record EvaluatorProfile(
         Role.EVALUATOR, identity, displayName, organization, key, Agreement.POOL_EVALUATOR_TYPE);
   }
 
-  /** The registration as it is shown back ({@code GET /evaluators/{key}}), key included. */
+  /**
+   * The registration as it is stored and shown back to the evaluator ({@code GET
+   * /evaluators/{key}}), key included; {@code conflicts_of_interest} only when it declared some.
+   * The registry's views take the conflicts out for anyone but the evaluator and the operator: they
+   * name parties.
+   */
   public ObjectNode toJson() {
     ObjectNode o = Json.object();
     o.put("key", keyId());
@@ -309,6 +403,10 @@ public record EvaluatorProfile(
     }
     ArrayNode ds = o.putArray("domains");
     domains.forEach(ds::add);
+    if (!conflictsOfInterest.isEmpty()) {
+      ArrayNode cs = o.putArray("conflicts_of_interest");
+      conflictsOfInterest.forEach(k -> cs.add(k.toBase64Url()));
+    }
     return o;
   }
 }

@@ -77,7 +77,7 @@ public final class Marketplace {
       if (reasons.isEmpty()) {
         meet.add(m);
       } else {
-        unmet.add(new Screening.Exclusion(m, reasons));
+        unmet.add(new Screening.Exclusion(m, ExclusionRule.MARKETPLACE_CRITERIA, reasons));
       }
     }
     meet.sort(BEST_FIRST);

@@ -1,6 +1,9 @@
 package dev.asa.integrity;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.crypto.Ed25519PublicKey;
+import dev.asa.json.Json;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -20,18 +23,57 @@ import java.util.Set;
  */
 public record Screening(List<PoolMember> eligible, List<Exclusion> excluded) {
 
-  /** An evaluator that may not be assigned, and why (one line per reason). */
-  public record Exclusion(PoolMember member, List<String> reasons) {
+  /**
+   * One reason an evaluator may not be assigned: the rule, for the draw's record, and a line for a
+   * reader ("not qualified: has 10 evaluations; needs 50").
+   */
+  public record Reason(ExclusionRule rule, String text) {
+    public Reason {
+      Objects.requireNonNull(rule, "rule");
+      Objects.requireNonNull(text, "text");
+    }
+  }
+
+  /** An evaluator that may not be assigned, and why (one reason per broken rule). */
+  public record Exclusion(PoolMember member, List<Reason> why) {
     public Exclusion {
       Objects.requireNonNull(member, "member");
-      reasons = List.copyOf(reasons);
-      if (reasons.isEmpty()) {
+      why = List.copyOf(why);
+      if (why.isEmpty()) {
         throw new IllegalArgumentException("an exclusion has a reason");
       }
     }
 
+    /** Every reason under one rule, e.g. the marketplace criteria an evaluator does not meet. */
+    public Exclusion(PoolMember member, ExclusionRule rule, List<String> reasons) {
+      this(member, reasons.stream().map(r -> new Reason(rule, r)).toList());
+    }
+
+    /** One line per reason. */
+    public List<String> reasons() {
+      return why.stream().map(Reason::text).toList();
+    }
+
+    /** The rules broken, each once, in the order found. */
+    public List<ExclusionRule> rules() {
+      return why.stream().map(Reason::rule).distinct().toList();
+    }
+
     public String describe() {
-      return member.describe() + ": " + String.join("; ", reasons);
+      return member.describe() + ": " + String.join("; ", reasons());
+    }
+
+    /**
+     * {@code {"evaluator": key, "rules": ["same_key_as_provider", ...]}} for the draw's record: the
+     * rules only, never the lines, which may say more than every reader of the record should see (a
+     * declared conflict names no party here either).
+     */
+    public ObjectNode toJson() {
+      ObjectNode o = Json.object();
+      o.put("evaluator", member.profile().keyId());
+      ArrayNode rs = o.putArray("rules");
+      rules().forEach(r -> rs.add(r.wireName()));
+      return o;
     }
   }
 
@@ -68,23 +110,31 @@ public record Screening(List<PoolMember> eligible, List<Exclusion> excluded) {
     List<Exclusion> excluded = new ArrayList<>();
     int max = context.rotation().maxConsecutive();
     for (PoolMember m : members) {
-      List<String> reasons = new ArrayList<>();
+      List<Reason> reasons = new ArrayList<>();
       if (!m.profile().serves(context.serviceType())) {
-        reasons.add("does not evaluate " + context.serviceType());
+        reasons.add(
+            new Reason(
+                ExclusionRule.OTHER_SERVICE_TYPE, "does not evaluate " + context.serviceType()));
       }
       Independence independence =
           Independence.of(m.profile(), context.client(), context.provider());
-      independence.reasons().forEach(r -> reasons.add("not independent: " + r));
+      independence
+          .conflicts()
+          .forEach(c -> reasons.add(new Reason(c.rule(), "not independent: " + c.text())));
       Qualification q = policy.assess(m.record(), m.standing());
-      q.reasons().forEach(r -> reasons.add("not qualified: " + r));
+      q.reasons()
+          .forEach(
+              r -> reasons.add(new Reason(ExclusionRule.NOT_QUALIFIED, "not qualified: " + r)));
       int streak = m.record().consecutiveFor(context.providerId());
       if (streak >= max) {
         reasons.add(
-            "rotation: assessed the provider's last "
-                + streak
-                + " deliveries in a row; at most "
-                + max
-                + " allowed");
+            new Reason(
+                ExclusionRule.ROTATION,
+                "rotation: assessed the provider's last "
+                    + streak
+                    + " deliveries in a row; at most "
+                    + max
+                    + " allowed"));
       }
       if (reasons.isEmpty()) {
         eligible.add(m);
@@ -100,8 +150,8 @@ public record Screening(List<PoolMember> eligible, List<Exclusion> excluded) {
   }
 
   /**
-   * The same screening with these evaluators moved out of the eligible, e.g. the evaluators already
-   * assigned to a delivery when a backup is needed ({@code reason}: "timed out on this delivery").
+   * The same screening with the evaluators already assigned to a delivery moved out of the
+   * eligible, when a backup is needed ({@code reason}: "already assigned to this delivery").
    */
   public Screening without(Collection<Ed25519PublicKey> keys, String reason) {
     Set<Ed25519PublicKey> out = new HashSet<>(keys);
@@ -109,12 +159,22 @@ public record Screening(List<PoolMember> eligible, List<Exclusion> excluded) {
     List<Exclusion> excl = new ArrayList<>(excluded);
     for (PoolMember m : eligible) {
       if (out.contains(m.key())) {
-        excl.add(new Exclusion(m, List.of(reason)));
+        excl.add(new Exclusion(m, ExclusionRule.ALREADY_ASSIGNED, List.of(reason)));
       } else {
         stay.add(m);
       }
     }
     return new Screening(stay, excl);
+  }
+
+  /**
+   * Who was excluded and by which rule, in canonical key order, for the draw's record: {@code
+   * [{"evaluator": key, "rules": [...]}]}.
+   */
+  public ArrayNode exclusionsJson() {
+    ArrayNode a = Json.mapper().createArrayNode();
+    excluded.forEach(e -> a.add(e.toJson()));
+    return a;
   }
 
   /** "2 of 5 pool evaluators eligible; excluded: ..." for messages and the operator. */

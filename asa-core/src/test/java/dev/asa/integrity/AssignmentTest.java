@@ -55,11 +55,16 @@ class AssignmentTest {
                 List.of()),
             Pools.qualifiedRecord(),
             Standing.ACTIVE);
-    PoolMember friend =
+    // Of the provider's organization by its own word, and the provider's by the provider's word:
+    // neither is checked, so neither excludes it (issue 53). Its own declaration does.
+    PoolMember colleague =
         new PoolMember(
-            Pools.profile("friend", "BOB industries", null),
+            Pools.profile("colleague", "BOB industries", null),
             Pools.qualifiedRecord(),
             Standing.ACTIVE);
+    PoolMember friend =
+        new PoolMember(
+            Pools.conflicted("friend", Pools.provider()), Pools.qualifiedRecord(), Standing.ACTIVE);
     PoolMember novice = new PoolMember(Pools.profile("novice"), TrackRecord.NEW, Standing.ACTIVE);
     PoolMember suspended =
         new PoolMember(
@@ -72,18 +77,18 @@ class AssignmentTest {
                 .withEvaluationOf(PROVIDER_ID)
                 .withEvaluationOf(PROVIDER_ID),
             Standing.ACTIVE);
-    pool.addAll(List.of(translator, friend, novice, suspended, regular));
+    pool.addAll(List.of(translator, colleague, friend, novice, suspended, regular));
 
     Screening s = Screening.of(pool, CONTEXT, POLICY);
     assertThat(s.eligible())
         .extracting(m -> m.profile().displayName())
-        .containsExactlyInAnyOrder("judge-0", "judge-1");
+        .containsExactlyInAnyOrder("judge-0", "judge-1", "colleague");
     Map<String, List<String>> why = new HashMap<>();
     s.excluded().forEach(e -> why.put(e.member().profile().displayName(), e.reasons()));
     assertThat(why.get("translator")).containsExactly("does not evaluate research");
     assertThat(why.get("friend"))
         .containsExactly(
-            "not independent: belongs to the provider's organization ('Bob Industries')");
+            "not independent: declared a conflict of interest with a party of this agreement");
     assertThat(why.get("novice"))
         .hasSize(3)
         .allSatisfy(r -> assertThat(r).startsWith("not qualified: "));
@@ -92,7 +97,24 @@ class AssignmentTest {
     assertThat(why.get("regular"))
         .containsExactly(
             "rotation: assessed the provider's last 3 deliveries in a row; at most 3 allowed");
-    assertThat(s.summary()).startsWith("2 of 7 pool evaluators eligible; excluded: ");
+    assertThat(s.summary()).startsWith("3 of 8 pool evaluators eligible; excluded: ");
+    Map<String, List<ExclusionRule>> rules = new HashMap<>();
+    s.excluded().forEach(e -> rules.put(e.member().profile().displayName(), e.rules()));
+    assertThat(rules)
+        .containsOnly(
+            Map.entry("translator", List.of(ExclusionRule.OTHER_SERVICE_TYPE)),
+            Map.entry("friend", List.of(ExclusionRule.DECLARED_CONFLICT)),
+            Map.entry("novice", List.of(ExclusionRule.NOT_QUALIFIED)),
+            Map.entry("banned", List.of(ExclusionRule.NOT_QUALIFIED)),
+            Map.entry("regular", List.of(ExclusionRule.ROTATION)));
+    assertThat(s.exclusionsJson())
+        .as("the record names each excluded key with its rules, and nothing of the reasons")
+        .anySatisfy(e ->
+            assertThat(e.toString())
+                .isEqualTo(
+                    "{\"evaluator\":\""
+                        + Pools.key("friend").toBase64Url()
+                        + "\",\"rules\":[\"declared_conflict\"]}"));
     assertThat(s.eligible())
         .extracting(PoolMember::key)
         .isEqualTo(Draw.canonical(s.eligibleKeys()));
@@ -172,7 +194,7 @@ class AssignmentTest {
     List<PoolMember> pool = new ArrayList<>(honest(5));
     pool.add(
         new PoolMember(
-            Pools.profile("friend", "Bob Industries", null),
+            Pools.conflicted("friend", Pools.provider()),
             Pools.qualifiedRecord(),
             Standing.ACTIVE));
     pool.add(new PoolMember(Pools.profile("novice"), TrackRecord.NEW, Standing.ACTIVE));

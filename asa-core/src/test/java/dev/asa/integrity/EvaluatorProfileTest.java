@@ -197,6 +197,53 @@ class EvaluatorProfileTest {
     }
   }
 
+  @Test
+  void conflictsOfInterestArePartyKeysThatRoundTrip() {
+    ObjectNode b = Pools.registration();
+    b.putArray("conflicts_of_interest")
+        .add(Pools.key("bob").toBase64Url())
+        .add(Pools.key("alice").toBase64Url());
+    EvaluatorProfile p = EvaluatorProfile.parse(b, SIGNER);
+    assertThat(p.conflictsOfInterest()).containsExactly(Pools.key("bob"), Pools.key("alice"));
+    assertThat(p.declaresConflictWith(Pools.key("bob"))).isTrue();
+    assertThat(p.declaresConflictWith(Pools.key("carol"))).isFalse();
+    assertThat(EvaluatorProfile.fromJson(Json.parseTrusted(Json.write(p.toJson())))).isEqualTo(p);
+    assertThat(
+            EvaluatorProfile.parse(Pools.registration(), SIGNER)
+                .toJson()
+                .has("conflicts_of_interest"))
+        .as("none declared, none shown")
+        .isFalse();
+  }
+
+  @Test
+  void conflictsOfInterestAreABoundedListOfKeysWithoutRepeats() {
+    assertRefused(
+        b -> b.put("conflicts_of_interest", "Bob Industries"),
+        "/conflicts_of_interest",
+        "keys (base64url");
+    assertRefused(
+        b -> b.putArray("conflicts_of_interest").add("Bob Industries"),
+        "/conflicts_of_interest/0",
+        "is not a key");
+    assertRefused(
+        b -> b.putArray("conflicts_of_interest").add(7), "/conflicts_of_interest/0", "a number");
+    String bob = Pools.key("bob").toBase64Url();
+    assertRefused(
+        b -> b.putArray("conflicts_of_interest").add(bob).add(bob),
+        "/conflicts_of_interest/1",
+        "listed twice");
+    assertRefused(
+        b -> {
+          var a = b.putArray("conflicts_of_interest");
+          for (int i = 0; i <= EvaluatorProfile.MAX_CONFLICTS; i++) {
+            a.add(Pools.key("party-" + i).toBase64Url());
+          }
+        },
+        "/conflicts_of_interest",
+        "found 257 entries");
+  }
+
   private static void assertRefused(Consumer<ObjectNode> edit, String pointer, String fragment) {
     ObjectNode b = Pools.registration();
     edit.accept(b);

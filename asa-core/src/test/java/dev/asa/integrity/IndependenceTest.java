@@ -5,11 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.asa.agreement.Identity;
 import dev.asa.agreement.Party;
 import dev.asa.agreement.Role;
+import dev.asa.crypto.DidKey;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+/**
+ * Independence rests on what the server checks (a party's key: it signed with it) and on what the
+ * evaluator declared about itself, never on what a party claims about itself (issue 53).
+ */
 class IndependenceTest {
 
   private static final Party CLIENT = Pools.client();
@@ -28,6 +33,17 @@ class IndependenceTest {
         List.of());
   }
 
+  /** The provider, claiming for itself whatever organization, lineage and identity it likes. */
+  private static Party providerClaiming(String identity, String organization, String lineage) {
+    return new Party(
+        Role.PROVIDER,
+        new Identity("api_key", identity, lineage),
+        "bob",
+        organization,
+        Pools.key("bob"),
+        null);
+  }
+
   @Test
   void anUnrelatedEvaluatorIsIndependent() {
     Independence i =
@@ -36,88 +52,97 @@ class IndependenceTest {
     assertThat(i.reasons()).isEmpty();
   }
 
-  @Test
-  void aMissingOrganizationOrLineageIsNoLink() {
-    // Two unknowns are not the same organization: the rule is about declared links.
-    Party noOrg =
-        new Party(
-            Role.CLIENT,
-            new Identity("api_key", "carol", null),
-            "c",
-            null,
-            Pools.key("carol"),
-            null);
+  @ParameterizedTest
+  @ValueSource(
+      strings = {"Impartial Ltd", "  iMPARTIAL   ltd ", "impartial\u200Bltd", "IMPARTIAL LTD"})
+  void aPartyClaimingTheEvaluatorsOrganizationDoesNotRemoveIt(String claimed) {
+    // The attack of issue 53: the provider claims the honest evaluators' organization.
+    EvaluatorProfile honest = evaluator("judge", "Impartial Ltd", null, "judge");
     assertThat(
-            Independence.of(evaluator("judge", null, null, "judge"), noOrg, PROVIDER).independent())
+            Independence.of(honest, CLIENT, providerClaiming("bob", claimed, null)).independent())
         .isTrue();
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"bob", "BOB", " bob ", "b\u200Bob", "\uFF42\uFF4F\uFF42"})
-  void theSameIdentityWrittenAnotherWayIsTheProvider(String written) {
+  @Test
+  void aPartyClaimingTheEvaluatorsLineageOrIdentityDoesNotRemoveIt() {
+    EvaluatorProfile honest =
+        evaluator("judge-7", "Impartial Ltd", "sha256:judge-lineage", "judge");
     assertThat(
-            Independence.of(evaluator(written, "Impartial", null, "judge"), CLIENT, PROVIDER)
-                .reasons())
-        .containsExactly("has the same identity as the provider");
+            Independence.of(
+                    honest,
+                    CLIENT,
+                    providerClaiming("JUDGE-7", "Impartial Ltd", "SHA256:JUDGE-LINEAGE"))
+                .independent())
+        .as("identity value, lineage and organization are the provider's unchecked words")
+        .isTrue();
   }
 
   @Test
-  void theSameValueUnderAnotherSchemeIsAnotherIdentity() {
+  void holdingAPartysKeyIsDependence() {
+    Independence i =
+        Independence.of(evaluator("judge", "Impartial", null, "alice"), CLIENT, PROVIDER);
+    assertThat(i.reasons()).containsExactly("holds the client's key");
+    assertThat(i.conflicts())
+        .extracting(Screening.Reason::rule)
+        .containsExactly(ExclusionRule.SAME_KEY_AS_CLIENT);
+  }
+
+  @Test
+  void theSameDidKeyIsTheSameKey() {
+    // A did:key identity encodes its key (checked at registration and in agreements), so the
+    // provider's did:key is the provider's key: checked, not claimed.
     EvaluatorProfile e =
         new EvaluatorProfile(
-            Pools.key("judge"),
-            new Identity("coc", "bob", null),
+            Pools.key("bob"),
+            new Identity("did", DidKey.of(Pools.key("bob")), null),
             "judge",
             null,
             List.of("research"),
             null,
             null,
             List.of());
-    assertThat(Independence.of(e, CLIENT, PROVIDER).independent()).isTrue();
+    assertThat(Independence.of(e, CLIENT, PROVIDER).conflicts())
+        .extracting(Screening.Reason::rule)
+        .containsExactly(ExclusionRule.SAME_KEY_AS_PROVIDER);
   }
 
   @Test
-  void holdingAPartysKeyIsDependence() {
-    assertThat(
-            Independence.of(evaluator("judge", "Impartial", null, "alice"), CLIENT, PROVIDER)
-                .reasons())
-        .containsExactly("holds the client's key");
-  }
-
-  @ParameterizedTest
-  @ValueSource(
-      strings = {
-        "Bob Industries",
-        "BOB INDUSTRIES",
-        "bob\u00A0industries",
-        "Bob Industries\u200B",
-        "  bob   industries "
-      })
-  void theProvidersOrganizationWrittenAnotherWayIsStillItsOrganization(String written) {
-    assertThat(
-            Independence.of(evaluator("judge", written, null, "judge"), CLIENT, PROVIDER).reasons())
-        .containsExactly("belongs to the provider's organization ('Bob Industries')");
+  void aConflictTheEvaluatorDeclaredExcludesItFromThatPartysWorkOnly() {
+    EvaluatorProfile declared = Pools.conflicted("judge", PROVIDER);
+    Independence i = Independence.of(declared, CLIENT, PROVIDER);
+    assertThat(i.conflicts())
+        .extracting(Screening.Reason::rule)
+        .containsExactly(ExclusionRule.DECLARED_CONFLICT);
+    assertThat(i.reasons())
+        .as("the line does not say which party: the other party reads it too")
+        .containsExactly("declared a conflict of interest with a party of this agreement");
+    Party otherProvider = Pools.party(Role.PROVIDER, "carol", "Carol Co", null);
+    assertThat(Independence.of(declared, CLIENT, otherProvider).independent()).isTrue();
   }
 
   @Test
-  void sharingTheProvidersLineageIsDependence() {
+  void aConflictWithBothPartiesIsOneReason() {
     assertThat(
-            Independence.of(
-                    evaluator("judge", null, "SHA256:BOB-LINEAGE", "judge"), CLIENT, PROVIDER)
-                .reasons())
-        .containsExactly("shares its CoC lineage with the provider");
+            Independence.of(Pools.conflicted("judge", CLIENT, PROVIDER), CLIENT, PROVIDER)
+                .conflicts())
+        .hasSize(1);
   }
 
   @Test
-  void everyLinkIsReported() {
-    assertThat(
-            Independence.of(
-                    evaluator("alice", "Alice Corp", "sha256:bob-lineage", "bob"), CLIENT, PROVIDER)
-                .reasons())
-        .containsExactly(
-            "has the same identity as the client",
-            "belongs to the client's organization ('Alice Corp')",
-            "holds the provider's key",
-            "shares its CoC lineage with the provider");
+  void everyCheckedLinkIsReported() {
+    EvaluatorProfile e =
+        new EvaluatorProfile(
+            Pools.key("bob"),
+            new Identity("api_key", "alice", "sha256:bob-lineage"),
+            "judge",
+            "Alice Corp",
+            List.of("research"),
+            null,
+            null,
+            List.of(),
+            List.of(Pools.key("alice")));
+    assertThat(Independence.of(e, CLIENT, PROVIDER).conflicts())
+        .extracting(Screening.Reason::rule)
+        .containsExactly(ExclusionRule.SAME_KEY_AS_PROVIDER, ExclusionRule.DECLARED_CONFLICT);
   }
 }

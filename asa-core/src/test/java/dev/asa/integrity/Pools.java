@@ -48,6 +48,20 @@ final class Pools {
         List.of());
   }
 
+  /** An evaluator that declared a conflict of interest with these parties' keys. */
+  static EvaluatorProfile conflicted(String name, Party... parties) {
+    return new EvaluatorProfile(
+        key(name),
+        new Identity("api_key", name, null),
+        name,
+        "Org of " + name,
+        List.of("research"),
+        null,
+        null,
+        List.of(),
+        java.util.Arrays.stream(parties).map(Party::verificationKey).toList());
+  }
+
   /** A record that clears the default bar: 60 evaluations, 19 of 20 canaries, 4 points off. */
   static TrackRecord qualifiedRecord() {
     return record(60, 20, 19, "4");

@@ -34,13 +34,15 @@ import java.util.stream.Collectors;
  * when it becomes ACTIVE, inside the unit of work of the signature that activates it, so the
  * agreement is never ACTIVE without its evaluator.
  *
- * <p>Only evaluators that are qualified, independent of both parties (identity, key, organization,
- * lineage) and not due to rotate away from the provider are ever chosen ({@link Screening}); the
- * choice is {@link Assignment#assign} with the seed of {@link AssignmentSeeds}, and the {@code
- * evaluator_assigned} event records the mode, the seed and every candidate list with its digest, so
- * anyone can recompute it with {@link Draw}. When nobody can be assigned the activating signature
- * is refused (409) with the reason, evaluator by evaluator, and nothing is written: an ACTIVE
- * agreement without an evaluator would only end, later, in a timeout.
+ * <p>Only evaluators that are qualified, independent of both parties (not holding a party's key, no
+ * conflict of interest declared with one; never a party's own unchecked claims) and not due to
+ * rotate away from the provider are ever chosen ({@link Screening}); the choice is {@link
+ * Assignment#assign} with the seed of {@link AssignmentSeeds}, and the {@code evaluator_assigned}
+ * event records the mode, the seed and every candidate list with its digest, so anyone can
+ * recompute it with {@link Draw}, and who was left out by which rule ({@code excluded}). When
+ * nobody can be assigned the activating signature is refused (409) with the reason, evaluator by
+ * evaluator, and nothing is written: an ACTIVE agreement without an evaluator would only end,
+ * later, in a timeout.
  *
  * <p>After an evaluator's result is recorded it is reported to the pool ({@link
  * PoolSource#recordAssessment}), which is what rotation counts.
@@ -140,6 +142,7 @@ final class EvaluatorAssignments {
     ArrayNode candidates = payload.putArray("candidates");
     screening.eligibleKeys().forEach(k -> candidates.add(k.toBase64Url()));
     payload.put("pool_size", screening.eligible().size() + screening.excluded().size());
+    payload.set("excluded", screening.exclusionsJson());
     payload.put(
         "rotation_max_consecutive",
         active.terms().verification().rotationOr(config.defaultRotation()).maxConsecutive());
@@ -227,6 +230,7 @@ final class EvaluatorAssignments {
     payload.put("candidates_digest", candidatesDigest);
     ArrayNode candidates = payload.putArray("candidates");
     rest.eligibleKeys().forEach(k -> candidates.add(k.toBase64Url()));
+    payload.set("excluded", rest.exclusionsJson());
     payload.set("assigned", fact.toJson().get("evaluators"));
     payload.put("state", a.state().name());
     return new Backup.Assigned(

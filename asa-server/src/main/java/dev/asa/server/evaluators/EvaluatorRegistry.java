@@ -1,6 +1,7 @@
 package dev.asa.server.evaluators;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.asa.access.RegistryReader;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.crypto.Digest;
 import dev.asa.integrity.Calibration;
@@ -12,6 +13,7 @@ import dev.asa.integrity.PoolMember;
 import dev.asa.integrity.Qualification;
 import dev.asa.integrity.QualificationPolicy;
 import dev.asa.integrity.Standing;
+import dev.asa.integrity.TrackRecord;
 import dev.asa.json.Json;
 import dev.asa.server.store.CanarySetRow;
 import dev.asa.server.store.CanarySetStore;
@@ -164,11 +166,13 @@ public final class EvaluatorRegistry {
   /**
    * Whether the evaluator qualifies as it is shown ({@code GET /evaluators/{key}}): judged by its
    * published record, never by the live one (whose every change would tell it how its last answer
-   * went), with one reason more when the canary set can no longer give it the evaluations it lacks.
+   * went), except to the operator; with one reason more when the canary set can no longer give it
+   * the evaluations it lacks.
    */
-  public Qualification qualificationShown(EvaluatorRow row) {
+  public Qualification qualificationShown(EvaluatorRow row, RegistryReader reader) {
+    TrackRecord record = reader.seesLiveRecord() ? row.member().record() : row.published();
     List<String> reasons =
-        new ArrayList<>(policy.assess(row.published(), row.member().standing()).reasons());
+        new ArrayList<>(policy.assess(record, row.member().standing()).reasons());
     canaryShortfall(row.member()).ifPresent(reasons::add);
     return new Qualification(reasons);
   }

@@ -283,7 +283,8 @@ public final class Routes {
         ctx -> json(ctx, 200, market.describe(TextParameters.path(ctx, "service_type"))));
 
     // The evaluator registry: an evaluator registers itself (signed with its own key); any signed
-    // caller reads it; the operator suspends, reinstates and loads the canary set.
+    // caller reads it, what names parties for the evaluator itself and the operator only; the
+    // operator suspends, reinstates and loads the canary set.
     r.post(
         "/evaluators",
         SIGNED,
@@ -292,7 +293,7 @@ public final class Routes {
     r.get(
         "/evaluators/{key}",
         SIGNED,
-        ctx -> json(ctx, 200, registry.reads().one(TextParameters.key(ctx, "key"))));
+        ctx -> json(ctx, 200, registry.reads().one(TextParameters.key(ctx, "key"), caller(ctx))));
     r.post(
         "/evaluators/{key}/suspend",
         OPERATOR,
@@ -448,7 +449,7 @@ public final class Routes {
               "cursor is not one this server issued; start again without it and follow"
                   + " next_cursor"));
     }
-    json(ctx, 200, registry.reads().list(serviceType, cursor, limit));
+    json(ctx, 200, registry.reads().list(serviceType, cursor, limit, caller(ctx)));
   }
 
   static void json(Context ctx, int status, JsonNode body) {

@@ -2,6 +2,8 @@ package dev.asa.server.registry;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.access.Caller;
+import dev.asa.access.RegistryReader;
 import dev.asa.json.Json;
 import dev.asa.server.agreements.NotFoundException;
 import dev.asa.server.evaluators.EvaluatorRegistry;
@@ -11,8 +13,10 @@ import java.util.List;
 /**
  * {@code GET /evaluators} and {@code GET /evaluators/{key}}: the registry for any signed caller.
  * Parties choose and check evaluators by it (mutual and marketplace selection), and an evaluator
- * sees what it lacks to qualify. Everything shown is public within the server: no agreement, no
- * party and no canary is revealed (streaks name providers by key only).
+ * sees what it lacks to qualify. What names a party or times an evaluator's work (rotation streaks
+ * by provider key, calibration by dimension, {@code updated_at}, {@code history}, declared
+ * conflicts) only the evaluator itself and the operator see ({@link RegistryReader}); no agreement
+ * and no canary is revealed to anyone.
  */
 public final class EvaluatorReads {
   private final EvaluatorRegistry registry;
@@ -24,8 +28,11 @@ public final class EvaluatorReads {
   /** How many points of an evaluator's record over time {@link #one} shows, the latest. */
   static final int HISTORY_POINTS = 100;
 
-  /** One evaluator by its key (base64url), with its record over time. */
-  public ObjectNode one(String keyId) {
+  /**
+   * One evaluator by its key (base64url), with its record over time when {@code caller} is the
+   * evaluator itself or the operator.
+   */
+  public ObjectNode one(String keyId, Caller caller) {
     EvaluatorRow row =
         registry
             .find(keyId)
@@ -35,7 +42,11 @@ public final class EvaluatorReads {
                         + keyId
                         + "; an evaluator registers itself with POST /evaluators, signed with that"
                         + " key"));
-    return EvaluatorViews.withHistory(view(row), registry.history(keyId, HISTORY_POINTS));
+    RegistryReader reader = RegistryReader.of(caller, row.member().key());
+    ObjectNode view = view(row, reader);
+    return reader.seesParties()
+        ? EvaluatorViews.withHistory(view, registry.history(keyId, HISTORY_POINTS))
+        : view;
   }
 
   /**
@@ -43,19 +54,22 @@ public final class EvaluatorReads {
    *
    * @param serviceType only evaluators of this service type; null for all
    * @param cursor the {@code next_cursor} of the previous page, or null
+   * @param caller who reads: each entry shows what this caller may see of it
    */
-  public ObjectNode list(String serviceType, String cursor, int limit) {
+  public ObjectNode list(String serviceType, String cursor, int limit, Caller caller) {
     List<EvaluatorRow> rows = registry.list(serviceType, cursor, limit + 1);
     ObjectNode o = Json.object();
     ArrayNode list = o.putArray("evaluators");
-    rows.stream().limit(limit).forEach(row -> list.add(view(row)));
+    rows.stream()
+        .limit(limit)
+        .forEach(row -> list.add(view(row, RegistryReader.of(caller, row.member().key()))));
     if (rows.size() > limit) {
       o.put("next_cursor", rows.get(limit - 1).keyId());
     }
     return o;
   }
 
-  private ObjectNode view(EvaluatorRow row) {
-    return EvaluatorViews.of(row, registry.qualificationShown(row));
+  private ObjectNode view(EvaluatorRow row, RegistryReader reader) {
+    return EvaluatorViews.of(row, registry.qualificationShown(row, reader), reader);
   }
 }

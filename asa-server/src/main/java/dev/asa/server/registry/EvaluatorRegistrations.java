@@ -3,6 +3,7 @@ package dev.asa.server.registry;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.asa.access.AccessDeniedException;
 import dev.asa.access.Caller;
+import dev.asa.access.RegistryReader;
 import dev.asa.integrity.EvaluatorProfile;
 import dev.asa.integrity.PoolMember;
 import dev.asa.integrity.Standing;
@@ -53,7 +54,11 @@ public final class EvaluatorRegistrations {
         new Outcome(
             201,
             EvaluatorViews.withHistory(
-                EvaluatorViews.of(fresh, registry.qualificationShown(fresh)), List.of()));
+                EvaluatorViews.of(
+                    fresh,
+                    registry.qualificationShown(fresh, RegistryReader.SELF),
+                    RegistryReader.SELF), // the evaluator itself registers
+                List.of()));
     try {
       registry.register(profile, now, IdempotencyTicket.writes(ticket, outcome, now));
     } catch (DuplicateKeyException e) {

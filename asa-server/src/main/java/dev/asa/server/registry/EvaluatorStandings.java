@@ -1,6 +1,7 @@
 package dev.asa.server.registry;
 
 import dev.asa.access.Caller;
+import dev.asa.access.RegistryReader;
 import dev.asa.integrity.Standing;
 import dev.asa.server.agreements.ConflictException;
 import dev.asa.server.agreements.IdempotencyTicket;
@@ -76,6 +77,12 @@ public final class EvaluatorStandings {
   }
 
   private Outcome outcome(EvaluatorRow row) {
-    return new Outcome(200, EvaluatorViews.of(row, registry.qualificationShown(row)));
+    // Only the operator suspends and reinstates (an OPERATOR route).
+    return new Outcome(
+        200,
+        EvaluatorViews.of(
+            row,
+            registry.qualificationShown(row, RegistryReader.OPERATOR),
+            RegistryReader.OPERATOR));
   }
 }

@@ -3,8 +3,10 @@ package dev.asa.server.registry;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.access.RegistryReader;
 import dev.asa.integrity.Qualification;
 import dev.asa.integrity.Standing;
+import dev.asa.integrity.TrackRecord;
 import dev.asa.json.Json;
 import dev.asa.server.store.EvaluatorRow;
 import dev.asa.server.store.EvaluatorStore;
@@ -14,7 +16,9 @@ import java.util.List;
  * How a registered evaluator is shown ({@code GET /evaluators/{key}} and the registry's other
  * answers): what it said at registration, the operator's standing, the track record the server
  * keeps, and whether it qualifies for the pool now, with every reason when it does not. Nothing in
- * it is the caller's to write: registration takes the profile members only.
+ * it is the caller's to write: registration takes the profile members only. What names a party or
+ * times the evaluator's work is shown to the evaluator itself and the operator only ({@link
+ * RegistryReader}).
  */
 final class EvaluatorViews {
   /**
@@ -30,25 +34,44 @@ final class EvaluatorViews {
           "calibration",
           "consecutive_by_provider");
 
+  /**
+   * The record members that name parties or their work: the providers it judged, and the dimensions
+   * (named by agreements) it was calibrated on.
+   */
+  private static final List<String> PARTIES_RECORD_MEMBERS =
+      List.of("calibration", "consecutive_by_provider");
+
   private EvaluatorViews() {}
 
-  static ObjectNode of(EvaluatorRow row, Qualification qualification) {
+  static ObjectNode of(EvaluatorRow row, Qualification qualification, RegistryReader reader) {
     ObjectNode o = row.member().profile().toJson();
+    if (!reader.seesParties()) {
+      o.remove("conflicts_of_interest");
+    }
     ObjectNode standing = o.putObject("standing");
     switch (row.member().standing()) {
       case Standing.Active a -> standing.put("status", "active");
       case Standing.Suspended s -> standing.put("status", "suspended").put("note", s.note());
     }
     o.put("registered_at", row.registeredAt().toString());
-    o.put("updated_at", row.updatedAt().toString());
-    // The record as last published, never as it is: see RecordPublication.
-    ObjectNode shown = row.published().toJson();
+    if (reader.seesParties()) {
+      o.put("updated_at", row.updatedAt().toString()); // moves with each assessment
+    }
+    // The record as last published (RecordPublication): one that moved with each answer told its
+    // evaluator which task had been a canary and whether it passed. The operator reads it as it is.
+    TrackRecord recordShown = reader.seesLiveRecord() ? row.member().record() : row.published();
+    ObjectNode shown = recordShown.toJson();
     ObjectNode record = o.putObject("track_record");
     for (String member : RECORD_MEMBERS) {
+      if (!reader.seesParties() && PARTIES_RECORD_MEMBERS.contains(member)) {
+        continue;
+      }
       JsonNode value = shown.get(member);
       record.set(member, value == null ? Json.mapper().nullNode() : value);
     }
-    if (row.publishedAt() != null) {
+    if (reader.seesLiveRecord()) {
+      o.put("track_record_as_of", row.updatedAt().toString());
+    } else if (row.publishedAt() != null) {
       o.put("track_record_as_of", row.publishedAt().toString());
     } else {
       o.putNull("track_record_as_of");
@@ -63,7 +86,8 @@ final class EvaluatorViews {
 
   /**
    * The view with the record over time ({@code history}, oldest first): the single-evaluator reads
-   * and a registration (whose history is empty) carry it; the list does not.
+   * and a registration (whose history is empty) carry it, for the evaluator itself and the operator
+   * only (each point times the evaluator's work); the list does not.
    */
   static ObjectNode withHistory(ObjectNode view, List<EvaluatorStore.RecordPoint> points) {
     ArrayNode history = view.putArray("history");

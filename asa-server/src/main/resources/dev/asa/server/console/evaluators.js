@@ -1,5 +1,7 @@
 // The evaluator registry (GET /evaluators, GET /evaluators/{key}): each evaluator's standing,
 // whether it is qualified and why not, its canary pass rate, calibration and rotation counts.
+// What names parties or times the work (history, rotation by provider, calibration by dimension)
+// the server shows only to the evaluator itself and the operator; others are told so.
 
 import { api } from './api.js';
 import { $, definitionList, el, heading, meter, say, table } from './dom.js';
@@ -74,9 +76,10 @@ export async function showEvaluator(key) {
     body.append(table('Calibration by dimension (points of deviation from the known or consensus score)', ['Dimension', 'Samples', 'Mean absolute deviation', 'Bias'],
       dims.map(([name, v]) => [name, v.samples, v.mean_absolute, v.bias])));
   }
+  const onlyTheirs = 'Shown to the evaluator itself and the operator only: it names parties or times the evaluator\'s work.';
   const history = e.history || [];
   body.append(heading(4, 'Canary pass rate and calibration over time', 'h-history'));
-  body.append(history.length
+  body.append(e.history === undefined ? el('p', onlyTheirs) : history.length
     ? table('The record after each change of its canaries or calibration, oldest first', ['At', 'Canary tasks', 'Canary pass rate', 'Calibration samples', 'Calibration deviation'],
       history.map((p) => {
         const rate = p.canary_tasks > 0 ? p.canary_passes / p.canary_tasks : null;
@@ -86,7 +89,7 @@ export async function showEvaluator(key) {
       }))
     : el('p', 'No canary result or calibration yet.'));
   const streaks = Object.entries(r.consecutive_by_provider || {});
-  body.append(streaks.length
+  body.append(r.consecutive_by_provider === undefined ? el('p', 'Rotation by provider: ' + onlyTheirs) : streaks.length
     ? table('Rotation: consecutive deliveries judged per provider', ['Provider', 'Consecutive deliveries'], streaks)
     : el('p', 'Rotation: no provider has had this evaluator on consecutive deliveries.'));
 }

@@ -167,6 +167,17 @@ class EvaluatorRegistryEndToEndTest {
 
   // ---- registration and reads ----
 
+  /**
+   * The view the evaluator itself or the operator got, as anyone else reads it: without what names
+   * parties or times its work (issue 53; {@code RegistryPrivacyEndToEndTest} shows it in full).
+   */
+  static JsonNode asAnyoneElseSeesIt(JsonNode full) {
+    ObjectNode o = ((ObjectNode) full.deepCopy()).without(List.of("updated_at", "history"));
+    o.remove("conflicts_of_interest");
+    ((ObjectNode) o.get("track_record")).remove(List.of("calibration", "consecutive_by_provider"));
+    return o;
+  }
+
   @Test
   void anEvaluatorRegistersItselfAndAnySignedCallerSeesItsEmptyRecord() {
     ObjectNode registered = as("judge").registerEvaluator(registration("judge", "research"));
@@ -188,10 +199,12 @@ class EvaluatorRegistryEndToEndTest {
         .contains("has taken no canary task yet")
         .contains("has no calibration yet");
 
-    // Any signed caller reads it, by base64url key or by did:key.
-    assertThat(as("alice").evaluator(keyOf("judge"))).isEqualTo(registered);
-    assertThat(as("alice").evaluator(DidKey.of(Fixtures.key("judge").publicKey())))
+    // It reads itself back as registered, by base64url key or by did:key; any other signed caller
+    // reads it without what would name parties or time its work.
+    assertThat(as("judge").evaluator(keyOf("judge"))).isEqualTo(registered);
+    assertThat(as("judge").evaluator(DidKey.of(Fixtures.key("judge").publicKey())))
         .isEqualTo(registered);
+    assertThat(as("alice").evaluator(keyOf("judge"))).isEqualTo(asAnyoneElseSeesIt(registered));
   }
 
   @Test
@@ -220,9 +233,9 @@ class EvaluatorRegistryEndToEndTest {
               Instant.now());
       other.evaluators().recordAssessment(List.of(keyOf("judge")), keyOf("bob"), Instant.now());
     }
-    // Two changes: not published yet. What anyone is shown is still the empty record, so that no
-    // single answer can be read off it.
-    JsonNode early = as("alice").evaluator(keyOf("judge"));
+    // Two changes: not published yet. What the evaluator itself (and anyone) is shown is still the
+    // empty record, so that no single answer can be read off it.
+    JsonNode early = as("judge").evaluator(keyOf("judge"));
     assertThat(early.at("/track_record/evaluations").asInt()).isZero();
     assertThat(early.path("track_record_as_of").isNull()).isTrue();
     assertThat(early.path("qualified").asBoolean()).isFalse();
@@ -233,7 +246,7 @@ class EvaluatorRegistryEndToEndTest {
       }
     }
     int evaluations = 60 + RecordPublication.BATCH - 1;
-    JsonNode shown = as("alice").evaluator(keyOf("judge"));
+    JsonNode shown = as("judge").evaluator(keyOf("judge"));
     assertThat(shown.path("qualified").asBoolean()).as(shown.toString()).isTrue();
     assertThat(shown.has("why")).isFalse();
     assertThat(shown.path("track_record_as_of").isTextual()).isTrue();
@@ -258,9 +271,17 @@ class EvaluatorRegistryEndToEndTest {
     assertThat(suspended.at("/standing/status").asText()).isEqualTo("suspended");
     assertThat(suspended.at("/standing/note").asText())
         .isEqualTo("scored known-bad canaries as good");
-    JsonNode read = as("bob").evaluator(keyOf("judge"));
+    JsonNode read = as("operator").evaluator(keyOf("judge"));
     assertThat(read.path("history")).as("a suspension is not a change of the record").hasSize(1);
     assertThat((JsonNode) ((ObjectNode) read.deepCopy()).without("history")).isEqualTo(suspended);
+    // Anyone else reads the record as published (the operator reads it as it is: the same figures
+    // here, 10 changes having been published, but "as of" another moment).
+    JsonNode byBob = as("bob").evaluator(keyOf("judge"));
+    assertThat(byBob.path("track_record_as_of").isTextual()).isTrue();
+    JsonNode bobsFigures = ((ObjectNode) byBob.deepCopy()).without("track_record_as_of");
+    JsonNode operatorsFigures =
+        ((ObjectNode) asAnyoneElseSeesIt(suspended)).without("track_record_as_of");
+    assertThat(bobsFigures).isEqualTo(operatorsFigures);
 
     JsonNode reinstated = as("operator").reinstateEvaluator(keyOf("judge"));
     assertThat(reinstated.path("qualified").asBoolean()).isTrue();
@@ -275,7 +296,7 @@ class EvaluatorRegistryEndToEndTest {
         null,
         "is already registered",
         () -> as("judge").registerEvaluator(registration("judge", "code_generation")));
-    assertThat(as("alice").evaluator(keyOf("judge"))).isEqualTo(first);
+    assertThat(as("judge").evaluator(keyOf("judge"))).isEqualTo(first);
   }
 
   @Test

@@ -148,6 +148,25 @@ final class InMemoryPool implements PoolSource {
     return new PoolMember(profile(name), record(60, 20, 19, "4"), Standing.ACTIVE);
   }
 
+  /**
+   * Qualified, of the first party's organization by name, and declaring a conflict of interest with
+   * these parties' keys (from {@link Fixtures#key}): what keeps it off their work is its
+   * declaration, never the organization a party claims (issue 53).
+   */
+  static PoolMember conflicted(String name, String organization, String... parties) {
+    return qualified(
+        new EvaluatorProfile(
+            Fixtures.key(name).publicKey(),
+            new Identity("api_key", name, null),
+            "Judge " + name,
+            organization,
+            List.of("general"),
+            null,
+            null,
+            List.of(),
+            java.util.Arrays.stream(parties).map(p -> Fixtures.key(p).publicKey()).toList()));
+  }
+
   static PoolMember qualified(EvaluatorProfile profile) {
     return new PoolMember(profile, record(60, 20, 19, "4"), Standing.ACTIVE);
   }

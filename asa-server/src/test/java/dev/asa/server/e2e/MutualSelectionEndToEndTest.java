@@ -51,10 +51,9 @@ class MutualSelectionEndToEndTest {
   @BeforeEach
   void start() {
     JUDGES.forEach(n -> pool.register(InMemoryPool.qualified(n)));
-    // Qualified, but of the provider's organization: never assignable to bob's agreements.
-    pool.register(
-        InMemoryPool.qualified(
-            InMemoryPool.profile("friend", "Bob Industries", null, null, List.of())));
+    // Qualified, but it declared a conflict of interest with bob: never assignable to his
+    // agreements.
+    pool.register(InMemoryPool.conflicted("friend", "Bob Industries", "bob"));
     server =
         AsaServer.start(
             ServerConfig.defaults()
@@ -220,7 +219,7 @@ class MutualSelectionEndToEndTest {
     String notes = r.fact().path("notes").toString();
     assertThat(notes)
         .contains("both parties proposed " + key("friend") + ", but it cannot be assigned")
-        .contains("provider's organization")
+        .contains("declared a conflict of interest")
         .contains("the parties agreed on no eligible evaluator; drawn at random from the pool");
     assertThat(r.primaryIdentity()).isNotEqualTo("friend");
 

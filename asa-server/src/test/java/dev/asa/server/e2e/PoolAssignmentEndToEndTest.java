@@ -88,12 +88,8 @@ class PoolAssignmentEndToEndTest {
    */
   private void registerPool() {
     QUALIFIED.forEach(name -> pool.register(InMemoryPool.qualified(name)));
-    pool.register(
-        InMemoryPool.qualified(
-            InMemoryPool.profile("friend", "BOB  industries", null, null, List.of())));
-    pool.register(
-        InMemoryPool.qualified(
-            InMemoryPool.profile("heir", "Heirs Ltd", "sha256:alice-lineage", null, List.of())));
+    pool.register(InMemoryPool.conflicted("friend", "BOB  industries", "bob"));
+    pool.register(InMemoryPool.conflicted("heir", "Heirs Ltd", "alice"));
     pool.register(
         InMemoryPool.qualified(
             new EvaluatorProfile(
@@ -128,6 +124,10 @@ class PoolAssignmentEndToEndTest {
             Standing.ACTIVE));
   }
 
+  private static String keyOf(String name) {
+    return Fixtures.key(name).publicKey().toBase64Url();
+  }
+
   private static Set<Ed25519PublicKey> keys(List<String> names) {
     Set<Ed25519PublicKey> out = new HashSet<>();
     names.forEach(n -> out.add(Fixtures.key(n).publicKey()));
@@ -151,6 +151,20 @@ class PoolAssignmentEndToEndTest {
           .as("the candidates are exactly the qualified, independent evaluators")
           .isEqualTo(keys(QUALIFIED));
       assertThat(r.event().path("payload").path("pool_size").asInt()).isEqualTo(11);
+      Map<String, String> rules = new HashMap<>();
+      r.event()
+          .path("payload")
+          .path("excluded")
+          .forEach(e -> rules.put(e.path("evaluator").asText(), e.path("rules").toString()));
+      assertThat(rules)
+          .as("who was excluded, by which rule")
+          .containsOnly(
+              Map.entry(keyOf("friend"), "[\"declared_conflict\"]"),
+              Map.entry(keyOf("heir"), "[\"declared_conflict\"]"),
+              Map.entry(keyOf("bob"), "[\"same_key_as_provider\"]"),
+              Map.entry(keyOf("novice"), "[\"not_qualified\"]"),
+              Map.entry(keyOf("banned"), "[\"not_qualified\"]"),
+              Map.entry(keyOf("translator"), "[\"other_service_type\"]"));
       assertThat(QUALIFIED).contains(r.primaryIdentity());
       assertThat(r.primary()).isEqualTo(Fixtures.key(r.primaryIdentity()).publicKey());
       assigned.merge(r.primaryIdentity(), 1, Integer::sum);
@@ -222,9 +236,7 @@ class PoolAssignmentEndToEndTest {
 
   @Test
   void whenNobodyCanBeAssignedTheActivatingSignatureIsRefusedAndNothingIsWritten() {
-    pool.register(
-        InMemoryPool.qualified(
-            InMemoryPool.profile("friend", "Bob Industries", null, null, List.of())));
+    pool.register(InMemoryPool.conflicted("friend", "Bob Industries", "bob"));
     pool.register(
         new PoolMember(
             InMemoryPool.profile("novice"), InMemoryPool.record(10, 2, 2, "3"), Standing.ACTIVE));
@@ -240,7 +252,7 @@ class PoolAssignmentEndToEndTest {
               assertThat(e.detail())
                   .contains("names no evaluator and none can be assigned from the pool")
                   .contains("0 of 2 pool evaluators eligible")
-                  .contains("belongs to the provider's organization")
+                  .contains("declared a conflict of interest with a party of this agreement")
                   .contains("has 10 evaluations; needs 50")
                   .contains("sign again once a qualified evaluator");
             });
