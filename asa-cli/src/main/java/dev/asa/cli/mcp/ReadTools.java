@@ -7,7 +7,9 @@ import dev.asa.client.ListFilter;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.EventChain;
 import dev.asa.lifecycle.State;
+import java.util.Arrays;
 import java.util.Map;
+import java.util.Optional;
 
 /** The tools that only read: who you are, the templates, and your agreements. */
 final class ReadTools {
@@ -45,14 +47,14 @@ final class ReadTools {
 
   ObjectNode list(Arguments args) {
     ListFilter filter = ListFilter.NONE;
-    if (args.optionalText("state").isPresent()) {
-      String state = args.optionalText("state").get();
+    String state = args.optionalText("state").orElse(null);
+    if (state != null) {
       try {
         filter = filter.withState(State.valueOf(state));
       } catch (IllegalArgumentException e) {
         throw new ToolError(
             "The argument state must be one of "
-                + java.util.Arrays.toString(State.values())
+                + Arrays.toString(State.values())
                 + ", not '"
                 + state
                 + "'.");
@@ -74,7 +76,7 @@ final class ReadTools {
   /** The log with its chain checked here, as {@code asa agreements events} does. */
   ObjectNode events(String id) {
     ObjectNode log = caller.client().events(id);
-    var broken = EventChain.firstBreak((JsonNode) log);
+    Optional<String> broken = EventChain.firstBreak((JsonNode) log);
     log.put("chain_valid", broken.isEmpty() && log.path("chain_valid").asBoolean(true));
     broken.ifPresent(b -> log.put("chain_break", b));
     return log;

@@ -36,7 +36,7 @@ final class TermsTools {
     AgreementBuilder terms =
         AgreementBuilder.template(args.text("template"))
             .client(caller.key().publicKey())
-            .provider(didKey(args, "provider", args.text("provider")))
+            .provider(didKey("provider", args.text("provider")))
             .description(args.text("description"));
     boolean builtin = args.flag("builtin_evaluator");
     args.optionalText("evaluator")
@@ -45,7 +45,7 @@ final class TermsTools {
             throw new ToolError(
                 "Give evaluator or builtin_evaluator, not both: one of them judges.");
           }
-          terms.evaluator("did", evaluator, "agent_as_judge", didKey(args, "evaluator", evaluator));
+          terms.evaluator("did", evaluator, "agent_as_judge", didKey("evaluator", evaluator));
         });
     if (builtin) {
       terms.evaluator("api_key", "asa-server", "builtin");
@@ -176,7 +176,7 @@ final class TermsTools {
     return out;
   }
 
-  private static Ed25519PublicKey didKey(Arguments args, String name, String value) {
+  private static Ed25519PublicKey didKey(String name, String value) {
     try {
       return DidKey.parse(value);
     } catch (IllegalArgumentException e) {
