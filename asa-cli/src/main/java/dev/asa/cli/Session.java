@@ -87,7 +87,8 @@ final class Session {
     return key != null ? key : env("ASA_KEY");
   }
 
-  private AsaClient unsignedClient() throws UsageException {
+  /** The client for the server, signing nothing yet. */
+  AsaClient unsignedClient() throws UsageException {
     if (client == null) {
       String server = this.server;
       String source = "--server";

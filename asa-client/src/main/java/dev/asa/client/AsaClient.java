@@ -482,7 +482,7 @@ public final class AsaClient {
    *     (status 0)
    */
   public ObjectNode sign(String id, Role role, Ed25519PrivateKey key) {
-    String party = RequestBodies.signingParty(role);
+    RequestBodies.signingParty(role); // refuses the evaluator before anything is sent
     ObjectNode envelope = agreement(id);
     JsonNode hash = envelope.path("agreement_hash");
     if (!hash.isTextual()) {
@@ -493,12 +493,32 @@ public final class AsaClient {
           Json.write(envelope),
           "its answer has no agreement_hash");
     }
-    String signature = RequestBodies.signatureOver(hash.asText(), key).toBase64Url();
+    return sign(id, role, key, hash.asText());
+  }
+
+  /**
+   * Signs exactly {@code agreementHash}, the terms the caller read, as {@code role}: the signature
+   * is made here over that hash and posted naming it, so if the terms have moved since, the server
+   * answers 409 and nothing is signed.
+   *
+   * @param id the agreement's id
+   * @param role {@link Role#CLIENT} or {@link Role#PROVIDER}
+   * @param key the key to sign with: the private key never leaves this process
+   * @param agreementHash the {@code agreement_hash} read, e.g. {@code sha256:...}
+   * @return the envelope after the signature
+   * @throws AsaApiException 409 when the terms are no longer {@code agreementHash}; otherwise when
+   *     the server refuses the request (4xx, 5xx) or cannot be reached (status 0)
+   */
+  public ObjectNode sign(String id, Role role, Ed25519PrivateKey key, String agreementHash) {
+    String party = RequestBodies.signingParty(role);
+    String signature =
+        RequestBodies.signatureOver(Objects.requireNonNull(agreementHash, "agreementHash"), key)
+            .toBase64Url();
     // Naming the hash lets the server answer 409 "terms changed" if they moved since the read.
     return send(
         "POST",
         agreementPath(id) + "/sign",
-        RequestBodies.sign(party, signature).put("agreement_hash", hash.asText()),
+        RequestBodies.sign(party, signature).put("agreement_hash", agreementHash),
         null);
   }
 

@@ -7,22 +7,24 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Node scripts beside the tests ({@code src/test/node/*}), which run software this project did not
- * write from the npm registry, pinned by each directory's lock file.
+ * write from the npm registry, pinned by each directory's lock file. Public for the other modules'
+ * tests (asa-cli's MCP client test).
  */
-final class NodeScripts {
+public final class NodeScripts {
   private NodeScripts() {}
 
   /**
    * {@code npm ci} in {@code dir} unless {@code marker} (a package) is installed there. Without npm
    * or the registry the calling test is skipped, except on CI (CI=true), where it fails.
    */
-  static void install(Path dir, String marker) throws Exception {
+  public static void install(Path dir, String marker) throws Exception {
     if (Files.isDirectory(dir.resolve("node_modules").resolve(marker))) {
       return;
     }
@@ -48,13 +50,21 @@ final class NodeScripts {
   }
 
   /** Runs {@code node script args...} in {@code dir} with {@code stdin}; its standard output. */
-  static String run(Path dir, String script, String stdin, String... args) throws Exception {
+  public static String run(Path dir, String script, String stdin, String... args) throws Exception {
+    return run(dir, script, stdin, Duration.ofSeconds(60), args);
+  }
+
+  /** As {@link #run(Path, String, String, String...)}, for a script that may take {@code limit}. */
+  public static String run(Path dir, String script, String stdin, Duration limit, String... args)
+      throws Exception {
     Process p = start(dir, script, args);
     try (var in = p.getOutputStream()) {
       in.write(stdin.getBytes(StandardCharsets.UTF_8));
     }
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("node %s finished", script).isTrue();
+    assertThat(p.waitFor(limit.toSeconds(), TimeUnit.SECONDS))
+        .as("node %s finished", script)
+        .isTrue();
     assertThat(p.exitValue()).as("node %s: %s", script, out).isZero();
     return out;
   }
