@@ -274,6 +274,13 @@ final class ServeCommand implements Callable<Integer> {
   String qualifyMaxDeviation;
 
   @Option(
+      names = "--qualify-min-consensus",
+      paramLabel = "N",
+      description =
+          "scores of real work compared with other evaluators' (on panels) before a pool evaluator leaves probation and may judge alone (default 12; 0: no probation); env ASA_QUALIFY_MIN_CONSENSUS")
+  String qualifyMinConsensus;
+
+  @Option(
       names = "--canaries",
       paramLabel = "FILE",
       description =
@@ -464,7 +471,9 @@ final class ServeCommand implements Callable<Integer> {
             "--qualify-max-deviation",
             d.maxDeviationPoints(),
             BigDecimal.valueOf(100),
-            "score points from 0 to 100, such as 10"));
+            "score points from 0 to 100, such as 10"),
+        Inputs.intValue(
+            "--qualify-min-consensus", qualifyMinConsensus, d.minConsensusSamples(), 0, 1_000_000));
   }
 
   private static BigDecimal decimal(

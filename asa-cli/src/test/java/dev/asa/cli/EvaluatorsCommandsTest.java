@@ -265,6 +265,9 @@ class EvaluatorsCommandsTest {
     assertThat(run("serve", "--qualify-min-evaluations", "-1").err())
         .startsWith(
             "asa serve: --qualify-min-evaluations must be a whole number from 0 to 1000000, not '-1'");
+    assertThat(run("serve", "--qualify-min-consensus", "some").err())
+        .startsWith(
+            "asa serve: --qualify-min-consensus must be a whole number from 0 to 1000000, not 'some'");
 
     Path canaries = dir.resolve("canaries.jsonl");
     Files.writeString(canaries, "{\"id\": \"c1\"}\n\n{not json\n");
@@ -302,6 +305,7 @@ class EvaluatorsCommandsTest {
         .contains("--qualify-min-evaluations N")
         .contains("--qualify-canary-pass-rate F")
         .contains("--qualify-max-deviation POINTS")
+        .contains("--qualify-min-consensus N")
         .contains("--canaries FILE");
   }
 }

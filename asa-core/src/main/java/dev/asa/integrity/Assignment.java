@@ -7,6 +7,7 @@ import dev.asa.crypto.Ed25519PublicKey;
 import dev.asa.json.Json;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -157,8 +158,9 @@ public sealed interface Assignment {
     if (rest.eligible().isEmpty()) {
       return new Unavailable("no backup evaluator is left: " + rest.summary());
     }
-    Draw d = Draw.perform("backup-" + backupNumber, seed, rest.eligibleKeys(), 1);
-    return new Assigned(selection, members(rest, d.chosen()), List.of(d), List.of(), null);
+    Seats seats = Seats.draw("backup-" + backupNumber, rest, seed, 1);
+    return new Assigned(
+        selection, members(rest, seats.chosen()), seats.draws(), seats.notes(), null);
   }
 
   private static Assignment random(
@@ -166,8 +168,9 @@ public sealed interface Assignment {
     if (screening.eligible().size() < count) {
       return unavailable(count, screening);
     }
-    Draw d = Draw.perform("evaluator", seed, screening.eligibleKeys(), count);
-    return new Assigned(selection, members(screening, d.chosen()), List.of(d), List.of(), null);
+    Seats seats = Seats.draw("evaluator", screening, seed, count);
+    return new Assigned(
+        selection, members(screening, seats.chosen()), seats.draws(), seats.notes(), null);
   }
 
   private static Assignment mutual(
@@ -222,8 +225,13 @@ public sealed interface Assignment {
       int count,
       Set<Ed25519PublicKey> skip) {
     Marketplace.Ranking ranking = Marketplace.rank(selection.criteria(), screening.eligible());
+    // Evaluators off probation rank before those on it: a newcomer qualified by canaries alone
+    // (and a price of 0) must not come first by construction.
     List<PoolMember> ranked =
-        ranking.ranked().stream().filter(m -> !skip.contains(m.key())).toList();
+        ranking.ranked().stream()
+            .filter(m -> !skip.contains(m.key()))
+            .sorted(Comparator.comparing((PoolMember m) -> screening.probation().contains(m.key())))
+            .toList();
     if (ranked.size() < count) {
       StringBuilder why =
           new StringBuilder(

@@ -75,6 +75,15 @@ public record Calibration(Map<String, Deviation> fromKnown, Map<String, Deviatio
     return d;
   }
 
+  /**
+   * How many scores of real work were compared with other evaluators' scores of the same
+   * deliverable: the real work judged in agreement with others that qualification asks for beside
+   * canaries.
+   */
+  public int consensusSamples() {
+    return fromConsensus.values().stream().mapToInt(Deviation::samples).sum();
+  }
+
   /** The dimension with the largest mean absolute deviation, if any was sampled. */
   public Optional<Map.Entry<String, BigDecimal>> worstDimension() {
     Map.Entry<String, BigDecimal> worst = null;

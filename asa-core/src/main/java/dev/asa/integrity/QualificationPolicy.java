@@ -16,22 +16,47 @@ import java.util.Objects;
  * 0-100 scale is the default here: a judge 10 points off on average moves most agreements across a
  * payment tier, which is exactly what calibration is there to stop.
  *
+ * <p>Canaries alone do not make a judge trusted with a verdict by itself (issue 53): an evaluator
+ * that clears the bar by canaries is on probation until it has {@code minConsensusSamples} scores
+ * of real work compared with other evaluators' scores of the same deliverable (a panel's
+ * consensus). On probation it may be drawn, but onto a panel only as a minority, and alone only
+ * when nobody off probation can be ({@code Screening}, {@code Assignment}).
+ *
  * @param minEvaluations the fewest evaluations (canaries included)
  * @param minCanaryPassRate the lowest canary pass rate, a fraction from 0 to 1
  * @param maxDeviationPoints the largest mean absolute calibration deviation, in score points
+ * @param minConsensusSamples the fewest scores of real work compared with a consensus before an
+ *     evaluator is off probation (0: nobody is on probation)
  */
 public record QualificationPolicy(
-    int minEvaluations, BigDecimal minCanaryPassRate, BigDecimal maxDeviationPoints) {
+    int minEvaluations,
+    BigDecimal minCanaryPassRate,
+    BigDecimal maxDeviationPoints,
+    int minConsensusSamples) {
 
   // Before DEFAULTS: the constructor that builds DEFAULTS reads it.
   private static final BigDecimal HUNDRED = BigDecimal.valueOf(100);
 
+  /** Scores of real work beside others before probation ends: a panel of three, four deliveries. */
+  public static final int DEFAULT_MIN_CONSENSUS_SAMPLES = 12;
+
   public static final QualificationPolicy DEFAULTS =
-      new QualificationPolicy(50, new BigDecimal("0.90"), BigDecimal.TEN);
+      new QualificationPolicy(
+          50, new BigDecimal("0.90"), BigDecimal.TEN, DEFAULT_MIN_CONSENSUS_SAMPLES);
+
+  /** The bar with the default probation ({@link #DEFAULT_MIN_CONSENSUS_SAMPLES}). */
+  public QualificationPolicy(
+      int minEvaluations, BigDecimal minCanaryPassRate, BigDecimal maxDeviationPoints) {
+    this(minEvaluations, minCanaryPassRate, maxDeviationPoints, DEFAULT_MIN_CONSENSUS_SAMPLES);
+  }
 
   public QualificationPolicy {
     Objects.requireNonNull(minCanaryPassRate, "minCanaryPassRate");
     Objects.requireNonNull(maxDeviationPoints, "maxDeviationPoints");
+    if (minConsensusSamples < 0) {
+      throw new IllegalArgumentException(
+          "the minimum consensus samples must not be negative, got " + minConsensusSamples);
+    }
     if (minEvaluations < 0) {
       throw new IllegalArgumentException(
           "the minimum number of evaluations must not be negative, got " + minEvaluations);
@@ -113,7 +138,22 @@ public record QualificationPolicy(
                 + " allowed");
       }
     }
-    return new Qualification(reasons);
+    if (!reasons.isEmpty()) {
+      return new Qualification(reasons);
+    }
+    int samples = record.calibration().consensusSamples();
+    if (samples >= minConsensusSamples) {
+      return Qualification.QUALIFIED;
+    }
+    return new Qualification(
+        List.of(),
+        "on probation: has "
+            + samples
+            + " score"
+            + (samples == 1 ? "" : "s")
+            + " of real work compared with other evaluators'; needs "
+            + minConsensusSamples
+            + " (earned on panels, where it sits as a minority until then)");
   }
 
   /** 0.9 -> "90%", 0.9167 -> "91.7%". */

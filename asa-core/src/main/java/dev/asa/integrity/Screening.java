@@ -18,10 +18,16 @@ import java.util.Set;
  * a row (rotation). Every draw, ranking and backup works on {@link #eligible} only, so that none
  * can pick an evaluator that breaks a rule.
  *
+ * <p>An eligible evaluator may be on probation ({@link Qualification#onProbation}): qualified by
+ * canaries, not yet by real work judged beside others. The draws prefer those off it ({@link
+ * Assignment}).
+ *
  * @param eligible in canonical key order
  * @param excluded everyone else, each with every reason, in canonical key order
+ * @param probation the eligible evaluators on probation
  */
-public record Screening(List<PoolMember> eligible, List<Exclusion> excluded) {
+public record Screening(
+    List<PoolMember> eligible, List<Exclusion> excluded, Set<Ed25519PublicKey> probation) {
 
   /**
    * One reason an evaluator may not be assigned: the rule, for the draw's record, and a line for a
@@ -77,7 +83,13 @@ public record Screening(List<PoolMember> eligible, List<Exclusion> excluded) {
     }
   }
 
+  /** A screening in which nobody is on probation. */
+  public Screening(List<PoolMember> eligible, List<Exclusion> excluded) {
+    this(eligible, excluded, Set.of());
+  }
+
   public Screening {
+    probation = Set.copyOf(probation);
     eligible =
         eligible.stream().sorted((a, b) -> Draw.CANONICAL.compare(a.key(), b.key())).toList();
     excluded =
@@ -96,6 +108,14 @@ public record Screening(List<PoolMember> eligible, List<Exclusion> excluded) {
             "evaluator " + e.member().describe() + " is listed twice");
       }
     }
+    Set<Ed25519PublicKey> eligibleKeys = new HashSet<>(eligibleKeys(eligible));
+    if (!eligibleKeys.containsAll(probation)) {
+      throw new IllegalArgumentException("only an eligible evaluator is on probation");
+    }
+  }
+
+  private static List<Ed25519PublicKey> eligibleKeys(List<PoolMember> eligible) {
+    return eligible.stream().map(PoolMember::key).toList();
   }
 
   /**
@@ -108,6 +128,7 @@ public record Screening(List<PoolMember> eligible, List<Exclusion> excluded) {
       Collection<PoolMember> members, AssignmentContext context, QualificationPolicy policy) {
     List<PoolMember> eligible = new ArrayList<>();
     List<Exclusion> excluded = new ArrayList<>();
+    Set<Ed25519PublicKey> probation = new HashSet<>();
     int max = context.rotation().maxConsecutive();
     for (PoolMember m : members) {
       List<Reason> reasons = new ArrayList<>();
@@ -138,15 +159,28 @@ public record Screening(List<PoolMember> eligible, List<Exclusion> excluded) {
       }
       if (reasons.isEmpty()) {
         eligible.add(m);
+        if (q.onProbation()) {
+          probation.add(m.key());
+        }
       } else {
         excluded.add(new Exclusion(m, reasons));
       }
     }
-    return new Screening(eligible, excluded);
+    return new Screening(eligible, excluded, probation);
   }
 
   public List<Ed25519PublicKey> eligibleKeys() {
-    return eligible.stream().map(PoolMember::key).toList();
+    return eligibleKeys(eligible);
+  }
+
+  /** The eligible evaluators off probation, in canonical key order. */
+  public List<Ed25519PublicKey> seasonedKeys() {
+    return eligibleKeys().stream().filter(k -> !probation.contains(k)).toList();
+  }
+
+  /** The eligible evaluators on probation, in canonical key order. */
+  public List<Ed25519PublicKey> probationKeys() {
+    return eligibleKeys().stream().filter(probation::contains).toList();
   }
 
   /**
@@ -164,7 +198,9 @@ public record Screening(List<PoolMember> eligible, List<Exclusion> excluded) {
         stay.add(m);
       }
     }
-    return new Screening(stay, excl);
+    Set<Ed25519PublicKey> still = new HashSet<>(probation);
+    still.removeAll(out);
+    return new Screening(stay, excl, still);
   }
 
   /**

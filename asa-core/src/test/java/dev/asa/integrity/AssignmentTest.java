@@ -178,6 +178,99 @@ class AssignmentTest {
     assertThat(Draw.problemWith(json.path("draws").get(0), s.eligibleKeys())).isEmpty();
   }
 
+  // ---------------------------------------------------------------- probation (issue 53)
+
+  /** Three evaluators off probation, five on it (qualified by canaries alone). */
+  private static List<PoolMember> mixed() {
+    List<PoolMember> pool = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      pool.add(Pools.seasoned("seasoned-" + i));
+    }
+    pool.addAll(honest(5));
+    return pool;
+  }
+
+  @Test
+  void anEvaluatorOnProbationNeverJudgesAloneWhileSomeoneOffItCan() {
+    Screening s = Screening.of(mixed(), CONTEXT, POLICY);
+    assertThat(s.probationKeys()).hasSize(5);
+    assertThat(s.seasonedKeys()).hasSize(3);
+    for (int i = 0; i < 200; i++) {
+      var a =
+          (Assignment.Assigned)
+              Assignment.assign(
+                  EvaluatorSelection.randomFromPool(), s, Pools.seed("p" + i), 1, Set.of());
+      assertThat(a.evaluators().getFirst().profile().displayName()).startsWith("seasoned-");
+      assertThat(a.notes()).isEmpty();
+      assertThat(Draw.problemWith(a.toJson().path("draws").get(0), s.seasonedKeys())).isEmpty();
+    }
+  }
+
+  @Test
+  void onAPanelEvaluatorsOnProbationHoldAMinorityOfTheSeatsListedLast() {
+    Screening s = Screening.of(mixed(), CONTEXT, POLICY);
+    Set<String> probationSeated = new java.util.HashSet<>();
+    for (int i = 0; i < 100; i++) {
+      var a =
+          (Assignment.Assigned)
+              Assignment.assign(
+                  EvaluatorSelection.randomFromPool(), s, Pools.seed("panel" + i), 3, Set.of());
+      List<String> names = a.evaluators().stream().map(m -> m.profile().displayName()).toList();
+      assertThat(names.subList(0, 2)).allMatch(n -> n.startsWith("seasoned-"));
+      assertThat(names.get(2)).startsWith("judge-");
+      probationSeated.add(names.get(2));
+      assertThat(a.draws()).hasSize(2);
+    }
+    assertThat(probationSeated).as("every newcomer gets its turn").hasSize(5);
+  }
+
+  @Test
+  void withNobodyOffProbationTheDrawIsThePlainOneWithANote() {
+    Screening s = Screening.of(honest(5), CONTEXT, POLICY);
+    var a =
+        (Assignment.Assigned)
+            Assignment.assign(
+                EvaluatorSelection.randomFromPool(), s, Pools.seed("a1"), 1, Set.of());
+    assertThat(a.keys())
+        .isEqualTo(Draw.perform("evaluator", Pools.seed("a1"), s.eligibleKeys(), 1).chosen());
+    assertThat(a.notes())
+        .singleElement()
+        .asString()
+        .contains("0 eligible evaluators are off probation");
+    var none = new QualificationPolicy(50, new BigDecimal("0.9"), BigDecimal.TEN, 0);
+    var plain =
+        (Assignment.Assigned)
+            Assignment.assign(
+                EvaluatorSelection.randomFromPool(),
+                Screening.of(honest(5), CONTEXT, none),
+                Pools.seed("a1"),
+                1,
+                Set.of());
+    assertThat(plain.keys()).isEqualTo(a.keys());
+    assertThat(plain.notes()).isEmpty();
+  }
+
+  @Test
+  void inTheMarketplaceANewcomerAtPriceZeroDoesNotComeFirst() {
+    PoolMember newcomer = market("free-newcomer", 100, 40, 40, "1", "0.00");
+    PoolMember seasoned =
+        new PoolMember(
+            market("seasoned", 100, 40, 39, "3", "0.90").profile(),
+            Pools.record(100, 40, 39, "3")
+                .withCalibration(
+                    new Calibration(
+                        Map.of(),
+                        Map.of(
+                            "accuracy", new Deviation(12, new BigDecimal("36"), BigDecimal.ZERO)))),
+            Standing.ACTIVE);
+    Screening s = Screening.of(List.of(newcomer, seasoned), CONTEXT, POLICY);
+    var a =
+        (Assignment.Assigned)
+            Assignment.assign(
+                new EvaluatorSelection.Marketplace(Criteria.NONE), s, Pools.seed("m"), 1, Set.of());
+    assertThat(a.evaluators().getFirst().profile().displayName()).isEqualTo("seasoned");
+  }
+
   @Test
   void severalEvaluatorsAreDistinct() {
     Screening s = Screening.of(honest(5), CONTEXT, POLICY);

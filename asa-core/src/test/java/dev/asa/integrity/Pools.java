@@ -82,6 +82,22 @@ final class Pools {
     return new TrackRecord(evaluations, canaries, passes, c, Map.of());
   }
 
+  /**
+   * A record that clears the bar and is off probation: {@link #qualifiedRecord} with 12 scores of
+   * real work compared with a panel's consensus.
+   */
+  static TrackRecord seasonedRecord() {
+    return qualifiedRecord()
+        .withCalibration(
+            new Calibration(
+                Map.of(),
+                Map.of("accuracy", new Deviation(12, new BigDecimal("36"), BigDecimal.ZERO))));
+  }
+
+  static PoolMember seasoned(String name) {
+    return new PoolMember(profile(name), seasonedRecord(), Standing.ACTIVE);
+  }
+
   static PoolMember member(String name) {
     return new PoolMember(profile(name), qualifiedRecord(), Standing.ACTIVE);
   }

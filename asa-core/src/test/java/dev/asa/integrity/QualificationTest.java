@@ -21,11 +21,38 @@ class QualificationTest {
   }
 
   @Test
-  void aGoodRecordQualifies() {
+  void aGoodRecordQualifiesOnProbationUntilItHasJudgedRealWorkBesideOthers() {
     Qualification q = POLICY.assess(Pools.qualifiedRecord(), Standing.ACTIVE);
     assertThat(q.qualified()).isTrue();
     assertThat(q.reasons()).isEmpty();
-    assertThat(q.toJson().toString()).isEqualTo("{\"qualified\":true}");
+    assertThat(q.onProbation()).as("canaries alone").isTrue();
+    assertThat(q.probation())
+        .contains("has 0 scores of real work compared with other evaluators'")
+        .contains("needs 12");
+    assertThat(q.toJson().path("probation").asText()).isEqualTo(q.probation());
+
+    TrackRecord eleven =
+        Pools.qualifiedRecord()
+            .withCalibration(
+                new Calibration(
+                    Map.of(),
+                    Map.of("accuracy", new Deviation(11, BigDecimal.TEN, BigDecimal.ONE))));
+    assertThat(POLICY.assess(eleven, Standing.ACTIVE).onProbation()).isTrue();
+    TrackRecord seasoned =
+        eleven.withCalibration(
+            new Calibration(
+                Map.of(), Map.of("writing", new Deviation(1, BigDecimal.ONE, BigDecimal.ONE))));
+    Qualification off = POLICY.assess(seasoned, Standing.ACTIVE);
+    assertThat(off.onProbation()).isFalse();
+    assertThat(off.toJson().toString()).isEqualTo("{\"qualified\":true}");
+
+    QualificationPolicy noProbation =
+        new QualificationPolicy(50, new BigDecimal("0.9"), BigDecimal.TEN, 0);
+    assertThat(noProbation.assess(Pools.qualifiedRecord(), Standing.ACTIVE).onProbation())
+        .isFalse();
+    assertThat(POLICY.assess(TrackRecord.NEW, Standing.ACTIVE).onProbation())
+        .as("an evaluator that does not qualify is not on probation either")
+        .isFalse();
   }
 
   @Test

@@ -141,6 +141,8 @@ final class EvaluatorAssignments {
     payload.put("candidates_digest", candidatesDigest);
     ArrayNode candidates = payload.putArray("candidates");
     screening.eligibleKeys().forEach(k -> candidates.add(k.toBase64Url()));
+    ArrayNode probation = payload.putArray("on_probation");
+    screening.probationKeys().forEach(k -> probation.add(k.toBase64Url()));
     payload.put("pool_size", screening.eligible().size() + screening.excluded().size());
     payload.set("excluded", screening.exclusionsJson());
     payload.put(
@@ -230,6 +232,8 @@ final class EvaluatorAssignments {
     payload.put("candidates_digest", candidatesDigest);
     ArrayNode candidates = payload.putArray("candidates");
     rest.eligibleKeys().forEach(k -> candidates.add(k.toBase64Url()));
+    ArrayNode probation = payload.putArray("on_probation");
+    rest.probationKeys().forEach(k -> probation.add(k.toBase64Url()));
     payload.set("excluded", rest.exclusionsJson());
     payload.set("assigned", fact.toJson().get("evaluators"));
     payload.put("state", a.state().name());

@@ -171,10 +171,10 @@ public final class EvaluatorRegistry {
    */
   public Qualification qualificationShown(EvaluatorRow row, RegistryReader reader) {
     TrackRecord record = reader.seesLiveRecord() ? row.member().record() : row.published();
-    List<String> reasons =
-        new ArrayList<>(policy.assess(record, row.member().standing()).reasons());
+    Qualification assessed = policy.assess(record, row.member().standing());
+    List<String> reasons = new ArrayList<>(assessed.reasons());
     canaryShortfall(row.member()).ifPresent(reasons::add);
-    return new Qualification(reasons);
+    return reasons.isEmpty() ? assessed : new Qualification(reasons);
   }
 
   /**

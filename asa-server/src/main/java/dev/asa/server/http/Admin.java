@@ -95,7 +95,8 @@ public final class Admin {
     o.putObject("qualification")
         .put("min_evaluations", q.minEvaluations())
         .put("min_canary_pass_rate", q.minCanaryPassRate())
-        .put("max_deviation_points", q.maxDeviationPoints());
+        .put("max_deviation_points", q.maxDeviationPoints())
+        .put("min_consensus_samples", q.minConsensusSamples());
     o.put("registered", registry.size());
     o.set("canary_set", registry.canarySet().<JsonNode>map(CanarySetInfo::toJson).orElse(null));
     return o;

@@ -81,6 +81,9 @@ final class EvaluatorViews {
       ArrayNode why = o.putArray("why");
       qualification.reasons().forEach(why::add);
     }
+    if (qualification.onProbation()) {
+      o.put("probation", qualification.probation());
+    }
     return o;
   }
 

@@ -580,7 +580,7 @@ class EvaluatorRegistryEndToEndTest {
                 .withCanaries(CanaryFile.read(file))
                 .withQualification(
                     new dev.asa.integrity.QualificationPolicy(
-                        20, new BigDecimal("0.8"), new BigDecimal("12.5"))));
+                        20, new BigDecimal("0.8"), new BigDecimal("12.5"), 4)));
     anonymous = AsaClient.connect(URI.create(server.url("127.0.0.1")));
     JsonNode evaluators = as("operator").adminConfig().path("evaluators");
     assertThat(evaluators.at("/canary_set/canaries").asInt()).isEqualTo(2);
@@ -590,7 +590,7 @@ class EvaluatorRegistryEndToEndTest {
         .isEqualTo(
             Json.parse(
                 "{\"min_evaluations\": 20, \"min_canary_pass_rate\": 0.8,"
-                    + " \"max_deviation_points\": 12.5}"));
+                    + " \"max_deviation_points\": 12.5, \"min_consensus_samples\": 4}"));
     assertThat(evaluators.path("registered").asInt()).isZero();
   }
 
@@ -600,7 +600,7 @@ class EvaluatorRegistryEndToEndTest {
         .isEqualTo(
             Json.parse(
                 "{\"min_evaluations\": 50, \"min_canary_pass_rate\": 0.90,"
-                    + " \"max_deviation_points\": 10}"));
+                    + " \"max_deviation_points\": 10, \"min_consensus_samples\": 12}"));
   }
 
   // ---- canary tasks need a canary set ----
