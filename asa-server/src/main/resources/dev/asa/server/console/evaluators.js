@@ -80,7 +80,7 @@ export async function showEvaluator(key) {
   const history = e.history || [];
   body.append(heading(4, 'Canary pass rate and calibration over time', 'h-history'));
   body.append(e.history === undefined ? el('p', onlyTheirs) : history.length
-    ? table('The record after each change of its canaries or calibration, oldest first', ['At', 'Canary tasks', 'Canary pass rate', 'Calibration samples', 'Calibration deviation'],
+    ? table('The record as each publication showed it (every 10 changes), oldest first', ['At', 'Canary tasks', 'Canary pass rate', 'Calibration samples', 'Calibration deviation'],
       history.map((p) => {
         const rate = p.canary_tasks > 0 ? p.canary_passes / p.canary_tasks : null;
         return [p.at, p.canary_passes + ' of ' + p.canary_tasks,

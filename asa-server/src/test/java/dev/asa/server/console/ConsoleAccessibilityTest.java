@@ -51,11 +51,12 @@ class ConsoleAccessibilityTest {
         .registerEvaluator(
             AsaClient.evaluatorRegistration(
                 "api_key", "eval-1", "Evaluator One", List.of("general")));
-    // The record changes twice (as canary results and calibration would change it), for its
-    // history.
+    // The record changes twenty times (as canary results and calibration would change it): it is
+    // published after the tenth and the twentieth, the two points of its history.
     String evaluatorKey = Fixtures.key("eval-1").publicKey().toBase64Url();
     try (dev.asa.server.store.Store other = dev.asa.server.store.Stores.open(null, dataDir)) {
-      for (int[] canaries : new int[][] {{10, 9}, {20, 19}}) {
+      for (int i = 1; i <= 2 * dev.asa.integrity.RecordPublication.BATCH; i++) {
+        int tasks = i;
         other
             .evaluators()
             .update(
@@ -65,14 +66,14 @@ class ConsoleAccessibilityTest {
                         m.profile(),
                         new dev.asa.integrity.TrackRecord(
                             0,
-                            canaries[0],
-                            canaries[1],
+                            tasks,
+                            tasks - 1,
                             new dev.asa.integrity.Calibration(
                                 Map.of(
                                     "accuracy",
                                     new dev.asa.integrity.Deviation(
-                                        canaries[0],
-                                        java.math.BigDecimal.valueOf(canaries[0] * 4L),
+                                        tasks,
+                                        java.math.BigDecimal.valueOf(tasks * 4L),
                                         java.math.BigDecimal.ZERO)),
                                 Map.of()),
                             Map.of()),
@@ -106,6 +107,8 @@ class ConsoleAccessibilityTest {
       b.assertAccessible("an agreement's page");
       b.screenshot("agreement");
 
+      // The evaluator's record over time is the evaluator's and the operator's to read.
+      b.signIn("", "operator");
       b.go("#/evaluators");
       b.waiting()
           .until(
@@ -119,7 +122,7 @@ class ConsoleAccessibilityTest {
           .until(
               ExpectedConditions.textToBePresentInElementLocated(
                   By.id("evaluators-body"), "over time"));
-      assertThat(b.table("The record after each change"))
+      assertThat(b.table("The record as each publication showed it"))
           .contains("9 of 10", "90 %", "19 of 20", "95 %");
       assertThat(b.text("evaluators-body")).contains("Why it is not qualified");
       b.assertAccessible("an evaluator's page");
