@@ -43,19 +43,20 @@ import java.util.Set;
  * with guesses and reads from {@code canary_passes} which guess passed, until the table holds a
  * passing answer for every canary; the ring keys then qualify from the table and, in a pair, know
  * which task is the canary (the one in the table) and cheat on the other; a party's organization
- * claim excludes the pool members of that organization ({@link Independence} as it is in this
- * branch). <b>After</b>: placement ({@link CanarySchedule#placement}) and order ({@link
- * CanarySchedule#freshCanary}, then {@link CanarySchedule#repeatedCanary}) are the real ones,
- * qualification canaries are fresh ones only; the ring answers a pair honestly (one of the two is a
- * canary, it cannot tell which) and cheats on lone tasks, of which one in ten is a canary;
- * harvesting is pointless (no canary comes twice before the set is used up, and the record moves
- * only in batches of {@link RecordPublication#BATCH}), so the ring only remembers every canary it
- * was given and knows a task it has seen before for a canary; party claims exclude nobody (the
- * parties are screened with their organization and lineage claims removed, standing for the
- * independence change being made alongside). <b>After, exhausted</b> ({@code after+x}): the same,
- * and once its keys are in, the owner registers throwaway keys that take fresh qualification
- * canaries, judged honestly, until none is left: the set is used up, every later canary is a repeat
- * the ring has seen, and no newcomer can qualify by canaries any more.
+ * claim excludes the pool members of that organization (the old rule, applied by the simulation:
+ * {@link Independence} no longer has it). <b>After</b>: placement ({@link
+ * CanarySchedule#placement}) and order ({@link CanarySchedule#freshCanary}, then {@link
+ * CanarySchedule#repeatedCanary}) are the real ones, qualification canaries are fresh ones only;
+ * the ring answers a pair honestly (one of the two is a canary, it cannot tell which) and cheats on
+ * lone tasks, of which one in ten is a canary; harvesting is pointless (no canary comes twice
+ * before the set is used up, and the record moves only in batches of {@link
+ * RecordPublication#BATCH}), so the ring only remembers every canary it was given and knows a task
+ * it has seen before for a canary; party claims exclude nobody (the parties are screened with their
+ * organization and lineage claims removed, standing for the independence change being made
+ * alongside). <b>After, exhausted</b> ({@code after+x}): the same, and once its keys are in, the
+ * owner registers throwaway keys that take fresh qualification canaries, judged honestly, until
+ * none is left: the set is used up, every later canary is a repeat the ring has seen, and no
+ * newcomer can qualify by canaries any more.
  *
  * <p>Run for real: the draw ({@link Screening}, {@link Assignment}), qualification ({@link
  * QualificationPolicy}), canary grading ({@link CanaryCheck}), records ({@link TrackRecord}),
@@ -240,6 +241,34 @@ final class SybilRingSimulation {
         org,
         Ed25519PrivateKey.fromSeed(sha256("party " + name)).publicKey(),
         null);
+  }
+
+  /**
+   * Before issue 53 a party's organization claim excluded the pool members of that organization;
+   * this build has no such rule, so the before world applies it here (recorded under the nearest
+   * rule the build has: the figures, not the record, are what the simulation reports).
+   */
+  private static Screening withTheClaimRuleOfOld(Screening s, Party client, Party provider) {
+    List<PoolMember> stay = new ArrayList<>();
+    List<Screening.Exclusion> out = new ArrayList<>(s.excluded());
+    Set<Ed25519PublicKey> probation = new HashSet<>();
+    for (PoolMember m : s.eligible()) {
+      String org = m.profile().organization();
+      if (dev.asa.text.Identities.same(org, client.organization())
+          || dev.asa.text.Identities.same(org, provider.organization())) {
+        out.add(
+            new Screening.Exclusion(
+                m,
+                ExclusionRule.DECLARED_CONFLICT,
+                List.of("of an organization a party claims (the rule before issue 53)")));
+      } else {
+        stay.add(m);
+        if (s.probation().contains(m.key())) {
+          probation.add(m.key());
+        }
+      }
+    }
+    return new Screening(stay, out, probation);
   }
 
   /** The party as the draw sees it after issue 53: its unverified claims removed. */
@@ -533,6 +562,9 @@ final class SybilRingSimulation {
               ? new AssignmentContext(client, provider, TYPE, ROTATION)
               : new AssignmentContext(unclaimed(client), unclaimed(provider), TYPE, ROTATION);
       Screening screening = Screening.of(pool.values(), context, POLICY);
+      if (v.world() == World.BEFORE) {
+        screening = withTheClaimRuleOfOld(screening, client, provider);
+      }
       Seed seed = new Seed(serverKey.sign(sha256("agreement " + i)).bytes());
       Assignment a =
           Assignment.assign(
