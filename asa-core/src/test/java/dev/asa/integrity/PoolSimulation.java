@@ -9,6 +9,7 @@ import dev.asa.agreement.Role;
 import dev.asa.agreement.RotationTerms;
 import dev.asa.crypto.Digest;
 import dev.asa.crypto.Ed25519PrivateKey;
+import dev.asa.crypto.Ed25519PublicKey;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
@@ -27,10 +28,11 @@ import java.util.Set;
  * selection, rotation (at most 3 in a row), canaries at 1 per 5 deliveries (1 per 20 once trusted)
  * and, for one agreement in five, three evaluators whose median is the consensus.
  *
- * <p>It runs twice: once with the colluder's link to its partner provider declared (a shared CoC
- * lineage, written another way), so that independence keeps it off the partner's work, and once
- * with the link hidden, so that only the random draw and rotation limit it. Then it runs the sybil
- * ring of issue 53 ({@link SybilRingSimulation}) over as many agreements.
+ * <p>It runs twice: once with the colluder's link to its partner provider declared (the colluder
+ * names the partner's key among its conflicts of interest), so that independence keeps it off the
+ * partner's work, and once with the link hidden, so that only the random draw and rotation limit
+ * it. Then it runs the sybil ring of issue 53 ({@link SybilRingSimulation}) over as many
+ * agreements.
  *
  * <p>Run by hand, not by the test suite (arguments optional: seed, then number of agreements, then
  * the size of the sybil ring's canary set, 1,000 by default):
@@ -132,8 +134,9 @@ public final class PoolSimulation {
     add("lenient", Kind.LENIENT, null);
     add("harsh", Kind.HARSH, null);
     add("absent", Kind.ABSENT, null);
-    // The colluder's partner is provider-0; declared, its lineage is the partner's in capitals.
-    add("colluder", Kind.COLLUDER, linkDeclared ? "COC:PROVIDER-0" : null);
+    // The colluder's partner is provider-0; declared, the colluder names the partner's key among
+    // its conflicts of interest (what the draw honours: a party's own claims exclude nobody).
+    add("colluder", Kind.COLLUDER, linkDeclared ? providers.get(0).verificationKey() : null);
   }
 
   private static Party party(Role role, String name, String org, String lineage) {
@@ -146,17 +149,18 @@ public final class PoolSimulation {
         null);
   }
 
-  private void add(String name, Kind kind, String lineage) {
+  private void add(String name, Kind kind, Ed25519PublicKey conflictWith) {
     EvaluatorProfile profile =
         new EvaluatorProfile(
             Ed25519PrivateKey.fromSeed(sha256("evaluator " + name)).publicKey(),
-            new Identity("api_key", name, lineage),
+            new Identity("api_key", name, null),
             name,
             "Evaluator Org " + name,
             List.of(TYPE),
             null,
             new BigDecimal("0.30"),
-            List.of());
+            List.of(),
+            conflictWith == null ? List.of() : List.of(conflictWith));
     // Everyone starts qualified but not yet trusted: 60 evaluations, 19 of 20 canaries passed
     // (95%, not above it: canaries at 1 per 5), 3 points off on average.
     TrackRecord start =
@@ -357,7 +361,9 @@ public final class PoolSimulation {
     System.out.printf(
         Locale.ROOT,
         "%n== colluder's link to provider-0 %s ==%n",
-        linkDeclared ? "DECLARED (shared CoC lineage, written in capitals)" : "HIDDEN");
+        linkDeclared
+            ? "DECLARED (the colluder names the partner's key among its conflicts)"
+            : "HIDDEN");
     System.out.printf(
         Locale.ROOT,
         "%d agreements, %d real evaluations, %d canaries among them (%.1f%% overhead) and %d"
