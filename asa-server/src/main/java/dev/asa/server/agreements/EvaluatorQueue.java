@@ -13,6 +13,7 @@ import dev.asa.integrity.Standing;
 import dev.asa.json.Json;
 import dev.asa.scoring.DimensionInput;
 import dev.asa.server.evaluators.EvaluatorRegistry;
+import dev.asa.server.store.DuplicateKeyException;
 import dev.asa.server.store.EvaluatorRow;
 import dev.asa.server.store.TaskRow;
 import dev.asa.server.store.TaskStore;
@@ -43,6 +44,13 @@ import java.util.Set;
 public final class EvaluatorQueue {
   /** The most tasks one listing shows, soonest due first. */
   static final int MAX_LISTED = 50;
+
+  /**
+   * The most deliverables delivered by URL one listing fetches: each fetch is the provider's URL
+   * and may take the fetcher's whole timeout, so a provider must not be able to hold an evaluator's
+   * queue for long. The rest are fetched by the next listings.
+   */
+  static final int MAX_FETCHES_PER_LISTING = 3;
 
   /** How long a newly registered evaluator has for a qualification canary. */
   static final Duration QUALIFICATION_DEADLINE = Duration.ofHours(1);
@@ -85,7 +93,12 @@ public final class EvaluatorQueue {
     qualificationCanary(key, now);
     ObjectNode body = Json.object();
     ArrayNode list = body.putArray("tasks");
+    int fetches = 0;
     for (TaskRow t : live(tasks.openFor(key, now, MAX_LISTED), now)) {
+      boolean byUrl = TaskContent.deliveredAt(t).isPresent();
+      if (byUrl && fetches++ >= MAX_FETCHES_PER_LISTING) {
+        continue; // the next listing fetches it
+      }
       held(t).ifPresent(shown -> list.add(TaskContent.view(shown)));
     }
     return body;
@@ -312,7 +325,11 @@ public final class EvaluatorQueue {
   private void settleAlone(TaskRow canary, Instant now) {
     List<Write> ends = new ArrayList<>();
     TaskSettlement.Graded graded = settlement.settleAlone(canary, now, ends);
-    writes.apply(ends);
+    try {
+      writes.apply(ends);
+    } catch (DuplicateKeyException e) {
+      return; // a concurrent request graded it first; its outcome is recorded once, there
+    }
     assignments.recordCanary(graded.evaluatorKey(), graded.check(), now);
   }
 
