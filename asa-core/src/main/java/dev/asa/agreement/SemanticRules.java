@@ -248,6 +248,15 @@ final class SemanticRules {
   }
 
   private void checkDimensions(QualityCriteria c) {
+    if (c.dimensions().size() == 1) {
+      v.add(
+          "/quality_criteria/dimensions",
+          "one dimension ('"
+              + c.dimensions().get(0).name()
+              + "'): ASA requires multi-dimensional quality criteria with balanced metrics"
+              + " (section 3.3), since a single target invites gaming; add at least one more"
+              + " dimension");
+    }
     BigDecimal sum = BigDecimal.ZERO;
     Set<String> names = new HashSet<>();
     for (int i = 0; i < c.dimensions().size(); i++) {
