@@ -34,8 +34,20 @@ final class SemanticRules {
 
   private final Violations v;
 
+  /**
+   * Whether the terms are an agreement's, which section 3.3 requires to be multi-dimensional; false
+   * for standalone criteria (section 5.1), carried in a minimal agreement only to be validated,
+   * where one dimension (say, format compliance) is a legitimate check.
+   */
+  private final boolean agreement;
+
   SemanticRules(Violations v) {
+    this(v, true);
+  }
+
+  SemanticRules(Violations v, boolean agreement) {
     this.v = v;
+    this.agreement = agreement;
   }
 
   void check(AgreementTerms t) {
@@ -248,7 +260,7 @@ final class SemanticRules {
   }
 
   private void checkDimensions(QualityCriteria c) {
-    if (c.dimensions().size() == 1) {
+    if (agreement && c.dimensions().size() == 1) {
       v.add(
           "/quality_criteria/dimensions",
           "one dimension ('"
