@@ -620,6 +620,42 @@ class AgreementDocumentsTest {
       Agreement a = AgreementDocuments.read(doc);
       assertThat(a.terms().qualityCriteria().dimensions()).hasSize(6);
       assertThat(a.terms().escrow().payment().amount().toWire()).isEqualTo("5.000000");
+      // Its two evaluator timeouts, one meaning each: one evaluation may run 600 s; the verdict
+      // is due 3600 s after delivery, when the dead-man's switch acts.
+      assertThat(a.terms().verification().evaluatorTimeoutSeconds()).isEqualTo(600);
+      assertThat(a.terms().evaluatorDeadlineSeconds()).isEqualTo(3600);
+
+      // With did:key identities it needs no verification_key at all: the evaluator's key is
+      // derived from its identifier, as the client's and the provider's are.
+      for (String party : new String[] {"client", "provider", "evaluator"}) {
+        ObjectNode p = (ObjectNode) doc.at("/parties/" + party);
+        p.remove("verification_key");
+        String name =
+            switch (party) {
+              case "client" -> "alice";
+              case "provider" -> "bob";
+              default -> "eval-1";
+            };
+        p.putObject("identity")
+            .put("scheme", "did")
+            .put("value", DidKey.of(Fixtures.key(name).publicKey()));
+      }
+      assertThat(AgreementDocuments.read(doc).terms().parties().evaluator().orElseThrow().key())
+          .contains(Fixtures.key("eval-1").publicKey());
     }
+  }
+
+  @Test
+  void aDeadMansSwitchShorterThanOneEvaluationActsFirstAndIsNotAContradiction() {
+    ObjectNode doc = full();
+    doc.remove("status");
+    doc.withObject("/verification").put("evaluator_timeout_seconds", 600);
+    doc.withObject("/escrow/dead_mans_switch").put("evaluator_timeout_seconds", 60);
+    Agreement a = AgreementDocuments.read(doc);
+    assertThat(a.terms().evaluatorDeadlineSeconds()).isEqualTo(60);
+    doc.withObject("/escrow/dead_mans_switch").remove("evaluator_timeout_seconds");
+    assertThat(AgreementDocuments.read(doc).terms().evaluatorDeadlineSeconds())
+        .as("without the switch's own, the verification's serves for both")
+        .isEqualTo(600);
   }
 }
