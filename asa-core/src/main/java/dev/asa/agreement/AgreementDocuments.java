@@ -17,6 +17,18 @@ public final class AgreementDocuments {
   private AgreementDocuments() {}
 
   public static Agreement read(JsonNode input) {
+    return read(input, true);
+  }
+
+  /**
+   * Standalone criteria (section 5.1) in the minimal agreement {@link StandaloneCriteria} wraps
+   * them in: the same schema and rules, except those only an agreement has to meet.
+   */
+  static Agreement readCriteriaCarrier(JsonNode carrier) {
+    return read(carrier, false);
+  }
+
+  private static Agreement read(JsonNode input, boolean agreement) {
     if (!(input instanceof ObjectNode object)) {
       throw new InvalidDocumentException("", "an agreement must be a JSON object");
     }
@@ -32,7 +44,7 @@ public final class AgreementDocuments {
     AsaVersion version = version(object);
     List<Violation> schemaViolations = AgreementSchemas.validate(object, version.major());
     Violations violations = new Violations();
-    AgreementTerms terms = readTerms(object, violations, !schemaViolations.isEmpty());
+    AgreementTerms terms = readTerms(object, violations, !schemaViolations.isEmpty(), agreement);
     if (!schemaViolations.isEmpty()) {
       throw new InvalidDocumentException(alongside(schemaViolations, violations.list()));
     }
@@ -47,11 +59,11 @@ public final class AgreementDocuments {
    * answer.
    */
   private static AgreementTerms readTerms(
-      ObjectNode object, Violations violations, boolean schemaRefused) {
+      ObjectNode object, Violations violations, boolean schemaRefused, boolean agreement) {
     try {
       AgreementTerms terms = new TermsReader(violations).read(object);
       if (terms != null) {
-        new SemanticRules(violations).check(terms);
+        new SemanticRules(violations, agreement).check(terms);
       }
       return terms;
     } catch (RuntimeException e) {

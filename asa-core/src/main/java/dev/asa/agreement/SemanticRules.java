@@ -34,8 +34,20 @@ final class SemanticRules {
 
   private final Violations v;
 
+  /**
+   * Whether the terms are an agreement's, which section 3.3 requires to be multi-dimensional; false
+   * for standalone criteria (section 5.1), carried in a minimal agreement only to be validated,
+   * where one dimension (say, format compliance) is a legitimate check.
+   */
+  private final boolean agreement;
+
   SemanticRules(Violations v) {
+    this(v, true);
+  }
+
+  SemanticRules(Violations v, boolean agreement) {
     this.v = v;
+    this.agreement = agreement;
   }
 
   void check(AgreementTerms t) {
@@ -248,6 +260,15 @@ final class SemanticRules {
   }
 
   private void checkDimensions(QualityCriteria c) {
+    if (agreement && c.dimensions().size() == 1) {
+      v.add(
+          "/quality_criteria/dimensions",
+          "one dimension ('"
+              + c.dimensions().get(0).name()
+              + "'): ASA requires multi-dimensional quality criteria with balanced metrics"
+              + " (section 3.3), since a single target invites gaming; add at least one more"
+              + " dimension");
+    }
     BigDecimal sum = BigDecimal.ZERO;
     Set<String> names = new HashSet<>();
     for (int i = 0; i < c.dimensions().size(); i++) {

@@ -217,7 +217,9 @@ public final class StandaloneCriteria {
       throw new InvalidDocumentException(
           "/quality_criteria", "must be an object in the agreement's quality_criteria form");
     }
-    return AgreementDocuments.read(carrier(qualityCriteria)).terms().qualityCriteria();
+    return AgreementDocuments.readCriteriaCarrier(carrier(qualityCriteria))
+        .terms()
+        .qualityCriteria();
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.asa.agreement;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.asa.crypto.DidKey;
 import dev.asa.crypto.Ed25519PublicKey;
 import dev.asa.json.SchemaPatterns;
 import java.math.BigDecimal;
@@ -89,8 +90,18 @@ final class TermsReader {
         violations.add(pointer + "/verification_key/value", e.getMessage());
       }
     }
+    boolean builtin = role == Role.EVALUATOR && Party.BUILTIN.equals(textOrNull(node, "type"));
+    if (key == null && !node.has("verification_key") && identity.isDidKey() && !builtin) {
+      // A did:key identity is the key itself: it needs no verification_key beside it (one that
+      // differs is refused by SemanticRules).
+      try {
+        key = DidKey.parse(identity.value());
+      } catch (IllegalArgumentException e) {
+        violations.add(pointer + "/identity/value", e.getMessage());
+      }
+    }
     if (key == null && role != Role.EVALUATOR) {
-      return null; // the schema requires the key, so it was unreadable: already a violation
+      return null; // the schema requires the key unless a did:key: an unreadable one, reported
     }
     return new Party(
         role,

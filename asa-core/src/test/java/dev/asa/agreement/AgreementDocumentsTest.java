@@ -452,13 +452,140 @@ class AgreementDocumentsTest {
   }
 
   @Test
-  void aNewAgreementIsUnsignedAndProposed() {
+  void aNewAgreementWithoutSignaturesIsProposed() {
     ObjectNode doc = Fixtures.general();
     doc.putObject("signatures");
-    assertThatThrownBy(() -> propose(doc)).hasMessageContaining("/signatures");
+    doc.put("status", "proposed");
+    assertThat(propose(doc).state()).isEqualTo(State.PROPOSED);
     ObjectNode active = Fixtures.general();
     active.put("status", "active");
-    assertThatThrownBy(() -> propose(active)).hasMessageContaining("/status");
+    assertThatThrownBy(() -> propose(active))
+        .hasMessageContaining("/status")
+        .hasMessageContaining("nobody has signed it yet");
+  }
+
+  /** The general template's document as two parties would sign it before sending it. */
+  private static ObjectNode signedOffServer(boolean client, boolean provider) {
+    ObjectNode doc = dev.asa.template.TemplateApplier.apply(Fixtures.general());
+    doc.put("agreement_id", "asa-signed-1");
+    doc.put("created_at", NOW.toString());
+    byte[] input =
+        Agreement.computeHash(doc).toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    ObjectNode sigs = doc.putObject("signatures");
+    if (client) {
+      sigs.putObject("client")
+          .put("scheme", "ed25519")
+          .put("value", Fixtures.key("alice").sign(input).toBase64Url());
+    }
+    if (provider) {
+      sigs.putObject("provider")
+          .put("scheme", "ed25519")
+          .put("value", Fixtures.key("bob").sign(input).toBase64Url());
+    }
+    return doc;
+  }
+
+  @Test
+  void aDocumentSignedByBothPartiesStartsActive() {
+    Agreement a = AgreementDrafts.propose(signedOffServer(true, true), NOW, () -> "unused");
+    assertThat(a.state()).isEqualTo(State.ACTIVE);
+    assertThat(a.isFullySigned()).isTrue();
+    ObjectNode stated = signedOffServer(true, true).put("status", "active");
+    assertThat(AgreementDrafts.propose(stated, NOW, () -> "unused").state())
+        .isEqualTo(State.ACTIVE);
+    ObjectNode misStated = signedOffServer(true, true).put("status", "proposed");
+    assertThatThrownBy(() -> AgreementDrafts.propose(misStated, NOW, () -> "unused"))
+        .hasMessageContaining("/status");
+  }
+
+  @Test
+  void aDocumentSignedByOnePartyStartsProposedWithThatSignature() {
+    Agreement a = AgreementDrafts.propose(signedOffServer(false, true), NOW, () -> "unused");
+    assertThat(a.state()).isEqualTo(State.PROPOSED);
+    assertThat(a.isSignedBy(Role.PROVIDER)).isTrue();
+    assertThat(a.isSignedBy(Role.CLIENT)).isFalse();
+  }
+
+  @Test
+  void aSignatureOverOtherBytesOrInTheWrongPlaceIsRefusedNamingTheParty() {
+    ObjectNode swapped = signedOffServer(true, true);
+    JsonNode client = swapped.at("/signatures/client");
+    ((ObjectNode) swapped.get("signatures")).set("client", swapped.at("/signatures/provider"));
+    ((ObjectNode) swapped.get("signatures")).set("provider", client);
+    assertThatThrownBy(() -> AgreementDrafts.propose(swapped, NOW, () -> "unused"))
+        .isInstanceOfSatisfying(
+            InvalidDocumentException.class,
+            e ->
+                assertThat(e.violations())
+                    .extracting(Violation::pointer)
+                    .containsExactly("/signatures/client", "/signatures/provider"));
+    ObjectNode garbled = signedOffServer(true, false);
+    ((ObjectNode) garbled.at("/signatures/client")).put("value", "not-a-signature");
+    assertThatThrownBy(() -> AgreementDrafts.propose(garbled, NOW, () -> "unused"))
+        .hasMessageContaining("/signatures/client/value");
+    ObjectNode third = signedOffServer(true, false);
+    ((ObjectNode) third.get("signatures")).set("evaluator", third.at("/signatures/client"));
+    assertThatThrownBy(() -> AgreementDrafts.propose(third, NOW, () -> "unused"))
+        .hasMessageContaining("/signatures/evaluator");
+  }
+
+  @Test
+  void datesAlreadyPastAreRefusedAtCreation() {
+    ObjectNode expired = Fixtures.general().put("expires_at", NOW.minusSeconds(1).toString());
+    assertThatThrownBy(() -> AgreementDrafts.propose(expired, NOW, () -> "asa-x"))
+        .hasMessageContaining("/expires_at");
+    ObjectNode old = Fixtures.general().put("created_at", NOW.minusSeconds(301).toString());
+    assertThatThrownBy(() -> AgreementDrafts.propose(old, NOW, () -> "asa-x"))
+        .hasMessageContaining("/created_at");
+    ObjectNode skewed = Fixtures.general().put("created_at", NOW.minusSeconds(120).toString());
+    assertThat(AgreementDrafts.propose(skewed, NOW, () -> "asa-x").terms().createdAt())
+        .isEqualTo(NOW.minusSeconds(120));
+  }
+
+  @Test
+  void aDidKeyIdentityIsTheKey() {
+    ObjectNode doc = Fixtures.general();
+    ObjectNode client = doc.withObject("/parties/client");
+    client.remove("verification_key");
+    String did = dev.asa.crypto.DidKey.of(Fixtures.key("alice").publicKey());
+    client.putObject("identity").put("scheme", "did").put("value", did);
+    ObjectNode evaluator = doc.withObject("/parties/evaluator");
+    evaluator.remove("verification_key");
+    evaluator
+        .putObject("identity")
+        .put("scheme", "did")
+        .put("value", dev.asa.crypto.DidKey.of(Fixtures.key("eval-1").publicKey()));
+    Agreement a = AgreementDrafts.propose(doc, NOW, () -> "asa-x");
+    assertThat(a.terms().parties().client().verificationKey())
+        .isEqualTo(Fixtures.key("alice").publicKey());
+    assertThat(a.terms().parties().evaluator().orElseThrow().key())
+        .contains(Fixtures.key("eval-1").publicKey());
+    ObjectNode differs = Fixtures.general();
+    differs
+        .withObject("/parties/client")
+        .putObject("identity")
+        .put("scheme", "did")
+        .put("value", dev.asa.crypto.DidKey.of(Fixtures.key("carol").publicKey()));
+    assertThatThrownBy(() -> AgreementDrafts.propose(differs, NOW, () -> "asa-x"))
+        .hasMessageContaining("/parties/client/verification_key");
+  }
+
+  @Test
+  void oneQualityDimensionIsRefusedNamingTheMember() {
+    ObjectNode doc = full();
+    com.fasterxml.jackson.databind.node.ArrayNode dims =
+        (com.fasterxml.jackson.databind.node.ArrayNode) doc.at("/quality_criteria/dimensions");
+    JsonNode first = dims.get(0).deepCopy();
+    ((ObjectNode) first).put("weight", 1);
+    dims.removeAll().add(first);
+    ((ObjectNode) doc.path("quality_criteria")).remove("quality_gates");
+    assertThatThrownBy(() -> AgreementDocuments.read(doc))
+        .isInstanceOfSatisfying(
+            InvalidDocumentException.class,
+            e ->
+                assertThat(e.violations())
+                    .extracting(Violation::pointer)
+                    .contains("/quality_criteria/dimensions"));
   }
 
   @Test
@@ -493,6 +620,42 @@ class AgreementDocumentsTest {
       Agreement a = AgreementDocuments.read(doc);
       assertThat(a.terms().qualityCriteria().dimensions()).hasSize(6);
       assertThat(a.terms().escrow().payment().amount().toWire()).isEqualTo("5.000000");
+      // Its two evaluator timeouts, one meaning each: one evaluation may run 600 s; the verdict
+      // is due 3600 s after delivery, when the dead-man's switch acts.
+      assertThat(a.terms().verification().evaluatorTimeoutSeconds()).isEqualTo(600);
+      assertThat(a.terms().evaluatorDeadlineSeconds()).isEqualTo(3600);
+
+      // With did:key identities it needs no verification_key at all: the evaluator's key is
+      // derived from its identifier, as the client's and the provider's are.
+      for (String party : new String[] {"client", "provider", "evaluator"}) {
+        ObjectNode p = (ObjectNode) doc.at("/parties/" + party);
+        p.remove("verification_key");
+        String name =
+            switch (party) {
+              case "client" -> "alice";
+              case "provider" -> "bob";
+              default -> "eval-1";
+            };
+        p.putObject("identity")
+            .put("scheme", "did")
+            .put("value", DidKey.of(Fixtures.key(name).publicKey()));
+      }
+      assertThat(AgreementDocuments.read(doc).terms().parties().evaluator().orElseThrow().key())
+          .contains(Fixtures.key("eval-1").publicKey());
     }
+  }
+
+  @Test
+  void aDeadMansSwitchShorterThanOneEvaluationActsFirstAndIsNotAContradiction() {
+    ObjectNode doc = full();
+    doc.remove("status");
+    doc.withObject("/verification").put("evaluator_timeout_seconds", 600);
+    doc.withObject("/escrow/dead_mans_switch").put("evaluator_timeout_seconds", 60);
+    Agreement a = AgreementDocuments.read(doc);
+    assertThat(a.terms().evaluatorDeadlineSeconds()).isEqualTo(60);
+    doc.withObject("/escrow/dead_mans_switch").remove("evaluator_timeout_seconds");
+    assertThat(AgreementDocuments.read(doc).terms().evaluatorDeadlineSeconds())
+        .as("without the switch's own, the verification's serves for both")
+        .isEqualTo(600);
   }
 }

@@ -211,6 +211,7 @@ public final class AsaServer implements AutoCloseable {
       VerificationService verifications =
           new VerificationService(
               store.writes(),
+              store.idempotency(),
               store.jobs(),
               store.verifications(),
               config.clock(),

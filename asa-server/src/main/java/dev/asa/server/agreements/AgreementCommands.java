@@ -92,31 +92,50 @@ public final class AgreementCommands {
     payload.put("agreement_hash", agreement.hash().toString());
     payload.put("state", State.PROPOSED.name());
     agreement.facts().template().ifPresent(template -> payload.put("template", template));
-    List<EventRecord> events =
-        EventLog.chain(
-            agreement.id(),
-            null,
-            List.of(new EventLog.Draft(EventType.CREATED, actor, payload)),
-            now);
+    List<EventLog.Draft> drafts = new ArrayList<>();
+    drafts.add(new EventLog.Draft(EventType.CREATED, actor, payload));
+    // Signatures the document arrived with (AgreementDrafts verified them): one SIGNED event
+    // each, as a sign call would record, and activation by the same steps as the second sign.
+    State reached = State.PROPOSED;
+    for (Role role : new Role[] {Role.CLIENT, Role.PROVIDER}) {
+      if (agreement.signature(role).isPresent()) {
+        boolean last = role == Role.PROVIDER || !agreement.isSignedBy(Role.PROVIDER);
+        reached = last ? agreement.state() : State.PROPOSED;
+        drafts.add(
+            new EventLog.Draft(
+                EventType.SIGNED,
+                actor,
+                signedPayload(agreement, role, agreement.signature(role).get(), reached)));
+      }
+    }
+    List<Write> deadlines = Deadlines.atCreation(agreement);
+    if (agreement.state() == State.ACTIVE) {
+      Activated activated = activate(agreement, now);
+      agreement = activated.agreement();
+      drafts.addAll(activated.events());
+      deadlines = activated.writes();
+    }
+    List<EventRecord> events = EventLog.chain(agreement.id(), null, drafts, now);
     AgreementRow row = Views.row(agreement, 1, now, now);
     Outcome outcome = new Outcome(201, Views.envelope(agreement, 1));
     List<Write> writes = new ArrayList<>(IdempotencyTicket.writes(ticket, outcome, now));
-    writes.addAll(Deadlines.atCreation(agreement));
+    writes.addAll(deadlines);
     String parentId = agreement.terms().service().parentAgreementId();
     if (parentId != null) {
       writes.add(new Write.LinkToParent(parentId, agreement.id()));
     }
+    Agreement created = agreement;
     return subcontracts.createChild(
-        agreement,
+        created,
         caller,
         () -> {
           try {
             work.agreements().create(row, events, writes);
-            work.remember(agreement.id(), 1, agreement);
+            work.remember(created.id(), 1, created);
           } catch (DuplicateKeyException e) {
             throw new ConflictException(
                 "an agreement with id '"
-                    + agreement.id()
+                    + created.id()
                     + "' already exists; choose another agreement_id or leave it out");
           }
           return outcome;
@@ -153,34 +172,56 @@ public final class AgreementCommands {
               Lifecycle.next(
                   a.state(), Action.SIGN, new Lifecycle.Facts(signed.isFullySigned(), false));
           Agreement result = signed.withState(next);
-          ObjectNode payload = Json.object();
-          payload.put("party", role.wireName());
-          payload.put("agreement_hash", a.hash().toString());
-          payload.put("signature", signature.toBase64Url());
-          payload.put("state", next.name());
           List<Write> writes = List.of();
           List<EventLog.Draft> events = new ArrayList<>();
-          events.add(new EventLog.Draft(EventType.SIGNED, current.actor(), payload));
+          events.add(
+              new EventLog.Draft(
+                  EventType.SIGNED, current.actor(), signedPayload(a, role, signature, next)));
           if (next == State.ACTIVE) {
-            Instant activatedAt = current.now();
-            result = result.withFacts(f -> f.withActivatedAt(activatedAt));
-            if (Enforcement.requiresFunding(result.terms())) {
-              result = result.withFacts(f -> f.withEscrow(EscrowFact.unfunded()));
-            }
-            var noise = verifier.releasePolicy().commitment(result);
-            if (noise.isPresent()) {
-              result = result.withFact(Fact.THRESHOLD_NOISE, noise.get());
-            }
-            // An agreement that names no evaluator is never ACTIVE without one from the pool.
-            var assigned = assignments.atActivation(result, activatedAt);
-            if (assigned.isPresent()) {
-              result = assigned.get().agreement();
-              events.add(assigned.get().event());
-            }
-            writes = Deadlines.atActivation(result, current.now());
+            Activated activated = activate(result, current.now());
+            result = activated.agreement();
+            events.addAll(activated.events());
+            writes = activated.writes();
           }
           return new Change(result, events, writes, null);
         });
+  }
+
+  private static ObjectNode signedPayload(
+      Agreement a, Role role, Ed25519Signature signature, State next) {
+    ObjectNode payload = Json.object();
+    payload.put("party", role.wireName());
+    payload.put("agreement_hash", a.hash().toString());
+    payload.put("signature", signature.toBase64Url());
+    payload.put("state", next.name());
+    return payload;
+  }
+
+  /** An agreement just made ACTIVE, the events its activation adds and the timers it sets. */
+  private record Activated(Agreement agreement, List<EventLog.Draft> events, List<Write> writes) {}
+
+  /**
+   * What becoming ACTIVE does, whether by the second sign call or by a document that arrives signed
+   * by both: the activation time, the unfunded escrow when the terms need funding, the
+   * threshold-noise commitment, the pool evaluator for an agreement that names none (never ACTIVE
+   * without one), and the timers of {@link Deadlines#atActivation}.
+   */
+  private Activated activate(Agreement active, Instant activatedAt) {
+    Agreement result = active.withFacts(f -> f.withActivatedAt(activatedAt));
+    if (Enforcement.requiresFunding(result.terms())) {
+      result = result.withFacts(f -> f.withEscrow(EscrowFact.unfunded()));
+    }
+    var noise = verifier.releasePolicy().commitment(result);
+    if (noise.isPresent()) {
+      result = result.withFact(Fact.THRESHOLD_NOISE, noise.get());
+    }
+    List<EventLog.Draft> events = new ArrayList<>();
+    var assigned = assignments.atActivation(result, activatedAt);
+    if (assigned.isPresent()) {
+      result = assigned.get().agreement();
+      events.add(assigned.get().event());
+    }
+    return new Activated(result, events, Deadlines.atActivation(result, activatedAt));
   }
 
   public Outcome negotiate(

@@ -8,6 +8,7 @@ import dev.asa.access.Judging;
 import dev.asa.access.Operation;
 import dev.asa.agreement.Agreement;
 import dev.asa.agreement.EvaluatorSettings;
+import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Party;
 import dev.asa.agreement.Role;
 import dev.asa.crypto.Digest;
@@ -17,6 +18,7 @@ import dev.asa.evaluators.VerificationEngine;
 import dev.asa.evaluators.VerificationEngine.Depth;
 import dev.asa.evaluators.code.CodeDeliverables;
 import dev.asa.json.Json;
+import dev.asa.json.JsonDifference;
 import dev.asa.lifecycle.Action;
 import dev.asa.lifecycle.Lifecycle;
 import dev.asa.lifecycle.State;
@@ -35,6 +37,7 @@ import dev.asa.server.store.Writes;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Verification by the server's own engine: at structural depth at once, at semantic or composite
@@ -113,7 +116,27 @@ public final class EngineVerifications {
       Digest expectedHash,
       Caller caller,
       IdempotencyTicket ticket) {
-    return verifyByEngine(work.agreement(work.load(id)), config, expectedHash, caller, ticket);
+    return verifyByEngine(
+        work.agreement(work.load(id)), config, expectedHash, caller, ticket, null, null);
+  }
+
+  /**
+   * {@code POST /verifications} for an agreement (section 5.1).
+   *
+   * @param chosenId the caller's {@code verification_id}, or null for one the server chooses
+   * @param criteria the {@code quality_criteria} sent beside {@code agreement_id}, or null; they
+   *     must equal the agreement's
+   */
+  public Outcome verifyByEngine(
+      String id,
+      EvaluationConfig config,
+      Digest expectedHash,
+      Caller caller,
+      IdempotencyTicket ticket,
+      String chosenId,
+      JsonNode criteria) {
+    return verifyByEngine(
+        work.agreement(work.load(id)), config, expectedHash, caller, ticket, chosenId, criteria);
   }
 
   /**
@@ -125,10 +148,16 @@ public final class EngineVerifications {
       EvaluationConfig requested,
       Digest expectedHash,
       Caller caller,
-      IdempotencyTicket ticket) {
+      IdempotencyTicket ticket,
+      String chosenId,
+      JsonNode criteria) {
     String id = agreement.id();
     requireNoPendingRedelivery(agreement, caller);
     AccessPolicy.require(agreement, caller, Operation.TRIGGER_VERIFICATION);
+    if (criteria != null) {
+      requireAgreementCriteria(agreement, criteria);
+    }
+    Supplier<String> verificationIds = chosenId != null ? () -> chosenId : ids::verificationId;
     requireBuiltInJudges(agreement, caller);
     Depth fallback = depthOf(agreement);
     if (evaluators == null
@@ -193,7 +222,7 @@ public final class EngineVerifications {
                       SubmittedResult.NONE,
                       Actor.server(serverKeyId),
                       current.now(),
-                      ids::verificationId),
+                      verificationIds),
                   current.now()));
     }
     Optional<DeliverableRow> latest = deliverables.latest(id);
@@ -225,7 +254,7 @@ public final class EngineVerifications {
     request.set("verification_config", Jobs.configJson(config, plan));
     JobRow job =
         new JobRow(
-            ids.verificationId(),
+            verificationIds.get(),
             Jobs.attemptKey(Jobs.agreementKey(id, delivered.contentHash()), attempt),
             id,
             delivered.contentHash(),
@@ -263,6 +292,28 @@ public final class EngineVerifications {
             });
     startJob(job, plan, config.options());
     return outcome;
+  }
+
+  /**
+   * Section 5.1: an agreement's verification inherits the agreement's criteria. Sent beside {@code
+   * agreement_id} they must be those (numbers compared by value, members in any order); otherwise
+   * the request is refused at the first member that differs, so that nobody is judged by criteria
+   * the other party never signed.
+   */
+  private static void requireAgreementCriteria(Agreement agreement, JsonNode criteria) {
+    JsonNode agreed = agreement.toJson().path("quality_criteria");
+    JsonDifference.first(agreed, criteria)
+        .ifPresent(at -> {
+          JsonNode theirs = agreed.at(at);
+          throw new InvalidDocumentException(
+              "/quality_criteria" + at,
+              "differs from the agreement's quality_criteria"
+                  + (theirs.isMissingNode()
+                      ? ", which have no such member"
+                      : " (" + at + " is " + Json.write(theirs) + " there)")
+                  + ": an agreement's verification uses the criteria both parties signed; send"
+                  + " them unchanged or leave quality_criteria out");
+        });
   }
 
   /** Resumes an agreement's job found unfinished at startup. */

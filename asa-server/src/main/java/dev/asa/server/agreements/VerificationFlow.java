@@ -64,7 +64,13 @@ public final class VerificationFlow {
     if (request.engineConfig().isPresent()
         || (submitted.isEmpty() && EngineVerifications.depthOf(loaded) != Depth.STRUCTURAL)) {
       return engine.verifyByEngine(
-          loaded, request.engineConfig().orElse(EvaluationConfig.DEFAULTS), null, caller, ticket);
+          loaded,
+          request.engineConfig().orElse(EvaluationConfig.DEFAULTS),
+          null,
+          caller,
+          ticket,
+          null,
+          null);
     }
     engine.requireNoPendingRedelivery(loaded, caller);
     // Submitting scores is the evaluator's; asking the server's built-in evaluator to run is any

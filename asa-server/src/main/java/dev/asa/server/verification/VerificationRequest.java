@@ -28,8 +28,14 @@ import dev.asa.text.ControlCharacters;
  * @param config how to verify
  * @param tests the tests a code deliverable must pass ({@code original_request.tests}); null for
  *     none
+ * @param verificationId the identifier the caller chose ({@code verification_id}, section 5.1), or
+ *     null for one the server chooses
+ * @param agreementCriteria the {@code quality_criteria} sent beside {@code agreement_id}, as sent
+ *     (they must equal the agreement's), or null
  */
 public record VerificationRequest(
+    String verificationId,
+    JsonNode agreementCriteria,
     String agreementId,
     Delivery delivery,
     String deliverableType,
@@ -39,6 +45,10 @@ public record VerificationRequest(
     QualityCriteria criteria,
     EvaluationConfig config,
     CodeTests tests) {
+
+  /** A caller-chosen {@code verification_id}: what the server's own ids look like, and no more. */
+  private static final java.util.regex.Pattern VERIFICATION_ID =
+      java.util.regex.Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,127}");
 
   public boolean isStandalone() {
     return agreementId == null;
@@ -66,9 +76,13 @@ public record VerificationRequest(
             "original_request",
             "quality_criteria",
             "verification_config");
-    if (b.has("verification_id")) {
+    String verificationId = StrictJson.failFast().optionalText(b, "", "verification_id");
+    if (verificationId != null && !VERIFICATION_ID.matcher(verificationId).matches()) {
       throw new InvalidDocumentException(
-          "/verification_id", "is chosen by the server; leave it out");
+          "/verification_id",
+          "must be 1 to 128 characters: letters, digits, '.', '_', ':' or '-', starting with a"
+              + " letter or digit (e.g. ver-2026-03-26-x1y2z3); or leave it out for the server to"
+              + " choose one");
     }
     String agreementId = StrictJson.failFast().optionalText(b, "", "agreement_id");
     String idProblem = agreementId == null ? null : ControlCharacters.problemWith(agreementId);
@@ -164,19 +178,23 @@ public record VerificationRequest(
           "required without an agreement: what was asked for, in words");
     }
     QualityCriteria criteria = null;
+    JsonNode agreementCriteria = null;
     if (b.has("quality_criteria")) {
       if (agreementId != null) {
-        throw new InvalidDocumentException(
-            "/quality_criteria",
-            "an agreement's verification uses the agreement's criteria; leave it out");
+        // Section 5.1: inherited from the agreement; sent anyway, they must be the agreement's
+        // (checked once the agreement is read, by who may read it).
+        agreementCriteria = b.get("quality_criteria");
+      } else {
+        criteria = StandaloneCriteria.parse(b.get("quality_criteria"));
       }
-      criteria = StandaloneCriteria.parse(b.get("quality_criteria"));
     }
     EvaluationConfig config =
         b.has("verification_config")
             ? EvaluationConfig.parse(b.get("verification_config"))
             : EvaluationConfig.DEFAULTS;
     return new VerificationRequest(
+        verificationId,
+        agreementCriteria,
         agreementId,
         delivery,
         type == null ? "general" : type,

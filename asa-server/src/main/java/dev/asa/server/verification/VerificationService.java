@@ -27,6 +27,8 @@ import dev.asa.server.evaluation.EvaluatorPool;
 import dev.asa.server.evaluation.JobRunner;
 import dev.asa.server.evaluation.Jobs;
 import dev.asa.server.store.DuplicateKeyException;
+import dev.asa.server.store.IdempotencyRow;
+import dev.asa.server.store.IdempotencyStore;
 import dev.asa.server.store.JobRow;
 import dev.asa.server.store.JobStore;
 import dev.asa.server.store.VerificationRow;
@@ -64,6 +66,7 @@ public final class VerificationService {
   static final int DEFAULT_TIMEOUT_SECONDS = 600;
 
   private final Writes writes;
+  private final IdempotencyStore idempotency;
   private final JobStore jobStore;
   private final VerificationStore results;
   private final Clock clock;
@@ -81,6 +84,7 @@ public final class VerificationService {
    */
   public VerificationService(
       Writes writes,
+      IdempotencyStore idempotency,
       JobStore jobStore,
       VerificationStore results,
       Clock clock,
@@ -91,6 +95,7 @@ public final class VerificationService {
       DeliverableFetcher fetcher,
       String serverKeyId) {
     this.writes = writes;
+    this.idempotency = idempotency;
     this.jobStore = jobStore;
     this.results = results;
     this.clock = clock;
@@ -105,6 +110,29 @@ public final class VerificationService {
   /** {@code POST /verifications}. */
   public Outcome create(JsonNode body, Caller caller, IdempotencyTicket ticket) {
     VerificationRequest request = VerificationRequest.parse(body);
+    String chosenId = request.verificationId();
+    if (chosenId != null) {
+      IdempotencyTicket named = chosenIdTicket(chosenId, body, caller);
+      Optional<IdempotencyRow> seen = idempotency.find(named.scope(), named.key());
+      if (seen.isPresent()) {
+        if (!seen.get().requestHash().equals(named.requestHash())) {
+          throw new ConflictException(
+              "verification_id '"
+                  + chosenId
+                  + "' was already used for a different request; choose another, or leave it out"
+                  + " for the server to choose one");
+        }
+        // The same request again: its first answer, as an Idempotency-Key replay gives it.
+        return new Outcome(seen.get().status(), Json.parseTrusted(seen.get().responseBody()));
+      }
+      if (jobStore.find(chosenId).isPresent() || results.find(chosenId).isPresent()) {
+        throw new ConflictException(
+            "verification_id '" + chosenId + "' already names a verification; choose another");
+      }
+      // The chosen id identifies the request: its answer is remembered under it (this supersedes
+      // an Idempotency-Key, whose replay the id gives too, the body carrying it).
+      ticket = named;
+    }
     if (!request.isStandalone()) {
       return agreements
           .engine()
@@ -113,7 +141,9 @@ public final class VerificationService {
               request.config(),
               request.delivery().contentHash(),
               caller,
-              ticket);
+              ticket,
+              chosenId,
+              request.agreementCriteria());
     }
     if (request.tests() != null) {
       EvaluatorPool.requireRunsCode(evaluators, "/original_request/tests");
@@ -155,7 +185,7 @@ public final class VerificationService {
             : DEFAULT_TIMEOUT_SECONDS;
     JobRow job =
         new JobRow(
-            newId(now),
+            chosenId != null ? chosenId : newId(now),
             Jobs.attemptKey(baseKey, attempt),
             null,
             request.delivery().contentHash().toString(),
@@ -199,6 +229,18 @@ public final class VerificationService {
     }
     start(job, request, plan);
     return outcome;
+  }
+
+  /**
+   * A caller-chosen {@code verification_id} (section 5.1) as the key its request is remembered by:
+   * server-wide, since it names the verification for everyone; the same body from the same caller
+   * is the same request, anything else a reuse.
+   */
+  private static IdempotencyTicket chosenIdTicket(String id, JsonNode body, Caller caller) {
+    ObjectNode signed = Json.object();
+    signed.put("caller", caller.describe());
+    signed.set("body", body);
+    return new IdempotencyTicket("verification_id", id, Digest.ofCanonicalJson(signed).toString());
   }
 
   /**

@@ -305,15 +305,24 @@ class EnforcementEndToEndTest {
   void theBackupEvaluatorVerifiesWhatItCanMeasure() {
     ObjectNode doc = Fixtures.general();
     ObjectNode criteria = doc.withObject("/quality_criteria");
-    criteria
-        .putArray("dimensions")
+    var dimensions = criteria.putArray("dimensions");
+    dimensions
         .addObject()
         .put("name", "timeliness")
-        .put("weight", 1)
+        .put("weight", 0.5)
         .put("metric", "boolean")
         .putObject("slo")
         .put("operator", "eq")
         .put("value", true);
+    // Two dimensions (an agreement needs more than one, section 3.3), both structural.
+    dimensions
+        .addObject()
+        .put("name", "format_compliance")
+        .put("weight", 0.5)
+        .put("metric", "percentage")
+        .putObject("slo")
+        .put("operator", "gte")
+        .put("value", 50);
     criteria.putArray("quality_gates");
     String id = funded(doc);
     provider.deliver(id, "# Findings\n", "markdown");

@@ -134,6 +134,39 @@ class PoolAssignmentEndToEndTest {
     return out;
   }
 
+  /**
+   * Issue 58, item 2: a document that arrives signed by both parties becomes ACTIVE through the
+   * same activation as the second sign call: its evaluator is drawn from the pool then, by the same
+   * rules, recorded and recomputable; with nobody to judge it, it is refused, not left ACTIVE.
+   */
+  @Test
+  void aDocumentArrivingSignedByBothHasItsEvaluatorDrawnAtCreation() {
+    registerPool();
+    start(new RotationTerms(AssignmentConfig.DEFAULT_MAX_CONSECUTIVE));
+    ObjectNode doc = dev.asa.template.TemplateApplier.apply(pooled("asa-pool-signed"));
+    doc.put("created_at", clock.instant().toString());
+    byte[] input =
+        dev.asa.agreement.Agreement.computeHash(doc)
+            .toString()
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    ObjectNode sigs = doc.putObject("signatures");
+    sigs.putObject("client")
+        .put("scheme", "ed25519")
+        .put("value", Fixtures.key("alice").sign(input).toBase64Url());
+    sigs.putObject("provider")
+        .put("scheme", "ed25519")
+        .put("value", Fixtures.key("bob").sign(input).toBase64Url());
+
+    ObjectNode created = client.createAgreement(doc);
+    assertThat(created.path("state").asText()).isEqualTo("ACTIVE");
+    JsonNode fact = created.path("agreement").path("metadata").path("assigned_evaluators");
+    assertThat(fact.path("mode").asText()).isEqualTo("random_from_pool");
+    PoolAgreements.Recorded r = recompute(server, client, "asa-pool-signed");
+    assertThat(new HashSet<>(r.candidates())).isEqualTo(keys(QUALIFIED));
+    assertThat(client.events("asa-pool-signed").path("events").findValuesAsText("type"))
+        .startsWith("created", "signed", "signed");
+  }
+
   @Test
   void twentyAgreementsAssignOnlyQualifiedIndependentEvaluatorsSpreadOverThePoolAndRecomputable() {
     registerPool();

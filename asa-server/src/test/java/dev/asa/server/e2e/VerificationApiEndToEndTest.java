@@ -436,6 +436,66 @@ class VerificationApiEndToEndTest {
   }
 
   /** An agreement whose terms name the built-in evaluator, so a party may ask it to run. */
+  /** Section 5.1 as printed: the caller's verification_id is the request's identifier. */
+  @Test
+  void aClientChosenVerificationIdNamesTheRequestAndIsRefusedOnlyForAnotherBody() {
+    ObjectNode request = standalone("# Findings\n\nRecycling recovers lithium.\n", "structural");
+    request.put("verification_id", "ver-2026-03-26-x1y2z3");
+    ObjectNode first = client.requestVerification(request);
+    assertThat(first.path("verification_id").asText()).isEqualTo("ver-2026-03-26-x1y2z3");
+    assertThat(client.verificationResult("ver-2026-03-26-x1y2z3").path("verification_id").asText())
+        .isEqualTo("ver-2026-03-26-x1y2z3");
+    assertThat(client.requestVerification(request.deepCopy()).path("verification_id").asText())
+        .as("the same request again: its first answer")
+        .isEqualTo("ver-2026-03-26-x1y2z3");
+
+    ObjectNode other = standalone("# Other findings\n", "structural");
+    other.put("verification_id", "ver-2026-03-26-x1y2z3");
+    assertProblem(() -> client.requestVerification(other), 409, "already used");
+    assertProblem(
+        () -> provider.requestVerification(request.deepCopy()), 409, "ver-2026-03-26-x1y2z3");
+    ObjectNode bad = standalone("# Findings\n", "structural");
+    bad.put("verification_id", "../../x");
+    assertProblem(() -> client.requestVerification(bad), 422, "/verification_id");
+  }
+
+  /**
+   * Section 5.1 as printed: quality_criteria beside agreement_id are the agreement's; sent anyway,
+   * they must be those.
+   */
+  @Test
+  void qualityCriteriaBesideAnAgreementMustBeTheAgreements() {
+    String id = active();
+    provider.deliver(id, "# Findings\n\nRecycling recovers lithium.\n", "markdown");
+    ObjectNode request = standalone("# Findings\n\nRecycling recovers lithium.\n", "semantic");
+    request.remove("original_request");
+    request.put("agreement_id", id);
+    request.put("verification_id", "ver-agreement-printed");
+    JsonNode agreed = client.agreement(id).at("/agreement/quality_criteria");
+
+    ObjectNode changed = request.deepCopy();
+    changed.set("quality_criteria", agreed.deepCopy());
+    ((ObjectNode) changed.at("/quality_criteria/dimensions/0")).put("weight", 0.99);
+    assertThatThrownBy(() -> client.requestVerification(changed))
+        .isInstanceOfSatisfying(
+            AsaApiException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(422);
+              assertThat(e.problem().at("/errors/0/pointer").asText())
+                  .isEqualTo("/quality_criteria/dimensions/0/weight");
+            });
+
+    request.set("quality_criteria", agreed.deepCopy());
+    ObjectNode accepted = client.requestVerification(request);
+    assertThat(accepted.path("verification_id").asText()).isEqualTo("ver-agreement-printed");
+    assertThat(
+            client
+                .awaitVerification("ver-agreement-printed", Duration.ofSeconds(20), p -> {})
+                .path("agreement_id")
+                .asText())
+        .isEqualTo(id);
+  }
+
   private String active() {
     return active(Fixtures.judgedByBuiltIn(Fixtures.general()));
   }
