@@ -19,7 +19,7 @@ import dev.asa.server.escrow.PaymentRequiredException;
 import dev.asa.server.escrow.X402Facilitator;
 import dev.asa.server.escrow.erc8183.ChainUnavailableException;
 import dev.asa.server.escrow.x402.X402;
-import dev.asa.server.logging.RepeatedFailures;
+import dev.asa.server.store.RepeatedFailures;
 import dev.asa.server.store.StoreUnavailableException;
 import dev.asa.server.verification.VerificationFailedException;
 import io.javalin.config.RoutesConfig;

@@ -1,7 +1,7 @@
 package dev.asa.server.timers;
 
-import dev.asa.server.logging.RepeatedFailures;
 import dev.asa.server.metrics.Metrics;
+import dev.asa.server.store.RepeatedFailures;
 import dev.asa.server.store.StoreUnavailableException;
 import dev.asa.server.store.TimerRow;
 import dev.asa.server.store.TimerStore;

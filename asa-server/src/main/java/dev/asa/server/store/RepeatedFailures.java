@@ -1,4 +1,4 @@
-package dev.asa.server.logging;
+package dev.asa.server.store;
 
 import java.time.Duration;
 import java.util.Objects;
