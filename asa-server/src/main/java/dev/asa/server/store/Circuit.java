@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
@@ -49,6 +50,7 @@ final class Circuit implements Database {
   private final ScheduledExecutorService prober;
 
   private final Object lock = new Object();
+  private final Set<StoreUnavailableException.Cause> traced = ConcurrentHashMap.newKeySet();
   private volatile Open open; // null while closed; changed under lock
 
   /** Why the circuit is open, since when, and how many calls it refused. */
@@ -180,13 +182,17 @@ final class Circuit implements Database {
     synchronized (lock) {
       if (open == null) {
         open = new Open(e, Instant.now(), new AtomicLong());
+        // The stack trace once per cause: a disk that stays nearly full may let the probe write
+        // and the next request fail again, once a second.
+        Object trace = traced.add(e.kind()) ? e : String.valueOf(e);
         log.error(
-            "{}: {}; refusing {} at once until a probe every {} s succeeds",
+            "{}: {}; refusing {} at once until a probe every {} s succeeds{}",
             inner.describe(),
             e.kind().sentence(),
             guardsReads ? "reads and writes" : "writes",
             PROBE_EVERY.toSeconds(),
-            e);
+            trace instanceof Throwable ? "" : " (" + trace + ")",
+            trace instanceof Throwable t ? t : null);
         Future<?> unused =
             prober.schedule(this::probe, PROBE_EVERY.toMillis(), TimeUnit.MILLISECONDS);
       }

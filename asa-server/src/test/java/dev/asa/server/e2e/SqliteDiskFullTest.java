@@ -12,6 +12,7 @@ import dev.asa.http.SignedHeaders;
 import dev.asa.json.Json;
 import dev.asa.server.AsaServer;
 import dev.asa.server.config.ServerConfig;
+import dev.asa.server.logging.LogCapture;
 import dev.asa.testing.Fixtures;
 import dev.asa.testing.MutableClock;
 import java.io.IOException;
@@ -57,6 +58,7 @@ class SqliteDiskFullTest {
   boolean mounted;
   final MutableClock clock = new MutableClock(Instant.now());
   AsaServer server;
+  LogCapture logs;
   final ExecutorService load = Executors.newVirtualThreadPerTaskExecutor();
   final HttpClient http = HttpClient.newHttpClient();
 
@@ -85,6 +87,9 @@ class SqliteDiskFullTest {
     if (server != null) {
       server.close();
     }
+    if (logs != null) {
+      logs.close();
+    }
     if (mounted) {
       new ProcessBuilder("umount", "-l", mount.toString()).inheritIO().start().waitFor();
     }
@@ -92,6 +97,7 @@ class SqliteDiskFullTest {
 
   @Test
   void aFullDiskIsRefusedWith503AndTheSameProcessHealsWhenSpaceReturns() throws Exception {
+    logs = new LogCapture();
     server =
         AsaServer.start(
             ServerConfig.defaults()
@@ -186,6 +192,18 @@ class SqliteDiskFullTest {
           .as("acknowledged %s is kept", id)
           .isEqualTo(id);
     }
+    // Logged once, not once per refusal: the circuit opening and closing, and each kind of
+    // refusal once (then once a minute, with a count).
+    List<LogCapture.Line> outage =
+        logs.lines().stream()
+            .filter(l -> l.level().equals("WARN") || l.level().equals("ERROR"))
+            .filter(l -> l.message().contains("disk is full"))
+            .toList();
+    assertThat(outage.size())
+        .as("warnings and errors about the full disk, for %d refusals: %s", diskFull.get(), outage)
+        .isLessThanOrEqualTo(6);
+    assertThat(logs.of("dev.asa.server.store.Circuit"))
+        .anySatisfy(l -> assertThat(l.message()).contains("serves again"));
     System.out.printf(
         "disk full: %d writes acknowledged, %d refused with store-disk-full (%d before the space"
             + " returned); writing again %d ms after the filler was removed%n",
