@@ -169,9 +169,10 @@ class EvaluatorTaskCommandsTest {
     String[] submit = {"evaluator", "submit", canary, "--scores", "-", "--key", evaluator};
     assertThat(succeeds(run(Map.of(), answer, submit), submit).out())
         .startsWith("answered " + canary + ": received at ");
+    // Qualified now (the draw reads the record as it is), but the record it is shown moves only
+    // every 10 changes, so that no single answer's outcome can be read off it.
     assertThat(asa("evaluators", "show", "--key", evaluator).out())
-        .contains("canary tasks   1 of 1 passed (100%)")
-        .contains("qualified      yes");
+        .doesNotContain("1 of 1 passed");
     assertThat(asa("evaluator", "tasks", "--key", evaluator).out()).isEqualTo("no open tasks\n");
 
     String id =

@@ -24,6 +24,7 @@ import dev.asa.server.escrow.X402Facilitator;
 import dev.asa.server.escrow.erc8183.Erc8183Chain;
 import dev.asa.server.evaluation.EvaluatorPool;
 import dev.asa.server.evaluation.JobRunner;
+import dev.asa.server.evaluation.ModelLoad;
 import dev.asa.server.evaluators.EvaluatorRegistry;
 import dev.asa.server.http.AccessLog;
 import dev.asa.server.http.Admin;
@@ -71,6 +72,9 @@ public final class AsaServer implements AutoCloseable {
 
   /** How long a stopping server waits for requests in flight to finish. */
   static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(10);
+
+  /** How long a starting server waits for the offline model (about a second, on two cores). */
+  static final Duration MODEL_LOAD_PATIENCE = Duration.ofMinutes(2);
 
   private final Store store;
   private final Javalin http;
@@ -142,6 +146,9 @@ public final class AsaServer implements AutoCloseable {
     if (observability.logging() != null) { // before anything logs
       LogSetup.apply(observability.logging());
     }
+    // The offline model loads while the store opens, on a platform thread of its own, and the
+    // server listens only once it has: nothing is served, /ready included, before the model is in.
+    ModelLoad model = ModelLoad.start(config.verification().pool());
     Metrics metrics = new Metrics();
     Ed25519PrivateKey serverKey = ServerKey.loadOrCreate(config.dataDir());
     Store store = Stores.open(config.dbUrl(), config.dataDir(), new ActivityLog(metrics));
@@ -289,6 +296,7 @@ public final class AsaServer implements AutoCloseable {
             accessLog.install(c);
             routes.register(c);
           });
+      model.await(MODEL_LOAD_PATIENCE);
       http.start();
       Timers timers =
           new Timers(store.timers(), config.clock(), agreements.timers()::fire, metrics);

@@ -4,6 +4,7 @@ import dev.asa.server.metrics.Metrics;
 import dev.asa.server.store.OutboxMessage;
 import dev.asa.server.store.OutboxRow;
 import dev.asa.server.store.OutboxStore;
+import dev.asa.server.store.RepeatedFailures;
 import dev.asa.server.timers.RetryPolicy;
 import java.time.Clock;
 import java.time.Duration;
@@ -32,6 +33,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class Outbox implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Outbox.class);
+  private static final RepeatedFailures pollFailures =
+      new RepeatedFailures(log, Duration.ofMinutes(1));
   private static final Logger attemptLog = LoggerFactory.getLogger("dev.asa.server.events.outbox");
   static final Duration LEASE = Duration.ofSeconds(60);
   private static final int BATCH = 50;
@@ -84,7 +87,10 @@ public final class Outbox implements AutoCloseable {
           try {
             deliverDue();
           } catch (RuntimeException e) {
-            log.warn("delivering outbox messages failed; will retry", e);
+            pollFailures.warn(
+                e.getClass().getName(),
+                "delivering outbox messages failed; will retry: " + e.getMessage(),
+                e);
           }
         },
         every.toMillis(),

@@ -53,6 +53,17 @@ public final class JobRunner implements AutoCloseable {
   private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
 
   /**
+   * The evaluations themselves run on platform threads (as many as the slots allow): they compute
+   * for seconds, load classes and native code, and call into the ONNX runtime, each of which pins a
+   * virtual thread to its carrier; on two carriers, two such jobs left no carrier for HTTP requests
+   * (issue 60: a 20 ms write took 8.86 s). The waiting (for a slot, for the deadline) stays
+   * virtual.
+   */
+  private final ExecutorService computing =
+      Executors.newThreadPerTaskExecutor(
+          Thread.ofPlatform().name("asa-evaluation-", 0).daemon(true).factory());
+
+  /**
    * @param concurrency how many evaluations run at once; the rest wait, queued
    * @param metrics where queued, running and finished jobs are counted
    */
@@ -91,7 +102,7 @@ public final class JobRunner implements AutoCloseable {
       progress.update("started", 0, 1);
       CountDownLatch ended = new CountDownLatch(1);
       Future<?> running =
-          threads.submit(() -> {
+          computing.submit(() -> {
             try {
               work.run(progress);
               return null;
@@ -174,5 +185,6 @@ public final class JobRunner implements AutoCloseable {
   @Override
   public void close() {
     threads.shutdownNow();
+    computing.shutdownNow();
   }
 }

@@ -19,11 +19,13 @@ import dev.asa.server.escrow.PaymentRequiredException;
 import dev.asa.server.escrow.X402Facilitator;
 import dev.asa.server.escrow.erc8183.ChainUnavailableException;
 import dev.asa.server.escrow.x402.X402;
+import dev.asa.server.store.RepeatedFailures;
 import dev.asa.server.store.StoreUnavailableException;
 import dev.asa.server.verification.VerificationFailedException;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import org.slf4j.Logger;
@@ -33,6 +35,10 @@ import org.slf4j.LoggerFactory;
 final class Problems {
   private static final Logger log = LoggerFactory.getLogger(Problems.class);
   static final String CONTENT_TYPE = "application/problem+json";
+
+  /** A full disk fails every request the same way: one stack trace, then counts (issue 60). */
+  private static final RepeatedFailures storeFailures =
+      new RepeatedFailures(log, Duration.ofMinutes(1));
 
   private Problems() {}
 
@@ -210,14 +216,19 @@ final class Problems {
     routes.exception(
         StoreUnavailableException.class,
         (e, ctx) -> {
-          log.error("store unavailable", e);
+          StoreUnavailableException.Cause cause = e.kind();
+          storeFailures.warn(
+              cause.problemType(),
+              "store unavailable (" + cause.sentence() + ") on " + ctx.method() + " " + ctx.path(),
+              e);
+          ctx.header("Retry-After", String.valueOf(cause.retryAfter().toSeconds()));
           send(
               ctx,
               Problem.of(
-                  "store-unavailable",
+                  cause.problemType(),
                   "Storage unavailable",
                   503,
-                  "the database cannot be reached; retry later"));
+                  cause.sentence() + "; retry later"));
         });
     routes.exception(
         ChainNotReadyException.class,

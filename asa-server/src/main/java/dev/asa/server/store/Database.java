@@ -1,5 +1,6 @@
 package dev.asa.server.store;
 
+import java.util.Optional;
 import java.util.function.Function;
 import javax.sql.DataSource;
 import org.jdbi.v3.core.Handle;
@@ -43,6 +44,14 @@ interface Database extends AutoCloseable {
   <T> T withDataSource(Function<DataSource, T> work);
 
   String describe();
+
+  /**
+   * Why the database is known not to serve right now (see {@link Circuit}), or empty: what {@code
+   * GET /ready} reports while a full disk or a lost server keeps the store from working.
+   */
+  default Optional<String> outage() {
+    return Optional.empty();
+  }
 
   @Override
   void close();

@@ -82,7 +82,13 @@ final class PostgresDatabase implements Database {
               + " database URL are right";
     }
     String reason = sql != null ? sql.getMessage() : e.getMessage();
-    return new StoreUnavailableException("cannot connect to " + who + ": " + reason, hint, e);
+    return new StoreUnavailableException(
+        state.startsWith("08") || state.isEmpty()
+            ? StoreUnavailableException.Cause.UNREACHABLE
+            : StoreUnavailableException.Cause.FAILING,
+        "cannot connect to " + who + ": " + reason,
+        hint,
+        e);
   }
 
   @Override

@@ -43,37 +43,57 @@ final class SqlErrors {
    * keeps locked.
    */
   static boolean isUnavailable(SQLException e) {
-    return anyInChain(
+    return unavailability(e) != null;
+  }
+
+  /**
+   * What kind of unavailability {@code e} reports, or null when it reports none (a bug in a
+   * statement, a constraint). The first cause in the chain that names one wins.
+   */
+  static StoreUnavailableException.Cause unavailability(SQLException e) {
+    StoreUnavailableException.Cause[] found = new StoreUnavailableException.Cause[1];
+    anyInChain(
         e,
         x -> {
-          if (x instanceof SQLTransientConnectionException) {
-            return true; // HikariCP: no connection within connectionTimeout
-          }
-          String state = x.getSQLState();
-          if (state != null
-              && (state.startsWith("08") // connection exception
-                  || state.startsWith(
-                      "53") // insufficient resources (disk full, too many connections)
-                  || state.startsWith(
-                      "57P"))) { // admin shutdown, crash shutdown, cannot connect now
-            return true;
-          }
-          SQLiteErrorCode code = sqliteCode(x);
-          if (code == null) {
-            return false;
-          }
-          // Extended codes (SQLITE_IOERR_WRITE...) carry their primary code in the low byte.
-          return switch (SQLiteErrorCode.getErrorCode(code.code & 0xff)) {
-            case SQLITE_BUSY,
-                SQLITE_LOCKED,
-                SQLITE_IOERR,
-                SQLITE_FULL,
-                SQLITE_CANTOPEN,
-                SQLITE_READONLY ->
-                true;
-            default -> false;
-          };
+          found[0] = causeOf(x);
+          return found[0] != null;
         });
+    return found[0];
+  }
+
+  private static StoreUnavailableException.Cause causeOf(SQLException x) {
+    if (x instanceof SQLTransientConnectionException) {
+      // HikariCP: no connection within connectionTimeout. With the reason a connection could not
+      // be made as its cause the server is unreachable; without, every connection is in use.
+      return x.getCause() instanceof SQLException cause && causeOf(cause) != null
+          ? causeOf(cause)
+          : StoreUnavailableException.Cause.BUSY;
+    }
+    String state = x.getSQLState();
+    if (state != null) {
+      if (state.equals("53100")) {
+        return StoreUnavailableException.Cause.DISK_FULL;
+      }
+      if (state.startsWith("08") // connection exception
+          || state.startsWith("57P")) { // admin shutdown, crash shutdown, cannot connect now
+        return StoreUnavailableException.Cause.UNREACHABLE;
+      }
+      if (state.startsWith("53")) { // insufficient resources: too many connections, memory
+        return StoreUnavailableException.Cause.BUSY;
+      }
+    }
+    SQLiteErrorCode code = sqliteCode(x);
+    if (code == null) {
+      return null;
+    }
+    // Extended codes (SQLITE_IOERR_WRITE...) carry their primary code in the low byte.
+    return switch (SQLiteErrorCode.getErrorCode(code.code & 0xff)) {
+      case SQLITE_FULL -> StoreUnavailableException.Cause.DISK_FULL;
+      case SQLITE_BUSY, SQLITE_LOCKED -> StoreUnavailableException.Cause.BUSY;
+      case SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_READONLY ->
+          StoreUnavailableException.Cause.FAILING;
+      default -> null;
+    };
   }
 
   /**
@@ -127,7 +147,8 @@ final class SqlErrors {
       return new IllegalArgumentException(
           doing + ": refers to an agreement that does not exist (" + e.getMessage() + ")", e);
     }
-    if (isUnavailable(e)) {
+    StoreUnavailableException.Cause cause = unavailability(e);
+    if (cause != null) {
       String hint =
           database.dialect() == Dialect.POSTGRESQL
               ? "Check that the PostgreSQL server is running and reachable, that max_connections is"
@@ -135,7 +156,10 @@ final class SqlErrors {
               : "Check that the disk is not full, that the file and its directory are writable, and"
                   + " that no other process holds a long write lock on it";
       return new StoreUnavailableException(
-          database.describe() + " is unavailable while " + doing + ": " + e.getMessage(), hint, e);
+          cause,
+          database.describe() + " is unavailable while " + doing + ": " + e.getMessage(),
+          hint,
+          e);
     }
     return new IllegalStateException(
         "database error while " + doing + " (SQLState " + e.getSQLState() + "): " + e.getMessage(),

@@ -44,28 +44,57 @@ final class SqliteDatabase implements Database {
   private static final int WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 
   private final Path file;
+  private final String url;
   private final ReentrantLock writeLock = new ReentrantLock();
-  // The writer connection and everything on it are used under writeLock only.
-  private final Connection writer;
-  private final Handle writerHandle;
-  private final PreparedStatement begin;
-  private final PreparedStatement commit;
-  private final PreparedStatement rollback;
+  // The writer connection and everything on it are used under writeLock only. Null after a
+  // failure left it in a state nobody can vouch for: the next write opens a new one.
+  private Writer writer;
   private final HikariDataSource readerPool;
   private final Jdbi readers;
   private final ReaderStatementBuilder readerStatements;
   private volatile boolean closed;
 
-  private SqliteDatabase(Path file, Connection writer, HikariDataSource readerPool)
+  /**
+   * The one writer connection, its JDBI handle (which keeps its prepared statements) and the three
+   * statements that begin and end its transactions.
+   */
+  private static final class Writer {
+    final Connection connection;
+    final Handle handle;
+    final PreparedStatement begin;
+    final PreparedStatement commit;
+    final PreparedStatement rollback;
+
+    Writer(Connection connection) throws SQLException {
+      this.connection = connection;
+      this.begin = connection.prepareStatement("BEGIN IMMEDIATE");
+      this.commit = connection.prepareStatement("COMMIT");
+      this.rollback = connection.prepareStatement("ROLLBACK");
+      Jdbi writerJdbi = Database.configured(Jdbi.create(() -> connection));
+      writerJdbi.setStatementBuilderFactory(c -> new CachingStatementBuilder());
+      this.handle = writerJdbi.open();
+    }
+
+    /**
+     * Closes the statements, then the connection (closing it rolls back whatever transaction it
+     * still has; the last connection to close checkpoints the WAL into the file).
+     */
+    void close() throws SQLException {
+      try {
+        begin.close();
+        commit.close();
+        rollback.close();
+      } finally {
+        handle.close();
+      }
+    }
+  }
+
+  private SqliteDatabase(Path file, String url, Connection writer, HikariDataSource readerPool)
       throws SQLException {
     this.file = file;
-    this.writer = writer;
-    this.begin = writer.prepareStatement("BEGIN IMMEDIATE");
-    this.commit = writer.prepareStatement("COMMIT");
-    this.rollback = writer.prepareStatement("ROLLBACK");
-    Jdbi writerJdbi = Database.configured(Jdbi.create(() -> writer));
-    writerJdbi.setStatementBuilderFactory(connection -> new CachingStatementBuilder());
-    this.writerHandle = writerJdbi.open();
+    this.url = url;
+    this.writer = new Writer(writer);
     this.readerPool = readerPool;
     this.readers = Database.configured(Jdbi.create(readerPool));
     this.readerStatements = new ReaderStatementBuilder();
@@ -105,7 +134,7 @@ final class SqliteDatabase implements Database {
       pool.setConnectionTimeout(10_000);
       pool.setAutoCommit(true);
       readerPool = new HikariDataSource(pool);
-      return new SqliteDatabase(absolute, writer, readerPool);
+      return new SqliteDatabase(absolute, url, writer, readerPool);
     } catch (SQLException | RuntimeException e) {
       if (readerPool != null) {
         readerPool.close();
@@ -177,24 +206,33 @@ final class SqliteDatabase implements Database {
     writeLock.lock();
     try {
       ensureOpen();
+      Writer w = writer(doing);
       try {
-        begin.execute();
+        w.begin.execute();
       } catch (SQLException e) {
-        throw SqlErrors.translate(e, this, doing);
+        throw failed(SqlErrors.translate(e, this, doing), false);
       }
       boolean committed = false;
+      RuntimeException failure = null;
       try {
-        T result = work.run(writerHandle);
-        commit.execute();
+        T result = work.run(w.handle);
+        w.commit.execute();
         committed = true;
         return result;
       } catch (SQLException e) {
-        throw SqlErrors.translate(e, this, doing);
+        failure = SqlErrors.translate(e, this, doing);
+        throw failure;
       } catch (JdbiException e) {
-        throw SqlErrors.translate(e, this, doing);
+        failure = SqlErrors.translate(e, this, doing);
+        throw failure;
       } finally {
         if (!committed) {
-          rollbackQuietly();
+          boolean rolledBack = rollback(w);
+          if (failure != null) {
+            failed(failure, rolledBack);
+          } else if (!rolledBack) {
+            discardWriter(); // the work threw one of the store's own exceptions
+          }
         }
       }
     } finally {
@@ -202,12 +240,66 @@ final class SqliteDatabase implements Database {
     }
   }
 
-  private void rollbackQuietly() {
+  /**
+   * The writer connection, opened again if a failure discarded it.
+   *
+   * @throws StoreUnavailableException when it cannot be opened
+   */
+  private Writer writer(String doing) {
+    if (writer == null) {
+      Connection connection = null;
+      try {
+        connection = writerConfig().createConnection(url);
+        writer = new Writer(connection);
+      } catch (SQLException e) {
+        if (connection != null) {
+          try {
+            connection.close();
+          } catch (SQLException suppressed) {
+            e.addSuppressed(suppressed);
+          }
+        }
+        throw SqlErrors.translate(e, this, doing + " (opening the writer connection again)");
+      }
+    }
+    return writer;
+  }
+
+  /**
+   * After a failed write, keeps the writer connection only if it is known to be clean: rolled back,
+   * after an error in a statement. An error that says the file or the disk failed (SQLITE_FULL,
+   * SQLITE_IOERR...) may leave SQLite's transaction state other than the driver believes (the
+   * rollback "succeeds" and the next BEGIN finds a transaction still open), so the connection goes,
+   * and the next write opens a new one: a server whose disk was full writes again as soon as there
+   * is space, without a restart.
+   */
+  private RuntimeException failed(RuntimeException failure, boolean rolledBack) {
+    if (!rolledBack || failure instanceof StoreUnavailableException) {
+      discardWriter();
+    }
+    return failure;
+  }
+
+  private boolean rollback(Writer w) {
     try {
-      rollback.execute();
-    } catch (SQLException ignored) {
+      w.rollback.execute();
+      return true;
+    } catch (SQLException e) {
       // SQLite may already have rolled back by itself (e.g. after an I/O error); the original
-      // exception is the one worth reporting.
+      // exception is the one worth reporting, and the connection is replaced.
+      return false;
+    }
+  }
+
+  private void discardWriter() {
+    Writer w = writer;
+    writer = null;
+    if (w != null) {
+      try {
+        w.close();
+      } catch (SQLException | RuntimeException ignored) {
+        // A connection that failed may fail to close too; it is dropped either way.
+      }
     }
   }
 
@@ -231,13 +323,14 @@ final class SqliteDatabase implements Database {
     writeLock.lock();
     try {
       ensureOpen();
+      Connection connection = writer("migrating").connection;
       try {
-        return work.apply(new WriterDataSource(unclosable(writer)));
+        return work.apply(new WriterDataSource(unclosable(connection)));
       } finally {
         try {
-          if (!writer.getAutoCommit()) {
-            writer.rollback();
-            writer.setAutoCommit(true);
+          if (!connection.getAutoCommit()) {
+            connection.rollback();
+            connection.setAutoCommit(true);
           }
         } catch (SQLException e) {
           throw SqlErrors.translate(e, this, "restoring the writer connection after migrating");
@@ -330,12 +423,10 @@ final class SqliteDatabase implements Database {
     readerPool.close();
     writeLock.lock(); // let a write in progress finish
     try {
-      begin.close();
-      commit.close();
-      rollback.close();
-      // Closes the cached statements, then the connection: the last connection to close
-      // checkpoints the WAL into the file.
-      writerHandle.close();
+      if (writer != null) {
+        writer.close();
+        writer = null;
+      }
     } catch (SQLException e) {
       throw SqlErrors.translate(e, this, "closing");
     } catch (JdbiException e) {

@@ -70,6 +70,12 @@ public final class Store implements AutoCloseable {
    * applied. Never throws; a check that cannot be made counts as failed, with the reason.
    */
   public Readiness readiness() {
+    var outage = database.outage();
+    if (outage.isPresent()) {
+      return new Readiness(
+          Readiness.Check.failed("the store cannot serve: " + outage.get()),
+          Readiness.Check.failed("not checked: the store cannot serve"));
+    }
     try {
       database.read(
           "checking readiness", h -> h.createQuery("SELECT 1").mapTo(Integer.class).one());

@@ -30,8 +30,8 @@ public final class Stores {
   public static Store open(String dbUrl, Path dataDir, CommitListener listener) {
     Database database =
         switch (DatabaseUrl.parse(dbUrl, dataDir)) {
-          case DatabaseUrl.Sqlite sqlite -> SqliteDatabase.open(sqlite.file());
-          case DatabaseUrl.Postgres postgres -> PostgresDatabase.open(postgres);
+          case DatabaseUrl.Sqlite sqlite -> Circuit.sqlite(SqliteDatabase.open(sqlite.file()));
+          case DatabaseUrl.Postgres postgres -> Circuit.postgres(PostgresDatabase.open(postgres));
         };
     try {
       return new Store(database, Migrations.migrate(database), listener);

@@ -1,6 +1,8 @@
 package dev.asa.server.timers;
 
 import dev.asa.server.metrics.Metrics;
+import dev.asa.server.store.RepeatedFailures;
+import dev.asa.server.store.StoreUnavailableException;
 import dev.asa.server.store.TimerRow;
 import dev.asa.server.store.TimerStore;
 import java.time.Clock;
@@ -28,6 +30,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class Timers implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Timers.class);
+  private static final RepeatedFailures pollFailures =
+      new RepeatedFailures(log, Duration.ofMinutes(1));
   private static final Logger fired = LoggerFactory.getLogger("dev.asa.server.events.timer");
   static final Duration LEASE = Duration.ofSeconds(60);
   static final int BATCH = 100;
@@ -82,7 +86,8 @@ public final class Timers implements AutoCloseable {
           try {
             pollOnce();
           } catch (RuntimeException e) {
-            log.warn("polling timers failed; will retry", e);
+            pollFailures.warn(
+                e.getClass().getName(), "polling timers failed; will retry: " + e.getMessage(), e);
           }
         },
         every.toMillis(),
@@ -134,6 +139,19 @@ public final class Timers implements AutoCloseable {
    * recording fails too, the timer stays claimed and comes due again when its lease runs out.
    */
   private void failed(TimerRow timer, RuntimeException e) {
+    if (e instanceof StoreUnavailableException) {
+      // The store, not the action, failed (a full disk, a lost database): no attempt is spent,
+      // and nothing can be recorded now anyway. The timer stays claimed and comes due again when
+      // its lease runs out, so timers catch up once the store serves again.
+      pollFailures.warn(
+          "store",
+          "timer "
+              + timer.id()
+              + " could not fire, the store is unavailable; retried after its"
+              + " lease",
+          e);
+      return;
+    }
     int attempts = timer.attempts() + 1;
     Instant now = clock.instant();
     Optional<Instant> retryAt = policy.next(attempts, now, random);

@@ -479,6 +479,39 @@ class EnforcementEndToEndTest {
     assertLedger(id, "8.50", "1.50");
   }
 
+  /**
+   * A webhook the receiver applied but whose answer the server never saw (its timeout, or a crash
+   * between sending and recording) goes out again: with the same {@code webhook-id}, which is what
+   * a Standard Webhooks receiver de-duplicates by, so it is applied once.
+   */
+  @Test
+  void aWebhookWhoseAnswerWasLostIsResentWithTheSameWebhookId() throws InterruptedException {
+    ObjectNode doc = Fixtures.general();
+    ((ObjectNode) doc.path("escrow"))
+        .putObject("binding")
+        .put("type", "http_callback")
+        .put("url", payments.uri() + "/asa");
+    payments.delay(Duration.ofSeconds(3)); // longer than the server's 2 s delivery timeout
+    funded(doc);
+    assertThat(server.deliverDueMessages()).as("the server gave up waiting").isZero();
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (payments.appliedIds().isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(50); // the receiver applies it after the server stopped listening
+    }
+    assertThat(payments.appliedIds()).hasSize(1);
+    String applied = payments.appliedIds().get(0);
+
+    payments.delay(Duration.ZERO);
+    clock.advance(Duration.ofMinutes(20));
+    assertThat(server.deliverDueMessages()).isEqualTo(1);
+
+    assertThat(payments.receivedIds())
+        .as("every attempt carried the same webhook-id")
+        .hasSize(2)
+        .containsOnly(applied);
+    assertThat(payments.appliedIds()).containsExactly(applied);
+  }
+
   @Test
   void aCallbackUrlTheOperatorDidNotAllowIsRefusedAtCreation() {
     ObjectNode doc = Fixtures.general();

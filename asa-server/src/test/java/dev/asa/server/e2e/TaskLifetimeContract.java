@@ -28,6 +28,8 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A task ends with its agreement, or with its delivery (issue 52, item 6), the same on every store.
@@ -126,6 +128,27 @@ abstract class TaskLifetimeContract {
         r.next();
         return r.getInt(1);
       }
+    }
+  }
+
+  /** The tasks of the agreement, each as "status content answer" (content and answer: held?). */
+  List<String> taskRecords(String agreementId) throws Exception {
+    try (Connection c = database();
+        PreparedStatement s =
+            c.prepareStatement(
+                "SELECT status, content IS NOT NULL AS c, answer IS NOT NULL AS a"
+                    + " FROM evaluator_tasks WHERE agreement_id = ? ORDER BY id")) {
+      s.setString(1, agreementId);
+      List<String> out = new ArrayList<>();
+      try (ResultSet r = s.executeQuery()) {
+        while (r.next()) {
+          out.add(
+              r.getString("status")
+                  + (r.getBoolean("c") ? " content" : "")
+                  + (r.getBoolean("a") ? " answer" : ""));
+        }
+      }
+      return out;
     }
   }
 
@@ -330,6 +353,37 @@ abstract class TaskLifetimeContract {
     assertThat(state(id)).isEqualTo("EXPIRED");
     assertThat(kept(answered)).isEqualTo(new Kept("voided", false, false));
     assertThat(holdingContent(id)).isZero();
+    for (String member : List.of("p-1", "p-2", "p-3")) {
+      assertThat(tasks(as(member))).as(member).isEmpty();
+    }
+  }
+
+  /**
+   * Issue 60, item 5: a panel that times out with a minority answered ends every one of its tasks,
+   * the answered one and the silent ones, and keeps neither content nor answer, whatever the
+   * timeout action and whatever ends the agreement (a fixed split, or a ruling).
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "hold_for_backup_evaluator",
+        "split_50_50",
+        "return_to_client",
+        "release_to_provider"
+      })
+  void aPanelThatTimesOutWithAMinorityAnsweredEndsEveryTaskWithItsContent(String action)
+      throws Exception {
+    String id = "asa-task-life-minority-" + action.replace('_', '-');
+    panelWithOneAnswer(id, action);
+    if (state(id).equals("DISPUTED")) {
+      as("operator").rule(id, new java.math.BigDecimal("40"), "partly done");
+    }
+    assertThat(state(id)).isIn("CLOSED", "EXPIRED");
+    List<String> records = taskRecords(id);
+    assertThat(records).as("one task per panel member").hasSize(3);
+    assertThat(records)
+        .as("every task ended, holding neither content nor answer")
+        .allSatisfy(r -> assertThat(r).isIn("settled", "voided", "withdrawn", "expired"));
     for (String member : List.of("p-1", "p-2", "p-3")) {
       assertThat(tasks(as(member))).as(member).isEmpty();
     }

@@ -17,6 +17,7 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -73,6 +74,7 @@ public final class WebhookReceiver implements AutoCloseable {
   private final Object deliveries = new Object();
   private final Map<String, String> applied = new LinkedHashMap<>(); // guarded by deliveries
   private int seen; // guarded by deliveries
+  private final List<String> received = new ArrayList<>(); // guarded by deliveries
 
   /** A receiver trusting {@code senderKey}, checking timestamps against the system clock. */
   public WebhookReceiver(Ed25519PublicKey senderKey) {
@@ -146,6 +148,16 @@ public final class WebhookReceiver implements AutoCloseable {
   public Map<String, String> appliedBodies() {
     synchronized (deliveries) {
       return Collections.unmodifiableMap(new LinkedHashMap<>(applied));
+    }
+  }
+
+  /**
+   * The {@code webhook-id} of every request that arrived, in order, whatever the answer (a 500 in
+   * {@link Mode#ERRORS}, a timeout the sender gave up on): what a receiver de-duplicates by.
+   */
+  public List<String> receivedIds() {
+    synchronized (deliveries) {
+      return List.copyOf(received);
     }
   }
 
@@ -237,6 +249,10 @@ public final class WebhookReceiver implements AutoCloseable {
 
   private void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
+      String arrivedId = exchange.getRequestHeaders().getFirst(StandardWebhooks.WEBHOOK_ID);
+      synchronized (deliveries) {
+        received.add(String.valueOf(arrivedId));
+      }
       if (!sleep(delay)) {
         return; // closing: drop the exchange
       }
