@@ -171,8 +171,7 @@ class EvaluatorTaskCommandsTest {
         .startsWith("answered " + canary + ": received at ");
     // Qualified now (the draw reads the record as it is), but the record it is shown moves only
     // every 10 changes, so that no single answer's outcome can be read off it.
-    assertThat(asa("evaluators", "show", "--key", evaluator).out())
-        .doesNotContain("1 of 1 passed");
+    assertThat(asa("evaluators", "show", "--key", evaluator).out()).doesNotContain("1 of 1 passed");
     assertThat(asa("evaluator", "tasks", "--key", evaluator).out()).isEqualTo("no open tasks\n");
 
     String id =
