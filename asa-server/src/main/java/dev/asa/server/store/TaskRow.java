@@ -6,10 +6,11 @@ import java.util.Objects;
 
 /**
  * A task in the evaluator work queue: an agreement delivery's real work, or a canary given beside
- * it (or, for a newly registered evaluator, on its own). The evaluator is never told which.
+ * it, or on its own (a scheduled canary placed alone, or a newly registered evaluator's
+ * qualification canary). The evaluator is never told which.
  *
- * @param agreementId the agreement whose delivery the task belongs to; null for a qualification
- *     canary
+ * @param agreementId the agreement whose delivery the task belongs to; null for a canary given on
+ *     its own
  * @param delivery that delivery's attempt (1, or 2 after a shadow re-delivery); null with no
  *     agreement
  * @param canaryId the canary's id in the operator's set; null for real work
@@ -93,7 +94,7 @@ public record TaskRow(
     if ((agreementId == null) != (delivery == null)) {
       throw new IllegalArgumentException("a task of an agreement names its delivery");
     }
-    if (agreementId == null && kind != Kind.CANARY) {
+    if (agreementId == null && kind != Kind.CANARY) { // only a canary comes on its own
       throw new IllegalArgumentException("real work always belongs to an agreement");
     }
   }
