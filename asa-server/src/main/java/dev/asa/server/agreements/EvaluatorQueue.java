@@ -95,28 +95,25 @@ public final class EvaluatorQueue {
     ArrayNode list = body.putArray("tasks");
     int fetches = 0;
     for (TaskRow t : live(tasks.openFor(key, now, MAX_LISTED), now)) {
-      boolean byUrl = TaskContent.deliveredAt(t).isPresent();
-      if (byUrl && fetches++ >= MAX_FETCHES_PER_LISTING) {
-        continue; // the next listing fetches it
-      }
-      held(t).ifPresent(shown -> list.add(TaskContent.view(shown)));
+      Optional<TaskContent.DeliveredAt> byUrl = TaskContent.deliveredAt(t);
+      if (byUrl.isEmpty()) {
+        list.add(TaskContent.view(t));
+      } else if (fetches++ < MAX_FETCHES_PER_LISTING) {
+        held(t, byUrl.get()).ifPresent(shown -> list.add(TaskContent.view(shown)));
+      } // else the next listing fetches it
     }
     return body;
   }
 
   /**
-   * The task with its deliverable held inline: a real deliverable delivered by URL is fetched the
-   * first time its task is listed, checked against its digest, and kept. One that cannot be fetched
-   * now is left out of this listing (the reason is logged) and tried again at the next.
+   * The task with its deliverable, delivered by URL, held inline: fetched the first time its task
+   * is listed, checked against its digest, and kept. One that cannot be fetched now is left out of
+   * this listing (the reason is logged) and tried again at the next.
    */
-  private Optional<TaskRow> held(TaskRow task) {
-    Optional<TaskContent.DeliveredAt> at = TaskContent.deliveredAt(task);
-    if (at.isEmpty()) {
-      return Optional.of(task);
-    }
+  private Optional<TaskRow> held(TaskRow task, TaskContent.DeliveredAt at) {
     String content;
     try {
-      content = deliverables.fetched(at.get().url(), at.get().hash());
+      content = deliverables.fetched(at.url(), at.hash());
     } catch (InvalidDocumentException e) {
       return Optional.empty();
     }

@@ -13,7 +13,6 @@ import dev.asa.integrity.PoolMember;
 import dev.asa.integrity.Qualification;
 import dev.asa.integrity.QualificationPolicy;
 import dev.asa.integrity.Standing;
-import dev.asa.integrity.TrackRecord;
 import dev.asa.json.Json;
 import dev.asa.server.store.CanarySetRow;
 import dev.asa.server.store.CanarySetStore;
@@ -170,8 +169,7 @@ public final class EvaluatorRegistry {
    * the evaluations it lacks.
    */
   public Qualification qualificationShown(EvaluatorRow row, RegistryReader reader) {
-    TrackRecord record = reader.seesLiveRecord() ? row.member().record() : row.published();
-    Qualification assessed = policy.assess(record, row.member().standing());
+    Qualification assessed = policy.assess(row.recordFor(reader), row.member().standing());
     List<String> reasons = new ArrayList<>(assessed.reasons());
     canaryShortfall(row.member()).ifPresent(reasons::add);
     return reasons.isEmpty() ? assessed : new Qualification(reasons);

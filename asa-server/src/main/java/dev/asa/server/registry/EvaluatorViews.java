@@ -6,10 +6,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.access.RegistryReader;
 import dev.asa.integrity.Qualification;
 import dev.asa.integrity.Standing;
-import dev.asa.integrity.TrackRecord;
 import dev.asa.json.Json;
 import dev.asa.server.store.EvaluatorRow;
 import dev.asa.server.store.EvaluatorStore;
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -57,10 +57,7 @@ final class EvaluatorViews {
     if (reader.seesParties()) {
       o.put("updated_at", row.updatedAt().toString()); // moves with each assessment
     }
-    // The record as last published (RecordPublication): one that moved with each answer told its
-    // evaluator which task had been a canary and whether it passed. The operator reads it as it is.
-    TrackRecord recordShown = reader.seesLiveRecord() ? row.member().record() : row.published();
-    ObjectNode shown = recordShown.toJson();
+    ObjectNode shown = row.recordFor(reader).toJson();
     ObjectNode record = o.putObject("track_record");
     for (String member : RECORD_MEMBERS) {
       if (!reader.seesParties() && PARTIES_RECORD_MEMBERS.contains(member)) {
@@ -69,10 +66,9 @@ final class EvaluatorViews {
       JsonNode value = shown.get(member);
       record.set(member, value == null ? Json.mapper().nullNode() : value);
     }
-    if (reader.seesLiveRecord()) {
-      o.put("track_record_as_of", row.updatedAt().toString());
-    } else if (row.publishedAt() != null) {
-      o.put("track_record_as_of", row.publishedAt().toString());
+    Instant asOf = row.recordAsOf(reader);
+    if (asOf != null) {
+      o.put("track_record_as_of", asOf.toString());
     } else {
       o.putNull("track_record_as_of");
     }

@@ -1,5 +1,6 @@
 package dev.asa.server.store;
 
+import dev.asa.access.RegistryReader;
 import dev.asa.integrity.PoolMember;
 import dev.asa.integrity.TrackRecord;
 import java.time.Instant;
@@ -32,6 +33,20 @@ public record EvaluatorRow(
   /** A row whose record has not been published yet. */
   public EvaluatorRow(PoolMember member, Instant registeredAt, Instant updatedAt, long version) {
     this(member, registeredAt, updatedAt, version, TrackRecord.NEW, null);
+  }
+
+  /**
+   * The record this reader is shown: as it is to the operator, as last published to everyone else
+   * (the evaluator included): one that moved with each answer told its evaluator which task had
+   * been a canary and whether it passed.
+   */
+  public TrackRecord recordFor(RegistryReader reader) {
+    return reader.seesLiveRecord() ? member.record() : published;
+  }
+
+  /** When the record this reader is shown stood so; null when nothing was published yet. */
+  public Instant recordAsOf(RegistryReader reader) {
+    return reader.seesLiveRecord() ? updatedAt : publishedAt;
   }
 
   /** The key (base64url) that registered it: its id in the registry. */
