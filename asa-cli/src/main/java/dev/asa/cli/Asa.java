@@ -35,6 +35,7 @@ import picocli.CommandLine.Spec;
       ShadowCommands.class,
       SealCommands.Seals.class,
       MarketCommand.class,
+      ReputationCommand.class,
       McpCommand.class,
       ServerCommands.class,
       AdminCommands.class,

@@ -11,9 +11,11 @@ import dev.asa.server.config.ServerConfig;
 import dev.asa.server.escrow.EscrowConfig;
 import dev.asa.server.escrow.erc8183.Erc8183Settings;
 import dev.asa.server.evaluators.CanaryFile;
+import dev.asa.server.reputation.ReputationConfig;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -287,6 +289,27 @@ final class ServeCommand implements Callable<Integer> {
           "the canary set (a JSON array or JSON Lines of canaries), loaded at start in place of the stored one; env ASA_CANARIES")
   String canaries;
 
+  @Option(
+      names = "--arp-endpoint",
+      paramLabel = "URL",
+      description =
+          "push each changed reputation aggregate (ARP v2 signals, signed) to this URL as a signed webhook, with retries; env ASA_ARP_ENDPOINT")
+  String arpEndpoint;
+
+  @Option(
+      names = "--arp-trust",
+      paramLabel = "KEY",
+      description =
+          "the public key (a key file, a base64url key or a did:key) of an ARP issuer whose signed signals POST /reputation/signals accepts and combines with this server's; repeatable; env ASA_ARP_TRUST")
+  List<String> arpTrust = new ArrayList<>();
+
+  @Option(
+      names = "--arp-window-days",
+      paramLabel = "DAYS",
+      description =
+          "how many days back the reputation aggregates look (default 365, as ARP's); env ASA_ARP_WINDOW_DAYS")
+  String arpWindowDays;
+
   @Mixin JudgeOptions judgeOptions;
 
   /**
@@ -340,6 +363,7 @@ final class ServeCommand implements Callable<Integer> {
     config = config.withVerification(codeSandbox(config));
     config = config.withQualification(qualification(config.qualification()));
     config = config.withObservability(observability());
+    config = config.withReputation(reputation());
     if (canaries != null) {
       try {
         config = config.withCanaries(CanaryFile.read(Path.of(canaries)));
@@ -647,6 +671,21 @@ final class ServeCommand implements Callable<Integer> {
   }
 
   /** An absolute http(s) URL with a host: where the server will send requests. */
+  private ReputationConfig reputation() throws UsageException, CliException {
+    Set<Ed25519PublicKey> trusted = new LinkedHashSet<>();
+    for (String given : arpTrust) {
+      trusted.add(
+          Files.isRegularFile(Path.of(given))
+              ? Inputs.publicKeyFile("--arp-trust", given)
+              : Inputs.publicKey("--arp-trust", given));
+    }
+    return new ReputationConfig(
+        arpEndpoint == null ? null : httpUrl("--arp-endpoint", arpEndpoint),
+        trusted,
+        Inputs.intValue(
+            "--arp-window-days", arpWindowDays, ReputationConfig.DEFAULTS.windowDays(), 1, 36_500));
+  }
+
   static URI httpUrl(String option, String text) throws UsageException {
     try {
       URI uri = new URI(text);

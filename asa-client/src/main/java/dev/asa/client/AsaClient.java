@@ -329,6 +329,32 @@ public final class AsaClient {
   }
 
   /**
+   * The reputation an identity earned on this server, as ARP v2 signals the server signed, with the
+   * signals of trusted issuers and the combined figures (whitepaper 9.2); public, so readable
+   * unsigned. An identity with no history has an empty {@code signals} list.
+   *
+   * @param scheme the identity scheme, e.g. {@code did}
+   * @param value the identity, e.g. {@code did:key:z6Mk...}
+   * @return {@code {identity, signals, foreign_signals, combined, issuer, window, computed_at}}
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
+   */
+  public ObjectNode reputation(String scheme, String value) {
+    return get("/reputation?scheme=" + query(scheme) + "&value=" + query(value));
+  }
+
+  /**
+   * Hands the server signed ARP signals from an issuer it trusts ({@code --arp-trust}); refused
+   * whole (422 naming the signal and member) when any does not verify.
+   *
+   * @param signals {@code {"signals": [...]}}
+   * @return {@code {signals: [{signal_id, issuer, status}], kept}}
+   */
+  public ObjectNode postReputationSignals(JsonNode signals) {
+    return send("POST", "/reputation/signals", signals, null);
+  }
+
+  /**
    * The latest verification result (section 5.2); readable unsigned when the agreement made it
    * public.
    *

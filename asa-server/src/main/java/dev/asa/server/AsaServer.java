@@ -46,6 +46,9 @@ import dev.asa.server.metrics.MetricsServer;
 import dev.asa.server.metrics.StoreGauges;
 import dev.asa.server.net.GuardedHttpClient;
 import dev.asa.server.registry.RegistryService;
+import dev.asa.server.reputation.ArpCourier;
+import dev.asa.server.reputation.Reputation;
+import dev.asa.server.reputation.ReputationFeed;
 import dev.asa.server.store.Store;
 import dev.asa.server.store.Stores;
 import dev.asa.server.timers.Timers;
@@ -214,7 +217,15 @@ public final class AsaServer implements AutoCloseable {
               evaluators,
               jobs,
               config.assignment(),
-              registry);
+              registry,
+              config.reputation().feed());
+      Reputation reputation =
+          new Reputation(
+              store.reputation(),
+              serverKey,
+              config.reputation().trusted(),
+              config.reputation().windowDays(),
+              config.clock());
       VerificationService verifications =
           new VerificationService(
               store.writes(),
@@ -258,6 +269,7 @@ public final class AsaServer implements AutoCloseable {
               config.maxBodyBytes(),
               admin,
               market,
+              reputation,
               new Operations(build, store::readiness),
               new ApiReference(build),
               observability.metrics().isSeparate() ? null : metrics,
@@ -309,6 +321,7 @@ public final class AsaServer implements AutoCloseable {
           chain == null
               ? null
               : Enforcement.chainCourier(chain, store.chainTransactions(), config.clock());
+      Courier arp = new ArpCourier(reputation, serverKey, webhooks, config.clock());
       // x402 settlements go to the facilitator, ERC-8183 settlements to the chain; every other
       // message is a signed webhook.
       Outbox outbox =
@@ -321,6 +334,9 @@ public final class AsaServer implements AutoCloseable {
                 }
                 if (Enforcement.isChainMessage(message) && chainCourier != null) {
                   return chainCourier;
+                }
+                if (message.kind().equals(ReputationFeed.KIND)) {
+                  return arp;
                 }
                 return webhooks;
               },

@@ -10,6 +10,7 @@ import dev.asa.server.evaluation.EvaluatorPool;
 import dev.asa.server.evaluation.JobRunner;
 import dev.asa.server.evaluators.EvaluatorRegistry;
 import dev.asa.server.market.MarketData;
+import dev.asa.server.reputation.ReputationFeed;
 import dev.asa.server.store.Store;
 import java.time.Clock;
 import java.util.Map;
@@ -54,8 +55,46 @@ public final class AgreementService {
       JobRunner jobs,
       AssignmentConfig assignment,
       EvaluatorRegistry registry) {
+    this(
+        store,
+        clock,
+        verifier,
+        serverKeyId,
+        market,
+        policy,
+        trustedMarketSources,
+        enforcement,
+        disputes,
+        arbiters,
+        evaluators,
+        jobs,
+        assignment,
+        registry,
+        ReputationFeed.LOCAL);
+  }
+
+  /**
+   * @param reputation what an agreement's end records for reputation (and pushes to ARP)
+   */
+  public AgreementService(
+      Store store,
+      Clock clock,
+      VerificationRunner verifier,
+      String serverKeyId,
+      MarketData market,
+      NegotiationPolicy policy,
+      Set<String> trustedMarketSources,
+      Enforcement enforcement,
+      Disputes disputes,
+      Set<Ed25519PublicKey> arbiters,
+      EvaluatorPool evaluators,
+      JobRunner jobs,
+      AssignmentConfig assignment,
+      EvaluatorRegistry registry,
+      ReputationFeed reputation) {
     UnitOfWork work =
-        new UnitOfWork(store.agreements(), store.events(), store.writes(), clock, serverKeyId);
+        new UnitOfWork(
+            store.agreements(), store.events(), store.writes(), clock, serverKeyId, reputation);
     Ids ids = new Ids(clock);
     SubcontractGuard subcontracts = new SubcontractGuard(store.agreements());
     Negotiation negotiation = new Negotiation(market, policy, trustedMarketSources, subcontracts);

@@ -7,6 +7,7 @@ import dev.asa.access.Operation;
 import dev.asa.agreement.Agreement;
 import dev.asa.lifecycle.Event;
 import dev.asa.lifecycle.State;
+import dev.asa.server.reputation.ReputationFeed;
 import dev.asa.server.store.AgreementRow;
 import dev.asa.server.store.AgreementStore;
 import dev.asa.server.store.Commit;
@@ -41,6 +42,7 @@ final class UnitOfWork {
   private final Writes writes;
   private final Clock clock;
   private final String serverKeyId;
+  private final ReputationFeed reputation;
   private final AgreementCache cache = new AgreementCache(10_000);
 
   UnitOfWork(
@@ -48,12 +50,14 @@ final class UnitOfWork {
       EventStore events,
       Writes writes,
       Clock clock,
-      String serverKeyId) {
+      String serverKeyId,
+      ReputationFeed reputation) {
     this.agreements = agreements;
     this.events = events;
     this.writes = writes;
     this.clock = clock;
     this.serverKeyId = serverKeyId;
+    this.reputation = reputation;
   }
 
   /** The agreements it loads and commits, for use cases that create or look one up. */
@@ -108,6 +112,9 @@ final class UnitOfWork {
       // Whatever was still timed (an expiry, a dead-man's switch) no longer applies: an ended
       // agreement keeps no timer rows.
       sideWrites.add(new Write.ClearTimers(id));
+      // What the agreement says about its parties is recorded as it ends, once: a change that
+      // ends it commits at most once (the version check), and so does its outcome.
+      sideWrites.addAll(reputation.ended(change.next(), now));
     }
     sideWrites.addAll(IdempotencyTicket.writes(ticket, outcome, now));
     try {

@@ -8,6 +8,7 @@ import dev.asa.server.escrow.EscrowConfig;
 import dev.asa.server.evaluation.VerificationConfig;
 import dev.asa.server.evaluators.CanaryFile;
 import dev.asa.server.net.FetchPolicy;
+import dev.asa.server.reputation.ReputationConfig;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Objects;
@@ -28,6 +29,7 @@ import java.util.Set;
  * @param canaries the canary file given at start-up, loaded into the store (replacing the set
  *     stored before); null to keep the stored set, if any
  * @param observability the log format and level, and where the metrics are served
+ * @param reputation where ARP aggregates are pushed, whose signals count, how far back they look
  */
 public record ServerConfig(
     String host,
@@ -49,7 +51,8 @@ public record ServerConfig(
     AssignmentConfig assignment,
     QualificationPolicy qualification,
     CanaryFile canaries,
-    Observability observability) {
+    Observability observability,
+    ReputationConfig reputation) {
 
   public static final int DEFAULT_PORT = 8080;
   public static final long DEFAULT_MAX_BODY_BYTES = 16L * 1024 * 1024;
@@ -70,6 +73,7 @@ public record ServerConfig(
     Objects.requireNonNull(assignment, "assignment");
     Objects.requireNonNull(qualification, "qualification");
     Objects.requireNonNull(observability, "observability");
+    Objects.requireNonNull(reputation, "reputation");
     if (requestsPerSecondPerKey <= 0 || burstPerKey < 1) {
       throw new IllegalArgumentException("the rate limit must allow at least one request");
     }
@@ -96,7 +100,8 @@ public record ServerConfig(
         AssignmentConfig.DEFAULTS,
         QualificationPolicy.DEFAULTS,
         null,
-        Observability.DEFAULTS);
+        Observability.DEFAULTS,
+        ReputationConfig.DEFAULTS);
   }
 
   public ServerConfig withPort(int p) {
@@ -195,6 +200,11 @@ public record ServerConfig(
     return copy().observability(o).build();
   }
 
+  /** Where reputation is pushed, whose signals count, how far back it looks. */
+  public ServerConfig withReputation(ReputationConfig r) {
+    return copy().reputation(r).build();
+  }
+
   /** A copy to change one setting at a time: each {@code with...} above is one line through it. */
   private Builder copy() {
     return new Builder(this);
@@ -222,6 +232,7 @@ public record ServerConfig(
     private QualificationPolicy qualification;
     private CanaryFile canaries;
     private Observability observability;
+    private ReputationConfig reputation;
 
     Builder(ServerConfig c) {
       host = c.host;
@@ -244,6 +255,7 @@ public record ServerConfig(
       qualification = c.qualification;
       canaries = c.canaries;
       observability = c.observability;
+      reputation = c.reputation;
     }
 
     Builder host(String value) {
@@ -346,6 +358,11 @@ public record ServerConfig(
       return this;
     }
 
+    Builder reputation(ReputationConfig value) {
+      reputation = value;
+      return this;
+    }
+
     ServerConfig build() {
       return new ServerConfig(
           host,
@@ -367,7 +384,8 @@ public record ServerConfig(
           assignment,
           qualification,
           canaries,
-          observability);
+          observability,
+          reputation);
     }
   }
 }

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.asa.access.AccessPolicy;
 import dev.asa.access.Caller;
 import dev.asa.agreement.AgreementSchemas;
+import dev.asa.agreement.Identity;
 import dev.asa.json.Json;
 import dev.asa.server.agreements.AgreementCommands;
 import dev.asa.server.agreements.AgreementQueries;
@@ -24,6 +25,7 @@ import dev.asa.server.market.MarketData;
 import dev.asa.server.metrics.HealthSummary;
 import dev.asa.server.metrics.Metrics;
 import dev.asa.server.registry.RegistryService;
+import dev.asa.server.reputation.Reputation;
 import dev.asa.server.store.AgreementFilter;
 import dev.asa.server.verification.VerificationService;
 import dev.asa.template.Template;
@@ -49,6 +51,7 @@ public final class Routes {
   private final AccessGate gate;
   private final Admin admin;
   private final MarketData market;
+  private final Reputation reputation;
   private final VerificationService verifications;
   private final RegistryService registry;
   private final EvaluatorQueue queue;
@@ -74,6 +77,7 @@ public final class Routes {
       long maxBodyBytes,
       Admin admin,
       MarketData market,
+      Reputation reputation,
       Operations operations,
       ApiReference reference,
       Metrics metrics,
@@ -89,6 +93,7 @@ public final class Routes {
     this.gate = new AccessGate(auth, maxBodyBytes);
     this.admin = admin;
     this.market = market;
+    this.reputation = reputation;
     this.operations = operations;
     this.reference = reference;
     this.metrics = metrics;
@@ -282,6 +287,17 @@ public final class Routes {
         SIGNED,
         ctx -> json(ctx, 200, market.describe(TextParameters.path(ctx, "service_type"))));
 
+    // Reputation is published on purpose (whitepaper 9.2): anyone reads it, unsigned. Foreign
+    // signals carry their own signatures, checked against the keys the operator trusts; the
+    // request is signed so that it is limited per key like every write.
+    r.get("/reputation", PUBLIC, ctx -> json(ctx, 200, reputation.describe(subject(ctx))));
+    r.post(
+        "/reputation/signals",
+        SIGNED,
+        ctx ->
+            requests.mutation(
+                ctx, body -> body, (b, c, t) -> new Outcome(200, reputation.accept(b))));
+
     // The evaluator registry: an evaluator registers itself (signed with its own key); any signed
     // caller reads it, what names parties for the evaluator itself and the operator only; the
     // operator suspends, reinstates and loads the canary set.
@@ -342,6 +358,14 @@ public final class Routes {
             requests.mutation(
                 ctx, CommandBodies::canaries, (b, c, t) -> registry.canaries().load(b, c)));
     table = r.rows();
+  }
+
+  /** The identity a reputation query names: {@code ?scheme=S&value=V}. */
+  private static Identity subject(Context ctx) {
+    return new Identity(
+        TextParameters.required(ctx, "scheme", 64),
+        TextParameters.required(ctx, "value", 2048),
+        null);
   }
 
   /** The routes {@link #register} registered, in the order of the table (empty before). */

@@ -84,6 +84,25 @@ final class TextParameters {
     return value;
   }
 
+  /**
+   * A required query parameter of at most {@code max} characters; absent, empty or longer is 422
+   * naming the parameter.
+   */
+  static String required(Context ctx, String name, int max) {
+    String value = query(ctx, name);
+    if (value == null || value.isBlank() || value.length() > max) {
+      throw new RequestException(
+          new Problem(
+              "invalid-parameter",
+              "Invalid query parameter",
+              422,
+              "the query parameter '" + name + "' is required, of 1 to " + max + " characters",
+              List.of(),
+              Json.object().put("query_parameter", name)));
+    }
+    return value;
+  }
+
   private static String checked(String where, String name, String value) {
     String problem = ControlCharacters.problemWith(value);
     if (problem != null) {

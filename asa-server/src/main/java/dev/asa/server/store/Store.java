@@ -36,6 +36,7 @@ public final class Store implements AutoCloseable {
   private final CanarySetStore canarySets;
   private final TaskStore tasks;
   private final ChainTransactionStore chainTransactions;
+  private final ReputationStore reputation;
 
   private final StoreStatistics statistics;
 
@@ -63,6 +64,7 @@ public final class Store implements AutoCloseable {
     this.canarySets = new CanarySetStore(database);
     this.tasks = new TaskStore(database);
     this.chainTransactions = new ChainTransactionStore(database);
+    this.reputation = new ReputationStore(database);
   }
 
   /**
@@ -151,6 +153,11 @@ public final class Store implements AutoCloseable {
 
   public IdempotencyStore idempotency() {
     return idempotency;
+  }
+
+  /** Outcomes of ended agreements and foreign signals: what reputation rests on. */
+  public ReputationStore reputation() {
+    return reputation;
   }
 
   /** The evaluator registry: registrations, track records, standings, rotation streaks. */

@@ -28,7 +28,15 @@ public sealed interface Write
         Write.LogSealRead,
         Write.PutTask,
         Write.EndTask,
-        Write.WithdrawTasks {
+        Write.WithdrawTasks,
+        Write.PutOutcome {
+
+  /** Records what an ended agreement says about one party, for reputation (once per role). */
+  record PutOutcome(dev.asa.reputation.Outcome outcome) implements Write {
+    public PutOutcome {
+      Objects.requireNonNull(outcome, "outcome");
+    }
+  }
 
   /** Puts a new task in an evaluator's work queue. */
   record PutTask(TaskRow row) implements Write {

@@ -56,6 +56,7 @@ public final class Writes {
         case Write.PutTask put -> TaskStore.put(handle, put.row());
         case Write.EndTask end -> TaskStore.end(handle, end);
         case Write.WithdrawTasks withdraw -> TaskStore.withdraw(handle, withdraw);
+        case Write.PutOutcome put -> ReputationStore.put(handle, put.outcome());
       }
     }
   }

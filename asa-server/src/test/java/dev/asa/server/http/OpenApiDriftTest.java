@@ -359,6 +359,7 @@ class OpenApiDriftTest {
       ok(ALICE, "POST", "/agreements/" + id + "/close", null);
       ok(ALICE, "GET", "/agreements/" + id + "/status", null);
       ok(ALICE, "GET", "/market/general", null);
+      ok(null, "GET", "/reputation?scheme=api_key&value=bob", null);
     }
 
     /** A refusal, which must come with the status expected (and then match the document). */
@@ -381,6 +382,13 @@ class OpenApiDriftTest {
       refused(400, OPERATOR, "GET", "/agreements/counts?created_after=today", null);
       refused(403, ALICE, "GET", "/admin/health", null);
       refused(422, ALICE, "GET", "/market/general%01", null); // names the path parameter
+      refused(422, null, "GET", "/reputation?scheme=api_key", null); // names the missing value
+      refused(
+          422,
+          ALICE,
+          "POST",
+          "/reputation/signals",
+          Json.object().set("signals", Json.object().putArray("x"))); // no signal
       String huge = "x".repeat((int) ServerConfig.DEFAULT_MAX_BODY_BYTES);
       refused(413, null, "POST", "/agreements", Json.object().put("pad", huge));
     }

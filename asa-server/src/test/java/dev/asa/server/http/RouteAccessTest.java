@@ -55,6 +55,7 @@ class RouteAccessTest {
           Map.entry("GET /templates/{type}", Access.PUBLIC),
           Map.entry("GET /schemas/asa/{version}/agreement.json", Access.PUBLIC),
           Map.entry("GET /.well-known/asa/server-key", Access.PUBLIC),
+          Map.entry("GET /reputation", Access.PUBLIC),
           Map.entry("GET /agreements/{id}/verification", Access.SIGNED_OR_PUBLIC_RESULT),
           Map.entry("GET /admin/config", Access.OPERATOR),
           Map.entry("GET /admin/health", Access.OPERATOR),

@@ -1,0 +1,263 @@
+package dev.asa.server.reputation;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.Identity;
+import dev.asa.agreement.InvalidDocumentException;
+import dev.asa.agreement.Role;
+import dev.asa.crypto.Ed25519PrivateKey;
+import dev.asa.crypto.Ed25519PublicKey;
+import dev.asa.json.Json;
+import dev.asa.reputation.Aggregates;
+import dev.asa.reputation.Outcome;
+import dev.asa.reputation.Signal;
+import dev.asa.reputation.SignedSignals;
+import dev.asa.reputation.SubjectBinding;
+import dev.asa.server.store.ReputationStore;
+import dev.asa.server.store.ReputationStore.ForeignSignal;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Reputation as this server publishes and uses it (whitepaper 9.2): the ARP signals an identity
+ * earned here, signed by the server ({@code GET /reputation}); signals from issuers the operator
+ * trusts ({@code POST /reputation/signals}, {@code --arp-trust}); and the figure this server acts
+ * on, which weighs every source by its sample size.
+ *
+ * <p>Only figures this server computed or an issuer it trusts signed ever count: a foreign signal
+ * that does not verify under a trusted key is refused whole, never stored, never combined.
+ */
+public final class Reputation {
+
+  /** Signals accepted in one request. */
+  static final int MAX_SIGNALS = 100;
+
+  /** How far ahead of our clock a signal's timestamp may be (the issuer's clock may run fast). */
+  static final Duration CLOCK_SKEW = Duration.ofMinutes(5);
+
+  /** Signals that are rates or means, which combine by sample size; counts do not. */
+  static final Set<String> COMBINED =
+      Set.of(
+          Aggregates.PASS_RATE,
+          Aggregates.COMPOSITE_MEAN,
+          Aggregates.ON_TIME_RATE,
+          Aggregates.COMPLETION_RATE,
+          Aggregates.DISPUTE_RATE);
+
+  private final ReputationStore store;
+  private final Ed25519PrivateKey serverKey;
+  private final Set<Ed25519PublicKey> trusted;
+  private final int windowDays;
+  private final Clock clock;
+  private final String source;
+
+  /**
+   * @param trusted the keys whose signals count ({@code --arp-trust})
+   * @param windowDays how far back the aggregates look ({@code --arp-window-days})
+   */
+  public Reputation(
+      ReputationStore store,
+      Ed25519PrivateKey serverKey,
+      Set<Ed25519PublicKey> trusted,
+      int windowDays,
+      Clock clock) {
+    if (windowDays < 1) {
+      throw new IllegalArgumentException("the reputation window is at least a day");
+    }
+    this.store = store;
+    this.serverKey = serverKey;
+    this.trusted = Set.copyOf(trusted);
+    this.windowDays = windowDays;
+    this.clock = clock;
+    this.source = "asa:" + serverKey.publicKey().toBase64Url();
+  }
+
+  /** The signals this server computes for {@code subject} in {@code role}, unsigned. */
+  public List<Signal> local(Identity subject, Role role) {
+    return local(subject, now()).getOrDefault(role, List.of());
+  }
+
+  private Map<Role, List<Signal>> local(Identity subject, Instant now) {
+    List<Outcome> counted = SubjectBinding.counted(subject, store.outcomes(subject));
+    Instant since = now.minus(Duration.ofDays(windowDays));
+    Map<Role, List<Signal>> out = new LinkedHashMap<>();
+    for (Role role : List.of(Role.PROVIDER, Role.EVALUATOR)) {
+      List<Outcome> inWindow =
+          counted.stream().filter(o -> o.role() == role && !o.endedAt().isBefore(since)).toList();
+      if (!inWindow.isEmpty()) {
+        out.put(role, Aggregates.of(subject, role, inWindow, source, windowDays, now));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * {@code GET /reputation}: the signals, each signed; the foreign signals kept; the combined
+   * figures; who issued them. An identity with no history has an empty list.
+   */
+  public ObjectNode describe(Identity subject) {
+    Instant now = now();
+    ObjectNode out = Json.object();
+    out.putObject("identity").put("scheme", subject.scheme()).put("value", subject.value());
+    SubjectBinding.boundKey(subject, store.outcomes(subject))
+        .ifPresent(k -> out.put("verification_key", k));
+    ArrayNode signals = out.putArray("signals");
+    Map<Role, List<Signal>> local = local(subject, now);
+    local
+        .values()
+        .forEach(list -> list.forEach(s -> signals.add(SignedSignals.sign(s, serverKey))));
+    List<ForeignSignal> foreign = store.signals(subject);
+    ArrayNode foreignOut = out.putArray("foreign_signals");
+    foreign.forEach(f -> foreignOut.add(Json.parseTrusted(f.body())));
+    ArrayNode combined = out.putArray("combined");
+    for (Role role : List.of(Role.PROVIDER, Role.EVALUATOR)) {
+      for (String id : COMBINED) {
+        combined(subject, role, id, local.getOrDefault(role, List.of()), foreign)
+            .ifPresent(c -> combined.add(c.toJson()));
+      }
+    }
+    ObjectNode issuer = out.putObject("issuer");
+    issuer.put("source", source);
+    issuer.put("key", serverKey.publicKey().toBase64Url());
+    issuer.put("method", SignedSignals.METHOD);
+    out.put("window", windowDays + "d");
+    out.put("computed_at", now.toString());
+    return out;
+  }
+
+  /**
+   * A figure as this server uses it: its own and every trusted issuer's, weighted by sample size.
+   *
+   * @param sources {@code local} and the keys of the foreign issuers it rests on
+   */
+  public record Figure(
+      Role role, String signalId, BigDecimal value, long sampleSize, List<String> sources) {
+    public ObjectNode toJson() {
+      ObjectNode o = Json.object();
+      o.put("role", role.wireName());
+      o.put("signal_id", signalId);
+      o.put("value", Signal.plain(value));
+      o.put("sample_size", sampleSize);
+      ArrayNode s = o.putArray("sources");
+      sources.forEach(s::add);
+      return o;
+    }
+  }
+
+  /** The combined figure of one signal, if any source has it. */
+  public Optional<Figure> figure(Identity subject, Role role, String signalId) {
+    return combined(subject, role, signalId, local(subject, role), store.signals(subject));
+  }
+
+  private Optional<Figure> combined(
+      Identity subject,
+      Role role,
+      String signalId,
+      List<Signal> local,
+      List<ForeignSignal> foreign) {
+    BigDecimal weighted = BigDecimal.ZERO;
+    long sample = 0;
+    List<String> sources = new ArrayList<>();
+    for (Signal s : local) {
+      if (s.signalId().equals(signalId) && s.sampleSize() > 0) {
+        weighted = weighted.add(s.value().multiply(BigDecimal.valueOf(s.sampleSize())));
+        sample += s.sampleSize();
+        sources.add("local");
+      }
+    }
+    Instant since = now().minus(Duration.ofDays(windowDays));
+    for (ForeignSignal f : foreign) {
+      // A signal older than our window says nothing we would count of our own.
+      if (f.role() == role
+          && f.signalId().equals(signalId)
+          && f.sampleSize() > 0
+          && trusted.contains(Ed25519PublicKey.fromBase64Url(f.issuerKey()))
+          && !f.signedAt().isBefore(since)) {
+        weighted = weighted.add(f.value().multiply(BigDecimal.valueOf(f.sampleSize())));
+        sample += f.sampleSize();
+        sources.add(f.issuerKey());
+      }
+    }
+    if (sample == 0) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new Figure(
+            role,
+            signalId,
+            weighted.divide(BigDecimal.valueOf(sample), 2, RoundingMode.HALF_EVEN),
+            sample,
+            List.copyOf(sources)));
+  }
+
+  /**
+   * {@code POST /reputation/signals}: checks every signal first and keeps them only if all verify
+   * (a batch is accepted whole or not at all); a signal older than one already kept from the same
+   * issuer for the same subject, role and signal is answered as superseded.
+   */
+  public ObjectNode accept(JsonNode body) {
+    if (!(body instanceof ObjectNode o) || !(o.get("signals") instanceof ArrayNode list)) {
+      throw new InvalidDocumentException("/signals", "a list of signed ARP signals is required");
+    }
+    for (var field : o.properties()) {
+      if (!field.getKey().equals("signals")) {
+        throw new InvalidDocumentException("/" + field.getKey(), "unknown member");
+      }
+    }
+    if (list.isEmpty() || list.size() > MAX_SIGNALS) {
+      throw new InvalidDocumentException(
+          "/signals", "between 1 and " + MAX_SIGNALS + " signals in one request");
+    }
+    Instant now = now();
+    List<SignedSignals.Verified> verified = new ArrayList<>();
+    for (int i = 0; i < list.size(); i++) {
+      String at = "/signals/" + i;
+      SignedSignals.Verified v = SignedSignals.verify(list.get(i), at, trusted);
+      if (v.signal().timestamp().isAfter(now.plus(CLOCK_SKEW))) {
+        throw new InvalidDocumentException(
+            at + "/timestamp", "a signal from the future (more than 5 minutes ahead of ours)");
+      }
+      verified.add(v);
+    }
+    ObjectNode out = Json.object();
+    ArrayNode results = out.putArray("signals");
+    int kept = 0;
+    for (SignedSignals.Verified v : verified) {
+      Signal s = v.signal();
+      boolean stored =
+          store.putSignal(
+              v.signer().toBase64Url(),
+              s.subject(),
+              s.role(),
+              s.signalId(),
+              s.value(),
+              s.sampleSize(),
+              s.timestamp(),
+              now,
+              Json.write(v.json()));
+      kept += stored ? 1 : 0;
+      results
+          .addObject()
+          .put("signal_id", s.signalId())
+          .put("issuer", v.signer().toBase64Url())
+          .put("status", stored ? "kept" : "superseded");
+    }
+    out.put("kept", kept);
+    return out;
+  }
+
+  private Instant now() {
+    return clock.instant().truncatedTo(ChronoUnit.SECONDS);
+  }
+}
