@@ -263,7 +263,8 @@ final class TermsReader {
           selection,
           null,
           d.evaluators(),
-          d.canaryTasks());
+          d.canaryTasks(),
+          null);
     }
     if (node.has("evaluator_selection")) {
       selection = evaluatorSelection(node.path("evaluator_selection"), evaluatorNamed);
@@ -282,7 +283,33 @@ final class TermsReader {
         selection,
         rotation(node.path("rotation")),
         panel,
-        canaryTasks(node.path("canary_tasks")));
+        canaryTasks(node.path("canary_tasks")),
+        depthByReputation(node.path("depth_by_reputation"), textOrNull(node, "depth")));
+  }
+
+  private static final String DEPTH_RULE = "/verification/depth_by_reputation";
+
+  // The schema has checked the members' types and the depth names; what is left is the rule's
+  // own sense.
+  private DepthByReputation depthByReputation(JsonNode n, String depth) {
+    if (n.isMissingNode()) {
+      return null;
+    }
+    if (depth != null) {
+      violations.add(DEPTH_RULE, "depth and depth_by_reputation both choose the depth; keep one");
+      return null;
+    }
+    try {
+      return new DepthByReputation(
+          n.path("signal").asText(),
+          n.path("at_least").decimalValue(),
+          n.path("min_sample").asLong(),
+          n.path("then").asText(),
+          n.path("otherwise").asText());
+    } catch (IllegalArgumentException e) {
+      violations.add(DEPTH_RULE, e.getMessage());
+      return null;
+    }
   }
 
   private static final String SELECTION = "/verification/evaluator_selection";

@@ -18,6 +18,7 @@ import java.util.Optional;
  * @param rotation {@code rotation}, or null when the agreement leaves it to the server's default
  * @param evaluators {@code evaluators}: how many judge each delivery, and how they are combined
  * @param canaryTasks {@code canary_tasks}; {@link CanaryTerms#DISABLED} when absent
+ * @param depthByReputation {@code depth_by_reputation}, or null: the depth then is {@code depth}
  */
 public record VerificationTerms(
     Strategy strategy,
@@ -28,7 +29,8 @@ public record VerificationTerms(
     EvaluatorSelection evaluatorSelection,
     RotationTerms rotation,
     EvaluatorPanel evaluators,
-    CanaryTerms canaryTasks) {
+    CanaryTerms canaryTasks,
+    DepthByReputation depthByReputation) {
 
   /** Applied when an agreement has no {@code verification} member (and names its evaluator). */
   public static final VerificationTerms DEFAULTS =
@@ -41,7 +43,8 @@ public record VerificationTerms(
           EvaluatorSelection.named(),
           null,
           EvaluatorPanel.SINGLE,
-          CanaryTerms.DISABLED);
+          CanaryTerms.DISABLED,
+          null);
 
   public VerificationTerms {
     Objects.requireNonNull(strategy, "strategy");
@@ -61,6 +64,10 @@ public record VerificationTerms(
   /** The agreement's rotation, or the server's default when the agreement sets none. */
   public RotationTerms rotationOr(RotationTerms serverDefault) {
     return rotation != null ? rotation : Objects.requireNonNull(serverDefault, "serverDefault");
+  }
+
+  public Optional<DepthByReputation> depthRule() {
+    return Optional.ofNullable(depthByReputation);
   }
 
   public Optional<RotationTerms> rotationTerms() {

@@ -45,12 +45,14 @@ public final class Aggregates {
   static final String BEHAVIORAL = "behavioral";
 
   /**
+   * @param subjectKey the key the outcomes were earned under ({@link SubjectBinding})
    * @param outcomes the outcomes of {@code subject} in {@code role} inside the window
    * @param source who computes them ({@code asa:<server key>})
    * @param windowDays the window, written {@code <days>d}
    */
   public static List<Signal> of(
       Identity subject,
+      String subjectKey,
       Role role,
       List<Outcome> outcomes,
       String source,
@@ -62,7 +64,7 @@ public final class Aggregates {
         throw new IllegalArgumentException("outcome of " + o.agreementId() + " is not a " + role);
       }
     }
-    Factory make = new Factory(subject, role, source, windowDays + "d", at);
+    Factory make = new Factory(subject, subjectKey, role, source, windowDays + "d", at);
     List<Signal> out = new ArrayList<>();
     int n = outcomes.size();
     if (n == 0) {
@@ -104,7 +106,8 @@ public final class Aggregates {
     return (int) outcomes.stream().filter(which).count();
   }
 
-  private record Factory(Identity subject, Role role, String source, String window, Instant at) {
+  private record Factory(
+      Identity subject, String subjectKey, Role role, String source, String window, Instant at) {
     Signal rate(String id, int hits, int of) {
       return signal(
           id,
@@ -114,7 +117,17 @@ public final class Aggregates {
 
     Signal signal(String id, BigDecimal value, long sample) {
       return new Signal(
-          BEHAVIORAL, id, source, subject, role, value, confidence(sample), window, sample, at);
+          BEHAVIORAL,
+          id,
+          source,
+          subject,
+          subjectKey,
+          role,
+          value,
+          confidence(sample),
+          window,
+          sample,
+          at);
     }
   }
 }

@@ -13,9 +13,11 @@ import java.util.Objects;
  * One ARP v2 signal (the Agent Rating Protocol's section 3.2 schema: {@code signal_type}, {@code
  * signal_id}, {@code source}, {@code value}, {@code confidence}, {@code window}, {@code
  * sample_size}, {@code timestamp}), plus two members ARP's schema leaves out and a signal cannot do
- * without: {@code subject}, the identity it is about, and {@code role}, the role it was earned in.
- * Both sit inside the signed object, so that a signal about one agent cannot be presented as being
- * about another (ARP readers that do not know them ignore them).
+ * without: {@code subject}, the identity it is about ({@code scheme}, {@code value}, and {@code
+ * key}, the Ed25519 key the record belongs to, since an identity is a label anyone may write), and
+ * {@code role}, the role it was earned in. Both sit inside the signed object, so that a signal
+ * about one agent cannot be presented as being about another (ARP readers that do not know them
+ * ignore them).
  *
  * <p>Numbers. ARP writes values and confidences as floats on a 0-100 scale (a rate of 95.5% is
  * {@code 95.5}). Here they are exact decimals: rates and means rounded half-even to two decimals,
@@ -23,6 +25,8 @@ import java.util.Objects;
  * trip through a double, so the canonical (JCS) form that is signed is the same number a reader
  * parses; a foreign value is read from its JSON text, never through a double.
  *
+ * @param subjectKey the key (base64url) the subject's record belongs to; null when the issuer does
+ *     not say
  * @param value on ARP's 0-100 scale for rates and scores; a plain count for counts
  * @param confidence 0 to 1, how much the figure rests on (ARP: {@code 1 - 1/(1 + 0.1 n)})
  * @param window how far back the figure looks, as ARP writes it ({@code 365d})
@@ -32,6 +36,7 @@ public record Signal(
     String signalId,
     String source,
     Identity subject,
+    String subjectKey,
     Role role,
     BigDecimal value,
     BigDecimal confidence,
@@ -68,6 +73,9 @@ public record Signal(
     ObjectNode s = o.putObject("subject");
     s.put("scheme", subject.scheme());
     s.put("value", subject.value());
+    if (subjectKey != null) {
+      s.put("key", subjectKey);
+    }
     o.put("role", role.wireName());
     o.put("value", plain(value));
     o.put("confidence", plain(confidence));

@@ -143,11 +143,20 @@ public final class SignedSignals {
       throw new InvalidDocumentException(
           at + "/timestamp", "an RFC 3339 UTC time, e.g. 2026-03-26T00:00:00Z");
     }
+    String subjectKey = null;
+    if (s.has("key")) {
+      try {
+        subjectKey = Ed25519PublicKey.fromBase64Url(text(s, at + "/subject", "key")).toBase64Url();
+      } catch (IllegalArgumentException e) {
+        throw new InvalidDocumentException(at + "/subject/key", e.getMessage());
+      }
+    }
     return new Signal(
         text(o, at, "signal_type"),
         text(o, at, "signal_id"),
         text(o, at, "source"),
         new Identity(text(s, at + "/subject", "scheme"), text(s, at + "/subject", "value"), null),
+        subjectKey,
         role,
         number(o, at, "value"),
         confidence,

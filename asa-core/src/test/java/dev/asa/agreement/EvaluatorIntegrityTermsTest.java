@@ -198,7 +198,8 @@ class EvaluatorIntegrityTermsTest {
                 EvaluatorSelection.named(),
                 null,
                 new EvaluatorPanel(3, EvaluatorPanel.Method.MEDIAN),
-                CanaryTerms.DISABLED))
+                CanaryTerms.DISABLED,
+                null))
         .hasMessageContaining("pool");
   }
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Identity;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Role;
+import dev.asa.crypto.DidKey;
 import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.crypto.Ed25519PublicKey;
 import dev.asa.json.Json;
@@ -85,18 +86,22 @@ public final class Reputation {
 
   /** The signals this server computes for {@code subject} in {@code role}, unsigned. */
   public List<Signal> local(Identity subject, Role role) {
-    return local(subject, now()).getOrDefault(role, List.of());
+    return local(subject, store.outcomes(subject), now()).getOrDefault(role, List.of());
   }
 
-  private Map<Role, List<Signal>> local(Identity subject, Instant now) {
-    List<Outcome> counted = SubjectBinding.counted(subject, store.outcomes(subject));
+  /** The signals of {@code subject}'s outcomes, each role's, under the key bound to it. */
+  private Map<Role, List<Signal>> local(Identity subject, List<Outcome> outcomes, Instant now) {
+    Optional<String> key = SubjectBinding.boundKey(subject, outcomes);
+    List<Outcome> counted = SubjectBinding.counted(subject, outcomes);
     Instant since = now.minus(Duration.ofDays(windowDays));
     Map<Role, List<Signal>> out = new LinkedHashMap<>();
     for (Role role : List.of(Role.PROVIDER, Role.EVALUATOR)) {
       List<Outcome> inWindow =
           counted.stream().filter(o -> o.role() == role && !o.endedAt().isBefore(since)).toList();
       if (!inWindow.isEmpty()) {
-        out.put(role, Aggregates.of(subject, role, inWindow, source, windowDays, now));
+        out.put(
+            role,
+            Aggregates.of(subject, key.orElseThrow(), role, inWindow, source, windowDays, now));
       }
     }
     return out;
@@ -110,21 +115,25 @@ public final class Reputation {
     Instant now = now();
     ObjectNode out = Json.object();
     out.putObject("identity").put("scheme", subject.scheme()).put("value", subject.value());
-    SubjectBinding.boundKey(subject, store.outcomes(subject))
-        .ifPresent(k -> out.put("verification_key", k));
+    List<Outcome> outcomes = store.outcomes(subject);
+    Optional<String> key = SubjectBinding.boundKey(subject, outcomes);
+    key.ifPresent(k -> out.put("verification_key", k));
     ArrayNode signals = out.putArray("signals");
-    Map<Role, List<Signal>> local = local(subject, now);
+    Map<Role, List<Signal>> local = local(subject, outcomes, now);
     local
         .values()
         .forEach(list -> list.forEach(s -> signals.add(SignedSignals.sign(s, serverKey))));
     List<ForeignSignal> foreign = store.signals(subject);
     ArrayNode foreignOut = out.putArray("foreign_signals");
     foreign.forEach(f -> foreignOut.add(Json.parseTrusted(f.body())));
+    // What this server acts on, for the key the identity's record belongs to here.
     ArrayNode combined = out.putArray("combined");
-    for (Role role : List.of(Role.PROVIDER, Role.EVALUATOR)) {
-      for (String id : COMBINED) {
-        combined(subject, role, id, local.getOrDefault(role, List.of()), foreign)
-            .ifPresent(c -> combined.add(c.toJson()));
+    if (key.isPresent()) {
+      for (Role role : List.of(Role.PROVIDER, Role.EVALUATOR)) {
+        for (String id : COMBINED) {
+          combined(key.get(), role, id, local.getOrDefault(role, List.of()), foreign, now)
+              .ifPresent(c -> combined.add(c.toJson()));
+        }
       }
     }
     ObjectNode issuer = out.putObject("issuer");
@@ -155,17 +164,29 @@ public final class Reputation {
     }
   }
 
-  /** The combined figure of one signal, if any source has it. */
-  public Optional<Figure> figure(Identity subject, Role role, String signalId) {
-    return combined(subject, role, signalId, local(subject, role), store.signals(subject));
+  /**
+   * The combined figure of one signal of the party that signs with {@code key} under {@code
+   * subject}'s name, if any source has it. This server's own figures count only when {@code key} is
+   * the key the identity's record belongs to here; a foreign signal only when it names that key
+   * ({@code subject.key}). So a stranger who writes a known agent's name over its own key is a
+   * stranger with no record.
+   */
+  public Optional<Figure> figure(Identity subject, String key, Role role, String signalId) {
+    List<Outcome> outcomes = store.outcomes(subject);
+    Instant now = now();
+    boolean ours = SubjectBinding.boundKey(subject, outcomes).map(key::equals).orElse(false);
+    List<Signal> local =
+        ours ? local(subject, outcomes, now).getOrDefault(role, List.of()) : List.of();
+    return combined(key, role, signalId, local, store.signals(subject), now);
   }
 
   private Optional<Figure> combined(
-      Identity subject,
+      String key,
       Role role,
       String signalId,
       List<Signal> local,
-      List<ForeignSignal> foreign) {
+      List<ForeignSignal> foreign,
+      Instant now) {
     BigDecimal weighted = BigDecimal.ZERO;
     long sample = 0;
     List<String> sources = new ArrayList<>();
@@ -176,10 +197,12 @@ public final class Reputation {
         sources.add("local");
       }
     }
-    Instant since = now().minus(Duration.ofDays(windowDays));
+    Instant since = now.minus(Duration.ofDays(windowDays));
     for (ForeignSignal f : foreign) {
-      // A signal older than our window says nothing we would count of our own.
+      // Only about this key, only from an issuer trusted now (the operator may have stopped
+      // trusting one since its signals came), and none older than our window.
       if (f.role() == role
+          && key.equals(f.subjectKey())
           && f.signalId().equals(signalId)
           && f.sampleSize() > 0
           && trusted.contains(Ed25519PublicKey.fromBase64Url(f.issuerKey()))
@@ -228,24 +251,14 @@ public final class Reputation {
         throw new InvalidDocumentException(
             at + "/timestamp", "a signal from the future (more than 5 minutes ahead of ours)");
       }
-      verified.add(v);
+      verified.add(withDidKey(v, at));
     }
     ObjectNode out = Json.object();
     ArrayNode results = out.putArray("signals");
     int kept = 0;
     for (SignedSignals.Verified v : verified) {
       Signal s = v.signal();
-      boolean stored =
-          store.putSignal(
-              v.signer().toBase64Url(),
-              s.subject(),
-              s.role(),
-              s.signalId(),
-              s.value(),
-              s.sampleSize(),
-              s.timestamp(),
-              now,
-              Json.write(v.json()));
+      boolean stored = store.putSignal(s, v.signer().toBase64Url(), now, Json.write(v.json()));
       kept += stored ? 1 : 0;
       results
           .addObject()
@@ -255,6 +268,47 @@ public final class Reputation {
     }
     out.put("kept", kept);
     return out;
+  }
+
+  /**
+   * A did:key subject is its key: a signal about one that names no key is read as naming it, and
+   * one that names another key is refused.
+   */
+  private static SignedSignals.Verified withDidKey(SignedSignals.Verified v, String at) {
+    Signal s = v.signal();
+    if (!s.subject().isDidKey()) {
+      if (s.subjectKey() == null) {
+        throw new InvalidDocumentException(
+            at + "/subject/key",
+            "a signal about an identity other than a did:key names the key its record belongs to:"
+                + " a name alone is anybody's");
+      }
+      return v;
+    }
+    String own;
+    try {
+      own = DidKey.parse(s.subject().value()).toBase64Url();
+    } catch (IllegalArgumentException e) {
+      throw new InvalidDocumentException(at + "/subject/value", e.getMessage());
+    }
+    if (s.subjectKey() != null && !s.subjectKey().equals(own)) {
+      throw new InvalidDocumentException(
+          at + "/subject/key", "a did:key identity is its own key, not " + s.subjectKey());
+    }
+    Signal keyed =
+        new Signal(
+            s.signalType(),
+            s.signalId(),
+            s.source(),
+            s.subject(),
+            own,
+            s.role(),
+            s.value(),
+            s.confidence(),
+            s.window(),
+            s.sampleSize(),
+            s.timestamp());
+    return new SignedSignals.Verified(keyed, v.signer(), v.json());
   }
 
   private Instant now() {

@@ -3,10 +3,12 @@ package dev.asa.server.store;
 import dev.asa.agreement.Identity;
 import dev.asa.agreement.Role;
 import dev.asa.reputation.Outcome;
+import dev.asa.reputation.Signal;
 import dev.asa.text.Identities;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.mapper.RowMapper;
 
@@ -35,16 +37,16 @@ public final class ReputationStore {
 
   private static final String UPSERT_SIGNAL =
       "INSERT INTO reputation_signals (issuer_key, identity_scheme, identity_value, role,"
-          + " signal_id, value, sample_size, signed_at, received_at, body) VALUES (:issuer_key,"
-          + " :identity_scheme, :identity_value, :role, :signal_id, :value, :sample_size,"
-          + " :signed_at, :received_at, :body)"
-          + " ON CONFLICT (issuer_key, identity_scheme, identity_value, role, signal_id)"
-          + " DO UPDATE SET value = excluded.value, sample_size = excluded.sample_size,"
-          + " signed_at = excluded.signed_at, received_at = excluded.received_at,"
-          + " body = excluded.body"
+          + " signal_id, subject_key, value, sample_size, signed_at, received_at, body) VALUES"
+          + " (:issuer_key, :identity_scheme, :identity_value, :role, :signal_id, :subject_key,"
+          + " :value, :sample_size, :signed_at, :received_at, :body)"
+          + " ON CONFLICT (issuer_key, identity_scheme, identity_value, subject_key, role,"
+          + " signal_id) DO UPDATE SET value = excluded.value,"
+          + " sample_size = excluded.sample_size, signed_at = excluded.signed_at,"
+          + " received_at = excluded.received_at, body = excluded.body"
           + " WHERE excluded.signed_at > reputation_signals.signed_at";
   private static final String SELECT_SIGNALS =
-      "SELECT issuer_key, role, signal_id, value, sample_size, signed_at, body"
+      "SELECT issuer_key, role, signal_id, subject_key, value, sample_size, signed_at, body"
           + " FROM reputation_signals WHERE identity_scheme = :scheme AND identity_value = :value"
           + " ORDER BY issuer_key, role, signal_id";
 
@@ -53,6 +55,7 @@ public final class ReputationStore {
       String issuerKey,
       Role role,
       String signalId,
+      String subjectKey,
       BigDecimal value,
       long sampleSize,
       Instant signedAt,
@@ -78,19 +81,13 @@ public final class ReputationStore {
   }
 
   /**
-   * Keeps a foreign signal unless one from the same issuer about the same subject, role and signal
-   * is as new or newer; answers whether it was kept.
+   * Keeps a foreign signal unless one from the same issuer about the same subject (name and key),
+   * role and signal is as new or newer; answers whether it was kept. The signal names its subject's
+   * key.
    */
-  public boolean putSignal(
-      String issuerKey,
-      Identity subject,
-      Role role,
-      String signalId,
-      BigDecimal value,
-      long sampleSize,
-      Instant signedAt,
-      Instant receivedAt,
-      String body) {
+  public boolean putSignal(Signal s, String issuerKey, Instant receivedAt, String body) {
+    Identity subject = s.subject();
+    Objects.requireNonNull(s.subjectKey(), "a kept signal names its subject's key");
     return database.write(
         "keeping a signal about " + subject.scheme() + ":" + subject.value(),
         handle ->
@@ -99,11 +96,12 @@ public final class ReputationStore {
                     .bind("issuer_key", issuerKey)
                     .bind("identity_scheme", subject.scheme())
                     .bind("identity_value", Identities.comparable(subject.value()))
-                    .bind("role", role.wireName())
-                    .bind("signal_id", signalId)
-                    .bind("value", value.toPlainString())
-                    .bind("sample_size", sampleSize)
-                    .bind("signed_at", signedAt.toEpochMilli())
+                    .bind("role", s.role().wireName())
+                    .bind("signal_id", s.signalId())
+                    .bind("subject_key", s.subjectKey())
+                    .bind("value", s.value().toPlainString())
+                    .bind("sample_size", s.sampleSize())
+                    .bind("signed_at", s.timestamp().toEpochMilli())
                     .bind("received_at", receivedAt.toEpochMilli())
                     .bind("body", body)
                     .execute()
@@ -124,6 +122,7 @@ public final class ReputationStore {
                         rs.getString("issuer_key"),
                         Role.fromWire(rs.getString("role")),
                         rs.getString("signal_id"),
+                        rs.getString("subject_key"),
                         new BigDecimal(rs.getString("value")),
                         rs.getLong("sample_size"),
                         EpochMillis.instant(rs, "signed_at"),

@@ -279,12 +279,18 @@ class ReputationEndToEndTest {
   }
 
   private ObjectNode peerSignal(String value, Ed25519PrivateKey key) {
+    return peerSignal(value, key, Fixtures.key("bob").publicKey().toBase64Url());
+  }
+
+  /** A signal from the peer server about api_key:bob, whose record it says {@code about} holds. */
+  private ObjectNode peerSignal(String value, Ed25519PrivateKey key, String about) {
     Signal s =
         new Signal(
             "behavioral",
             Aggregates.PASS_RATE,
             "asa:peer",
             new Identity("api_key", "bob", null),
+            about,
             Role.PROVIDER,
             new BigDecimal(value),
             Aggregates.confidence(30),
@@ -313,6 +319,19 @@ class ReputationEndToEndTest {
             });
   }
 
+  private JsonNode combined(String signalId) {
+    for (JsonNode c : anonymous.reputation("api_key", "bob").path("combined")) {
+      if (c.path("signal_id").asText().equals(signalId)) {
+        return c;
+      }
+    }
+    throw new AssertionError("no combined " + signalId);
+  }
+
+  private BigDecimal combinedPassRate() {
+    return combined(Aggregates.PASS_RATE).path("value").decimalValue();
+  }
+
   @Test
   void aTrustedIssuersSignalCountsAndAnAlteredOrUntrustedOneIsRefused() {
     String first = funded("public", "pessimistic");
@@ -323,16 +342,22 @@ class ReputationEndToEndTest {
     JsonNode kept = courier.postReputationSignals(batch(peerSignal("90", peer)));
     assertThat(kept.path("kept").asInt()).isOne();
 
-    JsonNode combined = null;
-    for (JsonNode c : anonymous.reputation("api_key", "bob").path("combined")) {
-      if (c.path("signal_id").asText().equals(Aggregates.PASS_RATE)) {
-        combined = c;
-      }
-    }
-    assertThat(combined).isNotNull();
     // (100 x 1 + 90 x 30) / 31 = 90.32
-    assertThat(combined.path("value").decimalValue()).isEqualByComparingTo("90.32");
-    assertThat(combined.path("sample_size").asInt()).isEqualTo(31);
+    assertThat(combinedPassRate()).isEqualByComparingTo("90.32");
+    assertThat(combined(Aggregates.PASS_RATE).path("sample_size").asInt()).isEqualTo(31);
+    // A signal about "bob" that belongs to another key (mallory's, say) is kept but never counts
+    // for bob's key.
+    String mallorys = Fixtures.key("mallory").publicKey().toBase64Url();
+    assertThat(
+            courier
+                .postReputationSignals(batch(peerSignal("0", peer, mallorys)))
+                .path("kept")
+                .asInt())
+        .isOne();
+    assertThat(combinedPassRate()).isEqualByComparingTo("90.32");
+    refused(
+        () -> courier.postReputationSignals(batch(peerSignal("90", peer, null))),
+        "/signals/0/subject/key");
 
     // The same signal re-signed by a key the operator does not trust.
     refused(
@@ -351,8 +376,8 @@ class ReputationEndToEndTest {
     refused(() -> courier.postReputationSignals(batch(unsigned)), "/signals/0/verification");
     // A refused batch kept nothing, not even its good first signal.
     JsonNode foreign = anonymous.reputation("api_key", "bob").path("foreign_signals");
-    assertThat(foreign).hasSize(1);
-    assertThat(foreign.get(0).path("value").asInt()).isEqualTo(90);
+    assertThat(foreign).hasSize(2); // bob's, and the one about mallory's key
+    assertThat(combinedPassRate()).isEqualByComparingTo("90.32");
     assertThatThrownBy(() -> anonymous.postReputationSignals(batch(peerSignal("90", peer))))
         .as("posting signals is a signed request")
         .isInstanceOfSatisfying(AsaApiException.class, e -> assertThat(e.status()).isEqualTo(401));

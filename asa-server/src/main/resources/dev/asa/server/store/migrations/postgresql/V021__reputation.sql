@@ -25,18 +25,21 @@ CREATE INDEX reputation_outcomes_subject
 --
 -- Signals from other ASA servers or ARP issuers the operator trusts (POST /reputation/signals), the
 -- latest of each issuer per subject, role and signal_id. body is the signal exactly as received
--- (signature included); value is its value as a decimal string.
+-- (signature included); value is its value as a decimal string; subject_key the key the issuer says
+-- the subject's record belongs to (subject.key; a did:key subject's own key), so one issuer may speak
+-- of two agents who write the same name.
 CREATE TABLE reputation_signals (
   issuer_key TEXT NOT NULL,
   identity_scheme TEXT NOT NULL,
   identity_value TEXT NOT NULL,
   role TEXT NOT NULL,
   signal_id TEXT NOT NULL,
+  subject_key TEXT NOT NULL,
   value TEXT NOT NULL,
   sample_size BIGINT NOT NULL,
   signed_at BIGINT NOT NULL,
   received_at BIGINT NOT NULL,
   body TEXT NOT NULL,
-  PRIMARY KEY (issuer_key, identity_scheme, identity_value, role, signal_id)
+  PRIMARY KEY (issuer_key, identity_scheme, identity_value, subject_key, role, signal_id)
 );
 CREATE INDEX reputation_signals_subject ON reputation_signals (identity_scheme, identity_value);
