@@ -202,6 +202,13 @@ public final class AsaServer implements AutoCloseable {
               metrics);
       JobRunner jobs =
           new JobRunner(store.jobs(), config.clock(), config.verification().workers(), metrics);
+      Reputation reputation =
+          new Reputation(
+              store.reputation(),
+              serverKey,
+              config.reputation().trusted(),
+              config.reputation().windowDays(),
+              config.clock());
       AgreementService agreements =
           new AgreementService(
               store,
@@ -218,14 +225,8 @@ public final class AsaServer implements AutoCloseable {
               jobs,
               config.assignment(),
               registry,
-              config.reputation().feed());
-      Reputation reputation =
-          new Reputation(
-              store.reputation(),
-              serverKey,
-              config.reputation().trusted(),
-              config.reputation().windowDays(),
-              config.clock());
+              config.reputation().feed(),
+              reputation);
       VerificationService verifications =
           new VerificationService(
               store.writes(),

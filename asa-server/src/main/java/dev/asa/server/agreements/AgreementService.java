@@ -10,6 +10,7 @@ import dev.asa.server.evaluation.EvaluatorPool;
 import dev.asa.server.evaluation.JobRunner;
 import dev.asa.server.evaluators.EvaluatorRegistry;
 import dev.asa.server.market.MarketData;
+import dev.asa.server.reputation.Reputation;
 import dev.asa.server.reputation.ReputationFeed;
 import dev.asa.server.store.Store;
 import java.time.Clock;
@@ -70,11 +71,14 @@ public final class AgreementService {
         jobs,
         assignment,
         registry,
-        ReputationFeed.LOCAL);
+        ReputationFeed.LOCAL,
+        null);
   }
 
   /**
    * @param reputation what an agreement's end records for reputation (and pushes to ARP)
+   * @param reputations the figures {@code depth_by_reputation} reads; null: every provider is
+   *     without a record
    */
   public AgreementService(
       Store store,
@@ -91,7 +95,8 @@ public final class AgreementService {
       JobRunner jobs,
       AssignmentConfig assignment,
       EvaluatorRegistry registry,
-      ReputationFeed reputation) {
+      ReputationFeed reputation,
+      Reputation reputations) {
     UnitOfWork work =
         new UnitOfWork(
             store.agreements(), store.events(), store.writes(), clock, serverKeyId, reputation);
@@ -141,7 +146,8 @@ public final class AgreementService {
             evaluators,
             jobs,
             ids,
-            results);
+            results,
+            reputations);
     EvaluatorTimeouts timeouts =
         new EvaluatorTimeouts(
             verifier, closing, disputes, ids, results, assignments, tasks, serverKeyId);

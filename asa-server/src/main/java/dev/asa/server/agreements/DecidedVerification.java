@@ -152,6 +152,9 @@ record DecidedVerification(
       // A panel's answers combined: who scored what, the spread, the method.
       extensions.set("consensus", assessment.details().get("consensus"));
     }
+    if (assessed.depthEvidence() != null) {
+      extensions.set("depth_evidence", assessed.depthEvidence());
+    }
     verdict.guarantee().ifPresent(g -> extensions.set("guarantee", g.toJson()));
     sealed.ifPresent(s -> {
       extensions.set("shadow_score", s.report());

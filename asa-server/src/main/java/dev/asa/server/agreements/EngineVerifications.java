@@ -7,6 +7,7 @@ import dev.asa.access.Caller;
 import dev.asa.access.Judging;
 import dev.asa.access.Operation;
 import dev.asa.agreement.Agreement;
+import dev.asa.agreement.DepthByReputation;
 import dev.asa.agreement.EvaluatorSettings;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Party;
@@ -26,6 +27,7 @@ import dev.asa.server.evaluation.EvaluationConfig;
 import dev.asa.server.evaluation.EvaluatorPool;
 import dev.asa.server.evaluation.JobRunner;
 import dev.asa.server.evaluation.Jobs;
+import dev.asa.server.reputation.Reputation;
 import dev.asa.server.store.AgreementRow;
 import dev.asa.server.store.DeliverableRow;
 import dev.asa.server.store.DeliverableStore;
@@ -56,6 +58,7 @@ public final class EngineVerifications {
   private final JobRunner jobs;
   private final Ids ids;
   private final ResultEnforcement results;
+  private final Reputation reputation;
 
   /**
    * @param evaluators the semantic evaluators for semantic or composite depth; null when the server
@@ -73,7 +76,8 @@ public final class EngineVerifications {
       EvaluatorPool evaluators,
       JobRunner jobs,
       Ids ids,
-      ResultEnforcement results) {
+      ResultEnforcement results,
+      Reputation reputation) {
     this.work = work;
     this.deliverables = deliverables;
     this.jobStore = jobStore;
@@ -85,6 +89,7 @@ public final class EngineVerifications {
     this.jobs = jobs;
     this.ids = ids;
     this.results = results;
+    this.reputation = reputation;
   }
 
   /**
@@ -94,6 +99,44 @@ public final class EngineVerifications {
   static Depth depthOf(Agreement a) {
     String depth = a.terms().verification().depth();
     return depth == null ? Depth.STRUCTURAL : Depth.fromWire(depth);
+  }
+
+  /**
+   * The depth the server's engine verifies an agreement at: {@code verification.depth}, or, under
+   * {@code depth_by_reputation}, the rule's choice for this provider, with what it rested on.
+   *
+   * @param evidence the rule, the figure and the choice, for the result's {@code depth_evidence};
+   *     null without a rule
+   */
+  record DepthChoice(Depth depth, ObjectNode evidence) {}
+
+  DepthChoice depthFor(Agreement a) {
+    Optional<DepthByReputation> rule = a.terms().verification().depthRule();
+    if (rule.isEmpty()) {
+      return new DepthChoice(depthOf(a), null);
+    }
+    Party provider = a.terms().parties().provider();
+    String key = provider.verificationKey().toBase64Url();
+    Optional<Reputation.Figure> figure =
+        reputation == null
+            ? Optional.empty()
+            : reputation.figure(provider.identity(), key, Role.PROVIDER, rule.get().signal());
+    DepthByReputation.Choice choice =
+        rule.get()
+            .choose(
+                figure.map(Reputation.Figure::value),
+                figure.map(Reputation.Figure::sampleSize).orElse(0L));
+    ObjectNode evidence = Json.object();
+    evidence.set("rule", a.toJson().path("verification").path("depth_by_reputation").deepCopy());
+    ObjectNode about = evidence.putObject("provider");
+    about.put("scheme", provider.identity().scheme());
+    about.put("value", provider.identity().value());
+    about.put("key", key);
+    figure.ifPresentOrElse(
+        f -> evidence.set("figure", f.toJson()), () -> evidence.putNull("figure"));
+    evidence.put("depth", choice.depth());
+    evidence.put("because", choice.because());
+    return new DepthChoice(Depth.fromWire(choice.depth()), evidence);
   }
 
   /**
@@ -159,7 +202,24 @@ public final class EngineVerifications {
     }
     Supplier<String> verificationIds = chosenId != null ? () -> chosenId : ids::verificationId;
     requireBuiltInJudges(agreement, caller);
-    Depth fallback = depthOf(agreement);
+    DepthChoice chosen = depthFor(agreement);
+    if (chosen.evidence() != null
+        && requested.depth() != null
+        && requested.depth() != chosen.depth()) {
+      // The rule both parties signed picks the depth; a party asking for a lighter (or heavier)
+      // one would be choosing how hard the work is checked after signing.
+      throw new ConflictException(
+          "agreement "
+              + id
+              + " verifies at the depth its depth_by_reputation gives this provider, "
+              + chosen.depth().wireName()
+              + " ("
+              + chosen.evidence().path("because").asText()
+              + "), not "
+              + requested.depth().wireName()
+              + "; leave depth out of the request");
+    }
+    Depth fallback = chosen.depth();
     if (evaluators == null
         && (requested.depth() != null ? requested.depth() : fallback) != Depth.STRUCTURAL) {
       throw new ConflictException(
@@ -222,7 +282,8 @@ public final class EngineVerifications {
                       SubmittedResult.NONE,
                       Actor.server(serverKeyId),
                       current.now(),
-                      verificationIds),
+                      verificationIds,
+                      chosen.evidence()),
                   current.now()));
     }
     Optional<DeliverableRow> latest = deliverables.latest(id);
@@ -252,6 +313,9 @@ public final class EngineVerifications {
     ObjectNode request = Json.object();
     request.put("agreement_id", id);
     request.set("verification_config", Jobs.configJson(config, plan));
+    if (chosen.evidence() != null) {
+      request.set("depth_evidence", chosen.evidence());
+    }
     JobRow job =
         new JobRow(
             verificationIds.get(),
@@ -361,8 +425,16 @@ public final class EngineVerifications {
               + a.id()
               + " has a newer deliverable than the one this job was asked to verify");
     }
+    JsonNode depthEvidence = Json.parseTrusted(job.request()).path("depth_evidence");
     VerificationRunner.Assessed assessed =
-        verifier.assess(a, row, verifier.deliverables().content(row), plan, options, progress);
+        verifier.assess(
+            a,
+            row,
+            verifier.deliverables().content(row),
+            plan,
+            options,
+            progress,
+            depthEvidence instanceof ObjectNode o ? o : null);
     work.mutate(
         a.id(),
         null,

@@ -61,8 +61,12 @@ public final class VerificationFlow {
     SubmittedResult submitted = request.submitted();
     // The server's engine runs when asked to, or by the agreement's own depth when nobody submits
     // scores.
+    // (Under depth_by_reputation the engine decides, at whatever depth the rule gives, so that the
+    // result records why.)
     if (request.engineConfig().isPresent()
-        || (submitted.isEmpty() && EngineVerifications.depthOf(loaded) != Depth.STRUCTURAL)) {
+        || (submitted.isEmpty()
+            && (EngineVerifications.depthOf(loaded) != Depth.STRUCTURAL
+                || loaded.terms().verification().depthRule().isPresent()))) {
       return engine.verifyByEngine(
           loaded,
           request.engineConfig().orElse(EvaluationConfig.DEFAULTS),

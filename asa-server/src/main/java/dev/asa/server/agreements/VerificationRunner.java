@@ -1,5 +1,6 @@
 package dev.asa.server.agreements;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
 import dev.asa.agreement.Escrow;
 import dev.asa.agreement.InvalidDocumentException;
@@ -145,6 +146,20 @@ public final class VerificationRunner {
    */
   Change verify(
       Agreement a, SubmittedResult submitted, Actor actor, Instant now, Supplier<String> newId) {
+    return verify(a, submitted, actor, now, newId, null);
+  }
+
+  /**
+   * @param depthEvidence why the engine verifies at structural depth ({@code depth_by_reputation}),
+   *     for the result; null without such a rule
+   */
+  Change verify(
+      Agreement a,
+      SubmittedResult submitted,
+      Actor actor,
+      Instant now,
+      Supplier<String> newId,
+      ObjectNode depthEvidence) {
     Lifecycle.next(a.state(), Action.VERIFY, Lifecycle.Facts.NONE);
     submitted.requireModelAllowedBy(a.terms());
     DeliverableRow row = deliverables.toVerify(a);
@@ -170,7 +185,8 @@ public final class VerificationRunner {
             Digest.parse(row.contentHash()),
             Duration.ofNanos(System.nanoTime() - started).toMillis(),
             !submitted.isEmpty(),
-            submitted.model());
+            submitted.model(),
+            depthEvidence);
     return record(a, assessed, actor, now, newId.get(), List.of());
   }
 
@@ -185,7 +201,8 @@ public final class VerificationRunner {
       String content,
       VerificationEngine.Plan plan,
       EvaluationTask.Options options,
-      Progress progress)
+      Progress progress,
+      ObjectNode depthEvidence)
       throws EvaluationException {
     long started = System.nanoTime();
     VerificationEngine.Assessment assessment =
@@ -195,7 +212,8 @@ public final class VerificationRunner {
         Digest.parse(row.contentHash()),
         Duration.ofNanos(System.nanoTime() - started).toMillis(),
         false,
-        null);
+        null,
+        depthEvidence);
   }
 
   /**
@@ -203,13 +221,16 @@ public final class VerificationRunner {
    *
    * @param submitted whether an external evaluator's scores are part of it
    * @param submittedModel the model the external evaluator named, if any
+   * @param depthEvidence the depth chosen by {@code depth_by_reputation} and what it rested on;
+   *     null without such a rule
    */
   record Assessed(
       VerificationEngine.Assessment assessment,
       Digest deliverableHash,
       long durationMs,
       boolean submitted,
-      String submittedModel) {}
+      String submittedModel,
+      ObjectNode depthEvidence) {}
 
   /**
    * Scores an assessment against the agreement's criteria and moves the agreement to VERIFIED, in
