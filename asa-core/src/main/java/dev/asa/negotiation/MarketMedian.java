@@ -30,12 +30,25 @@ public record MarketMedian(BigDecimal median, String source) {
     }
   }
 
-  /** A closed agreement as the market median sees it: who traded with whom, at what price. */
-  public record ClosedDeal(Identity client, Identity provider, BigDecimal price) {
+  /**
+   * A closed agreement as the market median sees it: who traded with whom, at what price, and how
+   * much the provider's record weighs ({@link #weightOfRecord}).
+   */
+  public record ClosedDeal(
+      Identity client, Identity provider, BigDecimal price, BigDecimal weight) {
     public ClosedDeal {
       Objects.requireNonNull(client, "client");
       Objects.requireNonNull(provider, "provider");
       Objects.requireNonNull(price, "price");
+      Objects.requireNonNull(weight, "weight");
+      if (weight.signum() <= 0) {
+        throw new IllegalArgumentException("a deal's weight is positive");
+      }
+    }
+
+    /** A deal whose provider has no record: the least weight. */
+    public ClosedDeal(Identity client, Identity provider, BigDecimal price) {
+      this(client, provider, price, weightOfRecord(0));
     }
 
     /**
@@ -58,16 +71,74 @@ public record MarketMedian(BigDecimal median, String source) {
    */
   public static Optional<MarketMedian> fromClosedDeals(
       List<ClosedDeal> newestFirst, NegotiationPolicy policy) {
-    return fromClosed(latestPricePerPair(newestFirst), policy);
+    List<ClosedDeal> latest = latestDealPerPair(newestFirst);
+    if (latest.size() < policy.minClosedForMedian()) {
+      return Optional.empty();
+    }
+    return weightedMedian(latest)
+        .filter(m -> m.signum() > 0)
+        .map(m -> new MarketMedian(m, CLOSED_AGREEMENTS));
   }
+
+  /**
+   * How much a pair's price weighs in the median, from its provider's record here: {@code n / (n +
+   * 10)} for a record of {@code n} agreements (ARP's confidence), and never less than 0.1, so that
+   * a newcomer's price still counts, a tenth as much as a seasoned provider's. A ring of fresh
+   * identities trading among themselves at an invented price moves the median little.
+   */
+  public static BigDecimal weightOfRecord(long agreements) {
+    BigDecimal c =
+        BigDecimal.valueOf(agreements)
+            .divide(BigDecimal.valueOf(agreements + 10), 4, RoundingMode.HALF_EVEN);
+    return c.max(MIN_WEIGHT);
+  }
+
+  static final BigDecimal MIN_WEIGHT = new BigDecimal("0.1");
 
   /** Each distinct pair's latest price, newest pair first. */
   public static List<BigDecimal> latestPricePerPair(List<ClosedDeal> newestFirst) {
-    Map<String, BigDecimal> latest = new LinkedHashMap<>();
+    return latestDealPerPair(newestFirst).stream().map(ClosedDeal::price).toList();
+  }
+
+  private static List<ClosedDeal> latestDealPerPair(List<ClosedDeal> newestFirst) {
+    Map<String, ClosedDeal> latest = new LinkedHashMap<>();
     for (ClosedDeal deal : newestFirst) {
-      latest.putIfAbsent(deal.pair(), deal.price());
+      latest.putIfAbsent(deal.pair(), deal);
     }
     return List.copyOf(latest.values());
+  }
+
+  /**
+   * The weighted median: prices in order, the first whose cumulative weight reaches half the total;
+   * exactly half, the mean of it and the next. With equal weights it is the plain median.
+   */
+  static Optional<BigDecimal> weightedMedian(List<ClosedDeal> deals) {
+    if (deals.isEmpty()) {
+      return Optional.empty();
+    }
+    List<ClosedDeal> sorted = new ArrayList<>(deals);
+    sorted.sort(java.util.Comparator.comparing(ClosedDeal::price));
+    BigDecimal total =
+        sorted.stream().map(ClosedDeal::weight).reduce(BigDecimal.ZERO, BigDecimal::add);
+    BigDecimal half = total.divide(BigDecimal.valueOf(2));
+    BigDecimal cumulative = BigDecimal.ZERO;
+    for (int i = 0; i < sorted.size(); i++) {
+      cumulative = cumulative.add(sorted.get(i).weight());
+      int reached = cumulative.compareTo(half);
+      if (reached > 0 || (reached == 0 && i == sorted.size() - 1)) {
+        return Optional.of(sorted.get(i).price());
+      }
+      if (reached == 0) {
+        return Optional.of(
+            sorted
+                .get(i)
+                .price()
+                .add(sorted.get(i + 1).price())
+                .divide(BigDecimal.valueOf(2), 18, RoundingMode.HALF_EVEN)
+                .stripTrailingZeros());
+      }
+    }
+    throw new IllegalStateException("the cumulative weight never reached half the total");
   }
 
   /**

@@ -23,7 +23,10 @@ import java.util.function.Predicate;
  *   <li>{@code asa:on_time_rate}: delivered in time (provider), answered in time (evaluator), of
  *       every ended agreement.
  *   <li>{@code asa:completion_rate}: delivered at all, of every ended agreement (provider).
- *   <li>{@code asa:dispute_rate}: disputed over the work, of every ended agreement.
+ *   <li>{@code asa:dispute_rate}: disputed over the work, of every ended agreement (for a client:
+ *       challenged by it).
+ *   <li>{@code asa:funding_rate}: funded the escrow (or had none to fund), of every ended agreement
+ *       (client).
  *   <li>{@code asa:distinct_counterparties}: how many different clients (for an evaluator:
  *       providers) the figures rest on, so that a reader can tell a record earned in the market
  *       from one two friends made.
@@ -39,6 +42,7 @@ public final class Aggregates {
   public static final String ON_TIME_RATE = "asa:on_time_rate";
   public static final String COMPLETION_RATE = "asa:completion_rate";
   public static final String DISPUTE_RATE = "asa:dispute_rate";
+  public static final String FUNDING_RATE = "asa:funding_rate";
   public static final String DISTINCT_COUNTERPARTIES = "asa:distinct_counterparties";
 
   /** ARP's category for what an agent did (as opposed to ratings, provenance, credentials). */
@@ -86,7 +90,11 @@ public final class Aggregates {
                 scores.size()));
       }
     }
-    out.add(make.rate(ON_TIME_RATE, count(outcomes, Outcome::onTime), n));
+    if (role == Role.CLIENT) {
+      out.add(make.rate(FUNDING_RATE, count(outcomes, Outcome::delivered), n));
+    } else {
+      out.add(make.rate(ON_TIME_RATE, count(outcomes, Outcome::onTime), n));
+    }
     if (role == Role.PROVIDER) {
       out.add(make.rate(COMPLETION_RATE, count(outcomes, Outcome::delivered), n));
     }

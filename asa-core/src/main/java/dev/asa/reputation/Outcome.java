@@ -19,12 +19,13 @@ import java.util.Optional;
  * @param counterparty the other side, in {@link dev.asa.text.Identities#comparable} form, so that
  *     how many distinct counterparties stand behind a figure can be told
  * @param delivered the provider delivered before the agreement ended (the evaluator: it answered
- *     before its deadline)
+ *     before its deadline; the client: it funded the escrow, or there was none to fund)
  * @param onTime delivered within the time the terms allow (the evaluator: without a backup taking
  *     over)
  * @param passed the recorded verification passed; null when none was recorded
  * @param composite the recorded composite score (0-100); null when none was recorded
  * @param disputed a party challenged, or the terms filed a dispute for a low score or a quarantine
+ *     (the client: it challenged)
  */
 public record Outcome(
     String agreementId,
@@ -46,9 +47,6 @@ public record Outcome(
     Objects.requireNonNull(partyKey, "partyKey");
     Objects.requireNonNull(counterparty, "counterparty");
     Objects.requireNonNull(endedAt, "endedAt");
-    if (role == Role.CLIENT) {
-      throw new IllegalArgumentException("reputation is kept for providers and evaluators");
-    }
     if (onTime && !delivered) {
       throw new IllegalArgumentException("on time means delivered");
     }

@@ -29,6 +29,7 @@ import java.util.Optional;
  *       verdict and composite recorded; disputed when a party challenged, or the terms filed a
  *       dispute over the work (a low score, a quarantine). A dispute over an evaluator's silence is
  *       not the provider's.
+ *   <li>The client: it funded (or there was nothing to fund) or not; disputed when it challenged.
  *   <li>The evaluator the terms name (not the server's own, not one drawn from the pool, whose
  *       record the registry keeps): only when there was a delivery to judge; it answered in time
  *       when a verification was recorded without a backup taking over.
@@ -70,6 +71,21 @@ public final class Outcomes {
             verification.map(v -> "PASS".equals(v.result())).orElse(null),
             verification.map(VerificationFact::composite).orElse(null),
             disputed));
+    boolean funded = facts.fundedAt().isPresent() || a.terms().escrow().paymentTerms().isEmpty();
+    boolean clientChallenged = facts.dispute().map(d -> "client".equals(d.filedBy())).orElse(false);
+    out.add(
+        new Outcome(
+            a.id(),
+            Role.CLIENT,
+            client.identity(),
+            client.verificationKey().toBase64Url(),
+            Identities.comparable(provider.identity().value()),
+            endedAt,
+            funded,
+            funded,
+            null,
+            null,
+            clientChallenged));
     a.terms()
         .parties()
         .evaluator()

@@ -119,10 +119,6 @@ public final class SignedSignals {
     } catch (IllegalArgumentException e) {
       throw new InvalidDocumentException(at + "/role", e.getMessage());
     }
-    if (role == Role.CLIENT) {
-      throw new InvalidDocumentException(
-          at + "/role", "reputation is kept for providers and evaluators");
-    }
     BigDecimal confidence = number(o, at, "confidence");
     if (confidence.signum() < 0 || confidence.compareTo(BigDecimal.ONE) > 0) {
       throw new InvalidDocumentException(at + "/confidence", "a confidence lies between 0 and 1");

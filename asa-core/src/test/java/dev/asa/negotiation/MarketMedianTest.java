@@ -32,6 +32,42 @@ class MarketMedianTest {
   }
 
   @Test
+  void pricesWeighByTheProvidersRecordSoFreshIdentitiesMoveTheMedianLittle() {
+    // Four fresh identities trade at 999 among themselves; one seasoned provider (30 agreements
+    // here) trades at 10. Plain, the median is 999; weighted (0.1 each against 0.75), it is 10.
+    List<ClosedDeal> deals = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      deals.add(
+          new ClosedDeal(
+              id("ring-" + i),
+              id("sock-" + i),
+              new BigDecimal("999"),
+              MarketMedian.weightOfRecord(0)));
+    }
+    deals.add(
+        new ClosedDeal(
+            id("alice"), id("bob"), new BigDecimal("10"), MarketMedian.weightOfRecord(30)));
+    assertThat(MarketMedian.weightOfRecord(0)).isEqualByComparingTo("0.1");
+    assertThat(MarketMedian.weightOfRecord(30)).isEqualByComparingTo("0.75");
+    assertThat(MarketMedian.fromClosedDeals(deals, P).orElseThrow().median())
+        .isEqualByComparingTo("10");
+  }
+
+  @Test
+  void equalWeightsGiveThePlainMedianEvenCountsTheMeanOfTheMiddleTwo() {
+    List<ClosedDeal> deals =
+        List.of(
+            deal("a", "p1", "8"),
+            deal("b", "p2", "12"),
+            deal("c", "p3", "9"),
+            deal("d", "p4", "11"),
+            deal("e", "p5", "10"),
+            deal("f", "p6", "13"));
+    assertThat(MarketMedian.fromClosedDeals(deals, P).orElseThrow().median())
+        .isEqualByComparingTo("10.5");
+  }
+
+  @Test
   void fiveDistinctPairsMakeAMedian() {
     List<ClosedDeal> deals =
         List.of(

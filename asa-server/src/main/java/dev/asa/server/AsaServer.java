@@ -158,7 +158,15 @@ public final class AsaServer implements AutoCloseable {
     // Every outbound request (deliverables, webhooks, facilitator, disputes) goes through this one.
     GuardedHttpClient outbound = new GuardedHttpClient(config.fetchPolicy());
     try {
-      MarketData market = new MarketData(store.agreements(), config.negotiationPolicy());
+      Reputation reputation =
+          new Reputation(
+              store.reputation(),
+              serverKey,
+              config.reputation().trusted(),
+              config.reputation().windowDays(),
+              config.clock());
+      MarketData market =
+          new MarketData(store.agreements(), config.negotiationPolicy(), reputation::agreementsOf);
       EvaluatorRegistry registry =
           new EvaluatorRegistry(
               store.evaluators(),
@@ -202,13 +210,6 @@ public final class AsaServer implements AutoCloseable {
               metrics);
       JobRunner jobs =
           new JobRunner(store.jobs(), config.clock(), config.verification().workers(), metrics);
-      Reputation reputation =
-          new Reputation(
-              store.reputation(),
-              serverKey,
-              config.reputation().trusted(),
-              config.reputation().windowDays(),
-              config.clock());
       AgreementService agreements =
           new AgreementService(
               store,

@@ -16,6 +16,7 @@ import dev.asa.lifecycle.Event;
 import dev.asa.lifecycle.EventChain;
 import dev.asa.lifecycle.State;
 import dev.asa.server.escrow.Enforcement;
+import dev.asa.server.reputation.Reputation;
 import dev.asa.server.store.AgreementFilter;
 import dev.asa.server.store.AgreementRow;
 import dev.asa.server.store.EventRecord;
@@ -57,6 +58,7 @@ public final class AgreementQueries {
   private final VerificationStore verifications;
   private final OutboxStore outbox;
   private final TimerStore timers;
+  private final Reputation reputation;
   private final Enforcement enforcement;
   private final VerificationRunner verifier;
 
@@ -67,12 +69,14 @@ public final class AgreementQueries {
       OutboxStore outbox,
       TimerStore timers,
       Enforcement enforcement,
-      VerificationRunner verifier) {
+      VerificationRunner verifier,
+      Reputation reputation) {
     this.work = work;
     this.events = events;
     this.verifications = verifications;
     this.outbox = outbox;
     this.timers = timers;
+    this.reputation = reputation;
     this.enforcement = enforcement;
     this.verifier = verifier;
   }
@@ -299,6 +303,13 @@ public final class AgreementQueries {
     }
     if (a.facts().has(Fact.EVALUATOR_PROPOSALS)) {
       out.set("evaluator_proposals", a.facts().evaluatorProposals().toJson());
+    }
+    if (reputation != null) {
+      // Each side sees whom it deals with (whitepaper 9.2, ARP to ASA): the other's record here,
+      // and its own as the other sees it.
+      ObjectNode parties = out.putObject("reputation");
+      parties.set("client", reputation.summary(a.terms().parties().client()));
+      parties.set("provider", reputation.summary(a.terms().parties().provider()));
     }
     return out;
   }

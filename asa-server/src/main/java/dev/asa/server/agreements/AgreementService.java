@@ -119,7 +119,8 @@ public final class AgreementService {
             store.outbox(),
             store.timers(),
             enforcement,
-            verifier);
+            verifier,
+            reputations);
     this.commands =
         new AgreementCommands(
             work,

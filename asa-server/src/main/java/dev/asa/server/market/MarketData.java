@@ -6,6 +6,7 @@ import dev.asa.agreement.Agreement;
 import dev.asa.agreement.AgreementDocuments;
 import dev.asa.agreement.Money;
 import dev.asa.agreement.Parties;
+import dev.asa.agreement.Party;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.State;
 import dev.asa.negotiation.MarketMedian;
@@ -14,7 +15,9 @@ import dev.asa.server.store.AgreementRow;
 import dev.asa.server.store.AgreementStore;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -22,19 +25,35 @@ import java.util.Optional;
  * the negotiation price bounds compare against (whitepaper section 7.3). Each distinct (client,
  * provider) pair counts once, at its latest price, so that two agents dealing with each other
  * cannot set the market; at least {@code policy.minClosedForMedian()} distinct pairs in the same
- * currency are needed, below that there is no median (and no price flag).
+ * currency are needed, below that there is no median (and no price flag). Each pair's price weighs
+ * by its provider's record here ({@link MarketMedian#weightOfRecord}), so that fresh identities
+ * trading among themselves move the median little.
  */
 public final class MarketData {
 
   /** How many of the newest closed agreements the median looks at. */
   static final int WINDOW = 101;
 
+  /** How many agreements a provider's record here holds (those that reached ARP). */
+  @FunctionalInterface
+  public interface ProviderRecords {
+    long agreements(Party provider);
+
+    ProviderRecords NONE = provider -> 0;
+  }
+
   private final AgreementStore agreements;
   private final NegotiationPolicy policy;
+  private final ProviderRecords records;
 
   public MarketData(AgreementStore agreements, NegotiationPolicy policy) {
+    this(agreements, policy, ProviderRecords.NONE);
+  }
+
+  public MarketData(AgreementStore agreements, NegotiationPolicy policy, ProviderRecords records) {
     this.agreements = agreements;
     this.policy = policy;
+    this.records = records;
   }
 
   /** A median with where it came from and how many distinct trading pairs it rests on. */
@@ -55,6 +74,7 @@ public final class MarketData {
    */
   public Optional<Median> median(String serviceType, String currency) {
     List<MarketMedian.ClosedDeal> deals = new ArrayList<>();
+    Map<String, Long> recordOf = new HashMap<>(); // a provider's record, read once per median
     for (AgreementRow row : agreements.recent(serviceType, State.CLOSED, WINDOW)) { // newest first
       Agreement a = AgreementDocuments.readStored(row.document());
       Parties parties = a.terms().parties();
@@ -67,7 +87,15 @@ public final class MarketData {
           .ifPresent(price ->
               deals.add(
                   new MarketMedian.ClosedDeal(
-                      parties.client().identity(), parties.provider().identity(), price)));
+                      parties.client().identity(),
+                      parties.provider().identity(),
+                      price,
+                      MarketMedian.weightOfRecord(
+                          recordOf.computeIfAbsent(
+                              parties.provider().verificationKey().toBase64Url()
+                                  + " "
+                                  + parties.provider().identity().value(),
+                              k -> records.agreements(parties.provider()))))));
     }
     // The median rule itself (one voice per pair, how many are enough, how to take it) is the
     // core's.

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Identity;
 import dev.asa.agreement.InvalidDocumentException;
+import dev.asa.agreement.Party;
 import dev.asa.agreement.Role;
 import dev.asa.crypto.DidKey;
 import dev.asa.crypto.Ed25519PrivateKey;
@@ -54,6 +55,7 @@ public final class Reputation {
           Aggregates.COMPOSITE_MEAN,
           Aggregates.ON_TIME_RATE,
           Aggregates.COMPLETION_RATE,
+          Aggregates.FUNDING_RATE,
           Aggregates.DISPUTE_RATE);
 
   private final ReputationStore store;
@@ -95,7 +97,7 @@ public final class Reputation {
     List<Outcome> counted = SubjectBinding.counted(subject, outcomes);
     Instant since = now.minus(Duration.ofDays(windowDays));
     Map<Role, List<Signal>> out = new LinkedHashMap<>();
-    for (Role role : List.of(Role.PROVIDER, Role.EVALUATOR)) {
+    for (Role role : Role.values()) {
       List<Outcome> inWindow =
           counted.stream().filter(o -> o.role() == role && !o.endedAt().isBefore(since)).toList();
       if (!inWindow.isEmpty()) {
@@ -105,6 +107,25 @@ public final class Reputation {
       }
     }
     return out;
+  }
+
+  /**
+   * How many agreements of {@code provider}'s reached ARP here inside the window, under the key it
+   * signs with (none when its name's record belongs to another key): what its price weighs in the
+   * market median.
+   */
+  public long agreementsOf(Party provider) {
+    Identity subject = provider.identity();
+    String key = provider.verificationKey().toBase64Url();
+    List<Outcome> outcomes = store.outcomes(subject);
+    if (!SubjectBinding.boundKey(subject, outcomes).map(key::equals).orElse(false)) {
+      return 0;
+    }
+    Instant since = now().minus(Duration.ofDays(windowDays));
+    return outcomes.stream()
+        .filter(o -> o.role() == Role.PROVIDER && o.partyKey().equals(key))
+        .filter(o -> !o.endedAt().isBefore(since))
+        .count();
   }
 
   /**
@@ -129,7 +150,7 @@ public final class Reputation {
     // What this server acts on, for the key the identity's record belongs to here.
     ArrayNode combined = out.putArray("combined");
     if (key.isPresent()) {
-      for (Role role : List.of(Role.PROVIDER, Role.EVALUATOR)) {
+      for (Role role : Role.values()) {
         for (String id : COMBINED) {
           combined(key.get(), role, id, local.getOrDefault(role, List.of()), foreign, now)
               .ifPresent(c -> combined.add(c.toJson()));
@@ -178,6 +199,35 @@ public final class Reputation {
     List<Signal> local =
         ours ? local(subject, outcomes, now).getOrDefault(role, List.of()) : List.of();
     return combined(key, role, signalId, local, store.signals(subject), now);
+  }
+
+  /**
+   * What one party of an agreement looks like to the other while they negotiate: its combined
+   * figures in its role, under the key it signs with (none when its name's record here belongs to
+   * another key).
+   */
+  public ObjectNode summary(Party party) {
+    Identity subject = party.identity();
+    String key = party.verificationKey().toBase64Url();
+    Role role = party.role();
+    List<Outcome> outcomes = store.outcomes(subject);
+    Instant now = now();
+    boolean ours = SubjectBinding.boundKey(subject, outcomes).map(key::equals).orElse(false);
+    List<Signal> local =
+        ours ? local(subject, outcomes, now).getOrDefault(role, List.of()) : List.of();
+    List<ForeignSignal> foreign = store.signals(subject);
+    ObjectNode out = Json.object();
+    out.putObject("identity").put("scheme", subject.scheme()).put("value", subject.value());
+    out.put("key", key);
+    out.put("role", role.wireName());
+    ArrayNode figures = out.putArray("figures");
+    for (String id : COMBINED) {
+      combined(key, role, id, local, foreign, now).ifPresent(f -> figures.add(f.toJson()));
+    }
+    if (figures.isEmpty()) {
+      out.put("note", "no record here under this key");
+    }
+    return out;
   }
 
   private Optional<Figure> combined(

@@ -229,20 +229,37 @@ class ReputationEndToEndTest {
 
     // The ARP endpoint was told: each ended agreement's push carries bob's signals, signed.
     server.deliverDueMessages();
-    // (the named evaluator's too, for the three agreements it had a delivery to judge).
+    // (alice's as client, and the named evaluator's for the three deliveries it had to judge).
     List<JsonNode> pushes = arp.appliedBodies().values().stream().map(Json::parseTrusted).toList();
-    assertThat(pushes).hasSize(7);
+    assertThat(pushes).hasSize(11);
     assertThat(pushes)
         .allMatch(p -> p.path("type").asText().equals("arp.signals"))
         .allMatch(p -> !p.path("data").path("signals").isEmpty());
     assertThat(pushes.stream().map(p -> p.path("data").path("identity").path("value").asText()))
-        .containsOnly("bob", "eval-1");
+        .containsOnly("alice", "bob", "eval-1");
     Map<String, JsonNode> judge =
         byId(anonymous.reputation("api_key", "eval-1").path("signals"), "evaluator");
     assertThat(judge.get(Aggregates.ON_TIME_RATE).path("value").decimalValue())
         .as("eval-1 answered each of the three deliveries before its deadline")
         .isEqualByComparingTo("100");
     assertThat(judge).doesNotContainKey(Aggregates.PASS_RATE);
+    Map<String, JsonNode> payer =
+        byId(anonymous.reputation("api_key", "alice").path("signals"), "client");
+    assertThat(payer.get(Aggregates.FUNDING_RATE).path("value").decimalValue())
+        .isEqualByComparingTo("100");
+    assertThat(payer.get(Aggregates.DISPUTE_RATE).path("value").decimalValue())
+        .as("the provider challenged, not alice")
+        .isEqualByComparingTo("0");
+
+    // While negotiating the next one, each side sees the other's record.
+    ObjectNode next = Fixtures.general();
+    String proposed = client.createAgreement(next).path("agreement_id").asText();
+    JsonNode view = provider.negotiation(proposed).path("reputation");
+    assertThat(view.path("client").path("identity").path("value").asText()).isEqualTo("alice");
+    assertThat(view.path("provider").path("figures").toString())
+        .contains(Aggregates.PASS_RATE)
+        .contains(Aggregates.COMPLETION_RATE);
+    assertThat(view.path("client").path("figures").toString()).contains(Aggregates.FUNDING_RATE);
   }
 
   @Test
