@@ -19,7 +19,8 @@ public record AgreementTerms(
     QualityCriteria qualityCriteria,
     VerificationTerms verification,
     Escrow escrow,
-    DisputeTerms dispute) {
+    DisputeTerms dispute,
+    Eligibility eligibility) {
 
   public AgreementTerms {
     Objects.requireNonNull(asaVersion, "asaVersion");
@@ -30,6 +31,7 @@ public record AgreementTerms(
     Objects.requireNonNull(qualityCriteria, "qualityCriteria");
     Objects.requireNonNull(verification, "verification");
     Objects.requireNonNull(escrow, "escrow");
+    Objects.requireNonNull(eligibility, "eligibility (Eligibility.NONE for none)");
   }
 
   public Optional<Instant> expiry() {

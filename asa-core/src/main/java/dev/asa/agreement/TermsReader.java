@@ -9,7 +9,9 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Reads a schema-valid agreement document into {@link AgreementTerms}. The schema has already
@@ -52,7 +54,58 @@ final class TermsReader {
         criteria,
         verification,
         escrow,
-        dispute);
+        dispute,
+        eligibility(doc.path("eligibility"), escrow));
+  }
+
+  private Eligibility eligibility(JsonNode node, Escrow escrow) {
+    if (node.isMissingNode()) {
+      return Eligibility.NONE;
+    }
+    Map<Role, Eligibility.Requirements> byRole = new EnumMap<>(Role.class);
+    for (var field : node.properties()) {
+      String at = "/eligibility/" + field.getKey();
+      Role role;
+      try {
+        role = Role.fromWire(field.getKey());
+      } catch (IllegalArgumentException e) {
+        violations.add(at, e.getMessage());
+        continue;
+      }
+      JsonNode r = field.getValue();
+      List<Eligibility.SignalRequirement> signals = new ArrayList<>();
+      JsonNode list = r.path("min_signals");
+      for (int i = 0; i < list.size(); i++) {
+        JsonNode s = list.get(i);
+        signals.add(
+            new Eligibility.SignalRequirement(
+                s.path("signal").asText(),
+                s.path("at_least").decimalValue(),
+                s.path("min_sample").asLong(1)));
+      }
+      BigDecimal cap = null;
+      if (r.has("value_cap_when_unproven")) {
+        try {
+          cap = new BigDecimal(r.path("value_cap_when_unproven").asText());
+        } catch (NumberFormatException e) {
+          violations.add(at + "/value_cap_when_unproven", "a decimal amount such as \"20.00\"");
+        }
+        if (escrow.paymentTerms().isEmpty()) {
+          violations.add(
+              at + "/value_cap_when_unproven", "a cap needs an amount to hold: escrow.payment");
+        }
+      }
+      byRole.put(
+          role,
+          new Eligibility.Requirements(
+              r.has("min_completed_agreements")
+                  ? r.path("min_completed_agreements").asLong()
+                  : null,
+              r.has("min_age_days") ? r.path("min_age_days").asLong() : null,
+              signals,
+              cap));
+    }
+    return new Eligibility(byRole);
   }
 
   private Instant instant(JsonNode parent, String field, String pointer) {

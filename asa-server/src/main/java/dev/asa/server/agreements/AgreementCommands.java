@@ -8,7 +8,9 @@ import dev.asa.access.Caller;
 import dev.asa.access.Operation;
 import dev.asa.agreement.Agreement;
 import dev.asa.agreement.AgreementDrafts;
+import dev.asa.agreement.Eligibility;
 import dev.asa.agreement.InvalidDocumentException;
+import dev.asa.agreement.Party;
 import dev.asa.agreement.Role;
 import dev.asa.crypto.Ed25519Signature;
 import dev.asa.facts.DeliverableFact;
@@ -21,6 +23,7 @@ import dev.asa.lifecycle.Lifecycle;
 import dev.asa.lifecycle.State;
 import dev.asa.server.escrow.Enforcement;
 import dev.asa.server.escrow.FundRequest;
+import dev.asa.server.reputation.Reputation;
 import dev.asa.server.store.AgreementRow;
 import dev.asa.server.store.DeliverableRow;
 import dev.asa.server.store.DeliverableStore;
@@ -28,6 +31,7 @@ import dev.asa.server.store.DuplicateKeyException;
 import dev.asa.server.store.EventRecord;
 import dev.asa.server.store.Write;
 import dev.asa.shadow.SealRequest;
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,6 +53,7 @@ public final class AgreementCommands {
   private final Ids ids;
   private final EvaluatorTermsCheck evaluatorTerms;
   private final EvaluatorTasks tasks;
+  private final Reputation reputation;
 
   AgreementCommands(
       UnitOfWork work,
@@ -61,7 +66,8 @@ public final class AgreementCommands {
       EvaluatorAssignments assignments,
       Ids ids,
       EvaluatorTermsCheck evaluatorTerms,
-      EvaluatorTasks tasks) {
+      EvaluatorTasks tasks,
+      Reputation reputation) {
     this.work = work;
     this.deliverables = deliverables;
     this.verifier = verifier;
@@ -73,6 +79,7 @@ public final class AgreementCommands {
     this.ids = ids;
     this.evaluatorTerms = evaluatorTerms;
     this.tasks = tasks;
+    this.reputation = reputation;
   }
 
   public Outcome create(JsonNode input, Caller caller, IdempotencyTicket ticket) {
@@ -207,6 +214,7 @@ public final class AgreementCommands {
    * without one), and the timers of {@link Deadlines#atActivation}.
    */
   private Activated activate(Agreement active, Instant activatedAt) {
+    requireEligible(active, activatedAt);
     Agreement result = active.withFacts(f -> f.withActivatedAt(activatedAt));
     if (Enforcement.requiresFunding(result.terms())) {
       result = result.withFacts(f -> f.withEscrow(EscrowFact.unfunded()));
@@ -222,6 +230,32 @@ public final class AgreementCommands {
       events.add(assigned.get().event());
     }
     return new Activated(result, events, Deadlines.atActivation(result, activatedAt));
+  }
+
+  /**
+   * The parties' history against the terms' {@code eligibility}, at the moment the agreement would
+   * become ACTIVE (a record can grow between proposal and signature): a party that falls short is
+   * refused with what it lacks, and nothing changes.
+   */
+  private void requireEligible(Agreement a, Instant now) {
+    Eligibility eligibility = a.terms().eligibility();
+    if (eligibility.byRole().isEmpty()) {
+      return;
+    }
+    BigDecimal amount =
+        a.terms().escrow().paymentTerms().map(p -> p.amount().amount()).orElse(null);
+    for (Party party : List.of(a.terms().parties().client(), a.terms().parties().provider())) {
+      if (!eligibility.byRole().containsKey(party.role())) {
+        continue;
+      }
+      Eligibility.PartyRecord record =
+          reputation != null ? reputation.recordOf(party) : Eligibility.PartyRecord.NONE;
+      eligibility
+          .refusal(party.role(), record, amount, now)
+          .ifPresent(why -> {
+            throw new ConflictException(why);
+          });
+    }
   }
 
   public Outcome negotiate(

@@ -133,7 +133,8 @@ public final class AgreementService {
             assignments,
             ids,
             new EvaluatorTermsCheck(registry, evaluators),
-            tasks);
+            tasks,
+            reputations);
     ResultEnforcement results = new ResultEnforcement(closing, disputes, serverKeyId);
     this.engine =
         new EngineVerifications(

@@ -3,6 +3,7 @@ package dev.asa.server.reputation;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.Eligibility;
 import dev.asa.agreement.Identity;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Party;
@@ -107,6 +108,39 @@ public final class Reputation {
       }
     }
     return out;
+  }
+
+  /**
+   * {@code party}'s record here in its role, as {@code eligibility} reads it: only what it earned
+   * under the key it signs with counts (a name whose record belongs to another key is a newcomer).
+   */
+  public Eligibility.PartyRecord recordOf(Party party) {
+    Identity subject = party.identity();
+    String key = party.verificationKey().toBase64Url();
+    List<Outcome> outcomes = store.outcomes(subject);
+    boolean ours = SubjectBinding.boundKey(subject, outcomes).map(key::equals).orElse(false);
+    List<Outcome> mine =
+        ours ? outcomes.stream().filter(o -> o.partyKey().equals(key)).toList() : List.of();
+    long completed = mine.stream().filter(o -> o.role() == party.role() && o.delivered()).count();
+    Optional<Instant> firstSeen = mine.stream().map(Outcome::endedAt).min(Instant::compareTo);
+    return new Eligibility.PartyRecord() {
+      @Override
+      public long completed() {
+        return completed;
+      }
+
+      @Override
+      public Optional<Instant> firstSeen() {
+        return firstSeen;
+      }
+
+      @Override
+      public Optional<Eligibility.Figure> figure(String signal) {
+        return Reputation.this
+            .figure(subject, key, party.role(), signal)
+            .map(f -> new Eligibility.Figure(f.value(), f.sampleSize()));
+      }
+    };
   }
 
   /**
