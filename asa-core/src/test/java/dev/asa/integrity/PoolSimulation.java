@@ -442,5 +442,6 @@ public final class PoolSimulation {
     }
     int ringSet = args.length > 2 ? Integer.parseInt(args[2]) : 1000;
     SybilRingSimulation.print(seed, agreements, ringSet);
+    dev.asa.reputation.LaunderingSimulation.print(seed, 120);
   }
 }
