@@ -57,6 +57,7 @@ final class SemanticRules {
     checkDimensions(t.qualityCriteria());
     checkGates(t.qualityCriteria());
     t.escrow().paymentTerms().ifPresent(p -> checkRelease(p.release()));
+    t.escrow().collateralTerms().ifPresent(c -> checkCollateral(t.escrow(), c));
     t.disputeTerms().ifPresent(this::checkDispute);
   }
 
@@ -349,6 +350,36 @@ final class SemanticRules {
           }
         }
       }
+    }
+  }
+
+  /**
+   * A collateral is held beside the escrow, in its currency: without an escrow holding a payment
+   * there is no ledger to stake on and no client's account in that currency to slash to.
+   */
+  private void checkCollateral(Escrow escrow, Escrow.Collateral collateral) {
+    String at = "/escrow/collateral";
+    if (!escrow.enabled()) {
+      v.add(
+          at,
+          "escrow is disabled, and a collateral is held beside the escrow: enable it or remove"
+              + " escrow.collateral");
+      return;
+    }
+    Escrow.Payment payment = escrow.paymentTerms().orElse(null);
+    if (payment == null) {
+      v.add(
+          at,
+          "a collateral is held beside the escrow's payment: give escrow.payment (amount and"
+              + " currency), or remove escrow.collateral");
+    } else if (!payment.amount().currency().equals(collateral.amount().currency())) {
+      v.add(
+          at + "/currency",
+          "must be the escrow's currency, "
+              + payment.amount().currency().code()
+              + ", not "
+              + collateral.amount().currency().code()
+              + ": the stake is slashed to the client beside the payment");
     }
   }
 
