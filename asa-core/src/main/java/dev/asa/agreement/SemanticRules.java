@@ -57,7 +57,7 @@ final class SemanticRules {
     checkDimensions(t.qualityCriteria());
     checkGates(t.qualityCriteria());
     t.escrow().paymentTerms().ifPresent(p -> checkRelease(p.release()));
-    t.escrow().collateralTerms().ifPresent(c -> checkCollateral(t.escrow(), c));
+    t.escrow().collateralTerms().ifPresent(c -> checkCollateral(t.escrow()));
     t.disputeTerms().ifPresent(this::checkDispute);
   }
 
@@ -357,7 +357,7 @@ final class SemanticRules {
    * A collateral is held beside the escrow, in its currency: without an escrow holding a payment
    * there is no ledger to stake on and no client's account in that currency to slash to.
    */
-  private void checkCollateral(Escrow escrow, Escrow.Collateral collateral) {
+  private void checkCollateral(Escrow escrow) {
     String at = "/escrow/collateral";
     if (!escrow.enabled()) {
       v.add(
@@ -366,20 +366,12 @@ final class SemanticRules {
               + " escrow.collateral");
       return;
     }
-    Escrow.Payment payment = escrow.paymentTerms().orElse(null);
-    if (payment == null) {
+    // (That its currency is the payment's is checked as it is read: TermsReader.collateral.)
+    if (escrow.paymentTerms().isEmpty()) {
       v.add(
           at,
           "a collateral is held beside the escrow's payment: give escrow.payment (amount and"
               + " currency), or remove escrow.collateral");
-    } else if (!payment.amount().currency().equals(collateral.amount().currency())) {
-      v.add(
-          at + "/currency",
-          "must be the escrow's currency, "
-              + payment.amount().currency().code()
-              + ", not "
-              + collateral.amount().currency().code()
-              + ": the stake is slashed to the client beside the payment");
     }
   }
 

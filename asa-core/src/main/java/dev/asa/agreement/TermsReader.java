@@ -454,9 +454,9 @@ final class TermsReader {
 
   /**
    * {@code escrow.collateral}, or null after recording why it cannot be read. Its currency is the
-   * payment's when left out (that it is the payment's when given is {@link SemanticRules}').
-   * Closed, unlike most of the document: a misspelt {@code slash_percnt} would silently leave a
-   * full slash in force, so unknown members are refused.
+   * payment's: taken from it when left out, refused when another. Closed, unlike most of the
+   * document: a misspelt {@code slash_percnt} would silently leave a full slash in force, so
+   * unknown members are refused.
    */
   private Escrow.Collateral collateral(JsonNode c, JsonNode payment) {
     String at = "/escrow/collateral";
@@ -491,6 +491,18 @@ final class TermsReader {
             "unknown currency '" + code + "'; this server knows " + Currency.knownCodes());
       }
       return null;
+    }
+    String paymentCode = textOrNull(payment, "currency");
+    if (paymentCode != null && !paymentCode.equals(code)) {
+      // Checked here rather than with the other cross-field rules, so that it is reported with
+      // whatever else is wrong in the collateral (which is then not read).
+      violations.add(
+          at + "/currency",
+          "must be the escrow's currency, "
+              + paymentCode
+              + ", not "
+              + code
+              + ": the stake is slashed to the client beside the payment");
     }
     Money amount = null;
     try {

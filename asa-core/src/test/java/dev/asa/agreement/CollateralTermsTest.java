@@ -86,6 +86,15 @@ class CollateralTermsTest {
   }
 
   @Test
+  void everyProblemOfTheCollateralIsReportedAtOnce() {
+    ObjectNode doc = withCollateral(x -> x.put("currency", "EUR").put("amount", "0.00"));
+    assertThatThrownBy(() -> propose(doc))
+        .isInstanceOf(InvalidDocumentException.class)
+        .hasMessageContaining("/escrow/collateral/currency")
+        .hasMessageContaining("/escrow/collateral/amount");
+  }
+
+  @Test
   void anUnknownEventIsRefusedAtItsIndex() {
     assertRefused(
         withCollateral(x -> x.putArray("slash_on").add("provider_timeout").add("late_delivery")),
