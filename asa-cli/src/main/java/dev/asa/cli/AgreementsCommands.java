@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
       NegotiateCommand.class,
       NegotiationCommand.class,
       FundCommand.class,
+      StakeCommand.class,
       DeliverCommand.class,
       VerifyCommand.class,
       VerificationCommand.class,

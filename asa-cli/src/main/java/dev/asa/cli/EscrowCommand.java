@@ -18,7 +18,7 @@ import picocli.CommandLine.Parameters;
     header = "Shows where an agreement's escrow money is and how it moved.",
     customSynopsis = "asa agreements escrow ID",
     description =
-        "Its status and balance, every transfer, and each payment message with its delivery attempts. Status is unfunded, held, frozen (a dispute is open), settled, nothing_held or not_required.")
+        "Its status and balance, the provider's collateral if the terms ask for one, every transfer, and each payment message with its delivery attempts. Status is unfunded, held, frozen (a dispute is open), settled, nothing_held or not_required.")
 final class EscrowCommand implements Callable<Integer> {
 
   @Mixin ServerOptions server;
@@ -48,6 +48,9 @@ final class EscrowCommand implements Callable<Integer> {
             .row("escrow", terms)
             .row("status", e.path("status").asText().replace('_', ' '))
             .row("balance", balances(e.path("balances")));
+    if (e.path("collateral").isObject()) {
+      facts.row("collateral", collateral(e.path("collateral")));
+    }
     if (e.has("requirements")) {
       facts.row("payment", "x402 payment requirements given (--json shows them)");
     }
@@ -55,6 +58,31 @@ final class EscrowCommand implements Callable<Integer> {
     s.append('\n').append(transfers(e.path("transfers")));
     s.append('\n').append(messages(e.path("messages")));
     return s.toString();
+  }
+
+  /**
+   * {@code 3.00 USD held}, {@code 3.00 USD slashed (verification_failure): 1.20 USD to the client,
+   * 1.80 USD back}, {@code 3.00 USD returned}, {@code 3.00 USD awaiting the provider's stake}.
+   */
+  static String collateral(JsonNode c) {
+    String currency = " " + c.path("currency").asText();
+    String stake = c.path("amount").asText() + currency;
+    return switch (c.path("status").asText()) {
+      case "awaiting" -> stake + " awaiting the provider's stake";
+      case "not_staked" -> stake + " never staked";
+      case "slashed" ->
+          stake
+              + " slashed ("
+              + c.path("trigger").asText()
+              + "): "
+              + c.path("slashed").asText()
+              + currency
+              + " to the client, "
+              + c.path("returned").asText()
+              + currency
+              + " back";
+      default -> stake + " " + c.path("status").asText();
+    };
   }
 
   /** {@code 10.00 USD}, one per currency, or {@code none}. */

@@ -207,6 +207,9 @@ class EscrowCommandsTest {
         .contains("agreements fund")
         .contains("agreements escrow")
         .contains("agreements ruling");
+    assertThat(run("agreements", "--help").out()).contains("agreements stake");
+    assertThat(run("agreements", "stake", "--help").out())
+        .startsWith("usage: asa agreements stake ID\n");
     assertThat(run("accounts", "--help").out()).contains("accounts show");
     assertThat(run("agreements", "fund", "--help").out())
         .startsWith("usage: asa agreements fund ID [--x402-payload FILE | --erc8183-job JOB_ID]\n");
@@ -262,6 +265,36 @@ class EscrowCommandsTest {
             msg_1    escrow.hold     delivered  1         https://pay.example/hook  delivered at 2026-03-26T10:00:01Z
             msg_2    escrow.release  pending    2         https://pay.example/hook  next attempt at 2026-03-26T10:05:00Z; last error: HTTP 503
             """);
+  }
+
+  @Test
+  void aStakeAndTheCollateralOfAnEscrowReadAsSentences() throws Exception {
+    assertThat(
+            StakeCommand.summary(
+                Json.parse(
+                    """
+                    {"state":"ACTIVE","agreement":{"metadata":{"collateral":{"status":"held","amount":"3.00",
+                     "currency":"USD","collateral_account":"collateral:asa-1","staked_at":"2026-03-26T10:00:00Z"}}}}\
+                    """)))
+        .isEqualTo("staked 3.00 USD into collateral:asa-1; state ACTIVE\n");
+    String slashed =
+        EscrowCommand.summary(
+            Json.parse(
+                """
+                {"agreement_id":"asa-1","state":"CLOSED","binding":"ledger","enabled":true,"amount":"10.00",
+                 "currency":"USD","status":"settled","balances":{"USD":"0.00"},"transfers":[],"messages":[],
+                 "collateral":{"amount":"3.00","currency":"USD","slash_on":["verification_failure"],
+                  "slash_percent":40,"status":"slashed","slashed":"1.20","returned":"1.80",
+                  "trigger":"verification_failure","collateral_account":"collateral:asa-1","balances":{}}}\
+                """));
+    assertThat(slashed)
+        .contains(
+            "collateral  3.00 USD slashed (verification_failure): 1.20 USD to the client, 1.80 USD"
+                + " back\n");
+    assertThat(
+            EscrowCommand.collateral(
+                Json.parse("{\"amount\":\"3.00\",\"currency\":\"USD\",\"status\":\"awaiting\"}")))
+        .isEqualTo("3.00 USD awaiting the provider's stake");
   }
 
   @Test

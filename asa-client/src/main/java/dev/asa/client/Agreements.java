@@ -124,6 +124,22 @@ public final class Agreements {
   }
 
   /**
+   * Stakes the collateral the terms ask for ({@code POST /agreements/{id}/collateral}, the
+   * provider's call, before delivering; the ledger binding needs nothing more).
+   *
+   * @param id the agreement's id
+   * @return the agreement after staking
+   * @throws AsaApiException 403 when the key is not the provider's, 409 when the terms ask for no
+   *     collateral, it is staked already or the agreement is not {@code ACTIVE}
+   */
+  public AgreementView stakeCollateral(String id) {
+    return typed(
+        "POST /agreements/" + id + "/collateral",
+        () -> asa.stakeCollateral(id),
+        AgreementView::from);
+  }
+
+  /**
    * Delivers inline content ({@code POST /agreements/{id}/deliver}, the provider's call).
    *
    * @param id the agreement's id
@@ -131,7 +147,8 @@ public final class Agreements {
    * @param format e.g. {@code markdown}, {@code json}; null for the agreement's deliverable format
    * @return the agreement, {@code DELIVERED}
    * @throws AsaApiException 403 when the key is not the provider's, 409 when the escrow is not
-   *     funded yet or the state does not allow delivery, 422 when the content is not of its format
+   *     funded yet, the collateral not staked, or the state does not allow delivery, 422 when the
+   *     content is not of its format
    */
   public AgreementView deliver(String id, String content, String format) {
     return typed(

@@ -784,6 +784,32 @@ public final class AsaClient {
   }
 
   /**
+   * Stakes the collateral the terms ask for ({@code escrow.collateral}, the provider's call, before
+   * delivering); a ledger escrow needs no body.
+   *
+   * @param id the agreement's id
+   * @return the envelope after staking, with {@code agreement.metadata.collateral}
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
+   */
+  public ObjectNode stakeCollateral(String id) {
+    return stakeCollateral(id, null);
+  }
+
+  /**
+   * Stakes the collateral with a binding-specific body (none for the ledger binding).
+   *
+   * @param id the agreement's id
+   * @param body the binding's body; null for none
+   * @return the envelope after staking
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
+   */
+  public ObjectNode stakeCollateral(String id, JsonNode body) {
+    return send("POST", agreementPath(id) + "/collateral", body, null);
+  }
+
+  /**
    * Seals Shadow Scoring criteria into the agreement (the client's call, before anyone signs).
    *
    * @param id the agreement's id

@@ -54,7 +54,8 @@ public record EscrowView(
    * One ledger transfer: money from one account to another.
    *
    * @param transferId its id
-   * @param kind {@code fund}, {@code hold}, {@code release} or {@code refund}
+   * @param kind {@code fund}, {@code hold}, {@code release} or {@code refund}; for a collateral,
+   *     {@code deposit}, {@code stake}, {@code slash} or {@code return}
    * @param from the account debited
    * @param to the account credited
    * @param amount how much, an exact decimal
@@ -119,6 +120,20 @@ public record EscrowView(
         balances,
         Members.objects(o, "transfers", WHAT).stream().map(Transfer::from).toList(),
         o);
+  }
+
+  /**
+   * The provider's collateral, for terms with {@code escrow.collateral}: the terms ({@code amount},
+   * {@code currency}, {@code slash_on}, {@code slash_percent}), its {@code status} ({@code
+   * awaiting}, {@code held}, {@code slashed}, {@code returned}, {@code not_staked}), and once
+   * settled what was {@code slashed} and {@code returned} and the {@code trigger}.
+   *
+   * @return a copy, or empty when the terms ask for no collateral
+   */
+  public Optional<ObjectNode> collateral() {
+    return json.get("collateral") instanceof ObjectNode c
+        ? Optional.of(c.deepCopy())
+        : Optional.empty();
   }
 
   /**

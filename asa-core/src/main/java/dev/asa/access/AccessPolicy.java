@@ -25,6 +25,7 @@ import java.util.Set;
  * SIGN_AS_CLIENT                yes      -        -         -
  * SIGN_AS_PROVIDER               -      yes       -         -
  * FUND                          yes      -        -         -
+ * STAKE_COLLATERAL               -      yes       -         -
  * DELIVER                        -      yes       -         -
  * TRIGGER_VERIFICATION          yes     yes      yes        -
  * SUBMIT_VERIFICATION_RESULT     -       -       yes        -
@@ -52,6 +53,7 @@ public final class AccessPolicy {
           Map.entry(Operation.SIGN_AS_CLIENT, EnumSet.of(Role.CLIENT)),
           Map.entry(Operation.SIGN_AS_PROVIDER, EnumSet.of(Role.PROVIDER)),
           Map.entry(Operation.FUND, EnumSet.of(Role.CLIENT)),
+          Map.entry(Operation.STAKE_COLLATERAL, EnumSet.of(Role.PROVIDER)),
           Map.entry(Operation.DELIVER, EnumSet.of(Role.PROVIDER)),
           Map.entry(
               Operation.TRIGGER_VERIFICATION,
@@ -153,6 +155,7 @@ public final class AccessPolicy {
       case SIGN_AS_CLIENT -> "sign the client's slot of";
       case SIGN_AS_PROVIDER -> "sign the provider's slot of";
       case FUND -> "fund";
+      case STAKE_COLLATERAL -> "stake collateral on";
       case DELIVER -> "deliver on";
       case TRIGGER_VERIFICATION -> "trigger verification of";
       case SUBMIT_VERIFICATION_RESULT -> "submit verification results for";

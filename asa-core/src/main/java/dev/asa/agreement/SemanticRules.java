@@ -57,6 +57,7 @@ final class SemanticRules {
     checkDimensions(t.qualityCriteria());
     checkGates(t.qualityCriteria());
     t.escrow().paymentTerms().ifPresent(p -> checkRelease(p.release()));
+    t.escrow().collateralTerms().ifPresent(c -> checkCollateral(t.escrow()));
     t.disputeTerms().ifPresent(this::checkDispute);
   }
 
@@ -349,6 +350,28 @@ final class SemanticRules {
           }
         }
       }
+    }
+  }
+
+  /**
+   * A collateral is held beside the escrow, in its currency: without an escrow holding a payment
+   * there is no ledger to stake on and no client's account in that currency to slash to.
+   */
+  private void checkCollateral(Escrow escrow) {
+    String at = "/escrow/collateral";
+    if (!escrow.enabled()) {
+      v.add(
+          at,
+          "escrow is disabled, and a collateral is held beside the escrow: enable it or remove"
+              + " escrow.collateral");
+      return;
+    }
+    // (That its currency is the payment's is checked as it is read: TermsReader.collateral.)
+    if (escrow.paymentTerms().isEmpty()) {
+      v.add(
+          at,
+          "a collateral is held beside the escrow's payment: give escrow.payment (amount and"
+              + " currency), or remove escrow.collateral");
     }
   }
 

@@ -10,8 +10,10 @@ import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Reads a schema-valid agreement document into {@link AgreementTerms}. The schema has already
@@ -517,11 +519,107 @@ final class TermsReader {
             s.has("timeout_action")
                 ? DeadMansSwitch.TimeoutAction.fromWire(s.path("timeout_action").asText())
                 : DeadMansSwitch.TimeoutAction.HOLD_FOR_BACKUP_EVALUATOR);
+    JsonNode c = node.path("collateral");
+    Escrow.Collateral collateral = c.isMissingNode() ? null : collateral(c, p);
     return new Escrow(
         node.path("enabled").asBoolean(true),
         node.path("binding").path("type").asText("ledger"),
         payment,
-        dms);
+        dms,
+        collateral);
+  }
+
+  private static final List<String> COLLATERAL_MEMBERS =
+      List.of("amount", "currency", "slash_on", "slash_percent");
+
+  /**
+   * {@code escrow.collateral}, or null after recording why it cannot be read. Its currency is the
+   * payment's: taken from it when left out, refused when another. Closed, unlike most of the
+   * document: a misspelt {@code slash_percnt} would silently leave a full slash in force, so
+   * unknown members are refused.
+   */
+  private Escrow.Collateral collateral(JsonNode c, JsonNode payment) {
+    String at = "/escrow/collateral";
+    if (!c.isObject()) {
+      return null; // the schema says what it must be
+    }
+    int before = violations.size();
+    c.fieldNames()
+        .forEachRemaining(name -> {
+          if (!COLLATERAL_MEMBERS.contains(name)) {
+            violations.add(
+                at + "/" + name.replace("~", "~0").replace("/", "~1"),
+                "unknown member '"
+                    + name
+                    + "'; expected only "
+                    + String.join(", ", COLLATERAL_MEMBERS));
+          }
+        });
+    String code = c.has("currency") ? c.path("currency").asText() : textOrNull(payment, "currency");
+    if (code == null) {
+      violations.add(
+          at,
+          "a collateral is held beside the escrow's payment: give escrow.payment (amount and"
+              + " currency), or remove escrow.collateral");
+      return null;
+    }
+    Currency currency = Currency.of(code).orElse(null);
+    if (currency == null) {
+      if (c.has("currency")) { // the payment's own unknown currency is reported at its pointer
+        violations.add(
+            at + "/currency",
+            "unknown currency '" + code + "'; this server knows " + Currency.knownCodes());
+      }
+      return null;
+    }
+    String paymentCode = textOrNull(payment, "currency");
+    if (paymentCode != null && !paymentCode.equals(code)) {
+      // Checked here rather than with the other cross-field rules, so that it is reported with
+      // whatever else is wrong in the collateral (which is then not read).
+      violations.add(
+          at + "/currency",
+          "must be the escrow's currency, "
+              + paymentCode
+              + ", not "
+              + code
+              + ": the stake is slashed to the client beside the payment");
+    }
+    Money amount = null;
+    try {
+      amount = new Money(new BigDecimal(c.path("amount").asText()), currency);
+      if (amount.amount().signum() == 0) {
+        violations.add(
+            at + "/amount",
+            "a collateral stakes an amount above zero; remove escrow.collateral to stake nothing");
+      }
+    } catch (IllegalArgumentException e) { // NumberFormatException included
+      violations.add(at + "/amount", e.getMessage());
+    }
+    Set<Escrow.SlashEvent> slashOn =
+        EnumSet.allOf(Escrow.SlashEvent.class); // all three when left out
+    if (c.has("slash_on")) {
+      slashOn = EnumSet.noneOf(Escrow.SlashEvent.class);
+      int i = 0;
+      for (JsonNode event : c.path("slash_on")) {
+        try {
+          slashOn.add(Escrow.SlashEvent.fromWire(event.asText()));
+        } catch (IllegalArgumentException e) {
+          violations.add(at + "/slash_on/" + i, e.getMessage());
+        }
+        i++;
+      }
+    }
+    BigDecimal percent = decimal(c, "slash_percent", Escrow.Collateral.FULL);
+    if (percent.signum() <= 0 || percent.compareTo(Escrow.Collateral.FULL) > 0) {
+      violations.add(
+          at + "/slash_percent",
+          "must be above 0 and at most 100 (the share of the stake slashed to the client), not "
+              + percent.toPlainString());
+    }
+    if (violations.size() > before) {
+      return null;
+    }
+    return new Escrow.Collateral(amount, slashOn, percent);
   }
 
   private Escrow.Payment payment(JsonNode p) {

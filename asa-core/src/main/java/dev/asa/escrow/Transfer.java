@@ -45,6 +45,22 @@ public record Transfer(
               + ", not "
               + from);
     }
+    // So does the provider's stake: into the agreement's collateral account, and out of it only
+    // to settle it.
+    String collateral = Accounts.collateral(agreementId);
+    if (kind == Kind.STAKE && !to.equals(collateral)) {
+      throw new IllegalArgumentException(
+          "a stake goes into the agreement's collateral account " + collateral + ", not " + to);
+    }
+    if ((kind == Kind.SLASH || kind == Kind.RETURN) && !from.equals(collateral)) {
+      throw new IllegalArgumentException(
+          "a "
+              + kind.wireName()
+              + " is paid out of the agreement's collateral account "
+              + collateral
+              + ", not "
+              + from);
+    }
     at = Instant.ofEpochMilli(at.toEpochMilli());
   }
 
@@ -61,7 +77,18 @@ public record Transfer(
     /** The escrow pays the provider its share. */
     RELEASE,
     /** The escrow returns the rest to the client. */
-    REFUND;
+    REFUND,
+    /**
+     * Money enters the ledger from outside, into the provider's account, for its collateral (as
+     * {@link #FUND} does for the client's payment).
+     */
+    DEPOSIT,
+    /** The provider's collateral is locked in the agreement's collateral account. */
+    STAKE,
+    /** A slash event: the collateral account pays the slashed share to the client. */
+    SLASH,
+    /** The collateral account gives the provider back its stake, or what a slash left of it. */
+    RETURN;
 
     public String wireName() {
       return name().toLowerCase(Locale.ROOT);

@@ -28,6 +28,8 @@ public enum Fact {
   RULING("ruling"),
   /** How the money was finally split. */
   SETTLEMENT("settlement"),
+  /** The provider's staked collateral: held, then slashed or returned ({@link CollateralFact}). */
+  COLLATERAL("collateral"),
   /**
    * Which backup evaluator took over after the evaluator's deadline (not the pool assignment at
    * activation: that is {@link #ASSIGNED_EVALUATORS}).

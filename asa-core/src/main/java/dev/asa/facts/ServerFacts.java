@@ -18,9 +18,9 @@ import java.util.function.Function;
  * sends ever becomes a fact, so no request can claim that money is held or a negotiation is over.
  * The facts decisions read back are typed records ({@link EscrowFact}, {@link DeliverableFact},
  * {@link VerificationFact}, {@link HardeningFact}, {@link DisputeFact}, {@link SettlementFact},
- * {@link EvaluatorAssignmentFact}, {@link EvaluatorProposalsFact}), each with its one JSON form;
- * the others (negotiation state, ruling, threshold noise, backup evaluator) are recorded and
- * rendered as their producers wrote them.
+ * {@link CollateralFact}, {@link EvaluatorAssignmentFact}, {@link EvaluatorProposalsFact}), each
+ * with its one JSON form; the others (negotiation state, ruling, threshold noise, backup evaluator)
+ * are recorded and rendered as their producers wrote them.
  */
 public final class ServerFacts {
 
@@ -36,6 +36,7 @@ public final class ServerFacts {
           Fact.SHADOW,
           Fact.DISPUTE,
           Fact.SETTLEMENT,
+          Fact.COLLATERAL,
           Fact.TEMPLATE,
           Fact.ASSIGNED_EVALUATORS,
           Fact.EVALUATOR_PROPOSALS);
@@ -163,6 +164,15 @@ public final class ServerFacts {
 
   public ServerFacts withSettlement(SettlementFact settlement) {
     return set(Fact.SETTLEMENT, settlement.toJson());
+  }
+
+  /** The provider's staked collateral; empty until it is staked. */
+  public Optional<CollateralFact> collateral() {
+    return read(Fact.COLLATERAL, CollateralFact::fromJson);
+  }
+
+  public ServerFacts withCollateral(CollateralFact collateral) {
+    return set(Fact.COLLATERAL, collateral.toJson());
   }
 
   /** The pool evaluators assigned at activation; empty when the document names its evaluator. */

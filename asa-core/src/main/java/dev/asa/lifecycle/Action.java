@@ -13,6 +13,11 @@ public enum Action {
   SIGN,
   /** The client funds the escrow. */
   FUND,
+  /**
+   * The provider stakes the collateral its terms ask for ({@code escrow.collateral}), before it
+   * delivers.
+   */
+  STAKE_COLLATERAL,
   /** The provider submits the deliverable. */
   DELIVER,
   /**

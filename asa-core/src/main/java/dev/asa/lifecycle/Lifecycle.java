@@ -28,7 +28,8 @@ public final class Lifecycle {
     return switch (state) {
       case PROPOSED, NEGOTIATING ->
           EnumSet.of(Action.NEGOTIATE, Action.SIGN, Action.REJECT, Action.EXPIRE);
-      case ACTIVE -> EnumSet.of(Action.FUND, Action.DELIVER, Action.EXPIRE);
+      case ACTIVE ->
+          EnumSet.of(Action.FUND, Action.STAKE_COLLATERAL, Action.DELIVER, Action.EXPIRE);
       case DELIVERED -> EnumSet.of(Action.VERIFY, Action.REDELIVER, Action.EXPIRE, Action.ESCALATE);
       case VERIFIED -> EnumSet.of(Action.CHALLENGE, Action.QUARANTINE, Action.CLOSE);
       case DISPUTED -> EnumSet.of(Action.RULE);
@@ -82,7 +83,7 @@ public final class Lifecycle {
     return switch (action) {
       case NEGOTIATE -> State.NEGOTIATING;
       case SIGN -> facts.fullySignedAfter() ? State.ACTIVE : current;
-      case FUND -> current;
+      case FUND, STAKE_COLLATERAL -> current;
       case DELIVER -> State.DELIVERED;
       case REDELIVER -> {
         if (!facts.hardeningOpen()) {

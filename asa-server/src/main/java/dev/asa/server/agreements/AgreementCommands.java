@@ -37,9 +37,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The write side of the agreements API, one method per call: create, sign, negotiate, fund,
- * deliver, challenge, close, rule, and sealing Shadow Scoring criteria. Each parses its body, lets
- * the core decide inside one {@link UnitOfWork}, and returns the outcome to render.
+ * The write side of the agreements API, one method per call: create, sign, negotiate, fund, stake
+ * collateral, deliver, challenge, close, rule, and sealing Shadow Scoring criteria. Each parses its
+ * body, lets the core decide inside one {@link UnitOfWork}, and returns the outcome to render.
  */
 public final class AgreementCommands {
   private final UnitOfWork work;
@@ -312,6 +312,49 @@ public final class AgreementCommands {
         });
   }
 
+  /**
+   * {@code POST /agreements/{id}/collateral}: the provider stakes the collateral its terms ask for
+   * ({@code escrow.collateral}), held beside the escrow until the agreement ends; delivery waits
+   * for it. Before or after the client funds, but only while ACTIVE: once delivered the stake would
+   * no longer bond anything.
+   */
+  public Outcome stakeCollateral(
+      String id, Command.Stake request, Caller caller, IdempotencyTicket ticket) {
+    return work.mutate(
+        id,
+        ticket,
+        caller,
+        Operation.STAKE_COLLATERAL,
+        current -> {
+          Agreement a = current.agreement();
+          Lifecycle.require(a.state(), Action.STAKE_COLLATERAL);
+          if (!Enforcement.requiresCollateral(a.terms())) {
+            throw new ConflictException(
+                "agreement "
+                    + id
+                    + " takes no collateral: its terms have no escrow.collateral, so there is"
+                    + " nothing to stake");
+          }
+          if (Enforcement.isStaked(a)) {
+            throw new ConflictException(
+                "the collateral of agreement "
+                    + id
+                    + " is already staked (at "
+                    + a.facts().collateral().orElseThrow().stakedAt()
+                    + ")");
+          }
+          Enforcement.Bond step = enforcement.stake(a, request.bindingPayload(), current.now());
+          Agreement result = a.withFacts(f -> f.withCollateral(step.collateral()));
+          ObjectNode payload = step.collateral().toJson();
+          payload.put("state", a.state().name());
+          return new Change(
+              result,
+              List.of(new EventLog.Draft(EventType.COLLATERAL_STAKED, current.actor(), payload)),
+              step.writes(),
+              null);
+        });
+  }
+
   public Outcome deliver(
       String id, Command.Deliver request, Caller caller, IdempotencyTicket ticket) {
     Delivery delivery = request.delivery();
@@ -334,6 +377,17 @@ public final class AgreementCommands {
                     + " yet; deliver once it is funded (GET /agreements/"
                     + id
                     + "/escrow shows its status)");
+          }
+          if (Enforcement.requiresCollateral(a.terms()) && !Enforcement.isStaked(a)) {
+            var c = a.terms().escrow().collateralTerms().orElseThrow().amount();
+            throw new ConflictException(
+                "the provider has not staked the collateral of agreement "
+                    + id
+                    + " ("
+                    + c
+                    + ", escrow.collateral) yet; stake it (POST /agreements/"
+                    + id
+                    + "/collateral) before delivering");
           }
           if (!redelivery) { // a re-delivery replaces content the rail has already seen
             enforcement.checkDelivery(a, delivery.contentHash());

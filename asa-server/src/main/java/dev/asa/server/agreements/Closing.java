@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
 import dev.asa.agreement.DisputeTerms;
+import dev.asa.escrow.Slashing;
+import dev.asa.facts.CollateralFact;
+import dev.asa.facts.CollateralStatus;
 import dev.asa.facts.Fact;
 import dev.asa.facts.SettlementFact;
 import dev.asa.facts.VerificationFact;
@@ -11,6 +14,7 @@ import dev.asa.json.Json;
 import dev.asa.lifecycle.Action;
 import dev.asa.lifecycle.Lifecycle;
 import dev.asa.lifecycle.State;
+import dev.asa.scoring.Determination;
 import dev.asa.server.escrow.Disputes;
 import dev.asa.server.escrow.Enforcement;
 import dev.asa.server.store.Write;
@@ -18,11 +22,14 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The ways an agreement ends with money moving: closing on its verification result, closing on a
  * ruling, expiring by a dead-man's switch. Each settles through {@link Enforcement#settle} and
- * records the settlement as its settlement fact; the final state never changes afterwards.
+ * records the settlement as its settlement fact, and settles a staked collateral with it ({@link
+ * Enforcement#settleCollateral}: slashed on the slash event this ending is, returned otherwise);
+ * the final state never changes afterwards.
  */
 final class Closing {
   private final Enforcement enforcement;
@@ -61,7 +68,13 @@ final class Closing {
     }
     SettlementFact settlement =
         step.settlement().closed(now, verification.verificationId(), null, autoFiled);
-    return finish(result, settlement, EventType.CLOSED, actor, writes);
+    return finish(
+        result,
+        settlement,
+        EventType.CLOSED,
+        actor,
+        writes,
+        new Slashing.OnVerdict(failedBelowThreshold(a, verification)));
   }
 
   /** A ruling closes a dispute: {@code percent} to the provider, the rest to the client. */
@@ -77,12 +90,17 @@ final class Closing {
     ruling.put("ruled_at", now.toString());
     SettlementFact settlement =
         step.settlement().closed(now, a.facts().verificationId().orElse(null), ruling, null);
+    VerificationFact verdict = a.facts().verification().orElse(null);
     return finish(
         a.withState(next).withFact(Fact.RULING, ruling),
         settlement,
         EventType.RULED,
         actor,
-        step.writes());
+        step.writes(),
+        new Slashing.OnRuling(
+            percent,
+            verdict == null ? null : verdict.releasePercent(),
+            verdict != null && failedBelowThreshold(a, verdict)));
   }
 
   /**
@@ -92,12 +110,38 @@ final class Closing {
   Change onTimeout(Agreement a, BigDecimal percent, String reason, Instant now, Actor actor) {
     State next = Lifecycle.next(a.state(), Action.EXPIRE, Lifecycle.Facts.NONE);
     Enforcement.Settling step = enforcement.settle(a, percent, reason, now);
+    // Only the provider's own delivery deadline is its fault; the client's funding deadline, the
+    // agreement's expiry and an evaluator's deadline are not.
+    boolean providerMissedDelivery = reason.equals(TimerKind.PROVIDER_DELIVERY_TIMEOUT.wireName());
     return finish(
-        a.withState(next), step.settlement().expired(now), EventType.EXPIRED, actor, step.writes());
+        a.withState(next),
+        step.settlement().expired(now),
+        EventType.EXPIRED,
+        actor,
+        step.writes(),
+        new Slashing.OnTimeout(providerMissedDelivery));
   }
 
-  private static Change finish(
-      Agreement a, SettlementFact settlement, EventType event, Actor actor, List<Write> writes) {
+  /** Whether the recorded verdict is a FAIL with its composite below the agreement's threshold. */
+  private static boolean failedBelowThreshold(Agreement a, VerificationFact verdict) {
+    return Slashing.failedBelowThreshold(
+        Determination.PASS.equals(verdict.result()),
+        verdict.composite(),
+        a.terms().qualityCriteria().compositeThreshold());
+  }
+
+  /**
+   * What every ending shares: the settlement recorded, the deliverable's content erased, and the
+   * provider's staked collateral, if any, slashed or returned in this same change (so a stake is
+   * settled exactly when, and as often as, the escrow is: once).
+   */
+  private Change finish(
+      Agreement a,
+      SettlementFact settlement,
+      EventType event,
+      Actor actor,
+      List<Write> writes,
+      Slashing.Ending ending) {
     // Every ending erases the deliverable's content (section 12.4), verified or not; its digest
     // stays.
     writes = new ArrayList<>(writes);
@@ -107,6 +151,24 @@ final class Closing {
             a.withFacts(f -> f.withSettlement(settlement)), settlement.escrowStatus());
     ObjectNode payload = settlement.toJson();
     payload.put("state", result.state().name());
-    return new Change(result, List.of(new EventLog.Draft(event, actor, payload)), writes, null);
+    List<EventLog.Draft> events = new ArrayList<>();
+    events.add(new EventLog.Draft(event, actor, payload));
+    Optional<Enforcement.Bond> bond =
+        enforcement.settleCollateral(a, ending, settlement.reason(), settlement.settledAt());
+    if (bond.isPresent()) {
+      CollateralFact collateral = bond.get().collateral();
+      writes.addAll(bond.get().writes());
+      result = result.withFacts(f -> f.withCollateral(collateral));
+      ObjectNode settled = collateral.toJson();
+      settled.put("state", result.state().name());
+      events.add(
+          new EventLog.Draft(
+              collateral.status() == CollateralStatus.SLASHED
+                  ? EventType.COLLATERAL_SLASHED
+                  : EventType.COLLATERAL_RETURNED,
+              actor,
+              settled));
+    }
+    return new Change(result, events, writes, null);
   }
 }

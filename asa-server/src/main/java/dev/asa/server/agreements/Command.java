@@ -1,6 +1,7 @@
 package dev.asa.server.agreements;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.ChallengeReason;
 import dev.asa.agreement.Role;
 import dev.asa.crypto.Ed25519Signature;
@@ -38,6 +39,21 @@ public sealed interface Command {
     public Negotiate {
       Objects.requireNonNull(claimedParty, "claimedParty");
       Objects.requireNonNull(message, "message");
+    }
+  }
+
+  /**
+   * {@code POST /agreements/{id}/collateral}: what the escrow binding reads to stake the provider's
+   * collateral (nothing, on the ledger; the binding refuses what it does not take).
+   */
+  record Stake(ObjectNode bindingPayload) implements Command {
+    public Stake {
+      bindingPayload = bindingPayload.deepCopy();
+    }
+
+    @Override
+    public ObjectNode bindingPayload() {
+      return bindingPayload.deepCopy();
     }
   }
 

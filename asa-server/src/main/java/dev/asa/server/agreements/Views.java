@@ -105,18 +105,21 @@ final class Views {
 
   /**
    * What a caller may ask for now; the server's own moves (expire, escalate...) are not offered.
-   * The state allows funding and delivery alike, but the money decides which one can succeed: an
-   * escrow that must be funded is funded first and only once, so {@code fund} is offered until it
-   * is held and {@code deliver} from then on (the commands refuse the other with 409).
+   * The state allows funding, staking and delivery alike, but the money decides which can succeed:
+   * an escrow that must be funded is funded first and only once, and a collateral the terms ask for
+   * is staked first and only once, so {@code fund} and {@code stake_collateral} are offered until
+   * each is held and {@code deliver} once both are (the commands refuse the others with 409).
    */
   static ArrayNode allowed(Agreement a) {
     boolean awaitsFunding = Enforcement.requiresFunding(a.terms()) && !Enforcement.isFunded(a);
+    boolean awaitsStake = Enforcement.requiresCollateral(a.terms()) && !Enforcement.isStaked(a);
     ArrayNode arr = Json.mapper().createArrayNode();
     for (Action action : Lifecycle.offered(a.state())) {
       boolean possible =
           switch (action) {
             case FUND -> awaitsFunding;
-            case DELIVER -> !awaitsFunding;
+            case STAKE_COLLATERAL -> awaitsStake;
+            case DELIVER -> !awaitsFunding && !awaitsStake;
             default -> true;
           };
       if (possible) {
@@ -187,6 +190,21 @@ final class Views {
               }
             },
             () -> payment.put("status", "no_payment_terms"));
+    if (Enforcement.requiresCollateral(a.terms())) {
+      // The provider's stake: where it stands (the escrow view adds its transfers and balance).
+      o.set(
+          "collateral",
+          a.facts()
+              .collateral()
+              .map(c -> (ObjectNode) c.toJson())
+              .orElseGet(() -> {
+                Money stake = a.terms().escrow().collateralTerms().orElseThrow().amount();
+                return Json.object()
+                    .put("status", a.state().isFinal() ? "not_staked" : "awaiting")
+                    .put("amount", stake.toWire())
+                    .put("currency", stake.currency().code());
+              }));
+    }
     return o;
   }
 

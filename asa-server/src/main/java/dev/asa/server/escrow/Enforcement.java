@@ -12,7 +12,9 @@ import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Money;
 import dev.asa.crypto.Digest;
 import dev.asa.escrow.Accounts;
+import dev.asa.escrow.Slashing;
 import dev.asa.escrow.Transfer;
+import dev.asa.facts.CollateralFact;
 import dev.asa.facts.EscrowFact;
 import dev.asa.facts.EscrowStatus;
 import dev.asa.facts.SettlementFact;
@@ -50,7 +52,10 @@ import java.util.stream.Collectors;
  * or refund of the same agreement, so money moves at most once even under races and retries.
  *
  * <p>The agreement's escrow fact records where the money stands: {@code unfunded}, {@code held},
- * {@code frozen} (a dispute is open), {@code settled}.
+ * {@code frozen} (a dispute is open), {@code settled}. A provider's collateral ({@code
+ * escrow.collateral}) is staked here too ({@link #stake}) and settled with the escrow ({@link
+ * #settleCollateral}), in an account of its own; its fact says {@code held}, {@code slashed} or
+ * {@code returned}.
  */
 public final class Enforcement {
 
@@ -109,6 +114,19 @@ public final class Enforcement {
     return a.facts().fundedAt().isPresent();
   }
 
+  /**
+   * Whether the provider must stake a collateral before it delivers: escrow on, with {@code
+   * escrow.collateral} (the core refuses a collateral on a disabled escrow).
+   */
+  public static boolean requiresCollateral(AgreementTerms terms) {
+    return terms.escrow().enabled() && terms.escrow().collateralTerms().isPresent();
+  }
+
+  /** Whether the provider staked its collateral (it may since have been slashed or returned). */
+  public static boolean isStaked(Agreement a) {
+    return a.facts().collateral().isPresent();
+  }
+
   /** Settlement may come this long after funding at most, beyond the agreement's own timeouts. */
   private static final Duration SETTLEMENT_MARGIN = Duration.ofDays(1);
 
@@ -134,6 +152,19 @@ public final class Enforcement {
 
   /** Refuses, at creation, an escrow this server cannot operate, naming the field. */
   public void check(Agreement a) {
+    if (requiresCollateral(a.terms()) && !binding(a).holdsCollateral()) {
+      throw new InvalidDocumentException(
+          "/escrow/collateral",
+          "the '"
+              + a.terms().escrow().bindingType()
+              + "' binding cannot hold a collateral beside its escrow; only "
+              + bindings.values().stream()
+                  .filter(EscrowBinding::holdsCollateral)
+                  .map(EscrowBinding::type)
+                  .sorted()
+                  .toList()
+              + " can: use that binding, or remove escrow.collateral");
+    }
     if (!requiresFunding(a.terms())) {
       return;
     }
@@ -199,6 +230,13 @@ public final class Enforcement {
   /** The result of settling: writes to commit and the settlement fact to record. */
   public record Settling(List<Write> writes, SettlementFact settlement) {}
 
+  /** The result of staking or settling a collateral: writes to commit and the fact to record. */
+  public record Bond(List<Write> writes, CollateralFact collateral) {
+    public Bond {
+      writes = List.copyOf(writes);
+    }
+  }
+
   /**
    * Funds the agreement's escrow: money enters the client's account from the rail and is held in
    * the agreement's escrow account.
@@ -253,6 +291,104 @@ public final class Enforcement {
             now,
             Accounts.escrow(a.id()),
             funded.facts()));
+  }
+
+  /**
+   * Stakes the provider's collateral ({@code escrow.collateral}): money enters the provider's
+   * account from the rail and is held in the agreement's collateral account, as {@link #fund} does
+   * for the client's payment. Why from the rail and not from what the provider's account already
+   * holds (releases of earlier agreements): the ledger binding pays nothing out, so a party's
+   * balance is a record of what it earned, not money it put up for this agreement; crediting the
+   * stake as it is locked keeps each agreement's money its own (two stakes never race over one
+   * balance), and the provider's account never goes below zero by construction.
+   *
+   * @param body the provider's body, checked by the binding (the ledger's takes none)
+   */
+  public Bond stake(Agreement a, ObjectNode body, Instant now) {
+    Escrow.Collateral terms =
+        a.terms()
+            .escrow()
+            .collateralTerms()
+            .filter(c -> requiresCollateral(a.terms()))
+            .orElseThrow(() -> new IllegalStateException("no collateral to stake")); // caller: 409
+    if (isStaked(a)) {
+      throw new IllegalStateException("already staked"); // the caller checks first and answers 409
+    }
+    EscrowBinding binding = binding(a);
+    if (!binding.holdsCollateral()) { // refused at creation; a server that lost the binding since
+      throw new IllegalStateException("the " + binding.type() + " binding holds no collateral");
+    }
+    binding.checkStake(body);
+    Money amount = terms.amount();
+    String provider =
+        Accounts.party(a.terms().parties().provider().verificationKey().toBase64Url());
+    String account = Accounts.collateral(a.id());
+    List<Write> writes =
+        List.of(
+            new Write.PostTransfer(
+                new Transfer(
+                    a.id(),
+                    Transfer.Kind.DEPOSIT,
+                    Accounts.external(binding.type()),
+                    provider,
+                    amount,
+                    now)),
+            new Write.PostTransfer(
+                new Transfer(a.id(), Transfer.Kind.STAKE, provider, account, amount, now)));
+    return new Bond(
+        writes, CollateralFact.held(amount.toWire(), amount.currency().code(), account, now));
+  }
+
+  /**
+   * Settles a held collateral as the agreement ends ({@link Slashing}): the slashed share to the
+   * client, the rest back to the provider. Empty when nothing is held (no collateral in the terms,
+   * never staked, or already settled: a stake moves once). Called by every ending, in the same
+   * change as {@link #settle}, so the escrow and the stake settle together or not at all.
+   *
+   * @param reason what ended the agreement, recorded with the outcome
+   */
+  public Optional<Bond> settleCollateral(
+      Agreement a, Slashing.Ending ending, String reason, Instant now) {
+    Optional<CollateralFact> held = a.facts().collateral().filter(CollateralFact::isHeld);
+    Optional<Escrow.Collateral> terms = a.terms().escrow().collateralTerms();
+    if (held.isEmpty() || terms.isEmpty()) {
+      return Optional.empty();
+    }
+    Slashing.Outcome outcome = Slashing.decide(terms.get(), ending);
+    var parties = a.terms().parties();
+    String account = Accounts.collateral(a.id());
+    List<Write> writes = new ArrayList<>();
+    if (outcome.slashed().amount().signum() > 0) {
+      writes.add(
+          new Write.PostTransfer(
+              new Transfer(
+                  a.id(),
+                  Transfer.Kind.SLASH,
+                  account,
+                  Accounts.party(parties.client().verificationKey().toBase64Url()),
+                  outcome.slashed(),
+                  now)));
+    }
+    if (outcome.returned().amount().signum() > 0) {
+      writes.add(
+          new Write.PostTransfer(
+              new Transfer(
+                  a.id(),
+                  Transfer.Kind.RETURN,
+                  account,
+                  Accounts.party(parties.provider().verificationKey().toBase64Url()),
+                  outcome.returned(),
+                  now)));
+    }
+    CollateralFact settled =
+        held.get()
+            .settled(
+                outcome.slashed().toWire(),
+                outcome.returned().toWire(),
+                outcome.trigger().map(Escrow.SlashEvent::wireName).orElse(null),
+                reason,
+                now);
+    return Optional.of(new Bond(writes, settled));
   }
 
   /**
@@ -390,6 +526,10 @@ public final class Enforcement {
         "balances",
         balances(
             entries.stream().filter(e -> e.account().equals(Accounts.escrow(a.id()))).toList()));
+    a.terms()
+        .escrow()
+        .collateralTerms()
+        .ifPresent(c -> o.set("collateral", collateralView(a, c, entries)));
     o.set("transfers", transfers(entries));
     ArrayNode messages = o.putArray("messages");
     for (OutboxRow m : outbox.messagesOf(a.id())) {
@@ -405,6 +545,38 @@ public final class Enforcement {
       if (m.deliveredAt() != null) row.put("delivered_at", m.deliveredAt().toString());
       if (m.response() != null) row.put("response", m.response());
     }
+    return o;
+  }
+
+  /**
+   * The escrow view's {@code collateral}: the terms, where the stake stands ({@code awaiting} until
+   * the provider stakes, {@code held}, {@code slashed}, {@code returned}; {@code not_staked} for an
+   * agreement that ended without a stake) and what its account holds.
+   */
+  private static ObjectNode collateralView(
+      Agreement a, Escrow.Collateral terms, List<LedgerEntry> entries) {
+    ObjectNode o = Json.object();
+    o.put("amount", terms.amount().toWire());
+    o.put("currency", terms.amount().currency().code());
+    ArrayNode on = o.putArray("slash_on");
+    terms.slashOn().forEach(e -> on.add(e.wireName()));
+    o.put("slash_percent", terms.slashPercent());
+    Optional<CollateralFact> fact = a.facts().collateral();
+    if (fact.isPresent()) {
+      ObjectNode facts = fact.get().toJson();
+      facts.remove("amount");
+      facts.remove("currency");
+      o.setAll(facts);
+    } else {
+      o.put("status", a.state().isFinal() ? "not_staked" : "awaiting");
+      o.put("collateral_account", Accounts.collateral(a.id()));
+    }
+    o.set(
+        "balances",
+        balances(
+            entries.stream()
+                .filter(e -> e.account().equals(Accounts.collateral(a.id())))
+                .toList()));
     return o;
   }
 

@@ -48,6 +48,25 @@ public interface EscrowBinding {
   Funded fund(Agreement agreement, ObjectNode body, Instant now);
 
   /**
+   * Whether this rail can hold a provider's collateral ({@code escrow.collateral}) beside the
+   * escrow, and slash it to the client or return it. Only the ledger can today: the other rails
+   * move the client's money alone (an x402 authorization is the client's, an ERC-8183 job has one
+   * budget), so terms with a collateral on them are refused at creation.
+   */
+  default boolean holdsCollateral() {
+    return false;
+  }
+
+  /**
+   * Refuses a {@code POST /agreements/{id}/collateral} body this rail cannot take
+   * (InvalidDocumentException naming the member); asked only of a binding that {@link
+   * #holdsCollateral}.
+   *
+   * @param body the provider's body (validated by the caller: an object)
+   */
+  default void checkStake(ObjectNode body) {}
+
+  /**
    * Refuses a first delivery the rail does not show yet (an ERC-8183 provider submits on chain
    * itself): {@link ChainNotReadyException}, or InvalidDocumentException when it shows another one.
    */

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Money;
+import dev.asa.agreement.StrictJson;
 import dev.asa.json.Json;
 import dev.asa.scoring.Settlement;
 import dev.asa.server.store.Write;
@@ -40,6 +41,21 @@ final class LedgerBinding implements EscrowBinding {
           "funding a ledger escrow takes no members besides amount and currency");
     }
     return new Funded(List.of(), Json.object());
+  }
+
+  /** The ledger holds a collateral as it holds the escrow: in an account of the agreement's. */
+  @Override
+  public boolean holdsCollateral() {
+    return true;
+  }
+
+  @Override
+  public void checkStake(ObjectNode body) {
+    if (body.size() > 0) {
+      throw new InvalidDocumentException(
+          StrictJson.child("", body.fieldNames().next()),
+          "staking a collateral on a ledger escrow takes no members: send {} or no body");
+    }
   }
 
   @Override

@@ -99,6 +99,15 @@ public final class CommandBodies {
   }
 
   /**
+   * The provider's stake: no body, or an object the escrow binding reads (the ledger's takes no
+   * members, and names any it is sent).
+   */
+  public static Command.Stake stake(JsonNode body) {
+    return new Command.Stake(
+        isAbsent(body) ? Json.object() : STRICT.object(body, "", "a collateral stake request"));
+  }
+
+  /**
    * As {@link #fund(JsonNode)}, with an x402 PaymentPayload that may come in the {@code
    * PAYMENT-SIGNATURE} header (x402's HTTP transport: base64 of its JSON) instead of the body.
    *

@@ -218,6 +218,14 @@ public final class Routes {
                   return funded;
                 }));
     r.post(
+        "/agreements/{id}/collateral",
+        SIGNED,
+        ctx ->
+            requests.mutation(
+                ctx,
+                CommandBodies::stake,
+                (b, c, t) -> commands.stakeCollateral(id(ctx), b, c, t)));
+    r.post(
         "/agreements/{id}/ruling",
         SIGNED,
         ctx ->

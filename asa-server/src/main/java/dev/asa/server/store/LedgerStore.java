@@ -51,8 +51,6 @@ public final class LedgerStore {
   private static final String SELECT_AUTHORIZATION =
       "SELECT body FROM escrow_authorizations WHERE agreement_id = :agreement_id";
 
-  private static final String ESCROW_PREFIX = Accounts.escrow("");
-
   private static final RowMapper<LedgerEntry> ENTRY =
       (rs, context) -> {
         String code = rs.getString("currency");
@@ -122,13 +120,14 @@ public final class LedgerStore {
   }
 
   /**
-   * Posts a transfer under the ledger's own rules, whatever the caller believes: an escrow account
-   * pays out only what it holds, so a release or refund without a hold of at least that amount is
-   * refused and no escrow account goes below zero. Why here and not in the caller: callers decide
-   * from facts, and facts can be wrong; the ledger's balance is what the money actually is.
+   * Posts a transfer under the ledger's own rules, whatever the caller believes: an escrow or
+   * collateral account pays out only what it holds, so a release, refund, slash or return without a
+   * hold (or stake) of at least that amount is refused and no such account goes below zero. Why
+   * here and not in the caller: callers decide from facts, and facts can be wrong; the ledger's
+   * balance is what the money actually is.
    */
   static void post(Handle handle, Transfer t) {
-    if (t.from().startsWith(ESCROW_PREFIX)) {
+    if (Accounts.isHolding(t.from())) {
       requireHeld(handle, t);
     }
     PreparedBatch batch = handle.prepareBatch(INSERT_ENTRY);
@@ -175,7 +174,7 @@ public final class LedgerStore {
               + t.from()
               + ": it holds "
               + balance.toPlainString()
-              + "; an escrow pays out only what was held in it");
+              + "; an escrow or collateral account pays out only what was put in it");
     }
   }
 

@@ -117,6 +117,13 @@ export function actionPanel(ctx) {
       () => post('/fund', {})));
     }
   }
+  if (offered.has('stake_collateral') && has('provider')) {
+    const bond = ctx.status.collateral || {};
+    forms.push(actionForm(c, 'stake_collateral', 'Stake the collateral', [
+      el('p', 'Holds ' + bond.amount + ' ' + bond.currency + ' as your collateral beside the escrow,'
+        + ' slashed to the client on the events the terms name; delivery waits for it.', 'hint')],
+    () => post('/collateral', {})));
+  }
   if (offered.has('deliver') && has('provider')) {
     const content = input('textarea', { rows: '6', required: '' });
     const format = select([(ctx.doc.service || {}).deliverable_format || 'markdown', 'text', 'json']);

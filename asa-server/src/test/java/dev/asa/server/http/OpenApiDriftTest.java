@@ -235,10 +235,11 @@ class OpenApiDriftTest {
     }
 
     String created(Ed25519PrivateKey key) throws Exception {
-      return ok(key, "POST", "/agreements", Fixtures.general())
-          .body()
-          .path("agreement_id")
-          .asText();
+      return created(key, Fixtures.general());
+    }
+
+    String created(Ed25519PrivateKey key, ObjectNode doc) throws Exception {
+      return ok(key, "POST", "/agreements", doc).body().path("agreement_id").asText();
     }
 
     void signBoth(String id) throws Exception {
@@ -350,16 +351,31 @@ class OpenApiDriftTest {
       return id;
     }
 
+    /** With a collateral the provider stakes, returned when the agreement closes on a PASS. */
     void closedAfterTheWindow() throws Exception {
-      String id = created(ALICE);
+      ObjectNode doc = Fixtures.general();
+      ((ObjectNode) doc.path("escrow")).putObject("collateral").put("amount", "3.00");
+      String id = created(ALICE, doc);
       signBoth(id);
       ok(ALICE, "POST", "/agreements/" + id + "/fund", null);
+      ok(ALICE, "GET", "/agreements/" + id + "/escrow", null); // collateral awaiting
+      refused(409, BOB, "POST", "/agreements/" + id + "/deliver", deliverable());
+      refused(422, BOB, "POST", "/agreements/" + id + "/collateral", Json.object().put("x", 1));
+      ok(BOB, "POST", "/agreements/" + id + "/collateral", null);
+      refused(409, BOB, "POST", "/agreements/" + id + "/collateral", null); // staked already
       deliverAndVerify(id, 90);
       clock.advance(Duration.ofSeconds(7201));
       ok(ALICE, "POST", "/agreements/" + id + "/close", null);
       ok(ALICE, "GET", "/agreements/" + id + "/status", null);
+      ok(BOB, "GET", "/agreements/" + id + "/escrow", null); // returned
       ok(ALICE, "GET", "/market/general", null);
       ok(null, "GET", "/reputation?scheme=api_key&value=bob", null);
+    }
+
+    static ObjectNode deliverable() {
+      return Json.object()
+          .put("content", "# Findings\n\nzq-secret-token-1-x and more.\n")
+          .put("format", "markdown");
     }
 
     /** A refusal, which must come with the status expected (and then match the document). */
