@@ -11,7 +11,7 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
 
-/** The tools that only read: who you are, the templates, and your agreements. */
+/** The tools that only read: who you are, the templates, your agreements, anyone's reputation. */
 final class ReadTools {
 
   private final Caller caller;
@@ -27,7 +27,9 @@ final class ReadTools {
         "get_agreement", (args, progress) -> agreement(args.id("agreement_id")),
         "agreement_status", (args, progress) -> caller.client().status(args.id("agreement_id")),
         "list_agreements", (args, progress) -> list(args),
-        "agreement_events", (args, progress) -> events(args.id("agreement_id")));
+        "agreement_events", (args, progress) -> events(args.id("agreement_id")),
+        "reputation",
+        (args, progress) -> caller.client().reputation(args.text("scheme"), args.text("value")));
   }
 
   private ObjectNode whoami() {

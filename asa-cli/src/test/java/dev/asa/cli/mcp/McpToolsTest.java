@@ -32,7 +32,7 @@ class McpToolsTest {
         ToolCatalog.load().stream().map(McpSchema.Tool::name).collect(Collectors.toSet());
     assertThat(new TreeSet<>(declared))
         .isEqualTo(new TreeSet<>(AsaTools.handlers(NOWHERE).keySet()));
-    assertThat(AsaTools.specifications(NOWHERE)).hasSize(16);
+    assertThat(AsaTools.specifications(NOWHERE)).hasSize(17);
   }
 
   @Test
