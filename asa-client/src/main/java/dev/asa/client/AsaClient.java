@@ -889,6 +889,20 @@ public final class AsaClient {
   }
 
   /**
+   * The verification trail a dispute body asks for (whitepaper 9.3): every result, who judged, the
+   * dispute and ruling, the events and the ledger; the canary outcomes too for the operator or an
+   * arbiter. A party sees its own parts.
+   *
+   * @param id the agreement's id
+   * @return {@code {view, verifications, events, ledger, ...}}
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
+   */
+  public ObjectNode forensics(String id) {
+    return get(agreementPath(id) + "/forensics");
+  }
+
+  /**
    * The escrow's status, balance, transfers and payment messages.
    *
    * @param id the agreement's id

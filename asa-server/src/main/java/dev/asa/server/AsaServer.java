@@ -220,7 +220,11 @@ public final class AsaServer implements AutoCloseable {
               config.negotiationPolicy(),
               config.trustedMarketSources(),
               enforcement,
-              new Disputes(store.verifications(), store.events(), escrow.disputeEndpoints()),
+              new Disputes(
+                  store.verifications(),
+                  store.events(),
+                  escrow.disputeEndpoints(),
+                  "asa:" + serverKey.publicKey().toBase64Url()),
               escrow.arbiterKeys(),
               evaluators,
               jobs,

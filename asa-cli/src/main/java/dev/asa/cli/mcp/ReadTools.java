@@ -22,12 +22,18 @@ final class ReadTools {
 
   Map<String, ToolHandler> handlers() {
     return Map.of(
-        "whoami", (args, progress) -> whoami(),
-        "list_templates", (args, progress) -> caller.client().templates(),
-        "get_agreement", (args, progress) -> agreement(args.id("agreement_id")),
-        "agreement_status", (args, progress) -> caller.client().status(args.id("agreement_id")),
-        "list_agreements", (args, progress) -> list(args),
-        "agreement_events", (args, progress) -> events(args.id("agreement_id")),
+        "whoami",
+        (args, progress) -> whoami(),
+        "list_templates",
+        (args, progress) -> caller.client().templates(),
+        "get_agreement",
+        (args, progress) -> agreement(args.id("agreement_id")),
+        "agreement_status",
+        (args, progress) -> caller.client().status(args.id("agreement_id")),
+        "list_agreements",
+        (args, progress) -> list(args),
+        "agreement_events",
+        (args, progress) -> events(args.id("agreement_id")),
         "reputation",
         (args, progress) -> caller.client().reputation(args.text("scheme"), args.text("value")));
   }

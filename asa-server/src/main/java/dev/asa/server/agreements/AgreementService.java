@@ -32,6 +32,7 @@ public final class AgreementService {
   private final EngineVerifications engine;
   private final TimerHandlers timers;
   private final EvaluatorQueue queue;
+  private final Forensics forensics;
 
   /**
    * @param evaluators the semantic evaluators for verification at semantic or composite depth; null
@@ -111,6 +112,9 @@ public final class AgreementService {
         new EvaluatorTasks(
             store.tasks(), registry::canaries, verifier.canarySchedule(), poolSource, ids);
     this.disputeCommands = new DisputeCommands(work, disputes, closing, arbiters);
+    this.forensics =
+        new Forensics(
+            work, store.events(), store.verifications(), store.tasks(), enforcement, arbiters);
     this.queries =
         new AgreementQueries(
             work,
@@ -259,6 +263,11 @@ public final class AgreementService {
   }
 
   /** The external evaluators' work queue. */
+  /** The verification trail a dispute body asks for (whitepaper 9.3). */
+  public Forensics forensics() {
+    return forensics;
+  }
+
   public EvaluatorQueue queue() {
     return queue;
   }

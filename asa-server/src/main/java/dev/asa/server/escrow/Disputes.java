@@ -1,10 +1,12 @@
 package dev.asa.server.escrow;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
 import dev.asa.agreement.DisputeTerms;
 import dev.asa.agreement.DisputeTerms.Evidence;
+import dev.asa.dispute.AjpClaims;
 import dev.asa.facts.DisputeFact;
 import dev.asa.json.Json;
 import dev.asa.server.store.EventRecord;
@@ -15,6 +17,7 @@ import dev.asa.server.store.VerificationStore;
 import dev.asa.server.store.Write;
 import java.net.URI;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,11 +35,24 @@ public final class Disputes {
   private final VerificationStore verifications;
   private final EventStore events;
   private final Map<String, URI> endpoints;
+  private final String custodian;
 
   public Disputes(VerificationStore verifications, EventStore events, Map<String, URI> endpoints) {
+    this(verifications, events, endpoints, "asa:server");
+  }
+
+  /**
+   * @param custodian who collects the evidence of a claim, {@code asa:<server key>}
+   */
+  public Disputes(
+      VerificationStore verifications,
+      EventStore events,
+      Map<String, URI> endpoints,
+      String custodian) {
     this.verifications = verifications;
     this.events = events;
     this.endpoints = Map.copyOf(endpoints);
+    this.custodian = custodian;
   }
 
   /**
@@ -62,7 +78,16 @@ public final class Disputes {
     data.put("agreement_id", a.id());
     data.put("agreement_hash", a.hash().toString());
     data.setAll(fact.toJson());
-    data.set("evidence", evidence(a));
+    ObjectNode evidence = evidence(a);
+    data.set("evidence", evidence);
+    // The same case as the Agent Justice Protocol files it: its claim, and the evidence records
+    // the claim cites (AjpClaims: how identities, amounts and hashes cross over).
+    Map<String, JsonNode> items = new LinkedHashMap<>();
+    evidence.properties().forEach(item -> items.put(item.getKey(), item.getValue()));
+    AjpClaims.Filing claim = AjpClaims.file(a, fact, items, latestResult(a), custodian, now);
+    data.set("claim", claim.claim());
+    ArrayNode records = data.putArray("evidence_records");
+    claim.evidence().forEach(records::add);
     return new Filing(
         Optional.of(
             new Write.Enqueue(
@@ -77,6 +102,13 @@ public final class Disputes {
         fact);
   }
 
+  private Optional<JsonNode> latestResult(Agreement a) {
+    List<VerificationRow> results = verifications.ofAgreement(a.id());
+    return results.isEmpty()
+        ? Optional.empty()
+        : Optional.of(Json.parseTrusted(results.getLast().result()));
+  }
+
   private ObjectNode evidence(Agreement a) {
     List<Evidence> asked =
         a.terms().disputeTerms().map(DisputeTerms::evidence).orElse(List.of(Evidence.values()));
@@ -86,12 +118,8 @@ public final class Disputes {
         case AGREEMENT -> e.set("agreement", a.toJson());
         case DELIVERABLE_HASH ->
             a.facts().deliverableHash().ifPresent(hash -> e.put("deliverable_hash", hash));
-        case VERIFICATION_RESULT -> {
-          List<VerificationRow> results = verifications.ofAgreement(a.id());
-          if (!results.isEmpty()) {
-            e.set("verification_result", Json.parseTrusted(results.getLast().result()));
-          }
-        }
+        case VERIFICATION_RESULT ->
+            latestResult(a).ifPresent(result -> e.set("verification_result", result));
         case EVENT_LOG -> {
           ArrayNode log = e.putArray("event_log");
           for (EventRecord r : events.log(a.id())) {

@@ -17,6 +17,7 @@ import dev.asa.server.agreements.AgreementQueries;
 import dev.asa.server.agreements.AgreementService;
 import dev.asa.server.agreements.DisputeCommands;
 import dev.asa.server.agreements.EvaluatorQueue;
+import dev.asa.server.agreements.Forensics;
 import dev.asa.server.agreements.NotFoundException;
 import dev.asa.server.agreements.Outcome;
 import dev.asa.server.agreements.VerificationFlow;
@@ -55,6 +56,7 @@ public final class Routes {
   private final VerificationService verifications;
   private final RegistryService registry;
   private final EvaluatorQueue queue;
+  private final Forensics forensics;
   private final Operations operations;
   private final ApiReference reference;
   private final Console console = new Console();
@@ -87,6 +89,7 @@ public final class Routes {
     this.disputeCommands = agreements.disputes();
     this.verificationFlow = agreements.verifications();
     this.queue = agreements.queue();
+    this.forensics = agreements.forensics();
     this.verifications = verifications;
     this.registry = registry;
     this.requests = requests;
@@ -153,6 +156,11 @@ public final class Routes {
         "/agreements/{id}/events",
         SIGNED,
         ctx -> json(ctx, 200, queries.events(id(ctx), caller(ctx))));
+    // The full trail for the dispute body (operator, arbiters); a party sees its own parts.
+    r.get(
+        "/agreements/{id}/forensics",
+        SIGNED,
+        ctx -> json(ctx, 200, forensics.trail(id(ctx), caller(ctx))));
     r.get(
         "/agreements/{id}/negotiation",
         SIGNED,

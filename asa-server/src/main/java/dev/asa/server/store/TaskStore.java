@@ -34,6 +34,11 @@ public final class TaskStore {
           + COLUMNS
           + " FROM evaluator_tasks WHERE evaluator_key = :evaluator_key AND status = 'open'"
           + " AND created_at <= :now AND deadline_at > :now ORDER BY deadline_at, id LIMIT :limit";
+  private static final String SELECT_OF_AGREEMENT =
+      "SELECT "
+          + COLUMNS
+          + " FROM evaluator_tasks WHERE agreement_id = :agreement_id"
+          + " ORDER BY delivery, created_at, id";
   private static final String SELECT_OF_DELIVERY =
       "SELECT "
           + COLUMNS
@@ -125,6 +130,18 @@ public final class TaskStore {
                 .bind("evaluator_key", evaluatorKey)
                 .bind("now", now.toEpochMilli())
                 .bind("limit", limit)
+                .map(ROW)
+                .list());
+  }
+
+  /** Every task of every delivery of an agreement, ended ones included. */
+  public List<TaskRow> ofAgreement(String agreementId) {
+    return database.read(
+        "reading the evaluator tasks of agreement " + agreementId,
+        handle ->
+            handle
+                .createQuery(SELECT_OF_AGREEMENT)
+                .bind("agreement_id", agreementId)
                 .map(ROW)
                 .list());
   }

@@ -367,6 +367,7 @@ class OpenApiDriftTest {
       clock.advance(Duration.ofSeconds(7201));
       ok(ALICE, "POST", "/agreements/" + id + "/close", null);
       ok(ALICE, "GET", "/agreements/" + id + "/status", null);
+      ok(ALICE, "GET", "/agreements/" + id + "/forensics", null);
       ok(BOB, "GET", "/agreements/" + id + "/escrow", null); // returned
       ok(ALICE, "GET", "/market/general", null);
       ok(null, "GET", "/reputation?scheme=api_key&value=bob", null);
@@ -391,6 +392,8 @@ class OpenApiDriftTest {
       refused(401, null, "GET", a, null);
       refused(403, Fixtures.key("mallory"), "GET", "/admin/config", null);
       refused(404, Fixtures.key("mallory"), "GET", a, null); // hides that it exists
+      refused(404, Fixtures.key("mallory"), "GET", a + "/forensics", null);
+      ok(OPERATOR, "GET", a + "/forensics", null); // the dispute body: the whole trail
       refused(409, ALICE, "POST", a + "/close", null); // closed already
       refused(422, ALICE, "POST", "/agreements", Json.object().put("asa_version", "1.0.0"));
       refused(400, ALICE, "GET", "/agreements", null); // no party
