@@ -117,6 +117,9 @@ try {
   report.provider_status = (await call(parties, 'provider', 'agreement_status', { agreement_id: id })).structuredContent;
   report.events = (await call(parties, 'provider', 'agreement_events', { agreement_id: id })).structuredContent;
   report.listed = (await call(parties, 'client', 'list_agreements', { state: 'CLOSED' })).structuredContent;
+  // Anyone may read an agent's reputation (issue 56); this agreement kept its result to its
+  // parties, so the provider has no signals from it.
+  report.reputation = (await call(parties, 'client', 'reputation', { scheme: 'api_key', value: 'nobody' })).structuredContent;
 
   // A second agreement: the provider asks for more, the client accepts, the evaluator reads and
   // answers its queue (a FAIL), and the provider challenges the verdict inside the window.

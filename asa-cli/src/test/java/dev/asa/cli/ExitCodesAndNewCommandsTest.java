@@ -320,6 +320,17 @@ class ExitCodesAndNewCommandsTest {
   }
 
   @Test
+  void reputationOfAnIdentityWithoutHistoryAndAMalformedOne() throws Exception {
+    assertThat(asa("reputation", "api_key:nobody").out())
+        .startsWith("reputation of api_key:nobody")
+        .contains("no history on this server")
+        .contains("signed by " + server.serverKey().toBase64Url());
+    assertThat(asa("reputation", "did:did:key:z6Mkxyz", "--json").json().path("signals").isArray())
+        .isTrue();
+    assertThat(run("reputation", "nocolon").status()).isEqualTo(2);
+  }
+
+  @Test
   void theServersUnsignedRoutesHaveCommands() throws Exception {
     assertThat(asa("server", "health").out()).isEqualTo("ok\n");
     assertThat(asa("server", "ready").out()).isEqualTo("ready\n  database: ok\n  migrations: ok\n");

@@ -944,6 +944,23 @@ public final class AsaClient {
     return send("POST", agreementPath(id) + "/ruling", body, null);
   }
 
+  /**
+   * Settles a dispute by the Agent Justice Protocol's decision on the claim this server filed (its
+   * section 6.6 {@code ArbitrationDecision}): the provider keeps the share it was not found at
+   * fault for. The operator's or an arbiter's call, as {@link #rule}.
+   *
+   * @param id the agreement's id
+   * @param decision the AJP decision; its {@code claim_id} must be the filed claim's
+   * @return the envelope, {@code CLOSED}
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
+   */
+  public ObjectNode ruleByAjpDecision(String id, JsonNode decision) {
+    ObjectNode body = Json.object();
+    body.set("ajp_decision", decision);
+    return send("POST", agreementPath(id) + "/ruling", body, null);
+  }
+
   // ---- the evaluator registry -------------------------------------------------------------
 
   /**

@@ -9,6 +9,7 @@ import dev.asa.agreement.Party;
 import dev.asa.facts.DisputeFact;
 import dev.asa.json.Jcs;
 import dev.asa.json.Json;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -73,21 +74,9 @@ public final class AjpClaims {
       Optional<JsonNode> verification,
       String custodian,
       Instant now) {
-    Party client = a.terms().parties().client();
-    Party provider = a.terms().parties().provider();
-    Party claimant;
-    Party respondent;
-    if ("provider".equals(dispute.filedBy())) {
-      claimant = provider;
-      respondent = client;
-    } else if (dispute.reasonCode().equals("evaluator_timeout")
-        && a.terms().parties().evaluator().filter(e -> e.verificationKey() != null).isPresent()) {
-      claimant = client;
-      respondent = a.terms().parties().evaluator().get();
-    } else {
-      claimant = client;
-      respondent = provider;
-    }
+    Sides sides = sides(a, dispute);
+    Party claimant = sides.claimant();
+    Party respondent = sides.respondent();
     String at = TIME.format(now);
     List<ObjectNode> records = new ArrayList<>();
     Map<String, JsonNode> ordered = new LinkedHashMap<>(evidence);
@@ -96,11 +85,7 @@ public final class AjpClaims {
     }
     ObjectNode claim = Json.object();
     claim.put("version", 1);
-    claim.put(
-        "claim_id",
-        UUID.nameUUIDFromBytes(
-                ("ajp-claim:" + dispute.caseId()).getBytes(java.nio.charset.StandardCharsets.UTF_8))
-            .toString());
+    claim.put("claim_id", claimId(dispute.caseId()));
     claim.put("timestamp", at);
     claim.set("claimant", reference(claimant));
     claim.set("respondent", reference(respondent));
@@ -138,6 +123,34 @@ public final class AjpClaims {
     breachedClauses(dispute, verification).forEach(breached::add);
     claim.put("claim_hash", AjpJson.hash(claim));
     return new Filing(claim, List.copyOf(records));
+  }
+
+  /** Who claims against whom in a case. */
+  public record Sides(Party claimant, Party respondent) {}
+
+  /**
+   * The party that challenged against its counterparty; a case the server filed (a low score, a
+   * quarantine) is the client's against the provider; an evaluator's silence the client's against
+   * that evaluator.
+   */
+  public static Sides sides(Agreement a, DisputeFact dispute) {
+    Party client = a.terms().parties().client();
+    Party provider = a.terms().parties().provider();
+    if ("provider".equals(dispute.filedBy())) {
+      return new Sides(provider, client);
+    }
+    Optional<Party> evaluator =
+        a.terms().parties().evaluator().filter(e -> e.verificationKey() != null);
+    if (dispute.reasonCode().equals("evaluator_timeout") && evaluator.isPresent()) {
+      return new Sides(client, evaluator.get());
+    }
+    return new Sides(client, provider);
+  }
+
+  /** The claim id of a case: stable, so a decision that comes back can be matched to it. */
+  public static String claimId(String caseId) {
+    return UUID.nameUUIDFromBytes(("ajp-claim:" + caseId).getBytes(StandardCharsets.UTF_8))
+        .toString();
   }
 
   private static String describe(DisputeFact d) {

@@ -99,14 +99,46 @@ public sealed interface Command {
   }
 
   /** {@code POST /agreements/{id}/ruling}: a share from 0 to 100 with at most two decimals. */
-  record Ruling(BigDecimal releasePercent, String reason) implements Command {
+  /**
+   * A ruling: the share released to the provider, or an AJP decision from which it follows ({@code
+   * ajp} not null, {@code releasePercent} null until the case's parties are known).
+   */
+  record Ruling(BigDecimal releasePercent, String reason, AjpDecision ajp) implements Command {
+    public Ruling(BigDecimal releasePercent, String reason) {
+      this(releasePercent, reason, null);
+    }
+
     public Ruling {
-      if (releasePercent.signum() < 0
+      Objects.requireNonNull(reason, "reason");
+      if (releasePercent == null) {
+        Objects.requireNonNull(ajp, "a ruling without a release percent carries an AJP decision");
+      } else if (releasePercent.signum() < 0
           || releasePercent.compareTo(BigDecimal.valueOf(100)) > 0
           || releasePercent.scale() > 2) {
         throw new IllegalArgumentException("release percent out of range: " + releasePercent);
       }
-      Objects.requireNonNull(reason, "reason");
+    }
+  }
+
+  /**
+   * The Agent Justice Protocol's decision on a case this server filed (its section 6.6): which
+   * claim, and the fault it found with the claimant and the respondent, in whole percent.
+   */
+  record AjpDecision(
+      String decisionId,
+      String claimId,
+      int claimantFaultPct,
+      int respondentFaultPct,
+      int noFaultPct) {
+    public AjpDecision {
+      Objects.requireNonNull(claimId, "claimId");
+      if (claimantFaultPct < 0
+          || respondentFaultPct < 0
+          || noFaultPct < 0
+          || claimantFaultPct + respondentFaultPct + noFaultPct != 100) {
+        throw new IllegalArgumentException(
+            "fault percentages are whole, not negative, and sum to 100");
+      }
     }
   }
 

@@ -7,7 +7,11 @@ import dev.asa.access.Caller;
 import dev.asa.access.Operation;
 import dev.asa.agreement.Agreement;
 import dev.asa.agreement.ChallengeReason;
+import dev.asa.agreement.InvalidDocumentException;
+import dev.asa.agreement.Role;
 import dev.asa.crypto.Ed25519PublicKey;
+import dev.asa.dispute.AjpClaims;
+import dev.asa.facts.DisputeFact;
 import dev.asa.facts.EscrowStatus;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.Action;
@@ -15,6 +19,7 @@ import dev.asa.lifecycle.Lifecycle;
 import dev.asa.lifecycle.State;
 import dev.asa.server.escrow.Disputes;
 import dev.asa.server.escrow.Enforcement;
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Set;
 
@@ -105,8 +110,48 @@ public final class DisputeCommands {
                   caller instanceof Caller.Key k && k.operator() ? "operator" : "arbiter",
                   current.actor().keyId(),
                   true);
+          BigDecimal release =
+              ruling.ajp() == null
+                  ? ruling.releasePercent()
+                  : releaseByAjp(current.agreement(), ruling.ajp());
           return closing.onRuling(
-              current.agreement(), ruling.releasePercent(), ruling.reason(), current.now(), actor);
+              current.agreement(), release, ruling.reason(), current.now(), actor);
         });
+  }
+
+  /**
+   * The share released to the provider by an AJP decision on the case this server filed: the
+   * provider keeps what it was not found at fault for ({@code 100 - its fault}), whether it was the
+   * claimant or the respondent. The decision must answer this case's claim, and a case the provider
+   * is not a side of (an evaluator's silence) is ruled with a release percent instead.
+   */
+  private static BigDecimal releaseByAjp(Agreement a, Command.AjpDecision decision) {
+    DisputeFact dispute =
+        a.facts()
+            .dispute()
+            .orElseThrow(
+                () -> new ConflictException("agreement " + a.id() + " has no dispute to decide"));
+    if (!decision.claimId().equals(AjpClaims.claimId(dispute.caseId()))) {
+      throw new InvalidDocumentException(
+          "/ajp_decision/claim_id",
+          "answers claim "
+              + decision.claimId()
+              + ", not this agreement's ("
+              + AjpClaims.claimId(dispute.caseId())
+              + ")");
+    }
+    AjpClaims.Sides sides = AjpClaims.sides(a, dispute);
+    int providerFault;
+    if (sides.claimant().role() == Role.PROVIDER) {
+      providerFault = decision.claimantFaultPct();
+    } else if (sides.respondent().role() == Role.PROVIDER) {
+      providerFault = decision.respondentFaultPct();
+    } else {
+      throw new InvalidDocumentException(
+          "/ajp_decision",
+          "this case is the client's against the evaluator, and says nothing of the provider's"
+              + " share: rule with release_percent");
+    }
+    return BigDecimal.valueOf(100L - providerFault);
   }
 }

@@ -220,6 +220,9 @@ public final class CommandBodies {
 
   public static Command.Ruling ruling(JsonNode body) {
     ObjectNode b = STRICT.object(body, "", "a ruling");
+    if (b.has("ajp_decision")) {
+      return ajpRuling(b);
+    }
     STRICT.allowOnly(b, "", "release_percent", "reason");
     JsonNode p = b.get("release_percent");
     if (p == null
@@ -238,6 +241,59 @@ public final class CommandBodies {
       throw new InvalidDocumentException("/reason", "a non-blank text of at most 2000 characters");
     }
     return new Command.Ruling(p.decimalValue(), reason);
+  }
+
+  /**
+   * A ruling that comes back from the Agent Justice Protocol: {@code {"ajp_decision": <its section
+   * 6.6 decision>, "reason"?}}. Only what decides the money is read (the claim it answers and the
+   * fault it found); the rest is AJP's and kept in the record as the reason's source.
+   */
+  private static Command.Ruling ajpRuling(ObjectNode b) {
+    STRICT.allowOnly(b, "", "ajp_decision", "reason");
+    ObjectNode d = STRICT.object(b.get("ajp_decision"), "/ajp_decision", "an AJP decision");
+    String claimId = STRICT.text(d, "/ajp_decision", "claim_id", "the claim the decision answers");
+    ObjectNode fault =
+        STRICT.object(
+            d.get("fault_determination"), "/ajp_decision/fault_determination", "the fault found");
+    int claimant = wholePercent(fault, "claimant_fault_pct");
+    int respondent = wholePercent(fault, "respondent_fault_pct");
+    int none = wholePercent(fault, "no_fault_pct");
+    if (claimant + respondent + none != 100) {
+      throw new InvalidDocumentException(
+          "/ajp_decision/fault_determination",
+          "claimant_fault_pct, respondent_fault_pct and no_fault_pct sum to 100, not "
+              + (claimant + respondent + none));
+    }
+    String decisionId = d.path("decision_id").asText("");
+    String reason =
+        b.has("reason")
+            ? STRICT.text(b, "", "reason", "the reason for the ruling")
+            : "AJP decision "
+                + decisionId
+                + ": claimant "
+                + claimant
+                + "% at fault, respondent "
+                + respondent
+                + "%, no fault "
+                + none
+                + "%"
+                + (fault.path("basis").isTextual()
+                    ? " (" + fault.path("basis").asText() + ")"
+                    : "");
+    if (reason.isBlank() || reason.length() > 2000) {
+      throw new InvalidDocumentException("/reason", "a non-blank text of at most 2000 characters");
+    }
+    return new Command.Ruling(
+        null, reason, new Command.AjpDecision(decisionId, claimId, claimant, respondent, none));
+  }
+
+  private static int wholePercent(ObjectNode fault, String member) {
+    JsonNode n = fault.get(member);
+    if (n == null || !n.isIntegralNumber() || n.asInt(-1) < 0 || n.asInt(-1) > 100) {
+      throw new InvalidDocumentException(
+          "/ajp_decision/fault_determination/" + member, "a whole number from 0 to 100");
+    }
+    return n.asInt();
   }
 
   public static Command.Seal seal(JsonNode body) {

@@ -161,6 +161,58 @@ class AjpFilingEndToEndTest {
         .isInstanceOfSatisfying(AsaApiException.class, e -> assertThat(e.status()).isEqualTo(404));
   }
 
+  @Test
+  void anAjpDecisionComesBackAsTheRuling() {
+    String id = challenged();
+    server.deliverDueMessages();
+    JsonNode claim =
+        Json.parseTrusted(ajp.appliedBodies().values().iterator().next())
+            .path("data")
+            .path("claim");
+    // As AJP's reference code writes a decision (section 6.6), floats and all.
+    ObjectNode decision = Json.object();
+    decision.put("version", 1).put("decision_id", "dec-1").put("dispute_id", "dis-1");
+    decision.put("claim_id", claim.path("claim_id").asText());
+    decision.put("resolution_tier", "automated");
+    decision
+        .putObject("fault_determination")
+        .put("claimant_fault_pct", 0)
+        .put("respondent_fault_pct", 70)
+        .put("no_fault_pct", 30)
+        .put("basis", "proximate_cause");
+    decision
+        .putObject("remediation")
+        .put("type", "compensation")
+        .putObject("reputation_impact")
+        .put("respondent_adjustment", -2.5);
+
+    ObjectNode wrongClaim =
+        decision.deepCopy().put("claim_id", "0b7c4f3e-0000-4000-8000-000000000000");
+    assertThatThrownBy(() -> arbiter.ruleByAjpDecision(id, wrongClaim))
+        .isInstanceOfSatisfying(
+            AsaApiException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(422);
+              assertThat(e.getMessage()).contains("/ajp_decision/claim_id");
+            });
+    ObjectNode badSum = decision.deepCopy();
+    ((ObjectNode) badSum.path("fault_determination")).put("no_fault_pct", 40);
+    assertThatThrownBy(() -> arbiter.ruleByAjpDecision(id, badSum))
+        .isInstanceOfSatisfying(
+            AsaApiException.class,
+            e -> assertThat(e.getMessage()).contains("/ajp_decision/fault_determination"));
+    assertThatThrownBy(() -> client.ruleByAjpDecision(id, decision))
+        .isInstanceOfSatisfying(AsaApiException.class, e -> assertThat(e.status()).isEqualTo(403));
+
+    // The provider, the respondent, was found 70% at fault: it keeps 30% of the 10.00.
+    JsonNode ruled = arbiter.ruleByAjpDecision(id, decision);
+    assertThat(ruled.path("state").asText()).isEqualTo("CLOSED");
+    JsonNode settlement = ruled.path("agreement").path("metadata").path("settlement");
+    assertThat(settlement.path("released_to_provider").asText()).isEqualTo("3.00");
+    assertThat(settlement.path("refunded_to_client").asText()).isEqualTo("7.00");
+    assertThat(settlement.path("ruling").toString()).contains("AJP decision dec-1");
+  }
+
   private static List<String> shape(JsonNode node) {
     List<String> out = new ArrayList<>();
     shape("", node, out);

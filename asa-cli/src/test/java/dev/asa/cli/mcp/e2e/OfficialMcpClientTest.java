@@ -64,6 +64,7 @@ class OfficialMcpClientTest {
           "agreement_status",
           "list_agreements",
           "agreement_events",
+          "reputation",
           "verify_deliverable",
           "evaluator_tasks",
           "submit_task_result");
