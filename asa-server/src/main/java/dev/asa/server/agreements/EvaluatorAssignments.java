@@ -21,12 +21,15 @@ import dev.asa.integrity.PoolMember;
 import dev.asa.integrity.Screening;
 import dev.asa.integrity.Seed;
 import dev.asa.lifecycle.State;
+import dev.asa.server.store.Write;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
@@ -288,16 +291,53 @@ final class EvaluatorAssignments {
    * left out.
    */
   void assessed(Agreement a, Collection<String> evaluatorKeyIds, Instant at) {
+    List<String> assessed = judging(a, evaluatorKeyIds);
+    if (!assessed.isEmpty()) {
+      String provider = AssignmentContext.providerId(a.terms().parties().provider());
+      pool.recordAssessment(assessed, provider, at);
+    }
+  }
+
+  /** Whether the pool's records ride in the settlement's transaction ({@link PoolSource}). */
+  boolean recordsInTransaction() {
+    return pool.recordsInTransaction();
+  }
+
+  /**
+   * What a committed settlement taught the pool, as writes for the settlement's own transaction:
+   * the assessment first (it locks the provider's row, then the evaluators' in key order), then
+   * each evaluator's canary and calibration in key order, so that two settlements take the rows
+   * they share in the same order.
+   */
+  List<Write> recordWrites(
+      Agreement a,
+      Collection<String> assessedBy,
+      List<Map.Entry<String, CanaryCheck>> canaries,
+      Map<String, Calibration> calibrations,
+      Instant at) {
+    List<Write> writes = new ArrayList<>();
+    List<String> assessed = judging(a, assessedBy);
+    if (!assessed.isEmpty()) {
+      writes.add(
+          new Write.RecordAssessment(
+              assessed, AssignmentContext.providerId(a.terms().parties().provider()), at));
+    }
+    canaries.stream()
+        .sorted(Map.Entry.comparingByKey())
+        .forEach(c -> writes.add(new Write.RecordCanary(c.getKey(), c.getValue(), at)));
+    new TreeMap<>(calibrations)
+        .forEach((key, c) -> writes.add(new Write.RecordCalibration(key, c, at)));
+    return writes;
+  }
+
+  /** The keys among {@code evaluatorKeyIds} that are the agreement's evaluators. */
+  private static List<String> judging(Agreement a, Collection<String> evaluatorKeyIds) {
     Set<String> judging =
         a.evaluators().stream()
             .flatMap(e -> e.key().stream())
             .map(Ed25519PublicKey::toBase64Url)
             .collect(Collectors.toSet());
-    List<String> assessed = evaluatorKeyIds.stream().filter(judging::contains).toList();
-    if (!assessed.isEmpty()) {
-      String provider = AssignmentContext.providerId(a.terms().parties().provider());
-      pool.recordAssessment(assessed, provider, at);
-    }
+    return evaluatorKeyIds.stream().filter(judging::contains).toList();
   }
 
   /** An evaluator's deviation from a panel's consensus, for its calibration. */

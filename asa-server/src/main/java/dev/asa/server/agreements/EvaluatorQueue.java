@@ -322,12 +322,18 @@ public final class EvaluatorQueue {
   private void settleAlone(TaskRow canary, Instant now) {
     List<Write> ends = new ArrayList<>();
     TaskSettlement.Graded graded = settlement.settleAlone(canary, now, ends);
+    boolean together = assignments.recordsInTransaction();
+    if (together) { // the outcome in the record commits with the task's end, or neither does
+      ends.add(new Write.RecordCanary(graded.evaluatorKey(), graded.check(), now));
+    }
     try {
       writes.apply(ends);
     } catch (DuplicateKeyException e) {
       return; // a concurrent request graded it first; its outcome is recorded once, there
     }
-    assignments.recordCanary(graded.evaluatorKey(), graded.check(), now);
+    if (!together) {
+      assignments.recordCanary(graded.evaluatorKey(), graded.check(), now);
+    }
   }
 
   private static String keyOf(Caller caller) {

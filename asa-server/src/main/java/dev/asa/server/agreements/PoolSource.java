@@ -61,9 +61,24 @@ public interface PoolSource {
    */
   void recordCanary(String evaluatorKeyId, CanaryCheck check, Instant at);
 
+  /**
+   * Whether what a settlement teaches the pool (canaries graded, assessments, calibration) is
+   * written as {@link dev.asa.server.store.Write}s in the settlement's own transaction: true for
+   * the registry, whose tables share the agreements' database, so a crash can never commit one
+   * without the other. A pool held elsewhere (a test's) is told after the commit instead.
+   */
+  default boolean recordsInTransaction() {
+    return false;
+  }
+
   /** The server's evaluator registry as the pool. */
   static PoolSource of(EvaluatorRegistry registry) {
     return new PoolSource() {
+      @Override
+      public boolean recordsInTransaction() {
+        return true;
+      }
+
       @Override
       public List<PoolMember> pool(String serviceType) {
         return registry.pool(serviceType);

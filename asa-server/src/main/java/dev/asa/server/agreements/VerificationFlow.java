@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
@@ -105,10 +106,10 @@ public final class VerificationFlow {
                             current.now(),
                             ids::verificationId),
                         current.now())
-                    .with(List.of(), tasksAnsweredHere(current, caller)));
-    if (!submitted.isEmpty()) {
-      // After the commit, so that only a recorded result counts: a crash in between loses this one
-      // assessment from the evaluator's record (rotation then allows it one delivery more).
+                    .with(List.of(), tasksAnsweredHere(current, caller))
+                    .with(List.of(), assessmentWrites(current, submitted, caller)));
+    if (!submitted.isEmpty() && !assignments.recordsInTransaction()) {
+      // A pool held outside the store learns it after the commit (see recordInPool).
       assignments.assessed(loaded, caller, work.now());
     }
     return outcome;
@@ -243,16 +244,48 @@ public final class VerificationFlow {
             current -> {
               TaskSettlement.Settled s = decide.apply(current);
               settled.set(s);
-              return s == null ? null : s.change();
+              if (s == null) {
+                return null;
+              }
+              if (!assignments.recordsInTransaction()) {
+                return s.change();
+              }
+              // The registry learns what this settlement taught it in the same commit (issue 60:
+              // a crash in between stranded an evaluator whose canary was settled but never
+              // counted).
+              return s.change()
+                  .with(
+                      List.of(),
+                      assignments.recordWrites(
+                          current.agreement(),
+                          s.assessedBy(),
+                          s.graded().stream()
+                              .map(g -> Map.entry(g.evaluatorKey(), g.check()))
+                              .toList(),
+                          s.calibrations(),
+                          current.now()));
             });
-    recordInPool(work.agreement(work.load(id)), settled.get());
+    if (!assignments.recordsInTransaction()) {
+      recordInPool(work.agreement(work.load(id)), settled.get());
+    }
     return outcome;
   }
 
+  /** The submitting evaluator's assessment, in the result's own commit (registry pools). */
+  private List<Write> assessmentWrites(Current current, SubmittedResult submitted, Caller caller) {
+    if (submitted.isEmpty()
+        || !assignments.recordsInTransaction()
+        || !(caller instanceof Caller.Key k)) {
+      return List.of();
+    }
+    return assignments.recordWrites(
+        current.agreement(), List.of(k.keyId()), List.of(), Map.of(), current.now());
+  }
+
   /**
-   * Tells the pool what a committed settlement taught: each graded canary, and the assessment whose
-   * result was recorded. After the commit, so that only what is recorded counts: a crash in between
-   * loses these from the evaluator's record (rotation then allows it one delivery more).
+   * Tells a pool held outside the store (a test's) what a committed settlement taught: each graded
+   * canary, and the assessment whose result was recorded. The registry learns it in the
+   * settlement's own transaction instead ({@link EvaluatorAssignments#recordWrites}).
    */
   void recordInPool(Agreement a, TaskSettlement.Settled settled) {
     if (settled == null) {

@@ -342,50 +342,73 @@ public final class EvaluatorStore {
     return database.write(
         "updating evaluator " + keyId,
         handle -> {
-          int touched =
-              handle
-                  .createUpdate(TOUCH)
-                  .bind("at", stamp.toEpochMilli())
-                  .bind("key_id", keyId)
-                  .execute();
-          if (touched != 1) {
-            throw new IllegalArgumentException("no evaluator is registered with key " + keyId);
-          }
-          EvaluatorRow row = find(handle, keyId).orElseThrow();
-          PoolMember next = change.apply(row.member());
-          if (!next.profile().equals(row.member().profile())) {
-            throw new IllegalArgumentException(
-                "an update changes the record or standing of evaluator "
-                    + keyId
-                    + ", not its profile");
-          }
-          TrackRecord record = next.record();
-          if (!record
-              .consecutiveByProvider()
-              .equals(row.member().record().consecutiveByProvider())) {
-            throw new IllegalArgumentException(
-                "rotation streaks change only by recording an assessment, not by an update");
-          }
-          handle
-              .createUpdate(WRITE_RECORD)
-              .bind("evaluations", record.evaluations())
-              .bind("canary_tasks", record.canaryTasks())
-              .bind("canary_passes", record.canaryPasses())
-              .bind("calibration", Json.write(record.calibration().toStored()))
-              .bind(
-                  "standing",
-                  next.standing() instanceof Standing.Suspended ? "suspended" : "active")
-              .bind(
-                  "standing_note",
-                  next.standing() instanceof Standing.Suspended s ? s.note() : null)
-              .bind("changes", record.equals(row.member().record()) ? 0 : 1)
-              .bind("key_id", keyId)
-              .execute();
-          publishIfDue(handle, keyId, stamp);
-          EvaluatorRow updated = find(handle, keyId).orElseThrow();
+          EvaluatorRow updated =
+              update(handle, keyId, change, stamp)
+                  .orElseThrow(() ->
+                      new IllegalArgumentException("no evaluator is registered with key " + keyId));
           Writes.applyIn(handle, alongside.apply(updated));
           return updated;
         });
+  }
+
+  /**
+   * The change of {@link #update(String, UnaryOperator, Instant)} inside a transaction already
+   * open; empty (and nothing written) when no evaluator has this key.
+   */
+  private static Optional<EvaluatorRow> update(
+      Handle handle, String keyId, UnaryOperator<PoolMember> change, Instant stamp) {
+    int touched =
+        handle.createUpdate(TOUCH).bind("at", stamp.toEpochMilli()).bind("key_id", keyId).execute();
+    if (touched != 1) {
+      return Optional.empty();
+    }
+    EvaluatorRow row = find(handle, keyId).orElseThrow();
+    PoolMember next = change.apply(row.member());
+    if (!next.profile().equals(row.member().profile())) {
+      throw new IllegalArgumentException(
+          "an update changes the record or standing of evaluator " + keyId + ", not its profile");
+    }
+    TrackRecord record = next.record();
+    if (!record.consecutiveByProvider().equals(row.member().record().consecutiveByProvider())) {
+      throw new IllegalArgumentException(
+          "rotation streaks change only by recording an assessment, not by an update");
+    }
+    handle
+        .createUpdate(WRITE_RECORD)
+        .bind("evaluations", record.evaluations())
+        .bind("canary_tasks", record.canaryTasks())
+        .bind("canary_passes", record.canaryPasses())
+        .bind("calibration", Json.write(record.calibration().toStored()))
+        .bind("standing", next.standing() instanceof Standing.Suspended ? "suspended" : "active")
+        .bind("standing_note", next.standing() instanceof Standing.Suspended x ? x.note() : null)
+        .bind("changes", record.equals(row.member().record()) ? 0 : 1)
+        .bind("key_id", keyId)
+        .execute();
+    publishIfDue(handle, keyId, stamp);
+    return find(handle, keyId);
+  }
+
+  /**
+   * A canary's outcome in the evaluator's record (a {@link Write}, committed with the settlement
+   * that graded it); nothing for a key no evaluator holds.
+   */
+  static void recordCanary(Handle handle, Write.RecordCanary w) {
+    update(
+        handle,
+        w.evaluatorKey(),
+        m -> new PoolMember(m.profile(), m.record().withCanary(w.check()), m.standing()),
+        EpochMillis.truncate(w.at()));
+  }
+
+  /**
+   * Calibration samples in the evaluator's record (a {@link Write}); nothing for an unknown key.
+   */
+  static void recordCalibration(Handle handle, Write.RecordCalibration w) {
+    update(
+        handle,
+        w.evaluatorKey(),
+        m -> new PoolMember(m.profile(), m.record().withCalibration(w.more()), m.standing()),
+        EpochMillis.truncate(w.at()));
   }
 
   /** One point of an evaluator's record over time: its figures after one change. */
@@ -504,47 +527,57 @@ public final class EvaluatorStore {
     database.write(
         "recording an assessment of provider " + providerKey,
         handle -> {
-          handle
-              .createUpdate(LOCK_PROVIDER)
-              .bind("provider_key", providerKey)
-              .bind("at", at.toEpochMilli())
-              .execute();
-          List<String> registered = new ArrayList<>();
-          for (String key : keys) {
-            int counted =
-                handle
-                    .createUpdate(COUNT_EVALUATION)
-                    .bind("at", at.toEpochMilli())
-                    .bind("key_id", key)
-                    .execute();
-            if (counted == 1) {
-              registered.add(key);
-            }
-          }
-          for (String holder :
-              handle
-                  .createQuery(STREAK_HOLDERS)
-                  .bind("provider_key", providerKey)
-                  .mapTo(String.class)
-                  .list()) {
-            if (!keys.contains(holder)) {
-              handle
-                  .createUpdate(END_STREAK)
-                  .bind("provider_key", providerKey)
-                  .bind("evaluator_key", holder)
-                  .execute();
-            }
-          }
-          for (String key : registered) {
-            handle
-                .createUpdate(EXTEND_STREAK)
-                .bind("provider_key", providerKey)
-                .bind("evaluator_key", key)
-                .execute();
-            publishIfDue(handle, key, EpochMillis.truncate(at));
-          }
+          recordAssessment(handle, keys, providerKey, at);
           return null;
         });
+  }
+
+  /** An assessment (a {@link Write}, committed with the settlement that recorded its result). */
+  static void recordAssessment(Handle handle, Write.RecordAssessment w) {
+    recordAssessment(handle, new TreeSet<>(w.evaluatorKeys()), w.providerKey(), w.at());
+  }
+
+  private static void recordAssessment(
+      Handle handle, TreeSet<String> keys, String providerKey, Instant at) {
+    handle
+        .createUpdate(LOCK_PROVIDER)
+        .bind("provider_key", providerKey)
+        .bind("at", at.toEpochMilli())
+        .execute();
+    List<String> registered = new ArrayList<>();
+    for (String key : keys) {
+      int counted =
+          handle
+              .createUpdate(COUNT_EVALUATION)
+              .bind("at", at.toEpochMilli())
+              .bind("key_id", key)
+              .execute();
+      if (counted == 1) {
+        registered.add(key);
+      }
+    }
+    for (String holder :
+        handle
+            .createQuery(STREAK_HOLDERS)
+            .bind("provider_key", providerKey)
+            .mapTo(String.class)
+            .list()) {
+      if (!keys.contains(holder)) {
+        handle
+            .createUpdate(END_STREAK)
+            .bind("provider_key", providerKey)
+            .bind("evaluator_key", holder)
+            .execute();
+      }
+    }
+    for (String key : registered) {
+      handle
+          .createUpdate(EXTEND_STREAK)
+          .bind("provider_key", providerKey)
+          .bind("evaluator_key", key)
+          .execute();
+      publishIfDue(handle, key, EpochMillis.truncate(at));
+    }
   }
 
   private static EvaluatorProfile profile(String keyId, String json) {

@@ -29,7 +29,52 @@ public sealed interface Write
         Write.PutTask,
         Write.EndTask,
         Write.WithdrawTasks,
-        Write.PutOutcome {
+        Write.PutOutcome,
+        Write.RecordCanary,
+        Write.RecordCalibration,
+        Write.RecordAssessment {
+
+  /**
+   * A graded canary in the evaluator's record, committed with the settlement that graded it: a
+   * crash can no longer leave a canary settled but missing from the record (which stranded an
+   * evaluator whose canaries were used up). Nothing for a key no evaluator holds.
+   */
+  record RecordCanary(String evaluatorKey, dev.asa.integrity.CanaryCheck check, Instant at)
+      implements Write {
+    public RecordCanary {
+      Objects.requireNonNull(evaluatorKey, "evaluatorKey");
+      Objects.requireNonNull(check, "check");
+      Objects.requireNonNull(at, "at");
+    }
+  }
+
+  /**
+   * Calibration samples in the evaluator's record, committed with the settlement they came from.
+   */
+  record RecordCalibration(String evaluatorKey, dev.asa.integrity.Calibration more, Instant at)
+      implements Write {
+    public RecordCalibration {
+      Objects.requireNonNull(evaluatorKey, "evaluatorKey");
+      Objects.requireNonNull(more, "more");
+      Objects.requireNonNull(at, "at");
+    }
+  }
+
+  /**
+   * One delivery of a provider assessed by these evaluators (a panel, or one), committed with the
+   * recorded result: what rotation counts.
+   */
+  record RecordAssessment(java.util.List<String> evaluatorKeys, String providerKey, Instant at)
+      implements Write {
+    public RecordAssessment {
+      evaluatorKeys = java.util.List.copyOf(evaluatorKeys);
+      Objects.requireNonNull(providerKey, "providerKey");
+      Objects.requireNonNull(at, "at");
+      if (evaluatorKeys.isEmpty()) {
+        throw new IllegalArgumentException("an assessment has at least one evaluator");
+      }
+    }
+  }
 
   /** Records what an ended agreement says about one party, for reputation (once per role). */
   record PutOutcome(dev.asa.reputation.Outcome outcome) implements Write {

@@ -57,6 +57,9 @@ public final class Writes {
         case Write.EndTask end -> TaskStore.end(handle, end);
         case Write.WithdrawTasks withdraw -> TaskStore.withdraw(handle, withdraw);
         case Write.PutOutcome put -> ReputationStore.put(handle, put.outcome());
+        case Write.RecordCanary record -> EvaluatorStore.recordCanary(handle, record);
+        case Write.RecordCalibration record -> EvaluatorStore.recordCalibration(handle, record);
+        case Write.RecordAssessment record -> EvaluatorStore.recordAssessment(handle, record);
       }
     }
   }

@@ -101,6 +101,32 @@ abstract class EvaluatorStoreContract {
     return new PoolMember(m.profile(), r, m.standing());
   }
 
+  // ---- records written with the settlement (issue 60) ----
+
+  @Test
+  void recordsWrittenBesideOtherWritesCommitWithThemOrNotAtAll() {
+    registered("ada", type("research"));
+    TrackRecord before = record("ada");
+    Write canaryOutcome = new Write.RecordCanary(keyOf("ada"), canary("c1", 50, 55), T0);
+    Write assessment = new Write.RecordAssessment(List.of(keyOf("ada")), "provider-" + run, T0);
+    // The settlement's own write fails (here: ending a task that does not exist): the record
+    // changes with it or not at all, never alone.
+    Write failing =
+        new Write.EndTask("task-" + run, dev.asa.server.store.TaskRow.Status.SETTLED, "x", T0);
+    assertThatThrownBy(() -> store.writes().apply(List.of(canaryOutcome, assessment, failing)))
+        .isInstanceOf(DuplicateKeyException.class);
+    assertThat(record("ada")).isEqualTo(before);
+
+    store.writes().apply(List.of(assessment, canaryOutcome));
+    TrackRecord after = record("ada");
+    assertThat(after.canaryTasks()).isEqualTo(before.canaryTasks() + 1);
+    assertThat(after.canaryPasses()).isEqualTo(before.canaryPasses() + 1);
+    assertThat(after.evaluations()).isGreaterThan(before.evaluations());
+    // A key no evaluator holds (an evaluator the agreement named) is nothing, not an error.
+    store.writes().apply(List.of(new Write.RecordCanary(keyOf("nobody"), canary("c2", 1, 1), T0)));
+    assertThat(store.evaluators().find(keyOf("nobody"))).isEmpty();
+  }
+
   // ---- registration ----
 
   @Test
