@@ -903,6 +903,31 @@ public final class AsaClient {
   }
 
   /**
+   * The entry to append to the caller's own CoC chain once the agreement is verified, ruled or
+   * closed: {@code {"type": "anchor", "data": "<hashes only>"}}.
+   *
+   * @param id the agreement's id
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
+   */
+  public ObjectNode anchor(String id) {
+    return get(agreementPath(id) + "/anchor");
+  }
+
+  /**
+   * Shows the caller's CoC chain, now holding the anchor entry, to have the anchoring recorded.
+   *
+   * @param id the agreement's id
+   * @param body {@code {"chain_url": "https://..."}} or {@code {"chain": [entries...]}}
+   * @return the agreement, with an {@code anchored} event in its log
+   * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
+   *     (status 0)
+   */
+  public ObjectNode recordAnchor(String id, JsonNode body) {
+    return send("POST", agreementPath(id) + "/anchor", Objects.requireNonNull(body, "body"), null);
+  }
+
+  /**
    * The escrow's status, balance, transfers and payment messages.
    *
    * @param id the agreement's id

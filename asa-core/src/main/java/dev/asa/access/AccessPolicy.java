@@ -32,6 +32,7 @@ import java.util.Set;
  * CHALLENGE                     yes     yes       -         -
  * CLOSE                         yes     yes      yes        -
  * RULE                           -       -        -        yes
+ * ANCHOR                        yes     yes       -         -
  * </pre>
  *
  * TRIGGER_VERIFICATION is a role's right to ask; whether the server's built-in evaluator may then
@@ -61,7 +62,8 @@ public final class AccessPolicy {
           Map.entry(Operation.SUBMIT_VERIFICATION_RESULT, EnumSet.of(Role.EVALUATOR)),
           Map.entry(Operation.CHALLENGE, EnumSet.of(Role.CLIENT, Role.PROVIDER)),
           Map.entry(Operation.CLOSE, EnumSet.of(Role.CLIENT, Role.PROVIDER, Role.EVALUATOR)),
-          Map.entry(Operation.RULE, EnumSet.noneOf(Role.class)));
+          Map.entry(Operation.RULE, EnumSet.noneOf(Role.class)),
+          Map.entry(Operation.ANCHOR, EnumSet.of(Role.CLIENT, Role.PROVIDER)));
 
   /** The roles a caller holds in an agreement (empty for a stranger; the server holds none). */
   public static Set<Role> rolesOf(Agreement agreement, Caller caller) {
@@ -162,6 +164,7 @@ public final class AccessPolicy {
       case CHALLENGE -> "challenge the result of";
       case CLOSE -> "close";
       case RULE -> "rule on";
+      case ANCHOR -> "anchor";
     };
   }
 }

@@ -15,5 +15,7 @@ public enum Operation {
   SUBMIT_VERIFICATION_RESULT,
   CHALLENGE,
   CLOSE,
-  RULE
+  RULE,
+  /** Read or record the anchor a party appends to its own CoC chain (whitepaper 9.1). */
+  ANCHOR
 }

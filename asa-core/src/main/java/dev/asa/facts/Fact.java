@@ -44,7 +44,12 @@ public enum Fact {
    * Mutual selection: the registry evaluators each party proposed while negotiating, the latest
    * list of each ({@link EvaluatorProposalsFact}).
    */
-  EVALUATOR_PROPOSALS("evaluator_proposals");
+  EVALUATOR_PROPOSALS("evaluator_proposals"),
+  /**
+   * The CoC chains verified for parties with a chain-backed {@code coc} identity: length,
+   * operational age, genesis and head per role ({@link ProvenanceFact}).
+   */
+  PROVENANCE("provenance");
 
   private final String wireName;
 

@@ -18,9 +18,9 @@ import java.util.function.Function;
  * sends ever becomes a fact, so no request can claim that money is held or a negotiation is over.
  * The facts decisions read back are typed records ({@link EscrowFact}, {@link DeliverableFact},
  * {@link VerificationFact}, {@link HardeningFact}, {@link DisputeFact}, {@link SettlementFact},
- * {@link CollateralFact}, {@link EvaluatorAssignmentFact}, {@link EvaluatorProposalsFact}), each
- * with its one JSON form; the others (negotiation state, ruling, threshold noise, backup evaluator)
- * are recorded and rendered as their producers wrote them.
+ * {@link CollateralFact}, {@link EvaluatorAssignmentFact}, {@link EvaluatorProposalsFact}, {@link
+ * ProvenanceFact}), each with its one JSON form; the others (negotiation state, ruling, threshold
+ * noise, backup evaluator) are recorded and rendered as their producers wrote them.
  */
 public final class ServerFacts {
 
@@ -39,7 +39,8 @@ public final class ServerFacts {
           Fact.COLLATERAL,
           Fact.TEMPLATE,
           Fact.ASSIGNED_EVALUATORS,
-          Fact.EVALUATOR_PROPOSALS);
+          Fact.EVALUATOR_PROPOSALS,
+          Fact.PROVENANCE);
 
   private final ObjectNode facts;
 
@@ -192,6 +193,15 @@ public final class ServerFacts {
 
   public ServerFacts withEvaluatorProposals(EvaluatorProposalsFact proposals) {
     return set(Fact.EVALUATOR_PROPOSALS, proposals.toJson());
+  }
+
+  /** The CoC chains verified for the parties; NONE when no party has a chain-backed identity. */
+  public ProvenanceFact provenance() {
+    return read(Fact.PROVENANCE, ProvenanceFact::fromJson).orElse(ProvenanceFact.NONE);
+  }
+
+  public ServerFacts withProvenance(ProvenanceFact provenance) {
+    return set(Fact.PROVENANCE, provenance.toJson());
   }
 
   // ---- shorthands decisions use --------------------------------------------------------------

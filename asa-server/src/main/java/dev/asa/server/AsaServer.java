@@ -10,6 +10,7 @@ import dev.asa.http.NonceRegistry;
 import dev.asa.http.RateLimiter;
 import dev.asa.http.RequestVerifier;
 import dev.asa.server.agreements.AgreementService;
+import dev.asa.server.agreements.CocChains;
 import dev.asa.server.agreements.DeliverableFetcher;
 import dev.asa.server.agreements.VerificationRunner;
 import dev.asa.server.config.Observability;
@@ -231,7 +232,9 @@ public final class AsaServer implements AutoCloseable {
               config.assignment(),
               registry,
               config.reputation().feed(),
-              reputation);
+              reputation,
+              // A chain is bounded as a deliverable is: it could be sent inline no larger.
+              new CocChains(outbound, config.maxBodyBytes()));
       VerificationService verifications =
           new VerificationService(
               store.writes(),

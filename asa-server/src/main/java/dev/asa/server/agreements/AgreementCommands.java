@@ -17,6 +17,7 @@ import dev.asa.facts.DeliverableFact;
 import dev.asa.facts.EscrowFact;
 import dev.asa.facts.Fact;
 import dev.asa.facts.HardeningFact;
+import dev.asa.facts.ProvenanceFact;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.Action;
 import dev.asa.lifecycle.Lifecycle;
@@ -54,6 +55,7 @@ public final class AgreementCommands {
   private final EvaluatorTermsCheck evaluatorTerms;
   private final EvaluatorTasks tasks;
   private final Reputation reputation;
+  private final CocChains chains;
 
   AgreementCommands(
       UnitOfWork work,
@@ -67,7 +69,8 @@ public final class AgreementCommands {
       Ids ids,
       EvaluatorTermsCheck evaluatorTerms,
       EvaluatorTasks tasks,
-      Reputation reputation) {
+      Reputation reputation,
+      CocChains chains) {
     this.work = work;
     this.deliverables = deliverables;
     this.verifier = verifier;
@@ -80,6 +83,7 @@ public final class AgreementCommands {
     this.evaluatorTerms = evaluatorTerms;
     this.tasks = tasks;
     this.reputation = reputation;
+    this.chains = chains;
   }
 
   public Outcome create(JsonNode input, Caller caller, IdempotencyTicket ticket) {
@@ -94,6 +98,12 @@ public final class AgreementCommands {
     enforcement.check(agreement);
     assignments.checkSupported(agreement.terms());
     evaluatorTerms.check(agreement);
+    // CoC identities backed by a chain: verified before anything is written (a fetch, outside any
+    // transaction), their length and age recorded as a fact.
+    ProvenanceFact provenance = chains.atCreation(agreement, now);
+    if (!provenance.isEmpty()) {
+      agreement = agreement.withFacts(f -> f.withProvenance(provenance));
+    }
     Actor actor = work.actorFor(agreement, caller);
     ObjectNode payload = Json.object();
     payload.put("agreement_hash", agreement.hash().toString());
@@ -117,7 +127,8 @@ public final class AgreementCommands {
     }
     List<Write> deadlines = Deadlines.atCreation(agreement);
     if (agreement.state() == State.ACTIVE) {
-      Activated activated = activate(agreement, now);
+      // The chains were verified a moment ago: nothing to fetch again.
+      Activated activated = activate(agreement, now, null);
       agreement = activated.agreement();
       drafts.addAll(activated.events());
       deadlines = activated.writes();
@@ -153,6 +164,15 @@ public final class AgreementCommands {
     Role role = request.party();
     Ed25519Signature signature = request.signature();
     Operation op = role == Role.CLIENT ? Operation.SIGN_AS_CLIENT : Operation.SIGN_AS_PROVIDER;
+    // A chain behind a party's CoC identity is fetched again when this signature would activate
+    // the agreement: before the unit of work, so no network call runs while it decides.
+    Agreement before = work.agreement(work.loadFor(id, caller, op));
+    ProvenanceFact refreshed =
+        before.isSignedBy(role.counterparty())
+                && !before.isSignedBy(role)
+                && chains.fetchesAtActivation(before)
+            ? chains.atActivation(before, work.now())
+            : null;
     return work.mutate(
         id,
         ticket,
@@ -185,7 +205,13 @@ public final class AgreementCommands {
               new EventLog.Draft(
                   EventType.SIGNED, current.actor(), signedPayload(a, role, signature, next)));
           if (next == State.ACTIVE) {
-            Activated activated = activate(result, current.now());
+            Activated activated =
+                activate(
+                    result,
+                    current.now(),
+                    refreshed != null && a.facts().provenance().equals(before.facts().provenance())
+                        ? refreshed
+                        : null);
             result = activated.agreement();
             events.addAll(activated.events());
             writes = activated.writes();
@@ -213,9 +239,21 @@ public final class AgreementCommands {
    * threshold-noise commitment, the pool evaluator for an agreement that names none (never ACTIVE
    * without one), and the timers of {@link Deadlines#atActivation}.
    */
-  private Activated activate(Agreement active, Instant activatedAt) {
+  private Activated activate(Agreement active, Instant activatedAt, ProvenanceFact refreshed) {
     requireEligible(active, activatedAt);
     Agreement result = active.withFacts(f -> f.withActivatedAt(activatedAt));
+    if (refreshed != null) {
+      result = result.withFacts(f -> f.withProvenance(refreshed));
+    } else if (chains.fetchesAtActivation(active)
+        && !active.facts().provenance().isEmpty()
+        && !active.facts().has(dev.asa.facts.Fact.ACTIVATED_AT)
+        && active.facts().provenance().chains().values().stream()
+            .allMatch(c -> c.verifiedAt().isBefore(activatedAt))) {
+      // Activation by a second signature whose chains were not fetched beforehand (the facts moved
+      // under the pre-fetch): refuse rather than activate on a stale verification.
+      throw new ConflictException(
+          "a party's CoC chain must be verified again as the agreement activates; sign again");
+    }
     if (Enforcement.requiresFunding(result.terms())) {
       result = result.withFacts(f -> f.withEscrow(EscrowFact.unfunded()));
     }

@@ -33,6 +33,7 @@ public final class AgreementService {
   private final TimerHandlers timers;
   private final EvaluatorQueue queue;
   private final Forensics forensics;
+  private final Anchoring anchoring;
 
   /**
    * @param evaluators the semantic evaluators for verification at semantic or composite depth; null
@@ -76,11 +77,7 @@ public final class AgreementService {
         null);
   }
 
-  /**
-   * @param reputation what an agreement's end records for reputation (and pushes to ARP)
-   * @param reputations the figures {@code depth_by_reputation} reads; null: every provider is
-   *     without a record
-   */
+  /** As the full constructor, with CoC chains accepted inline only (no chain_url fetched). */
   public AgreementService(
       Store store,
       Clock clock,
@@ -98,6 +95,50 @@ public final class AgreementService {
       EvaluatorRegistry registry,
       ReputationFeed reputation,
       Reputation reputations) {
+    this(
+        store,
+        clock,
+        verifier,
+        serverKeyId,
+        market,
+        policy,
+        trustedMarketSources,
+        enforcement,
+        disputes,
+        arbiters,
+        evaluators,
+        jobs,
+        assignment,
+        registry,
+        reputation,
+        reputations,
+        CocChains.inlineOnly());
+  }
+
+  /**
+   * @param reputation what an agreement's end records for reputation (and pushes to ARP)
+   * @param reputations the figures {@code depth_by_reputation} reads; null: every provider is
+   *     without a record
+   * @param chains fetches and verifies the CoC chains behind parties' {@code coc} identities
+   */
+  public AgreementService(
+      Store store,
+      Clock clock,
+      VerificationRunner verifier,
+      String serverKeyId,
+      MarketData market,
+      NegotiationPolicy policy,
+      Set<String> trustedMarketSources,
+      Enforcement enforcement,
+      Disputes disputes,
+      Set<Ed25519PublicKey> arbiters,
+      EvaluatorPool evaluators,
+      JobRunner jobs,
+      AssignmentConfig assignment,
+      EvaluatorRegistry registry,
+      ReputationFeed reputation,
+      Reputation reputations,
+      CocChains chains) {
     UnitOfWork work =
         new UnitOfWork(
             store.agreements(), store.events(), store.writes(), clock, serverKeyId, reputation);
@@ -138,7 +179,9 @@ public final class AgreementService {
             ids,
             new EvaluatorTermsCheck(registry, evaluators),
             tasks,
-            reputations);
+            reputations,
+            chains);
+    this.anchoring = new Anchoring(work, store.events(), chains);
     ResultEnforcement results = new ResultEnforcement(closing, disputes, serverKeyId);
     this.engine =
         new EngineVerifications(
@@ -260,6 +303,11 @@ public final class AgreementService {
   /** Verification by the server's own engine, at once or as a background job. */
   public EngineVerifications engine() {
     return engine;
+  }
+
+  /** Evidence anchoring in the parties' CoC chains. */
+  public Anchoring anchoring() {
+    return anchoring;
   }
 
   /** The external evaluators' work queue. */

@@ -143,6 +143,21 @@ public sealed interface Command {
   }
 
   /** {@code POST /agreements/{id}/seal} and {@code POST /shadow/seals}. */
+  /**
+   * {@code POST /agreements/{id}/anchor}: a party shows its CoC chain again, now holding the anchor
+   * entry; exactly one of the two is given.
+   *
+   * @param chainUrl where the chain is served as JSON Lines, or null
+   * @param chain the entries inline (an array), or null
+   */
+  record Anchor(String chainUrl, com.fasterxml.jackson.databind.JsonNode chain) implements Command {
+    public Anchor {
+      if ((chainUrl == null) == (chain == null)) {
+        throw new IllegalArgumentException("exactly one of chain_url and chain");
+      }
+    }
+  }
+
   record Seal(SealRequest request) implements Command {
     public Seal {
       Objects.requireNonNull(request, "request");

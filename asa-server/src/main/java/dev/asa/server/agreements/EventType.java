@@ -29,7 +29,9 @@ public enum EventType {
   RULED,
   COLLATERAL_SLASHED,
   COLLATERAL_RETURNED,
-  EXPIRED;
+  EXPIRED,
+  /** A party showed its CoC chain holding the agreement's anchor entry (whitepaper 9.1). */
+  ANCHORED;
 
   public String wireName() {
     return name().toLowerCase(Locale.ROOT);

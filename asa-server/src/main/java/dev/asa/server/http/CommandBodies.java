@@ -72,6 +72,32 @@ public final class CommandBodies {
     }
   }
 
+  /** {@code {"chain_url": "https://..."}} or {@code {"chain": [entries...]}}, one of them. */
+  public static Command.Anchor anchor(JsonNode body) {
+    ObjectNode b = STRICT.object(body, "", "an anchoring request");
+    STRICT.allowOnly(b, "", "chain_url", "chain");
+    boolean url = b.has("chain_url");
+    boolean chain = b.has("chain");
+    if (url == chain) {
+      throw new InvalidDocumentException(
+          url ? "/chain" : "/chain_url",
+          url
+              ? "give chain_url or chain, not both"
+              : "required: chain_url (the chain as JSON Lines) or chain (its entries)");
+    }
+    if (url) {
+      String u = STRICT.text(b, "", "chain_url", "an http(s) URL");
+      if (!u.startsWith("https://") && !u.startsWith("http://")) {
+        throw new InvalidDocumentException("/chain_url", "an http(s) URL");
+      }
+      return new Command.Anchor(u, null);
+    }
+    if (!b.get("chain").isArray()) {
+      throw new InvalidDocumentException("/chain", "an array of CoC entries");
+    }
+    return new Command.Anchor(null, b.get("chain"));
+  }
+
   public static Command.Negotiate negotiate(JsonNode body) {
     ObjectNode b = STRICT.object(body, "", "a negotiation message");
     return new Command.Negotiate(

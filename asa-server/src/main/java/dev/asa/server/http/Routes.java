@@ -15,6 +15,7 @@ import dev.asa.json.Json;
 import dev.asa.server.agreements.AgreementCommands;
 import dev.asa.server.agreements.AgreementQueries;
 import dev.asa.server.agreements.AgreementService;
+import dev.asa.server.agreements.Anchoring;
 import dev.asa.server.agreements.DisputeCommands;
 import dev.asa.server.agreements.EvaluatorQueue;
 import dev.asa.server.agreements.Forensics;
@@ -47,6 +48,7 @@ public final class Routes {
   private final AgreementQueries queries;
   private final AgreementCommands commands;
   private final DisputeCommands disputeCommands;
+  private final Anchoring anchoring;
   private final VerificationFlow verificationFlow;
   private final Requests requests;
   private final AccessGate gate;
@@ -87,6 +89,7 @@ public final class Routes {
     this.queries = agreements.queries();
     this.commands = agreements.commands();
     this.disputeCommands = agreements.disputes();
+    this.anchoring = agreements.anchoring();
     this.verificationFlow = agreements.verifications();
     this.queue = agreements.queue();
     this.forensics = agreements.forensics();
@@ -249,6 +252,16 @@ public final class Routes {
         "/agreements/{id}/seal",
         SIGNED,
         ctx -> json(ctx, 200, queries.sealOf(id(ctx), caller(ctx))));
+    r.get(
+        "/agreements/{id}/anchor",
+        SIGNED,
+        ctx -> json(ctx, 200, anchoring.anchor(id(ctx), caller(ctx))));
+    r.post(
+        "/agreements/{id}/anchor",
+        SIGNED,
+        ctx ->
+            requests.mutation(
+                ctx, CommandBodies::anchor, (b, c, t) -> anchoring.record(id(ctx), b, c, t)));
     r.get(
         "/agreements/{id}/hardening",
         SIGNED,

@@ -336,6 +336,10 @@ class OpenApiDriftTest {
           "POST",
           a + "/ruling",
           Json.object().put("release_percent", 40).put("reason", "a partial deliverable"));
+      ok(BOB, "GET", a + "/anchor", null); // ruled: anchorable
+      // Bob's identity is no CoC chain: nothing to anchor in (nothing is fetched).
+      refused(409, BOB, "POST", a + "/anchor", Json.object().put("chain_url", "https://x.test/c"));
+      refused(422, BOB, "POST", a + "/anchor", Json.object().put("chain", 1));
       ok(ALICE, "GET", a, null);
       ok(ALICE, "GET", a + "/status", null);
       ok(BOB, "GET", a + "/events", null);
