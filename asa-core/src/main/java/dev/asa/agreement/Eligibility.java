@@ -27,8 +27,10 @@ import java.util.Optional;
  *
  * A party that falls short is refused, unless the terms hold an unproven party to a value cap and
  * the agreement's amount is within it. The record is this server's, under the key the party signs
- * with; its age runs from the end of its first agreement here (until this server verifies Chain of
- * Consciousness chains, there is no older evidence of an identity it can trust).
+ * with; its age runs from the end of its first agreement here. {@code min_chain_length} asks for a
+ * Chain of Consciousness this server verified for the party's identity, of at least that many
+ * entries (a long chain is costly to keep, so a costly identity to throw away); the chain's own
+ * timestamps are the agent's word, so they never stand in for {@code min_age_days}.
  */
 public record Eligibility(Map<Role, Requirements> byRole) {
 
@@ -43,9 +45,19 @@ public record Eligibility(Map<Role, Requirements> byRole) {
       Long minCompletedAgreements,
       Long minAgeDays,
       List<SignalRequirement> minSignals,
-      BigDecimal valueCapWhenUnproven) {
+      BigDecimal valueCapWhenUnproven,
+      Long minChainLength) {
     public Requirements {
       minSignals = List.copyOf(minSignals);
+    }
+
+    /** Requirements without a chain length. */
+    public Requirements(
+        Long minCompletedAgreements,
+        Long minAgeDays,
+        List<SignalRequirement> minSignals,
+        BigDecimal valueCapWhenUnproven) {
+      this(minCompletedAgreements, minAgeDays, minSignals, valueCapWhenUnproven, null);
     }
   }
 
@@ -67,6 +79,14 @@ public record Eligibility(Map<Role, Requirements> byRole) {
 
     /** A figure of its reputation in this role and how many observations it rests on. */
     Optional<Figure> figure(String signal);
+
+    /**
+     * The length of its Chain of Consciousness as this server verified it for this agreement; empty
+     * without a verified chain.
+     */
+    default Optional<Long> chainLength() {
+      return Optional.empty();
+    }
 
     /** A party this server knows nothing of. */
     PartyRecord NONE =
@@ -120,6 +140,20 @@ public record Eligibility(Map<Role, Requirements> byRole) {
                 + (record.firstSeen().isEmpty() ? "never seen here before" : days + " day(s) here")
                 + ", "
                 + r.minAgeDays()
+                + " required");
+      }
+    }
+    if (r.minChainLength() != null) {
+      Optional<Long> length = record.chainLength();
+      if (length.isEmpty() || length.get() < r.minChainLength()) {
+        missing.add(
+            at
+                + "/min_chain_length: "
+                + length
+                    .map(l -> "a verified chain of " + l + " entries")
+                    .orElse("no verified CoC chain")
+                + ", "
+                + r.minChainLength()
                 + " required");
       }
     }

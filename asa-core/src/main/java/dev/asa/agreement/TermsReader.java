@@ -105,7 +105,8 @@ final class TermsReader {
                   : null,
               r.has("min_age_days") ? r.path("min_age_days").asLong() : null,
               signals,
-              cap));
+              cap,
+              r.has("min_chain_length") ? r.path("min_chain_length").asLong() : null));
     }
     return new Eligibility(byRole);
   }

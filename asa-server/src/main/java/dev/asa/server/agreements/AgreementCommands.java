@@ -36,6 +36,7 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The write side of the agreements API, one method per call: create, sign, negotiate, fund, stake
@@ -286,14 +287,42 @@ public final class AgreementCommands {
       if (!eligibility.byRole().containsKey(party.role())) {
         continue;
       }
-      Eligibility.PartyRecord record =
+      Eligibility.PartyRecord here =
           reputation != null ? reputation.recordOf(party) : Eligibility.PartyRecord.NONE;
+      Optional<Long> chain = a.facts().provenance().of(party.role()).map(c -> c.summary().length());
+      Eligibility.PartyRecord record = withChain(here, chain);
       eligibility
           .refusal(party.role(), record, amount, now)
           .ifPresent(why -> {
             throw new ConflictException(why);
           });
     }
+  }
+
+  /** A party's record here with the length of the CoC chain verified for this agreement. */
+  private static Eligibility.PartyRecord withChain(
+      Eligibility.PartyRecord here, Optional<Long> chain) {
+    return new Eligibility.PartyRecord() {
+      @Override
+      public long completed() {
+        return here.completed();
+      }
+
+      @Override
+      public Optional<Instant> firstSeen() {
+        return here.firstSeen();
+      }
+
+      @Override
+      public Optional<Eligibility.Figure> figure(String signal) {
+        return here.figure(signal);
+      }
+
+      @Override
+      public Optional<Long> chainLength() {
+        return chain;
+      }
+    };
   }
 
   public Outcome negotiate(

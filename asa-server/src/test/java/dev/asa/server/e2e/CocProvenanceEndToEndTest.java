@@ -381,6 +381,43 @@ class CocProvenanceEndToEndTest {
 
   // ---- helpers ------------------------------------------------------------------------------
 
+  /** Sybil limits can rest on a verified chain (issue 56 with 57): its length, not its dates. */
+  @Test
+  void eligibilityCanRequireAVerifiedChainOfSomeLength() {
+    List<CocEntry> chain = ownChain("bob", 6, Instant.parse("2025-01-01T00:00:00Z"), 86_400);
+    ObjectNode identity = Json.object();
+    identity
+        .put("scheme", "coc")
+        .put("value", CocHashes.toDigest(chain.get(0).entryHash()).toString());
+    identity.set("chain", array(chain));
+    for (int required : new int[] {6, 7}) {
+      ObjectNode doc = Fixtures.general();
+      ((ObjectNode) doc.path("parties").path("provider")).set("identity", identity);
+      doc.putObject("eligibility").putObject("provider").put("min_chain_length", required);
+      String id =
+          anonymous
+              .withKey(Fixtures.key("alice"))
+              .createAgreement(doc)
+              .path("agreement_id")
+              .asText();
+      anonymous.withKey(Fixtures.key("alice")).sign(id, Role.CLIENT, Fixtures.key("alice"));
+      if (required == 6) {
+        assertThat(
+                anonymous
+                    .withKey(Fixtures.key("bob"))
+                    .sign(id, Role.PROVIDER, Fixtures.key("bob"))
+                    .path("state")
+                    .asText())
+            .isEqualTo("ACTIVE");
+      } else {
+        assertThatThrownBy(() ->
+                anonymous.withKey(Fixtures.key("bob")).sign(id, Role.PROVIDER, Fixtures.key("bob")))
+            .hasMessageContaining(
+                "/eligibility/provider/min_chain_length: a verified chain of 6 entries, 7 required");
+      }
+    }
+  }
+
   private JsonNode create(ObjectNode providerIdentity, ObjectNode clientIdentity) {
     ObjectNode doc = Fixtures.general();
     if (providerIdentity != null) {

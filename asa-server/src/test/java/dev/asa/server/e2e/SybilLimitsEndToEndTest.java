@@ -142,6 +142,16 @@ class SybilLimitsEndToEndTest {
   }
 
   @Test
+  void aChainLengthIsRequiredOfAVerifiedChainAndAnIdentityWithoutOneFallsShort() {
+    ObjectNode doc = Fixtures.general();
+    doc.putObject("eligibility").putObject("provider").put("min_chain_length", 5);
+    String id = proposed(doc, "bob", "bob", "10.00");
+    refusedNaming(
+        () -> as("bob").sign(id, Role.PROVIDER, Fixtures.key("bob")),
+        "/eligibility/provider/min_chain_length: no verified CoC chain, 5 required");
+  }
+
+  @Test
   void theRequirementsAreCheckedAtCreation() {
     ObjectNode noMoney = requiringHistory();
     noMoney.remove("escrow");
