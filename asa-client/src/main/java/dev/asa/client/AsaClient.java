@@ -907,6 +907,7 @@ public final class AsaClient {
    * closed: {@code {"type": "anchor", "data": "<hashes only>"}}.
    *
    * @param id the agreement's id
+   * @return the anchor entry's {@code type} and {@code data}
    * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
    *     (status 0)
    */

@@ -34,6 +34,10 @@ public final class TaskStore {
           + COLUMNS
           + " FROM evaluator_tasks WHERE evaluator_key = :evaluator_key AND status = 'open'"
           + " AND created_at <= :now AND deadline_at > :now ORDER BY deadline_at, id LIMIT :limit";
+  private static final String SELECT_OF_EVALUATOR =
+      "SELECT "
+          + COLUMNS
+          + " FROM evaluator_tasks WHERE evaluator_key = :key ORDER BY created_at, id";
   private static final String SELECT_OF_AGREEMENT =
       "SELECT "
           + COLUMNS
@@ -132,6 +136,14 @@ public final class TaskStore {
                 .bind("limit", limit)
                 .map(ROW)
                 .list());
+  }
+
+  /** Every task ever given to an evaluator, ended ones included (for the store's own tests). */
+  List<TaskRow> ofEvaluator(String evaluatorKey) {
+    return database.read(
+        "reading the tasks of evaluator " + evaluatorKey,
+        handle ->
+            handle.createQuery(SELECT_OF_EVALUATOR).bind("key", evaluatorKey).map(ROW).list());
   }
 
   /** Every task of every delivery of an agreement, ended ones included. */
