@@ -89,7 +89,29 @@ public final class Reputation {
 
   /** The signals this server computes for {@code subject} in {@code role}, unsigned. */
   public List<Signal> local(Identity subject, Role role) {
-    return local(subject, store.outcomes(subject), now()).getOrDefault(role, List.of());
+    Instant now = now();
+    return local(subject, outcomes(subject, now), now).getOrDefault(role, List.of());
+  }
+
+  /** The newest outcomes in the window a figure rests on, at most this many. */
+  static final int MAX_OUTCOMES = 10_000;
+
+  /**
+   * {@code subject}'s outcomes in the window (the newest {@link #MAX_OUTCOMES}), with its first
+   * ever ahead of them when that is older: the first binds the name to a key ({@link
+   * SubjectBinding}), whatever has happened since.
+   */
+  private List<Outcome> outcomes(Identity subject, Instant now) {
+    List<Outcome> recent =
+        store.outcomes(subject, now.minus(Duration.ofDays(windowDays)), MAX_OUTCOMES);
+    Optional<Outcome> first = store.firstOutcome(subject);
+    if (first.isEmpty() || recent.contains(first.get())) {
+      return recent;
+    }
+    List<Outcome> out = new ArrayList<>(recent.size() + 1);
+    out.add(first.get());
+    out.addAll(recent);
+    return out;
   }
 
   /** The signals of {@code subject}'s outcomes, each role's, under the key bound to it. */
@@ -117,11 +139,16 @@ public final class Reputation {
   public Eligibility.PartyRecord recordOf(Party party) {
     Identity subject = party.identity();
     String key = party.verificationKey().toBase64Url();
-    List<Outcome> outcomes = store.outcomes(subject);
+    List<Outcome> outcomes = outcomes(subject, now());
     boolean ours = SubjectBinding.boundKey(subject, outcomes).map(key::equals).orElse(false);
     List<Outcome> mine =
         ours ? outcomes.stream().filter(o -> o.partyKey().equals(key)).toList() : List.of();
-    long completed = mine.stream().filter(o -> o.role() == party.role() && o.delivered()).count();
+    Instant since = now().minus(Duration.ofDays(windowDays));
+    long completed =
+        mine.stream()
+            .filter(o -> o.role() == party.role() && o.delivered())
+            .filter(o -> !o.endedAt().isBefore(since))
+            .count();
     Optional<Instant> firstSeen = mine.stream().map(Outcome::endedAt).min(Instant::compareTo);
     return new Eligibility.PartyRecord() {
       @Override
@@ -151,7 +178,7 @@ public final class Reputation {
   public long agreementsOf(Party provider) {
     Identity subject = provider.identity();
     String key = provider.verificationKey().toBase64Url();
-    List<Outcome> outcomes = store.outcomes(subject);
+    List<Outcome> outcomes = outcomes(subject, now());
     if (!SubjectBinding.boundKey(subject, outcomes).map(key::equals).orElse(false)) {
       return 0;
     }
@@ -170,7 +197,7 @@ public final class Reputation {
     Instant now = now();
     ObjectNode out = Json.object();
     out.putObject("identity").put("scheme", subject.scheme()).put("value", subject.value());
-    List<Outcome> outcomes = store.outcomes(subject);
+    List<Outcome> outcomes = outcomes(subject, now());
     Optional<String> key = SubjectBinding.boundKey(subject, outcomes);
     key.ifPresent(k -> out.put("verification_key", k));
     ArrayNode signals = out.putArray("signals");
@@ -227,7 +254,7 @@ public final class Reputation {
    * stranger with no record.
    */
   public Optional<Figure> figure(Identity subject, String key, Role role, String signalId) {
-    List<Outcome> outcomes = store.outcomes(subject);
+    List<Outcome> outcomes = outcomes(subject, now());
     Instant now = now();
     boolean ours = SubjectBinding.boundKey(subject, outcomes).map(key::equals).orElse(false);
     List<Signal> local =
@@ -244,7 +271,7 @@ public final class Reputation {
     Identity subject = party.identity();
     String key = party.verificationKey().toBase64Url();
     Role role = party.role();
-    List<Outcome> outcomes = store.outcomes(subject);
+    List<Outcome> outcomes = outcomes(subject, now());
     Instant now = now();
     boolean ours = SubjectBinding.boundKey(subject, outcomes).map(key::equals).orElse(false);
     List<Signal> local =

@@ -9,6 +9,7 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.mapper.RowMapper;
 
@@ -29,11 +30,16 @@ public final class ReputationStore {
           + OUTCOME_COLUMNS
           + ") VALUES (:agreement_id, :role, :identity_scheme, :identity_value, :party_key,"
           + " :counterparty, :ended_at, :delivered, :on_time, :passed, :composite, :disputed)";
-  private static final String SELECT_OUTCOMES =
+  private static final String SELECT_RECENT_OUTCOMES =
       "SELECT "
           + OUTCOME_COLUMNS
           + " FROM reputation_outcomes WHERE identity_scheme = :scheme AND identity_value = :value"
-          + " ORDER BY ended_at, agreement_id";
+          + " AND ended_at >= :since ORDER BY ended_at DESC, agreement_id DESC LIMIT :limit";
+  private static final String SELECT_FIRST_OUTCOME =
+      "SELECT "
+          + OUTCOME_COLUMNS
+          + " FROM reputation_outcomes WHERE identity_scheme = :scheme AND identity_value = :value"
+          + " ORDER BY ended_at, agreement_id LIMIT 1";
 
   private static final String UPSERT_SIGNAL =
       "INSERT INTO reputation_signals (issuer_key, identity_scheme, identity_value, role,"
@@ -67,17 +73,38 @@ public final class ReputationStore {
     this.database = database;
   }
 
-  /** Every outcome recorded under {@code identity}'s name, whatever key, oldest first. */
-  public List<Outcome> outcomes(Identity identity) {
+  /**
+   * The outcomes recorded under {@code identity}'s name since {@code since}, whatever key, the
+   * newest {@code limit} of them, oldest first: a busy agent's figures rest on its latest work, and
+   * a public read never loads an unbounded history.
+   */
+  public List<Outcome> outcomes(Identity identity, Instant since, int limit) {
+    List<Outcome> newestFirst =
+        database.read(
+            "reading the outcomes of " + identity.scheme() + ":" + identity.value(),
+            handle ->
+                handle
+                    .createQuery(SELECT_RECENT_OUTCOMES)
+                    .bind("scheme", identity.scheme())
+                    .bind("value", Identities.comparable(identity.value()))
+                    .bind("since", since.toEpochMilli())
+                    .bind("limit", limit)
+                    .map(outcome(identity))
+                    .list());
+    return newestFirst.reversed();
+  }
+
+  /** The first outcome ever recorded under {@code identity}'s name: who first used it here. */
+  public Optional<Outcome> firstOutcome(Identity identity) {
     return database.read(
-        "reading the outcomes of " + identity.scheme() + ":" + identity.value(),
+        "reading the first outcome of " + identity.scheme() + ":" + identity.value(),
         handle ->
             handle
-                .createQuery(SELECT_OUTCOMES)
+                .createQuery(SELECT_FIRST_OUTCOME)
                 .bind("scheme", identity.scheme())
                 .bind("value", Identities.comparable(identity.value()))
                 .map(outcome(identity))
-                .list());
+                .findOne());
   }
 
   /**

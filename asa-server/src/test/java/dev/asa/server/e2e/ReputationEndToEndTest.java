@@ -295,6 +295,23 @@ class ReputationEndToEndTest {
             });
   }
 
+  @Test
+  void aNameStaysBoundToItsFirstKeyAfterItsFirstAgreementLeavesTheWindow() {
+    String first = funded("public", "pessimistic");
+    provider.deliver(first, "# Findings\n\nText.\n", "markdown");
+    evaluator.verify(first, LifecycleEndToEndTest.judgedScores(95, 95, 95));
+    clock.advance(Duration.ofDays(400)); // past the 365-day window
+    String id = funded("public", "pessimistic", "mallory", "bob");
+    anonymous.withKey(Fixtures.key("mallory"), clock).deliver(id, "# Findings\n\nA.\n", "markdown");
+    evaluator.verify(id, LifecycleEndToEndTest.judgedScores(95, 95, 95));
+    JsonNode bob = anonymous.reputation("api_key", "bob");
+    assertThat(bob.path("verification_key").asText())
+        .isEqualTo(Fixtures.key("bob").publicKey().toBase64Url());
+    assertThat(byId(bob.path("signals"), "provider"))
+        .as("bob's one agreement is out of the window, and mallory's is not his")
+        .isEmpty();
+  }
+
   private ObjectNode peerSignal(String value, Ed25519PrivateKey key) {
     return peerSignal(value, key, Fixtures.key("bob").publicKey().toBase64Url());
   }
