@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * {@code eligibility}: the history a party must have before the agreement activates (whitepaper 11:
@@ -69,43 +70,40 @@ public record Eligibility(Map<Role, Requirements> byRole) {
     }
   }
 
-  /** A party's record here, as the requirements read it. */
-  public interface PartyRecord {
-    /** Agreements ended here in this role in which the party did its part. */
-    long completed();
-
-    /** When its first agreement here ended; empty for a party never seen. */
-    Optional<Instant> firstSeen();
-
-    /** A figure of its reputation in this role and how many observations it rests on. */
-    Optional<Figure> figure(String signal);
-
-    /**
-     * The length of its Chain of Consciousness as this server verified it for this agreement; empty
-     * without a verified chain.
-     */
-    default Optional<Long> chainLength() {
-      return Optional.empty();
-    }
+  /**
+   * A party's record here, as the requirements read it.
+   *
+   * @param completed agreements ended here in this role in which the party did its part
+   * @param firstSeen when its first agreement here ended; empty for a party never seen
+   * @param figures a figure of its reputation in this role, by signal id, with how many
+   *     observations it rests on
+   * @param chainLength the length of its Chain of Consciousness as this server verified it for this
+   *     agreement; empty without a verified chain
+   */
+  public record PartyRecord(
+      long completed,
+      Optional<Instant> firstSeen,
+      Function<String, Optional<Figure>> figures,
+      Optional<Long> chainLength) {
 
     /** A party this server knows nothing of. */
-    PartyRecord NONE =
-        new PartyRecord() {
-          @Override
-          public long completed() {
-            return 0;
-          }
+    public static final PartyRecord NONE =
+        new PartyRecord(0, Optional.empty(), signal -> Optional.empty(), Optional.empty());
 
-          @Override
-          public Optional<Instant> firstSeen() {
-            return Optional.empty();
-          }
+    public PartyRecord {
+      Objects.requireNonNull(firstSeen, "firstSeen");
+      Objects.requireNonNull(figures, "figures");
+      Objects.requireNonNull(chainLength, "chainLength");
+    }
 
-          @Override
-          public Optional<Figure> figure(String signal) {
-            return Optional.empty();
-          }
-        };
+    public Optional<Figure> figure(String signal) {
+      return figures.apply(signal);
+    }
+
+    /** This record with the chain verified for the agreement at hand. */
+    public PartyRecord withChainLength(Optional<Long> length) {
+      return new PartyRecord(completed, firstSeen, figures, length);
+    }
   }
 
   public record Figure(BigDecimal value, long sample) {}

@@ -6,9 +6,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
 import dev.asa.agreement.Identity;
 import dev.asa.agreement.Party;
+import dev.asa.agreement.Role;
 import dev.asa.facts.DisputeFact;
 import dev.asa.json.Jcs;
 import dev.asa.json.Json;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -145,6 +147,22 @@ public final class AjpClaims {
       return new Sides(client, evaluator.get());
     }
     return new Sides(client, provider);
+  }
+
+  /**
+   * The share of the escrow released to the provider by an AJP decision on a case: the provider
+   * keeps what it was not found at fault for ({@code 100 - its fault}), as claimant or as
+   * respondent; empty when the provider is not a side of the case (an evaluator's silence).
+   */
+  public static Optional<BigDecimal> providerShare(
+      Sides sides, int claimantFaultPct, int respondentFaultPct) {
+    if (sides.claimant().role() == Role.PROVIDER) {
+      return Optional.of(BigDecimal.valueOf(100L - claimantFaultPct));
+    }
+    if (sides.respondent().role() == Role.PROVIDER) {
+      return Optional.of(BigDecimal.valueOf(100L - respondentFaultPct));
+    }
+    return Optional.empty();
   }
 
   /** The claim id of a case: stable, so a decision that comes back can be matched to it. */

@@ -71,25 +71,15 @@ public final class LaunderingSimulation {
     Eligibility.PartyRecord record(Instant now) {
       List<Outcome> mine = SubjectBinding.counted(identity, outcomes);
       List<Signal> signals = Aggregates.of(identity, key, Role.PROVIDER, mine, "asa:sim", 365, now);
-      return new Eligibility.PartyRecord() {
-        @Override
-        public long completed() {
-          return mine.stream().filter(Outcome::delivered).count();
-        }
-
-        @Override
-        public Optional<Instant> firstSeen() {
-          return mine.stream().map(Outcome::endedAt).min(Instant::compareTo);
-        }
-
-        @Override
-        public Optional<Eligibility.Figure> figure(String signal) {
-          return signals.stream()
-              .filter(s -> s.signalId().equals(signal))
-              .findFirst()
-              .map(s -> new Eligibility.Figure(s.value(), s.sampleSize()));
-        }
-      };
+      return new Eligibility.PartyRecord(
+          mine.stream().filter(Outcome::delivered).count(),
+          mine.stream().map(Outcome::endedAt).min(Instant::compareTo),
+          signal ->
+              signals.stream()
+                  .filter(s -> s.signalId().equals(signal))
+                  .findFirst()
+                  .map(s -> new Eligibility.Figure(s.value(), s.sampleSize())),
+          Optional.empty());
     }
   }
 

@@ -290,39 +290,13 @@ public final class AgreementCommands {
       Eligibility.PartyRecord here =
           reputation != null ? reputation.recordOf(party) : Eligibility.PartyRecord.NONE;
       Optional<Long> chain = a.facts().provenance().of(party.role()).map(c -> c.summary().length());
-      Eligibility.PartyRecord record = withChain(here, chain);
+      Eligibility.PartyRecord record = here.withChainLength(chain);
       eligibility
           .refusal(party.role(), record, amount, now)
           .ifPresent(why -> {
             throw new ConflictException(why);
           });
     }
-  }
-
-  /** A party's record here with the length of the CoC chain verified for this agreement. */
-  private static Eligibility.PartyRecord withChain(
-      Eligibility.PartyRecord here, Optional<Long> chain) {
-    return new Eligibility.PartyRecord() {
-      @Override
-      public long completed() {
-        return here.completed();
-      }
-
-      @Override
-      public Optional<Instant> firstSeen() {
-        return here.firstSeen();
-      }
-
-      @Override
-      public Optional<Eligibility.Figure> figure(String signal) {
-        return here.figure(signal);
-      }
-
-      @Override
-      public Optional<Long> chainLength() {
-        return chain;
-      }
-    };
   }
 
   public Outcome negotiate(

@@ -8,7 +8,6 @@ import dev.asa.access.Operation;
 import dev.asa.agreement.Agreement;
 import dev.asa.agreement.ChallengeReason;
 import dev.asa.agreement.InvalidDocumentException;
-import dev.asa.agreement.Role;
 import dev.asa.crypto.Ed25519PublicKey;
 import dev.asa.dispute.AjpClaims;
 import dev.asa.facts.DisputeFact;
@@ -140,18 +139,12 @@ public final class DisputeCommands {
               + AjpClaims.claimId(dispute.caseId())
               + ")");
     }
-    AjpClaims.Sides sides = AjpClaims.sides(a, dispute);
-    int providerFault;
-    if (sides.claimant().role() == Role.PROVIDER) {
-      providerFault = decision.claimantFaultPct();
-    } else if (sides.respondent().role() == Role.PROVIDER) {
-      providerFault = decision.respondentFaultPct();
-    } else {
-      throw new InvalidDocumentException(
-          "/ajp_decision",
-          "this case is the client's against the evaluator, and says nothing of the provider's"
-              + " share: rule with release_percent");
-    }
-    return BigDecimal.valueOf(100L - providerFault);
+    return AjpClaims.providerShare(
+            AjpClaims.sides(a, dispute), decision.claimantFaultPct(), decision.respondentFaultPct())
+        .orElseThrow(() ->
+            new InvalidDocumentException(
+                "/ajp_decision",
+                "this case is the client's against the evaluator, and says nothing of the"
+                    + " provider's share: rule with release_percent"));
   }
 }

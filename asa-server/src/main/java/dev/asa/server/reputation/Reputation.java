@@ -133,41 +133,61 @@ public final class Reputation {
   }
 
   /**
+   * What this server holds of the party that signs with {@code key} under {@code subject}'s name,
+   * in {@code role}, read once: its outcomes here (none when the name's record belongs to another
+   * key: a stranger writing a known agent's name over its own key is a stranger with no record),
+   * the signals they make, and the foreign signals about the name.
+   */
+  private record PartyView(
+      Reputation reputation,
+      String key,
+      Role role,
+      List<Outcome> mine,
+      List<Signal> local,
+      List<ForeignSignal> foreign,
+      Instant now) {
+
+    /** The combined figure of one signal ({@link #combined}). */
+    Optional<Figure> figure(String signalId) {
+      return reputation.combined(key, role, signalId, local, foreign, now);
+    }
+
+    /** Its outcomes in this role inside the window. */
+    List<Outcome> inWindow() {
+      Instant since = now.minus(Duration.ofDays(reputation.windowDays));
+      return mine.stream().filter(o -> o.role() == role && !o.endedAt().isBefore(since)).toList();
+    }
+  }
+
+  private PartyView view(Identity subject, String key, Role role) {
+    Instant now = now();
+    List<Outcome> outcomes = outcomes(subject, now);
+    boolean ours = SubjectBinding.boundKey(subject, outcomes).map(key::equals).orElse(false);
+    List<Outcome> mine =
+        ours ? outcomes.stream().filter(o -> o.partyKey().equals(key)).toList() : List.of();
+    List<Signal> local =
+        ours ? local(subject, outcomes, now).getOrDefault(role, List.of()) : List.of();
+    return new PartyView(this, key, role, mine, local, store.signals(subject), now);
+  }
+
+  private PartyView view(Party party) {
+    return view(party.identity(), party.verificationKey().toBase64Url(), party.role());
+  }
+
+  /**
    * {@code party}'s record here in its role, as {@code eligibility} reads it: only what it earned
    * under the key it signs with counts (a name whose record belongs to another key is a newcomer).
    */
   public Eligibility.PartyRecord recordOf(Party party) {
-    Identity subject = party.identity();
-    String key = party.verificationKey().toBase64Url();
-    List<Outcome> outcomes = outcomes(subject, now());
-    boolean ours = SubjectBinding.boundKey(subject, outcomes).map(key::equals).orElse(false);
-    List<Outcome> mine =
-        ours ? outcomes.stream().filter(o -> o.partyKey().equals(key)).toList() : List.of();
-    Instant since = now().minus(Duration.ofDays(windowDays));
-    long completed =
-        mine.stream()
-            .filter(o -> o.role() == party.role() && o.delivered())
-            .filter(o -> !o.endedAt().isBefore(since))
-            .count();
-    Optional<Instant> firstSeen = mine.stream().map(Outcome::endedAt).min(Instant::compareTo);
-    return new Eligibility.PartyRecord() {
-      @Override
-      public long completed() {
-        return completed;
-      }
-
-      @Override
-      public Optional<Instant> firstSeen() {
-        return firstSeen;
-      }
-
-      @Override
-      public Optional<Eligibility.Figure> figure(String signal) {
-        return Reputation.this
-            .figure(subject, key, party.role(), signal)
-            .map(f -> new Eligibility.Figure(f.value(), f.sampleSize()));
-      }
-    };
+    PartyView view = view(party);
+    long completed = view.inWindow().stream().filter(Outcome::delivered).count();
+    Optional<Instant> firstSeen =
+        view.mine().stream().map(Outcome::endedAt).min(Instant::compareTo);
+    return new Eligibility.PartyRecord(
+        completed,
+        firstSeen,
+        signal -> view.figure(signal).map(f -> new Eligibility.Figure(f.value(), f.sampleSize())),
+        Optional.empty());
   }
 
   /**
@@ -176,17 +196,7 @@ public final class Reputation {
    * market median.
    */
   public long agreementsOf(Party provider) {
-    Identity subject = provider.identity();
-    String key = provider.verificationKey().toBase64Url();
-    List<Outcome> outcomes = outcomes(subject, now());
-    if (!SubjectBinding.boundKey(subject, outcomes).map(key::equals).orElse(false)) {
-      return 0;
-    }
-    Instant since = now().minus(Duration.ofDays(windowDays));
-    return outcomes.stream()
-        .filter(o -> o.role() == Role.PROVIDER && o.partyKey().equals(key))
-        .filter(o -> !o.endedAt().isBefore(since))
-        .count();
+    return view(provider).inWindow().size();
   }
 
   /**
@@ -254,12 +264,7 @@ public final class Reputation {
    * stranger with no record.
    */
   public Optional<Figure> figure(Identity subject, String key, Role role, String signalId) {
-    List<Outcome> outcomes = outcomes(subject, now());
-    Instant now = now();
-    boolean ours = SubjectBinding.boundKey(subject, outcomes).map(key::equals).orElse(false);
-    List<Signal> local =
-        ours ? local(subject, outcomes, now).getOrDefault(role, List.of()) : List.of();
-    return combined(key, role, signalId, local, store.signals(subject), now);
+    return view(subject, key, role).figure(signalId);
   }
 
   /**
@@ -268,22 +273,15 @@ public final class Reputation {
    * another key).
    */
   public ObjectNode summary(Party party) {
-    Identity subject = party.identity();
-    String key = party.verificationKey().toBase64Url();
-    Role role = party.role();
-    List<Outcome> outcomes = outcomes(subject, now());
-    Instant now = now();
-    boolean ours = SubjectBinding.boundKey(subject, outcomes).map(key::equals).orElse(false);
-    List<Signal> local =
-        ours ? local(subject, outcomes, now).getOrDefault(role, List.of()) : List.of();
-    List<ForeignSignal> foreign = store.signals(subject);
+    PartyView view = view(party);
     ObjectNode out = Json.object();
+    Identity subject = party.identity();
     out.putObject("identity").put("scheme", subject.scheme()).put("value", subject.value());
-    out.put("key", key);
-    out.put("role", role.wireName());
+    out.put("key", view.key());
+    out.put("role", view.role().wireName());
     ArrayNode figures = out.putArray("figures");
     for (String id : COMBINED) {
-      combined(key, role, id, local, foreign, now).ifPresent(f -> figures.add(f.toJson()));
+      view.figure(id).ifPresent(f -> figures.add(f.toJson()));
     }
     if (figures.isEmpty()) {
       out.put("note", "no record here under this key");
