@@ -1,6 +1,7 @@
 package dev.asa.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,13 +14,14 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "admin",
     header =
-        "Reads the server's configuration and health and loads its canary set (the operator's"
-            + " key).",
+        "Reads the server's configuration and health, loads its canary set and archives ended"
+            + " agreements (the operator's key).",
     customSynopsis = "asa admin COMMAND ...",
     subcommands = {
       AdminCommands.Config.class,
       AdminCommands.Health.class,
-      AdminCommands.Canaries.class
+      AdminCommands.Canaries.class,
+      AdminCommands.Archive.class
     })
 final class AdminCommands extends Group {
 
@@ -138,6 +140,83 @@ final class AdminCommands extends Group {
         session.out().println("loaded the canary set from " + file);
       }
       return Exit.OK;
+    }
+  }
+
+  /** {@code asa admin archive --closed-before DATE --out FILE}: {@code POST /admin/archive}. */
+  @Command(
+      name = "archive",
+      header = "Archives the agreements that ended before a date into a signed file.",
+      customSynopsis = "asa admin archive --closed-before DATE --out FILE --key OPERATOR_KEY_FILE",
+      description =
+          "Closed, rejected and expired agreements that ended before DATE leave the server's hot"
+              + " tables for an archive file (documents, facts, event chains, ledger entries and"
+              + " results; never deliverable content) whose manifest the server signs. Their ids"
+              + " then answer 410 naming the archive. Progress is shown while the server moves"
+              + " them; the file is then downloaded to FILE and verified (asa archive verify).")
+  static final class Archive implements Callable<Integer> {
+
+    @Mixin ServerOptions server;
+
+    @picocli.CommandLine.Option(
+        names = "--closed-before",
+        paramLabel = "DATE",
+        required = true,
+        description = "a date (2026-01-01) or an RFC 3339 time: agreements that ended before it")
+    String closedBefore;
+
+    @picocli.CommandLine.Option(
+        names = "--out",
+        paramLabel = "FILE",
+        required = true,
+        description = "where the archive file is written")
+    String out;
+
+    @Override
+    public Integer call() throws Exception {
+      Session session = server.session();
+      var client = session.client();
+      JsonNode archive = client.startArchive(closedBefore);
+      String name = archive.path("name").asText();
+      long shown = -1;
+      while (!"complete".equals(archive.path("status").asText())) {
+        long moved = archive.path("agreements").asLong();
+        if (moved != shown && !session.json()) {
+          session.err().println("archive " + name + ": " + moved + " agreements moved");
+          shown = moved;
+        }
+        Thread.sleep(500);
+        archive = client.archive(name);
+      }
+      Path file = Path.of(out);
+      client.downloadArchive(name, file);
+      // Checked against the key the server publishes, not only the one the file names.
+      var serverKey =
+          dev.asa.crypto.Ed25519PublicKey.fromBase64Url(client.serverKey().path("value").asText());
+      dev.asa.archive.ArchiveVerifier.Report report;
+      try {
+        report = dev.asa.archive.ArchiveVerifier.verify(file, serverKey);
+      } catch (java.io.IOException e) {
+        throw Inputs.fileProblem(out, e);
+      }
+      if (session.json()) {
+        session.printJson(archive);
+      } else {
+        session
+            .out()
+            .println(
+                "archived "
+                    + archive.path("agreements").asText()
+                    + " agreements into "
+                    + out
+                    + " ("
+                    + archive.path("bytes").asText()
+                    + " bytes, "
+                    + archive.path("file_sha256").asText()
+                    + ")");
+        ArchiveCommands.print(session, out, report);
+      }
+      return report.verifies() ? Exit.OK : Exit.FAIL;
     }
   }
 }

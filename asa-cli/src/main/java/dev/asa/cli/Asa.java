@@ -39,6 +39,7 @@ import picocli.CommandLine.Spec;
       McpCommand.class,
       ServerCommands.class,
       AdminCommands.class,
+      ArchiveCommands.class,
       CompletionCommand.class,
       HelpCommand.class
     })

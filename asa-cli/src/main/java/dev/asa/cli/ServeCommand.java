@@ -310,6 +310,14 @@ final class ServeCommand implements Callable<Integer> {
           "how many days back the reputation aggregates look (default 365, as ARP's); env ASA_ARP_WINDOW_DAYS")
   String arpWindowDays;
 
+  @Option(
+      names = "--retention-days",
+      paramLabel = "DAYS",
+      description =
+          "archive agreements that ended more than DAYS ago, every hour, into signed files under"
+              + " DATA_DIR/archives (default: keep every agreement); env ASA_RETENTION_DAYS")
+  String retentionDays;
+
   @Mixin JudgeOptions judgeOptions;
 
   /**
@@ -364,6 +372,12 @@ final class ServeCommand implements Callable<Integer> {
     config = config.withQualification(qualification(config.qualification()));
     config = config.withObservability(observability());
     config = config.withReputation(reputation());
+    if (retentionDays != null) {
+      config =
+          config.withRetention(
+              java.time.Duration.ofDays(
+                  Inputs.intValue("--retention-days", retentionDays, 365, 1, 36_500)));
+    }
     if (canaries != null) {
       try {
         config = config.withCanaries(CanaryFile.read(Path.of(canaries)));

@@ -1151,6 +1151,79 @@ public final class AsaClient {
   }
 
   /**
+   * {@code POST /admin/archive}: begins moving the agreements that ended before {@code
+   * closedBefore} out of the hot store into an archive file on the server (the operator's call).
+   * The run goes on in the background; follow it with {@link #archive(String)}.
+   *
+   * @param closedBefore a date ({@code 2026-01-01}, its first instant UTC) or an RFC 3339 time
+   * @return the archive as begun: {@code {name, status, closed_before, agreements, bytes, ...}}
+   * @throws AsaApiException 409 while another run is in progress, 422 for a bad or future cutoff
+   */
+  public ObjectNode startArchive(String closedBefore) {
+    ObjectNode body = Json.object();
+    body.put("closed_before", Objects.requireNonNull(closedBefore, "closedBefore"));
+    return send("POST", "/admin/archive", body, null);
+  }
+
+  /**
+   * {@code GET /admin/archives/{name}}: an archive run's progress ({@code status} "writing" or
+   * "complete", {@code agreements} moved so far) and, once complete, its file's digest.
+   *
+   * @param name the archive's name, as {@link #startArchive} answered it
+   * @return the archive
+   * @throws AsaApiException 404 for an unknown name
+   */
+  public ObjectNode archive(String name) {
+    return get("/admin/archives/" + segment(Objects.requireNonNull(name, "name")));
+  }
+
+  /**
+   * {@code GET /admin/archives/{name}/file}: downloads a complete archive into {@code out} (written
+   * beside it first and moved into place whole, so {@code out} never holds half a file).
+   *
+   * @param name the archive's name
+   * @param out where the file goes
+   * @return how many bytes were written
+   * @throws AsaApiException 409 while the archive is still being written, 404 for an unknown name
+   */
+  public long downloadArchive(String name, java.nio.file.Path out) {
+    String path = "/admin/archives/" + segment(Objects.requireNonNull(name, "name")) + "/file";
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(resolve(path))
+            .timeout(java.time.Duration.ofHours(1))
+            .header("Accept", "application/x-ndjson, application/problem+json")
+            .header("User-Agent", USER_AGENT)
+            .GET();
+    signIfKeyed(request, "GET", resolve(path), null);
+    java.nio.file.Path partial = out.resolveSibling(out.getFileName() + ".partial");
+    HttpResponse<java.nio.file.Path> response;
+    try {
+      response = http.send(request.build(), HttpResponse.BodyHandlers.ofFile(partial));
+    } catch (IOException e) {
+      throw AsaApiException.unreachable(resolve(path), describe(e), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw AsaApiException.unreachable(resolve(path), "interrupted while downloading", e);
+    }
+    try {
+      if (response.statusCode() != 200) {
+        String problem = java.nio.file.Files.readString(partial, StandardCharsets.UTF_8);
+        java.nio.file.Files.deleteIfExists(partial);
+        throw AsaApiException.fromResponse("GET", resolve(path), response.statusCode(), problem);
+      }
+      java.nio.file.Files.move(
+          partial,
+          out,
+          java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+          java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+      return java.nio.file.Files.size(out);
+    } catch (IOException e) {
+      throw AsaApiException.unreachable(
+          resolve(path), "cannot write " + out + ": " + describe(e), e);
+    }
+  }
+
+  /**
    * {@code GET /admin/health}: the operator's summary (agreements by state with their amounts, the
    * ledger's totals, verification jobs, outbox, timers, requests).
    *

@@ -13,6 +13,9 @@ import dev.asa.server.agreements.AgreementService;
 import dev.asa.server.agreements.CocChains;
 import dev.asa.server.agreements.DeliverableFetcher;
 import dev.asa.server.agreements.VerificationRunner;
+import dev.asa.server.archive.ArchiveOperations;
+import dev.asa.server.archive.ArchiveSchedule;
+import dev.asa.server.archive.Archiver;
 import dev.asa.server.config.Observability;
 import dev.asa.server.config.ServerConfig;
 import dev.asa.server.escrow.Courier;
@@ -92,6 +95,8 @@ public final class AsaServer implements AutoCloseable {
   private final MetricsServer metricsServer;
   private final Instant startedAt = Instant.now();
   private final Erc8183Chain chain;
+  private final Archiver archiver;
+  private final ArchiveSchedule retention;
 
   private AsaServer(
       Store store,
@@ -104,8 +109,12 @@ public final class AsaServer implements AutoCloseable {
       GuardedHttpClient outbound,
       GracefulHandler inFlight,
       MetricsServer metricsServer,
-      Erc8183Chain chain) {
+      Erc8183Chain chain,
+      Archiver archiver,
+      ArchiveSchedule retention) {
     this.chain = chain;
+    this.archiver = archiver;
+    this.retention = retention;
     this.inFlight = inFlight;
     this.metricsServer = metricsServer;
     this.jobs = jobs;
@@ -266,6 +275,14 @@ public final class AsaServer implements AutoCloseable {
                   config.clock(), config.requestsPerSecondPerKey() * 10, config.burstPerKey() * 10),
               config.operatorKey(),
               config.publicUrls());
+      Archiver archiver =
+          new Archiver(
+              store.archives(),
+              serverKey,
+              config.dataDir().resolve("archives"),
+              config.clock(),
+              Archiver.DEFAULT_BATCH);
+      archiver.recover(); // closes what a killed run left unfinished
       BuildInfo build = BuildInfo.current();
       Admin admin = new Admin(config, serverKey.publicKey(), store.describe(), registry);
       Routes routes =
@@ -282,7 +299,8 @@ public final class AsaServer implements AutoCloseable {
               new Operations(build, store::readiness),
               new ApiReference(build),
               observability.metrics().isSeparate() ? null : metrics,
-              new HealthSummary(metrics, store.statistics(), config.clock()));
+              new HealthSummary(metrics, store.statistics(), config.clock()),
+              new ArchiveOperations(archiver, store.archives(), config.clock()));
       AccessLog accessLog = new AccessLog(metrics);
       DeadlineHandler deadlined = new DeadlineHandler(deadlines);
       // Counts the requests in flight, so that stopping waits for them (up to DRAIN_TIMEOUT).
@@ -351,6 +369,15 @@ public final class AsaServer implements AutoCloseable {
               },
               metrics);
       outbox.start(Duration.ofSeconds(1));
+      ArchiveSchedule retention =
+          config.retention() == null
+              ? null
+              : ArchiveSchedule.start(
+                  archiver,
+                  config.retention(),
+                  config.clock(),
+                  Duration.ofMinutes(1),
+                  Duration.ofHours(1));
       if (evaluators != null) {
         verifications.resumeUnfinished(); // a restarted node finishes what it had started
       }
@@ -383,7 +410,9 @@ public final class AsaServer implements AutoCloseable {
           outbound,
           inFlight,
           metricsServer,
-          chain);
+          chain,
+          archiver,
+          retention);
     } catch (RuntimeException e) {
       outbound.close();
       store.close();
@@ -438,6 +467,10 @@ public final class AsaServer implements AutoCloseable {
     long began = System.nanoTime();
     long draining = inFlight.getCurrentRequestCount();
     http.stop(); // first: the requests in flight still use everything below
+    if (retention != null) {
+      retention.close();
+    }
+    archiver.stop(Duration.ofSeconds(10)); // before the store: a run closes its file first
     jobs.close();
     outbox.close();
     timers.close();

@@ -141,7 +141,13 @@ public final class AgreementService {
       CocChains chains) {
     UnitOfWork work =
         new UnitOfWork(
-            store.agreements(), store.events(), store.writes(), clock, serverKeyId, reputation);
+            store.agreements(),
+            store.events(),
+            store.writes(),
+            clock,
+            serverKeyId,
+            reputation,
+            store.archives());
     Ids ids = new Ids(clock);
     SubcontractGuard subcontracts = new SubcontractGuard(store.agreements());
     Negotiation negotiation = new Negotiation(market, policy, trustedMarketSources, subcontracts);

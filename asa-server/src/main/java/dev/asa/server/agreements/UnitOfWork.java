@@ -10,12 +10,14 @@ import dev.asa.lifecycle.State;
 import dev.asa.server.reputation.ReputationFeed;
 import dev.asa.server.store.AgreementRow;
 import dev.asa.server.store.AgreementStore;
+import dev.asa.server.store.ArchiveStore;
 import dev.asa.server.store.Commit;
 import dev.asa.server.store.DuplicateKeyException;
 import dev.asa.server.store.EventRecord;
 import dev.asa.server.store.EventStore;
 import dev.asa.server.store.LedgerRefusedException;
 import dev.asa.server.store.StaleVersionException;
+import dev.asa.server.store.Tombstone;
 import dev.asa.server.store.Write;
 import dev.asa.server.store.Writes;
 import java.time.Clock;
@@ -23,6 +25,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * One agreement change from start to commit: load the agreement once (with its version), let a
@@ -43,6 +46,7 @@ final class UnitOfWork {
   private final Clock clock;
   private final String serverKeyId;
   private final ReputationFeed reputation;
+  private final ArchiveStore archives;
   private final AgreementCache cache = new AgreementCache(10_000);
 
   UnitOfWork(
@@ -51,13 +55,15 @@ final class UnitOfWork {
       Writes writes,
       Clock clock,
       String serverKeyId,
-      ReputationFeed reputation) {
+      ReputationFeed reputation,
+      ArchiveStore archives) {
     this.agreements = agreements;
     this.events = events;
     this.writes = writes;
     this.clock = clock;
     this.serverKeyId = serverKeyId;
     this.reputation = reputation;
+    this.archives = archives;
   }
 
   /** The agreements it loads and commits, for use cases that create or look one up. */
@@ -152,12 +158,25 @@ final class UnitOfWork {
 
   /**
    * Loads the agreement and applies the access policy: strangers see "not found", like for a
-   * missing id.
+   * missing id. An archived agreement is gone (410) for its parties and the operator.
    */
   AgreementRow loadFor(String id, Caller caller, Operation op) {
-    AgreementRow row = load(id);
+    Optional<AgreementRow> found = agreements.find(id);
+    if (found.isEmpty()) {
+      throw archives
+          .tombstone(id)
+          .filter(t -> mayKnowOf(t, caller))
+          .<RuntimeException>map(t -> new ArchivedException(id, t.archive(), t.archivedAt()))
+          .orElseGet(() -> notFound(id));
+    }
+    AgreementRow row = found.get();
     AccessPolicy.require(cache.of(row), caller, op);
     return row;
+  }
+
+  private static boolean mayKnowOf(Tombstone t, Caller caller) {
+    return caller instanceof Caller.Key k
+        && (k.operator() || t.readers().contains(k.key().toBase64Url()));
   }
 
   /**

@@ -11,6 +11,7 @@ import dev.asa.server.net.FetchPolicy;
 import dev.asa.server.reputation.ReputationConfig;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
 
@@ -30,6 +31,8 @@ import java.util.Set;
  *     stored before); null to keep the stored set, if any
  * @param observability the log format and level, and where the metrics are served
  * @param reputation where ARP aggregates are pushed, whose signals count, how far back they look
+ * @param retention how long an ended agreement stays in the hot store before the server archives it
+ *     on its own; null keeps every agreement (the default)
  */
 public record ServerConfig(
     String host,
@@ -52,7 +55,8 @@ public record ServerConfig(
     QualificationPolicy qualification,
     CanaryFile canaries,
     Observability observability,
-    ReputationConfig reputation) {
+    ReputationConfig reputation,
+    Duration retention) {
 
   public static final int DEFAULT_PORT = 8080;
   public static final long DEFAULT_MAX_BODY_BYTES = 16L * 1024 * 1024;
@@ -74,6 +78,9 @@ public record ServerConfig(
     Objects.requireNonNull(qualification, "qualification");
     Objects.requireNonNull(observability, "observability");
     Objects.requireNonNull(reputation, "reputation");
+    if (retention != null && (retention.isNegative() || retention.isZero())) {
+      throw new IllegalArgumentException("the retention must be positive, not " + retention);
+    }
     if (requestsPerSecondPerKey <= 0 || burstPerKey < 1) {
       throw new IllegalArgumentException("the rate limit must allow at least one request");
     }
@@ -101,7 +108,8 @@ public record ServerConfig(
         QualificationPolicy.DEFAULTS,
         null,
         Observability.DEFAULTS,
-        ReputationConfig.DEFAULTS);
+        ReputationConfig.DEFAULTS,
+        null);
   }
 
   public ServerConfig withPort(int p) {
@@ -205,6 +213,11 @@ public record ServerConfig(
     return copy().reputation(r).build();
   }
 
+  /** Archive ended agreements older than this on a schedule; null keeps them all. */
+  public ServerConfig withRetention(Duration r) {
+    return copy().retention(r).build();
+  }
+
   /** A copy to change one setting at a time: each {@code with...} above is one line through it. */
   private Builder copy() {
     return new Builder(this);
@@ -233,6 +246,7 @@ public record ServerConfig(
     private CanaryFile canaries;
     private Observability observability;
     private ReputationConfig reputation;
+    private Duration retention;
 
     Builder(ServerConfig c) {
       host = c.host;
@@ -256,6 +270,7 @@ public record ServerConfig(
       canaries = c.canaries;
       observability = c.observability;
       reputation = c.reputation;
+      retention = c.retention;
     }
 
     Builder host(String value) {
@@ -363,6 +378,11 @@ public record ServerConfig(
       return this;
     }
 
+    Builder retention(Duration value) {
+      retention = value;
+      return this;
+    }
+
     ServerConfig build() {
       return new ServerConfig(
           host,
@@ -385,7 +405,8 @@ public record ServerConfig(
           qualification,
           canaries,
           observability,
-          reputation);
+          reputation,
+          retention);
     }
   }
 }

@@ -72,6 +72,31 @@ public final class CommandBodies {
     }
   }
 
+  /**
+   * {@code {"closed_before": "2026-01-01"}} (a date: its first instant, UTC) or an RFC 3339 time:
+   * the agreements that ended before it are archived. Never in the future.
+   */
+  public static java.time.Instant archive(JsonNode body, java.time.Instant now) {
+    ObjectNode b = STRICT.object(body, "", "an archive request");
+    STRICT.allowOnly(b, "", "closed_before");
+    String text = STRICT.text(b, "", "closed_before", "a date (2026-01-01) or an RFC 3339 time");
+    java.time.Instant cutoff;
+    try {
+      cutoff =
+          text.length() == 10
+              ? java.time.LocalDate.parse(text).atStartOfDay(java.time.ZoneOffset.UTC).toInstant()
+              : java.time.Instant.parse(text);
+    } catch (java.time.format.DateTimeParseException e) {
+      throw new InvalidDocumentException(
+          "/closed_before", "'" + text + "' is neither a date (2026-01-01) nor an RFC 3339 time");
+    }
+    if (cutoff.isAfter(now)) {
+      throw new InvalidDocumentException(
+          "/closed_before", cutoff + " is in the future: only agreements that ended are archived");
+    }
+    return cutoff;
+  }
+
   /** {@code {"chain_url": "https://..."}} or {@code {"chain": [entries...]}}, one of them. */
   public static Command.Anchor anchor(JsonNode body) {
     ObjectNode b = STRICT.object(body, "", "an anchoring request");

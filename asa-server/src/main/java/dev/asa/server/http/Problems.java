@@ -11,6 +11,7 @@ import dev.asa.http.RequestAuthException;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.TransitionRefusedException;
 import dev.asa.negotiation.NegotiationRefusedException;
+import dev.asa.server.agreements.ArchivedException;
 import dev.asa.server.agreements.ConflictException;
 import dev.asa.server.agreements.NotFoundException;
 import dev.asa.server.agreements.UnauthenticatedException;
@@ -84,6 +85,20 @@ final class Problems {
                 ctx,
                 Problem.of(
                     "signature-refused", "The signature does not verify", 422, e.getMessage())));
+    routes.exception(
+        ArchivedException.class,
+        (e, ctx) ->
+            send(
+                ctx,
+                new Problem(
+                    "archived",
+                    "Archived",
+                    410,
+                    e.getMessage(),
+                    List.of(),
+                    Json.object()
+                        .put("archive", e.archive())
+                        .put("archived_at", e.archivedAt().toString()))));
     routes.exception(
         NotFoundException.class,
         (e, ctx) -> send(ctx, Problem.of("not-found", "Not found", 404, e.getMessage())));

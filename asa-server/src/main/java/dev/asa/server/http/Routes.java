@@ -22,6 +22,7 @@ import dev.asa.server.agreements.Forensics;
 import dev.asa.server.agreements.NotFoundException;
 import dev.asa.server.agreements.Outcome;
 import dev.asa.server.agreements.VerificationFlow;
+import dev.asa.server.archive.ArchiveOperations;
 import dev.asa.server.escrow.x402.X402;
 import dev.asa.server.market.MarketData;
 import dev.asa.server.metrics.HealthSummary;
@@ -65,6 +66,7 @@ public final class Routes {
   private List<RouteInfo> table = List.of();
   private final Metrics metrics;
   private final HealthSummary health;
+  private final ArchiveOperations archives;
 
   /**
    * @param metrics served at {@code GET /metrics} for the operator key; null when the metrics have
@@ -85,7 +87,8 @@ public final class Routes {
       Operations operations,
       ApiReference reference,
       Metrics metrics,
-      HealthSummary health) {
+      HealthSummary health,
+      ArchiveOperations archives) {
     this.queries = agreements.queries();
     this.commands = agreements.commands();
     this.disputeCommands = agreements.disputes();
@@ -104,6 +107,7 @@ public final class Routes {
     this.reference = reference;
     this.metrics = metrics;
     this.health = health;
+    this.archives = archives;
   }
 
   /**
@@ -380,6 +384,32 @@ public final class Routes {
             ctx.result(metrics.scrape());
           });
     }
+    // Archival after retention: a run moves ended agreements into a signed file on this node.
+    r.post(
+        "/admin/archive",
+        OPERATOR,
+        ctx ->
+            requests.mutation(
+                ctx,
+                body -> CommandBodies.archive(body, archives.now()),
+                (b, c, t) -> archives.start(b)));
+    r.get(
+        "/admin/archives",
+        OPERATOR,
+        ctx -> json(ctx, 200, archives.list(Requests.intParam(ctx, "limit", 50, 1, 500))));
+    r.get(
+        "/admin/archives/{name}",
+        OPERATOR,
+        ctx -> json(ctx, 200, archives.one(TextParameters.path(ctx, "name"))));
+    r.get(
+        "/admin/archives/{name}/file",
+        OPERATOR,
+        ctx -> {
+          var file = archives.file(TextParameters.path(ctx, "name"));
+          ctx.contentType("application/x-ndjson");
+          ctx.header("Content-Length", Long.toString(java.nio.file.Files.size(file)));
+          ctx.result(java.nio.file.Files.newInputStream(file));
+        });
     r.put(
         "/admin/canaries",
         OPERATOR,

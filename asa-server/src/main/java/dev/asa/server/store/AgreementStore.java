@@ -93,7 +93,7 @@ public final class AgreementStore {
       " AND a.row_seq IN (SELECT row_seq FROM agreement_parties"
           + " WHERE identity_value = :identity_value)";
 
-  private static final RowMapper<AgreementRow> ROW =
+  static final RowMapper<AgreementRow> ROW =
       (rs, context) ->
           new AgreementRow(
               rs.getString("id"),
@@ -423,7 +423,7 @@ public final class AgreementStore {
     return parties(row.clientIdentity(), row.providerIdentity(), row.evaluatorIdentity());
   }
 
-  private static Map<String, String> parties(String client, String provider, String evaluator) {
+  static Map<String, String> parties(String client, String provider, String evaluator) {
     // One row per distinct identity, so an identity holding two roles is listed once.
     Map<String, String> roles = new LinkedHashMap<>();
     addRole(roles, client, "client");
@@ -455,7 +455,7 @@ public final class AgreementStore {
         () -> "party rows of agreement " + row.id() + " already exist", batch::execute);
   }
 
-  private static void deleteParties(Handle handle, long rowSeq, Map<String, String> parties) {
+  static void deleteParties(Handle handle, long rowSeq, Map<String, String> parties) {
     if (parties.isEmpty()) {
       return;
     }

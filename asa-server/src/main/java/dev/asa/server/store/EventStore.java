@@ -31,7 +31,7 @@ public final class EventStore {
           + COLUMNS
           + " FROM agreement_events WHERE agreement_id = :agreement_id ORDER BY seq DESC LIMIT 1";
 
-  private static final RowMapper<EventRecord> ROW =
+  static final RowMapper<EventRecord> ROW =
       (rs, context) ->
           new EventRecord(
               rs.getString("agreement_id"),

@@ -37,6 +37,7 @@ public final class Store implements AutoCloseable {
   private final TaskStore tasks;
   private final ChainTransactionStore chainTransactions;
   private final ReputationStore reputation;
+  private final ArchiveStore archives;
 
   private final StoreStatistics statistics;
 
@@ -65,6 +66,7 @@ public final class Store implements AutoCloseable {
     this.tasks = new TaskStore(database);
     this.chainTransactions = new ChainTransactionStore(database);
     this.reputation = new ReputationStore(database);
+    this.archives = new ArchiveStore(database);
   }
 
   /**
@@ -158,6 +160,11 @@ public final class Store implements AutoCloseable {
   /** Outcomes of ended agreements and foreign signals: what reputation rests on. */
   public ReputationStore reputation() {
     return reputation;
+  }
+
+  /** Archival after retention: the archives and where each archived agreement went. */
+  public ArchiveStore archives() {
+    return archives;
   }
 
   /** The evaluator registry: registrations, track records, standings, rotation streaks. */
