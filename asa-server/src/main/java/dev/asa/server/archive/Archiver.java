@@ -29,7 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.Semaphore;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,8 +51,11 @@ import org.slf4j.LoggerFactory;
 public final class Archiver {
   private static final Logger log = LoggerFactory.getLogger(Archiver.class);
 
-  /** Agreements per transaction: about 50 ms of writer time each on SQLite. */
-  public static final int DEFAULT_BATCH = 200;
+  /**
+   * Agreements per transaction: on SQLite, the one writer is held about 100 ms per batch, so
+   * requests wait at most that long behind the archive.
+   */
+  public static final int DEFAULT_BATCH = 100;
 
   private static final Pattern NAME =
       Pattern.compile("asa-archive-[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}\\.jsonl");
@@ -64,7 +67,8 @@ public final class Archiver {
   private final Path directory;
   private final Clock clock;
   private final int batchSize;
-  private final ReentrantLock running = new ReentrantLock();
+  // A semaphore, not a lock: a run begun by a request thread ends on a thread of its own.
+  private final Semaphore running = new Semaphore(1);
   private final SecureRandom random = new SecureRandom();
   private volatile boolean stopping;
 
@@ -97,7 +101,7 @@ public final class Archiver {
    * @throws ConflictException while another run of this server is in progress
    */
   public ArchiveRow start(Instant closedBefore) {
-    if (!running.tryLock()) {
+    if (!running.tryAcquire()) {
       throw new ConflictException("an archive run is in progress; wait for it to finish");
     }
     ArchiveRow begun;
@@ -105,7 +109,7 @@ public final class Archiver {
       recoverHoldingLock();
       begun = begin(closedBefore);
     } catch (RuntimeException e) {
-      running.unlock();
+      running.release();
       throw e;
     }
     Thread.ofPlatform()
@@ -119,7 +123,7 @@ public final class Archiver {
             // Left 'writing': the next run or start-up closes it over what committed.
             log.error("archive {} stopped: {}", begun.name(), e.getMessage(), e);
           } finally {
-            running.unlock();
+            running.release();
           }
         });
     return begun;
@@ -132,7 +136,7 @@ public final class Archiver {
    *     left behind then) or another run was in progress
    */
   public Optional<ArchiveRow> runIfAny(Instant closedBefore) {
-    if (!running.tryLock()) {
+    if (!running.tryAcquire()) {
       return Optional.empty();
     }
     try {
@@ -144,7 +148,7 @@ public final class Archiver {
       fill(begun);
       return Optional.of(close(begun.name()));
     } finally {
-      running.unlock();
+      running.release();
     }
   }
 
@@ -154,11 +158,11 @@ public final class Archiver {
    * is removed. Called at start-up and before each run.
    */
   public void recover() {
-    running.lock();
+    running.acquireUninterruptibly();
     try {
       recoverHoldingLock();
     } finally {
-      running.unlock();
+      running.release();
     }
   }
 
@@ -185,8 +189,8 @@ public final class Archiver {
   public void stop(java.time.Duration patience) {
     stopping = true;
     try {
-      if (running.tryLock(patience.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
-        running.unlock();
+      if (running.tryAcquire(patience.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+        running.release();
       } else {
         log.warn("an archive run did not stop within {}; start-up will close it", patience);
       }
@@ -262,6 +266,7 @@ public final class Archiver {
           break;
         }
         cursor = batch.getLast().rowSeq();
+        long began = System.nanoTime();
         moved +=
             store.moveOut(
                 archive.name(),
@@ -270,9 +275,24 @@ public final class Archiver {
                 now(),
                 sink);
         log.debug("archive {}: {} agreements moved", archive.name(), moved);
+        // As long again idle: on SQLite, with one writer, the archive takes at most half of it
+        // and requests are served between batches.
+        pause(System.nanoTime() - began);
       }
     } catch (IOException e) {
       throw new UncheckedIOException("writing archive " + file, e);
+    }
+  }
+
+  private void pause(long nanos) {
+    if (stopping) {
+      return;
+    }
+    try {
+      Thread.sleep(java.time.Duration.ofNanos(nanos));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      stopping = true;
     }
   }
 

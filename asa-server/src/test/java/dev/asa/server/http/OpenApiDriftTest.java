@@ -191,10 +191,11 @@ class OpenApiDriftTest {
       Lifecycle l = new Lifecycle();
       l.publicRoutes();
       String disputed = l.disputedAndRuled();
-      l.closedAfterTheWindow();
+      String closed = l.closedAfterTheWindow();
       l.refusals(disputed);
       l.standalone();
       l.registry();
+      l.archived(closed);
       return l.seen;
     }
 
@@ -356,7 +357,7 @@ class OpenApiDriftTest {
     }
 
     /** With a collateral the provider stakes, returned when the agreement closes on a PASS. */
-    void closedAfterTheWindow() throws Exception {
+    String closedAfterTheWindow() throws Exception {
       ObjectNode doc = Fixtures.general();
       ((ObjectNode) doc.path("escrow")).putObject("collateral").put("amount", "3.00");
       String id = created(ALICE, doc);
@@ -375,6 +376,33 @@ class OpenApiDriftTest {
       ok(BOB, "GET", "/agreements/" + id + "/escrow", null); // returned
       ok(ALICE, "GET", "/market/general", null);
       ok(null, "GET", "/reputation?scheme=api_key&value=bob", null);
+      return id;
+    }
+
+    /** Last: archives every agreement that ended, then reads one of them (410). */
+    void archived(String closed) throws Exception {
+      refused(422, OPERATOR, "POST", "/admin/archive", Json.object().put("closed_before", "soon"));
+      refused(
+          403, ALICE, "POST", "/admin/archive", Json.object().put("closed_before", "2026-01-01"));
+      JsonNode archive =
+          ok(
+                  OPERATOR,
+                  "POST",
+                  "/admin/archive",
+                  Json.object().put("closed_before", clock.instant().toString()))
+              .body();
+      String name = archive.path("name").asText();
+      for (int i = 0; i < 300 && !archive.path("status").asText().equals("complete"); i++) {
+        Thread.sleep(100);
+        archive = ok(OPERATOR, "GET", "/admin/archives/" + name, null).body();
+      }
+      assertThat(archive.path("status").asText()).isEqualTo("complete");
+      ok(OPERATOR, "GET", "/admin/archives", null);
+      ok(OPERATOR, "GET", "/admin/archives/" + name + "/file", null);
+      go(OPERATOR, "GET", "/admin/archives/asa-archive-nothing.jsonl", null); // 404
+      Exchange gone = go(ALICE, "GET", "/agreements/" + closed, null);
+      assertThat(gone.status()).as(gone.body().toString()).isEqualTo(410);
+      assertThat(gone.body().path("archive").asText()).isEqualTo(name);
     }
 
     static ObjectNode deliverable() {
@@ -530,7 +558,10 @@ class OpenApiDriftTest {
     }
     HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
     String type = r.headers().firstValue("content-type").orElse("");
-    JsonNode json = type.contains("json") && !r.body().isEmpty() ? Json.parse(r.body()) : null;
+    JsonNode json =
+        type.contains("json") && !type.contains("ndjson") && !r.body().isEmpty()
+            ? Json.parse(r.body())
+            : null;
     return new Exchange(method, path, r.statusCode(), type, json);
   }
 }
