@@ -75,8 +75,8 @@ public interface EscrowBinding {
   /**
    * Whether this rail can hold a provider's collateral ({@code escrow.collateral}) beside the
    * escrow, and slash it to the client or return it. Only the ledger can today: the other rails
-   * move the client's money alone (an x402 authorization is the client's, an ERC-8183 job has one
-   * budget), so terms with a collateral on them are refused at creation.
+   * move the client's money alone (an x402 authorization is the client's, ERC-8183 jobs hold the
+   * client's budget only), so terms with a collateral on them are refused at creation.
    */
   default boolean holdsCollateral() {
     return false;
