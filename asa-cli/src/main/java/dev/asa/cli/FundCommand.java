@@ -16,9 +16,10 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "fund",
     header = "Funds the escrow of an ACTIVE agreement (the client's call).",
-    customSynopsis = "asa agreements fund ID [--x402-payload FILE | --erc8183-job JOB_ID]",
+    customSynopsis =
+        "asa agreements fund ID [--x402-payload FILE | --erc8183-job JOB_ID[,JOB_ID...]]",
     description =
-        "The agreement's amount is held until the agreement closes; the provider can deliver only once it is funded. A ledger or http_callback escrow needs nothing more; an x402 escrow needs the signed payment; an erc8183 escrow needs the job you created and funded on chain (asa agreements escrow ID shows its terms).")
+        "The agreement's amount is held until the agreement closes; the provider can deliver only once it is funded. A ledger or http_callback escrow needs nothing more; an x402 escrow needs the signed payment; an erc8183 escrow needs the jobs you created and funded on chain, in order (asa agreements escrow ID lists them under jobs_to_create).")
 final class FundCommand implements Callable<Integer> {
 
   @Mixin ServerOptions server;
@@ -34,9 +35,10 @@ final class FundCommand implements Callable<Integer> {
 
   @Option(
       names = "--erc8183-job",
-      paramLabel = "JOB_ID",
+      paramLabel = "JOB_ID[,JOB_ID...]",
       description =
-          "the ERC-8183 job you created and funded for this agreement, for an erc8183 escrow")
+          "the ERC-8183 jobs you created and funded for this agreement, comma-separated in the"
+              + " order of jobs_to_create, for an erc8183 escrow (one id when it is one job)")
   String erc8183Job;
 
   @Override
@@ -66,14 +68,29 @@ final class FundCommand implements Callable<Integer> {
     return body;
   }
 
-  /** {@code {"erc8183": {"job_id": "7"}}}: the server checks the job on chain. */
-  static ObjectNode jobBody(String jobId) throws UsageException {
-    if (!jobId.matches("[1-9][0-9]{0,76}")) {
-      throw new UsageException(
-          "--erc8183-job is the job's id, a whole number from 1, not '" + jobId + "'");
+  /**
+   * {@code {"erc8183": {"job_id": "7"}}} for one job, {@code {"erc8183": {"job_ids": ["7", "8",
+   * "9"]}}} for a budget split over several: the server checks each job on chain.
+   */
+  static ObjectNode jobBody(String jobIds) throws UsageException {
+    String[] ids = jobIds.split(",", -1);
+    for (String jobId : ids) {
+      if (!jobId.matches("[1-9][0-9]{0,76}")) {
+        throw new UsageException(
+            "--erc8183-job is the job's id, a whole number from 1 (several comma-separated), not '"
+                + jobId
+                + "'");
+      }
     }
     ObjectNode body = Json.object();
-    body.putObject("erc8183").put("job_id", jobId);
+    if (ids.length == 1) {
+      body.putObject("erc8183").put("job_id", ids[0]);
+    } else {
+      var list = body.putObject("erc8183").putArray("job_ids");
+      for (String jobId : ids) {
+        list.add(jobId);
+      }
+    }
     return body;
   }
 

@@ -170,6 +170,10 @@ class EscrowCommandsTest {
         .isEqualTo("{\"x402\":{\"x402Version\":1,\"payload\":{}}}");
 
     assertThat(Json.write(FundCommand.jobBody("7"))).isEqualTo("{\"erc8183\":{\"job_id\":\"7\"}}");
+    assertThat(Json.write(FundCommand.jobBody("7,8,9")))
+        .isEqualTo("{\"erc8183\":{\"job_ids\":[\"7\",\"8\",\"9\"]}}");
+    assertThat(run("agreements", "fund", "asa-1", "--erc8183-job", "7,,9").err())
+        .contains("not ''");
     Result notAJob = run("agreements", "fund", "asa-1", "--erc8183-job", "0x07");
     assertThat(notAJob.status()).isEqualTo(2);
     assertThat(notAJob.err())
@@ -212,7 +216,9 @@ class EscrowCommandsTest {
         .startsWith("usage: asa agreements stake ID\n");
     assertThat(run("accounts", "--help").out()).contains("accounts show");
     assertThat(run("agreements", "fund", "--help").out())
-        .startsWith("usage: asa agreements fund ID [--x402-payload FILE | --erc8183-job JOB_ID]\n");
+        .startsWith(
+            "usage: asa agreements fund ID [--x402-payload FILE | --erc8183-job"
+                + " JOB_ID[,JOB_ID...]]\n");
     assertThat(run("serve", "--help").out())
         .contains("--dispute-endpoint PROTOCOL=URL")
         .contains("--arbiter-key FILE")

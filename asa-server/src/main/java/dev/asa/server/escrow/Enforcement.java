@@ -172,6 +172,7 @@ public final class Enforcement {
     binding(a).check(binding, a.terms().escrow().paymentTerms().orElseThrow().amount());
     Optional<String> whole = binding(a).wholeReleasesOnly(binding);
     if (whole.isEmpty()) {
+      binding(a).checkReleases(a);
       return;
     }
     GraduatedRelease release = a.terms().escrow().paymentTerms().orElseThrow().release();
@@ -199,15 +200,16 @@ public final class Enforcement {
    * (pointer {@code /release_percent}, the ruling's own field).
    */
   public void checkRuling(Agreement a, BigDecimal percent) {
-    if (!requiresFunding(a.terms()) || isWhole(percent)) {
+    if (!requiresFunding(a.terms())) {
       return;
     }
     Optional<String> whole =
         binding(a).wholeReleasesOnly(a.toJson().path("escrow").path("binding"));
-    if (whole.isPresent()) {
+    if (whole.isPresent() && !isWhole(percent)) {
       throw new InvalidDocumentException(
           "/release_percent", "must be 0 or 100 for this agreement: " + whole.get());
     }
+    binding(a).checkRuling(a, percent);
   }
 
   /**
@@ -418,10 +420,14 @@ public final class Enforcement {
               now, reason, percent, false, null, null, null, null, null, null, null, null, null,
               null, null));
     }
-    Settlement split = Release.split(payment.amount(), percent);
+    boolean held = requiresFunding(a.terms()) && isFunded(a);
+    // What the rail really moves when it pays in coarser steps (an ERC-8183 escrow's whole jobs).
+    Settlement split =
+        held
+            ? binding(a).split(a, payment.amount(), percent)
+            : Release.split(payment.amount(), percent);
     String amount = payment.amount().toWire();
     String currency = payment.amount().currency().code();
-    boolean held = requiresFunding(a.terms()) && isFunded(a);
     if (!held) {
       String note =
           requiresFunding(a.terms())

@@ -220,7 +220,8 @@ final class Erc8183Courier implements Courier {
             null,
             0,
             now,
-            List.of());
+            List.of(),
+            null);
     transactions.insert(tx);
     log.info(
         "signed {} of job {} for {}: transaction {} (nonce {})",
@@ -309,7 +310,8 @@ final class Erc8183Courier implements Courier {
         return new Attempt.Retry(
             "the node refused transaction " + tx.txHash() + ": " + refused.get());
       }
-      transactions.observe(tx.messageId(), ChainTransaction.Status.SENT, null, 0, clock.instant());
+      transactions.observe(
+          tx.messageId(), ChainTransaction.Status.SENT, null, 0, null, clock.instant());
       return new Attempt.Retry(
           "transaction " + tx.txHash() + " (nonce " + tx.nonce() + ") sent; not yet mined");
     }
@@ -323,6 +325,7 @@ final class Erc8183Courier implements Courier {
           ChainTransaction.Status.REVERTED,
           r.block(),
           confirmations,
+          r.gasUsed(),
           clock.instant());
       Job job = chain.job(instruction.contract(), instruction.jobId(), chain.head());
       if (instruction.call().doneAt(job.status())) {
@@ -344,6 +347,7 @@ final class Erc8183Courier implements Courier {
         deep ? ChainTransaction.Status.CONFIRMED : ChainTransaction.Status.MINED,
         r.block(),
         confirmations,
+        r.gasUsed(),
         clock.instant());
     String where =
         tx.call()

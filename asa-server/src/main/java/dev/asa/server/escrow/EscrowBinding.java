@@ -5,8 +5,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Agreement;
 import dev.asa.agreement.Money;
 import dev.asa.crypto.Digest;
+import dev.asa.scoring.Release;
 import dev.asa.scoring.Settlement;
 import dev.asa.server.store.Write;
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -39,6 +41,29 @@ public interface EscrowBinding {
   }
 
   /**
+   * Refuses, at creation, release terms this rail cannot pay exactly (InvalidDocumentException
+   * naming the field); asked of a binding with no {@link #wholeReleasesOnly} reason, when the
+   * escrow holds money.
+   */
+  default void checkReleases(Agreement agreement) {}
+
+  /**
+   * Refuses a ruling's release percentage this rail cannot pay exactly (InvalidDocumentException,
+   * pointer {@code /release_percent}, the ruling's own field): an ERC-8183 escrow releases sums of
+   * whole jobs only.
+   */
+  default void checkRuling(Agreement agreement, BigDecimal percent) {}
+
+  /**
+   * How a held escrow of {@code amount} is divided for {@code percent}: {@link Release#split}
+   * unless the rail pays in coarser steps, whose released share is then what the rail really moves
+   * (so the ledger and the rail never disagree).
+   */
+  default Settlement split(Agreement agreement, Money amount, BigDecimal percent) {
+    return Release.split(amount, percent);
+  }
+
+  /**
    * What funding adds to the ledger's transfers: writes and facts for the agreement's {@code
    * escrow} metadata.
    *
@@ -50,8 +75,8 @@ public interface EscrowBinding {
   /**
    * Whether this rail can hold a provider's collateral ({@code escrow.collateral}) beside the
    * escrow, and slash it to the client or return it. Only the ledger can today: the other rails
-   * move the client's money alone (an x402 authorization is the client's, an ERC-8183 job has one
-   * budget), so terms with a collateral on them are refused at creation.
+   * move the client's money alone (an x402 authorization is the client's, ERC-8183 jobs hold the
+   * client's budget only), so terms with a collateral on them are refused at creation.
    */
   default boolean holdsCollateral() {
     return false;

@@ -14,6 +14,7 @@ import java.util.Objects;
  * @param blockNumber the block it was last seen mined in, or null
  * @param replacedHashes earlier transactions with the same nonce that this one replaced for a
  *     higher fee, oldest first: at most one of them all can be mined
+ * @param gasUsed the gas its receipt shows it used, or null while no receipt was seen
  */
 public record ChainTransaction(
     String messageId,
@@ -29,7 +30,8 @@ public record ChainTransaction(
     Long blockNumber,
     int confirmations,
     Instant observedAt,
-    List<String> replacedHashes) {
+    List<String> replacedHashes,
+    Long gasUsed) {
 
   public ChainTransaction {
     Objects.requireNonNull(messageId, "messageId");

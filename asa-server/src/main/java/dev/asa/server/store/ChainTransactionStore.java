@@ -17,20 +17,23 @@ public final class ChainTransactionStore {
 
   private static final String COLUMNS =
       "message_id, agreement_id, chain_id, sender, nonce, call, tx_hash, raw_tx, signed_at,"
-          + " status, block_number, confirmations, observed_at, replaced_hashes";
+          + " status, block_number, confirmations, observed_at, replaced_hashes, gas_used";
   private static final String INSERT =
       "INSERT INTO chain_transactions ("
           + COLUMNS
           + ") VALUES (:message_id, :agreement_id, :chain_id, :sender, :nonce, :call, :tx_hash,"
-          + " :raw_tx, :signed_at, :status, NULL, 0, :signed_at, '')";
+          + " :raw_tx, :signed_at, :status, NULL, 0, :signed_at, '', NULL)";
   private static final String OBSERVE =
       "UPDATE chain_transactions SET status = :status, block_number = :block_number,"
-          + " confirmations = :confirmations, observed_at = :observed_at WHERE message_id = :id";
+          + " confirmations = :confirmations, gas_used = :gas_used, observed_at = :observed_at"
+          + " WHERE message_id = :id";
 
   private static final RowMapper<ChainTransaction> ROW =
       (rs, context) -> {
         long block = rs.getLong("block_number");
         Long blockNumber = rs.wasNull() ? null : block;
+        long gas = rs.getLong("gas_used");
+        Long gasUsed = rs.wasNull() ? null : gas;
         return new ChainTransaction(
             rs.getString("message_id"),
             rs.getString("agreement_id"),
@@ -45,7 +48,8 @@ public final class ChainTransactionStore {
             blockNumber,
             rs.getInt("confirmations"),
             EpochMillis.instant(rs, "observed_at"),
-            hashes(rs.getString("replaced_hashes")));
+            hashes(rs.getString("replaced_hashes")),
+            gasUsed);
       };
 
   private static List<String> hashes(String text) {
@@ -200,12 +204,17 @@ public final class ChainTransactionStore {
                 .execute());
   }
 
-  /** Records what the chain shows of a stored transaction now. */
+  /**
+   * Records what the chain shows of a stored transaction now.
+   *
+   * @param gasUsed from its receipt, or null while it has none
+   */
   public void observe(
       String messageId,
       ChainTransaction.Status status,
       Long blockNumber,
       int confirmations,
+      Long gasUsed,
       Instant at) {
     database.write(
         "recording what the chain shows of " + messageId,
@@ -214,6 +223,7 @@ public final class ChainTransactionStore {
                 .bind("status", status.name().toLowerCase(Locale.ROOT))
                 .bind("block_number", blockNumber)
                 .bind("confirmations", confirmations)
+                .bind("gas_used", gasUsed)
                 .bind("observed_at", at.toEpochMilli())
                 .bind("id", messageId)
                 .execute());

@@ -29,6 +29,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -97,6 +99,7 @@ class Erc8183EndToEndTest {
             .withDataDir(dataDir)
             .withClock(clock)
             .withTimerPolling(false)
+            .withOperatorKey(Fixtures.key("operator").publicKey())
             .withRateLimit(10_000, 10_000)
             .withCanaries(readCanaries())
             .withEscrow(
@@ -294,41 +297,46 @@ class Erc8183EndToEndTest {
 
   @Test
   @Order(0)
-  void theWhitepaperExampleAgreementGoesFromCreationToClosedWithTheProviderPaidOnChain()
-      throws Exception {
+  void theWhitepaperExampleAsPrintedReleases85PercentOverThreeJobs() throws Exception {
     Parties p = parties();
-    ObjectNode example = whitepaperExample();
-    // As printed, its tiers release 85 or 50 percent for some scores, which a job cannot.
-    assertCreationRefused(p, example.deepCopy(), "/escrow/payment/graduated_release");
-    // Its tiers made all or nothing at its own composite threshold (75): everything else as
-    // printed.
-    ArrayNode tiers = example.withArray("/escrow/payment/graduated_release/tiers");
-    tiers.removeAll();
-    tiers.addObject().put("composite_score_gte", 75).put("release_percent", 100);
-    tiers.addObject().put("composite_score_lt", 75).put("release_percent", 0);
-    String id = active(p, example);
-    BigInteger job = fundedJob(p, id);
-    deliverOnChainAndToServer(p, id, job, "# Federated learning privacy guarantees\n");
+    // As printed: tiers of 100, 85, 50 and 0 percent, so the budget is split over jobs of 50, 35
+    // and 15 percent, each created and funded by the client.
+    String id = active(p, whitepaperExample());
+    JsonNode toCreate = p.client.escrow(id).at("/erc8183/jobs_to_create");
+    assertThat(toCreate).hasSize(3);
+    assertThat(toCreate.get(0).path("budget_atomic").asText()).isEqualTo("2500000");
+    assertThat(toCreate.get(1).path("budget_atomic").asText()).isEqualTo("1750000");
+    assertThat(toCreate.get(2).path("budget_atomic").asText()).isEqualTo("750000");
+    assertThat(toCreate.get(1).path("description").asText())
+        .isEqualTo("ASA agreement " + id + " job 2 of 3");
+    List<BigInteger> jobs = fundedJobs(p, id);
+    deliverOnChainAndToServer(p, id, jobs, "# Federated learning privacy guarantees\n");
     // With canary tasks on, the evaluator answers through its work queue, where a canary may
     // wait beside the real task (the evaluator cannot tell them apart; it scores each honestly).
+    // 80 on every judged dimension and an on-time delivery make a composite of 82: the 85% tier.
     var queue = p.evaluator.evaluatorQueue();
     for (EvaluatorTask task : queue.tasks()) {
       boolean canary = task.description().equals("Summarise it");
       EvaluatorScores.Builder scores = EvaluatorScores.builder();
       for (String dimension : task.dimensions()) {
-        double score = dimension.equals("timeliness") ? 100 : canary ? 20 : 92; // boolean: 100
+        double score = dimension.equals("timeliness") ? 100 : canary ? 20 : 80; // boolean: 100
         scores.score(dimension, score, canary ? "a one-line summary" : "checked");
       }
       queue.answer(task.taskId(), scores.build());
     }
+    assertThat(p.client.verification(id).at("/composite/score").decimalValue())
+        .isEqualByComparingTo("82");
     BigInteger provider = chain.balance(chain.provider);
+    BigInteger client = chain.balance(chain.client);
     closeAfterChallengeWindow(id, p);
 
-    JsonNode tx = settleOnChain(p, id);
-    assertThat(tx.path("call").asText()).isEqualTo("complete");
-    BigInteger budget = BigInteger.valueOf(5_000_000); // the example's 5.00 USDC
-    assertThat(chain.balance(chain.provider).subtract(provider)).isEqualTo(budget);
-    assertMatchesChain(p, id, budget, BigInteger.ZERO);
+    JsonNode view = settleAllOnChain(p, id, 3);
+    assertThat(calls(view)).containsExactly("complete", "complete", "reject");
+    assertThat(statuses(jobs)).containsExactly(3, 3, 4);
+    BigInteger paid = BigInteger.valueOf(4_250_000); // 85% of 5.00 USDC
+    assertThat(chain.balance(chain.provider).subtract(provider)).isEqualTo(paid);
+    assertThat(chain.balance(chain.client).subtract(client)).isEqualTo(BigInteger.valueOf(750_000));
+    assertMatchesChain(p, id, paid, BigInteger.valueOf(750_000));
   }
 
   @Test
@@ -403,10 +411,8 @@ class Erc8183EndToEndTest {
 
   @Test
   @Order(1)
-  void termsThatCouldReleaseAPartAndBindingsTheServerCannotHonourAreRefusedAtCreation() {
+  void termsNoSplitOfJobsCanPayAndBindingsTheServerCannotHonourAreRefusedAtCreation() {
     Parties p = parties();
-    ObjectNode tiers = document();
-    tiers.withObject("/escrow/payment").remove("graduated_release");
     ObjectNode wrongChain = document();
     ((ObjectNode) wrongChain.at("/escrow/binding")).put("chain", "base");
     ObjectNode notTheServer = document();
@@ -418,7 +424,18 @@ class Erc8183EndToEndTest {
     ObjectNode unknownMember = document();
     ((ObjectNode) unknownMember.at("/escrow/binding")).put("hook", chain.stranger);
 
-    assertCreationRefused(p, withTemplateTiers(tiers), "/escrow/payment/graduated_release");
+    // Tiers are paid by whole jobs, one per distinct percentage: more than 12 are refused, and
+    // an amount too small to give every job an atomic unit.
+    ObjectNode manyTiers = withTemplateTiers(document());
+    ArrayNode list = manyTiers.withArray("/escrow/payment/graduated_release/tiers");
+    for (int i = 1; i <= 12; i++) {
+      list.addObject().put("composite_score_gte", 60 + i).put("release_percent", 50 + i);
+    }
+    ObjectNode tooSmall = withTemplateTiers(document());
+    tooSmall.withObject("/escrow/payment").put("amount", "0.000002");
+
+    assertCreationRefused(p, manyTiers, "/escrow/payment/graduated_release/tiers");
+    assertCreationRefused(p, tooSmall, "/escrow/payment/amount");
     assertCreationRefused(p, wrongChain, "/escrow/binding/chain");
     assertCreationRefused(p, notTheServer, "/escrow/binding/evaluator_address");
     assertCreationRefused(p, noContract, "/escrow/binding/contract_address");
@@ -455,9 +472,319 @@ class Erc8183EndToEndTest {
     }
   }
 
+  // --- partial release over several jobs (issue 58) ----------------------------------------------
+
+  @Test
+  @Order(11)
+  void aFailingResultRefundsEveryJob() throws Exception {
+    Parties p = parties();
+    String id = active(p, withTemplateTiers(document()));
+    List<BigInteger> jobs = fundedJobs(p, id);
+    deliverOnChainAndToServer(p, id, jobs, "# Too thin, in three parts\n");
+    p.evaluator.verify(id, LifecycleEndToEndTest.judgedScores(10, 10, 10));
+    BigInteger client = chain.balance(chain.client);
+    closeAfterChallengeWindow(id, p);
+
+    JsonNode view = settleAllOnChain(p, id, 3);
+    assertThat(calls(view)).containsExactly("reject", "reject", "reject");
+    assertThat(statuses(jobs)).containsExactly(4, 4, 4);
+    assertThat(chain.balance(chain.client).subtract(client)).isEqualTo(BUDGET);
+    assertMatchesChain(p, id, BigInteger.ZERO, BUDGET);
+  }
+
+  @Test
+  @Order(12)
+  void aRulingReleasesWhatWholeJobsMakeAndIsRefusedWithTheNearestOtherwise() throws Exception {
+    Parties p = parties();
+    String id = active(p, withTemplateTiers(document()));
+    List<BigInteger> jobs = fundedJobs(p, id);
+    deliverOnChainAndToServer(p, id, jobs, "# Findings, disputed\n");
+    p.evaluator.verify(id, LifecycleEndToEndTest.judgedScores(75, 80, 75));
+    p.provider.challenge(id, Role.PROVIDER, "quality_below_agreed_slo");
+    AsaClient operator = operator();
+    // Jobs of 50, 35 and 15 percent: 60 is no sum of them; 50 and 65 are.
+    assertThatThrownBy(() -> operator.rule(id, new BigDecimal("60"), "most of it"))
+        .isInstanceOfSatisfying(AsaApiException.class, e -> assertThat(e.status()).isEqualTo(422))
+        .hasMessageContaining("/release_percent")
+        .hasMessageContaining("nearest it can release are 50 and 65 percent");
+    BigInteger provider = chain.balance(chain.provider);
+    BigInteger client = chain.balance(chain.client);
+    operator.rule(id, new BigDecimal("50"), "half of the request");
+
+    JsonNode view = settleAllOnChain(p, id, 3);
+    assertThat(calls(view)).containsExactly("complete", "reject", "reject");
+    assertThat(statuses(jobs)).containsExactly(3, 4, 4);
+    BigInteger half = BUDGET.shiftRight(1);
+    assertThat(chain.balance(chain.provider).subtract(provider)).isEqualTo(half);
+    assertThat(chain.balance(chain.client).subtract(client)).isEqualTo(half);
+    assertMatchesChain(p, id, half, half);
+  }
+
+  @Test
+  @Order(13)
+  void aProviderTimeoutRefundsEveryJob() throws Exception {
+    Parties p = parties();
+    String id = active(p, withTemplateTiers(document()));
+    List<BigInteger> jobs = fundedJobs(p, id);
+    // The provider submits one job of three, and never delivers.
+    chain.submit(jobs.get(0), Digest.sha256("# Partly\n".getBytes(UTF_8)).bytes());
+    chain.mine(CONFIRMATIONS);
+    assertThatThrownBy(() -> p.provider.deliver(id, "# Partly\n", "markdown"))
+        .isInstanceOfSatisfying(AsaApiException.class, e -> assertThat(e.status()).isEqualTo(409))
+        .hasMessageContaining("jobs [" + jobs.get(1) + ", " + jobs.get(2) + "] have no submission");
+    BigInteger client = chain.balance(chain.client);
+    clock.advance(Duration.ofSeconds(3601));
+    server.fireDueTimers();
+    assertThat(p.client.status(id).path("state").asText()).isEqualTo("EXPIRED");
+
+    JsonNode view = settleAllOnChain(p, id, 3);
+    assertThat(calls(view)).containsExactly("reject", "reject", "reject");
+    assertThat(statuses(jobs)).containsExactly(4, 4, 4);
+    assertThat(chain.balance(chain.client).subtract(client)).isEqualTo(BUDGET);
+    assertMatchesChain(p, id, BigInteger.ZERO, BUDGET);
+  }
+
+  @Test
+  @Order(14)
+  void aServerStoppedBetweenInstructionsPaysEachJobOnce() throws Exception {
+    Parties p = parties();
+    String id = active(p, withTemplateTiers(document()));
+    List<BigInteger> jobs = fundedJobs(p, id);
+    deliverOnChainAndToServer(p, id, jobs, "# Findings, interrupted\n");
+    p.evaluator.verify(id, LifecycleEndToEndTest.judgedScores(80, 80, 80)); // composite 83: 85%
+    BigInteger provider = chain.balance(chain.provider);
+    long sentBefore = chain.transactionCount(attestor);
+    chain.automine(false);
+    try {
+      closeAfterChallengeWindow(id, p);
+      server.deliverDueMessages(); // signs, stores and sends all three; the node holds them
+      JsonNode sent = p.client.escrow(id).at("/erc8183/transactions");
+      assertThat(sent).hasSize(3);
+      assertThat(chain.pending()).isEqualTo(3);
+      server.close();
+      // The server died after sending the first instruction and before sending the others: the
+      // node never got them. The first is mined.
+      chain.drop(sent.get(1).path("tx_hash").asText());
+      chain.drop(sent.get(2).path("tx_hash").asText());
+      chain.mine(1);
+      assertThat(chain.mined(sent.get(0).path("tx_hash").asText())).isTrue();
+      clock.advance(Duration.ofMinutes(2)); // any claim on the messages has lapsed
+      server = startServer();
+      server.deliverDueMessages(); // the stored bytes of the other two, not new transactions
+      assertThat(chain.pending()).isEqualTo(2);
+      chain.mine(1);
+    } finally {
+      chain.automine(true);
+    }
+    p = parties(); // the restarted server listens on another port
+    JsonNode view = settleAllOnChain(p, id, 3);
+    assertThat(chain.transactionCount(attestor) - sentBefore)
+        .as("transactions the attestor had mined: one per job")
+        .isEqualTo(3);
+    assertThat(calls(view)).containsExactly("complete", "complete", "reject");
+    assertThat(statuses(jobs)).containsExactly(3, 3, 4);
+    BigInteger paid = BigInteger.valueOf(8_500_000);
+    assertThat(chain.balance(chain.provider).subtract(provider)).isEqualTo(paid);
+    assertMatchesChain(p, id, paid, BUDGET.subtract(paid));
+  }
+
+  @Test
+  @Order(15)
+  void continuousReleasePaysTheCompositeToWithinOneStep() throws Exception {
+    Parties p = parties();
+    ObjectNode doc = document();
+    doc.withObject("/escrow/payment")
+        .putObject("graduated_release")
+        .put("enabled", true)
+        .put("mode", "continuous")
+        .putArray("tiers"); // empty, or the template's own tiers would fill it in
+    String id = active(p, doc);
+    JsonNode toCreate = p.client.escrow(id).at("/erc8183/jobs_to_create");
+    List<String> shares = new ArrayList<>();
+    toCreate.forEach(j -> shares.add(j.path("release_percent").asText()));
+    assertThat(shares).containsExactly("1", "2", "4", "8", "16", "32", "37");
+    List<BigInteger> jobs = fundedJobs(p, id);
+    deliverOnChainAndToServer(p, id, jobs, "# Findings, continuous\n");
+    p.evaluator.verify(id, LifecycleEndToEndTest.judgedScores(71, 70, 69));
+    BigDecimal composite = p.client.verification(id).at("/composite/score").decimalValue();
+    BigInteger provider = chain.balance(chain.provider);
+    closeAfterChallengeWindow(id, p);
+
+    settleAllOnChain(p, id, 7);
+    BigInteger paid = chain.balance(chain.provider).subtract(provider);
+    BigInteger exact = new BigDecimal(BUDGET).multiply(composite).movePointLeft(2).toBigInteger();
+    BigInteger step = BUDGET.divide(BigInteger.valueOf(100));
+    System.out.println(
+        "continuous release: composite " + composite + ", paid " + paid + " of " + BUDGET);
+    assertThat(paid).isLessThanOrEqualTo(exact).isGreaterThanOrEqualTo(exact.subtract(step));
+    assertMatchesChain(p, id, paid, BUDGET.subtract(paid));
+  }
+
+  @Test
+  @Order(16)
+  void aFundingThatListsAJobTwiceOrAnotherAgreementsJobIsRefused() throws Exception {
+    Parties p = parties();
+    String id = active(p, withTemplateTiers(document()));
+    String other = active(p, withTemplateTiers(document()));
+    List<BigInteger> mine = createAndFundJobs(p, id);
+    List<BigInteger> theirs = createAndFundJobs(p, other);
+    chain.mine(CONFIRMATIONS);
+    assertFundRefused(p, id, List.of(mine.get(0), mine.get(1), mine.get(1)), "/erc8183/job_ids/2");
+    assertFundRefused(
+        p, id, List.of(mine.get(0), theirs.get(1), mine.get(2)), "/erc8183/job_ids/1");
+    assertFundRefused(p, id, List.of(mine.get(1), mine.get(0), mine.get(2)), "/erc8183/job_ids/0");
+    assertFundRefused(p, id, mine.subList(0, 2), "/erc8183/job_ids");
+    assertThatThrownBy(() -> p.client.fund(id, fundBody(mine.get(0))))
+        .isInstanceOfSatisfying(AsaApiException.class, e -> assertThat(e.status()).isEqualTo(422))
+        .hasMessageContaining("/erc8183/job_ids")
+        .hasMessageContaining("split over 3 jobs");
+    assertThat(p.client.fund(id, fundBody(mine)).path("state").asText()).isEqualTo("ACTIVE");
+    assertThatThrownBy(() -> p.client.fund(other, fundBody(mine)))
+        .isInstanceOfSatisfying(AsaApiException.class, e -> assertThat(e.status()).isEqualTo(422))
+        .hasMessageContaining("/erc8183/job_ids/0")
+        .hasMessageContaining("description must be");
+  }
+
   // --- helpers ---------------------------------------------------------------------------------
 
   record Parties(AsaClient client, AsaClient provider, AsaClient evaluator) {}
+
+  private static AsaClient operator() {
+    return AsaClient.connect(URI.create(server.url("127.0.0.1")))
+        .withKey(Fixtures.key("operator"), clock);
+  }
+
+  /** The client creates and funds every job of {@code jobs_to_create}, in order, on chain. */
+  private static List<BigInteger> createAndFundJobs(Parties p, String id) throws Exception {
+    JsonNode terms = p.client.escrow(id).path("erc8183");
+    List<BigInteger> jobs = new ArrayList<>();
+    for (JsonNode job : terms.path("jobs_to_create")) {
+      jobs.add(
+          chain.createAndFund(
+              chain.client,
+              job.path("provider_address").asText(),
+              job.path("evaluator_address").asText(),
+              now()
+                  .plusSeconds(terms.path("expired_at_min_seconds_after_funding").asLong())
+                  .plus(Duration.ofHours(1)),
+              job.path("description").asText(),
+              new BigInteger(job.path("budget_atomic").asText())));
+    }
+    return jobs;
+  }
+
+  /**
+   * The jobs created, funded and named to the server, which refuses them until every funding is
+   * {@value #CONFIRMATIONS} blocks deep.
+   */
+  private static List<BigInteger> fundedJobs(Parties p, String id) throws Exception {
+    List<BigInteger> jobs = createAndFundJobs(p, id);
+    assertThatThrownBy(() -> p.client.fund(id, fundBody(jobs)))
+        .isInstanceOfSatisfying(
+            AsaApiException.class,
+            e -> assertThat(e.problem().path("type").asText()).contains("chain-not-ready"));
+    chain.mine(CONFIRMATIONS - 1);
+    p.client.fund(id, fundBody(jobs));
+    JsonNode escrow = p.client.escrow(id);
+    assertThat(escrow.path("status").asText()).isEqualTo("held");
+    List<BigInteger> ids = new ArrayList<>();
+    escrow.at("/erc8183/job_ids").forEach(j -> ids.add(new BigInteger(j.asText())));
+    assertThat(ids).isEqualTo(jobs);
+    escrow
+        .at("/erc8183/jobs")
+        .forEach(j -> assertThat(j.path("status").asText()).isEqualTo("Funded"));
+    return jobs;
+  }
+
+  private static ObjectNode fundBody(List<BigInteger> jobs) {
+    ObjectNode body = Json.object();
+    ArrayNode ids = body.putObject("erc8183").putArray("job_ids");
+    jobs.forEach(j -> ids.add(j.toString()));
+    return body;
+  }
+
+  private static void assertFundRefused(
+      Parties p, String id, List<BigInteger> jobs, String pointer) {
+    assertThatThrownBy(() -> p.client.fund(id, fundBody(jobs)))
+        .as("%s", jobs)
+        .isInstanceOfSatisfying(AsaApiException.class, e -> assertThat(e.status()).isEqualTo(422))
+        .hasMessageContaining(pointer);
+  }
+
+  /** The provider submits the deliverable's hash on every job, then delivers it. */
+  private static void deliverOnChainAndToServer(
+      Parties p, String id, List<BigInteger> jobs, String content) throws Exception {
+    for (BigInteger job : jobs) {
+      chain.submit(job, Digest.sha256(content.getBytes(UTF_8)).bytes());
+    }
+    chain.mine(CONFIRMATIONS - 1);
+    assertThat(p.provider.deliver(id, content, "markdown").path("state").asText())
+        .isEqualTo("DELIVERED");
+  }
+
+  /**
+   * Lets the outbox carry the settlement's {@code count} instructions (mining a block between
+   * attempts) until all are delivered; the escrow view then, its gas printed.
+   */
+  private static JsonNode settleAllOnChain(Parties p, String id, int count) throws Exception {
+    for (int round = 0; round < 30; round++) {
+      server.deliverDueMessages();
+      JsonNode view = p.client.escrow(id);
+      List<JsonNode> messages = new ArrayList<>();
+      view.path("messages").forEach(m -> {
+        if (m.path("kind").asText().startsWith("erc8183.")) {
+          messages.add(m);
+        }
+      });
+      if (messages.size() == count
+          && messages.stream().noneMatch(m -> m.path("status").asText().equals("pending"))) {
+        messages.forEach(m ->
+            assertThat(m.path("status").asText()).as(m.toString()).isEqualTo("delivered"));
+        JsonNode txs = view.at("/erc8183/transactions");
+        assertThat(txs).as("one transaction per instruction").hasSize(count);
+        txs.forEach(tx -> assertThat(tx.path("status").asText()).isEqualTo("confirmed"));
+        JsonNode jobs = view.at("/erc8183/jobs");
+        StringBuilder gas = new StringBuilder();
+        jobs.forEach(j ->
+            gas.append(" job ")
+                .append(j.path("job_id").asText())
+                .append(" (")
+                .append(j.path("release_percent").asText())
+                .append("%) ")
+                .append(j.path("call").asText())
+                .append(" ")
+                .append(j.path("gas_used").asLong())
+                .append(";"));
+        System.out.println(
+            "settled "
+                + count
+                + " jobs on chain:"
+                + gas
+                + " total gas "
+                + view.at("/erc8183/gas_used_total").asLong());
+        assertThat(view.at("/erc8183/gas_used_total").asLong()).isPositive();
+        return view;
+      }
+      chain.mine(1);
+      clock.advance(Duration.ofMinutes(20));
+    }
+    throw new AssertionError("not settled: " + p.client.escrow(id).toPrettyString());
+  }
+
+  /** The server's call on each job, in the jobs' order. */
+  private static List<String> calls(JsonNode view) {
+    List<String> calls = new ArrayList<>();
+    view.at("/erc8183/jobs").forEach(j -> calls.add(j.path("call").asText()));
+    return calls;
+  }
+
+  private static List<Integer> statuses(List<BigInteger> jobs) throws Exception {
+    List<Integer> statuses = new ArrayList<>();
+    for (BigInteger job : jobs) {
+      statuses.add(chain.status(job));
+    }
+    return statuses;
+  }
 
   private static Parties parties() {
     AsaClient anonymous = AsaClient.connect(URI.create(server.url("127.0.0.1")));
@@ -511,10 +838,15 @@ class Erc8183EndToEndTest {
     return doc;
   }
 
-  /** The template's own graduated tiers (85 and 50 percent among them). */
+  /** Section 4.1's tiers, as the general template prints them: 100, 85, 50 and 0 percent. */
   private static ObjectNode withTemplateTiers(ObjectNode doc) {
-    doc.withObject("/escrow/payment")
-        .set("graduated_release", Fixtures.general().at("/escrow/payment/graduated_release"));
+    ObjectNode release = doc.withObject("/escrow/payment").putObject("graduated_release");
+    release.put("enabled", true).put("mode", "tiers");
+    ArrayNode tiers = release.putArray("tiers");
+    tiers.addObject().put("composite_score_gte", 90).put("release_percent", 100);
+    tiers.addObject().put("composite_score_gte", 75).put("release_percent", 85);
+    tiers.addObject().put("composite_score_gte", 60).put("release_percent", 50);
+    tiers.addObject().put("composite_score_lt", 60).put("release_percent", 0);
     return doc;
   }
 

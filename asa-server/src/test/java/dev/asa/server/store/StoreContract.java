@@ -1326,11 +1326,13 @@ abstract class StoreContract {
     assertThat(txs.ofSender(31337, sender, 0, 2)).containsExactly(first, second);
     assertThat(txs.ofSender(31337, sender, 1, 2)).containsExactly(second);
 
-    txs.observe(first.messageId(), ChainTransaction.Status.MINED, 42L, 1, T0.plusSeconds(5));
+    txs.observe(
+        first.messageId(), ChainTransaction.Status.MINED, 42L, 1, 51_234L, T0.plusSeconds(5));
     ChainTransaction seen = txs.ofMessage(first.messageId()).orElseThrow();
     assertThat(seen.status()).isEqualTo(ChainTransaction.Status.MINED);
     assertThat(seen.blockNumber()).isEqualTo(42L);
     assertThat(seen.confirmations()).isEqualTo(1);
+    assertThat(seen.gasUsed()).as("from the receipt").isEqualTo(51_234L);
     assertThat(seen.rawTx()).isEqualTo(first.rawTx());
     assertThat(txs.ofMessage(second.messageId()).orElseThrow().blockNumber())
         .as("not yet mined")
@@ -1367,6 +1369,7 @@ abstract class StoreContract {
         null,
         0,
         T0,
-        List.of());
+        List.of(),
+        null);
   }
 }
