@@ -98,7 +98,7 @@ public final class ArchiveStore {
     t.put(
         "chain_transactions",
         "SELECT message_id, chain_id, sender, nonce, call, tx_hash, raw_tx, signed_at, status,"
-            + " block_number, confirmations, observed_at, replaced_hashes"
+            + " block_number, confirmations, observed_at, replaced_hashes, gas_used"
             + " FROM chain_transactions WHERE agreement_id = :id ORDER BY signed_at, message_id");
     t.put(
         "agreement_links",

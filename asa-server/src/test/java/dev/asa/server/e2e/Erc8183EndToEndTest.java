@@ -731,15 +731,16 @@ class Erc8183EndToEndTest {
       server.deliverDueMessages();
       JsonNode view = p.client.escrow(id);
       List<JsonNode> messages = new ArrayList<>();
-      view.path("messages").forEach(m -> {
-        if (m.path("kind").asText().startsWith("erc8183.")) {
-          messages.add(m);
-        }
-      });
+      view.path("messages")
+          .forEach(m -> {
+            if (m.path("kind").asText().startsWith("erc8183.")) {
+              messages.add(m);
+            }
+          });
       if (messages.size() == count
           && messages.stream().noneMatch(m -> m.path("status").asText().equals("pending"))) {
-        messages.forEach(m ->
-            assertThat(m.path("status").asText()).as(m.toString()).isEqualTo("delivered"));
+        messages.forEach(
+            m -> assertThat(m.path("status").asText()).as(m.toString()).isEqualTo("delivered"));
         JsonNode txs = view.at("/erc8183/transactions");
         assertThat(txs).as("one transaction per instruction").hasSize(count);
         txs.forEach(tx -> assertThat(tx.path("status").asText()).isEqualTo("confirmed"));
