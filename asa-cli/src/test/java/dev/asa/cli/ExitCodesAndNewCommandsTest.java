@@ -308,6 +308,46 @@ class ExitCodesAndNewCommandsTest {
   }
 
   @Test
+  void adminArchiveWritesAFileThatVerifiesAndATamperedOneDoesNot() throws Exception {
+    String client = key("client");
+    String out = dir.resolve("archive.jsonl").toString();
+    String cutoff = java.time.Instant.now().toString();
+    Result archived =
+        asa("admin", "archive", "--closed-before", cutoff, "--out", out, "--key", operatorKey);
+    assertThat(archived.out())
+        .contains("archived 0 agreements into " + out)
+        .contains(" verifies: ");
+    assertThat(
+            asa("archive", "verify", out, "--server-key", server.serverKey().toBase64Url()).out())
+        .contains("verifies");
+    java.nio.file.Files.writeString(
+        Path.of(out),
+        java.nio.file.Files.readString(Path.of(out))
+            .replace("\"asa_archive\":1", "\"asa_archive\":2"));
+    Result tampered = run("archive", "verify", out);
+    assertThat(tampered.status()).isEqualTo(1);
+    assertThat(tampered.out()).contains("does NOT verify");
+    assertThat(
+            run("admin", "archive", "--closed-before", cutoff, "--out", out, "--key", client)
+                .status())
+        .isEqualTo(3);
+    assertThat(
+            run(
+                    "admin",
+                    "archive",
+                    "--closed-before",
+                    "2999-01-01",
+                    "--out",
+                    out,
+                    "--key",
+                    operatorKey)
+                .status())
+        .isEqualTo(3); // the server refuses a cutoff in the future (422)
+    assertThat(run("archive", "verify", dir.resolve("missing.jsonl").toString()).status())
+        .isEqualTo(5);
+  }
+
+  @Test
   void marketAndAdminConfig() throws Exception {
     String client = key("client");
     assertThat(asa("market", "general", "--key", client).out())
