@@ -231,7 +231,9 @@ public final class Archiver {
     }
   }
 
-  private ArchiveRow begin(Instant closedBefore) {
+  private ArchiveRow begin(Instant requested) {
+    // The store keeps milliseconds: the header must name the cutoff the manifest will.
+    Instant closedBefore = requested.truncatedTo(ChronoUnit.MILLIS);
     Instant now = now();
     String name =
         "asa-archive-" + STAMP.format(now) + "-" + HexFormat.of().formatHex(bytes(4)) + ".jsonl";
@@ -275,9 +277,11 @@ public final class Archiver {
                 now(),
                 sink);
         log.debug("archive {}: {} agreements moved", archive.name(), moved);
-        // As long again idle: on SQLite, with one writer, the archive takes at most half of it
-        // and requests are served between batches.
-        pause(System.nanoTime() - began);
+        if (store.hasOneWriter()) {
+          // As long again idle: the archive takes at most half of SQLite's one writer, and
+          // requests are served between batches. PostgreSQL's writers do not wait for it.
+          pause(System.nanoTime() - began);
+        }
       }
     } catch (IOException e) {
       throw new UncheckedIOException("writing archive " + file, e);

@@ -396,15 +396,11 @@ public final class ArchiveStore {
     };
   }
 
-  /** For tests: whether the id is still in the hot tables. */
-  boolean isHot(String id) {
-    return database.read(
-        "checking agreement " + id,
-        h ->
-            h.createQuery("SELECT count(*) FROM agreements WHERE id = :id")
-                    .bind("id", id)
-                    .mapTo(Long.class)
-                    .one()
-                > 0);
+  /**
+   * Whether the database has a single writer (SQLite), so that a long archive run should leave it
+   * idle between batches for requests to be served.
+   */
+  public boolean hasOneWriter() {
+    return database.dialect() == Dialect.SQLITE;
   }
 }

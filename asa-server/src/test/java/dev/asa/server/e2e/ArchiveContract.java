@@ -122,6 +122,7 @@ abstract class ArchiveContract {
                 .start(() -> {
                   while (!stop.get()) {
                     try {
+                      clock.advance(Duration.ofSeconds(1)); // the rate limiter refills by it
                       // Not published: what the load adds to reputation would hide what archiving
                       // changed.
                       String id = closed(alice, bob, evaluator, "parties");
