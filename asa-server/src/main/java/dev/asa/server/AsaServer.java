@@ -53,6 +53,7 @@ import dev.asa.server.registry.RegistryService;
 import dev.asa.server.reputation.ArpCourier;
 import dev.asa.server.reputation.Reputation;
 import dev.asa.server.reputation.ReputationFeed;
+import dev.asa.server.store.NonceTable;
 import dev.asa.server.store.Store;
 import dev.asa.server.store.Stores;
 import dev.asa.server.timers.Timers;
@@ -259,6 +260,7 @@ public final class AsaServer implements AutoCloseable {
               serverKey.publicKey().toBase64Url());
       NonceCache nonceCache = new NonceCache(config.clock(), RequestVerifier.DEFAULT_MAX_SKEW);
       metrics.watch(new StoreGauges(store.statistics(), nonceCache::size, config.clock()));
+      NonceTable nonceTable = store.nonces(config.clock(), RequestVerifier.DEFAULT_MAX_SKEW);
       Authentication auth =
           new Authentication(
               // Nonces are remembered in memory (a replay to this node never reaches the database)
@@ -267,14 +269,14 @@ public final class AsaServer implements AutoCloseable {
               new RequestVerifier(
                   config.clock(),
                   RequestVerifier.DEFAULT_MAX_SKEW,
-                  NonceRegistry.layered(
-                      nonceCache, store.nonces(config.clock(), RequestVerifier.DEFAULT_MAX_SKEW))),
+                  NonceRegistry.layered(nonceCache, nonceTable)),
               new RateLimiter(
                   config.clock(), config.requestsPerSecondPerKey(), config.burstPerKey()),
               new RateLimiter(
                   config.clock(), config.requestsPerSecondPerKey() * 10, config.burstPerKey() * 10),
               config.operatorKey(),
-              config.publicUrls());
+              config.publicUrls(),
+              nonceTable::settlePending);
       Archiver archiver =
           new Archiver(
               store.archives(),

@@ -2,6 +2,7 @@ package dev.asa.server.http;
 
 import dev.asa.access.AccessDeniedException;
 import dev.asa.access.Caller;
+import dev.asa.server.store.PendingNonce;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
@@ -51,6 +52,7 @@ final class AccessGate {
                 .map(parsed -> parsed.endpoint)
                 .toList()));
     config.routes.beforeMatched(this::check);
+    config.routes.afterMatched(this::settleNonce);
     return new RouteTable(config.routes);
   }
 
@@ -121,7 +123,31 @@ final class AccessGate {
       body = readBody(ctx);
     }
     ctx.attribute(BODY, body);
-    return auth.require(ctx, body);
+    if (BODILESS.contains(ctx.method())) {
+      return auth.require(ctx, body);
+    }
+    // A write: its nonce is recorded by its first transaction (one commit, not two).
+    try {
+      return PendingNonce.deferringDuring(() -> auth.require(ctx, body));
+    } catch (RuntimeException e) {
+      settleNonce(
+          ctx); // refused after its nonce was accepted (rate-limited): recorded all the same
+      throw e;
+    }
+  }
+
+  /**
+   * After the handler, before the answer leaves: a nonce no transaction took is recorded now, and
+   * if another node had used it the answer becomes a 401 (see {@link PendingNonce}).
+   */
+  private void settleNonce(Context ctx) {
+    try {
+      if (!auth.settleNonce()) {
+        Problems.replayed(ctx, "this nonce was already used; sign each request afresh");
+      }
+    } finally {
+      PendingNonce.clear();
+    }
   }
 
   /** The caller the gate verified, for a {@link Access#SIGNED} or {@link Access#OPERATOR} route. */

@@ -20,6 +20,7 @@ public final class Authentication {
   private static final String ATTRIBUTE = "asa.caller";
 
   private final RequestVerifier verifier;
+  private final java.util.function.BooleanSupplier settleNonce;
   private final RateLimiter limiter;
   private final RateLimiter perAddress;
   private final Ed25519PublicKey operatorKey;
@@ -34,6 +35,21 @@ public final class Authentication {
       RateLimiter perAddress,
       Ed25519PublicKey operatorKey,
       PublicUrls publicUrls) {
+    this(verifier, perKey, perAddress, operatorKey, publicUrls, () -> true);
+  }
+
+  /**
+   * @param settleNonce records a write's nonce that no transaction took, before the answer leaves;
+   *     false when another node had used it ({@link dev.asa.server.store.NonceTable#settlePending})
+   */
+  public Authentication(
+      RequestVerifier verifier,
+      RateLimiter perKey,
+      RateLimiter perAddress,
+      Ed25519PublicKey operatorKey,
+      PublicUrls publicUrls,
+      java.util.function.BooleanSupplier settleNonce) {
+    this.settleNonce = settleNonce;
     this.verifier = verifier;
     this.limiter = perKey;
     this.perAddress = perAddress;
@@ -81,6 +97,11 @@ public final class Authentication {
   /** The caller {@link #require} verified for this request, or null when it has not run. */
   static Caller verified(Context ctx) {
     return ctx.attribute(ATTRIBUTE);
+  }
+
+  /** Records a waiting nonce (see {@link AccessGate}); false when it had been used. */
+  boolean settleNonce() {
+    return settleNonce.getAsBoolean();
   }
 
   /** Whether this server was started with an operator key. */

@@ -20,6 +20,7 @@ import dev.asa.server.escrow.PaymentRequiredException;
 import dev.asa.server.escrow.X402Facilitator;
 import dev.asa.server.escrow.erc8183.ChainUnavailableException;
 import dev.asa.server.escrow.x402.X402;
+import dev.asa.server.store.NonceReplayedException;
 import dev.asa.server.store.RepeatedFailures;
 import dev.asa.server.store.StoreUnavailableException;
 import dev.asa.server.verification.VerificationFailedException;
@@ -138,6 +139,7 @@ final class Problems {
                     ext));
           }
         });
+    routes.exception(NonceReplayedException.class, (e, ctx) -> replayed(ctx, e.getMessage()));
     routes.exception(
         UnauthenticatedException.class,
         (e, ctx) -> {
@@ -302,6 +304,20 @@ final class Problems {
             "Payment rail unavailable",
             503,
             e.getMessage() + "; nothing was recorded, retry later"));
+  }
+
+  /** A request whose nonce another node had used: 401, as a replay to this node is answered. */
+  static void replayed(Context ctx, String detail) {
+    ctx.header("WWW-Authenticate", "Signature");
+    send(
+        ctx,
+        new Problem(
+            "unauthenticated",
+            "The request signature was not accepted",
+            401,
+            detail,
+            List.of(),
+            Json.object().put("reason", "replayed_nonce")));
   }
 
   static void send(Context ctx, Problem p) {

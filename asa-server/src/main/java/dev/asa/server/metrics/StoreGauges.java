@@ -58,6 +58,10 @@ public final class StoreGauges {
         .description("Request nonces remembered against replays, by where")
         .tag("store", "memory")
         .register(into);
+    io.micrometer.core.instrument.FunctionCounter.builder(
+            "asa.store.commits", statistics, StoreStatistics::commits)
+        .description("Write transactions committed (per request: this over the request count)")
+        .register(into);
     refresh();
   }
 

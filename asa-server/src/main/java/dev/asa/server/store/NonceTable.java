@@ -59,6 +59,11 @@ public final class NonceTable implements NonceRegistry {
     Instant now = clock.instant();
     long nowSecond = now.getEpochSecond();
     long keepUntil = NonceRegistry.keepUntil(created, now, maxSkew);
+    if (PendingNonce.deferring()) {
+      // A mutating request: recorded by its first transaction (see PendingNonce).
+      PendingNonce.defer(new PendingNonce.Nonce(keyId, nonce, keepUntil, nowSecond));
+      return true;
+    }
     boolean first =
         database.write(
             "recording a request nonce",
@@ -73,6 +78,34 @@ public final class NonceTable implements NonceRegistry {
                     == 1);
     pruneIfDue(nowSecond);
     return first;
+  }
+
+  /**
+   * Records the nonce a request left waiting because it committed nothing (refused, read-like, an
+   * idempotent replay), before its answer leaves.
+   *
+   * @return false when another node had used it: the answer must be a 401, not the one computed
+   */
+  public boolean settlePending() {
+    PendingNonce.Nonce n = PendingNonce.take();
+    if (n == null) {
+      return true;
+    }
+    boolean first = database.write("recording a request nonce", handle -> record(handle, n));
+    pruneIfDue(n.nowSecond());
+    return first;
+  }
+
+  /** Records the nonce in the transaction of {@code handle}; false when a live row holds it. */
+  static boolean record(org.jdbi.v3.core.Handle handle, PendingNonce.Nonce n) {
+    return handle
+            .createUpdate(RECORD)
+            .bind("key_id", n.keyId())
+            .bind("nonce", n.nonce())
+            .bind("keep_until", n.keepUntil())
+            .bind("now", n.nowSecond())
+            .execute()
+        == 1;
   }
 
   /** Deletes the rows past their expiry; returns how many. */

@@ -46,13 +46,16 @@ public final class Store implements AutoCloseable {
    *     Migrations#migrate}): what {@link #readiness()} checks the database still has
    * @param listener told about each write after it committed
    */
-  Store(Database database, Map<String, String> migrations, CommitListener listener) {
+  Store(Database raw, Map<String, String> migrations, CommitListener listener) {
+    // Every store writes through the carrier: a request's waiting nonce joins its first
+    // transaction, and the transactions are counted.
+    NonceCarrier database = new NonceCarrier(raw);
     this.database = database;
     this.migrations = Map.copyOf(migrations);
     this.agreements = new AgreementStore(database, listener);
     this.events = new EventStore(database);
     this.writes = new Writes(database, listener);
-    this.statistics = new StoreStatistics(database);
+    this.statistics = new StoreStatistics(database, database::commits);
     this.timers = new TimerStore(database);
     this.outbox = new OutboxStore(database);
     this.ledger = new LedgerStore(database);

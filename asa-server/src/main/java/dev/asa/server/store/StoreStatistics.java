@@ -39,9 +39,16 @@ public final class StoreStatistics {
   public record LedgerTotal(String kind, String currency, BigDecimal amount) {}
 
   private final Database database;
+  private final java.util.function.LongSupplier commits;
 
-  StoreStatistics(Database database) {
+  StoreStatistics(Database database, java.util.function.LongSupplier commits) {
     this.database = database;
+    this.commits = commits;
+  }
+
+  /** Write transactions this process committed since the store opened (no query: a counter). */
+  public long commits() {
+    return commits.getAsLong();
   }
 
   /** Outbox messages still to be delivered (due or waiting for their next attempt). */
