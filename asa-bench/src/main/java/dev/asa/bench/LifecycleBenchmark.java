@@ -158,7 +158,8 @@ public final class LifecycleBenchmark {
       Map<String, long[]> latencies,
       Duration serverCpu,
       Map<String, Duration> serverCpuByKind,
-      Duration clientCpu) {}
+      Duration clientCpu,
+      long commits) {}
 
   private static Result run(
       Scenario scenario, AsaClient client, int clients, Duration duration, ServerProcess server)
@@ -182,6 +183,7 @@ public final class LifecycleBenchmark {
     ExecutorService pool = Executors.newFixedThreadPool(clients);
     // The window: from before the first call to after the last lifecycle has finished, so every
     // CPU second of the server in it belongs to a lifecycle counted (or to a failure).
+    long commits0 = server == null ? 0 : server.commits();
     Duration serverCpu0 = server == null ? null : server.cpu();
     Map<String, Duration> byKind0 = server == null ? Map.of() : server.cpuByKind();
     Duration clientCpu0 = ownCpu();
@@ -209,6 +211,8 @@ public final class LifecycleBenchmark {
     pool.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES);
     double elapsed = (System.nanoTime() - start) / 1e9;
     Duration serverCpu = server == null ? null : server.cpu().minus(serverCpu0);
+    // The second reading committed its own nonce: one commit that is not the work's.
+    long commits = server == null ? -1 : server.commits() - commits0 - 1;
     Map<String, Duration> byKind = new LinkedHashMap<>();
     if (server != null) {
       server
@@ -220,7 +224,8 @@ public final class LifecycleBenchmark {
     for (String call : scenario.calls) {
       sorted.put(call, latencies.get(call).stream().mapToLong(Long::longValue).sorted().toArray());
     }
-    return new Result(done.get(), failed.get(), elapsed, sorted, serverCpu, byKind, clientCpu);
+    return new Result(
+        done.get(), failed.get(), elapsed, sorted, serverCpu, byKind, clientCpu, commits);
   }
 
   private static Duration ownCpu() {
@@ -258,6 +263,14 @@ public final class LifecycleBenchmark {
     System.out.printf("  %-28s %s%n", "server CPU per " + unit, serverCpu);
     if (!r.serverCpuByKind().isEmpty()) {
       System.out.printf("  %-28s %s%n", "  of which (threads)", byKind(r));
+    }
+    if (r.commits() >= 0 && r.done() > 0) {
+      System.out.printf(
+          Locale.ROOT,
+          "  %-28s %.2f  (%d write transactions; failures' included)%n",
+          "commits per " + unit,
+          (double) r.commits() / r.done(),
+          r.commits());
     }
     System.out.printf(
         Locale.ROOT,

@@ -40,6 +40,9 @@ final class ServerProcess implements AutoCloseable {
   private final String url;
   private final String store;
   private final Thread killer;
+  // The operator's key, made for the run: it reads /metrics (the commit counter).
+  private static final dev.asa.crypto.Ed25519PrivateKey OPERATOR =
+      dev.asa.crypto.Ed25519PrivateKey.generate(new java.security.SecureRandom());
 
   private ServerProcess(Process process, Path log, String url, String store, Thread killer) {
     this.process = process;
@@ -65,6 +68,8 @@ final class ServerProcess implements AutoCloseable {
       String logLevel,
       Path log)
       throws IOException, InterruptedException {
+    Files.createDirectories(dataDir);
+    Files.writeString(dataDir.resolve("operator.pub"), OPERATOR.publicKey().toBase64Url());
     List<String> command =
         command(
             serverCores,
@@ -121,6 +126,7 @@ final class ServerProcess implements AutoCloseable {
     }
     // The benchmark's three keys are its whole load: the per-key rate limit must not count.
     c.addAll(List.of("--rate-limit", "1000000", "--log-level", logLevel));
+    c.addAll(List.of("--operator-key", dataDir + "/operator.pub"));
     return c;
   }
 
@@ -135,6 +141,28 @@ final class ServerProcess implements AutoCloseable {
 
   long pid() {
     return process.pid();
+  }
+
+  /**
+   * The write transactions the server has committed ({@code asa_store_commits_total} from its
+   * {@code GET /metrics}); the reading's own request commits one (its nonce), counted in.
+   */
+  long commits() throws IOException, InterruptedException {
+    URI uri = URI.create(url + "/metrics");
+    HttpRequest.Builder request = HttpRequest.newBuilder(uri).GET();
+    new dev.asa.http.RequestSigner(
+            OPERATOR, java.time.Clock.systemUTC(), new java.security.SecureRandom())
+        .sign("GET", uri, null)
+        .asMap()
+        .forEach(request::header);
+    try (HttpClient http = HttpClient.newHttpClient()) {
+      String text = http.send(request.build(), HttpResponse.BodyHandlers.ofString()).body();
+      return text.lines()
+          .filter(l -> l.startsWith("asa_store_commits_total"))
+          .mapToLong(l -> (long) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+          .findFirst()
+          .orElseThrow(() -> new IllegalStateException("no asa_store_commits_total at " + uri));
+    }
   }
 
   /** The server process's CPU time so far (user + system, all its threads). */

@@ -180,6 +180,10 @@ final class AdminCommands extends Group {
       String name = archive.path("name").asText();
       long shown = -1;
       while (!"complete".equals(archive.path("status").asText())) {
+        if (archive.hasNonNull("error")) {
+          throw new CliException(
+              "archive " + name + " stopped: " + archive.path("error").asText(), Exit.UNREACHABLE);
+        }
         long moved = archive.path("agreements").asLong();
         if (moved != shown && !session.json()) {
           session.err().println("archive " + name + ": " + moved + " agreements moved");

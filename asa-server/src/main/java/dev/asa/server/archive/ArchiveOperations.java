@@ -44,7 +44,9 @@ public final class ArchiveOperations {
   }
 
   public ObjectNode one(String name) {
-    return view(find(name));
+    ObjectNode view = view(find(name));
+    archiver.failure(name).ifPresent(why -> view.put("error", why));
+    return view;
   }
 
   /** The file of a complete archive; 404 for an unknown name, 409 while it is being written. */

@@ -71,6 +71,8 @@ public final class Archiver {
   private final Semaphore running = new Semaphore(1);
   private final SecureRandom random = new SecureRandom();
   private volatile boolean stopping;
+  // Why a run of this process stopped short, by archive: what its view shows until a restart.
+  private final Map<String, String> failures = new java.util.concurrent.ConcurrentHashMap<>();
 
   /**
    * @param directory where archive files are written (created if missing)
@@ -121,6 +123,7 @@ public final class Archiver {
             close(begun.name());
           } catch (RuntimeException e) {
             // Left 'writing': the next run or start-up closes it over what committed.
+            failures.put(begun.name(), e.getMessage() == null ? e.toString() : e.getMessage());
             log.error("archive {} stopped: {}", begun.name(), e.getMessage(), e);
           } finally {
             running.release();
@@ -180,6 +183,11 @@ public final class Archiver {
 
   public Path directory() {
     return directory;
+  }
+
+  /** Why this process's run of the archive stopped short, if it did. */
+  public Optional<String> failure(String name) {
+    return Optional.ofNullable(failures.get(name));
   }
 
   /**

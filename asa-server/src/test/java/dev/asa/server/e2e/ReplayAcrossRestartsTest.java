@@ -173,7 +173,7 @@ class ReplayAcrossRestartsTest {
             "asa.example.com",
             null);
     String text = RawHttp.send(node.port(), metrics).body();
-    for (String line : text.split("\n")) {
+    for (String line : text.lines().toList()) {
       if (line.startsWith("asa_store_commits_total")) {
         return (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
       }
