@@ -12,8 +12,12 @@ import dev.asa.client.AsaClient;
 import dev.asa.crypto.Ed25519PublicKey;
 import dev.asa.json.Json;
 import dev.asa.server.AsaServer;
+import dev.asa.server.archive.ArchiveSchedule;
+import dev.asa.server.archive.Archiver;
 import dev.asa.server.config.ServerConfig;
 import dev.asa.server.store.ArchiveSeed;
+import dev.asa.server.store.Store;
+import dev.asa.server.store.Stores;
 import dev.asa.testing.Fixtures;
 import dev.asa.testing.MutableClock;
 import java.io.BufferedReader;
@@ -188,6 +192,36 @@ abstract class ArchiveContract {
           .isInstanceOfSatisfying(
               AsaApiException.class, e -> assertThat(e.status()).isEqualTo(410));
       assertThat(figures(anonymous.reputation("api_key", "bob"))).isEqualTo(reputationBefore);
+
+      // --retention-days: the schedule archives, on its own, what ended longer ago than that.
+      String fresh = closed(alice, bob, evaluator, "parties");
+      List<String> later;
+      try (Connection c = connect()) {
+        later = ArchiveSeed.copies(c, fresh, 200, Instant.parse("2025-06-01T00:00:00Z"));
+      }
+      try (Store store = Stores.open(dbUrl(), dataDir());
+          ArchiveSchedule schedule =
+              ArchiveSchedule.start(
+                  new Archiver(
+                      store.archives(),
+                      dev.asa.server.ServerKey.loadOrCreate(dataDir()),
+                      dataDir().resolve("archives"),
+                      java.time.Clock.systemUTC(),
+                      50),
+                  Duration.ofDays(365),
+                  java.time.Clock.systemUTC(),
+                  Duration.ZERO,
+                  Duration.ofMillis(200))) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (later.stream().anyMatch(id -> store.archives().tombstone(id).isEmpty())
+            && System.nanoTime() < deadline) {
+          Thread.sleep(100);
+        }
+      }
+      all.addAll(later);
+      all.add(fresh);
+      Map<String, String> after = assertExactlyOnePlace(all, true);
+      assertThat(after.keySet()).containsAll(later).doesNotContain(fresh);
     }
   }
 
@@ -285,7 +319,7 @@ abstract class ArchiveContract {
       byte[] bytes = Files.readAllBytes(file);
       assertThat((long) bytes.length).as(a.getKey()).isGreaterThanOrEqualTo(committed);
       String text = new String(bytes, 0, (int) committed, StandardCharsets.UTF_8);
-      String[] lines = text.split("\n");
+      String[] lines = text.lines().toArray(String[]::new);
       boolean complete = a.getValue()[2] == 1L;
       // Line 1 is the header; a complete archive's committed part ends with its manifest.
       int records = lines.length - 1 - (complete ? 1 : 0);
