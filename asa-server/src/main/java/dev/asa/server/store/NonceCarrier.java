@@ -25,6 +25,10 @@ final class NonceCarrier implements Database {
 
   @Override
   public <T> T write(String doing, Work<T> work) {
+    String replayedBy = PendingNonce.replayedBy();
+    if (replayedBy != null) {
+      throw new NonceReplayedException(replayedBy); // a replay commits nothing, however caught
+    }
     PendingNonce.Nonce nonce = PendingNonce.take();
     if (nonce == null) {
       T result = delegate.write(doing, work);
@@ -37,6 +41,7 @@ final class NonceCarrier implements Database {
               doing,
               handle -> {
                 if (!NonceTable.record(handle, nonce)) {
+                  PendingNonce.markReplayed(nonce.keyId());
                   throw new NonceReplayedException(nonce.keyId());
                 }
                 return work.run(handle);

@@ -89,11 +89,11 @@ public final class NonceTable implements NonceRegistry {
   public boolean settlePending() {
     PendingNonce.Nonce n = PendingNonce.take();
     if (n == null) {
-      return true;
+      return !PendingNonce.isReplay(); // a transaction of the request found it used
     }
     boolean first = database.write("recording a request nonce", handle -> record(handle, n));
     pruneIfDue(n.nowSecond());
-    return first;
+    return first && !PendingNonce.isReplay();
   }
 
   /** Records the nonce in the transaction of {@code handle}; false when a live row holds it. */

@@ -28,6 +28,9 @@ public final class PendingNonce {
 
   private static final ThreadLocal<Boolean> DEFERRING = new ThreadLocal<>();
   private static final ThreadLocal<Nonce> PENDING = new ThreadLocal<>();
+  // Set once a transaction found the nonce used: from then on every write of the request fails
+  // too, so that code catching the first failure cannot go on to commit an effect of a replay.
+  private static final ThreadLocal<String> REPLAYED = new ThreadLocal<>();
 
   /**
    * Runs {@code authentication} so that the nonce it accepts waits for the request's first write on
@@ -62,9 +65,25 @@ public final class PendingNonce {
     PENDING.set(nonce);
   }
 
+  /** Marks the request a replay (its nonce was found used by key {@code keyId}). */
+  static void markReplayed(String keyId) {
+    REPLAYED.set(keyId);
+  }
+
+  /** The key whose nonce this request replayed, or null: no write of it may commit. */
+  static String replayedBy() {
+    return REPLAYED.get();
+  }
+
+  /** Whether this request was found to be a replay: its answer must be the 401. */
+  public static boolean isReplay() {
+    return REPLAYED.get() != null;
+  }
+
   /** Forgets whatever waits (the request is over). */
   public static void clear() {
     PENDING.remove();
     DEFERRING.remove();
+    REPLAYED.remove();
   }
 }
