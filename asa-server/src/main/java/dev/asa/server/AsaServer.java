@@ -469,10 +469,11 @@ public final class AsaServer implements AutoCloseable {
     long began = System.nanoTime();
     long draining = inFlight.getCurrentRequestCount();
     http.stop(); // first: the requests in flight still use everything below
+    // Before the store: a run ends after its batch and closes its file; then no new one starts.
+    archiver.stop(Duration.ofSeconds(10));
     if (retention != null) {
       retention.close();
     }
-    archiver.stop(Duration.ofSeconds(10)); // before the store: a run closes its file first
     jobs.close();
     outbox.close();
     timers.close();

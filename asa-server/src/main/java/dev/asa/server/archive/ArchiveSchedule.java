@@ -53,8 +53,20 @@ public final class ArchiveSchedule implements AutoCloseable {
     return new ArchiveSchedule(executor);
   }
 
+  /**
+   * No new run starts; one in progress ends on its own (stop the {@link Archiver} first to cut it
+   * short after its batch). Never interrupts it: an interrupt closes the archive file's channel in
+   * the middle of a write, leaving the archive for the next start-up to close.
+   */
   @Override
   public void close() {
-    executor.shutdownNow();
+    executor.shutdown();
+    try {
+      if (!executor.awaitTermination(30, TimeUnit.SECONDS)) {
+        log.warn("retention: a run did not end within 30 s; start-up will close its archive");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }

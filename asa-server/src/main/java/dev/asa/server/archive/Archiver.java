@@ -143,6 +143,9 @@ public final class Archiver {
       return Optional.empty();
     }
     try {
+      if (stopping) {
+        return Optional.empty(); // the server is stopping: no new archive
+      }
       recoverHoldingLock();
       if (store.candidates(closedBefore, 0, 1).isEmpty()) {
         return Optional.empty();

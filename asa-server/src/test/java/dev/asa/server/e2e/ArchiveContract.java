@@ -213,7 +213,8 @@ abstract class ArchiveContract {
                   Duration.ZERO,
                   Duration.ofMillis(200))) {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (later.stream().anyMatch(id -> store.archives().tombstone(id).isEmpty())
+        while ((later.stream().anyMatch(id -> store.archives().tombstone(id).isEmpty())
+                || !store.archives().writing().isEmpty())
             && System.nanoTime() < deadline) {
           Thread.sleep(100);
         }
