@@ -16,15 +16,7 @@ final class EventLog {
   record Draft(EventType type, Actor actor, ObjectNode payload) {}
 
   static Event toCore(EventRecord r) {
-    return new Event(
-        r.agreementId(),
-        r.seq(),
-        r.type(),
-        Json.parseTrusted(r.actor()),
-        r.at(),
-        Json.parseTrusted(r.payload()),
-        r.prevHash(),
-        r.hash());
+    return r.toCore();
   }
 
   static EventRecord toRecord(Event e) {

@@ -7,7 +7,6 @@ import dev.asa.agreement.AgreementDocuments;
 import dev.asa.agreement.Party;
 import dev.asa.facts.ServerFacts;
 import dev.asa.json.Json;
-import dev.asa.lifecycle.Event;
 import dev.asa.server.store.AgreementRow;
 import dev.asa.server.store.ArchivedRows;
 import dev.asa.server.store.EventRecord;
@@ -40,17 +39,7 @@ final class ArchiveRecords {
     o.set("facts", Json.parseTrusted(a.facts()));
     ArrayNode events = o.putArray("events");
     for (EventRecord e : rows.events()) {
-      events.add(
-          new Event(
-                  e.agreementId(),
-                  e.seq(),
-                  e.type(),
-                  Json.parseTrusted(e.actor()),
-                  e.at(),
-                  Json.parseTrusted(e.payload()),
-                  e.prevHash(),
-                  e.hash())
-              .toJson());
+      events.add(e.toCore().toJson());
     }
     ObjectNode tables = o.putObject("tables");
     rows.tables()

@@ -127,33 +127,15 @@ final class Problems {
                     List.of(),
                     ext));
           } else {
-            ctx.header("WWW-Authenticate", "Signature");
-            send(
-                ctx,
-                new Problem(
-                    "unauthenticated",
-                    "The request signature was not accepted",
-                    401,
-                    e.getMessage(),
-                    List.of(),
-                    ext));
+            unauthenticated(ctx, e.getMessage(), e.reason().name().toLowerCase(Locale.ROOT));
           }
         });
-    routes.exception(NonceReplayedException.class, (e, ctx) -> replayed(ctx, e.getMessage()));
+    routes.exception(
+        NonceReplayedException.class,
+        (e, ctx) -> unauthenticated(ctx, e.getMessage(), "replayed_nonce"));
     routes.exception(
         UnauthenticatedException.class,
-        (e, ctx) -> {
-          ctx.header("WWW-Authenticate", "Signature");
-          send(
-              ctx,
-              new Problem(
-                  "unauthenticated",
-                  "The request signature was not accepted",
-                  401,
-                  e.getMessage(),
-                  List.of(),
-                  Json.object().put("reason", "missing_signature")));
-        });
+        (e, ctx) -> unauthenticated(ctx, e.getMessage(), "missing_signature"));
     routes.exception(
         NegotiationRefusedException.class,
         (e, ctx) ->
@@ -308,6 +290,11 @@ final class Problems {
 
   /** A request whose nonce another node had used: 401, as a replay to this node is answered. */
   static void replayed(Context ctx, String detail) {
+    unauthenticated(ctx, detail, "replayed_nonce");
+  }
+
+  /** The one 401 answer: why the signature was not accepted, as {@code reason}. */
+  private static void unauthenticated(Context ctx, String detail, String reason) {
     ctx.header("WWW-Authenticate", "Signature");
     send(
         ctx,
@@ -317,7 +304,7 @@ final class Problems {
             401,
             detail,
             List.of(),
-            Json.object().put("reason", "replayed_nonce")));
+            Json.object().put("reason", reason)));
   }
 
   static void send(Context ctx, Problem p) {

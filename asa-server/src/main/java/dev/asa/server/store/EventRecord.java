@@ -30,4 +30,17 @@ public record EventRecord(
     Objects.requireNonNull(hash, "hash");
     at = Objects.requireNonNull(at, "at").truncatedTo(ChronoUnit.MILLIS);
   }
+
+  /** The core's event: what the chain is checked on (actor and payload parsed). */
+  public dev.asa.lifecycle.Event toCore() {
+    return new dev.asa.lifecycle.Event(
+        agreementId,
+        seq,
+        type,
+        dev.asa.json.Json.parseTrusted(actor),
+        at,
+        dev.asa.json.Json.parseTrusted(payload),
+        prevHash,
+        hash);
+  }
 }
