@@ -160,7 +160,7 @@ public final class ServerFacts {
   }
 
   public Optional<SettlementFact> settlement() {
-    return read(Fact.SETTLEMENT, SettlementFact::fromJson);
+    return read(Fact.SETTLEMENT, SettlementJson::read);
   }
 
   public ServerFacts withSettlement(SettlementFact settlement) {

@@ -7,6 +7,7 @@ import dev.asa.agreement.VerificationTerms.Visibility;
 import dev.asa.facts.DisputeFact;
 import dev.asa.facts.Fact;
 import dev.asa.facts.ServerFacts;
+import dev.asa.facts.SettlementFact;
 import dev.asa.facts.VerificationFact;
 import dev.asa.text.Identities;
 import java.time.Instant;
@@ -128,7 +129,8 @@ public final class Outcomes {
             .map(DisputeFact::reasonCode)
             .filter(reason -> !reason.equals(EVALUATOR_TIMEOUT))
             .isPresent();
-    boolean autoFiled = a.facts().settlement().map(s -> s.autoFiledDispute() != null).orElse(false);
+    boolean autoFiled =
+        a.facts().settlement().flatMap(SettlementFact::autoFiledDispute).isPresent();
     return filed || autoFiled;
   }
 }

@@ -8,6 +8,7 @@ import dev.asa.testing.Fixtures;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -47,23 +48,13 @@ class ServerFactsTest {
         new DisputeFact(
             "case_a_1", "ajp", "quality_below_agreed_slo", "client", T, "operator", null);
     SettlementFact settlement =
-        new SettlementFact(
+        SettlementFact.moved(
                 T,
                 "ruling",
                 new BigDecimal("40"),
-                true,
-                "10.00",
-                "USD",
-                "4.00",
-                "6.00",
-                null,
-                "ledger",
-                null,
-                null,
-                null,
-                null,
-                null)
-            .closed(T, "ver-1", Json.object().put("reason", "partial"), null);
+                new SettlementFact.Amounts("10.00", "USD", "4.00", "6.00"),
+                "ledger")
+            .closedOnRuling(T, Json.object().put("reason", "partial"), Optional.of("ver-1"));
     EvaluatorAssignmentFact assigned =
         new EvaluatorAssignmentFact(
             "random_from_pool",
@@ -105,6 +96,7 @@ class ServerFactsTest {
     assertThat(stored.hardening()).contains(hardening);
     assertThat(stored.hardeningOpen()).isFalse();
     assertThat(stored.dispute()).contains(dispute);
+    assertThat(stored.settlement()).contains(settlement);
     assertThat(stored.settlement().orElseThrow().escrowStatus()).isEqualTo(EscrowStatus.SETTLED);
     assertThat(stored.assignedEvaluators()).contains(assigned);
     assertThat(stored.assignedEvaluators().orElseThrow().primary().identityValue())

@@ -58,16 +58,16 @@ final class Closing {
         enforcement.settle(a, verification.releasePercent(), "verification_result", now);
     List<Write> writes = new ArrayList<>(step.writes());
     Agreement result = a.withState(next);
-    JsonNode autoFiled = null;
+    Optional<JsonNode> autoFiled = Optional.empty();
     DisputeTerms terms = a.terms().dispute();
     if (terms != null && terms.autoFiles(verification.composite())) {
       Disputes.Filing filing = disputes.file(a, "quality_below_agreed_slo", "server", now);
       filing.message().ifPresent(writes::add);
-      autoFiled = filing.fact().toJson();
+      autoFiled = Optional.of(filing.fact().toJson());
       result = result.withFacts(f -> f.withDispute(filing.fact()));
     }
     SettlementFact settlement =
-        step.settlement().closed(now, verification.verificationId(), null, autoFiled);
+        step.settlement().closedOnResult(now, verification.verificationId(), autoFiled);
     return finish(
         result,
         settlement,
@@ -89,7 +89,7 @@ final class Closing {
     if (actor.keyId() != null) ruling.put("key", actor.keyId());
     ruling.put("ruled_at", now.toString());
     SettlementFact settlement =
-        step.settlement().closed(now, a.facts().verificationId().orElse(null), ruling, null);
+        step.settlement().closedOnRuling(now, ruling, a.facts().verificationId());
     VerificationFact verdict = a.facts().verification().orElse(null);
     return finish(
         a.withState(next).withFact(Fact.RULING, ruling),

@@ -414,11 +414,7 @@ public final class Enforcement {
     List<Write> writes = new ArrayList<>();
     Escrow.Payment payment = a.terms().escrow().paymentTerms().orElse(null);
     if (payment == null) {
-      return new Settling(
-          writes,
-          new SettlementFact(
-              now, reason, percent, false, null, null, null, null, null, null, null, null, null,
-              null, null));
+      return new Settling(writes, SettlementFact.withoutPaymentTerms(now, reason, percent));
     }
     boolean held = requiresFunding(a.terms()) && isFunded(a);
     // What the rail really moves when it pays in coarser steps (an ERC-8183 escrow's whole jobs).
@@ -426,8 +422,7 @@ public final class Enforcement {
         held
             ? binding(a).split(a, payment.amount(), percent)
             : Release.split(payment.amount(), percent);
-    String amount = payment.amount().toWire();
-    String currency = payment.amount().currency().code();
+    SettlementFact.Amounts amounts = SettlementFact.Amounts.of(payment.amount(), split);
     if (!held) {
       String note =
           requiresFunding(a.terms())
@@ -435,24 +430,7 @@ public final class Enforcement {
               : payment.amount().amount().signum() == 0
                   ? "the amount is zero: nothing to hold"
                   : "escrow is disabled: the amounts are what the terms say, to be settled outside this server";
-      return new Settling(
-          writes,
-          new SettlementFact(
-              now,
-              reason,
-              percent,
-              false,
-              amount,
-              currency,
-              split.released().toWire(),
-              split.refunded().toWire(),
-              note,
-              null,
-              null,
-              null,
-              null,
-              null,
-              null));
+      return new Settling(writes, SettlementFact.nothingMoved(now, reason, percent, amounts, note));
     }
     EscrowBinding binding = binding(a);
     String escrow = Accounts.escrow(a.id());
@@ -481,23 +459,7 @@ public final class Enforcement {
     }
     writes.addAll(binding.settle(a, split, reason, now));
     return new Settling(
-        writes,
-        new SettlementFact(
-            now,
-            reason,
-            percent,
-            true,
-            amount,
-            currency,
-            split.released().toWire(),
-            split.refunded().toWire(),
-            null,
-            binding.type(),
-            null,
-            null,
-            null,
-            null,
-            null));
+        writes, SettlementFact.moved(now, reason, percent, amounts, binding.type()));
   }
 
   /** {@code GET /agreements/{id}/escrow}: the escrow's status, balance, transfers and messages. */
