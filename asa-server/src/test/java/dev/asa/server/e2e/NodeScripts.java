@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +28,18 @@ public final class NodeScripts {
    * or the registry the calling test is skipped, except on CI (CI=true), where it fails.
    */
   public static void install(Path dir, String marker) throws Exception {
+    // The suite's test JVMs run side by side, and two classes may share a folder: the second waits
+    // for the first's npm ci (a lock on a file, which holds across processes) and then finds it
+    // done.
+    try (FileChannel lockFile =
+            FileChannel.open(
+                dir.resolve(".npm-ci.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileLock held = lockFile.lock()) {
+      installHoldingTheLock(dir, marker);
+    }
+  }
+
+  private static void installHoldingTheLock(Path dir, String marker) throws Exception {
     if (Files.isDirectory(dir.resolve("node_modules").resolve(marker))) {
       return;
     }

@@ -102,6 +102,7 @@ class ReplayAcrossRestartsTest {
                     .withPort(0)
                     .withDbUrl(pg.url())
                     .withPublicUrls(shared)
+                    .withTimerPolling(false)
                     .withOperatorKey(Fixtures.key("operator").publicKey()));
         AsaServer node2 =
             AsaServer.start(
@@ -125,18 +126,24 @@ class ReplayAcrossRestartsTest {
       assertThat(again.status()).isEqualTo(401);
       assertThat(again.reason()).isEqualTo("replayed_nonce");
 
-      long before = commits(node1);
-      byte[] verification =
-          post(
-              "/verifications",
-              "{\"deliverable\":{\"content\":\"# Findings\\n\\nA result.\",\"format\":\"markdown\","
-                  + "\"type\":\"general\"},\"original_request\":{\"description\":\"findings\"}}");
-      RawHttp.Response verified = RawHttp.send(node1.port(), verification);
-      assertThat(verified.status()).as(verified.body()).isEqualTo(200);
-      // The second reading's own nonce is one commit; the verification is the other.
-      long commits = commits(node1) - before - 1;
-      System.out.println("a standalone structural verification committed " + commits + " time(s)");
-      assertThat(commits).isEqualTo(1);
+      // The fewest commits of three tries: a poller's commit between the two readings (the
+      // outbox's, a nonce prune) would be counted too, and a loaded machine widens that window.
+      long fewest = Long.MAX_VALUE;
+      for (int attempt = 0; attempt < 3; attempt++) {
+        long before = commits(node1);
+        byte[] verification =
+            post(
+                "/verifications",
+                "{\"deliverable\":{\"content\":\"# Findings\\n\\nA result.\",\"format\":"
+                    + "\"markdown\",\"type\":\"general\"},\"original_request\":{\"description\":"
+                    + "\"findings\"}}");
+        RawHttp.Response verified = RawHttp.send(node1.port(), verification);
+        assertThat(verified.status()).as(verified.body()).isEqualTo(200);
+        // The second reading's own nonce is one commit; the verification is the other.
+        fewest = Math.min(fewest, commits(node1) - before - 1);
+      }
+      System.out.println("a standalone structural verification committed " + fewest + " time(s)");
+      assertThat(fewest).isEqualTo(1);
     }
   }
 
