@@ -133,7 +133,9 @@ public final class Main {
     err.println(
         spec.qualifiedName()
             + ": "
-            + (misspelt != null ? "unknown option " + misspelt : message(e)));
+            + (misspelt != null
+                ? "unknown option " + misspelt
+                : message(e) + EnvDefaults.origin(e, argv)));
     err.println("usage: " + HelpLayout.synopsis(where));
     err.println("Run '" + spec.qualifiedName() + " --help' for details.");
     return Exit.USAGE;
@@ -188,6 +190,10 @@ public final class Main {
   /** picocli's message, in the words the rest of asa uses. */
   private static String message(ParameterException e) {
     String text = e.getMessage();
+    if (e.getCause() instanceof OptionValues.BadValue bad
+        && e.getArgSpec() instanceof OptionSpec o) {
+      return o.longestName() + " " + bad.getMessage();
+    }
     if (e instanceof CommandLine.UnmatchedArgumentException u && !u.getUnmatched().isEmpty()) {
       String first = u.getUnmatched().get(0);
       return first.startsWith("--")

@@ -2,20 +2,25 @@ package dev.asa.cli;
 
 import dev.asa.agreement.RotationTerms;
 import dev.asa.crypto.Ed25519PublicKey;
+import dev.asa.evaluators.code.SandboxTests;
+import dev.asa.evaluators.code.sandbox.Limits;
+import dev.asa.evaluators.code.sandbox.Sandbox;
+import dev.asa.evaluators.code.sandbox.TestRunner;
 import dev.asa.integrity.QualificationPolicy;
 import dev.asa.negotiation.NegotiationPolicy;
 import dev.asa.server.AsaServer;
 import dev.asa.server.agreements.AssignmentConfig;
 import dev.asa.server.config.Observability;
+import dev.asa.server.config.PublicUrls;
 import dev.asa.server.config.ServerConfig;
 import dev.asa.server.escrow.EscrowConfig;
 import dev.asa.server.escrow.erc8183.Erc8183Settings;
+import dev.asa.server.evaluation.VerificationConfig;
 import dev.asa.server.evaluators.CanaryFile;
+import dev.asa.server.net.FetchPolicy;
 import dev.asa.server.reputation.ReputationConfig;
 import java.math.BigDecimal;
 import java.net.URI;
-import java.net.URISyntaxException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,7 +31,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -60,14 +64,15 @@ final class ServeCommand implements Callable<Integer> {
       description =
           "port to listen on (default "
               + ServerConfig.DEFAULT_PORT
-              + "; 0 picks a free one); env ASA_PORT")
-  String port;
+              + "; 0 picks a free one); env ASA_PORT",
+      converter = OptionValues.Port.class)
+  Integer port;
 
   @Option(
       names = "--data-dir",
       paramLabel = "DIR",
       description = "where the SQLite database lives (default ./asa-data); env ASA_DATA_DIR")
-  String dataDir;
+  Path dataDir;
 
   @Option(
       names = "--db",
@@ -81,7 +86,7 @@ final class ServeCommand implements Callable<Integer> {
       paramLabel = "FILE",
       description =
           "the operator's public key (a key file, its public part, a base64url key or a did:key) for admin routes; env ASA_OPERATOR_KEY")
-  String operatorKey;
+  Path operatorKey;
 
   @Option(
       names = "--market-source",
@@ -94,58 +99,66 @@ final class ServeCommand implements Callable<Integer> {
       names = "--negotiation-max-rounds",
       paramLabel = "N",
       description =
-          "rounds before a negotiation ends in REJECTED (default 5); env ASA_NEGOTIATION_MAX_ROUNDS")
-  String negotiationMaxRounds;
+          "rounds before a negotiation ends in REJECTED (default 5); env ASA_NEGOTIATION_MAX_ROUNDS",
+      converter = OptionValues.Rounds.class)
+  Integer negotiationMaxRounds;
 
   @Option(
       names = "--negotiation-max-shift",
       paramLabel = "F",
       description =
-          "largest move of a numeric term per round, as a fraction (default 0.25); env ASA_NEGOTIATION_MAX_SHIFT")
-  String negotiationMaxShift;
+          "largest move of a numeric term per round, as a fraction (default 0.25); env ASA_NEGOTIATION_MAX_SHIFT",
+      converter = OptionValues.Ratio.class)
+  BigDecimal negotiationMaxShift;
 
   @Option(
       names = "--price-band",
       paramLabel = "LOW,HIGH",
       description =
-          "prices outside LOW..HIGH x the market median are flagged (default 0.5,3.0); env ASA_PRICE_BAND")
-  String priceBand;
+          "prices outside LOW..HIGH x the market median are flagged (default 0.5,3.0); env ASA_PRICE_BAND",
+      converter = OptionValues.PriceBand.Converter.class)
+  OptionValues.PriceBand priceBand;
 
   @Option(
       names = "--negotiation-timeout",
       paramLabel = "SECONDS",
       description =
-          "a negotiation with no message this long is rejected (default 3600); env ASA_NEGOTIATION_TIMEOUT")
-  String negotiationTimeout;
+          "a negotiation with no message this long is rejected (default 3600); env ASA_NEGOTIATION_TIMEOUT",
+      converter = OptionValues.Seconds.class)
+  Duration negotiationTimeout;
 
   @Option(
       names = "--rate-limit",
       paramLabel = "N",
       description =
-          "requests per second allowed per key (default 50, bursts of twice that); env ASA_RATE_LIMIT")
-  String rateLimit;
+          "requests per second allowed per key (default 50, bursts of twice that); env ASA_RATE_LIMIT",
+      converter = OptionValues.PerSecond.class)
+  Integer rateLimit;
 
   @Option(
       names = "--callback-url-prefix",
       paramLabel = "URL",
       description =
-          "an http(s) URL prefix an http_callback escrow's webhook URL may start with; env ASA_CALLBACK_URL_PREFIX")
-  List<String> callbackUrlPrefixes = new ArrayList<>();
+          "an http(s) URL prefix an http_callback escrow's webhook URL may start with; env ASA_CALLBACK_URL_PREFIX",
+      converter = OptionValues.UrlPrefix.class)
+  List<URI> callbackUrlPrefixes = new ArrayList<>();
 
   @Option(
       names = "--x402-facilitator",
       paramLabel = "URL",
       description =
-          "the x402 facilitator's base URL; without it x402 escrows are refused; env ASA_X402_FACILITATOR")
-  String x402Facilitator;
+          "the x402 facilitator's base URL; without it x402 escrows are refused; env ASA_X402_FACILITATOR",
+      converter = OptionValues.HttpUrl.class)
+  URI x402Facilitator;
 
   @Option(
       names = "--erc8183-rpc",
       paramLabel = "URL",
       description =
           "the JSON-RPC URL of the chain whose ERC-8183 jobs this server attests as evaluator; with"
-              + " --erc8183-key, erc8183 escrows are offered; env ASA_ERC8183_RPC")
-  String erc8183Rpc;
+              + " --erc8183-key, erc8183 escrows are offered; env ASA_ERC8183_RPC",
+      converter = OptionValues.HttpUrl.class)
+  URI erc8183Rpc;
 
   @Option(
       names = "--erc8183-key",
@@ -159,9 +172,11 @@ final class ServeCommand implements Callable<Integer> {
       names = "--erc8183-confirmations",
       paramLabel = "N",
       description =
-          "blocks deep a funding, submission or settlement must be before it counts (default"
-              + " ${DEFAULT-VALUE}); env ASA_ERC8183_CONFIRMATIONS")
-  int erc8183Confirmations = Erc8183Settings.DEFAULT_CONFIRMATIONS;
+          "blocks deep a funding, submission or settlement must be before it counts (default "
+              + Erc8183Settings.DEFAULT_CONFIRMATIONS
+              + "); env ASA_ERC8183_CONFIRMATIONS",
+      converter = OptionValues.Blocks.class)
+  Integer erc8183Confirmations;
 
   @Option(
       names = "--erc8183-contract",
@@ -175,36 +190,40 @@ final class ServeCommand implements Callable<Integer> {
       names = "--dispute-endpoint",
       paramLabel = "PROTOCOL=URL",
       description =
-          "where disputes under a dispute protocol are filed, e.g. ajp=https://disputes.example/ajp; env ASA_DISPUTE_ENDPOINT")
-  List<String> disputeEndpoints = new ArrayList<>();
+          "where disputes under a dispute protocol are filed, e.g. ajp=https://disputes.example/ajp; env ASA_DISPUTE_ENDPOINT",
+      converter = OptionValues.DisputeEndpoint.Converter.class)
+  List<OptionValues.DisputeEndpoint> disputeEndpoints = new ArrayList<>();
 
   @Option(
       names = "--code-sandbox",
       paramLabel = "on|off",
       description =
-          "run the tests of code deliverables in a bubblewrap sandbox (no network, read-only system, CPU, memory, process and time limits); off by default, and then criteria that carry tests are refused; env ASA_CODE_SANDBOX")
-  String codeSandbox;
+          "run the tests of code deliverables in a bubblewrap sandbox (no network, read-only system, CPU, memory, process and time limits); off by default, and then criteria that carry tests are refused; env ASA_CODE_SANDBOX",
+      converter = OptionValues.Switch.Converter.class)
+  OptionValues.Switch codeSandbox;
 
   @Option(
       names = "--arbiter-key",
       paramLabel = "FILE",
       description =
           "a public key (as for --operator-key) that may rule on disputes besides the operator's; env ASA_ARBITER_KEY")
-  List<String> arbiterKeys = new ArrayList<>();
+  List<Path> arbiterKeys = new ArrayList<>();
 
   @Option(
       names = "--public-url",
       paramLabel = "URL",
       description =
-          "a URL clients reach this server under, e.g. https://asa.example.com behind a TLS proxy (default: the listen address and its localhost forms); env ASA_PUBLIC_URL")
-  List<String> publicUrls = new ArrayList<>();
+          "a URL clients reach this server under, e.g. https://asa.example.com behind a TLS proxy (default: the listen address and its localhost forms); env ASA_PUBLIC_URL",
+      converter = OptionValues.Origin.class)
+  List<URI> publicUrls = new ArrayList<>();
 
   @Option(
       names = "--allow-fetch",
       paramLabel = "URL-PREFIX",
       description =
-          "an internal URL prefix the server may fetch from or post to (by default internal addresses are refused); env ASA_ALLOW_FETCH")
-  List<String> allowFetch = new ArrayList<>();
+          "an internal URL prefix the server may fetch from or post to (by default internal addresses are refused); env ASA_ALLOW_FETCH",
+      converter = OptionValues.UrlPrefix.class)
+  List<URI> allowFetch = new ArrayList<>();
 
   @Option(
       names = "--rotation-max-consecutive",
@@ -212,35 +231,40 @@ final class ServeCommand implements Callable<Integer> {
       description =
           "at most N consecutive deliveries of one provider per evaluator, for agreements whose verification.rotation sets none (default "
               + AssignmentConfig.DEFAULT_MAX_CONSECUTIVE
-              + "); env ASA_ROTATION_MAX_CONSECUTIVE")
-  String rotationMaxConsecutive;
+              + "); env ASA_ROTATION_MAX_CONSECUTIVE",
+      converter = OptionValues.Consecutive.class)
+  Integer rotationMaxConsecutive;
 
   @Option(
       names = "--delivery-timeout",
       paramLabel = "SECONDS",
       description =
-          "longest wait for one payment webhook or facilitator call (default 10); env ASA_DELIVERY_TIMEOUT")
-  String deliveryTimeout;
+          "longest wait for one payment webhook or facilitator call (default 10); env ASA_DELIVERY_TIMEOUT",
+      converter = OptionValues.SecondsUpToAnHour.class)
+  Duration deliveryTimeout;
 
   @Option(
       names = "--log-format",
       paramLabel = "text|json",
       description =
-          "log lines for people (text) or one JSON object a line (default text); env ASA_LOG_FORMAT")
-  String logFormat;
+          "log lines for people (text) or one JSON object a line (default text); env ASA_LOG_FORMAT",
+      converter = OptionValues.LogFormat.class)
+  Observability.LogFormat logFormat;
 
   @Option(
       names = "--log-level",
       paramLabel = "LEVEL",
-      description = "error, warn, info, debug or trace (default info); env ASA_LOG_LEVEL")
+      description = "error, warn, info, debug or trace (default info); env ASA_LOG_LEVEL",
+      converter = OptionValues.LogLevel.class)
   String logLevel;
 
   @Option(
       names = "--metrics-port",
       paramLabel = "N",
       description =
-          "serve GET /metrics unauthenticated on this port of its own (default: on the main port, for the operator key); env ASA_METRICS_PORT")
-  String metricsPort;
+          "serve GET /metrics unauthenticated on this port of its own (default: on the main port, for the operator key); env ASA_METRICS_PORT",
+      converter = OptionValues.Port.class)
+  Integer metricsPort;
 
   @Option(
       names = "--metrics-bind",
@@ -251,141 +275,88 @@ final class ServeCommand implements Callable<Integer> {
   @Option(
       names = "--verification-workers",
       paramLabel = "N",
-      description = "semantic verifications run at once (default 2); env ASA_VERIFICATION_WORKERS")
-  String verificationWorkers;
+      description = "semantic verifications run at once (default 2); env ASA_VERIFICATION_WORKERS",
+      converter = OptionValues.Workers.class)
+  Integer verificationWorkers;
 
   @Option(
       names = "--qualify-min-evaluations",
       paramLabel = "N",
       description =
-          "evaluations a pool evaluator needs to be assigned (default 50); env ASA_QUALIFY_MIN_EVALUATIONS")
-  String qualifyMinEvaluations;
+          "evaluations a pool evaluator needs to be assigned (default 50); env ASA_QUALIFY_MIN_EVALUATIONS",
+      converter = OptionValues.Count.class)
+  Integer qualifyMinEvaluations;
 
   @Option(
       names = "--qualify-canary-pass-rate",
       paramLabel = "F",
       description =
-          "lowest canary pass rate of a pool evaluator, a fraction from 0 to 1 (default 0.90); env ASA_QUALIFY_CANARY_PASS_RATE")
-  String qualifyCanaryPassRate;
+          "lowest canary pass rate of a pool evaluator, a fraction from 0 to 1 (default 0.90); env ASA_QUALIFY_CANARY_PASS_RATE",
+      converter = OptionValues.Fraction.class)
+  BigDecimal qualifyCanaryPassRate;
 
   @Option(
       names = "--qualify-max-deviation",
       paramLabel = "POINTS",
       description =
-          "largest mean calibration deviation of a pool evaluator, in score points (default 10); env ASA_QUALIFY_MAX_DEVIATION")
-  String qualifyMaxDeviation;
+          "largest mean calibration deviation of a pool evaluator, in score points (default 10); env ASA_QUALIFY_MAX_DEVIATION",
+      converter = OptionValues.ScorePoints.class)
+  BigDecimal qualifyMaxDeviation;
 
   @Option(
       names = "--qualify-min-consensus",
       paramLabel = "N",
       description =
-          "scores of real work compared with other evaluators' (on panels) before a pool evaluator leaves probation and may judge alone (default 12; 0: no probation); env ASA_QUALIFY_MIN_CONSENSUS")
-  String qualifyMinConsensus;
+          "scores of real work compared with other evaluators' (on panels) before a pool evaluator leaves probation and may judge alone (default 12; 0: no probation); env ASA_QUALIFY_MIN_CONSENSUS",
+      converter = OptionValues.Count.class)
+  Integer qualifyMinConsensus;
 
   @Option(
       names = "--canaries",
       paramLabel = "FILE",
       description =
           "the canary set (a JSON array or JSON Lines of canaries), loaded at start in place of the stored one; env ASA_CANARIES")
-  String canaries;
+  Path canaries;
 
   @Option(
       names = "--arp-endpoint",
       paramLabel = "URL",
       description =
-          "push each changed reputation aggregate (ARP v2 signals, signed) to this URL as a signed webhook, with retries; env ASA_ARP_ENDPOINT")
-  String arpEndpoint;
+          "push each changed reputation aggregate (ARP v2 signals, signed) to this URL as a signed webhook, with retries; env ASA_ARP_ENDPOINT",
+      converter = OptionValues.HttpUrl.class)
+  URI arpEndpoint;
 
   @Option(
       names = "--arp-trust",
       paramLabel = "KEY",
       description =
-          "the public key (a key file, a base64url key or a did:key) of an ARP issuer whose signed signals POST /reputation/signals accepts and combines with this server's; repeatable; env ASA_ARP_TRUST")
-  List<String> arpTrust = new ArrayList<>();
+          "the public key (a key file, a base64url key or a did:key) of an ARP issuer whose signed signals POST /reputation/signals accepts and combines with this server's; repeatable; env ASA_ARP_TRUST",
+      converter = OptionValues.PublicKeyOrFile.Converter.class)
+  List<OptionValues.PublicKeyOrFile> arpTrust = new ArrayList<>();
 
   @Option(
       names = "--arp-window-days",
       paramLabel = "DAYS",
       description =
-          "how many days back the reputation aggregates look (default 365, as ARP's); env ASA_ARP_WINDOW_DAYS")
-  String arpWindowDays;
+          "how many days back the reputation aggregates look (default 365, as ARP's); env ASA_ARP_WINDOW_DAYS",
+      converter = OptionValues.Days.class)
+  Duration arpWindowDays;
 
   @Option(
       names = "--retention-days",
       paramLabel = "DAYS",
       description =
           "archive agreements that ended more than DAYS ago, every hour, into signed files under"
-              + " DATA_DIR/archives (default: keep every agreement); env ASA_RETENTION_DAYS")
-  String retentionDays;
+              + " DATA_DIR/archives (default: keep every agreement); env ASA_RETENTION_DAYS",
+      converter = OptionValues.Days.class)
+  Duration retentionDays;
 
   @Mixin JudgeOptions judgeOptions;
-
-  /**
-   * A dispute protocol's name as agreements write it in {@code dispute.protocol}: {@code ajp},
-   * {@code kleros-v2}.
-   */
-  private static final Pattern PROTOCOL = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
 
   @Override
   public Integer call() throws Exception {
     Session session = new Session(Asa.of(spec).io(), null, null, false);
-    ServerConfig defaults = ServerConfig.defaults();
-    ServerConfig config =
-        defaults
-            .withHost(host != null ? host : defaults.host())
-            .withPort(Inputs.intValue("--port", port, defaults.port(), 0, 65535))
-            .withDataDir(dataDir != null ? Path.of(dataDir) : defaults.dataDir())
-            .withDbUrl(db);
-    if (operatorKey != null) {
-      config = config.withOperatorKey(Inputs.publicKeyFile("--operator-key", operatorKey));
-    }
-    config = config.withNegotiationPolicy(negotiationPolicy(config.negotiationPolicy()));
-    if (!marketSources.isEmpty()) {
-      config = config.withTrustedMarketSources(Set.copyOf(marketSources));
-    }
-    if (rateLimit != null) {
-      int perSecond = Inputs.intValue("--rate-limit", rateLimit, 50, 1, 1_000_000);
-      config = config.withRateLimit(perSecond, perSecond * 2);
-    }
-    config = config.withEscrow(escrow(config.escrow()));
-    config = config.withPublicUrls(publicUrls()).withFetchPolicy(fetchPolicy(allowFetch));
-    if (rotationMaxConsecutive != null) {
-      config =
-          config.withAssignment(
-              config
-                  .assignment()
-                  .withDefaultRotation(
-                      new RotationTerms(
-                          Inputs.intValue(
-                              "--rotation-max-consecutive",
-                              rotationMaxConsecutive,
-                              AssignmentConfig.DEFAULT_MAX_CONSECUTIVE,
-                              1,
-                              RotationTerms.MAX))));
-    }
-    config =
-        config.withVerification(
-            dev.asa.server.evaluation.VerificationConfig.standard(
-                judgeOptions.config(session),
-                Inputs.intValue("--verification-workers", verificationWorkers, 2, 1, 64)));
-    config = config.withVerification(codeSandbox(config));
-    config = config.withQualification(qualification(config.qualification()));
-    config = config.withObservability(observability());
-    config = config.withReputation(reputation());
-    if (retentionDays != null) {
-      config =
-          config.withRetention(
-              java.time.Duration.ofDays(
-                  Inputs.intValue("--retention-days", retentionDays, 365, 1, 36_500)));
-    }
-    if (canaries != null) {
-      try {
-        config = config.withCanaries(CanaryFile.read(Path.of(canaries)));
-      } catch (IllegalArgumentException e) {
-        throw new CliException(e.getMessage(), e);
-      }
-    }
-
+    ServerConfig config = config(session);
     AsaServer server;
     try {
       server = AsaServer.start(config);
@@ -464,179 +435,152 @@ final class ServeCommand implements Callable<Integer> {
     return Exit.OK;
   }
 
-  private NegotiationPolicy negotiationPolicy(NegotiationPolicy d) throws UsageException {
-    try {
-      BigDecimal low = d.priceBandLow();
-      BigDecimal high = d.priceBandHigh();
-      if (priceBand != null) {
-        String[] parts = priceBand.split(",", -1);
-        if (parts.length != 2) {
-          throw new UsageException("--price-band takes LOW,HIGH such as 0.5,3.0");
-        }
-        low = new BigDecimal(parts[0].trim());
-        high = new BigDecimal(parts[1].trim());
-      }
-      return new NegotiationPolicy(
-          Inputs.intValue("--negotiation-max-rounds", negotiationMaxRounds, d.maxRounds(), 1, 100),
-          negotiationMaxShift != null ? new BigDecimal(negotiationMaxShift) : d.maxShift(),
-          low,
-          high,
-          negotiationTimeout != null
-              ? Inputs.nonNegativeLong("--negotiation-timeout", negotiationTimeout)
-              : d.timeoutSeconds(),
-          d.minClosedForMedian());
-    } catch (NumberFormatException e) {
-      throw new UsageException(
-          "--negotiation-max-shift and --price-band take decimal numbers such as 0.25 or 0.5,3.0");
-    } catch (IllegalArgumentException e) {
-      throw new UsageException("the negotiation settings are inconsistent: " + e.getMessage());
-    }
+  /**
+   * The server's configuration from the options, in the order of the configuration reference
+   * (docs/configuration.md): each option given replaces the server's default. Each option arrives
+   * converted and checked on its own (see {@link OptionValues}); refused here is only what takes
+   * more than one option, or a file to read.
+   */
+  ServerConfig config(Session session) throws UsageException, CliException {
+    ServerConfig d = ServerConfig.defaults();
+    return d.withHost(or(host, d.host()))
+        .withPort(or(port, d.port()))
+        .withPublicUrls(new PublicUrls(publicUrls))
+        .withDataDir(or(dataDir, d.dataDir()))
+        .withDbUrl(db)
+        .withOperatorKey(operatorKey == null ? null : publicKeyFile("--operator-key", operatorKey))
+        .withRateLimit(
+            rateLimit != null ? rateLimit : d.requestsPerSecondPerKey(),
+            rateLimit != null ? 2 * rateLimit : d.burstPerKey())
+        .withTrustedMarketSources(Set.copyOf(marketSources))
+        .withNegotiationPolicy(negotiation(d.negotiationPolicy()))
+        .withEscrow(escrow(d.escrow()))
+        .withReputation(reputation(d.reputation()))
+        .withRetention(retentionDays)
+        .withFetchPolicy(fetchPolicy(allowFetch))
+        .withVerification(verification(session, d.verification(), or(dataDir, d.dataDir())))
+        .withAssignment(
+            rotationMaxConsecutive == null
+                ? d.assignment()
+                : d.assignment().withDefaultRotation(new RotationTerms(rotationMaxConsecutive)))
+        .withQualification(qualification(d.qualification()))
+        .withCanaries(canaries == null ? null : canaryFile(canaries))
+        .withObservability(observability());
   }
 
-  /** The qualification bar, each bound named when it is out of range. */
-  QualificationPolicy qualification(QualificationPolicy d) throws UsageException {
-    return new QualificationPolicy(
-        Inputs.intValue(
-            "--qualify-min-evaluations", qualifyMinEvaluations, d.minEvaluations(), 0, 1_000_000),
-        decimal(
-            qualifyCanaryPassRate,
-            "--qualify-canary-pass-rate",
-            d.minCanaryPassRate(),
-            BigDecimal.ONE,
-            "a fraction from 0 to 1, such as 0.9 for 90%"),
-        decimal(
-            qualifyMaxDeviation,
-            "--qualify-max-deviation",
-            d.maxDeviationPoints(),
-            BigDecimal.valueOf(100),
-            "score points from 0 to 100, such as 10"),
-        Inputs.intValue(
-            "--qualify-min-consensus", qualifyMinConsensus, d.minConsensusSamples(), 0, 1_000_000));
+  /** The option's value, or the default when it is not given. */
+  private static <T> T or(T given, T fallback) {
+    return given != null ? given : fallback;
   }
 
-  private static BigDecimal decimal(
-      String text, String option, BigDecimal fallback, BigDecimal max, String expected)
-      throws UsageException {
-    if (text == null) {
-      return fallback;
-    }
-    try {
-      BigDecimal value = new BigDecimal(text.strip());
-      if (value.signum() >= 0 && value.compareTo(max) <= 0) {
-        return value;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new UsageException(option + " must be " + expected + ", not '" + text + "'");
+  private NegotiationPolicy negotiation(NegotiationPolicy d) {
+    return new NegotiationPolicy(
+        or(negotiationMaxRounds, d.maxRounds()),
+        or(negotiationMaxShift, d.maxShift()),
+        priceBand != null ? priceBand.low() : d.priceBandLow(),
+        priceBand != null ? priceBand.high() : d.priceBandHigh(),
+        negotiationTimeout != null ? negotiationTimeout.toSeconds() : d.timeoutSeconds(),
+        d.minClosedForMedian());
   }
 
   private EscrowConfig escrow(EscrowConfig d) throws UsageException, CliException {
-    EscrowConfig escrow = d;
-    if (!callbackUrlPrefixes.isEmpty()) {
-      List<String> prefixes = new ArrayList<>();
-      for (String prefix : callbackUrlPrefixes) {
-        URI uri = httpUrl("--callback-url-prefix", prefix);
-        // The server matches URLs by their text: without a path, https://pay.example would let in
-        // https://pay.example.evil/.
-        if (uri.getRawPath() == null || uri.getRawPath().isEmpty()) {
-          throw new UsageException(
-              "--callback-url-prefix must end the host with a path, such as "
-                  + prefix
-                  + "/, not '"
-                  + prefix
-                  + "'");
-        }
-        prefixes.add(uri.toString());
+    Map<String, URI> disputes = new LinkedHashMap<>();
+    for (OptionValues.DisputeEndpoint given : disputeEndpoints) {
+      if (disputes.put(given.protocol(), given.url()) != null) {
+        throw new UsageException(
+            "--dispute-endpoint names the protocol '" + given.protocol() + "' more than once");
       }
-      escrow = escrow.withCallbackUrlPrefixes(prefixes);
     }
-    if (x402Facilitator != null) {
-      escrow = escrow.withX402Facilitator(httpUrl("--x402-facilitator", x402Facilitator));
+    Set<Ed25519PublicKey> arbiters = new LinkedHashSet<>();
+    for (Path file : arbiterKeys) {
+      arbiters.add(publicKeyFile("--arbiter-key", file));
     }
+    return new EscrowConfig(
+        callbackUrlPrefixes.stream().map(URI::toString).toList(),
+        or(x402Facilitator, d.x402Facilitator()),
+        disputes,
+        arbiters,
+        or(deliveryTimeout, d.deliveryTimeout()),
+        erc8183());
+  }
+
+  /** The ERC-8183 binding, or null (not offered) without --erc8183-rpc and --erc8183-key. */
+  private Erc8183Settings erc8183() throws UsageException {
     if ((erc8183Rpc == null) != (erc8183Key == null)) {
       throw new UsageException(
           "--erc8183-rpc and --erc8183-key go together: the chain, and the key the server attests"
               + " with on it");
     }
-    if (erc8183Rpc != null) {
-      if (!Erc8183Settings.inThisBuild()) {
-        throw new UsageException(
-            "--erc8183-rpc: this lean build of asa leaves the ERC-8183 binding out; use the"
-                + " default build");
-      }
-      if (erc8183Confirmations < 1) {
-        throw new UsageException(
-            "--erc8183-confirmations is at least 1, not " + erc8183Confirmations);
-      }
-      Erc8183Settings settings;
-      try {
-        settings =
-            Erc8183Settings.of(httpUrl("--erc8183-rpc", erc8183Rpc), erc8183Key)
-                .withConfirmations(erc8183Confirmations)
-                .withContracts(new LinkedHashSet<>(erc8183Contracts));
-      } catch (IllegalArgumentException e) {
-        throw new UsageException("--erc8183-contract: " + e.getMessage());
-      }
-      try {
-        settings.attestorAddress(); // a bad key file is a usage error, before anything starts
-      } catch (IllegalArgumentException e) {
-        throw new UsageException("--erc8183-key: " + e.getMessage());
-      }
-      escrow = escrow.withErc8183(settings);
+    if (erc8183Rpc == null) {
+      return null;
     }
-    if (!disputeEndpoints.isEmpty()) {
-      Map<String, URI> endpoints = new LinkedHashMap<>();
-      for (String given : disputeEndpoints) {
-        int eq = given.indexOf('=');
-        String protocol = eq < 0 ? "" : given.substring(0, eq).strip();
-        if (!PROTOCOL.matcher(protocol).matches()) {
-          throw new UsageException(
-              "--dispute-endpoint takes PROTOCOL=URL such as ajp=https://disputes.example/ajp, not '"
-                  + given
-                  + "'");
-        }
-        if (endpoints.put(
-                protocol,
-                httpUrl("--dispute-endpoint " + protocol, given.substring(eq + 1).strip()))
-            != null) {
-          throw new UsageException(
-              "--dispute-endpoint names the protocol '" + protocol + "' more than once");
-        }
-      }
-      escrow = escrow.withDisputeEndpoints(endpoints);
+    if (!Erc8183Settings.inThisBuild()) {
+      throw new UsageException(
+          "--erc8183-rpc: this lean build of asa leaves the ERC-8183 binding out; use the"
+              + " default build");
     }
-    if (!arbiterKeys.isEmpty()) {
-      Set<Ed25519PublicKey> arbiters = new LinkedHashSet<>();
-      for (String file : arbiterKeys) {
-        arbiters.add(Inputs.publicKeyFile("--arbiter-key", file));
-      }
-      escrow = escrow.withArbiterKeys(arbiters);
+    Erc8183Settings settings =
+        Erc8183Settings.of(erc8183Rpc, erc8183Key)
+            .withConfirmations(or(erc8183Confirmations, Erc8183Settings.DEFAULT_CONFIRMATIONS));
+    try {
+      settings = settings.withContracts(new LinkedHashSet<>(erc8183Contracts));
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--erc8183-contract: " + e.getMessage());
     }
-    if (deliveryTimeout != null) {
-      escrow =
-          escrow.withDeliveryTimeout(
-              Duration.ofSeconds(
-                  Inputs.intValue("--delivery-timeout", deliveryTimeout, 0, 1, 3600)));
+    try {
+      settings.attestorAddress(); // a bad key file is a usage error, before anything starts
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--erc8183-key: " + e.getMessage());
     }
-    return escrow;
+    return settings;
   }
 
-  /**
-   * --log-format, --log-level, --metrics-port and --metrics-bind (each also from its ASA_
-   * variable).
-   */
-  Observability observability() throws UsageException {
-    Observability.Logging logging;
-    try {
-      logging =
-          new Observability.Logging(
-              Observability.LogFormat.fromWire(logFormat == null ? "text" : logFormat),
-              logLevel == null ? "info" : logLevel);
-    } catch (IllegalArgumentException e) {
-      throw new UsageException(e.getMessage());
+  private ReputationConfig reputation(ReputationConfig d) throws UsageException, CliException {
+    Set<Ed25519PublicKey> trusted = new LinkedHashSet<>();
+    for (OptionValues.PublicKeyOrFile given : arpTrust) {
+      trusted.add(given.file() != null ? publicKeyFile("--arp-trust", given.file()) : given.key());
     }
-    Observability o = Observability.DEFAULTS.withLogging(logging);
+    return new ReputationConfig(
+        or(arpEndpoint, d.arpEndpoint()),
+        trusted,
+        arpWindowDays != null ? (int) arpWindowDays.toDays() : d.windowDays());
+  }
+
+  static FetchPolicy fetchPolicy(List<URI> allowFetch) {
+    return new FetchPolicy(allowFetch.stream().map(URI::toString).toList());
+  }
+
+  /** The semantic evaluators, the LLM judge among them if one is given, and the code sandbox. */
+  private VerificationConfig verification(Session session, VerificationConfig d, Path dataDir)
+      throws UsageException, CliException {
+    VerificationConfig standard =
+        VerificationConfig.standard(
+            judgeOptions.config(session), or(verificationWorkers, d.workers()));
+    return codeSandbox == OptionValues.Switch.ON ? withCodeSandbox(standard, dataDir) : standard;
+  }
+
+  private QualificationPolicy qualification(QualificationPolicy d) {
+    return new QualificationPolicy(
+        or(qualifyMinEvaluations, d.minEvaluations()),
+        or(qualifyCanaryPassRate, d.minCanaryPassRate()),
+        or(qualifyMaxDeviation, d.maxDeviationPoints()),
+        or(qualifyMinConsensus, d.minConsensusSamples()));
+  }
+
+  private static CanaryFile canaryFile(Path file) throws CliException {
+    try {
+      return CanaryFile.read(file);
+    } catch (IllegalArgumentException e) {
+      throw new CliException(e.getMessage(), e);
+    }
+  }
+
+  /** --log-format, --log-level, --metrics-port and --metrics-bind. */
+  Observability observability() throws UsageException {
+    Observability.Logging d = Observability.Logging.DEFAULTS;
+    Observability o =
+        Observability.DEFAULTS.withLogging(
+            new Observability.Logging(or(logFormat, d.format()), or(logLevel, d.level())));
     if (metricsPort == null) {
       if (metricsBind != null) {
         throw new UsageException(
@@ -644,77 +588,14 @@ final class ServeCommand implements Callable<Integer> {
       }
       return o;
     }
-    int port = Inputs.intValue("--metrics-port", metricsPort, 0, 0, 65535);
-    String bind = metricsBind == null ? Observability.MetricsEndpoint.DEFAULT_BIND : metricsBind;
-    return o.withMetrics(Observability.MetricsEndpoint.separate(bind, port));
+    return o.withMetrics(
+        Observability.MetricsEndpoint.separate(
+            or(metricsBind, Observability.MetricsEndpoint.DEFAULT_BIND), metricsPort));
   }
 
-  private dev.asa.server.config.PublicUrls publicUrls() throws UsageException {
-    List<URI> urls = new ArrayList<>();
-    for (String given : publicUrls) {
-      URI uri = httpUrl("--public-url", given);
-      String path = uri.getRawPath();
-      if ((path != null && !path.isEmpty() && !"/".equals(path))
-          || uri.getRawQuery() != null
-          || uri.getRawFragment() != null) {
-        throw new UsageException(
-            "--public-url is a scheme and authority such as https://asa.example.com, with no path, not '"
-                + given
-                + "'");
-      }
-      urls.add(uri);
-    }
-    return new dev.asa.server.config.PublicUrls(urls);
-  }
-
-  static dev.asa.server.net.FetchPolicy fetchPolicy(List<String> allowFetch) throws UsageException {
-    List<String> prefixes = new ArrayList<>();
-    for (String given : allowFetch) {
-      URI uri = httpUrl("--allow-fetch", given);
-      if (uri.getRawPath() == null || uri.getRawPath().isEmpty()) {
-        throw new UsageException(
-            "--allow-fetch must end the host with a path, such as "
-                + given
-                + "/, not '"
-                + given
-                + "'");
-      }
-      prefixes.add(uri.toString());
-    }
-    return new dev.asa.server.net.FetchPolicy(prefixes);
-  }
-
-  /** An absolute http(s) URL with a host: where the server will send requests. */
-  private ReputationConfig reputation() throws UsageException, CliException {
-    Set<Ed25519PublicKey> trusted = new LinkedHashSet<>();
-    for (String given : arpTrust) {
-      trusted.add(
-          Files.isRegularFile(Path.of(given))
-              ? Inputs.publicKeyFile("--arp-trust", given)
-              : Inputs.publicKey("--arp-trust", given));
-    }
-    return new ReputationConfig(
-        arpEndpoint == null ? null : httpUrl("--arp-endpoint", arpEndpoint),
-        trusted,
-        Inputs.intValue(
-            "--arp-window-days", arpWindowDays, ReputationConfig.DEFAULTS.windowDays(), 1, 36_500));
-  }
-
-  static URI httpUrl(String option, String text) throws UsageException {
-    try {
-      URI uri = new URI(text);
-      if (("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
-          && uri.getHost() != null) {
-        return uri;
-      }
-    } catch (URISyntaxException e) {
-      // reported below
-    }
-    throw new UsageException(
-        option
-            + " must be an http(s) URL with a host, such as https://payments.example/, not '"
-            + text
-            + "'");
+  private static Ed25519PublicKey publicKeyFile(String option, Path file)
+      throws UsageException, CliException {
+    return Inputs.publicKeyFile(option, file.toString());
   }
 
   /**
@@ -734,40 +615,27 @@ final class ServeCommand implements Callable<Integer> {
    * directory hidden from them. Refused at start when the sandbox cannot run here, with the reason:
    * a server that said it runs tests and then could not would fail every code verification.
    */
-  private dev.asa.server.evaluation.VerificationConfig codeSandbox(ServerConfig config)
-      throws UsageException, CliException {
-    String value = codeSandbox != null ? codeSandbox : "off";
-    switch (value) {
-      case "off" -> {
-        return config.verification();
-      }
-      case "on" -> {}
-      default -> throw new UsageException("--code-sandbox must be on or off, not '" + value + "'");
-    }
-    var availability = dev.asa.evaluators.code.sandbox.Sandbox.available();
+  private static VerificationConfig withCodeSandbox(VerificationConfig v, Path dataDir)
+      throws CliException {
+    var availability = Sandbox.available();
     if (!availability.available()) {
       throw new CliException(
           "--code-sandbox on, but the sandbox cannot run here: "
               + availability.reason()
               + " (install bubblewrap: apt-get install bubblewrap; user namespaces must be allowed)");
     }
-    var sandbox =
-        dev.asa.evaluators.code.sandbox.Sandbox.create()
-            .hiding(java.util.List.of(config.dataDir().toAbsolutePath()));
-    var limits = dev.asa.evaluators.code.sandbox.Limits.defaults();
-    return config
-        .verification()
-        .withCodeSandbox(
-            new dev.asa.evaluators.code.SandboxTests(
-                new dev.asa.evaluators.code.sandbox.TestRunner(sandbox), limits),
-            "bubblewrap; per run: "
-                + limits.wallClock().toSeconds()
-                + " s wall clock, "
-                + limits.cpuTime().toSeconds()
-                + " s CPU, "
-                + limits.memoryBytes() / (1024 * 1024)
-                + " MiB memory, "
-                + limits.processes()
-                + " processes, no network");
+    var sandbox = Sandbox.create().hiding(List.of(dataDir.toAbsolutePath()));
+    var limits = Limits.defaults();
+    return v.withCodeSandbox(
+        new SandboxTests(new TestRunner(sandbox), limits),
+        "bubblewrap; per run: "
+            + limits.wallClock().toSeconds()
+            + " s wall clock, "
+            + limits.cpuTime().toSeconds()
+            + " s CPU, "
+            + limits.memoryBytes() / (1024 * 1024)
+            + " MiB memory, "
+            + limits.processes()
+            + " processes, no network");
   }
 }

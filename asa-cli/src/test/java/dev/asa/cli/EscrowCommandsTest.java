@@ -141,7 +141,8 @@ class EscrowCommandsTest {
         .contains("0x and 64 hex digits")
         .doesNotContain("not a key");
     assertThat(run(with(erc8183, "--erc8183-confirmations", "0")).err())
-        .startsWith("asa serve: --erc8183-confirmations is at least 1, not 0");
+        .startsWith(
+            "asa serve: --erc8183-confirmations must be a whole number, 1 or more, not '0'");
     assertThat(run(with(erc8183, "--erc8183-contract", "0xdef456")).err())
         .startsWith(
             "asa serve: --erc8183-contract: a job contract is an EVM address, 0x and 40 hex digits,"

@@ -8,6 +8,7 @@ import dev.asa.server.config.Observability.LogFormat;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
+import picocli.CommandLine.ParameterException;
 
 /**
  * {@code asa serve --log-format --log-level --metrics-port --metrics-bind}, and their ASA_ vars.
@@ -52,15 +53,18 @@ class ServeObservabilityOptionsTest {
 
   @Test
   void badValuesAreRefusedNamingWhatIsAllowed() {
+    // A value is refused as picocli converts it; asa prints it as "--log-format must be ...".
     assertThatThrownBy(() -> parse(Map.of(), "--log-format", "xml"))
-        .isInstanceOf(UsageException.class)
+        .isInstanceOf(ParameterException.class)
+        .hasMessageContaining("--log-format")
         .hasMessageContaining("text or json");
     assertThatThrownBy(() -> parse(Map.of(), "--log-level", "loud"))
-        .isInstanceOf(UsageException.class)
+        .isInstanceOf(ParameterException.class)
         .hasMessageContaining("error, warn, info, debug, trace");
     assertThatThrownBy(() -> parse(Map.of(), "--metrics-port", "70000"))
-        .isInstanceOf(UsageException.class)
+        .isInstanceOf(ParameterException.class)
         .hasMessageContaining("--metrics-port");
+    // What takes two options is refused when the configuration is made from them.
     assertThatThrownBy(() -> parse(Map.of(), "--metrics-bind", "0.0.0.0"))
         .isInstanceOf(UsageException.class)
         .hasMessageContaining("--metrics-bind needs --metrics-port");
