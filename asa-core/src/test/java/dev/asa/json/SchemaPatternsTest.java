@@ -1,20 +1,26 @@
 package dev.asa.json;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 class SchemaPatternsTest {
 
   @Test
   void aPatternThatBacktracksRunsInLinearTime() {
-    // java.util.regex: 40 characters 10 s, each more multiplying it; RE2 reads them once.
+    // java.util.regex: 40 characters 10 s, each more multiplying it, so 100,000 would never end;
+    // RE2 reads them once (milliseconds). The bound only tells "ends" from "never ends", so a
+    // loaded machine cannot fail it: this is not a timing test.
     var pattern = SchemaPatterns.compile("^(.*a){8}$");
-    long started = System.nanoTime();
-    assertThat(pattern.matches("a".repeat(100_000) + "b")).isFalse();
-    assertThat(pattern.matches("a".repeat(100_000))).isTrue();
-    assertThat((System.nanoTime() - started) / 1_000_000).isLessThan(2_000);
+    assertTimeoutPreemptively(
+        Duration.ofSeconds(60),
+        () -> {
+          assertThat(pattern.matches("a".repeat(100_000) + "b")).isFalse();
+          assertThat(pattern.matches("a".repeat(100_000))).isTrue();
+        });
   }
 
   @Test

@@ -35,7 +35,8 @@ class CodeDeliverablesTest {
     long started = System.nanoTime();
     CodeTree java = tree(read("\n".repeat(200_000) + "  public class Deep {}\n", "java", "code"));
     assertThat(java.files()).containsOnlyKeys("Deep.java");
-    assertThat((System.nanoTime() - started) / 1_000_000).isLessThan(2_000);
+    // Seconds against minutes: generous enough that a loaded machine cannot fail it.
+    assertThat((System.nanoTime() - started) / 1_000_000).isLessThan(20_000);
   }
 
   @Test

@@ -47,6 +47,7 @@ class PlainTextTest {
     long start = System.nanoTime();
     assertThat(PlainText.of(run)).isEqualTo("a".repeat(200_001));
     // Linear: a pattern that looked ahead from each letter would take minutes here.
-    assertThat(System.nanoTime() - start).isLessThan(2_000_000_000L);
+    // (The bound tells milliseconds from minutes, with room for a loaded machine.)
+    assertThat(System.nanoTime() - start).isLessThan(20_000_000_000L);
   }
 }
