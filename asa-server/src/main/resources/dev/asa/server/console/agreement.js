@@ -2,9 +2,9 @@
 // shadow report, events (hash chain checked here), escrow ledger and outbox, and the actions the
 // caller may take now. Every figure is the API's; the page only arranges it.
 
-import { api, canonicalize, checkChain, currentSession } from './api.js';
+import { api, canonicalize, checkChain, currentSession, didKey } from './api.js';
 import { actionPanel } from './actions.js';
-import { $, countdown, definitionList, el, heading, meter, say, table } from './dom.js';
+import { $, countdown, definitionList, el, heading, idText, meter, say, table } from './dom.js';
 
 let ticking = null;
 /** Counts the page's draws: an answer that arrives after the user moved on is dropped. */
@@ -14,9 +14,13 @@ let drawing = 0;
 export function rolesOf(doc, keyId) {
   const roles = [];
   const parties = doc.parties || {};
+  const ownDid = didKey(keyId);
   for (const role of ['client', 'provider', 'evaluator']) {
-    const key = parties[role] && parties[role].verification_key && parties[role].verification_key.value;
-    if (key && key === keyId) roles.push(role);
+    const p = parties[role] || {};
+    const key = p.verification_key && p.verification_key.value;
+    // A did:key identity is the key itself, and needs no verification_key beside it.
+    const did = p.identity && p.identity.scheme === 'did' && p.identity.value;
+    if ((key && key === keyId) || (!key && did && did === ownDid)) roles.push(role);
   }
   // Pool evaluators assigned at activation hold the evaluator's role as a named one does.
   const assignment = (doc.metadata || {}).assigned_evaluators || {};
@@ -26,24 +30,44 @@ export function rolesOf(doc, keyId) {
   return roles;
 }
 
-function partyText(p) {
+/**
+ * A party as a reader knows it: its display name where it has one, and its identity (a long one
+ * shortened, whole in its title and behind a copy button).
+ *
+ * @param what the party, as the copy button names it ("the client")
+ */
+function partyText(p, what = 'the party') {
   if (!p) return '—';
-  const id = (p.identity && p.identity.value) || '?';
-  return (p.display_name ? p.display_name + ' ' : '') + '(' + id + ')';
+  const id = p.identity && p.identity.value;
+  const out = el('span', null, 'party');
+  if (p.display_name) {
+    out.append(el('span', p.display_name, 'name'));
+    if (id === p.display_name) return out;
+    out.append(' · ');
+  }
+  out.append(id ? idText(id, what + '\'s identity') : el('span', 'no identity'));
+  return out;
 }
 
 /** The named evaluator, or the ones the pool assigned (a pool agreement names none). */
 function evaluatorText(named, assignment) {
-  if (named) return partyText(named);
+  if (named) return named.type === 'builtin' && !named.identity ? 'the server\'s built-in evaluator' : partyText(named, 'the evaluator');
   const assigned = (assignment && assignment.evaluators) || [];
   if (!assigned.length) return 'from the pool, once the agreement is active';
-  return assigned.map(partyText).join(', ') + ' · assigned from the pool (' + (assignment.mode || '') + ')';
+  const out = el('span');
+  assigned.forEach((a, i) => out.append(i ? ', ' : '', partyText(a, 'the evaluator')));
+  out.append(', assigned from the pool (' + (assignment.mode || '') + ')');
+  return out;
 }
 
 function actorText(actor) {
   if (actor === null || actor === undefined) return '—';
   if (typeof actor !== 'object') return String(actor);
-  return actor.role ? actor.role + (actor.key ? ' ' + actor.key : '') : canonicalize(actor);
+  if (!actor.role) return canonicalize(actor);
+  if (!actor.key) return actor.role;
+  const out = el('span', actor.role + ' ');
+  out.append(idText(actor.key, 'the ' + actor.role + '\'s key'));
+  return out;
 }
 
 function sloText(s) {
@@ -132,8 +156,8 @@ function summary(envelope, doc, roles) {
     ['Service type', doc.service && doc.service.type],
     ['Description', doc.service && doc.service.description],
     ['Amount', payment.amount ? payment.amount + ' ' + (payment.currency || '') : '—'],
-    ['Client', partyText(parties.client)],
-    ['Provider', partyText(parties.provider)],
+    ['Client', partyText(parties.client, 'the client')],
+    ['Provider', partyText(parties.provider, 'the provider')],
     ['Evaluator', evaluatorText(parties.evaluator, (doc.metadata || {}).assigned_evaluators)],
     ['You are', you],
     ['Agreement hash', el('span', envelope.agreement_hash, 'mono')],
@@ -256,7 +280,7 @@ function verificationSection(result) {
     ['Payment released', det.payment_release_percent != null ? det.payment_release_percent + ' %' : '—'],
     ['Confidence', det.confidence],
     ['Notes', det.notes],
-    ['Evaluator', result.evaluator ? partyText(result.evaluator) + ' · ' + (result.evaluator.type || '') : '—'],
+    ['Evaluator', result.evaluator ? evaluatorOfResult(result.evaluator) : '—'],
   ]));
   s.append(table('Score per dimension against its service level', ['Dimension', 'Score', 'SLO target', 'Met', 'Evidence', 'Shadow metric'],
     (result.dimensions || []).map((d) => {
@@ -305,6 +329,12 @@ function verificationSection(result) {
     ['Evaluation took', trail.evaluation_duration_ms != null ? trail.evaluation_duration_ms + ' ms' : '—'],
   ]));
   return s;
+}
+
+function evaluatorOfResult(evaluator) {
+  const out = el('span');
+  out.append(partyText(evaluator, 'the evaluator'), ' · ' + (evaluator.type || ''));
+  return out;
 }
 
 function disputeSection(dispute) {

@@ -26,6 +26,59 @@ export function definitionList(pairs) {
   return dl;
 }
 
+/** Identifiers longer than this are shown shortened, whole in their title and on the clipboard. */
+const SHORT_ID = 24;
+
+/**
+ * A long identifier made short enough to read in a row: a did:key keeps its method and the first
+ * characters of its key ("did:key:z6Mk…a1b2"), anything else its first 8 characters; both keep
+ * the last 4. Short identifiers are returned as they are.
+ */
+export function shortId(text) {
+  const s = String(text);
+  if (s.length <= SHORT_ID) return s;
+  const head = s.startsWith('did:key:') ? 'did:key:'.length + 4 : 8;
+  return s.slice(0, head) + '…' + s.slice(-4);
+}
+
+/** Says, in the page's one polite live region, what a copy button did. */
+function announce(message) {
+  const region = $('copy-status');
+  if (region) region.textContent = message;
+}
+
+/**
+ * An identifier (a did:key, a key, an identity) as a row can hold it: shortened, with the whole
+ * value in its title (a pointer's tooltip) and a button that copies the whole value. A short one
+ * is written whole, without a button.
+ *
+ * @param what how the copy button names it, e.g. "the client's identity"
+ */
+export function idText(value, what = 'the identifier') {
+  if (value === undefined || value === null || value === '') return el('span', '—');
+  const full = String(value);
+  const short = shortId(full);
+  if (short === full) return el('span', full, 'id');
+  const wrap = el('span', null, 'id');
+  const text = el('span', short, 'mono');
+  text.title = full;
+  const copy = el('button', 'Copy', 'copy');
+  copy.type = 'button';
+  copy.setAttribute('aria-label', 'Copy ' + what + ' in full');
+  copy.addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(full);
+      announce('Copied ' + what + ' (' + short + ') to the clipboard.');
+      copy.textContent = 'Copied';
+      setTimeout(() => { copy.textContent = 'Copy'; }, 2000);
+    } catch (e) {
+      announce('Could not copy ' + what + ': ' + e.message + '. Its whole value is in the title of ' + short + '.');
+    }
+  });
+  wrap.append(text, copy);
+  return wrap;
+}
+
 /** A table in a horizontally scrolling box (narrow screens), with a caption for screen readers. */
 export function table(caption, headers, rows) {
   const t = el('table');

@@ -3,7 +3,7 @@
 // what the API lists for its key; the operator, everything.
 
 import { api, currentSession } from './api.js';
-import { $, el, say } from './dom.js';
+import { $, el, idText, say } from './dom.js';
 
 export const STATES = ['PROPOSED', 'NEGOTIATING', 'ACTIVE', 'DELIVERED', 'VERIFIED', 'DISPUTED',
   'CLOSED', 'REJECTED', 'EXPIRED'];
@@ -101,9 +101,11 @@ function renderRows() {
     tr.insertCell().append(link);
     tr.insertCell().append(el('span', a.state, 'state state-' + String(a.state).toLowerCase()));
     const amount = a.amount ? a.amount + ' ' + (a.currency || '') : '—';
-    for (const v of [a.service_type, amount, a.client, a.provider, a.created_at]) {
-      tr.insertCell().textContent = v ?? '—';
-    }
+    for (const v of [a.service_type, amount]) tr.insertCell().textContent = v ?? '—';
+    // Identities (often did:keys) shortened, whole in their title and behind a copy button.
+    tr.insertCell().append(idText(a.client, 'the client\'s identity'));
+    tr.insertCell().append(idText(a.provider, 'the provider\'s identity'));
+    tr.insertCell().textContent = a.created_at ?? '—';
   }
   $('list-status').textContent = items.length + ' agreement(s) shown'
     + (nextCursor ? '; more on the server' : '');

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Role;
 import dev.asa.client.AsaClient;
+import dev.asa.crypto.DidKey;
 import dev.asa.server.AsaServer;
 import dev.asa.testing.Fixtures;
 import java.net.URI;
@@ -12,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -19,8 +21,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 
 /**
@@ -259,6 +263,102 @@ class ConsoleBrowserTest {
       assertThat(b.text("agreement-body"))
           .contains("Evaluator\nfrom the pool, once the agreement is active");
     }
+  }
+
+  /**
+   * did:key identities are shortened (display names first), each whole in its title and on the
+   * clipboard by a labelled button; at 390 px neither the list nor the agreement scrolls sideways.
+   */
+  @Test
+  void longDidKeysAreShortenedCopiedWholeAndNoPageScrollsSidewaysAt390Px() {
+    String aliceDid = DidKey.of(Fixtures.key("alice").publicKey());
+    String bobDid = DidKey.of(Fixtures.key("bob").publicKey());
+    ObjectNode doc = Fixtures.general();
+    ObjectNode client = (ObjectNode) doc.path("parties").path("client");
+    client.putObject("identity").put("scheme", "did").put("value", aliceDid);
+    client.put("display_name", "Alice's research desk");
+    client.remove("verification_key"); // a did:key identity is the key itself
+    ObjectNode provider = (ObjectNode) doc.path("parties").path("provider");
+    provider.putObject("identity").put("scheme", "did").put("value", bobDid);
+    provider.remove("display_name");
+    provider.remove("verification_key");
+    String id =
+        anonymous.withKey(Fixtures.key("alice")).createAgreement(doc).path("agreement_id").asText();
+    try (ConsoleBrowser b = new ConsoleBrowser(base, keys, new Dimension(390, 844))) {
+      ((ChromeDriver) b.driver)
+          .executeCdpCommand(
+              "Browser.grantPermissions",
+              Map.of(
+                  "origin",
+                  base,
+                  "permissions",
+                  List.of("clipboardReadWrite", "clipboardSanitizedWrite")));
+      b.signIn("", "alice"); // the key's own did:key, as the identity
+      b.waiting().until(ExpectedConditions.elementToBeClickable(By.linkText(id)));
+      WebElement row = b.driver.findElement(By.xpath("//tr[.//a[.='" + id + "']]"));
+      String shortAlice =
+          aliceDid.substring(0, 12) + "…" + aliceDid.substring(aliceDid.length() - 4);
+      WebElement clientKey = row.findElement(By.xpath(".//span[@title='" + aliceDid + "']"));
+      assertThat(clientKey.getText()).isEqualTo(shortAlice);
+      assertThat(row.findElement(By.xpath(".//span[@title='" + bobDid + "']")).getText())
+          .isEqualTo(bobDid.substring(0, 12) + "…" + bobDid.substring(bobDid.length() - 4));
+      assertThat(row.getText()).doesNotContain(aliceDid, bobDid);
+      assertFitsTheScreen(b, "the agreements list");
+
+      WebElement copy =
+          row.findElement(
+              By.cssSelector("button.copy[aria-label=\"Copy the client's identity in full\"]"));
+      ((JavascriptExecutor) b.driver).executeScript("arguments[0].scrollIntoView()", copy);
+      copy.click();
+      b.waiting()
+          .until(
+              ExpectedConditions.textToBePresentInElementLocated(By.id("copy-status"), "Copied"));
+      Object copied =
+          ((JavascriptExecutor) b.driver)
+              .executeAsyncScript(
+                  "const done = arguments[arguments.length - 1];"
+                      + "navigator.clipboard.readText().then(done, e => done('error: ' + e));");
+      assertThat(copied).isEqualTo(aliceDid);
+      b.screenshot("phone-did-agreements");
+
+      b.openAgreement(id);
+      String page = b.text("agreement-body");
+      assertThat(page)
+          .contains("Client\nAlice's research desk · " + shortAlice)
+          .contains("You are\nclient")
+          .doesNotContain(aliceDid, bobDid);
+      assertThat(
+              b.driver.findElements(
+                  By.cssSelector("#agreement-body span[title='" + aliceDid + "']")))
+          .isNotEmpty();
+      assertFitsTheScreen(b, "an agreement's page");
+      b.assertAccessible("an agreement of did:keys on a phone");
+      b.screenshot("phone-did-agreement");
+      assertThat(b.browserErrors()).isEmpty();
+    }
+  }
+
+  private static void assertFitsTheScreen(ConsoleBrowser b, String page) {
+    JavascriptExecutor js = (JavascriptExecutor) b.driver;
+    Object overflow =
+        js.executeScript(
+            "return document.documentElement.scrollWidth - document.documentElement.clientWidth;");
+    // What sticks out, to say where: the elements whose right edge passes the screen's.
+    Object outside =
+        js.executeScript(
+            "const w = document.documentElement.clientWidth;"
+                + "return Array.from(document.querySelectorAll('body *'))"
+                + ".filter(e => !e.parentElement.closest('.table-box, pre'))"
+                + ".filter(e => e.getBoundingClientRect().right > w + 0.5)"
+                + ".slice(0, 8).map(e => e.tagName + '.' + e.className + ' '"
+                + " + Math.round(e.getBoundingClientRect().right)).join(', ');");
+    assertThat(((Number) overflow).intValue())
+        .as(
+            page
+                + " scrolls sideways by this many pixels at 390 px (past the edge: "
+                + outside
+                + ")")
+        .isLessThanOrEqualTo(0);
   }
 
   @Test
