@@ -123,7 +123,7 @@ export async function showAgreement(id, lastOutcome) {
   body.append(verificationSection(verification));
   if (status.dispute) body.append(disputeSection(status.dispute));
   body.append(await eventsSection(id, events));
-  body.append(escrowSection(escrow));
+  body.append(escrowSection(escrow, status, doc));
   if (lastOutcome) {
     // After an action the page is redrawn: keep a keyboard user's place at the outcome.
     const outcome = $('action-outcome');
@@ -178,6 +178,8 @@ function deadlines(status) {
   };
   for (const t of d.timers || []) rows.push([names[t.kind] || t.kind, t.due_at]);
   if (d.expires_at && !(d.timers || []).some((t) => t.kind === 'expires_at')) rows.push([names.expires_at, d.expires_at]);
+  const windowLine = challengeWindowText(status);
+  if (windowLine) s.append(el('p', windowLine, 'window'));
   if (rows.length === 0) {
     s.append(el('p', 'No deadline is running: nothing is due from anyone.'));
     return s;
@@ -192,6 +194,25 @@ function deadlines(status) {
     for (const c of document.querySelectorAll('#agreement-body .countdown')) c.textContent = countdown(c.dataset.due);
   }, 1000);
   return s;
+}
+
+/**
+ * Where the challenge window stands, from the server's own flags: open only while the result waits
+ * in VERIFIED; a challenge (and the ruling after it) or the close ends it before its time.
+ */
+function challengeWindowText(status) {
+  const d = status.deadlines || {};
+  const closes = d.challenge_window_closes_at;
+  if (!closes) return null;
+  if (d.challenge_window_open) return 'The challenge window is open until ' + closes + '.';
+  const dispute = status.dispute;
+  if (dispute) {
+    return 'The challenge window closed with ' + (dispute.filed_by ? 'the ' + dispute.filed_by + '\'s' : 'a')
+      + ' challenge at ' + dispute.filed_at
+      + (status.ruling ? '; the dispute was ruled at ' + status.ruling.ruled_at + ' (see Escrow)' : '') + '.';
+  }
+  if (Date.parse(closes) <= Date.now()) return 'The challenge window closed at ' + closes + '.';
+  return 'The challenge window is closed: the result no longer waits in VERIFIED (' + status.state + ').';
 }
 
 function terms(doc) {
@@ -359,10 +380,56 @@ async function eventsSection(id, events) {
   return s;
 }
 
-function escrowSection(escrow) {
+/** Why the money settled as it did, in words. */
+function settledBy(reason) {
+  if (reason === 'ruling') return 'the ruling on the dispute';
+  if (reason === 'verification_result') return 'the verification result';
+  return reason ? String(reason).replace(/_/g, ' ') : '—';
+}
+
+/**
+ * How the money was finally split (the settlement fact: GET /agreements/{id}/status's payment,
+ * the agreement's metadata.settlement) and, after a dispute, the ruling that split it: the share
+ * released, the reason, who ruled and when.
+ */
+function settlementPart(status, doc) {
+  const parts = [];
+  const payment = status.payment || {};
+  const settled = payment.settled_at ? payment : ((doc.metadata || {}).settlement || null);
+  const ruling = status.ruling || (settled && settled.ruling) || null;
+  if (ruling) {
+    const percent = ruling.release_percent;
+    const by = el('span', ruling.ruled_by || '—');
+    if (ruling.key) by.append(' ', idText(ruling.key, 'the ruling key'));
+    parts.push(heading(4, 'Ruling on the dispute', 'h-ruling'), definitionList([
+      ['Released to the provider', percent != null
+        ? meter('share released to the provider by the ruling', percent, { text: percent + ' %' }) : '—'],
+      ['Back to the client', percent != null ? Math.round((100 - Number(percent)) * 100) / 100 + ' %' : '—'],
+      ['Reason', ruling.reason],
+      ['Ruled by', by],
+      ['Ruled at', ruling.ruled_at],
+    ]));
+  }
+  if (settled) {
+    const currency = settled.currency ? ' ' + settled.currency : '';
+    const pairs = [
+      ['Settled by', settledBy(settled.reason)],
+      ['Settled at', settled.settled_at],
+      ['Released to the provider', settled.released_to_provider != null
+        ? settled.released_to_provider + currency + ' (' + settled.release_percent + ' %)' : settled.release_percent + ' %'],
+      ['Back to the client', settled.refunded_to_client != null ? settled.refunded_to_client + currency : '—'],
+    ];
+    if (settled.note) pairs.push(['Note', settled.note]);
+    parts.push(heading(4, 'Settlement', 'h-settlement'), definitionList(pairs));
+  }
+  return parts;
+}
+
+function escrowSection(escrow, status, doc) {
   const s = section('Escrow', 'h-escrow');
+  const settlement = settlementPart(status, doc);
   if (escrow.refused) {
-    s.append(el('p', 'No escrow to show: ' + escrow.refused.message));
+    s.append(el('p', 'No escrow to show: ' + escrow.refused.message), ...settlement);
     return s;
   }
   const balances = Object.entries(escrow.balances || {}).map(([c, v]) => v + ' ' + c).join(', ');
@@ -372,6 +439,7 @@ function escrowSection(escrow) {
     ['Amount', escrow.amount ? escrow.amount + ' ' + (escrow.currency || '') : '—'],
     ['Held in escrow now', balances || 'nothing'],
   ]));
+  s.append(...settlement);
   const transfers = escrow.transfers || [];
   s.append(transfers.length
     ? table('Ledger transfers of this agreement', ['Transfer', 'Kind', 'From', 'To', 'Amount', 'At'],

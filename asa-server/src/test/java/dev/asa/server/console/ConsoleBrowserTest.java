@@ -224,10 +224,14 @@ class ConsoleBrowserTest {
       dimensions.addObject().put("name", name).put("score", 62).put("evidence", "a thin survey");
     }
     anonymous.withKey(Fixtures.key("eval-1")).verify(id, result);
+    // The reason is the arbiter's free text: shown as text, never as markup.
+    String reason = "the survey covers less than agreed <b>as agreed</b>";
     try (ConsoleBrowser b = new ConsoleBrowser(base, keys)) {
       b.signIn("alice", "alice");
       b.openAgreement(id);
-      assertThat(b.text("agreement-body")).contains("VERIFIED", "the challenge window closes");
+      assertThat(b.text("agreement-body"))
+          .contains(
+              "VERIFIED", "the challenge window closes", "The challenge window is open until");
       assertThat(b.act("challenge")).contains("the agreement is now DISPUTED");
       b.signOut();
 
@@ -237,14 +241,47 @@ class ConsoleBrowserTest {
       assertThat(b.text("agreement-body")).contains("DISPUTED", "You are\noperator");
       var form = b.actionForm("rule");
       form.findElement(By.cssSelector("input[type=number]")).sendKeys("40");
-      form.findElement(By.tagName("textarea")).sendKeys("the survey covers less than agreed");
+      form.findElement(By.tagName("textarea")).sendKeys(reason);
       assertThat(b.act("rule")).contains("the agreement is now CLOSED");
       b.waitForAgreement();
       assertThat(b.table("Ledger transfers")).contains("4.00 USD", "6.00 USD");
       assertThat(b.text("agreement-body"))
           .contains("Dispute", "filed by\nclient", "reason code\nquality_below_agreed_slo");
+      assertRulingShown(b, id, reason);
       b.screenshot("agreement-ruled");
+      b.signOut();
+
+      // A party reads the same ruling on its own page.
+      b.signIn("bob", "bob");
+      b.openAgreement(id);
+      assertRulingShown(b, id, reason);
+      assertThat(b.browserErrors()).isEmpty();
     }
+  }
+
+  /**
+   * The ruling beside the escrow (share, reason, who ruled and when, as the API recorded them) and
+   * the settlement it made; the challenge window is said to be closed by the challenge, not open.
+   */
+  private static void assertRulingShown(ConsoleBrowser b, String id, String reason) {
+    var ruling = anonymous.withKey(Fixtures.key("alice")).status(id).path("ruling");
+    String escrow =
+        b.driver.findElement(By.cssSelector("section[aria-labelledby='h-escrow']")).getText();
+    assertThat(escrow)
+        .contains("Ruling on the dispute")
+        .contains("Released to the provider\n40 %", "Back to the client\n60 %")
+        .contains("Reason\n" + reason)
+        .contains("Ruled by\noperator")
+        .contains("Ruled at\n" + ruling.path("ruled_at").asText())
+        .contains("Settled by\nthe ruling on the dispute")
+        .contains("4.00 USD (40 %)", "Back to the client\n6.00 USD");
+    assertThat(b.driver.findElements(By.cssSelector("#agreement-body b")))
+        .as("the reason's markup stays text")
+        .isEmpty();
+    assertThat(b.text("agreement-body"))
+        .doesNotContain("open until", "the challenge window closes and the result is enforced")
+        .contains("The challenge window closed with the client's challenge at")
+        .contains("the dispute was ruled at " + ruling.path("ruled_at").asText());
   }
 
   /**
