@@ -2,13 +2,19 @@
 // are shown follows the server's own answer (allowed_actions for the agreement's state) and the
 // caller's roles in it; the server still decides, and a refusal is shown as the API wrote it.
 
-import { agreementHash, api, signAgreementHash } from './api.js';
-import { el, heading, say } from './dom.js';
+import { agreementHash, api, contentDigest, signAgreementHash } from './api.js';
+import { definitionList, el, heading, say, table } from './dom.js';
 
 const REASONS = ['quality_below_agreed_slo', 'evaluator_error', 'evaluator_bias',
   'deliverable_mismatch', 'missing_evidence', 'procedural_violation'];
 
 let formCount = 0;
+
+/** The most characters of a deliverable the scoring form shows; the whole is a download. */
+const PREVIEW_CHARS = 8000;
+
+/** The download of the deliverable last shown, released when another replaces it. */
+let deliverableUrl = null;
 
 function field(labelText, input, hint) {
   const id = 'act-' + (++formCount);
@@ -66,6 +72,106 @@ function actionForm(ctx, name, buttonText, fields, send) {
     }
   });
   return form;
+}
+
+/**
+ * Why the agreement's evaluators answer in their work queue rather than on the agreement (the
+ * server refuses scores sent beside the queue: VerificationFlow.refuseBesideTheQueue), or null.
+ */
+function answersInTheQueue(doc) {
+  const v = doc.verification || {};
+  // As the server reads the terms: canary_tasks present means enabled unless it says otherwise.
+  if (v.canary_tasks && v.canary_tasks.enabled !== false) return 'has canary tasks enabled';
+  const count = v.evaluators && v.evaluators.count;
+  if (count > 1) return 'is judged by a panel of ' + count + ' evaluators';
+  return null;
+}
+
+/** The criteria of the dimensions the form scores: what each measures, its weight and level. */
+function criteriaToScore(doc, dims) {
+  const criteria = doc.quality_criteria || {};
+  const box = el('div', null, 'criteria');
+  box.append(table('The criteria you score', ['Dimension', 'What it measures', 'Weight', 'Service level'],
+    dims.map((d) => [d.name, d.description, d.weight, d.slo ? d.slo.operator + ' ' + JSON.stringify(d.slo.value) : '—'])));
+  box.append(el('p', 'The result passes at a composite of ' + (criteria.composite_threshold ?? '—')
+    + ' (' + (criteria.composite_method || '—') + ').', 'hint'));
+  return box;
+}
+
+/**
+ * The work the evaluator scores, as the API gives it to the evaluator: its work queue (GET
+ * /evaluator/tasks, what "asa evaluator tasks" reads), whose tasks name no agreement; the task of
+ * this agreement is the one whose deliverable hashes, in this page, to the digest the agreement
+ * recorded. Shown as text only: a preview of PREVIEW_CHARS characters, and the whole as a plain
+ * text download.
+ */
+function workToScore(ctx) {
+  const box = el('div', null, 'work');
+  box.append(heading(4, 'The work to score', 'h-work'));
+  // Not a live region: a screen reader would read the whole preview out when it arrives.
+  const body = el('div');
+  body.append(el('p', 'Reading your work queue…', 'hint'));
+  box.append(body);
+  fillWork(body, ctx.status.deliverable || {});
+  return box;
+}
+
+async function fillWork(body, delivered) {
+  let tasks;
+  try {
+    tasks = (await api('GET', '/evaluator/tasks')).tasks || [];
+  } catch (e) {
+    body.replaceChildren(el('p', 'Your work queue could not be read: ' + e.message, 'error'));
+    return;
+  }
+  let task = null;
+  for (const t of tasks) {
+    const content = t && t.deliverable && t.deliverable.content;
+    if (typeof content === 'string' && delivered.content_hash
+        && (await contentDigest(content)) === delivered.content_hash) {
+      task = t;
+      break;
+    }
+  }
+  if (!body.isConnected) return; // the page was redrawn meanwhile
+  if (!task) {
+    body.replaceChildren(el('p', 'Your work queue (GET /evaluator/tasks) holds no open task with this'
+      + ' deliverable (' + (delivered.content_hash || 'no digest') + '): it was answered, its deadline'
+      + ' passed, or it is delivered by URL and not fetched yet (reload to read the queue again).', 'hint'));
+    return;
+  }
+  const content = task.deliverable.content;
+  const shown = content.length > PREVIEW_CHARS ? content.slice(0, PREVIEW_CHARS) : content;
+  const preview = el('pre', shown, 'deliverable');
+  preview.tabIndex = 0; // a scrolling region must be reachable by keyboard
+  preview.setAttribute('role', 'region');
+  preview.setAttribute('aria-label', 'The deliverable' + (shown.length < content.length ? ', its first '
+    + PREVIEW_CHARS + ' characters' : ''));
+  if (deliverableUrl) URL.revokeObjectURL(deliverableUrl);
+  // A text/plain download of the whole: never a page of the console's origin that could run.
+  deliverableUrl = URL.createObjectURL(new Blob([content], { type: 'text/plain;charset=utf-8' }));
+  const download = el('a', 'Download the whole deliverable (' + content.length + ' characters)', 'download');
+  download.href = deliverableUrl;
+  download.download = 'deliverable' + extension(task.deliverable.format);
+  download.type = 'text/plain';
+  body.replaceChildren(
+    definitionList([
+      ['Request', task.request && task.request.description],
+      ['Format', task.deliverable.format],
+      ['Content digest', el('span', delivered.content_hash + ' (recomputed in this page)', 'mono')],
+      ['Answer due', task.deadline],
+    ]),
+    el('p', shown.length < content.length
+      ? 'The first ' + PREVIEW_CHARS + ' of its ' + content.length + ' characters:'
+      : 'The whole deliverable, ' + content.length + ' characters:', 'hint'),
+    preview,
+    el('p', null, 'hint'));
+  body.lastChild.append(download);
+}
+
+/** A file name's extension for a deliverable's format; plain text for anything else. */
+function extension(format) {
+  return { markdown: '.md', json: '.json', csv: '.csv', text: '.txt' }[format] || '.txt';
 }
 
 /** The panel for one agreement: { id, path, envelope, status, doc, roles, operator, reload }. */
@@ -132,7 +238,12 @@ export function actionPanel(ctx) {
       field('Format', format)],
     () => post('/deliver', { content: content.value, format: format.value })));
   }
-  if (offered.has('verify') && has('evaluator')) {
+  const queueOnly = answersInTheQueue(ctx.doc);
+  if (offered.has('verify') && has('evaluator') && queueOnly) {
+    forms.push(el('p', 'This agreement ' + queueOnly + ', so its evaluators answer through their work'
+      + ' queue, not here: "asa evaluator tasks" lists your task with its deliverable (GET /evaluator/tasks),'
+      + ' "asa evaluator submit" answers it.', 'hint'));
+  } else if (offered.has('verify') && has('evaluator')) {
     const dims = ((ctx.doc.quality_criteria || {}).dimensions || []).filter((d) => d.metric !== 'boolean');
     const inputs = dims.map((d) => ({
       name: d.name,
@@ -140,7 +251,7 @@ export function actionPanel(ctx) {
       evidence: input('text', { required: '' }),
     }));
     const confidence = input('number', { min: '0', max: '1', step: '0.01', value: '0.8' });
-    const fields = [];
+    const fields = [workToScore(ctx), criteriaToScore(ctx.doc, dims)];
     for (const i of inputs) {
       fields.push(field('Score for ' + i.name + ' (0-100)', i.score), field('Evidence for ' + i.name, i.evidence));
     }

@@ -89,6 +89,11 @@ async function sha256(text) {
   return 'sha256:' + hex(await crypto.subtle.digest('SHA-256', encoder.encode(text)));
 }
 
+/** The digest of a text's UTF-8 bytes as the server writes it (a deliverable's content_hash). */
+export function contentDigest(text) {
+  return sha256(text);
+}
+
 /** The members outside the signed terms, as dev.asa.agreement.Agreement.UNSIGNED_MEMBERS. */
 const UNSIGNED_MEMBERS = ['status', 'signatures', 'metadata'];
 

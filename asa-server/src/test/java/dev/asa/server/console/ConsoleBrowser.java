@@ -3,20 +3,35 @@ package dev.asa.server.console;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
+import dev.asa.agreement.Identity;
 import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.crypto.KeyFile;
+import dev.asa.integrity.Calibration;
+import dev.asa.integrity.CanaryCheck;
+import dev.asa.integrity.Deviation;
+import dev.asa.integrity.EvaluatorProfile;
+import dev.asa.integrity.PoolMember;
+import dev.asa.integrity.QualificationPolicy;
+import dev.asa.integrity.Standing;
+import dev.asa.integrity.TrackRecord;
+import dev.asa.server.agreements.AssignmentConfig;
+import dev.asa.server.agreements.PoolSource;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.logging.Level;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
@@ -95,13 +110,74 @@ final class ConsoleBrowser implements AutoCloseable {
    * reach.
    */
   static dev.asa.server.AsaServer startServer(Path dataDir) {
+    return dev.asa.server.AsaServer.start(config(dataDir));
+  }
+
+  /** The same, with the given evaluator pool drawn from for agreements that name no evaluator. */
+  static dev.asa.server.AsaServer startServer(Path dataDir, PoolSource pool) {
     return dev.asa.server.AsaServer.start(
-        dev.asa.server.config.ServerConfig.defaults()
-            .withPort(0)
-            .withDataDir(dataDir)
-            .withRateLimit(10_000, 10_000)
-            .withTimerPolling(false)
-            .withOperatorKey(dev.asa.testing.Fixtures.key("operator").publicKey()));
+        config(dataDir).withAssignment(AssignmentConfig.DEFAULTS.withPool(pool)));
+  }
+
+  private static dev.asa.server.config.ServerConfig config(Path dataDir) {
+    return dev.asa.server.config.ServerConfig.defaults()
+        .withPort(0)
+        .withDataDir(dataDir)
+        .withRateLimit(10_000, 10_000)
+        .withTimerPolling(false)
+        .withOperatorKey(dev.asa.testing.Fixtures.key("operator").publicKey());
+  }
+
+  /**
+   * A pool of one evaluator of {@code general} work, the fixture key {@code name}, whose record
+   * clears the default qualification bar (60 evaluations, 19 of 20 canaries, 4 points off): the one
+   * every agreement without a named evaluator is given.
+   */
+  static PoolSource poolOf(String name, Identity identity, String displayName) {
+    var key = dev.asa.testing.Fixtures.key(name).publicKey();
+    var profile =
+        new EvaluatorProfile(
+            key,
+            identity,
+            displayName,
+            "Org of " + name,
+            List.of("general"),
+            null,
+            null,
+            List.of());
+    var calibration =
+        new Calibration(
+            Map.of("accuracy", new Deviation(20, BigDecimal.valueOf(80), BigDecimal.ZERO)),
+            Map.of());
+    var member =
+        new PoolMember(
+            profile, new TrackRecord(60, 20, 19, calibration, Map.of()), Standing.ACTIVE);
+    return new PoolSource() {
+      @Override
+      public List<PoolMember> pool(String serviceType) {
+        return List.of(member);
+      }
+
+      @Override
+      public QualificationPolicy policy() {
+        return QualificationPolicy.DEFAULTS;
+      }
+
+      @Override
+      public void recordAssessment(
+          Collection<String> evaluatorKeyIds, String providerKeyId, Instant at) {}
+
+      @Override
+      public void recordCalibration(String evaluatorKeyId, Calibration more, Instant at) {}
+
+      @Override
+      public Optional<PoolMember> member(String evaluatorKeyId) {
+        return key.toBase64Url().equals(evaluatorKeyId) ? Optional.of(member) : Optional.empty();
+      }
+
+      @Override
+      public void recordCanary(String evaluatorKeyId, CanaryCheck check, Instant at) {}
+    };
   }
 
   /** Writes each named fixture key as a key file, as {@code asa keys new} would. */

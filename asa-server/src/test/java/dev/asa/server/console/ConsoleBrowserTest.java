@@ -3,6 +3,7 @@ package dev.asa.server.console;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.Identity;
 import dev.asa.agreement.Role;
 import dev.asa.client.AsaClient;
 import dev.asa.crypto.DidKey;
@@ -45,7 +46,14 @@ class ConsoleBrowserTest {
   @BeforeAll
   static void start() {
     ConsoleBrowser.requireBrowser();
-    server = ConsoleBrowser.startServer(dataDir);
+    // Agreements that name no evaluator get eval-2, "Judge Two", whose identity is its did:key.
+    server =
+        ConsoleBrowser.startServer(
+            dataDir,
+            ConsoleBrowser.poolOf(
+                "eval-2",
+                new Identity("did", DidKey.of(Fixtures.key("eval-2").publicKey()), null),
+                "Judge Two"));
     base = server.url("127.0.0.1");
     anonymous = AsaClient.connect(URI.create(base));
     AsaClient alice = anonymous.withKey(Fixtures.key("alice"));
@@ -77,6 +85,7 @@ class ConsoleBrowserTest {
             "alice", Fixtures.key("alice"),
             "bob", Fixtures.key("bob"),
             "eval-1", Fixtures.key("eval-1"),
+            "eval-2", Fixtures.key("eval-2"),
             "mallory", Fixtures.key("mallory"),
             "operator", Fixtures.key("operator")));
   }
@@ -299,6 +308,151 @@ class ConsoleBrowserTest {
       b.openAgreement(id);
       assertThat(b.text("agreement-body"))
           .contains("Evaluator\nfrom the pool, once the agreement is active");
+    }
+  }
+
+  /** The agreement of these terms between alice and bob, signed, funded and delivered. */
+  static String delivered(ObjectNode doc, String content) {
+    AsaClient alice = anonymous.withKey(Fixtures.key("alice"));
+    AsaClient bob = anonymous.withKey(Fixtures.key("bob"));
+    String id = alice.createAgreement(doc).path("agreement_id").asText();
+    alice.sign(id, Role.CLIENT, Fixtures.key("alice"));
+    bob.sign(id, Role.PROVIDER, Fixtures.key("bob"));
+    alice.fund(id);
+    bob.deliver(id, content, "markdown");
+    return id;
+  }
+
+  /**
+   * The evaluator's form shows the work it scores, read from the evaluator's own work queue and
+   * matched by the digest the agreement recorded: as text (the provider's markup stays text), a
+   * preview capped at 8000 characters with the whole as a plain-text download, and the criteria of
+   * each dimension it scores.
+   */
+  @Test
+  void theEvaluatorsFormShowsTheWorkToScoreAsTextWithTheCriteriaItScores() {
+    String content =
+        "# Survey\n<img src=x onerror=alert(1)><script>alert(2)</script>\n"
+            + "Differential privacy bounds leakage. ".repeat(300)
+            + "\nTHE LAST LINE\n";
+    String id = delivered(Fixtures.general(), content);
+    try (ConsoleBrowser b = new ConsoleBrowser(base, keys)) {
+      b.signIn("eval-1", "eval-1");
+      b.openAgreement(id);
+      WebElement form = b.actionForm("verify");
+      b.waiting()
+          .until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("pre.deliverable")));
+      String preview = form.findElement(By.cssSelector("pre.deliverable")).getText();
+      assertThat(preview)
+          .startsWith("# Survey\n<img src=x onerror=alert(1)><script>alert(2)</script>")
+          .doesNotContain("THE LAST LINE");
+      assertThat(
+              b.driver.findElements(By.cssSelector("#agreement-body img, #agreement-body script")))
+          .as("the deliverable's markup stays text")
+          .isEmpty();
+      assertThat(form.getText())
+          .contains("The work to score")
+          .contains("Request\nSummarise recent work on federated learning privacy")
+          .contains("The first 8000 of its " + content.length() + " characters:");
+      WebElement download = form.findElement(By.cssSelector("a.download"));
+      assertThat(download.getAttribute("href")).startsWith("blob:");
+      assertThat(download.getAttribute("download")).isEqualTo("deliverable.md");
+      assertThat(download.getText())
+          .isEqualTo("Download the whole deliverable (" + content.length() + " characters)");
+      assertThat(b.table("The criteria you score"))
+          .contains("accuracy", "Share of claims that are correct", "0.3", "gte 80")
+          .contains("completeness", "relevance");
+      b.assertAccessible("the evaluator's scoring form");
+      b.screenshot("evaluator-work");
+      assertThat(b.browserErrors()).isEmpty();
+    }
+  }
+
+  /**
+   * Where the terms have the evaluators answer in their work queue (canary tasks, which must look
+   * like real work), the page offers no scoring form beside the queue, whose scores the server
+   * would refuse, and shows no deliverable matched to the agreement: it says where to answer.
+   */
+  @Test
+  void withCanaryTasksTheEvaluatorIsSentToItsWorkQueue() {
+    // The server takes canary terms only with a canary set to draw from.
+    ObjectNode canary = dev.asa.json.Json.object();
+    canary.put("id", "general-console-01").put("service_type", "general");
+    canary.putObject("request").put("description", "Explain how TLS certificates are checked");
+    canary
+        .putObject("deliverable")
+        .put("content", "# Certificates\n\nBrowsers check them.\n")
+        .put("format", "markdown");
+    canary.set(
+        "criteria",
+        dev.asa.template.Templates.get("general").orElseThrow().defaults().get("quality_criteria"));
+    canary
+        .putObject("known_scores")
+        .put("accuracy", 20)
+        .put("completeness", 15)
+        .put("relevance", 30);
+    canary.put("tolerance", 15);
+    anonymous
+        .withKey(Fixtures.key("operator"))
+        .loadCanaries(dev.asa.json.Json.mapper().createArrayNode().add(canary));
+    ObjectNode doc = Fixtures.general();
+    doc.putObject("verification").putObject("canary_tasks").put("enabled", true);
+    String id = delivered(doc, "# Survey\n\nA short one.\n");
+    try (ConsoleBrowser b = new ConsoleBrowser(base, keys)) {
+      b.signIn("eval-1", "eval-1");
+      b.openAgreement(id);
+      assertThat(b.text("agreement-body"))
+          .contains("DELIVERED", "You are\nevaluator")
+          .contains(
+              "This agreement has canary tasks enabled, so its evaluators answer through"
+                  + " their work queue");
+      assertThat(b.driver.findElements(By.cssSelector("form.action[data-action='verify']")))
+          .isEmpty();
+      assertThat(b.driver.findElements(By.cssSelector("pre.deliverable"))).isEmpty();
+    }
+  }
+
+  /**
+   * An evaluator the pool assigned is named on the agreement (its display name and shortened
+   * did:key, never a dash), holds the evaluator's role, sees the work it was given and scores it.
+   */
+  @Test
+  void aPoolAssignedEvaluatorIsNamedSeesTheWorkAndScoresIt() {
+    ObjectNode pooled = Fixtures.general();
+    ((ObjectNode) pooled.path("parties")).remove("evaluator");
+    String id = delivered(pooled, "# Pooled work\n\nSecure aggregation hides the updates.\n");
+    String did = DidKey.of(Fixtures.key("eval-2").publicKey());
+    try (ConsoleBrowser b = new ConsoleBrowser(base, keys)) {
+      b.signIn("", "eval-2");
+      b.waiting().until(ExpectedConditions.elementToBeClickable(By.linkText(id))).click();
+      b.waitForAgreement();
+      String evaluator =
+          b.driver.findElement(By.xpath("//dt[.='Evaluator']/following-sibling::dd[1]")).getText();
+      assertThat(evaluator)
+          .startsWith("Judge Two · " + did.substring(0, 12) + "…" + did.substring(did.length() - 4))
+          .contains("assigned from the pool (random_from_pool)")
+          .doesNotContain("—");
+      assertThat(b.text("agreement-body")).contains("DELIVERED", "You are\nevaluator");
+      WebElement form = b.actionForm("verify");
+      b.waiting()
+          .until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("pre.deliverable")));
+      assertThat(form.findElement(By.cssSelector("pre.deliverable")).getText())
+          .isEqualTo("# Pooled work\n\nSecure aggregation hides the updates.");
+      var numbers = form.findElements(By.cssSelector("input[type=number]"));
+      var texts = form.findElements(By.cssSelector("input[type=text]"));
+      for (int i = 0; i < texts.size(); i++) {
+        numbers.get(i).sendKeys("90");
+        texts.get(i).sendKeys("read in the console");
+      }
+      assertThat(b.act("verify")).contains("the agreement is now VERIFIED");
+      b.waitForAgreement();
+      assertThat(
+              b.driver
+                  .findElement(By.cssSelector("section[aria-labelledby='h-verification']"))
+                  .getText())
+          .contains("Evaluator\n" + did.substring(0, 12))
+          .doesNotContain("Evaluator\n—");
+      assertThat(b.browserErrors()).isEmpty();
     }
   }
 
