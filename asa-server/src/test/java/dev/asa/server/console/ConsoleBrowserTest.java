@@ -534,15 +534,19 @@ class ConsoleBrowserTest {
     Object overflow =
         js.executeScript(
             "return document.documentElement.scrollWidth - document.documentElement.clientWidth;");
-    // What sticks out, to say where: the elements whose right edge passes the screen's.
+    // What sticks out, to say where: elements past the screen's edge, and elements whose text
+    // overflows them (an unbroken word), leaving out the boxes that scroll on purpose.
     Object outside =
         js.executeScript(
             "const w = document.documentElement.clientWidth;"
-                + "return Array.from(document.querySelectorAll('body *'))"
-                + ".filter(e => !e.parentElement.closest('.table-box, pre'))"
-                + ".filter(e => e.getBoundingClientRect().right > w + 0.5)"
+                + "const scrolls = e => /auto|scroll/.test(getComputedStyle(e).overflowX);"
+                + "const out = new Set(Array.from(document.querySelectorAll('body *'))"
+                + ".filter(e => !e.parentElement.closest('.table-box, pre') && !scrolls(e))"
+                + ".filter(e => e.getBoundingClientRect().right > w + 0.5"
+                + " || e.scrollWidth > e.clientWidth + 1 && e.clientWidth > 0));"
+                + "return [...out].filter(e => ![...e.children].some(c => out.has(c)))"
                 + ".slice(0, 8).map(e => e.tagName + '.' + e.className + ' '"
-                + " + Math.round(e.getBoundingClientRect().right)).join(', ');");
+                + " + (e.textContent || '').slice(0, 40)).join(', ');");
     assertThat(((Number) overflow).intValue())
         .as(
             page
