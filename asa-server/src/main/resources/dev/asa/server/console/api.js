@@ -89,7 +89,7 @@ async function sha256(text) {
   return 'sha256:' + hex(await crypto.subtle.digest('SHA-256', encoder.encode(text)));
 }
 
-/** The members outside the signed terms, as dev.asa.agreement.Agreement.UNSIGNED_MEMBERS. */
+/** The members outside the signed terms, as dev.asa.document.Agreement.UNSIGNED_MEMBERS. */
 const UNSIGNED_MEMBERS = ['status', 'signatures', 'metadata'];
 
 /**
