@@ -112,7 +112,7 @@ public final class CodeSandboxBenchmark {
                 java.time.Instant.now()),
             "generated functions",
             "code/" + language,
-            dev.asa.agreement.StandaloneCriteria.forType("code")
+            dev.asa.document.StandaloneCriteria.forType("code")
                 .withCodeTests(new dev.asa.agreement.CodeTests(language, tests)));
     try {
       var evaluation = evaluator.evaluate(task);

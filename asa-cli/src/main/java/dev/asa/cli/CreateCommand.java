@@ -276,8 +276,8 @@ final class CreateCommand implements Callable<Integer> {
     }
     if (tests != null) {
       String language =
-          dev.asa.evaluators.code.Language.ofPath(tests)
-              .map(dev.asa.evaluators.code.Language::wireName)
+          dev.asa.evaluators.Language.ofPath(tests)
+              .map(dev.asa.evaluators.Language::wireName)
               .filter(dev.asa.agreement.CodeTests.LANGUAGES::contains)
               .orElseThrow(() ->
                   new UsageException(

@@ -1,9 +1,9 @@
 package dev.asa.access;
 
-import dev.asa.agreement.Agreement;
 import dev.asa.agreement.AgreementTerms;
 import dev.asa.agreement.Party;
 import dev.asa.agreement.Role;
+import dev.asa.document.Agreement;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.asa.access;
 
-import dev.asa.agreement.Agreement;
 import dev.asa.agreement.Party;
+import dev.asa.document.Agreement;
 import java.util.List;
 import java.util.Objects;
 

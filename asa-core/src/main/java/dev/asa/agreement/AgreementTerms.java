@@ -6,8 +6,8 @@ import java.util.Optional;
 
 /**
  * The typed view of an agreement's terms: every member of the section 4.1 document that the
- * protocol acts on. Unknown members are not lost: {@link Agreement} keeps the document itself, and
- * this view is derived from it.
+ * protocol acts on. Unknown members are not lost: {@link dev.asa.document.Agreement} keeps the
+ * document itself, and this view is derived from it.
  */
 public record AgreementTerms(
     AsaVersion asaVersion,

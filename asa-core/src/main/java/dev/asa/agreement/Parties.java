@@ -11,7 +11,8 @@ import java.util.Optional;
  * <p>Whoever chooses the evaluator chooses the outcome (whitepaper 3.6.1), so a document may leave
  * {@code parties.evaluator} out: the server then assigns one from its pool when the agreement
  * becomes ACTIVE, and records the assignment as a server fact beside the document ({@link
- * Agreement#evaluators()} answers both cases). The signed terms never change for it.
+ * dev.asa.document.Agreement#evaluators()} answers both cases). The signed terms never change for
+ * it.
  *
  * @param namedEvaluator the evaluator the document names, or null when the pool assigns one; read
  *     it through {@link #evaluator()}

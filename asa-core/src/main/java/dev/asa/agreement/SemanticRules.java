@@ -13,8 +13,10 @@ import java.util.Set;
 /**
  * The rules a JSON Schema cannot express, each in one place. Run after the schema and after the
  * terms were read; every broken rule becomes a {@link Violation} with a pointer.
+ *
+ * <p>Public for {@code dev.asa.document.AgreementDocuments}, which reads whole documents with it.
  */
-final class SemanticRules {
+public final class SemanticRules {
 
   /** Weights must sum to 1 within this tolerance. */
   static final BigDecimal WEIGHT_TOLERANCE = new BigDecimal("0.001");
@@ -45,12 +47,12 @@ final class SemanticRules {
     this(v, true);
   }
 
-  SemanticRules(Violations v, boolean agreement) {
+  public SemanticRules(Violations v, boolean agreement) {
     this.v = v;
     this.agreement = agreement;
   }
 
-  void check(AgreementTerms t) {
+  public void check(AgreementTerms t) {
     checkNoControlCharacters(t);
     checkTimes(t);
     checkParties(t.parties());

@@ -19,11 +19,13 @@ import java.util.Set;
  * Reads a schema-valid agreement document into {@link AgreementTerms}. The schema has already
  * checked shapes and types; what can still go wrong here (a boolean target with {@code gte}, an
  * unknown currency...) is collected as violations with pointers rather than thrown one at a time.
+ *
+ * <p>Public for {@code dev.asa.document.AgreementDocuments}, which reads whole documents with it.
  */
-final class TermsReader {
+public final class TermsReader {
   private final Violations violations;
 
-  TermsReader(Violations violations) {
+  public TermsReader(Violations violations) {
     this.violations = violations;
   }
 
@@ -32,7 +34,7 @@ final class TermsReader {
    * read (then no further rule can be checked). Parts that could not be read are left out, so that
    * the semantic rules can still report everything else at once.
    */
-  AgreementTerms read(JsonNode doc) {
+  public AgreementTerms read(JsonNode doc) {
     AsaVersion version = AsaVersion.parse(doc.path("asa_version").asText());
     Instant createdAt = instant(doc, "created_at", "/created_at");
     Instant expiresAt = doc.has("expires_at") ? instant(doc, "expires_at", "/expires_at") : null;

@@ -6,10 +6,10 @@ import java.util.List;
 /**
  * Collects violations while a document is read, so that the sender learns every problem at once.
  */
-final class Violations {
+public final class Violations {
   private final List<Violation> list = new ArrayList<>();
 
-  void add(String pointer, String message) {
+  public void add(String pointer, String message) {
     list.add(new Violation(pointer, message));
   }
 
@@ -17,15 +17,15 @@ final class Violations {
     return list.size();
   }
 
-  boolean isEmpty() {
+  public boolean isEmpty() {
     return list.isEmpty();
   }
 
-  List<Violation> list() {
+  public List<Violation> list() {
     return List.copyOf(list);
   }
 
-  void throwIfAny() {
+  public void throwIfAny() {
     if (!list.isEmpty()) {
       throw new InvalidDocumentException(list);
     }

@@ -1,9 +1,9 @@
 package dev.asa.reputation;
 
-import dev.asa.agreement.Agreement;
 import dev.asa.agreement.Party;
 import dev.asa.agreement.Role;
 import dev.asa.agreement.VerificationTerms.Visibility;
+import dev.asa.document.Agreement;
 import dev.asa.facts.DisputeFact;
 import dev.asa.facts.Fact;
 import dev.asa.facts.ServerFacts;

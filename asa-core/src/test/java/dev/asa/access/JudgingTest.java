@@ -3,8 +3,8 @@ package dev.asa.access;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.asa.agreement.Agreement;
-import dev.asa.agreement.AgreementDrafts;
+import dev.asa.document.Agreement;
+import dev.asa.document.AgreementDrafts;
 import dev.asa.facts.EvaluatorAssignmentFact;
 import dev.asa.testing.Fixtures;
 import java.time.Instant;

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.document.Agreement;
+import dev.asa.document.AgreementDrafts;
 import dev.asa.testing.Fixtures;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.document.Agreement;
+import dev.asa.document.AgreementDocuments;
+import dev.asa.document.AgreementDrafts;
 import dev.asa.testing.Fixtures;
 import java.math.BigDecimal;
 import java.time.Instant;

@@ -3,6 +3,7 @@ package dev.asa.agreement;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.document.AgreementDrafts;
 import dev.asa.testing.Fixtures;
 import java.math.BigDecimal;
 import java.time.Instant;

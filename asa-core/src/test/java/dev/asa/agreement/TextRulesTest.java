@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.document.AgreementDocuments;
+import dev.asa.document.AgreementDrafts;
 import dev.asa.testing.Fixtures;
 import java.time.Instant;
 import java.util.function.Consumer;

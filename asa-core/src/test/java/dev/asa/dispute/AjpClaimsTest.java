@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.asa.agreement.Agreement;
-import dev.asa.agreement.AgreementDrafts;
 import dev.asa.crypto.Digest;
+import dev.asa.document.Agreement;
+import dev.asa.document.AgreementDrafts;
 import dev.asa.facts.DisputeFact;
 import dev.asa.json.Jcs;
 import dev.asa.json.Json;

@@ -3,14 +3,14 @@ package dev.asa.integrity;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.asa.agreement.AgreementDocuments;
-import dev.asa.agreement.AgreementDrafts;
 import dev.asa.agreement.AgreementTerms;
 import dev.asa.agreement.EvaluatorSelection;
 import dev.asa.agreement.EvaluatorSelection.Marketplace.Criteria;
 import dev.asa.agreement.Identity;
 import dev.asa.agreement.RotationTerms;
 import dev.asa.crypto.Ed25519PublicKey;
+import dev.asa.document.AgreementDocuments;
+import dev.asa.document.AgreementDrafts;
 import dev.asa.json.Json;
 import dev.asa.testing.Fixtures;
 import java.math.BigDecimal;

@@ -1,8 +1,8 @@
 package dev.asa.json;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.asa.agreement.AgreementDrafts;
 import dev.asa.crypto.Digest;
+import dev.asa.document.AgreementDrafts;
 import dev.asa.testing.Fixtures;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;

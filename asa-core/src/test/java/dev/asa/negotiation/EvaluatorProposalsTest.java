@@ -6,13 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.asa.agreement.Agreement;
-import dev.asa.agreement.AgreementDrafts;
 import dev.asa.agreement.AgreementTerms;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Role;
 import dev.asa.agreement.Violation;
 import dev.asa.crypto.Ed25519PublicKey;
+import dev.asa.document.Agreement;
+import dev.asa.document.AgreementDrafts;
 import dev.asa.facts.EvaluatorProposalsFact;
 import dev.asa.facts.ServerFacts;
 import dev.asa.json.Json;

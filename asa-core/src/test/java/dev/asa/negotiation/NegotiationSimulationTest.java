@@ -2,11 +2,11 @@ package dev.asa.negotiation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.asa.agreement.Agreement;
-import dev.asa.agreement.AgreementDocuments;
-import dev.asa.agreement.AgreementDrafts;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Role;
+import dev.asa.document.Agreement;
+import dev.asa.document.AgreementDocuments;
+import dev.asa.document.AgreementDrafts;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.State;
 import dev.asa.testing.Fixtures;

@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.asa.agreement.Agreement;
-import dev.asa.agreement.AgreementDocuments;
-import dev.asa.agreement.AgreementDrafts;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Role;
 import dev.asa.agreement.Violation;
+import dev.asa.document.Agreement;
+import dev.asa.document.AgreementDocuments;
+import dev.asa.document.AgreementDrafts;
 import dev.asa.json.Json;
 import dev.asa.testing.Fixtures;
 import java.math.BigDecimal;

@@ -1,8 +1,8 @@
 package dev.asa.scoring;
 
-import dev.asa.agreement.AgreementDrafts;
 import dev.asa.agreement.AgreementTerms;
 import dev.asa.agreement.Escrow;
+import dev.asa.document.AgreementDrafts;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.LinkedHashMap;

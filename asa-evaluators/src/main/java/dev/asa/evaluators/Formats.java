@@ -3,7 +3,6 @@ package dev.asa.evaluators;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.asa.evaluators.code.Language;
 import dev.asa.json.Json;
 import dev.asa.scoring.CheckResult;
 import java.util.Locale;

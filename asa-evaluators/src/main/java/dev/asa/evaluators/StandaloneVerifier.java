@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Identity;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.QualityCriteria;
-import dev.asa.agreement.StandaloneCriteria;
+import dev.asa.document.StandaloneCriteria;
 import dev.asa.json.Json;
 import dev.asa.scoring.IncompleteScoresException;
 import dev.asa.scoring.Scorecard;

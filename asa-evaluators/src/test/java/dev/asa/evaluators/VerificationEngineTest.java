@@ -3,7 +3,7 @@ package dev.asa.evaluators;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.asa.agreement.StandaloneCriteria;
+import dev.asa.document.StandaloneCriteria;
 import dev.asa.evaluators.VerificationEngine.Depth;
 import dev.asa.evaluators.VerificationEngine.Plan;
 import java.time.Instant;

@@ -3,6 +3,7 @@ package dev.asa.evaluators.code;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.asa.evaluators.Deliverable;
+import dev.asa.evaluators.Language;
 import dev.asa.json.Json;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;

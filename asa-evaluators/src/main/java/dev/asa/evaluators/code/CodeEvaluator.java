@@ -8,6 +8,7 @@ import dev.asa.evaluators.Evaluation;
 import dev.asa.evaluators.EvaluationException;
 import dev.asa.evaluators.EvaluationTask;
 import dev.asa.evaluators.Evaluator;
+import dev.asa.evaluators.Language;
 import dev.asa.scoring.CheckResult;
 import dev.asa.scoring.DimensionInput;
 import java.util.LinkedHashMap;

@@ -1,6 +1,7 @@
 package dev.asa.evaluators.code;
 
 import dev.asa.evaluators.Deadline;
+import dev.asa.evaluators.Language;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

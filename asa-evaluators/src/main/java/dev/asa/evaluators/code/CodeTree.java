@@ -1,5 +1,6 @@
 package dev.asa.evaluators.code;
 
+import dev.asa.evaluators.Language;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.Map;

@@ -36,6 +36,7 @@ import com.github.javaparser.ast.stmt.SynchronizedStmt;
 import com.github.javaparser.ast.stmt.TryStmt;
 import com.github.javaparser.ast.stmt.WhileStmt;
 import dev.asa.evaluators.Deadline;
+import dev.asa.evaluators.Language;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.IdentityHashMap;

@@ -1,5 +1,6 @@
 package dev.asa.evaluators.code;
 
+import dev.asa.evaluators.Language;
 import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Set;

@@ -1,5 +1,7 @@
 package dev.asa.evaluators.code;
 
+import dev.asa.evaluators.Language;
+
 /**
  * Parses one source file with a real parser and runs the checks on its syntax tree. Each
  * implementation owns a parser: JavaParser for Java, tree-sitter for Python, JavaScript and

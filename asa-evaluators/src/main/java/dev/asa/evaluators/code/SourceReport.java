@@ -1,5 +1,6 @@
 package dev.asa.evaluators.code;
 
+import dev.asa.evaluators.Language;
 import java.util.List;
 
 /**

@@ -1,6 +1,7 @@
 package dev.asa.evaluators.code;
 
 import dev.asa.evaluators.Deadline;
+import dev.asa.evaluators.Language;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

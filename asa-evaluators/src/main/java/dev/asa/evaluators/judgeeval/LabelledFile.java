@@ -2,7 +2,7 @@ package dev.asa.evaluators.judgeeval;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.asa.agreement.StandaloneCriteria;
+import dev.asa.document.StandaloneCriteria;
 import dev.asa.evaluators.judgeeval.LabelledFileException.Problem;
 import dev.asa.json.Json;
 import java.io.BufferedReader;

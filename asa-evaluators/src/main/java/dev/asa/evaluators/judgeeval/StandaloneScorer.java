@@ -3,7 +3,7 @@ package dev.asa.evaluators.judgeeval;
 import dev.asa.agreement.Identity;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Service;
-import dev.asa.agreement.StandaloneCriteria;
+import dev.asa.document.StandaloneCriteria;
 import dev.asa.evaluators.Deliverable;
 import dev.asa.evaluators.EvaluationException;
 import dev.asa.evaluators.EvaluationTask;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.asa.evaluators.Deadline;
+import dev.asa.evaluators.Language;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

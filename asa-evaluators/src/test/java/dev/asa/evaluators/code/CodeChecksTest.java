@@ -2,6 +2,7 @@ package dev.asa.evaluators.code;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.asa.evaluators.Language;
 import java.util.List;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;

@@ -3,6 +3,7 @@ package dev.asa.evaluators.code;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.asa.evaluators.Deliverable;
+import dev.asa.evaluators.Language;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.asa.agreement.QualityCriteria;
-import dev.asa.agreement.StandaloneCriteria;
+import dev.asa.document.StandaloneCriteria;
 import dev.asa.evaluators.Deliverable;
 import dev.asa.evaluators.Evaluation;
 import dev.asa.evaluators.EvaluationException;

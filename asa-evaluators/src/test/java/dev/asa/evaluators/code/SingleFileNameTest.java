@@ -2,6 +2,7 @@ package dev.asa.evaluators.code;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.asa.evaluators.Language;
 import org.junit.jupiter.api.Test;
 
 /** How a single-file deliverable is named from the client's tests and request. */

@@ -2,7 +2,7 @@ package dev.asa.evaluators.embedding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.asa.agreement.StandaloneCriteria;
+import dev.asa.document.StandaloneCriteria;
 import dev.asa.evaluators.Deliverable;
 import dev.asa.evaluators.Evaluation;
 import dev.asa.evaluators.EvaluationTask;

@@ -2,8 +2,8 @@ package dev.asa.server.agreements;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import dev.asa.agreement.Agreement;
-import dev.asa.agreement.AgreementDocuments;
+import dev.asa.document.Agreement;
+import dev.asa.document.AgreementDocuments;
 import dev.asa.facts.ServerFacts;
 import dev.asa.server.store.AgreementRow;
 

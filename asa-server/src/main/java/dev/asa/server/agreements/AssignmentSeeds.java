@@ -1,8 +1,8 @@
 package dev.asa.server.agreements;
 
-import dev.asa.agreement.Agreement;
 import dev.asa.crypto.Digest;
 import dev.asa.crypto.Ed25519PrivateKey;
+import dev.asa.document.Agreement;
 import dev.asa.integrity.Seed;
 import java.nio.charset.StandardCharsets;
 

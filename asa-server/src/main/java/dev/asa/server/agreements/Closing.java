@@ -2,8 +2,8 @@ package dev.asa.server.agreements;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.asa.agreement.Agreement;
 import dev.asa.agreement.DisputeTerms;
+import dev.asa.document.Agreement;
 import dev.asa.escrow.Slashing;
 import dev.asa.facts.CollateralFact;
 import dev.asa.facts.CollateralStatus;

@@ -1,13 +1,13 @@
 package dev.asa.server.agreements;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.asa.agreement.Agreement;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Role;
 import dev.asa.coc.CocChainVerifier;
 import dev.asa.coc.CocCheck;
 import dev.asa.coc.CocIdentity;
 import dev.asa.coc.CocSummary;
+import dev.asa.document.Agreement;
 import dev.asa.facts.ProvenanceFact;
 import dev.asa.server.net.FetchLimits;
 import dev.asa.server.net.GuardedHttpClient;

@@ -1,8 +1,8 @@
 package dev.asa.server.agreements;
 
-import dev.asa.agreement.Agreement;
 import dev.asa.agreement.DeadMansSwitch;
 import dev.asa.agreement.VerificationTerms;
+import dev.asa.document.Agreement;
 import dev.asa.facts.EvaluatorAssignmentFact;
 import dev.asa.lifecycle.ChallengeWindow;
 import dev.asa.lifecycle.State;

@@ -2,10 +2,10 @@ package dev.asa.server.agreements;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.asa.agreement.Agreement;
 import dev.asa.agreement.Identity;
 import dev.asa.agreement.Party;
 import dev.asa.crypto.Ed25519PrivateKey;
+import dev.asa.document.Agreement;
 import dev.asa.evaluators.VerificationEngine;
 import dev.asa.facts.VerificationFact;
 import dev.asa.json.Json;

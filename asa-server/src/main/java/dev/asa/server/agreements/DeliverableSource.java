@@ -1,8 +1,8 @@
 package dev.asa.server.agreements;
 
-import dev.asa.agreement.Agreement;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.crypto.Digest;
+import dev.asa.document.Agreement;
 import dev.asa.evaluators.Deliverable;
 import dev.asa.evaluators.EvaluationTask;
 import dev.asa.evaluators.Progress;

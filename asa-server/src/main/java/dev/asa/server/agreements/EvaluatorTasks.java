@@ -1,9 +1,9 @@
 package dev.asa.server.agreements;
 
 import dev.asa.access.Judging;
-import dev.asa.agreement.Agreement;
 import dev.asa.agreement.CanaryTerms;
 import dev.asa.agreement.Party;
+import dev.asa.document.Agreement;
 import dev.asa.integrity.Canary;
 import dev.asa.integrity.CanarySchedule;
 import dev.asa.integrity.CanarySet;

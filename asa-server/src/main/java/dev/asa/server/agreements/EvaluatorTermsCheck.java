@@ -1,8 +1,8 @@
 package dev.asa.server.agreements;
 
-import dev.asa.agreement.Agreement;
 import dev.asa.agreement.CanaryTerms;
 import dev.asa.agreement.InvalidDocumentException;
+import dev.asa.document.Agreement;
 import dev.asa.server.evaluation.EvaluatorPool;
 import dev.asa.server.evaluators.CanarySetInfo;
 import dev.asa.server.evaluators.EvaluatorRegistry;

@@ -2,8 +2,8 @@ package dev.asa.server.agreements;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.access.Judging;
-import dev.asa.agreement.Agreement;
 import dev.asa.agreement.InvalidDocumentException;
+import dev.asa.document.Agreement;
 import dev.asa.facts.EscrowStatus;
 import dev.asa.facts.Fact;
 import dev.asa.json.Json;

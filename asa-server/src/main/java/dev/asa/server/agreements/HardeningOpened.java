@@ -1,7 +1,7 @@
 package dev.asa.server.agreements;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.asa.agreement.Agreement;
+import dev.asa.document.Agreement;
 import dev.asa.facts.HardeningFact;
 import dev.asa.json.Json;
 import dev.asa.server.store.JobRow;

@@ -2,9 +2,9 @@ package dev.asa.server.agreements;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.asa.agreement.Agreement;
-import dev.asa.agreement.AgreementDocuments;
 import dev.asa.agreement.Role;
+import dev.asa.document.Agreement;
+import dev.asa.document.AgreementDocuments;
 import dev.asa.facts.EvaluatorProposalsFact;
 import dev.asa.facts.Fact;
 import dev.asa.json.Json;

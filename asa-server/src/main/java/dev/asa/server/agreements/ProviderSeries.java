@@ -1,7 +1,7 @@
 package dev.asa.server.agreements;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.asa.agreement.Agreement;
+import dev.asa.document.Agreement;
 import dev.asa.json.Json;
 import dev.asa.scoring.GuaranteeCheck;
 import dev.asa.server.store.VerificationRow;

@@ -2,13 +2,13 @@ package dev.asa.server.agreements;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.asa.agreement.Agreement;
 import dev.asa.agreement.Escrow;
 import dev.asa.agreement.GraduatedRelease;
 import dev.asa.agreement.Tier;
 import dev.asa.crypto.Base64Url;
 import dev.asa.crypto.Digest;
 import dev.asa.crypto.Ed25519PrivateKey;
+import dev.asa.document.Agreement;
 import dev.asa.json.Json;
 import dev.asa.scoring.DynamicTiers;
 import dev.asa.scoring.ThresholdNoise;

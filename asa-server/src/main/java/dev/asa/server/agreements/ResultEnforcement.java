@@ -2,8 +2,8 @@ package dev.asa.server.agreements;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.asa.agreement.Agreement;
 import dev.asa.agreement.VerificationTerms;
+import dev.asa.document.Agreement;
 import dev.asa.facts.DisputeFact;
 import dev.asa.facts.EscrowStatus;
 import dev.asa.facts.VerificationFact;

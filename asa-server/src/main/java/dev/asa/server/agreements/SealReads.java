@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.access.AccessDeniedException;
 import dev.asa.access.AccessPolicy;
 import dev.asa.access.Caller;
-import dev.asa.agreement.Agreement;
+import dev.asa.document.Agreement;
 import dev.asa.json.Json;
 import dev.asa.server.store.SealRow;
 import dev.asa.server.store.SealStore;

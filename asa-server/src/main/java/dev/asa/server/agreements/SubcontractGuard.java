@@ -2,11 +2,11 @@ package dev.asa.server.agreements;
 
 import dev.asa.access.AccessPolicy;
 import dev.asa.access.Caller;
-import dev.asa.agreement.Agreement;
-import dev.asa.agreement.AgreementDocuments;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Service;
 import dev.asa.agreement.Violation;
+import dev.asa.document.Agreement;
+import dev.asa.document.AgreementDocuments;
 import dev.asa.lifecycle.State;
 import dev.asa.negotiation.SubcontractBudgets;
 import dev.asa.server.store.AgreementRow;

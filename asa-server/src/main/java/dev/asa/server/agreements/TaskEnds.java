@@ -1,6 +1,6 @@
 package dev.asa.server.agreements;
 
-import dev.asa.agreement.Agreement;
+import dev.asa.document.Agreement;
 import dev.asa.lifecycle.State;
 import dev.asa.server.store.DeliverableRow;
 import dev.asa.server.store.DeliverableStore;

@@ -1,10 +1,10 @@
 package dev.asa.server.agreements;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.asa.agreement.Agreement;
 import dev.asa.agreement.CanaryTerms;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Party;
+import dev.asa.document.Agreement;
 import dev.asa.integrity.Calibration;
 import dev.asa.integrity.Canary;
 import dev.asa.integrity.CanaryCheck;

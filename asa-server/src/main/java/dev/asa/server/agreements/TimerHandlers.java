@@ -2,7 +2,7 @@ package dev.asa.server.agreements;
 
 import dev.asa.access.Caller;
 import dev.asa.access.Operation;
-import dev.asa.agreement.Agreement;
+import dev.asa.document.Agreement;
 import dev.asa.server.store.TimerRow;
 import java.math.BigDecimal;
 import java.time.Instant;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.asa.access.AccessPolicy;
 import dev.asa.access.Caller;
 import dev.asa.access.Operation;
-import dev.asa.agreement.Agreement;
+import dev.asa.document.Agreement;
 import dev.asa.lifecycle.Event;
 import dev.asa.lifecycle.State;
 import dev.asa.server.reputation.ReputationFeed;

@@ -4,7 +4,7 @@ import dev.asa.access.AccessPolicy;
 import dev.asa.access.Caller;
 import dev.asa.access.Judging;
 import dev.asa.access.Operation;
-import dev.asa.agreement.Agreement;
+import dev.asa.document.Agreement;
 import dev.asa.evaluators.VerificationEngine.Depth;
 import dev.asa.lifecycle.State;
 import dev.asa.server.evaluation.EvaluationConfig;

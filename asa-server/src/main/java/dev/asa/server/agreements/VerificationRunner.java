@@ -1,12 +1,12 @@
 package dev.asa.server.agreements;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.asa.agreement.Agreement;
 import dev.asa.agreement.Escrow;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.QualityCriteria;
 import dev.asa.crypto.Digest;
 import dev.asa.crypto.Ed25519PrivateKey;
+import dev.asa.document.Agreement;
 import dev.asa.evaluators.EvaluationException;
 import dev.asa.evaluators.EvaluationTask;
 import dev.asa.evaluators.Progress;

@@ -2,9 +2,9 @@ package dev.asa.server.archive;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.asa.agreement.Agreement;
-import dev.asa.agreement.AgreementDocuments;
 import dev.asa.agreement.Party;
+import dev.asa.document.Agreement;
+import dev.asa.document.AgreementDocuments;
 import dev.asa.facts.ServerFacts;
 import dev.asa.json.Json;
 import dev.asa.server.store.AgreementRow;

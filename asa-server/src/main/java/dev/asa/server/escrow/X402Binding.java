@@ -2,9 +2,9 @@ package dev.asa.server.escrow;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.asa.agreement.Agreement;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.Money;
+import dev.asa.document.Agreement;
 import dev.asa.json.Json;
 import dev.asa.scoring.Settlement;
 import dev.asa.server.escrow.x402.Authorization;

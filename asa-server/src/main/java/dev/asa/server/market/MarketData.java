@@ -2,11 +2,11 @@ package dev.asa.server.market;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.asa.agreement.Agreement;
-import dev.asa.agreement.AgreementDocuments;
 import dev.asa.agreement.Money;
 import dev.asa.agreement.Parties;
 import dev.asa.agreement.Party;
+import dev.asa.document.Agreement;
+import dev.asa.document.AgreementDocuments;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.State;
 import dev.asa.negotiation.MarketMedian;

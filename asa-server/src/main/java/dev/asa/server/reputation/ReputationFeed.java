@@ -1,7 +1,7 @@
 package dev.asa.server.reputation;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.asa.agreement.Agreement;
+import dev.asa.document.Agreement;
 import dev.asa.json.Json;
 import dev.asa.reputation.Outcome;
 import dev.asa.reputation.Outcomes;

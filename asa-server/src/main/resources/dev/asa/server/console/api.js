@@ -94,7 +94,7 @@ export function contentDigest(text) {
   return sha256(text);
 }
 
-/** The members outside the signed terms, as dev.asa.agreement.Agreement.UNSIGNED_MEMBERS. */
+/** The members outside the signed terms, as dev.asa.document.Agreement.UNSIGNED_MEMBERS. */
 const UNSIGNED_MEMBERS = ['status', 'signatures', 'metadata'];
 
 /**

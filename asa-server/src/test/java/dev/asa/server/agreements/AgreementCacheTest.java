@@ -2,8 +2,8 @@ package dev.asa.server.agreements;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.asa.agreement.Agreement;
-import dev.asa.agreement.AgreementDrafts;
+import dev.asa.document.Agreement;
+import dev.asa.document.AgreementDrafts;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.State;
 import dev.asa.server.store.AgreementRow;

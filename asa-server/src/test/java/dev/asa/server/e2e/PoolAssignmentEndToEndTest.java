@@ -146,7 +146,7 @@ class PoolAssignmentEndToEndTest {
     ObjectNode doc = dev.asa.template.TemplateApplier.apply(pooled("asa-pool-signed"));
     doc.put("created_at", clock.instant().toString());
     byte[] input =
-        dev.asa.agreement.Agreement.computeHash(doc)
+        dev.asa.document.Agreement.computeHash(doc)
             .toString()
             .getBytes(java.nio.charset.StandardCharsets.UTF_8);
     ObjectNode sigs = doc.putObject("signatures");

@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.asa.agreement.Agreement;
 import dev.asa.agreement.Role;
 import dev.asa.client.AsaApiException;
 import dev.asa.client.AsaClient;
 import dev.asa.crypto.DidKey;
 import dev.asa.crypto.Ed25519PrivateKey;
+import dev.asa.document.Agreement;
 import dev.asa.server.AsaServer;
 import dev.asa.server.config.ServerConfig;
 import dev.asa.template.TemplateApplier;

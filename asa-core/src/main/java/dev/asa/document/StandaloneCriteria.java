@@ -1,7 +1,16 @@
-package dev.asa.agreement;
+package dev.asa.document;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.CompositeMethod;
+import dev.asa.agreement.Dimension;
+import dev.asa.agreement.InvalidDocumentException;
+import dev.asa.agreement.MetricType;
+import dev.asa.agreement.Party;
+import dev.asa.agreement.QualityCriteria;
+import dev.asa.agreement.QualityGate;
+import dev.asa.agreement.Slo;
+import dev.asa.agreement.SloOperator;
 import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.json.Json;
 import java.math.BigDecimal;

@@ -1,10 +1,13 @@
-package dev.asa.evaluators.code;
+package dev.asa.evaluators;
 
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
-/** A language whose code deliverables the code evaluator reads, with the file names it owns. */
+/**
+ * A language whose code deliverables the code evaluator reads, with the file names it owns. Here
+ * rather than in {@code code}: the structural evaluator's format check knows these names too.
+ */
 @SuppressWarnings("ImmutableEnumChecker") // the extensions are List.of, immutable
 public enum Language {
   JAVA("java", List.of(".java")),
@@ -26,7 +29,7 @@ public enum Language {
   }
 
   /** The usual file extension, for a single-file deliverable that has no name. */
-  String extension() {
+  public String extension() {
     return extensions.getFirst();
   }
 

@@ -1,7 +1,12 @@
-package dev.asa.agreement;
+package dev.asa.document;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.AgreementTerms;
+import dev.asa.agreement.Identity;
+import dev.asa.agreement.Party;
+import dev.asa.agreement.Role;
+import dev.asa.agreement.SignatureRefusedException;
 import dev.asa.crypto.Digest;
 import dev.asa.crypto.Ed25519Signature;
 import dev.asa.facts.Fact;

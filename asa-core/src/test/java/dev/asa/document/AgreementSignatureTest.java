@@ -1,9 +1,11 @@
-package dev.asa.agreement;
+package dev.asa.document;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.Role;
+import dev.asa.agreement.SignatureRefusedException;
 import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.crypto.Ed25519Signature;
 import dev.asa.json.Json;

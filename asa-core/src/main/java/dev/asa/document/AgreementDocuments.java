@@ -1,7 +1,16 @@
-package dev.asa.agreement;
+package dev.asa.document;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.AgreementSchemas;
+import dev.asa.agreement.AgreementTerms;
+import dev.asa.agreement.AsaVersion;
+import dev.asa.agreement.InvalidDocumentException;
+import dev.asa.agreement.SemanticRules;
+import dev.asa.agreement.TermsReader;
+import dev.asa.agreement.UnsupportedVersionException;
+import dev.asa.agreement.Violation;
+import dev.asa.agreement.Violations;
 import dev.asa.facts.ServerFacts;
 import dev.asa.json.Json;
 import java.util.ArrayList;

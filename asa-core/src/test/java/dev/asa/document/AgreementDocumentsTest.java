@@ -1,4 +1,4 @@
-package dev.asa.agreement;
+package dev.asa.document;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,6 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.DynamicTiersTerms;
+import dev.asa.agreement.GraduatedRelease;
+import dev.asa.agreement.InvalidDocumentException;
+import dev.asa.agreement.Role;
+import dev.asa.agreement.ThresholdNoiseTerms;
+import dev.asa.agreement.UnsupportedVersionException;
+import dev.asa.agreement.Violation;
 import dev.asa.crypto.DidKey;
 import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.json.Json;

@@ -1,8 +1,12 @@
-package dev.asa.agreement;
+package dev.asa.document;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.asa.agreement.Dimension;
+import dev.asa.agreement.InvalidDocumentException;
+import dev.asa.agreement.QualityCriteria;
+import dev.asa.agreement.SeriesGuarantee;
 import dev.asa.json.Json;
 import java.math.BigDecimal;
 import org.junit.jupiter.api.Test;
