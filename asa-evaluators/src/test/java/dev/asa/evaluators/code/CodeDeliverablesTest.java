@@ -12,6 +12,8 @@ import java.util.Base64;
 import java.util.Map;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 import org.junit.jupiter.api.Test;
 
 class CodeDeliverablesTest {
@@ -111,9 +113,45 @@ class CodeDeliverablesTest {
     byte[] tar = tar("src/Main.java", '0', "class Main {}\n");
     CodeTree t = tree(read(Base64.getEncoder().encodeToString(tar), "java", null));
     assertThat(t.files()).containsOnlyKeys("src/Main.java");
-    byte[] link = tar("escape.py", '2', "");
-    assertThat(refusal(read(Base64.getEncoder().encodeToString(link), "python", null)))
-        .contains("link or a device");
+    // Hard link, symbolic link, character and block device, FIFO, a GNU volume header.
+    for (char type : new char[] {'1', '2', '3', '4', '6', 'V'}) {
+      byte[] other = tar("escape.py", type, "");
+      assertThat(refusal(read(Base64.getEncoder().encodeToString(other), "python", null)))
+          .as("type %s", type)
+          .contains("link or a device");
+    }
+  }
+
+  /** Long paths as tar writers record them: a pax {@code path} record, or a GNU long name. */
+  @Test
+  void longPathsInPaxAndGnuFormAreRead() throws IOException {
+    String deep = "src/" + "nested/".repeat(20) + "Main.java"; // longer than ustar's 100 bytes
+    for (int mode :
+        new int[] {TarArchiveOutputStream.LONGFILE_POSIX, TarArchiveOutputStream.LONGFILE_GNU}) {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      try (TarArchiveOutputStream tar = new TarArchiveOutputStream(out)) {
+        tar.setLongFileMode(mode);
+        byte[] data = "class Main {}\n".getBytes(StandardCharsets.UTF_8);
+        TarArchiveEntry entry = new TarArchiveEntry(deep);
+        entry.setSize(data.length);
+        tar.putArchiveEntry(entry);
+        tar.write(data);
+        tar.closeArchiveEntry();
+      }
+      CodeTree t = tree(read(Base64.getEncoder().encodeToString(out.toByteArray()), "java", null));
+      assertThat(t.files()).as("long file mode %d", mode).containsOnlyKeys(deep);
+    }
+  }
+
+  @Test
+  void aTruncatedOrClimbingTarIsRefused() {
+    byte[] whole = tar("big.py", '0', "#".repeat(2_000));
+    byte[] truncated = java.util.Arrays.copyOf(whole, 512 + 600);
+    assertThat(refusal(read(Base64.getEncoder().encodeToString(truncated), "python", null)))
+        .contains("tar archive");
+    byte[] climbing = tar("../evil.py", '0', "x = 1\n");
+    assertThat(refusal(read(Base64.getEncoder().encodeToString(climbing), "python", null)))
+        .contains("climbs out");
   }
 
   private static String zip(Map<String, String> files) throws IOException {
@@ -139,6 +177,14 @@ class CodeDeliverablesTest {
     System.arraycopy(size, 0, out, 124, size.length);
     out[156] = (byte) type;
     System.arraycopy("ustar".getBytes(StandardCharsets.US_ASCII), 0, out, 257, 5);
+    // The header's checksum: the sum of its bytes with the checksum field read as spaces.
+    java.util.Arrays.fill(out, 148, 156, (byte) ' ');
+    int sum = 0;
+    for (int i = 0; i < 512; i++) {
+      sum += out[i] & 0xff;
+    }
+    byte[] checksum = String.format("%06o\0 ", sum).getBytes(StandardCharsets.US_ASCII);
+    System.arraycopy(checksum, 0, out, 148, checksum.length);
     System.arraycopy(data, 0, out, 512, data.length);
     return out;
   }
