@@ -84,7 +84,7 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>Refusals (409, 403, 404, 422) are counted, not failures. The seed is printed; rerun with
  * {@code -Dasa.seed=<seed>}. Each agreement has its own random stream derived from the seed, so a
  * rerun repeats every agreement's terms and walk, except where a race ends the other way. {@code
- * -Dasa.escrow.agreements=<n>} changes how many agreements (default 2500).
+ * -Dasa.escrow.agreements=<n>} changes how many agreements (default 1,000; more for a longer run).
  *
  * <p>Zero amounts are mixed in (about 1 in 50; {@code -Dasa.escrow.zeroAmounts=false} leaves them
  * out): this test found that funding one failed with a 500; a zero amount now needs no funding.
@@ -222,7 +222,7 @@ class EscrowPropertyTest {
   @Test
   void moneyIsConservedAndMovesAtMostOnceWhateverTheOrderTimingAndRaces() {
     seed = Long.getLong("asa.seed", System.nanoTime());
-    int count = Integer.getInteger("asa.escrow.agreements", 2500);
+    int count = Integer.getInteger("asa.escrow.agreements", 1000);
     System.out.println(
         "EscrowPropertyTest seed = " + seed + " (rerun with -Dasa.seed=" + seed + ")");
     long started = System.nanoTime();
