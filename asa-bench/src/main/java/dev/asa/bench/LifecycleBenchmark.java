@@ -125,6 +125,9 @@ public final class LifecycleBenchmark {
                 "nodes: %d on schema %s; call k of lifecycle i goes to node (k + i) mod %d%n",
                 servers.size(), schema, servers.size());
           }
+          if (schema != null) {
+            System.out.println(atRest(jdbc(o.pg()), servers));
+          }
           List<AsaClient> clients =
               servers.all().stream().map(s -> AsaClient.connect(URI.create(s.url()))).toList();
           run(o.scenario(), clients, o.clients(), Duration.ofSeconds(o.warmup()), servers, null);
@@ -164,6 +167,19 @@ public final class LifecycleBenchmark {
         }
       }
     }
+  }
+
+  /** How long the database is watched with the nodes idle, before the warm-up. */
+  private static final Duration AT_REST = Duration.ofSeconds(10);
+
+  /**
+   * What the idle nodes cost PostgreSQL (their polling), so that a per-lifecycle figure can be
+   * split into the lifecycle's own share and a fixed rate per node.
+   */
+  private static String atRest(String pgJdbc, ServerNodes servers) throws Exception {
+    PostgresLoad idle = PostgresLoad.start(pgJdbc, servers.applicationNames());
+    Thread.sleep(AT_REST.toMillis());
+    return idle.stop().atRest(servers.size(), AT_REST.toSeconds());
   }
 
   /**

@@ -338,6 +338,31 @@ final class PostgresLoad {
       return lines;
     }
 
+    /**
+     * The line for a window with no load: what the nodes cost the database by merely running (each
+     * polls its timers and outbox every second), which the per-unit figures above include.
+     */
+    String atRest(int nodes, double seconds) {
+      return String.format(
+          Locale.ROOT,
+          "PostgreSQL at rest (%d node%s, no load, %.0f s): %.1f transactions/s, %s%s",
+          nodes,
+          nodes == 1 ? "" : "s",
+          seconds,
+          transactions() / seconds,
+          postgresCpu == null
+              ? "CPU n/a"
+              : String.format(
+                  Locale.ROOT, "%.3f cores of postgres CPU", postgresCpu.toNanos() / 1e9 / seconds),
+          samplesWithOthers == 0
+              ? ""
+              : String.format(
+                  Locale.ROOT,
+                  " (another session busy in %d of %d samples)",
+                  samplesWithOthers,
+                  samples));
+    }
+
     private static String line(String name, String value) {
       return String.format(Locale.ROOT, "  %-28s %s", name, value);
     }

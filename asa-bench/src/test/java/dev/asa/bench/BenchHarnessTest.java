@@ -129,6 +129,7 @@ class BenchHarnessTest {
         .anySatisfy(l -> assertThat(l).contains("PG CPU per lifecycle", "10.00 ms", "0.10 cores"))
         .anySatisfy(l -> assertThat(l).contains("9.00 ms", "node 1 4.00 ms, node 2 5.00 ms"))
         .noneSatisfy(l -> assertThat(l).contains("not the benchmark's alone"));
+    assertThat(w.atRest(2, 10.0)).contains("2 nodes", "240.0 transactions/s", "0.100 cores");
     assertThat(PostgresLoad.statement("x".repeat(100))).hasSize(60).endsWith("...");
   }
 
