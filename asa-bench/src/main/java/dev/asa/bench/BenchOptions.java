@@ -22,6 +22,8 @@ import java.util.regex.Pattern;
  * @param keepStore keep the run's SQLite file or PostgreSQL schema afterwards, to look inside
  * @param scenario what one unit of work is: a whole agreement lifecycle (default), or one
  *     structural standalone verification
+ * @param stickyAgreements with several nodes, every call of one agreement to the same node (as a
+ *     load balancer with affinity by agreement id) instead of each call to the next node
  */
 record BenchOptions(
     int seconds,
@@ -35,7 +37,8 @@ record BenchOptions(
     List<String> serverJavaOpts,
     String serverLogLevel,
     boolean keepStore,
-    Scenario scenario) {
+    Scenario scenario,
+    boolean stickyAgreements) {
 
   /** What the clients repeat, and the calls it is made of. */
   enum Scenario {
@@ -57,12 +60,13 @@ record BenchOptions(
 
   static final String USAGE =
       "usage: ./asa bench [--seconds N] [--warmup N] [--clients N] [--stores sqlite,postgresql]"
-          + " [--pg postgresql://user@host:port/db] [--nodes N] [--server-cores LIST[/LIST...]]"
-          + " [--server-java-opts 'OPTS'] [--server-log-level LEVEL] [--server URL]"
-          + " [--keep-store true] [--scenario lifecycle|structural]"
-          + "\n  --nodes N: N servers on one PostgreSQL schema (--stores postgresql), each call of a"
-          + " lifecycle to another node"
-          + "\n  --server-cores: a taskset -c list for every node (0,2-3), or one list per node"
+          + " [--pg postgresql://user@host:port/db] [--nodes N] [--route call|agreement]"
+          + " [--server-cores LIST[/LIST...]] [--server-java-opts 'OPTS'] [--server-log-level LEVEL]"
+          + " [--server URL] [--keep-store true] [--scenario lifecycle|structural]"
+          + "\n  --nodes N: N servers on one PostgreSQL schema (needs --stores postgresql)"
+          + "\n  --route call: call k of lifecycle i to node (k + i) mod N (default); agreement: every"
+          + " call of lifecycle i to node i mod N"
+          + "\n  --server-cores: one taskset -c list for every node (0 or 0,2-3), or one list per node"
           + " separated by '/' (0/1: node 1 on core 0, node 2 on core 1)";
 
   private static final Set<String> NAMES =
@@ -78,7 +82,8 @@ record BenchOptions(
           "server-java-opts",
           "server-log-level",
           "keep-store",
-          "scenario");
+          "scenario",
+          "route");
 
   /** What taskset -c accepts: CPU numbers and ranges, comma-separated (0, 1-3, 0,2). */
   private static final Pattern CPU_LIST = Pattern.compile("\\d+(-\\d+)?(,\\d+(-\\d+)?)*");
@@ -138,7 +143,8 @@ record BenchOptions(
         javaOpts.isEmpty() ? List.of() : List.of(javaOpts.split("\\s+")),
         m.getOrDefault("server-log-level", "info"),
         yesNo(m, "keep-store"),
-        scenario(m.getOrDefault("scenario", "lifecycle")));
+        scenario(m.getOrDefault("scenario", "lifecycle")),
+        stickyAgreements(m.getOrDefault("route", "call")));
   }
 
   /** Node {@code node}'s CPU list (0 is the first node), or null when the nodes are not pinned. */
@@ -178,6 +184,19 @@ record BenchOptions(
               + ": give one list for all nodes, or exactly one per node");
     }
     return lists;
+  }
+
+  private static boolean stickyAgreements(String v) {
+    return switch (v) {
+      case "call" -> false;
+      case "agreement" -> true;
+      default ->
+          throw new IllegalArgumentException(
+              "--route takes call (each call of a lifecycle to the next node) or agreement (all"
+                  + " of a lifecycle's calls to one node), not '"
+                  + v
+                  + "'");
+    };
   }
 
   private static Scenario scenario(String v) {

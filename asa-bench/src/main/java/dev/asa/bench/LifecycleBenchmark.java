@@ -73,9 +73,8 @@ public final class LifecycleBenchmark {
       List<AsaClient> client = List.of(AsaClient.connect(URI.create(o.server())));
       System.out.println();
       System.out.println("server: " + o.server() + " (external process)");
-      run(o.scenario(), client, o.clients(), Duration.ofSeconds(o.warmup()), null, null);
-      Result r =
-          run(o.scenario(), client, o.clients(), Duration.ofSeconds(o.seconds()), null, null);
+      run(o, client, Duration.ofSeconds(o.warmup()), null, null);
+      Result r = run(o, client, Duration.ofSeconds(o.seconds()), null, null);
       print(o.scenario(), r, null);
       return;
     }
@@ -122,20 +121,23 @@ public final class LifecycleBenchmark {
           }
           if (servers.size() > 1) {
             System.out.printf(
-                "nodes: %d on schema %s; call k of lifecycle i goes to node (k + i) mod %d%n",
-                servers.size(), schema, servers.size());
+                "nodes: %d on schema %s; %s%n",
+                servers.size(),
+                schema,
+                o.stickyAgreements()
+                    ? "every call of lifecycle i goes to node i mod " + servers.size()
+                    : "call k of lifecycle i goes to node (k + i) mod " + servers.size());
           }
           if (schema != null) {
             System.out.println(atRest(jdbc(o.pg()), servers));
           }
           List<AsaClient> clients =
               servers.all().stream().map(s -> AsaClient.connect(URI.create(s.url()))).toList();
-          run(o.scenario(), clients, o.clients(), Duration.ofSeconds(o.warmup()), servers, null);
+          run(o, clients, Duration.ofSeconds(o.warmup()), servers, null);
           r =
               run(
-                  o.scenario(),
+                  o,
                   clients,
-                  o.clients(),
                   Duration.ofSeconds(o.seconds()),
                   servers,
                   schema == null ? null : jdbc(o.pg()));
@@ -214,18 +216,16 @@ public final class LifecycleBenchmark {
    *
    * @param nodes a client of each node; call k of unit i goes to node (k + i) mod their number, so
    *     that with several nodes one agreement's calls land on all of them and meet in the database
+   *     (or, with --route agreement, all to node i mod their number)
    * @param servers the nodes' processes, to read their CPU time and commits; null for an external
    *     server
    * @param pgJdbc the PostgreSQL database to watch in the window, or null
    */
   private static Result run(
-      Scenario scenario,
-      List<AsaClient> nodes,
-      int clients,
-      Duration duration,
-      ServerNodes servers,
-      String pgJdbc)
+      BenchOptions o, List<AsaClient> nodes, Duration duration, ServerNodes servers, String pgJdbc)
       throws Exception {
+    Scenario scenario = o.scenario();
+    int clients = o.clients();
     Map<String, ConcurrentLinkedQueue<Long>> latencies = new ConcurrentHashMap<>();
     scenario.calls.forEach(c -> latencies.put(c, new ConcurrentLinkedQueue<>()));
     AtomicLong done = new AtomicLong();
@@ -261,7 +261,7 @@ public final class LifecycleBenchmark {
       pool.submit(() -> {
         while (!stop.get()) {
           try {
-            Route route = new Route(parties, started.getAndIncrement());
+            Route route = new Route(parties, started.getAndIncrement(), o.stickyAgreements());
             switch (scenario) {
               case LIFECYCLE -> lifecycle(route, latencies);
               case STRUCTURAL -> structural(route, latencies);
@@ -464,10 +464,12 @@ public final class LifecycleBenchmark {
    * Which node each call of unit {@code index} goes to: call k to node (k + index) mod N. With two
    * nodes, one agreement's calls alternate between them (and the next agreement starts on the
    * other), so every step reads what the other node wrote: the state they share is the database's.
+   * Sticky: every call of unit {@code index} to node index mod N, as a load balancer with affinity
+   * by agreement id would send them; what differs between the two is the cost of crossing nodes.
    */
-  private record Route(List<Parties> nodes, long index) {
+  private record Route(List<Parties> nodes, long index, boolean sticky) {
     Parties call(int k) {
-      return nodes.get((int) ((k + index) % nodes.size()));
+      return nodes.get((int) (((sticky ? 0 : k) + index) % nodes.size()));
     }
   }
 

@@ -68,6 +68,10 @@ class BenchHarnessTest {
         .containsExactly("0,1", "0,1");
     assertThat(BenchOptions.parse("--stores", "postgresql", "--nodes", "3").serverCores())
         .isEmpty();
+    assertThat(each.stickyAgreements()).isFalse();
+    assertThat(BenchOptions.parse("--route", "agreement").stickyAgreements()).isTrue();
+    assertThatThrownBy(() -> BenchOptions.parse("--route", "node"))
+        .hasMessageContaining("--route takes call");
     assertThatThrownBy(() ->
             BenchOptions.parse("--stores", "postgresql", "--nodes", "3", "--server-cores", "0/1"))
         .hasMessageContaining("names 2 CPU lists for --nodes 3");
