@@ -1,6 +1,7 @@
 package dev.asa.bench;
 
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,7 +12,9 @@ import java.util.regex.Pattern;
  * The lifecycle benchmark's arguments, each {@code --name value}.
  *
  * @param server null to start the server as a child process, else the URL of one running
- * @param serverCores null for no pinning, else a CPU list for {@code taskset -c} (e.g. 0 or 0,2-3)
+ * @param nodes how many server processes to start on the one store (more than one: PostgreSQL only)
+ * @param serverCores empty for no pinning, else one CPU list for {@code taskset -c} per node (e.g.
+ *     0 or 0,2-3), in node order
  * @param serverJavaOpts the child JVM's options (default {@code -XX:+UseSerialGC}, as {@code ./asa
  *     serve})
  * @param serverLogLevel the child's {@code --log-level} (default info, as {@code asa serve}: one
@@ -19,6 +22,8 @@ import java.util.regex.Pattern;
  * @param keepStore keep the run's SQLite file or PostgreSQL schema afterwards, to look inside
  * @param scenario what one unit of work is: a whole agreement lifecycle (default), or one
  *     structural standalone verification
+ * @param stickyAgreements with several nodes, every call of one agreement to the same node (as a
+ *     load balancer with affinity by agreement id) instead of each call to the next node
  */
 record BenchOptions(
     int seconds,
@@ -27,11 +32,13 @@ record BenchOptions(
     List<String> stores,
     String pg,
     String server,
-    String serverCores,
+    int nodes,
+    List<String> serverCores,
     List<String> serverJavaOpts,
     String serverLogLevel,
     boolean keepStore,
-    Scenario scenario) {
+    Scenario scenario,
+    boolean stickyAgreements) {
 
   /** What the clients repeat, and the calls it is made of. */
   enum Scenario {
@@ -53,9 +60,14 @@ record BenchOptions(
 
   static final String USAGE =
       "usage: ./asa bench [--seconds N] [--warmup N] [--clients N] [--stores sqlite,postgresql]"
-          + " [--pg postgresql://user@host:port/db] [--server-cores LIST]"
-          + " [--server-java-opts 'OPTS'] [--server-log-level LEVEL] [--server URL]"
-          + " [--keep-store true] [--scenario lifecycle|structural]";
+          + " [--pg postgresql://user@host:port/db] [--nodes N] [--route call|agreement]"
+          + " [--server-cores LIST[/LIST...]] [--server-java-opts 'OPTS'] [--server-log-level LEVEL]"
+          + " [--server URL] [--keep-store true] [--scenario lifecycle|structural]"
+          + "\n  --nodes N: N servers on one PostgreSQL schema (needs --stores postgresql)"
+          + "\n  --route call: call k of lifecycle i to node (k + i) mod N (default); agreement: every"
+          + " call of lifecycle i to node i mod N"
+          + "\n  --server-cores: one taskset -c list for every node (0 or 0,2-3), or one list per node"
+          + " separated by '/' (0/1: node 1 on core 0, node 2 on core 1)";
 
   private static final Set<String> NAMES =
       Set.of(
@@ -65,11 +77,13 @@ record BenchOptions(
           "stores",
           "pg",
           "server",
+          "nodes",
           "server-cores",
           "server-java-opts",
           "server-log-level",
           "keep-store",
-          "scenario");
+          "scenario",
+          "route");
 
   /** What taskset -c accepts: CPU numbers and ranges, comma-separated (0, 1-3, 0,2). */
   private static final Pattern CPU_LIST = Pattern.compile("\\d+(-\\d+)?(,\\d+(-\\d+)?)*");
@@ -93,14 +107,22 @@ record BenchOptions(
             "--stores takes sqlite, postgresql or both (comma-separated), not '" + s + "'");
       }
     }
-    String cores = m.get("server-cores");
-    if (cores != null && !CPU_LIST.matcher(cores).matches()) {
-      throw new IllegalArgumentException(
-          "--server-cores takes a CPU list as taskset -c does, such as 0 or 0,2-3, not '"
-              + cores
-              + "'");
+    int nodes = wholeNumber(m, "nodes", 1);
+    if (nodes < 1) {
+      throw new IllegalArgumentException("--nodes takes 1 or more, not " + nodes);
     }
-    if (cores != null && m.containsKey("server")) {
+    if (nodes > 1 && stores.contains("sqlite")) {
+      throw new IllegalArgumentException(
+          "--nodes "
+              + nodes
+              + " needs --stores postgresql: SQLite is one node's file, only PostgreSQL is shared");
+    }
+    if (nodes > 1 && m.containsKey("server")) {
+      throw new IllegalArgumentException(
+          "--nodes starts that many servers; with --server URL the benchmark starts none");
+    }
+    List<String> cores = serverCores(m.get("server-cores"), nodes);
+    if (!cores.isEmpty() && m.containsKey("server")) {
       throw new IllegalArgumentException(
           "--server-cores pins the server the benchmark starts; with --server URL pin that server"
               + " yourself (taskset -c LIST ./asa serve ...)");
@@ -116,11 +138,65 @@ record BenchOptions(
             System.getenv()
                 .getOrDefault("ASA_BENCH_PG", "postgresql://postgres@127.0.0.1:5432/test")),
         m.get("server"),
+        nodes,
         cores,
         javaOpts.isEmpty() ? List.of() : List.of(javaOpts.split("\\s+")),
         m.getOrDefault("server-log-level", "info"),
         yesNo(m, "keep-store"),
-        scenario(m.getOrDefault("scenario", "lifecycle")));
+        scenario(m.getOrDefault("scenario", "lifecycle")),
+        stickyAgreements(m.getOrDefault("route", "call")));
+  }
+
+  /** Node {@code node}'s CPU list (0 is the first node), or null when the nodes are not pinned. */
+  String coresOf(int node) {
+    return serverCores.isEmpty() ? null : serverCores.get(node);
+  }
+
+  /**
+   * One CPU list per node: a single list pins every node to the same CPUs (as with one node); lists
+   * separated by '/' pin each node to its own, and there must be one per node.
+   */
+  private static List<String> serverCores(String v, int nodes) {
+    if (v == null) {
+      return List.of();
+    }
+    List<String> lists = List.of(v.split("/", -1));
+    for (String list : lists) {
+      if (!CPU_LIST.matcher(list).matches()) {
+        throw new IllegalArgumentException(
+            "--server-cores takes a CPU list as taskset -c does, such as 0 or 0,2-3, or one such"
+                + " list per node separated by '/' (0/1), not '"
+                + v
+                + "'");
+      }
+    }
+    if (lists.size() == 1) {
+      return Collections.nCopies(nodes, v);
+    }
+    if (lists.size() != nodes) {
+      throw new IllegalArgumentException(
+          "--server-cores "
+              + v
+              + " names "
+              + lists.size()
+              + " CPU lists for --nodes "
+              + nodes
+              + ": give one list for all nodes, or exactly one per node");
+    }
+    return lists;
+  }
+
+  private static boolean stickyAgreements(String v) {
+    return switch (v) {
+      case "call" -> false;
+      case "agreement" -> true;
+      default ->
+          throw new IllegalArgumentException(
+              "--route takes call (each call of a lifecycle to the next node) or agreement (all"
+                  + " of a lifecycle's calls to one node), not '"
+                  + v
+                  + "'");
+    };
   }
 
   private static Scenario scenario(String v) {

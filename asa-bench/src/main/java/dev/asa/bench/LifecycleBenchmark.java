@@ -12,6 +12,7 @@ import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -37,6 +38,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * ServerProcess}) on a loopback port, so that its own CPU time can be read; clients are concurrent
  * threads of this process over real HTTP.
  *
+ * <p>With {@code --nodes N} (PostgreSQL) it starts N servers on one schema and sends call k of
+ * lifecycle i to node (k + i) mod N, so the nodes share an agreement's state through the database
+ * only; it then also prints what PostgreSQL did in the window (transactions and CPU per lifecycle,
+ * lock waits: {@link PostgresLoad}), as it does for one node.
+ *
  * <p>With {@code --scenario structural} the unit is instead one signed {@code POST /verifications}
  * at structural depth, without an agreement, on the evaluator benchmark's kind of deliverable.
  *
@@ -54,7 +60,7 @@ public final class LifecycleBenchmark {
       System.exit(2);
       return;
     }
-    String taskset = o.serverCores() == null ? null : ServerProcess.taskset();
+    String taskset = o.serverCores().isEmpty() ? null : ServerProcess.taskset();
     System.out.printf(
         "ASA lifecycle benchmark: %d client threads, %d s warm-up, %d s measured, %d cores, Java %s%n",
         o.clients(),
@@ -64,17 +70,16 @@ public final class LifecycleBenchmark {
         Runtime.version());
     if (o.server() != null) {
       // A server started elsewhere (./asa serve): no PID to read its CPU from, no store to size.
-      AsaClient client = AsaClient.connect(URI.create(o.server()));
+      List<AsaClient> client = List.of(AsaClient.connect(URI.create(o.server())));
       System.out.println();
       System.out.println("server: " + o.server() + " (external process)");
-      run(o.scenario(), client, o.clients(), Duration.ofSeconds(o.warmup()), null);
-      Result r = run(o.scenario(), client, o.clients(), Duration.ofSeconds(o.seconds()), null);
+      run(o, client, Duration.ofSeconds(o.warmup()), null, null);
+      Result r = run(o, client, Duration.ofSeconds(o.seconds()), null, null);
       print(o.scenario(), r, null);
       return;
     }
     for (String store : o.stores()) {
       Path base = Files.createTempDirectory("asa-bench");
-      Path dir = Files.createDirectory(base.resolve("data"));
       String dbUrl = null;
       String schema = null;
       Thread dropper = null;
@@ -97,34 +102,51 @@ public final class LifecycleBenchmark {
         Runtime.getRuntime().addShutdownHook(dropper);
       }
       try {
-        ServerProcess server =
-            ServerProcess.start(
-                dir,
-                dbUrl,
-                o.serverCores(),
-                o.serverJavaOpts(),
-                o.serverLogLevel(),
-                base.resolve("server.log"));
+        ServerNodes servers =
+            ServerNodes.start(base, dbUrl, schema == null ? "asa-bench" : schema, o);
         Result r;
         boolean clean;
         try {
           System.out.println();
-          System.out.println("store: " + server.store());
-          System.out.printf(
-              "server: pid %d, %s, %s, log %s%n",
-              server.pid(),
-              o.serverCores() == null ? "all cores" : taskset + " -c " + o.serverCores(),
-              String.join(" ", o.serverJavaOpts()),
-              server.log());
-          AsaClient client = AsaClient.connect(URI.create(server.url()));
-          run(o.scenario(), client, o.clients(), Duration.ofSeconds(o.warmup()), server);
-          r = run(o.scenario(), client, o.clients(), Duration.ofSeconds(o.seconds()), server);
+          System.out.println("store: " + servers.get(0).store());
+          for (int i = 0; i < servers.size(); i++) {
+            ServerProcess server = servers.get(i);
+            System.out.printf(
+                "%s: pid %d, %s, %s, log %s%n",
+                servers.size() == 1 ? "server" : "node " + (i + 1),
+                server.pid(),
+                o.coresOf(i) == null ? "all cores" : taskset + " -c " + o.coresOf(i),
+                String.join(" ", o.serverJavaOpts()),
+                server.log());
+          }
+          if (servers.size() > 1) {
+            System.out.printf(
+                "nodes: %d on schema %s; %s%n",
+                servers.size(),
+                schema,
+                o.stickyAgreements()
+                    ? "every call of lifecycle i goes to node i mod " + servers.size()
+                    : "call k of lifecycle i goes to node (k + i) mod " + servers.size());
+          }
+          if (schema != null) {
+            System.out.println(atRest(jdbc(o.pg()), servers));
+          }
+          List<AsaClient> clients =
+              servers.all().stream().map(s -> AsaClient.connect(URI.create(s.url()))).toList();
+          run(o, clients, Duration.ofSeconds(o.warmup()), servers, null);
+          r =
+              run(
+                  o,
+                  clients,
+                  Duration.ofSeconds(o.seconds()),
+                  servers,
+                  schema == null ? null : jdbc(o.pg()));
         } finally {
-          clean = server.stopCleanly();
+          clean = servers.stopCleanly();
         }
         StoreFootprint disk =
             schema == null
-                ? StoreFootprint.sqlite(dir.resolve("asa.db"), clean)
+                ? StoreFootprint.sqlite(ServerNodes.dataDir(base, 0, 1).resolve("asa.db"), clean)
                 : StoreFootprint.postgres(jdbc(o.pg()), schema);
         print(o.scenario(), r, disk);
       } finally {
@@ -137,64 +159,112 @@ public final class LifecycleBenchmark {
         if (o.keepStore()) {
           System.out.println(
               "  store kept: "
-                  + (schema == null ? dir.resolve("asa.db").toString() : "schema " + schema));
+                  + (schema == null
+                      ? ServerNodes.dataDir(base, 0, 1).resolve("asa.db").toString()
+                      : "schema " + schema));
         } else {
-          deleteTree(dir); // the server's log stays beside it
+          for (int i = 0; i < o.nodes(); i++) {
+            deleteTree(ServerNodes.dataDir(base, i, o.nodes())); // the servers' logs stay
+          }
         }
       }
     }
   }
 
+  /** How long the database is watched with the nodes idle, before the warm-up. */
+  private static final Duration AT_REST = Duration.ofSeconds(10);
+
+  /**
+   * What the idle nodes cost PostgreSQL (their polling), so that a per-lifecycle figure can be
+   * split into the lifecycle's own share and a fixed rate per node.
+   */
+  private static String atRest(String pgJdbc, ServerNodes servers) throws Exception {
+    PostgresLoad idle = PostgresLoad.start(pgJdbc, servers.applicationNames());
+    Thread.sleep(AT_REST.toMillis());
+    return idle.stop().atRest(servers.size(), AT_REST.toSeconds());
+  }
+
   /**
    * What one measured window gave.
    *
-   * @param serverCpu the server's CPU time in the window; null for an external server
+   * @param serverCpuByNode each server's CPU time in the window; null for an external server
    * @param clientCpu this process's CPU time in the window (the client threads, and its JIT and GC)
+   * @param machineCpu the whole machine's busy CPU time in the window; null where /proc is missing
+   * @param database what PostgreSQL did in the window; null for SQLite or an external server
    */
   private record Result(
       long done,
       long failed,
       double elapsed,
       Map<String, long[]> latencies,
-      Duration serverCpu,
+      List<Duration> serverCpuByNode,
       Map<String, Duration> serverCpuByKind,
       Duration clientCpu,
-      long commits) {}
+      Duration machineCpu,
+      long commits,
+      PostgresLoad.Window database) {
 
+    Duration serverCpu() {
+      return serverCpuByNode == null
+          ? null
+          : serverCpuByNode.stream().reduce(Duration.ZERO, Duration::plus);
+    }
+  }
+
+  /**
+   * Runs the clients for {@code duration}.
+   *
+   * @param nodes a client of each node; call k of unit i goes to node (k + i) mod their number, so
+   *     that with several nodes one agreement's calls land on all of them and meet in the database
+   *     (or, with --route agreement, all to node i mod their number)
+   * @param servers the nodes' processes, to read their CPU time and commits; null for an external
+   *     server
+   * @param pgJdbc the PostgreSQL database to watch in the window, or null
+   */
   private static Result run(
-      Scenario scenario, AsaClient client, int clients, Duration duration, ServerProcess server)
+      BenchOptions o, List<AsaClient> nodes, Duration duration, ServerNodes servers, String pgJdbc)
       throws Exception {
+    Scenario scenario = o.scenario();
+    int clients = o.clients();
     Map<String, ConcurrentLinkedQueue<Long>> latencies = new ConcurrentHashMap<>();
     scenario.calls.forEach(c -> latencies.put(c, new ConcurrentLinkedQueue<>()));
     AtomicLong done = new AtomicLong();
     AtomicLong failed = new AtomicLong();
+    AtomicLong started = new AtomicLong();
     AtomicBoolean stop = new AtomicBoolean();
     Ed25519PrivateKey clientKey = Ed25519PrivateKey.generate(new SecureRandom());
     Ed25519PrivateKey providerKey = Ed25519PrivateKey.generate(new SecureRandom());
     Ed25519PrivateKey evaluatorKey = Ed25519PrivateKey.generate(new SecureRandom());
-    Parties parties =
-        new Parties(
-            client.withKey(clientKey),
-            client.withKey(providerKey),
-            client.withKey(evaluatorKey),
-            clientKey,
-            providerKey,
-            evaluatorKey);
+    List<Parties> parties =
+        nodes.stream()
+            .map(node ->
+                new Parties(
+                    node.withKey(clientKey),
+                    node.withKey(providerKey),
+                    node.withKey(evaluatorKey),
+                    clientKey,
+                    providerKey,
+                    evaluatorKey))
+            .toList();
     ExecutorService pool = Executors.newFixedThreadPool(clients);
     // The window: from before the first call to after the last lifecycle has finished, so every
     // CPU second of the server in it belongs to a lifecycle counted (or to a failure).
-    long commits0 = server == null ? 0 : server.commits();
-    Duration serverCpu0 = server == null ? null : server.cpu();
-    Map<String, Duration> byKind0 = server == null ? Map.of() : server.cpuByKind();
+    long commits0 = servers == null ? 0 : servers.commits();
+    List<Duration> serverCpu0 = servers == null ? null : servers.cpu();
+    Map<String, Duration> byKind0 = servers == null ? Map.of() : servers.cpuByKind();
+    PostgresLoad database =
+        pgJdbc == null ? null : PostgresLoad.start(pgJdbc, servers.applicationNames());
     Duration clientCpu0 = ownCpu();
+    Duration machine0 = ProcCpu.machineBusy().orElse(null);
     long start = System.nanoTime();
     for (int i = 0; i < clients; i++) {
       pool.submit(() -> {
         while (!stop.get()) {
           try {
+            Route route = new Route(parties, started.getAndIncrement(), o.stickyAgreements());
             switch (scenario) {
-              case LIFECYCLE -> lifecycle(parties, latencies);
-              case STRUCTURAL -> structural(parties, latencies);
+              case LIFECYCLE -> lifecycle(route, latencies);
+              case STRUCTURAL -> structural(route, latencies);
             }
             done.incrementAndGet();
           } catch (RuntimeException e) {
@@ -210,12 +280,22 @@ public final class LifecycleBenchmark {
     pool.shutdown();
     pool.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES);
     double elapsed = (System.nanoTime() - start) / 1e9;
-    Duration serverCpu = server == null ? null : server.cpu().minus(serverCpu0);
-    // The second reading committed its own nonce: one commit that is not the work's.
-    long commits = server == null ? -1 : server.commits() - commits0 - 1;
+    Duration machine =
+        machine0 == null ? null : ProcCpu.machineBusy().map(m -> m.minus(machine0)).orElse(null);
+    List<Duration> serverCpu = null;
+    if (servers != null) {
+      List<Duration> now = servers.cpu();
+      serverCpu = new ArrayList<>();
+      for (int i = 0; i < now.size(); i++) {
+        serverCpu.add(now.get(i).minus(serverCpu0.get(i)));
+      }
+    }
+    PostgresLoad.Window db = database == null ? null : database.stop();
+    // The second reading committed its own nonce on each node: commits that are not the work's.
+    long commits = servers == null ? -1 : servers.commits() - commits0 - servers.size();
     Map<String, Duration> byKind = new LinkedHashMap<>();
-    if (server != null) {
-      server
+    if (servers != null) {
+      servers
           .cpuByKind()
           .forEach((k, v) -> byKind.put(k, v.minus(byKind0.getOrDefault(k, Duration.ZERO))));
     }
@@ -225,7 +305,16 @@ public final class LifecycleBenchmark {
       sorted.put(call, latencies.get(call).stream().mapToLong(Long::longValue).sorted().toArray());
     }
     return new Result(
-        done.get(), failed.get(), elapsed, sorted, serverCpu, byKind, clientCpu, commits);
+        done.get(),
+        failed.get(),
+        elapsed,
+        sorted,
+        serverCpu,
+        byKind,
+        clientCpu,
+        machine,
+        commits,
+        db);
   }
 
   private static Duration ownCpu() {
@@ -261,6 +350,9 @@ public final class LifecycleBenchmark {
                 r.elapsed(),
                 r.serverCpu().toNanos() / 1e9 / r.elapsed());
     System.out.printf("  %-28s %s%n", "server CPU per " + unit, serverCpu);
+    if (r.serverCpuByNode() != null && r.serverCpuByNode().size() > 1) {
+      System.out.printf("  %-28s %s%n", "  of which (nodes)", byNode(r));
+    }
     if (!r.serverCpuByKind().isEmpty()) {
       System.out.printf("  %-28s %s%n", "  of which (threads)", byKind(r));
     }
@@ -272,11 +364,22 @@ public final class LifecycleBenchmark {
           (double) r.commits() / r.done(),
           r.commits());
     }
+    if (r.database() != null && r.done() > 0) {
+      r.database().describe(unit, r.done(), r.elapsed()).forEach(System.out::println);
+    }
     System.out.printf(
         Locale.ROOT,
         "  %-28s %.2f ms  (the benchmark's own process: client threads, JIT, GC)%n",
         "client CPU per " + unit,
         perLifecycleMs(r.clientCpu(), r.done()));
+    if (r.machineCpu() != null) {
+      System.out.printf(
+          Locale.ROOT,
+          "  %-28s %.2f of %d cores busy  (every process: servers, PostgreSQL, client, others')%n",
+          "machine",
+          r.machineCpu().toNanos() / 1e9 / r.elapsed(),
+          Runtime.getRuntime().availableProcessors());
+    }
     if (scenario != Scenario.LIFECYCLE) {
       return; // no agreements: bytes per agreement mean nothing here
     }
@@ -312,6 +415,22 @@ public final class LifecycleBenchmark {
     }
   }
 
+  /** "node 1 5.10 ms (0.92 cores busy), node 2 5.02 ms (0.90 cores busy)": each server's share. */
+  private static String byNode(Result r) {
+    List<String> parts = new ArrayList<>();
+    for (int i = 0; i < r.serverCpuByNode().size(); i++) {
+      Duration d = r.serverCpuByNode().get(i);
+      parts.add(
+          String.format(
+              Locale.ROOT,
+              "node %d %.2f ms (%.2f cores busy)",
+              i + 1,
+              perLifecycleMs(d, r.done()),
+              d.toNanos() / 1e9 / r.elapsed()));
+    }
+    return String.join(", ", parts);
+  }
+
   /**
    * "work 3.02 ms, jit 0.21 ms, gc+vm 0.10 ms": what the server's threads spent per lifecycle.
    * Compiler time still counting in the window means the warm-up was too short for a steady state.
@@ -341,7 +460,21 @@ public final class LifecycleBenchmark {
       Ed25519PrivateKey providerKey,
       Ed25519PrivateKey evaluatorKey) {}
 
-  private static void lifecycle(Parties p, Map<String, ConcurrentLinkedQueue<Long>> latencies) {
+  /**
+   * Which node each call of unit {@code index} goes to: call k to node (k + index) mod N. With two
+   * nodes, one agreement's calls alternate between them (and the next agreement starts on the
+   * other), so every step reads what the other node wrote: the state they share is the database's.
+   * Sticky: every call of unit {@code index} to node index mod N, as a load balancer with affinity
+   * by agreement id would send them; what differs between the two is the cost of crossing nodes.
+   */
+  private record Route(List<Parties> nodes, long index, boolean sticky) {
+    Parties call(int k) {
+      return nodes.get((int) (((sticky ? 0 : k) + index) % nodes.size()));
+    }
+  }
+
+  private static void lifecycle(Route route, Map<String, ConcurrentLinkedQueue<Long>> latencies) {
+    Parties p = route.call(0);
     ObjectNode doc =
         LifecycleBenchmarkDocs.document(p.clientKey(), p.providerKey(), p.evaluatorKey());
     ObjectNode created = timed(latencies, "create", () -> p.client().createAgreement(doc));
@@ -352,19 +485,26 @@ public final class LifecycleBenchmark {
     timed(
         latencies,
         "sign_client",
-        () -> p.client().signRaw(id, "client", p.clientKey().sign(hash).toBase64Url()));
+        () -> route.call(1).client().signRaw(id, "client", p.clientKey().sign(hash).toBase64Url()));
     timed(
         latencies,
         "sign_provider",
-        () -> p.provider().signRaw(id, "provider", p.providerKey().sign(hash).toBase64Url()));
+        () ->
+            route
+                .call(2)
+                .provider()
+                .signRaw(id, "provider", p.providerKey().sign(hash).toBase64Url()));
     // The escrow holds the agreement's amount before the provider may deliver.
-    timed(latencies, "fund", () -> p.client().fund(id));
+    timed(latencies, "fund", () -> route.call(3).client().fund(id));
     timed(
         latencies,
         "deliver",
-        () -> p.provider().deliver(id, LifecycleBenchmarkDocs.DELIVERABLE, "markdown"));
+        () -> route.call(4).provider().deliver(id, LifecycleBenchmarkDocs.DELIVERABLE, "markdown"));
     ObjectNode closed =
-        timed(latencies, "verify", () -> p.evaluator().verify(id, LifecycleBenchmarkDocs.SCORES));
+        timed(
+            latencies,
+            "verify",
+            () -> route.call(5).evaluator().verify(id, LifecycleBenchmarkDocs.SCORES));
     if (!closed.path("state").asText().equals("CLOSED")) {
       throw new IllegalStateException("lifecycle ended in " + closed.path("state").asText());
     }
@@ -372,7 +512,8 @@ public final class LifecycleBenchmark {
 
   private static final AtomicLong UNIQUE = new AtomicLong();
 
-  private static void structural(Parties p, Map<String, ConcurrentLinkedQueue<Long>> latencies) {
+  private static void structural(Route route, Map<String, ConcurrentLinkedQueue<Long>> latencies) {
+    Parties p = route.call(0);
     // Each request unique: the server answers a repeated one from its first job without evaluating.
     ObjectNode request = LifecycleBenchmarkDocs.STRUCTURAL_REQUEST.deepCopy();
     ((ObjectNode) request.get("original_request"))
@@ -416,6 +557,9 @@ public final class LifecycleBenchmark {
   }
 
   private static void deleteTree(Path dir) throws java.io.IOException {
+    if (!Files.exists(dir)) {
+      return; // a node that never started
+    }
     try (var paths = Files.walk(dir)) {
       for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
         Files.deleteIfExists(p);

@@ -226,7 +226,7 @@ final class ServerProcess implements AutoCloseable {
         try {
           String name = Files.readString(task.resolve("comm"), StandardCharsets.UTF_8).strip();
           Duration cpu =
-              procStatCpu(Files.readString(task.resolve("stat"), StandardCharsets.UTF_8));
+              ProcCpu.procStatCpu(Files.readString(task.resolve("stat"), StandardCharsets.UTF_8));
           kinds.merge(threadKind(name), cpu, Duration::plus);
         } catch (IOException | RuntimeException e) {
           // the thread ended between the listing and the read: its time is gone from both ends
@@ -252,26 +252,7 @@ final class ServerProcess implements AutoCloseable {
   /** CPU time of a process: from the JDK, or from /proc/PID/stat (utime + stime, 100 Hz). */
   static Optional<Duration> cpuOf(long pid) {
     Optional<Duration> fromJdk = ProcessHandle.of(pid).flatMap(h -> h.info().totalCpuDuration());
-    if (fromJdk.isPresent()) {
-      return fromJdk;
-    }
-    try {
-      return Optional.of(
-          procStatCpu(Files.readString(Path.of("/proc/" + pid + "/stat"), StandardCharsets.UTF_8)));
-    } catch (IOException | RuntimeException e) {
-      return Optional.empty();
-    }
-  }
-
-  /**
-   * utime + stime of a /proc/PID/stat line, in USER_HZ ticks (100 per second on Linux). The command
-   * name in parentheses may contain spaces, so fields are counted after its ')'.
-   */
-  static Duration procStatCpu(String stat) {
-    String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
-    // f[0] is field 3 (state); utime and stime are fields 14 and 15.
-    long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);
-    return Duration.ofMillis(ticks * 10);
+    return fromJdk.isPresent() ? fromJdk : ProcCpu.ofPid(pid);
   }
 
   /** The path of taskset, or an error that says where it comes from. */

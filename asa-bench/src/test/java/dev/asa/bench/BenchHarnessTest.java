@@ -3,11 +3,13 @@ package dev.asa.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The lifecycle benchmark's arithmetic and arguments (its figures are printed, not tested). */
 class BenchHarnessTest {
@@ -20,7 +22,9 @@ class BenchHarnessTest {
     assertThat(o.clients()).isEqualTo(16);
     assertThat(o.stores()).containsExactly("sqlite", "postgresql");
     assertThat(o.server()).isNull();
-    assertThat(o.serverCores()).isNull();
+    assertThat(o.nodes()).isEqualTo(1);
+    assertThat(o.serverCores()).isEmpty();
+    assertThat(o.coresOf(0)).isNull();
     assertThat(o.serverJavaOpts()).containsExactly("-XX:+UseSerialGC");
     assertThat(o.serverLogLevel()).isEqualTo("info");
     assertThat(o.keepStore()).isFalse();
@@ -41,13 +45,96 @@ class BenchHarnessTest {
 
   @Test
   void serverCoresTakesATasksetCpuList() {
-    assertThat(BenchOptions.parse("--server-cores", "0").serverCores()).isEqualTo("0");
-    assertThat(BenchOptions.parse("--server-cores", "0,2-3").serverCores()).isEqualTo("0,2-3");
+    assertThat(BenchOptions.parse("--server-cores", "0").coresOf(0)).isEqualTo("0");
+    assertThat(BenchOptions.parse("--server-cores", "0,2-3").serverCores())
+        .containsExactly("0,2-3");
     assertThatThrownBy(() -> BenchOptions.parse("--server-cores", "zero"))
         .hasMessageContaining("CPU list");
     assertThatThrownBy(
             () -> BenchOptions.parse("--server-cores", "0", "--server", "http://127.0.0.1:8097"))
         .hasMessageContaining("--server URL");
+  }
+
+  @Test
+  void nodesShareOneCpuListOrTakeOneEach() {
+    BenchOptions each =
+        BenchOptions.parse("--stores", "postgresql", "--nodes", "2", "--server-cores", "0/1");
+    assertThat(each.nodes()).isEqualTo(2);
+    assertThat(each.coresOf(0)).isEqualTo("0");
+    assertThat(each.coresOf(1)).isEqualTo("1");
+    assertThat(
+            BenchOptions.parse("--stores", "postgresql", "--nodes", "2", "--server-cores", "0,1")
+                .serverCores())
+        .containsExactly("0,1", "0,1");
+    assertThat(BenchOptions.parse("--stores", "postgresql", "--nodes", "3").serverCores())
+        .isEmpty();
+    assertThat(each.stickyAgreements()).isFalse();
+    assertThat(BenchOptions.parse("--route", "agreement").stickyAgreements()).isTrue();
+    assertThatThrownBy(() -> BenchOptions.parse("--route", "node"))
+        .hasMessageContaining("--route takes call");
+    assertThatThrownBy(() ->
+            BenchOptions.parse("--stores", "postgresql", "--nodes", "3", "--server-cores", "0/1"))
+        .hasMessageContaining("names 2 CPU lists for --nodes 3");
+    assertThatThrownBy(() -> BenchOptions.parse("--stores", "postgresql", "--server-cores", "0/"))
+        .hasMessageContaining("CPU list");
+    assertThatThrownBy(() -> BenchOptions.parse("--nodes", "2"))
+        .hasMessageContaining("needs --stores postgresql");
+    assertThatThrownBy(() -> BenchOptions.parse("--stores", "postgresql", "--nodes", "0"))
+        .hasMessageContaining("1 or more");
+    assertThatThrownBy(() ->
+            BenchOptions.parse(
+                "--stores", "postgresql", "--nodes", "2", "--server", "http://127.0.0.1:8097"))
+        .hasMessageContaining("--server URL");
+  }
+
+  @Test
+  void eachNodeHasItsOwnDirectoryAndSessionName(@TempDir Path base) {
+    assertThat(ServerNodes.dataDir(base, 0, 1)).isEqualTo(base.resolve("data"));
+    assertThat(ServerNodes.dataDir(base, 1, 2)).isEqualTo(base.resolve("data-2"));
+    assertThat(ServerNodes.withApplicationName("postgresql://u@h/db?currentSchema=s", "s-node-1"))
+        .isEqualTo("postgresql://u@h/db?currentSchema=s&ApplicationName=s-node-1");
+    assertThat(ServerNodes.withApplicationName("postgresql://u@h/db", "n"))
+        .isEqualTo("postgresql://u@h/db?ApplicationName=n");
+  }
+
+  @Test
+  void machineCpuIsWhatIsNeitherIdleNorWaiting() {
+    // user 100, nice 5, system 40, idle 900, iowait 50, irq 2, softirq 3, steal 7 (ticks)
+    assertThat(ProcCpu.machineBusy("cpu  100 5 40 900 50 2 3 7 0 0"))
+        .isEqualTo(Duration.ofMillis(1_500));
+  }
+
+  @Test
+  void postgresFiguresArePerUnitAndNameTheWaits() {
+    Map<String, Integer> locked = new LinkedHashMap<>();
+    locked.put(
+        PostgresLoad.statement("UPDATE evaluators\n   SET evaluations = evaluations + 1"), 7);
+    PostgresLoad.Window w =
+        new PostgresLoad.Window(
+            2_300,
+            100,
+            200,
+            0,
+            200,
+            9,
+            2,
+            locked,
+            Map.of("active on CPU", 40),
+            0,
+            0,
+            Duration.ofSeconds(1),
+            List.of(Duration.ofMillis(400), Duration.ofMillis(500)));
+    assertThat(w.transactions()).isEqualTo(2_400);
+    assertThat(w.describe("lifecycle", 100, 10.0))
+        .anySatisfy(l -> assertThat(l).contains("PG transactions per lifecycle", "24.00"))
+        .anySatisfy(l -> assertThat(l).contains("9 of 200 samples", "at most 2 at once"))
+        .anySatisfy(
+            l -> assertThat(l).contains("UPDATE evaluators SET evaluations = evaluations + 1 7"))
+        .anySatisfy(l -> assertThat(l).contains("PG CPU per lifecycle", "10.00 ms", "0.10 cores"))
+        .anySatisfy(l -> assertThat(l).contains("9.00 ms", "node 1 4.00 ms, node 2 5.00 ms"))
+        .noneSatisfy(l -> assertThat(l).contains("not the benchmark's alone"));
+    assertThat(w.atRest(2, 10.0)).contains("2 nodes", "240.0 transactions/s", "0.100 cores");
+    assertThat(PostgresLoad.statement("x".repeat(100))).hasSize(60).endsWith("...");
   }
 
   @Test
@@ -91,7 +178,7 @@ class BenchHarnessTest {
     // utime (field 14) 1234 and stime (field 15) 66 ticks of 10 ms; a name with a space and ')'.
     String stat =
         "4242 (java (x) y) S 1 4242 4242 0 -1 4194560 100 0 0 0 1234 66 0 0 20 0 40 0 100 0 0";
-    assertThat(ServerProcess.procStatCpu(stat)).isEqualTo(Duration.ofMillis(13_000));
+    assertThat(ProcCpu.procStatCpu(stat)).isEqualTo(Duration.ofMillis(13_000));
   }
 
   @Test
