@@ -150,7 +150,7 @@ final class ServerProcess implements AutoCloseable {
   long commits() throws IOException, InterruptedException {
     URI uri = URI.create(url + "/metrics");
     HttpRequest.Builder request = HttpRequest.newBuilder(uri).GET();
-    new dev.asa.http.RequestSigner(
+    new dev.asa.signedrequests.RequestSigner(
             OPERATOR, java.time.Clock.systemUTC(), new java.security.SecureRandom())
         .sign("GET", uri, null)
         .asMap()

@@ -15,9 +15,9 @@ import dev.asa.evaluators.judgeeval.LabelledFileException;
 import dev.asa.evaluators.judgeeval.Scored;
 import dev.asa.evaluators.judgeeval.StandaloneScorer;
 import dev.asa.json.Json;
-import dev.asa.server.evaluation.EvaluationConfig;
-import dev.asa.server.evaluation.EvaluatorPool;
-import dev.asa.server.evaluation.VerificationConfig;
+import dev.asa.server.verification.engine.EvaluationConfig;
+import dev.asa.server.verification.engine.OfferedEvaluators;
+import dev.asa.server.verification.engine.VerificationConfig;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
@@ -36,10 +36,10 @@ import picocli.CommandLine.Spec;
 /**
  * {@code asa judge-eval FILE.jsonl}: how far a judge agrees with people, measured on records people
  * labelled. Each answer is verified standalone at semantic depth by the evaluators the server would
- * run for a {@code POST /verifications} asking for them (the same pool, plan and verifier), so the
- * figure describes the judge that decides payments; then the agreement (pairwise) or the rank
- * correlations (pointwise), overall and per category, with bootstrap intervals, and on request the
- * length baseline beside them.
+ * run for a {@code POST /verifications} asking for them (the same evaluators, plan and verifier),
+ * so the figure describes the judge that decides payments; then the agreement (pairwise) or the
+ * rank correlations (pointwise), overall and per category, with bootstrap intervals, and on request
+ * the length baseline beside them.
  *
  * <p>Exit status: 0 done; 2 for a wrong command line; 5 for a file that cannot be used (missing, or
  * any bad line: nothing is scored then); 4 when an answer could not be evaluated (the judge
@@ -183,10 +183,10 @@ final class JudgeEvalCommand implements Callable<Integer> {
       scorer = remote;
       evaluatorIds = null; // named by the server's results
     } else {
-      // The server's own evaluators, pool and plan: what POST /verifications at semantic depth
+      // The server's own evaluators and plan: what POST /verifications at semantic depth
       // runs.
-      EvaluatorPool pool = VerificationConfig.standard(judge, workers).pool();
-      VerificationEngine.Plan plan = plan(pool, types, judge);
+      OfferedEvaluators offered = VerificationConfig.standard(judge, workers).offered();
+      VerificationEngine.Plan plan = plan(offered, types, judge);
       scorer =
           new StandaloneScorer(
               new StandaloneVerifier(new VerificationEngine(new StructuralEvaluator())), plan);
@@ -228,18 +228,18 @@ final class JudgeEvalCommand implements Callable<Integer> {
 
   /** The plan the server makes for a request naming these evaluator types at semantic depth. */
   private static VerificationEngine.Plan plan(
-      EvaluatorPool pool, List<String> types, JudgeConfig judge) throws UsageException {
+      OfferedEvaluators offered, List<String> types, JudgeConfig judge) throws UsageException {
     for (String type : types) {
-      if (type != null && pool.evaluator(type).isEmpty()) {
+      if (type != null && offered.evaluator(type).isEmpty()) {
         throw new UsageException(
             "--evaluators: there is no '"
                 + type
                 + "' evaluator; there are "
-                + String.join(", ", pool.types())
+                + String.join(", ", offered.types())
                 + (judge == null ? " (agent_as_judge needs --judge openai|anthropic)" : ""));
       }
     }
-    return pool.plan(
+    return offered.plan(
         new EvaluationConfig(
             VerificationEngine.Depth.SEMANTIC,
             types,

@@ -7,7 +7,7 @@ import dev.asa.integrity.QualificationPolicy;
 import dev.asa.json.Json;
 import dev.asa.server.AsaServer;
 import dev.asa.server.config.ServerConfig;
-import dev.asa.server.evaluators.CanaryFile;
+import dev.asa.server.pool.CanaryFile;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

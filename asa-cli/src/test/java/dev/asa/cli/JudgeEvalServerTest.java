@@ -9,7 +9,7 @@ import dev.asa.crypto.KeyFile;
 import dev.asa.json.Json;
 import dev.asa.server.AsaServer;
 import dev.asa.server.config.ServerConfig;
-import dev.asa.server.evaluation.VerificationConfig;
+import dev.asa.server.verification.engine.VerificationConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -47,7 +47,7 @@ public record Escrow(
    * {@code amount} beside the escrow before it may deliver; the stake is slashed to the client when
    * one of the {@code slashOn} events ends the agreement ({@code slashPercent} of it, the rest back
    * to the provider) and returned whole otherwise. Which ending is which event is {@code
-   * dev.asa.escrow.Slashing}'s.
+   * dev.asa.ledger.Slashing}'s.
    *
    * @param amount the stake, above zero, in the escrow's currency
    * @param slashOn the events that slash it; all three when the terms name none

@@ -5,14 +5,8 @@ import dev.asa.crypto.Ed25519PublicKey;
 import dev.asa.evaluators.AssertionJudge;
 import dev.asa.evaluators.StructuralEvaluator;
 import dev.asa.evaluators.VerificationEngine;
-import dev.asa.http.NonceCache;
-import dev.asa.http.NonceRegistry;
-import dev.asa.http.RateLimiter;
-import dev.asa.http.RequestVerifier;
 import dev.asa.server.agreements.AgreementService;
 import dev.asa.server.agreements.CocChains;
-import dev.asa.server.agreements.DeliverableFetcher;
-import dev.asa.server.agreements.VerificationRunner;
 import dev.asa.server.archive.ArchiveOperations;
 import dev.asa.server.archive.ArchiveSchedule;
 import dev.asa.server.archive.Archiver;
@@ -26,10 +20,6 @@ import dev.asa.server.escrow.Outbox;
 import dev.asa.server.escrow.WebhookCourier;
 import dev.asa.server.escrow.X402Facilitator;
 import dev.asa.server.escrow.erc8183.Erc8183Chain;
-import dev.asa.server.evaluation.EvaluatorPool;
-import dev.asa.server.evaluation.JobRunner;
-import dev.asa.server.evaluation.ModelLoad;
-import dev.asa.server.evaluators.EvaluatorRegistry;
 import dev.asa.server.http.AccessLog;
 import dev.asa.server.http.Admin;
 import dev.asa.server.http.ApiReference;
@@ -49,7 +39,8 @@ import dev.asa.server.metrics.Metrics;
 import dev.asa.server.metrics.MetricsServer;
 import dev.asa.server.metrics.StoreGauges;
 import dev.asa.server.net.GuardedHttpClient;
-import dev.asa.server.registry.RegistryService;
+import dev.asa.server.pool.EvaluatorRegistry;
+import dev.asa.server.pool.RegistryService;
 import dev.asa.server.reputation.ArpCourier;
 import dev.asa.server.reputation.Reputation;
 import dev.asa.server.reputation.ReputationFeed;
@@ -57,8 +48,17 @@ import dev.asa.server.store.NonceTable;
 import dev.asa.server.store.Store;
 import dev.asa.server.store.Stores;
 import dev.asa.server.timers.Timers;
+import dev.asa.server.verification.DeliverableFetcher;
+import dev.asa.server.verification.VerificationRunner;
 import dev.asa.server.verification.VerificationService;
+import dev.asa.server.verification.engine.JobRunner;
+import dev.asa.server.verification.engine.ModelLoad;
+import dev.asa.server.verification.engine.OfferedEvaluators;
 import dev.asa.shadow.Judge;
+import dev.asa.signedrequests.NonceCache;
+import dev.asa.signedrequests.NonceRegistry;
+import dev.asa.signedrequests.RateLimiter;
+import dev.asa.signedrequests.RequestVerifier;
 import io.javalin.Javalin;
 import io.javalin.router.Endpoint;
 import java.time.Duration;
@@ -162,7 +162,7 @@ public final class AsaServer implements AutoCloseable {
     }
     // The offline model loads while the store opens, on a platform thread of its own, and the
     // server listens only once it has: nothing is served, /ready included, before the model is in.
-    ModelLoad model = ModelLoad.start(config.verification().pool());
+    ModelLoad model = ModelLoad.start(config.verification().offered());
     Metrics metrics = new Metrics();
     Ed25519PrivateKey serverKey = ServerKey.loadOrCreate(config.dataDir());
     Store store = Stores.open(config.dbUrl(), config.dataDir(), new ActivityLog(metrics));
@@ -201,8 +201,10 @@ public final class AsaServer implements AutoCloseable {
               store.outbox(),
               Enforcement.bindings(
                   escrow, store.ledger(), facilitator, chain, store.chainTransactions()));
-      EvaluatorPool evaluators =
-          config.verification().pool() == null ? null : config.verification().pool().timed(metrics);
+      OfferedEvaluators evaluators =
+          config.verification().offered() == null
+              ? null
+              : config.verification().offered().timed(metrics);
       // Sealed "judged" criteria go to the LLM judge when one is configured.
       Judge assertionJudge =
           evaluators == null
@@ -252,7 +254,8 @@ public final class AsaServer implements AutoCloseable {
               store.jobs(),
               store.verifications(),
               config.clock(),
-              agreements,
+              agreements.engine(),
+              agreements.queries()::requireReader,
               evaluators,
               jobs,
               new VerificationEngine(new StructuralEvaluator()),

@@ -6,13 +6,27 @@ import dev.asa.negotiation.NegotiationPolicy;
 import dev.asa.server.escrow.Disputes;
 import dev.asa.server.escrow.Enforcement;
 import dev.asa.server.escrow.EscrowConfig;
-import dev.asa.server.evaluation.EvaluatorPool;
-import dev.asa.server.evaluation.JobRunner;
-import dev.asa.server.evaluators.EvaluatorRegistry;
 import dev.asa.server.market.MarketData;
+import dev.asa.server.pool.AssignmentConfig;
+import dev.asa.server.pool.EvaluatorAssignments;
+import dev.asa.server.pool.EvaluatorRegistry;
+import dev.asa.server.pool.PoolSource;
 import dev.asa.server.reputation.Reputation;
 import dev.asa.server.reputation.ReputationFeed;
+import dev.asa.server.settlement.Closing;
+import dev.asa.server.settlement.ResultEnforcement;
 import dev.asa.server.store.Store;
+import dev.asa.server.verification.EngineVerifications;
+import dev.asa.server.verification.EvaluatorQueue;
+import dev.asa.server.verification.EvaluatorTasks;
+import dev.asa.server.verification.EvaluatorTimeouts;
+import dev.asa.server.verification.TaskSettlement;
+import dev.asa.server.verification.VerificationFlow;
+import dev.asa.server.verification.VerificationRunner;
+import dev.asa.server.verification.engine.JobRunner;
+import dev.asa.server.verification.engine.OfferedEvaluators;
+import dev.asa.server.work.Ids;
+import dev.asa.server.work.UnitOfWork;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Set;
@@ -54,7 +68,7 @@ public final class AgreementService {
       Enforcement enforcement,
       Disputes disputes,
       Set<Ed25519PublicKey> arbiters,
-      EvaluatorPool evaluators,
+      OfferedEvaluators evaluators,
       JobRunner jobs,
       AssignmentConfig assignment,
       EvaluatorRegistry registry) {
@@ -89,7 +103,7 @@ public final class AgreementService {
       Enforcement enforcement,
       Disputes disputes,
       Set<Ed25519PublicKey> arbiters,
-      EvaluatorPool evaluators,
+      OfferedEvaluators evaluators,
       JobRunner jobs,
       AssignmentConfig assignment,
       EvaluatorRegistry registry,
@@ -132,7 +146,7 @@ public final class AgreementService {
       Enforcement enforcement,
       Disputes disputes,
       Set<Ed25519PublicKey> arbiters,
-      EvaluatorPool evaluators,
+      OfferedEvaluators evaluators,
       JobRunner jobs,
       AssignmentConfig assignment,
       EvaluatorRegistry registry,

@@ -13,6 +13,7 @@ import dev.asa.server.net.FetchLimits;
 import dev.asa.server.net.GuardedHttpClient;
 import dev.asa.server.net.OutboundRequest;
 import dev.asa.server.net.OutboundResponse;
+import dev.asa.server.work.Command;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.URI;

@@ -3,9 +3,10 @@ package dev.asa.server.agreements;
 import dev.asa.agreement.CanaryTerms;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.document.Agreement;
-import dev.asa.server.evaluation.EvaluatorPool;
-import dev.asa.server.evaluators.CanarySetInfo;
-import dev.asa.server.evaluators.EvaluatorRegistry;
+import dev.asa.server.pool.CanarySetInfo;
+import dev.asa.server.pool.EvaluatorRegistry;
+import dev.asa.server.verification.EvaluatorTasks;
+import dev.asa.server.verification.engine.OfferedEvaluators;
 import java.util.Optional;
 
 /**
@@ -21,19 +22,19 @@ final class EvaluatorTermsCheck {
   static final String TESTS = "/quality_criteria/tests";
 
   private final EvaluatorRegistry registry;
-  private final EvaluatorPool pool;
+  private final OfferedEvaluators offered;
 
   /**
-   * @param pool the server's semantic evaluators (null: none), which say whether code runs here
+   * @param offered the server's semantic evaluators (null: none), which say whether code runs here
    */
-  EvaluatorTermsCheck(EvaluatorRegistry registry, EvaluatorPool pool) {
+  EvaluatorTermsCheck(EvaluatorRegistry registry, OfferedEvaluators offered) {
     this.registry = registry;
-    this.pool = pool;
+    this.offered = offered;
   }
 
   void check(Agreement a) {
     if (a.terms().qualityCriteria().codeTests().isPresent()) {
-      EvaluatorPool.requireRunsCode(pool, TESTS);
+      OfferedEvaluators.requireRunsCode(offered, TESTS);
     }
     checkCanaries(a);
   }

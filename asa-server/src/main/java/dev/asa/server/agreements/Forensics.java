@@ -17,6 +17,8 @@ import dev.asa.server.store.TaskRow;
 import dev.asa.server.store.TaskStore;
 import dev.asa.server.store.VerificationRow;
 import dev.asa.server.store.VerificationStore;
+import dev.asa.server.work.EventLog;
+import dev.asa.server.work.UnitOfWork;
 import java.util.List;
 import java.util.Set;
 

@@ -2,10 +2,10 @@ package dev.asa.server.archive;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.json.Json;
-import dev.asa.server.agreements.NotFoundException;
-import dev.asa.server.agreements.Outcome;
 import dev.asa.server.store.ArchiveRow;
 import dev.asa.server.store.ArchiveStore;
+import dev.asa.server.work.NotFoundException;
+import dev.asa.server.work.Outcome;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -56,7 +56,7 @@ public final class ArchiveOperations {
         .completeFile(name)
         .orElseThrow(() ->
             row.status() == ArchiveRow.Status.WRITING
-                ? new dev.asa.server.agreements.ConflictException(
+                ? new dev.asa.server.work.ConflictException(
                     "archive "
                         + name
                         + " is still being written; wait until its status is complete")

@@ -1,7 +1,6 @@
 package dev.asa.server.escrow;
 
 import dev.asa.crypto.Ed25519PrivateKey;
-import dev.asa.http.StandardWebhooks;
 import dev.asa.server.net.DestinationRefusedException;
 import dev.asa.server.net.FetchLimits;
 import dev.asa.server.net.GuardedHttpClient;
@@ -9,6 +8,7 @@ import dev.asa.server.net.OutboundRequest;
 import dev.asa.server.net.OutboundResponse;
 import dev.asa.server.net.OutboundTimeoutException;
 import dev.asa.server.store.OutboxMessage;
+import dev.asa.signedrequests.StandardWebhooks;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;

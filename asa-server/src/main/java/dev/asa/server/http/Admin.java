@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.crypto.Ed25519PublicKey;
 import dev.asa.json.Json;
 import dev.asa.server.config.ServerConfig;
-import dev.asa.server.evaluators.CanarySetInfo;
-import dev.asa.server.evaluators.EvaluatorRegistry;
+import dev.asa.server.pool.CanarySetInfo;
+import dev.asa.server.pool.EvaluatorRegistry;
 import java.util.TreeMap;
 
 /**

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.asa.agreement.AgreementSchemas;
 import dev.asa.json.Json;
-import dev.asa.server.agreements.NotFoundException;
+import dev.asa.server.work.NotFoundException;
 import io.javalin.http.Context;
 import java.io.IOException;
 import java.io.InputStream;

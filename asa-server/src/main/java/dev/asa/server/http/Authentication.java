@@ -2,19 +2,19 @@ package dev.asa.server.http;
 
 import dev.asa.access.Caller;
 import dev.asa.crypto.Ed25519PublicKey;
-import dev.asa.http.RateLimiter;
-import dev.asa.http.RequestVerifier;
-import dev.asa.http.VerifiedCaller;
 import dev.asa.server.config.PublicUrls;
+import dev.asa.signedrequests.RateLimiter;
+import dev.asa.signedrequests.RequestVerifier;
+import dev.asa.signedrequests.VerifiedCaller;
 import io.javalin.http.Context;
 import java.util.Enumeration;
 
 /**
- * Who is calling: verifies the request's RFC 9421 signature (see {@link dev.asa.http.RequestSigner}
- * for the exact scheme) and applies two rate limits. The per-key limit counts only verified keys,
- * so that forged requests cannot spend someone else's budget; a wider per-address limit applies
- * before verification, because anyone can mint keys and each signed request costs a signature check
- * and a slot in the replay cache.
+ * Who is calling: verifies the request's RFC 9421 signature (see {@link
+ * dev.asa.signedrequests.RequestSigner} for the exact scheme) and applies two rate limits. The
+ * per-key limit counts only verified keys, so that forged requests cannot spend someone else's
+ * budget; a wider per-address limit applies before verification, because anyone can mint keys and
+ * each signed request costs a signature check and a slot in the replay cache.
  */
 public final class Authentication {
   private static final String ATTRIBUTE = "asa.caller";

@@ -1,6 +1,6 @@
 package dev.asa.server.http;
 
-import dev.asa.server.agreements.NotFoundException;
+import dev.asa.server.work.NotFoundException;
 import io.javalin.http.Context;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,10 +15,10 @@ import java.util.Map;
  *
  * <p>The console adds no access of its own. The page imports the caller's key file with WebCrypto,
  * keeps the key in memory, and signs every API request exactly as the SDK does (RFC 9421, see
- * {@code dev.asa.http.RequestSigner}); the server answers it as it answers the CLI. The key never
- * leaves the browser. The responses carry a strict Content-Security-Policy (no inline script, no
- * other host), so a script that found its way into an agreement's text could neither run nor send
- * the key anywhere.
+ * {@code dev.asa.signedrequests.RequestSigner}); the server answers it as it answers the CLI. The
+ * key never leaves the browser. The responses carry a strict Content-Security-Policy (no inline
+ * script, no other host), so a script that found its way into an agreement's text could neither run
+ * nor send the key anywhere.
  */
 final class Console {
   private static final String DIRECTORY = "/dev/asa/server/console/";

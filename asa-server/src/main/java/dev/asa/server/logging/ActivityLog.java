@@ -1,6 +1,6 @@
 package dev.asa.server.logging;
 
-import dev.asa.escrow.Transfer;
+import dev.asa.ledger.Transfer;
 import dev.asa.lifecycle.State;
 import dev.asa.server.metrics.Metrics;
 import dev.asa.server.store.CommitListener;

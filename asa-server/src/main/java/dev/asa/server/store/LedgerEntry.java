@@ -1,7 +1,7 @@
 package dev.asa.server.store;
 
 import dev.asa.agreement.Money;
-import dev.asa.escrow.Transfer;
+import dev.asa.ledger.Transfer;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.Objects;

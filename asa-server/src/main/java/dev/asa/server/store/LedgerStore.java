@@ -2,8 +2,8 @@ package dev.asa.server.store;
 
 import dev.asa.agreement.Currency;
 import dev.asa.agreement.Money;
-import dev.asa.escrow.Accounts;
-import dev.asa.escrow.Transfer;
+import dev.asa.ledger.Accounts;
+import dev.asa.ledger.Transfer;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Locale;

@@ -1,6 +1,6 @@
 package dev.asa.server.store;
 
-import dev.asa.http.NonceRegistry;
+import dev.asa.signedrequests.NonceRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -10,8 +10,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The request nonces in the database (V008 {@code request_nonces}), so that a replay is refused
  * after a restart and by every node sharing the database, not only by the process that saw the
- * request first. The server layers its in-memory {@link dev.asa.http.NonceCache} in front (see
- * {@link NonceRegistry#layered}): a replay to the same node never reaches the database.
+ * request first. The server layers its in-memory {@link dev.asa.signedrequests.NonceCache} in front
+ * (see {@link NonceRegistry#layered}): a replay to the same node never reaches the database.
  *
  * <p>The decision is one statement: an insert on the primary key (key_id, nonce) that, on conflict,
  * takes over the row only if it has expired. Of two nodes recording the same pair at once, exactly

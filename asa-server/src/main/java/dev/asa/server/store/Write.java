@@ -1,6 +1,6 @@
 package dev.asa.server.store;
 
-import dev.asa.escrow.Transfer;
+import dev.asa.ledger.Transfer;
 import java.time.Instant;
 import java.util.Objects;
 

@@ -10,8 +10,8 @@ import dev.asa.agreement.StrictJson;
 import dev.asa.document.StandaloneCriteria;
 import dev.asa.evaluators.Language;
 import dev.asa.evaluators.code.CodeDeliverables;
-import dev.asa.server.agreements.Delivery;
-import dev.asa.server.evaluation.EvaluationConfig;
+import dev.asa.server.verification.engine.EvaluationConfig;
+import dev.asa.server.work.Delivery;
 import dev.asa.text.ControlCharacters;
 
 /**

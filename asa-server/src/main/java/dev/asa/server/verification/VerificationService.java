@@ -16,16 +16,6 @@ import dev.asa.evaluators.StandaloneVerifier;
 import dev.asa.evaluators.VerificationEngine;
 import dev.asa.evaluators.VerificationEngine.Depth;
 import dev.asa.json.Json;
-import dev.asa.server.agreements.AgreementService;
-import dev.asa.server.agreements.ConflictException;
-import dev.asa.server.agreements.DeliverableFetcher;
-import dev.asa.server.agreements.IdempotencyTicket;
-import dev.asa.server.agreements.NotFoundException;
-import dev.asa.server.agreements.Outcome;
-import dev.asa.server.evaluation.EvaluationConfig;
-import dev.asa.server.evaluation.EvaluatorPool;
-import dev.asa.server.evaluation.JobRunner;
-import dev.asa.server.evaluation.Jobs;
 import dev.asa.server.store.DuplicateKeyException;
 import dev.asa.server.store.IdempotencyRow;
 import dev.asa.server.store.IdempotencyStore;
@@ -35,6 +25,14 @@ import dev.asa.server.store.VerificationRow;
 import dev.asa.server.store.VerificationStore;
 import dev.asa.server.store.Write;
 import dev.asa.server.store.Writes;
+import dev.asa.server.verification.engine.EvaluationConfig;
+import dev.asa.server.verification.engine.JobRunner;
+import dev.asa.server.verification.engine.Jobs;
+import dev.asa.server.verification.engine.OfferedEvaluators;
+import dev.asa.server.work.ConflictException;
+import dev.asa.server.work.IdempotencyTicket;
+import dev.asa.server.work.NotFoundException;
+import dev.asa.server.work.Outcome;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
@@ -70,8 +68,9 @@ public final class VerificationService {
   private final JobStore jobStore;
   private final VerificationStore results;
   private final Clock clock;
-  private final AgreementService agreements;
-  private final EvaluatorPool evaluators;
+  private final EngineVerifications agreementEngine;
+  private final AgreementReaders agreementReaders;
+  private final OfferedEvaluators evaluators;
   private final JobRunner jobs;
   private final StandaloneVerifier verifier;
   private final DeliverableFetcher fetcher;
@@ -79,6 +78,22 @@ public final class VerificationService {
   private final SecureRandom random = new SecureRandom();
 
   /**
+   * Who may read an agreement, and so its verifications: the agreements' own rule, handed in by the
+   * composition root so that this package need not depend on the agreements above it.
+   */
+  @FunctionalInterface
+  public interface AgreementReaders {
+    /**
+     * Returns if {@code caller} may read the agreement, and throws {@code NotFoundException} if
+     * not.
+     */
+    void requireReader(String agreementId, Caller caller);
+  }
+
+  /**
+   * @param agreementEngine verifications of agreements by the server's engine, for requests that
+   *     name one
+   * @param agreementReaders the agreements' rule of who may read one, for their verifications
    * @param evaluators null when the server offers structural verification only
    * @param serverKeyId the server's key, the identity standalone results are signed by
    */
@@ -88,8 +103,9 @@ public final class VerificationService {
       JobStore jobStore,
       VerificationStore results,
       Clock clock,
-      AgreementService agreements,
-      EvaluatorPool evaluators,
+      EngineVerifications agreementEngine,
+      AgreementReaders agreementReaders,
+      OfferedEvaluators evaluators,
       JobRunner jobs,
       VerificationEngine engine,
       DeliverableFetcher fetcher,
@@ -99,7 +115,8 @@ public final class VerificationService {
     this.jobStore = jobStore;
     this.results = results;
     this.clock = clock;
-    this.agreements = agreements;
+    this.agreementEngine = agreementEngine;
+    this.agreementReaders = agreementReaders;
     this.evaluators = evaluators;
     this.jobs = jobs;
     this.verifier = new StandaloneVerifier(engine);
@@ -134,19 +151,17 @@ public final class VerificationService {
       ticket = named;
     }
     if (!request.isStandalone()) {
-      return agreements
-          .engine()
-          .verifyByEngine(
-              request.agreementId(),
-              request.config(),
-              request.delivery().contentHash(),
-              caller,
-              ticket,
-              chosenId,
-              request.agreementCriteria());
+      return agreementEngine.verifyByEngine(
+          request.agreementId(),
+          request.config(),
+          request.delivery().contentHash(),
+          caller,
+          ticket,
+          chosenId,
+          request.agreementCriteria());
     }
     if (request.tests() != null) {
-      EvaluatorPool.requireRunsCode(evaluators, "/original_request/tests");
+      OfferedEvaluators.requireRunsCode(evaluators, "/original_request/tests");
     }
     Depth depth =
         request.config().depth() != null
@@ -279,7 +294,7 @@ public final class VerificationService {
     for (JobRow job : jobStore.unfinished()) {
       try {
         if (job.agreementId() != null) {
-          agreements.engine().resumeJob(job);
+          agreementEngine.resumeJob(job);
         } else {
           JsonNode stored = Json.parseTrusted(job.request());
           ObjectNode body = ((ObjectNode) stored).deepCopy();
@@ -389,7 +404,7 @@ public final class VerificationService {
             .find(id)
             .orElseThrow(() -> new NotFoundException("no verification with id '" + id + "'"));
     if (job.agreementId() != null) {
-      agreements.queries().requireReader(job.agreementId(), caller);
+      agreementReaders.requireReader(job.agreementId(), caller);
     } else if (!(caller instanceof Caller.Key key
         && (key.operator() || caller.describe().equals(job.caller())))) {
       throw new NotFoundException(

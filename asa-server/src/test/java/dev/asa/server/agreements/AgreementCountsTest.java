@@ -10,6 +10,8 @@ import dev.asa.server.store.AgreementFilter;
 import dev.asa.server.store.AgreementRow;
 import dev.asa.server.store.Store;
 import dev.asa.server.store.Stores;
+import dev.asa.server.verification.DeliverableFetcher;
+import dev.asa.server.verification.VerificationRunner;
 import dev.asa.testing.Fixtures;
 import dev.asa.testing.MutableClock;
 import java.nio.file.Path;

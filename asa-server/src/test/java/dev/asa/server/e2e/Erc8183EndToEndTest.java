@@ -18,7 +18,7 @@ import dev.asa.server.AsaServer;
 import dev.asa.server.config.ServerConfig;
 import dev.asa.server.escrow.EscrowConfig;
 import dev.asa.server.escrow.erc8183.Erc8183Settings;
-import dev.asa.server.evaluators.CanaryFile;
+import dev.asa.server.pool.CanaryFile;
 import dev.asa.testing.Fixtures;
 import dev.asa.testing.MutableClock;
 import java.math.BigDecimal;

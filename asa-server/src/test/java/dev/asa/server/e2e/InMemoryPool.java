@@ -10,7 +10,7 @@ import dev.asa.integrity.PoolMember;
 import dev.asa.integrity.QualificationPolicy;
 import dev.asa.integrity.Standing;
 import dev.asa.integrity.TrackRecord;
-import dev.asa.server.agreements.PoolSource;
+import dev.asa.server.pool.PoolSource;
 import dev.asa.testing.Fixtures;
 import java.math.BigDecimal;
 import java.time.Instant;

@@ -8,7 +8,7 @@ import dev.asa.client.AsaClient;
 import dev.asa.json.Json;
 import dev.asa.server.AsaServer;
 import dev.asa.server.config.ServerConfig;
-import dev.asa.server.evaluation.VerificationConfig;
+import dev.asa.server.verification.engine.VerificationConfig;
 import dev.asa.testing.Fixtures;
 import java.math.BigDecimal;
 import java.net.URI;

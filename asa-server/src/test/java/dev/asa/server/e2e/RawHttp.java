@@ -2,9 +2,9 @@ package dev.asa.server.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.asa.crypto.Ed25519PrivateKey;
-import dev.asa.http.RequestSigner;
-import dev.asa.http.SignedHeaders;
 import dev.asa.json.Json;
+import dev.asa.signedrequests.RequestSigner;
+import dev.asa.signedrequests.SignedHeaders;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -3,11 +3,11 @@ package dev.asa.server.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.asa.crypto.Ed25519PrivateKey;
-import dev.asa.http.RequestSigner;
-import dev.asa.http.SignedHeaders;
 import dev.asa.server.AsaServer;
 import dev.asa.server.config.PublicUrls;
 import dev.asa.server.config.ServerConfig;
+import dev.asa.signedrequests.RequestSigner;
+import dev.asa.signedrequests.SignedHeaders;
 import dev.asa.testing.Fixtures;
 import java.net.URI;
 import java.nio.file.Path;

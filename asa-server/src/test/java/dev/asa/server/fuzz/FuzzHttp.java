@@ -1,7 +1,7 @@
 package dev.asa.server.fuzz;
 
 import dev.asa.crypto.Ed25519PrivateKey;
-import dev.asa.http.RequestSigner;
+import dev.asa.signedrequests.RequestSigner;
 import dev.asa.testing.Fixtures;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;

@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.asa.access.Caller;
 import dev.asa.crypto.Ed25519PrivateKey;
-import dev.asa.http.NonceCache;
-import dev.asa.http.RateLimiter;
-import dev.asa.http.RequestSigner;
-import dev.asa.http.RequestVerifier;
 import dev.asa.json.Json;
 import dev.asa.server.config.PublicUrls;
+import dev.asa.signedrequests.NonceCache;
+import dev.asa.signedrequests.RateLimiter;
+import dev.asa.signedrequests.RequestSigner;
+import dev.asa.signedrequests.RequestVerifier;
 import dev.asa.testing.Fixtures;
 import io.javalin.Javalin;
 import io.javalin.config.JavalinConfig;

@@ -3,10 +3,10 @@ package dev.asa.server.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.asa.crypto.Ed25519PrivateKey;
-import dev.asa.http.RequestSigner;
 import dev.asa.json.Json;
 import dev.asa.server.AsaServer;
 import dev.asa.server.config.ServerConfig;
+import dev.asa.signedrequests.RequestSigner;
 import dev.asa.testing.Fixtures;
 import io.javalin.router.Endpoint;
 import io.javalin.security.Roles;

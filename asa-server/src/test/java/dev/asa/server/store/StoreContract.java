@@ -352,17 +352,17 @@ abstract class StoreContract {
   void aTransferIsTwoBalancedEntriesAndAnAgreementGetsOneOfEachKind() {
     AgreementRow a = created("ledger");
     var hold =
-        new dev.asa.escrow.Transfer(
+        new dev.asa.ledger.Transfer(
             a.id(),
-            dev.asa.escrow.Transfer.Kind.HOLD,
+            dev.asa.ledger.Transfer.Kind.HOLD,
             "party:c",
             "escrow:" + a.id(),
             usd("10.00"),
             T0);
     var release =
-        new dev.asa.escrow.Transfer(
+        new dev.asa.ledger.Transfer(
             a.id(),
-            dev.asa.escrow.Transfer.Kind.RELEASE,
+            dev.asa.ledger.Transfer.Kind.RELEASE,
             "escrow:" + a.id(),
             "party:p",
             usd("8.50"),
@@ -380,9 +380,9 @@ abstract class StoreContract {
         .satisfies(e -> assertThat(e.amount()).isEqualTo(usd("8.50")));
     // A second release of the same agreement is refused, with the whole transaction.
     var again =
-        new dev.asa.escrow.Transfer(
+        new dev.asa.ledger.Transfer(
             a.id(),
-            dev.asa.escrow.Transfer.Kind.RELEASE,
+            dev.asa.ledger.Transfer.Kind.RELEASE,
             "escrow:" + a.id(),
             "party:p",
             usd("1.50"),
@@ -408,8 +408,8 @@ abstract class StoreContract {
     String provider = "party:p-" + a.id();
     // A refund from an escrow nobody funded: refused, with the whole unit of work.
     var refund =
-        new dev.asa.escrow.Transfer(
-            a.id(), dev.asa.escrow.Transfer.Kind.REFUND, escrow, client, usd("10.00"), T0);
+        new dev.asa.ledger.Transfer(
+            a.id(), dev.asa.ledger.Transfer.Kind.REFUND, escrow, client, usd("10.00"), T0);
     org.assertj.core.api.Assertions.assertThatThrownBy(() ->
             store
                 .writes()
@@ -424,14 +424,14 @@ abstract class StoreContract {
     // A hold of 10.00 pays out at most 10.00 in all: release 8.50, then a refund of 1.51 is one
     // cent too many.
     var hold =
-        new dev.asa.escrow.Transfer(
-            a.id(), dev.asa.escrow.Transfer.Kind.HOLD, client, escrow, usd("10.00"), T0);
+        new dev.asa.ledger.Transfer(
+            a.id(), dev.asa.ledger.Transfer.Kind.HOLD, client, escrow, usd("10.00"), T0);
     var release =
-        new dev.asa.escrow.Transfer(
-            a.id(), dev.asa.escrow.Transfer.Kind.RELEASE, escrow, provider, usd("8.50"), T0);
+        new dev.asa.ledger.Transfer(
+            a.id(), dev.asa.ledger.Transfer.Kind.RELEASE, escrow, provider, usd("8.50"), T0);
     var tooMuch =
-        new dev.asa.escrow.Transfer(
-            a.id(), dev.asa.escrow.Transfer.Kind.REFUND, escrow, client, usd("1.51"), T0);
+        new dev.asa.ledger.Transfer(
+            a.id(), dev.asa.ledger.Transfer.Kind.REFUND, escrow, client, usd("1.51"), T0);
     org.assertj.core.api.Assertions.assertThatThrownBy(() ->
             store
                 .writes()
@@ -444,8 +444,8 @@ abstract class StoreContract {
         .hasMessageContaining("holds 1.50");
     assertThat(store.ledger().entriesOfAgreement(a.id())).isEmpty();
     var exact =
-        new dev.asa.escrow.Transfer(
-            a.id(), dev.asa.escrow.Transfer.Kind.REFUND, escrow, client, usd("1.50"), T0);
+        new dev.asa.ledger.Transfer(
+            a.id(), dev.asa.ledger.Transfer.Kind.REFUND, escrow, client, usd("1.50"), T0);
     store
         .writes()
         .apply(
@@ -461,9 +461,9 @@ abstract class StoreContract {
     // Escrow money moves one way: a release that does not come out of the agreement's own escrow
     // cannot be built.
     org.assertj.core.api.Assertions.assertThatThrownBy(() ->
-            new dev.asa.escrow.Transfer(
+            new dev.asa.ledger.Transfer(
                 a.id(),
-                dev.asa.escrow.Transfer.Kind.RELEASE,
+                dev.asa.ledger.Transfer.Kind.RELEASE,
                 "escrow:other",
                 provider,
                 usd("1.00"),

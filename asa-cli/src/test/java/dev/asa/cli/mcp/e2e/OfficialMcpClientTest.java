@@ -15,7 +15,7 @@ import dev.asa.json.Json;
 import dev.asa.server.AsaServer;
 import dev.asa.server.config.ServerConfig;
 import dev.asa.server.e2e.NodeScripts;
-import dev.asa.server.evaluation.VerificationConfig;
+import dev.asa.server.verification.engine.VerificationConfig;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;

@@ -1,8 +1,0 @@
-package dev.asa.server.agreements;
-
-/** No such agreement, verification or template (or, for a stranger, none they may see). */
-public final class NotFoundException extends RuntimeException {
-  public NotFoundException(String message) {
-    super(message);
-  }
-}

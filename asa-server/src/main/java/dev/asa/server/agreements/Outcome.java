@@ -1,6 +1,0 @@
-package dev.asa.server.agreements;
-
-import com.fasterxml.jackson.databind.JsonNode;
-
-/** What a mutating call answers: an HTTP status and a JSON body (stored for idempotent replays). */
-public record Outcome(int status, JsonNode body) {}

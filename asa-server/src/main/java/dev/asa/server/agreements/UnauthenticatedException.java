@@ -1,8 +1,0 @@
-package dev.asa.server.agreements;
-
-/** A route that answers anonymous callers only for public data was called without a signature. */
-public final class UnauthenticatedException extends RuntimeException {
-  public UnauthenticatedException(String message) {
-    super(message);
-  }
-}
