@@ -2,8 +2,9 @@ package dev.asa.server.store;
 
 /**
  * The two databases the store speaks. The data SQL is written once in the subset both understand
- * (INSERT ... RETURNING, LIMIT, plain types); only the schema scripts differ, and they live in one
- * migrations folder per dialect.
+ * (INSERT ... RETURNING, LIMIT, plain types); only schema scripts differ. A script that differs
+ * lives in the migrations folder of each dialect, one that does not in the common folder (see
+ * {@link Migrations}).
  */
 enum Dialect {
   SQLITE("sqlite"),
@@ -15,7 +16,10 @@ enum Dialect {
     this.folder = folder;
   }
 
-  /** Name of the folder under {@code dev/asa/server/store/migrations/} holding its scripts. */
+  /**
+   * Name of the folder under {@code dev/asa/server/store/migrations/} holding the scripts written
+   * for this dialect (next to {@code common/}).
+   */
   String migrationFolder() {
     return folder;
   }

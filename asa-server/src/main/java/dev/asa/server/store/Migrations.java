@@ -28,9 +28,15 @@ import org.flywaydb.core.api.pattern.ValidatePattern;
 
 /**
  * Brings a database's schema up to the version this build knows, with Flyway: the SQL scripts
- * {@code V<NNN>__<name>.sql} under {@code dev/asa/server/store/migrations/<dialect>/} run in order,
- * each in its own transaction together with its row in Flyway's {@code flyway_schema_history}.
- * Every script in the folder is applied; a file whose name is not a migration's stops the start.
+ * {@code V<NNN>__<name>.sql} under {@code dev/asa/server/store/migrations/} run in order, each in
+ * its own transaction together with its row in Flyway's {@code flyway_schema_history}. A dialect's
+ * scripts are those of its own folder ({@code sqlite/}, {@code postgresql/}) and those of {@code
+ * common/}, which holds each script that is the same for every dialect once; a version is in one of
+ * the two folders, never both. Every script in them is applied; a file whose name is not a
+ * migration's stops the start.
+ *
+ * <p>Flyway records a script by its file name, without the folder, so moving a released script
+ * between {@code common/} and a dialect's folder unchanged leaves databases that applied it valid.
  *
  * <p>Before migrating, Flyway validates what the database has applied against the scripts of this
  * build, and the server refuses to start when:
@@ -66,9 +72,16 @@ final class Migrations {
 
   private Migrations() {}
 
-  /** Flyway location of a dialect's scripts. */
-  static String location(Dialect dialect) {
-    return "classpath:dev/asa/server/store/migrations/" + dialect.migrationFolder();
+  /** Classpath folder holding the migration scripts, one subfolder per dialect and a common one. */
+  static final String ROOT = "dev/asa/server/store/migrations/";
+
+  /** Subfolder of {@link #ROOT} holding the scripts that are the same for every dialect. */
+  static final String COMMON_FOLDER = "common";
+
+  /** Flyway locations of a dialect's scripts: the common ones and its own. */
+  static List<String> locations(Dialect dialect) {
+    return List.of(
+        "classpath:" + ROOT + COMMON_FOLDER, "classpath:" + ROOT + dialect.migrationFolder());
   }
 
   /**
@@ -80,14 +93,14 @@ final class Migrations {
    *     was edited, or a migration failed
    */
   static Map<String, String> migrate(Database database) {
-    return migrate(database, location(database.dialect()));
+    return migrate(database, locations(database.dialect()));
   }
 
-  /** {@link #migrate(Database)} with the scripts taken from {@code location} (for tests). */
-  static Map<String, String> migrate(Database database, String location) {
+  /** {@link #migrate(Database)} with the scripts taken from {@code locations} (for tests). */
+  static Map<String, String> migrate(Database database, List<String> locations) {
     return database.withDataSource(dataSource -> {
       OptionalInt legacy = legacyVersion(database, dataSource);
-      FluentConfiguration config = configure(dataSource, location);
+      FluentConfiguration config = configure(dataSource, locations);
       if (legacy.isPresent()) {
         config
             .baselineOnMigrate(true)
@@ -157,10 +170,10 @@ final class Migrations {
         .toList();
   }
 
-  private static FluentConfiguration configure(DataSource dataSource, String location) {
+  private static FluentConfiguration configure(DataSource dataSource, List<String> locations) {
     return Flyway.configure(Migrations.class.getClassLoader())
         .dataSource(dataSource)
-        .locations(location)
+        .locations(locations.toArray(String[]::new))
         .failOnMissingLocations(true)
         .validateMigrationNaming(true)
         // Flyway's default ignores versions applied by a newer build ("*:future"); nothing is

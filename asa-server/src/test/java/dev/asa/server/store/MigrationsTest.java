@@ -33,19 +33,40 @@ class MigrationsTest {
 
   @TempDir Path dir;
 
-  /** The scripts in a dialect's folder, sorted: what this build knows. */
+  /** The scripts of a dialect, from common/ and its own folder, sorted: what this build knows. */
   static List<String> scripts(Dialect dialect) {
-    URL folder =
-        MigrationsTest.class
-            .getClassLoader()
-            .getResource("dev/asa/server/store/migrations/" + dialect.migrationFolder());
-    assertThat(folder).isNotNull();
-    assertThat(folder.getProtocol()).isEqualTo("file"); // tests run from target/classes
-    try (Stream<Path> files = Files.list(Path.of(folder.toURI()))) {
+    return Stream.concat(
+            scriptsIn(Migrations.COMMON_FOLDER).stream(),
+            scriptsIn(dialect.migrationFolder()).stream())
+        .sorted()
+        .toList();
+  }
+
+  /** The files in one folder of the migrations, sorted. */
+  static List<String> scriptsIn(String folder) {
+    try (Stream<Path> files = Files.list(folder(folder))) {
       return files.map(p -> p.getFileName().toString()).sorted().toList();
-    } catch (IOException | URISyntaxException e) {
+    } catch (IOException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /** A folder of the migrations on disk (tests run from target/classes). */
+  static Path folder(String folder) {
+    URL url = MigrationsTest.class.getClassLoader().getResource(Migrations.ROOT + folder);
+    assertThat(url).as(Migrations.ROOT + folder).isNotNull();
+    assertThat(url.getProtocol()).isEqualTo("file");
+    try {
+      return Path.of(url.toURI());
+    } catch (URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** A script of a dialect, from whichever of its two folders holds it. */
+  static Path script(Dialect dialect, String script) {
+    Path own = folder(dialect.migrationFolder()).resolve(script);
+    return Files.exists(own) ? own : folder(Migrations.COMMON_FOLDER).resolve(script);
   }
 
   /** The scripts Flyway has applied to a database, oldest first. */
@@ -74,7 +95,57 @@ class MigrationsTest {
         .isEqualTo(IntStream.rangeClosed(1, sqlite.size()).boxed().toList());
   }
 
-  /** Every script in the folder is applied, in order: a new file needs no list to be edited. */
+  /**
+   * A version is common to every dialect or written for each, never both: Flyway would refuse two
+   * scripts of one version.
+   */
+  @ParameterizedTest
+  @EnumSource(Dialect.class)
+  void noVersionIsBothCommonAndTheDialects(Dialect dialect) {
+    List<String> common = versions(scriptsIn(Migrations.COMMON_FOLDER));
+    assertThat(versions(scriptsIn(dialect.migrationFolder())))
+        .as(
+            "versions in %s/ that %s/ also has: keep each in one of the two",
+            dialect.migrationFolder(), Migrations.COMMON_FOLDER)
+        .doesNotContainAnyElementsOf(common);
+  }
+
+  /** A script that two dialects would have byte for byte is kept once, in common/. */
+  @Test
+  void noDialectHasAScriptIdenticalToAnothers() throws IOException {
+    List<String> identical = new ArrayList<>();
+    Dialect[] dialects = Dialect.values();
+    for (int i = 0; i < dialects.length; i++) {
+      for (int j = i + 1; j < dialects.length; j++) {
+        Path a = folder(dialects[i].migrationFolder());
+        Path b = folder(dialects[j].migrationFolder());
+        for (String script : scriptsIn(dialects[i].migrationFolder())) {
+          if (Files.exists(b.resolve(script))
+              && Files.mismatch(a.resolve(script), b.resolve(script)) < 0) {
+            identical.add(
+                dialects[i].migrationFolder()
+                    + "/"
+                    + script
+                    + " = "
+                    + dialects[j].migrationFolder()
+                    + "/"
+                    + script);
+          }
+        }
+      }
+    }
+    assertThat(identical)
+        .as(
+            "scripts the same in two dialects: move them to %s/ unchanged (same name), once",
+            Migrations.COMMON_FOLDER)
+        .isEmpty();
+  }
+
+  private static List<String> versions(List<String> scripts) {
+    return scripts.stream().map(name -> name.substring(0, name.indexOf("__"))).toList();
+  }
+
+  /** Every script in the folders is applied, in order: a new file needs no list to be edited. */
   @ParameterizedTest
   @EnumSource(Dialect.class)
   void everyScriptInTheFolderIsApplied(Dialect dialect) throws SQLException {
@@ -90,7 +161,7 @@ class MigrationsTest {
   @Test
   void anEditedReleasedScriptStopsTheStart() throws IOException {
     Path scripts = copyOfTheScripts();
-    migrate("filesystem:" + scripts);
+    migrate(List.of("filesystem:" + scripts));
     Path released = scripts.resolve("V003__agreement_links.sql");
     Files.writeString(
         released,
@@ -98,7 +169,7 @@ class MigrationsTest {
             .replace("PRIMARY KEY (parent_id, child_id)", "PRIMARY KEY (child_id, parent_id)"),
         StandardCharsets.UTF_8);
 
-    assertThatThrownBy(() -> migrate("filesystem:" + scripts))
+    assertThatThrownBy(() -> migrate(List.of("filesystem:" + scripts)))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining(
             "migration script V003__agreement_links.sql was changed after it was applied")
@@ -112,9 +183,9 @@ class MigrationsTest {
     Files.writeString(
         newer.resolve(String.format("V%03d__from_the_future.sql", next)),
         "CREATE TABLE from_the_future (x INTEGER);\n");
-    migrate("filesystem:" + newer);
+    migrate(List.of("filesystem:" + newer));
 
-    assertThatThrownBy(() -> migrate(Migrations.location(Dialect.SQLITE)))
+    assertThatThrownBy(() -> migrate(Migrations.locations(Dialect.SQLITE)))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining(
             String.format(
@@ -128,7 +199,7 @@ class MigrationsTest {
     Path scripts = copyOfTheScripts();
     Files.writeString(scripts.resolve("V010_one_underscore.sql"), "CREATE TABLE t (x INTEGER);\n");
 
-    assertThatThrownBy(() -> migrate("filesystem:" + scripts))
+    assertThatThrownBy(() -> migrate(List.of("filesystem:" + scripts)))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("V010_one_underscore.sql");
   }
@@ -204,9 +275,9 @@ class MigrationsTest {
     }
   }
 
-  private void migrate(String location) {
+  private void migrate(List<String> locations) {
     try (SqliteDatabase database = SqliteDatabase.open(dir.resolve("asa.db"))) {
-      Migrations.migrate(database, location);
+      Migrations.migrate(database, locations);
     }
   }
 

@@ -1,8 +1,9 @@
 package dev.asa.server.store;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -38,11 +39,11 @@ final class OlderBuild {
   }
 
   static String read(Dialect dialect, String script) {
-    String resource = "dev/asa/server/store/migrations/" + dialect.migrationFolder() + "/" + script;
-    try (InputStream in = OlderBuild.class.getClassLoader().getResourceAsStream(resource)) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    Path file = MigrationsTest.script(dialect, script);
+    try {
+      return Files.readString(file, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new IllegalStateException(resource, e);
+      throw new IllegalStateException(file.toString(), e);
     }
   }
 
