@@ -1,8 +1,10 @@
 package dev.asa.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /** Small renderings shared by the summaries: SLOs, digests, numbers, lists. */
 final class Formats {
@@ -54,6 +56,16 @@ final class Formats {
     return value.decimalValue().stripTrailingZeros().toPlainString();
   }
 
+  /** A number as {@link #number(JsonNode)} writes it, from a typed view. */
+  static String number(BigDecimal value) {
+    return value.stripTrailingZeros().toPlainString();
+  }
+
+  /** {@link #number(BigDecimal)}, or a dash when absent. */
+  static String number(Optional<BigDecimal> value) {
+    return value.map(Formats::number).orElse("-");
+  }
+
   /**
    * The first 12 hex digits of a {@code sha256:...} digest: enough to tell events apart on screen.
    */
@@ -76,6 +88,11 @@ final class Formats {
     }
     String oneLine = text.replaceAll("\\s+", " ").strip();
     return oneLine.length() <= max ? oneLine : oneLine.substring(0, max - 3) + "...";
+  }
+
+  /** The items joined with commas, or {@code (none)}. */
+  static String list(List<String> items) {
+    return items.isEmpty() ? "(none)" : String.join(", ", items);
   }
 
   /** The texts of a JSON array joined with commas. */

@@ -119,6 +119,11 @@ final class Members {
     throw missing(o, name, "an object", what);
   }
 
+  /** An object member, or empty when it is absent or not an object. */
+  static Optional<ObjectNode> optionalChild(JsonNode o, String name) {
+    return o.path(name) instanceof ObjectNode child ? Optional.of(child) : Optional.empty();
+  }
+
   /** The strings of an array member; an absent member is an empty list. */
   static List<String> texts(JsonNode o, String name, String what) {
     JsonNode v = o.path(name);

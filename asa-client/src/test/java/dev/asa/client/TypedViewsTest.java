@@ -122,6 +122,57 @@ class TypedViewsTest {
   }
 
   @Test
+  void aDisputedStatusReadsItsJudgeDeliveryDisputeAndRuling() throws IOException {
+    AgreementStatus status =
+        AgreementStatus.from(
+            json(
+                "{'agreement_id':'asa-1','state':'CLOSED','version':9,'agreement_hash':'"
+                    + HASH
+                    + "','allowed_actions':[],'signatures':{'client':true,'provider':true},"
+                    + "'judged_by':{'builtin':false,'because':'the terms name an evaluator'},"
+                    + "'activated_at':'2026-11-22T09:00:00Z',"
+                    + "'deadlines':{'challenge_window_closes_at':'2026-11-22T12:00:00Z',"
+                    + "'challenge_window_open':true},"
+                    + "'deliverable':{'delivered_at':'2026-11-22T09:30:00Z','content_hash':'"
+                    + HASH
+                    + "','size_bytes':412,'format':'markdown'},"
+                    + "'verification':{'verification_id':'ver-1','verified_at':"
+                    + "'2026-11-22T10:00:00Z','result':'FAIL','payment_release_percent':0},"
+                    + "'dispute':{'party':'provider','filed_at':'2026-11-22T10:30:00Z',"
+                    + "'reason_code':'evaluator_error'},"
+                    + "'ruling':{'release_percent':95,'ruled_by':'arbiter',"
+                    + "'ruled_at':'2026-11-22T11:00:00Z','reason':null},"
+                    + "'payment':{'status':'settled'}}"));
+
+    assertThat(status.judgedBy())
+        .hasValue(new AgreementStatus.JudgedBy(false, "the terms name an evaluator"));
+    assertThat(status.activatedAt()).hasValue(Instant.parse("2026-11-22T09:00:00Z"));
+    assertThat(status.challengeWindowOpen()).isTrue();
+    AgreementStatus.Delivery delivery = status.delivery().orElseThrow();
+    assertThat(delivery.deliveredAt()).isEqualTo(Instant.parse("2026-11-22T09:30:00Z"));
+    assertThat(delivery.sizeBytes()).hasValue(412L);
+    assertThat(delivery.format()).hasValue("markdown");
+    assertThat(status.verdict().orElseThrow().result()).isEqualTo("FAIL");
+    assertThat(status.verdict().orElseThrow().passed()).isFalse();
+    assertThat(status.verdict().orElseThrow().composite()).isEmpty();
+    // An older dispute names its filer "party" rather than "filed_by".
+    assertThat(status.dispute().orElseThrow().filedBy()).hasValue("provider");
+    assertThat(status.dispute().orElseThrow().reasonCode()).isEqualTo("evaluator_error");
+    AgreementStatus.Ruling ruling = status.ruling().orElseThrow();
+    assertThat(ruling.releasePercent()).isEqualByComparingTo("95");
+    assertThat(ruling.ruledBy()).isEqualTo("arbiter");
+    assertThat(ruling.reason()).isEmpty();
+    assertThatThrownBy(() ->
+            AgreementStatus.from(
+                json(
+                    "{'agreement_id':'asa-1','state':'DISPUTED','version':9,"
+                        + "'agreement_hash':'"
+                        + HASH
+                        + "','dispute':{'filed_at':'t'},'payment':{'status':'frozen'}}")))
+        .hasMessageContaining("the dispute of an agreement status needs member 'reason_code'");
+  }
+
+  @Test
   void aProposedStatusHasNoVerdictAndNoSignaturesYet() throws IOException {
     AgreementStatus status =
         AgreementStatus.from(
@@ -234,6 +285,53 @@ class TypedViewsTest {
     assertThat(page.nextCursor()).isEmpty();
     assertThatThrownBy(() -> AgreementPage.from(json("{'next_cursor':'c'}")))
         .hasMessageContaining("member 'items' as an array of objects, but it is missing");
+  }
+
+  @Test
+  void aPageItemReadsItsPaymentWhenTheTermsNameOne() throws IOException {
+    AgreementPage page =
+        AgreementPage.from(
+            json(
+                "{'items':[{'agreement_id':'asa-2','state':'ACTIVE','version':2,"
+                    + "'service_type':'general','created_at':'2026-11-22T10:00:00Z',"
+                    + "'updated_at':'2026-11-22T10:00:01Z','amount':'10.50','currency':'EUR'},"
+                    + "{'agreement_id':'asa-3','state':'PROPOSED','version':1,"
+                    + "'service_type':'general','created_at':'2026-11-22T10:00:00Z',"
+                    + "'updated_at':'2026-11-22T10:00:00Z','amount':null,'currency':null}],"
+                    + "'next_cursor':'c2'}"));
+
+    assertThat(page.items().get(0).amount()).hasValue(new BigDecimal("10.50"));
+    assertThat(page.items().get(0).currency()).hasValue("EUR");
+    assertThat(page.items().get(1).amount()).isEmpty();
+    assertThat(page.items().get(1).currency()).isEmpty();
+    assertThat(page.nextCursor()).hasValue("c2");
+  }
+
+  @Test
+  void anEscrowReadsItsCollateralMessagesAndBalancesInTheServersOrder() throws IOException {
+    EscrowView escrow =
+        EscrowView.from(
+            json(
+                "{'agreement_id':'asa-1','state':'CLOSED','binding':'http_callback',"
+                    + "'enabled':true,'status':'settled','balances':{'USD':'0.00','EUR':'1.00',"
+                    + "'CHF':'2.00'},'transfers':[],"
+                    + "'collateral':{'amount':'3.00','currency':'USD','status':'slashed',"
+                    + "'slashed':'1.20','returned':'1.80','trigger':'verification_failure'},"
+                    + "'messages':[{'webhook_id':'msg_1','kind':'escrow.release',"
+                    + "'destination':'https://pay.example/hook','status':'pending','attempts':2,"
+                    + "'next_attempt_at':'2026-11-22T10:05:00Z','last_error':'HTTP 503'}]}"));
+
+    assertThat(escrow.state()).isEqualTo(State.CLOSED);
+    assertThat(escrow.balances().keySet()).containsExactly("USD", "EUR", "CHF");
+    EscrowView.Collateral collateral = escrow.collateral().orElseThrow();
+    assertThat(collateral.status()).isEqualTo("slashed");
+    assertThat(collateral.slashed()).hasValue(new BigDecimal("1.20"));
+    assertThat(collateral.trigger()).hasValue("verification_failure");
+    EscrowView.Message message = escrow.messages().get(0);
+    assertThat(message.attempts()).isEqualTo(2);
+    assertThat(message.nextAttemptAt()).hasValue(Instant.parse("2026-11-22T10:05:00Z"));
+    assertThat(message.lastError()).hasValue("HTTP 503");
+    assertThat(message.deliveredAt()).isEmpty();
   }
 
   @Test
