@@ -1,6 +1,7 @@
 package dev.asa.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.asa.client.VerificationView.Target;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,6 +47,19 @@ final class Formats {
     return value.isNumber()
         ? value.decimalValue().stripTrailingZeros().toPlainString()
         : value.asText();
+  }
+
+  /** A typed SLO target as {@link #target(JsonNode)} writes it; empty when there is none. */
+  static String target(Optional<Target> target) {
+    return target
+        .map(t ->
+            switch (t) {
+              case Target.Threshold n -> number(n.value());
+              case Target.Flag f -> String.valueOf(f.value());
+              case Target.Range r -> r.low().toPlainString() + ".." + r.high().toPlainString();
+              case Target.Text text -> text.value();
+            })
+        .orElse("");
   }
 
   /** A number without trailing zeros ({@code 86.100} as {@code 86.1}), or a dash when absent. */

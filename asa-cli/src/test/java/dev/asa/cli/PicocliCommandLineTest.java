@@ -3,6 +3,7 @@ package dev.asa.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.asa.client.AgreementStatus;
+import dev.asa.client.VerificationView;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -304,7 +305,7 @@ class PicocliCommandLineTest {
              "determination": {"result": "PASS", "payment_release_percent": 100, "confidence": 0.872},
              "evidence_trail": {"deliverable_hash": "sha256:00", "evaluation_duration_ms": 3}}
             """);
-    String report = VerificationReport.formatResult(result);
+    String report = VerificationReport.formatResult(VerificationView.from(result));
     assertThat(report)
         .containsPattern("accuracy +- +80 +not evaluated +not evaluated: the embedding model")
         .containsPattern("relevance +80 +70 +yes")

@@ -156,11 +156,10 @@ public record AgreementStatus(
 
     static Delivery from(JsonNode d) {
       String what = "the deliverable of an agreement status";
-      JsonNode size = d.path("size_bytes");
       return new Delivery(
           Members.instant(d, "delivered_at", what),
           Members.text(d, "content_hash", what),
-          size.isIntegralNumber() ? Optional.of(size.asLong()) : Optional.empty(),
+          Members.optionalInteger(d, "size_bytes"),
           Members.optionalText(d, "format"));
     }
   }

@@ -49,6 +49,11 @@ final class Members {
     return v.asLong();
   }
 
+  static Optional<Long> optionalInteger(JsonNode o, String name) {
+    JsonNode v = o.path(name);
+    return v.isIntegralNumber() ? Optional.of(v.asLong()) : Optional.empty();
+  }
+
   static boolean bool(JsonNode o, String name, String what) {
     JsonNode v = o.path(name);
     if (!v.isBoolean()) {

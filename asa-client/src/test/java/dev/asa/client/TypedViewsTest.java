@@ -10,6 +10,7 @@ import dev.asa.lifecycle.State;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** The typed views read the server's answers as the server writes them, and refuse half of one. */
@@ -234,6 +235,68 @@ class TypedViewsTest {
 
     assertThat(outcome.state()).isEqualTo(State.VERIFIED);
     assertThat(outcome.verification().passed()).isTrue();
+  }
+
+  @Test
+  void aResultReadsItsShadowsGatesEvaluatorAndTrail() throws IOException {
+    VerificationView result =
+        VerificationView.from(
+            json(
+                "{'verification_id':'ver-2','evaluator':{'type':'agent_as_judge','model':'m-1'},"
+                    + "'dimensions':[{'name':'accuracy','score':88,'slo_target':85,'slo_met':true,"
+                    + "'evidence':'ok','shadow_metric':{'name':'hallucination_rate','value':3.2,"
+                    + "'slo_target':5,'slo_met':true}},"
+                    + "{'name':'length','score':50,'slo_target':[10,20],'slo_met':false,"
+                    + "'shadow_metric':{'name':'verbosity','value':null,'slo_target':null,"
+                    + "'slo_met':null}},"
+                    + "{'name':'timeliness','score':100,'slo_target':true,'slo_met':true}],"
+                    + "'quality_gates':[{'condition':'accuracy_gte_60','passed':false}],"
+                    + "'composite':{'score':70,'threshold':75,'passed':false},"
+                    + "'determination':{'result':'FAIL','payment_release_percent':0},"
+                    + "'evidence_trail':{'deliverable_hash':'"
+                    + HASH
+                    + "','evaluation_duration_ms':1200,'evaluation_cost_usd':0.0125}}"));
+
+    assertThat(result.result()).isEqualTo("FAIL");
+    assertThat(result.evaluator())
+        .hasValue(new VerificationView.Evaluator("agent_as_judge", Optional.of("m-1")));
+    VerificationView.Dimension accuracy = result.dimensions().get(0);
+    assertThat(accuracy.sloTarget())
+        .hasValue(new VerificationView.Target.Threshold(new BigDecimal("85")));
+    VerificationView.Shadow shadow = accuracy.shadow().orElseThrow();
+    assertThat(shadow.value()).hasValue(new BigDecimal("3.2"));
+    assertThat(shadow.sloMet()).hasValue(true);
+    VerificationView.Dimension length = result.dimensions().get(1);
+    assertThat(length.sloTarget())
+        .hasValue(new VerificationView.Target.Range(new BigDecimal("10"), new BigDecimal("20")));
+    assertThat(length.evidence()).isEmpty();
+    assertThat(length.shadow().orElseThrow().value()).isEmpty();
+    assertThat(length.shadow().orElseThrow().sloTarget()).isEmpty();
+    assertThat(length.shadow().orElseThrow().sloMet()).isEmpty();
+    assertThat(result.dimensions().get(2).sloTarget())
+        .hasValue(new VerificationView.Target.Flag(true));
+    assertThat(result.dimensions().get(2).shadow()).isEmpty();
+    assertThat(result.gates())
+        .containsExactly(new VerificationView.Gate("accuracy_gte_60", false, ""));
+    VerificationView.EvidenceTrail trail = result.evidenceTrail().orElseThrow();
+    assertThat(trail.evaluationDurationMs()).hasValue(1200L);
+    assertThat(trail.evaluationCostUsd()).hasValue(new BigDecimal("0.0125"));
+  }
+
+  @Test
+  void aRunningJobReadsItsProgress() throws IOException {
+    VerificationJob job =
+        VerificationJob.from(
+            json(
+                "{'verification_id':'ver-9','status':'running',"
+                    + "'progress':{'stage':'judging','done':1,'total':2,'percent':50}}"));
+
+    assertThat(job.verificationId()).isEqualTo("ver-9");
+    assertThat(job.status()).isEqualTo("running");
+    assertThat(job.progress()).isEqualTo(new VerificationJob.Progress("judging", 1, 2, 50));
+    assertThatThrownBy(
+            () -> VerificationJob.from(json("{'verification_id':'ver-9','status':'running'}")))
+        .hasMessageContaining("a verification job needs member 'progress' as an object");
   }
 
   @Test
