@@ -418,8 +418,23 @@ class TypedViewsTest {
     assertThat(task.dimensions()).containsExactly("accuracy", "timeliness");
     assertThat(task.deadline()).isEqualTo(Instant.parse("2026-11-22T11:00:00Z"));
     assertThat(EvaluatorTask.listFrom(json("{'tasks':[]}"))).isEmpty();
+    assertThat(task.createdAt()).isEqualTo(Instant.parse("2026-11-22T10:00:00Z"));
+    assertThat(task.contentHash()).hasValue(HASH);
     assertThatThrownBy(() -> EvaluatorTask.listFrom(json("{'tasks':[{'task_id':'tsk-1'}]}")))
         .hasMessageContaining(
             "an evaluator task needs member 'request' as an object, but it is missing");
+  }
+
+  @Test
+  void aReceiptReadsWhenTheAnswerWasReceived() throws IOException {
+    TaskReceipt receipt =
+        TaskReceipt.from(
+            json("{'task_id':'tsk-1','status':'received','received_at':'2026-11-22T10:30:00Z'}"));
+
+    assertThat(receipt.taskId()).isEqualTo("tsk-1");
+    assertThat(receipt.status()).isEqualTo("received");
+    assertThat(receipt.receivedAt()).isEqualTo(Instant.parse("2026-11-22T10:30:00Z"));
+    assertThatThrownBy(() -> TaskReceipt.from(json("{'task_id':'tsk-1','status':'received'}")))
+        .hasMessageContaining("a task's acknowledgement needs member 'received_at'");
   }
 }
