@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.json.Json;
+import dev.asa.lifecycle.Event;
 import dev.asa.lifecycle.State;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -436,5 +437,45 @@ class TypedViewsTest {
     assertThat(receipt.receivedAt()).isEqualTo(Instant.parse("2026-11-22T10:30:00Z"));
     assertThatThrownBy(() -> TaskReceipt.from(json("{'task_id':'tsk-1','status':'received'}")))
         .hasMessageContaining("a task's acknowledgement needs member 'received_at'");
+  }
+
+  @Test
+  void anEventLogReadsItsEntriesAndChecksItsChainHere() throws IOException {
+    Event first =
+        Event.append(
+            null,
+            "asa-1",
+            "agreement.created",
+            json("{'role':'client','authenticated':true}"),
+            Instant.parse("2026-11-22T10:00:00Z"),
+            Json.object());
+    Event second =
+        Event.append(
+            first,
+            "asa-1",
+            "agreement.signed",
+            json("{'role':'provider','authenticated':false}"),
+            Instant.parse("2026-11-22T10:01:00Z"),
+            Json.object());
+    ObjectNode answer = Json.object().put("agreement_id", "asa-1");
+    answer.putArray("events").add(first.toJson()).add(second.toJson());
+
+    EventLog log = EventLog.from(answer);
+
+    assertThat(log.events()).extracting(EventLog.Entry::seq).containsExactly(1L, 2L);
+    EventLog.Entry signed = log.events().get(1);
+    assertThat(signed.actorRole()).isEqualTo("provider");
+    assertThat(signed.actorAuthenticated()).isFalse();
+    assertThat(signed.at()).isEqualTo("2026-11-22T10:01:00Z");
+    assertThat(signed.hash()).isEqualTo(second.hash());
+    assertThat(log.firstBreak()).isEmpty();
+
+    ((ObjectNode) answer.path("events").get(1)).put("type", "agreement.rejected");
+    assertThat(EventLog.from(answer).firstBreak())
+        .hasValue("event 2 was altered: its digest does not match its content");
+    ((ObjectNode) answer.path("events").get(1)).put("at", "yesterday");
+    EventLog unreadable = EventLog.from(answer);
+    assertThat(unreadable.events().get(1).at()).isEqualTo("yesterday");
+    assertThat(unreadable.firstBreak().orElseThrow()).startsWith("event 2 is unreadable");
   }
 }
