@@ -2,6 +2,8 @@ package dev.asa.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -50,7 +52,7 @@ final class AccountsCommand implements Callable<Integer> {
         new StringBuilder(
             Table.plain()
                 .row("account", a.path("account").asText())
-                .row("balance", EscrowCommand.balances(a.path("balances")))
+                .row("balance", balances(a.path("balances")))
                 .render());
     JsonNode entries = a.path("entries");
     s.append('\n');
@@ -73,5 +75,14 @@ final class AccountsCommand implements Callable<Integer> {
           .append(" entries are listed, and the balance counts these only)\n");
     }
     return s.toString();
+  }
+
+  /** {@code 10.00 USD}, one per currency, or {@code none}. */
+  private static String balances(JsonNode balances) {
+    List<String> parts = new ArrayList<>();
+    for (var b : balances.properties()) {
+      parts.add(b.getValue().asText() + " " + b.getKey());
+    }
+    return parts.isEmpty() ? "none" : String.join(", ", parts);
   }
 }

@@ -1,7 +1,7 @@
 package dev.asa.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Role;
+import dev.asa.client.AgreementView;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -44,9 +44,9 @@ final class ChallengeCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     Session session = server.session();
     Role role = Inputs.signingRole("--as", as);
-    ObjectNode answer = session.client().challenge(id, role, reason);
+    AgreementView answer = session.client().agreements().challenge(id, role, reason);
     if (session.json()) {
-      session.printJson(answer);
+      session.printJson(answer.json());
       return Exit.OK;
     }
     session
@@ -57,7 +57,7 @@ final class ChallengeCommand implements Callable<Integer> {
                 + " ("
                 + reason
                 + "); state "
-                + answer.path("state").asText());
+                + answer.state().name());
     return Exit.OK;
   }
 }

@@ -1,7 +1,7 @@
 package dev.asa.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.client.AgreementView;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -26,13 +26,14 @@ final class CloseCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Session session = server.session();
-    ObjectNode answer = session.client().close(id);
+    AgreementView answer = session.client().agreements().close(id);
     if (session.json()) {
-      session.printJson(answer);
+      session.printJson(answer.json());
       return Exit.OK;
     }
-    session.out().println("closed " + id + "; state " + answer.path("state").asText());
-    JsonNode settlement = answer.path("agreement").path("metadata").path("settlement");
+    session.out().println("closed " + id + "; state " + answer.state().name());
+    // The settlement is a fact in the document's metadata, which the SDK's view does not type.
+    JsonNode settlement = answer.document().path("metadata").path("settlement");
     if (settlement.has("amount")) {
       String currency = " " + settlement.path("currency").asText();
       session

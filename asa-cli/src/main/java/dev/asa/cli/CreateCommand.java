@@ -3,6 +3,7 @@ package dev.asa.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.client.AgreementBuilder;
+import dev.asa.client.AgreementView;
 import dev.asa.client.AsaClient;
 import dev.asa.crypto.Ed25519PublicKey;
 import java.math.BigDecimal;
@@ -167,19 +168,19 @@ final class CreateCommand implements Callable<Integer> {
         session.keyFileName() == null && clientKey != null
             ? session.client().withKey(Inputs.keyFile(clientKey))
             : session.client();
-    ObjectNode created = client.createAgreement(doc, idempotencyKey);
+    AgreementView created = client.agreements().create(doc, idempotencyKey);
     if (session.json()) {
-      session.printJson(created);
+      session.printJson(created.json());
       return Exit.OK;
     }
-    String id = created.path("agreement_id").asText();
+    String id = created.id();
     session.out().println("created agreement " + id);
     session
         .out()
         .print(
             Table.plain()
-                .row("state", created.path("state").asText())
-                .row("agreement_hash", created.path("agreement_hash").asText())
+                .row("state", created.state().name())
+                .row("agreement_hash", created.agreementHash())
                 .render());
     session
         .out()

@@ -1,6 +1,6 @@
 package dev.asa.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.client.AgreementView;
 import dev.asa.crypto.Digest;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
@@ -48,9 +48,9 @@ final class DeliverCommand implements Callable<Integer> {
       throw new UsageException("missing --file F or --content TEXT");
     }
     String text = file != null ? Inputs.textFile(file) : content;
-    ObjectNode answer = session.client().deliver(id, text, format);
+    AgreementView answer = session.client().agreements().deliver(id, text, format);
     if (session.json()) {
-      session.printJson(answer);
+      session.printJson(answer.json());
       return Exit.OK;
     }
     byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
@@ -64,7 +64,7 @@ final class DeliverCommand implements Callable<Integer> {
                 + ") for "
                 + id
                 + "; state "
-                + answer.path("state").asText());
+                + answer.state().name());
     return Exit.OK;
   }
 }

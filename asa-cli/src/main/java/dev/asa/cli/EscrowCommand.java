@@ -1,9 +1,14 @@
 package dev.asa.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.client.EscrowView;
+import dev.asa.client.EscrowView.Collateral;
+import dev.asa.client.EscrowView.Message;
+import dev.asa.client.EscrowView.Transfer;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -29,34 +34,34 @@ final class EscrowCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Session session = server.session();
-    ObjectNode escrow = session.client().escrow(id);
-    session.print(escrow, EscrowCommand::summary);
+    EscrowView escrow = session.client().agreements().escrow(id);
+    session.print(escrow.json(), json -> summary(escrow));
     return Exit.OK;
   }
 
-  static String summary(JsonNode e) {
+  static String summary(EscrowView e) {
     String terms =
-        e.path("binding").asText("-")
-            + (e.path("enabled").asBoolean(true) ? "" : " (disabled)")
-            + (e.has("amount")
-                ? ", " + e.path("amount").asText() + " " + e.path("currency").asText()
-                : ", no amount");
+        e.binding()
+            + (e.enabled() ? "" : " (disabled)")
+            + e.amount()
+                .map(amount -> ", " + amount.toPlainString() + " " + e.currency().orElse(""))
+                .orElse(", no amount");
     Table facts =
         Table.plain()
-            .row("agreement", e.path("agreement_id").asText())
-            .row("state", e.path("state").asText())
+            .row("agreement", e.agreementId())
+            .row("state", e.state().name())
             .row("escrow", terms)
-            .row("status", e.path("status").asText().replace('_', ' '))
-            .row("balance", balances(e.path("balances")));
-    if (e.path("collateral").isObject()) {
-      facts.row("collateral", collateral(e.path("collateral")));
-    }
-    if (e.has("requirements")) {
+            .row("status", e.status().replace('_', ' '))
+            .row("balance", balances(e.balances()));
+    e.collateral().ifPresent(c -> facts.row("collateral", collateral(c)));
+    // Not a member of the SDK's view: no binding answers "requirements" (x402 writes
+    // "x402_requirements"), so this line is kept as it was rather than read under a new name.
+    if (e.json().has("requirements")) {
       facts.row("payment", "x402 payment requirements given (--json shows them)");
     }
     StringBuilder s = new StringBuilder(facts.render());
-    s.append('\n').append(transfers(e.path("transfers")));
-    s.append('\n').append(messages(e.path("messages")));
+    s.append('\n').append(transfers(e.transfers()));
+    s.append('\n').append(messages(e.messages()));
     return s.toString();
   }
 
@@ -64,82 +69,68 @@ final class EscrowCommand implements Callable<Integer> {
    * {@code 3.00 USD held}, {@code 3.00 USD slashed (verification_failure): 1.20 USD to the client,
    * 1.80 USD back}, {@code 3.00 USD returned}, {@code 3.00 USD awaiting the provider's stake}.
    */
-  static String collateral(JsonNode c) {
-    String currency = " " + c.path("currency").asText();
-    String stake = c.path("amount").asText() + currency;
-    return switch (c.path("status").asText()) {
+  static String collateral(Collateral c) {
+    String currency = " " + c.currency();
+    String stake = c.amount().toPlainString() + currency;
+    return switch (c.status()) {
       case "awaiting" -> stake + " awaiting the provider's stake";
       case "not_staked" -> stake + " never staked";
       case "slashed" ->
           stake
               + " slashed ("
-              + c.path("trigger").asText()
+              + c.trigger().orElse("")
               + "): "
-              + c.path("slashed").asText()
+              + plain(c.slashed())
               + currency
               + " to the client, "
-              + c.path("returned").asText()
+              + plain(c.returned())
               + currency
               + " back";
-      default -> stake + " " + c.path("status").asText();
+      default -> stake + " " + c.status();
     };
   }
 
+  private static String plain(Optional<BigDecimal> amount) {
+    return amount.map(BigDecimal::toPlainString).orElse("");
+  }
+
   /** {@code 10.00 USD}, one per currency, or {@code none}. */
-  static String balances(JsonNode balances) {
+  static String balances(Map<String, BigDecimal> balances) {
     List<String> parts = new ArrayList<>();
-    for (var b : balances.properties()) {
-      parts.add(b.getValue().asText() + " " + b.getKey());
-    }
+    balances.forEach((currency, amount) -> parts.add(amount.toPlainString() + " " + currency));
     return parts.isEmpty() ? "none" : String.join(", ", parts);
   }
 
-  private static String transfers(JsonNode transfers) {
+  private static String transfers(List<Transfer> transfers) {
     if (transfers.isEmpty()) {
       return "no transfers\n";
     }
     Table table = Table.withHeaders("KIND", "AMOUNT", "FROM", "TO", "AT");
-    for (JsonNode t : transfers) {
+    for (Transfer t : transfers) {
       table.row(
-          t.path("kind").asText(),
-          t.path("amount").asText() + " " + t.path("currency").asText(),
-          t.path("from").asText(),
-          t.path("to").asText(),
-          t.path("at").asText());
+          t.kind(), t.amount().toPlainString() + " " + t.currency(), t.from(), t.to(), t.at());
     }
     return table.render();
   }
 
-  private static String messages(JsonNode messages) {
+  private static String messages(List<Message> messages) {
     if (messages.isEmpty()) {
       return "no payment messages\n";
     }
     Table table =
         Table.withHeaders("MESSAGE", "KIND", "STATUS", "ATTEMPTS", "DESTINATION", "DETAIL");
-    for (JsonNode m : messages) {
-      table.row(
-          m.path("webhook_id").asText(),
-          m.path("kind").asText(),
-          m.path("status").asText(),
-          m.path("attempts").asText(),
-          m.path("destination").asText(),
-          detail(m));
+    for (Message m : messages) {
+      table.row(m.webhookId(), m.kind(), m.status(), m.attempts(), m.destination(), detail(m));
     }
     return table.render();
   }
 
   /** When it was delivered, or when it is tried next and why the last attempt failed. */
-  private static String detail(JsonNode m) {
+  private static String detail(Message m) {
     List<String> parts = new ArrayList<>();
-    if (m.has("delivered_at")) {
-      parts.add("delivered at " + m.path("delivered_at").asText());
-    }
-    if (m.has("next_attempt_at")) {
-      parts.add("next attempt at " + m.path("next_attempt_at").asText());
-    }
-    if (m.has("last_error")) {
-      parts.add("last error: " + Formats.cut(m.path("last_error").asText(), 100));
-    }
+    m.deliveredAt().ifPresent(at -> parts.add("delivered at " + at));
+    m.nextAttemptAt().ifPresent(at -> parts.add("next attempt at " + at));
+    m.lastError().ifPresent(error -> parts.add("last error: " + Formats.cut(error, 100)));
     return String.join("; ", parts);
   }
 }

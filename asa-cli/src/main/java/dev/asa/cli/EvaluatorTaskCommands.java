@@ -3,11 +3,12 @@ package dev.asa.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.client.EvaluatorTask;
+import dev.asa.client.TaskReceipt;
 import dev.asa.json.Json;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -54,7 +55,9 @@ final class EvaluatorTaskCommands extends Group {
     public Integer call() throws Exception {
       Session session = server.session();
       requireKey(session);
-      session.print(session.client().evaluatorTasks(), EvaluatorTaskCommands::table);
+      ObjectNode answer = session.client().evaluatorTasks();
+      List<EvaluatorTask> tasks = Views.read(QUEUE, answer, EvaluatorTask::listFrom);
+      session.print(answer, json -> table(tasks));
       return Exit.OK;
     }
   }
@@ -78,9 +81,10 @@ final class EvaluatorTaskCommands extends Group {
     public Integer call() throws Exception {
       Session session = server.session();
       requireKey(session);
-      JsonNode task = null;
-      for (JsonNode t : session.client().evaluatorTasks().path("tasks")) {
-        if (t.path("task_id").asText().equals(id)) {
+      EvaluatorTask task = null;
+      for (EvaluatorTask t :
+          Views.read(QUEUE, session.client().evaluatorTasks(), EvaluatorTask::listFrom)) {
+        if (t.taskId().equals(id)) {
           task = t;
         }
       }
@@ -92,7 +96,8 @@ final class EvaluatorTaskCommands extends Group {
                 + " 'asa evaluator tasks' lists your open tasks",
             Exit.REFUSED);
       }
-      session.print(task, EvaluatorTaskCommands::whole);
+      EvaluatorTask shown = task;
+      session.print(shown.json(), json -> whole(shown));
       return Exit.OK;
     }
   }
@@ -160,20 +165,16 @@ final class EvaluatorTaskCommands extends Group {
       Session session = server.session();
       ObjectNode result = evaluatorResult(session);
       requireKey(session);
-      JsonNode ack = session.client().answerTask(id, result);
+      JsonNode answer = session.client().answerTask(id, result);
       if (session.json()) {
-        session.printJson(ack);
+        session.printJson(answer);
         return Exit.OK;
       }
+      TaskReceipt ack =
+          Views.read("POST /evaluator/tasks/" + id + "/result", answer, TaskReceipt::from);
       session
           .out()
-          .println(
-              "answered "
-                  + ack.path("task_id").asText(id)
-                  + ": "
-                  + ack.path("status").asText()
-                  + " at "
-                  + ack.path("received_at").asText());
+          .println("answered " + ack.taskId() + ": " + ack.status() + " at " + ack.receivedAt());
       session
           .out()
           .println(
@@ -365,23 +366,24 @@ final class EvaluatorTaskCommands extends Group {
     }
   }
 
+  private static final String QUEUE = "GET /evaluator/tasks";
+
   /** The open tasks as a table, soonest due first, and how to go on. */
-  static String table(JsonNode answer) {
-    JsonNode tasks = answer.path("tasks");
+  static String table(List<EvaluatorTask> tasks) {
     if (tasks.isEmpty()) {
       return "no open tasks\n";
     }
     Table t =
         Table.withHeaders(
             "TASK", "SERVICE TYPE", "DEADLINE", "DELIVERABLE", "DIMENSIONS", "REQUEST");
-    for (JsonNode task : tasks) {
+    for (EvaluatorTask task : tasks) {
       t.row(
-          task.path("task_id").asText(),
-          task.path("service_type").asText(),
-          seconds(task.path("deadline").asText()),
-          deliverable(task.path("deliverable")),
-          Formats.list(task.path("dimensions")),
-          Formats.cut(task.at("/request/description").asText(), 60));
+          task.taskId(),
+          task.serviceType(),
+          seconds(task.deadline()),
+          deliverable(task),
+          Formats.list(task.dimensions()),
+          Formats.cut(task.description(), 60));
     }
     return t.render()
         + tasks.size()
@@ -390,26 +392,28 @@ final class EvaluatorTaskCommands extends Group {
   }
 
   /** {@code 412 bytes, markdown}, or {@code by URL, sha256 0123456789ab}. */
-  static String deliverable(JsonNode d) {
-    String format = d.has("format") ? ", " + d.path("format").asText() : "";
-    if (d.has("content")) {
-      return d.path("content").asText().getBytes(StandardCharsets.UTF_8).length + " bytes" + format;
+  static String deliverable(EvaluatorTask task) {
+    String format = task.format().map(f -> ", " + f).orElse("");
+    if (task.content().isPresent()) {
+      return task.content().get().getBytes(StandardCharsets.UTF_8).length + " bytes" + format;
     }
-    return "by URL, sha256 " + Formats.shortHash(d.path("content_hash").asText()) + format;
+    return "by URL, sha256 " + Formats.shortHash(task.contentHash().orElse("")) + format;
   }
 
   /** One task whole: what was asked, how each dimension is judged, the deliverable itself. */
-  static String whole(JsonNode task) {
-    String id = task.path("task_id").asText();
-    JsonNode request = task.path("request");
+  static String whole(EvaluatorTask task) {
+    String id = task.taskId();
+    // The request's constraints and the criteria are the agreement's own terms (the protocol's
+    // document), read as asa agreements get reads them.
+    JsonNode terms = task.json();
     Table t =
         Table.plain()
             .row("task", id)
-            .row("service type", task.path("service_type").asText())
-            .row("deadline", seconds(task.path("deadline").asText()))
-            .row("created", seconds(task.path("created_at").asText()))
-            .row("deliverable", deliverable(task.path("deliverable")));
-    JsonNode constraints = request.path("constraints");
+            .row("service type", task.serviceType())
+            .row("deadline", seconds(task.deadline()))
+            .row("created", seconds(task.createdAt()))
+            .row("deliverable", deliverable(task));
+    JsonNode constraints = terms.path("request").path("constraints");
     if (constraints.isObject() && !constraints.isEmpty()) {
       StringBuilder c = new StringBuilder();
       constraints
@@ -422,9 +426,9 @@ final class EvaluatorTaskCommands extends Group {
       t.row("constraints", c);
     }
     StringBuilder s = new StringBuilder(t.render());
-    s.append("\nrequest:\n").append(indent(request.path("description").asText())).append('\n');
+    s.append("\nrequest:\n").append(indent(task.description())).append('\n');
 
-    JsonNode criteria = task.path("criteria");
+    JsonNode criteria = terms.path("criteria");
     Table dims = Table.withHeaders("DIMENSION", "METRIC", "SLO", "WEIGHT", "WHAT IT MEASURES");
     for (JsonNode d : criteria.path("dimensions")) {
       dims.row(
@@ -453,24 +457,23 @@ final class EvaluatorTaskCommands extends Group {
           .append('\n');
     }
 
-    JsonNode d = task.path("deliverable");
-    if (d.has("content")) {
-      s.append("\ndeliverable:\n").append(indent(d.path("content").asText())).append('\n');
+    if (task.content().isPresent()) {
+      s.append("\ndeliverable:\n").append(indent(task.content().get())).append('\n');
     } else {
       s.append("\ndeliverable: fetch ")
-          .append(d.path("content_url").asText())
+          .append(task.contentUrl().orElse(""))
           .append(" and check its digest ")
-          .append(d.path("content_hash").asText())
+          .append(task.contentHash().orElse(""))
           .append('\n');
     }
 
     StringBuilder example = new StringBuilder("asa evaluator submit ").append(id);
-    for (JsonNode name : task.path("dimensions")) {
+    for (String name : task.dimensions()) {
       example
           .append(" \\\n    --score ")
-          .append(name.asText())
+          .append(name)
           .append("=SCORE --evidence ")
-          .append(name.asText())
+          .append(name)
           .append("=TEXT");
     }
     s.append("\nanswer with:\n  ").append(example).append('\n');
@@ -478,12 +481,8 @@ final class EvaluatorTaskCommands extends Group {
   }
 
   /** An instant to the second, as people read it ({@code --json} keeps the server's precision). */
-  private static String seconds(String instant) {
-    try {
-      return Instant.parse(instant).truncatedTo(ChronoUnit.SECONDS).toString();
-    } catch (DateTimeParseException e) {
-      return instant;
-    }
+  private static String seconds(Instant instant) {
+    return instant.truncatedTo(ChronoUnit.SECONDS).toString();
   }
 
   /** Text set off by two spaces a line, so that it stands apart from the labels around it. */

@@ -1,8 +1,6 @@
 package dev.asa.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.asa.lifecycle.EventChain;
+import dev.asa.client.EventLog;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -28,40 +26,33 @@ final class EventsCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Session session = server.session();
-    ObjectNode answer = session.client().events(id);
-    Optional<String> broken = firstBreak(answer);
+    EventLog log = session.client().agreements().events(id);
+    Optional<String> broken = log.firstBreak();
     if (session.json()) {
-      session.printJson(answer);
+      session.printJson(log.json());
       broken.ifPresent(b -> session.err().println("asa agreements events: chain BROKEN: " + b));
     } else {
-      session.out().print(table(answer));
+      session.out().print(table(log));
       session
           .out()
           .println(
               broken
                   .map(b -> "chain BROKEN: " + b)
-                  .orElse("chain verifies (" + answer.path("events").size() + " events)"));
+                  .orElse("chain verifies (" + log.events().size() + " events)"));
     }
     return broken.isPresent() ? Exit.FAIL : Exit.OK;
   }
 
-  static String table(JsonNode answer) {
+  static String table(EventLog log) {
     Table table = Table.withHeaders("SEQ", "TYPE", "ACTOR", "AT", "HASH");
-    for (JsonNode e : answer.path("events")) {
-      JsonNode actor = e.path("actor");
+    for (EventLog.Entry e : log.events()) {
       table.row(
-          e.path("seq").asText(),
-          e.path("type").asText(),
-          actor.path("role").asText()
-              + (actor.path("authenticated").asBoolean() ? "" : " (claimed)"),
-          e.path("at").asText(),
-          Formats.shortHash(e.path("hash").asText()));
+          e.seq(),
+          e.type(),
+          e.actorRole() + (e.actorAuthenticated() ? "" : " (claimed)"),
+          e.at(),
+          Formats.shortHash(e.hash()));
     }
     return table.render();
-  }
-
-  /** Rebuilds the core's events from the JSON and lets {@link EventChain} judge them. */
-  static Optional<String> firstBreak(JsonNode answer) {
-    return EventChain.firstBreak(answer);
   }
 }

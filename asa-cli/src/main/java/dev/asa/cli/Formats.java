@@ -1,8 +1,11 @@
 package dev.asa.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.asa.client.VerificationView.Target;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /** Small renderings shared by the summaries: SLOs, digests, numbers, lists. */
 final class Formats {
@@ -46,12 +49,35 @@ final class Formats {
         : value.asText();
   }
 
+  /** A typed SLO target as {@link #target(JsonNode)} writes it; empty when there is none. */
+  static String target(Optional<Target> target) {
+    return target
+        .map(t ->
+            switch (t) {
+              case Target.Threshold n -> number(n.value());
+              case Target.Flag f -> String.valueOf(f.value());
+              case Target.Range r -> r.low().toPlainString() + ".." + r.high().toPlainString();
+              case Target.Text text -> text.value();
+            })
+        .orElse("");
+  }
+
   /** A number without trailing zeros ({@code 86.100} as {@code 86.1}), or a dash when absent. */
   static String number(JsonNode value) {
     if (value == null || !value.isNumber()) {
       return value == null || value.isMissingNode() || value.isNull() ? "-" : value.asText();
     }
     return value.decimalValue().stripTrailingZeros().toPlainString();
+  }
+
+  /** A number as {@link #number(JsonNode)} writes it, from a typed view. */
+  static String number(BigDecimal value) {
+    return value.stripTrailingZeros().toPlainString();
+  }
+
+  /** {@link #number(BigDecimal)}, or a dash when absent. */
+  static String number(Optional<BigDecimal> value) {
+    return value.map(Formats::number).orElse("-");
   }
 
   /**
@@ -76,6 +102,11 @@ final class Formats {
     }
     String oneLine = text.replaceAll("\\s+", " ").strip();
     return oneLine.length() <= max ? oneLine : oneLine.substring(0, max - 3) + "...";
+  }
+
+  /** The items joined with commas, or {@code (none)}. */
+  static String list(List<String> items) {
+    return items.isEmpty() ? "(none)" : String.join(", ", items);
   }
 
   /** The texts of a JSON array joined with commas. */

@@ -1,7 +1,7 @@
 package dev.asa.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.client.AgreementView;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -24,26 +24,22 @@ final class GetCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Session session = server.session();
-    ObjectNode envelope = session.client().agreement(id);
-    session.print(envelope, GetCommand::summary);
+    AgreementView envelope = session.client().agreements().get(id);
+    session.print(envelope.json(), json -> summary(envelope));
     return Exit.OK;
   }
 
-  static String summary(JsonNode envelope) {
-    JsonNode a = envelope.path("agreement");
+  /** The envelope through the SDK's view; the document's terms as the protocol writes them. */
+  static String summary(AgreementView envelope) {
+    JsonNode a = envelope.document();
     JsonNode parties = a.path("parties");
     JsonNode payment = a.path("escrow").path("payment");
     Table facts =
         Table.plain()
-            .row("agreement", envelope.path("agreement_id").asText())
-            .row(
-                "state",
-                envelope.path("state").asText()
-                    + " (version "
-                    + envelope.path("version").asText()
-                    + ")")
-            .row("agreement_hash", envelope.path("agreement_hash").asText())
-            .row("allowed now", Formats.list(envelope.path("allowed_actions")))
+            .row("agreement", envelope.id())
+            .row("state", envelope.state().name() + " (version " + envelope.version() + ")")
+            .row("agreement_hash", envelope.agreementHash())
+            .row("allowed now", Formats.list(envelope.allowedActions()))
             .row("client", identity(parties.path("client")))
             .row("provider", identity(parties.path("provider")))
             .row("evaluator", evaluator(a))

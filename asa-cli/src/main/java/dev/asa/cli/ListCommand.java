@@ -1,7 +1,6 @@
 package dev.asa.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.client.AgreementPage;
 import dev.asa.crypto.DidKey;
 import dev.asa.crypto.Ed25519PublicKey;
 import java.util.concurrent.Callable;
@@ -63,30 +62,29 @@ final class ListCommand implements Callable<Integer> {
     if (all && this.party != null) {
       throw new UsageException("--all lists every agreement; leave --party out");
     }
-    ObjectNode page =
+    AgreementPage page =
         session
             .client()
+            .agreements()
             .list(
                 party,
                 filters.filter(ListFilterOptions.state(state)),
                 cursor,
                 Inputs.intValue("--limit", limit, 0, 1, 200));
     if (session.json()) {
-      session.printJson(page);
+      session.printJson(page.json());
       return Exit.OK;
     }
     Table table =
         Table.withHeaders("AGREEMENT", "STATE", "SERVICE", "AMOUNT", "CREATED", "UPDATED");
-    for (JsonNode item : page.path("items")) {
+    for (AgreementPage.Summary item : page.items()) {
       table.row(
-          item.path("agreement_id").asText(),
-          item.path("state").asText(),
-          item.path("service_type").asText(),
-          item.path("amount").isTextual()
-              ? item.path("amount").asText() + " " + item.path("currency").asText()
-              : "-",
-          item.path("created_at").asText(),
-          item.path("updated_at").asText());
+          item.id(),
+          item.state().name(),
+          item.serviceType(),
+          item.amount().map(a -> a.toPlainString() + " " + item.currency().orElse("")).orElse("-"),
+          item.createdAt(),
+          item.updatedAt());
     }
     String whose = party == null ? "" : " for " + party;
     if (table.isEmpty()) {
@@ -94,16 +92,15 @@ final class ListCommand implements Callable<Integer> {
     } else {
       session.out().print(table.render());
     }
-    JsonNode next = page.path("next_cursor");
-    if (next.isTextual()) {
-      session
-          .out()
-          .println(
-              "more: asa agreements list "
-                  + (party == null ? "--all" : "--party " + party)
-                  + " (with the same filters) --cursor "
-                  + next.asText());
-    }
+    page.nextCursor()
+        .ifPresent(next ->
+            session
+                .out()
+                .println(
+                    "more: asa agreements list "
+                        + (party == null ? "--all" : "--party " + party)
+                        + " (with the same filters) --cursor "
+                        + next));
     return Exit.OK;
   }
 

@@ -1,7 +1,7 @@
 package dev.asa.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Role;
+import dev.asa.client.AgreementView;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -42,15 +42,15 @@ final class SignCommand implements Callable<Integer> {
       throw new UsageException(
           "missing --key FILE: the key of the party that signs (pass --key FILE or set ASA_KEY)");
     }
-    ObjectNode answer = session.client().sign(id, role, Inputs.keyFile(keyFile));
+    AgreementView answer = session.client().agreements().sign(id, role);
     if (session.json()) {
-      session.printJson(answer);
+      session.printJson(answer.json());
       return Exit.OK;
     }
-    String state = answer.path("state").asText();
+    String state = answer.state().name();
     session.out().println("signed " + id + " as " + role.wireName() + "; state " + state);
     Role other = role.counterparty();
-    if (!answer.path("agreement").path("signatures").has(other.wireName())) {
+    if (!answer.signedBy(other)) {
       session.out().println("waiting for the " + other.wireName() + "'s signature");
     }
     return Exit.OK;

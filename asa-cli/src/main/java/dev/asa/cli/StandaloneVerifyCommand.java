@@ -8,6 +8,8 @@ import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.QualityCriteria;
 import dev.asa.agreement.Service;
 import dev.asa.client.AsaClient;
+import dev.asa.client.VerificationJob;
+import dev.asa.client.VerificationView;
 import dev.asa.document.StandaloneCriteria;
 import dev.asa.evaluators.Deliverable;
 import dev.asa.evaluators.EvaluationException;
@@ -189,10 +191,12 @@ final class StandaloneVerifyCommand implements Callable<Integer> {
             : here(session, content, format, taskType, depth, runs);
     if (session.json()) {
       session.printJson(result);
-    } else {
-      session.out().print(VerificationReport.formatResult(result));
     }
-    return VerificationReport.exitCode(result);
+    VerificationView view = Views.read("the verification", result, VerificationView::from);
+    if (!session.json()) {
+      session.out().print(VerificationReport.formatResult(view));
+    }
+    return VerificationReport.exitCode(view);
   }
 
   /**
@@ -236,7 +240,8 @@ final class StandaloneVerifyCommand implements Callable<Integer> {
     if (!AsaClient.isPending(answer)) {
       return answer;
     }
-    return VerificationJobs.await(session, answer.path("verification_id").asText());
+    VerificationJob job = Views.read("POST /verifications", answer, VerificationJob::from);
+    return VerificationJobs.await(session, job.verificationId());
   }
 
   /**

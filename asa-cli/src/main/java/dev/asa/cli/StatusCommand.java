@@ -1,7 +1,11 @@
 package dev.asa.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.client.AgreementStatus;
+import dev.asa.client.AgreementStatus.Delivery;
+import dev.asa.client.AgreementStatus.Dispute;
+import dev.asa.client.AgreementStatus.Payment;
+import dev.asa.client.AgreementStatus.Ruling;
+import dev.asa.client.AgreementStatus.Verdict;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -23,111 +27,90 @@ final class StatusCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Session session = server.session();
-    ObjectNode status = session.client().status(id);
-    session.print(status, StatusCommand::summary);
+    AgreementStatus status = session.client().agreements().status(id);
+    session.print(status.json(), json -> summary(status));
     return Exit.OK;
   }
 
-  static String summary(JsonNode s) {
+  static String summary(AgreementStatus s) {
     Table facts =
         Table.plain()
-            .row("agreement", s.path("agreement_id").asText())
-            .row(
-                "state", s.path("state").asText() + " (version " + s.path("version").asText() + ")")
-            .row("allowed now", Formats.list(s.path("allowed_actions")))
+            .row("agreement", s.id())
+            .row("state", s.state().name() + " (version " + s.version() + ")")
+            .row("allowed now", Formats.list(s.allowedActions()))
             .row(
                 "signed",
                 "client "
-                    + Formats.yesNo(s.path("signatures").path("client").asBoolean())
+                    + Formats.yesNo(s.signedByClient())
                     + ", provider "
-                    + Formats.yesNo(s.path("signatures").path("provider").asBoolean()));
-    if (s.has("judged_by")) {
-      facts.row("judged by", s.path("judged_by").path("because").asText());
-    }
-    if (s.has("activated_at")) {
-      facts.row("activated", s.path("activated_at").asText());
-    }
-    JsonNode deadlines = s.path("deadlines");
-    if (deadlines.has("expires_at")) {
-      facts.row("expires", deadlines.path("expires_at").asText());
-    }
-    JsonNode delivered = s.path("deliverable");
-    if (!delivered.isMissingNode()) {
-      facts.row(
-          "delivered",
-          delivered.path("delivered_at").asText()
-              + ", "
-              + delivered.path("content_hash").asText()
-              + (delivered.has("size_bytes") && delivered.path("size_bytes").asLong() >= 0
-                  ? ", " + delivered.path("size_bytes").asText() + " bytes"
-                  : "")
-              + (delivered.has("format") ? ", " + delivered.path("format").asText() : ""));
-    }
-    JsonNode verified = s.path("verification");
-    if (!verified.isMissingNode()) {
-      facts.row(
-          "verified",
-          verified.path("result").asText()
-              + ", composite "
-              + Formats.number(verified.path("composite"))
-              + ", release "
-              + Formats.number(verified.path("payment_release_percent"))
-              + "% ("
-              + verified.path("verification_id").asText()
-              + ")");
-    }
-    if (deadlines.has("challenge_window_closes_at")) {
-      facts.row(
-          "challenge window",
-          (deadlines.path("challenge_window_open").asBoolean() ? "open until " : "closed at ")
-              + deadlines.path("challenge_window_closes_at").asText());
-    }
-    JsonNode dispute = s.path("dispute");
-    if (!dispute.isMissingNode()) {
-      facts.row(
-          "dispute",
-          "filed by "
-              + filer(dispute)
-              + " at "
-              + dispute.path("filed_at").asText()
-              + ": "
-              + dispute.path("reason_code").asText());
-    }
-    JsonNode ruling = s.path("ruling");
-    if (!ruling.isMissingNode()) {
-      facts.row(
-          "ruling",
-          Formats.number(ruling.path("release_percent"))
-              + "% to the provider, by the "
-              + ruling.path("ruled_by").asText()
-              + " at "
-              + ruling.path("ruled_at").asText()
-              + (ruling.path("reason").asText("").isBlank()
-                  ? ""
-                  : ": " + ruling.path("reason").asText()));
-    }
-    facts.row("payment", payment(s.path("payment")));
+                    + Formats.yesNo(s.signedByProvider()));
+    s.judgedBy().ifPresent(j -> facts.row("judged by", j.because()));
+    s.activatedAt().ifPresent(at -> facts.row("activated", at));
+    s.expiresAt().ifPresent(at -> facts.row("expires", at));
+    s.delivery().ifPresent(d -> facts.row("delivered", delivered(d)));
+    s.verdict().ifPresent(v -> facts.row("verified", verified(v)));
+    s.challengeWindowClosesAt()
+        .ifPresent(at ->
+            facts.row(
+                "challenge window",
+                (s.challengeWindowOpen() ? "open until " : "closed at ") + at));
+    s.dispute().ifPresent(d -> facts.row("dispute", dispute(d)));
+    s.ruling().ifPresent(r -> facts.row("ruling", ruling(r)));
+    facts.row("payment", payment(s.payment()));
     return facts.render();
   }
 
-  /** {@code the client}, or {@code a party} when the record does not say who. */
-  static String filer(JsonNode dispute) {
-    String by = dispute.path("filed_by").asText(dispute.path("party").asText(""));
-    return by.isBlank() ? "a party" : "the " + by;
+  private static String delivered(Delivery d) {
+    return d.deliveredAt()
+        + ", "
+        + d.contentHash()
+        + d.sizeBytes().filter(size -> size >= 0).map(size -> ", " + size + " bytes").orElse("")
+        + d.format().map(format -> ", " + format).orElse("");
   }
 
-  private static String payment(JsonNode p) {
-    String status = p.path("status").asText();
-    if (!p.has("amount")) {
+  private static String verified(Verdict v) {
+    return v.result()
+        + ", composite "
+        + Formats.number(v.composite())
+        + ", release "
+        + Formats.number(v.releasePercent())
+        + "% ("
+        + v.verificationId()
+        + ")";
+  }
+
+  /** {@code filed by the client at ...: reason}, or {@code by a party} when it does not say who. */
+  static String dispute(Dispute d) {
+    return "filed by "
+        + d.filedBy().map(by -> "the " + by).orElse("a party")
+        + " at "
+        + d.filedAt()
+        + ": "
+        + d.reasonCode();
+  }
+
+  /** {@code 95% to the provider, by the arbiter at ...: why}. */
+  static String ruling(Ruling r) {
+    return Formats.number(r.releasePercent())
+        + "% to the provider, by the "
+        + r.ruledBy()
+        + " at "
+        + r.ruledAt()
+        + (r.reason().isBlank() ? "" : ": " + r.reason());
+  }
+
+  private static String payment(Payment p) {
+    String status = p.status();
+    if (p.amount().isEmpty()) {
       return status.replace('_', ' ');
     }
-    String amount = p.path("amount").asText() + " " + p.path("currency").asText();
-    if (p.has("released_to_provider")) {
+    String amount = p.amount().get().toPlainString() + " " + p.currency().orElse("");
+    if (p.releasedToProvider().isPresent()) {
       return amount
           + ", settled: "
-          + p.path("released_to_provider").asText()
+          + p.releasedToProvider().get().toPlainString()
           + " to the provider, "
-          + p.path("refunded_to_client").asText()
+          + p.refundedToClient().map(java.math.BigDecimal::toPlainString).orElse("")
           + " back to the client";
     }
     return amount + ", " + status.replace('_', ' ');

@@ -1,6 +1,6 @@
 package dev.asa.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.asa.client.VerificationView;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -24,8 +24,8 @@ final class VerificationCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Session session = server.session();
-    JsonNode result = session.client().verification(id);
-    session.print(result, VerificationReport::formatResult);
+    VerificationView result = session.client().agreements().verification(id);
+    session.print(result.json(), json -> VerificationReport.formatResult(result));
     return VerificationReport.exitCode(result);
   }
 }

@@ -1,6 +1,7 @@
 package dev.asa.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.client.VerificationJob;
 import java.time.Duration;
 
 /** Following a verification the server runs as a job (202), its progress on standard error. */
@@ -26,11 +27,12 @@ final class VerificationJobs {
           .awaitVerification(
               verificationId,
               TIMEOUT,
-              job ->
-                  progress.update(
-                      job.path("progress").path("stage").asText(job.path("status").asText()),
-                      job.path("progress").path("done").asInt(),
-                      job.path("progress").path("total").asInt()));
+              job -> {
+                VerificationJob.Progress p = VerificationJob.from(job).progress();
+                progress.update(p.stage(), (int) p.done(), (int) p.total());
+              });
+    } catch (IllegalArgumentException e) {
+      throw Views.unreadable("GET /verifications/" + verificationId, e);
     } finally {
       progress.finish();
     }

@@ -1,6 +1,11 @@
 package dev.asa.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.asa.client.VerificationView;
+import dev.asa.client.VerificationView.Composite;
+import dev.asa.client.VerificationView.Dimension;
+import dev.asa.client.VerificationView.Gate;
+import dev.asa.client.VerificationView.Shadow;
+import dev.asa.client.VerifyOutcome;
 
 /**
  * A verification result (whitepaper section 5.2) for a person: one row per dimension with its score
@@ -13,65 +18,62 @@ final class VerificationReport {
   static final int EVIDENCE_WIDTH = 72;
 
   /**
-   * @param answer the body of {@code POST /agreements/{id}/verify}: {@code {agreement_id, state,
-   *     verification}}
+   * The answer of {@code POST /agreements/{id}/verify}: the agreement's new state and the result.
    */
-  static String format(JsonNode answer) {
-    JsonNode v = answer.path("verification");
+  static String format(VerifyOutcome answer) {
+    VerificationView v = answer.verification();
     String heading =
         "verified "
-            + answer.path("agreement_id").asText()
+            + answer.agreementId()
             + " ("
-            + v.path("verification_id").asText()
+            + v.verificationId()
             + "); state "
-            + answer.path("state").asText()
+            + answer.state().name()
             + "\n\n";
     return heading + body(v);
   }
 
   /** A standalone result (section 5.2) on its own. */
-  static String formatResult(JsonNode v) {
-    JsonNode e = v.path("evaluator");
+  static String formatResult(VerificationView v) {
     String heading =
         "verification "
-            + v.path("verification_id").asText()
+            + v.verificationId()
             + " by "
-            + e.path("type").asText()
-            + (e.path("model").isTextual() ? " (" + e.path("model").asText() + ")" : "")
+            + v.evaluator().map(VerificationView.Evaluator::type).orElse("")
+            + v.evaluator()
+                .flatMap(VerificationView.Evaluator::model)
+                .map(m -> " (" + m + ")")
+                .orElse("")
             + "\n\n";
     return heading + body(v);
   }
 
   /** {@link Exit#FAIL} when the verdict is FAIL, else {@link Exit#OK}. */
-  static int exitCode(JsonNode verification) {
-    return "FAIL".equals(verification.path("determination").path("result").asText())
-        ? Exit.FAIL
-        : Exit.OK;
+  static int exitCode(VerificationView verification) {
+    return "FAIL".equals(verification.result()) ? Exit.FAIL : Exit.OK;
   }
 
-  private static String body(JsonNode v) {
+  private static String body(VerificationView v) {
     StringBuilder s = new StringBuilder();
 
     Table dimensions = Table.withHeaders("DIMENSION", "SCORE", "SLO TARGET", "MET", "EVIDENCE");
     Table shadows = Table.withHeaders("SHADOW METRIC", "OF", "VALUE", "TARGET", "MET");
-    for (JsonNode d : v.path("dimensions")) {
+    for (Dimension d : v.dimensions()) {
       // A dimension nobody scored has no score: its SLO was not missed, it was not looked at.
-      boolean evaluated = !d.path("score").isNull() && !d.path("score").isMissingNode();
       dimensions.row(
-          d.path("name").asText(),
-          evaluated ? Formats.number(d.path("score")) : "-",
-          Formats.target(d.path("slo_target")),
-          evaluated ? Formats.yesNo(d.path("slo_met").asBoolean()) : "not evaluated",
-          Formats.cut(d.path("evidence").asText(), EVIDENCE_WIDTH));
-      JsonNode shadow = d.path("shadow_metric");
-      if (shadow.isObject()) {
-        JsonNode met = shadow.path("slo_met");
+          d.name(),
+          d.evaluated() ? Formats.number(d.score()) : "-",
+          Formats.target(d.sloTarget()),
+          d.evaluated() ? Formats.yesNo(d.sloMet()) : "not evaluated",
+          Formats.cut(d.evidence(), EVIDENCE_WIDTH));
+      if (d.shadow().isPresent()) {
+        Shadow shadow = d.shadow().get();
         shadows.row(
-            shadow.path("name").asText(),
-            d.path("name").asText(),
-            Formats.number(shadow.path("value")),
-            Formats.target(shadow.path("slo_target")),
-            met.isBoolean() ? Formats.yesNo(met.asBoolean()) : "-");
+            shadow.name(),
+            d.name(),
+            Formats.number(shadow.value()),
+            Formats.target(shadow.sloTarget()),
+            shadow.sloMet().map(Formats::yesNo).orElse("-"));
       }
     }
     s.append(dimensions.render());
@@ -80,55 +82,58 @@ final class VerificationReport {
     }
 
     Table verdict = Table.plain();
-    for (JsonNode g : v.path("quality_gates")) {
+    for (Gate g : v.gates()) {
       verdict.row(
-          "gate " + g.path("condition").asText(),
-          (g.path("passed").asBoolean() ? "passed" : "FAILED")
-              + (g.path("evidence").asText().isEmpty()
-                  ? ""
-                  : ": " + Formats.cut(g.path("evidence").asText(), EVIDENCE_WIDTH)));
+          "gate " + g.condition(),
+          (g.passed() ? "passed" : "FAILED")
+              + (g.evidence().isEmpty() ? "" : ": " + Formats.cut(g.evidence(), EVIDENCE_WIDTH)));
     }
-    JsonNode c = v.path("composite");
+    Composite c = v.composite();
     verdict.row(
         "composite",
-        Formats.number(c.path("score"))
+        Formats.number(c.score())
             + " ("
-            + c.path("method").asText()
+            + c.method().orElse("")
             + ", threshold "
-            + Formats.number(c.path("threshold"))
+            + Formats.number(c.threshold())
             + "): "
-            + (c.path("passed").asBoolean() ? "passed" : "FAILED"));
-    JsonNode det = v.path("determination");
-    JsonNode confidence = det.path("confidence");
+            + (c.passed() ? "passed" : "FAILED"));
     verdict.row(
         "determination",
-        det.path("result").asText()
+        v.result()
             + ", release "
-            + Formats.number(det.path("payment_release_percent"))
+            + Formats.number(v.releasePercent())
             + "% of the payment"
-            + (confidence.isNumber() ? ", confidence " + Formats.number(confidence) : ""));
-    if (confidence.isNumber()) {
-      // Not the evaluator's figure as given: the scorer weighs each dimension's confidence.
-      verdict.row(
-          "confidence",
-          Formats.number(confidence)
-              + " is each dimension's confidence averaged by the dimension's weight: the"
-              + " evaluator's stated confidence for what it scored, 1 for what the server measured"
-              + " itself (format, timeliness)");
+            + v.confidence()
+                .map(confidence -> ", confidence " + Formats.number(confidence))
+                .orElse(""));
+    v.confidence()
+        .ifPresent(confidence ->
+            // Not the evaluator's figure as given: the scorer weighs each dimension's
+            // confidence.
+            verdict.row(
+                "confidence",
+                Formats.number(confidence)
+                    + " is each dimension's confidence averaged by the dimension's weight: the"
+                    + " evaluator's stated confidence for what it scored, 1 for what the server"
+                    + " measured itself (format, timeliness)"));
+    if (!v.notes().isEmpty()) {
+      verdict.row("notes", v.notes());
     }
-    if (!det.path("notes").asText().isEmpty()) {
-      verdict.row("notes", det.path("notes").asText());
-    }
-    JsonNode trail = v.path("evidence_trail");
+    // A result without its trail (one written by hand) keeps the row as it always read.
     verdict.row(
         "evidence",
-        trail.path("deliverable_hash").asText()
-            + ", "
-            + trail.path("evaluation_duration_ms").asText()
-            + " ms"
-            + (trail.path("evaluation_cost_usd").isNumber()
-                ? ", cost $" + Formats.number(trail.path("evaluation_cost_usd"))
-                : ""));
+        v.evidenceTrail()
+            .map(trail ->
+                trail.deliverableHash()
+                    + ", "
+                    + trail.evaluationDurationMs().map(String::valueOf).orElse("")
+                    + " ms"
+                    + trail
+                        .evaluationCostUsd()
+                        .map(cost -> ", cost $" + Formats.number(cost))
+                        .orElse(""))
+            .orElse(",  ms"));
     return s.append('\n').append(verdict.render()).toString();
   }
 }

@@ -2,6 +2,8 @@ package dev.asa.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.asa.client.AsaClient;
+import dev.asa.client.VerificationJob;
+import dev.asa.client.VerificationView;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -42,31 +44,34 @@ final class VerificationsCommands extends Group {
       if (AsaClient.isPending(answer) && await) {
         answer = VerificationJobs.await(session, id);
       }
+      String route = "GET /verifications/" + id;
       if (AsaClient.isPending(answer)) {
-        session.print(answer, Show::job);
+        VerificationJob job = Views.read(route, answer, VerificationJob::from);
+        session.print(job.json(), json -> job(job));
         return Exit.OK;
       }
-      session.print(answer, VerificationReport::formatResult);
-      return VerificationReport.exitCode(answer);
+      VerificationView result = Views.read(route, answer, VerificationView::from);
+      session.print(result.json(), json -> VerificationReport.formatResult(result));
+      return VerificationReport.exitCode(result);
     }
 
     /** {@code verification ver-1: running, judging 1/2 (50%)}. */
-    static String job(JsonNode job) {
-      JsonNode p = job.path("progress");
+    static String job(VerificationJob job) {
+      VerificationJob.Progress p = job.progress();
       return "verification "
-          + job.path("verification_id").asText()
+          + job.verificationId()
           + ": "
-          + job.path("status").asText()
+          + job.status()
           + ", "
-          + p.path("stage").asText()
+          + p.stage()
           + " "
-          + p.path("done").asInt()
+          + p.done()
           + "/"
-          + p.path("total").asInt()
+          + p.total()
           + " ("
-          + p.path("percent").asInt()
+          + p.percent()
           + "%); asa verifications show "
-          + job.path("verification_id").asText()
+          + job.verificationId()
           + " --wait follows it\n";
     }
   }

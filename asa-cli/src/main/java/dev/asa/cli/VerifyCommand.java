@@ -3,6 +3,8 @@ package dev.asa.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.client.VerificationJob;
+import dev.asa.client.VerifyOutcome;
 import dev.asa.json.Json;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -95,19 +97,21 @@ final class VerifyCommand implements Callable<Integer> {
               ? session.client().verify(id)
               : session.client().verify(id, evaluatorResult);
     }
+    String route = "POST /agreements/" + id + "/verify";
     if (dev.asa.client.AsaClient.isPending(answer)) {
       // The server's own evaluators work in the background (semantic or composite depth): wait for
       // the verdict, then report it as a verification at structural depth is reported.
-      String verificationId = answer.path("verification_id").asText();
-      JsonNode done = VerificationJobs.await(session, verificationId);
+      VerificationJob job = Views.read(route, answer, VerificationJob::from);
+      JsonNode done = VerificationJobs.await(session, job.verificationId());
       ObjectNode report = Json.object();
       report.put("agreement_id", id);
-      report.put("state", session.client().agreement(id).path("state").asText());
+      report.put("state", session.client().agreements().get(id).state().name());
       report.set("verification", done);
       answer = report;
     }
-    session.print(answer, VerificationReport::format);
-    return VerificationReport.exitCode(answer.path("verification"));
+    VerifyOutcome outcome = Views.read(route, answer, VerifyOutcome::from);
+    session.print(outcome.json(), json -> VerificationReport.format(outcome));
+    return VerificationReport.exitCode(outcome.verification());
   }
 
   /** The evaluator's result from the options, or null when none was given. */

@@ -3,14 +3,17 @@ package dev.asa.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.asa.client.EscrowView;
 import dev.asa.json.Json;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -235,7 +238,7 @@ class EscrowCommandsTest {
   void theEscrowSummaryListsTransfersAndMessages() throws Exception {
     String summary =
         EscrowCommand.summary(
-            Json.parse(
+            escrow(
                 """
                 {"agreement_id":"asa-1","state":"DELIVERED","binding":"http_callback","enabled":true,"amount":"10.00","currency":"USD",
                  "status":"held","balances":{"USD":"10.00"},
@@ -286,7 +289,7 @@ class EscrowCommandsTest {
         .isEqualTo("staked 3.00 USD into collateral:asa-1; state ACTIVE\n");
     String slashed =
         EscrowCommand.summary(
-            Json.parse(
+            escrow(
                 """
                 {"agreement_id":"asa-1","state":"CLOSED","binding":"ledger","enabled":true,"amount":"10.00",
                  "currency":"USD","status":"settled","balances":{"USD":"0.00"},"transfers":[],"messages":[],
@@ -300,7 +303,13 @@ class EscrowCommandsTest {
                 + " back\n");
     assertThat(
             EscrowCommand.collateral(
-                Json.parse("{\"amount\":\"3.00\",\"currency\":\"USD\",\"status\":\"awaiting\"}")))
+                new EscrowView.Collateral(
+                    new BigDecimal("3.00"),
+                    "USD",
+                    "awaiting",
+                    Optional.empty(),
+                    Optional.empty(),
+                    Optional.empty())))
         .isEqualTo("3.00 USD awaiting the provider's stake");
   }
 
@@ -308,7 +317,7 @@ class EscrowCommandsTest {
   void summariesOfAnEmptyEscrowAndARulingWithoutMoney() throws Exception {
     assertThat(
             EscrowCommand.summary(
-                Json.parse(
+                escrow(
                     """
                     {"agreement_id":"a","state":"ACTIVE","binding":"ledger","enabled":false,"status":"not_required",
                      "balances":{},"transfers":[],"messages":[]}\
@@ -330,6 +339,10 @@ class EscrowCommandsTest {
         .isEqualTo(
             "ruled on a; state CLOSED\nreleased 2.50 USD to the provider (25%), 7.50 USD back to the client\n"
                 + "the escrow was never funded: nothing was held, nothing moved\n");
+  }
+
+  private static EscrowView escrow(String answer) throws Exception {
+    return EscrowView.from(Json.parse(answer));
   }
 
   private static String[] with(String[] args, String... more) {

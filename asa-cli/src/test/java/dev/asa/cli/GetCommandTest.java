@@ -3,6 +3,7 @@ package dev.asa.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.client.AgreementView;
 import dev.asa.json.Json;
 import org.junit.jupiter.api.Test;
 
@@ -12,7 +13,12 @@ import org.junit.jupiter.api.Test;
 class GetCommandTest {
 
   private static ObjectNode envelope() {
-    ObjectNode e = Json.object().put("agreement_id", "asa-1").put("state", "ACTIVE");
+    ObjectNode e =
+        Json.object()
+            .put("agreement_id", "asa-1")
+            .put("state", "ACTIVE")
+            .put("version", 3)
+            .put("agreement_hash", "sha256:00");
     ObjectNode parties = e.putObject("agreement").putObject("parties");
     parties
         .putObject("client")
@@ -33,13 +39,14 @@ class GetCommandTest {
     ObjectNode ev = ((ObjectNode) e.path("agreement").path("parties")).putObject("evaluator");
     ev.putObject("identity").put("scheme", "api_key").put("value", "eval-1");
     ev.put("type", "agent_as_judge");
-    assertThat(GetCommand.summary(e)).contains("api_key eval-1 (agent_as_judge)");
+    assertThat(GetCommand.summary(AgreementView.from(e)))
+        .contains("api_key eval-1 (agent_as_judge)");
   }
 
   @Test
   void aPoolEvaluatorIsShownOnceAssignedAndAnnouncedBefore() {
     ObjectNode e = envelope();
-    assertThat(GetCommand.summary(e)).contains("from the pool at activation");
+    assertThat(GetCommand.summary(AgreementView.from(e))).contains("from the pool at activation");
     ObjectNode assigned =
         ((ObjectNode) e.path("agreement")).putObject("metadata").putObject("assigned_evaluators");
     assigned.put("mode", "random_from_pool");
@@ -49,6 +56,7 @@ class GetCommandTest {
         .putObject("identity")
         .put("scheme", "api_key")
         .put("value", "judge-3");
-    assertThat(GetCommand.summary(e)).contains("api_key judge-3 (pool, random_from_pool)");
+    assertThat(GetCommand.summary(AgreementView.from(e)))
+        .contains("api_key judge-3 (pool, random_from_pool)");
   }
 }

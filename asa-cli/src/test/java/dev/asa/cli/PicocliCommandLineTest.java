@@ -2,6 +2,8 @@ package dev.asa.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.asa.client.AgreementStatus;
+import dev.asa.client.VerificationView;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -261,10 +263,9 @@ class PicocliCommandLineTest {
   @Test
   void aDisputeNamesWhoFiledItOrSaysAParty() throws Exception {
     var filed =
-        dev.asa.json.Json.parse(
-            "{\"dispute\": {\"filed_by\": \"client\", \"filed_at\": \"t\", \"reason_code\": \"r\"}}");
-    var unknown =
-        dev.asa.json.Json.parse("{\"dispute\": {\"filed_at\": \"t\", \"reason_code\": \"r\"}}");
+        status(
+            "\"dispute\": {\"filed_by\": \"client\", \"filed_at\": \"t\", \"reason_code\": \"r\"}");
+    var unknown = status("\"dispute\": {\"filed_at\": \"t\", \"reason_code\": \"r\"}");
     assertThat(StatusCommand.summary(filed)).contains("filed by the client at t: r");
     assertThat(StatusCommand.summary(unknown)).contains("filed by a party at t: r");
   }
@@ -272,12 +273,22 @@ class PicocliCommandLineTest {
   @Test
   void aRulingIsShownWithWhoRuledAndWhy() throws Exception {
     var ruled =
-        dev.asa.json.Json.parse(
-            "{\"ruling\": {\"release_percent\": 95, \"reason\": \"missed section 2\","
-                + " \"ruled_by\": \"arbiter\", \"ruled_at\": \"t\"}}");
+        status(
+            "\"ruling\": {\"release_percent\": 95, \"reason\": \"missed section 2\","
+                + " \"ruled_by\": \"arbiter\", \"ruled_at\": \"t\"}");
     assertThat(StatusCommand.summary(ruled))
         .contains("ruling")
         .contains("95% to the provider, by the arbiter at t: missed section 2");
+  }
+
+  /** A status answer of a disputed agreement with {@code members} added. */
+  private static AgreementStatus status(String members) throws Exception {
+    return AgreementStatus.from(
+        dev.asa.json.Json.parse(
+            "{\"agreement_id\": \"asa-1\", \"state\": \"DISPUTED\", \"version\": 5,"
+                + " \"agreement_hash\": \"sha256:00\", \"payment\": {\"status\": \"frozen\"}, "
+                + members
+                + "}"));
   }
 
   @Test
@@ -294,7 +305,7 @@ class PicocliCommandLineTest {
              "determination": {"result": "PASS", "payment_release_percent": 100, "confidence": 0.872},
              "evidence_trail": {"deliverable_hash": "sha256:00", "evaluation_duration_ms": 3}}
             """);
-    String report = VerificationReport.formatResult(result);
+    String report = VerificationReport.formatResult(VerificationView.from(result));
     assertThat(report)
         .containsPattern("accuracy +- +80 +not evaluated +not evaluated: the embedding model")
         .containsPattern("relevance +80 +70 +yes")

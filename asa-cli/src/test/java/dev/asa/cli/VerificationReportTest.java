@@ -3,6 +3,7 @@ package dev.asa.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.asa.client.VerifyOutcome;
 import dev.asa.json.Json;
 import java.io.InputStream;
 import org.junit.jupiter.api.Test;
@@ -18,7 +19,7 @@ class VerificationReportTest {
 
   @Test
   void listsEachDimensionWithScoreTargetAndWhetherItIsMet() throws Exception {
-    String report = VerificationReport.format(fixture());
+    String report = VerificationReport.format(VerifyOutcome.from(fixture()));
 
     assertThat(report)
         .startsWith("verified asa-2026-03-26-a1b2c3d4 (ver-2026-03-26-x1y2z3); state VERIFIED\n");
@@ -34,7 +35,7 @@ class VerificationReportTest {
 
   @Test
   void showsShadowMetricsGatesCompositeAndDetermination() throws Exception {
-    String report = VerificationReport.format(fixture());
+    String report = VerificationReport.format(VerifyOutcome.from(fixture()));
 
     assertThat(report)
         .contains(
@@ -62,7 +63,7 @@ class VerificationReportTest {
              "determination":{"result":"FAIL","payment_release_percent":0,"confidence":null,"notes":""}}}\
             """);
 
-    String report = VerificationReport.format(answer);
+    String report = VerificationReport.format(VerifyOutcome.from(answer));
 
     assertThat(report)
         .doesNotContain("SHADOW")

@@ -3,6 +3,7 @@ package dev.asa.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.lifecycle.State;
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -35,6 +36,8 @@ public record AgreementPage(List<Summary> items, Optional<String> nextCursor, Ob
    * @param serviceType e.g. {@code general}
    * @param createdAt when it was proposed
    * @param updatedAt when it last changed
+   * @param amount the payment its terms name, an exact decimal; empty when they name none
+   * @param currency that payment's currency code; empty when they name none
    */
   public record Summary(
       String id,
@@ -42,7 +45,9 @@ public record AgreementPage(List<Summary> items, Optional<String> nextCursor, Ob
       long version,
       String serviceType,
       Instant createdAt,
-      Instant updatedAt) {
+      Instant updatedAt,
+      Optional<BigDecimal> amount,
+      Optional<String> currency) {
 
     /** Checks that nothing is null. */
     public Summary {
@@ -51,6 +56,8 @@ public record AgreementPage(List<Summary> items, Optional<String> nextCursor, Ob
       Objects.requireNonNull(serviceType, "serviceType");
       Objects.requireNonNull(createdAt, "createdAt");
       Objects.requireNonNull(updatedAt, "updatedAt");
+      Objects.requireNonNull(amount, "amount");
+      Objects.requireNonNull(currency, "currency");
     }
 
     static Summary from(JsonNode s) {
@@ -61,7 +68,9 @@ public record AgreementPage(List<Summary> items, Optional<String> nextCursor, Ob
           Members.integer(s, "version", what),
           Members.text(s, "service_type", what),
           Members.instant(s, "created_at", what),
-          Members.instant(s, "updated_at", what));
+          Members.instant(s, "updated_at", what),
+          Members.optionalDecimal(s, "amount"),
+          Members.optionalText(s, "currency"));
     }
   }
 

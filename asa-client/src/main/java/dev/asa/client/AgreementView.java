@@ -2,6 +2,7 @@ package dev.asa.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.agreement.Role;
 import dev.asa.lifecycle.State;
 import java.util.List;
 import java.util.Objects;
@@ -79,6 +80,16 @@ public record AgreementView(
   @Override
   public ObjectNode json() {
     return json.deepCopy();
+  }
+
+  /**
+   * Whether the document carries {@code party}'s signature over the current terms.
+   *
+   * @param party {@link Role#CLIENT} or {@link Role#PROVIDER}
+   * @return true once that party signed
+   */
+  public boolean signedBy(Role party) {
+    return document.path("signatures").has(party.wireName());
   }
 
   /**

@@ -234,6 +234,18 @@ public final class Agreements {
   }
 
   /**
+   * The agreement's event log ({@code GET /agreements/{id}/events}); check its chain with {@link
+   * EventLog#firstBreak()}.
+   *
+   * @param id the agreement's id
+   * @return its events, oldest first
+   * @throws AsaApiException 404 when there is no such agreement or this key takes no part in it
+   */
+  public EventLog events(String id) {
+    return typed("GET /agreements/" + id + "/events", () -> asa.events(id), EventLog::from);
+  }
+
+  /**
    * Contests the verification result inside the challenge window ({@code POST
    * /agreements/{id}/challenge}).
    *

@@ -2,8 +2,10 @@ package dev.asa.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.lifecycle.State;
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,29 +13,37 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * An agreement's escrow ({@code GET /agreements/{id}/escrow}): its status, what it holds and every
- * ledger transfer. Payment messages (webhooks) and x402 requirements are in {@link #json()}.
+ * An agreement's escrow ({@code GET /agreements/{id}/escrow}): its status, what it holds, the
+ * provider's collateral, every ledger transfer and every payment message (webhook). A binding's own
+ * description (x402 requirements, an ERC-8183 job) is in {@link #json()}.
  *
  * @param agreementId the agreement
+ * @param state the agreement's lifecycle state
  * @param status {@code unfunded}, {@code held}, {@code frozen} (a dispute), {@code settled}, {@code
  *     nothing_held}, or {@code not_required} when the terms hold nothing in escrow
  * @param binding how it pays, e.g. {@code ledger}, {@code http_callback}, {@code x402}
  * @param enabled whether the terms hold money in escrow at all
  * @param amount what the terms put in escrow, when they name a payment
  * @param currency its currency code, when they name a payment
- * @param balances what the escrow account holds now, per currency code (exact decimals)
+ * @param balances what the escrow account holds now, per currency code (exact decimals), in the
+ *     server's order
+ * @param collateral the provider's collateral, when the terms ask for one
  * @param transfers the ledger transfers of this agreement, oldest first
+ * @param messages the payment messages sent to the binding's endpoint, oldest first
  * @param json the whole answer, a copy
  */
 public record EscrowView(
     String agreementId,
+    State state,
     String status,
     String binding,
     boolean enabled,
     Optional<BigDecimal> amount,
     Optional<String> currency,
     Map<String, BigDecimal> balances,
+    Optional<Collateral> collateral,
     List<Transfer> transfers,
+    List<Message> messages,
     ObjectNode json) {
 
   private static final String WHAT = "an escrow answer";
@@ -41,12 +51,15 @@ public record EscrowView(
   /** Checks that nothing is null and keeps private copies. */
   public EscrowView {
     Objects.requireNonNull(agreementId, "agreementId");
+    Objects.requireNonNull(state, "state");
     Objects.requireNonNull(status, "status");
     Objects.requireNonNull(binding, "binding");
     Objects.requireNonNull(amount, "amount");
     Objects.requireNonNull(currency, "currency");
-    balances = Map.copyOf(balances);
+    balances = Collections.unmodifiableMap(new LinkedHashMap<>(balances));
+    Objects.requireNonNull(collateral, "collateral");
     transfers = List.copyOf(transfers);
+    messages = List.copyOf(messages);
     json = Objects.requireNonNull(json, "json").deepCopy();
   }
 
@@ -96,6 +109,95 @@ public record EscrowView(
   }
 
   /**
+   * The provider's collateral ({@code collateral}), for terms with {@code escrow.collateral}.
+   * Amounts are exact decimals.
+   *
+   * @param amount the stake the terms ask for
+   * @param currency its currency code
+   * @param status {@code awaiting}, {@code held}, {@code slashed}, {@code returned} or {@code
+   *     not_staked}
+   * @param trigger what slashed it, e.g. {@code verification_failure}, once slashed
+   * @param slashed what went to the client, once settled
+   * @param returned what went back to the provider, once settled
+   */
+  public record Collateral(
+      BigDecimal amount,
+      String currency,
+      String status,
+      Optional<String> trigger,
+      Optional<BigDecimal> slashed,
+      Optional<BigDecimal> returned) {
+
+    /** Checks that nothing is null. */
+    public Collateral {
+      Objects.requireNonNull(amount, "amount");
+      Objects.requireNonNull(currency, "currency");
+      Objects.requireNonNull(status, "status");
+      Objects.requireNonNull(trigger, "trigger");
+      Objects.requireNonNull(slashed, "slashed");
+      Objects.requireNonNull(returned, "returned");
+    }
+
+    static Collateral from(JsonNode c) {
+      String what = "the collateral of " + WHAT;
+      return new Collateral(
+          Members.decimal(c, "amount", what),
+          Members.text(c, "currency", what),
+          Members.text(c, "status", what),
+          Members.optionalText(c, "trigger"),
+          Members.optionalDecimal(c, "slashed"),
+          Members.optionalDecimal(c, "returned"));
+    }
+  }
+
+  /**
+   * One payment message to the binding's endpoint (a webhook) and how its delivery went.
+   *
+   * @param webhookId its id
+   * @param kind what it announces, e.g. {@code escrow.hold}
+   * @param destination where it is sent
+   * @param status {@code pending}, {@code delivered} or {@code failed}
+   * @param attempts how often it was tried
+   * @param nextAttemptAt when it is tried next, while pending
+   * @param lastError why the last attempt failed, if it did
+   * @param deliveredAt when the endpoint took it, once it did
+   */
+  public record Message(
+      String webhookId,
+      String kind,
+      String destination,
+      String status,
+      long attempts,
+      Optional<Instant> nextAttemptAt,
+      Optional<String> lastError,
+      Optional<Instant> deliveredAt) {
+
+    /** Checks that nothing is null. */
+    public Message {
+      Objects.requireNonNull(webhookId, "webhookId");
+      Objects.requireNonNull(kind, "kind");
+      Objects.requireNonNull(destination, "destination");
+      Objects.requireNonNull(status, "status");
+      Objects.requireNonNull(nextAttemptAt, "nextAttemptAt");
+      Objects.requireNonNull(lastError, "lastError");
+      Objects.requireNonNull(deliveredAt, "deliveredAt");
+    }
+
+    static Message from(JsonNode m) {
+      String what = "a payment message of " + WHAT;
+      return new Message(
+          Members.text(m, "webhook_id", what),
+          Members.text(m, "kind", what),
+          Members.text(m, "destination", what),
+          Members.text(m, "status", what),
+          Members.integer(m, "attempts", what),
+          Members.optionalInstant(m, "next_attempt_at"),
+          Members.optionalText(m, "last_error"),
+          Members.optionalInstant(m, "delivered_at"));
+    }
+  }
+
+  /**
    * Reads an escrow answer.
    *
    * @param answer the body of {@code GET /agreements/{id}/escrow}
@@ -112,28 +214,17 @@ public record EscrowView(
     }
     return new EscrowView(
         Members.text(o, "agreement_id", WHAT),
+        Members.state(o, "state", WHAT),
         Members.text(o, "status", WHAT),
         Members.text(o, "binding", WHAT),
         Members.bool(o, "enabled", WHAT),
         Members.optionalDecimal(o, "amount"),
         Members.optionalText(o, "currency"),
         balances,
+        Members.optionalChild(o, "collateral").map(Collateral::from),
         Members.objects(o, "transfers", WHAT).stream().map(Transfer::from).toList(),
+        Members.objects(o, "messages", WHAT).stream().map(Message::from).toList(),
         o);
-  }
-
-  /**
-   * The provider's collateral, for terms with {@code escrow.collateral}: the terms ({@code amount},
-   * {@code currency}, {@code slash_on}, {@code slash_percent}), its {@code status} ({@code
-   * awaiting}, {@code held}, {@code slashed}, {@code returned}, {@code not_staked}), and once
-   * settled what was {@code slashed} and {@code returned} and the {@code trigger}.
-   *
-   * @return a copy, or empty when the terms ask for no collateral
-   */
-  public Optional<ObjectNode> collateral() {
-    return json.get("collateral") instanceof ObjectNode c
-        ? Optional.of(c.deepCopy())
-        : Optional.empty();
   }
 
   /**

@@ -56,7 +56,7 @@ public final class EvaluatorQueue {
   public Instant answer(String taskId, EvaluatorScores scores) {
     var ack = asa.answerTask(taskId, Objects.requireNonNull(scores, "scores").toJson());
     try {
-      return Members.instant(ack, "received_at", "a task's acknowledgement");
+      return TaskReceipt.from(ack).receivedAt();
     } catch (IllegalArgumentException e) {
       throw AsaApiException.unusable("POST /evaluator/tasks/" + taskId + "/result", ack, e);
     }

@@ -18,9 +18,12 @@ import java.util.Optional;
  * @param description what the client asked for
  * @param content the deliverable, when it was delivered inline
  * @param contentUrl where the deliverable is, when it was delivered by reference
+ * @param contentHash {@code sha256:...} the deliverable's bytes must hash to, when it was delivered
+ *     by reference
  * @param format the deliverable's format, e.g. {@code markdown}, when stated
  * @param dimensions every dimension to score, {@code timeliness} included
  * @param deadline when the answer is due; a late answer is refused
+ * @param createdAt when the task was queued
  * @param json the whole task, a copy
  */
 public record EvaluatorTask(
@@ -29,9 +32,11 @@ public record EvaluatorTask(
     String description,
     Optional<String> content,
     Optional<String> contentUrl,
+    Optional<String> contentHash,
     Optional<String> format,
     List<String> dimensions,
     Instant deadline,
+    Instant createdAt,
     ObjectNode json) {
 
   private static final String WHAT = "an evaluator task";
@@ -43,9 +48,11 @@ public record EvaluatorTask(
     Objects.requireNonNull(description, "description");
     Objects.requireNonNull(content, "content");
     Objects.requireNonNull(contentUrl, "contentUrl");
+    Objects.requireNonNull(contentHash, "contentHash");
     Objects.requireNonNull(format, "format");
     dimensions = List.copyOf(dimensions);
     Objects.requireNonNull(deadline, "deadline");
+    Objects.requireNonNull(createdAt, "createdAt");
     json = Objects.requireNonNull(json, "json").deepCopy();
   }
 
@@ -67,9 +74,11 @@ public record EvaluatorTask(
         Members.text(request, "description", WHAT + "'s request"),
         Members.optionalText(deliverable, "content"),
         Members.optionalText(deliverable, "content_url"),
+        Members.optionalText(deliverable, "content_hash"),
         Members.optionalText(deliverable, "format"),
         Members.texts(o, "dimensions", WHAT),
         Members.instant(o, "deadline", WHAT),
+        Members.instant(o, "created_at", WHAT),
         o);
   }
 

@@ -49,6 +49,11 @@ final class Members {
     return v.asLong();
   }
 
+  static Optional<Long> optionalInteger(JsonNode o, String name) {
+    JsonNode v = o.path(name);
+    return v.isIntegralNumber() ? Optional.of(v.asLong()) : Optional.empty();
+  }
+
   static boolean bool(JsonNode o, String name, String what) {
     JsonNode v = o.path(name);
     if (!v.isBoolean()) {
@@ -117,6 +122,11 @@ final class Members {
       return child;
     }
     throw missing(o, name, "an object", what);
+  }
+
+  /** An object member, or empty when it is absent or not an object. */
+  static Optional<ObjectNode> optionalChild(JsonNode o, String name) {
+    return o.path(name) instanceof ObjectNode child ? Optional.of(child) : Optional.empty();
   }
 
   /** The strings of an array member; an absent member is an empty list. */
