@@ -278,17 +278,6 @@ class StoredFactFormsTest {
 
   /** The form an event carries (what the server puts in a payload). */
   private static JsonNode payload(Object fact) {
-    return switch (fact) {
-      case EscrowFact f -> f.toJson();
-      case DeliverableFact f -> f.toJson();
-      case VerificationFact f -> f.toJson();
-      case HardeningFact f -> f.toJson();
-      case DisputeFact f -> f.toJson();
-      case CollateralFact f -> f.toJson();
-      case EvaluatorAssignmentFact f -> f.toJson();
-      case EvaluatorProposalsFact f -> f.toJson();
-      case ProvenanceFact f -> f.toJson();
-      default -> throw new IllegalArgumentException("not a fact: " + fact);
-    };
+    return FactCodec.write((TypedFact) fact);
   }
 }
