@@ -78,6 +78,7 @@ public record EscrowFact(
   }
 
   @JsonAnyGetter
+  @SuppressWarnings("UnusedMethod") // Jackson writes the details through it
   private Map<String, JsonNode> storedBindingDetails() {
     Map<String, JsonNode> details = new LinkedHashMap<>();
     bindingDetails.properties().forEach(e -> details.put(e.getKey(), e.getValue()));

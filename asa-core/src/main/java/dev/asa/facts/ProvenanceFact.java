@@ -2,6 +2,7 @@ package dev.asa.facts;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.annotation.JsonValue;
@@ -50,6 +51,10 @@ public record ProvenanceFact(Map<Role, Chain> chains) implements TypedFact {
     "source",
     "verified_at"
   })
+  // The scheme and the age are written for readers only: read back, the summary is what counts.
+  @JsonIgnoreProperties(
+      value = {"scheme", "operational_age_seconds"},
+      allowGetters = true)
   public record Chain(@JsonIgnore CocSummary summary, Source source, Instant verifiedAt) {
     public Chain {
       Objects.requireNonNull(summary, "summary");
@@ -57,16 +62,13 @@ public record ProvenanceFact(Map<Role, Chain> chains) implements TypedFact {
       Objects.requireNonNull(verifiedAt, "verifiedAt");
     }
 
-    /** The scheme and the age are written for readers; the summary is what counts, read back. */
     @JsonCreator
     private static Chain stored(
-        @JsonProperty("scheme") String scheme,
         @JsonProperty("genesis") Digest genesis,
         @JsonProperty("length") long length,
         @JsonProperty("head") Digest head,
         @JsonProperty("genesis_at") Instant genesisAt,
         @JsonProperty("latest_at") Instant latestAt,
-        @JsonProperty("operational_age_seconds") long operationalAgeSeconds,
         @JsonProperty("source") Source source,
         @JsonProperty("verified_at") Instant verifiedAt) {
       return new Chain(

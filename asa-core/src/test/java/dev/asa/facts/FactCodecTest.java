@@ -60,6 +60,17 @@ class FactCodecTest {
             "{\"provider\":{\"evaluators\":[\"not-a-key\"],\"round\":1,"
                 + "\"proposed_at\":\"2026-11-22T10:00:00Z\"}}",
             "provider.evaluators[0]"),
+        bad(
+            "a member a chain lacks",
+            ProvenanceFact.class,
+            "{\"client\":{\"scheme\":\"coc\",\"genesis\":\"sha256:"
+                + "01".repeat(32)
+                + "\",\"length\":1,\"head\":\"sha256:"
+                + "01".repeat(32)
+                + "\",\"genesis_at\":\"2026-11-22T10:00:00Z\",\"latest_at\":\"2026-11-22T10:00:00Z\","
+                + "\"operational_age_seconds\":0,\"source\":\"url\","
+                + "\"verified_at\":\"2026-11-22T10:00:00Z\",\"tip\":\"x\"}}",
+            "client.tip"),
         bad("a role that is none", ProvenanceFact.class, "{\"judge\":{}}", "judge"));
   }
 

@@ -30,7 +30,7 @@ class StoredFactFormsTest {
   private static final String HASH = "sha256:" + "ab".repeat(32);
 
   /** One fact: its name, the fact, how it is stored and read, and its stored text. */
-  private record Form<T>(
+  record Form<T>(
       String name,
       T fact,
       Fact slot,
