@@ -1,8 +1,6 @@
 package dev.asa.facts;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.asa.json.Json;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import java.time.Instant;
 import java.util.Objects;
 
@@ -23,13 +21,14 @@ public record CollateralFact(
     CollateralStatus status,
     String amount,
     String currency,
-    String account,
+    @JsonProperty("collateral_account") String account,
     Instant stakedAt,
     String slashed,
     String returned,
     String trigger,
     String reason,
-    Instant settledAt) {
+    Instant settledAt)
+    implements TypedFact {
 
   public CollateralFact {
     Objects.requireNonNull(status, "status");
@@ -66,34 +65,5 @@ public record CollateralFact(
         slashTrigger,
         why,
         at);
-  }
-
-  public ObjectNode toJson() {
-    ObjectNode o = Json.object();
-    o.put("status", status.wireName());
-    o.put("amount", amount);
-    o.put("currency", currency);
-    o.put("collateral_account", account);
-    o.put("staked_at", stakedAt.toString());
-    FactJson.put(o, "slashed", slashed);
-    FactJson.put(o, "returned", returned);
-    FactJson.put(o, "trigger", trigger);
-    FactJson.put(o, "reason", reason);
-    FactJson.put(o, "settled_at", settledAt);
-    return o;
-  }
-
-  static CollateralFact fromJson(JsonNode o) {
-    return new CollateralFact(
-        CollateralStatus.fromWire(o.path("status").asText()),
-        FactJson.text(o, "amount"),
-        FactJson.text(o, "currency"),
-        FactJson.text(o, "collateral_account"),
-        FactJson.instant(o, "staked_at"),
-        FactJson.text(o, "slashed"),
-        FactJson.text(o, "returned"),
-        FactJson.text(o, "trigger"),
-        FactJson.text(o, "reason"),
-        FactJson.instant(o, "settled_at"));
   }
 }

@@ -1,8 +1,6 @@
 package dev.asa.facts;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.asa.json.Json;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
 import java.util.Objects;
 
@@ -11,7 +9,8 @@ import java.util.Objects;
  *
  * @param format null when neither the delivery nor the terms name one
  * @param contentUrl null for inline content
- * @param hardeningRedelivery the one re-delivery of a Shadow Scoring hardening cycle
+ * @param hardeningRedelivery the one re-delivery of a Shadow Scoring hardening cycle (stored only
+ *     when true)
  */
 public record DeliverableFact(
     Instant deliveredAt,
@@ -19,31 +18,11 @@ public record DeliverableFact(
     long sizeBytes,
     String format,
     String contentUrl,
-    boolean hardeningRedelivery) {
+    @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean hardeningRedelivery)
+    implements TypedFact {
 
   public DeliverableFact {
     Objects.requireNonNull(deliveredAt, "deliveredAt");
     Objects.requireNonNull(contentHash, "contentHash");
-  }
-
-  public ObjectNode toJson() {
-    ObjectNode o = Json.object();
-    o.put("delivered_at", deliveredAt.toString());
-    o.put("content_hash", contentHash);
-    o.put("size_bytes", sizeBytes);
-    FactJson.put(o, "format", format);
-    FactJson.put(o, "content_url", contentUrl);
-    if (hardeningRedelivery) o.put("hardening_redelivery", true);
-    return o;
-  }
-
-  static DeliverableFact fromJson(JsonNode o) {
-    return new DeliverableFact(
-        FactJson.instant(o, "delivered_at"),
-        FactJson.text(o, "content_hash"),
-        o.path("size_bytes").asLong(),
-        FactJson.text(o, "format"),
-        FactJson.text(o, "content_url"),
-        o.path("hardening_redelivery").asBoolean(false));
   }
 }

@@ -1,8 +1,6 @@
 package dev.asa.facts;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.asa.json.Json;
 import java.time.Instant;
 import java.util.Objects;
 
@@ -20,7 +18,8 @@ public record DisputeFact(
     String filedBy,
     Instant filedAt,
     String filedWith,
-    JsonNode evidence) {
+    JsonNode evidence)
+    implements TypedFact {
 
   public DisputeFact {
     Objects.requireNonNull(caseId, "caseId");
@@ -36,28 +35,5 @@ public record DisputeFact(
   @Override
   public JsonNode evidence() {
     return evidence == null ? null : evidence.deepCopy();
-  }
-
-  public ObjectNode toJson() {
-    ObjectNode o = Json.object();
-    o.put("case_id", caseId);
-    FactJson.put(o, "protocol", protocol);
-    o.put("reason_code", reasonCode);
-    FactJson.put(o, "filed_by", filedBy);
-    o.put("filed_at", filedAt.toString());
-    FactJson.put(o, "filed_with", filedWith);
-    FactJson.put(o, "evidence", evidence);
-    return o;
-  }
-
-  static DisputeFact fromJson(JsonNode o) {
-    return new DisputeFact(
-        FactJson.text(o, "case_id"),
-        FactJson.text(o, "protocol"),
-        FactJson.text(o, "reason_code"),
-        FactJson.text(o, "filed_by"),
-        FactJson.instant(o, "filed_at"),
-        FactJson.text(o, "filed_with"),
-        FactJson.node(o, "evidence"));
   }
 }

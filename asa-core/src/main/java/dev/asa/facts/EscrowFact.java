@@ -1,11 +1,18 @@
 package dev.asa.facts;
 
+import com.fasterxml.jackson.annotation.JsonAnyGetter;
+import com.fasterxml.jackson.annotation.JsonAnySetter;
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.json.Json;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 
 /**
  * Where an agreement's escrowed money stands.
@@ -14,8 +21,9 @@ import java.util.Set;
  * @param amount the held amount as a decimal string; null while unfunded
  * @param fundedAt null while unfunded
  * @param bindingDetails what the binding recorded at funding (webhook URL, x402 payer...), rendered
- *     as is
+ *     as is; stored as members of the fact itself, after its own
  */
+@JsonPropertyOrder({"binding", "status", "amount", "currency", "funded_at", "escrow_account"})
 public record EscrowFact(
     EscrowStatus status,
     String binding,
@@ -23,10 +31,8 @@ public record EscrowFact(
     String currency,
     Instant fundedAt,
     String escrowAccount,
-    ObjectNode bindingDetails) {
-
-  private static final Set<String> OWN =
-      Set.of("status", "binding", "amount", "currency", "funded_at", "escrow_account");
+    @JsonIgnore ObjectNode bindingDetails)
+    implements TypedFact {
 
   public EscrowFact {
     Objects.requireNonNull(status, "status");
@@ -51,31 +57,31 @@ public record EscrowFact(
     return bindingDetails.deepCopy();
   }
 
-  public ObjectNode toJson() {
-    ObjectNode o = Json.object();
-    FactJson.put(o, "binding", binding);
-    o.put("status", status.wireName());
-    FactJson.put(o, "amount", amount);
-    FactJson.put(o, "currency", currency);
-    FactJson.put(o, "funded_at", fundedAt);
-    FactJson.put(o, "escrow_account", escrowAccount);
-    o.setAll(bindingDetails.deepCopy());
-    return o;
+  /**
+   * How a stored escrow fact is read: its own members, and every other member, in order, as the
+   * binding's details. (A record cannot take members one by one in order, so this class does.)
+   */
+  private static final class Stored {
+    @JsonProperty EscrowStatus status;
+    @JsonProperty String binding;
+    @JsonProperty String amount;
+    @JsonProperty String currency;
+    @JsonProperty Instant fundedAt;
+    @JsonProperty String escrowAccount;
+    @JsonAnySetter final ObjectNode bindingDetails = Json.object();
   }
 
-  static EscrowFact fromJson(JsonNode o) {
-    ObjectNode details = Json.object();
-    o.properties()
-        .forEach(e -> {
-          if (!OWN.contains(e.getKey())) details.set(e.getKey(), e.getValue().deepCopy());
-        });
+  @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
+  private static EscrowFact stored(Stored s) {
     return new EscrowFact(
-        EscrowStatus.fromWire(o.path("status").asText()),
-        FactJson.text(o, "binding"),
-        FactJson.text(o, "amount"),
-        FactJson.text(o, "currency"),
-        FactJson.instant(o, "funded_at"),
-        FactJson.text(o, "escrow_account"),
-        details);
+        s.status, s.binding, s.amount, s.currency, s.fundedAt, s.escrowAccount, s.bindingDetails);
+  }
+
+  @JsonAnyGetter
+  @SuppressWarnings("UnusedMethod") // Jackson writes the details through it
+  private Map<String, JsonNode> storedBindingDetails() {
+    Map<String, JsonNode> details = new LinkedHashMap<>();
+    bindingDetails.properties().forEach(e -> details.put(e.getKey(), e.getValue()));
+    return details;
   }
 }

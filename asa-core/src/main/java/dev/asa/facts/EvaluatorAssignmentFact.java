@@ -1,12 +1,13 @@
 package dev.asa.facts;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
 import dev.asa.crypto.Ed25519PublicKey;
-import dev.asa.json.Json;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -30,9 +31,9 @@ import java.util.Set;
  * @param candidatesDigest {@code sha256:...} of the eligible evaluators' keys, the list every draw
  *     or ranking of this assignment started from
  * @param notes what a reader should know ("the parties agreed on no eligible evaluator..."),
- *     possibly none
+ *     possibly none (then not stored)
  * @param replaced evaluators assigned to this agreement before and replaced by a backup (they timed
- *     out, or failed a canary), oldest first; never assigned again to it
+ *     out, or failed a canary), oldest first; never assigned again to it (not stored while none)
  */
 public record EvaluatorAssignmentFact(
     String mode,
@@ -40,8 +41,11 @@ public record EvaluatorAssignmentFact(
     String seed,
     String candidatesDigest,
     Instant assignedAt,
-    List<String> notes,
-    List<Ed25519PublicKey> replaced) {
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) @JsonSetter(nulls = Nulls.AS_EMPTY)
+        List<String> notes,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) @JsonSetter(nulls = Nulls.AS_EMPTY)
+        List<Ed25519PublicKey> replaced)
+    implements TypedFact {
 
   /** An assignment at activation: nobody replaced yet. */
   public EvaluatorAssignmentFact(
@@ -81,16 +85,17 @@ public record EvaluatorAssignmentFact(
 
   /**
    * One assigned evaluator as the registry described it at assignment: what the agreement's
-   * evaluator-only routes, its verification result and its listing need.
+   * evaluator-only routes, its verification result and its listing need. Stored with its identity
+   * as one member, {@code identity: {scheme, value, lineage}}.
    *
    * @param lineage its CoC lineage, or null
    * @param organization its organization, or null
    */
   public record AssignedEvaluator(
       Ed25519PublicKey key,
-      String identityScheme,
-      String identityValue,
-      String lineage,
+      @JsonIgnore String identityScheme,
+      @JsonIgnore String identityValue,
+      @JsonIgnore String lineage,
       String displayName,
       String organization) {
     public AssignedEvaluator {
@@ -104,26 +109,23 @@ public record EvaluatorAssignmentFact(
       return key.toBase64Url();
     }
 
-    ObjectNode toJson() {
-      ObjectNode o = Json.object();
-      o.put("key", keyId());
-      ObjectNode id = o.putObject("identity");
-      id.put("scheme", identityScheme).put("value", identityValue);
-      FactJson.put(id, "lineage", lineage);
-      o.put("display_name", displayName);
-      FactJson.put(o, "organization", organization);
-      return o;
+    /** How the registry identified the evaluator, as it is stored. */
+    private record Identity(String scheme, String value, String lineage) {}
+
+    @JsonProperty("identity")
+    private Identity identity() {
+      return new Identity(identityScheme, identityValue, lineage);
     }
 
-    static AssignedEvaluator fromJson(JsonNode o) {
-      JsonNode id = o.path("identity");
+    @JsonCreator
+    private static AssignedEvaluator stored(
+        @JsonProperty("key") Ed25519PublicKey key,
+        @JsonProperty("identity") Identity identity,
+        @JsonProperty("display_name") String displayName,
+        @JsonProperty("organization") String organization) {
+      Identity id = identity == null ? new Identity(null, null, null) : identity;
       return new AssignedEvaluator(
-          Ed25519PublicKey.fromBase64Url(FactJson.text(o, "key")),
-          FactJson.text(id, "scheme"),
-          FactJson.text(id, "value"),
-          FactJson.text(id, "lineage"),
-          FactJson.text(o, "display_name"),
-          FactJson.text(o, "organization"));
+          key, id.scheme(), id.value(), id.lineage(), displayName, organization);
     }
   }
 
@@ -135,41 +137,5 @@ public record EvaluatorAssignmentFact(
   /** The assigned evaluator holding this key, if any. */
   public Optional<AssignedEvaluator> byKey(Ed25519PublicKey key) {
     return evaluators.stream().filter(e -> e.key().equals(key)).findFirst();
-  }
-
-  public ObjectNode toJson() {
-    ObjectNode o = Json.object();
-    o.put("mode", mode);
-    ArrayNode list = o.putArray("evaluators");
-    evaluators.forEach(e -> list.add(e.toJson()));
-    o.put("seed", seed);
-    o.put("candidates_digest", candidatesDigest);
-    o.put("assigned_at", assignedAt.toString());
-    if (!notes.isEmpty()) {
-      ArrayNode ns = o.putArray("notes");
-      notes.forEach(ns::add);
-    }
-    if (!replaced.isEmpty()) {
-      ArrayNode rs = o.putArray("replaced");
-      replaced.forEach(k -> rs.add(k.toBase64Url()));
-    }
-    return o;
-  }
-
-  static EvaluatorAssignmentFact fromJson(JsonNode o) {
-    List<AssignedEvaluator> evaluators = new ArrayList<>();
-    o.path("evaluators").forEach(e -> evaluators.add(AssignedEvaluator.fromJson(e)));
-    List<String> notes = new ArrayList<>();
-    o.path("notes").forEach(n -> notes.add(n.asText()));
-    List<Ed25519PublicKey> replaced = new ArrayList<>();
-    o.path("replaced").forEach(k -> replaced.add(Ed25519PublicKey.fromBase64Url(k.asText())));
-    return new EvaluatorAssignmentFact(
-        FactJson.text(o, "mode"),
-        evaluators,
-        FactJson.text(o, "seed"),
-        FactJson.text(o, "candidates_digest"),
-        FactJson.instant(o, "assigned_at"),
-        notes,
-        replaced);
   }
 }

@@ -1,12 +1,7 @@
 package dev.asa.facts;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.crypto.Ed25519PublicKey;
-import dev.asa.json.Json;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -26,7 +21,7 @@ import java.util.Set;
  * @param client the client's latest proposal, or null when it has made none
  * @param provider the provider's latest proposal, or null when it has made none
  */
-public record EvaluatorProposalsFact(Proposal client, Proposal provider) {
+public record EvaluatorProposalsFact(Proposal client, Proposal provider) implements TypedFact {
 
   public static final EvaluatorProposalsFact NONE = new EvaluatorProposalsFact(null, null);
 
@@ -48,21 +43,6 @@ public record EvaluatorProposalsFact(Proposal client, Proposal provider) {
       if (round < 1) {
         throw new IllegalArgumentException("rounds start at 1, not " + round);
       }
-    }
-
-    ObjectNode toJson() {
-      ObjectNode o = Json.object();
-      ArrayNode keys = o.putArray("evaluators");
-      evaluators.forEach(k -> keys.add(k.toBase64Url()));
-      o.put("round", round);
-      o.put("proposed_at", proposedAt.toString());
-      return o;
-    }
-
-    static Proposal fromJson(JsonNode o) {
-      List<Ed25519PublicKey> keys = new ArrayList<>();
-      o.path("evaluators").forEach(k -> keys.add(Ed25519PublicKey.fromBase64Url(k.asText())));
-      return new Proposal(keys, o.path("round").intValue(), FactJson.instant(o, "proposed_at"));
     }
   }
 
@@ -93,22 +73,5 @@ public record EvaluatorProposalsFact(Proposal client, Proposal provider) {
     Set<Ed25519PublicKey> both = new LinkedHashSet<>(client.evaluators());
     both.retainAll(new HashSet<>(provider.evaluators()));
     return both;
-  }
-
-  public ObjectNode toJson() {
-    ObjectNode o = Json.object();
-    if (client != null) {
-      o.set("client", client.toJson());
-    }
-    if (provider != null) {
-      o.set("provider", provider.toJson());
-    }
-    return o;
-  }
-
-  static EvaluatorProposalsFact fromJson(JsonNode o) {
-    return new EvaluatorProposalsFact(
-        o.path("client").isObject() ? Proposal.fromJson(o.path("client")) : null,
-        o.path("provider").isObject() ? Proposal.fromJson(o.path("provider")) : null);
   }
 }

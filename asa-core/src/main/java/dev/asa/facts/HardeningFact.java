@@ -1,8 +1,5 @@
 package dev.asa.facts;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.asa.json.Json;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Objects;
@@ -18,7 +15,8 @@ public record HardeningFact(
     Instant openedAt,
     int redeliveriesAllowed,
     String messagesUrl,
-    Instant redeliveredAt) {
+    Instant redeliveredAt)
+    implements TypedFact {
 
   /** Whether the provider may still re-deliver. */
   public enum Status {
@@ -46,24 +44,5 @@ public record HardeningFact(
   /** The cycle after the provider's one re-delivery. */
   public HardeningFact redelivered(Instant at) {
     return new HardeningFact(Status.REDELIVERED, openedAt, 0, messagesUrl, at);
-  }
-
-  public ObjectNode toJson() {
-    ObjectNode o = Json.object();
-    o.put("status", status.wireName());
-    o.put("opened_at", openedAt.toString());
-    o.put("redeliveries_allowed", redeliveriesAllowed);
-    FactJson.put(o, "messages_url", messagesUrl);
-    FactJson.put(o, "redelivered_at", redeliveredAt);
-    return o;
-  }
-
-  static HardeningFact fromJson(JsonNode o) {
-    return new HardeningFact(
-        Status.valueOf(o.path("status").asText().toUpperCase(Locale.ROOT)),
-        FactJson.instant(o, "opened_at"),
-        o.path("redeliveries_allowed").asInt(),
-        FactJson.text(o, "messages_url"),
-        FactJson.instant(o, "redelivered_at"));
   }
 }

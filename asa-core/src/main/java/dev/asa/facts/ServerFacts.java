@@ -8,7 +8,6 @@ import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
 
 /**
  * What the server knows about an agreement (negotiation, escrow, delivery, verification, dispute,
@@ -19,8 +18,9 @@ import java.util.function.Function;
  * The facts decisions read back are typed records ({@link EscrowFact}, {@link DeliverableFact},
  * {@link VerificationFact}, {@link HardeningFact}, {@link DisputeFact}, {@link SettlementFact},
  * {@link CollateralFact}, {@link EvaluatorAssignmentFact}, {@link EvaluatorProposalsFact}, {@link
- * ProvenanceFact}), each with its one JSON form; the others (negotiation state, ruling, threshold
- * noise, backup evaluator) are recorded and rendered as their producers wrote them.
+ * ProvenanceFact}), each with its one JSON form ({@link FactCodec}); the others (negotiation state,
+ * ruling, threshold noise, backup evaluator) are recorded and rendered as their producers wrote
+ * them.
  */
 public final class ServerFacts {
 
@@ -116,92 +116,92 @@ public final class ServerFacts {
   }
 
   public Optional<EscrowFact> escrow() {
-    return read(Fact.ESCROW, EscrowFact::fromJson);
+    return read(Fact.ESCROW, EscrowFact.class);
   }
 
   public ServerFacts withEscrow(EscrowFact escrow) {
-    return set(Fact.ESCROW, escrow.toJson());
+    return set(Fact.ESCROW, FactCodec.write(escrow));
   }
 
   public Optional<DeliverableFact> deliverable() {
-    return read(Fact.DELIVERABLE, DeliverableFact::fromJson);
+    return read(Fact.DELIVERABLE, DeliverableFact.class);
   }
 
   public ServerFacts withDeliverable(DeliverableFact deliverable) {
-    return set(Fact.DELIVERABLE, deliverable.toJson());
+    return set(Fact.DELIVERABLE, FactCodec.write(deliverable));
   }
 
   public Optional<VerificationFact> verification() {
-    return read(Fact.VERIFICATION, VerificationFact::fromJson);
+    return read(Fact.VERIFICATION, VerificationFact.class);
   }
 
   public ServerFacts withVerification(VerificationFact verification) {
-    return set(Fact.VERIFICATION, verification.toJson());
+    return set(Fact.VERIFICATION, FactCodec.write(verification));
   }
 
   /** The Shadow Scoring hardening cycle, if one was opened. */
   public Optional<HardeningFact> hardening() {
     JsonNode h = facts.path(Fact.SHADOW.wireName()).path("hardening");
-    return h.isObject() ? Optional.of(HardeningFact.fromJson(h)) : Optional.empty();
+    return h.isObject() ? Optional.of(FactCodec.read(h, HardeningFact.class)) : Optional.empty();
   }
 
   public ServerFacts withHardening(HardeningFact hardening) {
     ObjectNode shadow = Json.object();
-    shadow.set("hardening", hardening.toJson());
+    shadow.set("hardening", FactCodec.write(hardening));
     return set(Fact.SHADOW, shadow);
   }
 
   public Optional<DisputeFact> dispute() {
-    return read(Fact.DISPUTE, DisputeFact::fromJson);
+    return read(Fact.DISPUTE, DisputeFact.class);
   }
 
   public ServerFacts withDispute(DisputeFact dispute) {
-    return set(Fact.DISPUTE, dispute.toJson());
+    return set(Fact.DISPUTE, FactCodec.write(dispute));
   }
 
   public Optional<SettlementFact> settlement() {
-    return read(Fact.SETTLEMENT, SettlementJson::read);
+    return read(Fact.SETTLEMENT, SettlementFact.class);
   }
 
   public ServerFacts withSettlement(SettlementFact settlement) {
-    return set(Fact.SETTLEMENT, settlement.toJson());
+    return set(Fact.SETTLEMENT, FactCodec.write(settlement));
   }
 
   /** The provider's staked collateral; empty until it is staked. */
   public Optional<CollateralFact> collateral() {
-    return read(Fact.COLLATERAL, CollateralFact::fromJson);
+    return read(Fact.COLLATERAL, CollateralFact.class);
   }
 
   public ServerFacts withCollateral(CollateralFact collateral) {
-    return set(Fact.COLLATERAL, collateral.toJson());
+    return set(Fact.COLLATERAL, FactCodec.write(collateral));
   }
 
   /** The pool evaluators assigned at activation; empty when the document names its evaluator. */
   public Optional<EvaluatorAssignmentFact> assignedEvaluators() {
-    return read(Fact.ASSIGNED_EVALUATORS, EvaluatorAssignmentFact::fromJson);
+    return read(Fact.ASSIGNED_EVALUATORS, EvaluatorAssignmentFact.class);
   }
 
   public ServerFacts withAssignedEvaluators(EvaluatorAssignmentFact assignment) {
-    return set(Fact.ASSIGNED_EVALUATORS, assignment.toJson());
+    return set(Fact.ASSIGNED_EVALUATORS, FactCodec.write(assignment));
   }
 
   /** The evaluators each party proposed while negotiating (mutual selection); NONE before any. */
   public EvaluatorProposalsFact evaluatorProposals() {
-    return read(Fact.EVALUATOR_PROPOSALS, EvaluatorProposalsFact::fromJson)
+    return read(Fact.EVALUATOR_PROPOSALS, EvaluatorProposalsFact.class)
         .orElse(EvaluatorProposalsFact.NONE);
   }
 
   public ServerFacts withEvaluatorProposals(EvaluatorProposalsFact proposals) {
-    return set(Fact.EVALUATOR_PROPOSALS, proposals.toJson());
+    return set(Fact.EVALUATOR_PROPOSALS, FactCodec.write(proposals));
   }
 
   /** The CoC chains verified for the parties; NONE when no party has a chain-backed identity. */
   public ProvenanceFact provenance() {
-    return read(Fact.PROVENANCE, ProvenanceFact::fromJson).orElse(ProvenanceFact.NONE);
+    return read(Fact.PROVENANCE, ProvenanceFact.class).orElse(ProvenanceFact.NONE);
   }
 
   public ServerFacts withProvenance(ProvenanceFact provenance) {
-    return set(Fact.PROVENANCE, provenance.toJson());
+    return set(Fact.PROVENANCE, FactCodec.write(provenance));
   }
 
   // ---- shorthands decisions use --------------------------------------------------------------
@@ -236,9 +236,9 @@ public final class ServerFacts {
     return hardening().map(HardeningFact::isOpen).orElse(false);
   }
 
-  private <T> Optional<T> read(Fact fact, Function<JsonNode, T> decode) {
+  private <T extends TypedFact> Optional<T> read(Fact fact, Class<T> kind) {
     JsonNode node = facts.path(fact.wireName());
-    return node.isObject() ? Optional.of(decode.apply(node)) : Optional.empty();
+    return node.isObject() ? Optional.of(FactCodec.read(node, kind)) : Optional.empty();
   }
 
   private ServerFacts set(Fact fact, JsonNode value) {

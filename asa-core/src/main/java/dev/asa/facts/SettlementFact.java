@@ -1,7 +1,6 @@
 package dev.asa.facts;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Money;
 import dev.asa.scoring.Settlement;
 import java.math.BigDecimal;
@@ -27,10 +26,11 @@ import java.util.Optional;
  * dead-man's switch. It ends once: {@link #closedOnResult}, {@link #closedOnRuling} and {@link
  * #expired} refuse a settlement that has already ended.
  *
- * <p>Its one JSON form ({@link #toJson}) is what agreements store and events carry; it is the same,
- * member for member and in the same order, as the single record this type replaced wrote.
+ * <p>Its one JSON form ({@link FactCodec}, laid out by {@link SettlementForm}) is what agreements
+ * store and events carry; it is the same, member for member and in the same order, as the single
+ * record this type replaced wrote.
  */
-public sealed interface SettlementFact
+public sealed interface SettlementFact extends TypedFact
     permits SettlementFact.Moved, SettlementFact.NothingMoved, SettlementFact.WithoutPaymentTerms {
 
   /** When it settled. */
@@ -229,11 +229,6 @@ public sealed interface SettlementFact
             e instanceof Ending.ClosedOnResult result
                 ? result.autoFiledDispute()
                 : Optional.empty());
-  }
-
-  /** The stored form (also the payload of the event that ended the agreement). */
-  default ObjectNode toJson() {
-    return SettlementJson.write(this);
   }
 
   // ---- helpers -----------------------------------------------------------------------------

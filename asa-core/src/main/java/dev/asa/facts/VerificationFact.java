@@ -1,8 +1,8 @@
 package dev.asa.facts;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.asa.json.Json;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.Objects;
@@ -20,11 +20,12 @@ public record VerificationFact(
     Instant verifiedAt,
     String result,
     BigDecimal composite,
-    BigDecimal releasePercent,
+    @JsonProperty("payment_release_percent") BigDecimal releasePercent,
     String evaluationHash,
     Instant challengeWindowClosesAt,
     JsonNode releaseTiers,
-    ObjectNode shadow) {
+    ObjectNode shadow)
+    implements TypedFact {
 
   public VerificationFact {
     Objects.requireNonNull(verificationId, "verificationId");
@@ -32,7 +33,7 @@ public record VerificationFact(
     Objects.requireNonNull(releasePercent, "releasePercent");
     Objects.requireNonNull(challengeWindowClosesAt, "challengeWindowClosesAt");
     releaseTiers = releaseTiers == null ? null : releaseTiers.deepCopy();
-    shadow = FactJson.copy(shadow);
+    shadow = shadow == null ? null : shadow.deepCopy();
   }
 
   /** The Shadow Scoring gate ({@code pass}, {@code quarantine}, ...), or "" without a seal. */
@@ -47,34 +48,6 @@ public record VerificationFact(
 
   @Override
   public ObjectNode shadow() {
-    return FactJson.copy(shadow);
-  }
-
-  public ObjectNode toJson() {
-    ObjectNode o = Json.object();
-    o.put("verification_id", verificationId);
-    o.put("verified_at", verifiedAt.toString());
-    FactJson.put(o, "result", result);
-    FactJson.put(o, "composite", composite);
-    o.put("payment_release_percent", releasePercent);
-    FactJson.put(o, "evaluation_hash", evaluationHash);
-    o.put("challenge_window_closes_at", challengeWindowClosesAt.toString());
-    FactJson.put(o, "release_tiers", releaseTiers);
-    FactJson.put(o, "shadow", shadow);
-    return o;
-  }
-
-  static VerificationFact fromJson(JsonNode o) {
-    JsonNode shadow = o.get("shadow");
-    return new VerificationFact(
-        FactJson.text(o, "verification_id"),
-        FactJson.instant(o, "verified_at"),
-        FactJson.text(o, "result"),
-        FactJson.number(o, "composite"),
-        FactJson.number(o, "payment_release_percent"),
-        FactJson.text(o, "evaluation_hash"),
-        FactJson.instant(o, "challenge_window_closes_at"),
-        FactJson.node(o, "release_tiers"),
-        shadow instanceof ObjectNode s ? s : null);
+    return shadow == null ? null : shadow.deepCopy();
   }
 }

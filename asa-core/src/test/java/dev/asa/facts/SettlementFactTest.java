@@ -37,8 +37,8 @@ class SettlementFactTest {
       "escrow is disabled: the amounts are what the terms say, to be settled outside this server";
 
   private static final JsonNode DISPUTE =
-      new DisputeFact("case_a_1", "ajp", "quality_below_agreed_slo", "server", L, null, null)
-          .toJson();
+      FactCodec.write(
+          new DisputeFact("case_a_1", "ajp", "quality_below_agreed_slo", "server", L, null, null));
 
   private static ObjectNode ruling(String percent, boolean key) {
     ObjectNode r = Json.object();
@@ -188,7 +188,7 @@ class SettlementFactTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("everyKind")
   void eachKindIsStoredAsTheOldRecordStoredIt(String name, SettlementFact fact, String old) {
-    assertThat(Json.write(fact.toJson())).isEqualTo(old);
+    assertThat(Json.write(FactCodec.write(fact))).isEqualTo(old);
     assertThat(ServerFacts.NONE.withSettlement(fact).toStored())
         .isEqualTo("{\"settlement\":" + old + "}");
   }
@@ -204,7 +204,7 @@ class SettlementFactTest {
     assertThat(read.getClass()).isEqualTo(fact.getClass());
     assertThat(read.ending().map(Object::getClass)).isEqualTo(fact.ending().map(Object::getClass));
     assertThat(read.escrowStatus()).isEqualTo(fact.escrowStatus());
-    assertThat(Json.write(read.toJson())).as("written again, unchanged").isEqualTo(old);
+    assertThat(Json.write(FactCodec.write(read))).as("written again, unchanged").isEqualTo(old);
   }
 
   @Test
@@ -258,18 +258,18 @@ class SettlementFactTest {
     SettlementFact onResult =
         moved("verification_result", "40", "4.00", "6.00")
             .closedOnResult(L, "ver-1", Optional.of(dispute));
-    String rulingJson = Json.write(onRuling.toJson());
-    String resultJson = Json.write(onResult.toJson());
+    String rulingJson = Json.write(FactCodec.write(onRuling));
+    String resultJson = Json.write(FactCodec.write(onResult));
 
     ruling.put("reason", "changed");
     dispute.put("case_id", "changed");
     var ending = (SettlementFact.Ending.ClosedOnRuling) onRuling.ending().orElseThrow();
     ((ObjectNode) ending.ruling()).put("reason", "changed");
     ((ObjectNode) onResult.autoFiledDispute().orElseThrow()).put("case_id", "changed");
-    ((ObjectNode) onRuling.toJson().get("ruling")).put("reason", "changed");
+    ((ObjectNode) FactCodec.write(onRuling).get("ruling")).put("reason", "changed");
 
-    assertThat(Json.write(onRuling.toJson())).isEqualTo(rulingJson);
-    assertThat(Json.write(onResult.toJson())).isEqualTo(resultJson);
+    assertThat(Json.write(FactCodec.write(onRuling))).isEqualTo(rulingJson);
+    assertThat(Json.write(FactCodec.write(onResult))).isEqualTo(resultJson);
     assertThat(onResult.autoFiledDispute()).contains(DISPUTE);
     assertThat(onRuling.autoFiledDispute()).isEmpty();
   }
@@ -277,22 +277,24 @@ class SettlementFactTest {
   @Test
   void aStoredFormWithAMemberItsKindHasNotIsABug() {
     assertThatThrownBy(() ->
-            SettlementJson.read(
+            FactCodec.read(
                 Json.parseTrusted(
                     """
                     {"settled_at":"2026-11-22T10:00:00Z","reason":"verification_result",\
                     "release_percent":100,"money_moved":false,"binding":"ledger"}\
-                    """)))
+                    """),
+                SettlementFact.class))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("binding");
     assertThatThrownBy(() ->
-            SettlementJson.read(
+            FactCodec.read(
                 Json.parseTrusted(
                     """
                     {"settled_at":"2026-11-22T10:00:00Z","reason":"ruling",\
                     "release_percent":100,"money_moved":false,\
                     "closed_at":"2026-11-22T12:30:00.123Z","expired_at":"2026-11-22T12:30:00Z"}\
-                    """)))
+                    """),
+                SettlementFact.class))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("closed_at");
   }

@@ -16,6 +16,7 @@ import dev.asa.document.AgreementDrafts;
 import dev.asa.facts.DeliverableFact;
 import dev.asa.facts.EscrowFact;
 import dev.asa.facts.Fact;
+import dev.asa.facts.FactCodec;
 import dev.asa.facts.HardeningFact;
 import dev.asa.facts.ProvenanceFact;
 import dev.asa.json.Json;
@@ -362,7 +363,7 @@ public final class AgreementCommands {
           Agreement result = a.withFacts(f -> f.withEscrow(step.escrow()));
           List<Write> writes = new ArrayList<>(step.writes());
           writes.addAll(Deadlines.atFunding(result, current.now()));
-          ObjectNode payload = step.escrow().toJson();
+          ObjectNode payload = FactCodec.write(step.escrow());
           payload.put("state", a.state().name());
           return new Change(
               result,
@@ -405,7 +406,7 @@ public final class AgreementCommands {
           }
           Enforcement.Bond step = enforcement.stake(a, request.bindingPayload(), current.now());
           Agreement result = a.withFacts(f -> f.withCollateral(step.collateral()));
-          ObjectNode payload = step.collateral().toJson();
+          ObjectNode payload = FactCodec.write(step.collateral());
           payload.put("state", a.state().name());
           return new Change(
               result,
@@ -471,7 +472,7 @@ public final class AgreementCommands {
             HardeningFact cycle = a.facts().hardening().orElseThrow().redelivered(current.now());
             result = result.withFacts(f -> f.withHardening(cycle));
           }
-          ObjectNode payload = delivered.toJson();
+          ObjectNode payload = FactCodec.write(delivered);
           payload.put("state", next.name());
           List<Write> writes = new ArrayList<>();
           DeliverableRow row = delivery.toRow(id, attempt, format, current.now());

@@ -11,6 +11,7 @@ import dev.asa.agreement.VerificationTerms;
 import dev.asa.crypto.Ed25519PublicKey;
 import dev.asa.document.Agreement;
 import dev.asa.facts.Fact;
+import dev.asa.facts.FactCodec;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.Event;
 import dev.asa.lifecycle.EventChain;
@@ -310,7 +311,7 @@ public final class AgreementQueries {
       out.set("negotiation", a.facts().get(Fact.NEGOTIATION));
     }
     if (a.facts().has(Fact.EVALUATOR_PROPOSALS)) {
-      out.set("evaluator_proposals", a.facts().evaluatorProposals().toJson());
+      out.set("evaluator_proposals", FactCodec.write(a.facts().evaluatorProposals()));
     }
     if (reputation != null) {
       // Each side sees whom it deals with (whitepaper 9.2, ARP to ASA): the other's record here,

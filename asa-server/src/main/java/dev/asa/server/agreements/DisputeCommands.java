@@ -12,6 +12,7 @@ import dev.asa.dispute.AjpClaims;
 import dev.asa.document.Agreement;
 import dev.asa.facts.DisputeFact;
 import dev.asa.facts.EscrowStatus;
+import dev.asa.facts.FactCodec;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.Action;
 import dev.asa.lifecycle.Lifecycle;
@@ -73,7 +74,7 @@ public final class DisputeCommands {
           payload.put("state", next.name());
           Disputes.Filing filing =
               disputes.file(a, reason.wireName(), current.actor().role(), current.now());
-          payload.set("dispute", filing.fact().toJson());
+          payload.set("dispute", FactCodec.write(filing.fact()));
           Agreement result =
               Enforcement.withEscrowStatus(
                   a.withState(next).withFacts(f -> f.withDispute(filing.fact())),

@@ -8,6 +8,7 @@ import dev.asa.agreement.DisputeTerms.Evidence;
 import dev.asa.dispute.AjpClaims;
 import dev.asa.document.Agreement;
 import dev.asa.facts.DisputeFact;
+import dev.asa.facts.FactCodec;
 import dev.asa.json.Json;
 import dev.asa.server.store.EventRecord;
 import dev.asa.server.store.EventStore;
@@ -77,7 +78,7 @@ public final class Disputes {
     ObjectNode data = body.putObject("data");
     data.put("agreement_id", a.id());
     data.put("agreement_hash", a.hash().toString());
-    data.setAll(fact.toJson());
+    data.setAll(FactCodec.write(fact));
     ObjectNode evidence = evidence(a);
     data.set("evidence", evidence);
     // The same case as the Agent Justice Protocol files it: its claim, and the evidence records

@@ -14,6 +14,7 @@ import dev.asa.document.Agreement;
 import dev.asa.facts.CollateralFact;
 import dev.asa.facts.EscrowFact;
 import dev.asa.facts.EscrowStatus;
+import dev.asa.facts.FactCodec;
 import dev.asa.facts.SettlementFact;
 import dev.asa.json.Json;
 import dev.asa.ledger.Accounts;
@@ -531,7 +532,7 @@ public final class Enforcement {
     o.put("slash_percent", terms.slashPercent());
     Optional<CollateralFact> fact = a.facts().collateral();
     if (fact.isPresent()) {
-      ObjectNode facts = fact.get().toJson();
+      ObjectNode facts = FactCodec.write(fact.get());
       facts.remove("amount");
       facts.remove("currency");
       o.setAll(facts);

@@ -12,6 +12,7 @@ import dev.asa.document.Agreement;
 import dev.asa.facts.EvaluatorAssignmentFact;
 import dev.asa.facts.EvaluatorAssignmentFact.AssignedEvaluator;
 import dev.asa.facts.EvaluatorProposalsFact;
+import dev.asa.facts.FactCodec;
 import dev.asa.integrity.Assignment;
 import dev.asa.integrity.AssignmentContext;
 import dev.asa.integrity.Calibration;
@@ -156,7 +157,7 @@ public final class EvaluatorAssignments {
     payload.put(
         "rotation_max_consecutive",
         active.terms().verification().rotationOr(config.defaultRotation()).maxConsecutive());
-    payload.set("assigned", fact.toJson().get("evaluators"));
+    payload.set("assigned", FactCodec.write(fact).get("evaluators"));
     payload.put("state", State.ACTIVE.name());
     return new Assigned(
         active.withFacts(f -> f.withAssignedEvaluators(fact)),
@@ -243,7 +244,7 @@ public final class EvaluatorAssignments {
     ArrayNode probation = payload.putArray("on_probation");
     rest.probationKeys().forEach(k -> probation.add(k.toBase64Url()));
     payload.set("excluded", rest.exclusionsJson());
-    payload.set("assigned", fact.toJson().get("evaluators"));
+    payload.set("assigned", FactCodec.write(fact).get("evaluators"));
     payload.put("state", a.state().name());
     return new Backup.Assigned(
         a.withFacts(f -> f.withAssignedEvaluators(fact)),

@@ -7,6 +7,7 @@ import dev.asa.document.Agreement;
 import dev.asa.facts.CollateralFact;
 import dev.asa.facts.CollateralStatus;
 import dev.asa.facts.Fact;
+import dev.asa.facts.FactCodec;
 import dev.asa.facts.SettlementFact;
 import dev.asa.facts.VerificationFact;
 import dev.asa.json.Json;
@@ -68,7 +69,7 @@ public final class Closing {
     if (terms != null && terms.autoFiles(verification.composite())) {
       Disputes.Filing filing = disputes.file(a, "quality_below_agreed_slo", "server", now);
       filing.message().ifPresent(writes::add);
-      autoFiled = Optional.of(filing.fact().toJson());
+      autoFiled = Optional.of(FactCodec.write(filing.fact()));
       result = result.withFacts(f -> f.withDispute(filing.fact()));
     }
     SettlementFact settlement =
@@ -155,7 +156,7 @@ public final class Closing {
     Agreement result =
         Enforcement.withEscrowStatus(
             a.withFacts(f -> f.withSettlement(settlement)), settlement.escrowStatus());
-    ObjectNode payload = settlement.toJson();
+    ObjectNode payload = FactCodec.write(settlement);
     payload.put("state", result.state().name());
     List<EventLog.Draft> events = new ArrayList<>();
     events.add(new EventLog.Draft(event, actor, payload));
@@ -165,7 +166,7 @@ public final class Closing {
       CollateralFact collateral = bond.get().collateral();
       writes.addAll(bond.get().writes());
       result = result.withFacts(f -> f.withCollateral(collateral));
-      ObjectNode settled = collateral.toJson();
+      ObjectNode settled = FactCodec.write(collateral);
       settled.put("state", result.state().name());
       events.add(
           new EventLog.Draft(

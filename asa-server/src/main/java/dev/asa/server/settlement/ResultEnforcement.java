@@ -6,6 +6,7 @@ import dev.asa.agreement.VerificationTerms;
 import dev.asa.document.Agreement;
 import dev.asa.facts.DisputeFact;
 import dev.asa.facts.EscrowStatus;
+import dev.asa.facts.FactCodec;
 import dev.asa.facts.VerificationFact;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.Action;
@@ -98,7 +99,7 @@ public final class ResultEnforcement {
     ObjectNode payload = Json.object();
     payload.put("gate", gate);
     payload.put("reason_code", reason);
-    payload.set("dispute", filing.fact().toJson());
+    payload.set("dispute", FactCodec.write(filing.fact()));
     payload.put("state", next.name());
     List<EventLog.Draft> events = new ArrayList<>(verified.events());
     events.add(new EventLog.Draft(EventType.QUARANTINED, Actor.server(serverKeyId), payload));

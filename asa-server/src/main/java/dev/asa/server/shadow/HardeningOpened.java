@@ -2,6 +2,7 @@ package dev.asa.server.shadow;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.document.Agreement;
+import dev.asa.facts.FactCodec;
 import dev.asa.facts.HardeningFact;
 import dev.asa.json.Json;
 import dev.asa.server.store.JobRow;
@@ -57,10 +58,10 @@ public final class HardeningOpened {
     ObjectNode response = Json.object();
     response.put("agreement_id", a.id());
     response.put("state", next.state().name());
-    response.set("hardening", hardening.toJson());
+    response.set("hardening", FactCodec.write(hardening));
     return new Change(
         next,
-        List.of(new EventLog.Draft(EventType.HARDENING_OPENED, actor, hardening.toJson())),
+        List.of(new EventLog.Draft(EventType.HARDENING_OPENED, actor, FactCodec.write(hardening))),
         writes,
         response);
   }

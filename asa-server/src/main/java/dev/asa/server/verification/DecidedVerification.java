@@ -7,6 +7,7 @@ import dev.asa.agreement.Party;
 import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.document.Agreement;
 import dev.asa.evaluators.VerificationEngine;
+import dev.asa.facts.FactCodec;
 import dev.asa.facts.VerificationFact;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.ChallengeWindow;
@@ -185,7 +186,7 @@ record DecidedVerification(
   }
 
   private ObjectNode payload(VerificationFact summary, Ed25519PrivateKey serverKey) {
-    ObjectNode payload = summary.toJson();
+    ObjectNode payload = FactCodec.write(summary);
     payload.put("deliverable_hash", assessed.deliverableHash().toString());
     if (!assessed.submitted()) {
       // The server's built-in evaluator vouches for its own result: anyone can check this signature

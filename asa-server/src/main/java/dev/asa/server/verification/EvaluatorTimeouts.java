@@ -6,6 +6,7 @@ import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.document.Agreement;
 import dev.asa.facts.EscrowStatus;
 import dev.asa.facts.Fact;
+import dev.asa.facts.FactCodec;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.Action;
 import dev.asa.lifecycle.Lifecycle;
@@ -164,7 +165,7 @@ public final class EvaluatorTimeouts {
                   .withFacts(f -> f.withDispute(filing.fact())),
               EscrowStatus.FROZEN);
       ObjectNode payload = assignment.deepCopy();
-      payload.set("dispute", filing.fact().toJson());
+      payload.set("dispute", FactCodec.write(filing.fact()));
       payload.put("state", next.name());
       return new Change(
           result,

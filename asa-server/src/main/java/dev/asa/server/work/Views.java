@@ -9,6 +9,7 @@ import dev.asa.agreement.Role;
 import dev.asa.document.Agreement;
 import dev.asa.facts.EscrowStatus;
 import dev.asa.facts.Fact;
+import dev.asa.facts.FactCodec;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.Action;
 import dev.asa.lifecycle.Lifecycle;
@@ -173,9 +174,9 @@ public final class Views {
               var settlement = a.facts().settlement();
               if (settlement.isPresent()) {
                 payment.put("status", settlement.get().escrowStatus().wireName());
-                payment.setAll(settlement.get().toJson());
+                payment.setAll(FactCodec.write(settlement.get()));
               } else if (escrow.isPresent()) {
-                payment.setAll(escrow.get().toJson());
+                payment.setAll(FactCodec.write(escrow.get()));
               } else {
                 payment.put(
                     "status",
@@ -196,7 +197,7 @@ public final class Views {
           "collateral",
           a.facts()
               .collateral()
-              .map(c -> (ObjectNode) c.toJson())
+              .map(FactCodec::write)
               .orElseGet(() -> {
                 Money stake = a.terms().escrow().collateralTerms().orElseThrow().amount();
                 return Json.object()
