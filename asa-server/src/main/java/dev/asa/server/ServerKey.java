@@ -2,7 +2,7 @@ package dev.asa.server;
 
 import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.crypto.KeyFile;
-import dev.asa.server.store.StoreUnavailableException;
+import dev.asa.server.store.db.StoreUnavailableException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,7 +4,7 @@ import dev.asa.server.metrics.Metrics;
 import dev.asa.server.store.OutboxMessage;
 import dev.asa.server.store.OutboxRow;
 import dev.asa.server.store.OutboxStore;
-import dev.asa.server.store.RepeatedFailures;
+import dev.asa.server.store.db.RepeatedFailures;
 import dev.asa.server.timers.RetryPolicy;
 import java.time.Clock;
 import java.time.Duration;

@@ -2,7 +2,7 @@ package dev.asa.server.http;
 
 import dev.asa.access.AccessDeniedException;
 import dev.asa.access.Caller;
-import dev.asa.server.store.PendingNonce;
+import dev.asa.server.store.db.PendingNonce;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;

@@ -40,7 +40,8 @@ public final class Authentication {
 
   /**
    * @param settleNonce records a write's nonce that no transaction took, before the answer leaves;
-   *     false when another node had used it ({@link dev.asa.server.store.NonceTable#settlePending})
+   *     false when another node had used it ({@link
+   *     dev.asa.server.store.db.NonceTable#settlePending})
    */
   public Authentication(
       RequestVerifier verifier,

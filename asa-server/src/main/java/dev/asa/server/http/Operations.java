@@ -3,7 +3,7 @@ package dev.asa.server.http;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.AgreementSchemas;
 import dev.asa.json.Json;
-import dev.asa.server.store.Readiness;
+import dev.asa.server.store.db.Readiness;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Currency;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.State;
-import dev.asa.server.store.StoreStatistics;
+import dev.asa.server.store.db.StoreStatistics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

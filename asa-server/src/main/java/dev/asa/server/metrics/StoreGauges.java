@@ -1,6 +1,6 @@
 package dev.asa.server.metrics;
 
-import dev.asa.server.store.StoreStatistics;
+import dev.asa.server.store.db.StoreStatistics;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;

@@ -270,7 +270,7 @@ public final class EvaluatorRegistry {
   /**
    * Registers an evaluator: active, with an empty record.
    *
-   * @throws dev.asa.server.store.DuplicateKeyException when its key is registered already
+   * @throws dev.asa.server.store.db.DuplicateKeyException when its key is registered already
    */
   public EvaluatorRow register(EvaluatorProfile profile, Instant at) {
     return evaluators.register(profile, at);

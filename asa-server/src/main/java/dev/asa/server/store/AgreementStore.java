@@ -1,7 +1,14 @@
 package dev.asa.server.store;
 
 import dev.asa.lifecycle.State;
-import dev.asa.server.store.PackedText.Dictionary;
+import dev.asa.server.store.db.Database;
+import dev.asa.server.store.db.EpochMillis;
+import dev.asa.server.store.db.ListCursor;
+import dev.asa.server.store.db.PackedText;
+import dev.asa.server.store.db.PackedText.Dictionary;
+import dev.asa.server.store.db.Page;
+import dev.asa.server.store.db.SqlErrors;
+import dev.asa.server.store.db.StaleVersionException;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,5 +1,7 @@
 package dev.asa.server.store;
 
+import dev.asa.server.store.db.Database;
+import dev.asa.server.store.db.EpochMillis;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;

@@ -1,5 +1,9 @@
 package dev.asa.server.store;
 
+import dev.asa.server.store.db.Database;
+import dev.asa.server.store.db.DuplicateKeyException;
+import dev.asa.server.store.db.EpochMillis;
+import dev.asa.server.store.db.SqlErrors;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

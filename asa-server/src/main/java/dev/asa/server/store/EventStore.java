@@ -1,6 +1,11 @@
 package dev.asa.server.store;
 
-import dev.asa.server.store.PackedText.Dictionary;
+import dev.asa.server.store.db.Database;
+import dev.asa.server.store.db.EpochMillis;
+import dev.asa.server.store.db.PackedDigest;
+import dev.asa.server.store.db.PackedText;
+import dev.asa.server.store.db.PackedText.Dictionary;
+import dev.asa.server.store.db.SqlErrors;
 import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;

@@ -1,5 +1,8 @@
 package dev.asa.server.store;
 
+import dev.asa.server.store.db.Database;
+import dev.asa.server.store.db.EpochMillis;
+import dev.asa.server.store.db.SqlErrors;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.mapper.RowMapper;

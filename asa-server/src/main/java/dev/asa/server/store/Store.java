@@ -1,5 +1,14 @@
 package dev.asa.server.store;
 
+import dev.asa.server.store.db.Database;
+import dev.asa.server.store.db.DuplicateKeyException;
+import dev.asa.server.store.db.Migrations;
+import dev.asa.server.store.db.NonceCarrier;
+import dev.asa.server.store.db.NonceTable;
+import dev.asa.server.store.db.Readiness;
+import dev.asa.server.store.db.StaleVersionException;
+import dev.asa.server.store.db.StoreStatistics;
+import dev.asa.server.store.db.StoreUnavailableException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;

@@ -1,5 +1,12 @@
 package dev.asa.server.store;
 
+import dev.asa.server.store.db.Circuit;
+import dev.asa.server.store.db.Database;
+import dev.asa.server.store.db.DatabaseUrl;
+import dev.asa.server.store.db.Migrations;
+import dev.asa.server.store.db.PostgresDatabase;
+import dev.asa.server.store.db.SqliteDatabase;
+import dev.asa.server.store.db.StoreUnavailableException;
 import java.nio.file.Path;
 
 /** Opens the configured store and brings its schema up to date. */

@@ -1,5 +1,6 @@
 package dev.asa.server.store;
 
+import dev.asa.server.store.db.EpochMillis;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Objects;

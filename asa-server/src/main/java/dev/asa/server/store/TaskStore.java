@@ -1,6 +1,10 @@
 package dev.asa.server.store;
 
-import dev.asa.server.store.PackedText.Dictionary;
+import dev.asa.server.store.db.Database;
+import dev.asa.server.store.db.DuplicateKeyException;
+import dev.asa.server.store.db.EpochMillis;
+import dev.asa.server.store.db.PackedText;
+import dev.asa.server.store.db.PackedText.Dictionary;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.asa.server.store;
 
+import dev.asa.server.store.db.Database;
 import java.util.List;
 import org.jdbi.v3.core.Handle;
 

@@ -2,7 +2,7 @@ package dev.asa.server.agreements;
 
 import dev.asa.server.store.Store;
 import dev.asa.server.store.Stores;
-import dev.asa.server.store.TestPostgres;
+import dev.asa.server.store.db.TestPostgres;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 

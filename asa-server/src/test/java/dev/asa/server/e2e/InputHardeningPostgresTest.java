@@ -1,7 +1,7 @@
 package dev.asa.server.e2e;
 
 import dev.asa.server.config.ServerConfig;
-import dev.asa.server.store.TestPostgres;
+import dev.asa.server.store.db.TestPostgres;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.io.TempDir;

@@ -6,7 +6,7 @@ import dev.asa.client.AsaApiException;
 import dev.asa.client.AsaClient;
 import dev.asa.server.AsaServer;
 import dev.asa.server.config.ServerConfig;
-import dev.asa.server.store.TestPostgres;
+import dev.asa.server.store.db.TestPostgres;
 import dev.asa.testing.Fixtures;
 import dev.asa.testing.MutableClock;
 import java.io.IOException;

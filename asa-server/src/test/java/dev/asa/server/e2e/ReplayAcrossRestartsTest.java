@@ -6,7 +6,7 @@ import dev.asa.json.Json;
 import dev.asa.server.AsaServer;
 import dev.asa.server.config.PublicUrls;
 import dev.asa.server.config.ServerConfig;
-import dev.asa.server.store.TestPostgres;
+import dev.asa.server.store.db.TestPostgres;
 import dev.asa.testing.Fixtures;
 import java.net.URI;
 import java.nio.file.Path;

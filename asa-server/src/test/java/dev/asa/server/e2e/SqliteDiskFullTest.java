@@ -202,7 +202,7 @@ class SqliteDiskFullTest {
     assertThat(outage.size())
         .as("warnings and errors about the full disk, for %d refusals: %s", diskFull.get(), outage)
         .isLessThanOrEqualTo(6);
-    assertThat(logs.of("dev.asa.server.store.Circuit"))
+    assertThat(logs.of("dev.asa.server.store.db.Circuit"))
         .anySatisfy(l -> assertThat(l.message()).contains("serves again"));
     System.out.printf(
         "disk full: %d writes acknowledged, %d refused with store-disk-full (%d before the space"

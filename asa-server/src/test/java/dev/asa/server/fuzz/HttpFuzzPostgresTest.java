@@ -1,6 +1,6 @@
 package dev.asa.server.fuzz;
 
-import dev.asa.server.store.TestPostgres;
+import dev.asa.server.store.db.TestPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 

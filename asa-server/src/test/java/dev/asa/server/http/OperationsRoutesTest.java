@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.asa.json.Json;
 import dev.asa.server.AsaServer;
 import dev.asa.server.config.ServerConfig;
-import dev.asa.server.store.Readiness;
+import dev.asa.server.store.db.Readiness;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

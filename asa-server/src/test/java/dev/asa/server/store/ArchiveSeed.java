@@ -3,6 +3,8 @@ package dev.asa.server.store;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.Event;
+import dev.asa.server.store.db.PackedDigest;
+import dev.asa.server.store.db.PackedText;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

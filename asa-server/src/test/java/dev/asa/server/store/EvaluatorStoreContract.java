@@ -11,6 +11,7 @@ import dev.asa.integrity.EvaluatorProfile;
 import dev.asa.integrity.PoolMember;
 import dev.asa.integrity.Standing;
 import dev.asa.integrity.TrackRecord;
+import dev.asa.server.store.db.DuplicateKeyException;
 import dev.asa.testing.Fixtures;
 import java.math.BigDecimal;
 import java.time.Instant;

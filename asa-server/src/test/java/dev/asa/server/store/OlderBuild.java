@@ -1,5 +1,7 @@
 package dev.asa.server.store;
 
+import dev.asa.server.store.db.Dialect;
+import dev.asa.server.store.db.MigrationsTest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,12 +16,12 @@ import java.util.List;
  * Prepares a database the way builds before Flyway did: each script run statement by statement and
  * recorded in {@code schema_migrations (version, name, applied_at)}.
  */
-final class OlderBuild {
+public final class OlderBuild {
 
   private OlderBuild() {}
 
   /** Applies the scripts up to {@code newestVersion} (inclusive), as an older build would have. */
-  static void migrate(Connection c, Dialect dialect, int newestVersion) throws SQLException {
+  public static void migrate(Connection c, Dialect dialect, int newestVersion) throws SQLException {
     try (Statement s = c.createStatement()) {
       s.execute(
           "CREATE TABLE schema_migrations (version INTEGER NOT NULL PRIMARY KEY, name TEXT NOT NULL,"
@@ -38,7 +40,7 @@ final class OlderBuild {
     }
   }
 
-  static String read(Dialect dialect, String script) {
+  public static String read(Dialect dialect, String script) {
     Path file = MigrationsTest.script(dialect, script);
     try {
       return Files.readString(file, StandardCharsets.UTF_8);

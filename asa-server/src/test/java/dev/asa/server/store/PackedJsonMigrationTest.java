@@ -2,6 +2,9 @@ package dev.asa.server.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.asa.server.store.db.Dialect;
+import dev.asa.server.store.db.PackedText;
+import dev.asa.server.store.db.TestPostgres;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;

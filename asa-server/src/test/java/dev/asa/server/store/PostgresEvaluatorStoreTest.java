@@ -1,5 +1,6 @@
 package dev.asa.server.store;
 
+import dev.asa.server.store.db.TestPostgres;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.asa.server.store.db.DatabaseUrl;
+import dev.asa.server.store.db.Dialect;
+import dev.asa.server.store.db.MigrationsTest;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -30,7 +33,7 @@ import org.junit.jupiter.api.Test;
  * developer machine, but fail when {@code CI=true}: in CI a missing database is a broken setup, not
  * a reason to go green.
  */
-class PostgresStoreTest extends StoreContract {
+public class PostgresStoreTest extends StoreContract {
 
   private static final String SERVER_URL =
       System.getenv()

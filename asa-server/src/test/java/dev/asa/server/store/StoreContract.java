@@ -10,6 +10,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.asa.json.Json;
 import dev.asa.lifecycle.State;
+import dev.asa.server.store.db.Dialect;
+import dev.asa.server.store.db.DuplicateKeyException;
+import dev.asa.server.store.db.Migrations;
+import dev.asa.server.store.db.MigrationsTest;
+import dev.asa.server.store.db.Page;
+import dev.asa.server.store.db.StaleVersionException;
+import dev.asa.server.store.db.StoreStatistics;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -2,6 +2,7 @@ package dev.asa.server.store;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.asa.server.store.db.StoreUnavailableException;
 import java.io.IOException;
 import java.net.ServerSocket;
 import org.junit.jupiter.api.Test;
