@@ -1,17 +1,11 @@
 package dev.asa.evaluators.text;
 
-import java.util.regex.Pattern;
-
 /**
- * The visible layout of a text: paragraphs (blocks between blank lines), markdown or underlined
- * headings, and list items.
+ * The visible layout of a text: paragraphs (blocks between blank lines), and the headings (ATX or
+ * Setext) and list items its Markdown parse finds ({@link ParsedText}), so that a heading or a list
+ * typed inside a code block is code, not layout.
  */
 public record Structure(int paragraphs, int headings, int listItems) {
-
-  private static final Pattern HEADING =
-      Pattern.compile("(?m)^\\s{0,3}(#{1,6}\\s+\\S.*|\\S.*\\n(?:=+|-+)\\s*$)");
-  private static final Pattern LIST_ITEM =
-      Pattern.compile("(?m)^\\s*(?:[-*+•]|\\d{1,3}[.)])\\s+\\S");
 
   public static Structure of(String text) {
     int paragraphs = 0;
@@ -20,10 +14,8 @@ public record Structure(int paragraphs, int headings, int listItems) {
         paragraphs++;
       }
     }
-    return new Structure(paragraphs, count(HEADING, text), count(LIST_ITEM, text));
-  }
-
-  private static int count(Pattern p, String text) {
-    return (int) p.matcher(text).results().count();
+    ParsedText parsed = ParsedText.of(text);
+    int headings = (int) parsed.headings().stream().filter(h -> !h.isEmpty()).count();
+    return new Structure(paragraphs, headings, parsed.listItems());
   }
 }
