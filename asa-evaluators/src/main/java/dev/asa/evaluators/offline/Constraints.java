@@ -3,6 +3,7 @@ package dev.asa.evaluators.offline;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.asa.evaluators.text.CodeFences;
 import dev.asa.evaluators.text.Languages;
+import dev.asa.evaluators.text.ParsedText;
 import dev.asa.evaluators.text.Sentences;
 import dev.asa.evaluators.text.Structure;
 import dev.asa.json.Json;
@@ -194,8 +195,6 @@ record Constraints(List<Check> checks) {
               + LANGUAGE_NAME
               + "\\s+only\\b");
 
-  private static final Pattern BULLET_LINE = Pattern.compile("(?m)^\\s*[-*+•]\\s+\\S");
-  private static final Pattern NUMBERED_LINE = Pattern.compile("(?m)^\\s*\\d{1,3}[.)]\\s+\\S");
   private static final Pattern TABLE_ROW = Pattern.compile("(?m)^\\s*\\|.*\\|\\s*$");
 
   /**
@@ -424,11 +423,11 @@ record Constraints(List<Check> checks) {
       checks.add(new Check("a table", rows >= 2, rows + " table rows"));
     }
     if (BULLETS.matcher(request).find()) {
-      int items = count(BULLET_LINE, laidOut) + count(NUMBERED_LINE, laidOut);
+      int items = ParsedText.of(laidOut).listItems();
       checks.add(new Check("bullet points", items >= 2, items + " list items"));
     }
     if (NUMBERED.matcher(request).find()) {
-      int items = count(NUMBERED_LINE, laidOut);
+      int items = ParsedText.of(laidOut).numberedItems();
       checks.add(new Check("a numbered list", items >= 2, items + " numbered items"));
     }
     if (TITLE.matcher(request).find()) {
@@ -534,7 +533,7 @@ record Constraints(List<Check> checks) {
    * comma-separated pieces. Met when the count is the one asked for.
    */
   private static Check count(String instruction, int n, String answer) {
-    int items = count(BULLET_LINE, answer) + count(NUMBERED_LINE, answer);
+    int items = ParsedText.of(answer).listItems();
     String how = "list items";
     if (items == 0) {
       items = (int) answer.lines().filter(l -> !l.isBlank()).count();

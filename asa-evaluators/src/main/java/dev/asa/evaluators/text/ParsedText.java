@@ -7,6 +7,7 @@ import org.commonmark.node.FencedCodeBlock;
 import org.commonmark.node.Heading;
 import org.commonmark.node.ListItem;
 import org.commonmark.node.Node;
+import org.commonmark.node.OrderedList;
 import org.commonmark.node.Paragraph;
 import org.commonmark.node.Text;
 import org.commonmark.parser.InlineParser;
@@ -27,12 +28,14 @@ import org.commonmark.parser.Parser;
  *
  * @param headings the headings' content as written (ATX and Setext, in quotes and lists too), in
  *     document order
- * @param listItems the list items, bulleted and ordered, at any depth; and the lines of a paragraph
- *     that open with a "•", which CommonMark reads as text but every reader sees as a bulleted item
+ * @param bulletItems the items of bulleted lists, at any depth; and the lines of a paragraph that
+ *     open with a "•", which CommonMark reads as text but every reader sees as a bulleted item
  *     (chat answers pasted from a web page write them)
+ * @param numberedItems the items of ordered lists ("1." or "1)"), at any depth
  * @param fencedBlocks the fenced code blocks
  */
-public record ParsedText(List<String> headings, int listItems, int fencedBlocks) {
+public record ParsedText(
+    List<String> headings, int bulletItems, int numberedItems, int fencedBlocks) {
 
   /** Inline content left as one text node, as written. */
   private static final InlineParser AS_WRITTEN =
@@ -52,20 +55,27 @@ public record ParsedText(List<String> headings, int listItems, int fencedBlocks)
   public static ParsedText of(String text) {
     Node document = BLOCKS.parse(text);
     List<String> headings = new ArrayList<>();
-    int listItems = 0;
+    int bulletItems = 0;
+    int numberedItems = 0;
     int fencedBlocks = 0;
     Node n = document.getFirstChild();
     while (n != null) {
       switch (n) {
         case Heading h -> headings.add(content(h));
-        case ListItem i -> listItems++;
-        case Paragraph p -> listItems += bulletLines(p);
+        case ListItem i when i.getParent() instanceof OrderedList -> numberedItems++;
+        case ListItem i -> bulletItems++;
+        case Paragraph p -> bulletItems += bulletLines(p);
         case FencedCodeBlock f -> fencedBlocks++;
         default -> {}
       }
       n = next(n, document);
     }
-    return new ParsedText(headings, listItems, fencedBlocks);
+    return new ParsedText(headings, bulletItems, numberedItems, fencedBlocks);
+  }
+
+  /** The list items, bulleted and numbered. */
+  public int listItems() {
+    return bulletItems + numberedItems;
   }
 
   /** The node after {@code n} in document order: its first child, else the next one up. */

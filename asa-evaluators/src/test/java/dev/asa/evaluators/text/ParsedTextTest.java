@@ -42,6 +42,14 @@ class ParsedTextTest {
   }
 
   @Test
+  void bulletedAndNumberedItemsAreToldApart() {
+    ParsedText parsed = ParsedText.of("Steps:\n1. one\n2) two\n\n- a\n* b\n+ c\n• d\n");
+    assertThat(parsed.numberedItems()).isEqualTo(2);
+    assertThat(parsed.bulletItems()).isEqualTo(4);
+    assertThat(parsed.listItems()).isEqualTo(6);
+  }
+
+  @Test
   void typographicBulletsCountAsTheItemsEveryReaderSees() {
     assertThat(ParsedText.of("Pros:\n• fast\n• cheap\n•not one\n").listItems()).isEqualTo(2);
     assertThat(ParsedText.of("```\n• in code\n```").listItems()).isZero();
