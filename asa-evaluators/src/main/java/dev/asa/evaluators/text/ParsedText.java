@@ -28,9 +28,10 @@ import org.commonmark.parser.Parser;
  *
  * @param headings the headings' content as written (ATX and Setext, in quotes and lists too), in
  *     document order
- * @param bulletItems the items of bulleted lists, at any depth; and the lines of a paragraph that
- *     open with a "•", which CommonMark reads as text but every reader sees as a bulleted item
- *     (chat answers pasted from a web page write them)
+ * @param bulletItems the items of bulleted lists, at any depth, each with something after its
+ *     marker (a marker alone, which CommonMark reads as an empty item, is none); and the lines of a
+ *     paragraph that open with a "•", which CommonMark reads as text but every reader sees as a
+ *     bulleted item (chat answers pasted from a web page write them)
  * @param numberedItems the items of ordered lists ("1." or "1)"), at any depth
  * @param fencedBlocks the fenced code blocks
  */
@@ -62,6 +63,7 @@ public record ParsedText(
     while (n != null) {
       switch (n) {
         case Heading h -> headings.add(content(h));
+        case ListItem i when i.getFirstChild() == null -> {} // a marker alone is no item
         case ListItem i when i.getParent() instanceof OrderedList -> numberedItems++;
         case ListItem i -> bulletItems++;
         case Paragraph p -> bulletItems += bulletLines(p);

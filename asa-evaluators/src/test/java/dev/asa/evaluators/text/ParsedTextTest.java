@@ -50,6 +50,11 @@ class ParsedTextTest {
   }
 
   @Test
+  void aMarkerAloneIsNoItemSoEmptyBulletsPadNothing() {
+    assertThat(ParsedText.of("- one\n-\n-\n- \n1.\n2. two\n").listItems()).isEqualTo(2);
+  }
+
+  @Test
   void typographicBulletsCountAsTheItemsEveryReaderSees() {
     assertThat(ParsedText.of("Pros:\n• fast\n• cheap\n•not one\n").listItems()).isEqualTo(2);
     assertThat(ParsedText.of("```\n• in code\n```").listItems()).isZero();
