@@ -529,8 +529,8 @@ record Constraints(List<Check> checks) {
   }
 
   /**
-   * The items of the answer: list lines when there are any, else its lines, else its
-   * comma-separated pieces. Met when the count is the one asked for.
+   * The items of the answer: its list items ({@link ParsedText}) when there are any, else its
+   * lines, else its comma-separated pieces. Met when the count is the one asked for.
    */
   private static Check count(String instruction, int n, String answer) {
     int items = ParsedText.of(answer).listItems();
