@@ -12,7 +12,7 @@ import dev.asa.evaluators.Deliverable;
 import dev.asa.evaluators.Evaluation;
 import dev.asa.evaluators.EvaluationTask;
 import dev.asa.evaluators.StructuralEvaluator;
-import dev.asa.evaluators.embedding.EmbeddingEvaluator;
+import dev.asa.evaluators.offline.EmbeddingEvaluator;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -5,7 +5,7 @@ package dev.asa.evaluators.embedding;
  * labelled corpus in {@code src/test/resources/corpus} (OfflineCorpusTest prints them again): see
  * the constants for what was measured.
  */
-final class Calibration {
+public final class Calibration {
   private Calibration() {}
 
   // Measured on the corpus (42 pairs, 11 requests), cosine similarity of all-MiniLM-L6-v2
@@ -29,12 +29,12 @@ final class Calibration {
   // as a mean and 0.23 as a passage; on-topic text rarely fell below 0.30.
 
   /** Mean similarity at which relevance is 0: just above the highest off-topic mean (0.17). */
-  static final double RELEVANCE_ZERO = 0.15;
+  public static final double RELEVANCE_ZERO = 0.15;
 
   /**
    * Relevance 50: the line between off and on topic, between 0.17 (off) and 0.26 (lowest on-topic).
    */
-  static final double ON_TOPIC = 0.25;
+  public static final double ON_TOPIC = 0.25;
 
   /**
    * Relevance 100. It was 0.50, typical of a good answer (median 0.57), but that saturated: on the
@@ -42,18 +42,18 @@ final class Calibration {
    * pairs, a tie, while the raw similarity alone ranked the pairs 62% right. From 0.50 up the scale
    * now keeps climbing, so a closer answer still scores higher.
    */
-  static final double RELEVANCE_FULL = 0.80;
+  public static final double RELEVANCE_FULL = 0.80;
 
   /** A passage at or above this counts as on topic: above every off-topic passage seen (0.23). */
-  static final double PASSAGE_ON_TOPIC = 0.25;
+  public static final double PASSAGE_ON_TOPIC = 0.25;
 
   /**
    * A request part whose best passage is at or below this gets no credit (off-topic median 0.08).
    */
-  static final double PART_ZERO = 0.15;
+  public static final double PART_ZERO = 0.15;
 
   /** Full credit for a request part: half the good answers' parts reach it. */
-  static final double PART_FULL = 0.45;
+  public static final double PART_FULL = 0.45;
 
   /** Piecewise linear: {@code x0 -> 0}, {@code x1 -> 50}, {@code x2 -> 100}, clamped outside. */
   static double piecewise(double x, double x0, double x1, double x2) {
@@ -67,22 +67,22 @@ final class Calibration {
   }
 
   /** Linear from {@code lo -> 0} to {@code hi -> 1}, clamped. */
-  static double ramp(double x, double lo, double hi) {
+  public static double ramp(double x, double lo, double hi) {
     return Math.max(0, Math.min(1, (x - lo) / (hi - lo)));
   }
 
   /** 0 to 100 from the mean similarity of the best passages. */
-  static double relevance(double topMean) {
+  public static double relevance(double topMean) {
     return piecewise(topMean, RELEVANCE_ZERO, ON_TOPIC, RELEVANCE_FULL);
   }
 
   /** 0 to 1: how far one request part is covered by its best passage. */
-  static double partCredit(double best) {
+  public static double partCredit(double best) {
     return ramp(best, PART_ZERO, PART_FULL);
   }
 
   /** Midway on the ramp: a part at or above it counts as covered in the evidence. */
-  static double partCovered() {
+  public static double partCovered() {
     return (PART_ZERO + PART_FULL) / 2;
   }
 
@@ -91,7 +91,7 @@ final class Calibration {
    * once the similarity is {@code span} away from it either way. A score resting on a similarity
    * near the line between on and off topic deserves little trust; one far from it, more.
    */
-  static double marginConfidence(double similarity, double boundary, double span) {
+  public static double marginConfidence(double similarity, double boundary, double span) {
     return 0.5 + 0.45 * Math.min(1, Math.abs(similarity - boundary) / span);
   }
 }

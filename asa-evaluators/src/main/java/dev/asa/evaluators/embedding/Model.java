@@ -18,7 +18,7 @@ import java.util.Map;
  * runs its texts on the model's own pool of one thread per core, and the ONNX session is
  * thread-safe.
  */
-final class Model {
+public final class Model {
   private Model() {}
 
   private static final class Holder {
@@ -37,7 +37,7 @@ final class Model {
    * Whether this build carries the model (the default distribution does, the lean one does not);
    * asks without loading it.
    */
-  static boolean inThisBuild() {
+  public static boolean inThisBuild() {
     return Model.class.getClassLoader().getResource(MODEL_CLASS.replace('.', '/') + ".class")
         != null;
   }
@@ -47,7 +47,7 @@ final class Model {
    *
    * @throws IllegalStateException if the model cannot be loaded (a broken jar, no native runtime)
    */
-  static Vectors embed(List<String> texts) {
+  public static Vectors embed(List<String> texts) {
     if (!inThisBuild()) {
       throw new IllegalStateException(
           "this is the lean build of asa, without the offline model; semantic verification needs"
@@ -75,11 +75,11 @@ final class Model {
    * score must not depend on what was evaluated before it. Not thread-safe; one evaluation runs on
    * one thread.
    */
-  static final class Memo {
+  public static final class Memo {
     private final Map<String, float[]> vectors = new HashMap<>();
 
     /** As {@link Model#embed}, reading only the texts this evaluation has not embedded yet. */
-    Vectors embed(List<String> texts) {
+    public Vectors embed(List<String> texts) {
       List<String> unseen = texts.stream().filter(t -> !vectors.containsKey(t)).distinct().toList();
       long tokens = 0;
       if (!unseen.isEmpty()) {
@@ -94,9 +94,9 @@ final class Model {
   }
 
   /** The vectors of one call, and how many word pieces the model read for them. */
-  record Vectors(float[][] vectors, long tokens) {
+  public record Vectors(float[][] vectors, long tokens) {
 
-    float[] get(int i) {
+    public float[] get(int i) {
       return vectors[i];
     }
   }
@@ -104,7 +104,7 @@ final class Model {
   /**
    * Cosine similarity; the model's vectors are unit length, but dividing costs nothing and is safe.
    */
-  static double cosine(float[] a, float[] b) {
+  public static double cosine(float[] a, float[] b) {
     double dot = 0;
     double na = 0;
     double nb = 0;

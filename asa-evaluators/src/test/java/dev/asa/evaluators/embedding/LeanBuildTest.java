@@ -2,6 +2,7 @@ package dev.asa.evaluators.embedding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.asa.evaluators.offline.EmbeddingEvaluator;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

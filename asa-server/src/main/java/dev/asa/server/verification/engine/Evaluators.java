@@ -2,7 +2,7 @@ package dev.asa.server.verification.engine;
 
 import dev.asa.evaluators.Evaluator;
 import dev.asa.evaluators.code.CodeEvaluator;
-import dev.asa.evaluators.embedding.EmbeddingEvaluator;
+import dev.asa.evaluators.offline.EmbeddingEvaluator;
 
 /** Factories of the evaluators the server offers by name. */
 final class Evaluators {

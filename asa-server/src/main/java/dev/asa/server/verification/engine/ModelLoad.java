@@ -1,7 +1,7 @@
 package dev.asa.server.verification.engine;
 
 import dev.asa.evaluators.EvaluationException;
-import dev.asa.evaluators.embedding.EmbeddingEvaluator;
+import dev.asa.evaluators.offline.EmbeddingEvaluator;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
