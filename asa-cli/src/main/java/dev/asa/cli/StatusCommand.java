@@ -52,8 +52,7 @@ final class StatusCommand implements Callable<Integer> {
     s.challengeWindowClosesAt()
         .ifPresent(at ->
             facts.row(
-                "challenge window",
-                (s.challengeWindowOpen() ? "open until " : "closed at ") + at));
+                "challenge window", (s.challengeWindowOpen() ? "open until " : "closed at ") + at));
     s.dispute().ifPresent(d -> facts.row("dispute", dispute(d)));
     s.ruling().ifPresent(r -> facts.row("ruling", ruling(r)));
     facts.row("payment", payment(s.payment()));
