@@ -177,7 +177,12 @@ public record VerificationView(
       }
     }
 
-    /** Empty for an absent or null target, and for one of no kind above. */
+    /**
+     * Reads a target as the server writes it.
+     *
+     * @param t the target's JSON
+     * @return the target, or empty for an absent or null target and for one of no kind above
+     */
     static Optional<Target> from(JsonNode t) {
       if (t.isNumber()) {
         return Optional.of(new Threshold(t.decimalValue()));
