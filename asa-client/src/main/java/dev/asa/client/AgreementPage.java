@@ -35,6 +35,9 @@ public record AgreementPage(List<Summary> items, Optional<String> nextCursor, Ob
    * @param serviceType e.g. {@code general}
    * @param createdAt when it was proposed
    * @param updatedAt when it last changed
+   * @param client the client, when the answer names it
+   * @param provider the provider, when the answer names it
+   * @param evaluator the evaluator (the named one, or the pool's primary), once there is one
    */
   public record Summary(
       String id,
@@ -42,7 +45,10 @@ public record AgreementPage(List<Summary> items, Optional<String> nextCursor, Ob
       long version,
       String serviceType,
       Instant createdAt,
-      Instant updatedAt) {
+      Instant updatedAt,
+      Optional<Party> client,
+      Optional<Party> provider,
+      Optional<Party> evaluator) {
 
     /** Checks that nothing is null. */
     public Summary {
@@ -51,6 +57,29 @@ public record AgreementPage(List<Summary> items, Optional<String> nextCursor, Ob
       Objects.requireNonNull(serviceType, "serviceType");
       Objects.requireNonNull(createdAt, "createdAt");
       Objects.requireNonNull(updatedAt, "updatedAt");
+      Objects.requireNonNull(client, "client");
+      Objects.requireNonNull(provider, "provider");
+      Objects.requireNonNull(evaluator, "evaluator");
+    }
+
+    /** A summary that names no party, as the SDK read listings before it read their parties. */
+    public Summary(
+        String id,
+        State state,
+        long version,
+        String serviceType,
+        Instant createdAt,
+        Instant updatedAt) {
+      this(
+          id,
+          state,
+          version,
+          serviceType,
+          createdAt,
+          updatedAt,
+          Optional.empty(),
+          Optional.empty(),
+          Optional.empty());
     }
 
     static Summary from(JsonNode s) {
@@ -61,7 +90,33 @@ public record AgreementPage(List<Summary> items, Optional<String> nextCursor, Ob
           Members.integer(s, "version", what),
           Members.text(s, "service_type", what),
           Members.instant(s, "created_at", what),
-          Members.instant(s, "updated_at", what));
+          Members.instant(s, "updated_at", what),
+          Party.from(s, "client"),
+          Party.from(s, "provider"),
+          Party.from(s, "evaluator"));
+    }
+  }
+
+  /**
+   * A party of a listed agreement.
+   *
+   * @param identity its identity value, such as a did:key
+   * @param displayName the {@code display_name} the agreement gives it, if any: text a party chose,
+   *     to be shown as text (never as markup) and cut to a readable length
+   */
+  public record Party(String identity, Optional<String> displayName) {
+
+    /** Checks that nothing is null. */
+    public Party {
+      Objects.requireNonNull(identity, "identity");
+      Objects.requireNonNull(displayName, "displayName");
+    }
+
+    /** The {@code role} of a summary and its {@code role_display_name}; empty without the role. */
+    static Optional<Party> from(JsonNode summary, String role) {
+      return Members.optionalText(summary, role)
+          .map(identity ->
+              new Party(identity, Members.optionalText(summary, role + "_display_name")));
     }
   }
 
