@@ -112,7 +112,7 @@ public final class AgreementQueries {
     if (party == null) {
       requireOperator(caller, "list every agreement");
       Page<AgreementRow> page = work.agreements().listAll(filter, cursor, limit);
-      return Views.page(page.items(), page.nextCursor());
+      return Views.page(page.items(), work::agreement, page.nextCursor());
     }
     List<AgreementRow> items = new ArrayList<>();
     // Each page asks only for the room left, so that no readable row of it is passed over.
@@ -125,7 +125,7 @@ public final class AgreementQueries {
             MAX_PAGES_SCANNED,
             caller,
             items::add);
-    return Views.page(items, next);
+    return Views.page(items, work::agreement, next);
   }
 
   /**
