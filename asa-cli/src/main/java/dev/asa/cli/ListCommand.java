@@ -76,7 +76,8 @@ final class ListCommand implements Callable<Integer> {
       return Exit.OK;
     }
     Table table =
-        Table.withHeaders("AGREEMENT", "STATE", "SERVICE", "AMOUNT", "CREATED", "UPDATED");
+        Table.withHeaders(
+            "AGREEMENT", "STATE", "SERVICE", "AMOUNT", "CLIENT", "PROVIDER", "CREATED", "UPDATED");
     for (JsonNode item : page.path("items")) {
       table.row(
           item.path("agreement_id").asText(),
@@ -85,6 +86,8 @@ final class ListCommand implements Callable<Integer> {
           item.path("amount").isTextual()
               ? item.path("amount").asText() + " " + item.path("currency").asText()
               : "-",
+          party(item, "client"),
+          party(item, "provider"),
           item.path("created_at").asText(),
           item.path("updated_at").asText());
     }
@@ -105,6 +108,23 @@ final class ListCommand implements Callable<Integer> {
                   + next.asText());
     }
     return Exit.OK;
+  }
+
+  /** Longer display names are cut in the table; the full name is in {@code --json}. */
+  static final int NAME_WIDTH = 24;
+
+  /**
+   * A party of a listed agreement as its cell shows it: the display name the agreement gives it,
+   * else its identity shortened; either shown inert, as a party wrote it (see {@link
+   * Formats#inert}).
+   */
+  static String party(JsonNode item, String role) {
+    JsonNode name = item.path(role + "_display_name");
+    if (name.isTextual() && !name.asText().isBlank()) {
+      return Formats.inert(name.asText(), NAME_WIDTH);
+    }
+    JsonNode identity = item.path(role);
+    return identity.isTextual() ? Formats.shortId(identity.asText()) : "-";
   }
 
   /**
