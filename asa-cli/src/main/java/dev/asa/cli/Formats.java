@@ -104,6 +104,70 @@ final class Formats {
     return oneLine.length() <= max ? oneLine : oneLine.substring(0, max - 3) + "...";
   }
 
+  /**
+   * Text a party chose (a display name, an identity) made inert for a terminal and cut for a table
+   * cell: every control or format character (escape sequences, carriage returns, bidirectional
+   * overrides) becomes {@code ?}, and text longer than {@code max} characters keeps its first ones
+   * and ends in {@code ...}. The full text is always available with {@code --json}.
+   */
+  static String inert(String text, int max) {
+    if (text == null) {
+      return "";
+    }
+    StringBuilder shown = new StringBuilder();
+    int at = 0;
+    int count = 0;
+    // Only the first max + 1 characters are read, however long the text.
+    while (at < text.length() && count <= max) {
+      int c = text.codePointAt(at);
+      shown.appendCodePoint(isUnsafe(c) ? '?' : c);
+      at += Character.charCount(c);
+      count++;
+    }
+    if (count <= max) {
+      return shown.toString();
+    }
+    // Cut at a character, never inside a surrogate pair.
+    return shown.substring(0, shown.offsetByCodePoints(0, max - 3)) + "...";
+  }
+
+  /**
+   * Whether a character can change what a terminal shows around it: a control character (an escape
+   * starts a sequence, a carriage return rewrites the line), a format character (a bidirectional
+   * override reorders it), a line or paragraph separator, or half a surrogate pair.
+   */
+  static boolean isUnsafe(int codePoint) {
+    return switch (Character.getType(codePoint)) {
+      case Character.CONTROL,
+          Character.FORMAT,
+          Character.SURROGATE,
+          Character.LINE_SEPARATOR,
+          Character.PARAGRAPH_SEPARATOR ->
+          true;
+      default -> false;
+    };
+  }
+
+  /** Identities longer than this are shortened in a table cell. */
+  private static final int SHORT_ID = 24;
+
+  /**
+   * A long identity made short enough for a row, as the console shortens it: a did:key keeps its
+   * method and the first 4 characters of its key ({@code did:key:z6Mk...a1b2}), anything else its
+   * first 8; both keep the last 4. Shown inert ({@link #inert}).
+   */
+  static String shortId(String identity) {
+    if (identity == null || identity.codePointCount(0, identity.length()) <= SHORT_ID) {
+      return inert(identity, SHORT_ID);
+    }
+    int head = identity.startsWith("did:key:") ? "did:key:".length() + 4 : 8;
+    int headEnd = identity.offsetByCodePoints(0, head);
+    int tailStart = identity.offsetByCodePoints(identity.length(), -4);
+    return inert(identity.substring(0, headEnd), head)
+        + "..."
+        + inert(identity.substring(tailStart), 4);
+  }
+
   /** The items joined with commas, or {@code (none)}. */
   static String list(List<String> items) {
     return items.isEmpty() ? "(none)" : String.join(", ", items);

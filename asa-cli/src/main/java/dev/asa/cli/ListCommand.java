@@ -3,6 +3,7 @@ package dev.asa.cli;
 import dev.asa.client.AgreementPage;
 import dev.asa.crypto.DidKey;
 import dev.asa.crypto.Ed25519PublicKey;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -76,13 +77,16 @@ final class ListCommand implements Callable<Integer> {
       return Exit.OK;
     }
     Table table =
-        Table.withHeaders("AGREEMENT", "STATE", "SERVICE", "AMOUNT", "CREATED", "UPDATED");
+        Table.withHeaders(
+            "AGREEMENT", "STATE", "SERVICE", "AMOUNT", "CLIENT", "PROVIDER", "CREATED", "UPDATED");
     for (AgreementPage.Summary item : page.items()) {
       table.row(
           item.id(),
           item.state().name(),
           item.serviceType(),
           item.amount().map(a -> a.toPlainString() + " " + item.currency().orElse("")).orElse("-"),
+          party(item.client()),
+          party(item.provider()),
           item.createdAt(),
           item.updatedAt());
     }
@@ -102,6 +106,24 @@ final class ListCommand implements Callable<Integer> {
                         + " (with the same filters) --cursor "
                         + next));
     return Exit.OK;
+  }
+
+  /** Longer display names are cut in the table; the full name is in {@code --json}. */
+  static final int NAME_WIDTH = 24;
+
+  /**
+   * A party of a listed agreement as its cell shows it: the display name the agreement gives it,
+   * else its identity shortened; either shown inert, as a party wrote it (see {@link
+   * Formats#inert}).
+   */
+  static String party(Optional<AgreementPage.Party> party) {
+    return party
+        .map(p ->
+            p.displayName()
+                .filter(name -> !name.isBlank())
+                .map(name -> Formats.inert(name, NAME_WIDTH))
+                .orElseGet(() -> Formats.shortId(p.identity())))
+        .orElse("-");
   }
 
   /**

@@ -38,6 +38,9 @@ public record AgreementPage(List<Summary> items, Optional<String> nextCursor, Ob
    * @param updatedAt when it last changed
    * @param amount the payment its terms name, an exact decimal; empty when they name none
    * @param currency that payment's currency code; empty when they name none
+   * @param client the client, when the answer names it
+   * @param provider the provider, when the answer names it
+   * @param evaluator the evaluator (the named one, or the pool's primary), once there is one
    */
   public record Summary(
       String id,
@@ -47,7 +50,10 @@ public record AgreementPage(List<Summary> items, Optional<String> nextCursor, Ob
       Instant createdAt,
       Instant updatedAt,
       Optional<BigDecimal> amount,
-      Optional<String> currency) {
+      Optional<String> currency,
+      Optional<Party> client,
+      Optional<Party> provider,
+      Optional<Party> evaluator) {
 
     /** Checks that nothing is null. */
     public Summary {
@@ -58,6 +64,9 @@ public record AgreementPage(List<Summary> items, Optional<String> nextCursor, Ob
       Objects.requireNonNull(updatedAt, "updatedAt");
       Objects.requireNonNull(amount, "amount");
       Objects.requireNonNull(currency, "currency");
+      Objects.requireNonNull(client, "client");
+      Objects.requireNonNull(provider, "provider");
+      Objects.requireNonNull(evaluator, "evaluator");
     }
 
     static Summary from(JsonNode s) {
@@ -70,7 +79,33 @@ public record AgreementPage(List<Summary> items, Optional<String> nextCursor, Ob
           Members.instant(s, "created_at", what),
           Members.instant(s, "updated_at", what),
           Members.optionalDecimal(s, "amount"),
-          Members.optionalText(s, "currency"));
+          Members.optionalText(s, "currency"),
+          Party.from(s, "client"),
+          Party.from(s, "provider"),
+          Party.from(s, "evaluator"));
+    }
+  }
+
+  /**
+   * A party of a listed agreement.
+   *
+   * @param identity its identity value, such as a did:key
+   * @param displayName the {@code display_name} the agreement gives it, if any: text a party chose,
+   *     to be shown as text (never as markup) and cut to a readable length
+   */
+  public record Party(String identity, Optional<String> displayName) {
+
+    /** Checks that nothing is null. */
+    public Party {
+      Objects.requireNonNull(identity, "identity");
+      Objects.requireNonNull(displayName, "displayName");
+    }
+
+    /** The {@code role} of a summary and its {@code role_display_name}; empty without the role. */
+    static Optional<Party> from(JsonNode summary, String role) {
+      return Members.optionalText(summary, role)
+          .map(identity ->
+              new Party(identity, Members.optionalText(summary, role + "_display_name")));
     }
   }
 

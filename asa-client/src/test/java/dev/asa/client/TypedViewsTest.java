@@ -352,6 +352,24 @@ class TypedViewsTest {
   }
 
   @Test
+  void aSummaryReadsEachPartyWithTheDisplayNameTheAgreementGivesIt() throws IOException {
+    AgreementPage page =
+        AgreementPage.from(
+            json(
+                "{'items':[{'agreement_id':'asa-3','state':'ACTIVE','version':4,"
+                    + "'service_type':'general','client':'did:key:z6MkA',"
+                    + "'client_display_name':'Alice <b>&amp;</b>','provider':'did:key:z6MkB',"
+                    + "'evaluator':null,'created_at':'2026-11-22T10:00:00Z',"
+                    + "'updated_at':'2026-11-22T10:00:01Z'}],'next_cursor':null}"));
+
+    AgreementPage.Summary s = page.items().get(0);
+    assertThat(s.client())
+        .contains(new AgreementPage.Party("did:key:z6MkA", Optional.of("Alice <b>&amp;</b>")));
+    assertThat(s.provider()).contains(new AgreementPage.Party("did:key:z6MkB", Optional.empty()));
+    assertThat(s.evaluator()).as("null while no evaluator is named").isEmpty();
+  }
+
+  @Test
   void aPageItemReadsItsPaymentWhenTheTermsNameOne() throws IOException {
     AgreementPage page =
         AgreementPage.from(

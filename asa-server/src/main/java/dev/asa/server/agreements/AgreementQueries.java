@@ -113,7 +113,9 @@ public final class AgreementQueries {
     if (party == null) {
       requireOperator(caller, "list every agreement");
       Page<AgreementRow> page = work.agreements().listAll(filter, cursor, limit);
-      return Views.page(page.items(), page.nextCursor());
+      // The display names are read from each row's agreement: no query more, but a row not in the
+      // cache is parsed (0.1 to 0.5 ms; a party's listing has parsed its rows for access already).
+      return Views.page(page.items(), work::agreement, page.nextCursor());
     }
     List<AgreementRow> items = new ArrayList<>();
     // Each page asks only for the room left, so that no readable row of it is passed over.
@@ -126,7 +128,7 @@ public final class AgreementQueries {
             MAX_PAGES_SCANNED,
             caller,
             items::add);
-    return Views.page(items, next);
+    return Views.page(items, work::agreement, next);
   }
 
   /**

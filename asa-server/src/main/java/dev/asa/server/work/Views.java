@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.access.Judging;
 import dev.asa.agreement.Escrow;
 import dev.asa.agreement.Money;
+import dev.asa.agreement.Party;
 import dev.asa.agreement.Role;
 import dev.asa.document.Agreement;
 import dev.asa.facts.EscrowStatus;
@@ -20,6 +21,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /** How agreements look on the wire and in the store. */
 public final class Views {
@@ -61,15 +63,28 @@ public final class Views {
     return o;
   }
 
-  static ObjectNode summary(AgreementRow row) {
+  /**
+   * One agreement of a listing: the row's columns, and beside each party's identity the display
+   * name the agreement gives it ({@code client_display_name}...), left out where it gives none. The
+   * names come from the agreement as read from the row's own document and facts: no query more.
+   */
+  static ObjectNode summary(AgreementRow row, Agreement a) {
+    var parties = a.terms().parties();
     ObjectNode o = Json.object();
     o.put("agreement_id", row.id());
     o.put("state", row.state().name());
     o.put("version", row.version());
     o.put("service_type", row.serviceType());
     o.put("client", row.clientIdentity());
+    putName(o, "client_display_name", parties.client().displayName());
     o.put("provider", row.providerIdentity());
+    putName(o, "provider_display_name", parties.provider().displayName());
     o.put("evaluator", row.evaluatorIdentity());
+    // The evaluator the column names (see row): the named one, or the pool's primary.
+    putName(
+        o,
+        "evaluator_display_name",
+        a.evaluators().stream().findFirst().map(Party::displayName).orElse(null));
     o.put("created_at", row.createdAt().toString());
     o.put("updated_at", row.updatedAt().toString());
     o.put("amount", row.amount());
@@ -77,11 +92,23 @@ public final class Views {
     return o;
   }
 
-  /** A page of a listing: {@code {items: [summary...], next_cursor}} (null on the last page). */
-  public static ObjectNode page(List<AgreementRow> rows, String nextCursor) {
+  /** A name the agreement gives, or nothing: absent rather than null, as the document has it. */
+  private static void putName(ObjectNode o, String member, String name) {
+    if (name != null) {
+      o.put(member, name);
+    }
+  }
+
+  /**
+   * A page of a listing: {@code {items: [summary...], next_cursor}} (null on the last page).
+   *
+   * @param read the agreement of a row (parsed, or from the cache)
+   */
+  public static ObjectNode page(
+      List<AgreementRow> rows, Function<AgreementRow, Agreement> read, String nextCursor) {
     ObjectNode out = Json.object();
     ArrayNode items = out.putArray("items");
-    rows.forEach(row -> items.add(summary(row)));
+    rows.forEach(row -> items.add(summary(row, read.apply(row))));
     out.put("next_cursor", nextCursor);
     return out;
   }

@@ -4,7 +4,7 @@
 
 import { api, canonicalize, checkChain, currentSession, didKey } from './api.js';
 import { actionPanel } from './actions.js';
-import { $, countdown, definitionList, el, heading, idText, meter, say, table } from './dom.js';
+import { $, countdown, definitionList, el, heading, idText, meter, nameText, say, table } from './dom.js';
 
 let ticking = null;
 /** Counts the page's draws: an answer that arrives after the user moved on is dropped. */
@@ -41,7 +41,7 @@ function partyText(p, what = 'the party') {
   const id = p.identity && p.identity.value;
   const out = el('span', null, 'party');
   if (p.display_name) {
-    out.append(el('span', p.display_name, 'name'));
+    out.append(nameText(p.display_name));
     if (id === p.display_name) return out;
     out.append(' · ');
   }

@@ -79,6 +79,32 @@ export function idText(value, what = 'the identifier') {
   return wrap;
 }
 
+/** Display names longer than this are cut in the page; the title holds up to NAME_TITLE of one. */
+const NAME_SHOWN = 40;
+const NAME_TITLE = 200;
+
+/**
+ * Text a party chose, made inert for showing: control and format characters (a NUL, an escape, a
+ * bidirectional override, a lone surrogate) become U+FFFD, and text longer than max characters
+ * keeps its first ones and ends in "…". Only the first characters are looked at, however long.
+ */
+export function inertText(text, max) {
+  const head = Array.from(String(text).slice(0, 2 * (max + 1))).slice(0, max + 1);
+  const clean = head.map((c) => (/^[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]$/u.test(c) ? '\uFFFD' : c));
+  return clean.length > max ? clean.slice(0, max - 1).join('') + '…' : clean.join('');
+}
+
+/**
+ * A party's display name as the page shows it: text (never markup), made inert and cut (see
+ * inertText), in a <bdi> so that right-to-left text in it cannot reorder what stands beside it,
+ * with the name (up to NAME_TITLE characters) in its title.
+ */
+export function nameText(name) {
+  const shown = el('bdi', inertText(name, NAME_SHOWN), 'name');
+  shown.title = inertText(name, NAME_TITLE);
+  return shown;
+}
+
 /** A table in a horizontally scrolling box (narrow screens), with a caption for screen readers. */
 export function table(caption, headers, rows) {
   const t = el('table');

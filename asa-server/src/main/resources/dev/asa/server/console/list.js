@@ -3,7 +3,7 @@
 // what the API lists for its key; the operator, everything.
 
 import { api, currentSession } from './api.js';
-import { $, el, idText, say } from './dom.js';
+import { $, el, idText, nameText, say } from './dom.js';
 
 export const STATES = ['PROPOSED', 'NEGOTIATING', 'ACTIVE', 'DELIVERED', 'VERIFIED', 'DISPUTED',
   'CLOSED', 'REJECTED', 'EXPIRED'];
@@ -91,6 +91,15 @@ async function loadCounts() {
   }
 }
 
+/**
+ * A party in its cell: the display name the agreement gives it (cut, as text), and beneath it the
+ * identity (often a did:key) shortened, whole in its title and behind a copy button.
+ */
+function partyCell(cell, identity, name, what) {
+  if (name && name !== identity) cell.append(nameText(name));
+  cell.append(idText(identity, what + '\'s identity'));
+}
+
 function renderRows() {
   const tbody = $('agreements-rows');
   tbody.replaceChildren();
@@ -102,9 +111,8 @@ function renderRows() {
     tr.insertCell().append(el('span', a.state, 'state state-' + String(a.state).toLowerCase()));
     const amount = a.amount ? a.amount + ' ' + (a.currency || '') : '—';
     for (const v of [a.service_type, amount]) tr.insertCell().textContent = v ?? '—';
-    // Identities (often did:keys) shortened, whole in their title and behind a copy button.
-    tr.insertCell().append(idText(a.client, 'the client\'s identity'));
-    tr.insertCell().append(idText(a.provider, 'the provider\'s identity'));
+    partyCell(tr.insertCell(), a.client, a.client_display_name, 'the client');
+    partyCell(tr.insertCell(), a.provider, a.provider_display_name, 'the provider');
     tr.insertCell().textContent = a.created_at ?? '—';
   }
   $('list-status').textContent = items.length + ' agreement(s) shown'

@@ -8,6 +8,10 @@ import dev.asa.agreement.Role;
 import dev.asa.client.AsaClient;
 import dev.asa.crypto.DidKey;
 import dev.asa.server.AsaServer;
+import dev.asa.server.store.AgreementRow;
+import dev.asa.server.store.Commit;
+import dev.asa.server.store.Store;
+import dev.asa.server.store.Stores;
 import dev.asa.testing.Fixtures;
 import java.net.URI;
 import java.nio.file.Files;
@@ -526,6 +530,77 @@ class ConsoleBrowserTest {
       b.assertAccessible("an agreement of did:keys on a phone");
       b.screenshot("phone-did-agreement");
       assertThat(b.browserErrors()).isEmpty();
+    }
+  }
+
+  /**
+   * A display name is text a party chose: markup in it stays text, control and format characters
+   * show as U+FFFD, and a long one is cut (whole up to 200 characters in its title), in the list as
+   * on the agreement's page, the shortened identity beside it. The API refuses control characters
+   * and names over 200 characters, so these are written into the store behind its back: the console
+   * does not count on the server for any of this.
+   */
+  @Test
+  void aHostileDisplayNameIsShownAsInertCutText() {
+    String clientName = "<img src=x onerror=pwned=1>\u0000\u001b[31m\u202e" + "A".repeat(10_000);
+    String providerName = "<b>bo</b>\r\n<script>pwned=2</script>";
+    String id = propose(60);
+    renameInTheStore(id, clientName, providerName);
+    String clientShown = "<img src=x onerror=pwned=1>\uFFFD\uFFFD[31m\uFFFD";
+    try (ConsoleBrowser b = new ConsoleBrowser(base, keys)) {
+      JavascriptExecutor js = (JavascriptExecutor) b.driver;
+      b.signIn("alice", "alice");
+      b.waiting().until(ExpectedConditions.elementToBeClickable(By.linkText(id)));
+      WebElement row = b.driver.findElement(By.xpath("//tr[.//a[.='" + id + "']]"));
+      List<WebElement> names = row.findElements(By.cssSelector("bdi.name"));
+      assertThat(names).hasSize(2);
+      String client = (String) js.executeScript("return arguments[0].textContent", names.get(0));
+      assertThat(client).hasSize(40).startsWith(clientShown).endsWith("A…");
+      assertThat(names.get(0).getAttribute("title")).hasSize(200).startsWith(clientShown);
+      assertThat((String) js.executeScript("return arguments[0].textContent", names.get(1)))
+          .isEqualTo("<b>bo</b>\uFFFD\uFFFD<script>pwned=2</script>");
+      assertThat(row.getText()).contains("alice", "bob"); // the identities, beside the names
+      assertThat(row.findElements(By.cssSelector("img, b, script"))).isEmpty();
+      assertThat(row.getSize().getHeight()).as("a row a few lines high").isLessThan(200);
+      b.screenshot("hostile-names-list");
+
+      b.openAgreement(id);
+      WebElement clientParty =
+          b.driver.findElement(By.xpath("//dt[.='Client']/following-sibling::dd[1]"));
+      assertThat(clientParty.getText()).startsWith(clientShown).contains("A… · alice");
+      assertThat(b.driver.findElements(By.cssSelector("#agreement-body img, #agreement-body b")))
+          .isEmpty();
+      assertThat(js.executeScript("return typeof pwned")).isEqualTo("undefined");
+      assertThat(b.browserErrors()).isEmpty();
+    }
+  }
+
+  /**
+   * Gives the client and the provider of a stored agreement these display names, past the API and
+   * its checks, as a store written by another build (or by hand) could hold them.
+   */
+  private static void renameInTheStore(String id, String client, String provider) {
+    try (Store store = Stores.open(null, dataDir)) {
+      AgreementRow row = store.agreements().find(id).orElseThrow();
+      ObjectNode doc = (ObjectNode) dev.asa.json.Json.parseTrusted(row.document());
+      ((ObjectNode) doc.path("parties").path("client")).put("display_name", client);
+      ((ObjectNode) doc.path("parties").path("provider")).put("display_name", provider);
+      AgreementRow renamed =
+          new AgreementRow(
+              row.id(),
+              row.version() + 1,
+              row.state(),
+              dev.asa.json.Json.write(doc),
+              row.facts(),
+              row.serviceType(),
+              row.clientIdentity(),
+              row.providerIdentity(),
+              row.evaluatorIdentity(),
+              row.createdAt(),
+              row.updatedAt(),
+              row.amount(),
+              row.currency());
+      store.agreements().commit(new Commit(renamed, row.version(), List.of(), List.of()));
     }
   }
 

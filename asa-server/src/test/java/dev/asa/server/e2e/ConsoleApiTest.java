@@ -35,7 +35,9 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>Four agreements, a minute apart: alice's {@code first} (general, 10.00 USD, proposed), {@code
  * research} (research, 250.00 USD, active), {@code euros} (general, 9.50 EUR, proposed), and
- * carol's {@code carols} (general, 99.00 USD, proposed), in which alice takes no part.
+ * carol's {@code carols} (general, 99.00 USD, proposed), in which alice takes no part: carol has a
+ * display name of her own (markup included), dave none, and eval-1 is "Judge One" (elsewhere it has
+ * none).
  */
 class ConsoleApiTest {
   @TempDir static Path dataDir;
@@ -47,6 +49,9 @@ class ConsoleApiTest {
   static String research;
   static String euros;
   static String carols;
+
+  /** Carol's display name: text with markup in it, which the API hands on as it is. */
+  static final String CAROLS = "Carol's <b>research</b> & co";
 
   static final Ed25519PrivateKey ALICE = Fixtures.key("alice");
   static final Ed25519PrivateKey OPERATOR = Fixtures.key("operator");
@@ -73,9 +78,11 @@ class ConsoleApiTest {
     clock.advance(Duration.ofMinutes(1));
     ObjectNode theirs = priced(Fixtures.general(), "99.00", "USD");
     ((ObjectNode) theirs.path("parties"))
-        .set("client", Fixtures.party("carol", Fixtures.key("carol")));
-    ((ObjectNode) theirs.path("parties"))
-        .set("provider", Fixtures.party("dave", Fixtures.key("dave")));
+        .set("client", Fixtures.party("carol", Fixtures.key("carol")).put("display_name", CAROLS));
+    ObjectNode dave = Fixtures.party("dave", Fixtures.key("dave"));
+    dave.remove("display_name");
+    ((ObjectNode) theirs.path("parties")).set("provider", dave);
+    ((ObjectNode) theirs.path("parties").path("evaluator")).put("display_name", "Judge One");
     carols = create("carol", theirs);
   }
 
@@ -107,6 +114,32 @@ class ConsoleApiTest {
     assertThat(item.path("amount").asText()).isEqualTo("9.50");
     assertThat(item.path("currency").asText()).isEqualTo("EUR");
     assertThat(item.path("state").asText()).isEqualTo("PROPOSED");
+  }
+
+  /**
+   * Beside each party's identity, a summary carries the display name the agreement gives it ({@code
+   * client_display_name}...), and leaves the member out where it gives none: in a party's listing
+   * and in the operator's alike.
+   */
+  @Test
+  void eachPartyOfASummaryCarriesTheDisplayNameTheAgreementGivesIt() throws Exception {
+    for (Ed25519PrivateKey key : List.of(Fixtures.key("carol"), OPERATOR)) {
+      JsonNode item = get(key, "/agreements?party=carol").body().path("items").get(0);
+      assertThat(item.path("agreement_id").asText()).isEqualTo(carols);
+      assertThat(item.path("client").asText()).isEqualTo("carol");
+      assertThat(item.path("client_display_name").asText()).isEqualTo(CAROLS);
+      assertThat(item.path("provider").asText()).isEqualTo("dave");
+      assertThat(item.has("provider_display_name")).as("dave is given no name").isFalse();
+      assertThat(item.path("evaluator").asText()).isEqualTo("eval-1");
+      assertThat(item.path("evaluator_display_name").asText()).isEqualTo("Judge One");
+    }
+    JsonNode everyone = get(OPERATOR, "/agreements").body().path("items");
+    assertThat(everyone.findValuesAsText("client_display_name"))
+        .containsExactly(CAROLS, "alice", "alice", "alice");
+    assertThat(everyone.findValuesAsText("provider_display_name"))
+        .as("carol's agreement gives dave none")
+        .containsExactly("bob", "bob", "bob");
+    assertThat(everyone.findValuesAsText("evaluator_display_name")).containsExactly("Judge One");
   }
 
   @Test

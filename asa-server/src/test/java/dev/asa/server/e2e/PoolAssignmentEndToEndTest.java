@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Identity;
 import dev.asa.agreement.Role;
 import dev.asa.agreement.RotationTerms;
+import dev.asa.client.AgreementPage;
 import dev.asa.client.AsaApiException;
 import dev.asa.client.AsaClient;
 import dev.asa.crypto.Ed25519PublicKey;
@@ -32,6 +33,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -165,6 +167,26 @@ class PoolAssignmentEndToEndTest {
     assertThat(new HashSet<>(r.candidates())).isEqualTo(keys(QUALIFIED));
     assertThat(client.events("asa-pool-signed").path("events").findValuesAsText("type"))
         .startsWith("created", "signed", "signed");
+  }
+
+  /**
+   * A listing names the evaluator the pool assigned, the primary, by the display name it registered
+   * with, beside its identity: read here through the SDK's typed page.
+   */
+  @Test
+  void aListingNamesThePoolsEvaluatorByItsRegisteredName() {
+    registerPool();
+    start(new RotationTerms(AssignmentConfig.DEFAULT_MAX_CONSECUTIVE));
+    ObjectNode active = activate(client, provider, pooled("asa-pool-listed"));
+    JsonNode primary =
+        active.path("agreement").path("metadata").path("assigned_evaluators").path("evaluators");
+    String judge = primary.get(0).path("identity").path("value").asText();
+
+    AgreementPage.Summary listed = client.agreements().list("alice", null, 10).items().get(0);
+    assertThat(listed.id()).isEqualTo("asa-pool-listed");
+    assertThat(listed.evaluator())
+        .contains(new AgreementPage.Party(judge, Optional.of("Judge " + judge)));
+    assertThat(listed.client()).contains(new AgreementPage.Party("alice", Optional.of("alice")));
   }
 
   @Test
