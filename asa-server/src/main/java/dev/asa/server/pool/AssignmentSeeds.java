@@ -4,7 +4,6 @@ import dev.asa.crypto.Digest;
 import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.document.Agreement;
 import dev.asa.integrity.Seed;
-import dev.asa.server.verification.ReleasePolicy;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -15,7 +14,7 @@ import java.nio.charset.StandardCharsets;
  * server's public key checks the seed with one signature verification.
  *
  * <p>The context string keeps this signature from ever being mistaken for a signature of the
- * agreement itself, or for the threshold-noise seed ({@link ReleasePolicy}).
+ * agreement itself, or for the threshold-noise seed ({@code ReleasePolicy}).
  */
 public final class AssignmentSeeds {
   static final String CONTEXT = "asa/evaluator-assignment/v1/";

@@ -6,7 +6,6 @@ import dev.asa.document.Agreement;
 import dev.asa.facts.EvaluatorAssignmentFact;
 import dev.asa.lifecycle.ChallengeWindow;
 import dev.asa.lifecycle.State;
-import dev.asa.server.agreements.TimerHandlers;
 import dev.asa.server.escrow.Enforcement;
 import dev.asa.server.store.TimerRow;
 import dev.asa.server.store.Write;
@@ -18,7 +17,7 @@ import java.util.Optional;
 /**
  * The durable timers of an agreement (section 8.3 and the challenge window): which are set at which
  * step, and when they are due. Each is written in the same transaction as the step that sets it;
- * what happens when one fires is {@link TimerHandlers#fire}'s business.
+ * what happens when one fires is {@code TimerHandlers.fire}'s business.
  */
 public final class Deadlines {
   private Deadlines() {}
@@ -96,7 +95,7 @@ public final class Deadlines {
    * Whether a timer of this kind still binds the agreement in its present state: when it fires it
    * would act, rather than find its step already taken. A timer is not deleted when its step is
    * taken (a fired no-op is cheaper than a delete on every step; all go when the agreement ends);
-   * this is what a reader of the deadlines, and {@link TimerHandlers#fire}, ask instead.
+   * this is what a reader of the deadlines, and {@code TimerHandlers.fire}, ask instead.
    */
   public static boolean binds(TimerKind kind, Agreement a) {
     return switch (kind) {

@@ -2,7 +2,6 @@ package dev.asa.server.work;
 
 import dev.asa.document.Agreement;
 import dev.asa.lifecycle.State;
-import dev.asa.server.agreements.AgreementCommands;
 import dev.asa.server.store.DeliverableRow;
 import dev.asa.server.store.DeliverableStore;
 import dev.asa.server.store.TaskRow;
@@ -17,7 +16,7 @@ import java.util.Optional;
  * recorded here, never taken and dropped.
  *
  * <p>The withdrawals ride in the unit of work of the change that moves the agreement on ({@link
- * UnitOfWork}, {@link AgreementCommands#deliver}); {@link #outlived} finds any task still open that
+ * UnitOfWork}, {@code AgreementCommands.deliver}); {@link #outlived} finds any task still open that
  * its agreement no longer waits for (one left by an older version of the server), so that the queue
  * neither lists it nor takes its answer.
  */
