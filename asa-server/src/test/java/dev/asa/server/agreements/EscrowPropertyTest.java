@@ -228,7 +228,7 @@ class EscrowPropertyTest {
   @Test
   void moneyIsConservedAndMovesAtMostOnceWhateverTheOrderTimingAndRaces() {
     seed = Long.getLong("asa.seed", System.nanoTime());
-    int count = Integer.getInteger("asa.escrow.agreements", 1000);
+    int count = Integer.getInteger("asa.escrow.agreements", 500);
     System.out.println(
         "EscrowPropertyTest seed = " + seed + " (rerun with -Dasa.seed=" + seed + ")");
     long started = System.nanoTime();

@@ -47,7 +47,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Archival after retention (issue 57 item 4) on a real server and store: {@link #COPIES} ended
- * agreements (copies of one that went through its lifecycle, each with its own event chain; 2,000
+ * agreements (copies of one that went through its lifecycle, each with its own event chain; 1,000
  * in the suite, 10,000 with {@code ./asa bench-archive}) leave the hot tables while the server
  * takes load; an archiving process is killed with SIGKILL in the middle, twice, at seeded moments;
  * afterwards every agreement is in exactly one place (the hot tables or one archive, never both,
@@ -57,7 +57,7 @@ import org.junit.jupiter.api.Test;
  */
 abstract class ArchiveContract {
   /** How many copies; {@code -Dasa.archive.copies=N} runs more ({@code ./asa bench-archive}). */
-  static final int COPIES = Integer.getInteger("asa.archive.copies", 2_000);
+  static final int COPIES = Integer.getInteger("asa.archive.copies", 1_000);
 
   static final Instant CUTOFF = Instant.parse("2026-01-01T00:00:00Z");
 

@@ -70,7 +70,7 @@ class HttpFuzzTest {
    * Random cases after the systematic sweep; keep the whole test under a minute on two cores.
    * {@code -Dasa.fuzz.cases=N} runs more (./asa bench-fuzz).
    */
-  static final int RANDOM_CASES = Integer.getInteger("asa.fuzz.cases", 5000);
+  static final int RANDOM_CASES = Integer.getInteger("asa.fuzz.cases", 2000);
 
   static final int THREADS = 4;
   static final long SEED = Long.getLong("asa.seed", System.nanoTime());
