@@ -47,6 +47,7 @@ import dev.asa.server.reputation.ReputationFeed;
 import dev.asa.server.store.Store;
 import dev.asa.server.store.Stores;
 import dev.asa.server.store.db.NonceTable;
+import dev.asa.server.timers.DuePoller;
 import dev.asa.server.timers.Timers;
 import dev.asa.server.verification.DeliverableFetcher;
 import dev.asa.server.verification.VerificationRunner;
@@ -63,6 +64,7 @@ import io.javalin.Javalin;
 import io.javalin.router.Endpoint;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -97,7 +99,7 @@ public final class AsaServer implements AutoCloseable {
   private final Instant startedAt = Instant.now();
   private final Erc8183Chain chain;
   private final Archiver archiver;
-  private final ArchiveSchedule retention;
+  private final DuePoller due;
 
   private AsaServer(
       Store store,
@@ -112,10 +114,10 @@ public final class AsaServer implements AutoCloseable {
       MetricsServer metricsServer,
       Erc8183Chain chain,
       Archiver archiver,
-      ArchiveSchedule retention) {
+      DuePoller due) {
     this.chain = chain;
     this.archiver = archiver;
-    this.retention = retention;
+    this.due = due;
     this.inFlight = inFlight;
     this.metricsServer = metricsServer;
     this.jobs = jobs;
@@ -344,9 +346,6 @@ public final class AsaServer implements AutoCloseable {
       http.start();
       Timers timers =
           new Timers(store.timers(), config.clock(), agreements.timers()::fire, metrics);
-      if (config.pollTimers()) {
-        timers.start(Duration.ofSeconds(1));
-      }
       WebhookCourier webhooks =
           new WebhookCourier(serverKey, config.clock(), escrow.deliveryTimeout(), outbound);
       Courier chainCourier =
@@ -373,16 +372,22 @@ public final class AsaServer implements AutoCloseable {
                 return webhooks;
               },
               metrics);
-      outbox.start(Duration.ofSeconds(1));
-      ArchiveSchedule retention =
-          config.retention() == null
-              ? null
-              : ArchiveSchedule.start(
-                  archiver,
-                  config.retention(),
-                  config.clock(),
-                  Duration.ofMinutes(1),
-                  Duration.ofHours(1));
+      // One poller for every kind of due work, each kind run on a thread of its own.
+      List<DuePoller.Kind> dueWork = new ArrayList<>();
+      if (config.pollTimers()) {
+        dueWork.add(timers.due(Duration.ofSeconds(1)));
+      }
+      dueWork.add(outbox.due(Duration.ofSeconds(1)));
+      if (config.retention() != null) {
+        dueWork.add(
+            ArchiveSchedule.due(
+                archiver,
+                config.retention(),
+                config.clock(),
+                Duration.ofMinutes(1),
+                Duration.ofHours(1)));
+      }
+      DuePoller due = DuePoller.start(dueWork);
       if (evaluators != null) {
         verifications.resumeUnfinished(); // a restarted node finishes what it had started
       }
@@ -417,7 +422,7 @@ public final class AsaServer implements AutoCloseable {
           metricsServer,
           chain,
           archiver,
-          retention);
+          due);
     } catch (RuntimeException e) {
       outbound.close();
       store.close();
@@ -474,12 +479,9 @@ public final class AsaServer implements AutoCloseable {
     http.stop(); // first: the requests in flight still use everything below
     // Before the store: a run ends after its batch and closes its file; then no new one starts.
     archiver.stop(Duration.ofSeconds(10));
-    if (retention != null) {
-      retention.close();
-    }
+    // Interrupts the timers' and the outbox's runs; waits for a retention run (up to 30 s).
+    due.close();
     jobs.close();
-    outbox.close();
-    timers.close();
     outbound.close(); // after the outbox and the jobs, which send through it
     if (chain != null) {
       chain.close(); // after the outbox, which sends through it

@@ -5,6 +5,7 @@ import dev.asa.server.store.OutboxMessage;
 import dev.asa.server.store.OutboxRow;
 import dev.asa.server.store.OutboxStore;
 import dev.asa.server.store.db.RepeatedFailures;
+import dev.asa.server.timers.DuePoller;
 import dev.asa.server.timers.RetryPolicy;
 import java.time.Clock;
 import java.time.Duration;
@@ -13,9 +14,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.UUID;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
@@ -31,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * dies mid-send loses its lease and the message is sent again, which is why receivers deduplicate
  * on the message id.
  */
-public final class Outbox implements AutoCloseable {
+public final class Outbox {
   private static final Logger log = LoggerFactory.getLogger(Outbox.class);
   private static final RepeatedFailures pollFailures =
       new RepeatedFailures(log, Duration.ofMinutes(1));
@@ -46,12 +44,6 @@ public final class Outbox implements AutoCloseable {
   private final RandomGenerator random;
   private final Metrics metrics;
   private final String node = "node-" + UUID.randomUUID();
-  private final ScheduledExecutorService poller =
-      Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "asa-outbox");
-        t.setDaemon(true);
-        return t;
-      });
 
   /**
    * @param couriers the courier for a message (by its kind)
@@ -81,8 +73,15 @@ public final class Outbox implements AutoCloseable {
     this.metrics = metrics;
   }
 
-  public void start(Duration every) {
-    poller.scheduleWithFixedDelay(
+  /**
+   * Delivering the messages due every {@code every}, as the {@link DuePoller}'s kind {@code
+   * asa-outbox} (interrupted when the server stops: a message left claimed is sent again after its
+   * lease, and receivers deduplicate).
+   */
+  public DuePoller.Kind due(Duration every) {
+    return DuePoller.Kind.interruptible(
+        "asa-outbox",
+        every,
         () -> {
           try {
             deliverDue();
@@ -92,10 +91,7 @@ public final class Outbox implements AutoCloseable {
                 "delivering outbox messages failed; will retry: " + e.getMessage(),
                 e);
           }
-        },
-        every.toMillis(),
-        every.toMillis(),
-        TimeUnit.MILLISECONDS);
+        });
   }
 
   /** Attempts every message due now, once each; returns how many were delivered. */
@@ -189,10 +185,5 @@ public final class Outbox implements AutoCloseable {
         .addKeyValue("outcome", outcome)
         .addKeyValue("attempt", attempt)
         .log();
-  }
-
-  @Override
-  public void close() {
-    poller.shutdownNow();
   }
 }

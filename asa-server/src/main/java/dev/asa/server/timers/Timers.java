@@ -12,9 +12,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.UUID;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.random.RandomGenerator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * action that throws is retried with backoff and, after {@link RetryPolicy#TIMERS}' attempts, left
  * dead (logged, and listed by {@link TimerStore#dead}).
  */
-public final class Timers implements AutoCloseable {
+public final class Timers {
   private static final Logger log = LoggerFactory.getLogger(Timers.class);
   private static final RepeatedFailures pollFailures =
       new RepeatedFailures(log, Duration.ofMinutes(1));
@@ -48,12 +45,6 @@ public final class Timers implements AutoCloseable {
   private final RandomGenerator random;
   private final Metrics metrics;
   private final String node = "node-" + UUID.randomUUID();
-  private final ScheduledExecutorService poller =
-      Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "asa-timers");
-        t.setDaemon(true);
-        return t;
-      });
 
   public Timers(TimerStore store, Clock clock, Handler handler, Metrics metrics) {
     this(store, clock, handler, RetryPolicy.TIMERS, new SplittableRandom(), metrics);
@@ -79,9 +70,14 @@ public final class Timers implements AutoCloseable {
     this.metrics = metrics;
   }
 
-  /** Polls for due timers every {@code every}. */
-  public void start(Duration every) {
-    poller.scheduleWithFixedDelay(
+  /**
+   * Polling for due timers every {@code every}, as the {@link DuePoller}'s kind {@code asa-timers}
+   * (interrupted when the server stops: a timer left claimed comes due again after its lease).
+   */
+  public DuePoller.Kind due(Duration every) {
+    return DuePoller.Kind.interruptible(
+        "asa-timers",
+        every,
         () -> {
           try {
             pollOnce();
@@ -89,10 +85,7 @@ public final class Timers implements AutoCloseable {
             pollFailures.warn(
                 e.getClass().getName(), "polling timers failed; will retry: " + e.getMessage(), e);
           }
-        },
-        every.toMillis(),
-        every.toMillis(),
-        TimeUnit.MILLISECONDS);
+        });
   }
 
   /** Fires every timer due now; returns how many fired. Tests call it after moving the clock. */
@@ -181,10 +174,5 @@ public final class Timers implements AutoCloseable {
           timer.id(),
           recording);
     }
-  }
-
-  @Override
-  public void close() {
-    poller.shutdownNow();
   }
 }

@@ -18,6 +18,7 @@ import dev.asa.server.config.ServerConfig;
 import dev.asa.server.store.ArchiveSeed;
 import dev.asa.server.store.Store;
 import dev.asa.server.store.Stores;
+import dev.asa.server.timers.DuePoller;
 import dev.asa.testing.Fixtures;
 import dev.asa.testing.MutableClock;
 import java.io.BufferedReader;
@@ -203,18 +204,20 @@ abstract class ArchiveContract {
         later = ArchiveSeed.copies(c, fresh, 200, Instant.parse("2025-06-01T00:00:00Z"));
       }
       try (Store store = Stores.open(dbUrl(), dataDir());
-          ArchiveSchedule schedule =
-              ArchiveSchedule.start(
-                  new Archiver(
-                      store.archives(),
-                      dev.asa.server.ServerKey.loadOrCreate(dataDir()),
-                      dataDir().resolve("archives"),
-                      java.time.Clock.systemUTC(),
-                      50),
-                  Duration.ofDays(365),
-                  java.time.Clock.systemUTC(),
-                  Duration.ZERO,
-                  Duration.ofMillis(200))) {
+          DuePoller schedule =
+              DuePoller.start(
+                  List.of(
+                      ArchiveSchedule.due(
+                          new Archiver(
+                              store.archives(),
+                              dev.asa.server.ServerKey.loadOrCreate(dataDir()),
+                              dataDir().resolve("archives"),
+                              java.time.Clock.systemUTC(),
+                              50),
+                          Duration.ofDays(365),
+                          java.time.Clock.systemUTC(),
+                          Duration.ZERO,
+                          Duration.ofMillis(200))))) {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while ((later.stream().anyMatch(id -> store.archives().tombstone(id).isEmpty())
                 || !store.archives().writing().isEmpty())

@@ -102,11 +102,25 @@ class ObservabilityEndToEndTest {
     client.fund(id);
     provider.deliver(id, DELIVERABLE, "markdown");
     evaluator.verify(id, LifecycleEndToEndTest.judgedScores(88, 82, 94));
+    settleOutbox();
     clock.advance(Duration.ofHours(2).plusSeconds(3));
     assertThat(server.fireDueTimers()).isPositive(); // the challenge window closes: payment
     server.deliverDueMessages();
     assertThat(client.status(id).path("state").asText()).isEqualTo("CLOSED");
     return id;
+  }
+
+  /**
+   * Returns once the outbox is quiet: no delivery in flight and none due. The server's own poller
+   * signs each webhook at the clock's time; one signed before the clock moves 2 h would reach the
+   * receiver 2 h stale, be refused and retried, and the delivery log would show a retry. {@code
+   * deliverDueMessages} takes the poller's turn, so it returns only after a delivery in flight has
+   * ended; with the clock still, one that delivers nothing leaves nothing due.
+   */
+  private void settleOutbox() {
+    while (server.deliverDueMessages() > 0) {
+      // each round delivers what the previous one left due
+    }
   }
 
   @Test

@@ -77,42 +77,41 @@ class OutboxDeadLetterTest {
             0);
     store.writes().apply(List.of(new Write.Enqueue(m)));
     Instant first = clock.instant();
-    try (Outbox outbox =
+    Outbox outbox =
         new Outbox(
             store.outbox(),
             clock,
             x -> courier,
             RetryPolicy.OUTBOX,
             new SplittableRandom(5),
-            new Metrics())) {
-      for (int i = 0; i < RetryPolicy.OUTBOX.maxAttempts() + 5; i++) {
-        OutboxRow row = store.outbox().messagesOf(agreement.id()).getFirst();
-        if (row.status() != OutboxRow.Status.PENDING) break;
-        assertThat(row.attempts()).isEqualTo(i);
-        if (row.nextAttemptAt().isAfter(clock.instant())) {
-          clock.advance(Duration.between(clock.instant(), row.nextAttemptAt()));
-        }
-        assertThat(outbox.deliverDue()).isZero();
+            new Metrics());
+    for (int i = 0; i < RetryPolicy.OUTBOX.maxAttempts() + 5; i++) {
+      OutboxRow row = store.outbox().messagesOf(agreement.id()).getFirst();
+      if (row.status() != OutboxRow.Status.PENDING) break;
+      assertThat(row.attempts()).isEqualTo(i);
+      if (row.nextAttemptAt().isAfter(clock.instant())) {
+        clock.advance(Duration.between(clock.instant(), row.nextAttemptAt()));
       }
-      OutboxRow dead = store.outbox().messagesOf(agreement.id()).getFirst();
-      assertThat(dead.status()).isEqualTo(OutboxRow.Status.DEAD);
-      assertThat(dead.status().name().toLowerCase(Locale.ROOT))
-          .as("as GET /agreements/{id}/escrow shows it")
-          .isEqualTo("dead");
-      assertThat(dead.attempts()).isEqualTo(RetryPolicy.OUTBOX.maxAttempts());
-      assertThat(dead.lastError()).startsWith("HTTP 500 from " + receiver.uri());
-      assertThat(dead.deliveredAt()).isNull();
-      assertThat(Duration.between(first, clock.instant()))
-          .as("about three days of backoff")
-          .isBetween(Duration.ofDays(2).plusHours(12), Duration.ofDays(3).plusHours(12));
-
-      // Never attempted again, even when the receiver comes back.
-      receiver.mode(Mode.UP);
-      clock.advance(Duration.ofDays(30));
       assertThat(outbox.deliverDue()).isZero();
-      assertThat(receiver.appliedIds()).isEmpty();
-      assertThat(store.outbox().messagesOf(agreement.id()).getFirst().attempts())
-          .isEqualTo(RetryPolicy.OUTBOX.maxAttempts());
     }
+    OutboxRow dead = store.outbox().messagesOf(agreement.id()).getFirst();
+    assertThat(dead.status()).isEqualTo(OutboxRow.Status.DEAD);
+    assertThat(dead.status().name().toLowerCase(Locale.ROOT))
+        .as("as GET /agreements/{id}/escrow shows it")
+        .isEqualTo("dead");
+    assertThat(dead.attempts()).isEqualTo(RetryPolicy.OUTBOX.maxAttempts());
+    assertThat(dead.lastError()).startsWith("HTTP 500 from " + receiver.uri());
+    assertThat(dead.deliveredAt()).isNull();
+    assertThat(Duration.between(first, clock.instant()))
+        .as("about three days of backoff")
+        .isBetween(Duration.ofDays(2).plusHours(12), Duration.ofDays(3).plusHours(12));
+
+    // Never attempted again, even when the receiver comes back.
+    receiver.mode(Mode.UP);
+    clock.advance(Duration.ofDays(30));
+    assertThat(outbox.deliverDue()).isZero();
+    assertThat(receiver.appliedIds()).isEmpty();
+    assertThat(store.outbox().messagesOf(agreement.id()).getFirst().attempts())
+        .isEqualTo(RetryPolicy.OUTBOX.maxAttempts());
   }
 }

@@ -87,16 +87,15 @@ class OutboxHostileAnswerTest {
               clock,
               Duration.ofSeconds(2),
               new GuardedHttpClient(new FetchPolicy(List.of(base + "/"))));
-      try (Outbox outbox =
+      Outbox outbox =
           new Outbox(
               store.outbox(),
               clock,
               x -> courier,
               RetryPolicy.OUTBOX,
               new SplittableRandom(5),
-              new Metrics())) {
-        outbox.deliverDue();
-      }
+              new Metrics());
+      outbox.deliverDue();
       List<OutboxRow> rows = store.outbox().messagesOf(agreement.id());
       OutboxRow ok =
           rows.stream().filter(r -> r.message().id().equals("msg-ok")).findFirst().orElseThrow();

@@ -53,31 +53,30 @@ class TimersRetryTest {
         };
     Instant due = TestRows.T0.plusSeconds(10);
     store.writes().apply(List.of(new Write.SetTimer(TimerRow.of(agreement.id(), "t", due))));
-    try (Timers timers =
+    Timers timers =
         new Timers(
             store.timers(),
             clock,
             failing,
             RetryPolicy.TIMERS,
             new SplittableRandom(42),
-            new Metrics())) {
-      // Move the clock to a millisecond before each retry (nothing fires), then to it (it fires
-      // and fails again), until the timer is no longer pending.
-      for (int polls = 0; polls < 100; polls++) {
-        List<TimerRow> pending = store.timers().pending(agreement.id());
-        if (pending.isEmpty()) break;
-        Instant next = pending.getFirst().dueAt();
-        clock.advance(Duration.between(clock.instant(), next).minusMillis(1));
-        int before = firedAt.size();
-        assertThat(timers.pollOnce()).isZero();
-        assertThat(firedAt).hasSize(before);
-        clock.advance(Duration.ofMillis(1));
-        assertThat(timers.pollOnce()).as("failed actions do not count as fired").isZero();
-        assertThat(firedAt).hasSize(before + 1);
-      }
-      clock.advance(Duration.ofDays(30));
+            new Metrics());
+    // Move the clock to a millisecond before each retry (nothing fires), then to it (it fires
+    // and fails again), until the timer is no longer pending.
+    for (int polls = 0; polls < 100; polls++) {
+      List<TimerRow> pending = store.timers().pending(agreement.id());
+      if (pending.isEmpty()) break;
+      Instant next = pending.getFirst().dueAt();
+      clock.advance(Duration.between(clock.instant(), next).minusMillis(1));
+      int before = firedAt.size();
       assertThat(timers.pollOnce()).isZero();
+      assertThat(firedAt).hasSize(before);
+      clock.advance(Duration.ofMillis(1));
+      assertThat(timers.pollOnce()).as("failed actions do not count as fired").isZero();
+      assertThat(firedAt).hasSize(before + 1);
     }
+    clock.advance(Duration.ofDays(30));
+    assertThat(timers.pollOnce()).isZero();
     assertThat(firedAt).hasSize(RetryPolicy.TIMERS.maxAttempts());
     assertThat(firedAt.getFirst()).isEqualTo(due);
     for (int i = 1; i < firedAt.size(); i++) {
@@ -108,21 +107,20 @@ class TimersRetryTest {
     store
         .writes()
         .apply(List.of(new Write.SetTimer(TimerRow.of(agreement.id(), "t", TestRows.T0))));
-    try (Timers timers =
+    Timers timers =
         new Timers(
             store.timers(),
             clock,
             flaky,
             RetryPolicy.TIMERS,
             new SplittableRandom(42),
-            new Metrics())) {
-      int fired = 0;
-      for (int i = 0; i < 100; i++) {
-        fired += timers.pollOnce();
-        clock.advance(Duration.ofMillis(100));
-      }
-      assertThat(fired).isEqualTo(1);
+            new Metrics());
+    int fired = 0;
+    for (int i = 0; i < 100; i++) {
+      fired += timers.pollOnce();
+      clock.advance(Duration.ofMillis(100));
     }
+    assertThat(fired).isEqualTo(1);
     assertThat(firedAt).hasSize(3);
     assertThat(store.timers().pending(agreement.id())).isEmpty();
     assertThat(store.timers().dead(10)).isEmpty();
