@@ -96,9 +96,7 @@ final class EscrowCommand implements Callable<Integer> {
 
   /** {@code 10.00 USD}, one per currency, or {@code none}. */
   static String balances(Map<String, BigDecimal> balances) {
-    List<String> parts = new ArrayList<>();
-    balances.forEach((currency, amount) -> parts.add(amount.toPlainString() + " " + currency));
-    return parts.isEmpty() ? "none" : String.join(", ", parts);
+    return balances.isEmpty() ? "none" : Formats.amounts(balances);
   }
 
   private static String transfers(List<Transfer> transfers) {
