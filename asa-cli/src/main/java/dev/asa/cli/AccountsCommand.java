@@ -1,9 +1,6 @@
 package dev.asa.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.ArrayList;
-import java.util.List;
+import dev.asa.client.AccountView;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -29,8 +26,8 @@ final class AccountsCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Session session = server.session();
-    ObjectNode account = session.client().account(key(key, session));
-    session.print(account, AccountsCommand::summary);
+    AccountView account = session.client().agreements().account(key(key, session));
+    session.print(account.json(), json -> summary(account));
     return Exit.OK;
   }
 
@@ -47,42 +44,32 @@ final class AccountsCommand implements Callable<Integer> {
     return Inputs.keyFile(keyFile).publicKey().toBase64Url();
   }
 
-  static String summary(JsonNode a) {
+  static String summary(AccountView a) {
     StringBuilder s =
         new StringBuilder(
             Table.plain()
-                .row("account", a.path("account").asText())
-                .row("balance", balances(a.path("balances")))
+                .row("account", a.account())
+                .row("balance", EscrowCommand.balances(a.balances()))
                 .render());
-    JsonNode entries = a.path("entries");
     s.append('\n');
-    if (entries.isEmpty()) {
+    if (a.entries().isEmpty()) {
       return s.append("no entries\n").toString();
     }
     Table table = Table.withHeaders("AGREEMENT", "KIND", "DIRECTION", "AMOUNT", "AT");
-    for (JsonNode e : entries) {
+    for (AccountView.Entry e : a.entries()) {
       table.row(
-          e.path("agreement_id").asText(),
-          e.path("kind").asText(),
-          e.path("direction").asText(),
-          e.path("amount").asText() + " " + e.path("currency").asText(),
-          e.path("at").asText());
+          e.agreementId(),
+          e.kind(),
+          e.direction(),
+          e.amount().toPlainString() + " " + e.currency(),
+          e.at());
     }
     s.append(table.render());
-    if (!a.path("complete").asBoolean(true)) {
+    if (!a.complete()) {
       s.append("(only the newest ")
-          .append(entries.size())
+          .append(a.entries().size())
           .append(" entries are listed, and the balance counts these only)\n");
     }
     return s.toString();
-  }
-
-  /** {@code 10.00 USD}, one per currency, or {@code none}. */
-  private static String balances(JsonNode balances) {
-    List<String> parts = new ArrayList<>();
-    for (var b : balances.properties()) {
-      parts.add(b.getValue().asText() + " " + b.getKey());
-    }
-    return parts.isEmpty() ? "none" : String.join(", ", parts);
   }
 }

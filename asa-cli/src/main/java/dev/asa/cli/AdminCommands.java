@@ -1,10 +1,11 @@
 package dev.asa.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.asa.client.Admin;
+import dev.asa.client.ArchiveView;
+import dev.asa.client.CanarySet;
+import dev.asa.client.ServerHealth;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -61,53 +62,46 @@ final class AdminCommands extends Group {
     @Override
     public Integer call() throws Exception {
       Session session = server.session();
-      JsonNode health = session.client().adminHealth();
+      ServerHealth health = session.client().admin().health();
       if (session.json()) {
-        session.printJson(health);
+        session.printJson(health.json());
         return Exit.OK;
       }
       Table table = Table.withHeaders("STATE", "AGREEMENTS", "AMOUNTS");
-      for (Map.Entry<String, JsonNode> e :
-          health.path("agreements").path("by_state").properties()) {
-        List<String> amounts = new ArrayList<>();
-        e.getValue()
-            .path("amounts")
-            .properties()
-            .forEach(a -> amounts.add(a.getValue().asText() + " " + a.getKey()));
-        table.row(e.getKey(), e.getValue().path("count").asText(), String.join(", ", amounts));
-      }
+      health
+          .byState()
+          .forEach(
+              (state, total) -> table.row(state, total.count(), Formats.amounts(total.amounts())));
       session.out().print(table.render());
-      JsonNode jobs = health.path("verification_jobs");
-      JsonNode outbox = health.path("outbox");
-      JsonNode timers = health.path("timers");
-      JsonNode requests = health.path("requests");
+      ServerHealth.Jobs jobs = health.verificationJobs();
+      ServerHealth.Timers timers = health.timers();
       session
           .out()
           .println(
               "verification jobs: "
-                  + jobs.path("queued").asText()
+                  + jobs.queued()
                   + " queued, "
-                  + jobs.path("running").asText()
+                  + jobs.running()
                   + " running, "
-                  + jobs.path("finished").asText()
+                  + jobs.finished()
                   + " finished");
       session
           .out()
           .println(
               "outbox: "
-                  + outbox.path("pending").asText()
+                  + health.outbox().pending()
                   + " pending; timers: "
-                  + timers.path("pending").asText()
+                  + timers.pending()
                   + " pending, "
-                  + timers.path("fired").asText()
+                  + timers.fired()
                   + " fired");
       session
           .out()
           .println(
               "requests: "
-                  + requests.path("count").asText()
+                  + health.requests().count()
                   + ", "
-                  + requests.path("errors_5xx").asText()
+                  + health.requests().errors5xx()
                   + " answered 5xx");
       return Exit.OK;
     }
@@ -133,9 +127,9 @@ final class AdminCommands extends Group {
     public Integer call() throws Exception {
       Session session = server.session();
       JsonNode set = Inputs.jsonFileOrStdin(file, session.in());
-      JsonNode answer = session.client().loadCanaries(set);
+      CanarySet loaded = session.client().admin().loadCanaries(set);
       if (session.json()) {
-        session.printJson(answer);
+        session.printJson(loaded.json());
       } else {
         session.out().println("loaded the canary set from " + file);
       }
@@ -176,21 +170,22 @@ final class AdminCommands extends Group {
     public Integer call() throws Exception {
       Session session = server.session();
       var client = session.client();
-      JsonNode archive = client.startArchive(closedBefore);
-      String name = archive.path("name").asText();
+      Admin admin = client.admin();
+      ArchiveView archive = admin.startArchive(closedBefore);
+      String name = archive.name();
       long shown = -1;
-      while (!"complete".equals(archive.path("status").asText())) {
-        if (archive.hasNonNull("error")) {
+      while (!archive.complete()) {
+        if (archive.error().isPresent()) {
           throw new CliException(
-              "archive " + name + " stopped: " + archive.path("error").asText(), Exit.UNREACHABLE);
+              "archive " + name + " stopped: " + archive.error().get(), Exit.UNREACHABLE);
         }
-        long moved = archive.path("agreements").asLong();
+        long moved = archive.agreements();
         if (moved != shown && !session.json()) {
           session.err().println("archive " + name + ": " + moved + " agreements moved");
           shown = moved;
         }
         Thread.sleep(500);
-        archive = client.archive(name);
+        archive = admin.archive(name);
       }
       Path file = Path.of(out);
       client.downloadArchive(name, file);
@@ -204,19 +199,19 @@ final class AdminCommands extends Group {
         throw Inputs.fileProblem(out, e);
       }
       if (session.json()) {
-        session.printJson(archive);
+        session.printJson(archive.json());
       } else {
         session
             .out()
             .println(
                 "archived "
-                    + archive.path("agreements").asText()
+                    + archive.agreements()
                     + " agreements into "
                     + out
                     + " ("
-                    + archive.path("bytes").asText()
+                    + archive.bytes()
                     + " bytes, "
-                    + archive.path("file_sha256").asText()
+                    + archive.fileSha256().orElse("")
                     + ")");
         ArchiveCommands.print(session, out, report);
       }

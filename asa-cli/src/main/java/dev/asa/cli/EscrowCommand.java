@@ -54,9 +54,7 @@ final class EscrowCommand implements Callable<Integer> {
             .row("status", e.status().replace('_', ' '))
             .row("balance", balances(e.balances()));
     e.collateral().ifPresent(c -> facts.row("collateral", collateral(c)));
-    // Not a member of the SDK's view: no binding answers "requirements" (x402 writes
-    // "x402_requirements"), so this line is kept as it was rather than read under a new name.
-    if (e.json().has("requirements")) {
+    if (e.x402Requirements().isPresent()) {
       facts.row("payment", "x402 payment requirements given (--json shows them)");
     }
     StringBuilder s = new StringBuilder(facts.render());
@@ -96,9 +94,7 @@ final class EscrowCommand implements Callable<Integer> {
 
   /** {@code 10.00 USD}, one per currency, or {@code none}. */
   static String balances(Map<String, BigDecimal> balances) {
-    List<String> parts = new ArrayList<>();
-    balances.forEach((currency, amount) -> parts.add(amount.toPlainString() + " " + currency));
-    return parts.isEmpty() ? "none" : String.join(", ", parts);
+    return balances.isEmpty() ? "none" : Formats.amounts(balances);
   }
 
   private static String transfers(List<Transfer> transfers) {

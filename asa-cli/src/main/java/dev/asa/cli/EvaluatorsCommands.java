@@ -1,12 +1,16 @@
 package dev.asa.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.client.AsaClient;
+import dev.asa.client.EvaluatorPage;
+import dev.asa.client.EvaluatorView;
+import dev.asa.client.EvaluatorView.TrackRecord;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -120,8 +124,8 @@ final class EvaluatorsCommands extends Group {
             "missing --key FILE: an evaluator registers itself, signing with its own key (pass"
                 + " --key FILE or set ASA_KEY)");
       }
-      JsonNode registered = session.client().registerEvaluator(body);
-      session.print(registered, EvaluatorsCommands::summary);
+      EvaluatorView registered = session.client().registry().register(body);
+      session.print(registered.json(), json -> summary(registered));
       return Exit.OK;
     }
 
@@ -204,8 +208,8 @@ final class EvaluatorsCommands extends Group {
     public Integer call() throws Exception {
       Session session = server.session();
       int n = Inputs.intValue("--limit", limit, 0, 1, 500);
-      JsonNode page = session.client().evaluators(serviceType, cursor, n);
-      session.print(page, EvaluatorsCommands::table);
+      EvaluatorPage page = session.client().registry().list(serviceType, cursor, n);
+      session.print(page.json(), json -> table(page));
       return Exit.OK;
     }
   }
@@ -234,7 +238,8 @@ final class EvaluatorsCommands extends Group {
     public Integer call() throws Exception {
       Session session = server.session();
       String evaluator = AccountsCommand.key(key, session);
-      session.print(session.client().evaluator(evaluator), EvaluatorsCommands::summary);
+      EvaluatorView shown = session.client().registry().get(evaluator);
+      session.print(shown.json(), json -> summary(shown));
       return Exit.OK;
     }
   }
@@ -268,9 +273,8 @@ final class EvaluatorsCommands extends Group {
       if (reason.isBlank()) {
         throw new UsageException("--reason must not be blank: say why the evaluator is suspended");
       }
-      session.print(
-          session.client().suspendEvaluator(evaluator, reason.strip()),
-          EvaluatorsCommands::summary);
+      EvaluatorView suspended = session.client().registry().suspend(evaluator, reason.strip());
+      session.print(suspended.json(), json -> summary(suspended));
       return Exit.OK;
     }
   }
@@ -293,48 +297,40 @@ final class EvaluatorsCommands extends Group {
     public Integer call() throws Exception {
       Session session = server.session();
       String evaluator = Inputs.publicKey("KEY", key).toBase64Url();
-      session.print(session.client().reinstateEvaluator(evaluator), EvaluatorsCommands::summary);
+      EvaluatorView reinstated = session.client().registry().reinstate(evaluator);
+      session.print(reinstated.json(), json -> summary(reinstated));
       return Exit.OK;
     }
   }
 
   /** One evaluator, label by label. */
-  static String summary(JsonNode e) {
-    JsonNode r = e.path("track_record");
+  static String summary(EvaluatorView e) {
+    TrackRecord r = e.trackRecord();
     Table t =
         Table.plain()
-            .row("key", e.path("key").asText())
-            .row(
-                "identity",
-                e.at("/identity/scheme").asText() + ":" + e.at("/identity/value").asText())
-            .row("name", e.path("display_name").asText());
-    if (e.has("organization")) {
-      t.row("organization", e.path("organization").asText());
-    }
-    t.row("service types", Formats.list(e.path("service_types")));
-    if (e.has("model")) {
-      t.row("model", e.path("model").asText());
-    }
-    if (e.has("price_usd")) {
-      t.row("price", Formats.number(e.path("price_usd")) + " USD per evaluation");
-    }
-    t.row("standing", standing(e))
-        .row("evaluations", r.path("evaluations").asText())
+            .row("key", e.key())
+            .row("identity", e.identity().scheme() + ":" + e.identity().value())
+            .row("name", e.displayName());
+    e.organization().ifPresent(organization -> t.row("organization", organization));
+    t.row("service types", Formats.list(e.serviceTypes()));
+    e.model().ifPresent(model -> t.row("model", model));
+    e.priceUsd().ifPresent(price -> t.row("price", Formats.number(price) + " USD per evaluation"));
+    t.row("standing", standing(e.standing()))
+        .row("evaluations", r.evaluations())
         .row("canary tasks", canaries(r))
         .row("deviation", deviation(r))
-        .row("streaks", streaks(r.path("consecutive_by_provider")))
-        .row("qualified", Formats.yesNo(e.path("qualified").asBoolean()));
+        .row("streaks", streaks(r.consecutiveByProvider()))
+        .row("qualified", Formats.yesNo(e.qualified()));
     StringBuilder s = new StringBuilder(t.render());
-    for (JsonNode reason : e.path("why")) {
-      s.append("  - ").append(reason.asText()).append('\n');
+    for (String reason : e.why()) {
+      s.append("  - ").append(reason).append('\n');
     }
     return s.toString();
   }
 
   /** A page of evaluators as a table, and how to get the next page. */
-  static String table(JsonNode page) {
-    JsonNode list = page.path("evaluators");
-    if (list.isEmpty()) {
+  static String table(EvaluatorPage page) {
+    if (page.evaluators().isEmpty()) {
       return "no evaluators\n";
     }
     Table t =
@@ -347,63 +343,51 @@ final class EvaluatorsCommands extends Group {
             "DEVIATION",
             "STANDING",
             "QUALIFIED");
-    for (JsonNode e : list) {
-      JsonNode r = e.path("track_record");
+    for (EvaluatorView e : page.evaluators()) {
+      TrackRecord r = e.trackRecord();
       t.row(
-          e.path("key").asText(),
-          Formats.cut(e.path("display_name").asText(), 30),
-          Formats.list(e.path("service_types")),
-          r.path("evaluations").asText(),
+          e.key(),
+          Formats.cut(e.displayName(), 30),
+          Formats.list(e.serviceTypes()),
+          r.evaluations(),
           canaries(r),
           deviation(r),
-          e.at("/standing/status").asText(),
-          Formats.yesNo(e.path("qualified").asBoolean()));
+          e.standing().status(),
+          Formats.yesNo(e.qualified()));
     }
-    String more =
-        page.has("next_cursor") ? "more: --cursor " + page.path("next_cursor").asText() + "\n" : "";
+    String more = page.nextCursor().map(cursor -> "more: --cursor " + cursor + "\n").orElse("");
     return t.render() + more;
   }
 
-  private static String standing(JsonNode e) {
-    JsonNode s = e.path("standing");
-    return s.path("status").asText() + (s.has("note") ? " (" + s.path("note").asText() + ")" : "");
+  private static String standing(EvaluatorView.Standing s) {
+    return s.status() + s.note().map(note -> " (" + note + ")").orElse("");
   }
 
   /** "19 of 20 passed (95%)", or "none yet". */
-  private static String canaries(JsonNode r) {
-    int tasks = r.path("canary_tasks").asInt();
-    if (tasks == 0) {
+  private static String canaries(TrackRecord r) {
+    if (r.canaryTasks() == 0) {
       return "none yet";
     }
     String rate =
-        r.path("canary_pass_rate").isNumber()
-            ? " ("
-                + r.path("canary_pass_rate")
-                    .decimalValue()
-                    .movePointRight(2)
-                    .stripTrailingZeros()
-                    .toPlainString()
-                + "%)"
-            : "";
-    return r.path("canary_passes").asInt() + " of " + tasks + " passed" + rate;
+        r.canaryPassRate()
+            .map(p -> " (" + p.movePointRight(2).stripTrailingZeros().toPlainString() + "%)")
+            .orElse("");
+    return r.canaryPasses() + " of " + r.canaryTasks() + " passed" + rate;
   }
 
-  private static String deviation(JsonNode r) {
-    JsonNode d = r.path("calibration_deviation");
-    return d.isNumber() ? Formats.number(d) + " points" : "none yet";
+  private static String deviation(TrackRecord r) {
+    return r.calibrationDeviation().map(d -> Formats.number(d) + " points").orElse("none yet");
   }
 
-  private static String streaks(JsonNode byProvider) {
-    if (byProvider.isMissingNode()) {
+  private static String streaks(Optional<Map<String, Long>> byProvider) {
+    if (byProvider.isEmpty()) {
       return "(they name providers: shown to the evaluator itself and the operator only)";
     }
-    if (byProvider.isEmpty()) {
+    if (byProvider.get().isEmpty()) {
       return "(none)";
     }
-    List<String> parts = new java.util.ArrayList<>();
-    byProvider
-        .properties()
-        .forEach(p -> parts.add(p.getValue().asInt() + " in a row for " + p.getKey()));
+    List<String> parts = new ArrayList<>();
+    byProvider.get().forEach((provider, n) -> parts.add(n + " in a row for " + provider));
     return String.join(", ", parts);
   }
 }

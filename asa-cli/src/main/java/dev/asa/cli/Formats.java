@@ -5,6 +5,7 @@ import dev.asa.client.VerificationView.Target;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** Small renderings shared by the summaries: SLOs, digests, numbers, lists. */
@@ -23,17 +24,28 @@ final class Formats {
     if (op.equals("between") && value.isArray() && value.size() == 2) {
       return "between " + value.get(0).asText() + " and " + value.get(1).asText();
     }
-    String symbol =
-        switch (op) {
-          case "gte" -> ">=";
-          case "lte" -> "<=";
-          case "gt" -> ">";
-          case "lt" -> "<";
-          case "eq" -> "=";
-          case "neq" -> "!=";
-          default -> op;
-        };
-    return symbol + " " + target(value);
+    return symbol(op) + " " + target(value);
+  }
+
+  /** A typed SLO as {@link #slo(JsonNode)} writes it: {@code >= 80}, {@code between 10 and 20}. */
+  static String slo(String operator, Target target) {
+    if (operator.equals("between") && target instanceof Target.Range range) {
+      // toString, as the JSON text of the ends reads (asText), whatever their notation
+      return "between " + range.low() + " and " + range.high();
+    }
+    return symbol(operator) + " " + target(Optional.of(target));
+  }
+
+  private static String symbol(String operator) {
+    return switch (operator) {
+      case "gte" -> ">=";
+      case "lte" -> "<=";
+      case "gt" -> ">";
+      case "lt" -> "<";
+      case "eq" -> "=";
+      case "neq" -> "!=";
+      default -> operator;
+    };
   }
 
   /** An SLO target as written in a result: {@code 85}, {@code true}, {@code 10..20}. */
@@ -168,15 +180,17 @@ final class Formats {
         + inert(identity.substring(tailStart), 4);
   }
 
-  /** The items joined with commas, or {@code (none)}. */
-  static String list(List<String> items) {
-    return items.isEmpty() ? "(none)" : String.join(", ", items);
+  /**
+   * Amounts by currency code as {@code 7.50 EUR, 30.00 USD}, in the map's order; empty for none.
+   */
+  static String amounts(Map<String, BigDecimal> amounts) {
+    List<String> parts = new ArrayList<>();
+    amounts.forEach((currency, amount) -> parts.add(amount.toPlainString() + " " + currency));
+    return String.join(", ", parts);
   }
 
-  /** The texts of a JSON array joined with commas. */
-  static String list(JsonNode array) {
-    List<String> items = new ArrayList<>();
-    array.forEach(n -> items.add(n.asText()));
+  /** The items joined with commas, or {@code (none)}. */
+  static String list(List<String> items) {
     return items.isEmpty() ? "(none)" : String.join(", ", items);
   }
 }

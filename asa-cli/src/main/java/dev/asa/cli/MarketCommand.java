@@ -1,6 +1,6 @@
 package dev.asa.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.asa.client.MarketView;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -25,31 +25,30 @@ final class MarketCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Session session = server.session();
-    session.print(session.client().market(type), MarketCommand::summary);
+    MarketView market = session.client().agreements().market(type);
+    session.print(market.json(), json -> summary(market));
     return Exit.OK;
   }
 
-  static String summary(JsonNode m) {
+  static String summary(MarketView m) {
     StringBuilder s = new StringBuilder();
     s.append("market for ")
-        .append(m.path("service_type").asText())
+        .append(m.serviceType())
         .append(" (a median needs ")
-        .append(m.path("min_sample").asText())
+        .append(m.minSample())
         .append(" distinct client-provider pairs)\n");
     Table medians = Table.withHeaders("CURRENCY", "MEDIAN", "SAMPLE", "SOURCE");
-    for (JsonNode median : m.path("medians")) {
+    for (MarketView.Median median : m.medians()) {
       medians.row(
-          median.path("currency").asText(),
-          median.path("median_price").asText(),
-          median.path("sample").asText(),
-          median.path("source").asText());
+          median.currency(),
+          median.medianPrice().toPlainString(),
+          String.valueOf(median.sample()),
+          median.source());
     }
     if (!medians.isEmpty()) {
       s.append(medians.render());
     }
-    if (m.has("note")) {
-      s.append(m.path("note").asText()).append('\n');
-    }
+    m.note().ifPresent(note -> s.append(note).append('\n'));
     return s.toString();
   }
 }

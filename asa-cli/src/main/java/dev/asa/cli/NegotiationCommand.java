@@ -1,8 +1,12 @@
 package dev.asa.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.client.NegotiationTranscript;
+import dev.asa.client.NegotiationTranscript.Change;
+import dev.asa.client.NegotiationTranscript.PriceFlag;
+import dev.asa.client.NegotiationTranscript.Round;
 import dev.asa.json.Json;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -30,69 +34,69 @@ final class NegotiationCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Session session = server.session();
-    ObjectNode transcript = session.client().negotiation(id);
-    session.print(transcript, NegotiationCommand::transcript);
+    NegotiationTranscript transcript = session.client().agreements().negotiation(id);
+    session.print(transcript.json(), json -> transcript(transcript));
     return Exit.OK;
   }
 
-  static String transcript(JsonNode t) {
+  static String transcript(NegotiationTranscript t) {
     StringBuilder s = new StringBuilder();
     s.append("negotiation of ")
-        .append(t.path("agreement_id").asText())
+        .append(t.agreementId())
         .append("; state ")
-        .append(t.path("state").asText())
+        .append(t.state().name())
         .append('\n');
-    JsonNode rounds = t.path("rounds");
-    if (rounds.isEmpty()) {
+    if (t.rounds().isEmpty()) {
       return s.append("no negotiation yet: the terms are as proposed\n").toString();
     }
-    for (JsonNode r : rounds) {
+    for (Round r : t.rounds()) {
       s.append('\n')
           .append("round ")
-          .append(r.path("round").asText("?"))
+          .append(r.round())
           .append(", ")
-          .append(r.path("at").asText())
+          .append(r.at())
           .append(": ")
-          .append(r.path("party").asText("the server"))
+          .append(r.party().orElse("the server"))
           .append(' ')
           .append(verb(r))
-          .append(r.has("rationale_code") ? " (" + r.path("rationale_code").asText() + ")" : "")
+          .append(r.rationaleCode().map(code -> " (" + code + ")").orElse(""))
           .append('\n');
       Table changes = Table.withHeaders("  TERM", "BEFORE", "AFTER");
-      for (JsonNode c : r.path("changes")) {
-        changes.row(
-            "  " + c.path("path").asText(), value(c.path("before")), value(c.path("after")));
+      for (Change c : r.changes()) {
+        changes.row("  " + c.path(), value(c.before()), value(c.after()));
       }
       if (!changes.isEmpty()) {
         s.append(changes.render());
       }
-      if (r.hasNonNull("price_note") && !r.path("price_note").asText().isEmpty()) {
-        s.append("  price: ").append(r.path("price_note").asText()).append('\n');
-      }
-      if (r.has("price_flag")) {
-        s.append("  price flag: ").append(Json.write(r.path("price_flag"))).append('\n');
-      }
-      if (r.has("reason")) {
-        s.append("  reason: ").append(r.path("reason").asText()).append('\n');
-      }
-      if (r.has("agreement_hash")) {
-        s.append("  agreement_hash ").append(r.path("agreement_hash").asText()).append('\n');
-      }
+      r.priceNote().ifPresent(note -> s.append("  price: ").append(note).append('\n'));
+      r.priceFlag().ifPresent(flag -> s.append("  price flag: ").append(flag(flag)).append('\n'));
+      r.reason().ifPresent(reason -> s.append("  reason: ").append(reason).append('\n'));
+      r.agreementHash().ifPresent(hash -> s.append("  agreement_hash ").append(hash).append('\n'));
     }
     return s.toString();
   }
 
-  private static String verb(JsonNode round) {
-    return switch (round.path("action").asText(round.path("event").asText())) {
-      case "counter" -> "proposed " + round.path("changes").size() + " change(s)";
+  private static String verb(Round round) {
+    return switch (round.action().orElse(round.event())) {
+      case "counter" -> "proposed " + round.changes().size() + " change(s)";
       case "accept" -> "accepted the terms";
       case "reject" -> "rejected the agreement";
-      default -> round.path("event").asText();
+      default -> round.event();
     };
   }
 
   /** A term's value as JSON text ({@code "12.00"} keeps its quotes: it is a string); absent: -. */
-  private static String value(JsonNode v) {
-    return v == null || v.isMissingNode() || v.isNull() ? "-" : Json.write(v);
+  private static String value(Optional<JsonNode> v) {
+    return v.map(Json::write).orElse("-");
+  }
+
+  /** The flag in the JSON form the server records it in. */
+  private static String flag(PriceFlag flag) {
+    return Json.write(
+        Json.object()
+            .put("amount", flag.amount().toPlainString())
+            .put("median", flag.median().toPlainString())
+            .put("source", flag.source())
+            .put("ratio", flag.ratio().toPlainString()));
   }
 }

@@ -1,6 +1,6 @@
 package dev.asa.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.asa.client.ReputationView;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -37,51 +37,53 @@ final class ReputationCommand implements Callable<Integer> {
               + "'");
     }
     Session session = server.session();
-    session.print(
-        session.client().reputation(identity.substring(0, colon), identity.substring(colon + 1)),
-        ReputationCommand::summary);
+    ReputationView reputation =
+        session
+            .client()
+            .agreements()
+            .reputation(identity.substring(0, colon), identity.substring(colon + 1));
+    session.print(reputation.json(), json -> summary(reputation));
     return Exit.OK;
   }
 
-  static String summary(JsonNode r) {
+  static String summary(ReputationView r) {
     StringBuilder s = new StringBuilder();
     s.append("reputation of ")
-        .append(r.path("identity").path("scheme").asText())
+        .append(r.identity().scheme())
         .append(':')
-        .append(r.path("identity").path("value").asText());
-    if (r.has("verification_key")) {
-      s.append(" (key ").append(r.path("verification_key").asText()).append(')');
-    }
-    s.append(", window ").append(r.path("window").asText()).append('\n');
+        .append(r.identity().value());
+    r.verificationKey().ifPresent(key -> s.append(" (key ").append(key).append(')'));
+    s.append(", window ").append(r.window()).append('\n');
     Table signals = Table.withHeaders("ROLE", "SIGNAL", "VALUE", "SAMPLE", "CONFIDENCE");
-    for (JsonNode signal : r.path("signals")) {
+    for (ReputationView.Signal signal : r.signals()) {
+      // A signal's figures as signed: toString, as the JSON text writes them.
       signals.row(
-          signal.path("role").asText(),
-          signal.path("signal_id").asText(),
-          signal.path("value").asText(),
-          signal.path("sample_size").asText(),
-          signal.path("confidence").asText());
+          signal.role(),
+          signal.signalId(),
+          signal.value().toString(),
+          String.valueOf(signal.sampleSize()),
+          signal.confidence().toString());
     }
     if (signals.isEmpty()) {
       s.append("no history on this server\n");
     } else {
       s.append(signals.render());
     }
-    if (!r.path("foreign_signals").isEmpty()) {
-      s.append(r.path("foreign_signals").size())
+    if (!r.foreignSignals().isEmpty()) {
+      s.append(r.foreignSignals().size())
           .append(" signal(s) from trusted issuers; combined figures:\n");
       Table combined = Table.withHeaders("ROLE", "SIGNAL", "VALUE", "SAMPLE", "SOURCES");
-      for (JsonNode c : r.path("combined")) {
+      for (ReputationView.Figure c : r.combined()) {
         combined.row(
-            c.path("role").asText(),
-            c.path("signal_id").asText(),
-            c.path("value").asText(),
-            c.path("sample_size").asText(),
-            String.valueOf(c.path("sources").size()));
+            c.role(),
+            c.signalId(),
+            c.value().toString(),
+            String.valueOf(c.sampleSize()),
+            String.valueOf(c.sources().size()));
       }
       s.append(combined.render());
     }
-    s.append("signed by ").append(r.path("issuer").path("key").asText()).append('\n');
+    s.append("signed by ").append(r.issuer().key()).append('\n');
     return s.toString();
   }
 }

@@ -1,9 +1,9 @@
 package dev.asa.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.ArrayList;
+import dev.asa.client.TemplateView;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -26,96 +26,78 @@ final class TemplatesCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Session session = server.session();
-    ObjectNode answer =
-        type == null ? session.client().templates() : session.client().template(type);
-    if (session.json()) {
-      session.printJson(answer);
+    if (type == null) {
+      ObjectNode answer = session.client().templates();
+      List<TemplateView> templates = Views.read("GET /templates", answer, TemplateView::listFrom);
+      session.print(answer, json -> table(templates));
       return Exit.OK;
     }
-    List<JsonNode> templates = type == null ? list(answer.path("templates")) : List.of(answer);
-    session.out().print(table(templates));
-    if (type != null) {
-      session.out().print(details(answer));
-    }
+    TemplateView template = session.client().agreements().template(type);
+    session.print(template.json(), json -> table(List.of(template)) + details(template));
     return Exit.OK;
   }
 
   /** One line per dimension; the template's own columns only on its first line. */
-  static String table(List<JsonNode> templates) {
+  static String table(List<TemplateView> templates) {
     Table table = Table.withHeaders("TYPE", "TITLE", "DIMENSION", "WEIGHT", "SLO", "THRESHOLD");
-    for (JsonNode t : templates) {
-      JsonNode criteria = t.path("defaults").path("quality_criteria");
+    for (TemplateView t : templates) {
+      String threshold = Formats.number(t.compositeThreshold());
       boolean first = true;
-      for (JsonNode d : criteria.path("dimensions")) {
+      for (TemplateView.Dimension d : t.dimensions()) {
         table.row(
-            first ? t.path("type").asText() : "",
-            first ? t.path("title").asText() : "",
-            d.path("name").asText(),
-            Formats.number(d.path("weight")),
-            Formats.slo(d.path("slo")),
-            first ? Formats.number(criteria.path("composite_threshold")) : "");
+            first ? t.type() : "",
+            first ? t.title() : "",
+            d.name(),
+            Formats.number(d.weight()),
+            slo(d.slo()),
+            first ? threshold : "");
         first = false;
       }
       if (first) {
-        table.row(
-            t.path("type").asText(),
-            t.path("title").asText(),
-            "",
-            "",
-            "",
-            Formats.number(criteria.path("composite_threshold")));
+        table.row(t.type(), t.title(), "", "", "", threshold);
       }
     }
     return table.render();
   }
 
-  private static String details(JsonNode t) {
-    JsonNode d = t.path("defaults");
+  private static String details(TemplateView t) {
     Table facts =
         Table.plain()
-            .row("description", t.path("description").asText())
-            .row("deliverable", d.path("service").path("deliverable_format").asText("-"))
+            .row("description", t.description())
+            .row("deliverable", t.deliverableFormat().orElse("-"))
             .row(
                 "composite",
-                d.path("quality_criteria").path("composite_method").asText("weighted_average")
+                t.compositeMethod().orElse("weighted_average")
                     + ", pass at "
-                    + Formats.number(d.path("quality_criteria").path("composite_threshold")));
-    for (JsonNode g : d.path("quality_criteria").path("quality_gates")) {
-      facts.row("gate", g.path("condition").asText() + " (" + g.path("type").asText() + ")");
+                    + Formats.number(t.compositeThreshold()));
+    for (TemplateView.Gate g : t.gates()) {
+      facts.row("gate", g.condition() + " (" + g.type() + ")");
     }
-    for (JsonNode dim : d.path("quality_criteria").path("dimensions")) {
-      if (dim.has("shadow_metric")) {
-        facts.row(
-            "shadow metric",
-            dim.path("name").asText()
-                + ": "
-                + dim.path("shadow_metric").asText()
-                + " "
-                + Formats.slo(dim.path("shadow_slo")));
-      }
+    for (TemplateView.Dimension dim : t.dimensions()) {
+      dim.shadow()
+          .ifPresent(shadow ->
+              facts.row(
+                  "shadow metric", dim.name() + ": " + shadow.name() + " " + slo(shadow.slo())));
     }
-    JsonNode v = d.path("verification");
-    if (!v.isMissingNode()) {
-      facts.row(
-          "verification",
-          v.path("strategy").asText()
-              + ", challenge window "
-              + v.path("challenge_window_seconds").asText("0")
-              + " s");
-    }
-    for (JsonNode tier : d.path("escrow").path("payment").path("graduated_release").path("tiers")) {
+    t.verification()
+        .ifPresent(v ->
+            facts.row(
+                "verification",
+                v.strategy()
+                    + ", challenge window "
+                    + v.challengeWindowSeconds().orElse(0L)
+                    + " s"));
+    for (TemplateView.Tier tier : t.releaseTiers()) {
       String bound =
-          tier.has("composite_score_gte")
-              ? "composite >= " + Formats.number(tier.get("composite_score_gte"))
-              : "composite < " + Formats.number(tier.path("composite_score_lt"));
-      facts.row("release", bound + ": " + Formats.number(tier.path("release_percent")) + "%");
+          tier.compositeScoreGte().isPresent()
+              ? "composite >= " + Formats.number(tier.compositeScoreGte())
+              : "composite < " + Formats.number(tier.compositeScoreLt());
+      facts.row("release", bound + ": " + Formats.number(tier.releasePercent()) + "%");
     }
     return "\n" + facts.render();
   }
 
-  private static List<JsonNode> list(JsonNode array) {
-    List<JsonNode> items = new ArrayList<>();
-    array.forEach(items::add);
-    return items;
+  private static String slo(Optional<TemplateView.Slo> slo) {
+    return slo.map(s -> Formats.slo(s.operator(), s.target())).orElse("");
   }
 }

@@ -278,6 +278,33 @@ class EscrowCommandsTest {
   }
 
   @Test
+  void anX402EscrowSaysItsPaymentRequirementsAreGiven() throws Exception {
+    String summary =
+        EscrowCommand.summary(
+            escrow(
+                """
+                {"agreement_id":"asa-1","state":"ACTIVE","binding":"x402","enabled":true,"amount":"10.00",
+                 "currency":"USDC","status":"unfunded","balances":{},"transfers":[],"messages":[],
+                 "x402_requirements":{"scheme":"upto","network":"eip155:84532","amount":"10000000",
+                  "asset":"0x036CbD53842c5426634e7929541eC2318f3dCF7e",
+                  "payTo":"0x209693Bc6afc0C5328bA36FaF03C514EF312287C","maxTimeoutSeconds":259500}}\
+                """));
+
+    assertThat(summary)
+        .startsWith(
+            """
+            agreement  asa-1
+            state      ACTIVE
+            escrow     x402, 10.00 USDC
+            status     unfunded
+            balance    none
+            payment    x402 payment requirements given (--json shows them)
+
+            no transfers
+            """);
+  }
+
+  @Test
   void aStakeAndTheCollateralOfAnEscrowReadAsSentences() throws Exception {
     assertThat(
             StakeCommand.summary(

@@ -5,13 +5,16 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.Role;
 import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.json.Json;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
  * The agreement routes with typed answers: one party's view of its agreements, acting with the key
- * of the {@link AsaClient} it came from ({@link AsaClient#agreements()}).
+ * of the {@link AsaClient} it came from ({@link AsaClient#agreements()}), and the reads around them
+ * (the templates agreements start from, the market median prices they are negotiated against, the
+ * reputation and the ledger account their parties build up).
  *
  * <pre>{@code
  * Agreements client = AsaClient.connect(server, clientKey).agreements();
@@ -246,6 +249,79 @@ public final class Agreements {
   }
 
   /**
+   * The negotiation as a transcript ({@code GET /agreements/{id}/negotiation}): every counter,
+   * acceptance and rejection, each changed term before and after.
+   *
+   * @param id the agreement's id
+   * @return the rounds, oldest first
+   * @throws AsaApiException 404 when there is no such agreement or this key takes no part in it
+   */
+  public NegotiationTranscript negotiation(String id) {
+    return typed(
+        "GET /agreements/" + id + "/negotiation",
+        () -> asa.negotiation(id),
+        NegotiationTranscript::from);
+  }
+
+  /**
+   * The service templates an agreement can start from ({@code GET /templates}); public.
+   *
+   * @return every template, in the server's order
+   * @throws AsaApiException when the server cannot be reached (status 0)
+   */
+  public List<TemplateView> templates() {
+    return typed("GET /templates", asa::templates, TemplateView::listFrom);
+  }
+
+  /**
+   * One service template ({@code GET /templates/{type}}); public.
+   *
+   * @param type the service type, e.g. {@code general}
+   * @return the template
+   * @throws AsaApiException 404 naming the templates there are, for a type without one
+   */
+  public TemplateView template(String type) {
+    return typed("GET /templates/" + type, () -> asa.template(type), TemplateView::from);
+  }
+
+  /**
+   * The market median prices of a service type ({@code GET /market/{service_type}}), from the
+   * server's closed agreements: what negotiations of that type are price-flagged against.
+   *
+   * @param serviceType a service type, e.g. {@code general}
+   * @return one median per currency with enough distinct pairs, or why there is none
+   * @throws AsaApiException 400 or 422 for a service type the server cannot read
+   */
+  public MarketView market(String serviceType) {
+    return typed("GET /market/" + serviceType, () -> asa.market(serviceType), MarketView::from);
+  }
+
+  /**
+   * The reputation an identity earned on the server ({@code GET /reputation}), as ARP signals the
+   * server signed, the trusted issuers' signals and the combined figures; public. Only agreements
+   * whose {@code result_visibility} is {@code parties_and_arp} or {@code public} count.
+   *
+   * @param scheme the identity's scheme, e.g. {@code did} or {@code api_key}
+   * @param value the identity's value, e.g. a {@code did:key}
+   * @return the reputation; an identity with no history has no signals
+   * @throws AsaApiException 422 for a scheme or value the server cannot read
+   */
+  public ReputationView reputation(String scheme, String value) {
+    return typed("GET /reputation", () -> asa.reputation(scheme, value), ReputationView::from);
+  }
+
+  /**
+   * A key's ledger account ({@code GET /accounts/{key}}): its balances and newest entries.
+   *
+   * @param key a public key, base64url or did:key: this client's own, unless it is the operator
+   * @return the account
+   * @throws AsaApiException 403 when this key is neither that key nor the operator's
+   */
+  public AccountView account(String key) {
+    return typed("GET /accounts/" + key, () -> asa.account(key), AccountView::from);
+  }
+
+  /**
    * Contests the verification result inside the challenge window ({@code POST
    * /agreements/{id}/challenge}).
    *
@@ -316,16 +392,7 @@ public final class Agreements {
     return key;
   }
 
-  /**
-   * Calls the route and reads its answer; an answer without what the view needs becomes an {@link
-   * AsaApiException} naming the route, since the caller can do nothing about it but look.
-   */
   private <T> T typed(String route, Supplier<ObjectNode> call, Function<JsonNode, T> from) {
-    ObjectNode answer = call.get();
-    try {
-      return from.apply(answer);
-    } catch (IllegalArgumentException e) {
-      throw AsaApiException.unusable(route, answer, e);
-    }
+    return AsaClient.typed(route, call, from);
   }
 }

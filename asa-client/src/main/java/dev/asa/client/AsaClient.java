@@ -25,8 +25,12 @@ import java.util.Objects;
 
 /**
  * The ASA HTTP API as Java calls: one method per endpoint, JSON in and out as Jackson trees. For
- * the agreement routes with typed answers ({@link AgreementView}, {@link AgreementStatus}, {@link
- * VerificationView}, {@link EscrowView}), use {@link #agreements()}.
+ * typed answers use {@link #agreements()} (agreements, their templates, market medians, reputations
+ * and ledger accounts: {@link AgreementView}, {@link AgreementStatus}, {@link VerificationView},
+ * {@link EscrowView}, {@link NegotiationTranscript}, {@link TemplateView}, ...), {@link
+ * #evaluatorQueue()} (an evaluator's work), {@link #registry()} (the evaluator registry: {@link
+ * EvaluatorView}) and {@link #admin()} (the operator's routes: {@link ServerHealth}, {@link
+ * CanarySet}, {@link ArchiveView}).
  *
  * <p>Every method that calls the server throws {@link AsaApiException}: for an answer outside 2xx,
  * carrying the server's problem document ({@link AsaApiException#status()}, {@link
@@ -179,6 +183,42 @@ public final class AsaClient {
     return new EvaluatorQueue(this);
   }
 
+  /**
+   * The evaluator registry with typed answers, acting with this client's key: an evaluator
+   * registers itself, anyone who signs reads the registry, the operator suspends and reinstates.
+   *
+   * @return a view of the registry routes; cheap, make one whenever convenient
+   */
+  public EvaluatorRegistry registry() {
+    return new EvaluatorRegistry(this);
+  }
+
+  /**
+   * The operator's routes with typed answers, acting with this client's key (the operator's).
+   *
+   * @return a view of the admin routes; cheap, make one whenever convenient
+   */
+  public Admin admin() {
+    return new Admin(this);
+  }
+
+  /**
+   * Calls a route and reads its answer into a typed view; an answer without what the view needs
+   * becomes an {@link AsaApiException} naming the route, since the caller can do nothing about it
+   * but look.
+   */
+  static <T> T typed(
+      String route,
+      java.util.function.Supplier<ObjectNode> call,
+      java.util.function.Function<JsonNode, T> from) {
+    ObjectNode answer = call.get();
+    try {
+      return from.apply(answer);
+    } catch (IllegalArgumentException e) {
+      throw AsaApiException.unusable(route, answer, e);
+    }
+  }
+
   /** How long a call waits for its answer. */
   Duration requestTimeout() {
     return requestTimeout;
@@ -245,7 +285,7 @@ public final class AsaClient {
   /**
    * {@code GET /templates}: the service templates.
    *
-   * @return {@code {"templates": [...]}}
+   * @return {@code {"templates": [...]}} (typed: {@link Agreements#templates})
    * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
    *     (status 0)
    */
@@ -257,7 +297,7 @@ public final class AsaClient {
    * {@code GET /templates/{type}}: one service template.
    *
    * @param type the service type, e.g. {@code general}
-   * @return the template: its defaults
+   * @return the template: its defaults (typed: {@link Agreements#template})
    * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
    *     (status 0)
    */
@@ -307,7 +347,7 @@ public final class AsaClient {
    * {@code {agreement_id, state, rounds: [...], negotiation}}: the negotiation as a transcript.
    *
    * @param id the agreement's id
-   * @return the transcript
+   * @return the transcript (typed: {@link Agreements#negotiation})
    * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
    *     (status 0)
    */
@@ -320,7 +360,7 @@ public final class AsaClient {
    * enough).
    *
    * @param serviceType a service type, e.g. {@code general}
-   * @return {@code {service_type, medians, ...}}
+   * @return {@code {service_type, medians, ...}} (typed: {@link Agreements#market})
    * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
    *     (status 0)
    */
@@ -336,6 +376,7 @@ public final class AsaClient {
    * @param scheme the identity scheme, e.g. {@code did}
    * @param value the identity, e.g. {@code did:key:z6Mk...}
    * @return {@code {identity, signals, foreign_signals, combined, issuer, window, computed_at}}
+   *     (typed: {@link Agreements#reputation})
    * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
    *     (status 0)
    */
@@ -944,7 +985,7 @@ public final class AsaClient {
    * A key's ledger account: balances and newest entries (readable by that key and the operator).
    *
    * @param key a key, base64url or did:key (the caller's own, unless it is the operator)
-   * @return {@code {account, balances, complete, entries}}
+   * @return {@code {account, balances, complete, entries}} (typed: {@link Agreements#account})
    * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
    *     (status 0)
    */
@@ -996,7 +1037,7 @@ public final class AsaClient {
    * record, not yet qualified.
    *
    * @param registration the registration, e.g. from {@link #evaluatorRegistration}
-   * @return the registered evaluator
+   * @return the registered evaluator (typed: {@link EvaluatorRegistry#register})
    * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
    *     (status 0)
    */
@@ -1030,7 +1071,7 @@ public final class AsaClient {
    * @param serviceType only evaluators of this service type; null for all
    * @param cursor the {@code next_cursor} of the previous page, or null for the first page
    * @param limit page size; 0 or less lets the server choose
-   * @return the page
+   * @return the page (typed: {@link EvaluatorRegistry#list})
    * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
    *     (status 0)
    */
@@ -1053,7 +1094,7 @@ public final class AsaClient {
    * {@code qualified} and, when not, {@code why}.
    *
    * @param key the evaluator's key, base64url or did:key
-   * @return the evaluator
+   * @return the evaluator (typed: {@link EvaluatorRegistry#get})
    * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
    *     (status 0)
    */
@@ -1066,7 +1107,7 @@ public final class AsaClient {
    *
    * @param key the evaluator's key, base64url or did:key
    * @param reason why, in words
-   * @return the evaluator
+   * @return the evaluator (typed: {@link EvaluatorRegistry#suspend})
    * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
    *     (status 0)
    */
@@ -1082,7 +1123,7 @@ public final class AsaClient {
    * Lifts an evaluator's suspension (the operator's call).
    *
    * @param key the evaluator's key, base64url or did:key
-   * @return the evaluator
+   * @return the evaluator (typed: {@link EvaluatorRegistry#reinstate})
    * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
    *     (status 0)
    */
@@ -1095,7 +1136,7 @@ public final class AsaClient {
    * canaries as in a canary file. Answers what is in force: count, service types, digest.
    *
    * @param canaries a JSON array of canaries
-   * @return the canary set in force
+   * @return the canary set in force (typed: {@link Admin#loadCanaries})
    * @throws AsaApiException when the server refuses the request (4xx, 5xx) or cannot be reached
    *     (status 0)
    */
@@ -1157,6 +1198,7 @@ public final class AsaClient {
    *
    * @param closedBefore a date ({@code 2026-01-01}, its first instant UTC) or an RFC 3339 time
    * @return the archive as begun: {@code {name, status, closed_before, agreements, bytes, ...}}
+   *     (typed: {@link Admin#startArchive})
    * @throws AsaApiException 409 while another run is in progress, 422 for a bad or future cutoff
    */
   public ObjectNode startArchive(String closedBefore) {
@@ -1170,7 +1212,7 @@ public final class AsaClient {
    * "complete", {@code agreements} moved so far) and, once complete, its file's digest.
    *
    * @param name the archive's name, as {@link #startArchive} answered it
-   * @return the archive
+   * @return the archive (typed: {@link Admin#archive})
    * @throws AsaApiException 404 for an unknown name
    */
   public ObjectNode archive(String name) {
@@ -1227,7 +1269,7 @@ public final class AsaClient {
    * {@code GET /admin/health}: the operator's summary (agreements by state with their amounts, the
    * ledger's totals, verification jobs, outbox, timers, requests).
    *
-   * @return the summary
+   * @return the summary (typed: {@link Admin#health})
    * @throws AsaApiException 403 unless this client signs with the operator key
    */
   public ObjectNode adminHealth() {

@@ -14,8 +14,9 @@ import java.util.Optional;
 
 /**
  * An agreement's escrow ({@code GET /agreements/{id}/escrow}): its status, what it holds, the
- * provider's collateral, every ledger transfer and every payment message (webhook). A binding's own
- * description (x402 requirements, an ERC-8183 job) is in {@link #json()}.
+ * provider's collateral, every ledger transfer and every payment message (webhook), and for an x402
+ * escrow the payment requirements a client's payload must accept. The rest of a binding's own
+ * description (the x402 {@code PaymentRequired}, an ERC-8183 binding's jobs) is in {@link #json()}.
  *
  * @param agreementId the agreement
  * @param state the agreement's lifecycle state
@@ -30,6 +31,8 @@ import java.util.Optional;
  * @param collateral the provider's collateral, when the terms ask for one
  * @param transfers the ledger transfers of this agreement, oldest first
  * @param messages the payment messages sent to the binding's endpoint, oldest first
+ * @param x402Requirements for an x402 escrow that can be funded, the requirements the client's
+ *     payment must accept ({@code x402_requirements})
  * @param json the whole answer, a copy
  */
 public record EscrowView(
@@ -44,6 +47,7 @@ public record EscrowView(
     Optional<Collateral> collateral,
     List<Transfer> transfers,
     List<Message> messages,
+    Optional<PaymentRequirements> x402Requirements,
     ObjectNode json) {
 
   private static final String WHAT = "an escrow answer";
@@ -60,6 +64,7 @@ public record EscrowView(
     Objects.requireNonNull(collateral, "collateral");
     transfers = List.copyOf(transfers);
     messages = List.copyOf(messages);
+    Objects.requireNonNull(x402Requirements, "x402Requirements");
     json = Objects.requireNonNull(json, "json").deepCopy();
   }
 
@@ -198,6 +203,48 @@ public record EscrowView(
   }
 
   /**
+   * The x402 PaymentRequirements an x402 escrow offers ({@code x402_requirements}), as the x402
+   * protocol names their members; what the facilitator adds for its kind ({@code extra}) is in
+   * {@link EscrowView#json()}.
+   *
+   * @param scheme the payment scheme, e.g. {@code exact} or {@code upto}
+   * @param network the network, e.g. {@code eip155:8453}
+   * @param amount the escrow's amount in the asset's atomic units, a decimal string as x402 writes
+   *     it
+   * @param asset the token's address
+   * @param payTo the address paid
+   * @param maxTimeoutSeconds how long the payment's authorization must stay valid
+   */
+  public record PaymentRequirements(
+      String scheme,
+      String network,
+      String amount,
+      String asset,
+      String payTo,
+      long maxTimeoutSeconds) {
+
+    /** Checks that nothing is null. */
+    public PaymentRequirements {
+      Objects.requireNonNull(scheme, "scheme");
+      Objects.requireNonNull(network, "network");
+      Objects.requireNonNull(amount, "amount");
+      Objects.requireNonNull(asset, "asset");
+      Objects.requireNonNull(payTo, "payTo");
+    }
+
+    static PaymentRequirements from(JsonNode r) {
+      String what = "the x402 requirements of " + WHAT;
+      return new PaymentRequirements(
+          Members.text(r, "scheme", what),
+          Members.text(r, "network", what),
+          Members.text(r, "amount", what),
+          Members.text(r, "asset", what),
+          Members.text(r, "payTo", what),
+          Members.integer(r, "maxTimeoutSeconds", what));
+    }
+  }
+
+  /**
    * Reads an escrow answer.
    *
    * @param answer the body of {@code GET /agreements/{id}/escrow}
@@ -224,6 +271,7 @@ public record EscrowView(
         Members.optionalChild(o, "collateral").map(Collateral::from),
         Members.objects(o, "transfers", WHAT).stream().map(Transfer::from).toList(),
         Members.objects(o, "messages", WHAT).stream().map(Message::from).toList(),
+        Members.optionalChild(o, "x402_requirements").map(PaymentRequirements::from),
         o);
   }
 

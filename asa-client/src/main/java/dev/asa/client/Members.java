@@ -8,7 +8,10 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -127,6 +130,44 @@ final class Members {
   /** An object member, or empty when it is absent or not an object. */
   static Optional<ObjectNode> optionalChild(JsonNode o, String name) {
     return o.path(name) instanceof ObjectNode child ? Optional.of(child) : Optional.empty();
+  }
+
+  /**
+   * An object member whose values are decimals (amounts by currency code), in the server's order;
+   * an absent member is an empty map.
+   */
+  static Map<String, BigDecimal> decimals(JsonNode o, String name, String what) {
+    JsonNode v = o.path(name);
+    if (v.isMissingNode() || v.isNull()) {
+      return Map.of();
+    }
+    if (!v.isObject()) {
+      throw missing(o, name, "an object of decimals", what);
+    }
+    Map<String, BigDecimal> out = new LinkedHashMap<>();
+    for (var e : v.properties()) {
+      out.put(e.getKey(), decimal(v, e.getKey(), what + "'s " + name));
+    }
+    return Collections.unmodifiableMap(out);
+  }
+
+  /**
+   * An object member whose values are integers (counts by name), in the server's order; an absent
+   * member is an empty map.
+   */
+  static Map<String, Long> integers(JsonNode o, String name, String what) {
+    JsonNode v = o.path(name);
+    if (v.isMissingNode() || v.isNull()) {
+      return Map.of();
+    }
+    if (!v.isObject()) {
+      throw missing(o, name, "an object of integers", what);
+    }
+    Map<String, Long> out = new LinkedHashMap<>();
+    for (var e : v.properties()) {
+      out.put(e.getKey(), integer(v, e.getKey(), what + "'s " + name));
+    }
+    return Collections.unmodifiableMap(out);
   }
 
   /** The strings of an array member; an absent member is an empty list. */

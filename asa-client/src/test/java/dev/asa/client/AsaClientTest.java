@@ -21,7 +21,10 @@ import java.security.SecureRandom;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -353,6 +356,55 @@ class AsaClientTest {
                   .contains("member 'state'");
               assertThat(e.body()).isEqualTo("{\"agreement_id\":\"asa-1\"}");
             });
+  }
+
+  @Test
+  void theTypedReferenceRegistryAndAdminReadsGoToTheirRoutesAndNameThemWhenUnusable() {
+    // The stand-in answers {} each time: every view needs more, and the refusal names its route.
+    Map<String, ThrowingCallable> calls = new LinkedHashMap<>();
+    Agreements agreements = client.agreements();
+    EvaluatorRegistry registry = client.registry();
+    Admin admin = client.admin();
+    calls.put("GET /templates", agreements::templates);
+    calls.put("GET /templates/general", () -> agreements.template("general"));
+    calls.put("GET /market/general", () -> agreements.market("general"));
+    calls.put("GET /reputation", () -> agreements.reputation("api_key", "agent 7"));
+    calls.put("GET /accounts/K", () -> agreements.account("K"));
+    calls.put("GET /agreements/asa-1/negotiation", () -> agreements.negotiation("asa-1"));
+    calls.put("POST /evaluators", () -> registry.register(Json.object()));
+    calls.put("GET /evaluators", () -> registry.list("research", null, 0));
+    calls.put("GET /evaluators/K", () -> registry.get("K"));
+    calls.put("POST /evaluators/K/suspend", () -> registry.suspend("K", "colluded"));
+    calls.put("POST /evaluators/K/reinstate", () -> registry.reinstate("K"));
+    calls.put("GET /admin/health", admin::health);
+    calls.put("PUT /admin/canaries", () -> admin.loadCanaries(Json.mapper().createArrayNode()));
+    calls.put("POST /admin/archive", () -> admin.startArchive("2026-01-01"));
+    calls.put("GET /admin/archives/a.jsonl", () -> admin.archive("a.jsonl"));
+
+    calls.forEach((route, call) ->
+        assertThatThrownBy(call)
+            .as(route)
+            .isInstanceOfSatisfying(
+                AsaApiException.class,
+                e -> assertThat(e.detail()).startsWith(route + " answered, but")));
+    assertThat(seen)
+        .extracting(s -> s.method() + " " + s.target())
+        .containsExactly(
+            "GET /templates",
+            "GET /templates/general",
+            "GET /market/general",
+            "GET /reputation?scheme=api_key&value=agent+7",
+            "GET /accounts/K",
+            "GET /agreements/asa-1/negotiation",
+            "POST /evaluators",
+            "GET /evaluators?service_type=research",
+            "GET /evaluators/K",
+            "POST /evaluators/K/suspend",
+            "POST /evaluators/K/reinstate",
+            "GET /admin/health",
+            "PUT /admin/canaries",
+            "POST /admin/archive",
+            "GET /admin/archives/a.jsonl");
   }
 
   @Test

@@ -335,6 +335,36 @@ class TypedViewsTest {
   }
 
   @Test
+  void anX402EscrowReadsThePaymentRequirementsAsTheServerNamesThem() throws IOException {
+    String escrow =
+        "{'agreement_id':'asa-1','state':'ACTIVE','binding':'x402','enabled':true,"
+            + "'amount':'10.00','currency':'USDC','status':'unfunded','balances':{},"
+            + "'transfers':[],'messages':[]%s}";
+    EscrowView x402 =
+        EscrowView.from(
+            json(
+                escrow.formatted(
+                    ",'x402_requirements':{'scheme':'upto','network':'eip155:84532',"
+                        + "'amount':'10000000','asset':'0x036C','payTo':'0x2096',"
+                        + "'maxTimeoutSeconds':259500,'extra':{'assetTransferMethod':'permit2'}},"
+                        + "'x402_payment_required':{'x402Version':2}")));
+
+    EscrowView.PaymentRequirements offered = x402.x402Requirements().orElseThrow();
+    assertThat(offered.scheme()).isEqualTo("upto");
+    assertThat(offered.amount()).isEqualTo("10000000");
+    assertThat(offered.payTo()).isEqualTo("0x2096");
+    assertThat(offered.maxTimeoutSeconds()).isEqualTo(259500);
+    assertThat(x402.json().at("/x402_requirements/extra/assetTransferMethod").asText())
+        .isEqualTo("permit2");
+    assertThat(EscrowView.from(json(escrow.formatted(""))).x402Requirements())
+        .as("a binding that offers none")
+        .isEmpty();
+    assertThatThrownBy(
+            () -> EscrowView.from(json(escrow.formatted(",'x402_requirements':{'scheme':'upto'}"))))
+        .hasMessageContaining("the x402 requirements of an escrow answer needs member 'network'");
+  }
+
+  @Test
   void aPageReadsItsItemsAndItsCursor() throws IOException {
     AgreementPage page =
         AgreementPage.from(
