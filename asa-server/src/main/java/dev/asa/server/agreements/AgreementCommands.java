@@ -169,7 +169,7 @@ public final class AgreementCommands {
         caller,
         () -> {
           try {
-            work.agreements().create(row, events, writes);
+            work.create(row, events, writes);
             work.remember(created.id(), 1, created);
           } catch (DuplicateKeyException e) {
             throw new ConflictException(

@@ -25,9 +25,9 @@ import org.jdbi.v3.core.statement.SqlStatement;
  * The agreements: one row each, the current document plus the columns the server queries by, with
  * who takes part (for listings) and which agreement was sub-contracted from which.
  *
- * <p>A creation or a change lands atomically with its events and side writes, and only if the
- * stored version is still the one the change was decided from (optimistic concurrency): {@link
- * StaleVersionException} otherwise, and nothing is written.
+ * <p>A creation or a change lands atomically with its events and side writes ({@code Writes} opens
+ * the transaction), and a change only if the stored version is still the one the change was decided
+ * from (optimistic concurrency): {@link StaleVersionException} otherwise, and nothing is written.
  */
 public final class AgreementStore {
 
@@ -118,84 +118,60 @@ public final class AgreementStore {
               rs.getString("currency"));
 
   private final Database database;
-  private final CommitListener listener;
 
-  AgreementStore(Database database, CommitListener listener) {
+  AgreementStore(Database database) {
     this.database = database;
-    this.listener = listener;
-  }
-
-  /** Inserts a new agreement (version as given, normally 1), its first events and side writes. */
-  public void create(AgreementRow row, List<EventRecord> events, List<Write> writes) {
-    Objects.requireNonNull(row, "row");
-    List<EventRecord> eventList = List.copyOf(events);
-    List<Write> writeList = List.copyOf(writes);
-    EventStore.requireBelongTo(row.id(), eventList);
-    database.write(
-        "creating agreement " + row.id(),
-        handle -> {
-          long rowSeq =
-              SqlErrors.naming(
-                  () -> "agreement " + row.id() + " already exists",
-                  () -> bindColumns(handle.createQuery(INSERT), row).mapTo(Long.class).one());
-          insertParties(handle, row, rowSeq, parties(row));
-          EventStore.append(handle, row.id(), eventList);
-          Writes.applyIn(handle, writeList);
-          return null;
-        });
-    Listeners.tell(
-        () -> listener.agreementCommitted(row.id(), null, row.state(), eventList, writeList));
   }
 
   /**
-   * Applies one change if the stored version still equals {@code commit.expectedVersion()};
-   * otherwise throws {@link StaleVersionException} and writes nothing. {@code createdAt} of the
-   * stored row never changes.
+   * Inserts a new agreement and who takes part in it, inside the caller's transaction (the one
+   * {@code Writes.createAgreement} opens for it, its first events and side writes).
+   *
+   * @throws dev.asa.server.store.db.DuplicateKeyException when an agreement has its id already
    */
-  public void commit(Commit commit) {
-    AgreementRow row = commit.updated();
-    long expected = commit.expectedVersion();
-    EventStore.requireBelongTo(row.id(), commit.events());
-    State from =
-        database.write(
-            "committing agreement " + row.id(),
-            handle -> {
-              // Reading first costs one indexed lookup and buys two things: a stale commit is
-              // refused
-              // before anything is written, and we learn the old parties without another query
-              // later.
-              Optional<Before> before =
-                  handle
-                      .createQuery(SELECT_BEFORE_COMMIT)
-                      .bind("id", row.id())
-                      .map(BEFORE)
-                      .findOne();
-              if (before.isEmpty() || before.get().version() != expected) {
-                throw new StaleVersionException(row.id(), expected);
-              }
-              // The version condition is what actually guarantees "one winner": on PostgreSQL a
-              // concurrent writer blocks on the row lock and then re-evaluates it against the new
-              // version.
-              int updated =
-                  bindColumns(handle.createUpdate(UPDATE), row)
-                      .bind("expected_version", expected)
-                      .execute();
-              if (updated == 0) {
-                throw new StaleVersionException(row.id(), expected);
-              }
-              long rowSeq = before.get().rowSeq();
-              Map<String, String> oldParties = before.get().parties();
-              Map<String, String> newParties = parties(row);
-              if (!oldParties.equals(newParties)) {
-                deleteParties(handle, rowSeq, oldParties);
-                insertParties(handle, row, rowSeq, newParties);
-              }
-              EventStore.append(handle, row.id(), commit.events());
-              Writes.applyIn(handle, commit.writes());
-              return before.get().state();
-            });
-    Listeners.tell(() ->
-        listener.agreementCommitted(row.id(), from, row.state(), commit.events(), commit.writes()));
+  static void insert(Handle handle, AgreementRow row) {
+    long rowSeq =
+        SqlErrors.naming(
+            () -> "agreement " + row.id() + " already exists",
+            () -> bindColumns(handle.createQuery(INSERT), row).mapTo(Long.class).one());
+    insertParties(handle, row, rowSeq, parties(row));
+  }
+
+  /**
+   * Replaces an agreement's row, inside the caller's transaction (the one {@code Writes.commit}
+   * opens for the change, its events and side writes), if the stored version still equals {@code
+   * expectedVersion}. {@code createdAt} of the stored row never changes.
+   *
+   * @return the agreement's state before the change
+   * @throws StaleVersionException when the stored version is another (or there is no such
+   *     agreement), before anything is written
+   */
+  static State update(Handle handle, AgreementRow row, long expectedVersion) {
+    // Reading first costs one indexed lookup and buys two things: a stale commit is refused
+    // before anything is written, and we learn the old parties without another query later.
+    Optional<Before> before =
+        handle.createQuery(SELECT_BEFORE_COMMIT).bind("id", row.id()).map(BEFORE).findOne();
+    if (before.isEmpty() || before.get().version() != expectedVersion) {
+      throw new StaleVersionException(row.id(), expectedVersion);
+    }
+    // The version condition is what actually guarantees "one winner": on PostgreSQL a
+    // concurrent writer blocks on the row lock and then re-evaluates it against the new
+    // version.
+    int updated =
+        bindColumns(handle.createUpdate(UPDATE), row)
+            .bind("expected_version", expectedVersion)
+            .execute();
+    if (updated == 0) {
+      throw new StaleVersionException(row.id(), expectedVersion);
+    }
+    long rowSeq = before.get().rowSeq();
+    Map<String, String> oldParties = before.get().parties();
+    Map<String, String> newParties = parties(row);
+    if (!oldParties.equals(newParties)) {
+      deleteParties(handle, rowSeq, oldParties);
+      insertParties(handle, row, rowSeq, newParties);
+    }
+    return before.get().state();
   }
 
   public Optional<AgreementRow> find(String id) {
@@ -380,14 +356,14 @@ public final class AgreementStore {
   }
 
   /** Records that a child agreement is sub-contracted from its parent (a {@link Write}). */
-  static void link(Handle handle, Write.LinkToParent link) {
+  static void link(Handle handle, String parentId, String childId) {
     SqlErrors.naming(
-        () -> link.childId() + " is already linked to " + link.parentId(),
+        () -> childId + " is already linked to " + parentId,
         () ->
             handle
                 .createUpdate(INSERT_LINK)
-                .bind("parent_id", link.parentId())
-                .bind("child_id", link.childId())
+                .bind("parent_id", parentId)
+                .bind("child_id", childId)
                 .execute());
   }
 

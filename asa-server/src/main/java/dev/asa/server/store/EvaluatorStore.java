@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.integrity.Calibration;
+import dev.asa.integrity.CanaryCheck;
 import dev.asa.integrity.EvaluatorProfile;
 import dev.asa.integrity.PoolMember;
 import dev.asa.integrity.RecordPublication;
@@ -25,7 +26,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeSet;
-import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.mapper.RowMapper;
@@ -184,42 +184,33 @@ public final class EvaluatorStore {
    * @throws DuplicateKeyException when its key is already registered (nothing is written)
    */
   public EvaluatorRow register(EvaluatorProfile profile, Instant at) {
-    return register(profile, at, List.of());
+    Objects.requireNonNull(profile, "profile");
+    return database.write(
+        "registering evaluator " + profile.keyId(), handle -> register(handle, profile, at));
   }
 
   /**
-   * As {@link #register(EvaluatorProfile, Instant)}, committing {@code alongside} in the same
-   * transaction (the idempotency record of the request that registers).
+   * As {@link #register(EvaluatorProfile, Instant)}, inside the caller's transaction (the one
+   * {@code Writes.registerEvaluator} opens for it and the writes that go with it).
    */
-  public EvaluatorRow register(EvaluatorProfile profile, Instant at, List<Write> alongside) {
-    Objects.requireNonNull(profile, "profile");
-    List<Write> writes = List.copyOf(alongside);
+  static EvaluatorRow register(Handle handle, EvaluatorProfile profile, Instant at) {
     Instant stamp = EpochMillis.truncate(at);
     String keyId = profile.keyId();
-    return database.write(
-        "registering evaluator " + keyId,
-        handle -> {
-          SqlErrors.naming(
-              () -> "an evaluator with key " + keyId + " is already registered",
-              () ->
-                  handle
-                      .createUpdate(INSERT)
-                      .bind("key_id", keyId)
-                      .bind("profile", Json.write(profile.toJson()))
-                      .bind("at", stamp.toEpochMilli())
-                      .bind("calibration", Json.write(Calibration.EMPTY.toStored()))
-                      .execute());
-          for (String type : profile.serviceTypes()) {
+    SqlErrors.naming(
+        () -> "an evaluator with key " + keyId + " is already registered",
+        () ->
             handle
-                .createUpdate(INSERT_TYPE)
-                .bind("service_type", type)
+                .createUpdate(INSERT)
                 .bind("key_id", keyId)
-                .execute();
-          }
-          Writes.applyIn(handle, writes);
-          return new EvaluatorRow(
-              new PoolMember(profile, TrackRecord.NEW, Standing.ACTIVE), stamp, stamp, 1);
-        });
+                .bind("profile", Json.write(profile.toJson()))
+                .bind("at", stamp.toEpochMilli())
+                .bind("calibration", Json.write(Calibration.EMPTY.toStored()))
+                .execute());
+    for (String type : profile.serviceTypes()) {
+      handle.createUpdate(INSERT_TYPE).bind("service_type", type).bind("key_id", keyId).execute();
+    }
+    return new EvaluatorRow(
+        new PoolMember(profile, TrackRecord.NEW, Standing.ACTIVE), stamp, stamp, 1);
   }
 
   /** The evaluator registered with this key (base64url), if any. */
@@ -328,38 +319,29 @@ public final class EvaluatorStore {
    *     profile or the streaks
    */
   public EvaluatorRow update(String keyId, UnaryOperator<PoolMember> change, Instant at) {
-    return update(keyId, change, at, row -> List.of());
+    Objects.requireNonNull(change, "change");
+    return database.write(
+        "updating evaluator " + keyId, handle -> update(handle, keyId, change, at));
   }
 
   /**
-   * As {@link #update(String, UnaryOperator, Instant)}, committing the writes {@code alongside}
-   * makes of the updated row in the same transaction (the idempotency record of the request).
+   * As {@link #update(String, UnaryOperator, Instant)}, inside the caller's transaction (the one
+   * {@code Writes.updateEvaluator} opens for it and the writes that go with it).
+   *
+   * @throws IllegalArgumentException when no evaluator has this key
    */
-  public EvaluatorRow update(
-      String keyId,
-      UnaryOperator<PoolMember> change,
-      Instant at,
-      Function<EvaluatorRow, List<Write>> alongside) {
-    Objects.requireNonNull(change, "change");
-    Objects.requireNonNull(alongside, "alongside");
-    Instant stamp = EpochMillis.truncate(at);
-    return database.write(
-        "updating evaluator " + keyId,
-        handle -> {
-          EvaluatorRow updated =
-              update(handle, keyId, change, stamp)
-                  .orElseThrow(() ->
-                      new IllegalArgumentException("no evaluator is registered with key " + keyId));
-          Writes.applyIn(handle, alongside.apply(updated));
-          return updated;
-        });
+  static EvaluatorRow update(
+      Handle handle, String keyId, UnaryOperator<PoolMember> change, Instant at) {
+    return updateIfRegistered(handle, keyId, change, EpochMillis.truncate(at))
+        .orElseThrow(
+            () -> new IllegalArgumentException("no evaluator is registered with key " + keyId));
   }
 
   /**
    * The change of {@link #update(String, UnaryOperator, Instant)} inside a transaction already
    * open; empty (and nothing written) when no evaluator has this key.
    */
-  private static Optional<EvaluatorRow> update(
+  private static Optional<EvaluatorRow> updateIfRegistered(
       Handle handle, String keyId, UnaryOperator<PoolMember> change, Instant stamp) {
     int touched =
         handle.createUpdate(TOUCH).bind("at", stamp.toEpochMilli()).bind("key_id", keyId).execute();
@@ -396,23 +378,23 @@ public final class EvaluatorStore {
    * A canary's outcome in the evaluator's record (a {@link Write}, committed with the settlement
    * that graded it); nothing for a key no evaluator holds.
    */
-  static void recordCanary(Handle handle, Write.RecordCanary w) {
-    update(
+  static void recordCanary(Handle handle, String evaluatorKey, CanaryCheck check, Instant at) {
+    updateIfRegistered(
         handle,
-        w.evaluatorKey(),
-        m -> new PoolMember(m.profile(), m.record().withCanary(w.check()), m.standing()),
-        EpochMillis.truncate(w.at()));
+        evaluatorKey,
+        m -> new PoolMember(m.profile(), m.record().withCanary(check), m.standing()),
+        EpochMillis.truncate(at));
   }
 
   /**
    * Calibration samples in the evaluator's record (a {@link Write}); nothing for an unknown key.
    */
-  static void recordCalibration(Handle handle, Write.RecordCalibration w) {
-    update(
+  static void recordCalibration(Handle handle, String evaluatorKey, Calibration more, Instant at) {
+    updateIfRegistered(
         handle,
-        w.evaluatorKey(),
-        m -> new PoolMember(m.profile(), m.record().withCalibration(w.more()), m.standing()),
-        EpochMillis.truncate(w.at()));
+        evaluatorKey,
+        m -> new PoolMember(m.profile(), m.record().withCalibration(more), m.standing()),
+        EpochMillis.truncate(at));
   }
 
   /** One point of an evaluator's record over time: its figures after one change. */
@@ -537,8 +519,9 @@ public final class EvaluatorStore {
   }
 
   /** An assessment (a {@link Write}, committed with the settlement that recorded its result). */
-  static void recordAssessment(Handle handle, Write.RecordAssessment w) {
-    recordAssessment(handle, new TreeSet<>(w.evaluatorKeys()), w.providerKey(), w.at());
+  static void recordAssessment(
+      Handle handle, Collection<String> evaluatorKeys, String providerKey, Instant at) {
+    recordAssessment(handle, new TreeSet<>(evaluatorKeys), providerKey, at);
   }
 
   private static void recordAssessment(

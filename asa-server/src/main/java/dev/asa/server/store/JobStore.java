@@ -157,19 +157,18 @@ public final class JobStore {
    * Finishes a job that is still queued or running, erasing the content it held; refuses (as a
    * duplicate) one already finished, so a job finishes once (a {@link Write}).
    */
-  static void finish(Handle handle, Write.FinishJob finish) {
+  static void finish(Handle handle, String jobId, JobRow.Status status, String error, Instant at) {
     int updated =
         handle
             .createUpdate(FINISH)
-            .bind("status", finish.status().wireName())
-            .bind("stage", finish.status() == JobRow.Status.COMPLETED ? "done" : "failed")
-            .bind("error", finish.error())
-            .bind("updated_at", finish.at().toEpochMilli())
-            .bind("id", finish.jobId())
+            .bind("status", status.wireName())
+            .bind("stage", status == JobRow.Status.COMPLETED ? "done" : "failed")
+            .bind("error", error)
+            .bind("updated_at", at.toEpochMilli())
+            .bind("id", jobId)
             .execute();
     if (updated != 1) {
-      throw new DuplicateKeyException(
-          "verification job " + finish.jobId() + " has already finished", null);
+      throw new DuplicateKeyException("verification job " + jobId + " has already finished", null);
     }
   }
 }

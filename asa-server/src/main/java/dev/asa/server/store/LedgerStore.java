@@ -8,6 +8,7 @@ import dev.asa.server.store.db.Database;
 import dev.asa.server.store.db.EpochMillis;
 import dev.asa.server.store.db.SqlErrors;
 import java.math.BigDecimal;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -143,16 +144,17 @@ public final class LedgerStore {
   }
 
   /** Keeps the payment authorization of a funding, one per agreement (a {@link Write}). */
-  static void putAuthorization(Handle handle, Write.PutAuthorization put) {
+  static void putAuthorization(
+      Handle handle, String agreementId, String binding, String body, Instant at) {
     SqlErrors.naming(
-        () -> "agreement " + put.agreementId() + " is already funded",
+        () -> "agreement " + agreementId + " is already funded",
         () ->
             handle
                 .createUpdate(INSERT_AUTHORIZATION)
-                .bind("agreement_id", put.agreementId())
-                .bind("binding", put.binding())
-                .bind("body", put.body())
-                .bind("created_at", put.at().toEpochMilli())
+                .bind("agreement_id", agreementId)
+                .bind("binding", binding)
+                .bind("body", body)
+                .bind("created_at", at.toEpochMilli())
                 .execute());
   }
 

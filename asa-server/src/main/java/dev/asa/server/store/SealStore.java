@@ -3,6 +3,7 @@ package dev.asa.server.store;
 import dev.asa.server.store.db.Database;
 import dev.asa.server.store.db.EpochMillis;
 import dev.asa.server.store.db.SqlErrors;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
@@ -113,34 +114,30 @@ public final class SealStore {
                 .execute());
   }
 
-  static void setValidation(Handle handle, Write.SetSealValidation set) {
+  static void setValidation(Handle handle, String sealId, String validation) {
     int updated =
         handle
             .createUpdate(UPDATE_VALIDATION)
-            .bind("validation", set.validation())
-            .bind("id", set.sealId())
+            .bind("validation", validation)
+            .bind("id", sealId)
             .execute();
     if (updated != 1) {
-      throw new IllegalArgumentException("no seal " + set.sealId());
+      throw new IllegalArgumentException("no seal " + sealId);
     }
   }
 
   /** Sets revealed_at once; a seal already revealed keeps its first time. */
-  static void reveal(Handle handle, Write.RevealSeal reveal) {
-    handle
-        .createUpdate(REVEAL)
-        .bind("at", reveal.at().toEpochMilli())
-        .bind("id", reveal.sealId())
-        .execute();
+  static void reveal(Handle handle, String sealId, Instant at) {
+    handle.createUpdate(REVEAL).bind("at", at.toEpochMilli()).bind("id", sealId).execute();
   }
 
-  static void logRead(Handle handle, Write.LogSealRead read) {
+  static void logRead(Handle handle, String sealId, String caller, String route, Instant at) {
     handle
         .createUpdate(INSERT_READ)
-        .bind("seal_id", read.sealId())
-        .bind("caller", read.caller())
-        .bind("route", read.route())
-        .bind("at", read.at().toEpochMilli())
+        .bind("seal_id", sealId)
+        .bind("caller", caller)
+        .bind("route", route)
+        .bind("at", at.toEpochMilli())
         .execute();
   }
 }

@@ -23,7 +23,7 @@ import java.util.Map;
  * DuplicateKeyException}, {@link LedgerRefusedException}, {@link StoreUnavailableException}, {@link
  * IllegalArgumentException} (a reference to a row that does not exist) or {@link
  * IllegalStateException} (anything unexpected). Writes to several tables commit atomically: an
- * agreement change with its {@link Write}s ({@link AgreementStore#commit}), or writes alone ({@link
+ * agreement change with its {@link Write}s ({@link Writes#commit}), or writes alone ({@link
  * Writes#apply}).
  */
 public final class Store implements AutoCloseable {
@@ -61,7 +61,7 @@ public final class Store implements AutoCloseable {
     NonceCarrier database = new NonceCarrier(raw);
     this.database = database;
     this.migrations = Map.copyOf(migrations);
-    this.agreements = new AgreementStore(database, listener);
+    this.agreements = new AgreementStore(database);
     this.events = new EventStore(database);
     this.writes = new Writes(database, listener);
     this.statistics = new StoreStatistics(database, database::commits);

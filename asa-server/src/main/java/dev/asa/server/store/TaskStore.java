@@ -297,31 +297,29 @@ public final class TaskStore {
   }
 
   /** Ends the agreement's unended tasks as withdrawn; tasks already ended are left as they are. */
-  static void withdraw(Handle handle, Write.WithdrawTasks withdraw) {
+  static void withdraw(
+      Handle handle, String agreementId, Integer beforeDelivery, String outcome, Instant at) {
     handle
         .createUpdate(WITHDRAW)
-        .bind("outcome", withdraw.outcome())
-        .bind("at", withdraw.at().toEpochMilli())
-        .bind("agreement_id", withdraw.agreementId())
-        .bind(
-            "before",
-            withdraw.beforeDelivery() != null ? withdraw.beforeDelivery() : Integer.MAX_VALUE)
+        .bind("outcome", outcome)
+        .bind("at", at.toEpochMilli())
+        .bind("agreement_id", agreementId)
+        .bind("before", beforeDelivery != null ? beforeDelivery : Integer.MAX_VALUE)
         .execute();
   }
 
   /** Ends a task once: refused (DuplicateKeyException) for a task already ended. */
-  static void end(Handle handle, Write.EndTask end) {
+  static void end(Handle handle, String taskId, TaskRow.Status status, String outcome, Instant at) {
     int updated =
         handle
             .createUpdate(END)
-            .bind("status", end.status().column())
-            .bind("outcome", end.outcome())
-            .bind("at", end.at().toEpochMilli())
-            .bind("id", end.taskId())
+            .bind("status", status.column())
+            .bind("outcome", outcome)
+            .bind("at", at.toEpochMilli())
+            .bind("id", taskId)
             .execute();
     if (updated != 1) {
-      throw new DuplicateKeyException(
-          "evaluator task " + end.taskId() + " has already ended", null);
+      throw new DuplicateKeyException("evaluator task " + taskId + " has already ended", null);
     }
   }
 }

@@ -66,9 +66,18 @@ public final class UnitOfWork {
     this.archives = archives;
   }
 
-  /** The agreements it loads and commits, for use cases that create or look one up. */
+  /** The agreements it loads, for use cases that look one up or list them. */
   public AgreementStore agreements() {
     return agreements;
+  }
+
+  /**
+   * Creates an agreement with its first events and side writes, in one transaction.
+   *
+   * @throws DuplicateKeyException when an agreement has its id already
+   */
+  public void create(AgreementRow row, List<EventRecord> events, List<Write> sideWrites) {
+    writes.createAgreement(row, events, sideWrites);
   }
 
   /** Now, at the millisecond precision both stores keep. */
@@ -124,7 +133,7 @@ public final class UnitOfWork {
     }
     sideWrites.addAll(IdempotencyTicket.writes(ticket, outcome, now));
     try {
-      agreements.commit(new Commit(updated, row.version(), chained, sideWrites));
+      writes.commit(new Commit(updated, row.version(), chained, sideWrites));
     } catch (StaleVersionException e) {
       throw new ConflictException(
           "agreement " + id + " changed while this request was processed; read it again and retry");

@@ -70,8 +70,8 @@ class AgreementCountsTest {
     for (int i = 0; i < AgreementQueries.MAX_COUNTED; i++) {
       String copy = id + "-" + i;
       store
-          .agreements()
-          .create(
+          .writes()
+          .createAgreement(
               new AgreementRow(
                   copy,
                   1,

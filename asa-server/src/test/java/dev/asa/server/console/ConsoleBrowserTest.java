@@ -600,7 +600,7 @@ class ConsoleBrowserTest {
               row.updatedAt(),
               row.amount(),
               row.currency());
-      store.agreements().commit(new Commit(renamed, row.version(), List.of(), List.of()));
+      store.writes().commit(new Commit(renamed, row.version(), List.of(), List.of()));
     }
   }
 

@@ -46,7 +46,9 @@ class OutboxDeadLetterTest {
   void start() {
     store = Stores.open(null, dir);
     agreement = TestRows.agreement("asa-outbox-dead", 1, State.PROPOSED);
-    store.agreements().create(agreement, List.of(TestRows.event(agreement.id(), 1)), List.of());
+    store
+        .writes()
+        .createAgreement(agreement, List.of(TestRows.event(agreement.id(), 1)), List.of());
     receiver = new WebhookReceiver(SERVER_KEY.publicKey(), clock);
     courier =
         new WebhookCourier(

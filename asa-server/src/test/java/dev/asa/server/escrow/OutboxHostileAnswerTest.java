@@ -65,7 +65,9 @@ class OutboxHostileAnswerTest {
     MutableClock clock = new MutableClock(Instant.now());
     try (Store store = Stores.open(schema == null ? null : schema.url(), dir)) {
       AgreementRow agreement = TestRows.agreement("asa-outbox-nul", 1, State.PROPOSED);
-      store.agreements().create(agreement, List.of(TestRows.event(agreement.id(), 1)), List.of());
+      store
+          .writes()
+          .createAgreement(agreement, List.of(TestRows.event(agreement.id(), 1)), List.of());
       for (String route : List.of("/ok", "/refused")) {
         store
             .writes()

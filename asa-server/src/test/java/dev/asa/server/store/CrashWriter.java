@@ -19,9 +19,9 @@ public final class CrashWriter {
     // Never closed on purpose: the process dies by SIGKILL in the middle of this loop.
     for (int i = 0; ; i++) {
       String id = id(i);
-      store.agreements().create(version1(id), List.of(TestRows.event(id, 1)), List.of());
+      store.writes().createAgreement(version1(id), List.of(TestRows.event(id, 1)), List.of());
       store
-          .agreements()
+          .writes()
           .commit(
               new Commit(
                   version2(id),

@@ -74,8 +74,8 @@ class SqliteStoreTest extends StoreContract {
     String marker = "SECRET-MARKER-" + "x".repeat(40);
     AgreementRow v1 = agreement("erase-bytes", 1, State.ACTIVE);
     store
-        .agreements()
-        .create(
+        .writes()
+        .createAgreement(
             v1,
             List.of(event(v1.id(), 1)),
             List.of(
@@ -89,7 +89,7 @@ class SqliteStoreTest extends StoreContract {
     assertThat(fileContains(marker)).as("content present before erasure").isTrue();
 
     store
-        .agreements()
+        .writes()
         .commit(
             new Commit(
                 next(v1, State.VERIFIED),

@@ -35,7 +35,9 @@ class TimersRetryTest {
   void open() {
     store = Stores.open(null, dir);
     agreement = TestRows.agreement("asa-timer-retry", 1, State.PROPOSED);
-    store.agreements().create(agreement, List.of(TestRows.event(agreement.id(), 1)), List.of());
+    store
+        .writes()
+        .createAgreement(agreement, List.of(TestRows.event(agreement.id(), 1)), List.of());
   }
 
   @AfterEach
