@@ -3,8 +3,24 @@ package dev.asa.server.store;
 import dev.asa.integrity.EvaluatorProfile;
 import dev.asa.integrity.PoolMember;
 import dev.asa.lifecycle.State;
+import dev.asa.server.store.agreements.AgreementRow;
+import dev.asa.server.store.agreements.AgreementStore;
+import dev.asa.server.store.agreements.EventRecord;
+import dev.asa.server.store.agreements.EventStore;
 import dev.asa.server.store.db.Database;
 import dev.asa.server.store.db.StaleVersionException;
+import dev.asa.server.store.escrow.LedgerStore;
+import dev.asa.server.store.escrow.OutboxStore;
+import dev.asa.server.store.idempotency.IdempotencyStore;
+import dev.asa.server.store.pool.EvaluatorRow;
+import dev.asa.server.store.pool.EvaluatorStore;
+import dev.asa.server.store.reputation.ReputationStore;
+import dev.asa.server.store.shadow.SealStore;
+import dev.asa.server.store.timers.TimerStore;
+import dev.asa.server.store.verification.DeliverableStore;
+import dev.asa.server.store.verification.JobStore;
+import dev.asa.server.store.verification.TaskStore;
+import dev.asa.server.store.verification.VerificationStore;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -16,7 +32,9 @@ import org.jdbi.v3.core.Handle;
  * Every transaction that writes to more than one concern's tables: {@link Write}s alone ({@link
  * #apply}), or with the change they ride on (an agreement's creation or change, an evaluator's
  * registration or update). Each store writes its own tables only; this is where they are joined in
- * one transaction, and where each {@link Write} is handed to the store that owns its table.
+ * one transaction, and where each {@link Write} is handed to the store that owns its table. (The
+ * stores' static methods that take a {@link Handle} are for this: each writes inside a transaction
+ * already open.)
  */
 public final class Writes {
 

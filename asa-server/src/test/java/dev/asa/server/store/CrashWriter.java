@@ -1,6 +1,8 @@
 package dev.asa.server.store;
 
 import dev.asa.lifecycle.State;
+import dev.asa.server.store.agreements.AgreementRow;
+import dev.asa.server.store.verification.DeliverableRow;
 import java.nio.file.Path;
 import java.util.List;
 

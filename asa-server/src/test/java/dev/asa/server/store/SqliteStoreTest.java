@@ -7,6 +7,7 @@ import static dev.asa.server.store.TestRows.next;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.asa.lifecycle.State;
+import dev.asa.server.store.agreements.AgreementRow;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -10,6 +10,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.asa.json.Json;
 import dev.asa.lifecycle.State;
+import dev.asa.server.store.agreements.AgreementFilter;
+import dev.asa.server.store.agreements.AgreementRow;
+import dev.asa.server.store.agreements.EventRecord;
 import dev.asa.server.store.db.Dialect;
 import dev.asa.server.store.db.DuplicateKeyException;
 import dev.asa.server.store.db.Migrations;
@@ -17,6 +20,19 @@ import dev.asa.server.store.db.MigrationsTest;
 import dev.asa.server.store.db.Page;
 import dev.asa.server.store.db.StaleVersionException;
 import dev.asa.server.store.db.StoreStatistics;
+import dev.asa.server.store.escrow.ChainTransaction;
+import dev.asa.server.store.escrow.ChainTransactionStore;
+import dev.asa.server.store.escrow.LedgerEntry;
+import dev.asa.server.store.escrow.LedgerRefusedException;
+import dev.asa.server.store.escrow.OutboxRow;
+import dev.asa.server.store.idempotency.IdempotencyRow;
+import dev.asa.server.store.shadow.SealRead;
+import dev.asa.server.store.shadow.SealRow;
+import dev.asa.server.store.timers.TimerRow;
+import dev.asa.server.store.verification.DeliverableRow;
+import dev.asa.server.store.verification.JobRow;
+import dev.asa.server.store.verification.VerificationRow;
+import dev.asa.server.store.verification.VerificationStore;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -322,7 +338,7 @@ abstract class StoreContract {
   void aDeadOutboxMessageKeepsItsAttemptsAndErrorAndIsNeverClaimedAgain() {
     AgreementRow a = created("outbox-dead");
     var m =
-        new dev.asa.server.store.OutboxMessage(
+        new dev.asa.server.store.escrow.OutboxMessage(
             "msg-" + a.id(), a.id(), "escrow.release", "http://x/", "{\"a\":1}", T0, 0);
     store.writes().apply(List.of(new Write.Enqueue(m)));
     java.time.Duration lease = java.time.Duration.ofSeconds(60);
@@ -333,7 +349,7 @@ abstract class StoreContract {
             m.id(), "n1", OutboxRow.Status.PENDING, T0.plusSeconds(1), "HTTP 500", null, null);
     assertThat(store.outbox().claimDue(T0.plusSeconds(1), "n1", lease, 1000))
         .filteredOn(x -> x.id().equals(m.id()))
-        .extracting(dev.asa.server.store.OutboxMessage::attempts)
+        .extracting(dev.asa.server.store.escrow.OutboxMessage::attempts)
         .containsExactly(1);
     store
         .outbox()
@@ -482,12 +498,12 @@ abstract class StoreContract {
   void outboxMessagesAreClaimedOnceAndRecordEachAttempt() {
     AgreementRow a = created("outbox");
     var m =
-        new dev.asa.server.store.OutboxMessage(
+        new dev.asa.server.store.escrow.OutboxMessage(
             "msg-" + a.id(), a.id(), "escrow.release", "http://x/", "{\"a\":1}", T0, 0);
     store.writes().apply(List.of(new Write.Enqueue(m)));
     java.time.Duration lease = java.time.Duration.ofSeconds(60);
     assertThat(store.outbox().claimDue(T0, "n1", lease, 1000))
-        .extracting(dev.asa.server.store.OutboxMessage::id)
+        .extracting(dev.asa.server.store.escrow.OutboxMessage::id)
         .contains(m.id());
     assertThat(store.outbox().claimDue(T0.plusSeconds(1), "n2", lease, 1000))
         .noneMatch(x -> x.id().equals(m.id()));
