@@ -184,6 +184,7 @@ public final class AsaServer implements AutoCloseable {
           new EvaluatorRegistry(
               store.evaluators(),
               store.canarySets(),
+              store.writes(),
               config.qualification(),
               store.tasks()::canariesServed);
       if (config.canaries() != null) { // the file given at start-up replaces the stored set

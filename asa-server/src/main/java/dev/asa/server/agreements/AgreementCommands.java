@@ -29,12 +29,12 @@ import dev.asa.server.pool.EvaluatorAssignments;
 import dev.asa.server.reputation.Reputation;
 import dev.asa.server.settlement.Closing;
 import dev.asa.server.shadow.ShadowSeals;
-import dev.asa.server.store.AgreementRow;
-import dev.asa.server.store.DeliverableRow;
-import dev.asa.server.store.DeliverableStore;
-import dev.asa.server.store.EventRecord;
 import dev.asa.server.store.Write;
+import dev.asa.server.store.agreements.AgreementRow;
+import dev.asa.server.store.agreements.EventRecord;
 import dev.asa.server.store.db.DuplicateKeyException;
+import dev.asa.server.store.verification.DeliverableRow;
+import dev.asa.server.store.verification.DeliverableStore;
 import dev.asa.server.verification.EvaluatorTasks;
 import dev.asa.server.verification.VerificationRunner;
 import dev.asa.server.work.Actor;
@@ -169,7 +169,7 @@ public final class AgreementCommands {
         caller,
         () -> {
           try {
-            work.agreements().create(row, events, writes);
+            work.create(row, events, writes);
             work.remember(created.id(), 1, created);
           } catch (DuplicateKeyException e) {
             throw new ConflictException(

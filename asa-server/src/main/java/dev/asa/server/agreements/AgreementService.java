@@ -277,6 +277,7 @@ public final class AgreementService {
         new EvaluatorRegistry(
             store.evaluators(),
             store.canarySets(),
+            store.writes(),
             QualificationPolicy.DEFAULTS,
             store.tasks()::canariesServed));
   }

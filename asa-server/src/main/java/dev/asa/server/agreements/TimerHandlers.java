@@ -4,7 +4,7 @@ import dev.asa.access.Caller;
 import dev.asa.access.Operation;
 import dev.asa.document.Agreement;
 import dev.asa.server.settlement.Closing;
-import dev.asa.server.store.TimerRow;
+import dev.asa.server.store.timers.TimerRow;
 import dev.asa.server.verification.VerificationFlow;
 import dev.asa.server.work.Change;
 import dev.asa.server.work.Deadlines;

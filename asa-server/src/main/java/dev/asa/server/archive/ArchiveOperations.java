@@ -2,8 +2,8 @@ package dev.asa.server.archive;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.json.Json;
-import dev.asa.server.store.ArchiveRow;
-import dev.asa.server.store.ArchiveStore;
+import dev.asa.server.store.archive.ArchiveRow;
+import dev.asa.server.store.archive.ArchiveStore;
 import dev.asa.server.work.NotFoundException;
 import dev.asa.server.work.Outcome;
 import java.nio.file.Path;

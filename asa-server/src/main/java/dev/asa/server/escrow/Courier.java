@@ -1,6 +1,6 @@
 package dev.asa.server.escrow;
 
-import dev.asa.server.store.OutboxMessage;
+import dev.asa.server.store.escrow.OutboxMessage;
 import dev.asa.text.ControlCharacters;
 
 /** Carries one outbox message to its destination, once per call; the {@link Outbox} retries. */

@@ -1,10 +1,10 @@
 package dev.asa.server.escrow;
 
 import dev.asa.server.metrics.Metrics;
-import dev.asa.server.store.OutboxMessage;
-import dev.asa.server.store.OutboxRow;
-import dev.asa.server.store.OutboxStore;
 import dev.asa.server.store.db.RepeatedFailures;
+import dev.asa.server.store.escrow.OutboxMessage;
+import dev.asa.server.store.escrow.OutboxRow;
+import dev.asa.server.store.escrow.OutboxStore;
 import dev.asa.server.timers.DuePoller;
 import dev.asa.server.timers.RetryPolicy;
 import java.time.Clock;

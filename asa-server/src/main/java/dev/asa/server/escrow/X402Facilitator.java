@@ -14,7 +14,7 @@ import dev.asa.server.net.GuardedHttpClient;
 import dev.asa.server.net.OutboundRequest;
 import dev.asa.server.net.OutboundResponse;
 import dev.asa.server.net.OutboundTimeoutException;
-import dev.asa.server.store.OutboxMessage;
+import dev.asa.server.store.escrow.OutboxMessage;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;

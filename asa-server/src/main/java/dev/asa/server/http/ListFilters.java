@@ -2,7 +2,7 @@ package dev.asa.server.http;
 
 import dev.asa.json.Json;
 import dev.asa.lifecycle.State;
-import dev.asa.server.store.AgreementFilter;
+import dev.asa.server.store.agreements.AgreementFilter;
 import io.javalin.http.Context;
 import java.math.BigDecimal;
 import java.time.Instant;

@@ -25,7 +25,7 @@ import dev.asa.server.metrics.HealthSummary;
 import dev.asa.server.metrics.Metrics;
 import dev.asa.server.pool.RegistryService;
 import dev.asa.server.reputation.Reputation;
-import dev.asa.server.store.AgreementFilter;
+import dev.asa.server.store.agreements.AgreementFilter;
 import dev.asa.server.verification.EvaluatorQueue;
 import dev.asa.server.verification.VerificationFlow;
 import dev.asa.server.verification.VerificationService;

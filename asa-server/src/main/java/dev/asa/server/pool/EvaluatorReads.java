@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.access.Caller;
 import dev.asa.access.RegistryReader;
 import dev.asa.json.Json;
-import dev.asa.server.store.EvaluatorRow;
+import dev.asa.server.store.pool.EvaluatorRow;
 import dev.asa.server.work.NotFoundException;
 import java.util.List;
 

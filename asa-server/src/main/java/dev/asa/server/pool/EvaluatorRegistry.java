@@ -14,11 +14,12 @@ import dev.asa.integrity.Qualification;
 import dev.asa.integrity.QualificationPolicy;
 import dev.asa.integrity.Standing;
 import dev.asa.json.Json;
-import dev.asa.server.store.CanarySetRow;
-import dev.asa.server.store.CanarySetStore;
-import dev.asa.server.store.EvaluatorRow;
-import dev.asa.server.store.EvaluatorStore;
 import dev.asa.server.store.Write;
+import dev.asa.server.store.Writes;
+import dev.asa.server.store.pool.CanarySetRow;
+import dev.asa.server.store.pool.CanarySetStore;
+import dev.asa.server.store.pool.EvaluatorRow;
+import dev.asa.server.store.pool.EvaluatorStore;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -50,6 +51,7 @@ public final class EvaluatorRegistry {
 
   private final EvaluatorStore evaluators;
   private final CanarySetStore canarySets;
+  private final Writes writes;
   private final QualificationPolicy policy;
   private final Supplier<Set<String>> canariesServed;
 
@@ -60,21 +62,28 @@ public final class EvaluatorRegistry {
 
   /** A registry that knows of no canary served (tests that give no canaries). */
   public EvaluatorRegistry(
-      EvaluatorStore evaluators, CanarySetStore canarySets, QualificationPolicy policy) {
-    this(evaluators, canarySets, policy, Set::of);
+      EvaluatorStore evaluators,
+      CanarySetStore canarySets,
+      Writes writes,
+      QualificationPolicy policy) {
+    this(evaluators, canarySets, writes, policy, Set::of);
   }
 
   /**
+   * @param writes what commits a registration or a change of standing with the writes that go with
+   *     it
    * @param canariesServed the ids of every canary anyone has been given ({@code
    *     TaskStore.canariesServed}): what says whether the set can still qualify anyone
    */
   public EvaluatorRegistry(
       EvaluatorStore evaluators,
       CanarySetStore canarySets,
+      Writes writes,
       QualificationPolicy policy,
       Supplier<Set<String>> canariesServed) {
     this.evaluators = Objects.requireNonNull(evaluators, "evaluators");
     this.canarySets = Objects.requireNonNull(canarySets, "canarySets");
+    this.writes = Objects.requireNonNull(writes, "writes");
     this.policy = Objects.requireNonNull(policy, "policy");
     this.canariesServed = Objects.requireNonNull(canariesServed, "canariesServed");
   }
@@ -278,7 +287,7 @@ public final class EvaluatorRegistry {
 
   /** As {@link #register(EvaluatorProfile, Instant)}, committing {@code alongside} with it. */
   public EvaluatorRow register(EvaluatorProfile profile, Instant at, List<Write> alongside) {
-    return evaluators.register(profile, at, alongside);
+    return writes.registerEvaluator(profile, at, alongside);
   }
 
   /**
@@ -300,7 +309,7 @@ public final class EvaluatorRegistry {
       UnaryOperator<Standing> change,
       Instant at,
       Function<EvaluatorRow, List<Write>> alongside) {
-    return evaluators.update(
+    return writes.updateEvaluator(
         keyId,
         m -> new PoolMember(m.profile(), m.record(), change.apply(m.standing())),
         at,

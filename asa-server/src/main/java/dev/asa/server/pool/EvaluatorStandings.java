@@ -3,7 +3,7 @@ package dev.asa.server.pool;
 import dev.asa.access.Caller;
 import dev.asa.access.RegistryReader;
 import dev.asa.integrity.Standing;
-import dev.asa.server.store.EvaluatorRow;
+import dev.asa.server.store.pool.EvaluatorRow;
 import dev.asa.server.work.ConflictException;
 import dev.asa.server.work.IdempotencyTicket;
 import dev.asa.server.work.NotFoundException;

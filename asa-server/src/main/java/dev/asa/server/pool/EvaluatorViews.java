@@ -7,8 +7,8 @@ import dev.asa.access.RegistryReader;
 import dev.asa.integrity.Qualification;
 import dev.asa.integrity.Standing;
 import dev.asa.json.Json;
-import dev.asa.server.store.EvaluatorRow;
-import dev.asa.server.store.EvaluatorStore;
+import dev.asa.server.store.pool.EvaluatorRow;
+import dev.asa.server.store.pool.EvaluatorStore;
 import java.time.Instant;
 import java.util.List;
 

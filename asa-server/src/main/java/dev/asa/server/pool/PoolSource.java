@@ -4,7 +4,7 @@ import dev.asa.integrity.Calibration;
 import dev.asa.integrity.CanaryCheck;
 import dev.asa.integrity.PoolMember;
 import dev.asa.integrity.QualificationPolicy;
-import dev.asa.server.store.EvaluatorRow;
+import dev.asa.server.store.pool.EvaluatorRow;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;

@@ -9,7 +9,7 @@ import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.json.Json;
 import dev.asa.reputation.SignedSignals;
 import dev.asa.server.escrow.Courier;
-import dev.asa.server.store.OutboxMessage;
+import dev.asa.server.store.escrow.OutboxMessage;
 import java.time.Clock;
 
 /**

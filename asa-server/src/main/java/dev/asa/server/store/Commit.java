@@ -1,5 +1,7 @@
 package dev.asa.server.store;
 
+import dev.asa.server.store.agreements.AgreementRow;
+import dev.asa.server.store.agreements.EventRecord;
 import java.util.List;
 import java.util.Objects;
 

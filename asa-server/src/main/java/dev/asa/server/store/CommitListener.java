@@ -1,6 +1,7 @@
 package dev.asa.server.store;
 
 import dev.asa.lifecycle.State;
+import dev.asa.server.store.agreements.EventRecord;
 import java.util.List;
 
 /**

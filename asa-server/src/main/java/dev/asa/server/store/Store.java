@@ -1,5 +1,8 @@
 package dev.asa.server.store;
 
+import dev.asa.server.store.agreements.AgreementStore;
+import dev.asa.server.store.agreements.EventStore;
+import dev.asa.server.store.archive.ArchiveStore;
 import dev.asa.server.store.db.Database;
 import dev.asa.server.store.db.DuplicateKeyException;
 import dev.asa.server.store.db.Migrations;
@@ -9,6 +12,20 @@ import dev.asa.server.store.db.Readiness;
 import dev.asa.server.store.db.StaleVersionException;
 import dev.asa.server.store.db.StoreStatistics;
 import dev.asa.server.store.db.StoreUnavailableException;
+import dev.asa.server.store.escrow.ChainTransactionStore;
+import dev.asa.server.store.escrow.LedgerRefusedException;
+import dev.asa.server.store.escrow.LedgerStore;
+import dev.asa.server.store.escrow.OutboxStore;
+import dev.asa.server.store.idempotency.IdempotencyStore;
+import dev.asa.server.store.pool.CanarySetStore;
+import dev.asa.server.store.pool.EvaluatorStore;
+import dev.asa.server.store.reputation.ReputationStore;
+import dev.asa.server.store.shadow.SealStore;
+import dev.asa.server.store.timers.TimerStore;
+import dev.asa.server.store.verification.DeliverableStore;
+import dev.asa.server.store.verification.JobStore;
+import dev.asa.server.store.verification.TaskStore;
+import dev.asa.server.store.verification.VerificationStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -23,7 +40,7 @@ import java.util.Map;
  * DuplicateKeyException}, {@link LedgerRefusedException}, {@link StoreUnavailableException}, {@link
  * IllegalArgumentException} (a reference to a row that does not exist) or {@link
  * IllegalStateException} (anything unexpected). Writes to several tables commit atomically: an
- * agreement change with its {@link Write}s ({@link AgreementStore#commit}), or writes alone ({@link
+ * agreement change with its {@link Write}s ({@link Writes#commit}), or writes alone ({@link
  * Writes#apply}).
  */
 public final class Store implements AutoCloseable {
@@ -61,7 +78,7 @@ public final class Store implements AutoCloseable {
     NonceCarrier database = new NonceCarrier(raw);
     this.database = database;
     this.migrations = Map.copyOf(migrations);
-    this.agreements = new AgreementStore(database, listener);
+    this.agreements = new AgreementStore(database);
     this.events = new EventStore(database);
     this.writes = new Writes(database, listener);
     this.statistics = new StoreStatistics(database, database::commits);

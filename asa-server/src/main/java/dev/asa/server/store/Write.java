@@ -1,6 +1,14 @@
 package dev.asa.server.store;
 
 import dev.asa.ledger.Transfer;
+import dev.asa.server.store.escrow.OutboxMessage;
+import dev.asa.server.store.idempotency.IdempotencyRow;
+import dev.asa.server.store.shadow.SealRow;
+import dev.asa.server.store.timers.TimerRow;
+import dev.asa.server.store.verification.DeliverableRow;
+import dev.asa.server.store.verification.JobRow;
+import dev.asa.server.store.verification.TaskRow;
+import dev.asa.server.store.verification.VerificationRow;
 import java.time.Instant;
 import java.util.Objects;
 

@@ -1,10 +1,10 @@
 package dev.asa.server.timers;
 
 import dev.asa.server.metrics.Metrics;
-import dev.asa.server.store.TimerRow;
-import dev.asa.server.store.TimerStore;
 import dev.asa.server.store.db.RepeatedFailures;
 import dev.asa.server.store.db.StoreUnavailableException;
+import dev.asa.server.store.timers.TimerRow;
+import dev.asa.server.store.timers.TimerStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

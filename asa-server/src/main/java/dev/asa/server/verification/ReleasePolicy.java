@@ -12,7 +12,7 @@ import dev.asa.document.Agreement;
 import dev.asa.json.Json;
 import dev.asa.scoring.DynamicTiers;
 import dev.asa.scoring.ThresholdNoise;
-import dev.asa.server.store.VerificationStore;
+import dev.asa.server.store.verification.VerificationStore;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

@@ -5,7 +5,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.asa.document.Agreement;
 import dev.asa.document.AgreementDocuments;
 import dev.asa.facts.ServerFacts;
-import dev.asa.server.store.AgreementRow;
+import dev.asa.server.store.agreements.AgreementRow;
 
 /**
  * Parsed agreements by id and row version. Reading a stored document means parsing it, reading its

@@ -2,7 +2,7 @@ package dev.asa.server.work;
 
 import dev.asa.document.Agreement;
 import dev.asa.lifecycle.Event;
-import dev.asa.server.store.AgreementRow;
+import dev.asa.server.store.agreements.AgreementRow;
 import java.time.Instant;
 
 /** The loaded agreement a decision is made on, with the time and who acts. */

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.agreement.InvalidDocumentException;
 import dev.asa.agreement.StrictJson;
 import dev.asa.crypto.Digest;
-import dev.asa.server.store.DeliverableRow;
+import dev.asa.server.store.verification.DeliverableRow;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;

@@ -3,7 +3,7 @@ package dev.asa.server.work;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.Event;
-import dev.asa.server.store.EventRecord;
+import dev.asa.server.store.agreements.EventRecord;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

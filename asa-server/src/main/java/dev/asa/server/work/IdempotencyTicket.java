@@ -1,8 +1,8 @@
 package dev.asa.server.work;
 
 import dev.asa.json.Json;
-import dev.asa.server.store.IdempotencyRow;
 import dev.asa.server.store.Write;
+import dev.asa.server.store.idempotency.IdempotencyRow;
 import java.time.Instant;
 import java.util.List;
 

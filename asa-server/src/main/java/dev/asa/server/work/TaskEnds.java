@@ -2,10 +2,10 @@ package dev.asa.server.work;
 
 import dev.asa.document.Agreement;
 import dev.asa.lifecycle.State;
-import dev.asa.server.store.DeliverableRow;
-import dev.asa.server.store.DeliverableStore;
-import dev.asa.server.store.TaskRow;
 import dev.asa.server.store.Write;
+import dev.asa.server.store.verification.DeliverableRow;
+import dev.asa.server.store.verification.DeliverableStore;
+import dev.asa.server.store.verification.TaskRow;
 import java.time.Instant;
 import java.util.Optional;
 

@@ -8,18 +8,18 @@ import dev.asa.document.Agreement;
 import dev.asa.lifecycle.Event;
 import dev.asa.lifecycle.State;
 import dev.asa.server.reputation.ReputationFeed;
-import dev.asa.server.store.AgreementRow;
-import dev.asa.server.store.AgreementStore;
-import dev.asa.server.store.ArchiveStore;
 import dev.asa.server.store.Commit;
-import dev.asa.server.store.EventRecord;
-import dev.asa.server.store.EventStore;
-import dev.asa.server.store.LedgerRefusedException;
-import dev.asa.server.store.Tombstone;
 import dev.asa.server.store.Write;
 import dev.asa.server.store.Writes;
+import dev.asa.server.store.agreements.AgreementRow;
+import dev.asa.server.store.agreements.AgreementStore;
+import dev.asa.server.store.agreements.EventRecord;
+import dev.asa.server.store.agreements.EventStore;
+import dev.asa.server.store.archive.ArchiveStore;
+import dev.asa.server.store.archive.Tombstone;
 import dev.asa.server.store.db.DuplicateKeyException;
 import dev.asa.server.store.db.StaleVersionException;
+import dev.asa.server.store.escrow.LedgerRefusedException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -66,9 +66,18 @@ public final class UnitOfWork {
     this.archives = archives;
   }
 
-  /** The agreements it loads and commits, for use cases that create or look one up. */
+  /** The agreements it loads, for use cases that look one up or list them. */
   public AgreementStore agreements() {
     return agreements;
+  }
+
+  /**
+   * Creates an agreement with its first events and side writes, in one transaction.
+   *
+   * @throws DuplicateKeyException when an agreement has its id already
+   */
+  public void create(AgreementRow row, List<EventRecord> events, List<Write> sideWrites) {
+    writes.createAgreement(row, events, sideWrites);
   }
 
   /** Now, at the millisecond precision both stores keep. */
@@ -124,7 +133,7 @@ public final class UnitOfWork {
     }
     sideWrites.addAll(IdempotencyTicket.writes(ticket, outcome, now));
     try {
-      agreements.commit(new Commit(updated, row.version(), chained, sideWrites));
+      writes.commit(new Commit(updated, row.version(), chained, sideWrites));
     } catch (StaleVersionException e) {
       throw new ConflictException(
           "agreement " + id + " changed while this request was processed; read it again and retry");

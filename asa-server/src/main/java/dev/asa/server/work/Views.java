@@ -16,7 +16,7 @@ import dev.asa.lifecycle.Action;
 import dev.asa.lifecycle.Lifecycle;
 import dev.asa.lifecycle.State;
 import dev.asa.server.escrow.Enforcement;
-import dev.asa.server.store.AgreementRow;
+import dev.asa.server.store.agreements.AgreementRow;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

@@ -6,10 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.asa.access.Caller;
 import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.evaluators.StructuralEvaluator;
-import dev.asa.server.store.AgreementFilter;
-import dev.asa.server.store.AgreementRow;
 import dev.asa.server.store.Store;
 import dev.asa.server.store.Stores;
+import dev.asa.server.store.agreements.AgreementFilter;
+import dev.asa.server.store.agreements.AgreementRow;
 import dev.asa.server.verification.DeliverableFetcher;
 import dev.asa.server.verification.VerificationRunner;
 import dev.asa.testing.Fixtures;
@@ -70,8 +70,8 @@ class AgreementCountsTest {
     for (int i = 0; i < AgreementQueries.MAX_COUNTED; i++) {
       String copy = id + "-" + i;
       store
-          .agreements()
-          .create(
+          .writes()
+          .createAgreement(
               new AgreementRow(
                   copy,
                   1,

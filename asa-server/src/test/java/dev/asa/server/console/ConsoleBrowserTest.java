@@ -8,10 +8,10 @@ import dev.asa.agreement.Role;
 import dev.asa.client.AsaClient;
 import dev.asa.crypto.DidKey;
 import dev.asa.server.AsaServer;
-import dev.asa.server.store.AgreementRow;
 import dev.asa.server.store.Commit;
 import dev.asa.server.store.Store;
 import dev.asa.server.store.Stores;
+import dev.asa.server.store.agreements.AgreementRow;
 import dev.asa.testing.Fixtures;
 import java.net.URI;
 import java.nio.file.Files;
@@ -600,7 +600,7 @@ class ConsoleBrowserTest {
               row.updatedAt(),
               row.amount(),
               row.currency());
-      store.agreements().commit(new Commit(renamed, row.version(), List.of(), List.of()));
+      store.writes().commit(new Commit(renamed, row.version(), List.of(), List.of()));
     }
   }
 

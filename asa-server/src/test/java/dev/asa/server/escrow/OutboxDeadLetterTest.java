@@ -8,13 +8,13 @@ import dev.asa.server.escrow.WebhookReceiver.Mode;
 import dev.asa.server.metrics.Metrics;
 import dev.asa.server.net.FetchPolicy;
 import dev.asa.server.net.GuardedHttpClient;
-import dev.asa.server.store.AgreementRow;
-import dev.asa.server.store.OutboxMessage;
-import dev.asa.server.store.OutboxRow;
 import dev.asa.server.store.Store;
 import dev.asa.server.store.Stores;
 import dev.asa.server.store.TestRows;
 import dev.asa.server.store.Write;
+import dev.asa.server.store.agreements.AgreementRow;
+import dev.asa.server.store.escrow.OutboxMessage;
+import dev.asa.server.store.escrow.OutboxRow;
 import dev.asa.server.timers.RetryPolicy;
 import dev.asa.testing.Fixtures;
 import dev.asa.testing.MutableClock;
@@ -46,7 +46,9 @@ class OutboxDeadLetterTest {
   void start() {
     store = Stores.open(null, dir);
     agreement = TestRows.agreement("asa-outbox-dead", 1, State.PROPOSED);
-    store.agreements().create(agreement, List.of(TestRows.event(agreement.id(), 1)), List.of());
+    store
+        .writes()
+        .createAgreement(agreement, List.of(TestRows.event(agreement.id(), 1)), List.of());
     receiver = new WebhookReceiver(SERVER_KEY.publicKey(), clock);
     courier =
         new WebhookCourier(

@@ -7,14 +7,14 @@ import dev.asa.lifecycle.State;
 import dev.asa.server.metrics.Metrics;
 import dev.asa.server.net.FetchPolicy;
 import dev.asa.server.net.GuardedHttpClient;
-import dev.asa.server.store.AgreementRow;
-import dev.asa.server.store.OutboxMessage;
-import dev.asa.server.store.OutboxRow;
 import dev.asa.server.store.Store;
 import dev.asa.server.store.Stores;
 import dev.asa.server.store.TestRows;
 import dev.asa.server.store.Write;
+import dev.asa.server.store.agreements.AgreementRow;
 import dev.asa.server.store.db.TestPostgres;
+import dev.asa.server.store.escrow.OutboxMessage;
+import dev.asa.server.store.escrow.OutboxRow;
 import dev.asa.server.timers.RetryPolicy;
 import dev.asa.testing.Fixtures;
 import dev.asa.testing.MutableClock;
@@ -65,7 +65,9 @@ class OutboxHostileAnswerTest {
     MutableClock clock = new MutableClock(Instant.now());
     try (Store store = Stores.open(schema == null ? null : schema.url(), dir)) {
       AgreementRow agreement = TestRows.agreement("asa-outbox-nul", 1, State.PROPOSED);
-      store.agreements().create(agreement, List.of(TestRows.event(agreement.id(), 1)), List.of());
+      store
+          .writes()
+          .createAgreement(agreement, List.of(TestRows.event(agreement.id(), 1)), List.of());
       for (String route : List.of("/ok", "/refused")) {
         store
             .writes()

@@ -11,7 +11,7 @@ import dev.asa.server.escrow.Courier.Attempt;
 import dev.asa.server.escrow.WebhookReceiver.Mode;
 import dev.asa.server.net.FetchPolicy;
 import dev.asa.server.net.GuardedHttpClient;
-import dev.asa.server.store.OutboxMessage;
+import dev.asa.server.store.escrow.OutboxMessage;
 import dev.asa.signedrequests.StandardWebhooks;
 import dev.asa.testing.Fixtures;
 import dev.asa.testing.MutableClock;

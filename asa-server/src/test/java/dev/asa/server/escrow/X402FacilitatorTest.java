@@ -14,7 +14,7 @@ import dev.asa.server.escrow.x402.Requirements;
 import dev.asa.server.escrow.x402.X402;
 import dev.asa.server.net.FetchPolicy;
 import dev.asa.server.net.GuardedHttpClient;
-import dev.asa.server.store.OutboxMessage;
+import dev.asa.server.store.escrow.OutboxMessage;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

@@ -44,7 +44,8 @@ class EvaluatorRegistryTest {
   void open() {
     store = Stores.open(null, dir);
     registry =
-        new EvaluatorRegistry(store.evaluators(), store.canarySets(), QualificationPolicy.DEFAULTS);
+        new EvaluatorRegistry(
+            store.evaluators(), store.canarySets(), store.writes(), QualificationPolicy.DEFAULTS);
   }
 
   @AfterEach
@@ -147,7 +148,8 @@ class EvaluatorRegistryTest {
     assertThat(registry.canaries()).isEmpty();
     assertThat(registry.canarySet()).isEmpty();
     EvaluatorRegistry otherNode =
-        new EvaluatorRegistry(store.evaluators(), store.canarySets(), QualificationPolicy.DEFAULTS);
+        new EvaluatorRegistry(
+            store.evaluators(), store.canarySets(), store.writes(), QualificationPolicy.DEFAULTS);
 
     CanarySet first = CanarySet.parse(canaryLine("a", "research") + "\n" + canaryLine("b", null));
     CanarySetInfo info = registry.loadCanaries(first, "operator x", T0);

@@ -3,6 +3,8 @@ package dev.asa.server.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.asa.server.store.agreements.AgreementFilter;
+import dev.asa.server.store.agreements.AgreementRow;
 import dev.asa.server.store.db.Dialect;
 import java.math.BigDecimal;
 import java.nio.file.Path;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.asa.server.store.db.DatabaseUrl;
 import dev.asa.server.store.db.Dialect;
 import dev.asa.server.store.db.TestPostgres;
+import dev.asa.server.store.verification.VerificationStore;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.sql.Connection;

@@ -1,6 +1,8 @@
 package dev.asa.server.store;
 
 import dev.asa.lifecycle.State;
+import dev.asa.server.store.agreements.AgreementRow;
+import dev.asa.server.store.verification.DeliverableRow;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -19,9 +21,9 @@ public final class CrashWriter {
     // Never closed on purpose: the process dies by SIGKILL in the middle of this loop.
     for (int i = 0; ; i++) {
       String id = id(i);
-      store.agreements().create(version1(id), List.of(TestRows.event(id, 1)), List.of());
+      store.writes().createAgreement(version1(id), List.of(TestRows.event(id, 1)), List.of());
       store
-          .agreements()
+          .writes()
           .commit(
               new Commit(
                   version2(id),

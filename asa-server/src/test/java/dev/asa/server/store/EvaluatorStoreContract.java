@@ -12,6 +12,10 @@ import dev.asa.integrity.PoolMember;
 import dev.asa.integrity.Standing;
 import dev.asa.integrity.TrackRecord;
 import dev.asa.server.store.db.DuplicateKeyException;
+import dev.asa.server.store.pool.CanarySetRow;
+import dev.asa.server.store.pool.CanarySetStore;
+import dev.asa.server.store.pool.EvaluatorRow;
+import dev.asa.server.store.pool.EvaluatorStore;
 import dev.asa.testing.Fixtures;
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -113,7 +117,8 @@ abstract class EvaluatorStoreContract {
     // The settlement's own write fails (here: ending a task that does not exist): the record
     // changes with it or not at all, never alone.
     Write failing =
-        new Write.EndTask("task-" + run, dev.asa.server.store.TaskRow.Status.SETTLED, "x", T0);
+        new Write.EndTask(
+            "task-" + run, dev.asa.server.store.verification.TaskRow.Status.SETTLED, "x", T0);
     assertThatThrownBy(() -> store.writes().apply(List.of(canaryOutcome, assessment, failing)))
         .isInstanceOf(DuplicateKeyException.class);
     assertThat(record("ada")).isEqualTo(before);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.asa.json.Json;
+import dev.asa.server.store.agreements.AgreementRow;
 import dev.asa.server.store.db.Dialect;
 import dev.asa.server.store.db.Migrations;
 import java.nio.file.Path;

@@ -2,9 +2,12 @@ package dev.asa.server.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.asa.server.store.agreements.AgreementRow;
+import dev.asa.server.store.agreements.EventRecord;
 import dev.asa.server.store.db.Dialect;
 import dev.asa.server.store.db.PackedText;
 import dev.asa.server.store.db.TestPostgres;
+import dev.asa.server.store.verification.VerificationRow;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;

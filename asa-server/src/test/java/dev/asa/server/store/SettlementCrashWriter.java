@@ -3,6 +3,7 @@ package dev.asa.server.store;
 import dev.asa.agreement.Identity;
 import dev.asa.integrity.CanaryCheck;
 import dev.asa.integrity.EvaluatorProfile;
+import dev.asa.server.store.verification.TaskRow;
 import dev.asa.testing.Fixtures;
 import java.math.BigDecimal;
 import java.time.Instant;

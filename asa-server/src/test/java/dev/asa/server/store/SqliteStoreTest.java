@@ -7,6 +7,7 @@ import static dev.asa.server.store.TestRows.next;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.asa.lifecycle.State;
+import dev.asa.server.store.agreements.AgreementRow;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -74,8 +75,8 @@ class SqliteStoreTest extends StoreContract {
     String marker = "SECRET-MARKER-" + "x".repeat(40);
     AgreementRow v1 = agreement("erase-bytes", 1, State.ACTIVE);
     store
-        .agreements()
-        .create(
+        .writes()
+        .createAgreement(
             v1,
             List.of(event(v1.id(), 1)),
             List.of(
@@ -89,7 +90,7 @@ class SqliteStoreTest extends StoreContract {
     assertThat(fileContains(marker)).as("content present before erasure").isTrue();
 
     store
-        .agreements()
+        .writes()
         .commit(
             new Commit(
                 next(v1, State.VERIFIED),

@@ -10,6 +10,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.asa.json.Json;
 import dev.asa.lifecycle.State;
+import dev.asa.server.store.agreements.AgreementFilter;
+import dev.asa.server.store.agreements.AgreementRow;
+import dev.asa.server.store.agreements.EventRecord;
 import dev.asa.server.store.db.Dialect;
 import dev.asa.server.store.db.DuplicateKeyException;
 import dev.asa.server.store.db.Migrations;
@@ -17,6 +20,19 @@ import dev.asa.server.store.db.MigrationsTest;
 import dev.asa.server.store.db.Page;
 import dev.asa.server.store.db.StaleVersionException;
 import dev.asa.server.store.db.StoreStatistics;
+import dev.asa.server.store.escrow.ChainTransaction;
+import dev.asa.server.store.escrow.ChainTransactionStore;
+import dev.asa.server.store.escrow.LedgerEntry;
+import dev.asa.server.store.escrow.LedgerRefusedException;
+import dev.asa.server.store.escrow.OutboxRow;
+import dev.asa.server.store.idempotency.IdempotencyRow;
+import dev.asa.server.store.shadow.SealRead;
+import dev.asa.server.store.shadow.SealRow;
+import dev.asa.server.store.timers.TimerRow;
+import dev.asa.server.store.verification.DeliverableRow;
+import dev.asa.server.store.verification.JobRow;
+import dev.asa.server.store.verification.VerificationRow;
+import dev.asa.server.store.verification.VerificationStore;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -69,7 +85,7 @@ abstract class StoreContract {
 
   private AgreementRow created(String prefix) {
     AgreementRow row = agreement(uniqueId(prefix), 1, State.PROPOSED);
-    store.agreements().create(row, List.of(event(row.id(), 1)), List.of());
+    store.writes().createAgreement(row, List.of(event(row.id(), 1)), List.of());
     return row;
   }
 
@@ -92,7 +108,7 @@ abstract class StoreContract {
             Instant.parse("2025-01-02T03:04:06.999Z"));
     List<EventRecord> events = List.of(event(id, 1), event(id, 2));
 
-    store.agreements().create(row, events, List.of());
+    store.writes().createAgreement(row, events, List.of());
 
     assertThat(store.agreements().find(id)).contains(row);
     assertThat(store.agreements().find(id).orElseThrow().createdAt())
@@ -107,7 +123,7 @@ abstract class StoreContract {
     AgreementRow first = created("dup");
     AgreementRow second = agreement(first.id(), 1, State.ACTIVE);
 
-    assertThatThrownBy(() -> store.agreements().create(second, List.of(), List.of()))
+    assertThatThrownBy(() -> store.writes().createAgreement(second, List.of(), List.of()))
         .isInstanceOf(DuplicateKeyException.class)
         .hasMessageContaining(first.id());
 
@@ -122,8 +138,8 @@ abstract class StoreContract {
 
     assertThatThrownBy(() ->
             store
-                .agreements()
-                .create(
+                .writes()
+                .createAgreement(
                     row,
                     List.of(event(id, 1), event(id, 1)),
                     List.of(new Write.PutDeliverable(deliverable(id, 1, "x")))))
@@ -140,8 +156,8 @@ abstract class StoreContract {
     String id = uniqueId("foreign-event");
     assertThatThrownBy(() ->
             store
-                .agreements()
-                .create(
+                .writes()
+                .createAgreement(
                     agreement(id, 1, State.PROPOSED), List.of(event("someone-else", 1)), List.of()))
         .isInstanceOf(IllegalArgumentException.class);
     assertThat(store.agreements().find(id)).isEmpty();
@@ -156,7 +172,7 @@ abstract class StoreContract {
     DeliverableRow delivered = deliverable(v1.id(), 1, "the work");
 
     store
-        .agreements()
+        .writes()
         .commit(
             new Commit(
                 v2, 1, List.of(event(v1.id(), 2)), List.of(new Write.PutDeliverable(delivered))));
@@ -166,7 +182,7 @@ abstract class StoreContract {
     assertThat(store.deliverables().latest(v1.id())).contains(delivered);
 
     AgreementRow v3 = next(v2, State.VERIFIED);
-    store.agreements().commit(new Commit(v3, 2, List.of(event(v1.id(), 3)), List.of()));
+    store.writes().commit(new Commit(v3, 2, List.of(event(v1.id(), 3)), List.of()));
     assertThat(store.agreements().find(v1.id()).orElseThrow().version()).isEqualTo(3);
   }
 
@@ -186,7 +202,7 @@ abstract class StoreContract {
             v1.createdAt().plusSeconds(3600),
             v1.updatedAt().plusSeconds(5));
 
-    store.agreements().commit(new Commit(v2, 1, List.of(), List.of()));
+    store.writes().commit(new Commit(v2, 1, List.of(), List.of()));
 
     AgreementRow stored = store.agreements().find(v1.id()).orElseThrow();
     assertThat(stored.createdAt()).isEqualTo(v1.createdAt());
@@ -205,7 +221,7 @@ abstract class StoreContract {
   void staleCommitIsRefusedAndWritesNothing() {
     AgreementRow v1 = created("stale");
     AgreementRow v2 = next(v1, State.ACTIVE);
-    store.agreements().commit(new Commit(v2, 1, List.of(event(v1.id(), 2)), List.of()));
+    store.writes().commit(new Commit(v2, 1, List.of(event(v1.id(), 2)), List.of()));
 
     // A second writer that also read version 1.
     AgreementRow competing = next(v1, State.REJECTED);
@@ -219,7 +235,7 @@ abstract class StoreContract {
                 new IdempotencyRow("scope-" + v1.id(), "k1", "h", 200, "{}", T0)));
 
     assertThatThrownBy(() ->
-            store.agreements().commit(new Commit(competing, 1, List.of(event(v1.id(), 3)), writes)))
+            store.writes().commit(new Commit(competing, 1, List.of(event(v1.id(), 3)), writes)))
         .isInstanceOf(StaleVersionException.class)
         .hasMessage("agreement " + v1.id() + " changed concurrently (expected version 1)");
 
@@ -233,7 +249,7 @@ abstract class StoreContract {
   @Test
   void commitOfAnUnknownAgreementIsStale() {
     AgreementRow ghost = agreement(uniqueId("ghost"), 2, State.ACTIVE);
-    assertThatThrownBy(() -> store.agreements().commit(new Commit(ghost, 1, List.of(), List.of())))
+    assertThatThrownBy(() -> store.writes().commit(new Commit(ghost, 1, List.of(), List.of())))
         .isInstanceOf(StaleVersionException.class);
     assertThat(store.agreements().find(ghost.id())).isEmpty();
   }
@@ -322,7 +338,7 @@ abstract class StoreContract {
   void aDeadOutboxMessageKeepsItsAttemptsAndErrorAndIsNeverClaimedAgain() {
     AgreementRow a = created("outbox-dead");
     var m =
-        new dev.asa.server.store.OutboxMessage(
+        new dev.asa.server.store.escrow.OutboxMessage(
             "msg-" + a.id(), a.id(), "escrow.release", "http://x/", "{\"a\":1}", T0, 0);
     store.writes().apply(List.of(new Write.Enqueue(m)));
     java.time.Duration lease = java.time.Duration.ofSeconds(60);
@@ -333,7 +349,7 @@ abstract class StoreContract {
             m.id(), "n1", OutboxRow.Status.PENDING, T0.plusSeconds(1), "HTTP 500", null, null);
     assertThat(store.outbox().claimDue(T0.plusSeconds(1), "n1", lease, 1000))
         .filteredOn(x -> x.id().equals(m.id()))
-        .extracting(dev.asa.server.store.OutboxMessage::attempts)
+        .extracting(dev.asa.server.store.escrow.OutboxMessage::attempts)
         .containsExactly(1);
     store
         .outbox()
@@ -482,12 +498,12 @@ abstract class StoreContract {
   void outboxMessagesAreClaimedOnceAndRecordEachAttempt() {
     AgreementRow a = created("outbox");
     var m =
-        new dev.asa.server.store.OutboxMessage(
+        new dev.asa.server.store.escrow.OutboxMessage(
             "msg-" + a.id(), a.id(), "escrow.release", "http://x/", "{\"a\":1}", T0, 0);
     store.writes().apply(List.of(new Write.Enqueue(m)));
     java.time.Duration lease = java.time.Duration.ofSeconds(60);
     assertThat(store.outbox().claimDue(T0, "n1", lease, 1000))
-        .extracting(dev.asa.server.store.OutboxMessage::id)
+        .extracting(dev.asa.server.store.escrow.OutboxMessage::id)
         .contains(m.id());
     assertThat(store.outbox().claimDue(T0.plusSeconds(1), "n2", lease, 1000))
         .noneMatch(x -> x.id().equals(m.id()));
@@ -596,10 +612,10 @@ abstract class StoreContract {
     AgreementRow second = created("recent");
     AgreementRow open = created("recent");
     store
-        .agreements()
+        .writes()
         .commit(new Commit(next(first, State.CLOSED), 1, List.of(event(first.id(), 2)), List.of()));
     store
-        .agreements()
+        .writes()
         .commit(
             new Commit(next(second, State.CLOSED), 1, List.of(event(second.id(), 2)), List.of()));
     List<String> closed =
@@ -618,7 +634,7 @@ abstract class StoreContract {
     String id = v1.id();
     AgreementRow v2 = next(v1, State.ACTIVE);
     // Handed over out of order: the log is ordered by seq, not by insertion.
-    store.agreements().commit(new Commit(v2, 1, List.of(event(id, 3), event(id, 2)), List.of()));
+    store.writes().commit(new Commit(v2, 1, List.of(event(id, 3), event(id, 2)), List.of()));
     assertThat(store.events().log(id)).extracting(EventRecord::seq).containsExactly(1L, 2L, 3L);
     assertThat(store.events().log(id).get(1)).isEqualTo(event(id, 2));
     assertThat(store.events().last(id)).contains(event(id, 3));
@@ -626,7 +642,7 @@ abstract class StoreContract {
 
     AgreementRow v3 = next(v2, State.DELIVERED);
     assertThatThrownBy(
-            () -> store.agreements().commit(new Commit(v3, 2, List.of(event(id, 3)), List.of())))
+            () -> store.writes().commit(new Commit(v3, 2, List.of(event(id, 3)), List.of())))
         .isInstanceOf(DuplicateKeyException.class)
         .hasMessageContaining(id);
 
@@ -661,9 +677,7 @@ abstract class StoreContract {
               ready.countDown();
               go.await();
               try {
-                store
-                    .agreements()
-                    .commit(new Commit(mine, 1, List.of(event(v1.id(), 2)), List.of()));
+                store.writes().commit(new Commit(mine, 1, List.of(event(v1.id(), 2)), List.of()));
                 return "won";
               } catch (StaleVersionException e) {
                 return "stale";
@@ -706,7 +720,7 @@ abstract class StoreContract {
         .hasMessageContaining("attempt 1");
 
     store
-        .agreements()
+        .writes()
         .commit(
             new Commit(
                 next(v1, State.VERIFIED),
@@ -859,7 +873,7 @@ abstract class StoreContract {
     String id = uniqueId("provided");
     AgreementRow row =
         new AgreementRow(id, 1, State.ACTIVE, "{}", serviceType, client, provider, null, T0, T0);
-    store.agreements().create(row, List.of(event(id, 1)), List.of());
+    store.writes().createAgreement(row, List.of(event(id, 1)), List.of());
     return row;
   }
 
@@ -972,16 +986,16 @@ abstract class StoreContract {
     AgreementRow row = agreement(uniqueId("with-key"), 1, State.PROPOSED);
     IdempotencyRow key = new IdempotencyRow(scope, "k", "h", 201, "{}", T0);
     store
-        .agreements()
-        .create(row, List.of(event(row.id(), 1)), List.of(new Write.PutIdempotency(key)));
+        .writes()
+        .createAgreement(row, List.of(event(row.id(), 1)), List.of(new Write.PutIdempotency(key)));
     assertThat(store.idempotency().find(scope, "k")).contains(key);
 
     // The loser of an idempotency race creates nothing.
     AgreementRow loser = agreement(uniqueId("loser"), 1, State.PROPOSED);
     assertThatThrownBy(() ->
             store
-                .agreements()
-                .create(
+                .writes()
+                .createAgreement(
                     loser, List.of(event(loser.id(), 1)), List.of(new Write.PutIdempotency(key))))
         .isInstanceOf(DuplicateKeyException.class);
     assertThat(store.agreements().find(loser.id())).isEmpty();
@@ -999,8 +1013,8 @@ abstract class StoreContract {
       String provider = i % 3 == 1 ? party : uniqueId("p");
       String evaluator = i % 3 == 2 || i == 24 ? party : null;
       store
-          .agreements()
-          .create(
+          .writes()
+          .createAgreement(
               agreement(id, 1, State.PROPOSED, client, provider, evaluator, T0.plusSeconds(i)),
               List.of(event(id, 1)),
               List.of());
@@ -1062,7 +1076,7 @@ abstract class StoreContract {
             at,
             amount,
             currency);
-    store.agreements().create(row, List.of(event(id, 1)), List.of());
+    store.writes().createAgreement(row, List.of(event(id, 1)), List.of());
     return row;
   }
 
@@ -1196,7 +1210,7 @@ abstract class StoreContract {
             v1.clientIdentity(),
             v1.createdAt()); // the client also becomes the evaluator
 
-    store.agreements().commit(new Commit(v2, 1, List.of(), List.of()));
+    store.writes().commit(new Commit(v2, 1, List.of(), List.of()));
 
     assertThat(store.agreements().listByParty(v1.providerIdentity(), null, 10).items()).isEmpty();
     assertThat(store.agreements().listByParty(v1.evaluatorIdentity(), null, 10).items()).isEmpty();
@@ -1210,7 +1224,7 @@ abstract class StoreContract {
   @Test
   void aSealIsStoredOnePerAgreementValidatedRevealedOnceAndItsReadsLogged() {
     AgreementRow row = agreement("agr-seal", 1, State.PROPOSED);
-    store.agreements().create(row, List.of(event(row.id(), 1)), List.of());
+    store.writes().createAgreement(row, List.of(event(row.id(), 1)), List.of());
     SealRow seal =
         new SealRow(
             "seal-1",

@@ -1,6 +1,9 @@
 package dev.asa.server.store;
 
 import dev.asa.lifecycle.State;
+import dev.asa.server.store.agreements.AgreementRow;
+import dev.asa.server.store.agreements.EventRecord;
+import dev.asa.server.store.verification.DeliverableRow;
 import java.time.Instant;
 
 /** Builders for test rows, with every field filled so round trips check every column. */

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.asa.lifecycle.State;
 import dev.asa.server.metrics.Metrics;
-import dev.asa.server.store.AgreementRow;
 import dev.asa.server.store.Store;
 import dev.asa.server.store.Stores;
 import dev.asa.server.store.TestRows;
-import dev.asa.server.store.TimerRow;
 import dev.asa.server.store.Write;
+import dev.asa.server.store.agreements.AgreementRow;
+import dev.asa.server.store.timers.TimerRow;
 import dev.asa.testing.MutableClock;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,7 +35,9 @@ class TimersRetryTest {
   void open() {
     store = Stores.open(null, dir);
     agreement = TestRows.agreement("asa-timer-retry", 1, State.PROPOSED);
-    store.agreements().create(agreement, List.of(TestRows.event(agreement.id(), 1)), List.of());
+    store
+        .writes()
+        .createAgreement(agreement, List.of(TestRows.event(agreement.id(), 1)), List.of());
   }
 
   @AfterEach

@@ -6,7 +6,7 @@ import dev.asa.document.Agreement;
 import dev.asa.document.AgreementDrafts;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.State;
-import dev.asa.server.store.AgreementRow;
+import dev.asa.server.store.agreements.AgreementRow;
 import dev.asa.testing.Fixtures;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -3,9 +3,9 @@ package dev.asa.server.verification.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.asa.server.metrics.Metrics;
-import dev.asa.server.store.JobRow;
 import dev.asa.server.store.Store;
 import dev.asa.server.store.Stores;
+import dev.asa.server.store.verification.JobRow;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;

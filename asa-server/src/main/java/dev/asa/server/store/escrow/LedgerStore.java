@@ -1,0 +1,200 @@
+package dev.asa.server.store.escrow;
+
+import dev.asa.agreement.Currency;
+import dev.asa.agreement.Money;
+import dev.asa.ledger.Accounts;
+import dev.asa.ledger.Transfer;
+import dev.asa.server.store.db.Database;
+import dev.asa.server.store.db.EpochMillis;
+import dev.asa.server.store.db.SqlErrors;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.mapper.RowMapper;
+import org.jdbi.v3.core.statement.PreparedBatch;
+
+/**
+ * The escrow ledger (balanced double entries, one transfer of each kind per agreement) and the
+ * payment authorizations captured at funding. Transfers are posted by a {@code Write.PostTransfer}
+ * with the change that decided them.
+ */
+public final class LedgerStore {
+
+  private static final String INSERT_ENTRY =
+      "INSERT INTO ledger_entries (transfer_id, leg, agreement_id, kind, account, direction,"
+          + " currency, amount, at)"
+          + " VALUES (:transfer_id, :leg, :agreement_id, :kind, :account, :direction, :currency,"
+          + " :amount, :at)";
+  private static final String ENTRY_COLUMNS =
+      "transfer_id, agreement_id, kind, account, direction, currency, amount, at";
+  private static final String SELECT_ENTRIES_OF_AGREEMENT =
+      "SELECT "
+          + ENTRY_COLUMNS
+          + " FROM ledger_entries WHERE agreement_id = :agreement_id"
+          + " ORDER BY at, transfer_id, leg";
+  private static final String SELECT_ENTRIES_OF_ACCOUNT =
+      "SELECT "
+          + ENTRY_COLUMNS
+          + " FROM ledger_entries WHERE account = :account"
+          + " ORDER BY at DESC, transfer_id DESC LIMIT :limit";
+
+  /** Takes the agreement's row lock (PostgreSQL) so two units of work cannot both spend a hold. */
+  private static final String LOCK_AGREEMENT =
+      "UPDATE agreements SET version = version WHERE id = :agreement_id";
+
+  private static final String SELECT_ACCOUNT_LEGS =
+      "SELECT direction, amount FROM ledger_entries WHERE account = :account"
+          + " AND currency = :currency";
+
+  private static final String INSERT_AUTHORIZATION =
+      "INSERT INTO escrow_authorizations (agreement_id, binding, body, created_at)"
+          + " VALUES (:agreement_id, :binding, :body, :created_at)";
+  private static final String SELECT_AUTHORIZATION =
+      "SELECT body FROM escrow_authorizations WHERE agreement_id = :agreement_id";
+
+  private static final RowMapper<LedgerEntry> ENTRY =
+      (rs, context) -> {
+        String code = rs.getString("currency");
+        Currency currency =
+            Currency.of(code)
+                .orElseThrow(() ->
+                    new IllegalStateException(
+                        "the ledger holds an unknown currency '" + code + "'"));
+        return new LedgerEntry(
+            rs.getString("transfer_id"),
+            rs.getString("agreement_id"),
+            Transfer.Kind.fromWire(rs.getString("kind")),
+            rs.getString("account"),
+            LedgerEntry.Direction.valueOf(rs.getString("direction").toUpperCase(Locale.ROOT)),
+            new Money(new BigDecimal(rs.getString("amount")), currency),
+            EpochMillis.instant(rs, "at"));
+      };
+
+  /** One leg's effect on its account's balance: credits add, debits subtract. */
+  private static final RowMapper<BigDecimal> SIGNED_LEG =
+      (rs, context) -> {
+        BigDecimal amount = new BigDecimal(rs.getString("amount"));
+        return "credit".equals(rs.getString("direction")) ? amount : amount.negate();
+      };
+
+  private final Database database;
+
+  public LedgerStore(Database database) {
+    this.database = database;
+  }
+
+  /** The ledger entries of an agreement's transfers, oldest first. */
+  public List<LedgerEntry> entriesOfAgreement(String agreementId) {
+    return database.read(
+        "reading the ledger of agreement " + agreementId,
+        handle ->
+            handle
+                .createQuery(SELECT_ENTRIES_OF_AGREEMENT)
+                .bind("agreement_id", agreementId)
+                .map(ENTRY)
+                .list());
+  }
+
+  /** The newest {@code limit} entries of a ledger account, newest first. */
+  public List<LedgerEntry> entriesOfAccount(String account, int limit) {
+    return database.read(
+        "reading the ledger of account " + account,
+        handle ->
+            handle
+                .createQuery(SELECT_ENTRIES_OF_ACCOUNT)
+                .bind("account", account)
+                .bind("limit", limit)
+                .map(ENTRY)
+                .list());
+  }
+
+  /** The payment authorization captured when the agreement was funded (x402), if any. */
+  public Optional<String> authorization(String agreementId) {
+    return database.read(
+        "reading the payment authorization of agreement " + agreementId,
+        handle ->
+            handle
+                .createQuery(SELECT_AUTHORIZATION)
+                .bind("agreement_id", agreementId)
+                .mapTo(String.class)
+                .findOne());
+  }
+
+  /**
+   * Posts a transfer under the ledger's own rules, whatever the caller believes: an escrow or
+   * collateral account pays out only what it holds, so a release, refund, slash or return without a
+   * hold (or stake) of at least that amount is refused and no such account goes below zero. Why
+   * here and not in the caller: callers decide from facts, and facts can be wrong; the ledger's
+   * balance is what the money actually is.
+   */
+  public static void post(Handle handle, Transfer t) {
+    if (Accounts.isHolding(t.from())) {
+      requireHeld(handle, t);
+    }
+    PreparedBatch batch = handle.prepareBatch(INSERT_ENTRY);
+    addLeg(batch, t, 0, t.from(), LedgerEntry.Direction.DEBIT);
+    addLeg(batch, t, 1, t.to(), LedgerEntry.Direction.CREDIT);
+    SqlErrors.naming(
+        () ->
+            "agreement " + t.agreementId() + " already has a " + t.kind().wireName() + " transfer",
+        batch::execute);
+  }
+
+  /** Keeps the payment authorization of a funding, one per agreement (a {@code Write}). */
+  public static void putAuthorization(
+      Handle handle, String agreementId, String binding, String body, Instant at) {
+    SqlErrors.naming(
+        () -> "agreement " + agreementId + " is already funded",
+        () ->
+            handle
+                .createUpdate(INSERT_AUTHORIZATION)
+                .bind("agreement_id", agreementId)
+                .bind("binding", binding)
+                .bind("body", body)
+                .bind("created_at", at.toEpochMilli())
+                .execute());
+  }
+
+  private static void requireHeld(Handle handle, Transfer t) {
+    handle.createUpdate(LOCK_AGREEMENT).bind("agreement_id", t.agreementId()).execute();
+    BigDecimal balance =
+        handle
+            .createQuery(SELECT_ACCOUNT_LEGS)
+            .bind("account", t.from())
+            .bind("currency", t.amount().currency().code())
+            .map(SIGNED_LEG)
+            .reduce(BigDecimal.ZERO, BigDecimal::add);
+    if (balance.compareTo(t.amount().amount()) < 0) {
+      throw new LedgerRefusedException(
+          "the ledger refuses the "
+              + t.kind().wireName()
+              + " of "
+              + t.amount().toWire()
+              + " "
+              + t.amount().currency().code()
+              + " from "
+              + t.from()
+              + ": it holds "
+              + balance.toPlainString()
+              + "; an escrow or collateral account pays out only what was put in it");
+    }
+  }
+
+  private static void addLeg(
+      PreparedBatch batch, Transfer t, int leg, String account, LedgerEntry.Direction direction) {
+    batch
+        .bind("transfer_id", t.id())
+        .bind("leg", leg)
+        .bind("agreement_id", t.agreementId())
+        .bind("kind", t.kind().wireName())
+        .bind("account", account)
+        .bind("direction", direction.name().toLowerCase(Locale.ROOT))
+        .bind("currency", t.amount().currency().code())
+        .bind("amount", t.amount().toWire())
+        .bind("at", t.at().toEpochMilli())
+        .add();
+  }
+}
