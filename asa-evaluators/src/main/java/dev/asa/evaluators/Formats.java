@@ -3,6 +3,7 @@ package dev.asa.evaluators;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.asa.evaluators.text.Html;
 import dev.asa.json.Json;
 import dev.asa.scoring.CheckResult;
 import java.util.Comparator;
@@ -11,7 +12,6 @@ import java.util.Set;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
 import org.jsoup.nodes.Range;
-import org.jsoup.parser.Parser;
 
 /**
  * The {@code format_valid} check: whether the content is what its declared format says. Nothing
@@ -94,7 +94,7 @@ final class Formats {
    * it adds, such as the {@code body} around a fragment); the evidence quotes its tag as written.
    */
   private static CheckResult html(String content) {
-    Document page = Parser.htmlParser().setTrackPosition(true).parseInput(content, "");
+    Document page = Html.read(content);
     // The first as written: a browser's tree can move an element away from where it was written.
     return page.getAllElements().stream()
         .map(Element::sourceRange)

@@ -194,7 +194,7 @@ public record Rendered(String text, int hidden) {
     if (prose.indexOf('<') < 0) {
       return new Rendered(prose, 0);
     }
-    Document page = Parser.htmlParser().setTrackPosition(true).parseInput(prose, "");
+    Document page = Html.read(prose);
     List<int[]> parts = new ArrayList<>();
     NodeTraversor.filter(
         new NodeFilter() {
