@@ -11,6 +11,7 @@ import java.util.regex.Pattern;
 import org.jsoup.nodes.Comment;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
+import org.jsoup.nodes.Entities;
 import org.jsoup.nodes.Node;
 import org.jsoup.nodes.Range;
 import org.jsoup.parser.Parser;
@@ -443,9 +444,16 @@ public record Rendered(String text, int hidden) {
       return text;
     }
     return PlainText.of(
-        reference
-            .reset()
-            .replaceAll(r -> Matcher.quoteReplacement(Parser.unescapeEntities(r.group(), false))));
+        reference.reset().replaceAll(r -> Matcher.quoteReplacement(shown(r.group()))));
+  }
+
+  /** What a whole reference shows: a name by jsoup's table, a number by jsoup's reading of it. */
+  private static String shown(String reference) {
+    String name = reference.substring(1, reference.length() - 1);
+    if (name.charAt(0) == '#') {
+      return Parser.unescapeEntities(reference, false);
+    }
+    return Entities.isNamedEntity(name) ? Entities.getByName(name) : reference;
   }
 
   /**
