@@ -8,6 +8,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.commonmark.node.Code;
+import org.commonmark.node.HardLineBreak;
+import org.commonmark.node.Node;
+import org.commonmark.node.SoftLineBreak;
+import org.commonmark.node.Text;
+import org.commonmark.parser.IncludeSourceSpans;
+import org.commonmark.parser.Parser;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -97,6 +104,102 @@ class MarkdownHeadingsTest {
               .containsExactly("Last"); // an even number of fences: all closed
           assertThat(titles(manyBrackets)).hasSize(1);
         });
+  }
+
+  /**
+   * Megabytes of unclosed emphasis, links and code spans in a paragraph, the inline rules' costly
+   * case: only headings are read inline, so the text is read once, in time linear in its length.
+   * The bound only tells "ends" from "never ends" on a loaded machine.
+   */
+  @Test
+  void megabytesOfUnclosedInlineMarkupInAParagraphAreNotReadInline() {
+    String[] units = {"*a ", "_a ", "[a ", "`a ", "<a<a "};
+    for (String unit : units) {
+      String doc = "# Intro\n\n" + unit.repeat(16_000_000 / unit.length()) + "\n\n# After\n";
+      assertTimeoutPreemptively(
+          Duration.ofSeconds(60),
+          () -> assertThat(titles(doc)).as(unit).containsExactly("Intro", "After"));
+    }
+  }
+
+  /**
+   * The titles are those a full commonmark parse (every block read inline, as this class read them
+   * before) gives, on headings with every kind of inline markup: emphasis, code spans, inline and
+   * reference links (defined before or after the heading), images, inline HTML, entities, escapes,
+   * hard and soft breaks in Setext headings, and emphasis across their lines.
+   */
+  @Test
+  void titlesAreThoseOfAFullParseOnOrdinaryDocuments() {
+    String[] headings = {
+      "# Plain title",
+      "## The *new* `API` and [its docs](https://example.com) <b>now</b>",
+      "### A [reference link][ref] and [another] one",
+      "# ![an image](x.png) caption",
+      "## Entities &amp; escapes \\*not emphasis\\* &copy; &#35;",
+      "# __strong__ and _em_ and ***both***",
+      "#### Unclosed *emphasis and `code",
+      "Setext with *emphasis\nacross* lines\n===",
+      "Setext with a hard  \nbreak\n---",
+      "# <https://auto.link> and www.example.com",
+      "## Trailing hashes ###",
+      "# C# and F#",
+    };
+    String definitions = "[ref]: https://example.com/ref\n[another]: /another \"title\"\n";
+    long seed = new Random().nextLong();
+    System.out.println("MarkdownHeadingsTest full-parse seed " + seed);
+    Random r = new Random(seed);
+    for (int round = 0; round < 200; round++) {
+      StringBuilder doc = new StringBuilder();
+      if (r.nextBoolean()) {
+        doc.append(definitions).append('\n');
+      }
+      doc.append(headings[r.nextInt(headings.length)]).append("\n\n");
+      for (int b = 0; b < r.nextInt(8); b++) {
+        doc.append(
+                switch (r.nextInt(4)) {
+                  case 0, 1 -> headings[r.nextInt(headings.length)];
+                  case 2 -> "A paragraph with *emphasis*, [a link][ref] and `code`.";
+                  default -> "> # A quoted " + headings[r.nextInt(headings.length)];
+                })
+            .append("\n\n");
+      }
+      if (r.nextBoolean()) {
+        doc.append(definitions);
+      }
+      assertThat(MarkdownHeadings.of(doc.toString()))
+          .as("seed %d round %d:\n%s", seed, round, doc)
+          .isEqualTo(fullParse(doc.toString()))
+          .isNotEmpty();
+    }
+  }
+
+  /** The headings as a full commonmark parse reads them: the reading before only headings were. */
+  private static List<Heading> fullParse(String text) {
+    Parser full = Parser.builder().includeSourceSpans(IncludeSourceSpans.BLOCKS).build();
+    List<Heading> out = new ArrayList<>();
+    for (Node n = full.parse(text).getFirstChild(); n != null; n = n.getNext()) {
+      if (n instanceof org.commonmark.node.Heading h) {
+        StringBuilder sb = new StringBuilder();
+        appendPlain(h, sb);
+        String title = sb.toString().strip();
+        if (!title.isEmpty()) {
+          out.add(new Heading(title, h.getSourceSpans().get(0).getLineIndex() + 1));
+        }
+      }
+    }
+    return out;
+  }
+
+  private static void appendPlain(Node node, StringBuilder sb) {
+    for (Node n = node.getFirstChild(); n != null; n = n.getNext()) {
+      switch (n) {
+        case Text t -> sb.append(t.getLiteral());
+        case Code c -> sb.append(c.getLiteral());
+        case SoftLineBreak b -> sb.append(' ');
+        case HardLineBreak b -> sb.append(' ');
+        default -> appendPlain(n, sb);
+      }
+    }
   }
 
   /**

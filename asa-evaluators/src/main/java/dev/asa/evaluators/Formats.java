@@ -3,12 +3,15 @@ package dev.asa.evaluators;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.asa.evaluators.text.Html;
 import dev.asa.json.Json;
 import dev.asa.scoring.CheckResult;
+import java.util.Comparator;
 import java.util.Locale;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import org.jsoup.nodes.Document;
+import org.jsoup.nodes.Element;
+import org.jsoup.nodes.Range;
 
 /**
  * The {@code format_valid} check: whether the content is what its declared format says. Nothing
@@ -20,10 +23,6 @@ final class Formats {
   /** The formats of {@code service.deliverable_format}. */
   static final Set<String> KNOWN =
       Set.of("markdown", "text", "json", "code", "csv", "html", "yaml", "xml", "other");
-
-  /** An opening, closing or self-closing element tag. */
-  private static final Pattern HTML_TAG =
-      Pattern.compile("</?[A-Za-z][A-Za-z0-9-]*(?:\\s[^<>]*)?/?>");
 
   /**
    * The format as the checks know it: lower case, "code" for a language the code evaluator reads
@@ -90,12 +89,22 @@ final class Formats {
         : message + " (at line " + at.getLineNr() + ", column " + at.getColumnNr() + ")";
   }
 
+  /**
+   * HTML when jsoup, reading the content as a browser does, finds an element written in it (not one
+   * it adds, such as the {@code body} around a fragment); the evidence quotes its tag as written.
+   */
   private static CheckResult html(String content) {
-    Matcher tag = HTML_TAG.matcher(content);
-    if (!tag.find()) {
-      return CheckResult.failed("declared as html but contains no HTML tag");
-    }
-    return CheckResult.passed(
-        "HTML that is not blank and contains markup (first tag " + tag.group() + ")");
+    Document page = Html.read(content);
+    // The first as written: a browser's tree can move an element away from where it was written.
+    return page.getAllElements().stream()
+        .map(Element::sourceRange)
+        .filter(tag -> tag.isTracked() && !tag.isImplicit())
+        .min(Comparator.comparingInt(Range::startPos))
+        .map(tag ->
+            CheckResult.passed(
+                "HTML that is not blank and contains markup (first tag "
+                    + content.substring(tag.startPos(), tag.endPos())
+                    + ")"))
+        .orElseGet(() -> CheckResult.failed("declared as html but contains no HTML tag"));
   }
 }

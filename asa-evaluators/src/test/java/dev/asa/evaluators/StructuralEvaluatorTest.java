@@ -290,6 +290,17 @@ class StructuralEvaluatorTest {
       assertThat(plain.evidence()).isEqualTo("declared as html but contains no HTML tag");
     }
 
+    @Test
+    void htmlIsReadAsABrowserReadsIt() {
+      // A comment, a doctype and a tag never finished are no element; the first element written is
+      // quoted as written, a '>' inside a quoted value and all.
+      for (String none : new String[] {"<!-- <p>a comment</p> -->", "<!DOCTYPE html>", "x <b"}) {
+        assertThat(formatValid(none, "html").passed()).as(none).isFalse();
+      }
+      assertThat(formatValid("Text <a title=\"x > y\">link</a>", "html").evidence())
+          .isEqualTo("HTML that is not blank and contains markup (first tag <a title=\"x > y\">)");
+    }
+
     @ParameterizedTest
     @ValueSource(
         strings = {"markdown", "text", "yaml", "other", "json", "csv", "xml", "code", "html"})

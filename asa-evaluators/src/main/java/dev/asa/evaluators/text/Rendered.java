@@ -1,13 +1,22 @@
 package dev.asa.evaluators.text;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jsoup.nodes.Comment;
+import org.jsoup.nodes.Document;
+import org.jsoup.nodes.Element;
+import org.jsoup.nodes.Entities;
+import org.jsoup.nodes.Node;
+import org.jsoup.nodes.Range;
+import org.jsoup.parser.Parser;
+import org.jsoup.select.NodeFilter;
+import org.jsoup.select.NodeTraversor;
 
 /**
  * Prose as a rendered answer shows it: without what a Markdown or HTML renderer never puts on the
@@ -28,45 +37,31 @@ import java.util.regex.Pattern;
  * </ul>
  *
  * <p>What is shown is then read as it is shown: the tags of HTML elements are not words on the
- * screen, so they are taken out (with their attributes, which a reader never sees either), and the
- * six usual character references read as the characters they stand for. A block element ends a
- * paragraph, a line break a line, and a list item opens a "- " item, so that an answer delivered as
- * HTML is read with the paragraphs and lists its reader sees. Auto-J's chat answers copied from a
- * web page ({@code <div><p>Sure, ...</p><ol><li>What are your skills...}) had been read as one line
- * of tags, and scored below the plain answers people liked less. Code is shown as written, tags and
- * all: nothing inside a fenced code block or a {@code `code span`} is rendered, and only names of
- * HTML elements are tags ({@code #include <Arduino.h>}, {@code List<String>} and {@code a <b} are
- * text).
+ * screen, so they are taken out (with their attributes, which a reader never sees either), and
+ * character references read as the characters they stand for. A block element ends a paragraph, a
+ * line break a line, and a list item opens a "- " item, so that an answer delivered as HTML is read
+ * with the paragraphs and lists its reader sees. Auto-J's chat answers copied from a web page
+ * ({@code <div><p>Sure, ...</p><ol><li>What are your skills...}) had been read as one line of tags,
+ * and scored below the plain answers people liked less. Code is shown as written, tags and all:
+ * nothing inside a fenced code block or a {@code `code span`} is rendered, and only names of HTML
+ * elements are tags ({@code #include <Arduino.h>}, {@code List<String>} and {@code a <b} are text).
  *
- * <p>Scans, not patterns over the whole text: a lazy pattern rescans to the end from each of many
- * unclosed openings. Each step moves forward, so the text is read a bounded number of times.
+ * <p>Comments and hidden elements are found by jsoup, which reads the text as a browser does in one
+ * linear pass; the rest is read by scans, not patterns over the whole text: a lazy pattern rescans
+ * to the end from each of many unclosed openings. Each step moves forward, so the text is read a
+ * bounded number of times.
  *
  * @param text the prose as shown
  * @param hidden how many hidden parts were taken out
  */
 public record Rendered(String text, int hidden) {
 
-  /** An HTML opening tag's name. */
-  private static final Pattern TAG_NAME = Pattern.compile("^<([A-Za-z][A-Za-z0-9-]*)");
-
-  /** The {@code hidden} attribute, in an opening tag whose quoted values are taken out. */
-  private static final Pattern HIDDEN_ATTRIBUTE = Pattern.compile("(?i)\\shidden(?=[\\s=/>])");
-
-  /** A style that hides, inside a quoted value. */
+  /** A style that hides, in a {@code style} attribute. */
   private static final Pattern HIDING_STYLE =
       Pattern.compile("(?i)display\\s*:\\s*none|visibility\\s*:\\s*hidden");
 
-  /** A quoted attribute value; bounded by the tag it is read in. */
-  private static final Pattern QUOTED = Pattern.compile("\"[^\"]*\"|'[^']*'");
-
   /** Elements whose contents are never shown, whatever their attributes. */
   private static final Set<String> UNSHOWN = Set.of("script", "style", "template");
-
-  /** Elements without contents: hiding one hides only itself. */
-  private static final Set<String> VOID =
-      Set.of(
-          "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
-          "source", "track", "wbr");
 
   /**
    * A link reference definition, one line: up to three spaces, a bracketed label, a colon, a
@@ -133,11 +128,13 @@ public record Rendered(String text, int hidden) {
           "ins", "kbd", "mark", "q", "s", "samp", "small", "span", "strike", "strong", "sub", "sup",
           "time", "tt", "u", "var", "img", "head", "title", "label", "center");
 
-  /** The character references a renderer always knows, and what each shows. */
-  private static final Map<String, String> REFERENCES =
-      Map.of("&lt;", "<", "&gt;", ">", "&quot;", "\"", "&#39;", "'", "&nbsp;", " ", "&amp;", "&");
-
-  private static final Pattern REFERENCE = Pattern.compile("&(?:lt|gt|quot|#39|nbsp|amp);");
+  /**
+   * A character reference written whole, with its semicolon, as CommonMark requires: named ({@code
+   * &amp;}), decimal ({@code &#39;}) or hexadecimal ({@code &#x2014;}). Bounded, so each ampersand
+   * is read at most that far.
+   */
+  private static final Pattern REFERENCE =
+      Pattern.compile("&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});");
 
   public static Rendered of(String prose) {
     Rendered markup = withoutHiddenMarkup(prose);
@@ -185,80 +182,87 @@ public record Rendered(String text, int hidden) {
     return String.join("\n", lines);
   }
 
+  /**
+   * The prose without its comments and hidden elements, as jsoup reads the prose as HTML (the
+   * tokenizer and tree rules of browsers, in one linear pass): attributes quoted or not, a closing
+   * angle bracket inside a quoted value, case, raw text inside {@code script} and {@code style}.
+   * What jsoup finds is cut from the text as written, by the source positions it tracks, so
+   * everything shown stays exactly as it was. A hidden element whose closing tag never comes hides
+   * the rest of the text, as in a browser (which reads {@code <div hidden/>} as never closed too);
+   * a void element ({@code <input hidden>}) hides only its tag.
+   */
   private static Rendered withoutHiddenMarkup(String prose) {
+    if (prose.indexOf('<') < 0) {
+      return new Rendered(prose, 0);
+    }
+    Document page = Html.read(prose);
+    List<int[]> parts = new ArrayList<>();
+    NodeTraversor.filter(
+        new NodeFilter() {
+          @Override
+          public FilterResult head(Node node, int depth) {
+            int end = hiddenEnd(node, prose);
+            if (end < 0) {
+              return FilterResult.CONTINUE;
+            }
+            parts.add(new int[] {node.sourceRange().startPos(), end});
+            return FilterResult.SKIP_ENTIRELY;
+          }
+
+          @Override
+          public FilterResult tail(Node node, int depth) {
+            return FilterResult.CONTINUE;
+          }
+        },
+        page);
+    // In source order: a browser's tree can move a node away from where it was written (a table's
+    // stray text), and a part never closed runs over later ones.
+    parts.sort(Comparator.comparingInt(part -> part[0]));
     StringBuilder out = new StringBuilder(prose.length());
     int hidden = 0;
     int from = 0;
-    int nextClose = -1; // the first '>' at or after the scan, found once for many '<' before it
-    for (int at = prose.indexOf('<'); at >= 0; ) {
-      int end; // where the hidden part ends, or -1 when this '<' hides nothing
-      if (prose.startsWith("<!--", at)) {
-        int close = prose.indexOf("-->", at + 4);
-        end = close < 0 ? prose.length() : close + 3;
-      } else {
-        if (nextClose < at) {
-          nextClose = prose.indexOf('>', at);
-        }
-        if (nextClose < 0) {
-          // No tag can close after here: only a comment, never closed, can still hide anything.
-          at = prose.indexOf("<!--", at);
-          continue;
-        }
-        int nextOpen = prose.indexOf('<', at + 1);
-        // A '<' with another before the next '>' opens no tag ("a < b <i>"): reading it as one
-        // would read the text up to that '>' again for each such '<'.
-        end = nextOpen >= 0 && nextOpen < nextClose ? -1 : hiddenElementEnd(prose, at, nextClose);
-      }
-      if (end < 0) {
-        at = prose.indexOf('<', at + 1);
+    for (int[] part : parts) {
+      if (part[0] < from) {
+        from = Math.max(from, part[1]);
         continue;
       }
-      out.append(prose, from, at);
+      out.append(prose, from, part[0]);
       hidden++;
-      from = end;
-      at = prose.indexOf('<', end);
+      from = part[1];
     }
     return new Rendered(out.append(prose, from, prose.length()).toString(), hidden);
   }
 
   /**
-   * Where the element whose opening tag runs from {@code open} to {@code close} ends, when it is
-   * hidden; -1 when it is not an element or is shown.
+   * Where a node jsoup read ends in the prose when it is never shown: a comment, or an element
+   * hidden by attribute or style or whose contents are never shown; -1 when it is shown, or was not
+   * written at all (the {@code html} and {@code body} a parser adds).
    */
-  private static int hiddenElementEnd(String prose, int open, int close) {
-    String tag = prose.substring(open, close + 1);
-    Matcher name = TAG_NAME.matcher(tag);
-    if (!name.find()) {
+  private static int hiddenEnd(Node node, String prose) {
+    if (!node.sourceRange().isTracked() || node.sourceRange().isImplicit()) {
       return -1;
     }
-    String element = name.group(1).toLowerCase(Locale.ROOT);
-    // "hidden" inside a value ("a hidden gem") is no attribute; a hiding style is inside one.
+    if (node instanceof Comment) {
+      // A comment as written ("<!--"); jsoup reads "<?php" and "<!x>" as comments too.
+      return prose.startsWith("<!--", node.sourceRange().startPos())
+          ? Math.min(node.sourceRange().endPos(), prose.length())
+          : -1;
+    }
+    if (!(node instanceof Element element)) {
+      return -1;
+    }
     boolean hides =
-        HIDDEN_ATTRIBUTE.matcher(QUOTED.matcher(tag).replaceAll("\"\"")).find()
-            || HIDING_STYLE.matcher(tag).find();
-    if (!UNSHOWN.contains(element) && !hides) {
+        UNSHOWN.contains(element.normalName())
+            || element.hasAttr("hidden")
+            || HIDING_STYLE.matcher(element.attr("style")).find();
+    if (!hides) {
       return -1;
     }
-    if (VOID.contains(element) || tag.endsWith("/>")) {
-      return close + 1;
+    Range end = element.endSourceRange();
+    if (end.isTracked() && !end.isImplicit()) {
+      return Math.min(end.endPos(), prose.length());
     }
-    // The matching closing tag, counting elements of the same name opened inside it.
-    Matcher nested =
-        Pattern.compile("(?i)<(/?)" + Pattern.quote(element) + "(?![A-Za-z0-9-])").matcher(prose);
-    int depth = 1;
-    int at = close + 1;
-    while (nested.find(at)) {
-      depth += nested.group(1).isEmpty() ? 1 : -1;
-      int tagEnd = prose.indexOf('>', nested.end());
-      if (tagEnd < 0) {
-        return prose.length();
-      }
-      if (depth == 0) {
-        return tagEnd + 1;
-      }
-      at = tagEnd + 1;
-    }
-    return prose.length();
+    return element.tag().isEmpty() ? element.sourceRange().endPos() : prose.length();
   }
 
   /**
@@ -424,12 +428,32 @@ public record Rendered(String text, int hidden) {
     }
   }
 
+  /**
+   * The text with its character references read as the characters they stand for, by jsoup's table
+   * of HTML's references (a name it does not know stays as written). What they stand for is then
+   * read as {@link PlainText} reads every answer, so that a reference cannot bring back what it
+   * takes out: a zero-width space written {@code &#8203;} inside "various" is no more a way to hide
+   * the word than the character itself, and {@code &nbsp;} reads as a space.
+   */
   private static String references(String text) {
-    return text.indexOf('&') < 0
-        ? text
-        : REFERENCE
-            .matcher(text)
-            .replaceAll(r -> Matcher.quoteReplacement(REFERENCES.get(r.group())));
+    if (text.indexOf('&') < 0) {
+      return text;
+    }
+    Matcher reference = REFERENCE.matcher(text);
+    if (!reference.find()) {
+      return text;
+    }
+    return PlainText.of(
+        reference.reset().replaceAll(r -> Matcher.quoteReplacement(shown(r.group()))));
+  }
+
+  /** What a whole reference shows: a name by jsoup's table, a number by jsoup's reading of it. */
+  private static String shown(String reference) {
+    String name = reference.substring(1, reference.length() - 1);
+    if (name.charAt(0) == '#') {
+      return Parser.unescapeEntities(reference, false);
+    }
+    return Entities.isNamedEntity(name) ? Entities.getByName(name) : reference;
   }
 
   /**

@@ -39,6 +39,34 @@ class RenderedTest {
   }
 
   @Test
+  void hiddenPartsAreFoundAsABrowserReadsTheHtml() {
+    // A '>' inside a quoted value does not end the tag; unquoted and upper-case attributes count.
+    assertThat(Rendered.of("Shown. <div title=\"a > b\" hidden>a better answer</div> end."))
+        .isEqualTo(new Rendered("Shown.  end.", 1));
+    assertThat(Rendered.of("a <SPAN class=x STYLE='Display : None'>gone</SPAN> b").text())
+        .isEqualTo("a  b");
+    // A script's text is not markup: a closing tag inside a string does not end the element early.
+    assertThat(Rendered.of("a <script>x = '<div>';</script> b <!-- c --> d").text())
+        .isEqualTo("a  b  d");
+    // Line ends of any kind, and text after a hidden part, stay exactly as written.
+    assertThat(Rendered.of("one\r\n<p hidden>two</p>\r\nthree").text())
+        .isEqualTo("one\r\n\r\nthree");
+  }
+
+  @Test
+  void characterReferencesReadAsWhatTheyStandFor() {
+    assertThat(Rendered.of("<p>Tom &amp; Jerry &mdash; 1&#x2013;2 &copy;&nbsp;2024</p>").text())
+        .isEqualTo("Tom & Jerry \u2014 1\u20132 \u00A9 2024");
+    // Only references written whole: no semicolon, or a name HTML does not have, is text.
+    assertThat(Rendered.of("<p>AT&T &copy 2024 &unknown; R&D</p>").text())
+        .isEqualTo("AT&T &copy 2024 &unknown; R&D");
+    // A reference cannot bring back what the reading of every answer takes out: a zero-width space
+    // or a Cyrillic look-alike written as one reads as the word it hides in.
+    assertThat(Rendered.of("<p>vari&#8203;ous and v&#1072;rious</p>").text())
+        .isEqualTo("various and various");
+  }
+
+  @Test
   void linkReferenceDefinitionsAreNotShownButAWebAddressIsKept() {
     String prose =
         "See [RFC 5280][1] for the details.\n\n"
