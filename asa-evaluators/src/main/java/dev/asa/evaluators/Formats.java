@@ -8,6 +8,7 @@ import dev.asa.json.Json;
 import dev.asa.scoring.CheckResult;
 import java.util.Comparator;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
@@ -90,21 +91,45 @@ final class Formats {
   }
 
   /**
+   * Where {@link #html} looks first. jsoup reads a whole text into a tree, seconds for megabytes of
+   * nested tags, where this check needs only the first tag: so the first 64 KiB are read alone, and
+   * the whole text only when no tag is found there.
+   */
+  static final int HTML_PREFIX = 64 * 1024;
+
+  /**
    * HTML when jsoup, reading the content as a browser does, finds an element written in it (not one
    * it adds, such as the {@code body} around a fragment); the evidence quotes its tag as written.
+   *
+   * <p>Reading a prefix first gives the same answer: the HTML tokenizer and tree builder read left
+   * to right, so the tags that end inside a prefix are read the same whatever follows it, and a tag
+   * cut off at the prefix's end is dropped rather than read as another. Any element found there
+   * starts before every element that starts after the prefix.
    */
   private static CheckResult html(String content) {
-    Document page = Html.read(content);
-    // The first as written: a browser's tree can move an element away from where it was written.
-    return page.getAllElements().stream()
-        .map(Element::sourceRange)
-        .filter(tag -> tag.isTracked() && !tag.isImplicit())
-        .min(Comparator.comparingInt(Range::startPos))
+    Optional<Range> first = Optional.empty();
+    if (content.length() > HTML_PREFIX) {
+      first = firstTag(content.substring(0, HTML_PREFIX));
+    }
+    if (first.isEmpty()) {
+      first = firstTag(content);
+    }
+    return first
         .map(tag ->
             CheckResult.passed(
                 "HTML that is not blank and contains markup (first tag "
                     + content.substring(tag.startPos(), tag.endPos())
                     + ")"))
         .orElseGet(() -> CheckResult.failed("declared as html but contains no HTML tag"));
+  }
+
+  /** The source range of the first tag written in {@code text} that jsoup reads as an element. */
+  static Optional<Range> firstTag(String text) {
+    Document page = Html.read(text);
+    // The first as written: a browser's tree can move an element away from where it was written.
+    return page.getAllElements().stream()
+        .map(Element::sourceRange)
+        .filter(tag -> tag.isTracked() && !tag.isImplicit())
+        .min(Comparator.comparingInt(Range::startPos));
   }
 }

@@ -290,6 +290,62 @@ class StructuralEvaluatorTest {
       assertThat(plain.evidence()).isEqualTo("declared as html but contains no HTML tag");
     }
 
+    /**
+     * Reading the first 64 KiB alone gives the answer the whole text gives, whichever side of the
+     * cut the first tag falls, a tag cut in two included (seeded; the seed is printed).
+     */
+    @Test
+    void htmlReadFromItsFirstPartAnswersAsTheWholeText() {
+      long seed = Long.getLong("asa.test.seed", System.nanoTime());
+      System.out.println("htmlReadFromItsFirstPartAnswersAsTheWholeText seed " + seed);
+      java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+      String[] pieces = {
+        "<b>",
+        "</b>",
+        "<div class=\"a>b\">",
+        "<!-- ",
+        " -->",
+        "<script>",
+        "</script>",
+        "words ",
+        "<",
+        ">",
+        "&amp;",
+        "<a",
+        "\n",
+        "<p/>",
+        "<!DOCTYPE html>",
+        "<textarea>",
+        "</textarea>",
+        "<" + "x".repeat(70),
+        "<i title=\"" + "y".repeat(300) + "\">"
+      };
+      for (int run = 0; run < 60; run++) {
+        StringBuilder text = new StringBuilder();
+        if (random.nextInt(4) == 0) {
+          text.append(pieces[random.nextInt(pieces.length)]); // sometimes a comment or script opens
+        }
+        int plain = Formats.HTML_PREFIX - 400 + random.nextInt(800);
+        while (text.length() < plain) {
+          text.append("plain words 3 < 4 ");
+        }
+        while (text.length() < Formats.HTML_PREFIX + 2_000) {
+          text.append(pieces[random.nextInt(pieces.length)]);
+        }
+        String content = text.toString();
+        String expected =
+            Formats.firstTag(content)
+                .map(tag ->
+                    "HTML that is not blank and contains markup (first tag "
+                        + content.substring(tag.startPos(), tag.endPos())
+                        + ")")
+                .orElse("declared as html but contains no HTML tag");
+        assertThat(formatValid(content, "html").evidence())
+            .as("run %d of seed %d", run, seed)
+            .isEqualTo(expected);
+      }
+    }
+
     @Test
     void htmlIsReadAsABrowserReadsIt() {
       // A comment, a doctype and a tag never finished are no element; the first element written is
