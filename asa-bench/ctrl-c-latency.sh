@@ -19,7 +19,7 @@ for i in $(seq 1 "$runs"); do
   tmux send-keys -t ctrlc C-c
   until tmux capture-pane -p -t ctrlc | grep -q "EXITED-[0-9]"; do sleep 0.01; done
   end=$(date +%s%N)
-  echo "run $i: $(tmux capture-pane -p -t ctrlc | grep -o "EXITED-[0-9]*") after $(( (end - start) / 1000000 )) ms"
+  echo "run $i: $(tmux capture-pane -p -t ctrlc | grep -o "EXITED-[0-9][0-9]*") after $(( (end - start) / 1000000 )) ms"
   tmux kill-session -t ctrlc
   rm -rf "$dir"
 done
