@@ -108,7 +108,9 @@ class JobRunnerTest {
           message -> {});
       assertThat(ended.await(10, TimeUnit.SECONDS)).isTrue();
     }
-    assertThat(TimeUnit.NANOSECONDS.toMillis(stoppedAt.get() - started)).isLessThan(3_000);
+    // Work that never ends without its deadline: the bound tells "stopped" from "ran on", not how
+    // fast (a 3 s bound failed at a load average of 13).
+    assertThat(TimeUnit.NANOSECONDS.toMillis(stoppedAt.get() - started)).isLessThan(10_000);
   }
 
   private static JobRow job(String id, Duration timeout) {
