@@ -201,6 +201,20 @@ class HttpFuzzTest {
     return msg;
   }
 
+  /**
+   * Closes an agreement whose challenge window has passed, unless the server's background timers,
+   * which see the moved clock too, closed it first (a 409 then, the agreement CLOSED).
+   */
+  private static void closeUnlessItsTimerDid(String id) {
+    try {
+      client.close(id);
+    } catch (dev.asa.client.AsaApiException e) {
+      if (e.status() != 409 || !client.agreement(id).path("state").asText().equals("CLOSED")) {
+        throw e;
+      }
+    }
+  }
+
   static void setUpAgreements() {
     for (String state : STATES) {
       List<String> ids = new ArrayList<>();
@@ -212,7 +226,7 @@ class HttpFuzzTest {
       if (state.equals("CLOSED")) {
         // Let the challenge windows of these three pass and close them; later ones stay open.
         clock.advance(Duration.ofSeconds(7200));
-        ids.forEach(client::close);
+        ids.forEach(HttpFuzzTest::closeUnlessItsTimerDid);
       }
       for (int copy = 0; copy < ids.size(); copy++) {
         boolean isGuarded = copy == 0;
