@@ -378,7 +378,9 @@ public final class AsaServer implements AutoCloseable {
       if (config.pollTimers()) {
         dueWork.add(timers.due(Duration.ofSeconds(1)));
       }
-      dueWork.add(outbox.due(Duration.ofSeconds(1)));
+      if (config.pollOutbox()) {
+        dueWork.add(outbox.due(Duration.ofSeconds(1)));
+      }
       if (config.retention() != null) {
         dueWork.add(
             ArchiveSchedule.due(

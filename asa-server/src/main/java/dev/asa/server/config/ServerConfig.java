@@ -31,6 +31,7 @@ import java.util.Set;
  *     stored before); null to keep the stored set, if any
  * @param observability the log format and level, and where the metrics are served
  * @param reputation where ARP aggregates are pushed, whose signals count, how far back they look
+ * @param pollOutbox whether the outbox is polled every second (always, in production)
  * @param retention how long an ended agreement stays in the hot store before the server archives it
  *     on its own; null keeps every agreement (the default)
  */
@@ -49,6 +50,7 @@ public record ServerConfig(
     EscrowConfig escrow,
     VerificationConfig verification,
     boolean pollTimers,
+    boolean pollOutbox,
     FetchPolicy fetchPolicy,
     PublicUrls publicUrls,
     AssignmentConfig assignment,
@@ -101,6 +103,7 @@ public record ServerConfig(
         NegotiationPolicy.DEFAULTS,
         EscrowConfig.DEFAULTS,
         VerificationConfig.STRUCTURAL_ONLY,
+        true,
         true,
         FetchPolicy.DEFAULTS,
         PublicUrls.DEFAULTS,
@@ -166,11 +169,20 @@ public record ServerConfig(
   }
 
   /**
-   * Whether timers and the outbox are polled every second (always, in production). Tests that must
-   * decide exactly when a timer fires turn it off and call {@code AsaServer.fireDueTimers()}.
+   * Whether timers are polled every second (always, in production). Tests that must decide exactly
+   * when a timer fires turn it off and call {@code AsaServer.fireDueTimers()}.
    */
   public ServerConfig withTimerPolling(boolean poll) {
     return copy().pollTimers(poll).build();
+  }
+
+  /**
+   * Whether the outbox is polled every second (always, in production). Tests that count what one
+   * delivery sends turn it off and call {@code AsaServer.deliverDueMessages()}: with the poller on,
+   * its own run may send the message first, and the test's count races it.
+   */
+  public ServerConfig withOutboxPolling(boolean poll) {
+    return copy().pollOutbox(poll).build();
   }
 
   /** Internal URL prefixes the server may fetch from or post to (nothing internal by default). */
@@ -239,6 +251,7 @@ public record ServerConfig(
     private EscrowConfig escrow;
     private VerificationConfig verification;
     private boolean pollTimers;
+    private boolean pollOutbox;
     private FetchPolicy fetchPolicy;
     private PublicUrls publicUrls;
     private AssignmentConfig assignment;
@@ -263,6 +276,7 @@ public record ServerConfig(
       escrow = c.escrow;
       verification = c.verification;
       pollTimers = c.pollTimers;
+      pollOutbox = c.pollOutbox;
       fetchPolicy = c.fetchPolicy;
       publicUrls = c.publicUrls;
       assignment = c.assignment;
@@ -343,6 +357,11 @@ public record ServerConfig(
       return this;
     }
 
+    Builder pollOutbox(boolean value) {
+      pollOutbox = value;
+      return this;
+    }
+
     Builder fetchPolicy(FetchPolicy value) {
       fetchPolicy = value;
       return this;
@@ -399,6 +418,7 @@ public record ServerConfig(
           escrow,
           verification,
           pollTimers,
+          pollOutbox,
           fetchPolicy,
           publicUrls,
           assignment,

@@ -70,6 +70,7 @@ class EnforcementEndToEndTest {
                 .withPort(0)
                 .withDataDir(dataDir)
                 .withClock(clock)
+                .withOutboxPolling(false) // the test counts what each delivery sends
                 .withOperatorKey(Fixtures.key("operator").publicKey())
                 .withEscrow(
                     EscrowConfig.DEFAULTS

@@ -98,6 +98,7 @@ class Erc8183EndToEndTest {
             .withPort(0)
             .withDataDir(dataDir)
             .withClock(clock)
+            .withOutboxPolling(false) // the test counts what each delivery sends
             .withTimerPolling(false)
             .withOperatorKey(Fixtures.key("operator").publicKey())
             .withRateLimit(10_000, 10_000)
@@ -456,6 +457,7 @@ class Erc8183EndToEndTest {
                 .withPort(0)
                 .withDataDir(otherData)
                 .withClock(clock)
+                .withOutboxPolling(false) // the test counts what each delivery sends
                 .withTimerPolling(false)
                 .withEscrow(
                     EscrowConfig.DEFAULTS.withErc8183(

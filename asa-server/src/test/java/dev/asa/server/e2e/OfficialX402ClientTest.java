@@ -77,6 +77,7 @@ class OfficialX402ClientTest {
                 .withPort(0)
                 .withDataDir(dataDir)
                 .withClock(clock)
+                .withOutboxPolling(false) // the test counts what each delivery sends
                 .withEscrow(EscrowConfig.DEFAULTS.withX402Facilitator(facilitatorUrl))
                 .withFetchPolicy(new FetchPolicy(List.of(facilitatorUrl + "/"))));
   }
