@@ -936,6 +936,36 @@ abstract class StoreContract {
         .isInstanceOf(DuplicateKeyException.class);
   }
 
+  @Test
+  void aJobInsertedFinishedReadsBackAsOneQueuedAndThenFinished() {
+    JobRow queued = job(uniqueId("request") + ":1");
+    Instant at = T0.plusSeconds(2);
+    store.writes().apply(List.of(new Write.PutJob(queued)));
+    store
+        .writes()
+        .apply(List.of(new Write.FinishJob(queued.id(), JobRow.Status.COMPLETED, null, at)));
+    JobRow inserted = job(uniqueId("request") + ":1");
+    store
+        .writes()
+        .apply(List.of(new Write.PutJob(inserted.finished(JobRow.Status.COMPLETED, null, at))));
+
+    JobRow finishedLater = store.jobs().find(queued.id()).orElseThrow();
+    JobRow finishedAtOnce = store.jobs().find(inserted.id()).orElseThrow();
+    assertThat(finishedAtOnce)
+        .usingRecursiveComparison()
+        .ignoringFields("id", "requestKey")
+        .isEqualTo(finishedLater);
+    assertThat(finishedAtOnce.content()).isNull();
+    assertThat(store.jobs().unfinished()).doesNotContain(finishedAtOnce);
+    assertThatThrownBy(() ->
+            store
+                .writes()
+                .apply(
+                    List.of(new Write.FinishJob(inserted.id(), JobRow.Status.FAILED, "again", at))))
+        .as("a job inserted finished finishes once too")
+        .isInstanceOf(DuplicateKeyException.class);
+  }
+
   private static JobRow job(String requestKey) {
     return new JobRow(
         uniqueId("job"),

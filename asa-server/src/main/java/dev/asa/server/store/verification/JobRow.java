@@ -66,4 +66,36 @@ public record JobRow(
     updatedAt = Objects.requireNonNull(updatedAt, "updatedAt").truncatedTo(ChronoUnit.MILLIS);
     deadlineAt = Objects.requireNonNull(deadlineAt, "deadlineAt").truncatedTo(ChronoUnit.MILLIS);
   }
+
+  /**
+   * This job as finishing it leaves it: the outcome, every step done, the content erased. A job
+   * that runs while its caller waits is inserted so, in one write, instead of queued and then
+   * finished.
+   */
+  public JobRow finished(Status outcome, String reason, Instant at) {
+    if (!outcome.isFinal()) {
+      throw new IllegalArgumentException("a job finishes completed or failed, not " + outcome);
+    }
+    return new JobRow(
+        id,
+        requestKey,
+        agreementId,
+        deliverableHash,
+        caller,
+        request,
+        null,
+        outcome,
+        finalStage(outcome),
+        totalSteps,
+        totalSteps,
+        reason,
+        createdAt,
+        at,
+        deadlineAt);
+  }
+
+  /** The stage a finished job shows. */
+  static String finalStage(Status outcome) {
+    return outcome == Status.COMPLETED ? "done" : "failed";
+  }
 }

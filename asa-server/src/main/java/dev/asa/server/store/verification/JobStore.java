@@ -28,13 +28,15 @@ public final class JobStore {
   private static final String SELECT_BY_ID =
       "SELECT " + COLUMNS + " FROM verification_jobs WHERE id = :id";
   // Walks requestKey:1, requestKey:2... up to the first key with no job, each step one lookup in
-  // the unique index on request_key, and returns the job of the last key found.
-  private static final String SELECT_LATEST_ATTEMPT =
+  // the unique index on request_key, and returns the job of the last key found. The step is a
+  // scalar subquery, not EXISTS: PostgreSQL turned EXISTS into a hashed subplan that read the
+  // whole table once per call (3.2 M rows read for 2,535 verifications in a benchmark).
+  static final String SELECT_LATEST_ATTEMPT =
       "WITH RECURSIVE attempt (n) AS ("
           + " SELECT 0"
           + " UNION ALL"
-          + " SELECT n + 1 FROM attempt WHERE EXISTS (SELECT 1 FROM verification_jobs"
-          + " WHERE request_key = :request_key || ':' || (n + 1)))"
+          + " SELECT n + 1 FROM attempt WHERE (SELECT 1 FROM verification_jobs"
+          + " WHERE request_key = :request_key || ':' || (n + 1)) IS NOT NULL)"
           + " SELECT "
           + COLUMNS
           + " FROM verification_jobs"
@@ -163,7 +165,7 @@ public final class JobStore {
         handle
             .createUpdate(FINISH)
             .bind("status", status.wireName())
-            .bind("stage", status == JobRow.Status.COMPLETED ? "done" : "failed")
+            .bind("stage", JobRow.finalStage(status))
             .bind("error", error)
             .bind("updated_at", at.toEpochMilli())
             .bind("id", jobId)

@@ -1,0 +1,45 @@
+package dev.asa.server.store.verification;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.asa.server.store.Store;
+import dev.asa.server.store.Stores;
+import dev.asa.server.store.db.TestPostgres;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The replay check of a standalone verification runs on every request, so its plan must stay an
+ * index lookup per attempt however large the table grows. PostgreSQL once chose a hashed subplan
+ * for it that read the whole table on each call; a generic plan (what a prepared statement settles
+ * on after five runs) is where that showed, so that is the plan read here.
+ */
+class PostgresJobPlanTest {
+
+  @Test
+  void theLatestAttemptIsFoundThroughTheRequestKeyIndex() throws Exception {
+    try (TestPostgres pg = TestPostgres.freshSchema();
+        Store store = Stores.open(pg.url(), null);
+        Connection c = pg.connection();
+        Statement s = c.createStatement()) {
+      s.execute("SET plan_cache_mode = force_generic_plan");
+      s.execute(
+          "PREPARE latest_attempt(text) AS "
+              + JobStore.SELECT_LATEST_ATTEMPT.replace(":request_key", "$1"));
+      List<String> plan = new ArrayList<>();
+      try (ResultSet rs = s.executeQuery("EXPLAIN EXECUTE latest_attempt('caller:digest')")) {
+        while (rs.next()) {
+          plan.add(rs.getString(1));
+        }
+      }
+      String text = String.join("\n", plan);
+      assertThat(text).as(text).doesNotContain("Seq Scan on verification_jobs");
+      assertThat(text).as(text).doesNotContainIgnoringCase("hashed SubPlan");
+      assertThat(text).as(text).contains("Index");
+    }
+  }
+}
