@@ -75,7 +75,7 @@ public final class LifecycleBenchmark {
       System.out.println("server: " + o.server() + " (external process)");
       run(o, client, Duration.ofSeconds(o.warmup()), null, null);
       Result r = run(o, client, Duration.ofSeconds(o.seconds()), null, null);
-      print(o.scenario(), r, null);
+      print(o.scenario(), r, null, SignatureFloor.of(o.scenario()));
       return;
     }
     for (String store : o.stores()) {
@@ -148,7 +148,8 @@ public final class LifecycleBenchmark {
             schema == null
                 ? StoreFootprint.sqlite(ServerNodes.dataDir(base, 0, 1).resolve("asa.db"), clean)
                 : StoreFootprint.postgres(jdbc(o.pg()), schema);
-        print(o.scenario(), r, disk);
+        // After the servers stopped: the floor is measured on a core nothing else uses.
+        print(o.scenario(), r, disk, SignatureFloor.of(o.scenario()));
       } finally {
         if (schema != null) {
           Runtime.getRuntime().removeShutdownHook(dropper);
@@ -322,7 +323,8 @@ public final class LifecycleBenchmark {
   }
 
   /** One table per store: throughput and latency per call, then CPU and disk per lifecycle. */
-  private static void print(Scenario scenario, Result r, StoreFootprint disk) {
+  private static void print(
+      Scenario scenario, Result r, StoreFootprint disk, SignatureFloor floor) {
     String unit = scenario.unit;
     System.out.printf(
         "%ss: %d in %.1f s = %.1f %ss/s (%.0f HTTP calls/s), failures: %d%n",
@@ -350,6 +352,11 @@ public final class LifecycleBenchmark {
                 r.elapsed(),
                 r.serverCpu().toNanos() / 1e9 / r.elapsed());
     System.out.printf("  %-28s %s%n", "server CPU per " + unit, serverCpu);
+    if (r.done() > 0) {
+      System.out.println(
+          floor.describe(
+              unit, r.serverCpu() == null ? Double.NaN : perLifecycleMs(r.serverCpu(), r.done())));
+    }
     if (r.serverCpuByNode() != null && r.serverCpuByNode().size() > 1) {
       System.out.printf("  %-28s %s%n", "  of which (nodes)", byNode(r));
     }
@@ -378,7 +385,7 @@ public final class LifecycleBenchmark {
           "  %-28s %.2f of %d cores busy  (every process: servers, PostgreSQL, client, others')%n",
           "machine",
           r.machineCpu().toNanos() / 1e9 / r.elapsed(),
-          Runtime.getRuntime().availableProcessors());
+          ProcCpu.machineCores());
     }
     if (scenario != Scenario.LIFECYCLE) {
       return; // no agreements: bytes per agreement mean nothing here

@@ -76,6 +76,21 @@ final class ProcCpu {
   }
 
   /**
+   * The machine's cores as /proc/stat counts them; not {@code availableProcessors()}, which a
+   * benchmark pinned with taskset sees as its own one core.
+   */
+  static int machineCores() {
+    try {
+      return (int)
+          Files.readAllLines(Path.of("/proc/stat"), StandardCharsets.UTF_8).stream()
+              .filter(line -> line.matches("cpu\\d+ .*"))
+              .count();
+    } catch (IOException | RuntimeException e) {
+      return Runtime.getRuntime().availableProcessors();
+    }
+  }
+
+  /**
    * "cpu user nice system idle iowait irq softirq steal ..." -> user + nice + system + irq +
    * softirq (guest time is inside user already; steal is the hypervisor's, not this machine's
    * work).

@@ -34,6 +34,24 @@ class BenchHarnessTest {
   }
 
   @Test
+  void theSignatureFloorIsReadAgainstTheServersCpu() {
+    SignatureFloor floor = new SignatureFloor(8, 1, 50, 20);
+    assertThat(floor.millis()).isEqualTo(0.42);
+    assertThat(floor.ratio(4.2)).isCloseTo(0.1, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(floor.describe("lifecycle", 4.2))
+        .contains("0.42 ms")
+        .contains("8 verifications at 50 us, 1 signing at 20 us")
+        .contains("2,381 lifecycles/s on one core")
+        .contains("the server at 0.10 of it");
+    assertThat(floor.describe("lifecycle", Double.NaN)).doesNotContain("the server at");
+  }
+
+  @Test
+  void theMachinesCoresAreCountedFromProcNotFromThePinnedProcess() {
+    assertThat(ProcCpu.machineCores()).isGreaterThanOrEqualTo(1);
+  }
+
+  @Test
   void serverThreadsAreToldApartByName() {
     assertThat(ServerProcess.threadKind("C2 CompilerThre")).isEqualTo("jit");
     assertThat(ServerProcess.threadKind("C1 CompilerThre")).isEqualTo("jit");

@@ -1,0 +1,119 @@
+package dev.asa.bench;
+
+import dev.asa.crypto.Ed25519PrivateKey;
+import dev.asa.crypto.Ed25519PublicKey;
+import dev.asa.crypto.Ed25519Signature;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Locale;
+
+/**
+ * What one unit's signatures alone cost on this machine, measured in this process with the server's
+ * own Ed25519 code (BouncyCastle behind {@link Ed25519PublicKey}): the floor no server can go
+ * below, so that "server CPU per lifecycle" can be read as a fraction of it, a figure that survives
+ * a change of machine where milliseconds do not.
+ *
+ * <p>A lifecycle's signatures: six request signatures (one per call), the client's and the
+ * provider's agreement signatures, and the server's signature on the verification result: eight
+ * verifications and one signature. A structural verification: its request signature.
+ *
+ * <p>Measured after the run, when the server has stopped and its core is free, on one thread: a
+ * warm-up long enough for the JIT to compile the field arithmetic, then a timed stretch.
+ */
+record SignatureFloor(int verifications, int signatures, double verifyMicros, double signMicros) {
+
+  private static final Duration WARM_UP = Duration.ofSeconds(3);
+  private static final Duration MEASURED = Duration.ofSeconds(2);
+
+  static SignatureFloor of(BenchOptions.Scenario scenario) {
+    return switch (scenario) {
+      case LIFECYCLE -> measure(8, 1);
+      case STRUCTURAL -> measure(1, 0);
+    };
+  }
+
+  static SignatureFloor measure(int verifications, int signatures) {
+    Ed25519PrivateKey key = Ed25519PrivateKey.generate(new SecureRandom());
+    Ed25519PublicKey publicKey = key.publicKey();
+    // About the size of an RFC 9421 signature base the server verifies.
+    byte[] message =
+        ("\"@method\": POST\n\"@target-uri\": http://127.0.0.1:8080/agreements/0b5e/sign\n"
+                + "\"content-digest\": sha-256=:X48E9qOokqqrvdts8nOJRJN3OWDUoyWxBf7kbu9DBPE=:\n"
+                + "\"@signature-params\": (\"@method\" \"@target-uri\" \"content-digest\")"
+                + ";created=1765000000;keyid=\"z6MkbenchmarkbenchmarkbenchmarkbenchmarkAAAA\""
+                + ";nonce=\"b3f1c9a2e4d5\"")
+            .getBytes(StandardCharsets.UTF_8);
+    Ed25519Signature signature = key.sign(message);
+    timeVerify(publicKey, message, signature, WARM_UP);
+    timeSign(key, message, WARM_UP);
+    return new SignatureFloor(
+        verifications,
+        signatures,
+        timeVerify(publicKey, message, signature, MEASURED),
+        timeSign(key, message, MEASURED));
+  }
+
+  /** The floor per unit, in milliseconds. */
+  double millis() {
+    return (verifications * verifyMicros + signatures * signMicros) / 1000;
+  }
+
+  /** The line the benchmark prints, with the server's CPU per unit read against the floor. */
+  String describe(String unit, double serverMillis) {
+    return String.format(
+        Locale.ROOT,
+        "  %-28s %.2f ms  (Ed25519: %d verifications at %.0f us, %d signing at %.0f us: %,.0f"
+            + " %ss/s on one core)%s",
+        "signature floor per " + unit,
+        millis(),
+        verifications,
+        verifyMicros,
+        signatures,
+        signMicros,
+        1000 / millis(),
+        unit,
+        Double.isNaN(serverMillis)
+            ? ""
+            : String.format(
+                Locale.ROOT,
+                "; the server at %.2f of it (floor / server CPU)",
+                ratio(serverMillis)));
+  }
+
+  /** The floor over the server's CPU per unit: 1 would be a server that only checks signatures. */
+  double ratio(double serverMillis) {
+    return millis() / serverMillis;
+  }
+
+  private static double timeVerify(
+      Ed25519PublicKey key, byte[] message, Ed25519Signature signature, Duration stretch) {
+    long end = System.nanoTime() + stretch.toNanos();
+    long start = System.nanoTime();
+    long n = 0;
+    boolean all = true;
+    while (System.nanoTime() < end) {
+      all &= key.verify(message, signature);
+      n++;
+    }
+    if (!all) {
+      throw new IllegalStateException("a valid signature did not verify");
+    }
+    return (System.nanoTime() - start) / 1e3 / n;
+  }
+
+  private static double timeSign(Ed25519PrivateKey key, byte[] message, Duration stretch) {
+    long end = System.nanoTime() + stretch.toNanos();
+    long start = System.nanoTime();
+    long n = 0;
+    int sink = 0;
+    while (System.nanoTime() < end) {
+      sink += key.sign(message).bytes()[0];
+      n++;
+    }
+    if (sink == 42) {
+      System.out.print(""); // keeps the signatures from being optimised away
+    }
+    return (System.nanoTime() - start) / 1e3 / n;
+  }
+}
