@@ -15,6 +15,7 @@ import dev.asa.server.config.ServerConfig;
 import dev.asa.server.escrow.EscrowConfig;
 import dev.asa.server.escrow.FakeFacilitator;
 import dev.asa.server.escrow.x402.Requirements;
+import dev.asa.server.http.OpenApiContract;
 import dev.asa.server.net.FetchPolicy;
 import dev.asa.signedrequests.RequestSigner;
 import dev.asa.testing.Fixtures;
@@ -116,6 +117,26 @@ class X402HttpTransportTest {
     assertThat(shown.path("accepts")).isEqualTo(required.path("accepts"));
     assertThat(shown.has("error")).isFalse();
     assertThat(client.escrow(id).path("status").asText()).isEqualTo("unfunded");
+
+    // The escrow view and the 402 problem, members x402 clients read, are as the API document says.
+    JsonNode openApi =
+        Json.parse(
+            http.send(
+                    HttpRequest.newBuilder(URI.create(server.url("127.0.0.1") + "/openapi.json"))
+                        .build(),
+                    HttpResponse.BodyHandlers.ofString())
+                .body());
+    OpenApiContract contract = new OpenApiContract(openApi);
+    String path = "/agreements/" + id + "/escrow";
+    assertThat(contract.check("GET", path, 200, "application/json", client.escrow(id))).isEmpty();
+    assertThat(
+            contract.check(
+                "POST",
+                "/agreements/" + id + "/fund",
+                402,
+                unpaid.headers().firstValue("Content-Type").orElseThrow(),
+                problem))
+        .isEmpty();
   }
 
   @Test

@@ -28,7 +28,7 @@ import java.util.regex.Pattern;
  * is read from the copy packaged in {@code io.vertx:vertx-openapi} (a test dependency only for
  * these files); the validator is networknt's, as for the agreement schema. Nothing is fetched.
  */
-final class OpenApiContract {
+public final class OpenApiContract {
   private static final String OAS_SCHEMA =
       "https://spec.openapis.org/oas/3.1/schema-base/2022-10-07";
 
@@ -46,7 +46,7 @@ final class OpenApiContract {
   private final SchemaRegistry registry;
   private int checks;
 
-  OpenApiContract(JsonNode document) {
+  public OpenApiContract(JsonNode document) {
     this.document = document;
     this.registry =
         SchemaRegistry.withDefaultDialect(
@@ -107,7 +107,7 @@ final class OpenApiContract {
    * What is wrong with a response, judged by the document: an undocumented route, status or content
    * type, or a body that breaks the declared schema. Empty when it conforms.
    */
-  List<String> check(
+  public List<String> check(
       String method, String concretePath, int status, String contentType, JsonNode body) {
     String label = method + " " + concretePath + " -> " + status + " " + contentType;
     Optional<String> template = template(concretePath);

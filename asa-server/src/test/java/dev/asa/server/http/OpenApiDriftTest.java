@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.client.AsaClient;
 import dev.asa.crypto.Ed25519PrivateKey;
 import dev.asa.json.Json;
+import dev.asa.negotiation.NegotiationPolicy;
 import dev.asa.server.AsaServer;
 import dev.asa.server.config.ServerConfig;
 import dev.asa.signedrequests.RequestSigner;
@@ -196,6 +197,7 @@ class OpenApiDriftTest {
       l.standalone();
       l.registry();
       l.archived(closed);
+      l.timedOutNegotiation();
       return l.seen;
     }
 
@@ -406,6 +408,24 @@ class OpenApiDriftTest {
       assertThat(gone.body().path("archive").asText()).isEqualTo(name);
     }
 
+    /** A negotiation nobody answers: the server's own round, with a reason and no party. */
+    void timedOutNegotiation() throws Exception {
+      String id = created(ALICE);
+      ObjectNode counter =
+          Json.object()
+              .put("round", 1)
+              .put("action", "counter")
+              .put("rationale_code", "market_rate_alignment");
+      counter.putObject("proposed_changes").put("escrow.payment.amount", "11.00");
+      ok(BOB, "PATCH", "/agreements/" + id + "/negotiate", counter);
+      clock.advance(Duration.ofSeconds(NegotiationPolicy.DEFAULTS.timeoutSeconds() + 1));
+      assertThat(server.fireDueTimers()).isPositive();
+      JsonNode rounds = ok(ALICE, "GET", "/agreements/" + id + "/negotiation", null).body();
+      JsonNode last = rounds.path("rounds").get(rounds.path("rounds").size() - 1);
+      assertThat(last.path("reason").asText()).as(rounds.toString()).contains("timed out");
+      assertThat(last.has("party")).isFalse();
+    }
+
     static ObjectNode deliverable() {
       return Json.object()
           .put("content", "# Findings\n\nzq-secret-token-1-x and more.\n")
@@ -511,7 +531,9 @@ class OpenApiDriftTest {
           JUDGE,
           "POST",
           "/evaluators",
-          AsaClient.evaluatorRegistration("ed25519", judge, "Judge Nine", List.of("general")));
+          AsaClient.evaluatorRegistration("ed25519", judge, "Judge Nine", List.of("general"))
+              .put("model", "judge-large-2")
+              .put("price_usd", 0.30));
       ok(ALICE, "GET", "/evaluators?service_type=general&limit=10", null);
       ok(ALICE, "GET", "/evaluators/" + judge, null);
       JsonNode tasks = ok(JUDGE, "GET", "/evaluator/tasks", null).body().path("tasks");
