@@ -64,7 +64,9 @@ import io.javalin.Javalin;
 import io.javalin.router.Endpoint;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Objects;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -170,6 +172,9 @@ public final class AsaServer implements AutoCloseable {
     Store store = Stores.open(config.dbUrl(), config.dataDir(), new ActivityLog(metrics));
     // Every outbound request (deliverables, webhooks, facilitator, disputes) goes through this one.
     GuardedHttpClient outbound = new GuardedHttpClient(config.fetchPolicy());
+    // What has started, to stop again (last first) if a later step fails: a start that throws
+    // must not leave a port listening or threads running behind it (a metrics port in use, say).
+    Deque<Runnable> started = new ArrayDeque<>();
     try {
       Reputation reputation =
           new Reputation(
@@ -198,6 +203,9 @@ public final class AsaServer implements AutoCloseable {
               ? null
               : new X402Facilitator(escrow.x402Facilitator(), escrow.deliveryTimeout(), outbound);
       Erc8183Chain chain = escrow.erc8183() == null ? null : Erc8183Chain.connect(escrow.erc8183());
+      if (chain != null) {
+        started.push(chain::close);
+      }
       Enforcement enforcement =
           new Enforcement(
               store.ledger(),
@@ -226,6 +234,7 @@ public final class AsaServer implements AutoCloseable {
               metrics);
       JobRunner jobs =
           new JobRunner(store.jobs(), config.clock(), config.verification().workers(), metrics);
+      started.push(jobs::close);
       AgreementService agreements =
           new AgreementService(
               store,
@@ -345,6 +354,7 @@ public final class AsaServer implements AutoCloseable {
           });
       model.await(MODEL_LOAD_PATIENCE);
       http.start();
+      started.push(http::stop);
       Timers timers =
           new Timers(store.timers(), config.clock(), agreements.timers()::fire, metrics);
       WebhookCourier webhooks =
@@ -391,6 +401,7 @@ public final class AsaServer implements AutoCloseable {
                 Duration.ofHours(1)));
       }
       DuePoller due = DuePoller.start(dueWork);
+      started.push(due::close);
       if (evaluators != null) {
         verifications.resumeUnfinished(); // a restarted node finishes what it had started
       }
@@ -427,6 +438,13 @@ public final class AsaServer implements AutoCloseable {
           archiver,
           due);
     } catch (RuntimeException e) {
+      for (Runnable stop : started) {
+        try {
+          stop.run();
+        } catch (RuntimeException whileStopping) {
+          e.addSuppressed(whileStopping);
+        }
+      }
       outbound.close();
       store.close();
       throw e;
