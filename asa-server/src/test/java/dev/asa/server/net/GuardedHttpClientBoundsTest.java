@@ -88,7 +88,9 @@ class GuardedHttpClientBoundsTest {
     assertThat(hungUp.await(5, TimeUnit.SECONDS))
         .as("the server saw the connection closed")
         .isTrue();
-    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+    // Well inside the 20 s read deadline (bounds that tell "cut at the cap" from "read to the end"
+    // with room for a loaded machine; how fast it is, is a benchmark's business).
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(15));
     // What the server got out before the close is the cap plus socket buffers, not the body.
     assertThat(written.get()).isLessThan(64L << 20);
   }
@@ -105,7 +107,8 @@ class GuardedHttpClientBoundsTest {
                 new FetchLimits(Duration.ofMillis(300), Duration.ofSeconds(10), 1024)))
         .isInstanceOf(OutboundTimeoutException.class)
         .hasMessageContaining("connecting");
-    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
+    // The connect deadline stopped it, not the 10 s read deadline behind it.
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(8));
   }
 
   @Test

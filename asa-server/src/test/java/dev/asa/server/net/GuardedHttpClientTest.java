@@ -247,7 +247,9 @@ class GuardedHttpClientTest {
     OutboundResponse big = get(client, "http://127.0.0.1:" + port() + "/big"); // 10 MB offered
     assertThat(big.body()).hasSize(1024);
     assertThat(big.truncated()).isTrue();
-    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+    assertThat(Duration.ofNanos(System.nanoTime() - start))
+        .as("cut at the cap, not read to the end")
+        .isLessThan(Duration.ofSeconds(10));
   }
 
   @Test
@@ -284,7 +286,8 @@ class GuardedHttpClientTest {
                     URI.create("http://127.0.0.1:" + slow.getLocalPort() + "/"), Map.of()),
                 new FetchLimits(Duration.ofSeconds(1), Duration.ofMillis(700), 1 << 20)))
         .isInstanceOf(OutboundTimeoutException.class);
-    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(1500));
+    // The trickle would take 10,000 s: any bound far below it tells "stopped" from "ran on".
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
   }
 
   @Test
