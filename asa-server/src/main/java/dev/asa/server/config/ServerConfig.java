@@ -29,9 +29,10 @@ import java.util.Set;
  * @param qualification the bar a pool evaluator must clear to be assigned (whitepaper 3.6.1)
  * @param canaries the canary file given at start-up, loaded into the store (replacing the set
  *     stored before); null to keep the stored set, if any
+ * @param pollTimers whether timers are polled every second (always, in production)
+ * @param pollOutbox whether the outbox is polled every second (always, in production)
  * @param observability the log format and level, and where the metrics are served
  * @param reputation where ARP aggregates are pushed, whose signals count, how far back they look
- * @param pollOutbox whether the outbox is polled every second (always, in production)
  * @param retention how long an ended agreement stays in the hot store before the server archives it
  *     on its own; null keeps every agreement (the default)
  */
