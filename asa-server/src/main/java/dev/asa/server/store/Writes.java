@@ -93,6 +93,9 @@ public final class Writes {
             handle -> {
               State before = AgreementStore.update(handle, row, commit.expectedVersion());
               EventStore.append(handle, row.id(), commit.events());
+              if (row.state().isFinal() && !commit.events().isEmpty()) {
+                EventStore.pack(handle, row.id()); // an ended agreement's log, stored once
+              }
               applyIn(handle, commit.writes());
               return before;
             });

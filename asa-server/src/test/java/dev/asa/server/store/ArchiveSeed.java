@@ -3,7 +3,8 @@ package dev.asa.server.store;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.asa.json.Json;
 import dev.asa.lifecycle.Event;
-import dev.asa.server.store.db.PackedDigest;
+import dev.asa.server.store.agreements.EventRecord;
+import dev.asa.server.store.agreements.EventTrail;
 import dev.asa.server.store.db.PackedText;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -18,10 +19,11 @@ import java.util.Map;
 /**
  * Many ended agreements, fast: copies one agreement that really went through its lifecycle (its
  * row, parties, ledger entries, results, deliverables' metadata, escrow authorization, outbox
- * messages) under new ids, each with its event chain computed again for its own id, so every copy
- * verifies as the original does. Written with plain JDBC in transactions of 500 copies, each
- * table's rows sent as one batch (creating 10,000 agreements one request at a time would take
- * minutes, and one round trip per row took over a minute for 2,000 on PostgreSQL).
+ * messages) under new ids, each with its event chain computed again for its own id and packed as
+ * the server packs an ended agreement's log, so every copy verifies as the original does. Written
+ * with plain JDBC in transactions of 500 copies, each table's rows sent as one batch (creating
+ * 10,000 agreements one request at a time would take minutes, and one round trip per row took over
+ * a minute for 2,000 on PostgreSQL).
  */
 public final class ArchiveSeed {
   private ArchiveSeed() {}
@@ -48,8 +50,28 @@ public final class ArchiveSeed {
     agreement.remove("row_seq");
     List<Map<String, Object>> parties =
         all(c, "SELECT * FROM agreement_parties WHERE agreement_id = ?", source);
-    List<Map<String, Object>> events =
-        all(c, "SELECT * FROM agreement_events WHERE agreement_id = ? ORDER BY seq", source);
+    List<EventRecord> events = new ArrayList<>();
+    for (Map<String, Object> t :
+        all(
+            c,
+            "SELECT t.trail FROM agreement_trails t JOIN agreements a"
+                + " ON a.row_seq = t.agreement_seq WHERE a.id = ?",
+            source)) { // ended since V024: its log packed into one row
+      events.addAll(EventTrail.unpack(source, (byte[]) t.get("trail")));
+    }
+    for (Map<String, Object> e :
+        all(c, "SELECT * FROM agreement_events WHERE agreement_id = ? ORDER BY seq", source)) {
+      events.add(
+          new EventRecord(
+              source,
+              ((Number) e.get("seq")).longValue(),
+              (String) e.get("type"),
+              text(e.get("actor")),
+              Instant.ofEpochMilli(((Number) e.get("occurred_at")).longValue()),
+              text(e.get("payload")),
+              null,
+              "sha256:recomputed-below"));
+    }
     Map<String, List<Map<String, Object>>> children = new LinkedHashMap<>();
     for (String table : CHILDREN.keySet()) {
       List<Map<String, Object>> rows =
@@ -66,7 +88,30 @@ public final class ArchiveSeed {
       a.put("id", id);
       a.put("created_at", endedAt.toEpochMilli() - 3_600_000);
       a.put("updated_at", endedAt.toEpochMilli());
+      // Its events packed into its row, as the server leaves an ended agreement's log.
+      List<EventRecord> chained = new ArrayList<>();
+      Event previous = null;
+      for (EventRecord e : events) {
+        Event next =
+            Event.append(previous, id, e.type(), json(e.actor()), e.at(), json(e.payload()));
+        chained.add(
+            new EventRecord(
+                id,
+                e.seq(),
+                e.type(),
+                e.actor(),
+                e.at(),
+                e.payload(),
+                next.prevHash(),
+                next.hash()));
+        previous = next;
+      }
       batches.insert("agreements", a);
+      batches.add(
+          "INSERT INTO agreement_trails (agreement_seq, trail)"
+              + " SELECT row_seq, ? FROM agreements WHERE id = ?",
+          EventTrail.pack(chained),
+          id);
       for (Map<String, Object> p : parties) {
         batches.add(
             "INSERT INTO agreement_parties (identity_value, row_seq, agreement_id, role)"
@@ -74,23 +119,6 @@ public final class ArchiveSeed {
             p.get("identity_value"),
             p.get("role"),
             id);
-      }
-      Event previous = null;
-      for (Map<String, Object> e : events) {
-        Event next =
-            Event.append(
-                previous,
-                id,
-                (String) e.get("type"),
-                json(e.get("actor")),
-                Instant.ofEpochMilli(((Number) e.get("occurred_at")).longValue()),
-                json(e.get("payload")));
-        Map<String, Object> row = new LinkedHashMap<>(e);
-        row.put("agreement_id", id);
-        row.put("prev_hash", PackedDigest.pack(next.prevHash()));
-        row.put("hash", PackedDigest.pack(next.hash()));
-        batches.insert("agreement_events", row);
-        previous = next;
       }
       for (var table : children.entrySet()) {
         String renamed = CHILDREN.get(table.getKey());
@@ -158,6 +186,12 @@ public final class ArchiveSeed {
         s.close();
       }
     }
+  }
+
+  private static String text(Object stored) {
+    return stored instanceof byte[] b
+        ? PackedText.unpack(b)
+        : stored == null ? null : stored.toString();
   }
 
   private static JsonNode json(Object stored) {

@@ -652,6 +652,48 @@ abstract class StoreContract {
   }
 
   @Test
+  void anEndedAgreementsLogIsPackedIntoOneRowAndReadBackAsItWas() throws Exception {
+    AgreementRow v1 = created("trail");
+    String id = v1.id();
+    AgreementRow v2 = next(v1, State.DELIVERED);
+    store.writes().commit(new Commit(v2, 1, List.of(event(id, 2), event(id, 3)), List.of()));
+    List<EventRecord> before = store.events().log(id);
+    assertThat(rowsOfEvents(id)).isEqualTo(3);
+
+    // The change that ends it packs the whole log, its own event included, into one row.
+    AgreementRow closed = next(v2, State.CLOSED);
+    store.writes().commit(new Commit(closed, 2, List.of(event(id, 4)), List.of()));
+    assertThat(rowsOfEvents(id)).as("no event rows left").isZero();
+    List<EventRecord> after = store.events().log(id);
+    assertThat(after.subList(0, 3)).isEqualTo(before);
+    assertThat(after).containsExactly(event(id, 1), event(id, 2), event(id, 3), event(id, 4));
+    assertThat(store.events().last(id)).contains(event(id, 4));
+    assertThat(store.agreements().find(id)).contains(closed);
+
+    // A later change of the ended agreement packs its event with the rest; seqs stay in order.
+    AgreementRow later = next(closed, State.CLOSED);
+    store.writes().commit(new Commit(later, 3, List.of(event(id, 5)), List.of()));
+    assertThat(rowsOfEvents(id)).isZero();
+    assertThat(store.events().log(id))
+        .extracting(EventRecord::seq)
+        .containsExactly(1L, 2L, 3L, 4L, 5L);
+    assertThat(store.events().last(id)).contains(event(id, 5));
+  }
+
+  /** How many rows of agreement_events the agreement has, read from the table itself. */
+  private int rowsOfEvents(String id) throws SQLException {
+    try (Connection c = rawConnection();
+        PreparedStatement s =
+            c.prepareStatement("SELECT count(*) FROM agreement_events WHERE agreement_id = ?")) {
+      s.setString(1, id);
+      try (ResultSet rs = s.executeQuery()) {
+        rs.next();
+        return rs.getInt(1);
+      }
+    }
+  }
+
+  @Test
   void concurrentCommitsOfTheSameVersionHaveExactlyOneWinner() throws Exception {
     AgreementRow v1 = created("race");
     int threads = 8;

@@ -6,6 +6,8 @@ import dev.asa.server.store.db.PackedDigest;
 import dev.asa.server.store.db.PackedText;
 import dev.asa.server.store.db.PackedText.Dictionary;
 import dev.asa.server.store.db.SqlErrors;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
@@ -16,7 +18,10 @@ import org.jdbi.v3.core.statement.PreparedBatch;
  * The agreements' event logs: append-only and hash-chained. The store does not compute or check the
  * hashes (that rule lives in the core); the primary key (agreement, seq) guarantees that two
  * writers can never both append "event 5". Events are appended with the agreement change they
- * explain (see {@link AgreementStore}).
+ * explain (see {@link AgreementStore}). When a change ends an agreement, its log is packed into one
+ * row of its own ({@link #pack}) and read back as it was; a later change of the ended agreement
+ * (under the row's version check, like every change) appends its events as rows, and the same
+ * transaction packs them with the rest.
  */
 public final class EventStore {
 
@@ -27,17 +32,35 @@ public final class EventStore {
           + COLUMNS
           + ") VALUES (:agreement_id, :seq, :type, :actor, :occurred_at, :payload, :prev_hash,"
           + " :hash)";
+  // An agreement's events are in their rows, or, once it has ended, packed into one row of
+  // agreement_trails (EventTrail). One statement reads
+  // both, so a packing that commits meanwhile is seen whole or not at all.
+  private static final String TRAIL_BRANCH =
+      " UNION ALL SELECT a.id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, t.trail"
+          + " FROM agreement_trails t JOIN agreements a ON a.row_seq = t.agreement_seq"
+          + " WHERE a.id = :agreement_id";
   private static final String SELECT_LOG =
       "SELECT "
           + COLUMNS
-          + " FROM agreement_events WHERE agreement_id = :agreement_id ORDER BY seq";
+          + ", NULL AS trail FROM agreement_events WHERE agreement_id = :agreement_id"
+          + TRAIL_BRANCH;
+  // No subquery with ORDER BY and LIMIT: PostgreSQL would type its NULL trail as text there,
+  // which the trail branch's bytea cannot join.
   private static final String SELECT_LAST =
       "SELECT "
           + COLUMNS
-          + " FROM agreement_events WHERE agreement_id = :agreement_id ORDER BY seq DESC LIMIT 1";
+          + ", NULL AS trail FROM agreement_events WHERE agreement_id = :agreement_id"
+          + " AND seq = (SELECT max(seq) FROM agreement_events WHERE agreement_id = :agreement_id)"
+          + TRAIL_BRANCH;
+  private static final String PACK =
+      "INSERT INTO agreement_trails (agreement_seq, trail)"
+          + " SELECT row_seq, :trail FROM agreements WHERE id = :agreement_id"
+          + " ON CONFLICT (agreement_seq) DO UPDATE SET trail = excluded.trail";
+  private static final String DELETE_ROWS =
+      "DELETE FROM agreement_events WHERE agreement_id = :agreement_id";
 
-  /** An event as read from its row (the archive reads the rows it moves out with it). */
-  public static final RowMapper<EventRecord> ROW =
+  /** An event as read from its row. */
+  private static final RowMapper<EventRecord> ROW =
       (rs, context) ->
           new EventRecord(
               rs.getString("agreement_id"),
@@ -49,6 +72,15 @@ public final class EventStore {
               PackedDigest.unpack(rs.getBytes("prev_hash")),
               PackedDigest.unpack(rs.getBytes("hash")));
 
+  /** A row of SELECT_LOG or SELECT_LAST: one event, or the packed events of the trail. */
+  private static final RowMapper<List<EventRecord>> ROW_OR_TRAIL =
+      (rs, context) -> {
+        byte[] trail = rs.getBytes("trail");
+        return trail == null
+            ? List.of(ROW.map(rs, context))
+            : EventTrail.unpack(rs.getString("agreement_id"), trail);
+      };
+
   private final Database database;
 
   public EventStore(Database database) {
@@ -58,8 +90,22 @@ public final class EventStore {
   /** The agreement's event log, ordered by seq. */
   public List<EventRecord> log(String agreementId) {
     return database.read(
-        "reading the events of agreement " + agreementId,
-        handle -> handle.createQuery(SELECT_LOG).bind("agreement_id", agreementId).map(ROW).list());
+        "reading the events of agreement " + agreementId, handle -> logIn(handle, agreementId));
+  }
+
+  /** The agreement's event log, ordered by seq, read in the caller's transaction. */
+  public static List<EventRecord> logIn(Handle handle, String agreementId) {
+    List<EventRecord> events =
+        new ArrayList<>(
+            handle
+                .createQuery(SELECT_LOG)
+                .bind("agreement_id", agreementId)
+                .map(ROW_OR_TRAIL)
+                .stream()
+                .flatMap(List::stream)
+                .toList());
+    events.sort(Comparator.comparingLong(EventRecord::seq));
+    return events;
   }
 
   /** The newest event of the agreement's log (what the next event chains to). */
@@ -67,7 +113,30 @@ public final class EventStore {
     return database.read(
         "reading the last event of agreement " + agreementId,
         handle ->
-            handle.createQuery(SELECT_LAST).bind("agreement_id", agreementId).map(ROW).findOne());
+            handle
+                .createQuery(SELECT_LAST)
+                .bind("agreement_id", agreementId)
+                .map(ROW_OR_TRAIL)
+                .stream()
+                .flatMap(List::stream)
+                .max(Comparator.comparingLong(EventRecord::seq)));
+  }
+
+  /**
+   * Packs an ended agreement's whole log into its trail and deletes its event rows, inside the
+   * caller's transaction (the one that ended it): the same events, stored once.
+   */
+  public static void pack(Handle handle, String agreementId) {
+    List<EventRecord> events = logIn(handle, agreementId);
+    if (events.isEmpty()) {
+      return;
+    }
+    handle
+        .createUpdate(PACK)
+        .bind("trail", EventTrail.pack(events))
+        .bind("agreement_id", agreementId)
+        .execute();
+    handle.createUpdate(DELETE_ROWS).bind("agreement_id", agreementId).execute();
   }
 
   /** Refuses, before anything is written, events of another agreement than the one changed. */

@@ -129,12 +129,11 @@ public final class ArchiveStore {
           "DELETE FROM timers WHERE agreement_id = :id",
           "DELETE FROM chain_transactions WHERE agreement_id = :id",
           "DELETE FROM agreement_links WHERE parent_id = :id OR child_id = :id",
-          "DELETE FROM agreement_events WHERE agreement_id = :id");
+          "DELETE FROM agreement_events WHERE agreement_id = :id",
+          "DELETE FROM agreement_trails"
+              + " WHERE agreement_seq IN (SELECT row_seq FROM agreements WHERE id = :id)");
 
   private static final String DELETE_AGREEMENT = "DELETE FROM agreements WHERE id = :id";
-  private static final String EVENTS =
-      "SELECT agreement_id, seq, type, actor, occurred_at, payload, prev_hash, hash"
-          + " FROM agreement_events WHERE agreement_id = :id ORDER BY seq";
 
   private static final String INSERT_ARCHIVE =
       "INSERT INTO archives (name, state, closed_before, started_at, agreements, bytes)"
@@ -360,7 +359,7 @@ public final class ArchiveStore {
     if (!agreement.state().isFinal() || !agreement.updatedAt().isBefore(closedBefore)) {
       return Optional.empty(); // changed since it was listed
     }
-    List<EventRecord> events = h.createQuery(EVENTS).bind("id", id).map(EventStore.ROW).list();
+    List<EventRecord> events = EventStore.logIn(h, id);
     Map<String, List<Map<String, Object>>> tables = new LinkedHashMap<>();
     TABLES.forEach((table, sql) -> tables.put(table, rows(h, table, sql, id)));
     rowSeqs.add(found.get().getKey());

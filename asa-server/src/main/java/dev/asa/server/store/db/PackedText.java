@@ -133,25 +133,46 @@ public final class PackedText {
     if (text == null) {
       return null;
     }
-    Objects.requireNonNull(dictionary, "dictionary");
-    byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
-    ByteArrayOutputStream out = new ByteArrayOutputStream(utf8.length / 3 + 16);
-    out.write(dictionary.number);
-    writeVarint(out, utf8.length);
     Deflater deflater = DEFLATERS.poll();
     if (deflater == null) {
       deflater = new Deflater(Deflater.BEST_SPEED, true);
     }
     try {
-      deflater.setDictionary(dictionary.bytes);
-      deflater.setInput(utf8);
-      deflater.finish();
-      byte[] buffer = new byte[Math.max(64, utf8.length / 2)];
-      while (!deflater.finished()) {
-        out.write(buffer, 0, deflater.deflate(buffer));
-      }
+      return packWith(deflater, text, dictionary);
     } finally {
       release(deflater);
+    }
+  }
+
+  /**
+   * As {@link #pack}, compressed as far as deflate goes: for a value written once and then kept (an
+   * ended agreement's whole log), where the extra time is paid once and the bytes for good. Read by
+   * {@link #unpack} like any other.
+   */
+  public static byte[] packSmallest(String text, Dictionary dictionary) {
+    if (text == null) {
+      return null;
+    }
+    Deflater deflater = new Deflater(Deflater.BEST_COMPRESSION, true);
+    try {
+      return packWith(deflater, text, dictionary);
+    } finally {
+      deflater.end();
+    }
+  }
+
+  private static byte[] packWith(Deflater deflater, String text, Dictionary dictionary) {
+    Objects.requireNonNull(dictionary, "dictionary");
+    byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+    ByteArrayOutputStream out = new ByteArrayOutputStream(utf8.length / 3 + 16);
+    out.write(dictionary.number);
+    writeVarint(out, utf8.length);
+    deflater.setDictionary(dictionary.bytes);
+    deflater.setInput(utf8);
+    deflater.finish();
+    byte[] buffer = new byte[Math.max(64, utf8.length / 2)];
+    while (!deflater.finished()) {
+      out.write(buffer, 0, deflater.deflate(buffer));
     }
     return out.toByteArray();
   }
