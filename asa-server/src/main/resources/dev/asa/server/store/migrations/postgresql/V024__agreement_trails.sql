@@ -3,7 +3,7 @@
 --
 -- When a commit leaves an agreement CLOSED, REJECTED or EXPIRED, its events move from their rows in
 -- agreement_events into one row here, as one packed JSON text (see EventTrail): seven rows of about
--- 310 bytes and their index entries become one value of about 1.4 KB. Every field of every event is
+-- 310 bytes and their index entries become one value of about 1 KB. Every field of every event is
 -- kept as it was, so the chain still verifies from the stored rows alone. Agreements that ended
 -- before this version keep their rows; both are read.
 --
