@@ -33,8 +33,8 @@ public final class EventStore {
           + ") VALUES (:agreement_id, :seq, :type, :actor, :occurred_at, :payload, :prev_hash,"
           + " :hash)";
   // An agreement's events are in their rows, or, once it has ended, packed into one row of
-  // agreement_trails (EventTrail). One statement reads
-  // both, so a packing that commits meanwhile is seen whole or not at all.
+  // agreement_trails (EventTrail). One statement reads both, so a packing that commits meanwhile
+  // is seen whole or not at all.
   private static final String TRAIL_BRANCH =
       " UNION ALL SELECT a.id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, t.trail"
           + " FROM agreement_trails t JOIN agreements a ON a.row_seq = t.agreement_seq"
