@@ -680,6 +680,27 @@ abstract class StoreContract {
     assertThat(store.events().last(id)).contains(event(id, 5));
   }
 
+  @Test
+  void anAgreementThatEndedBeforeTrailsKeepsItsRowsUntilItsNextEvent() throws Exception {
+    AgreementRow v1 = created("old-ended");
+    String id = v1.id();
+    AgreementRow v2 = next(v1, State.ACTIVE);
+    store.writes().commit(new Commit(v2, 1, List.of(event(id, 2)), List.of()));
+    // Ended by a change without events, as an agreement that ended before V024 is stored: rows.
+    AgreementRow ended = next(v2, State.EXPIRED);
+    store.writes().commit(new Commit(ended, 2, List.of(), List.of()));
+    assertThat(rowsOfEvents(id)).isEqualTo(2);
+    assertThat(store.events().log(id)).containsExactly(event(id, 1), event(id, 2));
+    assertThat(store.events().last(id)).contains(event(id, 2));
+
+    // Its next change with an event packs the rows and the new event together.
+    store
+        .writes()
+        .commit(new Commit(next(ended, State.EXPIRED), 3, List.of(event(id, 3)), List.of()));
+    assertThat(rowsOfEvents(id)).isZero();
+    assertThat(store.events().log(id)).containsExactly(event(id, 1), event(id, 2), event(id, 3));
+  }
+
   /** How many rows of agreement_events the agreement has, read from the table itself. */
   private int rowsOfEvents(String id) throws SQLException {
     try (Connection c = rawConnection();
