@@ -286,14 +286,8 @@ class OpenApiDriftTest {
       ok(ALICE, "GET", "/agreements?party=alice&limit=5", null);
       ok(ALICE, "GET", "/agreements?party=alice&state=proposed&currency=USD&min_amount=1", null);
       ok(ALICE, "GET", "/agreements/counts?party=alice&service_type=general", null);
-      ObjectNode counter =
-          Json.object()
-              .put("round", 1)
-              .put("action", "counter")
-              .put("rationale_code", "market_rate_alignment");
-      counter.putObject("proposed_changes").put("escrow.payment.amount", "12.50");
       String negotiation =
-          ok(BOB, "PATCH", a + "/negotiate", counter)
+          ok(BOB, "PATCH", a + "/negotiate", counter("12.50"))
               .body()
               .path("agreement")
               .path("metadata")
@@ -408,16 +402,21 @@ class OpenApiDriftTest {
       assertThat(gone.body().path("archive").asText()).isEqualTo(name);
     }
 
-    /** A negotiation nobody answers: the server's own round, with a reason and no party. */
-    void timedOutNegotiation() throws Exception {
-      String id = created(ALICE);
+    /** The provider's first-round counter-offer on the price. */
+    static ObjectNode counter(String amount) {
       ObjectNode counter =
           Json.object()
               .put("round", 1)
               .put("action", "counter")
               .put("rationale_code", "market_rate_alignment");
-      counter.putObject("proposed_changes").put("escrow.payment.amount", "11.00");
-      ok(BOB, "PATCH", "/agreements/" + id + "/negotiate", counter);
+      counter.putObject("proposed_changes").put("escrow.payment.amount", amount);
+      return counter;
+    }
+
+    /** A negotiation nobody answers: the server's own round, with a reason and no party. */
+    void timedOutNegotiation() throws Exception {
+      String id = created(ALICE);
+      ok(BOB, "PATCH", "/agreements/" + id + "/negotiate", counter("11.00"));
       clock.advance(Duration.ofSeconds(NegotiationPolicy.DEFAULTS.timeoutSeconds() + 1));
       assertThat(server.fireDueTimers()).isPositive();
       JsonNode rounds = ok(ALICE, "GET", "/agreements/" + id + "/negotiation", null).body();

@@ -134,18 +134,7 @@ public final class PackedText {
 
   /** The stored form of {@code text} (null stays null). */
   public static byte[] pack(String text, Dictionary dictionary) {
-    if (text == null) {
-      return null;
-    }
-    Deflater deflater = DEFLATERS.poll();
-    if (deflater == null) {
-      deflater = new Deflater(Deflater.BEST_SPEED, true);
-    }
-    try {
-      return packWith(deflater, text, dictionary);
-    } finally {
-      release(deflater);
-    }
+    return pack(text, dictionary, DEFLATERS, Deflater.BEST_SPEED);
   }
 
   /**
@@ -155,17 +144,23 @@ public final class PackedText {
    * fastest, and the best level next to nothing more. Read by {@link #unpack} like any other.
    */
   public static byte[] packSmallest(String text, Dictionary dictionary) {
+    return pack(text, dictionary, KEPT_DEFLATERS, Deflater.DEFAULT_COMPRESSION);
+  }
+
+  /** Packs with a deflater of {@code pool} (each pool holds deflaters of one level). */
+  private static byte[] pack(
+      String text, Dictionary dictionary, ConcurrentLinkedQueue<Deflater> pool, int level) {
     if (text == null) {
       return null;
     }
-    Deflater deflater = KEPT_DEFLATERS.poll();
+    Deflater deflater = pool.poll();
     if (deflater == null) {
-      deflater = new Deflater(Deflater.DEFAULT_COMPRESSION, true);
+      deflater = new Deflater(level, true);
     }
     try {
       return packWith(deflater, text, dictionary);
     } finally {
-      release(deflater, KEPT_DEFLATERS);
+      release(deflater, pool);
     }
   }
 
@@ -237,10 +232,6 @@ public final class PackedText {
       release(inflater);
     }
     return new String(utf8, StandardCharsets.UTF_8);
-  }
-
-  private static void release(Deflater deflater) {
-    release(deflater, DEFLATERS);
   }
 
   private static void release(Deflater deflater, ConcurrentLinkedQueue<Deflater> pool) {
