@@ -51,7 +51,11 @@ public record Event(
     return new Event(agreementId, seq, type, actor, millis, payload, prev, hash);
   }
 
-  static String digest(
+  /**
+   * The hash an event with this content has: what {@link #append} gives it, and what anyone
+   * checking the chain recomputes.
+   */
+  public static String digest(
       String agreementId,
       long seq,
       String type,

@@ -14,6 +14,7 @@ import dev.asa.lifecycle.EventChain;
 import dev.asa.scoring.VerificationResult;
 import dev.asa.server.AsaServer;
 import dev.asa.server.config.ServerConfig;
+import dev.asa.server.store.db.PackedText;
 import dev.asa.testing.Fixtures;
 import dev.asa.testing.MutableClock;
 import java.net.URI;
@@ -188,6 +189,54 @@ public class LifecycleEndToEndTest {
               assertThat(e.detail()).contains("CLOSED is final");
             });
     assertThat(client.events(id).path("events").size()).isEqualTo(7);
+  }
+
+  /**
+   * An ended agreement's log is packed into one row that keeps only the last hash: an edit of an
+   * earlier event in the database must still show as a broken chain, to the server and to anyone
+   * checking the log it serves.
+   */
+  @Test
+  void anEditOfAClosedAgreementsPackedLogInTheDatabaseBreaksItsChain() throws Exception {
+    String id = activeAgreement();
+    provider.deliver(id, "# Notes\n\nSome text.\n", "markdown");
+    evaluator.verify(id, judgedScores(90, 90, 90));
+    clock.advance(Duration.ofSeconds(7200));
+    client.close(id);
+    assertThat(client.events(id).path("chain_valid").asBoolean()).isTrue();
+
+    try (java.sql.Connection db =
+        java.sql.DriverManager.getConnection("jdbc:sqlite:" + dataDir.resolve("asa.db"))) {
+      String select =
+          "SELECT t.trail FROM agreement_trails t JOIN agreements a"
+              + " ON a.row_seq = t.agreement_seq WHERE a.id = ?";
+      byte[] trail;
+      try (var read = db.prepareStatement(select)) {
+        read.setString(1, id);
+        try (var rs = read.executeQuery()) {
+          assertThat(rs.next()).as("the closed agreement's log is packed").isTrue();
+          trail = rs.getBytes(1);
+        }
+      }
+      String text = PackedText.unpack(trail);
+      // The funding said 10.00; the edit says 1.00 (the first amount of the log is the funding's).
+      String edited = text.replaceFirst("\"amount\":\"10\\.00\"", "\"amount\":\"1.00\"");
+      assertThat(edited).isNotEqualTo(text);
+      try (var write =
+          db.prepareStatement(
+              "UPDATE agreement_trails SET trail = ? WHERE agreement_seq ="
+                  + " (SELECT row_seq FROM agreements WHERE id = ?)")) {
+        write.setBytes(1, PackedText.pack(edited, PackedText.Dictionary.TRAIL));
+        write.setString(2, id);
+        assertThat(write.executeUpdate()).isEqualTo(1);
+      }
+    }
+
+    JsonNode events = client.events(id);
+    assertThat(events.path("events").get(3).path("payload").path("amount").asText())
+        .isEqualTo("1.00");
+    assertThat(events.path("chain_valid").asBoolean()).isFalse();
+    assertThat(EventChain.firstBreak(events)).isPresent();
   }
 
   @Test

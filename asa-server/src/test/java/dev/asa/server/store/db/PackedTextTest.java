@@ -62,9 +62,9 @@ class PackedTextTest {
 
   @Test
   void aValueFromANewerBuildOrACorruptOneIsRefusedWithTheReason() {
-    assertThatThrownBy(() -> PackedText.unpack(new byte[] {8, 3, 1, 2, 3}))
+    assertThatThrownBy(() -> PackedText.unpack(new byte[] {14, 3, 1, 2, 3}))
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("dictionary 8")
+        .hasMessageContaining("dictionary 14")
         .hasMessageContaining("newer server");
     byte[] packed = PackedText.pack("{\"a\":\"" + "x".repeat(500) + "\"}", Dictionary.VOCABULARY);
     byte[] cut = java.util.Arrays.copyOf(packed, packed.length - 3);
@@ -111,6 +111,8 @@ class PackedTextTest {
         Dictionary.REVIEW, "bf491f4b04a1ddca0c5b99190846ec5df30c7ece0c6435630b5590a764700ead");
     expected.put(
         Dictionary.TRANSLATION, "8b0951f6f0bc8a65b0d8c97d2e744e223272e4064f8877278917fd7f8966046d");
+    expected.put(
+        Dictionary.TRAIL, "9183a3f7f9c1f1412daa5192aa68c18b2387d94e88dc095f6740fbcedbfab604");
     for (Dictionary d : Dictionary.values()) {
       String digest =
           HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(d.bytes()));
