@@ -2,9 +2,6 @@ package dev.asa.signedrequests;
 
 import dev.asa.signedrequests.RequestAuthException.Reason;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -136,20 +133,10 @@ public final class NonceCache implements NonceRegistry {
     }
   }
 
-  /** The first 128 bits of SHA-256(len(keyId) || keyId || nonce), all as UTF-8. */
+  /** A pair's {@link NonceRegistry#fingerprint}, as two longs. */
   private record Fingerprint(long high, long low) {
     static Fingerprint of(String keyId, String nonce) {
-      byte[] key = keyId.getBytes(StandardCharsets.UTF_8);
-      MessageDigest sha256;
-      try {
-        sha256 = MessageDigest.getInstance("SHA-256");
-      } catch (NoSuchAlgorithmException e) {
-        throw new IllegalStateException("every Java platform must provide SHA-256", e);
-      }
-      // The length prefix keeps ("ab", "c") and ("a", "bc") apart.
-      sha256.update(ByteBuffer.allocate(4).putInt(key.length).array());
-      sha256.update(key);
-      ByteBuffer digest = ByteBuffer.wrap(sha256.digest(nonce.getBytes(StandardCharsets.UTF_8)));
+      ByteBuffer digest = ByteBuffer.wrap(NonceRegistry.fingerprint(keyId, nonce));
       return new Fingerprint(digest.getLong(), digest.getLong());
     }
   }

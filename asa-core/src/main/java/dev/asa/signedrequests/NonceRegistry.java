@@ -1,7 +1,12 @@
 package dev.asa.signedrequests;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -40,6 +45,28 @@ public interface NonceRegistry {
     long createdSecond = created.getEpochSecond() + (created.getNano() > 0 ? 1 : 0);
     long from = Math.min(Math.max(createdSecond, nowSecond), nowSecond + skew);
     return from + skew;
+  }
+
+  /** How many bytes of a pair's {@link #fingerprint} a registry keeps. */
+  int FINGERPRINT_BYTES = 16;
+
+  /**
+   * What a registry keeps of a pair: the first 128 bits of SHA-256(len(keyId) || keyId || nonce),
+   * the length as 4 bytes big-endian and both strings as UTF-8. The length prefix keeps ("ab", "c")
+   * and ("a", "bc") apart; 128 bits make a chance collision about never happen, and a chosen one
+   * against another party's pair is a second preimage.
+   */
+  static byte[] fingerprint(String keyId, String nonce) {
+    byte[] key = keyId.getBytes(StandardCharsets.UTF_8);
+    MessageDigest sha256;
+    try {
+      sha256 = MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java platform must provide SHA-256", e);
+    }
+    sha256.update(ByteBuffer.allocate(4).putInt(key.length).array());
+    sha256.update(key);
+    return Arrays.copyOf(sha256.digest(nonce.getBytes(StandardCharsets.UTF_8)), FINGERPRINT_BYTES);
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.asa.server.store;
 
 import dev.asa.server.store.db.Dialect;
 import dev.asa.server.store.db.MigrationsTest;
+import dev.asa.server.store.db.SqliteDatabase;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,6 +23,9 @@ public final class OlderBuild {
 
   /** Applies the scripts up to {@code newestVersion} (inclusive), as an older build would have. */
   public static void migrate(Connection c, Dialect dialect, int newestVersion) throws SQLException {
+    if (dialect == Dialect.SQLITE) {
+      SqliteDatabase.registerMigrationFunctions(c);
+    }
     try (Statement s = c.createStatement()) {
       s.execute(
           "CREATE TABLE schema_migrations (version INTEGER NOT NULL PRIMARY KEY, name TEXT NOT NULL,"

@@ -13,11 +13,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * request first. The server layers its in-memory {@link dev.asa.signedrequests.NonceCache} in front
  * (see {@link NonceRegistry#layered}): a replay to the same node never reaches the database.
  *
- * <p>The decision is one statement: an insert on the primary key (key_id, nonce) that, on conflict,
- * takes over the row only if it has expired. Of two nodes recording the same pair at once, exactly
- * one inserts (PostgreSQL makes the second wait for the first, then sees its live row); SQLite has
- * a single writer anyway. Expired rows are deleted at most once per {@link #PRUNE_EVERY}, by
- * whichever request comes first after that.
+ * <p>A pair is kept as its {@link NonceRegistry#fingerprint} (V025): 16 bytes where the key id and
+ * the nonce took about 70, twice (the row and its key's index), and all a row has to answer is
+ * whether the pair was used.
+ *
+ * <p>The decision is one statement: an insert on the primary key (the pair's digest) that, on
+ * conflict, takes over the row only if it has expired. Of two nodes recording the same pair at
+ * once, exactly one inserts (PostgreSQL makes the second wait for the first, then sees its live
+ * row); SQLite has a single writer anyway. Expired rows are deleted at most once per {@link
+ * #PRUNE_EVERY}, by whichever request comes first after that.
  *
  * <p>The table shares the store's {@link Database} and does not own it: closing the {@code Store}
  * closes it.
@@ -29,8 +33,8 @@ public final class NonceTable implements NonceRegistry {
 
   // "excluded" names the row that was refused; the WHERE makes a live row win the conflict.
   private static final String RECORD =
-      "INSERT INTO request_nonces (key_id, nonce, expires_at) VALUES (:key_id, :nonce, :keep_until)"
-          + " ON CONFLICT (key_id, nonce) DO UPDATE SET expires_at = excluded.expires_at"
+      "INSERT INTO request_nonces (digest, expires_at) VALUES (:digest, :keep_until)"
+          + " ON CONFLICT (digest) DO UPDATE SET expires_at = excluded.expires_at"
           + " WHERE request_nonces.expires_at < :now";
   private static final String PRUNE = "DELETE FROM request_nonces WHERE expires_at < :now";
 
@@ -59,23 +63,13 @@ public final class NonceTable implements NonceRegistry {
     Instant now = clock.instant();
     long nowSecond = now.getEpochSecond();
     long keepUntil = NonceRegistry.keepUntil(created, now, maxSkew);
+    PendingNonce.Nonce n = new PendingNonce.Nonce(keyId, nonce, keepUntil, nowSecond);
     if (PendingNonce.deferring()) {
       // A mutating request: recorded by its first transaction (see PendingNonce).
-      PendingNonce.defer(new PendingNonce.Nonce(keyId, nonce, keepUntil, nowSecond));
+      PendingNonce.defer(n);
       return true;
     }
-    boolean first =
-        database.write(
-            "recording a request nonce",
-            handle ->
-                handle
-                        .createUpdate(RECORD)
-                        .bind("key_id", keyId)
-                        .bind("nonce", nonce)
-                        .bind("keep_until", keepUntil)
-                        .bind("now", nowSecond)
-                        .execute()
-                    == 1);
+    boolean first = database.write("recording a request nonce", handle -> record(handle, n));
     pruneIfDue(nowSecond);
     return first;
   }
@@ -100,8 +94,7 @@ public final class NonceTable implements NonceRegistry {
   static boolean record(org.jdbi.v3.core.Handle handle, PendingNonce.Nonce n) {
     return handle
             .createUpdate(RECORD)
-            .bind("key_id", n.keyId())
-            .bind("nonce", n.nonce())
+            .bind("digest", NonceRegistry.fingerprint(n.keyId(), n.nonce()))
             .bind("keep_until", n.keepUntil())
             .bind("now", n.nowSecond())
             .execute()

@@ -2,6 +2,7 @@ package dev.asa.server.store.db;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.asa.signedrequests.NonceRegistry;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
@@ -325,6 +326,7 @@ public final class SqliteDatabase implements Database {
       ensureOpen();
       Connection connection = writer("migrating").connection;
       try {
+        registerMigrationFunctions(connection);
         return work.apply(new WriterDataSource(unclosable(connection)));
       } finally {
         try {
@@ -338,6 +340,29 @@ public final class SqliteDatabase implements Database {
       }
     } finally {
       writeLock.unlock();
+    }
+  }
+
+  /**
+   * SQL functions the migration scripts call where SQLite has no built-in: {@code
+   * asa_nonce_digest(key_id, nonce)}, a request nonce's {@link NonceRegistry#fingerprint} (V025).
+   * Public for tests that run the scripts on a connection of their own.
+   */
+  public static void registerMigrationFunctions(Connection connection) {
+    try {
+      org.sqlite.Function.create(
+          connection,
+          "asa_nonce_digest",
+          new org.sqlite.Function() {
+            @Override
+            protected void xFunc() throws SQLException {
+              result(NonceRegistry.fingerprint(value_text(0), value_text(1)));
+            }
+          },
+          2,
+          org.sqlite.Function.FLAG_DETERMINISTIC);
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot register the migrations' SQL functions", e);
     }
   }
 
