@@ -16,8 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A captured signed request, sent again byte for byte, is refused after the server restarts and by
- * a second node sharing the database: nonces live in the store (request_nonces), not only in
- * one process's memory.
+ * a second node sharing the database: nonces live in the store (request_nonces), not only in one
+ * process's memory.
  */
 class ReplayAcrossRestartsTest {
   @TempDir Path dataDir;

@@ -31,7 +31,6 @@ public final class ArchiveSeed {
   /** The tables copied besides the agreement and its events, with the column each copy renames. */
   private static final Map<String, String> CHILDREN =
       Map.of(
-          "ledger_entries", "transfer_id",
           "verifications", "id",
           "deliverables", "",
           "escrow_authorizations", "",
@@ -72,6 +71,14 @@ public final class ArchiveSeed {
               null,
               "sha256:recomputed-below"));
     }
+    // The ledger's legs name their agreement by row_seq (V026): each copy's are its own.
+    List<Map<String, Object>> legs =
+        all(
+            c,
+            "SELECT l.kind, l.leg, l.account, l.direction, l.currency, l.amount, l.at"
+                + " FROM ledger_entries l JOIN agreements a ON a.row_seq = l.agreement_seq"
+                + " WHERE a.id = ?",
+            source);
     Map<String, List<Map<String, Object>>> children = new LinkedHashMap<>();
     for (String table : CHILDREN.keySet()) {
       List<Map<String, Object>> rows =
@@ -118,6 +125,19 @@ public final class ArchiveSeed {
                 + " SELECT ?, row_seq, id, ? FROM agreements WHERE id = ?",
             p.get("identity_value"),
             p.get("role"),
+            id);
+      }
+      for (Map<String, Object> l : legs) {
+        batches.add(
+            "INSERT INTO ledger_entries (agreement_seq, kind, leg, account, direction, currency,"
+                + " amount, at) SELECT row_seq, ?, ?, ?, ?, ?, ?, ? FROM agreements WHERE id = ?",
+            l.get("kind"),
+            l.get("leg"),
+            l.get("account"),
+            l.get("direction"),
+            l.get("currency"),
+            l.get("amount"),
+            l.get("at"),
             id);
       }
       for (var table : children.entrySet()) {

@@ -82,8 +82,9 @@ public final class ArchiveStore {
             + " FROM verifications WHERE agreement_id = :id ORDER BY created_at, row_seq");
     t.put(
         "ledger_entries",
-        "SELECT transfer_id, leg, kind, account, direction, currency, amount, at"
-            + " FROM ledger_entries WHERE agreement_id = :id ORDER BY at, transfer_id, leg");
+        "SELECT a.id || '/' || l.kind AS transfer_id, l.leg, l.kind, l.account, l.direction,"
+            + " l.currency, l.amount, l.at FROM ledger_entries l JOIN agreements a"
+            + " ON a.row_seq = l.agreement_seq WHERE a.id = :id ORDER BY l.at, l.kind, l.leg");
     t.put(
         "escrow_authorizations",
         "SELECT binding, body, created_at FROM escrow_authorizations WHERE agreement_id = :id");
@@ -125,7 +126,8 @@ public final class ArchiveStore {
           "DELETE FROM deliverables WHERE agreement_id = :id",
           "DELETE FROM outbox WHERE agreement_id = :id",
           "DELETE FROM escrow_authorizations WHERE agreement_id = :id",
-          "DELETE FROM ledger_entries WHERE agreement_id = :id",
+          "DELETE FROM ledger_entries"
+              + " WHERE agreement_seq IN (SELECT row_seq FROM agreements WHERE id = :id)",
           "DELETE FROM timers WHERE agreement_id = :id",
           "DELETE FROM chain_transactions WHERE agreement_id = :id",
           "DELETE FROM agreement_links WHERE parent_id = :id OR child_id = :id",

@@ -9,6 +9,7 @@ import dev.asa.server.store.db.EpochMillis;
 import dev.asa.server.store.db.SqlErrors;
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -23,23 +24,24 @@ import org.jdbi.v3.core.statement.PreparedBatch;
  */
 public final class LedgerStore {
 
+  // A leg is keyed by its agreement's row_seq (V026); the transfer id is the agreement id, a slash
+  // and the kind, put together when read (Transfer#id). Selecting the row_seq from the agreement
+  // inserts nothing when there is no such agreement: post counts the rows.
   private static final String INSERT_ENTRY =
-      "INSERT INTO ledger_entries (transfer_id, leg, agreement_id, kind, account, direction,"
-          + " currency, amount, at)"
-          + " VALUES (:transfer_id, :leg, :agreement_id, :kind, :account, :direction, :currency,"
-          + " :amount, :at)";
+      "INSERT INTO ledger_entries (agreement_seq, kind, leg, account, direction, currency, amount,"
+          + " at)"
+          + " SELECT row_seq, :kind, :leg, :account, :direction, :currency, :amount, :at"
+          + " FROM agreements WHERE id = :agreement_id";
   private static final String ENTRY_COLUMNS =
-      "transfer_id, agreement_id, kind, account, direction, currency, amount, at";
+      "a.id AS agreement_id, l.kind, l.account, l.direction, l.currency, l.amount, l.at"
+          + " FROM ledger_entries l JOIN agreements a ON a.row_seq = l.agreement_seq";
   private static final String SELECT_ENTRIES_OF_AGREEMENT =
-      "SELECT "
-          + ENTRY_COLUMNS
-          + " FROM ledger_entries WHERE agreement_id = :agreement_id"
-          + " ORDER BY at, transfer_id, leg";
+      "SELECT " + ENTRY_COLUMNS + " WHERE a.id = :agreement_id ORDER BY l.at, l.kind, l.leg";
   private static final String SELECT_ENTRIES_OF_ACCOUNT =
       "SELECT "
           + ENTRY_COLUMNS
-          + " FROM ledger_entries WHERE account = :account"
-          + " ORDER BY at DESC, transfer_id DESC LIMIT :limit";
+          + " WHERE l.account = :account"
+          + " ORDER BY l.at DESC, a.id DESC, l.kind DESC LIMIT :limit";
 
   /** Takes the agreement's row lock (PostgreSQL) so two units of work cannot both spend a hold. */
   private static final String LOCK_AGREEMENT =
@@ -63,10 +65,12 @@ public final class LedgerStore {
                 .orElseThrow(() ->
                     new IllegalStateException(
                         "the ledger holds an unknown currency '" + code + "'"));
+        String agreementId = rs.getString("agreement_id");
+        Transfer.Kind kind = Transfer.Kind.fromWire(rs.getString("kind"));
         return new LedgerEntry(
-            rs.getString("transfer_id"),
-            rs.getString("agreement_id"),
-            Transfer.Kind.fromWire(rs.getString("kind")),
+            agreementId + "/" + kind.wireName(),
+            agreementId,
+            kind,
             rs.getString("account"),
             LedgerEntry.Direction.valueOf(rs.getString("direction").toUpperCase(Locale.ROOT)),
             new Money(new BigDecimal(rs.getString("amount")), currency),
@@ -137,10 +141,19 @@ public final class LedgerStore {
     PreparedBatch batch = handle.prepareBatch(INSERT_ENTRY);
     addLeg(batch, t, 0, t.from(), LedgerEntry.Direction.DEBIT);
     addLeg(batch, t, 1, t.to(), LedgerEntry.Direction.CREDIT);
-    SqlErrors.naming(
-        () ->
-            "agreement " + t.agreementId() + " already has a " + t.kind().wireName() + " transfer",
-        batch::execute);
+    int[] inserted =
+        SqlErrors.naming(
+            () ->
+                "agreement "
+                    + t.agreementId()
+                    + " already has a "
+                    + t.kind().wireName()
+                    + " transfer",
+            batch::execute);
+    if (Arrays.stream(inserted).sum() != 2) {
+      throw new IllegalStateException(
+          "no agreement " + t.agreementId() + " to post a " + t.kind().wireName() + " to");
+    }
   }
 
   /** Keeps the payment authorization of a funding, one per agreement (a {@code Write}). */
@@ -186,7 +199,6 @@ public final class LedgerStore {
   private static void addLeg(
       PreparedBatch batch, Transfer t, int leg, String account, LedgerEntry.Direction direction) {
     batch
-        .bind("transfer_id", t.id())
         .bind("leg", leg)
         .bind("agreement_id", t.agreementId())
         .bind("kind", t.kind().wireName())
