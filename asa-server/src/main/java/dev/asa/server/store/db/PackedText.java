@@ -161,9 +161,11 @@ public final class PackedText {
 
   /**
    * As {@link #pack}, compressed further (deflate's default level, not its fastest): for a value
-   * written once and then kept (an ended agreement's whole log), where the extra time is paid once
-   * and the bytes for good. On an ended agreement's log the default level saved about 9% over the
-   * fastest, and the best level next to nothing more. Read by {@link #unpack} like any other.
+   * written once and then kept (an ended agreement's whole log, its row's last write, a
+   * verification's result), where the extra time is paid once and the bytes for good. Measured on
+   * the benchmark's values, the default level saves 9% of a trail, 16% of a document, 21% of the
+   * facts and 9% of a result over the fastest; the best level next to nothing more. Read by {@link
+   * #unpack} like any other.
    */
   public static byte[] packSmallest(String text, Dictionary dictionary) {
     return pack(text, dictionary, KEPT_DEFLATERS, Deflater.DEFAULT_COMPRESSION);

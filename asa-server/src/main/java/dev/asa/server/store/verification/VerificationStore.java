@@ -145,7 +145,7 @@ public final class VerificationStore {
                 .bind("id", row.id())
                 .bind("agreement_id", row.agreementId())
                 .bind("deliverable_hash", row.deliverableHash())
-                .bind("result", PackedText.pack(row.result(), Dictionary.VOCABULARY))
+                .bind("result", PackedText.packSmallest(row.result(), Dictionary.VOCABULARY))
                 .bind("composite", row.composite() == null ? null : row.composite().toPlainString())
                 .bind("created_at", row.createdAt().toEpochMilli())
                 .execute());
