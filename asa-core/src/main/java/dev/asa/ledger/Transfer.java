@@ -2,6 +2,7 @@ package dev.asa.ledger;
 
 import dev.asa.agreement.Money;
 import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -60,6 +61,18 @@ public record Transfer(
               + collateral
               + ", not "
               + from);
+    }
+    // An agreement's holding accounts are its own: no transfer of another agreement touches them
+    // (the store reads a holding account's balance through its agreement).
+    for (String account : List.of(from, to)) {
+      if (Accounts.isHolding(account) && !account.equals(escrow) && !account.equals(collateral)) {
+        throw new IllegalArgumentException(
+            "a transfer of agreement "
+                + agreementId
+                + " cannot touch "
+                + account
+                + ", another agreement's holding account");
+      }
     }
     at = Instant.ofEpochMilli(at.toEpochMilli());
   }

@@ -477,7 +477,8 @@ abstract class StoreContract {
                 new Write.PostTransfer(release),
                 new Write.PostTransfer(exact)));
     assertThat(
-            store.ledger().entriesOfAccount(escrow, 10).stream()
+            store.ledger().entriesOfAgreement(a.id()).stream()
+                .filter(e -> e.account().equals(escrow))
                 .map(LedgerEntry::signedAmount)
                 .reduce(java.math.BigDecimal.ZERO, java.math.BigDecimal::add))
         .isEqualByComparingTo("0");

@@ -37,19 +37,26 @@ public final class LedgerStore {
           + " FROM ledger_entries l JOIN agreements a ON a.row_seq = l.agreement_seq";
   private static final String SELECT_ENTRIES_OF_AGREEMENT =
       "SELECT " + ENTRY_COLUMNS + " WHERE a.id = :agreement_id ORDER BY l.at, l.kind, l.leg";
-  private static final String SELECT_ENTRIES_OF_ACCOUNT =
+  // The condition on the account repeats the partial index's (V026), so that both databases use
+  // it: only parties' legs are indexed by account.
+  private static final String PARTY_LEGS = "l.account LIKE 'party:%'";
+  static final String SELECT_ENTRIES_OF_ACCOUNT =
       "SELECT "
           + ENTRY_COLUMNS
-          + " WHERE l.account = :account"
+          + " WHERE l.account = :account AND "
+          + PARTY_LEGS
           + " ORDER BY l.at DESC, a.id DESC, l.kind DESC LIMIT :limit";
 
   /** Takes the agreement's row lock (PostgreSQL) so two units of work cannot both spend a hold. */
   private static final String LOCK_AGREEMENT =
       "UPDATE agreements SET version = version WHERE id = :agreement_id";
 
-  private static final String SELECT_ACCOUNT_LEGS =
-      "SELECT direction, amount FROM ledger_entries WHERE account = :account"
-          + " AND currency = :currency";
+  // A holding account's legs are all its own agreement's (Transfer's rule), so they are read
+  // through the agreement's key rather than an index by account.
+  static final String SELECT_HOLDING_LEGS =
+      "SELECT direction, amount FROM ledger_entries"
+          + " WHERE agreement_seq = (SELECT row_seq FROM agreements WHERE id = :agreement_id)"
+          + " AND account = :account AND currency = :currency";
 
   private static final String INSERT_AUTHORIZATION =
       "INSERT INTO escrow_authorizations (agreement_id, binding, body, created_at)"
@@ -102,8 +109,17 @@ public final class LedgerStore {
                 .list());
   }
 
-  /** The newest {@code limit} entries of a ledger account, newest first. */
+  /**
+   * The newest {@code limit} entries of a party's ledger account, newest first.
+   *
+   * @throws IllegalArgumentException for another account: only parties' accounts are read by
+   *     account (an agreement's own accounts are in {@link #entriesOfAgreement})
+   */
   public List<LedgerEntry> entriesOfAccount(String account, int limit) {
+    if (!account.startsWith(Accounts.party(""))) {
+      throw new IllegalArgumentException(
+          "only a party's account is read by account, not " + account);
+    }
     return database.read(
         "reading the ledger of account " + account,
         handle ->
@@ -175,7 +191,8 @@ public final class LedgerStore {
     handle.createUpdate(LOCK_AGREEMENT).bind("agreement_id", t.agreementId()).execute();
     BigDecimal balance =
         handle
-            .createQuery(SELECT_ACCOUNT_LEGS)
+            .createQuery(SELECT_HOLDING_LEGS)
+            .bind("agreement_id", t.agreementId())
             .bind("account", t.from())
             .bind("currency", t.amount().currency().code())
             .map(SIGNED_LEG)

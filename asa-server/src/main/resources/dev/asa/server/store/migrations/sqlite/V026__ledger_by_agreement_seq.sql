@@ -9,6 +9,13 @@
 -- and grows at its end as agreements are created, so its pages fill. The transfer id is still what
 -- the ledger shows: the agreement id, a slash and the kind, put together when read. One transfer
 -- of each kind per agreement, as before: the key refuses a second.
+--
+-- The index by account holds parties' legs only: a party's account is the one read by account
+-- (GET /accounts/{key}); an escrow or collateral account belongs to one agreement and is read
+-- through its key, and an external account is never read by account. Half the legs of a
+-- lifecycle (the funding's external debit, the hold into escrow, the release out of it) no longer
+-- take an index entry. Queries repeat the index's condition, which is how both databases know
+-- they may use it.
 DROP INDEX ledger_by_account;
 DROP INDEX ledger_by_agreement;
 ALTER TABLE ledger_entries RENAME TO ledger_entries_v005;
@@ -27,4 +34,4 @@ INSERT INTO ledger_entries (agreement_seq, kind, leg, account, direction, curren
   SELECT a.row_seq, e.kind, e.leg, e.account, e.direction, e.currency, e.amount, e.at
     FROM ledger_entries_v005 e JOIN agreements a ON a.id = e.agreement_id;
 DROP TABLE ledger_entries_v005;
-CREATE INDEX ledger_by_account ON ledger_entries (account, at);
+CREATE INDEX ledger_by_party ON ledger_entries (account, at) WHERE account LIKE 'party:%';
