@@ -75,7 +75,7 @@ public final class LifecycleBenchmark {
       System.out.println("server: " + o.server() + " (external process)");
       run(o, client, Duration.ofSeconds(o.warmup()), null, null);
       Result r = run(o, client, Duration.ofSeconds(o.seconds()), null, null);
-      print(o.scenario(), r, null, SignatureFloor.of(o.scenario()));
+      print(o.scenario(), r, null, null, SignatureFloor.of(o.scenario()));
       return;
     }
     for (String store : o.stores()) {
@@ -148,8 +148,12 @@ public final class LifecycleBenchmark {
             schema == null
                 ? StoreFootprint.sqlite(ServerNodes.dataDir(base, 0, 1).resolve("asa.db"), clean)
                 : StoreFootprint.postgres(jdbc(o.pg()), schema);
+        StoreFootprint compacted =
+            schema == null || o.scenario() != Scenario.LIFECYCLE
+                ? null
+                : StoreFootprint.postgresCompacted(jdbc(o.pg()), schema);
         // After the servers stopped: the floor is measured on a core nothing else uses.
-        print(o.scenario(), r, disk, SignatureFloor.of(o.scenario()));
+        print(o.scenario(), r, disk, compacted, SignatureFloor.of(o.scenario()));
       } finally {
         if (schema != null) {
           Runtime.getRuntime().removeShutdownHook(dropper);
@@ -322,9 +326,16 @@ public final class LifecycleBenchmark {
     return ServerProcess.cpuOf(ProcessHandle.current().pid()).orElse(Duration.ZERO);
   }
 
-  /** One table per store: throughput and latency per call, then CPU and disk per lifecycle. */
+  /**
+   * One table per store: throughput and latency per call, then CPU (against the signature floor),
+   * commits and disk per lifecycle ({@code compacted}: PostgreSQL's live rows only, or null).
+   */
   private static void print(
-      Scenario scenario, Result r, StoreFootprint disk, SignatureFloor floor) {
+      Scenario scenario,
+      Result r,
+      StoreFootprint disk,
+      StoreFootprint compacted,
+      SignatureFloor floor) {
     String unit = scenario.unit;
     System.out.printf(
         "%ss: %d in %.1f s = %.1f %ss/s (%.0f HTTP calls/s), failures: %d%n",
@@ -419,6 +430,16 @@ public final class LifecycleBenchmark {
     }
     if (!disk.largestPerClosed(1).isEmpty()) {
       System.out.printf("  %-28s %s%n", "  of which (tables+indexes)", disk.largestPerClosed(6));
+    }
+    if (compacted != null && compacted.closed() > 0) {
+      System.out.printf(
+          Locale.ROOT,
+          "  %-28s %,d  (after VACUUM FULL: without the dead row versions autovacuum makes"
+              + " reusable)%n",
+          "  kept, live rows only",
+          compacted.keptBytesPerClosed());
+      System.out.printf(
+          "  %-28s %s%n", "  of which (tables+indexes)", compacted.largestPerClosed(6));
     }
   }
 
