@@ -78,6 +78,11 @@ public record Transfer(
   }
 
   public String id() {
+    return id(agreementId, kind);
+  }
+
+  /** The id of an agreement's transfer of a kind: {@code <agreement id>/<kind>}. */
+  public static String id(String agreementId, Kind kind) {
     return agreementId + "/" + kind.wireName();
   }
 

@@ -80,6 +80,7 @@ public final class ArchiveStore {
         "verifications",
         "SELECT id, deliverable_hash, result, composite, created_at"
             + " FROM verifications WHERE agreement_id = :id ORDER BY created_at, row_seq");
+    // The legs as the archive has always had them: the transfer id (Transfer.id) put together.
     t.put(
         "ledger_entries",
         "SELECT a.id || '/' || l.kind AS transfer_id, l.leg, l.kind, l.account, l.direction,"

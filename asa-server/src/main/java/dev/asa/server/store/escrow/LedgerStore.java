@@ -25,7 +25,7 @@ import org.jdbi.v3.core.statement.PreparedBatch;
 public final class LedgerStore {
 
   // A leg is keyed by its agreement's row_seq (V026); the transfer id is the agreement id, a slash
-  // and the kind, put together when read (Transfer#id). Selecting the row_seq from the agreement
+  // and the kind, put together when read (Transfer.id). Selecting the row_seq from the agreement
   // inserts nothing when there is no such agreement: post counts the rows.
   private static final String INSERT_ENTRY =
       "INSERT INTO ledger_entries (agreement_seq, kind, leg, account, direction, currency, amount,"
@@ -75,7 +75,7 @@ public final class LedgerStore {
         String agreementId = rs.getString("agreement_id");
         Transfer.Kind kind = Transfer.Kind.fromWire(rs.getString("kind"));
         return new LedgerEntry(
-            agreementId + "/" + kind.wireName(),
+            Transfer.id(agreementId, kind),
             agreementId,
             kind,
             rs.getString("account"),
