@@ -986,8 +986,10 @@ class EscrowPropertyTest {
       }
     }
     for (Plan p : plans) {
-      for (LedgerEntry e : store.ledger().entriesOfAccount(Accounts.escrow(p.id), 100)) {
-        allAccounts.merge(e.amount().currency().code(), e.signedAmount(), BigDecimal::add);
+      for (LedgerEntry e : store.ledger().entriesOfAgreement(p.id)) {
+        if (e.account().equals(Accounts.escrow(p.id))) {
+          allAccounts.merge(e.amount().currency().code(), e.signedAmount(), BigDecimal::add);
+        }
       }
     }
     allAccounts.forEach((code, sum) ->

@@ -98,10 +98,13 @@ class LedgerSeqMigrationTest {
     assertThat(store.ledger().entriesOfAccount("party:C", 10))
         .extracting(LedgerEntry::transferId)
         .containsExactly("asa-two/fund", "asa-one/hold", "asa-one/fund");
-    // Only parties' legs are indexed by account: an agreement's own accounts are read through it.
+    assertThat(store.ledger().entriesOfAccount("external:ledger", 10))
+        .extracting(LedgerEntry::transferId)
+        .containsExactly("asa-two/fund", "asa-one/fund");
+    // An agreement's own accounts are not indexed by account: they are read through it.
     assertThatThrownBy(() -> store.ledger().entriesOfAccount("escrow:asa-one", 10))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("only a party's account");
+        .hasMessageContaining("read it with its agreement");
 
     Transfer again =
         new Transfer(

@@ -38,13 +38,14 @@ public final class LedgerStore {
   private static final String SELECT_ENTRIES_OF_AGREEMENT =
       "SELECT " + ENTRY_COLUMNS + " WHERE a.id = :agreement_id ORDER BY l.at, l.kind, l.leg";
   // The condition on the account repeats the partial index's (V026), so that both databases use
-  // it: only parties' legs are indexed by account.
-  private static final String PARTY_LEGS = "l.account LIKE 'party:%'";
+  // it: an agreement's escrow and collateral accounts are not indexed by account.
+  private static final String NOT_HOLDING =
+      "l.account NOT LIKE 'escrow:%' AND l.account NOT LIKE 'collateral:%'";
   static final String SELECT_ENTRIES_OF_ACCOUNT =
       "SELECT "
           + ENTRY_COLUMNS
           + " WHERE l.account = :account AND "
-          + PARTY_LEGS
+          + NOT_HOLDING
           + " ORDER BY l.at DESC, a.id DESC, l.kind DESC LIMIT :limit";
 
   /** Takes the agreement's row lock (PostgreSQL) so two units of work cannot both spend a hold. */
@@ -110,15 +111,15 @@ public final class LedgerStore {
   }
 
   /**
-   * The newest {@code limit} entries of a party's ledger account, newest first.
+   * The newest {@code limit} entries of a party's or an external ledger account, newest first.
    *
-   * @throws IllegalArgumentException for another account: only parties' accounts are read by
-   *     account (an agreement's own accounts are in {@link #entriesOfAgreement})
+   * @throws IllegalArgumentException for an agreement's escrow or collateral account, which is read
+   *     with its agreement ({@link #entriesOfAgreement})
    */
   public List<LedgerEntry> entriesOfAccount(String account, int limit) {
-    if (!account.startsWith(Accounts.party(""))) {
+    if (Accounts.isHolding(account)) {
       throw new IllegalArgumentException(
-          "only a party's account is read by account, not " + account);
+          account + " is an agreement's own account: read it with its agreement's entries");
     }
     return database.read(
         "reading the ledger of account " + account,

@@ -17,29 +17,29 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The ledger's index by account holds parties' legs only (V026): a query may use it only when it
+ * The ledger's index by account leaves out holding accounts (V026): a query may use it only when it
  * repeats the index's condition, and a database that cannot prove the condition reads the whole
- * table instead, silently. So the plans are read here: a party's entries through the partial index,
- * a holding account's balance through the agreement's key, on both databases.
+ * table instead, silently. So the plans are read here: an account's entries through the partial
+ * index, a holding account's balance through the agreement's key, on both databases.
  */
 class LedgerPlanTest {
   @TempDir Path dataDir;
 
   @Test
-  void sqliteReadsAPartyThroughThePartialIndexAndAHoldingAccountThroughTheKey()
+  void sqliteReadsAnAccountThroughThePartialIndexAndAHoldingAccountThroughTheKey()
       throws SQLException {
     Stores.open(null, dataDir).close();
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dataDir.resolve("asa.db"));
         Statement s = c.createStatement()) {
       assertThat(plan(s, "EXPLAIN QUERY PLAN " + bound(LedgerStore.SELECT_ENTRIES_OF_ACCOUNT)))
-          .contains("INDEX ledger_by_party (account=?)");
+          .contains("INDEX ledger_by_account (account=?)");
       assertThat(plan(s, "EXPLAIN QUERY PLAN " + bound(LedgerStore.SELECT_HOLDING_LEGS)))
           .contains("PRIMARY KEY (agreement_seq=?)");
     }
   }
 
   @Test
-  void postgresqlReadsAPartyThroughThePartialIndexAndAHoldingAccountThroughTheKey()
+  void postgresqlReadsAnAccountThroughThePartialIndexAndAHoldingAccountThroughTheKey()
       throws SQLException {
     try (TestPostgres pg = TestPostgres.freshSchema();
         Store store = Stores.open(pg.url(), null);
@@ -48,7 +48,7 @@ class LedgerPlanTest {
       // An empty table is cheapest to read whole; what is checked is that the index can serve.
       s.execute("SET enable_seqscan = off");
       assertThat(plan(s, "EXPLAIN " + bound(LedgerStore.SELECT_ENTRIES_OF_ACCOUNT)))
-          .contains("ledger_by_party");
+          .contains("ledger_by_account");
       assertThat(plan(s, "EXPLAIN " + bound(LedgerStore.SELECT_HOLDING_LEGS)))
           .contains("ledger_entries_pkey");
     }

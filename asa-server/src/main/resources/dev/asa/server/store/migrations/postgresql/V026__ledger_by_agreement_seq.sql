@@ -1,7 +1,7 @@
 -- The ledger keyed by the agreement's integer row_seq (issue 59: bytes per agreement, postgresql).
 -- Keep in step with ../sqlite/V026__ledger_by_agreement_seq.sql, which says why. The transfer id
--- ("<agreement id>/<kind>") is put together when read, and the index by account holds parties'
--- legs only.
+-- ("<agreement id>/<kind>") is put together when read, and the index by account leaves out an
+-- agreement's escrow and collateral accounts, which are read through its key.
 DROP INDEX ledger_by_account;
 DROP INDEX ledger_by_agreement;
 ALTER TABLE ledger_entries RENAME TO ledger_entries_v005;
@@ -21,4 +21,5 @@ INSERT INTO ledger_entries (agreement_seq, kind, leg, account, direction, curren
   SELECT a.row_seq, e.kind, e.leg, e.account, e.direction, e.currency, e.amount, e.at
     FROM ledger_entries_v005 e JOIN agreements a ON a.id = e.agreement_id;
 DROP TABLE ledger_entries_v005;
-CREATE INDEX ledger_by_party ON ledger_entries (account, at) WHERE account LIKE 'party:%';
+CREATE INDEX ledger_by_account ON ledger_entries (account, at)
+  WHERE account NOT LIKE 'escrow:%' AND account NOT LIKE 'collateral:%';

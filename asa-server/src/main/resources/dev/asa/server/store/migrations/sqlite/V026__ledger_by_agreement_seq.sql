@@ -10,12 +10,11 @@
 -- the ledger shows: the agreement id, a slash and the kind, put together when read. One transfer
 -- of each kind per agreement, as before: the key refuses a second.
 --
--- The index by account holds parties' legs only: a party's account is the one read by account
--- (GET /accounts/{key}); an escrow or collateral account belongs to one agreement and is read
--- through its key, and an external account is never read by account. Half the legs of a
--- lifecycle (the funding's external debit, the hold into escrow, the release out of it) no longer
--- take an index entry. Queries repeat the index's condition, which is how both databases know
--- they may use it.
+-- The index by account leaves out an agreement's escrow and collateral accounts: each belongs to
+-- one agreement (Transfer refuses a transfer that touches another agreement's) and is read through
+-- its key, so a third of a lifecycle's legs (the hold into escrow, the release or refund out of
+-- it) take no index entry. Parties' and external accounts are read by account as before. Queries
+-- repeat the index's condition, which is how both databases know they may use it.
 DROP INDEX ledger_by_account;
 DROP INDEX ledger_by_agreement;
 ALTER TABLE ledger_entries RENAME TO ledger_entries_v005;
@@ -34,4 +33,5 @@ INSERT INTO ledger_entries (agreement_seq, kind, leg, account, direction, curren
   SELECT a.row_seq, e.kind, e.leg, e.account, e.direction, e.currency, e.amount, e.at
     FROM ledger_entries_v005 e JOIN agreements a ON a.id = e.agreement_id;
 DROP TABLE ledger_entries_v005;
-CREATE INDEX ledger_by_party ON ledger_entries (account, at) WHERE account LIKE 'party:%';
+CREATE INDEX ledger_by_account ON ledger_entries (account, at)
+  WHERE account NOT LIKE 'escrow:%' AND account NOT LIKE 'collateral:%';
