@@ -123,4 +123,31 @@ class ServerFactsTest {
     assertThat(facts.escrowStatus()).contains(EscrowStatus.UNFUNDED);
     assertThat(facts.fundedAt()).isEmpty();
   }
+
+  /**
+   * A typed fact is decoded once per facts value: what a reader does with the value it got cannot
+   * change what the next reader gets, and new facts are decoded afresh.
+   */
+  @Test
+  void aFactReadTwiceIsTheSameAndWhatAReaderChangesStaysWithIt() {
+    EscrowFact held =
+        new EscrowFact(
+            EscrowStatus.HELD,
+            "http_callback",
+            "10.00",
+            "USD",
+            T,
+            "escrow:a",
+            Json.object().put("url", "https://pay.example/asa"));
+    ServerFacts facts = ServerFacts.fromStored(ServerFacts.NONE.withEscrow(held).toStored());
+    EscrowFact first = facts.escrow().orElseThrow();
+    first.bindingDetails().put("url", "https://attacker.example");
+    assertThat(facts.escrow()).contains(held);
+    assertThat(facts.escrow().orElseThrow().bindingDetails().path("url").asText())
+        .isEqualTo("https://pay.example/asa");
+    ServerFacts settled = facts.withEscrow(held.withStatus(EscrowStatus.SETTLED));
+    assertThat(settled.escrowStatus()).contains(EscrowStatus.SETTLED);
+    assertThat(facts.escrowStatus()).contains(EscrowStatus.HELD);
+    assertThat(ServerFacts.NONE.escrow()).isEmpty();
+  }
 }
