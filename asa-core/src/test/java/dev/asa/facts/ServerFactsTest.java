@@ -20,15 +20,7 @@ class ServerFactsTest {
 
   @Test
   void everyTypedFactRoundTripsThroughTheStoredForm() {
-    EscrowFact escrow =
-        new EscrowFact(
-            EscrowStatus.HELD,
-            "http_callback",
-            "10.00",
-            "USD",
-            T,
-            "escrow:a",
-            Json.object().put("url", "https://pay.example/asa"));
+    EscrowFact escrow = heldEscrow();
     DeliverableFact deliverable =
         new DeliverableFact(T, "sha256:" + "ab".repeat(32), 42, "markdown", null, true);
     VerificationFact verification =
@@ -130,15 +122,7 @@ class ServerFactsTest {
    */
   @Test
   void aFactReadTwiceIsTheSameAndWhatAReaderChangesStaysWithIt() {
-    EscrowFact held =
-        new EscrowFact(
-            EscrowStatus.HELD,
-            "http_callback",
-            "10.00",
-            "USD",
-            T,
-            "escrow:a",
-            Json.object().put("url", "https://pay.example/asa"));
+    EscrowFact held = heldEscrow();
     ServerFacts facts = ServerFacts.fromStored(ServerFacts.NONE.withEscrow(held).toStored());
     EscrowFact first = facts.escrow().orElseThrow();
     first.bindingDetails().put("url", "https://attacker.example");
@@ -149,5 +133,17 @@ class ServerFactsTest {
     assertThat(settled.escrowStatus()).contains(EscrowStatus.SETTLED);
     assertThat(facts.escrowStatus()).contains(EscrowStatus.HELD);
     assertThat(ServerFacts.NONE.escrow()).isEmpty();
+  }
+
+  /** An escrow held through an HTTP callback binding, with the binding's own detail. */
+  private static EscrowFact heldEscrow() {
+    return new EscrowFact(
+        EscrowStatus.HELD,
+        "http_callback",
+        "10.00",
+        "USD",
+        T,
+        "escrow:a",
+        Json.object().put("url", "https://pay.example/asa"));
   }
 }

@@ -1,7 +1,6 @@
 package dev.asa.server.work;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.asa.json.Json;
 import dev.asa.lifecycle.Event;
 import dev.asa.server.store.agreements.EventRecord;
 import java.time.Instant;
@@ -19,18 +18,6 @@ public final class EventLog {
     return r.toCore();
   }
 
-  static EventRecord toRecord(Event e) {
-    return new EventRecord(
-        e.agreementId(),
-        e.seq(),
-        e.type(),
-        Json.write(e.actor()),
-        e.at(),
-        Json.write(e.payload()),
-        e.prevHash(),
-        e.hash());
-  }
-
   /** Chains the drafts after {@code last} (null for a new agreement). */
   public static List<EventRecord> chain(
       String agreementId, Event last, List<Draft> drafts, Instant at) {
@@ -40,7 +27,7 @@ public final class EventLog {
       Event e =
           Event.append(
               previous, agreementId, d.type().wireName(), d.actor().toJson(), at, d.payload());
-      out.add(toRecord(e));
+      out.add(EventRecord.of(e));
       previous = e;
     }
     return out;

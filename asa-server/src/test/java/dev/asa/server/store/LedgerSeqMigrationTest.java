@@ -106,27 +106,23 @@ class LedgerSeqMigrationTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("read it with its agreement");
 
-    Transfer again =
-        new Transfer(
-            "asa-one",
-            Transfer.Kind.FUND,
-            "external:ledger",
-            "party:C",
-            new Money(new BigDecimal("5.00"), Currency.of("USD").orElseThrow()),
-            Instant.ofEpochMilli(4_000));
-    assertThatThrownBy(() -> store.writes().apply(List.of(new Write.PostTransfer(again))))
+    assertThatThrownBy(() -> store.writes().apply(List.of(fundOf("asa-one"))))
         .hasMessageContaining("already has a fund transfer");
-    Transfer nowhere =
-        new Transfer(
-            "asa-none",
-            Transfer.Kind.FUND,
-            "external:ledger",
-            "party:C",
-            new Money(new BigDecimal("5.00"), Currency.of("USD").orElseThrow()),
-            Instant.ofEpochMilli(4_000));
-    assertThatThrownBy(() -> store.writes().apply(List.of(new Write.PostTransfer(nowhere))))
+    assertThatThrownBy(() -> store.writes().apply(List.of(fundOf("asa-none"))))
         .hasMessageContaining("no agreement asa-none");
     assertThat(store.ledger().entriesOfAgreement("asa-none")).isEmpty();
+  }
+
+  /** A funding of 5.00 USD posted to {@code agreementId}. */
+  private static Write fundOf(String agreementId) {
+    return new Write.PostTransfer(
+        new Transfer(
+            agreementId,
+            Transfer.Kind.FUND,
+            "external:ledger",
+            "party:C",
+            new Money(new BigDecimal("5.00"), Currency.of("USD").orElseThrow()),
+            Instant.ofEpochMilli(4_000)));
   }
 
   private static void execute(Connection c, String sql, Object... values) throws SQLException {

@@ -31,6 +31,19 @@ public record EventRecord(
     at = Objects.requireNonNull(at, "at").truncatedTo(ChronoUnit.MILLIS);
   }
 
+  /** The stored form of the core's event: actor and payload as compact JSON text. */
+  public static EventRecord of(dev.asa.lifecycle.Event e) {
+    return new EventRecord(
+        e.agreementId(),
+        e.seq(),
+        e.type(),
+        dev.asa.json.Json.write(e.actor()),
+        e.at(),
+        dev.asa.json.Json.write(e.payload()),
+        e.prevHash(),
+        e.hash());
+  }
+
   /** The core's event: what the chain is checked on (actor and payload parsed). */
   public dev.asa.lifecycle.Event toCore() {
     return new dev.asa.lifecycle.Event(

@@ -61,7 +61,7 @@ public final class EventTrail {
         o.put("prev_hash", e.prevHash());
       }
       boolean last = i == events.size() - 1;
-      if (last || !e.hash().equals(recomputed(e.agreementId(), e, e.prevHash()))) {
+      if (last || !e.hash().equals(recomputed(e.agreementId(), o, e.prevHash()))) {
         o.put("hash", e.hash());
       }
       previousHash = e.hash();
@@ -89,7 +89,16 @@ public final class EventTrail {
     String previousHash = null;
     for (JsonNode e : trail.path("events")) {
       String prevHash = e.has("prev_hash") ? text(e, "prev_hash") : previousHash;
-      EventRecord content =
+      String hash = e.has("hash") ? e.path("hash").asText() : recomputed(agreementId, e, prevHash);
+      if (hash == null) {
+        throw new IllegalStateException(
+            "event "
+                + e.path("seq").asLong()
+                + " of the trail of agreement "
+                + agreementId
+                + " has no hash");
+      }
+      events.add(
           new EventRecord(
               agreementId,
               e.path("seq").asLong(),
@@ -98,26 +107,6 @@ public final class EventTrail {
               Instant.ofEpochMilli(e.path("at").asLong()),
               json(e, "payload"),
               prevHash,
-              "");
-      String hash =
-          e.has("hash") ? e.path("hash").asText() : recomputed(agreementId, content, prevHash);
-      if (hash == null) {
-        throw new IllegalStateException(
-            "event "
-                + content.seq()
-                + " of the trail of agreement "
-                + agreementId
-                + " has no hash");
-      }
-      events.add(
-          new EventRecord(
-              agreementId,
-              content.seq(),
-              content.type(),
-              content.actor(),
-              content.at(),
-              content.payload(),
-              prevHash,
               hash));
       previousHash = hash;
     }
@@ -125,20 +114,23 @@ public final class EventTrail {
   }
 
   /**
-   * The hash the event's content gives after {@code prevHash}, or null where it has none to give
-   * (no actor, payload or previous hash: never so for an event the server appended).
+   * The hash a trail event's content gives after {@code prevHash}, computed on the trail's own JSON
+   * (parsed once), or null where it has none to give (no actor, payload or previous hash: never so
+   * for an event the server appended).
    */
-  private static String recomputed(String agreementId, EventRecord e, String prevHash) {
-    if (e.actor() == null || e.payload() == null || prevHash == null) {
+  private static String recomputed(String agreementId, JsonNode event, String prevHash) {
+    JsonNode actor = event.get("actor");
+    JsonNode payload = event.get("payload");
+    if (actor == null || payload == null || prevHash == null) {
       return null;
     }
     return Event.digest(
         agreementId,
-        e.seq(),
-        e.type(),
-        Json.parseTrusted(e.actor()),
-        e.at(),
-        Json.parseTrusted(e.payload()),
+        event.path("seq").asLong(),
+        event.path("type").asText(),
+        actor,
+        Instant.ofEpochMilli(event.path("at").asLong()),
+        payload,
         prevHash);
   }
 

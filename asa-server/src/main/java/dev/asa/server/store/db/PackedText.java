@@ -41,13 +41,13 @@ public final class PackedText {
 
   /** A preset dictionary: its number in the stored form and its text. */
   public enum Dictionary {
-    VOCABULARY(1, null, null),
-    GENERAL(2, "general", "general"),
-    RESEARCH(3, "research", "research"),
-    CODE_GENERATION(4, "code_generation", "code_generation"),
-    DATA_ANALYSIS(5, "data_analysis", "data_analysis"),
-    REVIEW(6, "review", "review"),
-    TRANSLATION(7, "translation", "translation"),
+    VOCABULARY(1, null),
+    GENERAL(2, "general"),
+    RESEARCH(3, "research"),
+    CODE_GENERATION(4, "code_generation"),
+    DATA_ANALYSIS(5, "data_analysis"),
+    REVIEW(6, "review"),
+    TRANSLATION(7, "translation"),
     /**
      * An ended agreement's event trail: the members that wrap each event, which the vocabulary
      * (payloads only) lacks. Number 8 is the last below the tab; a next dictionary takes 14 to 31,
@@ -58,6 +58,11 @@ public final class PackedText {
     private final int number;
     private final String serviceType;
     private final byte[] bytes;
+
+    /** The vocabulary alone, or a service type's template (its resource named as the type). */
+    Dictionary(int number, String serviceType) {
+      this(number, serviceType, serviceType);
+    }
 
     Dictionary(int number, String serviceType, String resourceName) {
       this.number = number;

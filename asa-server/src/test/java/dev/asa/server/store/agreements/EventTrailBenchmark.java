@@ -102,9 +102,7 @@ public class EventTrailBenchmark {
       Event e =
           Event.append(
               previous, AGREEMENT, d[0], Json.parseTrusted(d[1]), at, Json.parseTrusted(d[2]));
-      log.add(
-          new EventRecord(
-              AGREEMENT, e.seq(), e.type(), d[1], e.at(), d[2], e.prevHash(), e.hash()));
+      log.add(EventRecord.of(e));
       previous = e;
     }
     packed = EventTrail.pack(log);

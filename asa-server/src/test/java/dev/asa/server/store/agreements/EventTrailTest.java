@@ -137,16 +137,7 @@ class EventTrailTest {
               Json.parseTrusted("{\"role\":\"client\",\"key\":\"k\"}"),
               T.plusMillis(seq),
               Json.parseTrusted("{\"amount\":\"10.50\",\"n\":1.0,\"step\":" + seq + "}"));
-      records.add(
-          new EventRecord(
-              agreementId,
-              e.seq(),
-              e.type(),
-              Json.write(e.actor()),
-              e.at(),
-              Json.write(e.payload()),
-              e.prevHash(),
-              e.hash()));
+      records.add(EventRecord.of(e));
       previous = e;
     }
     return records;
