@@ -44,11 +44,32 @@ public record Event(
       JsonNode actor,
       Instant at,
       JsonNode payload) {
-    long seq = previous == null ? 1 : previous.seq() + 1;
-    String prev = previous == null ? Digest.ZERO : previous.hash();
+    return previous == null
+        ? after(0, Digest.ZERO, agreementId, type, actor, at, payload)
+        : after(previous.seq(), previous.hash(), agreementId, type, actor, at, payload);
+  }
+
+  /**
+   * Chains a new event after the one numbered {@code previousSeq} whose hash is {@code
+   * previousHash} (0 and {@link Digest#ZERO} for the first event): all a new event takes from the
+   * one before it, so a writer need not read that event's content.
+   */
+  public static Event after(
+      long previousSeq,
+      String previousHash,
+      String agreementId,
+      String type,
+      JsonNode actor,
+      Instant at,
+      JsonNode payload) {
+    Objects.requireNonNull(previousHash, "previousHash");
+    if (previousSeq < 0) {
+      throw new IllegalArgumentException("an event number is never negative: " + previousSeq);
+    }
+    long seq = previousSeq + 1;
     Instant millis = Instant.ofEpochMilli(at.toEpochMilli());
-    String hash = digest(agreementId, seq, type, actor, millis, payload, prev);
-    return new Event(agreementId, seq, type, actor, millis, payload, prev, hash);
+    String hash = digest(agreementId, seq, type, actor, millis, payload, previousHash);
+    return new Event(agreementId, seq, type, actor, millis, payload, previousHash, hash);
   }
 
   /**

@@ -38,6 +38,21 @@ class EventChainTest {
   }
 
   @Test
+  void anEventChainedAfterTheHeadAloneIsTheEventChainedAfterThePreviousEvent() {
+    List<Event> events = chain(3);
+    Event last = events.get(2);
+    Instant at = last.at().plusSeconds(1);
+    ObjectNode actor = Json.object().put("role", "provider");
+    ObjectNode payload = Json.object().put("i", 3);
+    Event fromHead = Event.after(last.seq(), last.hash(), "asa-x", "step3", actor, at, payload);
+    assertThat(fromHead).isEqualTo(Event.append(last, "asa-x", "step3", actor, at, payload));
+    assertThat(Event.after(0, Digest.ZERO, "asa-x", "step0", actor, at, payload).seq()).isOne();
+    List<Event> extended = new ArrayList<>(events);
+    extended.add(fromHead);
+    assertThat(EventChain.firstBreak(extended)).isEmpty();
+  }
+
+  @Test
   void editingRemovingOrReorderingAnEventBreaksTheChain() {
     List<Event> edited = new ArrayList<>(chain(4));
     Event e = edited.get(1);

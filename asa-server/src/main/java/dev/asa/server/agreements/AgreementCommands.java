@@ -31,6 +31,7 @@ import dev.asa.server.settlement.Closing;
 import dev.asa.server.shadow.ShadowSeals;
 import dev.asa.server.store.Write;
 import dev.asa.server.store.agreements.AgreementRow;
+import dev.asa.server.store.agreements.ChainHead;
 import dev.asa.server.store.agreements.EventRecord;
 import dev.asa.server.store.db.DuplicateKeyException;
 import dev.asa.server.store.verification.DeliverableRow;
@@ -154,7 +155,7 @@ public final class AgreementCommands {
       drafts.addAll(activated.events());
       deadlines = activated.writes();
     }
-    List<EventRecord> events = EventLog.chain(agreement.id(), null, drafts, now);
+    List<EventRecord> events = EventLog.chain(agreement.id(), ChainHead.START, drafts, now);
     AgreementRow row = Views.row(agreement, 1, now, now);
     Outcome outcome = new Outcome(201, Views.envelope(agreement, 1));
     List<Write> writes = new ArrayList<>(IdempotencyTicket.writes(ticket, outcome, now));
@@ -187,7 +188,8 @@ public final class AgreementCommands {
     Operation op = role == Role.CLIENT ? Operation.SIGN_AS_CLIENT : Operation.SIGN_AS_PROVIDER;
     // A chain behind a party's CoC identity is fetched again when this signature would activate
     // the agreement: before the unit of work, so no network call runs while it decides.
-    Agreement before = work.agreement(work.loadFor(id, caller, op));
+    UnitOfWork.Loaded loaded = work.loadForChange(id, caller, op);
+    Agreement before = work.agreement(loaded.row());
     ProvenanceFact refreshed =
         before.isSignedBy(role.counterparty())
                 && !before.isSignedBy(role)
@@ -195,7 +197,8 @@ public final class AgreementCommands {
             ? chains.atActivation(before, work.now())
             : null;
     return work.mutate(
-        id,
+        // After a fetch over the network, what it decides on is read again.
+        refreshed == null ? loaded : work.loadForChange(id, caller, op),
         ticket,
         caller,
         op,

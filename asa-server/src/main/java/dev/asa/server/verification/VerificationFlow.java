@@ -68,9 +68,10 @@ public final class VerificationFlow {
 
   public Outcome verify(
       String id, Command.Verify request, Caller caller, IdempotencyTicket ticket) {
-    // One read for the checks before the unit of work (which reads again, to decide on the version
-    // it commits over).
-    Agreement loaded = work.agreement(work.load(id));
+    // One read for the checks before the unit of work and for the unit of work itself (which
+    // commits over the version read here, or is refused).
+    UnitOfWork.Loaded read = work.loadForChange(id);
+    Agreement loaded = work.agreement(read.row());
     SubmittedResult submitted = request.submitted();
     // The server's engine runs when asked to, or by the agreement's own depth when nobody submits
     // scores.
@@ -104,7 +105,7 @@ public final class VerificationFlow {
     }
     Outcome outcome =
         work.mutate(
-            id,
+            read,
             ticket,
             caller,
             op,

@@ -2,6 +2,7 @@ package dev.asa.server.work;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.lifecycle.Event;
+import dev.asa.server.store.agreements.ChainHead;
 import dev.asa.server.store.agreements.EventRecord;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -18,17 +19,19 @@ public final class EventLog {
     return r.toCore();
   }
 
-  /** Chains the drafts after {@code last} (null for a new agreement). */
+  /** Chains the drafts after {@code head}, the newest event of the agreement's log. */
   public static List<EventRecord> chain(
-      String agreementId, Event last, List<Draft> drafts, Instant at) {
+      String agreementId, ChainHead head, List<Draft> drafts, Instant at) {
     List<EventRecord> out = new ArrayList<>(drafts.size());
-    Event previous = last;
+    long seq = head.seq();
+    String hash = head.hash();
     for (Draft d : drafts) {
       Event e =
-          Event.append(
-              previous, agreementId, d.type().wireName(), d.actor().toJson(), at, d.payload());
+          Event.after(
+              seq, hash, agreementId, d.type().wireName(), d.actor().toJson(), at, d.payload());
       out.add(EventRecord.of(e));
-      previous = e;
+      seq = e.seq();
+      hash = e.hash();
     }
     return out;
   }

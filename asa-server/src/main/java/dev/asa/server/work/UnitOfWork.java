@@ -5,7 +5,6 @@ import dev.asa.access.AccessPolicy;
 import dev.asa.access.Caller;
 import dev.asa.access.Operation;
 import dev.asa.document.Agreement;
-import dev.asa.lifecycle.Event;
 import dev.asa.lifecycle.State;
 import dev.asa.server.reputation.ReputationFeed;
 import dev.asa.server.store.Commit;
@@ -13,6 +12,8 @@ import dev.asa.server.store.Write;
 import dev.asa.server.store.Writes;
 import dev.asa.server.store.agreements.AgreementRow;
 import dev.asa.server.store.agreements.AgreementStore;
+import dev.asa.server.store.agreements.AgreementStore.ForChange;
+import dev.asa.server.store.agreements.ChainHead;
 import dev.asa.server.store.agreements.EventRecord;
 import dev.asa.server.store.agreements.EventStore;
 import dev.asa.server.store.archive.ArchiveStore;
@@ -87,12 +88,27 @@ public final class UnitOfWork {
 
   public Outcome mutate(
       String id, IdempotencyTicket ticket, Caller caller, Operation op, Decision decision) {
-    AgreementRow row = loadFor(id, caller, op);
+    return mutate(loadForChange(id, caller, op), ticket, caller, op, decision);
+  }
+
+  /**
+   * As {@link #mutate(String, IdempotencyTicket, Caller, Operation, Decision)}, deciding on an
+   * agreement the use case has read already (for checks that must run before the unit of work): one
+   * read, not two. The access policy is applied again here; the commit's version check refuses the
+   * change if the agreement changed since it was read.
+   */
+  public Outcome mutate(
+      Loaded loaded, IdempotencyTicket ticket, Caller caller, Operation op, Decision decision) {
+    String id = loaded.read.row().id();
+    AgreementRow row = loaded.read.row();
     Agreement agreement = cache.of(row);
-    Event last = events.last(id).map(EventLog::toCore).orElse(null);
+    AccessPolicy.require(agreement, caller, op);
+    // The log's head came with the row, unless the log is packed (an ended agreement changing
+    // again, rare): then it is read from the trail.
+    ChainHead head =
+        loaded.read.head().or(() -> events.last(id).map(ChainHead::of)).orElse(ChainHead.START);
     Instant now = now();
-    Change change =
-        decision.decide(new Current(row, agreement, last, now, actorFor(agreement, caller)));
+    Change change = decision.decide(new Current(row, agreement, now, actorFor(agreement, caller)));
     if (change == null) { // nothing to do (e.g. a timer whose reason has passed)
       return new Outcome(200, Views.envelope(agreement, row.version()));
     }
@@ -111,7 +127,7 @@ public final class UnitOfWork {
     }
     long version = row.version() + 1;
     AgreementRow updated = Views.row(change.next(), version, row.createdAt(), now);
-    List<EventRecord> chained = EventLog.chain(id, last, change.events(), now);
+    List<EventRecord> chained = EventLog.chain(id, head, change.events(), now);
     JsonNode body =
         change.response() != null ? change.response() : Views.envelope(change.next(), version);
     Outcome outcome = new Outcome(change.status(), body);
@@ -170,7 +186,39 @@ public final class UnitOfWork {
    * missing id. An archived agreement is gone (410) for its parties and the operator.
    */
   public AgreementRow loadFor(String id, Caller caller, Operation op) {
-    Optional<AgreementRow> found = agreements.find(id);
+    return allowed(id, agreements.find(id), caller, op);
+  }
+
+  /**
+   * An agreement read for a change ({@link #mutate(Loaded, IdempotencyTicket, Caller, Operation,
+   * Decision)}), with the head of its event log; only this class reads one.
+   */
+  public static final class Loaded {
+    private final ForChange read;
+
+    private Loaded(ForChange read) {
+      this.read = read;
+    }
+
+    public AgreementRow row() {
+      return read.row();
+    }
+  }
+
+  /** As {@link #loadFor}, for a change: with the head of the agreement's event log. */
+  public Loaded loadForChange(String id, Caller caller, Operation op) {
+    Optional<ForChange> found = agreements.findForChange(id);
+    allowed(id, found.map(ForChange::row), caller, op);
+    return new Loaded(found.orElseThrow());
+  }
+
+  /** As {@link #load}, for a change: no access policy yet (the use case applies it). */
+  public Loaded loadForChange(String id) {
+    return new Loaded(agreements.findForChange(id).orElseThrow(() -> notFound(id)));
+  }
+
+  private AgreementRow allowed(
+      String id, Optional<AgreementRow> found, Caller caller, Operation op) {
     if (found.isEmpty()) {
       throw archives
           .tombstone(id)

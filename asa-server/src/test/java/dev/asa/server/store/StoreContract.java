@@ -12,6 +12,8 @@ import dev.asa.json.Json;
 import dev.asa.lifecycle.State;
 import dev.asa.server.store.agreements.AgreementFilter;
 import dev.asa.server.store.agreements.AgreementRow;
+import dev.asa.server.store.agreements.AgreementStore;
+import dev.asa.server.store.agreements.ChainHead;
 import dev.asa.server.store.agreements.EventRecord;
 import dev.asa.server.store.db.Dialect;
 import dev.asa.server.store.db.DuplicateKeyException;
@@ -44,6 +46,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
@@ -679,6 +682,26 @@ abstract class StoreContract {
         .extracting(EventRecord::seq)
         .containsExactly(1L, 2L, 3L, 4L, 5L);
     assertThat(store.events().last(id)).contains(event(id, 5));
+  }
+
+  @Test
+  void anAgreementReadForAChangeComesWithTheHeadOfItsLogWhileTheLogIsInRows() throws Exception {
+    AgreementRow v1 = created("head");
+    String id = v1.id();
+    assertThat(store.agreements().findForChange(id))
+        .contains(new AgreementStore.ForChange(v1, Optional.of(ChainHead.of(event(id, 1)))));
+    AgreementRow v2 = next(v1, State.DELIVERED);
+    store.writes().commit(new Commit(v2, 1, List.of(event(id, 2), event(id, 3)), List.of()));
+    assertThat(store.agreements().findForChange(id))
+        .contains(new AgreementStore.ForChange(v2, Optional.of(ChainHead.of(event(id, 3)))));
+
+    // Packed when it ends: no head with the row; the trail's last event is the one to chain to.
+    AgreementRow closed = next(v2, State.CLOSED);
+    store.writes().commit(new Commit(closed, 2, List.of(event(id, 4)), List.of()));
+    assertThat(store.agreements().findForChange(id))
+        .contains(new AgreementStore.ForChange(closed, Optional.empty()));
+    assertThat(store.events().last(id).map(ChainHead::of)).contains(ChainHead.of(event(id, 4)));
+    assertThat(store.agreements().findForChange("asa-no-such")).isEmpty();
   }
 
   @Test

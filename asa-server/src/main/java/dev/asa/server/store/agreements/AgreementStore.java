@@ -4,6 +4,7 @@ import dev.asa.lifecycle.State;
 import dev.asa.server.store.db.Database;
 import dev.asa.server.store.db.EpochMillis;
 import dev.asa.server.store.db.ListCursor;
+import dev.asa.server.store.db.PackedDigest;
 import dev.asa.server.store.db.PackedText;
 import dev.asa.server.store.db.PackedText.Dictionary;
 import dev.asa.server.store.db.Page;
@@ -61,6 +62,16 @@ public final class AgreementStore {
       "INSERT INTO agreement_links (parent_id, child_id) VALUES (:parent_id, :child_id)";
 
   private static final String SELECT = "SELECT " + COLUMNS + " FROM agreements a WHERE a.id = :id";
+  // The row and the newest event of its log in one statement: what a change decides on and what
+  // its events chain to, read together (one snapshot, one round trip). An ended agreement's log is
+  // packed (EventStore), so no event row joins and the caller reads the trail instead.
+  private static final String SELECT_FOR_CHANGE =
+      "SELECT "
+          + COLUMNS
+          + ", h.seq AS head_seq, h.hash AS head_hash FROM agreements a"
+          + " LEFT JOIN agreement_events h ON h.agreement_id = a.id"
+          + " AND h.seq = (SELECT max(seq) FROM agreement_events WHERE agreement_id = a.id)"
+          + " WHERE a.id = :id";
   private static final String SELECT_CHILDREN =
       "SELECT "
           + COLUMNS
@@ -180,6 +191,35 @@ public final class AgreementStore {
         "reading agreement " + id,
         handle -> handle.createQuery(SELECT).bind("id", id).map(ROW).findOne());
   }
+
+  /**
+   * An agreement's row as {@link #find} reads it, with the head of its event log where the log is
+   * in rows (empty once it is packed into the agreement's trail, or before its first event).
+   */
+  public Optional<ForChange> findForChange(String id) {
+    return database.read(
+        "reading agreement " + id,
+        handle -> handle.createQuery(SELECT_FOR_CHANGE).bind("id", id).map(FOR_CHANGE).findOne());
+  }
+
+  /** A row and the head of its event log, if in rows. */
+  public record ForChange(AgreementRow row, Optional<ChainHead> head) {
+    public ForChange {
+      Objects.requireNonNull(row, "row");
+      Objects.requireNonNull(head, "head");
+    }
+  }
+
+  private static final RowMapper<ForChange> FOR_CHANGE =
+      (rs, context) -> {
+        AgreementRow row = ROW.map(rs, context);
+        long seq = rs.getLong("head_seq");
+        return new ForChange(
+            row,
+            rs.wasNull()
+                ? Optional.empty()
+                : Optional.of(new ChainHead(seq, PackedDigest.unpack(rs.getBytes("head_hash")))));
+      };
 
   /**
    * The agreements sub-contracted from {@code parentId} (linked at their creation), oldest first.
