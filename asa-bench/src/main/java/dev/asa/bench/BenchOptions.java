@@ -24,6 +24,11 @@ import java.util.regex.Pattern;
  *     structural standalone verification
  * @param stickyAgreements with several nodes, every call of one agreement to the same node (as a
  *     load balancer with affinity by agreement id) instead of each call to the next node
+ * @param settleJit after the warm-up, at most this many seconds more of it, in steps of {@link
+ *     #SETTLE_STEP}, until the servers' compiler threads took less than {@link #SETTLED_JIT_SHARE}
+ *     of their CPU in the last step (0: the warm-up is exactly {@code warmup} seconds). A server
+ *     runs for days; what it costs once its JIT has compiled the code a lifecycle runs is the
+ *     figure that lasts, while one core takes minutes to compile it.
  */
 record BenchOptions(
     int seconds,
@@ -38,7 +43,14 @@ record BenchOptions(
     String serverLogLevel,
     boolean keepStore,
     Scenario scenario,
-    boolean stickyAgreements) {
+    boolean stickyAgreements,
+    int settleJit) {
+
+  /** The warm-up's steps while the JIT settles. */
+  static final int SETTLE_STEP = 10;
+
+  /** The compiler threads' share of the servers' CPU in a step under which the JIT has settled. */
+  static final double SETTLED_JIT_SHARE = 0.05;
 
   /** What the clients repeat, and the calls it is made of. */
   enum Scenario {
@@ -63,11 +75,14 @@ record BenchOptions(
           + " [--pg postgresql://user@host:port/db] [--nodes N] [--route call|agreement]"
           + " [--server-cores LIST[/LIST...]] [--server-java-opts 'OPTS'] [--server-log-level LEVEL]"
           + " [--server URL] [--keep-store true] [--scenario lifecycle|structural]"
+          + " [--settle-jit SECONDS]"
           + "\n  --nodes N: N servers on one PostgreSQL schema (needs --stores postgresql)"
           + "\n  --route call: call k of lifecycle i to node (k + i) mod N (default); agreement: every"
           + " call of lifecycle i to node i mod N"
           + "\n  --server-cores: one taskset -c list for every node (0 or 0,2-3), or one list per node"
-          + " separated by '/' (0/1: node 1 on core 0, node 2 on core 1)";
+          + " separated by '/' (0/1: node 1 on core 0, node 2 on core 1)"
+          + "\n  --settle-jit: after the warm-up, up to that many seconds more until the servers' JIT"
+          + " took under 5% of their CPU for 10 s (default 300; 0: the warm-up alone)";
 
   private static final Set<String> NAMES =
       Set.of(
@@ -83,7 +98,8 @@ record BenchOptions(
           "server-log-level",
           "keep-store",
           "scenario",
-          "route");
+          "route",
+          "settle-jit");
 
   /** What taskset -c accepts: CPU numbers and ranges, comma-separated (0, 1-3, 0,2). */
   private static final Pattern CPU_LIST = Pattern.compile("\\d+(-\\d+)?(,\\d+(-\\d+)?)*");
@@ -144,7 +160,8 @@ record BenchOptions(
         m.getOrDefault("server-log-level", "info"),
         yesNo(m, "keep-store"),
         scenario(m.getOrDefault("scenario", "lifecycle")),
-        stickyAgreements(m.getOrDefault("route", "call")));
+        stickyAgreements(m.getOrDefault("route", "call")),
+        wholeNumber(m, "settle-jit", 300));
   }
 
   /** Node {@code node}'s CPU list (0 is the first node), or null when the nodes are not pinned. */

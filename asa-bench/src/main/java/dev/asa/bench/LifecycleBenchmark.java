@@ -62,9 +62,11 @@ public final class LifecycleBenchmark {
     }
     String taskset = o.serverCores().isEmpty() ? null : ServerProcess.taskset();
     System.out.printf(
-        "ASA lifecycle benchmark: %d client threads, %d s warm-up, %d s measured, %d cores, Java %s%n",
+        "ASA lifecycle benchmark: %d client threads, %d s warm-up%s, %d s measured, %d cores,"
+            + " Java %s%n",
         o.clients(),
         o.warmup(),
+        o.settleJit() == 0 ? "" : " (+ up to " + o.settleJit() + " s until the JIT settles)",
         o.seconds(),
         Runtime.getRuntime().availableProcessors(),
         Runtime.version());
@@ -134,6 +136,7 @@ public final class LifecycleBenchmark {
           List<AsaClient> clients =
               servers.all().stream().map(s -> AsaClient.connect(URI.create(s.url()))).toList();
           run(o, clients, Duration.ofSeconds(o.warmup()), servers, null);
+          settleJit(o, clients, servers);
           r =
               run(
                   o,
@@ -174,6 +177,44 @@ public final class LifecycleBenchmark {
         }
       }
     }
+  }
+
+  /**
+   * Warms up on in steps until the servers' compiler threads took less than {@link
+   * BenchOptions#SETTLED_JIT_SHARE} of their CPU in a step, for at most {@code --settle-jit}
+   * seconds; says how long it took and where the JIT stood.
+   */
+  private static void settleJit(BenchOptions o, List<AsaClient> clients, ServerNodes servers)
+      throws Exception {
+    if (o.settleJit() == 0) {
+      System.out.printf("warm-up: %d s (the JIT not waited for)%n", o.warmup());
+      return;
+    }
+    int extra = 0;
+    double share = Double.NaN;
+    while (extra < o.settleJit()) {
+      Result step = run(o, clients, Duration.ofSeconds(BenchOptions.SETTLE_STEP), servers, null);
+      extra += BenchOptions.SETTLE_STEP;
+      share = jitShare(step.serverCpuByKind());
+      if (Double.isNaN(share) || share < BenchOptions.SETTLED_JIT_SHARE) {
+        break; // settled, or the threads' CPU cannot be read here (not Linux)
+      }
+    }
+    System.out.printf(
+        "warm-up: %d s, then %d s more %s (the JIT %.1f%% of the servers' CPU in the last %d s)%n",
+        o.warmup(),
+        extra,
+        share < BenchOptions.SETTLED_JIT_SHARE ? "until the JIT settled" : "and the JIT still busy",
+        100 * share,
+        BenchOptions.SETTLE_STEP);
+  }
+
+  /** The compiler threads' share of the servers' CPU (NaN when it could not be read). */
+  static double jitShare(Map<String, Duration> byKind) {
+    long total = byKind.values().stream().mapToLong(Duration::toNanos).sum();
+    return total == 0
+        ? Double.NaN
+        : byKind.getOrDefault("jit", Duration.ZERO).toNanos() / (double) total;
   }
 
   /** How long the database is watched with the nodes idle, before the warm-up. */
