@@ -7,28 +7,40 @@ import java.util.Objects;
 
 /**
  * One agreement change, applied atomically: the new row, the events that explain it and any side
- * writes. The change only lands if the stored version still equals {@code expectedVersion}.
+ * writes. The change only lands if the stored version still equals the version of {@code previous}.
  *
- * @param updated the new row; carries {@code version = expectedVersion + 1}
+ * @param previous the row as read at the version the change was decided on: what the store replaces
+ *     (the parties it listed and the state it was in are taken from it, not read again)
+ * @param updated the new row; carries {@code version = previous.version() + 1}
  */
 public record Commit(
-    AgreementRow updated, long expectedVersion, List<EventRecord> events, List<Write> writes) {
+    AgreementRow previous, AgreementRow updated, List<EventRecord> events, List<Write> writes) {
 
   public Commit {
+    Objects.requireNonNull(previous, "previous");
     Objects.requireNonNull(updated, "updated");
     events = List.copyOf(events);
     writes = List.copyOf(writes);
-    // A caller bug, not a concurrency conflict: refuse it before touching the database.
-    if (updated.version() != expectedVersion + 1) {
+    // Caller bugs, not concurrency conflicts: refused before touching the database.
+    if (!updated.id().equals(previous.id())) {
+      throw new IllegalArgumentException(
+          "commit of agreement " + updated.id() + " over a row of agreement " + previous.id());
+    }
+    if (updated.version() != previous.version() + 1) {
       throw new IllegalArgumentException(
           "commit of agreement "
               + updated.id()
               + " must carry version "
-              + (expectedVersion + 1)
+              + (previous.version() + 1)
               + " (expected version "
-              + expectedVersion
+              + previous.version()
               + " + 1), not "
               + updated.version());
     }
+  }
+
+  /** The version the stored row must still have for the change to land. */
+  public long expectedVersion() {
+    return previous.version();
   }
 }

@@ -91,7 +91,7 @@ public final class Writes {
         database.write(
             "committing agreement " + row.id(),
             handle -> {
-              State before = AgreementStore.update(handle, row, commit.expectedVersion());
+              State before = AgreementStore.update(handle, commit.previous(), row);
               EventStore.append(handle, row.id(), commit.events());
               if (row.state().isFinal() && !commit.events().isEmpty()) {
                 EventStore.pack(handle, row.id()); // an ended agreement's log, stored once

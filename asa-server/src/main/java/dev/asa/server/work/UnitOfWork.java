@@ -149,7 +149,7 @@ public final class UnitOfWork {
     }
     sideWrites.addAll(IdempotencyTicket.writes(ticket, outcome, now));
     try {
-      writes.commit(new Commit(updated, row.version(), chained, sideWrites));
+      writes.commit(new Commit(row, updated, chained, sideWrites));
     } catch (StaleVersionException e) {
       throw new ConflictException(
           "agreement " + id + " changed while this request was processed; read it again and retry");

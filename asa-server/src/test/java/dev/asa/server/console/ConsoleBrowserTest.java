@@ -600,7 +600,7 @@ class ConsoleBrowserTest {
               row.updatedAt(),
               row.amount(),
               row.currency());
-      store.writes().commit(new Commit(renamed, row.version(), List.of(), List.of()));
+      store.writes().commit(new Commit(row, renamed, List.of(), List.of()));
     }
   }
 

@@ -26,8 +26,8 @@ public final class CrashWriter {
           .writes()
           .commit(
               new Commit(
+                  version1(id),
                   version2(id),
-                  1,
                   List.of(TestRows.event(id, 2)),
                   List.of(new Write.PutDeliverable(deliverable(id)))));
       System.out.println("ACK " + id);

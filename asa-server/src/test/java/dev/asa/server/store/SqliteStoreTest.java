@@ -93,8 +93,8 @@ class SqliteStoreTest extends StoreContract {
         .writes()
         .commit(
             new Commit(
+                v1,
                 next(v1, State.VERIFIED),
-                1,
                 List.of(event(v1.id(), 2)),
                 List.of(new Write.EraseDeliverableContent(v1.id()))));
     checkpoint();

@@ -178,14 +178,14 @@ abstract class StoreContract {
         .writes()
         .commit(
             new Commit(
-                v2, 1, List.of(event(v1.id(), 2)), List.of(new Write.PutDeliverable(delivered))));
+                v1, v2, List.of(event(v1.id(), 2)), List.of(new Write.PutDeliverable(delivered))));
 
     assertThat(store.agreements().find(v1.id())).contains(v2);
     assertThat(store.events().log(v1.id())).containsExactly(event(v1.id(), 1), event(v1.id(), 2));
     assertThat(store.deliverables().latest(v1.id())).contains(delivered);
 
     AgreementRow v3 = next(v2, State.VERIFIED);
-    store.writes().commit(new Commit(v3, 2, List.of(event(v1.id(), 3)), List.of()));
+    store.writes().commit(new Commit(v2, v3, List.of(event(v1.id(), 3)), List.of()));
     assertThat(store.agreements().find(v1.id()).orElseThrow().version()).isEqualTo(3);
   }
 
@@ -205,7 +205,7 @@ abstract class StoreContract {
             v1.createdAt().plusSeconds(3600),
             v1.updatedAt().plusSeconds(5));
 
-    store.writes().commit(new Commit(v2, 1, List.of(), List.of()));
+    store.writes().commit(new Commit(v1, v2, List.of(), List.of()));
 
     AgreementRow stored = store.agreements().find(v1.id()).orElseThrow();
     assertThat(stored.createdAt()).isEqualTo(v1.createdAt());
@@ -216,15 +216,19 @@ abstract class StoreContract {
   void commitRequiresTheNextVersion() {
     AgreementRow v1 = created("bad-version");
     assertThatThrownBy(
-            () -> new Commit(agreement(v1.id(), 3, State.ACTIVE), 1, List.of(), List.of()))
+            () -> new Commit(v1, agreement(v1.id(), 3, State.ACTIVE), List.of(), List.of()))
         .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(
+            () -> new Commit(v1, agreement(v1.id() + "-2", 2, State.ACTIVE), List.of(), List.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("over a row of agreement " + v1.id());
   }
 
   @Test
   void staleCommitIsRefusedAndWritesNothing() {
     AgreementRow v1 = created("stale");
     AgreementRow v2 = next(v1, State.ACTIVE);
-    store.writes().commit(new Commit(v2, 1, List.of(event(v1.id(), 2)), List.of()));
+    store.writes().commit(new Commit(v1, v2, List.of(event(v1.id(), 2)), List.of()));
 
     // A second writer that also read version 1.
     AgreementRow competing = next(v1, State.REJECTED);
@@ -238,7 +242,7 @@ abstract class StoreContract {
                 new IdempotencyRow("scope-" + v1.id(), "k1", "h", 200, "{}", T0)));
 
     assertThatThrownBy(() ->
-            store.writes().commit(new Commit(competing, 1, List.of(event(v1.id(), 3)), writes)))
+            store.writes().commit(new Commit(v1, competing, List.of(event(v1.id(), 3)), writes)))
         .isInstanceOf(StaleVersionException.class)
         .hasMessage("agreement " + v1.id() + " changed concurrently (expected version 1)");
 
@@ -252,7 +256,12 @@ abstract class StoreContract {
   @Test
   void commitOfAnUnknownAgreementIsStale() {
     AgreementRow ghost = agreement(uniqueId("ghost"), 2, State.ACTIVE);
-    assertThatThrownBy(() -> store.writes().commit(new Commit(ghost, 1, List.of(), List.of())))
+    assertThatThrownBy(() ->
+            store
+                .writes()
+                .commit(
+                    new Commit(
+                        agreement(ghost.id(), 1, State.ACTIVE), ghost, List.of(), List.of())))
         .isInstanceOf(StaleVersionException.class);
     assertThat(store.agreements().find(ghost.id())).isEmpty();
   }
@@ -617,11 +626,13 @@ abstract class StoreContract {
     AgreementRow open = created("recent");
     store
         .writes()
-        .commit(new Commit(next(first, State.CLOSED), 1, List.of(event(first.id(), 2)), List.of()));
+        .commit(
+            new Commit(first, next(first, State.CLOSED), List.of(event(first.id(), 2)), List.of()));
     store
         .writes()
         .commit(
-            new Commit(next(second, State.CLOSED), 1, List.of(event(second.id(), 2)), List.of()));
+            new Commit(
+                second, next(second, State.CLOSED), List.of(event(second.id(), 2)), List.of()));
     List<String> closed =
         store.agreements().recent("text.summarize", State.CLOSED, 1000).stream()
             .map(AgreementRow::id)
@@ -638,7 +649,7 @@ abstract class StoreContract {
     String id = v1.id();
     AgreementRow v2 = next(v1, State.ACTIVE);
     // Handed over out of order: the log is ordered by seq, not by insertion.
-    store.writes().commit(new Commit(v2, 1, List.of(event(id, 3), event(id, 2)), List.of()));
+    store.writes().commit(new Commit(v1, v2, List.of(event(id, 3), event(id, 2)), List.of()));
     assertThat(store.events().log(id)).extracting(EventRecord::seq).containsExactly(1L, 2L, 3L);
     assertThat(store.events().log(id).get(1)).isEqualTo(event(id, 2));
     assertThat(store.events().last(id)).contains(event(id, 3));
@@ -646,7 +657,7 @@ abstract class StoreContract {
 
     AgreementRow v3 = next(v2, State.DELIVERED);
     assertThatThrownBy(
-            () -> store.writes().commit(new Commit(v3, 2, List.of(event(id, 3)), List.of())))
+            () -> store.writes().commit(new Commit(v2, v3, List.of(event(id, 3)), List.of())))
         .isInstanceOf(DuplicateKeyException.class)
         .hasMessageContaining(id);
 
@@ -660,13 +671,13 @@ abstract class StoreContract {
     AgreementRow v1 = created("trail");
     String id = v1.id();
     AgreementRow v2 = next(v1, State.DELIVERED);
-    store.writes().commit(new Commit(v2, 1, List.of(event(id, 2), event(id, 3)), List.of()));
+    store.writes().commit(new Commit(v1, v2, List.of(event(id, 2), event(id, 3)), List.of()));
     List<EventRecord> before = store.events().log(id);
     assertThat(rowsOfEvents(id)).isEqualTo(3);
 
     // The change that ends it packs the whole log, its own event included, into one row.
     AgreementRow closed = next(v2, State.CLOSED);
-    store.writes().commit(new Commit(closed, 2, List.of(event(id, 4)), List.of()));
+    store.writes().commit(new Commit(v2, closed, List.of(event(id, 4)), List.of()));
     assertThat(rowsOfEvents(id)).as("no event rows left").isZero();
     List<EventRecord> after = store.events().log(id);
     assertThat(after.subList(0, 3)).isEqualTo(before);
@@ -676,7 +687,7 @@ abstract class StoreContract {
 
     // A later change of the ended agreement packs its event with the rest; seqs stay in order.
     AgreementRow later = next(closed, State.CLOSED);
-    store.writes().commit(new Commit(later, 3, List.of(event(id, 5)), List.of()));
+    store.writes().commit(new Commit(closed, later, List.of(event(id, 5)), List.of()));
     assertThat(rowsOfEvents(id)).isZero();
     assertThat(store.events().log(id))
         .extracting(EventRecord::seq)
@@ -691,13 +702,13 @@ abstract class StoreContract {
     assertThat(store.agreements().findForChange(id))
         .contains(new AgreementStore.ForChange(v1, Optional.of(ChainHead.of(event(id, 1)))));
     AgreementRow v2 = next(v1, State.DELIVERED);
-    store.writes().commit(new Commit(v2, 1, List.of(event(id, 2), event(id, 3)), List.of()));
+    store.writes().commit(new Commit(v1, v2, List.of(event(id, 2), event(id, 3)), List.of()));
     assertThat(store.agreements().findForChange(id))
         .contains(new AgreementStore.ForChange(v2, Optional.of(ChainHead.of(event(id, 3)))));
 
     // Packed when it ends: no head with the row; the trail's last event is the one to chain to.
     AgreementRow closed = next(v2, State.CLOSED);
-    store.writes().commit(new Commit(closed, 2, List.of(event(id, 4)), List.of()));
+    store.writes().commit(new Commit(v2, closed, List.of(event(id, 4)), List.of()));
     assertThat(store.agreements().findForChange(id))
         .contains(new AgreementStore.ForChange(closed, Optional.empty()));
     assertThat(store.events().last(id).map(ChainHead::of)).contains(ChainHead.of(event(id, 4)));
@@ -709,10 +720,10 @@ abstract class StoreContract {
     AgreementRow v1 = created("old-ended");
     String id = v1.id();
     AgreementRow v2 = next(v1, State.ACTIVE);
-    store.writes().commit(new Commit(v2, 1, List.of(event(id, 2)), List.of()));
+    store.writes().commit(new Commit(v1, v2, List.of(event(id, 2)), List.of()));
     // Ended by a change without events, as an agreement that ended before V024 is stored: rows.
     AgreementRow ended = next(v2, State.EXPIRED);
-    store.writes().commit(new Commit(ended, 2, List.of(), List.of()));
+    store.writes().commit(new Commit(v2, ended, List.of(), List.of()));
     assertThat(rowsOfEvents(id)).isEqualTo(2);
     assertThat(store.events().log(id)).containsExactly(event(id, 1), event(id, 2));
     assertThat(store.events().last(id)).contains(event(id, 2));
@@ -720,7 +731,7 @@ abstract class StoreContract {
     // Its next change with an event packs the rows and the new event together.
     store
         .writes()
-        .commit(new Commit(next(ended, State.EXPIRED), 3, List.of(event(id, 3)), List.of()));
+        .commit(new Commit(ended, next(ended, State.EXPIRED), List.of(event(id, 3)), List.of()));
     assertThat(rowsOfEvents(id)).isZero();
     assertThat(store.events().log(id)).containsExactly(event(id, 1), event(id, 2), event(id, 3));
   }
@@ -764,7 +775,7 @@ abstract class StoreContract {
               ready.countDown();
               go.await();
               try {
-                store.writes().commit(new Commit(mine, 1, List.of(event(v1.id(), 2)), List.of()));
+                store.writes().commit(new Commit(v1, mine, List.of(event(v1.id(), 2)), List.of()));
                 return "won";
               } catch (StaleVersionException e) {
                 return "stale";
@@ -810,8 +821,8 @@ abstract class StoreContract {
         .writes()
         .commit(
             new Commit(
+                v1,
                 next(v1, State.VERIFIED),
-                1,
                 List.of(event(id, 2)),
                 List.of(new Write.EraseDeliverableContent(id))));
 
@@ -1327,7 +1338,7 @@ abstract class StoreContract {
             v1.clientIdentity(),
             v1.createdAt()); // the client also becomes the evaluator
 
-    store.writes().commit(new Commit(v2, 1, List.of(), List.of()));
+    store.writes().commit(new Commit(v1, v2, List.of(), List.of()));
 
     assertThat(store.agreements().listByParty(v1.providerIdentity(), null, 10).items()).isEmpty();
     assertThat(store.agreements().listByParty(v1.evaluatorIdentity(), null, 10).items()).isEmpty();

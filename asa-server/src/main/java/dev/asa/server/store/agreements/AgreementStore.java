@@ -43,16 +43,13 @@ public final class AgreementStore {
           + " VALUES (:id, :version, :state, :document, :facts, :service_type, :client_identity,"
           + " :provider_identity, :evaluator_identity, :created_at, :updated_at, :amount, :currency)"
           + " RETURNING row_seq";
-  private static final String SELECT_BEFORE_COMMIT =
-      "SELECT row_seq, version, state, client_identity, provider_identity, evaluator_identity"
-          + " FROM agreements WHERE id = :id";
   // created_at is deliberately not updated: it is when the agreement came to be.
   private static final String UPDATE =
       "UPDATE agreements SET version = :version, state = :state, document = :document,"
           + " facts = :facts, service_type = :service_type, client_identity = :client_identity,"
           + " provider_identity = :provider_identity, evaluator_identity = :evaluator_identity,"
           + " updated_at = :updated_at, amount = :amount, currency = :currency"
-          + " WHERE id = :id AND version = :expected_version";
+          + " WHERE id = :id AND version = :expected_version RETURNING row_seq";
   private static final String INSERT_PARTY =
       "INSERT INTO agreement_parties (identity_value, row_seq, agreement_id, role)"
           + " VALUES (:identity_value, :row_seq, :agreement_id, :role)";
@@ -151,39 +148,34 @@ public final class AgreementStore {
 
   /**
    * Replaces an agreement's row, inside the caller's transaction (the one {@code Writes.commit}
-   * opens for the change, its events and side writes), if the stored version still equals {@code
-   * expectedVersion}. {@code createdAt} of the stored row never changes.
+   * opens for the change, its events and side writes), if the stored version still equals the
+   * version of {@code previous}, the row as the caller read it. {@code createdAt} of the stored row
+   * never changes.
    *
    * @return the agreement's state before the change
    * @throws StaleVersionException when the stored version is another (or there is no such
-   *     agreement), before anything is written
+   *     agreement); the caller's transaction then rolls back whatever it wrote
    */
-  public static State update(Handle handle, AgreementRow row, long expectedVersion) {
-    // Reading first costs one indexed lookup and buys two things: a stale commit is refused
-    // before anything is written, and we learn the old parties without another query later.
-    Optional<Before> before =
-        handle.createQuery(SELECT_BEFORE_COMMIT).bind("id", row.id()).map(BEFORE).findOne();
-    if (before.isEmpty() || before.get().version() != expectedVersion) {
-      throw new StaleVersionException(row.id(), expectedVersion);
+  public static State update(Handle handle, AgreementRow previous, AgreementRow row) {
+    // One statement: the version condition is what guarantees "one winner" (on PostgreSQL a
+    // concurrent writer blocks on the row lock, then re-evaluates it against the new version), and
+    // a row stored at that version is the row the caller read at it (every change writes a new
+    // version), so its parties and state need no second read.
+    Optional<Long> rowSeq =
+        bindColumns(handle.createQuery(UPDATE), row)
+            .bind("expected_version", previous.version())
+            .mapTo(Long.class)
+            .findOne();
+    if (rowSeq.isEmpty()) {
+      throw new StaleVersionException(row.id(), previous.version());
     }
-    // The version condition is what actually guarantees "one winner": on PostgreSQL a
-    // concurrent writer blocks on the row lock and then re-evaluates it against the new
-    // version.
-    int updated =
-        bindColumns(handle.createUpdate(UPDATE), row)
-            .bind("expected_version", expectedVersion)
-            .execute();
-    if (updated == 0) {
-      throw new StaleVersionException(row.id(), expectedVersion);
-    }
-    long rowSeq = before.get().rowSeq();
-    Map<String, String> oldParties = before.get().parties();
+    Map<String, String> oldParties = parties(previous);
     Map<String, String> newParties = parties(row);
     if (!oldParties.equals(newParties)) {
-      deleteParties(handle, rowSeq, oldParties);
-      insertParties(handle, row, rowSeq, newParties);
+      deleteParties(handle, rowSeq.get(), oldParties);
+      insertParties(handle, row, rowSeq.get(), newParties);
     }
-    return before.get().state();
+    return previous.state();
   }
 
   public Optional<AgreementRow> find(String id) {
@@ -409,19 +401,6 @@ public final class AgreementStore {
   }
 
   private record Listed(long rowSeq, AgreementRow row) {}
-
-  private record Before(long rowSeq, long version, State state, Map<String, String> parties) {}
-
-  private static final RowMapper<Before> BEFORE =
-      (rs, context) ->
-          new Before(
-              rs.getLong("row_seq"),
-              rs.getLong("version"),
-              State.fromWire(rs.getString("state")),
-              parties(
-                  rs.getString("client_identity"),
-                  rs.getString("provider_identity"),
-                  rs.getString("evaluator_identity")));
 
   /**
    * Binds the columns both INSERT and UPDATE write. A row in a final state is about to be kept as
