@@ -107,6 +107,7 @@ public final class LifecycleBenchmark {
         ServerNodes servers =
             ServerNodes.start(base, dbUrl, schema == null ? "asa-bench" : schema, o);
         Result r;
+        SignatureFloor floorBefore;
         boolean clean;
         try {
           System.out.println();
@@ -137,6 +138,7 @@ public final class LifecycleBenchmark {
               servers.all().stream().map(s -> AsaClient.connect(URI.create(s.url()))).toList();
           run(o, clients, Duration.ofSeconds(o.warmup()), servers, null);
           settleJit(o, clients, servers);
+          floorBefore = SignatureFloor.of(o.scenario());
           r =
               run(
                   o,
@@ -155,8 +157,13 @@ public final class LifecycleBenchmark {
             schema == null || o.scenario() != Scenario.LIFECYCLE
                 ? null
                 : StoreFootprint.postgresCompacted(jdbc(o.pg()), schema);
-        // After the servers stopped: the floor is measured on a core nothing else uses.
-        print(o.scenario(), r, disk, compacted, SignatureFloor.of(o.scenario()));
+        // After the servers stopped, and before the window: the machine's speed drifts.
+        SignatureFloor floorAfter = SignatureFloor.of(o.scenario());
+        print(o.scenario(), r, disk, compacted, SignatureFloor.between(floorBefore, floorAfter));
+        String drift = SignatureFloor.drift(floorBefore, floorAfter);
+        if (!drift.isEmpty()) {
+          System.out.println(drift);
+        }
       } finally {
         if (schema != null) {
           Runtime.getRuntime().removeShutdownHook(dropper);

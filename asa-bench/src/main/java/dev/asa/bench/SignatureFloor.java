@@ -18,8 +18,9 @@ import java.util.Locale;
  * provider's agreement signatures, and the server's signature on the verification result: eight
  * verifications and one signature. A structural verification: its request signature.
  *
- * <p>Measured after the run, when the server has stopped and its core is free, on one thread: a
- * warm-up long enough for the JIT to compile the field arithmetic, then a timed stretch.
+ * <p>Measured on one thread, in the benchmark's process: a warm-up long enough for the JIT to
+ * compile the field arithmetic, then a timed stretch; once before the measured window, while the
+ * clients wait, and once after it, when the servers have stopped ({@link #between}).
  */
 record SignatureFloor(int verifications, int signatures, double verifyMicros, double signMicros) {
 
@@ -52,6 +53,36 @@ record SignatureFloor(int verifications, int signatures, double verifyMicros, do
         signatures,
         timeVerify(publicKey, message, signature, MEASURED),
         timeSign(key, message, MEASURED));
+  }
+
+  /**
+   * The mean of two measurements, one before the measured window and one after it: the machine's
+   * speed drifts (on this development machine a verification took 55 us in one run and 94 us in the
+   * next), and the mean is closer to the speed the server had in the window than either end.
+   */
+  static SignatureFloor between(SignatureFloor before, SignatureFloor after) {
+    return new SignatureFloor(
+        before.verifications,
+        before.signatures,
+        (before.verifyMicros + after.verifyMicros) / 2,
+        (before.signMicros + after.signMicros) / 2);
+  }
+
+  /**
+   * A line saying how far the machine's speed moved between two measurements, when it moved by more
+   * than a tenth (then milliseconds of this run compare poorly with another run's), or empty.
+   */
+  static String drift(SignatureFloor before, SignatureFloor after) {
+    double moved = after.verifyMicros / before.verifyMicros;
+    return Math.abs(moved - 1) <= 0.1
+        ? ""
+        : String.format(
+            Locale.ROOT,
+            "  %-28s a verification took %.0f us before the measured window and %.0f us after it"
+                + " (the floor is their mean)",
+            "machine speed moved",
+            before.verifyMicros,
+            after.verifyMicros);
   }
 
   /** The floor per unit, in milliseconds. */

@@ -99,8 +99,8 @@ public final class UnitOfWork {
    */
   public Outcome mutate(
       Loaded loaded, IdempotencyTicket ticket, Caller caller, Operation op, Decision decision) {
-    String id = loaded.read.row().id();
     AgreementRow row = loaded.read.row();
+    String id = row.id();
     Agreement agreement = cache.of(row);
     AccessPolicy.require(agreement, caller, op);
     // The log's head came with the row, unless the log is packed (an ended agreement changing
