@@ -28,6 +28,10 @@ class BenchHarnessTest {
     assertThat(o.serverJavaOpts()).containsExactly("-XX:+UseSerialGC");
     assertThat(o.serverLogLevel()).isEqualTo("info");
     assertThat(o.keepStore()).isFalse();
+    assertThat(o.settleJit()).isEqualTo(300);
+    assertThat(BenchOptions.parse("--settle-jit", "0").settleJit()).isZero();
+    assertThatThrownBy(() -> BenchOptions.parse("--settle-jit", "-1"))
+        .hasMessageContaining("--settle-jit takes a whole number");
     assertThat(BenchOptions.parse("--keep-store", "true").keepStore()).isTrue();
     assertThatThrownBy(() -> BenchOptions.parse("--keep-store", "yes"))
         .hasMessageContaining("true or false");
@@ -44,6 +48,29 @@ class BenchHarnessTest {
         .contains("2,381 lifecycles/s on one core")
         .contains("the server at 0.10 of it");
     assertThat(floor.describe("lifecycle", Double.NaN)).doesNotContain("the server at");
+  }
+
+  @Test
+  void theFloorIsTheMeanOfBeforeAndAfterTheWindowAndADriftIsSaid() {
+    SignatureFloor before = new SignatureFloor(8, 1, 50, 20);
+    SignatureFloor after = new SignatureFloor(8, 1, 90, 40);
+    assertThat(SignatureFloor.between(before, after)).isEqualTo(new SignatureFloor(8, 1, 70, 30));
+    assertThat(SignatureFloor.drift(before, after))
+        .contains("machine speed moved")
+        .contains("50 us before the measured window and 90 us after it");
+    assertThat(SignatureFloor.drift(before, new SignatureFloor(8, 1, 54, 21))).isEmpty();
+  }
+
+  @Test
+  void theJitHasSettledWhenItsShareOfTheServersCpuIsSmall() {
+    Map<String, Duration> byKind = new LinkedHashMap<>();
+    byKind.put("work", Duration.ofMillis(960));
+    byKind.put("jit", Duration.ofMillis(30));
+    byKind.put("gc+vm", Duration.ofMillis(10));
+    assertThat(LifecycleBenchmark.jitShare(byKind))
+        .isCloseTo(0.03, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(LifecycleBenchmark.jitShare(byKind)).isLessThan(BenchOptions.SETTLED_JIT_SHARE);
+    assertThat(LifecycleBenchmark.jitShare(Map.of())).isNaN();
   }
 
   @Test
