@@ -88,7 +88,9 @@ public final class UnitOfWork {
 
   public Outcome mutate(
       String id, IdempotencyTicket ticket, Caller caller, Operation op, Decision decision) {
-    return mutate(loadForChange(id, caller, op), ticket, caller, op, decision);
+    // The access policy is applied once, by the mutate it hands over to.
+    Loaded loaded = new Loaded(existing(id, agreements.findForChange(id), caller));
+    return mutate(loaded, ticket, caller, op, decision);
   }
 
   /**
@@ -186,7 +188,9 @@ public final class UnitOfWork {
    * missing id. An archived agreement is gone (410) for its parties and the operator.
    */
   public AgreementRow loadFor(String id, Caller caller, Operation op) {
-    return allowed(id, agreements.find(id), caller, op);
+    AgreementRow row = existing(id, agreements.find(id), caller);
+    AccessPolicy.require(cache.of(row), caller, op);
+    return row;
   }
 
   /**
@@ -205,11 +209,14 @@ public final class UnitOfWork {
     }
   }
 
-  /** As {@link #loadFor}, for a change: with the head of the agreement's event log. */
+  /**
+   * As {@link #loadFor}, for a change: with the head of the agreement's event log. For checks that
+   * must refuse a caller before the unit of work (which applies the policy again).
+   */
   public Loaded loadForChange(String id, Caller caller, Operation op) {
-    Optional<ForChange> found = agreements.findForChange(id);
-    allowed(id, found.map(ForChange::row), caller, op);
-    return new Loaded(found.orElseThrow());
+    Loaded loaded = new Loaded(existing(id, agreements.findForChange(id), caller));
+    AccessPolicy.require(cache.of(loaded.row()), caller, op);
+    return loaded;
   }
 
   /** As {@link #load}, for a change: no access policy yet (the use case applies it). */
@@ -217,8 +224,8 @@ public final class UnitOfWork {
     return new Loaded(agreements.findForChange(id).orElseThrow(() -> notFound(id)));
   }
 
-  private AgreementRow allowed(
-      String id, Optional<AgreementRow> found, Caller caller, Operation op) {
+  /** What was found, or why not: gone (410) for a party or the operator, else not found. */
+  private <T> T existing(String id, Optional<T> found, Caller caller) {
     if (found.isEmpty()) {
       throw archives
           .tombstone(id)
@@ -226,9 +233,7 @@ public final class UnitOfWork {
           .<RuntimeException>map(t -> new ArchivedException(id, t.archive(), t.archivedAt()))
           .orElseGet(() -> notFound(id));
     }
-    AgreementRow row = found.get();
-    AccessPolicy.require(cache.of(row), caller, op);
-    return row;
+    return found.get();
   }
 
   private static boolean mayKnowOf(Tombstone t, Caller caller) {
