@@ -151,6 +151,15 @@ public final class Agreement {
     return document.deepCopy();
   }
 
+  /**
+   * A copy of one top-level member of the document ({@code parties}, {@code escrow}...), or a
+   * missing node where it has none: for reading a part, without copying the whole document as
+   * {@link #toJson} must.
+   */
+  public JsonNode member(String name) {
+    return document.path(name).deepCopy();
+  }
+
   /** The document as {@link #toJson} gives it, as JSON text (written without copying it first). */
   public String toJsonText() {
     return Json.write(document);

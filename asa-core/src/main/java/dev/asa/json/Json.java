@@ -14,7 +14,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 
 /**
  * The one JSON configuration of the project.
@@ -186,8 +185,16 @@ public final class Json {
     }
   }
 
+  /**
+   * As {@link #write}, as UTF-8: written straight to bytes, where text then encoded would write the
+   * answer twice (every response body goes through here).
+   */
   public static byte[] writeBytes(JsonNode node) {
-    return write(node).getBytes(StandardCharsets.UTF_8);
+    try {
+      return MAPPER.writeValueAsBytes(node);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   public static String writePretty(JsonNode node) {

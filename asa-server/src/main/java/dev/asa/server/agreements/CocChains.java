@@ -145,7 +145,7 @@ public final class CocChains {
 
   /** Chain-backed identities by role (client, provider, a named evaluator). */
   static Map<Role, CocIdentity> identities(Agreement a) {
-    JsonNode parties = a.toJson().path("parties");
+    JsonNode parties = a.member("parties");
     Map<Role, CocIdentity> out = new java.util.EnumMap<>(Role.class);
     for (Role role : Role.values()) {
       JsonNode identity = parties.path(role.wireName()).path("identity");

@@ -169,7 +169,7 @@ public final class Enforcement {
     if (!requiresFunding(a.terms())) {
       return;
     }
-    JsonNode binding = a.toJson().path("escrow").path("binding");
+    JsonNode binding = a.member("escrow").path("binding");
     binding(a).check(binding, a.terms().escrow().paymentTerms().orElseThrow().amount());
     Optional<String> whole = binding(a).wholeReleasesOnly(binding);
     if (whole.isEmpty()) {
@@ -204,8 +204,7 @@ public final class Enforcement {
     if (!requiresFunding(a.terms())) {
       return;
     }
-    Optional<String> whole =
-        binding(a).wholeReleasesOnly(a.toJson().path("escrow").path("binding"));
+    Optional<String> whole = binding(a).wholeReleasesOnly(a.member("escrow").path("binding"));
     if (whole.isPresent() && !isWhole(percent)) {
       throw new InvalidDocumentException(
           "/release_percent", "must be 0 or 100 for this agreement: " + whole.get());

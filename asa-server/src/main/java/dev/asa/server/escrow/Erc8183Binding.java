@@ -878,7 +878,7 @@ final class Erc8183Binding implements EscrowBinding {
   }
 
   private static JsonNode binding(Agreement a) {
-    return a.toJson().path("escrow").path("binding");
+    return a.member("escrow").path("binding");
   }
 
   private static Money amount(Agreement a) {

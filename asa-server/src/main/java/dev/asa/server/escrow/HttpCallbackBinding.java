@@ -144,6 +144,6 @@ final class HttpCallbackBinding implements EscrowBinding {
   }
 
   private static String url(Agreement a) {
-    return a.toJson().path("escrow").path("binding").path("url").asText();
+    return a.member("escrow").path("binding").path("url").asText();
   }
 }

@@ -243,7 +243,7 @@ final class X402Binding implements EscrowBinding {
   private Requirements offered(Agreement a) {
     Requirements r =
         X402.requirements(
-            a.toJson().path("escrow").path("binding"),
+            a.member("escrow").path("binding"),
             a.terms().escrow().paymentTerms().orElseThrow().amount(),
             (int)
                 Math.min(

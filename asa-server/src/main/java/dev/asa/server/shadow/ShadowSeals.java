@@ -88,8 +88,7 @@ public final class ShadowSeals {
               + " already has a signature; seal criteria before anyone signs,"
               + " so that both signatures cover the commitment");
     }
-    if (seals.ofAgreement(a.id()).isPresent()
-        || a.toJson().path("verification").has("shadow_seal")) {
+    if (seals.ofAgreement(a.id()).isPresent() || a.member("verification").has("shadow_seal")) {
       throw new ConflictException(
           "agreement " + a.id() + " already has sealed criteria (one seal per agreement)");
     }
@@ -296,8 +295,7 @@ public final class ShadowSeals {
    * verification.shadow_seal.statement.commitment}).
    */
   static Optional<Commitment> recordedCommitment(Agreement a) {
-    JsonNode c =
-        a.toJson().path("verification").path("shadow_seal").path("statement").path("commitment");
+    JsonNode c = a.member("verification").path("shadow_seal").path("statement").path("commitment");
     if (!c.isTextual()) {
       return Optional.empty();
     }

@@ -139,7 +139,7 @@ public final class EngineVerifications {
                 figure.map(Reputation.Figure::value),
                 figure.map(Reputation.Figure::sampleSize).orElse(0L));
     ObjectNode evidence = Json.object();
-    evidence.set("rule", a.toJson().path("verification").path("depth_by_reputation").deepCopy());
+    evidence.set("rule", a.member("verification").path("depth_by_reputation").deepCopy());
     ObjectNode about = evidence.putObject("provider");
     about.put("scheme", provider.identity().scheme());
     about.put("value", provider.identity().value());
@@ -377,7 +377,7 @@ public final class EngineVerifications {
    * the other party never signed.
    */
   private static void requireAgreementCriteria(Agreement agreement, JsonNode criteria) {
-    JsonNode agreed = agreement.toJson().path("quality_criteria");
+    JsonNode agreed = agreement.member("quality_criteria");
     JsonDifference.first(agreed, criteria)
         .ifPresent(at -> {
           JsonNode theirs = agreed.at(at);

@@ -34,13 +34,12 @@ final class TaskContent {
 
   /** The stored content of a real task: the agreement's request and criteria, the deliverable. */
   static String real(Agreement a, DeliverableRow delivered) {
-    ObjectNode doc = a.toJson();
     ObjectNode o = Json.object();
     ObjectNode request = o.putObject("request");
     request.put("description", a.terms().service().description());
-    JsonNode constraints = doc.path("service").path("constraints");
+    JsonNode constraints = a.member("service").path("constraints");
     if (constraints.isObject() && !constraints.isEmpty()) {
-      request.set("constraints", constraints.deepCopy());
+      request.set("constraints", constraints);
     }
     ObjectNode deliverable = o.putObject("deliverable");
     if (delivered.content() != null) {
@@ -52,7 +51,7 @@ final class TaskContent {
     if (delivered.format() != null) {
       deliverable.put("format", delivered.format());
     }
-    o.set("criteria", doc.get("quality_criteria").deepCopy());
+    o.set("criteria", a.member("quality_criteria"));
     return o.toString();
   }
 
