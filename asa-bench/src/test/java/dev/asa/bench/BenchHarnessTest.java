@@ -39,26 +39,29 @@ class BenchHarnessTest {
 
   @Test
   void theSignatureFloorIsReadAgainstTheServersCpu() {
-    SignatureFloor floor = new SignatureFloor(8, 1, 50, 20);
+    SignatureFloor floor = new SignatureFloor(8, 1, 50, 20, 35);
     assertThat(floor.millis()).isEqualTo(0.42);
     assertThat(floor.ratio(4.2)).isCloseTo(0.1, org.assertj.core.data.Offset.offset(1e-9));
     assertThat(floor.describe("lifecycle", 4.2))
         .contains("0.42 ms")
         .contains("8 verifications at 50 us, 1 signing at 20 us")
         .contains("2,381 lifecycles/s on one core")
+        .contains("a verification as the server makes it")
+        .contains(": 35 us)")
         .contains("the server at 0.10 of it");
     assertThat(floor.describe("lifecycle", Double.NaN)).doesNotContain("the server at");
   }
 
   @Test
   void theFloorIsTheMeanOfBeforeAndAfterTheWindowAndADriftIsSaid() {
-    SignatureFloor before = new SignatureFloor(8, 1, 50, 20);
-    SignatureFloor after = new SignatureFloor(8, 1, 90, 40);
-    assertThat(SignatureFloor.between(before, after)).isEqualTo(new SignatureFloor(8, 1, 70, 30));
+    SignatureFloor before = new SignatureFloor(8, 1, 50, 20, 35);
+    SignatureFloor after = new SignatureFloor(8, 1, 90, 40, 55);
+    assertThat(SignatureFloor.between(before, after))
+        .isEqualTo(new SignatureFloor(8, 1, 70, 30, 45));
     assertThat(SignatureFloor.drift(before, after))
         .contains("machine speed moved")
         .contains("50 us before the measured window and 90 us after it");
-    assertThat(SignatureFloor.drift(before, new SignatureFloor(8, 1, 54, 21))).isEmpty();
+    assertThat(SignatureFloor.drift(before, new SignatureFloor(8, 1, 54, 21, 36))).isEmpty();
   }
 
   @Test

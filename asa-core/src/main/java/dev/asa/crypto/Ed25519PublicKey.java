@@ -45,16 +45,27 @@ public record Ed25519PublicKey(byte[] bytes) {
   /**
    * Whether {@code signature} is this key's Ed25519 signature of exactly {@code message}.
    *
-   * <p>Uses BouncyCastle's RFC 8032 implementation directly, which rejects non-canonical signatures
-   * (S not reduced) and is considerably faster than going through JCA; the key's decoded point is
-   * kept for the next verification by the same key ({@link DecodedPoints}).
+   * <p>The key must first decode as BouncyCastle decodes it (kept for the next verification by the
+   * same key, {@link DecodedPoints}); then the machine's libsodium verifies where it can be used
+   * ({@link Libsodium}: faster, and stricter about keys and Rs of small order), else BouncyCastle's
+   * RFC 8032 implementation, called directly (considerably faster than through JCA). Both refuse
+   * non-canonical signatures (S not reduced).
    */
   public boolean verify(byte[] message, Ed25519Signature signature) {
     Objects.requireNonNull(message, "message");
     Objects.requireNonNull(signature, "signature");
     Ed25519.PublicPoint point = DecodedPoints.of(bytes);
-    return point != null
-        && Ed25519.verify(signature.unsafeBytes(), 0, point, message, 0, message.length);
+    if (point == null) {
+      return false;
+    }
+    return Libsodium.available()
+        ? Libsodium.verify(signature.unsafeBytes(), message, bytes)
+        : Ed25519.verify(signature.unsafeBytes(), 0, point, message, 0, message.length);
+  }
+
+  /** What verifies signatures in this process (libsodium or BouncyCastle), for a start-up line. */
+  public static String verifier() {
+    return Libsodium.description();
   }
 
   /** The key bytes (a copy). */

@@ -411,11 +411,12 @@ public final class AsaServer implements AutoCloseable {
                   observability.metrics().bind(), observability.metrics().port(), metrics)
               : null;
       log.info(
-          "asa server {} listening on {}:{}; store: {}; metrics: {}",
+          "asa server {} listening on {}:{}; store: {}; Ed25519 verification: {}; metrics: {}",
           build.version(),
           config.host(),
           http.port(),
           store.describe(),
+          Ed25519PublicKey.verifier(),
           metricsServer == null
               ? "GET /metrics, signed by the operator key"
               : "http://"
