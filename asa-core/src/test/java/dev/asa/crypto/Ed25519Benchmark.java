@@ -1,7 +1,5 @@
 package dev.asa.crypto;
 
-import com.goterl.lazysodium.SodiumJava;
-import com.goterl.lazysodium.utils.LibraryLoader;
 import dev.asa.testing.Fixtures;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -31,17 +29,18 @@ import org.openjdk.jmh.annotations.Warmup;
  * bytes), with the same key in three implementations:
  *
  * <ul>
- *   <li>{@code bouncyCastle*}: BouncyCastle's RFC 8032 code, as {@link Ed25519PrivateKey} and
- *       {@link Ed25519PublicKey} call it (what the product uses);
+ *   <li>{@code bouncyCastle*}: BouncyCastle's RFC 8032 code, as {@link Ed25519PrivateKey} calls it
+ *       to sign (what the product signs with) and as {@link Ed25519PublicKey} called it to verify
+ *       before libsodium;
+ *   <li>{@code productVerify}: {@link Ed25519PublicKey#verify} as it is: the machine's libsodium
+ *       through the JDK's foreign function interface ({@link Libsodium}) where it can be used;
  *   <li>{@code jdk*}: the JDK's own provider through JCA, {@code Signature.getInstance("Ed25519")},
- *       one {@link Signature} object reused with a fresh init per operation;
- *   <li>{@code libsodium*}: libsodium through lazysodium-java's JNA binding, loading only the
- *       library inside its jar ({@code BUNDLED_ONLY}, never the system's); measured here, not used
- *       by the product.
+ *       one {@link Signature} object reused with a fresh init per operation.
  * </ul>
  *
- * The setup checks that all three make the same (deterministic) signature and verify it. Run with
- * {@code ./asa bench-core Ed25519Benchmark}.
+ * The setup checks that the JDK makes BouncyCastle's (deterministic) signature and verifies it
+ * ({@code LibsodiumTest} compares libsodium with BouncyCastle). Run with {@code ./asa bench-core
+ * Ed25519Benchmark}.
  */
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -62,6 +61,9 @@ public class Ed25519Benchmark {
             .getBytes(StandardCharsets.UTF_8);
     final Ed25519Signature signature = key.sign(message);
     final byte[] signatureBytes = signature.bytes();
+    final Ed25519PublicKey verificationKey = key.publicKey();
+    final org.bouncycastle.math.ec.rfc8032.Ed25519.PublicPoint point =
+        org.bouncycastle.math.ec.rfc8032.Ed25519.validatePublicKeyPartialExport(publicKey, 0);
   }
 
   /** The same key as JCA keys of the JDK's provider ("SunEC"). */
@@ -91,33 +93,6 @@ public class Ed25519Benchmark {
     }
   }
 
-  /** libsodium from lazysodium-java's jar. */
-  @State(Scope.Benchmark)
-  public static class Sodium {
-    SodiumJava sodium;
-    byte[] secretKey; // libsodium's 64-byte form: seed, then public key
-
-    @Setup
-    public void setUp(Shared shared) {
-      sodium = new SodiumJava(LibraryLoader.Mode.BUNDLED_ONLY);
-      byte[] publicKey = new byte[32];
-      secretKey = new byte[64];
-      if (sodium.crypto_sign_seed_keypair(publicKey, secretKey, shared.seed) != 0
-          || !Arrays.equals(publicKey, shared.publicKey)) {
-        throw new IllegalStateException("libsodium derives another public key from the seed");
-      }
-      byte[] signature = new byte[64];
-      sodium.crypto_sign_detached(
-          signature, null, shared.message, shared.message.length, secretKey);
-      if (!Arrays.equals(signature, shared.signatureBytes)
-          || sodium.crypto_sign_verify_detached(
-                  shared.signatureBytes, shared.message, shared.message.length, shared.publicKey)
-              != 0) {
-        throw new IllegalStateException("libsodium's Ed25519 disagrees with BouncyCastle's");
-      }
-    }
-  }
-
   @Benchmark
   public Ed25519Signature bouncyCastleSign(Shared shared) {
     return shared.key.sign(shared.message);
@@ -125,7 +100,13 @@ public class Ed25519Benchmark {
 
   @Benchmark
   public boolean bouncyCastleVerify(Shared shared) {
-    return shared.key.publicKey().verify(shared.message, shared.signature);
+    return org.bouncycastle.math.ec.rfc8032.Ed25519.verify(
+        shared.signatureBytes, 0, shared.point, shared.message, 0, shared.message.length);
+  }
+
+  @Benchmark
+  public boolean productVerify(Shared shared) {
+    return shared.verificationKey.verify(shared.message, shared.signature);
   }
 
   @Benchmark
@@ -136,21 +117,6 @@ public class Ed25519Benchmark {
   @Benchmark
   public boolean jdkVerify(Jdk jdk, Shared shared) throws GeneralSecurityException {
     return verify(jdk, shared);
-  }
-
-  @Benchmark
-  public byte[] libsodiumSign(Sodium sodium, Shared shared) {
-    byte[] signature = new byte[64];
-    sodium.sodium.crypto_sign_detached(
-        signature, null, shared.message, shared.message.length, sodium.secretKey);
-    return signature;
-  }
-
-  @Benchmark
-  public boolean libsodiumVerify(Sodium sodium, Shared shared) {
-    return sodium.sodium.crypto_sign_verify_detached(
-            shared.signatureBytes, shared.message, shared.message.length, shared.publicKey)
-        == 0;
   }
 
   private static byte[] sign(Jdk jdk, Shared shared) throws GeneralSecurityException {
