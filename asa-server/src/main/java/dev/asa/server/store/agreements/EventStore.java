@@ -4,7 +4,6 @@ import dev.asa.server.store.db.Database;
 import dev.asa.server.store.db.EpochMillis;
 import dev.asa.server.store.db.PackedDigest;
 import dev.asa.server.store.db.PackedText;
-import dev.asa.server.store.db.PackedText.Dictionary;
 import dev.asa.server.store.db.SqlErrors;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -165,9 +164,10 @@ public final class EventStore {
           .bind("agreement_id", e.agreementId())
           .bind("seq", e.seq())
           .bind("type", e.type())
-          .bind("actor", PackedText.pack(e.actor(), Dictionary.VOCABULARY))
+          // Unpacked: the rows live until the agreement ends, when the log is packed whole.
+          .bind("actor", PackedText.unpacked(e.actor()))
           .bind("occurred_at", e.at().toEpochMilli())
-          .bind("payload", PackedText.pack(e.payload(), Dictionary.VOCABULARY))
+          .bind("payload", PackedText.unpacked(e.payload()))
           .bind("prev_hash", PackedDigest.pack(e.prevHash()))
           .bind("hash", PackedDigest.pack(e.hash()))
           .add();

@@ -13,10 +13,10 @@ import java.util.zip.Deflater;
 import java.util.zip.Inflater;
 
 /**
- * The JSON the store keeps (documents, facts, verification results, event actors and payloads,
- * evaluator tasks), packed: deflated against a preset dictionary of the protocol's own text, so
- * that a 3 KB agreement made from a template takes about 550 bytes and a 1.5 KB verification result
- * about 250.
+ * The JSON the store keeps (documents, facts, verification results, an ended agreement's event
+ * trail, evaluator tasks), packed: deflated against a preset dictionary of the protocol's own text,
+ * so that a 3 KB agreement made from a template takes about 550 bytes and a 1.5 KB verification
+ * result about 250.
  *
  * <p>Why a dictionary: most of an agreement is text every agreement shares (field names, the
  * template's dimensions and their descriptions), and a few hundred bytes are too short for deflate
@@ -162,6 +162,21 @@ public final class PackedText {
   /** The stored form of {@code text} (null stays null). */
   public static byte[] pack(String text, Dictionary dictionary) {
     return pack(text, dictionary, DEFLATERS, Deflater.BEST_SPEED);
+  }
+
+  /**
+   * The stored form of {@code text} left unpacked (null stays null), read by {@link #unpack} like
+   * any other: for values that live briefly, an agreement's event rows above all (its whole log is
+   * packed into one trail when it ends, and the rows go), where packing each value, the dictionary
+   * loaded every time, cost more CPU than its bytes were worth. A text that begins with a byte
+   * naming a dictionary (no JSON text does) is packed, so that it cannot be misread.
+   */
+  public static byte[] unpacked(String text) {
+    if (text == null) {
+      return null;
+    }
+    byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+    return utf8.length > 0 && namesDictionary(utf8[0]) ? pack(text, Dictionary.VOCABULARY) : utf8;
   }
 
   /**

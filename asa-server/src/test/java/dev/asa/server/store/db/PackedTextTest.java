@@ -61,6 +61,20 @@ class PackedTextTest {
   }
 
   @Test
+  void aValueKeptUnpackedIsReadBackAndOneThatCouldBeMisreadIsPackedInstead() {
+    String json = "{\"actor\":\"client\",\"note\":\"caf\u00e9\"}";
+    assertThat(PackedText.unpacked(json)).isEqualTo(json.getBytes(StandardCharsets.UTF_8));
+    assertThat(PackedText.unpack(PackedText.unpacked(json))).isEqualTo(json);
+    assertThat(PackedText.unpacked(null)).isNull();
+    assertThat(PackedText.unpack(PackedText.unpacked(""))).isEmpty();
+    // Begins with byte 3, which would name a dictionary: stored packed, read back the same.
+    String controlFirst = "\u0003{}";
+    assertThat(PackedText.unpacked(controlFirst)[0])
+        .isEqualTo((byte) PackedText.Dictionary.VOCABULARY.number());
+    assertThat(PackedText.unpack(PackedText.unpacked(controlFirst))).isEqualTo(controlFirst);
+  }
+
+  @Test
   void aValueFromANewerBuildOrACorruptOneIsRefusedWithTheReason() {
     assertThatThrownBy(() -> PackedText.unpack(new byte[] {14, 3, 1, 2, 3}))
         .isInstanceOf(IllegalStateException.class)
