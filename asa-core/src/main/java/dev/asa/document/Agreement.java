@@ -165,6 +165,41 @@ public final class Agreement {
     return Json.write(document);
   }
 
+  /**
+   * The document as the store keeps it: without its status, which the stored row's state holds (so
+   * that a change of state alone leaves the stored text as it was, see {@link
+   * #sameDocumentButStatus}), and without server facts, which are kept beside it. {@link
+   * AgreementDocuments#readStored(String, State)} puts the status back.
+   */
+  public String toStoredText() {
+    ObjectNode copy = shallowCopy(document);
+    copy.remove("status");
+    return Json.write(copy);
+  }
+
+  /**
+   * Whether this agreement's document is {@code other}'s but for its status: the same members, each
+   * the very same node. Changes replace the members they change (see {@link #shallowCopy}), so a
+   * change of state or facts answers true and a signature, a new term or a parsed copy false (false
+   * costs only a stored text written again).
+   */
+  public boolean sameDocumentButStatus(Agreement other) {
+    if (other.document == document) {
+      return true;
+    }
+    int members = 0;
+    for (var it = document.fieldNames(); it.hasNext(); ) {
+      String name = it.next();
+      if (!name.equals("status")) {
+        if (other.document.get(name) != document.get(name)) {
+          return false;
+        }
+        members++;
+      }
+    }
+    return members == other.document.size() - (other.document.has("status") ? 1 : 0);
+  }
+
   /** The document with the server's facts rendered under {@code metadata}, as responses show it. */
   public ObjectNode toJsonWithFacts() {
     ObjectNode copy = document.deepCopy();

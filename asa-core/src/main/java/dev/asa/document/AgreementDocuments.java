@@ -13,6 +13,7 @@ import dev.asa.agreement.Violation;
 import dev.asa.agreement.Violations;
 import dev.asa.facts.ServerFacts;
 import dev.asa.json.Json;
+import dev.asa.lifecycle.State;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -103,15 +104,22 @@ public final class AgreementDocuments {
   }
 
   /**
-   * Reads a document this server validated when it was created, with the facts it stored beside it.
+   * Reads a document this server validated when it was created, in the state its row records, with
+   * the facts it stored beside it.
    */
-  public static Agreement readStored(String json, ServerFacts facts) {
-    return readStored(json).withFacts(facts);
+  public static Agreement readStored(String json, State state, ServerFacts facts) {
+    return readStored(json, state).withFacts(facts);
   }
 
-  /** Reads a document this server validated when it was created (its terms; no facts). */
-  public static Agreement readStored(String json) {
+  /**
+   * Reads a document this server validated when it was created (its terms; no facts), in the state
+   * its row records. The stored text keeps no status of its own ({@link Agreement#toStoredText}:
+   * the row's state is the one place it lives); a text stored before that has one, and the row's
+   * state is the one that counts.
+   */
+  public static Agreement readStored(String json, State state) {
     ObjectNode object = (ObjectNode) Json.parseTrusted(json);
+    object.put("status", state.wireName());
     Violations violations = new Violations();
     AgreementTerms terms = new TermsReader(violations).read(object);
     if (terms == null || !violations.isEmpty()) {

@@ -46,7 +46,9 @@ class AgreementSignatureTest {
         .isEqualTo(sig.toBase64Url());
     assertThat(signed.hash()).isEqualTo(proposed.hash());
     // a stored signed document reads back with its signature
-    assertThat(AgreementDocuments.readStored(Json.write(signed.toJson())).signature(Role.CLIENT))
+    assertThat(
+            AgreementDocuments.readStored(Json.write(signed.toJson()), signed.state())
+                .signature(Role.CLIENT))
         .contains(sig);
   }
 

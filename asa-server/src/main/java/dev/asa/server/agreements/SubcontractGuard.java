@@ -65,7 +65,7 @@ final class SubcontractGuard {
       Agreement parent =
           agreements
               .find(parentId)
-              .map(r -> AgreementDocuments.readStored(r.document()))
+              .map(r -> AgreementDocuments.readStored(r.document(), r.state()))
               .orElseThrow(() ->
                   new IllegalStateException(
                       "parent " + parentId + " of " + changed.id() + " vanished"));
@@ -83,7 +83,7 @@ final class SubcontractGuard {
     Agreement parent =
         agreements
             .find(parentId)
-            .map(r -> AgreementDocuments.readStored(r.document()))
+            .map(r -> AgreementDocuments.readStored(r.document(), r.state()))
             .orElse(null);
     if (parent == null || AccessPolicy.rolesOf(parent, caller).isEmpty()) {
       // The same answer whether it does not exist or is someone else's: nothing is revealed.
@@ -99,7 +99,7 @@ final class SubcontractGuard {
         .filter(r ->
             r.state() != State.REJECTED && r.state() != State.EXPIRED && !r.id().equals(except))
         .map((AgreementRow r) ->
-            AgreementDocuments.readStored(r.document()).terms().service().constraints())
+            AgreementDocuments.readStored(r.document(), r.state()).terms().service().constraints())
         .toList();
   }
 

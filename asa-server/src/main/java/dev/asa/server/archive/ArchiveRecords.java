@@ -35,7 +35,10 @@ final class ArchiveRecords {
     o.put("version", a.version());
     o.put("created_at", a.createdAt().toString());
     o.put("updated_at", a.updatedAt().toString());
-    o.set("document", Json.parseTrusted(a.document()));
+    // The document as it reads, its status the row's state (the stored text keeps none).
+    ObjectNode document = (ObjectNode) Json.parseTrusted(a.document());
+    document.put("status", a.state().wireName());
+    o.set("document", document);
     o.set("facts", Json.parseTrusted(a.facts()));
     ArrayNode events = o.putArray("events");
     for (EventRecord e : rows.events()) {
@@ -62,7 +65,8 @@ final class ArchiveRecords {
   /** The keys that may be told where the agreement went: its parties' (and evaluators'). */
   static Set<String> readers(AgreementRow row) {
     Agreement agreement =
-        AgreementDocuments.readStored(row.document(), ServerFacts.fromStored(row.facts()));
+        AgreementDocuments.readStored(
+            row.document(), row.state(), ServerFacts.fromStored(row.facts()));
     List<Party> parties = new ArrayList<>();
     parties.add(agreement.terms().parties().client());
     parties.add(agreement.terms().parties().provider());

@@ -76,7 +76,7 @@ public final class MarketData {
     List<MarketMedian.ClosedDeal> deals = new ArrayList<>();
     Map<String, Long> recordOf = new HashMap<>(); // a provider's record, read once per median
     for (AgreementRow row : agreements.recent(serviceType, State.CLOSED, WINDOW)) { // newest first
-      Agreement a = AgreementDocuments.readStored(row.document());
+      Agreement a = AgreementDocuments.readStored(row.document(), row.state());
       Parties parties = a.terms().parties();
       a.terms()
           .escrow()
@@ -110,7 +110,7 @@ public final class MarketData {
   public ObjectNode describe(String serviceType) {
     List<String> currencies = new ArrayList<>();
     for (AgreementRow row : agreements.recent(serviceType, State.CLOSED, WINDOW)) {
-      AgreementDocuments.readStored(row.document())
+      AgreementDocuments.readStored(row.document(), row.state())
           .terms()
           .escrow()
           .paymentTerms()

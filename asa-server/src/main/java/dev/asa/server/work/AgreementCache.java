@@ -33,7 +33,8 @@ final class AgreementCache {
       return e.agreement();
     }
     Agreement a =
-        AgreementDocuments.readStored(row.document(), ServerFacts.fromStored(row.facts()));
+        AgreementDocuments.readStored(
+            row.document(), row.state(), ServerFacts.fromStored(row.facts()));
     remember(row.id(), row.version(), a);
     return a;
   }

@@ -128,7 +128,7 @@ public final class UnitOfWork {
       return unchanged;
     }
     long version = row.version() + 1;
-    AgreementRow updated = Views.row(change.next(), version, row.createdAt(), now);
+    AgreementRow updated = Views.rowAfter(change.next(), version, now, row, agreement);
     List<EventRecord> chained = EventLog.chain(id, head, change.events(), now);
     JsonNode body =
         change.response() != null ? change.response() : Views.envelope(change.next(), version);

@@ -28,17 +28,39 @@ public final class Views {
   private Views() {}
 
   /**
-   * The stored row of an agreement: the document and facts, and the columns listings query by, all
-   * read from the agreement here and nowhere else.
+   * The stored row of an agreement: the document (without its status, which is the row's state) and
+   * facts, and the columns listings query by, all read from the agreement here and nowhere else.
    */
   public static AgreementRow row(Agreement a, long version, Instant createdAt, Instant updatedAt) {
+    return row(a, a.toStoredText(), version, createdAt, updatedAt);
+  }
+
+  /**
+   * The stored row of an agreement after a change: where the change left the document as it was but
+   * for its status (a change of state or of facts, most changes), the document's stored text is the
+   * previous row's, so that it is neither written as JSON again nor packed again ({@link
+   * dev.asa.server.store.agreements.AgreementStore} leaves the column as it is).
+   */
+  static AgreementRow rowAfter(
+      Agreement next,
+      long version,
+      Instant updatedAt,
+      AgreementRow previousRow,
+      Agreement previous) {
+    String document =
+        next.sameDocumentButStatus(previous) ? previousRow.document() : next.toStoredText();
+    return row(next, document, version, previousRow.createdAt(), updatedAt);
+  }
+
+  private static AgreementRow row(
+      Agreement a, String document, long version, Instant createdAt, Instant updatedAt) {
     var p = a.terms().parties();
     Optional<Money> amount = a.terms().escrow().paymentTerms().map(Escrow.Payment::amount);
     return new AgreementRow(
         a.id(),
         version,
         a.state(),
-        a.toJsonText(),
+        document,
         a.facts().toStored(),
         a.terms().service().type(),
         p.client().identity().value(),

@@ -698,7 +698,8 @@ abstract class CollateralProperty {
 
   private void check(Plan p) {
     AgreementRow r = row(p.id);
-    Agreement a = AgreementDocuments.readStored(r.document(), ServerFacts.fromStored(r.facts()));
+    Agreement a =
+        AgreementDocuments.readStored(r.document(), r.state(), ServerFacts.fromStored(r.facts()));
     String ctx = p + " in " + r.state() + " (seed " + seed + ")";
     List<LedgerEntry> ledger = store.ledger().entriesOfAgreement(p.id);
     Map<Transfer.Kind, List<LedgerEntry>> byKind = new EnumMap<>(Transfer.Kind.class);

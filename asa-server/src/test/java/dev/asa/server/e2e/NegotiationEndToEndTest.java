@@ -230,6 +230,27 @@ class NegotiationEndToEndTest {
   }
 
   @Test
+  void aSubContractOfAnAgreementThatEndedIsRefused() {
+    // The parent's state is its row's: the stored document keeps no status of its own.
+    String parent = client.createAgreement(Fixtures.general()).path("agreement_id").asText();
+    JsonNode rejected =
+        provider.negotiate(
+            parent,
+            Json.object()
+                .put("round", 1)
+                .put("action", "reject")
+                .put("rationale_code", "no_agreement_possible"));
+    assertThat(rejected.path("state").asText()).isEqualTo("REJECTED");
+    assertThatThrownBy(() -> provider.createAgreement(subcontract(parent, 1_000, "0.10", 60)))
+        .isInstanceOfSatisfying(
+            AsaApiException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(422);
+              assertThat(e.body()).contains("/service/parent_agreement_id").contains("REJECTED");
+            });
+  }
+
+  @Test
   void aStalledNegotiationTimesOutIntoRejectedAfterARestartToo() {
     dev.asa.testing.MutableClock clock = new dev.asa.testing.MutableClock(java.time.Instant.now());
     server.close();

@@ -736,6 +736,59 @@ abstract class StoreContract {
     assertThat(store.events().log(id)).containsExactly(event(id, 1), event(id, 2), event(id, 3));
   }
 
+  @Test
+  void aChangeThatKeepsTheDocumentsTextLeavesItsBytesAndTheEndingOneWritesItAgain()
+      throws Exception {
+    AgreementRow v1 = created("keep-document");
+    String id = v1.id();
+    AgreementRow v2 = withDocument(next(v1, State.ACTIVE), v1.document());
+    store.writes().commit(new Commit(v1, v2, List.of(event(id, 2)), List.of()));
+    assertThat(store.agreements().find(id)).contains(v2);
+    byte[] stored = storedDocument(id);
+
+    AgreementRow v3 = withDocument(next(v2, State.DELIVERED), v1.document());
+    store.writes().commit(new Commit(v2, v3, List.of(event(id, 3)), List.of()));
+    assertThat(store.agreements().find(id)).contains(v3);
+    assertThat(storedDocument(id)).as("the column left as it was").isEqualTo(stored);
+
+    // A changed document is written; so is the last row, packed for good.
+    AgreementRow v4 = next(v3, State.DELIVERED);
+    store.writes().commit(new Commit(v3, v4, List.of(), List.of()));
+    assertThat(store.agreements().find(id)).contains(v4);
+    AgreementRow closed = withDocument(next(v4, State.CLOSED), v4.document());
+    store.writes().commit(new Commit(v4, closed, List.of(event(id, 4)), List.of()));
+    assertThat(store.agreements().find(id)).contains(closed);
+  }
+
+  private static AgreementRow withDocument(AgreementRow r, String document) {
+    return new AgreementRow(
+        r.id(),
+        r.version(),
+        r.state(),
+        document,
+        r.facts(),
+        r.serviceType(),
+        r.clientIdentity(),
+        r.providerIdentity(),
+        r.evaluatorIdentity(),
+        r.createdAt(),
+        r.updatedAt(),
+        r.amount(),
+        r.currency());
+  }
+
+  /** The agreement's document column as stored (packed), read from the table itself. */
+  private byte[] storedDocument(String id) throws SQLException {
+    try (Connection c = rawConnection();
+        PreparedStatement s = c.prepareStatement("SELECT document FROM agreements WHERE id = ?")) {
+      s.setString(1, id);
+      try (var rs = s.executeQuery()) {
+        assertThat(rs.next()).isTrue();
+        return rs.getBytes(1);
+      }
+    }
+  }
+
   /** How many rows of agreement_events the agreement has, read from the table itself. */
   private int rowsOfEvents(String id) throws SQLException {
     try (Connection c = rawConnection();
