@@ -14,7 +14,8 @@ import java.util.Objects;
  * truncating on construction makes a row read back equal to the row that was written.
  *
  * @param document the agreement as the parties wrote it, as JSON text (canonicalised by the caller;
- *     stored verbatim); it never holds server facts
+ *     stored verbatim); it never holds server facts, and since 2026-12-07 no status either: {@code
+ *     state} is the status (a text stored before may still hold one, which readers ignore)
  * @param facts what the server knows about the agreement (negotiation, escrow, verification...), as
  *     JSON text in a column of its own, written only by the server
  * @param evaluatorIdentity may be null while no evaluator is named
