@@ -101,6 +101,47 @@ class AttackTest {
   }
 
   @Test
+  void aMalleatedCopyOfARealSignatureIsRefused() throws Exception {
+    // Bob's real signature with S replaced by S + L: the same curve equation, other bytes. A
+    // verifier that took it would let anyone who saw one request send a "new" one past the nonce
+    // fingerprint of the signature bytes; both libsodium and BouncyCastle refuse it.
+    URI u = uri("/agreements/" + id + "/deliver");
+    SignedHeaders real = sign(Fixtures.key("bob"), Clock.systemUTC(), "POST", u, deliverBody());
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("^([^=]+)=:([^:]+):$").matcher(real.signature());
+    assertThat(m.matches()).as(real.signature()).isTrue();
+    byte[] sig = java.util.Base64.getDecoder().decode(m.group(2));
+    java.math.BigInteger order =
+        java.math.BigInteger.TWO
+            .pow(252)
+            .add(new java.math.BigInteger("27742317777372353535851937790883648493"));
+    byte[] le = java.util.Arrays.copyOfRange(sig, 32, 64);
+    byte[] be = new byte[32];
+    for (int i = 0; i < 32; i++) {
+      be[i] = le[31 - i];
+    }
+    byte[] bigger = new java.math.BigInteger(1, be).add(order).toByteArray();
+    for (int i = 0; i < 32; i++) {
+      sig[32 + i] = i < bigger.length ? bigger[bigger.length - 1 - i] : 0;
+    }
+    String malleated = m.group(1) + "=:" + java.util.Base64.getEncoder().encodeToString(sig) + ":";
+    HttpResponse<String> r =
+        send(
+            "POST",
+            u,
+            deliverBody(),
+            Map.of(
+                "Content-Digest",
+                real.contentDigest(),
+                "Signature-Input",
+                real.signatureInput(),
+                "Signature",
+                malleated));
+    assertThat(r.statusCode()).isEqualTo(401);
+    assertThat(reason(r)).isEqualTo("bad_signature");
+  }
+
+  @Test
   void aForgedSignatureIsRefused() throws Exception {
     URI u = uri("/agreements/" + id + "/deliver");
     SignedHeaders real = sign(Fixtures.key("bob"), Clock.systemUTC(), "POST", u, deliverBody());
