@@ -41,11 +41,12 @@ final class Libsodium {
   private static final List<String> LIBRARIES =
       List.of("libsodium.so.26", "libsodium.so.23", "libsodium.so", "libsodium.dylib");
 
-  /** RFC 8032, 7.1, TEST 1 (the empty message), for the self-test; before the loading below. */
   private static final HexFormat HEX = HexFormat.of();
 
+  /** RFC 8032, 7.1, TEST 1 (the empty message), for the self-test; before the loading below. */
   private static final byte[] TEST_KEY =
       HEX.parseHex("d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a");
+
   private static final byte[] TEST_SIGNATURE =
       HEX.parseHex(
           "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b");
