@@ -17,6 +17,7 @@ import dev.asa.lifecycle.Lifecycle;
 import dev.asa.lifecycle.State;
 import dev.asa.server.escrow.Enforcement;
 import dev.asa.server.store.agreements.AgreementRow;
+import dev.asa.server.store.db.StoredText;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +33,7 @@ public final class Views {
    * facts, and the columns listings query by, all read from the agreement here and nowhere else.
    */
   public static AgreementRow row(Agreement a, long version, Instant createdAt, Instant updatedAt) {
-    return row(a, a.toStoredText(), version, createdAt, updatedAt);
+    return row(a, StoredText.of(a.toStoredText()), version, createdAt, updatedAt);
   }
 
   /**
@@ -47,13 +48,15 @@ public final class Views {
       Instant updatedAt,
       AgreementRow previousRow,
       Agreement previous) {
-    String document =
-        next.sameDocumentButStatus(previous) ? previousRow.document() : next.toStoredText();
+    StoredText document =
+        next.sameDocumentButStatus(previous)
+            ? previousRow.storedDocument()
+            : StoredText.of(next.toStoredText());
     return row(next, document, version, previousRow.createdAt(), updatedAt);
   }
 
   private static AgreementRow row(
-      Agreement a, String document, long version, Instant createdAt, Instant updatedAt) {
+      Agreement a, StoredText document, long version, Instant createdAt, Instant updatedAt) {
     var p = a.terms().parties();
     Optional<Money> amount = a.terms().escrow().paymentTerms().map(Escrow.Payment::amount);
     return new AgreementRow(
@@ -61,7 +64,7 @@ public final class Views {
         version,
         a.state(),
         document,
-        a.facts().toStored(),
+        StoredText.of(a.facts().toStored()),
         a.terms().service().type(),
         p.client().identity().value(),
         p.provider().identity().value(),

@@ -1,6 +1,7 @@
 package dev.asa.server.store.agreements;
 
 import dev.asa.lifecycle.State;
+import dev.asa.server.store.db.StoredText;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Objects;
@@ -13,11 +14,12 @@ import java.util.Objects;
  * <p>Timestamps are truncated to the millisecond here, because that is what both databases keep;
  * truncating on construction makes a row read back equal to the row that was written.
  *
- * @param document the agreement as the parties wrote it, as JSON text (canonicalised by the caller;
- *     stored verbatim); it never holds server facts, and since 2026-12-07 no status either: {@code
- *     state} is the status (a text stored before may still hold one, which readers ignore)
- * @param facts what the server knows about the agreement (negotiation, escrow, verification...), as
- *     JSON text in a column of its own, written only by the server
+ * @param storedDocument the agreement as the parties wrote it, as JSON text (canonicalised by the
+ *     caller; stored verbatim; see {@link #document}); it never holds server facts, and since
+ *     2026-12-07 no status either: {@code state} is the status (a text stored before may still hold
+ *     one, which readers ignore)
+ * @param storedFacts what the server knows about the agreement (negotiation, escrow,
+ *     verification...), as JSON text in a column of its own, written only by the server
  * @param evaluatorIdentity may be null while no evaluator is named
  * @param amount the escrowed amount of the payment terms as decimal text ("10.00"), null without
  *     payment terms; a column so that listings filter and sum by it without parsing documents
@@ -27,8 +29,8 @@ public record AgreementRow(
     String id,
     long version,
     State state,
-    String document,
-    String facts,
+    StoredText storedDocument,
+    StoredText storedFacts,
     String serviceType,
     String clientIdentity,
     String providerIdentity,
@@ -41,14 +43,58 @@ public record AgreementRow(
   public AgreementRow {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(state, "state");
-    Objects.requireNonNull(document, "document");
-    Objects.requireNonNull(facts, "facts");
+    Objects.requireNonNull(storedDocument, "document");
+    Objects.requireNonNull(storedFacts, "facts");
     createdAt = Objects.requireNonNull(createdAt, "createdAt").truncatedTo(ChronoUnit.MILLIS);
     updatedAt = Objects.requireNonNull(updatedAt, "updatedAt").truncatedTo(ChronoUnit.MILLIS);
     if ((amount == null) != (currency == null)) {
       throw new IllegalArgumentException(
           "amount and currency come together: " + amount + " " + currency);
     }
+  }
+
+  /** A row about to be written, its document and facts given as text. */
+  public AgreementRow(
+      String id,
+      long version,
+      State state,
+      String document,
+      String facts,
+      String serviceType,
+      String clientIdentity,
+      String providerIdentity,
+      String evaluatorIdentity,
+      Instant createdAt,
+      Instant updatedAt,
+      String amount,
+      String currency) {
+    this(
+        id,
+        version,
+        state,
+        StoredText.of(document),
+        StoredText.of(facts),
+        serviceType,
+        clientIdentity,
+        providerIdentity,
+        evaluatorIdentity,
+        createdAt,
+        updatedAt,
+        amount,
+        currency);
+  }
+
+  /**
+   * The document's JSON text. A row read from the store unpacks it here, the first time: a reader
+   * whose agreement is cached by version never needs it.
+   */
+  public String document() {
+    return storedDocument.text();
+  }
+
+  /** The facts' JSON text, unpacked as {@link #document} is. */
+  public String facts() {
+    return storedFacts.text();
   }
 
   /** A row without payment terms. */

@@ -10,6 +10,7 @@ import dev.asa.server.store.db.PackedText.Dictionary;
 import dev.asa.server.store.db.Page;
 import dev.asa.server.store.db.SqlErrors;
 import dev.asa.server.store.db.StaleVersionException;
+import dev.asa.server.store.db.StoredText;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -118,8 +119,8 @@ public final class AgreementStore {
               rs.getString("id"),
               rs.getLong("version"),
               State.fromWire(rs.getString("state")),
-              PackedText.unpack(rs.getBytes("document")),
-              PackedText.unpack(rs.getBytes("facts")),
+              StoredText.stored(rs.getBytes("document")),
+              StoredText.stored(rs.getBytes("facts")),
               rs.getString("service_type"),
               rs.getString("client_identity"),
               rs.getString("provider_identity"),
@@ -166,8 +167,12 @@ public final class AgreementStore {
     // version), so its parties and state need no second read.
     //
     // A document whose stored text is the previous row's (a change of state or facts) is not
-    // packed and written again, unless the row now ends: then it is packed smallest, for good.
-    boolean keepDocument = row.document().equals(previous.document()) && !row.state().isFinal();
+    // packed and written again, unless the row now ends: then it is packed smallest, for good. A
+    // row that reuses the previous row's value says so without either being unpacked.
+    boolean keepDocument =
+        !row.state().isFinal()
+            && (row.storedDocument().sameAs(previous.storedDocument())
+                || row.document().equals(previous.document()));
     Optional<Long> rowSeq =
         bindColumns(
                 handle.createQuery(keepDocument ? UPDATE_KEEPING_DOCUMENT : UPDATE),
