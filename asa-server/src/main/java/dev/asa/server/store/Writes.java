@@ -22,8 +22,10 @@ import dev.asa.server.store.verification.JobStore;
 import dev.asa.server.store.verification.TaskStore;
 import dev.asa.server.store.verification.VerificationStore;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.jdbi.v3.core.Handle;
@@ -141,13 +143,24 @@ public final class Writes {
         });
   }
 
-  /** Hands each write to the store that owns its table, in the caller's transaction, in order. */
+  /**
+   * Hands each write to the store that owns its table, in the caller's transaction, in order. An
+   * erasure repeated in one transaction runs once: a verification that also ends the agreement
+   * erases the deliverable for both reasons, and the second would find nothing left to erase.
+   */
   private static void applyIn(Handle handle, List<Write> writes) {
+    Set<String> erased = new HashSet<>(2);
     for (Write write : writes) {
       switch (write) {
-        case Write.PutDeliverable put -> DeliverableStore.put(handle, put.row());
-        case Write.EraseDeliverableContent erase ->
+        case Write.PutDeliverable put -> {
+          DeliverableStore.put(handle, put.row());
+          erased.remove(put.row().agreementId()); // a new deliverable is there to erase again
+        }
+        case Write.EraseDeliverableContent erase -> {
+          if (erased.add(erase.agreementId())) {
             DeliverableStore.eraseContent(handle, erase.agreementId());
+          }
+        }
         case Write.PutVerification put -> VerificationStore.put(handle, put.row());
         case Write.PutIdempotency put -> IdempotencyStore.put(handle, put.row());
         case Write.LinkToParent link ->

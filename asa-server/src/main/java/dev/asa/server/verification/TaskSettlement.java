@@ -100,12 +100,8 @@ public final class TaskSettlement {
 
   /** The unended tasks of the agreement's latest delivery, by evaluator key. */
   Map<String, List<TaskRow>> unended(Agreement a) {
-    Optional<Integer> latest = deliverables.latest(a.id()).map(d -> d.attempt());
-    if (latest.isEmpty()) {
-      return Map.of();
-    }
     Map<String, List<TaskRow>> byEvaluator = new LinkedHashMap<>();
-    for (TaskRow t : tasks.ofDelivery(a.id(), latest.get())) {
+    for (TaskRow t : tasks.ofLatestDelivery(a.id())) {
       if (!t.status().isEnd()) {
         byEvaluator.computeIfAbsent(t.evaluatorKey(), k -> new ArrayList<>()).add(t);
       }

@@ -33,6 +33,7 @@ import dev.asa.server.store.shadow.SealRow;
 import dev.asa.server.store.timers.TimerRow;
 import dev.asa.server.store.verification.DeliverableRow;
 import dev.asa.server.store.verification.JobRow;
+import dev.asa.server.store.verification.TaskRow;
 import dev.asa.server.store.verification.VerificationRow;
 import dev.asa.server.store.verification.VerificationStore;
 import java.math.BigDecimal;
@@ -910,6 +911,78 @@ abstract class StoreContract {
       }
     }
     assertThat(store.deliverables().latest(uniqueId("none"))).isEmpty();
+  }
+
+  @Test
+  void anErasureRepeatedInOneTransactionStillErasesWhatWasPutBetween() throws SQLException {
+    // A repeated erasure runs once per transaction; one after a new deliverable must run again.
+    AgreementRow v1 = created("erase-twice");
+    String id = v1.id();
+    DeliverableRow first = deliverable(id, 1, "first attempt: secret content");
+    DeliverableRow second = deliverable(id, 2, "second attempt: more secret content");
+    store.writes().apply(List.of(new Write.PutDeliverable(first)));
+
+    store
+        .writes()
+        .apply(
+            List.of(
+                new Write.EraseDeliverableContent(id),
+                new Write.EraseDeliverableContent(id),
+                new Write.PutDeliverable(second),
+                new Write.EraseDeliverableContent(id)));
+
+    try (Connection c = rawConnection();
+        PreparedStatement s =
+            c.prepareStatement(
+                "SELECT count(*) FROM deliverables WHERE agreement_id = ? AND content IS NOT NULL")) {
+      s.setString(1, id);
+      try (ResultSet rs = s.executeQuery()) {
+        rs.next();
+        assertThat(rs.getInt(1)).as("deliverables still holding content").isZero();
+      }
+    }
+    assertThat(store.deliverables().latest(id).orElseThrow().attempt()).isEqualTo(2);
+  }
+
+  @Test
+  void theTasksOfTheLatestDeliveryAreReadWithTheDeliveryInOneStatement() {
+    AgreementRow v1 = created("latest-tasks");
+    String id = v1.id();
+    assertThat(store.tasks().ofLatestDelivery(id)).as("before any delivery").isEmpty();
+    store
+        .writes()
+        .apply(
+            List.of(
+                new Write.PutDeliverable(deliverable(id, 1, "first")),
+                new Write.PutTask(realTask(id + "-t1", id, 1)),
+                new Write.PutDeliverable(deliverable(id, 2, "second")),
+                new Write.PutTask(realTask(id + "-t2", id, 2))));
+
+    assertThat(store.tasks().ofLatestDelivery(id))
+        .extracting(TaskRow::id)
+        .containsExactly(id + "-t2");
+    assertThat(store.tasks().ofLatestDelivery(id)).isEqualTo(store.tasks().ofDelivery(id, 2));
+  }
+
+  private static TaskRow realTask(String taskId, String agreementId, int delivery) {
+    return new TaskRow(
+        taskId,
+        "evaluator-key",
+        agreementId,
+        delivery,
+        TaskRow.Kind.REAL,
+        null,
+        "research",
+        false,
+        null,
+        "the deliverable",
+        null,
+        TaskRow.Status.OPEN,
+        null,
+        T0,
+        T0.plusSeconds(3600),
+        null,
+        null);
   }
 
   @Test

@@ -52,6 +52,14 @@ public final class TaskStore {
           + COLUMNS
           + " FROM evaluator_tasks WHERE agreement_id = :agreement_id AND delivery = :delivery"
           + " ORDER BY created_at, id";
+  // The delivery in force is the agreement's latest deliverable: read in the same statement, so
+  // that the two cannot come from different moments.
+  private static final String SELECT_OF_LATEST_DELIVERY =
+      "SELECT "
+          + COLUMNS
+          + " FROM evaluator_tasks WHERE agreement_id = :agreement_id AND delivery ="
+          + " (SELECT max(attempt) FROM deliverables WHERE agreement_id = :agreement_id)"
+          + " ORDER BY created_at, id";
   private static final String SELECT_DUE_QUALIFICATION =
       "SELECT "
           + COLUMNS
@@ -171,6 +179,21 @@ public final class TaskStore {
                 .createQuery(SELECT_OF_DELIVERY)
                 .bind("agreement_id", agreementId)
                 .bind("delivery", delivery)
+                .map(ROW)
+                .list());
+  }
+
+  /**
+   * As {@link #ofDelivery}, of the agreement's latest delivery (none before its first): one read
+   * where the delivery and then its tasks would be two.
+   */
+  public List<TaskRow> ofLatestDelivery(String agreementId) {
+    return database.read(
+        "reading the evaluator tasks of agreement " + agreementId,
+        handle ->
+            handle
+                .createQuery(SELECT_OF_LATEST_DELIVERY)
+                .bind("agreement_id", agreementId)
                 .map(ROW)
                 .list());
   }
