@@ -39,8 +39,26 @@ public record Digest(byte[] bytes) {
 
   /** SHA-256 of {@code data}. */
   public static Digest sha256(byte[] data) {
+    return new Digest(newSha256().digest(data));
+  }
+
+  // getInstance looks the algorithm up among the installed providers on every call (measured: as
+  // long as hashing a few hundred bytes); a copy of one instance made once is the same digest.
+  // Never used itself, only copied, so it is shared by no two threads.
+  private static final MessageDigest SHA256 = lookUpSha256();
+
+  /** A new SHA-256 digest, ready to use (each call its own: a MessageDigest is not thread-safe). */
+  public static MessageDigest newSha256() {
     try {
-      return new Digest(MessageDigest.getInstance("SHA-256").digest(data));
+      return (MessageDigest) SHA256.clone();
+    } catch (CloneNotSupportedException e) {
+      return lookUpSha256(); // a provider whose digest cannot be copied: look it up each time
+    }
+  }
+
+  private static MessageDigest lookUpSha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("every Java platform must provide SHA-256", e);
     }

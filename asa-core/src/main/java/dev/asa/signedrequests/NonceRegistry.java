@@ -1,9 +1,9 @@
 package dev.asa.signedrequests;
 
+import dev.asa.crypto.Digest;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -58,12 +58,7 @@ public interface NonceRegistry {
    */
   static byte[] fingerprint(String keyId, String nonce) {
     byte[] key = keyId.getBytes(StandardCharsets.UTF_8);
-    MessageDigest sha256;
-    try {
-      sha256 = MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java platform must provide SHA-256", e);
-    }
+    MessageDigest sha256 = Digest.newSha256();
     sha256.update(ByteBuffer.allocate(4).putInt(key.length).array());
     sha256.update(key);
     return Arrays.copyOf(sha256.digest(nonce.getBytes(StandardCharsets.UTF_8)), FINGERPRINT_BYTES);

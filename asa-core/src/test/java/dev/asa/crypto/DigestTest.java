@@ -22,6 +22,36 @@ class DigestTest {
   }
 
   @Test
+  void digestsCopiedFromOneInstanceDoNotShareState() throws Exception {
+    // Eight threads hash at once, each its own input, with copies of the one looked-up digest.
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(8);
+    try {
+      java.util.List<java.util.concurrent.Future<Boolean>> results = new java.util.ArrayList<>();
+      for (int t = 0; t < 8; t++) {
+        byte[] input = ("input " + t).repeat(1_000).getBytes(StandardCharsets.US_ASCII);
+        java.security.MessageDigest reference = java.security.MessageDigest.getInstance("SHA-256");
+        byte[] expected = reference.digest(input);
+        results.add(
+            pool.submit(() -> {
+              for (int i = 0; i < 2_000; i++) {
+                if (!java.util.Arrays.equals(Digest.sha256(input).bytes(), expected)) {
+                  return false;
+                }
+              }
+              return true;
+            }));
+      }
+      for (var r : results) {
+        assertThat(r.get()).isTrue();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(Digest.newSha256()).isNotSameAs(Digest.newSha256());
+  }
+
+  @Test
   void parseAndToStringRoundTrip() {
     Digest parsed = Digest.parse(ABC);
 

@@ -3,7 +3,6 @@ package dev.asa.server.store.db;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HexFormat;
-import java.util.regex.Pattern;
 
 /**
  * A digest the store keeps ("sha256:" and 64 lowercase hex digits, 71 bytes as text), packed as the
@@ -18,13 +17,26 @@ public final class PackedDigest {
   private static final byte SHA256 = 1;
 
   private static final String PREFIX = "sha256:";
-  private static final Pattern LOWER_HEX_SHA256 = Pattern.compile("sha256:[0-9a-f]{64}");
+
+  /** Whether {@code digest} is "sha256:" and 64 lowercase hex digits (a regex took longer). */
+  private static boolean isLowerHexSha256(String digest) {
+    if (digest.length() != PREFIX.length() + 64 || !digest.startsWith(PREFIX)) {
+      return false;
+    }
+    for (int i = PREFIX.length(); i < digest.length(); i++) {
+      char c = digest.charAt(i);
+      if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
+        return false;
+      }
+    }
+    return true;
+  }
 
   public static byte[] pack(String digest) {
     if (digest == null) {
       return null;
     }
-    if (!LOWER_HEX_SHA256.matcher(digest).matches()) {
+    if (!isLowerHexSha256(digest)) {
       return digest.getBytes(StandardCharsets.UTF_8);
     }
     byte[] packed = new byte[33];

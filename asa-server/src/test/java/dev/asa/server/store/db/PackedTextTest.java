@@ -38,6 +38,10 @@ class PackedTextTest {
         new String[] {
           "sha256:" + "0123456789ABCDEF".repeat(4), // upper case would not come back as written
           "sha256:0",
+          "sha256:" + "0123456789abcdeg".repeat(4), // not hex
+          "sha256:" + "/:`g".repeat(16), // each just beside a hex digit's range
+          "sha256:" + "0".repeat(65),
+          "sha257:" + "0".repeat(64),
           "sha512:" + "ab".repeat(64),
           "x".repeat(33),
           ""
