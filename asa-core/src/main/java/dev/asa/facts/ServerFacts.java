@@ -259,11 +259,21 @@ public final class ServerFacts {
 
   private ServerFacts set(Fact fact, JsonNode value) {
     Objects.requireNonNull(value, "value");
-    ObjectNode copy = facts.deepCopy();
+    // The other facts' nodes are shared, not copied: no ServerFacts changes a node once it holds it
+    // (get and toJson hand out copies, every "with" builds a new object), so sharing them is as
+    // safe as sharing the typed facts already decoded from them, which come along too.
+    ObjectNode copy = Json.object();
+    copy.setAll(facts);
     // As the store will give it back (numbers as parsed, not as built), so a fact read again equals
     // the one written.
     copy.set(fact.wireName(), Json.parseTrusted(Json.write(value)));
-    return new ServerFacts(copy);
+    ServerFacts next = new ServerFacts(copy);
+    for (int i = 0; i < decoded.length(); i++) {
+      if (i != fact.ordinal()) {
+        next.decoded.set(i, decoded.get(i));
+      }
+    }
+    return next;
   }
 
   @Override

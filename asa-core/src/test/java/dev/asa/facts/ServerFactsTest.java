@@ -136,6 +136,36 @@ class ServerFactsTest {
   }
 
   /** An escrow held through an HTTP callback binding, with the binding's own detail. */
+  @Test
+  void aNewFactLeavesTheFactsItWasMadeFromAsTheyWere() {
+    // The facts a change starts from (a cached agreement's) share their members with the facts it
+    // makes: neither may see the other's change.
+    ServerFacts first =
+        ServerFacts.NONE
+            .withEscrow(heldEscrow())
+            .with(Fact.NEGOTIATION, Json.object().put("round", 1));
+    assertThat(first.escrow()).contains(heldEscrow()); // decoded, so carried along
+    String before = first.toStored();
+
+    ServerFacts second =
+        first
+            .with(Fact.NEGOTIATION, Json.object().put("round", 2))
+            .withEscrow(heldEscrow().withStatus(EscrowStatus.FROZEN));
+    ServerFacts third = second.withActivatedAt(T);
+
+    assertThat(first.toStored()).isEqualTo(before);
+    assertThat(first.get(Fact.NEGOTIATION).path("round").asInt()).isEqualTo(1);
+    assertThat(first.escrowStatus()).contains(EscrowStatus.HELD);
+    assertThat(second.get(Fact.NEGOTIATION).path("round").asInt()).isEqualTo(2);
+    assertThat(second.escrowStatus()).contains(EscrowStatus.FROZEN);
+    assertThat(second.activatedAt()).isEmpty();
+    assertThat(third.escrowStatus()).contains(EscrowStatus.FROZEN);
+    assertThat(third.activatedAt()).contains(T);
+    // Members keep their places, as the stored form has them.
+    assertThat(ServerFacts.fromStored(third.toStored())).isEqualTo(third);
+    assertThat(third.toStored()).startsWith("{\"escrow\":");
+  }
+
   private static EscrowFact heldEscrow() {
     return new EscrowFact(
         EscrowStatus.HELD,
