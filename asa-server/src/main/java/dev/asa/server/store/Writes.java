@@ -98,7 +98,8 @@ public final class Writes {
               if (row.state().isFinal() && !commit.events().isEmpty()) {
                 EventStore.pack(handle, row.id()); // an ended agreement's log, stored once
               }
-              applyIn(handle, commit.writes());
+              // The update above holds the agreement's row lock until this transaction ends.
+              applyIn(handle, commit.writes(), row.id());
               return before;
             });
     Listeners.tell(() ->
@@ -149,6 +150,13 @@ public final class Writes {
    * erases the deliverable for both reasons, and the second would find nothing left to erase.
    */
   private static void applyIn(Handle handle, List<Write> writes) {
+    applyIn(handle, writes, null);
+  }
+
+  /**
+   * As {@link #applyIn(Handle, List)}, where the transaction has locked {@code lockedAgreement}.
+   */
+  private static void applyIn(Handle handle, List<Write> writes, String lockedAgreement) {
     Set<String> erased = new HashSet<>(2);
     for (Write write : writes) {
       switch (write) {
@@ -167,7 +175,9 @@ public final class Writes {
             AgreementStore.link(handle, link.parentId(), link.childId());
         case Write.SetTimer set -> TimerStore.set(handle, set.row());
         case Write.ClearTimers clear -> TimerStore.clear(handle, clear.agreementId());
-        case Write.PostTransfer post -> LedgerStore.post(handle, post.transfer());
+        case Write.PostTransfer post ->
+            LedgerStore.post(
+                handle, post.transfer(), post.transfer().agreementId().equals(lockedAgreement));
         case Write.PutAuthorization put ->
             LedgerStore.putAuthorization(
                 handle, put.agreementId(), put.binding(), put.body(), put.at());

@@ -436,6 +436,83 @@ abstract class StoreContract {
   }
 
   @Test
+  void aHoldIsSpentOnceWhenAChangeOfTheAgreementAndASideWriteRaceForIt() throws Exception {
+    // The change's transfer takes no lock of its own (its update of the row holds it); the side
+    // write takes the row lock first. Either way round, one of them pays and the other is refused.
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      for (int round = 0; round < 8; round++) {
+        AgreementRow a = created("race-" + round);
+        String escrow = "escrow:" + a.id();
+        var hold =
+            new dev.asa.ledger.Transfer(
+                a.id(),
+                dev.asa.ledger.Transfer.Kind.HOLD,
+                "party:c-" + a.id(),
+                escrow,
+                usd("10.00"),
+                T0);
+        store.writes().apply(List.of(new Write.PostTransfer(hold)));
+        var release =
+            new dev.asa.ledger.Transfer(
+                a.id(),
+                dev.asa.ledger.Transfer.Kind.RELEASE,
+                escrow,
+                "party:p-" + a.id(),
+                usd("10.00"),
+                T0);
+        var refund =
+            new dev.asa.ledger.Transfer(
+                a.id(),
+                dev.asa.ledger.Transfer.Kind.REFUND,
+                escrow,
+                "party:c-" + a.id(),
+                usd("10.00"),
+                T0);
+        CountDownLatch start = new CountDownLatch(1);
+        Future<?> change =
+            pool.submit(() -> {
+              start.await();
+              store
+                  .writes()
+                  .commit(
+                      new Commit(
+                          a,
+                          next(a, State.VERIFIED),
+                          List.of(event(a.id(), 2)),
+                          List.of(new Write.PostTransfer(release))));
+              return null;
+            });
+        Future<?> side =
+            pool.submit(() -> {
+              start.await();
+              store.writes().apply(List.of(new Write.PostTransfer(refund)));
+              return null;
+            });
+        start.countDown();
+        int paid = 0;
+        for (Future<?> f : List.of(change, side)) {
+          try {
+            f.get(30, TimeUnit.SECONDS);
+            paid++;
+          } catch (java.util.concurrent.ExecutionException e) {
+            assertThat(e.getCause()).isInstanceOf(LedgerRefusedException.class);
+          }
+        }
+        assertThat(paid).as("transfers out of one hold of 10.00, round " + round).isEqualTo(1);
+        assertThat(
+                store.ledger().entriesOfAgreement(a.id()).stream()
+                    .filter(e -> e.account().equals(escrow))
+                    .map(LedgerEntry::signedAmount)
+                    .reduce(BigDecimal.ZERO, BigDecimal::add))
+            .isEqualByComparingTo("0");
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
   void theLedgerPaysOutOfAnEscrowOnlyWhatItHolds() {
     AgreementRow a = created("overdraft");
     String escrow = "escrow:" + a.id();

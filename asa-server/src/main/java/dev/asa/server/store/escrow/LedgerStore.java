@@ -152,8 +152,17 @@ public final class LedgerStore {
    * balance is what the money actually is.
    */
   public static void post(Handle handle, Transfer t) {
+    post(handle, t, false);
+  }
+
+  /**
+   * As {@link #post(Handle, Transfer)}, in a transaction that has already {@code lockedAgreement}:
+   * one that updated the transfer's agreement row first (a change of the agreement commits with its
+   * transfers), which holds the row lock that the check of the hold would otherwise take.
+   */
+  public static void post(Handle handle, Transfer t, boolean lockedAgreement) {
     if (Accounts.isHolding(t.from())) {
-      requireHeld(handle, t);
+      requireHeld(handle, t, lockedAgreement);
     }
     PreparedBatch batch = handle.prepareBatch(INSERT_ENTRY);
     addLeg(batch, t, 0, t.from(), LedgerEntry.Direction.DEBIT);
@@ -188,8 +197,10 @@ public final class LedgerStore {
                 .execute());
   }
 
-  private static void requireHeld(Handle handle, Transfer t) {
-    handle.createUpdate(LOCK_AGREEMENT).bind("agreement_id", t.agreementId()).execute();
+  private static void requireHeld(Handle handle, Transfer t, boolean lockedAgreement) {
+    if (!lockedAgreement) {
+      handle.createUpdate(LOCK_AGREEMENT).bind("agreement_id", t.agreementId()).execute();
+    }
     BigDecimal balance =
         handle
             .createQuery(SELECT_HOLDING_LEGS)
