@@ -16,7 +16,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * The server's facts of a settled agreement, as a request reads them: parsed from the stored column
  * once, then asked for the escrow three times (its status, its funding time, the escrow view), the
  * deliverable twice, the verification and the settlement once. Typed facts are decoded once per
- * facts value. Run with {@code ./asa bench-core ServerFacts}.
+ * facts value; a new fact keeps the others' decoded records. Run with {@code ./asa bench-core
+ * ServerFacts}.
  */
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -43,6 +44,20 @@ public class ServerFactsBenchmark {
           + "\"refunded_to_client\":\"0.00\",\"money_moved\":true,\"binding\":\"ledger\","
           + "\"closed_at\":\"2026-12-07T08:17:53.213Z\",\"verification_id\":"
           + "\"ver-2026-12-07-822cd5842afd03a1\"}}";
+
+  private final ServerFacts settled = ServerFacts.fromStored(STORED);
+
+  /**
+   * A change's new fact on facts already read (a cached agreement's): the other members shared, not
+   * copied, and their decoded records carried along; then read as the change's checks read them.
+   */
+  @Benchmark
+  public void writeOneFactThenRead(Blackhole sink) {
+    ServerFacts next = settled.withActivatedAt(java.time.Instant.EPOCH);
+    sink.consume(next.escrowStatus());
+    sink.consume(next.verification());
+    sink.consume(next.activatedAt());
+  }
 
   @Benchmark
   public void readAsARequestDoes(Blackhole sink) {
