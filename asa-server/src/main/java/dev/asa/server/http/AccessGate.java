@@ -9,6 +9,8 @@ import io.javalin.http.HandlerType;
 import io.javalin.router.Endpoint;
 import io.javalin.security.Roles;
 import io.javalin.security.RouteRole;
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.List;
 import java.util.Set;
 
@@ -53,6 +55,7 @@ final class AccessGate {
                 .toList()));
     config.routes.beforeMatched(this::check);
     config.routes.afterMatched(this::settleNonce);
+    config.routes.after(this::drainLeftOver);
     return new RouteTable(config.routes);
   }
 
@@ -187,6 +190,36 @@ final class AccessGate {
   private void drainUnused(Context ctx) {
     if (ctx.contentLength() != 0) {
       readBody(ctx);
+    }
+  }
+
+  /**
+   * After every answer, matched or not (a 404 for a path no route has, a 413 for a body over the
+   * limit), whatever the body still holds is read and dropped before the answer leaves, up to twice
+   * the limit, so that the connection does not close with bytes unread and lose the answer to a TCP
+   * reset (the fuzz test saw a POST of 4 MB to an unknown path end that way, three times in a row
+   * on a loaded machine). A body declared larger than that is left to the reset: a client that
+   * sends one gets no promise. Reading stops at the end of the body, at the body's deadline, or
+   * when the client goes away; a body read already is at its end.
+   */
+  private void drainLeftOver(Context ctx) {
+    long declared = ctx.contentLength();
+    long bound = 2 * maxBodyBytes;
+    if (declared == 0 || declared > bound) {
+      return;
+    }
+    byte[] buffer = new byte[16 * 1024];
+    try {
+      InputStream in = ctx.req().getInputStream();
+      for (long read = 0; read <= bound; ) {
+        int n = in.read(buffer);
+        if (n < 0) {
+          return;
+        }
+        read += n;
+      }
+    } catch (IOException | RuntimeException gone) {
+      // The client went away or missed the body's deadline: nothing is left to answer.
     }
   }
 

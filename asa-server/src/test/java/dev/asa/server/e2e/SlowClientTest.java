@@ -193,6 +193,44 @@ class SlowClientTest {
         .noneMatch(l -> l.startsWith("\tat ") || l.contains("Exception:"));
   }
 
+  @Test
+  void aBodyNoRouteReadsIsReadToItsEndSoTheAnswerArrives() throws Exception {
+    // The server answers 404 (no such path) or 413 (over the limit) before reading the body; were
+    // it to close the connection with the body unread, TCP would reset it and the answer be lost.
+    // The client here pauses half-way, so an early close would surely cut it off.
+    assertThat(statusAfterAPausedUpload("POST /agreements/x/deliver/extra", 1 << 20))
+        .isEqualTo(404);
+    assertThat(
+            statusAfterAPausedUpload(
+                "POST /agreements", (int) ServerConfig.DEFAULT_MAX_BODY_BYTES + 45))
+        .isEqualTo(413);
+  }
+
+  private int statusAfterAPausedUpload(String requestLine, int length) throws Exception {
+    try (Socket socket = connect()) {
+      OutputStream out = socket.getOutputStream();
+      out.write(
+          (requestLine
+                  + " HTTP/1.1\r\nHost: 127.0.0.1:"
+                  + server.port()
+                  + "\r\nContent-Type: application/json\r\nContent-Length: "
+                  + length
+                  + "\r\n\r\n")
+              .getBytes(StandardCharsets.US_ASCII));
+      byte[] chunk = new byte[64 * 1024];
+      Arrays.fill(chunk, (byte) 'x');
+      out.write(chunk);
+      out.flush();
+      Thread.sleep(300); // the answer is ready by now
+      for (int sent = chunk.length; sent < length; sent += chunk.length) {
+        out.write(chunk, 0, Math.min(chunk.length, length - sent));
+      }
+      out.flush();
+      String head = readResponseHead(socket.getInputStream());
+      return Integer.parseInt(head.substring(9, 12));
+    }
+  }
+
   private Socket connect() throws IOException {
     Socket socket = new Socket("127.0.0.1", server.port());
     socket.setSoTimeout(10_000);
