@@ -444,31 +444,12 @@ abstract class StoreContract {
       for (int round = 0; round < 8; round++) {
         AgreementRow a = created("race-" + round);
         String escrow = "escrow:" + a.id();
-        var hold =
-            new dev.asa.ledger.Transfer(
-                a.id(),
-                dev.asa.ledger.Transfer.Kind.HOLD,
-                "party:c-" + a.id(),
-                escrow,
-                usd("10.00"),
-                T0);
+        var hold = tenDollars(a, dev.asa.ledger.Transfer.Kind.HOLD, "party:c-" + a.id(), escrow);
         store.writes().apply(List.of(new Write.PostTransfer(hold)));
         var release =
-            new dev.asa.ledger.Transfer(
-                a.id(),
-                dev.asa.ledger.Transfer.Kind.RELEASE,
-                escrow,
-                "party:p-" + a.id(),
-                usd("10.00"),
-                T0);
+            tenDollars(a, dev.asa.ledger.Transfer.Kind.RELEASE, escrow, "party:p-" + a.id());
         var refund =
-            new dev.asa.ledger.Transfer(
-                a.id(),
-                dev.asa.ledger.Transfer.Kind.REFUND,
-                escrow,
-                "party:c-" + a.id(),
-                usd("10.00"),
-                T0);
+            tenDollars(a, dev.asa.ledger.Transfer.Kind.REFUND, escrow, "party:c-" + a.id());
         CountDownLatch start = new CountDownLatch(1);
         Future<?> change =
             pool.submit(() -> {
@@ -510,6 +491,11 @@ abstract class StoreContract {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  private dev.asa.ledger.Transfer tenDollars(
+      AgreementRow a, dev.asa.ledger.Transfer.Kind kind, String from, String to) {
+    return new dev.asa.ledger.Transfer(a.id(), kind, from, to, usd("10.00"), T0);
   }
 
   @Test

@@ -168,11 +168,9 @@ public final class AgreementStore {
     //
     // A document whose stored text is the previous row's (a change of state or facts) is not
     // packed and written again, unless the row now ends: then it is packed smallest, for good. A
-    // row that reuses the previous row's value says so without either being unpacked.
+    // row that reuses the previous row's value is equal to it without either being unpacked.
     boolean keepDocument =
-        !row.state().isFinal()
-            && (row.storedDocument().sameAs(previous.storedDocument())
-                || row.document().equals(previous.document()));
+        !row.state().isFinal() && row.storedDocument().equals(previous.storedDocument());
     Optional<Long> rowSeq =
         bindColumns(
                 handle.createQuery(keepDocument ? UPDATE_KEEPING_DOCUMENT : UPDATE),

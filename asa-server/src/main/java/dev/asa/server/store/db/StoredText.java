@@ -9,7 +9,7 @@ import java.util.Objects;
  * stored documents and facts are never unpacked at all.
  *
  * <p>Two are equal when their texts are: the same text packed at two levels is one text. A row that
- * reuses another's value ({@code Views.rowAfter}) holds the same instance, which {@link #sameAs}
+ * reuses another's value ({@code Views.rowAfter}) holds the same instance, which {@link #equals}
  * tells without unpacking anything.
  */
 public final class StoredText {
@@ -43,11 +43,7 @@ public final class StoredText {
     return t;
   }
 
-  /** Whether {@code other} is this very value, read or reused, not merely an equal text. */
-  public boolean sameAs(StoredText other) {
-    return this == other;
-  }
-
+  /** Equal texts; the very same value (a row's, reused by the next) without unpacking it. */
   @Override
   public boolean equals(Object o) {
     return o instanceof StoredText other && (this == other || text().equals(other.text()));
