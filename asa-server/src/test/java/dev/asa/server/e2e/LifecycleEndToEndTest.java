@@ -376,6 +376,22 @@ public class LifecycleEndToEndTest {
       pool.shutdown();
       assertThat(statuses).containsOnly(200, 409);
       assertThat(statuses.stream().filter(s -> s == 200).count()).isEqualTo(1);
+      // The money moves at most once: what left the escrow (release, refund; none yet while the
+      // challenge window is open) is never more than it held.
+      java.math.BigDecimal held = java.math.BigDecimal.ZERO;
+      java.math.BigDecimal paidOut = java.math.BigDecimal.ZERO;
+      for (com.fasterxml.jackson.databind.JsonNode t : client.escrow(id).path("transfers")) {
+        java.math.BigDecimal amount = new java.math.BigDecimal(t.path("amount").asText());
+        switch (t.path("kind").asText()) {
+          case "hold" -> held = held.add(amount);
+          case "release", "refund" -> paidOut = paidOut.add(amount);
+          default -> {}
+        }
+      }
+      assertThat(held).isEqualByComparingTo("10.00");
+      assertThat(paidOut)
+          .as("paid out of the escrow, attempt " + attempt)
+          .isLessThanOrEqualTo(held);
     }
   }
 
