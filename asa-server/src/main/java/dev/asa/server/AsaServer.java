@@ -327,6 +327,10 @@ public final class AsaServer implements AutoCloseable {
             c.startup.showJavalinBanner = false;
             c.startup.showOldJavalinVersionWarning = false;
             c.http.maxRequestSize = config.maxBodyBytes();
+            // The buffer Javalin allocates for each answer to copy its bytes to Jetty's stream
+            // (the output buffer's size, 32 KiB, by default): most answers are a few KiB, and that
+            // allocation was a ninth of the server's. A larger answer is copied in more pieces.
+            c.http.responseBufferSize = 4096;
             c.concurrency.useVirtualThreads = true;
             // Our own connector (instead of Javalin's default one) to bound how long a client may
             // take

@@ -208,10 +208,13 @@ final class AccessGate {
     if (declared == 0 || declared > bound) {
       return;
     }
-    byte[] buffer = new byte[16 * 1024];
     try {
       InputStream in = ctx.req().getInputStream();
-      for (long read = 0; read <= bound; ) {
+      if (in.read() < 0) {
+        return; // the common case, a body read to its end: no buffer to allocate for each request
+      }
+      byte[] buffer = new byte[16 * 1024];
+      for (long read = 1; read <= bound; ) {
         int n = in.read(buffer);
         if (n < 0) {
           return;
