@@ -8,7 +8,6 @@ import dev.asa.agreement.Party;
 import dev.asa.document.Agreement;
 import dev.asa.document.AgreementDocuments;
 import dev.asa.json.Json;
-import dev.asa.lifecycle.State;
 import dev.asa.negotiation.MarketMedian;
 import dev.asa.negotiation.NegotiationPolicy;
 import dev.asa.server.store.agreements.AgreementRow;
@@ -75,7 +74,7 @@ public final class MarketData {
   public Optional<Median> median(String serviceType, String currency) {
     List<MarketMedian.ClosedDeal> deals = new ArrayList<>();
     Map<String, Long> recordOf = new HashMap<>(); // a provider's record, read once per median
-    for (AgreementRow row : agreements.recent(serviceType, State.CLOSED, WINDOW)) { // newest first
+    for (AgreementRow row : agreements.recentClosed(serviceType, WINDOW)) { // newest first
       Agreement a = AgreementDocuments.readStored(row.document(), row.state());
       Parties parties = a.terms().parties();
       a.terms()
@@ -109,7 +108,7 @@ public final class MarketData {
    */
   public ObjectNode describe(String serviceType) {
     List<String> currencies = new ArrayList<>();
-    for (AgreementRow row : agreements.recent(serviceType, State.CLOSED, WINDOW)) {
+    for (AgreementRow row : agreements.recentClosed(serviceType, WINDOW)) {
       AgreementDocuments.readStored(row.document(), row.state())
           .terms()
           .escrow()

@@ -684,7 +684,7 @@ abstract class StoreContract {
   }
 
   @Test
-  void recentListsTheNewestAgreementsOfATypeInAState() {
+  void recentClosedListsTheNewestClosedAgreementsOfAType() {
     AgreementRow first = created("recent");
     AgreementRow second = created("recent");
     AgreementRow open = created("recent");
@@ -698,13 +698,13 @@ abstract class StoreContract {
             new Commit(
                 second, next(second, State.CLOSED), List.of(event(second.id(), 2)), List.of()));
     List<String> closed =
-        store.agreements().recent("text.summarize", State.CLOSED, 1000).stream()
+        store.agreements().recentClosed("text.summarize", 1000).stream()
             .map(AgreementRow::id)
             .toList();
     assertThat(closed).contains(first.id(), second.id()).doesNotContain(open.id());
     assertThat(closed.indexOf(second.id())).isLessThan(closed.indexOf(first.id()));
-    assertThat(store.agreements().recent("text.summarize", State.CLOSED, 1)).hasSize(1);
-    assertThat(store.agreements().recent("no.such.type", State.CLOSED, 10)).isEmpty();
+    assertThat(store.agreements().recentClosed("text.summarize", 1)).hasSize(1);
+    assertThat(store.agreements().recentClosed("no.such.type", 10)).isEmpty();
   }
 
   @Test

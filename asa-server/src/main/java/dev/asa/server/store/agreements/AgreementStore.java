@@ -78,10 +78,12 @@ public final class AgreementStore {
           + COLUMNS
           + " FROM agreement_links l JOIN agreements a ON a.id = l.child_id"
           + " WHERE l.parent_id = :parent_id ORDER BY a.row_seq";
-  private static final String SELECT_RECENT_BY_TYPE_AND_STATE =
+  // The state a literal: the index (V027) holds CLOSED agreements only, and a partial index is
+  // used where the WHERE clause implies its own, which a bound parameter does not.
+  static final String SELECT_RECENT_CLOSED_BY_TYPE =
       "SELECT "
           + COLUMNS
-          + " FROM agreements a WHERE a.service_type = :service_type AND a.state = :state"
+          + " FROM agreements a WHERE a.service_type = :service_type AND a.state = 'closed'"
           + " ORDER BY a.row_seq DESC LIMIT :limit";
   // The inner query is a backwards range scan of the parties primary key (identity_value,
   // row_seq) that stops after limit + 1 rows; each is then joined to its agreement by primary key.
@@ -235,15 +237,14 @@ public final class AgreementStore {
         handle -> handle.createQuery(SELECT_CHILDREN).bind("parent_id", parentId).map(ROW).list());
   }
 
-  /** The newest agreements of a service type in a state (e.g. CLOSED, for the market median). */
-  public List<AgreementRow> recent(String serviceType, State state, int limit) {
+  /** The newest CLOSED agreements of a service type (for the market median), newest first. */
+  public List<AgreementRow> recentClosed(String serviceType, int limit) {
     return database.read(
-        "reading recent " + state + " agreements of type " + serviceType,
+        "reading recent closed agreements of type " + serviceType,
         handle ->
             handle
-                .createQuery(SELECT_RECENT_BY_TYPE_AND_STATE)
+                .createQuery(SELECT_RECENT_CLOSED_BY_TYPE)
                 .bind("service_type", serviceType)
-                .bind("state", state.wireName())
                 .bind("limit", limit)
                 .map(ROW)
                 .list());
