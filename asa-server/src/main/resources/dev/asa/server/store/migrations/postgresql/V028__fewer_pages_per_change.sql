@@ -1,0 +1,10 @@
+-- Fewer index entries written per change (issue 59, postgresql). Keep in step with
+-- ../sqlite/V028__fewer_pages_per_change.sql, whose tables without rowid PostgreSQL has no use for
+-- (a heap table always has its key's index beside it).
+--
+-- Only canaries are looked up by service type and canary (TaskStore's CANARIES_OF_TYPE and
+-- CANARIES_SERVED, each with kind = 'canary' as a literal): real tasks, one per delivery, no longer
+-- add an entry to this index.
+DROP INDEX evaluator_tasks_canaries_served;
+CREATE INDEX evaluator_tasks_canaries_served ON evaluator_tasks (service_type, canary_id)
+  WHERE kind = 'canary';
