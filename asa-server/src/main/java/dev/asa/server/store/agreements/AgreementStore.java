@@ -78,8 +78,8 @@ public final class AgreementStore {
           + COLUMNS
           + " FROM agreement_links l JOIN agreements a ON a.id = l.child_id"
           + " WHERE l.parent_id = :parent_id ORDER BY a.row_seq";
-  // The state a literal: the index (V027) holds CLOSED agreements only, and a partial index is
-  // used where the WHERE clause implies its own, which a bound parameter does not.
+  // The state as a literal: the index (V027) holds CLOSED agreements only, and a partial index is
+  // used where the WHERE clause implies its condition, which a bound parameter does not.
   static final String SELECT_RECENT_CLOSED_BY_TYPE =
       "SELECT "
           + COLUMNS
