@@ -98,7 +98,7 @@ public final class Timers {
       for (TimerRow timer : due) {
         try {
           handler.fire(timer);
-          store.finish(timer.id(), node, clock.instant());
+          store.finish(timer, node, clock.instant());
           count++;
         } catch (RuntimeException e) {
           failed(timer, e);
@@ -167,7 +167,7 @@ public final class Timers {
           e);
     }
     try {
-      store.fail(timer.id(), node, error, retryAt.orElse(null), now);
+      store.fail(timer, node, error, retryAt.orElse(null), now);
     } catch (RuntimeException recording) {
       log.warn(
           "recording the failure of timer {} failed; it will be retried after its lease",

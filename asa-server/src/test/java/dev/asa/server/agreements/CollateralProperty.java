@@ -626,7 +626,7 @@ abstract class CollateralProperty {
       due = store.timers().claimDue(now(), node, LEASE, 100);
       for (TimerRow t : due) {
         if (attempt("timer:" + t.kind(), () -> service.timers().fire(t))) {
-          store.timers().finish(t.id(), node, now());
+          store.timers().finish(t, node, now());
           fired++;
         }
       }

@@ -730,7 +730,7 @@ class EscrowPropertyTest {
       due = store.timers().claimDue(clock.instant(), node, LEASE, 100);
       for (TimerRow t : due) {
         if (attempt("timer:" + t.kind(), () -> service.timers().fire(t))) {
-          store.timers().finish(t.id(), node, clock.instant());
+          store.timers().finish(t, node, clock.instant());
           fired++;
         } else {
           synchronized (this) {

@@ -23,8 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * V028: on SQLite, agreement events and timers move to tables without rowid, and what a live
- * agreement had in them reads back as it was written; on both databases, the index of canaries
- * served holds canaries only and still counts them.
+ * agreement had in them reads back as it was written; on both databases, an agreement's timers are
+ * cleared through their key (agreement, kind), not by reading the whole table, and the index of
+ * canaries served holds canaries only and still counts them.
  */
 class FewerPagesMigrationTest {
   private static final int BEFORE = 27;
@@ -34,6 +35,10 @@ class FewerPagesMigrationTest {
   /** TaskStore's count of the canaries served as a service type, for a type given. */
   private static final String CANARIES_OF_TYPE =
       "SELECT count(*) FROM evaluator_tasks WHERE kind = 'canary' AND service_type = 'general'";
+
+  /** TimerStore's clearing of an ended agreement's timers, for an agreement given. */
+  private static final String CLEAR_TIMERS =
+      "DELETE FROM timers WHERE agreement_id = 'asa-one' AND dead_at IS NULL";
 
   @TempDir Path dataDir;
 
@@ -57,6 +62,8 @@ class FewerPagesMigrationTest {
           .endsWith("WITHOUT ROWID");
       assertThat(plan(s, "EXPLAIN QUERY PLAN " + CANARIES_OF_TYPE))
           .contains("evaluator_tasks_canaries_served");
+      assertThat(plan(s, "EXPLAIN QUERY PLAN " + CLEAR_TIMERS))
+          .contains("USING PRIMARY KEY (agreement_id=?)");
       assertRefusesASecondEventAtATakenSeq(c);
     }
   }
@@ -77,6 +84,7 @@ class FewerPagesMigrationTest {
         s.execute("SET enable_seqscan = off");
         assertThat(plan(s, "EXPLAIN " + CANARIES_OF_TYPE))
             .contains("evaluator_tasks_canaries_served");
+        assertThat(plan(s, "EXPLAIN " + CLEAR_TIMERS)).contains("timers_pkey");
         assertRefusesASecondEventAtATakenSeq(c);
       }
     }

@@ -291,7 +291,7 @@ abstract class StoreContract {
                 .timers()
                 .claimDue(due.plusSeconds(61), "n2", java.time.Duration.ofSeconds(60), 1000))
         .anyMatch(t -> t.agreementId().equals(a.id()));
-    store.timers().finish(a.id() + ":t", "n2", due.plusSeconds(62));
+    store.timers().finish(claimed.getFirst(), "n2", due.plusSeconds(62));
     assertThat(store.timers().pending(a.id())).isEmpty();
     // Setting it again moves it and makes it pending again.
     store
@@ -308,14 +308,15 @@ abstract class StoreContract {
     java.time.Instant due = T0.plusSeconds(100);
     java.time.Duration lease = java.time.Duration.ofSeconds(60);
     String id = a.id() + ":t";
+    TimerRow timer = TimerRow.of(a.id(), "t", due);
     store.writes().apply(List.of(new Write.SetTimer(TimerRow.of(a.id(), "t", due))));
     assertThat(store.timers().pending(a.id())).containsExactly(TimerRow.of(a.id(), "t", due));
     assertThat(mine(store.timers().claimDue(due, "n1", lease, 1000), a)).hasSize(1);
-    store.timers().fail(id, "n2", "not mine", due.plusSeconds(5), due);
+    store.timers().fail(timer, "n2", "not mine", due.plusSeconds(5), due);
     assertThat(store.timers().pending(a.id()).getFirst().attempts())
         .as("only the node holding the claim records a failure")
         .isZero();
-    store.timers().fail(id, "n1", "boom", due.plusSeconds(5), due);
+    store.timers().fail(timer, "n1", "boom", due.plusSeconds(5), due);
     assertThat(store.timers().pending(a.id()))
         .containsExactly(new TimerRow(id, a.id(), "t", due.plusSeconds(5), 1, "boom"));
     // The claim is released: due again at the retry, not before, and not only after the lease.
@@ -323,14 +324,14 @@ abstract class StoreContract {
     List<TimerRow> again = mine(store.timers().claimDue(due.plusSeconds(5), "n2", lease, 1000), a);
     assertThat(again).extracting(TimerRow::attempts).containsExactly(1);
     // Dead: not pending, never claimed, listed with its attempts and last error.
-    store.timers().fail(id, "n2", "boom again", null, due.plusSeconds(6));
+    store.timers().fail(timer, "n2", "boom again", null, due.plusSeconds(6));
     assertThat(store.timers().pending(a.id())).isEmpty();
     assertThat(mine(store.timers().claimDue(due.plusSeconds(86_400), "n3", lease, 1000), a))
         .isEmpty();
     assertThat(store.timers().dead(1000))
         .filteredOn(t -> t.agreementId().equals(a.id()))
         .containsExactly(new TimerRow(id, a.id(), "t", due.plusSeconds(5), 2, "boom again"));
-    store.timers().finish(id, "n2", due.plusSeconds(7));
+    store.timers().finish(timer, "n2", due.plusSeconds(7));
     assertThat(store.timers().dead(1000)).anyMatch(t -> t.id().equals(id));
     // Setting it again makes it live with no failures.
     store
@@ -666,7 +667,7 @@ abstract class StoreContract {
                         .computeIfAbsent(
                             t.id(), k -> new java.util.concurrent.atomic.AtomicInteger())
                         .incrementAndGet();
-                    store.timers().finish(t.id(), node, due);
+                    store.timers().finish(t, node, due);
                   }
                 }
               }

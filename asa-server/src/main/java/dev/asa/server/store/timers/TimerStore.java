@@ -13,13 +13,17 @@ import org.jdbi.v3.core.mapper.RowMapper;
  * The durable timers: set (or moved) by a {@code Write.SetTimer} with the change that needs them,
  * claimed when due by one node at a time under a lease, then finished, or failed and retried, or
  * dead after too many failures.
+ *
+ * <p>A timer is keyed by its agreement and kind (V028; its id, {@code agreement:kind}, is kept for
+ * the record): an agreement's timers are one range of the key, so clearing them when it ends reads
+ * those rows, not every live agreement's.
  */
 public final class TimerStore {
 
   private static final String UPSERT =
       "INSERT INTO timers (id, agreement_id, kind, due_at)"
           + " VALUES (:id, :agreement_id, :kind, :due_at)"
-          + " ON CONFLICT (id) DO UPDATE SET due_at = excluded.due_at, done_at = NULL,"
+          + " ON CONFLICT (agreement_id, kind) DO UPDATE SET due_at = excluded.due_at, done_at = NULL,"
           + " claimed_until = NULL, claimed_by = NULL, attempts = 0, last_error = NULL,"
           + " dead_at = NULL";
   private static final String COLUMNS = "id, agreement_id, kind, due_at, attempts, last_error";
@@ -29,12 +33,15 @@ public final class TimerStore {
           + " FROM timers WHERE done_at IS NULL AND dead_at IS NULL AND due_at <= :now"
           + " AND (claimed_until IS NULL OR claimed_until < :now) ORDER BY due_at LIMIT :limit";
   private static final String CLAIM =
-      "UPDATE timers SET claimed_until = :until, claimed_by = :node WHERE id = :id"
+      "UPDATE timers SET claimed_until = :until, claimed_by = :node"
+          + " WHERE agreement_id = :agreement_id AND kind = :kind"
           + " AND done_at IS NULL AND dead_at IS NULL"
           + " AND (claimed_until IS NULL OR claimed_until < :now)";
   // A fired timer is deleted, not kept: nothing reads it again, and a closed agreement should
   // leave no timer rows behind (storage per agreement, issue 19). Setting it again inserts afresh.
-  private static final String FINISH = "DELETE FROM timers WHERE id = :id AND claimed_by = :node";
+  private static final String FINISH =
+      "DELETE FROM timers WHERE agreement_id = :agreement_id AND kind = :kind"
+          + " AND claimed_by = :node";
   // Dead timers stay: they are the operator's to inspect (dead()).
   private static final String CLEAR =
       "DELETE FROM timers WHERE agreement_id = :agreement_id AND dead_at IS NULL";
@@ -42,7 +49,8 @@ public final class TimerStore {
       "UPDATE timers SET attempts = attempts + 1, last_error = :error,"
           + " due_at = COALESCE(:retry_at, due_at), dead_at = :dead_at, claimed_until = NULL,"
           + " claimed_by = NULL"
-          + " WHERE id = :id AND claimed_by = :node AND done_at IS NULL AND dead_at IS NULL";
+          + " WHERE agreement_id = :agreement_id AND kind = :kind AND claimed_by = :node"
+          + " AND done_at IS NULL AND dead_at IS NULL";
   private static final String SELECT_PENDING_OF =
       "SELECT "
           + COLUMNS
@@ -93,7 +101,8 @@ public final class TimerStore {
                     .createUpdate(CLAIM)
                     .bind("until", now.plus(lease).toEpochMilli())
                     .bind("node", node)
-                    .bind("id", timer.id())
+                    .bind("agreement_id", timer.agreementId())
+                    .bind("kind", timer.kind())
                     .bind("now", now.toEpochMilli())
                     .execute();
             if (updated == 1) { // another node may have claimed it since the select
@@ -108,10 +117,16 @@ public final class TimerStore {
    * Removes a claimed timer that fired (only the node holding it can; a timer the agreement's
    * ending already cleared is simply gone).
    */
-  public void finish(String id, String node, Instant at) {
+  public void finish(TimerRow timer, String node, Instant at) {
     database.write(
-        "finishing timer " + id,
-        handle -> handle.createUpdate(FINISH).bind("id", id).bind("node", node).execute());
+        "finishing timer " + timer.id(),
+        handle ->
+            handle
+                .createUpdate(FINISH)
+                .bind("agreement_id", timer.agreementId())
+                .bind("kind", timer.kind())
+                .bind("node", node)
+                .execute());
   }
 
   /**
@@ -128,16 +143,17 @@ public final class TimerStore {
    * again then; with null it is dead at {@code at}: never claimed again, listed by {@link #dead}.
    * Setting the timer again (a {@code Write.SetTimer}) makes it live, with no failures.
    */
-  public void fail(String id, String node, String error, Instant retryAt, Instant at) {
+  public void fail(TimerRow timer, String node, String error, Instant retryAt, Instant at) {
     database.write(
-        "recording a failure of timer " + id,
+        "recording a failure of timer " + timer.id(),
         handle ->
             handle
                 .createUpdate(FAIL)
                 .bind("error", error)
                 .bind("retry_at", EpochMillis.of(retryAt))
                 .bind("dead_at", EpochMillis.of(retryAt == null ? at : null))
-                .bind("id", id)
+                .bind("agreement_id", timer.agreementId())
+                .bind("kind", timer.kind())
                 .bind("node", node)
                 .execute());
   }

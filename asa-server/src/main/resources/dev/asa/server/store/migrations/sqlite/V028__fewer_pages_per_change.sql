@@ -1,5 +1,6 @@
 -- Fewer pages written per change (issue 59, sqlite). Keep in step with
--- ../postgresql/V028__fewer_pages_per_change.sql, which has the last part only.
+-- ../postgresql/V028__fewer_pages_per_change.sql, which keys the timers alike and has the last
+-- part.
 --
 -- A commit writes every page it touched to the WAL, and later once more to the file: a lifecycle
 -- wrote about 75 pages, and the commits were an eighth of the server's CPU, most of it copying
@@ -9,7 +10,9 @@
 --
 -- - agreement_events, keyed (agreement_id, seq): an agreement's events sit together, its log is
 --   one range of the key; the rows live only until the agreement ends (packed into its trail).
--- - timers, keyed by id (agreement_id:kind): a few small rows per live agreement.
+-- - timers, keyed (agreement_id, kind): a few small rows per live agreement, an agreement's own one
+--   range of the key, so clearing them as it ends (and listing them) no longer reads the whole
+--   table, every live agreement's timers; id (agreement_id:kind) is kept for the record.
 ALTER TABLE agreement_events RENAME TO agreement_events_v001;
 CREATE TABLE agreement_events (
   agreement_id TEXT    NOT NULL REFERENCES agreements (id),
@@ -30,7 +33,7 @@ DROP TABLE agreement_events_v001;
 DROP INDEX timers_due;
 ALTER TABLE timers RENAME TO timers_v004;
 CREATE TABLE timers (
-  id            TEXT    NOT NULL PRIMARY KEY,
+  id            TEXT    NOT NULL,
   agreement_id  TEXT    NOT NULL REFERENCES agreements (id),
   kind          TEXT    NOT NULL,
   due_at        BIGINT  NOT NULL,
@@ -39,7 +42,8 @@ CREATE TABLE timers (
   done_at       BIGINT,
   attempts      INTEGER NOT NULL DEFAULT 0,
   last_error    TEXT,
-  dead_at       BIGINT
+  dead_at       BIGINT,
+  PRIMARY KEY (agreement_id, kind)
 ) WITHOUT ROWID;
 CREATE INDEX timers_due ON timers (done_at, due_at);
 INSERT INTO timers
