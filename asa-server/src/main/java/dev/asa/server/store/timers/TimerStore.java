@@ -23,9 +23,9 @@ public final class TimerStore {
   private static final String UPSERT =
       "INSERT INTO timers (id, agreement_id, kind, due_at)"
           + " VALUES (:id, :agreement_id, :kind, :due_at)"
-          + " ON CONFLICT (agreement_id, kind) DO UPDATE SET due_at = excluded.due_at, done_at = NULL,"
-          + " claimed_until = NULL, claimed_by = NULL, attempts = 0, last_error = NULL,"
-          + " dead_at = NULL";
+          + " ON CONFLICT (agreement_id, kind) DO UPDATE SET due_at = excluded.due_at,"
+          + " done_at = NULL, claimed_until = NULL, claimed_by = NULL, attempts = 0,"
+          + " last_error = NULL, dead_at = NULL";
   private static final String COLUMNS = "id, agreement_id, kind, due_at, attempts, last_error";
   private static final String SELECT_DUE =
       "SELECT "
