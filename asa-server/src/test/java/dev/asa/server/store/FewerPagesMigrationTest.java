@@ -6,17 +6,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.asa.server.store.agreements.EventRecord;
 import dev.asa.server.store.db.Dialect;
 import dev.asa.server.store.db.PackedDigest;
+import dev.asa.server.store.db.QueryText;
 import dev.asa.server.store.db.TestPostgres;
 import dev.asa.server.store.timers.TimerRow;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,15 +52,15 @@ class FewerPagesMigrationTest {
     }
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dataDir.resolve("asa.db"));
         Statement s = c.createStatement()) {
-      assertThat(plan(s, "SELECT type FROM sqlite_schema WHERE name = 'agreement_events'"))
+      assertThat(QueryText.of(s, "SELECT type FROM sqlite_schema WHERE name = 'agreement_events'"))
           .isEqualTo("table");
-      assertThat(plan(s, "SELECT sql FROM sqlite_schema WHERE name = 'agreement_events'"))
+      assertThat(QueryText.of(s, "SELECT sql FROM sqlite_schema WHERE name = 'agreement_events'"))
           .endsWith("WITHOUT ROWID");
-      assertThat(plan(s, "SELECT sql FROM sqlite_schema WHERE name = 'timers'"))
+      assertThat(QueryText.of(s, "SELECT sql FROM sqlite_schema WHERE name = 'timers'"))
           .endsWith("WITHOUT ROWID");
-      assertThat(plan(s, "EXPLAIN QUERY PLAN " + CANARIES_OF_TYPE))
+      assertThat(QueryText.of(s, "EXPLAIN QUERY PLAN " + CANARIES_OF_TYPE))
           .contains("evaluator_tasks_canaries_served");
-      assertThat(plan(s, "EXPLAIN QUERY PLAN " + CLEAR_TIMERS))
+      assertThat(QueryText.of(s, "EXPLAIN QUERY PLAN " + CLEAR_TIMERS))
           .contains("USING PRIMARY KEY (agreement_id=?)");
       assertRefusesASecondEventAtATakenSeq(c);
     }
@@ -82,9 +80,9 @@ class FewerPagesMigrationTest {
       try (Connection c = postgres.connection();
           Statement s = c.createStatement()) {
         s.execute("SET enable_seqscan = off");
-        assertThat(plan(s, "EXPLAIN " + CANARIES_OF_TYPE))
+        assertThat(QueryText.of(s, "EXPLAIN " + CANARIES_OF_TYPE))
             .contains("evaluator_tasks_canaries_served");
-        assertThat(plan(s, "EXPLAIN " + CLEAR_TIMERS)).contains("timers_pkey");
+        assertThat(QueryText.of(s, "EXPLAIN " + CLEAR_TIMERS)).contains("timers_pkey");
         assertRefusesASecondEventAtATakenSeq(c);
       }
     }
@@ -92,7 +90,7 @@ class FewerPagesMigrationTest {
 
   private static void writeAsAnOlderBuild(Connection c, Dialect dialect) throws SQLException {
     OlderBuild.migrate(c, dialect, BEFORE);
-    execute(
+    OlderBuild.write(
         c,
         "INSERT INTO agreements (id, version, state, document, facts, service_type,"
             + " client_identity, provider_identity, evaluator_identity, created_at, updated_at)"
@@ -107,7 +105,7 @@ class FewerPagesMigrationTest {
 
   private static void event(Connection c, int seq, String type, String prev, String hash)
       throws SQLException {
-    execute(
+    OlderBuild.write(
         c,
         "INSERT INTO agreement_events (agreement_id, seq, type, actor, occurred_at, payload,"
             + " prev_hash, hash) VALUES ('asa-one', ?, ?, '{\"role\":\"client\"}', ?, '{}', ?, ?)",
@@ -120,7 +118,7 @@ class FewerPagesMigrationTest {
 
   private static void timer(Connection c, String id, String kind, long due, Long deadAt)
       throws SQLException {
-    execute(
+    OlderBuild.write(
         c,
         "INSERT INTO timers (id, agreement_id, kind, due_at, attempts, last_error, dead_at)"
             + " VALUES (?, 'asa-one', ?, ?, ?, ?, ?)",
@@ -134,7 +132,7 @@ class FewerPagesMigrationTest {
 
   private static void task(Connection c, String id, String kind, String canaryId)
       throws SQLException {
-    execute(
+    OlderBuild.write(
         c,
         "INSERT INTO evaluator_tasks (id, evaluator_key, agreement_id, delivery, kind, canary_id,"
             + " service_type, scheduled, status, created_at, deadline_at)"
@@ -164,25 +162,5 @@ class FewerPagesMigrationTest {
 
   private static void assertRefusesASecondEventAtATakenSeq(Connection c) {
     assertThatThrownBy(() -> event(c, 1, "signed", H1, H2)).isInstanceOf(SQLException.class);
-  }
-
-  private static void execute(Connection c, String sql, Object... values) throws SQLException {
-    try (PreparedStatement s = c.prepareStatement(sql)) {
-      for (int i = 0; i < values.length; i++) {
-        s.setObject(i + 1, values[i]);
-      }
-      s.executeUpdate();
-    }
-  }
-
-  private static String plan(Statement s, String query) throws SQLException {
-    List<String> lines = new ArrayList<>();
-    try (ResultSet rs = s.executeQuery(query)) {
-      int columns = rs.getMetaData().getColumnCount();
-      while (rs.next()) {
-        lines.add(rs.getString(columns));
-      }
-    }
-    return String.join("\n", lines);
   }
 }

@@ -13,7 +13,6 @@ import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
@@ -55,7 +54,7 @@ class LedgerSeqMigrationTest {
   private static void writeAsAnOlderBuild(Connection c, Dialect dialect) throws SQLException {
     OlderBuild.migrate(c, dialect, BEFORE_SEQ_KEYS);
     for (String id : List.of("asa-one", "asa-two")) {
-      execute(
+      OlderBuild.write(
           c,
           "INSERT INTO agreements (id, version, state, document, facts, service_type,"
               + " client_identity, provider_identity, evaluator_identity, created_at, updated_at)"
@@ -73,7 +72,7 @@ class LedgerSeqMigrationTest {
   private static void leg(
       Connection c, String agreement, String kind, int leg, String account, String dir, long at)
       throws SQLException {
-    execute(
+    OlderBuild.write(
         c,
         "INSERT INTO ledger_entries (transfer_id, leg, agreement_id, kind, account, direction,"
             + " currency, amount, at) VALUES (?, ?, ?, ?, ?, ?, 'USD', '10.00', ?)",
@@ -123,14 +122,5 @@ class LedgerSeqMigrationTest {
             "party:C",
             new Money(new BigDecimal("5.00"), Currency.of("USD").orElseThrow()),
             Instant.ofEpochMilli(4_000)));
-  }
-
-  private static void execute(Connection c, String sql, Object... values) throws SQLException {
-    try (PreparedStatement s = c.prepareStatement(sql)) {
-      for (int i = 0; i < values.length; i++) {
-        s.setObject(i + 1, values[i]);
-      }
-      s.executeUpdate();
-    }
   }
 }

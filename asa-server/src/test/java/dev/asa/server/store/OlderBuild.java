@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -41,6 +42,16 @@ public final class OlderBuild {
         String name = script.substring(script.indexOf("__") + 2, script.length() - ".sql".length());
         s.execute("INSERT INTO schema_migrations VALUES (" + version + ", '" + name + "', 0)");
       }
+    }
+  }
+
+  /** Runs one statement with its values in order, as an older build's code would write a row. */
+  public static void write(Connection c, String sql, Object... values) throws SQLException {
+    try (PreparedStatement s = c.prepareStatement(sql)) {
+      for (int i = 0; i < values.length; i++) {
+        s.setObject(i + 1, values[i]);
+      }
+      s.executeUpdate();
     }
   }
 

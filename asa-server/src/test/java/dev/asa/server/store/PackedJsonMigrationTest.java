@@ -11,7 +11,6 @@ import dev.asa.server.store.verification.VerificationRow;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -69,20 +68,20 @@ class PackedJsonMigrationTest {
 
   private static void fillAsAnOlderBuild(Connection c, Dialect dialect) throws SQLException {
     OlderBuild.migrate(c, dialect, BEFORE_PACKING);
-    execute(
+    OlderBuild.write(
         c,
         "INSERT INTO agreements (id, version, state, document, facts, service_type,"
             + " client_identity, provider_identity, evaluator_identity, created_at, updated_at)"
             + " VALUES ('asa-old', 1, 'proposed', ?, ?, 'general', 'c', 'p', 'e', 1, 1)",
         DOCUMENT,
         FACTS);
-    execute(
+    OlderBuild.write(
         c,
         "INSERT INTO agreement_events (agreement_id, seq, type, actor, occurred_at, payload,"
             + " prev_hash, hash) VALUES ('asa-old', 1, 'created', ?, 1, ?, 'sha256:0', 'sha256:1')",
         ACTOR,
         PAYLOAD);
-    execute(
+    OlderBuild.write(
         c,
         "INSERT INTO verifications (id, agreement_id, deliverable_hash, result, created_at)"
             + " VALUES ('ver-old', 'asa-old', 'sha256:2', ?, 1)",
@@ -115,15 +114,6 @@ class PackedJsonMigrationTest {
       byte[] stored = rs.getBytes(1);
       assertThat(stored[0]).isEqualTo((byte) PackedText.Dictionary.VOCABULARY.number());
       assertThat(PackedText.unpack(stored)).isEqualTo(RESULT);
-    }
-  }
-
-  private static void execute(Connection c, String sql, String... values) throws SQLException {
-    try (PreparedStatement p = c.prepareStatement(sql)) {
-      for (int i = 0; i < values.length; i++) {
-        p.setString(i + 1, values[i]);
-      }
-      p.executeUpdate();
     }
   }
 }

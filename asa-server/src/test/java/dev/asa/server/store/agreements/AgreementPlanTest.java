@@ -4,15 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.asa.server.store.Store;
 import dev.asa.server.store.Stores;
+import dev.asa.server.store.db.QueryText;
 import dev.asa.server.store.db.TestPostgres;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,7 +29,8 @@ class AgreementPlanTest {
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dataDir.resolve("asa.db"));
         Statement s = c.createStatement()) {
       assertThat(
-              plan(s, "EXPLAIN QUERY PLAN " + bound(AgreementStore.SELECT_RECENT_CLOSED_BY_TYPE)))
+              QueryText.of(
+                  s, "EXPLAIN QUERY PLAN " + bound(AgreementStore.SELECT_RECENT_CLOSED_BY_TYPE)))
           .contains("INDEX agreements_closed_by_service_type (service_type=?)")
           .doesNotContain("TEMP B-TREE"); // newest first from the index itself, no sort
     }
@@ -45,7 +44,7 @@ class AgreementPlanTest {
         Statement s = c.createStatement()) {
       // An empty table is cheapest to read whole; what is checked is that the index can serve.
       s.execute("SET enable_seqscan = off");
-      assertThat(plan(s, "EXPLAIN " + bound(AgreementStore.SELECT_RECENT_CLOSED_BY_TYPE)))
+      assertThat(QueryText.of(s, "EXPLAIN " + bound(AgreementStore.SELECT_RECENT_CLOSED_BY_TYPE)))
           .contains("agreements_closed_by_service_type")
           .doesNotContain("Sort");
     }
@@ -54,16 +53,5 @@ class AgreementPlanTest {
   /** The statement with its named parameters given values, as JDBI would bind them. */
   private static String bound(String sql) {
     return sql.replace(":service_type", "'text.summarize'").replace(":limit", "10");
-  }
-
-  private static String plan(Statement s, String explain) throws SQLException {
-    List<String> lines = new ArrayList<>();
-    try (ResultSet rs = s.executeQuery(explain)) {
-      int columns = rs.getMetaData().getColumnCount();
-      while (rs.next()) {
-        lines.add(rs.getString(columns));
-      }
-    }
-    return String.join("\n", lines);
   }
 }

@@ -4,15 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.asa.server.store.Store;
 import dev.asa.server.store.Stores;
+import dev.asa.server.store.db.QueryText;
 import dev.asa.server.store.db.TestPostgres;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,9 +29,10 @@ class LedgerPlanTest {
     Stores.open(null, dataDir).close();
     try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dataDir.resolve("asa.db"));
         Statement s = c.createStatement()) {
-      assertThat(plan(s, "EXPLAIN QUERY PLAN " + bound(LedgerStore.SELECT_ENTRIES_OF_ACCOUNT)))
+      assertThat(
+              QueryText.of(s, "EXPLAIN QUERY PLAN " + bound(LedgerStore.SELECT_ENTRIES_OF_ACCOUNT)))
           .contains("INDEX ledger_by_account (account=?)");
-      assertThat(plan(s, "EXPLAIN QUERY PLAN " + bound(LedgerStore.SELECT_HOLDING_LEGS)))
+      assertThat(QueryText.of(s, "EXPLAIN QUERY PLAN " + bound(LedgerStore.SELECT_HOLDING_LEGS)))
           .contains("PRIMARY KEY (agreement_seq=?)");
     }
   }
@@ -47,9 +46,9 @@ class LedgerPlanTest {
         Statement s = c.createStatement()) {
       // An empty table is cheapest to read whole; what is checked is that the index can serve.
       s.execute("SET enable_seqscan = off");
-      assertThat(plan(s, "EXPLAIN " + bound(LedgerStore.SELECT_ENTRIES_OF_ACCOUNT)))
+      assertThat(QueryText.of(s, "EXPLAIN " + bound(LedgerStore.SELECT_ENTRIES_OF_ACCOUNT)))
           .contains("ledger_by_account");
-      assertThat(plan(s, "EXPLAIN " + bound(LedgerStore.SELECT_HOLDING_LEGS)))
+      assertThat(QueryText.of(s, "EXPLAIN " + bound(LedgerStore.SELECT_HOLDING_LEGS)))
           .contains("ledger_entries_pkey");
     }
   }
@@ -60,16 +59,5 @@ class LedgerPlanTest {
         .replace(":agreement_id", "'asa-1'")
         .replace(":currency", "'USD'")
         .replace(":limit", "10");
-  }
-
-  private static String plan(Statement s, String explain) throws SQLException {
-    List<String> lines = new ArrayList<>();
-    try (ResultSet rs = s.executeQuery(explain)) {
-      int columns = rs.getMetaData().getColumnCount();
-      while (rs.next()) {
-        lines.add(rs.getString(columns));
-      }
-    }
-    return String.join("\n", lines);
   }
 }

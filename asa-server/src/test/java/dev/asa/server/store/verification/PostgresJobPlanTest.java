@@ -4,12 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.asa.server.store.Store;
 import dev.asa.server.store.Stores;
+import dev.asa.server.store.db.QueryText;
 import dev.asa.server.store.db.TestPostgres;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,13 +28,7 @@ class PostgresJobPlanTest {
       s.execute(
           "PREPARE latest_attempt(text) AS "
               + JobStore.SELECT_LATEST_ATTEMPT.replace(":request_key", "$1"));
-      List<String> plan = new ArrayList<>();
-      try (ResultSet rs = s.executeQuery("EXPLAIN EXECUTE latest_attempt('caller:digest')")) {
-        while (rs.next()) {
-          plan.add(rs.getString(1));
-        }
-      }
-      String text = String.join("\n", plan);
+      String text = QueryText.of(s, "EXPLAIN EXECUTE latest_attempt('caller:digest')");
       assertThat(text).as(text).doesNotContain("Seq Scan on verification_jobs");
       assertThat(text).as(text).doesNotContainIgnoringCase("hashed SubPlan");
       assertThat(text).as(text).contains("Index");
