@@ -200,9 +200,14 @@ public final class Agreement {
     return members == other.document.size() - (other.document.has("status") ? 1 : 0);
   }
 
-  /** The document with the server's facts rendered under {@code metadata}, as responses show it. */
-  public ObjectNode toJsonWithFacts() {
-    ObjectNode copy = document.deepCopy();
+  /**
+   * The document with the server's facts beside it, as answers show it, to be written out and
+   * dropped: its members are this agreement's own nodes, not copies (a copy of the whole document
+   * was a twentieth of all the bytes the server allocated), so it must never be changed; {@link
+   * #toJson} gives a copy to change.
+   */
+  public ObjectNode toAnswerJson() {
+    ObjectNode copy = shallowCopy(document);
     if (!facts.isEmpty()) {
       copy.set(FACTS_MEMBER, facts.toJson());
     }

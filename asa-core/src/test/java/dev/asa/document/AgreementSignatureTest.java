@@ -27,13 +27,32 @@ class AgreementSignatureTest {
             .withFacts(f -> f.withEscrow(dev.asa.facts.EscrowFact.unfunded()));
     assertThat(moved.hash()).isEqualTo(proposed.hash());
     assertThat(moved.toJson().has("metadata")).as("facts stay out of the document").isFalse();
-    assertThat(Agreement.computeHash(moved.toJsonWithFacts()))
+    assertThat(Agreement.computeHash(moved.toAnswerJson()))
         .as("a rendered document hashes like the signed one")
         .isEqualTo(proposed.hash());
     ObjectNode changed = proposed.toJson();
     ((ObjectNode) changed.path("service")).put("description", "something else");
     assertThat(AgreementDocuments.read(changed).hash()).isNotEqualTo(proposed.hash());
     assertThat(proposed.hash().toString()).matches("sha256:[0-9a-f]{64}");
+  }
+
+  @Test
+  void anAnswerShowsTheDocumentWithItsFactsAndWritingItLeavesTheAgreementAsItWas() {
+    Agreement moved =
+        proposed
+            .withState(State.ACTIVE)
+            .withFacts(f -> f.withEscrow(dev.asa.facts.EscrowFact.unfunded()));
+    String before = Json.write(moved.toJson());
+
+    ObjectNode answer = moved.toAnswerJson();
+    String written = Json.write(answer);
+
+    ObjectNode expected = moved.toJson();
+    expected.set("metadata", answer.get("metadata"));
+    assertThat(answer.get("metadata")).isNotNull();
+    assertThat(Json.parseTrusted(written)).isEqualTo(expected);
+    assertThat(Json.write(moved.toJson())).isEqualTo(before);
+    assertThat(moved.toJson().has("metadata")).isFalse();
   }
 
   @Test

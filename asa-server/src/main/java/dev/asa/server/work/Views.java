@@ -84,7 +84,7 @@ public final class Views {
     o.put("version", version);
     o.put("agreement_hash", a.hash().toString());
     o.set("allowed_actions", allowed(a));
-    o.set("agreement", a.toJsonWithFacts());
+    o.set("agreement", a.toAnswerJson());
     return o;
   }
 

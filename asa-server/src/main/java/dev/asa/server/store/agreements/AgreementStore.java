@@ -168,11 +168,12 @@ public final class AgreementStore {
     // a row stored at that version is the row the caller read at it (every change writes a new
     // version), so its parties and state need no second read.
     //
-    // A document whose stored text is the previous row's (a change of state or facts) is not
-    // packed and written again, unless the row now ends: then it is packed smallest, for good. A
-    // row that reuses the previous row's value is equal to it without either being unpacked.
+    // A document that is the previous row's very value (a change of state or facts: Views.rowAfter
+    // reuses it) is not packed and written again, unless the row now ends: then it is packed
+    // smallest, for good. Identity, not equal text: telling a new text from the stored one would
+    // unpack the stored one, at every change that signs or edits the document.
     boolean keepDocument =
-        !row.state().isFinal() && row.storedDocument().equals(previous.storedDocument());
+        !row.state().isFinal() && row.storedDocument().isSameValueAs(previous.storedDocument());
     Optional<Long> rowSeq =
         bindColumns(
                 handle.createQuery(keepDocument ? UPDATE_KEEPING_DOCUMENT : UPDATE),

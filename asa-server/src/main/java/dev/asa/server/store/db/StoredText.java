@@ -43,6 +43,15 @@ public final class StoredText {
     return t;
   }
 
+  /**
+   * Whether this is {@code other}'s very value (a row that reuses the one before it), told without
+   * unpacking either; equal texts made apart answer false.
+   */
+  @SuppressWarnings("ReferenceEquality") // identity is the question
+  public boolean isSameValueAs(StoredText other) {
+    return this == other;
+  }
+
   /** Equal texts; the very same value (a row's, reused by the next) without unpacking it. */
   @Override
   public boolean equals(Object o) {

@@ -33,6 +33,16 @@ class StoredTextTest {
   }
 
   @Test
+  void theSameValueIsToldByIdentityWithoutUnpackingAndEqualTextsMadeApartAreNotIt() {
+    byte[] corrupt = PackedText.pack(TEXT, Dictionary.VOCABULARY);
+    corrupt[1] = 100; // unpacking it would fail
+    StoredText read = StoredText.stored(corrupt);
+    assertThat(read.isSameValueAs(read)).isTrue();
+    assertThat(read.isSameValueAs(StoredText.of(TEXT))).isFalse();
+    assertThat(StoredText.of(TEXT).isSameValueAs(StoredText.of(TEXT))).isFalse();
+  }
+
+  @Test
   void theBytesItWasReadFromAreItsOwn() {
     byte[] bytes = PackedText.unpacked(TEXT);
     StoredText read = StoredText.stored(bytes);
