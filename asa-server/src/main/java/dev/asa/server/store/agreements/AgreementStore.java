@@ -195,7 +195,7 @@ public final class AgreementStore {
   }
 
   public Optional<AgreementRow> find(String id) {
-    return database.read(
+    return database.lookup(
         "reading agreement " + id,
         handle -> handle.createQuery(SELECT).bind("id", id).map(ROW).findOne());
   }
@@ -205,7 +205,7 @@ public final class AgreementStore {
    * in rows (empty once it is packed into the agreement's trail, or before its first event).
    */
   public Optional<ForChange> findForChange(String id) {
-    return database.read(
+    return database.lookup(
         "reading agreement " + id,
         handle -> handle.createQuery(SELECT_FOR_CHANGE).bind("id", id).map(FOR_CHANGE).findOne());
   }

@@ -145,11 +145,20 @@ public final class Circuit implements Database {
 
   @Override
   public <T> T read(String doing, Work<T> work) {
+    return guardedRead(doing, () -> inner.read(doing, work));
+  }
+
+  @Override
+  public <T> T lookup(String doing, Work<T> work) {
+    return guardedRead(doing, () -> inner.lookup(doing, work));
+  }
+
+  private <T> T guardedRead(String doing, java.util.function.Supplier<T> read) {
     if (guardsReads) {
       refuseIfOpen(doing);
     }
     try {
-      return inner.read(doing, work);
+      return read.get();
     } catch (StoreUnavailableException e) {
       throw guardsReads ? tripped(e) : e;
     }

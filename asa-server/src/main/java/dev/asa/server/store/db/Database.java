@@ -37,6 +37,16 @@ public interface Database extends AutoCloseable {
   <T> T read(String doing, Work<T> work);
 
   /**
+   * As {@link #read}, for a read of a few rows by key on the path of a change (an agreement about
+   * to change, its latest task): where a connection with a warmer cache is free, the work may run
+   * there ({@link SqliteDatabase#lookup}). Never for a scan or a listing: it may hold up writes
+   * while it runs.
+   */
+  default <T> T lookup(String doing, Work<T> work) {
+    return read(doing, work);
+  }
+
+  /**
    * Runs schema work (Flyway's migrations, at start-up) with a {@link DataSource} over this
    * database's connections. SQLite hands out its one writer connection, held for the duration, so
    * the schema is changed by the same single writer as everything else.

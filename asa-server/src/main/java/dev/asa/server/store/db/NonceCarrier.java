@@ -67,6 +67,11 @@ public final class NonceCarrier implements Database {
   }
 
   @Override
+  public <T> T lookup(String doing, Work<T> work) {
+    return delegate.lookup(doing, work);
+  }
+
+  @Override
   public <T> T withDataSource(Function<DataSource, T> work) {
     return delegate.withDataSource(work);
   }

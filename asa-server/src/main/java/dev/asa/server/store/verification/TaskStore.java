@@ -188,7 +188,7 @@ public final class TaskStore {
    * where the delivery and then its tasks would be two.
    */
   public List<TaskRow> ofLatestDelivery(String agreementId) {
-    return database.read(
+    return database.lookup(
         "reading the evaluator tasks of agreement " + agreementId,
         handle ->
             handle

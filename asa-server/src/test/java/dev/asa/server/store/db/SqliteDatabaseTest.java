@@ -73,6 +73,73 @@ class SqliteDatabaseTest {
     }
   }
 
+  /**
+   * A lookup runs on the writer connection when no write holds it (its cache is warm), on a reader
+   * otherwise: it never waits for a write, never sees a write's rows before they are committed, and
+   * one made inside a write's own work sees committed rows only, as a read does.
+   */
+  @Test
+  void aLookupUsesTheFreeWriterAndOtherwiseAReaderAndSeesCommittedRowsOnly() throws Exception {
+    try (SqliteDatabase database = SqliteDatabase.open(dir.resolve("asa.db"))) {
+      database.write("creating", h -> h.execute("CREATE TABLE probe (n INTEGER NOT NULL)"));
+      database.write("inserting", h -> h.execute("INSERT INTO probe (n) VALUES (1)"));
+      PreparedStatement written = database.write("probing", SqliteDatabaseTest::statementOf);
+      assertThat(database.lookup("probing", SqliteDatabaseTest::statementOf))
+          .as("the writer's own kept statement: the lookup ran on the writer")
+          .isSameAs(written);
+      for (int n = 2; n <= 50; n++) {
+        int value = n;
+        database.write("inserting", h -> h.execute("INSERT INTO probe (n) VALUES (?)", value));
+        assertThat(database.lookup("counting", SqliteDatabaseTest::count)).isEqualTo(n);
+      }
+
+      var inWrite = new java.util.concurrent.CountDownLatch(1);
+      var release = new java.util.concurrent.CountDownLatch(1);
+      Thread writer =
+          Thread.ofPlatform()
+              .start(() ->
+                  database.write(
+                      "inserting slowly",
+                      h -> {
+                        h.execute("INSERT INTO probe (n) VALUES (51)");
+                        inWrite.countDown();
+                        await(release);
+                        return null;
+                      }));
+      inWrite.await();
+      try {
+        assertThat(database.lookup("counting during a write", SqliteDatabaseTest::count))
+            .as("served by a reader at once, without the uncommitted row")
+            .isEqualTo(50);
+      } finally {
+        release.countDown();
+        writer.join();
+      }
+      assertThat(database.lookup("counting after it", SqliteDatabaseTest::count)).isEqualTo(51);
+
+      int seenInside =
+          database.write(
+              "inserting and looking",
+              h -> {
+                h.execute("INSERT INTO probe (n) VALUES (52)");
+                return database.lookup("counting inside", SqliteDatabaseTest::count);
+              });
+      assertThat(seenInside).as("inside a write: committed rows only").isEqualTo(51);
+    }
+  }
+
+  private static int count(Handle h) {
+    return h.createQuery("SELECT count(*) FROM probe").mapTo(Integer.class).one();
+  }
+
+  private static void await(java.util.concurrent.CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   @Test
   void aFlightRecordingHoldsNoBoundValues() throws Exception {
     String secret = "deliverable content " + "x".repeat(40);
