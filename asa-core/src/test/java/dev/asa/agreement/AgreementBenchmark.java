@@ -25,8 +25,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * What the server does with an agreement document of the {@code general} template, one operation at
  * a time: its hash, the schema check, the whole reader, a new draft from a partial document, and a
- * party's signature over the hash (checked alone, and added as {@code POST .../sign} adds it). Run
- * with {@code ./asa bench-core AgreementBenchmark}.
+ * party's signature over the hash (checked alone, and added as {@code POST .../sign} adds it), and
+ * the document written as an answer. Run with {@code ./asa bench-core AgreementBenchmark}.
  */
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -95,5 +95,14 @@ public class AgreementBenchmark {
   @Benchmark
   public Agreement addSignature() {
     return proposed.withSignature(Role.CLIENT, clientSignature);
+  }
+
+  /**
+   * The agreement as an answer shows it, written to UTF-8: its members shared, not copied ({@link
+   * Agreement#toAnswerJson}).
+   */
+  @Benchmark
+  public byte[] writeAnswer() {
+    return dev.asa.json.Json.writeBytes(proposed.toAnswerJson());
   }
 }
