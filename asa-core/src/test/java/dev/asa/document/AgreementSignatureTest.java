@@ -18,13 +18,13 @@ class AgreementSignatureTest {
   private final Agreement proposed =
       AgreementDrafts.propose(
           Fixtures.general(), Instant.parse("2026-11-22T10:00:00Z"), () -> "asa-sig-test");
+  private final Agreement moved =
+      proposed
+          .withState(State.ACTIVE)
+          .withFacts(f -> f.withEscrow(dev.asa.facts.EscrowFact.unfunded()));
 
   @Test
   void theHashIgnoresStatusSignaturesAndServerFactsOnly() {
-    Agreement moved =
-        proposed
-            .withState(State.ACTIVE)
-            .withFacts(f -> f.withEscrow(dev.asa.facts.EscrowFact.unfunded()));
     assertThat(moved.hash()).isEqualTo(proposed.hash());
     assertThat(moved.toJson().has("metadata")).as("facts stay out of the document").isFalse();
     assertThat(Agreement.computeHash(moved.toAnswerJson()))
@@ -38,10 +38,6 @@ class AgreementSignatureTest {
 
   @Test
   void anAnswerShowsTheDocumentWithItsFactsAndWritingItLeavesTheAgreementAsItWas() {
-    Agreement moved =
-        proposed
-            .withState(State.ACTIVE)
-            .withFacts(f -> f.withEscrow(dev.asa.facts.EscrowFact.unfunded()));
     String before = Json.write(moved.toJson());
 
     ObjectNode answer = moved.toAnswerJson();
