@@ -105,4 +105,20 @@ public class AgreementBenchmark {
   public byte[] writeAnswer() {
     return dev.asa.json.Json.writeBytes(proposed.toAnswerJson());
   }
+
+  private volatile byte[] written;
+
+  /**
+   * The same on a new virtual thread, as the server writes each answer: Jackson's buffers come from
+   * {@code Json}'s shared pool, where its default of one set per thread allocated a set for every
+   * virtual thread. Beside {@link #writeAnswer}, the difference is the thread (run with {@code
+   * -prof gc} for the bytes allocated per answer).
+   */
+  @Benchmark
+  public byte[] writeAnswerOnANewVirtualThread() throws InterruptedException {
+    Thread.ofVirtual()
+        .start(() -> written = dev.asa.json.Json.writeBytes(proposed.toAnswerJson()))
+        .join();
+    return written;
+  }
 }
