@@ -19,7 +19,6 @@ import dev.asa.server.store.db.Dialect;
 import dev.asa.server.store.db.DuplicateKeyException;
 import dev.asa.server.store.db.Migrations;
 import dev.asa.server.store.db.MigrationsTest;
-import dev.asa.server.store.db.PackedText;
 import dev.asa.server.store.db.Page;
 import dev.asa.server.store.db.StaleVersionException;
 import dev.asa.server.store.db.StoreStatistics;
@@ -38,7 +37,6 @@ import dev.asa.server.store.verification.TaskRow;
 import dev.asa.server.store.verification.VerificationRow;
 import dev.asa.server.store.verification.VerificationStore;
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -825,60 +823,6 @@ abstract class StoreContract {
     AgreementRow closed = withDocument(next(v4, State.CLOSED), v4.document());
     store.writes().commit(new Commit(v4, closed, List.of(event(id, 4)), List.of()));
     assertThat(store.agreements().find(id)).contains(closed);
-  }
-
-  /**
-   * A live agreement's facts are rewritten at its every change, so they are kept as text (no
-   * dictionary loaded and no deflate per change) and packed once, smallest, when it ends; read back
-   * the same either way.
-   */
-  @Test
-  void liveFactsAreKeptAsTextAndPackedOnceTheAgreementEnds() throws Exception {
-    AgreementRow v1 = created("facts-as-text");
-    String id = v1.id();
-    String facts = "{\"escrow\":{\"status\":\"held\",\"amount\":\"10.00\"}}";
-    AgreementRow v2 = withFacts(next(v1, State.ACTIVE), facts);
-    store.writes().commit(new Commit(v1, v2, List.of(event(id, 2)), List.of()));
-    assertThat(new String(storedFacts(id), StandardCharsets.UTF_8)).isEqualTo(facts);
-    assertThat(store.agreements().find(id)).contains(v2);
-
-    AgreementRow closed = withFacts(next(v2, State.CLOSED), facts);
-    store.writes().commit(new Commit(v2, closed, List.of(event(id, 3)), List.of()));
-    byte[] packed = storedFacts(id);
-    assertThat((int) packed[0])
-        .as("the dictionary's number: packed")
-        .isEqualTo(PackedText.Dictionary.VOCABULARY.number());
-    assertThat(PackedText.unpack(packed)).isEqualTo(closed.facts());
-    assertThat(store.agreements().find(id)).contains(closed);
-  }
-
-  private static AgreementRow withFacts(AgreementRow r, String facts) {
-    return new AgreementRow(
-        r.id(),
-        r.version(),
-        r.state(),
-        r.document(),
-        facts,
-        r.serviceType(),
-        r.clientIdentity(),
-        r.providerIdentity(),
-        r.evaluatorIdentity(),
-        r.createdAt(),
-        r.updatedAt(),
-        r.amount(),
-        r.currency());
-  }
-
-  /** The agreement's facts column as stored, read from the table itself. */
-  private byte[] storedFacts(String id) throws SQLException {
-    try (Connection c = rawConnection();
-        PreparedStatement s = c.prepareStatement("SELECT facts FROM agreements WHERE id = ?")) {
-      s.setString(1, id);
-      try (var rs = s.executeQuery()) {
-        assertThat(rs.next()).isTrue();
-        return rs.getBytes(1);
-      }
-    }
   }
 
   private static AgreementRow withDocument(AgreementRow r, String document) {

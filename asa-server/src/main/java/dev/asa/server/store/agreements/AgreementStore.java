@@ -437,15 +437,11 @@ public final class AgreementStore {
         .bind("id", row.id())
         .bind("version", row.version())
         .bind("state", row.state().wireName())
-        // A live agreement's facts are written again at its every change, so they are kept as
-        // text until it ends, and packed smallest then, once (as an event row's payload is, and
-        // for the same reason: packing each short-lived value cost more CPU than its bytes were
-        // worth; see PackedText.unpacked).
         .bind(
             "facts",
             kept
                 ? PackedText.packSmallest(row.facts(), Dictionary.VOCABULARY)
-                : PackedText.unpacked(row.facts()))
+                : PackedText.pack(row.facts(), Dictionary.VOCABULARY))
         .bind("service_type", row.serviceType())
         .bind("client_identity", row.clientIdentity())
         .bind("provider_identity", row.providerIdentity())

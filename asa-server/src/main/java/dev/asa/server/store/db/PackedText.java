@@ -167,10 +167,9 @@ public final class PackedText {
   /**
    * The stored form of {@code text} left unpacked (null stays null), read by {@link #unpack} like
    * any other: for values that live briefly, an agreement's event rows above all (its whole log is
-   * packed into one trail when it ends, and the rows go) and a live agreement's facts (written
-   * again at its every change, packed smallest once it ends), where packing each value, the
-   * dictionary loaded every time, cost more CPU than its bytes were worth. A text that begins with
-   * a byte naming a dictionary (no JSON text does) is packed, so that it cannot be misread.
+   * packed into one trail when it ends, and the rows go), where packing each value, the dictionary
+   * loaded every time, cost more CPU than its bytes were worth. A text that begins with a byte
+   * naming a dictionary (no JSON text does) is packed, so that it cannot be misread.
    */
   public static byte[] unpacked(String text) {
     if (text == null) {
