@@ -825,6 +825,25 @@ abstract class StoreContract {
     assertThat(store.agreements().find(id)).contains(closed);
   }
 
+  /**
+   * An event at a seq the log already holds is refused by name, and the change with it writes
+   * nothing (the events are a batch of plain statements: their driver's error is read as JDBI's).
+   */
+  @Test
+  void anEventAtATakenSeqIsRefusedByNameAndTheChangeWritesNothing() {
+    AgreementRow v1 = created("taken-seq");
+    String id = v1.id();
+    AgreementRow v2 = next(v1, State.ACTIVE);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() ->
+            store
+                .writes()
+                .commit(new Commit(v1, v2, List.of(event(id, 2), event(id, 1)), List.of())))
+        .isInstanceOf(DuplicateKeyException.class)
+        .hasMessageContaining("an event seq of agreement " + id + " is already taken");
+    assertThat(store.agreements().find(id)).contains(v1);
+    assertThat(store.events().log(id)).containsExactly(event(id, 1));
+  }
+
   private static AgreementRow withDocument(AgreementRow r, String document) {
     return new AgreementRow(
         r.id(),

@@ -4,6 +4,7 @@ import dev.asa.server.store.db.Database;
 import dev.asa.server.store.db.EpochMillis;
 import dev.asa.server.store.db.PackedDigest;
 import dev.asa.server.store.db.PackedText;
+import dev.asa.server.store.db.PlainStatements;
 import dev.asa.server.store.db.SqlErrors;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -11,7 +12,6 @@ import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.mapper.RowMapper;
-import org.jdbi.v3.core.statement.PreparedBatch;
 
 /**
  * The agreements' event logs: append-only and hash-chained. The store does not compute or check the
@@ -26,11 +26,9 @@ public final class EventStore {
 
   private static final String COLUMNS =
       "agreement_id, seq, type, actor, occurred_at, payload, prev_hash, hash";
+  // Positional (a plain statement, at every change): in the order of COLUMNS.
   private static final String INSERT =
-      "INSERT INTO agreement_events ("
-          + COLUMNS
-          + ") VALUES (:agreement_id, :seq, :type, :actor, :occurred_at, :payload, :prev_hash,"
-          + " :hash)";
+      "INSERT INTO agreement_events (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
   // An agreement's events are in their rows, or, once it has ended, packed into one row of
   // agreement_trails (EventTrail). One statement reads both, so a packing that commits meanwhile
   // is seen whole or not at all.
@@ -158,20 +156,6 @@ public final class EventStore {
     if (events.isEmpty()) {
       return;
     }
-    PreparedBatch batch = handle.prepareBatch(INSERT);
-    for (EventRecord e : events) {
-      batch
-          .bind("agreement_id", e.agreementId())
-          .bind("seq", e.seq())
-          .bind("type", e.type())
-          // Unpacked: the rows live until the agreement ends, when the log is packed whole.
-          .bind("actor", PackedText.unpacked(e.actor()))
-          .bind("occurred_at", e.at().toEpochMilli())
-          .bind("payload", PackedText.unpacked(e.payload()))
-          .bind("prev_hash", PackedDigest.pack(e.prevHash()))
-          .bind("hash", PackedDigest.pack(e.hash()))
-          .add();
-    }
     SqlErrors.naming(
         () ->
             "an event seq of agreement "
@@ -181,6 +165,23 @@ public final class EventStore {
                 + ".."
                 + events.getLast().seq()
                 + ")",
-        batch::execute);
+        () -> {
+          PlainStatements.batch(
+              handle,
+              INSERT,
+              events,
+              (statement, e) -> {
+                statement.setString(1, e.agreementId());
+                statement.setLong(2, e.seq());
+                statement.setString(3, e.type());
+                // Unpacked: the rows live until the agreement ends, when the log is packed whole.
+                statement.setBytes(4, PackedText.unpacked(e.actor()));
+                statement.setLong(5, e.at().toEpochMilli());
+                statement.setBytes(6, PackedText.unpacked(e.payload()));
+                statement.setBytes(7, PackedDigest.pack(e.prevHash()));
+                statement.setBytes(8, PackedDigest.pack(e.hash()));
+              });
+          return null;
+        });
   }
 }

@@ -24,7 +24,8 @@ import org.jdbi.v3.core.statement.StatementContext;
  * <p>Used by one thread at a time (the writer's lock, or the reader connection's borrower). A
  * cached statement may still hold the parameters of its last use; JDBI binds every one again.
  */
-final class CachingStatementBuilder extends DefaultStatementBuilder {
+final class CachingStatementBuilder extends DefaultStatementBuilder
+    implements PlainStatements.KeepsStatements {
 
   private final Map<String, PreparedStatement> bySql = new HashMap<>();
   private final Set<Statement> cached = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -35,6 +36,11 @@ final class CachingStatementBuilder extends DefaultStatementBuilder {
     if (context.isReturningGeneratedKeys() || context.isConcurrentUpdatable()) {
       return super.create(connection, sql, context); // prepared differently: not worth keeping
     }
+    return kept(connection, sql);
+  }
+
+  @Override
+  public PreparedStatement kept(Connection connection, String sql) throws SQLException {
     PreparedStatement statement = bySql.get(sql);
     if (statement == null) {
       statement = connection.prepareStatement(sql);

@@ -32,10 +32,11 @@ public final class NonceTable implements NonceRegistry {
   static final Duration PRUNE_EVERY = Duration.ofSeconds(60);
 
   // "excluded" names the row that was refused; the WHERE makes a live row win the conflict.
+  // Positional (a plain statement, in every write's transaction): digest, keep until, now.
   private static final String RECORD =
-      "INSERT INTO request_nonces (digest, expires_at) VALUES (:digest, :keep_until)"
+      "INSERT INTO request_nonces (digest, expires_at) VALUES (?, ?)"
           + " ON CONFLICT (digest) DO UPDATE SET expires_at = excluded.expires_at"
-          + " WHERE request_nonces.expires_at < :now";
+          + " WHERE request_nonces.expires_at < ?";
   private static final String PRUNE = "DELETE FROM request_nonces WHERE expires_at < :now";
 
   private final Database database;
@@ -92,12 +93,15 @@ public final class NonceTable implements NonceRegistry {
 
   /** Records the nonce in the transaction of {@code handle}; false when a live row holds it. */
   static boolean record(org.jdbi.v3.core.Handle handle, PendingNonce.Nonce n) {
-    return handle
-            .createUpdate(RECORD)
-            .bind("digest", NonceRegistry.fingerprint(n.keyId(), n.nonce()))
-            .bind("keep_until", n.keepUntil())
-            .bind("now", n.nowSecond())
-            .execute()
+    byte[] digest = NonceRegistry.fingerprint(n.keyId(), n.nonce());
+    return PlainStatements.update(
+            handle,
+            RECORD,
+            statement -> {
+              statement.setBytes(1, digest);
+              statement.setLong(2, n.keepUntil());
+              statement.setLong(3, n.nowSecond());
+            })
         == 1;
   }
 

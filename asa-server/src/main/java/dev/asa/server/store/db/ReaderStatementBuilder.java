@@ -30,7 +30,8 @@ import org.sqlite.SQLiteConnection;
  * statement is reset when JDBI closes its result set, which ends the read's snapshot: a later read
  * on the connection sees the latest commit.
  */
-final class ReaderStatementBuilder extends DefaultStatementBuilder {
+final class ReaderStatementBuilder extends DefaultStatementBuilder
+    implements PlainStatements.KeepsStatements {
 
   private final Map<Connection, CachingStatementBuilder> byConnection =
       Collections.synchronizedMap(new WeakHashMap<>());
@@ -43,6 +44,12 @@ final class ReaderStatementBuilder extends DefaultStatementBuilder {
     }
     Connection physical = connection.unwrap(SQLiteConnection.class);
     return builderOf(physical).create(physical, sql, context);
+  }
+
+  @Override
+  public PreparedStatement kept(Connection connection, String sql) throws SQLException {
+    Connection physical = connection.unwrap(SQLiteConnection.class);
+    return builderOf(physical).kept(physical, sql);
   }
 
   /** Keeps a cached statement open for the connection's next read; closes any other. */

@@ -1,6 +1,7 @@
 package dev.asa.server.store.db;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.sql.PreparedStatement;
@@ -126,6 +127,69 @@ class SqliteDatabaseTest {
               });
       assertThat(seenInside).as("inside a write: committed rows only").isEqualTo(51);
     }
+  }
+
+  /**
+   * A plain statement ({@link PlainStatements}) uses the connection's kept statement, on the writer
+   * and on a reader alike, ends a read's snapshot by closing its rows (a later read sees the latest
+   * commit), and its errors are translated as a JDBI statement's are: a taken key is a {@link
+   * DuplicateKeyException}, and the write rolls back.
+   */
+  @Test
+  void aPlainStatementUsesTheKeptStatementAndItsErrorsAreTranslated() throws SQLException {
+    try (SqliteDatabase database = SqliteDatabase.open(dir.resolve("asa.db"))) {
+      database.write(
+          "creating", h -> h.execute("CREATE TABLE probe (n INTEGER NOT NULL PRIMARY KEY)"));
+      var onWriter = new java.util.ArrayList<java.sql.Statement>();
+      for (int n = 1; n <= 3; n++) {
+        int value = n;
+        long inserted =
+            database.write(
+                "inserting",
+                h ->
+                    PlainStatements.query(
+                        h,
+                        "INSERT INTO probe (n) VALUES (?) RETURNING n",
+                        st -> st.setInt(1, value),
+                        rows -> {
+                          onWriter.add(rows.getStatement());
+                          rows.next();
+                          return rows.getLong(1);
+                        }));
+        assertThat(inserted).isEqualTo(n);
+        assertThat(plainCount(database)).as("a reader sees each commit").isEqualTo(n);
+      }
+      assertThat(onWriter).as("one kept statement").containsOnly(onWriter.get(0));
+      assertThat(onWriter.get(0).isClosed()).isFalse();
+
+      assertThatThrownBy(() ->
+              database.write(
+                  "inserting a taken key",
+                  h -> {
+                    h.execute("INSERT INTO probe (n) VALUES (4)");
+                    return PlainStatements.query(
+                        h,
+                        "INSERT INTO probe (n) VALUES (?) RETURNING n",
+                        st -> st.setInt(1, 1),
+                        rows -> rows.next());
+                  }))
+          .isInstanceOf(DuplicateKeyException.class);
+      assertThat(plainCount(database)).as("rolled back whole").isEqualTo(3);
+    }
+  }
+
+  private static int plainCount(SqliteDatabase database) {
+    return database.read(
+        "counting",
+        h ->
+            PlainStatements.query(
+                h,
+                "SELECT count(*) FROM probe",
+                st -> {},
+                rows -> {
+                  rows.next();
+                  return rows.getInt(1);
+                }));
   }
 
   private static int count(Handle h) {
