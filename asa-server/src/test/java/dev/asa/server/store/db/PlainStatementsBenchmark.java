@@ -74,13 +74,7 @@ public class PlainStatementsBenchmark {
 
   @TearDown(Level.Trial)
   public void tearDown() throws IOException {
-    database.close();
-    try (var files = Files.list(dir)) {
-      for (Path f : files.toList()) {
-        Files.delete(f);
-      }
-    }
-    Files.delete(dir);
+    BenchmarkDatabases.closeAndDelete(database, dir);
   }
 
   @Benchmark
@@ -141,7 +135,6 @@ public class PlainStatementsBenchmark {
   }
 
   private static String id(int i) {
-    // Spread over the key space, as random agreement ids are.
-    return String.format("asa-2026-12-08-%016x", i * 0x9E3779B97F4A7C15L);
+    return BenchmarkDatabases.spreadId(i);
   }
 }
