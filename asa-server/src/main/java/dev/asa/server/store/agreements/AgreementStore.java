@@ -22,9 +22,7 @@ import java.util.Objects;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.mapper.RowMapper;
-import org.jdbi.v3.core.statement.PreparedBatch;
 import org.jdbi.v3.core.statement.Query;
-import org.jdbi.v3.core.statement.SqlStatement;
 
 /**
  * The agreements: one row each, the current document plus the columns the server queries by, with
@@ -41,12 +39,12 @@ public final class AgreementStore {
           + " a.provider_identity, a.evaluator_identity, a.created_at, a.updated_at, a.amount,"
           + " a.currency";
 
+  // Positional, as every statement on the path of a change (run with PlainStatements): bound by
+  // bindInsert in this order.
   private static final String INSERT =
       "INSERT INTO agreements (id, version, state, document, facts, service_type, client_identity,"
           + " provider_identity, evaluator_identity, created_at, updated_at, amount, currency)"
-          + " VALUES (:id, :version, :state, :document, :facts, :service_type, :client_identity,"
-          + " :provider_identity, :evaluator_identity, :created_at, :updated_at, :amount, :currency)"
-          + " RETURNING row_seq";
+          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING row_seq";
   // created_at is deliberately not updated: it is when the agreement came to be. Positional (run
   // with PlainStatements, on every change): bound by bindUpdate in this order.
   private static final String UPDATE =
@@ -57,9 +55,9 @@ public final class AgreementStore {
   private static final String UPDATE_KEEPING_DOCUMENT = UPDATE.replace(" document = ?,", "");
   private static final String INSERT_PARTY =
       "INSERT INTO agreement_parties (identity_value, row_seq, agreement_id, role)"
-          + " VALUES (:identity_value, :row_seq, :agreement_id, :role)";
+          + " VALUES (?, ?, ?, ?)";
   private static final String DELETE_PARTY =
-      "DELETE FROM agreement_parties WHERE identity_value = :identity_value AND row_seq = :row_seq";
+      "DELETE FROM agreement_parties WHERE identity_value = ? AND row_seq = ?";
   private static final String INSERT_LINK =
       "INSERT INTO agreement_links (parent_id, child_id) VALUES (:parent_id, :child_id)";
 
@@ -150,7 +148,15 @@ public final class AgreementStore {
     long rowSeq =
         SqlErrors.naming(
             () -> "agreement " + row.id() + " already exists",
-            () -> bindColumns(handle.createQuery(INSERT), row).mapTo(Long.class).one());
+            () ->
+                PlainStatements.query(
+                    handle,
+                    INSERT,
+                    statement -> bindInsert(statement, row),
+                    rows -> {
+                      rows.next();
+                      return rows.getLong(1);
+                    }));
     insertParties(handle, row, rowSeq, parties(row));
   }
 
@@ -464,22 +470,23 @@ public final class AgreementStore {
         : PackedText.pack(row.facts(), Dictionary.VOCABULARY);
   }
 
-  /** Binds the columns of {@link #INSERT}. */
-  private static <S extends SqlStatement<S>> S bindColumns(S statement, AgreementRow row) {
-    return statement
-        .bind("document", packedDocument(row))
-        .bind("id", row.id())
-        .bind("version", row.version())
-        .bind("state", row.state().wireName())
-        .bind("facts", packedFacts(row))
-        .bind("service_type", row.serviceType())
-        .bind("client_identity", row.clientIdentity())
-        .bind("provider_identity", row.providerIdentity())
-        .bind("evaluator_identity", row.evaluatorIdentity())
-        .bind("created_at", row.createdAt().toEpochMilli())
-        .bind("updated_at", row.updatedAt().toEpochMilli())
-        .bind("amount", row.amount())
-        .bind("currency", row.currency());
+  /** Binds {@link #INSERT}'s parameters. */
+  private static void bindInsert(PreparedStatement statement, AgreementRow row)
+      throws SQLException {
+    int i = 1;
+    statement.setString(i++, row.id());
+    statement.setLong(i++, row.version());
+    statement.setString(i++, row.state().wireName());
+    statement.setBytes(i++, packedDocument(row));
+    statement.setBytes(i++, packedFacts(row));
+    statement.setString(i++, row.serviceType());
+    statement.setString(i++, row.clientIdentity());
+    statement.setString(i++, row.providerIdentity());
+    statement.setString(i++, row.evaluatorIdentity());
+    statement.setLong(i++, row.createdAt().toEpochMilli());
+    statement.setLong(i++, row.updatedAt().toEpochMilli());
+    statement.setString(i++, row.amount());
+    statement.setString(i, row.currency());
   }
 
   /** identity value -> its roles in the agreement ("client", "client,evaluator"...). */
@@ -508,16 +515,21 @@ public final class AgreementStore {
     if (parties.isEmpty()) {
       return;
     }
-    PreparedBatch batch = handle.prepareBatch(INSERT_PARTY);
-    parties.forEach((identity, roles) ->
-        batch
-            .bind("identity_value", identity)
-            .bind("row_seq", rowSeq)
-            .bind("agreement_id", row.id())
-            .bind("role", roles)
-            .add());
     SqlErrors.naming(
-        () -> "party rows of agreement " + row.id() + " already exist", batch::execute);
+        () -> "party rows of agreement " + row.id() + " already exist",
+        () -> {
+          PlainStatements.batch(
+              handle,
+              INSERT_PARTY,
+              List.copyOf(parties.entrySet()),
+              (statement, party) -> {
+                statement.setString(1, party.getKey());
+                statement.setLong(2, rowSeq);
+                statement.setString(3, row.id());
+                statement.setString(4, party.getValue());
+              });
+          return null;
+        });
   }
 
   /** Deletes the party rows of an agreement (its row position), inside the caller's transaction. */
@@ -525,10 +537,13 @@ public final class AgreementStore {
     if (parties.isEmpty()) {
       return;
     }
-    PreparedBatch batch = handle.prepareBatch(DELETE_PARTY);
-    parties
-        .keySet()
-        .forEach(identity -> batch.bind("identity_value", identity).bind("row_seq", rowSeq).add());
-    batch.execute();
+    PlainStatements.batch(
+        handle,
+        DELETE_PARTY,
+        List.copyOf(parties.keySet()),
+        (statement, identity) -> {
+          statement.setString(1, identity);
+          statement.setLong(2, rowSeq);
+        });
   }
 }

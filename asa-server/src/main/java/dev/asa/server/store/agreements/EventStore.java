@@ -36,11 +36,13 @@ public final class EventStore {
       " UNION ALL SELECT a.id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, t.trail"
           + " FROM agreement_trails t JOIN agreements a ON a.row_seq = t.agreement_seq"
           + " WHERE a.id = :agreement_id";
+  // Positional (read in the transaction that ends an agreement, to pack it): the id, twice.
   private static final String SELECT_LOG =
-      "SELECT "
-          + COLUMNS
-          + ", NULL AS trail FROM agreement_events WHERE agreement_id = :agreement_id"
-          + TRAIL_BRANCH;
+      ("SELECT "
+              + COLUMNS
+              + ", NULL AS trail FROM agreement_events WHERE agreement_id = :agreement_id"
+              + TRAIL_BRANCH)
+          .replace(":agreement_id", "?");
   // No subquery with ORDER BY and LIMIT: PostgreSQL would type its NULL trail as text there,
   // which the trail branch's bytea cannot join.
   private static final String SELECT_LAST =
@@ -49,12 +51,12 @@ public final class EventStore {
           + ", NULL AS trail FROM agreement_events WHERE agreement_id = :agreement_id"
           + " AND seq = (SELECT max(seq) FROM agreement_events WHERE agreement_id = :agreement_id)"
           + TRAIL_BRANCH;
+  // Positional, as SELECT_LOG: the trail, then the id; the id.
   private static final String PACK =
       "INSERT INTO agreement_trails (agreement_seq, trail)"
-          + " SELECT row_seq, :trail FROM agreements WHERE id = :agreement_id"
+          + " SELECT row_seq, ? FROM agreements WHERE id = ?"
           + " ON CONFLICT (agreement_seq) DO UPDATE SET trail = excluded.trail";
-  private static final String DELETE_ROWS =
-      "DELETE FROM agreement_events WHERE agreement_id = :agreement_id";
+  private static final String DELETE_ROWS = "DELETE FROM agreement_events WHERE agreement_id = ?";
 
   /** An event as read from its row. */
   private static final RowMapper<EventRecord> ROW =
@@ -93,14 +95,20 @@ public final class EventStore {
   /** The agreement's event log, ordered by seq, read in the caller's transaction. */
   public static List<EventRecord> logIn(Handle handle, String agreementId) {
     List<EventRecord> events =
-        new ArrayList<>(
-            handle
-                .createQuery(SELECT_LOG)
-                .bind("agreement_id", agreementId)
-                .map(ROW_OR_TRAIL)
-                .stream()
-                .flatMap(List::stream)
-                .toList());
+        PlainStatements.query(
+            handle,
+            SELECT_LOG,
+            statement -> {
+              statement.setString(1, agreementId);
+              statement.setString(2, agreementId);
+            },
+            rows -> {
+              List<EventRecord> read = new ArrayList<>();
+              while (rows.next()) {
+                read.addAll(ROW_OR_TRAIL.map(rows, null));
+              }
+              return read;
+            });
     events.sort(Comparator.comparingLong(EventRecord::seq));
     return events;
   }
@@ -128,12 +136,15 @@ public final class EventStore {
     if (events.isEmpty()) {
       return;
     }
-    handle
-        .createUpdate(PACK)
-        .bind("trail", EventTrail.pack(events))
-        .bind("agreement_id", agreementId)
-        .execute();
-    handle.createUpdate(DELETE_ROWS).bind("agreement_id", agreementId).execute();
+    byte[] trail = EventTrail.pack(events);
+    PlainStatements.update(
+        handle,
+        PACK,
+        statement -> {
+          statement.setBytes(1, trail);
+          statement.setString(2, agreementId);
+        });
+    PlainStatements.update(handle, DELETE_ROWS, statement -> statement.setString(1, agreementId));
   }
 
   /** Refuses, before anything is written, events of another agreement than the one changed. */

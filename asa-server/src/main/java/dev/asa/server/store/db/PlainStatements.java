@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.util.List;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.JdbiException;
@@ -67,9 +68,9 @@ public final class PlainStatements {
     void bind(PreparedStatement statement, T item) throws SQLException;
   }
 
-  /** The same write for each of {@code items}, sent as one batch. */
-  public static <T> void batch(Handle handle, String sql, List<T> items, ItemBinder<T> binder) {
-    run(
+  /** The same write for each of {@code items}, sent as one batch; returns each one's row count. */
+  public static <T> int[] batch(Handle handle, String sql, List<T> items, ItemBinder<T> binder) {
+    return run(
         handle,
         sql,
         statement -> {
@@ -79,6 +80,16 @@ public final class PlainStatements {
           }
           return statement.executeBatch();
         });
+  }
+
+  /** Binds a nullable integer column: a number, or SQL NULL. */
+  public static void setNullableLong(PreparedStatement statement, int index, Number value)
+      throws SQLException {
+    if (value == null) {
+      statement.setNull(index, Types.BIGINT);
+    } else {
+      statement.setLong(index, value.longValue());
+    }
   }
 
   private interface Execution<T> {

@@ -6,8 +6,12 @@ import dev.asa.ledger.Accounts;
 import dev.asa.ledger.Transfer;
 import dev.asa.server.store.db.Database;
 import dev.asa.server.store.db.EpochMillis;
+import dev.asa.server.store.db.PlainStatements;
 import dev.asa.server.store.db.SqlErrors;
 import java.math.BigDecimal;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
@@ -15,7 +19,6 @@ import java.util.Locale;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.mapper.RowMapper;
-import org.jdbi.v3.core.statement.PreparedBatch;
 
 /**
  * The escrow ledger (balanced double entries, one transfer of each kind per agreement) and the
@@ -26,12 +29,13 @@ public final class LedgerStore {
 
   // A leg is keyed by its agreement's row_seq (V026); the transfer id is the agreement id, a slash
   // and the kind, put together when read (Transfer.id). Selecting the row_seq from the agreement
-  // inserts nothing when there is no such agreement: post counts the rows.
+  // inserts nothing when there is no such agreement: post counts the rows. Positional, as the
+  // statements of post all are (run with PlainStatements, with the change that decided them):
+  // bound by addLeg in this order.
   private static final String INSERT_ENTRY =
       "INSERT INTO ledger_entries (agreement_seq, kind, leg, account, direction, currency, amount,"
           + " at)"
-          + " SELECT row_seq, :kind, :leg, :account, :direction, :currency, :amount, :at"
-          + " FROM agreements WHERE id = :agreement_id";
+          + " SELECT row_seq, ?, ?, ?, ?, ?, ?, ? FROM agreements WHERE id = ?";
   private static final String ENTRY_COLUMNS =
       "a.id AS agreement_id, l.kind, l.account, l.direction, l.currency, l.amount, l.at"
           + " FROM ledger_entries l JOIN agreements a ON a.row_seq = l.agreement_seq";
@@ -50,14 +54,15 @@ public final class LedgerStore {
 
   /** Takes the agreement's row lock (PostgreSQL) so two units of work cannot both spend a hold. */
   private static final String LOCK_AGREEMENT =
-      "UPDATE agreements SET version = version WHERE id = :agreement_id";
+      "UPDATE agreements SET version = version WHERE id = ?";
 
   // A holding account's legs are all its own agreement's (Transfer's rule), so they are read
-  // through the agreement's key rather than an index by account.
+  // through the agreement's key rather than an index by account. Bound: agreement id, account,
+  // currency.
   static final String SELECT_HOLDING_LEGS =
       "SELECT direction, amount FROM ledger_entries"
-          + " WHERE agreement_seq = (SELECT row_seq FROM agreements WHERE id = :agreement_id)"
-          + " AND account = :account AND currency = :currency";
+          + " WHERE agreement_seq = (SELECT row_seq FROM agreements WHERE id = ?)"
+          + " AND account = ? AND currency = ?";
 
   private static final String INSERT_AUTHORIZATION =
       "INSERT INTO escrow_authorizations (agreement_id, binding, body, created_at)"
@@ -83,13 +88,6 @@ public final class LedgerStore {
             LedgerEntry.Direction.valueOf(rs.getString("direction").toUpperCase(Locale.ROOT)),
             new Money(new BigDecimal(rs.getString("amount")), currency),
             EpochMillis.instant(rs, "at"));
-      };
-
-  /** One leg's effect on its account's balance: credits add, debits subtract. */
-  private static final RowMapper<BigDecimal> SIGNED_LEG =
-      (rs, context) -> {
-        BigDecimal amount = new BigDecimal(rs.getString("amount"));
-        return "credit".equals(rs.getString("direction")) ? amount : amount.negate();
       };
 
   private final Database database;
@@ -164,9 +162,6 @@ public final class LedgerStore {
     if (Accounts.isHolding(t.from())) {
       requireHeld(handle, t, lockedAgreement);
     }
-    PreparedBatch batch = handle.prepareBatch(INSERT_ENTRY);
-    addLeg(batch, t, 0, t.from(), LedgerEntry.Direction.DEBIT);
-    addLeg(batch, t, 1, t.to(), LedgerEntry.Direction.CREDIT);
     int[] inserted =
         SqlErrors.naming(
             () ->
@@ -175,7 +170,12 @@ public final class LedgerStore {
                     + " already has a "
                     + t.kind().wireName()
                     + " transfer",
-            batch::execute);
+            () ->
+                PlainStatements.batch(
+                    handle,
+                    INSERT_ENTRY,
+                    List.of(LedgerEntry.Direction.DEBIT, LedgerEntry.Direction.CREDIT),
+                    (statement, direction) -> addLeg(statement, t, direction)));
     if (Arrays.stream(inserted).sum() != 2) {
       throw new IllegalStateException(
           "no agreement " + t.agreementId() + " to post a " + t.kind().wireName() + " to");
@@ -199,16 +199,18 @@ public final class LedgerStore {
 
   private static void requireHeld(Handle handle, Transfer t, boolean lockedAgreement) {
     if (!lockedAgreement) {
-      handle.createUpdate(LOCK_AGREEMENT).bind("agreement_id", t.agreementId()).execute();
+      PlainStatements.update(handle, LOCK_AGREEMENT, s -> s.setString(1, t.agreementId()));
     }
     BigDecimal balance =
-        handle
-            .createQuery(SELECT_HOLDING_LEGS)
-            .bind("agreement_id", t.agreementId())
-            .bind("account", t.from())
-            .bind("currency", t.amount().currency().code())
-            .map(SIGNED_LEG)
-            .reduce(BigDecimal.ZERO, BigDecimal::add);
+        PlainStatements.query(
+            handle,
+            SELECT_HOLDING_LEGS,
+            statement -> {
+              statement.setString(1, t.agreementId());
+              statement.setString(2, t.from());
+              statement.setString(3, t.amount().currency().code());
+            },
+            LedgerStore::balance);
     if (balance.compareTo(t.amount().amount()) < 0) {
       throw new LedgerRefusedException(
           "the ledger refuses the "
@@ -225,17 +227,29 @@ public final class LedgerStore {
     }
   }
 
+  /** The sum of holding legs read: credits add, debits subtract. */
+  private static BigDecimal balance(ResultSet legs) throws SQLException {
+    BigDecimal balance = BigDecimal.ZERO;
+    while (legs.next()) {
+      BigDecimal amount = new BigDecimal(legs.getString(2));
+      balance = balance.add("credit".equals(legs.getString(1)) ? amount : amount.negate());
+    }
+    return balance;
+  }
+
+  /** Binds {@link #INSERT_ENTRY} for the transfer's leg: the debit of from, the credit of to. */
   private static void addLeg(
-      PreparedBatch batch, Transfer t, int leg, String account, LedgerEntry.Direction direction) {
-    batch
-        .bind("leg", leg)
-        .bind("agreement_id", t.agreementId())
-        .bind("kind", t.kind().wireName())
-        .bind("account", account)
-        .bind("direction", direction.name().toLowerCase(Locale.ROOT))
-        .bind("currency", t.amount().currency().code())
-        .bind("amount", t.amount().toWire())
-        .bind("at", t.at().toEpochMilli())
-        .add();
+      PreparedStatement statement, Transfer t, LedgerEntry.Direction direction)
+      throws SQLException {
+    boolean debit = direction == LedgerEntry.Direction.DEBIT;
+    int i = 1;
+    statement.setString(i++, t.kind().wireName());
+    statement.setInt(i++, debit ? 0 : 1);
+    statement.setString(i++, debit ? t.from() : t.to());
+    statement.setString(i++, direction.name().toLowerCase(Locale.ROOT));
+    statement.setString(i++, t.amount().currency().code());
+    statement.setString(i++, t.amount().toWire());
+    statement.setLong(i++, t.at().toEpochMilli());
+    statement.setString(i, t.agreementId());
   }
 }

@@ -15,6 +15,7 @@ import dev.asa.json.Json;
 import dev.asa.server.store.db.Database;
 import dev.asa.server.store.db.DuplicateKeyException;
 import dev.asa.server.store.db.EpochMillis;
+import dev.asa.server.store.db.PlainStatements;
 import dev.asa.server.store.db.SqlErrors;
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -98,22 +99,22 @@ public final class EvaluatorStore {
       "SELECT at, evaluations, canary_tasks, canary_passes, calibration_samples,"
           + " calibration_deviation FROM evaluator_record_history WHERE key_id = :key_id"
           + " ORDER BY version DESC LIMIT :limit";
+  // LOCK_PROVIDER to EXTEND_STREAK are positional: recordAssessment runs them with
+  // PlainStatements, with every verification that moves an agreement's money.
   private static final String LOCK_PROVIDER =
       "INSERT INTO provider_assessments (provider_key, assessments, last_assessed_at)"
-          + " VALUES (:provider_key, 1, :at) ON CONFLICT (provider_key) DO UPDATE SET"
+          + " VALUES (?, 1, ?) ON CONFLICT (provider_key) DO UPDATE SET"
           + " assessments = provider_assessments.assessments + 1,"
           + " last_assessed_at = excluded.last_assessed_at";
   private static final String COUNT_EVALUATION =
       "UPDATE evaluators SET evaluations = evaluations + 1, version = version + 1,"
-          + " updated_at = :at, unpublished = unpublished + 1 WHERE key_id = :key_id";
+          + " updated_at = ?, unpublished = unpublished + 1 WHERE key_id = ?";
   private static final String STREAK_HOLDERS =
-      "SELECT evaluator_key FROM evaluator_streaks WHERE provider_key = :provider_key";
+      "SELECT evaluator_key FROM evaluator_streaks WHERE provider_key = ?";
   private static final String END_STREAK =
-      "DELETE FROM evaluator_streaks WHERE provider_key = :provider_key"
-          + " AND evaluator_key = :evaluator_key";
+      "DELETE FROM evaluator_streaks WHERE provider_key = ? AND evaluator_key = ?";
   private static final String EXTEND_STREAK =
-      "INSERT INTO evaluator_streaks (provider_key, evaluator_key, streak)"
-          + " VALUES (:provider_key, :evaluator_key, 1)"
+      "INSERT INTO evaluator_streaks (provider_key, evaluator_key, streak) VALUES (?, ?, 1)"
           + " ON CONFLICT (provider_key, evaluator_key) DO UPDATE SET"
           + " streak = evaluator_streaks.streak + 1";
 
@@ -528,45 +529,57 @@ public final class EvaluatorStore {
 
   private static void recordAssessment(
       Handle handle, TreeSet<String> keys, String providerKey, Instant at) {
-    handle
-        .createUpdate(LOCK_PROVIDER)
-        .bind("provider_key", providerKey)
-        .bind("at", at.toEpochMilli())
-        .execute();
+    long stamp = at.toEpochMilli();
+    PlainStatements.update(
+        handle,
+        LOCK_PROVIDER,
+        statement -> {
+          statement.setString(1, providerKey);
+          statement.setLong(2, stamp);
+        });
     List<String> registered = new ArrayList<>();
     for (String key : keys) {
       int counted =
-          handle
-              .createUpdate(COUNT_EVALUATION)
-              .bind("at", at.toEpochMilli())
-              .bind("key_id", key)
-              .execute();
+          PlainStatements.update(
+              handle,
+              COUNT_EVALUATION,
+              statement -> {
+                statement.setLong(1, stamp);
+                statement.setString(2, key);
+              });
       if (counted == 1) {
         registered.add(key);
       }
     }
-    for (String holder :
-        handle
-            .createQuery(STREAK_HOLDERS)
-            .bind("provider_key", providerKey)
-            .mapTo(String.class)
-            .list()) {
+    List<String> holders =
+        PlainStatements.query(
+            handle,
+            STREAK_HOLDERS,
+            statement -> statement.setString(1, providerKey),
+            rows -> {
+              List<String> keysHeld = new ArrayList<>();
+              while (rows.next()) {
+                keysHeld.add(rows.getString(1));
+              }
+              return keysHeld;
+            });
+    for (String holder : holders) {
       if (!keys.contains(holder)) {
-        handle
-            .createUpdate(END_STREAK)
-            .bind("provider_key", providerKey)
-            .bind("evaluator_key", holder)
-            .execute();
+        PlainStatements.update(handle, END_STREAK, streak(providerKey, holder));
       }
     }
     for (String key : registered) {
-      handle
-          .createUpdate(EXTEND_STREAK)
-          .bind("provider_key", providerKey)
-          .bind("evaluator_key", key)
-          .execute();
+      PlainStatements.update(handle, EXTEND_STREAK, streak(providerKey, key));
       publishIfDue(handle, key, EpochMillis.truncate(at));
     }
+  }
+
+  /** Binds a streak's statement: the provider, then the evaluator. */
+  private static PlainStatements.Binder streak(String providerKey, String evaluatorKey) {
+    return statement -> {
+      statement.setString(1, providerKey);
+      statement.setString(2, evaluatorKey);
+    };
   }
 
   private static EvaluatorProfile profile(String keyId, String json) {

@@ -2,6 +2,7 @@ package dev.asa.server.store.timers;
 
 import dev.asa.server.store.db.Database;
 import dev.asa.server.store.db.EpochMillis;
+import dev.asa.server.store.db.PlainStatements;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,9 +21,10 @@ import org.jdbi.v3.core.mapper.RowMapper;
  */
 public final class TimerStore {
 
+  // UPSERT and CLEAR are positional (run with PlainStatements, with the change that sets or ends
+  // the timers); the poller's statements go through JDBI.
   private static final String UPSERT =
-      "INSERT INTO timers (id, agreement_id, kind, due_at)"
-          + " VALUES (:id, :agreement_id, :kind, :due_at)"
+      "INSERT INTO timers (id, agreement_id, kind, due_at) VALUES (?, ?, ?, ?)"
           + " ON CONFLICT (agreement_id, kind) DO UPDATE SET due_at = excluded.due_at,"
           + " done_at = NULL, claimed_until = NULL, claimed_by = NULL, attempts = 0,"
           + " last_error = NULL, dead_at = NULL";
@@ -44,7 +46,7 @@ public final class TimerStore {
           + " AND claimed_by = :node";
   // Dead timers stay: they are the operator's to inspect (dead()).
   private static final String CLEAR =
-      "DELETE FROM timers WHERE agreement_id = :agreement_id AND dead_at IS NULL";
+      "DELETE FROM timers WHERE agreement_id = ? AND dead_at IS NULL";
   private static final String FAIL =
       "UPDATE timers SET attempts = attempts + 1, last_error = :error,"
           + " due_at = COALESCE(:retry_at, due_at), dead_at = :dead_at, claimed_until = NULL,"
@@ -134,7 +136,7 @@ public final class TimerStore {
    * nothing left to time.
    */
   public static void clear(Handle handle, String agreementId) {
-    handle.createUpdate(CLEAR).bind("agreement_id", agreementId).execute();
+    PlainStatements.update(handle, CLEAR, statement -> statement.setString(1, agreementId));
   }
 
   /**
@@ -179,12 +181,14 @@ public final class TimerStore {
 
   /** Sets (or moves) a timer, forgetting its failures (a {@code Write}). */
   public static void set(Handle handle, TimerRow timer) {
-    handle
-        .createUpdate(UPSERT)
-        .bind("id", timer.id())
-        .bind("agreement_id", timer.agreementId())
-        .bind("kind", timer.kind())
-        .bind("due_at", timer.dueAt().toEpochMilli())
-        .execute();
+    PlainStatements.update(
+        handle,
+        UPSERT,
+        statement -> {
+          statement.setString(1, timer.id());
+          statement.setString(2, timer.agreementId());
+          statement.setString(3, timer.kind());
+          statement.setLong(4, timer.dueAt().toEpochMilli());
+        });
   }
 }

@@ -2,6 +2,7 @@ package dev.asa.server.store.verification;
 
 import dev.asa.server.store.db.Database;
 import dev.asa.server.store.db.EpochMillis;
+import dev.asa.server.store.db.PlainStatements;
 import dev.asa.server.store.db.SqlErrors;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;
@@ -15,19 +16,16 @@ public final class DeliverableStore {
 
   private static final String COLUMNS =
       "agreement_id, attempt, content_hash, content_url, format, content, size_bytes, delivered_at";
+  // Positional: each runs with PlainStatements, on the path of the changes that deliver and verify.
+  // INSERT is bound in the order of COLUMNS; the others take the agreement id.
   private static final String INSERT =
-      "INSERT INTO deliverables ("
-          + COLUMNS
-          + ") VALUES (:agreement_id, :attempt, :content_hash, :content_url, :format, :content,"
-          + " :size_bytes, :delivered_at)";
+      "INSERT INTO deliverables (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)";
   private static final String ERASE_CONTENT =
-      "UPDATE deliverables SET content = NULL"
-          + " WHERE agreement_id = :agreement_id AND content IS NOT NULL";
+      "UPDATE deliverables SET content = NULL WHERE agreement_id = ? AND content IS NOT NULL";
   private static final String SELECT_LATEST =
       "SELECT "
           + COLUMNS
-          + " FROM deliverables WHERE agreement_id = :agreement_id"
-          + " ORDER BY attempt DESC LIMIT 1";
+          + " FROM deliverables WHERE agreement_id = ? ORDER BY attempt DESC LIMIT 1";
 
   private static final RowMapper<DeliverableRow> ROW =
       (rs, context) ->
@@ -52,7 +50,11 @@ public final class DeliverableStore {
     return database.read(
         "reading the deliverable of agreement " + agreementId,
         handle ->
-            handle.createQuery(SELECT_LATEST).bind("agreement_id", agreementId).map(ROW).findOne());
+            PlainStatements.query(
+                handle,
+                SELECT_LATEST,
+                statement -> statement.setString(1, agreementId),
+                rows -> rows.next() ? Optional.of(ROW.map(rows, null)) : Optional.empty()));
   }
 
   /** Inserts a deliverable; the (agreement, attempt) pair must be new (a {@code Write}). */
@@ -65,21 +67,24 @@ public final class DeliverableStore {
                 + row.agreementId()
                 + " already exists",
         () ->
-            handle
-                .createUpdate(INSERT)
-                .bind("agreement_id", row.agreementId())
-                .bind("attempt", row.attempt())
-                .bind("content_hash", row.contentHash())
-                .bind("content_url", row.contentUrl())
-                .bind("format", row.format())
-                .bind("content", row.content())
-                .bind("size_bytes", row.sizeBytes())
-                .bind("delivered_at", row.deliveredAt().toEpochMilli())
-                .execute());
+            PlainStatements.update(
+                handle,
+                INSERT,
+                statement -> {
+                  int i = 1;
+                  statement.setString(i++, row.agreementId());
+                  statement.setInt(i++, row.attempt());
+                  statement.setString(i++, row.contentHash());
+                  statement.setString(i++, row.contentUrl());
+                  statement.setString(i++, row.format());
+                  statement.setString(i++, row.content());
+                  statement.setLong(i++, row.sizeBytes());
+                  statement.setLong(i, row.deliveredAt().toEpochMilli());
+                }));
   }
 
   /** Erases the content of every attempt of the agreement; hashes and sizes stay. */
   public static void eraseContent(Handle handle, String agreementId) {
-    handle.createUpdate(ERASE_CONTENT).bind("agreement_id", agreementId).execute();
+    PlainStatements.update(handle, ERASE_CONTENT, statement -> statement.setString(1, agreementId));
   }
 }

@@ -5,7 +5,9 @@ import dev.asa.server.store.db.DuplicateKeyException;
 import dev.asa.server.store.db.EpochMillis;
 import dev.asa.server.store.db.PackedText;
 import dev.asa.server.store.db.PackedText.Dictionary;
+import dev.asa.server.store.db.PlainStatements;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -25,12 +27,13 @@ public final class TaskStore {
       "id, evaluator_key, agreement_id, delivery, kind, canary_id, service_type, scheduled,"
           + " real_before, content, answer, status, outcome, created_at, deadline_at, answered_at,"
           + " ended_at";
+  // INSERT, END, WITHDRAW and SELECT_OF_LATEST_DELIVERY are positional: they run with
+  // PlainStatements, on the path of the changes that deliver and verify (the others go through
+  // JDBI). INSERT is bound by put in the order of COLUMNS.
   private static final String INSERT =
       "INSERT INTO evaluator_tasks ("
           + COLUMNS
-          + ") VALUES (:id, :evaluator_key, :agreement_id, :delivery, :kind, :canary_id,"
-          + " :service_type, :scheduled, :real_before, :content, NULL, 'open', NULL, :created_at,"
-          + " :deadline_at, NULL, NULL)";
+          + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 'open', NULL, ?, ?, NULL, NULL)";
   private static final String SELECT_BY_ID =
       "SELECT " + COLUMNS + " FROM evaluator_tasks WHERE id = :id";
   private static final String SELECT_OPEN =
@@ -57,8 +60,8 @@ public final class TaskStore {
   private static final String SELECT_OF_LATEST_DELIVERY =
       "SELECT "
           + COLUMNS
-          + " FROM evaluator_tasks WHERE agreement_id = :agreement_id AND delivery ="
-          + " (SELECT max(attempt) FROM deliverables WHERE agreement_id = :agreement_id)"
+          + " FROM evaluator_tasks WHERE agreement_id = ? AND delivery ="
+          + " (SELECT max(attempt) FROM deliverables WHERE agreement_id = ?)"
           + " ORDER BY created_at, id";
   private static final String SELECT_DUE_QUALIFICATION =
       "SELECT "
@@ -72,12 +75,12 @@ public final class TaskStore {
   private static final String REPLACE_CONTENT =
       "UPDATE evaluator_tasks SET content = :content WHERE id = :id AND status = 'open'";
   private static final String END =
-      "UPDATE evaluator_tasks SET status = :status, outcome = :outcome, content = NULL,"
-          + " answer = NULL, ended_at = :at WHERE id = :id AND status IN ('open', 'answered')";
+      "UPDATE evaluator_tasks SET status = ?, outcome = ?, content = NULL,"
+          + " answer = NULL, ended_at = ? WHERE id = ? AND status IN ('open', 'answered')";
   private static final String WITHDRAW =
-      "UPDATE evaluator_tasks SET status = 'withdrawn', outcome = :outcome, content = NULL,"
-          + " answer = NULL, ended_at = :at WHERE agreement_id = :agreement_id"
-          + " AND delivery < :before AND status IN ('open', 'answered')";
+      "UPDATE evaluator_tasks SET status = 'withdrawn', outcome = ?, content = NULL,"
+          + " answer = NULL, ended_at = ? WHERE agreement_id = ?"
+          + " AND delivery < ? AND status IN ('open', 'answered')";
   private static final String SCHEDULED_REAL =
       "SELECT count(*) FROM evaluator_tasks WHERE evaluator_key = :evaluator_key AND kind = 'real'"
           + " AND scheduled = 1";
@@ -191,11 +194,20 @@ public final class TaskStore {
     return database.lookup(
         "reading the evaluator tasks of agreement " + agreementId,
         handle ->
-            handle
-                .createQuery(SELECT_OF_LATEST_DELIVERY)
-                .bind("agreement_id", agreementId)
-                .map(ROW)
-                .list());
+            PlainStatements.query(
+                handle,
+                SELECT_OF_LATEST_DELIVERY,
+                statement -> {
+                  statement.setString(1, agreementId);
+                  statement.setString(2, agreementId);
+                },
+                rows -> {
+                  List<TaskRow> tasks = new ArrayList<>();
+                  while (rows.next()) {
+                    tasks.add(ROW.map(rows, null));
+                  }
+                  return tasks;
+                }));
   }
 
   /**
@@ -303,46 +315,54 @@ public final class TaskStore {
 
   /** Puts a new task in an evaluator's queue (a {@code Write}). */
   public static void put(Handle handle, TaskRow row) {
-    handle
-        .createUpdate(INSERT)
-        .bind("id", row.id())
-        .bind("evaluator_key", row.evaluatorKey())
-        .bind("agreement_id", row.agreementId())
-        .bind("delivery", row.delivery())
-        .bind("kind", row.kind().column())
-        .bind("canary_id", row.canaryId())
-        .bind("service_type", row.serviceType())
-        .bind("scheduled", row.scheduled() ? 1 : 0)
-        .bind("real_before", row.realBefore())
-        .bind("content", PackedText.pack(row.content(), Dictionary.forDocument(row.serviceType())))
-        .bind("created_at", row.createdAt().toEpochMilli())
-        .bind("deadline_at", row.deadlineAt().toEpochMilli())
-        .execute();
+    PlainStatements.update(
+        handle,
+        INSERT,
+        statement -> {
+          int i = 1;
+          statement.setString(i++, row.id());
+          statement.setString(i++, row.evaluatorKey());
+          statement.setString(i++, row.agreementId());
+          PlainStatements.setNullableLong(statement, i++, row.delivery());
+          statement.setString(i++, row.kind().column());
+          statement.setString(i++, row.canaryId());
+          statement.setString(i++, row.serviceType());
+          statement.setInt(i++, row.scheduled() ? 1 : 0);
+          PlainStatements.setNullableLong(statement, i++, row.realBefore());
+          statement.setBytes(
+              i++, PackedText.pack(row.content(), Dictionary.forDocument(row.serviceType())));
+          statement.setLong(i++, row.createdAt().toEpochMilli());
+          statement.setLong(i, row.deadlineAt().toEpochMilli());
+        });
   }
 
   /** Ends the agreement's unended tasks as withdrawn; tasks already ended are left as they are. */
   public static void withdraw(
       Handle handle, String agreementId, Integer beforeDelivery, String outcome, Instant at) {
-    handle
-        .createUpdate(WITHDRAW)
-        .bind("outcome", outcome)
-        .bind("at", at.toEpochMilli())
-        .bind("agreement_id", agreementId)
-        .bind("before", beforeDelivery != null ? beforeDelivery : Integer.MAX_VALUE)
-        .execute();
+    PlainStatements.update(
+        handle,
+        WITHDRAW,
+        statement -> {
+          statement.setString(1, outcome);
+          statement.setLong(2, at.toEpochMilli());
+          statement.setString(3, agreementId);
+          statement.setInt(4, beforeDelivery != null ? beforeDelivery : Integer.MAX_VALUE);
+        });
   }
 
   /** Ends a task once: refused (DuplicateKeyException) for a task already ended. */
   public static void end(
       Handle handle, String taskId, TaskRow.Status status, String outcome, Instant at) {
     int updated =
-        handle
-            .createUpdate(END)
-            .bind("status", status.column())
-            .bind("outcome", outcome)
-            .bind("at", at.toEpochMilli())
-            .bind("id", taskId)
-            .execute();
+        PlainStatements.update(
+            handle,
+            END,
+            statement -> {
+              statement.setString(1, status.column());
+              statement.setString(2, outcome);
+              statement.setLong(3, at.toEpochMilli());
+              statement.setString(4, taskId);
+            });
     if (updated != 1) {
       throw new DuplicateKeyException("evaluator task " + taskId + " has already ended", null);
     }

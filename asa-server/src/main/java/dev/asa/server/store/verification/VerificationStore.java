@@ -4,6 +4,7 @@ import dev.asa.server.store.db.Database;
 import dev.asa.server.store.db.EpochMillis;
 import dev.asa.server.store.db.PackedText;
 import dev.asa.server.store.db.PackedText.Dictionary;
+import dev.asa.server.store.db.PlainStatements;
 import dev.asa.server.store.db.SqlErrors;
 import java.math.BigDecimal;
 import java.util.List;
@@ -25,8 +26,8 @@ public final class VerificationStore {
       "v.id, v.agreement_id, v.deliverable_hash, v.result, v.composite, v.created_at";
   private static final String INSERT =
       "INSERT INTO verifications (id, agreement_id, deliverable_hash, result, composite,"
-          + " created_at)"
-          + " VALUES (:id, :agreement_id, :deliverable_hash, :result, :composite, :created_at)";
+          + " created_at) VALUES (?, ?, ?, ?, ?, ?)"; // positional: put runs it with
+  // PlainStatements
   private static final String SELECT =
       "SELECT " + COLUMNS + " FROM verifications v WHERE v.id = :id";
   private static final String SELECT_OF_AGREEMENT =
@@ -140,15 +141,19 @@ public final class VerificationStore {
     SqlErrors.naming(
         () -> "verification " + row.id() + " already exists",
         () ->
-            handle
-                .createUpdate(INSERT)
-                .bind("id", row.id())
-                .bind("agreement_id", row.agreementId())
-                .bind("deliverable_hash", row.deliverableHash())
-                .bind("result", PackedText.packSmallest(row.result(), Dictionary.VOCABULARY))
-                .bind("composite", row.composite() == null ? null : row.composite().toPlainString())
-                .bind("created_at", row.createdAt().toEpochMilli())
-                .execute());
+            PlainStatements.update(
+                handle,
+                INSERT,
+                statement -> {
+                  statement.setString(1, row.id());
+                  statement.setString(2, row.agreementId());
+                  statement.setString(3, row.deliverableHash());
+                  statement.setBytes(
+                      4, PackedText.packSmallest(row.result(), Dictionary.VOCABULARY));
+                  statement.setString(
+                      5, row.composite() == null ? null : row.composite().toPlainString());
+                  statement.setLong(6, row.createdAt().toEpochMilli());
+                }));
   }
 
   /** Decimals are stored as their exact text, like the ledger's amounts. */
