@@ -2,6 +2,7 @@ package dev.asa.server.store.shadow;
 
 import dev.asa.server.store.db.Database;
 import dev.asa.server.store.db.EpochMillis;
+import dev.asa.server.store.db.PlainStatements;
 import dev.asa.server.store.db.SqlErrors;
 import java.time.Instant;
 import java.util.List;
@@ -24,8 +25,9 @@ public final class SealStore {
           + ") VALUES (:id, :agreement_id, :sealer_key, :commitment, :seal, :envelope,"
           + " :hardening, :validation, :created_at, :revealed_at)";
   private static final String SELECT_BY_ID = "SELECT " + COLUMNS + " FROM seals WHERE id = :id";
+  // Positional: run with PlainStatements, at every verification of an agreement.
   private static final String SELECT_BY_AGREEMENT =
-      "SELECT " + COLUMNS + " FROM seals WHERE agreement_id = :agreement_id";
+      "SELECT " + COLUMNS + " FROM seals WHERE agreement_id = ?";
   private static final String UPDATE_VALIDATION =
       "UPDATE seals SET validation = :validation WHERE id = :id";
   private static final String REVEAL =
@@ -75,11 +77,11 @@ public final class SealStore {
     return database.read(
         "reading the seal of agreement " + agreementId,
         handle ->
-            handle
-                .createQuery(SELECT_BY_AGREEMENT)
-                .bind("agreement_id", agreementId)
-                .map(ROW)
-                .findOne());
+            PlainStatements.query(
+                handle,
+                SELECT_BY_AGREEMENT,
+                statement -> statement.setString(1, agreementId),
+                rows -> rows.next() ? Optional.of(ROW.map(rows, null)) : Optional.empty()));
   }
 
   /** Who read a seal's criteria, oldest first. */
