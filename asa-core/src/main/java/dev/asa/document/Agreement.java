@@ -57,13 +57,25 @@ public final class Agreement {
   private final Digest hash;
   private final Map<Role, Ed25519Signature> signatures;
   private final ServerFacts facts;
+  // The members but status as JSON text, written once for this agreement and every one made from
+  // it by a change of state or facts (they share those members): see MembersText.
+  private final MembersText.Shared membersText;
 
   Agreement(ObjectNode document, AgreementTerms terms, ServerFacts facts) {
-    this(document, terms, computeHash(document), facts);
+    this(document, terms, computeHash(document), facts, new MembersText.Shared(document));
   }
 
-  /** For changes outside the signed terms (status, signatures, facts): the hash stays. */
-  private Agreement(ObjectNode document, AgreementTerms terms, Digest hash, ServerFacts facts) {
+  /**
+   * For changes outside the signed terms (status, signatures, facts): the hash stays. {@code
+   * membersText} is the one of the agreement changed where only status or facts changed, a new one
+   * where a member changed.
+   */
+  private Agreement(
+      ObjectNode document,
+      AgreementTerms terms,
+      Digest hash,
+      ServerFacts facts,
+      MembersText.Shared membersText) {
     if (document.has(FACTS_MEMBER)) {
       throw new IllegalArgumentException(
           "an agreement document never holds server facts; they are kept apart");
@@ -74,6 +86,7 @@ public final class Agreement {
     this.hash = hash;
     this.signatures = readSignatures(document);
     this.facts = Objects.requireNonNull(facts, "facts");
+    this.membersText = membersText;
   }
 
   /**
@@ -172,9 +185,7 @@ public final class Agreement {
    * AgreementDocuments#readStored(String, State)} puts the status back.
    */
   public String toStoredText() {
-    ObjectNode copy = shallowCopy(document);
-    copy.remove("status");
-    return Json.write(copy);
+    return "{" + membersText.get().text() + "}";
   }
 
   /**
@@ -207,11 +218,7 @@ public final class Agreement {
    * #toJson} gives a copy to change.
    */
   public ObjectNode toAnswerJson() {
-    ObjectNode copy = shallowCopy(document);
-    if (!facts.isEmpty()) {
-      copy.set(FACTS_MEMBER, facts.toJson());
-    }
-    return copy;
+    return AnswerJson.of(document, membersText, facts.isEmpty() ? null : facts.toJson());
   }
 
   /**
@@ -277,7 +284,7 @@ public final class Agreement {
     ObjectNode entry = sigs.putObject(role.wireName());
     entry.put("scheme", "ed25519");
     entry.put("value", signature.toBase64Url());
-    return new Agreement(copy, terms, hash, facts);
+    return new Agreement(copy, terms, hash, facts, new MembersText.Shared(copy));
   }
 
   /**
@@ -287,12 +294,12 @@ public final class Agreement {
   public Agreement withState(State next) {
     ObjectNode copy = shallowCopy(document);
     copy.put("status", next.wireName());
-    return new Agreement(copy, terms, hash, facts);
+    return new Agreement(copy, terms, hash, facts, membersText);
   }
 
   /** The same agreement with one untyped server fact recorded (outside the signed terms). */
   public Agreement withFact(Fact fact, JsonNode value) {
-    return new Agreement(document, terms, hash, facts.with(fact, value));
+    return new Agreement(document, terms, hash, facts.with(fact, value), membersText);
   }
 
   /**
@@ -300,14 +307,14 @@ public final class Agreement {
    * f.withEscrow(...)}).
    */
   public Agreement withFacts(java.util.function.UnaryOperator<ServerFacts> change) {
-    return new Agreement(document, terms, hash, change.apply(facts));
+    return new Agreement(document, terms, hash, change.apply(facts), membersText);
   }
 
   /**
    * The same agreement with all of {@code facts} (e.g. carried over to a renegotiated document).
    */
   public Agreement withFacts(ServerFacts facts) {
-    return new Agreement(document, terms, hash, facts);
+    return new Agreement(document, terms, hash, facts, membersText);
   }
 
   @Override

@@ -1,0 +1,133 @@
+package dev.asa.document;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.json.Json;
+import java.io.IOException;
+import java.util.Iterator;
+import java.util.Map;
+
+/**
+ * An agreement as an answer shows it ({@link Agreement#toAnswerJson}): an ordinary object node, its
+ * members the document's own and the rendered facts, that writes itself from the agreement's {@link
+ * MembersText} instead of walking the document again: the same text, member for member and in the
+ * same order (a test holds the two equal), but for one spelling: written as UTF-8, a character
+ * beyond the BMP (an emoji) arrives as its UTF-8 bytes, where Jackson's UTF-8 writer spells it in a
+ * tree as a pair of escaped surrogates. Both are the same JSON string, read back alike.
+ *
+ * <p>It writes the kept text only while it still holds exactly the members it was made with, the
+ * very same nodes in the same order (an identity check per member, each run); a caller that changed
+ * it gets the tree written as any other node's. The members' own insides are never changed: an
+ * agreement never changes a node it holds (see {@code Agreement.shallowCopy}). A pretty printer
+ * also gets the tree, so that pretty output stays pretty.
+ */
+@SuppressWarnings("unchecked") // ObjectNode's own deepCopy override, inherited as it is
+final class AnswerJson extends ObjectNode {
+  private static final long serialVersionUID = 1L;
+
+  private final transient MembersText.Shared members;
+  private transient String[] names; // the members as made, in order
+  private transient JsonNode[] values;
+
+  private AnswerJson(MembersText.Shared members) {
+    super(JsonNodeFactory.instance);
+    this.members = members;
+  }
+
+  /** The document's members, then the facts rendered under {@code metadata} (null: none). */
+  static AnswerJson of(ObjectNode document, MembersText.Shared members, JsonNode facts) {
+    AnswerJson answer = new AnswerJson(members);
+    answer.setAll(document);
+    if (facts != null) {
+      answer.set(Agreement.FACTS_MEMBER, facts);
+    }
+    answer.names = new String[answer.size()];
+    answer.values = new JsonNode[answer.size()];
+    int i = 0;
+    for (Map.Entry<String, JsonNode> member : answer.properties()) {
+      answer.names[i] = member.getKey();
+      answer.values[i++] = member.getValue();
+    }
+    return answer;
+  }
+
+  @Override
+  public void serialize(JsonGenerator g, SerializerProvider provider) throws IOException {
+    if (names == null || g.getPrettyPrinter() != null || !asMade()) {
+      super.serialize(g, provider);
+      return;
+    }
+    MembersText text = members.get();
+    // The members but status and metadata, as counted in the kept text, and where status sits.
+    int kept = 0;
+    int statusAfter = -1; // how many kept members come before the status; -1: no status
+    JsonNode status = null;
+    JsonNode facts = null;
+    for (int i = 0; i < names.length; i++) {
+      switch (names[i]) {
+        case "status" -> {
+          statusAfter = kept;
+          status = values[i];
+        }
+        case Agreement.FACTS_MEMBER -> facts = values[i];
+        default -> kept++;
+      }
+    }
+    if (kept != text.count() || (facts != null && !names[names.length - 1].equals("metadata"))) {
+      super.serialize(g, provider); // not the shape this agreement made: write the tree
+      return;
+    }
+    String all = text.text();
+    int split = statusAfter < 0 ? all.length() : text.endOfFirst(statusAfter);
+    g.writeRawValue("{");
+    boolean first = true;
+    if (split > 0) {
+      g.writeRaw(all, 0, split);
+      first = false;
+    }
+    if (status != null) {
+      first = member(g, first, "\"status\":", Json.write(status));
+    }
+    if (split < all.length()) {
+      int from = split == 0 ? 0 : split + 1; // past the comma that ended the members before
+      if (!first) {
+        g.writeRaw(',');
+      }
+      g.writeRaw(all, from, all.length() - from);
+      first = false;
+    }
+    if (facts != null) {
+      member(g, first, "\"" + Agreement.FACTS_MEMBER + "\":", Json.write(facts));
+    }
+    g.writeRaw('}');
+  }
+
+  private static boolean member(JsonGenerator g, boolean first, String name, String value)
+      throws IOException {
+    if (!first) {
+      g.writeRaw(',');
+    }
+    g.writeRaw(name);
+    g.writeRaw(value);
+    return false;
+  }
+
+  /** Whether this still holds the very members it was made with, in the same order. */
+  @SuppressWarnings("ReferenceEquality") // the very same node is the question
+  private boolean asMade() {
+    if (size() != names.length) {
+      return false;
+    }
+    Iterator<Map.Entry<String, JsonNode>> it = properties().iterator();
+    for (int i = 0; i < names.length; i++) {
+      Map.Entry<String, JsonNode> member = it.next();
+      if (member.getValue() != values[i] || !member.getKey().equals(names[i])) {
+        return false;
+      }
+    }
+    return true;
+  }
+}
