@@ -191,6 +191,48 @@ class HttpApiTest {
   }
 
   @Test
+  void hostileTextInADocumentIsAnsweredAsSentAtEveryStepAndWrittenAsValidJson() throws Exception {
+    // Answers write the agreement from its kept text (AnswerJson), not by walking the tree: what a
+    // caller puts in a member it may add (quotes, backslashes, control characters, a character
+    // beyond the BMP, a closing tag) must come back the same JSON string, in every answer.
+    String hostile = "\"},\"status\":\"closed\",\"x\":{\"\\\u0001\n</script>\uD83D\uDE00日本";
+    ObjectNode doc = Fixtures.general();
+    doc.put("x_note", hostile);
+    Answer created = call("POST", "/agreements", Json.write(doc));
+    assertThat(created.status()).isEqualTo(201);
+    String id = created.body().path("agreement_id").asText();
+    String hash = created.body().path("agreement_hash").asText();
+    byte[] signed = hash.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+
+    List<Answer> answers = new ArrayList<>();
+    answers.add(created);
+    answers.add(
+        call(
+            "POST",
+            "/agreements/" + id + "/sign",
+            Json.write(signBody("client", Fixtures.key("alice").sign(signed).toBase64Url()))));
+    answers.add(
+        callAs(
+            Fixtures.key("bob"),
+            "POST",
+            "/agreements/" + id + "/sign",
+            Json.write(signBody("provider", Fixtures.key("bob").sign(signed).toBase64Url()))));
+    answers.add(call("POST", "/agreements/" + id + "/fund", null));
+    answers.add(call("GET", "/agreements/" + id, null));
+    for (Answer a : answers) {
+      assertThat(a.status()).as(a.raw().uri().toString()).isLessThan(300);
+      JsonNode agreement = Json.parse(a.raw().body()).path("agreement"); // strict: valid JSON
+      assertThat(agreement.path("x_note").asText()).isEqualTo(hostile);
+      assertThat(agreement.path("status").asText())
+          .isEqualTo(a.body().path("state").asText().toLowerCase(java.util.Locale.ROOT));
+      assertThat(agreement.has("x")).isFalse();
+    }
+    assertThat(answers.getLast().body().path("state").asText()).isEqualTo("ACTIVE");
+    assertThat(answers.getLast().body().path("agreement"))
+        .isEqualTo(answers.get(answers.size() - 2).body().path("agreement"));
+  }
+
+  @Test
   void aBadSignatureIsRefusedAndChangesNothing() throws Exception {
     String id = create();
     JsonNode before = client.events(id);
