@@ -218,7 +218,7 @@ public final class Agreement {
    * #toJson} gives a copy to change.
    */
   public ObjectNode toAnswerJson() {
-    return AnswerJson.of(document, membersText, facts.isEmpty() ? null : facts.toJson());
+    return AnswerJson.of(document, membersText, facts);
   }
 
   /**

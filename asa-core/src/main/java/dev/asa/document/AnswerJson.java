@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.asa.facts.ServerFacts;
 import dev.asa.json.Json;
 import java.io.IOException;
 import java.util.Iterator;
@@ -29,20 +30,25 @@ final class AnswerJson extends ObjectNode {
   private static final long serialVersionUID = 1L;
 
   private final transient MembersText.Shared members;
+  private final transient ServerFacts facts;
   private transient String[] names; // the members as made, in order
   private transient JsonNode[] values;
 
-  private AnswerJson(MembersText.Shared members) {
+  private AnswerJson(MembersText.Shared members, ServerFacts facts) {
     super(JsonNodeFactory.instance);
     this.members = members;
+    this.facts = facts;
   }
 
-  /** The document's members, then the facts rendered under {@code metadata} (null: none). */
-  static AnswerJson of(ObjectNode document, MembersText.Shared members, JsonNode facts) {
-    AnswerJson answer = new AnswerJson(members);
+  /**
+   * The document's members, then the facts under {@code metadata} (none when there are none): the
+   * agreement's own nodes, written from their kept texts.
+   */
+  static AnswerJson of(ObjectNode document, MembersText.Shared members, ServerFacts facts) {
+    AnswerJson answer = new AnswerJson(members, facts);
     answer.setAll(document);
-    if (facts != null) {
-      answer.set(Agreement.FACTS_MEMBER, facts);
+    if (!facts.isEmpty()) {
+      answer.set(Agreement.FACTS_MEMBER, facts.forAnswer());
     }
     answer.names = new String[answer.size()];
     answer.values = new JsonNode[answer.size()];
@@ -65,18 +71,18 @@ final class AnswerJson extends ObjectNode {
     int kept = 0;
     int statusAfter = -1; // how many kept members come before the status; -1: no status
     JsonNode status = null;
-    JsonNode facts = null;
+    boolean withFacts = false;
     for (int i = 0; i < names.length; i++) {
       switch (names[i]) {
         case "status" -> {
           statusAfter = kept;
           status = values[i];
         }
-        case Agreement.FACTS_MEMBER -> facts = values[i];
+        case Agreement.FACTS_MEMBER -> withFacts = true;
         default -> kept++;
       }
     }
-    if (kept != text.count() || (facts != null && !names[names.length - 1].equals("metadata"))) {
+    if (kept != text.count()) {
       super.serialize(g, provider); // not the shape this agreement made: write the tree
       return;
     }
@@ -99,8 +105,8 @@ final class AnswerJson extends ObjectNode {
       g.writeRaw(all, from, all.length() - from);
       first = false;
     }
-    if (facts != null) {
-      member(g, first, "\"" + Agreement.FACTS_MEMBER + "\":", Json.write(facts));
+    if (withFacts) {
+      member(g, first, "\"" + Agreement.FACTS_MEMBER + "\":", facts.toStored());
     }
     g.writeRaw('}');
   }

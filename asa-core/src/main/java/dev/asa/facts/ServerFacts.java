@@ -55,6 +55,9 @@ public final class ServerFacts {
   private final AtomicReferenceArray<Optional<? extends TypedFact>> decoded =
       new AtomicReferenceArray<>(Fact.values().length);
 
+  // The stored text, once written (racy on purpose: every thread writes the same String).
+  private String stored;
+
   private ServerFacts(ObjectNode facts) {
     this.facts = facts;
   }
@@ -71,9 +74,26 @@ public final class ServerFacts {
     return new ServerFacts(object);
   }
 
-  /** The text stored in the facts column. */
+  /**
+   * The text stored in the facts column, written once: a change stores it and its answer shows the
+   * same text ({@code Agreement.toAnswerJson}).
+   */
   public String toStored() {
-    return Json.write(facts);
+    String text = stored;
+    if (text == null) {
+      text = Json.write(facts);
+      stored = text;
+    }
+    return text;
+  }
+
+  /**
+   * The facts' own node, for an answer that writes it out and drops it ({@code
+   * Agreement.toAnswerJson}): not a copy, so it must never be changed; {@link #toJson} gives a copy
+   * to change.
+   */
+  public ObjectNode forAnswer() {
+    return facts;
   }
 
   /** A copy of one fact as rendered, or a missing node. */
