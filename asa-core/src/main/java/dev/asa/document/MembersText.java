@@ -1,8 +1,12 @@
 package dev.asa.document;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.TextNode;
 import dev.asa.json.Json;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,24 +35,31 @@ final class MembersText {
     this.ends = ends;
   }
 
-  /** The members of {@code document} but {@code status}, in the document's order. */
+  /**
+   * The members of {@code document} but {@code status}, in the document's order: one generator
+   * writes the object as {@code Json.write} would, flushed after each member to mark where it ends.
+   */
   static MembersText of(ObjectNode document) {
-    StringBuilder text = new StringBuilder(4096);
+    StringWriter out = new StringWriter(4096);
     List<Integer> ends = new ArrayList<>();
-    for (Map.Entry<String, com.fasterxml.jackson.databind.JsonNode> member :
-        document.properties()) {
-      if (member.getKey().equals("status")) {
-        continue;
+    try (JsonGenerator g = Json.mapper().createGenerator(out)) {
+      g.writeStartObject();
+      for (Map.Entry<String, JsonNode> member : document.properties()) {
+        if (!member.getKey().equals("status")) {
+          g.writeFieldName(member.getKey());
+          Json.mapper().writeTree(g, member.getValue());
+          g.flush();
+          ends.add(out.getBuffer().length() - 1); // without the object's opening brace
+        }
       }
-      if (!ends.isEmpty()) {
-        text.append(',');
-      }
-      text.append(Json.write(TextNode.valueOf(member.getKey())))
-          .append(':')
-          .append(Json.write(member.getValue()));
-      ends.add(text.length());
+      g.writeEndObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing to a string failed", e);
     }
-    return new MembersText(text.toString(), ends.stream().mapToInt(Integer::intValue).toArray());
+    String object = out.toString();
+    return new MembersText(
+        object.substring(1, object.length() - 1),
+        ends.stream().mapToInt(Integer::intValue).toArray());
   }
 
   /** All the members as one text, without braces. */
