@@ -185,7 +185,7 @@ public final class Agreement {
    * AgreementDocuments#readStored(String, State)} puts the status back.
    */
   public String toStoredText() {
-    return "{" + membersText.get().text() + "}";
+    return membersText.get().object();
   }
 
   /**

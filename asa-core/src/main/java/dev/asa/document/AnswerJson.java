@@ -86,23 +86,24 @@ final class AnswerJson extends ObjectNode {
       super.serialize(g, provider); // not the shape this agreement made: write the tree
       return;
     }
-    String all = text.text();
-    int split = statusAfter < 0 ? all.length() : text.endOfFirst(statusAfter);
+    String all = text.object(); // {"name":value,...}
+    int end = all.length() - 1; // the closing brace
+    int split = statusAfter < 0 ? end : text.endOfFirst(statusAfter);
     g.writeRawValue("{");
     boolean first = true;
-    if (split > 0) {
-      g.writeRaw(all, 0, split);
+    if (split > 1) {
+      g.writeRaw(all, 1, split - 1);
       first = false;
     }
     if (status != null) {
       first = member(g, first, "\"status\":", Json.write(status));
     }
-    if (split < all.length()) {
-      int from = split == 0 ? 0 : split + 1; // past the comma that ended the members before
+    if (split < end) {
+      int from = split == 1 ? 1 : split + 1; // past the comma that ended the members before
       if (!first) {
         g.writeRaw(',');
       }
-      g.writeRaw(all, from, all.length() - from);
+      g.writeRaw(all, from, end - from);
       first = false;
     }
     if (withFacts) {

@@ -2,13 +2,14 @@ package dev.asa.document;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.JsonSerializable;
+import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.asa.json.Json;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Arrays;
 import java.util.Map;
 
 /**
@@ -22,49 +23,49 @@ import java.util.Map;
  * signature to the next (a change of state or facts replaces only the status, see {@link
  * Agreement#sameDocumentButStatus}), so they are written at most once per signature.
  *
- * <p>The text is what Jackson writes for the document without its status, member for member (each
- * name as a JSON string, a colon, the value as {@link Json#write} writes it), so it is the very
- * text {@code Json.write} gives of that object: a test holds the two equal.
+ * <p>The text is the very text {@code Json.write} gives of the document without its status (a test
+ * holds the two equal), with where each member ends, so that an answer can put the status back
+ * where the document has it.
  */
 final class MembersText {
-  private final String text; // "name":value,"name":value... (no braces), status left out
-  private final int[] ends; // ends[i]: the offset just after member i in text
+  private final String object; // {"name":value,...}: the document without its status
+  private final int[] ends; // ends[i]: the offset in object just after member i
 
-  private MembersText(String text, int[] ends) {
-    this.text = text;
+  private MembersText(String object, int[] ends) {
+    this.object = object;
     this.ends = ends;
   }
 
   /**
    * The members of {@code document} but {@code status}, in the document's order: one generator
-   * writes the object as {@code Json.write} would, flushed after each member to mark where it ends.
+   * writes the object as {@code Json.write} would (each member's node serializes itself, as in
+   * ObjectNode.serialize), flushed after each member to mark where it ends.
    */
   static MembersText of(ObjectNode document) {
     StringWriter out = new StringWriter(4096);
-    List<Integer> ends = new ArrayList<>();
+    int[] ends = new int[document.size()];
+    int count = 0;
+    SerializerProvider provider = Json.mapper().getSerializerProviderInstance();
     try (JsonGenerator g = Json.mapper().createGenerator(out)) {
       g.writeStartObject();
       for (Map.Entry<String, JsonNode> member : document.properties()) {
         if (!member.getKey().equals("status")) {
           g.writeFieldName(member.getKey());
-          Json.mapper().writeTree(g, member.getValue());
+          ((JsonSerializable) member.getValue()).serialize(g, provider);
           g.flush();
-          ends.add(out.getBuffer().length() - 1); // without the object's opening brace
+          ends[count++] = out.getBuffer().length();
         }
       }
       g.writeEndObject();
     } catch (IOException e) {
       throw new UncheckedIOException("writing to a string failed", e);
     }
-    String object = out.toString();
-    return new MembersText(
-        object.substring(1, object.length() - 1),
-        ends.stream().mapToInt(Integer::intValue).toArray());
+    return new MembersText(out.toString(), Arrays.copyOf(ends, count));
   }
 
-  /** All the members as one text, without braces. */
-  String text() {
-    return text;
+  /** The document without its status, as the store keeps it: {@code {"name":value,...}}. */
+  String object() {
+    return object;
   }
 
   /** How many members there are (status not counted). */
@@ -72,9 +73,12 @@ final class MembersText {
     return ends.length;
   }
 
-  /** The offset in {@link #text} just after the first {@code members} members (0 for none). */
+  /**
+   * The offset in {@link #object} just after the first {@code members} members (just after the
+   * opening brace for none).
+   */
   int endOfFirst(int members) {
-    return members == 0 ? 0 : ends[members - 1];
+    return members == 0 ? 1 : ends[members - 1];
   }
 
   /**

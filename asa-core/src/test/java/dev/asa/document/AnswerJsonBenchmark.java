@@ -18,9 +18,9 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * An active, funded agreement written as an answer shows it: from its kept members text ({@link
- * AnswerJson}, as the server does) against walking the same tree (as it did before). The members
- * text is written once per signature; every answer after that only reads it. Run with {@code ./asa
- * bench-core AnswerJson}.
+ * AnswerJson}, as the server does) against walking the same tree (as it did before); and what a
+ * signature costs: its new document's members text written once ({@link MembersText}) against the
+ * stored text as it was written before. Run with {@code ./asa bench-core AnswerJson}.
  */
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -37,6 +37,32 @@ public class AnswerJsonBenchmark {
           .withFacts(f -> f.withEscrow(EscrowFact.unfunded()));
 
   private final ObjectNode tree = plain(funded);
+
+  private final ObjectNode signed =
+      funded
+          .withSignature(
+              dev.asa.agreement.Role.CLIENT, Fixtures.key("alice").sign(funded.signingInput()))
+          .toJson();
+
+  private final ObjectNode signedWithoutStatus = withoutStatus(signed);
+
+  /** A signature's new document written once (MembersText), as the server stores it. */
+  @Benchmark
+  public MembersText membersTextAtASignature() {
+    return MembersText.of(signed);
+  }
+
+  /** The same text as it was written before: the document without its status, walked whole. */
+  @Benchmark
+  public String storedTextByTheTree() {
+    return Json.write(signedWithoutStatus);
+  }
+
+  private static ObjectNode withoutStatus(ObjectNode document) {
+    ObjectNode copy = document.deepCopy();
+    copy.remove("status");
+    return copy;
+  }
 
   @Benchmark
   public byte[] fromKeptText() {
