@@ -213,9 +213,10 @@ public final class Agreement {
 
   /**
    * The document with the server's facts beside it, as answers show it, to be written out and
-   * dropped: its members are this agreement's own nodes, not copies (a copy of the whole document
-   * was a twentieth of all the bytes the server allocated), so it must never be changed; {@link
-   * #toJson} gives a copy to change.
+   * dropped: its members, the facts' node among them, are this agreement's own nodes, not copies (a
+   * copy of the whole document was a twentieth of all the bytes the server allocated), so it must
+   * never be changed; {@link #toJson} gives a copy to change. It writes itself from the texts kept
+   * for the stored row ({@link AnswerJson}).
    */
   public ObjectNode toAnswerJson() {
     return AnswerJson.of(document, membersText, facts);
