@@ -94,21 +94,13 @@ public final class EventStore {
 
   /** The agreement's event log, ordered by seq, read in the caller's transaction. */
   public static List<EventRecord> logIn(Handle handle, String agreementId) {
-    List<EventRecord> events =
-        PlainStatements.query(
+    List<EventRecord> events = new ArrayList<>();
+    PlainStatements.list(
             handle,
             SELECT_LOG,
-            statement -> {
-              statement.setString(1, agreementId);
-              statement.setString(2, agreementId);
-            },
-            rows -> {
-              List<EventRecord> read = new ArrayList<>();
-              while (rows.next()) {
-                read.addAll(ROW_OR_TRAIL.map(rows, null));
-              }
-              return read;
-            });
+            PlainStatements.strings(agreementId, agreementId),
+            row -> ROW_OR_TRAIL.map(row, null))
+        .forEach(events::addAll);
     events.sort(Comparator.comparingLong(EventRecord::seq));
     return events;
   }
@@ -144,7 +136,7 @@ public final class EventStore {
           statement.setBytes(1, trail);
           statement.setString(2, agreementId);
         });
-    PlainStatements.update(handle, DELETE_ROWS, statement -> statement.setString(1, agreementId));
+    PlainStatements.update(handle, DELETE_ROWS, PlainStatements.strings(agreementId));
   }
 
   /** Refuses, before anything is written, events of another agreement than the one changed. */

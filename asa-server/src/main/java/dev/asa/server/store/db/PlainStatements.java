@@ -5,6 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.util.ArrayList;
 import java.util.List;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.JdbiException;
@@ -54,6 +55,36 @@ public final class PlainStatements {
             return reader.read(rows);
           }
         });
+  }
+
+  /** Reads one row of a query's result. */
+  @FunctionalInterface
+  public interface RowReader<T> {
+    T read(ResultSet row) throws SQLException;
+  }
+
+  /** A query's rows, each read by {@code reader}, in the order they came. */
+  public static <T> List<T> list(Handle handle, String sql, Binder binder, RowReader<T> reader) {
+    return query(
+        handle,
+        sql,
+        binder,
+        rows -> {
+          List<T> read = new ArrayList<>();
+          while (rows.next()) {
+            read.add(reader.read(rows));
+          }
+          return read;
+        });
+  }
+
+  /** Binds text parameters, in order: the commonest binding, an id or two. */
+  public static Binder strings(String... values) {
+    return statement -> {
+      for (int i = 0; i < values.length; i++) {
+        statement.setString(i + 1, values[i]);
+      }
+    };
   }
 
   /** A write that returns no rows; returns how many rows it changed. */

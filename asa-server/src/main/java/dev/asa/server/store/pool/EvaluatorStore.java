@@ -552,34 +552,17 @@ public final class EvaluatorStore {
       }
     }
     List<String> holders =
-        PlainStatements.query(
-            handle,
-            STREAK_HOLDERS,
-            statement -> statement.setString(1, providerKey),
-            rows -> {
-              List<String> keysHeld = new ArrayList<>();
-              while (rows.next()) {
-                keysHeld.add(rows.getString(1));
-              }
-              return keysHeld;
-            });
+        PlainStatements.list(
+            handle, STREAK_HOLDERS, PlainStatements.strings(providerKey), row -> row.getString(1));
     for (String holder : holders) {
       if (!keys.contains(holder)) {
-        PlainStatements.update(handle, END_STREAK, streak(providerKey, holder));
+        PlainStatements.update(handle, END_STREAK, PlainStatements.strings(providerKey, holder));
       }
     }
     for (String key : registered) {
-      PlainStatements.update(handle, EXTEND_STREAK, streak(providerKey, key));
+      PlainStatements.update(handle, EXTEND_STREAK, PlainStatements.strings(providerKey, key));
       publishIfDue(handle, key, EpochMillis.truncate(at));
     }
-  }
-
-  /** Binds a streak's statement: the provider, then the evaluator. */
-  private static PlainStatements.Binder streak(String providerKey, String evaluatorKey) {
-    return statement -> {
-      statement.setString(1, providerKey);
-      statement.setString(2, evaluatorKey);
-    };
   }
 
   private static EvaluatorProfile profile(String keyId, String json) {

@@ -7,7 +7,6 @@ import dev.asa.server.store.db.PackedText;
 import dev.asa.server.store.db.PackedText.Dictionary;
 import dev.asa.server.store.db.PlainStatements;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -194,20 +193,11 @@ public final class TaskStore {
     return database.lookup(
         "reading the evaluator tasks of agreement " + agreementId,
         handle ->
-            PlainStatements.query(
+            PlainStatements.list(
                 handle,
                 SELECT_OF_LATEST_DELIVERY,
-                statement -> {
-                  statement.setString(1, agreementId);
-                  statement.setString(2, agreementId);
-                },
-                rows -> {
-                  List<TaskRow> tasks = new ArrayList<>();
-                  while (rows.next()) {
-                    tasks.add(ROW.map(rows, null));
-                  }
-                  return tasks;
-                }));
+                PlainStatements.strings(agreementId, agreementId),
+                row -> ROW.map(row, null)));
   }
 
   /**
