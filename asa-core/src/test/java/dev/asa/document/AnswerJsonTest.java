@@ -60,6 +60,10 @@ class AnswerJsonTest {
     assertThat(Json.write(envelope)).isEqualTo(Json.write(plainEnvelope));
     assertThat(Json.writePretty(envelope)).isEqualTo(Json.writePretty(plainEnvelope));
     assertThat(envelope).isEqualTo(plainEnvelope);
+    // Copied into a tree, the answer is nodes again, not a raw text.
+    com.fasterxml.jackson.databind.JsonNode copied = Json.mapper().valueToTree(envelope);
+    assertThat(copied.path("agreement").isObject()).isTrue();
+    assertThat(copied).isEqualTo(plainEnvelope);
   }
 
   @Test
