@@ -1,11 +1,11 @@
 package dev.asa.document;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.json.JsonGeneratorImpl;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.util.TokenBuffer;
 import dev.asa.facts.ServerFacts;
 import dev.asa.json.Json;
 import java.io.IOException;
@@ -24,8 +24,8 @@ import java.util.Map;
  * very same nodes in the same order (an identity check per member, each run); a caller that changed
  * it gets the tree written as any other node's. The members' own insides are never changed: an
  * agreement never changes a node it holds (see {@code Agreement.shallowCopy}). A pretty printer
- * also gets the tree, so that pretty output stays pretty, and so does a copy into a tree ({@code
- * valueToTree}), so that the copy holds nodes rather than raw text.
+ * also gets the tree, so that pretty output stays pretty, and so does any writer but Jackson's own
+ * JSON writers: a copy into a tree ({@code valueToTree}) holds nodes rather than raw text.
  */
 @SuppressWarnings("unchecked") // ObjectNode's own deepCopy override, inherited as it is
 final class AnswerJson extends ObjectNode {
@@ -66,7 +66,9 @@ final class AnswerJson extends ObjectNode {
   public void serialize(JsonGenerator g, SerializerProvider provider) throws IOException {
     if (names == null
         || g.getPrettyPrinter() != null
-        || g instanceof TokenBuffer // a copy into a tree (valueToTree): it gets nodes, not raw text
+        // Raw text only into Jackson's own JSON writers: a copy into a tree (valueToTree, a token
+        // buffer) gets nodes, and any other format or wrapper the tree
+        || !(g instanceof JsonGeneratorImpl)
         || !asMade()) {
       super.serialize(g, provider);
       return;
