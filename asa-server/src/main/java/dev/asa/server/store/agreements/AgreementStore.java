@@ -218,7 +218,7 @@ public final class AgreementStore {
             PlainStatements.query(
                 handle,
                 SELECT_FOR_CHANGE,
-                statement -> statement.setString(1, id),
+                PlainStatements.strings(id),
                 rows -> rows.next() ? Optional.of(FOR_CHANGE.map(rows, null)) : Optional.empty()));
   }
 

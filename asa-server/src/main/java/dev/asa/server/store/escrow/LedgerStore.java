@@ -199,7 +199,7 @@ public final class LedgerStore {
 
   private static void requireHeld(Handle handle, Transfer t, boolean lockedAgreement) {
     if (!lockedAgreement) {
-      PlainStatements.update(handle, LOCK_AGREEMENT, s -> s.setString(1, t.agreementId()));
+      PlainStatements.update(handle, LOCK_AGREEMENT, PlainStatements.strings(t.agreementId()));
     }
     BigDecimal balance =
         PlainStatements.query(

@@ -80,7 +80,7 @@ public final class SealStore {
             PlainStatements.query(
                 handle,
                 SELECT_BY_AGREEMENT,
-                statement -> statement.setString(1, agreementId),
+                PlainStatements.strings(agreementId),
                 rows -> rows.next() ? Optional.of(ROW.map(rows, null)) : Optional.empty()));
   }
 

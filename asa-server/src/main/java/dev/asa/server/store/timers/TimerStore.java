@@ -136,7 +136,7 @@ public final class TimerStore {
    * nothing left to time.
    */
   public static void clear(Handle handle, String agreementId) {
-    PlainStatements.update(handle, CLEAR, statement -> statement.setString(1, agreementId));
+    PlainStatements.update(handle, CLEAR, PlainStatements.strings(agreementId));
   }
 
   /**

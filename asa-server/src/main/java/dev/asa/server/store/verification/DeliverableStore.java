@@ -53,7 +53,7 @@ public final class DeliverableStore {
             PlainStatements.query(
                 handle,
                 SELECT_LATEST,
-                statement -> statement.setString(1, agreementId),
+                PlainStatements.strings(agreementId),
                 rows -> rows.next() ? Optional.of(ROW.map(rows, null)) : Optional.empty()));
   }
 
@@ -85,6 +85,6 @@ public final class DeliverableStore {
 
   /** Erases the content of every attempt of the agreement; hashes and sizes stay. */
   public static void eraseContent(Handle handle, String agreementId) {
-    PlainStatements.update(handle, ERASE_CONTENT, statement -> statement.setString(1, agreementId));
+    PlainStatements.update(handle, ERASE_CONTENT, PlainStatements.strings(agreementId));
   }
 }
